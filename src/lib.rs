@@ -1,0 +1,10 @@
+//! paydesk: a merchant desktop tool for payment links over the Partner Payment API.
+//!
+//! The library holds everything but the windows: the domain rules (`domain`), the wire and
+//! the signer (`api`), and the local sandbox server (`sandbox`). Only `app` and `ui` import
+//! egui. See ARCHITECTURE.md for the module map and the data flow.
+
+pub mod api;
+pub mod clock;
+pub mod domain;
+pub mod lang;
