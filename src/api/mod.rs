@@ -4,3 +4,4 @@
 pub mod endpoints;
 pub mod keys;
 pub mod signer;
+pub mod wire;

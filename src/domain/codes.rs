@@ -120,8 +120,10 @@ macro_rules! status_enum {
 
 spec_enum! {
     /// The currencies of the spec.
+    #[derive(Default)]
     Currency {
         /// Turkish lira.
+        #[default]
         Try = "TRY",
         /// US dollar.
         Usd = "USD",
@@ -137,12 +139,6 @@ spec_enum! {
         Rub = "RUB",
         /// Azerbaijani manat.
         Azn = "AZN",
-    }
-}
-
-impl Default for Currency {
-    fn default() -> Self {
-        Currency::Try
     }
 }
 
@@ -172,8 +168,10 @@ impl Currency {
 
 spec_enum! {
     /// What a saved card may be used for (`usage`).
+    #[derive(Default)]
     CardUsage {
         /// Payments at the business's POS (the default).
+        #[default]
         PosPayment = "POS_PAYMENT",
         /// Topping up a wallet.
         WalletTopup = "WALLET_TOPUP",
@@ -182,16 +180,12 @@ spec_enum! {
     }
 }
 
-impl Default for CardUsage {
-    fn default() -> Self {
-        CardUsage::PosPayment
-    }
-}
-
 spec_enum! {
     /// POS type filter of the installment list (`type`).
+    #[derive(Default)]
     PosType {
         /// No filter.
+        #[default]
         Default = "DEFAULT",
         /// Virtual POS.
         Virtual = "VIRTUAL",
@@ -204,16 +198,12 @@ spec_enum! {
     }
 }
 
-impl Default for PosType {
-    fn default() -> Self {
-        PosType::Default
-    }
-}
-
 spec_enum! {
     /// POS sub-type filter of the installment list (`subType`).
+    #[derive(Default)]
     PosSubType {
         /// No filter.
+        #[default]
         Default = "DEFAULT",
         /// Basic.
         Basic = "BASIC",
@@ -225,12 +215,6 @@ spec_enum! {
         Food = "FOOD",
         /// Fuel.
         Fuel = "FUEL",
-    }
-}
-
-impl Default for PosSubType {
-    fn default() -> Self {
-        PosSubType::Default
     }
 }
 
