@@ -1,6 +1,8 @@
 //! The rules of the Partner Payment API as pure types: money, the link draft and its
 //! validation, card and installment drafts. Nothing here does I/O; "now" is a parameter.
 
+pub mod catalog;
 pub mod codes;
 
+pub use catalog::{CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
