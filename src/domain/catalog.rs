@@ -25,7 +25,9 @@ pub trait CatalogLookup {
     fn variant(&self, id: &str) -> Option<&CatalogVariant>;
 }
 
-impl CatalogLookup for std::collections::HashMap<String, CatalogVariant> {
+impl<S: std::hash::BuildHasher> CatalogLookup
+    for std::collections::HashMap<String, CatalogVariant, S>
+{
     fn variant(&self, id: &str) -> Option<&CatalogVariant> {
         self.get(id)
     }
