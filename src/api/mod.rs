@@ -3,5 +3,6 @@
 
 pub mod endpoints;
 pub mod keys;
+pub mod retry;
 pub mod signer;
 pub mod wire;
