@@ -9,3 +9,5 @@ pub mod clock;
 pub mod domain;
 pub mod lang;
 pub mod qr;
+pub mod ui;
+pub mod worker;
