@@ -95,7 +95,7 @@ impl ApiError {
     /// Numbers may be written `1234.50`, `1234,50`, `1,234.50` or `1.234,50`: when both `.`
     /// and `,` appear, the last one is the decimal mark; a single mark followed by exactly
     /// three digits (`1.234`, `1,234`) is a thousands separator, as no listed currency has
-    /// three decimals. Numbers glued to a letter (`lnk_1`, `v2`) are not amounts. The result
+    /// three decimals. Numbers that end an identifier (`lnk_1`, `v2`) are not amounts. The result
     /// is exact: `140.00` keeps its two decimals. `None` for any other key or no number.
     pub fn expected_amount(&self) -> Option<Decimal> {
         if self.key.as_deref() != Some(keys::ITEMS_TOTAL_MISMATCH) {
@@ -212,11 +212,8 @@ fn numbers_in(text: &str) -> Vec<(usize, Decimal)> {
             }
         }
         let token = text[start..end].trim_end_matches(['.', ',']);
-        let glued = prev.is_some_and(|p| p.is_alphanumeric() || p == '_')
-            || text[end..]
-                .chars()
-                .next()
-                .is_some_and(|n| n.is_alphabetic() || n == '_');
+        // Part of an identifier (`lnk_1`, `v2`); a unit after it (`140,00TL`) is fine.
+        let glued = prev.is_some_and(|p| p.is_alphanumeric() || p == '_');
         if !glued && let Some(value) = parse_number(token) {
             found.push((start, value));
         }
@@ -369,7 +366,7 @@ mod tests {
 
     #[test]
     fn the_expected_amount_is_read_from_many_phrasings() {
-        let cases: [(&str, Option<&str>); 17] = [
+        let cases: [(&str, Option<&str>); 19] = [
             (
                 "items total 140.00 does not equal amount 150.00; expected 140.00",
                 Some("140.00"),
@@ -399,6 +396,8 @@ mod tests {
             ("expected amount: 0.10.", Some("0.10")),
             ("line lnk_1 expected 7", Some("7")),
             ("BEKLENEN: 10,5", Some("10.5")),
+            ("beklenen 140,00TL, gelen 150,00TL", Some("140.00")),
+            ("order PD2 expected 7", Some("7")),
             ("the totals differ", None),
             ("", None),
             ("expected 1,2,3", None),
