@@ -2,6 +2,7 @@
 //! sentences, the signer, wire types, the error type, the tolerant decoder, the retry policy
 //! and the HTTP client.
 
+pub mod client;
 pub mod decode;
 pub mod endpoints;
 pub mod error;

@@ -43,7 +43,10 @@ impl RetryPolicy {
         let factor = 1u32.checked_shl(attempts_made - 1).unwrap_or(u32::MAX);
         let full = self.base.saturating_mul(factor).min(self.cap);
         let half = full / 2;
-        let spread = full.saturating_sub(half).saturating_mul(jitter_permille.min(1000)) / 1000;
+        let spread = full
+            .saturating_sub(half)
+            .saturating_mul(jitter_permille.min(1000))
+            / 1000;
         Some(half + spread)
     }
 }
