@@ -1,8 +1,13 @@
-//! Talking to the Partner Payment API: the endpoints table, the message keys, the signer,
-//! and (in sibling modules) wire types, the error type and the tolerant decoder.
+//! Talking to the Partner Payment API: the endpoints table, the message keys and their
+//! sentences, the signer, wire types, the error type, the tolerant decoder, the retry policy
+//! and the HTTP client.
 
+pub mod client;
+pub mod decode;
 pub mod endpoints;
+pub mod error;
 pub mod keys;
+pub mod messages;
 pub mod retry;
 pub mod signer;
 pub mod wire;

@@ -1,0 +1,322 @@
+//! The HTTP client of the Partner Payment API (reqwest with rustls, on tokio).
+//!
+//! Every attempt is signed afresh (a new `X-Timestamp` and `X-Signature` from the injected
+//! clock), over the exact body bytes it sends; the bytes are never re-serialized. The
+//! `Idempotency-Key` header goes on the endpoints of the table that require it. reqwest's own
+//! retries are off: whether to send again is decided by the caller (the journal), because a
+//! re-send must carry a new signature and, for writes, only the journal knows it is safe.
+//!
+//! Base URLs must be `https://` unless they point at this machine (the sandbox).
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::Url;
+use serde::de::DeserializeOwned;
+use zeroize::Zeroizing;
+
+use super::decode::{ResponseError, decode_response};
+use super::endpoints::Endpoint;
+use super::error::{ApiError, Disposition};
+use super::signer::{self, HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP};
+use crate::clock::Clock;
+use crate::lang::Lang;
+
+/// Default time allowed to open a connection.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Default time allowed for a whole exchange.
+pub const TOTAL_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What the client needs to talk to one API key of one server.
+pub struct ClientConfig {
+    /// Base URL, e.g. `https://api.example.com` or the sandbox's `http://127.0.0.1:PORT`.
+    pub base_url: String,
+    /// The API key id (`X-Api-Key`).
+    pub api_key: String,
+    /// The API secret: signs requests; never logged, never shown.
+    pub secret: Zeroizing<String>,
+    /// Time allowed to open a connection.
+    pub connect_timeout: Duration,
+    /// Time allowed for a whole exchange.
+    pub total_timeout: Duration,
+}
+
+impl ClientConfig {
+    /// A configuration with the default timeouts.
+    pub fn new(base_url: impl Into<String>, api_key: impl Into<String>, secret: Zeroizing<String>) -> Self {
+        Self {
+            base_url: base_url.into(),
+            api_key: api_key.into(),
+            secret,
+            connect_timeout: CONNECT_TIMEOUT,
+            total_timeout: TOTAL_TIMEOUT,
+        }
+    }
+}
+
+impl std::fmt::Debug for ClientConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientConfig")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key)
+            .field("secret", &"<redacted>")
+            .field("connect_timeout", &self.connect_timeout)
+            .field("total_timeout", &self.total_timeout)
+            .finish()
+    }
+}
+
+/// Why a call did not give a decoded answer.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// The server answered with an error (its status and key kept).
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    /// No answer: connection refused or reset, timeout, connection dropped. For a write,
+    /// whether the server acted is unknown.
+    #[error("no answer from the server ({detail})")]
+    Transport {
+        /// Whether it was a timeout.
+        timeout: bool,
+        /// Whether the connection could not even be opened (nothing was sent).
+        connect: bool,
+        /// What reqwest said.
+        detail: String,
+    },
+    /// A success status whose content could not be read.
+    #[error("the server's answer (HTTP {status}) could not be read: {detail}")]
+    Malformed {
+        /// HTTP status.
+        status: u16,
+        /// What did not decode.
+        detail: String,
+    },
+}
+
+impl CallError {
+    /// How the journal treats this outcome of a write (DESIGN.md §2).
+    pub fn disposition(&self) -> Disposition {
+        match self {
+            CallError::Api(e) => e.disposition(),
+            // A 2xx we cannot read: the server did act. Re-sending with the same key returns
+            // the stored result, so it is treated as unknown and resolved by a retry.
+            CallError::Transport { .. } | CallError::Malformed { .. } => Disposition::Unknown,
+        }
+    }
+
+    /// A sentence for the user.
+    pub fn sentence(&self, lang: Lang) -> String {
+        match self {
+            CallError::Api(e) => e.sentence(lang),
+            CallError::Transport { timeout: true, .. } => lang
+                .pick(
+                    "Sunucu zamanında yanıt vermedi; işlemin sonucu bilinmiyor.",
+                    "The server did not answer in time; the outcome is unknown.",
+                )
+                .to_owned(),
+            CallError::Transport { connect: true, detail, .. } => format!(
+                "{} ({detail})",
+                lang.pick("Sunucuya bağlanılamadı.", "Could not connect to the server.")
+            ),
+            CallError::Transport { detail, .. } => format!(
+                "{} ({detail})",
+                lang.pick(
+                    "Bağlantı yanıt gelmeden kesildi; işlemin sonucu bilinmiyor.",
+                    "The connection dropped before an answer; the outcome is unknown."
+                )
+            ),
+            CallError::Malformed { status, .. } => format!(
+                "{} (HTTP {status})",
+                lang.pick("Sunucunun yanıtı okunamadı.", "The server's answer could not be read.")
+            ),
+        }
+    }
+}
+
+impl From<ResponseError> for CallError {
+    fn from(e: ResponseError) -> Self {
+        match e {
+            ResponseError::Api(e) => CallError::Api(e),
+            ResponseError::Malformed { status, detail } => CallError::Malformed { status, detail },
+        }
+    }
+}
+
+/// The configuration could not make a client.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The base URL does not parse.
+    #[error("the base URL `{0}` is not a valid URL")]
+    BadUrl(String),
+    /// A plain-HTTP URL that does not point at this machine.
+    #[error("the base URL `{0}` must use https:// (plain http is allowed only for this machine)")]
+    InsecureUrl(String),
+    /// reqwest could not build its client.
+    #[error("the HTTP client could not start: {0}")]
+    Build(String),
+}
+
+/// Whether a URL's host is this machine (loopback address or `localhost`).
+pub fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+        Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+        None => false,
+    }
+}
+
+/// Checks a base URL: parses, `http`/`https` only, `https` unless loopback.
+pub fn check_base_url(base_url: &str) -> Result<Url, ClientError> {
+    let url = Url::parse(base_url.trim()).map_err(|_| ClientError::BadUrl(base_url.to_owned()))?;
+    match url.scheme() {
+        "https" => Ok(url),
+        "http" if is_loopback(&url) => Ok(url),
+        "http" => Err(ClientError::InsecureUrl(base_url.to_owned())),
+        _ => Err(ClientError::BadUrl(base_url.to_owned())),
+    }
+}
+
+/// A client for one API key. Cheap to clone (the connection pool is shared).
+#[derive(Clone)]
+pub struct ApiClient {
+    http: reqwest::Client,
+    base: String,
+    api_key: String,
+    secret: Arc<Zeroizing<String>>,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for ApiClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApiClient")
+            .field("base", &self.base)
+            .field("api_key", &self.api_key)
+            .field("secret", &"<redacted>")
+            .finish_non_exhaustive()
+    }
+}
+
+impl ApiClient {
+    /// A client for `config`, signing with `clock`'s time.
+    pub fn new(config: ClientConfig, clock: Arc<dyn Clock>) -> Result<Self, ClientError> {
+        let url = check_base_url(&config.base_url)?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .timeout(config.total_timeout)
+            .retry(reqwest::retry::never())
+            .user_agent(concat!("paydesk/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ClientError::Build(e.to_string()))?;
+        Ok(Self {
+            http,
+            base: url.as_str().trim_end_matches('/').to_owned(),
+            api_key: config.api_key,
+            secret: Arc::new(config.secret),
+            clock,
+        })
+    }
+
+    /// The base URL, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base
+    }
+
+    /// Sends one attempt: signs `body` now, posts it, returns the status and body bytes.
+    pub async fn send(
+        &self,
+        endpoint: &Endpoint,
+        body: &[u8],
+        idempotency_key: Option<&str>,
+    ) -> Result<(u16, Vec<u8>), CallError> {
+        let headers =
+            signer::sign(&self.api_key, &self.secret, self.clock.now_millis(), "POST", endpoint.path, body);
+        let mut request = self
+            .http
+            .post(format!("{}{}", self.base, endpoint.path))
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .header(HEADER_API_KEY, headers.api_key)
+            .header(HEADER_TIMESTAMP, headers.timestamp)
+            .header(HEADER_SIGNATURE, headers.signature)
+            .body(body.to_vec());
+        if let Some(key) = idempotency_key.filter(|_| endpoint.idempotent) {
+            request = request.header(HEADER_IDEMPOTENCY_KEY, key);
+        }
+        let started = std::time::Instant::now();
+        let outcome = async {
+            let response = request.send().await?;
+            let status = response.status().as_u16();
+            let bytes = response.bytes().await?;
+            Ok::<_, reqwest::Error>((status, bytes.to_vec()))
+        }
+        .await;
+        match outcome {
+            Ok((status, bytes)) => {
+                tracing::debug!(endpoint = endpoint.name, status, ms = started.elapsed().as_millis(), "answered");
+                Ok((status, bytes))
+            }
+            Err(e) => {
+                tracing::debug!(endpoint = endpoint.name, ms = started.elapsed().as_millis(), "no answer");
+                Err(CallError::Transport {
+                    timeout: e.is_timeout(),
+                    connect: e.is_connect(),
+                    detail: transport_detail(&e),
+                })
+            }
+        }
+    }
+
+    /// One attempt, decoded.
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        endpoint: &Endpoint,
+        body: &[u8],
+        idempotency_key: Option<&str>,
+    ) -> Result<T, CallError> {
+        let (status, bytes) = self.send(endpoint, body, idempotency_key).await?;
+        Ok(decode_response(status, &bytes)?)
+    }
+}
+
+/// A short description of a transport error with its source chain, never a body.
+fn transport_detail(e: &reqwest::Error) -> String {
+    let mut text = if e.is_timeout() {
+        "timeout".to_owned()
+    } else if e.is_connect() {
+        "connect".to_owned()
+    } else {
+        "transport".to_owned()
+    };
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls_must_be_https_unless_loopback() {
+        for ok in ["https://api.example.com", "http://127.0.0.1:8080", "http://localhost:1/", "http://[::1]:9"] {
+            assert!(check_base_url(ok).is_ok(), "{ok}");
+        }
+        assert!(matches!(check_base_url("http://api.example.com"), Err(ClientError::InsecureUrl(_))));
+        assert!(matches!(check_base_url("http://10.0.0.1"), Err(ClientError::InsecureUrl(_))));
+        assert!(matches!(check_base_url("ftp://127.0.0.1"), Err(ClientError::BadUrl(_))));
+        assert!(matches!(check_base_url("not a url"), Err(ClientError::BadUrl(_))));
+    }
+
+    #[test]
+    fn debug_never_shows_the_secret() {
+        let cfg = ClientConfig::new("http://127.0.0.1:1", "pk_1", Zeroizing::new("sk_very_secret".into()));
+        assert!(!format!("{cfg:?}").contains("sk_very_secret"));
+        let client = ApiClient::new(cfg, Arc::new(crate::clock::SystemClock)).unwrap();
+        assert!(!format!("{client:?}").contains("sk_very_secret"));
+    }
+}

@@ -1,0 +1,496 @@
+//! The command line, declared with clap: `paydesk --help` documents it all. Parsing only; the
+//! commands run in `cli::run`. Values with a shape of their own (`--expires-in 2h`,
+//! `--item "Çay:15.50x2"`, `--variant V1x3`) are parsed here into plain parts, and the domain's
+//! validation decides whether the parts make a valid request.
+
+// The doc comments below are the `--help` text users read: no Markdown backticks there.
+#![allow(clippy::doc_markdown)]
+
+use std::path::PathBuf;
+
+use chrono::Duration;
+use clap::{Args, Parser, Subcommand};
+
+/// paydesk: payment links, saved cards and installment look-ups over the Partner Payment API.
+///
+/// With no command, the desktop app opens. The built-in `sandbox` profile talks to a local
+/// sandbox server started in-process, so everything works with no account.
+#[derive(Debug, Parser)]
+#[command(name = "paydesk", version, about, long_about = None)]
+pub struct Cli {
+    /// Folder of the local database (default: the platform data folder; env PAYDESK_DATA_DIR).
+    #[arg(long, global = true, env = "PAYDESK_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Profile to use (default: the last one used, else `sandbox`).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// What to do; nothing opens the desktop app.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Manage profiles (a server, an API key, its limits).
+    #[command(subcommand)]
+    Profile(ProfileCommand),
+    /// Create, list, show, cancel payment links.
+    #[command(subcommand)]
+    Link(LinkCommand),
+    /// Link creations whose outcome is not known yet.
+    #[command(subcommand)]
+    Pending(PendingCommand),
+    /// Save a card without a payment (the card number and CVV are read from stdin).
+    #[command(subcommand)]
+    Card(CardCommand),
+    /// List the installment options of a card BIN.
+    Installments(InstallmentsArgs),
+    /// The local product catalog.
+    #[command(subcommand)]
+    Catalog(CatalogCommand),
+}
+
+/// `paydesk profile ...`
+#[derive(Debug, Subcommand)]
+pub enum ProfileCommand {
+    /// Add (or replace) a profile.
+    Add {
+        /// Profile name.
+        name: String,
+        /// Base URL of the API (https, or http on this machine).
+        #[arg(long)]
+        base_url: String,
+        /// API key id (the secret goes to the keyring with `profile set-secret`).
+        #[arg(long)]
+        api_key: String,
+        /// The key's amount upper bound, when known.
+        #[arg(long, value_name = "X")]
+        amount_limit: Option<String>,
+        /// The key's `link.max_items`, when known.
+        #[arg(long, value_name = "N")]
+        max_items: Option<u32>,
+        /// Order-number prefix (default PD).
+        #[arg(long, value_name = "P")]
+        order_prefix: Option<String>,
+    },
+    /// List profiles.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a profile (the built-in sandbox profile stays).
+    Remove {
+        /// Profile name.
+        name: String,
+    },
+    /// Store the profile's API secret in the OS keyring (read from stdin or a prompt without echo).
+    SetSecret {
+        /// Profile name.
+        name: String,
+    },
+}
+
+/// `paydesk link ...`
+#[derive(Debug, Subcommand)]
+pub enum LinkCommand {
+    /// Create a payment link (exactly once per order number).
+    Create(Box<LinkCreateArgs>),
+    /// List links of the profile, newest first.
+    List {
+        /// Search order number, reference or description.
+        #[arg(long, value_name = "T")]
+        search: Option<String>,
+        /// Only this status (PENDING, COMPLETED, REJECTED, EXPIRED, UNDER_REVIEW).
+        #[arg(long, value_name = "S")]
+        status: Option<String>,
+        /// At most this many (default 50).
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        limit: u32,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one link.
+    Show {
+        /// Link id.
+        id: String,
+        /// Ask the server first (link detail) and update the history.
+        #[arg(long)]
+        refresh: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Cancel a link.
+    Cancel {
+        /// Link id.
+        id: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the link's QR code as a PNG file.
+    Qr {
+        /// Link id.
+        id: String,
+        /// Output file.
+        #[arg(long, value_name = "FILE")]
+        png: PathBuf,
+    },
+}
+
+/// `paydesk link create ...`
+#[derive(Debug, Args)]
+pub struct LinkCreateArgs {
+    /// Amount to collect (`1234.50`, `1.234,50`).
+    #[arg(long, value_name = "X")]
+    pub amount: String,
+    /// Currency (TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN; default TRY).
+    #[arg(long, value_name = "C", default_value = "TRY")]
+    pub currency: String,
+    /// Description.
+    #[arg(long, value_name = "T")]
+    pub description: Option<String>,
+    /// Your order number (default: the next one of this counter).
+    #[arg(long, value_name = "N")]
+    pub order_number: Option<String>,
+    /// Expiry from now: `30m`, `2h`, `7d`.
+    #[arg(long, value_name = "DURATION", value_parser = parse_expires_in, conflicts_with = "expiry")]
+    pub expires_in: Option<Duration>,
+    /// Expiry as ISO-8601 (`2026-12-01T18:00:00Z`, or local time without a zone).
+    #[arg(long, value_name = "ISO")]
+    pub expiry: Option<String>,
+    /// Allowed installment counts, `1,3,6`.
+    #[arg(long, value_name = "LIST")]
+    pub installments: Option<String>,
+    /// Disable installments.
+    #[arg(long, conflicts_with = "installments")]
+    pub no_installment: bool,
+    /// Allow partial payment.
+    #[arg(long)]
+    pub partial: bool,
+    /// The payment page asks for the payer's contact data.
+    #[arg(long)]
+    pub contact_required: bool,
+    /// Payer e-mail.
+    #[arg(long, value_name = "E")]
+    pub email: Option<String>,
+    /// Payer phone country code (`90`).
+    #[arg(long, value_name = "C", requires = "phone")]
+    pub phone_country_code: Option<String>,
+    /// Payer phone number.
+    #[arg(long, value_name = "P")]
+    pub phone: Option<String>,
+    /// A typed-in item, `NAME:UNIT_PRICE[xQTY]` (repeatable).
+    #[arg(long = "item", value_name = "NAME:UNIT_PRICE[xQTY]", value_parser = parse_item)]
+    pub items: Vec<ItemArg>,
+    /// A catalog item, `ID[xQTY]` (repeatable).
+    #[arg(long = "variant", value_name = "ID[xQTY]", value_parser = parse_variant)]
+    pub variants: Vec<VariantArg>,
+    /// Also draw the QR code in the terminal.
+    #[arg(long)]
+    pub qr: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `paydesk pending ...`
+#[derive(Debug, Subcommand)]
+pub enum PendingCommand {
+    /// List journal rows that are not completed.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send a pending creation again (same key, same bytes).
+    Retry {
+        /// Idempotency key (`link-{orderNumber}`).
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        key: Option<String>,
+        /// Every pending row of the profile.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Give up on a pending creation (check the server first: it may have been created).
+    Abandon {
+        /// Idempotency key.
+        key: String,
+    },
+}
+
+/// `paydesk card ...`
+#[derive(Debug, Subcommand)]
+pub enum CardCommand {
+    /// Save a card: the card number, then the optional CVV, are read from stdin (one per line),
+    /// never from arguments, which every user of the machine can see.
+    Save {
+        /// Expiry month, MM.
+        #[arg(long, value_name = "MM")]
+        expiry_month: String,
+        /// Expiry year, YYYY.
+        #[arg(long, value_name = "YYYY")]
+        expiry_year: String,
+        /// Name on the card.
+        #[arg(long, value_name = "N")]
+        holder: Option<String>,
+        /// POS_PAYMENT (default), WALLET_TOPUP or BOTH.
+        #[arg(long, value_name = "U")]
+        usage: Option<String>,
+        /// Reminder name.
+        #[arg(long, value_name = "A")]
+        alias: Option<String>,
+        /// Make it the default card for its usage.
+        #[arg(long)]
+        default: bool,
+        /// Store it for this customer.
+        #[arg(long, value_name = "C")]
+        customer_id: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `paydesk installments ...`
+#[derive(Debug, Args)]
+pub struct InstallmentsArgs {
+    /// Card BIN: the first 6 digits (a longer number keeps only 6).
+    #[arg(long, value_name = "BIN")]
+    pub bin: String,
+    /// POS type filter (DEFAULT, VIRTUAL, PHYSICAL, SOFTWALLET, LOYALTY).
+    #[arg(long = "type", value_name = "T")]
+    pub pos_type: Option<String>,
+    /// POS sub-type filter (DEFAULT, BASIC, STREAMING, CHARITY, FOOD, FUEL).
+    #[arg(long, value_name = "S")]
+    pub sub_type: Option<String>,
+    /// Amount, to see each option's installment and total.
+    #[arg(long, value_name = "X")]
+    pub amount: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `paydesk catalog ...`
+#[derive(Debug, Subcommand)]
+pub enum CatalogCommand {
+    /// Import variants from a CSV file (`id,name,unit_price,currency`).
+    Import {
+        /// The CSV file.
+        file: PathBuf,
+    },
+    /// List the catalog.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A typed-in item as given on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemArg {
+    /// Name.
+    pub name: String,
+    /// Unit price as typed.
+    pub unit_price: String,
+    /// Quantity as typed (empty: 1).
+    pub quantity: String,
+}
+
+/// A catalog item as given on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariantArg {
+    /// `productVariantId`.
+    pub id: String,
+    /// Quantity as typed (empty: 1).
+    pub quantity: String,
+}
+
+/// `30m`, `2h`, `7d` (also `90s`): a positive duration.
+pub fn parse_expires_in(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: i64 = digits
+        .parse()
+        .map_err(|_| format!("`{t}`: expected a number and a unit, like 30m, 2h or 7d"))?;
+    if n == 0 {
+        return Err(format!("`{t}`: the expiry must be after now"));
+    }
+    match unit {
+        "s" => Ok(Duration::seconds(n)),
+        "m" => Ok(Duration::minutes(n)),
+        "h" => Ok(Duration::hours(n)),
+        "d" => Ok(Duration::days(n)),
+        _ => Err(format!(
+            "`{t}`: the unit must be s, m, h or d (like 30m, 2h, 7d)"
+        )),
+    }
+}
+
+/// Splits a trailing `xQTY` (`x` or `×`, quantity digits) off `text`.
+fn split_quantity(text: &str) -> (&str, &str) {
+    for sep in ['x', 'X', '×'] {
+        if let Some(pos) = text.rfind(sep) {
+            let qty = &text[pos + sep.len_utf8()..];
+            if !qty.is_empty() && qty.chars().all(|c| c.is_ascii_digit()) {
+                return (&text[..pos], qty);
+            }
+        }
+    }
+    (text, "")
+}
+
+/// `NAME:UNIT_PRICE[xQTY]`; the name may contain `:` (the last one separates the price).
+pub fn parse_item(text: &str) -> Result<ItemArg, String> {
+    let (rest, quantity) = split_quantity(text.trim());
+    let (name, price) = rest
+        .rsplit_once(':')
+        .ok_or_else(|| format!("`{text}`: expected NAME:UNIT_PRICE or NAME:UNIT_PRICExQTY"))?;
+    Ok(ItemArg {
+        name: name.trim().to_owned(),
+        unit_price: price.trim().to_owned(),
+        quantity: quantity.to_owned(),
+    })
+}
+
+/// `ID[xQTY]`.
+pub fn parse_variant(text: &str) -> Result<VariantArg, String> {
+    let (id, quantity) = split_quantity(text.trim());
+    if id.trim().is_empty() {
+        return Err(format!(
+            "`{text}`: expected a variant id, like V-1001 or V-1001x2"
+        ));
+    }
+    Ok(VariantArg {
+        id: id.trim().to_owned(),
+        quantity: quantity.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn expiry_durations() {
+        assert_eq!(parse_expires_in("30m"), Ok(Duration::minutes(30)));
+        assert_eq!(parse_expires_in(" 2h "), Ok(Duration::hours(2)));
+        assert_eq!(parse_expires_in("7d"), Ok(Duration::days(7)));
+        assert_eq!(parse_expires_in("90s"), Ok(Duration::seconds(90)));
+        for bad in ["", "m", "10", "5w", "0m", "-5m", "1.5h"] {
+            assert!(parse_expires_in(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn items_and_variants() {
+        let item = |n: &str, p: &str, q: &str| ItemArg {
+            name: n.into(),
+            unit_price: p.into(),
+            quantity: q.into(),
+        };
+        assert_eq!(
+            parse_item("Filter coffee:75.00x2"),
+            Ok(item("Filter coffee", "75.00", "2"))
+        );
+        assert_eq!(parse_item("Çay:15,50"), Ok(item("Çay", "15,50", "")));
+        assert_eq!(
+            parse_item("Box 3x4: 1.234,50 ×3"),
+            Ok(item("Box 3x4", "1.234,50", "3"))
+        );
+        assert_eq!(parse_item("Note: big:10"), Ok(item("Note: big", "10", "")));
+        assert!(parse_item("no price").is_err());
+        assert_eq!(
+            parse_variant("V-1001x3"),
+            Ok(VariantArg {
+                id: "V-1001".into(),
+                quantity: "3".into()
+            })
+        );
+        assert_eq!(
+            parse_variant("SKU-X"),
+            Ok(VariantArg {
+                id: "SKU-X".into(),
+                quantity: String::new()
+            })
+        );
+        assert!(parse_variant("x2").is_err());
+    }
+
+    #[test]
+    fn card_numbers_cannot_be_given_as_arguments() {
+        let err = Cli::try_parse_from([
+            "paydesk",
+            "card",
+            "save",
+            "--card-number",
+            "4111111111111111",
+            "--expiry-month",
+            "12",
+            "--expiry-year",
+            "2030",
+        ])
+        .unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::UnknownArgument);
+    }
+
+    #[test]
+    fn a_full_link_create_parses() {
+        let cli = Cli::try_parse_from([
+            "paydesk",
+            "--profile",
+            "shop",
+            "link",
+            "create",
+            "--amount",
+            "150",
+            "--expires-in",
+            "2h",
+            "--installments",
+            "1,3",
+            "--item",
+            "Tea:75x2",
+            "--variant",
+            "V1",
+            "--json",
+        ])
+        .unwrap();
+        assert_eq!(cli.profile.as_deref(), Some("shop"));
+        let Some(Command::Link(LinkCommand::Create(args))) = cli.command else {
+            panic!("not link create")
+        };
+        assert_eq!(args.amount, "150");
+        assert_eq!(args.expires_in, Some(Duration::hours(2)));
+        assert_eq!(args.items.len(), 1);
+        assert_eq!(args.variants[0].id, "V1");
+        assert!(args.json);
+        assert!(
+            Cli::try_parse_from([
+                "paydesk",
+                "link",
+                "create",
+                "--amount",
+                "1",
+                "--expires-in",
+                "1h",
+                "--expiry",
+                "2030-01-01T00:00:00Z"
+            ])
+            .is_err(),
+            "two expiries conflict"
+        );
+    }
+}

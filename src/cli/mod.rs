@@ -1,0 +1,3 @@
+//! The command-line front end over the same core as the app: parse (`args`), run, print.
+
+pub mod args;
