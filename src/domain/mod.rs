@@ -5,10 +5,14 @@ pub mod catalog;
 pub mod codes;
 pub mod errors;
 pub mod items;
+pub mod link;
 pub mod money;
 
 pub use catalog::{CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
 pub use errors::{Field, FieldError, FieldErrors, ItemField, Problem};
 pub use items::{ItemDraft, ItemKind, LinkItem, ValidItem};
+pub use link::{
+    Check, CheckResult, CheckStatus, KeyLimits, LinkContext, LinkDraft, LinkFigures, LinkRequest,
+};
 pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};
