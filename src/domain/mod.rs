@@ -1,6 +1,7 @@
 //! The rules of the Partner Payment API as pure types: money, the link draft and its
 //! validation, card and installment drafts. Nothing here does I/O; "now" is a parameter.
 
+pub mod card;
 pub mod catalog;
 pub mod codes;
 pub mod errors;
@@ -8,6 +9,7 @@ pub mod items;
 pub mod link;
 pub mod money;
 
+pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
 pub use catalog::{CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
 pub use errors::{Field, FieldError, FieldErrors, ItemField, Problem};
