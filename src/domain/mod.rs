@@ -5,6 +5,7 @@ pub mod card;
 pub mod catalog;
 pub mod codes;
 pub mod errors;
+pub mod installment;
 pub mod items;
 pub mod link;
 pub mod money;
@@ -13,6 +14,7 @@ pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
 pub use catalog::{CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
 pub use errors::{Field, FieldError, FieldErrors, ItemField, Problem};
+pub use installment::{InstallmentDraft, InstallmentQuery};
 pub use items::{ItemDraft, ItemKind, LinkItem, ValidItem};
 pub use link::{
     Check, CheckResult, CheckStatus, KeyLimits, LinkContext, LinkDraft, LinkFigures, LinkRequest,
