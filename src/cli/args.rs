@@ -49,6 +49,9 @@ pub enum Command {
     /// The local product catalog.
     #[command(subcommand)]
     Catalog(CatalogCommand),
+    /// Print the man page (roff) to stdout; used when packaging.
+    #[command(hide = true)]
+    Man,
 }
 
 /// `paydesk profile ...`
@@ -373,6 +376,14 @@ pub fn parse_variant(text: &str) -> Result<VariantArg, String> {
     })
 }
 
+/// The man page, generated from this very definition.
+pub fn man_page() -> std::io::Result<Vec<u8>> {
+    use clap::CommandFactory;
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
@@ -382,6 +393,15 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_man_page_documents_every_command() {
+        let page = String::from_utf8(man_page().unwrap()).unwrap();
+        assert!(page.starts_with(".ie") || page.contains(".TH paydesk"), "{}", &page[..200]);
+        for word in ["profile", "link", "pending", "card", "installments", "catalog", "\\-\\-data\\-dir"] {
+            assert!(page.contains(word), "man page lacks {word}");
+        }
     }
 
     #[test]

@@ -33,6 +33,12 @@ impl<S: std::hash::BuildHasher> CatalogLookup
     }
 }
 
+impl CatalogLookup for Vec<CatalogVariant> {
+    fn variant(&self, id: &str) -> Option<&CatalogVariant> {
+        self.iter().find(|v| v.id == id)
+    }
+}
+
 impl CatalogLookup for [CatalogVariant] {
     fn variant(&self, id: &str) -> Option<&CatalogVariant> {
         self.iter().find(|v| v.id == id)

@@ -1,8 +1,22 @@
 //! The rules of the Partner Payment API as pure types: money, the link draft and its
 //! validation, card and installment drafts. Nothing here does I/O; "now" is a parameter.
 
+pub mod card;
 pub mod catalog;
 pub mod codes;
+pub mod errors;
+pub mod installment;
+pub mod items;
+pub mod link;
+pub mod money;
 
+pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
 pub use catalog::{CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
+pub use errors::{Field, FieldError, FieldErrors, ItemField, Problem};
+pub use installment::{InstallmentDraft, InstallmentQuery};
+pub use items::{ItemDraft, ItemKind, LinkItem, ValidItem};
+pub use link::{
+    Check, CheckResult, CheckStatus, KeyLimits, LinkContext, LinkDraft, LinkFigures, LinkRequest,
+};
+pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};

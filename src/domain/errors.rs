@@ -1,0 +1,813 @@
+//! Field errors: which form field is wrong and why, in words for people (Turkish and English)
+//! and in the wire's own field names for logs and the CLI.
+//!
+//! Validation never stops at the first problem: the forms show every wrong field at once,
+//! so a draft's `validate` returns a [`FieldErrors`] list.
+
+use std::fmt;
+
+use rust_decimal::Decimal;
+
+use super::codes::{Currency, UnknownCode};
+use super::money::{AmountError, format_amount};
+use crate::lang::Lang;
+
+/// A field of an item row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ItemField {
+    /// `productVariantId`.
+    Variant,
+    /// `name`.
+    Name,
+    /// `unitPrice`.
+    UnitPrice,
+    /// `quantity`.
+    Quantity,
+    /// `specialNote`.
+    Note,
+}
+
+impl ItemField {
+    /// Every item field, in form order.
+    pub const ALL: [ItemField; 5] = [
+        ItemField::Variant,
+        ItemField::Name,
+        ItemField::UnitPrice,
+        ItemField::Quantity,
+        ItemField::Note,
+    ];
+
+    /// The wire name inside an item.
+    pub fn wire_name(self) -> &'static str {
+        match self {
+            ItemField::Variant => "productVariantId",
+            ItemField::Name => "name",
+            ItemField::UnitPrice => "unitPrice",
+            ItemField::Quantity => "quantity",
+            ItemField::Note => "specialNote",
+        }
+    }
+
+    /// The label, in lower case, as it follows "Item 3 –".
+    pub fn label(self, lang: Lang) -> &'static str {
+        match self {
+            ItemField::Variant => lang.pick("katalog ürünü", "catalog variant"),
+            ItemField::Name => lang.pick("ad", "name"),
+            ItemField::UnitPrice => lang.pick("birim fiyat", "unit price"),
+            ItemField::Quantity => lang.pick("adet", "quantity"),
+            ItemField::Note => lang.pick("not", "note"),
+        }
+    }
+}
+
+/// A field of one of the forms (link, card, installment query).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// Link `amount`.
+    Amount,
+    /// Link `cartAmount`.
+    CartAmount,
+    /// Link `currency`.
+    Currency,
+    /// Link `description`.
+    Description,
+    /// Link `orderNumber`.
+    OrderNumber,
+    /// Link `expiryDate`.
+    ExpiryDate,
+    /// Link `availableInstallments`.
+    AvailableInstallments,
+    /// Link `email`.
+    Email,
+    /// Link `phoneCountryCode`.
+    PhoneCountryCode,
+    /// Link `phoneNumber`.
+    PhoneNumber,
+    /// Link `items` as a whole (count, total).
+    Items,
+    /// One field of one item row; `row` is 0-based.
+    Item {
+        /// 0-based row.
+        row: usize,
+        /// The field of the row.
+        field: ItemField,
+    },
+    /// Card `cardNumber`.
+    CardNumber,
+    /// Card `expiryMonth`.
+    ExpiryMonth,
+    /// Card `expiryYear`.
+    ExpiryYear,
+    /// Card `cvv`.
+    Cvv,
+    /// Card `cardHolderName`.
+    CardHolderName,
+    /// Card `usage`.
+    Usage,
+    /// Card `alias`.
+    Alias,
+    /// Card `customerId`.
+    CustomerId,
+    /// Installment query `binNumber`.
+    BinNumber,
+    /// Installment query `type`.
+    PosType,
+    /// Installment query `subType`.
+    PosSubType,
+    /// Installment query `amount`.
+    InstallmentAmount,
+}
+
+impl Field {
+    /// The field's name in the request body: `amount`, `items[2].unitPrice`, `cardNumber`.
+    pub fn wire_name(&self) -> String {
+        let name = match self {
+            Field::Amount | Field::InstallmentAmount => "amount",
+            Field::CartAmount => "cartAmount",
+            Field::Currency => "currency",
+            Field::Description => "description",
+            Field::OrderNumber => "orderNumber",
+            Field::ExpiryDate => "expiryDate",
+            Field::AvailableInstallments => "availableInstallments",
+            Field::Email => "email",
+            Field::PhoneCountryCode => "phoneCountryCode",
+            Field::PhoneNumber => "phoneNumber",
+            Field::Items => "items",
+            Field::Item { row, field } => return format!("items[{row}].{}", field.wire_name()),
+            Field::CardNumber => "cardNumber",
+            Field::ExpiryMonth => "expiryMonth",
+            Field::ExpiryYear => "expiryYear",
+            Field::Cvv => "cvv",
+            Field::CardHolderName => "cardHolderName",
+            Field::Usage => "usage",
+            Field::Alias => "alias",
+            Field::CustomerId => "customerId",
+            Field::BinNumber => "binNumber",
+            Field::PosType => "type",
+            Field::PosSubType => "subType",
+        };
+        name.to_owned()
+    }
+
+    /// The label people see: "Tutar" / "Amount", "Ürün 3 – birim fiyat" / "Item 3 – unit
+    /// price" (rows counted from 1).
+    pub fn label(&self, lang: Lang) -> String {
+        let text = match self {
+            Field::Amount => lang.pick("Tutar", "Amount"),
+            Field::CartAmount => lang.pick("Sepet tutarı", "Cart amount"),
+            Field::Currency => lang.pick("Para birimi", "Currency"),
+            Field::Description => lang.pick("Açıklama", "Description"),
+            Field::OrderNumber => lang.pick("Sipariş numarası", "Order number"),
+            Field::ExpiryDate => lang.pick("Son geçerlilik tarihi", "Expiry date"),
+            Field::AvailableInstallments => lang.pick("Taksit sayıları", "Installment counts"),
+            Field::Email => lang.pick("E-posta", "E-mail"),
+            Field::PhoneCountryCode => lang.pick("Ülke kodu", "Country code"),
+            Field::PhoneNumber => lang.pick("Telefon numarası", "Phone number"),
+            Field::Items => lang.pick("Ürünler", "Items"),
+            Field::Item { row, field } => {
+                let item = lang.pick("Ürün", "Item");
+                return format!("{item} {} – {}", row + 1, field.label(lang));
+            }
+            Field::CardNumber => lang.pick("Kart numarası", "Card number"),
+            Field::ExpiryMonth => lang.pick("Son kullanma ayı", "Expiry month"),
+            Field::ExpiryYear => lang.pick("Son kullanma yılı", "Expiry year"),
+            Field::Cvv => lang.pick("Güvenlik kodu (CVV)", "Security code (CVV)"),
+            Field::CardHolderName => lang.pick("Kart sahibinin adı", "Cardholder name"),
+            Field::Usage => lang.pick("Kullanım", "Usage"),
+            Field::Alias => lang.pick("Kart takma adı", "Card alias"),
+            Field::CustomerId => lang.pick("Müşteri kimliği", "Customer ID"),
+            Field::BinNumber => lang.pick("BIN (kartın ilk 6 hanesi)", "BIN (first 6 digits)"),
+            Field::PosType => lang.pick("POS tipi", "POS type"),
+            Field::PosSubType => lang.pick("POS alt tipi", "POS sub-type"),
+            Field::InstallmentAmount => lang.pick("İşlem tutarı", "Transaction amount"),
+        };
+        text.to_owned()
+    }
+}
+
+/// Why a field is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// Nothing was given for a required field.
+    Required,
+    /// The amount text was not accepted.
+    Amount(AmountError),
+    /// Zero where only more than zero makes sense.
+    NotPositive,
+    /// Over the API key's amount upper bound.
+    OverLimit {
+        /// The bound.
+        limit: Decimal,
+        /// Currency used to show it.
+        currency: Currency,
+    },
+    /// A moment that is not in the future.
+    InPast,
+    /// An installment count that is not a whole number from 1 to `max`.
+    BadInstallments {
+        /// The offending entry, as typed.
+        entry: String,
+        /// The largest count accepted.
+        max: u32,
+    },
+    /// Not a whole number.
+    NotAnInteger,
+    /// A quantity below 1.
+    QuantityBelowOne,
+    /// A number too large to handle.
+    TooLarge,
+    /// More item rows than the API key allows.
+    TooManyItems {
+        /// The key's `link.max_items`.
+        max: u32,
+    },
+    /// A catalog variant priced in another currency than the link.
+    CurrencyMismatch {
+        /// The variant's currency.
+        item: Currency,
+        /// The link's currency.
+        link: Currency,
+    },
+    /// The item total is not the amount.
+    TotalMismatch {
+        /// Sum of the item lines.
+        items_total: Decimal,
+        /// The link amount.
+        amount: Decimal,
+        /// The link currency.
+        currency: Currency,
+    },
+    /// Characters other than digits (after removing spaces and dashes).
+    NotDigits,
+    /// A digit count outside `min..=max`.
+    WrongLength {
+        /// Fewest digits.
+        min: usize,
+        /// Most digits.
+        max: usize,
+    },
+    /// The card number's check digit is wrong.
+    LuhnFailed,
+    /// Not a month from 1 to 12.
+    BadMonth,
+    /// Not a four-digit year in the accepted range.
+    BadYear,
+    /// The card's expiry month is over.
+    Expired,
+    /// A security code of the wrong length or with non-digits.
+    BadCvv {
+        /// Fewest digits.
+        min: usize,
+        /// Most digits.
+        max: usize,
+    },
+    /// Not six digits.
+    BadBin,
+    /// Not shaped like an e-mail address.
+    BadEmail,
+    /// Not a phone number (digits, 4 to 15 of them).
+    BadPhone,
+    /// Not a country calling code (1 to 3 digits, `+` allowed).
+    BadCountryCode,
+    /// Only one half of a phone (country code or number) was given.
+    PhoneIncomplete,
+    /// Characters an order number may not hold.
+    BadOrderNumber,
+    /// Longer than `max` characters.
+    TooLong {
+        /// Most characters.
+        max: usize,
+    },
+    /// Not one of an enumeration's values.
+    UnknownCode(UnknownCode),
+}
+
+impl Problem {
+    /// A sentence saying why, in the given language.
+    pub fn message(&self, lang: Lang) -> String {
+        let tr = lang == Lang::Tr;
+        let fixed = |t: &str, e: &str| lang.pick(t, e).to_owned();
+        match self {
+            Problem::Required => {
+                fixed("Bu alanın doldurulması zorunlu.", "This field is required.")
+            }
+            Problem::Amount(e) => e.message(lang),
+            Problem::NotPositive => {
+                fixed("Sıfırdan büyük olmalı.", "It must be greater than zero.")
+            }
+            Problem::OverLimit { limit, currency } => {
+                let shown = format_amount(*limit, *currency, lang);
+                if tr {
+                    format!("API anahtarının üst sınırını ({shown}) aşıyor.")
+                } else {
+                    format!("It exceeds the API key's upper bound ({shown}).")
+                }
+            }
+            Problem::InPast => fixed(
+                "Geçmiş bir an olamaz; ileri bir tarih seçin.",
+                "It cannot be in the past; pick a later moment.",
+            ),
+            Problem::BadInstallments { entry, max } => {
+                if tr {
+                    format!(
+                        "`{entry}` geçerli bir taksit sayısı değil: 1 ile {max} arasında tam \
+                         sayılar, virgülle ayrılmış (1,3,6)."
+                    )
+                } else {
+                    format!(
+                        "`{entry}` is not an installment count: whole numbers from 1 to {max}, \
+                         separated by commas (1,3,6)."
+                    )
+                }
+            }
+            Problem::NotAnInteger => fixed("Tam sayı olmalı.", "It must be a whole number."),
+            Problem::QuantityBelowOne => {
+                fixed("Adet en az 1 olmalı.", "The quantity must be at least 1.")
+            }
+            Problem::TooLarge => fixed("Sayı çok büyük.", "The number is too large."),
+            Problem::TooManyItems { max } => {
+                if tr {
+                    format!("En çok {max} ürün satırı gönderilebilir (API anahtarı sınırı).")
+                } else {
+                    format!("At most {max} item rows may be sent (the API key's ceiling).")
+                }
+            }
+            Problem::CurrencyMismatch { item, link } => {
+                if tr {
+                    format!("Bu ürünün fiyatı {item}, bağlantının para birimi {link}.")
+                } else {
+                    format!("This variant is priced in {item}, the link is in {link}.")
+                }
+            }
+            Problem::TotalMismatch {
+                items_total,
+                amount,
+                currency,
+            } => {
+                let total = format_amount(*items_total, *currency, lang);
+                let amount_shown = format_amount(*amount, *currency, lang);
+                let diff = format_amount(*items_total - *amount, *currency, lang);
+                if tr {
+                    format!(
+                        "Ürünlerin toplamı ({total}) tutara ({amount_shown}) eşit değil; \
+                         fark {diff}."
+                    )
+                } else {
+                    format!(
+                        "The items total ({total}) is not the amount ({amount_shown}); \
+                         difference {diff}."
+                    )
+                }
+            }
+            Problem::NotDigits => fixed(
+                "Yalnızca rakam olmalı (boşluk ve tire yok sayılır).",
+                "Only digits are allowed (spaces and dashes are ignored).",
+            ),
+            Problem::WrongLength { min, max } => {
+                if tr {
+                    format!("{min} ile {max} hane arasında olmalı.")
+                } else {
+                    format!("It must have {min} to {max} digits.")
+                }
+            }
+            Problem::LuhnFailed => fixed(
+                "Kart numarası hatalı (kontrol hanesi tutmuyor); yeniden kontrol edin.",
+                "The card number is wrong (its check digit fails); check it again.",
+            ),
+            Problem::BadMonth => fixed(
+                "Ay 1 ile 12 arasında olmalı (örn. 03).",
+                "The month must be from 1 to 12 (e.g. 03).",
+            ),
+            Problem::BadYear => fixed(
+                "Yıl dört haneli ve geçerli olmalı (örn. 2030).",
+                "The year must be a plausible four-digit year (e.g. 2030).",
+            ),
+            Problem::Expired => fixed(
+                "Kartın son kullanma tarihi geçmiş.",
+                "The card has expired.",
+            ),
+            Problem::BadCvv { min, max } => match (tr, min == max) {
+                (true, true) => format!("Güvenlik kodu {min} haneli olmalı."),
+                (true, false) => format!("Güvenlik kodu {min} ya da {max} haneli olmalı."),
+                (false, true) => format!("The security code must have {min} digits."),
+                (false, false) => format!("The security code must have {min} or {max} digits."),
+            },
+            Problem::BadBin => fixed(
+                "BIN tam 6 rakamdan oluşmalı.",
+                "The BIN must be exactly 6 digits.",
+            ),
+            Problem::BadEmail => fixed(
+                "Geçerli bir e-posta adresi değil (örn. ad@ornek.com.tr).",
+                "Not a valid e-mail address (e.g. name@example.com).",
+            ),
+            Problem::BadPhone => fixed(
+                "Telefon numarası 4 ile 15 rakam arasında olmalı (boşluk ve tire kullanılabilir).",
+                "The phone number must have 4 to 15 digits (spaces and dashes are fine).",
+            ),
+            Problem::BadCountryCode => fixed(
+                "Ülke kodu 1 ile 3 rakam olmalı (örn. +90).",
+                "The country code must be 1 to 3 digits (e.g. +90).",
+            ),
+            Problem::PhoneIncomplete => fixed(
+                "Telefon için hem ülke kodu hem numara gerekli.",
+                "A phone needs both a country code and a number.",
+            ),
+            Problem::BadOrderNumber => fixed(
+                "Yalnızca harf (A–Z), rakam ve - _ . / kullanılabilir.",
+                "Only letters (A–Z), digits and - _ . / are allowed.",
+            ),
+            Problem::TooLong { max } => {
+                if tr {
+                    format!("En çok {max} karakter olabilir.")
+                } else {
+                    format!("At most {max} characters are allowed.")
+                }
+            }
+            Problem::UnknownCode(code) => {
+                if tr {
+                    format!(
+                        "`{}` geçerli bir değer değil; şunlardan biri olmalı: {}.",
+                        code.value, code.allowed
+                    )
+                } else {
+                    format!(
+                        "`{}` is not a valid value; use one of: {}.",
+                        code.value, code.allowed
+                    )
+                }
+            }
+        }
+    }
+}
+
+impl From<AmountError> for Problem {
+    fn from(e: AmountError) -> Self {
+        Problem::Amount(e)
+    }
+}
+
+impl From<UnknownCode> for Problem {
+    fn from(e: UnknownCode) -> Self {
+        Problem::UnknownCode(e)
+    }
+}
+
+/// One wrong field and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field.
+    pub field: Field,
+    /// Why.
+    pub problem: Problem,
+}
+
+impl FieldError {
+    /// A field error.
+    pub fn new(field: Field, problem: impl Into<Problem>) -> Self {
+        FieldError {
+            field,
+            problem: problem.into(),
+        }
+    }
+
+    /// `"<label>: <sentence>"` in the given language.
+    pub fn message(&self, lang: Lang) -> String {
+        format!("{}: {}", self.field.label(lang), self.problem.message(lang))
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+/// Every wrong field of a form, in form order.
+#[derive(Debug, Clone, PartialEq, Eq, Default, thiserror::Error)]
+pub struct FieldErrors(pub Vec<FieldError>);
+
+impl FieldErrors {
+    /// The errors of one field.
+    pub fn for_field<'a>(&'a self, field: &'a Field) -> impl Iterator<Item = &'a FieldError> {
+        self.0.iter().filter(move |e| e.field == *field)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// All of them.
+    pub fn iter(&self) -> std::slice::Iter<'_, FieldError> {
+        self.0.iter()
+    }
+
+    /// Adds one.
+    pub fn push(&mut self, field: Field, problem: impl Into<Problem>) {
+        self.0.push(FieldError::new(field, problem));
+    }
+
+    /// The sentences, one per error, in the given language.
+    pub fn messages(&self, lang: Lang) -> Vec<String> {
+        self.0.iter().map(|e| e.message(lang)).collect()
+    }
+
+    /// `Err(self)` when there is any error, else `Ok(value)`.
+    pub fn into_result<T>(self, value: impl FnOnce() -> T) -> Result<T, FieldErrors> {
+        if self.is_empty() {
+            Ok(value())
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl fmt::Display for FieldErrors {
+    /// English, one error per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> IntoIterator for &'a FieldErrors {
+    type Item = &'a FieldError;
+    type IntoIter = std::slice::Iter<'a, FieldError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::str::FromStr;
+
+    use super::*;
+
+    fn turkish(s: &str) -> bool {
+        s.chars().any(|c| "çğıöşüÇĞİÖŞÜ".contains(c))
+    }
+
+    /// One value of every variant. The `match` makes the compiler list a new variant here.
+    fn every_problem() -> Vec<Problem> {
+        let d = |s| Decimal::from_str(s).unwrap();
+        let all = vec![
+            Problem::Required,
+            Problem::Amount(AmountError::NotANumber),
+            Problem::NotPositive,
+            Problem::OverLimit {
+                limit: d("5000"),
+                currency: Currency::Try,
+            },
+            Problem::InPast,
+            Problem::BadInstallments {
+                entry: "13".into(),
+                max: 12,
+            },
+            Problem::NotAnInteger,
+            Problem::QuantityBelowOne,
+            Problem::TooLarge,
+            Problem::TooManyItems { max: 5 },
+            Problem::CurrencyMismatch {
+                item: Currency::Eur,
+                link: Currency::Try,
+            },
+            Problem::TotalMismatch {
+                items_total: d("150.00"),
+                amount: d("140.00"),
+                currency: Currency::Try,
+            },
+            Problem::NotDigits,
+            Problem::WrongLength { min: 12, max: 19 },
+            Problem::LuhnFailed,
+            Problem::BadMonth,
+            Problem::BadYear,
+            Problem::Expired,
+            Problem::BadCvv { min: 3, max: 4 },
+            Problem::BadBin,
+            Problem::BadEmail,
+            Problem::BadPhone,
+            Problem::BadCountryCode,
+            Problem::PhoneIncomplete,
+            Problem::BadOrderNumber,
+            Problem::TooLong { max: 64 },
+            Problem::UnknownCode(UnknownCode {
+                value: "CASH".into(),
+                allowed: "A, B".into(),
+            }),
+        ];
+        for p in &all {
+            match p {
+                Problem::Required
+                | Problem::Amount(_)
+                | Problem::NotPositive
+                | Problem::OverLimit { .. }
+                | Problem::InPast
+                | Problem::BadInstallments { .. }
+                | Problem::NotAnInteger
+                | Problem::QuantityBelowOne
+                | Problem::TooLarge
+                | Problem::TooManyItems { .. }
+                | Problem::CurrencyMismatch { .. }
+                | Problem::TotalMismatch { .. }
+                | Problem::NotDigits
+                | Problem::WrongLength { .. }
+                | Problem::LuhnFailed
+                | Problem::BadMonth
+                | Problem::BadYear
+                | Problem::Expired
+                | Problem::BadCvv { .. }
+                | Problem::BadBin
+                | Problem::BadEmail
+                | Problem::BadPhone
+                | Problem::BadCountryCode
+                | Problem::PhoneIncomplete
+                | Problem::BadOrderNumber
+                | Problem::TooLong { .. }
+                | Problem::UnknownCode(_) => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_problem_has_its_own_sentence_in_both_languages() {
+        let mut seen = HashSet::new();
+        for p in every_problem() {
+            let tr = p.message(Lang::Tr);
+            let en = p.message(Lang::En);
+            assert!(!tr.trim().is_empty() && !en.trim().is_empty(), "{p:?}");
+            assert_ne!(tr, en, "{p:?}");
+            assert!(turkish(&tr), "Turkish sentence without Turkish: {tr}");
+            assert!(seen.insert(tr.clone()), "duplicate: {tr}");
+            assert!(seen.insert(en.clone()), "duplicate: {en}");
+        }
+    }
+
+    #[test]
+    fn sentences_carry_the_figures_they_name() {
+        let d = |s| Decimal::from_str(s).unwrap();
+        let p = Problem::TotalMismatch {
+            items_total: d("150.00"),
+            amount: d("140.00"),
+            currency: Currency::Try,
+        };
+        assert_eq!(
+            p.message(Lang::En),
+            "The items total (₺150.00) is not the amount (₺140.00); difference ₺10.00."
+        );
+        assert_eq!(
+            p.message(Lang::Tr),
+            "Ürünlerin toplamı (150,00 ₺) tutara (140,00 ₺) eşit değil; fark 10,00 ₺."
+        );
+        let p = Problem::OverLimit {
+            limit: d("5000.00"),
+            currency: Currency::Try,
+        };
+        assert!(
+            p.message(Lang::Tr).contains("5.000,00 ₺"),
+            "{}",
+            p.message(Lang::Tr)
+        );
+        assert_eq!(
+            Problem::BadCvv { min: 4, max: 4 }.message(Lang::En),
+            "The security code must have 4 digits."
+        );
+    }
+
+    #[test]
+    fn fields_have_wire_names_and_labels() {
+        let cases: &[(Field, &str, &str, &str)] = &[
+            (Field::Amount, "amount", "Tutar", "Amount"),
+            (
+                Field::CartAmount,
+                "cartAmount",
+                "Sepet tutarı",
+                "Cart amount",
+            ),
+            (
+                Field::OrderNumber,
+                "orderNumber",
+                "Sipariş numarası",
+                "Order number",
+            ),
+            (
+                Field::ExpiryDate,
+                "expiryDate",
+                "Son geçerlilik tarihi",
+                "Expiry date",
+            ),
+            (
+                Field::AvailableInstallments,
+                "availableInstallments",
+                "Taksit sayıları",
+                "Installment counts",
+            ),
+            (
+                Field::Item {
+                    row: 2,
+                    field: ItemField::UnitPrice,
+                },
+                "items[2].unitPrice",
+                "Ürün 3 – birim fiyat",
+                "Item 3 – unit price",
+            ),
+            (
+                Field::Item {
+                    row: 0,
+                    field: ItemField::Variant,
+                },
+                "items[0].productVariantId",
+                "Ürün 1 – katalog ürünü",
+                "Item 1 – catalog variant",
+            ),
+            (
+                Field::Item {
+                    row: 9,
+                    field: ItemField::Note,
+                },
+                "items[9].specialNote",
+                "Ürün 10 – not",
+                "Item 10 – note",
+            ),
+            (
+                Field::CardNumber,
+                "cardNumber",
+                "Kart numarası",
+                "Card number",
+            ),
+            (
+                Field::Cvv,
+                "cvv",
+                "Güvenlik kodu (CVV)",
+                "Security code (CVV)",
+            ),
+            (
+                Field::BinNumber,
+                "binNumber",
+                "BIN (kartın ilk 6 hanesi)",
+                "BIN (first 6 digits)",
+            ),
+            (Field::PosType, "type", "POS tipi", "POS type"),
+            (Field::PosSubType, "subType", "POS alt tipi", "POS sub-type"),
+            (
+                Field::InstallmentAmount,
+                "amount",
+                "İşlem tutarı",
+                "Transaction amount",
+            ),
+        ];
+        for (field, wire, tr, en) in cases {
+            assert_eq!(field.wire_name(), *wire);
+            assert_eq!(field.label(Lang::Tr), *tr);
+            assert_eq!(field.label(Lang::En), *en);
+        }
+    }
+
+    #[test]
+    fn field_errors_list_filter_and_display() {
+        let mut errors = FieldErrors::default();
+        assert!(errors.is_empty());
+        errors.push(Field::Amount, Problem::Required);
+        errors.push(
+            Field::Item {
+                row: 1,
+                field: ItemField::Quantity,
+            },
+            Problem::QuantityBelowOne,
+        );
+        errors.push(Field::Amount, AmountError::Negative);
+        assert_eq!(errors.len(), 3);
+        let amount: Vec<_> = errors
+            .for_field(&Field::Amount)
+            .map(|e| &e.problem)
+            .collect();
+        assert_eq!(
+            amount,
+            [&Problem::Required, &Problem::Amount(AmountError::Negative)]
+        );
+        assert_eq!(
+            errors.to_string(),
+            "Amount: This field is required.\n\
+             Item 2 – quantity: The quantity must be at least 1.\n\
+             Amount: The amount cannot be negative."
+        );
+        assert_eq!(
+            errors.messages(Lang::Tr)[0],
+            "Tutar: Bu alanın doldurulması zorunlu."
+        );
+        let boxed: Box<dyn std::error::Error> = Box::new(errors);
+        assert!(boxed.to_string().starts_with("Amount:"));
+    }
+}
