@@ -8,3 +8,5 @@ pub mod api;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod secrets;
+pub mod store;
