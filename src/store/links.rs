@@ -437,19 +437,10 @@ impl Store {
     }
 
     fn page_without_text(&self, profile: &str, q: &LinkQuery) -> Result<LinkPage, StoreError> {
-        let index = if q.status.is_some() {
-            "links_by_status"
-        } else {
-            "links_recent"
-        };
-        let mut sql = Sql::default();
-        sql.push(&format!(
-            "SELECT {COLUMNS} FROM links AS l INDEXED BY {index} WHERE"
-        ));
-        push_common(&mut sql, "l", profile, q);
-        sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
-            .arg(limit_value(page_size(q.limit) + 1));
-        Ok(Self::finish_page(q, self.run(&sql)?))
+        Ok(Self::finish_page(
+            q,
+            self.run(&sql_without_text(profile, q))?,
+        ))
     }
 
     /// Counts the matches of each text source, each count stopping past [`CANDIDATE_LIMIT`].
@@ -489,57 +480,13 @@ impl Store {
         f: &TextFilter,
         plan: Plan,
     ) -> Result<LinkPage, StoreError> {
-        let want = page_size(q.limit) + 1;
         if plan == Plan::Scan {
-            let index = if q.status.is_some() {
-                "links_by_status"
-            } else {
-                "links_recent"
-            };
-            let mut sql = Sql::default();
-            sql.push(&format!(
-                "SELECT {COLUMNS} FROM (SELECT * FROM links AS w INDEXED BY {index} WHERE"
-            ));
-            push_common(&mut sql, "w", profile, q);
-            sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT ")
-                .arg(limit_value(SCAN_BUDGET))
-                .push(") AS l WHERE ");
-            f.push_condition(&mut sql, "l");
-            sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
-                .arg(limit_value(want));
-            let links = self.run(&sql)?;
-            if links.len() == want || !self.window_is_full(profile, q)? {
+            let links = self.run(&sql_scan(profile, q, f))?;
+            if links.len() > page_size(q.limit) || !self.window_is_full(profile, q)? {
                 return Ok(Self::finish_page(q, links));
             }
         }
-        // Collect: every match through the text indexes, then sort. `NOT INDEXED` keeps the
-        // planner from walking the time index and testing each row against the set instead.
-        let mut sql = Sql::default();
-        sql.push(&format!(
-            "SELECT {COLUMNS} FROM links AS l NOT INDEXED WHERE l.seq IN (\
-             SELECT seq FROM links WHERE profile = "
-        ))
-        .arg(profile.to_owned())
-        .push(" AND order_number >= ")
-        .arg(f.low.clone())
-        .push(" COLLATE NOCASE AND order_number < ")
-        .arg(f.high.clone())
-        .push(" COLLATE NOCASE UNION SELECT seq FROM links WHERE profile = ")
-        .arg(profile.to_owned())
-        .push(" AND reference_number >= ")
-        .arg(f.low.clone())
-        .push(" COLLATE NOCASE AND reference_number < ")
-        .arg(f.high.clone())
-        .push(" COLLATE NOCASE");
-        if let Some(fts) = &f.fts {
-            sql.push(" UNION SELECT rowid FROM links_fts WHERE links_fts MATCH ")
-                .arg(fts.clone());
-        }
-        sql.push(") AND");
-        push_common(&mut sql, "l", profile, q);
-        sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
-            .arg(limit_value(want));
-        Ok(Self::finish_page(q, self.run(&sql)?))
+        Ok(Self::finish_page(q, self.run(&sql_collect(profile, q, f))?))
     }
 
     /// Whether the scan's window held [`SCAN_BUDGET`] rows (so older matches may exist past it).
@@ -556,6 +503,231 @@ impl Store {
     }
 }
 
+/// The time (or status-and-time) index, walked newest first.
+fn time_index(q: &LinkQuery) -> &'static str {
+    if q.status.is_some() {
+        "links_by_status"
+    } else {
+        "links_recent"
+    }
+}
+
+/// A page without a text filter: one walk of the time index.
+fn sql_without_text(profile: &str, q: &LinkQuery) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
+        time_index(q)
+    ));
+    push_common(&mut sql, "l", profile, q);
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
+        .arg(limit_value(page_size(q.limit) + 1));
+    sql
+}
+
+/// Many matches: test the newest [`SCAN_BUDGET`] rows of the time index.
+fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT {COLUMNS} FROM (SELECT * FROM links AS w INDEXED BY {} WHERE",
+        time_index(q)
+    ));
+    push_common(&mut sql, "w", profile, q);
+    sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT ")
+        .arg(limit_value(SCAN_BUDGET))
+        .push(") AS l WHERE ");
+    f.push_condition(&mut sql, "l");
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
+        .arg(limit_value(page_size(q.limit) + 1));
+    sql
+}
+
+/// Few matches: every match through the text indexes, then sorted. `NOT INDEXED` keeps the
+/// planner from walking the time index and testing each row against the set instead.
+fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT {COLUMNS} FROM links AS l NOT INDEXED WHERE l.seq IN (\
+         SELECT seq FROM links WHERE profile = "
+    ))
+    .arg(profile.to_owned())
+    .push(" AND order_number >= ")
+    .arg(f.low.clone())
+    .push(" COLLATE NOCASE AND order_number < ")
+    .arg(f.high.clone())
+    .push(" COLLATE NOCASE UNION SELECT seq FROM links WHERE profile = ")
+    .arg(profile.to_owned())
+    .push(" AND reference_number >= ")
+    .arg(f.low.clone())
+    .push(" COLLATE NOCASE AND reference_number < ")
+    .arg(f.high.clone())
+    .push(" COLLATE NOCASE");
+    if let Some(fts) = &f.fts {
+        sql.push(" UNION SELECT rowid FROM links_fts WHERE links_fts MATCH ")
+            .arg(fts.clone());
+    }
+    sql.push(") AND");
+    push_common(&mut sql, "l", profile, q);
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
+        .arg(limit_value(page_size(q.limit) + 1));
+    sql
+}
+
 fn limit_value(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::LinkStatus;
+
+    fn link(i: u32, order: &str, description: &str, status: LinkStatus) -> PaymentLink {
+        PaymentLink {
+            id: format!("lnk_{i:05}"),
+            reference_number: Some(format!("R{i:05}")),
+            order_number: Some(order.to_owned()),
+            payment_url: None,
+            transaction_ref: None,
+            amount: None,
+            paid_amount: None,
+            remaining_amount: None,
+            currency: None,
+            status: Some(status),
+            description: Some(description.to_owned()),
+            allow_partial_payment: None,
+            enable_installment: None,
+            available_installments: None,
+            email: None,
+            phone_country_code: None,
+            phone_number: None,
+            expiry_date: None,
+            completed_date: None,
+            created_date: None,
+        }
+    }
+
+    /// 3,000 links: orders `A-{i}` for even i and `B-{i}` for odd, descriptions alternating
+    /// between "red shirt" and "blue scarf", every third one completed.
+    fn store() -> Store {
+        let mut store = Store::open_in_memory().unwrap();
+        let t0 = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+        let links = (0..3000u32).map(|i| {
+            let order = format!("{}-{i:05}", if i % 2 == 0 { "A" } else { "B" });
+            let desc = if i % 4 < 2 { "red shirt" } else { "blue scarf" };
+            let status = if i % 3 == 0 {
+                LinkStatus::Completed
+            } else {
+                LinkStatus::Pending
+            };
+            (
+                link(i, &order, desc, status),
+                t0 + chrono::TimeDelta::seconds(i64::from(i / 2)),
+            )
+        });
+        store.insert_links_bulk("p", links).unwrap();
+        store
+    }
+
+    fn ids(page: &LinkPage) -> Vec<&str> {
+        page.links.iter().map(|l| l.link.id.as_str()).collect()
+    }
+
+    #[test]
+    fn both_text_plans_give_the_same_pages() {
+        let store = store();
+        let queries = [
+            ("a-0", None),
+            ("b-002", Some(LinkStatus::Completed)),
+            ("r0001", None),
+            ("red", None),
+            ("blue sc", Some(LinkStatus::Pending)),
+            ("zzz", None),
+        ];
+        for (text, status) in queries {
+            let f = TextFilter::new(text).unwrap();
+            let mut q = LinkQuery {
+                text: Some(text.into()),
+                status,
+                limit: 37,
+                before: None,
+            };
+            for _ in 0..3 {
+                let scan = store.page_with_text("p", &q, &f, Plan::Scan).unwrap();
+                let collect = store.page_with_text("p", &q, &f, Plan::Collect).unwrap();
+                assert_eq!(ids(&scan), ids(&collect), "{text}");
+                assert_eq!(scan.next, collect.next, "{text}");
+                match scan.next {
+                    Some(c) => q.before = Some(c),
+                    None => break,
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_plan_follows_the_number_of_matches() {
+        let store = store();
+        let plan = |text: &str| {
+            store
+                .choose_plan("p", &TextFilter::new(text).unwrap())
+                .unwrap()
+        };
+        // 1,500 orders start with A: under the limit. 3,000 links say red or blue: 1,500 each.
+        assert_eq!(plan("A-"), Plan::Collect);
+        assert_eq!(plan("A-0001"), Plan::Collect);
+        assert_eq!(plan("R"), Plan::Scan);
+        assert_eq!(plan("red"), Plan::Collect);
+        assert_eq!(plan("shirt scarf"), Plan::Collect);
+    }
+
+    fn plan_of(store: &Store, sql: &Sql) -> String {
+        let mut stmt = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", sql.text))
+            .unwrap();
+        let rows = stmt
+            .query_map(params_from_iter(sql.args.iter()), |r| r.get::<_, String>(3))
+            .unwrap();
+        rows.map(Result::unwrap).collect::<Vec<_>>().join(" | ")
+    }
+
+    #[test]
+    fn pages_read_an_index_in_order_without_sorting() {
+        let store = store();
+        let cursor = Some(LinkCursor {
+            created_at: DateTime::from_timestamp(1_790_000_500, 0).unwrap(),
+            id: "lnk_01000".into(),
+        });
+        for (status, index) in [
+            (None, "links_recent"),
+            (Some(LinkStatus::Completed), "links_by_status"),
+        ] {
+            for before in [None, cursor.clone()] {
+                let keyset = before.is_some();
+                let q = LinkQuery {
+                    status: status.clone(),
+                    before,
+                    ..LinkQuery::default()
+                };
+                let plan = plan_of(&store, &sql_without_text("p", &q));
+                assert!(plan.contains(index), "{plan}");
+                assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+                // The cursor is a range of the index, not a filter on every row.
+                assert_eq!(plan.contains("(created_at,id)<(?,?)"), keyset, "{plan}");
+                let f = TextFilter::new("red").unwrap();
+                let plan = plan_of(&store, &sql_scan("p", &q, &f));
+                assert!(plan.contains(index), "{plan}");
+            }
+        }
+        let q = LinkQuery::default();
+        let plan = plan_of(
+            &store,
+            &sql_collect("p", &q, &TextFilter::new("a-1 red").unwrap()),
+        );
+        assert!(plan.contains("links_by_order"), "{plan}");
+        assert!(plan.contains("links_by_reference"), "{plan}");
+        assert!(plan.contains("links_fts"), "{plan}");
+        assert!(!plan.contains("links_recent"), "{plan}");
+    }
 }

@@ -38,7 +38,10 @@ pub use catalog::{CsvImport, CsvLineError, CsvParsed, Separator, parse_csv_recor
 pub use journal::{
     IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
 };
-pub use links::{LinkCursor, LinkPage, LinkQuery, MAX_PAGE, StoredLink};
+pub use links::{
+    CANDIDATE_LIMIT, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, MAX_PAGE, SCAN_BUDGET,
+    StoredLink,
+};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 
 /// The database file's name inside the data directory.
