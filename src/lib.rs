@@ -9,3 +9,5 @@ pub mod cli;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod secrets;
+pub mod store;
