@@ -8,3 +8,4 @@ pub mod api;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod sandbox;

@@ -1,0 +1,97 @@
+//! `paydesk sandbox`: the arguments (a clap `Args` struct, so `main` only dispatches) and
+//! the foreground run that prints the base URL and the demo credentials, then serves until
+//! Ctrl+C.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::faults::FaultRule;
+use super::fixture::Fixture;
+use super::server::{Sandbox, SandboxConfig, SandboxError};
+use crate::clock::SystemClock;
+
+/// Run the local Partner API sandbox in the foreground.
+#[derive(Debug, Clone, Args)]
+pub struct SandboxArgs {
+    /// Address to listen on (loopback only is recommended: admin routes are unsigned).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Fixture file (TOML) replacing the shipped "Kadıköy Kahve Evi" fixture entirely.
+    #[arg(long, value_name = "FILE")]
+    pub fixture: Option<PathBuf>,
+    /// Seed for identifiers and fault probabilities (reproducible runs).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// `SQLite` file keeping links, cards and idempotency keys across restarts.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Fault rule `ENDPOINT:KIND[=MS][@next=N|@p=P]`, e.g. `link.create:lost@next=1`
+    /// (repeatable; kinds: delay, error500, lost, `rate_limit`).
+    #[arg(long = "fault", value_name = "RULE")]
+    pub faults: Vec<FaultRule>,
+}
+
+impl SandboxArgs {
+    /// The server configuration these arguments describe.
+    pub fn config(&self) -> Result<SandboxConfig, SandboxError> {
+        let fixture = match &self.fixture {
+            Some(path) => Fixture::from_path(path)?,
+            None => Fixture::shipped(),
+        };
+        Ok(SandboxConfig {
+            addr: self.addr,
+            fixture,
+            seed: self.seed,
+            clock: Arc::new(SystemClock),
+            state_file: self.state.clone(),
+            faults: self.faults.clone(),
+        })
+    }
+}
+
+/// Runs the sandbox until Ctrl+C.
+pub fn run(args: &SandboxArgs) -> Result<(), SandboxError> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("paydesk=info")),
+        )
+        .try_init();
+    let config = args.config()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let demo = config
+            .fixture
+            .api_keys
+            .first()
+            .map(|k| (k.key.clone(), k.secret.expose().to_owned()));
+        let state = config.state_file.clone();
+        let handle = Sandbox::start_with(config).await?;
+        println!("paydesk sandbox listening on {}", handle.base_url());
+        if let Some((key, secret)) = demo {
+            println!("  API key:    {key}");
+            println!("  API secret: {secret}   (public test value)");
+        }
+        match state {
+            Some(path) => println!("  state:      {}", path.display()),
+            None => println!("  state:      in memory (use --state FILE to keep it)"),
+        }
+        println!(
+            "  admin:      {}/sandbox  (links, state, faults)",
+            handle.base_url()
+        );
+        println!("Press Ctrl+C to stop.");
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::warn!("cannot listen for Ctrl+C: {e}");
+            std::future::pending::<()>().await;
+        }
+        handle.shutdown();
+        handle.stopped().await;
+        Ok(())
+    })
+}
