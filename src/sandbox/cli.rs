@@ -25,12 +25,18 @@ pub struct SandboxArgs {
     /// Seed for identifiers and fault probabilities (reproducible runs).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// `SQLite` file keeping links, cards and idempotency keys across restarts.
-    #[arg(long, value_name = "FILE")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "SQLite file keeping links, cards and idempotency keys across restarts"
+    )]
     pub state: Option<PathBuf>,
-    /// Fault rule `ENDPOINT:KIND[=MS][@next=N|@p=P]`, e.g. `link.create:lost@next=1`
-    /// (repeatable; kinds: delay, error500, lost, `rate_limit`).
-    #[arg(long = "fault", value_name = "RULE")]
+    #[arg(
+        long = "fault",
+        value_name = "RULE",
+        help = "Fault rule ENDPOINT:KIND[=MS][@next=N|@p=P], e.g. link.create:lost@next=1 \
+                (repeatable; kinds: delay, error500, lost, rate_limit)"
+    )]
     pub faults: Vec<FaultRule>,
 }
 
@@ -94,4 +100,56 @@ pub fn run(args: &SandboxArgs) -> Result<(), SandboxError> {
         handle.stopped().await;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::sandbox::faults::FaultKind;
+
+    #[derive(Debug, Parser)]
+    struct Cmd {
+        #[command(flatten)]
+        args: SandboxArgs,
+    }
+
+    #[test]
+    fn flags_parse_into_a_config() {
+        let cmd = Cmd::try_parse_from([
+            "sandbox",
+            "--addr",
+            "127.0.0.1:0",
+            "--seed",
+            "7",
+            "--state",
+            "/tmp/x.sqlite",
+            "--fault",
+            "link.create:delay=100@next=2",
+            "--fault",
+            "*:lost@p=0.5",
+        ])
+        .unwrap();
+        let config = cmd.args.config().unwrap();
+        assert_eq!(config.addr.port(), 0);
+        assert_eq!(config.seed, Some(7));
+        assert_eq!(config.state_file, Some(PathBuf::from("/tmp/x.sqlite")));
+        assert_eq!(config.faults.len(), 2);
+        assert_eq!(config.faults[0].kind, FaultKind::Delay);
+        assert_eq!(config.faults[1].probability, Some(0.5));
+        assert_eq!(config.fixture, Fixture::shipped());
+        let defaults = Cmd::try_parse_from(["sandbox"]).unwrap().args;
+        assert_eq!(defaults.addr.to_string(), "127.0.0.1:8080");
+        assert!(Cmd::try_parse_from(["sandbox", "--fault", "x:y"]).is_err());
+        let missing = Cmd::try_parse_from(["sandbox", "--fixture", "/nonexistent.toml"])
+            .unwrap()
+            .args
+            .config()
+            .unwrap_err();
+        assert!(
+            missing.to_string().contains("/nonexistent.toml"),
+            "{missing}"
+        );
+    }
 }
