@@ -9,5 +9,6 @@ pub mod cli;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod sandbox;
 pub mod secrets;
 pub mod store;
