@@ -10,5 +10,8 @@ pub mod clock;
 pub mod domain;
 pub mod lang;
 pub mod qr;
+pub mod sandbox;
+pub mod secrets;
+pub mod store;
 pub mod ui;
 pub mod worker;

@@ -1,0 +1,231 @@
+//! Admin routes under `/sandbox/` and the same operations for in-process callers
+//! ([`Admin`], from `SandboxHandle::admin`). They need no signature: the sandbox is a
+//! loopback test server, and these routes exist so tests and the GUI can look inside it
+//! (count links, dump every piece of state), pay a link without HTML, and inject faults.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+use super::body::Body;
+use super::faults::FaultRule;
+use super::links;
+use super::respond::{ApiError, json_response, success_body};
+use super::server::{SandboxError, Shared};
+use crate::api::endpoints;
+use crate::api::wire::PaymentLink;
+
+/// In-process admin access.
+#[derive(Debug, Clone, Copy)]
+pub struct Admin<'a> {
+    shared: &'a Shared,
+}
+
+impl<'a> Admin<'a> {
+    pub(super) fn new(shared: &'a Shared) -> Self {
+        Admin { shared }
+    }
+
+    /// The links the server holds, of one business or all, oldest first, as the API shows
+    /// them now.
+    pub fn links(&self, business: Option<&str>) -> Vec<PaymentLink> {
+        let now = self.shared.clock.now();
+        self.shared
+            .store
+            .links(business)
+            .iter()
+            .map(|l| l.view(&self.shared.base_url, now))
+            .collect()
+    }
+
+    /// Pays `amount` on a link (the whole remaining amount when `None`).
+    pub fn pay(&self, link_id: &str, amount: Option<Decimal>) -> Result<PaymentLink, SandboxError> {
+        links::pay(self.shared, link_id, amount).map_err(SandboxError::Refused)
+    }
+
+    /// Adds a fault rule.
+    pub fn add_fault(&self, rule: FaultRule) -> Result<(), SandboxError> {
+        Ok(self.shared.faults.add(rule)?)
+    }
+
+    /// Removes every fault rule.
+    pub fn clear_faults(&self) {
+        self.shared.faults.clear();
+    }
+
+    /// Everything the server holds, as `GET /sandbox/state` shows it.
+    pub fn state(&self) -> Value {
+        let s = self.shared;
+        let completed: Vec<Value> = s
+            .idem
+            .completed()
+            .into_iter()
+            .map(|r| {
+                json!({
+                    "business": r.scope.business,
+                    "endpoint": r.scope.endpoint,
+                    "key": r.scope.key,
+                    "bodySha256": hex::encode(r.body_digest),
+                    "createdMs": r.created_ms,
+                    "status": r.response.status,
+                    "response": String::from_utf8_lossy(&r.response.body),
+                })
+            })
+            .collect();
+        let in_progress: Vec<Value> = s
+            .idem
+            .in_progress()
+            .into_iter()
+            .map(|k| json!({"business": k.business, "endpoint": k.endpoint, "key": k.key}))
+            .collect();
+        json!({
+            "links": s.store.links(None),
+            "cards": s.store.cards(),
+            "idempotency": {"completed": completed, "inProgress": in_progress},
+            "replayCache": {"remembered": s.replay.remembered()},
+            "faults": s.faults.rules(),
+            "persistent": s.persistent,
+        })
+    }
+
+    /// A short description: businesses, keys (without secrets), endpoints.
+    pub fn summary(&self) -> Value {
+        let f = &self.shared.fixture;
+        json!({
+            "baseUrl": self.shared.base_url,
+            "persistent": self.shared.persistent,
+            "businesses": f.businesses.iter().map(|b| json!({"id": b.id, "name": b.name})).collect::<Vec<_>>(),
+            "apiKeys": f.api_keys.iter().map(|k| json!({
+                "key": k.key, "business": k.business, "scopes": k.scopes,
+                "amountUpperBound": k.amount_upper_bound.map(|d| d.to_string()),
+                "link.max_items": k.link.max_items,
+            })).collect::<Vec<_>>(),
+            "endpoints": endpoints::ALL.iter().map(|e| json!({
+                "name": e.name, "path": e.path, "scope": e.scope, "idempotent": e.idempotent,
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+fn ok(content: &Value) -> Response {
+    match success_body(content) {
+        Ok(bytes) => json_response(StatusCode::OK, bytes),
+        Err(e) => e.into_response(),
+    }
+}
+
+fn refused(e: SandboxError) -> Response {
+    match e {
+        SandboxError::Refused(api) => api.into_response(),
+        other => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "sandbox.admin.refused",
+            other.to_string(),
+        )
+        .into_response(),
+    }
+}
+
+fn parse(body: &Bytes) -> Result<Value, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Object(serde_json::Map::new()));
+    }
+    serde_json::from_slice(body).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "body.invalid",
+            format!("the request body is not JSON: {e}"),
+        )
+    })
+}
+
+async fn summary(State(s): State<Arc<Shared>>) -> Response {
+    ok(&Admin::new(&s).summary())
+}
+
+async fn list_links(
+    State(s): State<Arc<Shared>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let business = q.get("business").map(String::as_str);
+    let links = Admin::new(&s).links(business);
+    ok(&json!({"business": business, "count": links.len(), "links": links}))
+}
+
+async fn pay_link(State(s): State<Arc<Shared>>, Path(id): Path<String>, body: Bytes) -> Response {
+    let value = match parse(&body) {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let amount = match Body::of(&value).and_then(|b| b.decimal("amount")) {
+        Ok(a) => a,
+        Err(e) => return e.into_response(),
+    };
+    match Admin::new(&s).pay(&id, amount) {
+        Ok(link) => match success_body(&link) {
+            Ok(bytes) => json_response(StatusCode::OK, bytes),
+            Err(e) => e.into_response(),
+        },
+        Err(e) => refused(e),
+    }
+}
+
+async fn state(State(s): State<Arc<Shared>>) -> Response {
+    ok(&Admin::new(&s).state())
+}
+
+async fn list_faults(State(s): State<Arc<Shared>>) -> Response {
+    ok(&json!(s.faults.rules()))
+}
+
+async fn add_faults(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
+    let value = match parse(&body) {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let rules: Result<Vec<FaultRule>, _> = match value {
+        Value::Array(_) => serde_json::from_value(value),
+        single => serde_json::from_value(single).map(|r| vec![r]),
+    };
+    let rules = match rules {
+        Ok(r) => r,
+        Err(e) => {
+            return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
+                .into_response();
+        }
+    };
+    let admin = Admin::new(&s);
+    for rule in rules {
+        if let Err(e) = admin.add_fault(rule) {
+            return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
+                .into_response();
+        }
+    }
+    ok(&json!(s.faults.rules()))
+}
+
+async fn clear_faults(State(s): State<Arc<Shared>>) -> Response {
+    Admin::new(&s).clear_faults();
+    ok(&json!([]))
+}
+
+/// The admin routes.
+pub(super) fn routes() -> Router<Arc<Shared>> {
+    Router::new()
+        .route("/sandbox", get(summary))
+        .route("/sandbox/links", get(list_links))
+        .route("/sandbox/links/{id}/pay", post(pay_link))
+        .route("/sandbox/state", get(state))
+        .route(
+            "/sandbox/faults",
+            get(list_faults).post(add_faults).delete(clear_faults),
+        )
+}

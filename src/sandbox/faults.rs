@@ -1,0 +1,331 @@
+//! Fault injection for reliability tests: per endpoint, a delay, a 500 before anything is
+//! done, a lost response (the work is committed, then the connection is dropped without an
+//! answer), or a 429. Each rule fires for the next N requests or with a probability drawn
+//! from the sandbox's seeded generator, so a run with `--seed` is reproducible.
+//!
+//! Rules come from the config / `--fault` flags at start and from `POST /sandbox/faults`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use crate::api::endpoints;
+
+/// What a rule does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    /// Waits `delayMs` after authentication and the idempotency claim, before the work.
+    Delay,
+    /// Answers 500 before anything is done.
+    Error500,
+    /// Does the work, then drops the connection without answering.
+    Lost,
+    /// Answers 429 before anything is done.
+    RateLimit,
+}
+
+impl FaultKind {
+    fn name(self) -> &'static str {
+        match self {
+            FaultKind::Delay => "delay",
+            FaultKind::Error500 => "error500",
+            FaultKind::Lost => "lost",
+            FaultKind::RateLimit => "rate_limit",
+        }
+    }
+}
+
+/// One fault rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FaultRule {
+    /// Endpoint name (`link.create`, `link.detail`, `link.cancel`, `card.save`,
+    /// `installment.list`) or `*` for all.
+    pub endpoint: String,
+    /// What happens.
+    pub kind: FaultKind,
+    /// Milliseconds to wait (delay only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// Fires for the next N matching requests, then the rule is spent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<u32>,
+    /// Otherwise fires with this probability (0..=1; absent = always).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probability: Option<f64>,
+}
+
+/// A rule that does not make sense.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad fault rule `{rule}`: {reason}")]
+pub struct FaultError {
+    /// The rule as given.
+    pub rule: String,
+    /// Why it is refused.
+    pub reason: String,
+}
+
+impl FaultRule {
+    /// Checks the endpoint name, the delay and the trigger.
+    pub fn validate(&self) -> Result<(), FaultError> {
+        let fail = |reason: &str| {
+            Err(FaultError {
+                rule: self.to_string(),
+                reason: reason.to_owned(),
+            })
+        };
+        if self.endpoint != "*" && !endpoints::ALL.iter().any(|e| e.name == self.endpoint) {
+            return fail(
+                "unknown endpoint; use link.create, link.detail, link.cancel, card.save, installment.list or *",
+            );
+        }
+        match (self.kind, self.delay_ms) {
+            (FaultKind::Delay, None | Some(0)) => return fail("a delay needs delayMs > 0"),
+            (FaultKind::Delay, _) | (_, None) => {}
+            (_, Some(_)) => return fail("delayMs belongs to a delay rule only"),
+        }
+        if self.next.is_some() && self.probability.is_some() {
+            return fail("give either next or probability, not both");
+        }
+        if self.next == Some(0) {
+            return fail("next must be at least 1");
+        }
+        if self.probability.is_some_and(|p| !(0.0..=1.0).contains(&p)) {
+            return fail("probability must be between 0 and 1");
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for FaultRule {
+    /// The `--fault` syntax: `ENDPOINT:KIND[=MS][@next=N|@p=P]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.endpoint, self.kind.name())?;
+        if let Some(ms) = self.delay_ms {
+            write!(f, "={ms}")?;
+        }
+        if let Some(n) = self.next {
+            write!(f, "@next={n}")?;
+        }
+        if let Some(p) = self.probability {
+            write!(f, "@p={p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for FaultRule {
+    type Err = FaultError;
+
+    /// Parses `ENDPOINT:KIND[=MS][@next=N|@p=P]`, e.g. `link.create:delay=1500@next=1`,
+    /// `card.save:error500@p=0.25`, `*:rate_limit@next=3`, `link.create:lost`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let fail = |reason: &str| FaultError {
+            rule: s.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let (endpoint, rest) = s
+            .split_once(':')
+            .ok_or_else(|| fail("expected ENDPOINT:KIND"))?;
+        let (what, trigger) = match rest.split_once('@') {
+            Some((w, t)) => (w, Some(t)),
+            None => (rest, None),
+        };
+        let (kind, delay) = match what.split_once('=') {
+            Some((k, ms)) => (
+                k,
+                Some(
+                    ms.trim()
+                        .parse::<u64>()
+                        .map_err(|_| fail("delay must be whole milliseconds"))?,
+                ),
+            ),
+            None => (what, None),
+        };
+        let kind = match kind.trim() {
+            "delay" => FaultKind::Delay,
+            "error500" | "500" => FaultKind::Error500,
+            "lost" => FaultKind::Lost,
+            "rate_limit" | "429" => FaultKind::RateLimit,
+            _ => return Err(fail("kind must be delay, error500, lost or rate_limit")),
+        };
+        let mut rule = FaultRule {
+            endpoint: endpoint.trim().to_owned(),
+            kind,
+            delay_ms: delay,
+            next: None,
+            probability: None,
+        };
+        if let Some(t) = trigger {
+            match t.trim().split_once('=') {
+                Some(("next", n)) => {
+                    rule.next = Some(n.parse().map_err(|_| fail("next must be a count"))?);
+                }
+                Some(("p", p)) => {
+                    rule.probability =
+                        Some(p.parse().map_err(|_| fail("p must be a probability"))?);
+                }
+                _ => return Err(fail("trigger must be @next=N or @p=P")),
+            }
+        }
+        rule.validate()?;
+        Ok(rule)
+    }
+}
+
+/// What the faults decided for one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Plan {
+    /// Wait this long before the work.
+    pub delay: Duration,
+    /// Answer this instead of doing anything (500 or 429).
+    pub early: Option<FaultKind>,
+    /// Drop the connection after the work.
+    pub lost: bool,
+}
+
+/// The active rules and the seeded generator.
+#[derive(Debug)]
+pub struct Board {
+    any: AtomicBool,
+    rules: Mutex<Vec<FaultRule>>,
+    rng: Mutex<StdRng>,
+}
+
+impl Board {
+    /// A board with `rules`, drawing from a generator seeded with `seed`.
+    pub fn new(rules: Vec<FaultRule>, seed: u64) -> Result<Board, FaultError> {
+        for r in &rules {
+            r.validate()?;
+        }
+        Ok(Board {
+            any: AtomicBool::new(!rules.is_empty()),
+            rules: Mutex::new(rules),
+            rng: Mutex::new(StdRng::seed_from_u64(seed)),
+        })
+    }
+
+    /// Adds a rule.
+    pub fn add(&self, rule: FaultRule) -> Result<(), FaultError> {
+        rule.validate()?;
+        let mut rules = self.rules.lock().unwrap_or_else(PoisonError::into_inner);
+        rules.push(rule);
+        self.any.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Removes every rule.
+    pub fn clear(&self) {
+        let mut rules = self.rules.lock().unwrap_or_else(PoisonError::into_inner);
+        rules.clear();
+        self.any.store(false, Ordering::Release);
+    }
+
+    /// The active rules.
+    pub fn rules(&self) -> Vec<FaultRule> {
+        self.rules
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Decides the faults of one request to `endpoint` (consumes `next` counts).
+    pub fn plan(&self, endpoint: &str) -> Plan {
+        let mut plan = Plan::default();
+        if !self.any.load(Ordering::Acquire) {
+            return plan;
+        }
+        let mut rules = self.rules.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut rng = self.rng.lock().unwrap_or_else(PoisonError::into_inner);
+        for rule in rules.iter_mut() {
+            if rule.endpoint != "*" && rule.endpoint != endpoint {
+                continue;
+            }
+            let fires = match (rule.next.as_mut(), rule.probability) {
+                (Some(n), _) => {
+                    *n = n.saturating_sub(1);
+                    true
+                }
+                (None, Some(p)) => rng.random_bool(p),
+                (None, None) => true,
+            };
+            if !fires {
+                continue;
+            }
+            match rule.kind {
+                FaultKind::Delay => {
+                    plan.delay += Duration::from_millis(rule.delay_ms.unwrap_or(0));
+                }
+                FaultKind::Lost => plan.lost = true,
+                kind @ (FaultKind::Error500 | FaultKind::RateLimit) => {
+                    plan.early.get_or_insert(kind);
+                }
+            }
+        }
+        rules.retain(|r| r.next != Some(0));
+        self.any.store(!rules.is_empty(), Ordering::Release);
+        plan
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_syntax_round_trips_and_bad_rules_say_why() {
+        for text in [
+            "link.create:delay=1500@next=1",
+            "card.save:error500@p=0.25",
+            "*:rate_limit@next=3",
+            "link.create:lost",
+        ] {
+            let rule: FaultRule = text.parse().unwrap();
+            assert_eq!(rule.to_string(), text);
+        }
+        let table = [
+            ("nowhere:lost", "unknown endpoint"),
+            ("link.create:delay", "delayMs > 0"),
+            ("link.create:lost=5", "delay rule only"),
+            ("link.create:boom", "kind must be"),
+            ("link.create:lost@p=2", "between 0 and 1"),
+            ("link.create:lost@next=0", "at least 1"),
+            ("link.create", "ENDPOINT:KIND"),
+        ];
+        for (text, reason) in table {
+            let err = text.parse::<FaultRule>().unwrap_err();
+            assert!(err.reason.contains(reason), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn next_n_fires_n_times_then_the_rule_is_spent() {
+        let board = Board::new(vec!["link.create:error500@next=2".parse().unwrap()], 1).unwrap();
+        assert_eq!(board.plan("card.save").early, None);
+        assert_eq!(board.plan("link.create").early, Some(FaultKind::Error500));
+        assert_eq!(board.plan("link.create").early, Some(FaultKind::Error500));
+        assert_eq!(board.plan("link.create").early, None);
+        assert!(board.rules().is_empty());
+    }
+
+    #[test]
+    fn probabilities_are_reproducible_with_a_seed() {
+        let run = |seed| {
+            let board = Board::new(vec!["*:lost@p=0.5".parse().unwrap()], seed).unwrap();
+            (0..64)
+                .map(|_| board.plan("link.create").lost)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(7), run(7));
+        assert_ne!(run(7), run(8));
+        let fired = run(7).iter().filter(|l| **l).count();
+        assert!((16..=48).contains(&fired), "{fired}");
+    }
+}

@@ -1,0 +1,218 @@
+//! The payer's page behind `paymentUrl`: `GET /pay/{id}` shows the link (Turkish and
+//! English, no JavaScript) with the test card prefilled; `POST /pay/{id}` (a plain form)
+//! pays in full or, when the link allows partial payment, the amount typed in. The card
+//! fields are checked (Luhn) and then forgotten: nothing of them is kept.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Form, Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::get;
+use rust_decimal::Decimal;
+use zeroize::Zeroize;
+
+use super::cards::luhn_ok;
+use super::links;
+use super::server::Shared;
+use super::state::LinkRecord;
+use crate::api::wire::format_time;
+use crate::domain::LinkStatus;
+
+/// Escapes text for HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn status_words(status: &LinkStatus) -> (&'static str, &'static str) {
+    match status {
+        LinkStatus::Pending => ("Ödeme bekleniyor", "Awaiting payment"),
+        LinkStatus::Completed => ("Ödendi", "Paid"),
+        LinkStatus::Expired => ("Süresi doldu / iptal", "Expired / cancelled"),
+        LinkStatus::Rejected => ("Reddedildi", "Rejected"),
+        LinkStatus::UnderReview => ("İncelemede", "Under review"),
+        LinkStatus::Other(_) => ("Bilinmeyen durum", "Unknown status"),
+    }
+}
+
+fn page(shared: &Shared, link: &LinkRecord, error: Option<&str>) -> String {
+    let now = shared.clock.now();
+    let status = link.status_at(now);
+    let (tr, en) = status_words(&status);
+    let symbol = link.currency.symbol();
+    let business = shared
+        .index
+        .business_name(&link.business)
+        .unwrap_or(&link.business);
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        "<!DOCTYPE html><html lang=\"tr\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>Ödeme · Payment — {business}</title>\
+         <style>body{{font-family:sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}}\
+         .amount{{font-size:2.2rem;font-weight:bold}} .en{{color:#555}} \
+         .error{{background:#fde8e8;padding:.6rem;border-radius:.3rem}} \
+         label{{display:block;margin:.5rem 0}} input{{font-size:1rem;padding:.3rem}} \
+         button{{font-size:1.05rem;padding:.5rem 1rem;margin:.4rem .4rem 0 0}}</style></head><body>\
+         <p><strong>{business}</strong> · paydesk sandbox</p>\
+         <p class=\"amount\" id=\"amount\">{symbol}{amount} <small>{currency}</small></p>\
+         <p id=\"status\" data-status=\"{code}\">{tr} <span class=\"en\">· {en}</span></p>",
+        business = escape(business),
+        amount = link.amount,
+        currency = link.currency,
+        code = status,
+    );
+    if let Some(d) = &link.description {
+        let _ = write!(html, "<p>{}</p>", escape(d));
+    }
+    if let Some(o) = &link.order_number {
+        let _ = write!(
+            html,
+            "<p>Sipariş no <span class=\"en\">· Order</span>: {}</p>",
+            escape(o)
+        );
+    }
+    let _ = write!(
+        html,
+        "<p>Ödenen <span class=\"en\">· Paid</span>: {symbol}{paid} — Kalan <span class=\"en\">· Remaining</span>: {symbol}{left}</p>",
+        paid = link.paid_amount,
+        left = link.remaining(),
+    );
+    if let Some(expiry) = link.expiry_date {
+        let _ = write!(
+            html,
+            "<p>Son geçerlilik <span class=\"en\">· Valid until</span>: {} UTC</p>",
+            escape(&format_time(expiry))
+        );
+    }
+    if let Some(e) = error {
+        let _ = write!(html, "<p class=\"error\" role=\"alert\">{}</p>", escape(e));
+    }
+    if status == LinkStatus::Pending {
+        let card = shared.index.test_card();
+        let v =
+            |f: fn(&super::fixture::TestCard) -> &str| card.map(f).unwrap_or_default().to_owned();
+        let _ = write!(
+            html,
+            "<form method=\"post\" action=\"/pay/{id}\">\
+             <p>Test kartı <span class=\"en\">· Test card</span>: {label}</p>\
+             <label>Kart numarası <span class=\"en\">· Card number</span><br>\
+             <input name=\"cardNumber\" value=\"{number}\" autocomplete=\"off\" inputmode=\"numeric\"></label>\
+             <label>Son kullanma (AA/YYYY) <span class=\"en\">· Expiry (MM/YYYY)</span><br>\
+             <input name=\"expiryMonth\" value=\"{month}\" size=\"2\"> / <input name=\"expiryYear\" value=\"{year}\" size=\"4\"></label>\
+             <label>CVV<br><input name=\"cvv\" value=\"{cvv}\" size=\"4\" autocomplete=\"off\"></label>",
+            id = escape(&link.id),
+            label = escape(&v(|c| c.label.as_str())),
+            number = escape(&v(|c| c.number.as_str())),
+            month = escape(&v(|c| c.expiry_month.as_str())),
+            year = escape(&v(|c| c.expiry_year.as_str())),
+            cvv = escape(&v(|c| c.cvv.as_str())),
+        );
+        if link.allow_partial_payment {
+            let _ = write!(
+                html,
+                "<label>Tutar <span class=\"en\">· Amount</span> ({currency})<br>\
+                 <input name=\"amount\" value=\"{left}\" inputmode=\"decimal\"></label>\
+                 <button type=\"submit\" name=\"pay\" value=\"partial\">Bu tutarı öde · Pay this amount</button>",
+                currency = link.currency,
+                left = link.remaining(),
+            );
+        }
+        let _ = write!(
+            html,
+            "<button type=\"submit\" name=\"pay\" value=\"full\">Tamamını öde · Pay in full ({symbol}{left})</button></form>",
+            left = link.remaining(),
+        );
+    }
+    html.push_str("</body></html>");
+    html
+}
+
+fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Html(
+            "<!DOCTYPE html><html><body><p>Ödeme bağlantısı bulunamadı · Payment link not found</p></body></html>"
+                .to_owned(),
+        ),
+    )
+        .into_response()
+}
+
+async fn show(State(s): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
+    match s.store.link(&id) {
+        Some(link) => {
+            let mut r = Html(page(&s, &link, None)).into_response();
+            r.headers_mut().insert(
+                header::CACHE_CONTROL,
+                header::HeaderValue::from_static("no-store"),
+            );
+            r
+        }
+        None => not_found(),
+    }
+}
+
+async fn submit(
+    State(s): State<Arc<Shared>>,
+    Path(id): Path<String>,
+    Form(mut form): Form<HashMap<String, String>>,
+) -> Response {
+    let Some(link) = s.store.link(&id) else {
+        return not_found();
+    };
+    let card_ok = form.get("cardNumber").is_some_and(|n| {
+        let digits: String = n.chars().filter(|c| !c.is_whitespace()).collect();
+        (12..=19).contains(&digits.len())
+            && digits.bytes().all(|c| c.is_ascii_digit())
+            && luhn_ok(digits.as_bytes())
+    });
+    let amount = match form.get("pay").map(String::as_str) {
+        Some("partial") => form
+            .get("amount")
+            .map(|a| a.trim().replace(',', "."))
+            .and_then(|a| a.parse::<Decimal>().ok())
+            .map(Some),
+        _ => Some(None),
+    };
+    for value in form.values_mut() {
+        value.zeroize();
+    }
+    let error = if card_ok {
+        match amount {
+            None => Some("Geçerli bir tutar girin · Enter a valid amount".to_owned()),
+            Some(amount) => match links::pay(&s, &id, amount) {
+                Ok(_) => return Redirect::to(&format!("/pay/{id}")).into_response(),
+                Err(e) => Some(format!("{} ({})", e.message, e.key)),
+            },
+        }
+    } else {
+        Some("Kart numarası geçersiz · The card number is not valid".to_owned())
+    };
+    let current = s.store.link(&id).unwrap_or(link);
+    (
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Html(page(&s, &current, error.as_deref())),
+    )
+        .into_response()
+}
+
+/// The pay page routes.
+pub(super) fn routes() -> Router<Arc<Shared>> {
+    Router::new().route("/pay/{id}", get(show).post(submit))
+}

@@ -1,0 +1,98 @@
+//! The sandbox's answer envelopes (DESIGN.md §1): success is
+//! `{"success": true, "content": {...}}`, an error is
+//! `{"success": false, "messageKey": "...", "message": "...", "httpStatus": N}`.
+//!
+//! Success bodies are serialized once to bytes, so that an idempotent replay sends exactly
+//! the bytes of the first answer.
+
+use std::borrow::Cow;
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// A rejection: HTTP status, message key and a human sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Message key, e.g. `items.total.mismatch`.
+    pub key: Cow<'static, str>,
+    /// Human text.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with a static key.
+    pub fn new(status: StatusCode, key: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            key: Cow::Borrowed(key),
+            message: message.into(),
+        }
+    }
+
+    /// 400 `{field}.invalid`: a field of the wrong type or shape (a sandbox choice).
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            key: Cow::Owned(format!("{field}.invalid")),
+            message: message.into(),
+        }
+    }
+
+    /// The JSON body bytes.
+    pub fn body(&self) -> Vec<u8> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Body<'a> {
+            success: bool,
+            message_key: &'a str,
+            message: &'a str,
+            http_status: u16,
+        }
+        serde_json::to_vec(&Body {
+            success: false,
+            message_key: &self.key,
+            message: &self.message,
+            http_status: self.status.as_u16(),
+        })
+        .expect("an error envelope of strings always serializes")
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        json_response(self.status, self.body())
+    }
+}
+
+/// `{"success": true, "content": content}` as bytes.
+pub fn success_body<T: Serialize>(content: &T) -> Result<Vec<u8>, ApiError> {
+    #[derive(Serialize)]
+    struct Body<'a, T> {
+        success: bool,
+        content: &'a T,
+    }
+    serde_json::to_vec(&Body {
+        success: true,
+        content,
+    })
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "sandbox.internal",
+            format!("cannot serialize the answer: {e}"),
+        )
+    })
+}
+
+/// A JSON response with the given status and body bytes.
+pub fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut response = (status, body).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}

@@ -1,0 +1,430 @@
+//! Where API secrets live: the OS keyring, or this process's memory, never a file.
+//!
+//! DESIGN.md §3: the secret that signs requests is kept only in the OS keyring (service
+//! [`SERVICE`], one entry per profile and API key, user `{profile}:{api_key}`). Scripts and CI
+//! pass it in `PAYDESK_API_SECRET` instead ([`resolve_secret`]), and it is never written
+//! anywhere from there. When no keyring is available the caller gets a clear
+//! [`SecretError::Unavailable`] and may keep the secret for this run only in a
+//! [`MemoryStore`]; there is no file fallback on purpose.
+//!
+//! Every secret handed out is a [`Zeroizing`] buffer, and nothing here prints one in `Debug`.
+//!
+//! # Threads and tokio
+//!
+//! On Linux the keyring is the Secret Service over D-Bus. With keyring's features
+//! `async-secret-service` and `tokio`, its blocking `Entry` API runs the D-Bus future on an internal tokio
+//! runtime (`zbus`'s `block_on`), which panics ("cannot start a runtime from within a
+//! runtime") when called from a thread that is already driving a tokio runtime. Callers
+//! should call [`KeyringStore`] from a plain thread (`tokio::task::spawn_blocking` is one);
+//! as a safety net, a call made from inside a runtime is moved to a short-lived scoped thread,
+//! so it blocks that worker for the duration of the D-Bus round trip but never panics.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Mutex;
+
+use keyring::credential::{CredentialBuilder, CredentialPersistence};
+use zeroize::Zeroizing;
+
+/// The keyring service name of every paydesk entry.
+pub const SERVICE: &str = "paydesk";
+
+/// The environment variable that carries the API secret for scripts and CI.
+pub const SECRET_ENV: &str = "PAYDESK_API_SECRET";
+
+/// The keyring user name of a profile's API key: `{profile}:{api_key}`.
+///
+/// Profile names cannot contain `:` (the store refuses them), so the pair is unambiguous.
+pub fn keyring_user(profile: &str, api_key: &str) -> String {
+    format!("{profile}:{api_key}")
+}
+
+/// Why a secret could not be read, stored or deleted.
+#[derive(Debug, thiserror::Error)]
+pub enum SecretError {
+    /// There is no usable OS keyring (no Secret Service, locked, or none for this platform).
+    #[error("no keyring available: {0}")]
+    Unavailable(String),
+    /// The keyring holds several entries for one user; paydesk will not guess which is right.
+    #[error(
+        "the keyring holds {count} secrets for {user} in service {SERVICE}; remove the extra ones with your keyring tool"
+    )]
+    Ambiguous {
+        /// The keyring user (`{profile}:{api_key}`).
+        user: String,
+        /// How many entries match.
+        count: usize,
+    },
+    /// The stored value is not UTF-8 text (the bytes are wiped, never shown).
+    #[error("the keyring entry for {user} does not hold text; set the secret again")]
+    NotText {
+        /// The keyring user.
+        user: String,
+    },
+    /// The keyring rejected the entry's name (too long or invalid).
+    #[error("the keyring refuses the entry {user}: {reason}")]
+    BadEntry {
+        /// The keyring user.
+        user: String,
+        /// The keyring's reason.
+        reason: String,
+    },
+    /// An empty secret cannot be stored.
+    #[error("an empty API secret cannot be stored")]
+    Empty,
+}
+
+/// A place API secrets are kept, one per (profile, API key id).
+pub trait SecretStore: Send + Sync + fmt::Debug {
+    /// The secret, or `None` when none is stored.
+    fn get(&self, profile: &str, api_key: &str) -> Result<Option<Zeroizing<String>>, SecretError>;
+    /// Stores (or replaces) the secret.
+    fn set(&self, profile: &str, api_key: &str, secret: &str) -> Result<(), SecretError>;
+    /// Removes the secret; removing a missing one is not an error.
+    fn delete(&self, profile: &str, api_key: &str) -> Result<(), SecretError>;
+}
+
+/// The OS keyring (Secret Service on Linux), through the `keyring` crate.
+///
+/// Safe to call from any thread; see the module docs about tokio.
+pub struct KeyringStore {
+    builder: Box<CredentialBuilder>,
+}
+
+impl fmt::Debug for KeyringStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyringStore")
+            .field("service", &SERVICE)
+            .finish_non_exhaustive()
+    }
+}
+
+impl KeyringStore {
+    /// The platform's keyring. Fails with [`SecretError::Unavailable`] when this build has no
+    /// persistent keyring for the platform (keyring's in-memory mock would silently lose the
+    /// secret). Whether a Secret Service is actually running shows on the first call.
+    pub fn new() -> Result<Self, SecretError> {
+        let builder = keyring::default::default_credential_builder();
+        match builder.persistence() {
+            CredentialPersistence::EntryOnly | CredentialPersistence::ProcessOnly => {
+                Err(SecretError::Unavailable(
+                    "this build of paydesk has no OS keyring for this platform".to_owned(),
+                ))
+            }
+            _ => Ok(Self { builder }),
+        }
+    }
+
+    fn entry(&self, user: &str) -> Result<keyring::Entry, SecretError> {
+        self.builder
+            .build(None, SERVICE, user)
+            .map(keyring::Entry::new_with_credential)
+            .map_err(|e| map_error(e, user))
+    }
+}
+
+/// Runs `f` on the current thread, or on a scoped plain thread when the current thread is
+/// inside a tokio runtime (where keyring's blocking calls would panic).
+fn off_runtime<T: Send>(
+    f: impl FnOnce() -> Result<T, SecretError> + Send,
+) -> Result<T, SecretError> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|s| {
+        s.spawn(f).join().unwrap_or_else(|_| {
+            Err(SecretError::Unavailable(
+                "the keyring call failed unexpectedly (its thread panicked)".to_owned(),
+            ))
+        })
+    })
+}
+
+/// Maps a keyring error to ours, dropping (and wiping) any secret bytes it carries.
+fn map_error(e: keyring::Error, user: &str) -> SecretError {
+    match e {
+        keyring::Error::PlatformFailure(inner) | keyring::Error::NoStorageAccess(inner) => {
+            SecretError::Unavailable(format!(
+                "{inner} (is a Secret Service such as gnome-keyring running and unlocked?)"
+            ))
+        }
+        keyring::Error::BadEncoding(bytes) => {
+            drop(Zeroizing::new(bytes));
+            SecretError::NotText {
+                user: user.to_owned(),
+            }
+        }
+        keyring::Error::Ambiguous(items) => SecretError::Ambiguous {
+            user: user.to_owned(),
+            count: items.len(),
+        },
+        keyring::Error::TooLong(attr, limit) => SecretError::BadEntry {
+            user: user.to_owned(),
+            reason: format!("{attr} is longer than {limit}"),
+        },
+        keyring::Error::Invalid(attr, reason) => SecretError::BadEntry {
+            user: user.to_owned(),
+            reason: format!("{attr}: {reason}"),
+        },
+        // `NoEntry` is handled by the callers; anything newer is reported as it comes.
+        other => SecretError::Unavailable(other.to_string()),
+    }
+}
+
+impl SecretStore for KeyringStore {
+    fn get(&self, profile: &str, api_key: &str) -> Result<Option<Zeroizing<String>>, SecretError> {
+        let user = keyring_user(profile, api_key);
+        off_runtime(|| match self.entry(&user)?.get_password() {
+            Ok(secret) => Ok(Some(Zeroizing::new(secret))),
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(e) => Err(map_error(e, &user)),
+        })
+    }
+
+    fn set(&self, profile: &str, api_key: &str, secret: &str) -> Result<(), SecretError> {
+        if secret.is_empty() {
+            return Err(SecretError::Empty);
+        }
+        let user = keyring_user(profile, api_key);
+        off_runtime(|| {
+            self.entry(&user)?
+                .set_password(secret)
+                .map_err(|e| map_error(e, &user))
+        })
+    }
+
+    fn delete(&self, profile: &str, api_key: &str) -> Result<(), SecretError> {
+        let user = keyring_user(profile, api_key);
+        off_runtime(|| match self.entry(&user)?.delete_credential() {
+            Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
+            Err(e) => Err(map_error(e, &user)),
+        })
+    }
+}
+
+/// Secrets kept in this process's memory only: the "this run only" store when no keyring is
+/// available (DESIGN.md §3), and the fake in tests. Values are wiped when dropped.
+#[derive(Default)]
+pub struct MemoryStore {
+    secrets: Mutex<HashMap<String, Zeroizing<String>>>,
+}
+
+impl fmt::Debug for MemoryStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.secrets.lock().map_or(0, |m| m.len());
+        f.debug_struct("MemoryStore")
+            .field("entries", &count)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, Zeroizing<String>>> {
+        // A panic while holding the lock cannot leave the map half-updated (each operation is
+        // one insert/remove/clone), so a poisoned lock is still safe to use.
+        self.secrets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl SecretStore for MemoryStore {
+    fn get(&self, profile: &str, api_key: &str) -> Result<Option<Zeroizing<String>>, SecretError> {
+        Ok(self.map().get(&keyring_user(profile, api_key)).cloned())
+    }
+
+    fn set(&self, profile: &str, api_key: &str, secret: &str) -> Result<(), SecretError> {
+        if secret.is_empty() {
+            return Err(SecretError::Empty);
+        }
+        self.map().insert(
+            keyring_user(profile, api_key),
+            Zeroizing::new(secret.to_owned()),
+        );
+        Ok(())
+    }
+
+    fn delete(&self, profile: &str, api_key: &str) -> Result<(), SecretError> {
+        self.map().remove(&keyring_user(profile, api_key));
+        Ok(())
+    }
+}
+
+/// Where a resolved secret came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretSource {
+    /// The `PAYDESK_API_SECRET` environment variable.
+    Environment,
+    /// The secret store (keyring or memory).
+    Store,
+}
+
+/// An API secret ready to sign with. `Debug` shows only where it came from.
+pub struct ResolvedSecret {
+    /// The secret itself.
+    pub secret: Zeroizing<String>,
+    /// Where it came from.
+    pub source: SecretSource,
+}
+
+impl fmt::Debug for ResolvedSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResolvedSecret")
+            .field("secret", &"<redacted>")
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// The secret for (profile, API key): the `PAYDESK_API_SECRET` value first (passed in by the
+/// caller, who reads the environment; an empty value counts as unset), then the store.
+/// `Ok(None)` when neither has one. The store is not asked when the environment answers, so
+/// scripts and CI need no keyring.
+pub fn resolve_secret(
+    env_value: Option<&str>,
+    store: &dyn SecretStore,
+    profile: &str,
+    api_key: &str,
+) -> Result<Option<ResolvedSecret>, SecretError> {
+    if let Some(value) = env_value.filter(|v| !v.is_empty()) {
+        return Ok(Some(ResolvedSecret {
+            secret: Zeroizing::new(value.to_owned()),
+            source: SecretSource::Environment,
+        }));
+    }
+    Ok(store.get(profile, api_key)?.map(|secret| ResolvedSecret {
+        secret,
+        source: SecretSource::Store,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A store that has no keyring behind it, to check that errors pass through.
+    #[derive(Debug)]
+    struct NoKeyring;
+
+    impl SecretStore for NoKeyring {
+        fn get(&self, _: &str, _: &str) -> Result<Option<Zeroizing<String>>, SecretError> {
+            Err(SecretError::Unavailable("no D-Bus session".into()))
+        }
+        fn set(&self, _: &str, _: &str, _: &str) -> Result<(), SecretError> {
+            Err(SecretError::Unavailable("no D-Bus session".into()))
+        }
+        fn delete(&self, _: &str, _: &str) -> Result<(), SecretError> {
+            Err(SecretError::Unavailable("no D-Bus session".into()))
+        }
+    }
+
+    #[test]
+    fn memory_store_keeps_one_secret_per_profile_and_key() {
+        let s = MemoryStore::new();
+        s.set("shop", "key1", "s3cret-one").unwrap();
+        s.set("shop", "key2", "s3cret-two").unwrap();
+        s.set("other", "key1", "s3cret-three").unwrap();
+        assert_eq!(
+            s.get("shop", "key1").unwrap().unwrap().as_str(),
+            "s3cret-one"
+        );
+        assert_eq!(
+            s.get("shop", "key2").unwrap().unwrap().as_str(),
+            "s3cret-two"
+        );
+        assert_eq!(
+            s.get("other", "key1").unwrap().unwrap().as_str(),
+            "s3cret-three"
+        );
+        s.set("shop", "key1", "replaced").unwrap();
+        assert_eq!(s.get("shop", "key1").unwrap().unwrap().as_str(), "replaced");
+        s.delete("shop", "key1").unwrap();
+        assert!(s.get("shop", "key1").unwrap().is_none());
+        s.delete("shop", "key1").unwrap();
+        assert!(matches!(s.set("shop", "k", ""), Err(SecretError::Empty)));
+    }
+
+    #[test]
+    fn resolution_order_is_environment_then_store() {
+        type Case<'a> = (
+            Option<&'a str>,
+            &'a dyn SecretStore,
+            Option<(&'a str, SecretSource)>,
+        );
+        let store = MemoryStore::new();
+        store.set("shop", "key1", "from-keyring").unwrap();
+        let table: [Case<'_>; 6] = [
+            (
+                Some("from-env"),
+                &store,
+                Some(("from-env", SecretSource::Environment)),
+            ),
+            (None, &store, Some(("from-keyring", SecretSource::Store))),
+            (
+                Some(""),
+                &store,
+                Some(("from-keyring", SecretSource::Store)),
+            ),
+            // The environment answers without touching an unusable keyring.
+            (
+                Some("from-env"),
+                &NoKeyring,
+                Some(("from-env", SecretSource::Environment)),
+            ),
+            (None, &MemoryStore::new(), None),
+            (Some(""), &MemoryStore::new(), None),
+        ];
+        for (env, s, want) in table {
+            let got = resolve_secret(env, s, "shop", "key1").unwrap();
+            let got = got.as_ref().map(|r| (r.secret.as_str(), r.source));
+            assert_eq!(got, want, "env {env:?}");
+        }
+        let err = resolve_secret(None, &NoKeyring, "shop", "key1").unwrap_err();
+        assert_eq!(err.to_string(), "no keyring available: no D-Bus session");
+    }
+
+    #[test]
+    fn debug_never_shows_a_secret() {
+        let store = MemoryStore::new();
+        store.set("shop", "key1", "hunter2-very-secret").unwrap();
+        let resolved = resolve_secret(None, &store, "shop", "key1")
+            .unwrap()
+            .unwrap();
+        for text in [format!("{store:?}"), format!("{resolved:?}")] {
+            assert!(!text.contains("hunter2"), "{text}");
+        }
+        assert_eq!(
+            format!("{resolved:?}"),
+            "ResolvedSecret { secret: \"<redacted>\", source: Store }"
+        );
+    }
+
+    #[test]
+    fn keyring_errors_never_carry_the_secret_bytes() {
+        let e = map_error(
+            keyring::Error::BadEncoding(b"hunter2\xff".to_vec()),
+            "shop:key1",
+        );
+        let text = format!("{e} {e:?}");
+        assert!(!text.contains("hunter2"), "{text}");
+        assert!(matches!(e, SecretError::NotText { .. }));
+        let e = map_error(
+            keyring::Error::NoStorageAccess("locked".into()),
+            "shop:key1",
+        );
+        assert!(
+            e.to_string().starts_with("no keyring available: locked"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn keyring_user_joins_profile_and_key() {
+        assert_eq!(keyring_user("shop", "pk_live_1"), "shop:pk_live_1");
+    }
+}

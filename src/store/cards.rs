@@ -1,0 +1,168 @@
+//! Saved cards as the server described them: the response content of card save, so the back
+//! office can list what it stored. The table has no column that could hold a card number
+//! except `masked_pan`, and a `masked_pan` that shows more digits than a mask may (first 6,
+//! last 4) is masked again before it is written, so even a faulty server cannot make paydesk
+//! write a PAN to disk.
+
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use rusqlite::params;
+
+use super::{Store, StoreError, from_millis, to_millis};
+use crate::api::wire::{SavedCard, format_time, parse_time};
+use crate::domain::{CardStatus, CardUsage};
+
+/// A saved card in the local list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredCard {
+    /// The profile it was saved through.
+    pub profile: String,
+    /// The response content.
+    pub card: SavedCard,
+    /// When this install stored it.
+    pub stored_at: DateTime<Utc>,
+}
+
+/// How many digits a masked number may show: the first 6 (BIN) and the last 4.
+const VISIBLE_DIGITS: usize = 10;
+
+/// `masked` unchanged when it shows at most 10 digits; else the same text with every digit
+/// but the first 6 and the last 4 replaced by `*`.
+pub fn safe_masked_pan(masked: &str) -> String {
+    let digits = masked.chars().filter(char::is_ascii_digit).count();
+    if digits <= VISIBLE_DIGITS {
+        return masked.to_owned();
+    }
+    let mut seen = 0;
+    masked
+        .chars()
+        .map(|c| {
+            if !c.is_ascii_digit() {
+                return c;
+            }
+            seen += 1;
+            if seen <= 6 || seen > digits - 4 {
+                c
+            } else {
+                '*'
+            }
+        })
+        .collect()
+}
+
+impl Store {
+    /// Stores (or refreshes) a saved card's response content.
+    pub fn insert_card(
+        &mut self,
+        profile: &str,
+        card: &SavedCard,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO saved_cards (profile, id, masked_pan, alias, card_holder_name, brand,
+                 bank_name, card_type, expiry_month, expiry_year, usage, status, is_default,
+                 customer_id, created_date, stored_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+             ON CONFLICT (profile, id) DO UPDATE SET
+                 masked_pan = excluded.masked_pan, alias = excluded.alias,
+                 card_holder_name = excluded.card_holder_name, brand = excluded.brand,
+                 bank_name = excluded.bank_name, card_type = excluded.card_type,
+                 expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year,
+                 usage = excluded.usage, status = excluded.status,
+                 is_default = excluded.is_default, customer_id = excluded.customer_id,
+                 created_date = excluded.created_date",
+            params![
+                profile,
+                card.id,
+                card.masked_pan.as_deref().map(safe_masked_pan),
+                card.alias,
+                card.card_holder_name,
+                card.brand,
+                card.bank_name,
+                card.card_type,
+                card.expiry_month,
+                card.expiry_year,
+                card.usage.map(CardUsage::as_str),
+                card.status.as_ref().map(CardStatus::as_str),
+                card.is_default,
+                card.customer_id,
+                card.created_date.map(format_time),
+                to_millis(now),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// A profile's saved cards, most recently stored first.
+    pub fn list_cards(&self, profile: &str) -> Result<Vec<StoredCard>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT profile, id, masked_pan, alias, card_holder_name, brand, bank_name, card_type,
+                 expiry_month, expiry_year, usage, status, is_default, customer_id, created_date,
+                 stored_at
+             FROM saved_cards WHERE profile = ?1 ORDER BY stored_at DESC, id",
+        )?;
+        let mut rows = stmt.query([profile])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let usage: Option<String> = r.get(10)?;
+            let status: Option<String> = r.get(11)?;
+            let created: Option<String> = r.get(14)?;
+            out.push(StoredCard {
+                profile: r.get(0)?,
+                card: SavedCard {
+                    id: r.get(1)?,
+                    masked_pan: r.get(2)?,
+                    alias: r.get(3)?,
+                    card_holder_name: r.get(4)?,
+                    brand: r.get(5)?,
+                    bank_name: r.get(6)?,
+                    card_type: r.get(7)?,
+                    expiry_month: r.get(8)?,
+                    expiry_year: r.get(9)?,
+                    usage: usage
+                        .map(|u| {
+                            CardUsage::from_str(&u).map_err(|_| StoreError::Corrupt {
+                                what: "card usage",
+                                value: u,
+                            })
+                        })
+                        .transpose()?,
+                    status: status.map(|s| CardStatus::from_wire(&s)),
+                    is_default: r.get(12)?,
+                    customer_id: r.get(13)?,
+                    created_date: created
+                        .map(|t| {
+                            parse_time(&t).ok_or(StoreError::Corrupt {
+                                what: "card timestamp",
+                                value: t,
+                            })
+                        })
+                        .transpose()?,
+                },
+                stored_at: from_millis(r.get(15)?)?,
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_keep_at_most_the_bin_and_the_last_four() {
+        let table = [
+            ("411111******1111", "411111******1111"),
+            ("4111111111111111", "411111******1111"),
+            ("4111 1111 1111 1111", "4111 11** **** 1111"),
+            ("**** **** **** 1111", "**** **** **** 1111"),
+            ("5400010000000004", "540001******0004"),
+            ("", ""),
+        ];
+        for (input, want) in table {
+            assert_eq!(safe_masked_pan(input), want, "{input}");
+        }
+    }
+}

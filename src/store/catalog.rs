@@ -1,0 +1,593 @@
+//! The local copy of the catalog (variant id, name, unit price, currency), imported from a CSV
+//! file, so the link form can show live totals and catch a currency mismatch before sending.
+//!
+//! The CSV format, as accepted:
+//! - UTF-8 (a leading byte-order mark is ignored). Other encodings are refused with a hint.
+//! - A header naming the columns `id`, `name`, `unit_price`, `currency` (any order, any case;
+//!   other columns are ignored).
+//! - The separator is `,` or `;`: whichever appears more often in the header line.
+//! - Fields may be quoted with `"`; inside quotes a separator, a line break or a doubled `""`
+//!   (one quote) is text. Blank lines are skipped.
+//! - Prices are exact decimals greater than 0, with no more decimals than the currency allows
+//!   (JPY 0, the others 2). With `,` separators the decimal mark is `.` (`12.50`). With `;`
+//!   separators (Turkish spreadsheets) it may be `,` (`12,50`) or `.` (`12.50`); thousands
+//!   separators are refused, and so is `1.250` (thousands or decimals? the file must say
+//!   `1250` or `1,25`).
+//! - Currency codes are the spec's (case-insensitive).
+//!
+//! Import writes every valid line (a variant already known by id is replaced) and reports each
+//! invalid one with its line number; the preview parses the same way and writes nothing.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::str::FromStr;
+
+use rusqlite::{TransactionBehavior, params};
+use rust_decimal::Decimal;
+
+use super::{Store, StoreError, parse_decimal};
+use crate::domain::{CatalogVariant, Currency};
+
+/// A line of a CSV file that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvLineError {
+    /// The line the record starts on (1-based; the header is line 1).
+    pub line: usize,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+/// One record of a CSV file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvRecord {
+    /// The line it starts on (1-based).
+    pub line: usize,
+    /// Its fields, unquoted, not trimmed.
+    pub fields: Vec<String>,
+}
+
+/// The field separator of a CSV file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Separator {
+    /// `,` (decimal mark `.`).
+    Comma,
+    /// `;` (decimal mark `,` or `.`).
+    Semicolon,
+}
+
+impl Separator {
+    /// The separator character.
+    pub fn as_char(self) -> char {
+        match self {
+            Separator::Comma => ',',
+            Separator::Semicolon => ';',
+        }
+    }
+
+    /// The separator a header line uses: the more frequent of `;` and `,`.
+    pub fn detect(header_line: &str) -> Self {
+        let semis = header_line.matches(';').count();
+        let commas = header_line.matches(',').count();
+        if semis > commas {
+            Separator::Semicolon
+        } else {
+            Separator::Comma
+        }
+    }
+}
+
+/// A parsed catalog file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CsvParsed {
+    /// The separator found.
+    pub separator: Separator,
+    /// The valid variants, in file order.
+    pub variants: Vec<CatalogVariant>,
+    /// The invalid lines.
+    pub errors: Vec<CsvLineError>,
+}
+
+/// The result of an import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CsvImport {
+    /// How many variants were written.
+    pub imported: usize,
+    /// The lines that were not.
+    pub errors: Vec<CsvLineError>,
+}
+
+/// Consumes a line break (`\n`, `\r\n` or `\r`) if one is next; returns whether it did.
+fn eat_newline(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
+    match chars.peek() {
+        Some('\n') => {
+            chars.next();
+            true
+        }
+        Some('\r') => {
+            chars.next();
+            if chars.peek() == Some(&'\n') {
+                chars.next();
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Splits CSV text into records (see the module docs for the rules). A malformed record (an
+/// unclosed quote, text after a closing quote) is an error for its line; parsing goes on with
+/// the next line.
+pub fn parse_csv_records(text: &str, sep: char) -> Vec<Result<CsvRecord, CsvLineError>> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut line = 1;
+    while chars.peek().is_some() {
+        let start = line;
+        let mut fields = Vec::new();
+        let mut field = String::new();
+        let mut error = None;
+        'record: loop {
+            if chars.peek() == Some(&'"') {
+                chars.next();
+                loop {
+                    match chars.next() {
+                        None => {
+                            error = Some("a quoted field is not closed".to_owned());
+                            break 'record;
+                        }
+                        Some('"') if chars.peek() == Some(&'"') => {
+                            chars.next();
+                            field.push('"');
+                        }
+                        Some('"') => break,
+                        Some(c) => {
+                            if c == '\n' {
+                                line += 1;
+                            }
+                            field.push(c);
+                        }
+                    }
+                }
+                while matches!(chars.peek(), Some(' ' | '\t')) {
+                    chars.next();
+                }
+                match chars.peek() {
+                    None => {
+                        fields.push(std::mem::take(&mut field));
+                        break 'record;
+                    }
+                    Some(&c) if c == sep => {
+                        chars.next();
+                        fields.push(std::mem::take(&mut field));
+                    }
+                    Some('\r' | '\n') => {
+                        eat_newline(&mut chars);
+                        line += 1;
+                        fields.push(std::mem::take(&mut field));
+                        break 'record;
+                    }
+                    Some(_) => {
+                        error = Some("text after a closing quote".to_owned());
+                        while chars.peek().is_some() && !eat_newline(&mut chars) {
+                            chars.next();
+                        }
+                        line += 1;
+                        break 'record;
+                    }
+                }
+            } else {
+                loop {
+                    match chars.peek() {
+                        None => {
+                            fields.push(std::mem::take(&mut field));
+                            break 'record;
+                        }
+                        Some(&c) if c == sep => {
+                            chars.next();
+                            fields.push(std::mem::take(&mut field));
+                            continue 'record;
+                        }
+                        Some('\r' | '\n') => {
+                            eat_newline(&mut chars);
+                            line += 1;
+                            fields.push(std::mem::take(&mut field));
+                            break 'record;
+                        }
+                        Some(&c) => {
+                            chars.next();
+                            field.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        match error {
+            Some(message) => out.push(Err(CsvLineError {
+                line: start,
+                message,
+            })),
+            None if fields.len() == 1 && fields[0].trim().is_empty() => {}
+            None => out.push(Ok(CsvRecord {
+                line: start,
+                fields,
+            })),
+        }
+    }
+    out
+}
+
+/// A unit price in `currency`, by the rules of the module docs.
+fn parse_price(text: &str, sep: Separator, currency: Currency) -> Result<Decimal, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("the unit price is empty".to_owned());
+    }
+    let (whole, frac, mark) = match (t.find('.'), t.find(',')) {
+        (None, None) => (t, None, None),
+        (Some(i), None) => (&t[..i], Some(&t[i + 1..]), Some('.')),
+        (None, Some(i)) if sep == Separator::Semicolon => (&t[..i], Some(&t[i + 1..]), Some(',')),
+        _ => {
+            return Err(format!(
+                "the unit price `{t}` is not a plain decimal (write it like 1250.50)"
+            ));
+        }
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !frac.is_none_or(digits) {
+        let hint = if t.starts_with('-') {
+            "must be greater than 0"
+        } else {
+            "is not a plain decimal"
+        };
+        return Err(format!("the unit price `{t}` {hint}"));
+    }
+    if sep == Separator::Semicolon && mark == Some('.') && frac.is_some_and(|f| f.len() == 3) {
+        return Err(format!(
+            "the unit price `{t}` is ambiguous (a thousands separator or decimals?): write it without the dot, or with a decimal comma"
+        ));
+    }
+    let normal = match frac {
+        Some(f) => format!("{whole}.{f}"),
+        None => whole.to_owned(),
+    };
+    let mut price = Decimal::from_str(&normal).map_err(|e| format!("the unit price `{t}`: {e}"))?;
+    if price <= Decimal::ZERO {
+        return Err(format!("the unit price `{t}` must be greater than 0"));
+    }
+    let minor = currency.minor_units();
+    if price.normalize().scale() > minor {
+        return Err(format!(
+            "the unit price `{t}` has more decimals than {currency} allows ({minor})"
+        ));
+    }
+    price.rescale(minor);
+    Ok(price)
+}
+
+/// Parses a catalog CSV text (see the module docs).
+fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let header_line = text.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| {
+        StoreError::Csv("the file is empty; it needs the header id,name,unit_price,currency".into())
+    })?;
+    let separator = Separator::detect(header_line);
+    let mut records = parse_csv_records(text, separator.as_char()).into_iter();
+    let header = match records.next() {
+        Some(Ok(h)) => h,
+        Some(Err(e)) => {
+            return Err(StoreError::Csv(format!(
+                "line {}: the header: {}",
+                e.line, e.message
+            )));
+        }
+        None => return Err(StoreError::Csv("the file is empty".into())),
+    };
+    let names: Vec<String> = header
+        .fields
+        .iter()
+        .map(|f| f.trim().to_ascii_lowercase())
+        .collect();
+    let column = |name: &str| names.iter().position(|n| n == name);
+    let (Some(id_col), Some(name_col), Some(price_col), Some(cur_col)) = (
+        column("id"),
+        column("name"),
+        column("unit_price"),
+        column("currency"),
+    ) else {
+        return Err(StoreError::Csv(format!(
+            "line {}: the header must name the columns id, name, unit_price, currency; it has: {}",
+            header.line,
+            names.join(", ")
+        )));
+    };
+    let needed = id_col.max(name_col).max(price_col).max(cur_col) + 1;
+    let mut variants = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for record in records {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let line = record.line;
+        let fail = |message: String| CsvLineError { line, message };
+        if record.fields.len() < needed {
+            errors.push(fail(format!(
+                "expected {needed} columns, found {}",
+                record.fields.len()
+            )));
+            continue;
+        }
+        let id = record.fields[id_col].trim();
+        let name = record.fields[name_col].trim();
+        let currency_text = record.fields[cur_col].trim();
+        if id.is_empty() {
+            errors.push(fail("the id is empty".into()));
+            continue;
+        }
+        if name.is_empty() {
+            errors.push(fail(format!("the name of `{id}` is empty")));
+            continue;
+        }
+        let currency = match Currency::from_str(currency_text) {
+            Ok(c) => c,
+            Err(e) => {
+                errors.push(fail(format!("the currency {e}")));
+                continue;
+            }
+        };
+        let unit_price = match parse_price(&record.fields[price_col], separator, currency) {
+            Ok(p) => p,
+            Err(m) => {
+                errors.push(fail(m));
+                continue;
+            }
+        };
+        if let Some(first) = seen.get(id) {
+            errors.push(fail(format!(
+                "the id `{id}` appears again (first on line {first})"
+            )));
+            continue;
+        }
+        seen.insert(id.to_owned(), line);
+        variants.push(CatalogVariant {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            unit_price,
+            currency,
+        });
+    }
+    Ok(CsvParsed {
+        separator,
+        variants,
+        errors,
+    })
+}
+
+fn read_text(mut reader: impl Read) -> Result<String, StoreError> {
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|source| StoreError::Io {
+            path: "catalog CSV".into(),
+            source,
+        })?;
+    String::from_utf8(bytes).map_err(|_| {
+        StoreError::Csv(
+            "the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"".into(),
+        )
+    })
+}
+
+impl Store {
+    /// Parses a catalog CSV without writing anything (the import dialog's preview).
+    pub fn catalog_preview_csv(&self, reader: impl Read) -> Result<CsvParsed, StoreError> {
+        parse_catalog(&read_text(reader)?)
+    }
+
+    /// Imports a catalog CSV: every valid line is written in one transaction (replacing a
+    /// variant with the same id); invalid lines are reported, not written.
+    pub fn catalog_import_csv(&mut self, reader: impl Read) -> Result<CsvImport, StoreError> {
+        let parsed = parse_catalog(&read_text(reader)?)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO catalog_variants (id, name, unit_price, currency)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                     unit_price = excluded.unit_price, currency = excluded.currency",
+            )?;
+            for v in &parsed.variants {
+                stmt.execute(params![
+                    v.id,
+                    v.name,
+                    v.unit_price.to_string(),
+                    v.currency.as_str()
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(CsvImport {
+            imported: parsed.variants.len(),
+            errors: parsed.errors,
+        })
+    }
+
+    /// Every variant, by name then id.
+    pub fn catalog_list(&self) -> Result<Vec<CatalogVariant>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, unit_price, currency FROM catalog_variants ORDER BY name, id",
+        )?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let price: String = r.get(2)?;
+            let currency: String = r.get(3)?;
+            out.push(CatalogVariant {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                unit_price: parse_decimal(&price, "catalog price")?,
+                currency: Currency::from_str(&currency).map_err(|_| StoreError::Corrupt {
+                    what: "catalog currency",
+                    value: currency,
+                })?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Every variant by id (the form's `CatalogLookup`).
+    pub fn catalog_map(&self) -> Result<HashMap<String, CatalogVariant>, StoreError> {
+        Ok(self
+            .catalog_list()?
+            .into_iter()
+            .map(|v| (v.id.clone(), v))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok_fields(text: &str, sep: char) -> Vec<(usize, Vec<String>)> {
+        parse_csv_records(text, sep)
+            .into_iter()
+            .map(|r| {
+                let r = r.unwrap();
+                (r.line, r.fields)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn csv_records_handle_quotes_separators_and_line_breaks() {
+        type Case = (&'static str, char, Vec<(usize, Vec<&'static str>)>);
+        let table: [Case; 8] = [
+            ("a,b,c", ',', vec![(1, vec!["a", "b", "c"])]),
+            (
+                "a,b\r\nc,d\r\n",
+                ',',
+                vec![(1, vec!["a", "b"]), (2, vec!["c", "d"])],
+            ),
+            (
+                "\"x, y\",\"say \"\"hi\"\"\",z",
+                ',',
+                vec![(1, vec!["x, y", "say \"hi\"", "z"])],
+            ),
+            (
+                "\"two\nlines\",b\nc,d",
+                ',',
+                vec![(1, vec!["two\nlines", "b"]), (3, vec!["c", "d"])],
+            ),
+            ("a;\"1,5\";c", ';', vec![(1, vec!["a", "1,5", "c"])]),
+            (
+                "a,b\n\n  \nc,d",
+                ',',
+                vec![(1, vec!["a", "b"]), (4, vec!["c", "d"])],
+            ),
+            ("a,,\"\"", ',', vec![(1, vec!["a", "", ""])]),
+            ("5\" screen,b", ',', vec![(1, vec!["5\" screen", "b"])]),
+        ];
+        for (text, sep, want) in table {
+            let want: Vec<(usize, Vec<String>)> = want
+                .into_iter()
+                .map(|(l, f)| (l, f.into_iter().map(String::from).collect()))
+                .collect();
+            assert_eq!(ok_fields(text, sep), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn malformed_records_are_reported_on_their_line_and_parsing_goes_on() {
+        let got = parse_csv_records("a,b\n\"x\"y,z\nc,d\n\"open,e", ',');
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0].as_ref().unwrap().fields, ["a", "b"]);
+        assert_eq!(
+            got[1].as_ref().unwrap_err(),
+            &CsvLineError {
+                line: 2,
+                message: "text after a closing quote".into()
+            }
+        );
+        assert_eq!(got[2].as_ref().unwrap().line, 3);
+        assert_eq!(got[2].as_ref().unwrap().fields, ["c", "d"]);
+        assert_eq!(got[3].as_ref().unwrap_err().line, 4);
+        assert_eq!(
+            got[3].as_ref().unwrap_err().message,
+            "a quoted field is not closed"
+        );
+    }
+
+    #[test]
+    fn prices_follow_the_separator_and_currency_rules() {
+        use Separator::{Comma, Semicolon};
+        let ok = [
+            ("12.50", Comma, Currency::Try, "12.50"),
+            ("12.5", Comma, Currency::Try, "12.50"),
+            ("12", Comma, Currency::Usd, "12.00"),
+            (" 7 ", Comma, Currency::Eur, "7.00"),
+            ("12,50", Semicolon, Currency::Try, "12.50"),
+            ("12.50", Semicolon, Currency::Try, "12.50"),
+            ("1250", Semicolon, Currency::Jpy, "1250"),
+            ("12.500", Comma, Currency::Try, "12.50"),
+            ("0.01", Comma, Currency::Gbp, "0.01"),
+        ];
+        for (text, sep, cur, want) in ok {
+            assert_eq!(
+                parse_price(text, sep, cur).map(|d| d.to_string()),
+                Ok(want.to_owned()),
+                "{text} {sep:?} {cur}"
+            );
+        }
+        let bad = [
+            ("", Comma, Currency::Try, "empty"),
+            ("12,50", Comma, Currency::Try, "not a plain decimal"),
+            ("1.250", Semicolon, Currency::Try, "ambiguous"),
+            ("1.250,50", Semicolon, Currency::Try, "not a plain decimal"),
+            (
+                "12.345",
+                Comma,
+                Currency::Try,
+                "more decimals than TRY allows (2)",
+            ),
+            (
+                "12.5",
+                Comma,
+                Currency::Jpy,
+                "more decimals than JPY allows (0)",
+            ),
+            ("0", Comma, Currency::Try, "greater than 0"),
+            ("0.00", Comma, Currency::Try, "greater than 0"),
+            ("-5", Comma, Currency::Try, "greater than 0"),
+            ("1e3", Comma, Currency::Try, "not a plain decimal"),
+            ("12.", Comma, Currency::Try, "not a plain decimal"),
+            ("₺12", Comma, Currency::Try, "not a plain decimal"),
+        ];
+        for (text, sep, cur, want) in bad {
+            let err = parse_price(text, sep, cur).unwrap_err();
+            assert!(err.contains(want), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_separator_is_the_more_frequent_one_in_the_header() {
+        assert_eq!(
+            Separator::detect("id,name,unit_price,currency"),
+            Separator::Comma
+        );
+        assert_eq!(
+            Separator::detect("id;name;unit_price;currency"),
+            Separator::Semicolon
+        );
+        assert_eq!(
+            Separator::detect("id;\"a,b\";unit_price;currency"),
+            Separator::Semicolon
+        );
+    }
+}

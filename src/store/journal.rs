@@ -1,0 +1,572 @@
+//! The pending-request journal (DESIGN.md §2): one row per idempotent write request, committed
+//! durably before its first byte is sent, so that a crash, a lost answer or a second click can
+//! never turn one order into two links.
+//!
+//! A row is identified by (profile, endpoint, idempotency key) and moves through
+//! `pending → completed | failed | conflict | abandoned`, or `pending → stale` when it is older
+//! than the server's 24-hour key retention. `journal_begin` is the only way in, and decides in
+//! one `BEGIN IMMEDIATE` transaction whether a request may be sent: a pending row means a
+//! request is (or may be) in flight, so nothing is written and nothing may be sent.
+//!
+//! Bodies are the exact bytes sent (they may hold payer e-mail and phone, never card data:
+//! card save is not journaled), so `Debug` shows their length only.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, TimeDelta, Utc};
+use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
+use rust_decimal::Decimal;
+
+use super::{Store, StoreError, from_millis, links, parse_decimal_opt, to_millis};
+use crate::api::wire::PaymentLink;
+use crate::domain::Currency;
+
+/// How long the server keeps an idempotency key (spec: 24 hours). A pending row older than
+/// this cannot be retried safely and becomes `stale`.
+pub const IDEMPOTENCY_RETENTION: TimeDelta = TimeDelta::hours(24);
+
+/// The state of a journal row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JournalState {
+    /// Committed; sent zero or more times; outcome not known yet.
+    Pending,
+    /// The server answered with the link; it is in history.
+    Completed,
+    /// The server rejected the request (a business error); the key may be used again.
+    Failed,
+    /// The server says the key was used for another request.
+    Conflict,
+    /// Pending for longer than the server keeps keys; check before retrying.
+    Stale,
+    /// The user gave up on it.
+    Abandoned,
+}
+
+impl JournalState {
+    /// Every state.
+    pub const ALL: [JournalState; 6] = [
+        JournalState::Pending,
+        JournalState::Completed,
+        JournalState::Failed,
+        JournalState::Conflict,
+        JournalState::Stale,
+        JournalState::Abandoned,
+    ];
+
+    /// The state as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JournalState::Pending => "pending",
+            JournalState::Completed => "completed",
+            JournalState::Failed => "failed",
+            JournalState::Conflict => "conflict",
+            JournalState::Stale => "stale",
+            JournalState::Abandoned => "abandoned",
+        }
+    }
+}
+
+impl fmt::Display for JournalState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for JournalState {
+    type Err = StoreError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        JournalState::ALL
+            .into_iter()
+            .find(|v| v.as_str() == s)
+            .ok_or_else(|| StoreError::Corrupt {
+                what: "journal state",
+                value: s.to_owned(),
+            })
+    }
+}
+
+/// What identifies a journal row: the server scopes idempotency keys by business and endpoint,
+/// and each profile is one business.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JournalKey {
+    /// Profile name.
+    pub profile: String,
+    /// Endpoint name (`api::endpoints::Endpoint::name`).
+    pub endpoint: String,
+    /// The `Idempotency-Key` header value.
+    pub key: String,
+}
+
+impl JournalKey {
+    /// A key from its parts.
+    pub fn new(
+        profile: impl Into<String>,
+        endpoint: impl Into<String>,
+        key: impl Into<String>,
+    ) -> Self {
+        Self {
+            profile: profile.into(),
+            endpoint: endpoint.into(),
+            key: key.into(),
+        }
+    }
+}
+
+/// A request about to be sent for the first time.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NewJournalRow {
+    /// Profile, endpoint and idempotency key.
+    pub key: JournalKey,
+    /// The exact body bytes; every retry sends these.
+    pub body: Vec<u8>,
+    /// The order number, for the pending list and the duplicate check.
+    pub order_number: Option<String>,
+    /// The amount, for the pending list.
+    pub amount: Option<Decimal>,
+    /// The currency, for the pending list.
+    pub currency: Option<Currency>,
+    /// When the row is committed.
+    pub now: DateTime<Utc>,
+}
+
+impl fmt::Debug for NewJournalRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NewJournalRow")
+            .field("key", &self.key)
+            .field("body_len", &self.body.len())
+            .field("order_number", &self.order_number)
+            .field("amount", &self.amount)
+            .field("currency", &self.currency)
+            .field("now", &self.now)
+            .finish()
+    }
+}
+
+/// A journal row as stored.
+#[derive(Clone, PartialEq, Eq)]
+pub struct JournalRow {
+    /// Local row id.
+    pub id: i64,
+    /// Profile, endpoint and idempotency key.
+    pub key: JournalKey,
+    /// The exact body bytes.
+    pub body: Vec<u8>,
+    /// The order number.
+    pub order_number: Option<String>,
+    /// The amount.
+    pub amount: Option<Decimal>,
+    /// The currency.
+    pub currency: Option<Currency>,
+    /// When this request was first committed (the 24-hour clock starts here).
+    pub created_at: DateTime<Utc>,
+    /// Last change.
+    pub updated_at: DateTime<Utc>,
+    /// State.
+    pub state: JournalState,
+    /// How many times it was sent.
+    pub attempts: u32,
+    /// The last error seen (transport or server), for the pending list.
+    pub last_error: Option<String>,
+    /// The link's id once completed.
+    pub link_id: Option<String>,
+}
+
+impl fmt::Debug for JournalRow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JournalRow")
+            .field("id", &self.id)
+            .field("key", &self.key)
+            .field("body_len", &self.body.len())
+            .field("order_number", &self.order_number)
+            .field("amount", &self.amount)
+            .field("currency", &self.currency)
+            .field("created_at", &self.created_at)
+            .field("updated_at", &self.updated_at)
+            .field("state", &self.state)
+            .field("attempts", &self.attempts)
+            .field("last_error", &self.last_error)
+            .field("link_id", &self.link_id)
+            .finish()
+    }
+}
+
+impl JournalRow {
+    /// Whether the server may have forgotten the key by `now`.
+    pub fn is_past_retention(&self, now: DateTime<Utc>) -> bool {
+        now - self.created_at >= IDEMPOTENCY_RETENTION
+    }
+}
+
+/// What `journal_begin` decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JournalBegin {
+    /// The row is committed as `pending` (new, or replacing a failed/abandoned/stale one):
+    /// send the request.
+    Started(JournalRow),
+    /// A request with this key is pending: do NOT send; nothing was written.
+    AlreadyPending(JournalRow),
+    /// A request with this key completed (or conflicted): do NOT send; show its result.
+    AlreadyDone(JournalRow),
+}
+
+impl JournalBegin {
+    /// The row, whatever the decision.
+    pub fn row(&self) -> &JournalRow {
+        match self {
+            JournalBegin::Started(r)
+            | JournalBegin::AlreadyPending(r)
+            | JournalBegin::AlreadyDone(r) => r,
+        }
+    }
+}
+
+const COLUMNS: &str = "id, profile, endpoint, idem_key, body, order_number, amount, currency, \
+     created_at, updated_at, state, attempts, last_error, link_id";
+
+fn read_row(r: &rusqlite::Row<'_>) -> Result<JournalRow, StoreError> {
+    let currency: Option<String> = r.get(7)?;
+    let state: String = r.get(10)?;
+    let attempts: i64 = r.get(11)?;
+    Ok(JournalRow {
+        id: r.get(0)?,
+        key: JournalKey {
+            profile: r.get(1)?,
+            endpoint: r.get(2)?,
+            key: r.get(3)?,
+        },
+        body: r.get(4)?,
+        order_number: r.get(5)?,
+        amount: parse_decimal_opt(r.get(6)?, "journal amount")?,
+        currency: currency
+            .map(|c| {
+                Currency::from_str(&c).map_err(|_| StoreError::Corrupt {
+                    what: "journal currency",
+                    value: c,
+                })
+            })
+            .transpose()?,
+        created_at: from_millis(r.get(8)?)?,
+        updated_at: from_millis(r.get(9)?)?,
+        state: state.parse()?,
+        attempts: u32::try_from(attempts).map_err(|_| StoreError::Corrupt {
+            what: "attempt count",
+            value: attempts.to_string(),
+        })?,
+        last_error: r.get(12)?,
+        link_id: r.get(13)?,
+    })
+}
+
+fn collect_rows(mut rows: rusqlite::Rows<'_>) -> Result<Vec<JournalRow>, StoreError> {
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(read_row(r)?);
+    }
+    Ok(out)
+}
+
+fn get_row(conn: &Connection, key: &JournalKey) -> Result<Option<JournalRow>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM journal WHERE profile = ?1 AND endpoint = ?2 AND idem_key = ?3"
+    ))?;
+    let mut rows = stmt.query(params![key.profile, key.endpoint, key.key])?;
+    rows.next()?.map(read_row).transpose()
+}
+
+fn get_by_id(conn: &Connection, id: i64) -> Result<JournalRow, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM journal WHERE id = ?1"))?;
+    let mut rows = stmt.query([id])?;
+    match rows.next()? {
+        Some(r) => read_row(r),
+        None => Err(StoreError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
+    }
+}
+
+impl Store {
+    /// Commits a new pending request durably, or tells why it must not be sent (see
+    /// [`JournalBegin`]). One `BEGIN IMMEDIATE` transaction: two callers racing on one key
+    /// get one `Started` and one `AlreadyPending`.
+    pub fn journal_begin(&mut self, row: &NewJournalRow) -> Result<JournalBegin, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let now = to_millis(row.now);
+        let amount = row.amount.map(|a| a.to_string());
+        let currency = row.currency.map(Currency::as_str);
+        let outcome =
+            match get_row(&tx, &row.key)? {
+                Some(existing) if existing.state == JournalState::Pending => {
+                    JournalBegin::AlreadyPending(existing)
+                }
+                Some(existing)
+                    if matches!(
+                        existing.state,
+                        JournalState::Completed | JournalState::Conflict
+                    ) =>
+                {
+                    JournalBegin::AlreadyDone(existing)
+                }
+                Some(existing) => {
+                    tx.execute(
+                    "UPDATE journal SET body = ?2, order_number = ?3, amount = ?4, currency = ?5,
+                         created_at = ?6, updated_at = ?6, state = 'pending', attempts = 0,
+                         last_error = NULL, link_id = NULL
+                     WHERE id = ?1",
+                    params![existing.id, row.body, row.order_number, amount, currency, now],
+                )?;
+                    JournalBegin::Started(get_by_id(&tx, existing.id)?)
+                }
+                None => {
+                    tx.execute(
+                    "INSERT INTO journal (profile, endpoint, idem_key, body, order_number, amount,
+                         currency, created_at, updated_at, state, attempts)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'pending', 0)",
+                    params![
+                        row.key.profile,
+                        row.key.endpoint,
+                        row.key.key,
+                        row.body,
+                        row.order_number,
+                        amount,
+                        currency,
+                        now
+                    ],
+                )?;
+                    JournalBegin::Started(get_by_id(&tx, tx.last_insert_rowid())?)
+                }
+            };
+        tx.commit()?;
+        Ok(outcome)
+    }
+
+    /// Runs `change` on the row in one transaction if its state is one of `from`.
+    fn journal_transition(
+        &mut self,
+        key: &JournalKey,
+        from: &[JournalState],
+        action: &'static str,
+        change: impl FnOnce(&Connection, &JournalRow) -> Result<(), StoreError>,
+    ) -> Result<JournalRow, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let row = get_row(&tx, key)?.ok_or_else(|| StoreError::NoJournalRow(key.key.clone()))?;
+        if !from.contains(&row.state) {
+            return Err(StoreError::JournalState {
+                key: key.key.clone(),
+                state: row.state,
+                action,
+            });
+        }
+        change(&tx, &row)?;
+        let updated = get_by_id(&tx, row.id)?;
+        tx.commit()?;
+        Ok(updated)
+    }
+
+    /// Records one more send of a pending request, with the error it met (if any).
+    pub fn journal_attempt(
+        &mut self,
+        key: &JournalKey,
+        error: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_transition(
+            key,
+            &[JournalState::Pending],
+            "count an attempt",
+            |tx, row| {
+                tx.execute(
+                    "UPDATE journal SET attempts = attempts + 1, last_error = ?2, updated_at = ?3
+                 WHERE id = ?1",
+                    params![row.id, error, to_millis(now)],
+                )?;
+                Ok(())
+            },
+        )
+    }
+
+    /// The server answered with the link: stores it in history and marks the row completed,
+    /// in one transaction.
+    pub fn journal_complete(
+        &mut self,
+        key: &JournalKey,
+        link: &PaymentLink,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_transition(key, &[JournalState::Pending], "complete it", |tx, row| {
+            links::upsert_in(tx, &row.key.profile, link, now)?;
+            tx.execute(
+                "UPDATE journal SET state = 'completed', link_id = ?2, updated_at = ?3
+                 WHERE id = ?1",
+                params![row.id, link.id, to_millis(now)],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn journal_finish(
+        &mut self,
+        key: &JournalKey,
+        from: &[JournalState],
+        to: JournalState,
+        error: Option<&str>,
+        action: &'static str,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_transition(key, from, action, |tx, row| {
+            tx.execute(
+                "UPDATE journal SET state = ?2, last_error = coalesce(?3, last_error),
+                     updated_at = ?4
+                 WHERE id = ?1",
+                params![row.id, to.as_str(), error, to_millis(now)],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The server rejected the request (a business error): the key may be used again.
+    pub fn journal_fail(
+        &mut self,
+        key: &JournalKey,
+        error: &str,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_finish(
+            key,
+            &[JournalState::Pending],
+            JournalState::Failed,
+            Some(error),
+            "mark it failed",
+            now,
+        )
+    }
+
+    /// The server says the key was used for another request.
+    pub fn journal_conflict(
+        &mut self,
+        key: &JournalKey,
+        error: &str,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_finish(
+            key,
+            &[JournalState::Pending],
+            JournalState::Conflict,
+            Some(error),
+            "mark it a conflict",
+            now,
+        )
+    }
+
+    /// The user gives up on a pending or stale request.
+    pub fn journal_abandon(
+        &mut self,
+        key: &JournalKey,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_finish(
+            key,
+            &[JournalState::Pending, JournalState::Stale],
+            JournalState::Abandoned,
+            None,
+            "abandon it",
+            now,
+        )
+    }
+
+    /// The row with this key.
+    pub fn journal_get(&self, key: &JournalKey) -> Result<Option<JournalRow>, StoreError> {
+        get_row(&self.conn, key)
+    }
+
+    /// Every row of a profile with this idempotency key, whatever the endpoint (the CLI's
+    /// `pending retry KEY`; keys embed the operation, so this is normally one row).
+    pub fn journal_find(&self, profile: &str, key: &str) -> Result<Vec<JournalRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM journal WHERE profile = ?1 AND idem_key = ?2 ORDER BY id"
+        ))?;
+        collect_rows(stmt.query(params![profile, key])?)
+    }
+
+    /// A profile's rows in the given states (all states when `states` is empty), oldest first.
+    pub fn journal_list(
+        &self,
+        profile: &str,
+        states: &[JournalState],
+    ) -> Result<Vec<JournalRow>, StoreError> {
+        let states: Vec<&str> = if states.is_empty() {
+            JournalState::ALL.iter().map(|s| s.as_str()).collect()
+        } else {
+            states.iter().map(|s| s.as_str()).collect()
+        };
+        let marks = vec!["?"; states.len()].join(", ");
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM journal WHERE profile = ? AND state IN ({marks})
+             ORDER BY created_at, id"
+        ))?;
+        let args = std::iter::once(profile).chain(states);
+        collect_rows(stmt.query(params_from_iter(args))?)
+    }
+
+    /// Marks pending rows (of every profile) at least `max_age` old as `stale`; returns how
+    /// many. Run at start-up with [`IDEMPOTENCY_RETENTION`].
+    pub fn journal_mark_stale(
+        &mut self,
+        now: DateTime<Utc>,
+        max_age: TimeDelta,
+    ) -> Result<usize, StoreError> {
+        Ok(self.conn.execute(
+            "UPDATE journal SET state = 'stale', updated_at = ?1
+             WHERE state = 'pending' AND created_at <= ?2",
+            params![to_millis(now), to_millis(now - max_age)],
+        )?)
+    }
+
+    /// A profile's pending rows younger than the key retention, oldest first: the ones to
+    /// resume at start-up.
+    pub fn journal_resumable(
+        &self,
+        profile: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<JournalRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM journal
+             WHERE state = 'pending' AND profile = ?1 AND created_at > ?2
+             ORDER BY created_at, id"
+        ))?;
+        collect_rows(stmt.query(params![profile, to_millis(now - IDEMPOTENCY_RETENTION)])?)
+    }
+
+    /// Deletes finished rows (completed, failed, conflict, abandoned) last changed before
+    /// `before`: their bodies hold personal data that is no longer needed. Pending and stale
+    /// rows are kept. Returns how many were deleted.
+    pub fn journal_prune(&mut self, before: DateTime<Utc>) -> Result<usize, StoreError> {
+        Ok(self.conn.execute(
+            "DELETE FROM journal
+             WHERE state IN ('completed', 'failed', 'conflict', 'abandoned') AND updated_at < ?1",
+            [to_millis(before)],
+        )?)
+    }
+
+    /// How many pending rows a profile has.
+    pub fn journal_pending_count(&self, profile: &str) -> Result<usize, StoreError> {
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM journal WHERE profile = ?1 AND state = 'pending'",
+            )?
+            .query_row([profile], |r| r.get(0))?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// The row with this local id.
+    pub fn journal_by_id(&self, id: i64) -> Result<Option<JournalRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM journal WHERE id = ?1"))?;
+        let mut rows = stmt.query([id])?;
+        rows.next()?.map(read_row).transpose()
+    }
+}

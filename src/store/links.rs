@@ -1,0 +1,733 @@
+//! Link history: every link this install created or looked up, with every response field,
+//! searchable newest first and fast at a million rows.
+//!
+//! Paging is by keyset on (`created_at`, `id`) — the local time the link was first stored, then
+//! its id — never by `OFFSET`, so page 1000 costs what page 1 costs and a link stored while the
+//! user pages does not shift the pages.
+//!
+//! Text search matches a link when the text is a prefix of its order number or of its
+//! reference number (ASCII case-insensitive, served by the `(profile, order_number)` and
+//! `(profile, reference_number)` indexes), or when every word of the text starts a word of its
+//! description (FTS5 with `unicode61 remove_diacritics 2`, so `kazak` finds `Kazak` and
+//! `iade` finds `İade`). A plain substring test (`LIKE '%x%'`) would need a full scan.
+//!
+//! Newest-first with a text filter has two cheap shapes and one slow one, so the search picks
+//! between them by counting matches first (each count stops at [`CANDIDATE_LIMIT`]):
+//! - few matches: collect them through the indexes and sort them (cost ~ the matches);
+//! - many matches: walk the time index newest first and test each row (cost ~ page size /
+//!   match density), giving up after [`SCAN_BUDGET`] rows (many matches, but all old) and
+//!   then collecting after all.
+
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use rusqlite::types::Value;
+use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
+
+use super::{Store, StoreError, from_millis, parse_decimal_opt, to_millis};
+use crate::api::wire::{PaymentLink, format_time, parse_time};
+use crate::domain::{Currency, LinkStatus};
+
+/// The most links one page may hold.
+pub const MAX_PAGE: usize = 500;
+/// The page size when the query asks for 0.
+pub const DEFAULT_PAGE: usize = 50;
+/// Above this many matches in one source, a text search walks the time index instead of
+/// collecting the matches.
+pub const CANDIDATE_LIMIT: usize = 2_000;
+/// How many of the newest rows a dense text search examines before collecting instead.
+pub const SCAN_BUDGET: usize = 20_000;
+
+/// A link in history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredLink {
+    /// The profile it belongs to.
+    pub profile: String,
+    /// Every response field, as last received.
+    pub link: PaymentLink,
+    /// When this install first stored it (the history's order).
+    pub created_at: DateTime<Utc>,
+    /// When it was last refreshed.
+    pub updated_at: DateTime<Utc>,
+}
+
+impl StoredLink {
+    /// The cursor that pages past this link.
+    pub fn cursor(&self) -> LinkCursor {
+        LinkCursor {
+            created_at: self.created_at,
+            id: self.link.id.clone(),
+        }
+    }
+}
+
+/// A position in history: the page after it starts with the next older link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkCursor {
+    /// The link's local `created_at`.
+    pub created_at: DateTime<Utc>,
+    /// The link's id (tie-break within one millisecond).
+    pub id: String,
+}
+
+/// A history search.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LinkQuery {
+    /// Order-number or reference prefix, or words of the description. Blank means none.
+    pub text: Option<String>,
+    /// Only links with this status.
+    pub status: Option<LinkStatus>,
+    /// Page size; 0 means [`DEFAULT_PAGE`]; at most [`MAX_PAGE`].
+    pub limit: usize,
+    /// Start after this link (from the previous page's `next`).
+    pub before: Option<LinkCursor>,
+}
+
+/// One page of history, newest first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkPage {
+    /// The links.
+    pub links: Vec<StoredLink>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<LinkCursor>,
+}
+
+/// How a text search is run (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// Collect the matches through the text indexes, then sort.
+    Collect,
+    /// Walk the time index newest first, testing each row.
+    Scan,
+}
+
+const COLUMNS: &str = "profile, id, reference_number, order_number, payment_url, transaction_ref, \
+     amount, paid_amount, remaining_amount, currency, status, description, allow_partial_payment, \
+     enable_installment, available_installments, email, phone_country_code, phone_number, \
+     expiry_date, completed_date, created_date, created_at, updated_at";
+
+fn time_text(t: Option<DateTime<Utc>>) -> Option<String> {
+    t.map(format_time)
+}
+
+fn read_time(text: Option<String>) -> Result<Option<DateTime<Utc>>, StoreError> {
+    text.map(|t| {
+        parse_time(&t).ok_or(StoreError::Corrupt {
+            what: "link timestamp",
+            value: t,
+        })
+    })
+    .transpose()
+}
+
+fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
+    let currency: Option<String> = r.get(9)?;
+    let status: Option<String> = r.get(10)?;
+    Ok(StoredLink {
+        profile: r.get(0)?,
+        link: PaymentLink {
+            id: r.get(1)?,
+            reference_number: r.get(2)?,
+            order_number: r.get(3)?,
+            payment_url: r.get(4)?,
+            transaction_ref: r.get(5)?,
+            amount: parse_decimal_opt(r.get(6)?, "link amount")?,
+            paid_amount: parse_decimal_opt(r.get(7)?, "link paid amount")?,
+            remaining_amount: parse_decimal_opt(r.get(8)?, "link remaining amount")?,
+            currency: currency
+                .map(|c| {
+                    Currency::from_str(&c).map_err(|_| StoreError::Corrupt {
+                        what: "link currency",
+                        value: c,
+                    })
+                })
+                .transpose()?,
+            status: status.map(|s| LinkStatus::from_wire(&s)),
+            description: r.get(11)?,
+            allow_partial_payment: r.get(12)?,
+            enable_installment: r.get(13)?,
+            available_installments: r.get(14)?,
+            email: r.get(15)?,
+            phone_country_code: r.get(16)?,
+            phone_number: r.get(17)?,
+            expiry_date: read_time(r.get(18)?)?,
+            completed_date: read_time(r.get(19)?)?,
+            created_date: read_time(r.get(20)?)?,
+        },
+        created_at: from_millis(r.get(21)?)?,
+        updated_at: from_millis(r.get(22)?)?,
+    })
+}
+
+fn collect(mut rows: rusqlite::Rows<'_>) -> Result<Vec<StoredLink>, StoreError> {
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(read_link(r)?);
+    }
+    Ok(out)
+}
+
+/// Stores or refreshes a link. A field the new answer leaves out (null) keeps the value
+/// history has: a partial answer never erases what is known. `created_at` is kept from the
+/// first store.
+pub(crate) fn upsert_in(
+    conn: &Connection,
+    profile: &str,
+    link: &PaymentLink,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    upsert_at(conn, profile, link, now, now)
+}
+
+fn upsert_at(
+    conn: &Connection,
+    profile: &str,
+    l: &PaymentLink,
+    created_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO links (profile, id, reference_number, order_number, payment_url,
+             transaction_ref, amount, paid_amount, remaining_amount, currency, status, description,
+             allow_partial_payment, enable_installment, available_installments, email,
+             phone_country_code, phone_number, expiry_date, completed_date, created_date,
+             created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+             ?19, ?20, ?21, ?22, ?23)
+         ON CONFLICT (profile, id) DO UPDATE SET
+             reference_number = coalesce(excluded.reference_number, reference_number),
+             order_number = coalesce(excluded.order_number, order_number),
+             payment_url = coalesce(excluded.payment_url, payment_url),
+             transaction_ref = coalesce(excluded.transaction_ref, transaction_ref),
+             amount = coalesce(excluded.amount, amount),
+             paid_amount = coalesce(excluded.paid_amount, paid_amount),
+             remaining_amount = coalesce(excluded.remaining_amount, remaining_amount),
+             currency = coalesce(excluded.currency, currency),
+             status = coalesce(excluded.status, status),
+             description = coalesce(excluded.description, description),
+             allow_partial_payment = coalesce(excluded.allow_partial_payment, allow_partial_payment),
+             enable_installment = coalesce(excluded.enable_installment, enable_installment),
+             available_installments = coalesce(excluded.available_installments, available_installments),
+             email = coalesce(excluded.email, email),
+             phone_country_code = coalesce(excluded.phone_country_code, phone_country_code),
+             phone_number = coalesce(excluded.phone_number, phone_number),
+             expiry_date = coalesce(excluded.expiry_date, expiry_date),
+             completed_date = coalesce(excluded.completed_date, completed_date),
+             created_date = coalesce(excluded.created_date, created_date),
+             updated_at = excluded.updated_at",
+    )?;
+    stmt.execute(params![
+        profile,
+        l.id,
+        l.reference_number,
+        l.order_number,
+        l.payment_url,
+        l.transaction_ref,
+        l.amount.map(|a| a.to_string()),
+        l.paid_amount.map(|a| a.to_string()),
+        l.remaining_amount.map(|a| a.to_string()),
+        l.currency.map(Currency::as_str),
+        l.status.as_ref().map(LinkStatus::as_str),
+        l.description,
+        l.allow_partial_payment,
+        l.enable_installment,
+        l.available_installments,
+        l.email,
+        l.phone_country_code,
+        l.phone_number,
+        time_text(l.expiry_date),
+        time_text(l.completed_date),
+        time_text(l.created_date),
+        to_millis(created_at),
+        to_millis(now),
+    ])?;
+    Ok(())
+}
+
+/// SQL text with its arguments, built in step.
+#[derive(Default)]
+struct Sql {
+    text: String,
+    args: Vec<Value>,
+}
+
+impl Sql {
+    fn push(&mut self, text: &str) -> &mut Self {
+        self.text.push_str(text);
+        self
+    }
+
+    fn arg(&mut self, value: impl Into<Value>) -> &mut Self {
+        self.text.push('?');
+        self.args.push(value.into());
+        self
+    }
+}
+
+/// The parts of a text search.
+struct TextFilter {
+    /// Lower bound of the prefix range (the text itself).
+    low: String,
+    /// Upper bound: the text followed by the highest code point.
+    high: String,
+    /// The FTS5 query for the description, when the text has a word.
+    fts: Option<String>,
+}
+
+impl TextFilter {
+    fn new(text: &str) -> Option<Self> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let words: Vec<String> = text
+            .split_whitespace()
+            .filter(|w| w.chars().any(char::is_alphanumeric))
+            .map(|w| format!("\"{}\"*", w.replace('"', "\"\"")))
+            .collect();
+        Some(Self {
+            low: text.to_owned(),
+            high: format!("{text}{}", char::MAX),
+            fts: (!words.is_empty()).then(|| words.join(" AND ")),
+        })
+    }
+
+    /// Appends `(order prefix OR reference prefix OR description words)` about table `t`.
+    fn push_condition(&self, sql: &mut Sql, t: &str) {
+        sql.push(&format!("(({t}.order_number >= "))
+            .arg(self.low.clone())
+            .push(" COLLATE NOCASE AND ")
+            .push(&format!("{t}.order_number < "))
+            .arg(self.high.clone())
+            .push(" COLLATE NOCASE) OR (")
+            .push(&format!("{t}.reference_number >= "))
+            .arg(self.low.clone())
+            .push(" COLLATE NOCASE AND ")
+            .push(&format!("{t}.reference_number < "))
+            .arg(self.high.clone())
+            .push(" COLLATE NOCASE)");
+        if let Some(fts) = &self.fts {
+            sql.push(" OR EXISTS (SELECT 1 FROM links_fts WHERE links_fts MATCH ")
+                .arg(fts.clone())
+                .push(&format!(" AND links_fts.rowid = {t}.seq)"));
+        }
+        sql.push(")");
+    }
+}
+
+fn page_size(limit: usize) -> usize {
+    match limit {
+        0 => DEFAULT_PAGE,
+        n => n.min(MAX_PAGE),
+    }
+}
+
+/// Appends ` AND profile = ? [AND status = ?] [AND (created_at, id) < (?, ?)]` about `t`.
+fn push_common(sql: &mut Sql, t: &str, profile: &str, q: &LinkQuery) {
+    sql.push(&format!(" {t}.profile = "))
+        .arg(profile.to_owned());
+    if let Some(status) = &q.status {
+        sql.push(&format!(" AND {t}.status = "))
+            .arg(status.as_str().to_owned());
+    }
+    if let Some(c) = &q.before {
+        sql.push(&format!(" AND ({t}.created_at, {t}.id) < ("))
+            .arg(to_millis(c.created_at))
+            .push(", ")
+            .arg(c.id.clone())
+            .push(")");
+    }
+}
+
+impl Store {
+    /// Stores or refreshes a link in a profile's history (see `upsert_in` for the merge).
+    pub fn upsert_link(
+        &mut self,
+        profile: &str,
+        link: &PaymentLink,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        upsert_in(&self.conn, profile, link, now)
+    }
+
+    /// Stores many links in one transaction, each with its own local `created_at` (imports,
+    /// and the synthetic histories of tests and benches). Returns how many were given.
+    pub fn insert_links_bulk<I>(&mut self, profile: &str, links: I) -> Result<usize, StoreError>
+    where
+        I: IntoIterator<Item = (PaymentLink, DateTime<Utc>)>,
+    {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut n = 0;
+        for (link, created_at) in links {
+            upsert_at(&tx, profile, &link, created_at, created_at)?;
+            n += 1;
+        }
+        tx.commit()?;
+        // Merge the full-text index's segments so word search reads one b-tree.
+        self.conn
+            .execute("INSERT INTO links_fts (links_fts) VALUES ('optimize')", [])?;
+        Ok(n)
+    }
+
+    /// A link of a profile by id.
+    pub fn get_link(&self, profile: &str, id: &str) -> Result<Option<StoredLink>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM links WHERE profile = ?1 AND id = ?2"
+        ))?;
+        let mut rows = stmt.query(params![profile, id])?;
+        rows.next()?.map(read_link).transpose()
+    }
+
+    /// The newest link of a profile with this order number (ASCII case-insensitive) stored at
+    /// or after `since`: "this order already has a link from the last 24 hours".
+    pub fn find_recent_by_order(
+        &self,
+        profile: &str,
+        order_number: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Option<StoredLink>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM links INDEXED BY links_by_order
+             WHERE profile = ?1 AND order_number = ?2 AND created_at >= ?3
+             ORDER BY created_at DESC LIMIT 1"
+        ))?;
+        let mut rows = stmt.query(params![profile, order_number, to_millis(since)])?;
+        rows.next()?.map(read_link).transpose()
+    }
+
+    /// How many links a profile's history holds.
+    pub fn count_links(&self, profile: &str) -> Result<usize, StoreError> {
+        let n: i64 = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM links WHERE profile = ?1")?
+            .query_row([profile], |r| r.get(0))?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// One page of a profile's history, newest first (see the module docs for the matching
+    /// rules and how it stays fast).
+    pub fn search_links(&self, profile: &str, q: &LinkQuery) -> Result<LinkPage, StoreError> {
+        let filter = q.text.as_deref().and_then(TextFilter::new);
+        match filter {
+            None => self.page_without_text(profile, q),
+            Some(filter) => {
+                let plan = self.choose_plan(profile, &filter)?;
+                self.page_with_text(profile, q, &filter, plan)
+            }
+        }
+    }
+
+    fn finish_page(q: &LinkQuery, mut links: Vec<StoredLink>) -> LinkPage {
+        let size = page_size(q.limit);
+        let next = (links.len() > size).then(|| {
+            links.truncate(size);
+            links.last().map(StoredLink::cursor)
+        });
+        LinkPage {
+            links,
+            next: next.flatten(),
+        }
+    }
+
+    fn run(&self, sql: &Sql) -> Result<Vec<StoredLink>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&sql.text)?;
+        collect(stmt.query(params_from_iter(sql.args.iter()))?)
+    }
+
+    fn page_without_text(&self, profile: &str, q: &LinkQuery) -> Result<LinkPage, StoreError> {
+        Ok(Self::finish_page(
+            q,
+            self.run(&sql_without_text(profile, q))?,
+        ))
+    }
+
+    /// Counts the matches of each text source, each count stopping past [`CANDIDATE_LIMIT`].
+    fn choose_plan(&self, profile: &str, f: &TextFilter) -> Result<Plan, StoreError> {
+        let cap = limit_value(CANDIDATE_LIMIT + 1);
+        for column in ["order_number", "reference_number"] {
+            let n: i64 = self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT count(*) FROM (SELECT 1 FROM links
+                     WHERE profile = ?1 AND {column} >= ?2 COLLATE NOCASE
+                         AND {column} < ?3 COLLATE NOCASE LIMIT ?4)"
+                ))?
+                .query_row(params![profile, f.low, f.high, cap], |r| r.get(0))?;
+            if n > limit_value(CANDIDATE_LIMIT) {
+                return Ok(Plan::Scan);
+            }
+        }
+        if let Some(fts) = &f.fts {
+            let n: i64 = self
+                .conn
+                .prepare_cached(
+                    "SELECT count(*) FROM (SELECT 1 FROM links_fts WHERE links_fts MATCH ?1 LIMIT ?2)",
+                )?
+                .query_row(params![fts, cap], |r| r.get(0))?;
+            if n > limit_value(CANDIDATE_LIMIT) {
+                return Ok(Plan::Scan);
+            }
+        }
+        Ok(Plan::Collect)
+    }
+
+    fn page_with_text(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+        f: &TextFilter,
+        plan: Plan,
+    ) -> Result<LinkPage, StoreError> {
+        if plan == Plan::Scan {
+            let links = self.run(&sql_scan(profile, q, f))?;
+            if links.len() > page_size(q.limit) || !self.window_is_full(profile, q)? {
+                return Ok(Self::finish_page(q, links));
+            }
+        }
+        Ok(Self::finish_page(q, self.run(&sql_collect(profile, q, f))?))
+    }
+
+    /// Whether the scan's window held [`SCAN_BUDGET`] rows (so older matches may exist past it).
+    fn window_is_full(&self, profile: &str, q: &LinkQuery) -> Result<bool, StoreError> {
+        let mut sql = Sql::default();
+        sql.push("SELECT count(*) FROM (SELECT 1 FROM links AS w WHERE");
+        push_common(&mut sql, "w", profile, q);
+        sql.push(" LIMIT ").arg(limit_value(SCAN_BUDGET)).push(")");
+        let n: i64 = self
+            .conn
+            .prepare_cached(&sql.text)?
+            .query_row(params_from_iter(sql.args.iter()), |r| r.get(0))?;
+        Ok(n >= limit_value(SCAN_BUDGET))
+    }
+}
+
+/// The time (or status-and-time) index, walked newest first.
+fn time_index(q: &LinkQuery) -> &'static str {
+    if q.status.is_some() {
+        "links_by_status"
+    } else {
+        "links_recent"
+    }
+}
+
+/// A page without a text filter: one walk of the time index.
+fn sql_without_text(profile: &str, q: &LinkQuery) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
+        time_index(q)
+    ));
+    push_common(&mut sql, "l", profile, q);
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
+        .arg(limit_value(page_size(q.limit) + 1));
+    sql
+}
+
+/// Many matches: test the newest [`SCAN_BUDGET`] rows of the time index.
+fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT {COLUMNS} FROM (SELECT * FROM links AS w INDEXED BY {} WHERE",
+        time_index(q)
+    ));
+    push_common(&mut sql, "w", profile, q);
+    sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT ")
+        .arg(limit_value(SCAN_BUDGET))
+        .push(") AS l WHERE ");
+    f.push_condition(&mut sql, "l");
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
+        .arg(limit_value(page_size(q.limit) + 1));
+    sql
+}
+
+/// Few matches: every match through the text indexes, then sorted. `NOT INDEXED` keeps the
+/// planner from walking the time index and testing each row against the set instead.
+fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT {COLUMNS} FROM links AS l NOT INDEXED WHERE l.seq IN (\
+         SELECT seq FROM links WHERE profile = "
+    ))
+    .arg(profile.to_owned())
+    .push(" AND order_number >= ")
+    .arg(f.low.clone())
+    .push(" COLLATE NOCASE AND order_number < ")
+    .arg(f.high.clone())
+    .push(" COLLATE NOCASE UNION SELECT seq FROM links WHERE profile = ")
+    .arg(profile.to_owned())
+    .push(" AND reference_number >= ")
+    .arg(f.low.clone())
+    .push(" COLLATE NOCASE AND reference_number < ")
+    .arg(f.high.clone())
+    .push(" COLLATE NOCASE");
+    if let Some(fts) = &f.fts {
+        sql.push(" UNION SELECT rowid FROM links_fts WHERE links_fts MATCH ")
+            .arg(fts.clone());
+    }
+    sql.push(") AND");
+    push_common(&mut sql, "l", profile, q);
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
+        .arg(limit_value(page_size(q.limit) + 1));
+    sql
+}
+
+fn limit_value(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::LinkStatus;
+
+    fn link(i: u32, order: &str, description: &str, status: LinkStatus) -> PaymentLink {
+        PaymentLink {
+            id: format!("lnk_{i:05}"),
+            reference_number: Some(format!("R{i:05}")),
+            order_number: Some(order.to_owned()),
+            payment_url: None,
+            transaction_ref: None,
+            amount: None,
+            paid_amount: None,
+            remaining_amount: None,
+            currency: None,
+            status: Some(status),
+            description: Some(description.to_owned()),
+            allow_partial_payment: None,
+            enable_installment: None,
+            available_installments: None,
+            email: None,
+            phone_country_code: None,
+            phone_number: None,
+            expiry_date: None,
+            completed_date: None,
+            created_date: None,
+        }
+    }
+
+    /// 3,000 links: orders `A-{i}` for even i and `B-{i}` for odd, descriptions alternating
+    /// between "red shirt" and "blue scarf", every third one completed.
+    fn store() -> Store {
+        let mut store = Store::open_in_memory().unwrap();
+        let t0 = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+        let links = (0..3000u32).map(|i| {
+            let order = format!("{}-{i:05}", if i % 2 == 0 { "A" } else { "B" });
+            let desc = if i % 4 < 2 { "red shirt" } else { "blue scarf" };
+            let status = if i % 3 == 0 {
+                LinkStatus::Completed
+            } else {
+                LinkStatus::Pending
+            };
+            (
+                link(i, &order, desc, status),
+                t0 + chrono::TimeDelta::seconds(i64::from(i / 2)),
+            )
+        });
+        store.insert_links_bulk("p", links).unwrap();
+        store
+    }
+
+    fn ids(page: &LinkPage) -> Vec<&str> {
+        page.links.iter().map(|l| l.link.id.as_str()).collect()
+    }
+
+    #[test]
+    fn both_text_plans_give_the_same_pages() {
+        let store = store();
+        let queries = [
+            ("a-0", None),
+            ("b-002", Some(LinkStatus::Completed)),
+            ("r0001", None),
+            ("red", None),
+            ("blue sc", Some(LinkStatus::Pending)),
+            ("zzz", None),
+        ];
+        for (text, status) in queries {
+            let f = TextFilter::new(text).unwrap();
+            let mut q = LinkQuery {
+                text: Some(text.into()),
+                status,
+                limit: 37,
+                before: None,
+            };
+            for _ in 0..3 {
+                let scan = store.page_with_text("p", &q, &f, Plan::Scan).unwrap();
+                let collect = store.page_with_text("p", &q, &f, Plan::Collect).unwrap();
+                assert_eq!(ids(&scan), ids(&collect), "{text}");
+                assert_eq!(scan.next, collect.next, "{text}");
+                match scan.next {
+                    Some(c) => q.before = Some(c),
+                    None => break,
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_plan_follows_the_number_of_matches() {
+        let store = store();
+        let plan = |text: &str| {
+            store
+                .choose_plan("p", &TextFilter::new(text).unwrap())
+                .unwrap()
+        };
+        // 1,500 orders start with A: under the limit. 3,000 links say red or blue: 1,500 each.
+        assert_eq!(plan("A-"), Plan::Collect);
+        assert_eq!(plan("A-0001"), Plan::Collect);
+        assert_eq!(plan("R"), Plan::Scan);
+        assert_eq!(plan("red"), Plan::Collect);
+        assert_eq!(plan("shirt scarf"), Plan::Collect);
+    }
+
+    fn plan_of(store: &Store, sql: &Sql) -> String {
+        let mut stmt = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", sql.text))
+            .unwrap();
+        let rows = stmt
+            .query_map(params_from_iter(sql.args.iter()), |r| r.get::<_, String>(3))
+            .unwrap();
+        rows.map(Result::unwrap).collect::<Vec<_>>().join(" | ")
+    }
+
+    #[test]
+    fn pages_read_an_index_in_order_without_sorting() {
+        let store = store();
+        let cursor = Some(LinkCursor {
+            created_at: DateTime::from_timestamp(1_790_000_500, 0).unwrap(),
+            id: "lnk_01000".into(),
+        });
+        for (status, index) in [
+            (None, "links_recent"),
+            (Some(LinkStatus::Completed), "links_by_status"),
+        ] {
+            for before in [None, cursor.clone()] {
+                let keyset = before.is_some();
+                let q = LinkQuery {
+                    status: status.clone(),
+                    before,
+                    ..LinkQuery::default()
+                };
+                let plan = plan_of(&store, &sql_without_text("p", &q));
+                assert!(plan.contains(index), "{plan}");
+                assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+                // The cursor is a range of the index, not a filter on every row.
+                assert_eq!(plan.contains("(created_at,id)<(?,?)"), keyset, "{plan}");
+                let f = TextFilter::new("red").unwrap();
+                let plan = plan_of(&store, &sql_scan("p", &q, &f));
+                assert!(plan.contains(index), "{plan}");
+            }
+        }
+        let q = LinkQuery::default();
+        let plan = plan_of(
+            &store,
+            &sql_collect("p", &q, &TextFilter::new("a-1 red").unwrap()),
+        );
+        assert!(plan.contains("links_by_order"), "{plan}");
+        assert!(plan.contains("links_by_reference"), "{plan}");
+        assert!(plan.contains("links_fts"), "{plan}");
+        assert!(!plan.contains("links_recent"), "{plan}");
+    }
+}

@@ -1,0 +1,271 @@
+//! The schema, as a list of versioned steps.
+//!
+//! Why versioned steps: a file written by an older paydesk must open in a newer one with its
+//! history and pending journal intact. `PRAGMA user_version` records how many steps a file has
+//! had; opening applies the missing ones in order, each in its own `BEGIN IMMEDIATE`
+//! transaction together with the version bump, so a crash mid-way leaves a file at a clean
+//! earlier version, and two processes opening the same old file at once do not apply a step
+//! twice. Steps are append-only: never edit a released step, add a new one.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::StoreError;
+
+/// Version 1: profiles, order counters, the journal, link history, saved cards, the catalog.
+const V1: &str = "
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE profiles (
+    name         TEXT PRIMARY KEY,
+    base_url     TEXT NOT NULL,
+    api_key      TEXT NOT NULL,
+    amount_limit TEXT,
+    max_items    INTEGER,
+    order_prefix TEXT NOT NULL,
+    is_sandbox   INTEGER NOT NULL DEFAULT 0 CHECK (is_sandbox IN (0, 1)),
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE order_counters (
+    profile TEXT NOT NULL REFERENCES profiles (name) ON DELETE CASCADE,
+    day     TEXT NOT NULL,
+    seq     INTEGER NOT NULL,
+    PRIMARY KEY (profile, day)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE journal (
+    id           INTEGER PRIMARY KEY,
+    profile      TEXT NOT NULL,
+    endpoint     TEXT NOT NULL,
+    idem_key     TEXT NOT NULL,
+    body         BLOB NOT NULL,
+    order_number TEXT,
+    amount       TEXT,
+    currency     TEXT,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN
+                   ('pending', 'completed', 'failed', 'conflict', 'stale', 'abandoned')),
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    last_error   TEXT,
+    link_id      TEXT,
+    UNIQUE (profile, endpoint, idem_key)
+) STRICT;
+CREATE INDEX journal_by_state ON journal (state, profile, created_at);
+CREATE INDEX journal_by_order ON journal (profile, order_number);
+
+CREATE TABLE links (
+    seq                    INTEGER PRIMARY KEY,
+    profile                TEXT NOT NULL,
+    id                     TEXT NOT NULL,
+    reference_number       TEXT COLLATE NOCASE,
+    order_number           TEXT COLLATE NOCASE,
+    payment_url            TEXT,
+    transaction_ref        TEXT,
+    amount                 TEXT,
+    paid_amount            TEXT,
+    remaining_amount       TEXT,
+    currency               TEXT,
+    status                 TEXT,
+    description            TEXT,
+    allow_partial_payment  INTEGER,
+    enable_installment     INTEGER,
+    available_installments TEXT,
+    email                  TEXT,
+    phone_country_code     TEXT,
+    phone_number           TEXT,
+    expiry_date            TEXT,
+    completed_date         TEXT,
+    created_date           TEXT,
+    created_at             INTEGER NOT NULL,
+    updated_at             INTEGER NOT NULL,
+    UNIQUE (profile, id)
+) STRICT;
+CREATE INDEX links_recent       ON links (profile, created_at, id);
+CREATE INDEX links_by_order     ON links (profile, order_number, created_at);
+CREATE INDEX links_by_reference ON links (profile, reference_number, created_at);
+CREATE INDEX links_by_status    ON links (profile, status, created_at, id);
+
+CREATE TABLE saved_cards (
+    profile          TEXT NOT NULL,
+    id               TEXT NOT NULL,
+    masked_pan       TEXT,
+    alias            TEXT,
+    card_holder_name TEXT,
+    brand            TEXT,
+    bank_name        TEXT,
+    card_type        TEXT,
+    expiry_month     TEXT,
+    expiry_year      TEXT,
+    usage            TEXT,
+    status           TEXT,
+    is_default       INTEGER,
+    customer_id      TEXT,
+    created_date     TEXT,
+    stored_at        INTEGER NOT NULL,
+    PRIMARY KEY (profile, id)
+) STRICT;
+
+CREATE TABLE catalog_variants (
+    id         TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    unit_price TEXT NOT NULL,
+    currency   TEXT NOT NULL
+) STRICT;
+";
+
+/// Version 2: word search in link descriptions (FTS5, kept in step by triggers; existing
+/// links are indexed by the `rebuild`).
+const V2: &str = "
+CREATE VIRTUAL TABLE links_fts USING fts5(
+    description,
+    content = 'links',
+    content_rowid = 'seq',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+INSERT INTO links_fts (links_fts) VALUES ('rebuild');
+CREATE TRIGGER links_fts_insert AFTER INSERT ON links BEGIN
+    INSERT INTO links_fts (rowid, description) VALUES (new.seq, new.description);
+END;
+CREATE TRIGGER links_fts_delete AFTER DELETE ON links BEGIN
+    INSERT INTO links_fts (links_fts, rowid, description) VALUES ('delete', old.seq, old.description);
+END;
+CREATE TRIGGER links_fts_update AFTER UPDATE OF description ON links
+WHEN old.description IS NOT new.description BEGIN
+    INSERT INTO links_fts (links_fts, rowid, description) VALUES ('delete', old.seq, old.description);
+    INSERT INTO links_fts (rowid, description) VALUES (new.seq, new.description);
+END;
+";
+
+/// Every step, in order; step `i` brings a file to version `i + 1`.
+pub const MIGRATIONS: &[&str] = &[V1, V2];
+
+/// The schema version this build writes.
+pub fn latest_version() -> u32 {
+    u32::try_from(MIGRATIONS.len()).expect("fewer than 4 billion migrations")
+}
+
+/// The file's schema version (`PRAGMA user_version`).
+pub fn schema_version(conn: &Connection) -> Result<u32, StoreError> {
+    let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    u32::try_from(v).map_err(|_| StoreError::Corrupt {
+        what: "schema version",
+        value: v.to_string(),
+    })
+}
+
+/// Brings the file to the latest version; returns how many steps were applied.
+pub fn migrate(conn: &mut Connection) -> Result<u32, StoreError> {
+    migrate_to(conn, latest_version())
+}
+
+/// Brings the file to version `target` (used by tests to make an old file).
+pub fn migrate_to(conn: &mut Connection, target: u32) -> Result<u32, StoreError> {
+    let found = schema_version(conn)?;
+    if found > latest_version() {
+        return Err(StoreError::TooNew {
+            found,
+            known: latest_version(),
+        });
+    }
+    let mut applied = 0;
+    for (index, step) in MIGRATIONS.iter().enumerate() {
+        let version = u32::try_from(index + 1).expect("few migrations");
+        if version > target {
+            break;
+        }
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Read again under the write lock: another process may have migrated meanwhile.
+        if schema_version(&tx)? >= version {
+            continue;
+        }
+        tx.execute_batch(step)?;
+        tx.pragma_update(None, "user_version", version)?;
+        tx.commit()?;
+        applied += 1;
+    }
+    Ok(applied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Store, StoreError};
+
+    fn table_names(conn: &Connection) -> Vec<String> {
+        let mut stmt = conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+            .unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn an_old_version_file_is_migrated_and_keeps_its_links() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let mut conn = Connection::open(dir.path().join(crate::store::DB_FILE)).unwrap();
+            assert_eq!(migrate_to(&mut conn, 1).unwrap(), 1);
+            assert_eq!(schema_version(&conn).unwrap(), 1);
+            assert!(!table_names(&conn).contains(&"links_fts".to_owned()));
+            conn.execute(
+                "INSERT INTO links (profile, id, description, created_at, updated_at)
+                 VALUES ('sandbox', 'lnk_old', 'Kırmızı kazak, iade', 1, 1)",
+                [],
+            )
+            .unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.schema_version().unwrap(), latest_version());
+        // The link written at version 1 is found by a word of its description (version 2).
+        let hits: i64 = store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM links_fts WHERE links_fts MATCH 'kazak'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(hits, 1);
+    }
+
+    #[test]
+    fn migrating_twice_is_a_no_op() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        assert_eq!(migrate(&mut conn).unwrap(), latest_version());
+        let before = table_names(&conn);
+        assert_eq!(migrate(&mut conn).unwrap(), 0);
+        assert_eq!(table_names(&conn), before);
+        assert_eq!(schema_version(&conn).unwrap(), latest_version());
+    }
+
+    #[test]
+    fn reopening_a_file_applies_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Store::open(dir.path()).unwrap());
+        let mut conn = Connection::open(dir.path().join(crate::store::DB_FILE)).unwrap();
+        assert_eq!(migrate(&mut conn).unwrap(), 0);
+        drop(conn);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.schema_version().unwrap(), latest_version());
+    }
+
+    #[test]
+    fn a_newer_file_is_refused_not_damaged() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.pragma_update(None, "user_version", latest_version() + 1)
+            .unwrap();
+        let err = migrate(&mut conn).unwrap_err();
+        assert!(
+            matches!(err, StoreError::TooNew { found, known } if found == latest_version() + 1 && known == latest_version()),
+            "{err}"
+        );
+        assert!(table_names(&conn).is_empty());
+    }
+}

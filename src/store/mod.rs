@@ -1,0 +1,320 @@
+//! The local `SQLite` store: the pending-request journal, link history, saved cards, the
+//! catalog and profiles, in one file (`paydesk.sqlite3`) in the data directory.
+//!
+//! Why one file and these settings: the journal is what makes link creation exactly-once
+//! (DESIGN.md §2), so its commits must survive a crash or power loss before the first byte is
+//! sent: `journal_mode=WAL` with `synchronous=FULL`. The GUI's worker thread and the CLI may
+//! use the file at the same time, so every connection waits on a busy timeout rather than
+//! failing, and writes that read-then-write run in `BEGIN IMMEDIATE` transactions.
+//!
+//! What is never stored here: API secrets (they live in the keyring, `crate::secrets`), card
+//! numbers and CVVs (no type of this module can carry one; saved cards are response content
+//! with the masked number only). Journal bodies may hold payer e-mail and phone (personal
+//! data), so the data folder is created private to the user (0700 on Unix) and the database
+//! file is 0600.
+//!
+//! Times are stored as Unix milliseconds (`INTEGER`) for ordering, except the server's own
+//! timestamps, which are kept as ISO-8601 text exactly as `wire::format_time` writes them.
+//! Amounts are `TEXT` holding the exact decimal.
+
+mod cards;
+mod catalog;
+mod journal;
+mod links;
+pub mod migrations;
+mod profiles;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rusqlite::Connection;
+use rust_decimal::Decimal;
+
+pub use cards::{StoredCard, safe_masked_pan};
+pub use catalog::{CsvImport, CsvLineError, CsvParsed, Separator, parse_csv_records};
+pub use journal::{
+    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
+};
+pub use links::{
+    CANDIDATE_LIMIT, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, MAX_PAGE, SCAN_BUDGET,
+    StoredLink,
+};
+pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
+
+/// The database file's name inside the data directory.
+pub const DB_FILE: &str = "paydesk.sqlite3";
+
+/// The environment variable that overrides the data directory.
+pub const DATA_DIR_ENV: &str = "PAYDESK_DATA_DIR";
+
+/// How long a connection waits for another writer (GUI worker vs CLI) before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The data folder or file could not be created or read.
+    #[error("cannot use {path}: {source}")]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `SQLite` reported an error.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The file was written by a newer paydesk.
+    #[error(
+        "the database has schema version {found}, newer than this paydesk knows ({known}); update paydesk"
+    )]
+    TooNew {
+        /// The file's `user_version`.
+        found: u32,
+        /// The newest version this build knows.
+        known: u32,
+    },
+    /// A stored value could not be read back (hand-edited or damaged file).
+    #[error("the database holds an invalid {what}: `{value}`")]
+    Corrupt {
+        /// What was being read.
+        what: &'static str,
+        /// The value found.
+        value: String,
+    },
+    /// No profile has this name.
+    #[error("no profile named `{0}`")]
+    NoProfile(String),
+    /// A profile with this name exists already.
+    #[error("a profile named `{0}` exists already")]
+    ProfileExists(String),
+    /// The built-in sandbox profile cannot be removed.
+    #[error("the built-in `sandbox` profile cannot be removed")]
+    SandboxProfile,
+    /// The profile still has requests whose outcome is unknown.
+    #[error(
+        "profile `{profile}` has {pending} pending request(s); retry or abandon them before removing it"
+    )]
+    ProfileBusy {
+        /// The profile.
+        profile: String,
+        /// How many journal rows are pending.
+        pending: usize,
+    },
+    /// A profile field is not acceptable.
+    #[error("invalid profile: {0}")]
+    InvalidProfile(String),
+    /// A device id is not 4 characters of the order-number alphabet.
+    #[error("invalid device id `{0}`: 4 characters of 0-9 and A-Z without I, L, O, U")]
+    InvalidDeviceId(String),
+    /// No journal row has this key.
+    #[error("no pending request with key `{0}`")]
+    NoJournalRow(String),
+    /// The journal row is not in a state that allows the operation.
+    #[error("the request `{key}` is {state}; cannot {action}")]
+    JournalState {
+        /// The idempotency key.
+        key: String,
+        /// Its current state.
+        state: JournalState,
+        /// What was attempted.
+        action: &'static str,
+    },
+    /// The CSV file cannot be imported at all (not its lines: see `CsvImport::errors`).
+    #[error("CSV: {0}")]
+    Csv(String),
+}
+
+/// The data directory: `PAYDESK_DATA_DIR` when set and not empty, else the platform's data
+/// folder for paydesk (`~/.local/share/paydesk` on Linux, `~/Library/Application
+/// Support/paydesk` on macOS, `%APPDATA%\paydesk\data` on Windows). `None` when the platform
+/// has no home folder to put it in.
+pub fn default_data_dir() -> Option<PathBuf> {
+    data_dir_from(std::env::var_os(DATA_DIR_ENV))
+}
+
+/// [`default_data_dir`] with the environment value passed in.
+pub fn data_dir_from(env_value: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    if let Some(dir) = env_value.filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "paydesk").map(|d| d.data_dir().to_path_buf())
+}
+
+/// The durability-relevant settings of a connection, read back with `PRAGMA`s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pragmas {
+    /// `journal_mode` (`wal` for a file, `memory` in memory).
+    pub journal_mode: String,
+    /// `synchronous` (2 = FULL).
+    pub synchronous: i64,
+    /// `foreign_keys` (1 = on).
+    pub foreign_keys: i64,
+    /// `busy_timeout` in milliseconds.
+    pub busy_timeout_ms: i64,
+}
+
+/// The local store. Owns one `SQLite` connection; `Send`, so one worker thread can own it.
+pub struct Store {
+    conn: Connection,
+    path: Option<PathBuf>,
+}
+
+impl fmt::Debug for Store {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Store")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Store {
+    /// Opens (creating when needed) `paydesk.sqlite3` in `dir`, creating `dir` too, and brings
+    /// its schema up to date.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        create_private_dir(dir)?;
+        let path = dir.join(DB_FILE);
+        let conn = Connection::open(&path)?;
+        restrict_file(&path)?;
+        Self::setup(conn, Some(path))
+    }
+
+    /// A store in memory, for tests. Same schema; `journal_mode` is `memory`.
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        Self::setup(Connection::open_in_memory()?, None)
+    }
+
+    fn setup(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        // WAL first: it is persistent in the file, and switching needs no open transaction.
+        let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        migrations::migrate(&mut conn)?;
+        let mut store = Store { conn, path };
+        store.ensure_builtin_rows()?;
+        Ok(store)
+    }
+
+    /// The database file, `None` in memory.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The connection's durability settings, as `SQLite` reports them.
+    pub fn pragmas(&self) -> Result<Pragmas, StoreError> {
+        let q = |name: &str| -> Result<i64, StoreError> {
+            Ok(self.conn.pragma_query_value(None, name, |r| r.get(0))?)
+        };
+        Ok(Pragmas {
+            journal_mode: self
+                .conn
+                .pragma_query_value(None, "journal_mode", |r| r.get(0))?,
+            synchronous: q("synchronous")?,
+            foreign_keys: q("foreign_keys")?,
+            busy_timeout_ms: q("busy_timeout")?,
+        })
+    }
+
+    /// The schema version of the open file (`PRAGMA user_version`).
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        migrations::schema_version(&self.conn)
+    }
+}
+
+/// Creates `dir` (and parents); a folder created here is private to the user on Unix.
+fn create_private_dir(dir: &Path) -> Result<(), StoreError> {
+    let io = |source| StoreError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).map_err(io)
+}
+
+/// Makes the database file readable by its owner only (`SQLite` gives the `-wal` and `-shm`
+/// files the same permissions as the database).
+fn restrict_file(path: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(
+            |source| StoreError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        )?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// A timestamp as stored: Unix milliseconds.
+pub(crate) fn to_millis(t: DateTime<Utc>) -> i64 {
+    t.timestamp_millis()
+}
+
+/// A stored Unix-milliseconds value as a timestamp.
+pub(crate) fn from_millis(ms: i64) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::from_timestamp_millis(ms).ok_or_else(|| StoreError::Corrupt {
+        what: "timestamp",
+        value: ms.to_string(),
+    })
+}
+
+/// A stored exact decimal.
+pub(crate) fn parse_decimal(text: &str, what: &'static str) -> Result<Decimal, StoreError> {
+    Decimal::from_str(text).map_err(|_| StoreError::Corrupt {
+        what,
+        value: text.to_owned(),
+    })
+}
+
+/// An optional stored exact decimal.
+pub(crate) fn parse_decimal_opt(
+    text: Option<String>,
+    what: &'static str,
+) -> Result<Option<Decimal>, StoreError> {
+    text.map(|t| parse_decimal(&t, what)).transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_dir_override_wins_when_not_empty() {
+        assert_eq!(
+            data_dir_from(Some("/tmp/pd-data".into())),
+            Some(PathBuf::from("/tmp/pd-data"))
+        );
+        let platform = data_dir_from(Some(String::new().into()));
+        assert_eq!(platform, data_dir_from(None));
+        if let Some(p) = platform {
+            assert!(p.ends_with("paydesk") || p.ends_with("data"), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn store_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Store>();
+    }
+
+    #[test]
+    fn millis_round_trip() {
+        let t = DateTime::from_timestamp_millis(1_795_435_200_123).unwrap();
+        assert_eq!(from_millis(to_millis(t)).unwrap(), t);
+    }
+}

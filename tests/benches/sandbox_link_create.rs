@@ -1,0 +1,118 @@
+//! Signed idempotent link creates per second against the sandbox on loopback.
+//!
+//! The sandbox runs as the app runs it (`Sandbox::spawn_background`, its own 2-worker
+//! runtime, in-memory state); 64 concurrent clients on a second runtime share one reqwest
+//! pool, and every request is a fresh body with a fresh `Idempotency-Key`, signed anew.
+//! Criterion reports the throughput in elements (= link creates) per second.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use paydesk::api::endpoints::LINK_CREATE;
+use paydesk::api::signer::{
+    HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, sign,
+};
+use paydesk::clock::{Clock, SystemClock};
+use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET, Sandbox, SandboxConfig};
+
+const CLIENTS: u32 = 64;
+
+struct Bench {
+    runtime: tokio::runtime::Runtime,
+    http: reqwest::Client,
+    url: String,
+    seq: Arc<AtomicU64>,
+}
+
+impl Bench {
+    /// Sends `n` creates from `CLIENTS` concurrent tasks; returns the elapsed time.
+    #[allow(clippy::cast_precision_loss)] // a time ratio, not money
+    fn run(&self, n: u64) -> Duration {
+        let per = n.div_ceil(u64::from(CLIENTS));
+        self.runtime.block_on(async {
+            let start = Instant::now();
+            let tasks: Vec<_> = (0..CLIENTS)
+                .map(|_| {
+                    let http = self.http.clone();
+                    let url = self.url.clone();
+                    let seq = Arc::clone(&self.seq);
+                    tokio::spawn(async move {
+                        for _ in 0..per {
+                            let i = seq.fetch_add(1, Ordering::Relaxed);
+                            let body = format!(
+                                r#"{{"amount":"{}.50","orderNumber":"BENCH-{i}","description":"bench"}}"#,
+                                100 + i % 900
+                            );
+                            let h = sign(
+                                DEMO_API_KEY,
+                                DEMO_API_SECRET,
+                                SystemClock.now_millis(),
+                                "POST",
+                                LINK_CREATE.path,
+                                body.as_bytes(),
+                            );
+                            let r = http
+                                .post(&url)
+                                .header("Content-Type", "application/json")
+                                .header(HEADER_API_KEY, h.api_key)
+                                .header(HEADER_TIMESTAMP, h.timestamp)
+                                .header(HEADER_SIGNATURE, h.signature)
+                                .header(HEADER_IDEMPOTENCY_KEY, format!("link-BENCH-{i}"))
+                                .body(body)
+                                .send()
+                                .await
+                                .expect("the sandbox answers");
+                            assert_eq!(r.status(), 200, "every create succeeds");
+                            r.bytes().await.expect("a body");
+                        }
+                    })
+                })
+                .collect();
+            for t in tasks {
+                t.await.expect("a client task finishes");
+            }
+            // Scale to exactly `n` requests when `n` is not a multiple of the client count.
+            start.elapsed().mul_f64(n as f64 / (per * u64::from(CLIENTS)) as f64)
+        })
+    }
+}
+
+fn link_create(c: &mut Criterion) {
+    let handle = Sandbox::spawn_background(SandboxConfig::default()).expect("sandbox starts");
+    let bench = Bench {
+        runtime: tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("client runtime"),
+        http: reqwest::Client::builder()
+            .pool_max_idle_per_host(CLIENTS as usize)
+            .build()
+            .expect("reqwest client"),
+        url: format!("{}{}", handle.base_url(), LINK_CREATE.path),
+        seq: Arc::new(AtomicU64::new(0)),
+    };
+    // Warm the pool, then one plain measurement printed as a figure for docs/sandbox.md.
+    bench.run(2_000);
+    let n = 20_000;
+    let took = bench.run(n);
+    #[allow(clippy::cast_precision_loss)] // a rate for a human, not money
+    let rate = n as f64 / took.as_secs_f64();
+    eprintln!("sandbox link create: {n} signed idempotent creates in {took:.2?} = {rate:.0}/s");
+
+    let mut group = c.benchmark_group("sandbox");
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("link_create", |b| b.iter_custom(|iters| bench.run(iters)));
+    group.finish();
+    eprintln!(
+        "sandbox now holds {} links",
+        handle.admin().links(None).len()
+    );
+}
+
+criterion_group!(benches, link_create);
+criterion_main!(benches);

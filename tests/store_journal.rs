@@ -1,0 +1,460 @@
+//! The pending-request journal's state machine (DESIGN.md §2), table-driven: what a second
+//! submit does in every state, which transitions each state allows, the 24-hour boundary, and
+//! that a committed row survives the process and a race between two connections.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test with its location"
+)]
+
+use std::sync::{Arc, Barrier};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use paydesk::api::wire::PaymentLink;
+use paydesk::domain::{Currency, LinkStatus};
+use paydesk::store::{
+    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalState, NewJournalRow, Store, StoreError,
+};
+use rust_decimal::Decimal;
+
+const PROFILE: &str = "shop";
+const ENDPOINT: &str = "link.create";
+
+fn t0() -> DateTime<Utc> {
+    DateTime::from_timestamp(1_790_000_000, 0).unwrap()
+}
+
+fn key(k: &str) -> JournalKey {
+    JournalKey::new(PROFILE, ENDPOINT, k)
+}
+
+fn new_row(k: &str, body: &str, now: DateTime<Utc>) -> NewJournalRow {
+    NewJournalRow {
+        key: key(k),
+        body: body.as_bytes().to_vec(),
+        order_number: Some(k.trim_start_matches("link-").to_owned()),
+        amount: Some("1250.50".parse().unwrap()),
+        currency: Some(Currency::Try),
+        now,
+    }
+}
+
+fn link(id: &str) -> PaymentLink {
+    serde_json::from_str(&format!(
+        r#"{{"id":"{id}","orderNumber":"PD-1","amount":1250.50,"currency":"TRY","status":"PENDING",
+            "paymentUrl":"https://pay.example/{id}","paidAmount":0,"remainingAmount":1250.50}}"#
+    ))
+    .unwrap()
+}
+
+/// Brings `link-PD-1` into `state` (committed at `t0`, with one attempt).
+fn row_in(store: &mut Store, state: JournalState) {
+    let k = key("link-PD-1");
+    let started = store
+        .journal_begin(&new_row("link-PD-1", "v1", t0()))
+        .unwrap();
+    assert!(matches!(started, JournalBegin::Started(_)));
+    store
+        .journal_attempt(&k, Some("connection reset"), t0())
+        .unwrap();
+    let later = t0() + TimeDelta::seconds(5);
+    match state {
+        JournalState::Pending => {}
+        JournalState::Completed => {
+            store.journal_complete(&k, &link("lnk_1"), later).unwrap();
+        }
+        JournalState::Failed => {
+            store
+                .journal_fail(&k, "items.total.mismatch", later)
+                .unwrap();
+        }
+        JournalState::Conflict => {
+            store
+                .journal_conflict(&k, "idempotency.key.reused", later)
+                .unwrap();
+        }
+        JournalState::Stale => {
+            let n = store
+                .journal_mark_stale(t0() + IDEMPOTENCY_RETENTION, IDEMPOTENCY_RETENTION)
+                .unwrap();
+            assert_eq!(n, 1);
+        }
+        JournalState::Abandoned => {
+            store.journal_abandon(&k, later).unwrap();
+        }
+    }
+    assert_eq!(store.journal_get(&k).unwrap().unwrap().state, state);
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decision {
+    Started,
+    AlreadyPending,
+    AlreadyDone,
+}
+
+#[test]
+fn a_second_submit_does_what_the_state_allows() {
+    // (state before, decision, body afterwards, attempts afterwards, state afterwards)
+    let table = [
+        (None, Decision::Started, "v2", 0, JournalState::Pending),
+        (
+            Some(JournalState::Pending),
+            Decision::AlreadyPending,
+            "v1",
+            1,
+            JournalState::Pending,
+        ),
+        (
+            Some(JournalState::Completed),
+            Decision::AlreadyDone,
+            "v1",
+            1,
+            JournalState::Completed,
+        ),
+        (
+            Some(JournalState::Conflict),
+            Decision::AlreadyDone,
+            "v1",
+            1,
+            JournalState::Conflict,
+        ),
+        (
+            Some(JournalState::Failed),
+            Decision::Started,
+            "v2",
+            0,
+            JournalState::Pending,
+        ),
+        (
+            Some(JournalState::Abandoned),
+            Decision::Started,
+            "v2",
+            0,
+            JournalState::Pending,
+        ),
+        (
+            Some(JournalState::Stale),
+            Decision::Started,
+            "v2",
+            0,
+            JournalState::Pending,
+        ),
+    ];
+    for (before, decision, body, attempts, after) in table {
+        let mut store = Store::open_in_memory().unwrap();
+        if let Some(state) = before {
+            row_in(&mut store, state);
+        }
+        let before_row = store.journal_get(&key("link-PD-1")).unwrap();
+        let t2 = t0() + TimeDelta::hours(30);
+        let got = store
+            .journal_begin(&new_row("link-PD-1", "v2", t2))
+            .unwrap();
+        let got_decision = match &got {
+            JournalBegin::Started(_) => Decision::Started,
+            JournalBegin::AlreadyPending(_) => Decision::AlreadyPending,
+            JournalBegin::AlreadyDone(_) => Decision::AlreadyDone,
+        };
+        assert_eq!(got_decision, decision, "{before:?}");
+        let stored = store.journal_get(&key("link-PD-1")).unwrap().unwrap();
+        assert_eq!(
+            &stored,
+            got.row(),
+            "{before:?}: the returned row is the stored row"
+        );
+        assert_eq!(stored.body, body.as_bytes(), "{before:?}");
+        assert_eq!(stored.attempts, attempts, "{before:?}");
+        assert_eq!(stored.state, after, "{before:?}");
+        if decision == Decision::Started {
+            assert_eq!(stored.created_at, t2, "{before:?}: the 24 h clock restarts");
+            assert_eq!(stored.last_error, None, "{before:?}");
+            assert_eq!(stored.link_id, None, "{before:?}");
+        } else {
+            assert_eq!(Some(stored), before_row, "{before:?}: nothing written");
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    Attempt,
+    Complete,
+    Fail,
+    Conflict,
+    Abandon,
+}
+
+fn apply(store: &mut Store, op: Op) -> Result<JournalState, StoreError> {
+    let k = key("link-PD-1");
+    let now = t0() + TimeDelta::minutes(1);
+    let row = match op {
+        Op::Attempt => store.journal_attempt(&k, Some("timeout"), now)?,
+        Op::Complete => store.journal_complete(&k, &link("lnk_2"), now)?,
+        Op::Fail => store.journal_fail(&k, "items.invalid", now)?,
+        Op::Conflict => store.journal_conflict(&k, "idempotency.key.reused", now)?,
+        Op::Abandon => store.journal_abandon(&k, now)?,
+    };
+    Ok(row.state)
+}
+
+#[test]
+fn each_state_allows_only_its_transitions() {
+    use JournalState::{Abandoned, Completed, Conflict, Failed, Pending, Stale};
+    // For each operation: the resulting state from each starting state, `None` = refused.
+    let table: [(Op, [Option<JournalState>; 6]); 5] = [
+        // from: Pending, Completed, Failed, Conflict, Stale, Abandoned
+        (Op::Attempt, [Some(Pending), None, None, None, None, None]),
+        (
+            Op::Complete,
+            [Some(Completed), None, None, None, None, None],
+        ),
+        (Op::Fail, [Some(Failed), None, None, None, None, None]),
+        (Op::Conflict, [Some(Conflict), None, None, None, None, None]),
+        (
+            Op::Abandon,
+            [Some(Abandoned), None, None, None, Some(Abandoned), None],
+        ),
+    ];
+    let from = [Pending, Completed, Failed, Conflict, Stale, Abandoned];
+    for (op, results) in table {
+        for (state, want) in from.into_iter().zip(results) {
+            let mut store = Store::open_in_memory().unwrap();
+            row_in(&mut store, state);
+            let got = apply(&mut store, op);
+            match (want, got) {
+                (Some(w), Ok(g)) => assert_eq!(g, w, "{op:?} from {state}"),
+                (None, Err(StoreError::JournalState { state: s, .. })) => {
+                    assert_eq!(s, state, "{op:?} from {state}");
+                    let row = store.journal_get(&key("link-PD-1")).unwrap().unwrap();
+                    assert_eq!(row.state, state, "{op:?} from {state}: unchanged");
+                }
+                (w, g) => panic!("{op:?} from {state}: wanted {w:?}, got {g:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn attempts_count_and_keep_the_last_error() {
+    let mut store = Store::open_in_memory().unwrap();
+    let k = key("link-PD-7");
+    store
+        .journal_begin(&new_row("link-PD-7", "{}", t0()))
+        .unwrap();
+    store
+        .journal_attempt(&k, Some("connect refused"), t0())
+        .unwrap();
+    store.journal_attempt(&k, Some("HTTP 503"), t0()).unwrap();
+    let row = store
+        .journal_attempt(&k, Some("timeout"), t0() + TimeDelta::seconds(3))
+        .unwrap();
+    assert_eq!(row.attempts, 3);
+    assert_eq!(row.last_error.as_deref(), Some("timeout"));
+    assert_eq!(row.updated_at, t0() + TimeDelta::seconds(3));
+    assert_eq!(row.created_at, t0());
+    let row = store.journal_fail(&k, "items.invalid", t0()).unwrap();
+    assert_eq!(row.last_error.as_deref(), Some("items.invalid"));
+    let missing = store.journal_attempt(&key("link-nope"), None, t0());
+    assert!(matches!(missing, Err(StoreError::NoJournalRow(k)) if k == "link-nope"));
+}
+
+#[test]
+fn completing_stores_the_link_and_the_outcome_together() {
+    let mut store = Store::open_in_memory().unwrap();
+    let k = key("link-PD-1");
+    store
+        .journal_begin(&new_row("link-PD-1", "{}", t0()))
+        .unwrap();
+    let done_at = t0() + TimeDelta::seconds(2);
+    let row = store.journal_complete(&k, &link("lnk_9"), done_at).unwrap();
+    assert_eq!(row.state, JournalState::Completed);
+    assert_eq!(row.link_id.as_deref(), Some("lnk_9"));
+    let stored = store.get_link(PROFILE, "lnk_9").unwrap().unwrap();
+    assert_eq!(stored.link.amount, Some(Decimal::new(125_050, 2)));
+    assert_eq!(stored.link.status, Some(LinkStatus::Pending));
+    assert_eq!(stored.created_at, done_at);
+    // A retry of the same order now shows the link instead of sending.
+    let again = store
+        .journal_begin(&new_row("link-PD-1", "{}", done_at))
+        .unwrap();
+    assert!(
+        matches!(&again, JournalBegin::AlreadyDone(r) if r.link_id.as_deref() == Some("lnk_9"))
+    );
+}
+
+#[test]
+fn the_24_hour_boundary_splits_resumable_from_stale() {
+    let mut store = Store::open_in_memory().unwrap();
+    let now = t0() + IDEMPOTENCY_RETENTION;
+    let ms = TimeDelta::milliseconds(1);
+    // (key, committed at, profile)
+    let rows = [
+        ("link-old", t0() - TimeDelta::hours(1), PROFILE),
+        ("link-exactly-24h", t0(), PROFILE),
+        ("link-24h-minus-1ms", t0() + ms, PROFILE),
+        ("link-young", now - TimeDelta::minutes(5), PROFILE),
+        ("link-middle", t0() + TimeDelta::hours(12), PROFILE),
+        ("link-other-profile", t0() + TimeDelta::hours(12), "other"),
+    ];
+    for (k, at, profile) in rows {
+        let mut row = new_row(k, "{}", at);
+        row.key.profile = profile.to_owned();
+        store.journal_begin(&row).unwrap();
+    }
+    let resumable: Vec<String> = store
+        .journal_resumable(PROFILE, now)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.key.key)
+        .collect();
+    assert_eq!(
+        resumable,
+        ["link-24h-minus-1ms", "link-middle", "link-young"]
+    );
+    assert_eq!(
+        store
+            .journal_mark_stale(now, IDEMPOTENCY_RETENTION)
+            .unwrap(),
+        2
+    );
+    let stale: Vec<String> = store
+        .journal_list(PROFILE, &[JournalState::Stale])
+        .unwrap()
+        .into_iter()
+        .map(|r| r.key.key)
+        .collect();
+    assert_eq!(stale, ["link-old", "link-exactly-24h"]);
+    assert_eq!(store.journal_pending_count(PROFILE).unwrap(), 3);
+    assert_eq!(store.journal_pending_count("other").unwrap(), 1);
+    // Marking again changes nothing.
+    assert_eq!(
+        store
+            .journal_mark_stale(now, IDEMPOTENCY_RETENTION)
+            .unwrap(),
+        0
+    );
+    let row = store.journal_get(&key("link-old")).unwrap().unwrap();
+    assert!(row.is_past_retention(now));
+}
+
+#[test]
+fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
+    let mut store = Store::open_in_memory().unwrap();
+    for (i, k) in ["link-a", "link-b", "link-c", "link-d"]
+        .into_iter()
+        .enumerate()
+    {
+        let at = t0() + TimeDelta::minutes(i64::try_from(i).unwrap());
+        store.journal_begin(&new_row(k, "{}", at)).unwrap();
+    }
+    store
+        .journal_fail(&key("link-b"), "items.invalid", t0())
+        .unwrap();
+    store
+        .journal_complete(&key("link-c"), &link("lnk_c"), t0())
+        .unwrap();
+    let names = |store: &Store, states: &[JournalState]| -> Vec<String> {
+        store
+            .journal_list(PROFILE, states)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.key.key)
+            .collect()
+    };
+    assert_eq!(names(&store, &[]), ["link-a", "link-b", "link-c", "link-d"]);
+    assert_eq!(
+        names(&store, &[JournalState::Pending]),
+        ["link-a", "link-d"]
+    );
+    assert_eq!(
+        names(&store, &[JournalState::Failed, JournalState::Completed]),
+        ["link-b", "link-c"]
+    );
+    assert_eq!(store.journal_find(PROFILE, "link-b").unwrap().len(), 1);
+    assert!(store.journal_find("other", "link-b").unwrap().is_empty());
+    let pruned = store.journal_prune(t0() + TimeDelta::days(2)).unwrap();
+    assert_eq!(pruned, 2);
+    assert_eq!(names(&store, &[]), ["link-a", "link-d"]);
+}
+
+#[test]
+fn a_committed_row_survives_the_process_with_its_exact_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "{\"amount\":1250.50,\"email\":\"ayşe@example.com\"}\u{0}\u{ff}"
+        .as_bytes()
+        .to_vec();
+    {
+        let mut store = Store::open(dir.path()).unwrap();
+        let mut row = new_row("link-PD-1", "", t0());
+        row.body.clone_from(&body);
+        assert!(matches!(
+            store.journal_begin(&row).unwrap(),
+            JournalBegin::Started(_)
+        ));
+        // No complete: the process dies here.
+    }
+    let mut store = Store::open(dir.path()).unwrap();
+    let resumable = store
+        .journal_resumable(PROFILE, t0() + TimeDelta::minutes(1))
+        .unwrap();
+    assert_eq!(resumable.len(), 1);
+    assert_eq!(resumable[0].body, body);
+    assert_eq!(resumable[0].amount.unwrap().to_string(), "1250.50");
+    assert_eq!(resumable[0].currency, Some(Currency::Try));
+    assert_eq!(resumable[0].order_number.as_deref(), Some("PD-1"));
+    // Clicking "create" again for that order sends nothing.
+    let again = store
+        .journal_begin(&new_row("link-PD-1", "{}", t0()))
+        .unwrap();
+    assert!(matches!(again, JournalBegin::AlreadyPending(_)));
+}
+
+#[test]
+fn two_connections_racing_on_one_key_start_it_once() {
+    const KEYS: usize = 100;
+    let dir = tempfile::tempdir().unwrap();
+    drop(Store::open(dir.path()).unwrap());
+    let barrier = Arc::new(Barrier::new(2));
+    let workers: Vec<_> = (0..2)
+        .map(|_| {
+            let path = dir.path().to_path_buf();
+            let barrier = Arc::clone(&barrier);
+            std::thread::spawn(move || {
+                let mut store = Store::open(&path).unwrap();
+                let mut started = Vec::new();
+                for i in 0..KEYS {
+                    barrier.wait();
+                    let k = format!("link-PD-{i}");
+                    if let JournalBegin::Started(_) =
+                        store.journal_begin(&new_row(&k, "{}", t0())).unwrap()
+                    {
+                        started.push(i);
+                    }
+                }
+                started
+            })
+        })
+        .collect();
+    let mut all: Vec<usize> = workers
+        .into_iter()
+        .flat_map(|w| w.join().unwrap())
+        .collect();
+    all.sort_unstable();
+    assert_eq!(
+        all,
+        (0..KEYS).collect::<Vec<_>>(),
+        "each key started exactly once"
+    );
+}
+
+#[test]
+fn debug_output_never_shows_a_body() {
+    let mut store = Store::open_in_memory().unwrap();
+    let row = new_row("link-PD-1", "{\"email\":\"ayse@example.com\"}", t0());
+    assert!(!format!("{row:?}").contains("ayse"));
+    let begun = store.journal_begin(&row).unwrap();
+    let text = format!("{begun:?}");
+    assert!(!text.contains("ayse"), "{text}");
+    assert!(text.contains("body_len: 28"), "{text}");
+}

@@ -1,0 +1,86 @@
+//! Opening the store: the durability settings the journal relies on (read back with PRAGMAs),
+//! the private data folder, the rows every install has, and the data-directory override.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test with its location"
+)]
+
+use paydesk::store::{DB_FILE, Pragmas, SANDBOX_PROFILE, Store, data_dir_from};
+
+#[test]
+fn a_file_store_is_wal_with_full_sync_foreign_keys_and_a_busy_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("nested/data")).unwrap();
+    assert_eq!(
+        store.pragmas().unwrap(),
+        Pragmas {
+            journal_mode: "wal".into(),
+            synchronous: 2,
+            foreign_keys: 1,
+            busy_timeout_ms: 5000,
+        }
+    );
+    assert_eq!(
+        store.path(),
+        Some(dir.path().join("nested/data").join(DB_FILE).as_path())
+    );
+    // A second connection to the same file gets the same settings.
+    let second = Store::open(&dir.path().join("nested/data")).unwrap();
+    assert_eq!(second.pragmas().unwrap(), store.pragmas().unwrap());
+}
+
+#[test]
+fn an_in_memory_store_keeps_the_other_settings() {
+    let p = Store::open_in_memory().unwrap().pragmas().unwrap();
+    assert_eq!(p.journal_mode, "memory");
+    assert_eq!((p.synchronous, p.foreign_keys), (2, 1));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_data_folder_and_file_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("paydesk");
+    drop(Store::open(&data).unwrap());
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data), 0o700);
+    assert_eq!(mode(&data.join(DB_FILE)), 0o600);
+}
+
+#[test]
+fn every_install_has_the_sandbox_profile_and_a_lasting_device_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let profiles = store.profile_list().unwrap();
+    assert_eq!(profiles.len(), 1);
+    let sandbox = &profiles[0];
+    assert_eq!(sandbox.name, SANDBOX_PROFILE);
+    assert!(sandbox.is_sandbox);
+    assert_eq!(sandbox.base_url, "");
+    assert_eq!(sandbox.order_prefix, "PD");
+    let device = store.device_id().unwrap();
+    assert_eq!(device.len(), 4);
+    drop(store);
+    let reopened = Store::open(dir.path()).unwrap();
+    assert_eq!(reopened.device_id().unwrap(), device);
+    assert_eq!(reopened.profile_list().unwrap().len(), 1);
+}
+
+#[test]
+fn an_unusable_data_dir_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, b"x").unwrap();
+    let err = Store::open(&file.join("data")).unwrap_err();
+    assert!(err.to_string().starts_with("cannot use "), "{err}");
+}
+
+#[test]
+fn the_data_dir_override_is_taken_as_given() {
+    assert_eq!(
+        data_dir_from(Some("/srv/paydesk".into())).unwrap(),
+        std::path::PathBuf::from("/srv/paydesk")
+    );
+}
