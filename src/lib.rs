@@ -5,6 +5,7 @@
 //! egui. See ARCHITECTURE.md for the module map and the data flow.
 
 pub mod api;
+pub mod app;
 pub mod cli;
 pub mod clock;
 pub mod domain;

@@ -398,8 +398,20 @@ mod tests {
     #[test]
     fn the_man_page_documents_every_command() {
         let page = String::from_utf8(man_page().unwrap()).unwrap();
-        assert!(page.starts_with(".ie") || page.contains(".TH paydesk"), "{}", &page[..200]);
-        for word in ["profile", "link", "pending", "card", "installments", "catalog", "\\-\\-data\\-dir"] {
+        assert!(
+            page.starts_with(".ie") || page.contains(".TH paydesk"),
+            "{}",
+            &page[..200]
+        );
+        for word in [
+            "profile",
+            "link",
+            "pending",
+            "card",
+            "installments",
+            "catalog",
+            "\\-\\-data\\-dir",
+        ] {
             assert!(page.contains(word), "man page lacks {word}");
         }
     }

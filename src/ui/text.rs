@@ -85,6 +85,7 @@ texts! {
     AddFreeItem => "Ürün ekle", "Add item";
     AddCatalogItem => "Katalogdan ekle", "Add from catalog";
     CatalogSearch => "Katalogda ara", "Search the catalog";
+    AddVariantId => "Katalog kimliğiyle ekle:", "Add by catalog id:";
     CatalogEmpty => "Katalog boş. Katalog görünümünden CSV içe aktarın.", "The catalog is empty. Import a CSV in the Catalog view.";
     CatalogNoMatch => "Eşleşen ürün yok.", "No matching item.";
     ItemName => "Ürün adı", "Item name";
@@ -103,15 +104,8 @@ texts! {
     TotalsMatch => "✓ Tutarla eşit", "✓ Matches the amount";
     TotalsDiffer => "Fark", "Difference";
     TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
-    UseItemsTotal => "Ürün toplamını tutar yap", "Use the items total as the amount";
     Checks => "Kontroller", "Checks";
-    CheckAmountValid => "Tutar geçerli", "Amount is valid";
-    CheckItemsMatch => "Ürünler tutara eşit", "Items add up to the amount";
-    CheckCatalogCurrency => "Katalog ürünleri aynı para biriminde", "Catalog items are in the link's currency";
-    CheckExpiryFuture => "Son geçerlilik ileri bir tarih", "Expiry is in the future";
-    CheckInstallments => "Taksit sayıları geçerli", "Installment counts are valid";
-    CheckAmountLimit => "Tutar, anahtarın sınırı içinde", "Amount is within the key's limit";
-    CheckItemLimit => "Ürün sayısı, anahtarın sınırı içinde", "Item count is within the key's limit";
+    UseItemsTotal => "Ürün toplamını tutar yap", "Use the items total as the amount";
     Create => "Link oluştur (Ctrl+Enter)", "Create link (Ctrl+Enter)";
     CannotCreate => "Henüz oluşturulamaz:", "Cannot create yet:";
     Sending => "Gönderiliyor…", "Sending…";
@@ -252,6 +246,7 @@ texts! {
     Save => "Kaydet", "Save";
     Saved => "Kaydedildi", "Saved";
     UseProfile => "Bu profile geç", "Switch to this profile";
+    MerchantName => "Mağaza adı (müşteri ekranında)", "Shop name (on the customer display)";
     InvalidLimit => "Sınır bir sayı olmalı.", "The limit must be a number.";
 }
 
