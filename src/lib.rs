@@ -9,6 +9,8 @@ pub mod cli;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod qr;
 pub mod sandbox;
 pub mod secrets;
+pub mod service;
 pub mod store;

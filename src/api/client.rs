@@ -19,7 +19,9 @@ use zeroize::Zeroizing;
 use super::decode::{ResponseError, decode_response};
 use super::endpoints::Endpoint;
 use super::error::{ApiError, Disposition};
-use super::signer::{self, HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP};
+use super::signer::{
+    self, HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP,
+};
 use crate::clock::Clock;
 use crate::lang::Lang;
 
@@ -44,7 +46,11 @@ pub struct ClientConfig {
 
 impl ClientConfig {
     /// A configuration with the default timeouts.
-    pub fn new(base_url: impl Into<String>, api_key: impl Into<String>, secret: Zeroizing<String>) -> Self {
+    pub fn new(
+        base_url: impl Into<String>,
+        api_key: impl Into<String>,
+        secret: Zeroizing<String>,
+    ) -> Self {
         Self {
             base_url: base_url.into(),
             api_key: api_key.into(),
@@ -115,9 +121,16 @@ impl CallError {
                     "The server did not answer in time; the outcome is unknown.",
                 )
                 .to_owned(),
-            CallError::Transport { connect: true, detail, .. } => format!(
+            CallError::Transport {
+                connect: true,
+                detail,
+                ..
+            } => format!(
                 "{} ({detail})",
-                lang.pick("Sunucuya bağlanılamadı.", "Could not connect to the server.")
+                lang.pick(
+                    "Sunucuya bağlanılamadı.",
+                    "Could not connect to the server."
+                )
             ),
             CallError::Transport { detail, .. } => format!(
                 "{} ({detail})",
@@ -128,7 +141,10 @@ impl CallError {
             ),
             CallError::Malformed { status, .. } => format!(
                 "{} (HTTP {status})",
-                lang.pick("Sunucunun yanıtı okunamadı.", "The server's answer could not be read.")
+                lang.pick(
+                    "Sunucunun yanıtı okunamadı.",
+                    "The server's answer could not be read."
+                )
             ),
         }
     }
@@ -230,8 +246,14 @@ impl ApiClient {
         body: &[u8],
         idempotency_key: Option<&str>,
     ) -> Result<(u16, Vec<u8>), CallError> {
-        let headers =
-            signer::sign(&self.api_key, &self.secret, self.clock.now_millis(), "POST", endpoint.path, body);
+        let headers = signer::sign(
+            &self.api_key,
+            &self.secret,
+            self.clock.now_millis(),
+            "POST",
+            endpoint.path,
+            body,
+        );
         let mut request = self
             .http
             .post(format!("{}{}", self.base, endpoint.path))
@@ -253,11 +275,20 @@ impl ApiClient {
         .await;
         match outcome {
             Ok((status, bytes)) => {
-                tracing::debug!(endpoint = endpoint.name, status, ms = started.elapsed().as_millis(), "answered");
+                tracing::debug!(
+                    endpoint = endpoint.name,
+                    status,
+                    ms = started.elapsed().as_millis(),
+                    "answered"
+                );
                 Ok((status, bytes))
             }
             Err(e) => {
-                tracing::debug!(endpoint = endpoint.name, ms = started.elapsed().as_millis(), "no answer");
+                tracing::debug!(
+                    endpoint = endpoint.name,
+                    ms = started.elapsed().as_millis(),
+                    "no answer"
+                );
                 Err(CallError::Transport {
                     timeout: e.is_timeout(),
                     connect: e.is_connect(),
@@ -303,18 +334,39 @@ mod tests {
 
     #[test]
     fn base_urls_must_be_https_unless_loopback() {
-        for ok in ["https://api.example.com", "http://127.0.0.1:8080", "http://localhost:1/", "http://[::1]:9"] {
+        for ok in [
+            "https://api.example.com",
+            "http://127.0.0.1:8080",
+            "http://localhost:1/",
+            "http://[::1]:9",
+        ] {
             assert!(check_base_url(ok).is_ok(), "{ok}");
         }
-        assert!(matches!(check_base_url("http://api.example.com"), Err(ClientError::InsecureUrl(_))));
-        assert!(matches!(check_base_url("http://10.0.0.1"), Err(ClientError::InsecureUrl(_))));
-        assert!(matches!(check_base_url("ftp://127.0.0.1"), Err(ClientError::BadUrl(_))));
-        assert!(matches!(check_base_url("not a url"), Err(ClientError::BadUrl(_))));
+        assert!(matches!(
+            check_base_url("http://api.example.com"),
+            Err(ClientError::InsecureUrl(_))
+        ));
+        assert!(matches!(
+            check_base_url("http://10.0.0.1"),
+            Err(ClientError::InsecureUrl(_))
+        ));
+        assert!(matches!(
+            check_base_url("ftp://127.0.0.1"),
+            Err(ClientError::BadUrl(_))
+        ));
+        assert!(matches!(
+            check_base_url("not a url"),
+            Err(ClientError::BadUrl(_))
+        ));
     }
 
     #[test]
     fn debug_never_shows_the_secret() {
-        let cfg = ClientConfig::new("http://127.0.0.1:1", "pk_1", Zeroizing::new("sk_very_secret".into()));
+        let cfg = ClientConfig::new(
+            "http://127.0.0.1:1",
+            "pk_1",
+            Zeroizing::new("sk_very_secret".into()),
+        );
         assert!(!format!("{cfg:?}").contains("sk_very_secret"));
         let client = ApiClient::new(cfg, Arc::new(crate::clock::SystemClock)).unwrap();
         assert!(!format!("{client:?}").contains("sk_very_secret"));
