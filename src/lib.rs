@@ -13,6 +13,7 @@ pub mod lang;
 pub mod qr;
 pub mod sandbox;
 pub mod secrets;
+pub mod service;
 pub mod store;
 pub mod ui;
 pub mod worker;

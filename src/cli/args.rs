@@ -21,7 +21,7 @@ pub struct Cli {
     /// Folder of the local database (default: the platform data folder; env PAYDESK_DATA_DIR).
     #[arg(long, global = true, env = "PAYDESK_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
-    /// Profile to use (default: the last one used, else `sandbox`).
+    /// Profile to use (default: the built-in `sandbox`).
     #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<String>,
     /// What to do; nothing opens the desktop app.
@@ -49,6 +49,8 @@ pub enum Command {
     /// The local product catalog.
     #[command(subcommand)]
     Catalog(CatalogCommand),
+    /// Run the local Partner API sandbox in the foreground.
+    Sandbox(crate::sandbox::cli::SandboxArgs),
     /// Print the man page (roff) to stdout; used when packaging.
     #[command(hide = true)]
     Man,
@@ -110,7 +112,7 @@ pub enum LinkCommand {
         status: Option<String>,
         /// At most this many (default 50).
         #[arg(long, value_name = "N", default_value_t = 50)]
-        limit: u32,
+        limit: usize,
         /// Print JSON.
         #[arg(long)]
         json: bool,

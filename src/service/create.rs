@@ -1,0 +1,313 @@
+//! Exactly-once link creation (DESIGN.md §2), the heart of paydesk's reliability.
+//!
+//! 1. The body bytes are built once from the validated request; the key is `link-{orderNumber}`.
+//! 2. Before the first byte is sent, a journal row (key, exact bytes, state `pending`) is
+//!    committed durably. If a row for the key is already pending, nothing is sent: a second
+//!    submit of the same order never sends a second request.
+//! 3. Every attempt is signed afresh; key and bytes never change.
+//! 4. The outcome decides the row: 2xx → the link goes to history and the row to `completed` in
+//!    one transaction; a known rejection → `failed` (the key is free again); key reused →
+//!    `conflict`; an unknown outcome → backoff and retry, then the row stays `pending` for the
+//!    user's Retry (or the next start's resume).
+//! 5. Pending rows older than 24 h become `stale`: the server has forgotten the key, so a
+//!    re-send could duplicate; they are not re-sent without the user's explicit say.
+
+use std::time::Duration;
+
+use rand::Rng;
+
+use super::{Desk, DeskError};
+use crate::api::client::CallError;
+use crate::api::endpoints;
+use crate::api::error::{ApiError, Disposition};
+use crate::api::retry::RetryPolicy;
+use crate::api::wire::PaymentLink;
+use crate::domain::link::LinkRequest;
+use crate::lang::Lang;
+use crate::store::{JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow};
+
+/// How long the server keeps an idempotency key (spec: 24 hours).
+pub const KEY_RETENTION: chrono::Duration = chrono::Duration::hours(24);
+
+/// Why a creation did not give a link.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    /// History already holds a link for this order number from the last 24 hours.
+    #[error("order {} already has link {}", .0.order_number.as_deref().unwrap_or("?"), .0.id)]
+    AlreadyHasLink(Box<PaymentLink>),
+    /// A creation of this order is still pending: nothing was sent again.
+    #[error("the creation of {key} is still pending; nothing was sent again")]
+    InProgress {
+        /// The idempotency key.
+        key: String,
+    },
+    /// The server refused the request (the key is free; fix the form and send again).
+    #[error(transparent)]
+    Rejected(ApiError),
+    /// The key was used for another request: this order number already exists on the server.
+    #[error("the order number was already used for another request ({key})")]
+    Conflict {
+        /// The idempotency key.
+        key: String,
+        /// The link this order has, if history knows it.
+        existing: Option<Box<PaymentLink>>,
+    },
+    /// No answer after every attempt: the row stays pending; Retry re-sends the same bytes.
+    #[error("outcome unknown for {key}: {error}")]
+    Unknown {
+        /// The idempotency key.
+        key: String,
+        /// The last attempt's error.
+        error: CallError,
+    },
+    /// The row is older than the server's 24-hour key retention: a re-send could duplicate.
+    #[error("{key} is older than 24 hours; check the server before sending again")]
+    Stale {
+        /// The idempotency key.
+        key: String,
+    },
+    /// The journal has no such row.
+    #[error("no pending creation with key {0}")]
+    NotFound(String),
+    /// Local failure (database, configuration).
+    #[error(transparent)]
+    Desk(#[from] DeskError),
+}
+
+impl CreateError {
+    /// A sentence for the user.
+    pub fn sentence(&self, lang: Lang) -> String {
+        match self {
+            CreateError::AlreadyHasLink(link) => format!(
+                "{} {} ({})",
+                lang.pick("Bu sipariş numarasının son 24 saatte oluşturulmuş bir linki var:", "This order number already has a link from the last 24 hours:"),
+                link.payment_url.as_deref().unwrap_or(&link.id),
+                lang.pick("yeni bir sipariş numarası seçebilirsiniz", "you can pick a new order number"),
+            ),
+            CreateError::InProgress { .. } => lang
+                .pick(
+                    "Bu siparişin linki hâlâ oluşturuluyor; ikinci bir istek gönderilmedi. Bekleyenler listesine bakın.",
+                    "This order's link is still being created; no second request was sent. See Pending.",
+                )
+                .to_owned(),
+            CreateError::Rejected(e) => e.sentence(lang),
+            CreateError::Conflict { existing, .. } => {
+                let base = lang.pick(
+                    "Bu sipariş numarası sunucuda başka bir istek için kullanılmış.",
+                    "This order number was already used on the server for another request.",
+                );
+                match existing {
+                    Some(l) => format!("{base} {}", l.payment_url.as_deref().unwrap_or(&l.id)),
+                    None => format!("{base} {}", lang.pick("Yeni bir sipariş numarası seçin.", "Pick a new order number.")),
+                }
+            }
+            CreateError::Unknown { error, .. } => format!(
+                "{} {}",
+                error.sentence(lang),
+                lang.pick(
+                    "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.",
+                    "The request is kept in Pending; Retry sends the same request again and cannot create a second link.",
+                )
+            ),
+            CreateError::Stale { .. } => lang
+                .pick(
+                    "Bu istek 24 saatten eski; sunucu anahtarı unuttu. Tekrar göndermeden önce linkin oluşup oluşmadığını kontrol edin.",
+                    "This request is older than 24 hours and the server has forgotten its key. Check whether the link exists before sending again.",
+                )
+                .to_owned(),
+            CreateError::NotFound(key) => format!("{} {key}", lang.pick("Bekleyen istek bulunamadı:", "No pending request:")),
+            CreateError::Desk(e) => e.sentence(lang),
+        }
+    }
+}
+
+impl Desk {
+    /// Creates the link of `request` exactly once (see the module doc).
+    pub async fn create_link(&self, request: &LinkRequest) -> Result<PaymentLink, CreateError> {
+        let now = self.now();
+        let order = request.order_number().to_owned();
+        if let Some(existing) = self.recent_link(&order, now)? {
+            return Err(CreateError::AlreadyHasLink(Box::new(existing)));
+        }
+        let row = NewJournalRow {
+            key: self.journal_key(&request.idempotency_key()),
+            body: request.body_bytes(),
+            order_number: Some(order),
+            amount: Some(request.amount()),
+            currency: Some(request.currency()),
+            now,
+        };
+        self.begin(&row).await
+    }
+
+    /// Commits the journal row, then sends it (or says why it must not be sent).
+    async fn begin(&self, row: &NewJournalRow) -> Result<PaymentLink, CreateError> {
+        match self.with_store(|s| s.journal_begin(row))? {
+            JournalBegin::Started(row) => self.drive(row).await,
+            JournalBegin::AlreadyPending(row) => Err(CreateError::InProgress { key: row.key.key }),
+            JournalBegin::AlreadyDone(row) => Err(self.done_error(row)?),
+        }
+    }
+
+    /// The user's Retry: re-sends the pending row's exact bytes with its key.
+    /// A stale row is re-sent only with `force` (the user checked the server first).
+    pub async fn retry_pending(&self, key: &str, force: bool) -> Result<PaymentLink, CreateError> {
+        let row = self
+            .with_store(|s| s.journal_get(&self.journal_key(key)))?
+            .ok_or_else(|| CreateError::NotFound(key.to_owned()))?;
+        match row.state {
+            JournalState::Pending => self.drive(row).await,
+            // The user checked the server: start over with the same bytes and key.
+            JournalState::Stale if force => {
+                let again = NewJournalRow {
+                    key: row.key,
+                    body: row.body,
+                    order_number: row.order_number,
+                    amount: row.amount,
+                    currency: row.currency,
+                    now: self.now(),
+                };
+                self.begin(&again).await
+            }
+            JournalState::Stale => Err(CreateError::Stale { key: row.key.key }),
+            _ => Err(self.done_error(row)?),
+        }
+    }
+
+    /// On start: pending rows older than 24 h become stale; the younger ones are sent again.
+    /// Returns each resumed key with its outcome.
+    pub async fn resume_pending(
+        &self,
+    ) -> Result<Vec<(String, Result<PaymentLink, CreateError>)>, DeskError> {
+        let now = self.now();
+        self.with_store(|s| s.journal_mark_stale(now, KEY_RETENTION))?;
+        let rows = self.with_store(|s| s.journal_resumable(self.profile_name(), now))?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let key = row.key.key.clone();
+            out.push((key, self.drive(row).await));
+        }
+        Ok(out)
+    }
+
+    /// Gives up on a pending (or stale) row; it is kept in the journal as `abandoned`.
+    pub fn abandon_pending(&self, key: &str) -> Result<(), DeskError> {
+        self.with_store(|s| s.journal_abandon(&self.journal_key(key), self.now()))
+            .map(drop)
+    }
+
+    /// The error for a row that is already finished.
+    fn done_error(&self, row: JournalRow) -> Result<CreateError, DeskError> {
+        Ok(match row.state {
+            JournalState::Completed => match self.linked(&row)? {
+                Some(link) => CreateError::AlreadyHasLink(Box::new(link)),
+                None => CreateError::Conflict {
+                    key: row.key.key,
+                    existing: None,
+                },
+            },
+            JournalState::Pending => CreateError::InProgress { key: row.key.key },
+            JournalState::Stale => CreateError::Stale { key: row.key.key },
+            _ => {
+                let existing = self.linked(&row)?.map(Box::new);
+                CreateError::Conflict {
+                    key: row.key.key,
+                    existing,
+                }
+            }
+        })
+    }
+
+    /// The link history holds for the row's order, if any.
+    fn linked(&self, row: &JournalRow) -> Result<Option<PaymentLink>, DeskError> {
+        if let Some(id) = &row.link_id
+            && let Some(stored) = self.with_store(|s| s.get_link(self.profile_name(), id))?
+        {
+            return Ok(Some(stored.link));
+        }
+        match &row.order_number {
+            Some(order) => self.recent_link(order, row.created_at),
+            None => Ok(None),
+        }
+    }
+
+    /// The link history holds for `order` from the 24 hours before `at`.
+    fn recent_link(
+        &self,
+        order: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<PaymentLink>, DeskError> {
+        let since = at - KEY_RETENTION;
+        Ok(self
+            .with_store(|s| s.find_recent_by_order(self.profile_name(), order, since))?
+            .map(|s| s.link))
+    }
+
+    /// The journal key of an idempotency key of link create in this profile.
+    fn journal_key(&self, key: &str) -> JournalKey {
+        JournalKey::new(self.profile_name(), endpoints::LINK_CREATE.name, key)
+    }
+
+    /// Sends the row until an outcome is known or the attempts run out. Only one driver per key
+    /// runs in this process; a second one returns `InProgress` without sending.
+    async fn drive(&self, row: JournalRow) -> Result<PaymentLink, CreateError> {
+        let key = row.key.key.clone();
+        let Some(_guard) = self.claim(&key) else {
+            return Err(CreateError::InProgress { key });
+        };
+        let policy = self.retry_policy();
+        let mut attempts_here = 0u32;
+        loop {
+            attempts_here += 1;
+            let result = self
+                .client()
+                .call::<PaymentLink>(&endpoints::LINK_CREATE, &row.body, Some(&key))
+                .await;
+            match result {
+                Ok(link) => {
+                    self.with_store(|s| s.journal_complete(&row.key, &link, self.now()))?;
+                    tracing::info!(key = %key, link = %link.id, attempts = attempts_here, "link created");
+                    return Ok(link);
+                }
+                Err(error) => match error.disposition() {
+                    Disposition::Rejected => {
+                        let text = error.to_string();
+                        self.with_store(|s| s.journal_fail(&row.key, &text, self.now()))?;
+                        tracing::info!(key = %key, error = %text, "link create rejected");
+                        return Err(match error {
+                            CallError::Api(e) => CreateError::Rejected(e),
+                            other => CreateError::Unknown { key, error: other },
+                        });
+                    }
+                    Disposition::KeyReused => {
+                        let text = error.to_string();
+                        self.with_store(|s| s.journal_conflict(&row.key, &text, self.now()))?;
+                        let existing = self.linked(&row)?.map(Box::new);
+                        return Err(CreateError::Conflict { key, existing });
+                    }
+                    Disposition::Unknown => {
+                        let text = error.to_string();
+                        self.with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))?;
+                        let jitter = rand::rng().random_range(0..=1000);
+                        let Some(wait) = policy.delay(attempts_here, jitter) else {
+                            tracing::warn!(key = %key, attempts = attempts_here, "outcome unknown, left pending");
+                            return Err(CreateError::Unknown { key, error });
+                        };
+                        tracing::debug!(key = %key, attempt = attempts_here, wait_ms = wait.as_millis(), "outcome unknown, retrying");
+                        tokio::time::sleep(wait).await;
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The policy used when none is configured.
+pub const DEFAULT_POLICY: RetryPolicy = RetryPolicy::LINK_CREATE;
+
+/// A fast policy for tests and benchmarks (milliseconds instead of seconds).
+pub const FAST_POLICY: RetryPolicy = RetryPolicy {
+    base: Duration::from_millis(2),
+    cap: Duration::from_millis(20),
+    max_attempts: 8,
+};

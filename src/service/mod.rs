@@ -1,0 +1,504 @@
+//! The operations of paydesk over one profile: what the app's worker and the CLI both call.
+//!
+//! `Services` owns the local store, the secret store, the clock and the embedded sandbox;
+//! `Services::desk(profile)` gives a `Desk` — a signed client for that profile's server plus the
+//! store — whose methods are the operations: exactly-once link creation (`create`), pending
+//! rows, link detail and cancel, card save, installments, history and catalog.
+//!
+//! The store is synchronous (`SQLite`); its calls are short and run on the caller's thread (the
+//! worker's runtime or the CLI), never on the UI thread.
+
+pub mod create;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use chrono::{DateTime, Utc};
+use zeroize::Zeroizing;
+
+pub use create::CreateError;
+
+use crate::api::client::{ApiClient, CallError, ClientConfig, ClientError};
+use crate::api::endpoints;
+use crate::api::error::Disposition;
+use crate::api::retry::RetryPolicy;
+use crate::api::wire::{InstallmentList, LinkIdBody, PaymentLink, SavedCard};
+use crate::clock::Clock;
+use crate::domain::CatalogVariant;
+use crate::domain::card::CardRequest;
+use crate::domain::installment::InstallmentQuery;
+use crate::domain::link::KeyLimits;
+use crate::lang::Lang;
+use crate::sandbox::{self, SandboxHandle};
+use crate::secrets::{self, SecretError, SecretStore};
+use crate::store::{
+    JournalRow, JournalState, LinkPage, LinkQuery, Profile, Store, StoreError, StoredCard,
+};
+
+/// Name of the built-in sandbox profile.
+pub const SANDBOX_PROFILE: &str = "sandbox";
+
+/// The port the embedded sandbox prefers, so that `paymentUrl`s in history still open after a
+/// restart; another free port is taken when it is busy.
+pub const SANDBOX_PREFERRED_ADDR: &str = "127.0.0.1:47110";
+
+/// Local failures of an operation.
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    /// The local database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The secret could not be read.
+    #[error(transparent)]
+    Secret(#[from] SecretError),
+    /// The profile's configuration cannot make a client.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// No such profile.
+    #[error("no profile named `{0}`")]
+    NoProfile(String),
+    /// The profile has no secret stored.
+    #[error(
+        "profile `{0}` has no API secret: set one with `paydesk profile set-secret {0}` or PAYDESK_API_SECRET"
+    )]
+    NoSecret(String),
+    /// The embedded sandbox could not start.
+    #[error("the built-in sandbox could not start: {0}")]
+    Sandbox(String),
+    /// The server did not give an answer (for a read or a non-journaled write).
+    #[error(transparent)]
+    Call(#[from] CallError),
+    /// The link is not in the local history.
+    #[error("no link `{0}` in the history of this profile")]
+    NoLink(String),
+}
+
+impl DeskError {
+    /// A sentence for the user.
+    pub fn sentence(&self, lang: Lang) -> String {
+        match self {
+            DeskError::Call(e) => e.sentence(lang),
+            DeskError::Secret(e) => e.to_string(),
+            DeskError::NoProfile(name) => format!(
+                "{} `{name}`",
+                lang.pick("Böyle bir profil yok:", "No such profile:")
+            ),
+            DeskError::NoSecret(name) => format!(
+                "{} `{name}`",
+                lang.pick(
+                    "Bu profilin API anahtarı sırrı kayıtlı değil:",
+                    "This profile has no API secret stored:"
+                )
+            ),
+            DeskError::NoLink(id) => format!(
+                "{} {id}",
+                lang.pick(
+                    "Geçmişte böyle bir link yok:",
+                    "No such link in the history:"
+                )
+            ),
+            other => other.to_string(),
+        }
+    }
+
+    /// Whether the outcome of the call is unknown (no answer), as opposed to refused.
+    pub fn is_unknown_outcome(&self) -> bool {
+        matches!(self, DeskError::Call(e) if e.disposition() == Disposition::Unknown)
+    }
+}
+
+/// The OS keyring; where this build has none, a store whose every call says so plainly
+/// (never a file fallback).
+pub fn os_secret_store() -> Arc<dyn SecretStore> {
+    match secrets::KeyringStore::new() {
+        Ok(store) => Arc::new(store),
+        Err(e) => Arc::new(NoKeyring(e.to_string())),
+    }
+}
+
+/// A secret store for a machine without a keyring.
+#[derive(Debug)]
+struct NoKeyring(String);
+
+impl SecretStore for NoKeyring {
+    fn get(&self, _: &str, _: &str) -> Result<Option<Zeroizing<String>>, SecretError> {
+        Err(SecretError::Unavailable(self.0.clone()))
+    }
+    fn set(&self, _: &str, _: &str, _: &str) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable(self.0.clone()))
+    }
+    fn delete(&self, _: &str, _: &str) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable(self.0.clone()))
+    }
+}
+
+/// Shared by every desk: store, secrets, clock, the embedded sandbox.
+pub struct Services {
+    store: Arc<Mutex<Store>>,
+    secrets: Arc<dyn SecretStore>,
+    clock: Arc<dyn Clock>,
+    data_dir: Option<PathBuf>,
+    env_secret: Option<Zeroizing<String>>,
+    sandbox: Mutex<Option<SandboxHandle>>,
+    policy: RetryPolicy,
+    timeouts: Option<(std::time::Duration, std::time::Duration)>,
+}
+
+impl std::fmt::Debug for Services {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Services")
+            .field("data_dir", &self.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Services {
+    /// Opens the store in `data_dir` (the embedded sandbox keeps its state there too).
+    /// `env_secret` is `PAYDESK_API_SECRET`, passed in by the caller; it is never written.
+    pub fn open(
+        data_dir: &Path,
+        secrets: Arc<dyn SecretStore>,
+        clock: Arc<dyn Clock>,
+        env_secret: Option<Zeroizing<String>>,
+    ) -> Result<Self, DeskError> {
+        let store = Store::open(data_dir)?;
+        Ok(Self::with_store(
+            store,
+            Some(data_dir.to_owned()),
+            secrets,
+            clock,
+            env_secret,
+        ))
+    }
+
+    /// Services over an already open store (tests use an in-memory one).
+    pub fn with_store(
+        store: Store,
+        data_dir: Option<PathBuf>,
+        secrets: Arc<dyn SecretStore>,
+        clock: Arc<dyn Clock>,
+        env_secret: Option<Zeroizing<String>>,
+    ) -> Self {
+        Self {
+            store: Arc::new(Mutex::new(store)),
+            secrets,
+            clock,
+            data_dir,
+            env_secret,
+            sandbox: Mutex::new(None),
+            policy: create::DEFAULT_POLICY,
+            timeouts: None,
+        }
+    }
+
+    /// Uses `policy` for link-create retries (tests use a fast one).
+    #[must_use]
+    pub fn with_retry_policy(mut self, policy: RetryPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Uses these connect and total timeouts for every client.
+    #[must_use]
+    pub fn with_timeouts(
+        mut self,
+        connect: std::time::Duration,
+        total: std::time::Duration,
+    ) -> Self {
+        self.timeouts = Some((connect, total));
+        self
+    }
+
+    /// Runs `f` with the store locked.
+    pub fn with_store_locked<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, DeskError> {
+        Ok(f(&mut lock(&self.store))?)
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
+    /// The secret store.
+    pub fn secrets(&self) -> &Arc<dyn SecretStore> {
+        &self.secrets
+    }
+
+    /// The base URL of the embedded sandbox, starting it on first use.
+    pub fn sandbox_url(&self) -> Result<String, DeskError> {
+        let mut slot = self
+            .sandbox
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(h) = slot.as_ref() {
+            return Ok(h.base_url());
+        }
+        let mut config = sandbox::SandboxConfig {
+            state_file: self
+                .data_dir
+                .as_ref()
+                .map(|d| d.join("sandbox-state.sqlite3")),
+            ..sandbox::SandboxConfig::default()
+        };
+        if let Ok(addr) = SANDBOX_PREFERRED_ADDR.parse() {
+            config.addr = addr;
+        }
+        let handle = match sandbox::Sandbox::spawn_background(config.clone()) {
+            Ok(h) => h,
+            Err(first) => {
+                tracing::info!(error = %first, "preferred sandbox port busy, taking any free port");
+                config.addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+                sandbox::Sandbox::spawn_background(config)
+                    .map_err(|e| DeskError::Sandbox(e.to_string()))?
+            }
+        };
+        let url = handle.base_url();
+        *slot = Some(handle);
+        Ok(url)
+    }
+
+    /// The desk of `profile`: its client (secret resolved) and the store.
+    pub fn desk(&self, profile: &str) -> Result<Desk, DeskError> {
+        let profile = self
+            .with_store_locked(|s| s.profile_get(profile))?
+            .ok_or_else(|| DeskError::NoProfile(profile.to_owned()))?;
+        let (base_url, secret) = if profile.is_sandbox {
+            (
+                self.sandbox_url()?,
+                Zeroizing::new(sandbox::DEMO_API_SECRET.to_owned()),
+            )
+        } else {
+            let env = self.env_secret.as_ref().map(|s| s.as_str());
+            let resolved = secrets::resolve_secret(
+                env,
+                self.secrets.as_ref(),
+                &profile.name,
+                &profile.api_key,
+            )?
+            .ok_or_else(|| DeskError::NoSecret(profile.name.clone()))?;
+            (profile.base_url.clone(), resolved.secret)
+        };
+        let api_key = if profile.is_sandbox {
+            sandbox::DEMO_API_KEY.to_owned()
+        } else {
+            profile.api_key.clone()
+        };
+        let mut config = ClientConfig::new(base_url, api_key, secret);
+        if let Some((connect, total)) = self.timeouts {
+            config.connect_timeout = connect;
+            config.total_timeout = total;
+        }
+        let client = ApiClient::new(config, self.clock.clone())?;
+        Ok(Desk {
+            inner: Arc::new(DeskInner {
+                profile,
+                client,
+                store: self.store.clone(),
+                clock: self.clock.clone(),
+                policy: self.policy,
+                inflight: Mutex::new(std::collections::HashSet::new()),
+            }),
+        })
+    }
+}
+
+/// The body of link detail and cancel.
+fn id_body(id: &str) -> Vec<u8> {
+    serde_json::to_vec(&LinkIdBody { id: id.to_owned() })
+        .expect("a struct of one string always serializes")
+}
+
+/// Locks a mutex, recovering from a poisoned lock (a panicked holder cannot leave `SQLite`
+/// half-written: its transaction rolled back).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The operations of one profile. Cheap to clone.
+#[derive(Clone)]
+pub struct Desk {
+    inner: Arc<DeskInner>,
+}
+
+struct DeskInner {
+    profile: Profile,
+    client: ApiClient,
+    store: Arc<Mutex<Store>>,
+    clock: Arc<dyn Clock>,
+    policy: RetryPolicy,
+    inflight: Mutex<std::collections::HashSet<String>>,
+}
+
+impl std::fmt::Debug for Desk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Desk")
+            .field("profile", &self.inner.profile.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Marks a key as being sent by this process until dropped.
+struct InflightGuard<'a> {
+    desk: &'a Desk,
+    key: String,
+}
+
+impl Drop for InflightGuard<'_> {
+    fn drop(&mut self) {
+        lock(&self.desk.inner.inflight).remove(&self.key);
+    }
+}
+
+impl Desk {
+    /// The profile.
+    pub fn profile(&self) -> &Profile {
+        &self.inner.profile
+    }
+
+    fn profile_name(&self) -> &str {
+        &self.inner.profile.name
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        self.inner.clock.now()
+    }
+
+    fn client(&self) -> &ApiClient {
+        &self.inner.client
+    }
+
+    fn retry_policy(&self) -> RetryPolicy {
+        self.inner.policy
+    }
+
+    fn with_store<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, DeskError> {
+        Ok(f(&mut lock(&self.inner.store))?)
+    }
+
+    fn claim(&self, key: &str) -> Option<InflightGuard<'_>> {
+        lock(&self.inner.inflight)
+            .insert(key.to_owned())
+            .then(|| InflightGuard {
+                desk: self,
+                key: key.to_owned(),
+            })
+    }
+
+    /// The base URL this desk talks to.
+    pub fn base_url(&self) -> &str {
+        self.inner.client.base_url()
+    }
+
+    /// The key's limits, as far as the profile knows them.
+    pub fn limits(&self) -> KeyLimits {
+        KeyLimits {
+            amount_limit: self.inner.profile.amount_limit,
+            max_items: self.inner.profile.max_items,
+        }
+    }
+
+    /// The next order number of this counter (durable, unique per device).
+    pub fn next_order_number(&self) -> Result<String, DeskError> {
+        let today = self.now().date_naive();
+        self.with_store(|s| s.next_order_number(self.profile_name(), today))
+    }
+
+    /// Journal rows that are not completed, newest first.
+    pub fn pending(&self) -> Result<Vec<JournalRow>, DeskError> {
+        let open = [
+            JournalState::Pending,
+            JournalState::Stale,
+            JournalState::Conflict,
+        ];
+        self.with_store(|s| s.journal_list(self.profile_name(), &open))
+    }
+
+    /// Asks the server for the link and refreshes history (reads are retried).
+    pub async fn link_detail(&self, id: &str) -> Result<PaymentLink, DeskError> {
+        let link: PaymentLink = self.read(&endpoints::LINK_DETAIL, &id_body(id)).await?;
+        self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
+        Ok(link)
+    }
+
+    /// Cancels the link and records the server's answer in history.
+    pub async fn cancel_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
+        let link: PaymentLink = self.read(&endpoints::LINK_CANCEL, &id_body(id)).await?;
+        self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
+        Ok(link)
+    }
+
+    /// Saves a card. Never journaled, never retried (the body holds a PAN and the endpoint
+    /// takes no idempotency key): an unknown outcome is reported as such.
+    pub async fn save_card(&self, request: &CardRequest) -> Result<SavedCard, DeskError> {
+        let body = request.body_bytes();
+        let card: SavedCard = self
+            .client()
+            .call(&endpoints::CARD_SAVE, &body, None)
+            .await?;
+        drop(body);
+        self.with_store(|s| s.insert_card(self.profile_name(), &card, self.now()))?;
+        Ok(card)
+    }
+
+    /// Lists installment options (a read: retried freely).
+    pub async fn installments(
+        &self,
+        query: &InstallmentQuery,
+    ) -> Result<InstallmentList, DeskError> {
+        self.read(&endpoints::INSTALLMENT_LIST, &query.body_bytes())
+            .await
+    }
+
+    /// A page of the local history, newest first.
+    pub fn history(&self, query: &LinkQuery) -> Result<LinkPage, DeskError> {
+        self.with_store(|s| s.search_links(self.profile_name(), query))
+    }
+
+    /// One link of the local history.
+    pub fn history_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
+        self.with_store(|s| s.get_link(self.profile_name(), id))?
+            .map(|s| s.link)
+            .ok_or_else(|| DeskError::NoLink(id.to_owned()))
+    }
+
+    /// The saved cards of this profile.
+    pub fn saved_cards(&self) -> Result<Vec<StoredCard>, DeskError> {
+        self.with_store(|s| s.list_cards(self.profile_name()))
+    }
+
+    /// The local catalog, by variant id.
+    pub fn catalog(&self) -> Result<HashMap<String, CatalogVariant>, DeskError> {
+        self.with_store(|s| s.catalog_map())
+    }
+
+    /// A read with the read retry policy: retried on unknown outcomes only.
+    async fn read<T: serde::de::DeserializeOwned>(
+        &self,
+        endpoint: &endpoints::Endpoint,
+        body: &[u8],
+    ) -> Result<T, DeskError> {
+        let policy = RetryPolicy::READ;
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            match self.client().call::<T>(endpoint, body, None).await {
+                Ok(v) => return Ok(v),
+                Err(e) if e.disposition() == Disposition::Unknown => {
+                    let jitter = rand::random_range(0..=1000);
+                    match policy.delay(attempts, jitter) {
+                        Some(wait) => tokio::time::sleep(wait).await,
+                        None => return Err(e.into()),
+                    }
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+}
