@@ -39,7 +39,7 @@ start_app() {
   export HOME="$WORK/home"; mkdir -p "$HOME"
   export XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
   export LANG="${PAYDESK_LANG:-tr_TR.UTF-8}" LC_ALL=
-  PAYDESK_PERF=1 "$BIN" --data-dir "$WORK/paydesk" >"$WORK/app.out" 2>"$WORK/app.log" &
+  PAYDESK_PERF=1 PAYDESK_DATA_DIR="$WORK/paydesk" "$BIN" >"$WORK/app.out" 2>"$WORK/app.log" &
   APP_PID=$!
 }
 
