@@ -16,13 +16,15 @@ use paydesk::service::Services;
 use paydesk::ui::theme::ThemeChoice;
 
 struct Env {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    secrets: Arc<AppSecrets>,
     harness: Harness<'static, Option<App>>,
 }
 
 fn start() -> Env {
     let dir = tempfile::tempdir().expect("test set-up");
     let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
+    let secrets_for_env = Arc::clone(&secrets);
     let services = Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
         .expect("test set-up")
         .with_retry_policy(paydesk::service::create::FAST_POLICY);
@@ -54,7 +56,11 @@ fn start() -> Env {
         );
     let app = App::new(&harness.ctx, saved, options).expect("test set-up");
     *harness.state_mut() = Some(app);
-    let mut env = Env { _dir: dir, harness };
+    let mut env = Env {
+        dir,
+        secrets: secrets_for_env,
+        harness,
+    };
     env.until("the sandbox profile is open", |app| {
         app.connection == Connection::Connected && app.base_url().is_some()
     });
@@ -91,7 +97,11 @@ impl Env {
             if self.harness.query_by_label_contains(label).is_some() {
                 return;
             }
-            assert!(Instant::now() < deadline, "timed out waiting for `{label}`");
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for `{label}`; the window holds {:#?}",
+                self.harness.root()
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -408,4 +418,186 @@ fn every_sentence_renders_in_both_languages_with_the_shipped_fonts() {
             "{s}"
         );
     }
+}
+
+impl Env {
+    /// Creates a link for `amount` from the New link view and waits for its result view.
+    fn create_link(&mut self, amount: &str, description: &str) -> paydesk::api::wire::PaymentLink {
+        self.type_into("Amount", amount);
+        if !description.is_empty() {
+            self.type_into("Description", description);
+        }
+        self.click("Create link (Ctrl+Enter)");
+        self.until("the link is shown", |app| app.shown.is_some());
+        self.app().shown.as_ref().expect("shown").link.clone()
+    }
+}
+
+#[test]
+fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
+    let mut env = start();
+    let link = env.create_link("64.00", "");
+    env.click("Customer display");
+    assert!(env.app().customer.open);
+    // The customer display (embedded in the test harness) shows the amount and the QR.
+    env.until_label("Kadıköy Kahve Evi");
+    env.harness
+        .get_by_role_and_label(Role::Label, "Scan to pay");
+    assert!(env.harness.get_all_by_label("₺64.00").count() >= 2);
+
+    env.click("Cancel link");
+    env.harness
+        .get_by_label("Are you sure? A cancelled link can no longer be paid.");
+    env.click("Yes");
+    env.until("the cancel is answered", |app| {
+        app.shown.as_ref().is_some_and(|s| s.cancelled)
+    });
+    env.harness.run_steps(2);
+    // Both windows say so; no poll runs on a final state.
+    assert_eq!(env.harness.get_all_by_label("Cancelled").count(), 2);
+    let status = env.app().shown.as_ref().unwrap().status();
+    assert_eq!(
+        status,
+        LinkStatus::Expired,
+        "the server reports a cancel as EXPIRED"
+    );
+
+    // Esc closes the customer display.
+    env.harness.key_press(egui::Key::Escape);
+    env.harness.run_steps(2);
+    assert!(!env.app().customer.open);
+    let _ = link;
+}
+
+#[test]
+fn the_customer_display_flips_to_paid() {
+    let mut env = start();
+    let link = env.create_link("250.00", "");
+    env.click("Full screen");
+    assert!(env.app().customer.open && env.app().customer.fullscreen);
+    env.admin(
+        reqwest::Method::POST,
+        &format!("/sandbox/links/{}/pay", link.id),
+        r#"{"amount":"250.00"}"#,
+    );
+    env.until_label("Paid ✓");
+    // The customer display's "Scan to pay" line is gone (the main view's QR image keeps its
+    // alternative text).
+    assert!(
+        env.harness
+            .query_by_role_and_label(Role::Label, "Scan to pay")
+            .is_none()
+    );
+}
+
+#[test]
+fn history_finds_a_link_by_order_number_and_opens_it() {
+    let mut env = start();
+    let first = env.create_link("10.00", "Çay ve simit");
+    env.click("New link");
+    env.until("the next order number arrives", |app| {
+        app.new_link.draft.order_number != first.order_number.clone().unwrap_or_default()
+    });
+    let second = env.create_link("20.00", "Türk kahvesi");
+    env.nav(View::History);
+    env.until("both links are listed", |app| app.history.rows.len() == 2);
+    // Newest first.
+    assert_eq!(env.app().history.rows[0].id, second.id);
+    assert_eq!(env.app().history.rows[1].id, first.id);
+
+    let first_order = first.order_number.clone().unwrap();
+    env.type_into(
+        "Search (order number, reference, description)",
+        &first_order,
+    );
+    env.until("the search narrows the list", |app| {
+        app.history.rows.len() == 1 && !app.history.loading
+    });
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_label_contains(&format!("{first_order} ₺10.00"))
+        .click();
+    env.until("the link opens", |app| {
+        app.shown.as_ref().is_some_and(|s| s.link.id == first.id)
+    });
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_role_and_label(Role::Image, "Scan to pay");
+    env.harness.get_by_label("Çay ve simit");
+    env.click("Back");
+    assert!(env.app().shown.is_none());
+}
+
+#[test]
+fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
+    let mut env = start();
+    env.nav(View::Settings);
+    env.click("Add profile");
+    env.type_into("Profile name", "magaza");
+    env.type_into("Base URL", "https://api.example.com");
+    env.type_into("API key id", "pk_live_1");
+    env.type_into("Amount limit (empty: none)", "5000");
+    env.click("Save");
+    env.until("the profile is saved", |app| {
+        app.profiles.iter().any(|p| p.name == "magaza")
+    });
+    let saved = env
+        .app()
+        .profiles
+        .iter()
+        .find(|p| p.name == "magaza")
+        .unwrap()
+        .clone();
+    assert_eq!(saved.amount_limit.unwrap().to_string(), "5000.00");
+
+    // (An AccessKit click: a pointer click right after the Save click is not seen as one.)
+    env.harness
+        .get_by_label("Edit profile magaza")
+        .click_accesskit();
+    env.harness.run_steps(2);
+    env.until_label("No keyring is available");
+    env.type_into("New secret", "sk_live_very_secret");
+    env.click("Store in the keyring");
+    assert!(env.app().settings.secret.is_empty(), "wiped from the form");
+    // The tests' secret store has no keyring: the app says so plainly.
+    env.until_label("No keyring is available");
+    assert!(
+        env.harness
+            .query_by_label_contains("sk_live_very_secret")
+            .is_none()
+    );
+    let stored = paydesk::secrets::SecretStore::get(&*env.secrets, "magaza", "pk_live_1").unwrap();
+    assert_eq!(
+        stored.as_deref().map(String::as_str),
+        Some("sk_live_very_secret")
+    );
+}
+
+#[test]
+fn a_catalog_csv_is_previewed_with_line_errors_then_imported_and_offered_in_the_form() {
+    let mut env = start();
+    let csv = env.dir.path().join("katalog.csv");
+    std::fs::write(
+        &csv,
+        "id;name;unit_price;currency\nv_cay;Çay;15,50;TRY\nv_bad;Bozuk;-3;TRY\nv_eur;Fincan;18,50;EUR\n",
+    )
+    .unwrap();
+    env.nav(View::Catalog);
+    env.type_into("CSV file", csv.to_str().unwrap());
+    env.click("Preview");
+    env.until_label("To import: 2");
+    env.harness.get_by_label("Lines with errors: 1");
+    env.harness.get_by_label("3");
+    assert!(env.app().catalog.is_empty(), "a preview writes nothing");
+    env.click("Import");
+    env.until_label("Imported: 2");
+    assert_eq!(env.app().catalog.len(), 2);
+
+    env.nav(View::NewLink);
+    env.click("Add from catalog");
+    env.type_into("Search the catalog", "ça");
+    env.click("Çay — ₺15.50");
+    env.type_into("Amount", "15.50");
+    env.harness.run_steps(2);
+    env.harness.get_by_label("✓ Matches the amount");
 }

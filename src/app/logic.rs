@@ -77,6 +77,8 @@ pub enum Msg {
         first: bool,
         /// The links (display rows) and where the next page starts.
         result: Result<(Vec<HistoryRow>, Option<LinkCursor>), DeskError>,
+        /// How many links the profile has in all (with the first page of an unfiltered list).
+        total: Option<usize>,
     },
     /// A link of history, to show.
     HistoryLink(Result<PaymentLink, DeskError>),
@@ -209,7 +211,11 @@ impl App {
                 let desk = boot.desk.clone();
                 self.desk = Some(boot.desk);
                 self.connection = match boot.fallback {
-                    Some(why) => Connection::Disconnected(why),
+                    Some(why) => {
+                        // Said where the user asked for the profile, not only in a tooltip.
+                        self.settings.note = Some((false, why.clone()));
+                        Connection::Disconnected(why)
+                    }
                     None => Connection::Connected,
                 };
                 self.catalog = boot.catalog;
@@ -302,12 +308,14 @@ impl App {
                 filter,
                 first,
                 result,
+                total,
             } => match result {
                 Ok((rows, next)) => {
                     let exhausted = next.is_none();
                     self.history_next = next;
                     if first {
                         self.history.set_first_page(filter, rows, exhausted);
+                        self.history.total = total;
                     } else if self.history.loaded_filter.as_ref() == Some(&filter) {
                         self.history.append_page(rows, exhausted);
                     } else {
@@ -637,7 +645,18 @@ impl App {
             }
             Command::SearchHistory(filter) => {
                 self.history_next = None;
-                self.spawn(async move { history_page(&desk, filter, None, lang) });
+                let services = self.services.clone();
+                self.spawn(async move {
+                    let mut msg = history_page(&desk, filter, None, lang);
+                    if let (Msg::History { filter, total, .. }, Some(services)) =
+                        (&mut msg, services)
+                        && *filter == HistoryFilter::default()
+                    {
+                        let profile = desk.profile().name.clone();
+                        *total = services.with_store_locked(|s| s.count_links(&profile)).ok();
+                    }
+                    msg
+                });
             }
             Command::MoreHistory => {
                 let (Some(filter), Some(next)) = (
@@ -778,6 +797,7 @@ fn history_page(desk: &Desk, filter: HistoryFilter, before: Option<LinkCursor>, 
         filter,
         first,
         result,
+        total: None,
     }
 }
 

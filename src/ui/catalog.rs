@@ -70,13 +70,13 @@ impl CatalogView {
         widgets::hint(ui, &cx.palette, T::CsvHelp.get(lang));
         match &self.outcome {
             Some(CsvOutcome::Preview(p)) => {
-                ui.label(format!("{} {}", p.variants.len(), T::WillImport.get(lang)));
+                ui.label(format!("{}: {}", T::WillImport.get(lang), p.variants.len()));
                 variants_grid(ui, "csv-preview", p.variants.iter(), lang);
                 line_errors(ui, cx, &p.errors);
             }
             Some(CsvOutcome::Imported(i)) => {
                 ui.label(
-                    RichText::new(format!("{} {}", i.imported, T::Imported.get(lang)))
+                    RichText::new(format!("{}: {}", T::Imported.get(lang), i.imported))
                         .color(cx.palette.ok),
                 );
                 line_errors(ui, cx, &i.errors);
@@ -133,7 +133,7 @@ fn line_errors(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &[crate::store::CsvLineErr
     }
     let lang = cx.lang;
     ui.label(
-        RichText::new(format!("{} {}", errors.len(), T::LineErrors.get(lang)))
+        RichText::new(format!("{}: {}", T::LineErrors.get(lang), errors.len()))
             .color(cx.palette.error),
     );
     egui::Grid::new("csv-errors").num_columns(2).show(ui, |ui| {

@@ -88,6 +88,8 @@ pub struct HistoryView {
     pub loading: bool,
     /// The last error.
     pub error: Option<String>,
+    /// How many links the profile has (unfiltered lists only).
+    pub total: Option<usize>,
 }
 
 impl HistoryView {
@@ -103,6 +105,7 @@ impl HistoryView {
         self.exhausted = exhausted;
         self.loading = false;
         self.error = None;
+        self.total = None;
     }
 
     /// Appends a further page.

@@ -252,7 +252,7 @@ impl SettingsView {
             }
         }
         ui.horizontal(|ui| {
-            let l = ui.label(T::Secret.get(lang));
+            let l = ui.label(T::NewSecret.get(lang));
             let id = ui.make_persistent_id("profile-secret");
             let mut output = egui::TextEdit::singleline(&mut *self.secret)
                 .id(id)

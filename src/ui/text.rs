@@ -222,9 +222,9 @@ texts! {
     Import => "İçe aktar", "Import";
     Line => "Satır", "Line";
     Problem => "Sorun", "Problem";
-    WillImport => "içe aktarılacak", "to import";
-    Imported => "içe aktarıldı", "imported";
-    LineErrors => "hatalı satır", "lines with errors";
+    WillImport => "İçe aktarılacak", "To import";
+    Imported => "İçe aktarıldı", "Imported";
+    LineErrors => "Hatalı satır", "Lines with errors";
 
     // Settings.
     Profiles => "Profiller", "Profiles";
@@ -238,6 +238,7 @@ texts! {
     MaxItems => "Ürün sayısı sınırı (boş: yok)", "Item limit (empty: none)";
     OrderPrefix => "Sipariş no öneki", "Order number prefix";
     Secret => "API gizli anahtarı", "API secret";
+    NewSecret => "Yeni gizli anahtar", "New secret";
     SecretStored => "Gizli anahtar anahtarlıkta kayıtlı.", "The secret is stored in the keyring.";
     SecretMissing => "Gizli anahtar kayıtlı değil.", "No secret is stored.";
     StoreSecret => "Anahtarlığa kaydet", "Store in the keyring";
