@@ -101,22 +101,7 @@ fn cpu_seconds() -> Option<(f64, f64)> {
     Some((server as f64 / 100.0, all as f64 / 100.0))
 }
 
-fn link_create(c: &mut Criterion) {
-    let handle = Sandbox::spawn_background(SandboxConfig::default()).expect("sandbox starts");
-    let bench = Bench {
-        runtime: tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("client runtime"),
-        http: reqwest::Client::builder()
-            .pool_max_idle_per_host(CLIENTS as usize)
-            .build()
-            .expect("reqwest client"),
-        url: format!("{}{}", handle.base_url(), LINK_CREATE.path),
-        seq: Arc::new(AtomicU64::new(0)),
-    };
-    // Warm the pool, then one plain measurement printed as a figure for docs/sandbox.md.
+fn plain_measurement(bench: &Bench) {
     bench.run(2_000);
     let n: u32 = 40_000;
     let before = cpu_seconds();
@@ -135,7 +120,28 @@ fn link_create(c: &mut Criterion) {
             2e6 / server_us
         );
     }
+}
 
+fn link_create(c: &mut Criterion) {
+    let handle = Sandbox::spawn_background(SandboxConfig::default()).expect("sandbox starts");
+    let bench = Bench {
+        runtime: tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("client runtime"),
+        http: reqwest::Client::builder()
+            .pool_max_idle_per_host(CLIENTS as usize)
+            .build()
+            .expect("reqwest client"),
+        url: format!("{}{}", handle.base_url(), LINK_CREATE.path),
+        seq: Arc::new(AtomicU64::new(0)),
+    };
+    // Warm the pool, then one plain measurement printed as a figure for docs/sandbox.md;
+    // skipped when criterion only smoke-tests the bench (`cargo test --benches`).
+    if std::env::args().any(|a| a == "--bench") {
+        plain_measurement(&bench);
+    }
     let mut group = c.benchmark_group("sandbox");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
