@@ -38,6 +38,9 @@ pub const CANDIDATE_LIMIT: usize = 2_000;
 /// How many of the newest rows a dense text search examines before collecting instead.
 pub const SCAN_BUDGET: usize = 20_000;
 
+/// A bulk insert at least this large merges the full-text index afterwards.
+const OPTIMIZE_AFTER: usize = 10_000;
+
 /// A link in history.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredLink {
@@ -307,9 +310,13 @@ impl TextFilter {
             .arg(self.high.clone())
             .push(" COLLATE NOCASE)");
         if let Some(fts) = &self.fts {
-            sql.push(" OR EXISTS (SELECT 1 FROM links_fts WHERE links_fts MATCH ")
-                .arg(fts.clone())
-                .push(&format!(" AND links_fts.rowid = {t}.seq)"));
+            // Not correlated: the matching rowids are read once into a set. A per-row
+            // `MATCH ... AND rowid = ?` re-reads the prefix terms' lists for every row.
+            sql.push(&format!(
+                " OR {t}.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH "
+            ))
+            .arg(fts.clone())
+            .push(")");
         }
         sql.push(")");
     }
@@ -365,9 +372,12 @@ impl Store {
             n += 1;
         }
         tx.commit()?;
-        // Merge the full-text index's segments so word search reads one b-tree.
-        self.conn
-            .execute("INSERT INTO links_fts (links_fts) VALUES ('optimize')", [])?;
+        if n >= OPTIMIZE_AFTER {
+            // Merge the full-text index's segments so word search reads one b-tree. Smaller
+            // batches are left to FTS5's automatic merging: optimizing rewrites the whole index.
+            self.conn
+                .execute("INSERT INTO links_fts (links_fts) VALUES ('optimize')", [])?;
+        }
         Ok(n)
     }
 
@@ -481,25 +491,37 @@ impl Store {
         plan: Plan,
     ) -> Result<LinkPage, StoreError> {
         if plan == Plan::Scan {
-            let links = self.run(&sql_scan(profile, q, f))?;
-            if links.len() > page_size(q.limit) || !self.window_is_full(profile, q)? {
+            let floor = self.scan_floor(profile, q)?;
+            let links = self.run(&sql_scan(profile, q, f, floor.as_ref()))?;
+            // A full page, or no rows older than the window: the answer is complete.
+            if links.len() > page_size(q.limit) || floor.is_none() {
                 return Ok(Self::finish_page(q, links));
             }
         }
         Ok(Self::finish_page(q, self.run(&sql_collect(profile, q, f))?))
     }
 
-    /// Whether the scan's window held [`SCAN_BUDGET`] rows (so older matches may exist past it).
-    fn window_is_full(&self, profile: &str, q: &LinkQuery) -> Result<bool, StoreError> {
+    /// The key of the [`SCAN_BUDGET`]-th newest row the query may return (an index-only
+    /// walk); `None` when fewer rows are left.
+    fn scan_floor(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+    ) -> Result<Option<(i64, String)>, StoreError> {
         let mut sql = Sql::default();
-        sql.push("SELECT count(*) FROM (SELECT 1 FROM links AS w WHERE");
+        sql.push(&format!(
+            "SELECT w.created_at, w.id FROM links AS w INDEXED BY {} WHERE",
+            time_index(q)
+        ));
         push_common(&mut sql, "w", profile, q);
-        sql.push(" LIMIT ").arg(limit_value(SCAN_BUDGET)).push(")");
-        let n: i64 = self
-            .conn
-            .prepare_cached(&sql.text)?
-            .query_row(params_from_iter(sql.args.iter()), |r| r.get(0))?;
-        Ok(n >= limit_value(SCAN_BUDGET))
+        sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT 1 OFFSET ")
+            .arg(limit_value(SCAN_BUDGET - 1));
+        let mut stmt = self.conn.prepare_cached(&sql.text)?;
+        let mut rows = stmt.query(params_from_iter(sql.args.iter()))?;
+        Ok(match rows.next()? {
+            Some(r) => Some((r.get(0)?, r.get(1)?)),
+            None => None,
+        })
     }
 }
 
@@ -525,51 +547,68 @@ fn sql_without_text(profile: &str, q: &LinkQuery) -> Sql {
     sql
 }
 
-/// Many matches: test the newest [`SCAN_BUDGET`] rows of the time index.
-fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+/// Many matches: walk the time index newest first, testing each row, down to `floor` (the
+/// [`SCAN_BUDGET`]-th row) at most. The floor is a range of the index, so the walk stops at
+/// the page's last match and never sorts.
+fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter, floor: Option<&(i64, String)>) -> Sql {
     let mut sql = Sql::default();
     sql.push(&format!(
-        "SELECT {COLUMNS} FROM (SELECT * FROM links AS w INDEXED BY {} WHERE",
+        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
-    push_common(&mut sql, "w", profile, q);
-    sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT ")
-        .arg(limit_value(SCAN_BUDGET))
-        .push(") AS l WHERE ");
+    push_common(&mut sql, "l", profile, q);
+    if let Some((created_at, id)) = floor {
+        sql.push(" AND (l.created_at, l.id) >= (")
+            .arg(*created_at)
+            .push(", ")
+            .arg(id.clone())
+            .push(")");
+    }
+    sql.push(" AND ");
     f.push_condition(&mut sql, "l");
     sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
         .arg(limit_value(page_size(q.limit) + 1));
     sql
 }
 
-/// Few matches: every match through the text indexes, then sorted. `NOT INDEXED` keeps the
-/// planner from walking the time index and testing each row against the set instead.
+/// Few matches, or many but old: find the page's keys among every match (order and
+/// reference prefixes from their covering indexes, description words through the full-text
+/// index), then read only the page's rows.
 fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
     let mut sql = Sql::default();
     sql.push(&format!(
         "SELECT {COLUMNS} FROM links AS l NOT INDEXED WHERE l.seq IN (\
-         SELECT seq FROM links WHERE profile = "
-    ))
-    .arg(profile.to_owned())
-    .push(" AND order_number >= ")
-    .arg(f.low.clone())
-    .push(" COLLATE NOCASE AND order_number < ")
-    .arg(f.high.clone())
-    .push(" COLLATE NOCASE UNION SELECT seq FROM links WHERE profile = ")
-    .arg(profile.to_owned())
-    .push(" AND reference_number >= ")
-    .arg(f.low.clone())
-    .push(" COLLATE NOCASE AND reference_number < ")
-    .arg(f.high.clone())
-    .push(" COLLATE NOCASE");
-    if let Some(fts) = &f.fts {
-        sql.push(" UNION SELECT rowid FROM links_fts WHERE links_fts MATCH ")
-            .arg(fts.clone());
+         SELECT seq FROM ("
+    ));
+    for (alias, column, index) in [
+        ("o", "order_number", "links_by_order"),
+        ("r", "reference_number", "links_by_reference"),
+    ] {
+        if alias == "r" {
+            sql.push(" UNION ");
+        }
+        sql.push(&format!(
+            "SELECT {alias}.seq, {alias}.created_at, {alias}.id \
+             FROM links AS {alias} INDEXED BY {index} WHERE"
+        ));
+        push_common(&mut sql, alias, profile, q);
+        sql.push(&format!(" AND {alias}.{column} >= "))
+            .arg(f.low.clone())
+            .push(&format!(" COLLATE NOCASE AND {alias}.{column} < "))
+            .arg(f.high.clone())
+            .push(" COLLATE NOCASE");
     }
-    sql.push(") AND");
-    push_common(&mut sql, "l", profile, q);
-    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
-        .arg(limit_value(page_size(q.limit) + 1));
+    if let Some(fts) = &f.fts {
+        // `NOT INDEXED`: look the matches up by rowid, never walk the profile's rows.
+        sql.push(" UNION SELECT d.seq, d.created_at, d.id FROM links AS d NOT INDEXED WHERE");
+        push_common(&mut sql, "d", profile, q);
+        sql.push(" AND d.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH ")
+            .arg(fts.clone())
+            .push(")");
+    }
+    sql.push(") ORDER BY created_at DESC, id DESC LIMIT ")
+        .arg(limit_value(page_size(q.limit) + 1))
+        .push(") ORDER BY l.created_at DESC, l.id DESC");
     sql
 }
 
@@ -716,8 +755,10 @@ mod tests {
                 // The cursor is a range of the index, not a filter on every row.
                 assert_eq!(plan.contains("(created_at,id)<(?,?)"), keyset, "{plan}");
                 let f = TextFilter::new("red").unwrap();
-                let plan = plan_of(&store, &sql_scan("p", &q, &f));
+                let floor = (1_790_000_100, "lnk_00200".to_owned());
+                let plan = plan_of(&store, &sql_scan("p", &q, &f, Some(&floor)));
                 assert!(plan.contains(index), "{plan}");
+                assert!(!plan.contains("TEMP B-TREE"), "{plan}");
             }
         }
         let q = LinkQuery::default();
@@ -725,9 +766,13 @@ mod tests {
             &store,
             &sql_collect("p", &q, &TextFilter::new("a-1 red").unwrap()),
         );
-        assert!(plan.contains("links_by_order"), "{plan}");
-        assert!(plan.contains("links_by_reference"), "{plan}");
+        assert!(plan.contains("COVERING INDEX links_by_order"), "{plan}");
+        assert!(plan.contains("COVERING INDEX links_by_reference"), "{plan}");
         assert!(plan.contains("links_fts"), "{plan}");
         assert!(!plan.contains("links_recent"), "{plan}");
+        assert!(
+            plan.contains("SEARCH d USING INTEGER PRIMARY KEY"),
+            "{plan}"
+        );
     }
 }

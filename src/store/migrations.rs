@@ -86,8 +86,10 @@ CREATE TABLE links (
     UNIQUE (profile, id)
 ) STRICT;
 CREATE INDEX links_recent       ON links (profile, created_at, id);
-CREATE INDEX links_by_order     ON links (profile, order_number, created_at);
-CREATE INDEX links_by_reference ON links (profile, reference_number, created_at);
+-- Covering (created_at, id, status too): a search by prefix ranks its matches without
+-- reading the rows.
+CREATE INDEX links_by_order     ON links (profile, order_number, created_at, id, status);
+CREATE INDEX links_by_reference ON links (profile, reference_number, created_at, id, status);
 CREATE INDEX links_by_status    ON links (profile, status, created_at, id);
 
 CREATE TABLE saved_cards (
