@@ -189,6 +189,17 @@ fn profiles_are_added_listed_and_removed_and_the_sandbox_profile_stays() {
     assert_eq!(bad_limit.code, 3, "{bad_limit:?}");
     assert!(bad_limit.stderr.contains("--amount-limit"));
 
+    let taken = cli.run(&[
+        "profile",
+        "add",
+        "magaza",
+        "--base-url",
+        "https://other.example.com",
+        "--api-key",
+        "pk_live_2",
+    ]);
+    assert_eq!(taken.code, 1, "{taken:?}");
+    assert!(taken.stderr.contains("exists already"), "{taken:?}");
     ok(&cli.run(&["profile", "remove", "magaza"]));
     let after = cli.run(&["profile", "list", "--json"]).json();
     assert_eq!(after.as_array().map(Vec::len), Some(1), "{after}");
