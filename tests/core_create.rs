@@ -505,3 +505,50 @@ async fn rows_older_than_24_hours_become_stale_and_are_sent_only_when_forced() {
     let last = fake.script.seen().pop().expect("a request");
     assert_eq!(last.body, link_request("OLD-1", "40").body_bytes());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_retrying_one_row_both_get_the_link_and_history_keeps_one() {
+    // The app and the CLI share the journal: two `Services` over one database file.
+    let fake = fake_server().await;
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let clock = Arc::new(ManualClock::new(t0()));
+    let first = services(
+        Store::open(dir.path()).expect("a store"),
+        &fake,
+        clock.clone(),
+    );
+    let second = services(
+        Store::open(dir.path()).expect("a store"),
+        &fake,
+        clock.clone(),
+    );
+    let (a, b) = (
+        first.desk("fake").expect("a desk"),
+        second.desk("fake").expect("a desk"),
+    );
+    fake.script
+        .push(std::iter::repeat_n(Reply::Error(500, None), 8));
+    let err = a
+        .create_link(&link_request("DUO-1", "8"))
+        .await
+        .expect_err("unknown");
+    assert!(matches!(err, CreateError::Unknown { .. }), "{err:?}");
+    // The first retry's answer comes late; the second's at once (the server replays the
+    // stored result of the same key).
+    fake.script
+        .push([Reply::Hang(Duration::from_millis(150)), Reply::Link]);
+    let slow = a.retry_pending("link-DUO-1", false);
+    let fast = async {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        b.retry_pending("link-DUO-1", false).await
+    };
+    let (slow, fast) = tokio::join!(slow, fast);
+    let (slow, fast) = (
+        slow.expect("the slow retry gets the link"),
+        fast.expect("the fast one too"),
+    );
+    assert_eq!(slow.id, fast.id);
+    assert_eq!(row(&first, "link-DUO-1").state, JournalState::Completed);
+    let history = core_support::history_orders(&a);
+    assert_eq!(history["DUO-1"].len(), 1);
+}
