@@ -1047,3 +1047,53 @@ fn catalog_import_and_list() {
     let missing = cli.run(&["catalog", "import", "/nonexistent/x.csv"]);
     assert_eq!(missing.code, 1);
 }
+
+#[test]
+fn a_row_older_than_24_hours_is_not_resent_by_retry_all_and_is_reported() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    {
+        // A create from 25 hours ago whose outcome was never learnt.
+        let mut store = paydesk::store::Store::open(cli.data_dir()).expect("the store opens");
+        let request = core_support::link_request("OLD-1", "5");
+        let begun = store
+            .journal_begin(&paydesk::store::NewJournalRow {
+                key: paydesk::store::JournalKey::new("test", "link.create", "link-OLD-1"),
+                body: request.body_bytes(),
+                order_number: Some("OLD-1".into()),
+                amount: Some(request.amount()),
+                currency: Some(request.currency()),
+                now: Utc::now() - Duration::hours(25),
+            })
+            .expect("the row is committed");
+        assert!(matches!(begun, paydesk::store::JournalBegin::Started(_)));
+    }
+    let all = cli.run(&["--profile", "test", "pending", "retry", "--all"]);
+    assert_eq!(all.code, 4, "{all:?}");
+    assert!(
+        all.stderr.starts_with("link-OLD-1\t") && all.stderr.contains("24 hours"),
+        "{all:?}"
+    );
+    let one = cli.run(&["--profile", "test", "pending", "retry", "link-OLD-1"]);
+    assert_eq!(one.code, 4, "{one:?}");
+    assert!(
+        server.admin().links(None).is_empty(),
+        "a stale row is never re-sent"
+    );
+    let list = cli
+        .run(&["--profile", "test", "pending", "list", "--json"])
+        .json();
+    assert!(
+        list[0]["state"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("stale")),
+        "{list}"
+    );
+    ok(&cli.run(&["--profile", "test", "pending", "abandon", "link-OLD-1"]));
+    let list = cli
+        .run(&["--profile", "test", "pending", "list", "--json"])
+        .json();
+    assert_eq!(list, serde_json::json!([]));
+    ok(&cli.run(&["--profile", "test", "pending", "retry", "--all"]));
+}

@@ -493,6 +493,17 @@ impl Ctx {
                             }
                         }
                     }
+                    // Rows older than the server's key retention are not re-sent: say so,
+                    // rather than let "retry --all" look like it finished everything.
+                    let stale = desk.pending().map_err(local(lang))?;
+                    for row in stale.iter().filter(|r| r.state == JournalState::Stale) {
+                        let e = CreateError::Stale {
+                            key: row.key.key.clone(),
+                        };
+                        let f = create_failure(&e, lang);
+                        worst = worst.max_code(f.exit);
+                        eprintln!("{}\t{}", row.key.key, f.lines.join(" "));
+                    }
                     return if worst == Exit::Ok {
                         Ok(())
                     } else {
