@@ -296,7 +296,9 @@ impl TextFilter {
     }
 
     /// Appends `(order prefix OR reference prefix OR description words)` about table `t`.
-    fn push_condition(&self, sql: &mut Sql, t: &str) {
+    /// `seqs` bounds the description matches read from the full-text index to the rows the
+    /// caller will test.
+    fn push_condition(&self, sql: &mut Sql, t: &str, seqs: (i64, i64)) {
         sql.push(&format!("(({t}.order_number >= "))
             .arg(self.low.clone())
             .push(" COLLATE NOCASE AND ")
@@ -310,12 +312,16 @@ impl TextFilter {
             .arg(self.high.clone())
             .push(" COLLATE NOCASE)");
         if let Some(fts) = &self.fts {
-            // Not correlated: the matching rowids are read once into a set. A per-row
-            // `MATCH ... AND rowid = ?` re-reads the prefix terms' lists for every row.
+            // Not correlated: the matching rowids (within the window) are read once into a
+            // set. A per-row `MATCH ... AND rowid = ?` re-reads the terms' lists for every row.
             sql.push(&format!(
                 " OR {t}.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH "
             ))
             .arg(fts.clone())
+            .push(" AND rowid BETWEEN ")
+            .arg(seqs.0)
+            .push(" AND ")
+            .arg(seqs.1)
             .push(")");
         }
         sql.push(")");
@@ -491,37 +497,76 @@ impl Store {
         plan: Plan,
     ) -> Result<LinkPage, StoreError> {
         if plan == Plan::Scan {
-            let floor = self.scan_floor(profile, q)?;
-            let links = self.run(&sql_scan(profile, q, f, floor.as_ref()))?;
+            let Some(window) = self.scan_window(profile, q)? else {
+                return Ok(Self::finish_page(q, Vec::new()));
+            };
+            let links = self.run(&sql_scan(profile, q, f, &window))?;
             // A full page, or no rows older than the window: the answer is complete.
-            if links.len() > page_size(q.limit) || floor.is_none() {
+            if links.len() > page_size(q.limit) || window.floor.is_none() {
                 return Ok(Self::finish_page(q, links));
             }
         }
         Ok(Self::finish_page(q, self.run(&sql_collect(profile, q, f))?))
     }
 
-    /// The key of the [`SCAN_BUDGET`]-th newest row the query may return (an index-only
-    /// walk); `None` when fewer rows are left.
-    fn scan_floor(
-        &self,
-        profile: &str,
-        q: &LinkQuery,
-    ) -> Result<Option<(i64, String)>, StoreError> {
+    /// The rows a scan may test: down to the [`SCAN_BUDGET`]-th newest row the query may
+    /// return, and their lowest and highest `seq`. Two index-only walks. `None` when the query
+    /// has no rows at all.
+    fn scan_window(&self, profile: &str, q: &LinkQuery) -> Result<Option<Window>, StoreError> {
+        let index = time_index(q);
         let mut sql = Sql::default();
         sql.push(&format!(
-            "SELECT w.created_at, w.id FROM links AS w INDEXED BY {} WHERE",
-            time_index(q)
+            "SELECT w.created_at, w.id FROM links AS w INDEXED BY {index} WHERE"
         ));
         push_common(&mut sql, "w", profile, q);
         sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT 1 OFFSET ")
             .arg(limit_value(SCAN_BUDGET - 1));
-        let mut stmt = self.conn.prepare_cached(&sql.text)?;
-        let mut rows = stmt.query(params_from_iter(sql.args.iter()))?;
-        Ok(match rows.next()? {
-            Some(r) => Some((r.get(0)?, r.get(1)?)),
-            None => None,
+        let floor: Option<(i64, String)> = {
+            let mut stmt = self.conn.prepare_cached(&sql.text)?;
+            let mut rows = stmt.query(params_from_iter(sql.args.iter()))?;
+            match rows.next()? {
+                Some(r) => Some((r.get(0)?, r.get(1)?)),
+                None => None,
+            }
+        };
+        let mut sql = Sql::default();
+        sql.push(&format!(
+            "SELECT min(w.seq), max(w.seq) FROM links AS w INDEXED BY {index} WHERE"
+        ));
+        push_common(&mut sql, "w", profile, q);
+        push_floor(&mut sql, "w", floor.as_ref());
+        let seqs: (Option<i64>, Option<i64>) = self
+            .conn
+            .prepare_cached(&sql.text)?
+            .query_row(params_from_iter(sql.args.iter()), |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        Ok(match seqs {
+            (Some(low), Some(high)) => Some(Window {
+                floor,
+                seqs: (low, high),
+            }),
+            _ => None,
         })
+    }
+}
+
+/// The rows a scan tests (see `scan_window`).
+struct Window {
+    /// The oldest row's key; `None` when the window reaches the oldest row of the query.
+    floor: Option<(i64, String)>,
+    /// The lowest and highest `seq` in the window.
+    seqs: (i64, i64),
+}
+
+/// Appends ` AND (created_at, id) >= floor` about `t`.
+fn push_floor(sql: &mut Sql, t: &str, floor: Option<&(i64, String)>) {
+    if let Some((created_at, id)) = floor {
+        sql.push(&format!(" AND ({t}.created_at, {t}.id) >= ("))
+            .arg(*created_at)
+            .push(", ")
+            .arg(id.clone())
+            .push(")");
     }
 }
 
@@ -547,25 +592,20 @@ fn sql_without_text(profile: &str, q: &LinkQuery) -> Sql {
     sql
 }
 
-/// Many matches: walk the time index newest first, testing each row, down to `floor` (the
-/// [`SCAN_BUDGET`]-th row) at most. The floor is a range of the index, so the walk stops at
-/// the page's last match and never sorts.
-fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter, floor: Option<&(i64, String)>) -> Sql {
+/// Many matches: walk the time index newest first, testing each row, down to the window's
+/// floor (the [`SCAN_BUDGET`]-th row) at most. The floor is a range of the index, so the walk
+/// stops at the page's last match and never sorts; the index covers the prefix columns, so
+/// only matching rows are read from the table.
+fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter, window: &Window) -> Sql {
     let mut sql = Sql::default();
     sql.push(&format!(
         "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
     push_common(&mut sql, "l", profile, q);
-    if let Some((created_at, id)) = floor {
-        sql.push(" AND (l.created_at, l.id) >= (")
-            .arg(*created_at)
-            .push(", ")
-            .arg(id.clone())
-            .push(")");
-    }
+    push_floor(&mut sql, "l", window.floor.as_ref());
     sql.push(" AND ");
-    f.push_condition(&mut sql, "l");
+    f.push_condition(&mut sql, "l", window.seqs);
     sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
         .arg(limit_value(page_size(q.limit) + 1));
     sql
@@ -575,11 +615,14 @@ fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter, floor: Option<&(i64, S
 /// reference prefixes from their covering indexes, description words through the full-text
 /// index), then read only the page's rows.
 fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+    let n = limit_value(page_size(q.limit) + 1);
     let mut sql = Sql::default();
     sql.push(&format!(
         "SELECT {COLUMNS} FROM links AS l NOT INDEXED WHERE l.seq IN (\
          SELECT seq FROM ("
     ));
+    // Each source keeps only its own newest `n` (a bounded top-n sort), so the union and the
+    // final ranking handle at most 3n keys.
     for (alias, column, index) in [
         ("o", "order_number", "links_by_order"),
         ("r", "reference_number", "links_by_reference"),
@@ -588,7 +631,7 @@ fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
             sql.push(" UNION ");
         }
         sql.push(&format!(
-            "SELECT {alias}.seq, {alias}.created_at, {alias}.id \
+            "SELECT * FROM (SELECT {alias}.seq, {alias}.created_at, {alias}.id \
              FROM links AS {alias} INDEXED BY {index} WHERE"
         ));
         push_common(&mut sql, alias, profile, q);
@@ -596,18 +639,26 @@ fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
             .arg(f.low.clone())
             .push(&format!(" COLLATE NOCASE AND {alias}.{column} < "))
             .arg(f.high.clone())
-            .push(" COLLATE NOCASE");
+            .push(&format!(
+                " COLLATE NOCASE ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT "
+            ))
+            .arg(n)
+            .push(")");
     }
     if let Some(fts) = &f.fts {
         // `NOT INDEXED`: look the matches up by rowid, never walk the profile's rows.
-        sql.push(" UNION SELECT d.seq, d.created_at, d.id FROM links AS d NOT INDEXED WHERE");
+        sql.push(
+            " UNION SELECT * FROM (SELECT d.seq, d.created_at, d.id FROM links AS d NOT INDEXED WHERE",
+        );
         push_common(&mut sql, "d", profile, q);
         sql.push(" AND d.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH ")
             .arg(fts.clone())
+            .push(") ORDER BY d.created_at DESC, d.id DESC LIMIT ")
+            .arg(n)
             .push(")");
     }
     sql.push(") ORDER BY created_at DESC, id DESC LIMIT ")
-        .arg(limit_value(page_size(q.limit) + 1))
+        .arg(n)
         .push(") ORDER BY l.created_at DESC, l.id DESC");
     sql
 }
@@ -731,6 +782,17 @@ mod tests {
         rows.map(Result::unwrap).collect::<Vec<_>>().join(" | ")
     }
 
+    fn opcodes(store: &Store, sql: &Sql) -> Vec<String> {
+        let mut stmt = store
+            .conn
+            .prepare(&format!("EXPLAIN {}", sql.text))
+            .unwrap();
+        stmt.query_map(params_from_iter(sql.args.iter()), |r| r.get::<_, String>(1))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
     #[test]
     fn pages_read_an_index_in_order_without_sorting() {
         let store = store();
@@ -755,10 +817,16 @@ mod tests {
                 // The cursor is a range of the index, not a filter on every row.
                 assert_eq!(plan.contains("(created_at,id)<(?,?)"), keyset, "{plan}");
                 let f = TextFilter::new("red").unwrap();
-                let floor = (1_790_000_100, "lnk_00200".to_owned());
-                let plan = plan_of(&store, &sql_scan("p", &q, &f, Some(&floor)));
+                let window = Window {
+                    floor: Some((1_790_000_100, "lnk_00200".to_owned())),
+                    seqs: (1, 3000),
+                };
+                let scan = sql_scan("p", &q, &f, &window);
+                let plan = plan_of(&store, &scan);
                 assert!(plan.contains(index), "{plan}");
                 assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+                // The row is read from the table only once the index columns matched.
+                assert!(opcodes(&store, &scan).contains(&"DeferredSeek".to_owned()));
             }
         }
         let q = LinkQuery::default();

@@ -114,6 +114,7 @@ fn search(c: &mut Criterion) {
             },
         ),
         ("no_match", text("nothing-like-this")),
+        ("first_letter_typed", text("k")),
     ];
     let mut group = c.benchmark_group("search_1m_first_page");
     group
