@@ -5,6 +5,7 @@
 //! egui. See ARCHITECTURE.md for the module map and the data flow.
 
 pub mod api;
+pub mod app;
 pub mod cli;
 pub mod clock;
 pub mod domain;
@@ -14,3 +15,5 @@ pub mod sandbox;
 pub mod secrets;
 pub mod service;
 pub mod store;
+pub mod ui;
+pub mod worker;

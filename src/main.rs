@@ -8,11 +8,17 @@ use paydesk::cli::args::Cli;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.command.is_none() {
-        println!(
-            "paydesk {}: the desktop app lands with its issue; see `paydesk --help` for the CLI.",
-            env!("CARGO_PKG_VERSION")
-        );
-        return ExitCode::SUCCESS;
+        let gui = paydesk::app::GuiOptions {
+            data_dir: cli.data_dir,
+            profile: cli.profile,
+        };
+        return match paydesk::app::run_gui(gui) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("paydesk: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     ExitCode::from(u8::try_from(paydesk::cli::run::run(cli)).unwrap_or(1))
 }

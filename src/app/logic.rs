@@ -1,0 +1,838 @@
+//! The app's logic: turns commands into background jobs and background results into view
+//! state. Nothing here draws, and nothing here blocks: every network, `SQLite` and keyring call
+//! runs on the worker, and its answer comes back as a [`Msg`].
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+
+use zeroize::Zeroizing;
+
+use super::{App, Command, Connection, View};
+use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
+use crate::domain::CatalogVariant;
+use crate::lang::Lang;
+use crate::qr::QrMatrix;
+use crate::secrets::SecretError;
+use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services};
+use crate::store::{CsvImport, CsvParsed, JournalRow, LinkCursor, LinkQuery, Profile};
+use crate::ui::card::CardOutcome;
+use crate::ui::catalog::CsvOutcome;
+use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
+use crate::ui::installments::InstallmentOutcome;
+use crate::ui::link_result::ShownLink;
+use crate::ui::new_link::SendNote;
+use crate::ui::settings::SecretStatus;
+use crate::ui::text::T;
+use crate::worker::Polled;
+
+/// What the worker opened for a profile.
+pub struct Boot {
+    services: Arc<Services>,
+    desk: Desk,
+    order_number: Option<String>,
+    catalog: HashMap<String, CatalogVariant>,
+    profiles: Vec<Profile>,
+    pending: Vec<JournalRow>,
+    /// The profile asked for could not be opened; the sandbox was opened instead.
+    fallback: Option<String>,
+}
+
+impl std::fmt::Debug for Boot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Boot")
+            .field("desk", &self.desk)
+            .field("fallback", &self.fallback)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A background result.
+pub enum Msg {
+    /// A profile was opened (start-up or switch).
+    Booted(Result<Box<Boot>, String>),
+    /// A link creation ended.
+    Created {
+        /// The outcome.
+        result: Result<PaymentLink, CreateError>,
+        /// The journal's open rows after it.
+        pending: Option<Vec<JournalRow>>,
+    },
+    /// The next order number.
+    OrderNumber(Result<String, DeskError>),
+    /// A link's detail (a poll or a refresh).
+    Detail(String, Result<PaymentLink, DeskError>),
+    /// A cancel's answer.
+    Cancelled(String, Result<PaymentLink, DeskError>),
+    /// A card save's answer.
+    CardSaved(Result<SavedCard, DeskError>),
+    /// Installment options.
+    Installments(Result<InstallmentList, DeskError>),
+    /// A page of history.
+    History {
+        /// The filter it answers.
+        filter: HistoryFilter,
+        /// Whether it is the first page.
+        first: bool,
+        /// The links (display rows) and where the next page starts.
+        result: Result<(Vec<HistoryRow>, Option<LinkCursor>), DeskError>,
+        /// How many links the profile has in all (with the first page of an unfiltered list).
+        total: Option<usize>,
+    },
+    /// A link of history, to show.
+    HistoryLink(Result<PaymentLink, DeskError>),
+    /// The journal's open rows.
+    PendingRows(Result<Vec<JournalRow>, DeskError>),
+    /// A Retry ended.
+    Retried(
+        String,
+        Result<PaymentLink, CreateError>,
+        Option<Vec<JournalRow>>,
+    ),
+    /// An Abandon ended.
+    Abandoned(String, Result<Vec<JournalRow>, DeskError>),
+    /// Start-up resume of pending rows ended.
+    Resumed(Result<usize, DeskError>, Option<Vec<JournalRow>>),
+    /// A CSV preview or import ended.
+    Csv(CsvOutcome, Option<HashMap<String, CatalogVariant>>),
+    /// The QR PNG was written (or not).
+    QrSaved(Result<String, String>),
+    /// Profiles changed (or a change failed).
+    Profiles(Result<Vec<Profile>, String>),
+    /// Whether a profile's secret is stored.
+    Secret(String, SecretStatus),
+}
+
+impl std::fmt::Debug for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self {
+            Msg::Booted(_) => "Booted",
+            Msg::Created { .. } => "Created",
+            Msg::OrderNumber(_) => "OrderNumber",
+            Msg::Detail(..) => "Detail",
+            Msg::Cancelled(..) => "Cancelled",
+            Msg::CardSaved(_) => "CardSaved",
+            Msg::Installments(_) => "Installments",
+            Msg::History { .. } => "History",
+            Msg::HistoryLink(_) => "HistoryLink",
+            Msg::PendingRows(_) => "PendingRows",
+            Msg::Retried(..) => "Retried",
+            Msg::Abandoned(..) => "Abandoned",
+            Msg::Resumed(..) => "Resumed",
+            Msg::Csv(..) => "Csv",
+            Msg::QrSaved(_) => "QrSaved",
+            Msg::Profiles(_) => "Profiles",
+            Msg::Secret(..) => "Secret",
+        };
+        f.write_str(name)
+    }
+}
+
+impl App {
+    /// Queues a background job whose result is a [`Msg`].
+    pub(crate) fn spawn(&mut self, job: impl Future<Output = Msg> + Send + 'static) {
+        let pending = self.worker.spawn(job);
+        self.jobs.push(pending);
+    }
+
+    /// Opens the profile (start-up and switches), in the background.
+    pub(crate) fn boot(&mut self) {
+        self.connection = Connection::Connecting;
+        let options = self.options.clone();
+        let wanted = self.profile_name();
+        let services = self.services.clone().or_else(|| options.services.clone());
+        self.spawn(async move {
+            let result =
+                tokio::task::spawn_blocking(move || open_profile(&options, services, &wanted))
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r);
+            Msg::Booted(result.map(Box::new))
+        });
+    }
+
+    /// Takes every result that has arrived.
+    pub(crate) fn drain(&mut self) {
+        let mut arrived = Vec::new();
+        let mut lost = false;
+        self.jobs.retain_mut(|p| match p.poll() {
+            Polled::Ready(m) => {
+                arrived.push(m);
+                false
+            }
+            Polled::Running => true,
+            Polled::Idle => false,
+            Polled::Lost => {
+                lost = true;
+                false
+            }
+        });
+        for m in arrived {
+            self.on_msg(m);
+        }
+        if lost {
+            let text = T::WorkerLost.get(self.saved.lang).to_owned();
+            self.new_link.sending = false;
+            self.new_link.note = Some(SendNote::Error(text.clone()));
+            self.card.sending = false;
+            self.installments.loading = false;
+            self.history.loading = false;
+            self.catalog_view.busy = false;
+            self.settings.busy = false;
+            self.pending.busy.clear();
+            if let Some(s) = &mut self.shown {
+                s.busy = false;
+            }
+            self.connection = Connection::Disconnected(text);
+        }
+    }
+
+    fn lang(&self) -> Lang {
+        self.saved.lang
+    }
+
+    fn note_call(&mut self, e: Option<&DeskError>) {
+        // An answer of any kind (even a refusal) means the server is reachable.
+        self.connection = match e {
+            Some(e) if e.is_unknown_outcome() => Connection::Disconnected(e.sentence(self.lang())),
+            _ => Connection::Connected,
+        };
+    }
+
+    fn on_msg(&mut self, msg: Msg) {
+        let lang = self.lang();
+        match msg {
+            Msg::Booted(Ok(boot)) => {
+                let boot = *boot;
+                self.saved.last_profile = Some(boot.desk.profile().name.clone());
+                self.limits = boot.desk.limits();
+                self.services = Some(boot.services);
+                let desk = boot.desk.clone();
+                self.desk = Some(boot.desk);
+                self.connection = match boot.fallback {
+                    Some(why) => {
+                        // Said where the user asked for the profile, not only in a tooltip.
+                        self.settings.note = Some((false, why.clone()));
+                        Connection::Disconnected(why)
+                    }
+                    None => Connection::Connected,
+                };
+                self.catalog = boot.catalog;
+                self.settings.profiles = boot.profiles.clone();
+                self.profiles = boot.profiles;
+                self.pending.rows = boot.pending;
+                if let Some(order) = boot.order_number {
+                    self.new_link.draft.order_number = order;
+                }
+                self.history = crate::ui::history::HistoryView {
+                    filter: std::mem::take(&mut self.history.filter),
+                    ..Default::default()
+                };
+                // Resume the journal's pending rows of this profile.
+                self.spawn(async move {
+                    let result = desk.resume_pending().await.map(|v| v.len());
+                    let rows = desk.pending().ok();
+                    Msg::Resumed(result, rows)
+                });
+            }
+            Msg::Booted(Err(why)) => {
+                self.connection =
+                    Connection::Disconnected(format!("{}: {why}", T::StartFailed.get(lang)));
+            }
+            Msg::Created { result, pending } => {
+                self.new_link.sending = false;
+                if let Some(rows) = pending {
+                    self.pending.rows = rows;
+                }
+                match result {
+                    Ok(link) => {
+                        self.connection = Connection::Connected;
+                        self.new_link.server_expected = None;
+                        self.new_link.note = None;
+                        self.show_link(link, false);
+                        self.history.invalidate();
+                    }
+                    Err(CreateError::Rejected(e)) => {
+                        self.connection = Connection::Connected;
+                        self.new_link.server_expected = e.expected_amount();
+                        self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                    }
+                    Err(CreateError::Unknown { ref error, .. }) => {
+                        self.connection = Connection::Disconnected(error.sentence(lang));
+                        let text = result
+                            .as_ref()
+                            .err()
+                            .map(|e| e.sentence(lang))
+                            .unwrap_or_default();
+                        self.new_link.note = Some(SendNote::Unknown(text));
+                    }
+                    Err(CreateError::InProgress { .. }) => {
+                        self.new_link.note = Some(SendNote::AlreadyPending);
+                    }
+                    Err(e) => {
+                        self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                    }
+                }
+            }
+            Msg::OrderNumber(Ok(n)) => self.new_link.draft.order_number = n,
+            Msg::OrderNumber(Err(e)) => {
+                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+            }
+            Msg::Detail(id, result) => {
+                self.note_call(result.as_ref().err());
+                self.poll_answered(&id, result, false);
+            }
+            Msg::Cancelled(id, result) => {
+                self.note_call(result.as_ref().err());
+                self.poll_answered(&id, result, true);
+            }
+            Msg::CardSaved(result) => {
+                self.note_call(result.as_ref().err());
+                self.card.sending = false;
+                self.card.outcome = Some(match result {
+                    Ok(card) => CardOutcome::Saved(Box::new(card)),
+                    Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.sentence(lang)),
+                    Err(e) => CardOutcome::Error(e.sentence(lang)),
+                });
+            }
+            Msg::Installments(result) => {
+                self.note_call(result.as_ref().err());
+                self.installments.loading = false;
+                self.installments.outcome = Some(match result {
+                    Ok(list) => InstallmentOutcome::List(Box::new(list)),
+                    Err(e) => InstallmentOutcome::Error(e.sentence(lang)),
+                });
+            }
+            Msg::History {
+                filter,
+                first,
+                result,
+                total,
+            } => match result {
+                Ok((rows, next)) => {
+                    let exhausted = next.is_none();
+                    self.history_next = next;
+                    if first {
+                        self.history.set_first_page(filter, rows, exhausted);
+                        self.history.total = total;
+                    } else if self.history.loaded_filter.as_ref() == Some(&filter) {
+                        self.history.append_page(rows, exhausted);
+                    } else {
+                        self.history.loading = false;
+                    }
+                }
+                Err(e) => {
+                    self.history.loading = false;
+                    self.history.loaded_filter = Some(filter);
+                    self.history.error = Some(e.sentence(lang));
+                }
+            },
+            Msg::HistoryLink(Ok(link)) => {
+                self.show_link(link, true);
+                self.view = View::History;
+            }
+            Msg::HistoryLink(Err(e)) => self.history.error = Some(e.sentence(lang)),
+            Msg::PendingRows(Ok(rows)) => self.pending.rows = rows,
+            Msg::PendingRows(Err(e)) => self.pending.note = Some((false, e.sentence(lang))),
+            Msg::Retried(key, result, rows) => {
+                self.pending.busy.retain(|k| *k != key);
+                if let Some(rows) = rows {
+                    self.pending.rows = rows;
+                }
+                match result {
+                    Ok(link) => {
+                        self.connection = Connection::Connected;
+                        let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
+                        self.pending.note =
+                            Some((true, format!("{order}: {}", T::StateCompleted.get(lang))));
+                        self.history.invalidate();
+                    }
+                    Err(e) => self.pending.note = Some((false, e.sentence(lang))),
+                }
+            }
+            Msg::Abandoned(key, result) => {
+                self.pending.busy.retain(|k| *k != key);
+                match result {
+                    Ok(rows) => self.pending.rows = rows,
+                    Err(e) => self.pending.note = Some((false, e.sentence(lang))),
+                }
+            }
+            Msg::Resumed(result, rows) => {
+                if let Some(rows) = rows {
+                    self.pending.rows = rows;
+                }
+                if let Ok(n) = result
+                    && n > 0
+                {
+                    self.history.invalidate();
+                }
+            }
+            Msg::Csv(outcome, catalog) => {
+                self.catalog_view.busy = false;
+                self.catalog_view.outcome = Some(outcome);
+                if let Some(c) = catalog {
+                    self.catalog = c;
+                }
+            }
+            Msg::QrSaved(result) => {
+                if let Some(s) = &mut self.shown {
+                    s.note = Some(match result {
+                        Ok(path) => (true, format!("{} {path}", T::SavedTo.get(lang))),
+                        Err(e) => (false, e),
+                    });
+                }
+            }
+            Msg::Profiles(result) => {
+                self.settings.busy = false;
+                match result {
+                    Ok(list) => {
+                        self.settings.profiles = list.clone();
+                        self.profiles = list;
+                        self.settings.form = None;
+                        self.settings.note = Some((true, T::Saved.get(lang).to_owned()));
+                    }
+                    Err(e) => self.settings.note = Some((false, e)),
+                }
+            }
+            Msg::Secret(profile, status) => {
+                self.settings.busy = false;
+                self.settings.secrets.insert(profile, status);
+            }
+        }
+    }
+
+    /// Shows a link in the result view, and starts its status poll when it is not final.
+    fn show_link(&mut self, link: PaymentLink, from_history: bool) {
+        self.shown = Some(ShownLink::new(link, from_history));
+        self.poll.interval = self.options.poll_interval;
+        self.poll.next = Some(Instant::now() + self.poll.interval);
+    }
+
+    /// A detail or cancel answer for the shown link.
+    fn poll_answered(&mut self, id: &str, result: Result<PaymentLink, DeskError>, cancelled: bool) {
+        let lang = self.lang();
+        let Some(shown) = &mut self.shown else {
+            return;
+        };
+        if shown.link.id != id {
+            return;
+        }
+        shown.busy = false;
+        match result {
+            Ok(link) => {
+                let changed =
+                    link.status != shown.link.status || link.paid_amount != shown.link.paid_amount;
+                shown.link = link;
+                if cancelled {
+                    shown.cancelled = true;
+                }
+                self.poll.interval = if changed {
+                    self.options.poll_interval
+                } else {
+                    (self.poll.interval * 3 / 2).min(self.options.poll_max)
+                };
+                if changed {
+                    self.history.invalidate();
+                }
+            }
+            Err(e) => {
+                shown.note = Some((false, e.sentence(lang)));
+                self.poll.interval = (self.poll.interval * 2).min(self.options.poll_max);
+            }
+        }
+        self.poll.next = Some(Instant::now() + self.poll.interval);
+    }
+
+    /// Sends the next status poll when it is due; asks for a repaint when it will be.
+    pub(crate) fn schedule_poll(&mut self) {
+        let Some(shown) = &self.shown else {
+            return;
+        };
+        if shown.is_final() || shown.busy {
+            return;
+        }
+        let Some(next) = self.poll.next else {
+            return;
+        };
+        let now = Instant::now();
+        if next <= now {
+            let id = shown.link.id.clone();
+            self.fetch_detail(id);
+        } else {
+            self.ctx.request_repaint_after(next - now);
+        }
+    }
+
+    fn fetch_detail(&mut self, id: String) {
+        let Some(desk) = self.desk.clone() else {
+            return;
+        };
+        if let Some(s) = &mut self.shown {
+            s.busy = true;
+        }
+        self.poll.next = None;
+        self.spawn(async move {
+            let r = desk.link_detail(&id).await;
+            Msg::Detail(id, r)
+        });
+    }
+
+    /// Runs the commands the views emitted this frame.
+    pub(crate) fn run_commands(&mut self) {
+        for command in std::mem::take(&mut self.commands) {
+            self.run(command);
+        }
+    }
+
+    fn run(&mut self, command: Command) {
+        tracing::debug!(command = command.name(), "command");
+        let lang = self.lang();
+        match command {
+            Command::Navigate(v) => self.view = v,
+            Command::CopyText(text) => self.ctx.copy_text(text),
+            Command::OpenUrl(url) => self.ctx.open_url(egui::OpenUrl::new_tab(url)),
+            Command::CustomerDisplay { open, fullscreen } => {
+                self.customer.open = open;
+                self.customer.fullscreen = open && fullscreen;
+            }
+            Command::CloseShownLink => {
+                self.shown = None;
+                self.customer.open = false;
+            }
+            Command::SaveQrPng { url, name } => {
+                self.spawn(async move {
+                    let r = tokio::task::spawn_blocking(move || save_qr_png(&url, &name))
+                        .await
+                        .map_err(|e| e.to_string())
+                        .and_then(|r| r);
+                    Msg::QrSaved(r)
+                });
+            }
+            Command::SwitchProfile(name) => {
+                self.options.profile = Some(name);
+                self.desk = None;
+                self.shown = None;
+                self.customer.open = false;
+                self.view = View::NewLink;
+                self.boot();
+            }
+            Command::SaveProfile { profile, existing } => {
+                let Some(services) = self.services.clone() else {
+                    return;
+                };
+                self.spawn(async move {
+                    let r = services
+                        .with_store_locked(|s| {
+                            if existing {
+                                s.profile_update(&profile)?;
+                            } else {
+                                s.profile_add(&profile)?;
+                            }
+                            s.profile_list()
+                        })
+                        .map_err(|e| e.sentence(lang));
+                    Msg::Profiles(r)
+                });
+            }
+            Command::RemoveProfile(name) => {
+                let Some(services) = self.services.clone() else {
+                    return;
+                };
+                self.spawn(async move {
+                    let r = services
+                        .with_store_locked(|s| {
+                            s.profile_remove(&name)?;
+                            s.profile_list()
+                        })
+                        .map_err(|e| e.sentence(lang));
+                    Msg::Profiles(r)
+                });
+            }
+            Command::StoreSecret {
+                profile,
+                api_key,
+                secret,
+            } => {
+                let secrets = Arc::clone(&self.options.secrets);
+                self.spawn(async move {
+                    let status = tokio::task::spawn_blocking(move || {
+                        let r = crate::secrets::SecretStore::set(
+                            &*secrets, &profile, &api_key, &secret,
+                        );
+                        drop(secret);
+                        (
+                            profile,
+                            secret_status(r.map(|()| true), secrets.unavailable()),
+                        )
+                    })
+                    .await;
+                    match status {
+                        Ok((p, s)) => Msg::Secret(p, s),
+                        Err(e) => Msg::Profiles(Err(e.to_string())),
+                    }
+                });
+            }
+            Command::CheckSecret { profile, api_key } => {
+                let secrets = Arc::clone(&self.options.secrets);
+                self.settings
+                    .secrets
+                    .insert(profile.clone(), crate::ui::settings::SecretStatus::Checking);
+                self.spawn(async move {
+                    let status = tokio::task::spawn_blocking(move || {
+                        let r = crate::secrets::SecretStore::get(&*secrets, &profile, &api_key)
+                            .map(|s| s.is_some());
+                        (profile, secret_status(r, secrets.unavailable()))
+                    })
+                    .await;
+                    match status {
+                        Ok((p, s)) => Msg::Secret(p, s),
+                        Err(e) => Msg::Profiles(Err(e.to_string())),
+                    }
+                });
+            }
+            other => self.run_desk(other),
+        }
+    }
+
+    /// Commands that need the profile's desk.
+    fn run_desk(&mut self, command: Command) {
+        let Some(desk) = self.desk.clone() else {
+            // Not connected yet: undo the views' busy marks so the user can try again.
+            self.new_link.sending = false;
+            self.card.sending = false;
+            self.installments.loading = false;
+            self.history.loading = false;
+            self.catalog_view.busy = false;
+            self.pending.busy.clear();
+            return;
+        };
+        let lang = self.lang();
+        match command {
+            Command::CreateLink(request) => {
+                self.spawn(async move {
+                    let result = desk.create_link(&request).await;
+                    let pending = desk.pending().ok();
+                    Msg::Created { result, pending }
+                });
+            }
+            Command::NewLink => {
+                let order = std::mem::take(&mut self.new_link.draft.order_number);
+                self.new_link.reset(order);
+                self.shown = None;
+                self.customer.open = false;
+                self.spawn(async move { Msg::OrderNumber(desk.next_order_number()) });
+            }
+            Command::RefreshLink(id) => self.fetch_detail(id),
+            Command::CancelLink(id) => {
+                if let Some(s) = &mut self.shown {
+                    s.busy = true;
+                }
+                self.spawn(async move {
+                    let r = desk.cancel_link(&id).await;
+                    Msg::Cancelled(id, r)
+                });
+            }
+            Command::SaveCard(request) => {
+                self.spawn(async move {
+                    let r = desk.save_card(&request).await;
+                    drop(request);
+                    Msg::CardSaved(r)
+                });
+            }
+            Command::ListInstallments(query) => {
+                self.spawn(async move { Msg::Installments(desk.installments(&query).await) });
+            }
+            Command::SearchHistory(filter) => {
+                self.history_next = None;
+                let services = self.services.clone();
+                self.spawn(async move {
+                    let mut msg = history_page(&desk, filter, None, lang);
+                    if let (Msg::History { filter, total, .. }, Some(services)) =
+                        (&mut msg, services)
+                        && *filter == HistoryFilter::default()
+                    {
+                        let profile = desk.profile().name.clone();
+                        *total = services.with_store_locked(|s| s.count_links(&profile)).ok();
+                    }
+                    msg
+                });
+            }
+            Command::MoreHistory => {
+                let (Some(filter), Some(next)) = (
+                    self.history.loaded_filter.clone(),
+                    self.history_next.clone(),
+                ) else {
+                    self.history.loading = false;
+                    return;
+                };
+                self.spawn(async move { history_page(&desk, filter, Some(next), lang) });
+            }
+            Command::ShowHistoryLink(id) => {
+                self.spawn(async move { Msg::HistoryLink(desk.history_link(&id)) });
+            }
+            Command::RetryPending { key, force } => {
+                self.spawn(async move {
+                    let r = desk.retry_pending(&key, force).await;
+                    let rows = desk.pending().ok();
+                    Msg::Retried(key, r, rows)
+                });
+            }
+            Command::AbandonPending(key) => {
+                self.spawn(async move {
+                    let r = desk.abandon_pending(&key).and_then(|()| desk.pending());
+                    Msg::Abandoned(key, r)
+                });
+            }
+            Command::CatalogPreview(path) => self.catalog_csv(path, false, lang),
+            Command::CatalogImport(path) => self.catalog_csv(path, true, lang),
+            _ => {}
+        }
+    }
+
+    fn catalog_csv(&mut self, path: String, import: bool, lang: Lang) {
+        let Some(services) = self.services.clone() else {
+            self.catalog_view.busy = false;
+            return;
+        };
+        self.spawn(async move {
+            let bytes = match tokio::fs::read(&path).await {
+                Ok(b) => b,
+                Err(e) => return Msg::Csv(CsvOutcome::Error(format!("{path}: {e}")), None),
+            };
+            let r = if import {
+                services.with_store_locked(|s| {
+                    let done: CsvImport = s.catalog_import_csv(&bytes[..])?;
+                    let map = s.catalog_map()?;
+                    Ok((CsvOutcome::Imported(done), Some(map)))
+                })
+            } else {
+                services.with_store_locked(|s| {
+                    let parsed: CsvParsed = s.catalog_preview_csv(&bytes[..])?;
+                    Ok((CsvOutcome::Preview(parsed), None))
+                })
+            };
+            match r {
+                Ok((o, m)) => Msg::Csv(o, m),
+                Err(e) => Msg::Csv(CsvOutcome::Error(e.sentence(lang)), None),
+            }
+        });
+    }
+}
+
+/// Opens the services (once) and the desk of `wanted`; falls back to the sandbox when the
+/// profile cannot be opened (no secret, bad URL), saying why.
+fn open_profile(
+    options: &super::AppOptions,
+    services: Option<Arc<Services>>,
+    wanted: &str,
+) -> Result<Boot, String> {
+    let services = if let Some(s) = services {
+        s
+    } else {
+        {
+            let dir = options
+                .data_dir
+                .clone()
+                .or_else(crate::store::default_data_dir)
+                .ok_or_else(|| "no data folder; start with --data-dir".to_owned())?;
+            let env = std::env::var(crate::secrets::SECRET_ENV)
+                .ok()
+                .map(Zeroizing::new);
+            let secrets: Arc<dyn crate::secrets::SecretStore> = options.secrets.clone();
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            Arc::new(
+                Services::open(&dir, secrets, Arc::clone(&options.clock), env)
+                    .map_err(|e| e.sentence(Lang::En))?,
+            )
+        }
+    };
+    let (desk, fallback) = match services.desk(wanted) {
+        Ok(d) => (d, None),
+        Err(e) if wanted != SANDBOX_PROFILE => {
+            let why = e.sentence(Lang::En);
+            (
+                services
+                    .desk(SANDBOX_PROFILE)
+                    .map_err(|e| e.sentence(Lang::En))?,
+                Some(why),
+            )
+        }
+        Err(e) => return Err(e.sentence(Lang::En)),
+    };
+    let order_number = desk.next_order_number().ok();
+    let catalog = desk.catalog().unwrap_or_default();
+    let profiles = services
+        .with_store_locked(|s| s.profile_list())
+        .unwrap_or_default();
+    let pending = desk.pending().unwrap_or_default();
+    Ok(Boot {
+        services,
+        desk,
+        order_number,
+        catalog,
+        profiles,
+        pending,
+        fallback,
+    })
+}
+
+fn history_page(desk: &Desk, filter: HistoryFilter, before: Option<LinkCursor>, lang: Lang) -> Msg {
+    let first = before.is_none();
+    let query = LinkQuery {
+        text: Some(filter.text.trim().to_owned()).filter(|t| !t.is_empty()),
+        status: filter.status.clone(),
+        limit: PAGE,
+        before,
+    };
+    let result = desk.history(&query).map(|page| {
+        let rows = page
+            .links
+            .iter()
+            .map(|l| HistoryRow::of(&l.link, lang))
+            .collect();
+        (rows, page.next)
+    });
+    Msg::History {
+        filter,
+        first,
+        result,
+        total: None,
+    }
+}
+
+fn secret_status(r: Result<bool, SecretError>, unavailable: Option<String>) -> SecretStatus {
+    match (r, unavailable) {
+        (Ok(_), Some(why)) => SecretStatus::NoKeyring(why),
+        (Ok(true), None) => SecretStatus::Stored,
+        (Ok(false), None) => SecretStatus::Missing,
+        (Err(e), _) => SecretStatus::NoKeyring(e.to_string()),
+    }
+}
+
+/// Writes the QR of `url` as a PNG in the user's Downloads (or home) folder.
+fn save_qr_png(url: &str, name: &str) -> Result<String, String> {
+    let matrix = QrMatrix::encode(url).map_err(|e| e.to_string())?;
+    // 8 pixels per module: about 3 cm per side at 300 dpi for a typical link.
+    let png = matrix.render(8).to_png().map_err(|e| e.to_string())?;
+    let dir = directories::UserDirs::new()
+        .and_then(|d| {
+            d.download_dir()
+                .map(std::path::Path::to_path_buf)
+                .or_else(|| Some(d.home_dir().to_path_buf()))
+        })
+        .ok_or_else(|| "no home folder".to_owned())?;
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = dir.join(format!("paydesk-qr-{safe}.png"));
+    std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path.display().to_string())
+}

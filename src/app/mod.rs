@@ -1,0 +1,266 @@
+//! The eframe application: saved state, runtime handles, the logic that runs commands and
+//! drains background results, and the top-level layout.
+//!
+//! One frame is: drain the worker's results into the views (`logic`), draw (`ui`, which only
+//! reads state and emits [`Command`]s), then run the commands (`logic` again: each one becomes
+//! a background job, or a cheap UI-side effect such as the clipboard). The UI thread never
+//! does I/O; an idle window requests no repaint at all, and timed polls use
+//! `request_repaint_after`.
+
+pub mod command;
+pub mod logic;
+pub mod run;
+pub mod secrets;
+pub mod state;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use command::Command;
+pub use run::{GuiError, GuiOptions, run_gui};
+pub use state::{SavedState, View};
+
+use crate::clock::{Clock, SystemClock};
+use crate::domain::CatalogVariant;
+use crate::domain::link::KeyLimits;
+use crate::service::{Desk, Services};
+use crate::store::Profile;
+use crate::ui::card::CardForm;
+use crate::ui::catalog::CatalogView;
+use crate::ui::history::HistoryView;
+use crate::ui::installments::InstallmentsForm;
+use crate::ui::link_result::ShownLink;
+use crate::ui::new_link::NewLinkForm;
+use crate::ui::pending::PendingView;
+use crate::ui::settings::SettingsView;
+use crate::ui::theme::ThemeChoice;
+use crate::worker::{Pending, Worker, WorkerError};
+
+use self::logic::Msg;
+use self::secrets::AppSecrets;
+
+/// How the app starts (from the command line, or from a test).
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    /// Folder of the local database; `None` = the platform's data folder.
+    pub data_dir: Option<PathBuf>,
+    /// Profile to open; `None` = the last one used, else the built-in sandbox.
+    pub profile: Option<String>,
+    /// Services already open (tests pass in-memory ones); `None` = open them from `data_dir`.
+    pub services: Option<Arc<Services>>,
+    /// The secret store (keyring with memory fallback).
+    pub secrets: Arc<AppSecrets>,
+    /// The clock of "now" (expiry checks, ages).
+    pub clock: Arc<dyn Clock>,
+    /// First interval of the status poll of a shown link.
+    pub poll_interval: Duration,
+    /// Longest interval of the status poll (backoff cap).
+    pub poll_max: Duration,
+    /// When the process started, to log the time to the first frame (`PAYDESK_PERF`).
+    pub perf_start: Option<Instant>,
+}
+
+impl Default for AppOptions {
+    fn default() -> Self {
+        Self {
+            data_dir: None,
+            profile: None,
+            services: None,
+            secrets: Arc::new(AppSecrets::new()),
+            clock: Arc::new(SystemClock),
+            poll_interval: Duration::from_secs(2),
+            poll_max: Duration::from_secs(15),
+            perf_start: None,
+        }
+    }
+}
+
+/// Whether the app can talk to the profile's server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Connection {
+    /// Opening the profile.
+    Connecting,
+    /// The last call got an answer.
+    Connected,
+    /// The profile could not be opened, or the last call got no answer; the sentence says why.
+    Disconnected(String),
+}
+
+/// The customer display's window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CustomerDisplay {
+    /// Shown.
+    pub open: bool,
+    /// Full screen.
+    pub fullscreen: bool,
+}
+
+/// The status poll of the shown link.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Poll {
+    pub(crate) next: Option<Instant>,
+    pub(crate) interval: Duration,
+}
+
+/// The application.
+pub struct App {
+    /// Saved preferences.
+    pub saved: SavedState,
+    /// The view shown.
+    pub view: View,
+    pub(crate) options: AppOptions,
+    pub(crate) worker: Worker,
+    pub(crate) ctx: egui::Context,
+    pub(crate) services: Option<Arc<Services>>,
+    pub(crate) desk: Option<Desk>,
+    /// Connection state shown in the top bar.
+    pub connection: Connection,
+    /// The profiles, for the picker.
+    pub profiles: Vec<Profile>,
+    /// The New link form.
+    pub new_link: NewLinkForm,
+    /// The card form.
+    pub card: CardForm,
+    /// The installments view.
+    pub installments: InstallmentsForm,
+    /// The history view.
+    pub history: HistoryView,
+    /// The pending view.
+    pub pending: PendingView,
+    /// The catalog view.
+    pub catalog_view: CatalogView,
+    /// The settings view.
+    pub settings: SettingsView,
+    /// The link shown in the result view (after create, or from History).
+    pub shown: Option<ShownLink>,
+    /// The customer display.
+    pub customer: CustomerDisplay,
+    /// The local catalog mirror.
+    pub catalog: HashMap<String, CatalogVariant>,
+    /// The profile's known key limits.
+    pub limits: KeyLimits,
+    pub(crate) commands: Vec<Command>,
+    pub(crate) jobs: Vec<Pending<Msg>>,
+    pub(crate) poll: Poll,
+    pub(crate) history_next: Option<crate::store::LinkCursor>,
+    applied_theme: Option<ThemeChoice>,
+    first_frame: Option<Instant>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("view", &self.view)
+            .field("connection", &self.connection)
+            .field("jobs", &self.jobs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl App {
+    /// Starts the app: fonts, the worker, and the opening of the profile in the background.
+    pub fn new(
+        ctx: &egui::Context,
+        saved: SavedState,
+        options: AppOptions,
+    ) -> Result<Self, WorkerError> {
+        crate::ui::fonts::install(ctx);
+        let waker_ctx = ctx.clone();
+        let worker = Worker::start(Arc::new(move || waker_ctx.request_repaint()))?;
+        let mut app = Self {
+            saved,
+            view: View::NewLink,
+            poll: Poll {
+                next: None,
+                interval: options.poll_interval,
+            },
+            options,
+            worker,
+            ctx: ctx.clone(),
+            services: None,
+            desk: None,
+            connection: Connection::Connecting,
+            profiles: Vec::new(),
+            new_link: NewLinkForm::new(String::new()),
+            card: CardForm::default(),
+            installments: InstallmentsForm::default(),
+            history: HistoryView::default(),
+            pending: PendingView::default(),
+            catalog_view: CatalogView::default(),
+            settings: SettingsView::default(),
+            shown: None,
+            customer: CustomerDisplay::default(),
+            catalog: HashMap::new(),
+            limits: KeyLimits::default(),
+            commands: Vec::new(),
+            jobs: Vec::new(),
+            history_next: None,
+            applied_theme: None,
+            first_frame: None,
+        };
+        app.first_frame = app.options.perf_start;
+        app.boot();
+        Ok(app)
+    }
+
+    /// The name of the profile in use (or the one being opened).
+    pub fn profile_name(&self) -> String {
+        self.desk.as_ref().map_or_else(
+            || {
+                self.options
+                    .profile
+                    .clone()
+                    .or_else(|| self.saved.last_profile.clone())
+                    .unwrap_or_else(|| crate::service::SANDBOX_PROFILE.to_owned())
+            },
+            |d| d.profile().name.clone(),
+        )
+    }
+
+    /// Whether the profile in use is a sandbox.
+    pub fn is_sandbox(&self) -> bool {
+        self.desk.as_ref().is_some_and(|d| d.profile().is_sandbox)
+    }
+
+    /// The base URL of the profile's server, once opened.
+    pub fn base_url(&self) -> Option<String> {
+        self.desk.as_ref().map(|d| d.base_url().to_owned())
+    }
+
+    /// Whether background work is under way.
+    pub fn is_busy(&self) -> bool {
+        !self.jobs.is_empty()
+    }
+
+    /// One whole frame: results in, draw, commands out. eframe calls it through
+    /// [`eframe::App::ui`]; tests call it from a kittest harness.
+    pub fn frame(&mut self, ui: &mut egui::Ui) {
+        if self.applied_theme != Some(self.saved.theme) {
+            ui.ctx().set_theme(self.saved.theme.preference());
+            self.applied_theme = Some(self.saved.theme);
+        }
+        self.drain();
+        self.draw(ui);
+        self.run_commands();
+        self.schedule_poll();
+        if let Some(start) = self.first_frame.take() {
+            // Read by tests/perf/startup.sh; only with PAYDESK_PERF set.
+            eprintln!(
+                "paydesk: first frame after {:.1} ms",
+                start.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+    }
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, state::STORAGE_KEY, &self.saved);
+    }
+}

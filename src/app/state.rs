@@ -1,0 +1,106 @@
+//! What the app remembers between runs (eframe storage), apart from the runtime handles.
+//!
+//! Only preferences live here: the language, the theme, the last profile and the last view.
+//! Never a secret, a card number or a form's content: eframe writes this to a plain file.
+
+use serde::{Deserialize, Serialize};
+
+use crate::lang::Lang;
+use crate::ui::text::T;
+use crate::ui::theme::ThemeChoice;
+
+/// The storage key of [`SavedState`] (eframe's `APP_KEY`).
+pub const STORAGE_KEY: &str = eframe::APP_KEY;
+
+/// The saved preferences.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SavedState {
+    /// Interface language; defaults to the OS locale.
+    pub lang: Lang,
+    /// Light, dark or follow the OS (the default).
+    pub theme: ThemeChoice,
+    /// The profile used last; the built-in sandbox on first start.
+    pub last_profile: Option<String>,
+    /// The shop's name on the customer display (empty: the profile's name).
+    pub merchant_name: String,
+}
+
+impl Default for SavedState {
+    fn default() -> Self {
+        Self {
+            lang: Lang::from_env(),
+            theme: ThemeChoice::System,
+            last_profile: None,
+            merchant_name: String::new(),
+        }
+    }
+}
+
+/// The main views, as the navigation lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum View {
+    /// New link form (the home view), or the result of the link just made.
+    #[default]
+    NewLink,
+    /// Save a card.
+    Card,
+    /// Installment options for a BIN.
+    Installments,
+    /// Every link of the profile.
+    History,
+    /// The journal's open rows.
+    Pending,
+    /// The local catalog and CSV import.
+    Catalog,
+    /// Profiles and secrets.
+    Settings,
+}
+
+impl View {
+    /// Every view, in navigation order.
+    pub const ALL: [View; 7] = [
+        View::NewLink,
+        View::Card,
+        View::Installments,
+        View::History,
+        View::Pending,
+        View::Catalog,
+        View::Settings,
+    ];
+
+    /// The navigation label.
+    pub fn title(self) -> T {
+        match self {
+            View::NewLink => T::NavNewLink,
+            View::Card => T::NavCard,
+            View::Installments => T::NavInstallments,
+            View::History => T::NavHistory,
+            View::Pending => T::NavPending,
+            View::Catalog => T::NavCatalog,
+            View::Settings => T::NavSettings,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_state_round_trips_and_tolerates_old_files() {
+        let s = SavedState {
+            lang: Lang::Tr,
+            theme: ThemeChoice::Dark,
+            last_profile: Some("mağaza".into()),
+            merchant_name: "Kadıköy Kahve Evi".into(),
+        };
+        let text = serde_json::to_string(&s).unwrap();
+        assert_eq!(serde_json::from_str::<SavedState>(&text).unwrap(), s);
+        // A file from an older version, missing fields, still reads.
+        let old: SavedState = serde_json::from_str(r#"{"lang":"Tr"}"#).unwrap();
+        assert_eq!(old.lang, Lang::Tr);
+        assert_eq!(old.theme, ThemeChoice::System);
+        assert_eq!(old.last_profile, None);
+    }
+}

@@ -1,0 +1,401 @@
+//! A link after creation (or picked from History): its QR, amount, order number, reference and
+//! status, with copy, save-as-PNG, share, cancel and "New link"; and the customer display, a
+//! second window facing the customer with the QR as large as the screen allows, which flips to
+//! a large "Paid ✓", "Expired" or "Cancelled" when the link reaches a final state.
+//!
+//! While a link is shown and not final, the app's logic polls its detail every few seconds with
+//! backoff; this view only draws what the last answer said.
+
+use std::fmt::Write as _;
+
+use egui::{Align, Layout, RichText, Ui, ViewportBuilder, ViewportId};
+
+use crate::api::wire::PaymentLink;
+use crate::app::Command;
+use crate::domain::{Currency, LinkStatus, format_amount};
+use crate::lang::Lang;
+use crate::ui::ViewCtx;
+use crate::ui::new_link::local_time;
+use crate::ui::text::T;
+use crate::ui::theme::Palette;
+use crate::ui::widgets::{self, QrView};
+
+/// The id of the customer display's window.
+pub fn customer_viewport_id() -> ViewportId {
+    ViewportId::from_hash_of("paydesk-customer-display")
+}
+
+/// A link on screen.
+#[derive(Debug)]
+pub struct ShownLink {
+    /// The server's last word on the link.
+    pub link: PaymentLink,
+    /// Whether this app cancelled it (the server reports a cancelled link as EXPIRED).
+    pub cancelled: bool,
+    /// The QR in the main window.
+    pub qr: QrView,
+    /// The QR on the customer display.
+    pub customer_qr: QrView,
+    /// The cancel confirmation is open.
+    pub confirm_cancel: bool,
+    /// A short note (copied, saved to ..., an error).
+    pub note: Option<(bool, String)>,
+    /// A detail or cancel request is out.
+    pub busy: bool,
+    /// Whether the view came from History (then "Back" returns to the list).
+    pub from_history: bool,
+}
+
+impl ShownLink {
+    /// Shows `link`.
+    pub fn new(link: PaymentLink, from_history: bool) -> Self {
+        Self {
+            link,
+            cancelled: false,
+            qr: QrView::default(),
+            customer_qr: QrView::default(),
+            confirm_cancel: false,
+            note: None,
+            busy: false,
+            from_history,
+        }
+    }
+
+    /// The link's status (PENDING when the server did not say).
+    pub fn status(&self) -> LinkStatus {
+        self.link.status.clone().unwrap_or(LinkStatus::Pending)
+    }
+
+    /// Whether polling should stop.
+    pub fn is_final(&self) -> bool {
+        self.status().is_final()
+    }
+
+    /// The status as people read it.
+    pub fn status_text(&self, lang: Lang) -> String {
+        status_text(&self.status(), self.cancelled, lang)
+    }
+
+    /// Draws the result view.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
+        let lang = cx.lang;
+        let currency = self.link.currency.unwrap_or_default();
+        let status = self.status();
+        let url = self.link.payment_url.clone();
+        ui.horizontal_top(|ui| {
+            // The QR: large, crisp.
+            ui.vertical(|ui| {
+                let side = ui
+                    .available_height()
+                    .min(ui.available_width() * 0.55)
+                    .clamp(160.0, 520.0);
+                match &url {
+                    Some(url) => {
+                        if self
+                            .qr
+                            .show(ui, url, side, T::ScanToPay.get(lang))
+                            .is_none()
+                        {
+                            widgets::error_text(
+                                ui,
+                                &cx.palette,
+                                format!(
+                                    "{}: {}",
+                                    T::QrError.get(lang),
+                                    self.qr.error().unwrap_or_default()
+                                ),
+                            );
+                        }
+                    }
+                    None => {
+                        widgets::error_text(ui, &cx.palette, T::NoPaymentUrl.get(lang));
+                    }
+                }
+            });
+            ui.vertical(|ui| {
+                if let Some(amount) = self.link.amount {
+                    ui.label(
+                        RichText::new(format_amount(amount, currency, lang))
+                            .size(34.0)
+                            .strong(),
+                    );
+                }
+                widgets::badge(ui, self.status_text(lang), cx.palette.status(&status));
+                if self.link.allow_partial_payment == Some(true) || status == LinkStatus::Completed
+                {
+                    paid_lines(ui, &self.link, currency, lang);
+                }
+                egui::Grid::new("link-facts").num_columns(2).show(ui, |ui| {
+                    let facts = [
+                        (T::OrderNumber, self.link.order_number.clone()),
+                        (T::Reference, self.link.reference_number.clone()),
+                        (T::Description, self.link.description.clone()),
+                        (T::Expiry, self.link.expiry_date.map(local_time)),
+                        (T::Created, self.link.created_date.map(local_time)),
+                    ];
+                    for (label, value) in facts {
+                        if let Some(v) = value.filter(|v| !v.is_empty()) {
+                            ui.label(label.get(lang));
+                            ui.label(v);
+                            ui.end_row();
+                        }
+                    }
+                });
+                if let Some(url) = &url {
+                    ui.label(RichText::new(url).monospace().small());
+                }
+                if !self.is_final() {
+                    widgets::hint(ui, &cx.palette, T::Polling.get(lang));
+                }
+                ui.add_space(6.0);
+                ui.horizontal_wrapped(|ui| {
+                    if let Some(url) = &url {
+                        if ui.button(T::CopyUrl.get(lang)).clicked() {
+                            cx.emit(Command::CopyText(url.clone()));
+                            self.note = Some((true, T::Copied.get(lang).to_owned()));
+                        }
+                        if ui.button(T::SaveQr.get(lang)).clicked() {
+                            cx.emit(Command::SaveQrPng {
+                                url: url.clone(),
+                                name: self
+                                    .link
+                                    .order_number
+                                    .clone()
+                                    .unwrap_or_else(|| self.link.id.clone()),
+                            });
+                        }
+                        if ui.button(T::ShareMail.get(lang)).clicked() {
+                            cx.emit(Command::OpenUrl(mailto(&self.link, lang)));
+                        }
+                    }
+                    if ui
+                        .add_enabled(!self.busy, egui::Button::new(T::Refresh.get(lang)))
+                        .clicked()
+                    {
+                        cx.emit(Command::RefreshLink(self.link.id.clone()));
+                    }
+                    if !self.is_final()
+                        && ui
+                            .add_enabled(!self.busy, egui::Button::new(T::CancelLink.get(lang)))
+                            .clicked()
+                    {
+                        self.confirm_cancel = true;
+                    }
+                });
+                if self.confirm_cancel {
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(T::CancelConfirm.get(lang)).color(cx.palette.warn));
+                        if ui.button(T::Yes.get(lang)).clicked() {
+                            self.confirm_cancel = false;
+                            cx.emit(Command::CancelLink(self.link.id.clone()));
+                        }
+                        if ui.button(T::No.get(lang)).clicked() {
+                            self.confirm_cancel = false;
+                        }
+                    });
+                }
+                ui.horizontal_wrapped(|ui| {
+                    let mut open = customer_open;
+                    if ui
+                        .toggle_value(&mut open, T::CustomerDisplay.get(lang))
+                        .changed()
+                    {
+                        cx.emit(Command::CustomerDisplay {
+                            open,
+                            fullscreen: false,
+                        });
+                    }
+                    if ui.button(T::FullScreen.get(lang)).clicked() {
+                        cx.emit(Command::CustomerDisplay {
+                            open: true,
+                            fullscreen: true,
+                        });
+                    }
+                });
+                if let Some((ok, note)) = &self.note {
+                    let color = if *ok { cx.palette.ok } else { cx.palette.error };
+                    ui.label(RichText::new(note).color(color));
+                }
+                ui.add_space(10.0);
+                ui.horizontal(|ui| {
+                    if self.from_history {
+                        if ui.button(T::Back.get(lang)).clicked() {
+                            cx.emit(Command::CloseShownLink);
+                        }
+                    } else if ui
+                        .add(egui::Button::new(
+                            RichText::new(T::NewLink.get(lang)).heading(),
+                        ))
+                        .clicked()
+                    {
+                        cx.emit(Command::NewLink);
+                    }
+                });
+            });
+        });
+    }
+
+    /// Draws the customer display's content (inside its own window).
+    pub fn customer_ui(&mut self, ui: &mut Ui, palette: &Palette, lang: Lang, merchant: &str) {
+        let status = self.status();
+        let currency = self.link.currency.unwrap_or_default();
+        let rect = ui.max_rect();
+        let final_badge = if status.is_final() {
+            Some(palette.customer_final(&status))
+        } else {
+            None
+        };
+        let background = final_badge.map_or(palette.customer_background, |b| b.fill);
+        let text_color = final_badge.map_or(palette.customer_text, |b| b.text);
+        ui.painter().rect_filled(rect, 0.0, background);
+        ui.with_layout(Layout::top_down(Align::Center), |ui| {
+            ui.add_space(16.0);
+            ui.label(RichText::new(merchant).size(28.0).color(text_color));
+            if let Some(amount) = self.link.amount {
+                ui.label(
+                    RichText::new(format_amount(amount, currency, lang))
+                        .size(56.0)
+                        .strong()
+                        .color(text_color),
+                );
+            }
+            if status.is_final() {
+                let text = if status == LinkStatus::Completed {
+                    T::PaidCheck.get(lang).to_owned()
+                } else {
+                    status_text(&status, self.cancelled, lang)
+                };
+                ui.add_space(40.0);
+                ui.label(RichText::new(text).size(96.0).strong().color(text_color));
+            } else if let Some(url) = self.link.payment_url.clone() {
+                ui.label(
+                    RichText::new(T::ScanToPay.get(lang))
+                        .size(32.0)
+                        .color(text_color),
+                );
+                let side = (ui.available_height() - 40.0).min(ui.available_width() - 40.0);
+                self.customer_qr
+                    .show(ui, &url, side.max(120.0), T::ScanToPay.get(lang));
+            }
+            ui.with_layout(Layout::bottom_up(Align::Center), |ui| {
+                ui.label(
+                    RichText::new(T::EscCloses.get(lang))
+                        .small()
+                        .color(text_color),
+                );
+            });
+        });
+    }
+}
+
+/// The viewport builder of the customer display.
+pub fn customer_viewport(lang: Lang, fullscreen: bool) -> ViewportBuilder {
+    ViewportBuilder::default()
+        .with_title(format!("paydesk – {}", T::CustomerDisplay.get(lang)))
+        .with_inner_size([900.0, 760.0])
+        .with_fullscreen(fullscreen)
+}
+
+fn paid_lines(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang) {
+    if let Some(paid) = link.paid_amount {
+        ui.label(
+            RichText::new(format!(
+                "{}: {}",
+                T::Paid.get(lang),
+                format_amount(paid, currency, lang)
+            ))
+            .size(20.0),
+        );
+    }
+    if let Some(rest) = link.remaining_amount {
+        ui.label(format!(
+            "{}: {}",
+            T::Remaining.get(lang),
+            format_amount(rest, currency, lang)
+        ));
+    }
+}
+
+/// A status as people read it; a link this app cancelled reads "Cancelled".
+pub fn status_text(status: &LinkStatus, cancelled: bool, lang: Lang) -> String {
+    let t = match status {
+        LinkStatus::Expired if cancelled => T::StatusCancelled,
+        LinkStatus::Pending => T::StatusPending,
+        LinkStatus::Completed => T::StatusCompleted,
+        LinkStatus::Rejected => T::StatusRejected,
+        LinkStatus::Expired => T::StatusExpired,
+        LinkStatus::UnderReview => T::StatusUnderReview,
+        LinkStatus::Other(s) => return s.clone(),
+    };
+    t.get(lang).to_owned()
+}
+
+/// A `mailto:` URL carrying the payment URL (to the payer's e-mail when the link has one).
+pub fn mailto(link: &PaymentLink, lang: Lang) -> String {
+    let to = link.email.clone().unwrap_or_default();
+    let body = format!(
+        "{} {}",
+        T::ShareBody.get(lang),
+        link.payment_url.as_deref().unwrap_or_default()
+    );
+    format!(
+        "mailto:{}?subject={}&body={}",
+        percent(&to),
+        percent(T::ShareSubject.get(lang)),
+        percent(&body)
+    )
+}
+
+/// Percent-encodes everything but unreserved characters (RFC 3986), UTF-8 bytes included.
+fn percent(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link() -> PaymentLink {
+        serde_json::from_str(
+            r#"{"id":"lnk_1","paymentUrl":"http://127.0.0.1:47110/pay/lnk_1?a=1&b=2","email":"ayşe@example.com"}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn mailto_carries_the_exact_url_percent_encoded() {
+        let m = mailto(&link(), Lang::En);
+        assert_eq!(
+            m,
+            "mailto:ay%C5%9Fe%40example.com?subject=Your%20payment%20link&body=You%20can%20pay%20at%20this%20address%3A%20http%3A%2F%2F127.0.0.1%3A47110%2Fpay%2Flnk_1%3Fa%3D1%26b%3D2"
+        );
+    }
+
+    #[test]
+    fn statuses_read_as_people_expect() {
+        let cases = [
+            (LinkStatus::Pending, false, Lang::En, "Waiting for payment"),
+            (LinkStatus::Completed, false, Lang::Tr, "Ödendi"),
+            (LinkStatus::Expired, false, Lang::En, "Expired"),
+            (LinkStatus::Expired, true, Lang::En, "Cancelled"),
+            (LinkStatus::Expired, true, Lang::Tr, "İptal edildi"),
+            (
+                LinkStatus::Other("REFUNDED".into()),
+                false,
+                Lang::Tr,
+                "REFUNDED",
+            ),
+        ];
+        for (s, cancelled, lang, want) in cases {
+            assert_eq!(status_text(&s, cancelled, lang), want, "{s}");
+        }
+    }
+}

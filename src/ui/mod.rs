@@ -1,0 +1,61 @@
+//! Drawing, and only drawing: one file per view, shared widgets, the theme and the sentences.
+//!
+//! Views read state and return [`crate::app::Command`]s for anything with a side effect; the
+//! app's `logic` runs them after the frame is drawn. No view does I/O.
+
+pub mod card;
+pub mod catalog;
+pub mod fonts;
+pub mod history;
+pub mod installments;
+pub mod link_result;
+pub mod new_link;
+pub mod pending;
+pub mod settings;
+pub mod shell;
+pub mod text;
+pub mod theme;
+pub mod widgets;
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use crate::app::Command;
+use crate::domain::CatalogVariant;
+use crate::domain::link::KeyLimits;
+use crate::lang::Lang;
+use crate::ui::theme::Palette;
+
+/// What every view needs to draw one frame, and where it puts its commands.
+pub struct ViewCtx<'a> {
+    /// Interface language.
+    pub lang: Lang,
+    /// Colours of the current mode.
+    pub palette: Palette,
+    /// The current moment (from the app's clock).
+    pub now: DateTime<Utc>,
+    /// The local catalog mirror.
+    pub catalog: &'a HashMap<String, CatalogVariant>,
+    /// The current profile's known key limits.
+    pub limits: KeyLimits,
+    /// Commands emitted during this frame, run by the app's logic after drawing.
+    pub commands: &'a mut Vec<Command>,
+}
+
+impl std::fmt::Debug for ViewCtx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewCtx")
+            .field("lang", &self.lang)
+            .field("now", &self.now)
+            .field("commands", &self.commands.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ViewCtx<'_> {
+    /// Queues a command for the app's logic.
+    pub fn emit(&mut self, command: Command) {
+        self.commands.push(command);
+    }
+}

@@ -1,0 +1,878 @@
+//! The New link form: the home view, where staff spend most of their day.
+//!
+//! Everything the server would refuse and the app can know is caught here, live: the amount,
+//! the items adding up to it (with one click to take the items total), a catalog item in the
+//! wrong currency, a past expiry, the installment counts, the key's limits. A field's errors
+//! appear under it once the user has left it, and then follow every keystroke; Create stays
+//! disabled and says why. The form holds text as typed ([`LinkDraft`]); the domain turns it
+//! into the exact wire request, and the view only emits [`Command::CreateLink`] with it.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Duration, Local, NaiveDate, NaiveTime, TimeZone, Utc};
+use egui::{Key, KeyboardShortcut, Modifiers, Response, RichText, Ui};
+use rust_decimal::Decimal;
+
+use crate::app::Command;
+use crate::domain::link::{CheckStatus, LinkContext, LinkFigures};
+use crate::domain::{
+    CatalogLookup, CatalogVariant, Currency, Field, FieldErrors, ItemDraft, ItemField, ItemKind,
+    LinkDraft, format_amount,
+};
+use crate::lang::Lang;
+use crate::ui::ViewCtx;
+use crate::ui::text::T;
+use crate::ui::widgets;
+
+/// The expiry choices of the form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExpiryChoice {
+    /// No expiry sent (the server's default applies).
+    #[default]
+    None,
+    /// Now + the duration, computed when the request is built (never in the past).
+    In(ExpiryPreset),
+    /// A date and time typed by the user, in local time.
+    Custom,
+}
+
+/// The expiry presets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExpiryPreset {
+    /// 15 minutes.
+    Minutes15,
+    /// One hour.
+    Hour1,
+    /// 24 hours.
+    Hours24,
+    /// Seven days.
+    Days7,
+}
+
+impl ExpiryPreset {
+    /// Every preset, in the order shown.
+    pub const ALL: [ExpiryPreset; 4] = [
+        ExpiryPreset::Minutes15,
+        ExpiryPreset::Hour1,
+        ExpiryPreset::Hours24,
+        ExpiryPreset::Days7,
+    ];
+
+    /// How far ahead.
+    pub fn duration(self) -> Duration {
+        match self {
+            ExpiryPreset::Minutes15 => Duration::minutes(15),
+            ExpiryPreset::Hour1 => Duration::hours(1),
+            ExpiryPreset::Hours24 => Duration::hours(24),
+            ExpiryPreset::Days7 => Duration::days(7),
+        }
+    }
+
+    fn label(self) -> T {
+        match self {
+            ExpiryPreset::Minutes15 => T::Expiry15Min,
+            ExpiryPreset::Hour1 => T::Expiry1Hour,
+            ExpiryPreset::Hours24 => T::Expiry24Hours,
+            ExpiryPreset::Days7 => T::Expiry7Days,
+        }
+    }
+}
+
+/// What the server said about the last send, shown above the Create button.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendNote {
+    /// A refusal or error, as a sentence.
+    Error(String),
+    /// The outcome is not known; the journal keeps the request.
+    Unknown(String),
+    /// A request for this order is already out.
+    AlreadyPending,
+}
+
+/// The state of the New link form.
+#[derive(Debug, Default)]
+pub struct NewLinkForm {
+    /// The form's content, as typed.
+    pub draft: LinkDraft,
+    /// Fields the user has left at least once (their errors are shown).
+    touched: HashSet<Field>,
+    /// Expiry choice.
+    pub expiry: ExpiryChoice,
+    /// Custom expiry date as typed, local, `YYYY-MM-DD`.
+    pub expiry_date: String,
+    /// Custom expiry time as typed, local, `HH:MM`.
+    pub expiry_time: String,
+    /// Allowed installment counts 1–12 (index 0 is 1).
+    pub counts: [bool; 12],
+    /// The catalog picker's search text.
+    pub catalog_search: String,
+    /// The catalog picker is open.
+    pub picker_open: bool,
+    /// The amount the server said it expects (`items.total.mismatch`).
+    pub server_expected: Option<Decimal>,
+    /// Whether a create request is out.
+    pub sending: bool,
+    /// What the last send said.
+    pub note: Option<SendNote>,
+    /// Focus the amount field on the next frame (first start, after "New link").
+    pub focus_amount: bool,
+    /// Focus the first field of this item row on the next frame (after Enter adds a row).
+    focus_row: Option<usize>,
+}
+
+impl NewLinkForm {
+    /// A fresh form with a pre-filled order number; the amount gets the focus.
+    pub fn new(order_number: String) -> Self {
+        let mut form = Self {
+            focus_amount: true,
+            ..Self::default()
+        };
+        form.draft.order_number = order_number;
+        form
+    }
+
+    /// Clears the form for the next link, keeping the currency, with the next order number.
+    pub fn reset(&mut self, order_number: String) {
+        let currency = self.draft.currency;
+        *self = Self::new(order_number);
+        self.draft.currency = currency;
+    }
+
+    /// Marks a field as left, so that its errors show (tests and the app use it).
+    pub fn touch(&mut self, field: Field) {
+        self.touched.insert(field);
+    }
+
+    /// Brings the draft's derived fields (expiry, installment counts) up to date for `now`.
+    /// Returns whether the custom expiry text could be read.
+    pub fn sync(&mut self, now: DateTime<Utc>) -> bool {
+        self.draft.installments = self
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .map(|(i, _)| (i + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        match self.expiry {
+            ExpiryChoice::None => {
+                self.draft.expiry = None;
+                true
+            }
+            ExpiryChoice::In(preset) => {
+                self.draft.expiry = Some(now + preset.duration());
+                true
+            }
+            ExpiryChoice::Custom => {
+                self.draft.expiry = parse_local(&self.expiry_date, &self.expiry_time);
+                self.draft.expiry.is_some()
+            }
+        }
+    }
+
+    /// Sets the custom expiry fields from a UTC moment (shown in local time).
+    pub fn set_custom_expiry(&mut self, at: DateTime<Utc>) {
+        let local = at.with_timezone(&Local);
+        self.expiry = ExpiryChoice::Custom;
+        self.expiry_date = local.format("%Y-%m-%d").to_string();
+        self.expiry_time = local.format("%H:%M").to_string();
+    }
+
+    /// Draws the form.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let expiry_readable = self.sync(cx.now);
+        let ctx = LinkContext {
+            now: cx.now,
+            catalog: cx.catalog,
+            limits: cx.limits,
+        };
+        let figures = self.draft.figures(&ctx);
+        let validation = self.draft.validate(&ctx);
+        let errors = validation.as_ref().err().cloned().unwrap_or_default();
+        let lang = cx.lang;
+
+        egui::ScrollArea::vertical()
+            .id_salt("new-link-scroll")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                ui.set_max_width(880.0);
+                self.main_fields_ui(ui, cx, &errors, expiry_readable);
+                ui.add_space(8.0);
+                self.items_ui(ui, cx, &figures, &errors);
+                ui.add_space(8.0);
+                Self::checks_ui(ui, cx, &figures);
+                ui.add_space(8.0);
+                self.send_ui(ui, cx, validation, expiry_readable, lang);
+            });
+    }
+
+    fn field_errors(&self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
+        if !self.touched.contains(&field) {
+            return;
+        }
+        let lines: Vec<String> = errors
+            .for_field(&field)
+            .map(|e| e.problem.message(cx.lang))
+            .collect();
+        widgets::error_lines(ui, &cx.palette, lines.iter().map(String::as_str));
+    }
+
+    fn track(&mut self, response: &Response, field: Field) {
+        if response.lost_focus() {
+            self.touched.insert(field);
+        }
+    }
+
+    fn main_fields_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        errors: &FieldErrors,
+        expiry_readable: bool,
+    ) {
+        let lang = cx.lang;
+        // Amount: large, first focus.
+        ui.horizontal(|ui| {
+            ui.vertical(|ui| {
+                let label = ui.label(RichText::new(Field::Amount.label(lang)).strong());
+                let amount = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.draft.amount)
+                            .font(egui::TextStyle::Heading)
+                            .desired_width(220.0)
+                            .hint_text("0,00"),
+                    )
+                    .labelled_by(label.id);
+                if self.focus_amount {
+                    amount.request_focus();
+                    self.focus_amount = false;
+                }
+                self.track(&amount, Field::Amount);
+                self.field_errors(ui, cx, errors, Field::Amount);
+            });
+            ui.vertical(|ui| {
+                let label = ui.label(Field::Currency.label(lang));
+                let currency = &mut self.draft.currency;
+                let combo = egui::ComboBox::from_id_salt("link-currency")
+                    .selected_text(currency_text(*currency))
+                    .show_ui(ui, |ui| {
+                        for c in Currency::ALL {
+                            ui.selectable_value(currency, *c, currency_text(*c));
+                        }
+                    });
+                let _ = combo.response.labelled_by(label.id);
+            });
+        });
+
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                let r = widgets::labelled_text(
+                    ui,
+                    &Field::OrderNumber.label(lang),
+                    &mut self.draft.order_number,
+                );
+                self.track(&r, Field::OrderNumber);
+                self.field_errors(ui, cx, errors, Field::OrderNumber);
+            });
+            ui.vertical(|ui| {
+                let r = widgets::labelled_text(
+                    ui,
+                    &Field::Description.label(lang),
+                    &mut self.draft.description,
+                );
+                self.track(&r, Field::Description);
+                self.field_errors(ui, cx, errors, Field::Description);
+            });
+        });
+
+        // Expiry.
+        let expiry_label = ui.label(T::Expiry.get(lang));
+        ui.horizontal_wrapped(|ui| {
+            let mut choice = self.expiry;
+            ui.selectable_value(&mut choice, ExpiryChoice::None, T::ExpiryNone.get(lang))
+                .labelled_by(expiry_label.id);
+            for p in ExpiryPreset::ALL {
+                ui.selectable_value(&mut choice, ExpiryChoice::In(p), p.label().get(lang));
+            }
+            ui.selectable_value(&mut choice, ExpiryChoice::Custom, T::ExpiryCustom.get(lang));
+            if choice != self.expiry {
+                if choice == ExpiryChoice::Custom && self.expiry_date.is_empty() {
+                    // Start from an hour ahead, in local time.
+                    self.set_custom_expiry(cx.now + Duration::hours(1));
+                }
+                self.expiry = choice;
+                self.touched.insert(Field::ExpiryDate);
+            }
+        });
+        match self.expiry {
+            ExpiryChoice::Custom => {
+                ui.horizontal(|ui| {
+                    let d = ui.label(T::ExpiryDate.get(lang));
+                    let rd = ui
+                        .add(egui::TextEdit::singleline(&mut self.expiry_date).desired_width(110.0))
+                        .labelled_by(d.id);
+                    let t = ui.label(T::ExpiryTime.get(lang));
+                    let rt = ui
+                        .add(egui::TextEdit::singleline(&mut self.expiry_time).desired_width(60.0))
+                        .labelled_by(t.id);
+                    self.track(&rd, Field::ExpiryDate);
+                    self.track(&rt, Field::ExpiryDate);
+                    widgets::hint(ui, &cx.palette, T::ExpiryLocal.get(lang));
+                });
+                if !expiry_readable {
+                    widgets::error_text(ui, &cx.palette, T::ExpiryBadDate.get(lang));
+                }
+            }
+            ExpiryChoice::In(_) => {
+                if let Some(at) = self.draft.expiry {
+                    widgets::hint(ui, &cx.palette, &local_time(at));
+                }
+            }
+            ExpiryChoice::None => {}
+        }
+        self.field_errors(ui, cx, errors, Field::ExpiryDate);
+
+        // Installments.
+        ui.checkbox(
+            &mut self.draft.enable_installment,
+            T::EnableInstallment.get(lang),
+        );
+        if self.draft.enable_installment {
+            let counts_label = ui.label(T::AllowedCounts.get(lang));
+            ui.horizontal_wrapped(|ui| {
+                for (i, on) in self.counts.iter_mut().enumerate() {
+                    let r = ui.toggle_value(on, (i + 1).to_string());
+                    if i == 0 {
+                        let _ = r.labelled_by(counts_label.id);
+                    }
+                }
+            });
+            self.field_errors(ui, cx, errors, Field::AvailableInstallments);
+        }
+        ui.checkbox(
+            &mut self.draft.allow_partial_payment,
+            T::PartialPayment.get(lang),
+        );
+        ui.checkbox(
+            &mut self.draft.contact_required,
+            T::ContactRequired.get(lang),
+        );
+
+        // Payer contact.
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                let r = widgets::labelled_text(ui, T::Email.get(lang), &mut self.draft.email);
+                self.track(&r, Field::Email);
+                self.field_errors(ui, cx, errors, Field::Email);
+            });
+            ui.vertical(|ui| {
+                let l = ui.label(T::PhoneCountryCode.get(lang));
+                let r = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.draft.phone_country_code)
+                            .desired_width(60.0)
+                            .hint_text("+90"),
+                    )
+                    .labelled_by(l.id);
+                self.track(&r, Field::PhoneCountryCode);
+                self.field_errors(ui, cx, errors, Field::PhoneCountryCode);
+            });
+            ui.vertical(|ui| {
+                let r = widgets::labelled_text(
+                    ui,
+                    T::PhoneNumber.get(lang),
+                    &mut self.draft.phone_number,
+                );
+                self.track(&r, Field::PhoneNumber);
+                self.field_errors(ui, cx, errors, Field::PhoneNumber);
+            });
+        });
+
+        // Advanced: cart amount.
+        egui::CollapsingHeader::new(T::Advanced.get(lang))
+            .id_salt("link-advanced")
+            .show(ui, |ui| {
+                let r = widgets::labelled_text(
+                    ui,
+                    &Field::CartAmount.label(lang),
+                    &mut self.draft.cart_amount,
+                );
+                self.track(&r, Field::CartAmount);
+                self.field_errors(ui, cx, errors, Field::CartAmount);
+            });
+    }
+
+    fn items_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        figures: &LinkFigures,
+        errors: &FieldErrors,
+    ) {
+        let lang = cx.lang;
+        let currency = self.draft.currency;
+        ui.heading(T::Items.get(lang));
+        let mut action: Option<RowAction> = None;
+        let rows = self.draft.items.len();
+        for row in 0..rows {
+            let line_total = figures.line_totals.get(row).copied().flatten();
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.horizontal_top(|ui| {
+                    if let Some(a) = self.row_ui(ui, cx, row, line_total, currency) {
+                        action = Some(a);
+                    }
+                });
+                for f in [
+                    ItemField::Variant,
+                    ItemField::Name,
+                    ItemField::UnitPrice,
+                    ItemField::Quantity,
+                    ItemField::Note,
+                ] {
+                    self.field_errors(ui, cx, errors, Field::Item { row, field: f });
+                }
+            });
+        }
+        if let Some(a) = action {
+            self.apply(a);
+        }
+
+        ui.horizontal(|ui| {
+            if ui.button(T::AddFreeItem.get(lang)).clicked() {
+                self.add_free_row(self.draft.items.len());
+            }
+            if ui
+                .selectable_label(self.picker_open, T::AddCatalogItem.get(lang))
+                .clicked()
+            {
+                self.picker_open = !self.picker_open;
+            }
+        });
+        if self.picker_open {
+            self.picker_ui(ui, cx);
+        }
+
+        // Footer: items total next to the amount.
+        if !self.draft.items.is_empty() {
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                match figures.items_total {
+                    Some(total) => {
+                        ui.label(format!(
+                            "{}: {}",
+                            T::ItemsTotal.get(lang),
+                            format_amount(total, currency, lang)
+                        ));
+                    }
+                    None => {
+                        widgets::hint(ui, &cx.palette, T::TotalUnknown.get(lang));
+                    }
+                }
+                if let Some(amount) = figures.amount {
+                    ui.label(format!(
+                        "{}: {}",
+                        Field::Amount.label(lang),
+                        format_amount(amount, currency, lang)
+                    ));
+                }
+                if figures.totals_match {
+                    ui.label(RichText::new(T::TotalsMatch.get(lang)).color(cx.palette.ok));
+                } else if let Some(diff) = figures.difference {
+                    ui.label(
+                        RichText::new(format!(
+                            "{}: {}",
+                            T::TotalsDiffer.get(lang),
+                            format_amount(diff, currency, lang)
+                        ))
+                        .color(cx.palette.error),
+                    );
+                }
+                if figures.items_total.is_some()
+                    && !figures.totals_match
+                    && ui.button(T::UseItemsTotal.get(lang)).clicked()
+                {
+                    let ctx = LinkContext {
+                        now: cx.now,
+                        catalog: cx.catalog,
+                        limits: cx.limits,
+                    };
+                    self.draft.use_items_total_as_amount(&ctx);
+                    self.server_expected = None;
+                }
+            });
+            Self::field_errors_always(ui, cx, errors, Field::Items);
+        }
+    }
+
+    /// Errors of the whole item list are shown as soon as there are items (they are about
+    /// the rows, which the user sees).
+    fn field_errors_always(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
+        let lines: Vec<String> = errors
+            .for_field(&field)
+            .map(|e| e.problem.message(cx.lang))
+            .collect();
+        widgets::error_lines(ui, &cx.palette, lines.iter().map(String::as_str));
+    }
+
+    fn row_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        row: usize,
+        line_total: Option<Decimal>,
+        currency: Currency,
+    ) -> Option<RowAction> {
+        let lang = cx.lang;
+        let mut action = None;
+        let focus_here = self.focus_row == Some(row);
+        let item = &mut self.draft.items[row];
+        let mut enter_pressed = false;
+        let mut left: Vec<Field> = Vec::new();
+        let n = row + 1;
+        match &mut item.kind {
+            ItemKind::Catalog { variant_id } => {
+                ui.vertical(|ui| {
+                    ui.label(T::CatalogItem.get(lang));
+                    if let Some(v) = cx.catalog.variant(variant_id) {
+                        ui.label(RichText::new(&v.name).strong());
+                        ui.label(format_amount(v.unit_price, v.currency, lang));
+                        if v.currency != currency {
+                            widgets::badge(
+                                ui,
+                                format!("{} ({})", T::OtherCurrency.get(lang), v.currency),
+                                cx.palette.status(&crate::domain::LinkStatus::Rejected),
+                            );
+                        }
+                    } else {
+                        ui.label(variant_id.as_str());
+                        widgets::hint(ui, &cx.palette, T::UnknownVariant.get(lang));
+                    }
+                });
+            }
+            ItemKind::Free {
+                name,
+                unit_price,
+                note,
+            } => {
+                ui.vertical(|ui| {
+                    let l = ui.label(format!("{} {n}", T::ItemName.get(lang)));
+                    let r = ui
+                        .add(egui::TextEdit::singleline(name).desired_width(200.0))
+                        .labelled_by(l.id);
+                    if focus_here {
+                        r.request_focus();
+                    }
+                    enter_pressed |= entered(ui, &r);
+                    if r.lost_focus() {
+                        left.push(Field::Item {
+                            row,
+                            field: ItemField::Name,
+                        });
+                    }
+                });
+                ui.vertical(|ui| {
+                    let l = ui.label(format!("{} {n}", T::UnitPrice.get(lang)));
+                    let r = ui
+                        .add(egui::TextEdit::singleline(unit_price).desired_width(90.0))
+                        .labelled_by(l.id);
+                    enter_pressed |= entered(ui, &r);
+                    if r.lost_focus() {
+                        left.push(Field::Item {
+                            row,
+                            field: ItemField::UnitPrice,
+                        });
+                    }
+                });
+                ui.vertical(|ui| {
+                    let l = ui.label(format!("{} {n}", T::Note.get(lang)));
+                    let r = ui
+                        .add(egui::TextEdit::singleline(note).desired_width(140.0))
+                        .labelled_by(l.id);
+                    enter_pressed |= entered(ui, &r);
+                    if r.lost_focus() {
+                        left.push(Field::Item {
+                            row,
+                            field: ItemField::Note,
+                        });
+                    }
+                });
+            }
+        }
+        ui.vertical(|ui| {
+            let l = ui.label(format!("{} {n}", T::Quantity.get(lang)));
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(&mut item.quantity)
+                        .desired_width(50.0)
+                        .hint_text("1"),
+                )
+                .labelled_by(l.id);
+            enter_pressed |= entered(ui, &r);
+            if r.lost_focus() {
+                left.push(Field::Item {
+                    row,
+                    field: ItemField::Quantity,
+                });
+            }
+        });
+        ui.vertical(|ui| {
+            ui.label(T::LineTotal.get(lang));
+            ui.label(
+                line_total.map_or_else(|| "–".to_owned(), |t| format_amount(t, currency, lang)),
+            );
+        });
+        ui.vertical(|ui| {
+            ui.horizontal(|ui| {
+                if icon_button(ui, "▲", &format!("{} {n}", T::MoveUp.get(lang)), row > 0).clicked()
+                {
+                    action = Some(RowAction::Up(row));
+                }
+                let last = row + 1 < self.draft.items.len();
+                if icon_button(ui, "▼", &format!("{} {n}", T::MoveDown.get(lang)), last).clicked()
+                {
+                    action = Some(RowAction::Down(row));
+                }
+                if icon_button(ui, "❐", &format!("{} {n}", T::DuplicateRow.get(lang)), true)
+                    .clicked()
+                {
+                    action = Some(RowAction::Duplicate(row));
+                }
+                if icon_button(ui, "✖", &format!("{} {n}", T::RemoveRow.get(lang)), true).clicked()
+                {
+                    action = Some(RowAction::Remove(row));
+                }
+            });
+        });
+        if focus_here {
+            self.focus_row = None;
+        }
+        self.touched.extend(left);
+        if enter_pressed && action.is_none() {
+            action = Some(RowAction::AddAfter(row));
+        }
+        action
+    }
+
+    fn picker_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            let l = ui.label(T::CatalogSearch.get(lang));
+            ui.add(egui::TextEdit::singleline(&mut self.catalog_search).desired_width(260.0))
+                .labelled_by(l.id);
+            let typed = self.catalog_search.trim().to_owned();
+            if !typed.is_empty()
+                && cx.catalog.variant(&typed).is_none()
+                && ui
+                    .button(format!("{} {typed}", T::AddVariantId.get(lang)))
+                    .clicked()
+            {
+                // A variant the local catalog does not know: the server prices it.
+                self.draft.items.push(ItemDraft::catalog(typed, ""));
+            }
+            if cx.catalog.is_empty() {
+                widgets::hint(ui, &cx.palette, T::CatalogEmpty.get(lang));
+                return;
+            }
+            let needle = self.catalog_search.trim().to_lowercase();
+            let mut matches: Vec<&CatalogVariant> = cx
+                .catalog
+                .values()
+                .filter(|v| {
+                    needle.is_empty()
+                        || v.name.to_lowercase().contains(&needle)
+                        || v.id.to_lowercase().contains(&needle)
+                })
+                .collect();
+            matches.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
+            if matches.is_empty() {
+                widgets::hint(ui, &cx.palette, T::CatalogNoMatch.get(lang));
+            }
+            let mut picked = None;
+            egui::ScrollArea::vertical()
+                .id_salt("catalog-picker")
+                .max_height(180.0)
+                .show(ui, |ui| {
+                    for v in matches.iter().take(200) {
+                        let mut text = format!(
+                            "{} — {}",
+                            v.name,
+                            format_amount(v.unit_price, v.currency, lang)
+                        );
+                        if v.currency != self.draft.currency {
+                            let _ = write!(text, "  ({})", T::OtherCurrency.get(lang));
+                        }
+                        if ui.button(text).clicked() {
+                            picked = Some(v.id.clone());
+                        }
+                    }
+                });
+            if let Some(id) = picked {
+                self.draft.items.push(ItemDraft::catalog(id, ""));
+            }
+        });
+    }
+
+    fn checks_ui(ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures) {
+        let lang = cx.lang;
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(T::Checks.get(lang)).strong());
+            for r in &figures.checks {
+                let (mark, color) = match r.status {
+                    CheckStatus::Pass => ("✓", cx.palette.ok),
+                    CheckStatus::Fail => ("✗", cx.palette.error),
+                    CheckStatus::NotApplicable => ("–", cx.palette.muted),
+                };
+                ui.label(RichText::new(format!("{mark} {}", r.check.label(lang))).color(color));
+            }
+        });
+    }
+
+    fn send_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        validation: Result<crate::domain::LinkRequest, FieldErrors>,
+        expiry_readable: bool,
+        lang: Lang,
+    ) {
+        if let Some(expected) = self.server_expected {
+            ui.horizontal(|ui| {
+                ui.label(format!(
+                    "{} {}",
+                    T::ServerExpects.get(lang),
+                    format_amount(expected, self.draft.currency, lang)
+                ));
+                if ui.button(T::UseExpected.get(lang)).clicked() {
+                    self.draft.expected_amount_fix(expected);
+                    self.server_expected = None;
+                    self.note = None;
+                }
+            });
+        }
+        match &self.note {
+            Some(SendNote::Error(text)) => {
+                widgets::error_text(ui, &cx.palette, text.as_str());
+            }
+            Some(SendNote::Unknown(text)) => {
+                ui.label(RichText::new(T::UnknownOutcome.get(lang)).color(cx.palette.warn));
+                widgets::hint(ui, &cx.palette, text);
+            }
+            Some(SendNote::AlreadyPending) => {
+                ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
+            }
+            None => {}
+        }
+
+        let shortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Enter);
+        let pressed = ui.input_mut(|i| i.consume_shortcut(&shortcut));
+        let ready = validation.is_ok() && expiry_readable && !self.sending;
+        let label = if self.sending {
+            T::Sending.get(lang)
+        } else {
+            T::Create.get(lang)
+        };
+        let button = ui.add_enabled(
+            ready,
+            egui::Button::new(RichText::new(label).heading()).min_size(egui::vec2(240.0, 40.0)),
+        );
+        let create = (button.clicked() || pressed) && ready;
+        if !ready && !self.sending {
+            let reason = match &validation {
+                Err(errors) => {
+                    let mut text = errors
+                        .iter()
+                        .next()
+                        .map(|e| e.message(lang))
+                        .unwrap_or_default();
+                    if errors.len() > 1 {
+                        let _ =
+                            write!(text, " (+{} {})", errors.len() - 1, T::MoreErrors.get(lang));
+                    }
+                    text
+                }
+                Ok(_) => T::ExpiryBadDate.get(lang).to_owned(),
+            };
+            ui.label(
+                RichText::new(format!("{} {reason}", T::CannotCreate.get(lang)))
+                    .color(cx.palette.muted),
+            );
+        }
+        if create && let Ok(request) = validation {
+            self.sending = true;
+            self.note = None;
+            cx.emit(Command::CreateLink(Box::new(request)));
+        }
+    }
+
+    fn add_free_row(&mut self, at: usize) {
+        let at = at.min(self.draft.items.len());
+        self.draft.items.insert(at, ItemDraft::free("", "", ""));
+        self.focus_row = Some(at);
+    }
+
+    fn apply(&mut self, action: RowAction) {
+        let items = &mut self.draft.items;
+        match action {
+            RowAction::Up(i) if i > 0 && i < items.len() => items.swap(i, i - 1),
+            RowAction::Down(i) if i + 1 < items.len() => items.swap(i, i + 1),
+            RowAction::Duplicate(i) if i < items.len() => {
+                let copy = items[i].clone();
+                items.insert(i + 1, copy);
+            }
+            RowAction::Remove(i) if i < items.len() => {
+                items.remove(i);
+                // Row-numbered errors now point at other rows: forget which rows were left.
+                self.touched.retain(|f| !matches!(f, Field::Item { .. }));
+            }
+            RowAction::AddAfter(i) => self.add_free_row(i + 1),
+            _ => {}
+        }
+    }
+}
+
+/// A change to the rows, applied after they are drawn.
+#[derive(Debug, Clone, Copy)]
+enum RowAction {
+    Up(usize),
+    Down(usize),
+    Duplicate(usize),
+    Remove(usize),
+    AddAfter(usize),
+}
+
+/// Whether Enter was pressed in this single-line field (it loses focus on Enter).
+fn entered(ui: &Ui, r: &Response) -> bool {
+    r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter) && !i.modifiers.command)
+}
+
+/// A small button with a symbol, whose accessible name and tooltip is `label`.
+fn icon_button(ui: &mut Ui, symbol: &str, label: &str, enabled: bool) -> Response {
+    let r = ui
+        .add_enabled(enabled, egui::Button::new(symbol).small())
+        .on_hover_text(label);
+    let text = label.to_owned();
+    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &text));
+    r
+}
+
+fn currency_text(c: Currency) -> String {
+    format!("{} {}", c.as_str(), c.symbol())
+}
+
+/// Reads a local date (`YYYY-MM-DD`) and time (`HH:MM`) into UTC.
+pub fn parse_local(date: &str, time: &str) -> Option<DateTime<Utc>> {
+    let d = NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()?;
+    let t = NaiveTime::parse_from_str(time.trim(), "%H:%M").ok()?;
+    Local
+        .from_local_datetime(&d.and_time(t))
+        .earliest()
+        .map(|l| l.with_timezone(&Utc))
+}
+
+/// A UTC moment in local time, as the form shows it.
+pub fn local_time(at: DateTime<Utc>) -> String {
+    at.with_timezone(&Local)
+        .format("%Y-%m-%d %H:%M")
+        .to_string()
+}

@@ -1,0 +1,178 @@
+//! The journal's open rows: link creations whose outcome is not known yet (or that need the
+//! user's decision). Retry re-sends the same bytes with the same key, so it can never make a
+//! second link; Abandon gives up on a row. Rows past the server's 24-hour key retention are
+//! `stale` and explained: a retry could then duplicate, so the user checks History first.
+
+use chrono::{DateTime, Utc};
+use egui::{RichText, Ui};
+
+use crate::app::Command;
+use crate::domain::format_amount;
+use crate::lang::Lang;
+use crate::store::{JournalRow, JournalState};
+use crate::ui::ViewCtx;
+use crate::ui::text::T;
+use crate::ui::widgets;
+
+/// The state of the Pending view.
+#[derive(Debug, Default)]
+pub struct PendingView {
+    /// The rows, newest first.
+    pub rows: Vec<JournalRow>,
+    /// Keys with a retry or abandon out.
+    pub busy: Vec<String>,
+    /// The last message (a retry's outcome).
+    pub note: Option<(bool, String)>,
+}
+
+impl PendingView {
+    /// How many rows wait for the user (the top bar's badge).
+    pub fn count(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| matches!(r.state, JournalState::Pending | JournalState::Stale))
+            .count()
+    }
+
+    /// Draws the view.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        ui.heading(T::NavPending.get(lang));
+        widgets::hint(ui, &cx.palette, T::PendingExplained.get(lang));
+        if let Some((ok, note)) = &self.note {
+            let color = if *ok { cx.palette.ok } else { cx.palette.error };
+            ui.label(RichText::new(note).color(color));
+        }
+        if self.rows.is_empty() {
+            ui.label(T::NoPending.get(lang));
+            return;
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("pending-rows")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::Grid::new("pending-grid")
+                    .striped(true)
+                    .num_columns(8)
+                    .show(ui, |ui| {
+                        for h in [
+                            T::OrderNumber,
+                            T::Amount,
+                            T::State,
+                            T::Attempts,
+                            T::LastError,
+                            T::Age,
+                        ] {
+                            ui.label(RichText::new(h.get(lang)).strong());
+                        }
+                        ui.label("");
+                        ui.label("");
+                        ui.end_row();
+                        for row in &self.rows {
+                            let key = row.key.key.clone();
+                            let order = row.order_number.clone().unwrap_or_else(|| key.clone());
+                            ui.label(&order);
+                            ui.label(
+                                row.amount
+                                    .map(|a| {
+                                        format_amount(a, row.currency.unwrap_or_default(), lang)
+                                    })
+                                    .unwrap_or_default(),
+                            );
+                            let state = state_text(row.state, lang);
+                            if row.state == JournalState::Stale {
+                                ui.label(RichText::new(state).color(cx.palette.warn))
+                                    .on_hover_text(T::StaleExplained.get(lang));
+                            } else {
+                                ui.label(state);
+                            }
+                            ui.label(row.attempts.to_string());
+                            ui.add(
+                                egui::Label::new(row.last_error.clone().unwrap_or_default())
+                                    .truncate(),
+                            );
+                            ui.label(age(row.created_at, cx.now));
+                            let busy = self.busy.contains(&key);
+                            let open =
+                                matches!(row.state, JournalState::Pending | JournalState::Stale);
+                            let retry = ui
+                                .add_enabled(open && !busy, egui::Button::new(T::Retry.get(lang)));
+                            let label = format!("{} {order}", T::Retry.get(lang));
+                            retry.widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
+                            });
+                            if retry.clicked() {
+                                self.busy.push(key.clone());
+                                cx.emit(Command::RetryPending {
+                                    key: key.clone(),
+                                    force: row.state == JournalState::Stale,
+                                });
+                            }
+                            let abandon = ui.add_enabled(
+                                open && !busy,
+                                egui::Button::new(T::Abandon.get(lang)),
+                            );
+                            let label = format!("{} {order}", T::Abandon.get(lang));
+                            abandon.widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
+                            });
+                            if abandon.clicked() {
+                                self.busy.push(key.clone());
+                                cx.emit(Command::AbandonPending(key));
+                            }
+                            ui.end_row();
+                        }
+                    });
+                if self.rows.iter().any(|r| r.state == JournalState::Stale) {
+                    ui.add_space(6.0);
+                    ui.label(RichText::new(T::StaleExplained.get(lang)).color(cx.palette.warn));
+                }
+            });
+    }
+}
+
+/// A journal state as people read it.
+pub fn state_text(state: JournalState, lang: Lang) -> &'static str {
+    match state {
+        JournalState::Pending => T::StatePending,
+        JournalState::Stale => T::StateStale,
+        JournalState::Failed => T::StateFailed,
+        JournalState::Conflict => T::StateConflict,
+        JournalState::Completed => T::StateCompleted,
+        JournalState::Abandoned => T::StateAbandoned,
+    }
+    .get(lang)
+}
+
+/// How long ago, shortly: `45 s`, `12 min`, `3 h`, `2 d`.
+pub fn age(since: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let secs = (now - since).num_seconds().max(0);
+    match secs {
+        s if s < 60 => format!("{s} s"),
+        s if s < 3600 => format!("{} min", s / 60),
+        s if s < 86_400 => format!("{} h", s / 3600),
+        s => format!("{} d", s / 86_400),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use super::*;
+
+    #[test]
+    fn ages_are_short_and_never_negative() {
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        let cases = [
+            (Duration::seconds(-5), "0 s"),
+            (Duration::seconds(45), "45 s"),
+            (Duration::minutes(12), "12 min"),
+            (Duration::hours(3), "3 h"),
+            (Duration::hours(49), "2 d"),
+        ];
+        for (ago, want) in cases {
+            assert_eq!(age(now - ago, now), want);
+        }
+    }
+}

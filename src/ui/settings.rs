@@ -1,0 +1,282 @@
+//! Profiles (a server, an API key id, its known limits, the order-number prefix) and their
+//! secrets. The secret typed in the password field goes straight to the OS keyring through the
+//! worker and is wiped from the form; the settings only ever show whether one is stored. With
+//! no keyring, the app says so plainly (the secret then lives in memory for this run only).
+
+use std::collections::HashMap;
+
+use egui::{RichText, Ui};
+use zeroize::Zeroizing;
+
+use crate::app::Command;
+use crate::domain::{Currency, parse_amount};
+use crate::lang::Lang;
+use crate::store::{DEFAULT_ORDER_PREFIX, Profile};
+use crate::ui::ViewCtx;
+use crate::ui::text::T;
+use crate::ui::widgets;
+
+/// Whether a profile's secret is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretStatus {
+    /// Being checked.
+    Checking,
+    /// In the keyring (or the session store).
+    Stored,
+    /// Not stored.
+    Missing,
+    /// No keyring: the message says why.
+    NoKeyring(String),
+}
+
+/// The profile form, as typed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileForm {
+    /// Name.
+    pub name: String,
+    /// Base URL.
+    pub base_url: String,
+    /// API key id.
+    pub api_key: String,
+    /// Amount limit; empty means none.
+    pub amount_limit: String,
+    /// Item limit; empty means none.
+    pub max_items: String,
+    /// Order-number prefix.
+    pub order_prefix: String,
+    /// Editing an existing profile (the name is then fixed).
+    pub existing: bool,
+    /// The built-in sandbox profile.
+    pub sandbox: bool,
+}
+
+impl ProfileForm {
+    /// The form of an existing profile.
+    pub fn of(p: &Profile) -> Self {
+        Self {
+            name: p.name.clone(),
+            base_url: p.base_url.clone(),
+            api_key: p.api_key.clone(),
+            amount_limit: p.amount_limit.map(|d| d.to_string()).unwrap_or_default(),
+            max_items: p.max_items.map(|n| n.to_string()).unwrap_or_default(),
+            order_prefix: p.order_prefix.clone(),
+            existing: true,
+            sandbox: p.is_sandbox,
+        }
+    }
+
+    /// A new, empty profile.
+    pub fn blank() -> Self {
+        Self {
+            order_prefix: DEFAULT_ORDER_PREFIX.to_owned(),
+            ..Self::default()
+        }
+    }
+
+    /// The profile, or the sentence of what is wrong with the limits.
+    pub fn to_profile(&self, lang: Lang) -> Result<Profile, String> {
+        let mut p = Profile::new(self.name.trim(), self.base_url.trim(), self.api_key.trim());
+        self.order_prefix.trim().clone_into(&mut p.order_prefix);
+        p.is_sandbox = self.sandbox;
+        let limit = self.amount_limit.trim();
+        if !limit.is_empty() {
+            p.amount_limit = Some(
+                parse_amount(limit, Currency::Try)
+                    .map_err(|e| format!("{}: {}", T::AmountLimit.get(lang), e.message(lang)))?,
+            );
+        }
+        let items = self.max_items.trim();
+        if !items.is_empty() {
+            p.max_items = Some(items.parse().map_err(|_| {
+                format!("{}: {}", T::MaxItems.get(lang), T::InvalidLimit.get(lang))
+            })?);
+        }
+        Ok(p)
+    }
+}
+
+/// The state of the Settings view.
+#[derive(Debug, Default)]
+pub struct SettingsView {
+    /// Every profile.
+    pub profiles: Vec<Profile>,
+    /// The form being edited.
+    pub form: Option<ProfileForm>,
+    /// The secret being typed (wiped once handed over).
+    pub secret: Zeroizing<String>,
+    /// Whether each profile's secret is stored.
+    pub secrets: HashMap<String, SecretStatus>,
+    /// The last message.
+    pub note: Option<(bool, String)>,
+    /// A request is out.
+    pub busy: bool,
+}
+
+impl SettingsView {
+    /// Draws the view. `current` is the profile in use, `merchant` the shop name shown on the
+    /// customer display.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, current: &str, merchant: &mut String) {
+        let lang = cx.lang;
+        ui.heading(T::NavSettings.get(lang));
+        widgets::labelled_text(ui, T::MerchantName.get(lang), merchant);
+        ui.separator();
+        ui.label(RichText::new(T::Profiles.get(lang)).strong());
+        let mut edit = None;
+        egui::Grid::new("profiles")
+            .striped(true)
+            .num_columns(4)
+            .show(ui, |ui| {
+                for p in &self.profiles {
+                    let name = if p.name == current {
+                        RichText::new(format!("● {}", p.name)).strong()
+                    } else {
+                        RichText::new(&p.name)
+                    };
+                    ui.label(name);
+                    ui.label(if p.is_sandbox {
+                        "sandbox"
+                    } else {
+                        p.base_url.as_str()
+                    });
+                    let edit_label = format!("{} {}", T::EditProfile.get(lang), p.name);
+                    let r = ui.button(T::EditProfile.get(lang));
+                    r.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Button, true, &edit_label)
+                    });
+                    if r.clicked() {
+                        edit = Some(ProfileForm::of(p));
+                        if !p.is_sandbox {
+                            cx.emit(Command::CheckSecret {
+                                profile: p.name.clone(),
+                                api_key: p.api_key.clone(),
+                            });
+                        }
+                    }
+                    if p.name == current {
+                        ui.label("");
+                    } else {
+                        let use_label = format!("{} {}", T::UseProfile.get(lang), p.name);
+                        let r = ui.button(T::UseProfile.get(lang));
+                        r.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, &use_label)
+                        });
+                        if r.clicked() {
+                            cx.emit(Command::SwitchProfile(p.name.clone()));
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+        if let Some(f) = edit {
+            self.secret = Zeroizing::new(String::new());
+            self.form = Some(f);
+        }
+        if ui.button(T::AddProfile.get(lang)).clicked() {
+            self.secret = Zeroizing::new(String::new());
+            self.form = Some(ProfileForm::blank());
+        }
+        if let Some((ok, note)) = &self.note {
+            let color = if *ok { cx.palette.ok } else { cx.palette.error };
+            ui.label(RichText::new(note).color(color));
+        }
+        let Some(form) = &mut self.form else {
+            return;
+        };
+        ui.separator();
+        if form.sandbox {
+            widgets::hint(ui, &cx.palette, T::SandboxProfile.get(lang));
+        }
+        let title = if form.existing {
+            T::EditProfile
+        } else {
+            T::AddProfile
+        };
+        ui.label(RichText::new(title.get(lang)).strong());
+        ui.add_enabled_ui(!form.existing, |ui| {
+            widgets::labelled_text(ui, T::ProfileName.get(lang), &mut form.name);
+        });
+        ui.add_enabled_ui(!form.sandbox, |ui| {
+            widgets::labelled_text(ui, T::BaseUrl.get(lang), &mut form.base_url);
+            widgets::labelled_text(ui, T::ApiKeyId.get(lang), &mut form.api_key);
+        });
+        widgets::labelled_text(ui, T::AmountLimit.get(lang), &mut form.amount_limit);
+        widgets::labelled_text(ui, T::MaxItems.get(lang), &mut form.max_items);
+        widgets::labelled_text(ui, T::OrderPrefix.get(lang), &mut form.order_prefix);
+        let mut save = false;
+        let mut remove = false;
+        ui.horizontal(|ui| {
+            save = ui
+                .add_enabled(!self.busy, egui::Button::new(T::Save.get(lang)))
+                .clicked();
+            if form.existing && !form.sandbox {
+                remove = ui
+                    .add_enabled(!self.busy, egui::Button::new(T::RemoveProfile.get(lang)))
+                    .clicked();
+            }
+        });
+        if save {
+            match form.to_profile(lang) {
+                Ok(p) => {
+                    self.busy = true;
+                    cx.emit(Command::SaveProfile {
+                        profile: Box::new(p),
+                        existing: form.existing,
+                    });
+                }
+                Err(e) => self.note = Some((false, e)),
+            }
+        }
+        if remove {
+            self.busy = true;
+            cx.emit(Command::RemoveProfile(form.name.clone()));
+        }
+
+        if form.sandbox || !form.existing {
+            return;
+        }
+        ui.separator();
+        ui.label(RichText::new(T::Secret.get(lang)).strong());
+        match self.secrets.get(&form.name) {
+            Some(SecretStatus::Stored) => {
+                ui.label(RichText::new(T::SecretStored.get(lang)).color(cx.palette.ok));
+            }
+            Some(SecretStatus::Missing) => {
+                ui.label(T::SecretMissing.get(lang));
+            }
+            Some(SecretStatus::NoKeyring(why)) => {
+                ui.label(RichText::new(T::NoKeyring.get(lang)).color(cx.palette.warn));
+                widgets::hint(ui, &cx.palette, why);
+            }
+            Some(SecretStatus::Checking) | None => {
+                widgets::hint(ui, &cx.palette, T::Working.get(lang));
+            }
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label(T::NewSecret.get(lang));
+            let id = ui.make_persistent_id("profile-secret");
+            let mut output = egui::TextEdit::singleline(&mut *self.secret)
+                .id(id)
+                .password(true)
+                .desired_width(260.0)
+                .show(ui);
+            let _ = output.response.response.clone().labelled_by(l.id);
+            output.state.clear_undoer();
+            output.state.store(ui.ctx(), id);
+            let ready = !self.secret.trim().is_empty() && !self.busy;
+            if ui
+                .add_enabled(ready, egui::Button::new(T::StoreSecret.get(lang)))
+                .clicked()
+            {
+                let secret = std::mem::take(&mut self.secret);
+                self.busy = true;
+                self.secrets
+                    .insert(form.name.clone(), SecretStatus::Checking);
+                cx.emit(Command::StoreSecret {
+                    profile: form.name.clone(),
+                    api_key: form.api_key.clone(),
+                    secret,
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,205 @@
+//! The frame around the views: the top bar (profile picker with the sandbox badge, connection
+//! state, the Pending badge, language, theme), the navigation, the view itself, and the
+//! customer display window.
+
+use egui::{RichText, Ui};
+
+use crate::app::{App, Command, Connection, View};
+use crate::lang::Lang;
+use crate::ui::ViewCtx;
+use crate::ui::link_result::{customer_viewport, customer_viewport_id};
+use crate::ui::text::T;
+use crate::ui::theme::{Palette, ThemeChoice};
+use crate::ui::widgets;
+
+impl App {
+    /// Draws the whole window for one frame.
+    pub(crate) fn draw(&mut self, ui: &mut Ui) {
+        let palette = Palette::of(ui.visuals());
+        let lang = self.saved.lang;
+        let now = self.options_clock_now();
+        let mut commands = std::mem::take(&mut self.commands);
+
+        egui::Panel::top("top-bar").show(ui, |ui| {
+            self.top_bar_ui(ui, &palette, &mut commands);
+        });
+        egui::Panel::left("nav")
+            .resizable(false)
+            .default_size(150.0)
+            .show(ui, |ui| {
+                ui.add_space(6.0);
+                for v in View::ALL {
+                    let mut text = v.title().get(lang).to_owned();
+                    if v == View::Pending && self.pending.count() > 0 {
+                        text = format!("{text} ({})", self.pending.count());
+                    }
+                    if ui.selectable_label(self.view == v, text).clicked() {
+                        commands.push(Command::Navigate(v));
+                    }
+                }
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            let mut cx = ViewCtx {
+                lang,
+                palette,
+                now,
+                catalog: &self.catalog,
+                limits: self.limits,
+                commands: &mut commands,
+            };
+            match self.view {
+                View::NewLink => match &mut self.shown {
+                    Some(shown) if !shown.from_history => {
+                        shown.ui(ui, &mut cx, self.customer.open);
+                    }
+                    _ => self.new_link.ui(ui, &mut cx),
+                },
+                View::Card => self.card.ui(ui, &mut cx),
+                View::Installments => self.installments.ui(ui, &mut cx),
+                View::History => match &mut self.shown {
+                    Some(shown) if shown.from_history => {
+                        shown.ui(ui, &mut cx, self.customer.open);
+                    }
+                    _ => self.history.ui(ui, &mut cx),
+                },
+                View::Pending => self.pending.ui(ui, &mut cx),
+                View::Catalog => {
+                    let catalog = cx.catalog;
+                    self.catalog_view.ui(ui, &mut cx, catalog);
+                }
+                View::Settings => {
+                    let current = self.profile_name();
+                    self.settings
+                        .ui(ui, &mut cx, &current, &mut self.saved.merchant_name);
+                }
+            }
+        });
+        self.commands = commands;
+        self.customer_display(ui.ctx(), &palette);
+    }
+
+    fn options_clock_now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.options.clock.now()
+    }
+
+    fn top_bar_ui(&mut self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
+        let lang = self.saved.lang;
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(T::AppName.get(lang)).heading().strong());
+            ui.separator();
+            let current = self.profile_name();
+            let l = ui.label(T::Profile.get(lang));
+            let combo = egui::ComboBox::from_id_salt("profile-picker")
+                .selected_text(current.as_str())
+                .show_ui(ui, |ui| {
+                    for p in &self.profiles {
+                        if ui
+                            .selectable_label(p.name == current, p.name.as_str())
+                            .clicked()
+                            && p.name != current
+                        {
+                            commands.push(Command::SwitchProfile(p.name.clone()));
+                        }
+                    }
+                });
+            let _ = combo.response.labelled_by(l.id);
+            if self.is_sandbox() {
+                widgets::badge(ui, T::SandboxBadge.get(lang), palette.sandbox);
+            }
+            match &self.connection {
+                Connection::Connecting => {
+                    ui.spinner();
+                    ui.label(T::Connecting.get(lang));
+                }
+                Connection::Connected => {
+                    ui.label(
+                        RichText::new(format!("● {}", T::Connected.get(lang))).color(palette.ok),
+                    );
+                }
+                Connection::Disconnected(why) => {
+                    ui.label(
+                        RichText::new(format!("● {}", T::Disconnected.get(lang)))
+                            .color(palette.error),
+                    )
+                    .on_hover_text(why.as_str());
+                }
+            }
+            let count = self.pending.count();
+            if count > 0 {
+                let r = widgets::badge(
+                    ui,
+                    format!("{} {count}", T::PendingBadge.get(lang)),
+                    palette.pending,
+                )
+                .interact(egui::Sense::click());
+                if r.clicked() {
+                    commands.push(Command::Navigate(View::Pending));
+                }
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let theme_label = |t: ThemeChoice| match t {
+                    ThemeChoice::System => T::ThemeSystem.get(lang),
+                    ThemeChoice::Light => T::ThemeLight.get(lang),
+                    ThemeChoice::Dark => T::ThemeDark.get(lang),
+                };
+                let combo = egui::ComboBox::from_id_salt("theme-picker")
+                    .selected_text(theme_label(self.saved.theme))
+                    .show_ui(ui, |ui| {
+                        for t in ThemeChoice::ALL {
+                            ui.selectable_value(&mut self.saved.theme, t, theme_label(t));
+                        }
+                    });
+                let l = ui.label(T::Theme.get(lang));
+                let _ = combo.response.labelled_by(l.id);
+                let combo = egui::ComboBox::from_id_salt("language-picker")
+                    .selected_text(self.saved.lang.native_name())
+                    .show_ui(ui, |ui| {
+                        for l in Lang::ALL {
+                            ui.selectable_value(&mut self.saved.lang, l, l.native_name());
+                        }
+                    });
+                let l = ui.label(T::Language.get(lang));
+                let _ = combo.response.labelled_by(l.id);
+            });
+        });
+    }
+
+    fn customer_display(&mut self, ctx: &egui::Context, palette: &Palette) {
+        if !self.customer.open {
+            return;
+        }
+        let Some(shown) = &mut self.shown else {
+            self.customer.open = false;
+            return;
+        };
+        let lang = self.saved.lang;
+        let merchant = if self.saved.merchant_name.trim().is_empty() {
+            self.desk
+                .as_ref()
+                .map(|d| d.profile().name.clone())
+                .unwrap_or_default()
+        } else {
+            self.saved.merchant_name.clone()
+        };
+        let palette = Palette::for_mode(palette.dark);
+        let mut close = false;
+        ctx.show_viewport_immediate(
+            customer_viewport_id(),
+            customer_viewport(lang, self.customer.fullscreen),
+            |ui, _class| {
+                egui::CentralPanel::default()
+                    .frame(egui::Frame::new().fill(palette.customer_background))
+                    .show(ui, |ui| {
+                        shown.customer_ui(ui, &palette, lang, &merchant);
+                    });
+                if ui.input(|i| i.key_pressed(egui::Key::Escape) || i.viewport().close_requested())
+                {
+                    close = true;
+                }
+            },
+        );
+        if close {
+            self.customer = crate::app::CustomerDisplay::default();
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Every fixed sentence of the desktop app, in Turkish and English.
+//!
+//! Views never spell a sentence inline: they name a [`T`] and ask it for the current language.
+//! So a test can walk the whole catalogue (both languages present, placeholders matching, every
+//! glyph drawable), and a missing translation is a compile error, not a surprise at the counter.
+//! Sentences that come from the domain or the API (field errors, server messages) carry their
+//! own `message(lang)` and are not repeated here.
+
+use crate::lang::Lang;
+
+macro_rules! texts {
+    ($($key:ident => $tr:literal, $en:literal;)+) => {
+        /// A sentence or label of the user interface.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum T {
+            $($key,)+
+        }
+
+        impl T {
+            /// Every sentence, for tests that walk the catalogue.
+            pub const ALL: &'static [T] = &[$(T::$key),+];
+
+            /// The sentence in `lang`.
+            pub fn get(self, lang: Lang) -> &'static str {
+                match self {
+                    $(T::$key => lang.pick($tr, $en),)+
+                }
+            }
+        }
+    };
+}
+
+texts! {
+    // Top bar and navigation.
+    AppName => "paydesk", "paydesk";
+    Profile => "Profil", "Profile";
+    SandboxBadge => "Sandbox: gerçek para yok", "Sandbox: no real money";
+    Connected => "Bağlı", "Connected";
+    Connecting => "Bağlanıyor…", "Connecting…";
+    Disconnected => "Bağlantı yok", "Not connected";
+    PendingBadge => "Bekleyen", "Pending";
+    Language => "Dil", "Language";
+    Theme => "Tema", "Theme";
+    ThemeSystem => "Sistem", "System";
+    ThemeLight => "Açık", "Light";
+    ThemeDark => "Koyu", "Dark";
+    NavNewLink => "Yeni link", "New link";
+    NavCard => "Kart kaydet", "Save card";
+    NavInstallments => "Taksitler", "Installments";
+    NavHistory => "Geçmiş", "History";
+    NavPending => "Bekleyenler", "Pending";
+    NavCatalog => "Katalog", "Catalog";
+    NavSettings => "Ayarlar", "Settings";
+    Working => "Çalışıyor…", "Working…";
+    Close => "Kapat", "Close";
+    WorkerLost => "Arka plan işi yanıt vermeden bitti. Lütfen tekrar deneyin.", "The background job ended without an answer. Please try again.";
+    StartFailed => "Profil açılamadı", "The profile could not be opened";
+
+    // New link.
+    Amount => "Tutar", "Amount";
+    Currency => "Para birimi", "Currency";
+    Description => "Açıklama", "Description";
+    OrderNumber => "Sipariş no", "Order number";
+    Expiry => "Son geçerlilik", "Expires";
+    ExpiryNone => "Yok", "None";
+    Expiry15Min => "15 dk", "15 min";
+    Expiry1Hour => "1 saat", "1 h";
+    Expiry24Hours => "24 saat", "24 h";
+    Expiry7Days => "7 gün", "7 d";
+    ExpiryCustom => "Tarih ve saat", "Date and time";
+    ExpiryDate => "Tarih (YYYY-AA-GG)", "Date (YYYY-MM-DD)";
+    ExpiryTime => "Saat (SS:DD)", "Time (HH:MM)";
+    ExpiryLocal => "Yerel saat", "Local time";
+    ExpiryBadDate => "Tarih ve saat okunamadı: YYYY-AA-GG ve SS:DD biçiminde yazın.", "Date and time could not be read: use YYYY-MM-DD and HH:MM.";
+    EnableInstallment => "Taksit açık", "Installments allowed";
+    AllowedCounts => "İzin verilen taksit sayıları (hiçbiri seçili değilse sınır yok)", "Allowed installment counts (none selected: no restriction)";
+    PartialPayment => "Kısmi ödemeye izin ver", "Allow partial payment";
+    ContactRequired => "Ödeyenden iletişim bilgisi iste", "Ask the payer for contact details";
+    Email => "Ödeyen e-postası", "Payer e-mail";
+    PhoneCountryCode => "Ülke kodu", "Country code";
+    PhoneNumber => "Telefon numarası", "Phone number";
+    Advanced => "Gelişmiş", "Advanced";
+    CartAmount => "Sepet tutarı", "Cart amount";
+    Items => "Ürünler", "Items";
+    AddFreeItem => "Ürün ekle", "Add item";
+    AddCatalogItem => "Katalogdan ekle", "Add from catalog";
+    CatalogSearch => "Katalogda ara", "Search the catalog";
+    AddVariantId => "Katalog kimliğiyle ekle:", "Add by catalog id:";
+    CatalogEmpty => "Katalog boş. Katalog görünümünden CSV içe aktarın.", "The catalog is empty. Import a CSV in the Catalog view.";
+    CatalogNoMatch => "Eşleşen ürün yok.", "No matching item.";
+    ItemName => "Ürün adı", "Item name";
+    UnitPrice => "Birim fiyat", "Unit price";
+    Quantity => "Adet", "Quantity";
+    Note => "Not", "Note";
+    CatalogItem => "Katalog ürünü", "Catalog item";
+    UnknownVariant => "Bu ürün yerel katalogda yok; fiyatını sunucu belirler.", "This item is not in the local catalog; the server sets its price.";
+    OtherCurrency => "Farklı para birimi", "Other currency";
+    RemoveRow => "Satırı sil", "Remove row";
+    DuplicateRow => "Satırı çoğalt", "Duplicate row";
+    MoveUp => "Yukarı taşı", "Move up";
+    MoveDown => "Aşağı taşı", "Move down";
+    LineTotal => "Satır toplamı", "Line total";
+    ItemsTotal => "Ürün toplamı", "Items total";
+    TotalsMatch => "✓ Tutarla eşit", "✓ Matches the amount";
+    TotalsDiffer => "Fark", "Difference";
+    TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
+    Checks => "Kontroller", "Checks";
+    UseItemsTotal => "Ürün toplamını tutar yap", "Use the items total as the amount";
+    Create => "Link oluştur (Ctrl+Enter)", "Create link (Ctrl+Enter)";
+    CannotCreate => "Henüz oluşturulamaz:", "Cannot create yet:";
+    Sending => "Gönderiliyor…", "Sending…";
+    ServerExpects => "Sunucunun beklediği tutar:", "The server expects the amount:";
+    UseExpected => "Bu tutarı kullan", "Use this amount";
+    UnknownOutcome => "Sonuç bilinmiyor: istek Bekleyenler listesinde duruyor ve aynı anahtarla yeniden denenebilir. Form olduğu gibi kaldı.", "Outcome unknown: the request waits in the Pending list and can be retried with the same key. The form is kept as it was.";
+    AlreadyPending => "Bu sipariş için bir istek zaten bekliyor; ikinci bir istek gönderilmedi.", "A request for this order is already pending; no second request was sent.";
+    MoreErrors => "başka sorun", "more problems";
+
+    // Link result.
+    Reference => "Referans", "Reference";
+    Status => "Durum", "Status";
+    PaymentUrl => "Ödeme adresi", "Payment address";
+    CopyUrl => "Adresi kopyala", "Copy URL";
+    Copied => "Kopyalandı", "Copied";
+    SaveQr => "QR'ı PNG olarak kaydet", "Save QR as PNG";
+    SavedTo => "Kaydedildi:", "Saved to";
+    ShareMail => "E-postayla paylaş", "Share by e-mail";
+    ShareSubject => "Ödeme linkiniz", "Your payment link";
+    ShareBody => "Ödemeyi bu adresten yapabilirsiniz:", "You can pay at this address:";
+    CancelLink => "Linki iptal et", "Cancel link";
+    CancelConfirm => "Emin misiniz? İptal edilen link ile ödeme alınamaz.", "Are you sure? A cancelled link can no longer be paid.";
+    Yes => "Evet", "Yes";
+    No => "Hayır", "No";
+    NewLink => "Yeni link", "New link";
+    Refresh => "Yenile", "Refresh";
+    Polling => "Durum birkaç saniyede bir güncelleniyor", "The status refreshes every few seconds";
+    CustomerDisplay => "Müşteri ekranı", "Customer display";
+    FullScreen => "Tam ekran", "Full screen";
+    Paid => "Ödenen", "Paid";
+    Remaining => "Kalan", "Remaining";
+    Created => "Oluşturma", "Created";
+    QrError => "QR kodu oluşturulamadı", "The QR code could not be made";
+    NoPaymentUrl => "Sunucu ödeme adresi göndermedi.", "The server sent no payment address.";
+    StatusPending => "Ödeme bekleniyor", "Waiting for payment";
+    StatusCompleted => "Ödendi", "Paid";
+    StatusRejected => "Reddedildi", "Rejected";
+    StatusExpired => "Süresi doldu", "Expired";
+    StatusUnderReview => "İncelemede", "Under review";
+    StatusCancelled => "İptal edildi", "Cancelled";
+    ScanToPay => "Ödemek için okutun", "Scan to pay";
+    PaidCheck => "Ödendi ✓", "Paid ✓";
+    EscCloses => "Esc: kapat", "Esc: close";
+    NothingToShow => "Gösterilecek link yok.", "No link to show.";
+
+    // Card.
+    CardNumber => "Kart numarası", "Card number";
+    Brand => "Marka", "Brand";
+    ExpiryMonth => "Son kullanma ayı (AA)", "Expiry month (MM)";
+    ExpiryYear => "Son kullanma yılı (YYYY)", "Expiry year (YYYY)";
+    Cvv => "CVV", "CVV";
+    CardHolder => "Kart sahibi", "Cardholder name";
+    Usage => "Kullanım", "Usage";
+    Alias => "Kart için ad", "Alias";
+    SetDefault => "Bu kullanım için varsayılan yap", "Make it the default for this usage";
+    CustomerId => "Müşteri kimliği (boşsa işletme adına)", "Customer id (empty: for the business)";
+    SaveCard => "Kartı kaydet", "Save card";
+    CardSaved => "Kart kaydedildi", "Card saved";
+    MaskedPan => "Maskeli numara", "Masked number";
+    Bank => "Banka", "Bank";
+    CardType => "Kart tipi", "Card type";
+    CardWiped => "Kart numarası ve CVV bellekten ve formdan silindi.", "The card number and CVV were wiped from memory and the form.";
+    CardUnknownOutcome => "Sonuç bilinmiyor: kart kaydedilmiş de olabilir, kaydedilmemiş de. Kart kaydı otomatik olarak yeniden denenmez; tekrar kaydetmeden önce kartın listede olup olmadığını kontrol edin.", "Outcome unknown: the card may or may not have been saved. Card saves are never retried automatically; check whether the card is listed before saving it again.";
+
+    // Installments.
+    Bin => "BIN (kartın ilk 6 hanesi)", "BIN (first 6 digits of the card)";
+    PosType => "POS tipi", "POS type";
+    PosSubType => "POS alt tipi", "POS sub-type";
+    InstallmentAmount => "Tutar (isteğe bağlı)", "Amount (optional)";
+    LookUp => "Sorgula", "Look up";
+    InstallmentCount => "Taksit", "Installments";
+    Rate => "Komisyon (%)", "Rate (%)";
+    PerInstallment => "Taksit tutarı", "Per installment";
+    Total => "Toplam", "Total";
+    TotalByCount => "Taksit sayısına göre toplam maliyet", "Total cost by installment count";
+    OtherFields => "Diğer alanlar", "Other fields";
+    NoOptions => "Bu BIN için taksit seçeneği yok.", "No installment options for this BIN.";
+    CardFamily => "Kart programı", "Card program";
+
+    // History.
+    Search => "Ara (sipariş no, referans, açıklama)", "Search (order number, reference, description)";
+    StatusFilter => "Durum", "Status";
+    AllStatuses => "Tümü", "All";
+    LinksShown => "link", "links";
+    Loading => "Yükleniyor…", "Loading…";
+    NoLinks => "Henüz link yok.", "No links yet.";
+    Back => "Geri", "Back";
+
+    // Pending.
+    State => "Durum", "State";
+    Attempts => "Deneme", "Attempts";
+    LastError => "Son hata", "Last error";
+    Age => "Yaş", "Age";
+    Retry => "Yeniden dene", "Retry";
+    Abandon => "Vazgeç", "Abandon";
+    NoPending => "Bekleyen istek yok.", "No pending requests.";
+    PendingExplained => "Sonucu bilinmeyen istekler burada kalır. Yeniden deneme aynı gövdeyi aynı anahtarla gönderir, bu yüzden ikinci bir link oluşmaz.", "Requests whose outcome is unknown stay here. A retry sends the same body with the same key, so no second link is made.";
+    StaleExplained => "Eski (24 saatten fazla): sunucu anahtarı artık hatırlamıyor, yeniden deneme ikinci bir link oluşturabilir. Önce Geçmiş'te bu siparişe bakın.", "Stale (older than 24 h): the server no longer remembers the key, so a retry could create a second link. Check this order in History first.";
+    StatePending => "bekliyor", "pending";
+    StateStale => "eski", "stale";
+    StateFailed => "başarısız", "failed";
+    StateConflict => "çakışma", "conflict";
+    StateCompleted => "tamamlandı", "completed";
+    StateAbandoned => "vazgeçildi", "abandoned";
+
+    // Catalog.
+    CatalogList => "Yerel katalog", "Local catalog";
+    Id => "Kimlik", "Id";
+    Name => "Ad", "Name";
+    Price => "Fiyat", "Price";
+    CsvPath => "CSV dosyası", "CSV file";
+    CsvHelp => "Başlık: id,name,unit_price,currency (ya da ; ile ayrılmış, ondalık virgüllü)", "Header: id,name,unit_price,currency (or ;-separated with decimal commas)";
+    Preview => "Önizle", "Preview";
+    Import => "İçe aktar", "Import";
+    Line => "Satır", "Line";
+    Problem => "Sorun", "Problem";
+    WillImport => "İçe aktarılacak", "To import";
+    Imported => "İçe aktarıldı", "Imported";
+    LineErrors => "Hatalı satır", "Lines with errors";
+
+    // Settings.
+    Profiles => "Profiller", "Profiles";
+    AddProfile => "Profil ekle", "Add profile";
+    EditProfile => "Profili düzenle", "Edit profile";
+    RemoveProfile => "Profili sil", "Remove profile";
+    ProfileName => "Profil adı", "Profile name";
+    BaseUrl => "Temel adres", "Base URL";
+    ApiKeyId => "API anahtar kimliği", "API key id";
+    AmountLimit => "Tutar üst sınırı (boş: yok)", "Amount limit (empty: none)";
+    MaxItems => "Ürün sayısı sınırı (boş: yok)", "Item limit (empty: none)";
+    OrderPrefix => "Sipariş no öneki", "Order number prefix";
+    Secret => "API gizli anahtarı", "API secret";
+    NewSecret => "Yeni gizli anahtar", "New secret";
+    SecretStored => "Gizli anahtar anahtarlıkta kayıtlı.", "The secret is stored in the keyring.";
+    SecretMissing => "Gizli anahtar kayıtlı değil.", "No secret is stored.";
+    StoreSecret => "Anahtarlığa kaydet", "Store in the keyring";
+    NoKeyring => "Anahtarlık kullanılamıyor: gizli anahtar diske yazılmaz, yalnızca bu oturum için bellekte tutulur.", "No keyring is available: the secret is never written to disk and is kept in memory for this session only.";
+    SandboxProfile => "Yerleşik sandbox profili: bu bilgisayarda çalışan bir deneme sunucusu. Gerçek para hareketi olmaz; silinemez.", "Built-in sandbox profile: a test server running on this computer. No real money moves; it cannot be removed.";
+    Save => "Kaydet", "Save";
+    Saved => "Kaydedildi", "Saved";
+    UseProfile => "Bu profile geç", "Switch to this profile";
+    MerchantName => "Mağaza adı (müşteri ekranında)", "Shop name (on the customer display)";
+    InvalidLimit => "Sınır bir sayı olmalı.", "The limit must be a number.";
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Labels that read the same in both languages on purpose.
+    const SAME_IN_BOTH: &[T] = &[T::AppName, T::Cvv];
+
+    #[test]
+    fn every_sentence_exists_in_both_languages_and_they_differ() {
+        for t in T::ALL {
+            let (tr, en) = (t.get(Lang::Tr), t.get(Lang::En));
+            assert!(!tr.trim().is_empty() && !en.trim().is_empty(), "{t:?}");
+            assert_eq!(tr, tr.trim(), "{t:?}");
+            assert_eq!(en, en.trim(), "{t:?}");
+            if !SAME_IN_BOTH.contains(t) {
+                assert_ne!(tr, en, "{t:?} is not translated");
+            }
+        }
+    }
+
+    #[test]
+    fn the_catalogue_is_really_turkish_and_keys_are_unique() {
+        let turkish: String = T::ALL.iter().map(|t| t.get(Lang::Tr)).collect();
+        for c in ['ç', 'ğ', 'ı', 'İ', 'ö', 'ş', 'ü'] {
+            assert!(turkish.contains(c), "no {c} in the Turkish catalogue");
+        }
+        let unique: HashSet<_> = T::ALL.iter().collect();
+        assert_eq!(unique.len(), T::ALL.len());
+    }
+}

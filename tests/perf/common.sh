@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Shared by the Xvfb scripts: a virtual display, a fresh data folder, the release binary.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BIN="${PAYDESK_BIN:-$ROOT/target/release/paydesk}"
+DISPLAY_NUM="${PAYDESK_XVFB_DISPLAY:-:97}"
+
+need() { command -v "$1" >/dev/null || { echo "missing $1 (apt install xvfb xdotool imagemagick)" >&2; exit 2; }; }
+need Xvfb; need xdotool
+
+if [[ ! -x "$BIN" ]]; then
+  echo "building $BIN" >&2
+  (cd "$ROOT" && cargo build --release --bin paydesk)
+fi
+
+WORK="$(mktemp -d)"
+XVFB_PID=""
+APP_PID=""
+cleanup() {
+  [[ -n "$APP_PID" ]] && kill "$APP_PID" 2>/dev/null || true
+  [[ -n "$XVFB_PID" ]] && kill "$XVFB_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+start_xvfb() {
+  Xvfb "$DISPLAY_NUM" -screen 0 1280x860x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+  XVFB_PID=$!
+  export DISPLAY="$DISPLAY_NUM"
+  for _ in $(seq 100); do xdpyinfo >/dev/null 2>&1 && return 0; sleep 0.05; done
+  echo "Xvfb did not start" >&2; exit 1
+}
+
+# Starts the app on a fresh data folder (first start: the sandbox profile, New link).
+# Sets APP_PID; the app's stderr goes to $WORK/app.log.
+start_app() {
+  export HOME="$WORK/home"; mkdir -p "$HOME"
+  export XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
+  export LANG="${PAYDESK_LANG:-tr_TR.UTF-8}" LC_ALL=
+  PAYDESK_PERF=1 PAYDESK_DATA_DIR="$WORK/paydesk" "$BIN" >"$WORK/app.out" 2>"$WORK/app.log" &
+  APP_PID=$!
+}
+
+# Waits for the app's window; prints its id.
+wait_window() {
+  local wid=""
+  for _ in $(seq 400); do
+    wid="$(xdotool search --pid "$APP_PID" --name paydesk 2>/dev/null | head -n1 || true)"
+    [[ -n "$wid" ]] && { echo "$wid"; return 0; }
+    sleep 0.025
+  done
+  echo "no window; app log:" >&2; cat "$WORK/app.log" >&2; exit 1
+}
+
+# CPU ticks (user + system) used so far by a pid.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

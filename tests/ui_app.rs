@@ -1,0 +1,603 @@
+//! The real `App`, driven by role and label through AccessKit (`egui_kittest`, no GPU), against
+//! the in-process sandbox that the built-in `sandbox` profile starts.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use paydesk::app::secrets::AppSecrets;
+use paydesk::app::{App, AppOptions, Connection, SavedState, View};
+use paydesk::clock::SystemClock;
+use paydesk::domain::LinkStatus;
+use paydesk::lang::Lang;
+use paydesk::service::Services;
+use paydesk::ui::theme::ThemeChoice;
+
+struct Env {
+    dir: tempfile::TempDir,
+    secrets: Arc<AppSecrets>,
+    harness: Harness<'static, Option<App>>,
+}
+
+fn start() -> Env {
+    let dir = tempfile::tempdir().expect("test set-up");
+    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
+    let secrets_for_env = Arc::clone(&secrets);
+    let services = Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
+        .expect("test set-up")
+        .with_retry_policy(paydesk::service::create::FAST_POLICY);
+    let options = AppOptions {
+        data_dir: Some(dir.path().to_owned()),
+        profile: None,
+        services: Some(Arc::new(services)),
+        secrets,
+        clock: Arc::new(SystemClock),
+        poll_interval: Duration::from_millis(100),
+        poll_max: Duration::from_millis(400),
+        perf_start: None,
+    };
+    let saved = SavedState {
+        lang: Lang::En,
+        theme: ThemeChoice::Light,
+        last_profile: None,
+        merchant_name: "Kadıköy Kahve Evi".into(),
+    };
+    let mut harness = Harness::builder()
+        .with_size([1400.0, 1000.0])
+        .build_ui_state(
+            |ui, app: &mut Option<App>| {
+                if let Some(app) = app {
+                    app.frame(ui);
+                }
+            },
+            None,
+        );
+    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
+    *harness.state_mut() = Some(app);
+    let mut env = Env {
+        dir,
+        secrets: secrets_for_env,
+        harness,
+    };
+    env.until("the sandbox profile is open", |app| {
+        app.connection == Connection::Connected && app.base_url().is_some()
+    });
+    env
+}
+
+impl Env {
+    fn app(&self) -> &App {
+        self.harness.state().as_ref().expect("test set-up")
+    }
+
+    fn app_mut(&mut self) -> &mut App {
+        self.harness.state_mut().as_mut().expect("test set-up")
+    }
+
+    /// Steps frames (sleeping a little between them, the worker runs on real time) until
+    /// `done` holds; fails after 15 s.
+    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            self.harness.step();
+            if done(self.app()) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn until_label(&mut self, label: &str) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            self.harness.step();
+            if self.harness.query_by_label_contains(label).is_some() {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for `{label}`; the window holds {:#?}",
+                self.harness.root()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn type_into(&mut self, label: &str, text: &str) {
+        let field = self.harness.get_by_label(label);
+        field.focus();
+        field.type_text(text);
+        self.harness.run_steps(2);
+    }
+
+    /// Moves the focus away from the current field (the field counts as left).
+    fn leave(&mut self) {
+        self.harness.key_press(egui::Key::Escape);
+        self.harness.run_steps(2);
+    }
+
+    /// Clicks the widget labelled `label`; when the navigation has an entry of the same
+    /// name ("New link", "Save card"), the one in the view (drawn last) is meant.
+    fn click(&mut self, label: &str) {
+        let node = self
+            .harness
+            .get_all_by_label(label)
+            .last()
+            .expect("a node with this label");
+        node.click();
+        self.harness.run_steps(2);
+    }
+
+    fn nav(&mut self, view: View) {
+        self.app_mut().view = view;
+        self.harness.run_steps(2);
+    }
+
+    fn admin(&self, method: reqwest::Method, path: &str, body: &str) -> String {
+        let base = self.app().base_url().expect("test set-up");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("test set-up");
+        rt.block_on(async {
+            let r = reqwest::Client::new()
+                .request(method, format!("{base}{path}"))
+                .header("content-type", "application/json")
+                .body(body.to_owned())
+                .send()
+                .await
+                .expect("test set-up");
+            assert!(r.status().is_success(), "{path}: {}", r.status());
+            r.text().await.expect("test set-up")
+        })
+    }
+
+    fn create_button_enabled(&self) -> bool {
+        !self
+            .harness
+            .get_by_role_and_label(Role::Button, "Create link (Ctrl+Enter)")
+            .accesskit_node()
+            .is_disabled()
+    }
+}
+
+#[test]
+fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_turns_paid() {
+    let mut env = start();
+    // First start shows New link, with a pre-filled order number.
+    let order = env.app().new_link.draft.order_number.clone();
+    assert!(order.starts_with("PD-"), "{order}");
+
+    env.type_into("Amount", "150");
+    env.click("Add item");
+    env.type_into("Item name 1", "Filtre kahve");
+    env.type_into("Unit price 1", "70");
+    env.type_into("Quantity 1", "2");
+    env.leave();
+    // 2 × 70.00 = 140.00 against 150.00: the difference shows and Create is disabled.
+    assert!(
+        env.harness
+            .query_by_label_contains("Difference: -₺10.00")
+            .is_some()
+    );
+    assert!(!env.create_button_enabled());
+    env.harness.get_by_label_contains("Cannot create yet:");
+
+    env.click("Use the items total as the amount");
+    assert_eq!(env.app().new_link.draft.amount, "140.00");
+    env.harness.get_by_label("✓ Matches the amount");
+    assert!(env.create_button_enabled());
+
+    // Ctrl+Enter creates.
+    env.harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    env.until("the link is shown", |app| app.shown.is_some());
+    let link = env.app().shown.as_ref().unwrap().link.clone();
+    assert_eq!(link.amount.unwrap().to_string(), "140.00");
+    assert_eq!(link.order_number.as_deref(), Some(order.as_str()));
+    env.harness.get_by_label("Waiting for payment");
+    env.harness
+        .get_by_role_and_label(Role::Image, "Scan to pay");
+    env.harness.get_by_label(&order);
+
+    // The customer pays through the sandbox; the poll turns the view to Paid.
+    env.admin(
+        reqwest::Method::POST,
+        &format!("/sandbox/links/{}/pay", link.id),
+        r#"{"amount":"140.00"}"#,
+    );
+    env.until("the link reads as paid", |app| {
+        app.shown.as_ref().unwrap().status() == LinkStatus::Completed
+    });
+    env.harness.run_steps(2);
+    env.harness.get_by_label("Paid");
+    env.harness.get_by_label_contains("Paid: ₺140.00");
+
+    // "New link" clears the form with the next order number.
+    env.click("New link");
+    env.until("the next order number arrives", |app| {
+        !app.new_link.draft.order_number.is_empty() && app.new_link.draft.order_number != order
+    });
+    assert!(env.app().shown.is_none());
+    assert_eq!(env.app().new_link.draft.amount, "");
+}
+
+#[test]
+fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
+    let mut env = start();
+    env.type_into("Amount", "40");
+    env.click("Add from catalog");
+    // The local catalog does not know this variant: the server prices it (25.00 each).
+    env.type_into("Search the catalog", "var_simit");
+    env.click("Add by catalog id: var_simit");
+    env.type_into("Quantity 1", "2");
+    env.click("Create link (Ctrl+Enter)");
+    env.until_label("The server expects the amount: ₺50.00");
+    assert!(env.app().shown.is_none(), "the form stays as it was");
+    assert_eq!(env.app().new_link.draft.amount, "40");
+    env.click("Use this amount");
+    assert_eq!(env.app().new_link.draft.amount, "50.00");
+    env.click("Create link (Ctrl+Enter)");
+    env.until("the link is shown", |app| app.shown.is_some());
+    let link = &env.app().shown.as_ref().unwrap().link;
+    assert_eq!(link.amount.unwrap().to_string(), "50.00");
+}
+
+#[test]
+fn a_past_expiry_is_refused_in_the_form() {
+    let mut env = start();
+    env.type_into("Amount", "75");
+    env.click("Date and time");
+    let yesterday = (chrono::Local::now() - chrono::Duration::days(1))
+        .format("%Y-%m-%d")
+        .to_string();
+    let date = env.harness.get_by_label("Date (YYYY-MM-DD)");
+    date.focus();
+    env.harness
+        .key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+    env.harness
+        .get_by_label("Date (YYYY-MM-DD)")
+        .type_text(&yesterday);
+    env.harness.run_steps(2);
+    env.leave();
+    env.harness
+        .get_by_label("It cannot be in the past; pick a later moment.");
+    assert!(!env.create_button_enabled());
+    env.harness
+        .get_by_label_contains("Cannot create yet: Expiry date: It cannot be in the past");
+}
+
+#[test]
+fn a_luhn_error_shows_on_the_card_form_and_a_saved_card_is_shown_masked() {
+    let mut env = start();
+    env.nav(View::Card);
+    env.type_into("Card number", "4111111111111112");
+    // Grouped as typed, brand shown.
+    assert_eq!(
+        env.app().card.draft.card_number.as_str(),
+        "4111 1111 1111 1112"
+    );
+    env.harness.get_by_label("Brand: Visa");
+    env.leave();
+    env.harness
+        .get_by_label("The card number is wrong (its check digit fails); check it again.");
+
+    // Fix the last digit, fill the rest, save: the number and CVV are wiped.
+    let field = env.harness.get_by_label("Card number");
+    field.focus();
+    env.harness.key_press(egui::Key::Backspace);
+    env.harness.get_by_label("Card number").type_text("1");
+    env.harness.run_steps(2);
+    env.type_into("Expiry month (MM)", "12");
+    env.type_into("Expiry year (YYYY)", "2030");
+    env.type_into("CVV", "123");
+    env.type_into("Cardholder name", "AYŞE YILMAZ");
+    env.click("Save card");
+    assert!(env.app().card.draft.card_number.is_empty());
+    assert!(env.app().card.draft.cvv.is_empty());
+    env.until_label("Card saved");
+    env.harness.get_by_label("411111******1111");
+}
+
+#[test]
+fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
+    let mut env = start();
+    env.nav(View::Installments);
+    env.type_into("BIN (first 6 digits of the card)", "5549 6012 3456 7890");
+    assert_eq!(env.app().installments.draft.bin.as_str(), "554960");
+    env.type_into("Amount (optional)", "1000");
+    env.click("Look up");
+    env.until_label("Garanti BBVA");
+    env.harness.get_by_label("Bonus");
+    // A row per count: the table's header and the count column.
+    env.harness.get_by_label("Per installment");
+    let rows = match env.app().installments.outcome.as_ref().unwrap() {
+        paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
+        paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e}"),
+    };
+    assert!(rows >= 2, "{rows} options");
+    env.harness.get_by_label("Total cost by installment count");
+}
+
+#[test]
+fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
+    let mut env = start();
+    // Every attempt's answer is lost (the server creates the link, the client never hears).
+    env.admin(
+        reqwest::Method::POST,
+        "/sandbox/faults",
+        r#"[{"endpoint":"link.create","kind":"lost","next":50}]"#,
+    );
+    env.type_into("Amount", "99.90");
+    let order = env.app().new_link.draft.order_number.clone();
+    env.click("Create link (Ctrl+Enter)");
+    env.until("the create gives up", |app| !app.new_link.sending);
+    env.harness.run_steps(2);
+    env.harness.get_by_label_contains("Outcome unknown");
+    assert!(env.app().shown.is_none());
+    assert_eq!(env.app().new_link.draft.amount, "99.90", "the form is kept");
+    assert_eq!(env.app().pending.count(), 1);
+    env.harness.get_by_label("Pending 1");
+
+    env.admin(reqwest::Method::DELETE, "/sandbox/faults", "");
+    env.nav(View::Pending);
+    env.harness.get_by_label(&order);
+    env.click(&format!("Retry {order}"));
+    env.until("the retry completes", |app| app.pending.count() == 0);
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_label_contains(&format!("{order}: completed"));
+    // The server made exactly one link for this order.
+    let links = env.admin(reqwest::Method::GET, "/sandbox/links", "");
+    assert_eq!(links.matches(&order).count(), 1, "{links}");
+}
+
+#[test]
+fn frames_keep_running_while_a_request_is_delayed() {
+    let mut env = start();
+    env.admin(
+        reqwest::Method::POST,
+        "/sandbox/faults",
+        r#"[{"endpoint":"link.create","kind":"delay","delayMs":1500,"next":1}]"#,
+    );
+    env.type_into("Amount", "12.50");
+    env.click("Create link (Ctrl+Enter)");
+    let started = Instant::now();
+    let mut frames = 0;
+    let mut slowest = Duration::ZERO;
+    // Frames drawn while the request is out (the answer's frame, which makes the QR, excluded).
+    while env.app().new_link.sending {
+        let t = Instant::now();
+        env.harness.step();
+        if env.app().new_link.sending {
+            slowest = slowest.max(t.elapsed());
+            frames += 1;
+            // While the request is out, the button says so and the UI keeps drawing.
+            env.harness.get_by_label("Sending…");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "never answered"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    env.until("the link is shown", |app| app.shown.is_some());
+    assert!(started.elapsed() >= Duration::from_millis(1400));
+    assert!(frames >= 10, "only {frames} frames during the delay");
+    // A frame that waited for the request would take the 1.5 s delay.
+    assert!(
+        slowest < Duration::from_millis(500),
+        "a frame took {slowest:?}"
+    );
+}
+
+#[test]
+fn every_sentence_renders_in_both_languages_with_the_shipped_fonts() {
+    // kittest panics on a glyph no font can draw; lay out every sentence and symbol.
+    let mut harness = Harness::builder().build_ui(|ui| {
+        paydesk::ui::fonts::install(ui.ctx());
+        for lang in Lang::ALL {
+            for t in paydesk::ui::text::T::ALL {
+                ui.label(t.get(lang));
+            }
+        }
+        for c in paydesk::domain::Currency::ALL {
+            ui.label(c.symbol());
+        }
+        ui.label("ç ğ ı İ ö ş ü Ç Ğ Ö Ş Ü ₺ ✓ ✗ ▲ ▼ ❐ ✖ –");
+    });
+    harness.run();
+    for s in ["₺", "₼", "₽", "✓", "İ"] {
+        assert!(
+            harness
+                .ctx
+                .fonts_mut(|f| f.has_glyphs(&egui::FontId::proportional(14.0), s)),
+            "{s}"
+        );
+    }
+}
+
+impl Env {
+    /// Creates a link for `amount` from the New link view and waits for its result view.
+    fn create_link(&mut self, amount: &str, description: &str) -> paydesk::api::wire::PaymentLink {
+        self.type_into("Amount", amount);
+        if !description.is_empty() {
+            self.type_into("Description", description);
+        }
+        self.click("Create link (Ctrl+Enter)");
+        self.until("the link is shown", |app| app.shown.is_some());
+        self.app().shown.as_ref().expect("shown").link.clone()
+    }
+}
+
+#[test]
+fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
+    let mut env = start();
+    let link = env.create_link("64.00", "");
+    env.click("Customer display");
+    assert!(env.app().customer.open);
+    // The customer display (embedded in the test harness) shows the amount and the QR.
+    env.until_label("Kadıköy Kahve Evi");
+    env.harness
+        .get_by_role_and_label(Role::Label, "Scan to pay");
+    assert!(env.harness.get_all_by_label("₺64.00").count() >= 2);
+
+    env.click("Cancel link");
+    env.harness
+        .get_by_label("Are you sure? A cancelled link can no longer be paid.");
+    env.click("Yes");
+    env.until("the cancel is answered", |app| {
+        app.shown.as_ref().is_some_and(|s| s.cancelled)
+    });
+    env.harness.run_steps(2);
+    // Both windows say so; no poll runs on a final state.
+    assert_eq!(env.harness.get_all_by_label("Cancelled").count(), 2);
+    let status = env.app().shown.as_ref().unwrap().status();
+    assert_eq!(
+        status,
+        LinkStatus::Expired,
+        "the server reports a cancel as EXPIRED"
+    );
+
+    // Esc closes the customer display.
+    env.harness.key_press(egui::Key::Escape);
+    env.harness.run_steps(2);
+    assert!(!env.app().customer.open);
+    let _ = link;
+}
+
+#[test]
+fn the_customer_display_flips_to_paid() {
+    let mut env = start();
+    let link = env.create_link("250.00", "");
+    env.click("Full screen");
+    assert!(env.app().customer.open && env.app().customer.fullscreen);
+    env.admin(
+        reqwest::Method::POST,
+        &format!("/sandbox/links/{}/pay", link.id),
+        r#"{"amount":"250.00"}"#,
+    );
+    env.until_label("Paid ✓");
+    // The customer display's "Scan to pay" line is gone (the main view's QR image keeps its
+    // alternative text).
+    assert!(
+        env.harness
+            .query_by_role_and_label(Role::Label, "Scan to pay")
+            .is_none()
+    );
+}
+
+#[test]
+fn history_finds_a_link_by_order_number_and_opens_it() {
+    let mut env = start();
+    let first = env.create_link("10.00", "Çay ve simit");
+    env.click("New link");
+    env.until("the next order number arrives", |app| {
+        app.new_link.draft.order_number != first.order_number.clone().unwrap_or_default()
+    });
+    let second = env.create_link("20.00", "Türk kahvesi");
+    env.nav(View::History);
+    env.until("both links are listed", |app| app.history.rows.len() == 2);
+    // Newest first.
+    assert_eq!(env.app().history.rows[0].id, second.id);
+    assert_eq!(env.app().history.rows[1].id, first.id);
+
+    let first_order = first.order_number.clone().unwrap();
+    env.type_into(
+        "Search (order number, reference, description)",
+        &first_order,
+    );
+    env.until("the search narrows the list", |app| {
+        app.history.rows.len() == 1 && !app.history.loading
+    });
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_label_contains(&format!("{first_order} ₺10.00"))
+        .click();
+    env.until("the link opens", |app| {
+        app.shown.as_ref().is_some_and(|s| s.link.id == first.id)
+    });
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_role_and_label(Role::Image, "Scan to pay");
+    env.harness.get_by_label("Çay ve simit");
+    env.click("Back");
+    assert!(env.app().shown.is_none());
+}
+
+#[test]
+fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
+    let mut env = start();
+    env.nav(View::Settings);
+    env.click("Add profile");
+    env.type_into("Profile name", "magaza");
+    env.type_into("Base URL", "https://api.example.com");
+    env.type_into("API key id", "pk_live_1");
+    env.type_into("Amount limit (empty: none)", "5000");
+    env.click("Save");
+    env.until("the profile is saved", |app| {
+        app.profiles.iter().any(|p| p.name == "magaza")
+    });
+    let saved = env
+        .app()
+        .profiles
+        .iter()
+        .find(|p| p.name == "magaza")
+        .unwrap()
+        .clone();
+    assert_eq!(saved.amount_limit.unwrap().to_string(), "5000.00");
+
+    // (An AccessKit click: a pointer click right after the Save click is not seen as one.)
+    env.harness
+        .get_by_label("Edit profile magaza")
+        .click_accesskit();
+    env.harness.run_steps(2);
+    env.until_label("No keyring is available");
+    env.type_into("New secret", "sk_live_very_secret");
+    env.click("Store in the keyring");
+    assert!(env.app().settings.secret.is_empty(), "wiped from the form");
+    // The tests' secret store has no keyring: the app says so plainly.
+    env.until_label("No keyring is available");
+    assert!(
+        env.harness
+            .query_by_label_contains("sk_live_very_secret")
+            .is_none()
+    );
+    let stored = paydesk::secrets::SecretStore::get(&*env.secrets, "magaza", "pk_live_1").unwrap();
+    assert_eq!(
+        stored.as_deref().map(String::as_str),
+        Some("sk_live_very_secret")
+    );
+}
+
+#[test]
+fn a_catalog_csv_is_previewed_with_line_errors_then_imported_and_offered_in_the_form() {
+    let mut env = start();
+    let csv = env.dir.path().join("katalog.csv");
+    std::fs::write(
+        &csv,
+        "id;name;unit_price;currency\nv_cay;Çay;15,50;TRY\nv_bad;Bozuk;-3;TRY\nv_eur;Fincan;18,50;EUR\n",
+    )
+    .unwrap();
+    env.nav(View::Catalog);
+    env.type_into("CSV file", csv.to_str().unwrap());
+    env.click("Preview");
+    env.until_label("To import: 2");
+    env.harness.get_by_label("Lines with errors: 1");
+    env.harness.get_by_label("3");
+    assert!(env.app().catalog.is_empty(), "a preview writes nothing");
+    env.click("Import");
+    env.until_label("Imported: 2");
+    assert_eq!(env.app().catalog.len(), 2);
+
+    env.nav(View::NewLink);
+    env.click("Add from catalog");
+    env.type_into("Search the catalog", "ça");
+    env.click("Çay — ₺15.50");
+    env.type_into("Amount", "15.50");
+    env.harness.run_steps(2);
+    env.harness.get_by_label("✓ Matches the amount");
+}

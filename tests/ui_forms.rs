@@ -1,0 +1,341 @@
+//! The forms on their own (no server): what staff type, what they see under each field, and
+//! the exact request a view hands to the app. Driven by role and label (`egui_kittest`).
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use paydesk::app::Command;
+use paydesk::domain::{CatalogVariant, Currency, KeyLimits};
+use paydesk::lang::Lang;
+use paydesk::ui::ViewCtx;
+use paydesk::ui::card::CardForm;
+use paydesk::ui::installments::InstallmentsForm;
+use paydesk::ui::new_link::NewLinkForm;
+use paydesk::ui::theme::Palette;
+use rust_decimal::Decimal;
+
+struct Form<F> {
+    view: F,
+    catalog: HashMap<String, CatalogVariant>,
+    limits: KeyLimits,
+    commands: Vec<Command>,
+    now: DateTime<Utc>,
+}
+
+fn now() -> DateTime<Utc> {
+    Utc::now()
+}
+
+fn catalog() -> HashMap<String, CatalogVariant> {
+    [
+        ("var_simit", "Simit", "25.00", Currency::Try),
+        ("var_fincan_eur", "Kahve fincanı", "18.50", Currency::Eur),
+    ]
+    .into_iter()
+    .map(|(id, name, price, currency)| {
+        (
+            id.to_owned(),
+            CatalogVariant {
+                id: id.to_owned(),
+                name: name.to_owned(),
+                unit_price: price.parse::<Decimal>().expect("a price"),
+                currency,
+            },
+        )
+    })
+    .collect()
+}
+
+fn harness<F: 'static>(
+    form: F,
+    draw: impl Fn(&mut F, &mut egui::Ui, &mut ViewCtx<'_>) + 'static,
+) -> Harness<'static, Form<F>> {
+    let state = Form {
+        view: form,
+        catalog: catalog(),
+        limits: KeyLimits::default(),
+        commands: Vec::new(),
+        now: now(),
+    };
+    Harness::builder()
+        .with_size([1200.0, 1000.0])
+        .build_ui_state(
+            move |ui, s: &mut Form<F>| {
+                paydesk::ui::fonts::install(ui.ctx());
+                let mut cx = ViewCtx {
+                    lang: Lang::En,
+                    palette: Palette::for_mode(false),
+                    now: s.now,
+                    catalog: &s.catalog,
+                    limits: s.limits,
+                    commands: &mut s.commands,
+                };
+                egui::CentralPanel::default().show(ui, |ui| draw(&mut s.view, ui, &mut cx));
+            },
+            state,
+        )
+}
+
+fn type_into<S>(h: &mut Harness<'_, S>, label: &str, text: &str) {
+    let f = h.get_by_label(label);
+    f.focus();
+    f.type_text(text);
+    h.run_steps(2);
+}
+
+fn leave<S>(h: &mut Harness<'_, S>) {
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+}
+
+fn new_link() -> Harness<'static, Form<NewLinkForm>> {
+    harness(
+        NewLinkForm::new("PD-20261122-A1B20001".into()),
+        |f, ui, cx| {
+            f.ui(ui, cx);
+        },
+    )
+}
+
+fn create_enabled<S>(h: &Harness<'_, S>) -> bool {
+    !h.get_by_role_and_label(Role::Button, "Create link (Ctrl+Enter)")
+        .accesskit_node()
+        .is_disabled()
+}
+
+#[test]
+fn the_items_total_fix_and_create_hand_over_the_exact_body() {
+    let mut h = new_link();
+    // The amount has the first focus.
+    assert!(h.get_by_label("Amount").is_focused());
+    type_into(&mut h, "Amount", "150");
+    h.get_by_label("Add item").click();
+    h.run_steps(2);
+    // The new row's name field takes the focus.
+    assert!(h.get_by_label("Item name 1").is_focused());
+    h.get_by_label("Item name 1").type_text("Filter coffee");
+    type_into(&mut h, "Unit price 1", "70");
+    type_into(&mut h, "Quantity 1", "2");
+    leave(&mut h);
+    h.get_by_label("Difference: -₺10.00");
+    assert!(!create_enabled(&h));
+    h.get_by_label_contains("Cannot create yet: Items:");
+
+    h.get_by_label("Use the items total as the amount").click();
+    h.run_steps(2);
+    assert_eq!(h.state().view.draft.amount, "140.00");
+    h.get_by_label("✓ Matches the amount");
+    assert!(create_enabled(&h));
+    h.get_by_label("Create link (Ctrl+Enter)").click();
+    h.run_steps(2);
+    let commands = std::mem::take(&mut h.state_mut().commands);
+    let [Command::CreateLink(request)] = commands.as_slice() else {
+        panic!("expected one CreateLink, got {commands:?}");
+    };
+    let body = String::from_utf8(request.body_bytes()).unwrap();
+    assert!(
+        body.starts_with(
+            r#"{"amount":140.00,"currency":"TRY","orderNumber":"PD-20261122-A1B20001""#
+        ),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#""items":[{"name":"Filter coffee","unitPrice":70.00,"quantity":2}]"#),
+        "{body}"
+    );
+    assert_eq!(request.idempotency_key(), "link-PD-20261122-A1B20001");
+    // While it is out, the button says so and a second press sends nothing.
+    assert!(h.state().view.sending);
+    h.get_by_label("Sending…");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    h.run_steps(2);
+    assert!(h.state().commands.is_empty());
+}
+
+#[test]
+fn enter_adds_a_row_and_rows_can_be_duplicated_moved_and_removed() {
+    let mut h = new_link();
+    h.get_by_label("Add item").click();
+    h.run_steps(2);
+    h.get_by_label("Item name 1").type_text("Çay");
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    assert_eq!(h.state().view.draft.items.len(), 2, "Enter adds a row");
+    assert!(h.get_by_label("Item name 2").is_focused());
+    h.get_by_label("Item name 2").type_text("Simit");
+    h.run_steps(2);
+
+    let names = |h: &Harness<'_, Form<NewLinkForm>>| -> Vec<String> {
+        h.state()
+            .view
+            .draft
+            .items
+            .iter()
+            .map(|i| match &i.kind {
+                paydesk::domain::ItemKind::Free { name, .. } => name.clone(),
+                paydesk::domain::ItemKind::Catalog { variant_id } => variant_id.clone(),
+            })
+            .collect()
+    };
+    h.get_by_label("Move up 2").click();
+    h.run_steps(2);
+    assert_eq!(names(&h), ["Simit", "Çay"]);
+    h.get_by_label("Duplicate row 1").click();
+    h.run_steps(2);
+    assert_eq!(names(&h), ["Simit", "Simit", "Çay"]);
+    h.get_by_label("Move down 1").click();
+    h.run_steps(2);
+    h.get_by_label("Remove row 2").click();
+    h.run_steps(2);
+    assert_eq!(names(&h), ["Simit", "Çay"]);
+}
+
+#[test]
+fn a_catalog_item_in_another_currency_is_marked_and_blocks_create() {
+    let mut h = new_link();
+    type_into(&mut h, "Amount", "18.50");
+    h.get_by_label("Add from catalog").click();
+    h.run_steps(2);
+    h.get_by_label("Kahve fincanı — €18.50  (Other currency)")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("Other currency (EUR)");
+    assert!(!create_enabled(&h));
+}
+
+#[test]
+fn a_past_expiry_is_refused_under_its_field() {
+    let mut h = new_link();
+    type_into(&mut h, "Amount", "75");
+    h.get_by_label("Date and time").click();
+    h.run_steps(2);
+    let yesterday = (chrono::Local::now() - chrono::Duration::days(1))
+        .format("%Y-%m-%d")
+        .to_string();
+    h.state_mut().view.expiry_date = yesterday;
+    h.run_steps(2);
+    h.get_by_label("It cannot be in the past; pick a later moment.");
+    assert!(!create_enabled(&h));
+    // A date that cannot be read says so.
+    h.state_mut().view.expiry_date = "2026-13-40".into();
+    h.run_steps(2);
+    h.get_by_label("Date and time could not be read: use YYYY-MM-DD and HH:MM.");
+    assert!(!create_enabled(&h));
+}
+
+#[test]
+fn errors_appear_only_after_leaving_the_field_then_follow_typing() {
+    let mut h = new_link();
+    type_into(&mut h, "Amount", "12,345");
+    // Only the Create button's reason mentions it while the field is first typed in.
+    assert_eq!(h.query_all_by_label_contains("ambiguous").count(), 1);
+    leave(&mut h);
+    // Left once: the error is under the field too.
+    assert_eq!(h.query_all_by_label_contains("ambiguous").count(), 2);
+    // Fixing it removes the error as it is typed.
+    let f = h.get_by_label("Amount");
+    f.focus();
+    h.key_press(egui::Key::End);
+    f.type_text(".00");
+    h.run_steps(2);
+    assert_eq!(h.state().view.draft.amount, "12,345.00");
+    assert!(h.query_by_label_contains("ambiguous").is_none());
+}
+
+#[test]
+fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() {
+    let mut h = harness(CardForm::default(), CardForm::ui);
+    type_into(&mut h, "Card number", "4111111111111112");
+    assert_eq!(
+        h.state().view.draft.card_number.as_str(),
+        "4111 1111 1111 1112"
+    );
+    h.get_by_label("Brand: Visa");
+    leave(&mut h);
+    h.get_by_label("The card number is wrong (its check digit fails); check it again.");
+    assert!(
+        h.get_by_role_and_label(Role::Button, "Save card")
+            .accesskit_node()
+            .is_disabled()
+    );
+
+    let f = h.get_by_label("Card number");
+    f.focus();
+    h.key_press(egui::Key::End);
+    h.key_press(egui::Key::Backspace);
+    h.get_by_label("Card number").type_text("1");
+    h.run_steps(2);
+    assert_eq!(
+        h.state().view.draft.card_number.as_str(),
+        "4111 1111 1111 1111"
+    );
+    assert!(h.query_by_label_contains("check digit").is_none());
+    type_into(&mut h, "Expiry month (MM)", "12");
+    type_into(&mut h, "Expiry year (YYYY)", "2030");
+    type_into(&mut h, "CVV", "123");
+    type_into(&mut h, "Cardholder name", "AYŞE YILMAZ");
+    h.get_by_role_and_label(Role::Button, "Save card").click();
+    h.run_steps(2);
+    let commands = std::mem::take(&mut h.state_mut().commands);
+    let [Command::SaveCard(request)] = commands.as_slice() else {
+        panic!("expected one SaveCard, got {commands:?}");
+    };
+    assert_eq!(
+        std::str::from_utf8(&request.body_bytes()).unwrap(),
+        r#"{"cardNumber":"4111111111111111","expiryMonth":"12","expiryYear":"2030","cardHolderName":"AYŞE YILMAZ","cvv":"123","usage":"POS_PAYMENT"}"#
+    );
+    // Wiped from the form at once; the CVV field never showed the digits.
+    assert!(h.state().view.draft.card_number.is_empty());
+    assert!(h.state().view.draft.cvv.is_empty());
+    assert_eq!(h.state().view.draft.card_holder_name, "AYŞE YILMAZ");
+    assert!(!format!("{commands:?}").contains("4111111111111111"));
+}
+
+#[test]
+fn a_pasted_card_number_keeps_only_the_bin_and_look_up_sends_the_exact_query() {
+    let mut h = harness(InstallmentsForm::default(), InstallmentsForm::ui);
+    type_into(
+        &mut h,
+        "BIN (first 6 digits of the card)",
+        "5549 6012 3456 7890",
+    );
+    assert_eq!(h.state().view.draft.bin.as_str(), "554960");
+    type_into(&mut h, "Amount (optional)", "1250.50");
+    h.get_by_label("Look up").click();
+    h.run_steps(2);
+    let commands = std::mem::take(&mut h.state_mut().commands);
+    let [Command::ListInstallments(query)] = commands.as_slice() else {
+        panic!("expected one ListInstallments, got {commands:?}");
+    };
+    assert_eq!(
+        String::from_utf8(query.body_bytes()).unwrap(),
+        r#"{"binNumber":"554960","type":"DEFAULT","subType":"DEFAULT","amount":1250.50}"#
+    );
+}
+
+#[test]
+fn installment_results_show_every_field_and_a_plot() {
+    let list: paydesk::api::wire::InstallmentList = serde_json::from_str(
+        r#"{"binNumber":"979200","bankName":"Ziraat Bankası","cardFamily":"Bankkart","campaign":"Kasım",
+            "installments":[
+              {"installmentCount":1,"commissionRate":0,"installmentAmount":1000.00,"totalAmount":1000.00,"posType":"VIRTUAL","posSubType":"DEFAULT"},
+              {"installmentCount":3,"commissionRate":2.15,"installmentAmount":340.72,"totalAmount":1021.50,"posType":"VIRTUAL","posSubType":"DEFAULT","bonus":"x2"}]}"#,
+    )
+    .unwrap();
+    let mut form = InstallmentsForm::default();
+    form.outcome = Some(paydesk::ui::installments::InstallmentOutcome::List(
+        Box::new(list),
+    ));
+    let mut h = harness(form, InstallmentsForm::ui);
+    h.run_steps(2);
+    h.get_by_label("Ziraat Bankası");
+    h.get_by_label("Kasım");
+    h.get_by_label("bonus");
+    h.get_by_label("x2");
+    h.get_by_label("₺1,021.50");
+    h.get_by_label("2.15");
+    h.get_by_label("Total cost by installment count");
+}
