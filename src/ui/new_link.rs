@@ -119,6 +119,8 @@ pub struct NewLinkForm {
     pub focus_amount: bool,
     /// Focus the first field of this item row on the next frame (after Enter adds a row).
     focus_row: Option<usize>,
+    /// Last measured height of each item row (for laying out only the visible ones).
+    row_heights: Vec<f32>,
 }
 
 impl NewLinkForm {
@@ -415,9 +417,22 @@ impl NewLinkForm {
         ui.heading(T::Items.get(lang));
         let mut action: Option<RowAction> = None;
         let rows = self.draft.items.len();
+        // Only rows near the visible part are laid out; the others take their last measured
+        // height, so a long cart (hundreds of rows) costs no more per frame than a short one.
+        self.row_heights.resize(rows, 0.0);
+        let visible = ui.clip_rect().expand(120.0);
         for row in 0..rows {
+            let top = ui.cursor().top();
+            let height = self.row_heights[row];
+            if height > 0.0
+                && self.focus_row != Some(row)
+                && (top > visible.bottom() || top + height < visible.top())
+            {
+                ui.allocate_space(egui::vec2(ui.available_width(), height));
+                continue;
+            }
             let line_total = figures.line_totals.get(row).copied().flatten();
-            egui::Frame::group(ui.style()).show(ui, |ui| {
+            let framed = egui::Frame::group(ui.style()).show(ui, |ui| {
                 ui.horizontal_top(|ui| {
                     if let Some(a) = self.row_ui(ui, cx, row, line_total, currency) {
                         action = Some(a);
@@ -433,6 +448,7 @@ impl NewLinkForm {
                     self.field_errors(ui, cx, errors, Field::Item { row, field: f });
                 }
             });
+            self.row_heights[row] = framed.response.rect.height();
         }
         if let Some(a) = action {
             self.apply(a);
@@ -812,6 +828,8 @@ impl NewLinkForm {
     }
 
     fn apply(&mut self, action: RowAction) {
+        // Rows move: measure them again.
+        self.row_heights.clear();
         let items = &mut self.draft.items;
         match action {
             RowAction::Up(i) if i > 0 && i < items.len() => items.swap(i, i - 1),
