@@ -59,7 +59,7 @@ pub enum Command {
 /// `paydesk profile ...`
 #[derive(Debug, Subcommand)]
 pub enum ProfileCommand {
-    /// Add (or replace) a profile.
+    /// Add a profile (a name in use is refused: remove the old profile first).
     Add {
         /// Profile name.
         name: String,

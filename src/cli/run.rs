@@ -147,14 +147,21 @@ struct Ctx {
 
 fn local(lang: Lang) -> impl Fn(DeskError) -> Failure {
     move |e| {
-        let exit = if e.is_unknown_outcome() {
-            Exit::Unknown
-        } else if matches!(e, DeskError::Call(crate::api::client::CallError::Api(_))) {
-            Exit::Rejected
-        } else {
-            Exit::Failure
-        };
-        Failure::new(exit, e.sentence(lang))
+        if e.is_unknown_outcome() {
+            return Failure::new(Exit::Unknown, e.sentence(lang));
+        }
+        if let DeskError::Call(crate::api::client::CallError::Api(api)) = &e {
+            // Rejected by the server: the key (or the status), then the sentence.
+            let key = api
+                .key
+                .clone()
+                .unwrap_or_else(|| format!("HTTP {}", api.status));
+            return Failure {
+                exit: Exit::Rejected,
+                lines: vec![key, e.sentence(lang)],
+            };
+        }
+        Failure::new(Exit::Failure, e.sentence(lang))
     }
 }
 
@@ -485,6 +492,17 @@ impl Ctx {
                                 eprintln!("{key}\t{}", f.lines.join(" "));
                             }
                         }
+                    }
+                    // Rows older than the server's key retention are not re-sent: say so,
+                    // rather than let "retry --all" look like it finished everything.
+                    let stale = desk.pending().map_err(local(lang))?;
+                    for row in stale.iter().filter(|r| r.state == JournalState::Stale) {
+                        let e = CreateError::Stale {
+                            key: row.key.key.clone(),
+                        };
+                        let f = create_failure(&e, lang);
+                        worst = worst.max_code(f.exit);
+                        eprintln!("{}\t{}", row.key.key, f.lines.join(" "));
                     }
                     return if worst == Exit::Ok {
                         Ok(())

@@ -132,8 +132,8 @@ pub struct SandboxHandle {
 }
 
 impl Sandbox {
-    /// Starts the shipped-fixture sandbox with `fixture` on `127.0.0.1:0` on the current
-    /// tokio runtime.
+    /// Starts a sandbox simulating `fixture` on `127.0.0.1:0` (a free port), on the current
+    /// tokio runtime, with the system clock and state in memory.
     pub async fn start(fixture: Fixture) -> Result<SandboxHandle, SandboxError> {
         Sandbox::start_with(SandboxConfig::new(fixture)).await
     }

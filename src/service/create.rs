@@ -24,7 +24,7 @@ use crate::api::retry::RetryPolicy;
 use crate::api::wire::PaymentLink;
 use crate::domain::link::LinkRequest;
 use crate::lang::Lang;
-use crate::store::{JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow};
+use crate::store::{JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow, StoreError};
 
 /// How long the server keeps an idempotency key (spec: 24 hours).
 pub const KEY_RETENTION: chrono::Duration = chrono::Duration::hours(24);
@@ -265,14 +265,28 @@ impl Desk {
                 .await;
             match result {
                 Ok(link) => {
-                    self.with_store(|s| s.journal_complete(&row.key, &link, self.now()))?;
+                    match self.with_store(|s| s.journal_complete(&row.key, &link, self.now())) {
+                        Ok(_) => {}
+                        Err(e) if finished_elsewhere(&e) => {
+                            // Another process sharing the journal (the app and the CLI) finished
+                            // the row first: the server's answer stands; keep it in history.
+                            self.with_store(|s| {
+                                s.upsert_link(self.profile_name(), &link, self.now())
+                            })?;
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
                     tracing::info!(key = %key, link = %link.id, attempts = attempts_here, "link created");
                     return Ok(link);
                 }
                 Err(error) => match error.disposition() {
                     Disposition::Rejected => {
                         let text = error.to_string();
-                        self.with_store(|s| s.journal_fail(&row.key, &text, self.now()))?;
+                        if let Err(e) =
+                            self.with_store(|s| s.journal_fail(&row.key, &text, self.now()))
+                        {
+                            return self.settled_elsewhere(&row.key, e);
+                        }
                         tracing::info!(key = %key, error = %text, "link create rejected");
                         return Err(match error {
                             CallError::Api(e) => CreateError::Rejected(e),
@@ -281,13 +295,21 @@ impl Desk {
                     }
                     Disposition::KeyReused => {
                         let text = error.to_string();
-                        self.with_store(|s| s.journal_conflict(&row.key, &text, self.now()))?;
+                        if let Err(e) =
+                            self.with_store(|s| s.journal_conflict(&row.key, &text, self.now()))
+                        {
+                            return self.settled_elsewhere(&row.key, e);
+                        }
                         let existing = self.linked(&row)?.map(Box::new);
                         return Err(CreateError::Conflict { key, existing });
                     }
                     Disposition::Unknown => {
                         let text = error.to_string();
-                        self.with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))?;
+                        if let Err(e) = self
+                            .with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))
+                        {
+                            return self.settled_elsewhere(&row.key, e);
+                        }
                         let jitter = rand::rng().random_range(0..=1000);
                         let Some(wait) = policy.delay(attempts_here, jitter) else {
                             tracing::warn!(key = %key, attempts = attempts_here, "outcome unknown, left pending");
@@ -300,6 +322,35 @@ impl Desk {
             }
         }
     }
+}
+
+impl Desk {
+    /// The row left `pending` while this driver was sending: another process sharing the
+    /// journal finished it (or the user abandoned it). Its outcome is this driver's outcome;
+    /// any other store error is returned as it is.
+    fn settled_elsewhere(
+        &self,
+        key: &JournalKey,
+        error: DeskError,
+    ) -> Result<PaymentLink, CreateError> {
+        if !finished_elsewhere(&error) {
+            return Err(error.into());
+        }
+        let row = self
+            .with_store(|s| s.journal_get(key))?
+            .ok_or_else(|| CreateError::NotFound(key.key.clone()))?;
+        if row.state == JournalState::Completed
+            && let Some(link) = self.linked(&row)?
+        {
+            return Ok(link);
+        }
+        Err(self.done_error(row)?)
+    }
+}
+
+/// Whether a store error says the journal row is no longer pending.
+fn finished_elsewhere(error: &DeskError) -> bool {
+    matches!(error, DeskError::Store(StoreError::JournalState { .. }))
 }
 
 /// The policy used when none is configured.

@@ -38,6 +38,9 @@ pub const CANDIDATE_LIMIT: usize = 2_000;
 /// How many of the newest rows a dense text search examines before collecting instead.
 pub const SCAN_BUDGET: usize = 20_000;
 
+/// A bulk insert at least this large merges the full-text index afterwards.
+const OPTIMIZE_AFTER: usize = 10_000;
+
 /// A link in history.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredLink {
@@ -293,7 +296,9 @@ impl TextFilter {
     }
 
     /// Appends `(order prefix OR reference prefix OR description words)` about table `t`.
-    fn push_condition(&self, sql: &mut Sql, t: &str) {
+    /// `seqs` bounds the description matches read from the full-text index to the rows the
+    /// caller will test.
+    fn push_condition(&self, sql: &mut Sql, t: &str, seqs: (i64, i64)) {
         sql.push(&format!("(({t}.order_number >= "))
             .arg(self.low.clone())
             .push(" COLLATE NOCASE AND ")
@@ -307,9 +312,17 @@ impl TextFilter {
             .arg(self.high.clone())
             .push(" COLLATE NOCASE)");
         if let Some(fts) = &self.fts {
-            sql.push(" OR EXISTS (SELECT 1 FROM links_fts WHERE links_fts MATCH ")
-                .arg(fts.clone())
-                .push(&format!(" AND links_fts.rowid = {t}.seq)"));
+            // Not correlated: the matching rowids (within the window) are read once into a
+            // set. A per-row `MATCH ... AND rowid = ?` re-reads the terms' lists for every row.
+            sql.push(&format!(
+                " OR {t}.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH "
+            ))
+            .arg(fts.clone())
+            .push(" AND rowid BETWEEN ")
+            .arg(seqs.0)
+            .push(" AND ")
+            .arg(seqs.1)
+            .push(")");
         }
         sql.push(")");
     }
@@ -365,9 +378,12 @@ impl Store {
             n += 1;
         }
         tx.commit()?;
-        // Merge the full-text index's segments so word search reads one b-tree.
-        self.conn
-            .execute("INSERT INTO links_fts (links_fts) VALUES ('optimize')", [])?;
+        if n >= OPTIMIZE_AFTER {
+            // Merge the full-text index's segments so word search reads one b-tree. Smaller
+            // batches are left to FTS5's automatic merging: optimizing rewrites the whole index.
+            self.conn
+                .execute("INSERT INTO links_fts (links_fts) VALUES ('optimize')", [])?;
+        }
         Ok(n)
     }
 
@@ -481,25 +497,76 @@ impl Store {
         plan: Plan,
     ) -> Result<LinkPage, StoreError> {
         if plan == Plan::Scan {
-            let links = self.run(&sql_scan(profile, q, f))?;
-            if links.len() > page_size(q.limit) || !self.window_is_full(profile, q)? {
+            let Some(window) = self.scan_window(profile, q)? else {
+                return Ok(Self::finish_page(q, Vec::new()));
+            };
+            let links = self.run(&sql_scan(profile, q, f, &window))?;
+            // A full page, or no rows older than the window: the answer is complete.
+            if links.len() > page_size(q.limit) || window.floor.is_none() {
                 return Ok(Self::finish_page(q, links));
             }
         }
         Ok(Self::finish_page(q, self.run(&sql_collect(profile, q, f))?))
     }
 
-    /// Whether the scan's window held [`SCAN_BUDGET`] rows (so older matches may exist past it).
-    fn window_is_full(&self, profile: &str, q: &LinkQuery) -> Result<bool, StoreError> {
+    /// The rows a scan may test: down to the [`SCAN_BUDGET`]-th newest row the query may
+    /// return, and their lowest and highest `seq`. Two index-only walks. `None` when the query
+    /// has no rows at all.
+    fn scan_window(&self, profile: &str, q: &LinkQuery) -> Result<Option<Window>, StoreError> {
+        let index = time_index(q);
         let mut sql = Sql::default();
-        sql.push("SELECT count(*) FROM (SELECT 1 FROM links AS w WHERE");
+        sql.push(&format!(
+            "SELECT w.created_at, w.id FROM links AS w INDEXED BY {index} WHERE"
+        ));
         push_common(&mut sql, "w", profile, q);
-        sql.push(" LIMIT ").arg(limit_value(SCAN_BUDGET)).push(")");
-        let n: i64 = self
+        sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT 1 OFFSET ")
+            .arg(limit_value(SCAN_BUDGET - 1));
+        let floor: Option<(i64, String)> = {
+            let mut stmt = self.conn.prepare_cached(&sql.text)?;
+            let mut rows = stmt.query(params_from_iter(sql.args.iter()))?;
+            match rows.next()? {
+                Some(r) => Some((r.get(0)?, r.get(1)?)),
+                None => None,
+            }
+        };
+        let mut sql = Sql::default();
+        sql.push(&format!(
+            "SELECT min(w.seq), max(w.seq) FROM links AS w INDEXED BY {index} WHERE"
+        ));
+        push_common(&mut sql, "w", profile, q);
+        push_floor(&mut sql, "w", floor.as_ref());
+        let seqs: (Option<i64>, Option<i64>) = self
             .conn
             .prepare_cached(&sql.text)?
-            .query_row(params_from_iter(sql.args.iter()), |r| r.get(0))?;
-        Ok(n >= limit_value(SCAN_BUDGET))
+            .query_row(params_from_iter(sql.args.iter()), |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        Ok(match seqs {
+            (Some(low), Some(high)) => Some(Window {
+                floor,
+                seqs: (low, high),
+            }),
+            _ => None,
+        })
+    }
+}
+
+/// The rows a scan tests (see `scan_window`).
+struct Window {
+    /// The oldest row's key; `None` when the window reaches the oldest row of the query.
+    floor: Option<(i64, String)>,
+    /// The lowest and highest `seq` in the window.
+    seqs: (i64, i64),
+}
+
+/// Appends ` AND (created_at, id) >= floor` about `t`.
+fn push_floor(sql: &mut Sql, t: &str, floor: Option<&(i64, String)>) {
+    if let Some((created_at, id)) = floor {
+        sql.push(&format!(" AND ({t}.created_at, {t}.id) >= ("))
+            .arg(*created_at)
+            .push(", ")
+            .arg(id.clone())
+            .push(")");
     }
 }
 
@@ -525,51 +592,74 @@ fn sql_without_text(profile: &str, q: &LinkQuery) -> Sql {
     sql
 }
 
-/// Many matches: test the newest [`SCAN_BUDGET`] rows of the time index.
-fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+/// Many matches: walk the time index newest first, testing each row, down to the window's
+/// floor (the [`SCAN_BUDGET`]-th row) at most. The floor is a range of the index, so the walk
+/// stops at the page's last match and never sorts; the index covers the prefix columns, so
+/// only matching rows are read from the table.
+fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter, window: &Window) -> Sql {
     let mut sql = Sql::default();
     sql.push(&format!(
-        "SELECT {COLUMNS} FROM (SELECT * FROM links AS w INDEXED BY {} WHERE",
+        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
-    push_common(&mut sql, "w", profile, q);
-    sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT ")
-        .arg(limit_value(SCAN_BUDGET))
-        .push(") AS l WHERE ");
-    f.push_condition(&mut sql, "l");
+    push_common(&mut sql, "l", profile, q);
+    push_floor(&mut sql, "l", window.floor.as_ref());
+    sql.push(" AND ");
+    f.push_condition(&mut sql, "l", window.seqs);
     sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
         .arg(limit_value(page_size(q.limit) + 1));
     sql
 }
 
-/// Few matches: every match through the text indexes, then sorted. `NOT INDEXED` keeps the
-/// planner from walking the time index and testing each row against the set instead.
+/// Few matches, or many but old: find the page's keys among every match (order and
+/// reference prefixes from their covering indexes, description words through the full-text
+/// index), then read only the page's rows.
 fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+    let n = limit_value(page_size(q.limit) + 1);
     let mut sql = Sql::default();
     sql.push(&format!(
         "SELECT {COLUMNS} FROM links AS l NOT INDEXED WHERE l.seq IN (\
-         SELECT seq FROM links WHERE profile = "
-    ))
-    .arg(profile.to_owned())
-    .push(" AND order_number >= ")
-    .arg(f.low.clone())
-    .push(" COLLATE NOCASE AND order_number < ")
-    .arg(f.high.clone())
-    .push(" COLLATE NOCASE UNION SELECT seq FROM links WHERE profile = ")
-    .arg(profile.to_owned())
-    .push(" AND reference_number >= ")
-    .arg(f.low.clone())
-    .push(" COLLATE NOCASE AND reference_number < ")
-    .arg(f.high.clone())
-    .push(" COLLATE NOCASE");
-    if let Some(fts) = &f.fts {
-        sql.push(" UNION SELECT rowid FROM links_fts WHERE links_fts MATCH ")
-            .arg(fts.clone());
+         SELECT seq FROM ("
+    ));
+    // Each source keeps only its own newest `n` (a bounded top-n sort), so the union and the
+    // final ranking handle at most 3n keys.
+    for (alias, column, index) in [
+        ("o", "order_number", "links_by_order"),
+        ("r", "reference_number", "links_by_reference"),
+    ] {
+        if alias == "r" {
+            sql.push(" UNION ");
+        }
+        sql.push(&format!(
+            "SELECT * FROM (SELECT {alias}.seq, {alias}.created_at, {alias}.id \
+             FROM links AS {alias} INDEXED BY {index} WHERE"
+        ));
+        push_common(&mut sql, alias, profile, q);
+        sql.push(&format!(" AND {alias}.{column} >= "))
+            .arg(f.low.clone())
+            .push(&format!(" COLLATE NOCASE AND {alias}.{column} < "))
+            .arg(f.high.clone())
+            .push(&format!(
+                " COLLATE NOCASE ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT "
+            ))
+            .arg(n)
+            .push(")");
     }
-    sql.push(") AND");
-    push_common(&mut sql, "l", profile, q);
-    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
-        .arg(limit_value(page_size(q.limit) + 1));
+    if let Some(fts) = &f.fts {
+        // `NOT INDEXED`: look the matches up by rowid, never walk the profile's rows.
+        sql.push(
+            " UNION SELECT * FROM (SELECT d.seq, d.created_at, d.id FROM links AS d NOT INDEXED WHERE",
+        );
+        push_common(&mut sql, "d", profile, q);
+        sql.push(" AND d.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH ")
+            .arg(fts.clone())
+            .push(") ORDER BY d.created_at DESC, d.id DESC LIMIT ")
+            .arg(n)
+            .push(")");
+    }
+    sql.push(") ORDER BY created_at DESC, id DESC LIMIT ")
+        .arg(n)
+        .push(") ORDER BY l.created_at DESC, l.id DESC");
     sql
 }
 
@@ -692,6 +782,17 @@ mod tests {
         rows.map(Result::unwrap).collect::<Vec<_>>().join(" | ")
     }
 
+    fn opcodes(store: &Store, sql: &Sql) -> Vec<String> {
+        let mut stmt = store
+            .conn
+            .prepare(&format!("EXPLAIN {}", sql.text))
+            .unwrap();
+        stmt.query_map(params_from_iter(sql.args.iter()), |r| r.get::<_, String>(1))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
     #[test]
     fn pages_read_an_index_in_order_without_sorting() {
         let store = store();
@@ -716,8 +817,16 @@ mod tests {
                 // The cursor is a range of the index, not a filter on every row.
                 assert_eq!(plan.contains("(created_at,id)<(?,?)"), keyset, "{plan}");
                 let f = TextFilter::new("red").unwrap();
-                let plan = plan_of(&store, &sql_scan("p", &q, &f));
+                let window = Window {
+                    floor: Some((1_790_000_100, "lnk_00200".to_owned())),
+                    seqs: (1, 3000),
+                };
+                let scan = sql_scan("p", &q, &f, &window);
+                let plan = plan_of(&store, &scan);
                 assert!(plan.contains(index), "{plan}");
+                assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+                // The row is read from the table only once the index columns matched.
+                assert!(opcodes(&store, &scan).contains(&"DeferredSeek".to_owned()));
             }
         }
         let q = LinkQuery::default();
@@ -725,9 +834,13 @@ mod tests {
             &store,
             &sql_collect("p", &q, &TextFilter::new("a-1 red").unwrap()),
         );
-        assert!(plan.contains("links_by_order"), "{plan}");
-        assert!(plan.contains("links_by_reference"), "{plan}");
+        assert!(plan.contains("COVERING INDEX links_by_order"), "{plan}");
+        assert!(plan.contains("COVERING INDEX links_by_reference"), "{plan}");
         assert!(plan.contains("links_fts"), "{plan}");
         assert!(!plan.contains("links_recent"), "{plan}");
+        assert!(
+            plan.contains("SEARCH d USING INTEGER PRIMARY KEY"),
+            "{plan}"
+        );
     }
 }

@@ -85,10 +85,15 @@ CREATE TABLE links (
     updated_at             INTEGER NOT NULL,
     UNIQUE (profile, id)
 ) STRICT;
-CREATE INDEX links_recent       ON links (profile, created_at, id);
-CREATE INDEX links_by_order     ON links (profile, order_number, created_at);
-CREATE INDEX links_by_reference ON links (profile, reference_number, created_at);
-CREATE INDEX links_by_status    ON links (profile, status, created_at, id);
+-- The time indexes also cover the prefix columns: a search that walks them newest first
+-- tests each row without reading it.
+CREATE INDEX links_recent       ON links (profile, created_at, id, order_number, reference_number);
+-- Covering (created_at, id, status too): a search by prefix ranks its matches without
+-- reading the rows.
+CREATE INDEX links_by_order     ON links (profile, order_number, created_at, id, status);
+CREATE INDEX links_by_reference ON links (profile, reference_number, created_at, id, status);
+CREATE INDEX links_by_status    ON links (profile, status, created_at, id, order_number,
+                                          reference_number);
 
 CREATE TABLE saved_cards (
     profile          TEXT NOT NULL,

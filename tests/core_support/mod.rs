@@ -1,0 +1,250 @@
+//! Shared helpers of the client-core and CLI end-to-end tests: run the real `paydesk` binary
+//! with a temporary data directory, and start a sandbox that outlives the CLI processes so a
+//! test can inject faults and read what the server holds through its admin handle.
+
+// Each test binary uses a different subset of these helpers.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use paydesk::api::wire::PaymentLink;
+use paydesk::sandbox::{
+    DEMO_API_KEY, DEMO_API_SECRET, Fixture, Sandbox, SandboxConfig, SandboxHandle,
+};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_paydesk");
+
+/// What one run of the binary gave.
+#[derive(Debug, Clone)]
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    /// Both streams, for "appears nowhere" checks.
+    pub fn all(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+
+    /// The stdout parsed as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// A `paydesk` command line with its own data directory.
+#[derive(Debug)]
+pub struct Cli {
+    dir: tempfile::TempDir,
+    env: HashMap<String, String>,
+}
+
+impl Cli {
+    /// A fresh data directory under the system temp dir (a real disk here, see the bench).
+    pub fn new() -> Cli {
+        Cli {
+            dir: tempfile::tempdir().expect("a temp dir"),
+            env: HashMap::new(),
+        }
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Sets an environment variable for every later run.
+    pub fn env(&mut self, key: &str, value: &str) -> &mut Cli {
+        self.env.insert(key.to_owned(), value.to_owned());
+        self
+    }
+
+    /// The command, not started: data dir, English messages, no inherited paydesk settings.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.arg("--data-dir").arg(self.dir.path()).args(args);
+        for var in [
+            "PAYDESK_DATA_DIR",
+            "PAYDESK_API_SECRET",
+            "PAYDESK_LOG",
+            "RUST_LOG",
+            "LANG",
+            "LC_MESSAGES",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.env("LC_ALL", "C");
+        cmd.envs(&self.env);
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Out {
+        self.run_with(args, None, &[])
+    }
+
+    /// Runs with `stdin` fed in (then closed) and extra environment variables.
+    pub fn run_with(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Out {
+        let mut cmd = self.command(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        if stdin.is_some() {
+            cmd.stdin(Stdio::piped());
+        }
+        let mut child = cmd.spawn().expect("the paydesk binary starts");
+        if let Some(text) = stdin {
+            let mut pipe = child.stdin.take().expect("stdin is piped");
+            pipe.write_all(text.as_bytes())
+                .expect("stdin takes the input");
+        }
+        let output = child.wait_with_output().expect("paydesk runs to the end");
+        Out {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Adds profile `name` for `sandbox` with the demo key, and sets `PAYDESK_API_SECRET`
+    /// to the demo secret for later runs.
+    pub fn add_profile(&mut self, name: &str, sandbox: &SandboxHandle) {
+        let out = self.run(&[
+            "profile",
+            "add",
+            name,
+            "--base-url",
+            &sandbox.base_url(),
+            "--api-key",
+            DEMO_API_KEY,
+        ]);
+        assert_eq!(out.code, 0, "{out:?}");
+        self.env("PAYDESK_API_SECRET", DEMO_API_SECRET);
+    }
+}
+
+/// A sandbox on its own thread, seeded, in memory, on a free loopback port.
+pub fn sandbox() -> SandboxHandle {
+    let mut config = SandboxConfig::new(Fixture::shipped());
+    config.seed = Some(7);
+    Sandbox::spawn_background(config).expect("the sandbox starts")
+}
+
+/// A sandbox keeping its state in `file` (so a restart keeps it).
+pub fn sandbox_with_state(file: PathBuf) -> SandboxHandle {
+    let mut config = SandboxConfig::new(Fixture::shipped());
+    config.state_file = Some(file);
+    Sandbox::spawn_background(config).expect("the sandbox starts")
+}
+
+/// The links the server holds, counted by order number.
+pub fn server_orders(sandbox: &SandboxHandle) -> HashMap<String, Vec<PaymentLink>> {
+    let mut by_order: HashMap<String, Vec<PaymentLink>> = HashMap::new();
+    for link in sandbox.admin().links(None) {
+        by_order
+            .entry(link.order_number.clone().unwrap_or_default())
+            .or_default()
+            .push(link);
+    }
+    by_order
+}
+
+/// Every file under `dir`, recursively.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("the directory is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `needle` occurs in `hay`.
+pub fn contains_bytes(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Library-level services over `store` for profile `test` pointing at `base_url` (demo key;
+/// the demo secret given as the environment secret, nothing in the keyring), with the fast
+/// retry policy and the given total timeout.
+pub fn library_services(
+    store: paydesk::store::Store,
+    base_url: &str,
+    total_timeout: std::time::Duration,
+) -> paydesk::service::Services {
+    use std::sync::Arc;
+    let mut store = store;
+    store
+        .profile_add(&paydesk::store::Profile::new(
+            "test",
+            base_url,
+            DEMO_API_KEY,
+        ))
+        .expect("the profile is stored");
+    paydesk::service::Services::with_store(
+        store,
+        None,
+        Arc::new(paydesk::secrets::MemoryStore::new()),
+        Arc::new(paydesk::clock::SystemClock),
+        Some(zeroize::Zeroizing::new(DEMO_API_SECRET.to_owned())),
+    )
+    .with_retry_policy(paydesk::service::create::FAST_POLICY)
+    .with_timeouts(std::time::Duration::from_secs(2), total_timeout)
+}
+
+/// A validated link request for `order` of `amount` TRY (no items).
+pub fn link_request(order: &str, amount: &str) -> paydesk::domain::link::LinkRequest {
+    let draft = paydesk::domain::link::LinkDraft {
+        amount: amount.to_owned(),
+        order_number: order.to_owned(),
+        ..paydesk::domain::link::LinkDraft::default()
+    };
+    let catalog: Vec<paydesk::domain::CatalogVariant> = Vec::new();
+    let ctx = paydesk::domain::link::LinkContext {
+        now: chrono::Utc::now(),
+        catalog: &catalog,
+        limits: paydesk::domain::link::KeyLimits::default(),
+    };
+    draft.validate(&ctx).expect("a valid link draft")
+}
+
+/// Every link of the profile in the local history, by order number.
+pub fn history_orders(desk: &paydesk::service::Desk) -> HashMap<String, Vec<PaymentLink>> {
+    let mut by_order: HashMap<String, Vec<PaymentLink>> = HashMap::new();
+    let mut before = None;
+    loop {
+        let page = desk
+            .history(&paydesk::store::LinkQuery {
+                text: None,
+                status: None,
+                limit: 500,
+                before,
+            })
+            .expect("history reads");
+        for stored in page.links {
+            by_order
+                .entry(stored.link.order_number.clone().unwrap_or_default())
+                .or_default()
+                .push(stored.link);
+        }
+        match page.next {
+            Some(cursor) => before = Some(cursor),
+            None => return by_order,
+        }
+    }
+}
