@@ -48,8 +48,8 @@ fn text_matches(link: &PaymentLink, text: &str) -> bool {
     let t = lower(text.trim());
     let prefix = |v: &Option<String>| v.as_deref().is_some_and(|v| lower(v).starts_with(&t));
     let words: Vec<String> = text
-        .split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
         .map(lower)
         .collect();
     let desc: Vec<String> = link
@@ -360,6 +360,7 @@ fn description_search_ignores_case_and_turkish_diacritics() {
     assert_eq!(ids("gömlek"), ["b", "c"]);
     assert_eq!(ids("GOML"), ["b", "c"]);
     assert_eq!(ids("yesil gom"), ["b"]);
+    assert_eq!(ids("yeşil-göm"), ["b"]);
     assert_eq!(ids("\"quoted"), Vec::<String>::new());
 }
 

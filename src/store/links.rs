@@ -7,9 +7,11 @@
 //!
 //! Text search matches a link when the text is a prefix of its order number or of its
 //! reference number (ASCII case-insensitive, served by the `(profile, order_number)` and
-//! `(profile, reference_number)` indexes), or when every word of the text starts a word of its
-//! description (FTS5 with `unicode61 remove_diacritics 2`, so `kazak` finds `Kazak` and
-//! `iade` finds `İade`). A plain substring test (`LIKE '%x%'`) would need a full scan.
+//! `(profile, reference_number)` indexes), or when every word of the text (a run of letters
+//! and digits) starts a word of its description (FTS5 with `unicode61 remove_diacritics 2`
+//! and prefix indexes for 1 to 3 characters, so `kazak` finds `Kazak`, `iade` finds `İade`,
+//! and the first letter typed is cheap). A plain substring test (`LIKE '%x%'`) would need a
+//! full scan.
 //!
 //! Newest-first with a text filter has two cheap shapes and one slow one, so the search picks
 //! between them by counting matches first (each count stops at [`CANDIDATE_LIMIT`]):
@@ -283,10 +285,12 @@ impl TextFilter {
         if text.is_empty() {
             return None;
         }
+        // One prefix term per run of letters and digits: `PD-2026` asks for a word starting
+        // with `pd` and a word starting with `2026`. (No quote can remain inside a term.)
         let words: Vec<String> = text
-            .split_whitespace()
-            .filter(|w| w.chars().any(char::is_alphanumeric))
-            .map(|w| format!("\"{}\"*", w.replace('"', "\"\"")))
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| format!("\"{w}\"*"))
             .collect();
         Some(Self {
             low: text.to_owned(),

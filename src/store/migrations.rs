@@ -123,14 +123,15 @@ CREATE TABLE catalog_variants (
 ) STRICT;
 ";
 
-/// Version 2: word search in link descriptions (FTS5, kept in step by triggers; existing
-/// links are indexed by the `rebuild`).
+/// Version 2: word search in link descriptions (FTS5 with prefix indexes for 1 to 3
+/// characters, kept in step by triggers; existing links are indexed by the `rebuild`).
 const V2: &str = "
 CREATE VIRTUAL TABLE links_fts USING fts5(
     description,
     content = 'links',
     content_rowid = 'seq',
-    tokenize = 'unicode61 remove_diacritics 2'
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '1 2 3'
 );
 INSERT INTO links_fts (links_fts) VALUES ('rebuild');
 CREATE TRIGGER links_fts_insert AFTER INSERT ON links BEGIN
