@@ -47,7 +47,7 @@ pub fn run_gui(gui: GuiOptions) -> Result<(), GuiError> {
     let perf_start = std::env::var_os("PAYDESK_PERF").map(|_| std::time::Instant::now());
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("paydesk")
-        .with_app_id("paydesk")
+        .with_app_id(crate::APP_ID)
         .with_inner_size([1180.0, 800.0])
         .with_min_inner_size([760.0, 540.0]);
     if let Some(icon) = icon() {
