@@ -4,7 +4,7 @@
 //! the signer (`api`), and the local sandbox server (`sandbox`). Only `app` and `ui` import
 //! egui. See ARCHITECTURE.md for the module map and the data flow.
 
-/// The application id: the desktop entry's and the AppStream file's name, the icon's name,
+/// The application id: the desktop entry's and the `AppStream` file's name, the icon's name,
 /// and the window's app id (Wayland) and class (X11), so that the menu, the dock and the
 /// window list all show one app with its icon.
 pub const APP_ID: &str = "io.github.paydesk.Paydesk";
