@@ -1,5 +1,5 @@
 //! The Linux packaging files agree with each other and with the program: the desktop entry,
-//! the AppStream file, the icons and the Debian package's asset list. A mismatch here is a menu
+//! the `AppStream` file, the icons and the Debian package's asset list. A mismatch here is a menu
 //! entry without an icon, a window the dock cannot match to its entry, or a package that
 //! installs a 48-pixel icon in the 256-pixel folder. (`.ci/run` also runs
 //! `desktop-file-validate` and `appstreamcli validate` on the same files, and `.ci/package.sh`
@@ -90,10 +90,9 @@ fn the_appstream_file_names_the_entry_this_version_and_screenshots_that_exist() 
     let images = xml_texts(&xml, "image");
     assert!(!images.is_empty(), "the metainfo shows no screenshot");
     for url in images {
-        let path = url
-            .split_once("/main/")
-            .map(|(_, p)| p)
-            .unwrap_or_else(|| panic!("screenshot {url} is not a file of this repository"));
+        let Some((_, path)) = url.split_once("/main/") else {
+            panic!("screenshot {url} is not a file of this repository");
+        };
         assert!(root().join(path).is_file(), "screenshot {path} is missing");
     }
 }
