@@ -204,6 +204,15 @@ pub struct ApiClient {
     clock: Arc<dyn Clock>,
 }
 
+/// Makes rustls's *ring* provider the process default (once), which reqwest's TLS uses.
+fn install_tls_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // An error means a provider is already the default (the embedding program chose one).
+        let _already = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
 impl std::fmt::Debug for ApiClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ApiClient")
@@ -218,6 +227,7 @@ impl ApiClient {
     /// A client for `config`, signing with `clock`'s time.
     pub fn new(config: ClientConfig, clock: Arc<dyn Clock>) -> Result<Self, ClientError> {
         let url = check_base_url(&config.base_url)?;
+        install_tls_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.total_timeout)
@@ -370,5 +380,32 @@ mod tests {
         assert!(!format!("{cfg:?}").contains("sk_very_secret"));
         let client = ApiClient::new(cfg, Arc::new(crate::clock::SystemClock)).unwrap();
         assert!(!format!("{client:?}").contains("sk_very_secret"));
+    }
+
+    /// An `https://` base URL is spoken to in TLS (the crypto provider is installed and used):
+    /// the first bytes on the wire are a TLS handshake record, never the plain request.
+    #[tokio::test]
+    async fn https_urls_are_spoken_to_in_tls() {
+        use tokio::io::AsyncReadExt;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = tokio::spawn(async move {
+            let (mut conn, _) = listener.accept().await.unwrap();
+            let mut first = [0_u8; 3];
+            conn.read_exact(&mut first).await.unwrap();
+            first
+        });
+        let cfg = ClientConfig::new(
+            format!("https://127.0.0.1:{port}"),
+            "pk_1",
+            Zeroizing::new("sk_1".into()),
+        );
+        let client = ApiClient::new(cfg, Arc::new(crate::clock::SystemClock)).unwrap();
+        let sent = client
+            .send(&super::super::endpoints::LINK_DETAIL, b"{}", None)
+            .await;
+        // Handshake record (0x16), TLS major version 3; the server then hangs up.
+        assert_eq!(server.await.unwrap()[..2], [0x16, 0x03]);
+        assert!(matches!(sent, Err(CallError::Transport { .. })), "{sent:?}");
     }
 }
