@@ -1048,27 +1048,29 @@ fn catalog_import_and_list() {
     assert_eq!(missing.code, 1);
 }
 
+/// Journals a create of `order` from 25 hours ago whose outcome was never learnt.
+fn journal_stale_create(cli: &Cli, order: &str) {
+    let mut store = paydesk::store::Store::open(cli.data_dir()).expect("the store opens");
+    let request = core_support::link_request(order, "5");
+    let begun = store
+        .journal_begin(&paydesk::store::NewJournalRow {
+            key: paydesk::store::JournalKey::new("test", "link.create", format!("link-{order}")),
+            body: request.body_bytes(),
+            order_number: Some(order.into()),
+            amount: Some(request.amount()),
+            currency: Some(request.currency()),
+            now: Utc::now() - Duration::hours(25),
+        })
+        .expect("the row is committed");
+    assert!(matches!(begun, paydesk::store::JournalBegin::Started(_)));
+}
+
 #[test]
 fn a_row_older_than_24_hours_is_not_resent_by_retry_all_and_is_reported() {
     let server = sandbox();
     let mut cli = Cli::new();
     cli.add_profile("test", &server);
-    {
-        // A create from 25 hours ago whose outcome was never learnt.
-        let mut store = paydesk::store::Store::open(cli.data_dir()).expect("the store opens");
-        let request = core_support::link_request("OLD-1", "5");
-        let begun = store
-            .journal_begin(&paydesk::store::NewJournalRow {
-                key: paydesk::store::JournalKey::new("test", "link.create", "link-OLD-1"),
-                body: request.body_bytes(),
-                order_number: Some("OLD-1".into()),
-                amount: Some(request.amount()),
-                currency: Some(request.currency()),
-                now: Utc::now() - Duration::hours(25),
-            })
-            .expect("the row is committed");
-        assert!(matches!(begun, paydesk::store::JournalBegin::Started(_)));
-    }
+    journal_stale_create(&cli, "OLD-1");
     let all = cli.run(&["--profile", "test", "pending", "retry", "--all"]);
     assert_eq!(all.code, 4, "{all:?}");
     assert!(
@@ -1096,4 +1098,41 @@ fn a_row_older_than_24_hours_is_not_resent_by_retry_all_and_is_reported() {
         .json();
     assert_eq!(list, serde_json::json!([]));
     ok(&cli.run(&["--profile", "test", "pending", "retry", "--all"]));
+}
+
+#[test]
+fn a_stale_row_is_re_sent_only_with_force_and_then_completes() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    journal_stale_create(&cli, "OLD-2");
+    let refused = cli.run(&["--profile", "test", "pending", "retry", "link-OLD-2"]);
+    assert_eq!(refused.code, 4, "{refused:?}");
+    assert!(server.admin().links(None).is_empty());
+    let both = cli.run(&["--profile", "test", "pending", "retry", "--all", "--force"]);
+    assert_eq!(both.code, 2, "--force is for one checked row: {both:?}");
+
+    let forced = cli.run(&[
+        "--profile",
+        "test",
+        "pending",
+        "retry",
+        "link-OLD-2",
+        "--force",
+    ]);
+    ok(&forced);
+    let links = server.admin().links(None);
+    assert_eq!(links.len(), 1, "{links:?}");
+    assert!(
+        forced.stdout.starts_with(&format!("{}\t", links[0].id)),
+        "{forced:?}"
+    );
+    let list = cli
+        .run(&["--profile", "test", "pending", "list", "--json"])
+        .json();
+    assert_eq!(list, serde_json::json!([]), "the row is completed");
+    let history = cli
+        .run(&["--profile", "test", "link", "list", "--json"])
+        .json();
+    assert_eq!(history[0]["orderNumber"], "OLD-2", "{history}");
 }

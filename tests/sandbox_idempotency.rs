@@ -222,7 +222,9 @@ async fn faults_through_the_admin_route_429_then_cleared() {
     );
     assert_eq!(c.post(CREATE, BODY, Some("k")).await.status, 200);
 
-    let cleared = reqwest::Client::new()
+    let cleared = paydesk::api::client::http_client_builder()
+        .build()
+        .unwrap()
         .delete(format!("{}/sandbox/faults", sb.base_url()))
         .send()
         .await

@@ -298,7 +298,7 @@ async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
         .post(CREATE, r#"{"amount":"240.00","allowPartialPayment":true,"description":"Doğum günü <pastası>"}"#, Some("pp-1"))
         .await;
     let url = link.content()["paymentUrl"].as_str().unwrap().to_owned();
-    let http = reqwest::Client::builder()
+    let http = paydesk::api::client::http_client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();

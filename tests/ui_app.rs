@@ -143,7 +143,9 @@ impl Env {
             .build()
             .expect("test set-up");
         rt.block_on(async {
-            let r = reqwest::Client::new()
+            let r = paydesk::api::client::http_client_builder()
+                .build()
+                .unwrap()
                 .request(method, format!("{base}{path}"))
                 .header("content-type", "application/json")
                 .body(body.to_owned())

@@ -204,13 +204,16 @@ pub struct ApiClient {
     clock: Arc<dyn Clock>,
 }
 
-/// Makes rustls's *ring* provider the process default (once), which reqwest's TLS uses.
-fn install_tls_provider() {
+/// A reqwest client builder whose TLS works: reqwest is built without a crypto provider
+/// (`rustls-no-provider`), so this makes rustls's *ring* provider the process default first
+/// (once). Every reqwest client of paydesk, its tests and benchmarks starts here.
+pub fn http_client_builder() -> reqwest::ClientBuilder {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         // An error means a provider is already the default (the embedding program chose one).
         let _already = rustls::crypto::ring::default_provider().install_default();
     });
+    reqwest::Client::builder()
 }
 
 impl std::fmt::Debug for ApiClient {
@@ -227,8 +230,7 @@ impl ApiClient {
     /// A client for `config`, signing with `clock`'s time.
     pub fn new(config: ClientConfig, clock: Arc<dyn Clock>) -> Result<Self, ClientError> {
         let url = check_base_url(&config.base_url)?;
-        install_tls_provider();
-        let http = reqwest::Client::builder()
+        let http = http_client_builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.total_timeout)
             .retry(reqwest::retry::never())

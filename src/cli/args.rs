@@ -219,6 +219,10 @@ pub enum PendingCommand {
         /// Every pending row of the profile.
         #[arg(long)]
         all: bool,
+        /// Also re-send a stale row (older than 24 h): the server no longer knows its key, so
+        /// check first that the order has no link, or it may get a second one.
+        #[arg(long, conflicts_with = "all")]
+        force: bool,
     },
     /// Give up on a pending creation (check the server first: it may have been created).
     Abandon {

@@ -475,7 +475,7 @@ impl Ctx {
                 }
                 Ok(())
             }
-            PendingCommand::Retry { key, all } => {
+            PendingCommand::Retry { key, all, force } => {
                 if all {
                     let results = desk.resume_pending().await.map_err(local(lang))?;
                     let mut worst = Exit::Ok;
@@ -515,7 +515,7 @@ impl Ctx {
                 }
                 let key = key.unwrap_or_default();
                 let link = desk
-                    .retry_pending(&key, false)
+                    .retry_pending(&key, force)
                     .await
                     .map_err(|e| create_failure(&e, lang))?;
                 println!(

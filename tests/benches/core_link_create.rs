@@ -105,7 +105,7 @@ impl Bench {
             _dirs: vec![floor_dir, data_dir],
             floor_db,
             desk,
-            http: reqwest::Client::new(),
+            http: paydesk::api::client::http_client_builder().build().unwrap(),
             url,
             seq: AtomicU64::new(0),
         }

@@ -130,7 +130,7 @@ fn link_create(c: &mut Criterion) {
             .enable_all()
             .build()
             .expect("client runtime"),
-        http: reqwest::Client::builder()
+        http: paydesk::api::client::http_client_builder()
             .pool_max_idle_per_host(CLIENTS as usize)
             .build()
             .expect("reqwest client"),

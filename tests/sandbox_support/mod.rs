@@ -85,7 +85,7 @@ impl Client {
 
     pub fn new(handle: &SandboxHandle, clock: Arc<ManualClock>, key: &str, secret: &str) -> Client {
         Client {
-            http: reqwest::Client::new(),
+            http: paydesk::api::client::http_client_builder().build().unwrap(),
             base: handle.base_url(),
             key: key.to_owned(),
             secret: secret.to_owned(),
@@ -147,7 +147,9 @@ pub async fn admin_get(handle: &SandboxHandle, path: &str) -> Answer {
 
 /// `POST {base}{path}` with a JSON body, without a signature (admin routes).
 pub async fn admin_post(handle: &SandboxHandle, path: &str, body: &str) -> Answer {
-    let r = reqwest::Client::new()
+    let r = paydesk::api::client::http_client_builder()
+        .build()
+        .unwrap()
         .post(format!("{}{path}", handle.base_url()))
         .header("Content-Type", "application/json")
         .body(body.to_owned())
