@@ -105,7 +105,9 @@ impl Bench {
             _dirs: vec![floor_dir, data_dir],
             floor_db,
             desk,
-            http: paydesk::api::client::http_client_builder().build().unwrap(),
+            http: paydesk::api::client::http_client_builder()
+                .build()
+                .expect("an HTTP client"),
             url,
             seq: AtomicU64::new(0),
         }
