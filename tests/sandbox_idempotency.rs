@@ -224,7 +224,7 @@ async fn faults_through_the_admin_route_429_then_cleared() {
 
     let cleared = paydesk::api::client::http_client_builder()
         .build()
-        .unwrap()
+        .expect("an HTTP client")
         .delete(format!("{}/sandbox/faults", sb.base_url()))
         .send()
         .await

@@ -301,7 +301,7 @@ async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
     let http = paydesk::api::client::http_client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
-        .unwrap();
+        .expect("an HTTP client");
     let page = http.get(&url).send().await.unwrap().text().await.unwrap();
     for expected in [
         "₺240.00",

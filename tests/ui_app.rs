@@ -145,7 +145,7 @@ impl Env {
         rt.block_on(async {
             let r = paydesk::api::client::http_client_builder()
                 .build()
-                .unwrap()
+                .expect("an HTTP client")
                 .request(method, format!("{base}{path}"))
                 .header("content-type", "application/json")
                 .body(body.to_owned())

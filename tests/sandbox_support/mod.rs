@@ -85,7 +85,9 @@ impl Client {
 
     pub fn new(handle: &SandboxHandle, clock: Arc<ManualClock>, key: &str, secret: &str) -> Client {
         Client {
-            http: paydesk::api::client::http_client_builder().build().unwrap(),
+            http: paydesk::api::client::http_client_builder()
+                .build()
+                .expect("an HTTP client"),
             base: handle.base_url(),
             key: key.to_owned(),
             secret: secret.to_owned(),
@@ -149,7 +151,7 @@ pub async fn admin_get(handle: &SandboxHandle, path: &str) -> Answer {
 pub async fn admin_post(handle: &SandboxHandle, path: &str, body: &str) -> Answer {
     let r = paydesk::api::client::http_client_builder()
         .build()
-        .unwrap()
+        .expect("an HTTP client")
         .post(format!("{}{path}", handle.base_url()))
         .header("Content-Type", "application/json")
         .body(body.to_owned())
