@@ -152,6 +152,8 @@ impl Desk {
     /// The user's Retry: re-sends the pending row's exact bytes with its key.
     /// A stale row is re-sent only with `force` (the user checked the server first).
     pub async fn retry_pending(&self, key: &str, force: bool) -> Result<PaymentLink, CreateError> {
+        // A row past the server's key retention is stale even when nothing has marked it yet.
+        self.with_store(|s| s.journal_mark_stale(self.now(), KEY_RETENTION))?;
         let row = self
             .with_store(|s| s.journal_get(&self.journal_key(key)))?
             .ok_or_else(|| CreateError::NotFound(key.to_owned()))?;
