@@ -358,6 +358,38 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
 }
 
 #[test]
+fn cancel_can_be_clicked_while_a_status_poll_is_out() {
+    let mut env = start();
+    // Every status poll takes 1.5 s on the server, so one is nearly always out.
+    env.admin(
+        reqwest::Method::POST,
+        "/sandbox/faults",
+        r#"[{"endpoint":"link.detail","kind":"delay","delayMs":1500}]"#,
+    );
+    env.create_link("30.00", "");
+    env.until("a status poll is out", |app| {
+        app.shown.as_ref().is_some_and(|s| s.polling.is_some())
+    });
+
+    env.click("Cancel link");
+    env.harness
+        .get_by_label("Are you sure? A cancelled link can no longer be paid.");
+    env.click("Yes");
+    env.until("the cancel is answered", |app| {
+        app.shown.as_ref().is_some_and(|s| s.cancelled)
+    });
+    env.until_label("Cancelled");
+    // The poll still out is answered later and never brings "waiting for payment" back.
+    env.until("the poll is answered", |app| {
+        app.shown.as_ref().is_some_and(|s| s.polling.is_none())
+    });
+    env.harness.run_steps(2);
+    assert!(env.app().shown.as_ref().unwrap().is_final());
+    env.harness.get_by_label("Cancelled");
+    assert!(env.harness.query_by_label("Waiting for payment").is_none());
+}
+
+#[test]
 fn frames_keep_running_while_a_request_is_delayed() {
     let mut env = start();
     env.admin(

@@ -62,9 +62,9 @@ pub enum Msg {
     /// The next order number.
     OrderNumber(Result<String, DeskError>),
     /// A link's detail (a poll or a refresh).
-    Detail(String, Result<PaymentLink, DeskError>),
+    Detail(String, u64, Result<PaymentLink, DeskError>),
     /// A cancel's answer.
-    Cancelled(String, Result<PaymentLink, DeskError>),
+    Cancelled(String, u64, Result<PaymentLink, DeskError>),
     /// A card save's answer.
     CardSaved(Result<SavedCard, DeskError>),
     /// Installment options.
@@ -182,7 +182,8 @@ impl App {
             self.settings.busy = false;
             self.pending.busy.clear();
             if let Some(s) = &mut self.shown {
-                s.busy = false;
+                s.cancelling = false;
+                s.polling = None;
             }
             self.connection = Connection::Disconnected(text);
         }
@@ -279,13 +280,13 @@ impl App {
             Msg::OrderNumber(Err(e)) => {
                 self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
             }
-            Msg::Detail(id, result) => {
+            Msg::Detail(id, seq, result) => {
                 self.note_call(result.as_ref().err());
-                self.poll_answered(&id, result, false);
+                self.link_answered(&id, seq, result, false);
             }
-            Msg::Cancelled(id, result) => {
+            Msg::Cancelled(id, seq, result) => {
                 self.note_call(result.as_ref().err());
-                self.poll_answered(&id, result, true);
+                self.link_answered(&id, seq, result, true);
             }
             Msg::CardSaved(result) => {
                 self.note_call(result.as_ref().err());
@@ -409,8 +410,14 @@ impl App {
         self.poll.next = Some(Instant::now() + self.poll.interval);
     }
 
-    /// A detail or cancel answer for the shown link.
-    fn poll_answered(&mut self, id: &str, result: Result<PaymentLink, DeskError>, cancelled: bool) {
+    /// A detail or cancel answer (request number `seq`) for the shown link.
+    fn link_answered(
+        &mut self,
+        id: &str,
+        seq: u64,
+        result: Result<PaymentLink, DeskError>,
+        cancel: bool,
+    ) {
         let lang = self.lang();
         let Some(shown) = &mut self.shown else {
             return;
@@ -418,30 +425,27 @@ impl App {
         if shown.link.id != id {
             return;
         }
-        shown.busy = false;
-        match result {
-            Ok(link) => {
-                let changed =
-                    link.status != shown.link.status || link.paid_amount != shown.link.paid_amount;
-                shown.link = link;
-                if cancelled {
-                    shown.cancelled = true;
-                }
-                self.poll.interval = if changed {
-                    self.options.poll_interval
-                } else {
-                    (self.poll.interval * 3 / 2).min(self.options.poll_max)
-                };
-                if changed {
-                    self.history.invalidate();
-                }
-            }
+        let (link, failed) = match result {
+            Ok(link) => (Some(link), false),
             Err(e) => {
                 shown.note = Some((false, e.sentence(lang)));
-                self.poll.interval = (self.poll.interval * 2).min(self.options.poll_max);
+                (None, true)
             }
+        };
+        let answer = shown.take_answer(seq, cancel, link);
+        if answer.changed {
+            self.history.invalidate();
         }
-        self.poll.next = Some(Instant::now() + self.poll.interval);
+        if answer.request_done {
+            self.poll.interval = if failed {
+                (self.poll.interval * 2).min(self.options.poll_max)
+            } else if answer.changed {
+                self.options.poll_interval
+            } else {
+                (self.poll.interval * 3 / 2).min(self.options.poll_max)
+            };
+            self.poll.next = Some(Instant::now() + self.poll.interval);
+        }
     }
 
     /// Sends the next status poll when it is due; asks for a repaint when it will be.
@@ -449,7 +453,7 @@ impl App {
         let Some(shown) = &self.shown else {
             return;
         };
-        if shown.is_final() || shown.busy {
+        if shown.is_final() || shown.polling.is_some() || shown.cancelling {
             return;
         }
         let Some(next) = self.poll.next else {
@@ -468,13 +472,15 @@ impl App {
         let Some(desk) = self.desk.clone() else {
             return;
         };
-        if let Some(s) = &mut self.shown {
-            s.busy = true;
-        }
+        let Some(shown) = &mut self.shown else {
+            return;
+        };
+        let seq = shown.next_request();
+        shown.polling = Some(seq);
         self.poll.next = None;
         self.spawn(async move {
             let r = desk.link_detail(&id).await;
-            Msg::Detail(id, r)
+            Msg::Detail(id, seq, r)
         });
     }
 
@@ -625,12 +631,14 @@ impl App {
             }
             Command::RefreshLink(id) => self.fetch_detail(id),
             Command::CancelLink(id) => {
-                if let Some(s) = &mut self.shown {
-                    s.busy = true;
-                }
+                let Some(shown) = &mut self.shown else {
+                    return;
+                };
+                shown.cancelling = true;
+                let seq = shown.next_request();
                 self.spawn(async move {
                     let r = desk.cancel_link(&id).await;
-                    Msg::Cancelled(id, r)
+                    Msg::Cancelled(id, seq, r)
                 });
             }
             Command::SaveCard(request) => {

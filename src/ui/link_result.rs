@@ -25,6 +25,15 @@ pub fn customer_viewport_id() -> ViewportId {
     ViewportId::from_hash_of("paydesk-customer-display")
 }
 
+/// What an answer did to the shown link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Answer {
+    /// The poll or cancel it answered is over (the next poll can be scheduled).
+    pub request_done: bool,
+    /// The status or the paid amount on screen changed.
+    pub changed: bool,
+}
+
 /// A link on screen.
 #[derive(Debug)]
 pub struct ShownLink {
@@ -40,8 +49,16 @@ pub struct ShownLink {
     pub confirm_cancel: bool,
     /// A short note (copied, saved to ..., an error).
     pub note: Option<(bool, String)>,
-    /// A detail or cancel request is out.
-    pub busy: bool,
+    /// A cancel request is out (Refresh and Cancel wait for it).
+    pub cancelling: bool,
+    /// The number of the detail request that is out (a status poll or Refresh), if any. It never
+    /// disables a button: staff can cancel while the status is being fetched.
+    pub polling: Option<u64>,
+    /// The number given to the last detail or cancel request sent for this link.
+    pub sent: u64,
+    /// The number of the request whose answer is on screen; an older answer arriving later is
+    /// dropped, so a poll sent before a cancel never shows the link as pending again.
+    pub applied: u64,
     /// Whether the view came from History (then "Back" returns to the list).
     pub from_history: bool,
 }
@@ -56,7 +73,10 @@ impl ShownLink {
             customer_qr: QrView::default(),
             confirm_cancel: false,
             note: None,
-            busy: false,
+            cancelling: false,
+            polling: None,
+            sent: 0,
+            applied: 0,
             from_history,
         }
     }
@@ -64,6 +84,39 @@ impl ShownLink {
     /// The link's status (PENDING when the server did not say).
     pub fn status(&self) -> LinkStatus {
         self.link.status.clone().unwrap_or(LinkStatus::Pending)
+    }
+
+    /// Numbers the next detail or cancel request for this link.
+    pub fn next_request(&mut self) -> u64 {
+        self.sent += 1;
+        self.sent
+    }
+
+    /// Takes the answer to request `seq` (a cancel when `cancel`); `link` is `None` when the
+    /// request failed. The link on screen is replaced only by an answer newer than the one it
+    /// came from, so a status poll sent before a cancel and answered after it is dropped.
+    pub fn take_answer(&mut self, seq: u64, cancel: bool, link: Option<PaymentLink>) -> Answer {
+        let poll_done = self.polling == Some(seq);
+        if poll_done {
+            self.polling = None;
+        }
+        if cancel {
+            self.cancelling = false;
+        }
+        let mut changed = false;
+        if let Some(link) = link {
+            self.cancelled |= cancel;
+            if seq > self.applied {
+                self.applied = seq;
+                changed =
+                    link.status != self.link.status || link.paid_amount != self.link.paid_amount;
+                self.link = link;
+            }
+        }
+        Answer {
+            request_done: poll_done || cancel,
+            changed,
+        }
     }
 
     /// Whether polling should stop.
@@ -169,14 +222,17 @@ impl ShownLink {
                         }
                     }
                     if ui
-                        .add_enabled(!self.busy, egui::Button::new(T::Refresh.get(lang)))
+                        .add_enabled(!self.cancelling, egui::Button::new(T::Refresh.get(lang)))
                         .clicked()
                     {
                         cx.emit(Command::RefreshLink(self.link.id.clone()));
                     }
                     if !self.is_final()
                         && ui
-                            .add_enabled(!self.busy, egui::Button::new(T::CancelLink.get(lang)))
+                            .add_enabled(
+                                !self.cancelling,
+                                egui::Button::new(T::CancelLink.get(lang)),
+                            )
                             .clicked()
                     {
                         self.confirm_cancel = true;
@@ -377,6 +433,72 @@ mod tests {
             m,
             "mailto:ay%C5%9Fe%40example.com?subject=Your%20payment%20link&body=You%20can%20pay%20at%20this%20address%3A%20http%3A%2F%2F127.0.0.1%3A47110%2Fpay%2Flnk_1%3Fa%3D1%26b%3D2"
         );
+    }
+
+    fn with_status(status: &str) -> PaymentLink {
+        serde_json::from_value(serde_json::json!({"id": "lnk_1", "status": status})).unwrap()
+    }
+
+    #[test]
+    fn a_poll_sent_before_a_cancel_and_answered_after_it_is_dropped() {
+        let mut shown = ShownLink::new(with_status("PENDING"), false);
+        let poll = shown.next_request();
+        shown.polling = Some(poll);
+        // Staff cancel while the poll is out.
+        shown.cancelling = true;
+        let cancel = shown.next_request();
+
+        let a = shown.take_answer(cancel, true, Some(with_status("EXPIRED")));
+        assert_eq!(
+            a,
+            Answer {
+                request_done: true,
+                changed: true
+            }
+        );
+        assert!(shown.cancelled && !shown.cancelling);
+        assert_eq!(shown.status_text(Lang::En), "Cancelled");
+
+        // The poll read the link before the cancel; its answer must not bring "pending" back.
+        let a = shown.take_answer(poll, false, Some(with_status("PENDING")));
+        assert_eq!(
+            a,
+            Answer {
+                request_done: true,
+                changed: false
+            }
+        );
+        assert_eq!(shown.polling, None);
+        assert_eq!(shown.status(), LinkStatus::Expired);
+        assert!(shown.is_final());
+    }
+
+    #[test]
+    fn a_failed_cancel_leaves_the_link_as_it_was_and_cancellable() {
+        let mut shown = ShownLink::new(with_status("PENDING"), false);
+        shown.cancelling = true;
+        let cancel = shown.next_request();
+        let a = shown.take_answer(cancel, true, None);
+        assert!(a.request_done && !a.changed);
+        assert!(!shown.cancelled && !shown.cancelling);
+        assert_eq!(shown.status(), LinkStatus::Pending);
+    }
+
+    #[test]
+    fn a_newer_poll_answer_replaces_the_link() {
+        let mut shown = ShownLink::new(with_status("PENDING"), false);
+        let first = shown.next_request();
+        shown.polling = Some(first);
+        assert!(
+            !shown
+                .take_answer(first, false, Some(with_status("PENDING")))
+                .changed
+        );
+        let second = shown.next_request();
+        shown.polling = Some(second);
+        let a = shown.take_answer(second, false, Some(with_status("COMPLETED")));
+        assert!(a.request_done && a.changed);
+        assert_eq!(shown.status(), LinkStatus::Completed);
     }
 
     #[test]
