@@ -384,6 +384,114 @@ async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
     );
 }
 
+#[tokio::test]
+async fn the_pay_page_asks_for_contact_data_when_the_link_requires_it() {
+    let clock = manual_clock();
+    let sb = start(clock.clone()).await;
+    let c = Client::demo(&sb, clock.clone());
+    let link = c
+        .post(
+            CREATE,
+            r#"{"amount":"90.00","contactRequired":true,"email":"ayse@example.com","phoneCountryCode":"90","phoneNumber":"5321234567"}"#,
+            Some("pc-1"),
+        )
+        .await;
+    let url = link.content()["paymentUrl"].as_str().unwrap().to_owned();
+    let http = paydesk::api::client::http_client_builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("an HTTP client");
+    let page = http.get(&url).send().await.unwrap().text().await.unwrap();
+    for expected in [
+        "name=\"firstName\"",
+        "name=\"lastName\"",
+        "name=\"phone\" value=\"+90 5321234567\"",
+        "name=\"email\" value=\"ayse@example.com\"",
+        "E-mail (optional)",
+    ] {
+        assert!(page.contains(expected), "page lacks {expected}");
+    }
+    assert!(!page.to_lowercase().contains("address"), "never an address");
+
+    // No name: refused, each missing field named, what was typed kept, nothing paid.
+    let card = [
+        ("cardNumber", "5400610000000001"),
+        ("expiryMonth", "12"),
+        ("expiryYear", "2030"),
+        ("cvv", "000"),
+        ("pay", "full"),
+    ];
+    let mut form = card.to_vec();
+    form.extend([("phone", "+90 532 765 43 21"), ("email", "")]);
+    let r = http
+        .post(&url)
+        .header("Content-Type", FORM)
+        .body(encode(&form))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.unwrap();
+    assert!(page.contains("First name is required"), "{page}");
+    assert!(page.contains("Last name is required"), "{page}");
+    assert!(!page.contains("Phone is required"), "{page}");
+    assert!(page.contains("value=\"+90 532 765 43 21\""), "{page}");
+    assert_eq!(sb.admin().links(None)[0].paid_amount, Some(Decimal::ZERO));
+
+    // A phone too short and a broken e-mail are refused too.
+    let mut form = card.to_vec();
+    form.extend([
+        ("firstName", "Ayşe"),
+        ("lastName", "Yılmaz"),
+        ("phone", "12 34"),
+        ("email", "ayse@"),
+    ]);
+    let r = http
+        .post(&url)
+        .header("Content-Type", FORM)
+        .body(encode(&form))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.unwrap();
+    assert!(page.contains("Phone is required (7–15 digits)"), "{page}");
+    assert!(page.contains("The e-mail address is not valid"), "{page}");
+    assert!(!page.contains("First name is required"), "{page}");
+
+    // Complete contact data (e-mail left out): paid.
+    let mut form = card.to_vec();
+    form.extend([
+        ("firstName", "Ayşe"),
+        ("lastName", "Yılmaz"),
+        ("phone", "+90 532 765 43 21"),
+    ]);
+    let r = http
+        .post(&url)
+        .header("Content-Type", FORM)
+        .body(encode(&form))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    let id = link.content()["id"].clone();
+    let detail = json!({ "id": id }).to_string();
+    let done = c.post(LINK_DETAIL.path, &detail, None).await;
+    assert_eq!(done.content()["status"], "COMPLETED");
+
+    // A link without contactRequired asks for none of it.
+    let plain = c.post(CREATE, r#"{"amount":"5.00"}"#, Some("pc-2")).await;
+    let page = http
+        .get(plain.content()["paymentUrl"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!page.contains("firstName"));
+}
+
 #[test]
 fn spawn_background_serves_non_async_callers_until_dropped() {
     let handle = Sandbox::spawn_background(SandboxConfig::default()).unwrap();

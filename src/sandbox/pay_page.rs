@@ -1,7 +1,10 @@
 //! The payer's page behind `paymentUrl`: `GET /pay/{id}` shows the link (Turkish and
 //! English, no JavaScript) with the test card prefilled; `POST /pay/{id}` (a plain form)
 //! pays in full or, when the link allows partial payment, the amount typed in. The card
-//! fields are checked (Luhn) and then forgotten: nothing of them is kept.
+//! fields are checked (Luhn) and then forgotten: nothing of them is kept. When the link has
+//! `contactRequired`, the page also asks for the payer's first name, last name and phone
+//! (mandatory) and e-mail (optional), as the spec says, and never for an address; these are
+//! checked and not kept either (the link has no field for a name).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -49,7 +52,73 @@ fn status_words(status: &LinkStatus) -> (&'static str, &'static str) {
     }
 }
 
-fn page(shared: &Shared, link: &LinkRecord, error: Option<&str>) -> String {
+/// The payer's contact data as typed on the page (prefilled from the link on first show).
+#[derive(Debug, Default)]
+struct Contact {
+    first_name: String,
+    last_name: String,
+    phone: String,
+    email: String,
+}
+
+impl Contact {
+    fn from_link(link: &LinkRecord) -> Self {
+        let phone = match (&link.phone_country_code, &link.phone_number) {
+            (Some(cc), Some(n)) => format!("+{} {n}", cc.trim_start_matches('+')),
+            (None, Some(n)) => n.clone(),
+            _ => String::new(),
+        };
+        Self {
+            phone,
+            email: link.email.clone().unwrap_or_default(),
+            ..Self::default()
+        }
+    }
+
+    fn from_form(form: &HashMap<String, String>) -> Self {
+        let field = |name: &str| {
+            form.get(name)
+                .map(|v| v.trim().to_owned())
+                .unwrap_or_default()
+        };
+        Self {
+            first_name: field("firstName"),
+            last_name: field("lastName"),
+            phone: field("phone"),
+            email: field("email"),
+        }
+    }
+
+    /// What is missing or wrong, one sentence per field.
+    fn errors(&self) -> Vec<String> {
+        let mut errors = Vec::new();
+        if self.first_name.is_empty() {
+            errors.push("Ad gerekli · First name is required".to_owned());
+        }
+        if self.last_name.is_empty() {
+            errors.push("Soyad gerekli · Last name is required".to_owned());
+        }
+        let digits = self.phone.chars().filter(char::is_ascii_digit).count();
+        let phone_chars = self
+            .phone
+            .chars()
+            .all(|c| c.is_ascii_digit() || " +-()".contains(c));
+        if !phone_chars || !(7..=15).contains(&digits) {
+            errors
+                .push("Telefon gerekli (7–15 rakam) · Phone is required (7–15 digits)".to_owned());
+        }
+        let email_ok = self.email.is_empty()
+            || self.email.split_once('@').is_some_and(|(user, host)| {
+                !user.is_empty() && host.contains('.') && !host.starts_with('.')
+            });
+        if !email_ok {
+            errors.push("E-posta geçersiz · The e-mail address is not valid".to_owned());
+        }
+        errors
+    }
+}
+
+fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]) -> String {
     let now = shared.clock.now();
     let status = link.status_at(now);
     let (tr, en) = status_words(&status);
@@ -100,7 +169,7 @@ fn page(shared: &Shared, link: &LinkRecord, error: Option<&str>) -> String {
             escape(&format_time(expiry))
         );
     }
-    if let Some(e) = error {
+    for e in errors {
         let _ = write!(html, "<p class=\"error\" role=\"alert\">{}</p>", escape(e));
     }
     if status == LinkStatus::Pending {
@@ -123,6 +192,25 @@ fn page(shared: &Shared, link: &LinkRecord, error: Option<&str>) -> String {
             year = escape(&v(|c| c.expiry_year.as_str())),
             cvv = escape(&v(|c| c.cvv.as_str())),
         );
+        if link.contact_required {
+            let _ = write!(
+                html,
+                "<fieldset><legend>İletişim <span class=\"en\">· Contact</span></legend>\
+                 <label>Ad <span class=\"en\">· First name</span><br>\
+                 <input name=\"firstName\" value=\"{first}\" autocomplete=\"given-name\"></label>\
+                 <label>Soyad <span class=\"en\">· Last name</span><br>\
+                 <input name=\"lastName\" value=\"{last}\" autocomplete=\"family-name\"></label>\
+                 <label>Telefon <span class=\"en\">· Phone</span><br>\
+                 <input name=\"phone\" value=\"{phone}\" type=\"tel\" autocomplete=\"tel\"></label>\
+                 <label>E-posta (isteğe bağlı) <span class=\"en\">· E-mail (optional)</span><br>\
+                 <input name=\"email\" value=\"{email}\" type=\"email\" autocomplete=\"email\"></label>\
+                 </fieldset>",
+                first = escape(&contact.first_name),
+                last = escape(&contact.last_name),
+                phone = escape(&contact.phone),
+                email = escape(&contact.email),
+            );
+        }
         if link.allow_partial_payment {
             let _ = write!(
                 html,
@@ -157,7 +245,7 @@ fn not_found() -> Response {
 async fn show(State(s): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
     match s.store.link(&id) {
         Some(link) => {
-            let mut r = Html(page(&s, &link, None)).into_response();
+            let mut r = Html(page(&s, &link, &Contact::from_link(&link), &[])).into_response();
             r.headers_mut().insert(
                 header::CACHE_CONTROL,
                 header::HeaderValue::from_static("no-store"),
@@ -190,24 +278,31 @@ async fn submit(
             .map(Some),
         _ => Some(None),
     };
+    let contact = Contact::from_form(&form);
     for value in form.values_mut() {
         value.zeroize();
     }
-    let error = if card_ok {
+    let mut errors = if link.contact_required {
+        contact.errors()
+    } else {
+        Vec::new()
+    };
+    if !card_ok {
+        errors.push("Kart numarası geçersiz · The card number is not valid".to_owned());
+    }
+    if errors.is_empty() {
         match amount {
-            None => Some("Geçerli bir tutar girin · Enter a valid amount".to_owned()),
+            None => errors.push("Geçerli bir tutar girin · Enter a valid amount".to_owned()),
             Some(amount) => match links::pay(&s, &id, amount) {
                 Ok(_) => return Redirect::to(&format!("/pay/{id}")).into_response(),
-                Err(e) => Some(format!("{} ({})", e.message, e.key)),
+                Err(e) => errors.push(format!("{} ({})", e.message, e.key)),
             },
         }
-    } else {
-        Some("Kart numarası geçersiz · The card number is not valid".to_owned())
-    };
+    }
     let current = s.store.link(&id).unwrap_or(link);
     (
         StatusCode::UNPROCESSABLE_ENTITY,
-        Html(page(&s, &current, error.as_deref())),
+        Html(page(&s, &current, &contact, &errors)),
     )
         .into_response()
 }
