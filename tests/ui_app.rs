@@ -49,7 +49,7 @@ fn start() -> Env {
         .build_ui_state(
             |ui, app: &mut Option<App>| {
                 if let Some(app) = app {
-                    app.frame(ui);
+                    app.frame_ui(ui);
                 }
             },
             None,

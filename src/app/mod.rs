@@ -236,13 +236,13 @@ impl App {
 
     /// One whole frame: results in, draw, commands out. eframe calls it through
     /// [`eframe::App::ui`]; tests call it from a kittest harness.
-    pub fn frame(&mut self, ui: &mut egui::Ui) {
+    pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         if self.applied_theme != Some(self.saved.theme) {
             ui.ctx().set_theme(self.saved.theme.preference());
             self.applied_theme = Some(self.saved.theme);
         }
         self.drain();
-        self.draw(ui);
+        self.draw_ui(ui);
         self.run_commands();
         self.schedule_poll();
         if let Some(start) = self.first_frame.take() {
@@ -257,7 +257,7 @@ impl App {
 
 impl eframe::App for App {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        self.frame(ui);
+        self.frame_ui(ui);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

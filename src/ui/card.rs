@@ -106,7 +106,7 @@ impl CardForm {
 
                 ui.horizontal_top(|ui| {
                     ui.vertical(|ui| {
-                        let r = widgets::labelled_text(
+                        let r = widgets::labelled_text_ui(
                             ui,
                             T::ExpiryMonth.get(lang),
                             &mut self.draft.expiry_month,
@@ -115,7 +115,7 @@ impl CardForm {
                         self.errors_ui(ui, cx, &errors, Field::ExpiryMonth);
                     });
                     ui.vertical(|ui| {
-                        let r = widgets::labelled_text(
+                        let r = widgets::labelled_text_ui(
                             ui,
                             T::ExpiryYear.get(lang),
                             &mut self.draft.expiry_year,
@@ -139,7 +139,7 @@ impl CardForm {
                     });
                 });
 
-                let r = widgets::labelled_text(
+                let r = widgets::labelled_text_ui(
                     ui,
                     T::CardHolder.get(lang),
                     &mut self.draft.card_holder_name,
@@ -166,11 +166,11 @@ impl CardForm {
                     usage.as_str().clone_into(&mut self.draft.usage);
                 }
 
-                let r = widgets::labelled_text(ui, T::Alias.get(lang), &mut self.draft.alias);
+                let r = widgets::labelled_text_ui(ui, T::Alias.get(lang), &mut self.draft.alias);
                 self.track(&r, Field::Alias);
                 self.errors_ui(ui, cx, &errors, Field::Alias);
                 ui.checkbox(&mut self.draft.set_as_default, T::SetDefault.get(lang));
-                let r = widgets::labelled_text(
+                let r = widgets::labelled_text_ui(
                     ui,
                     T::CustomerId.get(lang),
                     &mut self.draft.customer_id,
@@ -190,7 +190,7 @@ impl CardForm {
                     && !self.sending
                     && let Some(first) = errors.iter().next()
                 {
-                    widgets::hint(
+                    widgets::hint_ui(
                         ui,
                         &cx.palette,
                         &format!("{} {}", T::CannotCreate.get(lang), first.message(lang)),
@@ -238,18 +238,18 @@ impl CardForm {
                             ui.end_row();
                         }
                     });
-                widgets::hint(ui, &cx.palette, T::CardWiped.get(lang));
+                widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
             }
             Some(CardOutcome::Error(text)) => {
                 ui.separator();
-                widgets::error_text(ui, &cx.palette, text.as_str());
-                widgets::hint(ui, &cx.palette, T::CardWiped.get(lang));
+                widgets::error_text_ui(ui, &cx.palette, text.as_str());
+                widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
             }
             Some(CardOutcome::Unknown(text)) => {
                 ui.separator();
                 ui.label(RichText::new(T::CardUnknownOutcome.get(lang)).color(cx.palette.warn));
-                widgets::hint(ui, &cx.palette, text);
-                widgets::hint(ui, &cx.palette, T::CardWiped.get(lang));
+                widgets::hint_ui(ui, &cx.palette, text);
+                widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
             }
             None => {}
         }
@@ -269,7 +269,7 @@ impl CardForm {
             .for_field(&field)
             .map(|e| e.problem.message(cx.lang))
             .collect();
-        widgets::error_lines(ui, &cx.palette, lines.iter().map(String::as_str));
+        widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
     }
 }
 

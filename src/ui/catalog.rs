@@ -67,29 +67,29 @@ impl CatalogView {
                 cx.emit(Command::CatalogImport(self.path.trim().to_owned()));
             }
         });
-        widgets::hint(ui, &cx.palette, T::CsvHelp.get(lang));
+        widgets::hint_ui(ui, &cx.palette, T::CsvHelp.get(lang));
         match &self.outcome {
             Some(CsvOutcome::Preview(p)) => {
                 ui.label(format!("{}: {}", T::WillImport.get(lang), p.variants.len()));
-                variants_grid(ui, "csv-preview", p.variants.iter(), lang);
-                line_errors(ui, cx, &p.errors);
+                variants_grid_ui(ui, "csv-preview", p.variants.iter(), lang);
+                line_errors_ui(ui, cx, &p.errors);
             }
             Some(CsvOutcome::Imported(i)) => {
                 ui.label(
                     RichText::new(format!("{}: {}", T::Imported.get(lang), i.imported))
                         .color(cx.palette.ok),
                 );
-                line_errors(ui, cx, &i.errors);
+                line_errors_ui(ui, cx, &i.errors);
             }
             Some(CsvOutcome::Error(e)) => {
-                widgets::error_text(ui, &cx.palette, e.as_str());
+                widgets::error_text_ui(ui, &cx.palette, e.as_str());
             }
             None => {}
         }
         ui.separator();
         ui.label(RichText::new(T::CatalogList.get(lang)).strong());
         if catalog.is_empty() {
-            widgets::hint(ui, &cx.palette, T::CatalogEmpty.get(lang));
+            widgets::hint_ui(ui, &cx.palette, T::CatalogEmpty.get(lang));
             return;
         }
         let mut all: Vec<&CatalogVariant> = catalog.values().collect();
@@ -98,12 +98,12 @@ impl CatalogView {
             .id_salt("catalog-list")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                variants_grid(ui, "catalog-grid", all.into_iter(), lang);
+                variants_grid_ui(ui, "catalog-grid", all.into_iter(), lang);
             });
     }
 }
 
-fn variants_grid<'a>(
+fn variants_grid_ui<'a>(
     ui: &mut Ui,
     id: &str,
     variants: impl Iterator<Item = &'a CatalogVariant>,
@@ -127,7 +127,7 @@ fn variants_grid<'a>(
         });
 }
 
-fn line_errors(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &[crate::store::CsvLineError]) {
+fn line_errors_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &[crate::store::CsvLineError]) {
     if errors.is_empty() {
         return;
     }

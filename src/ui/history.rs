@@ -152,18 +152,18 @@ impl HistoryView {
             cx.emit(Command::SearchHistory(self.filter.clone()));
         }
         if let Some(e) = &self.error {
-            widgets::error_text(ui, &cx.palette, e.as_str());
+            widgets::error_text_ui(ui, &cx.palette, e.as_str());
         }
         let count = self.rows.len();
         let more = if self.exhausted { "" } else { "+" };
-        widgets::hint(
+        widgets::hint_ui(
             ui,
             &cx.palette,
             &format!("{count}{more} {}", T::LinksShown.get(lang)),
         );
         if count == 0 {
             let t = if self.loading { T::Loading } else { T::NoLinks };
-            widgets::hint(ui, &cx.palette, t.get(lang));
+            widgets::hint_ui(ui, &cx.palette, t.get(lang));
             return;
         }
         header_ui(ui, lang);

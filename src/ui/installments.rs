@@ -114,7 +114,7 @@ impl InstallmentsForm {
                         v.as_str().clone_into(&mut self.draft.sub_type);
                     });
                     ui.vertical(|ui| {
-                        let r = widgets::labelled_text(
+                        let r = widgets::labelled_text_ui(
                             ui,
                             T::InstallmentAmount.get(lang),
                             &mut self.draft.amount,
@@ -142,7 +142,7 @@ impl InstallmentsForm {
                 match &self.outcome {
                     Some(InstallmentOutcome::List(list)) => list_ui(ui, cx, list),
                     Some(InstallmentOutcome::Error(text)) => {
-                        widgets::error_text(ui, &cx.palette, text.as_str());
+                        widgets::error_text_ui(ui, &cx.palette, text.as_str());
                     }
                     None => {}
                 }
@@ -155,7 +155,7 @@ fn errors_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) 
         .for_field(&field)
         .map(|e| e.problem.message(cx.lang))
         .collect();
-    widgets::error_lines(ui, &cx.palette, lines.iter().map(String::as_str));
+    widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
 }
 
 fn money(v: Option<Decimal>, lang: Lang) -> String {
@@ -186,7 +186,7 @@ fn list_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
         }
     });
     if list.installments.is_empty() {
-        widgets::hint(ui, &cx.palette, T::NoOptions.get(lang));
+        widgets::hint_ui(ui, &cx.palette, T::NoOptions.get(lang));
         return;
     }
     let extra_keys: Vec<String> = {

@@ -146,10 +146,10 @@ impl ShownLink {
                     Some(url) => {
                         if self
                             .qr
-                            .show(ui, url, side, T::ScanToPay.get(lang))
+                            .show_ui(ui, url, side, T::ScanToPay.get(lang))
                             .is_none()
                         {
-                            widgets::error_text(
+                            widgets::error_text_ui(
                                 ui,
                                 &cx.palette,
                                 format!(
@@ -161,7 +161,7 @@ impl ShownLink {
                         }
                     }
                     None => {
-                        widgets::error_text(ui, &cx.palette, T::NoPaymentUrl.get(lang));
+                        widgets::error_text_ui(ui, &cx.palette, T::NoPaymentUrl.get(lang));
                     }
                 }
             });
@@ -173,10 +173,10 @@ impl ShownLink {
                             .strong(),
                     );
                 }
-                widgets::badge(ui, self.status_text(lang), cx.palette.status(&status));
+                widgets::badge_ui(ui, self.status_text(lang), cx.palette.status(&status));
                 if self.link.allow_partial_payment == Some(true) || status == LinkStatus::Completed
                 {
-                    paid_lines(ui, &self.link, currency, lang);
+                    paid_lines_ui(ui, &self.link, currency, lang);
                 }
                 egui::Grid::new("link-facts").num_columns(2).show(ui, |ui| {
                     let facts = [
@@ -198,7 +198,7 @@ impl ShownLink {
                     ui.label(RichText::new(url).monospace().small());
                 }
                 if !self.is_final() {
-                    widgets::hint(ui, &cx.palette, T::Polling.get(lang));
+                    widgets::hint_ui(ui, &cx.palette, T::Polling.get(lang));
                 }
                 ui.add_space(6.0);
                 ui.horizontal_wrapped(|ui| {
@@ -331,7 +331,7 @@ impl ShownLink {
                 );
                 let side = (ui.available_height() - 40.0).min(ui.available_width() - 40.0);
                 self.customer_qr
-                    .show(ui, &url, side.max(120.0), T::ScanToPay.get(lang));
+                    .show_ui(ui, &url, side.max(120.0), T::ScanToPay.get(lang));
             }
             ui.with_layout(Layout::bottom_up(Align::Center), |ui| {
                 ui.label(
@@ -352,7 +352,7 @@ pub fn customer_viewport(lang: Lang, fullscreen: bool) -> ViewportBuilder {
         .with_fullscreen(fullscreen)
 }
 
-fn paid_lines(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang) {
+fn paid_lines_ui(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang) {
     if let Some(paid) = link.paid_amount {
         ui.label(
             RichText::new(format!(

@@ -209,7 +209,7 @@ impl NewLinkForm {
             });
     }
 
-    fn field_errors(&self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
+    fn field_errors_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
         if !self.touched.contains(&field) {
             return;
         }
@@ -217,7 +217,7 @@ impl NewLinkForm {
             .for_field(&field)
             .map(|e| e.problem.message(cx.lang))
             .collect();
-        widgets::error_lines(ui, &cx.palette, lines.iter().map(String::as_str));
+        widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
     }
 
     fn track(&mut self, response: &Response, field: Field) {
@@ -251,7 +251,7 @@ impl NewLinkForm {
                     self.focus_amount = false;
                 }
                 self.track(&amount, Field::Amount);
-                self.field_errors(ui, cx, errors, Field::Amount);
+                self.field_errors_ui(ui, cx, errors, Field::Amount);
             });
             ui.vertical(|ui| {
                 let label = ui.label(Field::Currency.label(lang));
@@ -269,22 +269,22 @@ impl NewLinkForm {
 
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                let r = widgets::labelled_text(
+                let r = widgets::labelled_text_ui(
                     ui,
                     &Field::OrderNumber.label(lang),
                     &mut self.draft.order_number,
                 );
                 self.track(&r, Field::OrderNumber);
-                self.field_errors(ui, cx, errors, Field::OrderNumber);
+                self.field_errors_ui(ui, cx, errors, Field::OrderNumber);
             });
             ui.vertical(|ui| {
-                let r = widgets::labelled_text(
+                let r = widgets::labelled_text_ui(
                     ui,
                     &Field::Description.label(lang),
                     &mut self.draft.description,
                 );
                 self.track(&r, Field::Description);
-                self.field_errors(ui, cx, errors, Field::Description);
+                self.field_errors_ui(ui, cx, errors, Field::Description);
             });
         });
 
@@ -320,20 +320,20 @@ impl NewLinkForm {
                         .labelled_by(t.id);
                     self.track(&rd, Field::ExpiryDate);
                     self.track(&rt, Field::ExpiryDate);
-                    widgets::hint(ui, &cx.palette, T::ExpiryLocal.get(lang));
+                    widgets::hint_ui(ui, &cx.palette, T::ExpiryLocal.get(lang));
                 });
                 if !expiry_readable {
-                    widgets::error_text(ui, &cx.palette, T::ExpiryBadDate.get(lang));
+                    widgets::error_text_ui(ui, &cx.palette, T::ExpiryBadDate.get(lang));
                 }
             }
             ExpiryChoice::In(_) => {
                 if let Some(at) = self.draft.expiry {
-                    widgets::hint(ui, &cx.palette, &local_time(at));
+                    widgets::hint_ui(ui, &cx.palette, &local_time(at));
                 }
             }
             ExpiryChoice::None => {}
         }
-        self.field_errors(ui, cx, errors, Field::ExpiryDate);
+        self.field_errors_ui(ui, cx, errors, Field::ExpiryDate);
 
         // Installments.
         ui.checkbox(
@@ -350,7 +350,7 @@ impl NewLinkForm {
                     }
                 }
             });
-            self.field_errors(ui, cx, errors, Field::AvailableInstallments);
+            self.field_errors_ui(ui, cx, errors, Field::AvailableInstallments);
         }
         ui.checkbox(
             &mut self.draft.allow_partial_payment,
@@ -364,9 +364,9 @@ impl NewLinkForm {
         // Payer contact.
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                let r = widgets::labelled_text(ui, T::Email.get(lang), &mut self.draft.email);
+                let r = widgets::labelled_text_ui(ui, T::Email.get(lang), &mut self.draft.email);
                 self.track(&r, Field::Email);
-                self.field_errors(ui, cx, errors, Field::Email);
+                self.field_errors_ui(ui, cx, errors, Field::Email);
             });
             ui.vertical(|ui| {
                 let l = ui.label(T::PhoneCountryCode.get(lang));
@@ -378,16 +378,16 @@ impl NewLinkForm {
                     )
                     .labelled_by(l.id);
                 self.track(&r, Field::PhoneCountryCode);
-                self.field_errors(ui, cx, errors, Field::PhoneCountryCode);
+                self.field_errors_ui(ui, cx, errors, Field::PhoneCountryCode);
             });
             ui.vertical(|ui| {
-                let r = widgets::labelled_text(
+                let r = widgets::labelled_text_ui(
                     ui,
                     T::PhoneNumber.get(lang),
                     &mut self.draft.phone_number,
                 );
                 self.track(&r, Field::PhoneNumber);
-                self.field_errors(ui, cx, errors, Field::PhoneNumber);
+                self.field_errors_ui(ui, cx, errors, Field::PhoneNumber);
             });
         });
 
@@ -395,13 +395,13 @@ impl NewLinkForm {
         egui::CollapsingHeader::new(T::Advanced.get(lang))
             .id_salt("link-advanced")
             .show(ui, |ui| {
-                let r = widgets::labelled_text(
+                let r = widgets::labelled_text_ui(
                     ui,
                     &Field::CartAmount.label(lang),
                     &mut self.draft.cart_amount,
                 );
                 self.track(&r, Field::CartAmount);
-                self.field_errors(ui, cx, errors, Field::CartAmount);
+                self.field_errors_ui(ui, cx, errors, Field::CartAmount);
             });
     }
 
@@ -445,7 +445,7 @@ impl NewLinkForm {
                     ItemField::Quantity,
                     ItemField::Note,
                 ] {
-                    self.field_errors(ui, cx, errors, Field::Item { row, field: f });
+                    self.field_errors_ui(ui, cx, errors, Field::Item { row, field: f });
                 }
             });
             self.row_heights[row] = framed.response.rect.height();
@@ -482,7 +482,7 @@ impl NewLinkForm {
                         ));
                     }
                     None => {
-                        widgets::hint(ui, &cx.palette, T::TotalUnknown.get(lang));
+                        widgets::hint_ui(ui, &cx.palette, T::TotalUnknown.get(lang));
                     }
                 }
                 if let Some(amount) = figures.amount {
@@ -517,18 +517,18 @@ impl NewLinkForm {
                     self.server_expected = None;
                 }
             });
-            Self::field_errors_always(ui, cx, errors, Field::Items);
+            Self::field_errors_always_ui(ui, cx, errors, Field::Items);
         }
     }
 
     /// Errors of the whole item list are shown as soon as there are items (they are about
     /// the rows, which the user sees).
-    fn field_errors_always(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
+    fn field_errors_always_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
         let lines: Vec<String> = errors
             .for_field(&field)
             .map(|e| e.problem.message(cx.lang))
             .collect();
-        widgets::error_lines(ui, &cx.palette, lines.iter().map(String::as_str));
+        widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
     }
 
     fn row_ui(
@@ -554,7 +554,7 @@ impl NewLinkForm {
                         ui.label(RichText::new(&v.name).strong());
                         ui.label(format_amount(v.unit_price, v.currency, lang));
                         if v.currency != currency {
-                            widgets::badge(
+                            widgets::badge_ui(
                                 ui,
                                 format!("{} ({})", T::OtherCurrency.get(lang), v.currency),
                                 cx.palette.status(&crate::domain::LinkStatus::Rejected),
@@ -562,7 +562,7 @@ impl NewLinkForm {
                         }
                     } else {
                         ui.label(variant_id.as_str());
-                        widgets::hint(ui, &cx.palette, T::UnknownVariant.get(lang));
+                        widgets::hint_ui(ui, &cx.palette, T::UnknownVariant.get(lang));
                     }
                 });
             }
@@ -640,21 +640,24 @@ impl NewLinkForm {
         });
         ui.vertical(|ui| {
             ui.horizontal(|ui| {
-                if icon_button(ui, "▲", &format!("{} {n}", T::MoveUp.get(lang)), row > 0).clicked()
+                if icon_button_ui(ui, "▲", &format!("{} {n}", T::MoveUp.get(lang)), row > 0)
+                    .clicked()
                 {
                     action = Some(RowAction::Up(row));
                 }
                 let last = row + 1 < self.draft.items.len();
-                if icon_button(ui, "▼", &format!("{} {n}", T::MoveDown.get(lang)), last).clicked()
+                if icon_button_ui(ui, "▼", &format!("{} {n}", T::MoveDown.get(lang)), last)
+                    .clicked()
                 {
                     action = Some(RowAction::Down(row));
                 }
-                if icon_button(ui, "❐", &format!("{} {n}", T::DuplicateRow.get(lang)), true)
+                if icon_button_ui(ui, "❐", &format!("{} {n}", T::DuplicateRow.get(lang)), true)
                     .clicked()
                 {
                     action = Some(RowAction::Duplicate(row));
                 }
-                if icon_button(ui, "✖", &format!("{} {n}", T::RemoveRow.get(lang)), true).clicked()
+                if icon_button_ui(ui, "✖", &format!("{} {n}", T::RemoveRow.get(lang)), true)
+                    .clicked()
                 {
                     action = Some(RowAction::Remove(row));
                 }
@@ -687,7 +690,7 @@ impl NewLinkForm {
                 self.draft.items.push(ItemDraft::catalog(typed, ""));
             }
             if cx.catalog.is_empty() {
-                widgets::hint(ui, &cx.palette, T::CatalogEmpty.get(lang));
+                widgets::hint_ui(ui, &cx.palette, T::CatalogEmpty.get(lang));
                 return;
             }
             let needle = self.catalog_search.trim().to_lowercase();
@@ -702,7 +705,7 @@ impl NewLinkForm {
                 .collect();
             matches.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
             if matches.is_empty() {
-                widgets::hint(ui, &cx.palette, T::CatalogNoMatch.get(lang));
+                widgets::hint_ui(ui, &cx.palette, T::CatalogNoMatch.get(lang));
             }
             let mut picked = None;
             egui::ScrollArea::vertical()
@@ -768,11 +771,11 @@ impl NewLinkForm {
         }
         match &self.note {
             Some(SendNote::Error(text)) => {
-                widgets::error_text(ui, &cx.palette, text.as_str());
+                widgets::error_text_ui(ui, &cx.palette, text.as_str());
             }
             Some(SendNote::Unknown(text)) => {
                 ui.label(RichText::new(T::UnknownOutcome.get(lang)).color(cx.palette.warn));
-                widgets::hint(ui, &cx.palette, text);
+                widgets::hint_ui(ui, &cx.palette, text);
             }
             Some(SendNote::AlreadyPending) => {
                 ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
@@ -865,7 +868,7 @@ fn entered(ui: &Ui, r: &Response) -> bool {
 }
 
 /// A small button with a symbol, whose accessible name and tooltip is `label`.
-fn icon_button(ui: &mut Ui, symbol: &str, label: &str, enabled: bool) -> Response {
+fn icon_button_ui(ui: &mut Ui, symbol: &str, label: &str, enabled: bool) -> Response {
     let r = ui
         .add_enabled(enabled, egui::Button::new(symbol).small())
         .on_hover_text(label);

@@ -38,7 +38,7 @@ impl PendingView {
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         ui.heading(T::NavPending.get(lang));
-        widgets::hint(ui, &cx.palette, T::PendingExplained.get(lang));
+        widgets::hint_ui(ui, &cx.palette, T::PendingExplained.get(lang));
         if let Some((ok, note)) = &self.note {
             let color = if *ok { cx.palette.ok } else { cx.palette.error };
             ui.label(RichText::new(note).color(color));

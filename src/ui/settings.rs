@@ -118,7 +118,7 @@ impl SettingsView {
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, current: &str, merchant: &mut String) {
         let lang = cx.lang;
         ui.heading(T::NavSettings.get(lang));
-        widgets::labelled_text(ui, T::MerchantName.get(lang), merchant);
+        widgets::labelled_text_ui(ui, T::MerchantName.get(lang), merchant);
         ui.separator();
         ui.label(RichText::new(T::Profiles.get(lang)).strong());
         let mut edit = None;
@@ -184,7 +184,7 @@ impl SettingsView {
         };
         ui.separator();
         if form.sandbox {
-            widgets::hint(ui, &cx.palette, T::SandboxProfile.get(lang));
+            widgets::hint_ui(ui, &cx.palette, T::SandboxProfile.get(lang));
         }
         let title = if form.existing {
             T::EditProfile
@@ -193,15 +193,15 @@ impl SettingsView {
         };
         ui.label(RichText::new(title.get(lang)).strong());
         ui.add_enabled_ui(!form.existing, |ui| {
-            widgets::labelled_text(ui, T::ProfileName.get(lang), &mut form.name);
+            widgets::labelled_text_ui(ui, T::ProfileName.get(lang), &mut form.name);
         });
         ui.add_enabled_ui(!form.sandbox, |ui| {
-            widgets::labelled_text(ui, T::BaseUrl.get(lang), &mut form.base_url);
-            widgets::labelled_text(ui, T::ApiKeyId.get(lang), &mut form.api_key);
+            widgets::labelled_text_ui(ui, T::BaseUrl.get(lang), &mut form.base_url);
+            widgets::labelled_text_ui(ui, T::ApiKeyId.get(lang), &mut form.api_key);
         });
-        widgets::labelled_text(ui, T::AmountLimit.get(lang), &mut form.amount_limit);
-        widgets::labelled_text(ui, T::MaxItems.get(lang), &mut form.max_items);
-        widgets::labelled_text(ui, T::OrderPrefix.get(lang), &mut form.order_prefix);
+        widgets::labelled_text_ui(ui, T::AmountLimit.get(lang), &mut form.amount_limit);
+        widgets::labelled_text_ui(ui, T::MaxItems.get(lang), &mut form.max_items);
+        widgets::labelled_text_ui(ui, T::OrderPrefix.get(lang), &mut form.order_prefix);
         let mut save = false;
         let mut remove = false;
         ui.horizontal(|ui| {
@@ -245,10 +245,10 @@ impl SettingsView {
             }
             Some(SecretStatus::NoKeyring(why)) => {
                 ui.label(RichText::new(T::NoKeyring.get(lang)).color(cx.palette.warn));
-                widgets::hint(ui, &cx.palette, why);
+                widgets::hint_ui(ui, &cx.palette, why);
             }
             Some(SecretStatus::Checking) | None => {
-                widgets::hint(ui, &cx.palette, T::Working.get(lang));
+                widgets::hint_ui(ui, &cx.palette, T::Working.get(lang));
             }
         }
         ui.horizontal(|ui| {

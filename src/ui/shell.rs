@@ -14,7 +14,7 @@ use crate::ui::widgets;
 
 impl App {
     /// Draws the whole window for one frame.
-    pub(crate) fn draw(&mut self, ui: &mut Ui) {
+    pub(crate) fn draw_ui(&mut self, ui: &mut Ui) {
         let palette = Palette::of(ui.visuals());
         let lang = self.saved.lang;
         let now = self.options_clock_now();
@@ -104,7 +104,7 @@ impl App {
                 });
             let _ = combo.response.labelled_by(l.id);
             if self.is_sandbox() {
-                widgets::badge(ui, T::SandboxBadge.get(lang), palette.sandbox);
+                widgets::badge_ui(ui, T::SandboxBadge.get(lang), palette.sandbox);
             }
             match &self.connection {
                 Connection::Connecting => {
@@ -126,7 +126,7 @@ impl App {
             }
             let count = self.pending.count();
             if count > 0 {
-                let r = widgets::badge(
+                let r = widgets::badge_ui(
                     ui,
                     format!("{} {count}", T::PendingBadge.get(lang)),
                     palette.pending,

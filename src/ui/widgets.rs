@@ -38,7 +38,7 @@ impl QrView {
     /// Shows `text` as a QR code as large as fits in `max_side` points (square).
     /// Returns the response of the image, or `None` if the text cannot be encoded (the error is
     /// then in [`QrView::error`]).
-    pub fn show(
+    pub fn show_ui(
         &mut self,
         ui: &mut Ui,
         text: &str,
@@ -95,14 +95,14 @@ impl QrView {
 }
 
 /// A label above a single-line text field, the field tied to the label for accessibility.
-pub fn labelled_text(ui: &mut Ui, label: &str, value: &mut String) -> Response {
+pub fn labelled_text_ui(ui: &mut Ui, label: &str, value: &mut String) -> Response {
     let label_response = ui.label(label);
     ui.add(egui::TextEdit::singleline(value))
         .labelled_by(label_response.id)
 }
 
 /// A pill with text.
-pub fn badge(ui: &mut Ui, text: impl Into<String>, badge: Badge) -> Response {
+pub fn badge_ui(ui: &mut Ui, text: impl Into<String>, badge: Badge) -> Response {
     egui::Frame::new()
         .fill(badge.fill)
         .corner_radius(8.0)
@@ -114,19 +114,23 @@ pub fn badge(ui: &mut Ui, text: impl Into<String>, badge: Badge) -> Response {
 }
 
 /// Error lines, in the error colour.
-pub fn error_lines<'a>(ui: &mut Ui, palette: &Palette, lines: impl IntoIterator<Item = &'a str>) {
+pub fn error_lines_ui<'a>(
+    ui: &mut Ui,
+    palette: &Palette,
+    lines: impl IntoIterator<Item = &'a str>,
+) {
     for line in lines {
         ui.label(RichText::new(line).color(palette.error).small());
     }
 }
 
 /// A one-line error in the error colour.
-pub fn error_text(ui: &mut Ui, palette: &Palette, text: impl Into<WidgetText>) -> Response {
+pub fn error_text_ui(ui: &mut Ui, palette: &Palette, text: impl Into<WidgetText>) -> Response {
     let text: WidgetText = text.into();
     ui.label(text.color(palette.error))
 }
 
 /// A muted hint.
-pub fn hint(ui: &mut Ui, palette: &Palette, text: &str) -> Response {
+pub fn hint_ui(ui: &mut Ui, palette: &Palette, text: &str) -> Response {
     ui.label(RichText::new(text).color(palette.muted).small())
 }
