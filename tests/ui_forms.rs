@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Utc};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -224,6 +224,54 @@ fn a_past_expiry_is_refused_under_its_field() {
     h.run_steps(2);
     h.get_by_label("Date and time could not be read: use YYYY-MM-DD and HH:MM.");
     assert!(!create_enabled(&h));
+}
+
+#[test]
+fn the_expiry_day_is_picked_on_a_calendar_that_refuses_past_days() {
+    let mut h = new_link();
+    type_into(&mut h, "Amount", "75");
+    h.get_by_label("Date and time").click();
+    h.run_steps(2);
+    h.get_by_label("Calendar").click();
+    h.run_steps(2);
+    let today = chrono::Local::now().date_naive();
+    let this_month = today.with_day(1).expect("a first day");
+    h.get_by_label(&this_month.format("%B %Y").to_string());
+    for weekday in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] {
+        h.get_by_label(weekday);
+    }
+    // The current month is the earliest: nothing to go back to.
+    assert!(
+        h.get_by_label("Previous month")
+            .accesskit_node()
+            .is_disabled()
+    );
+    if let Some(yesterday) = today.pred_opt().filter(|d| d.month() == today.month()) {
+        assert!(
+            h.get_by_label(&yesterday.day().to_string())
+                .accesskit_node()
+                .is_disabled()
+        );
+    }
+
+    h.get_by_label("Next month").click();
+    h.run_steps(2);
+    let next_month = this_month
+        .checked_add_months(chrono::Months::new(1))
+        .expect("a next month");
+    h.get_by_label(&next_month.format("%B %Y").to_string());
+    h.get_by_label("15").click();
+    h.run_steps(2);
+
+    let picked = next_month.with_day(15).expect("a 15th");
+    assert_eq!(
+        h.state().view.expiry_date,
+        picked.format("%Y-%m-%d").to_string()
+    );
+    // The calendar closes on a pick, and the link is valid with that expiry.
+    assert!(h.query_by_label("Next month").is_none());
+    assert!(h.state().view.draft.expiry.is_some_and(|e| e > Utc::now()));
+    assert!(create_enabled(&h));
 }
 
 #[test]

@@ -22,6 +22,7 @@ use crate::domain::{
 };
 use crate::lang::Lang;
 use crate::ui::ViewCtx;
+use crate::ui::calendar;
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -103,6 +104,8 @@ pub struct NewLinkForm {
     pub expiry_date: String,
     /// Custom expiry time as typed, local, `HH:MM`.
     pub expiry_time: String,
+    /// The month the expiry calendar shows, while it is open.
+    pub calendar: Option<NaiveDate>,
     /// Allowed installment counts 1–12 (index 0 is 1).
     pub counts: [bool; 12],
     /// The catalog picker's search text.
@@ -309,6 +312,8 @@ impl NewLinkForm {
         });
         match self.expiry {
             ExpiryChoice::Custom => {
+                let today = cx.now.with_timezone(&Local).date_naive();
+                let typed_day = NaiveDate::parse_from_str(self.expiry_date.trim(), "%Y-%m-%d").ok();
                 ui.horizontal(|ui| {
                     let d = ui.label(T::ExpiryDate.get(lang));
                     let rd = ui
@@ -320,8 +325,18 @@ impl NewLinkForm {
                         .labelled_by(t.id);
                     self.track(&rd, Field::ExpiryDate);
                     self.track(&rt, Field::ExpiryDate);
+                    let mut open = self.calendar.is_some();
+                    if ui.toggle_value(&mut open, T::Calendar.get(lang)).changed() {
+                        self.calendar = open.then(|| typed_day.unwrap_or(today));
+                    }
                     widgets::hint_ui(ui, &cx.palette, T::ExpiryLocal.get(lang));
                 });
+                if let Some(month) = &mut self.calendar
+                    && let Some(day) = calendar::calendar_ui(ui, month, typed_day, today, lang)
+                {
+                    self.expiry_date = day.format("%Y-%m-%d").to_string();
+                    self.calendar = None;
+                }
                 if !expiry_readable {
                     widgets::error_text_ui(ui, &cx.palette, T::ExpiryBadDate.get(lang));
                 }

@@ -71,6 +71,9 @@ texts! {
     ExpiryDate => "Tarih (YYYY-AA-GG)", "Date (YYYY-MM-DD)";
     ExpiryTime => "Saat (SS:DD)", "Time (HH:MM)";
     ExpiryLocal => "Yerel saat", "Local time";
+    Calendar => "Takvim", "Calendar";
+    PreviousMonth => "Önceki ay", "Previous month";
+    NextMonth => "Sonraki ay", "Next month";
     ExpiryBadDate => "Tarih ve saat okunamadı: YYYY-AA-GG ve SS:DD biçiminde yazın.", "Date and time could not be read: use YYYY-MM-DD and HH:MM.";
     EnableInstallment => "Taksit açık", "Installments allowed";
     AllowedCounts => "İzin verilen taksit sayıları (hiçbiri seçili değilse sınır yok)", "Allowed installment counts (none selected: no restriction)";
