@@ -2,8 +2,9 @@
 # The Debian package end to end (issue 6): build it as the README's install section does
 # (`--no-build`: .ci/run has built it already), show and check its contents, install it with
 # dpkg, run the installed binary (version, man page, desktop files, a CLI round trip against
-# `paydesk sandbox`), then remove it and check that nothing of it is left. Needs root (CI runs
-# as root) and desktop-file-utils, appstream, curl.
+# `paydesk sandbox`, the window started from the menu entry under Xvfb), then remove it and
+# check that nothing of it is left. Needs root (CI runs as root) and desktop-file-utils,
+# appstream, curl, xvfb, xdotool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,8 +24,12 @@ printf 'sizes: binary %s bytes, package %s bytes\n' \
 
 work="$(mktemp -d)"
 sandbox_pid=""
+gui_pid=""
+xvfb_pid=""
 cleanup() {
-  [ -n "$sandbox_pid" ] && kill "$sandbox_pid" 2>/dev/null || true
+  for pid in "$sandbox_pid" "$gui_pid" "$xvfb_pid"; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  done
   dpkg -s paydesk >/dev/null 2>&1 && dpkg -r paydesk >/dev/null || true
   rm -rf "$work"
 }
@@ -60,6 +65,35 @@ test -s "/usr/share/icons/hicolor/scalable/apps/$APP_ID.svg"
 man_page="$(dpkg -L paydesk | grep '^/usr/share/man/man1/paydesk\.1')"
 case "$man_page" in *.gz) zcat "$man_page" ;; *) cat "$man_page" ;; esac >"$work/paydesk.1"
 grep -q '^\.TH paydesk 1' "$work/paydesk.1"
+
+echo "== start the installed app as its menu entry does, under Xvfb"
+# The entry's Exec line, on a fresh data directory: the window opens on the built-in sandbox
+# profile, with the X11 class the dock matches to the entry (StartupWMClass), and stays up.
+exec_line="$(sed -n 's/^Exec=//p' "/usr/share/applications/$APP_ID.desktop" | sed 's/ %[fFuU]//g')"
+grep -qx "StartupWMClass=$APP_ID" "/usr/share/applications/$APP_ID.desktop"
+Xvfb :93 -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+(
+  export DISPLAY=:93 PAYDESK_DATA_DIR="$work/gui-data"
+  unset WAYLAND_DISPLAY
+  # shellcheck disable=SC2086 # the Exec line is a command line
+  exec $exec_line
+) >"$work/gui.log" 2>&1 &
+gui_pid=$!
+window=""
+for _ in $(seq 300); do
+  window="$(DISPLAY=:93 xdotool search --class "$APP_ID" 2>/dev/null | head -n1)" && [ -n "$window" ] && break
+  kill -0 "$gui_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$window" ]; then
+  echo "the installed app opened no window of class $APP_ID"; cat "$work/gui.log"; exit 1
+fi
+echo "window $window: $(DISPLAY=:93 xdotool getwindowname "$window")"
+sleep 2
+kill -0 "$gui_pid" || { echo "the app quit after opening its window"; cat "$work/gui.log"; exit 1; }
+kill "$gui_pid"; wait "$gui_pid" 2>/dev/null || true; gui_pid=""
+kill "$xvfb_pid"; wait "$xvfb_pid" 2>/dev/null || true; xvfb_pid=""
 
 echo "== CLI round trip against the installed \`paydesk sandbox\`"
 export PAYDESK_DATA_DIR="$work/data"
