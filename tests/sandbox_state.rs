@@ -267,27 +267,61 @@ async fn a_link_past_its_expiry_reads_as_expired() {
     assert_eq!(refused.status_key(), (406, "link.not.payable".to_owned()));
 }
 
-const FORM: &str = "application/x-www-form-urlencoded";
+/// The payer's browser on the pay page: plain GETs and form posts, redirects not followed.
+struct Browser(reqwest::Client);
 
-/// `application/x-www-form-urlencoded`, as a browser sends the pay form.
-fn encode(pairs: &[(&str, &str)]) -> String {
-    let enc = |s: &str| {
-        s.bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() || b"-_.".contains(&b) {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect::<String>()
-    };
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
-        .collect::<Vec<_>>()
-        .join("&")
+impl Browser {
+    fn new() -> Self {
+        Self(
+            paydesk::api::client::http_client_builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("an HTTP client"),
+        )
+    }
+
+    /// The page at `url`: its status and HTML.
+    async fn get(&self, url: &str) -> (u16, String) {
+        let r = self.0.get(url).send().await.expect("the page answers");
+        (r.status().as_u16(), r.text().await.expect("a page"))
+    }
+
+    /// Submits the form as a browser does (`application/x-www-form-urlencoded`).
+    async fn submit(&self, url: &str, fields: &[(&str, &str)]) -> (u16, String) {
+        let enc = |s: &str| {
+            s.bytes()
+                .map(|b| {
+                    if b.is_ascii_alphanumeric() || b"-_.".contains(&b) {
+                        (b as char).to_string()
+                    } else {
+                        format!("%{b:02X}")
+                    }
+                })
+                .collect::<String>()
+        };
+        let body = fields
+            .iter()
+            .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        let r = self
+            .0
+            .post(url)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+            .await
+            .expect("the form is answered");
+        (r.status().as_u16(), r.text().await.expect("a page"))
+    }
 }
+
+const TEST_CARD: [(&str, &str); 4] = [
+    ("cardNumber", "5400610000000001"),
+    ("expiryMonth", "12"),
+    ("expiryYear", "2030"),
+    ("cvv", "000"),
+];
 
 #[tokio::test]
 async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
@@ -298,11 +332,8 @@ async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
         .post(CREATE, r#"{"amount":"240.00","allowPartialPayment":true,"description":"Doğum günü <pastası>"}"#, Some("pp-1"))
         .await;
     let url = link.content()["paymentUrl"].as_str().unwrap().to_owned();
-    let http = paydesk::api::client::http_client_builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("an HTTP client");
-    let page = http.get(&url).send().await.unwrap().text().await.unwrap();
+    let browser = Browser::new();
+    let (_, page) = browser.get(&url).await;
     for expected in [
         "₺240.00",
         "Tamamını öde",
@@ -315,73 +346,38 @@ async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
         assert!(page.contains(expected), "page lacks {expected}");
     }
     assert!(!page.contains("<script"));
+    assert!(
+        !page.contains("firstName"),
+        "no contact fields without contactRequired"
+    );
 
-    let form = [
-        ("cardNumber", "5400610000000001"),
-        ("expiryMonth", "12"),
-        ("expiryYear", "2030"),
-        ("cvv", "000"),
-        ("amount", "40,00"),
-        ("pay", "partial"),
-    ];
-    let r = http
-        .post(&url)
-        .header("Content-Type", FORM)
-        .body(encode(&form))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
+    let mut partial = TEST_CARD.to_vec();
+    partial.extend([("amount", "40,00"), ("pay", "partial")]);
+    assert_eq!(browser.submit(&url, &partial).await.0, 303);
     let after = sb.admin().links(None);
     assert_eq!(after[0].paid_amount, Some(Decimal::new(4000, 2)));
 
     let bad_card = [("cardNumber", "5400610000000002"), ("pay", "full")];
-    let r = http
-        .post(&url)
-        .header("Content-Type", FORM)
-        .body(encode(&bad_card))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 422);
-    assert!(r.text().await.unwrap().contains("Kart numarası geçersiz"));
+    let (status, page) = browser.submit(&url, &bad_card).await;
+    assert_eq!(status, 422);
+    assert!(page.contains("Kart numarası geçersiz"));
 
     let full = [("cardNumber", "5400610000000001"), ("pay", "full")];
-    assert_eq!(
-        http.post(&url)
-            .header("Content-Type", FORM)
-            .body(encode(&full))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        303
-    );
-    let done = http.get(&url).send().await.unwrap().text().await.unwrap();
+    assert_eq!(browser.submit(&url, &full).await.0, 303);
+    let (_, done) = browser.get(&url).await;
     assert!(done.contains("data-status=\"COMPLETED\""), "{done}");
     assert!(!done.contains("<form"));
 
     let whole = c.post(CREATE, r#"{"amount":"15.00"}"#, Some("pp-2")).await;
-    let page = http
+    let (_, page) = browser
         .get(whole.content()["paymentUrl"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+        .await;
     assert!(
         !page.contains("name=\"amount\""),
         "no amount field without partial payment"
     );
-    assert_eq!(
-        http.get(format!("{}/pay/lnk_nope", sb.base_url()))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        404
-    );
+    let missing = format!("{}/pay/lnk_nope", sb.base_url());
+    assert_eq!(browser.get(&missing).await.0, 404);
 }
 
 #[tokio::test]
@@ -397,11 +393,8 @@ async fn the_pay_page_asks_for_contact_data_when_the_link_requires_it() {
         )
         .await;
     let url = link.content()["paymentUrl"].as_str().unwrap().to_owned();
-    let http = paydesk::api::client::http_client_builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("an HTTP client");
-    let page = http.get(&url).send().await.unwrap().text().await.unwrap();
+    let browser = Browser::new();
+    let (_, page) = browser.get(&url).await;
     for expected in [
         "name=\"firstName\"",
         "name=\"lastName\"",
@@ -413,25 +406,17 @@ async fn the_pay_page_asks_for_contact_data_when_the_link_requires_it() {
     }
     assert!(!page.to_lowercase().contains("address"), "never an address");
 
+    let pay = |contact: &[(&'static str, &'static str)]| {
+        let mut form = TEST_CARD.to_vec();
+        form.push(("pay", "full"));
+        form.extend_from_slice(contact);
+        form
+    };
     // No name: refused, each missing field named, what was typed kept, nothing paid.
-    let card = [
-        ("cardNumber", "5400610000000001"),
-        ("expiryMonth", "12"),
-        ("expiryYear", "2030"),
-        ("cvv", "000"),
-        ("pay", "full"),
-    ];
-    let mut form = card.to_vec();
-    form.extend([("phone", "+90 532 765 43 21"), ("email", "")]);
-    let r = http
-        .post(&url)
-        .header("Content-Type", FORM)
-        .body(encode(&form))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 422);
-    let page = r.text().await.unwrap();
+    let (status, page) = browser
+        .submit(&url, &pay(&[("phone", "+90 532 765 43 21"), ("email", "")]))
+        .await;
+    assert_eq!(status, 422);
     assert!(page.contains("First name is required"), "{page}");
     assert!(page.contains("Last name is required"), "{page}");
     assert!(!page.contains("Phone is required"), "{page}");
@@ -439,57 +424,37 @@ async fn the_pay_page_asks_for_contact_data_when_the_link_requires_it() {
     assert_eq!(sb.admin().links(None)[0].paid_amount, Some(Decimal::ZERO));
 
     // A phone too short and a broken e-mail are refused too.
-    let mut form = card.to_vec();
-    form.extend([
-        ("firstName", "Ayşe"),
-        ("lastName", "Yılmaz"),
-        ("phone", "12 34"),
-        ("email", "ayse@"),
-    ]);
-    let r = http
-        .post(&url)
-        .header("Content-Type", FORM)
-        .body(encode(&form))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 422);
-    let page = r.text().await.unwrap();
+    let (status, page) = browser
+        .submit(
+            &url,
+            &pay(&[
+                ("firstName", "Ayşe"),
+                ("lastName", "Yılmaz"),
+                ("phone", "12 34"),
+                ("email", "ayse@"),
+            ]),
+        )
+        .await;
+    assert_eq!(status, 422);
     assert!(page.contains("Phone is required (7–15 digits)"), "{page}");
     assert!(page.contains("The e-mail address is not valid"), "{page}");
     assert!(!page.contains("First name is required"), "{page}");
 
     // Complete contact data (e-mail left out): paid.
-    let mut form = card.to_vec();
-    form.extend([
-        ("firstName", "Ayşe"),
-        ("lastName", "Yılmaz"),
-        ("phone", "+90 532 765 43 21"),
-    ]);
-    let r = http
-        .post(&url)
-        .header("Content-Type", FORM)
-        .body(encode(&form))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    let id = link.content()["id"].clone();
-    let detail = json!({ "id": id }).to_string();
+    let (status, _) = browser
+        .submit(
+            &url,
+            &pay(&[
+                ("firstName", "Ayşe"),
+                ("lastName", "Yılmaz"),
+                ("phone", "+90 532 765 43 21"),
+            ]),
+        )
+        .await;
+    assert_eq!(status, 303);
+    let detail = json!({ "id": link.content()["id"] }).to_string();
     let done = c.post(LINK_DETAIL.path, &detail, None).await;
     assert_eq!(done.content()["status"], "COMPLETED");
-
-    // A link without contactRequired asks for none of it.
-    let plain = c.post(CREATE, r#"{"amount":"5.00"}"#, Some("pc-2")).await;
-    let page = http
-        .get(plain.content()["paymentUrl"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(!page.contains("firstName"));
 }
 
 #[test]

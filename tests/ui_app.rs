@@ -131,6 +131,22 @@ impl Env {
         self.harness.run_steps(2);
     }
 
+    /// Sets the sandbox's fault rules (a JSON array, as the README's admin routes say).
+    fn faults(&self, rules: &str) {
+        self.admin(reqwest::Method::POST, "/sandbox/faults", rules);
+    }
+
+    /// Cancels the shown link through its confirmation and waits for the server's answer.
+    fn cancel_shown(&mut self) {
+        self.click("Cancel link");
+        self.harness
+            .get_by_label("Are you sure? A cancelled link can no longer be paid.");
+        self.click("Yes");
+        self.until("the cancel is answered", |app| {
+            app.shown.as_ref().is_some_and(|s| s.cancelled)
+        });
+    }
+
     fn nav(&mut self, view: View) {
         self.app_mut().view = view;
         self.harness.run_steps(2);
@@ -328,11 +344,7 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
 fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     let mut env = start();
     // Every attempt's answer is lost (the server creates the link, the client never hears).
-    env.admin(
-        reqwest::Method::POST,
-        "/sandbox/faults",
-        r#"[{"endpoint":"link.create","kind":"lost","next":50}]"#,
-    );
+    env.faults(r#"[{"endpoint":"link.create","kind":"lost","next":50}]"#);
     env.type_into("Amount", "99.90");
     let order = env.app().new_link.draft.order_number.clone();
     env.click("Create link (Ctrl+Enter)");
@@ -361,23 +373,13 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
 fn cancel_can_be_clicked_while_a_status_poll_is_out() {
     let mut env = start();
     // Every status poll takes 1.5 s on the server, so one is nearly always out.
-    env.admin(
-        reqwest::Method::POST,
-        "/sandbox/faults",
-        r#"[{"endpoint":"link.detail","kind":"delay","delayMs":1500}]"#,
-    );
+    env.faults(r#"[{"endpoint":"link.detail","kind":"delay","delayMs":1500}]"#);
     env.create_link("30.00", "");
     env.until("a status poll is out", |app| {
         app.shown.as_ref().is_some_and(|s| s.polling.is_some())
     });
 
-    env.click("Cancel link");
-    env.harness
-        .get_by_label("Are you sure? A cancelled link can no longer be paid.");
-    env.click("Yes");
-    env.until("the cancel is answered", |app| {
-        app.shown.as_ref().is_some_and(|s| s.cancelled)
-    });
+    env.cancel_shown();
     env.until_label("Cancelled");
     // The poll still out is answered later and never brings "waiting for payment" back.
     env.until("the poll is answered", |app| {
@@ -392,11 +394,7 @@ fn cancel_can_be_clicked_while_a_status_poll_is_out() {
 #[test]
 fn frames_keep_running_while_a_request_is_delayed() {
     let mut env = start();
-    env.admin(
-        reqwest::Method::POST,
-        "/sandbox/faults",
-        r#"[{"endpoint":"link.create","kind":"delay","delayMs":1500,"next":1}]"#,
-    );
+    env.faults(r#"[{"endpoint":"link.create","kind":"delay","delayMs":1500,"next":1}]"#);
     env.type_into("Amount", "12.50");
     env.click("Create link (Ctrl+Enter)");
     let started = Instant::now();
@@ -479,13 +477,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
         .get_by_role_and_label(Role::Label, "Scan to pay");
     assert!(env.harness.get_all_by_label("₺64.00").count() >= 2);
 
-    env.click("Cancel link");
-    env.harness
-        .get_by_label("Are you sure? A cancelled link can no longer be paid.");
-    env.click("Yes");
-    env.until("the cancel is answered", |app| {
-        app.shown.as_ref().is_some_and(|s| s.cancelled)
-    });
+    env.cancel_shown();
     env.harness.run_steps(2);
     // Both windows say so; no poll runs on a final state.
     assert_eq!(env.harness.get_all_by_label("Cancelled").count(), 2);
