@@ -71,10 +71,17 @@ echo "== start the installed app as its menu entry does, under Xvfb"
 # profile, with the X11 class the dock matches to the entry (StartupWMClass), and stays up.
 exec_line="$(sed -n 's/^Exec=//p' "/usr/share/applications/$APP_ID.desktop" | sed 's/ %[fFuU]//g')"
 grep -qx "StartupWMClass=$APP_ID" "/usr/share/applications/$APP_ID.desktop"
-Xvfb :93 -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# Xvfb picks a free display and writes its number once it accepts connections.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
+for _ in $(seq 100); do
+  [ -s "$work/display" ] && break
+  sleep 0.1
+done
+test -s "$work/display" || { echo "Xvfb did not start"; cat "$work/xvfb.log"; exit 1; }
+display=":$(tr -d '[:space:]' <"$work/display")"
 (
-  export DISPLAY=:93 PAYDESK_DATA_DIR="$work/gui-data"
+  export DISPLAY="$display" PAYDESK_DATA_DIR="$work/gui-data"
   unset WAYLAND_DISPLAY
   # shellcheck disable=SC2086 # the Exec line is a command line
   exec $exec_line
@@ -82,14 +89,14 @@ xvfb_pid=$!
 gui_pid=$!
 window=""
 for _ in $(seq 300); do
-  window="$(DISPLAY=:93 xdotool search --class "$APP_ID" 2>/dev/null | head -n1)" && [ -n "$window" ] && break
+  window="$(DISPLAY="$display" xdotool search --class "$APP_ID" 2>/dev/null | head -n1)" && [ -n "$window" ] && break
   kill -0 "$gui_pid" 2>/dev/null || break
   sleep 0.1
 done
 if [ -z "$window" ]; then
   echo "the installed app opened no window of class $APP_ID"; cat "$work/gui.log"; exit 1
 fi
-echo "window $window: $(DISPLAY=:93 xdotool getwindowname "$window")"
+echo "window $window on $display: $(DISPLAY="$display" xdotool getwindowname "$window")"
 sleep 2
 kill -0 "$gui_pid" || { echo "the app quit after opening its window"; cat "$work/gui.log"; exit 1; }
 kill "$gui_pid"; wait "$gui_pid" 2>/dev/null || true; gui_pid=""
