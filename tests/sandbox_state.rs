@@ -9,7 +9,7 @@ use std::path::Path;
 
 use chrono::Duration;
 use paydesk::api::endpoints::{CARD_SAVE, LINK_CREATE, LINK_DETAIL};
-use paydesk::sandbox::{DEMO_API_KEY, Sandbox, SandboxConfig};
+use paydesk::sandbox::{DEMO_API_KEY, Sandbox, SandboxConfig, SandboxHandle};
 use rust_decimal::Decimal;
 use sandbox_support::{Client, admin_get, admin_post, config, manual_clock, num, start};
 use serde_json::{Value, json};
@@ -323,17 +323,51 @@ const TEST_CARD: [(&str, &str); 4] = [
     ("cvv", "000"),
 ];
 
-#[tokio::test]
-async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
+/// A sandbox with one link created from `body`, its pay page opened in a browser.
+struct PayPage {
+    sb: SandboxHandle,
+    c: Client,
+    link: sandbox_support::Answer,
+    url: String,
+    browser: Browser,
+    page: String,
+}
+
+async fn open_pay_page(body: &str, key: &str) -> PayPage {
     let clock = manual_clock();
     let sb = start(clock.clone()).await;
-    let c = Client::demo(&sb, clock.clone());
-    let link = c
-        .post(CREATE, r#"{"amount":"240.00","allowPartialPayment":true,"description":"Doğum günü <pastası>"}"#, Some("pp-1"))
-        .await;
-    let url = link.content()["paymentUrl"].as_str().unwrap().to_owned();
+    let c = Client::demo(&sb, clock);
+    let link = c.post(CREATE, body, Some(key)).await;
+    let url = link.content()["paymentUrl"]
+        .as_str()
+        .expect("a paymentUrl")
+        .to_owned();
     let browser = Browser::new();
     let (_, page) = browser.get(&url).await;
+    PayPage {
+        sb,
+        c,
+        link,
+        url,
+        browser,
+        page,
+    }
+}
+
+#[tokio::test]
+async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
+    let PayPage {
+        sb,
+        c,
+        url,
+        browser,
+        page,
+        ..
+    } = open_pay_page(
+        r#"{"amount":"240.00","allowPartialPayment":true,"description":"Doğum günü <pastası>"}"#,
+        "pp-1",
+    )
+    .await;
     for expected in [
         "₺240.00",
         "Tamamını öde",
@@ -382,19 +416,18 @@ async fn the_pay_page_shows_the_link_and_takes_a_form_payment() {
 
 #[tokio::test]
 async fn the_pay_page_asks_for_contact_data_when_the_link_requires_it() {
-    let clock = manual_clock();
-    let sb = start(clock.clone()).await;
-    let c = Client::demo(&sb, clock.clone());
-    let link = c
-        .post(
-            CREATE,
-            r#"{"amount":"90.00","contactRequired":true,"email":"ayse@example.com","phoneCountryCode":"90","phoneNumber":"5321234567"}"#,
-            Some("pc-1"),
-        )
-        .await;
-    let url = link.content()["paymentUrl"].as_str().unwrap().to_owned();
-    let browser = Browser::new();
-    let (_, page) = browser.get(&url).await;
+    let PayPage {
+        sb,
+        c,
+        link,
+        url,
+        browser,
+        page,
+    } = open_pay_page(
+        r#"{"amount":"90.00","contactRequired":true,"email":"ayse@example.com","phoneCountryCode":"90","phoneNumber":"5321234567"}"#,
+        "pc-1",
+    )
+    .await;
     for expected in [
         "name=\"firstName\"",
         "name=\"lastName\"",
