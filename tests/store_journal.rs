@@ -13,7 +13,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use paydesk::api::wire::PaymentLink;
 use paydesk::domain::{Currency, LinkStatus};
 use paydesk::store::{
-    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalState, NewJournalRow, Store, StoreError,
+    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalState, NewJournalRow, STALE_AFTER,
+    Store, StoreError,
 };
 use rust_decimal::Decimal;
 
@@ -74,9 +75,7 @@ fn row_in(store: &mut Store, state: JournalState) {
                 .unwrap();
         }
         JournalState::Stale => {
-            let n = store
-                .journal_mark_stale(t0() + IDEMPOTENCY_RETENTION, IDEMPOTENCY_RETENTION)
-                .unwrap();
+            let n = store.journal_mark_stale(t0() + STALE_AFTER).unwrap();
             assert_eq!(n, 1);
         }
         JournalState::Abandoned => {
@@ -133,12 +132,14 @@ fn a_second_submit_does_what_the_state_allows() {
             0,
             JournalState::Pending,
         ),
+        // The server may have forgotten a stale row's key: a new submit of the same order
+        // must not re-send it (only `journal_revive`, the user's explicit say, does).
         (
             Some(JournalState::Stale),
-            Decision::Started,
-            "v2",
-            0,
-            JournalState::Pending,
+            Decision::AlreadyDone,
+            "v1",
+            1,
+            JournalState::Stale,
         ),
     ];
     for (before, decision, body, attempts, after) in table {
@@ -167,7 +168,7 @@ fn a_second_submit_does_what_the_state_allows() {
         assert_eq!(stored.attempts, attempts, "{before:?}");
         assert_eq!(stored.state, after, "{before:?}");
         if decision == Decision::Started {
-            assert_eq!(stored.created_at, t2, "{before:?}: the 24 h clock restarts");
+            assert_eq!(stored.created_at, t2, "{before:?}: the 23 h clock restarts");
             assert_eq!(stored.last_error, None, "{before:?}");
             assert_eq!(stored.link_id, None, "{before:?}");
         } else {
@@ -284,15 +285,15 @@ fn completing_stores_the_link_and_the_outcome_together() {
 }
 
 #[test]
-fn the_24_hour_boundary_splits_resumable_from_stale() {
+fn the_23_hour_boundary_splits_resumable_from_stale() {
     let mut store = Store::open_in_memory().unwrap();
-    let now = t0() + IDEMPOTENCY_RETENTION;
+    let now = t0() + STALE_AFTER;
     let ms = TimeDelta::milliseconds(1);
     // (key, committed at, profile)
     let rows = [
         ("link-old", t0() - TimeDelta::hours(1), PROFILE),
-        ("link-exactly-24h", t0(), PROFILE),
-        ("link-24h-minus-1ms", t0() + ms, PROFILE),
+        ("link-exactly-23h", t0(), PROFILE),
+        ("link-23h-minus-1ms", t0() + ms, PROFILE),
         ("link-young", now - TimeDelta::minutes(5), PROFILE),
         ("link-middle", t0() + TimeDelta::hours(12), PROFILE),
         ("link-other-profile", t0() + TimeDelta::hours(12), "other"),
@@ -310,32 +311,45 @@ fn the_24_hour_boundary_splits_resumable_from_stale() {
         .collect();
     assert_eq!(
         resumable,
-        ["link-24h-minus-1ms", "link-middle", "link-young"]
+        ["link-23h-minus-1ms", "link-middle", "link-young"]
     );
-    assert_eq!(
-        store
-            .journal_mark_stale(now, IDEMPOTENCY_RETENTION)
-            .unwrap(),
-        2
-    );
+    assert_eq!(store.journal_mark_stale(now).unwrap(), 2);
     let stale: Vec<String> = store
         .journal_list(PROFILE, &[JournalState::Stale])
         .unwrap()
         .into_iter()
         .map(|r| r.key.key)
         .collect();
-    assert_eq!(stale, ["link-old", "link-exactly-24h"]);
+    assert_eq!(stale, ["link-old", "link-exactly-23h"]);
     assert_eq!(store.journal_pending_count(PROFILE).unwrap(), 3);
     assert_eq!(store.journal_pending_count("other").unwrap(), 1);
     // Marking again changes nothing.
-    assert_eq!(
-        store
-            .journal_mark_stale(now, IDEMPOTENCY_RETENTION)
-            .unwrap(),
-        0
+    assert_eq!(store.journal_mark_stale(now).unwrap(), 0);
+    let old = store.journal_get(&key("link-old")).unwrap().unwrap();
+    assert!(old.is_stale_at(now));
+    // An hour inside the server's 24 h: the margin for a server clock ahead of ours.
+    assert!(STALE_AFTER + TimeDelta::hours(1) == IDEMPOTENCY_RETENTION);
+}
+
+#[test]
+fn only_revive_brings_a_stale_row_back_with_its_bytes_and_a_fresh_clock() {
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .journal_begin(&new_row("link-PD-1", "v1", t0()))
+        .unwrap();
+    let k = key("link-PD-1");
+    let pending = store.journal_revive(&k, t0());
+    assert!(
+        matches!(pending, Err(StoreError::JournalState { .. })),
+        "a pending row is not revived: {pending:?}"
     );
-    let row = store.journal_get(&key("link-old")).unwrap().unwrap();
-    assert!(row.is_past_retention(now));
+    let later = t0() + TimeDelta::hours(30);
+    store.journal_mark_stale(later).unwrap();
+    let revived = store.journal_revive(&k, later).unwrap();
+    assert_eq!(revived.state, JournalState::Pending);
+    assert_eq!(revived.body, b"v1", "the exact bytes are kept");
+    assert_eq!(revived.created_at, later, "a fresh 23 h clock");
+    assert_eq!(store.journal_resumable(PROFILE, later).unwrap().len(), 1);
 }
 
 #[test]

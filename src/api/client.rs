@@ -6,7 +6,11 @@
 //! retries are off: whether to send again is decided by the caller (the journal), because a
 //! re-send must carry a new signature and, for writes, only the journal knows it is safe.
 //!
-//! Base URLs must be `https://` unless they point at this machine (the sandbox).
+//! Base URLs must be `https://` unless they point at this machine (the sandbox), and nothing
+//! ever leaves for another host: redirects are never followed (a 3xx is an answer, see
+//! [`CallError::Redirected`]), the client refuses plain HTTP to any host but loopback, and a
+//! loopback base URL never goes through a proxy. So the signed headers, the idempotency key and
+//! the body (for card save, a card number) reach the profile's base URL and nothing else.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -18,7 +22,7 @@ use zeroize::Zeroizing;
 
 use super::decode::{ResponseError, decode_response};
 use super::endpoints::Endpoint;
-use super::error::{ApiError, Disposition};
+use super::error::{ApiError, Disposition, Prior};
 use super::signer::{
     self, HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP,
 };
@@ -90,6 +94,16 @@ pub enum CallError {
         /// What reqwest said.
         detail: String,
     },
+    /// The server answered with a redirect (3xx). It is not followed: the request would carry
+    /// the signed headers and the body to another address. Whether the server acted first is
+    /// unknown.
+    #[error("the server answered HTTP {status} (a redirect to {}), which is not followed", .location.as_deref().unwrap_or("nowhere"))]
+    Redirected {
+        /// HTTP status.
+        status: u16,
+        /// Where it pointed: scheme, host and port only (never its path or query).
+        location: Option<String>,
+    },
     /// A success status whose content could not be read.
     #[error("the server's answer (HTTP {status}) could not be read: {detail}")]
     Malformed {
@@ -101,13 +115,35 @@ pub enum CallError {
 }
 
 impl CallError {
-    /// How the journal treats this outcome of a write (DESIGN.md §2).
-    pub fn disposition(&self) -> Disposition {
+    /// How a write with an idempotency key treats this outcome, given what is known of its
+    /// earlier attempts (the outcome table on [`ApiError::disposition`]).
+    pub fn disposition(&self, prior: Prior) -> Disposition {
         match self {
-            CallError::Api(e) => e.disposition(),
+            CallError::Api(e) => e.disposition(prior),
             // A 2xx we cannot read: the server did act. Re-sending with the same key returns
             // the stored result, so it is treated as unknown and resolved by a retry.
             CallError::Transport { .. } | CallError::Malformed { .. } => Disposition::Unknown,
+            // Something at the base URL took the request and pointed elsewhere; asking again
+            // gets the same redirect.
+            CallError::Redirected { .. } => Disposition::Hold,
+        }
+    }
+
+    /// Whether the server may have acted on the request without this answer saying so: every
+    /// outcome but a refusal of a clean request. For a read it means "no usable answer"; for
+    /// card save (never re-sent) it is shown as "outcome unknown".
+    pub fn is_unknown_outcome(&self) -> bool {
+        matches!(
+            self.disposition(Prior::Clean),
+            Disposition::Unknown | Disposition::Hold
+        )
+    }
+
+    /// How long the server asked to wait before the next attempt, when it said.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            CallError::Api(e) => e.retry_after,
+            _ => None,
         }
     }
 
@@ -138,6 +174,14 @@ impl CallError {
                     "Bağlantı yanıt gelmeden kesildi; işlemin sonucu bilinmiyor.",
                     "The connection dropped before an answer; the outcome is unknown."
                 )
+            ),
+            CallError::Redirected { status, location } => format!(
+                "{} (HTTP {status} → {})",
+                lang.pick(
+                    "Sunucu isteği başka bir adrese yönlendirdi; paydesk yönlendirmeleri izlemez ve oraya hiçbir şey göndermedi. İşlemin sonucu bilinmiyor; profilin sunucu adresini kontrol edin.",
+                    "The server redirected the request to another address; paydesk does not follow redirects and sent nothing there. The outcome is unknown; check the profile's server address."
+                ),
+                location.as_deref().unwrap_or("?")
             ),
             CallError::Malformed { status, .. } => format!(
                 "{} (HTTP {status})",
@@ -230,11 +274,20 @@ impl ApiClient {
     /// A client for `config`, signing with `clock`'s time.
     pub fn new(config: ClientConfig, clock: Arc<dyn Clock>) -> Result<Self, ClientError> {
         let url = check_base_url(&config.base_url)?;
-        let http = http_client_builder()
+        let loopback = is_loopback(&url);
+        let mut builder = http_client_builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.total_timeout)
             .retry(reqwest::retry::never())
-            .user_agent(concat!("paydesk/", env!("CARGO_PKG_VERSION")))
+            // A redirect would re-send the signed headers and the body to another address.
+            .redirect(reqwest::redirect::Policy::none())
+            .https_only(!loopback)
+            .user_agent(concat!("paydesk/", env!("CARGO_PKG_VERSION")));
+        if loopback {
+            // Plain HTTP to this machine must not travel through a proxy in clear text.
+            builder = builder.no_proxy();
+        }
+        let http = builder
             .build()
             .map_err(|e| ClientError::Build(e.to_string()))?;
         Ok(Self {
@@ -251,13 +304,13 @@ impl ApiClient {
         &self.base
     }
 
-    /// Sends one attempt: signs `body` now, posts it, returns the status and body bytes.
+    /// Sends one attempt: signs `body` now, posts it, returns the answer as it came.
     pub async fn send(
         &self,
         endpoint: &Endpoint,
         body: &[u8],
         idempotency_key: Option<&str>,
-    ) -> Result<(u16, Vec<u8>), CallError> {
+    ) -> Result<Answer, CallError> {
         let headers = signer::sign(
             &self.api_key,
             &self.secret,
@@ -281,19 +334,35 @@ impl ApiClient {
         let outcome = async {
             let response = request.send().await?;
             let status = response.status().as_u16();
+            let header = |name| {
+                response
+                    .headers()
+                    .get(name)
+                    .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            let retry_after = header(reqwest::header::RETRY_AFTER);
+            let date = header(reqwest::header::DATE);
+            let location = header(reqwest::header::LOCATION);
             let bytes = response.bytes().await?;
-            Ok::<_, reqwest::Error>((status, bytes.to_vec()))
+            Ok::<_, reqwest::Error>(Answer {
+                status,
+                body: bytes.to_vec(),
+                retry_after: retry_after
+                    .and_then(|v| parse_retry_after(&v, date.as_deref(), self.clock.now())),
+                location: location.map(|l| origin_of(&self.base, &l)),
+            })
         }
         .await;
         match outcome {
-            Ok((status, bytes)) => {
+            Ok(answer) => {
                 tracing::debug!(
                     endpoint = endpoint.name,
-                    status,
+                    status = answer.status,
                     ms = started.elapsed().as_millis(),
                     "answered"
                 );
-                Ok((status, bytes))
+                Ok(answer)
             }
             Err(e) => {
                 tracing::debug!(
@@ -310,16 +379,73 @@ impl ApiClient {
         }
     }
 
-    /// One attempt, decoded.
+    /// One attempt, decoded. A 3xx is [`CallError::Redirected`], never followed.
     pub async fn call<T: DeserializeOwned>(
         &self,
         endpoint: &Endpoint,
         body: &[u8],
         idempotency_key: Option<&str>,
     ) -> Result<T, CallError> {
-        let (status, bytes) = self.send(endpoint, body, idempotency_key).await?;
-        Ok(decode_response(status, &bytes)?)
+        let answer = self.send(endpoint, body, idempotency_key).await?;
+        if (300..=399).contains(&answer.status) {
+            tracing::warn!(
+                endpoint = endpoint.name,
+                status = answer.status,
+                "redirect not followed"
+            );
+            return Err(CallError::Redirected {
+                status: answer.status,
+                location: answer.location,
+            });
+        }
+        decode_response(answer.status, &answer.body).map_err(|e| match e {
+            ResponseError::Api(api) => CallError::Api(api.with_retry_after(answer.retry_after)),
+            other => other.into(),
+        })
     }
+}
+
+/// One answer of the server, as it came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// HTTP status.
+    pub status: u16,
+    /// The body bytes.
+    pub body: Vec<u8>,
+    /// The wait asked for by `Retry-After`, when given and readable.
+    pub retry_after: Option<Duration>,
+    /// For a redirect: the origin (scheme, host, port) it pointed to.
+    pub location: Option<String>,
+}
+
+/// The wait a `Retry-After` value asks for: delay-seconds, or an HTTP date. A date is measured
+/// against the answer's own `Date` header when there is one, so a server clock that disagrees
+/// with ours still gives the wait it meant; else against `now`. A date in the past is no wait.
+pub fn parse_retry_after(
+    value: &str,
+    date: Option<&str>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let http_date = |v: &str| {
+        chrono::DateTime::parse_from_rfc2822(v.trim())
+            .ok()
+            .map(|d| d.with_timezone(&chrono::Utc))
+    };
+    let at = http_date(value)?;
+    let reference = date.and_then(http_date).unwrap_or(now);
+    Some((at - reference).to_std().unwrap_or(Duration::ZERO))
+}
+
+/// The scheme, host and port of a `Location` value (relative ones against `base`): enough to
+/// tell staff where the server pointed, without a path or query that might carry data.
+fn origin_of(base: &str, location: &str) -> String {
+    Url::parse(base)
+        .and_then(|b| b.join(location))
+        .map_or_else(|_| "?".to_owned(), |u| u.origin().ascii_serialization())
 }
 
 /// A short description of a transport error with its source chain, never a body.
@@ -370,6 +496,51 @@ mod tests {
             check_base_url("not a url"),
             Err(ClientError::BadUrl(_))
         ));
+    }
+
+    #[test]
+    fn retry_after_reads_seconds_and_dates_against_the_servers_own_clock() {
+        let now: chrono::DateTime<chrono::Utc> = "2026-11-23T10:00:00Z".parse().unwrap();
+        let secs = Duration::from_secs;
+        assert_eq!(parse_retry_after("7", None, now), Some(secs(7)));
+        assert_eq!(parse_retry_after(" 0 ", None, now), Some(secs(0)));
+        // A date: measured against our clock when the answer has no Date header...
+        assert_eq!(
+            parse_retry_after("Mon, 23 Nov 2026 10:00:30 GMT", None, now),
+            Some(secs(30))
+        );
+        // ...and against the server's Date when it has one: its clock is an hour ahead of
+        // ours, and it still means "in 20 seconds".
+        assert_eq!(
+            parse_retry_after(
+                "Mon, 23 Nov 2026 11:00:20 GMT",
+                Some("Mon, 23 Nov 2026 11:00:00 GMT"),
+                now
+            ),
+            Some(secs(20))
+        );
+        assert_eq!(
+            parse_retry_after("Mon, 23 Nov 2026 09:00:00 GMT", None, now),
+            Some(Duration::ZERO),
+            "a date in the past asks for no wait"
+        );
+        for bad in ["", "soon", "-5", "1.5"] {
+            assert_eq!(parse_retry_after(bad, None, now), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_redirect_location_is_shown_as_its_origin_only() {
+        let base = "http://127.0.0.1:9/";
+        assert_eq!(
+            origin_of(base, "http://127.0.0.2:8080/partner/1.0/card/save?pan=4111"),
+            "http://127.0.0.2:8080"
+        );
+        assert_eq!(origin_of(base, "/elsewhere?x=1"), "http://127.0.0.1:9");
+        assert_eq!(
+            origin_of(base, "https://evil.example/"),
+            "https://evil.example"
+        );
     }
 
     #[test]

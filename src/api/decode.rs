@@ -764,7 +764,8 @@ mod tests {
             prop_assert!(message.chars().count() <= MAX_MESSAGE_CHARS);
         }
         let _ = error.sentence(crate::lang::Lang::Tr);
-        let _ = error.disposition();
+        let _ = error.disposition(crate::api::error::Prior::Clean);
+        let _ = error.disposition(crate::api::error::Prior::AfterUnknown);
         let mismatch = ApiError::new(
             status,
             Some(keys::ITEMS_TOTAL_MISMATCH.into()),

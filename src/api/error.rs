@@ -2,13 +2,14 @@
 //!
 //! It keeps the HTTP status, the server's message key verbatim (unknown keys are shown, never
 //! swallowed) and its human message. Three questions are answered here, once, for the whole
-//! app: what a write with an idempotency key should do next ([`ApiError::disposition`],
-//! DESIGN.md §2), which amount the server expected when the items do not add up
+//! app: what a write with an idempotency key should do next ([`ApiError::disposition`], the
+//! outcome table), which amount the server expected when the items do not add up
 //! ([`ApiError::expected_amount`]), and which sentence a shop assistant reads
 //! ([`ApiError::sentence`]).
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use rust_decimal::Decimal;
 
@@ -24,6 +25,9 @@ pub struct ApiError {
     pub key: Option<String>,
     /// The server's human message (or a short excerpt of a non-JSON body), when there is one.
     pub message: Option<String>,
+    /// How long the server asked to wait before the next attempt (`Retry-After` of a 429 or
+    /// 503), when it said.
+    pub retry_after: Option<Duration>,
 }
 
 impl fmt::Display for ApiError {
@@ -39,15 +43,33 @@ impl fmt::Display for ApiError {
     }
 }
 
-/// What a write sent with an idempotency key should do after an [`ApiError`] (DESIGN.md §2).
+/// What a write sent with an idempotency key should do after an answer that is not its
+/// content (the outcome table of the README's "Exactly-once link creation").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Disposition {
-    /// The server refused the request; it was not carried out. The journal row is `failed`.
+    /// The server refused the request and holds no link for the key. The journal row is
+    /// `failed` and the key may be used again.
     Rejected,
     /// The key was already used for a different body. The journal row is `conflict`.
     KeyReused,
-    /// The outcome is not known: retry with the same key and the same bytes.
+    /// The outcome is not known and may change soon: retry with the same key and the same
+    /// bytes, with backoff.
     Unknown,
+    /// The server (or something in front of it) answered, but the answer does not say whether
+    /// the link exists: the row stays `pending` and this driver stops (no quick retry would
+    /// change the answer). Only arises after an earlier unknown outcome, or for a redirect.
+    Hold,
+}
+
+/// What is known about the earlier attempts of the same journal row when an answer arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Prior {
+    /// No earlier attempt may have reached the server without its answer being read: the
+    /// server holds nothing for the key, so any refusal is final.
+    Clean,
+    /// An earlier attempt's outcome is unknown: the server may hold a link for the key, and
+    /// only an answer that proves it does not may mark the row failed.
+    AfterUnknown,
 }
 
 impl ApiError {
@@ -57,19 +79,33 @@ impl ApiError {
             status,
             key,
             message,
+            retry_after: None,
         }
     }
 
-    /// The next step for a write with an idempotency key:
-    /// - `idempotency.key.reused` → [`Disposition::KeyReused`], whatever the status;
-    /// - `idempotency.request.in.progress`, any 5xx, 429, 408, and a 406 without a key →
-    ///   [`Disposition::Unknown`];
-    /// - every other 4xx, with or without a key (401/403 auth errors and the 400
-    ///   `idempotency.key.missing` included) → [`Disposition::Rejected`];
-    /// - a 2xx whose envelope says `success: false` → [`Disposition::Rejected`]: the server
-    ///   answered, and said no;
-    /// - a 1xx or 3xx (no answer from the API itself) → [`Disposition::Unknown`].
-    pub fn disposition(&self) -> Disposition {
+    /// The same error with the wait the server asked for (`Retry-After`).
+    #[must_use]
+    pub fn with_retry_after(mut self, wait: Option<Duration>) -> ApiError {
+        self.retry_after = wait;
+        self
+    }
+
+    /// The next step for a write with an idempotency key, given what is known of the row's
+    /// earlier attempts:
+    ///
+    /// | answer | [`Prior::Clean`] | [`Prior::AfterUnknown`] |
+    /// |---|---|---|
+    /// | `idempotency.key.reused` (any status) | `KeyReused` | `KeyReused` |
+    /// | `idempotency.request.in.progress`, 408, 429, 5xx, 406 without a key | `Unknown` | `Unknown` |
+    /// | a link-create rejection the spec names ([`keys::LINK_CREATE_REJECTIONS`]) with a 4xx other than 401/403/404/405/407/410 | `Rejected` | `Rejected` |
+    /// | any other 4xx (auth, 404/405/410, unknown key, no key, HTML) or 2xx `success: false` | `Rejected` | `Hold` |
+    /// | 1xx, 3xx | `Hold` | `Hold` |
+    ///
+    /// After an unknown outcome the server may hold the link, and a server that holds it
+    /// answers a repeat of the same key and body with it: so only a rejection of the request
+    /// itself proves there is none. An auth failure, a proxy's page or an unknown key is
+    /// decided before (or outside) the key's lookup and proves nothing.
+    pub fn disposition(&self, prior: Prior) -> Disposition {
         match self.key.as_deref() {
             Some(keys::IDEMPOTENCY_KEY_REUSED) => return Disposition::KeyReused,
             Some(keys::IDEMPOTENCY_IN_PROGRESS) => return Disposition::Unknown,
@@ -78,9 +114,23 @@ impl ApiError {
         match self.status {
             408 | 429 | 500..=599 => Disposition::Unknown,
             406 if self.key.is_none() => Disposition::Unknown,
-            200..=299 | 400..=499 => Disposition::Rejected,
-            _ => Disposition::Unknown,
+            200..=299 | 400..=499 if prior == Prior::Clean || self.proves_no_link() => {
+                Disposition::Rejected
+            }
+            _ => Disposition::Hold,
         }
+    }
+
+    /// Whether this is the server's own refusal of a link-create request (a spec key, with a
+    /// status a rejection of the request's content comes with).
+    fn proves_no_link(&self) -> bool {
+        let named = self
+            .key
+            .as_deref()
+            .is_some_and(|k| keys::LINK_CREATE_REJECTIONS.contains(&k));
+        named
+            && (400..=499).contains(&self.status)
+            && !matches!(self.status, 401 | 403 | 404 | 405 | 407 | 410)
     }
 
     /// For `items.total.mismatch`, the amount the server expected, read from its message.
@@ -311,56 +361,78 @@ mod tests {
         }
     }
 
+    /// The outcome table of the module doc, row by row: every known key at the status it
+    /// comes with, then what the status decides alone, each under both priors.
     #[test]
-    fn every_known_key_has_the_disposition_of_the_outcome_table() {
+    fn every_answer_has_the_disposition_of_the_outcome_table() {
+        use Disposition::{Hold, KeyReused, Rejected, Unknown};
         for key in keys::ALL_KEYS {
-            let expected = match key {
-                keys::IDEMPOTENCY_KEY_REUSED => Disposition::KeyReused,
-                keys::IDEMPOTENCY_IN_PROGRESS => Disposition::Unknown,
-                _ => Disposition::Rejected,
+            let (clean, after) = match key {
+                keys::IDEMPOTENCY_KEY_REUSED => (KeyReused, KeyReused),
+                keys::IDEMPOTENCY_IN_PROGRESS => (Unknown, Unknown),
+                k if keys::LINK_CREATE_REJECTIONS.contains(&k) => (Rejected, Rejected),
+                // Card save, installments, auth and a missing key: refused, but after an
+                // unknown outcome they prove nothing about the link.
+                _ => (Rejected, Hold),
             };
+            let e = err(status_of(key), Some(key));
+            assert_eq!(e.disposition(Prior::Clean), clean, "{key}, clean");
             assert_eq!(
-                err(status_of(key), Some(key)).disposition(),
-                expected,
-                "{key}"
+                e.disposition(Prior::AfterUnknown),
+                after,
+                "{key}, after unknown"
             );
         }
-    }
-
-    #[test]
-    fn statuses_decide_when_the_key_does_not() {
-        let cases: [(u16, Option<&str>, Disposition); 20] = [
-            (406, None, Disposition::Unknown),
-            (406, Some("something.new"), Disposition::Rejected),
-            (408, None, Disposition::Unknown),
-            (408, Some("timeout"), Disposition::Unknown),
-            (429, None, Disposition::Unknown),
-            (429, Some("rate.limited"), Disposition::Unknown),
-            (500, None, Disposition::Unknown),
-            (502, None, Disposition::Unknown),
-            (503, Some(keys::ITEMS_INVALID), Disposition::Unknown),
-            (599, None, Disposition::Unknown),
-            (400, None, Disposition::Rejected),
-            (401, None, Disposition::Rejected),
-            (403, None, Disposition::Rejected),
-            (404, None, Disposition::Rejected),
-            (409, None, Disposition::Rejected),
-            (422, Some("unknown.key"), Disposition::Rejected),
-            (200, Some(keys::ITEMS_INVALID), Disposition::Rejected),
-            (302, None, Disposition::Unknown),
+        let cases: [(u16, Option<&str>, Disposition, Disposition); 29] = [
+            (406, None, Unknown, Unknown),
+            (406, Some("something.new"), Rejected, Hold),
+            (408, None, Unknown, Unknown),
+            (408, Some("timeout"), Unknown, Unknown),
+            (429, None, Unknown, Unknown),
+            (429, Some("rate.limited"), Unknown, Unknown),
+            (500, None, Unknown, Unknown),
+            (502, None, Unknown, Unknown),
+            (503, Some(keys::ITEMS_INVALID), Unknown, Unknown),
+            (599, None, Unknown, Unknown),
+            (400, None, Rejected, Hold),
+            (401, None, Rejected, Hold),
+            (403, None, Rejected, Hold),
+            (404, None, Rejected, Hold),
+            (405, None, Rejected, Hold),
+            (410, None, Rejected, Hold),
+            (409, None, Rejected, Hold),
+            (422, Some("unknown.key"), Rejected, Hold),
+            (422, Some(keys::ITEMS_INVALID), Rejected, Rejected),
+            // A spec key behind a status no content rejection has: a proxy or router spoke.
+            (404, Some(keys::ITEMS_TOTAL_MISMATCH), Rejected, Hold),
+            (401, Some(keys::EXPIRY_IN_PAST), Rejected, Hold),
+            (410, Some(keys::AMOUNT_LIMIT_EXCEEDED), Rejected, Hold),
+            // A 2xx whose envelope says `success: false`.
+            (200, Some(keys::ITEMS_INVALID), Rejected, Hold),
+            (200, None, Rejected, Hold),
+            (302, None, Hold, Hold),
+            (307, Some(keys::ITEMS_INVALID), Hold, Hold),
+            (101, None, Hold, Hold),
             (
                 500,
                 Some(keys::IDEMPOTENCY_KEY_REUSED),
-                Disposition::KeyReused,
+                KeyReused,
+                KeyReused,
             ),
-            (
-                409,
-                Some(keys::IDEMPOTENCY_IN_PROGRESS),
-                Disposition::Unknown,
-            ),
+            (409, Some(keys::IDEMPOTENCY_IN_PROGRESS), Unknown, Unknown),
         ];
-        for (status, key, expected) in cases {
-            assert_eq!(err(status, key).disposition(), expected, "{status} {key:?}");
+        for (status, key, clean, after) in cases {
+            let e = err(status, key);
+            assert_eq!(
+                e.disposition(Prior::Clean),
+                clean,
+                "{status} {key:?}, clean"
+            );
+            assert_eq!(
+                e.disposition(Prior::AfterUnknown),
+                after,
+                "{status} {key:?}, after unknown"
+            );
         }
     }
 

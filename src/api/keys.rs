@@ -54,6 +54,17 @@ pub const SPEC_KEYS: [&str; 10] = [
     BIN_REQUIRED,
 ];
 
+/// The link-create rejections the spec names. The server decides these on the request itself,
+/// after it looked the idempotency key up (a key it already holds returns the stored link), so
+/// after an attempt with an unknown outcome only these prove that no link exists for the key.
+pub const LINK_CREATE_REJECTIONS: [&str; 5] = [
+    ITEMS_TOTAL_MISMATCH,
+    ITEMS_INVALID,
+    AMOUNT_LIMIT_EXCEEDED,
+    ITEM_LIMIT_EXCEEDED,
+    EXPIRY_IN_PAST,
+];
+
 /// Every key paydesk has a sentence for.
 pub const ALL_KEYS: [&str; 18] = [
     ITEMS_TOTAL_MISMATCH,

@@ -1,6 +1,7 @@
-//! When to try again after an unknown outcome (DESIGN.md §2): capped exponential backoff with
-//! jitter. A pure function of the attempt count and a jitter draw, so it is tested on its own
-//! and the caller owns both the clock and the randomness.
+//! When to try again after an unknown outcome: capped exponential backoff with jitter, and at
+//! least the wait a 429 or 503 asked for in `Retry-After` (capped too). A pure function of the
+//! attempt count, a jitter draw and that wait, so it is tested on its own and the caller owns
+//! both the clock and the randomness.
 
 use std::time::Duration;
 
@@ -49,6 +50,19 @@ impl RetryPolicy {
             / 1000;
         Some(half + spread)
     }
+
+    /// [`RetryPolicy::delay`], made at least as long as the wait the server asked for
+    /// (`Retry-After`), which is itself capped at [`RetryPolicy::cap`]: a server cannot park a
+    /// counter for longer than the policy allows, and the attempt count still runs out.
+    pub fn delay_after(
+        &self,
+        attempts_made: u32,
+        jitter_permille: u32,
+        asked: Option<Duration>,
+    ) -> Option<Duration> {
+        let backoff = self.delay(attempts_made, jitter_permille)?;
+        Some(asked.map_or(backoff, |a| backoff.max(a.min(self.cap))))
+    }
 }
 
 #[cfg(test)]
@@ -78,6 +92,24 @@ mod tests {
             vec![Some(MS(250)), Some(MS(500)), Some(MS(1000)), Some(MS(2000))]
         );
         assert_eq!(p.delay(2, 500), Some(MS(750)));
+    }
+
+    #[test]
+    fn retry_after_is_honoured_up_to_the_cap() {
+        let p = RetryPolicy::LINK_CREATE;
+        // Longer than the backoff: waited, up to the 4 s cap.
+        assert_eq!(p.delay_after(1, 1000, Some(MS(3000))), Some(MS(3000)));
+        assert_eq!(
+            p.delay_after(1, 0, Some(Duration::from_secs(3600))),
+            Some(MS(4000))
+        );
+        // Shorter than the backoff (or zero): the backoff stands.
+        assert_eq!(p.delay_after(3, 1000, Some(MS(100))), Some(MS(2000)));
+        assert_eq!(p.delay_after(2, 0, Some(Duration::ZERO)), Some(MS(500)));
+        // Not said: the backoff.
+        assert_eq!(p.delay_after(2, 500, None), p.delay(2, 500));
+        // No attempt left: no wait, whatever the server asked.
+        assert_eq!(p.delay_after(5, 0, Some(MS(10))), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use clap::{Args, Parser, Subcommand};
 /// With no command, the desktop app opens. The built-in `sandbox` profile talks to a local
 /// sandbox server started in-process, so everything works with no account.
 #[derive(Debug, Parser)]
-#[command(name = "paydesk", version, about, long_about = None)]
+#[command(name = "paydesk", version, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Cli {
     /// Folder of the local database (default: the platform data folder; env PAYDESK_DATA_DIR).
     #[arg(long, global = true, env = "PAYDESK_DATA_DIR", value_name = "DIR")]
@@ -28,6 +28,19 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 }
+
+/// The exit codes, shown under `paydesk --help`.
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  done
+  1  a local failure (database, keyring, file)
+  2  usage
+  3  invalid input; nothing was sent (every field error is printed)
+  4  refused by the server, and it holds no link for the request (key and sentence printed)
+  5  outcome unknown: no answer, a redirect (never followed), or an answer that does not show
+     whether the link exists (for example 401 or a proxy's 404 page after a lost answer); the
+     journal keeps the request and `paydesk pending retry` finishes it. Also for an order whose
+     request is 23 hours old: nothing is sent until `pending retry KEY --force`.";
 
 /// The commands.
 #[derive(Debug, Subcommand)]
@@ -219,7 +232,7 @@ pub enum PendingCommand {
         /// Every pending row of the profile.
         #[arg(long)]
         all: bool,
-        /// Also re-send a stale row (older than 24 h): the server no longer knows its key, so
+        /// Also re-send a stale row (23 h or older): the server may no longer know its key, so
         /// check first that the order has no link, or it may get a second one.
         #[arg(long, conflicts_with = "all")]
         force: bool,

@@ -493,7 +493,7 @@ impl Ctx {
                             }
                         }
                     }
-                    // Rows older than the server's key retention are not re-sent: say so,
+                    // Stale rows (the server may have forgotten their keys) are not re-sent: say so,
                     // rather than let "retry --all" look like it finished everything.
                     let stale = desk.pending().map_err(local(lang))?;
                     for row in stale.iter().filter(|r| r.state == JournalState::Stale) {
@@ -692,11 +692,13 @@ impl Exit {
 
 fn create_failure(e: &CreateError, lang: Lang) -> Failure {
     let exit = match e {
-        CreateError::Unknown { .. } | CreateError::InProgress { .. } => Exit::Unknown,
+        // The server may hold the link: the journal keeps the row, `pending` finishes it.
+        CreateError::Unknown { .. }
+        | CreateError::InProgress { .. }
+        | CreateError::Stale { .. } => Exit::Unknown,
         CreateError::Rejected(_)
         | CreateError::AlreadyHasLink(_)
-        | CreateError::Conflict { .. }
-        | CreateError::Stale { .. } => Exit::Rejected,
+        | CreateError::Conflict { .. } => Exit::Rejected,
         CreateError::NotFound(_) => Exit::Invalid,
         CreateError::Desk(d) if d.is_unknown_outcome() => Exit::Unknown,
         CreateError::Desk(_) => Exit::Failure,
@@ -786,7 +788,7 @@ impl From<&crate::store::JournalRow> for PendingView {
             order_number: r.order_number.clone().unwrap_or_default(),
             state: match r.state {
                 JournalState::Stale => {
-                    "stale (older than 24 h: check the server before retrying)".to_owned()
+                    "stale (23 h or older: check the server, then retry with --force)".to_owned()
                 }
                 s => s.as_str().to_owned(),
             },

@@ -1,16 +1,23 @@
-//! Exactly-once link creation (DESIGN.md §2), the heart of paydesk's reliability.
+//! Exactly-once link creation, the heart of paydesk's reliability.
 //!
 //! 1. The body bytes are built once from the validated request; the key is `link-{orderNumber}`.
 //! 2. Before the first byte is sent, a journal row (key, exact bytes, state `pending`) is
 //!    committed durably. If a row for the key is already pending, nothing is sent: a second
 //!    submit of the same order never sends a second request.
 //! 3. Every attempt is signed afresh; key and bytes never change.
-//! 4. The outcome decides the row: 2xx → the link goes to history and the row to `completed` in
-//!    one transaction; a known rejection → `failed` (the key is free again); key reused →
-//!    `conflict`; an unknown outcome → backoff and retry, then the row stays `pending` for the
-//!    user's Retry (or the next start's resume).
-//! 5. Pending rows older than 24 h become `stale`: the server has forgotten the key, so a
-//!    re-send could duplicate; they are not re-sent without the user's explicit say.
+//! 4. The outcome decides the row (the table on `ApiError::disposition`): 2xx → the link goes
+//!    to history and the row to `completed` in one transaction; a refusal that proves the
+//!    server holds no link → `failed` (the key is free again); key reused → `conflict`; an
+//!    unknown outcome → backoff and retry (at least the `Retry-After` asked for), then the row
+//!    stays `pending` for the user's Retry, the app's background retry or the next start.
+//! 5. Once an attempt of a row had an unknown outcome, the server may hold its link, so an
+//!    answer that proves nothing (an auth error, a proxy's 404 page, a redirect) leaves the row
+//!    pending instead of failing it: only a rejection of the request itself proves there is no
+//!    link. A row that is not freshly begun (a Retry, a resume) always counts as having had one:
+//!    a crash may have hidden its last attempt.
+//! 6. Pending rows 23 h old become `stale` (the server keeps keys 24 h): a re-send could reach
+//!    a server that has forgotten the key, so neither a new create of the same order nor a
+//!    resume sends it; only the user's explicit say (`retry_pending` with `force`) does.
 
 use std::time::Duration;
 
@@ -19,15 +26,15 @@ use rand::Rng;
 use super::{Desk, DeskError};
 use crate::api::client::CallError;
 use crate::api::endpoints;
-use crate::api::error::{ApiError, Disposition};
+use crate::api::error::{ApiError, Disposition, Prior};
 use crate::api::retry::RetryPolicy;
 use crate::api::wire::PaymentLink;
 use crate::domain::link::LinkRequest;
 use crate::lang::Lang;
-use crate::store::{JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow, StoreError};
-
-/// How long the server keeps an idempotency key (spec: 24 hours).
-pub const KEY_RETENTION: chrono::Duration = chrono::Duration::hours(24);
+use crate::store::{
+    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
+    StoreError,
+};
 
 /// Why a creation did not give a link.
 #[derive(Debug, thiserror::Error)]
@@ -52,7 +59,8 @@ pub enum CreateError {
         /// The link this order has, if history knows it.
         existing: Option<Box<PaymentLink>>,
     },
-    /// No answer after every attempt: the row stays pending; Retry re-sends the same bytes.
+    /// No answer after every attempt, or an answer that does not show whether the link exists:
+    /// the row stays pending; Retry re-sends the same bytes with the same key.
     #[error("outcome unknown for {key}: {error}")]
     Unknown {
         /// The idempotency key.
@@ -60,8 +68,11 @@ pub enum CreateError {
         /// The last attempt's error.
         error: CallError,
     },
-    /// The row is older than the server's 24-hour key retention: a re-send could duplicate.
-    #[error("{key} is older than 24 hours; check the server before sending again")]
+    /// The row is 23 hours old: the server may have forgotten the key, so a re-send could make
+    /// a second link. Nothing was sent.
+    #[error(
+        "{key} is older than 23 hours; nothing was sent; check the server before sending it again"
+    )]
     Stale {
         /// The idempotency key.
         key: String,
@@ -101,20 +112,30 @@ impl CreateError {
                     None => format!("{base} {}", lang.pick("Yeni bir sipariş numarası seçin.", "Pick a new order number.")),
                 }
             }
-            CreateError::Unknown { error, .. } => format!(
-                "{} {}",
-                error.sentence(lang),
+            CreateError::Unknown { error, .. } => {
+                // The server did answer, but with something that does not settle the outcome.
+                let answered = matches!(error, CallError::Api(_) | CallError::Redirected { .. });
+                let proves_nothing = lang.pick(
+                    " Bu yanıt linkin oluşup oluşmadığını göstermiyor.",
+                    " This answer does not show whether the link was made.",
+                );
+                format!(
+                    "{}{} {}",
+                    error.sentence(lang),
+                    if answered { proves_nothing } else { "" },
+                    lang.pick(
+                        "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.",
+                        "The request is kept in Pending; Retry sends the same request again and cannot create a second link.",
+                    )
+                )
+            }
+            CreateError::Stale { key } => format!(
+                "{} ({key})",
                 lang.pick(
-                    "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.",
-                    "The request is kept in Pending; Retry sends the same request again and cannot create a second link.",
+                    "Bu sipariş için 23 saatten eski, sonucu bilinmeyen bir istek var; sunucu anahtarını unutmuş olabilir, bu yüzden hiçbir şey gönderilmedi. Linkin oluşup oluşmadığını kontrol edin, sonra Bekleyenler'den yeniden gönderin ya da yeni bir sipariş numarası kullanın.",
+                    "This order has a request older than 23 hours whose outcome is unknown; the server may have forgotten its key, so nothing was sent. Check whether the link exists, then send it again from Pending or use a new order number.",
                 )
             ),
-            CreateError::Stale { .. } => lang
-                .pick(
-                    "Bu istek 24 saatten eski; sunucu anahtarı unuttu. Tekrar göndermeden önce linkin oluşup oluşmadığını kontrol edin.",
-                    "This request is older than 24 hours and the server has forgotten its key. Check whether the link exists before sending again.",
-                )
-                .to_owned(),
             CreateError::NotFound(key) => format!("{} {key}", lang.pick("Bekleyen istek bulunamadı:", "No pending request:")),
             CreateError::Desk(e) => e.sentence(lang),
         }
@@ -129,6 +150,8 @@ impl Desk {
         if let Some(existing) = self.recent_link(&order, now)? {
             return Err(CreateError::AlreadyHasLink(Box::new(existing)));
         }
+        // A pending row of this order that is past its time must not be taken as in flight.
+        self.with_store(|s| s.journal_mark_stale(now))?;
         let row = NewJournalRow {
             key: self.journal_key(&request.idempotency_key()),
             body: request.body_bytes(),
@@ -137,13 +160,8 @@ impl Desk {
             currency: Some(request.currency()),
             now,
         };
-        self.begin(&row).await
-    }
-
-    /// Commits the journal row, then sends it (or says why it must not be sent).
-    async fn begin(&self, row: &NewJournalRow) -> Result<PaymentLink, CreateError> {
-        match self.with_store(|s| s.journal_begin(row))? {
-            JournalBegin::Started(row) => self.drive(row).await,
+        match self.with_store(|s| s.journal_begin(&row))? {
+            JournalBegin::Started(row) => self.drive(row, Prior::Clean).await,
             JournalBegin::AlreadyPending(row) => Err(CreateError::InProgress { key: row.key.key }),
             JournalBegin::AlreadyDone(row) => Err(self.done_error(row)?),
         }
@@ -152,42 +170,41 @@ impl Desk {
     /// The user's Retry: re-sends the pending row's exact bytes with its key.
     /// A stale row is re-sent only with `force` (the user checked the server first).
     pub async fn retry_pending(&self, key: &str, force: bool) -> Result<PaymentLink, CreateError> {
-        // A row past the server's key retention is stale even when nothing has marked it yet.
-        self.with_store(|s| s.journal_mark_stale(self.now(), KEY_RETENTION))?;
+        let now = self.now();
+        // A row past its time is stale even when nothing has marked it yet.
+        self.with_store(|s| s.journal_mark_stale(now))?;
+        let key = self.journal_key(key);
         let row = self
-            .with_store(|s| s.journal_get(&self.journal_key(key)))?
-            .ok_or_else(|| CreateError::NotFound(key.to_owned()))?;
+            .with_store(|s| s.journal_get(&key))?
+            .ok_or_else(|| CreateError::NotFound(key.key.clone()))?;
         match row.state {
-            JournalState::Pending => self.drive(row).await,
-            // The user checked the server: start over with the same bytes and key.
+            JournalState::Pending => self.drive(row, Prior::AfterUnknown).await,
+            // The user checked the server: the same bytes and key, sent again.
             JournalState::Stale if force => {
-                let again = NewJournalRow {
-                    key: row.key,
-                    body: row.body,
-                    order_number: row.order_number,
-                    amount: row.amount,
-                    currency: row.currency,
-                    now: self.now(),
+                let row = match self.with_store(|s| s.journal_revive(&key, now)) {
+                    Ok(row) => row,
+                    Err(e) => return self.settled_elsewhere(&key, e),
                 };
-                self.begin(&again).await
+                self.drive(row, Prior::AfterUnknown).await
             }
             JournalState::Stale => Err(CreateError::Stale { key: row.key.key }),
             _ => Err(self.done_error(row)?),
         }
     }
 
-    /// On start: pending rows older than 24 h become stale; the younger ones are sent again.
-    /// Returns each resumed key with its outcome.
+    /// Sends every pending row of the profile again (start-up, and the app when the connection
+    /// comes back); rows past their time become stale and are not sent. Returns each resumed
+    /// key with its outcome.
     pub async fn resume_pending(
         &self,
     ) -> Result<Vec<(String, Result<PaymentLink, CreateError>)>, DeskError> {
         let now = self.now();
-        self.with_store(|s| s.journal_mark_stale(now, KEY_RETENTION))?;
+        self.with_store(|s| s.journal_mark_stale(now))?;
         let rows = self.with_store(|s| s.journal_resumable(self.profile_name(), now))?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let key = row.key.key.clone();
-            out.push((key, self.drive(row).await));
+            out.push((key, self.drive(row, Prior::AfterUnknown).await));
         }
         Ok(out)
     }
@@ -239,7 +256,7 @@ impl Desk {
         order: &str,
         at: chrono::DateTime<chrono::Utc>,
     ) -> Result<Option<PaymentLink>, DeskError> {
-        let since = at - KEY_RETENTION;
+        let since = at - IDEMPOTENCY_RETENTION;
         Ok(self
             .with_store(|s| s.find_recent_by_order(self.profile_name(), order, since))?
             .map(|s| s.link))
@@ -250,14 +267,16 @@ impl Desk {
         JournalKey::new(self.profile_name(), endpoints::LINK_CREATE.name, key)
     }
 
-    /// Sends the row until an outcome is known or the attempts run out. Only one driver per key
-    /// runs in this process; a second one returns `InProgress` without sending.
-    async fn drive(&self, row: JournalRow) -> Result<PaymentLink, CreateError> {
+    /// Sends the row until an outcome is known or the attempts run out. `prior` says whether an
+    /// earlier attempt may have reached the server unanswered (see the module doc, 5). Only one
+    /// driver per key runs in this process; a second one returns `InProgress` without sending.
+    async fn drive(&self, row: JournalRow, prior: Prior) -> Result<PaymentLink, CreateError> {
         let key = row.key.key.clone();
         let Some(_guard) = self.claim(&key) else {
             return Err(CreateError::InProgress { key });
         };
         let policy = self.retry_policy();
+        let mut prior = prior;
         let mut attempts_here = 0u32;
         loop {
             attempts_here += 1;
@@ -281,7 +300,7 @@ impl Desk {
                     tracing::info!(key = %key, link = %link.id, attempts = attempts_here, "link created");
                     return Ok(link);
                 }
-                Err(error) => match error.disposition() {
+                Err(error) => match error.disposition(prior) {
                     Disposition::Rejected => {
                         let text = error.to_string();
                         if let Err(e) =
@@ -305,7 +324,18 @@ impl Desk {
                         let existing = self.linked(&row)?.map(Box::new);
                         return Err(CreateError::Conflict { key, existing });
                     }
+                    Disposition::Hold => {
+                        let text = error.to_string();
+                        if let Err(e) = self
+                            .with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))
+                        {
+                            return self.settled_elsewhere(&row.key, e);
+                        }
+                        tracing::warn!(key = %key, error = %text, "answer proves nothing, left pending");
+                        return Err(CreateError::Unknown { key, error });
+                    }
                     Disposition::Unknown => {
+                        prior = Prior::AfterUnknown;
                         let text = error.to_string();
                         if let Err(e) = self
                             .with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))
@@ -313,7 +343,9 @@ impl Desk {
                             return self.settled_elsewhere(&row.key, e);
                         }
                         let jitter = rand::rng().random_range(0..=1000);
-                        let Some(wait) = policy.delay(attempts_here, jitter) else {
+                        let Some(wait) =
+                            policy.delay_after(attempts_here, jitter, error.retry_after())
+                        else {
                             tracing::warn!(key = %key, attempts = attempts_here, "outcome unknown, left pending");
                             return Err(CreateError::Unknown { key, error });
                         };

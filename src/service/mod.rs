@@ -21,7 +21,7 @@ pub use create::CreateError;
 
 use crate::api::client::{ApiClient, CallError, ClientConfig, ClientError};
 use crate::api::endpoints;
-use crate::api::error::Disposition;
+use crate::api::error::{Disposition, Prior};
 use crate::api::retry::RetryPolicy;
 use crate::api::wire::{InstallmentList, LinkIdBody, PaymentLink, SavedCard};
 use crate::clock::Clock;
@@ -102,9 +102,10 @@ impl DeskError {
         }
     }
 
-    /// Whether the outcome of the call is unknown (no answer), as opposed to refused.
+    /// Whether the outcome of the call is unknown (no answer, or a redirect not followed), as
+    /// opposed to refused.
     pub fn is_unknown_outcome(&self) -> bool {
-        matches!(self, DeskError::Call(e) if e.disposition() == Disposition::Unknown)
+        matches!(self, DeskError::Call(e) if e.is_unknown_outcome())
     }
 }
 
@@ -478,7 +479,9 @@ impl Desk {
         self.with_store(|s| s.catalog_map())
     }
 
-    /// A read with the read retry policy: retried on unknown outcomes only.
+    /// A read with the read retry policy: retried on unknown outcomes only (never after a
+    /// redirect, which asking again would only repeat), waiting at least what `Retry-After`
+    /// asked for, up to the policy's cap.
     async fn read<T: serde::de::DeserializeOwned>(
         &self,
         endpoint: &endpoints::Endpoint,
@@ -490,9 +493,9 @@ impl Desk {
             attempts += 1;
             match self.client().call::<T>(endpoint, body, None).await {
                 Ok(v) => return Ok(v),
-                Err(e) if e.disposition() == Disposition::Unknown => {
+                Err(e) if e.disposition(Prior::Clean) == Disposition::Unknown => {
                     let jitter = rand::random_range(0..=1000);
-                    match policy.delay(attempts, jitter) {
+                    match policy.delay_after(attempts, jitter, e.retry_after()) {
                         Some(wait) => tokio::time::sleep(wait).await,
                         None => return Err(e.into()),
                     }

@@ -3,10 +3,12 @@
 //! never turn one order into two links.
 //!
 //! A row is identified by (profile, endpoint, idempotency key) and moves through
-//! `pending → completed | failed | conflict | abandoned`, or `pending → stale` when it is older
-//! than the server's 24-hour key retention. `journal_begin` is the only way in, and decides in
-//! one `BEGIN IMMEDIATE` transaction whether a request may be sent: a pending row means a
-//! request is (or may be) in flight, so nothing is written and nothing may be sent.
+//! `pending → completed | failed | conflict | abandoned`, or `pending → stale` when it is
+//! [`STALE_AFTER`] old (an hour short of the server's 24-hour key retention). `journal_begin` is
+//! the only way in, and decides in one `BEGIN IMMEDIATE` transaction whether a request may be
+//! sent: a pending row means a request is (or may be) in flight, and a stale one that the
+//! server may have forgotten its key, so for both nothing is written and nothing may be sent.
+//! Only `journal_revive` (the user's explicit "send it again anyway") brings a stale row back.
 //!
 //! Bodies are the exact bytes sent (they may hold payer e-mail and phone, never card data:
 //! card save is not journaled), so `Debug` shows their length only.
@@ -22,9 +24,13 @@ use super::{Store, StoreError, from_millis, links, parse_decimal_opt, to_millis}
 use crate::api::wire::PaymentLink;
 use crate::domain::Currency;
 
-/// How long the server keeps an idempotency key (spec: 24 hours). A pending row older than
-/// this cannot be retried safely and becomes `stale`.
+/// How long the server keeps an idempotency key (spec: 24 hours).
 pub const IDEMPOTENCY_RETENTION: TimeDelta = TimeDelta::hours(24);
+
+/// A pending row this old is `stale`: a re-send may reach a server that has forgotten the key
+/// and make a second link. An hour short of [`IDEMPOTENCY_RETENTION`], a margin for a server
+/// clock ahead of ours and for the time a re-send takes to arrive.
+pub const STALE_AFTER: TimeDelta = TimeDelta::hours(23);
 
 /// The state of a journal row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -37,7 +43,7 @@ pub enum JournalState {
     Failed,
     /// The server says the key was used for another request.
     Conflict,
-    /// Pending for longer than the server keeps keys; check before retrying.
+    /// Pending for [`STALE_AFTER`]: the server may forget the key; check before re-sending.
     Stale,
     /// The user gave up on it.
     Abandoned,
@@ -192,9 +198,9 @@ impl fmt::Debug for JournalRow {
 }
 
 impl JournalRow {
-    /// Whether the server may have forgotten the key by `now`.
-    pub fn is_past_retention(&self, now: DateTime<Utc>) -> bool {
-        now - self.created_at >= IDEMPOTENCY_RETENTION
+    /// Whether a re-send at `now` may reach a server that has forgotten the key.
+    pub fn is_stale_at(&self, now: DateTime<Utc>) -> bool {
+        now - self.created_at >= STALE_AFTER
     }
 }
 
@@ -206,7 +212,8 @@ pub enum JournalBegin {
     Started(JournalRow),
     /// A request with this key is pending: do NOT send; nothing was written.
     AlreadyPending(JournalRow),
-    /// A request with this key completed (or conflicted): do NOT send; show its result.
+    /// A request with this key completed, conflicted, or is stale: do NOT send; show its
+    /// result, or (stale) why it must be checked first.
     AlreadyDone(JournalRow),
 }
 
@@ -302,7 +309,7 @@ impl Store {
                 Some(existing)
                     if matches!(
                         existing.state,
-                        JournalState::Completed | JournalState::Conflict
+                        JournalState::Completed | JournalState::Conflict | JournalState::Stale
                     ) =>
                 {
                     JournalBegin::AlreadyDone(existing)
@@ -460,6 +467,24 @@ impl Store {
         )
     }
 
+    /// The user checked that the server holds no link for a stale request and wants it sent
+    /// again: the row is pending once more, its 23-hour clock started afresh (the server, having
+    /// forgotten the key, takes the next send as new).
+    pub fn journal_revive(
+        &mut self,
+        key: &JournalKey,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_transition(key, &[JournalState::Stale], "send it again", |tx, row| {
+            tx.execute(
+                "UPDATE journal SET state = 'pending', created_at = ?2, updated_at = ?2
+                 WHERE id = ?1",
+                params![row.id, to_millis(now)],
+            )?;
+            Ok(())
+        })
+    }
+
     /// The user gives up on a pending or stale request.
     pub fn journal_abandon(
         &mut self,
@@ -510,22 +535,18 @@ impl Store {
         collect_rows(stmt.query(params_from_iter(args))?)
     }
 
-    /// Marks pending rows (of every profile) at least `max_age` old as `stale`; returns how
-    /// many. Run at start-up with [`IDEMPOTENCY_RETENTION`].
-    pub fn journal_mark_stale(
-        &mut self,
-        now: DateTime<Utc>,
-        max_age: TimeDelta,
-    ) -> Result<usize, StoreError> {
+    /// Marks pending rows (of every profile) at least [`STALE_AFTER`] old as `stale`; returns
+    /// how many. Run before any decision to send.
+    pub fn journal_mark_stale(&mut self, now: DateTime<Utc>) -> Result<usize, StoreError> {
         Ok(self.conn.execute(
             "UPDATE journal SET state = 'stale', updated_at = ?1
              WHERE state = 'pending' AND created_at <= ?2",
-            params![to_millis(now), to_millis(now - max_age)],
+            params![to_millis(now), to_millis(now - STALE_AFTER)],
         )?)
     }
 
-    /// A profile's pending rows younger than the key retention, oldest first: the ones to
-    /// resume at start-up.
+    /// A profile's pending rows younger than [`STALE_AFTER`], oldest first: the ones to
+    /// resume.
     pub fn journal_resumable(
         &self,
         profile: &str,
@@ -536,7 +557,7 @@ impl Store {
              WHERE state = 'pending' AND profile = ?1 AND created_at > ?2
              ORDER BY created_at, id"
         ))?;
-        collect_rows(stmt.query(params![profile, to_millis(now - IDEMPOTENCY_RETENTION)])?)
+        collect_rows(stmt.query(params![profile, to_millis(now - STALE_AFTER)])?)
     }
 
     /// Deletes finished rows (completed, failed, conflict, abandoned) last changed before

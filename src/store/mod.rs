@@ -37,6 +37,7 @@ pub use cards::{StoredCard, safe_masked_pan};
 pub use catalog::{CsvImport, CsvLineError, CsvParsed, Separator, parse_csv_records};
 pub use journal::{
     IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
+    STALE_AFTER,
 };
 pub use links::{
     CANDIDATE_LIMIT, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, MAX_PAGE, SCAN_BUDGET,
