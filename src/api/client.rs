@@ -400,7 +400,7 @@ impl ApiClient {
         }
         decode_response(answer.status, &answer.body).map_err(|e| match e {
             ResponseError::Api(api) => CallError::Api(api.with_retry_after(answer.retry_after)),
-            other => other.into(),
+            other @ ResponseError::Malformed { .. } => other.into(),
         })
     }
 }

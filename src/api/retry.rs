@@ -100,7 +100,7 @@ mod tests {
         // Longer than the backoff: waited, up to the 4 s cap.
         assert_eq!(p.delay_after(1, 1000, Some(MS(3000))), Some(MS(3000)));
         assert_eq!(
-            p.delay_after(1, 0, Some(Duration::from_secs(3600))),
+            p.delay_after(1, 0, Some(Duration::from_hours(1))),
             Some(MS(4000))
         );
         // Shorter than the backoff (or zero): the backoff stands.
