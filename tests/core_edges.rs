@@ -112,7 +112,7 @@ async fn a_redirect_is_never_followed_and_never_taken_as_the_answer_for_any_endp
         );
         assert_eq!(state_of(&services, &order), JournalState::Pending);
         assert_eq!(server.seen().len(), before + 1, "{status}: sent once");
-        assert!(core_support::history_orders(&desk).get(&order).is_none());
+        assert!(!core_support::history_orders(&desk).contains_key(&order));
         let sentence = err.sentence(paydesk::lang::Lang::En);
         assert!(
             sentence.contains("does not follow redirects") && sentence.contains("127.0.0.2"),
@@ -206,7 +206,11 @@ fn the_cli_follows_no_redirect_for_link_create_or_card_save() {
         None,
         &env,
     );
-    assert_eq!(pending.json()[0]["order_number"], "CLI-RED-1", "{pending:?}");
+    assert_eq!(
+        pending.json()[0]["order_number"],
+        "CLI-RED-1",
+        "{pending:?}"
+    );
     let history = cli.run_with(&["--profile", "shop", "link", "list", "--json"], None, &env);
     assert_eq!(history.json(), serde_json::json!([]), "no link recorded");
 

@@ -12,6 +12,7 @@
 #![allow(dead_code)]
 
 use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -108,7 +109,7 @@ impl std::fmt::Debug for Scripted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scripted")
             .field("addr", &self.addr)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -363,7 +364,7 @@ fn reply(status: u16, content_type: &str, extra: &[(&str, &str)], body: &[u8]) -
         body.len()
     );
     for (name, value) in extra {
-        head.push_str(&format!("{name}: {value}\r\n"));
+        let _ = write!(head, "{name}: {value}\r\n");
     }
     head.push_str("\r\n");
     let mut out = head.into_bytes();
