@@ -1,0 +1,259 @@
+//! Model-based property test of exactly-once link creation: for random sequences of server
+//! answers per attempt (2xx, lost after commit, lost before commit, 500, 429 with
+//! `Retry-After`, 406 in progress, 401 `auth.*`, a proxy's 404 page, a business rejection, key
+//! reused, a 307 to another host), a scripted server that knows the truth (which keys hold a
+//! link, and answers a business rejection or "key reused" only when that is true) meets the
+//! real client: a create, perhaps a second submit of the same order, perhaps a Retry; then the
+//! server heals and every pending row is sent again (what `paydesk pending retry --all` does).
+//!
+//! Invariants, for every sequence:
+//! - at every step, a row is `failed` only when the server holds no link for its order;
+//! - at most one link per order on the server;
+//! - after the healthy retry, every link on the server is in history, its row `completed`;
+//! - the other host that a redirect points to receives nothing.
+//!
+//! `cargo test --test core_model -- --ignored --nocapture` runs 10,000 sequences.
+
+mod core_support;
+mod scripted_support;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use core_support::{library_services, link_request};
+use paydesk::service::{Desk, Services};
+use paydesk::store::{JournalKey, JournalState, Store};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use scripted_support::{Answer, LINK_CREATE, Scripted};
+
+/// What the server does with one attempt, before the other host's address is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Step {
+    Ok,
+    LostAfterCommit,
+    LostBeforeCommit,
+    Error500,
+    RateLimited,
+    InProgress,
+    Auth401,
+    ProxyHtml404,
+    Business,
+    KeyReused,
+    Redirect,
+}
+
+impl Step {
+    fn answer(self, other: &Scripted) -> Answer {
+        match self {
+            Step::Ok => Answer::Ok,
+            Step::LostAfterCommit => Answer::LostAfterCommit,
+            Step::LostBeforeCommit => Answer::LostBeforeCommit,
+            Step::Error500 => Answer::error(500, None),
+            Step::RateLimited => Answer::Error {
+                status: 429,
+                key: None,
+                retry_after: Some("1".into()),
+            },
+            Step::InProgress => Answer::error(406, Some("idempotency.request.in.progress")),
+            Step::Auth401 => Answer::error(401, Some("auth.timestamp.skew")),
+            Step::ProxyHtml404 => Answer::Html(404),
+            Step::Business => Answer::Business(406, "items.total.mismatch"),
+            Step::KeyReused => Answer::KeyReused,
+            Step::Redirect => Answer::Redirect(307, format!("{}{LINK_CREATE}", other.base_url())),
+        }
+    }
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        1 => Just(Step::Ok),
+        3 => Just(Step::LostAfterCommit),
+        2 => Just(Step::LostBeforeCommit),
+        2 => Just(Step::Error500),
+        1 => Just(Step::RateLimited),
+        1 => Just(Step::InProgress),
+        2 => Just(Step::Auth401),
+        2 => Just(Step::ProxyHtml404),
+        2 => Just(Step::Business),
+        1 => Just(Step::KeyReused),
+        1 => Just(Step::Redirect),
+    ]
+}
+
+/// One sequence: the answers the server gives, in order, and what the clerk does.
+#[derive(Debug, Clone)]
+struct Case {
+    steps: Vec<Step>,
+    second_submit: bool,
+    retry: bool,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        prop::collection::vec(step(), 1..=10),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(steps, second_submit, retry)| Case {
+            steps,
+            second_submit,
+            retry,
+        })
+}
+
+struct World {
+    server: Scripted,
+    other: Scripted,
+    services: Services,
+    desk: Desk,
+    next: AtomicU64,
+}
+
+fn row_state(world: &World, order: &str) -> Option<JournalState> {
+    world
+        .services
+        .with_store_locked(|s| {
+            s.journal_get(&JournalKey::new(
+                "test",
+                "link.create",
+                format!("link-{order}"),
+            ))
+        })
+        .expect("the journal reads")
+        .map(|r| r.state)
+}
+
+/// A failed row means the server holds no link for the order.
+fn check_failed_means_none(world: &World, order: &str, when: &str) -> Result<(), TestCaseError> {
+    if row_state(world, order) == Some(JournalState::Failed) {
+        prop_assert!(
+            world.server.links_of(order).is_empty(),
+            "{when}: row failed while the server holds {:?}",
+            world.server.links_of(order)
+        );
+    }
+    Ok(())
+}
+
+async fn run_case(world: &World, case: &Case) -> Result<JournalState, TestCaseError> {
+    let order = format!("M-{:06}", world.next.fetch_add(1, Ordering::Relaxed));
+    world
+        .server
+        .script_order(&order, case.steps.iter().map(|s| s.answer(&world.other)));
+    let request = link_request(&order, "19.90");
+    let _ = world.desk.create_link(&request).await;
+    check_failed_means_none(world, &order, "after the create")?;
+    if case.second_submit {
+        let _ = world.desk.create_link(&request).await;
+        check_failed_means_none(world, &order, "after a second submit")?;
+    }
+    if case.retry {
+        let _ = world
+            .desk
+            .retry_pending(&format!("link-{order}"), false)
+            .await;
+        check_failed_means_none(world, &order, "after a Retry")?;
+    }
+    // The network heals; every pending row is sent again.
+    world.server.heal();
+    world
+        .desk
+        .resume_pending()
+        .await
+        .map_err(|e| TestCaseError::fail(format!("resume failed: {e}")))?;
+    check_failed_means_none(world, &order, "after the healthy retry")?;
+
+    let held = world.server.links_of(&order);
+    prop_assert!(held.len() <= 1, "two links for one order: {held:?}");
+    let state = row_state(world, &order)
+        .ok_or_else(|| TestCaseError::fail("every create journals its order"))?;
+    if let Some(link) = held.first() {
+        let id = link["id"].as_str().unwrap_or_default();
+        let stored = world
+            .services
+            .with_store_locked(|s| s.get_link("test", id))
+            .expect("history reads");
+        prop_assert!(stored.is_some(), "link {id} on the server, not in history");
+        prop_assert_eq!(state, JournalState::Completed);
+    } else {
+        prop_assert_ne!(state, JournalState::Completed);
+        prop_assert_ne!(
+            state,
+            JournalState::Pending,
+            "a healthy retry settles every young row"
+        );
+    }
+    prop_assert!(
+        world.other.seen().is_empty(),
+        "the other host got a request"
+    );
+    Ok(state)
+}
+
+fn run_model(cases: u32) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let (server, other) = runtime.block_on(async {
+        (
+            Scripted::start([127, 0, 0, 1]).await,
+            Scripted::start([127, 0, 0, 2]).await,
+        )
+    });
+    let services = library_services(
+        Store::open_in_memory().expect("an in-memory store"),
+        &server.base_url(),
+        Duration::from_secs(3),
+    );
+    let desk = services.desk("test").expect("a desk");
+    let world = World {
+        server,
+        other,
+        services,
+        desk,
+        next: AtomicU64::new(0),
+    };
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    // The runner takes a `Fn`: the tallies live in cells.
+    let outcomes: RefCell<BTreeMap<String, u32>> = RefCell::default();
+    let steps: RefCell<BTreeMap<Step, u32>> = RefCell::default();
+    let started = std::time::Instant::now();
+    let result = runner.run(&case(), |case| {
+        let state = runtime.block_on(run_case(&world, &case))?;
+        *outcomes.borrow_mut().entry(state.to_string()).or_default() += 1;
+        for s in &case.steps {
+            *steps.borrow_mut().entry(*s).or_default() += 1;
+        }
+        Ok(())
+    });
+    println!(
+        "{cases} sequences in {:.1} s; final rows: {:?}; answers scripted: {:?}; links on the server: {}",
+        started.elapsed().as_secs_f64(),
+        outcomes.borrow(),
+        steps.borrow(),
+        world.server.all_links().len()
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn no_sequence_of_answers_loses_doubles_or_wrongly_fails_a_link() {
+    run_model(1_000);
+}
+
+#[test]
+#[ignore = "long run: 10,000 sequences"]
+fn ten_thousand_sequences() {
+    run_model(5_000);
+}
