@@ -161,7 +161,10 @@ impl Desk {
             now,
         };
         match self.with_store(|s| s.journal_begin(&row))? {
-            JournalBegin::Started(row) => self.drive(row, Prior::Clean).await,
+            JournalBegin::Started(row) => {
+                tracing::debug!(key = %row.key.key, "journal row committed");
+                self.drive(row, Prior::Clean).await
+            }
             JournalBegin::AlreadyPending(row) => Err(CreateError::InProgress { key: row.key.key }),
             JournalBegin::AlreadyDone(row) => Err(self.done_error(row)?),
         }
