@@ -153,7 +153,7 @@ fn crash_campaign(runs: usize) {
         let wait = match phase {
             0 => span(phases.committed / 5, phases.committed * 9 / 10),
             1 => {
-                let gap = phases.completed - phases.committed;
+                let gap = phases.completed.saturating_sub(phases.committed);
                 span(phases.committed + gap / 10, phases.committed + gap * 9 / 10)
             }
             _ => span(
