@@ -1,6 +1,6 @@
 //! Where API secrets live: the OS keyring, or this process's memory, never a file.
 //!
-//! DESIGN.md §3: the secret that signs requests is kept only in the OS keyring (service
+//! docs/design.md §3: the secret that signs requests is kept only in the OS keyring (service
 //! [`SERVICE`], one entry per profile and API key, user `{profile}:{api_key}`). Scripts and CI
 //! pass it in `PAYDESK_API_SECRET` instead ([`resolve_secret`]), and it is never written
 //! anywhere from there. When no keyring is available the caller gets a clear
@@ -203,7 +203,7 @@ impl SecretStore for KeyringStore {
 }
 
 /// Secrets kept in this process's memory only: the "this run only" store when no keyring is
-/// available (DESIGN.md §3), and the fake in tests. Values are wiped when dropped.
+/// available (docs/design.md §3), and the fake in tests. Values are wiped when dropped.
 #[derive(Default)]
 pub struct MemoryStore {
     secrets: Mutex<HashMap<String, Zeroizing<String>>>,

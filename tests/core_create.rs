@@ -1,4 +1,4 @@
-//! The outcome table of exactly-once link creation (`service::create`, DESIGN.md §2), against
+//! The outcome table of exactly-once link creation (`service::create`, docs/design.md §2), against
 //! a scripted fake server (a tiny axum app answering what each test chooses, counting and
 //! recording every request): 2xx → completed; a known 400 → failed and the key free again;
 //! 406 `idempotency.key.reused` → conflict; 406 without a key, 5xx, 429, a timeout → retried,

@@ -1,4 +1,4 @@
-//! The pending-request journal's state machine (DESIGN.md §2), table-driven: what a second
+//! The pending-request journal's state machine (docs/design.md §2), table-driven: what a second
 //! submit does in every state, which transitions each state allows, the 24-hour boundary, and
 //! that a committed row survives the process and a race between two connections.
 

@@ -1,4 +1,4 @@
-//! The tolerant response decoder (DESIGN.md §1).
+//! The tolerant response decoder (docs/design.md §1).
 //!
 //! The spec shows neither the envelope around content nor the shape of an error body, so the
 //! client accepts the common ones: content under `content`, `data`, `result`, `payload` or as

@@ -1,5 +1,5 @@
 //! Every endpoint paydesk calls, in one table. Paths the spec does not show are marked
-//! `assumed` (DESIGN.md §1) so that one edit adapts the app when the provider publishes them.
+//! `assumed` (docs/design.md §1) so that one edit adapts the app when the provider publishes them.
 
 /// One endpoint of the Partner Payment API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

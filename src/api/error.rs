@@ -343,7 +343,7 @@ mod tests {
         Decimal::from_str(s).unwrap()
     }
 
-    /// The status each known key comes with (spec table and DESIGN.md §1).
+    /// The status each known key comes with (spec table and docs/design.md §1).
     fn status_of(key: &str) -> u16 {
         match key {
             keys::ITEMS_TOTAL_MISMATCH

@@ -1,5 +1,5 @@
 //! The message keys paydesk knows: the spec's ten, and the auth and idempotency keys the
-//! sandbox answers with (DESIGN.md §1). The catalogue of sentences is keyed by these.
+//! sandbox answers with (docs/design.md §1). The catalogue of sentences is keyed by these.
 
 /// Link create: item total differs from `amount` (406).
 pub const ITEMS_TOTAL_MISMATCH: &str = "items.total.mismatch";

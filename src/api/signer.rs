@@ -1,4 +1,4 @@
-//! The request signature (DESIGN.md §1): lowercase hex HMAC-SHA256, keyed with the UTF-8 API
+//! The request signature (docs/design.md §1): lowercase hex HMAC-SHA256, keyed with the UTF-8 API
 //! secret, over `{apiKey}\n{timestamp}\n{METHOD}\n{path}\n{hex sha256 of the exact body bytes}`.
 //! `X-Timestamp` is Unix time in milliseconds. `Idempotency-Key` is not signed.
 //!

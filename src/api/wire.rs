@@ -225,7 +225,7 @@ pub struct SavedCard {
     pub created_date: Option<DateTime<Utc>>,
 }
 
-/// The installment options for a BIN (DESIGN.md §1). Unknown fields are kept in `extra`.
+/// The installment options for a BIN (docs/design.md §1). Unknown fields are kept in `extra`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct InstallmentList {
@@ -279,7 +279,7 @@ pub struct InstallmentOption {
     pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Body of link detail and link cancel (assumed shape, DESIGN.md §1).
+/// Body of link detail and link cancel (assumed shape, docs/design.md §1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LinkIdBody {
     /// The link's id.

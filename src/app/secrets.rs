@@ -1,6 +1,6 @@
 //! The app's secret store: the OS keyring, and when there is none, this run's memory.
 //!
-//! DESIGN.md §3: with no keyring the app says so and keeps the secret for this run only; it
+//! docs/design.md §3: with no keyring the app says so and keeps the secret for this run only; it
 //! never falls back to a file. This wrapper tries the keyring first; when the keyring reports
 //! itself unavailable, the secret goes to an in-memory store and the reason is remembered, so
 //! the settings can show "no keyring available" next to the profile.

@@ -1,6 +1,6 @@
 //! What the app remembers between runs (eframe storage), apart from the runtime handles.
 //!
-//! Only preferences live here: the language, the theme, the last profile and the last view.
+//! Only preferences live here: the language, the theme, the last profile and the shop name.
 //! Never a secret, a card number or a form's content: eframe writes this to a plain file.
 
 use serde::{Deserialize, Serialize};

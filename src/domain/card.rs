@@ -2,7 +2,7 @@
 //! value that can be sent ([`CardRequest`]), and the card-number helpers every view uses
 //! (brand, mask, grouping as typed).
 //!
-//! The card number (PAN) and the security code are secrets (DESIGN.md §3): they live only in
+//! The card number (PAN) and the security code are secrets (docs/design.md §3): they live only in
 //! [`Zeroizing`] buffers, every copy made here is one too (sized up front, so no reallocation
 //! leaves a stray copy behind), `Debug` shows only the mask, and the request body comes back
 //! as zeroizing bytes.

@@ -3,7 +3,7 @@
 //! typing ([`LinkFigures`]).
 //!
 //! The form never lets staff send what the server would reject when the app can know it
-//! (DESIGN.md §5). The rules, from the spec and DESIGN.md, and where the spec is silent our
+//! (docs/design.md §5). The rules, from the spec and docs/design.md, and where the spec is silent our
 //! decisions:
 //!
 //! - `amount`: required, parsed by [`parse_amount`], greater than zero, at most the API key's
@@ -15,7 +15,7 @@
 //! - `currency`: a [`Currency`], TRY by default; always sent.
 //! - `description`: optional, trimmed, at most [`MAX_TEXT_CHARS`] characters (our assumption;
 //!   the spec gives no bound), omitted when empty.
-//! - `orderNumber`: **required** (DESIGN.md §1: without it a payment cannot be matched),
+//! - `orderNumber`: **required** (docs/design.md §1: without it a payment cannot be matched),
 //!   trimmed, 1 to [`MAX_ORDER_NUMBER_CHARS`] characters of `A–Z a–z 0–9 - _ . /` (our
 //!   assumption: safe in an idempotency key, a URL and a search field).
 //! - `expiryDate`: optional; it must be later than `now` (equal to now counts as past, since it
@@ -312,7 +312,7 @@ impl LinkRequest {
             .expect("a LinkRequest is strings, decimal numbers and booleans: it always serializes")
     }
 
-    /// The idempotency key for this request, `link-{orderNumber}` (DESIGN.md §2).
+    /// The idempotency key for this request, `link-{orderNumber}` (docs/design.md §2).
     pub fn idempotency_key(&self) -> String {
         format!("link-{}", self.order_number)
     }

@@ -1,4 +1,4 @@
-//! Authentication of every signed request (DESIGN.md §1): the key must be known, the
+//! Authentication of every signed request (docs/design.md §1): the key must be known, the
 //! signature must match (constant-time, via `api::signer::verify`), the timestamp must be
 //! within 5 minutes of the server clock, the signature must not have been seen in the last
 //! 5 minutes, and the key must carry the endpoint's scope.

@@ -1,9 +1,9 @@
 //! Payment links: create (every rule and error key of the spec), detail, cancel, and paying
 //! (from the pay page or the admin route).
 //!
-//! Sandbox choices, documented in docs/sandbox.md: a missing, non-positive or too precise
-//! `amount` is 400 `amount.invalid`; the amount upper bound applies in any currency; the
-//! item ceiling counts `items` entries; an unknown variant or a variant of another business
+//! Sandbox choices, documented in the README ("The local sandbox"): a missing, non-positive
+//! or too precise `amount` is 400 `amount.invalid`; the amount upper bound applies in any
+//! currency; the item ceiling counts `items` entries; an unknown variant or a variant of another business
 //! is 400 `items.variant.not.found`; a variant in another currency is 400
 //! `items.currency.mismatch`; a link of another business is 404 `link.not.found`; cancel sets
 //! EXPIRED (a completed link cannot be cancelled: 406 `link.not.cancellable`).

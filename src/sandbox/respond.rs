@@ -1,4 +1,4 @@
-//! The sandbox's answer envelopes (DESIGN.md §1): success is
+//! The sandbox's answer envelopes (docs/design.md §1): success is
 //! `{"success": true, "content": {...}}`, an error is
 //! `{"success": false, "messageKey": "...", "message": "...", "httpStatus": N}`.
 //!

@@ -1,4 +1,4 @@
-//! The pending-request journal (DESIGN.md §2): one row per idempotent write request, committed
+//! The pending-request journal (docs/design.md §2): one row per idempotent write request, committed
 //! durably before its first byte is sent, so that a crash, a lost answer or a second click can
 //! never turn one order into two links.
 //!

@@ -2,7 +2,7 @@
 //! catalog and profiles, in one file (`paydesk.sqlite3`) in the data directory.
 //!
 //! Why one file and these settings: the journal is what makes link creation exactly-once
-//! (DESIGN.md §2), so its commits must survive a crash or power loss before the first byte is
+//! (docs/design.md §2), so its commits must survive a crash or power loss before the first byte is
 //! sent: `journal_mode=WAL` with `synchronous=FULL`. The GUI's worker thread and the CLI may
 //! use the file at the same time, so every connection waits on a busy timeout rather than
 //! failing, and writes that read-then-write run in `BEGIN IMMEDIATE` transactions.

@@ -137,7 +137,7 @@ fn link_create(c: &mut Criterion) {
         url: format!("{}{}", handle.base_url(), LINK_CREATE.path),
         seq: Arc::new(AtomicU64::new(0)),
     };
-    // Warm the pool, then one plain measurement printed as a figure for docs/sandbox.md;
+    // Warm the pool, then one plain measurement printed as a figure for the README;
     // skipped when criterion only smoke-tests the bench (`cargo test --benches`).
     if std::env::args().any(|a| a == "--bench") {
         plain_measurement(&bench);
