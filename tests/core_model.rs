@@ -255,5 +255,5 @@ fn no_sequence_of_answers_loses_doubles_or_wrongly_fails_a_link() {
 #[test]
 #[ignore = "long run: 10,000 sequences"]
 fn ten_thousand_sequences() {
-    run_model(5_000);
+    run_model(10_000);
 }
