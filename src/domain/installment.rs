@@ -116,7 +116,7 @@ pub struct InstallmentQuery {
     pos_type: PosType,
     sub_type: PosSubType,
     #[serde(
-        with = "crate::api::wire::amount_opt",
+        with = "crate::domain::wire_format::amount_opt",
         skip_serializing_if = "Option::is_none"
     )]
     amount: Option<Decimal>,

@@ -67,7 +67,7 @@ pub enum LinkItem {
         /// `name`.
         name: String,
         /// `unitPrice` (> 0, at the currency's scale).
-        #[serde(with = "crate::api::wire::amount")]
+        #[serde(with = "crate::domain::wire_format::amount")]
         unit_price: Decimal,
         /// `quantity` (≥ 1).
         quantity: u32,

@@ -179,10 +179,10 @@ impl fmt::Debug for LinkContext<'_> {
 #[derive(Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LinkRequest {
-    #[serde(with = "crate::api::wire::amount")]
+    #[serde(with = "crate::domain::wire_format::amount")]
     amount: Decimal,
     #[serde(
-        with = "crate::api::wire::amount_opt",
+        with = "crate::domain::wire_format::amount_opt",
         skip_serializing_if = "Option::is_none"
     )]
     cart_amount: Option<Decimal>,
@@ -191,7 +191,7 @@ pub struct LinkRequest {
     description: Option<String>,
     order_number: String,
     #[serde(
-        with = "crate::api::wire::time_opt",
+        with = "crate::domain::wire_format::time_opt",
         skip_serializing_if = "Option::is_none"
     )]
     expiry_date: Option<DateTime<Utc>>,

@@ -9,6 +9,7 @@ pub mod installment;
 pub mod items;
 pub mod link;
 pub mod money;
+pub mod wire_format;
 
 pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
 pub use catalog::{CatalogLookup, CatalogVariant};
