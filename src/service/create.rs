@@ -327,29 +327,22 @@ impl Desk {
                         let existing = self.linked(&row)?.map(Box::new);
                         return Err(CreateError::Conflict { key, existing });
                     }
-                    Disposition::Hold => {
+                    held @ (Disposition::Hold | Disposition::Unknown) => {
                         let text = error.to_string();
                         if let Err(e) = self
                             .with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))
                         {
                             return self.settled_elsewhere(&row.key, e);
                         }
-                        tracing::warn!(key = %key, error = %text, "answer proves nothing, left pending");
-                        return Err(CreateError::Unknown { key, error });
-                    }
-                    Disposition::Unknown => {
+                        // The server may hold the link from here on; a Hold stops at once (asking
+                        // again at once would get the same answer), an Unknown backs off.
                         prior = Prior::AfterUnknown;
-                        let text = error.to_string();
-                        if let Err(e) = self
-                            .with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))
-                        {
-                            return self.settled_elsewhere(&row.key, e);
-                        }
                         let jitter = rand::rng().random_range(0..=1000);
-                        let Some(wait) =
-                            policy.delay_after(attempts_here, jitter, error.retry_after())
-                        else {
-                            tracing::warn!(key = %key, attempts = attempts_here, "outcome unknown, left pending");
+                        let wait = (held == Disposition::Unknown)
+                            .then(|| policy.delay_after(attempts_here, jitter, error.retry_after()))
+                            .flatten();
+                        let Some(wait) = wait else {
+                            tracing::warn!(key = %key, attempts = attempts_here, error = %text, "outcome unknown, left pending");
                             return Err(CreateError::Unknown { key, error });
                         };
                         tracing::debug!(key = %key, attempt = attempts_here, wait_ms = wait.as_millis(), "outcome unknown, retrying");
