@@ -53,6 +53,8 @@ texts! {
     NavSettings => "Ayarlar", "Settings";
     Working => "Çalışıyor…", "Working…";
     Close => "Kapat", "Close";
+    ResendingNow => "Arka planda yeniden gönderiliyor…", "Sending again in the background…";
+    CancelDialog => "İptal", "Cancel";
     WorkerLost => "Arka plan işi yanıt vermeden bitti. Lütfen tekrar deneyin.", "The background job ended without an answer. Please try again.";
     StartFailed => "Profil açılamadı", "The profile could not be opened";
 
@@ -207,6 +209,9 @@ texts! {
     NoPending => "Bekleyen istek yok.", "No pending requests.";
     PendingExplained => "Sonucu bilinmeyen istekler burada kalır. Yeniden deneme aynı gövdeyi aynı anahtarla gönderir, bu yüzden ikinci bir link oluşmaz.", "Requests whose outcome is unknown stay here. A retry sends the same body with the same key, so no second link is made.";
     StaleExplained => "Eski (24 saatten fazla): sunucu anahtarı artık hatırlamıyor, yeniden deneme ikinci bir link oluşturabilir. Önce Geçmiş'te bu siparişe bakın.", "Stale (older than 24 h): the server no longer remembers the key, so a retry could create a second link. Check this order in History first.";
+    StaleConfirmTitle => "Bir günden eski istek yeniden gönderilsin mi?", "Send a request older than a day again?";
+    StaleConfirm => "Sunucu bir isteği 24 saat hatırlar. Bu istek daha eski, sunucu onu unutmuş olabilir: link o zaman oluştuysa, yeniden göndermek aynı satış için ikinci bir link oluşturur. Önce bu siparişin linki olmadığını kontrol edin (Geçmiş ya da iş ortağı paneli).", "The server remembers a request for 24 hours. This one is older, so the server may have forgotten it: if the link was made back then, sending it again makes a second link for the same sale. First check that this order has no link (History, or the partner panel).";
+    SendAnyway => "Kontrol ettim, yeniden gönder", "I checked, send it again";
     StatePending => "bekliyor", "pending";
     StateStale => "eski", "stale";
     StateFailed => "başarısız", "failed";
