@@ -36,6 +36,9 @@ fn start() -> Env {
         clock: Arc::new(SystemClock),
         poll_interval: Duration::from_millis(100),
         poll_max: Duration::from_millis(400),
+        // No background re-send of pending rows here: tests/ui_pending.rs covers it.
+        resend_first: Duration::from_hours(1),
+        resend_max: Duration::from_hours(1),
         perf_start: None,
     };
     let saved = SavedState {
@@ -362,8 +365,11 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     env.click(&format!("Retry {order}"));
     env.until("the retry completes", |app| app.pending.count() == 0);
     env.harness.run_steps(2);
-    env.harness
-        .get_by_label_contains(&format!("{order}: completed"));
+    // It was the form's order: the customer is waiting, so its QR opens.
+    assert_eq!(env.app().view, View::NewLink);
+    let shown = env.app().shown.as_ref().expect("the link is shown");
+    assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
+    env.harness.get_by_label("Scan to pay");
     // The server made exactly one link for this order.
     let links = env.admin(reqwest::Method::GET, "/sandbox/links", "");
     assert_eq!(links.matches(&order).count(), 1, "{links}");

@@ -10,13 +10,16 @@ use std::time::Instant;
 use zeroize::Zeroizing;
 
 use super::{App, Command, Connection, View};
+use crate::api::error::Disposition;
 use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
 use crate::domain::CatalogVariant;
 use crate::lang::Lang;
 use crate::qr::QrMatrix;
 use crate::secrets::SecretError;
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services};
-use crate::store::{CsvImport, CsvParsed, JournalRow, LinkCursor, LinkQuery, Profile};
+use crate::store::{
+    CsvImport, CsvParsed, JournalRow, JournalState, LinkCursor, LinkQuery, Profile,
+};
 use crate::ui::card::CardOutcome;
 use crate::ui::catalog::CsvOutcome;
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
@@ -47,6 +50,9 @@ impl std::fmt::Debug for Boot {
             .finish_non_exhaustive()
     }
 }
+
+/// Each re-sent row's key and outcome.
+pub type RowOutcomes = Vec<(String, Result<PaymentLink, CreateError>)>;
 
 /// A background result.
 pub enum Msg {
@@ -92,8 +98,16 @@ pub enum Msg {
     ),
     /// An Abandon ended.
     Abandoned(String, Result<Vec<JournalRow>, DeskError>),
-    /// Start-up resume of pending rows ended.
-    Resumed(Result<usize, DeskError>, Option<Vec<JournalRow>>),
+    /// A re-send of every pending row ended (start-up, the connection back, or a probe while
+    /// it is down).
+    Resumed {
+        /// The profile whose rows were sent (a switch meanwhile drops the answer).
+        profile: String,
+        /// Each row's key and outcome.
+        result: Result<RowOutcomes, DeskError>,
+        /// The journal's open rows after it.
+        rows: Option<Vec<JournalRow>>,
+    },
     /// A CSV preview or import ended.
     Csv(CsvOutcome, Option<HashMap<String, CatalogVariant>>),
     /// The QR PNG was written (or not).
@@ -119,7 +133,7 @@ impl std::fmt::Debug for Msg {
             Msg::PendingRows(_) => "PendingRows",
             Msg::Retried(..) => "Retried",
             Msg::Abandoned(..) => "Abandoned",
-            Msg::Resumed(..) => "Resumed",
+            Msg::Resumed { .. } => "Resumed",
             Msg::Csv(..) => "Csv",
             Msg::QrSaved(_) => "QrSaved",
             Msg::Profiles(_) => "Profiles",
@@ -181,6 +195,7 @@ impl App {
             self.catalog_view.busy = false;
             self.settings.busy = false;
             self.pending.busy.clear();
+            self.resend.running = false;
             if let Some(s) = &mut self.shown {
                 s.cancelling = false;
                 s.polling = None;
@@ -195,10 +210,75 @@ impl App {
 
     fn note_call(&mut self, e: Option<&DeskError>) {
         // An answer of any kind (even a refusal) means the server is reachable.
-        self.connection = match e {
-            Some(e) if e.is_unknown_outcome() => Connection::Disconnected(e.sentence(self.lang())),
-            _ => Connection::Connected,
-        };
+        match e {
+            Some(e) if e.is_unknown_outcome() => {
+                self.connection = Connection::Disconnected(e.sentence(self.lang()));
+            }
+            _ => self.set_connected(),
+        }
+    }
+
+    /// The server answered. Coming back from "not connected", the pending rows are sent again
+    /// at the end of this frame.
+    fn set_connected(&mut self) {
+        if matches!(self.connection, Connection::Disconnected(_)) {
+            self.resend.due = true;
+        }
+        self.connection = Connection::Connected;
+    }
+
+    /// What a link creation's outcome says about the connection.
+    fn note_create(&mut self, result: &Result<PaymentLink, CreateError>) {
+        match server_answered(result) {
+            Some(true) => self.set_connected(),
+            Some(false) => {
+                if let Err(CreateError::Unknown { error, .. }) = result {
+                    self.connection = Connection::Disconnected(error.sentence(self.lang()));
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// The key of the request the New link form sent, while the form still shows its order.
+    fn form_key(&self) -> Option<&str> {
+        let key = self.new_link.sent_key.as_deref()?;
+        (key.strip_prefix("link-") == Some(self.new_link.draft.order_number.trim())).then_some(key)
+    }
+
+    /// The outcome of the form's request, however it was sent (Create, Send again, Retry in
+    /// Pending, or the background re-send): a link opens the result view with its QR, a
+    /// refusal is said under the form (whose row is then failed, so the form is editable
+    /// again), an unknown outcome keeps the form locked.
+    fn form_answer(&mut self, result: Result<PaymentLink, CreateError>) {
+        let lang = self.lang();
+        self.new_link.sending = false;
+        match result {
+            Ok(link) => {
+                self.new_link.server_expected = None;
+                self.new_link.note = None;
+                self.show_link(link, false);
+                self.history.invalidate();
+                // The customer waits for this QR: from Pending (where the clerk may have gone
+                // to look), show it; other work in progress is not interrupted.
+                if self.view == View::Pending {
+                    self.view = View::NewLink;
+                }
+            }
+            Err(CreateError::Rejected(e)) => {
+                self.new_link.server_expected = e.expected_amount();
+                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+            }
+            Err(CreateError::Unknown { error, .. }) => {
+                self.new_link.note = Some(SendNote::Unknown(error.sentence(lang)));
+            }
+            Err(CreateError::InProgress { .. }) => {
+                self.new_link.note = Some(SendNote::AlreadyPending);
+            }
+            Err(e) => {
+                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+            }
+        }
     }
 
     fn on_msg(&mut self, msg: Msg) {
@@ -209,7 +289,6 @@ impl App {
                 self.saved.last_profile = Some(boot.desk.profile().name.clone());
                 self.limits = boot.desk.limits();
                 self.services = Some(boot.services);
-                let desk = boot.desk.clone();
                 self.desk = Some(boot.desk);
                 self.connection = match boot.fallback {
                     Some(why) => {
@@ -231,50 +310,28 @@ impl App {
                     ..Default::default()
                 };
                 // Resume the journal's pending rows of this profile.
-                self.spawn(async move {
-                    let result = desk.resume_pending().await.map(|v| v.len());
-                    let rows = desk.pending().ok();
-                    Msg::Resumed(result, rows)
-                });
+                self.start_resend();
             }
             Msg::Booted(Err(why)) => {
                 self.connection =
                     Connection::Disconnected(format!("{}: {why}", T::StartFailed.get(lang)));
             }
             Msg::Created { result, pending } => {
-                self.new_link.sending = false;
                 if let Some(rows) = pending {
                     self.pending.rows = rows;
                 }
-                match result {
-                    Ok(link) => {
-                        self.connection = Connection::Connected;
-                        self.new_link.server_expected = None;
-                        self.new_link.note = None;
-                        self.show_link(link, false);
-                        self.history.invalidate();
-                    }
-                    Err(CreateError::Rejected(e)) => {
-                        self.connection = Connection::Connected;
-                        self.new_link.server_expected = e.expected_amount();
-                        self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
-                    }
-                    Err(CreateError::Unknown { ref error, .. }) => {
-                        self.connection = Connection::Disconnected(error.sentence(lang));
-                        let text = result
-                            .as_ref()
-                            .err()
-                            .map(|e| e.sentence(lang))
-                            .unwrap_or_default();
-                        self.new_link.note = Some(SendNote::Unknown(text));
-                    }
-                    Err(CreateError::InProgress { .. }) => {
-                        self.new_link.note = Some(SendNote::AlreadyPending);
-                    }
-                    Err(e) => {
-                        self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
-                    }
+                if matches!(
+                    result,
+                    Err(CreateError::InProgress { .. }
+                        | CreateError::Stale { .. }
+                        | CreateError::AlreadyHasLink(_))
+                ) {
+                    // Nothing was journaled by this send: an open row of this order is not
+                    // the form's to re-send.
+                    self.new_link.sent_key = None;
                 }
+                self.note_create(&result);
+                self.form_answer(result);
             }
             Msg::OrderNumber(Ok(n)) => self.new_link.draft.order_number = n,
             Msg::OrderNumber(Err(e)) => {
@@ -341,15 +398,17 @@ impl App {
                 if let Some(rows) = rows {
                     self.pending.rows = rows;
                 }
-                match result {
+                self.note_create(&result);
+                self.pending.note = Some(match &result {
                     Ok(link) => {
-                        self.connection = Connection::Connected;
-                        let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
-                        self.pending.note =
-                            Some((true, format!("{order}: {}", T::StateCompleted.get(lang))));
                         self.history.invalidate();
+                        let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
+                        (true, format!("{order}: {}", T::StateCompleted.get(lang)))
                     }
-                    Err(e) => self.pending.note = Some((false, e.sentence(lang))),
+                    Err(e) => (false, e.sentence(lang)),
+                });
+                if self.form_key() == Some(key.as_str()) {
+                    self.form_answer(result);
                 }
             }
             Msg::Abandoned(key, result) => {
@@ -359,16 +418,11 @@ impl App {
                     Err(e) => self.pending.note = Some((false, e.sentence(lang))),
                 }
             }
-            Msg::Resumed(result, rows) => {
-                if let Some(rows) = rows {
-                    self.pending.rows = rows;
-                }
-                if let Ok(n) = result
-                    && n > 0
-                {
-                    self.history.invalidate();
-                }
-            }
+            Msg::Resumed {
+                profile,
+                result,
+                rows,
+            } => self.resumed(&profile, result, rows),
             Msg::Csv(outcome, catalog) => {
                 self.catalog_view.busy = false;
                 self.catalog_view.outcome = Some(outcome);
@@ -400,6 +454,140 @@ impl App {
                 self.settings.busy = false;
                 self.settings.secrets.insert(profile, status);
             }
+        }
+    }
+
+    /// Sends every pending row of the profile again, in the background (the desk's resume:
+    /// the retry policy's backoff per row; a row another request is driving is skipped).
+    pub(crate) fn start_resend(&mut self) {
+        let Some(desk) = self.desk.clone() else {
+            return;
+        };
+        self.resend.running = true;
+        self.resend.due = false;
+        self.resend.next = None;
+        let profile = desk.profile().name.clone();
+        self.spawn(async move {
+            let result = desk.resume_pending().await;
+            let rows = desk.pending().ok();
+            Msg::Resumed {
+                profile,
+                result,
+                rows,
+            }
+        });
+    }
+
+    /// A background re-send ended: each row's outcome goes where it belongs (the form's order
+    /// to the form), and the connection and the next try follow from whether anything answered.
+    fn resumed(
+        &mut self,
+        profile: &str,
+        result: Result<RowOutcomes, DeskError>,
+        rows: Option<Vec<JournalRow>>,
+    ) {
+        if self.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile) {
+            return;
+        }
+        let lang = self.lang();
+        self.resend.running = false;
+        if let Some(rows) = rows {
+            self.pending.rows = rows;
+        }
+        let outcomes = match result {
+            Ok(outcomes) => outcomes,
+            Err(e) => {
+                self.pending.note = Some((false, e.sentence(lang)));
+                self.resend_later();
+                return;
+            }
+        };
+        let mut silent = None;
+        let mut answered = false;
+        for (key, outcome) in outcomes {
+            // Another request of this app is sending the row; its own answer will come.
+            if matches!(outcome, Err(CreateError::InProgress { .. })) {
+                continue;
+            }
+            match (server_answered(&outcome), &outcome) {
+                (Some(false), Err(CreateError::Unknown { error, .. })) => {
+                    silent = Some(error.sentence(lang));
+                }
+                (Some(true), _) => answered = true,
+                _ => {}
+            }
+            if let Ok(link) = &outcome {
+                self.history.invalidate();
+                let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
+                self.pending.note =
+                    Some((true, format!("{order}: {}", T::StateCompleted.get(lang))));
+            }
+            if self.form_key() == Some(key.as_str()) {
+                self.form_answer(outcome);
+            }
+        }
+        // Set directly: this answer must not count as "the connection came back" and start
+        // another re-send at once.
+        if let Some(why) = silent {
+            self.connection = Connection::Disconnected(why);
+            self.resend_later();
+        } else {
+            if answered {
+                self.connection = Connection::Connected;
+            }
+            self.resend.interval = self.options.resend_first;
+            self.resend.next = None;
+        }
+    }
+
+    /// The server still does not answer: try again after twice the last wait (capped).
+    fn resend_later(&mut self) {
+        self.resend.interval = (self.resend.interval * 2).min(self.options.resend_max);
+        self.resend.next = Some(Instant::now() + self.resend.interval);
+    }
+
+    /// Starts a background re-send when one is due: at once when the connection has come back,
+    /// on the backoff while it is down. Asks for a repaint when the next one will be due, so an
+    /// idle window wakes for it and for nothing else.
+    pub(crate) fn schedule_resend(&mut self) {
+        if self.resend.running
+            || self.desk.is_none()
+            || self.new_link.sending
+            || !self.pending.busy.is_empty()
+        {
+            return;
+        }
+        let now = self.options.clock.now();
+        let open = self
+            .pending
+            .rows
+            .iter()
+            .any(|r| r.state == JournalState::Pending && !r.is_past_retention(now));
+        if !open {
+            self.resend.due = false;
+            self.resend.next = None;
+            self.resend.interval = self.options.resend_first;
+            return;
+        }
+        if self.resend.due {
+            self.start_resend();
+            return;
+        }
+        if !matches!(self.connection, Connection::Disconnected(_)) {
+            self.resend.next = None;
+            return;
+        }
+        let at = Instant::now();
+        if self.resend.next.is_none() {
+            self.resend.next = Some(at + self.resend.interval);
+            // Draw the planned time now rather than when it is due.
+            self.ctx.request_repaint();
+        }
+        let next = self.resend.next.unwrap_or(at);
+        if next <= at {
+            self.start_resend();
+        } else {
+            self.ctx.request_repaint_after(next - at);
         }
     }
 
@@ -518,6 +706,13 @@ impl App {
             Command::SwitchProfile(name) => {
                 self.options.profile = Some(name);
                 self.desk = None;
+                self.resend = super::Resend {
+                    running: false,
+                    due: false,
+                    next: None,
+                    interval: self.options.resend_first,
+                };
+                self.new_link.sent_key = None;
                 self.shown = None;
                 self.customer.open = false;
                 self.view = View::NewLink;
@@ -623,8 +818,8 @@ impl App {
                 });
             }
             Command::NewLink => {
-                let order = std::mem::take(&mut self.new_link.draft.order_number);
-                self.new_link.reset(order);
+                // No order number until the next one arrives: the last one may be pending.
+                self.new_link.reset(String::new());
                 self.shown = None;
                 self.customer.open = false;
                 self.spawn(async move { Msg::OrderNumber(desk.next_order_number()) });
@@ -783,6 +978,19 @@ fn open_profile(
         pending,
         fallback,
     })
+}
+
+/// Whether the server answered a link creation: `Some(true)` for a link or any answer (a
+/// refusal, a conflict, an answer after an earlier unknown attempt), `Some(false)` for no
+/// answer at all, `None` when the outcome was decided locally (nothing sent).
+fn server_answered(result: &Result<PaymentLink, CreateError>) -> Option<bool> {
+    match result {
+        Ok(_) | Err(CreateError::Rejected(_) | CreateError::Conflict { .. }) => Some(true),
+        Err(CreateError::Unknown { error, .. }) => {
+            Some(error.disposition() != Disposition::Unknown)
+        }
+        Err(_) => None,
+    }
 }
 
 fn history_page(desk: &Desk, filter: HistoryFilter, before: Option<LinkCursor>, lang: Lang) -> Msg {

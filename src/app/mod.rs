@@ -58,6 +58,11 @@ pub struct AppOptions {
     pub poll_interval: Duration,
     /// Longest interval of the status poll (backoff cap).
     pub poll_max: Duration,
+    /// First wait before pending creations are sent again in the background while the server
+    /// does not answer (doubled after each try that got no answer).
+    pub resend_first: Duration,
+    /// Longest wait between background re-sends (backoff cap).
+    pub resend_max: Duration,
     /// When the process started, to log the time to the first frame (`PAYDESK_PERF`).
     pub perf_start: Option<Instant>,
 }
@@ -72,6 +77,8 @@ impl Default for AppOptions {
             clock: Arc::new(SystemClock),
             poll_interval: Duration::from_secs(2),
             poll_max: Duration::from_secs(15),
+            resend_first: Duration::from_secs(5),
+            resend_max: Duration::from_mins(1),
             perf_start: None,
         }
     }
@@ -101,6 +108,19 @@ pub struct CustomerDisplay {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Poll {
     pub(crate) next: Option<Instant>,
+    pub(crate) interval: Duration,
+}
+
+/// The background re-send of the journal's pending rows (after a network drop).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Resend {
+    /// A re-send of every pending row is out.
+    pub(crate) running: bool,
+    /// Send now: the connection has just come back.
+    pub(crate) due: bool,
+    /// When to try next while the server does not answer.
+    pub(crate) next: Option<Instant>,
+    /// The current wait between tries.
     pub(crate) interval: Duration,
 }
 
@@ -144,6 +164,7 @@ pub struct App {
     pub(crate) commands: Vec<Command>,
     pub(crate) jobs: Vec<Pending<Msg>>,
     pub(crate) poll: Poll,
+    pub(crate) resend: Resend,
     pub(crate) history_next: Option<crate::store::LinkCursor>,
     applied_theme: Option<ThemeChoice>,
     first_frame: Option<Instant>,
@@ -175,6 +196,12 @@ impl App {
             poll: Poll {
                 next: None,
                 interval: options.poll_interval,
+            },
+            resend: Resend {
+                running: false,
+                due: false,
+                next: None,
+                interval: options.resend_first,
             },
             options,
             worker,
@@ -234,6 +261,11 @@ impl App {
         !self.jobs.is_empty()
     }
 
+    /// Whether pending rows are being sent again in the background right now.
+    pub fn is_resending(&self) -> bool {
+        self.resend.running
+    }
+
     /// One whole frame: results in, draw, commands out. eframe calls it through
     /// [`eframe::App::ui`]; tests call it from a kittest harness.
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
@@ -245,6 +277,7 @@ impl App {
         self.draw_ui(ui);
         self.run_commands();
         self.schedule_poll();
+        self.schedule_resend();
         if let Some(start) = self.first_frame.take() {
             // Read by tests/perf/startup.sh; only with PAYDESK_PERF set.
             eprintln!(

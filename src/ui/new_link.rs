@@ -6,6 +6,12 @@
 //! appear under it once the user has left it, and then follow every keystroke; Create stays
 //! disabled and says why. The form holds text as typed ([`LinkDraft`]); the domain turns it
 //! into the exact wire request, and the view only emits [`Command::CreateLink`] with it.
+//!
+//! Once sent, the form stands for those exact bytes: its fields are read-only while the request
+//! is out and for as long as the journal keeps the order pending (an unknown outcome). Create
+//! then becomes "Send again", which re-sends the journal's row with the same key
+//! ([`Command::RetryPending`]), and starting a new sale asks first, since the last one may
+//! already have a link.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -21,6 +27,7 @@ use crate::domain::{
     LinkDraft, format_amount,
 };
 use crate::lang::Lang;
+use crate::store::{JournalRow, JournalState};
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::text::T;
@@ -91,6 +98,20 @@ pub enum SendNote {
     AlreadyPending,
 }
 
+/// Why the form cannot be edited: the journal holds its order without a known outcome. Derived
+/// each frame from the journal rows the app already holds (no I/O).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormLock {
+    /// The order's row is pending: Create re-sends that row (same bytes, same key).
+    Pending {
+        /// The idempotency key of the row.
+        key: String,
+    },
+    /// The row is past the server's key retention: the form does not re-send it; the Pending
+    /// view does, after the user confirmed they checked.
+    Stale,
+}
+
 /// The state of the New link form.
 #[derive(Debug, Default)]
 pub struct NewLinkForm {
@@ -118,6 +139,17 @@ pub struct NewLinkForm {
     pub sending: bool,
     /// What the last send said.
     pub note: Option<SendNote>,
+    /// The idempotency key of the last request this form sent (its journal row decides the
+    /// lock).
+    pub sent_key: Option<String>,
+    /// Set by the app each frame: the lock derived from the journal rows.
+    pub lock: Option<FormLock>,
+    /// Set by the app each frame: pending rows are being sent again in the background.
+    pub resending: bool,
+    /// Set by the app each frame: when the next background re-send is planned, if one is.
+    pub next_resend: Option<DateTime<Utc>>,
+    /// "New link" was pressed while the order is pending: the confirmation is open.
+    pub confirm_new: bool,
     /// Focus the amount field on the next frame (first start, after "New link").
     pub focus_amount: bool,
     /// Focus the first field of this item row on the next frame (after Enter adds a row).
@@ -142,6 +174,29 @@ impl NewLinkForm {
         let currency = self.draft.currency;
         *self = Self::new(order_number);
         self.draft.currency = currency;
+    }
+
+    /// The lock for these journal rows at `now`: the form's last sent request is still open
+    /// (`pending`, or `stale` once older than the key retention) and the form still shows its
+    /// order.
+    pub fn lock_of(&self, rows: &[JournalRow], now: DateTime<Utc>) -> Option<FormLock> {
+        let key = self.sent_key.as_deref()?;
+        if key.strip_prefix("link-") != Some(self.draft.order_number.trim()) {
+            return None;
+        }
+        let row = rows.iter().find(|r| r.key.key == key)?;
+        match row.state {
+            JournalState::Pending if !row.is_past_retention(now) => Some(FormLock::Pending {
+                key: key.to_owned(),
+            }),
+            JournalState::Pending | JournalState::Stale => Some(FormLock::Stale),
+            _ => None,
+        }
+    }
+
+    /// Whether the fields are read-only: a request is out, or the journal holds the order.
+    pub fn is_read_only(&self) -> bool {
+        self.sending || self.lock.is_some()
     }
 
     /// Marks a field as left, so that its errors show (tests and the app use it).
@@ -202,14 +257,148 @@ impl NewLinkForm {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_max_width(880.0);
-                self.main_fields_ui(ui, cx, &errors, expiry_readable);
-                ui.add_space(8.0);
-                self.items_ui(ui, cx, &figures, &errors);
+                if let Some(lock) = self.lock.clone() {
+                    self.lock_banner_ui(ui, cx, &lock);
+                    ui.add_space(8.0);
+                }
+                // What was sent is what a re-send sends: nothing here may change meanwhile.
+                ui.add_enabled_ui(!self.is_read_only(), |ui| {
+                    self.main_fields_ui(ui, cx, &errors, expiry_readable);
+                    ui.add_space(8.0);
+                    self.items_ui(ui, cx, &figures, &errors);
+                });
                 ui.add_space(8.0);
                 Self::checks_ui(ui, cx, &figures);
                 ui.add_space(8.0);
-                self.send_ui(ui, cx, validation, expiry_readable, lang);
+                match self.lock.clone() {
+                    Some(lock) => self.locked_send_ui(ui, cx, &lock),
+                    None => self.send_ui(ui, cx, validation, expiry_readable, lang),
+                }
             });
+        self.confirm_new_ui(ui, cx);
+    }
+
+    /// Why the fields cannot be edited, above them.
+    fn lock_banner_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, lock: &FormLock) {
+        let lang = cx.lang;
+        egui::Frame::group(ui.style())
+            .stroke(egui::Stroke::new(1.5, cx.palette.warn))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(
+                    RichText::new(T::UnknownOutcome.get(lang))
+                        .color(cx.palette.warn)
+                        .strong(),
+                );
+                match lock {
+                    FormLock::Pending { .. } => {
+                        ui.label(T::FormLocked.get(lang));
+                        if let Some(SendNote::Unknown(why)) = &self.note {
+                            widgets::hint_ui(ui, &cx.palette, why);
+                        }
+                        if self.resending {
+                            ui.label(T::ResendingNow.get(lang));
+                        } else {
+                            let mut text = T::ResendsByItself.get(lang).to_owned();
+                            if let Some(at) = self.next_resend {
+                                let at = at.with_timezone(&Local).format("%H:%M:%S");
+                                let _ = write!(text, " {} {at}.", T::NextTry.get(lang));
+                            }
+                            ui.label(text);
+                        }
+                    }
+                    FormLock::Stale => {
+                        ui.label(T::FormStale.get(lang));
+                    }
+                }
+            });
+    }
+
+    /// The buttons of a locked form: send the journal's row again (never a new request), or
+    /// start a new sale after a confirmation.
+    fn locked_send_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, lock: &FormLock) {
+        let lang = cx.lang;
+        if let Some(SendNote::Error(text)) = &self.note {
+            widgets::error_text_ui(ui, &cx.palette, text.as_str());
+        }
+        if self.note == Some(SendNote::AlreadyPending) {
+            ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
+        }
+        let shortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Enter);
+        let pressed = ui.input_mut(|i| i.consume_shortcut(&shortcut));
+        ui.horizontal(|ui| {
+            match lock {
+                FormLock::Pending { key } => {
+                    let ready = !self.sending && !self.resending;
+                    // The banner says whose send it is (the form's or the background's).
+                    let label = if self.sending || self.resending {
+                        T::Sending
+                    } else {
+                        T::SendAgain
+                    };
+                    let button = ui.add_enabled(
+                        ready,
+                        egui::Button::new(RichText::new(label.get(lang)).heading())
+                            .min_size(egui::vec2(240.0, 40.0)),
+                    );
+                    if (button.clicked() || pressed) && ready {
+                        self.sending = true;
+                        self.note = None;
+                        cx.emit(Command::RetryPending {
+                            key: key.clone(),
+                            force: false,
+                        });
+                    }
+                }
+                FormLock::Stale => {
+                    if ui
+                        .add(
+                            egui::Button::new(RichText::new(T::OpenPending.get(lang)).heading())
+                                .min_size(egui::vec2(240.0, 40.0)),
+                        )
+                        .clicked()
+                    {
+                        cx.emit(Command::Navigate(crate::app::View::Pending));
+                    }
+                }
+            }
+            if ui
+                .add_enabled(
+                    !self.sending,
+                    egui::Button::new(RichText::new(T::NewLink.get(lang)).heading())
+                        .min_size(egui::vec2(160.0, 40.0)),
+                )
+                .clicked()
+            {
+                self.confirm_new = true;
+            }
+        });
+    }
+
+    /// "New link" while the last sale has no known outcome: ask first.
+    fn confirm_new_ui(&mut self, ui: &Ui, cx: &mut ViewCtx<'_>) {
+        if !self.confirm_new {
+            return;
+        }
+        let lang = cx.lang;
+        let modal = egui::Modal::new(egui::Id::unique("new-sale-confirm")).show(ui.ctx(), |ui| {
+            ui.set_max_width(420.0);
+            ui.label(RichText::new(T::NewSaleConfirm.get(lang)).strong());
+            ui.label(T::NewSaleExplained.get(lang));
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                if ui.button(T::StartNewSale.get(lang)).clicked() {
+                    self.confirm_new = false;
+                    cx.emit(Command::NewLink);
+                }
+                if ui.button(T::CancelDialog.get(lang)).clicked() {
+                    self.confirm_new = false;
+                }
+            });
+        });
+        if modal.should_close() {
+            self.confirm_new = false;
+        }
     }
 
     fn field_errors_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
@@ -835,6 +1024,7 @@ impl NewLinkForm {
         if create && let Ok(request) = validation {
             self.sending = true;
             self.note = None;
+            self.sent_key = Some(request.idempotency_key());
             cx.emit(Command::CreateLink(Box::new(request)));
         }
     }
@@ -911,4 +1101,61 @@ pub fn local_time(at: DateTime<Utc>) -> String {
     at.with_timezone(&Local)
         .format("%Y-%m-%d %H:%M")
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::JournalKey;
+
+    use super::*;
+
+    fn row(key: &str, state: JournalState, created_at: DateTime<Utc>) -> JournalRow {
+        JournalRow {
+            id: 1,
+            key: JournalKey::new("sandbox", "link.create", key),
+            body: b"{}".to_vec(),
+            order_number: key.strip_prefix("link-").map(str::to_owned),
+            amount: None,
+            currency: None,
+            created_at,
+            updated_at: created_at,
+            state,
+            attempts: 5,
+            last_error: None,
+            link_id: None,
+        }
+    }
+
+    #[test]
+    fn the_form_is_locked_only_by_the_open_row_of_the_request_it_sent() {
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        let mut form = NewLinkForm::new("PD-1".into());
+        let pending = [row("link-PD-1", JournalState::Pending, now)];
+        // A row for the order that this form did not send (another counter, the CLI).
+        assert_eq!(form.lock_of(&pending, now), None);
+
+        form.sent_key = Some("link-PD-1".into());
+        let locked = Some(FormLock::Pending {
+            key: "link-PD-1".into(),
+        });
+        assert_eq!(form.lock_of(&pending, now), locked);
+        // Past the key retention, the form no longer re-sends it.
+        let later = now + Duration::hours(24);
+        assert_eq!(form.lock_of(&pending, later), Some(FormLock::Stale));
+        let stale = [row("link-PD-1", JournalState::Stale, now)];
+        assert_eq!(form.lock_of(&stale, now), Some(FormLock::Stale));
+        // Finished rows free the form.
+        for state in [
+            JournalState::Completed,
+            JournalState::Failed,
+            JournalState::Conflict,
+            JournalState::Abandoned,
+        ] {
+            assert_eq!(form.lock_of(&[row("link-PD-1", state, now)], now), None);
+        }
+        assert_eq!(form.lock_of(&[], now), None);
+        // A new sale (another order number) is not locked by the old row.
+        form.draft.order_number = "PD-2".into();
+        assert_eq!(form.lock_of(&pending, now), None);
+    }
 }

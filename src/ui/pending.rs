@@ -1,7 +1,9 @@
 //! The journal's open rows: link creations whose outcome is not known yet (or that need the
 //! user's decision). Retry re-sends the same bytes with the same key, so it can never make a
 //! second link; Abandon gives up on a row. Rows past the server's 24-hour key retention are
-//! `stale` and explained: a retry could then duplicate, so the user checks History first.
+//! `stale` (by their state, or by their age before anything marked them): a retry could then
+//! duplicate, so Retry first opens a confirmation that says so, and only its "I checked" button
+//! re-sends the row (`force`).
 
 use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
@@ -23,6 +25,10 @@ pub struct PendingView {
     pub busy: Vec<String>,
     /// The last message (a retry's outcome).
     pub note: Option<(bool, String)>,
+    /// The key of the stale row whose re-send waits for the user's confirmation.
+    pub confirm_stale: Option<String>,
+    /// Set by the app each frame: pending rows are being sent again in the background.
+    pub resending: bool,
 }
 
 impl PendingView {
@@ -42,6 +48,9 @@ impl PendingView {
         if let Some((ok, note)) = &self.note {
             let color = if *ok { cx.palette.ok } else { cx.palette.error };
             ui.label(RichText::new(note).color(color));
+        }
+        if self.resending {
+            widgets::hint_ui(ui, &cx.palette, T::ResendingNow.get(lang));
         }
         if self.rows.is_empty() {
             ui.label(T::NoPending.get(lang));
@@ -79,12 +88,18 @@ impl PendingView {
                                     })
                                     .unwrap_or_default(),
                             );
-                            let state = state_text(row.state, lang);
-                            if row.state == JournalState::Stale {
-                                ui.label(RichText::new(state).color(cx.palette.warn))
+                            let stale = is_stale(row, cx.now);
+                            let shown_state = if stale {
+                                JournalState::Stale
+                            } else {
+                                row.state
+                            };
+                            let text = state_text(shown_state, lang);
+                            if stale {
+                                ui.label(RichText::new(text).color(cx.palette.warn))
                                     .on_hover_text(T::StaleExplained.get(lang));
                             } else {
-                                ui.label(state);
+                                ui.label(text);
                             }
                             ui.label(row.attempts.to_string());
                             ui.add(
@@ -102,11 +117,16 @@ impl PendingView {
                                 egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
                             });
                             if retry.clicked() {
-                                self.busy.push(key.clone());
-                                cx.emit(Command::RetryPending {
-                                    key: key.clone(),
-                                    force: row.state == JournalState::Stale,
-                                });
+                                if stale {
+                                    // Never one click: say what could go wrong first.
+                                    self.confirm_stale = Some(key.clone());
+                                } else {
+                                    self.busy.push(key.clone());
+                                    cx.emit(Command::RetryPending {
+                                        key: key.clone(),
+                                        force: false,
+                                    });
+                                }
                             }
                             let abandon = ui.add_enabled(
                                 open && !busy,
@@ -123,12 +143,73 @@ impl PendingView {
                             ui.end_row();
                         }
                     });
-                if self.rows.iter().any(|r| r.state == JournalState::Stale) {
+                if self.rows.iter().any(|r| is_stale(r, cx.now)) {
                     ui.add_space(6.0);
                     ui.label(RichText::new(T::StaleExplained.get(lang)).color(cx.palette.warn));
                 }
             });
+        self.confirm_stale_ui(ui, cx);
     }
+}
+
+impl PendingView {
+    /// The confirmation before a stale row is sent again: what the risk is, and what to check.
+    fn confirm_stale_ui(&mut self, ui: &Ui, cx: &mut ViewCtx<'_>) {
+        let Some(key) = self.confirm_stale.clone() else {
+            return;
+        };
+        let Some(row) = self.rows.iter().find(|r| r.key.key == key) else {
+            self.confirm_stale = None;
+            return;
+        };
+        let lang = cx.lang;
+        let order = row.order_number.clone().unwrap_or_else(|| key.clone());
+        let amount = row
+            .amount
+            .map(|a| format_amount(a, row.currency.unwrap_or_default(), lang))
+            .unwrap_or_default();
+        let age = age(row.created_at, cx.now);
+        let mut answer = None;
+        let modal =
+            egui::Modal::new(egui::Id::unique("stale-retry-confirm")).show(ui.ctx(), |ui| {
+                ui.set_max_width(460.0);
+                ui.label(
+                    RichText::new(T::StaleConfirmTitle.get(lang))
+                        .strong()
+                        .color(cx.palette.warn),
+                );
+                ui.label(RichText::new(format!("{order}   {amount}   ({age})")).monospace());
+                ui.label(T::StaleConfirm.get(lang));
+                ui.add_space(8.0);
+                ui.horizontal(|ui| {
+                    if ui.button(T::SendAnyway.get(lang)).clicked() {
+                        answer = Some(true);
+                    }
+                    if ui.button(T::CancelDialog.get(lang)).clicked() {
+                        answer = Some(false);
+                    }
+                });
+            });
+        if modal.should_close() {
+            answer = Some(false);
+        }
+        match answer {
+            Some(true) => {
+                self.confirm_stale = None;
+                self.busy.push(key.clone());
+                cx.emit(Command::RetryPending { key, force: true });
+            }
+            Some(false) => self.confirm_stale = None,
+            None => {}
+        }
+    }
+}
+
+/// Whether a row is past the server's key retention: marked `stale`, or a `pending` row old
+/// enough that the next look at the journal will mark it.
+pub fn is_stale(row: &JournalRow, now: DateTime<Utc>) -> bool {
+    row.state == JournalState::Stale
+        || (row.state == JournalState::Pending && row.is_past_retention(now))
 }
 
 /// A journal state as people read it.

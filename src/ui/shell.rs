@@ -19,6 +19,15 @@ impl App {
         let lang = self.saved.lang;
         let now = self.options_clock_now();
         let mut commands = std::mem::take(&mut self.commands);
+        // Derived from the rows already in memory: no I/O on this thread.
+        self.new_link.lock = self.new_link.lock_of(&self.pending.rows, now);
+        self.new_link.resending = self.resend.running;
+        // A wall-clock time, so the line needs no repaint each second.
+        self.new_link.next_resend = self.resend.next.map(|at| {
+            let wait = at.saturating_duration_since(std::time::Instant::now());
+            now + chrono::Duration::from_std(wait).unwrap_or_default()
+        });
+        self.pending.resending = self.resend.running;
 
         egui::Panel::top("top-bar").show(ui, |ui| {
             self.top_bar_ui(ui, &palette, &mut commands);

@@ -53,6 +53,8 @@ texts! {
     NavSettings => "Ayarlar", "Settings";
     Working => "Çalışıyor…", "Working…";
     Close => "Kapat", "Close";
+    ResendingNow => "Arka planda yeniden gönderiliyor…", "Sending again in the background…";
+    CancelDialog => "İptal", "Cancel";
     WorkerLost => "Arka plan işi yanıt vermeden bitti. Lütfen tekrar deneyin.", "The background job ended without an answer. Please try again.";
     StartFailed => "Profil açılamadı", "The profile could not be opened";
 
@@ -114,7 +116,16 @@ texts! {
     Sending => "Gönderiliyor…", "Sending…";
     ServerExpects => "Sunucunun beklediği tutar:", "The server expects the amount:";
     UseExpected => "Bu tutarı kullan", "Use this amount";
-    UnknownOutcome => "Sonuç bilinmiyor: istek Bekleyenler listesinde duruyor ve aynı anahtarla yeniden denenebilir. Form olduğu gibi kaldı.", "Outcome unknown: the request waits in the Pending list and can be retried with the same key. The form is kept as it was.";
+    UnknownOutcome => "Sonuç bilinmiyor: sunucu bu siparişi henüz onaylamadı.", "Outcome unknown: the server has not confirmed this order yet.";
+    FormLocked => "Bu siparişin son gönderimine henüz yanıt gelmedi; yeniden göndermek aynı isteği kullanır ve ikinci bir link oluşturamaz.", "The last send of this order has no answer yet; sending again uses the same request and cannot make a second link.";
+    ResendsByItself => "Bağlantı geri geldiğinde paydesk isteği kendiliğinden yeniden gönderir ve QR burada açılır.", "paydesk sends it again by itself when the connection comes back, and the QR opens here.";
+    NextTry => "Sonraki deneme:", "Next try at";
+    SendAgain => "Yeniden gönder (Ctrl+Enter)", "Send again (Ctrl+Enter)";
+    NewSaleConfirm => "Son satışın linki oluşmuş olabilir. Yine de yeni bir satışa başlansın mı?", "The last sale may already have a link. Start a new sale anyway?";
+    NewSaleExplained => "Son satışın isteği Bekleyenler listesinde kalır ve arka planda yeniden gönderilmeye devam eder; link oluşursa Geçmiş'te görünür.", "The last sale's request stays in Pending and is still sent again in the background; if it makes a link, the link shows in History.";
+    StartNewSale => "Yeni satışa başla", "Start a new sale";
+    FormStale => "Bu istek bir günden eski, sunucu onu unutmuş olabilir. Yeniden göndermeden önce Bekleyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is more than a day old, so the server may have forgotten it. Check in Pending whether a link was made before sending it again.";
+    OpenPending => "Bekleyenleri aç", "Open Pending";
     AlreadyPending => "Bu sipariş için bir istek zaten bekliyor; ikinci bir istek gönderilmedi.", "A request for this order is already pending; no second request was sent.";
     MoreErrors => "başka sorun", "more problems";
 
@@ -207,6 +218,9 @@ texts! {
     NoPending => "Bekleyen istek yok.", "No pending requests.";
     PendingExplained => "Sonucu bilinmeyen istekler burada kalır. Yeniden deneme aynı gövdeyi aynı anahtarla gönderir, bu yüzden ikinci bir link oluşmaz.", "Requests whose outcome is unknown stay here. A retry sends the same body with the same key, so no second link is made.";
     StaleExplained => "Eski (24 saatten fazla): sunucu anahtarı artık hatırlamıyor, yeniden deneme ikinci bir link oluşturabilir. Önce Geçmiş'te bu siparişe bakın.", "Stale (older than 24 h): the server no longer remembers the key, so a retry could create a second link. Check this order in History first.";
+    StaleConfirmTitle => "Bir günden eski istek yeniden gönderilsin mi?", "Send a request older than a day again?";
+    StaleConfirm => "Sunucu bir isteği 24 saat hatırlar. Bu istek daha eski, sunucu onu unutmuş olabilir: link o zaman oluştuysa, yeniden göndermek aynı satış için ikinci bir link oluşturur. Önce bu siparişin linki olmadığını kontrol edin (Geçmiş ya da iş ortağı paneli).", "The server remembers a request for 24 hours. This one is older, so the server may have forgotten it: if the link was made back then, sending it again makes a second link for the same sale. First check that this order has no link (History, or the partner panel).";
+    SendAnyway => "Kontrol ettim, yeniden gönder", "I checked, send it again";
     StatePending => "bekliyor", "pending";
     StateStale => "eski", "stale";
     StateFailed => "başarısız", "failed";
