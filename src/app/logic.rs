@@ -10,7 +10,7 @@ use std::time::Instant;
 use zeroize::Zeroizing;
 
 use super::{App, Command, Connection, View};
-use crate::api::error::Disposition;
+use crate::api::error::{Disposition, Prior};
 use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
 use crate::domain::CatalogVariant;
 use crate::lang::Lang;
@@ -562,7 +562,7 @@ impl App {
             .pending
             .rows
             .iter()
-            .any(|r| r.state == JournalState::Pending && !r.is_past_retention(now));
+            .any(|r| r.state == JournalState::Pending && !r.is_stale_at(now));
         if !open {
             self.resend.due = false;
             self.resend.next = None;
@@ -987,7 +987,9 @@ fn server_answered(result: &Result<PaymentLink, CreateError>) -> Option<bool> {
     match result {
         Ok(_) | Err(CreateError::Rejected(_) | CreateError::Conflict { .. }) => Some(true),
         Err(CreateError::Unknown { error, .. }) => {
-            Some(error.disposition() != Disposition::Unknown)
+            // An answer that left the row pending (a 401 after a lost one, a redirect) is still
+            // an answer; no answer at all, a 5xx or a 429 is not.
+            Some(error.disposition(Prior::AfterUnknown) != Disposition::Unknown)
         }
         Err(_) => None,
     }

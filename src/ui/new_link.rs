@@ -186,7 +186,7 @@ impl NewLinkForm {
         }
         let row = rows.iter().find(|r| r.key.key == key)?;
         match row.state {
-            JournalState::Pending if !row.is_past_retention(now) => Some(FormLock::Pending {
+            JournalState::Pending if !row.is_stale_at(now) => Some(FormLock::Pending {
                 key: key.to_owned(),
             }),
             JournalState::Pending | JournalState::Stale => Some(FormLock::Stale),

@@ -1,7 +1,7 @@
 //! The journal's open rows: link creations whose outcome is not known yet (or that need the
 //! user's decision). Retry re-sends the same bytes with the same key, so it can never make a
-//! second link; Abandon gives up on a row. Rows past the server's 24-hour key retention are
-//! `stale` (by their state, or by their age before anything marked them): a retry could then
+//! second link; Abandon gives up on a row. Rows 23 hours old (an hour short of the server's
+//! 24-hour key retention) are `stale` (by their state, or by their age before anything marked them): a retry could then
 //! duplicate, so Retry first opens a confirmation that says so, and only its "I checked" button
 //! re-sends the row (`force`).
 
@@ -208,8 +208,7 @@ impl PendingView {
 /// Whether a row is past the server's key retention: marked `stale`, or a `pending` row old
 /// enough that the next look at the journal will mark it.
 pub fn is_stale(row: &JournalRow, now: DateTime<Utc>) -> bool {
-    row.state == JournalState::Stale
-        || (row.state == JournalState::Pending && row.is_past_retention(now))
+    row.state == JournalState::Stale || (row.state == JournalState::Pending && row.is_stale_at(now))
 }
 
 /// A journal state as people read it.

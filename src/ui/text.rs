@@ -124,7 +124,7 @@ texts! {
     NewSaleConfirm => "Son satışın linki oluşmuş olabilir. Yine de yeni bir satışa başlansın mı?", "The last sale may already have a link. Start a new sale anyway?";
     NewSaleExplained => "Son satışın isteği Bekleyenler listesinde kalır ve arka planda yeniden gönderilmeye devam eder; link oluşursa Geçmiş'te görünür.", "The last sale's request stays in Pending and is still sent again in the background; if it makes a link, the link shows in History.";
     StartNewSale => "Yeni satışa başla", "Start a new sale";
-    FormStale => "Bu istek bir günden eski, sunucu onu unutmuş olabilir. Yeniden göndermeden önce Bekleyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is more than a day old, so the server may have forgotten it. Check in Pending whether a link was made before sending it again.";
+    FormStale => "Bu istek 23 saatten eski; sunucu istekleri 24 saat hatırlar, onu unutmuş olabilir. Yeniden göndermeden önce Bekleyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is 23 hours old or more; the server remembers requests for 24 hours and may have forgotten it. Check in Pending whether a link was made before sending it again.";
     OpenPending => "Bekleyenleri aç", "Open Pending";
     AlreadyPending => "Bu sipariş için bir istek zaten bekliyor; ikinci bir istek gönderilmedi.", "A request for this order is already pending; no second request was sent.";
     MoreErrors => "başka sorun", "more problems";
@@ -217,9 +217,9 @@ texts! {
     Abandon => "Vazgeç", "Abandon";
     NoPending => "Bekleyen istek yok.", "No pending requests.";
     PendingExplained => "Sonucu bilinmeyen istekler burada kalır. Yeniden deneme aynı gövdeyi aynı anahtarla gönderir, bu yüzden ikinci bir link oluşmaz.", "Requests whose outcome is unknown stay here. A retry sends the same body with the same key, so no second link is made.";
-    StaleExplained => "Eski (24 saatten fazla): sunucu anahtarı artık hatırlamıyor, yeniden deneme ikinci bir link oluşturabilir. Önce Geçmiş'te bu siparişe bakın.", "Stale (older than 24 h): the server no longer remembers the key, so a retry could create a second link. Check this order in History first.";
-    StaleConfirmTitle => "Bir günden eski istek yeniden gönderilsin mi?", "Send a request older than a day again?";
-    StaleConfirm => "Sunucu bir isteği 24 saat hatırlar. Bu istek daha eski, sunucu onu unutmuş olabilir: link o zaman oluştuysa, yeniden göndermek aynı satış için ikinci bir link oluşturur. Önce bu siparişin linki olmadığını kontrol edin (Geçmiş ya da iş ortağı paneli).", "The server remembers a request for 24 hours. This one is older, so the server may have forgotten it: if the link was made back then, sending it again makes a second link for the same sale. First check that this order has no link (History, or the partner panel).";
+    StaleExplained => "Eski (23 saat ya da daha eski): sunucu istekleri 24 saat hatırlar ve bunu unutmuş olabilir, yeniden deneme ikinci bir link oluşturabilir. Önce Geçmiş'te bu siparişe bakın.", "Stale (23 h or older): the server remembers requests for 24 hours and may have forgotten this one, so a retry could create a second link. Check this order in History first.";
+    StaleConfirmTitle => "23 saatten eski istek yeniden gönderilsin mi?", "Send a request 23 hours old again?";
+    StaleConfirm => "Sunucu bir isteği 24 saat hatırlar. Bu istek 23 saatten eski, sunucu onu unutmuş olabilir: link o zaman oluştuysa, yeniden göndermek aynı satış için ikinci bir link oluşturur. Önce bu siparişin linki olmadığını kontrol edin (Geçmiş ya da iş ortağı paneli).", "The server remembers a request for 24 hours. This one is 23 hours old or more, so the server may have forgotten it: if the link was made back then, sending it again makes a second link for the same sale. First check that this order has no link (History, or the partner panel).";
     SendAnyway => "Kontrol ettim, yeniden gönder", "I checked, send it again";
     StatePending => "bekliyor", "pending";
     StateStale => "eski", "stale";
