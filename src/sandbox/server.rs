@@ -110,6 +110,15 @@ pub enum SandboxError {
     /// The state file could not be opened or read.
     #[error("sandbox state file: {0}")]
     State(#[from] rusqlite::Error),
+    /// The state file or its folder could not be created or made private.
+    #[error("sandbox state file {}: {source}", path.display())]
+    StateFile {
+        /// The state file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// The background thread ended before the sandbox started.
     #[error("the sandbox thread stopped before the server started")]
     ThreadGone,
