@@ -48,7 +48,7 @@ fn wait_for(files: &[PathBuf], child: &mut Child) {
             panic!("paydesk ended early ({status}); files: {files:?}");
         }
         assert!(
-            start.elapsed() < Duration::from_secs(60),
+            start.elapsed() < Duration::from_mins(1),
             "never appeared: {:?}",
             files.iter().filter(|f| !f.exists()).collect::<Vec<_>>()
         );
@@ -67,7 +67,14 @@ fn assert_private_db(db: &Path) {
 /// card number on stdin: by then it has opened (and written) its database and started the
 /// embedded sandbox with its state file, so both are open with their `-wal` and `-shm`.
 fn start_waiting_on_stdin(cli: &Cli) -> Child {
-    let mut cmd = cli.command(&["card", "save", "--expiry-month", "12", "--expiry-year", "2030"]);
+    let mut cmd = cli.command(&[
+        "card",
+        "save",
+        "--expiry-month",
+        "12",
+        "--expiry-year",
+        "2030",
+    ]);
     cmd.stdin(Stdio::piped());
     let mut child = cmd.spawn().expect("the paydesk binary starts");
     let dir = cli.data_dir();
