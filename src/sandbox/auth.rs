@@ -1,7 +1,8 @@
-//! Authentication of every signed request (DESIGN.md §1): the key must be known, the
-//! signature must match (constant-time, via `api::signer::verify`), the timestamp must be
-//! within 5 minutes of the server clock, the signature must not have been seen in the last
-//! 5 minutes, and the key must carry the endpoint's scope.
+//! Authentication of every signed request (the README's Assumptions table: signature and
+//! replay rule): the key must be known, the signature must match (constant-time, via
+//! `api::signer::verify`), the timestamp must be within 5 minutes of the server clock, the
+//! signature must not have been seen in the last 5 minutes, and the key must carry the
+//! endpoint's scope.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, PoisonError};
@@ -47,7 +48,7 @@ impl ReplayCache {
         if seen.until.get(signature).is_some_and(|u| *u > now_ms) {
             return false;
         }
-        let until = timestamp_ms.max(now_ms) + WINDOW_MS;
+        let until = timestamp_ms.max(now_ms).saturating_add(WINDOW_MS);
         seen.until.insert(signature.to_owned(), until);
         seen.order.push_back((until, signature.to_owned()));
         true
@@ -107,7 +108,8 @@ pub fn authenticate<'a>(
             "X-Timestamp must be Unix time in milliseconds",
         );
     };
-    if (now_ms - ts).abs() > WINDOW_MS {
+    // `abs_diff`: a timestamp near i64::MIN must not overflow the subtraction.
+    if now_ms.abs_diff(ts) > WINDOW_MS.unsigned_abs() {
         return unauthorized(
             keys::AUTH_TIMESTAMP_SKEW,
             "X-Timestamp is more than 5 minutes from the server clock",

@@ -6,7 +6,8 @@
 //! It is an independent implementation of the server side: request bodies are read
 //! leniently from `serde_json::Value` so it sees what a buggy client really sends, and
 //! answers are built from the shared `api::wire` types so both sides agree on the shape.
-//! See docs/sandbox.md for the fixture format, the admin routes and every sandbox choice.
+//! The README's sandbox section documents the fixture format, the admin routes and every
+//! sandbox choice.
 
 pub mod admin;
 mod auth;
