@@ -37,6 +37,7 @@ fn start() -> Env {
         poll_interval: Duration::from_millis(100),
         poll_max: Duration::from_millis(400),
         perf_start: None,
+        env_secret: paydesk::secrets::EnvSecret::default(),
     };
     let saved = SavedState {
         lang: Lang::En,

@@ -60,6 +60,8 @@ pub struct AppOptions {
     pub poll_max: Duration,
     /// When the process started, to log the time to the first frame (`PAYDESK_PERF`).
     pub perf_start: Option<Instant>,
+    /// `PAYDESK_API_SECRET` as read at start-up (none in tests).
+    pub env_secret: crate::secrets::EnvSecret,
 }
 
 impl Default for AppOptions {
@@ -73,6 +75,7 @@ impl Default for AppOptions {
             poll_interval: Duration::from_secs(2),
             poll_max: Duration::from_secs(15),
             perf_start: None,
+            env_secret: crate::secrets::EnvSecret::default(),
         }
     }
 }

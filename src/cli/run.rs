@@ -27,7 +27,7 @@ use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
 use crate::domain::{Currency, LinkStatus};
 use crate::lang::Lang;
-use crate::secrets::SecretStore;
+use crate::secrets::{EnvSecret, SecretStore};
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services, os_secret_store};
 use crate::store::{JournalState, LinkQuery, Profile, default_data_dir};
 
@@ -64,7 +64,9 @@ impl Failure {
 type Outcome = Result<(), Failure>;
 
 /// Runs the CLI command in `cli` (which must have one) and returns the process exit code.
-pub fn run(cli: Cli) -> i32 {
+/// `env_secret` is `PAYDESK_API_SECRET` as `main` read it (and removed it from the
+/// environment).
+pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
     let lang = Lang::from_env();
     let command = match cli.command {
         None => return 2,
@@ -113,6 +115,7 @@ pub fn run(cli: Cli) -> i32 {
     };
     let ctx = Ctx {
         lang,
+        env_secret,
         data_dir,
         profile: cli.profile.unwrap_or_else(|| SANDBOX_PROFILE.to_owned()),
     };
@@ -141,6 +144,7 @@ fn init_logging() {
 
 struct Ctx {
     lang: Lang,
+    env_secret: EnvSecret,
     data_dir: PathBuf,
     profile: String,
 }
@@ -181,13 +185,10 @@ fn invalid(errors: &FieldErrors, lang: Lang) -> Failure {
 
 impl Ctx {
     fn services(&self) -> Result<Services, Failure> {
-        let env_secret = std::env::var("PAYDESK_API_SECRET")
-            .ok()
-            .filter(|s| !s.is_empty())
-            .map(Zeroizing::new);
         let secrets: Arc<dyn SecretStore> = os_secret_store();
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-        Services::open(&self.data_dir, secrets, clock, env_secret).map_err(local(self.lang))
+        Services::open(&self.data_dir, secrets, clock, self.env_secret.value())
+            .map_err(local(self.lang))
     }
 
     fn desk(&self, services: &Services) -> Result<Desk, Failure> {
