@@ -16,7 +16,7 @@ use clap::{Args, Parser, Subcommand};
 /// With no command, the desktop app opens. The built-in `sandbox` profile talks to a local
 /// sandbox server started in-process, so everything works with no account.
 #[derive(Debug, Parser)]
-#[command(name = "paydesk", version, about, long_about = None)]
+#[command(name = "paydesk", version, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Cli {
     /// Folder of the local database (default: the platform data folder; env PAYDESK_DATA_DIR).
     #[arg(long, global = true, env = "PAYDESK_DATA_DIR", value_name = "DIR")]
@@ -28,6 +28,18 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 }
+
+/// The exit codes, shown under `paydesk --help` (and in the man page).
+pub const EXIT_CODES: &str = "\
+Exit codes: 0 done; 1 local failure (database, keyring, file); 2 usage; 3 invalid input, \
+nothing sent (every field error printed); 4 rejected by the server (key and sentence \
+printed); 5 outcome unknown (`paydesk pending retry` finishes it); 130 stopped with Ctrl+C \
+at a prompt, nothing sent.
+
+Secrets: PAYDESK_API_SECRET is read once at start and removed from the environment of \
+everything paydesk starts. Card numbers, CVVs and secrets are read from stdin (hidden on a \
+terminal), never from arguments; `installments --bin` with more than 8 digits is refused \
+(exit 3).";
 
 /// The commands.
 #[derive(Debug, Subcommand)]
@@ -267,7 +279,9 @@ pub enum CardCommand {
 /// `paydesk installments ...`
 #[derive(Debug, Args)]
 pub struct InstallmentsArgs {
-    /// Card BIN: the first 6 digits (a longer number keeps only 6).
+    /// Card BIN: the first 6 digits (7 or 8 are accepted, 6 are used). More than 8 digits is
+    /// refused with exit 3 and nothing is sent: a card number typed here would stay in the
+    /// shell history and the process list.
     #[arg(long, value_name = "BIN")]
     pub bin: String,
     /// POS type filter (DEFAULT, VIRTUAL, PHYSICAL, SOFTWALLET, LOYALTY).
