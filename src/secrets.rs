@@ -32,6 +32,43 @@ pub const SERVICE: &str = "paydesk";
 /// The environment variable that carries the API secret for scripts and CI.
 pub const SECRET_ENV: &str = "PAYDESK_API_SECRET";
 
+/// `PAYDESK_API_SECRET` as read once when paydesk starts (`main` then removes the variable
+/// from the process, so nothing paydesk starts inherits it). Zeroized on drop; `Debug` says
+/// only whether it is set.
+#[derive(Clone, Default)]
+pub struct EnvSecret(Option<Zeroizing<String>>);
+
+impl EnvSecret {
+    /// The variable's value now; unset, empty or not UTF-8 is no secret.
+    pub fn from_env() -> Self {
+        Self(
+            std::env::var(SECRET_ENV)
+                .ok()
+                .filter(|s| !s.is_empty())
+                .map(Zeroizing::new),
+        )
+    }
+
+    /// A secret given directly (tests, or a caller that read it elsewhere).
+    pub fn new(secret: Option<Zeroizing<String>>) -> Self {
+        Self(secret.filter(|s| !s.is_empty()))
+    }
+
+    /// A copy of the secret, `None` when there is none.
+    pub fn value(&self) -> Option<Zeroizing<String>> {
+        self.0.clone()
+    }
+}
+
+impl fmt::Debug for EnvSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.0 {
+            Some(_) => "EnvSecret(<redacted>)",
+            None => "EnvSecret(none)",
+        })
+    }
+}
+
 /// The keyring user name of a profile's API key: `{profile}:{api_key}`.
 ///
 /// Profile names cannot contain `:` (the store refuses them), so the pair is unambiguous.
@@ -321,6 +358,19 @@ mod tests {
         fn delete(&self, _: &str, _: &str) -> Result<(), SecretError> {
             Err(SecretError::Unavailable("no D-Bus session".into()))
         }
+    }
+
+    #[test]
+    fn the_environment_secret_is_redacted_in_debug_and_empty_is_none() {
+        let set = EnvSecret::new(Some(Zeroizing::new("sk_live_visible".to_owned())));
+        assert_eq!(format!("{set:?}"), "EnvSecret(<redacted>)");
+        assert_eq!(
+            set.value().as_deref().map(String::as_str),
+            Some("sk_live_visible")
+        );
+        let empty = EnvSecret::new(Some(Zeroizing::new(String::new())));
+        assert_eq!(format!("{empty:?}"), "EnvSecret(none)");
+        assert!(empty.value().is_none());
     }
 
     #[test]

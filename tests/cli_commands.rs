@@ -968,7 +968,8 @@ fn installments_list_the_bins_options_with_exact_totals() {
                 .round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
         );
     }
-    let text = cli.run(&["installments", "--bin", "5400610000000001"]);
+    // Up to 8 digits are taken (6 are used); a whole card number is refused (cli_secrets.rs).
+    let text = cli.run(&["installments", "--bin", "54006100"]);
     ok(&text);
     assert!(
         text.stdout.starts_with("540061 Yapı Kredi"),

@@ -496,7 +496,9 @@ fn spawn_background_serves_non_async_callers_until_dropped() {
     let addr = handle.addr();
     let get = || -> std::io::Result<String> {
         let mut s = std::net::TcpStream::connect(addr)?;
-        s.write_all(b"GET /sandbox HTTP/1.1\r\nHost: sandbox\r\nConnection: close\r\n\r\n")?;
+        // The Host a client of http://127.0.0.1:PORT sends (admin routes check it).
+        let request = format!("GET /sandbox HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+        s.write_all(request.as_bytes())?;
         let mut out = String::new();
         s.read_to_string(&mut out)?;
         Ok(out)

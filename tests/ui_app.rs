@@ -40,6 +40,7 @@ fn start() -> Env {
         resend_first: Duration::from_hours(1),
         resend_max: Duration::from_hours(1),
         perf_start: None,
+        env_secret: paydesk::secrets::EnvSecret::default(),
     };
     let saved = SavedState {
         lang: Lang::En,

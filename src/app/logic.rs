@@ -7,8 +7,6 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-use zeroize::Zeroizing;
-
 use super::{App, Command, Connection, View};
 use crate::api::error::{Disposition, Prior};
 use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
@@ -939,9 +937,7 @@ fn open_profile(
                 .clone()
                 .or_else(crate::store::default_data_dir)
                 .ok_or_else(|| "no data folder; start with --data-dir".to_owned())?;
-            let env = std::env::var(crate::secrets::SECRET_ENV)
-                .ok()
-                .map(Zeroizing::new);
+            let env = options.env_secret.value();
             let secrets: Arc<dyn crate::secrets::SecretStore> = options.secrets.clone();
             std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             Arc::new(

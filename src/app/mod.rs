@@ -65,6 +65,8 @@ pub struct AppOptions {
     pub resend_max: Duration,
     /// When the process started, to log the time to the first frame (`PAYDESK_PERF`).
     pub perf_start: Option<Instant>,
+    /// `PAYDESK_API_SECRET` as read at start-up (none in tests).
+    pub env_secret: crate::secrets::EnvSecret,
 }
 
 impl Default for AppOptions {
@@ -80,6 +82,7 @@ impl Default for AppOptions {
             resend_first: Duration::from_secs(5),
             resend_max: Duration::from_mins(1),
             perf_start: None,
+            env_secret: crate::secrets::EnvSecret::default(),
         }
     }
 }

@@ -13,6 +13,8 @@ pub struct GuiOptions {
     pub data_dir: Option<PathBuf>,
     /// `--profile`.
     pub profile: Option<String>,
+    /// `PAYDESK_API_SECRET` as `main` read it (the variable itself is removed).
+    pub env_secret: crate::secrets::EnvSecret,
 }
 
 /// Why the window could not run.
@@ -70,6 +72,7 @@ pub fn run_gui(gui: GuiOptions) -> Result<(), GuiError> {
             let options = AppOptions {
                 data_dir: gui.data_dir,
                 profile: gui.profile,
+                env_secret: gui.env_secret,
                 perf_start,
                 ..AppOptions::default()
             };

@@ -29,18 +29,25 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// The exit codes, shown under `paydesk --help`.
+/// The exit codes, shown under `paydesk --help` (and in the man page).
 pub const EXIT_CODES: &str = "\
 Exit codes:
-  0  done
-  1  a local failure (database, keyring, file)
-  2  usage
-  3  invalid input; nothing was sent (every field error is printed)
-  4  refused by the server, and it holds no link for the request (key and sentence printed)
-  5  outcome unknown: no answer, a redirect (never followed), or an answer that does not show
-     whether the link exists (for example 401 or a proxy's 404 page after a lost answer); the
-     journal keeps the request and `paydesk pending retry` finishes it. Also for an order whose
-     request is 23 hours old: nothing is sent until `pending retry KEY --force`.";
+  0    done
+  1    a local failure (database, keyring, file)
+  2    usage
+  3    invalid input; nothing was sent (every field error is printed)
+  4    refused by the server, and it holds no link for the request (key and sentence printed)
+  5    outcome unknown: no answer, a redirect (never followed), or an answer that does not
+       show whether the link exists (for example 401 or a proxy's 404 page after a lost
+       answer); the journal keeps the request and `paydesk pending retry` finishes it. Also
+       for an order whose request is 23 hours old: nothing is sent until
+       `pending retry KEY --force`.
+  130  stopped with Ctrl+C at a prompt; nothing was sent.
+
+Secrets: PAYDESK_API_SECRET is read once at start and removed from the environment of \
+everything paydesk starts. Card numbers, CVVs and secrets are read from stdin (hidden on a \
+terminal), never from arguments; `installments --bin` with more than 8 digits is refused \
+(exit 3).";
 
 /// The commands.
 #[derive(Debug, Subcommand)]
@@ -280,7 +287,9 @@ pub enum CardCommand {
 /// `paydesk installments ...`
 #[derive(Debug, Args)]
 pub struct InstallmentsArgs {
-    /// Card BIN: the first 6 digits (a longer number keeps only 6).
+    /// Card BIN: the first 6 digits (7 or 8 are accepted, 6 are used). More than 8 digits is
+    /// refused with exit 3 and nothing is sent: a card number typed here would stay in the
+    /// shell history and the process list.
     #[arg(long, value_name = "BIN")]
     pub bin: String,
     /// POS type filter (DEFAULT, VIRTUAL, PHYSICAL, SOFTWALLET, LOYALTY).

@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 done; 2 usage (clap); 3 invalid input, nothing sent (every field error
 //! printed); 4 rejected by the server (key and sentence printed); 5 outcome unknown (the
-//! journal keeps it; `pending retry` finishes it). Local failures (database, keyring) exit 1.
+//! journal keeps it; `pending retry` finishes it); 130 Ctrl+C at a hidden prompt, nothing
+//! sent. Local failures (database, keyring) exit 1.
 //! `--json` output carries response content only: never a PAN, CVV or secret.
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -27,7 +28,7 @@ use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
 use crate::domain::{Currency, LinkStatus};
 use crate::lang::Lang;
-use crate::secrets::SecretStore;
+use crate::secrets::{EnvSecret, SecretStore};
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services, os_secret_store};
 use crate::store::{JournalState, LinkQuery, Profile, default_data_dir};
 
@@ -44,6 +45,8 @@ pub enum Exit {
     Rejected = 4,
     /// The outcome is unknown; the journal keeps the request.
     Unknown = 5,
+    /// Ctrl+C at a hidden prompt: nothing was sent (128 + SIGINT, as a shell reports it).
+    Interrupted = 130,
 }
 
 /// What went wrong, already worded for the user.
@@ -64,7 +67,9 @@ impl Failure {
 type Outcome = Result<(), Failure>;
 
 /// Runs the CLI command in `cli` (which must have one) and returns the process exit code.
-pub fn run(cli: Cli) -> i32 {
+/// `env_secret` is `PAYDESK_API_SECRET` as `main` read it (and removed it from the
+/// environment).
+pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
     let lang = Lang::from_env();
     let command = match cli.command {
         None => return 2,
@@ -113,6 +118,7 @@ pub fn run(cli: Cli) -> i32 {
     };
     let ctx = Ctx {
         lang,
+        env_secret,
         data_dir,
         profile: cli.profile.unwrap_or_else(|| SANDBOX_PROFILE.to_owned()),
     };
@@ -141,6 +147,7 @@ fn init_logging() {
 
 struct Ctx {
     lang: Lang,
+    env_secret: EnvSecret,
     data_dir: PathBuf,
     profile: String,
 }
@@ -181,13 +188,10 @@ fn invalid(errors: &FieldErrors, lang: Lang) -> Failure {
 
 impl Ctx {
     fn services(&self) -> Result<Services, Failure> {
-        let env_secret = std::env::var("PAYDESK_API_SECRET")
-            .ok()
-            .filter(|s| !s.is_empty())
-            .map(Zeroizing::new);
         let secrets: Arc<dyn SecretStore> = os_secret_store();
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-        Services::open(&self.data_dir, secrets, clock, env_secret).map_err(local(self.lang))
+        Services::open(&self.data_dir, secrets, clock, self.env_secret.value())
+            .map_err(local(self.lang))
     }
 
     fn desk(&self, services: &Services) -> Result<Desk, Failure> {
@@ -286,7 +290,7 @@ impl Ctx {
                         )
                     })?;
                 let secret = read_secret_line(lang.pick("API sırrı: ", "API secret: "))
-                    .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
+                    .map_err(|e| read_failure(&e, lang))?;
                 if secret.is_empty() {
                     return Err(Failure::new(
                         Exit::Invalid,
@@ -547,9 +551,15 @@ impl Ctx {
         } = command;
         let desk = self.desk(services)?;
         let number = read_secret_line(lang.pick("Kart numarası: ", "Card number: "))
-            .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
-        let cvv = read_secret_line(lang.pick("CVV (isteğe bağlı): ", "CVV (optional): "))
-            .unwrap_or_default();
+            .map_err(|e| read_failure(&e, lang))?;
+        // The CVV is optional: no line (end of input) is no CVV, but Ctrl+C still stops.
+        let cvv = match read_secret_line(lang.pick("CVV (isteğe bağlı): ", "CVV (optional): ")) {
+            Ok(cvv) => cvv,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                return Err(read_failure(&e, lang));
+            }
+            Err(_) => Zeroizing::new(String::new()),
+        };
         let mut draft = CardDraft {
             card_number: number,
             expiry_month,
@@ -595,6 +605,20 @@ impl Ctx {
 
     async fn installments_cmd(&self, services: &Services, args: InstallmentsArgs) -> Outcome {
         let lang = self.lang;
+        // Arguments stay in the shell history and are visible to every user in the process
+        // list: a whole card number given here is refused before anything is sent.
+        if args.bin.chars().filter(char::is_ascii_digit).count() > MAX_BIN_ARG_DIGITS {
+            return Err(Failure::new(
+                Exit::Invalid,
+                format!(
+                    "--bin: {}",
+                    lang.pick(
+                        "en fazla 8 rakam verin (BIN kartın ilk 6 hanesidir). Kart numarasının tamamı komut satırına yazılmamalı: kabuk geçmişinde ve süreç listesinde kalır. Hiçbir şey gönderilmedi.",
+                        "give at most 8 digits (the BIN is the card's first 6). A whole card number must not go on the command line: it stays in the shell history and the process list. Nothing was sent.",
+                    )
+                ),
+            ));
+        }
         let mut draft = InstallmentDraft {
             pos_type: args.pos_type.unwrap_or_default(),
             sub_type: args.sub_type.unwrap_or_default(),
@@ -828,6 +852,10 @@ impl From<&Profile> for ProfileView {
     }
 }
 
+/// The most digits `installments --bin` takes: a BIN is 6 (8 on newer cards), so anything
+/// longer is (part of) a card number.
+const MAX_BIN_ARG_DIGITS: usize = 8;
+
 /// Pixels per module of `link qr --png`.
 const PNG_SCALE: usize = 10;
 
@@ -859,23 +887,94 @@ fn terminal_qr(url: &str) -> Result<String, crate::qr::QrError> {
     Ok(out)
 }
 
-/// Reads one line from stdin into a zeroizing buffer; when stdin is a terminal, prompts on
-/// stderr with echo off (`stty -echo`).
+/// A failed secret read as the user sees it: Ctrl+C is exit 130 with a short line.
+fn read_failure(e: &std::io::Error, lang: Lang) -> Failure {
+    if e.kind() == std::io::ErrorKind::Interrupted {
+        return Failure::new(
+            Exit::Interrupted,
+            lang.pick(
+                "Durduruldu; hiçbir şey gönderilmedi.",
+                "Stopped; nothing was sent.",
+            ),
+        );
+    }
+    Failure::new(Exit::Failure, e.to_string())
+}
+
+/// Reads one secret line (an API secret, a card number, a CVV) into a zeroizing buffer. On a
+/// terminal it prompts there and reads with echo off through `rpassword` (also on the
+/// Windows console); from a pipe or a file it reads one line of stdin, so scripts can feed
+/// it. Ctrl+C at the prompt is `ErrorKind::Interrupted`, with the terminal restored.
 fn read_secret_line(prompt: &str) -> std::io::Result<Zeroizing<String>> {
     let stdin = std::io::stdin();
-    let tty = stdin.is_terminal();
-    if tty {
-        eprint!("{prompt}");
-        let _ = std::io::stderr().flush();
-        let _ = std::process::Command::new("stty").arg("-echo").status();
+    let line = if stdin.is_terminal() {
+        let _open = ctrl_c::PromptOpen::new();
+        Zeroizing::new(rpassword::prompt_password(prompt)?)
+    } else {
+        let mut line = Zeroizing::new(String::new());
+        stdin.lock().read_line(&mut line)?;
+        line
+    };
+    Ok(Zeroizing::new(line.trim().to_owned()))
+}
+
+/// Ctrl+C around a hidden prompt. `rpassword` reads the terminal raw with echo off, so
+/// Ctrl+C reaches it as a key; it then raises SIGINT itself, and SIGINT's default action ends
+/// the process before `rpassword` has put the terminal back: a shell that does not restore
+/// it (dash, a script) is left without echo. So while a prompt is open paydesk listens for
+/// SIGINT (tokio's handler) and ignores it there: `rpassword` restores the terminal and
+/// returns `Interrupted`, and the command exits 130. Once listening, a Ctrl+C outside a
+/// prompt exits 130 at once, as the default action would have ended the process.
+mod ctrl_c {
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::Exit;
+
+    /// Hidden prompts open now.
+    static OPEN: AtomicUsize = AtomicUsize::new(0);
+    static LISTEN: Once = Once::new();
+
+    /// Marks a prompt open for its lifetime (the listener starts with the first one).
+    pub(super) struct PromptOpen(());
+
+    impl PromptOpen {
+        pub(super) fn new() -> Self {
+            LISTEN.call_once(listen);
+            OPEN.fetch_add(1, Ordering::SeqCst);
+            PromptOpen(())
+        }
     }
-    let mut line = Zeroizing::new(String::new());
-    let read = stdin.lock().read_line(&mut line);
-    if tty {
-        let _ = std::process::Command::new("stty").arg("echo").status();
-        eprintln!();
+
+    impl Drop for PromptOpen {
+        fn drop(&mut self) {
+            OPEN.fetch_sub(1, Ordering::SeqCst);
+        }
     }
-    read?;
-    let trimmed = Zeroizing::new(line.trim().to_owned());
-    Ok(trimmed)
+
+    /// Installs the handler now (before the prompt reads a key) and spawns its task on the
+    /// CLI's runtime; without a runtime the default action stays.
+    #[cfg(any(unix, windows))]
+    fn listen() {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        #[cfg(unix)]
+        let signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt());
+        #[cfg(windows)]
+        let signal = tokio::signal::windows::ctrl_c();
+        let Ok(mut signal) = signal else {
+            return;
+        };
+        runtime.spawn(async move {
+            while signal.recv().await.is_some() {
+                if OPEN.load(Ordering::SeqCst) == 0 {
+                    std::process::exit(Exit::Interrupted as i32);
+                }
+            }
+        });
+    }
+
+    #[cfg(not(any(unix, windows)))]
+    fn listen() {}
 }

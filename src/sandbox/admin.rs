@@ -2,23 +2,29 @@
 //! ([`Admin`], from `SandboxHandle::admin`). They need no signature: the sandbox is a
 //! loopback test server, and these routes exist so tests and the GUI can look inside it
 //! (count links, dump every piece of state), pay a link without HTML, and inject faults.
+//! Being unsigned, they answer only this machine: a loopback peer naming this sandbox in
+//! `Host` ([`admin_allowed`]); anything else is 403 `sandbox.admin.forbidden`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use std::net::{IpAddr, SocketAddr};
+
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use super::body::Body;
+use super::conn::ConnControl;
 use super::faults::FaultRule;
 use super::links;
-use super::respond::{ApiError, json_response, success_body};
+use super::respond::{ADMIN_FORBIDDEN, ApiError, json_response, success_body};
 use super::server::{SandboxError, Shared};
 use crate::api::endpoints;
 use crate::api::wire::PaymentLink;
@@ -217,8 +223,8 @@ async fn clear_faults(State(s): State<Arc<Shared>>) -> Response {
     ok(&json!([]))
 }
 
-/// The admin routes.
-pub(super) fn routes() -> Router<Arc<Shared>> {
+/// The admin routes, answered only to this machine (see [`admin_allowed`]).
+pub(super) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
     Router::new()
         .route("/sandbox", get(summary))
         .route("/sandbox/links", get(list_links))
@@ -228,4 +234,95 @@ pub(super) fn routes() -> Router<Arc<Shared>> {
             "/sandbox/faults",
             get(list_faults).post(add_faults).delete(clear_faults),
         )
+        .route_layer(middleware::from_fn_with_state(shared, only_this_machine))
+}
+
+/// Refuses an admin request (403 `sandbox.admin.forbidden`) unless [`admin_allowed`].
+async fn only_this_machine(
+    State(s): State<Arc<Shared>>,
+    ConnectInfo(conn): ConnectInfo<ConnControl>,
+    request: Request,
+    next: Next,
+) -> Response {
+    // The host a client names: the request target's authority (HTTP/2, or an absolute URL),
+    // and the Host header. Every one given must be ours; a request naming none is refused.
+    let mut hosts = Vec::new();
+    if let Some(authority) = request.uri().authority() {
+        hosts.push(authority.as_str());
+    }
+    if let Some(value) = request.headers().get(header::HOST) {
+        hosts.push(value.to_str().unwrap_or("\u{fffd}"));
+    }
+    match admin_allowed(conn.peer(), &hosts, s.bound) {
+        Ok(()) => next.run(request).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Whether an admin request may go on. The admin routes are unsigned (they pay links, inject
+/// faults and show every record), so they answer only a peer on this machine (a loopback
+/// address) that names this sandbox as the host: `localhost`, a loopback address or the
+/// bound address, with the bound port or none. A web page that rebinds its own DNS name to
+/// 127.0.0.1 reaches the port from the user's browser, but its requests carry its own name
+/// in `Host`, so they are refused.
+pub fn admin_allowed(peer: SocketAddr, hosts: &[&str], bound: SocketAddr) -> Result<(), ApiError> {
+    let forbidden = |message: String| {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            ADMIN_FORBIDDEN,
+            message,
+        ))
+    };
+    if !peer_is_local(peer.ip()) {
+        return forbidden(format!(
+            "admin routes answer only requests from this machine, not from {}",
+            peer.ip()
+        ));
+    }
+    if hosts.is_empty() {
+        return forbidden("admin routes need a Host header naming this sandbox".to_owned());
+    }
+    if let Some(other) = hosts.iter().find(|h| !host_is_ours(h, bound)) {
+        let shown: String = other.chars().take(80).collect();
+        return forbidden(format!(
+            "Host `{shown}` is not this sandbox (localhost:{port} or {bound}); admin routes \
+             refuse other host names",
+            port = bound.port()
+        ));
+    }
+    Ok(())
+}
+
+/// A loopback address, also written as an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`).
+pub fn peer_is_local(peer: IpAddr) -> bool {
+    peer.to_canonical().is_loopback()
+}
+
+/// Whether `host` (a `Host` header or an authority: `name`, `name:port`, `[v6]:port`) names
+/// this sandbox bound to `bound`.
+pub fn host_is_ours(host: &str, bound: SocketAddr) -> bool {
+    let (name, port) = if let Some(rest) = host.strip_prefix('[') {
+        let Some((v6, after)) = rest.split_once(']') else {
+            return false;
+        };
+        match after {
+            "" => (v6, None),
+            _ => match after.strip_prefix(':') {
+                Some(port) => (v6, Some(port)),
+                None => return false,
+            },
+        }
+    } else {
+        match host.rsplit_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        }
+    };
+    let port_ok = port.is_none_or(|p| p.parse::<u16>() == Ok(bound.port()));
+    let name_ok = name.eq_ignore_ascii_case("localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| {
+            let ip = ip.to_canonical();
+            ip == bound.ip().to_canonical() || ip.is_loopback()
+        });
+    port_ok && name_ok
 }

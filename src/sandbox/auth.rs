@@ -47,7 +47,7 @@ impl ReplayCache {
         if seen.until.get(signature).is_some_and(|u| *u > now_ms) {
             return false;
         }
-        let until = timestamp_ms.max(now_ms) + WINDOW_MS;
+        let until = timestamp_ms.max(now_ms).saturating_add(WINDOW_MS);
         seen.until.insert(signature.to_owned(), until);
         seen.order.push_back((until, signature.to_owned()));
         true
@@ -107,7 +107,8 @@ pub fn authenticate<'a>(
             "X-Timestamp must be Unix time in milliseconds",
         );
     };
-    if (now_ms - ts).abs() > WINDOW_MS {
+    // `abs_diff`: a timestamp near i64::MIN must not overflow the subtraction.
+    if now_ms.abs_diff(ts) > WINDOW_MS.unsigned_abs() {
         return unauthorized(
             keys::AUTH_TIMESTAMP_SKEW,
             "X-Timestamp is more than 5 minutes from the server clock",

@@ -2,8 +2,8 @@
 //! work is committed, then the connection is reset without an answer, so the client sees a
 //! connection error, never a 200.
 //!
-//! Each accepted stream carries a [`ConnControl`]; axum hands it to handlers as
-//! `ConnectInfo<ConnControl>`. Once killed, every read and write of the stream fails and the
+//! Each accepted stream carries a [`ConnControl`] (with the peer's address, which the admin
+//! routes check); axum hands it to handlers as `ConnectInfo<ConnControl>`. Once killed, every read and write of the stream fails and the
 //! socket is closed with `SO_LINGER` 0 (a reset), so nothing of the response leaves.
 
 use std::io;
@@ -19,13 +19,27 @@ use axum::serve::{IncomingStream, Listener};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
-/// The kill switch of one connection.
-#[derive(Debug, Clone, Default)]
+/// The kill switch of one connection, and the address of its peer.
+#[derive(Debug, Clone)]
 pub struct ConnControl {
     killed: Arc<AtomicBool>,
+    peer: SocketAddr,
 }
 
 impl ConnControl {
+    /// The control of a new connection from `peer`.
+    pub fn new(peer: SocketAddr) -> Self {
+        Self {
+            killed: Arc::default(),
+            peer,
+        }
+    }
+
+    /// The address the connection comes from.
+    pub fn peer(&self) -> SocketAddr {
+        self.peer
+    }
+
     /// Makes the connection fail: the response in flight is never sent.
     pub fn kill(&self) {
         self.killed.store(true, Ordering::SeqCst);
@@ -64,7 +78,7 @@ impl Listener for KillableListener {
                     return (
                         KillableStream {
                             inner: stream,
-                            control: ConnControl::default(),
+                            control: ConnControl::new(addr),
                         },
                         addr,
                     );

@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde_json::Value;
 
-use super::body::{Body, check_amount};
+use super::body::{Body, at_scale, check_amount};
 use super::fixture::ApiKey;
 use super::respond::{ApiError, success_body};
 use super::server::Shared;
@@ -21,11 +21,20 @@ use crate::api::wire::{InstallmentList, InstallmentOption};
 use crate::domain::{PosSubType, PosType, UnknownCode};
 
 /// Total to pay for `amount` at `rate` percent, rounded to 2 decimals half away from zero.
-pub fn total_for(amount: Decimal, rate: Decimal) -> Decimal {
-    let mut t = (amount * (Decimal::ONE + rate / Decimal::ONE_HUNDRED))
-        .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
-    t.rescale(2);
-    t
+/// `None` when the exact product does not fit a 96-bit decimal (the multiplication would
+/// round it first, and a second rounding could move the last kuruş) or the total cannot be
+/// written with 2 decimals.
+pub fn total_for(amount: Decimal, rate: Decimal) -> Option<Decimal> {
+    let factor = Decimal::ONE.checked_add(rate.checked_div(Decimal::ONE_HUNDRED)?)?;
+    let product = amount.checked_mul(factor)?;
+    let exact_scale = (amount.scale() + factor.scale()).min(Decimal::MAX_SCALE);
+    if product.scale() < exact_scale {
+        return None;
+    }
+    at_scale(
+        product.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero),
+        2,
+    )
 }
 
 /// One installment of `total` over `count`, rounded the same way.
@@ -82,7 +91,15 @@ pub fn list(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Api
             continue;
         }
         for (count, rate) in shared.index.commissions(&p.id, family) {
-            let total = amount.map(|a| total_for(a, *rate));
+            let total = amount
+                .map(|a| {
+                    total_for(a, *rate).ok_or_else(|| {
+                        ApiError::out_of_range(format!(
+                            "`amount` {a} at {rate}% commission is too large to compute exactly"
+                        ))
+                    })
+                })
+                .transpose()?;
             options.push(InstallmentOption {
                 installment_count: Some(*count),
                 commission_rate: Some(*rate),
@@ -122,7 +139,7 @@ mod tests {
             ("100.00", "5.49", 2, "105.49", "52.75"),
         ];
         for (amount, rate, count, total, each) in table {
-            let t = total_for(d(amount), d(rate));
+            let t = total_for(d(amount), d(rate)).unwrap();
             assert_eq!(t.to_string(), total, "{amount} @ {rate}");
             assert_eq!(
                 installment_for(t, count).to_string(),
@@ -130,5 +147,19 @@ mod tests {
                 "{amount} / {count}"
             );
         }
+    }
+
+    #[test]
+    fn a_total_too_large_to_compute_exactly_is_none_not_a_panic() {
+        let d = |s: &str| s.parse::<Decimal>().unwrap();
+        let near_max = d("792281625142643375935439503.35");
+        assert_eq!(total_for(near_max, d("7.19")), None);
+        assert_eq!(total_for(Decimal::MAX, d("0")), None);
+        assert_eq!(total_for(Decimal::MAX, d("99.99")), None);
+        // The largest amounts whose product still fits are computed exactly.
+        assert_eq!(
+            total_for(d("10000000000000000000.00"), d("7.19")),
+            Some(d("10719000000000000000.00"))
+        );
     }
 }

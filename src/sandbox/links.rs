@@ -2,9 +2,10 @@
 //! (from the pay page or the admin route).
 //!
 //! Sandbox choices, documented in the README ("The local sandbox"): a missing, non-positive
-//! or too precise `amount` is 400 `amount.invalid`; the amount upper bound applies in any
-//! currency; the item ceiling counts `items` entries; an unknown variant or a variant of another business
-//! is 400 `items.variant.not.found`; a variant in another currency is 400
+//! or too precise `amount` is 400 `amount.invalid`; a money value or items total a 96-bit
+//! decimal cannot hold exactly is 400 `amount.out.of.range`; the amount upper bound applies
+//! in any currency; the item ceiling counts `items` entries; an unknown variant or a variant
+//! of another business is 400 `items.variant.not.found`; a variant in another currency is 400
 //! `items.currency.mismatch`; a link of another business is 404 `link.not.found`; cancel sets
 //! EXPIRED (a completed link cannot be cancelled: 406 `link.not.cancellable`).
 
@@ -13,9 +14,9 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use super::body::{Body, check_amount};
+use super::body::{Body, at_scale, check_amount};
 use super::fixture::ApiKey;
-use super::respond::{ApiError, success_body};
+use super::respond::{AMOUNT_OUT_OF_RANGE, ApiError, success_body};
 use super::server::Shared;
 use super::state::{ItemRecord, LinkRecord, PaymentRecord};
 use crate::api::{keys, wire};
@@ -94,10 +95,7 @@ fn validate(
     };
     let items = items(shared, key, b, currency)?;
     if !items.is_empty() {
-        let total: Decimal = items
-            .iter()
-            .map(|i| i.unit_price * Decimal::from(i.quantity))
-            .sum();
+        let total = items_total(&items, digits)?;
         if total != amount {
             let mut total = total;
             total.rescale(digits);
@@ -134,6 +132,36 @@ fn validate(
         items,
         payments: Vec::new(),
     })
+}
+
+/// The sum of `unitPrice × quantity`, checked: a line or a total that a 96-bit decimal cannot
+/// hold with the currency's `digits` is 400 `amount.out.of.range`, never a panic.
+fn items_total(items: &[ItemRecord], digits: u32) -> Result<Decimal, ApiError> {
+    let mut total = Decimal::ZERO;
+    for (n, item) in items.iter().enumerate() {
+        let line = item
+            .unit_price
+            .checked_mul(Decimal::from(item.quantity))
+            .and_then(|line| at_scale(line, digits))
+            .ok_or_else(|| {
+                ApiError::out_of_range(format!(
+                    "item {}: unitPrice {} × quantity {} is too large to compute exactly",
+                    n + 1,
+                    item.unit_price,
+                    item.quantity
+                ))
+            })?;
+        total = total
+            .checked_add(line)
+            .and_then(|t| at_scale(t, digits))
+            .ok_or_else(|| {
+                ApiError::out_of_range(format!(
+                    "the items total is too large to compute exactly (at item {})",
+                    n + 1
+                ))
+            })?;
+    }
+    Ok(total)
 }
 
 fn zero(digits: u32) -> Decimal {
@@ -271,9 +299,20 @@ fn item(
     let Some(name) = text("name")? else {
         return Err(invalid("a non-catalog item needs a `name`".into()));
     };
+    // A price too large to hold keeps its own key; any other problem is `items.invalid`.
+    let item_error = |e: ApiError| {
+        if e.key == AMOUNT_OUT_OF_RANGE {
+            ApiError::out_of_range(format!("item {n}: {}", e.message))
+        } else {
+            invalid(e.message)
+        }
+    };
     let price = b
         .decimal("unitPrice")
-        .map_err(|_| invalid("`unitPrice` must be a decimal number".into()))?
+        .map_err(|e| match e.key.as_ref() {
+            AMOUNT_OUT_OF_RANGE => item_error(e),
+            _ => invalid("`unitPrice` must be a decimal number".into()),
+        })?
         .ok_or_else(|| invalid("a non-catalog item needs a `unitPrice`".into()))?;
     let unit_price = check_amount(
         "unitPrice",
@@ -281,7 +320,7 @@ fn item(
         currency.minor_units(),
         currency.as_str(),
     )
-    .map_err(|e| invalid(e.message))?;
+    .map_err(item_error)?;
     Ok(ItemRecord {
         product_variant_id: None,
         name: name.to_owned(),

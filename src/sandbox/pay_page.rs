@@ -15,9 +15,9 @@ use axum::extract::{Form, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
-use rust_decimal::Decimal;
 use zeroize::Zeroize;
 
+use super::body::exact_decimal;
 use super::cards::luhn_ok;
 use super::links;
 use super::server::Shared;
@@ -274,7 +274,7 @@ async fn submit(
         Some("partial") => form
             .get("amount")
             .map(|a| a.trim().replace(',', "."))
-            .and_then(|a| a.parse::<Decimal>().ok())
+            .and_then(|a| exact_decimal(&a).ok())
             .map(Some),
         _ => Some(None),
     };

@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::idempotency::{self, Record, Scope, StoredResponse};
+use super::server::SandboxError;
 use super::state::{CardRecord, LinkRecord};
+use crate::store::{private_dir, private_sqlite_file};
 
 /// The state file.
 #[derive(Debug)]
@@ -36,8 +38,25 @@ fn to_sql_err(e: serde_json::Error) -> rusqlite::Error {
 }
 
 impl Db {
-    /// Opens (or creates) the state file.
-    pub fn open(path: &Path) -> rusqlite::Result<Db> {
+    /// Opens (or creates) the state file, private to the user like the app's own database: a
+    /// missing folder is created 0700, the file is created 0600 before `SQLite` opens it and an
+    /// existing one is set to 0600 (Unix). An existing folder is left as it is: `--state` may
+    /// point anywhere, e.g. into the current directory.
+    pub fn open(path: &Path) -> Result<Db, SandboxError> {
+        let io = |source| SandboxError::StateFile {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+            && !parent.exists()
+        {
+            private_dir(parent).map_err(io)?;
+        }
+        private_sqlite_file(path).map_err(io)?;
+        Ok(Self::open_sqlite(path)?)
+    }
+
+    fn open_sqlite(path: &Path) -> rusqlite::Result<Db> {
         let conn = Connection::open(path)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;

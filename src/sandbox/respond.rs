@@ -11,6 +11,21 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+/// 400: a money value, or a sum or product of them, that a 96-bit decimal cannot hold exactly
+/// at the currency's digits (a sandbox choice: the spec names no key for it).
+pub const AMOUNT_OUT_OF_RANGE: &str = "amount.out.of.range";
+
+/// 413: the request body is larger than [`MAX_BODY_BYTES`].
+pub const REQUEST_TOO_LARGE: &str = "request.too.large";
+
+/// 403: an admin route asked from another machine, or through a host name that is not this
+/// sandbox's (a web page using DNS rebinding).
+pub const ADMIN_FORBIDDEN: &str = "sandbox.admin.forbidden";
+
+/// The largest request body the sandbox reads (axum's own default, made explicit so the
+/// answer can say it).
+pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+
 /// A rejection: HTTP status, message key and a human sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -39,6 +54,11 @@ impl ApiError {
             key: Cow::Owned(format!("{field}.invalid")),
             message: message.into(),
         }
+    }
+
+    /// 400 [`AMOUNT_OUT_OF_RANGE`].
+    pub fn out_of_range(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, AMOUNT_OUT_OF_RANGE, message)
     }
 
     /// The JSON body bytes.
@@ -95,4 +115,22 @@ pub fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
+}
+
+/// Turns axum's plain-text 413 (a body over [`MAX_BODY_BYTES`], refused before any handler
+/// runs) into the error envelope every other answer uses.
+pub async fn envelope_for_too_large(response: Response) -> Response {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if response.status() != StatusCode::PAYLOAD_TOO_LARGE || is_json {
+        return response;
+    }
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        REQUEST_TOO_LARGE,
+        format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
+    )
+    .into_response()
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -25,7 +25,7 @@ use super::fixture::{ApiKey, Fixture, FixtureError};
 use super::idempotency::{self, Claim, Scope, StoredResponse};
 use super::index::Index;
 use super::persist::Db;
-use super::respond::{ApiError, json_response};
+use super::respond::{ApiError, MAX_BODY_BYTES, envelope_for_too_large, json_response};
 use super::state::{IdGen, Store};
 use super::{admin, cards, installments, links, pay_page};
 use crate::api::endpoints::{self, Endpoint};
@@ -54,6 +54,8 @@ pub struct Shared {
     pub ids: IdGen,
     /// `http://127.0.0.1:PORT`.
     pub base_url: String,
+    /// The address the listener is bound to (`0.0.0.0:PORT` when bound to every address).
+    pub bound: SocketAddr,
     /// Whether a state file backs the store.
     pub persistent: bool,
 }
@@ -110,6 +112,15 @@ pub enum SandboxError {
     /// The state file could not be opened or read.
     #[error("sandbox state file: {0}")]
     State(#[from] rusqlite::Error),
+    /// The state file or its folder could not be created or made private.
+    #[error("sandbox state file {}: {source}", path.display())]
+    StateFile {
+        /// The state file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// The background thread ended before the sandbox started.
     #[error("the sandbox thread stopped before the server started")]
     ThreadGone,
@@ -181,6 +192,7 @@ impl Sandbox {
             faults,
             ids: IdGen::new(seed, issued),
             base_url: format!("http://{host}"),
+            bound: addr,
             persistent,
         });
         let app = router(Arc::clone(&shared)).into_make_service_with_connect_info::<ConnControl>();
@@ -318,7 +330,7 @@ fn router(shared: Arc<Shared>) -> Router {
             api(endpoints::INSTALLMENT_LIST, installments::list),
         )
         .merge(pay_page::routes())
-        .merge(admin::routes())
+        .merge(admin::routes(Arc::clone(&shared)))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -326,6 +338,8 @@ fn router(shared: Arc<Shared>) -> Router {
                 "no such sandbox route",
             )
         })
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::map_response(envelope_for_too_large))
         .layer(middleware::from_fn(log_request))
         .with_state(shared)
 }
@@ -504,4 +518,114 @@ async fn log_request(request: Request, next: Next) -> Response {
         "request"
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use tower::ServiceExt;
+
+    use super::*;
+
+    /// The router's answer to `GET path` from `peer`, naming `host`; no socket is involved,
+    /// so a peer address of another machine can be given.
+    async fn get_from(shared: &Arc<Shared>, peer: &str, host: &str, path: &str) -> u16 {
+        let mut request = Request::builder()
+            .uri(path)
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .expect("a request");
+        let peer: SocketAddr = peer.parse().expect("an address");
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(ConnControl::new(peer)));
+        let response = router(Arc::clone(shared))
+            .oneshot(request)
+            .await
+            .expect("the router answers");
+        response.status().as_u16()
+    }
+
+    #[tokio::test]
+    async fn admin_routes_answer_only_loopback_peers_and_the_pay_page_anyone() {
+        let handle = Sandbox::start(Fixture::shipped()).await.expect("a sandbox");
+        let shared = &handle.shared;
+        let host = handle.addr().to_string();
+        for local in [
+            "127.0.0.1:50000",
+            "127.8.9.10:50000",
+            "[::1]:50000",
+            "[::ffff:127.0.0.1]:5",
+        ] {
+            assert_eq!(
+                get_from(shared, local, &host, "/sandbox").await,
+                200,
+                "{local}"
+            );
+        }
+        for remote in [
+            "192.0.2.7:50000",
+            "[2001:db8::7]:50000",
+            "[::ffff:192.0.2.7]:5",
+        ] {
+            for path in [
+                "/sandbox",
+                "/sandbox/state",
+                "/sandbox/links",
+                "/sandbox/faults",
+            ] {
+                assert_eq!(
+                    get_from(shared, remote, &host, path).await,
+                    403,
+                    "{remote} {path}"
+                );
+            }
+            // Customers pay from their phones: the pay page answers any peer.
+            assert_eq!(
+                get_from(shared, remote, &host, "/pay/lnk_none").await,
+                404,
+                "{remote}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_host_must_name_this_sandbox() {
+        use super::admin::{host_is_ours, peer_is_local};
+        let bound: SocketAddr = "127.0.0.1:8080".parse().expect("an address");
+        let any: SocketAddr = "0.0.0.0:8080".parse().expect("an address");
+        for ok in [
+            "127.0.0.1:8080",
+            "127.0.0.1",
+            "localhost:8080",
+            "localhost",
+            "LocalHost:8080",
+            "[::1]:8080",
+            "[::1]",
+        ] {
+            assert!(host_is_ours(ok, bound), "{ok}");
+        }
+        for bad in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost:8081",
+            "localhost:",
+            "127.0.0.1:80800",
+            "localhost.evil.example:8080",
+            "[::1]x",
+            "[::1",
+            "192.0.2.2:8080",
+            "",
+        ] {
+            assert!(!host_is_ours(bad, bound), "{bad}");
+        }
+        // Bound to every address: the machine's loopback names still work, others do not.
+        assert!(host_is_ours("127.0.0.1:8080", any));
+        assert!(host_is_ours("0.0.0.0:8080", any));
+        assert!(!host_is_ours("evil.example:8080", any));
+        assert!(peer_is_local(
+            "::ffff:127.0.0.1".parse().expect("an address")
+        ));
+        assert!(!peer_is_local("192.0.2.2".parse().expect("an address")));
+    }
 }

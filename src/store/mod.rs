@@ -10,8 +10,9 @@
 //! What is never stored here: API secrets (they live in the keyring, `crate::secrets`), card
 //! numbers and CVVs (no type of this module can carry one; saved cards are response content
 //! with the masked number only). Journal bodies may hold payer e-mail and phone (personal
-//! data), so the data folder is created private to the user (0700 on Unix) and the database
-//! file is 0600.
+//! data), so on Unix the data folder is 0700 (an existing one is tightened too) and the
+//! database file is created 0600 before `SQLite` opens it ([`private_dir`],
+//! [`private_sqlite_file`]); `SQLite` gives its `-wal` and `-shm` files the same mode.
 //!
 //! Times are stored as Unix milliseconds (`INTEGER`) for ordering, except the server's own
 //! timestamps, which are kept as ISO-8601 text exactly as `wire::format_time` writes them.
@@ -177,10 +178,14 @@ impl Store {
     /// Opens (creating when needed) `paydesk.sqlite3` in `dir`, creating `dir` too, and brings
     /// its schema up to date.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        create_private_dir(dir)?;
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| StoreError::Io { path, source }
+        };
+        private_dir(dir).map_err(io(dir))?;
         let path = dir.join(DB_FILE);
+        private_sqlite_file(&path).map_err(io(&path))?;
         let conn = Connection::open(&path)?;
-        restrict_file(&path)?;
         Self::setup(conn, Some(path))
     }
 
@@ -227,38 +232,65 @@ impl Store {
     }
 }
 
-/// Creates `dir` (and parents); a folder created here is private to the user on Unix.
-fn create_private_dir(dir: &Path) -> Result<(), StoreError> {
-    let io = |source| StoreError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
-    if dir.is_dir() {
-        return Ok(());
+/// Makes `dir` a folder only its owner can open (0700 on Unix): it is created with that mode
+/// (missing parents too), and an existing folder with other permissions is set to 0700. The
+/// store's data folder and the sandbox's state folder both come through here.
+pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    if !dir.is_dir() {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir)?;
     }
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
     #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir).map_err(io)
+    set_mode(dir, 0o700)?;
+    Ok(())
 }
 
-/// Makes the database file readable by its owner only (`SQLite` gives the `-wal` and `-shm`
-/// files the same permissions as the database).
-fn restrict_file(path: &Path) -> Result<(), StoreError> {
+/// Gets an `SQLite` file ready to be opened privately (0600 on Unix): a missing file is created
+/// empty with mode 0600 before `SQLite` opens it (so it is never readable by others, whatever
+/// the umask), an existing one is set to 0600, and so are its `-wal`, `-shm` and `-journal`
+/// files when they exist. `SQLite` creates those files later with the database file's mode.
+pub fn private_sqlite_file(path: &Path) -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(
-            |source| StoreError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
-        )?;
+        use std::os::unix::fs::OpenOptionsExt;
+        let created = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path);
+        match created {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        set_mode(path, 0o600)?;
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let mut side = path.as_os_str().to_owned();
+            side.push(suffix);
+            match set_mode(Path::new(&side), 0o600) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                other => other?,
+            }
+        }
     }
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
+}
+
+/// Sets the permission bits of `path` to `mode` when they differ (a folder that is already
+/// private is left alone, even when it belongs to someone else).
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let current = std::fs::metadata(path)?.permissions().mode() & 0o7777;
+    if current == mode {
+        return Ok(());
+    }
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
 }
 
 /// A timestamp as stored: Unix milliseconds.

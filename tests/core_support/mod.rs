@@ -43,20 +43,33 @@ impl Out {
 #[derive(Debug)]
 pub struct Cli {
     dir: tempfile::TempDir,
+    data: PathBuf,
     env: HashMap<String, String>,
 }
 
 impl Cli {
     /// A fresh data directory under the system temp dir (a real disk here, see the bench).
     pub fn new() -> Cli {
+        let dir = tempfile::tempdir().expect("a temp dir");
         Cli {
-            dir: tempfile::tempdir().expect("a temp dir"),
+            data: dir.path().to_owned(),
+            dir,
+            env: HashMap::new(),
+        }
+    }
+
+    /// A data directory `sub` inside a fresh temp dir, not created yet: paydesk makes it.
+    pub fn in_new_folder(sub: &str) -> Cli {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        Cli {
+            data: dir.path().join(sub),
+            dir,
             env: HashMap::new(),
         }
     }
 
     pub fn data_dir(&self) -> &Path {
-        self.dir.path()
+        &self.data
     }
 
     /// Sets an environment variable for every later run.
@@ -68,7 +81,7 @@ impl Cli {
     /// The command, not started: data dir, English messages, no inherited paydesk settings.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(BIN);
-        cmd.arg("--data-dir").arg(self.dir.path()).args(args);
+        cmd.arg("--data-dir").arg(&self.data).args(args);
         for var in [
             "PAYDESK_DATA_DIR",
             "PAYDESK_API_SECRET",

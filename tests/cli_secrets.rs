@@ -1,0 +1,211 @@
+//! Secrets and card numbers at the command line, with the real binary: a card number given
+//! as `installments --bin` is refused (exit 3) before anything leaves the machine, a hidden
+//! prompt interrupted with Ctrl+C leaves the terminal as it was (echo on), and `--help`
+//! says both and lists the exit codes.
+
+mod core_support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use core_support::Cli;
+use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
+
+/// A server that counts the connections it gets and answers each request with a 400 error
+/// envelope, so a command that does send something ends at once (exit 4).
+fn counting_server() -> (String, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&count);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            seen.fetch_add(1, Ordering::SeqCst);
+            let mut reader = BufReader::new(stream);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                let lower = line.to_ascii_lowercase();
+                if let Some(v) = lower.strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+                if line == "\r\n" {
+                    let mut body = vec![0; length];
+                    let _ = reader.read_exact(&mut body);
+                    let answer = r#"{"success":false,"messageKey":"binnumber.invalid","message":"counted","httpStatus":400}"#;
+                    let _ = write!(
+                        reader.get_mut(),
+                        "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n\
+                         Content-Length: {}\r\n\r\n{answer}",
+                        answer.len()
+                    );
+                    length = 0;
+                }
+            }
+        }
+    });
+    (url, count)
+}
+
+#[test]
+fn installments_refuses_a_card_number_as_bin_and_sends_nothing() {
+    let (url, connections) = counting_server();
+    let mut cli = Cli::new();
+    let added = cli.run(&[
+        "profile",
+        "add",
+        "shop",
+        "--base-url",
+        &url,
+        "--api-key",
+        DEMO_API_KEY,
+    ]);
+    assert_eq!(added.code, 0, "{added:?}");
+    cli.env("PAYDESK_API_SECRET", DEMO_API_SECRET);
+
+    for pan in [
+        "5400610000000001",
+        "5400 6100 0000 0001",
+        "5400-6100-0",
+        "540061000",
+    ] {
+        let out = cli.run(&["--profile", "shop", "installments", "--bin", pan]);
+        assert_eq!(out.code, 3, "{pan}: {out:?}");
+        assert!(out.stderr.starts_with("--bin: "), "names the flag: {out:?}");
+        assert!(out.stderr.contains("at most 8 digits"), "{out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(
+            !out.all().contains("54006100"),
+            "the digits are not echoed: {out:?}"
+        );
+    }
+    let turkish = cli.run_with(
+        &[
+            "--profile",
+            "shop",
+            "installments",
+            "--bin",
+            "5400610000000001",
+        ],
+        None,
+        &[("LC_ALL", "tr_TR.UTF-8")],
+    );
+    assert_eq!(turkish.code, 3, "{turkish:?}");
+    assert!(
+        turkish.stderr.starts_with("--bin: en fazla 8 rakam"),
+        "{turkish:?}"
+    );
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        0,
+        "nothing reached the server"
+    );
+
+    // The same server does count a request that is sent: 8 digits are a BIN (6 are used).
+    let sent = cli.run(&["--profile", "shop", "installments", "--bin", "54006100"]);
+    assert_eq!(sent.code, 4, "{sent:?}");
+    assert!(sent.stderr.contains("binnumber.invalid"), "{sent:?}");
+    assert_eq!(connections.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn help_lists_the_exit_codes_and_the_bin_refusal() {
+    let cli = Cli::new();
+    let help = cli.run(&["--help"]);
+    assert_eq!(help.code, 0, "{help:?}");
+    for words in [
+        "3 invalid input, nothing sent",
+        "4 rejected by the server",
+        "5 outcome unknown",
+        "130 stopped with Ctrl+C",
+        "PAYDESK_API_SECRET is read once",
+        "more than 8 digits is refused (exit 3)",
+    ] {
+        assert!(help.stdout.contains(words), "--help lacks {words:?}");
+    }
+    let installments = cli.run(&["installments", "--help"]);
+    assert!(
+        installments
+            .stdout
+            .contains("More than 8 digits is refused with exit 3"),
+        "{}",
+        installments.stdout
+    );
+}
+
+/// `paydesk profile set-secret` on a real terminal (a pseudo-terminal made by `script`), with
+/// Ctrl+C typed at the hidden prompt: paydesk stops with 130, nothing typed was shown, and
+/// the terminal has echo, line editing and Ctrl+C back, also under a shell that does not
+/// restore the terminal itself (`sh` here).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_at_a_hidden_prompt_gives_the_terminal_back() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let cli = Cli::new();
+    let script = format!(
+        "'{bin}' --data-dir '{dir}' profile set-secret sandbox; echo \"rc=$?\"; stty -a; echo done",
+        bin = core_support::BIN,
+        dir = cli.data_dir().display()
+    );
+    let mut child = Command::new("script")
+        .args(["-q", "-e", "-c", &script, "/dev/null"])
+        .env("SHELL", "/bin/sh")
+        .env("LC_ALL", "C")
+        .env_remove("PAYDESK_API_SECRET")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut buf = [0; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = String::new();
+    let read_until = |marker: &str, screen: &mut String| {
+        let start = Instant::now();
+        while !screen.contains(marker) {
+            assert!(
+                start.elapsed() < Duration::from_mins(1),
+                "no {marker:?} in {screen:?}"
+            );
+            if let Ok(bytes) = rx.recv_timeout(Duration::from_millis(100)) {
+                screen.push_str(&String::from_utf8_lossy(&bytes));
+            }
+        }
+    };
+    read_until("API secret: ", &mut screen);
+    // The prompt is written just before the terminal is switched to hidden input.
+    std::thread::sleep(Duration::from_millis(500));
+    stdin
+        .write_all(b"typed-secret\x03")
+        .expect("keys reach the terminal");
+    read_until("done", &mut screen);
+    drop(stdin);
+    let _ = child.wait();
+
+    assert!(screen.contains("rc=130"), "{screen}");
+    assert!(!screen.contains("typed-secret"), "echo was off: {screen}");
+    let modes: Vec<&str> = screen.split_whitespace().collect();
+    for mode in ["echo", "icanon", "isig"] {
+        assert!(
+            modes.contains(&mode) && !modes.contains(&format!("-{mode}").as_str()),
+            "{mode} should be on again: {screen}"
+        );
+    }
+}

@@ -1,0 +1,281 @@
+//! The sandbox at its edges, over real HTTP on loopback: money too large to compute exactly
+//! is a 400 with a key (never a panic that drops the connection), an oversized body is a 413
+//! in the JSON error envelope, and the unsigned admin routes refuse a `Host` that is not this
+//! sandbox (a web page reaching it through DNS rebinding) while the pay page does not care.
+
+mod sandbox_support;
+
+use paydesk::api::endpoints::{INSTALLMENT_LIST, LINK_CREATE};
+use paydesk::sandbox::SandboxHandle;
+use paydesk::sandbox::respond::MAX_BODY_BYTES;
+use sandbox_support::{Answer, Client, admin_get, admin_post, manual_clock, start};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const OUT_OF_RANGE: &str = "amount.out.of.range";
+
+/// The error envelope with `status` and `key`, and a message naming what was wrong.
+fn assert_envelope(a: &Answer, status: u16, key: &str, names: &str) {
+    assert_eq!(a.status_key(), (status, key.to_owned()), "{}", a.text);
+    assert_eq!(a.json["success"], json!(false), "{}", a.text);
+    assert_eq!(a.json["httpStatus"], json!(status), "{}", a.text);
+    let message = a.json["message"].as_str().unwrap_or_default();
+    assert!(message.contains(names), "{message:?} should name {names}");
+}
+
+#[tokio::test]
+async fn money_too_large_to_compute_exactly_is_a_400_with_a_key() {
+    let clock = manual_clock();
+    let sb = start(clock.clone()).await;
+    let c = Client::demo(&sb, clock.clone());
+    let item =
+        |price: &str, qty: u32| format!(r#"{{"name":"Big","unitPrice":{price},"quantity":{qty}}}"#);
+    let table = [
+        // A unit price near Decimal::MAX, times two: cannot even keep 2 decimals for TRY.
+        (
+            format!(r#"{{"amount":1,"items":[{}]}}"#, item("7.9e28", 2)),
+            "unitPrice",
+        ),
+        // In JPY (no decimals) the price fits, the product does not.
+        (
+            format!(
+                r#"{{"amount":1,"currency":"JPY","items":[{}]}}"#,
+                item("79000000000000000000000000000", 2)
+            ),
+            "unitPrice",
+        ),
+        // Each line fits, their sum does not.
+        (
+            format!(
+                r#"{{"amount":1,"currency":"JPY","items":[{},{}]}}"#,
+                item("50000000000000000000000000000", 1),
+                item("50000000000000000000000000000", 1)
+            ),
+            "items total",
+        ),
+        // TRY lines that fit as numbers but not with their 2 decimals.
+        (
+            format!(
+                r#"{{"amount":1,"items":[{}]}}"#,
+                item("500000000000000000000000000.00", 2)
+            ),
+            "unitPrice",
+        ),
+        (
+            r#"{"amount":79228162514264337593543950335}"#.to_owned(),
+            "amount",
+        ),
+        (
+            r#"{"amount":79228162514264337593543950336}"#.to_owned(),
+            "amount",
+        ),
+        (r#"{"amount":1e400}"#.to_owned(), "amount"),
+        (r#"{"amount":"-1e400"}"#.to_owned(), "amount"),
+        (
+            r#"{"amount":150,"cartAmount":1e29}"#.to_owned(),
+            "cartAmount",
+        ),
+        // 1.000000000000000000000000000001 would round to 1.00: refused, not rounded.
+        (
+            r#"{"amount":1.000000000000000000000000000001}"#.to_owned(),
+            "amount",
+        ),
+    ];
+    for (n, (body, names)) in table.iter().enumerate() {
+        let a = c
+            .post(LINK_CREATE.path, body, Some(&format!("big-{n}")))
+            .await;
+        assert_envelope(&a, 400, OUT_OF_RANGE, names);
+    }
+    let a = c
+        .post(
+            INSTALLMENT_LIST.path,
+            r#"{"binNumber":"554960","amount":792281625142643375935439503.35}"#,
+            None,
+        )
+        .await;
+    assert_envelope(&a, 400, OUT_OF_RANGE, "amount");
+    let a = c
+        .post(
+            INSTALLMENT_LIST.path,
+            r#"{"binNumber":"554960","amount":1e300}"#,
+            None,
+        )
+        .await;
+    assert_envelope(&a, 400, OUT_OF_RANGE, "amount");
+
+    // Nothing was created, every key was freed, and the server still works.
+    assert_eq!(sb.admin().links(None).len(), 0);
+    let ok = c
+        .post(LINK_CREATE.path, r#"{"amount":150.5}"#, Some("big-0"))
+        .await;
+    assert_eq!(ok.status, 200, "{}", ok.text);
+    assert_eq!(sandbox_support::num(&ok.content()["amount"]), "150.50");
+    // An admin payment of a huge amount is refused the same way.
+    let id = ok.content()["id"].as_str().expect("an id").to_owned();
+    let pay = admin_post(
+        &sb,
+        &format!("/sandbox/links/{id}/pay"),
+        r#"{"amount":1e40}"#,
+    )
+    .await;
+    assert_envelope(&pay, 400, OUT_OF_RANGE, "amount");
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_a_413_in_the_error_envelope() {
+    let clock = manual_clock();
+    let sb = start(clock.clone()).await;
+    let c = Client::demo(&sb, clock.clone());
+    // Valid JSON padded with blanks to exactly the limit is read (and refused for its
+    // content); one byte more is refused for its size, before authentication.
+    let padded = |len: usize| {
+        let mut body = String::from(r#"{"amount":0}"#);
+        body.push_str(&" ".repeat(len - body.len()));
+        body
+    };
+    let at_limit = c
+        .post(LINK_CREATE.path, &padded(MAX_BODY_BYTES), Some("size-1"))
+        .await;
+    assert_eq!(at_limit.status_key(), (400, "amount.invalid".to_owned()));
+    let over = c
+        .post(
+            LINK_CREATE.path,
+            &padded(MAX_BODY_BYTES + 1),
+            Some("size-2"),
+        )
+        .await;
+    assert_envelope(&over, 413, "request.too.large", &MAX_BODY_BYTES.to_string());
+    assert_eq!(
+        over.text.trim_start().chars().next(),
+        Some('{'),
+        "JSON, not axum's plain text"
+    );
+    // The admin routes and unknown routes answer the same way.
+    let admin = admin_post(&sb, "/sandbox/faults", &padded(MAX_BODY_BYTES + 1)).await;
+    assert_envelope(&admin, 413, "request.too.large", "larger than");
+    assert!(
+        sb.admin().state()["faults"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
+    );
+    assert_eq!(sb.admin().links(None).len(), 0);
+}
+
+/// One HTTP/1.1 request written by hand (so the `Host` header is exactly what a browser on a
+/// rebound name would send), read to the end.
+async fn raw(sb: &SandboxHandle, request_line: &str, host: Option<&str>, body: &str) -> Answer {
+    let mut stream = tokio::net::TcpStream::connect(sb.addr())
+        .await
+        .expect("the sandbox accepts");
+    let host = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+    let head = format!(
+        "{request_line}\r\n{host}Content-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .expect("the request is sent");
+    let mut bytes = Vec::new();
+    stream
+        .read_to_end(&mut bytes)
+        .await
+        .expect("the answer is read");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {text}"));
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_owned();
+    let json = serde_json::from_str(&body).unwrap_or(Value::Null);
+    Answer {
+        status,
+        text: body,
+        json,
+    }
+}
+
+#[tokio::test]
+async fn admin_routes_refuse_a_host_that_is_not_this_sandbox() {
+    let clock = manual_clock();
+    let sb = start(clock.clone()).await;
+    let c = Client::demo(&sb, clock.clone());
+    let created = c
+        .post(LINK_CREATE.path, r#"{"amount":40}"#, Some("host-1"))
+        .await;
+    assert_eq!(created.status, 200, "{}", created.text);
+    let id = created.content()["id"].as_str().expect("an id").to_owned();
+    let port = sb.addr().port();
+    let pay = format!("POST /sandbox/links/{id}/pay HTTP/1.1");
+    let status_of = |sb: &SandboxHandle| {
+        sb.admin()
+            .links(None)
+            .first()
+            .and_then(|l| l.status.clone())
+            .map(|s| s.to_string())
+    };
+
+    // A page on evil.example whose name now resolves to 127.0.0.1: the browser sends its own
+    // name. Refused, and the link is not paid.
+    for host in [
+        Some(format!("evil.example:{port}")),
+        Some("evil.example".to_owned()),
+        Some(format!("localhost.evil.example:{port}")),
+        Some(format!("localhost:{}", port.wrapping_add(1))),
+        None,
+    ] {
+        let a = raw(&sb, &pay, host.as_deref(), "").await;
+        assert_envelope(&a, 403, "sandbox.admin.forbidden", "");
+        assert_eq!(status_of(&sb).as_deref(), Some("PENDING"), "{host:?}");
+    }
+    let a = raw(&sb, "GET /sandbox/state HTTP/1.1", Some("evil.example"), "").await;
+    assert_envelope(&a, 403, "sandbox.admin.forbidden", "evil.example");
+    assert!(!a.text.contains(&id), "no state leaks: {}", a.text);
+    let a = raw(
+        &sb,
+        "POST /sandbox/faults HTTP/1.1",
+        Some(&format!("evil.example:{port}")),
+        r#"{"endpoint":"*","kind":"error500"}"#,
+    )
+    .await;
+    assert_eq!(a.status, 403, "{}", a.text);
+    assert!(
+        sb.admin().state()["faults"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
+    );
+
+    // The names of this sandbox are accepted.
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        "localhost".to_owned(),
+        format!("LOCALHOST:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let a = raw(&sb, "GET /sandbox HTTP/1.1", Some(&host), "").await;
+        assert_eq!(a.status, 200, "{host}: {}", a.text);
+    }
+    // The customers' pay page does not look at Host.
+    let page = raw(
+        &sb,
+        &format!("GET /pay/{id} HTTP/1.1"),
+        Some("evil.example"),
+        "",
+    )
+    .await;
+    assert_eq!(page.status, 200);
+    assert!(page.text.contains("Tamamını öde"), "{}", page.text);
+
+    // A normal admin request (reqwest names 127.0.0.1:PORT) still pays the link.
+    let paid = admin_post(&sb, &format!("/sandbox/links/{id}/pay"), "").await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    assert_eq!(status_of(&sb).as_deref(), Some("COMPLETED"));
+    assert_eq!(admin_get(&sb, "/sandbox/links").await.status, 200);
+}
