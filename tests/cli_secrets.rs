@@ -120,10 +120,12 @@ fn help_lists_the_exit_codes_and_the_bin_refusal() {
     let help = cli.run(&["--help"]);
     assert_eq!(help.code, 0, "{help:?}");
     for words in [
-        "3 invalid input, nothing sent",
-        "4 rejected by the server",
-        "5 outcome unknown",
-        "130 stopped with Ctrl+C",
+        "3    invalid input; nothing was sent",
+        "4    refused by the server, and it holds no link",
+        "5    outcome unknown",
+        "a redirect (never followed)",
+        "23 hours old: nothing is sent",
+        "130  stopped with Ctrl+C",
         "PAYDESK_API_SECRET is read once",
         "more than 8 digits is refused (exit 3)",
     ] {
