@@ -22,10 +22,11 @@ use serde_json::{Value, json};
 
 use super::body::Body;
 use super::conn::ConnControl;
+use super::error::SandboxError;
 use super::faults::FaultRule;
 use super::links;
 use super::respond::{ADMIN_FORBIDDEN, ApiError, json_response, success_body};
-use super::server::{SandboxError, Shared};
+use super::shared::Shared;
 use crate::api::endpoints;
 use crate::api::wire::PaymentLink;
 

@@ -15,9 +15,9 @@ use zeroize::Zeroizing;
 use super::body::Body;
 use super::fixture::ApiKey;
 use super::links::unique_id;
+use super::records::CardRecord;
 use super::respond::{ApiError, success_body};
-use super::server::Shared;
-use super::state::CardRecord;
+use super::shared::Shared;
 use crate::api::keys;
 use crate::domain::{CardStatus, CardUsage};
 

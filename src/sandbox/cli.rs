@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use clap::Args;
 
+use super::error::SandboxError;
 use super::faults::FaultRule;
 use super::fixture::Fixture;
-use super::server::{Sandbox, SandboxConfig, SandboxError};
+use super::server::{Sandbox, SandboxConfig};
 use crate::clock::SystemClock;
 
 /// Run the local Partner API sandbox in the foreground.

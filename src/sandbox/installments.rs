@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::body::{Body, at_scale, check_amount};
 use super::fixture::ApiKey;
 use super::respond::{ApiError, success_body};
-use super::server::Shared;
+use super::shared::Shared;
 use crate::api::keys;
 use crate::api::wire::{InstallmentList, InstallmentOption};
 use crate::domain::{PosSubType, PosType, UnknownCode};

@@ -16,9 +16,9 @@ use serde_json::Value;
 
 use super::body::{Body, at_scale, check_amount};
 use super::fixture::ApiKey;
+use super::records::{ItemRecord, LinkRecord, PaymentRecord};
 use super::respond::{AMOUNT_OUT_OF_RANGE, ApiError, success_body};
-use super::server::Shared;
-use super::state::{ItemRecord, LinkRecord, PaymentRecord};
+use super::shared::Shared;
 use crate::api::{keys, wire};
 use crate::domain::{Currency, LinkStatus};
 

@@ -15,6 +15,7 @@ pub mod body;
 mod cards;
 pub mod cli;
 mod conn;
+mod error;
 pub mod faults;
 pub mod fixture;
 pub mod idempotency;
@@ -23,15 +24,18 @@ mod installments;
 mod links;
 mod pay_page;
 mod persist;
+mod records;
 pub mod respond;
 mod server;
+mod shared;
 pub mod state;
 
 pub use admin::Admin;
+pub use error::SandboxError;
 pub use faults::{FaultKind, FaultRule};
 pub use fixture::{Fixture, FixtureError};
 pub use installments::{installment_for, total_for};
-pub use server::{Sandbox, SandboxConfig, SandboxError, SandboxHandle};
+pub use server::{Sandbox, SandboxConfig, SandboxHandle};
 
 /// The shipped fixture's demo API key (a public test value).
 pub const DEMO_API_KEY: &str = "pk_test_paydesk_demo";

@@ -20,8 +20,8 @@ use zeroize::Zeroize;
 use super::body::exact_decimal;
 use super::cards::luhn_ok;
 use super::links;
-use super::server::Shared;
-use super::state::LinkRecord;
+use super::records::LinkRecord;
+use super::shared::Shared;
 use crate::api::wire::format_time;
 use crate::domain::LinkStatus;
 

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::error::SandboxError;
 use super::idempotency::{self, Record, Scope, StoredResponse};
-use super::server::SandboxError;
-use super::state::{CardRecord, LinkRecord};
+use super::records::{CardRecord, LinkRecord};
 use crate::store::{private_dir, private_sqlite_file};
 
 /// The state file.

@@ -20,45 +20,20 @@ use tokio::sync::watch;
 use super::auth::{ReplayCache, authenticate};
 use super::body::scrub;
 use super::conn::{ConnControl, KillableListener};
-use super::faults::{Board, FaultError, FaultKind, FaultRule};
-use super::fixture::{ApiKey, Fixture, FixtureError};
+use super::error::SandboxError;
+use super::faults::{Board, FaultKind, FaultRule};
+use super::fixture::{ApiKey, Fixture};
 use super::idempotency::{self, Claim, Scope, StoredResponse};
 use super::index::Index;
 use super::persist::Db;
 use super::respond::{ApiError, MAX_BODY_BYTES, envelope_for_too_large, json_response};
+use super::shared::Shared;
 use super::state::{IdGen, Store};
 use super::{admin, cards, installments, links, pay_page};
 use crate::api::endpoints::{self, Endpoint};
 use crate::api::keys;
 use crate::api::signer::HEADER_IDEMPOTENCY_KEY;
 use crate::clock::{Clock, SystemClock};
-
-/// Everything a request handler may use.
-#[derive(Debug)]
-pub struct Shared {
-    /// The fixture as look-up tables.
-    pub index: Index,
-    /// The fixture itself (for the admin summary).
-    pub fixture: Fixture,
-    /// "Now".
-    pub clock: Arc<dyn Clock>,
-    /// Recently seen signatures.
-    pub replay: ReplayCache,
-    /// Idempotency keys.
-    pub idem: Arc<idempotency::Store>,
-    /// Links and cards.
-    pub store: Store,
-    /// Fault rules.
-    pub faults: Board,
-    /// Identifiers.
-    pub ids: IdGen,
-    /// `http://127.0.0.1:PORT`.
-    pub base_url: String,
-    /// The address the listener is bound to (`0.0.0.0:PORT` when bound to every address).
-    pub bound: SocketAddr,
-    /// Whether a state file backs the store.
-    pub persistent: bool,
-}
 
 /// How to start a sandbox.
 #[derive(Debug, Clone)]
@@ -95,38 +70,6 @@ impl Default for SandboxConfig {
     fn default() -> Self {
         SandboxConfig::new(Fixture::shipped())
     }
-}
-
-/// Why the sandbox could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum SandboxError {
-    /// The fixture is unusable.
-    #[error(transparent)]
-    Fixture(#[from] FixtureError),
-    /// A fault rule is unusable.
-    #[error(transparent)]
-    Fault(#[from] FaultError),
-    /// The address could not be bound, or a runtime could not be made.
-    #[error("sandbox I/O error: {0}")]
-    Io(#[from] std::io::Error),
-    /// The state file could not be opened or read.
-    #[error("sandbox state file: {0}")]
-    State(#[from] rusqlite::Error),
-    /// The state file or its folder could not be created or made private.
-    #[error("sandbox state file {}: {source}", path.display())]
-    StateFile {
-        /// The state file.
-        path: PathBuf,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The background thread ended before the sandbox started.
-    #[error("the sandbox thread stopped before the server started")]
-    ThreadGone,
-    /// An admin operation was refused.
-    #[error("{}: {}", .0.key, .0.message)]
-    Refused(ApiError),
 }
 
 /// The sandbox server.

@@ -1,0 +1,41 @@
+//! What every request handler of the sandbox shares: the fixture's look-up tables, the clock,
+//! the replay cache, the idempotency store, links and cards, fault rules and identifiers. The
+//! server builds it; the handlers only read it, so both look down at this module.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use super::auth::ReplayCache;
+use super::faults::Board;
+use super::fixture::Fixture;
+use super::idempotency;
+use super::index::Index;
+use super::state::{IdGen, Store};
+use crate::clock::Clock;
+
+/// Everything a request handler may use.
+#[derive(Debug)]
+pub struct Shared {
+    /// The fixture as look-up tables.
+    pub index: Index,
+    /// The fixture itself (for the admin summary).
+    pub fixture: Fixture,
+    /// "Now".
+    pub clock: Arc<dyn Clock>,
+    /// Recently seen signatures.
+    pub replay: ReplayCache,
+    /// Idempotency keys.
+    pub idem: Arc<idempotency::Store>,
+    /// Links and cards.
+    pub store: Store,
+    /// Fault rules.
+    pub faults: Board,
+    /// Identifiers.
+    pub ids: IdGen,
+    /// `http://127.0.0.1:PORT`.
+    pub base_url: String,
+    /// The address the listener is bound to (`0.0.0.0:PORT` when bound to every address).
+    pub bound: SocketAddr,
+    /// Whether a state file backs the store.
+    pub persistent: bool,
+}
