@@ -18,6 +18,7 @@ pub mod lang;
 pub mod qr;
 pub mod sandbox;
 pub mod secrets;
+pub mod slip;
 pub mod service;
 pub mod store;
 pub mod ui;
