@@ -1,7 +1,10 @@
 //! Where a slip goes, with fake CUPS tools: tiny shell scripts standing in for `lpstat` and `lp`
 //! that write down their arguments, environment and standard input. With a default printer the
 //! PDF goes to `lp -d NAME`; without one (or without CUPS) it is saved in the folder; a refusing
-//! `lp` is an error that says why.
+//! `lp` is an error that says why. The CLI tests run the real binary with the fakes first on
+//! `PATH` and `PAYDESK_API_SECRET` set, and check that the secret never reaches the children.
+
+mod core_support;
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
@@ -81,6 +84,12 @@ echo "request id is $2-7 (0 file(s))""#
 
     fn lp_stdin(&self) -> Option<Vec<u8>> {
         std::fs::read(self.path().join("lp-stdin")).ok()
+    }
+
+    fn forget_lp(&self) {
+        for f in ["lp-args", "lp-env", "lp-stdin"] {
+            let _ = std::fs::remove_file(self.path().join(f));
+        }
     }
 
     fn sink(&self, folder: &Path) -> SlipSink {
@@ -225,4 +234,129 @@ fn a_refused_job_is_an_error_with_lps_words_and_nothing_is_saved() {
         "{err}"
     );
     assert!(files_in(folder.path()).is_empty());
+}
+
+#[test]
+fn the_cli_prints_a_slip_saves_it_without_a_printer_and_never_hands_on_the_secret() {
+    let _turn = turn();
+    let server = core_support::sandbox();
+    let mut cli = core_support::Cli::new();
+    // A real profile: the secret comes from PAYDESK_API_SECRET, set for every run.
+    cli.add_profile("shop", &server);
+    let created = cli.run(&[
+        "--profile",
+        "shop",
+        "link",
+        "create",
+        "--amount",
+        "150",
+        "--order-number",
+        "SLIP-1",
+        "--expires-in",
+        "2h",
+    ]);
+    assert_eq!(created.code, 0, "{created:?}");
+    let id = created
+        .stdout
+        .lines()
+        .next()
+        .expect("the link id")
+        .to_owned();
+
+    let cups = FakeCups::new();
+    cups.set_printer(Some("Counter_80"));
+    let home = tempfile::tempdir().expect("a temp dir");
+    let path = format!(
+        "{}:{}",
+        cups.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let config = home.path().join("no-config");
+    let env = [
+        ("PATH", path.as_str()),
+        ("HOME", home.path().to_str().expect("UTF-8")),
+        ("XDG_CONFIG_HOME", config.to_str().expect("UTF-8")),
+    ];
+    let slip = [
+        "--profile",
+        "shop",
+        "link",
+        "slip",
+        &id,
+        "--shop",
+        "Kadıköy Kahve Evi",
+    ];
+
+    let printed = cli.run_with(&slip, None, &env);
+    assert_eq!(printed.code, 0, "{printed:?}");
+    assert_eq!(printed.stdout.trim(), "Slip sent to the printer Counter_80");
+    let args = cups.read("lp-args").expect("lp ran");
+    assert!(
+        args.starts_with("-d\nCounter_80\n-t\npaydesk SLIP-1\n"),
+        "{args}"
+    );
+    let sent = cups.lp_stdin().expect("lp read the PDF");
+    assert!(sent.starts_with(b"%PDF-"));
+    // The children never see the API secret, though the CLI had it (the create needed it).
+    for dump in ["lp-env", "lpstat-env"] {
+        let env = cups.read(dump).expect("the environment was written");
+        assert!(env.lines().any(|l| l.starts_with("PATH=")), "{dump}: {env}");
+        assert!(!env.contains("PAYDESK_API_SECRET"), "{dump}: {env}");
+        assert!(
+            !env.contains(paydesk::sandbox::DEMO_API_SECRET),
+            "{dump}: {env}"
+        );
+    }
+
+    // No default printer: saved in the home folder (no Downloads folder is configured).
+    cups.forget_lp();
+    cups.set_printer(None);
+    let saved = cli.run_with(&slip, None, &env);
+    assert_eq!(saved.code, 0, "{saved:?}");
+    let file = home.path().join("paydesk-slip-SLIP-1.pdf");
+    assert_eq!(
+        saved.stdout.trim(),
+        format!(
+            "No default printer; the slip was saved as a PDF to {}",
+            file.display()
+        )
+    );
+    assert_eq!(cups.read("lp-args"), None, "lp never ran");
+    assert!(
+        std::fs::read(&file)
+            .expect("the file")
+            .starts_with(b"%PDF-")
+    );
+
+    // --out writes the PDF where asked, at the size asked, and prints nothing else.
+    let out = home.path().join("a6.pdf");
+    let a6 = cli.run_with(
+        &[
+            "--profile",
+            "shop",
+            "link",
+            "slip",
+            &id,
+            "--size",
+            "a6",
+            "--out",
+            out.to_str().expect("UTF-8"),
+        ],
+        None,
+        &env,
+    );
+    assert_eq!(a6.code, 0, "{a6:?}");
+    assert_eq!(a6.stdout.trim(), out.display().to_string());
+    assert!(std::fs::read(&out).expect("the file").starts_with(b"%PDF-"));
+    let info = std::process::Command::new("pdfinfo")
+        .arg(&out)
+        .output()
+        .expect("pdfinfo (poppler-utils) runs");
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(info.contains("297.638 x 419.528 pts"), "not A6:\n{info}");
+
+    // A wrong size is a usage error.
+    let bad = cli.run_with(&["link", "slip", &id, "--size", "a4"], None, &env);
+    assert_eq!(bad.code, 2, "{bad:?}");
+    assert!(bad.stderr.contains("80mm, a6"), "{bad:?}");
 }

@@ -126,6 +126,9 @@ texts! {
     Copied => "Kopyalandı", "Copied";
     SaveQr => "QR'ı PNG olarak kaydet", "Save QR as PNG";
     SavedTo => "Kaydedildi:", "Saved to";
+    SlipPrinted => "Fiş yazıcıya gönderildi:", "Slip sent to the printer";
+    SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi:", "No default printer; the slip was saved as a PDF to";
+    SlipFailed => "Fiş yazdırılamadı:", "The slip could not be printed:";
     ShareMail => "E-postayla paylaş", "Share by e-mail";
     ShareSubject => "Ödeme linkiniz", "Your payment link";
     ShareBody => "Ödemeyi bu adresten yapabilirsiniz:", "You can pay at this address:";
