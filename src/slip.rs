@@ -266,8 +266,8 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
     let lang = slip.lang;
     let sizes = paper.font_sizes();
     let width = paper.width_mm();
-    let side = paper.side_margin_mm();
-    let printable = f32::from(u16::try_from(width).unwrap_or(u16::MAX)) - 2.0 * side;
+    let margin = paper.side_margin_mm();
+    let printable = f32::from(u16::try_from(width).unwrap_or(u16::MAX)) - 2.0 * margin;
     let (top_margin, bottom_margin) = paper.end_margins_mm();
 
     // Text blocks above and below the code: (lines, size, gap after the block in mm).
@@ -361,7 +361,7 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
             for text in texts {
                 let w = face.width_mm(text, *size);
                 lines.push(Line {
-                    x_mm: side + (printable - w).max(0.0) / 2.0,
+                    x_mm: margin + (printable - w).max(0.0) / 2.0,
                     top_mm: *y,
                     size_pt: *size,
                     text: text.clone(),
@@ -379,7 +379,7 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
         width_mm: width,
         height_mm,
         lines,
-        qr_x_mm: side + (printable - qr_side) / 2.0,
+        qr_x_mm: margin + (printable - qr_side) / 2.0,
         qr_top_mm,
         module_mm,
     }
@@ -590,7 +590,7 @@ fn write_pdf(
     let content = deflate(&content.finish());
 
     let catalog_id = Ref::new(1);
-    let pages_id = Ref::new(2);
+    let tree_id = Ref::new(2);
     let page_id = Ref::new(3);
     let content_id = Ref::new(4);
     let font_id = Ref::new(5);
@@ -609,10 +609,10 @@ fn write_pdf(
     };
 
     let mut pdf = Pdf::new();
-    pdf.catalog(catalog_id).pages(pages_id);
-    pdf.pages(pages_id).kids([page_id]).count(1);
+    pdf.catalog(catalog_id).pages(tree_id);
+    pdf.pages(tree_id).kids([page_id]).count(1);
     let mut page = pdf.page(page_id);
-    page.parent(pages_id)
+    page.parent(tree_id)
         .media_box(Rect::new(0.0, 0.0, page_w, page_h))
         .contents(content_id);
     page.resources().fonts().pair(Name(b"F1"), font_id);
