@@ -25,6 +25,7 @@ pub use state::{SavedState, View};
 use crate::clock::{Clock, SystemClock};
 use crate::domain::CatalogVariant;
 use crate::domain::link::KeyLimits;
+use crate::printer::SlipSink;
 use crate::service::{Desk, Services};
 use crate::store::Profile;
 use crate::ui::card::CardForm;
@@ -60,6 +61,8 @@ pub struct AppOptions {
     pub poll_max: Duration,
     /// When the process started, to log the time to the first frame (`PAYDESK_PERF`).
     pub perf_start: Option<Instant>,
+    /// Where "Print slip" sends slips (CUPS's `lp`, else a folder); tests use fakes.
+    pub slip_sink: SlipSink,
 }
 
 impl Default for AppOptions {
@@ -73,6 +76,7 @@ impl Default for AppOptions {
             poll_interval: Duration::from_secs(2),
             poll_max: Duration::from_secs(15),
             perf_start: None,
+            slip_sink: SlipSink::default(),
         }
     }
 }
