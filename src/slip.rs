@@ -22,7 +22,7 @@ use std::fmt;
 use std::io::Write as _;
 use std::str::FromStr;
 
-use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
+use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, TextRenderingMode, UnicodeCmap};
 use pdf_writer::{Content, Filter, Finish as _, Name, Pdf, Rect, Ref, Str, TextStr};
 use serde::{Deserialize, Serialize};
 use skrifa::instance::{LocationRef, Size};
@@ -241,8 +241,39 @@ struct Line {
     x_mm: f32,
     top_mm: f32,
     size_pt: f32,
+    /// Drawn heavier (the amount): only a regular weight is embedded, so its outline is
+    /// stroked as well as filled.
+    bold: bool,
     text: String,
 }
+
+/// Lines of one kind (the shop name, the amount, ...) and the space after them, mm.
+struct Block {
+    lines: Vec<String>,
+    size_pt: f32,
+    bold: bool,
+    gap_mm: f32,
+}
+
+impl Block {
+    fn new(lines: Vec<String>, size_pt: f32, gap_mm: f32) -> Self {
+        Self {
+            lines,
+            size_pt,
+            bold: false,
+            gap_mm,
+        }
+    }
+
+    fn height_mm(&self) -> f32 {
+        f32::from(u16::try_from(self.lines.len()).unwrap_or(u16::MAX))
+            * line_height_mm(self.size_pt)
+            + self.gap_mm
+    }
+}
+
+/// The stroke that makes a line "bold", as a share of its font size.
+const BOLD_STROKE: f32 = 0.035;
 
 /// Where everything goes.
 #[derive(Debug, Clone, PartialEq)]
@@ -270,32 +301,36 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
     let printable = f32::from(u16::try_from(width).unwrap_or(u16::MAX)) - 2.0 * margin;
     let (top_margin, bottom_margin) = paper.end_margins_mm();
 
-    // Text blocks above and below the code: (lines, size, gap after the block in mm).
-    let mut above: Vec<(Vec<String>, f32, f32)> = Vec::new();
+    // Text above and below the code.
+    let mut above = Vec::new();
     let shop = slip.shop.split_whitespace().collect::<Vec<_>>().join(" ");
     if !shop.is_empty() {
         let lines = face.wrap(&shop, sizes.shop, printable, SHOP_MAX_LINES);
-        above.push((lines, sizes.shop, 1.5));
+        above.push(Block::new(lines, sizes.shop, 1.5));
     }
     let amount = slip.amount.trim();
     if !amount.is_empty() {
-        // The amount stays on one line: a long one is set smaller.
-        let wide = face.width_mm(amount, sizes.amount);
+        // The amount stays on one line, stroke included: a long one is set smaller.
+        let size = sizes.amount;
+        let wide = face.width_mm(amount, size) + BOLD_STROKE * size / PT_PER_MM;
         let size = if wide > printable {
-            sizes.amount * printable / wide
+            size * printable / wide
         } else {
-            sizes.amount
+            size
         };
-        above.push((vec![amount.to_owned()], size, 1.0));
+        above.push(Block {
+            bold: true,
+            ..Block::new(vec![amount.to_owned()], size, 1.0)
+        });
     }
-    above.push((
+    above.push(Block::new(
         face.wrap(T::ScanToPay.get(lang), sizes.scan, printable, 2),
         sizes.scan,
         0.0,
     ));
-    let mut below: Vec<(Vec<String>, f32, f32)> = Vec::new();
+    let mut below = Vec::new();
     let order = format!("{}: {}", T::OrderNumber.get(lang), slip.order_number.trim());
-    below.push((
+    below.push(Block::new(
         face.wrap(&order, sizes.detail, printable, usize::MAX),
         sizes.detail,
         0.5,
@@ -307,22 +342,13 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
         .filter(|e| !e.is_empty())
     {
         let text = format!("{}: {expiry}", T::Expiry.get(lang));
-        below.push((
+        below.push(Block::new(
             face.wrap(&text, sizes.detail, printable, usize::MAX),
             sizes.detail,
             0.0,
         ));
     }
-    let block_height = |blocks: &[(Vec<String>, f32, f32)]| -> f32 {
-        blocks
-            .iter()
-            .map(|(lines, size, gap)| {
-                f32::from(u16::try_from(lines.len()).unwrap_or(u16::MAX)) * line_height_mm(*size)
-                    + gap
-            })
-            .sum()
-    };
-    let text_height = block_height(&above) + block_height(&below);
+    let text_height: f32 = above.iter().chain(&below).map(Block::height_mm).sum();
 
     // The code with its quiet zone: the printable width, or what the sheet leaves.
     let modules = f32::from(u16::try_from(matrix.width_with_quiet_zone()).unwrap_or(u16::MAX));
@@ -356,19 +382,20 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
 
     let mut lines = Vec::new();
     let mut y = start;
-    let mut place = |blocks: &[(Vec<String>, f32, f32)], y: &mut f32| {
-        for (texts, size, gap) in blocks {
-            for text in texts {
-                let w = face.width_mm(text, *size);
+    let mut place = |blocks: &[Block], y: &mut f32| {
+        for block in blocks {
+            for text in &block.lines {
+                let w = face.width_mm(text, block.size_pt);
                 lines.push(Line {
                     x_mm: margin + (printable - w).max(0.0) / 2.0,
                     top_mm: *y,
-                    size_pt: *size,
+                    size_pt: block.size_pt,
+                    bold: block.bold,
                     text: text.clone(),
                 });
-                *y += line_height_mm(*size);
+                *y += line_height_mm(block.size_pt);
             }
-            *y += gap;
+            *y += block.gap_mm;
         }
     };
     place(&above, &mut y);
@@ -580,9 +607,16 @@ fn write_pdf(
         let text_box = (ascent - descent) / 1000.0 * line.size_pt / PT_PER_MM;
         let baseline =
             line.top_mm + (line_box - text_box) / 2.0 + ascent / 1000.0 * line.size_pt / PT_PER_MM;
+        content.begin_text().set_font(Name(b"F1"), line.size_pt);
+        if line.bold {
+            content
+                .set_text_rendering_mode(TextRenderingMode::FillStroke)
+                .set_line_width(BOLD_STROKE * line.size_pt)
+                .set_stroke_gray(0.0);
+        } else {
+            content.set_text_rendering_mode(TextRenderingMode::Fill);
+        }
         content
-            .begin_text()
-            .set_font(Name(b"F1"), line.size_pt)
             .next_line(mm(line.x_mm), page_h - mm(baseline))
             .show(Str(&glyphs))
             .end_text();
