@@ -35,8 +35,11 @@ use crate::qr::{QUIET_ZONE, QrError, QrMatrix};
 use crate::ui::text::T;
 
 /// `DejaVu` Sans (Bitstream Vera licence, text in `assets/fonts/`): Latin with the Turkish
-/// letters, and ₺.
-const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+/// letters, and ₺. The bytes the UI already embeds, so the binary holds one copy (plain data:
+/// nothing of egui is used).
+fn font() -> &'static [u8] {
+    crate::ui::fonts::DEJAVU_SANS
+}
 
 /// PDF points per millimetre.
 const PT_PER_MM: f32 = 72.0 / 25.4;
@@ -422,7 +425,7 @@ struct Face<'a> {
 
 impl Face<'static> {
     fn new() -> Result<Self, SlipError> {
-        let font = FontRef::new(FONT).map_err(|e| SlipError::Font(e.to_string()))?;
+        let font = FontRef::new(font()).map_err(|e| SlipError::Font(e.to_string()))?;
         let charmap = font.charmap();
         let metrics = font.glyph_metrics(Size::unscaled(), LocationRef::default());
         let units_per_em = f32::from(
@@ -555,7 +558,7 @@ fn write_pdf(
     old.dedup();
     let remapper = subsetter::GlyphRemapper::new_from_glyphs_sorted(&old);
     let subset =
-        subsetter::subset(FONT, 0, &remapper).map_err(|e| SlipError::Font(e.to_string()))?;
+        subsetter::subset(font(), 0, &remapper).map_err(|e| SlipError::Font(e.to_string()))?;
     let new_gid = |c: char| remapper.get(face.glyph(c)).unwrap_or(0);
 
     let mm = |v: f32| v * PT_PER_MM;
