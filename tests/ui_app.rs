@@ -12,13 +12,53 @@ use paydesk::app::{App, AppOptions, Connection, SavedState, View};
 use paydesk::clock::SystemClock;
 use paydesk::domain::LinkStatus;
 use paydesk::lang::Lang;
+use paydesk::printer::SlipSink;
 use paydesk::service::Services;
+use paydesk::slip::Paper;
 use paydesk::ui::theme::ThemeChoice;
 
 struct Env {
     dir: tempfile::TempDir,
+    /// Fake CUPS tools and the folder slips are saved in (see `fake_cups`).
+    cups: tempfile::TempDir,
     secrets: Arc<AppSecrets>,
     harness: Harness<'static, Option<App>>,
+}
+
+/// A folder with fake `lpstat` and `lp` scripts: `lpstat -d` names the printer written in the
+/// file `printer` (no file: no default destination), `lp` keeps its arguments and input.
+fn fake_cups() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().expect("test set-up");
+    std::fs::create_dir(dir.path().join("saved")).expect("test set-up");
+    let d = dir.path().display();
+    let scripts = [
+        (
+            "lpstat",
+            format!(
+                r#"if [ -f "{d}/printer" ]; then
+  echo "system default destination: $(cat "{d}/printer")"
+else
+  echo "no system default destination"
+fi"#
+            ),
+        ),
+        (
+            "lp",
+            format!(
+                r#"printf '%s\n' "$@" > "{d}/lp-args"
+cat > "{d}/lp-stdin""#
+            ),
+        ),
+    ];
+    for (name, body) in scripts {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("test set-up");
+        let mut perm = std::fs::metadata(&path).expect("test set-up").permissions();
+        perm.set_mode(0o755);
+        std::fs::set_permissions(&path, perm).expect("test set-up");
+    }
+    dir
 }
 
 fn start() -> Env {
@@ -28,6 +68,7 @@ fn start() -> Env {
     let services = Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
         .expect("test set-up")
         .with_retry_policy(paydesk::service::create::FAST_POLICY);
+    let cups = fake_cups();
     let options = AppOptions {
         data_dir: Some(dir.path().to_owned()),
         profile: None,
@@ -41,12 +82,18 @@ fn start() -> Env {
         resend_max: Duration::from_hours(1),
         perf_start: None,
         env_secret: paydesk::secrets::EnvSecret::default(),
+        slip_sink: SlipSink {
+            lpstat: cups.path().join("lpstat").into(),
+            lp: cups.path().join("lp").into(),
+            folder: Some(cups.path().join("saved")),
+        },
     };
     let saved = SavedState {
         lang: Lang::En,
         theme: ThemeChoice::Light,
         last_profile: None,
         merchant_name: "Kadıköy Kahve Evi".into(),
+        slip_paper: Paper::Roll80,
     };
     let mut harness = Harness::builder()
         .with_size([1400.0, 1000.0])
@@ -62,6 +109,7 @@ fn start() -> Env {
     *harness.state_mut() = Some(app);
     let mut env = Env {
         dir,
+        cups,
         secrets: secrets_for_env,
         harness,
     };
@@ -633,4 +681,54 @@ fn a_catalog_csv_is_previewed_with_line_errors_then_imported_and_offered_in_the_
     env.type_into("Amount", "15.50");
     env.harness.run_steps(2);
     env.harness.get_by_label("✓ Matches the amount");
+}
+
+#[test]
+fn print_slip_saves_the_slip_without_a_printer_and_prints_it_on_the_default_one() {
+    let mut env = start();
+    let link = env.create_link("150.00", "");
+    let order = link.order_number.clone().expect("an order number");
+
+    // No default printer: the PDF is saved in the folder and the note says where.
+    env.click("Print slip");
+    env.until_label("No default printer; the slip was saved as a PDF to");
+    let saved = env
+        .cups
+        .path()
+        .join("saved")
+        .join(format!("paydesk-slip-{order}.pdf"));
+    let note = format!(
+        "No default printer; the slip was saved as a PDF to {}",
+        saved.display()
+    );
+    env.harness.get_by_label(&note);
+    assert!(
+        std::fs::read(&saved)
+            .expect("the slip")
+            .starts_with(b"%PDF-")
+    );
+
+    // The shop picks A6 in Settings and a default printer appears: the slip goes to it.
+    env.nav(View::Settings);
+    env.click("Slip paper");
+    env.click("A6 sheet (105 × 148 mm)");
+    assert_eq!(env.app().saved.slip_paper, Paper::A6);
+    env.nav(View::NewLink);
+    std::fs::write(env.cups.path().join("printer"), "Counter_80").expect("test set-up");
+    env.click("Print slip");
+    env.until_label("Slip sent to the printer Counter_80");
+    let args = std::fs::read_to_string(env.cups.path().join("lp-args")).expect("lp ran");
+    assert_eq!(
+        args.lines().collect::<Vec<_>>(),
+        [
+            "-d",
+            "Counter_80",
+            "-t",
+            &format!("paydesk {order}"),
+            "-o",
+            "media=A6"
+        ]
+    );
+    let sent = std::fs::read(env.cups.path().join("lp-stdin")).expect("lp read the slip");
+    assert!(sent.starts_with(b"%PDF-"));
 }

@@ -64,6 +64,7 @@ fn start_with(first: Duration, max: Duration, prepare: impl FnOnce(&Path)) -> En
         theme: ThemeChoice::Light,
         last_profile: None,
         merchant_name: "Kadıköy Kahve Evi".into(),
+        ..SavedState::default()
     };
     let mut harness = Harness::builder()
         .with_size([1400.0, 1000.0])

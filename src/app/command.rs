@@ -3,6 +3,7 @@
 
 use zeroize::Zeroizing;
 
+use crate::api::wire::PaymentLink;
 use crate::app::state::View;
 use crate::domain::{CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::Profile;
@@ -25,6 +26,8 @@ pub enum Command {
         /// Order number (or id) for the file name.
         name: String,
     },
+    /// Print the link's QR slip (the default printer, else a PDF beside the PNGs).
+    PrintSlip(Box<PaymentLink>),
     /// Open a URL (the share `mailto:`).
     OpenUrl(String),
     /// Ask the server for the link's current state.
@@ -116,6 +119,7 @@ impl Command {
             Command::NewLink => "NewLink",
             Command::CopyText(_) => "CopyText",
             Command::SaveQrPng { .. } => "SaveQrPng",
+            Command::PrintSlip(_) => "PrintSlip",
             Command::OpenUrl(_) => "OpenUrl",
             Command::RefreshLink(_) => "RefreshLink",
             Command::CancelLink(_) => "CancelLink",

@@ -12,9 +12,11 @@ use crate::api::error::{Disposition, Prior};
 use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
 use crate::domain::CatalogVariant;
 use crate::lang::Lang;
+use crate::printer::{Delivered, SlipSink};
 use crate::qr::QrMatrix;
 use crate::secrets::SecretError;
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services};
+use crate::slip::{Paper, Slip};
 use crate::store::{
     CsvImport, CsvParsed, JournalRow, JournalState, LinkCursor, LinkQuery, Profile,
 };
@@ -110,6 +112,9 @@ pub enum Msg {
     Csv(CsvOutcome, Option<HashMap<String, CatalogVariant>>),
     /// The QR PNG was written (or not).
     QrSaved(Result<String, String>),
+    /// A link's slip (the link id first) was printed, saved for want of a printer, or neither
+    /// (the reason).
+    SlipPrinted(String, Result<Delivered, String>),
     /// Profiles changed (or a change failed).
     Profiles(Result<Vec<Profile>, String>),
     /// Whether a profile's secret is stored.
@@ -134,6 +139,7 @@ impl std::fmt::Debug for Msg {
             Msg::Resumed { .. } => "Resumed",
             Msg::Csv(..) => "Csv",
             Msg::QrSaved(_) => "QrSaved",
+            Msg::SlipPrinted(..) => "SlipPrinted",
             Msg::Profiles(_) => "Profiles",
             Msg::Secret(..) => "Secret",
         };
@@ -197,6 +203,7 @@ impl App {
             if let Some(s) = &mut self.shown {
                 s.cancelling = false;
                 s.polling = None;
+                s.printing = false;
             }
             self.connection = Connection::Disconnected(text);
         }
@@ -433,6 +440,21 @@ impl App {
                     s.note = Some(match result {
                         Ok(path) => (true, format!("{} {path}", T::SavedTo.get(lang))),
                         Err(e) => (false, e),
+                    });
+                }
+            }
+            Msg::SlipPrinted(id, result) => {
+                if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
+                    s.printing = false;
+                    s.note = Some(match result {
+                        Ok(Delivered::Printed { printer }) => {
+                            (true, format!("{} {printer}", T::SlipPrinted.get(lang)))
+                        }
+                        Ok(Delivered::Saved(path)) => (
+                            true,
+                            format!("{} {}", T::SlipSaved.get(lang), path.display()),
+                        ),
+                        Err(why) => (false, format!("{} {why}", T::SlipFailed.get(lang))),
                     });
                 }
             }
@@ -699,6 +721,25 @@ impl App {
                         .map_err(|e| e.to_string())
                         .and_then(|r| r);
                     Msg::QrSaved(r)
+                });
+            }
+            Command::PrintSlip(link) => {
+                let id = link.id.clone();
+                let Some(slip) = Slip::of_link(&link, &self.saved.merchant_name, lang) else {
+                    return;
+                };
+                if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
+                    s.printing = true;
+                    s.note = Some((true, T::Printing.get(lang).to_owned()));
+                }
+                let paper = self.saved.slip_paper;
+                let sink = self.options.slip_sink.clone();
+                self.spawn(async move {
+                    let r = tokio::task::spawn_blocking(move || print_slip(&slip, paper, &sink))
+                        .await
+                        .map_err(|e| e.to_string())
+                        .and_then(|r| r);
+                    Msg::SlipPrinted(id, r)
                 });
             }
             Command::SwitchProfile(name) => {
@@ -1024,29 +1065,23 @@ fn secret_status(r: Result<bool, SecretError>, unavailable: Option<String>) -> S
     }
 }
 
+/// Lays out the slip and prints it on the default printer, else saves it beside the PNGs.
+fn print_slip(slip: &Slip, paper: Paper, sink: &SlipSink) -> Result<Delivered, String> {
+    let pdf = crate::slip::render(slip, paper).map_err(|e| e.to_string())?;
+    sink.deliver(&pdf, &slip.order_number)
+        .map_err(|e| e.to_string())
+}
+
 /// Writes the QR of `url` as a PNG in the user's Downloads (or home) folder.
 fn save_qr_png(url: &str, name: &str) -> Result<String, String> {
     let matrix = QrMatrix::encode(url).map_err(|e| e.to_string())?;
     // 8 pixels per module: about 3 cm per side at 300 dpi for a typical link.
     let png = matrix.render(8).to_png().map_err(|e| e.to_string())?;
-    let dir = directories::UserDirs::new()
-        .and_then(|d| {
-            d.download_dir()
-                .map(std::path::Path::to_path_buf)
-                .or_else(|| Some(d.home_dir().to_path_buf()))
-        })
-        .ok_or_else(|| "no home folder".to_owned())?;
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let path = dir.join(format!("paydesk-qr-{safe}.png"));
+    let dir = crate::printer::save_folder().ok_or_else(|| "no home folder".to_owned())?;
+    let path = dir.join(format!(
+        "paydesk-qr-{}.png",
+        crate::printer::file_safe(name)
+    ));
     std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path.display().to_string())
 }

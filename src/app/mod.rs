@@ -25,6 +25,7 @@ pub use state::{SavedState, View};
 use crate::clock::{Clock, SystemClock};
 use crate::domain::CatalogVariant;
 use crate::domain::link::KeyLimits;
+use crate::printer::SlipSink;
 use crate::service::{Desk, Services};
 use crate::store::Profile;
 use crate::ui::card::CardForm;
@@ -67,6 +68,8 @@ pub struct AppOptions {
     pub perf_start: Option<Instant>,
     /// `PAYDESK_API_SECRET` as read at start-up (none in tests).
     pub env_secret: crate::secrets::EnvSecret,
+    /// Where "Print slip" sends slips (CUPS's `lp`, else a folder); tests use fakes.
+    pub slip_sink: SlipSink,
 }
 
 impl Default for AppOptions {
@@ -83,6 +86,7 @@ impl Default for AppOptions {
             resend_max: Duration::from_mins(1),
             perf_start: None,
             env_secret: crate::secrets::EnvSecret::default(),
+            slip_sink: SlipSink::default(),
         }
     }
 }

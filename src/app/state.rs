@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lang::Lang;
+use crate::slip::Paper;
 use crate::ui::text::T;
 use crate::ui::theme::ThemeChoice;
 
@@ -22,8 +23,11 @@ pub struct SavedState {
     pub theme: ThemeChoice,
     /// The profile used last; the built-in sandbox on first start.
     pub last_profile: Option<String>,
-    /// The shop's name on the customer display (empty: the profile's name).
+    /// The shop's name on the customer display (empty: the profile's name) and on printed
+    /// slips (empty: no name line).
     pub merchant_name: String,
+    /// The paper "Print slip" lays out for (default: an 80 mm receipt roll).
+    pub slip_paper: Paper,
 }
 
 impl Default for SavedState {
@@ -33,6 +37,7 @@ impl Default for SavedState {
             theme: ThemeChoice::System,
             last_profile: None,
             merchant_name: String::new(),
+            slip_paper: Paper::Roll80,
         }
     }
 }
@@ -94,6 +99,7 @@ mod tests {
             theme: ThemeChoice::Dark,
             last_profile: Some("mağaza".into()),
             merchant_name: "Kadıköy Kahve Evi".into(),
+            slip_paper: Paper::A6,
         };
         let text = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<SavedState>(&text).unwrap(), s);
@@ -102,5 +108,6 @@ mod tests {
         assert_eq!(old.lang, Lang::Tr);
         assert_eq!(old.theme, ThemeChoice::System);
         assert_eq!(old.last_profile, None);
+        assert_eq!(old.slip_paper, Paper::Roll80);
     }
 }

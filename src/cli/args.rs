@@ -164,6 +164,22 @@ pub enum LinkCommand {
         #[arg(long, value_name = "FILE")]
         png: PathBuf,
     },
+    /// Print the link's QR slip (shop name, amount, QR, order number, expiry) on the default
+    /// CUPS printer (lp); with no default printer, save it as paydesk-slip-ORDER.pdf in
+    /// Downloads (else home).
+    Slip {
+        /// Link id.
+        id: String,
+        /// Paper: 80mm (a receipt roll; the page is as long as the slip) or a6 (105 × 148 mm).
+        #[arg(long, value_name = "SIZE", default_value = "80mm")]
+        size: crate::slip::Paper,
+        /// Write the PDF to FILE instead of printing.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Shop name at the top of the slip (default: no name line).
+        #[arg(long, value_name = "NAME")]
+        shop: Option<String>,
+    },
 }
 
 /// `paydesk link create ...`

@@ -28,9 +28,12 @@ use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
 use crate::domain::{Currency, LinkStatus};
 use crate::lang::Lang;
+use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, SecretStore};
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services, os_secret_store};
+use crate::slip::Slip;
 use crate::store::{JournalState, LinkQuery, Profile, default_data_dir};
+use crate::ui::text::T;
 
 /// How a command ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -371,6 +374,37 @@ impl Ctx {
                 std::fs::write(&png, bytes)
                     .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", png.display())))?;
                 println!("{}", png.display());
+                Ok(())
+            }
+            LinkCommand::Slip {
+                id,
+                size,
+                out,
+                shop,
+            } => {
+                let link = desk.history_link(&id).map_err(local(lang))?;
+                let slip = Slip::of_link(&link, shop.as_deref().unwrap_or_default(), lang)
+                    .ok_or_else(|| Failure::new(Exit::Failure, T::NoPaymentUrl.get(lang)))?;
+                let failed = |e: &dyn std::fmt::Display| {
+                    Failure::new(Exit::Failure, format!("{} {e}", T::SlipFailed.get(lang)))
+                };
+                let pdf = crate::slip::render(&slip, size).map_err(|e| failed(&e))?;
+                if let Some(path) = out {
+                    crate::printer::write_file(&path, &pdf.bytes).map_err(|e| failed(&e))?;
+                    println!("{}", path.display());
+                    return Ok(());
+                }
+                match SlipSink::default()
+                    .deliver(&pdf, &slip.order_number)
+                    .map_err(|e| failed(&e))?
+                {
+                    Delivered::Printed { printer } => {
+                        println!("{} {printer}", T::SlipPrinted.get(lang));
+                    }
+                    Delivered::Saved(path) => {
+                        println!("{} {}", T::SlipSaved.get(lang), path.display());
+                    }
+                }
                 Ok(())
             }
         }

@@ -1,7 +1,8 @@
 //! A link after creation (or picked from History): its QR, amount, order number, reference and
-//! status, with copy, save-as-PNG, share, cancel and "New link"; and the customer display, a
-//! second window facing the customer with the QR as large as the screen allows, which flips to
-//! a large "Paid ✓", "Expired" or "Cancelled" when the link reaches a final state.
+//! status, with copy, save-as-PNG, print slip, share, cancel and "New link"; and the customer
+//! display, a second window facing the customer with the QR as large as the screen allows,
+//! which flips to a large "Paid ✓", "Expired" or "Cancelled" when the link reaches a final
+//! state.
 //!
 //! While a link is shown and not final, the app's logic polls its detail every few seconds with
 //! backoff; this view only draws what the last answer said.
@@ -51,6 +52,8 @@ pub struct ShownLink {
     pub note: Option<(bool, String)>,
     /// A cancel request is out (Refresh and Cancel wait for it).
     pub cancelling: bool,
+    /// A slip is being printed (Print slip waits for it, so one click is one slip).
+    pub printing: bool,
     /// The number of the detail request that is out (a status poll or Refresh), if any. It never
     /// disables a button: staff can cancel while the status is being fetched.
     pub polling: Option<u64>,
@@ -74,6 +77,7 @@ impl ShownLink {
             confirm_cancel: false,
             note: None,
             cancelling: false,
+            printing: false,
             polling: None,
             sent: 0,
             applied: 0,
@@ -216,6 +220,12 @@ impl ShownLink {
                                     .clone()
                                     .unwrap_or_else(|| self.link.id.clone()),
                             });
+                        }
+                        if ui
+                            .add_enabled(!self.printing, egui::Button::new(T::PrintSlip.get(lang)))
+                            .clicked()
+                        {
+                            cx.emit(Command::PrintSlip(Box::new(self.link.clone())));
                         }
                         if ui.button(T::ShareMail.get(lang)).clicked() {
                             cx.emit(Command::OpenUrl(mailto(&self.link, lang)));

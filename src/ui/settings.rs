@@ -11,6 +11,7 @@ use zeroize::Zeroizing;
 use crate::app::Command;
 use crate::domain::{Currency, parse_amount};
 use crate::lang::Lang;
+use crate::slip::Paper;
 use crate::store::{DEFAULT_ORDER_PREFIX, Profile};
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
@@ -114,11 +115,19 @@ pub struct SettingsView {
 
 impl SettingsView {
     /// Draws the view. `current` is the profile in use, `merchant` the shop name shown on the
-    /// customer display.
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, current: &str, merchant: &mut String) {
+    /// customer display and printed slips, `paper` the slips' paper.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        current: &str,
+        merchant: &mut String,
+        paper: &mut Paper,
+    ) {
         let lang = cx.lang;
         ui.heading(T::NavSettings.get(lang));
         widgets::labelled_text_ui(ui, T::MerchantName.get(lang), merchant);
+        paper_choice_ui(ui, lang, paper);
         ui.separator();
         ui.label(RichText::new(T::Profiles.get(lang)).strong());
         let mut edit = None;
@@ -279,4 +288,23 @@ impl SettingsView {
             }
         });
     }
+}
+
+/// The paper "Print slip" lays out for.
+fn paper_choice_ui(ui: &mut Ui, lang: Lang, paper: &mut Paper) {
+    let name = |p: Paper| match p {
+        Paper::Roll80 => T::PaperRoll80.get(lang),
+        Paper::A6 => T::PaperA6.get(lang),
+    };
+    ui.horizontal(|ui| {
+        let l = ui.label(T::SlipPaper.get(lang));
+        let combo = egui::ComboBox::from_id_salt("slip-paper")
+            .selected_text(name(*paper))
+            .show_ui(ui, |ui| {
+                for p in Paper::ALL {
+                    ui.selectable_value(paper, p, name(p));
+                }
+            });
+        let _ = combo.response.labelled_by(l.id);
+    });
 }

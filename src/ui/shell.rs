@@ -78,8 +78,13 @@ impl App {
                 }
                 View::Settings => {
                     let current = self.profile_name();
-                    self.settings
-                        .ui(ui, &mut cx, &current, &mut self.saved.merchant_name);
+                    self.settings.ui(
+                        ui,
+                        &mut cx,
+                        &current,
+                        &mut self.saved.merchant_name,
+                        &mut self.saved.slip_paper,
+                    );
                 }
             }
         });

@@ -137,6 +137,11 @@ texts! {
     Copied => "Kopyalandı", "Copied";
     SaveQr => "QR'ı PNG olarak kaydet", "Save QR as PNG";
     SavedTo => "Kaydedildi:", "Saved to";
+    PrintSlip => "Fiş yazdır", "Print slip";
+    Printing => "Fiş yazdırılıyor…", "Printing the slip…";
+    SlipPrinted => "Fiş yazıcıya gönderildi:", "Slip sent to the printer";
+    SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi:", "No default printer; the slip was saved as a PDF to";
+    SlipFailed => "Fiş yazdırılamadı:", "The slip could not be printed:";
     ShareMail => "E-postayla paylaş", "Share by e-mail";
     ShareSubject => "Ödeme linkiniz", "Your payment link";
     ShareBody => "Ödemeyi bu adresten yapabilirsiniz:", "You can pay at this address:";
@@ -264,7 +269,10 @@ texts! {
     Save => "Kaydet", "Save";
     Saved => "Kaydedildi", "Saved";
     UseProfile => "Bu profile geç", "Switch to this profile";
-    MerchantName => "Mağaza adı (müşteri ekranında)", "Shop name (on the customer display)";
+    MerchantName => "Mağaza adı (müşteri ekranında ve fişte)", "Shop name (on the customer display and slips)";
+    SlipPaper => "Fiş kâğıdı", "Slip paper";
+    PaperRoll80 => "80 mm rulo (fiş yazıcısı)", "80 mm roll (receipt printer)";
+    PaperA6 => "A6 yaprak (105 × 148 mm)", "A6 sheet (105 × 148 mm)";
     InvalidLimit => "Sınır bir sayı olmalı.", "The limit must be a number.";
 }
 
