@@ -40,32 +40,9 @@ pub const AUTH_SIGNATURE_REPLAYED: &str = "auth.signature.replayed";
 /// API key lacks the endpoint's scope (403).
 pub const AUTH_SCOPE_MISSING: &str = "auth.scope.missing";
 
-/// The spec's ten keys.
-pub const SPEC_KEYS: [&str; 10] = [
-    ITEMS_TOTAL_MISMATCH,
-    ITEMS_INVALID,
-    AMOUNT_LIMIT_EXCEEDED,
-    ITEM_LIMIT_EXCEEDED,
-    EXPIRY_IN_PAST,
-    CARD_NUMBER_EMPTY,
-    EXPIRY_MONTH_EMPTY,
-    EXPIRY_YEAR_EMPTY,
-    POS_PROVIDER_NOT_FOUND,
-    BIN_REQUIRED,
-];
-
-/// The link-create rejections the spec names. The server decides these on the request itself,
-/// after it looked the idempotency key up (a key it already holds returns the stored link), so
-/// after an attempt with an unknown outcome only these prove that no link exists for the key.
-pub const LINK_CREATE_REJECTIONS: [&str; 5] = [
-    ITEMS_TOTAL_MISMATCH,
-    ITEMS_INVALID,
-    AMOUNT_LIMIT_EXCEEDED,
-    ITEM_LIMIT_EXCEEDED,
-    EXPIRY_IN_PAST,
-];
-
-/// Every key paydesk has a sentence for.
+/// Every key paydesk has a sentence for, in an order the lists below rely on: the spec's ten
+/// first (link create's five, then card save's four and the installment list's one), then the
+/// idempotency and auth keys.
 pub const ALL_KEYS: [&str; 18] = [
     ITEMS_TOTAL_MISMATCH,
     ITEMS_INVALID,
@@ -86,3 +63,33 @@ pub const ALL_KEYS: [&str; 18] = [
     AUTH_SIGNATURE_REPLAYED,
     AUTH_SCOPE_MISSING,
 ];
+
+/// The spec's ten keys.
+pub const SPEC_KEYS: &[&str] = ALL_KEYS.split_at(10).0;
+
+/// The link-create rejections the spec names. The server decides these on the request itself,
+/// after it looked the idempotency key up (a key it already holds returns the stored link), so
+/// after an attempt with an unknown outcome only these prove that no link exists for the key.
+pub const LINK_CREATE_REJECTIONS: &[&str] = ALL_KEYS.split_at(5).0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_derived_lists_hold_the_keys_they_name() {
+        assert_eq!(
+            LINK_CREATE_REJECTIONS,
+            [
+                ITEMS_TOTAL_MISMATCH,
+                ITEMS_INVALID,
+                AMOUNT_LIMIT_EXCEEDED,
+                ITEM_LIMIT_EXCEEDED,
+                EXPIRY_IN_PAST
+            ]
+        );
+        assert_eq!(SPEC_KEYS.len(), 10);
+        assert_eq!(SPEC_KEYS.last(), Some(&BIN_REQUIRED));
+        assert!(!SPEC_KEYS.contains(&IDEMPOTENCY_KEY_MISSING));
+    }
+}
