@@ -25,8 +25,10 @@ struct Form<F> {
     now: DateTime<Utc>,
 }
 
+/// The forms' "now": a fixed moment (the views take it from `ViewCtx`, never the wall clock),
+/// so every date rule is tested the same on every day.
 fn now() -> DateTime<Utc> {
-    Utc::now()
+    "2026-11-20T09:00:00Z".parse().expect("an RFC 3339 time")
 }
 
 fn catalog() -> HashMap<String, CatalogVariant> {
@@ -53,12 +55,20 @@ fn harness<F: 'static>(
     form: F,
     draw: impl Fn(&mut F, &mut egui::Ui, &mut ViewCtx<'_>) + 'static,
 ) -> Harness<'static, Form<F>> {
+    harness_at(now(), form, draw)
+}
+
+fn harness_at<F: 'static>(
+    now: DateTime<Utc>,
+    form: F,
+    draw: impl Fn(&mut F, &mut egui::Ui, &mut ViewCtx<'_>) + 'static,
+) -> Harness<'static, Form<F>> {
     let state = Form {
         view: form,
         catalog: catalog(),
         limits: KeyLimits::default(),
         commands: Vec::new(),
-        now: now(),
+        now,
     };
     Harness::builder()
         .with_size([1200.0, 1000.0])
@@ -92,7 +102,12 @@ fn leave<S>(h: &mut Harness<'_, S>) {
 }
 
 fn new_link() -> Harness<'static, Form<NewLinkForm>> {
-    harness(
+    new_link_at(now())
+}
+
+fn new_link_at(now: DateTime<Utc>) -> Harness<'static, Form<NewLinkForm>> {
+    harness_at(
+        now,
         NewLinkForm::new("PD-20261122-A1B20001".into()),
         |f, ui, cx| {
             f.ui(ui, cx);
@@ -212,7 +227,7 @@ fn a_past_expiry_is_refused_under_its_field() {
     type_into(&mut h, "Amount", "75");
     h.get_by_label("Date and time").click();
     h.run_steps(2);
-    let yesterday = (chrono::Local::now() - chrono::Duration::days(1))
+    let yesterday = (now().with_timezone(&chrono::Local) - chrono::Duration::days(1))
         .format("%Y-%m-%d")
         .to_string();
     h.state_mut().view.expiry_date = yesterday;
@@ -226,52 +241,59 @@ fn a_past_expiry_is_refused_under_its_field() {
     assert!(!create_enabled(&h));
 }
 
+/// Every day of a 31-day month, the first and the last included: the days before today are
+/// disabled, today and later are not, the month before cannot be shown, and a day picked in
+/// the next month becomes the expiry.
 #[test]
 fn the_expiry_day_is_picked_on_a_calendar_that_refuses_past_days() {
-    let mut h = new_link();
-    type_into(&mut h, "Amount", "75");
-    h.get_by_label("Date and time").click();
-    h.run_steps(2);
-    h.get_by_label("Calendar").click();
-    h.run_steps(2);
-    let today = chrono::Local::now().date_naive();
-    let this_month = today.with_day(1).expect("a first day");
-    h.get_by_label(&this_month.format("%B %Y").to_string());
-    for weekday in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] {
-        h.get_by_label(weekday);
-    }
-    // The current month is the earliest: nothing to go back to.
-    assert!(
-        h.get_by_label("Previous month")
-            .accesskit_node()
-            .is_disabled()
-    );
-    if let Some(yesterday) = today.pred_opt().filter(|d| d.month() == today.month()) {
+    use chrono::TimeZone;
+    for day in 1..=31 {
+        let local_noon = chrono::Local
+            .with_ymd_and_hms(2031, 1, day, 12, 0, 0)
+            .single()
+            .expect("a plain local noon");
+        let now = local_noon.with_timezone(&Utc);
+        let mut h = new_link_at(now);
+        type_into(&mut h, "Amount", "75");
+        h.get_by_label("Date and time").click();
+        h.run_steps(2);
+        h.get_by_label("Calendar").click();
+        h.run_steps(2);
+        let today = local_noon.date_naive();
+        assert_eq!(today.day(), day);
+        h.get_by_label("January 2031");
+        for weekday in ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] {
+            h.get_by_label(weekday);
+        }
+        // The current month is the earliest: nothing to go back to.
         assert!(
-            h.get_by_label(&yesterday.day().to_string())
+            h.get_by_label("Previous month")
                 .accesskit_node()
-                .is_disabled()
+                .is_disabled(),
+            "day {day}"
         );
+        for d in 1..=31_u32 {
+            // The grid's last row may show the first days of February too: January's come first.
+            let disabled = h
+                .get_all_by_label(&d.to_string())
+                .next()
+                .expect("a day cell")
+                .accesskit_node()
+                .is_disabled();
+            assert_eq!(disabled, d < day, "on January {day}, day {d}");
+        }
+
+        h.get_by_label("Next month").click();
+        h.run_steps(2);
+        h.get_by_label("February 2031");
+        h.get_by_label("15").click();
+        h.run_steps(2);
+        assert_eq!(h.state().view.expiry_date, "2031-02-15", "day {day}");
+        // The calendar closes on a pick, and the link is valid with that expiry.
+        assert!(h.query_by_label("Next month").is_none());
+        assert!(h.state().view.draft.expiry.is_some_and(|e| e > now));
+        assert!(create_enabled(&h), "day {day}");
     }
-
-    h.get_by_label("Next month").click();
-    h.run_steps(2);
-    let next_month = this_month
-        .checked_add_months(chrono::Months::new(1))
-        .expect("a next month");
-    h.get_by_label(&next_month.format("%B %Y").to_string());
-    h.get_by_label("15").click();
-    h.run_steps(2);
-
-    let picked = next_month.with_day(15).expect("a 15th");
-    assert_eq!(
-        h.state().view.expiry_date,
-        picked.format("%Y-%m-%d").to_string()
-    );
-    // The calendar closes on a pick, and the link is valid with that expiry.
-    assert!(h.query_by_label("Next month").is_none());
-    assert!(h.state().view.draft.expiry.is_some_and(|e| e > Utc::now()));
-    assert!(create_enabled(&h));
 }
 
 #[test]
