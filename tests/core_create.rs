@@ -165,7 +165,10 @@ fn services(store: Store, fake: &Fake, clock: Arc<ManualClock>) -> Services {
     let mut store = store;
     if store.profile_get("fake").expect("profiles read").is_none() {
         store
-            .profile_add(&Profile::new("fake", fake.base_url.clone(), "pk_fake"))
+            .profile_add(
+                &Profile::new("fake", fake.base_url.clone(), "pk_fake"),
+                t0(),
+            )
             .expect("the profile is stored");
     }
     Services::with_store(

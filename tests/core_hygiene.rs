@@ -189,13 +189,19 @@ async fn library_card_save_and_link_create_leave_no_pan_cvv_or_secret_while_the_
     .expect("the store opens");
     services
         .with_store_locked(|s| {
-            s.profile_add(&Profile::new("test", server.base_url(), DEMO_API_KEY))
+            s.profile_add(
+                &Profile::new("test", server.base_url(), DEMO_API_KEY),
+                chrono::Utc::now(),
+            )
         })
         .expect("the profile is stored");
     // A second profile whose secret sits in the (memory) keyring.
     services
         .with_store_locked(|s| {
-            s.profile_add(&Profile::new("other", server.base_url(), "pk_test_no_link"))
+            s.profile_add(
+                &Profile::new("other", server.base_url(), "pk_test_no_link"),
+                chrono::Utc::now(),
+            )
         })
         .expect("the profile is stored");
     paydesk::secrets::SecretStore::set(secrets.as_ref(), "other", "pk_test_no_link", OTHER_SECRET)

@@ -194,11 +194,10 @@ fn the_app_path_opens_a_private_folder_database_and_embedded_sandbox_state() {
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     services
         .with_store_locked(|s| {
-            s.profile_add(&paydesk::store::Profile::new(
-                "shop",
-                "https://api.example.com",
-                "pk_1",
-            ))
+            s.profile_add(
+                &paydesk::store::Profile::new("shop", "https://api.example.com", "pk_1"),
+                chrono::Utc::now(),
+            )
         })
         .expect("a write");
     assert_eq!(mode(&dir), "700");

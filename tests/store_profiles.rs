@@ -14,6 +14,11 @@ use paydesk::api::wire::PaymentLink;
 use paydesk::store::{JournalKey, NewJournalRow, Profile, SANDBOX_PROFILE, Store, StoreError};
 use rust_decimal::Decimal;
 
+/// When the test's profiles are added or changed.
+fn t() -> DateTime<chrono::Utc> {
+    "2026-11-22T10:00:00Z".parse().expect("an RFC 3339 time")
+}
+
 fn shop() -> Profile {
     Profile {
         amount_limit: Some("5000.00".parse().unwrap()),
@@ -30,9 +35,9 @@ fn day() -> NaiveDate {
 #[test]
 fn profiles_are_added_listed_updated_and_removed() {
     let mut store = Store::open_in_memory().unwrap();
-    store.profile_add(&shop()).unwrap();
+    store.profile_add(&shop(), t()).unwrap();
     store
-        .profile_add(&Profile::new("another", "https://b.example", "pk_2"))
+        .profile_add(&Profile::new("another", "https://b.example", "pk_2"), t())
         .unwrap();
     let names: Vec<String> = store
         .profile_list()
@@ -49,13 +54,15 @@ fn profiles_are_added_listed_updated_and_removed() {
     changed.base_url = "https://api2.example.com".into();
     changed.amount_limit = None;
     changed.max_items = None;
-    store.profile_update(&changed).unwrap();
+    store.profile_update(&changed, t()).unwrap();
     assert_eq!(store.profile_get("shop").unwrap().unwrap(), changed);
 
-    assert!(matches!(store.profile_add(&shop()), Err(StoreError::ProfileExists(n)) if n == "shop"));
+    assert!(
+        matches!(store.profile_add(&shop(), t()), Err(StoreError::ProfileExists(n)) if n == "shop")
+    );
     let ghost = Profile::new("ghost", "https://x", "k");
     assert!(matches!(
-        store.profile_update(&ghost),
+        store.profile_update(&ghost, t()),
         Err(StoreError::NoProfile(_))
     ));
     store.profile_remove("another").unwrap();
@@ -86,7 +93,7 @@ fn invalid_profiles_are_refused_with_the_reason() {
     for (spoil, reason) in cases {
         let mut p = shop();
         spoil(&mut p);
-        let err = store.profile_add(&p).unwrap_err();
+        let err = store.profile_add(&p, t()).unwrap_err();
         assert!(
             matches!(&err, StoreError::InvalidProfile(m) if m.contains(reason)),
             "{reason}: {err}"
@@ -102,7 +109,7 @@ fn the_sandbox_can_be_configured_but_not_removed() {
     sandbox.base_url = "http://127.0.0.1:47011".into();
     sandbox.api_key = "pk_sandbox_demo".into();
     sandbox.is_sandbox = false; // the built-in one stays a sandbox anyway
-    store.profile_update(&sandbox).unwrap();
+    store.profile_update(&sandbox, t()).unwrap();
     let got = store.profile_get(SANDBOX_PROFILE).unwrap().unwrap();
     assert_eq!(got.base_url, "http://127.0.0.1:47011");
     assert!(got.is_sandbox);
@@ -115,7 +122,7 @@ fn the_sandbox_can_be_configured_but_not_removed() {
 #[test]
 fn a_profile_with_pending_requests_cannot_be_removed() {
     let mut store = Store::open_in_memory().unwrap();
-    store.profile_add(&shop()).unwrap();
+    store.profile_add(&shop(), t()).unwrap();
     let key = JournalKey::new("shop", "link.create", "link-MAG-1");
     let now = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
     store
@@ -147,7 +154,7 @@ fn shape_ok(number: &str, prefix: &str, device: &str) -> bool {
 #[test]
 fn order_numbers_have_the_documented_shape_and_count_per_day() {
     let mut store = Store::open_in_memory().unwrap();
-    store.profile_add(&shop()).unwrap();
+    store.profile_add(&shop(), t()).unwrap();
     store.set_device_id("7kq3").unwrap();
     assert_eq!(store.device_id().unwrap(), "7KQ3");
     let n1 = store.next_order_number("shop", day()).unwrap();

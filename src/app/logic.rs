@@ -762,12 +762,13 @@ impl App {
                     return;
                 };
                 self.spawn(async move {
+                    let now = services.clock().now();
                     let r = services
                         .with_store_locked(|s| {
                             if existing {
-                                s.profile_update(&profile)?;
+                                s.profile_update(&profile, now)?;
                             } else {
-                                s.profile_add(&profile)?;
+                                s.profile_add(&profile, now)?;
                             }
                             s.profile_list()
                         })

@@ -10,7 +10,6 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use chrono::Utc;
 use serde::Serialize;
 use zeroize::Zeroizing;
 
@@ -243,8 +242,9 @@ impl Ctx {
                 if let Some(prefix) = order_prefix {
                     profile.order_prefix = prefix;
                 }
+                let now = services.clock().now();
                 services
-                    .with_store_locked(|s| s.profile_add(&profile))
+                    .with_store_locked(|s| s.profile_add(&profile, now))
                     .map_err(local(lang))?;
                 println!(
                     "{} {name}",
@@ -412,7 +412,7 @@ impl Ctx {
 
     async fn link_create(&self, desk: &Desk, args: LinkCreateArgs) -> Outcome {
         let lang = self.lang;
-        let now = Utc::now();
+        let now = desk.now();
         let currency: Currency =
             args.currency
                 .parse()
@@ -605,7 +605,7 @@ impl Ctx {
             set_as_default: default,
             customer_id: customer_id.unwrap_or_default(),
         };
-        let request = draft.validate(Utc::now().date_naive());
+        let request = draft.validate(desk.now().date_naive());
         draft.wipe();
         let request = request.map_err(|e| invalid(&e, lang))?;
         let card = desk.save_card(&request).await;

@@ -364,7 +364,8 @@ impl Desk {
         &self.inner.profile.name
     }
 
-    fn now(&self) -> DateTime<Utc> {
+    /// "Now", from the clock the services were given (a manual one in tests).
+    pub fn now(&self) -> DateTime<Utc> {
         self.inner.clock.now()
     }
 

@@ -189,10 +189,14 @@ impl Store {
         Ok(())
     }
 
-    /// Adds a profile.
-    pub fn profile_add(&mut self, profile: &Profile) -> Result<(), StoreError> {
+    /// Adds a profile, created at `now`.
+    pub fn profile_add(
+        &mut self,
+        profile: &Profile,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
         profile.validate()?;
-        let now = chrono::Utc::now().timestamp_millis();
+        let now = now.timestamp_millis();
         let inserted = self.conn.execute(
             "INSERT OR IGNORE INTO profiles (name, base_url, api_key, amount_limit, max_items,
                  order_prefix, is_sandbox, created_at, updated_at)
@@ -214,10 +218,15 @@ impl Store {
         Ok(())
     }
 
-    /// Replaces a profile's fields (found by name). The built-in sandbox stays a sandbox.
-    pub fn profile_update(&mut self, profile: &Profile) -> Result<(), StoreError> {
+    /// Replaces a profile's fields (found by name) at `now`. The built-in sandbox stays a
+    /// sandbox.
+    pub fn profile_update(
+        &mut self,
+        profile: &Profile,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
         profile.validate()?;
-        let now = chrono::Utc::now().timestamp_millis();
+        let now = now.timestamp_millis();
         let changed = self.conn.execute(
             "UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = ?5,
                  order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8

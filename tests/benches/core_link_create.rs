@@ -91,7 +91,10 @@ impl Bench {
         .expect("the store opens");
         services
             .with_store_locked(|s| {
-                s.profile_add(&Profile::new("bench", sandbox.base_url(), DEMO_API_KEY))
+                s.profile_add(
+                    &Profile::new("bench", sandbox.base_url(), DEMO_API_KEY),
+                    chrono::Utc::now(),
+                )
             })
             .expect("a profile");
         let desk = services.desk("bench").expect("a desk");

@@ -203,11 +203,10 @@ pub fn library_services(
     use std::sync::Arc;
     let mut store = store;
     store
-        .profile_add(&paydesk::store::Profile::new(
-            "test",
-            base_url,
-            DEMO_API_KEY,
-        ))
+        .profile_add(
+            &paydesk::store::Profile::new("test", base_url, DEMO_API_KEY),
+            chrono::Utc::now(),
+        )
         .expect("the profile is stored");
     paydesk::service::Services::with_store(
         store,
