@@ -4,6 +4,7 @@
 //! installments, catalog, help and version — with the exit codes scripts rely on.
 
 mod core_support;
+mod qr_support;
 
 use std::str::FromStr;
 
@@ -680,23 +681,7 @@ fn link_list_show_refresh_cancel_and_qr_png() {
     ]);
     ok(&qr);
     let url = format!("{}/pay/{paid}", server.base_url());
-    assert_eq!(decode_qr_png(&png), url);
-}
-
-/// Decodes the QR code in a greyscale PNG file to its text.
-fn decode_qr_png(path: &std::path::Path) -> String {
-    let file = std::fs::File::open(path).expect("the PNG exists");
-    let decoder = png::Decoder::new(std::io::BufReader::new(file));
-    let mut reader = decoder.read_info().expect("a PNG header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("a buffer size")];
-    let info = reader.next_frame(&mut buf).expect("a PNG frame");
-    assert_eq!(info.color_type, png::ColorType::Grayscale);
-    let (w, h) = (info.width as usize, info.height as usize);
-    let mut img = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| buf[y * w + x]);
-    let grids = img.detect_grids();
-    assert_eq!(grids.len(), 1, "one QR code in the image");
-    let (_, text) = grids[0].decode().expect("the QR code decodes");
-    text
+    assert_eq!(qr_support::decode_png_file(&png), url);
 }
 
 #[test]

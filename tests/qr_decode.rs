@@ -1,19 +1,21 @@
 //! The QR the UI uploads, read back by an independent decoder (`rqrr`): what the customer's
 //! phone will see must be exactly the payment URL.
 
+mod qr_support;
+
 use paydesk::qr::{QUIET_ZONE, QrMatrix};
 use paydesk::ui::widgets::{QR_TEXTURE_OPTIONS, qr_color_image};
 
-fn decode(image: &egui::ColorImage) -> String {
-    let [w, h] = image.size;
-    let mut prepared = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| {
-        // The image is grey: r == g == b.
-        image.pixels[y * w + x].r()
-    });
-    let grids = prepared.detect_grids();
-    assert_eq!(grids.len(), 1, "exactly one QR code in the image");
-    let (_meta, text) = grids[0].decode().expect("decodes");
-    text
+/// The text of the one QR code in an uploaded (grey: r == g == b) image.
+fn decode_image(image: &egui::ColorImage) -> String {
+    let [width, height] = image.size;
+    let pixels = image.pixels.iter().map(egui::Color32::r).collect();
+    qr_support::decode(&qr_support::Grey {
+        width,
+        height,
+        pixels,
+    })
+    .0
 }
 
 #[test]
@@ -42,7 +44,7 @@ fn the_uploaded_qr_decodes_to_the_exact_payment_url() {
                 (matrix.width() + 2 * QUIET_ZONE) * scale,
                 "whole pixels per module"
             );
-            assert_eq!(decode(&uploaded), url, "scale {scale}");
+            assert_eq!(decode_image(&uploaded), url, "scale {scale}");
         }
     }
     assert_eq!(
@@ -60,12 +62,5 @@ fn the_saved_png_decodes_to_the_same_url() {
     let url = "http://127.0.0.1:8080/pay/lnk_42";
     let image = QrMatrix::encode(url).unwrap().render(6);
     let png_bytes = image.to_png().unwrap();
-    let mut reader = png::Decoder::new(std::io::Cursor::new(png_bytes))
-        .read_info()
-        .unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let side = info.width as usize;
-    let grey = egui::ColorImage::from_gray([side, side], &buf[..side * side]);
-    assert_eq!(decode(&grey), url);
+    assert_eq!(qr_support::decode(&qr_support::grey_png(&png_bytes)).0, url);
 }

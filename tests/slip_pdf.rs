@@ -5,6 +5,8 @@
 //! font's Unicode map, so the Turkish letters and ₺ are checked as characters, not pixels.
 //! The poppler tools come from Debian's `poppler-utils` (`.ci/run` installs it).
 
+mod qr_support;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -73,8 +75,8 @@ fn mm_to_pt(mm: f32) -> f32 {
     mm * 72.0 / 25.4
 }
 
-/// Renders page 1 at 200 dpi in grey and returns (width, height, pixels).
-fn rasterise(dir: &Path, pdf: &str) -> (usize, usize, Vec<u8>) {
+/// Renders page 1 at 200 dpi in grey.
+fn rasterise(dir: &Path, pdf: &str) -> qr_support::Grey {
     let prefix = dir.join("page");
     tool(
         "pdftoppm",
@@ -88,33 +90,15 @@ fn rasterise(dir: &Path, pdf: &str) -> (usize, usize, Vec<u8>) {
             prefix.to_str().expect("a UTF-8 temp path"),
         ],
     );
-    let bytes = std::fs::read(dir.join("page.png")).expect("pdftoppm wrote page.png");
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().expect("a PNG");
-    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
-    let info = reader.next_frame(&mut buf).expect("a frame");
-    let (w, h) = (info.width as usize, info.height as usize);
-    let channels = info.color_type.samples();
-    let grey = buf[..info.buffer_size()]
-        .chunks(channels)
-        .map(|px| px[0])
-        .collect();
-    (w, h, grey)
+    qr_support::grey_png(&std::fs::read(dir.join("page.png")).expect("pdftoppm wrote page.png"))
 }
 
 /// Decodes the one QR code of the picture; returns its text and its side in millimetres.
-fn decode(w: usize, h: usize, grey: &[u8]) -> (String, f32) {
-    let mut prepared = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| grey[y * w + x]);
-    let grids = prepared.detect_grids();
-    assert_eq!(grids.len(), 1, "exactly one QR code on the slip");
-    let (_meta, text) = grids[0].decode().expect("the QR code decodes");
-    let [top_left, top_right, ..] = grids[0].bounds;
-    let dx = f64::from(top_right.x - top_left.x);
-    let dy = f64::from(top_right.y - top_left.y);
+fn decode(grey: &qr_support::Grey) -> (String, f32) {
+    let (text, side_px) = qr_support::decode(grey);
     // Pixels to millimetres at the rasterising resolution; a few hundred pixels fit in f32.
     #[allow(clippy::cast_possible_truncation)]
-    let side_mm = (dx.hypot(dy) as f32) / DPI * 25.4;
+    let side_mm = (side_px as f32) / DPI * 25.4;
     (text, side_mm)
 }
 
@@ -145,9 +129,9 @@ fn both_papers_in_both_languages_scan_to_the_exact_url_and_read_right() {
             }
 
             // The phone reads the exact URL, from a code as large as the paper allows.
-            let (pw, ph, grey) = rasterise(dir.path(), &file);
-            assert_eq!((pw, ph), (px(w), px(h)), "{what}");
-            let (text, side_mm) = decode(pw, ph, &grey);
+            let grey = rasterise(dir.path(), &file);
+            assert_eq!((grey.width, grey.height), (px(w), px(h)), "{what}");
+            let (text, side_mm) = decode(&grey);
             assert_eq!(text, URL, "{what}");
             let least = match paper {
                 Paper::Roll80 => 55.0,
@@ -211,8 +195,7 @@ fn a_long_shop_name_wraps_inside_the_roll_and_an_empty_one_prints_no_line() {
         .filter_map(|rest| rest.split('"').next()?.parse::<f32>().ok())
         .fold(0.0_f32, f32::max);
     assert!(max_x <= mm_to_pt(76.0), "text reaches {max_x} pt");
-    let (pw, ph, grey) = rasterise(dir.path(), &file);
-    assert_eq!(decode(pw, ph, &grey).0, URL);
+    assert_eq!(decode(&rasterise(dir.path(), &file)).0, URL);
 
     let mut nameless = slip(Lang::En);
     nameless.shop = String::new();
