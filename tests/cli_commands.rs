@@ -252,13 +252,13 @@ fn set_secret_without_a_keyring_fails_clearly_and_the_environment_secret_works_i
     }
 
     // Without the secret, a create says how to give one, and sends nothing.
-    let without = cli.run(&["--profile", "test", "link", "create", "--amount", "10"]);
+    let without = cli.link_create("test", &["--amount", "10"]);
     assert_eq!(without.code, 1, "{without:?}");
     assert!(without.stderr.contains("keyring"), "{without:?}");
     assert!(server.admin().links(None).is_empty());
 
     let with_env = cli.run_with(
-        &["--profile", "test", "link", "create", "--amount", "10"],
+        &Cli::link_create_args("test", &["--amount", "10"]),
         None,
         &[("PAYDESK_API_SECRET", secret)],
     );
@@ -325,35 +325,34 @@ fn link_create_sends_items_variants_contact_and_expiry_exactly() {
     ok(&cli.run(&["catalog", "import", csv.to_str().expect("utf-8 path")]));
 
     let before = Utc::now();
-    let out = cli.run(&[
-        "--profile",
+    let out = cli.link_create(
         "test",
-        "link",
-        "create",
-        "--amount",
-        "225.50",
-        "--order-number",
-        "SEPET-1",
-        "--item",
-        "Çay:15.25x2",
-        "--variant",
-        "var_turk_kahvesix2",
-        "--variant",
-        "var_simit",
-        "--installments",
-        "1,3,6",
-        "--partial",
-        "--contact-required",
-        "--email",
-        "ayse@example.com",
-        "--phone-country-code",
-        "90",
-        "--phone",
-        "5321234567",
-        "--expires-in",
-        "2h",
-        "--json",
-    ]);
+        &[
+            "--amount",
+            "225.50",
+            "--order-number",
+            "SEPET-1",
+            "--item",
+            "Çay:15.25x2",
+            "--variant",
+            "var_turk_kahvesix2",
+            "--variant",
+            "var_simit",
+            "--installments",
+            "1,3,6",
+            "--partial",
+            "--contact-required",
+            "--email",
+            "ayse@example.com",
+            "--phone-country-code",
+            "90",
+            "--phone",
+            "5321234567",
+            "--expires-in",
+            "2h",
+            "--json",
+        ],
+    );
     ok(&out);
     let link = out.json();
     assert_eq!(money(&link["amount"]), dec("225.50"));
@@ -410,17 +409,16 @@ fn link_create_sends_items_variants_contact_and_expiry_exactly() {
     assert_eq!(money(&free["unitPrice"]), dec("15.25"));
 
     // An ISO expiry is sent as given (UTC, Z).
-    let iso = cli.run(&[
-        "--profile",
+    let iso = cli.link_create(
         "test",
-        "link",
-        "create",
-        "--amount",
-        "10",
-        "--expiry",
-        "2030-01-02T03:04:05Z",
-        "--json",
-    ]);
+        &[
+            "--amount",
+            "10",
+            "--expiry",
+            "2030-01-02T03:04:05Z",
+            "--json",
+        ],
+    );
     ok(&iso);
     let expiry: DateTime<Utc> = iso.json()["expiryDate"]
         .as_str()
@@ -432,16 +430,7 @@ fn link_create_sends_items_variants_contact_and_expiry_exactly() {
             .parse::<DateTime<Utc>>()
             .expect("time")
     );
-    let not_iso = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "create",
-        "--amount",
-        "10",
-        "--expiry",
-        "next tuesday",
-    ]);
+    let not_iso = cli.link_create("test", &["--amount", "10", "--expiry", "next tuesday"]);
     assert_eq!(not_iso.code, 3, "{not_iso:?}");
     assert!(not_iso.stderr.contains("--expiry"));
     assert_eq!(
@@ -456,20 +445,19 @@ fn invalid_input_exits_3_with_every_field_error_and_sends_nothing() {
     let server = sandbox();
     let mut cli = Cli::new();
     cli.add_profile("test", &server);
-    let out = cli.run(&[
-        "--profile",
+    let out = cli.link_create(
         "test",
-        "link",
-        "create",
-        "--amount",
-        "1.234",
-        "--email",
-        "not-an-address",
-        "--item",
-        "Çay:0x2",
-        "--expiry",
-        "2001-01-01T00:00:00Z",
-    ]);
+        &[
+            "--amount",
+            "1.234",
+            "--email",
+            "not-an-address",
+            "--item",
+            "Çay:0x2",
+            "--expiry",
+            "2001-01-01T00:00:00Z",
+        ],
+    );
     assert_eq!(out.code, 3, "{out:?}");
     let errors: Vec<&str> = out.stderr.lines().collect();
     assert!(
@@ -484,16 +472,7 @@ fn invalid_input_exits_3_with_every_field_error_and_sends_nothing() {
             out.stderr
         );
     }
-    let currency = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "create",
-        "--amount",
-        "5",
-        "--currency",
-        "XYZ",
-    ]);
+    let currency = cli.link_create("test", &["--amount", "5", "--currency", "XYZ"]);
     assert_eq!(currency.code, 3, "{currency:?}");
     assert!(currency.stderr.contains("--currency"));
     assert!(server.admin().links(None).is_empty(), "nothing was sent");
@@ -547,19 +526,18 @@ fn link_list_show_refresh_cancel_and_qr_png() {
     let mut cli = Cli::new();
     cli.add_profile("test", &server);
     let create = |order: &str, desc: &str| {
-        let out = cli.run(&[
-            "--profile",
+        let out = cli.link_create(
             "test",
-            "link",
-            "create",
-            "--amount",
-            "42.50",
-            "--order-number",
-            order,
-            "--description",
-            desc,
-            "--json",
-        ]);
+            &[
+                "--amount",
+                "42.50",
+                "--order-number",
+                order,
+                "--description",
+                desc,
+                "--json",
+            ],
+        );
         ok(&out);
         out.json()["id"].as_str().expect("an id").to_owned()
     };
@@ -755,16 +733,7 @@ fn pending_rows_are_listed_retried_and_abandoned_and_a_second_submit_sends_nothi
         .admin()
         .add_fault(fault("link.create", FaultKind::Error500, 1))
         .expect("a valid rule");
-    let second = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "create",
-        "--amount",
-        "77",
-        "--order-number",
-        "PND-A",
-    ]);
+    let second = cli.link_create("test", &["--amount", "77", "--order-number", "PND-A"]);
     assert_eq!(second.code, 5, "{second:?}");
     assert!(second.stderr.contains("no second request"), "{second:?}");
     assert_eq!(
@@ -817,16 +786,7 @@ fn pending_retry_all_finishes_a_create_whose_answer_was_lost() {
         .admin()
         .add_fault(fault("link.create", FaultKind::Lost, 5))
         .expect("a valid rule");
-    let out = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "create",
-        "--amount",
-        "12.34",
-        "--order-number",
-        "LOST-1",
-    ]);
+    let out = cli.link_create("test", &["--amount", "12.34", "--order-number", "LOST-1"]);
     assert_eq!(out.code, 5, "{out:?}");
     assert_eq!(
         server_orders(&server)["LOST-1"].len(),
@@ -1067,16 +1027,7 @@ fn a_row_23_hours_old_is_not_resent_by_retry_all_or_a_new_create_and_is_reported
     let one = cli.run(&["--profile", "test", "pending", "retry", "link-OLD-1"]);
     assert_eq!(one.code, 5, "{one:?}");
     // The same order created again: nothing is sent, and the clerk is told why.
-    let again = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "create",
-        "--amount",
-        "5",
-        "--order-number",
-        "OLD-1",
-    ]);
+    let again = cli.link_create("test", &["--amount", "5", "--order-number", "OLD-1"]);
     assert_eq!(again.code, 5, "{again:?}");
     assert!(
         again.stderr.contains("nothing was sent") && again.stderr.contains("link-OLD-1"),

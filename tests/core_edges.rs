@@ -187,16 +187,7 @@ fn the_cli_follows_no_redirect_for_link_create_or_card_save() {
 
     server.script_order("CLI-RED-1", [redirect_to(&other, LINK_CREATE, 307)]);
     let create = cli.run_with(
-        &[
-            "--profile",
-            "shop",
-            "link",
-            "create",
-            "--amount",
-            "25",
-            "--order-number",
-            "CLI-RED-1",
-        ],
+        &Cli::link_create_args("shop", &["--amount", "25", "--order-number", "CLI-RED-1"]),
         None,
         &env,
     );
@@ -363,16 +354,7 @@ fn the_cli_exits_5_and_keeps_the_order_when_a_lost_answer_is_followed_by_a_401()
         ],
     );
     let create = cli.run_with(
-        &[
-            "--profile",
-            "shop",
-            "link",
-            "create",
-            "--amount",
-            "25",
-            "--order-number",
-            "CLI-401",
-        ],
+        &Cli::link_create_args("shop", &["--amount", "25", "--order-number", "CLI-401"]),
         None,
         &env,
     );

@@ -243,18 +243,17 @@ fn the_cli_prints_a_slip_saves_it_without_a_printer_and_never_hands_on_the_secre
     let mut cli = core_support::Cli::new();
     // A real profile: the secret comes from PAYDESK_API_SECRET, set for every run.
     cli.add_profile("shop", &server);
-    let created = cli.run(&[
-        "--profile",
+    let created = cli.link_create(
         "shop",
-        "link",
-        "create",
-        "--amount",
-        "150",
-        "--order-number",
-        "SLIP-1",
-        "--expires-in",
-        "2h",
-    ]);
+        &[
+            "--amount",
+            "150",
+            "--order-number",
+            "SLIP-1",
+            "--expires-in",
+            "2h",
+        ],
+    );
     assert_eq!(created.code, 0, "{created:?}");
     let id = created
         .stdout

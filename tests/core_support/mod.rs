@@ -104,6 +104,18 @@ impl Cli {
         self.run_with(args, None, &[])
     }
 
+    /// `paydesk --profile PROFILE link create ARGS…`, run.
+    pub fn link_create(&self, profile: &str, args: &[&str]) -> Out {
+        self.run(&Cli::link_create_args(profile, args))
+    }
+
+    /// The arguments of `paydesk --profile PROFILE link create ARGS…`.
+    pub fn link_create_args<'a>(profile: &'a str, args: &[&'a str]) -> Vec<&'a str> {
+        let mut all = vec!["--profile", profile, "link", "create"];
+        all.extend_from_slice(args);
+        all
+    }
+
     /// Runs with `stdin` fed in (then closed) and extra environment variables.
     pub fn run_with(&self, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Out {
         let mut cmd = self.command(args);
