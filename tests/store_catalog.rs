@@ -17,6 +17,7 @@ fn variant(id: &str, name: &str, price: &str, currency: Currency) -> CatalogVari
         name: name.into(),
         unit_price: price.parse::<Decimal>().unwrap(),
         currency,
+        barcode: None,
     }
 }
 
@@ -166,4 +167,52 @@ fn files_that_cannot_be_read_at_all_are_refused_whole() {
             "{want}: {err}"
         );
     }
+}
+
+fn code(text: &str) -> paydesk::domain::Barcode {
+    text.parse().unwrap()
+}
+
+#[test]
+fn a_barcode_set_by_hand_is_refused_when_another_item_has_it() {
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .catalog_import_csv(
+            "id,name,unit_price,currency\nv1,Çay,15,TRY\nv2,Simit,25,TRY\n".as_bytes(),
+        )
+        .unwrap();
+    store
+        .catalog_set_barcode("v1", Some(&code("5901234123457")))
+        .unwrap();
+    assert_eq!(
+        store
+            .catalog_by_barcode(&code("5901234123457"))
+            .unwrap()
+            .map(|v| v.id),
+        Some("v1".to_owned())
+    );
+    let err = store
+        .catalog_set_barcode("v2", Some(&code("5901234123457")))
+        .unwrap_err();
+    assert!(
+        matches!(&err, StoreError::BarcodeTaken { id, name, .. } if id == "v1" && name == "Çay"),
+        "{err}"
+    );
+    // Setting it again on the same item is fine; an unknown item is an error.
+    store
+        .catalog_set_barcode("v1", Some(&code("5901234123457")))
+        .unwrap();
+    assert!(matches!(
+        store.catalog_set_barcode("v9", None),
+        Err(StoreError::NoVariant(id)) if id == "v9"
+    ));
+    // Cleared, it is free for the other item.
+    store.catalog_set_barcode("v1", None).unwrap();
+    store
+        .catalog_set_barcode("v2", Some(&code("5901234123457")))
+        .unwrap();
+    assert_eq!(
+        store.catalog_map().unwrap()["v2"].barcode,
+        Some(code("5901234123457"))
+    );
 }

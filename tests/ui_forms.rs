@@ -43,6 +43,7 @@ fn catalog() -> HashMap<String, CatalogVariant> {
                 name: name.to_owned(),
                 unit_price: price.parse::<Decimal>().expect("a price"),
                 currency,
+                barcode: None,
             },
         )
     })

@@ -14,7 +14,7 @@ pub mod wire_format;
 
 pub use barcode::{Barcode, BarcodeError, BarcodeKind};
 pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
-pub use catalog::{CatalogLookup, CatalogVariant};
+pub use catalog::{BarcodeIndex, CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
 pub use errors::{Field, FieldError, FieldErrors, ItemField, Problem};
 pub use installment::{InstallmentDraft, InstallmentQuery};

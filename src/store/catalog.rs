@@ -22,11 +22,11 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::str::FromStr;
 
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
 use super::{Store, StoreError, parse_decimal};
-use crate::domain::{CatalogVariant, Currency};
+use crate::domain::{Barcode, CatalogVariant, Currency};
 
 /// A line of a CSV file that could not be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -358,12 +358,37 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
             name: name.to_owned(),
             unit_price,
             currency,
+            barcode: None,
         });
     }
     Ok(CsvParsed {
         separator,
         variants,
         errors,
+    })
+}
+
+/// A `catalog_variants` row (`id, name, unit_price, currency, barcode`).
+fn variant_of(r: &rusqlite::Row<'_>) -> Result<CatalogVariant, StoreError> {
+    let price: String = r.get(2)?;
+    let currency: String = r.get(3)?;
+    let barcode: Option<String> = r.get(4)?;
+    Ok(CatalogVariant {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        unit_price: parse_decimal(&price, "catalog price")?,
+        currency: Currency::from_str(&currency).map_err(|_| StoreError::Corrupt {
+            what: "catalog currency",
+            value: currency,
+        })?,
+        barcode: barcode
+            .map(|b| {
+                Barcode::parse(&b).map_err(|_| StoreError::Corrupt {
+                    what: "catalog barcode",
+                    value: b,
+                })
+            })
+            .transpose()?,
     })
 }
 
@@ -421,24 +446,62 @@ impl Store {
     /// Every variant, by name then id.
     pub fn catalog_list(&self) -> Result<Vec<CatalogVariant>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, unit_price, currency FROM catalog_variants ORDER BY name, id",
+            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
+             ORDER BY name, id",
         )?;
         let mut rows = stmt.query([])?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
-            let price: String = r.get(2)?;
-            let currency: String = r.get(3)?;
-            out.push(CatalogVariant {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                unit_price: parse_decimal(&price, "catalog price")?,
-                currency: Currency::from_str(&currency).map_err(|_| StoreError::Corrupt {
-                    what: "catalog currency",
-                    value: currency,
-                })?,
-            });
+            out.push(variant_of(r)?);
         }
         Ok(out)
+    }
+
+    /// The variant with this barcode, through the barcode index.
+    pub fn catalog_by_barcode(&self, code: &Barcode) -> Result<Option<CatalogVariant>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
+             WHERE barcode = ?1",
+        )?;
+        let mut rows = stmt.query([code.as_str()])?;
+        rows.next()?.map(variant_of).transpose()
+    }
+
+    /// Sets (or with `None` clears) a variant's barcode. A barcode another variant has is
+    /// refused, naming that variant; nothing is moved silently.
+    pub fn catalog_set_barcode(
+        &mut self,
+        id: &str,
+        code: Option<&Barcode>,
+    ) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if let Some(code) = code {
+            let holder: Option<(String, String)> = tx
+                .query_row(
+                    "SELECT id, name FROM catalog_variants WHERE barcode = ?1 AND id <> ?2",
+                    params![code.as_str(), id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            if let Some((other, name)) = holder {
+                return Err(StoreError::BarcodeTaken {
+                    barcode: code.to_string(),
+                    id: other,
+                    name,
+                });
+            }
+        }
+        let changed = tx.execute(
+            "UPDATE catalog_variants SET barcode = ?2 WHERE id = ?1",
+            params![id, code.map(Barcode::as_str)],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::NoVariant(id.to_owned()));
+        }
+        tx.commit()?;
+        Ok(())
     }
 
     /// Every variant by id (the form's `CatalogLookup`).

@@ -47,6 +47,7 @@ fn catalog() -> HashMap<String, CatalogVariant> {
     (0..50)
         .map(|i| {
             let v = CatalogVariant {
+                barcode: None,
                 id: format!("var_{i}"),
                 name: format!("Ürün {i}"),
                 unit_price: Decimal::new(1250 + i64::from(i), 2),
