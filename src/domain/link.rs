@@ -740,24 +740,21 @@ impl LinkDraft {
         let existing = self.items.iter().rposition(
             |i| matches!(&i.kind, ItemKind::Catalog { variant_id: v } if v.trim() == variant_id),
         );
-        let row = match existing {
-            Some(row) => {
-                let item = &mut self.items[row];
-                let at = Field::Item {
-                    row,
-                    field: ItemField::Quantity,
-                };
-                let quantity = item.parse_quantity().map_err(|p| FieldError::new(at, p))?;
-                let more = quantity
-                    .checked_add(1)
-                    .ok_or_else(|| FieldError::new(at, Problem::TooLarge))?;
-                item.quantity = more.to_string();
-                row
-            }
-            None => {
-                self.items.push(ItemDraft::catalog(variant_id, "1"));
-                self.items.len() - 1
-            }
+        let row = if let Some(row) = existing {
+            let item = &mut self.items[row];
+            let at = Field::Item {
+                row,
+                field: ItemField::Quantity,
+            };
+            let quantity = item.parse_quantity().map_err(|p| FieldError::new(at, p))?;
+            let more = quantity
+                .checked_add(1)
+                .ok_or_else(|| FieldError::new(at, Problem::TooLarge))?;
+            item.quantity = more.to_string();
+            row
+        } else {
+            self.items.push(ItemDraft::catalog(variant_id, "1"));
+            self.items.len() - 1
         };
         if follow {
             self.use_items_total_as_amount(ctx);
