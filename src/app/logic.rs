@@ -296,7 +296,7 @@ impl App {
                     }
                     None => Connection::Connected,
                 };
-                self.catalog = boot.catalog;
+                self.set_catalog(boot.catalog);
                 self.settings.profiles = boot.profiles.clone();
                 self.profiles = boot.profiles;
                 self.pending.rows = boot.pending;
@@ -425,7 +425,7 @@ impl App {
                 self.catalog_view.busy = false;
                 self.catalog_view.outcome = Some(outcome);
                 if let Some(c) = catalog {
-                    self.catalog = c;
+                    self.set_catalog(c);
                 }
             }
             Msg::QrSaved(result) => {

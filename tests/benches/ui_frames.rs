@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
 use paydesk::api::wire::PaymentLink;
 use paydesk::app::Command;
-use paydesk::domain::{CatalogVariant, Currency, ItemDraft, KeyLimits, LinkStatus};
+use paydesk::domain::{BarcodeIndex, CatalogVariant, Currency, ItemDraft, KeyLimits, LinkStatus};
 use paydesk::lang::Lang;
 use paydesk::ui::ViewCtx;
 use paydesk::ui::history::{HistoryFilter, HistoryRow, HistoryView};
@@ -61,6 +61,7 @@ fn catalog() -> HashMap<String, CatalogVariant> {
 fn bench_frames(c: &mut Criterion) {
     let mut group = c.benchmark_group("ui_frame");
     let catalog = catalog();
+    let barcodes = BarcodeIndex::of(catalog.values());
     let palette = Palette::for_mode(false);
 
     let ctx = egui::Context::default();
@@ -92,6 +93,7 @@ fn bench_frames(c: &mut Criterion) {
             palette,
             now: now(),
             catalog: &catalog,
+            barcodes: &barcodes,
             limits: KeyLimits::default(),
             commands: &mut commands,
         };
@@ -138,6 +140,7 @@ fn bench_frames(c: &mut Criterion) {
             palette,
             now: now(),
             catalog: &catalog,
+            barcodes: &barcodes,
             limits: KeyLimits::default(),
             commands: &mut commands,
         };
