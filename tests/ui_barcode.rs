@@ -1,18 +1,19 @@
 //! Barcode scanning in the real `App` (kittest, by role and label, no GPU) against the
 //! in-process sandbox: a keyboard-wedge scanner's digits and Enter, all in one frame as a fast
 //! scanner delivers them, add catalog items on New link; F2 reaches the scan field; an unknown
-//! or mistyped code changes nothing but the note next to the field.
+//! or mistyped code changes nothing but the note next to the field; a barcode typed in the
+//! Catalog view is saved by the worker and then scans.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use paydesk::app::secrets::AppSecrets;
-use paydesk::app::{App, AppOptions, Connection, SavedState};
+use paydesk::app::{App, AppOptions, Connection, SavedState, View};
 use paydesk::clock::SystemClock;
-use paydesk::domain::ItemDraft;
+use paydesk::domain::{Barcode, ItemDraft};
 use paydesk::lang::Lang;
 use paydesk::service::Services;
 use paydesk::store::Store;
@@ -27,7 +28,7 @@ const UNKNOWN: &str = "5901234123457";
 
 struct Env {
     _dir: tempfile::TempDir,
-    _services: Arc<Services>,
+    services: Arc<Services>,
     harness: Harness<'static, Option<App>>,
 }
 
@@ -71,7 +72,7 @@ fn start() -> Env {
     *harness.state_mut() = Some(app);
     let mut env = Env {
         _dir: dir,
-        _services: services,
+        services,
         harness,
     };
     env.until("the sandbox profile is open with its catalog", |app| {
@@ -97,6 +98,10 @@ fn import_catalog(dir: &Path) {
 impl Env {
     fn app(&self) -> &App {
         self.harness.state().as_ref().expect("test set-up")
+    }
+
+    fn app_mut(&mut self) -> &mut App {
+        self.harness.state_mut().as_mut().expect("test set-up")
     }
 
     /// Steps frames (the worker runs on real time) until `done` holds; fails after 15 s.
@@ -136,6 +141,20 @@ impl Env {
         }
         self.harness.key_press(egui::Key::Enter);
         self.harness.step();
+        self.harness.run_steps(2);
+    }
+
+    /// Replaces the text of a field (select all, then type), then presses Enter.
+    fn replace_in(&mut self, label: &str, text: &str) {
+        self.harness.get_by_label(label).focus();
+        self.harness.run_steps(1);
+        self.harness
+            .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        self.harness.key_press(egui::Key::Backspace);
+        for c in text.chars() {
+            self.harness.event(egui::Event::Text(c.to_string()));
+        }
+        self.harness.key_press(egui::Key::Enter);
         self.harness.run_steps(2);
     }
 
@@ -299,4 +318,69 @@ fn an_unknown_or_mistyped_barcode_leaves_the_form_as_it_was() {
         .get_by_label_contains("Barcode 12: 2 digits long");
     assert!(env.app().new_link.draft == before, "the form changed");
     assert!(env.focused(SCAN));
+}
+
+#[test]
+fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_scans() {
+    let mut env = start();
+    env.app_mut().view = View::Catalog;
+    env.harness.run_steps(2);
+    // The Barcode column shows what the CSV gave.
+    env.harness.get_by_label("Barcode");
+    assert_eq!(
+        env.harness
+            .get_by_label("Barcode: Susamlı Simit")
+            .accesskit_node()
+            .value()
+            .as_deref(),
+        Some(SIMIT)
+    );
+
+    // A wrong check digit is refused where it was typed, and kept there.
+    env.replace_in("Barcode: Filtre Kahve", "4006381333937");
+    env.harness.get_by_label(
+        "Barcode 4006381333937: check digit is 7, expected 1: a digit was misread or mistyped",
+    );
+    assert!(env.app().catalog["var_filtre_kahve"].barcode.is_none());
+    assert_eq!(
+        env.app().catalog_view.barcode_edits["var_filtre_kahve"],
+        "4006381333937"
+    );
+
+    // Another item's barcode is refused, naming that item; nothing is saved.
+    env.replace_in("Barcode: Filtre Kahve", SIMIT);
+    env.harness
+        .get_by_label("This barcode already belongs to Susamlı Simit (`var_simit`).");
+    assert!(env.app().catalog_view.barcode_saving.is_empty());
+    assert!(env.app().catalog["var_filtre_kahve"].barcode.is_none());
+
+    // Emptying Simit's field removes its barcode, through the worker and the store ...
+    env.replace_in("Barcode: Susamlı Simit", "");
+    env.until("Simit's barcode is removed", |app| {
+        app.catalog["var_simit"].barcode.is_none()
+    });
+    // ... and then Enter in Filtre Kahve's field, which kept the code, saves it there.
+    env.harness.get_by_label("Barcode: Filtre Kahve").focus();
+    env.harness.run_steps(1);
+    env.harness.key_press(egui::Key::Enter);
+    let simit = Barcode::parse(SIMIT).expect("a barcode");
+    env.until("Filtre Kahve has the barcode", |app| {
+        app.catalog["var_filtre_kahve"].barcode.as_ref() == Some(&simit)
+    });
+    assert!(env.app().catalog_view.barcode_errors.is_empty());
+    assert!(env.app().catalog_view.barcode_edits.is_empty());
+    let stored = env
+        .services
+        .with_store_locked(|s| s.catalog_by_barcode(&simit))
+        .expect("the store answers")
+        .map(|v| v.id);
+    assert_eq!(stored.as_deref(), Some("var_filtre_kahve"));
+
+    // New link scans it as Filtre Kahve now.
+    env.app_mut().view = View::NewLink;
+    env.harness.run_steps(2);
+    env.harness.key_press(egui::Key::F2);
+    env.harness.run_steps(2);
+    env.scan(SIMIT);
+    assert_eq!(env.items(), [ItemDraft::catalog("var_filtre_kahve", "1")]);
 }

@@ -4,7 +4,7 @@
 use zeroize::Zeroizing;
 
 use crate::app::state::View;
-use crate::domain::{CardRequest, InstallmentQuery, LinkRequest};
+use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::Profile;
 use crate::ui::history::HistoryFilter;
 
@@ -63,6 +63,13 @@ pub enum Command {
     CatalogPreview(String),
     /// Import a catalog CSV.
     CatalogImport(String),
+    /// Set (or with `None` remove) a catalog item's barcode.
+    SetBarcode {
+        /// The variant id.
+        variant_id: String,
+        /// The barcode, already validated.
+        barcode: Option<Barcode>,
+    },
     /// Add or update a profile.
     SaveProfile {
         /// The profile.
@@ -130,6 +137,7 @@ impl Command {
             Command::AbandonPending(_) => "AbandonPending",
             Command::CatalogPreview(_) => "CatalogPreview",
             Command::CatalogImport(_) => "CatalogImport",
+            Command::SetBarcode { .. } => "SetBarcode",
             Command::SaveProfile { .. } => "SaveProfile",
             Command::RemoveProfile(_) => "RemoveProfile",
             Command::SwitchProfile(_) => "SwitchProfile",

@@ -108,6 +108,9 @@ pub enum Msg {
     },
     /// A CSV preview or import ended.
     Csv(CsvOutcome, Option<HashMap<String, CatalogVariant>>),
+    /// A barcode edit of the Catalog view ended: the variant id, and the catalog after it or
+    /// why it was not saved.
+    BarcodeSaved(String, Result<HashMap<String, CatalogVariant>, String>),
     /// The QR PNG was written (or not).
     QrSaved(Result<String, String>),
     /// Profiles changed (or a change failed).
@@ -133,6 +136,7 @@ impl std::fmt::Debug for Msg {
             Msg::Abandoned(..) => "Abandoned",
             Msg::Resumed { .. } => "Resumed",
             Msg::Csv(..) => "Csv",
+            Msg::BarcodeSaved(..) => "BarcodeSaved",
             Msg::QrSaved(_) => "QrSaved",
             Msg::Profiles(_) => "Profiles",
             Msg::Secret(..) => "Secret",
@@ -191,6 +195,7 @@ impl App {
             self.installments.loading = false;
             self.history.loading = false;
             self.catalog_view.busy = false;
+            self.catalog_view.barcode_saving.clear();
             self.settings.busy = false;
             self.pending.busy.clear();
             self.resend.running = false;
@@ -426,6 +431,19 @@ impl App {
                 self.catalog_view.outcome = Some(outcome);
                 if let Some(c) = catalog {
                     self.set_catalog(c);
+                }
+            }
+            Msg::BarcodeSaved(id, result) => {
+                self.catalog_view.barcode_saving.remove(&id);
+                match result {
+                    Ok(catalog) => {
+                        self.catalog_view.barcode_edits.remove(&id);
+                        self.catalog_view.barcode_errors.remove(&id);
+                        self.set_catalog(catalog);
+                    }
+                    Err(why) => {
+                        self.catalog_view.barcode_errors.insert(id, why);
+                    }
                 }
             }
             Msg::QrSaved(result) => {
@@ -699,6 +717,30 @@ impl App {
                         .map_err(|e| e.to_string())
                         .and_then(|r| r);
                     Msg::QrSaved(r)
+                });
+            }
+            Command::SetBarcode {
+                variant_id,
+                barcode,
+            } => {
+                let Some(services) = self.services.clone() else {
+                    self.catalog_view.barcode_saving.remove(&variant_id);
+                    return;
+                };
+                self.spawn(async move {
+                    let id = variant_id.clone();
+                    let saved = tokio::task::spawn_blocking(move || {
+                        services
+                            .with_store_locked(|s| {
+                                s.catalog_set_barcode(&variant_id, barcode.as_ref())?;
+                                s.catalog_map()
+                            })
+                            .map_err(|e| e.sentence(lang))
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r);
+                    Msg::BarcodeSaved(id, saved)
                 });
             }
             Command::SwitchProfile(name) => {

@@ -240,8 +240,10 @@ texts! {
     Name => "Ad", "Name";
     Price => "Fiyat", "Price";
     CsvPath => "CSV dosyası", "CSV file";
-    CsvHelp => "Başlık: id,name,unit_price,currency (ya da ; ile ayrılmış, ondalık virgüllü)", "Header: id,name,unit_price,currency (or ;-separated with decimal commas)";
+    CsvHelp => "Başlık: id,name,unit_price,currency ve isteğe bağlı barcode (ya da ; ile ayrılmış, ondalık virgüllü)", "Header: id,name,unit_price,currency and optionally barcode (or ;-separated with decimal commas)";
     Barcode => "Barkod", "Barcode";
+    BarcodeEditHelp => "Barkodu yazın ya da okutun ve Enter'a basın; kaldırmak için alanı boşaltın.", "Type or scan a barcode and press Enter; empty the field to remove it.";
+    BarcodeTakenBy => "Bu barkod zaten şu ürünün:", "This barcode already belongs to";
     Preview => "Önizle", "Preview";
     Import => "İçe aktar", "Import";
     Line => "Satır", "Line";
