@@ -1090,3 +1090,33 @@ fn a_stale_row_is_re_sent_only_with_force_and_then_completes() {
         .json();
     assert_eq!(history[0]["orderNumber"], "OLD-2", "{history}");
 }
+
+#[test]
+fn catalog_barcodes_are_imported_listed_and_checked_per_line() {
+    let cli = Cli::new();
+    let csv = cli.data_dir().join("barkodlu.csv");
+    std::fs::write(
+        &csv,
+        "id;name;unit_price;currency;barcode\n\
+         var_simit;Susamlı Simit;25,00;TRY;8690000000005\n\
+         var_fincan;Fincan;18.50;EUR;8690000000006\n",
+    )
+    .expect("write csv");
+    let out = cli.run(&["catalog", "import", csv.to_str().expect("utf-8 path")]);
+    assert_eq!(out.code, 3, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("barkodlu.csv:3: the barcode `8690000000006`: check digit is 6, expected 5"),
+        "{out:?}"
+    );
+    let list = cli.run(&["catalog", "list", "--json"]);
+    ok(&list);
+    assert_eq!(list.json()[0]["barcode"], "8690000000005", "{list:?}");
+    let text = cli.run(&["catalog", "list"]);
+    assert!(
+        text.stdout
+            .lines()
+            .any(|l| l.starts_with("var_simit\t") && l.ends_with("\t8690000000005")),
+        "{text:?}"
+    );
+}

@@ -17,6 +17,7 @@ fn variant(id: &str, name: &str, price: &str, currency: Currency) -> CatalogVari
         name: name.into(),
         unit_price: price.parse::<Decimal>().unwrap(),
         currency,
+        barcode: None,
     }
 }
 
@@ -166,4 +167,188 @@ fn files_that_cannot_be_read_at_all_are_refused_whole() {
             "{want}: {err}"
         );
     }
+}
+
+fn code(text: &str) -> paydesk::domain::Barcode {
+    text.parse().unwrap()
+}
+
+#[test]
+fn a_barcode_column_is_found_by_name_checked_per_line_and_looked_up() {
+    // The column anywhere in the header, any case; UPC-A written as a 13-digit EAN.
+    let csv = "ID;Barcode;name;unit_price;currency\n\
+               v1;4006381333931;Kalem;12,50;TRY\n\
+               v2;0036000291452;Mendil;30;TRY\n\
+               v3;;Simit;25;TRY\n\
+               v4;4006381333937;Yanlış;1;TRY\n\
+               v5;036000291452;Aynı kod;1;TRY\n\
+               v6;36000291452;Sıfırsız;1;TRY\n\
+               v7;40063813339x1;Harf;1;TRY\n\
+               v8;1234;Dükkan kodu;5;TRY\n";
+    let mut store = Store::open_in_memory().unwrap();
+    let result = store.catalog_import_csv(csv.as_bytes()).unwrap();
+    assert_eq!(result.imported, 4);
+    let errors: Vec<(usize, &str)> = result
+        .errors
+        .iter()
+        .map(|e| (e.line, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                5,
+                "the barcode `4006381333937`: check digit is 7, expected 1: a digit was misread or mistyped"
+            ),
+            (
+                6,
+                "the barcode `036000291452` appears again (first on line 3)"
+            ),
+            (
+                7,
+                "the barcode `36000291452`: 11 digits long; a barcode has 8, 12, 13 or 14 digits (the shop's own codes 4 to 7) (a spreadsheet may have dropped its leading zeros: keep the column as text)"
+            ),
+            (
+                8,
+                "the barcode `40063813339x1`: only digits are allowed; `x` is not one"
+            ),
+        ]
+    );
+    let found = store
+        .catalog_by_barcode(&code("4006381333931"))
+        .unwrap()
+        .unwrap();
+    assert_eq!((found.id.as_str(), found.name.as_str()), ("v1", "Kalem"));
+    // Stored in the shortest form: a scan of either form finds it.
+    let tissue = store
+        .catalog_by_barcode(&code("036000291452"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(tissue.id, "v2");
+    assert_eq!(tissue.barcode, Some(code("0036000291452")));
+    assert_eq!(
+        tissue
+            .barcode
+            .as_ref()
+            .map(paydesk::domain::Barcode::as_str),
+        Some("036000291452")
+    );
+    assert_eq!(
+        store
+            .catalog_by_barcode(&code("1234"))
+            .unwrap()
+            .map(|v| v.id),
+        Some("v8".to_owned())
+    );
+    assert!(
+        store
+            .catalog_by_barcode(&code("5901234123457"))
+            .unwrap()
+            .is_none()
+    );
+    let simit = store.catalog_map().unwrap().remove("v3").unwrap();
+    assert_eq!(simit.barcode, None);
+}
+
+#[test]
+fn a_file_without_the_column_keeps_barcodes_and_a_file_with_it_says_what_they_are() {
+    let mut store = Store::open_in_memory().unwrap();
+    let barcodes = |store: &Store| -> Vec<(String, Option<String>)> {
+        store
+            .catalog_list()
+            .unwrap()
+            .into_iter()
+            .map(|v| (v.id, v.barcode.map(String::from)))
+            .collect()
+    };
+    store
+        .catalog_import_csv(
+            "id,name,unit_price,currency,barcode\na,A,1,TRY,4006381333931\nb,B,2,TRY,036000291452\n"
+                .as_bytes(),
+        )
+        .unwrap();
+    // A price update from a file without barcodes leaves them alone.
+    store
+        .catalog_import_csv("id,name,unit_price,currency\na,A,3,TRY\nb,B,4,TRY\n".as_bytes())
+        .unwrap();
+    assert_eq!(
+        barcodes(&store),
+        [
+            ("a".into(), Some("4006381333931".into())),
+            ("b".into(), Some("036000291452".into()))
+        ]
+    );
+    // A file that swaps the two imports (the unique index is not tripped mid-way) ...
+    let swapped = store
+        .catalog_import_csv(
+            "id,name,unit_price,currency,barcode\na,A,1,TRY,036000291452\nb,B,2,TRY,4006381333931\n"
+                .as_bytes(),
+        )
+        .unwrap();
+    assert!(swapped.errors.is_empty(), "{:?}", swapped.errors);
+    assert_eq!(
+        barcodes(&store),
+        [
+            ("a".into(), Some("036000291452".into())),
+            ("b".into(), Some("4006381333931".into()))
+        ]
+    );
+    // ... one that gives `c` the barcode of `a` takes it from `a`, and an empty cell clears.
+    store
+        .catalog_import_csv(
+            "id,name,unit_price,currency,barcode\nc,C,1,TRY,036000291452\nb,B,2,TRY,\n".as_bytes(),
+        )
+        .unwrap();
+    assert_eq!(
+        barcodes(&store),
+        [
+            ("a".into(), None),
+            ("b".into(), None),
+            ("c".into(), Some("036000291452".into()))
+        ]
+    );
+}
+
+#[test]
+fn a_barcode_set_by_hand_is_refused_when_another_item_has_it() {
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .catalog_import_csv(
+            "id,name,unit_price,currency\nv1,Çay,15,TRY\nv2,Simit,25,TRY\n".as_bytes(),
+        )
+        .unwrap();
+    store
+        .catalog_set_barcode("v1", Some(&code("5901234123457")))
+        .unwrap();
+    assert_eq!(
+        store
+            .catalog_by_barcode(&code("5901234123457"))
+            .unwrap()
+            .map(|v| v.id),
+        Some("v1".to_owned())
+    );
+    let err = store
+        .catalog_set_barcode("v2", Some(&code("5901234123457")))
+        .unwrap_err();
+    assert!(
+        matches!(&err, StoreError::BarcodeTaken { id, name, .. } if id == "v1" && name == "Çay"),
+        "{err}"
+    );
+    // Setting it again on the same item is fine; an unknown item is an error.
+    store
+        .catalog_set_barcode("v1", Some(&code("5901234123457")))
+        .unwrap();
+    assert!(matches!(
+        store.catalog_set_barcode("v9", None),
+        Err(StoreError::NoVariant(id)) if id == "v9"
+    ));
+    // Cleared, it is free for the other item.
+    store.catalog_set_barcode("v1", None).unwrap();
+    store
+        .catalog_set_barcode("v2", Some(&code("5901234123457")))
+        .unwrap();
+    assert_eq!(
+        store.catalog_map().unwrap()["v2"].barcode,
+        Some(code("5901234123457"))
+    );
 }

@@ -84,3 +84,56 @@ fn the_data_dir_override_is_taken_as_given() {
         std::path::PathBuf::from("/srv/paydesk")
     );
 }
+
+#[test]
+fn a_version_2_file_gains_the_barcode_column_and_keeps_its_catalog() {
+    use paydesk::store::migrations::{latest_version, migrate_to, schema_version};
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).unwrap();
+        assert_eq!(migrate_to(&mut conn, 2).unwrap(), 2);
+        conn.execute(
+            "INSERT INTO catalog_variants (id, name, unit_price, currency)
+             VALUES ('var_simit', 'Susamlı Simit', '25.00', 'TRY')",
+            [],
+        )
+        .unwrap();
+        assert_eq!(schema_version(&conn).unwrap(), 2);
+    }
+    let mut store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), latest_version());
+    assert!(latest_version() >= 3);
+    let list = store.catalog_list().unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(
+        (list[0].name.as_str(), list[0].barcode.as_ref()),
+        ("Susamlı Simit", None)
+    );
+    let code: paydesk::domain::Barcode = "8690000000005".parse().unwrap();
+    store.catalog_set_barcode("var_simit", Some(&code)).unwrap();
+    drop(store);
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(
+        store.catalog_by_barcode(&code).unwrap().map(|v| v.id),
+        Some("var_simit".to_owned())
+    );
+    drop(store);
+    // The lookup goes through the unique index, not a scan of the table.
+    let conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).unwrap();
+    let plan: String = conn
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT id FROM catalog_variants WHERE barcode = '8690000000005'",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("catalog_by_barcode"), "{plan}");
+    let err = conn
+        .execute(
+            "INSERT INTO catalog_variants (id, name, unit_price, currency, barcode)
+             VALUES ('other', 'Other', '1', 'TRY', '8690000000005')",
+            [],
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("UNIQUE"), "{err}");
+}

@@ -8,7 +8,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use paydesk::app::Command;
-use paydesk::domain::{CatalogVariant, Currency, KeyLimits};
+use paydesk::domain::{BarcodeIndex, CatalogVariant, Currency, KeyLimits};
 use paydesk::lang::Lang;
 use paydesk::ui::ViewCtx;
 use paydesk::ui::card::CardForm;
@@ -20,6 +20,7 @@ use rust_decimal::Decimal;
 struct Form<F> {
     view: F,
     catalog: HashMap<String, CatalogVariant>,
+    barcodes: BarcodeIndex,
     limits: KeyLimits,
     commands: Vec<Command>,
     now: DateTime<Utc>,
@@ -45,6 +46,7 @@ fn catalog() -> HashMap<String, CatalogVariant> {
                 name: name.to_owned(),
                 unit_price: price.parse::<Decimal>().expect("a price"),
                 currency,
+                barcode: None,
             },
         )
     })
@@ -63,9 +65,11 @@ fn harness_at<F: 'static>(
     form: F,
     draw: impl Fn(&mut F, &mut egui::Ui, &mut ViewCtx<'_>) + 'static,
 ) -> Harness<'static, Form<F>> {
+    let catalog = catalog();
     let state = Form {
         view: form,
-        catalog: catalog(),
+        barcodes: BarcodeIndex::of(catalog.values()),
+        catalog,
         limits: KeyLimits::default(),
         commands: Vec::new(),
         now,
@@ -80,6 +84,7 @@ fn harness_at<F: 'static>(
                     palette: Palette::for_mode(false),
                     now: s.now,
                     catalog: &s.catalog,
+                    barcodes: &s.barcodes,
                     limits: s.limits,
                     commands: &mut s.commands,
                 };

@@ -5,7 +5,7 @@ use zeroize::Zeroizing;
 
 use crate::api::wire::PaymentLink;
 use crate::app::state::View;
-use crate::domain::{CardRequest, InstallmentQuery, LinkRequest};
+use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::Profile;
 use crate::ui::history::HistoryFilter;
 
@@ -66,6 +66,13 @@ pub enum Command {
     CatalogPreview(String),
     /// Import a catalog CSV.
     CatalogImport(String),
+    /// Set (or with `None` remove) a catalog item's barcode.
+    SetBarcode {
+        /// The variant id.
+        variant_id: String,
+        /// The barcode, already validated.
+        barcode: Option<Barcode>,
+    },
     /// Add or update a profile.
     SaveProfile {
         /// The profile.
@@ -134,6 +141,7 @@ impl Command {
             Command::AbandonPending(_) => "AbandonPending",
             Command::CatalogPreview(_) => "CatalogPreview",
             Command::CatalogImport(_) => "CatalogImport",
+            Command::SetBarcode { .. } => "SetBarcode",
             Command::SaveProfile { .. } => "SaveProfile",
             Command::RemoveProfile(_) => "RemoveProfile",
             Command::SwitchProfile(_) => "SwitchProfile",

@@ -110,6 +110,9 @@ pub enum Msg {
     },
     /// A CSV preview or import ended.
     Csv(CsvOutcome, Option<HashMap<String, CatalogVariant>>),
+    /// A barcode edit of the Catalog view ended: the variant id, and the catalog after it or
+    /// why it was not saved.
+    BarcodeSaved(String, Result<HashMap<String, CatalogVariant>, String>),
     /// The QR PNG was written (or not).
     QrSaved(Result<String, String>),
     /// A link's slip (the link id first) was printed, saved for want of a printer, or neither
@@ -138,6 +141,7 @@ impl std::fmt::Debug for Msg {
             Msg::Abandoned(..) => "Abandoned",
             Msg::Resumed { .. } => "Resumed",
             Msg::Csv(..) => "Csv",
+            Msg::BarcodeSaved(..) => "BarcodeSaved",
             Msg::QrSaved(_) => "QrSaved",
             Msg::SlipPrinted(..) => "SlipPrinted",
             Msg::Profiles(_) => "Profiles",
@@ -197,6 +201,7 @@ impl App {
             self.installments.loading = false;
             self.history.loading = false;
             self.catalog_view.busy = false;
+            self.catalog_view.barcode_saving.clear();
             self.settings.busy = false;
             self.pending.busy.clear();
             self.resend.running = false;
@@ -303,7 +308,7 @@ impl App {
                     }
                     None => Connection::Connected,
                 };
-                self.catalog = boot.catalog;
+                self.set_catalog(boot.catalog);
                 self.settings.profiles = boot.profiles.clone();
                 self.profiles = boot.profiles;
                 self.pending.rows = boot.pending;
@@ -432,7 +437,20 @@ impl App {
                 self.catalog_view.busy = false;
                 self.catalog_view.outcome = Some(outcome);
                 if let Some(c) = catalog {
-                    self.catalog = c;
+                    self.set_catalog(c);
+                }
+            }
+            Msg::BarcodeSaved(id, result) => {
+                self.catalog_view.barcode_saving.remove(&id);
+                match result {
+                    Ok(catalog) => {
+                        self.catalog_view.barcode_edits.remove(&id);
+                        self.catalog_view.barcode_errors.remove(&id);
+                        self.set_catalog(catalog);
+                    }
+                    Err(why) => {
+                        self.catalog_view.barcode_errors.insert(id, why);
+                    }
                 }
             }
             Msg::QrSaved(result) => {
@@ -740,6 +758,30 @@ impl App {
                         .map_err(|e| e.to_string())
                         .and_then(|r| r);
                     Msg::SlipPrinted(id, r)
+                });
+            }
+            Command::SetBarcode {
+                variant_id,
+                barcode,
+            } => {
+                let Some(services) = self.services.clone() else {
+                    self.catalog_view.barcode_saving.remove(&variant_id);
+                    return;
+                };
+                self.spawn(async move {
+                    let id = variant_id.clone();
+                    let saved = tokio::task::spawn_blocking(move || {
+                        services
+                            .with_store_locked(|s| {
+                                s.catalog_set_barcode(&variant_id, barcode.as_ref())?;
+                                s.catalog_map()
+                            })
+                            .map_err(|e| e.sentence(lang))
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r);
+                    Msg::BarcodeSaved(id, saved)
                 });
             }
             Command::SwitchProfile(name) => {

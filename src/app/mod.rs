@@ -23,8 +23,8 @@ pub use run::{GuiError, GuiOptions, run_gui};
 pub use state::{SavedState, View};
 
 use crate::clock::{Clock, SystemClock};
-use crate::domain::CatalogVariant;
 use crate::domain::link::KeyLimits;
+use crate::domain::{BarcodeIndex, CatalogVariant};
 use crate::printer::SlipSink;
 use crate::service::{Desk, Services};
 use crate::store::Profile;
@@ -166,6 +166,8 @@ pub struct App {
     pub customer: CustomerDisplay,
     /// The local catalog mirror.
     pub catalog: HashMap<String, CatalogVariant>,
+    /// The catalog's barcodes, rebuilt whenever the catalog is replaced ([`App::set_catalog`]).
+    pub barcodes: BarcodeIndex,
     /// The profile's known key limits.
     pub limits: KeyLimits,
     pub(crate) commands: Vec<Command>,
@@ -227,6 +229,7 @@ impl App {
             shown: None,
             customer: CustomerDisplay::default(),
             catalog: HashMap::new(),
+            barcodes: BarcodeIndex::default(),
             limits: KeyLimits::default(),
             commands: Vec::new(),
             jobs: Vec::new(),
@@ -251,6 +254,12 @@ impl App {
             },
             |d| d.profile().name.clone(),
         )
+    }
+
+    /// Replaces the in-memory catalog and its barcode index together.
+    pub(crate) fn set_catalog(&mut self, catalog: HashMap<String, CatalogVariant>) {
+        self.barcodes = BarcodeIndex::of(catalog.values());
+        self.catalog = catalog;
     }
 
     /// Whether the profile in use is a sandbox.

@@ -723,12 +723,14 @@ impl Ctx {
                 if json {
                     return print_json(&list);
                 }
+                // Tab-separated: id, name, price, barcode (empty when none).
                 for v in list {
                     println!(
-                        "{}\t{}\t{}",
+                        "{}\t{}\t{}\t{}",
                         v.id,
                         v.name,
-                        format_amount(v.unit_price, v.currency, lang)
+                        format_amount(v.unit_price, v.currency, lang),
+                        v.barcode.as_ref().map_or("", |b| b.as_str())
                     );
                 }
                 Ok(())

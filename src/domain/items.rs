@@ -292,12 +292,14 @@ mod tests {
                 name: "Latte".into(),
                 unit_price: dec("85.50"),
                 currency: Currency::Try,
+                barcode: None,
             },
             CatalogVariant {
                 id: "v-euro-mug".into(),
                 name: "Mug".into(),
                 unit_price: dec("12.00"),
                 currency: Currency::Eur,
+                barcode: None,
             },
         ]
         .into_iter()

@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use super::catalog::CatalogLookup;
 use super::codes::Currency;
-use super::errors::{Field, FieldErrors, Problem};
+use super::errors::{Field, FieldError, FieldErrors, ItemField, Problem};
 use super::items::{ItemDraft, ItemKind, LinkItem, MAX_TEXT_CHARS};
 use super::money::{AmountError, format_plain, parse_amount};
 use crate::lang::Lang;
@@ -721,6 +721,47 @@ impl LinkDraft {
         }
     }
 
+    /// One more unit of a catalog variant, as a barcode scan adds it: 1 more on the last row of
+    /// that variant, else a new row with quantity 1 at the end. Returns the row's index.
+    ///
+    /// The amount follows the items total while it is empty or equal to it (a clerk scanning
+    /// a basket gets the sum without a click); an amount typed otherwise is left as it is, and
+    /// the form's "items total vs amount" check and its one-click fix apply as for any row.
+    ///
+    /// A row of that variant whose quantity cannot be read (or would pass `u32::MAX`) is an
+    /// error naming the row, and nothing changes: the clerk's text is never overwritten.
+    pub fn add_catalog_unit(
+        &mut self,
+        variant_id: &str,
+        ctx: &LinkContext<'_>,
+    ) -> Result<usize, FieldError> {
+        let before = self.figures(ctx);
+        let follow = self.amount.trim().is_empty() || before.totals_match;
+        let existing = self.items.iter().rposition(
+            |i| matches!(&i.kind, ItemKind::Catalog { variant_id: v } if v.trim() == variant_id),
+        );
+        let row = if let Some(row) = existing {
+            let item = &mut self.items[row];
+            let at = Field::Item {
+                row,
+                field: ItemField::Quantity,
+            };
+            let quantity = item.parse_quantity().map_err(|p| FieldError::new(at, p))?;
+            let more = quantity
+                .checked_add(1)
+                .ok_or_else(|| FieldError::new(at, Problem::TooLarge))?;
+            item.quantity = more.to_string();
+            row
+        } else {
+            self.items.push(ItemDraft::catalog(variant_id, "1"));
+            self.items.len() - 1
+        };
+        if follow {
+            self.use_items_total_as_amount(ctx);
+        }
+        Ok(row)
+    }
+
     /// Sets the amount to the value the server expects (its `items.total.mismatch` answer).
     pub fn expected_amount_fix(&mut self, expected: Decimal) {
         self.amount = format_plain(expected, self.currency);
@@ -823,6 +864,7 @@ mod tests {
                 name: id.into(),
                 unit_price: dec(price),
                 currency,
+                barcode: None,
             };
             (v.id.clone(), v)
         })
@@ -1412,5 +1454,66 @@ mod tests {
                 assert!(seen.insert(c.label(lang)), "{c:?} {lang:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_scanned_unit_adds_a_row_then_adds_to_its_quantity_and_the_amount_follows() {
+        let cat = catalog();
+        let cx = ctx(&cat);
+        let mut d = LinkDraft::default();
+        assert_eq!(d.add_catalog_unit("v-latte", &cx), Ok(0));
+        assert_eq!(d.items, [ItemDraft::catalog("v-latte", "1")]);
+        assert_eq!(d.amount, "85.50", "an empty amount takes the items total");
+        assert_eq!(d.add_catalog_unit("v-latte", &cx), Ok(0));
+        assert_eq!(d.items, [ItemDraft::catalog("v-latte", "2")]);
+        assert_eq!(
+            d.amount, "171.00",
+            "an amount equal to the total follows it"
+        );
+
+        // A free row after it; the next scan of the latte still goes to its row.
+        d.items.push(ItemDraft::free("Cookie", "10", ""));
+        d.amount = "181.00".into();
+        assert_eq!(d.add_catalog_unit("v-latte", &cx), Ok(0));
+        assert_eq!(d.items[0].quantity, "3");
+        assert_eq!(d.amount, "266.50");
+
+        // An amount typed otherwise is the clerk's: it stays, and the check shows the gap.
+        d.amount = "300".into();
+        assert_eq!(d.add_catalog_unit("v-latte", &cx), Ok(0));
+        assert_eq!(d.amount, "300");
+        assert_eq!(d.figures(&cx).difference, Some(dec("52.00")));
+
+        // An empty quantity means 1, so the next unit makes 2.
+        d.items[0].quantity = String::new();
+        assert_eq!(d.add_catalog_unit("v-latte", &cx), Ok(0));
+        assert_eq!(d.items[0].quantity, "2");
+    }
+
+    #[test]
+    fn a_scanned_unit_never_overwrites_a_quantity_it_cannot_read() {
+        let cat = catalog();
+        let cx = ctx(&cat);
+        let mut d = LinkDraft {
+            items: vec![
+                ItemDraft::catalog("v-latte", "iki"),
+                ItemDraft::catalog("v-mug", "4294967295"),
+            ],
+            ..LinkDraft::default()
+        };
+        let before = d.clone();
+        let at = |row| Field::Item {
+            row,
+            field: ItemField::Quantity,
+        };
+        assert_eq!(
+            d.add_catalog_unit("v-latte", &cx),
+            Err(FieldError::new(at(0), Problem::NotAnInteger))
+        );
+        assert_eq!(
+            d.add_catalog_unit("v-mug", &cx),
+            Err(FieldError::new(at(1), Problem::TooLarge))
+        );
+        assert!(d == before, "nothing changed");
     }
 }

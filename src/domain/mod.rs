@@ -1,6 +1,7 @@
 //! The rules of the Partner Payment API as pure types: money, the link draft and its
 //! validation, card and installment drafts. Nothing here does I/O; "now" is a parameter.
 
+pub mod barcode;
 pub mod card;
 pub mod catalog;
 pub mod codes;
@@ -11,8 +12,9 @@ pub mod link;
 pub mod money;
 pub mod wire_format;
 
+pub use barcode::{Barcode, BarcodeError, BarcodeKind};
 pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
-pub use catalog::{CatalogLookup, CatalogVariant};
+pub use catalog::{BarcodeIndex, CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
 pub use errors::{Field, FieldError, FieldErrors, ItemField, Problem};
 pub use installment::{InstallmentDraft, InstallmentQuery};

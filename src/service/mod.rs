@@ -91,6 +91,16 @@ impl DeskError {
                     "This profile has no API secret stored:"
                 )
             ),
+            DeskError::Store(StoreError::BarcodeTaken { barcode, id, name }) => match lang {
+                Lang::Tr => format!("{barcode} barkodu zaten {name} (`{id}`) ürününde."),
+                Lang::En => {
+                    format!("The barcode {barcode} is already the barcode of {name} (`{id}`).")
+                }
+            },
+            DeskError::Store(StoreError::NoVariant(id)) => format!(
+                "{} `{id}`",
+                lang.pick("Katalogda böyle bir ürün yok:", "No such catalog item:")
+            ),
             DeskError::NoLink(id) => format!(
                 "{} {id}",
                 lang.pick(

@@ -14,6 +14,12 @@
 //!   separators are refused, and so is `1.250` (thousands or decimals? the file must say
 //!   `1250` or `1,25`).
 //! - Currency codes are the spec's (case-insensitive).
+//! - An optional `barcode` column (found by its header name like the others): an EAN-8,
+//!   UPC-A, EAN-13 or GTIN-14 with a correct check digit, or a shop code of 4 to 7 digits
+//!   (`domain::barcode`); empty means none. A wrong barcode, or one a previous line already
+//!   used, is an error for its line. A file with the column sets each imported variant's
+//!   barcode (taking it from any other variant that had it); a file without it leaves the
+//!   barcodes already stored as they are.
 //!
 //! Import writes every valid line (a variant already known by id is replaced) and reports each
 //! invalid one with its line number; the preview parses the same way and writes nothing.
@@ -22,11 +28,12 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::str::FromStr;
 
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
 use super::{Store, StoreError, parse_decimal};
-use crate::domain::{CatalogVariant, Currency};
+use crate::domain::{Barcode, CatalogVariant, Currency};
+use crate::lang::Lang;
 
 /// A line of a CSV file that could not be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +92,8 @@ pub struct CsvParsed {
     pub variants: Vec<CatalogVariant>,
     /// The invalid lines.
     pub errors: Vec<CsvLineError>,
+    /// The header has a `barcode` column: the file says each variant's barcode.
+    pub barcode_column: bool,
 }
 
 /// The result of an import.
@@ -301,6 +310,8 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
         )));
     };
     let needed = id_col.max(name_col).max(price_col).max(cur_col) + 1;
+    let barcode_col = column("barcode");
+    let mut barcodes_seen: HashMap<Barcode, usize> = HashMap::new();
     let mut variants = Vec::new();
     let mut errors = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -346,6 +357,13 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
                 continue;
             }
         };
+        let barcode = match line_barcode(&record.fields, barcode_col, &barcodes_seen) {
+            Ok(b) => b,
+            Err(m) => {
+                errors.push(fail(m));
+                continue;
+            }
+        };
         if let Some(first) = seen.get(id) {
             errors.push(fail(format!(
                 "the id `{id}` appears again (first on line {first})"
@@ -353,17 +371,77 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
             continue;
         }
         seen.insert(id.to_owned(), line);
+        if let Some(b) = &barcode {
+            barcodes_seen.insert(b.clone(), line);
+        }
         variants.push(CatalogVariant {
             id: id.to_owned(),
             name: name.to_owned(),
             unit_price,
             currency,
+            barcode,
         });
     }
     Ok(CsvParsed {
         separator,
         variants,
         errors,
+        barcode_column: barcode_col.is_some(),
+    })
+}
+
+/// The barcode cell of a line, if the file has the column: empty is none; a text that is not
+/// a barcode, or a barcode an earlier line has, is the line's error (in the words of the other
+/// line errors, naming the field).
+fn line_barcode(
+    fields: &[String],
+    col: Option<usize>,
+    seen: &HashMap<Barcode, usize>,
+) -> Result<Option<Barcode>, String> {
+    let Some(text) = col.and_then(|c| fields.get(c)).map(|t| t.trim()) else {
+        return Ok(None);
+    };
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let code = Barcode::parse(text).map_err(|e| {
+        let mut m = format!("the barcode `{text}`: {}", e.message(Lang::En));
+        if matches!(e, crate::domain::BarcodeError::Length(9..=11)) {
+            m.push_str(
+                " (a spreadsheet may have dropped its leading zeros: keep the column as text)",
+            );
+        }
+        m
+    })?;
+    match seen.get(&code) {
+        Some(first) => Err(format!(
+            "the barcode `{code}` appears again (first on line {first})"
+        )),
+        None => Ok(Some(code)),
+    }
+}
+
+/// A `catalog_variants` row (`id, name, unit_price, currency, barcode`).
+fn variant_of(r: &rusqlite::Row<'_>) -> Result<CatalogVariant, StoreError> {
+    let price: String = r.get(2)?;
+    let currency: String = r.get(3)?;
+    let barcode: Option<String> = r.get(4)?;
+    Ok(CatalogVariant {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        unit_price: parse_decimal(&price, "catalog price")?,
+        currency: Currency::from_str(&currency).map_err(|_| StoreError::Corrupt {
+            what: "catalog currency",
+            value: currency,
+        })?,
+        barcode: barcode
+            .map(|b| {
+                Barcode::parse(&b).map_err(|_| StoreError::Corrupt {
+                    what: "catalog barcode",
+                    value: b,
+                })
+            })
+            .transpose()?,
     })
 }
 
@@ -411,6 +489,22 @@ impl Store {
                 ])?;
             }
         }
+        if parsed.barcode_column {
+            // In file order, each barcode taken from whoever had it: a file that swaps two
+            // barcodes imports without tripping the unique index.
+            let mut take = tx.prepare_cached(
+                "UPDATE catalog_variants SET barcode = NULL WHERE barcode = ?1 AND id <> ?2",
+            )?;
+            let mut set =
+                tx.prepare_cached("UPDATE catalog_variants SET barcode = ?2 WHERE id = ?1")?;
+            for v in &parsed.variants {
+                let code = v.barcode.as_ref().map(Barcode::as_str);
+                if let Some(code) = code {
+                    take.execute(params![code, v.id])?;
+                }
+                set.execute(params![v.id, code])?;
+            }
+        }
         tx.commit()?;
         Ok(CsvImport {
             imported: parsed.variants.len(),
@@ -421,24 +515,62 @@ impl Store {
     /// Every variant, by name then id.
     pub fn catalog_list(&self) -> Result<Vec<CatalogVariant>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, unit_price, currency FROM catalog_variants ORDER BY name, id",
+            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
+             ORDER BY name, id",
         )?;
         let mut rows = stmt.query([])?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
-            let price: String = r.get(2)?;
-            let currency: String = r.get(3)?;
-            out.push(CatalogVariant {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                unit_price: parse_decimal(&price, "catalog price")?,
-                currency: Currency::from_str(&currency).map_err(|_| StoreError::Corrupt {
-                    what: "catalog currency",
-                    value: currency,
-                })?,
-            });
+            out.push(variant_of(r)?);
         }
         Ok(out)
+    }
+
+    /// The variant with this barcode, through the barcode index.
+    pub fn catalog_by_barcode(&self, code: &Barcode) -> Result<Option<CatalogVariant>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
+             WHERE barcode = ?1",
+        )?;
+        let mut rows = stmt.query([code.as_str()])?;
+        rows.next()?.map(variant_of).transpose()
+    }
+
+    /// Sets (or with `None` clears) a variant's barcode. A barcode another variant has is
+    /// refused, naming that variant; nothing is moved silently.
+    pub fn catalog_set_barcode(
+        &mut self,
+        id: &str,
+        code: Option<&Barcode>,
+    ) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if let Some(code) = code {
+            let holder: Option<(String, String)> = tx
+                .query_row(
+                    "SELECT id, name FROM catalog_variants WHERE barcode = ?1 AND id <> ?2",
+                    params![code.as_str(), id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            if let Some((other, name)) = holder {
+                return Err(StoreError::BarcodeTaken {
+                    barcode: code.to_string(),
+                    id: other,
+                    name,
+                });
+            }
+        }
+        let changed = tx.execute(
+            "UPDATE catalog_variants SET barcode = ?2 WHERE id = ?1",
+            params![id, code.map(Barcode::as_str)],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::NoVariant(id.to_owned()));
+        }
+        tx.commit()?;
+        Ok(())
     }
 
     /// Every variant by id (the form's `CatalogLookup`).

@@ -147,8 +147,16 @@ WHEN old.description IS NOT new.description BEGIN
 END;
 ";
 
+/// Version 3: an optional barcode per catalog variant (canonical digits, see
+/// `domain::barcode`). The partial unique index keeps a barcode on one variant at most and is
+/// the index a lookup by barcode uses; variants without one are not in it.
+const V3: &str = "
+ALTER TABLE catalog_variants ADD COLUMN barcode TEXT;
+CREATE UNIQUE INDEX catalog_by_barcode ON catalog_variants (barcode) WHERE barcode IS NOT NULL;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

@@ -129,6 +129,19 @@ pub enum StoreError {
     /// The CSV file cannot be imported at all (not its lines: see `CsvImport::errors`).
     #[error("CSV: {0}")]
     Csv(String),
+    /// No catalog variant has this id.
+    #[error("no catalog item with id `{0}`")]
+    NoVariant(String),
+    /// Another catalog variant has this barcode.
+    #[error("the barcode {barcode} is already the barcode of {name} (`{id}`)")]
+    BarcodeTaken {
+        /// The barcode.
+        barcode: String,
+        /// The variant that has it.
+        id: String,
+        /// Its name.
+        name: String,
+    },
 }
 
 /// The data directory: `PAYDESK_DATA_DIR` when set and not empty, else the platform's data

@@ -1,13 +1,18 @@
 //! The local catalog (the mirror of the business's product variants the New link form prices
 //! catalog items with) and its CSV import: a preview first, with an error per bad line, then
 //! the import.
+//!
+//! Each item's barcode is editable in the list: typed, or scanned straight into its field
+//! (the scanner ends with Enter). Enter or leaving the field checks it here (check digit, not
+//! another item's) and sends it to the worker ([`Command::SetBarcode`]); until the store has
+//! it, the field keeps what was typed, with the reason when it was refused.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use egui::{RichText, Ui};
 
 use crate::app::Command;
-use crate::domain::{CatalogVariant, format_amount};
+use crate::domain::{Barcode, CatalogVariant, format_amount};
 use crate::store::{CsvImport, CsvParsed};
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
@@ -33,6 +38,12 @@ pub struct CatalogView {
     pub busy: bool,
     /// The last outcome.
     pub outcome: Option<CsvOutcome>,
+    /// Barcodes as typed, by variant id, while they differ from the stored one.
+    pub barcode_edits: HashMap<String, String>,
+    /// Why an item's typed barcode was not saved, by variant id.
+    pub barcode_errors: HashMap<String, String>,
+    /// Items whose barcode is being saved.
+    pub barcode_saving: HashSet<String>,
 }
 
 impl CatalogView {
@@ -92,14 +103,122 @@ impl CatalogView {
             widgets::hint_ui(ui, &cx.palette, T::CatalogEmpty.get(lang));
             return;
         }
+        widgets::hint_ui(ui, &cx.palette, T::BarcodeEditHelp.get(lang));
         let mut all: Vec<&CatalogVariant> = catalog.values().collect();
         all.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
         egui::ScrollArea::vertical()
             .id_salt("catalog-list")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                variants_grid_ui(ui, "catalog-grid", all.into_iter(), lang);
+                egui::Grid::new("catalog-grid")
+                    .striped(true)
+                    .num_columns(5)
+                    .show(ui, |ui| {
+                        for h in [T::Id, T::Name, T::Price, T::Currency, T::Barcode] {
+                            ui.label(RichText::new(h.get(lang)).strong());
+                        }
+                        ui.end_row();
+                        for v in all {
+                            ui.label(&v.id);
+                            ui.label(&v.name);
+                            ui.label(format_amount(v.unit_price, v.currency, lang));
+                            ui.label(v.currency.as_str());
+                            self.barcode_cell_ui(ui, cx, catalog, v);
+                            ui.end_row();
+                        }
+                    });
             });
+    }
+
+    /// An item's barcode field, with the reason under it when the typed text was refused.
+    fn barcode_cell_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        catalog: &HashMap<String, CatalogVariant>,
+        v: &CatalogVariant,
+    ) {
+        let lang = cx.lang;
+        let stored = v.barcode.as_ref().map_or("", Barcode::as_str);
+        let saving = self.barcode_saving.contains(&v.id);
+        let mut text = self
+            .barcode_edits
+            .get(&v.id)
+            .cloned()
+            .unwrap_or_else(|| stored.to_owned());
+        ui.vertical(|ui| {
+            let r = ui
+                .add_enabled(
+                    !saving,
+                    egui::TextEdit::singleline(&mut text)
+                        // Tied to the item, not to its place in the sorted list.
+                        .id_salt(("catalog-barcode", v.id.as_str()))
+                        .desired_width(150.0)
+                        .char_limit(32),
+                )
+                .accessible_name(format!("{}: {}", T::Barcode.get(lang), v.name));
+            if r.changed() {
+                if text == stored {
+                    self.barcode_edits.remove(&v.id);
+                } else {
+                    self.barcode_edits.insert(v.id.clone(), text.clone());
+                }
+                self.barcode_errors.remove(&v.id);
+            }
+            if r.lost_focus() && self.barcode_edits.contains_key(&v.id) {
+                self.commit_barcode(cx, catalog, v, &text);
+            }
+            if saving {
+                widgets::hint_ui(ui, &cx.palette, T::Working.get(lang));
+            }
+            if let Some(why) = self.barcode_errors.get(&v.id) {
+                widgets::error_lines_ui(ui, &cx.palette, [why.as_str()]);
+            }
+        });
+    }
+
+    /// Checks a typed barcode and, when it is new and valid, asks the worker to save it.
+    fn commit_barcode(
+        &mut self,
+        cx: &mut ViewCtx<'_>,
+        catalog: &HashMap<String, CatalogVariant>,
+        v: &CatalogVariant,
+        text: &str,
+    ) {
+        let lang = cx.lang;
+        let typed = text.trim();
+        let code = if typed.is_empty() {
+            None
+        } else {
+            match Barcode::parse(typed) {
+                Ok(code) => Some(code),
+                Err(e) => {
+                    let why = format!("{} {typed}: {}", T::Barcode.get(lang), e.message(lang));
+                    self.barcode_errors.insert(v.id.clone(), why);
+                    return;
+                }
+            }
+        };
+        if code == v.barcode {
+            // The same code in another form (leading zeros, spaces): nothing to save.
+            self.barcode_edits.remove(&v.id);
+            return;
+        }
+        if let Some(other) = code
+            .as_ref()
+            .and_then(|c| cx.barcodes.variant_id(c))
+            .filter(|other| *other != v.id)
+        {
+            let name = catalog.get(other).map_or(other, |o| o.name.as_str());
+            let why = format!("{} {name} (`{other}`).", T::BarcodeTakenBy.get(lang));
+            self.barcode_errors.insert(v.id.clone(), why);
+            return;
+        }
+        self.barcode_saving.insert(v.id.clone());
+        cx.emit(Command::SetBarcode {
+            variant_id: v.id.clone(),
+            barcode: code,
+        });
     }
 }
 
@@ -111,9 +230,9 @@ fn variants_grid_ui<'a>(
 ) {
     egui::Grid::new(id)
         .striped(true)
-        .num_columns(4)
+        .num_columns(5)
         .show(ui, |ui| {
-            for h in [T::Id, T::Name, T::Price, T::Currency] {
+            for h in [T::Id, T::Name, T::Price, T::Currency, T::Barcode] {
                 ui.label(RichText::new(h.get(lang)).strong());
             }
             ui.end_row();
@@ -122,6 +241,7 @@ fn variants_grid_ui<'a>(
                 ui.label(&v.name);
                 ui.label(format_amount(v.unit_price, v.currency, lang));
                 ui.label(v.currency.as_str());
+                ui.label(v.barcode.as_ref().map_or("–", Barcode::as_str));
                 ui.end_row();
             }
         });

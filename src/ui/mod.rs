@@ -23,8 +23,8 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 
 use crate::app::Command;
-use crate::domain::CatalogVariant;
 use crate::domain::link::KeyLimits;
+use crate::domain::{BarcodeIndex, CatalogVariant};
 use crate::lang::Lang;
 use crate::ui::theme::Palette;
 
@@ -38,6 +38,8 @@ pub struct ViewCtx<'a> {
     pub now: DateTime<Utc>,
     /// The local catalog mirror.
     pub catalog: &'a HashMap<String, CatalogVariant>,
+    /// Variant ids by barcode, kept next to the catalog (a scan is looked up here, no I/O).
+    pub barcodes: &'a BarcodeIndex,
     /// The current profile's known key limits.
     pub limits: KeyLimits,
     /// Commands emitted during this frame, run by the app's logic after drawing.

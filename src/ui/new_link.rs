@@ -7,6 +7,11 @@
 //! disabled and says why. The form holds text as typed ([`LinkDraft`]); the domain turns it
 //! into the exact wire request, and the view only emits [`Command::CreateLink`] with it.
 //!
+//! A barcode scanner that types like a keyboard (digits, then Enter) fills the scan field, the
+//! first thing in the items area (F2 goes there): a known barcode adds its catalog item, or 1
+//! to that item's row, from the catalog in memory; anything else is said next to the field,
+//! which keeps the text selected and the focus, and nothing else changes.
+//!
 //! Once sent, the form stands for those exact bytes: its fields are read-only while the request
 //! is out and for as long as the journal keeps the order pending (an unknown outcome). Create
 //! then becomes "Send again", which re-sends the journal's row with the same key
@@ -23,8 +28,8 @@ use rust_decimal::Decimal;
 use crate::app::Command;
 use crate::domain::link::{CheckStatus, LinkContext, LinkFigures};
 use crate::domain::{
-    CatalogLookup, CatalogVariant, Currency, Field, FieldErrors, ItemDraft, ItemField, ItemKind,
-    LinkDraft, format_amount,
+    Barcode, BarcodeError, CatalogLookup, CatalogVariant, Currency, Field, FieldError, FieldErrors,
+    ItemDraft, ItemField, ItemKind, LinkDraft, format_amount,
 };
 use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
@@ -98,6 +103,29 @@ pub enum SendNote {
     AlreadyPending,
 }
 
+/// What the last scan did, shown next to the scan field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScanNote {
+    /// The item was added, or 1 added to its row.
+    Added {
+        /// The item's name.
+        name: String,
+        /// Its row's quantity now.
+        quantity: String,
+    },
+    /// A valid barcode no catalog item has.
+    Unknown(Barcode),
+    /// The text is not a barcode.
+    Invalid {
+        /// What was scanned or typed.
+        text: String,
+        /// Why.
+        error: BarcodeError,
+    },
+    /// The item's row has a quantity that cannot be read, so 1 cannot be added to it.
+    Quantity(FieldError),
+}
+
 /// Why the form cannot be edited: the journal holds its order without a known outcome. Derived
 /// each frame from the journal rows the app already holds (no I/O).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,6 +180,12 @@ pub struct NewLinkForm {
     pub confirm_new: bool,
     /// Focus the amount field on the next frame (first start, after "New link").
     pub focus_amount: bool,
+    /// The scan field's text.
+    pub scan: String,
+    /// What the last scan did.
+    pub scan_note: Option<ScanNote>,
+    /// Focus the scan field on the next frame (F2).
+    pub focus_scan: bool,
     /// Focus the first field of this item row on the next frame (after Enter adds a row).
     focus_row: Option<usize>,
     /// Last measured height of each item row (for laying out only the visible ones).
@@ -251,6 +285,9 @@ impl NewLinkForm {
         let validation = self.draft.validate(&ctx);
         let errors = validation.as_ref().err().cloned().unwrap_or_default();
         let lang = cx.lang;
+        if !self.is_read_only() && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F2)) {
+            self.focus_scan = true;
+        }
 
         egui::ScrollArea::vertical()
             .id_salt("new-link-scroll")
@@ -619,6 +656,7 @@ impl NewLinkForm {
         let lang = cx.lang;
         let currency = self.draft.currency;
         ui.heading(T::Items.get(lang));
+        self.scan_ui(ui, cx);
         let mut action: Option<RowAction> = None;
         let rows = self.draft.items.len();
         // Only rows near the visible part are laid out; the others take their last measured
@@ -722,6 +760,118 @@ impl NewLinkForm {
                 }
             });
             Self::field_errors_always_ui(ui, cx, errors, Field::Items);
+        }
+    }
+
+    /// The scan field and what the last scan did. The scanner's Enter is read here rather than
+    /// by the field (which would give up the focus), so the focus stays for the next scan.
+    fn scan_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label(RichText::new(T::ScanBarcode.get(lang)).strong());
+            let mut output = egui::TextEdit::singleline(&mut self.scan)
+                .desired_width(220.0)
+                .char_limit(32)
+                .hint_text("F2")
+                .return_key(None)
+                .show(ui);
+            let response = output.response.response.labelled_by(label.id);
+            if self.focus_scan {
+                response.request_focus();
+                response.scroll_to_me(None);
+                self.focus_scan = false;
+            }
+            let entered = response.has_focus()
+                && ui.input(|i| i.key_pressed(Key::Enter) && !i.modifiers.command);
+            if entered && !self.scanned(cx) {
+                // Kept, selected: the next scan replaces it.
+                output
+                    .state
+                    .cursor
+                    .set_char_range(Some(egui::text::CCursorRange::select_all_str(&self.scan)));
+                output.state.store(ui.ctx(), response.id);
+            }
+            if entered {
+                // The totals above were drawn before the scan.
+                ui.ctx().request_repaint();
+            }
+            widgets::hint_ui(ui, &cx.palette, T::ScanHint.get(lang));
+        });
+        match &self.scan_note {
+            Some(ScanNote::Added { name, quantity }) => {
+                ui.label(
+                    RichText::new(format!(
+                        "✓ {} {name} · {} {quantity}",
+                        T::ScanAdded.get(lang),
+                        T::Quantity.get(lang)
+                    ))
+                    .color(cx.palette.ok),
+                );
+            }
+            Some(ScanNote::Unknown(code)) => {
+                widgets::error_text_ui(
+                    ui,
+                    &cx.palette,
+                    format!("{} {code}", T::ScanUnknown.get(lang)),
+                );
+                widgets::hint_ui(ui, &cx.palette, T::ScanUnknownHint.get(lang));
+            }
+            Some(ScanNote::Invalid { text, error }) => {
+                widgets::error_text_ui(
+                    ui,
+                    &cx.palette,
+                    format!("{} {text}: {}", T::Barcode.get(lang), error.message(lang)),
+                );
+            }
+            Some(ScanNote::Quantity(e)) => {
+                widgets::error_text_ui(
+                    ui,
+                    &cx.palette,
+                    format!("{} {}", e.message(lang), T::ScanFixFirst.get(lang)),
+                );
+            }
+            None => {}
+        }
+    }
+
+    /// A scan ended with Enter: adds the item (or 1 to its row) and clears the field. Returns
+    /// `false` when nothing was added (the note says why; the field keeps its text).
+    fn scanned(&mut self, cx: &ViewCtx<'_>) -> bool {
+        let text = self.scan.trim().to_owned();
+        if text.is_empty() {
+            self.scan_note = None;
+            return true;
+        }
+        let code = match Barcode::parse(&text) {
+            Ok(code) => code,
+            Err(error) => {
+                self.scan_note = Some(ScanNote::Invalid { text, error });
+                return false;
+            }
+        };
+        let Some(id) = cx.barcodes.variant_id(&code).map(str::to_owned) else {
+            self.scan_note = Some(ScanNote::Unknown(code));
+            return false;
+        };
+        let ctx = LinkContext {
+            now: cx.now,
+            catalog: cx.catalog,
+            limits: cx.limits,
+        };
+        match self.draft.add_catalog_unit(&id, &ctx) {
+            Ok(row) => {
+                let name = cx.catalog.get(&id).map_or(id, |v| v.name.clone());
+                self.scan_note = Some(ScanNote::Added {
+                    name,
+                    quantity: self.draft.items[row].quantity.clone(),
+                });
+                self.scan.clear();
+                true
+            }
+            Err(e) => {
+                self.scan_note = Some(ScanNote::Quantity(e));
+                false
+            }
         }
     }
 

@@ -53,6 +53,7 @@ impl App {
                 palette,
                 now,
                 catalog: &self.catalog,
+                barcodes: &self.barcodes,
                 limits: self.limits,
                 commands: &mut commands,
             };

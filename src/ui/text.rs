@@ -87,6 +87,12 @@ texts! {
     Advanced => "Gelişmiş", "Advanced";
     CartAmount => "Sepet tutarı", "Cart amount";
     Items => "Ürünler", "Items";
+    ScanBarcode => "Barkod okut", "Scan barcode";
+    ScanHint => "F2 · okutun ya da yazıp Enter'a basın", "F2 · scan, or type it and press Enter";
+    ScanAdded => "Eklendi:", "Added:";
+    ScanUnknown => "Katalogda bu barkodlu ürün yok:", "No catalog item has this barcode:";
+    ScanUnknownHint => "Barkodu Katalog görünümünde bir ürüne verebilirsiniz.", "You can give it to an item in the Catalog view.";
+    ScanFixFirst => "Düzeltip yeniden okutun.", "Fix it, then scan again.";
     AddFreeItem => "Ürün ekle", "Add item";
     AddCatalogItem => "Katalogdan ekle", "Add from catalog";
     CatalogSearch => "Katalogda ara", "Search the catalog";
@@ -239,7 +245,10 @@ texts! {
     Name => "Ad", "Name";
     Price => "Fiyat", "Price";
     CsvPath => "CSV dosyası", "CSV file";
-    CsvHelp => "Başlık: id,name,unit_price,currency (ya da ; ile ayrılmış, ondalık virgüllü)", "Header: id,name,unit_price,currency (or ;-separated with decimal commas)";
+    CsvHelp => "Başlık: id,name,unit_price,currency ve isteğe bağlı barcode (ya da ; ile ayrılmış, ondalık virgüllü)", "Header: id,name,unit_price,currency and optionally barcode (or ;-separated with decimal commas)";
+    Barcode => "Barkod", "Barcode";
+    BarcodeEditHelp => "Barkodu yazın ya da okutun ve Enter'a basın; kaldırmak için alanı boşaltın.", "Type or scan a barcode and press Enter; empty the field to remove it.";
+    BarcodeTakenBy => "Bu barkod zaten şu ürünün:", "This barcode already belongs to";
     Preview => "Önizle", "Preview";
     Import => "İçe aktar", "Import";
     Line => "Satır", "Line";

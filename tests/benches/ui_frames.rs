@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
 use paydesk::api::wire::PaymentLink;
 use paydesk::app::Command;
-use paydesk::domain::{CatalogVariant, Currency, ItemDraft, KeyLimits, LinkStatus};
+use paydesk::domain::{BarcodeIndex, CatalogVariant, Currency, ItemDraft, KeyLimits, LinkStatus};
 use paydesk::lang::Lang;
 use paydesk::ui::ViewCtx;
 use paydesk::ui::history::{HistoryFilter, HistoryRow, HistoryView};
@@ -47,6 +47,7 @@ fn catalog() -> HashMap<String, CatalogVariant> {
     (0..50)
         .map(|i| {
             let v = CatalogVariant {
+                barcode: None,
                 id: format!("var_{i}"),
                 name: format!("Ürün {i}"),
                 unit_price: Decimal::new(1250 + i64::from(i), 2),
@@ -60,6 +61,7 @@ fn catalog() -> HashMap<String, CatalogVariant> {
 fn bench_frames(c: &mut Criterion) {
     let mut group = c.benchmark_group("ui_frame");
     let catalog = catalog();
+    let barcodes = BarcodeIndex::of(catalog.values());
     let palette = Palette::for_mode(false);
 
     let ctx = egui::Context::default();
@@ -91,6 +93,7 @@ fn bench_frames(c: &mut Criterion) {
             palette,
             now: now(),
             catalog: &catalog,
+            barcodes: &barcodes,
             limits: KeyLimits::default(),
             commands: &mut commands,
         };
@@ -137,6 +140,7 @@ fn bench_frames(c: &mut Criterion) {
             palette,
             now: now(),
             catalog: &catalog,
+            barcodes: &barcodes,
             limits: KeyLimits::default(),
             commands: &mut commands,
         };
