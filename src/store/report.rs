@@ -33,7 +33,7 @@ use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
 use super::links::{TimeRange, read_currency};
-use super::{Store, StoreError, from_millis, parse_decimal_opt, to_millis};
+use super::{Store, StoreError, from_millis, parse_decimal, to_millis};
 use crate::api::wire::{amount, amount_opt, parse_time};
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
@@ -170,8 +170,15 @@ pub(crate) const ITEMS_SQL: &str = "SELECT l.currency, i.variant_id, i.name, c.n
      WHERE l.profile = ?1 AND l.created_at >= ?2 AND l.created_at < ?3
          AND l.status = 'COMPLETED'";
 
-fn read_time(text: Option<String>) -> Option<DateTime<Utc>> {
-    text.as_deref().and_then(parse_time)
+/// Column `i` as text in place (`None` for NULL).
+fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<Option<&'r str>, StoreError> {
+    r.get_ref(i)?.as_str_or_null().map_err(|e| {
+        StoreError::Sqlite(rusqlite::Error::FromSqlConversionFailure(
+            i,
+            rusqlite::types::Type::Text,
+            Box::new(e),
+        ))
+    })
 }
 
 impl Store {
@@ -191,17 +198,22 @@ impl Store {
         let mut links = 0;
         let mut stmt = self.conn.prepare_cached(LINKS_SQL)?;
         let mut rows = stmt.query(args)?;
+        // Read in place (no string copies), and the times only when a rule needs them: a
+        // day's report is this loop over the day's links.
         while let Some(r) = rows.next()? {
-            let currency: Option<String> = r.get(0)?;
-            let currency = currency.map(read_currency).transpose()?.unwrap_or_default();
-            let status: Option<String> = r.get(1)?;
-            let status = status.map(|s| LinkStatus::from_wire(&s));
-            let paid = parse_decimal_opt(r.get(2)?, "link paid amount")?.unwrap_or_default();
-            let expiry = read_time(r.get(3)?);
-            let completed = read_time(r.get(4)?);
-            let updated = from_millis(r.get(5)?)?;
+            let currency = match text(r, 0)? {
+                Some(c) => Currency::from_str(c).map_err(|_| StoreError::Corrupt {
+                    what: "link currency",
+                    value: c.to_owned(),
+                })?,
+                None => Currency::default(),
+            };
+            let status = text(r, 1)?;
+            let paid = match text(r, 2)? {
+                Some(p) => parse_decimal(p, "link paid amount")?,
+                None => Decimal::ZERO,
+            };
             let cancelled = r.get::<_, Option<i64>>(6)?.is_some();
-
             let at = match currencies.iter().position(|c| c.currency >= currency) {
                 Some(i) if currencies[i].currency == currency => i,
                 Some(i) => {
@@ -216,7 +228,7 @@ impl Store {
             let c = &mut currencies[at];
             links += 1;
             c.created += 1;
-            if status == Some(LinkStatus::Completed) {
+            if status == Some(LinkStatus::Completed.as_str()) {
                 c.paid.count += 1;
                 c.paid.sum += paid;
             } else if paid > Decimal::ZERO {
@@ -224,19 +236,25 @@ impl Store {
                 c.partially_paid.sum += paid;
             } else if cancelled {
                 c.cancelled += 1;
-            } else {
-                match status {
-                    Some(LinkStatus::Pending) if expiry.is_some_and(|e| e <= now) => {
-                        c.expired += 1;
-                    }
-                    Some(LinkStatus::Pending) => c.pending += 1,
-                    Some(LinkStatus::Expired) => c.expired += 1,
-                    _ => c.other += 1,
+            } else if status == Some(LinkStatus::Pending.as_str()) {
+                let expiry = text(r, 3)?.and_then(parse_time);
+                if expiry.is_some_and(|e| e <= now) {
+                    c.expired += 1;
+                } else {
+                    c.pending += 1;
                 }
+            } else if status == Some(LinkStatus::Expired.as_str()) {
+                c.expired += 1;
+            } else {
+                c.other += 1;
             }
             if paid > Decimal::ZERO {
                 c.collected += paid;
-                let hour = zone.local(completed.unwrap_or(updated)).hour();
+                let when = match text(r, 4)?.and_then(parse_time) {
+                    Some(t) => t,
+                    None => from_millis(r.get(5)?)?,
+                };
+                let hour = zone.local(when).hour();
                 c.collected_by_hour[hour as usize] += paid;
             }
         }
