@@ -100,6 +100,20 @@ impl TimeRange {
             to: zone.start_of(after),
         }
     }
+
+    /// A filter's optional first and last local day (both included); `None` when neither is
+    /// given. A missing end is open.
+    pub fn between(first: Option<NaiveDate>, last: Option<NaiveDate>, zone: Zone) -> Option<Self> {
+        if first.is_none() && last.is_none() {
+            return None;
+        }
+        Some(Self {
+            from: first.map_or(DateTime::<Utc>::MIN_UTC, |d| zone.start_of(d)),
+            to: last
+                .and_then(|d| d.succ_opt())
+                .map_or(DateTime::<Utc>::MAX_UTC, |d| zone.start_of(d)),
+        })
+    }
 }
 
 /// Where a search looks: a profile, perhaps only a window of it.
