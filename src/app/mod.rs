@@ -34,6 +34,7 @@ use crate::ui::installments::InstallmentsForm;
 use crate::ui::link_result::ShownLink;
 use crate::ui::new_link::NewLinkForm;
 use crate::ui::pending::PendingView;
+use crate::ui::report::ReportView;
 use crate::ui::settings::SettingsView;
 use crate::ui::theme::ThemeChoice;
 use crate::worker::{Pending, Worker, WorkerError};
@@ -127,6 +128,8 @@ pub struct App {
     pub installments: InstallmentsForm,
     /// The history view.
     pub history: HistoryView,
+    /// The day close view.
+    pub report: ReportView,
     /// The pending view.
     pub pending: PendingView,
     /// The catalog view.
@@ -141,6 +144,9 @@ pub struct App {
     pub catalog: HashMap<String, CatalogVariant>,
     /// The profile's known key limits.
     pub limits: KeyLimits,
+    /// Where exports are written; `None` = where "Save QR as PNG" writes (Downloads, else
+    /// home). Tests point it at a temporary folder.
+    pub export_dir: Option<PathBuf>,
     pub(crate) commands: Vec<Command>,
     pub(crate) jobs: Vec<Pending<Msg>>,
     pub(crate) poll: Poll,
@@ -187,6 +193,7 @@ impl App {
             card: CardForm::default(),
             installments: InstallmentsForm::default(),
             history: HistoryView::default(),
+            report: ReportView::default(),
             pending: PendingView::default(),
             catalog_view: CatalogView::default(),
             settings: SettingsView::default(),
@@ -194,6 +201,7 @@ impl App {
             customer: CustomerDisplay::default(),
             catalog: HashMap::new(),
             limits: KeyLimits::default(),
+            export_dir: None,
             commands: Vec::new(),
             jobs: Vec::new(),
             history_next: None,
