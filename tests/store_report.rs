@@ -664,12 +664,15 @@ fn the_exported_csv_reads_back_as_the_rows() {
     assert_eq!(read_back(&out).1, want);
 }
 
+/// Which seeds a filter keeps.
+type Keep = Box<dyn Fn(&Seed) -> bool>;
+
 #[test]
 fn history_totals_match_the_seed_for_each_filter_shape() {
     let seeds = seeds();
     let store = store_with(&seeds);
     let range = TimeRange::days(day("2026-11-20"), day("2026-11-21"), zone());
-    let cases: [(LinkQuery, Option<TimeRange>, Box<dyn Fn(&Seed) -> bool>); 4] = [
+    let cases: [(LinkQuery, Option<TimeRange>, Keep); 4] = [
         (LinkQuery::default(), None, Box::new(|_| true)),
         (
             LinkQuery::default(),

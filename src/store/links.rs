@@ -123,10 +123,10 @@ pub(crate) struct Scope<'a> {
     pub(crate) range: Option<TimeRange>,
 }
 
-impl<'a> Scope<'a> {
-    #[cfg(test)]
-    fn of(profile: &'a str) -> Self {
-        Self {
+#[cfg(test)]
+impl Scope<'_> {
+    fn of(profile: &str) -> Scope<'_> {
+        Scope {
             profile,
             range: None,
         }
@@ -182,25 +182,24 @@ impl LinkTotals {
         let currency = currency.unwrap_or_default();
         self.count += 1;
         let zero = Decimal::new(0, currency.minor_units());
-        let at = match self.by_currency.iter().position(|t| t.currency == currency) {
-            Some(i) => i,
-            None => {
-                let i = self
-                    .by_currency
-                    .iter()
-                    .position(|t| t.currency > currency)
-                    .unwrap_or(self.by_currency.len());
-                self.by_currency.insert(
-                    i,
-                    CurrencyTotal {
-                        currency,
-                        count: 0,
-                        amount: zero,
-                        paid: zero,
-                    },
-                );
-                i
-            }
+        let at = if let Some(i) = self.by_currency.iter().position(|t| t.currency == currency) {
+            i
+        } else {
+            let i = self
+                .by_currency
+                .iter()
+                .position(|t| t.currency > currency)
+                .unwrap_or(self.by_currency.len());
+            self.by_currency.insert(
+                i,
+                CurrencyTotal {
+                    currency,
+                    count: 0,
+                    amount: zero,
+                    paid: zero,
+                },
+            );
+            i
         };
         let t = &mut self.by_currency[at];
         t.count += 1;
@@ -662,7 +661,7 @@ impl Store {
         while let Some(r) = rows.next()? {
             let currency: Option<String> = r.get(0)?;
             totals.add(
-                currency.map(|c| read_currency(c)).transpose()?,
+                currency.map(read_currency).transpose()?,
                 parse_decimal_opt(r.get(1)?, "link amount")?,
                 parse_decimal_opt(r.get(2)?, "link paid amount")?,
             );

@@ -13,7 +13,7 @@
 //! | cancelled | cancelled through paydesk (`cancelled_at`; the server says EXPIRED) |
 //! | expired | EXPIRED, or PENDING with its expiry date passed at `now` |
 //! | pending | PENDING, nothing paid, not expired |
-//! | other | REJECTED, UNDER_REVIEW, a status this version does not know, none |
+//! | other | REJECTED, `UNDER_REVIEW`, a status this version does not know, none |
 //!
 //! "Collected" is the sum of `paidAmount` over the links created in the days (paid and
 //! partially paid), by the local hour of `completedDate`, or of the link's last update in

@@ -313,7 +313,7 @@ impl ReportView {
             // Four or five labelled lines at a round step, whatever the height.
             .y_grid_spacer(move |input| {
                 let top = input.bounds.1.max(step);
-                (0..)
+                (0..=100)
                     .map(|i| f64::from(i) * step)
                     .take_while(|v| *v <= top)
                     .map(|value| GridMark {

@@ -243,9 +243,9 @@ fn day_close(c: &mut Criterion) {
         .unwrap();
     eprintln!(
         "CSV export of {rows} links: {:.0} rows/s (one run)",
-        rows as f64 / started.elapsed().as_secs_f64()
+        f64::from(u32::try_from(rows).unwrap()) / started.elapsed().as_secs_f64()
     );
-    group.throughput(Throughput::Elements(rows as u64));
+    group.throughput(Throughput::Elements(u64::try_from(rows).unwrap()));
     group.bench_function("export_csv_rows", |b| {
         b.iter(|| {
             black_box(
