@@ -258,6 +258,18 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.retype("Last day (YYYY-MM-DD)", "2026-13-40");
     env.harness
         .get_by_label("Write the day as YYYY-MM-DD, for example 2026-11-21.");
+
+    // History knows the cancel too: the row, and the link opened from it, read "Cancelled".
+    env.nav(View::History);
+    env.until("the links are listed", |app| app.history.rows.len() == 3);
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_label_contains("₺25.00 Cancelled")
+        .click();
+    env.until("the cancelled link opens", |app| {
+        app.shown.as_ref().is_some_and(|s| s.from_history)
+    });
+    assert!(env.app().shown.as_ref().is_some_and(|s| s.cancelled));
 }
 
 #[test]

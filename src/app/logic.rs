@@ -22,7 +22,7 @@ use crate::secrets::SecretError;
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services};
 use crate::store::{
     CsvImport, CsvParsed, DayReport, JournalRow, LinkCursor, LinkQuery, LinkTotals, Profile,
-    TimeRange,
+    StoredLink, TimeRange,
 };
 use crate::ui::card::CardOutcome;
 use crate::ui::catalog::CsvOutcome;
@@ -91,7 +91,7 @@ pub enum Msg {
         total: Option<usize>,
     },
     /// A link of history, to show.
-    HistoryLink(Result<PaymentLink, DeskError>),
+    HistoryLink(Result<StoredLink, DeskError>),
     /// The totals of a history filter.
     HistoryTotals(HistoryFilter, Result<LinkTotals, DeskError>),
     /// One link's answer to "Refresh statuses".
@@ -373,8 +373,12 @@ impl App {
                     self.history.error = Some(e.sentence(lang));
                 }
             },
-            Msg::HistoryLink(Ok(link)) => {
-                self.show_link(link, true);
+            Msg::HistoryLink(Ok(stored)) => {
+                self.show_link(stored.link, true);
+                // A link cancelled here reads "Cancelled" when opened again, not "Expired".
+                if let Some(shown) = &mut self.shown {
+                    shown.cancelled = stored.cancelled_at.is_some();
+                }
                 self.view = View::History;
             }
             Msg::HistoryLink(Err(e)) => self.history.error = Some(e.sentence(lang)),
@@ -766,7 +770,7 @@ impl App {
                 self.spawn(async move { history_page(&desk, filter, Some(next), zone, lang) });
             }
             Command::ShowHistoryLink(id) => {
-                self.spawn(async move { Msg::HistoryLink(desk.history_link(&id)) });
+                self.spawn(async move { Msg::HistoryLink(desk.history_entry(&id)) });
             }
             Command::RefreshStatuses(ids) => {
                 // One detail request a second at most: the n-th waits n seconds, then asks.
