@@ -54,6 +54,7 @@ fn help_documents_every_command_and_version_names_the_build() {
         "card",
         "installments",
         "catalog",
+        "report",
         "sandbox",
     ] {
         assert!(
@@ -86,6 +87,33 @@ fn help_documents_every_command_and_version_names_the_build() {
         assert!(
             create.stdout.contains(flag),
             "link create --help lacks {flag}"
+        );
+    }
+    // The day report and the CSV export are documented where people look.
+    let report = cli.run(&["report", "--help"]);
+    ok(&report);
+    for text in [
+        "--from",
+        "--to",
+        "--json",
+        "paid in full",
+        "partially paid",
+        "cancelled",
+        "best-selling",
+    ] {
+        assert!(
+            report.stdout.contains(text),
+            "report --help lacks {text}:\n{}",
+            report.stdout
+        );
+    }
+    let list = cli.run(&["link", "list", "--help"]);
+    ok(&list);
+    for text in ["--csv", "--from", "--to", "--status", "--search", "CSV"] {
+        assert!(
+            list.stdout.contains(text),
+            "link list --help lacks {text}:\n{}",
+            list.stdout
         );
     }
     let version = cli.run(&["--version"]);
@@ -1119,4 +1147,314 @@ fn catalog_barcodes_are_imported_listed_and_checked_per_line() {
             .any(|l| l.starts_with("var_simit\t") && l.ends_with("\t8690000000005")),
         "{text:?}"
     );
+}
+
+/// Today in Istanbul (UTC+3 all year), where the report tests put the CLI with `TZ`.
+fn istanbul_today() -> chrono::NaiveDate {
+    (Utc::now() + Duration::hours(3)).date_naive()
+}
+
+/// The day report and the CSV export, end to end: links made, paid, partly paid and cancelled
+/// through the CLI and the sandbox, then `report --json` against figures computed here from
+/// what was done, and `link list --csv` read back with the `csv` crate against `link list
+/// --json`.
+#[test]
+fn report_json_and_link_list_csv_agree_with_what_was_done() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    cli.env("TZ", "Europe/Istanbul");
+    let catalog = cli.data_dir().join("catalog.csv");
+    std::fs::write(
+        &catalog,
+        "id,name,unit_price,currency\nvar_simit,Susamlı Simit,25.00,TRY\n",
+    )
+    .expect("write csv");
+    ok(&cli.run(&["catalog", "import", catalog.to_str().expect("utf-8 path")]));
+    let create = |args: &[&str]| -> String {
+        let mut all = vec!["--profile", "test", "link", "create", "--json"];
+        all.extend_from_slice(args);
+        let out = cli.run(&all);
+        ok(&out);
+        out.json()["id"].as_str().expect("an id").to_owned()
+    };
+    let coffee = create(&[
+        "--amount",
+        "150",
+        "--item",
+        "Filtre kahve:75x2",
+        "--description",
+        "Masa 4, \"pencere\" yanı\nikinci satır",
+    ]);
+    let tea = create(&["--amount", "100", "--partial", "--item", "Çay:20x5"]);
+    let simit = create(&["--amount", "50", "--variant", "var_simitx2"]);
+    let cancelled = create(&["--amount", "10", "--description", "İptal: ığdır şal"]);
+    let euro = create(&["--amount", "20", "--currency", "EUR", "--item", "Fincan:20"]);
+
+    server.admin().pay(&coffee, None).expect("paid");
+    server
+        .admin()
+        .pay(&tea, Some(dec("30.00")))
+        .expect("partly paid");
+    server.admin().pay(&simit, None).expect("paid");
+    for id in [&coffee, &tea, &simit] {
+        ok(&cli.run(&["--profile", "test", "link", "show", id, "--refresh"]));
+    }
+    ok(&cli.run(&["--profile", "test", "link", "cancel", &cancelled]));
+
+    let today = istanbul_today().to_string();
+    let report = cli.run(&[
+        "--profile",
+        "test",
+        "report",
+        "--from",
+        &today,
+        "--to",
+        &today,
+        "--json",
+    ]);
+    ok(&report);
+    let r = report.json();
+    assert_eq!(r["utcOffset"], "+03:00");
+    assert_eq!(r["links"], 5);
+    let currencies = r["currencies"].as_array().expect("a list");
+    assert_eq!(currencies.len(), 2);
+    let tr = &currencies[0];
+    assert_eq!(tr["currency"], "TRY");
+    assert_eq!(tr["created"], 4);
+    assert_eq!(tr["paid"]["count"], 2);
+    assert_eq!(money(&tr["paid"]["sum"]), dec("150") + dec("50"));
+    assert_eq!(tr["partiallyPaid"]["count"], 1);
+    assert_eq!(money(&tr["partiallyPaid"]["sum"]), dec("30"));
+    assert_eq!(
+        tr["cancelled"], 1,
+        "the sandbox says EXPIRED; paydesk knows"
+    );
+    assert_eq!(tr["expired"], 0);
+    assert_eq!(tr["pending"], 0);
+    assert_eq!(money(&tr["collected"]), dec("230.00"));
+    let hours: Decimal = tr["collectedByHour"]
+        .as_array()
+        .expect("24 hours")
+        .iter()
+        .map(money)
+        .sum();
+    assert_eq!(hours, dec("230.00"));
+    // The coffee's money sits in the Istanbul hour of its completion.
+    let shown = cli
+        .run(&["--profile", "test", "link", "show", &coffee, "--json"])
+        .json();
+    let completed: DateTime<Utc> = shown["completedDate"]
+        .as_str()
+        .expect("a completion date")
+        .parse()
+        .expect("ISO-8601");
+    let hour = usize::try_from(
+        (completed + Duration::hours(3))
+            .format("%H")
+            .to_string()
+            .parse::<u32>()
+            .expect("an hour"),
+    )
+    .expect("small");
+    assert!(money(&tr["collectedByHour"][hour]) >= dec("150"));
+    let eur = &currencies[1];
+    assert_eq!(eur["currency"], "EUR");
+    assert_eq!(
+        (eur["created"].clone(), eur["pending"].clone()),
+        (1.into(), 1.into())
+    );
+    // Best-selling items: the paid links' items; the simit named by the local catalog.
+    let items: Vec<(String, u64, Decimal)> = r["topItems"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|i| {
+            (
+                i["name"].as_str().unwrap_or_default().to_owned(),
+                i["quantity"].as_u64().unwrap_or_default(),
+                money(&i["sum"]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        items,
+        vec![
+            ("Filtre kahve".to_owned(), 2, dec("150.00")),
+            ("Susamlı Simit".to_owned(), 2, dec("50.00")),
+        ]
+    );
+    // The text form, and a day without links.
+    let text = cli.run(&["--profile", "test", "report"]);
+    ok(&text);
+    assert!(
+        text.stdout
+            .starts_with(&format!("Day close {today} (UTC+03:00)")),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains("Filtre kahve"), "{}", text.stdout);
+    let yesterday = (istanbul_today() - Duration::days(1)).to_string();
+    let empty = cli.run(&["--profile", "test", "report", "--from", &yesterday]);
+    ok(&empty);
+    assert!(
+        empty
+            .stdout
+            .contains("No links were created on these days."),
+        "{}",
+        empty.stdout
+    );
+    let backwards = cli.run(&[
+        "--profile",
+        "test",
+        "report",
+        "--from",
+        &today,
+        "--to",
+        &yesterday,
+    ]);
+    assert_eq!(backwards.code, 3, "{backwards:?}");
+    assert_eq!(cli.run(&["report", "--from", "21.11.2026"]).code, 2);
+
+    // The CSV export equals `link list --json`, field for field, with Istanbul local times.
+    let csv_path = cli.data_dir().join("history.csv");
+    let csv_arg = csv_path.to_str().expect("utf-8 path");
+    let out = cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "list",
+        "--csv",
+        csv_arg,
+        "--from",
+        &today,
+    ]);
+    ok(&out);
+    assert!(out.stdout.starts_with("5 links written to"), "{out:?}");
+    let listed = cli
+        .run(&["--profile", "test", "link", "list", "--json"])
+        .json();
+    let mut reader = csv::Reader::from_path(&csv_path).expect("the CSV opens");
+    let header: Vec<String> = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(header, paydesk::store::LINK_CSV_HEADER);
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("a record")).collect();
+    let links = listed.as_array().expect("a list");
+    assert_eq!(rows.len(), links.len());
+    for (row, link) in rows.iter().zip(links) {
+        let field = |name: &str| &row[header.iter().position(|h| h == name).expect("a column")];
+        for name in [
+            "id",
+            "referenceNumber",
+            "orderNumber",
+            "paymentUrl",
+            "transactionRef",
+            "currency",
+            "status",
+            "description",
+            "availableInstallments",
+        ] {
+            assert_eq!(
+                field(name),
+                link[name].as_str().unwrap_or_default(),
+                "{name}"
+            );
+        }
+        for name in ["amount", "paidAmount", "remainingAmount"] {
+            assert_eq!(dec(field(name)), money(&link[name]), "{name}");
+            assert!(!field(name).contains(','), "a dot, never a comma");
+        }
+        for name in ["allowPartialPayment", "enableInstallment"] {
+            assert_eq!(
+                field(name),
+                link[name]
+                    .as_bool()
+                    .map(|b| b.to_string())
+                    .unwrap_or_default()
+            );
+        }
+        for name in ["expiryDate", "completedDate", "createdDate"] {
+            let utc = link[name].as_str().unwrap_or_default();
+            assert_eq!(field(name), utc, "{name}");
+            let local = field(&format!("{name}Local"));
+            if utc.is_empty() {
+                assert!(local.is_empty());
+            } else {
+                let a: DateTime<chrono::FixedOffset> =
+                    local.parse().expect("ISO-8601 with an offset");
+                assert!(local.ends_with("+03:00"), "{local}");
+                assert_eq!(
+                    a.with_timezone(&Utc),
+                    utc.parse::<DateTime<Utc>>().expect("ISO-8601")
+                );
+            }
+        }
+        let cancelled_here = !field("cancelledAt").is_empty();
+        assert_eq!(cancelled_here, link["id"] == cancelled.as_str());
+    }
+    assert!(rows.iter().any(|r| r[0] == euro && &r[8] == "EUR"));
+    let descriptions: Vec<&str> = rows.iter().map(|r| &r[10]).collect();
+    assert!(descriptions.contains(&"Masa 4, \"pencere\" yanı\nikinci satır"));
+    assert!(descriptions.contains(&"İptal: ığdır şal"));
+
+    // Filters: a status, and a day without links (a header only).
+    let paid_csv = cli.data_dir().join("paid.csv");
+    ok(&cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "list",
+        "--status",
+        "COMPLETED",
+        "--csv",
+        paid_csv.to_str().expect("utf-8 path"),
+    ]));
+    let ids: Vec<String> = csv::Reader::from_path(&paid_csv)
+        .expect("the CSV opens")
+        .records()
+        .map(|r| r.expect("a record")[0].to_owned())
+        .collect();
+    assert_eq!(ids, vec![simit.clone(), coffee.clone()], "newest first");
+    let none_csv = cli.data_dir().join("none.csv");
+    let out = cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "list",
+        "--to",
+        &yesterday,
+        "--csv",
+        none_csv.to_str().expect("utf-8 path"),
+    ]);
+    ok(&out);
+    assert!(out.stdout.starts_with("0 links"), "{out:?}");
+    let text = std::fs::read_to_string(&none_csv).expect("written");
+    assert_eq!(text.lines().count(), 1, "the header only: {text}");
+    // --from/--to also narrow the plain list.
+    let listed_today = cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "list",
+        "--from",
+        &today,
+        "--to",
+        &today,
+        "--json",
+    ]);
+    assert_eq!(listed_today.json().as_array().map(Vec::len), Some(5));
+    let listed_before = cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "list",
+        "--to",
+        &yesterday,
+        "--json",
+    ]);
+    assert_eq!(listed_before.json().as_array().map(Vec::len), Some(0));
 }

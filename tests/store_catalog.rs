@@ -352,3 +352,35 @@ fn a_barcode_set_by_hand_is_refused_when_another_item_has_it() {
         Some(code("5901234123457"))
     );
 }
+
+#[test]
+fn quoted_fields_with_separators_and_line_breaks_import_and_later_lines_keep_their_numbers() {
+    // Spreadsheets quote a name holding the separator or a line break; the line numbers of
+    // the errors after it count the line break inside the quotes, as an editor shows them.
+    let csv = "id;name;unit_price;currency\r\n\
+               k1;\"Kazak; yün,\r\nkırmızı\";1250,50;TRY\r\n\
+               k2;\"Atkı \"\"uzun\"\"\";99,90;TRY\r\n\
+               k3;Bozuk;abc;TRY\r\n\
+               \r\n\
+               k4;\"Bere\nçift\nkat\";-1;TRY\r\n\
+               k5;Eldiven;\"12,5\";TRY\r\n";
+    let mut store = Store::open_in_memory().unwrap();
+    let result = store.catalog_import_csv(csv.as_bytes()).unwrap();
+    assert_eq!(result.imported, 3, "{:?}", result.errors);
+    let errors: Vec<(usize, bool)> = result
+        .errors
+        .iter()
+        .map(|e| (e.line, e.message.contains("unit price")))
+        .collect();
+    assert_eq!(errors, [(5, true), (7, true)]);
+    let mut list = store.catalog_list().unwrap();
+    list.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(
+        list,
+        [
+            variant("k1", "Kazak; yün,\r\nkırmızı", "1250.50", Currency::Try),
+            variant("k2", "Atkı \"uzun\"", "99.90", Currency::Try),
+            variant("k5", "Eldiven", "12.50", Currency::Try),
+        ]
+    );
+}

@@ -1,10 +1,12 @@
 //! What a view asks for. Views only draw; anything with a side effect (a request, a file, the
 //! clipboard, switching profile) is a `Command`, run by the app's logic after the frame.
 
+use chrono::NaiveDate;
 use zeroize::Zeroizing;
 
 use crate::api::wire::PaymentLink;
 use crate::app::state::View;
+use crate::clock::Zone;
 use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::Profile;
 use crate::ui::history::HistoryFilter;
@@ -53,6 +55,19 @@ pub enum Command {
     MoreHistory,
     /// Show a link of history.
     ShowHistoryLink(String),
+    /// Ask the server for the status of these links of history, one a second.
+    RefreshStatuses(Vec<String>),
+    /// Write the links of history matching the filter as CSV, where QR PNGs are saved.
+    ExportHistory(HistoryFilter),
+    /// Make the day report of local days `first..=last`.
+    LoadReport {
+        /// The first day.
+        first: NaiveDate,
+        /// The last day (included).
+        last: NaiveDate,
+        /// The zone of the days.
+        zone: Zone,
+    },
     /// Re-send a pending creation (stale rows only with `force`).
     RetryPending {
         /// Idempotency key.
@@ -137,6 +152,9 @@ impl Command {
             Command::SearchHistory(_) => "SearchHistory",
             Command::MoreHistory => "MoreHistory",
             Command::ShowHistoryLink(_) => "ShowHistoryLink",
+            Command::RefreshStatuses(_) => "RefreshStatuses",
+            Command::ExportHistory(_) => "ExportHistory",
+            Command::LoadReport { .. } => "LoadReport",
             Command::RetryPending { .. } => "RetryPending",
             Command::AbandonPending(_) => "AbandonPending",
             Command::CatalogPreview(_) => "CatalogPreview",

@@ -4,12 +4,16 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use chrono::NaiveDate;
 
 use super::{App, Command, Connection, View};
 use crate::api::error::{Disposition, Prior};
 use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
+use crate::clock::Zone;
 use crate::domain::CatalogVariant;
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
@@ -18,7 +22,8 @@ use crate::secrets::SecretError;
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services};
 use crate::slip::{Paper, Slip};
 use crate::store::{
-    CsvImport, CsvParsed, JournalRow, JournalState, LinkCursor, LinkQuery, Profile,
+    CsvImport, CsvParsed, DayReport, JournalRow, JournalState, LinkCursor, LinkQuery, LinkTotals,
+    Profile, StoredLink, TimeRange,
 };
 use crate::ui::card::CardOutcome;
 use crate::ui::catalog::CsvOutcome;
@@ -29,6 +34,9 @@ use crate::ui::new_link::SendNote;
 use crate::ui::settings::SecretStatus;
 use crate::ui::text::T;
 use crate::worker::Polled;
+
+/// The gap between two requests of "Refresh statuses": at most one a second.
+pub const STATUS_REFRESH_GAP: Duration = Duration::from_secs(1);
 
 /// What the worker opened for a profile.
 pub struct Boot {
@@ -87,7 +95,15 @@ pub enum Msg {
         total: Option<usize>,
     },
     /// A link of history, to show.
-    HistoryLink(Result<PaymentLink, DeskError>),
+    HistoryLink(Result<StoredLink, DeskError>),
+    /// The totals of a history filter.
+    HistoryTotals(HistoryFilter, Result<LinkTotals, DeskError>),
+    /// One link's answer to "Refresh statuses".
+    StatusRefreshed(String, Result<PaymentLink, DeskError>),
+    /// A CSV export ended: (links, path) or why not.
+    Exported(Result<(usize, String), String>),
+    /// A day report.
+    Report((NaiveDate, NaiveDate), Result<DayReport, DeskError>),
     /// The journal's open rows.
     PendingRows(Result<Vec<JournalRow>, DeskError>),
     /// A Retry ended.
@@ -136,6 +152,10 @@ impl std::fmt::Debug for Msg {
             Msg::Installments(_) => "Installments",
             Msg::History { .. } => "History",
             Msg::HistoryLink(_) => "HistoryLink",
+            Msg::HistoryTotals(..) => "HistoryTotals",
+            Msg::StatusRefreshed(..) => "StatusRefreshed",
+            Msg::Exported(_) => "Exported",
+            Msg::Report(..) => "Report",
             Msg::PendingRows(_) => "PendingRows",
             Msg::Retried(..) => "Retried",
             Msg::Abandoned(..) => "Abandoned",
@@ -174,6 +194,20 @@ impl App {
         });
     }
 
+    /// Counts the shown History filter's links again (after statuses changed).
+    pub(crate) fn history_totals(&mut self) {
+        let (Some(desk), Some(filter)) = (self.desk.clone(), self.history.loaded_filter.clone())
+        else {
+            return;
+        };
+        let zone = self.history.zone;
+        self.spawn(async move {
+            let (query, range) = history_query(&filter, zone);
+            let r = desk.history_totals(&query, range);
+            Msg::HistoryTotals(filter, r)
+        });
+    }
+
     /// Takes every result that has arrived.
     pub(crate) fn drain(&mut self) {
         let mut arrived = Vec::new();
@@ -200,6 +234,8 @@ impl App {
             self.card.sending = false;
             self.installments.loading = false;
             self.history.loading = false;
+            self.history.exporting = false;
+            self.report.loading = false;
             self.catalog_view.busy = false;
             self.catalog_view.barcode_saving.clear();
             self.settings.busy = false;
@@ -269,6 +305,7 @@ impl App {
                 self.new_link.note = None;
                 self.show_link(link, false);
                 self.history.invalidate();
+                self.report.invalidate();
                 // The customer waits for this QR: from Pending (where the clerk may have gone
                 // to look), show it; other work in progress is not interrupted.
                 if self.view == View::Pending {
@@ -317,8 +354,13 @@ impl App {
                 }
                 self.history = crate::ui::history::HistoryView {
                     filter: std::mem::take(&mut self.history.filter),
+                    from_text: std::mem::take(&mut self.history.from_text),
+                    to_text: std::mem::take(&mut self.history.to_text),
+                    zone: self.history.zone,
                     ..Default::default()
                 };
+                self.report.report = None;
+                self.report.invalidate();
                 // Resume the journal's pending rows of this profile.
                 self.start_resend();
             }
@@ -396,11 +438,42 @@ impl App {
                     self.history.error = Some(e.sentence(lang));
                 }
             },
-            Msg::HistoryLink(Ok(link)) => {
-                self.show_link(link, true);
+            Msg::HistoryLink(Ok(stored)) => {
+                self.show_link(stored.link, true);
+                // A link cancelled here reads "Cancelled" when opened again, not "Expired".
+                if let Some(shown) = &mut self.shown {
+                    shown.cancelled = stored.cancelled_at.is_some();
+                }
                 self.view = View::History;
             }
             Msg::HistoryLink(Err(e)) => self.history.error = Some(e.sentence(lang)),
+            Msg::HistoryTotals(filter, result) => {
+                self.history.totals = Some((filter, result.map_err(|e| e.sentence(lang))));
+            }
+            Msg::StatusRefreshed(id, result) => {
+                self.note_call(result.as_ref().err());
+                let over = self
+                    .history
+                    .refreshed(&id, result.map_err(|e| e.sentence(lang)), lang);
+                if over {
+                    // Paid amounts may have changed: count the filtered set again.
+                    self.history_totals();
+                    self.report.invalidate();
+                }
+            }
+            Msg::Exported(result) => {
+                self.history.exporting = false;
+                self.history.note = Some(match result {
+                    Ok((rows, path)) => {
+                        (true, format!("{rows} {} {path}", T::ExportedTo.get(lang)))
+                    }
+                    Err(e) => (false, format!("{} {e}", T::ExportFailed.get(lang))),
+                });
+            }
+            Msg::Report(days, result) => {
+                self.report
+                    .set_report(days, result.map_err(|e| e.sentence(lang)));
+            }
             Msg::PendingRows(Ok(rows)) => self.pending.rows = rows,
             Msg::PendingRows(Err(e)) => self.pending.note = Some((false, e.sentence(lang))),
             Msg::Retried(key, result, rows) => {
@@ -721,7 +794,13 @@ impl App {
         tracing::debug!(command = command.name(), "command");
         let lang = self.lang();
         match command {
-            Command::Navigate(v) => self.view = v,
+            Command::Navigate(v) => {
+                // Links may have changed since the report was made.
+                if v == View::Report && self.view != View::Report {
+                    self.report.invalidate();
+                }
+                self.view = v;
+            }
             Command::CopyText(text) => self.ctx.copy_text(text),
             Command::OpenUrl(url) => self.ctx.open_url(egui::OpenUrl::new_tab(url)),
             Command::CustomerDisplay { open, fullscreen } => {
@@ -886,6 +965,8 @@ impl App {
             self.card.sending = false;
             self.installments.loading = false;
             self.history.loading = false;
+            self.history.exporting = false;
+            self.report.loading = false;
             self.catalog_view.busy = false;
             self.pending.busy.clear();
             return;
@@ -931,8 +1012,17 @@ impl App {
             Command::SearchHistory(filter) => {
                 self.history_next = None;
                 let services = self.services.clone();
+                let zone = self.history.zone;
+                self.history.totals = None;
+                let totals_desk = desk.clone();
+                let totals_filter = filter.clone();
                 self.spawn(async move {
-                    let mut msg = history_page(&desk, filter, None, lang);
+                    let (query, range) = history_query(&totals_filter, zone);
+                    let r = totals_desk.history_totals(&query, range);
+                    Msg::HistoryTotals(totals_filter, r)
+                });
+                self.spawn(async move {
+                    let mut msg = history_page(&desk, filter, None, zone, lang);
                     if let (Msg::History { filter, total, .. }, Some(services)) =
                         (&mut msg, services)
                         && *filter == HistoryFilter::default()
@@ -951,10 +1041,45 @@ impl App {
                     self.history.loading = false;
                     return;
                 };
-                self.spawn(async move { history_page(&desk, filter, Some(next), lang) });
+                let zone = self.history.zone;
+                self.spawn(async move { history_page(&desk, filter, Some(next), zone, lang) });
             }
             Command::ShowHistoryLink(id) => {
-                self.spawn(async move { Msg::HistoryLink(desk.history_link(&id)) });
+                self.spawn(async move { Msg::HistoryLink(desk.history_entry(&id)) });
+            }
+            Command::RefreshStatuses(ids) => {
+                // One detail request a second at most: the n-th waits n seconds, then asks.
+                for (i, id) in ids.into_iter().enumerate() {
+                    let desk = desk.clone();
+                    let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
+                    self.spawn(async move {
+                        tokio::time::sleep(wait).await;
+                        let r = desk.link_detail(&id).await;
+                        Msg::StatusRefreshed(id, r)
+                    });
+                }
+            }
+            Command::ExportHistory(filter) => {
+                let zone = self.history.zone;
+                let dir = self.export_dir.clone();
+                let now = self.options.clock.now();
+                self.spawn(async move {
+                    let r = tokio::task::spawn_blocking(move || {
+                        export_history(&desk, &filter, zone, dir, now, lang)
+                    })
+                    .await
+                    .map_err(|e| e.to_string())
+                    .and_then(|r| r);
+                    Msg::Exported(r)
+                });
+            }
+            Command::LoadReport { first, last, zone } => {
+                self.spawn(async move {
+                    let r = tokio::task::spawn_blocking(move || desk.day_report(first, last, zone))
+                        .await
+                        .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+                    Msg::Report((first, last), r)
+                });
             }
             Command::RetryPending { key, force } => {
                 self.spawn(async move {
@@ -1075,19 +1200,32 @@ fn server_answered(result: &Result<PaymentLink, CreateError>) -> Option<bool> {
     }
 }
 
-fn history_page(desk: &Desk, filter: HistoryFilter, before: Option<LinkCursor>, lang: Lang) -> Msg {
-    let first = before.is_none();
+/// The store's query and date range of a History filter.
+fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeRange>) {
     let query = LinkQuery {
         text: Some(filter.text.trim().to_owned()).filter(|t| !t.is_empty()),
         status: filter.status.clone(),
         limit: PAGE,
-        before,
+        before: None,
     };
-    let result = desk.history(&query).map(|page| {
+    (query, TimeRange::between(filter.from, filter.to, zone))
+}
+
+fn history_page(
+    desk: &Desk,
+    filter: HistoryFilter,
+    before: Option<LinkCursor>,
+    zone: Zone,
+    lang: Lang,
+) -> Msg {
+    let first = before.is_none();
+    let (mut query, range) = history_query(&filter, zone);
+    query.before = before;
+    let result = desk.history_in(&query, range).map(|page| {
         let rows = page
             .links
             .iter()
-            .map(|l| HistoryRow::of(&l.link, lang))
+            .map(|l| HistoryRow::of_stored(l, lang))
             .collect();
         (rows, page.next)
     });
@@ -1113,6 +1251,30 @@ fn print_slip(slip: &Slip, paper: Paper, sink: &SlipSink) -> Result<Delivered, S
     let pdf = crate::slip::render(slip, paper).map_err(|e| e.to_string())?;
     sink.deliver(&pdf, &slip.order_number)
         .map_err(|e| e.to_string())
+}
+
+/// Writes the History links matching `filter` as CSV into `dir` (else where QR PNGs go),
+/// named after the local time; returns how many links and the path.
+fn export_history(
+    desk: &Desk,
+    filter: &HistoryFilter,
+    zone: Zone,
+    dir: Option<PathBuf>,
+    now: chrono::DateTime<chrono::Utc>,
+    lang: Lang,
+) -> Result<(usize, String), String> {
+    let dir = match dir {
+        Some(d) => d,
+        None => crate::printer::save_folder().ok_or_else(|| "no home folder".to_owned())?,
+    };
+    let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
+    let path = dir.join(format!("paydesk-history-{stamp}.csv"));
+    let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (query, range) = history_query(filter, zone);
+    let rows = desk
+        .export_history_csv(&query, range, zone, file)
+        .map_err(|e| format!("{}: {}", path.display(), e.sentence(lang)))?;
+    Ok((rows, path.display().to_string()))
 }
 
 /// Writes the QR of `url` as a PNG in the user's Downloads (or home) folder.

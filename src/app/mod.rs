@@ -35,6 +35,7 @@ use crate::ui::installments::InstallmentsForm;
 use crate::ui::link_result::ShownLink;
 use crate::ui::new_link::NewLinkForm;
 use crate::ui::pending::PendingView;
+use crate::ui::report::ReportView;
 use crate::ui::settings::SettingsView;
 use crate::ui::theme::ThemeChoice;
 use crate::worker::{Pending, Worker, WorkerError};
@@ -154,6 +155,8 @@ pub struct App {
     pub installments: InstallmentsForm,
     /// The history view.
     pub history: HistoryView,
+    /// The day close view.
+    pub report: ReportView,
     /// The pending view.
     pub pending: PendingView,
     /// The catalog view.
@@ -170,6 +173,9 @@ pub struct App {
     pub barcodes: BarcodeIndex,
     /// The profile's known key limits.
     pub limits: KeyLimits,
+    /// Where exports are written; `None` = where "Save QR as PNG" writes (Downloads, else
+    /// home). Tests point it at a temporary folder.
+    pub export_dir: Option<PathBuf>,
     pub(crate) commands: Vec<Command>,
     pub(crate) jobs: Vec<Pending<Msg>>,
     pub(crate) poll: Poll,
@@ -223,6 +229,7 @@ impl App {
             card: CardForm::default(),
             installments: InstallmentsForm::default(),
             history: HistoryView::default(),
+            report: ReportView::default(),
             pending: PendingView::default(),
             catalog_view: CatalogView::default(),
             settings: SettingsView::default(),
@@ -231,6 +238,7 @@ impl App {
             catalog: HashMap::new(),
             barcodes: BarcodeIndex::default(),
             limits: KeyLimits::default(),
+            export_dir: None,
             commands: Vec::new(),
             jobs: Vec::new(),
             history_next: None,

@@ -54,6 +54,8 @@ pub enum View {
     Installments,
     /// Every link of the profile.
     History,
+    /// The day close: what the links of some days came to.
+    Report,
     /// The journal's open rows.
     Pending,
     /// The local catalog and CSV import.
@@ -64,11 +66,12 @@ pub enum View {
 
 impl View {
     /// Every view, in navigation order.
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::NewLink,
         View::Card,
         View::Installments,
         View::History,
+        View::Report,
         View::Pending,
         View::Catalog,
         View::Settings,
@@ -81,6 +84,7 @@ impl View {
             View::Card => T::NavCard,
             View::Installments => T::NavInstallments,
             View::History => T::NavHistory,
+            View::Report => T::NavReport,
             View::Pending => T::NavPending,
             View::Catalog => T::NavCatalog,
             View::Settings => T::NavSettings,

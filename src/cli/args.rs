@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use chrono::Duration;
+use chrono::{Duration, NaiveDate};
 use clap::{Args, Parser, Subcommand};
 
 /// paydesk: payment links, saved cards and installment look-ups over the Partner Payment API.
@@ -69,6 +69,15 @@ pub enum Command {
     /// The local product catalog.
     #[command(subcommand)]
     Catalog(CatalogCommand),
+    /// Day close: what the links created over local days came to, per currency.
+    ///
+    /// For each currency: links created, paid in full (count and sum of paidAmount), partially
+    /// paid, still pending, expired, cancelled (through paydesk) and other; what was collected
+    /// in each local hour; then the best-selling items of the paid links. Days are local days
+    /// of this machine's time zone (TZ); a link counts on the day this install created it. The
+    /// figures come from the local history: refresh statuses first (History, or
+    /// `link show ID --refresh`) for the latest payments.
+    Report(ReportArgs),
     /// Run the local Partner API sandbox in the foreground.
     Sandbox(crate::sandbox::cli::SandboxArgs),
     /// Print the man page (roff) to stdout; used when packaging.
@@ -122,7 +131,7 @@ pub enum ProfileCommand {
 pub enum LinkCommand {
     /// Create a payment link (exactly once per order number).
     Create(Box<LinkCreateArgs>),
-    /// List links of the profile, newest first.
+    /// List links of the profile, newest first, or write them all to a CSV file.
     List {
         /// Search order number, reference or description.
         #[arg(long, value_name = "T")]
@@ -130,12 +139,23 @@ pub enum LinkCommand {
         /// Only this status (PENDING, COMPLETED, REJECTED, EXPIRED, UNDER_REVIEW).
         #[arg(long, value_name = "S")]
         status: Option<String>,
-        /// At most this many (default 50).
+        /// Only links created on or after this local day (YYYY-MM-DD).
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        from: Option<NaiveDate>,
+        /// Only links created on or before this local day (YYYY-MM-DD).
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        to: Option<NaiveDate>,
+        /// At most this many (default 50; not for --csv).
         #[arg(long, value_name = "N", default_value_t = 50)]
         limit: usize,
         /// Print JSON.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "csv")]
         json: bool,
+        /// Write every matching link (no limit) to FILE as CSV: UTF-8 with a header row, every
+        /// link field, amounts as exact decimals with a dot, each time in ISO-8601 UTC with the
+        /// local time in the next column.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
     },
     /// Show one link.
     Show {
@@ -300,6 +320,20 @@ pub enum CardCommand {
     },
 }
 
+/// `paydesk report ...`
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// First local day, YYYY-MM-DD (default: today).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub from: Option<NaiveDate>,
+    /// Last local day, included (default: the first day).
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub to: Option<NaiveDate>,
+    /// Print JSON (exact amounts as JSON numbers; collectedByHour has 24 entries, hour 0 first).
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `paydesk installments ...`
 #[derive(Debug, Args)]
 pub struct InstallmentsArgs {
@@ -380,6 +414,12 @@ pub fn parse_expires_in(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// A day as `YYYY-MM-DD`.
+pub fn parse_date(text: &str) -> Result<NaiveDate, String> {
+    NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d")
+        .map_err(|_| format!("`{text}`: expected a day as YYYY-MM-DD, like 2026-11-21"))
+}
+
 /// Splits a trailing `xQTY` (`x` or `×`, quantity digits) off `text`.
 fn split_quantity(text: &str) -> (&str, &str) {
     for sep in ['x', 'X', '×'] {
@@ -454,6 +494,7 @@ mod tests {
             "card",
             "installments",
             "catalog",
+            "report",
             "\\-\\-data\\-dir",
         ] {
             assert!(page.contains(word), "man page lacks {word}");

@@ -10,15 +10,16 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use rust_decimal::Decimal;
 use serde::Serialize;
 use zeroize::Zeroizing;
 
 use super::args::{
     CardCommand, CatalogCommand, Cli, Command, InstallmentsArgs, LinkCommand, LinkCreateArgs,
-    PendingCommand, ProfileCommand,
+    PendingCommand, ProfileCommand, ReportArgs,
 };
 use crate::api::wire::{PaymentLink, format_time, parse_time};
-use crate::clock::{Clock, SystemClock};
+use crate::clock::{Clock, SystemClock, Zone};
 use crate::domain::card::CardDraft;
 use crate::domain::errors::FieldErrors;
 use crate::domain::installment::InstallmentDraft;
@@ -31,7 +32,7 @@ use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, SecretStore};
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services, os_secret_store};
 use crate::slip::Slip;
-use crate::store::{JournalState, LinkQuery, Profile, default_data_dir};
+use crate::store::{DayReport, JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
 use crate::ui::text::T;
 
 /// How a command ended.
@@ -209,6 +210,7 @@ impl Ctx {
             Command::Card(c) => self.card_cmd(&services, c).await,
             Command::Installments(a) => self.installments_cmd(&services, a).await,
             Command::Catalog(c) => self.catalog_cmd(&services, c),
+            Command::Report(a) => self.report_cmd(&services, &a),
             // Handled in `run`, before a runtime or the store exist.
             Command::Sandbox(_) | Command::Man => Ok(()),
         }
@@ -324,8 +326,11 @@ impl Ctx {
             LinkCommand::List {
                 search,
                 status,
+                from,
+                to,
                 limit,
                 json,
+                csv,
             } => {
                 let status = status.map(|s| LinkStatus::from_wire(&s));
                 let query = LinkQuery {
@@ -334,7 +339,11 @@ impl Ctx {
                     limit,
                     before: None,
                 };
-                let page = desk.history(&query).map_err(local(lang))?;
+                let range = TimeRange::between(from, to, Zone::Local);
+                if let Some(path) = csv {
+                    return export_csv(&desk, &query, range, &path, lang);
+                }
+                let page = desk.history_in(&query, range).map_err(local(lang))?;
                 let links: Vec<&PaymentLink> = page.links.iter().map(|s| &s.link).collect();
                 if json {
                     return print_json(&links);
@@ -737,6 +746,173 @@ impl Ctx {
             }
         }
     }
+}
+
+impl Ctx {
+    fn report_cmd(&self, services: &Services, args: &ReportArgs) -> Outcome {
+        let lang = self.lang;
+        let zone = Zone::Local;
+        let from = args
+            .from
+            .unwrap_or_else(|| zone.date_of(services.clock().now()));
+        let to = args.to.unwrap_or(from);
+        if to < from {
+            return Err(Failure::new(
+                Exit::Invalid,
+                lang.pick(
+                    "--to, --from gününden önce olamaz.",
+                    "--to cannot be before --from.",
+                ),
+            ));
+        }
+        let desk = self.desk(services)?;
+        let report = desk.day_report(from, to, zone).map_err(local(lang))?;
+        if args.json {
+            return print_json(&report);
+        }
+        let mut out = std::io::stdout().lock();
+        write_report(&mut out, &report, lang)
+            .map_err(|e| Failure::new(Exit::Failure, e.to_string()))
+    }
+}
+
+/// Writes every matching link to `path` as CSV and says how many.
+fn export_csv(
+    desk: &Desk,
+    query: &LinkQuery,
+    range: Option<TimeRange>,
+    path: &std::path::Path,
+    lang: Lang,
+) -> Outcome {
+    let file = std::fs::File::create(path)
+        .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
+    let rows = desk
+        .export_history_csv(query, range, Zone::Local, file)
+        .map_err(|e| {
+            Failure::new(
+                Exit::Failure,
+                format!("{}: {}", path.display(), e.sentence(lang)),
+            )
+        })?;
+    println!(
+        "{rows} {} {}",
+        lang.pick("link yazıldı:", "links written to"),
+        path.display()
+    );
+    Ok(())
+}
+
+/// The day report as text: a small table per currency, the hours with money, the top items.
+fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::io::Result<()> {
+    let days = if r.from == r.to {
+        r.from.to_string()
+    } else {
+        format!("{} – {}", r.from, r.to)
+    };
+    writeln!(
+        out,
+        "{} {days} (UTC{})",
+        lang.pick("Gün sonu", "Day close"),
+        r.utc_offset
+    )?;
+    if r.currencies.is_empty() {
+        writeln!(
+            out,
+            "{}",
+            lang.pick(
+                "Bu günlerde oluşturulan link yok.",
+                "No links were created on these days."
+            )
+        )?;
+        return Ok(());
+    }
+    for c in &r.currencies {
+        let money = |d: Decimal| format_amount(d, c.currency, lang);
+        writeln!(out)?;
+        writeln!(out, "{}", c.currency)?;
+        let mut rows = vec![
+            (
+                lang.pick("oluşturulan link", "links created"),
+                c.created,
+                None,
+            ),
+            (
+                lang.pick("tamamı ödendi", "paid in full"),
+                c.paid.count,
+                Some(c.paid.sum),
+            ),
+            (
+                lang.pick("kısmen ödendi", "partially paid"),
+                c.partially_paid.count,
+                Some(c.partially_paid.sum),
+            ),
+            (
+                lang.pick("ödeme bekliyor", "still pending"),
+                c.pending,
+                None,
+            ),
+            (lang.pick("süresi doldu", "expired"), c.expired, None),
+            (lang.pick("iptal edildi", "cancelled"), c.cancelled, None),
+        ];
+        if c.other > 0 {
+            rows.push((
+                lang.pick(
+                    "diğer (reddedilen, incelemede)",
+                    "other (rejected, in review)",
+                ),
+                c.other,
+                None,
+            ));
+        }
+        for (label, count, sum) in rows {
+            let sum = sum.map(money).unwrap_or_default();
+            let line = format!("  {label:<32}{count:>6}  {sum:>16}");
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        writeln!(
+            out,
+            "  {:<32}{:>6}  {:>16}",
+            lang.pick("tahsil edilen", "collected"),
+            "",
+            money(c.collected)
+        )?;
+        let hours: Vec<String> = c
+            .collected_by_hour
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.is_zero())
+            .map(|(h, d)| format!("{h:02}:00 {}", money(*d)))
+            .collect();
+        if !hours.is_empty() {
+            writeln!(
+                out,
+                "  {}: {}",
+                lang.pick("saat saat tahsilat", "collected per hour"),
+                hours.join(" · ")
+            )?;
+        }
+    }
+    writeln!(out)?;
+    if r.top_items.is_empty() {
+        writeln!(
+            out,
+            "{}",
+            lang.pick("Ödenen linklerde ürün yok.", "No items on the paid links.")
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}",
+        lang.pick("En çok satanlar", "Best-selling items")
+    )?;
+    for i in &r.top_items {
+        let sum = i
+            .sum
+            .map_or_else(|| "—".to_owned(), |d| format_amount(d, i.currency, lang));
+        writeln!(out, "  {:<28}{:>6}  {sum:>16}", i.name, i.quantity)?;
+    }
+    Ok(())
 }
 
 impl Exit {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use zeroize::Zeroizing;
 
 pub use create::CreateError;
@@ -24,7 +24,7 @@ use crate::api::endpoints;
 use crate::api::error::{Disposition, Prior};
 use crate::api::retry::RetryPolicy;
 use crate::api::wire::{InstallmentList, LinkIdBody, PaymentLink, SavedCard};
-use crate::clock::Clock;
+use crate::clock::{Clock, Zone};
 use crate::domain::CatalogVariant;
 use crate::domain::card::CardRequest;
 use crate::domain::installment::InstallmentQuery;
@@ -33,7 +33,8 @@ use crate::lang::Lang;
 use crate::sandbox::{self, SandboxHandle};
 use crate::secrets::{self, SecretError, SecretStore};
 use crate::store::{
-    JournalRow, JournalState, LinkPage, LinkQuery, Profile, Store, StoreError, StoredCard,
+    DayReport, JournalRow, JournalState, LinkPage, LinkQuery, LinkTotals, Profile, Store,
+    StoreError, StoredCard, StoredLink, TimeRange,
 };
 
 /// Name of the built-in sandbox profile.
@@ -439,10 +440,11 @@ impl Desk {
         Ok(link)
     }
 
-    /// Cancels the link and records the server's answer in history.
+    /// Cancels the link and records the server's answer in history, marked as cancelled here
+    /// (the server answers EXPIRED; the day report counts it as cancelled).
     pub async fn cancel_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
         let link: PaymentLink = self.read(&endpoints::LINK_CANCEL, &id_body(id)).await?;
-        self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
+        self.with_store(|s| s.record_cancel(self.profile_name(), &link, self.now()))?;
         Ok(link)
     }
 
@@ -471,6 +473,53 @@ impl Desk {
     /// A page of the local history, newest first.
     pub fn history(&self, query: &LinkQuery) -> Result<LinkPage, DeskError> {
         self.with_store(|s| s.search_links(self.profile_name(), query))
+    }
+
+    /// A page of the local history of the links stored in `range` (when given).
+    pub fn history_in(
+        &self,
+        query: &LinkQuery,
+        range: Option<TimeRange>,
+    ) -> Result<LinkPage, DeskError> {
+        self.with_store(|s| s.search_links_in(self.profile_name(), query, range))
+    }
+
+    /// How many links of the local history match, and their sums per currency.
+    pub fn history_totals(
+        &self,
+        query: &LinkQuery,
+        range: Option<TimeRange>,
+    ) -> Result<LinkTotals, DeskError> {
+        self.with_store(|s| s.link_totals(self.profile_name(), query, range))
+    }
+
+    /// Writes the matching links of the local history as CSV (see `store::LinkCsvWriter`).
+    /// The store stays locked while it writes: a million links take a few seconds.
+    pub fn export_history_csv<W: std::io::Write>(
+        &self,
+        query: &LinkQuery,
+        range: Option<TimeRange>,
+        zone: Zone,
+        out: W,
+    ) -> Result<usize, DeskError> {
+        self.with_store(|s| s.export_links_csv(self.profile_name(), query, range, zone, out))
+    }
+
+    /// The day report of local days `from..=to` in `zone`, judged now.
+    pub fn day_report(
+        &self,
+        from: NaiveDate,
+        to: NaiveDate,
+        zone: Zone,
+    ) -> Result<DayReport, DeskError> {
+        let now = self.now();
+        self.with_store(|s| s.day_report(self.profile_name(), from, to, zone, now))
+    }
+
+    /// One link of the local history, with whether it was cancelled through paydesk.
+    pub fn history_entry(&self, id: &str) -> Result<StoredLink, DeskError> {
+        self.with_store(|s| s.get_link(self.profile_name(), id))?
+            .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
 
     /// One link of the local history.

@@ -7,7 +7,10 @@
 //!   other columns are ignored).
 //! - The separator is `,` or `;`: whichever appears more often in the header line.
 //! - Fields may be quoted with `"`; inside quotes a separator, a line break or a doubled `""`
-//!   (one quote) is text. Blank lines are skipped.
+//!   (one quote) is text. Blank lines are skipped. Records are read by the `csv` crate; an
+//!   unclosed quote or text after a closing quote is an error for the line the record starts on.
+//! - Line breaks are `\n`, `\r\n` or `\r`; errors name the line a record starts on, counting
+//!   the line breaks inside quoted fields too (what an editor shows).
 //! - Prices are exact decimals greater than 0, with no more decimals than the currency allows
 //!   (JPY 0, the others 2). With `,` separators the decimal mark is `.` (`12.50`). With `;`
 //!   separators (Turkish spreadsheets) it may be `,` (`12,50`) or `.` (`12.50`); thousands
@@ -105,122 +108,129 @@ pub struct CsvImport {
     pub errors: Vec<CsvLineError>,
 }
 
-/// Consumes a line break (`\n`, `\r\n` or `\r`) if one is next; returns whether it did.
-fn eat_newline(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
-    match chars.peek() {
-        Some('\n') => {
-            chars.next();
-            true
-        }
-        Some('\r') => {
-            chars.next();
-            if chars.peek() == Some(&'\n') {
-                chars.next();
+/// Where the line breaks before a byte offset put it: counts `\n`, `\r\n` and a lone `\r` as
+/// one line break each, moving forward only (records come in file order).
+struct LineCounter {
+    offset: usize,
+    line: usize,
+}
+
+impl LineCounter {
+    fn new() -> Self {
+        Self { offset: 0, line: 1 }
+    }
+
+    /// The 1-based line of byte `at` (at or after the last offset asked about).
+    fn line_at(&mut self, bytes: &[u8], at: usize) -> usize {
+        let at = at.min(bytes.len());
+        for i in self.offset..at {
+            match bytes[i] {
+                b'\n' => self.line += 1,
+                b'\r' if bytes.get(i + 1) != Some(&b'\n') => self.line += 1,
+                _ => {}
             }
-            true
         }
-        _ => false,
+        self.offset = self.offset.max(at);
+        self.line
     }
 }
 
-/// Splits CSV text into records (see the module docs for the rules). A malformed record (an
-/// unclosed quote, text after a closing quote) is an error for its line; parsing goes on with
-/// the next line.
-pub fn parse_csv_records(text: &str, sep: char) -> Vec<Result<CsvRecord, CsvLineError>> {
-    let mut out = Vec::new();
-    let mut chars = text.chars().peekable();
-    let mut line = 1;
-    while chars.peek().is_some() {
-        let start = line;
-        let mut fields = Vec::new();
-        let mut field = String::new();
-        let mut error = None;
-        'record: loop {
-            if chars.peek() == Some(&'"') {
-                chars.next();
-                loop {
-                    match chars.next() {
-                        None => {
-                            error = Some("a quoted field is not closed".to_owned());
-                            break 'record;
-                        }
-                        Some('"') if chars.peek() == Some(&'"') => {
-                            chars.next();
-                            field.push('"');
-                        }
-                        Some('"') => break,
-                        Some(c) => {
-                            if c == '\n' {
-                                line += 1;
-                            }
-                            field.push(c);
-                        }
+/// The quoting mistake in one record's raw text, if any. The `csv` crate reads leniently (an
+/// unclosed quote runs to the end of the file, text after a closing quote joins the field);
+/// a catalog line like that is more likely a typo than meant, so it is reported instead.
+fn quote_problem(raw: &[u8], sep: u8) -> Option<&'static str> {
+    let mut i = 0;
+    loop {
+        if raw.get(i) == Some(&b'"') {
+            i += 1;
+            loop {
+                match raw.get(i) {
+                    None => return Some("a quoted field is not closed"),
+                    Some(b'"') if raw.get(i + 1) == Some(&b'"') => i += 2,
+                    Some(b'"') => {
+                        i += 1;
+                        break;
                     }
-                }
-                while matches!(chars.peek(), Some(' ' | '\t')) {
-                    chars.next();
-                }
-                match chars.peek() {
-                    None => {
-                        fields.push(std::mem::take(&mut field));
-                        break 'record;
-                    }
-                    Some(&c) if c == sep => {
-                        chars.next();
-                        fields.push(std::mem::take(&mut field));
-                    }
-                    Some('\r' | '\n') => {
-                        eat_newline(&mut chars);
-                        line += 1;
-                        fields.push(std::mem::take(&mut field));
-                        break 'record;
-                    }
-                    Some(_) => {
-                        error = Some("text after a closing quote".to_owned());
-                        while chars.peek().is_some() && !eat_newline(&mut chars) {
-                            chars.next();
-                        }
-                        line += 1;
-                        break 'record;
-                    }
-                }
-            } else {
-                loop {
-                    match chars.peek() {
-                        None => {
-                            fields.push(std::mem::take(&mut field));
-                            break 'record;
-                        }
-                        Some(&c) if c == sep => {
-                            chars.next();
-                            fields.push(std::mem::take(&mut field));
-                            continue 'record;
-                        }
-                        Some('\r' | '\n') => {
-                            eat_newline(&mut chars);
-                            line += 1;
-                            fields.push(std::mem::take(&mut field));
-                            break 'record;
-                        }
-                        Some(&c) => {
-                            chars.next();
-                            field.push(c);
-                        }
-                    }
+                    Some(_) => i += 1,
                 }
             }
+            while matches!(raw.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            match raw.get(i) {
+                None | Some(b'\r' | b'\n') => return None,
+                Some(&c) if c == sep => i += 1,
+                Some(_) => return Some("text after a closing quote"),
+            }
+        } else {
+            while raw
+                .get(i)
+                .is_some_and(|&c| c != sep && c != b'\r' && c != b'\n')
+            {
+                i += 1;
+            }
+            if raw.get(i) == Some(&sep) {
+                i += 1;
+            } else {
+                return None;
+            }
         }
-        match error {
-            Some(message) => out.push(Err(CsvLineError {
-                line: start,
-                message,
-            })),
-            None if fields.len() == 1 && fields[0].trim().is_empty() => {}
-            None => out.push(Ok(CsvRecord {
-                line: start,
-                fields,
-            })),
+    }
+}
+
+/// Splits CSV text into records with the `csv` crate (see the module docs for the rules),
+/// each with the line it starts on. A record with a quoting mistake (an unclosed quote, text
+/// after a closing quote) is an error for its line; parsing goes on with the next record.
+pub fn parse_csv_records(text: &str, sep: char) -> Vec<Result<CsvRecord, CsvLineError>> {
+    let sep = u8::try_from(sep).unwrap_or(b',');
+    let bytes = text.as_bytes();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(sep)
+        .from_reader(bytes);
+    let mut lines = LineCounter::new();
+    let mut record = csv::StringRecord::new();
+    let mut out = Vec::new();
+    loop {
+        let read = reader.read_record(&mut record);
+        let byte = |p: &csv::Position| usize::try_from(p.byte()).unwrap_or(bytes.len());
+        let begin = record.position().map_or(0, byte);
+        let end = byte(reader.position()).min(bytes.len());
+        // The reader's record position is where it started looking: skip the line breaks of
+        // the blank lines (and of a CRLF's `\n`) it passed over first.
+        let start = begin
+            + bytes[begin.min(end)..end]
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n'))
+                .count();
+        let line = lines.line_at(bytes, start);
+        match read {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                // Reading a `&str` cannot fail on I/O or UTF-8; kept as a line error anyway.
+                out.push(Err(CsvLineError {
+                    line,
+                    message: e.to_string(),
+                }));
+                break;
+            }
         }
+        if let Some(message) = quote_problem(&bytes[start.min(end)..end], sep) {
+            out.push(Err(CsvLineError {
+                line,
+                message: message.to_owned(),
+            }));
+            continue;
+        }
+        if record.len() == 1 && record[0].trim().is_empty() {
+            continue;
+        }
+        out.push(Ok(CsvRecord {
+            line,
+            fields: record.iter().map(str::to_owned).collect(),
+        }));
     }
     out
 }
@@ -600,7 +610,7 @@ mod tests {
     #[test]
     fn csv_records_handle_quotes_separators_and_line_breaks() {
         type Case = (&'static str, char, Vec<(usize, Vec<&'static str>)>);
-        let table: [Case; 8] = [
+        let table: [Case; 10] = [
             ("a,b,c", ',', vec![(1, vec!["a", "b", "c"])]),
             (
                 "a,b\r\nc,d\r\n",
@@ -625,6 +635,20 @@ mod tests {
             ),
             ("a,,\"\"", ',', vec![(1, vec!["a", "", ""])]),
             ("5\" screen,b", ',', vec![(1, vec!["5\" screen", "b"])]),
+            (
+                "a,b\r\r\nc,\"d\r\ne\"\rf,g",
+                ',',
+                vec![
+                    (1, vec!["a", "b"]),
+                    (3, vec!["c", "d\r\ne"]),
+                    (5, vec!["f", "g"]),
+                ],
+            ),
+            (
+                "\n\nid;name\n\n\"x;\ny\";2\n",
+                ';',
+                vec![(3, vec!["id", "name"]), (5, vec!["x;\ny", "2"])],
+            ),
         ];
         for (text, sep, want) in table {
             let want: Vec<(usize, Vec<String>)> = want

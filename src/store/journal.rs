@@ -20,7 +20,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
-use super::{Store, StoreError, from_millis, links, parse_decimal_opt, to_millis};
+use super::{Store, StoreError, from_millis, items, links, parse_decimal_opt, to_millis};
 use crate::api::wire::PaymentLink;
 use crate::domain::Currency;
 
@@ -394,8 +394,8 @@ impl Store {
         )
     }
 
-    /// The server answered with the link: stores it in history and marks the row completed,
-    /// in one transaction.
+    /// The server answered with the link: stores it in history (with the request's items, for
+    /// the day report) and marks the row completed, in one transaction.
     pub fn journal_complete(
         &mut self,
         key: &JournalKey,
@@ -404,6 +404,7 @@ impl Store {
     ) -> Result<JournalRow, StoreError> {
         self.journal_transition(key, &[JournalState::Pending], "complete it", |tx, row| {
             links::upsert_in(tx, &row.key.profile, link, now)?;
+            items::record_request_items(tx, &row.key.profile, &row.key.endpoint, &row.body, link)?;
             tx.execute(
                 "UPDATE journal SET state = 'completed', link_id = ?2, updated_at = ?3
                  WHERE id = ?1",

@@ -22,12 +22,14 @@
 
 use std::str::FromStr;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::types::Value;
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
+use rust_decimal::Decimal;
 
 use super::{Store, StoreError, from_millis, parse_decimal_opt, to_millis};
 use crate::api::wire::{PaymentLink, format_time, parse_time};
+use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
 
 /// The most links one page may hold.
@@ -54,6 +56,9 @@ pub struct StoredLink {
     pub created_at: DateTime<Utc>,
     /// When it was last refreshed.
     pub updated_at: DateTime<Utc>,
+    /// When this install cancelled it (the server then reports it EXPIRED); `None` if it never
+    /// did.
+    pub cancelled_at: Option<DateTime<Utc>>,
 }
 
 impl StoredLink {
@@ -73,6 +78,59 @@ pub struct LinkCursor {
     pub created_at: DateTime<Utc>,
     /// The link's id (tie-break within one millisecond).
     pub id: String,
+}
+
+/// A window of local storing times, `from` included, `to` excluded: the links created in it
+/// (`created_at`, when this install first stored the link).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeRange {
+    /// The first instant in the window.
+    pub from: DateTime<Utc>,
+    /// The first instant after it.
+    pub to: DateTime<Utc>,
+}
+
+impl TimeRange {
+    /// The local days `first..=last` in `zone`: from the start of `first` to the start of the
+    /// day after `last`.
+    pub fn days(first: NaiveDate, last: NaiveDate, zone: Zone) -> Self {
+        let after = last.succ_opt().unwrap_or(last);
+        Self {
+            from: zone.start_of(first),
+            to: zone.start_of(after),
+        }
+    }
+
+    /// A filter's optional first and last local day (both included); `None` when neither is
+    /// given. A missing end is open.
+    pub fn between(first: Option<NaiveDate>, last: Option<NaiveDate>, zone: Zone) -> Option<Self> {
+        if first.is_none() && last.is_none() {
+            return None;
+        }
+        Some(Self {
+            from: first.map_or(DateTime::<Utc>::MIN_UTC, |d| zone.start_of(d)),
+            to: last
+                .and_then(|d| d.succ_opt())
+                .map_or(DateTime::<Utc>::MAX_UTC, |d| zone.start_of(d)),
+        })
+    }
+}
+
+/// Where a search looks: a profile, perhaps only a window of it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scope<'a> {
+    pub(crate) profile: &'a str,
+    pub(crate) range: Option<TimeRange>,
+}
+
+#[cfg(test)]
+impl Scope<'_> {
+    fn of(profile: &str) -> Scope<'_> {
+        Scope {
+            profile,
+            range: None,
+        }
+    }
 }
 
 /// A history search.
@@ -97,6 +155,59 @@ pub struct LinkPage {
     pub next: Option<LinkCursor>,
 }
 
+/// The count and sums of one currency's links.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CurrencyTotal {
+    /// The currency.
+    pub currency: Currency,
+    /// How many links.
+    pub count: usize,
+    /// The sum of their amounts.
+    pub amount: Decimal,
+    /// The sum of their paid amounts.
+    pub paid: Decimal,
+}
+
+/// What a set of links adds up to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkTotals {
+    /// How many links in all.
+    pub count: usize,
+    /// Per currency, in the order of [`Currency::ALL`] (TRY first); only currencies with links.
+    pub by_currency: Vec<CurrencyTotal>,
+}
+
+impl LinkTotals {
+    fn add(&mut self, currency: Option<Currency>, amount: Option<Decimal>, paid: Option<Decimal>) {
+        let currency = currency.unwrap_or_default();
+        self.count += 1;
+        let zero = Decimal::new(0, currency.minor_units());
+        let at = if let Some(i) = self.by_currency.iter().position(|t| t.currency == currency) {
+            i
+        } else {
+            let i = self
+                .by_currency
+                .iter()
+                .position(|t| t.currency > currency)
+                .unwrap_or(self.by_currency.len());
+            self.by_currency.insert(
+                i,
+                CurrencyTotal {
+                    currency,
+                    count: 0,
+                    amount: zero,
+                    paid: zero,
+                },
+            );
+            i
+        };
+        let t = &mut self.by_currency[at];
+        t.count += 1;
+        t.amount += amount.unwrap_or(zero);
+        t.paid += paid.unwrap_or(zero);
+    }
+}
+
 /// How a text search is run (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Plan {
@@ -109,7 +220,7 @@ pub(crate) enum Plan {
 const COLUMNS: &str = "profile, id, reference_number, order_number, payment_url, transaction_ref, \
      amount, paid_amount, remaining_amount, currency, status, description, allow_partial_payment, \
      enable_installment, available_installments, email, phone_country_code, phone_number, \
-     expiry_date, completed_date, created_date, created_at, updated_at";
+     expiry_date, completed_date, created_date, created_at, updated_at, cancelled_at";
 
 fn time_text(t: Option<DateTime<Utc>>) -> Option<String> {
     t.map(format_time)
@@ -123,6 +234,13 @@ fn read_time(text: Option<String>) -> Result<Option<DateTime<Utc>>, StoreError> 
         })
     })
     .transpose()
+}
+
+pub(crate) fn read_currency(c: String) -> Result<Currency, StoreError> {
+    Currency::from_str(&c).map_err(|_| StoreError::Corrupt {
+        what: "link currency",
+        value: c,
+    })
 }
 
 fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
@@ -139,14 +257,7 @@ fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
             amount: parse_decimal_opt(r.get(6)?, "link amount")?,
             paid_amount: parse_decimal_opt(r.get(7)?, "link paid amount")?,
             remaining_amount: parse_decimal_opt(r.get(8)?, "link remaining amount")?,
-            currency: currency
-                .map(|c| {
-                    Currency::from_str(&c).map_err(|_| StoreError::Corrupt {
-                        what: "link currency",
-                        value: c,
-                    })
-                })
-                .transpose()?,
+            currency: currency.map(read_currency).transpose()?,
             status: status.map(|s| LinkStatus::from_wire(&s)),
             description: r.get(11)?,
             allow_partial_payment: r.get(12)?,
@@ -161,6 +272,7 @@ fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
         },
         created_at: from_millis(r.get(21)?)?,
         updated_at: from_millis(r.get(22)?)?,
+        cancelled_at: r.get::<_, Option<i64>>(23)?.map(from_millis).transpose()?,
     })
 }
 
@@ -340,9 +452,15 @@ fn page_size(limit: usize) -> usize {
 }
 
 /// Appends ` AND profile = ? [AND status = ?] [AND (created_at, id) < (?, ?)]` about `t`.
-fn push_common(sql: &mut Sql, t: &str, profile: &str, q: &LinkQuery) {
+fn push_common(sql: &mut Sql, t: &str, scope: &Scope<'_>, q: &LinkQuery) {
     sql.push(&format!(" {t}.profile = "))
-        .arg(profile.to_owned());
+        .arg(scope.profile.to_owned());
+    if let Some(range) = scope.range {
+        sql.push(&format!(" AND {t}.created_at >= "))
+            .arg(to_millis(range.from))
+            .push(&format!(" AND {t}.created_at < "))
+            .arg(to_millis(range.to));
+    }
     if let Some(status) = &q.status {
         sql.push(&format!(" AND {t}.status = "))
             .arg(status.as_str().to_owned());
@@ -365,6 +483,28 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         upsert_in(&self.conn, profile, link, now)
+    }
+
+    /// Stores the answer to a cancel made through paydesk and marks the link cancelled (the
+    /// first cancel's time is kept), in one transaction. The server answers a cancel with
+    /// EXPIRED, so this mark is how history tells a cancelled link from an expired one.
+    pub fn record_cancel(
+        &mut self,
+        profile: &str,
+        link: &PaymentLink,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        upsert_in(&tx, profile, link, now)?;
+        tx.execute(
+            "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
+             WHERE profile = ?1 AND id = ?2",
+            params![profile, link.id, to_millis(now)],
+        )?;
+        tx.commit()?;
+        Ok(())
     }
 
     /// Stores many links in one transaction, each with its own local `created_at` (imports,
@@ -429,14 +569,104 @@ impl Store {
     /// One page of a profile's history, newest first (see the module docs for the matching
     /// rules and how it stays fast).
     pub fn search_links(&self, profile: &str, q: &LinkQuery) -> Result<LinkPage, StoreError> {
+        self.search_links_in(profile, q, None)
+    }
+
+    /// [`Store::search_links`] restricted to the links stored in `range` (when given): the
+    /// History view's date filter and the export. The range is a range of the same time
+    /// indexes, so a page costs what an unrestricted page costs.
+    pub fn search_links_in(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+        range: Option<TimeRange>,
+    ) -> Result<LinkPage, StoreError> {
+        let scope = Scope { profile, range };
         let filter = q.text.as_deref().and_then(TextFilter::new);
         match filter {
-            None => self.page_without_text(profile, q),
+            None => self.page_without_text(&scope, q),
             Some(filter) => {
                 let plan = self.choose_plan(profile, &filter)?;
-                self.page_with_text(profile, q, &filter, plan)
+                self.page_with_text(&scope, q, &filter, plan)
             }
         }
+    }
+
+    /// Calls `each` with every link the search matches (its `limit` and `before` are ignored),
+    /// newest first, one at a time: memory stays constant whatever the number of links. Without
+    /// a text filter it is one walk of the time index; with one, pages of [`MAX_PAGE`] links
+    /// found as [`Store::search_links_in`] finds them. Returns how many links were passed.
+    pub fn for_each_link<E: From<StoreError>>(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+        range: Option<TimeRange>,
+        mut each: impl FnMut(StoredLink) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        let mut q = LinkQuery {
+            limit: MAX_PAGE,
+            before: None,
+            ..q.clone()
+        };
+        let mut n = 0;
+        if q.text.as_deref().and_then(TextFilter::new).is_none() {
+            let sql = sql_walk(&Scope { profile, range }, &q);
+            let mut stmt = self
+                .conn
+                .prepare_cached(&sql.text)
+                .map_err(StoreError::from)?;
+            let mut rows = stmt
+                .query(params_from_iter(sql.args.iter()))
+                .map_err(StoreError::from)?;
+            while let Some(r) = rows.next().map_err(StoreError::from)? {
+                each(read_link(r)?)?;
+                n += 1;
+            }
+            return Ok(n);
+        }
+        loop {
+            let page = self.search_links_in(profile, &q, range)?;
+            for link in page.links {
+                each(link)?;
+                n += 1;
+            }
+            match page.next {
+                Some(next) => q.before = Some(next),
+                None => return Ok(n),
+            }
+        }
+    }
+
+    /// How many links the search matches and what they add up to, per currency (its `limit`
+    /// and `before` are ignored). Exact decimals; a link without a currency counts as TRY
+    /// (the API's default), a missing amount as zero.
+    pub fn link_totals(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+        range: Option<TimeRange>,
+    ) -> Result<LinkTotals, StoreError> {
+        let mut totals = LinkTotals::default();
+        if q.text.as_deref().and_then(TextFilter::new).is_some() {
+            self.for_each_link(profile, q, range, |s| {
+                let l = &s.link;
+                totals.add(l.currency, l.amount, l.paid_amount);
+                Ok::<_, StoreError>(())
+            })?;
+            return Ok(totals);
+        }
+        let sql = sql_amounts(&Scope { profile, range }, q);
+        let mut stmt = self.conn.prepare_cached(&sql.text)?;
+        let mut rows = stmt.query(params_from_iter(sql.args.iter()))?;
+        while let Some(r) = rows.next()? {
+            let currency: Option<String> = r.get(0)?;
+            totals.add(
+                currency.map(read_currency).transpose()?,
+                parse_decimal_opt(r.get(1)?, "link amount")?,
+                parse_decimal_opt(r.get(2)?, "link paid amount")?,
+            );
+        }
+        Ok(totals)
     }
 
     fn finish_page(q: &LinkQuery, mut links: Vec<StoredLink>) -> LinkPage {
@@ -456,11 +686,8 @@ impl Store {
         collect(stmt.query(params_from_iter(sql.args.iter()))?)
     }
 
-    fn page_without_text(&self, profile: &str, q: &LinkQuery) -> Result<LinkPage, StoreError> {
-        Ok(Self::finish_page(
-            q,
-            self.run(&sql_without_text(profile, q))?,
-        ))
+    fn page_without_text(&self, scope: &Scope<'_>, q: &LinkQuery) -> Result<LinkPage, StoreError> {
+        Ok(Self::finish_page(q, self.run(&sql_without_text(scope, q))?))
     }
 
     /// Counts the matches of each text source, each count stopping past [`CANDIDATE_LIMIT`].
@@ -495,34 +722,34 @@ impl Store {
 
     fn page_with_text(
         &self,
-        profile: &str,
+        scope: &Scope<'_>,
         q: &LinkQuery,
         f: &TextFilter,
         plan: Plan,
     ) -> Result<LinkPage, StoreError> {
         if plan == Plan::Scan {
-            let Some(window) = self.scan_window(profile, q)? else {
+            let Some(window) = self.scan_window(scope, q)? else {
                 return Ok(Self::finish_page(q, Vec::new()));
             };
-            let links = self.run(&sql_scan(profile, q, f, &window))?;
+            let links = self.run(&sql_scan(scope, q, f, &window))?;
             // A full page, or no rows older than the window: the answer is complete.
             if links.len() > page_size(q.limit) || window.floor.is_none() {
                 return Ok(Self::finish_page(q, links));
             }
         }
-        Ok(Self::finish_page(q, self.run(&sql_collect(profile, q, f))?))
+        Ok(Self::finish_page(q, self.run(&sql_collect(scope, q, f))?))
     }
 
     /// The rows a scan may test: down to the [`SCAN_BUDGET`]-th newest row the query may
     /// return, and their lowest and highest `seq`. Two index-only walks. `None` when the query
     /// has no rows at all.
-    fn scan_window(&self, profile: &str, q: &LinkQuery) -> Result<Option<Window>, StoreError> {
+    fn scan_window(&self, scope: &Scope<'_>, q: &LinkQuery) -> Result<Option<Window>, StoreError> {
         let index = time_index(q);
         let mut sql = Sql::default();
         sql.push(&format!(
             "SELECT w.created_at, w.id FROM links AS w INDEXED BY {index} WHERE"
         ));
-        push_common(&mut sql, "w", profile, q);
+        push_common(&mut sql, "w", scope, q);
         sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT 1 OFFSET ")
             .arg(limit_value(SCAN_BUDGET - 1));
         let floor: Option<(i64, String)> = {
@@ -537,7 +764,7 @@ impl Store {
         sql.push(&format!(
             "SELECT min(w.seq), max(w.seq) FROM links AS w INDEXED BY {index} WHERE"
         ));
-        push_common(&mut sql, "w", profile, q);
+        push_common(&mut sql, "w", scope, q);
         push_floor(&mut sql, "w", floor.as_ref());
         let seqs: (Option<i64>, Option<i64>) = self
             .conn
@@ -584,15 +811,38 @@ fn time_index(q: &LinkQuery) -> &'static str {
 }
 
 /// A page without a text filter: one walk of the time index.
-fn sql_without_text(profile: &str, q: &LinkQuery) -> Sql {
+fn sql_without_text(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
     let mut sql = Sql::default();
     sql.push(&format!(
         "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
-    push_common(&mut sql, "l", profile, q);
+    push_common(&mut sql, "l", scope, q);
     sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
         .arg(limit_value(page_size(q.limit) + 1));
+    sql
+}
+
+/// The currency, amount and paid amount of every link without a text filter (for totals).
+fn sql_amounts(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT l.currency, l.amount, l.paid_amount FROM links AS l INDEXED BY {} WHERE",
+        time_index(q)
+    ));
+    push_common(&mut sql, "l", scope, q);
+    sql
+}
+
+/// Every link without a text filter, newest first: [`sql_without_text`] without its limit.
+fn sql_walk(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
+    let mut sql = Sql::default();
+    sql.push(&format!(
+        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
+        time_index(q)
+    ));
+    push_common(&mut sql, "l", scope, q);
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC");
     sql
 }
 
@@ -600,13 +850,13 @@ fn sql_without_text(profile: &str, q: &LinkQuery) -> Sql {
 /// floor (the [`SCAN_BUDGET`]-th row) at most. The floor is a range of the index, so the walk
 /// stops at the page's last match and never sorts; the index covers the prefix columns, so
 /// only matching rows are read from the table.
-fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter, window: &Window) -> Sql {
+fn sql_scan(scope: &Scope<'_>, q: &LinkQuery, f: &TextFilter, window: &Window) -> Sql {
     let mut sql = Sql::default();
     sql.push(&format!(
         "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
-    push_common(&mut sql, "l", profile, q);
+    push_common(&mut sql, "l", scope, q);
     push_floor(&mut sql, "l", window.floor.as_ref());
     sql.push(" AND ");
     f.push_condition(&mut sql, "l", window.seqs);
@@ -618,7 +868,7 @@ fn sql_scan(profile: &str, q: &LinkQuery, f: &TextFilter, window: &Window) -> Sq
 /// Few matches, or many but old: find the page's keys among every match (order and
 /// reference prefixes from their covering indexes, description words through the full-text
 /// index), then read only the page's rows.
-fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
+fn sql_collect(scope: &Scope<'_>, q: &LinkQuery, f: &TextFilter) -> Sql {
     let n = limit_value(page_size(q.limit) + 1);
     let mut sql = Sql::default();
     sql.push(&format!(
@@ -638,7 +888,7 @@ fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
             "SELECT * FROM (SELECT {alias}.seq, {alias}.created_at, {alias}.id \
              FROM links AS {alias} INDEXED BY {index} WHERE"
         ));
-        push_common(&mut sql, alias, profile, q);
+        push_common(&mut sql, alias, scope, q);
         sql.push(&format!(" AND {alias}.{column} >= "))
             .arg(f.low.clone())
             .push(&format!(" COLLATE NOCASE AND {alias}.{column} < "))
@@ -654,7 +904,7 @@ fn sql_collect(profile: &str, q: &LinkQuery, f: &TextFilter) -> Sql {
         sql.push(
             " UNION SELECT * FROM (SELECT d.seq, d.created_at, d.id FROM links AS d NOT INDEXED WHERE",
         );
-        push_common(&mut sql, "d", profile, q);
+        push_common(&mut sql, "d", scope, q);
         sql.push(" AND d.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH ")
             .arg(fts.clone())
             .push(") ORDER BY d.created_at DESC, d.id DESC LIMIT ")
@@ -747,8 +997,12 @@ mod tests {
                 before: None,
             };
             for _ in 0..3 {
-                let scan = store.page_with_text("p", &q, &f, Plan::Scan).unwrap();
-                let collect = store.page_with_text("p", &q, &f, Plan::Collect).unwrap();
+                let scan = store
+                    .page_with_text(&Scope::of("p"), &q, &f, Plan::Scan)
+                    .unwrap();
+                let collect = store
+                    .page_with_text(&Scope::of("p"), &q, &f, Plan::Collect)
+                    .unwrap();
                 assert_eq!(ids(&scan), ids(&collect), "{text}");
                 assert_eq!(scan.next, collect.next, "{text}");
                 match scan.next {
@@ -797,6 +1051,50 @@ mod tests {
             .collect()
     }
 
+    /// The History view's date filter: the first page of a range is a range of the same time
+    /// index (walked newest first, stopping at the page), with or without a status.
+    /// (`cargo test --lib links -- --nocapture` prints the plans.)
+    #[test]
+    fn a_date_range_is_a_range_of_the_time_index() {
+        let store = store();
+        let range = TimeRange {
+            from: DateTime::from_timestamp(1_790_000_200, 0).unwrap(),
+            to: DateTime::from_timestamp(1_790_000_400, 0).unwrap(),
+        };
+        let scope = Scope {
+            profile: "p",
+            range: Some(range),
+        };
+        for (status, index) in [
+            (None, "links_recent"),
+            (Some(LinkStatus::Completed), "links_by_status"),
+        ] {
+            let q = LinkQuery {
+                status: status.clone(),
+                ..LinkQuery::default()
+            };
+            let plan = plan_of(&store, &sql_without_text(&scope, &q));
+            println!("first page of a date range, status {status:?}: {plan}");
+            let cond = if status.is_some() {
+                "(profile=? AND status=? AND created_at>? AND created_at<?)"
+            } else {
+                "(profile=? AND created_at>? AND created_at<?)"
+            };
+            assert_eq!(plan, format!("SEARCH l USING INDEX {index} {cond}"));
+            let plan = plan_of(&store, &sql_walk(&scope, &q));
+            assert_eq!(plan, format!("SEARCH l USING INDEX {index} {cond}"));
+            let page = store.search_links_in("p", &q, Some(range)).unwrap();
+            assert!(!page.links.is_empty());
+            assert!(page.links.iter().all(|l| {
+                l.created_at >= range.from
+                    && l.created_at < range.to
+                    && status
+                        .as_ref()
+                        .is_none_or(|s| l.link.status.as_ref() == Some(s))
+            }));
+        }
+    }
+
     #[test]
     fn pages_read_an_index_in_order_without_sorting() {
         let store = store();
@@ -815,7 +1113,7 @@ mod tests {
                     before,
                     ..LinkQuery::default()
                 };
-                let plan = plan_of(&store, &sql_without_text("p", &q));
+                let plan = plan_of(&store, &sql_without_text(&Scope::of("p"), &q));
                 assert!(plan.contains(index), "{plan}");
                 assert!(!plan.contains("TEMP B-TREE"), "{plan}");
                 // The cursor is a range of the index, not a filter on every row.
@@ -825,7 +1123,7 @@ mod tests {
                     floor: Some((1_790_000_100, "lnk_00200".to_owned())),
                     seqs: (1, 3000),
                 };
-                let scan = sql_scan("p", &q, &f, &window);
+                let scan = sql_scan(&Scope::of("p"), &q, &f, &window);
                 let plan = plan_of(&store, &scan);
                 assert!(plan.contains(index), "{plan}");
                 assert!(!plan.contains("TEMP B-TREE"), "{plan}");
@@ -836,7 +1134,7 @@ mod tests {
         let q = LinkQuery::default();
         let plan = plan_of(
             &store,
-            &sql_collect("p", &q, &TextFilter::new("a-1 red").unwrap()),
+            &sql_collect(&Scope::of("p"), &q, &TextFilter::new("a-1 red").unwrap()),
         );
         assert!(plan.contains("COVERING INDEX links_by_order"), "{plan}");
         assert!(plan.contains("COVERING INDEX links_by_reference"), "{plan}");

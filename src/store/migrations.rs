@@ -155,8 +155,26 @@ ALTER TABLE catalog_variants ADD COLUMN barcode TEXT;
 CREATE UNIQUE INDEX catalog_by_barcode ON catalog_variants (barcode) WHERE barcode IS NOT NULL;
 ";
 
+/// Version 4: the day report's inputs. `cancelled_at` records a cancel made through paydesk
+/// (the server answers a cancel with EXPIRED, so the status alone cannot tell); `link_items`
+/// keeps the items of each link this install created, taken from the journaled request body
+/// when the link completes (the link answer carries no items).
+const V4: &str = "
+ALTER TABLE links ADD COLUMN cancelled_at INTEGER;
+CREATE TABLE link_items (
+    profile    TEXT NOT NULL,
+    link_id    TEXT NOT NULL,
+    position   INTEGER NOT NULL,
+    name       TEXT,
+    variant_id TEXT,
+    unit_price TEXT,
+    quantity   INTEGER NOT NULL,
+    PRIMARY KEY (profile, link_id, position)
+) STRICT, WITHOUT ROWID;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

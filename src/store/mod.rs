@@ -20,10 +20,13 @@
 
 mod cards;
 mod catalog;
+mod export;
+mod items;
 mod journal;
 mod links;
 pub mod migrations;
 mod profiles;
+mod report;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -36,15 +39,17 @@ use rust_decimal::Decimal;
 
 pub use cards::{StoredCard, safe_masked_pan};
 pub use catalog::{CsvImport, CsvLineError, CsvParsed, Separator, parse_csv_records};
+pub use export::{LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
     IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
     STALE_AFTER,
 };
 pub use links::{
-    CANDIDATE_LIMIT, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, MAX_PAGE, SCAN_BUDGET,
-    StoredLink,
+    CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, LinkTotals,
+    MAX_PAGE, SCAN_BUDGET, StoredLink, TimeRange,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
+pub use report::{CurrencyReport, DayReport, ItemSales, TOP_ITEMS, Tally};
 
 /// The database file's name inside the data directory.
 pub const DB_FILE: &str = "paydesk.sqlite3";

@@ -1,16 +1,24 @@
-//! Every link of the profile, newest first, with search and a status filter.
+//! Every link of the profile, newest first, with search, a status filter and a range of local
+//! days; the totals of the filtered set; "Refresh statuses" for the unfinished rows on screen;
+//! and the export of the filtered set as CSV.
 //!
 //! A busy shop makes hundreds of links a day, so the list must stay smooth at a million rows:
 //! only the rows on screen are laid out (`ScrollArea::show_rows`), their display text is built
 //! once when a page arrives (not every frame), and pages are fetched from the store by keyset
-//! as the user scrolls near the end. Picking a row opens the link result view.
+//! as the user scrolls near the end. The totals are counted by a job of their own, so a long
+//! count never holds the first page back. Picking a row opens the link result view.
 
+use std::ops::Range;
+
+use chrono::NaiveDate;
 use egui::{RichText, Ui};
 
 use crate::api::wire::PaymentLink;
 use crate::app::Command;
+use crate::clock::Zone;
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
+use crate::store::{LinkTotals, StoredLink};
 use crate::ui::ViewCtx;
 use crate::ui::link_result::status_text;
 use crate::ui::new_link::local_time;
@@ -42,12 +50,38 @@ pub struct HistoryRow {
     pub status_text: String,
     /// Description.
     pub description: String,
+    /// Cancelled through paydesk (the server says EXPIRED).
+    pub cancelled: bool,
+    /// Not completed, but something was paid.
+    pub partly_paid: bool,
 }
 
 impl HistoryRow {
+    /// The display row of a link of history (a link cancelled here reads "Cancelled").
+    pub fn of_stored(stored: &StoredLink, lang: Lang) -> Self {
+        let mut row = Self::of(&stored.link, lang);
+        row.set_cancelled(stored.cancelled_at.is_some(), lang);
+        row
+    }
+
+    /// Marks the row as cancelled through paydesk (or not).
+    pub fn set_cancelled(&mut self, cancelled: bool, lang: Lang) {
+        self.cancelled = cancelled;
+        self.status_text = row_status_text(&self.status, cancelled, self.partly_paid, lang);
+    }
+
+    /// Whether the link can still change (a refresh may tell something new).
+    pub fn is_open(&self) -> bool {
+        !self.status.is_final() && !self.cancelled
+    }
+
     /// The display row of a link.
     pub fn of(link: &PaymentLink, lang: Lang) -> Self {
         let status = link.status.clone().unwrap_or(LinkStatus::Pending);
+        let partly_paid = status != LinkStatus::Completed
+            && link
+                .paid_amount
+                .is_some_and(|p| p > rust_decimal::Decimal::ZERO);
         Self {
             id: link.id.clone(),
             created: link.created_date.map(local_time).unwrap_or_default(),
@@ -57,11 +91,22 @@ impl HistoryRow {
                 .amount
                 .map(|a| format_amount(a, link.currency.unwrap_or_default(), lang))
                 .unwrap_or_default(),
-            status_text: status_text(&status, false, lang),
+            status_text: row_status_text(&status, false, partly_paid, lang),
             status,
             description: link.description.clone().unwrap_or_default(),
+            cancelled: false,
+            partly_paid,
         }
     }
+}
+
+/// A row's status as people read it: "Cancelled" for a cancel made here, "Partially paid" for
+/// an unfinished link with money on it.
+fn row_status_text(status: &LinkStatus, cancelled: bool, partly_paid: bool, lang: Lang) -> String {
+    if partly_paid && !cancelled {
+        return T::PartiallyPaid.get(lang).to_owned();
+    }
+    status_text(status, cancelled, lang)
 }
 
 /// The search of the list.
@@ -71,6 +116,23 @@ pub struct HistoryFilter {
     pub text: String,
     /// Only this status.
     pub status: Option<LinkStatus>,
+    /// Only links created on or after this local day.
+    pub from: Option<NaiveDate>,
+    /// Only links created on or before this local day.
+    pub to: Option<NaiveDate>,
+}
+
+/// "Refresh statuses" under way: one detail request per row, a second apart.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StatusRefresh {
+    /// The rows asked about.
+    pub ids: Vec<String>,
+    /// How many have answered.
+    pub done: usize,
+    /// How many answers changed the row.
+    pub changed: usize,
+    /// The first failure, as a sentence.
+    pub failed: Option<String>,
 }
 
 /// The state of the History view.
@@ -90,6 +152,22 @@ pub struct HistoryView {
     pub error: Option<String>,
     /// How many links the profile has (unfiltered lists only).
     pub total: Option<usize>,
+    /// The zone whose local days the date filter means (the machine's unless a test sets one).
+    pub zone: Zone,
+    /// The first day as typed.
+    pub from_text: String,
+    /// The last day as typed.
+    pub to_text: String,
+    /// The totals of the filtered set, and the filter they count (`None` while counting).
+    pub totals: Option<(HistoryFilter, Result<LinkTotals, String>)>,
+    /// The rows on screen in the last frame.
+    pub visible: Range<usize>,
+    /// A "Refresh statuses" under way or just ended.
+    pub refresh: Option<StatusRefresh>,
+    /// An export is being written.
+    pub exporting: bool,
+    /// The last refresh or export note: (good news, sentence).
+    pub note: Option<(bool, String)>,
 }
 
 impl HistoryView {
@@ -120,6 +198,171 @@ impl HistoryView {
         self.loaded_filter = None;
     }
 
+    /// The open rows on screen, for "Refresh statuses".
+    pub fn visible_open(&self) -> Vec<String> {
+        let end = self.visible.end.min(self.rows.len());
+        let start = self.visible.start.min(end);
+        self.rows[start..end]
+            .iter()
+            .filter(|r| r.is_open())
+            .map(|r| r.id.clone())
+            .collect()
+    }
+
+    /// A refreshed link arrived; returns whether the refresh is over.
+    pub fn refreshed(&mut self, id: &str, result: Result<PaymentLink, String>, lang: Lang) -> bool {
+        let Some(refresh) = &mut self.refresh else {
+            return false;
+        };
+        if !refresh.ids.iter().any(|i| i == id) {
+            return false;
+        }
+        refresh.done += 1;
+        match result {
+            Ok(link) => {
+                if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
+                    let mut fresh = HistoryRow::of(&link, lang);
+                    fresh.set_cancelled(row.cancelled, lang);
+                    if fresh != *row {
+                        refresh.changed += 1;
+                        *row = fresh;
+                    }
+                }
+            }
+            Err(e) => {
+                refresh.failed.get_or_insert(e);
+            }
+        }
+        if refresh.done < refresh.ids.len() {
+            return false;
+        }
+        self.note = Some(match &refresh.failed {
+            None => (
+                true,
+                format!("{} {}", T::StatusesRefreshed.get(lang), refresh.changed),
+            ),
+            Some(e) => (false, format!("{} {e}", T::SomeNotRefreshed.get(lang))),
+        });
+        true
+    }
+
+    /// Reads the typed days into the filter; returns what is wrong with them, if anything
+    /// (the filter then keeps its last good days).
+    fn read_days(&mut self) -> Option<T> {
+        let parse = |t: &str| {
+            let t = t.trim();
+            if t.is_empty() {
+                Ok(None)
+            } else {
+                NaiveDate::parse_from_str(t, "%Y-%m-%d")
+                    .map(Some)
+                    .map_err(|_| T::BadDay)
+            }
+        };
+        match (parse(&self.from_text), parse(&self.to_text)) {
+            (Ok(Some(a)), Ok(Some(b))) if b < a => Some(T::DaysBackwards),
+            (Ok(from), Ok(to)) => {
+                self.filter.from = from;
+                self.filter.to = to;
+                None
+            }
+            (Err(t), _) | (_, Err(t)) => Some(t),
+        }
+    }
+
+    fn totals_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        let text = match &self.totals {
+            Some((filter, Ok(totals))) if Some(filter) == self.loaded_filter.as_ref() => {
+                let mut parts = vec![format!("{} {}", T::FilteredLinks.get(lang), totals.count)];
+                for t in &totals.by_currency {
+                    parts.push(format!(
+                        "{} ({} {})",
+                        format_amount(t.amount, t.currency, lang),
+                        T::PaidLower.get(lang),
+                        format_amount(t.paid, t.currency, lang)
+                    ));
+                }
+                parts.join("  ·  ")
+            }
+            Some((filter, Err(e))) if Some(filter) == self.loaded_filter.as_ref() => {
+                widgets::error_text_ui(
+                    ui,
+                    &cx.palette,
+                    format!("{} {e}", T::TotalsFailed.get(lang)),
+                );
+                return;
+            }
+            _ => format!("{} {}", T::FilteredLinks.get(lang), T::Counting.get(lang)),
+        };
+        ui.label(RichText::new(text).size(16.0).strong());
+    }
+
+    fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        let open = self.visible_open();
+        let refreshing = self.refresh.as_ref().is_some_and(|r| r.done < r.ids.len());
+        ui.horizontal_wrapped(|ui| {
+            let hint = if open.is_empty() {
+                T::NothingToRefresh
+            } else {
+                T::RefreshStatusesHelp
+            };
+            let button = ui
+                .add_enabled(
+                    !open.is_empty() && !refreshing,
+                    egui::Button::new(T::RefreshStatuses.get(lang)),
+                )
+                .on_hover_text(hint.get(lang))
+                .on_disabled_hover_text(hint.get(lang));
+            if button.clicked() {
+                self.note = None;
+                self.refresh = Some(StatusRefresh {
+                    ids: open.clone(),
+                    ..StatusRefresh::default()
+                });
+                cx.emit(Command::RefreshStatuses(open));
+            }
+            let export = ui
+                .add_enabled(
+                    !self.exporting && self.loaded_filter.is_some(),
+                    egui::Button::new(T::ExportCsv.get(lang)),
+                )
+                .on_hover_text(T::ExportCsvHelp.get(lang));
+            if export.clicked()
+                && let Some(filter) = self.loaded_filter.clone()
+            {
+                self.note = None;
+                self.exporting = true;
+                cx.emit(Command::ExportHistory(filter));
+            }
+            if let Some(r) = &self.refresh
+                && r.done < r.ids.len()
+            {
+                ui.spinner();
+                ui.label(format!(
+                    "{} {}/{}",
+                    T::RefreshingStatuses.get(lang),
+                    r.done,
+                    r.ids.len()
+                ));
+            }
+            if self.exporting {
+                ui.spinner();
+                ui.label(T::Exporting.get(lang));
+            }
+        });
+        match &self.note {
+            Some((true, text)) => {
+                ui.label(RichText::new(text.as_str()).color(cx.palette.ok));
+            }
+            Some((false, text)) => {
+                widgets::error_text_ui(ui, &cx.palette, text.as_str());
+            }
+            None => {}
+        }
+    }
+
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
@@ -147,6 +390,17 @@ impl HistoryView {
                 });
             let _ = combo.response.labelled_by(s.id);
         });
+        ui.horizontal(|ui| {
+            let l = ui.label(T::HistoryFrom.get(lang));
+            ui.add(egui::TextEdit::singleline(&mut self.from_text).desired_width(110.0))
+                .labelled_by(l.id);
+            let l = ui.label(T::HistoryTo.get(lang));
+            ui.add(egui::TextEdit::singleline(&mut self.to_text).desired_width(110.0))
+                .labelled_by(l.id);
+        });
+        if let Some(problem) = self.read_days() {
+            widgets::error_text_ui(ui, &cx.palette, problem.get(lang));
+        }
         if self.loaded_filter.as_ref() != Some(&self.filter) && !self.loading {
             self.loading = true;
             cx.emit(Command::SearchHistory(self.filter.clone()));
@@ -154,6 +408,8 @@ impl HistoryView {
         if let Some(e) = &self.error {
             widgets::error_text_ui(ui, &cx.palette, e.as_str());
         }
+        self.totals_ui(ui, cx);
+        self.actions_ui(ui, cx);
         let count = self.rows.len();
         let more = if self.exhausted { "" } else { "+" };
         widgets::hint_ui(
@@ -162,8 +418,15 @@ impl HistoryView {
             &format!("{count}{more} {}", T::LinksShown.get(lang)),
         );
         if count == 0 {
-            let t = if self.loading { T::Loading } else { T::NoLinks };
-            widgets::hint_ui(ui, &cx.palette, t.get(lang));
+            self.visible = 0..0;
+            let t = if self.loading {
+                T::Loading
+            } else if self.filter == HistoryFilter::default() {
+                T::NoLinks
+            } else {
+                T::NoMatchingLinks
+            };
+            ui.label(RichText::new(t.get(lang)).size(16.0));
             return;
         }
         header_ui(ui, lang);
@@ -176,6 +439,7 @@ impl HistoryView {
                 if range.end + PAGE / 2 >= count {
                     want_more = true;
                 }
+                self.visible = range.clone();
                 for row in &self.rows[range] {
                     if row_ui(ui, cx, row).clicked() {
                         picked = Some(row.id.clone());

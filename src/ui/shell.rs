@@ -72,6 +72,7 @@ impl App {
                     }
                     _ => self.history.ui(ui, &mut cx),
                 },
+                View::Report => self.report.ui(ui, &mut cx),
                 View::Pending => self.pending.ui(ui, &mut cx),
                 View::Catalog => {
                     let catalog = cx.catalog;

@@ -48,6 +48,7 @@ texts! {
     NavCard => "Kart kaydet", "Save card";
     NavInstallments => "Taksitler", "Installments";
     NavHistory => "Geçmiş", "History";
+    NavReport => "Gün sonu", "Day close";
     NavPending => "Bekleyenler", "Pending";
     NavCatalog => "Katalog", "Catalog";
     NavSettings => "Ayarlar", "Settings";
@@ -217,7 +218,52 @@ texts! {
     LinksShown => "link", "links";
     Loading => "Yükleniyor…", "Loading…";
     NoLinks => "Henüz link yok.", "No links yet.";
+    NoMatchingLinks => "Bu filtreye uyan link yok.", "No links match this filter.";
     Back => "Geri", "Back";
+    HistoryFrom => "Başlangıç günü (YYYY-AA-GG)", "From day (YYYY-MM-DD)";
+    HistoryTo => "Bitiş günü (YYYY-AA-GG)", "To day (YYYY-MM-DD)";
+    BadDay => "Günü YYYY-AA-GG biçiminde yazın, örneğin 2026-11-21.", "Write the day as YYYY-MM-DD, for example 2026-11-21.";
+    DaysBackwards => "Bitiş günü, başlangıç gününden önce olamaz.", "The last day cannot be before the first.";
+    FilteredLinks => "Seçili linkler:", "Filtered links:";
+    Counting => "Sayılıyor…", "Counting…";
+    PaidLower => "ödenen", "paid";
+    TotalsFailed => "Toplamlar hesaplanamadı:", "The totals could not be counted:";
+    RefreshStatuses => "Durumları yenile", "Refresh statuses";
+    RefreshStatusesHelp => "Ekranda görünen ve henüz sonuçlanmamış linklerin durumunu sunucuya sorar, saniyede en çok bir istekle.", "Asks the server for the status of the unfinished links on screen, at most one request per second.";
+    NothingToRefresh => "Ekranda sonuçlanmamış link yok.", "No unfinished links on screen.";
+    RefreshingStatuses => "Durumlar yenileniyor:", "Refreshing statuses:";
+    StatusesRefreshed => "Durumlar yenilendi; değişen link sayısı:", "Statuses refreshed; links changed:";
+    SomeNotRefreshed => "Bazı linkler yenilenemedi:", "Some links could not be refreshed:";
+    ExportCsv => "CSV olarak dışa aktar", "Export CSV";
+    ExportCsvHelp => "Bu filtreye uyan tüm linkler, tüm alanlarıyla, İndirilenler klasörüne yazılır.", "Every link matching this filter, with every field, is written to the Downloads folder.";
+    Exporting => "Dışa aktarılıyor…", "Exporting…";
+    ExportedTo => "link dışa aktarıldı:", "links exported to";
+    ExportFailed => "Dışa aktarılamadı:", "The export failed:";
+
+    // Day close.
+    FirstDay => "İlk gün (YYYY-AA-GG)", "First day (YYYY-MM-DD)";
+    LastDay => "Son gün (YYYY-AA-GG)", "Last day (YYYY-MM-DD)";
+    PreviousDay => "◀ Önceki gün", "◀ Previous day";
+    NextDay => "Sonraki gün ▶", "Next day ▶";
+    PreviousPeriod => "◀ Önceki dönem", "◀ Previous period";
+    NextPeriod => "Sonraki dönem ▶", "Next period ▶";
+    Today => "Bugün", "Today";
+    LocalDays => "Yerel günler, saat dilimi UTC", "Local days, time zone UTC";
+    ReportSource => "Rakamlar bu bilgisayardaki geçmişten gelir. En son ödemeler için önce Geçmiş'te «Durumları yenile»yi kullanın.", "Figures come from this computer's history. For the latest payments, use “Refresh statuses” in History first.";
+    ReportEmpty => "Bu günlerde oluşturulan link yok.", "No links were created on these days.";
+    ReportFailed => "Rapor hazırlanamadı:", "The report could not be made:";
+    LinksCreated => "Oluşturulan link", "Links created";
+    PaidInFull => "Tamamı ödendi", "Paid in full";
+    PartiallyPaid => "Kısmen ödendi", "Partially paid";
+    StillPending => "Ödeme bekliyor", "Still pending";
+    OtherStatuses => "Diğer (reddedilen, incelemede)", "Other (rejected, under review)";
+    Collected => "Tahsil edilen", "Collected";
+    CollectedPerHour => "Saat saat tahsilat", "Collected per hour";
+    Hour => "Saat", "Hour";
+    NothingCollected => "Bu günlerde tahsilat yok.", "Nothing was collected on these days.";
+    BestSelling => "En çok satanlar (ödenen linklerden)", "Best-selling items (of the paid links)";
+    NoItemsSold => "Ödenen linklerde ürün yok.", "No items on the paid links.";
+    PriceUnknown => "Bu ürünün fiyatı bu bilgisayarın kataloğunda bu para biriminde yok.", "This item's price is not in this computer's catalog in this currency.";
 
     // Pending.
     State => "Durum", "State";

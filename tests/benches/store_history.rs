@@ -181,5 +181,88 @@ fn durable_commit(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, search, durable_commit);
+/// The day close at the same scale: the report of one day (2,880 links), the first page of a
+/// one-day range, and the CSV export of a range, streamed to nowhere (rows per second).
+fn day_close(c: &mut Criterion) {
+    use criterion::Throughput;
+    use paydesk::clock::Zone;
+    use paydesk::store::TimeRange;
+
+    let store = history();
+    let links = links_count();
+    let middle = synthetic_link(links / 2).1;
+    let day = middle.date_naive();
+    let utc = Zone::hours(0);
+    let now = synthetic_link(links - 1).1;
+    let started = Instant::now();
+    let report = store.day_report(PROFILE, day, day, utc, now).unwrap();
+    eprintln!(
+        "day report of {day}: {} links in {:.2} ms (first run)",
+        report.links,
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    let mut group = c.benchmark_group("day_close");
+    group
+        .sample_size(30)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    group.bench_function("report_one_day", |b| {
+        b.iter(|| black_box(store.day_report(PROFILE, day, day, utc, now).unwrap()));
+    });
+    let range = TimeRange::days(day, day, utc);
+    group.bench_function("first_page_of_a_day", |b| {
+        b.iter(|| {
+            black_box(
+                store
+                    .search_links_in(PROFILE, &LinkQuery::default(), Some(range))
+                    .unwrap(),
+            )
+        });
+    });
+    // A month under `cargo bench` (86,400 links), two days in the smoke run.
+    let days = if links >= 1_000_000 { 30 } else { 2 };
+    let month = TimeRange::days(day, day + TimeDelta::days(days - 1), utc);
+    let rows = store
+        .export_links_csv(
+            PROFILE,
+            &LinkQuery::default(),
+            Some(month),
+            utc,
+            std::io::sink(),
+        )
+        .unwrap();
+    let started = Instant::now();
+    store
+        .export_links_csv(
+            PROFILE,
+            &LinkQuery::default(),
+            Some(month),
+            utc,
+            std::io::sink(),
+        )
+        .unwrap();
+    eprintln!(
+        "CSV export of {rows} links: {:.0} rows/s (one run)",
+        f64::from(u32::try_from(rows).unwrap()) / started.elapsed().as_secs_f64()
+    );
+    group.throughput(Throughput::Elements(u64::try_from(rows).unwrap()));
+    group.bench_function("export_csv_rows", |b| {
+        b.iter(|| {
+            black_box(
+                store
+                    .export_links_csv(
+                        PROFILE,
+                        &LinkQuery::default(),
+                        Some(month),
+                        utc,
+                        std::io::sink(),
+                    )
+                    .unwrap(),
+            )
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, search, durable_commit, day_close);
 criterion_main!(benches);

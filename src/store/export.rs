@@ -1,0 +1,176 @@
+//! History as CSV: every field of each link, one row per link, written as the links are read.
+//!
+//! The file is UTF-8 (no byte-order mark) with a header row of the API's field names; the
+//! `csv` crate quotes a field holding a comma, a quote or a line break. Amounts are the exact
+//! decimals with a dot (`1250.50`); booleans are `true` / `false`; a missing value is an empty
+//! field. Every time is written twice: ISO-8601 UTC (`2026-11-21T14:05:00Z`) and, in the next
+//! column (`…Local`), the same moment in the given zone with its offset
+//! (`2026-11-21T17:05:00+03:00`). After the link's own fields come two of this install's:
+//! `storedAt` (when it was first stored here, what the date filter selects on) and
+//! `cancelledAt` (a cancel made through paydesk; the server reports it EXPIRED).
+//!
+//! Nothing is collected: [`Store::export_links_csv`] hands each row from the query to the
+//! writer, so memory stays the same for ten links or a million.
+
+use std::io::Write;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+
+use super::links::TimeRange;
+use super::{LinkQuery, Store, StoreError, StoredLink};
+use crate::api::wire::format_time;
+use crate::clock::Zone;
+
+/// The header row.
+pub const LINK_CSV_HEADER: [&str; 27] = [
+    "id",
+    "referenceNumber",
+    "orderNumber",
+    "paymentUrl",
+    "transactionRef",
+    "amount",
+    "paidAmount",
+    "remainingAmount",
+    "currency",
+    "status",
+    "description",
+    "allowPartialPayment",
+    "enableInstallment",
+    "availableInstallments",
+    "email",
+    "phoneCountryCode",
+    "phoneNumber",
+    "expiryDate",
+    "expiryDateLocal",
+    "completedDate",
+    "completedDateLocal",
+    "createdDate",
+    "createdDateLocal",
+    "storedAt",
+    "storedAtLocal",
+    "cancelledAt",
+    "cancelledAtLocal",
+];
+
+/// Writes links as CSV rows under [`LINK_CSV_HEADER`].
+pub struct LinkCsvWriter<W: Write> {
+    csv: csv::Writer<W>,
+    zone: Zone,
+    rows: usize,
+}
+
+impl<W: Write> std::fmt::Debug for LinkCsvWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinkCsvWriter")
+            .field("zone", &self.zone)
+            .field("rows", &self.rows)
+            .finish_non_exhaustive()
+    }
+}
+
+fn io(e: csv::Error) -> StoreError {
+    StoreError::Io {
+        path: "CSV export".into(),
+        source: e.into(),
+    }
+}
+
+impl<W: Write> LinkCsvWriter<W> {
+    /// Starts the file: the header row. Local times are written in `zone`.
+    pub fn new(out: W, zone: Zone) -> Result<Self, StoreError> {
+        let mut csv = csv::WriterBuilder::new()
+            .buffer_capacity(64 * 1024)
+            .from_writer(out);
+        csv.write_record(LINK_CSV_HEADER).map_err(io)?;
+        Ok(Self { csv, zone, rows: 0 })
+    }
+
+    /// Writes one link.
+    pub fn write(&mut self, stored: &StoredLink) -> Result<(), StoreError> {
+        let l = &stored.link;
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
+        let number =
+            |v: Option<rust_decimal::Decimal>| v.map(|d| d.to_string()).unwrap_or_default();
+        let flag = |v: Option<bool>| v.map(|b| b.to_string()).unwrap_or_default();
+        let utc = |t: Option<DateTime<Utc>>| t.map(format_time).unwrap_or_default();
+        let local = |t: Option<DateTime<Utc>>| {
+            t.map(|t| {
+                self.zone
+                    .local(t)
+                    .to_rfc3339_opts(SecondsFormat::AutoSi, false)
+            })
+            .unwrap_or_default()
+        };
+        let stored_at = Some(stored.created_at);
+        let row: [String; LINK_CSV_HEADER.len()] = [
+            l.id.clone(),
+            text(&l.reference_number),
+            text(&l.order_number),
+            text(&l.payment_url),
+            text(&l.transaction_ref),
+            number(l.amount),
+            number(l.paid_amount),
+            number(l.remaining_amount),
+            l.currency
+                .map(|c| c.as_str().to_owned())
+                .unwrap_or_default(),
+            l.status
+                .as_ref()
+                .map(|s| s.as_str().to_owned())
+                .unwrap_or_default(),
+            text(&l.description),
+            flag(l.allow_partial_payment),
+            flag(l.enable_installment),
+            text(&l.available_installments),
+            text(&l.email),
+            text(&l.phone_country_code),
+            text(&l.phone_number),
+            utc(l.expiry_date),
+            local(l.expiry_date),
+            utc(l.completed_date),
+            local(l.completed_date),
+            utc(l.created_date),
+            local(l.created_date),
+            utc(stored_at),
+            local(stored_at),
+            utc(stored.cancelled_at),
+            local(stored.cancelled_at),
+        ];
+        self.csv.write_record(&row).map_err(io)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// How many links were written.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Flushes the rows and hands the output back.
+    pub fn finish(self) -> Result<W, StoreError> {
+        self.csv.into_inner().map_err(|e| StoreError::Io {
+            path: "CSV export".into(),
+            source: e.into_error(),
+        })
+    }
+}
+
+impl Store {
+    /// Writes every link the search matches (`limit` and `before` ignored; `range` as in
+    /// [`Store::search_links_in`]) as CSV to `out`, newest first, one row at a time. Returns
+    /// how many links were written.
+    pub fn export_links_csv<W: Write>(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+        range: Option<TimeRange>,
+        zone: Zone,
+        out: W,
+    ) -> Result<usize, StoreError> {
+        let mut writer = LinkCsvWriter::new(out, zone)?;
+        self.for_each_link(profile, q, range, |link| writer.write(&link))?;
+        let rows = writer.rows();
+        writer.finish()?;
+        Ok(rows)
+    }
+}

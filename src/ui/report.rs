@@ -1,0 +1,446 @@
+//! The day close: what the links created over a day (or a range of days) came to, per
+//! currency, as cards; what was collected in each hour, as a bar chart; and the best-selling
+//! items. Today by default, with a step to the previous and the next day.
+//!
+//! The report itself is computed by the store (`store::report`) on the worker; this view only
+//! keeps the days asked for, asks for the report when they change, and draws the answer.
+
+use chrono::{NaiveDate, TimeDelta};
+use egui::{RichText, Ui};
+use egui_plot::{Bar, BarChart, GridMark, Plot};
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+
+use crate::app::Command;
+use crate::clock::Zone;
+use crate::domain::{Currency, format_amount};
+use crate::lang::Lang;
+use crate::store::{CurrencyReport, DayReport};
+use crate::ui::ViewCtx;
+use crate::ui::text::T;
+use crate::ui::widgets;
+
+/// Width of one currency card, in points.
+const CARD_WIDTH: f32 = 300.0;
+
+/// The state of the Report view.
+#[derive(Debug, Default)]
+pub struct ReportView {
+    /// The zone whose local days are reported (the machine's own unless a test sets one).
+    pub zone: Zone,
+    /// The first day as typed.
+    pub first_text: String,
+    /// The last day as typed.
+    pub last_text: String,
+    /// The days of the report shown (or being made).
+    pub loaded: Option<(NaiveDate, NaiveDate)>,
+    /// The report shown.
+    pub report: Option<DayReport>,
+    /// A report is being made.
+    pub loading: bool,
+    /// Why the last report failed.
+    pub error: Option<String>,
+    /// The currency whose hours the chart shows.
+    pub chart: Option<Currency>,
+}
+
+impl ReportView {
+    /// Forgets which days are shown, so the report is made again (a profile switch, or the
+    /// view opened again after links changed).
+    pub fn invalidate(&mut self) {
+        self.loaded = None;
+    }
+
+    /// A report arrived for `days`.
+    pub fn set_report(&mut self, days: (NaiveDate, NaiveDate), result: Result<DayReport, String>) {
+        self.loading = false;
+        self.loaded = Some(days);
+        match result {
+            Ok(report) => {
+                let with_money = |c: &&CurrencyReport| !c.collected.is_zero();
+                if !self.chart.is_some_and(|ch| {
+                    report
+                        .currencies
+                        .iter()
+                        .filter(with_money)
+                        .any(|c| c.currency == ch)
+                }) {
+                    self.chart = report
+                        .currencies
+                        .iter()
+                        .find(with_money)
+                        .map(|c| c.currency);
+                }
+                self.report = Some(report);
+                self.error = None;
+            }
+            Err(e) => {
+                self.report = None;
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// The days typed, or the sentence saying what is wrong with them.
+    fn days(&self) -> Result<(NaiveDate, NaiveDate), T> {
+        let parse =
+            |t: &str| NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| T::BadDay);
+        let first = parse(&self.first_text)?;
+        let last = if self.last_text.trim().is_empty() {
+            first
+        } else {
+            parse(&self.last_text)?
+        };
+        if last < first {
+            return Err(T::DaysBackwards);
+        }
+        Ok((first, last))
+    }
+
+    fn set_days(&mut self, first: NaiveDate, last: NaiveDate) {
+        self.first_text = first.to_string();
+        self.last_text = last.to_string();
+    }
+
+    /// Draws the view.
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        let today = self.zone.date_of(cx.now);
+        if self.first_text.is_empty() && self.last_text.is_empty() {
+            self.set_days(today, today);
+        }
+        ui.heading(T::NavReport.get(lang));
+        let days = self.days();
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label(T::FirstDay.get(lang));
+            ui.add(egui::TextEdit::singleline(&mut self.first_text).desired_width(110.0))
+                .labelled_by(l.id);
+            let l = ui.label(T::LastDay.get(lang));
+            ui.add(egui::TextEdit::singleline(&mut self.last_text).desired_width(110.0))
+                .labelled_by(l.id);
+            ui.separator();
+            let (back, forward) = match days {
+                Ok((a, b)) if a != b => (T::PreviousPeriod, T::NextPeriod),
+                _ => (T::PreviousDay, T::NextDay),
+            };
+            let shift = |d: (NaiveDate, NaiveDate), sign: i64| {
+                let len = (d.1 - d.0).num_days() + 1;
+                let by = TimeDelta::days(len * sign);
+                (d.0 + by, d.1 + by)
+            };
+            if ui
+                .add_enabled(days.is_ok(), egui::Button::new(back.get(lang)))
+                .clicked()
+                && let Ok(d) = days
+            {
+                let (a, b) = shift(d, -1);
+                self.set_days(a, b);
+            }
+            if ui.button(T::Today.get(lang)).clicked() {
+                self.set_days(today, today);
+            }
+            if ui
+                .add_enabled(days.is_ok(), egui::Button::new(forward.get(lang)))
+                .clicked()
+                && let Ok(d) = days
+            {
+                let (a, b) = shift(d, 1);
+                self.set_days(a, b);
+            }
+            if ui
+                .add_enabled(!self.loading, egui::Button::new(T::Refresh.get(lang)))
+                .clicked()
+            {
+                self.invalidate();
+            }
+            if self.loading {
+                ui.spinner();
+            }
+        });
+        let days = self.days();
+        match days {
+            Ok(d) if self.loaded != Some(d) && !self.loading => {
+                self.loading = true;
+                cx.emit(Command::LoadReport {
+                    first: d.0,
+                    last: d.1,
+                    zone: self.zone,
+                });
+            }
+            Ok(_) => {}
+            Err(t) => {
+                widgets::error_text_ui(ui, &cx.palette, t.get(lang));
+            }
+        }
+        let offset = self
+            .report
+            .as_ref()
+            .map(|r| r.utc_offset.clone())
+            .unwrap_or_default();
+        widgets::hint_ui(
+            ui,
+            &cx.palette,
+            &format!(
+                "{}{offset}. {}",
+                T::LocalDays.get(lang),
+                T::ReportSource.get(lang)
+            ),
+        );
+        ui.add_space(6.0);
+        if let Some(e) = &self.error {
+            widgets::error_text_ui(
+                ui,
+                &cx.palette,
+                format!("{} {e}", T::ReportFailed.get(lang)),
+            );
+            return;
+        }
+        let Some(report) = &self.report else {
+            widgets::hint_ui(ui, &cx.palette, T::Loading.get(lang));
+            return;
+        };
+        if report.currencies.is_empty() {
+            ui.label(RichText::new(T::ReportEmpty.get(lang)).size(16.0));
+            return;
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("report-scroll")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    for c in self.report.iter().flat_map(|r| &r.currencies) {
+                        card_ui(ui, c, lang);
+                    }
+                });
+                ui.add_space(12.0);
+                self.hours_ui(ui, cx);
+                ui.add_space(12.0);
+                self.items_ui(ui, lang);
+            });
+    }
+
+    fn hours_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        let Some(report) = &self.report else {
+            return;
+        };
+        let with_money: Vec<&CurrencyReport> = report
+            .currencies
+            .iter()
+            .filter(|c| !c.collected.is_zero())
+            .collect();
+        ui.horizontal(|ui| {
+            ui.label(
+                RichText::new(T::CollectedPerHour.get(lang))
+                    .strong()
+                    .size(16.0),
+            );
+            if with_money.len() > 1 {
+                let l = ui.label(T::Currency.get(lang));
+                let shown = self.chart.map(Currency::as_str).unwrap_or_default();
+                let combo = egui::ComboBox::from_id_salt("report-chart-currency")
+                    .selected_text(shown)
+                    .show_ui(ui, |ui| {
+                        for c in &with_money {
+                            ui.selectable_value(
+                                &mut self.chart,
+                                Some(c.currency),
+                                c.currency.as_str(),
+                            );
+                        }
+                    });
+                let _ = combo.response.labelled_by(l.id);
+            }
+        });
+        let Some(shown) = with_money
+            .iter()
+            .find(|c| Some(c.currency) == self.chart)
+            .or(with_money.first())
+        else {
+            widgets::hint_ui(ui, &cx.palette, T::NothingCollected.get(lang));
+            return;
+        };
+        let currency = shown.currency;
+        // Display only: bar heights are screen positions; the amounts shown in words and sent
+        // anywhere are the exact decimals of the report.
+        let bars: Vec<Bar> = shown
+            .collected_by_hour
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.is_zero())
+            .map(|(hour, d)| {
+                let hour = u32::try_from(hour).unwrap_or_default();
+                Bar::new(f64::from(hour), d.to_f64().unwrap_or_default())
+                    .width(0.8)
+                    .name(format!(
+                        "{hour:02}:00  {}",
+                        format_amount(*d, currency, lang)
+                    ))
+            })
+            .collect();
+        let color = cx.palette.plot_line();
+        let symbol = currency.symbol();
+        let highest = bars.iter().map(|b| b.value).fold(0.0, f64::max);
+        let step = nice_step(highest / 4.0);
+        Plot::new("report-hours")
+            .height(180.0)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .allow_scroll(false)
+            .allow_boxed_zoom(false)
+            .allow_double_click_reset(false)
+            .include_x(-0.6)
+            .include_x(23.6)
+            .include_y(0.0)
+            .x_axis_label(T::Hour.get(lang))
+            // A mark at every hour of the day, whatever the width.
+            .x_grid_spacer(|_| {
+                (0..24)
+                    .map(|h| GridMark {
+                        value: f64::from(h),
+                        step_size: if h % 6 == 0 { 6.0 } else { 1.0 },
+                    })
+                    .collect()
+            })
+            .x_axis_formatter(|mark, _| {
+                let h = mark.value;
+                if (0.0..24.0).contains(&h) && h.fract() == 0.0 {
+                    format!("{h:02}")
+                } else {
+                    String::new()
+                }
+            })
+            // Four or five labelled lines at a round step, whatever the height.
+            .y_grid_spacer(move |input| {
+                let top = input.bounds.1.max(step);
+                (0..=100)
+                    .map(|i| f64::from(i) * step)
+                    .take_while(|v| *v <= top)
+                    .map(|value| GridMark {
+                        value,
+                        step_size: step,
+                    })
+                    .collect()
+            })
+            .y_axis_formatter(move |mark, _| match lang {
+                Lang::Tr => format!("{} {symbol}", mark.value),
+                Lang::En => format!("{symbol}{}", mark.value),
+            })
+            .show(ui, |p| {
+                p.bar_chart(
+                    BarChart::new(T::Collected.get(lang), bars)
+                        .color(color)
+                        .element_formatter(Box::new(|bar, _| bar.name.clone())),
+                );
+            });
+    }
+
+    fn items_ui(&self, ui: &mut Ui, lang: Lang) {
+        let Some(report) = &self.report else {
+            return;
+        };
+        ui.label(RichText::new(T::BestSelling.get(lang)).strong().size(16.0));
+        if report.top_items.is_empty() {
+            ui.label(T::NoItemsSold.get(lang));
+            return;
+        }
+        egui::Grid::new("report-items")
+            .num_columns(3)
+            .striped(true)
+            .spacing([24.0, 6.0])
+            .show(ui, |ui| {
+                ui.label(RichText::new(T::ItemName.get(lang)).strong());
+                right_ui(ui, 70.0, RichText::new(T::Quantity.get(lang)).strong());
+                right_ui(ui, 110.0, RichText::new(T::Total.get(lang)).strong());
+                ui.end_row();
+                for item in &report.top_items {
+                    ui.label(item.name.as_str());
+                    right_ui(ui, 70.0, item.quantity.to_string());
+                    match item.sum {
+                        Some(sum) => {
+                            right_ui(ui, 110.0, format_amount(sum, item.currency, lang));
+                        }
+                        None => {
+                            right_ui(ui, 110.0, "—").on_hover_text(T::PriceUnknown.get(lang));
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+}
+
+/// The smallest of 1, 2, 5 × 10ⁿ at least `at_least` (a round axis step).
+fn nice_step(at_least: f64) -> f64 {
+    if at_least.is_nan() || at_least <= 0.0 {
+        return 1.0;
+    }
+    let mut magnitude = 10f64.powf(at_least.log10().floor());
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if m * magnitude >= at_least {
+                return m * magnitude;
+            }
+        }
+        magnitude *= 10.0;
+    }
+}
+
+/// One currency's card: collected in large type, then the counts.
+fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
+    let money = |d: Decimal| format_amount(d, c.currency, lang);
+    egui::Frame::group(ui.style())
+        .inner_margin(12.0)
+        .show(ui, |ui| {
+            ui.set_width(CARD_WIDTH);
+            ui.vertical(|ui| {
+                ui.label(RichText::new(c.currency.as_str()).strong().size(15.0));
+                ui.label(
+                    RichText::new(format!("{} {}", T::Collected.get(lang), money(c.collected)))
+                        .strong()
+                        .size(22.0),
+                );
+                ui.add_space(6.0);
+                egui::Grid::new(("report-card", c.currency.as_str()))
+                    .num_columns(3)
+                    .min_col_width(40.0)
+                    .spacing([16.0, 5.0])
+                    .show(ui, |ui| {
+                        let mut row = |label: T, count: usize, sum: Option<Decimal>| {
+                            ui.label(label.get(lang));
+                            right_ui(ui, 40.0, RichText::new(count.to_string()).strong());
+                            right_ui(ui, 110.0, sum.map(money).unwrap_or_default());
+                            ui.end_row();
+                        };
+                        row(T::LinksCreated, c.created, None);
+                        row(T::PaidInFull, c.paid.count, Some(c.paid.sum));
+                        row(
+                            T::PartiallyPaid,
+                            c.partially_paid.count,
+                            Some(c.partially_paid.sum),
+                        );
+                        row(T::StillPending, c.pending, None);
+                        row(T::StatusExpired, c.expired, None);
+                        row(T::StatusCancelled, c.cancelled, None);
+                        if c.other > 0 {
+                            row(T::OtherStatuses, c.other, None);
+                        }
+                    });
+            });
+        });
+}
+
+/// A grid cell with its text on the right (numbers line up on their last digit), at least
+/// `width` wide.
+fn right_ui(ui: &mut Ui, width: f32, text: impl Into<egui::WidgetText>) -> egui::Response {
+    let height = ui.spacing().interact_size.y;
+    ui.allocate_ui_with_layout(
+        egui::vec2(width, height),
+        egui::Layout::right_to_left(egui::Align::Center),
+        |ui| {
+            ui.set_min_width(width);
+            ui.label(text)
+        },
+    )
+    .inner
+}

@@ -1,0 +1,795 @@
+//! The day report, history totals and the CSV export, over a seeded history: links created
+//! through the journal (so their items are kept) over three days around the reported one, in
+//! three currencies, paid, partly paid, cancelled, expired, pending past their expiry, of
+//! another profile. Every expected figure is computed here from the seed list itself, with the
+//! rules written out plainly, and compared with what the store answers.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers: a failed unwrap is a failed test with its location"
+)]
+
+use std::collections::HashMap;
+use std::str::FromStr;
+
+use chrono::{DateTime, NaiveDate, SecondsFormat, TimeDelta, Timelike, Utc};
+use paydesk::api::wire::PaymentLink;
+use paydesk::clock::Zone;
+use paydesk::domain::{Currency, LinkStatus};
+use paydesk::store::{
+    ItemSales, JournalBegin, JournalKey, LINK_CSV_HEADER, LinkQuery, NewJournalRow, Store,
+    TOP_ITEMS, TimeRange,
+};
+use rust_decimal::Decimal;
+
+const SHOP: &str = "shop";
+const OTHER: &str = "other-shop";
+
+fn dec(s: &str) -> Decimal {
+    Decimal::from_str(s).unwrap()
+}
+
+fn at(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+}
+
+fn day(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+}
+
+/// Istanbul: 21 November 2026 runs from 2026-11-20T21:00Z to 2026-11-21T21:00Z.
+fn zone() -> Zone {
+    Zone::hours(3)
+}
+
+/// The moment the report is asked for.
+fn now() -> DateTime<Utc> {
+    at("2026-11-23T09:00:00Z")
+}
+
+/// One item as sent in the request body.
+#[derive(Debug, Clone)]
+enum Item {
+    Free(&'static str, &'static str, u32),
+    Catalog(&'static str, u32),
+}
+
+/// One seeded link and everything the store is told about it.
+#[derive(Debug, Clone)]
+struct Seed {
+    profile: &'static str,
+    id: String,
+    created: DateTime<Utc>,
+    currency: Currency,
+    amount: Decimal,
+    paid: Decimal,
+    status: LinkStatus,
+    expiry: Option<DateTime<Utc>>,
+    completed: Option<DateTime<Utc>>,
+    /// Cancelled through paydesk at this moment.
+    cancelled: Option<DateTime<Utc>>,
+    description: String,
+    items: Vec<Item>,
+}
+
+impl Seed {
+    fn link(&self) -> PaymentLink {
+        PaymentLink {
+            id: self.id.clone(),
+            reference_number: Some(format!("R-{}", self.id)),
+            order_number: Some(format!("PD-{}", self.id)),
+            payment_url: Some(format!("https://pay.example/{}", self.id)),
+            transaction_ref: (self.paid > Decimal::ZERO).then(|| format!("txn_{}", self.id)),
+            amount: Some(self.amount),
+            paid_amount: Some(self.paid),
+            remaining_amount: Some(self.amount - self.paid),
+            currency: Some(self.currency),
+            status: Some(self.status.clone()),
+            description: Some(self.description.clone()),
+            allow_partial_payment: Some(true),
+            enable_installment: Some(false),
+            available_installments: None,
+            email: Some("ayse@example.com".into()),
+            phone_country_code: Some("90".into()),
+            phone_number: Some("5321234567".into()),
+            expiry_date: self.expiry,
+            completed_date: self.completed,
+            created_date: Some(self.created),
+        }
+    }
+
+    /// When history last heard of it: the cancel, else the creation.
+    fn last_update(&self) -> DateTime<Utc> {
+        self.cancelled.unwrap_or(self.created)
+    }
+
+    fn body(&self) -> Vec<u8> {
+        let items: Vec<serde_json::Value> = self
+            .items
+            .iter()
+            .map(|i| match i {
+                Item::Free(name, price, q) => serde_json::json!({
+                    "name": name,
+                    "unitPrice": serde_json::Number::from_str(price).unwrap(),
+                    "quantity": q,
+                }),
+                Item::Catalog(id, q) => serde_json::json!({"productVariantId": id, "quantity": q}),
+            })
+            .collect();
+        serde_json::to_vec(&serde_json::json!({
+            "amount": serde_json::Number::from_str(&self.amount.to_string()).unwrap(),
+            "currency": self.currency.as_str(),
+            "orderNumber": format!("PD-{}", self.id),
+            "items": items,
+        }))
+        .unwrap()
+    }
+}
+
+/// A fixed pseudo-random sequence (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const FREE_ITEMS: [(&str, &str); 3] = [
+    ("Filtre kahve", "75.00"),
+    ("Çay", "15.50"),
+    ("Su, büyük", "10.00"),
+];
+
+/// 400 random links from 19 to 22 November (UTC), plus the edge cases.
+fn seeds() -> Vec<Seed> {
+    let mut rng = Rng(2026);
+    let start = at("2026-11-19T18:00:00Z");
+    let mut out = Vec::new();
+    for i in 0..400 {
+        let created = start + TimeDelta::seconds(i64::try_from(rng.below(4 * 86_400)).unwrap());
+        let currency = [Currency::Try, Currency::Try, Currency::Eur, Currency::Jpy]
+            [usize::try_from(rng.below(4)).unwrap()];
+        let mut items = Vec::new();
+        let mut amount = Decimal::ZERO;
+        for _ in 0..=rng.below(3) {
+            let q = u32::try_from(rng.below(3) + 1).unwrap();
+            match rng.below(4) {
+                0 if currency == Currency::Try => {
+                    items.push(Item::Catalog("v_simit", q));
+                    amount += dec("25.00") * Decimal::from(q);
+                }
+                1 => {
+                    // The catalog knows it only in TRY: in EUR or JPY its price is unknown here.
+                    items.push(Item::Catalog("v_fincan", q));
+                    amount += dec("18") * Decimal::from(q);
+                }
+                _ => {
+                    let (name, price) = FREE_ITEMS[usize::try_from(rng.below(3)).unwrap()];
+                    let price = if currency == Currency::Jpy {
+                        "300"
+                    } else {
+                        price
+                    };
+                    items.push(Item::Free(name, price, q));
+                    amount += dec(price) * Decimal::from(q);
+                }
+            }
+        }
+        amount.rescale(currency.minor_units());
+        let kind = rng.below(10);
+        let (status, paid) = match kind {
+            0..=3 => (LinkStatus::Completed, amount),
+            4 => (
+                LinkStatus::Pending,
+                (amount / Decimal::from(2)).round_dp(currency.minor_units()),
+            ),
+            5 => (LinkStatus::Expired, Decimal::ZERO),
+            6 => (LinkStatus::Rejected, Decimal::ZERO),
+            _ => (LinkStatus::Pending, Decimal::ZERO),
+        };
+        let cancelled = (rng.below(5) == 0
+            && status != LinkStatus::Completed
+            && status != LinkStatus::Rejected)
+            .then(|| created + TimeDelta::minutes(i64::try_from(rng.below(600)).unwrap()));
+        let status = if cancelled.is_some() {
+            LinkStatus::Expired
+        } else {
+            status
+        };
+        let expiry = match rng.below(3) {
+            0 => None,
+            1 => Some(created + TimeDelta::hours(2)),
+            _ => Some(created + TimeDelta::days(7)),
+        };
+        out.push(Seed {
+            profile: if i % 23 == 5 { OTHER } else { SHOP },
+            id: format!("lnk_{i:04}"),
+            created,
+            currency,
+            amount,
+            paid,
+            completed: (status == LinkStatus::Completed)
+                .then(|| created + TimeDelta::minutes(i64::try_from(rng.below(300)).unwrap())),
+            status,
+            expiry,
+            cancelled,
+            description: format!("Sipariş {i}"),
+            items,
+        });
+    }
+    // The edges of 21 November in Istanbul: its first millisecond, its last, and the next.
+    for (id, created) in [
+        ("edge_first", "2026-11-20T21:00:00Z"),
+        ("edge_last", "2026-11-21T20:59:59.999Z"),
+        ("edge_next", "2026-11-21T21:00:00Z"),
+        ("edge_before", "2026-11-20T20:59:59.999Z"),
+    ] {
+        let created = at(created);
+        out.push(Seed {
+            profile: SHOP,
+            id: id.to_owned(),
+            created,
+            currency: Currency::Try,
+            amount: dec("100.00"),
+            paid: dec("100.00"),
+            status: LinkStatus::Completed,
+            expiry: None,
+            completed: Some(created),
+            cancelled: None,
+            description: "kenar".into(),
+            items: vec![Item::Free("Kenar", "100.00", 1)],
+        });
+    }
+    out
+}
+
+/// Stores the seeds as the app would: journal row, completion (with the items), cancel.
+fn store_with(seeds: &[Seed]) -> Store {
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .catalog_import_csv(
+            "id;name;unit_price;currency\nv_simit;Simit (eski ad);25,00;TRY\nv_fincan;Fincan;18,00;TRY\n"
+                .as_bytes(),
+        )
+        .unwrap();
+    let mut ordered: Vec<&Seed> = seeds.iter().collect();
+    ordered.sort_by_key(|s| s.created);
+    for s in ordered {
+        let key = JournalKey::new(s.profile, "link.create", format!("link-PD-{}", s.id));
+        let begun = store
+            .journal_begin(&NewJournalRow {
+                key: key.clone(),
+                body: s.body(),
+                order_number: Some(format!("PD-{}", s.id)),
+                amount: Some(s.amount),
+                currency: Some(s.currency),
+                now: s.created,
+            })
+            .unwrap();
+        assert!(matches!(begun, JournalBegin::Started(_)));
+        store.journal_complete(&key, &s.link(), s.created).unwrap();
+        if let Some(t) = s.cancelled {
+            store.record_cancel(s.profile, &s.link(), t).unwrap();
+        }
+    }
+    // Renamed in the catalog after the sales: the report names it as the catalog does now.
+    store
+        .catalog_import_csv(
+            "id,name,unit_price,currency\nv_simit,Susamlı simit,25.00,TRY\n".as_bytes(),
+        )
+        .unwrap();
+    store
+}
+
+/// The shop's seeds created in `[from, to)`.
+fn in_window(seeds: &[Seed], from: DateTime<Utc>, to: DateTime<Utc>) -> Vec<&Seed> {
+    seeds
+        .iter()
+        .filter(|s| s.profile == SHOP && s.created >= from && s.created < to)
+        .collect()
+}
+
+#[derive(Debug, Default, PartialEq)]
+struct Expected {
+    created: usize,
+    paid: (usize, Decimal),
+    partial: (usize, Decimal),
+    pending: usize,
+    expired: usize,
+    cancelled: usize,
+    other: usize,
+    by_hour: [Decimal; 24],
+}
+
+fn expected(seeds: &[&Seed]) -> HashMap<Currency, Expected> {
+    let mut out: HashMap<Currency, Expected> = HashMap::new();
+    for s in seeds {
+        let e = out.entry(s.currency).or_default();
+        e.created += 1;
+        if s.status == LinkStatus::Completed {
+            e.paid.0 += 1;
+            e.paid.1 += s.paid;
+        } else if s.paid > Decimal::ZERO {
+            e.partial.0 += 1;
+            e.partial.1 += s.paid;
+        } else if s.cancelled.is_some() {
+            e.cancelled += 1;
+        } else if s.status == LinkStatus::Expired
+            || (s.status == LinkStatus::Pending && s.expiry.is_some_and(|x| x <= now()))
+        {
+            e.expired += 1;
+        } else if s.status == LinkStatus::Pending {
+            e.pending += 1;
+        } else {
+            e.other += 1;
+        }
+        if s.paid > Decimal::ZERO {
+            let when = s.completed.unwrap_or_else(|| s.last_update());
+            // Istanbul is UTC+3 all year.
+            let hour = (when.hour() + 3) % 24;
+            e.by_hour[hour as usize] += s.paid;
+        }
+    }
+    out
+}
+
+/// The best-selling items of the paid seeds, by the report's rules written out again.
+fn expected_items(seeds: &[&Seed]) -> Vec<(Currency, String, u64, Option<Decimal>)> {
+    let mut sales: HashMap<(Currency, String), (String, u64, Option<Decimal>)> = HashMap::new();
+    for s in seeds.iter().filter(|s| s.status == LinkStatus::Completed) {
+        for item in &s.items {
+            let (key, name, q, line) = match *item {
+                Item::Free(name, price, q) => (
+                    name.to_owned(),
+                    name,
+                    q,
+                    Some(dec(price) * Decimal::from(q)),
+                ),
+                Item::Catalog("v_simit", q) => (
+                    "v_simit".to_owned(),
+                    "Susamlı simit",
+                    q,
+                    (s.currency == Currency::Try).then(|| dec("25.00") * Decimal::from(q)),
+                ),
+                Item::Catalog(id, q) => (
+                    id.to_owned(),
+                    "Fincan",
+                    q,
+                    (s.currency == Currency::Try).then(|| dec("18.00") * Decimal::from(q)),
+                ),
+            };
+            let e = sales
+                .entry((s.currency, key))
+                .or_insert_with(|| (name.to_owned(), 0, Some(Decimal::ZERO)));
+            e.1 += u64::from(q);
+            e.2 = e.2.zip(line).map(|(a, b)| a + b);
+        }
+    }
+    let mut list: Vec<(Currency, String, u64, Option<Decimal>)> = sales
+        .into_iter()
+        .map(|((c, _), (name, q, sum))| (c, name, q, sum))
+        .collect();
+    list.sort_by(|a, b| {
+        b.2.cmp(&a.2)
+            .then_with(|| b.3.cmp(&a.3))
+            .then_with(|| a.1.cmp(&b.1))
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    list.truncate(TOP_ITEMS);
+    list
+}
+
+fn check_report(store: &Store, seeds: &[Seed], first: &str, last: &str, from: &str, to: &str) {
+    let report = store
+        .day_report(SHOP, day(first), day(last), zone(), now())
+        .unwrap();
+    let window = in_window(seeds, at(from), at(to));
+    assert!(window.len() > 20, "the seed puts links in the window");
+    let want = expected(&window);
+    assert_eq!(report.links, window.len());
+    assert_eq!(report.utc_offset, "+03:00");
+    let currencies: Vec<Currency> = report.currencies.iter().map(|c| c.currency).collect();
+    let mut want_currencies: Vec<Currency> = want.keys().copied().collect();
+    want_currencies.sort();
+    assert_eq!(
+        currencies, want_currencies,
+        "TRY first, only currencies with links"
+    );
+    for c in &report.currencies {
+        let e = &want[&c.currency];
+        let got = Expected {
+            created: c.created,
+            paid: (c.paid.count, c.paid.sum),
+            partial: (c.partially_paid.count, c.partially_paid.sum),
+            pending: c.pending,
+            expired: c.expired,
+            cancelled: c.cancelled,
+            other: c.other,
+            by_hour: c.collected_by_hour,
+        };
+        assert_eq!(&got, e, "{} {first}..{last}", c.currency);
+        assert_eq!(c.collected, e.paid.1 + e.partial.1);
+        assert_eq!(
+            c.created,
+            c.paid.count + c.partially_paid.count + c.pending + c.expired + c.cancelled + c.other,
+            "every link in exactly one bucket"
+        );
+        // Exact decimals at the currency's scale.
+        assert_eq!(
+            c.collected.scale(),
+            c.currency.minor_units(),
+            "{}",
+            c.collected
+        );
+    }
+    let items: Vec<(Currency, String, u64, Option<Decimal>)> = report
+        .top_items
+        .iter()
+        .map(|i: &ItemSales| (i.currency, i.name.clone(), i.quantity, i.sum))
+        .collect();
+    assert_eq!(items, expected_items(&window), "{first}..{last}");
+}
+
+#[test]
+fn the_day_report_matches_sums_computed_from_the_seed() {
+    let seeds = seeds();
+    let store = store_with(&seeds);
+    // One day: its first millisecond is in, the first of the next day is not.
+    check_report(
+        &store,
+        &seeds,
+        "2026-11-21",
+        "2026-11-21",
+        "2026-11-20T21:00:00Z",
+        "2026-11-21T21:00:00Z",
+    );
+    // Two days.
+    check_report(
+        &store,
+        &seeds,
+        "2026-11-20",
+        "2026-11-21",
+        "2026-11-19T21:00:00Z",
+        "2026-11-21T21:00:00Z",
+    );
+    let one = store
+        .day_report(SHOP, day("2026-11-21"), day("2026-11-21"), zone(), now())
+        .unwrap();
+    // The edge links: first and last millisecond in, the neighbours out (their 100.00 would
+    // show at 00:00 and 23:00 local).
+    let tr = &one.currencies[0];
+    assert_eq!(tr.currency, Currency::Try);
+    assert!(tr.collected_by_hour[0] >= dec("100.00"));
+    assert!(tr.collected_by_hour[23] >= dec("100.00"));
+    // A day with no links at all.
+    let empty = store
+        .day_report(SHOP, day("2026-12-25"), day("2026-12-25"), zone(), now())
+        .unwrap();
+    assert_eq!(empty.links, 0);
+    assert!(empty.currencies.is_empty() && empty.top_items.is_empty());
+    // Another profile sees only its own links.
+    let other = store
+        .day_report(OTHER, day("2026-11-19"), day("2026-11-23"), zone(), now())
+        .unwrap();
+    assert_eq!(
+        other.links,
+        seeds.iter().filter(|s| s.profile == OTHER).count()
+    );
+}
+
+#[test]
+fn the_report_serializes_with_exact_amounts() {
+    let seeds = seeds();
+    let store = store_with(&seeds);
+    let report = store
+        .day_report(SHOP, day("2026-11-21"), day("2026-11-21"), zone(), now())
+        .unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["from"], "2026-11-21");
+    assert_eq!(json["utcOffset"], "+03:00");
+    let tr = &json["currencies"][0];
+    assert_eq!(tr["currency"], "TRY");
+    assert_eq!(
+        dec(&tr["collected"].to_string()),
+        report.currencies[0].collected
+    );
+    assert_eq!(tr["collectedByHour"].as_array().unwrap().len(), 24);
+    assert!(tr["partiallyPaid"]["count"].is_u64());
+}
+
+/// Newest first, as history lists them.
+fn by_newest(mut v: Vec<&Seed>) -> Vec<&Seed> {
+    v.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| b.id.cmp(&a.id)));
+    v
+}
+
+fn utc(t: Option<DateTime<Utc>>) -> String {
+    t.map(|t| t.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+        .unwrap_or_default()
+}
+
+fn local(t: Option<DateTime<Utc>>) -> String {
+    t.map(|t| {
+        (t + TimeDelta::hours(3))
+            .naive_utc()
+            .and_local_timezone(chrono::FixedOffset::east_opt(3 * 3600).unwrap())
+            .unwrap()
+            .to_rfc3339_opts(SecondsFormat::AutoSi, false)
+    })
+    .unwrap_or_default()
+}
+
+/// The CSV row the export must write for a seed, built from the seed's own values.
+fn expected_row(s: &Seed) -> Vec<String> {
+    let o = |v: Option<String>| v.unwrap_or_default();
+    vec![
+        s.id.clone(),
+        format!("R-{}", s.id),
+        format!("PD-{}", s.id),
+        format!("https://pay.example/{}", s.id),
+        o((s.paid > Decimal::ZERO).then(|| format!("txn_{}", s.id))),
+        s.amount.to_string(),
+        s.paid.to_string(),
+        (s.amount - s.paid).to_string(),
+        s.currency.as_str().to_owned(),
+        s.status.as_str().to_owned(),
+        s.description.clone(),
+        "true".into(),
+        "false".into(),
+        String::new(),
+        "ayse@example.com".into(),
+        "90".into(),
+        "5321234567".into(),
+        utc(s.expiry),
+        local(s.expiry),
+        utc(s.completed),
+        local(s.completed),
+        utc(Some(s.created)),
+        local(Some(s.created)),
+        utc(Some(s.created)),
+        local(Some(s.created)),
+        utc(s.cancelled),
+        local(s.cancelled),
+    ]
+}
+
+fn read_back(bytes: &[u8]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let header = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_owned).collect())
+        .collect();
+    (header, rows)
+}
+
+#[test]
+fn the_exported_csv_reads_back_as_the_rows() {
+    let mut seeds = seeds();
+    // Descriptions a hand-written writer gets wrong, and a Turkish one.
+    seeds[0].description = "Kazak, yün \"kırmızı\"\nikinci satır".into();
+    seeds[1].description = "İpek şal ığdır ÖÇŞĞÜ".into();
+    seeds[2].description = String::new();
+    let store = store_with(&seeds);
+
+    // Everything of the profile.
+    let mut out = Vec::new();
+    let n = store
+        .export_links_csv(SHOP, &LinkQuery::default(), None, zone(), &mut out)
+        .unwrap();
+    let all = by_newest(seeds.iter().filter(|s| s.profile == SHOP).collect());
+    assert_eq!(n, all.len());
+    let (header, rows) = read_back(&out);
+    assert_eq!(header, LINK_CSV_HEADER);
+    let want: Vec<Vec<String>> = all.iter().map(|s| expected_row(s)).collect();
+    assert_eq!(rows.len(), want.len());
+    for (got, want) in rows.iter().zip(&want) {
+        assert_eq!(got, want);
+    }
+    assert!(
+        rows.iter()
+            .any(|r| r[10] == "Kazak, yün \"kırmızı\"\nikinci satır")
+    );
+    assert!(
+        std::str::from_utf8(&out)
+            .unwrap()
+            .contains("İpek şal ığdır")
+    );
+
+    // A date range and a status (one walk of the status index).
+    let range = TimeRange::days(day("2026-11-21"), day("2026-11-21"), zone());
+    let q = LinkQuery {
+        status: Some(LinkStatus::Completed),
+        ..LinkQuery::default()
+    };
+    let mut out = Vec::new();
+    store
+        .export_links_csv(SHOP, &q, Some(range), zone(), &mut out)
+        .unwrap();
+    let want: Vec<Vec<String>> = by_newest(
+        in_window(&seeds, range.from, range.to)
+            .into_iter()
+            .filter(|s| s.status == LinkStatus::Completed)
+            .collect(),
+    )
+    .iter()
+    .map(|s| expected_row(s))
+    .collect();
+    assert!(want.len() > 5);
+    assert_eq!(read_back(&out).1, want);
+
+    // A text search (pages of the search underneath).
+    let q = LinkQuery {
+        text: Some("sipariş 1".into()),
+        ..LinkQuery::default()
+    };
+    let mut out = Vec::new();
+    store
+        .export_links_csv(SHOP, &q, None, zone(), &mut out)
+        .unwrap();
+    let words = |d: &str| -> Vec<String> {
+        d.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let want: Vec<Vec<String>> = by_newest(
+        seeds
+            .iter()
+            .filter(|s| s.profile == SHOP)
+            .filter(|s| {
+                let w = words(&s.description);
+                w.iter().any(|x| x.starts_with("sipariş")) && w.iter().any(|x| x.starts_with('1'))
+            })
+            .collect(),
+    )
+    .iter()
+    .map(|s| expected_row(s))
+    .collect();
+    assert!(want.len() > 50, "{}", want.len());
+    assert_eq!(read_back(&out).1, want);
+}
+
+/// Which seeds a filter keeps.
+type Keep = Box<dyn Fn(&Seed) -> bool>;
+
+#[test]
+fn history_totals_match_the_seed_for_each_filter_shape() {
+    let seeds = seeds();
+    let store = store_with(&seeds);
+    let range = TimeRange::days(day("2026-11-20"), day("2026-11-21"), zone());
+    let cases: [(LinkQuery, Option<TimeRange>, Keep); 4] = [
+        (LinkQuery::default(), None, Box::new(|_| true)),
+        (
+            LinkQuery::default(),
+            Some(range),
+            Box::new(move |s| s.created >= range.from && s.created < range.to),
+        ),
+        (
+            LinkQuery {
+                status: Some(LinkStatus::Expired),
+                ..LinkQuery::default()
+            },
+            Some(range),
+            Box::new(move |s| {
+                s.status == LinkStatus::Expired && s.created >= range.from && s.created < range.to
+            }),
+        ),
+        (
+            LinkQuery {
+                text: Some("PD-lnk_01".into()),
+                ..LinkQuery::default()
+            },
+            None,
+            Box::new(|s| s.id.starts_with("lnk_01")),
+        ),
+    ];
+    for (q, range, keep) in cases {
+        let totals = store.link_totals(SHOP, &q, range).unwrap();
+        let mut want: Vec<(Currency, usize, Decimal, Decimal)> = Vec::new();
+        for s in seeds.iter().filter(|s| s.profile == SHOP && keep(s)) {
+            match want.iter_mut().find(|w| w.0 == s.currency) {
+                Some(w) => {
+                    w.1 += 1;
+                    w.2 += s.amount;
+                    w.3 += s.paid;
+                }
+                None => want.push((s.currency, 1, s.amount, s.paid)),
+            }
+        }
+        want.sort_by_key(|w| w.0);
+        let got: Vec<(Currency, usize, Decimal, Decimal)> = totals
+            .by_currency
+            .iter()
+            .map(|t| (t.currency, t.count, t.amount, t.paid))
+            .collect();
+        assert_eq!(got, want, "{q:?} {range:?}");
+        assert_eq!(totals.count, want.iter().map(|w| w.1).sum::<usize>());
+        assert!(totals.count > 0, "{q:?}");
+    }
+}
+
+#[test]
+fn a_cancel_through_paydesk_is_remembered_and_kept_through_refreshes() {
+    let seeds = seeds();
+    let mut store = store_with(&seeds);
+    let s = seeds
+        .iter()
+        .find(|s| s.profile == SHOP && s.cancelled.is_some())
+        .unwrap();
+    let stored = store.get_link(SHOP, &s.id).unwrap().unwrap();
+    assert_eq!(stored.cancelled_at, s.cancelled);
+    // A later detail answer (EXPIRED) does not erase the mark; a second cancel keeps the first
+    // moment.
+    store
+        .upsert_link(SHOP, &s.link(), s.created + TimeDelta::days(1))
+        .unwrap();
+    store
+        .record_cancel(SHOP, &s.link(), s.created + TimeDelta::days(2))
+        .unwrap();
+    let stored = store.get_link(SHOP, &s.id).unwrap().unwrap();
+    assert_eq!(stored.cancelled_at, s.cancelled);
+    let never = seeds
+        .iter()
+        .find(|s| s.profile == SHOP && s.cancelled.is_none())
+        .unwrap();
+    assert_eq!(
+        store
+            .get_link(SHOP, &never.id)
+            .unwrap()
+            .unwrap()
+            .cancelled_at,
+        None
+    );
+}
+
+#[test]
+fn an_unreadable_body_completes_its_link_without_items() {
+    let mut store = Store::open_in_memory().unwrap();
+    let created = at("2026-11-21T09:00:00Z");
+    let seed = Seed {
+        profile: SHOP,
+        id: "lnk_odd".into(),
+        created,
+        currency: Currency::Try,
+        amount: dec("40.00"),
+        paid: dec("40.00"),
+        status: LinkStatus::Completed,
+        expiry: None,
+        completed: Some(created),
+        cancelled: None,
+        description: String::new(),
+        items: Vec::new(),
+    };
+    let key = JournalKey::new(SHOP, "link.create", "link-PD-odd");
+    store
+        .journal_begin(&NewJournalRow {
+            key: key.clone(),
+            body: b"{not json".to_vec(),
+            order_number: Some("PD-odd".into()),
+            amount: Some(seed.amount),
+            currency: Some(Currency::Try),
+            now: created,
+        })
+        .unwrap();
+    store.journal_complete(&key, &seed.link(), created).unwrap();
+    let report = store
+        .day_report(SHOP, day("2026-11-21"), day("2026-11-21"), zone(), now())
+        .unwrap();
+    assert_eq!(report.currencies[0].paid.count, 1);
+    assert!(report.top_items.is_empty());
+}

@@ -1,0 +1,378 @@
+//! The day close and the History date filter, totals, "Refresh statuses" and CSV export,
+//! driven through the real `App` by role and label (`egui_kittest`, no GPU) against the
+//! in-process sandbox of the built-in profile, as `tests/ui_app.rs` does.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Local;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use paydesk::app::secrets::AppSecrets;
+use paydesk::app::{App, AppOptions, Connection, SavedState, View};
+use paydesk::clock::SystemClock;
+use paydesk::domain::{Currency, LinkStatus};
+use paydesk::lang::Lang;
+use paydesk::service::Services;
+use paydesk::ui::theme::ThemeChoice;
+use rust_decimal::Decimal;
+
+struct Env {
+    dir: tempfile::TempDir,
+    harness: Harness<'static, Option<App>>,
+}
+
+fn start() -> Env {
+    let dir = tempfile::tempdir().expect("test set-up");
+    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
+    let services = Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
+        .expect("test set-up")
+        .with_retry_policy(paydesk::service::create::FAST_POLICY);
+    let options = AppOptions {
+        data_dir: Some(dir.path().to_owned()),
+        profile: None,
+        services: Some(Arc::new(services)),
+        secrets,
+        clock: Arc::new(SystemClock),
+        poll_interval: Duration::from_millis(100),
+        poll_max: Duration::from_millis(400),
+        perf_start: None,
+        ..AppOptions::default()
+    };
+    let saved = SavedState {
+        lang: Lang::En,
+        theme: ThemeChoice::Light,
+        last_profile: None,
+        merchant_name: String::new(),
+        ..SavedState::default()
+    };
+    let mut harness = Harness::builder()
+        .with_size([1400.0, 1000.0])
+        .build_ui_state(
+            |ui, app: &mut Option<App>| {
+                if let Some(app) = app {
+                    app.frame_ui(ui);
+                }
+            },
+            None,
+        );
+    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
+    *harness.state_mut() = Some(app);
+    let mut env = Env { dir, harness };
+    env.until("the sandbox profile is open", |app| {
+        app.connection == Connection::Connected && app.base_url().is_some()
+    });
+    env
+}
+
+impl Env {
+    fn app(&self) -> &App {
+        self.harness.state().as_ref().expect("test set-up")
+    }
+
+    fn app_mut(&mut self) -> &mut App {
+        self.harness.state_mut().as_mut().expect("test set-up")
+    }
+
+    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            self.harness.step();
+            if done(self.app()) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn until_label(&mut self, label: &str) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            self.harness.step();
+            if self.harness.query_by_label_contains(label).is_some() {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for `{label}`; the window holds {:#?}",
+                self.harness.root()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn type_into(&mut self, label: &str, text: &str) {
+        let field = self.harness.get_by_label(label);
+        field.focus();
+        field.type_text(text);
+        self.harness.run_steps(2);
+    }
+
+    /// Replaces the text of the field labelled `label`.
+    fn retype(&mut self, label: &str, text: &str) {
+        self.harness.get_by_label(label).focus();
+        self.harness
+            .key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+        self.harness.key_press(egui::Key::Backspace);
+        self.harness.run_steps(1);
+        if !text.is_empty() {
+            self.harness.get_by_label(label).type_text(text);
+        }
+        self.harness.run_steps(2);
+    }
+
+    fn click(&mut self, label: &str) {
+        let node = self
+            .harness
+            .get_all_by_label(label)
+            .last()
+            .expect("a node with this label");
+        node.click();
+        self.harness.run_steps(2);
+    }
+
+    fn admin(&self, method: reqwest::Method, path: &str, body: &str) -> String {
+        let base = self.app().base_url().expect("test set-up");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("test set-up");
+        rt.block_on(async {
+            let r = paydesk::api::client::http_client_builder()
+                .build()
+                .expect("an HTTP client")
+                .request(method, format!("{base}{path}"))
+                .header("content-type", "application/json")
+                .body(body.to_owned())
+                .send()
+                .await
+                .expect("test set-up");
+            assert!(r.status().is_success(), "{path}: {}", r.status());
+            r.text().await.expect("test set-up")
+        })
+    }
+
+    fn pay(&self, id: &str, amount: &str) {
+        self.admin(
+            reqwest::Method::POST,
+            &format!("/sandbox/links/{id}/pay"),
+            &format!(r#"{{"amount":"{amount}"}}"#),
+        );
+    }
+
+    /// Creates a link from the New link view with one typed-in item row and waits for its
+    /// result view; leaves it with "New link".
+    fn create_link(&mut self, item: &str, price: &str, quantity: &str, amount: &str) -> String {
+        self.type_into("Amount", amount);
+        self.click("Add item");
+        self.type_into("Item name 1", item);
+        self.type_into("Unit price 1", price);
+        self.type_into("Quantity 1", quantity);
+        self.click("Create link (Ctrl+Enter)");
+        self.until("the link is shown", |app| app.shown.is_some());
+        self.app().shown.as_ref().expect("shown").link.id.clone()
+    }
+
+    fn next_link(&mut self) {
+        let order = self.app().new_link.draft.order_number.clone();
+        self.click("New link");
+        self.until("the form is clear", move |app| {
+            app.shown.is_none() && app.new_link.draft.order_number != order
+        });
+    }
+
+    fn nav(&mut self, view: View) {
+        self.click(view.title().get(Lang::En));
+        self.harness.run_steps(2);
+    }
+}
+
+fn dec(s: &str) -> Decimal {
+    s.parse().expect("a decimal")
+}
+
+#[test]
+fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
+    let mut env = start();
+    // Paid in full: 2 × 75.00 filter coffee.
+    let coffee = env.create_link("Filtre kahve", "75", "2", "150");
+    env.pay(&coffee, "150.00");
+    env.until("the coffee reads as paid", |app| {
+        app.shown
+            .as_ref()
+            .is_some_and(|s| s.status() == LinkStatus::Completed)
+    });
+    env.next_link();
+    // Cancelled through paydesk: the server says EXPIRED, the report says cancelled.
+    env.create_link("Simit", "25", "1", "25");
+    env.click("Cancel link");
+    env.click("Yes");
+    env.until("the cancel is answered", |app| {
+        app.shown.as_ref().is_some_and(|s| s.cancelled)
+    });
+    env.next_link();
+    // Still pending.
+    env.create_link("Çay", "15", "4", "60");
+    env.next_link();
+
+    env.nav(View::Report);
+    assert_eq!(env.app().view, View::Report);
+    env.until("the report arrives", |app| app.report.report.is_some());
+    env.harness.run_steps(2);
+    let today = Local::now().date_naive().to_string();
+    assert_eq!(env.app().report.first_text, today, "today by default");
+    let report = env.app().report.report.clone().expect("a report");
+    assert_eq!(report.links, 3);
+    let tr = &report.currencies[0];
+    assert_eq!(tr.currency, Currency::Try);
+    assert_eq!(
+        (tr.created, tr.paid.count, tr.cancelled, tr.pending),
+        (3, 1, 1, 1)
+    );
+    assert_eq!(tr.collected, dec("150.00"));
+    assert_eq!(
+        tr.collected_by_hour.iter().copied().sum::<Decimal>(),
+        dec("150.00")
+    );
+    // What the clerk reads.
+    env.harness.get_by_label("Collected ₺150.00");
+    env.harness.get_by_label("Links created");
+    env.harness.get_by_label("Paid in full");
+    env.harness.get_by_label("Cancelled");
+    env.harness.get_by_label("Collected per hour");
+    env.harness
+        .get_by_label("Best-selling items (of the paid links)");
+    env.harness.get_by_label("Filtre kahve");
+    assert!(
+        env.harness.query_by_label("Çay").is_none(),
+        "only the paid links' items"
+    );
+
+    // The day before had nothing; Today comes back.
+    env.click("◀ Previous day");
+    env.until_label("No links were created on these days.");
+    let yesterday = (Local::now().date_naive() - chrono::Duration::days(1)).to_string();
+    assert_eq!(env.app().report.first_text, yesterday);
+    env.click("Today");
+    env.until_label("Collected ₺150.00");
+    // A day typed wrong is said plainly.
+    env.retype("Last day (YYYY-MM-DD)", "2026-13-40");
+    env.harness
+        .get_by_label("Write the day as YYYY-MM-DD, for example 2026-11-21.");
+
+    // History knows the cancel too: the row, and the link opened from it, read "Cancelled".
+    env.nav(View::History);
+    env.until("the links are listed", |app| app.history.rows.len() == 3);
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_label_contains("₺25.00 Cancelled")
+        .click();
+    env.until("the cancelled link opens", |app| {
+        app.shown.as_ref().is_some_and(|s| s.from_history)
+    });
+    assert!(env.app().shown.as_ref().is_some_and(|s| s.cancelled));
+}
+
+#[test]
+fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
+    let mut env = start();
+    let first = env.create_link("Çay", "15", "2", "30");
+    env.next_link();
+    let second = env.create_link("Simit", "25", "2", "50");
+    env.next_link();
+    env.nav(View::History);
+    env.until("both links are listed", |app| app.history.rows.len() == 2);
+    env.until_label("Filtered links: 2  ·  ₺80.00 (paid ₺0.00)");
+
+    // A day with no links: an empty list that says so, and totals of nothing.
+    let tomorrow = (Local::now().date_naive() + chrono::Duration::days(1)).to_string();
+    env.type_into("From day (YYYY-MM-DD)", &tomorrow);
+    env.until("the filter empties the list", |app| {
+        app.history.rows.is_empty() && !app.history.loading
+    });
+    env.until_label("No links match this filter.");
+    env.until_label("Filtered links: 0");
+    // Today only: both again.
+    let today = Local::now().date_naive().to_string();
+    env.retype("From day (YYYY-MM-DD)", &today);
+    env.type_into("To day (YYYY-MM-DD)", &today);
+    env.until("today's links are listed", |app| {
+        app.history.rows.len() == 2
+    });
+    env.until_label("Filtered links: 2");
+    // A day typed wrong keeps the last good filter and says why.
+    env.retype("To day (YYYY-MM-DD)", "23.11.2026");
+    env.harness
+        .get_by_label("Write the day as YYYY-MM-DD, for example 2026-11-21.");
+    assert_eq!(env.app().history.rows.len(), 2);
+    env.retype("To day (YYYY-MM-DD)", &today);
+
+    // Paid on the server: "Refresh statuses" asks for each open row, a second apart.
+    env.pay(&first, "30.00");
+    let started = Instant::now();
+    env.click("Refresh statuses");
+    env.until("both rows answered", |app| {
+        app.history
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.done == r.ids.len())
+    });
+    assert_eq!(
+        env.app().history.refresh.as_ref().map(|r| r.ids.len()),
+        Some(2)
+    );
+    assert!(
+        started.elapsed() >= Duration::from_millis(950),
+        "two requests at least a second apart: {:?}",
+        started.elapsed()
+    );
+    env.until_label("Statuses refreshed; links changed: 1");
+    let row = |id: &str| {
+        env.app()
+            .history
+            .rows
+            .iter()
+            .find(|r| r.id == id)
+            .expect("a row")
+            .status
+            .clone()
+    };
+    assert_eq!(row(&first), LinkStatus::Completed);
+    assert_eq!(row(&second), LinkStatus::Pending);
+    env.until_label("Filtered links: 2  ·  ₺80.00 (paid ₺30.00)");
+
+    // Export: every link of the filter, read back with the csv crate.
+    let out = env.dir.path().join("exports");
+    std::fs::create_dir_all(&out).expect("test set-up");
+    env.app_mut().export_dir = Some(out.clone());
+    env.click("Export CSV");
+    env.until_label("2 links exported to");
+    let file = std::fs::read_dir(&out)
+        .expect("the folder")
+        .next()
+        .expect("one file")
+        .expect("an entry")
+        .path();
+    assert!(
+        env.harness
+            .query_by_label_contains(&file.display().to_string())
+            .is_some(),
+        "the note names the file"
+    );
+    let mut reader = csv::Reader::from_path(&file).expect("the CSV opens");
+    let ids: Vec<(String, String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a record");
+            (r[0].to_owned(), r[6].to_owned(), r[9].to_owned())
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        vec![
+            (second, "0.00".to_owned(), "PENDING".to_owned()),
+            (first, "30.00".to_owned(), "COMPLETED".to_owned()),
+        ]
+    );
+}
