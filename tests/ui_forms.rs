@@ -72,6 +72,8 @@ fn harness_at<F: 'static>(
     };
     Harness::builder()
         .with_size([1200.0, 1000.0])
+        // The type and spacing scales, as the app sets them at start.
+        .with_context_setup(paydesk::ui::theme::install)
         .build_ui_state(
             move |ui, s: &mut Form<F>| {
                 paydesk::ui::fonts::install(ui.ctx());

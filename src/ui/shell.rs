@@ -36,6 +36,8 @@ impl App {
             .resizable(false)
             .default_size(150.0)
             .show(ui, |ui| {
+                // The panel is as wide as its longest entry: a view's name never wraps.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.add_space(6.0);
                 for v in View::ALL {
                     let mut text = v.title().get(lang).to_owned();
