@@ -411,3 +411,53 @@ fn installment_results_show_every_field_and_a_plot() {
     h.get_by_label("2.15");
     h.get_by_label("Total cost by installment count");
 }
+
+#[test]
+fn save_card_has_groups_fields_as_wide_as_their_content_and_says_why_it_cannot_save() {
+    let mut h = harness(CardForm::default(), CardForm::ui);
+    h.run_steps(2);
+    // The card number has the first focus; the fields sit under two titles.
+    assert!(h.get_by_label("Card number").is_focused());
+    h.get_by_label("Card");
+    h.get_by_label("Storage");
+    // The disabled button says why, with this view's verb.
+    assert!(
+        h.get_by_role_and_label(Role::Button, "Save card")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.get_by_label("Cannot save yet: Card number: This field is required.");
+    assert!(h.query_by_label_contains("Cannot create").is_none());
+
+    // MM and YYYY are as wide as two and four digits: side by side, each narrower than a
+    // quarter of the card number (which holds 23 characters).
+    let number = h.get_by_label("Card number").rect();
+    let month = h.get_by_label("Expiry month (MM)").rect();
+    let year = h.get_by_label("Expiry year (YYYY)").rect();
+    let cvv = h.get_by_label("CVV").rect();
+    for (name, r) in [("MM", month), ("YYYY", year), ("CVV", cvv)] {
+        assert!(
+            r.width() < number.width() / 4.0,
+            "{name} is {} wide, the card number {}",
+            r.width(),
+            number.width()
+        );
+    }
+    assert!(month.width() < year.width(), "{month:?} {year:?}");
+    assert!((month.center().y - year.center().y).abs() < 1.0, "one row");
+    assert!(month.right() < year.left());
+
+    // The rarely used fields are folded until asked for.
+    assert!(
+        h.query_by_label("Customer id (empty: for the business)")
+            .is_none()
+    );
+    h.get_by_label("Default card and customer id").click();
+    h.run_steps(2);
+    h.get_by_label("Customer id (empty: for the business)");
+    h.get_by_label("Make it the default for this usage");
+
+    // Once the number is right, the reason names the next missing field.
+    type_into(&mut h, "Card number", "4111111111111111");
+    h.get_by_label("Cannot save yet: Expiry month: This field is required.");
+}

@@ -171,6 +171,13 @@ texts! {
     NothingToShow => "Gösterilecek link yok.", "No link to show.";
 
     // Card.
+    CardGroup => "Kart", "Card";
+    StorageGroup => "Saklama", "Storage";
+    CardExpiry => "Son kullanma (AA / YYYY)", "Expiry (MM / YYYY)";
+    CardMoreOptions => "Varsayılan kart ve müşteri kimliği", "Default card and customer id";
+    CannotSave => "Henüz kaydedilemez:", "Cannot save yet:";
+    HintMonth => "AA", "MM";
+    HintYear => "YYYY", "YYYY";
     CardNumber => "Kart numarası", "Card number";
     Brand => "Marka", "Brand";
     ExpiryMonth => "Son kullanma ayı (AA)", "Expiry month (MM)";
@@ -283,7 +290,7 @@ mod tests {
     use super::*;
 
     /// Labels that read the same in both languages on purpose.
-    const SAME_IN_BOTH: &[T] = &[T::AppName, T::Cvv];
+    const SAME_IN_BOTH: &[T] = &[T::AppName, T::Cvv, T::HintYear];
 
     #[test]
     fn every_sentence_exists_in_both_languages_and_they_differ() {

@@ -281,6 +281,18 @@ pub fn field_width_ui(ui: &Ui, chars: usize) -> f32 {
     text_field_width_ui(ui, &TextStyle::Body, chars)
 }
 
+/// [`field_width_ui`], or wider when the field's hint (`MM`, `YYYY`) needs more room than
+/// `chars` digits, so the hint is never cut.
+pub fn field_width_with_hint_ui(ui: &Ui, chars: usize, hint: &str) -> f32 {
+    let font = TextStyle::Body.resolve(ui.style());
+    let hint_width = ui.fonts_mut(|f| {
+        f.layout_no_wrap(hint.to_owned(), font, ui.visuals().text_color())
+            .size()
+            .x
+    });
+    field_width_ui(ui, chars).max(field_width_ui(ui, 0) + hint_width)
+}
+
 /// The width of a monospace field for `chars` characters (a grouped card number, a BIN).
 pub fn mono_field_width_ui(ui: &Ui, chars: usize) -> f32 {
     text_field_width_ui(ui, &TextStyle::Monospace, chars)
