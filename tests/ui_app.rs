@@ -393,6 +393,36 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
 }
 
 #[test]
+fn on_the_sandbox_a_test_bin_chip_looks_it_up_and_the_cheapest_single_payment_is_marked() {
+    let mut env = start();
+    env.nav(View::Installments);
+    env.harness
+        .get_by_label_contains("Type the first 6 digits of the card");
+    env.type_into("Amount (optional)", "1000");
+    env.click("Bonus Mastercard");
+    assert_eq!(env.app().installments.draft.bin.as_str(), "554960");
+    env.until_label("Garanti BBVA");
+    // The fixture offers a single payment through four providers (the food wallet's 1.20 %
+    // is the cheapest) and every other count through one: one mark, on that row.
+    let marks: Vec<_> = env.harness.get_all_by_label("✓ lowest").collect();
+    assert_eq!(marks.len(), 1);
+    let mark = marks[0].rect();
+    let cheapest = env
+        .harness
+        .get_all_by_label("₺1,012.00")
+        .last()
+        .unwrap()
+        .rect();
+    assert!((mark.center().y - cheapest.center().y).abs() < 2.0);
+    // Money is right-aligned: the 12-installment total ends where the single payment's does.
+    let long = env.harness.get_by_label("₺1,224.90").rect();
+    assert!(
+        (long.right() - cheapest.right()).abs() < 0.5,
+        "{long:?} {cheapest:?}"
+    );
+}
+
+#[test]
 fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     let mut env = start();
     // Every attempt's answer is lost (the server creates the link, the client never hears).

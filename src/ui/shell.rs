@@ -56,6 +56,7 @@ impl App {
                 now,
                 catalog: &self.catalog,
                 limits: self.limits,
+                sandbox: self.is_sandbox(),
                 commands: &mut commands,
             };
             match self.view {

@@ -209,6 +209,10 @@ texts! {
     TotalByCount => "Taksit sayısına göre toplam maliyet", "Total cost by installment count";
     OtherFields => "Diğer alanlar", "Other fields";
     NoOptions => "Bu BIN için taksit seçeneği yok.", "No installment options for this BIN.";
+    InstallmentsEmpty => "Kartın ilk 6 hanesini (BIN) yazıp Sorgula'ya basın; müşterinin ödeyeceği toplamı görmek için tutarı da yazın.", "Type the first 6 digits of the card (its BIN) and press Look up; add an amount to see what the customer pays in total.";
+    SandboxBins => "Sandbox test kartları:", "Sandbox test cards:";
+    Lowest => "✓ en düşük", "✓ lowest";
+    LowestExplained => "✓ en düşük: aynı taksit sayısındaki seçenekler arasında müşteriye en az maliyetli olan.", "✓ lowest: the option that costs the customer least among those with the same number of installments.";
     CardFamily => "Kart programı", "Card program";
 
     // History.

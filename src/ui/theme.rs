@@ -74,6 +74,8 @@ pub struct Palette {
     pub sandbox: Badge,
     /// The Pending count badge in the top bar.
     pub pending: Badge,
+    /// The "✓ lowest" pill of the cheapest option in a table.
+    pub lowest: Badge,
     /// The outline of a field, a button or a check box at rest, so a clerk sees where to type
     /// (egui draws none; in light mode a white field on the light panel all but vanishes).
     pub field_border: Color32,
@@ -110,6 +112,10 @@ impl Palette {
                     fill: Color32::from_rgb(150, 100, 0),
                     text: Color32::WHITE,
                 },
+                lowest: Badge {
+                    fill: Color32::from_rgb(25, 110, 50),
+                    text: Color32::WHITE,
+                },
                 field_border: Color32::from_gray(110),
                 qr_dark: Color32::BLACK,
                 qr_light: Color32::WHITE,
@@ -130,6 +136,10 @@ impl Palette {
                 pending: Badge {
                     fill: Color32::from_rgb(230, 150, 20),
                     text: Color32::BLACK,
+                },
+                lowest: Badge {
+                    fill: Color32::from_rgb(190, 235, 200),
+                    text: Color32::from_rgb(10, 70, 25),
                 },
                 field_border: Color32::from_gray(130),
                 qr_dark: Color32::BLACK,
@@ -343,7 +353,7 @@ mod tests {
                 let f = p.customer_final(&s);
                 assert!(contrast(f.fill, f.text) >= 4.5, "{s} final dark={dark}");
             }
-            for b in [p.sandbox, p.pending] {
+            for b in [p.sandbox, p.pending, p.lowest] {
                 assert!(contrast(b.fill, b.text) >= 4.5, "badge dark={dark}");
             }
             for (name, c) in [("error", p.error), ("ok", p.ok), ("warn", p.warn)] {

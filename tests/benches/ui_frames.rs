@@ -92,6 +92,7 @@ fn bench_frames(c: &mut Criterion) {
             now: now(),
             catalog: &catalog,
             limits: KeyLimits::default(),
+            sandbox: false,
             commands: &mut commands,
         };
         form.ui(ui, &mut cx);
@@ -138,6 +139,7 @@ fn bench_frames(c: &mut Criterion) {
             now: now(),
             catalog: &catalog,
             limits: KeyLimits::default(),
+            sandbox: false,
             commands: &mut commands,
         };
         history.ui(ui, &mut cx);
