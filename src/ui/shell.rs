@@ -190,14 +190,9 @@ impl App {
             return;
         };
         let lang = self.saved.lang;
-        let merchant = if self.saved.merchant_name.trim().is_empty() {
-            self.desk
-                .as_ref()
-                .map(|d| d.profile().name.clone())
-                .unwrap_or_default()
-        } else {
-            self.saved.merchant_name.clone()
-        };
+        // The shop's name as Settings has it, or nothing: a profile's name ("sandbox") is a
+        // word for staff, not for the customer.
+        let merchant = self.saved.merchant_name.trim().to_owned();
         let palette = Palette::for_mode(palette.dark);
         let mut close = false;
         ctx.show_viewport_immediate(
