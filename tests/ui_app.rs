@@ -62,6 +62,11 @@ cat > "{d}/lp-stdin""#
 }
 
 fn start() -> Env {
+    start_with_shop("Kadıköy Kahve Evi")
+}
+
+/// The app on the built-in sandbox profile, with `shop` as the shop name of Settings.
+fn start_with_shop(shop: &str) -> Env {
     let dir = tempfile::tempdir().expect("test set-up");
     let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
     let secrets_for_env = Arc::clone(&secrets);
@@ -92,7 +97,7 @@ fn start() -> Env {
         lang: Lang::En,
         theme: ThemeChoice::Light,
         last_profile: None,
-        merchant_name: "Kadıköy Kahve Evi".into(),
+        merchant_name: shop.into(),
         slip_paper: Paper::Roll80,
     };
     let mut harness = Harness::builder()
@@ -390,6 +395,73 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     };
     assert!(rows >= 2, "{rows} options");
     env.harness.get_by_label("Total cost by installment count");
+}
+
+#[test]
+fn on_the_sandbox_a_test_bin_chip_looks_it_up_and_the_cheapest_single_payment_is_marked() {
+    let mut env = start();
+    env.nav(View::Installments);
+    env.harness
+        .get_by_label_contains("Type the first 6 digits of the card");
+    env.type_into("Amount (optional)", "1000");
+    env.click("Bonus Mastercard");
+    assert_eq!(env.app().installments.draft.bin.as_str(), "554960");
+    env.until_label("Garanti BBVA");
+    // The fixture offers a single payment through four providers (the food wallet's 1.20 %
+    // is the cheapest) and every other count through one: one mark, on that row.
+    let marks: Vec<_> = env.harness.get_all_by_label("✓ lowest").collect();
+    assert_eq!(marks.len(), 1);
+    let mark = marks[0].rect();
+    let cheapest = env
+        .harness
+        .get_all_by_label("₺1,012.00")
+        .last()
+        .unwrap()
+        .rect();
+    assert!((mark.center().y - cheapest.center().y).abs() < 2.0);
+    // Money is right-aligned: the 12-installment total ends where the single payment's does.
+    let long = env.harness.get_by_label("₺1,224.90").rect();
+    assert!(
+        (long.right() - cheapest.right()).abs() < 0.5,
+        "{long:?} {cheapest:?}"
+    );
+}
+
+#[test]
+fn the_customer_display_names_the_shop_only_when_set_never_the_profile() {
+    let mut env = start_with_shop("");
+    env.create_link("64.00", "");
+    // Nodes naming the profile (in the main window: the profile picker, the sandbox badge).
+    // A label's text is its AccessKit value, other widgets' their label.
+    let profile = env.app().profile_name();
+    assert_eq!(profile, "sandbox");
+    let naming = |env: &Env| {
+        env.harness
+            .query_all_by(|n| {
+                [n.label(), n.value()]
+                    .into_iter()
+                    .flatten()
+                    .any(|t| t.to_lowercase().contains(&profile))
+            })
+            .count()
+    };
+    let before = naming(&env);
+    env.click("Customer display");
+    assert!(env.app().customer.open);
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_role_and_label(Role::Label, "Scan to pay");
+    assert!(env.harness.get_all_by_label("₺64.00").count() >= 2);
+    assert_eq!(
+        naming(&env),
+        before,
+        "the customer display names the profile"
+    );
+
+    // With a shop name in Settings, the display greets with it.
+    env.app_mut().saved.merchant_name = "Kadıköy Kahve Evi".into();
+    env.until_label("Kadıköy Kahve Evi");
+    assert_eq!(naming(&env), before);
 }
 
 #[test]

@@ -24,6 +24,8 @@ struct Form<F> {
     limits: KeyLimits,
     commands: Vec<Command>,
     now: DateTime<Utc>,
+    /// The profile in use is a sandbox (`ViewCtx::sandbox`).
+    sandbox: bool,
 }
 
 /// The forms' "now": a fixed moment (the views take it from `ViewCtx`, never the wall clock),
@@ -73,9 +75,12 @@ fn harness_at<F: 'static>(
         limits: KeyLimits::default(),
         commands: Vec::new(),
         now,
+        sandbox: false,
     };
     Harness::builder()
         .with_size([1200.0, 1000.0])
+        // The type and spacing scales, as the app sets them at start.
+        .with_context_setup(paydesk::ui::theme::install)
         .build_ui_state(
             move |ui, s: &mut Form<F>| {
                 paydesk::ui::fonts::install(ui.ctx());
@@ -86,6 +91,7 @@ fn harness_at<F: 'static>(
                     catalog: &s.catalog,
                     barcodes: &s.barcodes,
                     limits: s.limits,
+                    sandbox: s.sandbox,
                     commands: &mut s.commands,
                 };
                 egui::CentralPanel::default().show(ui, |ui| draw(&mut s.view, ui, &mut cx));
@@ -413,4 +419,171 @@ fn installment_results_show_every_field_and_a_plot() {
     h.get_by_label("₺1,021.50");
     h.get_by_label("2.15");
     h.get_by_label("Total cost by installment count");
+}
+
+fn installments(sandbox: bool) -> Harness<'static, Form<InstallmentsForm>> {
+    let mut h = harness(InstallmentsForm::default(), InstallmentsForm::ui);
+    h.state_mut().sandbox = sandbox;
+    h.run_steps(2);
+    h
+}
+
+#[test]
+fn save_card_has_groups_fields_as_wide_as_their_content_and_says_why_it_cannot_save() {
+    let mut h = harness(CardForm::default(), CardForm::ui);
+    h.run_steps(2);
+    // The card number has the first focus; the fields sit under two titles.
+    assert!(h.get_by_label("Card number").is_focused());
+    h.get_by_label("Card");
+    h.get_by_label("Storage");
+    // The disabled button says why, with this view's verb.
+    assert!(
+        h.get_by_role_and_label(Role::Button, "Save card")
+            .accesskit_node()
+            .is_disabled()
+    );
+    h.get_by_label("Cannot save yet: Card number: This field is required.");
+    assert!(h.query_by_label_contains("Cannot create").is_none());
+
+    // MM and YYYY are as wide as two and four digits: side by side, each narrower than a
+    // quarter of the card number (which holds 23 characters).
+    let number = h.get_by_label("Card number").rect();
+    let month = h.get_by_label("Expiry month (MM)").rect();
+    let year = h.get_by_label("Expiry year (YYYY)").rect();
+    let cvv = h.get_by_label("CVV").rect();
+    for (name, r) in [("MM", month), ("YYYY", year), ("CVV", cvv)] {
+        assert!(
+            r.width() < number.width() / 4.0,
+            "{name} is {} wide, the card number {}",
+            r.width(),
+            number.width()
+        );
+    }
+    assert!(month.width() < year.width(), "{month:?} {year:?}");
+    assert!((month.center().y - year.center().y).abs() < 1.0, "one row");
+    assert!(month.right() < year.left());
+
+    // The rarely used fields are folded until asked for.
+    assert!(
+        h.query_by_label("Customer id (empty: for the business)")
+            .is_none()
+    );
+    h.get_by_label("Default card and customer id").click();
+    h.run_steps(2);
+    h.get_by_label("Customer id (empty: for the business)");
+    h.get_by_label("Make it the default for this usage");
+
+    // Once the number is right, the reason names the next missing field.
+    type_into(&mut h, "Card number", "4111111111111111");
+    h.get_by_label("Cannot save yet: Expiry month: This field is required.");
+}
+
+#[test]
+fn installments_says_what_to_type_and_on_the_sandbox_a_bin_chip_runs_the_query() {
+    let mut h = installments(true);
+    assert!(
+        h.get_by_label("BIN (first 6 digits of the card)")
+            .is_focused()
+    );
+    h.get_by_label(
+        "Type the first 6 digits of the card (its BIN) and press Look up; add an amount to see what the customer pays in total.",
+    );
+    h.get_by_label("Sandbox test cards:");
+    for chip in [
+        "Bonus Mastercard",
+        "World Mastercard",
+        "Maximum Visa",
+        "Axess Visa",
+        "CardFinans Visa",
+        "Paraf Mastercard",
+        "Bankkart Troy",
+    ] {
+        h.get_by_role_and_label(Role::Button, chip);
+    }
+    type_into(&mut h, "Amount (optional)", "1000");
+    h.get_by_role_and_label(Role::Button, "Bankkart Troy")
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().view.draft.bin.as_str(), "979200");
+    let commands = std::mem::take(&mut h.state_mut().commands);
+    let [Command::ListInstallments(query)] = commands.as_slice() else {
+        panic!("expected one ListInstallments, got {commands:?}");
+    };
+    assert_eq!(
+        String::from_utf8(query.body_bytes()).unwrap(),
+        r#"{"binNumber":"979200","type":"DEFAULT","subType":"DEFAULT","amount":1000.00}"#
+    );
+    // While it is out, a spinner takes the empty state's place and no second chip click sends.
+    assert!(
+        h.query_by_label_contains("Type the first 6 digits")
+            .is_none()
+    );
+    h.get_by_role_and_label(Role::Button, "Bonus Mastercard")
+        .click();
+    h.run_steps(2);
+    assert!(h.state().commands.is_empty());
+}
+
+#[test]
+fn installments_offers_no_test_bins_off_the_sandbox() {
+    let h = installments(false);
+    h.get_by_label_contains("Type the first 6 digits of the card");
+    assert!(h.query_by_label("Sandbox test cards:").is_none());
+    assert!(h.query_by_label("Bonus Mastercard").is_none());
+    assert!(h.query_by_label("Bankkart Troy").is_none());
+}
+
+#[test]
+fn installment_money_is_right_aligned_and_the_cheapest_of_a_count_is_marked() {
+    // Four providers offer a single payment; one offers 3 installments (nothing to compare).
+    let list: paydesk::api::wire::InstallmentList = serde_json::from_str(
+        r#"{"binNumber":"554960","bankName":"Garanti BBVA","installments":[
+            {"installmentCount":1,"commissionRate":1.99,"installmentAmount":1019.90,"totalAmount":1019.90,"posType":"PHYSICAL","posSubType":"DEFAULT"},
+            {"installmentCount":1,"commissionRate":2.79,"installmentAmount":1027.90,"totalAmount":1027.90,"posType":"VIRTUAL","posSubType":"DEFAULT"},
+            {"installmentCount":1,"commissionRate":1.20,"installmentAmount":1012.00,"totalAmount":1012.00,"posType":"SOFTWALLET","posSubType":"FOOD"},
+            {"installmentCount":3,"commissionRate":7.19,"installmentAmount":357.30,"totalAmount":1071.90,"posType":"VIRTUAL","posSubType":"DEFAULT"}]}"#,
+    )
+    .unwrap();
+    let mut form = InstallmentsForm::default();
+    form.outcome = Some(paydesk::ui::installments::InstallmentOutcome::List(
+        Box::new(list),
+    ));
+    let mut h = harness(form, InstallmentsForm::ui);
+    h.run_steps(2);
+    // The empty state is gone once there is an answer.
+    assert!(
+        h.query_by_label_contains("Type the first 6 digits")
+            .is_none()
+    );
+
+    // One column ("Per installment"): a long and a short amount end at the same x, as does
+    // the header; their left edges differ.
+    let header = h.get_by_label("Per installment").rect();
+    let long = h.get_all_by_label("₺1,019.90").next().unwrap().rect();
+    let short = h.get_by_label("₺357.30").rect();
+    assert!(
+        (long.right() - short.right()).abs() < 0.5,
+        "{long:?} {short:?}"
+    );
+    assert!(
+        (header.right() - short.right()).abs() < 0.5,
+        "{header:?} {short:?}"
+    );
+    assert!(short.left() > long.left() + 5.0, "{long:?} {short:?}");
+    // The total column too.
+    let total_header = h.get_by_label("Total").rect();
+    let total = h.get_by_label("₺1,071.90").rect();
+    assert!((total_header.right() - total.right()).abs() < 0.5);
+
+    // Exactly one mark, on the row of the ₺1,012.00 option.
+    let marks: Vec<_> = h.get_all_by_label("✓ lowest").collect();
+    assert_eq!(marks.len(), 1);
+    let mark = marks[0].rect();
+    let cheapest = h.get_all_by_label("₺1,012.00").last().unwrap().rect();
+    assert!(
+        (mark.center().y - cheapest.center().y).abs() < 2.0,
+        "{mark:?} {cheapest:?}"
+    );
+    assert!(mark.left() > cheapest.right(), "the mark follows the total");
+    h.get_by_label_contains("✓ lowest: the option that costs the customer least");
 }

@@ -203,6 +203,7 @@ impl App {
         options: AppOptions,
     ) -> Result<Self, WorkerError> {
         crate::ui::fonts::install(ctx);
+        crate::ui::theme::install(ctx);
         let waker_ctx = ctx.clone();
         let worker = Worker::start(Arc::new(move || waker_ctx.request_repaint()))?;
         let mut app = Self {

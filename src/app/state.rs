@@ -23,8 +23,8 @@ pub struct SavedState {
     pub theme: ThemeChoice,
     /// The profile used last; the built-in sandbox on first start.
     pub last_profile: Option<String>,
-    /// The shop's name on the customer display (empty: the profile's name) and on printed
-    /// slips (empty: no name line).
+    /// The shop's name on the customer display and on printed slips; empty: no name line on
+    /// either (never the profile's name, which is a word for staff).
     pub merchant_name: String,
     /// The paper "Print slip" lays out for (default: an 80 mm receipt roll).
     pub slip_paper: Paper,

@@ -6,6 +6,12 @@
 //! to the worker, the number and CVV are wiped from the form. The result shows the masked
 //! number only. `card/save` takes no idempotency key, so an unknown outcome is said plainly and
 //! never retried automatically.
+//!
+//! The form reads as two groups: *Card* (number with the first focus, expiry MM / YYYY side by
+//! side under one label, CVV, holder) and *Storage* (usage, alias; the default flag and the
+//! customer id folded, as most saves leave them). Each field is as wide as what it holds
+//! (`theme::field_width_ui`). While Save is disabled the first problem is said under it,
+//! "Cannot save yet: …".
 
 use std::collections::HashSet;
 
@@ -18,7 +24,7 @@ use crate::app::Command;
 use crate::domain::{CardBrand, CardDraft, CardUsage, Field, FieldErrors};
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
-use crate::ui::widgets;
+use crate::ui::{theme, widgets};
 
 /// What the last save gave.
 #[derive(Debug, Clone)]
@@ -41,6 +47,8 @@ pub struct CardForm {
     pub sending: bool,
     /// The last outcome.
     pub outcome: Option<CardOutcome>,
+    /// The last frame the form was drawn (the card number takes the focus when it reappears).
+    last_frame: Option<u64>,
 }
 
 impl CardForm {
@@ -49,136 +57,29 @@ impl CardForm {
         self.touched.insert(field);
     }
 
-    /// Draws the form.
+    /// Draws the form: the card in one group, how it is stored in another (the rarely used
+    /// default flag and customer id folded), then Save with the reason it is disabled.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         let today = cx.now.with_timezone(&chrono::Local).date_naive();
         let validation = self.draft.validate(today);
         let errors = validation.as_ref().err().cloned().unwrap_or_default();
+        let focus_number = widgets::newly_shown(ui, &mut self.last_frame);
 
         egui::ScrollArea::vertical()
             .id_salt("card-scroll")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                ui.set_max_width(640.0);
+                ui.set_max_width(theme::CONTENT_MAX_WIDTH);
                 ui.heading(T::NavCard.get(lang));
-
-                // Card number: grouped as typed, brand shown, Luhn error live once left.
-                let label = ui.label(Field::CardNumber.label(lang));
-                ui.horizontal(|ui| {
-                    let id = ui.make_persistent_id("card-number");
-                    let mut output = egui::TextEdit::singleline(&mut *self.draft.card_number)
-                        .id(id)
-                        .desired_width(260.0)
-                        .font(egui::TextStyle::Monospace)
-                        .hint_text("0000 0000 0000 0000")
-                        .show(ui);
-                    let response = output.response.response.clone().labelled_by(label.id);
-                    if response.changed() {
-                        let at_end = output.cursor_range.is_none_or(|r| {
-                            r.primary.index
-                                >= egui::text::CharIndex(self.draft.card_number.chars().count())
-                        });
-                        self.draft.regroup_number();
-                        if at_end {
-                            let end = CCursor::new(self.draft.card_number.chars().count());
-                            output
-                                .state
-                                .cursor
-                                .set_char_range(Some(CCursorRange::one(end)));
-                        }
-                    }
-                    // The undo history would keep copies of the number: never keep one.
-                    output.state.clear_undoer();
-                    output.state.store(ui.ctx(), id);
-                    if response.lost_focus() {
-                        self.touched.insert(Field::CardNumber);
-                    }
-                    let brand = self.draft.brand();
-                    if brand != CardBrand::Unknown {
-                        ui.label(
-                            RichText::new(format!("{}: {}", T::Brand.get(lang), brand.name()))
-                                .strong(),
-                        );
-                    }
+                ui.add_space(theme::SPACE_S);
+                widgets::group_ui(ui, T::CardGroup.get(lang), |ui| {
+                    self.card_group_ui(ui, cx, &errors, focus_number);
                 });
-                self.errors_ui(ui, cx, &errors, Field::CardNumber);
-
-                ui.horizontal_top(|ui| {
-                    ui.vertical(|ui| {
-                        let r = widgets::labelled_text_ui(
-                            ui,
-                            T::ExpiryMonth.get(lang),
-                            &mut self.draft.expiry_month,
-                        );
-                        self.track(&r, Field::ExpiryMonth);
-                        self.errors_ui(ui, cx, &errors, Field::ExpiryMonth);
-                    });
-                    ui.vertical(|ui| {
-                        let r = widgets::labelled_text_ui(
-                            ui,
-                            T::ExpiryYear.get(lang),
-                            &mut self.draft.expiry_year,
-                        );
-                        self.track(&r, Field::ExpiryYear);
-                        self.errors_ui(ui, cx, &errors, Field::ExpiryYear);
-                    });
-                    ui.vertical(|ui| {
-                        let l = ui.label(T::Cvv.get(lang));
-                        let id = ui.make_persistent_id("card-cvv");
-                        let mut output = egui::TextEdit::singleline(&mut *self.draft.cvv)
-                            .id(id)
-                            .password(true)
-                            .desired_width(60.0)
-                            .show(ui);
-                        output.state.clear_undoer();
-                        let r = output.response.response.clone().labelled_by(l.id);
-                        output.state.store(ui.ctx(), id);
-                        self.track(&r, Field::Cvv);
-                        self.errors_ui(ui, cx, &errors, Field::Cvv);
-                    });
+                widgets::group_ui(ui, T::StorageGroup.get(lang), |ui| {
+                    self.storage_group_ui(ui, cx, &errors);
                 });
 
-                let r = widgets::labelled_text_ui(
-                    ui,
-                    T::CardHolder.get(lang),
-                    &mut self.draft.card_holder_name,
-                );
-                self.track(&r, Field::CardHolderName);
-                self.errors_ui(ui, cx, &errors, Field::CardHolderName);
-
-                let usage_label = ui.label(T::Usage.get(lang));
-                let current = if self.draft.usage.trim().is_empty() {
-                    CardUsage::default()
-                } else {
-                    self.draft.usage.parse().unwrap_or_default()
-                };
-                let mut usage = current;
-                let combo = egui::ComboBox::from_id_salt("card-usage")
-                    .selected_text(usage.as_str())
-                    .show_ui(ui, |ui| {
-                        for u in CardUsage::ALL {
-                            ui.selectable_value(&mut usage, *u, u.as_str());
-                        }
-                    });
-                let _ = combo.response.labelled_by(usage_label.id);
-                if usage != current || self.draft.usage.is_empty() {
-                    usage.as_str().clone_into(&mut self.draft.usage);
-                }
-
-                let r = widgets::labelled_text_ui(ui, T::Alias.get(lang), &mut self.draft.alias);
-                self.track(&r, Field::Alias);
-                self.errors_ui(ui, cx, &errors, Field::Alias);
-                ui.checkbox(&mut self.draft.set_as_default, T::SetDefault.get(lang));
-                let r = widgets::labelled_text_ui(
-                    ui,
-                    T::CustomerId.get(lang),
-                    &mut self.draft.customer_id,
-                );
-                self.track(&r, Field::CustomerId);
-                self.errors_ui(ui, cx, &errors, Field::CustomerId);
-
-                ui.add_space(8.0);
                 let ready = validation.is_ok() && !self.sending;
                 let label = if self.sending {
                     T::Sending.get(lang)
@@ -193,7 +94,7 @@ impl CardForm {
                     widgets::hint_ui(
                         ui,
                         &cx.palette,
-                        &format!("{} {}", T::CannotCreate.get(lang), first.message(lang)),
+                        &format!("{} {}", T::CannotSave.get(lang), first.message(lang)),
                     );
                 }
                 if clicked && let Ok(request) = validation {
@@ -207,6 +108,177 @@ impl CardForm {
                 }
 
                 self.outcome_ui(ui, cx);
+            });
+    }
+
+    /// Number (with the brand), expiry MM / YYYY side by side with the CVV, holder.
+    fn card_group_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &ViewCtx<'_>,
+        errors: &FieldErrors,
+        focus_number: bool,
+    ) {
+        let lang = cx.lang;
+        // Card number: grouped as typed, brand shown, Luhn error live once left. Wide enough
+        // for the longest number grouped (19 digits, 4 spaces).
+        let label = ui.label(Field::CardNumber.label(lang));
+        ui.horizontal(|ui| {
+            let id = ui.make_persistent_id("card-number");
+            let mut output = egui::TextEdit::singleline(&mut *self.draft.card_number)
+                .id(id)
+                .desired_width(theme::mono_field_width_ui(ui, 23))
+                .font(egui::TextStyle::Monospace)
+                .hint_text("0000 0000 0000 0000")
+                .show(ui);
+            let response = output.response.response.clone().labelled_by(label.id);
+            if focus_number {
+                response.request_focus();
+            }
+            if response.changed() {
+                let at_end = output.cursor_range.is_none_or(|r| {
+                    r.primary.index >= egui::text::CharIndex(self.draft.card_number.chars().count())
+                });
+                self.draft.regroup_number();
+                if at_end {
+                    let end = CCursor::new(self.draft.card_number.chars().count());
+                    output
+                        .state
+                        .cursor
+                        .set_char_range(Some(CCursorRange::one(end)));
+                }
+            }
+            // The undo history would keep copies of the number: never keep one.
+            output.state.clear_undoer();
+            output.state.store(ui.ctx(), id);
+            // The view puts the focus here by itself: leaving it empty (to another view, say)
+            // is not a mistake to point out; the reason under Save still names it.
+            if response.lost_focus() && !self.draft.card_number.is_empty() {
+                self.touched.insert(Field::CardNumber);
+            }
+            let brand = self.draft.brand();
+            if brand != CardBrand::Unknown {
+                ui.label(
+                    RichText::new(format!("{}: {}", T::Brand.get(lang), brand.name())).strong(),
+                );
+            }
+        });
+        self.errors_ui(ui, cx, errors, Field::CardNumber);
+        ui.add_space(theme::SPACE_XS);
+
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                // One label for both parts; each field keeps its own name for screen readers.
+                ui.label(T::CardExpiry.get(lang));
+                ui.horizontal(|ui| {
+                    let hint = T::HintMonth.get(lang);
+                    let r = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut self.draft.expiry_month)
+                                .desired_width(theme::field_width_with_hint_ui(ui, 2, hint))
+                                .hint_text(hint),
+                        )
+                        .accessible_name(T::ExpiryMonth.get(lang));
+                    self.track(&r, Field::ExpiryMonth);
+                    ui.label("/");
+                    let hint = T::HintYear.get(lang);
+                    let r = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut self.draft.expiry_year)
+                                .desired_width(theme::field_width_with_hint_ui(ui, 4, hint))
+                                .hint_text(hint),
+                        )
+                        .accessible_name(T::ExpiryYear.get(lang));
+                    self.track(&r, Field::ExpiryYear);
+                });
+            });
+            ui.add_space(theme::SPACE_M);
+            ui.vertical(|ui| {
+                let l = ui.label(T::Cvv.get(lang));
+                let id = ui.make_persistent_id("card-cvv");
+                let mut output = egui::TextEdit::singleline(&mut *self.draft.cvv)
+                    .id(id)
+                    .password(true)
+                    .desired_width(theme::field_width_ui(ui, 4))
+                    .show(ui);
+                output.state.clear_undoer();
+                let r = output.response.response.clone().labelled_by(l.id);
+                output.state.store(ui.ctx(), id);
+                self.track(&r, Field::Cvv);
+            });
+        });
+        // Under the row, so that a long sentence never moves the fields beside it.
+        for field in [Field::ExpiryMonth, Field::ExpiryYear, Field::Cvv] {
+            self.errors_ui(ui, cx, errors, field);
+        }
+        ui.add_space(theme::SPACE_XS);
+
+        let r = widgets::labelled_text_width_ui(
+            ui,
+            T::CardHolder.get(lang),
+            &mut self.draft.card_holder_name,
+            theme::field_width_ui(ui, 26),
+        );
+        self.track(&r, Field::CardHolderName);
+        self.errors_ui(ui, cx, errors, Field::CardHolderName);
+    }
+
+    /// Usage and alias; the default flag and the customer id folded (most saves leave them).
+    fn storage_group_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors) {
+        let lang = cx.lang;
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                let usage_label = ui.label(T::Usage.get(lang));
+                let current = if self.draft.usage.trim().is_empty() {
+                    CardUsage::default()
+                } else {
+                    self.draft.usage.parse().unwrap_or_default()
+                };
+                let mut usage = current;
+                let combo = egui::ComboBox::from_id_salt("card-usage")
+                    .width(theme::field_width_ui(ui, 13))
+                    .selected_text(usage.as_str())
+                    .show_ui(ui, |ui| {
+                        for u in CardUsage::ALL {
+                            ui.selectable_value(&mut usage, *u, u.as_str());
+                        }
+                    });
+                let _ = combo.response.labelled_by(usage_label.id);
+                if usage != current || self.draft.usage.is_empty() {
+                    usage.as_str().clone_into(&mut self.draft.usage);
+                }
+            });
+            ui.add_space(theme::SPACE_M);
+            ui.vertical(|ui| {
+                let r = widgets::labelled_text_width_ui(
+                    ui,
+                    T::Alias.get(lang),
+                    &mut self.draft.alias,
+                    theme::field_width_ui(ui, 24),
+                );
+                self.track(&r, Field::Alias);
+                self.errors_ui(ui, cx, errors, Field::Alias);
+            });
+        });
+        ui.add_space(theme::SPACE_XS);
+        // Open by itself when a folded field has something to say.
+        let folded_error = [Field::CustomerId]
+            .iter()
+            .any(|f| self.touched.contains(f) && errors.for_field(f).next().is_some());
+        egui::CollapsingHeader::new(T::CardMoreOptions.get(lang))
+            .id_salt("card-more")
+            .open(folded_error.then_some(true))
+            .show(ui, |ui| {
+                ui.checkbox(&mut self.draft.set_as_default, T::SetDefault.get(lang));
+                ui.add_space(theme::SPACE_XS);
+                let r = widgets::labelled_text_width_ui(
+                    ui,
+                    T::CustomerId.get(lang),
+                    &mut self.draft.customer_id,
+                    theme::field_width_ui(ui, 24),
+                );
+                self.track(&r, Field::CustomerId);
+                self.errors_ui(ui, cx, errors, Field::CustomerId);
             });
     }
 

@@ -301,7 +301,9 @@ impl ShownLink {
         });
     }
 
-    /// Draws the customer display's content (inside its own window).
+    /// Draws the customer display's content (inside its own window). `merchant` is the shop
+    /// name from Settings; when it is empty the display shows no name line (never a profile's
+    /// name).
     pub fn customer_ui(&mut self, ui: &mut Ui, palette: &Palette, lang: Lang, merchant: &str) {
         let status = self.status();
         let currency = self.link.currency.unwrap_or_default();
@@ -316,7 +318,10 @@ impl ShownLink {
         ui.painter().rect_filled(rect, 0.0, background);
         ui.with_layout(Layout::top_down(Align::Center), |ui| {
             ui.add_space(16.0);
-            ui.label(RichText::new(merchant).size(28.0).color(text_color));
+            // The shop's name when set; no line at all otherwise.
+            if !merchant.trim().is_empty() {
+                ui.label(RichText::new(merchant).size(28.0).color(text_color));
+            }
             if let Some(amount) = self.link.amount {
                 ui.label(
                     RichText::new(format_amount(amount, currency, lang))

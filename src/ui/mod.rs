@@ -43,6 +43,9 @@ pub struct ViewCtx<'a> {
     pub barcodes: &'a BarcodeIndex,
     /// The current profile's known key limits.
     pub limits: KeyLimits,
+    /// The profile in use is a sandbox (no real money): views may offer its test data, such as
+    /// the fixture's BINs on Installments.
+    pub sandbox: bool,
     /// Commands emitted during this frame, run by the app's logic after drawing.
     pub commands: &'a mut Vec<Command>,
 }
@@ -52,6 +55,7 @@ impl std::fmt::Debug for ViewCtx<'_> {
         f.debug_struct("ViewCtx")
             .field("lang", &self.lang)
             .field("now", &self.now)
+            .field("sandbox", &self.sandbox)
             .field("commands", &self.commands.len())
             .finish_non_exhaustive()
     }

@@ -36,6 +36,8 @@ impl App {
             .resizable(false)
             .default_size(150.0)
             .show(ui, |ui| {
+                // The panel is as wide as its longest entry: a view's name never wraps.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.add_space(6.0);
                 for v in View::ALL {
                     let mut text = v.title().get(lang).to_owned();
@@ -55,6 +57,7 @@ impl App {
                 catalog: &self.catalog,
                 barcodes: &self.barcodes,
                 limits: self.limits,
+                sandbox: self.is_sandbox(),
                 commands: &mut commands,
             };
             match self.view {
@@ -189,14 +192,9 @@ impl App {
             return;
         };
         let lang = self.saved.lang;
-        let merchant = if self.saved.merchant_name.trim().is_empty() {
-            self.desk
-                .as_ref()
-                .map(|d| d.profile().name.clone())
-                .unwrap_or_default()
-        } else {
-            self.saved.merchant_name.clone()
-        };
+        // The shop's name as Settings has it, or nothing: a profile's name ("sandbox") is a
+        // word for staff, not for the customer.
+        let merchant = self.saved.merchant_name.trim().to_owned();
         let palette = Palette::for_mode(palette.dark);
         let mut close = false;
         ctx.show_viewport_immediate(

@@ -178,6 +178,13 @@ texts! {
     NothingToShow => "Gösterilecek link yok.", "No link to show.";
 
     // Card.
+    CardGroup => "Kart", "Card";
+    StorageGroup => "Saklama", "Storage";
+    CardExpiry => "Son kullanma (AA / YYYY)", "Expiry (MM / YYYY)";
+    CardMoreOptions => "Varsayılan kart ve müşteri kimliği", "Default card and customer id";
+    CannotSave => "Henüz kaydedilemez:", "Cannot save yet:";
+    HintMonth => "AA", "MM";
+    HintYear => "YYYY", "YYYY";
     CardNumber => "Kart numarası", "Card number";
     Brand => "Marka", "Brand";
     ExpiryMonth => "Son kullanma ayı (AA)", "Expiry month (MM)";
@@ -209,6 +216,10 @@ texts! {
     TotalByCount => "Taksit sayısına göre toplam maliyet", "Total cost by installment count";
     OtherFields => "Diğer alanlar", "Other fields";
     NoOptions => "Bu BIN için taksit seçeneği yok.", "No installment options for this BIN.";
+    InstallmentsEmpty => "Kartın ilk 6 hanesini (BIN) yazıp Sorgula'ya basın; müşterinin ödeyeceği toplamı görmek için tutarı da yazın.", "Type the first 6 digits of the card (its BIN) and press Look up; add an amount to see what the customer pays in total.";
+    SandboxBins => "Sandbox test kartları:", "Sandbox test cards:";
+    Lowest => "✓ en düşük", "✓ lowest";
+    LowestExplained => "✓ en düşük: aynı taksit sayısındaki seçenekler arasında müşteriye en az maliyetli olan.", "✓ lowest: the option that costs the customer least among those with the same number of installments.";
     CardFamily => "Kart programı", "Card program";
 
     // History.
@@ -338,7 +349,7 @@ mod tests {
     use super::*;
 
     /// Labels that read the same in both languages on purpose.
-    const SAME_IN_BOTH: &[T] = &[T::AppName, T::Cvv];
+    const SAME_IN_BOTH: &[T] = &[T::AppName, T::Cvv, T::HintYear];
 
     #[test]
     fn every_sentence_exists_in_both_languages_and_they_differ() {

@@ -1,11 +1,23 @@
-//! Colours, in one place.
+//! The look, in one place: colours, the type scale, the spacing scale and field widths.
 //!
 //! Staff read the status of a link at a glance from across the counter, so the same state must
 //! always have the same colour, in light and dark mode alike, with enough contrast to read.
 //! No other file makes a `Color32`: views ask the [`Palette`] for a meaning (error, ok, the
 //! badge of a status) and get the colour of the current mode.
+//!
+//! The same goes for sizes. [`install`] sets them once at start on egui's `Style` (light and
+//! dark alike), and views pick a size by meaning, never by number:
+//!
+//! - **Type** ([`type_scale`]): small 12, body 14, button 14, monospace 14, heading 20, and
+//!   [`amount_style`] (`TextStyle::Name("Amount")`, 36) for money read across the counter.
+//! - **Space**: [`SPACE_XS`] 4 (a label and its field; the style's vertical item spacing),
+//!   [`SPACE_S`] 8 (fields of one group; horizontal item spacing and button padding),
+//!   [`SPACE_M`] 16 and [`SPACE_L`] 24 (between groups).
+//! - **Widths**: a field is as wide as what it holds, counted in characters of its font
+//!   ([`field_width_ui`], [`mono_field_width_ui`]): 2 for a month, 4 for a year or a CVV, 23 for
+//!   the longest grouped card number. A form's column stops at [`CONTENT_MAX_WIDTH`].
 
-use egui::{Color32, ThemePreference, Visuals};
+use egui::{Color32, FontFamily, FontId, Style, TextStyle, ThemePreference, Ui, Visuals};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::LinkStatus;
@@ -62,6 +74,11 @@ pub struct Palette {
     pub sandbox: Badge,
     /// The Pending count badge in the top bar.
     pub pending: Badge,
+    /// The "✓ lowest" pill of the cheapest option in a table.
+    pub lowest: Badge,
+    /// The outline of a field, a button or a check box at rest, so a clerk sees where to type
+    /// (egui draws none; in light mode a white field on the light panel all but vanishes).
+    pub field_border: Color32,
     /// A dark QR module (always black: phones read black on white best).
     pub qr_dark: Color32,
     /// A light QR module and the quiet zone (always white).
@@ -95,6 +112,11 @@ impl Palette {
                     fill: Color32::from_rgb(150, 100, 0),
                     text: Color32::WHITE,
                 },
+                lowest: Badge {
+                    fill: Color32::from_rgb(25, 110, 50),
+                    text: Color32::WHITE,
+                },
+                field_border: Color32::from_gray(110),
                 qr_dark: Color32::BLACK,
                 qr_light: Color32::WHITE,
                 customer_background: Color32::from_gray(18),
@@ -115,6 +137,11 @@ impl Palette {
                     fill: Color32::from_rgb(230, 150, 20),
                     text: Color32::BLACK,
                 },
+                lowest: Badge {
+                    fill: Color32::from_rgb(190, 235, 200),
+                    text: Color32::from_rgb(10, 70, 25),
+                },
+                field_border: Color32::from_gray(130),
                 qr_dark: Color32::BLACK,
                 qr_light: Color32::WHITE,
                 customer_background: Color32::WHITE,
@@ -175,6 +202,112 @@ impl Palette {
     }
 }
 
+/// The name of the money style ([`amount_style`]).
+pub const AMOUNT: &str = "Amount";
+
+/// Size of [`amount_style`]: money read from a step away (the New link amount, the result
+/// view's amount).
+pub const AMOUNT_SIZE: f32 = 36.0;
+
+/// Hints, error lines under a field, ages.
+pub const SMALL_SIZE: f32 = 12.0;
+/// Labels and the text in fields.
+pub const BODY_SIZE: f32 = 14.0;
+/// Button captions.
+pub const BUTTON_SIZE: f32 = 14.0;
+/// Digits that must line up (card numbers, BINs).
+pub const MONOSPACE_SIZE: f32 = 14.0;
+/// View and group titles.
+pub const HEADING_SIZE: f32 = 20.0;
+
+/// The type scale: every text style paydesk uses, with its font.
+pub fn type_scale() -> [(TextStyle, FontId); 6] {
+    use FontFamily::{Monospace, Proportional};
+    [
+        (TextStyle::Small, FontId::new(SMALL_SIZE, Proportional)),
+        (TextStyle::Body, FontId::new(BODY_SIZE, Proportional)),
+        (TextStyle::Button, FontId::new(BUTTON_SIZE, Proportional)),
+        (TextStyle::Monospace, FontId::new(MONOSPACE_SIZE, Monospace)),
+        (TextStyle::Heading, FontId::new(HEADING_SIZE, Proportional)),
+        (amount_style(), FontId::new(AMOUNT_SIZE, Proportional)),
+    ]
+}
+
+/// The style of money on the counter: `TextStyle::Name("Amount")`, [`AMOUNT_SIZE`] points.
+pub fn amount_style() -> TextStyle {
+    TextStyle::Name(AMOUNT.into())
+}
+
+/// Space between a label and its field (and the style's vertical item spacing).
+pub const SPACE_XS: f32 = 4.0;
+/// Space between the fields of one group (and the style's horizontal item spacing).
+pub const SPACE_S: f32 = 8.0;
+/// Space between groups.
+pub const SPACE_M: f32 = 16.0;
+/// Space before a view's primary action, and between large sections.
+pub const SPACE_L: f32 = 24.0;
+
+/// The widest a form's content column grows; wider windows leave the rest empty (or give it
+/// to a second column) rather than stretch fields.
+pub const CONTENT_MAX_WIDTH: f32 = 820.0;
+
+/// Puts the type and spacing scales on a style.
+pub fn apply(style: &mut Style) {
+    style.text_styles.extend(type_scale());
+    style.spacing.item_spacing = egui::vec2(SPACE_S, SPACE_XS);
+    style.spacing.button_padding = egui::vec2(SPACE_S, SPACE_XS);
+}
+
+/// Sets the look on both the light and the dark style, once at start (idempotent): the
+/// scales, and the outline of widgets at rest in each mode's [`Palette::field_border`].
+pub fn install(ctx: &egui::Context) {
+    for (theme, dark) in [(egui::Theme::Light, false), (egui::Theme::Dark, true)] {
+        ctx.style_mut_of(theme, |style| {
+            apply(style);
+            style.visuals.widgets.inactive.bg_stroke =
+                egui::Stroke::new(1.0, Palette::for_mode(dark).field_border);
+        });
+    }
+}
+
+/// The width of a digit in `style` (digits are the widest common characters of a field).
+pub fn digit_width_ui(ui: &Ui, style: &TextStyle) -> f32 {
+    let font = style.resolve(ui.style());
+    ui.fonts_mut(|f| f.glyph_width(&font, '0'))
+}
+
+/// The width of a text field in `style` that shows `chars` characters: the characters, the
+/// field's inner margin (the style's button padding, both sides) and room for the cursor.
+pub fn text_field_width_ui(ui: &Ui, style: &TextStyle, chars: usize) -> f32 {
+    // Field lengths are small counts: exact in f32.
+    #[allow(clippy::cast_precision_loss)]
+    let chars = chars as f32;
+    let cursor = ui.visuals().text_cursor.stroke.width;
+    chars * digit_width_ui(ui, style) + 2.0 * ui.spacing().button_padding.x + 2.0 * cursor
+}
+
+/// The width of a body-text field for `chars` characters (a month: 2, a year: 4).
+pub fn field_width_ui(ui: &Ui, chars: usize) -> f32 {
+    text_field_width_ui(ui, &TextStyle::Body, chars)
+}
+
+/// [`field_width_ui`], or wider when the field's hint (`MM`, `YYYY`) needs more room than
+/// `chars` digits, so the hint is never cut.
+pub fn field_width_with_hint_ui(ui: &Ui, chars: usize, hint: &str) -> f32 {
+    let font = TextStyle::Body.resolve(ui.style());
+    let hint_width = ui.fonts_mut(|f| {
+        f.layout_no_wrap(hint.to_owned(), font, ui.visuals().text_color())
+            .size()
+            .x
+    });
+    field_width_ui(ui, chars).max(field_width_ui(ui, 0) + hint_width)
+}
+
+/// The width of a monospace field for `chars` characters (a grouped card number, a BIN).
+pub fn mono_field_width_ui(ui: &Ui, chars: usize) -> f32 {
+    text_field_width_ui(ui, &TextStyle::Monospace, chars)
+}
+
 /// Relative luminance (WCAG 2) of an sRGB colour, 0 (black) to 1 (white).
 pub fn luminance(c: Color32) -> f32 {
     fn channel(v: u8) -> f32 {
@@ -220,15 +353,61 @@ mod tests {
                 let f = p.customer_final(&s);
                 assert!(contrast(f.fill, f.text) >= 4.5, "{s} final dark={dark}");
             }
-            for b in [p.sandbox, p.pending] {
+            for b in [p.sandbox, p.pending, p.lowest] {
                 assert!(contrast(b.fill, b.text) >= 4.5, "badge dark={dark}");
             }
             for (name, c) in [("error", p.error), ("ok", p.ok), ("warn", p.warn)] {
                 assert!(contrast(c, background) >= 3.0, "{name} dark={dark}");
             }
+            // A field's outline is a component boundary: 3:1 against the panel (WCAG 1.4.11).
+            assert!(
+                contrast(p.field_border, background) >= 3.0,
+                "field border dark={dark}"
+            );
             assert!(contrast(p.customer_text, p.customer_background) >= 7.0);
             assert_eq!((p.qr_dark, p.qr_light), (Color32::BLACK, Color32::WHITE));
         }
+    }
+
+    #[test]
+    fn the_type_and_spacing_scales_are_set_on_both_styles() {
+        let ctx = egui::Context::default();
+        install(&ctx);
+        for theme in [egui::Theme::Light, egui::Theme::Dark] {
+            let style = ctx.style_of(theme);
+            // Sizes are small whole numbers: compared exactly as integers.
+            #[allow(clippy::cast_possible_truncation)]
+            let size = |s: TextStyle| s.resolve(&style).size.round() as i32;
+            assert_eq!(size(TextStyle::Small), 12);
+            assert_eq!(size(TextStyle::Body), 14);
+            assert_eq!(size(TextStyle::Button), 14);
+            assert_eq!(size(TextStyle::Heading), 20);
+            assert!((32..=40).contains(&size(amount_style())));
+            assert_eq!(style.spacing.item_spacing, egui::vec2(SPACE_S, SPACE_XS));
+            assert_eq!(style.spacing.button_padding, egui::vec2(SPACE_S, SPACE_XS));
+        }
+    }
+
+    #[test]
+    fn field_widths_grow_with_the_characters_they_hold() {
+        let ctx = egui::Context::default();
+        install(&ctx);
+        let mut widths = None;
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let digit = digit_width_ui(ui, &TextStyle::Body);
+            let (two, four) = (field_width_ui(ui, 2), field_width_ui(ui, 4));
+            let card = mono_field_width_ui(ui, 23);
+            widths = Some((digit, two, four, card));
+        });
+        // No renderer here: the font atlas upload is dropped on purpose.
+        output.textures_delta.clear();
+        let (digit, two, four, card) = widths.expect("a pass ran");
+        assert!(digit > 5.0, "{digit}");
+        assert!((four - two - 2.0 * digit).abs() < 0.01, "{two} {four}");
+        assert!(
+            four < card / 4.0,
+            "a year field is narrow next to a card number"
+        );
     }
 
     #[test]

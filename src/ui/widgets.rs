@@ -4,7 +4,7 @@
 use egui::{ColorImage, Response, RichText, TextureHandle, TextureOptions, Ui, Vec2, WidgetText};
 
 use crate::qr::{QrImage, QrMatrix};
-use crate::ui::theme::{Badge, Palette};
+use crate::ui::theme::{self, Badge, Palette};
 
 /// The grey QR image as the texture the UI uploads: one pixel per pixel, no filtering.
 /// `tests/qr_decode.rs` decodes exactly this.
@@ -99,6 +99,41 @@ pub fn labelled_text_ui(ui: &mut Ui, label: &str, value: &mut String) -> Respons
     let label_response = ui.label(label);
     ui.add(egui::TextEdit::singleline(value))
         .labelled_by(label_response.id)
+}
+
+/// [`labelled_text_ui`] with the field `width` points wide (see `theme::field_width_ui`).
+pub fn labelled_text_width_ui(
+    ui: &mut Ui,
+    label: &str,
+    value: &mut String,
+    width: f32,
+) -> Response {
+    let label_response = ui.label(label);
+    ui.add(egui::TextEdit::singleline(value).desired_width(width))
+        .labelled_by(label_response.id)
+}
+
+/// A group of fields under a short title ("Card", "Storage"), followed by the space between
+/// groups.
+pub fn group_ui<R>(ui: &mut Ui, title: &str, add_contents: impl FnOnce(&mut Ui) -> R) -> R {
+    ui.label(
+        RichText::new(title)
+            .text_style(egui::TextStyle::Button)
+            .strong(),
+    );
+    ui.add_space(theme::SPACE_XS);
+    let inner = add_contents(ui);
+    ui.add_space(theme::SPACE_M);
+    inner
+}
+
+/// Whether a view is shown this frame after not being shown the frame before (so it can put
+/// the focus on its first field). `last` is the view's own memory of the last frame it drew.
+pub fn newly_shown(ui: &Ui, last: &mut Option<u64>) -> bool {
+    let now = ui.ctx().cumulative_frame_nr();
+    let fresh = last.is_none_or(|l| now > l + 1);
+    *last = Some(now);
+    fresh
 }
 
 /// A pill with text.

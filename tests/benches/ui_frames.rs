@@ -95,6 +95,7 @@ fn bench_frames(c: &mut Criterion) {
             catalog: &catalog,
             barcodes: &barcodes,
             limits: KeyLimits::default(),
+            sandbox: false,
             commands: &mut commands,
         };
         form.ui(ui, &mut cx);
@@ -142,6 +143,7 @@ fn bench_frames(c: &mut Criterion) {
             catalog: &catalog,
             barcodes: &barcodes,
             limits: KeyLimits::default(),
+            sandbox: false,
             commands: &mut commands,
         };
         history.ui(ui, &mut cx);
