@@ -23,6 +23,7 @@ mod installments;
 mod links;
 mod pay_page;
 mod persist;
+pub mod requests;
 pub mod respond;
 mod server;
 pub mod state;

@@ -25,6 +25,7 @@ use super::fixture::{ApiKey, Fixture, FixtureError};
 use super::idempotency::{self, Claim, Scope, StoredResponse};
 use super::index::Index;
 use super::persist::Db;
+use super::requests::RequestLog;
 use super::respond::{ApiError, MAX_BODY_BYTES, envelope_for_too_large, json_response};
 use super::state::{IdGen, Store};
 use super::{admin, cards, installments, links, pay_page};
@@ -58,6 +59,8 @@ pub struct Shared {
     pub bound: SocketAddr,
     /// Whether a state file backs the store.
     pub persistent: bool,
+    /// Every API request received (tests hold the app to a traffic budget with it).
+    pub requests: RequestLog,
 }
 
 /// How to start a sandbox.
@@ -194,6 +197,7 @@ impl Sandbox {
             base_url: format!("http://{host}"),
             bound: addr,
             persistent,
+            requests: RequestLog::default(),
         });
         let app = router(Arc::clone(&shared)).into_make_service_with_connect_info::<ConnControl>();
         let (stop, mut stop_rx) = watch::channel(false);
@@ -359,6 +363,9 @@ async fn run_endpoint(
     headers: &HeaderMap,
     body: Bytes,
 ) -> Response {
+    shared
+        .requests
+        .record(endpoint.name, &body, shared.clock.now_millis());
     let plan = shared.faults.plan(endpoint.name);
     match plan.early {
         Some(FaultKind::RateLimit) => {

@@ -238,11 +238,14 @@ impl Services {
         if let Some(h) = slot.as_ref() {
             return Ok(h.base_url());
         }
+        // The sandbox keeps the same "now" as the app: a test's manual clock moves both, so
+        // signatures stay fresh and expiry reads alike on both sides.
         let mut config = sandbox::SandboxConfig {
             state_file: self
                 .data_dir
                 .as_ref()
                 .map(|d| d.join("sandbox-state.sqlite3")),
+            clock: Arc::clone(&self.clock),
             ..sandbox::SandboxConfig::default()
         };
         if let Ok(addr) = SANDBOX_PREFERRED_ADDR.parse() {
