@@ -11,6 +11,7 @@ pub const APP_ID: &str = "io.github.paydesk.Paydesk";
 
 pub mod api;
 pub mod app;
+pub mod board;
 pub mod cli;
 pub mod clock;
 pub mod domain;
