@@ -16,6 +16,7 @@ pub mod cli;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod notify;
 pub mod qr;
 pub mod sandbox;
 pub mod secrets;
