@@ -279,15 +279,12 @@ impl Refresher {
             t.on_board = false;
         }
         for (link, updated_at) in rows {
-            let newer = match self.links.get_mut(&link.id) {
-                Some(t) => {
-                    t.on_board = true;
-                    updated_at > t.known_at
-                }
-                None => {
-                    self.track(link, now, true, 0);
-                    false
-                }
+            let newer = if let Some(t) = self.links.get_mut(&link.id) {
+                t.on_board = true;
+                updated_at > t.known_at
+            } else {
+                self.track(link, now, true, 0);
+                false
             };
             if newer {
                 alerts.extend(self.learn(link, now, None).alert);

@@ -36,6 +36,9 @@ fn start() -> Env {
         clock: Arc::new(SystemClock),
         poll_interval: Duration::from_millis(100),
         poll_max: Duration::from_millis(400),
+        board_pace: paydesk::board::Budget::default().board,
+        request_gap: Duration::from_millis(50),
+        notifier: Arc::new(paydesk::notify::RecordingNotifier::default()),
         // No background re-send of pending rows here: tests/ui_pending.rs covers it.
         resend_first: Duration::from_hours(1),
         resend_max: Duration::from_hours(1),
@@ -47,6 +50,7 @@ fn start() -> Env {
         theme: ThemeChoice::Light,
         last_profile: None,
         merchant_name: "Kadıköy Kahve Evi".into(),
+        alert_sound: false,
     };
     let mut harness = Harness::builder()
         .with_size([1400.0, 1000.0])

@@ -50,6 +50,8 @@ pub enum Command {
     MoreHistory,
     /// Show a link of history.
     ShowHistoryLink(String),
+    /// Show a link of the open-links board.
+    ShowBoardLink(String),
     /// Re-send a pending creation (stale rows only with `force`).
     RetryPending {
         /// Idempotency key.
@@ -126,6 +128,7 @@ impl Command {
             Command::SearchHistory(_) => "SearchHistory",
             Command::MoreHistory => "MoreHistory",
             Command::ShowHistoryLink(_) => "ShowHistoryLink",
+            Command::ShowBoardLink(_) => "ShowBoardLink",
             Command::RetryPending { .. } => "RetryPending",
             Command::AbandonPending(_) => "AbandonPending",
             Command::CatalogPreview(_) => "CatalogPreview",

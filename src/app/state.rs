@@ -1,6 +1,7 @@
 //! What the app remembers between runs (eframe storage), apart from the runtime handles.
 //!
-//! Only preferences live here: the language, the theme, the last profile and the shop name.
+//! Only preferences live here: the language, the theme, the last profile, the shop name and
+//! whether paid alerts play a sound.
 //! Never a secret, a card number or a form's content: eframe writes this to a plain file.
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,8 @@ pub struct SavedState {
     pub last_profile: Option<String>,
     /// The shop's name on the customer display (empty: the profile's name).
     pub merchant_name: String,
+    /// Paid alerts ask the notification service for a short sound (off by default).
+    pub alert_sound: bool,
 }
 
 impl Default for SavedState {
@@ -33,6 +36,7 @@ impl Default for SavedState {
             theme: ThemeChoice::System,
             last_profile: None,
             merchant_name: String::new(),
+            alert_sound: false,
         }
     }
 }
@@ -43,6 +47,8 @@ pub enum View {
     /// New link form (the home view), or the result of the link just made.
     #[default]
     NewLink,
+    /// The open-links board.
+    Board,
     /// Save a card.
     Card,
     /// Installment options for a BIN.
@@ -59,8 +65,9 @@ pub enum View {
 
 impl View {
     /// Every view, in navigation order.
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::NewLink,
+        View::Board,
         View::Card,
         View::Installments,
         View::History,
@@ -73,6 +80,7 @@ impl View {
     pub fn title(self) -> T {
         match self {
             View::NewLink => T::NavNewLink,
+            View::Board => T::NavBoard,
             View::Card => T::NavCard,
             View::Installments => T::NavInstallments,
             View::History => T::NavHistory,
@@ -94,6 +102,7 @@ mod tests {
             theme: ThemeChoice::Dark,
             last_profile: Some("mağaza".into()),
             merchant_name: "Kadıköy Kahve Evi".into(),
+            alert_sound: true,
         };
         let text = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<SavedState>(&text).unwrap(), s);
@@ -102,5 +111,6 @@ mod tests {
         assert_eq!(old.lang, Lang::Tr);
         assert_eq!(old.theme, ThemeChoice::System);
         assert_eq!(old.last_profile, None);
+        assert!(!old.alert_sound, "the sound is off unless chosen");
     }
 }

@@ -34,6 +34,7 @@ use crate::sandbox::{self, SandboxHandle};
 use crate::secrets::{self, SecretError, SecretStore};
 use crate::store::{
     JournalRow, JournalState, LinkPage, LinkQuery, Profile, Store, StoreError, StoredCard,
+    StoredLink,
 };
 
 /// Name of the built-in sandbox profile.
@@ -429,6 +430,27 @@ impl Desk {
         let link: PaymentLink = self.read(&endpoints::LINK_DETAIL, &id_body(id)).await?;
         self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
         Ok(link)
+    }
+
+    /// Asks the server for the link once (no retry) and refreshes history: the app's
+    /// background refresh, whose own schedule is the retry and whose budget (one request a
+    /// second in all) a retry loop here would break.
+    pub async fn poll_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
+        let link: PaymentLink = self
+            .client()
+            .call(&endpoints::LINK_DETAIL, &id_body(id), None)
+            .await?;
+        self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
+        Ok(link)
+    }
+
+    /// The links of the open-links board, newest first: every link stored today (local
+    /// time), and every link still `PENDING` stored in the last 7 days.
+    pub fn board_links(&self) -> Result<Vec<StoredLink>, DeskError> {
+        let now = self.now();
+        let today = crate::board::local_day_start(now);
+        let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
+        self.with_store(|s| s.board_links(self.profile_name(), today, week, crate::board::MAX_ROWS))
     }
 
     /// Cancels the link and records the server's answer in history.
