@@ -317,6 +317,13 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
         &format!("{} ₺100.00 Waiting for payment", order(&link)),
     );
 
+    assert_eq!(notices[0].sound, None, "the sound is off by default");
+
+    // The clerk turns the sound on; the next alert asks the notification service for it.
+    env.harness.state_mut().as_mut().expect("the app").view = View::Settings;
+    env.harness.run_steps(2);
+    env.click("Play a short sound with the notification");
+    assert!(env.app().saved.alert_sound);
     env.pay(&link.id, None);
     env.until("the rest is noticed", |app| {
         app.board
@@ -328,6 +335,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     let notices = env.notices.notices();
     assert_eq!(notices.len(), 2, "{notices:#?}");
     assert_eq!(notices[1].summary, "Paid: ₺100.00");
+    assert_eq!(notices[1].sound, Some("complete"));
 }
 
 #[test]
