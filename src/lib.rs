@@ -11,10 +11,12 @@ pub const APP_ID: &str = "io.github.paydesk.Paydesk";
 
 pub mod api;
 pub mod app;
+pub mod board;
 pub mod cli;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod notify;
 pub mod printer;
 pub mod qr;
 pub mod sandbox;

@@ -82,6 +82,9 @@ fn start_with_shop(shop: &str) -> Env {
         clock: Arc::new(SystemClock),
         poll_interval: Duration::from_millis(100),
         poll_max: Duration::from_millis(400),
+        board_pace: paydesk::board::Budget::default().board,
+        request_gap: Duration::from_millis(50),
+        notifier: Arc::new(paydesk::notify::RecordingNotifier::default()),
         // No background re-send of pending rows here: tests/ui_pending.rs covers it.
         resend_first: Duration::from_hours(1),
         resend_max: Duration::from_hours(1),
@@ -99,6 +102,7 @@ fn start_with_shop(shop: &str) -> Env {
         last_profile: None,
         merchant_name: shop.into(),
         slip_paper: Paper::Roll80,
+        alert_sound: false,
     };
     let mut harness = Harness::builder()
         .with_size([1400.0, 1000.0])
@@ -195,7 +199,15 @@ impl Env {
 
     /// Cancels the shown link through its confirmation and waits for the server's answer.
     fn cancel_shown(&mut self) {
-        self.click("Cancel link");
+        // Through AccessKit, not the pointer: the harness draws the customer display's window
+        // inside the same screen, where it may lie over the button (on a counter it is a
+        // window of its own, on another screen).
+        self.harness
+            .get_all_by_label("Cancel link")
+            .last()
+            .expect("a Cancel link button")
+            .click_accesskit();
+        self.harness.run_steps(2);
         self.harness
             .get_by_label("Are you sure? A cancelled link can no longer be paid.");
         self.click("Yes");

@@ -57,6 +57,7 @@ fn start_with(first: Duration, max: Duration, prepare: impl FnOnce(&Path)) -> En
         poll_max: Duration::from_millis(400),
         resend_first: first,
         resend_max: max,
+        notifier: Arc::new(paydesk::notify::RecordingNotifier::default()),
         ..AppOptions::default()
     };
     let saved = SavedState {

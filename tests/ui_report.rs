@@ -269,7 +269,9 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
         .get_by_label_contains("₺25.00 Cancelled")
         .click();
     env.until("the cancelled link opens", |app| {
-        app.shown.as_ref().is_some_and(|s| s.from_history)
+        app.shown
+            .as_ref()
+            .is_some_and(|s| s.origin == paydesk::ui::link_result::Origin::History)
     });
     assert!(env.app().shown.as_ref().is_some_and(|s| s.cancelled));
 }

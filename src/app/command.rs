@@ -68,6 +68,8 @@ pub enum Command {
         /// The zone of the days.
         zone: Zone,
     },
+    /// Show a link of the open-links board.
+    ShowBoardLink(String),
     /// Re-send a pending creation (stale rows only with `force`).
     RetryPending {
         /// Idempotency key.
@@ -155,6 +157,7 @@ impl Command {
             Command::RefreshStatuses(_) => "RefreshStatuses",
             Command::ExportHistory(_) => "ExportHistory",
             Command::LoadReport { .. } => "LoadReport",
+            Command::ShowBoardLink(_) => "ShowBoardLink",
             Command::RetryPending { .. } => "RetryPending",
             Command::AbandonPending(_) => "AbandonPending",
             Command::CatalogPreview(_) => "CatalogPreview",

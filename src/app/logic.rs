@@ -13,6 +13,7 @@ use chrono::NaiveDate;
 use super::{App, Command, Connection, View};
 use crate::api::error::{Disposition, Prior};
 use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
+use crate::board::{Alert, Next};
 use crate::clock::Zone;
 use crate::domain::CatalogVariant;
 use crate::lang::Lang;
@@ -25,11 +26,12 @@ use crate::store::{
     CsvImport, CsvParsed, DayReport, JournalRow, JournalState, LinkCursor, LinkQuery, LinkTotals,
     Profile, StoredLink, TimeRange,
 };
+use crate::ui::board::notice_for;
 use crate::ui::card::CardOutcome;
 use crate::ui::catalog::CsvOutcome;
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 use crate::ui::installments::InstallmentOutcome;
-use crate::ui::link_result::ShownLink;
+use crate::ui::link_result::{Origin, ShownLink};
 use crate::ui::new_link::SendNote;
 use crate::ui::settings::SecretStatus;
 use crate::ui::text::T;
@@ -75,7 +77,8 @@ pub enum Msg {
     },
     /// The next order number.
     OrderNumber(Result<String, DeskError>),
-    /// A link's detail (a poll or a refresh).
+    /// A link's detail (the background refresh, or the clerk's Refresh), with its request
+    /// number.
     Detail(String, u64, Result<PaymentLink, DeskError>),
     /// A cancel's answer.
     Cancelled(String, u64, Result<PaymentLink, DeskError>),
@@ -138,6 +141,15 @@ pub enum Msg {
     Profiles(Result<Vec<Profile>, String>),
     /// Whether a profile's secret is stored.
     Secret(String, SecretStatus),
+    /// The open-links board's rows, read from the store.
+    BoardRows {
+        /// The profile they belong to (a switch meanwhile drops them).
+        profile: String,
+        /// The rows, newest first.
+        result: Result<Vec<StoredLink>, DeskError>,
+    },
+    /// A paid alert went to the notifier (shown or not: the notifier logs a failure).
+    Notified,
 }
 
 impl std::fmt::Debug for Msg {
@@ -166,6 +178,8 @@ impl std::fmt::Debug for Msg {
             Msg::SlipPrinted(..) => "SlipPrinted",
             Msg::Profiles(_) => "Profiles",
             Msg::Secret(..) => "Secret",
+            Msg::BoardRows { .. } => "BoardRows",
+            Msg::Notified => "Notified",
         };
         f.write_str(name)
     }
@@ -241,6 +255,8 @@ impl App {
             self.settings.busy = false;
             self.pending.busy.clear();
             self.resend.running = false;
+            self.refresher.lost();
+            self.board.loading = false;
             if let Some(s) = &mut self.shown {
                 s.cancelling = false;
                 s.polling = None;
@@ -303,7 +319,7 @@ impl App {
             Ok(link) => {
                 self.new_link.server_expected = None;
                 self.new_link.note = None;
-                self.show_link(link, false);
+                self.show_link(link, Origin::Created);
                 self.history.invalidate();
                 self.report.invalidate();
                 // The customer waits for this QR: from Pending (where the clerk may have gone
@@ -383,6 +399,9 @@ impl App {
                     self.new_link.sent_key = None;
                 }
                 self.note_create(&result);
+                if let Ok(link) = &result {
+                    self.link_made(link);
+                }
                 self.form_answer(result);
             }
             Msg::OrderNumber(Ok(n)) => self.new_link.draft.order_number = n,
@@ -391,11 +410,24 @@ impl App {
             }
             Msg::Detail(id, seq, result) => {
                 self.note_call(result.as_ref().err());
-                self.link_answered(&id, seq, result, false);
+                let now = self.options.clock.now();
+                let heard = self.refresher.answered(&id, seq, result.as_ref().ok(), now);
+                self.link_answered(&id, seq, result, heard.applied, false);
+                if let Some(alert) = heard.alert {
+                    self.alert(&alert);
+                }
             }
             Msg::Cancelled(id, seq, result) => {
                 self.note_call(result.as_ref().err());
-                self.link_answered(&id, seq, result, true);
+                let now = self.options.clock.now();
+                let heard = match &result {
+                    Ok(link) => self.refresher.observe(link, seq, now),
+                    Err(_) => crate::board::Heard::default(),
+                };
+                self.link_answered(&id, seq, result, heard.applied, true);
+                if let Some(alert) = heard.alert {
+                    self.alert(&alert);
+                }
             }
             Msg::CardSaved(result) => {
                 self.note_call(result.as_ref().err());
@@ -439,7 +471,7 @@ impl App {
                 }
             },
             Msg::HistoryLink(Ok(stored)) => {
-                self.show_link(stored.link, true);
+                self.show_link(stored.link, Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
                 if let Some(shown) = &mut self.shown {
                     shown.cancelled = stored.cancelled_at.is_some();
@@ -482,6 +514,9 @@ impl App {
                     self.pending.rows = rows;
                 }
                 self.note_create(&result);
+                if let Ok(link) = &result {
+                    self.link_made(link);
+                }
                 self.pending.note = Some(match &result {
                     Ok(link) => {
                         self.history.invalidate();
@@ -565,6 +600,8 @@ impl App {
                 self.settings.busy = false;
                 self.settings.secrets.insert(profile, status);
             }
+            Msg::BoardRows { profile, result } => self.board_rows(&profile, result),
+            Msg::Notified => {}
         }
     }
 
@@ -628,6 +665,7 @@ impl App {
                 _ => {}
             }
             if let Ok(link) = &outcome {
+                self.link_made(link);
                 self.history.invalidate();
                 let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
                 self.pending.note =
@@ -648,6 +686,32 @@ impl App {
             }
             self.resend.interval = self.options.resend_first;
             self.resend.next = None;
+        }
+    }
+
+    /// The board's rows arrived: the refresh follows their open links (a row the store
+    /// changed since, say by the command line, may alert), the view shows them.
+    fn board_rows(&mut self, profile: &str, result: Result<Vec<StoredLink>, DeskError>) {
+        let now = self.options.clock.now();
+        if self.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile) {
+            self.board.loading = false;
+            return;
+        }
+        match result {
+            Ok(rows) => {
+                let alerts = self
+                    .refresher
+                    .sync_board(rows.iter().map(|s| (&s.link, s.updated_at)), now);
+                self.board.set_rows(profile, rows, now);
+                for alert in alerts {
+                    self.alert(&alert);
+                }
+            }
+            Err(e) => {
+                self.board.loading = false;
+                self.board.loaded_at = Some(now);
+                self.board.error = Some(e.sentence(self.lang()));
+            }
         }
     }
 
@@ -702,85 +766,121 @@ impl App {
         }
     }
 
-    /// Shows a link in the result view, and starts its status poll when it is not final.
-    fn show_link(&mut self, link: PaymentLink, from_history: bool) {
-        self.shown = Some(ShownLink::new(link, from_history));
-        self.poll.interval = self.options.poll_interval;
-        self.poll.next = Some(Instant::now() + self.poll.interval);
+    /// Shows a link in the result view. Its refresh is the background refresh's, on the
+    /// shown link's pace (see `schedule_board`).
+    fn show_link(&mut self, link: PaymentLink, origin: Origin) {
+        self.shown = Some(ShownLink::new(link, origin));
     }
 
-    /// A detail or cancel answer (request number `seq`) for the shown link.
+    /// Numbers a link-detail or cancel request.
+    fn next_seq(&mut self) -> u64 {
+        self.request_seq += 1;
+        self.request_seq
+    }
+
+    /// A link was made (a create, a retry, a background re-send): the refresh follows it and
+    /// the board reads its rows again.
+    fn link_made(&mut self, link: &PaymentLink) {
+        let now = self.options.clock.now();
+        let seq = self.next_seq();
+        if let Some(alert) = self.refresher.observe(link, seq, now).alert {
+            self.alert(&alert);
+        }
+        self.board.stale = true;
+    }
+
+    /// A detail or cancel answer (request number `seq`) about a link: into the board's row
+    /// when the refresher took it as the newest (`applied`), and into the result view when it
+    /// shows that link.
     fn link_answered(
         &mut self,
         id: &str,
         seq: u64,
         result: Result<PaymentLink, DeskError>,
+        applied: bool,
         cancel: bool,
     ) {
         let lang = self.lang();
+        if let Ok(link) = &result
+            && applied
+            && self.board.apply(link)
+        {
+            self.history.invalidate();
+        }
         let Some(shown) = &mut self.shown else {
             return;
         };
         if shown.link.id != id {
             return;
         }
-        let (link, failed) = match result {
-            Ok(link) => (Some(link), false),
+        let link = match result {
+            Ok(link) => Some(link),
             Err(e) => {
                 shown.note = Some((false, e.sentence(lang)));
-                (None, true)
+                None
             }
         };
-        let answer = shown.take_answer(seq, cancel, link);
-        if answer.changed {
+        if shown.take_answer(seq, cancel, link).changed {
             self.history.invalidate();
         }
-        if answer.request_done {
-            self.poll.interval = if failed {
-                (self.poll.interval * 2).min(self.options.poll_max)
-            } else if answer.changed {
-                self.options.poll_interval
-            } else {
-                (self.poll.interval * 3 / 2).min(self.options.poll_max)
-            };
-            self.poll.next = Some(Instant::now() + self.poll.interval);
-        }
     }
 
-    /// Sends the next status poll when it is due; asks for a repaint when it will be.
-    pub(crate) fn schedule_poll(&mut self) {
-        let Some(shown) = &self.shown else {
-            return;
-        };
-        if shown.is_final() || shown.polling.is_some() || shown.cancelling {
-            return;
-        }
-        let Some(next) = self.poll.next else {
-            return;
-        };
-        let now = Instant::now();
-        if next <= now {
-            let id = shown.link.id.clone();
-            self.fetch_detail(id);
-        } else {
-            self.ctx.request_repaint_after(next - now);
-        }
+    /// Sends a paid alert to the desktop, off the UI thread. A missing notification service
+    /// is the notifier's to log; the board shows the payment either way.
+    fn alert(&mut self, alert: &Alert) {
+        tracing::info!(link = %alert.id, kind = ?alert.kind, "payment alert");
+        let notice = notice_for(alert, self.lang(), self.saved.alert_sound);
+        let notifier = Arc::clone(&self.options.notifier);
+        self.spawn(async move {
+            let _ = tokio::task::spawn_blocking(move || notifier.notify(&notice)).await;
+            Msg::Notified
+        });
     }
 
-    fn fetch_detail(&mut self, id: String) {
+    /// The background refresh, after each frame: reads the board's rows again when they are
+    /// out of date, sends the one link-detail request the refresher says is due (one at a
+    /// time, at most one a second), and asks for a repaint when the next one or the next
+    /// change of a figure on screen is due. Nothing due, nothing open: no repaint at all.
+    pub(crate) fn schedule_board(&mut self) {
         let Some(desk) = self.desk.clone() else {
             return;
         };
-        let Some(shown) = &mut self.shown else {
-            return;
-        };
-        let seq = shown.next_request();
-        shown.polling = Some(seq);
-        self.poll.next = None;
-        self.spawn(async move {
-            let r = desk.link_detail(&id).await;
-            Msg::Detail(id, seq, r)
-        });
+        let now = self.options.clock.now();
+        let profile = desk.profile().name.clone();
+        let shown = self.shown.as_ref().map(|s| &s.link);
+        if self.refresher.focused() != shown.map(|l| l.id.as_str()) {
+            self.refresher.focus(shown, now);
+        }
+        if self.board.needs_reload(&profile, now) {
+            self.board.stale = false;
+            self.board.loading = true;
+            let reader = desk.clone();
+            self.spawn(async move {
+                let result = reader.board_links();
+                Msg::BoardRows { profile, result }
+            });
+        }
+        let mut wake = self.board.next_change;
+        match self.refresher.next(now) {
+            Next::Ask(id) => {
+                let seq = self.next_seq();
+                if let Some(shown) = &mut self.shown
+                    && shown.link.id == id
+                {
+                    shown.polling = Some(seq);
+                }
+                self.spawn(async move {
+                    let r = desk.poll_link(&id).await;
+                    Msg::Detail(id, seq, r)
+                });
+            }
+            Next::At(at) => wake = Some(wake.map_or(at, |w| w.min(at))),
+            Next::Waiting | Next::Idle => {}
+        }
+        if let Some(at) = wake {
+            self.ctx
+                .request_repaint_after((at - now).to_std().unwrap_or_default());
+        }
     }
 
     /// Runs the commands the views emitted this frame.
@@ -799,7 +899,18 @@ impl App {
                 if v == View::Report && self.view != View::Report {
                     self.report.invalidate();
                 }
+                // Opening the board reads its rows again (links the command line made).
+                if v == View::Board {
+                    self.board.stale = true;
+                }
                 self.view = v;
+            }
+            Command::ShowBoardLink(id) => {
+                if let Some(row) = self.board.rows.iter().find(|r| r.link.id == id) {
+                    let link = row.link.clone();
+                    self.show_link(link, Origin::Board);
+                    self.view = View::Board;
+                }
             }
             Command::CopyText(text) => self.ctx.copy_text(text),
             Command::OpenUrl(url) => self.ctx.open_url(egui::OpenUrl::new_tab(url)),
@@ -876,6 +987,8 @@ impl App {
                 self.shown = None;
                 self.customer.open = false;
                 self.view = View::NewLink;
+                self.refresher.reset();
+                self.board.clear();
                 self.boot();
             }
             Command::SaveProfile { profile, existing } => {
@@ -987,13 +1100,16 @@ impl App {
                 self.customer.open = false;
                 self.spawn(async move { Msg::OrderNumber(desk.next_order_number()) });
             }
-            Command::RefreshLink(id) => self.fetch_detail(id),
+            Command::RefreshLink(id) => {
+                // Through the refresh's schedule: due now, still one request at a time.
+                self.refresher.hurry(&id, self.options.clock.now());
+            }
             Command::CancelLink(id) => {
+                let seq = self.next_seq();
                 let Some(shown) = &mut self.shown else {
                     return;
                 };
                 shown.cancelling = true;
-                let seq = shown.next_request();
                 self.spawn(async move {
                     let r = desk.cancel_link(&id).await;
                     Msg::Cancelled(id, seq, r)

@@ -4,8 +4,8 @@
 //! One frame is: drain the worker's results into the views (`logic`), draw (`ui`, which only
 //! reads state and emits [`Command`]s), then run the commands (`logic` again: each one becomes
 //! a background job, or a cheap UI-side effect such as the clipboard). The UI thread never
-//! does I/O; an idle window requests no repaint at all, and timed polls use
-//! `request_repaint_after`.
+//! does I/O; an idle window requests no repaint at all, and timed work (the board's refresh,
+//! the background re-send, a countdown on screen) uses `request_repaint_after`.
 
 pub mod command;
 pub mod logic;
@@ -22,12 +22,15 @@ pub use command::Command;
 pub use run::{GuiError, GuiOptions, run_gui};
 pub use state::{SavedState, View};
 
+use crate::board::{Budget, Pace, Refresher};
 use crate::clock::{Clock, SystemClock};
 use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};
+use crate::notify::{DesktopNotifier, Notifier};
 use crate::printer::SlipSink;
 use crate::service::{Desk, Services};
 use crate::store::Profile;
+use crate::ui::board::BoardView;
 use crate::ui::card::CardForm;
 use crate::ui::catalog::CatalogView;
 use crate::ui::history::HistoryView;
@@ -56,10 +59,16 @@ pub struct AppOptions {
     pub secrets: Arc<AppSecrets>,
     /// The clock of "now" (expiry checks, ages).
     pub clock: Arc<dyn Clock>,
-    /// First interval of the status poll of a shown link.
+    /// First interval of the status refresh of the link shown in the result view.
     pub poll_interval: Duration,
-    /// Longest interval of the status poll (backoff cap).
+    /// Longest interval of the shown link's refresh (backoff cap).
     pub poll_max: Duration,
+    /// The refresh pace of the other open links of the board (5 s doubling to 60 s).
+    pub board_pace: Pace,
+    /// The shortest time between two link-detail requests of the background refresh (1 s).
+    pub request_gap: Duration,
+    /// Where paid alerts go (the desktop's notification service).
+    pub notifier: Arc<dyn Notifier>,
     /// First wait before pending creations are sent again in the background while the server
     /// does not answer (doubled after each try that got no answer).
     pub resend_first: Duration,
@@ -81,8 +90,11 @@ impl Default for AppOptions {
             services: None,
             secrets: Arc::new(AppSecrets::new()),
             clock: Arc::new(SystemClock),
-            poll_interval: Duration::from_secs(2),
-            poll_max: Duration::from_secs(15),
+            poll_interval: Budget::default().focused.first,
+            poll_max: Budget::default().focused.max,
+            board_pace: Budget::default().board,
+            request_gap: Budget::default().gap,
+            notifier: Arc::new(DesktopNotifier::new()),
             resend_first: Duration::from_secs(5),
             resend_max: Duration::from_mins(1),
             perf_start: None,
@@ -110,13 +122,6 @@ pub struct CustomerDisplay {
     pub open: bool,
     /// Full screen.
     pub fullscreen: bool,
-}
-
-/// The status poll of the shown link.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Poll {
-    pub(crate) next: Option<Instant>,
-    pub(crate) interval: Duration,
 }
 
 /// The background re-send of the journal's pending rows (after a network drop).
@@ -159,6 +164,8 @@ pub struct App {
     pub report: ReportView,
     /// The pending view.
     pub pending: PendingView,
+    /// The open-links board (its view and the panel beside New link).
+    pub board: BoardView,
     /// The catalog view.
     pub catalog_view: CatalogView,
     /// The settings view.
@@ -178,7 +185,11 @@ pub struct App {
     pub export_dir: Option<PathBuf>,
     pub(crate) commands: Vec<Command>,
     pub(crate) jobs: Vec<Pending<Msg>>,
-    pub(crate) poll: Poll,
+    /// The background refresh of the board's open links and of the shown link.
+    pub refresher: Refresher,
+    /// The number of the last link-detail or cancel request sent (answers older than the one
+    /// on screen are dropped by the result view).
+    pub(crate) request_seq: u64,
     pub(crate) resend: Resend,
     pub(crate) history_next: Option<crate::store::LinkCursor>,
     applied_theme: Option<ThemeChoice>,
@@ -209,10 +220,15 @@ impl App {
         let mut app = Self {
             saved,
             view: View::NewLink,
-            poll: Poll {
-                next: None,
-                interval: options.poll_interval,
-            },
+            refresher: Refresher::new(Budget {
+                board: options.board_pace,
+                focused: Pace {
+                    first: options.poll_interval,
+                    max: options.poll_max,
+                },
+                gap: options.request_gap,
+            }),
+            request_seq: 0,
             resend: Resend {
                 running: false,
                 due: false,
@@ -232,6 +248,10 @@ impl App {
             history: HistoryView::default(),
             report: ReportView::default(),
             pending: PendingView::default(),
+            board: BoardView {
+                stale: true,
+                ..BoardView::default()
+            },
             catalog_view: CatalogView::default(),
             settings: SettingsView::default(),
             shown: None,
@@ -301,7 +321,7 @@ impl App {
         self.drain();
         self.draw_ui(ui);
         self.run_commands();
-        self.schedule_poll();
+        self.schedule_board();
         self.schedule_resend();
         if let Some(start) = self.first_frame.take() {
             // Read by tests/perf/startup.sh; only with PAYDESK_PERF set.

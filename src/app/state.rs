@@ -1,6 +1,7 @@
 //! What the app remembers between runs (eframe storage), apart from the runtime handles.
 //!
-//! Only preferences live here: the language, the theme, the last profile and the shop name.
+//! Only preferences live here: the language, the theme, the last profile, the shop name and
+//! whether paid alerts play a sound.
 //! Never a secret, a card number or a form's content: eframe writes this to a plain file.
 
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,8 @@ pub struct SavedState {
     pub merchant_name: String,
     /// The paper "Print slip" lays out for (default: an 80 mm receipt roll).
     pub slip_paper: Paper,
+    /// Paid alerts ask the notification service for a short sound (off by default).
+    pub alert_sound: bool,
 }
 
 impl Default for SavedState {
@@ -38,6 +41,7 @@ impl Default for SavedState {
             last_profile: None,
             merchant_name: String::new(),
             slip_paper: Paper::Roll80,
+            alert_sound: false,
         }
     }
 }
@@ -48,6 +52,8 @@ pub enum View {
     /// New link form (the home view), or the result of the link just made.
     #[default]
     NewLink,
+    /// The open-links board.
+    Board,
     /// Save a card.
     Card,
     /// Installment options for a BIN.
@@ -66,8 +72,9 @@ pub enum View {
 
 impl View {
     /// Every view, in navigation order.
-    pub const ALL: [View; 8] = [
+    pub const ALL: [View; 9] = [
         View::NewLink,
+        View::Board,
         View::Card,
         View::Installments,
         View::History,
@@ -81,6 +88,7 @@ impl View {
     pub fn title(self) -> T {
         match self {
             View::NewLink => T::NavNewLink,
+            View::Board => T::NavBoard,
             View::Card => T::NavCard,
             View::Installments => T::NavInstallments,
             View::History => T::NavHistory,
@@ -104,6 +112,7 @@ mod tests {
             last_profile: Some("mağaza".into()),
             merchant_name: "Kadıköy Kahve Evi".into(),
             slip_paper: Paper::A6,
+            alert_sound: true,
         };
         let text = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<SavedState>(&text).unwrap(), s);
@@ -113,5 +122,6 @@ mod tests {
         assert_eq!(old.theme, ThemeChoice::System);
         assert_eq!(old.last_profile, None);
         assert_eq!(old.slip_paper, Paper::Roll80);
+        assert!(!old.alert_sound, "the sound is off unless chosen");
     }
 }

@@ -1,7 +1,8 @@
 //! Admin routes under `/sandbox/` and the same operations for in-process callers
 //! ([`Admin`], from `SandboxHandle::admin`). They need no signature: the sandbox is a
 //! loopback test server, and these routes exist so tests and the GUI can look inside it
-//! (count links, dump every piece of state), pay a link without HTML, and inject faults.
+//! (count links, dump every piece of state, read the requests received), pay a link without
+//! HTML, and inject faults.
 //! Being unsigned, they answer only this machine: a loopback peer naming this sandbox in
 //! `Host` ([`admin_allowed`]); anything else is 403 `sandbox.admin.forbidden`.
 
@@ -25,6 +26,7 @@ use super::conn::ConnControl;
 use super::error::SandboxError;
 use super::faults::FaultRule;
 use super::links;
+use super::requests::SeenRequest;
 use super::respond::{ADMIN_FORBIDDEN, ApiError, json_response, success_body};
 use super::shared::Shared;
 use crate::api::endpoints;
@@ -66,6 +68,21 @@ impl<'a> Admin<'a> {
     /// Removes every fault rule.
     pub fn clear_faults(&self) {
         self.shared.faults.clear();
+    }
+
+    /// The newest API requests received, oldest first (see `sandbox::requests`).
+    pub fn requests(&self) -> Vec<SeenRequest> {
+        self.shared.requests.recent()
+    }
+
+    /// How many API requests each endpoint received.
+    pub fn request_totals(&self) -> std::collections::BTreeMap<String, u64> {
+        self.shared.requests.totals()
+    }
+
+    /// Forgets the requests received so far.
+    pub fn clear_requests(&self) {
+        self.shared.requests.clear();
     }
 
     /// Everything the server holds, as `GET /sandbox/state` shows it.
@@ -224,6 +241,16 @@ async fn clear_faults(State(s): State<Arc<Shared>>) -> Response {
     ok(&json!([]))
 }
 
+async fn list_requests(State(s): State<Arc<Shared>>) -> Response {
+    let admin = Admin::new(&s);
+    ok(&json!({"totals": admin.request_totals(), "recent": admin.requests()}))
+}
+
+async fn clear_requests(State(s): State<Arc<Shared>>) -> Response {
+    Admin::new(&s).clear_requests();
+    ok(&json!({"totals": {}, "recent": []}))
+}
+
 /// The admin routes, answered only to this machine (see [`admin_allowed`]).
 pub(super) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
     Router::new()
@@ -234,6 +261,10 @@ pub(super) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
         .route(
             "/sandbox/faults",
             get(list_faults).post(add_faults).delete(clear_faults),
+        )
+        .route(
+            "/sandbox/requests",
+            get(list_requests).delete(clear_requests),
         )
         .route_layer(middleware::from_fn_with_state(shared, only_this_machine))
 }

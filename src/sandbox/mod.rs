@@ -25,6 +25,7 @@ mod links;
 mod pay_page;
 mod persist;
 mod records;
+pub mod requests;
 pub mod respond;
 mod server;
 mod shared;

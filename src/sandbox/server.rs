@@ -26,6 +26,7 @@ use super::fixture::{ApiKey, Fixture};
 use super::idempotency::{self, Claim, Scope, StoredResponse};
 use super::index::Index;
 use super::persist::Db;
+use super::requests::RequestLog;
 use super::respond::{ApiError, MAX_BODY_BYTES, envelope_for_too_large, json_response};
 use super::shared::Shared;
 use super::state::{IdGen, Store};
@@ -137,6 +138,7 @@ impl Sandbox {
             base_url: format!("http://{host}"),
             bound: addr,
             persistent,
+            requests: RequestLog::default(),
         });
         let app = router(Arc::clone(&shared)).into_make_service_with_connect_info::<ConnControl>();
         let (stop, mut stop_rx) = watch::channel(false);
@@ -302,6 +304,9 @@ async fn run_endpoint(
     headers: &HeaderMap,
     body: Bytes,
 ) -> Response {
+    shared
+        .requests
+        .record(endpoint.name, &body, shared.clock.now_millis());
     let plan = shared.faults.plan(endpoint.name);
     match plan.early {
         Some(FaultKind::RateLimit) => {

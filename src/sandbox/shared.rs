@@ -10,6 +10,7 @@ use super::faults::Board;
 use super::fixture::Fixture;
 use super::idempotency;
 use super::index::Index;
+use super::requests::RequestLog;
 use super::state::{IdGen, Store};
 use crate::clock::Clock;
 
@@ -38,4 +39,6 @@ pub struct Shared {
     pub bound: SocketAddr,
     /// Whether a state file backs the store.
     pub persistent: bool,
+    /// Every API request received (tests hold the app to a traffic budget with it).
+    pub requests: RequestLog,
 }

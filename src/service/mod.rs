@@ -249,11 +249,14 @@ impl Services {
         if let Some(h) = slot.as_ref() {
             return Ok(h.base_url());
         }
+        // The sandbox keeps the same "now" as the app: a test's manual clock moves both, so
+        // signatures stay fresh and expiry reads alike on both sides.
         let mut config = sandbox::SandboxConfig {
             state_file: self
                 .data_dir
                 .as_ref()
                 .map(|d| d.join("sandbox-state.sqlite3")),
+            clock: Arc::clone(&self.clock),
             ..sandbox::SandboxConfig::default()
         };
         if let Ok(addr) = SANDBOX_PREFERRED_ADDR.parse() {
@@ -438,6 +441,27 @@ impl Desk {
         let link: PaymentLink = self.read(&endpoints::LINK_DETAIL, &id_body(id)).await?;
         self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
         Ok(link)
+    }
+
+    /// Asks the server for the link once (no retry) and refreshes history: the app's
+    /// background refresh, whose own schedule is the retry and whose budget (one request a
+    /// second in all) a retry loop here would break.
+    pub async fn poll_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
+        let link: PaymentLink = self
+            .client()
+            .call(&endpoints::LINK_DETAIL, &id_body(id), None)
+            .await?;
+        self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
+        Ok(link)
+    }
+
+    /// The links of the open-links board, newest first: every link stored today (local
+    /// time), and every link still `PENDING` stored in the last 7 days.
+    pub fn board_links(&self) -> Result<Vec<StoredLink>, DeskError> {
+        let now = self.now();
+        let today = crate::board::local_day_start(now);
+        let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
+        self.with_store(|s| s.board_links(self.profile_name(), today, week, crate::board::MAX_ROWS))
     }
 
     /// Cancels the link and records the server's answer in history, marked as cancelled here

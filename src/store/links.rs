@@ -557,6 +557,30 @@ impl Store {
         rows.next()?.map(read_link).transpose()
     }
 
+    /// The links of the open-links board, newest first, at most `limit`: every link stored
+    /// at or after `today` and every `PENDING` link stored at or after `pending_since`.
+    ///
+    /// Two index ranges, never a scan: `links_recent` from `today` on, `links_by_status` for
+    /// (`PENDING`, from `pending_since` on); their row ids are merged (a link in both counts
+    /// once) and the rows read by row id. The cost follows the rows returned, not the size of
+    /// the history.
+    pub fn board_links(
+        &self,
+        profile: &str,
+        today: DateTime<Utc>,
+        pending_since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<StoredLink>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&board_sql())?;
+        collect(stmt.query(params![
+            profile,
+            to_millis(today),
+            LinkStatus::Pending.as_str(),
+            to_millis(pending_since),
+            limit_value(limit),
+        ])?)
+    }
+
     /// How many links a profile's history holds.
     pub fn count_links(&self, profile: &str) -> Result<usize, StoreError> {
         let n: i64 = self
@@ -808,6 +832,20 @@ fn time_index(q: &LinkQuery) -> &'static str {
     } else {
         "links_recent"
     }
+}
+
+/// The board's query (see `Store::board_links`): ?1 profile, ?2 today's start, ?3 `PENDING`,
+/// ?4 the pending window's start, ?5 the limit.
+fn board_sql() -> String {
+    format!(
+        "SELECT {COLUMNS} FROM links WHERE seq IN (
+             SELECT seq FROM links INDEXED BY links_recent
+                 WHERE profile = ?1 AND created_at >= ?2
+             UNION
+             SELECT seq FROM links INDEXED BY links_by_status
+                 WHERE profile = ?1 AND status = ?3 AND created_at >= ?4)
+         ORDER BY created_at DESC, id DESC LIMIT ?5"
+    )
 }
 
 /// A page without a text filter: one walk of the time index.
@@ -1144,5 +1182,71 @@ mod tests {
             plan.contains("SEARCH d USING INTEGER PRIMARY KEY"),
             "{plan}"
         );
+    }
+
+    #[test]
+    fn the_board_holds_todays_links_and_the_weeks_pending_ones_through_two_index_ranges() {
+        let mut store = store();
+        let t0 = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+        // Another profile's link, in both windows, never shows.
+        store
+            .upsert_link(
+                "other",
+                &link(9999, "A-X", "x", LinkStatus::Pending),
+                t0 + chrono::TimeDelta::seconds(1400),
+            )
+            .unwrap();
+        let today = t0 + chrono::TimeDelta::seconds(1000);
+        let week = t0 + chrono::TimeDelta::seconds(500);
+        let rows = store.board_links("p", today, week, 5000).unwrap();
+        let mut want: Vec<(DateTime<Utc>, String)> = (0..3000u32)
+            .filter(|i| i / 2 >= 1000 || (i / 2 >= 500 && i % 3 != 0))
+            .map(|i| {
+                (
+                    t0 + chrono::TimeDelta::seconds(i64::from(i / 2)),
+                    format!("lnk_{i:05}"),
+                )
+            })
+            .collect();
+        want.sort();
+        want.reverse();
+        let got: Vec<(DateTime<Utc>, String)> = rows
+            .iter()
+            .map(|r| (r.created_at, r.link.id.clone()))
+            .collect();
+        assert_eq!(got, want);
+        assert!(rows.iter().all(|r| r.profile == "p"));
+        // The limit keeps the newest.
+        let few = store.board_links("p", today, week, 10).unwrap();
+        assert_eq!(few.len(), 10);
+        assert_eq!(few[0].link.id, rows[0].link.id);
+
+        let mut stmt = store
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", board_sql()))
+            .unwrap();
+        let plan = stmt
+            .query_map(params!["p", 0_i64, "PENDING", 0_i64, 10_i64], |r| {
+                r.get::<_, String>(3)
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>()
+            .join(" | ");
+        assert!(
+            plan.contains("COVERING INDEX links_recent (profile=? AND created_at>?)"),
+            "{plan}"
+        );
+        assert!(
+            plan.contains(
+                "COVERING INDEX links_by_status (profile=? AND status=? AND created_at>?)"
+            ),
+            "{plan}"
+        );
+        assert!(
+            plan.contains("USING INTEGER PRIMARY KEY (rowid=?)"),
+            "{plan}"
+        );
+        assert!(!plan.contains("SCAN links"), "{plan}");
     }
 }

@@ -4,8 +4,9 @@
 //! which flips to a large "Paid ✓", "Expired" or "Cancelled" when the link reaches a final
 //! state.
 //!
-//! While a link is shown and not final, the app's logic polls its detail every few seconds with
-//! backoff; this view only draws what the last answer said.
+//! While a link is shown and not final, the app's background refresh (`crate::board`) asks for
+//! its detail every few seconds with backoff, through the same schedule as the open-links
+//! board; this view only draws what the last answer said.
 
 use std::fmt::Write as _;
 
@@ -35,6 +36,17 @@ pub struct Answer {
     pub changed: bool,
 }
 
+/// Where a shown link was opened from (which view shows it, and where Back goes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Just created: New link shows it, with "New link" to start the next sale.
+    Created,
+    /// Opened from History.
+    History,
+    /// Opened from the open-links board.
+    Board,
+}
+
 /// A link on screen.
 #[derive(Debug)]
 pub struct ShownLink {
@@ -57,18 +69,17 @@ pub struct ShownLink {
     /// The number of the detail request that is out (a status poll or Refresh), if any. It never
     /// disables a button: staff can cancel while the status is being fetched.
     pub polling: Option<u64>,
-    /// The number given to the last detail or cancel request sent for this link.
-    pub sent: u64,
     /// The number of the request whose answer is on screen; an older answer arriving later is
-    /// dropped, so a poll sent before a cancel never shows the link as pending again.
+    /// dropped, so a poll sent before a cancel never shows the link as pending again. Requests
+    /// are numbered by the app, across links, in the order they are sent.
     pub applied: u64,
-    /// Whether the view came from History (then "Back" returns to the list).
-    pub from_history: bool,
+    /// Where it was opened from (History and the board show "Back").
+    pub origin: Origin,
 }
 
 impl ShownLink {
     /// Shows `link`.
-    pub fn new(link: PaymentLink, from_history: bool) -> Self {
+    pub fn new(link: PaymentLink, origin: Origin) -> Self {
         Self {
             link,
             cancelled: false,
@@ -79,21 +90,14 @@ impl ShownLink {
             cancelling: false,
             printing: false,
             polling: None,
-            sent: 0,
             applied: 0,
-            from_history,
+            origin,
         }
     }
 
     /// The link's status (PENDING when the server did not say).
     pub fn status(&self) -> LinkStatus {
         self.link.status.clone().unwrap_or(LinkStatus::Pending)
-    }
-
-    /// Numbers the next detail or cancel request for this link.
-    pub fn next_request(&mut self) -> u64 {
-        self.sent += 1;
-        self.sent
     }
 
     /// Takes the answer to request `seq` (a cancel when `cancel`); `link` is `None` when the
@@ -284,7 +288,7 @@ impl ShownLink {
                 }
                 ui.add_space(10.0);
                 ui.horizontal(|ui| {
-                    if self.from_history {
+                    if self.origin != Origin::Created {
                         if ui.button(T::Back.get(lang)).clicked() {
                             cx.emit(Command::CloseShownLink);
                         }
@@ -456,12 +460,12 @@ mod tests {
 
     #[test]
     fn a_poll_sent_before_a_cancel_and_answered_after_it_is_dropped() {
-        let mut shown = ShownLink::new(with_status("PENDING"), false);
-        let poll = shown.next_request();
+        let mut shown = ShownLink::new(with_status("PENDING"), Origin::Created);
+        let poll = 1;
         shown.polling = Some(poll);
         // Staff cancel while the poll is out.
         shown.cancelling = true;
-        let cancel = shown.next_request();
+        let cancel = 2;
 
         let a = shown.take_answer(cancel, true, Some(with_status("EXPIRED")));
         assert_eq!(
@@ -490,10 +494,9 @@ mod tests {
 
     #[test]
     fn a_failed_cancel_leaves_the_link_as_it_was_and_cancellable() {
-        let mut shown = ShownLink::new(with_status("PENDING"), false);
+        let mut shown = ShownLink::new(with_status("PENDING"), Origin::Created);
         shown.cancelling = true;
-        let cancel = shown.next_request();
-        let a = shown.take_answer(cancel, true, None);
+        let a = shown.take_answer(1, true, None);
         assert!(a.request_done && !a.changed);
         assert!(!shown.cancelled && !shown.cancelling);
         assert_eq!(shown.status(), LinkStatus::Pending);
@@ -501,15 +504,15 @@ mod tests {
 
     #[test]
     fn a_newer_poll_answer_replaces_the_link() {
-        let mut shown = ShownLink::new(with_status("PENDING"), false);
-        let first = shown.next_request();
+        let mut shown = ShownLink::new(with_status("PENDING"), Origin::Created);
+        let first = 1;
         shown.polling = Some(first);
         assert!(
             !shown
                 .take_answer(first, false, Some(with_status("PENDING")))
                 .changed
         );
-        let second = shown.next_request();
+        let second = 2;
         shown.polling = Some(second);
         let a = shown.take_answer(second, false, Some(with_status("COMPLETED")));
         assert!(a.request_done && a.changed);

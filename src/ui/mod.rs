@@ -3,6 +3,7 @@
 //! Views read state and return [`crate::app::Command`]s for anything with a side effect; the
 //! app's `logic` runs them after the frame is drawn. No view does I/O.
 
+pub mod board;
 pub mod calendar;
 pub mod card;
 pub mod catalog;

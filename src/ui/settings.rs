@@ -114,6 +114,15 @@ pub struct SettingsView {
 }
 
 impl SettingsView {
+    /// The paid alerts' settings, under the rest: whether the notification asks for a sound.
+    pub fn alerts_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, sound: &mut bool) {
+        let lang = cx.lang;
+        ui.separator();
+        ui.label(RichText::new(T::Alerts.get(lang)).strong());
+        widgets::hint_ui(ui, &cx.palette, T::AlertsExplained.get(lang));
+        ui.checkbox(sound, T::AlertSound.get(lang));
+    }
+
     /// Draws the view. `current` is the profile in use, `merchant` the shop name shown on the
     /// customer display and printed slips, `paper` the slips' paper.
     pub fn ui(

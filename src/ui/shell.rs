@@ -1,13 +1,14 @@
 //! The frame around the views: the top bar (profile picker with the sandbox badge, connection
-//! state, the Pending badge, language, theme), the navigation, the view itself, and the
-//! customer display window.
+//! state, the Pending badge, language, theme), the navigation, the view itself, the narrow
+//! open-links board beside New link on a wide window, and the customer display window.
 
 use egui::{RichText, Ui};
 
 use crate::app::{App, Command, Connection, View};
 use crate::lang::Lang;
 use crate::ui::ViewCtx;
-use crate::ui::link_result::{customer_viewport, customer_viewport_id};
+use crate::ui::board::{PANEL_WIDTH, WIDE};
+use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
 use crate::ui::text::T;
 use crate::ui::theme::{Palette, ThemeChoice};
 use crate::ui::widgets;
@@ -28,6 +29,8 @@ impl App {
             now + chrono::Duration::from_std(wait).unwrap_or_default()
         });
         self.pending.resending = self.resend.running;
+        // Set again by the rows drawn this frame.
+        self.board.next_change = None;
 
         egui::Panel::top("top-bar").show(ui, |ui| {
             self.top_bar_ui(ui, &palette, &mut commands);
@@ -39,16 +42,41 @@ impl App {
                 // The panel is as wide as its longest entry: a view's name never wraps.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.add_space(6.0);
+                // An entry with its count stays on one line; the panel grows to fit.
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 for v in View::ALL {
                     let mut text = v.title().get(lang).to_owned();
                     if v == View::Pending && self.pending.count() > 0 {
                         text = format!("{text} ({})", self.pending.count());
+                    }
+                    let open = self.refresher.counts(now).1;
+                    if v == View::Board && open > 0 {
+                        text = format!("{text} ({open})");
                     }
                     if ui.selectable_label(self.view == v, text).clicked() {
                         commands.push(Command::Navigate(v));
                     }
                 }
             });
+        // Beside New link on a wide window: the open links at a glance, while the form is filled.
+        if self.view == View::NewLink && ui.ctx().content_rect().width() >= WIDE {
+            egui::Panel::right("board-panel")
+                .resizable(false)
+                .exact_size(PANEL_WIDTH)
+                .show(ui, |ui| {
+                    let mut cx = ViewCtx {
+                        lang,
+                        palette,
+                        now,
+                        catalog: &self.catalog,
+                        barcodes: &self.barcodes,
+                        limits: self.limits,
+                        sandbox: self.is_sandbox(),
+                        commands: &mut commands,
+                    };
+                    self.board.panel_ui(ui, &mut cx);
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             let mut cx = ViewCtx {
                 lang,
@@ -62,15 +90,21 @@ impl App {
             };
             match self.view {
                 View::NewLink => match &mut self.shown {
-                    Some(shown) if !shown.from_history => {
+                    Some(shown) if shown.origin == Origin::Created => {
                         shown.ui(ui, &mut cx, self.customer.open);
                     }
                     _ => self.new_link.ui(ui, &mut cx),
                 },
+                View::Board => match &mut self.shown {
+                    Some(shown) if shown.origin == Origin::Board => {
+                        shown.ui(ui, &mut cx, self.customer.open);
+                    }
+                    _ => self.board.ui(ui, &mut cx),
+                },
                 View::Card => self.card.ui(ui, &mut cx),
                 View::Installments => self.installments.ui(ui, &mut cx),
                 View::History => match &mut self.shown {
-                    Some(shown) if shown.from_history => {
+                    Some(shown) if shown.origin == Origin::History => {
                         shown.ui(ui, &mut cx, self.customer.open);
                     }
                     _ => self.history.ui(ui, &mut cx),
@@ -90,6 +124,8 @@ impl App {
                         &mut self.saved.merchant_name,
                         &mut self.saved.slip_paper,
                     );
+                    self.settings
+                        .alerts_ui(ui, &cx, &mut self.saved.alert_sound);
                 }
             }
         });

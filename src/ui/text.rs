@@ -177,6 +177,30 @@ texts! {
     EscCloses => "Esc: kapat", "Esc: close";
     NothingToShow => "Gösterilecek link yok.", "No link to show.";
 
+    // Open links board and paid alerts.
+    NavBoard => "Açık linkler", "Open links";
+    BoardExplained => "Bugünün bütün linkleri ve son 7 günden hâlâ ödeme bekleyenler. Açık linklerin durumu arka planda kendiliğinden güncellenir.", "Every link of today, and those of the last 7 days still waiting for payment. Open links refresh in the background by themselves.";
+    BoardEmpty => "Bugün link yok, ödeme bekleyen link de yok.", "No links today, and none waiting for payment.";
+    BoardOpen => "Açık", "Open";
+    BoardAge => "Geçen süre", "Age";
+    ExpiresIn => "Kalan süre", "Expires in";
+    NoExpiry => "süresiz", "never";
+    JustNow => "az önce", "just now";
+    Left => "kaldı", "left";
+    Ago => "önce", "ago";
+    PaidRemaining => "Ödenen / kalan", "Paid / remaining";
+    UnitSeconds => "sn", "s";
+    UnitMinutes => "dk", "min";
+    UnitHours => "sa", "h";
+    UnitDays => "gün", "d";
+    ShowAll => "Tümünü göster", "Show all";
+    AlertPaid => "Ödendi:", "Paid:";
+    AlertPartial => "Kısmi ödeme:", "Partial payment:";
+    AlertOrder => "Sipariş", "Order";
+    Alerts => "Ödeme bildirimleri", "Payment notifications";
+    AlertsExplained => "Bir link ödendiğinde ya da kısmi ödeme geldiğinde bir masaüstü bildirimi çıkar; bildirim servisi olmayan bir masaüstünde ödeme yine Açık linkler'de görünür.", "A desktop notification appears when a link is paid or a partial payment arrives; on a desktop without a notification service the payment still shows under Open links.";
+    AlertSound => "Bildirimle kısa bir ses çal", "Play a short sound with the notification";
+
     // Card.
     CardGroup => "Kart", "Card";
     StorageGroup => "Saklama", "Storage";

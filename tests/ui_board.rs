@@ -1,0 +1,545 @@
+//! The open-links board and the paid alerts, driving the real `App` (kittest, by role and
+//! label) against the in-process sandbox: links paid through the sandbox's admin route turn
+//! paid on the board with no click and each sends one notification; a partial payment makes
+//! its own; the narrow board beside New link on a wide window opens a link's QR; and, on a
+//! manual clock that the app and the sandbox share, the background refresh keeps its budget
+//! (the sandbox counts the requests).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use paydesk::app::secrets::AppSecrets;
+use paydesk::app::{App, AppOptions, Connection, SavedState, View};
+use paydesk::board::{Budget, Pace};
+use paydesk::clock::{Clock, ManualClock, SystemClock};
+use paydesk::domain::LinkStatus;
+use paydesk::domain::link::{KeyLimits, LinkContext};
+use paydesk::domain::{CatalogVariant, LinkDraft};
+use paydesk::lang::Lang;
+use paydesk::notify::RecordingNotifier;
+use paydesk::service::Services;
+use paydesk::ui::link_result::Origin;
+use paydesk::ui::theme::ThemeChoice;
+use serde_json::Value;
+
+struct Env {
+    _dir: tempfile::TempDir,
+    services: Arc<Services>,
+    notices: Arc<RecordingNotifier>,
+    harness: Harness<'static, Option<App>>,
+}
+
+/// Fast paces for flows on the real clock: a link is asked about 100 ms after it is seen,
+/// backing off to 400 ms, requests 50 ms apart.
+fn fast() -> Budget {
+    let pace = Pace {
+        first: Duration::from_millis(100),
+        max: Duration::from_millis(400),
+    };
+    Budget {
+        board: pace,
+        focused: pace,
+        gap: Duration::from_millis(50),
+    }
+}
+
+fn start(clock: Arc<dyn Clock>, budget: Budget, size: [f32; 2]) -> Env {
+    start_with(clock, budget, size, |_| {})
+}
+
+/// Starts the app on a fresh data folder, after `prepare` used the services (the embedded
+/// sandbox included) before the window exists.
+fn start_with(
+    clock: Arc<dyn Clock>,
+    budget: Budget,
+    size: [f32; 2],
+    prepare: impl FnOnce(&Services),
+) -> Env {
+    let dir = tempfile::tempdir().expect("test set-up");
+    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
+    let services = Arc::new(
+        Services::open(dir.path(), secrets.clone(), Arc::clone(&clock), None)
+            .expect("test set-up")
+            .with_retry_policy(paydesk::service::create::FAST_POLICY),
+    );
+    prepare(&services);
+    let notices = Arc::new(RecordingNotifier::default());
+    let options = AppOptions {
+        data_dir: Some(dir.path().to_owned()),
+        services: Some(Arc::clone(&services)),
+        secrets,
+        clock,
+        poll_interval: budget.focused.first,
+        poll_max: budget.focused.max,
+        board_pace: budget.board,
+        request_gap: budget.gap,
+        notifier: notices.clone(),
+        // No background re-send of pending rows here: tests/ui_pending.rs covers it.
+        resend_first: Duration::from_hours(1),
+        resend_max: Duration::from_hours(1),
+        ..AppOptions::default()
+    };
+    let saved = SavedState {
+        lang: Lang::En,
+        theme: ThemeChoice::Light,
+        last_profile: None,
+        merchant_name: "Kadıköy Kahve Evi".into(),
+        alert_sound: false,
+        ..SavedState::default()
+    };
+    let mut harness = Harness::builder().with_size(size).build_ui_state(
+        |ui, app: &mut Option<App>| {
+            if let Some(app) = app {
+                app.frame_ui(ui);
+            }
+        },
+        None,
+    );
+    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
+    *harness.state_mut() = Some(app);
+    let mut env = Env {
+        _dir: dir,
+        services,
+        notices,
+        harness,
+    };
+    env.until("the sandbox profile is open", |app| {
+        app.connection == Connection::Connected && app.base_url().is_some() && !app.is_busy()
+    });
+    env
+}
+
+impl Env {
+    fn app(&self) -> &App {
+        self.harness.state().as_ref().expect("test set-up")
+    }
+
+    /// Steps frames (the worker runs on real time) until `done` holds; fails after 15 s.
+    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            self.harness.step();
+            if done(self.app()) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn type_into(&mut self, label: &str, text: &str) {
+        let field = self.harness.get_by_label(label);
+        field.focus();
+        field.type_text(text);
+        self.harness.run_steps(2);
+    }
+
+    /// Clicks the widget labelled `label` (the last one: the view's, not the navigation's).
+    fn click(&mut self, label: &str) {
+        let node = self
+            .harness
+            .get_all_by_label(label)
+            .last()
+            .expect("a node with this label");
+        node.click();
+        self.harness.run_steps(2);
+    }
+
+    /// Creates a link of `amount` through the New link form (Ctrl+Enter), then starts the next
+    /// sale; returns the link.
+    fn create(&mut self, amount: &str, partial: bool) -> paydesk::api::wire::PaymentLink {
+        self.type_into("Amount", amount);
+        if partial {
+            self.click("Allow partial payment");
+        }
+        self.harness
+            .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+        self.until("the link is shown", |app| app.shown.is_some());
+        let link = self.app().shown.as_ref().expect("shown").link.clone();
+        self.click("New link");
+        self.until("the next sale's order number arrives", |app| {
+            app.shown.is_none() && !app.new_link.draft.order_number.is_empty()
+        });
+        link
+    }
+
+    fn admin(&self, method: reqwest::Method, path: &str, body: &str) -> Value {
+        let base = self.app().base_url().expect("test set-up");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("test set-up");
+        rt.block_on(async {
+            let r = paydesk::api::client::http_client_builder()
+                .build()
+                .expect("an HTTP client")
+                .request(method, format!("{base}{path}"))
+                .header("content-type", "application/json")
+                .body(body.to_owned())
+                .send()
+                .await
+                .expect("test set-up");
+            assert!(r.status().is_success(), "{path}: {}", r.status());
+            r.json().await.expect("test set-up")
+        })
+    }
+
+    /// Pays `amount` (all that is left when `None`) through the sandbox's admin route.
+    fn pay(&self, id: &str, amount: Option<&str>) {
+        let body = amount.map_or_else(String::new, |a| format!(r#"{{"amount":"{a}"}}"#));
+        self.admin(
+            reqwest::Method::POST,
+            &format!("/sandbox/links/{id}/pay"),
+            &body,
+        );
+    }
+
+    fn board_status(&self, id: &str) -> Option<LinkStatus> {
+        self.app()
+            .board
+            .rows
+            .iter()
+            .find(|r| r.link.id == id)
+            .and_then(|r| r.link.status.clone())
+    }
+}
+
+fn order(link: &paydesk::api::wire::PaymentLink) -> String {
+    link.order_number
+        .clone()
+        .expect("links get an order number")
+}
+
+#[test]
+fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_notification_each() {
+    let mut env = start(Arc::new(SystemClock), fast(), [1400.0, 1000.0]);
+    let links = [
+        env.create("10.00", false),
+        env.create("20.00", false),
+        env.create("30.00", false),
+    ];
+    env.click("Show all");
+    assert_eq!(env.app().view, View::Board);
+    env.until("the board lists the three links", |app| {
+        app.board.rows.len() == 3
+    });
+    for (link, amount) in links.iter().zip(["₺10.00", "₺20.00", "₺30.00"]) {
+        env.harness.get_by_role_and_label(
+            Role::Button,
+            &format!("{} {amount} Waiting for payment", order(link)),
+        );
+    }
+
+    // The customers of the first and the third pay; nobody touches the app.
+    env.pay(&links[0].id, None);
+    env.pay(&links[2].id, None);
+    env.until("both read as paid on the board", |app| {
+        [&links[0], &links[2]].iter().all(|l| {
+            app.board
+                .rows
+                .iter()
+                .any(|r| r.link.id == l.id && r.link.status == Some(LinkStatus::Completed))
+        })
+    });
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_role_and_label(Role::Button, &format!("{} ₺10.00 Paid", order(&links[0])));
+    env.harness
+        .get_by_role_and_label(Role::Button, &format!("{} ₺30.00 Paid", order(&links[2])));
+    env.harness.get_by_role_and_label(
+        Role::Button,
+        &format!("{} ₺20.00 Waiting for payment", order(&links[1])),
+    );
+    assert_eq!(env.board_status(&links[1].id), Some(LinkStatus::Pending));
+
+    // One notification for each, with its amount and order number.
+    env.until("both notifications are out", |app| !app.is_busy());
+    let notices = env.notices.notices();
+    assert_eq!(notices.len(), 2, "{notices:#?}");
+    for (link, amount) in [(&links[0], "₺10.00"), (&links[2], "₺30.00")] {
+        let n = notices
+            .iter()
+            .find(|n| n.body.contains(&order(link)))
+            .unwrap_or_else(|| panic!("no notification for {}: {notices:#?}", order(link)));
+        assert_eq!(n.summary, format!("Paid: {amount}"));
+        assert_eq!(n.sound, None, "the sound is off by default");
+    }
+
+    // The same refresh wrote history: paid there too.
+    let history = env
+        .services
+        .desk("sandbox")
+        .expect("the desk")
+        .history(&paydesk::store::LinkQuery::default())
+        .expect("history reads");
+    let status: HashMap<_, _> = history
+        .links
+        .iter()
+        .map(|l| (l.link.id.clone(), l.link.status.clone()))
+        .collect();
+    assert_eq!(status[&links[0].id], Some(LinkStatus::Completed));
+    assert_eq!(status[&links[2].id], Some(LinkStatus::Completed));
+    assert_eq!(status[&links[1].id], Some(LinkStatus::Pending));
+
+    // Later answers about paid links alert no more.
+    std::thread::sleep(Duration::from_millis(600));
+    env.until("the worker is idle", |app| !app.is_busy());
+    assert_eq!(env.notices.notices().len(), 2);
+}
+
+#[test]
+fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts_paid() {
+    let mut env = start(Arc::new(SystemClock), fast(), [1400.0, 1000.0]);
+    let link = env.create("100.00", true);
+    assert_eq!(link.allow_partial_payment, Some(true));
+    env.pay(&link.id, Some("40.00"));
+    env.until("the partial payment is noticed", |app| {
+        app.board.rows.iter().any(|r| {
+            r.link.id == link.id && r.link.paid_amount.is_some_and(|p| p.to_string() == "40.00")
+        })
+    });
+    env.until("the notification is out", |app| !app.is_busy());
+    let notices = env.notices.notices();
+    assert_eq!(notices.len(), 1, "{notices:#?}");
+    assert_eq!(notices[0].summary, "Partial payment: ₺40.00");
+    assert_eq!(
+        notices[0].body,
+        format!("Order {} · Remaining: ₺60.00", order(&link))
+    );
+    // Still open: the board says so, and keeps asking.
+    assert_eq!(env.board_status(&link.id), Some(LinkStatus::Pending));
+    env.harness.get_by_role_and_label(
+        Role::Button,
+        &format!("{} ₺100.00 Waiting for payment", order(&link)),
+    );
+
+    assert_eq!(notices[0].sound, None, "the sound is off by default");
+
+    // The clerk turns the sound on; the next alert asks the notification service for it.
+    env.harness.state_mut().as_mut().expect("the app").view = View::Settings;
+    env.harness.run_steps(2);
+    env.click("Play a short sound with the notification");
+    assert!(env.app().saved.alert_sound);
+    env.pay(&link.id, None);
+    env.until("the rest is noticed", |app| {
+        app.board
+            .rows
+            .iter()
+            .any(|r| r.link.id == link.id && r.link.status == Some(LinkStatus::Completed))
+    });
+    env.until("the notification is out", |app| !app.is_busy());
+    let notices = env.notices.notices();
+    assert_eq!(notices.len(), 2, "{notices:#?}");
+    assert_eq!(notices[1].summary, "Paid: ₺100.00");
+    assert_eq!(notices[1].sound, Some("complete"));
+}
+
+#[test]
+fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
+    let mut env = start(Arc::new(SystemClock), fast(), [1400.0, 1000.0]);
+    let link = env.create("12.00", false);
+    let row = format!("{} ₺12.00 Waiting for payment", order(&link));
+    env.until("the panel lists the link", |app| app.board.rows.len() == 1);
+    env.harness.run_steps(2);
+    // New link (the form) is there, and beside it the row.
+    env.harness.get_by_label("Amount");
+    env.harness
+        .get_by_role_and_label(Role::Button, &row)
+        .click();
+    env.harness.run_steps(2);
+    let app = env.app();
+    assert_eq!(app.view, View::Board);
+    let shown = app.shown.as_ref().expect("the link opens");
+    assert_eq!(shown.link.id, link.id);
+    assert_eq!(shown.origin, Origin::Board);
+    env.harness
+        .get_by_role_and_label(Role::Image, "Scan to pay");
+    env.harness.get_by_label(&order(&link));
+    env.click("Customer display");
+    assert!(env.app().customer.open);
+    env.harness.key_press(egui::Key::Escape);
+    env.harness.run_steps(2);
+    assert!(!env.app().customer.open);
+    env.click("Back");
+    assert!(env.app().shown.is_none());
+    env.harness.get_by_role_and_label(Role::Button, &row);
+
+    // A narrow window keeps New link to itself.
+    env.harness.set_size(egui::vec2(1000.0, 900.0));
+    env.click("New link");
+    env.harness.run_steps(3);
+    env.harness.get_by_label("Amount");
+    assert!(env.harness.query_by_label(&row).is_none());
+}
+
+/// One link-detail request as the sandbox saw it: (its time, link id).
+fn detail_requests(env: &Env) -> Vec<(DateTime<Utc>, String)> {
+    let seen = env.admin(reqwest::Method::GET, "/sandbox/requests", "");
+    seen["content"]["recent"]
+        .as_array()
+        .expect("a list of requests")
+        .iter()
+        .filter(|r| r["endpoint"] == "link.detail")
+        .map(|r| {
+            (
+                DateTime::from_timestamp_millis(r["atMs"].as_i64().expect("a time"))
+                    .expect("a time"),
+                r["linkId"].as_str().expect("a link id").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn on_a_manual_clock_the_refresh_keeps_its_budget_and_asks_nothing_of_final_or_expired_links() {
+    let t0: DateTime<Utc> = "2026-11-22T09:00:00Z".parse().expect("a time");
+    let clock = Arc::new(ManualClock::new(t0));
+    let expiry = t0 + TimeDelta::seconds(50);
+    let mut made = Vec::new();
+    // Before the window opens: six links on the sandbox (its clock is this manual clock),
+    // one expiring after 50 s, one cancelled, one paid.
+    let env_clock: Arc<dyn Clock> = clock.clone();
+    let mut env = start_with(env_clock, Budget::default(), [1400.0, 1000.0], |services| {
+        let desk = services.desk("sandbox").expect("the desk");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("test set-up");
+        for (amount, expires) in [
+            ("11.00", None),
+            ("12.00", None),
+            ("13.00", None),
+            ("14.00", Some(expiry)),
+            ("15.00", None),
+            ("16.00", None),
+        ] {
+            let draft = LinkDraft {
+                amount: amount.into(),
+                order_number: desk.next_order_number().expect("an order number"),
+                expiry: expires,
+                ..LinkDraft::default()
+            };
+            let catalog: HashMap<String, CatalogVariant> = HashMap::new();
+            let request = draft
+                .validate(&LinkContext {
+                    now: clock.now(),
+                    catalog: &catalog,
+                    limits: KeyLimits::default(),
+                })
+                .expect("a valid draft");
+            made.push(rt.block_on(desk.create_link(&request)).expect("a link"));
+            // Each create a second apart (the manual clock would repeat signatures otherwise).
+            clock.advance(TimeDelta::seconds(1));
+        }
+        rt.block_on(desk.cancel_link(&made[5].id))
+            .expect("the cancel");
+        // Paid before the window opens, and refreshed into the store (as `link show
+        // --refresh` would): the board starts with it paid.
+        let base = services.sandbox_url().expect("the sandbox");
+        rt.block_on(async {
+            let r = paydesk::api::client::http_client_builder()
+                .build()
+                .expect("an HTTP client")
+                .post(format!("{base}/sandbox/links/{}/pay", made[4].id))
+                .send()
+                .await
+                .expect("the pay route");
+            assert!(r.status().is_success());
+        });
+        let paid = rt
+            .block_on(desk.link_detail(&made[4].id))
+            .expect("the detail");
+        assert_eq!(paid.status, Some(LinkStatus::Completed));
+    });
+    let [open_a, open_b, paid_later, expiring, paid_before, cancelled] = &made[..] else {
+        unreachable!()
+    };
+    env.admin(reqwest::Method::DELETE, "/sandbox/requests", "");
+
+    // Five minutes of the manual clock, a quarter of a second at a time, each step's request
+    // (if any) answered before the clock moves on. `paid_later` is paid at +20 s.
+    let start = clock.now();
+    let paid_at = start + TimeDelta::seconds(20);
+    let mut paid = false;
+    while clock.now() < start + TimeDelta::minutes(5) {
+        clock.advance(TimeDelta::milliseconds(250));
+        if !paid && clock.now() >= paid_at {
+            env.pay(&paid_later.id, None);
+            paid = true;
+        }
+        env.until("the step's work is done", |app| !app.is_busy());
+    }
+    env.until("the notification is out", |app| !app.is_busy());
+    let asked = detail_requests(&env);
+    let ids = |id: &str| -> Vec<DateTime<Utc>> {
+        asked
+            .iter()
+            .filter(|(_, l)| l == id)
+            .map(|(at, _)| *at)
+            .collect()
+    };
+
+    // At most one request a second, in all.
+    for pair in asked.windows(2) {
+        assert!(
+            pair[1].0 - pair[0].0 >= TimeDelta::seconds(1),
+            "two requests within a second: {pair:?}"
+        );
+    }
+    // Nothing about a link paid or cancelled before: final is final.
+    assert!(ids(&paid_before.id).is_empty(), "{asked:?}");
+    assert!(ids(&cancelled.id).is_empty(), "{asked:?}");
+    // The link paid at +20 s: asked until an answer said paid, never after.
+    let after_paid: Vec<_> = ids(&paid_later.id)
+        .into_iter()
+        .filter(|at| *at >= paid_at)
+        .collect();
+    assert_eq!(after_paid.len(), 1, "{asked:?}");
+    // The link past its expiry: asked before it, never after (the server would still say
+    // PENDING for a moment; the rule is the app's).
+    let expiring_asked = ids(&expiring.id);
+    assert!(!expiring_asked.is_empty());
+    assert!(expiring_asked.iter().all(|at| *at < expiry), "{asked:?}");
+    // An open link backs off from 5 s to 60 s: 5, 15, 35, 75, 135, 195, 255 s (plus the
+    // queue behind the other links, at most a few seconds).
+    for link in [open_a, open_b] {
+        let times = ids(&link.id);
+        let gaps: Vec<i64> = times
+            .windows(2)
+            .map(|p| (p[1] - p[0]).num_seconds())
+            .collect();
+        assert!((6..=8).contains(&times.len()), "{}: {times:?}", link.id);
+        assert!(gaps.windows(2).all(|g| g[1] >= g[0] - 3), "{gaps:?}");
+        assert!(gaps.iter().all(|g| *g <= 63), "{gaps:?}");
+    }
+    // In all: far below one a second (five minutes, six links).
+    assert!(asked.len() < 40, "{} requests: {asked:?}", asked.len());
+
+    // The board shows it; one notification, for that link only.
+    assert_eq!(
+        env.board_status(&paid_later.id),
+        Some(LinkStatus::Completed)
+    );
+    let notices = env.notices.notices();
+    assert_eq!(notices.len(), 1, "{notices:#?}");
+    assert!(notices[0].body.contains(&order(paid_later)));
+    assert_eq!(notices[0].summary, "Paid: ₺13.00");
+
+    // With every open link final or expired, the refresh has nothing to wake up for.
+    env.pay(&open_a.id, None);
+    env.pay(&open_b.id, None);
+    let before = detail_requests(&env).len();
+    for _ in 0..(4 * 70) {
+        clock.advance(TimeDelta::milliseconds(250));
+        env.until("the step's work is done", |app| !app.is_busy());
+    }
+    let after = detail_requests(&env).len();
+    assert_eq!(after - before, 2, "one last answer each, saying paid");
+    assert_eq!(env.app().refresher.counts(clock.now()).1, 0);
+    assert_eq!(env.notices.notices().len(), 3);
+}
