@@ -418,7 +418,10 @@ fn installment_results_show_every_field_and_a_plot() {
 
 /// The label of the focused node, or "" when nothing has the focus.
 fn focused_label<S>(h: &Harness<'_, S>) -> String {
-    h.query_by(|n| n.is_focused())
+    // A closure, not the method path: the node's lifetime must stay generic.
+    #[allow(clippy::redundant_closure_for_method_calls)]
+    let focused = h.query_by(|n| n.is_focused());
+    focused
         .and_then(|n| n.accesskit_node().label())
         .unwrap_or_default()
 }

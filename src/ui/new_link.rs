@@ -944,21 +944,18 @@ impl NewLinkForm {
         // Item: the name typed in, or the catalog item's name.
         cell_ui(ui, cols.item, egui::Align::Min, |ui| match &mut item.kind {
             ItemKind::Catalog { variant_id } => {
-                match cx.catalog.variant(variant_id) {
-                    Some(v) => {
-                        ui.label(RichText::new(&v.name).strong());
-                        if v.currency != currency {
-                            widgets::badge_ui(
-                                ui,
-                                format!("{} ({})", T::OtherCurrency.get(lang), v.currency),
-                                palette.status(&crate::domain::LinkStatus::Rejected),
-                            );
-                        }
+                if let Some(v) = cx.catalog.variant(variant_id) {
+                    ui.label(RichText::new(&v.name).strong());
+                    if v.currency != currency {
+                        widgets::badge_ui(
+                            ui,
+                            format!("{} ({})", T::OtherCurrency.get(lang), v.currency),
+                            palette.status(&crate::domain::LinkStatus::Rejected),
+                        );
                     }
-                    None => {
-                        ui.label(variant_id.as_str());
-                        widgets::hint_ui(ui, palette, T::UnknownVariant.get(lang));
-                    }
+                } else {
+                    ui.label(variant_id.as_str());
+                    widgets::hint_ui(ui, palette, T::UnknownVariant.get(lang));
                 }
                 widgets::error_lines_ui(ui, palette, variant_err.iter().map(String::as_str));
             }
@@ -1301,7 +1298,7 @@ impl Columns {
 /// row on the faint background, all with the same margin so the columns line up.
 fn row_frame(ui: &Ui, stripe: usize) -> egui::Frame {
     let frame = egui::Frame::NONE.inner_margin(egui::Margin::symmetric(4, 3));
-    if stripe % 2 == 0 && stripe > 0 {
+    if stripe > 0 && stripe.is_multiple_of(2) {
         frame.fill(ui.visuals().faint_bg_color)
     } else {
         frame
@@ -1323,7 +1320,7 @@ fn cell_ui<R>(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut
 
 /// The item table's one header row.
 fn header_ui(ui: &mut Ui, cols: Columns, lang: Lang) {
-    ui.horizontal(|ui| {
+    ui.horizontal_top(|ui| {
         let head = |t: T| RichText::new(t.get(lang)).strong();
         cell_ui(ui, cols.item, egui::Align::Min, |ui| {
             ui.label(head(T::ItemColumn))
