@@ -260,9 +260,9 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
 
     env.type_into("Amount", "150");
     env.click("Add item");
-    env.type_into("Item name 1", "Filtre kahve");
-    env.type_into("Unit price 1", "70");
-    env.type_into("Quantity 1", "2");
+    env.type_into("Item name, row 1", "Filtre kahve");
+    env.type_into("Unit price, row 1", "70");
+    env.type_into("Quantity, row 1", "2");
     env.leave();
     // 2 × 70.00 = 140.00 against 150.00: the difference shows and Create is disabled.
     assert!(
@@ -313,6 +313,37 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
 }
 
 #[test]
+fn a_row_typed_name_tab_quantity_tab_price_matches_the_amount_and_the_link_is_created() {
+    let mut env = start();
+    env.type_into("Amount", "240");
+    env.click("Add item");
+    // The new row's name has the focus: typed as a clerk does, Tab between the fields.
+    assert!(env.harness.get_by_label("Item name, row 1").is_focused());
+    for (i, text) in ["Espresso", "3", "80"].into_iter().enumerate() {
+        if i > 0 {
+            env.harness.key_press(egui::Key::Tab);
+            env.harness.run_steps(2);
+        }
+        env.harness
+            .get_by_label(["Item name, row 1", "Quantity, row 1", "Unit price, row 1"][i])
+            .type_text(text);
+        env.harness.run_steps(2);
+    }
+    env.leave();
+    assert_eq!(env.app().new_link.draft.items[0].quantity, "3");
+    env.harness.get_by_label("✓ Matches the amount");
+    assert!(env.create_button_enabled());
+    env.harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    env.until("the link is shown", |app| app.shown.is_some());
+    let link = env.app().shown.as_ref().unwrap().link.clone();
+    assert_eq!(link.amount.unwrap().to_string(), "240.00");
+    // The sandbox refuses items whose total is not the amount (items.total.mismatch, see
+    // the_servers_expected_amount_is_offered_as_a_one_click_fix), so the row went out as
+    // 3 × 80.00.
+}
+
+#[test]
 fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
     let mut env = start();
     env.type_into("Amount", "40");
@@ -320,7 +351,7 @@ fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
     // The local catalog does not know this variant: the server prices it (25.00 each).
     env.type_into("Search the catalog", "var_simit");
     env.click("Add by catalog id: var_simit");
-    env.type_into("Quantity 1", "2");
+    env.type_into("Quantity, row 1", "2");
     env.click("Create link (Ctrl+Enter)");
     env.until_label("The server expects the amount: ₺50.00");
     assert!(env.app().shown.is_none(), "the form stays as it was");

@@ -283,8 +283,8 @@ fn an_unknown_or_mistyped_barcode_leaves_the_form_as_it_was() {
     env.type_into("Amount", "80");
     env.type_into("Description", "Masa 4");
     env.click("Add item");
-    env.type_into("Item name 1", "Su");
-    env.type_into("Unit price 1", "10");
+    env.type_into("Item name, row 1", "Su");
+    env.type_into("Unit price, row 1", "10");
     env.harness.key_press(egui::Key::F2);
     env.harness.run_steps(2);
     env.scan(SIMIT);

@@ -141,10 +141,11 @@ fn the_items_total_fix_and_create_hand_over_the_exact_body() {
     h.get_by_label("Add item").click();
     h.run_steps(2);
     // The new row's name field takes the focus.
-    assert!(h.get_by_label("Item name 1").is_focused());
-    h.get_by_label("Item name 1").type_text("Filter coffee");
-    type_into(&mut h, "Unit price 1", "70");
-    type_into(&mut h, "Quantity 1", "2");
+    assert!(h.get_by_label("Item name, row 1").is_focused());
+    h.get_by_label("Item name, row 1")
+        .type_text("Filter coffee");
+    type_into(&mut h, "Unit price, row 1", "70");
+    type_into(&mut h, "Quantity, row 1", "2");
     leave(&mut h);
     h.get_by_label("Difference: -₺10.00");
     assert!(!create_enabled(&h));
@@ -186,12 +187,12 @@ fn enter_adds_a_row_and_rows_can_be_duplicated_moved_and_removed() {
     let mut h = new_link();
     h.get_by_label("Add item").click();
     h.run_steps(2);
-    h.get_by_label("Item name 1").type_text("Çay");
+    h.get_by_label("Item name, row 1").type_text("Çay");
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
     assert_eq!(h.state().view.draft.items.len(), 2, "Enter adds a row");
-    assert!(h.get_by_label("Item name 2").is_focused());
-    h.get_by_label("Item name 2").type_text("Simit");
+    assert!(h.get_by_label("Item name, row 2").is_focused());
+    h.get_by_label("Item name, row 2").type_text("Simit");
     h.run_steps(2);
 
     let names = |h: &Harness<'_, Form<NewLinkForm>>| -> Vec<String> {
@@ -206,13 +207,13 @@ fn enter_adds_a_row_and_rows_can_be_duplicated_moved_and_removed() {
             })
             .collect()
     };
-    h.get_by_label("Move up 2").click();
+    h.get_by_label("Move up, row 2").click();
     h.run_steps(2);
     assert_eq!(names(&h), ["Simit", "Çay"]);
     h.get_by_label("Duplicate row 1").click();
     h.run_steps(2);
     assert_eq!(names(&h), ["Simit", "Simit", "Çay"]);
-    h.get_by_label("Move down 1").click();
+    h.get_by_label("Move down, row 1").click();
     h.run_steps(2);
     h.get_by_label("Remove row 2").click();
     h.run_steps(2);
@@ -586,4 +587,131 @@ fn installment_money_is_right_aligned_and_the_cheapest_of_a_count_is_marked() {
     );
     assert!(mark.left() > cheapest.right(), "the mark follows the total");
     h.get_by_label_contains("✓ lowest: the option that costs the customer least");
+}
+
+/// The label of the focused node, or "" when nothing has the focus.
+fn focused_label<S>(h: &Harness<'_, S>) -> String {
+    // A closure, not the method path: the node's lifetime must stay generic.
+    #[allow(clippy::redundant_closure_for_method_calls)]
+    let focused = h.query_by(|n| n.is_focused());
+    focused
+        .and_then(|n| n.accesskit_node().label())
+        .unwrap_or_default()
+}
+
+#[test]
+fn tab_follows_the_reading_order_of_new_link() {
+    let mut h = new_link();
+    h.get_by_label("Add item").click();
+    h.run_steps(2);
+    h.get_by_label("Add item").click();
+    h.run_steps(2);
+    h.get_by_label("Amount").focus();
+    h.run_steps(2);
+    let mut order = vec![focused_label(&h)];
+    for _ in 0..80 {
+        h.key_press(egui::Key::Tab);
+        h.run_steps(2);
+        let now = focused_label(&h);
+        if now.is_empty() || order.contains(&now) {
+            break;
+        }
+        order.push(now);
+    }
+    let counts = (2..=12).map(|c| c.to_string());
+    let mut expected: Vec<String> = [
+        "Amount",
+        "Currency",
+        "Order number",
+        "Description",
+        "Expires",
+        "15 min",
+        "1 h",
+        "24 h",
+        "7 d",
+        "Date and time",
+        "Installments allowed",
+        "Allowed installment counts (none selected: no restriction)",
+    ]
+    .map(String::from)
+    .into();
+    expected.extend(counts);
+    expected.extend(
+        [
+            "Allow partial payment",
+            "Ask the payer for contact details",
+            "Payer e-mail",
+            "Country code",
+            "Phone number",
+            "Advanced",
+            // The items area: the scan field first, then each row as the header reads it.
+            "Scan barcode",
+            "Item name, row 1",
+            "Quantity, row 1",
+            "Unit price, row 1",
+            "Note, row 1",
+            // "Move up, row 1" is disabled, so not a stop.
+            "Move down, row 1",
+            "Duplicate row 1",
+            "Remove row 1",
+            "Item name, row 2",
+            "Quantity, row 2",
+            "Unit price, row 2",
+            "Note, row 2",
+            "Move up, row 2",
+            "Duplicate row 2",
+            "Remove row 2",
+            "Add item",
+            "Add from catalog",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(order, expected);
+}
+
+#[test]
+fn a_row_is_typed_name_tab_quantity_tab_price_and_enter_in_the_note_adds_the_next() {
+    let mut h = new_link();
+    type_into(&mut h, "Amount", "240");
+    h.get_by_label("Add item").click();
+    h.run_steps(2);
+    // A new row's quantity is 1 before anything is typed.
+    assert_eq!(h.state().view.draft.items[0].quantity, "1");
+    assert!(h.get_by_label("Item name, row 1").is_focused());
+    for (text, field) in [
+        ("Espresso", "Item name, row 1"),
+        ("3", "Quantity, row 1"),
+        ("80", "Unit price, row 1"),
+        ("double", "Note, row 1"),
+    ] {
+        assert!(h.get_by_label(field).is_focused(), "{field} has the focus");
+        h.get_by_label(field).type_text(text);
+        h.run_steps(2);
+        if field == "Note, row 1" {
+            h.key_press(egui::Key::Enter);
+        } else {
+            h.key_press(egui::Key::Tab);
+        }
+        h.run_steps(2);
+    }
+    let items = &h.state().view.draft.items;
+    // Entering the quantity selected the 1, so the typed 3 replaced it.
+    assert_eq!(items[0].quantity, "3");
+    let paydesk::domain::ItemKind::Free {
+        name,
+        unit_price,
+        note,
+    } = &items[0].kind
+    else {
+        panic!("a typed-in row");
+    };
+    assert_eq!(
+        (name.as_str(), unit_price.as_str(), note.as_str()),
+        ("Espresso", "80", "double")
+    );
+    // Enter in the last field added a row below, with the focus on its name.
+    assert_eq!(items.len(), 2);
+    assert!(h.get_by_label("Item name, row 2").is_focused());
+    // 3 × 80.00 on the row's line total.
+    h.get_by_label("₺240.00");
 }

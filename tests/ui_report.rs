@@ -166,9 +166,9 @@ impl Env {
     fn create_link(&mut self, item: &str, price: &str, quantity: &str, amount: &str) -> String {
         self.type_into("Amount", amount);
         self.click("Add item");
-        self.type_into("Item name 1", item);
-        self.type_into("Unit price 1", price);
-        self.type_into("Quantity 1", quantity);
+        self.type_into("Item name, row 1", item);
+        self.type_into("Unit price, row 1", price);
+        self.type_into("Quantity, row 1", quantity);
         self.click("Create link (Ctrl+Enter)");
         self.until("the link is shown", |app| app.shown.is_some());
         self.app().shown.as_ref().expect("shown").link.id.clone()

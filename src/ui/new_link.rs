@@ -190,6 +190,8 @@ pub struct NewLinkForm {
     focus_row: Option<usize>,
     /// Last measured height of each item row (for laying out only the visible ones).
     row_heights: Vec<f32>,
+    /// The row whose quantity field had the focus last frame (entering it selects the text).
+    qty_focus: Option<usize>,
 }
 
 impl NewLinkForm {
@@ -659,6 +661,10 @@ impl NewLinkForm {
         self.scan_ui(ui, cx);
         let mut action: Option<RowAction> = None;
         let rows = self.draft.items.len();
+        let cols = Columns::measure(ui);
+        if rows > 0 {
+            row_frame(ui, 0).show(ui, |ui| header_ui(ui, cols, lang));
+        }
         // Only rows near the visible part are laid out; the others take their last measured
         // height, so a long cart (hundreds of rows) costs no more per frame than a short one.
         self.row_heights.resize(rows, 0.0);
@@ -674,21 +680,13 @@ impl NewLinkForm {
                 continue;
             }
             let line_total = figures.line_totals.get(row).copied().flatten();
-            let framed = egui::Frame::group(ui.style()).show(ui, |ui| {
+            // Striped rows: every second one on the faint background.
+            let framed = row_frame(ui, row + 1).show(ui, |ui| {
                 ui.horizontal_top(|ui| {
-                    if let Some(a) = self.row_ui(ui, cx, row, line_total, currency) {
+                    if let Some(a) = self.row_ui(ui, cx, row, cols, line_total, errors) {
                         action = Some(a);
                     }
                 });
-                for f in [
-                    ItemField::Variant,
-                    ItemField::Name,
-                    ItemField::UnitPrice,
-                    ItemField::Quantity,
-                    ItemField::Note,
-                ] {
-                    self.field_errors_ui(ui, cx, errors, Field::Item { row, field: f });
-                }
             });
             self.row_heights[row] = framed.response.rect.height();
         }
@@ -885,148 +883,198 @@ impl NewLinkForm {
         widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
     }
 
+    /// The error lines of one item field, once the field was left.
+    fn item_errors(
+        &self,
+        lang: Lang,
+        errors: &FieldErrors,
+        row: usize,
+        field: ItemField,
+    ) -> Vec<String> {
+        let field = Field::Item { row, field };
+        if !self.touched.contains(&field) {
+            return Vec::new();
+        }
+        errors
+            .for_field(&field)
+            .map(|e| e.problem.message(lang))
+            .collect()
+    }
+
+    /// One row of the item table, in the header's columns: item, quantity, unit price, line
+    /// total, note, then the row's buttons. Tab follows that order (the order the fields are
+    /// laid out). Each field is named with its row ("Quantity, row 2") for screen readers and
+    /// tests, since the header above names the column only once. A field's errors sit under it.
     fn row_ui(
         &mut self,
         ui: &mut Ui,
         cx: &mut ViewCtx<'_>,
         row: usize,
+        cols: Columns,
         line_total: Option<Decimal>,
-        currency: Currency,
+        errors: &FieldErrors,
     ) -> Option<RowAction> {
         let lang = cx.lang;
+        let currency = self.draft.currency;
+        let n = row + 1;
+        let named = |t: T| format!("{}, {} {n}", t.get(lang), T::RowWord.get(lang));
+        let err = |f: ItemField| self.item_errors(lang, errors, row, f);
+        let (variant_err, name_err, price_err, qty_err, note_err) = (
+            err(ItemField::Variant),
+            err(ItemField::Name),
+            err(ItemField::UnitPrice),
+            err(ItemField::Quantity),
+            err(ItemField::Note),
+        );
         let mut action = None;
         let focus_here = self.focus_row == Some(row);
+        let mut qty_focus = self.qty_focus;
+        let rows = self.draft.items.len();
         let item = &mut self.draft.items[row];
         let mut enter_pressed = false;
         let mut left: Vec<Field> = Vec::new();
-        let n = row + 1;
-        match &mut item.kind {
+        let mut track = |ui: &Ui, r: &Response, field: ItemField| {
+            enter_pressed |= entered(ui, r);
+            if r.lost_focus() {
+                left.push(Field::Item { row, field });
+            }
+        };
+        let palette = &cx.palette;
+
+        // Item: the name typed in, or the catalog item's name.
+        cell_ui(ui, cols.item, egui::Align::Min, |ui| match &mut item.kind {
             ItemKind::Catalog { variant_id } => {
-                ui.vertical(|ui| {
-                    ui.label(T::CatalogItem.get(lang));
-                    if let Some(v) = cx.catalog.variant(variant_id) {
-                        ui.label(RichText::new(&v.name).strong());
-                        ui.label(format_amount(v.unit_price, v.currency, lang));
-                        if v.currency != currency {
-                            widgets::badge_ui(
-                                ui,
-                                format!("{} ({})", T::OtherCurrency.get(lang), v.currency),
-                                cx.palette.status(&crate::domain::LinkStatus::Rejected),
-                            );
-                        }
-                    } else {
-                        ui.label(variant_id.as_str());
-                        widgets::hint_ui(ui, &cx.palette, T::UnknownVariant.get(lang));
+                if let Some(v) = cx.catalog.variant(variant_id) {
+                    ui.label(RichText::new(&v.name).strong());
+                    if v.currency != currency {
+                        widgets::badge_ui(
+                            ui,
+                            format!("{} ({})", T::OtherCurrency.get(lang), v.currency),
+                            palette.status(&crate::domain::LinkStatus::Rejected),
+                        );
                     }
-                });
+                } else {
+                    ui.label(variant_id.as_str());
+                    widgets::hint_ui(ui, palette, T::UnknownVariant.get(lang));
+                }
+                widgets::error_lines_ui(ui, palette, variant_err.iter().map(String::as_str));
             }
-            ItemKind::Free {
-                name,
-                unit_price,
-                note,
-            } => {
-                ui.vertical(|ui| {
-                    let l = ui.label(format!("{} {n}", T::ItemName.get(lang)));
-                    let r = ui
-                        .add(egui::TextEdit::singleline(name).desired_width(200.0))
-                        .labelled_by(l.id);
-                    if focus_here {
-                        r.request_focus();
-                    }
-                    enter_pressed |= entered(ui, &r);
-                    if r.lost_focus() {
-                        left.push(Field::Item {
-                            row,
-                            field: ItemField::Name,
-                        });
-                    }
-                });
-                ui.vertical(|ui| {
-                    let l = ui.label(format!("{} {n}", T::UnitPrice.get(lang)));
-                    let r = ui
-                        .add(egui::TextEdit::singleline(unit_price).desired_width(90.0))
-                        .labelled_by(l.id);
-                    enter_pressed |= entered(ui, &r);
-                    if r.lost_focus() {
-                        left.push(Field::Item {
-                            row,
-                            field: ItemField::UnitPrice,
-                        });
-                    }
-                });
-                ui.vertical(|ui| {
-                    let l = ui.label(format!("{} {n}", T::Note.get(lang)));
-                    let r = ui
-                        .add(egui::TextEdit::singleline(note).desired_width(140.0))
-                        .labelled_by(l.id);
-                    enter_pressed |= entered(ui, &r);
-                    if r.lost_focus() {
-                        left.push(Field::Item {
-                            row,
-                            field: ItemField::Note,
-                        });
-                    }
-                });
+            ItemKind::Free { name, .. } => {
+                let r = ui
+                    .add(egui::TextEdit::singleline(name).desired_width(f32::INFINITY))
+                    .accessible_name(named(T::ItemName));
+                if focus_here {
+                    r.request_focus();
+                }
+                track(ui, &r, ItemField::Name);
+                widgets::error_lines_ui(ui, palette, name_err.iter().map(String::as_str));
             }
-        }
-        ui.vertical(|ui| {
-            let l = ui.label(format!("{} {n}", T::Quantity.get(lang)));
+        });
+
+        // Quantity: pre-filled 1 and selected when the field is entered, so typing replaces it.
+        let qty_id = egui::Id::unique(("link-item-quantity", row));
+        cell_ui(ui, cols.qty, egui::Align::Max, |ui| {
+            // The focus may arrive before the field is drawn (a click, a screen reader) or while
+            // it is drawn (Tab from the field before): select the text in either case.
+            let select_all = |ui: &Ui, text: &str| {
+                let mut state =
+                    egui::text_edit::TextEditState::load(ui.ctx(), qty_id).unwrap_or_default();
+                state
+                    .cursor
+                    .set_char_range(Some(egui::text::CCursorRange::select_all_str(text)));
+                state.store(ui.ctx(), qty_id);
+            };
+            if ui.memory(|m| m.has_focus(qty_id)) && qty_focus != Some(row) {
+                select_all(ui, &item.quantity);
+                qty_focus = Some(row);
+            }
             let r = ui
                 .add(
                     egui::TextEdit::singleline(&mut item.quantity)
-                        .desired_width(50.0)
+                        .id(qty_id)
+                        .desired_width(f32::INFINITY)
+                        .align(egui::Align2::RIGHT_TOP)
                         .hint_text("1"),
                 )
-                .labelled_by(l.id);
-            enter_pressed |= entered(ui, &r);
-            if r.lost_focus() {
-                left.push(Field::Item {
-                    row,
-                    field: ItemField::Quantity,
-                });
+                .accessible_name(named(T::Quantity));
+            if r.has_focus() {
+                if qty_focus != Some(row) {
+                    select_all(ui, &item.quantity);
+                }
+                qty_focus = Some(row);
+            } else if qty_focus == Some(row) {
+                qty_focus = None;
+            }
+            track(ui, &r, ItemField::Quantity);
+            widgets::error_lines_ui(ui, palette, qty_err.iter().map(String::as_str));
+        });
+
+        // Unit price: typed in, or the catalog's.
+        cell_ui(ui, cols.price, egui::Align::Max, |ui| {
+            match &mut item.kind {
+                ItemKind::Catalog { variant_id } => {
+                    if let Some(v) = cx.catalog.variant(variant_id) {
+                        ui.label(format_amount(v.unit_price, v.currency, lang));
+                    }
+                }
+                ItemKind::Free { unit_price, .. } => {
+                    let r = ui
+                        .add(
+                            egui::TextEdit::singleline(unit_price)
+                                .desired_width(f32::INFINITY)
+                                .align(egui::Align2::RIGHT_TOP),
+                        )
+                        .accessible_name(named(T::UnitPrice));
+                    track(ui, &r, ItemField::UnitPrice);
+                    widgets::error_lines_ui(ui, palette, price_err.iter().map(String::as_str));
+                }
             }
         });
-        ui.vertical(|ui| {
-            ui.label(T::LineTotal.get(lang));
+
+        cell_ui(ui, cols.total, egui::Align::Max, |ui| {
             ui.label(
                 line_total.map_or_else(|| "–".to_owned(), |t| format_amount(t, currency, lang)),
             );
         });
-        ui.vertical(|ui| {
-            ui.horizontal(|ui| {
-                if icon_button_ui(ui, "▲", &format!("{} {n}", T::MoveUp.get(lang)), row > 0)
-                    .clicked()
-                {
-                    action = Some(RowAction::Up(row));
-                }
-                let last = row + 1 < self.draft.items.len();
-                if icon_button_ui(ui, "▼", &format!("{} {n}", T::MoveDown.get(lang)), last)
-                    .clicked()
-                {
-                    action = Some(RowAction::Down(row));
-                }
-                if icon_button_ui(ui, "❐", &format!("{} {n}", T::DuplicateRow.get(lang)), true)
-                    .clicked()
-                {
-                    action = Some(RowAction::Duplicate(row));
-                }
-                if icon_button_ui(ui, "✖", &format!("{} {n}", T::RemoveRow.get(lang)), true)
-                    .clicked()
-                {
-                    action = Some(RowAction::Remove(row));
-                }
-            });
+
+        // Note: typed-in items only (the API has none for catalog items).
+        cell_ui(ui, cols.note, egui::Align::Min, |ui| {
+            if let ItemKind::Free { note, .. } = &mut item.kind {
+                let r = ui
+                    .add(egui::TextEdit::singleline(note).desired_width(f32::INFINITY))
+                    .accessible_name(named(T::Note));
+                track(ui, &r, ItemField::Note);
+                widgets::error_lines_ui(ui, palette, note_err.iter().map(String::as_str));
+            }
+        });
+
+        ui.horizontal(|ui| {
+            if icon_button_ui(ui, "▲", &named(T::MoveUp), row > 0).clicked() {
+                action = Some(RowAction::Up(row));
+            }
+            if icon_button_ui(ui, "▼", &named(T::MoveDown), row + 1 < rows).clicked() {
+                action = Some(RowAction::Down(row));
+            }
+            if icon_button_ui(ui, "❐", &format!("{} {n}", T::DuplicateRow.get(lang)), true)
+                .clicked()
+            {
+                action = Some(RowAction::Duplicate(row));
+            }
+            if icon_button_ui(ui, "✖", &format!("{} {n}", T::RemoveRow.get(lang)), true).clicked()
+            {
+                action = Some(RowAction::Remove(row));
+            }
         });
         if focus_here {
             self.focus_row = None;
         }
+        self.qty_focus = qty_focus;
         self.touched.extend(left);
         if enter_pressed && action.is_none() {
             action = Some(RowAction::AddAfter(row));
         }
         action
     }
-
     fn picker_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -1041,7 +1089,7 @@ impl NewLinkForm {
                     .clicked()
             {
                 // A variant the local catalog does not know: the server prices it.
-                self.draft.items.push(ItemDraft::catalog(typed, ""));
+                self.draft.items.push(ItemDraft::catalog(typed, "1"));
             }
             if cx.catalog.is_empty() {
                 widgets::hint_ui(ui, &cx.palette, T::CatalogEmpty.get(lang));
@@ -1081,7 +1129,7 @@ impl NewLinkForm {
                     }
                 });
             if let Some(id) = picked {
-                self.draft.items.push(ItemDraft::catalog(id, ""));
+                self.draft.items.push(ItemDraft::catalog(id, "1"));
             }
         });
     }
@@ -1181,7 +1229,7 @@ impl NewLinkForm {
 
     fn add_free_row(&mut self, at: usize) {
         let at = at.min(self.draft.items.len());
-        self.draft.items.insert(at, ItemDraft::free("", "", ""));
+        self.draft.items.insert(at, ItemDraft::free("", "", "1"));
         self.focus_row = Some(at);
     }
 
@@ -1215,6 +1263,81 @@ enum RowAction {
     Duplicate(usize),
     Remove(usize),
     AddAfter(usize),
+}
+
+/// The item table's column widths, measured from the body font (a digit's width), so the
+/// header and every row line up and keep their shape at any text size.
+#[derive(Debug, Clone, Copy)]
+struct Columns {
+    item: f32,
+    qty: f32,
+    price: f32,
+    total: f32,
+    note: f32,
+}
+
+impl Columns {
+    fn measure(ui: &Ui) -> Self {
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let digit = ui
+            .painter()
+            .layout_no_wrap("0".to_owned(), font, ui.visuals().text_color())
+            .size()
+            .x;
+        Columns {
+            item: 24.0 * digit,
+            qty: 5.0 * digit,
+            price: 11.0 * digit,
+            total: 13.0 * digit,
+            note: 16.0 * digit,
+        }
+    }
+}
+
+/// The frame of the header (`stripe` 0) and of each row (`stripe` = row number): every second
+/// row on the faint background, all with the same margin so the columns line up.
+fn row_frame(ui: &Ui, stripe: usize) -> egui::Frame {
+    let frame = egui::Frame::NONE.inner_margin(egui::Margin::symmetric(4, 3));
+    if stripe > 0 && stripe.is_multiple_of(2) {
+        frame.fill(ui.visuals().faint_bg_color)
+    } else {
+        frame
+    }
+}
+
+/// A table cell of `width`, its content aligned left (text) or right (numbers and money).
+fn cell_ui<R>(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut Ui) -> R) -> R {
+    ui.allocate_ui_with_layout(
+        egui::vec2(width, 0.0),
+        egui::Layout::top_down(align),
+        |ui| {
+            ui.set_width(width);
+            add(ui)
+        },
+    )
+    .inner
+}
+
+/// The item table's one header row.
+fn header_ui(ui: &mut Ui, cols: Columns, lang: Lang) {
+    ui.horizontal_top(|ui| {
+        let head = |t: T| RichText::new(t.get(lang)).strong();
+        cell_ui(ui, cols.item, egui::Align::Min, |ui| {
+            ui.label(head(T::ItemColumn))
+        });
+        cell_ui(ui, cols.qty, egui::Align::Max, |ui| {
+            ui.label(head(T::QtyColumn))
+        });
+        cell_ui(ui, cols.price, egui::Align::Max, |ui| {
+            ui.label(head(T::UnitPrice))
+        });
+        cell_ui(ui, cols.total, egui::Align::Max, |ui| {
+            ui.label(head(T::LineTotal))
+        });
+        cell_ui(ui, cols.note, egui::Align::Min, |ui| {
+            ui.label(head(T::Note))
+        });
+    });
 }
 
 /// Whether Enter was pressed in this single-line field (it loses focus on Enter).

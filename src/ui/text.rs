@@ -104,6 +104,9 @@ texts! {
     UnitPrice => "Birim fiyat", "Unit price";
     Quantity => "Adet", "Quantity";
     Note => "Not", "Note";
+    ItemColumn => "Ürün", "Item";
+    QtyColumn => "Adet", "Qty";
+    RowWord => "satır", "row";
     CatalogItem => "Katalog ürünü", "Catalog item";
     UnknownVariant => "Bu ürün yerel katalogda yok; fiyatını sunucu belirler.", "This item is not in the local catalog; the server sets its price.";
     OtherCurrency => "Farklı para birimi", "Other currency";
