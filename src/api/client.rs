@@ -157,24 +157,20 @@ impl CallError {
                     "The server did not answer in time; the outcome is unknown.",
                 )
                 .to_owned(),
-            CallError::Transport {
-                connect: true,
-                detail,
-                ..
-            } => format!(
-                "{} ({detail})",
-                lang.pick(
-                    "Sunucuya bağlanılamadı.",
-                    "Could not connect to the server."
+            // The transport's own words (`client error (SendRequest): connection reset by
+            // peer`) are for the log and the Pending list (`Display`), not for the clerk.
+            CallError::Transport { connect: true, .. } => lang
+                .pick(
+                    "Sunucuya bağlanılamadı; ağ bağlantısını kontrol edin.",
+                    "Could not connect to the server; check the network connection.",
                 )
-            ),
-            CallError::Transport { detail, .. } => format!(
-                "{} ({detail})",
-                lang.pick(
+                .to_owned(),
+            CallError::Transport { .. } => lang
+                .pick(
                     "Bağlantı yanıt gelmeden kesildi; işlemin sonucu bilinmiyor.",
-                    "The connection dropped before an answer; the outcome is unknown."
+                    "The connection dropped before an answer; the outcome is unknown.",
                 )
-            ),
+                .to_owned(),
             CallError::Redirected { status, location } => format!(
                 "{} (HTTP {status} → {})",
                 lang.pick(
@@ -541,6 +537,26 @@ mod tests {
             origin_of(base, "https://evil.example/"),
             "https://evil.example"
         );
+    }
+
+    #[test]
+    fn a_clerk_reads_a_sentence_without_the_transports_own_words() {
+        let detail = "transport: client error (SendRequest): connection error: Connection reset by peer (os error 104)";
+        for (connect, timeout) in [(false, false), (true, false), (false, true)] {
+            let e = CallError::Transport {
+                timeout,
+                connect,
+                detail: detail.into(),
+            };
+            for lang in [Lang::Tr, Lang::En] {
+                let sentence = e.sentence(lang);
+                assert!(!sentence.contains("SendRequest"), "{sentence}");
+                assert!(!sentence.contains("os error"), "{sentence}");
+                assert!(sentence.ends_with('.'), "{sentence}");
+            }
+            // The log and the Pending list keep the detail.
+            assert!(e.to_string().contains("os error 104"));
+        }
     }
 
     #[test]
