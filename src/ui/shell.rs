@@ -39,11 +39,10 @@ impl App {
             .resizable(false)
             .default_size(150.0)
             .show(ui, |ui| {
-                // The panel is as wide as its longest entry: a view's name never wraps.
+                // The panel is as wide as its longest entry (with its count): a view's name
+                // never wraps.
                 ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 ui.add_space(6.0);
-                // An entry with its count stays on one line; the panel grows to fit.
-                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                 for v in View::ALL {
                     let mut text = v.title().get(lang).to_owned();
                     if v == View::Pending && self.pending.count() > 0 {
