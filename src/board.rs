@@ -28,7 +28,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use chrono::{DateTime, Local, NaiveTime, TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 use rust_decimal::Decimal;
 
 use crate::api::wire::PaymentLink;
@@ -40,14 +40,11 @@ pub const PENDING_DAYS: i64 = 7;
 /// The most rows the board loads (the newest).
 pub const MAX_ROWS: usize = 500;
 
-/// The start of the local day `now` falls in, as a UTC instant (the board's "today").
+/// The start of the local day `now` falls in, as a UTC instant (the board's "today"): the
+/// machine's zone, read the one way local days are read everywhere (`clock::Zone`).
 pub fn local_day_start(now: DateTime<Utc>) -> DateTime<Utc> {
-    let day = now.with_timezone(&Local).date_naive();
-    // Where a clock change skips midnight, the day starts at the first moment that exists.
-    (0..=2)
-        .filter_map(|h| NaiveTime::from_hms_opt(h, 0, 0))
-        .find_map(|t| Local.from_local_datetime(&day.and_time(t)).earliest())
-        .map_or(now, |t| t.with_timezone(&Utc))
+    let zone = crate::clock::Zone::Local;
+    zone.start_of(zone.date_of(now))
 }
 
 /// How often one link is asked about: `first` after a change, doubling to `max` while
@@ -858,8 +855,11 @@ mod tests {
         let now = t0() + TimeDelta::hours(5);
         let start = local_day_start(now);
         assert!(start <= now && now - start < TimeDelta::hours(25));
-        let local = start.with_timezone(&Local);
-        assert_eq!(local.date_naive(), now.with_timezone(&Local).date_naive());
+        let local = start.with_timezone(&chrono::Local);
+        assert_eq!(
+            local.date_naive(),
+            now.with_timezone(&chrono::Local).date_naive()
+        );
         assert_eq!(local_day_start(start), start);
     }
 }
