@@ -1,28 +1,38 @@
 //! The real `App`, driven by role and label through AccessKit (`egui_kittest`, no GPU), against
 //! the in-process sandbox that the built-in `sandbox` profile starts.
 
-use std::sync::Arc;
+mod app_support;
+
 use std::time::{Duration, Instant};
 
+use app_support::{AppEnv, Start};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use paydesk::app::secrets::AppSecrets;
-use paydesk::app::{App, AppOptions, Connection, SavedState, View};
-use paydesk::clock::SystemClock;
+use paydesk::app::View;
 use paydesk::domain::LinkStatus;
 use paydesk::lang::Lang;
 use paydesk::printer::SlipSink;
-use paydesk::service::Services;
 use paydesk::slip::Paper;
-use paydesk::ui::theme::ThemeChoice;
 
+/// The shared app harness, and the fake CUPS tools slips go to.
 struct Env {
-    dir: tempfile::TempDir,
+    app: AppEnv,
     /// Fake CUPS tools and the folder slips are saved in (see `fake_cups`).
     cups: tempfile::TempDir,
-    secrets: Arc<AppSecrets>,
-    harness: Harness<'static, Option<App>>,
+}
+
+impl std::ops::Deref for Env {
+    type Target = AppEnv;
+    fn deref(&self) -> &AppEnv {
+        &self.app
+    }
+}
+
+impl std::ops::DerefMut for Env {
+    fn deref_mut(&mut self) -> &mut AppEnv {
+        &mut self.app
+    }
 }
 
 /// A folder with fake `lpstat` and `lp` scripts: `lpstat -d` names the printer written in the
@@ -67,128 +77,31 @@ fn start() -> Env {
 
 /// The app on the built-in sandbox profile, with `shop` as the shop name of Settings.
 fn start_with_shop(shop: &str) -> Env {
-    let dir = tempfile::tempdir().expect("test set-up");
-    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
-    let secrets_for_env = Arc::clone(&secrets);
-    let services = Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
-        .expect("test set-up")
-        .with_retry_policy(paydesk::service::create::FAST_POLICY);
     let cups = fake_cups();
-    let options = AppOptions {
-        data_dir: Some(dir.path().to_owned()),
-        profile: None,
-        services: Some(Arc::new(services)),
-        secrets,
-        clock: Arc::new(SystemClock),
-        poll_interval: Duration::from_millis(100),
-        poll_max: Duration::from_millis(400),
-        board_pace: paydesk::board::Budget::default().board,
-        request_gap: Duration::from_millis(50),
-        notifier: Arc::new(paydesk::notify::RecordingNotifier::default()),
-        // No background re-send of pending rows here: tests/ui_pending.rs covers it.
-        resend_first: Duration::from_hours(1),
-        resend_max: Duration::from_hours(1),
-        perf_start: None,
-        env_secret: paydesk::secrets::EnvSecret::default(),
-        slip_sink: SlipSink {
-            lpstat: cups.path().join("lpstat").into(),
-            lp: cups.path().join("lp").into(),
-            folder: Some(cups.path().join("saved")),
+    let start = Start {
+        shop: shop.to_owned(),
+        ..Start::default()
+    };
+    let app = AppEnv::start(
+        start,
+        |_| {},
+        |options, _| {
+            options.board_pace = paydesk::board::Budget::default().board;
+            options.request_gap = Duration::from_millis(50);
+            options.slip_sink = SlipSink {
+                lpstat: cups.path().join("lpstat").into(),
+                lp: cups.path().join("lp").into(),
+                folder: Some(cups.path().join("saved")),
+            };
         },
-    };
-    let saved = SavedState {
-        lang: Lang::En,
-        theme: ThemeChoice::Light,
-        last_profile: None,
-        merchant_name: shop.into(),
-        slip_paper: Paper::Roll80,
-        alert_sound: false,
-    };
-    let mut harness = Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .build_ui_state(
-            |ui, app: &mut Option<App>| {
-                if let Some(app) = app {
-                    app.frame_ui(ui);
-                }
-            },
-            None,
-        );
-    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
-    *harness.state_mut() = Some(app);
-    let mut env = Env {
-        dir,
-        cups,
-        secrets: secrets_for_env,
-        harness,
-    };
-    env.until("the sandbox profile is open", |app| {
-        app.connection == Connection::Connected && app.base_url().is_some()
-    });
-    env
+    );
+    Env { app, cups }
 }
 
 impl Env {
-    fn app(&self) -> &App {
-        self.harness.state().as_ref().expect("test set-up")
-    }
-
-    fn app_mut(&mut self) -> &mut App {
-        self.harness.state_mut().as_mut().expect("test set-up")
-    }
-
-    /// Steps frames (sleeping a little between them, the worker runs on real time) until
-    /// `done` holds; fails after 15 s.
-    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if done(self.app()) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting until {what}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn until_label(&mut self, label: &str) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if self.harness.query_by_label_contains(label).is_some() {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for `{label}`; the window holds {:#?}",
-                self.harness.root()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn type_into(&mut self, label: &str, text: &str) {
-        let field = self.harness.get_by_label(label);
-        field.focus();
-        field.type_text(text);
-        self.harness.run_steps(2);
-    }
-
     /// Moves the focus away from the current field (the field counts as left).
     fn leave(&mut self) {
         self.harness.key_press(egui::Key::Escape);
-        self.harness.run_steps(2);
-    }
-
-    /// Clicks the widget labelled `label`; when the navigation has an entry of the same
-    /// name ("New link", "Save card"), the one in the view (drawn last) is meant.
-    fn click(&mut self, label: &str) {
-        let node = self
-            .harness
-            .get_all_by_label(label)
-            .last()
-            .expect("a node with this label");
-        node.click();
         self.harness.run_steps(2);
     }
 
@@ -219,27 +132,6 @@ impl Env {
     fn nav(&mut self, view: View) {
         self.app_mut().view = view;
         self.harness.run_steps(2);
-    }
-
-    fn admin(&self, method: reqwest::Method, path: &str, body: &str) -> String {
-        let base = self.app().base_url().expect("test set-up");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("test set-up");
-        rt.block_on(async {
-            let r = paydesk::api::client::http_client_builder()
-                .build()
-                .expect("an HTTP client")
-                .request(method, format!("{base}{path}"))
-                .header("content-type", "application/json")
-                .body(body.to_owned())
-                .send()
-                .await
-                .expect("test set-up");
-            assert!(r.status().is_success(), "{path}: {}", r.status());
-            r.text().await.expect("test set-up")
-        })
     }
 
     fn create_button_enabled(&self) -> bool {

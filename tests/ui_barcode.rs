@@ -4,20 +4,15 @@
 //! or mistyped code changes nothing but the note next to the field; a barcode typed in the
 //! Catalog view is saved by the worker and then scans.
 
-use std::path::Path;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+mod app_support;
 
-use egui_kittest::Harness;
+use std::path::Path;
+
+use app_support::{AppEnv, Start};
 use egui_kittest::kittest::{NodeT, Queryable};
-use paydesk::app::secrets::AppSecrets;
-use paydesk::app::{App, AppOptions, Connection, SavedState, View};
-use paydesk::clock::SystemClock;
+use paydesk::app::View;
 use paydesk::domain::{Barcode, ItemDraft};
-use paydesk::lang::Lang;
-use paydesk::service::Services;
 use paydesk::store::Store;
-use paydesk::ui::theme::ThemeChoice;
 
 const SCAN: &str = "Scan barcode";
 /// Barcodes of the test catalog (ids of the sandbox's fixture, so links are accepted).
@@ -26,59 +21,13 @@ const TURK_KAHVESI: &str = "036000291452";
 /// A valid EAN-13 that no item has.
 const UNKNOWN: &str = "5901234123457";
 
-struct Env {
-    _dir: tempfile::TempDir,
-    services: Arc<Services>,
-    harness: Harness<'static, Option<App>>,
-}
+/// The shared app harness, with this file's scanner helpers.
+type Env = AppEnv;
 
 /// The app on a fresh data folder whose catalog was imported before start.
 fn start() -> Env {
-    let dir = tempfile::tempdir().expect("test set-up");
-    import_catalog(dir.path());
-    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
-    let services = Arc::new(
-        Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
-            .expect("test set-up")
-            .with_retry_policy(paydesk::service::create::FAST_POLICY),
-    );
-    let options = AppOptions {
-        data_dir: Some(dir.path().to_owned()),
-        services: Some(Arc::clone(&services)),
-        secrets,
-        poll_interval: Duration::from_millis(100),
-        poll_max: Duration::from_millis(400),
-        resend_first: Duration::from_hours(1),
-        resend_max: Duration::from_hours(1),
-        ..AppOptions::default()
-    };
-    let saved = SavedState {
-        lang: Lang::En,
-        theme: ThemeChoice::Light,
-        last_profile: None,
-        merchant_name: "Kadıköy Kahve Evi".into(),
-        ..SavedState::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .build_ui_state(
-            |ui, app: &mut Option<App>| {
-                if let Some(app) = app {
-                    app.frame_ui(ui);
-                }
-            },
-            None,
-        );
-    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
-    *harness.state_mut() = Some(app);
-    let mut env = Env {
-        _dir: dir,
-        services,
-        harness,
-    };
-    env.until("the sandbox profile is open with its catalog", |app| {
-        app.connection == Connection::Connected && app.catalog.len() == 3 && !app.is_busy()
-    });
+    let mut env = AppEnv::start(Start::default(), import_catalog, |_, _| {});
+    env.until("the catalog is loaded", |app| app.catalog.len() == 3);
     env
 }
 
@@ -96,45 +45,7 @@ fn import_catalog(dir: &Path) {
     assert!(done.errors.is_empty(), "{:?}", done.errors);
 }
 
-impl Env {
-    fn app(&self) -> &App {
-        self.harness.state().as_ref().expect("test set-up")
-    }
-
-    fn app_mut(&mut self) -> &mut App {
-        self.harness.state_mut().as_mut().expect("test set-up")
-    }
-
-    /// Steps frames (the worker runs on real time) until `done` holds; fails after 15 s.
-    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if done(self.app()) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting until {what}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn type_into(&mut self, label: &str, text: &str) {
-        let field = self.harness.get_by_label(label);
-        field.focus();
-        field.type_text(text);
-        self.harness.run_steps(2);
-    }
-
-    fn click(&mut self, label: &str) {
-        let node = self
-            .harness
-            .get_all_by_label(label)
-            .last()
-            .expect("a node with this label");
-        node.click();
-        self.harness.run_steps(2);
-    }
-
+impl AppEnv {
     /// What a keyboard-wedge scanner does: one key per digit, then Enter, faster than a frame.
     fn scan(&mut self, code: &str) {
         for c in code.chars() {
@@ -173,23 +84,8 @@ impl Env {
 
     /// Everything the sandbox holds, from its admin route.
     fn server_state(&self) -> serde_json::Value {
-        let base = self.app().base_url().expect("test set-up");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("test set-up");
-        rt.block_on(async {
-            paydesk::api::client::http_client_builder()
-                .build()
-                .expect("an HTTP client")
-                .get(format!("{base}/sandbox/state"))
-                .send()
-                .await
-                .expect("test set-up")
-                .json()
-                .await
-                .expect("test set-up")
-        })
+        serde_json::from_str(&self.admin(reqwest::Method::GET, "/sandbox/state", ""))
+            .expect("the state is JSON")
     }
 }
 

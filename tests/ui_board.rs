@@ -5,33 +5,44 @@
 //! manual clock that the app and the sandbox share, the background refresh keeps its budget
 //! (the sandbox counts the requests).
 
+mod app_support;
+
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use app_support::{AppEnv, Start};
 use chrono::{DateTime, TimeDelta, Utc};
 use egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use paydesk::app::secrets::AppSecrets;
-use paydesk::app::{App, AppOptions, Connection, SavedState, View};
+use paydesk::app::View;
 use paydesk::board::{Budget, Pace};
 use paydesk::clock::{Clock, ManualClock, SystemClock};
 use paydesk::domain::LinkStatus;
 use paydesk::domain::link::{KeyLimits, LinkContext};
 use paydesk::domain::{CatalogVariant, LinkDraft};
-use paydesk::lang::Lang;
 use paydesk::notify::RecordingNotifier;
 use paydesk::service::Services;
 use paydesk::ui::link_result::Origin;
-use paydesk::ui::theme::ThemeChoice;
 use serde_json::Value;
 
+/// The shared app harness, and the notifications the app sent.
 struct Env {
-    _dir: tempfile::TempDir,
-    services: Arc<Services>,
+    app: AppEnv,
     notices: Arc<RecordingNotifier>,
-    harness: Harness<'static, Option<App>>,
+}
+
+impl std::ops::Deref for Env {
+    type Target = AppEnv;
+    fn deref(&self) -> &AppEnv {
+        &self.app
+    }
+}
+
+impl std::ops::DerefMut for Env {
+    fn deref_mut(&mut self) -> &mut AppEnv {
+        &mut self.app
+    }
 }
 
 /// Fast paces for flows on the real clock: a link is asked about 100 ms after it is seen,
@@ -60,98 +71,28 @@ fn start_with(
     size: [f32; 2],
     prepare: impl FnOnce(&Services),
 ) -> Env {
-    let dir = tempfile::tempdir().expect("test set-up");
-    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
-    let services = Arc::new(
-        Services::open(dir.path(), secrets.clone(), Arc::clone(&clock), None)
-            .expect("test set-up")
-            .with_retry_policy(paydesk::service::create::FAST_POLICY),
-    );
-    prepare(&services);
     let notices = Arc::new(RecordingNotifier::default());
-    let options = AppOptions {
-        data_dir: Some(dir.path().to_owned()),
-        services: Some(Arc::clone(&services)),
-        secrets,
+    let start = Start {
         clock,
-        poll_interval: budget.focused.first,
-        poll_max: budget.focused.max,
-        board_pace: budget.board,
-        request_gap: budget.gap,
-        notifier: notices.clone(),
-        // No background re-send of pending rows here: tests/ui_pending.rs covers it.
-        resend_first: Duration::from_hours(1),
-        resend_max: Duration::from_hours(1),
-        ..AppOptions::default()
+        size,
+        ..Start::default()
     };
-    let saved = SavedState {
-        lang: Lang::En,
-        theme: ThemeChoice::Light,
-        last_profile: None,
-        merchant_name: "Kadıköy Kahve Evi".into(),
-        alert_sound: false,
-        ..SavedState::default()
-    };
-    let mut harness = Harness::builder().with_size(size).build_ui_state(
-        |ui, app: &mut Option<App>| {
-            if let Some(app) = app {
-                app.frame_ui(ui);
-            }
+    let app = AppEnv::start(
+        start,
+        |_| {},
+        |options, services| {
+            prepare(services);
+            options.poll_interval = budget.focused.first;
+            options.poll_max = budget.focused.max;
+            options.board_pace = budget.board;
+            options.request_gap = budget.gap;
+            options.notifier = notices.clone();
         },
-        None,
     );
-    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
-    *harness.state_mut() = Some(app);
-    let mut env = Env {
-        _dir: dir,
-        services,
-        notices,
-        harness,
-    };
-    env.until("the sandbox profile is open", |app| {
-        app.connection == Connection::Connected && app.base_url().is_some() && !app.is_busy()
-    });
-    env
+    Env { app, notices }
 }
 
 impl Env {
-    fn app(&self) -> &App {
-        self.harness.state().as_ref().expect("test set-up")
-    }
-
-    /// Steps frames (the worker runs on real time) until `done` holds; fails after 15 s.
-    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if done(self.app()) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting until {what}");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    fn type_into(&mut self, label: &str, text: &str) {
-        let field = self.harness.get_by_label(label);
-        field.focus();
-        field.type_text(text);
-        self.harness.run_steps(2);
-    }
-
-    /// Clicks the widget labelled `label` (the last one: the view's, not the navigation's).
-    fn click(&mut self, label: &str) {
-        let node = self
-            .harness
-            .get_all_by_label(label)
-            .last()
-            .expect("a node with this label");
-        node.click();
-        self.harness.run_steps(2);
-    }
-
-    /// Creates a link of `amount` through the New link form (Ctrl+Enter), then starts the next
-    /// sale; returns the link.
     fn create(&mut self, amount: &str, partial: bool) -> paydesk::api::wire::PaymentLink {
         self.type_into("Amount", amount);
         if partial {
@@ -166,27 +107,6 @@ impl Env {
             app.shown.is_none() && !app.new_link.draft.order_number.is_empty()
         });
         link
-    }
-
-    fn admin(&self, method: reqwest::Method, path: &str, body: &str) -> Value {
-        let base = self.app().base_url().expect("test set-up");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("test set-up");
-        rt.block_on(async {
-            let r = paydesk::api::client::http_client_builder()
-                .build()
-                .expect("an HTTP client")
-                .request(method, format!("{base}{path}"))
-                .header("content-type", "application/json")
-                .body(body.to_owned())
-                .send()
-                .await
-                .expect("test set-up");
-            assert!(r.status().is_success(), "{path}: {}", r.status());
-            r.json().await.expect("test set-up")
-        })
     }
 
     /// Pays `amount` (all that is left when `None`) through the sandbox's admin route.
@@ -379,7 +299,9 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
 
 /// One link-detail request as the sandbox saw it: (its time, link id).
 fn detail_requests(env: &Env) -> Vec<(DateTime<Utc>, String)> {
-    let seen = env.admin(reqwest::Method::GET, "/sandbox/requests", "");
+    let seen: Value =
+        serde_json::from_str(&env.admin(reqwest::Method::GET, "/sandbox/requests", ""))
+            .expect("the request log is JSON");
     seen["content"]["recent"]
         .as_array()
         .expect("a list of requests")

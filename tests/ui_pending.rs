@@ -4,35 +4,28 @@
 //! a network drop flipping the form to the QR with no click, and a stale row re-sent only
 //! after the Pending view's confirmation.
 
-use std::path::Path;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+mod app_support;
 
+use std::path::Path;
+use std::time::Duration;
+
+use app_support::{AppEnv, NEVER, Start};
 use chrono::Utc;
 use egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use paydesk::app::secrets::AppSecrets;
-use paydesk::app::{App, AppOptions, Connection, SavedState, View};
-use paydesk::clock::SystemClock;
+use paydesk::app::{Connection, View};
 use paydesk::domain::link::{KeyLimits, LinkContext};
 use paydesk::domain::{CatalogVariant, LinkDraft};
-use paydesk::lang::Lang;
-use paydesk::service::Services;
 use paydesk::store::{JournalBegin, JournalKey, JournalState, NewJournalRow, Store};
 use paydesk::ui::new_link::FormLock;
-use paydesk::ui::theme::ThemeChoice;
 
 const CREATE: &str = "Create link (Ctrl+Enter)";
 const SEND_AGAIN: &str = "Send again (Ctrl+Enter)";
 const LOCKED: &str = "The last send of this order has no answer yet; sending again uses the same request and cannot make a second link.";
 const NEW_SALE: &str = "The last sale may already have a link. Start a new sale anyway?";
 
-struct Env {
-    _dir: tempfile::TempDir,
-    services: Arc<Services>,
-    harness: Harness<'static, Option<App>>,
-}
+/// The shared app harness, with this file's fault and journal helpers.
+type Env = AppEnv;
 
 /// Background re-sends: `first` wait, doubling up to `max`.
 fn start(first: Duration, max: Duration) -> Env {
@@ -41,132 +34,13 @@ fn start(first: Duration, max: Duration) -> Env {
 
 /// Starts the app on a fresh data folder, after `prepare` wrote into it.
 fn start_with(first: Duration, max: Duration, prepare: impl FnOnce(&Path)) -> Env {
-    let dir = tempfile::tempdir().expect("test set-up");
-    prepare(dir.path());
-    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
-    let services = Arc::new(
-        Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
-            .expect("test set-up")
-            .with_retry_policy(paydesk::service::create::FAST_POLICY),
-    );
-    let options = AppOptions {
-        data_dir: Some(dir.path().to_owned()),
-        services: Some(Arc::clone(&services)),
-        secrets,
-        poll_interval: Duration::from_millis(100),
-        poll_max: Duration::from_millis(400),
-        resend_first: first,
-        resend_max: max,
-        notifier: Arc::new(paydesk::notify::RecordingNotifier::default()),
-        ..AppOptions::default()
-    };
-    let saved = SavedState {
-        lang: Lang::En,
-        theme: ThemeChoice::Light,
-        last_profile: None,
-        merchant_name: "Kadıköy Kahve Evi".into(),
-        ..SavedState::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .build_ui_state(
-            |ui, app: &mut Option<App>| {
-                if let Some(app) = app {
-                    app.frame_ui(ui);
-                }
-            },
-            None,
-        );
-    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
-    *harness.state_mut() = Some(app);
-    let mut env = Env {
-        _dir: dir,
-        services,
-        harness,
-    };
-    env.until("the sandbox profile is open", |app| {
-        app.connection == Connection::Connected && app.base_url().is_some() && !app.is_busy()
-    });
-    env
+    AppEnv::start(Start::default(), prepare, |options, _| {
+        options.resend_first = first;
+        options.resend_max = max;
+    })
 }
 
-/// Long enough that no background re-send happens during a test.
-const NEVER: Duration = Duration::from_hours(1);
-
-impl Env {
-    fn app(&self) -> &App {
-        self.harness.state().as_ref().expect("test set-up")
-    }
-
-    /// Steps frames (the worker runs on real time) until `done` holds; fails after 15 s.
-    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if done(self.app()) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting until {what}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    /// Steps frames for `time` (background work may run meanwhile).
-    fn wait(&mut self, time: Duration) {
-        let end = Instant::now() + time;
-        while Instant::now() < end {
-            self.harness.step();
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn type_into(&mut self, label: &str, text: &str) {
-        let field = self.harness.get_by_label(label);
-        field.focus();
-        field.type_text(text);
-        self.harness.run_steps(2);
-    }
-
-    /// Clicks the widget labelled `label` (the last one drawn: the view's, not the
-    /// navigation's).
-    fn click(&mut self, label: &str) {
-        let node = self
-            .harness
-            .get_all_by_label(label)
-            .last()
-            .expect("a node with this label");
-        node.click();
-        self.harness.run_steps(2);
-    }
-
-    fn disabled(&self, label: &str) -> bool {
-        self.harness
-            .get_by_label(label)
-            .accesskit_node()
-            .is_disabled()
-    }
-
-    fn admin(&self, method: reqwest::Method, path: &str, body: &str) -> String {
-        let base = self.app().base_url().expect("test set-up");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("test set-up");
-        rt.block_on(async {
-            let r = paydesk::api::client::http_client_builder()
-                .build()
-                .expect("an HTTP client")
-                .request(method, format!("{base}{path}"))
-                .header("content-type", "application/json")
-                .body(body.to_owned())
-                .send()
-                .await
-                .expect("test set-up");
-            assert!(r.status().is_success(), "{path}: {}", r.status());
-            r.text().await.expect("test set-up")
-        })
-    }
-
+impl AppEnv {
     /// Every link creation's answer is lost from now on (the server makes the link, then
     /// drops the connection): more than any number of retries in a test.
     fn lose_every_answer(&self) {

@@ -2,113 +2,30 @@
 //! driven through the real `App` by role and label (`egui_kittest`, no GPU) against the
 //! in-process sandbox of the built-in profile, as `tests/ui_app.rs` does.
 
-use std::sync::Arc;
+mod app_support;
+
 use std::time::{Duration, Instant};
 
+use app_support::{AppEnv, Start};
 use chrono::Local;
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use paydesk::app::secrets::AppSecrets;
-use paydesk::app::{App, AppOptions, Connection, SavedState, View};
-use paydesk::clock::SystemClock;
+use paydesk::app::View;
 use paydesk::domain::{Currency, LinkStatus};
 use paydesk::lang::Lang;
-use paydesk::service::Services;
-use paydesk::ui::theme::ThemeChoice;
 use rust_decimal::Decimal;
 
-struct Env {
-    dir: tempfile::TempDir,
-    harness: Harness<'static, Option<App>>,
-}
+/// The shared app harness, with this file's helpers.
+type Env = AppEnv;
 
 fn start() -> Env {
-    let dir = tempfile::tempdir().expect("test set-up");
-    let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
-    let services = Services::open(dir.path(), secrets.clone(), Arc::new(SystemClock), None)
-        .expect("test set-up")
-        .with_retry_policy(paydesk::service::create::FAST_POLICY);
-    let options = AppOptions {
-        data_dir: Some(dir.path().to_owned()),
-        profile: None,
-        services: Some(Arc::new(services)),
-        secrets,
-        clock: Arc::new(SystemClock),
-        poll_interval: Duration::from_millis(100),
-        poll_max: Duration::from_millis(400),
-        perf_start: None,
-        ..AppOptions::default()
+    let start = Start {
+        shop: String::new(),
+        ..Start::default()
     };
-    let saved = SavedState {
-        lang: Lang::En,
-        theme: ThemeChoice::Light,
-        last_profile: None,
-        merchant_name: String::new(),
-        ..SavedState::default()
-    };
-    let mut harness = Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .build_ui_state(
-            |ui, app: &mut Option<App>| {
-                if let Some(app) = app {
-                    app.frame_ui(ui);
-                }
-            },
-            None,
-        );
-    let app = App::new(&harness.ctx, saved, options).expect("test set-up");
-    *harness.state_mut() = Some(app);
-    let mut env = Env { dir, harness };
-    env.until("the sandbox profile is open", |app| {
-        app.connection == Connection::Connected && app.base_url().is_some()
-    });
-    env
+    AppEnv::start(start, |_| {}, |_, _| {})
 }
 
-impl Env {
-    fn app(&self) -> &App {
-        self.harness.state().as_ref().expect("test set-up")
-    }
-
-    fn app_mut(&mut self) -> &mut App {
-        self.harness.state_mut().as_mut().expect("test set-up")
-    }
-
-    fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if done(self.app()) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting until {what}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn until_label(&mut self, label: &str) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if self.harness.query_by_label_contains(label).is_some() {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for `{label}`; the window holds {:#?}",
-                self.harness.root()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn type_into(&mut self, label: &str, text: &str) {
-        let field = self.harness.get_by_label(label);
-        field.focus();
-        field.type_text(text);
-        self.harness.run_steps(2);
-    }
-
+impl AppEnv {
     /// Replaces the text of the field labelled `label`.
     fn retype(&mut self, label: &str, text: &str) {
         self.harness.get_by_label(label).focus();
@@ -120,37 +37,6 @@ impl Env {
             self.harness.get_by_label(label).type_text(text);
         }
         self.harness.run_steps(2);
-    }
-
-    fn click(&mut self, label: &str) {
-        let node = self
-            .harness
-            .get_all_by_label(label)
-            .last()
-            .expect("a node with this label");
-        node.click();
-        self.harness.run_steps(2);
-    }
-
-    fn admin(&self, method: reqwest::Method, path: &str, body: &str) -> String {
-        let base = self.app().base_url().expect("test set-up");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("test set-up");
-        rt.block_on(async {
-            let r = paydesk::api::client::http_client_builder()
-                .build()
-                .expect("an HTTP client")
-                .request(method, format!("{base}{path}"))
-                .header("content-type", "application/json")
-                .body(body.to_owned())
-                .send()
-                .await
-                .expect("test set-up");
-            assert!(r.status().is_success(), "{path}: {}", r.status());
-            r.text().await.expect("test set-up")
-        })
     }
 
     fn pay(&self, id: &str, amount: &str) {
