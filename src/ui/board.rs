@@ -230,30 +230,7 @@ impl BoardView {
                 text,
             );
         }
-        let mut picked = None;
-        let count = self.rows.len();
-        egui::ScrollArea::vertical()
-            .id_salt("board-rows")
-            .auto_shrink([false, false])
-            .show_rows(ui, ROW_HEIGHT, count, |ui, range| {
-                for i in range {
-                    let row = &self.rows[i];
-                    let (rect, response) = ui.allocate_exact_size(
-                        vec2(ui.available_width(), ROW_HEIGHT),
-                        Sense::click(),
-                    );
-                    let changes = row_ui(ui, cx, row, rect, &response, i % 2 == 1);
-                    if response.clicked() {
-                        picked = Some(row.link.id.clone());
-                    }
-                    for c in changes {
-                        self.note_change(c);
-                    }
-                }
-            });
-        if let Some(id) = picked {
-            cx.emit(Command::ShowBoardLink(id));
-        }
+        self.rows_ui(ui, cx, "board-rows", ROW_HEIGHT, row_ui);
     }
 
     /// Draws the narrow panel beside New link.
@@ -280,19 +257,31 @@ impl BoardView {
             widgets::hint_ui(ui, &cx.palette, t.get(lang));
             return;
         }
+        self.rows_ui(ui, cx, "board-panel-rows", PANEL_ROW_HEIGHT, panel_row_ui);
+    }
+
+    /// The rows, `height` points each, drawn by `draw`; only the visible ones are laid out.
+    /// A click opens the row's result view; what each drawn row says about when it next
+    /// changes (an age, a countdown) decides the next repaint.
+    fn rows_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        id_salt: &str,
+        height: f32,
+        draw: RowDrawer,
+    ) {
         let mut picked = None;
         let count = self.rows.len();
         egui::ScrollArea::vertical()
-            .id_salt("board-panel-rows")
+            .id_salt(id_salt)
             .auto_shrink([false, false])
-            .show_rows(ui, PANEL_ROW_HEIGHT, count, |ui, range| {
+            .show_rows(ui, height, count, |ui, range| {
                 for i in range {
                     let row = &self.rows[i];
-                    let (rect, response) = ui.allocate_exact_size(
-                        vec2(ui.available_width(), PANEL_ROW_HEIGHT),
-                        Sense::click(),
-                    );
-                    let changes = panel_row_ui(ui, cx, row, rect, &response, i % 2 == 1);
+                    let (rect, response) =
+                        ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::click());
+                    let changes = draw(ui, cx, row, rect, &response, i % 2 == 1);
                     if response.clicked() {
                         picked = Some(row.link.id.clone());
                     }
@@ -307,8 +296,12 @@ impl BoardView {
     }
 }
 
+/// Draws one board row into its rect; returns when what it shows next changes.
+type RowDrawer =
+    fn(&Ui, &ViewCtx<'_>, &BoardRow, Rect, &egui::Response, bool) -> [Option<DateTime<Utc>>; 2];
+
 fn local_day(now: DateTime<Utc>) -> NaiveDate {
-    now.with_timezone(&chrono::Local).date_naive()
+    crate::clock::Zone::Local.date_of(now)
 }
 
 /// Where each column of the view starts.
