@@ -13,16 +13,8 @@ for tool in dbus-run-session gnome-keyring-daemon secret-tool cargo; do
     fi
 done
 
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-mkdir -m 0700 "$tmp/home" "$tmp/runtime"
-
-# Keep the toolchain and the crate registry where they are when HOME moves.
-export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
-export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}"
-export HOME="$tmp/home"
-export XDG_RUNTIME_DIR="$tmp/runtime"
-export XDG_DATA_HOME="$tmp/home/.local/share"
+# shellcheck source=private-home.sh
+source .ci/private-home.sh
 PASS="paydesk-ci-$RANDOM$RANDOM"
 export PASS
 

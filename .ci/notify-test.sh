@@ -3,27 +3,19 @@
 # private D-Bus session, with a throw-away HOME and a 0700 XDG_RUNTIME_DIR, so the machine's
 # own desktop and notifications are never touched. Then the same notifier with no session bus
 # at all, and on a bus with no notification service (no activation files): an error, no hang.
-# Installs nothing: .ci/run installs the apt packages dunst, dbus-x11, xvfb and libnotify-bin.
+# Installs nothing: .ci/run installs the apt packages dunst, dbus-x11 and xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 for tool in dbus-run-session dbus-daemon dbus-monitor dbus-send Xvfb dunst dunstctl cargo; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "notify-test: '$tool' not found (apt-get install dunst dbus-x11 xvfb libnotify-bin)" >&2
+        echo "notify-test: '$tool' not found (apt-get install dunst dbus-x11 xvfb)" >&2
         exit 2
     fi
 done
 
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-mkdir -m 0700 "$tmp/home" "$tmp/runtime"
-
-# Keep the toolchain and the crate registry where they are when HOME moves.
-export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
-export RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}"
-export HOME="$tmp/home"
-export XDG_RUNTIME_DIR="$tmp/runtime"
-export XDG_CONFIG_HOME="$tmp/home/.config"
+# shellcheck source=private-home.sh
+source .ci/private-home.sh
 export TMP_DIR="$tmp"
 
 # Build first, outside the session, so the daemons only live while the tests run.
