@@ -243,20 +243,11 @@ impl App {
         }
         if lost {
             let text = T::WorkerLost.get(self.saved.lang).to_owned();
-            self.new_link.sending = false;
+            self.clear_busy();
             self.new_link.note = Some(SendNote::Error(text.clone()));
-            self.card.sending = false;
-            self.installments.loading = false;
-            self.history.loading = false;
-            self.history.exporting = false;
-            self.report.loading = false;
-            self.catalog_view.busy = false;
-            self.catalog_view.barcode_saving.clear();
             self.settings.busy = false;
-            self.pending.busy.clear();
             self.resend.running = false;
             self.refresher.lost();
-            self.board.loading = false;
             if let Some(s) = &mut self.shown {
                 s.cancelling = false;
                 s.polling = None;
@@ -268,6 +259,21 @@ impl App {
 
     fn lang(&self) -> Lang {
         self.saved.lang
+    }
+
+    /// Undoes the busy marks of the views whose jobs need the profile's desk or the store:
+    /// when there is no desk to run them, and when the worker is lost.
+    fn clear_busy(&mut self) {
+        self.new_link.sending = false;
+        self.card.sending = false;
+        self.installments.loading = false;
+        self.history.loading = false;
+        self.history.exporting = false;
+        self.report.loading = false;
+        self.catalog_view.busy = false;
+        self.catalog_view.barcode_saving.clear();
+        self.pending.busy.clear();
+        self.board.loading = false;
     }
 
     fn note_call(&mut self, e: Option<&DeskError>) {
@@ -1074,16 +1080,10 @@ impl App {
     fn run_desk(&mut self, command: Command) {
         let Some(desk) = self.desk.clone() else {
             // Not connected yet: undo the views' busy marks so the user can try again.
-            self.new_link.sending = false;
-            self.card.sending = false;
-            self.installments.loading = false;
-            self.history.loading = false;
-            self.history.exporting = false;
-            self.report.loading = false;
-            self.catalog_view.busy = false;
-            self.pending.busy.clear();
+            self.clear_busy();
             return;
         };
+        let command_name = command.name();
         let lang = self.lang();
         match command {
             Command::CreateLink(request) => {
@@ -1212,7 +1212,23 @@ impl App {
             }
             Command::CatalogPreview(path) => self.catalog_csv(path, false, lang),
             Command::CatalogImport(path) => self.catalog_csv(path, true, lang),
-            _ => {}
+            // Run by `run` without a desk; listed so that a new command cannot fall through.
+            Command::Navigate(_)
+            | Command::ShowBoardLink(_)
+            | Command::CopyText(_)
+            | Command::OpenUrl(_)
+            | Command::CustomerDisplay { .. }
+            | Command::CloseShownLink
+            | Command::SaveQrPng { .. }
+            | Command::PrintSlip(_)
+            | Command::SetBarcode { .. }
+            | Command::SwitchProfile(_)
+            | Command::SaveProfile { .. }
+            | Command::RemoveProfile(_)
+            | Command::StoreSecret { .. }
+            | Command::CheckSecret { .. } => {
+                tracing::warn!(command = command_name, "not a desk command");
+            }
         }
     }
 
