@@ -13,6 +13,24 @@ use qrcode::{Color, EcLevel, QrCode};
 /// Width of the white border around the code, in modules (the QR standard's minimum).
 pub const QUIET_ZONE: usize = 4;
 
+/// Error correction of every code paydesk draws: level M (15 % of the code can be damaged or
+/// covered and it still reads), the usual choice for a screen.
+const EC_LEVEL: EcLevel = EcLevel::M;
+
+/// The code of `text` as lines of text for a terminal: two module rows per character in half
+/// blocks (`qrcode`'s `Dense1x2` renderer), with the quiet zone, dark modules drawn as spaces
+/// on light blocks so it scans on the dark terminals most people use (and on light ones).
+pub fn terminal_text(text: &str) -> Result<String, QrError> {
+    use qrcode::render::unicode::Dense1x2;
+    let code = QrCode::with_error_correction_level(text.as_bytes(), EC_LEVEL)?;
+    Ok(code
+        .render::<Dense1x2>()
+        .dark_color(Dense1x2::Light)
+        .light_color(Dense1x2::Dark)
+        .quiet_zone(true)
+        .build())
+}
+
 /// Grey value of a dark module.
 pub const DARK: u8 = 0;
 
@@ -44,7 +62,7 @@ impl QrMatrix {
     /// Encodes `text` (a payment URL) with error-correction level M (15 % of the code can be
     /// damaged or covered and it still reads), the usual choice for a screen.
     pub fn encode(text: &str) -> Result<Self, QrError> {
-        let code = QrCode::with_error_correction_level(text.as_bytes(), EcLevel::M)?;
+        let code = QrCode::with_error_correction_level(text.as_bytes(), EC_LEVEL)?;
         let width = code.width();
         let dark = code
             .to_colors()
@@ -180,6 +198,38 @@ mod tests {
     use super::*;
 
     const URL: &str = "http://127.0.0.1:8080/pay/lnk_01HZX4K9";
+
+    /// The terminal text, read back block by block, is the code's modules with the quiet zone:
+    /// a space is two dark modules, a full block two light ones.
+    #[test]
+    fn the_terminal_text_holds_every_module_in_half_blocks() {
+        let text = terminal_text(URL).unwrap();
+        let m = QrMatrix::encode(URL).unwrap();
+        let side = m.width_with_quiet_zone();
+        let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+        assert_eq!(lines.len(), side.div_ceil(2));
+        let dark = |x: usize, y: usize| {
+            (QUIET_ZONE..side - QUIET_ZONE).contains(&x)
+                && (QUIET_ZONE..side - QUIET_ZONE).contains(&y)
+                && m.is_dark(x - QUIET_ZONE, y - QUIET_ZONE)
+        };
+        for (row, line) in lines.iter().enumerate() {
+            assert_eq!(line.len(), side, "row {row}");
+            for (x, c) in line.iter().enumerate() {
+                let (top, bottom) = (2 * row, 2 * row + 1);
+                let light_top = !dark(x, top);
+                // Below the last module row there is nothing to draw.
+                let light_bottom = bottom < side && !dark(x, bottom);
+                let expected = match (light_top, light_bottom) {
+                    (true, true) => '█',
+                    (true, false) => '▀',
+                    (false, true) => '▄',
+                    (false, false) => ' ',
+                };
+                assert_eq!(*c, expected, "row {row}, column {x}");
+            }
+        }
+    }
 
     #[test]
     fn quiet_zone_is_white_and_modules_are_whole_pixel_squares() {

@@ -488,8 +488,8 @@ impl Ctx {
                     println!("{}", link.payment_url.as_deref().unwrap_or_default());
                 }
                 if let (true, Some(url)) = (args.qr, link.payment_url.as_deref()) {
-                    let text =
-                        terminal_qr(url).map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
+                    let text = crate::qr::terminal_text(url)
+                        .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
                     println!("{text}");
                 }
                 Ok(())
@@ -1070,34 +1070,6 @@ const MAX_BIN_ARG_DIGITS: usize = 8;
 
 /// Pixels per module of `link qr --png`.
 const PNG_SCALE: usize = 10;
-
-/// The QR code as text for a terminal: two module rows per line with half blocks, dark
-/// modules drawn as spaces on a light background so it scans on dark and light terminals.
-fn terminal_qr(url: &str) -> Result<String, crate::qr::QrError> {
-    let m = crate::qr::QrMatrix::encode(url)?;
-    let quiet = crate::qr::QUIET_ZONE;
-    let side = m.width_with_quiet_zone();
-    let dark = |x: usize, y: usize| {
-        x >= quiet
-            && y >= quiet
-            && x < side - quiet
-            && y < side - quiet
-            && m.is_dark(x - quiet, y - quiet)
-    };
-    let mut out = String::with_capacity(side * side);
-    for y in (0..side).step_by(2) {
-        for x in 0..side {
-            out.push(match (dark(x, y), y + 1 < side && dark(x, y + 1)) {
-                (false, false) => '█',
-                (false, true) => '▀',
-                (true, false) => '▄',
-                (true, true) => ' ',
-            });
-        }
-        out.push('\n');
-    }
-    Ok(out)
-}
 
 /// A failed secret read as the user sees it: Ctrl+C is exit 130 with a short line.
 fn read_failure(e: &std::io::Error, lang: Lang) -> Failure {
