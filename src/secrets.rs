@@ -69,6 +69,31 @@ impl fmt::Debug for EnvSecret {
     }
 }
 
+/// A value that `Debug` never shows: it prints `<redacted>`, so a struct holding a secret can
+/// derive `Debug` and still never leak it into a log or a panic message. `Deref` hands the
+/// value to the code that needs it (signing).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Redacted<T>(pub T);
+
+impl<T> fmt::Debug for Redacted<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+impl<T> std::ops::Deref for Redacted<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for Redacted<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
 /// The keyring user name of a profile's API key: `{profile}:{api_key}`.
 ///
 /// Profile names cannot contain `:` (the store refuses them), so the pair is unambiguous.
@@ -302,20 +327,12 @@ pub enum SecretSource {
 }
 
 /// An API secret ready to sign with. `Debug` shows only where it came from.
+#[derive(Debug)]
 pub struct ResolvedSecret {
     /// The secret itself.
-    pub secret: Zeroizing<String>,
+    pub secret: Redacted<Zeroizing<String>>,
     /// Where it came from.
     pub source: SecretSource,
-}
-
-impl fmt::Debug for ResolvedSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ResolvedSecret")
-            .field("secret", &"<redacted>")
-            .field("source", &self.source)
-            .finish()
-    }
 }
 
 /// The secret for (profile, API key): the `PAYDESK_API_SECRET` value first (passed in by the
@@ -330,12 +347,12 @@ pub fn resolve_secret(
 ) -> Result<Option<ResolvedSecret>, SecretError> {
     if let Some(value) = env_value.filter(|v| !v.is_empty()) {
         return Ok(Some(ResolvedSecret {
-            secret: Zeroizing::new(value.to_owned()),
+            secret: Redacted(Zeroizing::new(value.to_owned())),
             source: SecretSource::Environment,
         }));
     }
     Ok(store.get(profile, api_key)?.map(|secret| ResolvedSecret {
-        secret,
+        secret: Redacted(secret),
         source: SecretSource::Store,
     }))
 }
@@ -450,7 +467,7 @@ mod tests {
         }
         assert_eq!(
             format!("{resolved:?}"),
-            "ResolvedSecret { secret: \"<redacted>\", source: Store }"
+            "ResolvedSecret { secret: <redacted>, source: Store }"
         );
     }
 

@@ -28,6 +28,7 @@ use super::signer::{
 };
 use crate::clock::Clock;
 use crate::lang::Lang;
+use crate::secrets::Redacted;
 
 /// Default time allowed to open a connection.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -35,13 +36,14 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub const TOTAL_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// What the client needs to talk to one API key of one server.
+#[derive(Debug)]
 pub struct ClientConfig {
     /// Base URL, e.g. `https://api.example.com` or the sandbox's `http://127.0.0.1:PORT`.
     pub base_url: String,
     /// The API key id (`X-Api-Key`).
     pub api_key: String,
     /// The API secret: signs requests; never logged, never shown.
-    pub secret: Zeroizing<String>,
+    pub secret: Redacted<Zeroizing<String>>,
     /// Time allowed to open a connection.
     pub connect_timeout: Duration,
     /// Time allowed for a whole exchange.
@@ -58,22 +60,10 @@ impl ClientConfig {
         Self {
             base_url: base_url.into(),
             api_key: api_key.into(),
-            secret,
+            secret: Redacted(secret),
             connect_timeout: CONNECT_TIMEOUT,
             total_timeout: TOTAL_TIMEOUT,
         }
-    }
-}
-
-impl std::fmt::Debug for ClientConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClientConfig")
-            .field("base_url", &self.base_url)
-            .field("api_key", &self.api_key)
-            .field("secret", &"<redacted>")
-            .field("connect_timeout", &self.connect_timeout)
-            .field("total_timeout", &self.total_timeout)
-            .finish()
     }
 }
 
@@ -240,7 +230,7 @@ pub struct ApiClient {
     http: reqwest::Client,
     base: String,
     api_key: String,
-    secret: Arc<Zeroizing<String>>,
+    secret: Arc<Redacted<Zeroizing<String>>>,
     clock: Arc<dyn Clock>,
 }
 
@@ -261,7 +251,7 @@ impl std::fmt::Debug for ApiClient {
         f.debug_struct("ApiClient")
             .field("base", &self.base)
             .field("api_key", &self.api_key)
-            .field("secret", &"<redacted>")
+            .field("secret", &self.secret)
             .finish_non_exhaustive()
     }
 }

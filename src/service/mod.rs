@@ -295,7 +295,7 @@ impl Services {
                 &profile.api_key,
             )?
             .ok_or_else(|| DeskError::NoSecret(profile.name.clone()))?;
-            (profile.base_url.clone(), resolved.secret)
+            (profile.base_url.clone(), resolved.secret.0)
         };
         let api_key = if profile.is_sandbox {
             sandbox::DEMO_API_KEY.to_owned()
