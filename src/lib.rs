@@ -26,3 +26,15 @@ pub mod slip;
 pub mod store;
 pub mod ui;
 pub mod worker;
+
+/// Log lines (ids, statuses, timings; never a body) go to stderr, for the app and the command
+/// line alike: warnings by default (a desktop without a notification service, say);
+/// `PAYDESK_LOG` sets the filter.
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("PAYDESK_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

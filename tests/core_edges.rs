@@ -172,17 +172,7 @@ async fn a_redirect_is_never_followed_and_never_taken_as_the_answer_for_any_endp
 fn the_cli_follows_no_redirect_for_link_create_or_card_save() {
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let (server, other) = runtime.block_on(two_hosts());
-    let cli = Cli::new();
-    let add = cli.run(&[
-        "profile",
-        "add",
-        "shop",
-        "--base-url",
-        &server.base_url(),
-        "--api-key",
-        "pk_shop",
-    ]);
-    assert_eq!(add.code, 0, "{add:?}");
+    let cli = shop_cli(&server);
     let env = [("PAYDESK_API_SECRET", "sk_shop")];
 
     server.script_order("CLI-RED-1", [redirect_to(&other, LINK_CREATE, 307)]);
@@ -231,6 +221,22 @@ fn the_cli_follows_no_redirect_for_link_create_or_card_save() {
         .filter(|s| s.path == CARD_SAVE)
         .count();
     assert_eq!(card_sent, 1, "card save is never re-sent");
+}
+
+/// A CLI whose profile `shop` points at `server` (its secret: `sk_shop`, given per run).
+fn shop_cli(server: &Scripted) -> Cli {
+    let cli = Cli::new();
+    let add = cli.run(&[
+        "profile",
+        "add",
+        "shop",
+        "--base-url",
+        &server.base_url(),
+        "--api-key",
+        "pk_shop",
+    ]);
+    assert_eq!(add.code, 0, "{add:?}");
+    cli
 }
 
 /// An order whose first answer is lost after the server committed the link, then `second`.
@@ -334,17 +340,7 @@ async fn a_named_rejection_fails_the_order_even_after_a_lost_answer_and_before_o
 fn the_cli_exits_5_and_keeps_the_order_when_a_lost_answer_is_followed_by_a_401() {
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let server = runtime.block_on(Scripted::start([127, 0, 0, 1]));
-    let cli = Cli::new();
-    let add = cli.run(&[
-        "profile",
-        "add",
-        "shop",
-        "--base-url",
-        &server.base_url(),
-        "--api-key",
-        "pk_shop",
-    ]);
-    assert_eq!(add.code, 0, "{add:?}");
+    let cli = shop_cli(&server);
     let env = [("PAYDESK_API_SECRET", "sk_shop")];
     server.script_order(
         "CLI-401",

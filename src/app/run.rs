@@ -44,20 +44,9 @@ fn icon() -> Option<egui::IconData> {
     })
 }
 
-/// Log lines go to stderr, as the command line's do: warnings by default (a desktop without a
-/// notification service, say), `PAYDESK_LOG` sets the filter. Never a body.
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("PAYDESK_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-}
-
 /// Opens the window and runs until it is closed.
 pub fn run_gui(gui: GuiOptions) -> Result<(), GuiError> {
-    init_logging();
+    crate::init_logging();
     let perf_start = std::env::var_os("PAYDESK_PERF").map(|_| std::time::Instant::now());
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("paydesk")

@@ -97,7 +97,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
         }
         Some(c) => c,
     };
-    init_logging();
+    crate::init_logging();
     let Some(data_dir) = cli.data_dir.clone().or_else(default_data_dir) else {
         eprintln!(
             "{}",
@@ -135,17 +135,6 @@ pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
             f.exit as i32
         }
     }
-}
-
-/// Log lines (ids, statuses, timings; never bodies) go to stderr; `PAYDESK_LOG` sets the
-/// filter (default: warnings).
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("PAYDESK_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
 }
 
 struct Ctx {
