@@ -540,8 +540,17 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     assert!(env.harness.get_all_by_label("₺64.00").count() >= 2);
 
     env.cancel_shown();
-    env.harness.run_steps(2);
-    // Both windows say so; no poll runs on a final state.
+    // Both windows say so (the customer display may draw it a frame or two later); no poll
+    // runs on a final state.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while env.harness.query_all_by_label("Cancelled").count() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for both windows to say Cancelled"
+        );
+        env.harness.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
     assert_eq!(env.harness.get_all_by_label("Cancelled").count(), 2);
     let status = env.app().shown.as_ref().unwrap().status();
     assert_eq!(
