@@ -357,24 +357,144 @@ pub fn resolve_secret(
     }))
 }
 
+/// What an [`OsSecrets`] does when the platform has no usable keyring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WithoutKeyring {
+    /// Every call fails with [`SecretError::Unavailable`] (the CLI: a secret kept in the
+    /// memory of a process that ends with the command would be lost without a word).
+    Refuse,
+    /// Secrets are kept in this run's memory and the reason is remembered (the app: the
+    /// settings say "no keyring available" and the secret lasts until the app closes).
+    ThisRunOnly,
+}
+
+/// The secret store every paydesk front end opens: the OS keyring, and when there is none,
+/// what [`WithoutKeyring`] says. Never a file.
+#[derive(Debug)]
+pub struct OsSecrets {
+    keyring: Option<KeyringStore>,
+    without: WithoutKeyring,
+    session: MemoryStore,
+    unavailable: Mutex<Option<String>>,
+}
+
+impl OsSecrets {
+    /// The platform keyring, if this build has one; `without` decides what happens when there
+    /// is none (now, or when a call finds the Secret Service gone).
+    pub fn open(without: WithoutKeyring) -> Self {
+        match KeyringStore::new() {
+            Ok(k) => Self::with(Some(k), without),
+            Err(e) => {
+                let s = Self::with(None, without);
+                s.note_unavailable(&e);
+                s
+            }
+        }
+    }
+
+    /// A store with no keyring behind it (tests, or a caller that knows there is none).
+    pub fn without_keyring(without: WithoutKeyring, reason: &str) -> Self {
+        let s = Self::with(None, without);
+        *s.reason_slot() = Some(reason.to_owned());
+        s
+    }
+
+    fn with(keyring: Option<KeyringStore>, without: WithoutKeyring) -> Self {
+        Self {
+            keyring,
+            without,
+            session: MemoryStore::new(),
+            unavailable: Mutex::new(None),
+        }
+    }
+
+    fn reason_slot(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.unavailable
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn note_unavailable(&self, e: &SecretError) {
+        let reason = match e {
+            SecretError::Unavailable(why) => why.clone(),
+            other => other.to_string(),
+        };
+        *self.reason_slot() = Some(reason);
+    }
+
+    /// Why the keyring cannot be used, once that is known.
+    pub fn unavailable(&self) -> Option<String> {
+        self.reason_slot().clone()
+    }
+
+    /// The store to use now that the keyring is out: this run's memory, or a refusal.
+    fn fallback(&self) -> Result<&MemoryStore, SecretError> {
+        match self.without {
+            WithoutKeyring::ThisRunOnly => Ok(&self.session),
+            WithoutKeyring::Refuse => Err(SecretError::Unavailable(
+                self.unavailable()
+                    .unwrap_or_else(|| "no keyring".to_owned()),
+            )),
+        }
+    }
+
+    /// `call` on the keyring: `None` when there is no keyring or it was found unavailable
+    /// (the reason is kept), so the caller turns to [`Self::fallback`].
+    fn through<T>(
+        &self,
+        call: impl FnOnce(&dyn SecretStore) -> Result<T, SecretError>,
+    ) -> Result<Option<T>, SecretError> {
+        let Some(k) = &self.keyring else {
+            return Ok(None);
+        };
+        match call(k) {
+            Ok(v) => Ok(Some(v)),
+            Err(e @ SecretError::Unavailable(_)) => {
+                self.note_unavailable(&e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl SecretStore for OsSecrets {
+    fn get(&self, profile: &str, api_key: &str) -> Result<Option<Zeroizing<String>>, SecretError> {
+        match self.through(|k| k.get(profile, api_key))? {
+            Some(Some(s)) => Ok(Some(s)),
+            // Found nothing in a working keyring: a secret of this run may still be in memory.
+            Some(None) if self.without == WithoutKeyring::ThisRunOnly => {
+                self.session.get(profile, api_key)
+            }
+            Some(None) => Ok(None),
+            None => self.fallback()?.get(profile, api_key),
+        }
+    }
+
+    fn set(&self, profile: &str, api_key: &str, secret: &str) -> Result<(), SecretError> {
+        match self.through(|k| k.set(profile, api_key, secret))? {
+            Some(()) => Ok(()),
+            None => self.fallback()?.set(profile, api_key, secret),
+        }
+    }
+
+    fn delete(&self, profile: &str, api_key: &str) -> Result<(), SecretError> {
+        let in_keyring = self.through(|k| k.delete(profile, api_key))?;
+        match self.fallback() {
+            Ok(memory) => memory.delete(profile, api_key),
+            Err(_) if in_keyring.is_some() => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// A store that has no keyring behind it, to check that errors pass through.
-    #[derive(Debug)]
-    struct NoKeyring;
-
-    impl SecretStore for NoKeyring {
-        fn get(&self, _: &str, _: &str) -> Result<Option<Zeroizing<String>>, SecretError> {
-            Err(SecretError::Unavailable("no D-Bus session".into()))
-        }
-        fn set(&self, _: &str, _: &str, _: &str) -> Result<(), SecretError> {
-            Err(SecretError::Unavailable("no D-Bus session".into()))
-        }
-        fn delete(&self, _: &str, _: &str) -> Result<(), SecretError> {
-            Err(SecretError::Unavailable("no D-Bus session".into()))
-        }
+    fn no_keyring() -> OsSecrets {
+        OsSecrets::without_keyring(WithoutKeyring::Refuse, "no D-Bus session")
     }
 
     #[test]
@@ -440,7 +560,7 @@ mod tests {
             // The environment answers without touching an unusable keyring.
             (
                 Some("from-env"),
-                &NoKeyring,
+                &no_keyring(),
                 Some(("from-env", SecretSource::Environment)),
             ),
             (None, &MemoryStore::new(), None),
@@ -451,7 +571,7 @@ mod tests {
             let got = got.as_ref().map(|r| (r.secret.as_str(), r.source));
             assert_eq!(got, want, "env {env:?}");
         }
-        let err = resolve_secret(None, &NoKeyring, "shop", "key1").unwrap_err();
+        let err = resolve_secret(None, &no_keyring(), "shop", "key1").unwrap_err();
         assert_eq!(err.to_string(), "no keyring available: no D-Bus session");
     }
 
@@ -493,5 +613,34 @@ mod tests {
     #[test]
     fn keyring_user_joins_profile_and_key() {
         assert_eq!(keyring_user("shop", "pk_live_1"), "shop:pk_live_1");
+    }
+    #[test]
+    fn without_a_keyring_secrets_live_in_memory_and_the_reason_is_kept() {
+        let s = OsSecrets::without_keyring(WithoutKeyring::ThisRunOnly, "test");
+        assert_eq!(s.get("shop", "pk_1").unwrap(), None);
+        s.set("shop", "pk_1", "sk_live_x").unwrap();
+        assert_eq!(
+            s.get("shop", "pk_1")
+                .unwrap()
+                .as_deref()
+                .map(String::as_str),
+            Some("sk_live_x")
+        );
+        assert_eq!(s.unavailable().as_deref(), Some("test"));
+        s.delete("shop", "pk_1").unwrap();
+        assert_eq!(s.get("shop", "pk_1").unwrap(), None);
+        assert!(!format!("{s:?}").contains("sk_live_x"));
+    }
+
+    #[test]
+    fn refusing_without_a_keyring_keeps_nothing_anywhere() {
+        let s = no_keyring();
+        for e in [
+            s.set("shop", "pk_1", "sk_live_x").unwrap_err(),
+            s.get("shop", "pk_1").unwrap_err(),
+            s.delete("shop", "pk_1").unwrap_err(),
+        ] {
+            assert!(matches!(e, SecretError::Unavailable(_)), "{e}");
+        }
     }
 }

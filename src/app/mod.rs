@@ -10,7 +10,6 @@
 pub mod command;
 pub mod logic;
 pub mod run;
-pub mod secrets;
 pub mod state;
 
 use std::collections::HashMap;
@@ -44,7 +43,7 @@ use crate::ui::theme::ThemeChoice;
 use crate::worker::{Pending, Worker, WorkerError};
 
 use self::logic::Msg;
-use self::secrets::AppSecrets;
+use crate::secrets::{OsSecrets, WithoutKeyring};
 
 /// How the app starts (from the command line, or from a test).
 #[derive(Debug, Clone)]
@@ -56,7 +55,7 @@ pub struct AppOptions {
     /// Services already open (tests pass in-memory ones); `None` = open them from `data_dir`.
     pub services: Option<Arc<Services>>,
     /// The secret store (keyring with memory fallback).
-    pub secrets: Arc<AppSecrets>,
+    pub secrets: Arc<OsSecrets>,
     /// The clock of "now" (expiry checks, ages).
     pub clock: Arc<dyn Clock>,
     /// First interval of the status refresh of the link shown in the result view.
@@ -88,7 +87,7 @@ impl Default for AppOptions {
             data_dir: None,
             profile: None,
             services: None,
-            secrets: Arc::new(AppSecrets::new()),
+            secrets: Arc::new(OsSecrets::open(WithoutKeyring::ThisRunOnly)),
             clock: Arc::new(SystemClock),
             poll_interval: Budget::default().focused.first,
             poll_max: Budget::default().focused.max,

@@ -29,8 +29,8 @@ use crate::domain::money::{format_amount, parse_amount};
 use crate::domain::{Currency, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
-use crate::secrets::{EnvSecret, SecretStore};
-use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services, os_secret_store};
+use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
+use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services};
 use crate::slip::Slip;
 use crate::store::{DayReport, JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
 use crate::ui::text::T;
@@ -180,7 +180,7 @@ fn invalid(errors: &FieldErrors, lang: Lang) -> Failure {
 
 impl Ctx {
     fn services(&self) -> Result<Services, Failure> {
-        let secrets: Arc<dyn SecretStore> = os_secret_store();
+        let secrets: Arc<dyn SecretStore> = Arc::new(OsSecrets::open(WithoutKeyring::Refuse));
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
         Services::open(&self.data_dir, secrets, clock, self.env_secret.value())
             .map_err(local(self.lang))

@@ -120,31 +120,6 @@ impl DeskError {
     }
 }
 
-/// The OS keyring; where this build has none, a store whose every call says so plainly
-/// (never a file fallback).
-pub fn os_secret_store() -> Arc<dyn SecretStore> {
-    match secrets::KeyringStore::new() {
-        Ok(store) => Arc::new(store),
-        Err(e) => Arc::new(NoKeyring(e.to_string())),
-    }
-}
-
-/// A secret store for a machine without a keyring.
-#[derive(Debug)]
-struct NoKeyring(String);
-
-impl SecretStore for NoKeyring {
-    fn get(&self, _: &str, _: &str) -> Result<Option<Zeroizing<String>>, SecretError> {
-        Err(SecretError::Unavailable(self.0.clone()))
-    }
-    fn set(&self, _: &str, _: &str, _: &str) -> Result<(), SecretError> {
-        Err(SecretError::Unavailable(self.0.clone()))
-    }
-    fn delete(&self, _: &str, _: &str) -> Result<(), SecretError> {
-        Err(SecretError::Unavailable(self.0.clone()))
-    }
-}
-
 /// Shared by every desk: store, secrets, clock, the embedded sandbox.
 pub struct Services {
     store: Arc<Mutex<Store>>,

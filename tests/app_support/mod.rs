@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use paydesk::app::secrets::AppSecrets;
 use paydesk::app::{App, AppOptions, Connection, SavedState};
 use paydesk::clock::{Clock, SystemClock};
 use paydesk::lang::Lang;
+use paydesk::secrets::{OsSecrets, WithoutKeyring};
 use paydesk::service::Services;
 use paydesk::ui::theme::ThemeChoice;
 
@@ -52,7 +52,7 @@ pub struct AppEnv {
     /// The services the app runs on (the store, the embedded sandbox).
     pub services: Arc<Services>,
     /// The app's secret store.
-    pub secrets: Arc<AppSecrets>,
+    pub secrets: Arc<OsSecrets>,
     /// The window.
     pub harness: Harness<'static, Option<App>>,
 }
@@ -68,7 +68,10 @@ impl AppEnv {
     ) -> AppEnv {
         let dir = tempfile::tempdir().expect("test set-up");
         before(dir.path());
-        let secrets = Arc::new(AppSecrets::memory_only("tests use memory"));
+        let secrets = Arc::new(OsSecrets::without_keyring(
+            WithoutKeyring::ThisRunOnly,
+            "tests use memory",
+        ));
         let services = Arc::new(
             Services::open(dir.path(), secrets.clone(), Arc::clone(&start.clock), None)
                 .expect("test set-up")
