@@ -57,6 +57,111 @@ impl Lang {
     }
 }
 
+/// One sentence of a catalogue, as the language tests walk it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// The catalogue and key, e.g. `ui::T::Amount`.
+    pub name: &'static str,
+    /// Turkish.
+    pub tr: &'static str,
+    /// English.
+    pub en: &'static str,
+}
+
+/// Fills each `{name}` of `template` with its value from `args`; a placeholder not in `args`
+/// stays as written (the language test makes sure both languages use the same ones).
+pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let value = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            args.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (close, v.to_string()))
+        });
+        if let Some((close, v)) = value {
+            out.push_str(&v);
+            rest = &after[close + 1..];
+        } else {
+            out.push('{');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The placeholders (`{name}`) of a sentence, in order.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        let name = &after[..close];
+        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            names.push(name);
+        }
+        rest = &after[close + 1..];
+    }
+    names
+}
+
+/// Declares a catalogue of sentences: an enum with one variant per sentence, each written in
+/// Turkish and English side by side. This is the one way paydesk words anything for a user,
+/// in every layer (the UI's `T`, field errors, API keys, the CLI, the pay page): each
+/// catalogue's `ENTRIES` are listed in [`crate::sentences`], which the language tests walk
+/// (both languages present, the same placeholders, every glyph drawable).
+///
+/// A sentence may hold `{name}` placeholders, filled by `fill(lang, &[("name", &value)])`.
+#[macro_export]
+macro_rules! sentences {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($key:ident => $tr:literal, $en:literal;)+
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[allow(clippy::doc_markdown)] // each variant's doc is its English sentence, verbatim
+        $vis enum $name {
+            $(
+                #[doc = $en]
+                $key,
+            )+
+        }
+
+        impl $name {
+            /// Every sentence of the catalogue.
+            pub const ALL: &'static [$name] = &[$($name::$key),+];
+
+            /// Every sentence with its name, for the language tests.
+            pub const ENTRIES: &'static [$crate::lang::Entry] = &[$($crate::lang::Entry {
+                name: concat!(module_path!(), "::", stringify!($name), "::", stringify!($key)),
+                tr: $tr,
+                en: $en,
+            }),+];
+
+            /// The sentence in `lang`, placeholders as written.
+            pub fn get(self, lang: $crate::lang::Lang) -> &'static str {
+                match self {
+                    $($name::$key => lang.pick($tr, $en),)+
+                }
+            }
+
+            /// The sentence in `lang` with its `{name}` placeholders filled.
+            pub fn fill(
+                self,
+                lang: $crate::lang::Lang,
+                args: &[(&str, &dyn ::std::fmt::Display)],
+            ) -> String {
+                $crate::lang::fill(self.get(lang), args)
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +174,16 @@ mod tests {
         for l in ["en_US.UTF-8", "de_DE", "", "C", "trk"] {
             assert_eq!(Lang::from_locale(l), Lang::En, "{l}");
         }
+    }
+
+    #[test]
+    fn placeholders_are_filled_by_name_and_unknown_braces_stay() {
+        let amount = "₺80.00";
+        assert_eq!(
+            fill("{n} ürün, toplam {total}", &[("total", &amount), ("n", &3)]),
+            "3 ürün, toplam ₺80.00"
+        );
+        assert_eq!(fill("a {b} {", &[]), "a {b} {");
+        assert_eq!(placeholders("{n} of {max} `{x}` {}"), ["n", "max", "x"]);
     }
 }

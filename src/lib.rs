@@ -38,3 +38,48 @@ pub fn init_logging() {
         .with_writer(std::io::stderr)
         .try_init();
 }
+
+/// Every sentence paydesk can show a user, catalogue by catalogue (see [`sentences!`]): the
+/// language tests walk this list, so a catalogue missing here is a review finding.
+pub fn every_sentence() -> impl Iterator<Item = &'static lang::Entry> {
+    let catalogues: [&'static [lang::Entry]; 1] = [ui::text::T::ENTRIES];
+    catalogues.into_iter().flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Sentences that read the same in both languages on purpose (names, codes).
+    const SAME_IN_BOTH: &[&str] = &["::T::AppName", "::T::Cvv", "::T::HintYear"];
+
+    #[test]
+    fn every_sentence_is_in_both_languages_with_the_same_placeholders() {
+        for e in every_sentence() {
+            for text in [e.tr, e.en] {
+                assert!(!text.trim().is_empty(), "{}", e.name);
+                assert_eq!(text, text.trim(), "{}", e.name);
+            }
+            let mut tr = lang::placeholders(e.tr);
+            let mut en = lang::placeholders(e.en);
+            tr.sort_unstable();
+            en.sort_unstable();
+            assert_eq!(tr, en, "{}: placeholders differ", e.name);
+            if !SAME_IN_BOTH.iter().any(|s| e.name.ends_with(s)) {
+                assert_ne!(e.tr, e.en, "{} is not translated", e.name);
+            }
+        }
+    }
+
+    #[test]
+    fn the_catalogue_is_really_turkish_and_names_are_unique() {
+        let turkish: String = every_sentence().map(|e| e.tr).collect();
+        for c in ['ç', 'ğ', 'ı', 'İ', 'ö', 'ş', 'ü'] {
+            assert!(turkish.contains(c), "no {c} in the Turkish catalogue");
+        }
+        let names: HashSet<_> = every_sentence().map(|e| e.name).collect();
+        assert_eq!(names.len(), every_sentence().count());
+    }
+}

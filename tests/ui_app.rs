@@ -494,8 +494,8 @@ fn every_sentence_renders_in_both_languages_with_the_shipped_fonts() {
     let mut harness = Harness::builder().build_ui(|ui| {
         paydesk::ui::fonts::install(ui.ctx());
         for lang in Lang::ALL {
-            for t in paydesk::ui::text::T::ALL {
-                ui.label(t.get(lang));
+            for e in paydesk::every_sentence() {
+                ui.label(lang.pick(e.tr, e.en));
             }
         }
         for c in paydesk::domain::Currency::ALL {

@@ -1,36 +1,15 @@
 //! Every fixed sentence of the desktop app, in Turkish and English.
 //!
 //! Views never spell a sentence inline: they name a [`T`] and ask it for the current language.
-//! So a test can walk the whole catalogue (both languages present, placeholders matching, every
-//! glyph drawable), and a missing translation is a compile error, not a surprise at the counter.
-//! Sentences that come from the domain or the API (field errors, server messages) carry their
-//! own `message(lang)` and are not repeated here.
+//! The catalogue is declared with [`crate::sentences!`], like every other catalogue of
+//! paydesk, so the language tests walk it (both languages present, placeholders matching,
+//! every glyph drawable), and a missing translation is a compile error, not a surprise at the
+//! counter. Sentences that belong to a lower layer (field errors, API keys) live in that
+//! layer's catalogue and are not repeated here.
 
-use crate::lang::Lang;
-
-macro_rules! texts {
-    ($($key:ident => $tr:literal, $en:literal;)+) => {
-        /// A sentence or label of the user interface.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum T {
-            $($key,)+
-        }
-
-        impl T {
-            /// Every sentence, for tests that walk the catalogue.
-            pub const ALL: &'static [T] = &[$(T::$key),+];
-
-            /// The sentence in `lang`.
-            pub fn get(self, lang: Lang) -> &'static str {
-                match self {
-                    $(T::$key => lang.pick($tr, $en),)+
-                }
-            }
-        }
-    };
-}
-
-texts! {
+crate::sentences! {
+    /// A sentence or label of the user interface.
+    pub enum T {
     // Top bar and navigation.
     AppName => "paydesk", "paydesk";
     Profile => "Profil", "Profile";
@@ -367,37 +346,5 @@ texts! {
     PaperRoll80 => "80 mm rulo (fiş yazıcısı)", "80 mm roll (receipt printer)";
     PaperA6 => "A6 yaprak (105 × 148 mm)", "A6 sheet (105 × 148 mm)";
     InvalidLimit => "Sınır bir sayı olmalı.", "The limit must be a number.";
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::HashSet;
-
-    use super::*;
-
-    /// Labels that read the same in both languages on purpose.
-    const SAME_IN_BOTH: &[T] = &[T::AppName, T::Cvv, T::HintYear];
-
-    #[test]
-    fn every_sentence_exists_in_both_languages_and_they_differ() {
-        for t in T::ALL {
-            let (tr, en) = (t.get(Lang::Tr), t.get(Lang::En));
-            assert!(!tr.trim().is_empty() && !en.trim().is_empty(), "{t:?}");
-            assert_eq!(tr, tr.trim(), "{t:?}");
-            assert_eq!(en, en.trim(), "{t:?}");
-            if !SAME_IN_BOTH.contains(t) {
-                assert_ne!(tr, en, "{t:?} is not translated");
-            }
-        }
-    }
-
-    #[test]
-    fn the_catalogue_is_really_turkish_and_keys_are_unique() {
-        let turkish: String = T::ALL.iter().map(|t| t.get(Lang::Tr)).collect();
-        for c in ['ç', 'ğ', 'ı', 'İ', 'ö', 'ş', 'ü'] {
-            assert!(turkish.contains(c), "no {c} in the Turkish catalogue");
-        }
-        let unique: HashSet<_> = T::ALL.iter().collect();
-        assert_eq!(unique.len(), T::ALL.len());
     }
 }
