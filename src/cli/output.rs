@@ -1,0 +1,364 @@
+//! What the command line prints: how a command ended ([`Exit`], [`Failure`]), each error worded
+//! once in the user's language, and the text and JSON forms of links, pending rows, profiles
+//! and the day report. `--json` output carries response content only: never a PAN, CVV or
+//! secret.
+
+use std::io::Write;
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use super::text::C;
+use crate::api::wire::{PaymentLink, format_time};
+use crate::clock::Zone;
+use crate::domain::LinkStatus;
+use crate::domain::errors::FieldErrors;
+use crate::domain::money::format_amount;
+use crate::lang::Lang;
+use crate::service::{CreateError, Desk, DeskError};
+use crate::store::{DayReport, JournalState, LinkQuery, Profile, TimeRange};
+
+/// How a command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Done.
+    Ok = 0,
+    /// A local failure (database, keyring, file).
+    Failure = 1,
+    /// Invalid input: nothing was sent.
+    Invalid = 3,
+    /// The server refused.
+    Rejected = 4,
+    /// The outcome is unknown; the journal keeps the request.
+    Unknown = 5,
+    /// Ctrl+C at a hidden prompt: nothing was sent (128 + SIGINT, as a shell reports it).
+    Interrupted = 130,
+}
+
+/// What went wrong, already worded for the user.
+pub(super) struct Failure {
+    pub(super) exit: Exit,
+    pub(super) lines: Vec<String>,
+}
+
+impl Failure {
+    pub(super) fn new(exit: Exit, line: impl Into<String>) -> Self {
+        Self {
+            exit,
+            lines: vec![line.into()],
+        }
+    }
+}
+
+pub(super) type Outcome = Result<(), Failure>;
+
+impl Exit {
+    /// The more serious of two outcomes (unknown over rejected over invalid).
+    pub(super) fn max_code(self, other: Exit) -> Exit {
+        if (other as i32) > (self as i32) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// A desk error as the user sees it: the exit code its outcome means, and its sentence
+/// (after the server's key when the server refused).
+pub(super) fn from_desk(lang: Lang) -> impl Fn(DeskError) -> Failure {
+    move |e| {
+        if e.is_unknown_outcome() {
+            return Failure::new(Exit::Unknown, e.sentence(lang));
+        }
+        if let DeskError::Call(crate::api::client::CallError::Api(api)) = &e {
+            // Rejected by the server: the key (or the status), then the sentence.
+            let key = api
+                .key
+                .clone()
+                .unwrap_or_else(|| format!("HTTP {}", api.status));
+            return Failure {
+                exit: Exit::Rejected,
+                lines: vec![key, e.sentence(lang)],
+            };
+        }
+        Failure::new(Exit::Failure, e.sentence(lang))
+    }
+}
+
+pub(super) fn print_json<T: Serialize + ?Sized>(value: &T) -> Outcome {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
+    println!("{text}");
+    Ok(())
+}
+
+pub(super) fn invalid(errors: &FieldErrors, lang: Lang) -> Failure {
+    Failure {
+        exit: Exit::Invalid,
+        lines: errors.messages(lang),
+    }
+}
+
+/// A failed secret read as the user sees it: Ctrl+C is exit 130 with a short line.
+pub(super) fn read_failure(e: &std::io::Error, lang: Lang) -> Failure {
+    if e.kind() == std::io::ErrorKind::Interrupted {
+        return Failure::new(Exit::Interrupted, C::Stopped.get(lang));
+    }
+    Failure::new(Exit::Failure, e.to_string())
+}
+
+pub(super) fn create_failure(e: &CreateError, lang: Lang) -> Failure {
+    let exit = match e {
+        // The server may hold the link: the journal keeps the row, `pending` finishes it.
+        CreateError::Unknown { .. }
+        | CreateError::InProgress { .. }
+        | CreateError::Stale { .. } => Exit::Unknown,
+        CreateError::Rejected(_)
+        | CreateError::AlreadyHasLink(_)
+        | CreateError::Conflict { .. } => Exit::Rejected,
+        CreateError::NotFound(_) => Exit::Invalid,
+        CreateError::Desk(d) if d.is_unknown_outcome() => Exit::Unknown,
+        CreateError::Desk(_) => Exit::Failure,
+    };
+    let mut lines = Vec::new();
+    if let CreateError::Rejected(api) = e {
+        lines.push(
+            api.key
+                .clone()
+                .unwrap_or_else(|| format!("HTTP {}", api.status)),
+        );
+    }
+    lines.push(e.sentence(lang));
+    Failure { exit, lines }
+}
+
+pub(super) fn link_line(l: &PaymentLink, lang: Lang) -> String {
+    let amount = match (l.amount, l.currency) {
+        (Some(a), Some(c)) => format_amount(a, c, lang),
+        _ => String::new(),
+    };
+    format!(
+        "{}\t{}\t{}\t{}\t{}",
+        l.id,
+        l.order_number.as_deref().unwrap_or_default(),
+        amount,
+        l.status.as_ref().map_or("", LinkStatus::as_str),
+        l.created_date.map(format_time).unwrap_or_default()
+    )
+}
+
+pub(super) fn print_link(l: &PaymentLink, lang: Lang) -> Outcome {
+    let mut out = std::io::stdout().lock();
+    let money = |d: Option<rust_decimal::Decimal>| match (d, l.currency) {
+        (Some(a), Some(c)) => format_amount(a, c, lang),
+        _ => String::new(),
+    };
+    let rows = [
+        ("id", l.id.clone()),
+        (
+            C::Order.get(lang),
+            l.order_number.clone().unwrap_or_default(),
+        ),
+        (
+            C::Reference.get(lang),
+            l.reference_number.clone().unwrap_or_default(),
+        ),
+        (
+            C::Status.get(lang),
+            l.status
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+        ),
+        (C::Amount.get(lang), money(l.amount)),
+        (C::Paid.get(lang), money(l.paid_amount)),
+        (C::Remaining.get(lang), money(l.remaining_amount)),
+        ("url", l.payment_url.clone().unwrap_or_default()),
+        (
+            C::Expires.get(lang),
+            l.expiry_date.map(format_time).unwrap_or_default(),
+        ),
+    ];
+    for (k, v) in rows {
+        writeln!(out, "{k:<16}{v}").map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// A pending row as printed: no body (it may hold payer contact data).
+#[derive(Serialize)]
+pub(super) struct PendingView {
+    key: String,
+    order_number: String,
+    state: String,
+    amount: String,
+    currency: String,
+    attempts: u32,
+    last_error: Option<String>,
+    created_at: String,
+}
+
+impl PendingView {
+    /// The row as one tab-separated line of `pending list`.
+    pub(super) fn line(self) -> String {
+        format!(
+            "{}\t{}\t{} {}\t{}\t{}\t{}",
+            self.key,
+            self.state,
+            self.amount,
+            self.currency,
+            self.attempts,
+            self.created_at,
+            self.last_error.unwrap_or_default()
+        )
+    }
+}
+
+impl From<&crate::store::JournalRow> for PendingView {
+    fn from(r: &crate::store::JournalRow) -> Self {
+        Self {
+            key: r.key.key.clone(),
+            order_number: r.order_number.clone().unwrap_or_default(),
+            state: match r.state {
+                JournalState::Stale => {
+                    "stale (23 h or older: check the server, then retry with --force)".to_owned()
+                }
+                s => s.as_str().to_owned(),
+            },
+            amount: r.amount.map(|a| a.to_string()).unwrap_or_default(),
+            currency: r.currency.map(|c| c.to_string()).unwrap_or_default(),
+            attempts: r.attempts,
+            last_error: r.last_error.clone(),
+            created_at: format_time(r.created_at),
+        }
+    }
+}
+
+/// A profile as listed: never a secret (the profile holds none).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ProfileView {
+    name: String,
+    base_url: String,
+    api_key: String,
+    amount_limit: Option<String>,
+    max_items: Option<u32>,
+    order_prefix: String,
+    sandbox: bool,
+}
+
+impl From<&Profile> for ProfileView {
+    fn from(p: &Profile) -> Self {
+        Self {
+            name: p.name.clone(),
+            base_url: p.base_url.clone(),
+            api_key: p.api_key.clone(),
+            amount_limit: p.amount_limit.map(|a| a.to_string()),
+            max_items: p.max_items,
+            order_prefix: p.order_prefix.clone(),
+            sandbox: p.is_sandbox,
+        }
+    }
+}
+
+/// Writes every matching link to `path` as CSV and says how many.
+pub(super) fn export_csv(
+    desk: &Desk,
+    query: &LinkQuery,
+    range: Option<TimeRange>,
+    path: &std::path::Path,
+    lang: Lang,
+) -> Outcome {
+    let file = std::fs::File::create(path)
+        .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
+    let rows = desk
+        .export_history_csv(query, range, Zone::Local, file)
+        .map_err(|e| {
+            Failure::new(
+                Exit::Failure,
+                format!("{}: {}", path.display(), e.sentence(lang)),
+            )
+        })?;
+    println!(
+        "{}",
+        C::LinksWritten.fill(lang, &[("n", &rows), ("path", &path.display())])
+    );
+    Ok(())
+}
+
+/// The day report as text: a small table per currency, the hours with money, the top items.
+pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::io::Result<()> {
+    let days = if r.from == r.to {
+        r.from.to_string()
+    } else {
+        format!("{} – {}", r.from, r.to)
+    };
+    writeln!(
+        out,
+        "{}",
+        C::DayClose.fill(lang, &[("days", &days), ("offset", &r.utc_offset)])
+    )?;
+    if r.currencies.is_empty() {
+        writeln!(out, "{}", C::NoLinksOnDays.get(lang))?;
+        return Ok(());
+    }
+    for c in &r.currencies {
+        let money = |d: Decimal| format_amount(d, c.currency, lang);
+        writeln!(out)?;
+        writeln!(out, "{}", c.currency)?;
+        let mut rows = vec![
+            (C::LinksCreated.get(lang), c.created, None),
+            (C::PaidInFull.get(lang), c.paid.count, Some(c.paid.sum)),
+            (
+                C::PartiallyPaid.get(lang),
+                c.partially_paid.count,
+                Some(c.partially_paid.sum),
+            ),
+            (C::StillPending.get(lang), c.pending, None),
+            (C::Expired.get(lang), c.expired, None),
+            (C::Cancelled.get(lang), c.cancelled, None),
+        ];
+        if c.other > 0 {
+            rows.push((C::OtherStatuses.get(lang), c.other, None));
+        }
+        for (label, count, sum) in rows {
+            let sum = sum.map(money).unwrap_or_default();
+            let line = format!("  {label:<32}{count:>6}  {sum:>16}");
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        writeln!(
+            out,
+            "  {:<32}{:>6}  {:>16}",
+            C::Collected.get(lang),
+            "",
+            money(c.collected)
+        )?;
+        let hours: Vec<String> = c
+            .collected_by_hour
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.is_zero())
+            .map(|(h, d)| format!("{h:02}:00 {}", money(*d)))
+            .collect();
+        if !hours.is_empty() {
+            writeln!(
+                out,
+                "  {}",
+                C::CollectedPerHour.fill(lang, &[("hours", &hours.join(" · "))])
+            )?;
+        }
+    }
+    writeln!(out)?;
+    if r.top_items.is_empty() {
+        writeln!(out, "{}", C::NoItemsOnPaid.get(lang))?;
+        return Ok(());
+    }
+    writeln!(out, "{}", C::BestSelling.get(lang))?;
+    for i in &r.top_items {
+        let sum = i
+            .sum
+            .map_or_else(|| "—".to_owned(), |d| format_amount(d, i.currency, lang));
+        writeln!(out, "  {:<28}{:>6}  {sum:>16}", i.name, i.quantity)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! Every sentence and label the command line prints, in Turkish and English (the language of
+//! `LC_ALL` / `LC_MESSAGES` / `LANG`). Sentences of lower layers (field errors, server keys,
+//! the journal's outcomes) come worded from those layers; the UI's labels it shares (slips)
+//! come from the UI's catalogue.
+
+crate::sentences! {
+    /// A sentence or label of the command line.
+    pub enum C {
+    NoDataFolder => "Veri klasörü bulunamadı; --data-dir verin.", "No data folder found; give --data-dir.";
+    ProfileSaved => "Profil kaydedildi: {name}", "Profile saved: {name}";
+    ProfileRemoved => "Profil silindi: {name}", "Profile removed: {name}";
+    SandboxProfile => "(sandbox: gerçek para yok)", "(sandbox: no real money)";
+    NoSuchProfile => "Böyle bir profil yok: `{name}`", "No such profile: `{name}`";
+    SecretPrompt => "API sırrı:", "API secret:";
+    EmptySecret => "Sır boş olamaz.", "The secret cannot be empty.";
+    SecretStored => "Sır anahtarlığa kaydedildi.", "Secret stored in the keyring.";
+    NotIsoTime => "--expiry: `{text}` ISO-8601 bir zaman değil.", "--expiry: `{text}` is not an ISO-8601 time.";
+    Abandoned => "Bırakıldı: {key}", "Abandoned: {key}";
+    CardNumberPrompt => "Kart numarası:", "Card number:";
+    CvvPrompt => "CVV (isteğe bağlı):", "CVV (optional):";
+    CardOutcomeUnknown => "Kartın kaydedilip kaydedilmediği bilinmiyor; otomatik olarak tekrar denenmedi. Kart listesini kontrol edin.", "Whether the card was saved is unknown; it was not retried automatically. Check the saved cards first.";
+    BinTooLong => "--bin: en fazla 8 rakam verin (BIN kartın ilk 6 hanesidir). Kart numarasının tamamı komut satırına yazılmamalı: kabuk geçmişinde ve süreç listesinde kalır. Hiçbir şey gönderilmedi.", "--bin: give at most 8 digits (the BIN is the card's first 6). A whole card number must not go on the command line: it stays in the shell history and the process list. Nothing was sent.";
+    VariantsImported => "{n} ürün içe aktarıldı", "{n} variants imported";
+    ToBeforeFrom => "--to, --from gününden önce olamaz.", "--to cannot be before --from.";
+    LinksWritten => "{n} link yazıldı: {path}", "{n} links written to {path}";
+    Stopped => "Durduruldu; hiçbir şey gönderilmedi.", "Stopped; nothing was sent.";
+    // `link show`.
+    Order => "sipariş", "order";
+    Reference => "referans", "reference";
+    Status => "durum", "status";
+    Amount => "tutar", "amount";
+    Paid => "ödenen", "paid";
+    Remaining => "kalan", "remaining";
+    Expires => "son geçerlilik", "expires";
+    // `report`.
+    DayClose => "Gün sonu {days} (UTC{offset})", "Day close {days} (UTC{offset})";
+    NoLinksOnDays => "Bu günlerde oluşturulan link yok.", "No links were created on these days.";
+    LinksCreated => "oluşturulan link", "links created";
+    PaidInFull => "tamamı ödendi", "paid in full";
+    PartiallyPaid => "kısmen ödendi", "partially paid";
+    StillPending => "ödeme bekliyor", "still pending";
+    Expired => "süresi doldu", "expired";
+    Cancelled => "iptal edildi", "cancelled";
+    OtherStatuses => "diğer (reddedilen, incelemede)", "other (rejected, in review)";
+    Collected => "tahsil edilen", "collected";
+    CollectedPerHour => "saat saat tahsilat: {hours}", "collected per hour: {hours}";
+    NoItemsOnPaid => "Ödenen linklerde ürün yok.", "No items on the paid links.";
+    BestSelling => "En çok satanlar", "Best-selling items";
+    }
+}
