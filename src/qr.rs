@@ -49,6 +49,14 @@ pub enum QrError {
     /// The image would be larger than a PNG can describe.
     #[error("the QR image is too large ({0} pixels per side)")]
     TooLarge(usize),
+    /// The PNG file could not be written.
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The OS's reason.
+        source: std::io::Error,
+    },
 }
 
 /// The modules of a QR code, without quiet zone; `true` is dark.
@@ -191,6 +199,19 @@ impl QrImage {
         }
         Ok(out)
     }
+}
+
+/// Pixels per module of a saved QR image: about 3.5 cm per side at 300 dpi for a typical link,
+/// large enough to print on a sign.
+pub const PNG_SCALE: usize = 10;
+
+/// Writes the QR code of `text` as a PNG file at `path` ([`PNG_SCALE`] pixels per module).
+pub fn write_png(text: &str, path: &std::path::Path) -> Result<(), QrError> {
+    let png = QrImage::of_text(text, PNG_SCALE)?.to_png()?;
+    std::fs::write(path, png).map_err(|source| QrError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 #[cfg(test)]

@@ -144,6 +144,10 @@ pub trait SecretStore: Send + Sync + fmt::Debug {
     fn set(&self, profile: &str, api_key: &str, secret: &str) -> Result<(), SecretError>;
     /// Removes the secret; removing a missing one is not an error.
     fn delete(&self, profile: &str, api_key: &str) -> Result<(), SecretError>;
+    /// Why secrets are kept for this run only (no keyring), once that is known.
+    fn unavailable(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The OS keyring (Secret Service on Linux), through the `keyring` crate.
@@ -422,11 +426,6 @@ impl OsSecrets {
         *self.reason_slot() = Some(reason);
     }
 
-    /// Why the keyring cannot be used, once that is known.
-    pub fn unavailable(&self) -> Option<String> {
-        self.reason_slot().clone()
-    }
-
     /// The store to use now that the keyring is out: this run's memory, or a refusal.
     fn fallback(&self) -> Result<&MemoryStore, SecretError> {
         match self.without {
@@ -485,6 +484,10 @@ impl SecretStore for OsSecrets {
             Err(_) if in_keyring.is_some() => Ok(()),
             Err(e) => Err(e),
         }
+    }
+
+    fn unavailable(&self) -> Option<String> {
+        self.reason_slot().clone()
     }
 }
 

@@ -670,6 +670,62 @@ fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
     );
 }
 
+/// A keyring that answers, but with two secrets for one entry.
+#[derive(Debug)]
+struct AmbiguousKeyring;
+
+impl paydesk::secrets::SecretStore for AmbiguousKeyring {
+    fn get(
+        &self,
+        profile: &str,
+        api_key: &str,
+    ) -> Result<Option<zeroize::Zeroizing<String>>, paydesk::secrets::SecretError> {
+        Err(paydesk::secrets::SecretError::Ambiguous {
+            user: format!("{profile}:{api_key}"),
+            count: 2,
+        })
+    }
+    fn set(&self, _: &str, _: &str, _: &str) -> Result<(), paydesk::secrets::SecretError> {
+        Ok(())
+    }
+    fn delete(&self, _: &str, _: &str) -> Result<(), paydesk::secrets::SecretError> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_keyring_that_fails_says_what_to_do_instead_of_checking_forever() {
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, services| {
+            options.secrets = std::sync::Arc::new(AmbiguousKeyring);
+            let now = services.clock().now();
+            let profile =
+                paydesk::store::Profile::new("magaza", "https://api.example.com", "pk_live_1");
+            services
+                .with_store_locked(|s| s.profile_add(&profile, now))
+                .unwrap();
+        },
+    );
+    env.app_mut().view = View::Settings;
+    env.until_label("Edit profile magaza");
+    env.harness
+        .get_by_label("Edit profile magaza")
+        .click_accesskit();
+    env.harness.run_steps(2);
+    env.until_label(
+        "The keyring holds more than one secret for this profile. Remove the extra ones with your keyring tool.",
+    );
+    assert!(env.harness.query_by_label("Working…").is_none());
+    // The keyring's own words (the entry's user) stay out of the sentence.
+    assert!(
+        env.harness
+            .query_by_label_contains("magaza:pk_live_1")
+            .is_none()
+    );
+}
+
 #[test]
 fn a_catalog_csv_is_previewed_with_line_errors_then_imported_and_offered_in_the_form() {
     let mut env = start();

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use chrono::NaiveDate;
 
+use super::errors::JobError;
 use super::{App, Command, Connection, View};
 use crate::api::error::{Disposition, Prior};
 use crate::api::wire::{InstallmentList, PaymentLink, SavedCard};
@@ -18,7 +19,6 @@ use crate::clock::Zone;
 use crate::domain::CatalogVariant;
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
-use crate::qr::QrMatrix;
 use crate::secrets::SecretError;
 use crate::service::{CreateError, Desk, DeskError, SANDBOX_PROFILE, Services};
 use crate::slip::{Paper, Slip};
@@ -49,7 +49,7 @@ pub struct Boot {
     profiles: Vec<Profile>,
     pending: Vec<JournalRow>,
     /// The profile asked for could not be opened; the sandbox was opened instead.
-    fallback: Option<String>,
+    fallback: Option<JobError>,
 }
 
 impl std::fmt::Debug for Boot {
@@ -67,7 +67,7 @@ pub type RowOutcomes = Vec<(String, Result<PaymentLink, CreateError>)>;
 /// A background result.
 pub enum Msg {
     /// A profile was opened (start-up or switch).
-    Booted(Result<Box<Boot>, String>),
+    Booted(Result<Box<Boot>, JobError>),
     /// A link creation ended.
     Created {
         /// The outcome.
@@ -104,7 +104,7 @@ pub enum Msg {
     /// One link's answer to "Refresh statuses".
     StatusRefreshed(String, Result<PaymentLink, DeskError>),
     /// A CSV export ended: (links, path) or why not.
-    Exported(Result<(usize, String), String>),
+    Exported(Result<(usize, PathBuf), JobError>),
     /// A day report.
     Report((NaiveDate, NaiveDate), Result<DayReport, DeskError>),
     /// The journal's open rows.
@@ -127,20 +127,21 @@ pub enum Msg {
         /// The journal's open rows after it.
         rows: Option<Vec<JournalRow>>,
     },
-    /// A CSV preview or import ended.
-    Csv(CsvOutcome, Option<HashMap<String, CatalogVariant>>),
+    /// A CSV preview or import ended (with the catalog after an import), or the file could not
+    /// be read or the store failed.
+    Csv(Result<(CsvOutcome, Option<HashMap<String, CatalogVariant>>), JobError>),
     /// A barcode edit of the Catalog view ended: the variant id, and the catalog after it or
     /// why it was not saved.
-    BarcodeSaved(String, Result<HashMap<String, CatalogVariant>, String>),
+    BarcodeSaved(String, Result<HashMap<String, CatalogVariant>, JobError>),
     /// The QR PNG was written (or not).
-    QrSaved(Result<String, String>),
+    QrSaved(Result<PathBuf, JobError>),
     /// A link's slip (the link id first) was printed, saved for want of a printer, or neither
     /// (the reason).
-    SlipPrinted(String, Result<Delivered, String>),
+    SlipPrinted(String, Result<Delivered, JobError>),
     /// Profiles changed (or a change failed).
-    Profiles(Result<Vec<Profile>, String>),
-    /// Whether a profile's secret is stored.
-    Secret(String, SecretStatus),
+    Profiles(Result<Vec<Profile>, JobError>),
+    /// Whether a profile's secret is stored (or why that could not be told).
+    Secret(String, Result<SecretStatus, JobError>),
     /// The open-links board's rows, read from the store.
     BoardRows {
         /// The profile they belong to (a switch meanwhile drops them).
@@ -202,7 +203,7 @@ impl App {
             let result =
                 tokio::task::spawn_blocking(move || open_profile(&options, services, &wanted))
                     .await
-                    .map_err(|e| e.to_string())
+                    .map_err(JobError::from)
                     .and_then(|r| r);
             Msg::Booted(result.map(Box::new))
         });
@@ -360,7 +361,8 @@ impl App {
                 self.services = Some(boot.services);
                 self.desk = Some(boot.desk);
                 self.connection = match boot.fallback {
-                    Some(why) => {
+                    Some(e) => {
+                        let why = failed(&e, lang);
                         // Said where the user asked for the profile, not only in a tooltip.
                         self.settings.note = Some((false, why.clone()));
                         Connection::Disconnected(why)
@@ -386,7 +388,8 @@ impl App {
                 // Resume the journal's pending rows of this profile.
                 self.start_resend();
             }
-            Msg::Booted(Err(why)) => {
+            Msg::Booted(Err(e)) => {
+                let why = failed(&e, lang);
                 self.connection =
                     Connection::Disconnected(format!("{}: {why}", T::StartFailed.get(lang)));
             }
@@ -502,10 +505,14 @@ impl App {
             Msg::Exported(result) => {
                 self.history.exporting = false;
                 self.history.note = Some(match result {
-                    Ok((rows, path)) => {
-                        (true, format!("{rows} {} {path}", T::ExportedTo.get(lang)))
-                    }
-                    Err(e) => (false, format!("{} {e}", T::ExportFailed.get(lang))),
+                    Ok((rows, path)) => (
+                        true,
+                        format!("{rows} {} {}", T::ExportedTo.get(lang), path.display()),
+                    ),
+                    Err(e) => (
+                        false,
+                        format!("{} {}", T::ExportFailed.get(lang), failed(&e, lang)),
+                    ),
                 });
             }
             Msg::Report(days, result) => {
@@ -547,11 +554,18 @@ impl App {
                 result,
                 rows,
             } => self.resumed(&profile, result, rows),
-            Msg::Csv(outcome, catalog) => {
+            Msg::Csv(result) => {
                 self.catalog_view.busy = false;
-                self.catalog_view.outcome = Some(outcome);
-                if let Some(c) = catalog {
-                    self.set_catalog(c);
+                match result {
+                    Ok((outcome, catalog)) => {
+                        self.catalog_view.outcome = Some(outcome);
+                        if let Some(c) = catalog {
+                            self.set_catalog(c);
+                        }
+                    }
+                    Err(e) => {
+                        self.catalog_view.outcome = Some(CsvOutcome::Error(failed(&e, lang)));
+                    }
                 }
             }
             Msg::BarcodeSaved(id, result) => {
@@ -562,7 +576,8 @@ impl App {
                         self.catalog_view.barcode_errors.remove(&id);
                         self.set_catalog(catalog);
                     }
-                    Err(why) => {
+                    Err(e) => {
+                        let why = failed(&e, lang);
                         self.catalog_view.barcode_errors.insert(id, why);
                     }
                 }
@@ -570,8 +585,8 @@ impl App {
             Msg::QrSaved(result) => {
                 if let Some(s) = &mut self.shown {
                     s.note = Some(match result {
-                        Ok(path) => (true, format!("{} {path}", T::SavedTo.get(lang))),
-                        Err(e) => (false, e),
+                        Ok(path) => (true, format!("{} {}", T::SavedTo.get(lang), path.display())),
+                        Err(e) => (false, failed(&e, lang)),
                     });
                 }
             }
@@ -586,7 +601,10 @@ impl App {
                             true,
                             format!("{} {}", T::SlipSaved.get(lang), path.display()),
                         ),
-                        Err(why) => (false, format!("{} {why}", T::SlipFailed.get(lang))),
+                        Err(e) => (
+                            false,
+                            format!("{} {}", T::SlipFailed.get(lang), failed(&e, lang)),
+                        ),
                     });
                 }
             }
@@ -599,11 +617,12 @@ impl App {
                         self.settings.form = None;
                         self.settings.note = Some((true, T::Saved.get(lang).to_owned()));
                     }
-                    Err(e) => self.settings.note = Some((false, e)),
+                    Err(e) => self.settings.note = Some((false, failed(&e, lang))),
                 }
             }
             Msg::Secret(profile, status) => {
                 self.settings.busy = false;
+                let status = status.unwrap_or_else(|e| SecretStatus::Failed(failed(&e, lang)));
                 self.settings.secrets.insert(profile, status);
             }
             Msg::BoardRows { profile, result } => self.board_rows(&profile, result),
@@ -932,7 +951,7 @@ impl App {
                 self.spawn(async move {
                     let r = tokio::task::spawn_blocking(move || save_qr_png(&url, &name))
                         .await
-                        .map_err(|e| e.to_string())
+                        .map_err(JobError::from)
                         .and_then(|r| r);
                     Msg::QrSaved(r)
                 });
@@ -951,7 +970,7 @@ impl App {
                 self.spawn(async move {
                     let r = tokio::task::spawn_blocking(move || print_slip(&slip, paper, &sink))
                         .await
-                        .map_err(|e| e.to_string())
+                        .map_err(JobError::from)
                         .and_then(|r| r);
                     Msg::SlipPrinted(id, r)
                 });
@@ -972,10 +991,10 @@ impl App {
                                 s.catalog_set_barcode(&variant_id, barcode.as_ref())?;
                                 s.catalog_map()
                             })
-                            .map_err(|e| e.sentence(lang))
+                            .map_err(JobError::from)
                     })
                     .await
-                    .map_err(|e| e.to_string())
+                    .map_err(JobError::from)
                     .and_then(|r| r);
                     Msg::BarcodeSaved(id, saved)
                 });
@@ -1012,7 +1031,7 @@ impl App {
                             }
                             s.profile_list()
                         })
-                        .map_err(|e| e.sentence(lang));
+                        .map_err(JobError::from);
                     Msg::Profiles(r)
                 });
             }
@@ -1026,7 +1045,7 @@ impl App {
                             s.profile_remove(&name)?;
                             s.profile_list()
                         })
-                        .map_err(|e| e.sentence(lang));
+                        .map_err(JobError::from);
                     Msg::Profiles(r)
                 });
             }
@@ -1037,21 +1056,18 @@ impl App {
             } => {
                 let secrets = Arc::clone(&self.options.secrets);
                 self.spawn(async move {
+                    let name = profile.clone();
                     let status = tokio::task::spawn_blocking(move || {
                         let r = crate::secrets::SecretStore::set(
                             &*secrets, &profile, &api_key, &secret,
                         );
                         drop(secret);
-                        (
-                            profile,
-                            secret_status(r.map(|()| true), secrets.unavailable()),
-                        )
+                        secret_status(r.map(|()| true), secrets.unavailable())
                     })
-                    .await;
-                    match status {
-                        Ok((p, s)) => Msg::Secret(p, s),
-                        Err(e) => Msg::Profiles(Err(e.to_string())),
-                    }
+                    .await
+                    .map_err(JobError::from)
+                    .and_then(|r| r);
+                    Msg::Secret(name, status)
                 });
             }
             Command::CheckSecret { profile, api_key } => {
@@ -1060,16 +1076,16 @@ impl App {
                     .secrets
                     .insert(profile.clone(), crate::ui::settings::SecretStatus::Checking);
                 self.spawn(async move {
+                    let name = profile.clone();
                     let status = tokio::task::spawn_blocking(move || {
                         let r = crate::secrets::SecretStore::get(&*secrets, &profile, &api_key)
                             .map(|s| s.is_some());
-                        (profile, secret_status(r, secrets.unavailable()))
+                        secret_status(r, secrets.unavailable())
                     })
-                    .await;
-                    match status {
-                        Ok((p, s)) => Msg::Secret(p, s),
-                        Err(e) => Msg::Profiles(Err(e.to_string())),
-                    }
+                    .await
+                    .map_err(JobError::from)
+                    .and_then(|r| r);
+                    Msg::Secret(name, status)
                 });
             }
             other => self.run_desk(other),
@@ -1181,10 +1197,10 @@ impl App {
                 let now = self.options.clock.now();
                 self.spawn(async move {
                     let r = tokio::task::spawn_blocking(move || {
-                        export_history(&desk, &filter, zone, dir, now, lang)
+                        export_history(&desk, &filter, zone, dir, now)
                     })
                     .await
-                    .map_err(|e| e.to_string())
+                    .map_err(JobError::from)
                     .and_then(|r| r);
                     Msg::Exported(r)
                 });
@@ -1210,8 +1226,8 @@ impl App {
                     Msg::Abandoned(key, r)
                 });
             }
-            Command::CatalogPreview(path) => self.catalog_csv(path, false, lang),
-            Command::CatalogImport(path) => self.catalog_csv(path, true, lang),
+            Command::CatalogPreview(path) => self.catalog_csv(path, false),
+            Command::CatalogImport(path) => self.catalog_csv(path, true),
             // Run by `run` without a desk; listed so that a new command cannot fall through.
             Command::Navigate(_)
             | Command::ShowBoardLink(_)
@@ -1232,7 +1248,7 @@ impl App {
         }
     }
 
-    fn catalog_csv(&mut self, path: String, import: bool, lang: Lang) {
+    fn catalog_csv(&mut self, path: String, import: bool) {
         let Some(services) = self.services.clone() else {
             self.catalog_view.busy = false;
             return;
@@ -1240,7 +1256,7 @@ impl App {
         self.spawn(async move {
             let bytes = match tokio::fs::read(&path).await {
                 Ok(b) => b,
-                Err(e) => return Msg::Csv(CsvOutcome::Error(format!("{path}: {e}")), None),
+                Err(e) => return Msg::Csv(Err(JobError::file(&path)(e))),
             };
             let r = if import {
                 services.with_store_locked(|s| {
@@ -1254,10 +1270,7 @@ impl App {
                     Ok((CsvOutcome::Preview(parsed), None))
                 })
             };
-            match r {
-                Ok((o, m)) => Msg::Csv(o, m),
-                Err(e) => Msg::Csv(CsvOutcome::Error(e.sentence(lang)), None),
-            }
+            Msg::Csv(r.map_err(JobError::from))
         });
     }
 }
@@ -1268,37 +1281,29 @@ fn open_profile(
     options: &super::AppOptions,
     services: Option<Arc<Services>>,
     wanted: &str,
-) -> Result<Boot, String> {
+) -> Result<Boot, JobError> {
     let services = if let Some(s) = services {
         s
     } else {
-        {
-            let dir = options
-                .data_dir
-                .clone()
-                .or_else(crate::store::default_data_dir)
-                .ok_or_else(|| "no data folder; start with --data-dir".to_owned())?;
-            let env = options.env_secret.value();
-            let secrets: Arc<dyn crate::secrets::SecretStore> = options.secrets.clone();
-            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            Arc::new(
-                Services::open(&dir, secrets, Arc::clone(&options.clock), env)
-                    .map_err(|e| e.sentence(Lang::En))?,
-            )
-        }
+        let dir = options
+            .data_dir
+            .clone()
+            .or_else(crate::store::default_data_dir)
+            .ok_or(JobError::NoDataFolder)?;
+        let env = options.env_secret.value();
+        let secrets = Arc::clone(&options.secrets);
+        std::fs::create_dir_all(&dir).map_err(JobError::file(&dir))?;
+        Arc::new(Services::open(
+            &dir,
+            secrets,
+            Arc::clone(&options.clock),
+            env,
+        )?)
     };
     let (desk, fallback) = match services.desk(wanted) {
         Ok(d) => (d, None),
-        Err(e) if wanted != SANDBOX_PROFILE => {
-            let why = e.sentence(Lang::En);
-            (
-                services
-                    .desk(SANDBOX_PROFILE)
-                    .map_err(|e| e.sentence(Lang::En))?,
-                Some(why),
-            )
-        }
-        Err(e) => return Err(e.sentence(Lang::En)),
+        Err(e) if wanted != SANDBOX_PROFILE => (services.desk(SANDBOX_PROFILE)?, Some(e.into())),
+        Err(e) => return Err(e.into()),
     };
     let order_number = desk.next_order_number().ok();
     let catalog = desk.catalog().unwrap_or_default();
@@ -1315,6 +1320,13 @@ fn open_profile(
         pending,
         fallback,
     })
+}
+
+/// A failed job as the user reads it: one sentence in the UI's language; the technical detail
+/// goes to the log.
+fn failed(e: &JobError, lang: Lang) -> String {
+    tracing::warn!(detail = %e.detail(), "a background job failed");
+    e.sentence(lang)
 }
 
 /// Whether the server answered a link creation: `Some(true)` for a link or any answer (a
@@ -1369,20 +1381,26 @@ fn history_page(
     }
 }
 
-fn secret_status(r: Result<bool, SecretError>, unavailable: Option<String>) -> SecretStatus {
+/// What the settings show for a secret: stored, missing, or kept for this run only because
+/// there is no keyring; a keyring that failed otherwise is the job's error.
+fn secret_status(
+    r: Result<bool, SecretError>,
+    unavailable: Option<String>,
+) -> Result<SecretStatus, JobError> {
     match (r, unavailable) {
-        (Ok(_), Some(why)) => SecretStatus::NoKeyring(why),
-        (Ok(true), None) => SecretStatus::Stored,
-        (Ok(false), None) => SecretStatus::Missing,
-        (Err(e), _) => SecretStatus::NoKeyring(e.to_string()),
+        (Ok(_), Some(why)) | (Err(SecretError::Unavailable(why)), _) => {
+            Ok(SecretStatus::NoKeyring(why))
+        }
+        (Ok(true), None) => Ok(SecretStatus::Stored),
+        (Ok(false), None) => Ok(SecretStatus::Missing),
+        (Err(e), _) => Err(e.into()),
     }
 }
 
 /// Lays out the slip and prints it on the default printer, else saves it beside the PNGs.
-fn print_slip(slip: &Slip, paper: Paper, sink: &SlipSink) -> Result<Delivered, String> {
-    let pdf = crate::slip::render(slip, paper).map_err(|e| e.to_string())?;
-    sink.deliver(&pdf, &slip.order_number)
-        .map_err(|e| e.to_string())
+fn print_slip(slip: &Slip, paper: Paper, sink: &SlipSink) -> Result<Delivered, JobError> {
+    let pdf = crate::slip::render(slip, paper)?;
+    Ok(sink.deliver(&pdf, &slip.order_number)?)
 }
 
 /// Writes the History links matching `filter` as CSV into `dir` (else where QR PNGs go),
@@ -1393,32 +1411,26 @@ fn export_history(
     zone: Zone,
     dir: Option<PathBuf>,
     now: chrono::DateTime<chrono::Utc>,
-    lang: Lang,
-) -> Result<(usize, String), String> {
+) -> Result<(usize, PathBuf), JobError> {
     let dir = match dir {
         Some(d) => d,
-        None => crate::printer::save_folder().ok_or_else(|| "no home folder".to_owned())?,
+        None => crate::printer::save_folder().ok_or(JobError::NoSaveFolder)?,
     };
     let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
     let path = dir.join(format!("paydesk-history-{stamp}.csv"));
-    let file = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = std::fs::File::create(&path).map_err(JobError::file(&path))?;
     let (query, range) = history_query(filter, zone);
-    let rows = desk
-        .export_history_csv(&query, range, zone, file)
-        .map_err(|e| format!("{}: {}", path.display(), e.sentence(lang)))?;
-    Ok((rows, path.display().to_string()))
+    let rows = desk.export_history_csv(&query, range, zone, file)?;
+    Ok((rows, path))
 }
 
 /// Writes the QR of `url` as a PNG in the user's Downloads (or home) folder.
-fn save_qr_png(url: &str, name: &str) -> Result<String, String> {
-    let matrix = QrMatrix::encode(url).map_err(|e| e.to_string())?;
-    // 8 pixels per module: about 3 cm per side at 300 dpi for a typical link.
-    let png = matrix.render(8).to_png().map_err(|e| e.to_string())?;
-    let dir = crate::printer::save_folder().ok_or_else(|| "no home folder".to_owned())?;
+fn save_qr_png(url: &str, name: &str) -> Result<PathBuf, JobError> {
+    let dir = crate::printer::save_folder().ok_or(JobError::NoSaveFolder)?;
     let path = dir.join(format!(
         "paydesk-qr-{}.png",
         crate::printer::file_safe(name)
     ));
-    std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(path.display().to_string())
+    crate::qr::write_png(url, &path)?;
+    Ok(path)
 }

@@ -8,6 +8,7 @@
 //! the background re-send, a countdown on screen) uses `request_repaint_after`.
 
 pub mod command;
+pub mod errors;
 pub mod logic;
 pub mod run;
 pub mod state;
@@ -43,7 +44,7 @@ use crate::ui::theme::ThemeChoice;
 use crate::worker::{Pending, Worker, WorkerError};
 
 use self::logic::Msg;
-use crate::secrets::{OsSecrets, WithoutKeyring};
+use crate::secrets::{OsSecrets, SecretStore, WithoutKeyring};
 
 /// How the app starts (from the command line, or from a test).
 #[derive(Debug, Clone)]
@@ -55,7 +56,7 @@ pub struct AppOptions {
     /// Services already open (tests pass in-memory ones); `None` = open them from `data_dir`.
     pub services: Option<Arc<Services>>,
     /// The secret store (keyring with memory fallback).
-    pub secrets: Arc<OsSecrets>,
+    pub secrets: Arc<dyn SecretStore>,
     /// The clock of "now" (expiry checks, ages).
     pub clock: Arc<dyn Clock>,
     /// First interval of the status refresh of the link shown in the result view.

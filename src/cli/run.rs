@@ -277,11 +277,8 @@ impl Ctx {
             LinkCommand::Qr { id, png } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
                 let url = link.payment_url.as_deref().unwrap_or_default();
-                let bytes = crate::qr::QrImage::of_text(url, PNG_SCALE)
-                    .and_then(|img| img.to_png())
+                crate::qr::write_png(url, &png)
                     .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
-                std::fs::write(&png, bytes)
-                    .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", png.display())))?;
                 println!("{}", png.display());
                 Ok(())
             }
@@ -644,6 +641,3 @@ impl Ctx {
 /// The most digits `installments --bin` takes: a BIN is 6 (8 on newer cards), so anything
 /// longer is (part of) a card number.
 const MAX_BIN_ARG_DIGITS: usize = 8;
-
-/// Pixels per module of `link qr --png`.
-const PNG_SCALE: usize = 10;

@@ -28,6 +28,8 @@ pub enum SecretStatus {
     Missing,
     /// No keyring: the message says why.
     NoKeyring(String),
+    /// The keyring failed otherwise: the sentence says what to do.
+    Failed(String),
 }
 
 /// The profile form, as typed.
@@ -264,6 +266,9 @@ impl SettingsView {
             Some(SecretStatus::NoKeyring(why)) => {
                 ui.label(RichText::new(T::NoKeyring.get(lang)).color(cx.palette.warn));
                 widgets::hint_ui(ui, &cx.palette, why);
+            }
+            Some(SecretStatus::Failed(why)) => {
+                ui.label(RichText::new(why.as_str()).color(cx.palette.error));
             }
             Some(SecretStatus::Checking) | None => {
                 widgets::hint_ui(ui, &cx.palette, T::Working.get(lang));

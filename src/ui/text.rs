@@ -37,6 +37,19 @@ crate::sentences! {
     CancelDialog => "İptal", "Cancel";
     WorkerLost => "Arka plan işi yanıt vermeden bitti. Lütfen tekrar deneyin.", "The background job ended without an answer. Please try again.";
     StartFailed => "Profil açılamadı", "The profile could not be opened";
+    // Why a background job failed (app::errors::JobError), one sentence each.
+    NoDataFolderApp => "Veri klasörü bulunamadı. paydesk'i --data-dir ile başlatın.", "No data folder was found. Start paydesk with --data-dir.";
+    NoSaveFolder => "Kaydedecek bir İndirilenler ya da ev klasörü yok. Bir klasör seçip yeniden deneyin.", "There is no Downloads or home folder to save into. Choose a folder and try again.";
+    FileFailed => "{path} yazılamadı ya da okunamadı. Klasörün var olduğunu ve yazma izniniz olduğunu kontrol edin.", "{path} could not be written or read. Check that the folder exists and that you may write there.";
+    QrTooLong => "Bu adres bir QR kod için çok uzun.", "This address is too long for a QR code.";
+    QrImageFailed => "QR görüntüsü oluşturulamadı. Yeniden deneyin.", "The QR image could not be made. Try again.";
+    SlipFontFailed => "Fiş oluşturulamadı (yazı tipi gömülemedi). Bunu destek ekibine bildirin.", "The slip could not be made (its font could not be embedded). Please report this to support.";
+    PrinterRefused => "Yazıcı fişi kabul etmedi. Yazıcının açık olduğunu kontrol edin; fişi PDF olarak da kaydedebilirsiniz.", "The printer did not take the slip. Check that the printer is on; you can also save the slip as a PDF.";
+    KeyringAmbiguous => "Anahtarlıkta bu profil için birden fazla gizli anahtar var. Fazlalarını anahtarlık aracınızla silin.", "The keyring holds more than one secret for this profile. Remove the extra ones with your keyring tool.";
+    KeyringNotText => "Anahtarlıktaki kayıt metin değil. Gizli anahtarı yeniden girin.", "The keyring entry is not text. Enter the secret again.";
+    KeyringBadEntry => "Anahtarlık bu kaydı kabul etmiyor (ad çok uzun ya da geçersiz). Profil adını kısaltın.", "The keyring refuses this entry (its name is too long or invalid). Use a shorter profile name.";
+    EmptySecretApp => "Boş bir gizli anahtar kaydedilemez.", "An empty secret cannot be stored.";
+    KeyringFailed => "Anahtarlık denetlenemedi.", "The keyring could not be checked.";
 
     // New link.
     Amount => "Tutar", "Amount";
