@@ -1029,7 +1029,7 @@ fn journal_stale_create(cli: &Cli, order: &str) {
     let begun = store
         .journal_begin(&paydesk::store::NewJournalRow {
             key: paydesk::store::JournalKey::new("test", "link.create", format!("link-{order}")),
-            body: request.body_bytes(),
+            body: paydesk::secrets::Redacted(request.body_bytes()),
             order_number: Some(order.into()),
             amount: Some(request.amount()),
             currency: Some(request.currency()),

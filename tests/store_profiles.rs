@@ -128,7 +128,7 @@ fn a_profile_with_pending_requests_cannot_be_removed() {
     store
         .journal_begin(&NewJournalRow {
             key: key.clone(),
-            body: b"{}".to_vec(),
+            body: paydesk::secrets::Redacted(b"{}".to_vec()),
             order_number: Some("MAG-1".into()),
             amount: None,
             currency: None,
@@ -194,7 +194,7 @@ fn numbers_already_in_history_or_the_journal_are_skipped() {
     store
         .journal_begin(&NewJournalRow {
             key: JournalKey::new(SANDBOX_PROFILE, "link.create", "link-PD-20261122-AB120002"),
-            body: b"{}".to_vec(),
+            body: paydesk::secrets::Redacted(b"{}".to_vec()),
             order_number: Some("PD-20261122-AB120002".into()),
             amount: None,
             currency: None,

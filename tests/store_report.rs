@@ -268,7 +268,7 @@ fn store_with(seeds: &[Seed]) -> Store {
         let begun = store
             .journal_begin(&NewJournalRow {
                 key: key.clone(),
-                body: s.body(),
+                body: paydesk::secrets::Redacted(s.body()),
                 order_number: Some(format!("PD-{}", s.id)),
                 amount: Some(s.amount),
                 currency: Some(s.currency),
@@ -779,7 +779,7 @@ fn an_unreadable_body_completes_its_link_without_items() {
     store
         .journal_begin(&NewJournalRow {
             key: key.clone(),
-            body: b"{not json".to_vec(),
+            body: paydesk::secrets::Redacted(b"{not json".to_vec()),
             order_number: Some("PD-odd".into()),
             amount: Some(seed.amount),
             currency: Some(Currency::Try),

@@ -252,7 +252,7 @@ fn write_old_pending_row(dir: &Path, order: &str) {
     let begun = store
         .journal_begin(&NewJournalRow {
             key: JournalKey::new("sandbox", "link.create", request.idempotency_key()),
-            body: request.body_bytes(),
+            body: paydesk::secrets::Redacted(request.body_bytes()),
             order_number: Some(order.into()),
             amount: Some(request.amount()),
             currency: Some(request.currency()),

@@ -154,7 +154,7 @@ impl Desk {
         self.with_store(|s| s.journal_mark_stale(now))?;
         let row = NewJournalRow {
             key: self.journal_key(&request.idempotency_key()),
-            body: request.body_bytes(),
+            body: crate::secrets::Redacted(request.body_bytes()),
             order_number: Some(order),
             amount: Some(request.amount()),
             currency: Some(request.currency()),

@@ -23,6 +23,7 @@ use rust_decimal::Decimal;
 use super::{Store, StoreError, from_millis, items, links, parse_decimal_opt, to_millis};
 use crate::api::wire::PaymentLink;
 use crate::domain::Currency;
+use crate::secrets::Redacted;
 
 /// How long the server keeps an idempotency key (spec: 24 hours).
 pub const IDEMPOTENCY_RETENTION: TimeDelta = TimeDelta::hours(24);
@@ -120,12 +121,13 @@ impl JournalKey {
 }
 
 /// A request about to be sent for the first time.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewJournalRow {
     /// Profile, endpoint and idempotency key.
     pub key: JournalKey,
-    /// The exact body bytes; every retry sends these.
-    pub body: Vec<u8>,
+    /// The exact body bytes; every retry sends these. They may hold payer contact data, so
+    /// `Debug` never shows them.
+    pub body: Redacted<Vec<u8>>,
     /// The order number, for the pending list and the duplicate check.
     pub order_number: Option<String>,
     /// The amount, for the pending list.
@@ -136,28 +138,15 @@ pub struct NewJournalRow {
     pub now: DateTime<Utc>,
 }
 
-impl fmt::Debug for NewJournalRow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("NewJournalRow")
-            .field("key", &self.key)
-            .field("body_len", &self.body.len())
-            .field("order_number", &self.order_number)
-            .field("amount", &self.amount)
-            .field("currency", &self.currency)
-            .field("now", &self.now)
-            .finish()
-    }
-}
-
 /// A journal row as stored.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JournalRow {
     /// Local row id.
     pub id: i64,
     /// Profile, endpoint and idempotency key.
     pub key: JournalKey,
-    /// The exact body bytes.
-    pub body: Vec<u8>,
+    /// The exact body bytes (never shown by `Debug`).
+    pub body: Redacted<Vec<u8>>,
     /// The order number.
     pub order_number: Option<String>,
     /// The amount.
@@ -176,25 +165,6 @@ pub struct JournalRow {
     pub last_error: Option<String>,
     /// The link's id once completed.
     pub link_id: Option<String>,
-}
-
-impl fmt::Debug for JournalRow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("JournalRow")
-            .field("id", &self.id)
-            .field("key", &self.key)
-            .field("body_len", &self.body.len())
-            .field("order_number", &self.order_number)
-            .field("amount", &self.amount)
-            .field("currency", &self.currency)
-            .field("created_at", &self.created_at)
-            .field("updated_at", &self.updated_at)
-            .field("state", &self.state)
-            .field("attempts", &self.attempts)
-            .field("last_error", &self.last_error)
-            .field("link_id", &self.link_id)
-            .finish()
-    }
 }
 
 impl JournalRow {
@@ -242,7 +212,7 @@ fn read_row(r: &rusqlite::Row<'_>) -> Result<JournalRow, StoreError> {
             endpoint: r.get(2)?,
             key: r.get(3)?,
         },
-        body: r.get(4)?,
+        body: Redacted(r.get(4)?),
         order_number: r.get(5)?,
         amount: parse_decimal_opt(r.get(6)?, "journal amount")?,
         currency: currency
@@ -320,7 +290,7 @@ impl Store {
                          created_at = ?6, updated_at = ?6, state = 'pending', attempts = 0,
                          last_error = NULL, link_id = NULL
                      WHERE id = ?1",
-                    params![existing.id, row.body, row.order_number, amount, currency, now],
+                    params![existing.id, *row.body, row.order_number, amount, currency, now],
                 )?;
                     JournalBegin::Started(get_by_id(&tx, existing.id)?)
                 }
@@ -333,7 +303,7 @@ impl Store {
                         row.key.profile,
                         row.key.endpoint,
                         row.key.key,
-                        row.body,
+                        *row.body,
                         row.order_number,
                         amount,
                         currency,

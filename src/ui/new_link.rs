@@ -1386,7 +1386,7 @@ mod tests {
         JournalRow {
             id: 1,
             key: JournalKey::new("sandbox", "link.create", key),
-            body: b"{}".to_vec(),
+            body: crate::secrets::Redacted(b"{}".to_vec()),
             order_number: key.strip_prefix("link-").map(str::to_owned),
             amount: None,
             currency: None,

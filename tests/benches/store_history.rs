@@ -156,7 +156,7 @@ fn durable_commit(c: &mut Criterion) {
             i += 1;
             let row = NewJournalRow {
                 key: JournalKey::new(PROFILE, "link.create", format!("link-PD-{i}")),
-                body: body.to_vec(),
+                body: paydesk::secrets::Redacted(body.to_vec()),
                 order_number: Some(format!("PD-{i}")),
                 amount: Some("1250.50".parse().unwrap()),
                 currency: Some(paydesk::domain::Currency::Try),
