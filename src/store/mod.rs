@@ -46,7 +46,7 @@ pub use journal::{
 };
 pub use links::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, LinkTotals,
-    MAX_PAGE, SCAN_BUDGET, StoredLink, TimeRange,
+    MAX_PAGE, StoredLink, TimeRange,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub use report::{CurrencyReport, DayReport, ItemSales, TOP_ITEMS, Tally};
@@ -369,3 +369,44 @@ mod tests {
         assert_eq!(from_millis(to_millis(t)).unwrap(), t);
     }
 }
+
+/// A table's column list, the one place its `SELECT` text and its row readers take their
+/// columns from: the text is made from the list ([`Columns::list`]) and a value is read by
+/// name (`row.get(col!(LIST, "name"))`): the name's position is found at compile time, and a
+/// name not in the list does not compile. No row is parsed by a hand-written position.
+#[derive(Debug)]
+pub(crate) struct Columns<const N: usize>(pub(crate) [&'static str; N]);
+
+impl<const N: usize> Columns<N> {
+    /// `a, b, c`, for `SELECT {list} FROM ...`.
+    pub(crate) fn list(&self) -> String {
+        self.0.join(", ")
+    }
+
+    /// The position of `name` in the list (used in a `const` block by [`col!`]).
+    pub(crate) const fn at(&self, name: &str) -> usize {
+        let mut i = 0;
+        while i < N {
+            let (a, b) = (self.0[i].as_bytes(), name.as_bytes());
+            if a.len() == b.len() {
+                let mut j = 0;
+                while j < a.len() && a[j] == b[j] {
+                    j += 1;
+                }
+                if j == a.len() {
+                    return i;
+                }
+            }
+            i += 1;
+        }
+        panic!("the column is not in the list");
+    }
+}
+
+/// The position of a named column of a [`Columns`] list, found at compile time.
+macro_rules! col {
+    ($list:expr, $name:literal) => {
+        const { $list.at($name) }
+    };
+}
+pub(crate) use col;
