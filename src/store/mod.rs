@@ -182,6 +182,44 @@ pub struct Pragmas {
 pub struct Store {
     conn: Connection,
     path: Option<PathBuf>,
+    /// What the last history search or board read cost (see [`Store::last_query_cost`]).
+    cost: std::cell::Cell<QueryCost>,
+}
+
+/// What `SQLite` did for one history search or board read, summed over its statements
+/// (`sqlite3_stmt_status`): the measure the tests hold first pages to, independent of timing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueryCost {
+    /// Virtual machine steps (each row read from a table, an index or a full-text index is a
+    /// few of them).
+    pub vm_steps: u64,
+    /// Steps of full scans of a table or an index.
+    pub fullscan_steps: u64,
+    /// Sorts.
+    pub sorts: u64,
+}
+
+impl Store {
+    /// The cost of the last [`Store::search_links_in`] (or `search_links`, or `board_links`).
+    pub fn last_query_cost(&self) -> QueryCost {
+        self.cost.get()
+    }
+
+    /// Adds a statement's counters to the current query's cost and resets them.
+    fn meter(&self, stmt: &rusqlite::Statement<'_>) {
+        use rusqlite::StatementStatus as S;
+        let take = |s| u64::try_from(stmt.reset_status(s)).unwrap_or(0);
+        let mut c = self.cost.get();
+        c.vm_steps += take(S::VmStep);
+        c.fullscan_steps += take(S::FullscanStep);
+        c.sorts += take(S::Sort);
+        self.cost.set(c);
+    }
+
+    /// Starts measuring a new query.
+    fn start_meter(&self) {
+        self.cost.set(QueryCost::default());
+    }
 }
 
 impl fmt::Debug for Store {
@@ -219,7 +257,11 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrations::migrate(&mut conn)?;
-        let mut store = Store { conn, path };
+        let mut store = Store {
+            conn,
+            path,
+            cost: std::cell::Cell::default(),
+        };
         store.ensure_builtin_rows()?;
         Ok(store)
     }
