@@ -469,11 +469,15 @@ fn status_tag(status: &LinkStatus) -> String {
 /// The full-text query `tags: profile [AND tags: status] AND {columns}: (expr)`, of the late
 /// links only or of the others only.
 fn fts_query(scope: &Scope<'_>, q: &LinkQuery, columns: &str, expr: &str, late: bool) -> String {
-    let mut m = format!("(tags : {}", profile_tag(scope.profile));
-    if let Some(status) = &q.status {
-        m.push_str(&format!(" AND tags : {}", status_tag(status)));
-    }
-    m.push_str(&format!(" AND {{{columns}}} : ({expr}))"));
+    let status = q
+        .status
+        .as_ref()
+        .map(|s| format!(" AND tags : {}", status_tag(s)))
+        .unwrap_or_default();
+    let m = format!(
+        "(tags : {}{status} AND {{{columns}}} : ({expr}))",
+        profile_tag(scope.profile)
+    );
     if late {
         format!("{m} AND tags : \"late\"")
     } else {
