@@ -9,7 +9,7 @@ use std::str::FromStr;
 use chrono::{DateTime, Utc};
 use rusqlite::params;
 
-use super::{Store, StoreError, from_millis, to_millis};
+use super::{Columns, Store, StoreError, col, from_millis, to_millis};
 use crate::api::wire::{SavedCard, format_time, parse_time};
 use crate::domain::{CardStatus, CardUsage};
 
@@ -23,6 +23,26 @@ pub struct StoredCard {
     /// When this install stored it.
     pub stored_at: DateTime<Utc>,
 }
+
+/// The columns of `saved_cards` a card is read from.
+const CARD: Columns<16> = Columns([
+    "profile",
+    "id",
+    "masked_pan",
+    "alias",
+    "card_holder_name",
+    "brand",
+    "bank_name",
+    "card_type",
+    "expiry_month",
+    "expiry_year",
+    "usage",
+    "status",
+    "is_default",
+    "customer_id",
+    "created_date",
+    "stored_at",
+]);
 
 /// How many digits a masked number may show: the first 6 (BIN) and the last 4.
 const VISIBLE_DIGITS: usize = 10;
@@ -96,30 +116,28 @@ impl Store {
 
     /// A profile's saved cards, most recently stored first.
     pub fn list_cards(&self, profile: &str) -> Result<Vec<StoredCard>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT profile, id, masked_pan, alias, card_holder_name, brand, bank_name, card_type,
-                 expiry_month, expiry_year, usage, status, is_default, customer_id, created_date,
-                 stored_at
-             FROM saved_cards WHERE profile = ?1 ORDER BY stored_at DESC, id",
-        )?;
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {} FROM saved_cards WHERE profile = ?1 ORDER BY stored_at DESC, id",
+            CARD.list()
+        ))?;
         let mut rows = stmt.query([profile])?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
-            let usage: Option<String> = r.get(10)?;
-            let status: Option<String> = r.get(11)?;
-            let created: Option<String> = r.get(14)?;
+            let usage: Option<String> = r.get(col!(CARD, "usage"))?;
+            let status: Option<String> = r.get(col!(CARD, "status"))?;
+            let created: Option<String> = r.get(col!(CARD, "created_date"))?;
             out.push(StoredCard {
-                profile: r.get(0)?,
+                profile: r.get(col!(CARD, "profile"))?,
                 card: SavedCard {
-                    id: r.get(1)?,
-                    masked_pan: r.get(2)?,
-                    alias: r.get(3)?,
-                    card_holder_name: r.get(4)?,
-                    brand: r.get(5)?,
-                    bank_name: r.get(6)?,
-                    card_type: r.get(7)?,
-                    expiry_month: r.get(8)?,
-                    expiry_year: r.get(9)?,
+                    id: r.get(col!(CARD, "id"))?,
+                    masked_pan: r.get(col!(CARD, "masked_pan"))?,
+                    alias: r.get(col!(CARD, "alias"))?,
+                    card_holder_name: r.get(col!(CARD, "card_holder_name"))?,
+                    brand: r.get(col!(CARD, "brand"))?,
+                    bank_name: r.get(col!(CARD, "bank_name"))?,
+                    card_type: r.get(col!(CARD, "card_type"))?,
+                    expiry_month: r.get(col!(CARD, "expiry_month"))?,
+                    expiry_year: r.get(col!(CARD, "expiry_year"))?,
                     usage: usage
                         .map(|u| {
                             CardUsage::from_str(&u).map_err(|_| StoreError::Corrupt {
@@ -129,8 +147,8 @@ impl Store {
                         })
                         .transpose()?,
                     status: status.map(|s| CardStatus::from_wire(&s)),
-                    is_default: r.get(12)?,
-                    customer_id: r.get(13)?,
+                    is_default: r.get(col!(CARD, "is_default"))?,
+                    customer_id: r.get(col!(CARD, "customer_id"))?,
                     created_date: created
                         .map(|t| {
                             parse_time(&t).ok_or(StoreError::Corrupt {
@@ -140,7 +158,7 @@ impl Store {
                         })
                         .transpose()?,
                 },
-                stored_at: from_millis(r.get(15)?)?,
+                stored_at: from_millis(r.get(col!(CARD, "stored_at"))?)?,
             });
         }
         Ok(out)

@@ -6,19 +6,22 @@
 //! user pages does not shift the pages.
 //!
 //! Text search matches a link when the text is a prefix of its order number or of its
-//! reference number (ASCII case-insensitive, served by the `(profile, order_number)` and
-//! `(profile, reference_number)` indexes), or when every word of the text (a run of letters
-//! and digits) starts a word of its description (FTS5 with `unicode61 remove_diacritics 2`
-//! and prefix indexes for 1 to 3 characters, so `kazak` finds `Kazak`, `iade` finds `İade`,
-//! and the first letter typed is cheap). A plain substring test (`LIKE '%x%'`) would need a
+//! reference number (ASCII case-insensitive), or when every word of the text (a run of letters
+//! and digits) starts a word of its description (`unicode61 remove_diacritics 2`, so `kazak`
+//! finds `Kazak` and `iade` finds `İade`). A plain substring test (`LIKE '%x%'`) would need a
 //! full scan.
 //!
-//! Newest-first with a text filter has two cheap shapes and one slow one, so the search picks
-//! between them by counting matches first (each count stops at [`CANDIDATE_LIMIT`]):
-//! - few matches: collect them through the indexes and sort them (cost ~ the matches);
-//! - many matches: walk the time index newest first and test each row (cost ~ page size /
-//!   match density), giving up after [`SCAN_BUDGET`] rows (many matches, but all old) and
-//!   then collecting after all.
+//! Why a text page stops after a page: `seq` (the rowid) is the order links were stored in,
+//! and a link stored with a (`created_at`, `id`) older than one stored before it is marked
+//! `late` (a clock set back, an import of old links; see migration 5). Among the links that
+//! are not late, `seq` order *is* history order, so the full-text indexes (`links_words` for
+//! descriptions, `links_codes` for order and reference numbers, rowid = `seq`, the profile and
+//! status in a `tags` column) read by descending rowid give the newest matches first, and the
+//! first page-full are the page. The late links are few and have their own index; a cursor
+//! and a date range become a `seq` range through one index probe each. An order or reference
+//! prefix with few matches is ranked from the covering `(profile, order_number)` and
+//! `(profile, reference_number)` indexes instead (an exact prefix range, at most
+//! [`CANDIDATE_LIMIT`] entries).
 
 use std::str::FromStr;
 
@@ -27,7 +30,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
-use super::{Store, StoreError, from_millis, parse_decimal_opt, to_millis};
+use super::{Columns, Store, StoreError, col, from_millis, parse_decimal_opt, to_millis};
 use crate::api::wire::{PaymentLink, format_time, parse_time};
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
@@ -36,11 +39,10 @@ use crate::domain::{Currency, LinkStatus};
 pub const MAX_PAGE: usize = 500;
 /// The page size when the query asks for 0.
 pub const DEFAULT_PAGE: usize = 50;
-/// Above this many matches in one source, a text search walks the time index instead of
-/// collecting the matches.
-pub const CANDIDATE_LIMIT: usize = 2_000;
-/// How many of the newest rows a dense text search examines before collecting instead.
-pub const SCAN_BUDGET: usize = 20_000;
+/// Above this many matches of an order or reference prefix, the codes are read newest first
+/// through `links_codes` instead of ranked from the `(profile, order_number)` and
+/// `(profile, reference_number)` indexes.
+pub const CANDIDATE_LIMIT: usize = 500;
 
 /// A bulk insert at least this large merges the full-text index afterwards.
 const OPTIMIZE_AFTER: usize = 10_000;
@@ -208,19 +210,33 @@ impl LinkTotals {
     }
 }
 
-/// How a text search is run (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Plan {
-    /// Collect the matches through the text indexes, then sort.
-    Collect,
-    /// Walk the time index newest first, testing each row.
-    Scan,
-}
-
-const COLUMNS: &str = "profile, id, reference_number, order_number, payment_url, transaction_ref, \
-     amount, paid_amount, remaining_amount, currency, status, description, allow_partial_payment, \
-     enable_installment, available_installments, email, phone_country_code, phone_number, \
-     expiry_date, completed_date, created_date, created_at, updated_at, cancelled_at";
+/// The columns a [`StoredLink`] is read from, in `SELECT` order.
+const LINK: Columns<24> = Columns([
+    "profile",
+    "id",
+    "reference_number",
+    "order_number",
+    "payment_url",
+    "transaction_ref",
+    "amount",
+    "paid_amount",
+    "remaining_amount",
+    "currency",
+    "status",
+    "description",
+    "allow_partial_payment",
+    "enable_installment",
+    "available_installments",
+    "email",
+    "phone_country_code",
+    "phone_number",
+    "expiry_date",
+    "completed_date",
+    "created_date",
+    "created_at",
+    "updated_at",
+    "cancelled_at",
+]);
 
 fn time_text(t: Option<DateTime<Utc>>) -> Option<String> {
     t.map(format_time)
@@ -244,35 +260,41 @@ pub(crate) fn read_currency(c: String) -> Result<Currency, StoreError> {
 }
 
 fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
-    let currency: Option<String> = r.get(9)?;
-    let status: Option<String> = r.get(10)?;
+    let currency: Option<String> = r.get(col!(LINK, "currency"))?;
+    let status: Option<String> = r.get(col!(LINK, "status"))?;
     Ok(StoredLink {
-        profile: r.get(0)?,
+        profile: r.get(col!(LINK, "profile"))?,
         link: PaymentLink {
-            id: r.get(1)?,
-            reference_number: r.get(2)?,
-            order_number: r.get(3)?,
-            payment_url: r.get(4)?,
-            transaction_ref: r.get(5)?,
-            amount: parse_decimal_opt(r.get(6)?, "link amount")?,
-            paid_amount: parse_decimal_opt(r.get(7)?, "link paid amount")?,
-            remaining_amount: parse_decimal_opt(r.get(8)?, "link remaining amount")?,
+            id: r.get(col!(LINK, "id"))?,
+            reference_number: r.get(col!(LINK, "reference_number"))?,
+            order_number: r.get(col!(LINK, "order_number"))?,
+            payment_url: r.get(col!(LINK, "payment_url"))?,
+            transaction_ref: r.get(col!(LINK, "transaction_ref"))?,
+            amount: parse_decimal_opt(r.get(col!(LINK, "amount"))?, "link amount")?,
+            paid_amount: parse_decimal_opt(r.get(col!(LINK, "paid_amount"))?, "link paid amount")?,
+            remaining_amount: parse_decimal_opt(
+                r.get(col!(LINK, "remaining_amount"))?,
+                "link remaining amount",
+            )?,
             currency: currency.map(read_currency).transpose()?,
             status: status.map(|s| LinkStatus::from_wire(&s)),
-            description: r.get(11)?,
-            allow_partial_payment: r.get(12)?,
-            enable_installment: r.get(13)?,
-            available_installments: r.get(14)?,
-            email: r.get(15)?,
-            phone_country_code: r.get(16)?,
-            phone_number: r.get(17)?,
-            expiry_date: read_time(r.get(18)?)?,
-            completed_date: read_time(r.get(19)?)?,
-            created_date: read_time(r.get(20)?)?,
+            description: r.get(col!(LINK, "description"))?,
+            allow_partial_payment: r.get(col!(LINK, "allow_partial_payment"))?,
+            enable_installment: r.get(col!(LINK, "enable_installment"))?,
+            available_installments: r.get(col!(LINK, "available_installments"))?,
+            email: r.get(col!(LINK, "email"))?,
+            phone_country_code: r.get(col!(LINK, "phone_country_code"))?,
+            phone_number: r.get(col!(LINK, "phone_number"))?,
+            expiry_date: read_time(r.get(col!(LINK, "expiry_date"))?)?,
+            completed_date: read_time(r.get(col!(LINK, "completed_date"))?)?,
+            created_date: read_time(r.get(col!(LINK, "created_date"))?)?,
         },
-        created_at: from_millis(r.get(21)?)?,
-        updated_at: from_millis(r.get(22)?)?,
-        cancelled_at: r.get::<_, Option<i64>>(23)?.map(from_millis).transpose()?,
+        created_at: from_millis(r.get(col!(LINK, "created_at"))?)?,
+        updated_at: from_millis(r.get(col!(LINK, "updated_at"))?)?,
+        cancelled_at: r
+            .get::<_, Option<i64>>(col!(LINK, "cancelled_at"))?
+            .map(from_millis)
+            .transpose()?,
     })
 }
 
@@ -308,9 +330,11 @@ fn upsert_at(
              transaction_ref, amount, paid_amount, remaining_amount, currency, status, description,
              allow_partial_payment, enable_installment, available_installments, email,
              phone_country_code, phone_number, expiry_date, completed_date, created_date,
-             created_at, updated_at)
+             created_at, updated_at, late)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-             ?19, ?20, ?21, ?22, ?23)
+             ?19, ?20, ?21, ?22, ?23,
+             EXISTS (SELECT 1 FROM links INDEXED BY links_recent
+                     WHERE profile = ?1 AND (created_at, id) > (?22, ?2)))
          ON CONFLICT (profile, id) DO UPDATE SET
              reference_number = coalesce(excluded.reference_number, reference_number),
              order_number = coalesce(excluded.order_number, order_number),
@@ -387,8 +411,13 @@ struct TextFilter {
     low: String,
     /// Upper bound: the text followed by the highest code point.
     high: String,
-    /// The FTS5 query for the description, when the text has a word.
-    fts: Option<String>,
+    /// The description words as an FTS5 expression (`"w1"* AND "w2"*`), when the text has a
+    /// word.
+    words: Option<String>,
+    /// The text as an FTS5 initial-phrase prefix of a code (`^ "PD-2026" *`), when it has a
+    /// word: every order or reference number the text is a prefix of matches it (and a few
+    /// more, which the exact prefix test drops).
+    codes: Option<String>,
 }
 
 impl TextFilter {
@@ -404,43 +433,77 @@ impl TextFilter {
             .filter(|w| !w.is_empty())
             .map(|w| format!("\"{w}\"*"))
             .collect();
+        let has_word = !words.is_empty();
         Some(Self {
             low: text.to_owned(),
             high: format!("{text}{}", char::MAX),
-            fts: (!words.is_empty()).then(|| words.join(" AND ")),
+            words: has_word.then(|| words.join(" AND ")),
+            codes: has_word.then(|| format!("^ \"{}\" *", text.replace('"', "\"\""))),
         })
     }
 
-    /// Appends `(order prefix OR reference prefix OR description words)` about table `t`.
-    /// `seqs` bounds the description matches read from the full-text index to the rows the
-    /// caller will test.
-    fn push_condition(&self, sql: &mut Sql, t: &str, seqs: (i64, i64)) {
+    /// Appends `(order prefix OR reference prefix)` about table `t`.
+    fn push_prefix(&self, sql: &mut Sql, t: &str) {
         sql.push(&format!("(({t}.order_number >= "))
             .arg(self.low.clone())
-            .push(" COLLATE NOCASE AND ")
-            .push(&format!("{t}.order_number < "))
+            .push(&format!(" COLLATE NOCASE AND {t}.order_number < "))
             .arg(self.high.clone())
-            .push(" COLLATE NOCASE) OR (")
-            .push(&format!("{t}.reference_number >= "))
+            .push(&format!(" COLLATE NOCASE) OR ({t}.reference_number >= "))
             .arg(self.low.clone())
-            .push(" COLLATE NOCASE AND ")
-            .push(&format!("{t}.reference_number < "))
+            .push(&format!(" COLLATE NOCASE AND {t}.reference_number < "))
             .arg(self.high.clone())
-            .push(" COLLATE NOCASE)");
-        if let Some(fts) = &self.fts {
-            // Not correlated: the matching rowids (within the window) are read once into a
-            // set. A per-row `MATCH ... AND rowid = ?` re-reads the terms' lists for every row.
-            sql.push(&format!(
-                " OR {t}.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH "
-            ))
-            .arg(fts.clone())
-            .push(" AND rowid BETWEEN ")
-            .arg(seqs.0)
-            .push(" AND ")
-            .arg(seqs.1)
-            .push(")");
+            .push(" COLLATE NOCASE))");
+    }
+}
+
+/// The `tags` token of a profile in `links_words` and `links_codes` (see migration 5).
+fn profile_tag(profile: &str) -> String {
+    format!("\"p{}\"", hex::encode_upper(profile))
+}
+
+/// The `tags` token of a status.
+fn status_tag(status: &LinkStatus) -> String {
+    format!("\"s{}\"", hex::encode_upper(status.as_str()))
+}
+
+/// The full-text query `tags: profile [AND tags: status] AND {columns}: (expr)`, of the late
+/// links only or of the others only.
+fn fts_query(scope: &Scope<'_>, q: &LinkQuery, columns: &str, expr: &str, late: bool) -> String {
+    let status = q
+        .status
+        .as_ref()
+        .map(|s| format!(" AND tags : {}", status_tag(s)))
+        .unwrap_or_default();
+    let m = format!(
+        "(tags : {}{status} AND {{{columns}}} : ({expr}))",
+        profile_tag(scope.profile)
+    );
+    if late {
+        format!("{m} AND tags : \"late\"")
+    } else {
+        format!("{m} NOT tags : \"late\"")
+    }
+}
+
+/// The `seq` window of a search's links that are not late (see migration 5): among them `seq`
+/// follows the history order, so a cursor and a time range are a range of `seq`.
+#[derive(Debug, Clone, Copy, Default)]
+struct SeqWindow {
+    /// The lowest `seq` (included).
+    low: Option<i64>,
+    /// The `seq` above the window (excluded).
+    high: Option<i64>,
+}
+
+impl SeqWindow {
+    /// Appends ` AND {rowid} >= low AND {rowid} < high`.
+    fn push(&self, sql: &mut Sql, rowid: &str) {
+        if let Some(low) = self.low {
+            sql.push(&format!(" AND {rowid} >= ")).arg(low);
         }
-        sql.push(")");
+        if let Some(high) = self.high {
+            sql.push(&format!(" AND {rowid} < ")).arg(high);
+        }
     }
 }
 
@@ -451,15 +514,20 @@ fn page_size(limit: usize) -> usize {
     }
 }
 
-/// Appends ` AND profile = ? [AND status = ?] [AND (created_at, id) < (?, ?)]` about `t`.
+/// Appends ` AND profile = ? [AND created_at in the range] [AND status = ?]
+/// [AND (created_at, id) < (?, ?)]` about `t`.
 fn push_common(sql: &mut Sql, t: &str, scope: &Scope<'_>, q: &LinkQuery) {
     sql.push(&format!(" {t}.profile = "))
         .arg(scope.profile.to_owned());
     if let Some(range) = scope.range {
         sql.push(&format!(" AND {t}.created_at >= "))
-            .arg(to_millis(range.from))
-            .push(&format!(" AND {t}.created_at < "))
-            .arg(to_millis(range.to));
+            .arg(to_millis(range.from));
+        // One upper bound for the index range: the range's end, or the cursor when it comes
+        // first (both would leave the walk to start at the range's end).
+        if q.before.as_ref().is_none_or(|c| range.to <= c.created_at) {
+            sql.push(&format!(" AND {t}.created_at < "))
+                .arg(to_millis(range.to));
+        }
     }
     if let Some(status) = &q.status {
         sql.push(&format!(" AND {t}.status = "))
@@ -525,16 +593,19 @@ impl Store {
         if n >= OPTIMIZE_AFTER {
             // Merge the full-text index's segments so word search reads one b-tree. Smaller
             // batches are left to FTS5's automatic merging: optimizing rewrites the whole index.
-            self.conn
-                .execute("INSERT INTO links_fts (links_fts) VALUES ('optimize')", [])?;
+            self.conn.execute_batch(
+                "INSERT INTO links_words (links_words) VALUES ('optimize');
+                     INSERT INTO links_codes (links_codes) VALUES ('optimize');",
+            )?;
         }
         Ok(n)
     }
 
     /// A link of a profile by id.
     pub fn get_link(&self, profile: &str, id: &str) -> Result<Option<StoredLink>, StoreError> {
+        let cols = LINK.list();
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM links WHERE profile = ?1 AND id = ?2"
+            "SELECT {cols} FROM links WHERE profile = ?1 AND id = ?2"
         ))?;
         let mut rows = stmt.query(params![profile, id])?;
         rows.next()?.map(read_link).transpose()
@@ -548,8 +619,9 @@ impl Store {
         order_number: &str,
         since: DateTime<Utc>,
     ) -> Result<Option<StoredLink>, StoreError> {
+        let cols = LINK.list();
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM links INDEXED BY links_by_order
+            "SELECT {cols} FROM links INDEXED BY links_by_order
              WHERE profile = ?1 AND order_number = ?2 AND created_at >= ?3
              ORDER BY created_at DESC LIMIT 1"
         ))?;
@@ -561,9 +633,10 @@ impl Store {
     /// at or after `today` and every `PENDING` link stored at or after `pending_since`.
     ///
     /// Two index ranges, never a scan: `links_recent` from `today` on, `links_by_status` for
-    /// (`PENDING`, from `pending_since` on); their row ids are merged (a link in both counts
-    /// once) and the rows read by row id. The cost follows the rows returned, not the size of
-    /// the history.
+    /// (`PENDING`, from `pending_since` on), each read newest first and stopping at `limit`;
+    /// their row ids are merged (a link in both counts once) and only those rows read by row
+    /// id. The cost follows the rows returned, at most `2 × limit`, not the size of the
+    /// history or of a busy day.
     pub fn board_links(
         &self,
         profile: &str,
@@ -571,14 +644,17 @@ impl Store {
         pending_since: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<StoredLink>, StoreError> {
+        self.start_meter();
         let mut stmt = self.conn.prepare_cached(&board_sql())?;
-        collect(stmt.query(params![
+        let links = collect(stmt.query(params![
             profile,
             to_millis(today),
             LinkStatus::Pending.as_str(),
             to_millis(pending_since),
             limit_value(limit),
-        ])?)
+        ])?)?;
+        self.meter(&stmt);
+        Ok(links)
     }
 
     /// How many links a profile's history holds.
@@ -605,14 +681,12 @@ impl Store {
         q: &LinkQuery,
         range: Option<TimeRange>,
     ) -> Result<LinkPage, StoreError> {
+        self.start_meter();
         let scope = Scope { profile, range };
         let filter = q.text.as_deref().and_then(TextFilter::new);
         match filter {
             None => self.page_without_text(&scope, q),
-            Some(filter) => {
-                let plan = self.choose_plan(profile, &filter)?;
-                self.page_with_text(&scope, q, &filter, plan)
-            }
+            Some(filter) => self.page_with_text(&scope, q, &filter),
         }
     }
 
@@ -707,41 +781,77 @@ impl Store {
 
     fn run(&self, sql: &Sql) -> Result<Vec<StoredLink>, StoreError> {
         let mut stmt = self.conn.prepare_cached(&sql.text)?;
-        collect(stmt.query(params_from_iter(sql.args.iter()))?)
+        let links = collect(stmt.query(params_from_iter(sql.args.iter()))?)?;
+        self.meter(&stmt);
+        Ok(links)
     }
 
     fn page_without_text(&self, scope: &Scope<'_>, q: &LinkQuery) -> Result<LinkPage, StoreError> {
         Ok(Self::finish_page(q, self.run(&sql_without_text(scope, q))?))
     }
 
-    /// Counts the matches of each text source, each count stopping past [`CANDIDATE_LIMIT`].
-    fn choose_plan(&self, profile: &str, f: &TextFilter) -> Result<Plan, StoreError> {
+    /// True when an order or a reference prefix matches more than [`CANDIDATE_LIMIT`] links
+    /// of the profile (each count stops past it: at most that many index entries read).
+    fn many_codes(&self, profile: &str, f: &TextFilter) -> Result<bool, StoreError> {
         let cap = limit_value(CANDIDATE_LIMIT + 1);
         for column in ["order_number", "reference_number"] {
-            let n: i64 = self
-                .conn
-                .prepare_cached(&format!(
-                    "SELECT count(*) FROM (SELECT 1 FROM links
-                     WHERE profile = ?1 AND {column} >= ?2 COLLATE NOCASE
-                         AND {column} < ?3 COLLATE NOCASE LIMIT ?4)"
-                ))?
-                .query_row(params![profile, f.low, f.high, cap], |r| r.get(0))?;
+            let mut stmt = self.conn.prepare_cached(&format!(
+                "SELECT count(*) FROM (SELECT 1 FROM links
+                 WHERE profile = ?1 AND {column} >= ?2 COLLATE NOCASE
+                     AND {column} < ?3 COLLATE NOCASE LIMIT ?4)"
+            ))?;
+            let n: i64 = stmt.query_row(params![profile, f.low, f.high, cap], |r| r.get(0))?;
+            self.meter(&stmt);
             if n > limit_value(CANDIDATE_LIMIT) {
-                return Ok(Plan::Scan);
+                return Ok(true);
             }
         }
-        if let Some(fts) = &f.fts {
-            let n: i64 = self
-                .conn
-                .prepare_cached(
-                    "SELECT count(*) FROM (SELECT 1 FROM links_fts WHERE links_fts MATCH ?1 LIMIT ?2)",
-                )?
-                .query_row(params![fts, cap], |r| r.get(0))?;
-            if n > limit_value(CANDIDATE_LIMIT) {
-                return Ok(Plan::Scan);
+        Ok(false)
+    }
+
+    /// The `seq` of the oldest link that is not late with (`created_at`, `id`) at or after the
+    /// key: every link that is not late and older than the key has a lower `seq`. `None` when
+    /// no such link exists. (Late links are skipped one by one; they are few.)
+    fn seq_at(&self, profile: &str, created_at: i64, id: &str) -> Result<Option<i64>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq FROM links INDEXED BY links_recent
+             WHERE profile = ?1 AND (created_at, id) >= (?2, ?3) AND late = 0
+             ORDER BY created_at, id LIMIT 1",
+        )?;
+        let seq = {
+            let mut rows = stmt.query(params![profile, created_at, id])?;
+            match rows.next()? {
+                Some(r) => Some(r.get(0)?),
+                None => None,
+            }
+        };
+        self.meter(&stmt);
+        Ok(seq)
+    }
+
+    /// The search's window of `seq` for the links that are not late; `None` when it is empty.
+    fn seq_window(
+        &self,
+        scope: &Scope<'_>,
+        q: &LinkQuery,
+    ) -> Result<Option<SeqWindow>, StoreError> {
+        let mut w = SeqWindow::default();
+        let mut lower_high = |high: Option<i64>| {
+            if let Some(h) = high {
+                w.high = Some(w.high.map_or(h, |x| x.min(h)));
+            }
+        };
+        if let Some(c) = &q.before {
+            lower_high(self.seq_at(scope.profile, to_millis(c.created_at), &c.id)?);
+        }
+        if let Some(range) = scope.range {
+            lower_high(self.seq_at(scope.profile, to_millis(range.to), "")?);
+            match self.seq_at(scope.profile, to_millis(range.from), "")? {
+                Some(low) => w.low = Some(low),
+                None => return Ok(None),
             }
         }
-        Ok(Plan::Collect)
+        Ok(Some(w))
     }
 
     fn page_with_text(
@@ -749,79 +859,11 @@ impl Store {
         scope: &Scope<'_>,
         q: &LinkQuery,
         f: &TextFilter,
-        plan: Plan,
     ) -> Result<LinkPage, StoreError> {
-        if plan == Plan::Scan {
-            let Some(window) = self.scan_window(scope, q)? else {
-                return Ok(Self::finish_page(q, Vec::new()));
-            };
-            let links = self.run(&sql_scan(scope, q, f, &window))?;
-            // A full page, or no rows older than the window: the answer is complete.
-            if links.len() > page_size(q.limit) || window.floor.is_none() {
-                return Ok(Self::finish_page(q, links));
-            }
-        }
-        Ok(Self::finish_page(q, self.run(&sql_collect(scope, q, f))?))
-    }
-
-    /// The rows a scan may test: down to the [`SCAN_BUDGET`]-th newest row the query may
-    /// return, and their lowest and highest `seq`. Two index-only walks. `None` when the query
-    /// has no rows at all.
-    fn scan_window(&self, scope: &Scope<'_>, q: &LinkQuery) -> Result<Option<Window>, StoreError> {
-        let index = time_index(q);
-        let mut sql = Sql::default();
-        sql.push(&format!(
-            "SELECT w.created_at, w.id FROM links AS w INDEXED BY {index} WHERE"
-        ));
-        push_common(&mut sql, "w", scope, q);
-        sql.push(" ORDER BY w.created_at DESC, w.id DESC LIMIT 1 OFFSET ")
-            .arg(limit_value(SCAN_BUDGET - 1));
-        let floor: Option<(i64, String)> = {
-            let mut stmt = self.conn.prepare_cached(&sql.text)?;
-            let mut rows = stmt.query(params_from_iter(sql.args.iter()))?;
-            match rows.next()? {
-                Some(r) => Some((r.get(0)?, r.get(1)?)),
-                None => None,
-            }
-        };
-        let mut sql = Sql::default();
-        sql.push(&format!(
-            "SELECT min(w.seq), max(w.seq) FROM links AS w INDEXED BY {index} WHERE"
-        ));
-        push_common(&mut sql, "w", scope, q);
-        push_floor(&mut sql, "w", floor.as_ref());
-        let seqs: (Option<i64>, Option<i64>) = self
-            .conn
-            .prepare_cached(&sql.text)?
-            .query_row(params_from_iter(sql.args.iter()), |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?;
-        Ok(match seqs {
-            (Some(low), Some(high)) => Some(Window {
-                floor,
-                seqs: (low, high),
-            }),
-            _ => None,
-        })
-    }
-}
-
-/// The rows a scan tests (see `scan_window`).
-struct Window {
-    /// The oldest row's key; `None` when the window reaches the oldest row of the query.
-    floor: Option<(i64, String)>,
-    /// The lowest and highest `seq` in the window.
-    seqs: (i64, i64),
-}
-
-/// Appends ` AND (created_at, id) >= floor` about `t`.
-fn push_floor(sql: &mut Sql, t: &str, floor: Option<&(i64, String)>) {
-    if let Some((created_at, id)) = floor {
-        sql.push(&format!(" AND ({t}.created_at, {t}.id) >= ("))
-            .arg(*created_at)
-            .push(", ")
-            .arg(id.clone())
-            .push(")");
+        let window = self.seq_window(scope, q)?;
+        let codes_by_fts = f.codes.is_some() && self.many_codes(scope.profile, f)?;
+        let sql = sql_text_page(scope, q, f, window.as_ref(), codes_by_fts);
+        Ok(Self::finish_page(q, self.run(&sql)?))
     }
 }
 
@@ -837,22 +879,26 @@ fn time_index(q: &LinkQuery) -> &'static str {
 /// The board's query (see `Store::board_links`): ?1 profile, ?2 today's start, ?3 `PENDING`,
 /// ?4 the pending window's start, ?5 the limit.
 fn board_sql() -> String {
+    let cols = LINK.list();
     format!(
-        "SELECT {COLUMNS} FROM links WHERE seq IN (
-             SELECT seq FROM links INDEXED BY links_recent
+        "SELECT {cols} FROM links NOT INDEXED WHERE seq IN (
+             SELECT seq FROM (SELECT seq FROM links INDEXED BY links_recent
                  WHERE profile = ?1 AND created_at >= ?2
+                 ORDER BY created_at DESC, id DESC LIMIT ?5)
              UNION
-             SELECT seq FROM links INDEXED BY links_by_status
-                 WHERE profile = ?1 AND status = ?3 AND created_at >= ?4)
+             SELECT seq FROM (SELECT seq FROM links INDEXED BY links_by_status
+                 WHERE profile = ?1 AND status = ?3 AND created_at >= ?4
+                 ORDER BY created_at DESC, id DESC LIMIT ?5))
          ORDER BY created_at DESC, id DESC LIMIT ?5"
     )
 }
 
 /// A page without a text filter: one walk of the time index.
 fn sql_without_text(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
+    let cols = LINK.list();
     let mut sql = Sql::default();
     sql.push(&format!(
-        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
+        "SELECT {cols} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
     push_common(&mut sql, "l", scope, q);
@@ -874,9 +920,10 @@ fn sql_amounts(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
 
 /// Every link without a text filter, newest first: [`sql_without_text`] without its limit.
 fn sql_walk(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
+    let cols = LINK.list();
     let mut sql = Sql::default();
     sql.push(&format!(
-        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
+        "SELECT {cols} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
     push_common(&mut sql, "l", scope, q);
@@ -884,74 +931,96 @@ fn sql_walk(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
     sql
 }
 
-/// Many matches: walk the time index newest first, testing each row, down to the window's
-/// floor (the [`SCAN_BUDGET`]-th row) at most. The floor is a range of the index, so the walk
-/// stops at the page's last match and never sorts; the index covers the prefix columns, so
-/// only matching rows are read from the table.
-fn sql_scan(scope: &Scope<'_>, q: &LinkQuery, f: &TextFilter, window: &Window) -> Sql {
-    let mut sql = Sql::default();
-    sql.push(&format!(
-        "SELECT {COLUMNS} FROM links AS l INDEXED BY {} WHERE",
-        time_index(q)
-    ));
-    push_common(&mut sql, "l", scope, q);
-    push_floor(&mut sql, "l", window.floor.as_ref());
-    sql.push(" AND ");
-    f.push_condition(&mut sql, "l", window.seqs);
-    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
-        .arg(limit_value(page_size(q.limit) + 1));
-    sql
-}
-
-/// Few matches, or many but old: find the page's keys among every match (order and
-/// reference prefixes from their covering indexes, description words through the full-text
-/// index), then read only the page's rows.
-fn sql_collect(scope: &Scope<'_>, q: &LinkQuery, f: &TextFilter) -> Sql {
+/// A page with a text filter: the page's keys are the newest of at most `3n` candidates, read
+/// from sources that each stop after `n` (`n` = page size + 1), then only the page's rows are
+/// read by `seq`:
+/// - description words: `links_words` by descending rowid, the links that are not late, within
+///   the search's `seq` window: the first `n` are the newest `n`;
+/// - order and reference prefixes: with few matches (at most [`CANDIDATE_LIMIT`]), ranked from
+///   their covering indexes; with many, `links_codes` by descending rowid like the words, each
+///   candidate's exact prefix tested on its row;
+/// - the late links that match (their partial index, the words through `links_words` limited
+///   to late links).
+fn sql_text_page(
+    scope: &Scope<'_>,
+    q: &LinkQuery,
+    f: &TextFilter,
+    window: Option<&SeqWindow>,
+    codes_by_fts: bool,
+) -> Sql {
     let n = limit_value(page_size(q.limit) + 1);
     let mut sql = Sql::default();
     sql.push(&format!(
-        "SELECT {COLUMNS} FROM links AS l NOT INDEXED WHERE l.seq IN (\
-         SELECT seq FROM ("
+        "SELECT {} FROM links AS l NOT INDEXED WHERE l.seq IN (SELECT seq FROM (",
+        LINK.list()
     ));
-    // Each source keeps only its own newest `n` (a bounded top-n sort), so the union and the
-    // final ranking handle at most 3n keys.
-    for (alias, column, index) in [
-        ("o", "order_number", "links_by_order"),
-        ("r", "reference_number", "links_by_reference"),
-    ] {
-        if alias == "r" {
-            sql.push(" UNION ");
-        }
-        sql.push(&format!(
-            "SELECT * FROM (SELECT {alias}.seq, {alias}.created_at, {alias}.id \
-             FROM links AS {alias} INDEXED BY {index} WHERE"
-        ));
-        push_common(&mut sql, alias, scope, q);
-        sql.push(&format!(" AND {alias}.{column} >= "))
-            .arg(f.low.clone())
-            .push(&format!(" COLLATE NOCASE AND {alias}.{column} < "))
-            .arg(f.high.clone())
-            .push(&format!(
-                " COLLATE NOCASE ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT "
-            ))
-            .arg(n)
+    // The late links: always a source (its index holds only them).
+    sql.push("SELECT * FROM (SELECT t.seq FROM links AS t INDEXED BY links_late WHERE");
+    push_common(&mut sql, "t", scope, q);
+    sql.push(" AND t.late = 1 AND (");
+    f.push_prefix(&mut sql, "t");
+    if let Some(words) = &f.words {
+        sql.push(" OR t.seq IN (SELECT rowid FROM links_words WHERE links_words MATCH ")
+            .arg(fts_query(scope, q, "description", words, true))
             .push(")");
     }
-    if let Some(fts) = &f.fts {
-        // `NOT INDEXED`: look the matches up by rowid, never walk the profile's rows.
-        sql.push(
-            " UNION SELECT * FROM (SELECT d.seq, d.created_at, d.id FROM links AS d NOT INDEXED WHERE",
-        );
-        push_common(&mut sql, "d", scope, q);
-        sql.push(" AND d.seq IN (SELECT rowid FROM links_fts WHERE links_fts MATCH ")
-            .arg(fts.clone())
-            .push(") ORDER BY d.created_at DESC, d.id DESC LIMIT ")
-            .arg(n)
-            .push(")");
-    }
-    sql.push(") ORDER BY created_at DESC, id DESC LIMIT ")
+    sql.push(") ORDER BY t.created_at DESC, t.id DESC LIMIT ")
         .arg(n)
-        .push(") ORDER BY l.created_at DESC, l.id DESC");
+        .push(")");
+    if let (Some(words), Some(window)) = (&f.words, window) {
+        sql.push(
+            " UNION SELECT * FROM (SELECT rowid AS seq FROM links_words WHERE links_words MATCH ",
+        )
+        .arg(fts_query(scope, q, "description", words, false));
+        window.push(&mut sql, "rowid");
+        sql.push(" ORDER BY rowid DESC LIMIT ").arg(n).push(")");
+    }
+    match (&f.codes, window) {
+        (Some(codes), Some(window)) if codes_by_fts => {
+            sql.push(
+                " UNION SELECT * FROM (SELECT links_codes.rowid AS seq FROM links_codes \
+                 CROSS JOIN links AS c ON c.seq = links_codes.rowid WHERE links_codes MATCH ",
+            )
+            .arg(fts_query(
+                scope,
+                q,
+                "order_number reference_number",
+                codes,
+                false,
+            ));
+            window.push(&mut sql, "links_codes.rowid");
+            sql.push(" AND ");
+            f.push_prefix(&mut sql, "c");
+            sql.push(" ORDER BY links_codes.rowid DESC LIMIT ")
+                .arg(n)
+                .push(")");
+        }
+        _ => {
+            // Each index keeps only its own newest `n` (a bounded top-n sort over at most
+            // CANDIDATE_LIMIT entries).
+            for (alias, column, index) in [
+                ("o", "order_number", "links_by_order"),
+                ("r", "reference_number", "links_by_reference"),
+            ] {
+                sql.push(&format!(
+                    " UNION SELECT * FROM (SELECT {alias}.seq FROM links AS {alias} \
+                     INDEXED BY {index} WHERE"
+                ));
+                push_common(&mut sql, alias, scope, q);
+                sql.push(&format!(" AND {alias}.{column} >= "))
+                    .arg(f.low.clone())
+                    .push(&format!(" COLLATE NOCASE AND {alias}.{column} < "))
+                    .arg(f.high.clone())
+                    .push(&format!(
+                        " COLLATE NOCASE ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT "
+                    ))
+                    .arg(n)
+                    .push(")");
+            }
+        }
+    }
+    sql.push(")) ORDER BY l.created_at DESC, l.id DESC LIMIT ")
+        .arg(n);
     sql
 }
 
@@ -1015,56 +1084,111 @@ mod tests {
         page.links.iter().map(|l| l.link.id.as_str()).collect()
     }
 
+    /// Every link of `p` matching `text` (and `status`), newest first, by brute force.
+    fn expected(store: &Store, text: &str, status: Option<&LinkStatus>) -> Vec<String> {
+        let mut all = Vec::new();
+        store
+            .for_each_link("p", &LinkQuery::default(), None, |l| {
+                all.push(l);
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        let t = text.to_ascii_lowercase();
+        let words: Vec<String> = t
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect();
+        all.into_iter()
+            .filter(|l| status.is_none_or(|s| l.link.status.as_ref() == Some(s)))
+            .filter(|l| {
+                let prefix = |v: &Option<String>| {
+                    v.as_deref()
+                        .is_some_and(|v| v.to_ascii_lowercase().starts_with(&t))
+                };
+                let desc = l.link.description.as_deref().unwrap_or("").to_lowercase();
+                let desc_words: Vec<&str> = desc.split(' ').collect();
+                prefix(&l.link.order_number)
+                    || prefix(&l.link.reference_number)
+                    || (!words.is_empty()
+                        && words
+                            .iter()
+                            .all(|w| desc_words.iter().any(|d| d.starts_with(w.as_str()))))
+            })
+            .map(|l| l.link.id)
+            .collect()
+    }
+
+    /// Every page of each search, through every source (few and many code matches, words),
+    /// with late links (stored after newer ones) among them, equals the brute-force answer.
     #[test]
-    fn both_text_plans_give_the_same_pages() {
-        let store = store();
+    fn text_pages_are_the_newest_matches_late_links_included() {
+        let mut store = store();
+        let t0 = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+        // Stored last, dated early: late.
+        for (i, at) in [(5000u32, 10i64), (5001, 700), (5002, 700)] {
+            let order = format!("A-9{i}");
+            store
+                .upsert_link(
+                    "p",
+                    &link(i, &order, "red shirt", LinkStatus::Completed),
+                    t0 + chrono::TimeDelta::seconds(at),
+                )
+                .unwrap();
+        }
+        let late: i64 = store
+            .conn
+            .query_row("SELECT count(*) FROM links WHERE late = 1", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(late, 3);
         let queries = [
             ("a-0", None),
+            ("A-", None),
             ("b-002", Some(LinkStatus::Completed)),
             ("r0001", None),
+            ("R", Some(LinkStatus::Pending)),
             ("red", None),
             ("blue sc", Some(LinkStatus::Pending)),
+            ("red shirt", Some(LinkStatus::Completed)),
             ("zzz", None),
         ];
         for (text, status) in queries {
-            let f = TextFilter::new(text).unwrap();
+            let want = expected(&store, text, status.as_ref());
+            let mut got = Vec::new();
             let mut q = LinkQuery {
                 text: Some(text.into()),
-                status,
+                status: status.clone(),
                 limit: 37,
                 before: None,
             };
-            for _ in 0..3 {
-                let scan = store
-                    .page_with_text(&Scope::of("p"), &q, &f, Plan::Scan)
-                    .unwrap();
-                let collect = store
-                    .page_with_text(&Scope::of("p"), &q, &f, Plan::Collect)
-                    .unwrap();
-                assert_eq!(ids(&scan), ids(&collect), "{text}");
-                assert_eq!(scan.next, collect.next, "{text}");
-                match scan.next {
+            loop {
+                let page = store.search_links("p", &q).unwrap();
+                got.extend(ids(&page).into_iter().map(str::to_owned));
+                match page.next {
                     Some(c) => q.before = Some(c),
                     None => break,
                 }
             }
+            assert_eq!(got, want, "{text} {status:?}");
         }
     }
 
     #[test]
-    fn the_plan_follows_the_number_of_matches() {
+    fn many_code_matches_switch_to_the_codes_index() {
         let store = store();
-        let plan = |text: &str| {
+        let many = |text: &str| {
             store
-                .choose_plan("p", &TextFilter::new(text).unwrap())
+                .many_codes("p", &TextFilter::new(text).unwrap())
                 .unwrap()
         };
-        // 1,500 orders start with A: under the limit. 3,000 links say red or blue: 1,500 each.
-        assert_eq!(plan("A-"), Plan::Collect);
-        assert_eq!(plan("A-0001"), Plan::Collect);
-        assert_eq!(plan("R"), Plan::Scan);
-        assert_eq!(plan("red"), Plan::Collect);
-        assert_eq!(plan("shirt scarf"), Plan::Collect);
+        // 1,500 orders start with A: over the limit; 500 with A-0; every reference with R.
+        assert!(many("A-"));
+        assert!(!many("A-01"));
+        assert!(!many("A-0001"));
+        assert!(many("R"));
+        assert!(!many("red"));
     }
 
     fn plan_of(store: &Store, sql: &Sql) -> String {
@@ -1076,17 +1200,6 @@ mod tests {
             .query_map(params_from_iter(sql.args.iter()), |r| r.get::<_, String>(3))
             .unwrap();
         rows.map(Result::unwrap).collect::<Vec<_>>().join(" | ")
-    }
-
-    fn opcodes(store: &Store, sql: &Sql) -> Vec<String> {
-        let mut stmt = store
-            .conn
-            .prepare(&format!("EXPLAIN {}", sql.text))
-            .unwrap();
-        stmt.query_map(params_from_iter(sql.args.iter()), |r| r.get::<_, String>(1))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
     }
 
     /// The History view's date filter: the first page of a range is a range of the same time
@@ -1156,32 +1269,27 @@ mod tests {
                 assert!(!plan.contains("TEMP B-TREE"), "{plan}");
                 // The cursor is a range of the index, not a filter on every row.
                 assert_eq!(plan.contains("(created_at,id)<(?,?)"), keyset, "{plan}");
-                let f = TextFilter::new("red").unwrap();
-                let window = Window {
-                    floor: Some((1_790_000_100, "lnk_00200".to_owned())),
-                    seqs: (1, 3000),
-                };
-                let scan = sql_scan(&Scope::of("p"), &q, &f, &window);
-                let plan = plan_of(&store, &scan);
-                assert!(plan.contains(index), "{plan}");
-                assert!(!plan.contains("TEMP B-TREE"), "{plan}");
-                // The row is read from the table only once the index columns matched.
-                assert!(opcodes(&store, &scan).contains(&"DeferredSeek".to_owned()));
             }
         }
+        // A text page: the words and the codes newest first from their full-text indexes
+        // (no sort of the matches), the late links from their own index.
+        let f = TextFilter::new("red").unwrap();
         let q = LinkQuery::default();
+        let window = SeqWindow::default();
         let plan = plan_of(
             &store,
-            &sql_collect(&Scope::of("p"), &q, &TextFilter::new("a-1 red").unwrap()),
+            &sql_text_page(&Scope::of("p"), &q, &f, Some(&window), true),
+        );
+        assert!(plan.contains("links_words VIRTUAL TABLE INDEX"), "{plan}");
+        assert!(plan.contains("links_codes VIRTUAL TABLE INDEX"), "{plan}");
+        assert!(plan.contains("USING INDEX links_late"), "{plan}");
+        assert!(!plan.contains("links_recent"), "{plan}");
+        let plan = plan_of(
+            &store,
+            &sql_text_page(&Scope::of("p"), &q, &f, Some(&window), false),
         );
         assert!(plan.contains("COVERING INDEX links_by_order"), "{plan}");
         assert!(plan.contains("COVERING INDEX links_by_reference"), "{plan}");
-        assert!(plan.contains("links_fts"), "{plan}");
-        assert!(!plan.contains("links_recent"), "{plan}");
-        assert!(
-            plan.contains("SEARCH d USING INTEGER PRIMARY KEY"),
-            "{plan}"
-        );
     }
 
     #[test]

@@ -173,8 +173,77 @@ CREATE TABLE link_items (
 ) STRICT, WITHOUT ROWID;
 ";
 
+/// Version 5: history search that stops at the page.
+///
+/// `late` marks a link stored with a (`created_at`, `id`) older than a link of its profile
+/// stored before it (a clock set back, an import of old links). Every other link is newer than
+/// every link stored before it, so among them the `seq` order *is* the history order, and a
+/// full-text index whose rowid is `seq`, read by descending rowid, yields the newest matches
+/// first and stops after a page. The few late links are found through their own partial index.
+///
+/// `links_words` (the description) and `links_codes` (order and reference numbers) replace
+/// `links_fts`: contentless, each with a `tags` column holding the profile (`p` + hex), the
+/// status (`s` + hex) and `late`, so a profile, a status and "not late" are parts of the
+/// full-text query instead of a row lookup per match. Prefix indexes up to 6 characters make a
+/// typed word or code part one ready list, read newest first without merging.
+const V5: &str = "
+DROP TRIGGER links_fts_insert;
+DROP TRIGGER links_fts_delete;
+DROP TRIGGER links_fts_update;
+DROP TABLE links_fts;
+ALTER TABLE links ADD COLUMN late INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1));
+UPDATE links SET late = 1 WHERE seq IN (
+    SELECT seq FROM (
+        SELECT seq, printf('%020d %s', created_at, id) AS k,
+            max(printf('%020d %s', created_at, id)) OVER (
+                PARTITION BY profile ORDER BY seq
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+        FROM links)
+    WHERE k < before);
+CREATE INDEX links_late ON links (profile, created_at, id) WHERE late = 1;
+CREATE VIRTUAL TABLE links_words USING fts5(
+    description, tags,
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '1 2 3 4 5 6'
+);
+CREATE VIRTUAL TABLE links_codes USING fts5(
+    order_number, reference_number, tags,
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2',
+    prefix = '1 2 3 4 5 6'
+);
+CREATE VIEW links_tags AS SELECT seq, description, order_number, reference_number,
+    'p' || hex(profile) || ' s' || hex(coalesce(status, '')) || iif(late, ' late', '') AS tags
+    FROM links;
+INSERT INTO links_words (rowid, description, tags) SELECT seq, description, tags FROM links_tags;
+INSERT INTO links_codes (rowid, order_number, reference_number, tags)
+    SELECT seq, order_number, reference_number, tags FROM links_tags;
+CREATE TRIGGER links_search_insert AFTER INSERT ON links BEGIN
+    INSERT INTO links_words (rowid, description, tags)
+        SELECT seq, description, tags FROM links_tags WHERE seq = new.seq;
+    INSERT INTO links_codes (rowid, order_number, reference_number, tags)
+        SELECT seq, order_number, reference_number, tags FROM links_tags WHERE seq = new.seq;
+END;
+CREATE TRIGGER links_search_delete AFTER DELETE ON links BEGIN
+    DELETE FROM links_words WHERE rowid = old.seq;
+    DELETE FROM links_codes WHERE rowid = old.seq;
+END;
+CREATE TRIGGER links_search_update AFTER UPDATE OF description, order_number, reference_number,
+    status ON links
+WHEN old.description IS NOT new.description OR old.order_number IS NOT new.order_number
+    OR old.reference_number IS NOT new.reference_number OR old.status IS NOT new.status BEGIN
+    DELETE FROM links_words WHERE rowid = old.seq;
+    DELETE FROM links_codes WHERE rowid = old.seq;
+    INSERT INTO links_words (rowid, description, tags)
+        SELECT seq, description, tags FROM links_tags WHERE seq = new.seq;
+    INSERT INTO links_codes (rowid, order_number, reference_number, tags)
+        SELECT seq, order_number, reference_number, tags FROM links_tags WHERE seq = new.seq;
+END;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {
@@ -259,7 +328,7 @@ mod tests {
         let hits: i64 = store
             .conn
             .query_row(
-                "SELECT count(*) FROM links_fts WHERE links_fts MATCH 'kazak'",
+                "SELECT count(*) FROM links_words WHERE links_words MATCH 'kazak'",
                 [],
                 |r| r.get(0),
             )

@@ -46,7 +46,7 @@ pub use journal::{
 };
 pub use links::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, LinkTotals,
-    MAX_PAGE, SCAN_BUDGET, StoredLink, TimeRange,
+    MAX_PAGE, StoredLink, TimeRange,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub use report::{CurrencyReport, DayReport, ItemSales, TOP_ITEMS, Tally};
@@ -182,6 +182,44 @@ pub struct Pragmas {
 pub struct Store {
     conn: Connection,
     path: Option<PathBuf>,
+    /// What the last history search or board read cost (see [`Store::last_query_cost`]).
+    cost: std::cell::Cell<QueryCost>,
+}
+
+/// What `SQLite` did for one history search or board read, summed over its statements
+/// (`sqlite3_stmt_status`): the measure the tests hold first pages to, independent of timing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QueryCost {
+    /// Virtual machine steps (each row read from a table, an index or a full-text index is a
+    /// few of them).
+    pub vm_steps: u64,
+    /// Steps of full scans of a table or an index.
+    pub fullscan_steps: u64,
+    /// Sorts.
+    pub sorts: u64,
+}
+
+impl Store {
+    /// The cost of the last [`Store::search_links_in`] (or `search_links`, or `board_links`).
+    pub fn last_query_cost(&self) -> QueryCost {
+        self.cost.get()
+    }
+
+    /// Adds a statement's counters to the current query's cost and resets them.
+    fn meter(&self, stmt: &rusqlite::Statement<'_>) {
+        use rusqlite::StatementStatus as S;
+        let take = |s| u64::try_from(stmt.reset_status(s)).unwrap_or(0);
+        let mut c = self.cost.get();
+        c.vm_steps += take(S::VmStep);
+        c.fullscan_steps += take(S::FullscanStep);
+        c.sorts += take(S::Sort);
+        self.cost.set(c);
+    }
+
+    /// Starts measuring a new query.
+    fn start_meter(&self) {
+        self.cost.set(QueryCost::default());
+    }
 }
 
 impl fmt::Debug for Store {
@@ -219,7 +257,11 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         migrations::migrate(&mut conn)?;
-        let mut store = Store { conn, path };
+        let mut store = Store {
+            conn,
+            path,
+            cost: std::cell::Cell::default(),
+        };
         store.ensure_builtin_rows()?;
         Ok(store)
     }
@@ -369,3 +411,44 @@ mod tests {
         assert_eq!(from_millis(to_millis(t)).unwrap(), t);
     }
 }
+
+/// A table's column list, the one place its `SELECT` text and its row readers take their
+/// columns from: the text is made from the list ([`Columns::list`]) and a value is read by
+/// name (`row.get(col!(LIST, "name"))`): the name's position is found at compile time, and a
+/// name not in the list does not compile. No row is parsed by a hand-written position.
+#[derive(Debug)]
+pub(crate) struct Columns<const N: usize>(pub(crate) [&'static str; N]);
+
+impl<const N: usize> Columns<N> {
+    /// `a, b, c`, for `SELECT {list} FROM ...`.
+    pub(crate) fn list(&self) -> String {
+        self.0.join(", ")
+    }
+
+    /// The position of `name` in the list (used in a `const` block by [`col!`]).
+    pub(crate) const fn at(&self, name: &str) -> usize {
+        let mut i = 0;
+        while i < N {
+            let (a, b) = (self.0[i].as_bytes(), name.as_bytes());
+            if a.len() == b.len() {
+                let mut j = 0;
+                while j < a.len() && a[j] == b[j] {
+                    j += 1;
+                }
+                if j == a.len() {
+                    return i;
+                }
+            }
+            i += 1;
+        }
+        panic!("the column is not in the list");
+    }
+}
+
+/// The position of a named column of a [`Columns`] list, found at compile time.
+macro_rules! col {
+    ($list:expr, $name:literal) => {
+        const { $list.at($name) }
+    };
+}
+pub(crate) use col;

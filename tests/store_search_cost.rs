@@ -1,0 +1,162 @@
+//! No first page of history reads more than a few hundred rows, whatever it asks for: each
+//! search of the history bench's shapes over a generated 100,000-link file, with the board's
+//! read and a date range's first page, measured with `SQLite`'s own statement counters
+//! (`sqlite3_stmt_status`, summed over every statement the search runs), not by timing.
+//!
+//! A row read costs a handful of virtual machine steps, so [`MAX_STEPS`] allows a few hundred
+//! rows; a search that ranks all its matches (89,000 links for the oldest month's orders, 7,000
+//! for a common word) takes hundreds of thousands. The last test runs the ranking query this
+//! history search used before migration 5 on the same file and checks that the bound catches it.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "test setup: a failed unwrap stops the test with its location"
+)]
+
+mod store_support;
+
+use chrono::TimeDelta;
+use paydesk::clock::Zone;
+use paydesk::domain::LinkStatus;
+use paydesk::store::{DB_FILE, LinkCursor, LinkQuery, QueryCost, Store, TimeRange};
+use rusqlite::StatementStatus;
+use store_support::{PROFILE, RARE_WORD, synthetic_link, synthetic_links};
+
+const LINKS: u64 = 100_000;
+
+/// A few hundred rows' worth of steps.
+const MAX_STEPS: u64 = 20_000;
+
+fn text(t: &str) -> LinkQuery {
+    LinkQuery {
+        text: Some(t.to_owned()),
+        ..LinkQuery::default()
+    }
+}
+
+fn history() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    store
+        .insert_links_bulk(PROFILE, synthetic_links(LINKS))
+        .unwrap();
+    (dir, store)
+}
+
+fn check(name: &str, cost: QueryCost, links: usize) {
+    println!("{name}: {links} links, {cost:?}");
+    assert!(cost.vm_steps <= MAX_STEPS, "{name}: {cost:?}");
+    assert_eq!(cost.fullscan_steps, 0, "{name}: {cost:?}");
+}
+
+/// (One test: the 100,000-link file is built once.)
+#[test]
+fn every_first_page_reads_a_few_hundred_rows_at_most() {
+    let (dir, store) = history();
+    let last_day = synthetic_link(LINKS - 1).0.order_number.unwrap()[..11].to_owned();
+    let few_orders = {
+        let o = synthetic_link(LINKS / 2).0.order_number.unwrap();
+        o[..o.len() - 1].to_owned()
+    };
+    let middle = synthetic_link(LINKS / 2);
+    let cases: Vec<(&str, LinkQuery)> = vec![
+        ("no_filter", LinkQuery::default()),
+        (
+            "no_filter_page_at_the_middle",
+            LinkQuery {
+                before: Some(LinkCursor {
+                    created_at: middle.1,
+                    id: middle.0.id.clone(),
+                }),
+                ..LinkQuery::default()
+            },
+        ),
+        (
+            "status_pending",
+            LinkQuery {
+                status: Some(LinkStatus::Pending),
+                ..LinkQuery::default()
+            },
+        ),
+        ("order_prefix_10_links", text(&few_orders)),
+        ("order_prefix_newest_day", text(&last_day)),
+        ("order_prefix_oldest_month_89k_links", text("PD-202601")),
+        ("order_prefix_every_link", text("PD-2026")),
+        ("reference_prefix_10_links", text("R00001234")),
+        ("reference_prefix_every_link", text("R")),
+        ("description_word_7pct", text("kazak")),
+        ("description_rare_word", text(RARE_WORD)),
+        ("description_two_words", text("kazak mont")),
+        (
+            "description_word_and_status",
+            LinkQuery {
+                status: Some(LinkStatus::Rejected),
+                ..text("kazak")
+            },
+        ),
+        ("no_match", text("nothing-like-this")),
+        ("first_letter_typed", text("k")),
+    ];
+    let utc = Zone::hours(0);
+    let day = middle.1.date_naive();
+    let ranges = [None, Some(TimeRange::days(day, day, utc))];
+    for (name, q) in &cases {
+        for range in ranges {
+            let first = store.search_links_in(PROFILE, q, range).unwrap();
+            check(
+                &format!("{name} (range {})", range.is_some()),
+                store.last_query_cost(),
+                first.links.len(),
+            );
+            // The second page costs the same.
+            if let Some(next) = first.next {
+                let q = LinkQuery {
+                    before: Some(next),
+                    ..q.clone()
+                };
+                let second = store.search_links_in(PROFILE, &q, range).unwrap();
+                check(
+                    &format!("{name} second page (range {})", range.is_some()),
+                    store.last_query_cost(),
+                    second.links.len(),
+                );
+            }
+        }
+    }
+    // The board at the end of the history: today's links and the week's pending ones, 500 at
+    // most (a busy day holds 2,880).
+    let now = synthetic_link(LINKS - 1).1;
+    let today = utc.start_of(now.date_naive());
+    let rows = store
+        .board_links(PROFILE, today, now - TimeDelta::days(7), 500)
+        .unwrap();
+    assert_eq!(rows.len(), 500);
+    // Two ranges of 500 index entries and 500 rows.
+    let cost = store.last_query_cost();
+    println!("board: {cost:?}");
+    assert!(cost.vm_steps <= 4 * MAX_STEPS, "board: {cost:?}");
+
+    // The bound is not loose: the query the search ran before migration 5 for an order prefix
+    // with many old matches (rank every match from the order index) is far above it.
+    drop(store);
+    let conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT seq FROM links INDEXED BY links_by_order
+             WHERE profile = ?1 AND order_number >= ?2 COLLATE NOCASE
+                 AND order_number < ?3 COLLATE NOCASE
+             ORDER BY created_at DESC, id DESC LIMIT 51",
+        )
+        .unwrap();
+    let high = format!("PD-202601{}", char::MAX);
+    let n = stmt
+        .query_map(rusqlite::params![PROFILE, "PD-202601", high], |r| {
+            r.get::<_, i64>(0)
+        })
+        .unwrap()
+        .count();
+    assert_eq!(n, 51);
+    let steps = u64::try_from(stmt.get_status(StatementStatus::VmStep)).unwrap();
+    println!("old ranking of PD-202601: {steps} steps");
+    assert!(steps > 10 * MAX_STEPS, "{steps}");
+}
