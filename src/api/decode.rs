@@ -281,30 +281,22 @@ fn standalone_code(s: &str) -> Option<String> {
 
 /// `^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$`, e.g. `items.total.mismatch`.
 pub fn is_dotted_key(s: &str) -> bool {
-    let mut parts = s.split('.');
-    let Some(head) = parts.next() else {
-        return false;
-    };
-    let word = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    let head_ok = head.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && word(head);
-    let mut tail = 0;
-    for part in parts {
-        if !word(part) {
-            return false;
-        }
-        tail += 1;
-    }
-    head_ok && tail > 0
+    is_joined_words(s, '.', |b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// `^[A-Za-z][A-Za-z0-9]*(_[A-Za-z0-9]+)+$`, e.g. `INVALID_AMOUNT`, `invalid_request`.
 fn is_snake_code(s: &str) -> bool {
-    let mut parts = s.split('_');
-    let Some(head) = parts.next() else {
-        return false;
-    };
-    let word = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric());
-    let head_ok = head.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && word(head);
+    is_joined_words(s, '_', |b| b.is_ascii_alphanumeric())
+}
+
+/// Two or more non-empty words of `word_byte`s joined by `sep`, the first starting with a
+/// letter.
+fn is_joined_words(s: &str, sep: char, word_byte: impl Fn(u8) -> bool) -> bool {
+    let mut parts = s.split(sep);
+    let word = |p: &str| !p.is_empty() && p.bytes().all(&word_byte);
+    let head_ok = parts.next().is_some_and(|head| {
+        head.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && word(head)
+    });
     let mut tail = 0;
     for part in parts {
         if !word(part) {
