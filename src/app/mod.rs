@@ -7,10 +7,10 @@
 //! does I/O; an idle window requests no repaint at all, and timed work (the board's refresh,
 //! the background re-send, a countdown on screen) uses `request_repaint_after`.
 
-pub mod command;
 pub mod errors;
 pub mod logic;
 pub mod run;
+mod shell;
 pub mod state;
 
 use std::collections::HashMap;
@@ -18,9 +18,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use command::Command;
+pub use crate::ui::{Command, View};
 pub use run::{GuiError, GuiOptions, run_gui};
-pub use state::{SavedState, View};
+pub use state::SavedState;
 
 use crate::board::{Budget, Pace, Refresher};
 use crate::clock::{Clock, SystemClock};

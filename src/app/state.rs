@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::lang::Lang;
 use crate::slip::Paper;
-use crate::ui::text::T;
 use crate::ui::theme::ThemeChoice;
 
 /// The storage key of [`SavedState`] (eframe's `APP_KEY`).
@@ -42,60 +41,6 @@ impl Default for SavedState {
             merchant_name: String::new(),
             slip_paper: Paper::Roll80,
             alert_sound: false,
-        }
-    }
-}
-
-/// The main views, as the navigation lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum View {
-    /// New link form (the home view), or the result of the link just made.
-    #[default]
-    NewLink,
-    /// The open-links board.
-    Board,
-    /// Save a card.
-    Card,
-    /// Installment options for a BIN.
-    Installments,
-    /// Every link of the profile.
-    History,
-    /// The day close: what the links of some days came to.
-    Report,
-    /// The journal's open rows.
-    Pending,
-    /// The local catalog and CSV import.
-    Catalog,
-    /// Profiles and secrets.
-    Settings,
-}
-
-impl View {
-    /// Every view, in navigation order.
-    pub const ALL: [View; 9] = [
-        View::NewLink,
-        View::Board,
-        View::Card,
-        View::Installments,
-        View::History,
-        View::Report,
-        View::Pending,
-        View::Catalog,
-        View::Settings,
-    ];
-
-    /// The navigation label.
-    pub fn title(self) -> T {
-        match self {
-            View::NewLink => T::NavNewLink,
-            View::Board => T::NavBoard,
-            View::Card => T::NavCard,
-            View::Installments => T::NavInstallments,
-            View::History => T::NavHistory,
-            View::Report => T::NavReport,
-            View::Pending => T::NavPending,
-            View::Catalog => T::NavCatalog,
-            View::Settings => T::NavSettings,
         }
     }
 }

@@ -19,7 +19,6 @@ use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, Ui, Vec2,
 use rust_decimal::prelude::ToPrimitive;
 
 use crate::api::wire::PaymentLink;
-use crate::app::{Command, View};
 use crate::board::{self, Alert, AlertKind, Span};
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
@@ -30,6 +29,7 @@ use crate::ui::link_result::status_text;
 use crate::ui::text::T;
 use crate::ui::theme::Palette;
 use crate::ui::widgets;
+use crate::ui::{Command, View};
 
 /// Height of a row of the view, in points.
 pub const ROW_HEIGHT: f32 = 30.0;

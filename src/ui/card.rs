@@ -20,8 +20,8 @@ use egui::text::{CCursor, CCursorRange};
 use egui::{RichText, Ui};
 
 use crate::api::wire::SavedCard;
-use crate::app::Command;
 use crate::domain::{CardBrand, CardDraft, CardUsage, Field, FieldErrors};
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
 use crate::ui::{theme, widgets};

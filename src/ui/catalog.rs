@@ -11,9 +11,9 @@ use std::collections::{HashMap, HashSet};
 
 use egui::{RichText, Ui};
 
-use crate::app::Command;
 use crate::domain::{Barcode, CatalogVariant, format_amount};
 use crate::store::{CsvImport, CsvParsed};
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
 use crate::ui::widgets;

@@ -14,11 +14,11 @@ use chrono::NaiveDate;
 use egui::{RichText, Ui};
 
 use crate::api::wire::PaymentLink;
-use crate::app::Command;
 use crate::clock::Zone;
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::store::{LinkTotals, StoredLink};
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::link_result::status_text;
 use crate::ui::new_link::local_time;

@@ -27,11 +27,11 @@ use rust_decimal::prelude::ToPrimitive;
 use zeroize::Zeroizing;
 
 use crate::api::wire::InstallmentList;
-use crate::app::Command;
 use crate::domain::{
     Currency, Field, FieldErrors, InstallmentDraft, PosSubType, PosType, format_amount,
 };
 use crate::lang::Lang;
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
 use crate::ui::{theme, widgets};

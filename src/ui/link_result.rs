@@ -13,9 +13,9 @@ use std::fmt::Write as _;
 use egui::{Align, Layout, RichText, Ui, ViewportBuilder, ViewportId};
 
 use crate::api::wire::PaymentLink;
-use crate::app::Command;
 use crate::domain::{Currency, LinkStatus, format_amount};
 use crate::lang::Lang;
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::new_link::local_time;
 use crate::ui::text::T;

@@ -1,12 +1,13 @@
 //! Drawing, and only drawing: one file per view, shared widgets, the theme and the sentences.
 //!
-//! Views read state and return [`crate::app::Command`]s for anything with a side effect; the
+//! Views read state and return [`Command`]s for anything with a side effect; the
 //! app's `logic` runs them after the frame is drawn. No view does I/O.
 
 pub mod board;
 pub mod calendar;
 pub mod card;
 pub mod catalog;
+pub mod command;
 pub mod fonts;
 pub mod history;
 pub mod installments;
@@ -15,7 +16,6 @@ pub mod new_link;
 pub mod pending;
 pub mod report;
 pub mod settings;
-pub mod shell;
 pub mod text;
 pub mod theme;
 pub mod widgets;
@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use crate::app::Command;
+pub use self::command::{Command, View};
 use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};
 use crate::lang::Lang;

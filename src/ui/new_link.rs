@@ -25,7 +25,6 @@ use chrono::{DateTime, Duration, Local, NaiveDate, NaiveTime, TimeZone, Utc};
 use egui::{Key, KeyboardShortcut, Modifiers, Response, RichText, Ui};
 use rust_decimal::Decimal;
 
-use crate::app::Command;
 use crate::domain::link::{CheckStatus, LinkContext, LinkFigures};
 use crate::domain::{
     Barcode, BarcodeError, CatalogLookup, CatalogVariant, Currency, Field, FieldError, FieldErrors,
@@ -33,6 +32,7 @@ use crate::domain::{
 };
 use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::text::T;
@@ -397,7 +397,7 @@ impl NewLinkForm {
                         )
                         .clicked()
                     {
-                        cx.emit(Command::Navigate(crate::app::View::Pending));
+                        cx.emit(Command::Navigate(crate::ui::View::Pending));
                     }
                 }
             }

@@ -8,10 +8,10 @@
 use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
 
-use crate::app::Command;
 use crate::domain::format_amount;
 use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
 use crate::ui::widgets;

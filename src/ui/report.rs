@@ -11,11 +11,11 @@ use egui_plot::{Bar, BarChart, GridMark, Plot};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
-use crate::app::Command;
 use crate::clock::Zone;
 use crate::domain::{Currency, format_amount};
 use crate::lang::Lang;
 use crate::store::{CurrencyReport, DayReport};
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
 use crate::ui::widgets;

@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use egui::{RichText, Ui};
 use zeroize::Zeroizing;
 
-use crate::app::Command;
 use crate::domain::{Currency, parse_amount};
 use crate::lang::Lang;
 use crate::slip::Paper;
 use crate::store::{DEFAULT_ORDER_PREFIX, Profile};
+use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
 use crate::ui::widgets;

@@ -1,15 +1,17 @@
-//! What a view asks for. Views only draw; anything with a side effect (a request, a file, the
-//! clipboard, switching profile) is a `Command`, run by the app's logic after the frame.
+//! What a view asks for, and where it can send the user. Views only draw; anything with a side
+//! effect (a request, a file, the clipboard, switching profile) is a `Command`, run by the app's
+//! logic after the frame. Both live here, below the views and the app alike, so a view never
+//! imports the app.
 
 use chrono::NaiveDate;
 use zeroize::Zeroizing;
 
 use crate::api::wire::PaymentLink;
-use crate::app::state::View;
 use crate::clock::Zone;
 use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::Profile;
 use crate::ui::history::HistoryFilter;
+use crate::ui::text::T;
 
 /// A side effect asked for by a view.
 pub enum Command {
@@ -168,6 +170,60 @@ impl Command {
             Command::SwitchProfile(_) => "SwitchProfile",
             Command::StoreSecret { .. } => "StoreSecret",
             Command::CheckSecret { .. } => "CheckSecret",
+        }
+    }
+}
+
+/// The main views, as the navigation lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum View {
+    /// New link form (the home view), or the result of the link just made.
+    #[default]
+    NewLink,
+    /// The open-links board.
+    Board,
+    /// Save a card.
+    Card,
+    /// Installment options for a BIN.
+    Installments,
+    /// Every link of the profile.
+    History,
+    /// The day close: what the links of some days came to.
+    Report,
+    /// The journal's open rows.
+    Pending,
+    /// The local catalog and CSV import.
+    Catalog,
+    /// Profiles and secrets.
+    Settings,
+}
+
+impl View {
+    /// Every view, in navigation order.
+    pub const ALL: [View; 9] = [
+        View::NewLink,
+        View::Board,
+        View::Card,
+        View::Installments,
+        View::History,
+        View::Report,
+        View::Pending,
+        View::Catalog,
+        View::Settings,
+    ];
+
+    /// The navigation label.
+    pub fn title(self) -> T {
+        match self {
+            View::NewLink => T::NavNewLink,
+            View::Board => T::NavBoard,
+            View::Card => T::NavCard,
+            View::Installments => T::NavInstallments,
+            View::History => T::NavHistory,
+            View::Report => T::NavReport,
+            View::Pending => T::NavPending,
+            View::Catalog => T::NavCatalog,
+            View::Settings => T::NavSettings,
         }
     }
 }
