@@ -260,6 +260,7 @@ fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
 fn a_past_expiry_is_refused_in_the_form() {
     let mut env = start();
     env.type_into("Amount", "75");
+    env.open_options();
     env.click("Date and time");
     let yesterday = (chrono::Local::now() - chrono::Duration::days(1))
         .format("%Y-%m-%d")

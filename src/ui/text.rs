@@ -85,7 +85,6 @@ texts! {
     Email => "Ödeyen e-postası", "Payer e-mail";
     PhoneCountryCode => "Ülke kodu", "Country code";
     PhoneNumber => "Telefon numarası", "Phone number";
-    Advanced => "Gelişmiş", "Advanced";
     CartAmount => "Sepet tutarı", "Cart amount";
     Items => "Ürünler", "Items";
     ScanBarcode => "Barkod okut", "Scan barcode";
@@ -120,6 +119,10 @@ texts! {
     TotalsDiffer => "Fark", "Difference";
     TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
     Checks => "Kontroller", "Checks";
+    ChecksPassed => "kontrol geçti", "checks passed";
+    PaymentGroup => "Ödeme", "Payment";
+    OptionsGroup => "Seçenekler", "Options";
+    PayerGroup => "Ödeyen", "Payer";
     UseItemsTotal => "Ürün toplamını tutar yap", "Use the items total as the amount";
     Create => "Link oluştur (Ctrl+Enter)", "Create link (Ctrl+Enter)";
     CannotCreate => "Henüz oluşturulamaz:", "Cannot create yet:";
