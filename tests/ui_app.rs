@@ -327,7 +327,7 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     env.harness.get_by_label("Per installment");
     let rows = match env.app().installments.outcome.as_ref().unwrap() {
         paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
-        paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e}"),
+        paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e:?}"),
     };
     assert!(rows >= 2, "{rows} options");
     env.harness.get_by_label("Total cost by installment count");
@@ -411,6 +411,14 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     env.until("the create gives up", |app| !app.new_link.sending);
     env.harness.run_steps(2);
     env.harness.get_by_label_contains("Outcome unknown");
+    // One sentence for the clerk; the transport's own words only behind "Details" (closed).
+    let technical = "no answer from the server";
+    assert!(env.harness.query_by_label_contains(technical).is_none());
+    env.harness
+        .get_by_label_contains("The request is kept in Pending");
+    env.click("Details");
+    env.harness.get_by_label_contains(technical);
+    env.click("Details");
     assert!(env.app().shown.is_none());
     assert_eq!(env.app().new_link.draft.amount, "99.90", "the form is kept");
     assert_eq!(env.app().pending.count(), 1);

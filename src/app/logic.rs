@@ -2,6 +2,7 @@
 //! state. Nothing here draws, and nothing here blocks: every network, `SQLite` and keyring call
 //! runs on the worker, and its answer comes back as a [`Msg`].
 
+use crate::ui::problem::{Explain, Note, Problem};
 use std::collections::HashMap;
 use std::future::Future;
 use std::path::PathBuf;
@@ -244,7 +245,7 @@ impl App {
         if lost {
             let text = T::WorkerLost.get(self.saved.lang).to_owned();
             self.clear_busy();
-            self.new_link.note = Some(SendNote::Error(text.clone()));
+            self.new_link.note = Some(SendNote::Error(Problem::plain(text.clone())));
             self.settings.busy = false;
             self.resend.running = false;
             self.refresher.lost();
@@ -336,16 +337,16 @@ impl App {
             }
             Err(CreateError::Rejected(e)) => {
                 self.new_link.server_expected = e.expected_amount();
-                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
             Err(CreateError::Unknown { error, .. }) => {
-                self.new_link.note = Some(SendNote::Unknown(error.sentence(lang)));
+                self.new_link.note = Some(SendNote::Unknown(error.problem(lang)));
             }
             Err(CreateError::InProgress { .. }) => {
                 self.new_link.note = Some(SendNote::AlreadyPending);
             }
             Err(e) => {
-                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
         }
     }
@@ -362,7 +363,7 @@ impl App {
                 self.connection = match boot.fallback {
                     Some(why) => {
                         // Said where the user asked for the profile, not only in a tooltip.
-                        self.settings.note = Some((false, why.clone()));
+                        self.settings.note = Some(Note::Failed(Problem::plain(why.clone())));
                         Connection::Disconnected(why)
                     }
                     None => Connection::Connected,
@@ -412,7 +413,7 @@ impl App {
             }
             Msg::OrderNumber(Ok(n)) => self.new_link.draft.order_number = n,
             Msg::OrderNumber(Err(e)) => {
-                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
             Msg::Detail(id, seq, result) => {
                 self.note_call(result.as_ref().err());
@@ -440,8 +441,8 @@ impl App {
                 self.card.sending = false;
                 self.card.outcome = Some(match result {
                     Ok(card) => CardOutcome::Saved(Box::new(card)),
-                    Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.sentence(lang)),
-                    Err(e) => CardOutcome::Error(e.sentence(lang)),
+                    Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.problem(lang)),
+                    Err(e) => CardOutcome::Error(e.problem(lang)),
                 });
             }
             Msg::Installments(result) => {
@@ -449,7 +450,7 @@ impl App {
                 self.installments.loading = false;
                 self.installments.outcome = Some(match result {
                     Ok(list) => InstallmentOutcome::List(Box::new(list)),
-                    Err(e) => InstallmentOutcome::Error(e.sentence(lang)),
+                    Err(e) => InstallmentOutcome::Error(e.problem(lang)),
                 });
             }
             Msg::History {
@@ -473,7 +474,7 @@ impl App {
                 Err(e) => {
                     self.history.loading = false;
                     self.history.loaded_filter = Some(filter);
-                    self.history.error = Some(e.sentence(lang));
+                    self.history.error = Some(e.problem(lang));
                 }
             },
             Msg::HistoryLink(Ok(stored)) => {
@@ -484,15 +485,15 @@ impl App {
                 }
                 self.view = View::History;
             }
-            Msg::HistoryLink(Err(e)) => self.history.error = Some(e.sentence(lang)),
+            Msg::HistoryLink(Err(e)) => self.history.error = Some(e.problem(lang)),
             Msg::HistoryTotals(filter, result) => {
-                self.history.totals = Some((filter, result.map_err(|e| e.sentence(lang))));
+                self.history.totals = Some((filter, result.map_err(|e| e.problem(lang))));
             }
             Msg::StatusRefreshed(id, result) => {
                 self.note_call(result.as_ref().err());
                 let over = self
                     .history
-                    .refreshed(&id, result.map_err(|e| e.sentence(lang)), lang);
+                    .refreshed(&id, result.map_err(|e| e.problem(lang)), lang);
                 if over {
                     // Paid amounts may have changed: count the filtered set again.
                     self.history_totals();
@@ -503,17 +504,17 @@ impl App {
                 self.history.exporting = false;
                 self.history.note = Some(match result {
                     Ok((rows, path)) => {
-                        (true, format!("{rows} {} {path}", T::ExportedTo.get(lang)))
+                        Note::Done(format!("{rows} {} {path}", T::ExportedTo.get(lang)))
                     }
-                    Err(e) => (false, format!("{} {e}", T::ExportFailed.get(lang))),
+                    Err(e) => Note::Failed(Problem::with_detail(T::ExportFailed.get(lang), e)),
                 });
             }
             Msg::Report(days, result) => {
                 self.report
-                    .set_report(days, result.map_err(|e| e.sentence(lang)));
+                    .set_report(days, result.map_err(|e| e.problem(lang)));
             }
             Msg::PendingRows(Ok(rows)) => self.pending.rows = rows,
-            Msg::PendingRows(Err(e)) => self.pending.note = Some((false, e.sentence(lang))),
+            Msg::PendingRows(Err(e)) => self.pending.note = Some(Note::Failed(e.problem(lang))),
             Msg::Retried(key, result, rows) => {
                 self.pending.busy.retain(|k| *k != key);
                 if let Some(rows) = rows {
@@ -527,9 +528,9 @@ impl App {
                     Ok(link) => {
                         self.history.invalidate();
                         let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
-                        (true, format!("{order}: {}", T::StateCompleted.get(lang)))
+                        Note::Done(format!("{order}: {}", T::StateCompleted.get(lang)))
                     }
-                    Err(e) => (false, e.sentence(lang)),
+                    Err(e) => Note::Failed(e.problem(lang)),
                 });
                 if self.form_key() == Some(key.as_str()) {
                     self.form_answer(result);
@@ -539,7 +540,7 @@ impl App {
                 self.pending.busy.retain(|k| *k != key);
                 match result {
                     Ok(rows) => self.pending.rows = rows,
-                    Err(e) => self.pending.note = Some((false, e.sentence(lang))),
+                    Err(e) => self.pending.note = Some(Note::Failed(e.problem(lang))),
                 }
             }
             Msg::Resumed {
@@ -570,8 +571,8 @@ impl App {
             Msg::QrSaved(result) => {
                 if let Some(s) = &mut self.shown {
                     s.note = Some(match result {
-                        Ok(path) => (true, format!("{} {path}", T::SavedTo.get(lang))),
-                        Err(e) => (false, e),
+                        Ok(path) => Note::Done(format!("{} {path}", T::SavedTo.get(lang))),
+                        Err(e) => Note::Failed(Problem::with_detail(T::QrSaveFailed.get(lang), e)),
                     });
                 }
             }
@@ -580,13 +581,14 @@ impl App {
                     s.printing = false;
                     s.note = Some(match result {
                         Ok(Delivered::Printed { printer }) => {
-                            (true, format!("{} {printer}", T::SlipPrinted.get(lang)))
+                            Note::Done(format!("{} {printer}", T::SlipPrinted.get(lang)))
                         }
-                        Ok(Delivered::Saved(path)) => (
-                            true,
-                            format!("{} {}", T::SlipSaved.get(lang), path.display()),
-                        ),
-                        Err(why) => (false, format!("{} {why}", T::SlipFailed.get(lang))),
+                        Ok(Delivered::Saved(path)) => {
+                            Note::Done(format!("{} {}", T::SlipSaved.get(lang), path.display()))
+                        }
+                        Err(why) => {
+                            Note::Failed(Problem::with_detail(T::SlipNotPrinted.get(lang), why))
+                        }
                     });
                 }
             }
@@ -597,9 +599,9 @@ impl App {
                         self.settings.profiles = list.clone();
                         self.profiles = list;
                         self.settings.form = None;
-                        self.settings.note = Some((true, T::Saved.get(lang).to_owned()));
+                        self.settings.note = Some(Note::Done(T::Saved.get(lang).to_owned()));
                     }
-                    Err(e) => self.settings.note = Some((false, e)),
+                    Err(e) => self.settings.note = Some(Note::Failed(Problem::plain(e))),
                 }
             }
             Msg::Secret(profile, status) => {
@@ -651,7 +653,7 @@ impl App {
         let outcomes = match result {
             Ok(outcomes) => outcomes,
             Err(e) => {
-                self.pending.note = Some((false, e.sentence(lang)));
+                self.pending.note = Some(Note::Failed(e.problem(lang)));
                 self.resend_later();
                 return;
             }
@@ -674,8 +676,10 @@ impl App {
                 self.link_made(link);
                 self.history.invalidate();
                 let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
-                self.pending.note =
-                    Some((true, format!("{order}: {}", T::StateCompleted.get(lang))));
+                self.pending.note = Some(Note::Done(format!(
+                    "{order}: {}",
+                    T::StateCompleted.get(lang)
+                )));
             }
             if self.form_key() == Some(key.as_str()) {
                 self.form_answer(outcome);
@@ -716,7 +720,7 @@ impl App {
             Err(e) => {
                 self.board.loading = false;
                 self.board.loaded_at = Some(now);
-                self.board.error = Some(e.sentence(self.lang()));
+                self.board.error = Some(e.problem(self.lang()));
             }
         }
     }
@@ -822,7 +826,7 @@ impl App {
         let link = match result {
             Ok(link) => Some(link),
             Err(e) => {
-                shown.note = Some((false, e.sentence(lang)));
+                shown.note = Some(Note::Failed(e.problem(lang)));
                 None
             }
         };
@@ -944,7 +948,7 @@ impl App {
                 };
                 if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
                     s.printing = true;
-                    s.note = Some((true, T::Printing.get(lang).to_owned()));
+                    s.note = Some(Note::Done(T::Printing.get(lang).to_owned()));
                 }
                 let paper = self.saved.slip_paper;
                 let sink = self.options.slip_sink.clone();
@@ -1240,7 +1244,11 @@ impl App {
         self.spawn(async move {
             let bytes = match tokio::fs::read(&path).await {
                 Ok(b) => b,
-                Err(e) => return Msg::Csv(CsvOutcome::Error(format!("{path}: {e}")), None),
+                Err(e) => {
+                    let problem =
+                        Problem::with_detail(T::FileUnreadable.get(lang), format!("{path}: {e}"));
+                    return Msg::Csv(CsvOutcome::Error(problem), None);
+                }
             };
             let r = if import {
                 services.with_store_locked(|s| {
@@ -1256,7 +1264,7 @@ impl App {
             };
             match r {
                 Ok((o, m)) => Msg::Csv(o, m),
-                Err(e) => Msg::Csv(CsvOutcome::Error(e.sentence(lang)), None),
+                Err(e) => Msg::Csv(CsvOutcome::Error(e.problem(lang)), None),
             }
         });
     }

@@ -103,7 +103,7 @@ pub struct BoardView {
     /// The rows must be read again (a create, the view opened).
     pub stale: bool,
     /// The last reload's error.
-    pub error: Option<String>,
+    pub error: Option<crate::ui::problem::Problem>,
     /// When the soonest age or countdown drawn this frame changes (the app repaints then).
     pub next_change: Option<DateTime<Utc>>,
 }
@@ -190,7 +190,7 @@ impl BoardView {
         ui.heading(T::NavBoard.get(lang));
         widgets::hint_ui(ui, &cx.palette, T::BoardExplained.get(lang));
         if let Some(e) = &self.error {
-            widgets::error_text_ui(ui, &cx.palette, e.as_str());
+            crate::ui::problem::problem_ui(ui, cx, e);
         }
         let (open, paid) = self.counts(cx.now);
         ui.label(

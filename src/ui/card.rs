@@ -29,10 +29,10 @@ use crate::ui::{theme, widgets};
 pub enum CardOutcome {
     /// Saved: the server's record (masked number only).
     Saved(Box<SavedCard>),
-    /// Refused or failed, with a sentence.
-    Error(String),
+    /// Refused or failed.
+    Error(crate::ui::problem::Problem),
     /// No answer: the card may or may not be saved.
-    Unknown(String),
+    Unknown(crate::ui::problem::Problem),
 }
 
 /// The state of the card form.
@@ -316,13 +316,13 @@ impl CardForm {
             }
             Some(CardOutcome::Error(text)) => {
                 ui.separator();
-                widgets::error_text_ui(ui, &cx.palette, text.as_str());
+                crate::ui::problem::problem_ui(ui, cx, text);
                 widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
             }
             Some(CardOutcome::Unknown(text)) => {
                 ui.separator();
                 ui.label(RichText::new(T::CardUnknownOutcome.get(lang)).color(cx.palette.warn));
-                widgets::hint_ui(ui, &cx.palette, text);
+                crate::ui::problem::warning_ui(ui, cx, text);
                 widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
             }
             None => {}

@@ -22,6 +22,7 @@ use crate::store::{LinkTotals, StoredLink};
 use crate::ui::ViewCtx;
 use crate::ui::link_result::status_text;
 use crate::ui::new_link::local_time;
+use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -132,7 +133,7 @@ pub struct StatusRefresh {
     /// How many answers changed the row.
     pub changed: usize,
     /// The first failure, as a sentence.
-    pub failed: Option<String>,
+    pub failed: Option<Problem>,
 }
 
 /// The state of the History view.
@@ -149,7 +150,7 @@ pub struct HistoryView {
     /// A page is being fetched.
     pub loading: bool,
     /// The last error.
-    pub error: Option<String>,
+    pub error: Option<Problem>,
     /// How many links the profile has (unfiltered lists only).
     pub total: Option<usize>,
     /// The zone whose local days the date filter means (the machine's unless a test sets one).
@@ -159,7 +160,7 @@ pub struct HistoryView {
     /// The last day as typed.
     pub to_text: String,
     /// The totals of the filtered set, and the filter they count (`None` while counting).
-    pub totals: Option<(HistoryFilter, Result<LinkTotals, String>)>,
+    pub totals: Option<(HistoryFilter, Result<LinkTotals, Problem>)>,
     /// The rows on screen in the last frame.
     pub visible: Range<usize>,
     /// A "Refresh statuses" under way or just ended.
@@ -167,7 +168,7 @@ pub struct HistoryView {
     /// An export is being written.
     pub exporting: bool,
     /// The last refresh or export note: (good news, sentence).
-    pub note: Option<(bool, String)>,
+    pub note: Option<Note>,
 }
 
 impl HistoryView {
@@ -210,7 +211,12 @@ impl HistoryView {
     }
 
     /// A refreshed link arrived; returns whether the refresh is over.
-    pub fn refreshed(&mut self, id: &str, result: Result<PaymentLink, String>, lang: Lang) -> bool {
+    pub fn refreshed(
+        &mut self,
+        id: &str,
+        result: Result<PaymentLink, Problem>,
+        lang: Lang,
+    ) -> bool {
         let Some(refresh) = &mut self.refresh else {
             return false;
         };
@@ -237,11 +243,15 @@ impl HistoryView {
             return false;
         }
         self.note = Some(match &refresh.failed {
-            None => (
-                true,
-                format!("{} {}", T::StatusesRefreshed.get(lang), refresh.changed),
-            ),
-            Some(e) => (false, format!("{} {e}", T::SomeNotRefreshed.get(lang))),
+            None => Note::Done(format!(
+                "{} {}",
+                T::StatusesRefreshed.get(lang),
+                refresh.changed
+            )),
+            Some(e) => Note::Failed(Problem {
+                sentence: format!("{} {}", T::SomeNotRefreshed.get(lang), e.sentence),
+                detail: e.detail.clone(),
+            }),
         });
         true
     }
@@ -286,11 +296,11 @@ impl HistoryView {
                 parts.join("  ·  ")
             }
             Some((filter, Err(e))) if Some(filter) == self.loaded_filter.as_ref() => {
-                widgets::error_text_ui(
-                    ui,
-                    &cx.palette,
-                    format!("{} {e}", T::TotalsFailed.get(lang)),
-                );
+                let problem = Problem {
+                    sentence: format!("{} {}", T::TotalsFailed.get(lang), e.sentence),
+                    detail: e.detail.clone(),
+                };
+                problem_ui(ui, cx, &problem);
                 return;
             }
             _ => format!("{} {}", T::FilteredLinks.get(lang), T::Counting.get(lang)),
@@ -352,14 +362,8 @@ impl HistoryView {
                 ui.label(T::Exporting.get(lang));
             }
         });
-        match &self.note {
-            Some((true, text)) => {
-                ui.label(RichText::new(text.as_str()).color(cx.palette.ok));
-            }
-            Some((false, text)) => {
-                widgets::error_text_ui(ui, &cx.palette, text.as_str());
-            }
-            None => {}
+        if let Some(note) = &self.note {
+            note_ui(ui, cx, note);
         }
     }
 
@@ -406,7 +410,7 @@ impl HistoryView {
             cx.emit(Command::SearchHistory(self.filter.clone()));
         }
         if let Some(e) = &self.error {
-            widgets::error_text_ui(ui, &cx.palette, e.as_str());
+            problem_ui(ui, cx, e);
         }
         self.totals_ui(ui, cx);
         self.actions_ui(ui, cx);

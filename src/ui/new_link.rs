@@ -94,10 +94,10 @@ impl ExpiryPreset {
 /// What the server said about the last send, shown above the Create button.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendNote {
-    /// A refusal or error, as a sentence.
-    Error(String),
+    /// A refusal or error.
+    Error(crate::ui::problem::Problem),
     /// The outcome is not known; the journal keeps the request.
-    Unknown(String),
+    Unknown(crate::ui::problem::Problem),
     /// A request for this order is already out.
     AlreadyPending,
 }
@@ -339,7 +339,7 @@ impl NewLinkForm {
                     FormLock::Pending { .. } => {
                         ui.label(T::FormLocked.get(lang));
                         if let Some(SendNote::Unknown(why)) = &self.note {
-                            widgets::hint_ui(ui, &cx.palette, why);
+                            crate::ui::problem::warning_ui(ui, cx, why);
                         }
                         if self.resending {
                             ui.label(T::ResendingNow.get(lang));
@@ -363,8 +363,8 @@ impl NewLinkForm {
     /// start a new sale after a confirmation.
     fn locked_send_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, lock: &FormLock) {
         let lang = cx.lang;
-        if let Some(SendNote::Error(text)) = &self.note {
-            widgets::error_text_ui(ui, &cx.palette, text.as_str());
+        if let Some(SendNote::Error(problem)) = &self.note {
+            crate::ui::problem::problem_ui(ui, cx, problem);
         }
         if self.note == Some(SendNote::AlreadyPending) {
             ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
@@ -1300,12 +1300,12 @@ impl NewLinkForm {
             });
         }
         match &self.note {
-            Some(SendNote::Error(text)) => {
-                widgets::error_text_ui(ui, &cx.palette, text.as_str());
+            Some(SendNote::Error(problem)) => {
+                crate::ui::problem::problem_ui(ui, cx, problem);
             }
-            Some(SendNote::Unknown(text)) => {
+            Some(SendNote::Unknown(problem)) => {
                 ui.label(RichText::new(T::UnknownOutcome.get(lang)).color(cx.palette.warn));
-                widgets::hint_ui(ui, &cx.palette, text);
+                crate::ui::problem::warning_ui(ui, cx, problem);
             }
             Some(SendNote::AlreadyPending) => {
                 ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
