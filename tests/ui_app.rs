@@ -414,8 +414,6 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     // One sentence for the clerk; the transport's own words only behind "Details" (closed).
     let technical = "no answer from the server";
     assert!(env.harness.query_by_label_contains(technical).is_none());
-    env.harness
-        .get_by_label_contains("The request is kept in Pending");
     env.click("Details");
     env.harness.get_by_label_contains(technical);
     env.click("Details");
@@ -632,6 +630,40 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
     env.harness.get_by_label("Çay ve simit");
     env.click("Back");
     assert!(env.app().shown.is_none());
+}
+
+/// A link paid after it was made reads "Waiting for payment" in the store; opening History asks
+/// the server about the open rows on screen, so the row says how it is now and since when.
+#[test]
+fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
+    let mut env = start();
+    let link = env.create_link("42.00", "Limonata");
+    env.click("New link");
+    env.admin(
+        reqwest::Method::POST,
+        &format!("/sandbox/links/{}/pay", link.id),
+        "",
+    );
+    env.nav(View::History);
+    env.until("opening the view refreshed the open row", |app| {
+        app.history
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.ids == [link.id.clone()])
+    });
+    let order = link.order_number.clone().expect("an order number");
+    env.until_label(&format!("{order} ₺42.00 Paid · just now"));
+    // Opening the view again with nothing open asks nothing.
+    env.nav(View::NewLink);
+    env.nav(View::History);
+    env.wait(Duration::from_millis(300));
+    let refresh = env
+        .app()
+        .history
+        .refresh
+        .clone()
+        .expect("the first refresh");
+    assert_eq!((refresh.ids.len(), refresh.done), (1, 1));
 }
 
 #[test]

@@ -171,6 +171,13 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.next_link();
     env.nav(View::History);
     env.until("both links are listed", |app| app.history.rows.len() == 2);
+    // Opening the view asks about its open rows by itself.
+    env.until("opening the view refreshed both open rows", |app| {
+        app.history
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.ids.len() == 2 && r.done == 2)
+    });
     env.until_label("Filtered links: 2  ·  ₺80.00 (paid ₺0.00)");
 
     // A day with no links: an empty list that says so, and totals of nothing.

@@ -491,9 +491,10 @@ impl App {
             }
             Msg::StatusRefreshed(id, result) => {
                 self.note_call(result.as_ref().err());
-                let over = self
-                    .history
-                    .refreshed(&id, result.map_err(|e| e.problem(lang)), lang);
+                let now = self.options.clock.now();
+                let over =
+                    self.history
+                        .refreshed(&id, result.map_err(|e| e.problem(lang)), now, lang);
                 if over {
                     // Paid amounts may have changed: count the filtered set again.
                     self.history_totals();

@@ -365,6 +365,14 @@ pub fn span_text(span: Span, lang: Lang) -> String {
     }
 }
 
+/// How long ago `since` was, as a sentence part: "3 min ago", or "just now" under a minute.
+pub fn ago_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
+    match board::age(since, now) {
+        Span::Seconds(_) => T::JustNow.get(lang).to_owned(),
+        span => format!("{} {}", span_text(span, lang), T::Ago.get(lang)),
+    }
+}
+
 /// How old a link is, as the board says it ("just now" under a minute).
 pub fn age_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
     match board::age(since, now) {
@@ -615,10 +623,7 @@ fn panel_row_ui(
     // An open link that expires shows its countdown ("14 min left"); any other its age
     // ("3 min ago"): without column headers, the word says which.
     let (right_text, change) = if status.is_final() || row.link.expiry_date.is_none() {
-        let age = match board::age(row.made_at(), now) {
-            Span::Seconds(_) => T::JustNow.get(lang).to_owned(),
-            span => format!("{} {}", span_text(span, lang), T::Ago.get(lang)),
-        };
+        let age = ago_text(row.made_at(), now, lang);
         (age, Some(board::age_changes_at(row.made_at(), now)))
     } else if countdown_change.is_some() {
         (

@@ -268,8 +268,7 @@ impl ShownLink {
                 }
                 ui.horizontal_wrapped(|ui| {
                     let mut open = customer_open;
-                    if ui
-                        .toggle_value(&mut open, T::CustomerDisplay.get(lang))
+                    if widgets::toggle_button_ui(ui, &mut open, T::CustomerDisplay.get(lang))
                         .changed()
                     {
                         cx.emit(Command::CustomerDisplay {

@@ -142,6 +142,17 @@ pub fn newly_shown(ui: &Ui, last: &mut Option<u64>) -> bool {
     fresh
 }
 
+/// A toggle drawn as a button (framed at rest, filled while on), for switches that start
+/// something visible such as the customer display: a frameless selectable label reads as text.
+pub fn toggle_button_ui(ui: &mut Ui, on: &mut bool, text: &str) -> Response {
+    let mut response = ui.add(egui::Button::new(text).selected(*on).frame(true));
+    if response.clicked() {
+        *on = !*on;
+        response.mark_changed();
+    }
+    response
+}
+
 /// A pill with text.
 pub fn badge_ui(ui: &mut Ui, text: impl Into<String>, badge: Badge) -> Response {
     egui::Frame::new()
