@@ -805,12 +805,7 @@ impl NewLinkForm {
             if ui.button(T::AddFreeItem.get(lang)).clicked() {
                 self.add_free_row(self.draft.items.len());
             }
-            if ui
-                .selectable_label(self.picker_open, T::AddCatalogItem.get(lang))
-                .clicked()
-            {
-                self.picker_open = !self.picker_open;
-            }
+            widgets::toggle_button_ui(ui, &mut self.picker_open, T::AddCatalogItem.get(lang));
         });
         if self.picker_open {
             self.picker_ui(ui, cx);

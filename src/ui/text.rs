@@ -129,7 +129,7 @@ texts! {
     BadServerAddress => "Bu profilin sunucu adresi kullanılamıyor; Ayarlar'da düzeltin.", "This profile's server address cannot be used; correct it in Settings.";
     SandboxFailed => "Yerleşik sandbox başlatılamadı; paydesk'i yeniden başlatın.", "The built-in sandbox could not start; restart paydesk.";
     KeptInPending => "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
-    ChecksPassed => "kontrol geçti", "checks passed";
+    ChecksPassed => "geçti", "passed";
     PaymentGroup => "Ödeme", "Payment";
     OptionsGroup => "Seçenekler", "Options";
     PayerGroup => "Ödeyen", "Payer";
