@@ -71,8 +71,10 @@ impl Problem {
     pub fn of_desk(e: &DeskError, lang: Lang) -> Self {
         match e {
             DeskError::Call(call) => Self::of_call(call, lang),
-            DeskError::Store(crate::store::StoreError::BarcodeTaken { .. })
-            | DeskError::Store(crate::store::StoreError::NoVariant(_))
+            DeskError::Store(
+                crate::store::StoreError::BarcodeTaken { .. }
+                | crate::store::StoreError::NoVariant(_),
+            )
             | DeskError::NoProfile(_)
             | DeskError::NoSecret(_)
             | DeskError::NoLink(_) => Self::plain(e.sentence(lang)),

@@ -243,7 +243,7 @@ impl SettingsView {
                 Err(e) => {
                     self.note = Some(crate::ui::problem::Note::Failed(
                         crate::ui::problem::Problem::plain(e),
-                    ))
+                    ));
                 }
             }
         }
