@@ -47,7 +47,14 @@ impl Problem {
         let known = e.key.as_deref().and_then(|k| messages::sentence(k, lang));
         let sentence = match known {
             Some(_) => e.sentence(lang),
-            None => messages::status_sentence(e.status, lang),
+            // The status sentence without its "(HTTP n)": the number is for Details.
+            None => {
+                let full = messages::status_sentence(e.status, lang);
+                match full.split_once(" (HTTP ") {
+                    Some((sentence, _)) => sentence.to_owned(),
+                    None => full,
+                }
+            }
         };
         Self::with_detail(sentence, e.to_string())
     }
