@@ -260,6 +260,7 @@ fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
 fn a_past_expiry_is_refused_in_the_form() {
     let mut env = start();
     env.type_into("Amount", "75");
+    env.open_options();
     env.click("Date and time");
     let yesterday = (chrono::Local::now() - chrono::Duration::days(1))
         .format("%Y-%m-%d")
@@ -326,7 +327,7 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     env.harness.get_by_label("Per installment");
     let rows = match env.app().installments.outcome.as_ref().unwrap() {
         paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
-        paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e}"),
+        paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e:?}"),
     };
     assert!(rows >= 2, "{rows} options");
     env.harness.get_by_label("Total cost by installment count");
@@ -410,6 +411,12 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     env.until("the create gives up", |app| !app.new_link.sending);
     env.harness.run_steps(2);
     env.harness.get_by_label_contains("Outcome unknown");
+    // One sentence for the clerk; the transport's own words only behind "Details" (closed).
+    let technical = "no answer from the server";
+    assert!(env.harness.query_by_label_contains(technical).is_none());
+    env.click("Details");
+    env.harness.get_by_label_contains(technical);
+    env.click("Details");
     assert!(env.app().shown.is_none());
     assert_eq!(env.app().new_link.draft.amount, "99.90", "the form is kept");
     assert_eq!(env.app().pending.count(), 1);
@@ -623,6 +630,40 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
     env.harness.get_by_label("Çay ve simit");
     env.click("Back");
     assert!(env.app().shown.is_none());
+}
+
+/// A link paid after it was made reads "Waiting for payment" in the store; opening History asks
+/// the server about the open rows on screen, so the row says how it is now and since when.
+#[test]
+fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
+    let mut env = start();
+    let link = env.create_link("42.00", "Limonata");
+    env.click("New link");
+    env.admin(
+        reqwest::Method::POST,
+        &format!("/sandbox/links/{}/pay", link.id),
+        "",
+    );
+    env.nav(View::History);
+    env.until("opening the view refreshed the open row", |app| {
+        app.history
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.ids == [link.id.clone()])
+    });
+    let order = link.order_number.clone().expect("an order number");
+    env.until_label(&format!("{order} ₺42.00 Paid · just now"));
+    // Opening the view again with nothing open asks nothing.
+    env.nav(View::NewLink);
+    env.nav(View::History);
+    env.wait(Duration::from_millis(300));
+    let refresh = env
+        .app()
+        .history
+        .refresh
+        .clone()
+        .expect("the first refresh");
+    assert_eq!((refresh.ids.len(), refresh.done), (1, 1));
 }
 
 #[test]

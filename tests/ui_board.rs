@@ -96,6 +96,7 @@ impl Env {
     fn create(&mut self, amount: &str, partial: bool) -> paydesk::api::wire::PaymentLink {
         self.type_into("Amount", amount);
         if partial {
+            self.open_options();
             self.click("Allow partial payment");
         }
         self.harness

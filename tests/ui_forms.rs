@@ -237,6 +237,8 @@ fn a_catalog_item_in_another_currency_is_marked_and_blocks_create() {
 fn a_past_expiry_is_refused_under_its_field() {
     let mut h = new_link();
     type_into(&mut h, "Amount", "75");
+    h.get_by_label("Options").click();
+    h.run_steps(2);
     h.get_by_label("Date and time").click();
     h.run_steps(2);
     let yesterday = (now().with_timezone(&chrono::Local) - chrono::Duration::days(1))
@@ -267,6 +269,8 @@ fn the_expiry_day_is_picked_on_a_calendar_that_refuses_past_days() {
         let now = local_noon.with_timezone(&Utc);
         let mut h = new_link_at(now);
         type_into(&mut h, "Amount", "75");
+        h.get_by_label("Options").click();
+        h.run_steps(2);
         h.get_by_label("Date and time").click();
         h.run_steps(2);
         h.get_by_label("Calendar").click();
@@ -599,6 +603,23 @@ fn focused_label<S>(h: &Harness<'_, S>) -> String {
         .unwrap_or_default()
 }
 
+/// The labels the focus visits from the amount on, pressing Tab until it comes back round.
+fn tab_order<S>(h: &mut Harness<'_, S>) -> Vec<String> {
+    h.get_by_label("Amount").focus();
+    h.run_steps(2);
+    let mut order = vec![focused_label(h)];
+    for _ in 0..80 {
+        h.key_press(egui::Key::Tab);
+        h.run_steps(2);
+        let now = focused_label(h);
+        if now.is_empty() || order.contains(&now) {
+            break;
+        }
+        order.push(now);
+    }
+    order
+}
+
 #[test]
 fn tab_follows_the_reading_order_of_new_link() {
     let mut h = new_link();
@@ -606,24 +627,50 @@ fn tab_follows_the_reading_order_of_new_link() {
     h.run_steps(2);
     h.get_by_label("Add item").click();
     h.run_steps(2);
-    h.get_by_label("Amount").focus();
+    let items: Vec<String> = [
+        // The items area: the scan field first, then each row as the header reads it.
+        "Scan barcode",
+        "Item name, row 1",
+        "Quantity, row 1",
+        "Unit price, row 1",
+        "Note, row 1",
+        // "Move up, row 1" is disabled, so not a stop.
+        "Move down, row 1",
+        "Duplicate row 1",
+        "Remove row 1",
+        "Item name, row 2",
+        "Quantity, row 2",
+        "Unit price, row 2",
+        "Note, row 2",
+        "Move up, row 2",
+        "Duplicate row 2",
+        "Remove row 2",
+        "Add item",
+        "Add from catalog",
+    ]
+    .map(String::from)
+    .into();
+
+    // Folded, Options and Payer are one stop each: the counter's way is amount, order
+    // number, description, then the items.
+    let mut expected: Vec<String> = ["Amount", "Currency", "Order number", "Description"]
+        .map(String::from)
+        .into();
+    expected.extend(["Options", "Payer"].map(String::from));
+    expected.extend(items.iter().cloned());
+    assert_eq!(tab_order(&mut h), expected);
+
+    // Unfolded, their fields follow their titles in reading order.
+    h.get_by_label("Options").click();
     h.run_steps(2);
-    let mut order = vec![focused_label(&h)];
-    for _ in 0..80 {
-        h.key_press(egui::Key::Tab);
-        h.run_steps(2);
-        let now = focused_label(&h);
-        if now.is_empty() || order.contains(&now) {
-            break;
-        }
-        order.push(now);
-    }
-    let counts = (2..=12).map(|c| c.to_string());
+    h.get_by_label("Payer").click();
+    h.run_steps(2);
     let mut expected: Vec<String> = [
         "Amount",
         "Currency",
         "Order number",
         "Description",
+        "Options",
         "Expires",
         "15 min",
         "1 h",
@@ -635,38 +682,59 @@ fn tab_follows_the_reading_order_of_new_link() {
     ]
     .map(String::from)
     .into();
-    expected.extend(counts);
+    expected.extend((2..=12).map(|c| c.to_string()));
     expected.extend(
         [
             "Allow partial payment",
+            "Cart amount",
+            "Payer",
             "Ask the payer for contact details",
             "Payer e-mail",
             "Country code",
             "Phone number",
-            "Advanced",
-            // The items area: the scan field first, then each row as the header reads it.
-            "Scan barcode",
-            "Item name, row 1",
-            "Quantity, row 1",
-            "Unit price, row 1",
-            "Note, row 1",
-            // "Move up, row 1" is disabled, so not a stop.
-            "Move down, row 1",
-            "Duplicate row 1",
-            "Remove row 1",
-            "Item name, row 2",
-            "Quantity, row 2",
-            "Unit price, row 2",
-            "Note, row 2",
-            "Move up, row 2",
-            "Duplicate row 2",
-            "Remove row 2",
-            "Add item",
-            "Add from catalog",
         ]
         .map(String::from),
     );
-    assert_eq!(order, expected);
+    expected.extend(items);
+    assert_eq!(tab_order(&mut h), expected);
+}
+
+/// Merely passing through the amount (it has the focus when the view opens) and leaving it
+/// shows no error; typing and leaving does; a create attempt (Ctrl+Enter) shows every field's.
+#[test]
+fn a_field_shows_its_error_only_once_edited_and_left_or_after_a_create_attempt() {
+    let mut h = new_link();
+    h.run_steps(2);
+    assert!(h.get_by_label("Amount").is_focused());
+    // Leaving the field (another view, Escape, Tab) without typing.
+    leave(&mut h);
+    h.key_press(egui::Key::Tab);
+    h.run_steps(2);
+    // The checks list names the failed check; nothing beside the field.
+    assert_eq!(h.query_all_by_label("✗ Amount is valid").count(), 1);
+    assert_eq!(
+        h.query_all_by_label_contains("required").count(),
+        1,
+        "only the reason under Create names the empty amount"
+    );
+    // Typed in and emptied again, then left: the field says so, with its failed check.
+    type_into(&mut h, "Amount", "5");
+    h.key_press(egui::Key::Backspace);
+    leave(&mut h);
+    assert_eq!(h.state().view.draft.amount, "");
+    assert_eq!(h.query_all_by_label_contains("required").count(), 2);
+    assert_eq!(h.query_all_by_label("✗ Amount is valid").count(), 2);
+
+    // On a fresh form, Ctrl+Enter with the amount never typed in is a create attempt: the
+    // amount shows its error and failed check, and nothing is sent.
+    let mut h = new_link();
+    h.run_steps(2);
+    assert_eq!(h.query_all_by_label("✗ Amount is valid").count(), 1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    h.run_steps(2);
+    assert_eq!(h.query_all_by_label("✗ Amount is valid").count(), 2);
+    assert_eq!(h.query_all_by_label_contains("required").count(), 2);
+    assert!(h.state().commands.is_empty(), "nothing was sent");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Why a background job of the app failed, kept typed until the UI words it: the worker sends
-//! a [`JobError`], and `on_msg` turns it into one sentence in the UI's language (and logs the
-//! technical detail, which the view may show behind a fold).
+//! a [`JobError`], and `on_msg` turns it into a [`Problem`] (one sentence in the UI's language,
+//! and the technical detail, logged and shown behind the view's Details fold).
 
 use std::path::PathBuf;
 
@@ -10,6 +10,7 @@ use crate::qr::QrError;
 use crate::secrets::SecretError;
 use crate::service::DeskError;
 use crate::slip::SlipError;
+use crate::ui::problem::{Explain, Problem};
 use crate::ui::text::T;
 
 /// Why a background job failed.
@@ -93,6 +94,15 @@ impl JobError {
     /// here carries one.
     pub fn detail(&self) -> String {
         self.to_string()
+    }
+}
+
+impl Explain for JobError {
+    fn problem(&self, lang: Lang) -> Problem {
+        match self {
+            JobError::Desk(e) => e.problem(lang),
+            other => Problem::with_detail(other.sentence(lang), other.detail()),
+        }
     }
 }
 

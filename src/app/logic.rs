@@ -2,6 +2,7 @@
 //! state. Nothing here draws, and nothing here blocks: every network, `SQLite` and keyring call
 //! runs on the worker, and its answer comes back as a [`Msg`].
 
+use crate::ui::problem::{Explain, Note, Problem};
 use std::collections::HashMap;
 use std::future::Future;
 use std::path::PathBuf;
@@ -245,7 +246,7 @@ impl App {
         if lost {
             let text = T::WorkerLost.get(self.saved.lang).to_owned();
             self.clear_busy();
-            self.new_link.note = Some(SendNote::Error(text.clone()));
+            self.new_link.note = Some(SendNote::Error(Problem::plain(text.clone())));
             self.settings.busy = false;
             self.resend.running = false;
             self.refresher.lost();
@@ -337,16 +338,16 @@ impl App {
             }
             Err(CreateError::Rejected(e)) => {
                 self.new_link.server_expected = e.expected_amount();
-                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
             Err(CreateError::Unknown { error, .. }) => {
-                self.new_link.note = Some(SendNote::Unknown(error.sentence(lang)));
+                self.new_link.note = Some(SendNote::Unknown(error.problem(lang)));
             }
             Err(CreateError::InProgress { .. }) => {
                 self.new_link.note = Some(SendNote::AlreadyPending);
             }
             Err(e) => {
-                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
         }
     }
@@ -362,9 +363,10 @@ impl App {
                 self.desk = Some(boot.desk);
                 self.connection = match boot.fallback {
                     Some(e) => {
-                        let why = failed(&e, lang);
+                        let problem = e.problem(lang);
+                        let why = problem.sentence.clone();
                         // Said where the user asked for the profile, not only in a tooltip.
-                        self.settings.note = Some((false, why.clone()));
+                        self.settings.note = Some(Note::Failed(problem));
                         Connection::Disconnected(why)
                     }
                     None => Connection::Connected,
@@ -389,7 +391,7 @@ impl App {
                 self.start_resend();
             }
             Msg::Booted(Err(e)) => {
-                let why = failed(&e, lang);
+                let why = e.problem(lang).sentence;
                 self.connection =
                     Connection::Disconnected(format!("{}: {why}", T::StartFailed.get(lang)));
             }
@@ -415,7 +417,7 @@ impl App {
             }
             Msg::OrderNumber(Ok(n)) => self.new_link.draft.order_number = n,
             Msg::OrderNumber(Err(e)) => {
-                self.new_link.note = Some(SendNote::Error(e.sentence(lang)));
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
             Msg::Detail(id, seq, result) => {
                 self.note_call(result.as_ref().err());
@@ -443,8 +445,8 @@ impl App {
                 self.card.sending = false;
                 self.card.outcome = Some(match result {
                     Ok(card) => CardOutcome::Saved(Box::new(card)),
-                    Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.sentence(lang)),
-                    Err(e) => CardOutcome::Error(e.sentence(lang)),
+                    Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.problem(lang)),
+                    Err(e) => CardOutcome::Error(e.problem(lang)),
                 });
             }
             Msg::Installments(result) => {
@@ -452,7 +454,7 @@ impl App {
                 self.installments.loading = false;
                 self.installments.outcome = Some(match result {
                     Ok(list) => InstallmentOutcome::List(Box::new(list)),
-                    Err(e) => InstallmentOutcome::Error(e.sentence(lang)),
+                    Err(e) => InstallmentOutcome::Error(e.problem(lang)),
                 });
             }
             Msg::History {
@@ -476,7 +478,7 @@ impl App {
                 Err(e) => {
                     self.history.loading = false;
                     self.history.loaded_filter = Some(filter);
-                    self.history.error = Some(e.sentence(lang));
+                    self.history.error = Some(e.problem(lang));
                 }
             },
             Msg::HistoryLink(Ok(stored)) => {
@@ -487,15 +489,16 @@ impl App {
                 }
                 self.view = View::History;
             }
-            Msg::HistoryLink(Err(e)) => self.history.error = Some(e.sentence(lang)),
+            Msg::HistoryLink(Err(e)) => self.history.error = Some(e.problem(lang)),
             Msg::HistoryTotals(filter, result) => {
-                self.history.totals = Some((filter, result.map_err(|e| e.sentence(lang))));
+                self.history.totals = Some((filter, result.map_err(|e| e.problem(lang))));
             }
             Msg::StatusRefreshed(id, result) => {
                 self.note_call(result.as_ref().err());
-                let over = self
-                    .history
-                    .refreshed(&id, result.map_err(|e| e.sentence(lang)), lang);
+                let now = self.options.clock.now();
+                let over =
+                    self.history
+                        .refreshed(&id, result.map_err(|e| e.problem(lang)), now, lang);
                 if over {
                     // Paid amounts may have changed: count the filtered set again.
                     self.history_totals();
@@ -505,22 +508,20 @@ impl App {
             Msg::Exported(result) => {
                 self.history.exporting = false;
                 self.history.note = Some(match result {
-                    Ok((rows, path)) => (
-                        true,
-                        format!("{rows} {} {}", T::ExportedTo.get(lang), path.display()),
-                    ),
-                    Err(e) => (
-                        false,
-                        format!("{} {}", T::ExportFailed.get(lang), failed(&e, lang)),
-                    ),
+                    Ok((rows, path)) => Note::Done(format!(
+                        "{rows} {} {}",
+                        T::ExportedTo.get(lang),
+                        path.display()
+                    )),
+                    Err(e) => Note::Failed(e.problem(lang)),
                 });
             }
             Msg::Report(days, result) => {
                 self.report
-                    .set_report(days, result.map_err(|e| e.sentence(lang)));
+                    .set_report(days, result.map_err(|e| e.problem(lang)));
             }
             Msg::PendingRows(Ok(rows)) => self.pending.rows = rows,
-            Msg::PendingRows(Err(e)) => self.pending.note = Some((false, e.sentence(lang))),
+            Msg::PendingRows(Err(e)) => self.pending.note = Some(Note::Failed(e.problem(lang))),
             Msg::Retried(key, result, rows) => {
                 self.pending.busy.retain(|k| *k != key);
                 if let Some(rows) = rows {
@@ -534,9 +535,9 @@ impl App {
                     Ok(link) => {
                         self.history.invalidate();
                         let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
-                        (true, format!("{order}: {}", T::StateCompleted.get(lang)))
+                        Note::Done(format!("{order}: {}", T::StateCompleted.get(lang)))
                     }
-                    Err(e) => (false, e.sentence(lang)),
+                    Err(e) => Note::Failed(e.problem(lang)),
                 });
                 if self.form_key() == Some(key.as_str()) {
                     self.form_answer(result);
@@ -546,7 +547,7 @@ impl App {
                 self.pending.busy.retain(|k| *k != key);
                 match result {
                     Ok(rows) => self.pending.rows = rows,
-                    Err(e) => self.pending.note = Some((false, e.sentence(lang))),
+                    Err(e) => self.pending.note = Some(Note::Failed(e.problem(lang))),
                 }
             }
             Msg::Resumed {
@@ -564,7 +565,7 @@ impl App {
                         }
                     }
                     Err(e) => {
-                        self.catalog_view.outcome = Some(CsvOutcome::Error(failed(&e, lang)));
+                        self.catalog_view.outcome = Some(CsvOutcome::Error(e.problem(lang)));
                     }
                 }
             }
@@ -577,7 +578,7 @@ impl App {
                         self.set_catalog(catalog);
                     }
                     Err(e) => {
-                        let why = failed(&e, lang);
+                        let why = e.problem(lang).sentence;
                         self.catalog_view.barcode_errors.insert(id, why);
                     }
                 }
@@ -585,8 +586,10 @@ impl App {
             Msg::QrSaved(result) => {
                 if let Some(s) = &mut self.shown {
                     s.note = Some(match result {
-                        Ok(path) => (true, format!("{} {}", T::SavedTo.get(lang), path.display())),
-                        Err(e) => (false, failed(&e, lang)),
+                        Ok(path) => {
+                            Note::Done(format!("{} {}", T::SavedTo.get(lang), path.display()))
+                        }
+                        Err(e) => Note::Failed(e.problem(lang)),
                     });
                 }
             }
@@ -595,16 +598,12 @@ impl App {
                     s.printing = false;
                     s.note = Some(match result {
                         Ok(Delivered::Printed { printer }) => {
-                            (true, format!("{} {printer}", T::SlipPrinted.get(lang)))
+                            Note::Done(format!("{} {printer}", T::SlipPrinted.get(lang)))
                         }
-                        Ok(Delivered::Saved(path)) => (
-                            true,
-                            format!("{} {}", T::SlipSaved.get(lang), path.display()),
-                        ),
-                        Err(e) => (
-                            false,
-                            format!("{} {}", T::SlipFailed.get(lang), failed(&e, lang)),
-                        ),
+                        Ok(Delivered::Saved(path)) => {
+                            Note::Done(format!("{} {}", T::SlipSaved.get(lang), path.display()))
+                        }
+                        Err(e) => Note::Failed(e.problem(lang)),
                     });
                 }
             }
@@ -615,14 +614,15 @@ impl App {
                         self.settings.profiles = list.clone();
                         self.profiles = list;
                         self.settings.form = None;
-                        self.settings.note = Some((true, T::Saved.get(lang).to_owned()));
+                        self.settings.note = Some(Note::Done(T::Saved.get(lang).to_owned()));
                     }
-                    Err(e) => self.settings.note = Some((false, failed(&e, lang))),
+                    Err(e) => self.settings.note = Some(Note::Failed(e.problem(lang))),
                 }
             }
             Msg::Secret(profile, status) => {
                 self.settings.busy = false;
-                let status = status.unwrap_or_else(|e| SecretStatus::Failed(failed(&e, lang)));
+                let status =
+                    status.unwrap_or_else(|e| SecretStatus::Failed(e.problem(lang).sentence));
                 self.settings.secrets.insert(profile, status);
             }
             Msg::BoardRows { profile, result } => self.board_rows(&profile, result),
@@ -670,7 +670,7 @@ impl App {
         let outcomes = match result {
             Ok(outcomes) => outcomes,
             Err(e) => {
-                self.pending.note = Some((false, e.sentence(lang)));
+                self.pending.note = Some(Note::Failed(e.problem(lang)));
                 self.resend_later();
                 return;
             }
@@ -693,8 +693,10 @@ impl App {
                 self.link_made(link);
                 self.history.invalidate();
                 let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
-                self.pending.note =
-                    Some((true, format!("{order}: {}", T::StateCompleted.get(lang))));
+                self.pending.note = Some(Note::Done(format!(
+                    "{order}: {}",
+                    T::StateCompleted.get(lang)
+                )));
             }
             if self.form_key() == Some(key.as_str()) {
                 self.form_answer(outcome);
@@ -735,7 +737,7 @@ impl App {
             Err(e) => {
                 self.board.loading = false;
                 self.board.loaded_at = Some(now);
-                self.board.error = Some(e.sentence(self.lang()));
+                self.board.error = Some(e.problem(self.lang()));
             }
         }
     }
@@ -841,7 +843,7 @@ impl App {
         let link = match result {
             Ok(link) => Some(link),
             Err(e) => {
-                shown.note = Some((false, e.sentence(lang)));
+                shown.note = Some(Note::Failed(e.problem(lang)));
                 None
             }
         };
@@ -963,7 +965,7 @@ impl App {
                 };
                 if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
                     s.printing = true;
-                    s.note = Some((true, T::Printing.get(lang).to_owned()));
+                    s.note = Some(Note::Done(T::Printing.get(lang).to_owned()));
                 }
                 let paper = self.saved.slip_paper;
                 let sink = self.options.slip_sink.clone();
@@ -1320,13 +1322,6 @@ fn open_profile(
         pending,
         fallback,
     })
-}
-
-/// A failed job as the user reads it: one sentence in the UI's language; the technical detail
-/// goes to the log.
-fn failed(e: &JobError, lang: Lang) -> String {
-    tracing::warn!(detail = %e.detail(), "a background job failed");
-    e.sentence(lang)
 }
 
 /// Whether the server answered a link creation: `Some(true)` for a link or any answer (a

@@ -103,7 +103,7 @@ pub struct BoardView {
     /// The rows must be read again (a create, the view opened).
     pub stale: bool,
     /// The last reload's error.
-    pub error: Option<String>,
+    pub error: Option<crate::ui::problem::Problem>,
     /// When the soonest age or countdown drawn this frame changes (the app repaints then).
     pub next_change: Option<DateTime<Utc>>,
 }
@@ -190,7 +190,7 @@ impl BoardView {
         ui.heading(T::NavBoard.get(lang));
         widgets::hint_ui(ui, &cx.palette, T::BoardExplained.get(lang));
         if let Some(e) = &self.error {
-            widgets::error_text_ui(ui, &cx.palette, e.as_str());
+            crate::ui::problem::problem_ui(ui, cx, e);
         }
         let (open, paid) = self.counts(cx.now);
         ui.label(
@@ -362,6 +362,14 @@ pub fn span_text(span: Span, lang: Lang) -> String {
         Span::HoursMinutes(hours, mins) => format!("{hours} {hour} {mins} {min}"),
         Span::DaysHours(days, 0) => format!("{days} {day}"),
         Span::DaysHours(days, hours) => format!("{days} {day} {hours} {hour}"),
+    }
+}
+
+/// How long ago `since` was, as a sentence part: "3 min ago", or "just now" under a minute.
+pub fn ago_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
+    match board::age(since, now) {
+        Span::Seconds(_) => T::JustNow.get(lang).to_owned(),
+        span => format!("{} {}", span_text(span, lang), T::Ago.get(lang)),
     }
 }
 
@@ -615,10 +623,7 @@ fn panel_row_ui(
     // An open link that expires shows its countdown ("14 min left"); any other its age
     // ("3 min ago"): without column headers, the word says which.
     let (right_text, change) = if status.is_final() || row.link.expiry_date.is_none() {
-        let age = match board::age(row.made_at(), now) {
-            Span::Seconds(_) => T::JustNow.get(lang).to_owned(),
-            span => format!("{} {}", span_text(span, lang), T::Ago.get(lang)),
-        };
+        let age = ago_text(row.made_at(), now, lang);
         (age, Some(board::age_changes_at(row.made_at(), now)))
     } else if countdown_change.is_some() {
         (

@@ -13,8 +13,6 @@
 //! (`theme::field_width_ui`). While Save is disabled the first problem is said under it,
 //! "Cannot save yet: …".
 
-use std::collections::HashSet;
-
 use chrono::NaiveDate;
 use egui::text::{CCursor, CCursorRange};
 use egui::{RichText, Ui};
@@ -31,10 +29,10 @@ use crate::ui::{theme, widgets};
 pub enum CardOutcome {
     /// Saved: the server's record (masked number only).
     Saved(Box<SavedCard>),
-    /// Refused or failed, with a sentence.
-    Error(String),
+    /// Refused or failed.
+    Error(crate::ui::problem::Problem),
     /// No answer: the card may or may not be saved.
-    Unknown(String),
+    Unknown(crate::ui::problem::Problem),
 }
 
 /// The state of the card form.
@@ -42,7 +40,7 @@ pub enum CardOutcome {
 pub struct CardForm {
     /// The form (number and CVV zeroizing).
     pub draft: CardDraft,
-    touched: HashSet<Field>,
+    touched: widgets::Touched,
     /// A save is out.
     pub sending: bool,
     /// The last outcome.
@@ -52,9 +50,9 @@ pub struct CardForm {
 }
 
 impl CardForm {
-    /// Marks a field as left, so that its errors show.
+    /// Marks a field as touched, so that its errors show.
     pub fn touch(&mut self, field: Field) {
-        self.touched.insert(field);
+        self.touched.touch(field);
     }
 
     /// Draws the form: the card in one group, how it is stored in another (the rarely used
@@ -102,8 +100,8 @@ impl CardForm {
                     self.outcome = None;
                     // Hand the request over and wipe the form's copy at once.
                     self.draft.wipe();
-                    self.touched.remove(&Field::CardNumber);
-                    self.touched.remove(&Field::Cvv);
+                    self.touched
+                        .retain(|f| !matches!(f, Field::CardNumber | Field::Cvv));
                     cx.emit(Command::SaveCard(Box::new(request)));
                 }
 
@@ -151,11 +149,9 @@ impl CardForm {
             // The undo history would keep copies of the number: never keep one.
             output.state.clear_undoer();
             output.state.store(ui.ctx(), id);
-            // The view puts the focus here by itself: leaving it empty (to another view, say)
-            // is not a mistake to point out; the reason under Save still names it.
-            if response.lost_focus() && !self.draft.card_number.is_empty() {
-                self.touched.insert(Field::CardNumber);
-            }
+            // The view puts the focus here by itself: leaving it untouched (to another view,
+            // say) is not a mistake to point out; the reason under Save still names it.
+            self.touched.track(&response, Field::CardNumber);
             let brand = self.draft.brand();
             if brand != CardBrand::Unknown {
                 ui.label(
@@ -163,7 +159,7 @@ impl CardForm {
                 );
             }
         });
-        self.errors_ui(ui, cx, errors, Field::CardNumber);
+        self.touched.errors_ui(ui, cx, errors, &Field::CardNumber);
         ui.add_space(theme::SPACE_XS);
 
         ui.horizontal_top(|ui| {
@@ -179,7 +175,7 @@ impl CardForm {
                                 .hint_text(hint),
                         )
                         .accessible_name(T::ExpiryMonth.get(lang));
-                    self.track(&r, Field::ExpiryMonth);
+                    self.touched.track(&r, Field::ExpiryMonth);
                     ui.label("/");
                     let hint = T::HintYear.get(lang);
                     let r = ui
@@ -189,7 +185,7 @@ impl CardForm {
                                 .hint_text(hint),
                         )
                         .accessible_name(T::ExpiryYear.get(lang));
-                    self.track(&r, Field::ExpiryYear);
+                    self.touched.track(&r, Field::ExpiryYear);
                 });
             });
             ui.add_space(theme::SPACE_M);
@@ -204,23 +200,25 @@ impl CardForm {
                 output.state.clear_undoer();
                 let r = output.response.response.clone().labelled_by(l.id);
                 output.state.store(ui.ctx(), id);
-                self.track(&r, Field::Cvv);
+                self.touched.track(&r, Field::Cvv);
             });
         });
         // Under the row, so that a long sentence never moves the fields beside it.
         for field in [Field::ExpiryMonth, Field::ExpiryYear, Field::Cvv] {
-            self.errors_ui(ui, cx, errors, field);
+            self.touched.errors_ui(ui, cx, errors, &field);
         }
         ui.add_space(theme::SPACE_XS);
 
-        let r = widgets::labelled_text_width_ui(
+        let spec = widgets::FormField::new(Field::CardHolderName, T::CardHolder.get(lang))
+            .width(theme::field_width_ui(ui, 26));
+        widgets::form_field_ui(
             ui,
-            T::CardHolder.get(lang),
+            cx,
+            &mut self.touched,
+            errors,
+            spec,
             &mut self.draft.card_holder_name,
-            theme::field_width_ui(ui, 26),
         );
-        self.track(&r, Field::CardHolderName);
-        self.errors_ui(ui, cx, errors, Field::CardHolderName);
     }
 
     /// Usage and alias; the default flag and the customer id folded (most saves leave them).
@@ -250,35 +248,39 @@ impl CardForm {
             });
             ui.add_space(theme::SPACE_M);
             ui.vertical(|ui| {
-                let r = widgets::labelled_text_width_ui(
+                let spec = widgets::FormField::new(Field::Alias, T::Alias.get(lang))
+                    .width(theme::field_width_ui(ui, 24));
+                widgets::form_field_ui(
                     ui,
-                    T::Alias.get(lang),
+                    cx,
+                    &mut self.touched,
+                    errors,
+                    spec,
                     &mut self.draft.alias,
-                    theme::field_width_ui(ui, 24),
                 );
-                self.track(&r, Field::Alias);
-                self.errors_ui(ui, cx, errors, Field::Alias);
             });
         });
         ui.add_space(theme::SPACE_XS);
         // Open by itself when a folded field has something to say.
         let folded_error = [Field::CustomerId]
             .iter()
-            .any(|f| self.touched.contains(f) && errors.for_field(f).next().is_some());
+            .any(|f| self.touched.has_error(errors, f));
         egui::CollapsingHeader::new(T::CardMoreOptions.get(lang))
             .id_salt("card-more")
             .open(folded_error.then_some(true))
             .show(ui, |ui| {
                 ui.checkbox(&mut self.draft.set_as_default, T::SetDefault.get(lang));
                 ui.add_space(theme::SPACE_XS);
-                let r = widgets::labelled_text_width_ui(
+                let spec = widgets::FormField::new(Field::CustomerId, T::CustomerId.get(lang))
+                    .width(theme::field_width_ui(ui, 24));
+                widgets::form_field_ui(
                     ui,
-                    T::CustomerId.get(lang),
+                    cx,
+                    &mut self.touched,
+                    errors,
+                    spec,
                     &mut self.draft.customer_id,
-                    theme::field_width_ui(ui, 24),
                 );
-                self.track(&r, Field::CustomerId);
-                self.errors_ui(ui, cx, errors, Field::CustomerId);
             });
     }
 
@@ -314,34 +316,17 @@ impl CardForm {
             }
             Some(CardOutcome::Error(text)) => {
                 ui.separator();
-                widgets::error_text_ui(ui, &cx.palette, text.as_str());
+                crate::ui::problem::problem_ui(ui, cx, text);
                 widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
             }
             Some(CardOutcome::Unknown(text)) => {
                 ui.separator();
                 ui.label(RichText::new(T::CardUnknownOutcome.get(lang)).color(cx.palette.warn));
-                widgets::hint_ui(ui, &cx.palette, text);
+                crate::ui::problem::warning_ui(ui, cx, text);
                 widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
             }
             None => {}
         }
-    }
-
-    fn track(&mut self, r: &egui::Response, field: Field) {
-        if r.lost_focus() {
-            self.touched.insert(field);
-        }
-    }
-
-    fn errors_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
-        if !self.touched.contains(&field) {
-            return;
-        }
-        let lines: Vec<String> = errors
-            .for_field(&field)
-            .map(|e| e.problem.message(cx.lang))
-            .collect();
-        widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
     }
 }
 

@@ -26,7 +26,7 @@ pub enum CsvOutcome {
     /// An import's result.
     Imported(CsvImport),
     /// The file could not be read, or the store failed.
-    Error(String),
+    Error(crate::ui::problem::Problem),
 }
 
 /// The state of the Catalog view.
@@ -93,7 +93,7 @@ impl CatalogView {
                 line_errors_ui(ui, cx, &i.errors);
             }
             Some(CsvOutcome::Error(e)) => {
-                widgets::error_text_ui(ui, &cx.palette, e.as_str());
+                crate::ui::problem::problem_ui(ui, cx, e);
             }
             None => {}
         }

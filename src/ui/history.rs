@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use egui::{RichText, Ui};
 
 use crate::api::wire::PaymentLink;
@@ -22,6 +22,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::link_result::status_text;
 use crate::ui::new_link::local_time;
+use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -54,12 +55,14 @@ pub struct HistoryRow {
     pub cancelled: bool,
     /// Not completed, but something was paid.
     pub partly_paid: bool,
+    /// When this install last heard the status (stored, or refreshed here).
+    pub known_at: DateTime<Utc>,
 }
 
 impl HistoryRow {
     /// The display row of a link of history (a link cancelled here reads "Cancelled").
     pub fn of_stored(stored: &StoredLink, lang: Lang) -> Self {
-        let mut row = Self::of(&stored.link, lang);
+        let mut row = Self::of(&stored.link, stored.updated_at, lang);
         row.set_cancelled(stored.cancelled_at.is_some(), lang);
         row
     }
@@ -75,8 +78,8 @@ impl HistoryRow {
         !self.status.is_final() && !self.cancelled
     }
 
-    /// The display row of a link.
-    pub fn of(link: &PaymentLink, lang: Lang) -> Self {
+    /// The display row of a link whose status was heard at `known_at`.
+    pub fn of(link: &PaymentLink, known_at: DateTime<Utc>, lang: Lang) -> Self {
         let status = link.status.clone().unwrap_or(LinkStatus::Pending);
         let partly_paid = status != LinkStatus::Completed
             && link
@@ -96,6 +99,7 @@ impl HistoryRow {
             description: link.description.clone().unwrap_or_default(),
             cancelled: false,
             partly_paid,
+            known_at,
         }
     }
 }
@@ -132,7 +136,7 @@ pub struct StatusRefresh {
     /// How many answers changed the row.
     pub changed: usize,
     /// The first failure, as a sentence.
-    pub failed: Option<String>,
+    pub failed: Option<Problem>,
 }
 
 /// The state of the History view.
@@ -149,7 +153,7 @@ pub struct HistoryView {
     /// A page is being fetched.
     pub loading: bool,
     /// The last error.
-    pub error: Option<String>,
+    pub error: Option<Problem>,
     /// How many links the profile has (unfiltered lists only).
     pub total: Option<usize>,
     /// The zone whose local days the date filter means (the machine's unless a test sets one).
@@ -159,15 +163,19 @@ pub struct HistoryView {
     /// The last day as typed.
     pub to_text: String,
     /// The totals of the filtered set, and the filter they count (`None` while counting).
-    pub totals: Option<(HistoryFilter, Result<LinkTotals, String>)>,
+    pub totals: Option<(HistoryFilter, Result<LinkTotals, Problem>)>,
     /// The rows on screen in the last frame.
     pub visible: Range<usize>,
     /// A "Refresh statuses" under way or just ended.
     pub refresh: Option<StatusRefresh>,
     /// An export is being written.
     pub exporting: bool,
-    /// The last refresh or export note: (good news, sentence).
-    pub note: Option<(bool, String)>,
+    /// The last refresh or export note.
+    pub note: Option<Note>,
+    /// The last frame the view was drawn (opening it refreshes the open rows).
+    pub last_frame: Option<u64>,
+    /// The view was just opened: refresh its open rows once they are on screen.
+    pub refresh_on_show: bool,
 }
 
 impl HistoryView {
@@ -209,8 +217,14 @@ impl HistoryView {
             .collect()
     }
 
-    /// A refreshed link arrived; returns whether the refresh is over.
-    pub fn refreshed(&mut self, id: &str, result: Result<PaymentLink, String>, lang: Lang) -> bool {
+    /// A refreshed link arrived at `now`; returns whether the refresh is over.
+    pub fn refreshed(
+        &mut self,
+        id: &str,
+        result: Result<PaymentLink, Problem>,
+        now: DateTime<Utc>,
+        lang: Lang,
+    ) -> bool {
         let Some(refresh) = &mut self.refresh else {
             return false;
         };
@@ -221,12 +235,13 @@ impl HistoryView {
         match result {
             Ok(link) => {
                 if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
-                    let mut fresh = HistoryRow::of(&link, lang);
+                    let mut fresh = HistoryRow::of(&link, row.known_at, lang);
                     fresh.set_cancelled(row.cancelled, lang);
                     if fresh != *row {
                         refresh.changed += 1;
                         *row = fresh;
                     }
+                    row.known_at = now;
                 }
             }
             Err(e) => {
@@ -237,11 +252,15 @@ impl HistoryView {
             return false;
         }
         self.note = Some(match &refresh.failed {
-            None => (
-                true,
-                format!("{} {}", T::StatusesRefreshed.get(lang), refresh.changed),
-            ),
-            Some(e) => (false, format!("{} {e}", T::SomeNotRefreshed.get(lang))),
+            None => Note::Done(format!(
+                "{} {}",
+                T::StatusesRefreshed.get(lang),
+                refresh.changed
+            )),
+            Some(e) => Note::Failed(Problem {
+                sentence: format!("{} {}", T::SomeNotRefreshed.get(lang), e.sentence),
+                detail: e.detail.clone(),
+            }),
         });
         true
     }
@@ -286,22 +305,38 @@ impl HistoryView {
                 parts.join("  ·  ")
             }
             Some((filter, Err(e))) if Some(filter) == self.loaded_filter.as_ref() => {
-                widgets::error_text_ui(
-                    ui,
-                    &cx.palette,
-                    format!("{} {e}", T::TotalsFailed.get(lang)),
-                );
+                let problem = Problem {
+                    sentence: format!("{} {}", T::TotalsFailed.get(lang), e.sentence),
+                    detail: e.detail.clone(),
+                };
+                problem_ui(ui, cx, &problem);
                 return;
             }
             _ => format!("{} {}", T::FilteredLinks.get(lang), T::Counting.get(lang)),
         };
-        ui.label(RichText::new(text).size(16.0).strong());
+        ui.label(RichText::new(text).strong());
+    }
+
+    /// "Refresh statuses" of these rows: one detail job per row, a second apart (the app's
+    /// `Command::RefreshStatuses`, the same for the button and for opening the view).
+    fn start_refresh(&mut self, cx: &mut ViewCtx<'_>, ids: Vec<String>) {
+        self.note = None;
+        self.refresh = Some(StatusRefresh {
+            ids: ids.clone(),
+            ..StatusRefresh::default()
+        });
+        cx.emit(Command::RefreshStatuses(ids));
+    }
+
+    /// Whether a refresh is under way.
+    fn refreshing(&self) -> bool {
+        self.refresh.as_ref().is_some_and(|r| r.done < r.ids.len())
     }
 
     fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         let open = self.visible_open();
-        let refreshing = self.refresh.as_ref().is_some_and(|r| r.done < r.ids.len());
+        let refreshing = self.refreshing();
         ui.horizontal_wrapped(|ui| {
             let hint = if open.is_empty() {
                 T::NothingToRefresh
@@ -316,12 +351,7 @@ impl HistoryView {
                 .on_hover_text(hint.get(lang))
                 .on_disabled_hover_text(hint.get(lang));
             if button.clicked() {
-                self.note = None;
-                self.refresh = Some(StatusRefresh {
-                    ids: open.clone(),
-                    ..StatusRefresh::default()
-                });
-                cx.emit(Command::RefreshStatuses(open));
+                self.start_refresh(cx, open);
             }
             let export = ui
                 .add_enabled(
@@ -352,20 +382,17 @@ impl HistoryView {
                 ui.label(T::Exporting.get(lang));
             }
         });
-        match &self.note {
-            Some((true, text)) => {
-                ui.label(RichText::new(text.as_str()).color(cx.palette.ok));
-            }
-            Some((false, text)) => {
-                widgets::error_text_ui(ui, &cx.palette, text.as_str());
-            }
-            None => {}
+        if let Some(note) = &self.note {
+            note_ui(ui, cx, note);
         }
     }
 
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
+        if widgets::newly_shown(ui, &mut self.last_frame) {
+            self.refresh_on_show = true;
+        }
         ui.heading(T::NavHistory.get(lang));
         ui.horizontal(|ui| {
             let l = ui.label(T::Search.get(lang));
@@ -406,16 +433,15 @@ impl HistoryView {
             cx.emit(Command::SearchHistory(self.filter.clone()));
         }
         if let Some(e) = &self.error {
-            widgets::error_text_ui(ui, &cx.palette, e.as_str());
+            problem_ui(ui, cx, e);
         }
         self.totals_ui(ui, cx);
         self.actions_ui(ui, cx);
         let count = self.rows.len();
         let more = if self.exhausted { "" } else { "+" };
-        widgets::hint_ui(
-            ui,
-            &cx.palette,
-            &format!("{count}{more} {}", T::LinksShown.get(lang)),
+        ui.label(
+            RichText::new(format!("{count}{more} {}", T::LinksShown.get(lang)))
+                .color(cx.palette.muted),
         );
         if count == 0 {
             self.visible = 0..0;
@@ -426,7 +452,7 @@ impl HistoryView {
             } else {
                 T::NoMatchingLinks
             };
-            ui.label(RichText::new(t.get(lang)).size(16.0));
+            ui.label(RichText::new(t.get(lang)).strong());
             return;
         }
         header_ui(ui, lang);
@@ -446,6 +472,18 @@ impl HistoryView {
                     }
                 }
             });
+        // Opening the view asks about its open rows once they are on screen: the statuses
+        // shown are then as fresh as the board's.
+        if self.refresh_on_show
+            && !self.loading
+            && self.loaded_filter.as_ref() == Some(&self.filter)
+        {
+            self.refresh_on_show = false;
+            let open = self.visible_open();
+            if !open.is_empty() && !self.refreshing() {
+                self.start_refresh(cx, open);
+            }
+        }
         if want_more && !self.exhausted && !self.loading {
             self.loading = true;
             cx.emit(Command::MoreHistory);
@@ -456,49 +494,93 @@ impl HistoryView {
     }
 }
 
-const COLUMNS: [f32; 5] = [130.0, 190.0, 120.0, 110.0, 130.0];
+/// Column widths: created, order number, reference, amount, status with its age.
+const COLUMNS: [f32; 5] = [128.0, 176.0, 104.0, 112.0, 220.0];
+
+/// A cell of `width`, its content aligned left (text) or right (money).
+fn cell_ui(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut Ui)) {
+    let layout = match align {
+        egui::Align::Max => egui::Layout::right_to_left(egui::Align::Center),
+        _ => egui::Layout::left_to_right(egui::Align::Center),
+    };
+    ui.allocate_ui_with_layout(egui::vec2(width, ROW_HEIGHT), layout, |ui| {
+        ui.set_width(width);
+        ui.set_height(ROW_HEIGHT);
+        add(ui);
+    });
+}
+
+/// The alignment of each column: the amount right, the rest left.
+const ALIGN: [egui::Align; 5] = [
+    egui::Align::Min,
+    egui::Align::Min,
+    egui::Align::Min,
+    egui::Align::Max,
+    egui::Align::Min,
+];
 
 fn header_ui(ui: &mut Ui, lang: Lang) {
     ui.horizontal(|ui| {
-        for (w, t) in COLUMNS.iter().zip([
+        let titles = [
             T::Created,
             T::OrderNumber,
             T::Reference,
             T::Amount,
             T::Status,
-        ]) {
-            ui.add_sized(
-                [*w, ROW_HEIGHT],
-                egui::Label::new(RichText::new(t.get(lang)).strong()),
-            );
+        ];
+        for ((w, t), align) in COLUMNS.iter().zip(titles).zip(ALIGN) {
+            cell_ui(ui, *w, align, |ui| {
+                ui.label(RichText::new(t.get(lang)).strong());
+            });
         }
         ui.label(RichText::new(T::Description.get(lang)).strong());
     });
 }
 
+/// A row's status as last known, with its age: "Paid · 3 min ago".
+pub fn known_status_text(row: &HistoryRow, now: DateTime<Utc>, lang: Lang) -> String {
+    format!(
+        "{} · {}",
+        row.status_text,
+        crate::ui::board::ago_text(row.known_at, now, lang)
+    )
+}
+
 fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow) -> egui::Response {
+    let lang = cx.lang;
+    let age = crate::ui::board::ago_text(row.known_at, cx.now, lang);
     let response = ui
         .horizontal(|ui| {
             ui.set_height(ROW_HEIGHT);
             let cells = [&row.created, &row.order, &row.reference, &row.amount];
-            for (w, text) in COLUMNS.iter().zip(cells) {
-                ui.add_sized([*w, ROW_HEIGHT], egui::Label::new(text.as_str()).truncate());
+            for ((w, text), align) in COLUMNS.iter().zip(cells).zip(ALIGN) {
+                cell_ui(ui, *w, align, |ui| {
+                    ui.add(egui::Label::new(text.as_str()).truncate());
+                });
             }
             let badge = cx.palette.status(&row.status);
-            ui.add_sized(
-                [COLUMNS[4], ROW_HEIGHT],
-                egui::Label::new(
-                    RichText::new(&row.status_text)
+            cell_ui(ui, COLUMNS[4], egui::Align::Min, |ui| {
+                ui.label(
+                    RichText::new(format!(" {} ", row.status_text))
                         .color(badge.text)
                         .background_color(badge.fill),
-                ),
-            );
+                );
+                ui.add(
+                    egui::Label::new(RichText::new(format!("· {age}")).color(cx.palette.muted))
+                        .truncate(),
+                );
+            });
             ui.add(egui::Label::new(row.description.as_str()).truncate());
         })
         .response;
     let id = ui.make_persistent_id(("history-row", &row.id));
     let r = ui.interact(response.rect, id, egui::Sense::click());
-    let label = format!("{} {} {}", row.order, row.amount, row.status_text);
+    let label = format!(
+        "{} {} {}",
+        row.order,
+        row.amount,
+        known_status_text(row, cx.now, lang)
+    );
     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
     if r.hovered() {
         ui.painter().rect_stroke(

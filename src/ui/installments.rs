@@ -83,7 +83,7 @@ pub enum InstallmentOutcome {
     /// The options.
     List(Box<InstallmentList>),
     /// An error sentence.
-    Error(String),
+    Error(crate::ui::problem::Problem),
 }
 
 /// The state of the installments view.
@@ -156,8 +156,8 @@ impl InstallmentsForm {
                 }
                 match &self.outcome {
                     Some(InstallmentOutcome::List(list)) => list_ui(ui, cx, list),
-                    Some(InstallmentOutcome::Error(text)) => {
-                        widgets::error_text_ui(ui, &cx.palette, text.as_str());
+                    Some(InstallmentOutcome::Error(problem)) => {
+                        crate::ui::problem::problem_ui(ui, cx, problem);
                     }
                     None => {}
                 }

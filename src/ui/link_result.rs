@@ -61,7 +61,7 @@ pub struct ShownLink {
     /// The cancel confirmation is open.
     pub confirm_cancel: bool,
     /// A short note (copied, saved to ..., an error).
-    pub note: Option<(bool, String)>,
+    pub note: Option<crate::ui::problem::Note>,
     /// A cancel request is out (Refresh and Cancel wait for it).
     pub cancelling: bool,
     /// A slip is being printed (Print slip waits for it, so one click is one slip).
@@ -213,7 +213,9 @@ impl ShownLink {
                     if let Some(url) = &url {
                         if ui.button(T::CopyUrl.get(lang)).clicked() {
                             cx.emit(Command::CopyText(url.clone()));
-                            self.note = Some((true, T::Copied.get(lang).to_owned()));
+                            self.note = Some(crate::ui::problem::Note::Done(
+                                T::Copied.get(lang).to_owned(),
+                            ));
                         }
                         if ui.button(T::SaveQr.get(lang)).clicked() {
                             cx.emit(Command::SaveQrPng {
@@ -266,8 +268,7 @@ impl ShownLink {
                 }
                 ui.horizontal_wrapped(|ui| {
                     let mut open = customer_open;
-                    if ui
-                        .toggle_value(&mut open, T::CustomerDisplay.get(lang))
+                    if widgets::toggle_button_ui(ui, &mut open, T::CustomerDisplay.get(lang))
                         .changed()
                     {
                         cx.emit(Command::CustomerDisplay {
@@ -282,9 +283,8 @@ impl ShownLink {
                         });
                     }
                 });
-                if let Some((ok, note)) = &self.note {
-                    let color = if *ok { cx.palette.ok } else { cx.palette.error };
-                    ui.label(RichText::new(note).color(color));
+                if let Some(note) = &self.note {
+                    crate::ui::problem::note_ui(ui, cx, note);
                 }
                 ui.add_space(10.0);
                 ui.horizontal(|ui| {

@@ -14,6 +14,7 @@ pub mod installments;
 pub mod link_result;
 pub mod new_link;
 pub mod pending;
+pub mod problem;
 pub mod report;
 pub mod settings;
 pub mod text;

@@ -18,14 +18,13 @@
 //! ([`Command::RetryPending`]), and starting a new sale asks first, since the last one may
 //! already have a link.
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Duration, Local, NaiveDate, NaiveTime, TimeZone, Utc};
 use egui::{Key, KeyboardShortcut, Modifiers, Response, RichText, Ui};
 use rust_decimal::Decimal;
 
-use crate::domain::link::{CheckStatus, LinkContext, LinkFigures};
+use crate::domain::link::{Check, CheckStatus, LinkContext, LinkFigures};
 use crate::domain::{
     Barcode, BarcodeError, CatalogLookup, CatalogVariant, Currency, Field, FieldError, FieldErrors,
     ItemDraft, ItemField, ItemKind, LinkDraft, format_amount,
@@ -36,7 +35,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::text::T;
-use crate::ui::widgets;
+use crate::ui::{theme, widgets};
 
 /// The expiry choices of the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -95,10 +94,10 @@ impl ExpiryPreset {
 /// What the server said about the last send, shown above the Create button.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendNote {
-    /// A refusal or error, as a sentence.
-    Error(String),
+    /// A refusal or error.
+    Error(crate::ui::problem::Problem),
     /// The outcome is not known; the journal keeps the request.
-    Unknown(String),
+    Unknown(crate::ui::problem::Problem),
     /// A request for this order is already out.
     AlreadyPending,
 }
@@ -145,8 +144,8 @@ pub enum FormLock {
 pub struct NewLinkForm {
     /// The form's content, as typed.
     pub draft: LinkDraft,
-    /// Fields the user has left at least once (their errors are shown).
-    touched: HashSet<Field>,
+    /// Fields edited and left, or all after a create attempt (their errors are shown).
+    touched: widgets::Touched,
     /// Expiry choice.
     pub expiry: ExpiryChoice,
     /// Custom expiry date as typed, local, `YYYY-MM-DD`.
@@ -235,9 +234,9 @@ impl NewLinkForm {
         self.sending || self.lock.is_some()
     }
 
-    /// Marks a field as left, so that its errors show (tests and the app use it).
+    /// Marks a field as touched, so that its errors show (tests and the app use it).
     pub fn touch(&mut self, field: Field) {
-        self.touched.insert(field);
+        self.touched.touch(field);
     }
 
     /// Brings the draft's derived fields (expiry, installment counts) up to date for `now`.
@@ -295,20 +294,27 @@ impl NewLinkForm {
             .id_salt("new-link-scroll")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                ui.set_max_width(880.0);
+                ui.set_max_width(theme::CONTENT_MAX_WIDTH);
                 if let Some(lock) = self.lock.clone() {
                     self.lock_banner_ui(ui, cx, &lock);
-                    ui.add_space(8.0);
+                    ui.add_space(theme::SPACE_S);
                 }
                 // What was sent is what a re-send sends: nothing here may change meanwhile.
                 ui.add_enabled_ui(!self.is_read_only(), |ui| {
-                    self.main_fields_ui(ui, cx, &errors, expiry_readable);
-                    ui.add_space(8.0);
-                    self.items_ui(ui, cx, &figures, &errors);
+                    self.amount_ui(ui, cx, &errors, &figures);
+                    ui.add_space(theme::SPACE_M);
+                    widgets::group_ui(ui, T::PaymentGroup.get(lang), |ui| {
+                        self.payment_group_ui(ui, cx, &errors);
+                    });
+                    self.options_group_ui(ui, cx, &errors, &figures, expiry_readable);
+                    self.payer_group_ui(ui, cx, &errors);
+                    ui.add_space(theme::SPACE_S);
+                    widgets::group_ui(ui, T::Items.get(lang), |ui| {
+                        self.items_ui(ui, cx, &figures, &errors);
+                    });
                 });
-                ui.add_space(8.0);
                 Self::checks_ui(ui, cx, &figures);
-                ui.add_space(8.0);
+                ui.add_space(theme::SPACE_S);
                 match self.lock.clone() {
                     Some(lock) => self.locked_send_ui(ui, cx, &lock),
                     None => self.send_ui(ui, cx, validation, expiry_readable, lang),
@@ -333,7 +339,7 @@ impl NewLinkForm {
                     FormLock::Pending { .. } => {
                         ui.label(T::FormLocked.get(lang));
                         if let Some(SendNote::Unknown(why)) = &self.note {
-                            widgets::hint_ui(ui, &cx.palette, why);
+                            crate::ui::problem::warning_ui(ui, cx, why);
                         }
                         if self.resending {
                             ui.label(T::ResendingNow.get(lang));
@@ -357,8 +363,8 @@ impl NewLinkForm {
     /// start a new sale after a confirmation.
     fn locked_send_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, lock: &FormLock) {
         let lang = cx.lang;
-        if let Some(SendNote::Error(text)) = &self.note {
-            widgets::error_text_ui(ui, &cx.palette, text.as_str());
+        if let Some(SendNote::Error(problem)) = &self.note {
+            crate::ui::problem::problem_ui(ui, cx, problem);
         }
         if self.note == Some(SendNote::AlreadyPending) {
             ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
@@ -440,55 +446,44 @@ impl NewLinkForm {
         }
     }
 
-    fn field_errors_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
-        if !self.touched.contains(&field) {
-            return;
-        }
-        let lines: Vec<String> = errors
-            .for_field(&field)
-            .map(|e| e.problem.message(cx.lang))
-            .collect();
-        widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
-    }
-
-    fn track(&mut self, response: &Response, field: Field) {
-        if response.lost_focus() {
-            self.touched.insert(field);
-        }
-    }
-
-    fn main_fields_ui(
+    /// The amount, the largest field on screen (the `Amount` text style), with the currency
+    /// beside it; its failed checks beside both once the amount shows its errors.
+    fn amount_ui(
         &mut self,
         ui: &mut Ui,
-        cx: &mut ViewCtx<'_>,
+        cx: &ViewCtx<'_>,
         errors: &FieldErrors,
-        expiry_readable: bool,
+        figures: &LinkFigures,
     ) {
         let lang = cx.lang;
-        // Amount: large, first focus.
-        ui.horizontal(|ui| {
+        ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                let label = ui.label(RichText::new(Field::Amount.label(lang)).strong());
-                let amount = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.draft.amount)
-                            .font(egui::TextStyle::Heading)
-                            .desired_width(220.0)
-                            .hint_text("0,00"),
-                    )
-                    .labelled_by(label.id);
+                let label = Field::Amount.label(lang);
+                let spec = widgets::FormField::new(Field::Amount, &label)
+                    .style(theme::amount_style())
+                    .width(theme::text_field_width_ui(ui, &theme::amount_style(), 9))
+                    .hint("0,00");
+                let amount = widgets::form_field_ui(
+                    ui,
+                    cx,
+                    &mut self.touched,
+                    errors,
+                    spec,
+                    &mut self.draft.amount,
+                );
                 if self.focus_amount {
                     amount.request_focus();
                     self.focus_amount = false;
                 }
-                self.track(&amount, Field::Amount);
-                self.field_errors_ui(ui, cx, errors, Field::Amount);
             });
             ui.vertical(|ui| {
                 let label = ui.label(Field::Currency.label(lang));
                 let currency = &mut self.draft.currency;
                 let combo = egui::ComboBox::from_id_salt("link-currency")
-                    .selected_text(currency_text(*currency))
+                    .selected_text(
+                        RichText::new(currency_text(*currency))
+                            .text_style(egui::TextStyle::Heading),
+                    )
                     .show_ui(ui, |ui| {
                         for c in Currency::ALL {
                             ui.selectable_value(currency, *c, currency_text(*c));
@@ -496,29 +491,117 @@ impl NewLinkForm {
                     });
                 let _ = combo.response.labelled_by(label.id);
             });
+            if self.touched.shows(&Field::Amount) {
+                ui.vertical(|ui| {
+                    ui.add_space(ui.spacing().interact_size.y);
+                    failed_checks_ui(
+                        ui,
+                        cx,
+                        figures,
+                        &[Check::AmountValid, Check::WithinAmountLimit],
+                    );
+                });
+            }
         });
+    }
 
+    /// Order number and description, side by side.
+    fn payment_group_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors) {
+        let lang = cx.lang;
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                let r = widgets::labelled_text_ui(
+                let label = Field::OrderNumber.label(lang);
+                let spec = widgets::FormField::new(Field::OrderNumber, &label)
+                    .width(theme::field_width_ui(ui, 22));
+                widgets::form_field_ui(
                     ui,
-                    &Field::OrderNumber.label(lang),
+                    cx,
+                    &mut self.touched,
+                    errors,
+                    spec,
                     &mut self.draft.order_number,
                 );
-                self.track(&r, Field::OrderNumber);
-                self.field_errors_ui(ui, cx, errors, Field::OrderNumber);
             });
+            ui.add_space(theme::SPACE_S);
             ui.vertical(|ui| {
-                let r = widgets::labelled_text_ui(
+                let label = Field::Description.label(lang);
+                let spec = widgets::FormField::new(Field::Description, &label)
+                    .width(theme::field_width_ui(ui, 28));
+                widgets::form_field_ui(
                     ui,
-                    &Field::Description.label(lang),
+                    cx,
+                    &mut self.touched,
+                    errors,
+                    spec,
                     &mut self.draft.description,
                 );
-                self.track(&r, Field::Description);
-                self.field_errors_ui(ui, cx, errors, Field::Description);
             });
         });
+    }
 
+    /// A folded group under a title: opened by itself while it holds something to fix (a
+    /// failed check, an error shown), so nothing wrong is ever hidden.
+    fn folded_group_ui(
+        ui: &mut Ui,
+        title: &str,
+        salt: &str,
+        must_show: bool,
+        add_contents: impl FnOnce(&mut Ui),
+    ) {
+        egui::CollapsingHeader::new(
+            RichText::new(title)
+                .text_style(egui::TextStyle::Button)
+                .strong(),
+        )
+        .id_salt(salt)
+        .open(must_show.then_some(true))
+        .show(ui, add_contents);
+        ui.add_space(theme::SPACE_S);
+    }
+
+    /// Expiry, installments, partial payment and the cart amount: folded, as most links keep
+    /// the defaults.
+    fn options_group_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        errors: &FieldErrors,
+        figures: &LinkFigures,
+        expiry_readable: bool,
+    ) {
+        let lang = cx.lang;
+        let checks = [Check::ExpiryInFuture, Check::InstallmentsShape];
+        let must_show = !expiry_readable
+            || checks
+                .iter()
+                .any(|c| figures.status(*c) == CheckStatus::Fail)
+            || [
+                Field::ExpiryDate,
+                Field::AvailableInstallments,
+                Field::CartAmount,
+            ]
+            .iter()
+            .any(|f| self.touched.has_error(errors, f));
+        Self::folded_group_ui(
+            ui,
+            T::OptionsGroup.get(lang),
+            "link-options",
+            must_show,
+            |ui| {
+                self.options_ui(ui, cx, errors, figures, expiry_readable);
+            },
+        );
+    }
+
+    fn options_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        errors: &FieldErrors,
+        figures: &LinkFigures,
+        expiry_readable: bool,
+    ) {
+        let lang = cx.lang;
         // Expiry.
         let expiry_label = ui.label(T::Expiry.get(lang));
         ui.horizontal_wrapped(|ui| {
@@ -535,7 +618,7 @@ impl NewLinkForm {
                     self.set_custom_expiry(cx.now + Duration::hours(1));
                 }
                 self.expiry = choice;
-                self.touched.insert(Field::ExpiryDate);
+                self.touched.touch(Field::ExpiryDate);
             }
         });
         match self.expiry {
@@ -551,8 +634,8 @@ impl NewLinkForm {
                     let rt = ui
                         .add(egui::TextEdit::singleline(&mut self.expiry_time).desired_width(60.0))
                         .labelled_by(t.id);
-                    self.track(&rd, Field::ExpiryDate);
-                    self.track(&rt, Field::ExpiryDate);
+                    self.touched.track(&rd, Field::ExpiryDate);
+                    self.touched.track(&rt, Field::ExpiryDate);
                     let mut open = self.calendar.is_some();
                     if ui.toggle_value(&mut open, T::Calendar.get(lang)).changed() {
                         self.calendar = open.then(|| typed_day.unwrap_or(today));
@@ -576,7 +659,9 @@ impl NewLinkForm {
             }
             ExpiryChoice::None => {}
         }
-        self.field_errors_ui(ui, cx, errors, Field::ExpiryDate);
+        self.touched.errors_ui(ui, cx, errors, &Field::ExpiryDate);
+        failed_checks_ui(ui, cx, figures, &[Check::ExpiryInFuture]);
+        ui.add_space(theme::SPACE_S);
 
         // Installments.
         ui.checkbox(
@@ -593,59 +678,82 @@ impl NewLinkForm {
                     }
                 }
             });
-            self.field_errors_ui(ui, cx, errors, Field::AvailableInstallments);
+            self.touched
+                .errors_ui(ui, cx, errors, &Field::AvailableInstallments);
         }
+        failed_checks_ui(ui, cx, figures, &[Check::InstallmentsShape]);
         ui.checkbox(
             &mut self.draft.allow_partial_payment,
             T::PartialPayment.get(lang),
         );
-        ui.checkbox(
-            &mut self.draft.contact_required,
-            T::ContactRequired.get(lang),
+        ui.add_space(theme::SPACE_S);
+        let label = Field::CartAmount.label(lang);
+        let spec =
+            widgets::FormField::new(Field::CartAmount, &label).width(theme::field_width_ui(ui, 12));
+        widgets::form_field_ui(
+            ui,
+            cx,
+            &mut self.touched,
+            errors,
+            spec,
+            &mut self.draft.cart_amount,
         );
+    }
 
-        // Payer contact.
-        ui.horizontal_top(|ui| {
-            ui.vertical(|ui| {
-                let r = widgets::labelled_text_ui(ui, T::Email.get(lang), &mut self.draft.email);
-                self.track(&r, Field::Email);
-                self.field_errors_ui(ui, cx, errors, Field::Email);
-            });
-            ui.vertical(|ui| {
-                let l = ui.label(T::PhoneCountryCode.get(lang));
-                let r = ui
-                    .add(
-                        egui::TextEdit::singleline(&mut self.draft.phone_country_code)
-                            .desired_width(60.0)
-                            .hint_text("+90"),
+    /// The payer's contact: folded, as a counter sale rarely asks for it.
+    fn payer_group_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors) {
+        let lang = cx.lang;
+        let fields = [Field::Email, Field::PhoneCountryCode, Field::PhoneNumber];
+        let must_show = fields.iter().any(|f| self.touched.has_error(errors, f));
+        Self::folded_group_ui(ui, T::PayerGroup.get(lang), "link-payer", must_show, |ui| {
+            ui.checkbox(
+                &mut self.draft.contact_required,
+                T::ContactRequired.get(lang),
+            );
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| {
+                    let spec = widgets::FormField::new(Field::Email, T::Email.get(lang))
+                        .width(theme::field_width_ui(ui, 26));
+                    widgets::form_field_ui(
+                        ui,
+                        cx,
+                        &mut self.touched,
+                        errors,
+                        spec,
+                        &mut self.draft.email,
+                    );
+                });
+                ui.vertical(|ui| {
+                    let spec = widgets::FormField::new(
+                        Field::PhoneCountryCode,
+                        T::PhoneCountryCode.get(lang),
                     )
-                    .labelled_by(l.id);
-                self.track(&r, Field::PhoneCountryCode);
-                self.field_errors_ui(ui, cx, errors, Field::PhoneCountryCode);
-            });
-            ui.vertical(|ui| {
-                let r = widgets::labelled_text_ui(
-                    ui,
-                    T::PhoneNumber.get(lang),
-                    &mut self.draft.phone_number,
-                );
-                self.track(&r, Field::PhoneNumber);
-                self.field_errors_ui(ui, cx, errors, Field::PhoneNumber);
+                    .width(theme::field_width_with_hint_ui(ui, 4, "+90"))
+                    .hint("+90");
+                    widgets::form_field_ui(
+                        ui,
+                        cx,
+                        &mut self.touched,
+                        errors,
+                        spec,
+                        &mut self.draft.phone_country_code,
+                    );
+                });
+                ui.vertical(|ui| {
+                    let spec =
+                        widgets::FormField::new(Field::PhoneNumber, T::PhoneNumber.get(lang))
+                            .width(theme::field_width_ui(ui, 14));
+                    widgets::form_field_ui(
+                        ui,
+                        cx,
+                        &mut self.touched,
+                        errors,
+                        spec,
+                        &mut self.draft.phone_number,
+                    );
+                });
             });
         });
-
-        // Advanced: cart amount.
-        egui::CollapsingHeader::new(T::Advanced.get(lang))
-            .id_salt("link-advanced")
-            .show(ui, |ui| {
-                let r = widgets::labelled_text_ui(
-                    ui,
-                    &Field::CartAmount.label(lang),
-                    &mut self.draft.cart_amount,
-                );
-                self.track(&r, Field::CartAmount);
-                self.field_errors_ui(ui, cx, errors, Field::CartAmount);
-            });
     }
 
     fn items_ui(
@@ -657,7 +765,6 @@ impl NewLinkForm {
     ) {
         let lang = cx.lang;
         let currency = self.draft.currency;
-        ui.heading(T::Items.get(lang));
         self.scan_ui(ui, cx);
         let mut action: Option<RowAction> = None;
         let rows = self.draft.items.len();
@@ -698,12 +805,7 @@ impl NewLinkForm {
             if ui.button(T::AddFreeItem.get(lang)).clicked() {
                 self.add_free_row(self.draft.items.len());
             }
-            if ui
-                .selectable_label(self.picker_open, T::AddCatalogItem.get(lang))
-                .clicked()
-            {
-                self.picker_open = !self.picker_open;
-            }
+            widgets::toggle_button_ui(ui, &mut self.picker_open, T::AddCatalogItem.get(lang));
         });
         if self.picker_open {
             self.picker_ui(ui, cx);
@@ -758,6 +860,16 @@ impl NewLinkForm {
                 }
             });
             Self::field_errors_always_ui(ui, cx, errors, Field::Items);
+            failed_checks_ui(
+                ui,
+                cx,
+                figures,
+                &[
+                    Check::ItemsMatchAmount,
+                    Check::CatalogCurrency,
+                    Check::WithinItemLimit,
+                ],
+            );
         }
     }
 
@@ -891,14 +1003,8 @@ impl NewLinkForm {
         row: usize,
         field: ItemField,
     ) -> Vec<String> {
-        let field = Field::Item { row, field };
-        if !self.touched.contains(&field) {
-            return Vec::new();
-        }
-        errors
-            .for_field(&field)
-            .map(|e| e.problem.message(lang))
-            .collect()
+        self.touched
+            .lines(errors, &Field::Item { row, field }, lang)
     }
 
     /// One row of the item table, in the header's columns: item, quantity, unit price, line
@@ -932,12 +1038,11 @@ impl NewLinkForm {
         let rows = self.draft.items.len();
         let item = &mut self.draft.items[row];
         let mut enter_pressed = false;
-        let mut left: Vec<Field> = Vec::new();
+        // (field, changed, left): handed to the touched tracker once the row is drawn.
+        let mut seen: Vec<(Field, bool, bool)> = Vec::new();
         let mut track = |ui: &Ui, r: &Response, field: ItemField| {
             enter_pressed |= entered(ui, r);
-            if r.lost_focus() {
-                left.push(Field::Item { row, field });
-            }
+            seen.push((Field::Item { row, field }, r.changed(), r.lost_focus()));
         };
         let palette = &cx.palette;
 
@@ -1069,7 +1174,9 @@ impl NewLinkForm {
             self.focus_row = None;
         }
         self.qty_focus = qty_focus;
-        self.touched.extend(left);
+        for (field, changed, left) in seen {
+            self.touched.note(field, changed, left);
+        }
         if enter_pressed && action.is_none() {
             action = Some(RowAction::AddAfter(row));
         }
@@ -1134,17 +1241,33 @@ impl NewLinkForm {
         });
     }
 
+    /// The checks as one compact line: the failed ones by name, the passed ones counted (each
+    /// named in the tooltip); checks that do not apply are left out.
     fn checks_ui(ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures) {
         let lang = cx.lang;
+        let passed: Vec<&str> = figures
+            .checks
+            .iter()
+            .filter(|r| r.status == CheckStatus::Pass)
+            .map(|r| r.check.label(lang))
+            .collect();
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(T::Checks.get(lang)).strong());
-            for r in &figures.checks {
-                let (mark, color) = match r.status {
-                    CheckStatus::Pass => ("✓", cx.palette.ok),
-                    CheckStatus::Fail => ("✗", cx.palette.error),
-                    CheckStatus::NotApplicable => ("–", cx.palette.muted),
-                };
-                ui.label(RichText::new(format!("{mark} {}", r.check.label(lang))).color(color));
+            if !passed.is_empty() {
+                ui.label(
+                    RichText::new(format!("✓ {} {}", passed.len(), T::ChecksPassed.get(lang)))
+                        .color(cx.palette.ok),
+                )
+                .on_hover_text(passed.join("\n"));
+            }
+            for r in figures
+                .checks
+                .iter()
+                .filter(|r| r.status == CheckStatus::Fail)
+            {
+                ui.label(
+                    RichText::new(format!("✗ {}", r.check.label(lang))).color(cx.palette.error),
+                );
             }
         });
     }
@@ -1172,12 +1295,12 @@ impl NewLinkForm {
             });
         }
         match &self.note {
-            Some(SendNote::Error(text)) => {
-                widgets::error_text_ui(ui, &cx.palette, text.as_str());
+            Some(SendNote::Error(problem)) => {
+                crate::ui::problem::problem_ui(ui, cx, problem);
             }
-            Some(SendNote::Unknown(text)) => {
+            Some(SendNote::Unknown(problem)) => {
                 ui.label(RichText::new(T::UnknownOutcome.get(lang)).color(cx.palette.warn));
-                widgets::hint_ui(ui, &cx.palette, text);
+                crate::ui::problem::warning_ui(ui, cx, problem);
             }
             Some(SendNote::AlreadyPending) => {
                 ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
@@ -1198,6 +1321,10 @@ impl NewLinkForm {
             egui::Button::new(RichText::new(label).heading()).min_size(egui::vec2(240.0, 40.0)),
         );
         let create = (button.clicked() || pressed) && ready;
+        if pressed && !ready && !self.sending {
+            // A create attempt: every field now says what is wrong with it.
+            self.touched.show_all();
+        }
         if !ready && !self.sending {
             let reason = match &validation {
                 Err(errors) => {
@@ -1338,6 +1465,16 @@ fn header_ui(ui: &mut Ui, cols: Columns, lang: Lang) {
             ui.label(head(T::Note))
         });
     });
+}
+
+/// The failed ones of `checks`, each as a line "✗ what failed" in the error colour, beside the
+/// field they are about.
+fn failed_checks_ui(ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures, checks: &[Check]) {
+    for check in checks {
+        if figures.status(*check) == CheckStatus::Fail {
+            ui.label(RichText::new(format!("✗ {}", check.label(cx.lang))).color(cx.palette.error));
+        }
+    }
 }
 
 /// Whether Enter was pressed in this single-line field (it loses focus on Enter).

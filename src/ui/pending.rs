@@ -24,7 +24,7 @@ pub struct PendingView {
     /// Keys with a retry or abandon out.
     pub busy: Vec<String>,
     /// The last message (a retry's outcome).
-    pub note: Option<(bool, String)>,
+    pub note: Option<crate::ui::problem::Note>,
     /// The key of the stale row whose re-send waits for the user's confirmation.
     pub confirm_stale: Option<String>,
     /// Set by the app each frame: pending rows are being sent again in the background.
@@ -45,9 +45,8 @@ impl PendingView {
         let lang = cx.lang;
         ui.heading(T::NavPending.get(lang));
         widgets::hint_ui(ui, &cx.palette, T::PendingExplained.get(lang));
-        if let Some((ok, note)) = &self.note {
-            let color = if *ok { cx.palette.ok } else { cx.palette.error };
-            ui.label(RichText::new(note).color(color));
+        if let Some(note) = &self.note {
+            crate::ui::problem::note_ui(ui, cx, note);
         }
         if self.resending {
             widgets::hint_ui(ui, &cx.palette, T::ResendingNow.get(lang));

@@ -39,7 +39,7 @@ pub struct ReportView {
     /// A report is being made.
     pub loading: bool,
     /// Why the last report failed.
-    pub error: Option<String>,
+    pub error: Option<crate::ui::problem::Problem>,
     /// The currency whose hours the chart shows.
     pub chart: Option<Currency>,
 }
@@ -52,7 +52,11 @@ impl ReportView {
     }
 
     /// A report arrived for `days`.
-    pub fn set_report(&mut self, days: (NaiveDate, NaiveDate), result: Result<DayReport, String>) {
+    pub fn set_report(
+        &mut self,
+        days: (NaiveDate, NaiveDate),
+        result: Result<DayReport, crate::ui::problem::Problem>,
+    ) {
         self.loading = false;
         self.loaded = Some(days);
         match result {
@@ -188,11 +192,11 @@ impl ReportView {
         );
         ui.add_space(6.0);
         if let Some(e) = &self.error {
-            widgets::error_text_ui(
-                ui,
-                &cx.palette,
-                format!("{} {e}", T::ReportFailed.get(lang)),
-            );
+            let problem = crate::ui::problem::Problem {
+                sentence: format!("{} {}", T::ReportFailed.get(lang), e.sentence),
+                detail: e.detail.clone(),
+            };
+            crate::ui::problem::problem_ui(ui, cx, &problem);
             return;
         }
         let Some(report) = &self.report else {

@@ -110,7 +110,7 @@ pub struct SettingsView {
     /// Whether each profile's secret is stored.
     pub secrets: HashMap<String, SecretStatus>,
     /// The last message.
-    pub note: Option<(bool, String)>,
+    pub note: Option<crate::ui::problem::Note>,
     /// A request is out.
     pub busy: bool,
 }
@@ -195,9 +195,8 @@ impl SettingsView {
             self.secret = Zeroizing::new(String::new());
             self.form = Some(ProfileForm::blank());
         }
-        if let Some((ok, note)) = &self.note {
-            let color = if *ok { cx.palette.ok } else { cx.palette.error };
-            ui.label(RichText::new(note).color(color));
+        if let Some(note) = &self.note {
+            crate::ui::problem::note_ui(ui, cx, note);
         }
         let Some(form) = &mut self.form else {
             return;
@@ -243,7 +242,11 @@ impl SettingsView {
                         existing: form.existing,
                     });
                 }
-                Err(e) => self.note = Some((false, e)),
+                Err(e) => {
+                    self.note = Some(crate::ui::problem::Note::Failed(
+                        crate::ui::problem::Problem::plain(e),
+                    ));
+                }
             }
         }
         if remove {

@@ -49,7 +49,6 @@ crate::sentences! {
     KeyringNotText => "Anahtarlıktaki kayıt metin değil. Gizli anahtarı yeniden girin.", "The keyring entry is not text. Enter the secret again.";
     KeyringBadEntry => "Anahtarlık bu kaydı kabul etmiyor (ad çok uzun ya da geçersiz). Profil adını kısaltın.", "The keyring refuses this entry (its name is too long or invalid). Use a shorter profile name.";
     EmptySecretApp => "Boş bir gizli anahtar kaydedilemez.", "An empty secret cannot be stored.";
-    KeyringFailed => "Anahtarlık denetlenemedi.", "The keyring could not be checked.";
 
     // New link.
     Amount => "Tutar", "Amount";
@@ -77,7 +76,6 @@ crate::sentences! {
     Email => "Ödeyen e-postası", "Payer e-mail";
     PhoneCountryCode => "Ülke kodu", "Country code";
     PhoneNumber => "Telefon numarası", "Phone number";
-    Advanced => "Gelişmiş", "Advanced";
     CartAmount => "Sepet tutarı", "Cart amount";
     Items => "Ürünler", "Items";
     ScanBarcode => "Barkod okut", "Scan barcode";
@@ -112,6 +110,20 @@ crate::sentences! {
     TotalsDiffer => "Fark", "Difference";
     TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
     Checks => "Kontroller", "Checks";
+    Details => "Ayrıntılar", "Details";
+    FileUnreadable => "Dosya okunamadı; yolu ve dosyanın izinlerini kontrol edin.", "The file could not be read; check its path and permissions.";
+    QrSaveFailed => "QR resmi kaydedilemedi; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The QR image could not be saved; check that the folder can be written to and try again.";
+    Redirected => "Sunucu isteği başka bir adrese yönlendirdi ve oraya hiçbir şey gönderilmedi; sonuç bilinmiyor, profilin sunucu adresini kontrol edin.", "The server sent the request to another address and nothing was sent there; the outcome is unknown, so check the profile's server address.";
+    Unreadable => "Sunucunun yanıtı okunamadı; biraz sonra yeniden deneyin, sürerse destekle görüşün.", "The server's answer could not be read; try again shortly and call support if it goes on.";
+    LocalDataFailed => "Bu bilgisayardaki kayıtlar okunamadı ya da yazılamadı; paydesk'i yeniden başlatın, sürerse destekle görüşün.", "The records on this computer could not be read or written; restart paydesk and call support if it goes on.";
+    KeyringFailed => "Anahtarlık okunamadı; kilidini açıp yeniden deneyin.", "The keyring could not be read; unlock it and try again.";
+    BadServerAddress => "Bu profilin sunucu adresi kullanılamıyor; Ayarlar'da düzeltin.", "This profile's server address cannot be used; correct it in Settings.";
+    SandboxFailed => "Yerleşik sandbox başlatılamadı; paydesk'i yeniden başlatın.", "The built-in sandbox could not start; restart paydesk.";
+    KeptInPending => "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
+    ChecksPassed => "geçti", "passed";
+    PaymentGroup => "Ödeme", "Payment";
+    OptionsGroup => "Seçenekler", "Options";
+    PayerGroup => "Ödeyen", "Payer";
     UseItemsTotal => "Ürün toplamını tutar yap", "Use the items total as the amount";
     Create => "Link oluştur (Ctrl+Enter)", "Create link (Ctrl+Enter)";
     CannotCreate => "Henüz oluşturulamaz:", "Cannot create yet:";
@@ -144,6 +156,7 @@ crate::sentences! {
     SlipPrinted => "Fiş yazıcıya gönderildi:", "Slip sent to the printer";
     SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi:", "No default printer; the slip was saved as a PDF to";
     SlipFailed => "Fiş yazdırılamadı:", "The slip could not be printed:";
+    SlipNotPrinted => "Fiş yazdırılamadı; yazıcının açık ve bağlı olduğunu kontrol edip yeniden deneyin.", "The slip could not be printed; check that the printer is on and connected, then try again.";
     ShareMail => "E-postayla paylaş", "Share by e-mail";
     ShareSubject => "Ödeme linkiniz", "Your payment link";
     ShareBody => "Ödemeyi bu adresten yapabilirsiniz:", "You can pay at this address:";
@@ -268,7 +281,7 @@ crate::sentences! {
     ExportCsvHelp => "Bu filtreye uyan tüm linkler, tüm alanlarıyla, İndirilenler klasörüne yazılır.", "Every link matching this filter, with every field, is written to the Downloads folder.";
     Exporting => "Dışa aktarılıyor…", "Exporting…";
     ExportedTo => "link dışa aktarıldı:", "links exported to";
-    ExportFailed => "Dışa aktarılamadı:", "The export failed:";
+    ExportFailed => "Dışa aktarılamadı; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The export failed; check that the folder can be written to and try again.";
 
     // Day close.
     FirstDay => "İlk gün (YYYY-AA-GG)", "First day (YYYY-MM-DD)";

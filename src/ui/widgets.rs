@@ -1,9 +1,15 @@
 //! Small widgets shared by the views: the crisp QR image, labelled fields tied to their
-//! labels for screen readers (and kittest), badges, and error lines under a field.
+//! labels for screen readers (and kittest), the form field with its errors and the
+//! [`Touched`] tracker that decides when they show, badges, and error lines under a field.
+
+use std::collections::HashSet;
 
 use egui::{ColorImage, Response, RichText, TextureHandle, TextureOptions, Ui, Vec2, WidgetText};
 
+use crate::domain::{Field, FieldErrors};
+use crate::lang::Lang;
 use crate::qr::{QrImage, QrMatrix};
+use crate::ui::ViewCtx;
 use crate::ui::theme::{self, Badge, Palette};
 
 /// The grey QR image as the texture the UI uploads: one pixel per pixel, no filtering.
@@ -136,6 +142,17 @@ pub fn newly_shown(ui: &Ui, last: &mut Option<u64>) -> bool {
     fresh
 }
 
+/// A toggle drawn as a button (framed at rest, filled while on), for switches that start
+/// something visible such as the customer display: a frameless selectable label reads as text.
+pub fn toggle_button_ui(ui: &mut Ui, on: &mut bool, text: &str) -> Response {
+    let mut response = ui.add(egui::Button::new(text).selected(*on).frame(true));
+    if response.clicked() {
+        *on = !*on;
+        response.mark_changed();
+    }
+    response
+}
+
 /// A pill with text.
 pub fn badge_ui(ui: &mut Ui, text: impl Into<String>, badge: Badge) -> Response {
     egui::Frame::new()
@@ -168,4 +185,152 @@ pub fn error_text_ui(ui: &mut Ui, palette: &Palette, text: impl Into<WidgetText>
 /// A muted hint.
 pub fn hint_ui(ui: &mut Ui, palette: &Palette, text: &str) -> Response {
     ui.label(RichText::new(text).color(palette.muted).small())
+}
+
+/// Which fields of a form show their errors: a field shows them once it was *touched* (edited,
+/// then left), or after an attempt to send the form ([`Touched::show_all`]). Merely passing
+/// through a field, or leaving the view while a field has the focus, shows nothing: an empty
+/// amount is not a mistake until the clerk typed in it or tried to create the link.
+#[derive(Debug, Clone, Default)]
+pub struct Touched {
+    /// Fields edited since the form was cleared.
+    edited: HashSet<Field>,
+    /// Fields edited and then left: their errors show.
+    left: HashSet<Field>,
+    /// A send was attempted: every field shows its errors.
+    all: bool,
+}
+
+impl Touched {
+    /// Follows a field's response: an edit marks it edited, leaving an edited field touches it.
+    pub fn track(&mut self, response: &Response, field: Field) {
+        self.note(field, response.changed(), response.lost_focus());
+    }
+
+    /// [`Touched::track`] from what a response said (for fields drawn while the form is
+    /// borrowed elsewhere).
+    pub fn note(&mut self, field: Field, changed: bool, lost_focus: bool) {
+        if changed {
+            self.edited.insert(field);
+        }
+        if lost_focus && self.edited.contains(&field) {
+            self.left.insert(field);
+        }
+    }
+
+    /// Marks a field as touched at once (a choice made with a button, tests).
+    pub fn touch(&mut self, field: Field) {
+        self.edited.insert(field);
+        self.left.insert(field);
+    }
+
+    /// A send was attempted: every field shows its errors from now on.
+    pub fn show_all(&mut self) {
+        self.all = true;
+    }
+
+    /// Whether `field` shows its errors.
+    pub fn shows(&self, field: &Field) -> bool {
+        self.all || self.left.contains(field)
+    }
+
+    /// Forgets the fields `keep` refuses (rows that moved, a wiped card number).
+    pub fn retain(&mut self, keep: impl Fn(&Field) -> bool) {
+        self.edited.retain(&keep);
+        self.left.retain(&keep);
+    }
+
+    /// The error sentences of `field` to show now (none until it shows its errors).
+    pub fn lines(&self, errors: &FieldErrors, field: &Field, lang: Lang) -> Vec<String> {
+        if !self.shows(field) {
+            return Vec::new();
+        }
+        errors
+            .for_field(field)
+            .map(|e| e.problem.message(lang))
+            .collect()
+    }
+
+    /// Whether `field` shows at least one error now.
+    pub fn has_error(&self, errors: &FieldErrors, field: &Field) -> bool {
+        self.shows(field) && errors.for_field(field).next().is_some()
+    }
+
+    /// The error lines of `field` under it, once it shows them.
+    pub fn errors_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: &Field) {
+        let lines = self.lines(errors, field, cx.lang);
+        error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
+    }
+}
+
+/// How a [`form_field_ui`] looks: its field, label, width, hint and text style.
+#[derive(Debug, Clone)]
+pub struct FormField<'a> {
+    field: Field,
+    label: &'a str,
+    width: Option<f32>,
+    hint: Option<&'a str>,
+    style: Option<egui::TextStyle>,
+}
+
+impl<'a> FormField<'a> {
+    /// A field of `field` under `label`, as wide as the column.
+    pub fn new(field: Field, label: &'a str) -> Self {
+        Self {
+            field,
+            label,
+            width: None,
+            hint: None,
+            style: None,
+        }
+    }
+
+    /// The field is `width` points wide (see `theme::field_width_ui`).
+    #[must_use]
+    pub fn width(mut self, width: f32) -> Self {
+        self.width = Some(width);
+        self
+    }
+
+    /// A hint shown while the field is empty.
+    #[must_use]
+    pub fn hint(mut self, hint: &'a str) -> Self {
+        self.hint = Some(hint);
+        self
+    }
+
+    /// The text style of the field (the amount uses `theme::amount_style`).
+    #[must_use]
+    pub fn style(mut self, style: egui::TextStyle) -> Self {
+        self.style = Some(style);
+        self
+    }
+}
+
+/// A form's text field: its label above, the single-line field tied to the label (screen
+/// readers, kittest), its edits and exits followed by `touched`, and its errors under it once
+/// `touched` shows them.
+pub fn form_field_ui(
+    ui: &mut Ui,
+    cx: &ViewCtx<'_>,
+    touched: &mut Touched,
+    errors: &FieldErrors,
+    spec: FormField<'_>,
+    value: &mut String,
+) -> Response {
+    let label = ui.label(spec.label);
+    let mut edit = egui::TextEdit::singleline(value);
+    if let Some(width) = spec.width {
+        edit = edit.desired_width(width);
+    }
+    if let Some(hint) = spec.hint {
+        edit = edit.hint_text(hint);
+    }
+    if let Some(style) = spec.style {
+        edit = edit.font(style);
+    }
+    let response = ui.add(edit).labelled_by(label.id);
+    touched.track(&response, spec.field);
+    touched.errors_ui(ui, cx, errors, &spec.field);
+    response
 }

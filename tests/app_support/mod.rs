@@ -187,6 +187,18 @@ impl AppEnv {
         self.harness.run_steps(2);
     }
 
+    /// Unfolds the New link form's Options group (expiry, installments, partial payment) unless
+    /// it is open already.
+    pub fn open_options(&mut self) {
+        if self
+            .harness
+            .query_by_label("Allow partial payment")
+            .is_none()
+        {
+            self.click("Options");
+        }
+    }
+
     pub fn disabled(&self, label: &str) -> bool {
         self.harness
             .get_by_label(label)

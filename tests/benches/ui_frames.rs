@@ -113,7 +113,8 @@ fn bench_frames(c: &mut Criterion) {
             "status":"PENDING","description":"Kadıköy şubesi","createdDate":"2026-11-22T10:00:00Z"}"#,
     )
     .expect("template link");
-    let first = HistoryRow::of(&template, Lang::Tr);
+    let known_at = template.created_date.expect("template link");
+    let first = HistoryRow::of(&template, known_at, Lang::Tr);
     let statuses = [
         LinkStatus::Pending,
         LinkStatus::Completed,

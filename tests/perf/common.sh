@@ -26,7 +26,7 @@ cleanup() {
 trap cleanup EXIT
 
 start_xvfb() {
-  Xvfb "$DISPLAY_NUM" -screen 0 1280x860x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+  Xvfb "$DISPLAY_NUM" -screen 0 "${XVFB_SCREEN:-1280x860x24}" -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
   XVFB_PID=$!
   export DISPLAY="$DISPLAY_NUM"
   for _ in $(seq 100); do xdpyinfo >/dev/null 2>&1 && return 0; sleep 0.05; done

@@ -1,25 +1,119 @@
 #!/usr/bin/env bash
-# Screenshots for the README, under Xvfb: the first start (New link on the sandbox profile)
-# and the result view of a link with its QR, made by typing an amount and Ctrl+Enter.
-# Needs imagemagick's `import`. Writes assets/screenshots/{first-start,link-result}.png.
+# Screenshots of every view for the README gallery and the AppStream file, under Xvfb at
+# 1024×768 (the smallest screen paydesk is made for), in English and Turkish, light and dark:
+# assets/screenshots/{en,tr}-{light,dark}-{view}.png, plus first-start.png and link-result.png.
+#
+# A sandbox runs on its own; the CLI makes a profile pointing at it, imports a catalog and
+# creates eight links, and the sandbox's admin route pays some of them (one in part); the CLI
+# cancels one. So History, the board and the day close show links in several states, and
+# Installments asks the sandbox about a test BIN. The language and theme are the saved
+# preferences (eframe's app.ron), written before each start. Needs imagemagick's `import`,
+# curl and python3; pngquant or optipng make the files smaller when installed.
 source "$(dirname "$0")/common.sh"
-command -v import >/dev/null || { echo "missing import (imagemagick)" >&2; exit 2; }
+need import; need curl; need python3
 OUT="$ROOT/assets/screenshots"
-mkdir -p "$OUT"
-export PAYDESK_LANG="${PAYDESK_LANG:-en_US.UTF-8}"
-start_xvfb
-start_app
+PORT="${PAYDESK_SCREENSHOT_PORT:-47198}"
+W=1024 H=768
+export TZ=Europe/Istanbul PAYDESK_API_SECRET=sk_test_paydesk_demo_secret
+export HOME="$WORK/home" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
+mkdir -p "$HOME" "$OUT"
+DATA="$WORK/paydesk"
+
+"$BIN" sandbox --addr "127.0.0.1:$PORT" --seed 3 >"$WORK/sandbox.log" 2>&1 &
+SANDBOX_PID=$!
+trap 'kill $SANDBOX_PID 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/sandbox" >/dev/null && break; sleep 0.05; done
+
+cli() { "$BIN" --data-dir "$DATA" "$@"; }
+cli profile add kadikoy --base-url "http://127.0.0.1:$PORT" --api-key pk_test_paydesk_demo \
+  --order-prefix KDK >/dev/null
+printf 'id;name;unit_price;currency;barcode\nvar_simit;Susamlı Simit;25,00;TRY;8690000000012\nvar_turk_kahvesi;Türk Kahvesi;85,00;TRY;\nvar_san_sebastian;San Sebastian Cheesecake;190,00;TRY;\n' \
+  >"$WORK/katalog.csv"
+cli catalog import "$WORK/katalog.csv" >/dev/null
+mk() { cli --profile kadikoy link create --json "$@" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])'; }
+pay() {
+  curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$1/pay" -H 'content-type: application/json' -d "$2" >/dev/null
+  cli --profile kadikoy link show "$1" --refresh >/dev/null
+}
+pay "$(mk --amount 275 --variant var_san_sebastian --variant var_turk_kahvesi --description 'Paket servis')" ''
+pay "$(mk --amount 100 --variant var_simitx4 --description 'Masa 4')" ''
+pay "$(mk --amount 450 --partial --item 'Çekirdek kahve 250 g:450' --description 'Kısmi ödeme')" '{"amount":"200.00"}'
+cli --profile kadikoy link cancel "$(mk --amount 35 --item 'Limonata:35' --description 'Teras')" >/dev/null
+pay "$(mk --amount 12.50 --currency EUR --item 'Espresso:3.50x2' --item 'Croissant:5.50' --description Turist)" ''
+mk --amount 170 --variant var_turk_kahvesix2 --description 'Masa 7' >/dev/null
+mk --amount 60 --item 'Çay:15x4' --description 'Bahçe 2' >/dev/null
+mk --amount 140 --item 'Demlik çay:70x2' --description 'Masa 12' >/dev/null
+
+XVFB_SCREEN="${W}x${H}x24" start_xvfb
+
+# The preferences eframe reads at start (app.ron in the data folder named after the app id:
+# the app's key, the state as RON text).
+prefs() {
+  mkdir -p "$XDG_DATA_HOME/io.github.paydesk.paydesk"
+  printf '{"app":"(lang:%s,theme:%s,last_profile:Some(\\"kadikoy\\"),merchant_name:\\"Kadıköy Kahve Evi\\",slip_paper:Roll80,alert_sound:false)"}' \
+    "$1" "$2" >"$XDG_DATA_HOME/io.github.paydesk.paydesk/app.ron"
+}
+
+# The navigation's entries, top to bottom (View::ALL); y of the n-th (0-based) entry.
+NAV_X=40
+nav_y() { echo $((NAV_TOP + $1 * NAV_STEP)); }
+NAV_TOP=49 NAV_STEP=28
+nav() { xdotool mousemove "$NAV_X" "$(nav_y "$1")" click 1; sleep 1.2; }
+shot() { import -window root -crop "${W}x${H}+0+0" "$OUT/$1.png"; }
+
+for lang in ${SHOT_LANGS:-en tr}; do
+  for theme in ${SHOT_THEMES:-light dark}; do
+    case $lang in en) L=En; export LANG=en_US.UTF-8 ;; tr) L=Tr; export LANG=tr_TR.UTF-8 ;; esac
+    case $theme in light) TH=Light ;; dark) TH=Dark ;; esac
+    prefs "$L" "$TH"
+    "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
+    APP_PID=$!
+    wid=$(wait_window)
+    xdotool windowsize --sync "$wid" "$W" "$H" || true
+    xdotool windowmove --sync "$wid" 0 0 || true
+    sleep 3
+    xdotool windowfocus --sync "$wid"
+    p="$lang-$theme"
+    # New link with an amount typed as at the counter, then the link it makes.
+    xdotool type --delay 40 "240"
+    sleep 0.5
+    shot "$p-new-link"
+    xdotool key ctrl+Return; sleep 3
+    shot "$p-link-result"
+    nav 1; shot "$p-board"
+    nav 2; shot "$p-card"
+    nav 3
+    # Installments: a BIN of the sandbox's fixture and an amount.
+    # (The BIN field has the focus when the view opens.)
+    xdotool type --delay 40 "554960"; xdotool key Tab
+    xdotool type --delay 40 "1000"; xdotool key Return; sleep 0.5
+    xdotool mousemove 158 140 click 1; sleep 1.5
+    shot "$p-installments"
+    nav 4; sleep 1.5; shot "$p-history"
+    nav 5; sleep 1; shot "$p-report"
+    nav 6; shot "$p-pending"
+    nav 7; shot "$p-catalog"
+    nav 8; shot "$p-settings"
+    kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+  done
+done
+
+cp "$OUT/en-light-link-result.png" "$OUT/link-result.png" 2>/dev/null || true
+# The first start: a fresh data folder, the built-in sandbox profile, New link.
+rm -f "$XDG_DATA_HOME/io.github.paydesk.paydesk/app.ron"
+LANG=en_US.UTF-8 "$BIN" --data-dir "$WORK/fresh" >"$WORK/app.out" 2>"$WORK/app.log" &
+APP_PID=$!
 wid=$(wait_window)
-xdotool windowsize --sync "$wid" 1280 860 || true
+xdotool windowsize --sync "$wid" "$W" "$H" || true
 xdotool windowmove --sync "$wid" 0 0 || true
-for _ in $(seq 200); do grep -q "first frame" "$WORK/app.log" && break; sleep 0.05; done
-sleep 2
-import -window root "$OUT/first-start.png"
-# The amount field has the first focus; with no window manager, focus the window first.
-xdotool windowfocus --sync "$wid"
-xdotool type --delay 60 "150"
-sleep 0.5
-xdotool key ctrl+Return
 sleep 3
-import -window root "$OUT/link-result.png"
-echo "wrote $OUT/first-start.png and $OUT/link-result.png"
+shot first-start
+kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+
+# Smaller files: palette quantisation when available, else lossless recompression.
+for f in "$OUT"/{en,tr}-*.png "$OUT"/first-start.png "$OUT"/link-result.png; do
+  if command -v pngquant >/dev/null; then pngquant --force --skip-if-larger --output "$f" -- "$f" || true
+  elif command -v optipng >/dev/null; then optipng -quiet -o2 "$f"
+  else convert "$f" -strip "$f"; fi
+done
+echo "wrote $(ls "$OUT"/{en,tr}-*.png | wc -l) screenshots to $OUT"
