@@ -42,12 +42,13 @@ pub fn init_logging() {
 /// Every sentence paydesk can show a user, catalogue by catalogue (see [`sentences!`]): the
 /// language tests walk this list, so a catalogue missing here is a review finding.
 pub fn every_sentence() -> impl Iterator<Item = &'static lang::Entry> {
-    let catalogues: [&'static [lang::Entry]; 5] = [
+    let catalogues: [&'static [lang::Entry]; 6] = [
         ui::text::T::ENTRIES,
         domain::messages::DomainMessage::ENTRIES,
         api::messages::ApiMessage::ENTRIES,
         service::messages::ServiceMessage::ENTRIES,
         sandbox::messages::SandboxMessage::ENTRIES,
+        store::messages::StoreMessage::ENTRIES,
     ];
     catalogues.into_iter().flatten()
 }

@@ -7,8 +7,9 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
-use paydesk::domain::{CatalogLookup, CatalogVariant, Currency};
-use paydesk::store::{CsvLineError, Separator, Store, StoreError};
+use paydesk::domain::{BarcodeError, CatalogLookup, CatalogVariant, Currency, UnknownCode};
+use paydesk::lang::Lang;
+use paydesk::store::{CsvLineError, CsvProblem, QuoteMistake, Separator, Store, StoreError};
 use rust_decimal::Decimal;
 
 fn variant(id: &str, name: &str, price: &str, currency: Currency) -> CatalogVariant {
@@ -89,23 +90,57 @@ fn bad_lines_are_reported_with_their_numbers_and_good_lines_still_import() {
     assert_eq!(result.imported, 1);
     let lines: Vec<usize> = result.errors.iter().map(|e| e.line).collect();
     assert_eq!(lines, [3, 4, 5, 6, 7, 8, 9, 10]);
+    let price = |t: &str| t.to_owned();
     let expect = [
-        (3, "the id is empty"),
-        (4, "the name of `n-1` is empty"),
+        (3, CsvProblem::EmptyId),
+        (4, CsvProblem::EmptyName { id: "n-1".into() }),
         (
             5,
-            "the currency `XYZ` is not one of TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN",
+            CsvProblem::Currency(UnknownCode {
+                value: "XYZ".into(),
+                allowed: "TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN".into(),
+            }),
         ),
-        (6, "more decimals than TRY allows (2)"),
-        (7, "more decimals than JPY allows (0)"),
-        (8, "must be greater than 0"),
-        (9, "expected 4 columns, found 3"),
-        (10, "a quoted field is not closed"),
-    ];
-    for (CsvLineError { line, message }, (want_line, want)) in result.errors.iter().zip(expect) {
-        assert_eq!(*line, want_line);
-        assert!(message.contains(want), "line {line}: {message}");
-    }
+        (
+            6,
+            CsvProblem::PriceDecimals {
+                price: price("1.234"),
+                currency: Currency::Try,
+            },
+        ),
+        (
+            7,
+            CsvProblem::PriceDecimals {
+                price: price("10.5"),
+                currency: Currency::Jpy,
+            },
+        ),
+        (8, CsvProblem::PriceNotPositive { price: price("0") }),
+        (
+            9,
+            CsvProblem::Columns {
+                expected: 4,
+                found: 3,
+            },
+        ),
+        (10, CsvProblem::Quote(QuoteMistake::NotClosed)),
+    ]
+    .map(|(line, problem)| CsvLineError { line, problem });
+    assert_eq!(result.errors, expect);
+    let english: Vec<String> = result.errors.iter().map(|e| e.message(Lang::En)).collect();
+    assert_eq!(
+        english,
+        [
+            "the id is empty",
+            "the name of `n-1` is empty",
+            "the currency `XYZ` is not one of TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN",
+            "the unit price `1.234` has more decimals than TRY allows (2)",
+            "the unit price `10.5` has more decimals than JPY allows (0)",
+            "the unit price `0` must be greater than 0",
+            "expected 4 columns, found 3",
+            "a quoted field is not closed",
+        ]
+    );
     assert_eq!(
         store.catalog_list().unwrap(),
         [variant("ok-1", "Good", "10.00", Currency::Try)]
@@ -122,7 +157,10 @@ fn a_repeated_id_is_an_error_on_the_second_line() {
         parsed.errors,
         [CsvLineError {
             line: 4,
-            message: "the id `v1` appears again (first on line 2)".into()
+            problem: CsvProblem::DuplicateId {
+                id: "v1".into(),
+                first: 2
+            }
         }]
     );
 }
@@ -188,11 +226,50 @@ fn a_barcode_column_is_found_by_name_checked_per_line_and_looked_up() {
     let mut store = Store::open_in_memory().unwrap();
     let result = store.catalog_import_csv(csv.as_bytes()).unwrap();
     assert_eq!(result.imported, 4);
-    let errors: Vec<(usize, &str)> = result
+    let problems: Vec<(usize, &CsvProblem)> =
+        result.errors.iter().map(|e| (e.line, &e.problem)).collect();
+    assert_eq!(
+        problems,
+        [
+            (
+                5,
+                &CsvProblem::Barcode {
+                    text: "4006381333937".into(),
+                    error: BarcodeError::CheckDigit {
+                        found: 7,
+                        expected: 1
+                    }
+                }
+            ),
+            (
+                6,
+                &CsvProblem::DuplicateBarcode {
+                    barcode: code("036000291452"),
+                    first: 3
+                }
+            ),
+            (
+                7,
+                &CsvProblem::Barcode {
+                    text: "36000291452".into(),
+                    error: BarcodeError::Length(11)
+                }
+            ),
+            (
+                8,
+                &CsvProblem::Barcode {
+                    text: "40063813339x1".into(),
+                    error: BarcodeError::NotDigit('x')
+                }
+            ),
+        ]
+    );
+    let errors: Vec<(usize, String)> = result
         .errors
         .iter()
-        .map(|e| (e.line, e.message.as_str()))
+        .map(|e| (e.line, e.message(Lang::En)))
         .collect();
+    let errors: Vec<(usize, &str)> = errors.iter().map(|(l, m)| (*l, m.as_str())).collect();
     assert_eq!(
         errors,
         [
@@ -367,12 +444,23 @@ fn quoted_fields_with_separators_and_line_breaks_import_and_later_lines_keep_the
     let mut store = Store::open_in_memory().unwrap();
     let result = store.catalog_import_csv(csv.as_bytes()).unwrap();
     assert_eq!(result.imported, 3, "{:?}", result.errors);
-    let errors: Vec<(usize, bool)> = result
+    let errors: Vec<(usize, CsvProblem)> = result
         .errors
         .iter()
-        .map(|e| (e.line, e.message.contains("unit price")))
+        .map(|e| (e.line, e.problem.clone()))
         .collect();
-    assert_eq!(errors, [(5, true), (7, true)]);
+    assert_eq!(
+        errors,
+        [
+            (
+                5,
+                CsvProblem::PriceNotPlain {
+                    price: "abc".into()
+                }
+            ),
+            (7, CsvProblem::PriceNotPositive { price: "-1".into() })
+        ]
+    );
     let mut list = store.catalog_list().unwrap();
     list.sort_by(|a, b| a.id.cmp(&b.id));
     assert_eq!(
@@ -383,4 +471,71 @@ fn quoted_fields_with_separators_and_line_breaks_import_and_later_lines_keep_the
             variant("k5", "Eldiven", "12.50", Currency::Try),
         ]
     );
+}
+
+#[test]
+fn every_line_problem_of_an_import_reads_in_turkish_too() {
+    let csv = "id;name;unit_price;currency;barcode\n\
+               ;Kimliksiz;1;TRY;\n\
+               a1;;1;TRY;\n\
+               a2;Kalem;1;XYZ;\n\
+               a3;Silgi;;TRY;\n\
+               a4;Defter;1.250;TRY;\n\
+               a5;Cetvel;1,255;TRY;\n\
+               a6;Boya;-3;TRY;\n\
+               a7;Kağıt;abc;TRY;\n\
+               a8;Makas;12,5;JPY;\n\
+               a9;Zarf;1;TRY;36000291452\n\
+               b1;Bant;1;TRY;4006381333931\n\
+               b2;Tutkal;1;TRY;4006381333931\n\
+               b1;Bant;1;TRY;\n\
+               b3;Kısa;1\n\
+               b4;\"Açık;1;TRY;\n";
+    let store = Store::open_in_memory().unwrap();
+    let parsed = store.catalog_preview_csv(csv.as_bytes()).unwrap();
+    let turkish: Vec<(usize, String)> = parsed
+        .errors
+        .iter()
+        .map(|e| (e.line, e.message(Lang::Tr)))
+        .collect();
+    let want = [
+        (2, "ürün kimliği (id) boş"),
+        (3, "`a1` ürününün adı boş"),
+        (
+            4,
+            "para birimi `XYZ` şunlardan biri değil: TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN",
+        ),
+        (5, "birim fiyat boş"),
+        (
+            6,
+            "birim fiyat `1.250` belirsiz (binlik ayraç mı, ondalık mı?): noktasız ya da ondalık virgülle yazın",
+        ),
+        (
+            7,
+            "birim fiyat `1,255`, TRY için izin verilenden (2) fazla ondalık hane içeriyor",
+        ),
+        (8, "birim fiyat `-3` 0'dan büyük olmalı"),
+        (9, "birim fiyat `abc` düz bir ondalık sayı değil"),
+        (
+            10,
+            "birim fiyat `12,5`, JPY için izin verilenden (0) fazla ondalık hane içeriyor",
+        ),
+        (
+            11,
+            "barkod `36000291452`: 11 haneli; barkod 8, 12, 13 ya da 14 hanelidir (mağazanın kendi kodları 4–7 hane) (bir hesap tablosu baştaki sıfırları silmiş olabilir: sütunu metin olarak tutun)",
+        ),
+        (
+            13,
+            "barkod `4006381333931` yeniden geçiyor (ilk kez 12. satırda)",
+        ),
+        (14, "id `b1` yeniden geçiyor (ilk kez 12. satırda)"),
+        (15, "4 sütun bekleniyordu, 3 sütun var"),
+        (16, "tırnak içindeki bir alan kapatılmamış"),
+    ];
+    let want: Vec<(usize, String)> = want.iter().map(|(l, m)| (*l, (*m).to_owned())).collect();
+    assert_eq!(turkish, want);
+    // The English side of the same lines differs from the Turkish one on every line.
+    for e in &parsed.errors {
+        assert_ne!(e.message(Lang::En), e.message(Lang::Tr), "line {}", e.line);
+    }
 }
