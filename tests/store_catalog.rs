@@ -9,7 +9,9 @@
 
 use paydesk::domain::{BarcodeError, CatalogLookup, CatalogVariant, Currency, UnknownCode};
 use paydesk::lang::Lang;
-use paydesk::store::{CsvLineError, CsvProblem, QuoteMistake, Separator, Store, StoreError};
+use paydesk::store::{
+    CsvFileProblem, CsvLineError, CsvProblem, QuoteMistake, Separator, Store, StoreError,
+};
 use rust_decimal::Decimal;
 
 fn variant(id: &str, name: &str, price: &str, currency: Currency) -> CatalogVariant {
@@ -186,24 +188,53 @@ fn importing_again_replaces_variants_by_id() {
 #[test]
 fn files_that_cannot_be_read_at_all_are_refused_whole() {
     let store = Store::open_in_memory().unwrap();
-    let cases: [(&[u8], &str); 4] = [
-        (b"", "the file is empty"),
-        (b"\n\n", "the file is empty"),
+    let cases: [(&[u8], CsvFileProblem, &str, &str); 5] = [
+        (
+            b"",
+            CsvFileProblem::Empty,
+            "the file is empty; it needs the header id,name,unit_price,currency",
+            "dosya boş; id,name,unit_price,currency başlığı gerekli",
+        ),
+        (
+            b"\n\n",
+            CsvFileProblem::Empty,
+            "the file is empty; it needs the header id,name,unit_price,currency",
+            "dosya boş; id,name,unit_price,currency başlığı gerekli",
+        ),
         (
             b"id,title,price\nv1,x,1\n",
-            "must name the columns id, name, unit_price, currency",
+            CsvFileProblem::Columns {
+                line: 1,
+                found: vec!["id".into(), "title".into(), "price".into()],
+            },
+            "line 1: the header must name the columns id, name, unit_price, currency; it has: id, title, price",
+            "1. satır: başlık id, name, unit_price, currency sütunlarını içermeli; içindekiler: id, title, price",
+        ),
+        (
+            b"\n\"id,name,unit_price,currency\n",
+            CsvFileProblem::Header(CsvLineError {
+                line: 2,
+                problem: CsvProblem::Quote(QuoteMistake::NotClosed),
+            }),
+            "line 2: the header: a quoted field is not closed",
+            "2. satır, başlık: tırnak içindeki bir alan kapatılmamış",
         ),
         (
             b"id,name,unit_price,currency\nv1,Kaz\xfdk,1,TRY\n",
-            "not UTF-8",
+            CsvFileProblem::NotUtf8,
+            "the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"",
+            "dosya UTF-8 metin değil; hesap tablosundan \"CSV UTF-8\" olarak kaydedin",
         ),
     ];
-    for (bytes, want) in cases {
+    for (bytes, want, en, tr) in cases {
         let err = store.catalog_preview_csv(bytes).unwrap_err();
-        assert!(
-            matches!(&err, StoreError::Csv(m) if m.contains(want)),
-            "{want}: {err}"
-        );
+        let StoreError::Csv(problem) = &err else {
+            panic!("{want:?}: {err}");
+        };
+        assert_eq!(problem, &want);
+        assert_eq!(problem.message(Lang::En), en);
+        assert_eq!(problem.message(Lang::Tr), tr);
+        assert_eq!(err.to_string(), format!("CSV: {en}"));
     }
 }
 

@@ -24,5 +24,6 @@ crate::sentences! {
     BarcodeTaken => "{barcode} barkodu zaten {name} (`{id}`) ürününde.", "The barcode {barcode} is already the barcode of {name} (`{id}`).";
     NoVariant => "Katalogda böyle bir ürün yok: `{id}`", "No such catalog item: `{id}`";
     NoLink => "Geçmişte böyle bir link yok: {id}", "No such link in the history: {id}";
+    CsvFile => "CSV dosyası içe aktarılamadı: {problem}", "CSV: {problem}";
     }
 }

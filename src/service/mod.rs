@@ -92,6 +92,9 @@ impl DeskError {
                 M::BarcodeTaken.fill(lang, &[("barcode", barcode), ("name", name), ("id", id)])
             }
             DeskError::Store(StoreError::NoVariant(id)) => M::NoVariant.fill(lang, &[("id", id)]),
+            DeskError::Store(StoreError::Csv(problem)) => {
+                M::CsvFile.fill(lang, &[("problem", &problem.message(lang))])
+            }
             DeskError::NoLink(id) => M::NoLink.fill(lang, &[("id", id)]),
             other => other.to_string(),
         }
@@ -546,5 +549,48 @@ impl Desk {
                 Err(e) => return Err(e.into()),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::CsvFileProblem;
+
+    #[test]
+    fn desk_errors_read_in_the_users_language_with_their_values() {
+        let cases = [
+            (
+                DeskError::NoProfile("kasa".into()),
+                "Böyle bir profil yok: `kasa`",
+                "No such profile: `kasa`",
+            ),
+            (
+                DeskError::Store(StoreError::BarcodeTaken {
+                    barcode: "4006381333931".into(),
+                    id: "v1".into(),
+                    name: "Çay".into(),
+                }),
+                "4006381333931 barkodu zaten Çay (`v1`) ürününde.",
+                "The barcode 4006381333931 is already the barcode of Çay (`v1`).",
+            ),
+            (
+                DeskError::Store(StoreError::Csv(CsvFileProblem::NotUtf8)),
+                "CSV dosyası içe aktarılamadı: dosya UTF-8 metin değil; hesap tablosundan \
+                 \"CSV UTF-8\" olarak kaydedin",
+                "CSV: the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"",
+            ),
+            (
+                DeskError::NoLink("lnk_9".into()),
+                "Geçmişte böyle bir link yok: lnk_9",
+                "No such link in the history: lnk_9",
+            ),
+        ];
+        for (error, tr, en) in cases {
+            assert_eq!(error.sentence(Lang::Tr), tr);
+            assert_eq!(error.sentence(Lang::En), en);
+        }
+        let csv = DeskError::Store(StoreError::Csv(CsvFileProblem::Empty));
+        assert_eq!(csv.sentence(Lang::En), csv.to_string());
     }
 }

@@ -57,6 +57,48 @@ impl CsvLineError {
     }
 }
 
+/// Why a catalog CSV file cannot be imported at all (not one of its lines: see
+/// [`CsvLineError`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CsvFileProblem {
+    /// Nothing but blank lines.
+    Empty,
+    /// Not UTF-8 text.
+    NotUtf8,
+    /// The header line itself cannot be read.
+    Header(CsvLineError),
+    /// The header does not name the four needed columns.
+    Columns {
+        /// The header's line.
+        line: usize,
+        /// The column names it has (trimmed, lower case).
+        found: Vec<String>,
+    },
+}
+
+impl CsvFileProblem {
+    /// What is wrong, as a clause that follows `CSV:`, from the store's catalogue.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            CsvFileProblem::Empty => M::CsvFileEmpty.get(lang).to_owned(),
+            CsvFileProblem::NotUtf8 => M::CsvFileNotUtf8.get(lang).to_owned(),
+            CsvFileProblem::Header(e) => {
+                M::CsvFileHeader.fill(lang, &[("line", &e.line), ("problem", &e.message(lang))])
+            }
+            CsvFileProblem::Columns { line, found } => {
+                M::CsvFileColumns.fill(lang, &[("line", line), ("found", &found.join(", "))])
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for CsvFileProblem {
+    /// English (logs, `StoreError`'s own text); the user reads [`CsvFileProblem::message`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
 /// A quoting mistake in a record's raw text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QuoteMistake {
@@ -447,21 +489,18 @@ fn parse_price(text: &str, sep: Separator, currency: Currency) -> Result<Decimal
 /// Parses a catalog CSV text (see the module docs).
 fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let header_line = text.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| {
-        StoreError::Csv("the file is empty; it needs the header id,name,unit_price,currency".into())
-    })?;
+    let header_line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .ok_or_else(|| StoreError::Csv(CsvFileProblem::Empty))?;
     let separator = Separator::detect(header_line);
     let mut records = parse_csv_records(text, separator.as_char()).into_iter();
     let header = match records.next() {
         Some(Ok(h)) => h,
         Some(Err(e)) => {
-            return Err(StoreError::Csv(format!(
-                "line {}: the header: {}",
-                e.line,
-                e.message(Lang::En)
-            )));
+            return Err(StoreError::Csv(CsvFileProblem::Header(e)));
         }
-        None => return Err(StoreError::Csv("the file is empty".into())),
+        None => return Err(StoreError::Csv(CsvFileProblem::Empty)),
     };
     let names: Vec<String> = header
         .fields
@@ -475,11 +514,10 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
         column("unit_price"),
         column("currency"),
     ) else {
-        return Err(StoreError::Csv(format!(
-            "line {}: the header must name the columns id, name, unit_price, currency; it has: {}",
-            header.line,
-            names.join(", ")
-        )));
+        return Err(StoreError::Csv(CsvFileProblem::Columns {
+            line: header.line,
+            found: names,
+        }));
     };
     let needed = id_col.max(name_col).max(price_col).max(cur_col) + 1;
     let barcode_col = column("barcode");
@@ -621,11 +659,7 @@ fn read_text(mut reader: impl Read) -> Result<String, StoreError> {
             path: "catalog CSV".into(),
             source,
         })?;
-    String::from_utf8(bytes).map_err(|_| {
-        StoreError::Csv(
-            "the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"".into(),
-        )
-    })
+    String::from_utf8(bytes).map_err(|_| StoreError::Csv(CsvFileProblem::NotUtf8))
 }
 
 impl Store {

@@ -1,6 +1,6 @@
 //! The store's catalogue of sentences, in Turkish and English: why a line of a catalog CSV file
 //! could not be imported (`CsvProblem`), as a clause that follows `file.csv:7:` (lower case, no
-//! full stop).
+//! full stop), and why a whole file could not (`CsvFileProblem`), as a clause after `CSV:`.
 //!
 //! Declared with [`crate::sentences!`] and listed in [`crate::every_sentence`], so the language
 //! tests walk it.
@@ -26,5 +26,11 @@ crate::sentences! {
     CsvBarcodeZeros => "barkod `{barcode}`: {reason} (bir hesap tablosu baştaki sıfırları silmiş olabilir: sütunu metin olarak tutun)", "the barcode `{barcode}`: {reason} (a spreadsheet may have dropped its leading zeros: keep the column as text)";
     CsvDuplicateBarcode => "barkod `{barcode}` yeniden geçiyor (ilk kez {first}. satırda)", "the barcode `{barcode}` appears again (first on line {first})";
     CsvDuplicateId => "id `{id}` yeniden geçiyor (ilk kez {first}. satırda)", "the id `{id}` appears again (first on line {first})";
+
+    // Why a catalog CSV file cannot be imported at all (`CsvFileProblem`), after `CSV:`.
+    CsvFileEmpty => "dosya boş; id,name,unit_price,currency başlığı gerekli", "the file is empty; it needs the header id,name,unit_price,currency";
+    CsvFileNotUtf8 => "dosya UTF-8 metin değil; hesap tablosundan \"CSV UTF-8\" olarak kaydedin", "the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"";
+    CsvFileHeader => "{line}. satır, başlık: {problem}", "line {line}: the header: {problem}";
+    CsvFileColumns => "{line}. satır: başlık id, name, unit_price, currency sütunlarını içermeli; içindekiler: {found}", "line {line}: the header must name the columns id, name, unit_price, currency; it has: {found}";
     }
 }

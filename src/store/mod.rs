@@ -40,7 +40,8 @@ use rust_decimal::Decimal;
 
 pub use cards::{StoredCard, safe_masked_pan};
 pub use catalog::{
-    CsvImport, CsvLineError, CsvParsed, CsvProblem, QuoteMistake, Separator, parse_csv_records,
+    CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem, QuoteMistake, Separator,
+    parse_csv_records,
 };
 pub use export::{LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
@@ -136,7 +137,7 @@ pub enum StoreError {
     },
     /// The CSV file cannot be imported at all (not its lines: see `CsvImport::errors`).
     #[error("CSV: {0}")]
-    Csv(String),
+    Csv(CsvFileProblem),
     /// No catalog variant has this id.
     #[error("no catalog item with id `{0}`")]
     NoVariant(String),
