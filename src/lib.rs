@@ -81,6 +81,23 @@ mod tests {
     }
 
     #[test]
+    fn every_layer_that_speaks_to_a_user_has_its_catalogue_listed() {
+        for layer in [
+            "paydesk::ui::text::T::",
+            "paydesk::domain::messages::DomainMessage::",
+            "paydesk::api::messages::ApiMessage::",
+            "paydesk::service::messages::ServiceMessage::",
+            "paydesk::sandbox::messages::SandboxMessage::",
+            "paydesk::store::messages::StoreMessage::",
+        ] {
+            assert!(
+                every_sentence().any(|e| e.name.starts_with(layer)),
+                "{layer} is not in every_sentence"
+            );
+        }
+    }
+
+    #[test]
     fn the_catalogue_is_really_turkish_and_names_are_unique() {
         let turkish: String = every_sentence().map(|e| e.tr).collect();
         for c in ['ç', 'ğ', 'ı', 'İ', 'ö', 'ş', 'ü'] {
