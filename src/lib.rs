@@ -40,9 +40,17 @@ pub fn init_logging() {
 }
 
 /// Every sentence paydesk can show a user, catalogue by catalogue (see [`sentences!`]): the
-/// language tests walk this list, so a catalogue missing here is a review finding.
+/// language tests walk this list (and a test finds every catalogue in the source here).
 pub fn every_sentence() -> impl Iterator<Item = &'static lang::Entry> {
-    let catalogues: [&'static [lang::Entry]; 2] = [ui::text::T::ENTRIES, cli::text::C::ENTRIES];
+    let catalogues: [&'static [lang::Entry]; 7] = [
+        ui::text::T::ENTRIES,
+        cli::text::C::ENTRIES,
+        domain::messages::DomainMessage::ENTRIES,
+        api::messages::ApiMessage::ENTRIES,
+        service::messages::ServiceMessage::ENTRIES,
+        sandbox::messages::SandboxMessage::ENTRIES,
+        store::messages::StoreMessage::ENTRIES,
+    ];
     catalogues.into_iter().flatten()
 }
 
@@ -70,6 +78,53 @@ mod tests {
             if !SAME_IN_BOTH.iter().any(|s| e.name.ends_with(s)) {
                 assert_ne!(e.tr, e.en, "{} is not translated", e.name);
             }
+        }
+    }
+
+    #[test]
+    fn every_catalogue_in_the_source_is_listed() {
+        // Every `sentences!` invocation in src/, found by reading the files, must be walked.
+        fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).expect("src is readable") {
+                let path = entry.expect("src is readable").path();
+                if path.is_dir() {
+                    walk(&path, found);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                // An invocation starts a line (a mention in a string or a comment does not).
+                let Some(at) = text.find("\ncrate::sentences! {") else {
+                    continue;
+                };
+                let after = &text[at..];
+                let name = after[after.find("enum ").expect("an enum") + 5..]
+                    .split(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .expect("a name")
+                    .to_owned();
+                let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+                let module = path
+                    .strip_prefix(&src)
+                    .expect("under src")
+                    .with_extension("")
+                    .to_string_lossy()
+                    .replace(std::path::MAIN_SEPARATOR, "::")
+                    .trim_end_matches("::mod")
+                    .to_owned();
+                found.push(format!("paydesk::{module}::{name}::"));
+            }
+        }
+        let mut catalogues = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut catalogues,
+        );
+        assert!(catalogues.len() >= 7, "{catalogues:?}");
+        for c in catalogues {
+            assert!(
+                every_sentence().any(|e| e.name.starts_with(&c)),
+                "{c} is not in every_sentence"
+            );
         }
     }
 

@@ -7,8 +7,11 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
-use paydesk::domain::{CatalogLookup, CatalogVariant, Currency};
-use paydesk::store::{CsvLineError, Separator, Store, StoreError};
+use paydesk::domain::{BarcodeError, CatalogLookup, CatalogVariant, Currency, UnknownCode};
+use paydesk::lang::Lang;
+use paydesk::store::{
+    CsvFileProblem, CsvLineError, CsvProblem, QuoteMistake, Separator, Store, StoreError,
+};
 use rust_decimal::Decimal;
 
 fn variant(id: &str, name: &str, price: &str, currency: Currency) -> CatalogVariant {
@@ -89,23 +92,57 @@ fn bad_lines_are_reported_with_their_numbers_and_good_lines_still_import() {
     assert_eq!(result.imported, 1);
     let lines: Vec<usize> = result.errors.iter().map(|e| e.line).collect();
     assert_eq!(lines, [3, 4, 5, 6, 7, 8, 9, 10]);
+    let price = |t: &str| t.to_owned();
     let expect = [
-        (3, "the id is empty"),
-        (4, "the name of `n-1` is empty"),
+        (3, CsvProblem::EmptyId),
+        (4, CsvProblem::EmptyName { id: "n-1".into() }),
         (
             5,
-            "the currency `XYZ` is not one of TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN",
+            CsvProblem::Currency(UnknownCode {
+                value: "XYZ".into(),
+                allowed: "TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN".into(),
+            }),
         ),
-        (6, "more decimals than TRY allows (2)"),
-        (7, "more decimals than JPY allows (0)"),
-        (8, "must be greater than 0"),
-        (9, "expected 4 columns, found 3"),
-        (10, "a quoted field is not closed"),
-    ];
-    for (CsvLineError { line, message }, (want_line, want)) in result.errors.iter().zip(expect) {
-        assert_eq!(*line, want_line);
-        assert!(message.contains(want), "line {line}: {message}");
-    }
+        (
+            6,
+            CsvProblem::PriceDecimals {
+                price: price("1.234"),
+                currency: Currency::Try,
+            },
+        ),
+        (
+            7,
+            CsvProblem::PriceDecimals {
+                price: price("10.5"),
+                currency: Currency::Jpy,
+            },
+        ),
+        (8, CsvProblem::PriceNotPositive { price: price("0") }),
+        (
+            9,
+            CsvProblem::Columns {
+                expected: 4,
+                found: 3,
+            },
+        ),
+        (10, CsvProblem::Quote(QuoteMistake::NotClosed)),
+    ]
+    .map(|(line, problem)| CsvLineError { line, problem });
+    assert_eq!(result.errors, expect);
+    let english: Vec<String> = result.errors.iter().map(|e| e.message(Lang::En)).collect();
+    assert_eq!(
+        english,
+        [
+            "the id is empty",
+            "the name of `n-1` is empty",
+            "the currency `XYZ` is not one of TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN",
+            "the unit price `1.234` has more decimals than TRY allows (2)",
+            "the unit price `10.5` has more decimals than JPY allows (0)",
+            "the unit price `0` must be greater than 0",
+            "expected 4 columns, found 3",
+            "a quoted field is not closed",
+        ]
+    );
     assert_eq!(
         store.catalog_list().unwrap(),
         [variant("ok-1", "Good", "10.00", Currency::Try)]
@@ -122,7 +159,10 @@ fn a_repeated_id_is_an_error_on_the_second_line() {
         parsed.errors,
         [CsvLineError {
             line: 4,
-            message: "the id `v1` appears again (first on line 2)".into()
+            problem: CsvProblem::DuplicateId {
+                id: "v1".into(),
+                first: 2
+            }
         }]
     );
 }
@@ -148,24 +188,53 @@ fn importing_again_replaces_variants_by_id() {
 #[test]
 fn files_that_cannot_be_read_at_all_are_refused_whole() {
     let store = Store::open_in_memory().unwrap();
-    let cases: [(&[u8], &str); 4] = [
-        (b"", "the file is empty"),
-        (b"\n\n", "the file is empty"),
+    let cases: [(&[u8], CsvFileProblem, &str, &str); 5] = [
+        (
+            b"",
+            CsvFileProblem::Empty,
+            "the file is empty; it needs the header id,name,unit_price,currency",
+            "dosya boş; id,name,unit_price,currency başlığı gerekli",
+        ),
+        (
+            b"\n\n",
+            CsvFileProblem::Empty,
+            "the file is empty; it needs the header id,name,unit_price,currency",
+            "dosya boş; id,name,unit_price,currency başlığı gerekli",
+        ),
         (
             b"id,title,price\nv1,x,1\n",
-            "must name the columns id, name, unit_price, currency",
+            CsvFileProblem::Columns {
+                line: 1,
+                found: vec!["id".into(), "title".into(), "price".into()],
+            },
+            "line 1: the header must name the columns id, name, unit_price, currency; it has: id, title, price",
+            "1. satır: başlık id, name, unit_price, currency sütunlarını içermeli; içindekiler: id, title, price",
+        ),
+        (
+            b"\n\"id,name,unit_price,currency\n",
+            CsvFileProblem::Header(CsvLineError {
+                line: 2,
+                problem: CsvProblem::Quote(QuoteMistake::NotClosed),
+            }),
+            "line 2: the header: a quoted field is not closed",
+            "2. satır, başlık: tırnak içindeki bir alan kapatılmamış",
         ),
         (
             b"id,name,unit_price,currency\nv1,Kaz\xfdk,1,TRY\n",
-            "not UTF-8",
+            CsvFileProblem::NotUtf8,
+            "the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"",
+            "dosya UTF-8 metin değil; hesap tablosundan \"CSV UTF-8\" olarak kaydedin",
         ),
     ];
-    for (bytes, want) in cases {
+    for (bytes, want, en, tr) in cases {
         let err = store.catalog_preview_csv(bytes).unwrap_err();
-        assert!(
-            matches!(&err, StoreError::Csv(m) if m.contains(want)),
-            "{want}: {err}"
-        );
+        let StoreError::Csv(problem) = &err else {
+            panic!("{want:?}: {err}");
+        };
+        assert_eq!(problem, &want);
+        assert_eq!(problem.message(Lang::En), en);
+        assert_eq!(problem.message(Lang::Tr), tr);
+        assert_eq!(err.to_string(), format!("CSV: {en}"));
     }
 }
 
@@ -188,11 +257,50 @@ fn a_barcode_column_is_found_by_name_checked_per_line_and_looked_up() {
     let mut store = Store::open_in_memory().unwrap();
     let result = store.catalog_import_csv(csv.as_bytes()).unwrap();
     assert_eq!(result.imported, 4);
-    let errors: Vec<(usize, &str)> = result
+    let problems: Vec<(usize, &CsvProblem)> =
+        result.errors.iter().map(|e| (e.line, &e.problem)).collect();
+    assert_eq!(
+        problems,
+        [
+            (
+                5,
+                &CsvProblem::Barcode {
+                    text: "4006381333937".into(),
+                    error: BarcodeError::CheckDigit {
+                        found: 7,
+                        expected: 1
+                    }
+                }
+            ),
+            (
+                6,
+                &CsvProblem::DuplicateBarcode {
+                    barcode: code("036000291452"),
+                    first: 3
+                }
+            ),
+            (
+                7,
+                &CsvProblem::Barcode {
+                    text: "36000291452".into(),
+                    error: BarcodeError::Length(11)
+                }
+            ),
+            (
+                8,
+                &CsvProblem::Barcode {
+                    text: "40063813339x1".into(),
+                    error: BarcodeError::NotDigit('x')
+                }
+            ),
+        ]
+    );
+    let errors: Vec<(usize, String)> = result
         .errors
         .iter()
-        .map(|e| (e.line, e.message.as_str()))
+        .map(|e| (e.line, e.message(Lang::En)))
         .collect();
+    let errors: Vec<(usize, &str)> = errors.iter().map(|(l, m)| (*l, m.as_str())).collect();
     assert_eq!(
         errors,
         [
@@ -367,12 +475,23 @@ fn quoted_fields_with_separators_and_line_breaks_import_and_later_lines_keep_the
     let mut store = Store::open_in_memory().unwrap();
     let result = store.catalog_import_csv(csv.as_bytes()).unwrap();
     assert_eq!(result.imported, 3, "{:?}", result.errors);
-    let errors: Vec<(usize, bool)> = result
+    let errors: Vec<(usize, CsvProblem)> = result
         .errors
         .iter()
-        .map(|e| (e.line, e.message.contains("unit price")))
+        .map(|e| (e.line, e.problem.clone()))
         .collect();
-    assert_eq!(errors, [(5, true), (7, true)]);
+    assert_eq!(
+        errors,
+        [
+            (
+                5,
+                CsvProblem::PriceNotPlain {
+                    price: "abc".into()
+                }
+            ),
+            (7, CsvProblem::PriceNotPositive { price: "-1".into() })
+        ]
+    );
     let mut list = store.catalog_list().unwrap();
     list.sort_by(|a, b| a.id.cmp(&b.id));
     assert_eq!(
@@ -383,4 +502,71 @@ fn quoted_fields_with_separators_and_line_breaks_import_and_later_lines_keep_the
             variant("k5", "Eldiven", "12.50", Currency::Try),
         ]
     );
+}
+
+#[test]
+fn every_line_problem_of_an_import_reads_in_turkish_too() {
+    let csv = "id;name;unit_price;currency;barcode\n\
+               ;Kimliksiz;1;TRY;\n\
+               a1;;1;TRY;\n\
+               a2;Kalem;1;XYZ;\n\
+               a3;Silgi;;TRY;\n\
+               a4;Defter;1.250;TRY;\n\
+               a5;Cetvel;1,255;TRY;\n\
+               a6;Boya;-3;TRY;\n\
+               a7;Kağıt;abc;TRY;\n\
+               a8;Makas;12,5;JPY;\n\
+               a9;Zarf;1;TRY;36000291452\n\
+               b1;Bant;1;TRY;4006381333931\n\
+               b2;Tutkal;1;TRY;4006381333931\n\
+               b1;Bant;1;TRY;\n\
+               b3;Kısa;1\n\
+               b4;\"Açık;1;TRY;\n";
+    let store = Store::open_in_memory().unwrap();
+    let parsed = store.catalog_preview_csv(csv.as_bytes()).unwrap();
+    let turkish: Vec<(usize, String)> = parsed
+        .errors
+        .iter()
+        .map(|e| (e.line, e.message(Lang::Tr)))
+        .collect();
+    let want = [
+        (2, "ürün kimliği (id) boş"),
+        (3, "`a1` ürününün adı boş"),
+        (
+            4,
+            "para birimi `XYZ` şunlardan biri değil: TRY, USD, EUR, GBP, JPY, CHF, RUB, AZN",
+        ),
+        (5, "birim fiyat boş"),
+        (
+            6,
+            "birim fiyat `1.250` belirsiz (binlik ayraç mı, ondalık mı?): noktasız ya da ondalık virgülle yazın",
+        ),
+        (
+            7,
+            "birim fiyat `1,255`, TRY için izin verilenden (2) fazla ondalık hane içeriyor",
+        ),
+        (8, "birim fiyat `-3` 0'dan büyük olmalı"),
+        (9, "birim fiyat `abc` düz bir ondalık sayı değil"),
+        (
+            10,
+            "birim fiyat `12,5`, JPY için izin verilenden (0) fazla ondalık hane içeriyor",
+        ),
+        (
+            11,
+            "barkod `36000291452`: 11 haneli; barkod 8, 12, 13 ya da 14 hanelidir (mağazanın kendi kodları 4–7 hane) (bir hesap tablosu baştaki sıfırları silmiş olabilir: sütunu metin olarak tutun)",
+        ),
+        (
+            13,
+            "barkod `4006381333931` yeniden geçiyor (ilk kez 12. satırda)",
+        ),
+        (14, "id `b1` yeniden geçiyor (ilk kez 12. satırda)"),
+        (15, "4 sütun bekleniyordu, 3 sütun var"),
+        (16, "tırnak içindeki bir alan kapatılmamış"),
+    ];
+    let want: Vec<(usize, String)> = want.iter().map(|(l, m)| (*l, (*m).to_owned())).collect();
+    assert_eq!(turkish, want);
+    // The English side of the same lines differs from the Turkish one on every line.
+    for e in &parsed.errors {
+        assert_ne!(e.message(Lang::En), e.message(Lang::Tr), "line {}", e.line);
+    }
 }

@@ -11,6 +11,9 @@
 //! [`CallError::Redirected`]), the client refuses plain HTTP to any host but loopback, and a
 //! loopback base URL never goes through a proxy. So the signed headers, the idempotency key and
 //! the body (for card save, a card number) reach the profile's base URL and nothing else.
+//!
+//! [`CallError::sentence`] words a failed call for the clerk from the API layer's catalogue
+//! (`api::messages::ApiMessage`).
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -23,6 +26,7 @@ use zeroize::Zeroizing;
 use super::decode::{ResponseError, decode_response};
 use super::endpoints::Endpoint;
 use super::error::{ApiError, Disposition, Prior};
+use super::messages::ApiMessage;
 use super::signer::{
     self, HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP,
 };
@@ -141,41 +145,25 @@ impl CallError {
     pub fn sentence(&self, lang: Lang) -> String {
         match self {
             CallError::Api(e) => e.sentence(lang),
-            CallError::Transport { timeout: true, .. } => lang
-                .pick(
-                    "Sunucu zamanında yanıt vermedi; işlemin sonucu bilinmiyor.",
-                    "The server did not answer in time; the outcome is unknown.",
-                )
-                .to_owned(),
+            CallError::Transport { timeout: true, .. } => {
+                ApiMessage::TransportTimeout.get(lang).to_owned()
+            }
             // The transport's own words (`client error (SendRequest): connection reset by
             // peer`) are for the log and the Pending list (`Display`), not for the clerk.
-            CallError::Transport { connect: true, .. } => lang
-                .pick(
-                    "Sunucuya bağlanılamadı; ağ bağlantısını kontrol edin.",
-                    "Could not connect to the server; check the network connection.",
-                )
-                .to_owned(),
-            CallError::Transport { .. } => lang
-                .pick(
-                    "Bağlantı yanıt gelmeden kesildi; işlemin sonucu bilinmiyor.",
-                    "The connection dropped before an answer; the outcome is unknown.",
-                )
-                .to_owned(),
-            CallError::Redirected { status, location } => format!(
-                "{} (HTTP {status} → {})",
-                lang.pick(
-                    "Sunucu isteği başka bir adrese yönlendirdi; paydesk yönlendirmeleri izlemez ve oraya hiçbir şey göndermedi. İşlemin sonucu bilinmiyor; profilin sunucu adresini kontrol edin.",
-                    "The server redirected the request to another address; paydesk does not follow redirects and sent nothing there. The outcome is unknown; check the profile's server address."
-                ),
-                location.as_deref().unwrap_or("?")
+            CallError::Transport { connect: true, .. } => {
+                ApiMessage::TransportConnect.get(lang).to_owned()
+            }
+            CallError::Transport { .. } => ApiMessage::TransportDropped.get(lang).to_owned(),
+            CallError::Redirected { status, location } => ApiMessage::Redirected.fill(
+                lang,
+                &[
+                    ("status", status),
+                    ("location", &location.as_deref().unwrap_or("?")),
+                ],
             ),
-            CallError::Malformed { status, .. } => format!(
-                "{} (HTTP {status})",
-                lang.pick(
-                    "Sunucunun yanıtı okunamadı.",
-                    "The server's answer could not be read."
-                )
-            ),
+            CallError::Malformed { status, .. } => {
+                ApiMessage::Malformed.fill(lang, &[("status", status)])
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
 //! app: what a write with an idempotency key should do next ([`ApiError::disposition`], the
 //! outcome table), which amount the server expected when the items do not add up
 //! ([`ApiError::expected_amount`]), and which sentence a shop assistant reads
-//! ([`ApiError::sentence`]).
+//! ([`ApiError::sentence`], worded from the API layer's catalogue, `api::messages`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use rust_decimal::Decimal;
 
-use crate::api::{keys, messages};
+use crate::api::keys;
+use crate::api::messages::{self, ApiMessage};
 use crate::lang::Lang;
 
 /// An error answer of the Partner Payment API.
@@ -167,7 +168,7 @@ impl ApiError {
                 None => base,
             };
         };
-        let Some(known) = messages::sentence(key, lang) else {
+        let Some(known) = messages::for_key(key) else {
             return match &self.message {
                 Some(m) => format!("{key}: {m}"),
                 None => key.to_owned(),
@@ -176,12 +177,14 @@ impl ApiError {
         match self.expected_amount() {
             Some(amount) => {
                 let text = amount.to_string();
-                match lang {
-                    Lang::Tr => format!("{known} Beklenen tutar: {}.", text.replace('.', ",")),
-                    Lang::En => format!("{known} Expected amount: {text}."),
-                }
+                let shown = match lang {
+                    Lang::Tr => text.replace('.', ","),
+                    Lang::En => text,
+                };
+                ApiMessage::ExpectedAmount
+                    .fill(lang, &[("sentence", &known.get(lang)), ("amount", &shown)])
             }
-            None => known.to_owned(),
+            None => known.get(lang).to_owned(),
         }
     }
 }

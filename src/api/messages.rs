@@ -1,151 +1,119 @@
-//! The catalogue of sentences shown for the API's message keys and HTTP statuses, in
-//! Turkish and English.
+//! The API layer's catalogue of sentences, in Turkish and English: one for each message key
+//! the server names an error by, one for each kind of HTTP status, and the client's own
+//! (no answer, a redirect, an unreadable answer, the expected amount).
 //!
 //! The server names an error by a message key (`items.total.mismatch`); a shop assistant needs
-//! a sentence they can act on. Every key in [`keys::ALL_KEYS`] has one sentence per language
-//! here, and a test walks the list so that none is missing or shared. Keys this catalogue does
-//! not know are not handled here: `ApiError::sentence` shows them verbatim.
+//! a sentence they can act on. Every key in [`keys::ALL_KEYS`] maps to an [`ApiMessage`]
+//! ([`for_key`]), and a test walks the list so that none is missing or shared. Keys this
+//! catalogue does not know are not handled here: `ApiError::sentence` shows them verbatim.
+//! The catalogue is declared with [`crate::sentences!`] and listed in
+//! [`crate::every_sentence`], so the language tests walk it too.
 
 use crate::api::keys;
 use crate::lang::Lang;
 
-/// The sentence for a known message key, or `None` for a key this version does not know.
-pub fn sentence(key: &str, lang: Lang) -> Option<&'static str> {
-    let (tr, en) = match key {
-        keys::ITEMS_TOTAL_MISMATCH => (
-            "Ürünlerin toplamı tutara eşit değil.",
-            "The items do not add up to the amount.",
-        ),
-        keys::ITEMS_INVALID => (
-            "Katalog dışı her ürünün bir adı ve sıfırdan büyük bir birim fiyatı olmalı.",
-            "Every item that is not from the catalogue needs a name and a unit price above zero.",
-        ),
-        keys::AMOUNT_LIMIT_EXCEEDED => (
-            "Tutar, bu API anahtarının üst sınırını aşıyor. Daha küçük bir tutar girin ya da \
-             yöneticinize başvurun.",
-            "The amount is above this API key's limit. Enter a smaller amount or ask your \
-             manager.",
-        ),
-        keys::ITEM_LIMIT_EXCEEDED => (
-            "Ürün sayısı, bu API anahtarının izin verdiği sınırı aşıyor. Bazı ürünleri çıkarın.",
-            "There are more items than this API key allows. Remove some items.",
-        ),
-        keys::EXPIRY_IN_PAST => (
-            "Son geçerlilik tarihi geçmişte kalmış. İleri bir tarih seçin.",
-            "The expiry date is in the past. Choose a later date.",
-        ),
-        keys::CARD_NUMBER_EMPTY => ("Kart numarasını girin.", "Enter the card number."),
-        keys::EXPIRY_MONTH_EMPTY => (
-            "Kartın son kullanma ayını girin.",
-            "Enter the card's expiry month.",
-        ),
-        keys::EXPIRY_YEAR_EMPTY => (
-            "Kartın son kullanma yılını girin.",
-            "Enter the card's expiry year.",
-        ),
-        keys::POS_PROVIDER_NOT_FOUND => (
-            "İşletmenizde kart saklayabilen etkin bir POS sağlayıcısı yok. Yöneticinize başvurun.",
-            "Your business has no active POS provider that can store cards. Ask your manager.",
-        ),
-        keys::BIN_REQUIRED => (
-            "Kart numarasının ilk 6 hanesini (BIN) girin.",
-            "Enter the first 6 digits of the card number (BIN).",
-        ),
-        keys::IDEMPOTENCY_KEY_MISSING => (
-            "İstek, tekrar koruma anahtarı olmadan gönderildiği için işlenmedi. Bu durumu \
-             destek ekibine bildirin.",
-            "The request was not processed because it was sent without its duplicate-protection \
-             key. Please report this to support.",
-        ),
-        keys::IDEMPOTENCY_IN_PROGRESS => (
-            "Bu sipariş için aynı istek hâlâ işleniyor. Biraz bekleyip yeniden deneyin.",
-            "The same request for this order is still being processed. Wait a moment and try \
-             again.",
-        ),
-        keys::IDEMPOTENCY_KEY_REUSED => (
-            "Bu sipariş numarası daha önce farklı bilgilerle kullanılmış. Mevcut bağlantıyı \
-             kontrol edin ya da yeni bir sipariş numarası kullanın.",
-            "This order number was already used with different details. Check the existing \
-             link or use a new order number.",
-        ),
-        keys::AUTH_APIKEY_UNKNOWN => (
-            "API anahtarı tanınmadı. Profil ayarlarındaki anahtarı kontrol edin.",
-            "The API key is not recognised. Check the key in the profile settings.",
-        ),
-        keys::AUTH_SIGNATURE_INVALID => (
-            "İstek imzası kabul edilmedi. Profil ayarlarındaki gizli anahtarı kontrol edin.",
-            "The request signature was not accepted. Check the API secret in the profile \
-             settings.",
-        ),
-        keys::AUTH_TIMESTAMP_SKEW => (
-            "Bu bilgisayarın saati sunucunun saatinden 5 dakikadan fazla farklı. Saati ve saat \
-             dilimini düzeltin.",
-            "This computer's clock is more than 5 minutes off the server's. Correct the clock \
-             and the time zone.",
-        ),
-        keys::AUTH_SIGNATURE_REPLAYED => (
-            "Aynı imzalı istek ikinci kez gönderildiği için reddedildi. Yeniden deneyin.",
-            "The same signed request arrived twice and was refused. Try again.",
-        ),
-        keys::AUTH_SCOPE_MISSING => (
-            "Bu API anahtarının bu işlem için yetkisi yok. Yöneticinizden yetki isteyin.",
-            "This API key is not allowed to do this. Ask your manager to grant the permission.",
-        ),
+crate::sentences! {
+    /// A sentence of the API layer.
+    pub enum ApiMessage {
+    // Message keys.
+    ItemsTotalMismatch => "Ürünlerin toplamı tutara eşit değil.", "The items do not add up to the amount.";
+    ItemsInvalid => "Katalog dışı her ürünün bir adı ve sıfırdan büyük bir birim fiyatı olmalı.", "Every item that is not from the catalogue needs a name and a unit price above zero.";
+    AmountLimitExceeded => "Tutar, bu API anahtarının üst sınırını aşıyor. Daha küçük bir tutar girin ya da yöneticinize başvurun.", "The amount is above this API key's limit. Enter a smaller amount or ask your manager.";
+    ItemLimitExceeded => "Ürün sayısı, bu API anahtarının izin verdiği sınırı aşıyor. Bazı ürünleri çıkarın.", "There are more items than this API key allows. Remove some items.";
+    ExpiryInPast => "Son geçerlilik tarihi geçmişte kalmış. İleri bir tarih seçin.", "The expiry date is in the past. Choose a later date.";
+    CardNumberEmpty => "Kart numarasını girin.", "Enter the card number.";
+    ExpiryMonthEmpty => "Kartın son kullanma ayını girin.", "Enter the card's expiry month.";
+    ExpiryYearEmpty => "Kartın son kullanma yılını girin.", "Enter the card's expiry year.";
+    PosProviderNotFound => "İşletmenizde kart saklayabilen etkin bir POS sağlayıcısı yok. Yöneticinize başvurun.", "Your business has no active POS provider that can store cards. Ask your manager.";
+    BinRequired => "Kart numarasının ilk 6 hanesini (BIN) girin.", "Enter the first 6 digits of the card number (BIN).";
+    IdempotencyKeyMissing => "İstek, tekrar koruma anahtarı olmadan gönderildiği için işlenmedi. Bu durumu destek ekibine bildirin.", "The request was not processed because it was sent without its duplicate-protection key. Please report this to support.";
+    IdempotencyInProgress => "Bu sipariş için aynı istek hâlâ işleniyor. Biraz bekleyip yeniden deneyin.", "The same request for this order is still being processed. Wait a moment and try again.";
+    IdempotencyKeyReused => "Bu sipariş numarası daha önce farklı bilgilerle kullanılmış. Mevcut bağlantıyı kontrol edin ya da yeni bir sipariş numarası kullanın.", "This order number was already used with different details. Check the existing link or use a new order number.";
+    AuthApiKeyUnknown => "API anahtarı tanınmadı. Profil ayarlarındaki anahtarı kontrol edin.", "The API key is not recognised. Check the key in the profile settings.";
+    AuthSignatureInvalid => "İstek imzası kabul edilmedi. Profil ayarlarındaki gizli anahtarı kontrol edin.", "The request signature was not accepted. Check the API secret in the profile settings.";
+    AuthTimestampSkew => "Bu bilgisayarın saati sunucunun saatinden 5 dakikadan fazla farklı. Saati ve saat dilimini düzeltin.", "This computer's clock is more than 5 minutes off the server's. Correct the clock and the time zone.";
+    AuthSignatureReplayed => "Aynı imzalı istek ikinci kez gönderildiği için reddedildi. Yeniden deneyin.", "The same signed request arrived twice and was refused. Try again.";
+    AuthScopeMissing => "Bu API anahtarının bu işlem için yetkisi yok. Yöneticinizden yetki isteyin.", "This API key is not allowed to do this. Ask your manager to grant the permission.";
+
+    // HTTP statuses without a message key, ending with the status so that support can tell
+    // the cases apart.
+    Status400 => "Sunucu isteği geçersiz buldu. (HTTP {status})", "The server found the request invalid. (HTTP {status})";
+    Status401 => "Yetkilendirme başarısız: API anahtarını ve gizli anahtarı kontrol edin. (HTTP {status})", "Not authorised: check the API key and secret. (HTTP {status})";
+    Status403 => "Bu işlem için izniniz yok. (HTTP {status})", "You are not allowed to do this. (HTTP {status})";
+    Status404 => "İstenen kayıt bulunamadı. (HTTP {status})", "What was asked for was not found. (HTTP {status})";
+    StatusNotAccepted => "Sunucu isteği kabul etmedi. (HTTP {status})", "The server did not accept the request. (HTTP {status})";
+    StatusTimeout => "Sunucu zamanında yanıt vermedi. Yeniden deneyin. (HTTP {status})", "The server did not answer in time. Try again. (HTTP {status})";
+    Status413 => "İstek çok büyük. (HTTP {status})", "The request is too large. (HTTP {status})";
+    Status429 => "Çok fazla istek gönderildi. Biraz bekleyip yeniden deneyin. (HTTP {status})", "Too many requests. Wait a moment and try again. (HTTP {status})";
+    StatusUnavailable => "Ödeme hizmetine şu anda ulaşılamıyor. Biraz sonra yeniden deneyin. (HTTP {status})", "The payment service cannot be reached right now. Try again shortly. (HTTP {status})";
+    StatusOther4xx => "Sunucu isteği reddetti. (HTTP {status})", "The server refused the request. (HTTP {status})";
+    StatusOther5xx => "Sunucuda bir hata oluştu. Biraz sonra yeniden deneyin. (HTTP {status})", "The server had an error. Try again shortly. (HTTP {status})";
+    StatusUnexpected => "Sunucudan beklenmeyen bir yanıt geldi. (HTTP {status})", "The server gave an unexpected answer. (HTTP {status})";
+
+    // The client's own sentences (`CallError`, `ApiError`).
+    TransportTimeout => "Sunucu zamanında yanıt vermedi; işlemin sonucu bilinmiyor.", "The server did not answer in time; the outcome is unknown.";
+    TransportConnect => "Sunucuya bağlanılamadı; ağ bağlantısını kontrol edin.", "Could not connect to the server; check the network connection.";
+    TransportDropped => "Bağlantı yanıt gelmeden kesildi; işlemin sonucu bilinmiyor.", "The connection dropped before an answer; the outcome is unknown.";
+    Redirected => "Sunucu isteği başka bir adrese yönlendirdi; paydesk yönlendirmeleri izlemez ve oraya hiçbir şey göndermedi. İşlemin sonucu bilinmiyor; profilin sunucu adresini kontrol edin. (HTTP {status} → {location})", "The server redirected the request to another address; paydesk does not follow redirects and sent nothing there. The outcome is unknown; check the profile's server address. (HTTP {status} → {location})";
+    Malformed => "Sunucunun yanıtı okunamadı. (HTTP {status})", "The server's answer could not be read. (HTTP {status})";
+    ExpectedAmount => "{sentence} Beklenen tutar: {amount}.", "{sentence} Expected amount: {amount}.";
+    }
+}
+
+/// The sentence of a known message key, or `None` for a key this version does not know.
+pub fn for_key(key: &str) -> Option<ApiMessage> {
+    let m = match key {
+        keys::ITEMS_TOTAL_MISMATCH => ApiMessage::ItemsTotalMismatch,
+        keys::ITEMS_INVALID => ApiMessage::ItemsInvalid,
+        keys::AMOUNT_LIMIT_EXCEEDED => ApiMessage::AmountLimitExceeded,
+        keys::ITEM_LIMIT_EXCEEDED => ApiMessage::ItemLimitExceeded,
+        keys::EXPIRY_IN_PAST => ApiMessage::ExpiryInPast,
+        keys::CARD_NUMBER_EMPTY => ApiMessage::CardNumberEmpty,
+        keys::EXPIRY_MONTH_EMPTY => ApiMessage::ExpiryMonthEmpty,
+        keys::EXPIRY_YEAR_EMPTY => ApiMessage::ExpiryYearEmpty,
+        keys::POS_PROVIDER_NOT_FOUND => ApiMessage::PosProviderNotFound,
+        keys::BIN_REQUIRED => ApiMessage::BinRequired,
+        keys::IDEMPOTENCY_KEY_MISSING => ApiMessage::IdempotencyKeyMissing,
+        keys::IDEMPOTENCY_IN_PROGRESS => ApiMessage::IdempotencyInProgress,
+        keys::IDEMPOTENCY_KEY_REUSED => ApiMessage::IdempotencyKeyReused,
+        keys::AUTH_APIKEY_UNKNOWN => ApiMessage::AuthApiKeyUnknown,
+        keys::AUTH_SIGNATURE_INVALID => ApiMessage::AuthSignatureInvalid,
+        keys::AUTH_TIMESTAMP_SKEW => ApiMessage::AuthTimestampSkew,
+        keys::AUTH_SIGNATURE_REPLAYED => ApiMessage::AuthSignatureReplayed,
+        keys::AUTH_SCOPE_MISSING => ApiMessage::AuthScopeMissing,
         _ => return None,
     };
-    Some(lang.pick(tr, en))
+    Some(m)
+}
+
+/// The sentence for a known message key, or `None` for a key this version does not know.
+pub fn sentence(key: &str, lang: Lang) -> Option<&'static str> {
+    for_key(key).map(|m| m.get(lang))
+}
+
+/// The sentence of an HTTP status when the server named no message key; it ends with the
+/// `{status}` placeholder (`(HTTP 502)`).
+pub fn for_status(status: u16) -> ApiMessage {
+    match status {
+        400 => ApiMessage::Status400,
+        401 => ApiMessage::Status401,
+        403 => ApiMessage::Status403,
+        404 => ApiMessage::Status404,
+        406 | 409 | 422 => ApiMessage::StatusNotAccepted,
+        408 | 504 => ApiMessage::StatusTimeout,
+        413 => ApiMessage::Status413,
+        429 => ApiMessage::Status429,
+        502 | 503 => ApiMessage::StatusUnavailable,
+        _ if (400..=499).contains(&status) => ApiMessage::StatusOther4xx,
+        _ if (500..=599).contains(&status) => ApiMessage::StatusOther5xx,
+        _ => ApiMessage::StatusUnexpected,
+    }
 }
 
 /// A sentence for an HTTP status when the server named no message key, ending with the
 /// status itself (`(HTTP 502)`) so that support can tell the cases apart.
 pub fn status_sentence(status: u16, lang: Lang) -> String {
-    let (tr, en) = match status {
-        400 => (
-            "Sunucu isteği geçersiz buldu.",
-            "The server found the request invalid.",
-        ),
-        401 => (
-            "Yetkilendirme başarısız: API anahtarını ve gizli anahtarı kontrol edin.",
-            "Not authorised: check the API key and secret.",
-        ),
-        403 => (
-            "Bu işlem için izniniz yok.",
-            "You are not allowed to do this.",
-        ),
-        404 => (
-            "İstenen kayıt bulunamadı.",
-            "What was asked for was not found.",
-        ),
-        406 | 409 | 422 => (
-            "Sunucu isteği kabul etmedi.",
-            "The server did not accept the request.",
-        ),
-        408 | 504 => (
-            "Sunucu zamanında yanıt vermedi. Yeniden deneyin.",
-            "The server did not answer in time. Try again.",
-        ),
-        413 => ("İstek çok büyük.", "The request is too large."),
-        429 => (
-            "Çok fazla istek gönderildi. Biraz bekleyip yeniden deneyin.",
-            "Too many requests. Wait a moment and try again.",
-        ),
-        502 | 503 => (
-            "Ödeme hizmetine şu anda ulaşılamıyor. Biraz sonra yeniden deneyin.",
-            "The payment service cannot be reached right now. Try again shortly.",
-        ),
-        _ if (400..=499).contains(&status) => {
-            ("Sunucu isteği reddetti.", "The server refused the request.")
-        }
-        _ if (500..=599).contains(&status) => (
-            "Sunucuda bir hata oluştu. Biraz sonra yeniden deneyin.",
-            "The server had an error. Try again shortly.",
-        ),
-        _ => (
-            "Sunucudan beklenmeyen bir yanıt geldi.",
-            "The server gave an unexpected answer.",
-        ),
-    };
-    format!("{} (HTTP {status})", lang.pick(tr, en))
+    for_status(status).fill(lang, &[("status", &status)])
 }
 
 #[cfg(test)]

@@ -578,7 +578,7 @@ impl Ctx {
                     .with_store_locked(|s| s.catalog_import_csv(std::io::BufReader::new(reader)))
                     .map_err(from_desk(lang))?;
                 for e in &report.errors {
-                    eprintln!("{}:{}: {}", file.display(), e.line, e.message);
+                    eprintln!("{}:{}: {}", file.display(), e.line, e.message(lang));
                 }
                 println!(
                     "{}",

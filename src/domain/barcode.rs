@@ -21,6 +21,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::messages::DomainMessage as M;
 use crate::lang::Lang;
 
 /// The lengths of the shop's own codes (no check digit).
@@ -63,30 +64,16 @@ pub enum BarcodeError {
 }
 
 impl BarcodeError {
-    /// What is wrong, as a clause that follows "Barcode 123…:" (lower case, no full stop).
+    /// What is wrong, as a clause that follows "Barcode 123…:" (lower case, no full stop), from
+    /// the domain's catalogue.
     pub fn message(&self, lang: Lang) -> String {
         match *self {
-            BarcodeError::Empty => lang.pick("boş", "empty").to_owned(),
-            BarcodeError::NotDigit(c) => match lang {
-                Lang::Tr => format!("yalnızca rakam olabilir; `{c}` rakam değil"),
-                Lang::En => format!("only digits are allowed; `{c}` is not one"),
-            },
-            BarcodeError::Length(n) => match lang {
-                Lang::Tr => format!(
-                    "{n} haneli; barkod 8, 12, 13 ya da 14 hanelidir (mağazanın kendi kodları 4–7 hane)"
-                ),
-                Lang::En => format!(
-                    "{n} digits long; a barcode has 8, 12, 13 or 14 digits (the shop's own codes 4 to 7)"
-                ),
-            },
-            BarcodeError::CheckDigit { found, expected } => match lang {
-                Lang::Tr => format!(
-                    "kontrol hanesi {found}, beklenen {expected}: bir hane yanlış okunmuş ya da yazılmış"
-                ),
-                Lang::En => format!(
-                    "check digit is {found}, expected {expected}: a digit was misread or mistyped"
-                ),
-            },
+            BarcodeError::Empty => M::BarcodeEmpty.get(lang).to_owned(),
+            BarcodeError::NotDigit(c) => M::BarcodeNotDigit.fill(lang, &[("char", &c)]),
+            BarcodeError::Length(n) => M::BarcodeLength.fill(lang, &[("n", &n)]),
+            BarcodeError::CheckDigit { found, expected } => {
+                M::BarcodeCheckDigit.fill(lang, &[("found", &found), ("expected", &expected)])
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Field errors: which form field is wrong and why, in words for people (Turkish and English)
-//! and in the wire's own field names for logs and the CLI.
+//! Field errors: which form field is wrong and why, in words for people (Turkish and English,
+//! from the domain's catalogue, [`super::messages::DomainMessage`]) and in the wire's own field
+//! names for logs and the CLI.
 //!
 //! Validation never stops at the first problem: the forms show every wrong field at once,
 //! so a draft's `validate` returns a [`FieldErrors`] list.
@@ -9,6 +10,7 @@ use std::fmt;
 use rust_decimal::Decimal;
 
 use super::codes::{Currency, UnknownCode};
+use super::messages::DomainMessage as M;
 use super::money::{AmountError, format_amount};
 use crate::lang::Lang;
 
@@ -50,13 +52,14 @@ impl ItemField {
 
     /// The label, in lower case, as it follows "Item 3 –".
     pub fn label(self, lang: Lang) -> &'static str {
-        match self {
-            ItemField::Variant => lang.pick("katalog ürünü", "catalog variant"),
-            ItemField::Name => lang.pick("ad", "name"),
-            ItemField::UnitPrice => lang.pick("birim fiyat", "unit price"),
-            ItemField::Quantity => lang.pick("adet", "quantity"),
-            ItemField::Note => lang.pick("not", "note"),
-        }
+        let m = match self {
+            ItemField::Variant => M::ItemVariant,
+            ItemField::Name => M::ItemName,
+            ItemField::UnitPrice => M::ItemUnitPrice,
+            ItemField::Quantity => M::ItemQuantity,
+            ItemField::Note => M::ItemNote,
+        };
+        m.get(lang)
     }
 }
 
@@ -152,36 +155,36 @@ impl Field {
     /// The label people see: "Tutar" / "Amount", "Ürün 3 – birim fiyat" / "Item 3 – unit
     /// price" (rows counted from 1).
     pub fn label(&self, lang: Lang) -> String {
-        let text = match self {
-            Field::Amount => lang.pick("Tutar", "Amount"),
-            Field::CartAmount => lang.pick("Sepet tutarı", "Cart amount"),
-            Field::Currency => lang.pick("Para birimi", "Currency"),
-            Field::Description => lang.pick("Açıklama", "Description"),
-            Field::OrderNumber => lang.pick("Sipariş numarası", "Order number"),
-            Field::ExpiryDate => lang.pick("Son geçerlilik tarihi", "Expiry date"),
-            Field::AvailableInstallments => lang.pick("Taksit sayıları", "Installment counts"),
-            Field::Email => lang.pick("E-posta", "E-mail"),
-            Field::PhoneCountryCode => lang.pick("Ülke kodu", "Country code"),
-            Field::PhoneNumber => lang.pick("Telefon numarası", "Phone number"),
-            Field::Items => lang.pick("Ürünler", "Items"),
+        let m = match self {
+            Field::Amount => M::FieldAmount,
+            Field::CartAmount => M::FieldCartAmount,
+            Field::Currency => M::FieldCurrency,
+            Field::Description => M::FieldDescription,
+            Field::OrderNumber => M::FieldOrderNumber,
+            Field::ExpiryDate => M::FieldExpiryDate,
+            Field::AvailableInstallments => M::FieldAvailableInstallments,
+            Field::Email => M::FieldEmail,
+            Field::PhoneCountryCode => M::FieldPhoneCountryCode,
+            Field::PhoneNumber => M::FieldPhoneNumber,
+            Field::Items => M::FieldItems,
             Field::Item { row, field } => {
-                let item = lang.pick("Ürün", "Item");
-                return format!("{item} {} – {}", row + 1, field.label(lang));
+                return M::ItemRow
+                    .fill(lang, &[("row", &(row + 1)), ("field", &field.label(lang))]);
             }
-            Field::CardNumber => lang.pick("Kart numarası", "Card number"),
-            Field::ExpiryMonth => lang.pick("Son kullanma ayı", "Expiry month"),
-            Field::ExpiryYear => lang.pick("Son kullanma yılı", "Expiry year"),
-            Field::Cvv => lang.pick("Güvenlik kodu (CVV)", "Security code (CVV)"),
-            Field::CardHolderName => lang.pick("Kart sahibinin adı", "Cardholder name"),
-            Field::Usage => lang.pick("Kullanım", "Usage"),
-            Field::Alias => lang.pick("Kart takma adı", "Card alias"),
-            Field::CustomerId => lang.pick("Müşteri kimliği", "Customer ID"),
-            Field::BinNumber => lang.pick("BIN (kartın ilk 6 hanesi)", "BIN (first 6 digits)"),
-            Field::PosType => lang.pick("POS tipi", "POS type"),
-            Field::PosSubType => lang.pick("POS alt tipi", "POS sub-type"),
-            Field::InstallmentAmount => lang.pick("İşlem tutarı", "Transaction amount"),
+            Field::CardNumber => M::FieldCardNumber,
+            Field::ExpiryMonth => M::FieldExpiryMonth,
+            Field::ExpiryYear => M::FieldExpiryYear,
+            Field::Cvv => M::FieldCvv,
+            Field::CardHolderName => M::FieldCardHolderName,
+            Field::Usage => M::FieldUsage,
+            Field::Alias => M::FieldAlias,
+            Field::CustomerId => M::FieldCustomerId,
+            Field::BinNumber => M::FieldBinNumber,
+            Field::PosType => M::FieldPosType,
+            Field::PosSubType => M::FieldPosSubType,
+            Field::InstallmentAmount => M::FieldInstallmentAmount,
         };
-        text.to_owned()
+        m.get(lang).to_owned()
     }
 }
 
@@ -285,158 +288,66 @@ pub enum Problem {
 impl Problem {
     /// A sentence saying why, in the given language.
     pub fn message(&self, lang: Lang) -> String {
-        let tr = lang == Lang::Tr;
-        let fixed = |t: &str, e: &str| lang.pick(t, e).to_owned();
-        match self {
-            Problem::Required => {
-                fixed("Bu alanın doldurulması zorunlu.", "This field is required.")
-            }
-            Problem::Amount(e) => e.message(lang),
-            Problem::NotPositive => {
-                fixed("Sıfırdan büyük olmalı.", "It must be greater than zero.")
-            }
+        let amount = |a: Decimal, c: Currency| format_amount(a, c, lang);
+        let m = match self {
+            Problem::Required => M::Required,
+            Problem::Amount(e) => return e.message(lang),
+            Problem::NotPositive => M::NotPositive,
             Problem::OverLimit { limit, currency } => {
-                let shown = format_amount(*limit, *currency, lang);
-                if tr {
-                    format!("API anahtarının üst sınırını ({shown}) aşıyor.")
-                } else {
-                    format!("It exceeds the API key's upper bound ({shown}).")
-                }
+                return M::OverLimit.fill(lang, &[("limit", &amount(*limit, *currency))]);
             }
-            Problem::InPast => fixed(
-                "Geçmiş bir an olamaz; ileri bir tarih seçin.",
-                "It cannot be in the past; pick a later moment.",
-            ),
+            Problem::InPast => M::InPast,
             Problem::BadInstallments { entry, max } => {
-                if tr {
-                    format!(
-                        "`{entry}` geçerli bir taksit sayısı değil: 1 ile {max} arasında tam \
-                         sayılar, virgülle ayrılmış (1,3,6)."
-                    )
-                } else {
-                    format!(
-                        "`{entry}` is not an installment count: whole numbers from 1 to {max}, \
-                         separated by commas (1,3,6)."
-                    )
-                }
+                return M::BadInstallments.fill(lang, &[("entry", entry), ("max", max)]);
             }
-            Problem::NotAnInteger => fixed("Tam sayı olmalı.", "It must be a whole number."),
-            Problem::QuantityBelowOne => {
-                fixed("Adet en az 1 olmalı.", "The quantity must be at least 1.")
-            }
-            Problem::TooLarge => fixed("Sayı çok büyük.", "The number is too large."),
-            Problem::TooManyItems { max } => {
-                if tr {
-                    format!("En çok {max} ürün satırı gönderilebilir (API anahtarı sınırı).")
-                } else {
-                    format!("At most {max} item rows may be sent (the API key's ceiling).")
-                }
-            }
+            Problem::NotAnInteger => M::NotAnInteger,
+            Problem::QuantityBelowOne => M::QuantityBelowOne,
+            Problem::TooLarge => M::TooLarge,
+            Problem::TooManyItems { max } => return M::TooManyItems.fill(lang, &[("max", max)]),
             Problem::CurrencyMismatch { item, link } => {
-                if tr {
-                    format!("Bu ürünün fiyatı {item}, bağlantının para birimi {link}.")
-                } else {
-                    format!("This variant is priced in {item}, the link is in {link}.")
-                }
+                return M::CurrencyMismatch.fill(lang, &[("item", item), ("link", link)]);
             }
             Problem::TotalMismatch {
                 items_total,
-                amount,
+                amount: link_amount,
                 currency,
             } => {
-                let total = format_amount(*items_total, *currency, lang);
-                let amount_shown = format_amount(*amount, *currency, lang);
-                let diff = format_amount(*items_total - *amount, *currency, lang);
-                if tr {
-                    format!(
-                        "Ürünlerin toplamı ({total}) tutara ({amount_shown}) eşit değil; \
-                         fark {diff}."
-                    )
-                } else {
-                    format!(
-                        "The items total ({total}) is not the amount ({amount_shown}); \
-                         difference {diff}."
-                    )
-                }
+                return M::TotalMismatch.fill(
+                    lang,
+                    &[
+                        ("total", &amount(*items_total, *currency)),
+                        ("amount", &amount(*link_amount, *currency)),
+                        ("diff", &amount(*items_total - *link_amount, *currency)),
+                    ],
+                );
             }
-            Problem::NotDigits => fixed(
-                "Yalnızca rakam olmalı (boşluk ve tire yok sayılır).",
-                "Only digits are allowed (spaces and dashes are ignored).",
-            ),
+            Problem::NotDigits => M::NotDigits,
             Problem::WrongLength { min, max } => {
-                if tr {
-                    format!("{min} ile {max} hane arasında olmalı.")
-                } else {
-                    format!("It must have {min} to {max} digits.")
-                }
+                return M::WrongLength.fill(lang, &[("min", min), ("max", max)]);
             }
-            Problem::LuhnFailed => fixed(
-                "Kart numarası hatalı (kontrol hanesi tutmuyor); yeniden kontrol edin.",
-                "The card number is wrong (its check digit fails); check it again.",
-            ),
-            Problem::BadMonth => fixed(
-                "Ay 1 ile 12 arasında olmalı (örn. 03).",
-                "The month must be from 1 to 12 (e.g. 03).",
-            ),
-            Problem::BadYear => fixed(
-                "Yıl dört haneli ve geçerli olmalı (örn. 2030).",
-                "The year must be a plausible four-digit year (e.g. 2030).",
-            ),
-            Problem::Expired => fixed(
-                "Kartın son kullanma tarihi geçmiş.",
-                "The card has expired.",
-            ),
-            Problem::BadCvv { min, max } => match (tr, min == max) {
-                (true, true) => format!("Güvenlik kodu {min} haneli olmalı."),
-                (true, false) => format!("Güvenlik kodu {min} ya da {max} haneli olmalı."),
-                (false, true) => format!("The security code must have {min} digits."),
-                (false, false) => format!("The security code must have {min} or {max} digits."),
-            },
-            Problem::BadBin => fixed(
-                "BIN tam 6 rakamdan oluşmalı.",
-                "The BIN must be exactly 6 digits.",
-            ),
-            Problem::BadEmail => fixed(
-                "Geçerli bir e-posta adresi değil (örn. ad@ornek.com.tr).",
-                "Not a valid e-mail address (e.g. name@example.com).",
-            ),
-            Problem::BadPhone => fixed(
-                "Telefon numarası 4 ile 15 rakam arasında olmalı (boşluk ve tire kullanılabilir).",
-                "The phone number must have 4 to 15 digits (spaces and dashes are fine).",
-            ),
-            Problem::BadCountryCode => fixed(
-                "Ülke kodu 1 ile 3 rakam olmalı (örn. +90).",
-                "The country code must be 1 to 3 digits (e.g. +90).",
-            ),
-            Problem::PhoneIncomplete => fixed(
-                "Telefon için hem ülke kodu hem numara gerekli.",
-                "A phone needs both a country code and a number.",
-            ),
-            Problem::BadOrderNumber => fixed(
-                "Yalnızca harf (A–Z), rakam ve - _ . / kullanılabilir.",
-                "Only letters (A–Z), digits and - _ . / are allowed.",
-            ),
-            Problem::TooLong { max } => {
-                if tr {
-                    format!("En çok {max} karakter olabilir.")
-                } else {
-                    format!("At most {max} characters are allowed.")
-                }
+            Problem::LuhnFailed => M::LuhnFailed,
+            Problem::BadMonth => M::BadMonth,
+            Problem::BadYear => M::BadYear,
+            Problem::Expired => M::Expired,
+            Problem::BadCvv { min, max } if min == max => {
+                return M::BadCvvExact.fill(lang, &[("digits", min)]);
             }
+            Problem::BadCvv { min, max } => {
+                return M::BadCvvRange.fill(lang, &[("min", min), ("max", max)]);
+            }
+            Problem::BadBin => M::BadBin,
+            Problem::BadEmail => M::BadEmail,
+            Problem::BadPhone => M::BadPhone,
+            Problem::BadCountryCode => M::BadCountryCode,
+            Problem::PhoneIncomplete => M::PhoneIncomplete,
+            Problem::BadOrderNumber => M::BadOrderNumber,
+            Problem::TooLong { max } => return M::TooLong.fill(lang, &[("max", max)]),
             Problem::UnknownCode(code) => {
-                if tr {
-                    format!(
-                        "`{}` geçerli bir değer değil; şunlardan biri olmalı: {}.",
-                        code.value, code.allowed
-                    )
-                } else {
-                    format!(
-                        "`{}` is not a valid value; use one of: {}.",
-                        code.value, code.allowed
-                    )
-                }
+                return M::UnknownCode
+                    .fill(lang, &[("value", &code.value), ("allowed", &code.allowed)]);
             }
-        }
+        };
+        m.get(lang).to_owned()
     }
 }
 

@@ -48,6 +48,7 @@ use super::catalog::CatalogLookup;
 use super::codes::Currency;
 use super::errors::{Field, FieldError, FieldErrors, ItemField, Problem};
 use super::items::{ItemDraft, ItemKind, LinkItem, MAX_TEXT_CHARS};
+use super::messages::DomainMessage as M;
 use super::money::{AmountError, format_plain, parse_amount};
 use crate::lang::Lang;
 
@@ -351,31 +352,16 @@ impl Check {
 
     /// What the check asks, as the form lists it.
     pub fn label(self, lang: Lang) -> &'static str {
-        match self {
-            Check::AmountValid => lang.pick("Tutar geçerli", "Amount is valid"),
-            Check::ItemsMatchAmount => {
-                lang.pick("Ürün toplamı tutara eşit", "Items add up to the amount")
-            }
-            Check::CatalogCurrency => lang.pick(
-                "Katalog ürünleri bağlantının para biriminde",
-                "Catalog items are in the link currency",
-            ),
-            Check::ExpiryInFuture => {
-                lang.pick("Son geçerlilik ileri bir tarih", "Expiry is in the future")
-            }
-            Check::InstallmentsShape => lang.pick(
-                "Taksit sayıları biçimi doğru",
-                "Installment counts are well formed",
-            ),
-            Check::WithinAmountLimit => lang.pick(
-                "Tutar anahtar sınırı içinde",
-                "Amount within the key's bound",
-            ),
-            Check::WithinItemLimit => lang.pick(
-                "Ürün sayısı anahtar sınırı içinde",
-                "Item count within the key's ceiling",
-            ),
-        }
+        let m = match self {
+            Check::AmountValid => M::CheckAmountValid,
+            Check::ItemsMatchAmount => M::CheckItemsMatchAmount,
+            Check::CatalogCurrency => M::CheckCatalogCurrency,
+            Check::ExpiryInFuture => M::CheckExpiryInFuture,
+            Check::InstallmentsShape => M::CheckInstallmentsShape,
+            Check::WithinAmountLimit => M::CheckWithinAmountLimit,
+            Check::WithinItemLimit => M::CheckWithinItemLimit,
+        };
+        m.get(lang)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod errors;
 pub mod installment;
 pub mod items;
 pub mod link;
+pub mod messages;
 pub mod money;
 pub mod wire_format;
 

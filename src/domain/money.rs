@@ -36,12 +36,17 @@
 //! (`150` TRY is `150.00`), which is how it goes on the wire. Zero parses: "greater than zero"
 //! is a rule of the link, not of money. At most [`MAX_INTEGER_DIGITS`] integer digits are
 //! accepted (an assumption far above any real link, keeping sums far from overflow).
+//!
+//! `AmountError::message` words each refusal from the domain's catalogue
+//! ([`super::messages::DomainMessage`]); `format_amount` writes figures in the reader's
+//! language (separators and symbol place are number formatting, not sentences).
 
 use std::str::FromStr;
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
 pub use super::codes::Currency;
+use super::messages::DomainMessage as M;
 use crate::lang::Lang;
 
 /// The most integer digits an amount may have.
@@ -83,59 +88,27 @@ pub enum AmountError {
 impl AmountError {
     /// A sentence saying why, in the given language.
     pub fn message(&self, lang: Lang) -> String {
-        match self {
-            AmountError::Empty => lang.pick("Bir tutar yazın.", "Enter an amount.").to_owned(),
-            AmountError::NotANumber => lang
-                .pick(
-                    "Bu bir sayı değil; yalnızca rakam ve ayraç (. ,) kullanın.",
-                    "This is not a number; use digits and separators (. ,) only.",
-                )
-                .to_owned(),
-            AmountError::Negative => lang
-                .pick(
-                    "Tutar eksi olamaz; işareti kaldırın.",
-                    "The amount cannot be negative.",
-                )
-                .to_owned(),
-            AmountError::TooManyDecimals { max: 0 } => lang
-                .pick(
-                    "Bu para biriminde kuruş yoktur; ondalık hane yazmayın.",
-                    "This currency has no minor units; type no decimals.",
-                )
-                .to_owned(),
-            AmountError::TooManyDecimals { max } => match lang {
-                Lang::Tr => format!("Ondalık ayraçtan sonra en çok {max} hane yazılabilir."),
-                Lang::En => format!("At most {max} digits may follow the decimal separator."),
-            },
-            AmountError::Ambiguous { text } => match lang {
-                Lang::Tr => format!(
-                    "`{text}` belirsiz: binlik ayraç mı, ondalık mı anlaşılmıyor. \
-                     Ayraçsız (1234) ya da iki ayraçla (1.234,00) yazın."
-                ),
-                Lang::En => format!(
-                    "`{text}` is ambiguous: thousands separator or decimals? \
-                     Type it without separators (1234) or with both (1,234.00)."
-                ),
-            },
-            AmountError::BadGrouping => lang
-                .pick(
-                    "Binlik gruplar hatalı: ilk gruptan sonra her grup tam 3 hane olmalı.",
-                    "Thousands groups are wrong: after the first, every group has exactly 3 digits.",
-                )
-                .to_owned(),
-            AmountError::WrongCurrency { found, expected } => match lang {
-                Lang::Tr => format!(
-                    "Tutarda {found} yazıyor, ancak bu formun para birimi {expected}."
-                ),
-                Lang::En => format!("The amount names {found}, but this form is in {expected}."),
-            },
-            AmountError::TooLarge => match lang {
-                Lang::Tr => format!("Tutar çok büyük (en çok {MAX_INTEGER_DIGITS} tam hane)."),
-                Lang::En => {
-                    format!("The amount is too large (at most {MAX_INTEGER_DIGITS} integer digits).")
-                }
-            },
-        }
+        let m = match self {
+            AmountError::Empty => M::AmountEmpty,
+            AmountError::NotANumber => M::AmountNotANumber,
+            AmountError::Negative => M::AmountNegative,
+            AmountError::TooManyDecimals { max: 0 } => M::AmountNoMinorUnits,
+            AmountError::TooManyDecimals { max } => {
+                return M::AmountTooManyDecimals.fill(lang, &[("max", max)]);
+            }
+            AmountError::Ambiguous { text } => {
+                return M::AmountAmbiguous.fill(lang, &[("text", text)]);
+            }
+            AmountError::BadGrouping => M::AmountBadGrouping,
+            AmountError::WrongCurrency { found, expected } => {
+                return M::AmountWrongCurrency
+                    .fill(lang, &[("found", found), ("expected", expected)]);
+            }
+            AmountError::TooLarge => {
+                return M::AmountTooLarge.fill(lang, &[("max", &MAX_INTEGER_DIGITS)]);
+            }
+        };
+        m.get(lang).to_owned()
     }
 }
 

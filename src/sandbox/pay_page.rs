@@ -5,6 +5,9 @@
 //! `contactRequired`, the page also asks for the payer's first name, last name and phone
 //! (mandatory) and e-mail (optional), as the spec says, and never for an address; these are
 //! checked and not kept either (the link has no field for a name).
+//!
+//! Every word of the page comes from the sandbox's catalogue ([`super::messages`]), shown in
+//! both languages at once.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -20,10 +23,12 @@ use zeroize::Zeroize;
 use super::body::exact_decimal;
 use super::cards::luhn_ok;
 use super::links;
+use super::messages::SandboxMessage as M;
 use super::records::LinkRecord;
 use super::shared::Shared;
 use crate::api::wire::format_time;
 use crate::domain::LinkStatus;
+use crate::lang::Lang;
 
 /// Escapes text for HTML.
 pub fn escape(text: &str) -> String {
@@ -41,14 +46,23 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-fn status_words(status: &LinkStatus) -> (&'static str, &'static str) {
+/// A label in both languages, the English side set off in grey: `Ödendi <span>· Paid</span>`.
+fn both_html(m: M) -> String {
+    format!(
+        "{} <span class=\"en\">· {}</span>",
+        escape(m.get(Lang::Tr)),
+        escape(m.get(Lang::En))
+    )
+}
+
+fn status_words(status: &LinkStatus) -> M {
     match status {
-        LinkStatus::Pending => ("Ödeme bekleniyor", "Awaiting payment"),
-        LinkStatus::Completed => ("Ödendi", "Paid"),
-        LinkStatus::Expired => ("Süresi doldu / iptal", "Expired / cancelled"),
-        LinkStatus::Rejected => ("Reddedildi", "Rejected"),
-        LinkStatus::UnderReview => ("İncelemede", "Under review"),
-        LinkStatus::Other(_) => ("Bilinmeyen durum", "Unknown status"),
+        LinkStatus::Pending => M::StatusPending,
+        LinkStatus::Completed => M::StatusCompleted,
+        LinkStatus::Expired => M::StatusExpired,
+        LinkStatus::Rejected => M::StatusRejected,
+        LinkStatus::UnderReview => M::StatusUnderReview,
+        LinkStatus::Other(_) => M::StatusOther,
     }
 }
 
@@ -93,10 +107,10 @@ impl Contact {
     fn errors(&self) -> Vec<String> {
         let mut errors = Vec::new();
         if self.first_name.is_empty() {
-            errors.push("Ad gerekli · First name is required".to_owned());
+            errors.push(M::FirstNameRequired.both());
         }
         if self.last_name.is_empty() {
-            errors.push("Soyad gerekli · Last name is required".to_owned());
+            errors.push(M::LastNameRequired.both());
         }
         let digits = self.phone.chars().filter(char::is_ascii_digit).count();
         let phone_chars = self
@@ -104,15 +118,14 @@ impl Contact {
             .chars()
             .all(|c| c.is_ascii_digit() || " +-()".contains(c));
         if !phone_chars || !(7..=15).contains(&digits) {
-            errors
-                .push("Telefon gerekli (7–15 rakam) · Phone is required (7–15 digits)".to_owned());
+            errors.push(M::PhoneRequired.both());
         }
         let email_ok = self.email.is_empty()
             || self.email.split_once('@').is_some_and(|(user, host)| {
                 !user.is_empty() && host.contains('.') && !host.starts_with('.')
             });
         if !email_ok {
-            errors.push("E-posta geçersiz · The e-mail address is not valid".to_owned());
+            errors.push(M::EmailInvalid.both());
         }
         errors
     }
@@ -121,7 +134,6 @@ impl Contact {
 fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]) -> String {
     let now = shared.clock.now();
     let status = link.status_at(now);
-    let (tr, en) = status_words(&status);
     let symbol = link.currency.symbol();
     let business = shared
         .index
@@ -132,7 +144,7 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         html,
         "<!DOCTYPE html><html lang=\"tr\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>Ödeme · Payment — {business}</title>\
+         <title>{title} — {business}</title>\
          <style>body{{font-family:sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}}\
          .amount{{font-size:2.2rem;font-weight:bold}} .en{{color:#555}} \
          .error{{background:#fde8e8;padding:.6rem;border-radius:.3rem}} \
@@ -140,7 +152,9 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
          button{{font-size:1.05rem;padding:.5rem 1rem;margin:.4rem .4rem 0 0}}</style></head><body>\
          <p><strong>{business}</strong> · paydesk sandbox</p>\
          <p class=\"amount\" id=\"amount\">{symbol}{amount} <small>{currency}</small></p>\
-         <p id=\"status\" data-status=\"{code}\">{tr} <span class=\"en\">· {en}</span></p>",
+         <p id=\"status\" data-status=\"{code}\">{words}</p>",
+        title = escape(&M::Payment.both()),
+        words = both_html(status_words(&status)),
         business = escape(business),
         amount = link.amount,
         currency = link.currency,
@@ -150,22 +164,21 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         let _ = write!(html, "<p>{}</p>", escape(d));
     }
     if let Some(o) = &link.order_number {
-        let _ = write!(
-            html,
-            "<p>Sipariş no <span class=\"en\">· Order</span>: {}</p>",
-            escape(o)
-        );
+        let _ = write!(html, "<p>{}: {}</p>", both_html(M::OrderNumber), escape(o));
     }
     let _ = write!(
         html,
-        "<p>Ödenen <span class=\"en\">· Paid</span>: {symbol}{paid} — Kalan <span class=\"en\">· Remaining</span>: {symbol}{left}</p>",
+        "<p>{paid_label}: {symbol}{paid} — {left_label}: {symbol}{left}</p>",
+        paid_label = both_html(M::Paid),
+        left_label = both_html(M::Remaining),
         paid = link.paid_amount,
         left = link.remaining(),
     );
     if let Some(expiry) = link.expiry_date {
         let _ = write!(
             html,
-            "<p>Son geçerlilik <span class=\"en\">· Valid until</span>: {} UTC</p>",
+            "<p>{}: {} UTC</p>",
+            both_html(M::ValidUntil),
             escape(&format_time(expiry))
         );
     }
@@ -179,13 +192,16 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         let _ = write!(
             html,
             "<form method=\"post\" action=\"/pay/{id}\">\
-             <p>Test kartı <span class=\"en\">· Test card</span>: {label}</p>\
-             <label>Kart numarası <span class=\"en\">· Card number</span><br>\
+             <p>{test_card}: {label}</p>\
+             <label>{card_number}<br>\
              <input name=\"cardNumber\" value=\"{number}\" autocomplete=\"off\" inputmode=\"numeric\"></label>\
-             <label>Son kullanma (AA/YYYY) <span class=\"en\">· Expiry (MM/YYYY)</span><br>\
+             <label>{expiry}<br>\
              <input name=\"expiryMonth\" value=\"{month}\" size=\"2\"> / <input name=\"expiryYear\" value=\"{year}\" size=\"4\"></label>\
              <label>CVV<br><input name=\"cvv\" value=\"{cvv}\" size=\"4\" autocomplete=\"off\"></label>",
             id = escape(&link.id),
+            test_card = both_html(M::TestCard),
+            card_number = both_html(M::CardNumber),
+            expiry = both_html(M::Expiry),
             label = escape(&v(|c| c.label.as_str())),
             number = escape(&v(|c| c.number.as_str())),
             month = escape(&v(|c| c.expiry_month.as_str())),
@@ -195,16 +211,21 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         if link.contact_required {
             let _ = write!(
                 html,
-                "<fieldset><legend>İletişim <span class=\"en\">· Contact</span></legend>\
-                 <label>Ad <span class=\"en\">· First name</span><br>\
+                "<fieldset><legend>{contact_label}</legend>\
+                 <label>{first_label}<br>\
                  <input name=\"firstName\" value=\"{first}\" autocomplete=\"given-name\"></label>\
-                 <label>Soyad <span class=\"en\">· Last name</span><br>\
+                 <label>{last_label}<br>\
                  <input name=\"lastName\" value=\"{last}\" autocomplete=\"family-name\"></label>\
-                 <label>Telefon <span class=\"en\">· Phone</span><br>\
+                 <label>{phone_label}<br>\
                  <input name=\"phone\" value=\"{phone}\" type=\"tel\" autocomplete=\"tel\"></label>\
-                 <label>E-posta (isteğe bağlı) <span class=\"en\">· E-mail (optional)</span><br>\
+                 <label>{email_label}<br>\
                  <input name=\"email\" value=\"{email}\" type=\"email\" autocomplete=\"email\"></label>\
                  </fieldset>",
+                contact_label = both_html(M::Contact),
+                first_label = both_html(M::FirstName),
+                last_label = both_html(M::LastName),
+                phone_label = both_html(M::Phone),
+                email_label = both_html(M::Email),
                 first = escape(&contact.first_name),
                 last = escape(&contact.last_name),
                 phone = escape(&contact.phone),
@@ -214,16 +235,19 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         if link.allow_partial_payment {
             let _ = write!(
                 html,
-                "<label>Tutar <span class=\"en\">· Amount</span> ({currency})<br>\
+                "<label>{amount_label} ({currency})<br>\
                  <input name=\"amount\" value=\"{left}\" inputmode=\"decimal\"></label>\
-                 <button type=\"submit\" name=\"pay\" value=\"partial\">Bu tutarı öde · Pay this amount</button>",
+                 <button type=\"submit\" name=\"pay\" value=\"partial\">{pay_this}</button>",
+                amount_label = both_html(M::Amount),
+                pay_this = escape(&M::PayThisAmount.both()),
                 currency = link.currency,
                 left = link.remaining(),
             );
         }
         let _ = write!(
             html,
-            "<button type=\"submit\" name=\"pay\" value=\"full\">Tamamını öde · Pay in full ({symbol}{left})</button></form>",
+            "<button type=\"submit\" name=\"pay\" value=\"full\">{pay_full} ({symbol}{left})</button></form>",
+            pay_full = escape(&M::PayInFull.both()),
             left = link.remaining(),
         );
     }
@@ -234,10 +258,10 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
 fn not_found() -> Response {
     (
         StatusCode::NOT_FOUND,
-        Html(
-            "<!DOCTYPE html><html><body><p>Ödeme bağlantısı bulunamadı · Payment link not found</p></body></html>"
-                .to_owned(),
-        ),
+        Html(format!(
+            "<!DOCTYPE html><html><body><p>{}</p></body></html>",
+            escape(&M::LinkNotFound.both())
+        )),
     )
         .into_response()
 }
@@ -288,11 +312,11 @@ async fn submit(
         Vec::new()
     };
     if !card_ok {
-        errors.push("Kart numarası geçersiz · The card number is not valid".to_owned());
+        errors.push(M::CardInvalid.both());
     }
     if errors.is_empty() {
         match amount {
-            None => errors.push("Geçerli bir tutar girin · Enter a valid amount".to_owned()),
+            None => errors.push(M::AmountInvalid.both()),
             Some(amount) => match links::pay(&s, &id, amount) {
                 Ok(_) => return Redirect::to(&format!("/pay/{id}")).into_response(),
                 Err(e) => errors.push(format!("{} ({})", e.message, e.key)),

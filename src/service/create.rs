@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use rand::Rng;
 
+use super::messages::ServiceMessage as M;
 use super::{Desk, DeskError};
 use crate::api::client::CallError;
 use crate::api::endpoints;
@@ -89,54 +90,31 @@ impl CreateError {
     /// A sentence for the user.
     pub fn sentence(&self, lang: Lang) -> String {
         match self {
-            CreateError::AlreadyHasLink(link) => format!(
-                "{} {} ({})",
-                lang.pick("Bu sipariş numarasının son 24 saatte oluşturulmuş bir linki var:", "This order number already has a link from the last 24 hours:"),
-                link.payment_url.as_deref().unwrap_or(&link.id),
-                lang.pick("yeni bir sipariş numarası seçebilirsiniz", "you can pick a new order number"),
+            CreateError::AlreadyHasLink(link) => M::AlreadyHasLink.fill(
+                lang,
+                &[("link", &link.payment_url.as_deref().unwrap_or(&link.id))],
             ),
-            CreateError::InProgress { .. } => lang
-                .pick(
-                    "Bu siparişin linki hâlâ oluşturuluyor; ikinci bir istek gönderilmedi. Bekleyenler listesine bakın.",
-                    "This order's link is still being created; no second request was sent. See Pending.",
-                )
-                .to_owned(),
+            CreateError::InProgress { .. } => M::InProgress.get(lang).to_owned(),
             CreateError::Rejected(e) => e.sentence(lang),
-            CreateError::Conflict { existing, .. } => {
-                let base = lang.pick(
-                    "Bu sipariş numarası sunucuda başka bir istek için kullanılmış.",
-                    "This order number was already used on the server for another request.",
-                );
-                match existing {
-                    Some(l) => format!("{base} {}", l.payment_url.as_deref().unwrap_or(&l.id)),
-                    None => format!("{base} {}", lang.pick("Yeni bir sipariş numarası seçin.", "Pick a new order number.")),
-                }
-            }
+            CreateError::Conflict { existing, .. } => match existing {
+                Some(l) => M::ConflictWithLink.fill(
+                    lang,
+                    &[("link", &l.payment_url.as_deref().unwrap_or(&l.id))],
+                ),
+                None => M::Conflict.get(lang).to_owned(),
+            },
             CreateError::Unknown { error, .. } => {
                 // The server did answer, but with something that does not settle the outcome.
                 let answered = matches!(error, CallError::Api(_) | CallError::Redirected { .. });
-                let proves_nothing = lang.pick(
-                    " Bu yanıt linkin oluşup oluşmadığını göstermiyor.",
-                    " This answer does not show whether the link was made.",
-                );
-                format!(
-                    "{}{} {}",
-                    error.sentence(lang),
-                    if answered { proves_nothing } else { "" },
-                    lang.pick(
-                        "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.",
-                        "The request is kept in Pending; Retry sends the same request again and cannot create a second link.",
-                    )
-                )
+                let m = if answered {
+                    M::UnknownAnswered
+                } else {
+                    M::UnknownNoAnswer
+                };
+                m.fill(lang, &[("error", &error.sentence(lang))])
             }
-            CreateError::Stale { key } => format!(
-                "{} ({key})",
-                lang.pick(
-                    "Bu sipariş için 23 saatten eski, sonucu bilinmeyen bir istek var; sunucu anahtarını unutmuş olabilir, bu yüzden hiçbir şey gönderilmedi. Linkin oluşup oluşmadığını kontrol edin, sonra Bekleyenler'den yeniden gönderin ya da yeni bir sipariş numarası kullanın.",
-                    "This order has a request older than 23 hours whose outcome is unknown; the server may have forgotten its key, so nothing was sent. Check whether the link exists, then send it again from Pending or use a new order number.",
-                )
-            ),
-            CreateError::NotFound(key) => format!("{} {key}", lang.pick("Bekleyen istek bulunamadı:", "No pending request:")),
+            CreateError::Stale { key } => M::Stale.fill(lang, &[("key", key)]),
+            CreateError::NotFound(key) => M::NotFound.fill(lang, &[("key", key)]),
             CreateError::Desk(e) => e.sentence(lang),
         }
     }

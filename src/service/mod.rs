@@ -5,10 +5,14 @@
 //! store — whose methods are the operations: exactly-once link creation (`create`), pending
 //! rows, link detail and cancel, card save, installments, history and catalog.
 //!
+//! `DeskError::sentence` and `CreateError::sentence` word a failure for the user from the
+//! layer's catalogue, [`messages::ServiceMessage`].
+//!
 //! The store is synchronous (`SQLite`); its calls are short and run on the caller's thread (the
 //! worker's runtime or the CLI), never on the UI thread.
 
 pub mod create;
+pub mod messages;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +22,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use zeroize::Zeroizing;
 
 pub use create::CreateError;
+use messages::ServiceMessage as M;
 
 use crate::api::client::{ApiClient, CallError, ClientConfig, ClientError};
 use crate::api::endpoints;
@@ -81,34 +86,16 @@ impl DeskError {
         match self {
             DeskError::Call(e) => e.sentence(lang),
             DeskError::Secret(e) => e.to_string(),
-            DeskError::NoProfile(name) => format!(
-                "{} `{name}`",
-                lang.pick("Böyle bir profil yok:", "No such profile:")
-            ),
-            DeskError::NoSecret(name) => format!(
-                "{} `{name}`",
-                lang.pick(
-                    "Bu profilin API anahtarı sırrı kayıtlı değil:",
-                    "This profile has no API secret stored:"
-                )
-            ),
-            DeskError::Store(StoreError::BarcodeTaken { barcode, id, name }) => match lang {
-                Lang::Tr => format!("{barcode} barkodu zaten {name} (`{id}`) ürününde."),
-                Lang::En => {
-                    format!("The barcode {barcode} is already the barcode of {name} (`{id}`).")
-                }
-            },
-            DeskError::Store(StoreError::NoVariant(id)) => format!(
-                "{} `{id}`",
-                lang.pick("Katalogda böyle bir ürün yok:", "No such catalog item:")
-            ),
-            DeskError::NoLink(id) => format!(
-                "{} {id}",
-                lang.pick(
-                    "Geçmişte böyle bir link yok:",
-                    "No such link in the history:"
-                )
-            ),
+            DeskError::NoProfile(name) => M::NoProfile.fill(lang, &[("name", name)]),
+            DeskError::NoSecret(name) => M::NoSecret.fill(lang, &[("name", name)]),
+            DeskError::Store(StoreError::BarcodeTaken { barcode, id, name }) => {
+                M::BarcodeTaken.fill(lang, &[("barcode", barcode), ("name", name), ("id", id)])
+            }
+            DeskError::Store(StoreError::NoVariant(id)) => M::NoVariant.fill(lang, &[("id", id)]),
+            DeskError::Store(StoreError::Csv(problem)) => {
+                M::CsvFile.fill(lang, &[("problem", &problem.message(lang))])
+            }
+            DeskError::NoLink(id) => M::NoLink.fill(lang, &[("id", id)]),
             other => other.to_string(),
         }
     }
@@ -562,5 +549,48 @@ impl Desk {
                 Err(e) => return Err(e.into()),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::CsvFileProblem;
+
+    #[test]
+    fn desk_errors_read_in_the_users_language_with_their_values() {
+        let cases = [
+            (
+                DeskError::NoProfile("kasa".into()),
+                "Böyle bir profil yok: `kasa`",
+                "No such profile: `kasa`",
+            ),
+            (
+                DeskError::Store(StoreError::BarcodeTaken {
+                    barcode: "4006381333931".into(),
+                    id: "v1".into(),
+                    name: "Çay".into(),
+                }),
+                "4006381333931 barkodu zaten Çay (`v1`) ürününde.",
+                "The barcode 4006381333931 is already the barcode of Çay (`v1`).",
+            ),
+            (
+                DeskError::Store(StoreError::Csv(CsvFileProblem::NotUtf8)),
+                "CSV dosyası içe aktarılamadı: dosya UTF-8 metin değil; hesap tablosundan \
+                 \"CSV UTF-8\" olarak kaydedin",
+                "CSV: the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"",
+            ),
+            (
+                DeskError::NoLink("lnk_9".into()),
+                "Geçmişte böyle bir link yok: lnk_9",
+                "No such link in the history: lnk_9",
+            ),
+        ];
+        for (error, tr, en) in cases {
+            assert_eq!(error.sentence(Lang::Tr), tr);
+            assert_eq!(error.sentence(Lang::En), en);
+        }
+        let csv = DeskError::Store(StoreError::Csv(CsvFileProblem::Empty));
+        assert_eq!(csv.sentence(Lang::En), csv.to_string());
     }
 }

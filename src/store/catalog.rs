@@ -25,7 +25,9 @@
 //!   barcodes already stored as they are.
 //!
 //! Import writes every valid line (a variant already known by id is replaced) and reports each
-//! invalid one with its line number; the preview parses the same way and writes nothing.
+//! invalid one with its line number and a [`CsvProblem`], which the reader sees in their
+//! language (`CsvLineError::message`, worded from the store's catalogue,
+//! [`super::messages::StoreMessage`]); the preview parses the same way and writes nothing.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -34,8 +36,9 @@ use std::str::FromStr;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
+use super::messages::StoreMessage as M;
 use super::{Store, StoreError, parse_decimal};
-use crate::domain::{Barcode, CatalogVariant, Currency};
+use crate::domain::{Barcode, BarcodeError, CatalogVariant, Currency, UnknownCode};
 use crate::lang::Lang;
 
 /// A line of a CSV file that could not be used.
@@ -43,8 +46,209 @@ use crate::lang::Lang;
 pub struct CsvLineError {
     /// The line the record starts on (1-based; the header is line 1).
     pub line: usize,
-    /// What is wrong, in a sentence.
-    pub message: String,
+    /// What is wrong.
+    pub problem: CsvProblem,
+}
+
+impl CsvLineError {
+    /// What is wrong, in the reader's language (the line number is not part of it).
+    pub fn message(&self, lang: Lang) -> String {
+        self.problem.message(lang)
+    }
+}
+
+/// Why a catalog CSV file cannot be imported at all (not one of its lines: see
+/// [`CsvLineError`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CsvFileProblem {
+    /// Nothing but blank lines.
+    Empty,
+    /// Not UTF-8 text.
+    NotUtf8,
+    /// The header line itself cannot be read.
+    Header(CsvLineError),
+    /// The header does not name the four needed columns.
+    Columns {
+        /// The header's line.
+        line: usize,
+        /// The column names it has (trimmed, lower case).
+        found: Vec<String>,
+    },
+}
+
+impl CsvFileProblem {
+    /// What is wrong, as a clause that follows `CSV:`, from the store's catalogue.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            CsvFileProblem::Empty => M::CsvFileEmpty.get(lang).to_owned(),
+            CsvFileProblem::NotUtf8 => M::CsvFileNotUtf8.get(lang).to_owned(),
+            CsvFileProblem::Header(e) => {
+                M::CsvFileHeader.fill(lang, &[("line", &e.line), ("problem", &e.message(lang))])
+            }
+            CsvFileProblem::Columns { line, found } => {
+                M::CsvFileColumns.fill(lang, &[("line", line), ("found", &found.join(", "))])
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for CsvFileProblem {
+    /// English (logs, `StoreError`'s own text); the user reads [`CsvFileProblem::message`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+/// A quoting mistake in a record's raw text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuoteMistake {
+    /// A quoted field runs to the end of the file.
+    NotClosed,
+    /// Text follows a closing quote before the separator.
+    TextAfterQuote,
+}
+
+/// Why a line of a catalog file could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CsvProblem {
+    /// The CSV reader gave up on the record (its own words).
+    Unreadable {
+        /// The reader's error.
+        detail: String,
+    },
+    /// An unclosed quote or text after a closing quote.
+    Quote(QuoteMistake),
+    /// Fewer fields than the header's columns need.
+    Columns {
+        /// The fields the line needs (up to the last named column).
+        expected: usize,
+        /// The fields it has.
+        found: usize,
+    },
+    /// The `id` cell is empty.
+    EmptyId,
+    /// The `name` cell is empty.
+    EmptyName {
+        /// The line's id.
+        id: String,
+    },
+    /// The `currency` cell is not a spec currency.
+    Currency(UnknownCode),
+    /// The `unit_price` cell is empty.
+    PriceEmpty,
+    /// A decimal mark the separator does not allow (`12,50` in a comma file), or both marks.
+    PriceSeparators {
+        /// The price as written.
+        price: String,
+    },
+    /// Not digits with at most one decimal mark.
+    PriceNotPlain {
+        /// The price as written.
+        price: String,
+    },
+    /// Zero or negative.
+    PriceNotPositive {
+        /// The price as written.
+        price: String,
+    },
+    /// `1.250` in a semicolon file: thousands or decimals?
+    PriceAmbiguous {
+        /// The price as written.
+        price: String,
+    },
+    /// More decimals than the currency's minor units.
+    PriceDecimals {
+        /// The price as written.
+        price: String,
+        /// The line's currency.
+        currency: Currency,
+    },
+    /// More digits than an exact decimal holds.
+    PriceTooLarge {
+        /// The price as written.
+        price: String,
+    },
+    /// The `barcode` cell is not a barcode.
+    Barcode {
+        /// The cell as written (trimmed).
+        text: String,
+        /// Why it is not one.
+        error: BarcodeError,
+    },
+    /// A barcode an earlier line already has.
+    DuplicateBarcode {
+        /// The barcode.
+        barcode: Barcode,
+        /// The line that has it first.
+        first: usize,
+    },
+    /// An id an earlier line already has.
+    DuplicateId {
+        /// The id.
+        id: String,
+        /// The line that has it first.
+        first: usize,
+    },
+}
+
+impl CsvProblem {
+    /// What is wrong, as a clause that follows `file.csv:7:`, from the store's catalogue.
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            CsvProblem::Unreadable { detail } => M::CsvUnreadable.fill(lang, &[("detail", detail)]),
+            CsvProblem::Quote(QuoteMistake::NotClosed) => M::CsvQuoteNotClosed.get(lang).to_owned(),
+            CsvProblem::Quote(QuoteMistake::TextAfterQuote) => {
+                M::CsvTextAfterQuote.get(lang).to_owned()
+            }
+            CsvProblem::Columns { expected, found } => {
+                M::CsvColumns.fill(lang, &[("expected", expected), ("found", found)])
+            }
+            CsvProblem::EmptyId => M::CsvEmptyId.get(lang).to_owned(),
+            CsvProblem::EmptyName { id } => M::CsvEmptyName.fill(lang, &[("id", id)]),
+            CsvProblem::Currency(code) => {
+                M::CsvCurrency.fill(lang, &[("value", &code.value), ("allowed", &code.allowed)])
+            }
+            CsvProblem::PriceEmpty => M::CsvPriceEmpty.get(lang).to_owned(),
+            CsvProblem::PriceSeparators { price } => {
+                M::CsvPriceSeparators.fill(lang, &[("price", price)])
+            }
+            CsvProblem::PriceNotPlain { price } => {
+                M::CsvPriceNotPlain.fill(lang, &[("price", price)])
+            }
+            CsvProblem::PriceNotPositive { price } => {
+                M::CsvPriceNotPositive.fill(lang, &[("price", price)])
+            }
+            CsvProblem::PriceAmbiguous { price } => {
+                M::CsvPriceAmbiguous.fill(lang, &[("price", price)])
+            }
+            CsvProblem::PriceDecimals { price, currency } => M::CsvPriceDecimals.fill(
+                lang,
+                &[
+                    ("price", price),
+                    ("currency", currency),
+                    ("max", &currency.minor_units()),
+                ],
+            ),
+            CsvProblem::PriceTooLarge { price } => {
+                M::CsvPriceTooLarge.fill(lang, &[("price", price)])
+            }
+            CsvProblem::Barcode { text, error } => {
+                // 9 to 11 digits is usually a GTIN whose leading zeros a spreadsheet dropped.
+                let m = if matches!(error, BarcodeError::Length(9..=11)) {
+                    M::CsvBarcodeZeros
+                } else {
+                    M::CsvBarcode
+                };
+                m.fill(lang, &[("barcode", text), ("reason", &error.message(lang))])
+            }
+            CsvProblem::DuplicateBarcode { barcode, first } => {
+                M::CsvDuplicateBarcode.fill(lang, &[("barcode", barcode), ("first", first)])
+            }
+            CsvProblem::DuplicateId { id, first } => {
+                M::CsvDuplicateId.fill(lang, &[("id", id), ("first", first)])
+            }
+        }
+    }
 }
 
 /// One record of a CSV file.
@@ -138,14 +342,14 @@ impl LineCounter {
 /// The quoting mistake in one record's raw text, if any. The `csv` crate reads leniently (an
 /// unclosed quote runs to the end of the file, text after a closing quote joins the field);
 /// a catalog line like that is more likely a typo than meant, so it is reported instead.
-fn quote_problem(raw: &[u8], sep: u8) -> Option<&'static str> {
+fn quote_problem(raw: &[u8], sep: u8) -> Option<QuoteMistake> {
     let mut i = 0;
     loop {
         if raw.get(i) == Some(&b'"') {
             i += 1;
             loop {
                 match raw.get(i) {
-                    None => return Some("a quoted field is not closed"),
+                    None => return Some(QuoteMistake::NotClosed),
                     Some(b'"') if raw.get(i + 1) == Some(&b'"') => i += 2,
                     Some(b'"') => {
                         i += 1;
@@ -160,7 +364,7 @@ fn quote_problem(raw: &[u8], sep: u8) -> Option<&'static str> {
             match raw.get(i) {
                 None | Some(b'\r' | b'\n') => return None,
                 Some(&c) if c == sep => i += 1,
-                Some(_) => return Some("text after a closing quote"),
+                Some(_) => return Some(QuoteMistake::TextAfterQuote),
             }
         } else {
             while raw
@@ -212,15 +416,17 @@ pub fn parse_csv_records(text: &str, sep: char) -> Vec<Result<CsvRecord, CsvLine
                 // Reading a `&str` cannot fail on I/O or UTF-8; kept as a line error anyway.
                 out.push(Err(CsvLineError {
                     line,
-                    message: e.to_string(),
+                    problem: CsvProblem::Unreadable {
+                        detail: e.to_string(),
+                    },
                 }));
                 break;
             }
         }
-        if let Some(message) = quote_problem(&bytes[start.min(end)..end], sep) {
+        if let Some(mistake) = quote_problem(&bytes[start.min(end)..end], sep) {
             out.push(Err(CsvLineError {
                 line,
-                message: message.to_owned(),
+                problem: CsvProblem::Quote(mistake),
             }));
             continue;
         }
@@ -236,70 +442,65 @@ pub fn parse_csv_records(text: &str, sep: char) -> Vec<Result<CsvRecord, CsvLine
 }
 
 /// A unit price in `currency`, by the rules of the module docs.
-fn parse_price(text: &str, sep: Separator, currency: Currency) -> Result<Decimal, String> {
+fn parse_price(text: &str, sep: Separator, currency: Currency) -> Result<Decimal, CsvProblem> {
     let t = text.trim();
     if t.is_empty() {
-        return Err("the unit price is empty".to_owned());
+        return Err(CsvProblem::PriceEmpty);
     }
+    let price = || t.to_owned();
     let (whole, frac, mark) = match (t.find('.'), t.find(',')) {
         (None, None) => (t, None, None),
         (Some(i), None) => (&t[..i], Some(&t[i + 1..]), Some('.')),
         (None, Some(i)) if sep == Separator::Semicolon => (&t[..i], Some(&t[i + 1..]), Some(',')),
-        _ => {
-            return Err(format!(
-                "the unit price `{t}` is not a plain decimal (write it like 1250.50)"
-            ));
-        }
+        _ => return Err(CsvProblem::PriceSeparators { price: price() }),
     };
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if !digits(whole) || !frac.is_none_or(digits) {
-        let hint = if t.starts_with('-') {
-            "must be greater than 0"
+        return Err(if t.starts_with('-') {
+            CsvProblem::PriceNotPositive { price: price() }
         } else {
-            "is not a plain decimal"
-        };
-        return Err(format!("the unit price `{t}` {hint}"));
+            CsvProblem::PriceNotPlain { price: price() }
+        });
     }
     if sep == Separator::Semicolon && mark == Some('.') && frac.is_some_and(|f| f.len() == 3) {
-        return Err(format!(
-            "the unit price `{t}` is ambiguous (a thousands separator or decimals?): write it without the dot, or with a decimal comma"
-        ));
+        return Err(CsvProblem::PriceAmbiguous { price: price() });
     }
     let normal = match frac {
         Some(f) => format!("{whole}.{f}"),
         None => whole.to_owned(),
     };
-    let mut price = Decimal::from_str(&normal).map_err(|e| format!("the unit price `{t}`: {e}"))?;
-    if price <= Decimal::ZERO {
-        return Err(format!("the unit price `{t}` must be greater than 0"));
+    // Only digits and one mark are left: the one way to fail is too many digits.
+    let mut value =
+        Decimal::from_str(&normal).map_err(|_| CsvProblem::PriceTooLarge { price: price() })?;
+    if value <= Decimal::ZERO {
+        return Err(CsvProblem::PriceNotPositive { price: price() });
     }
     let minor = currency.minor_units();
-    if price.normalize().scale() > minor {
-        return Err(format!(
-            "the unit price `{t}` has more decimals than {currency} allows ({minor})"
-        ));
+    if value.normalize().scale() > minor {
+        return Err(CsvProblem::PriceDecimals {
+            price: price(),
+            currency,
+        });
     }
-    price.rescale(minor);
-    Ok(price)
+    value.rescale(minor);
+    Ok(value)
 }
 
 /// Parses a catalog CSV text (see the module docs).
 fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let header_line = text.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| {
-        StoreError::Csv("the file is empty; it needs the header id,name,unit_price,currency".into())
-    })?;
+    let header_line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .ok_or_else(|| StoreError::Csv(CsvFileProblem::Empty))?;
     let separator = Separator::detect(header_line);
     let mut records = parse_csv_records(text, separator.as_char()).into_iter();
     let header = match records.next() {
         Some(Ok(h)) => h,
         Some(Err(e)) => {
-            return Err(StoreError::Csv(format!(
-                "line {}: the header: {}",
-                e.line, e.message
-            )));
+            return Err(StoreError::Csv(CsvFileProblem::Header(e)));
         }
-        None => return Err(StoreError::Csv("the file is empty".into())),
+        None => return Err(StoreError::Csv(CsvFileProblem::Empty)),
     };
     let names: Vec<String> = header
         .fields
@@ -313,11 +514,10 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
         column("unit_price"),
         column("currency"),
     ) else {
-        return Err(StoreError::Csv(format!(
-            "line {}: the header must name the columns id, name, unit_price, currency; it has: {}",
-            header.line,
-            names.join(", ")
-        )));
+        return Err(StoreError::Csv(CsvFileProblem::Columns {
+            line: header.line,
+            found: names,
+        }));
     };
     let needed = id_col.max(name_col).max(price_col).max(cur_col) + 1;
     let barcode_col = column("barcode");
@@ -334,50 +534,51 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
             }
         };
         let line = record.line;
-        let fail = |message: String| CsvLineError { line, message };
+        let fail = |problem: CsvProblem| CsvLineError { line, problem };
         if record.fields.len() < needed {
-            errors.push(fail(format!(
-                "expected {needed} columns, found {}",
-                record.fields.len()
-            )));
+            errors.push(fail(CsvProblem::Columns {
+                expected: needed,
+                found: record.fields.len(),
+            }));
             continue;
         }
         let id = record.fields[id_col].trim();
         let name = record.fields[name_col].trim();
         let currency_text = record.fields[cur_col].trim();
         if id.is_empty() {
-            errors.push(fail("the id is empty".into()));
+            errors.push(fail(CsvProblem::EmptyId));
             continue;
         }
         if name.is_empty() {
-            errors.push(fail(format!("the name of `{id}` is empty")));
+            errors.push(fail(CsvProblem::EmptyName { id: id.to_owned() }));
             continue;
         }
         let currency = match Currency::from_str(currency_text) {
             Ok(c) => c,
             Err(e) => {
-                errors.push(fail(format!("the currency {e}")));
+                errors.push(fail(CsvProblem::Currency(e)));
                 continue;
             }
         };
         let unit_price = match parse_price(&record.fields[price_col], separator, currency) {
             Ok(p) => p,
-            Err(m) => {
-                errors.push(fail(m));
+            Err(p) => {
+                errors.push(fail(p));
                 continue;
             }
         };
         let barcode = match line_barcode(&record.fields, barcode_col, &barcodes_seen) {
             Ok(b) => b,
-            Err(m) => {
-                errors.push(fail(m));
+            Err(p) => {
+                errors.push(fail(p));
                 continue;
             }
         };
         if let Some(first) = seen.get(id) {
-            errors.push(fail(format!(
-                "the id `{id}` appears again (first on line {first})"
-            )));
+            errors.push(fail(CsvProblem::DuplicateId {
+                id: id.to_owned(),
+                first: *first,
+            }));
             continue;
         }
         seen.insert(id.to_owned(), line);
@@ -401,32 +602,27 @@ fn parse_catalog(text: &str) -> Result<CsvParsed, StoreError> {
 }
 
 /// The barcode cell of a line, if the file has the column: empty is none; a text that is not
-/// a barcode, or a barcode an earlier line has, is the line's error (in the words of the other
-/// line errors, naming the field).
+/// a barcode, or a barcode an earlier line has, is the line's problem.
 fn line_barcode(
     fields: &[String],
     col: Option<usize>,
     seen: &HashMap<Barcode, usize>,
-) -> Result<Option<Barcode>, String> {
+) -> Result<Option<Barcode>, CsvProblem> {
     let Some(text) = col.and_then(|c| fields.get(c)).map(|t| t.trim()) else {
         return Ok(None);
     };
     if text.is_empty() {
         return Ok(None);
     }
-    let code = Barcode::parse(text).map_err(|e| {
-        let mut m = format!("the barcode `{text}`: {}", e.message(Lang::En));
-        if matches!(e, crate::domain::BarcodeError::Length(9..=11)) {
-            m.push_str(
-                " (a spreadsheet may have dropped its leading zeros: keep the column as text)",
-            );
-        }
-        m
+    let code = Barcode::parse(text).map_err(|error| CsvProblem::Barcode {
+        text: text.to_owned(),
+        error,
     })?;
     match seen.get(&code) {
-        Some(first) => Err(format!(
-            "the barcode `{code}` appears again (first on line {first})"
-        )),
+        Some(&first) => Err(CsvProblem::DuplicateBarcode {
+            barcode: code,
+            first,
+        }),
         None => Ok(Some(code)),
     }
 }
@@ -463,11 +659,7 @@ fn read_text(mut reader: impl Read) -> Result<String, StoreError> {
             path: "catalog CSV".into(),
             source,
         })?;
-    String::from_utf8(bytes).map_err(|_| {
-        StoreError::Csv(
-            "the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"".into(),
-        )
-    })
+    String::from_utf8(bytes).map_err(|_| StoreError::Csv(CsvFileProblem::NotUtf8))
 }
 
 impl Store {
@@ -668,15 +860,15 @@ mod tests {
             got[1].as_ref().unwrap_err(),
             &CsvLineError {
                 line: 2,
-                message: "text after a closing quote".into()
+                problem: CsvProblem::Quote(QuoteMistake::TextAfterQuote)
             }
         );
         assert_eq!(got[2].as_ref().unwrap().line, 3);
         assert_eq!(got[2].as_ref().unwrap().fields, ["c", "d"]);
         assert_eq!(got[3].as_ref().unwrap_err().line, 4);
         assert_eq!(
-            got[3].as_ref().unwrap_err().message,
-            "a quoted field is not closed"
+            got[3].as_ref().unwrap_err().problem,
+            CsvProblem::Quote(QuoteMistake::NotClosed)
         );
     }
 
@@ -701,34 +893,213 @@ mod tests {
                 "{text} {sep:?} {cur}"
             );
         }
+        let p = |t: &str| t.to_owned();
         let bad = [
-            ("", Comma, Currency::Try, "empty"),
-            ("12,50", Comma, Currency::Try, "not a plain decimal"),
-            ("1.250", Semicolon, Currency::Try, "ambiguous"),
-            ("1.250,50", Semicolon, Currency::Try, "not a plain decimal"),
+            ("", Comma, Currency::Try, CsvProblem::PriceEmpty),
+            (
+                "12,50",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceSeparators { price: p("12,50") },
+            ),
+            (
+                "1.250",
+                Semicolon,
+                Currency::Try,
+                CsvProblem::PriceAmbiguous { price: p("1.250") },
+            ),
+            (
+                "1.250,50",
+                Semicolon,
+                Currency::Try,
+                CsvProblem::PriceSeparators {
+                    price: p("1.250,50"),
+                },
+            ),
             (
                 "12.345",
                 Comma,
                 Currency::Try,
-                "more decimals than TRY allows (2)",
+                CsvProblem::PriceDecimals {
+                    price: p("12.345"),
+                    currency: Currency::Try,
+                },
             ),
             (
                 "12.5",
                 Comma,
                 Currency::Jpy,
-                "more decimals than JPY allows (0)",
+                CsvProblem::PriceDecimals {
+                    price: p("12.5"),
+                    currency: Currency::Jpy,
+                },
             ),
-            ("0", Comma, Currency::Try, "greater than 0"),
-            ("0.00", Comma, Currency::Try, "greater than 0"),
-            ("-5", Comma, Currency::Try, "greater than 0"),
-            ("1e3", Comma, Currency::Try, "not a plain decimal"),
-            ("12.", Comma, Currency::Try, "not a plain decimal"),
-            ("₺12", Comma, Currency::Try, "not a plain decimal"),
+            (
+                "0",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceNotPositive { price: p("0") },
+            ),
+            (
+                "0.00",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceNotPositive { price: p("0.00") },
+            ),
+            (
+                "-5",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceNotPositive { price: p("-5") },
+            ),
+            (
+                "1e3",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceNotPlain { price: p("1e3") },
+            ),
+            (
+                "12.",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceNotPlain { price: p("12.") },
+            ),
+            (
+                "₺12",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceNotPlain { price: p("₺12") },
+            ),
+            (
+                "123456789012345678901234567890",
+                Comma,
+                Currency::Try,
+                CsvProblem::PriceTooLarge {
+                    price: p("123456789012345678901234567890"),
+                },
+            ),
         ];
         for (text, sep, cur, want) in bad {
-            let err = parse_price(text, sep, cur).unwrap_err();
-            assert!(err.contains(want), "{text:?}: {err}");
+            assert_eq!(parse_price(text, sep, cur), Err(want), "{text:?}");
         }
+        assert_eq!(
+            parse_price("12.345", Comma, Currency::Try)
+                .unwrap_err()
+                .message(Lang::En),
+            "the unit price `12.345` has more decimals than TRY allows (2)"
+        );
+    }
+
+    /// One value of every problem. The `match` makes the compiler list a new case here.
+    fn every_problem() -> Vec<CsvProblem> {
+        let all = vec![
+            CsvProblem::Unreadable {
+                detail: "CSV error".into(),
+            },
+            CsvProblem::Quote(QuoteMistake::NotClosed),
+            CsvProblem::Quote(QuoteMistake::TextAfterQuote),
+            CsvProblem::Columns {
+                expected: 4,
+                found: 3,
+            },
+            CsvProblem::EmptyId,
+            CsvProblem::EmptyName { id: "v1".into() },
+            CsvProblem::Currency(Currency::from_str("XYZ").unwrap_err()),
+            CsvProblem::PriceEmpty,
+            CsvProblem::PriceSeparators {
+                price: "12,50".into(),
+            },
+            CsvProblem::PriceNotPlain {
+                price: "1e3".into(),
+            },
+            CsvProblem::PriceNotPositive { price: "0".into() },
+            CsvProblem::PriceAmbiguous {
+                price: "1.250".into(),
+            },
+            CsvProblem::PriceDecimals {
+                price: "12.5".into(),
+                currency: Currency::Jpy,
+            },
+            CsvProblem::PriceTooLarge {
+                price: "1".repeat(40),
+            },
+            CsvProblem::Barcode {
+                text: "123".into(),
+                error: BarcodeError::Length(3),
+            },
+            CsvProblem::Barcode {
+                text: "36000291452".into(),
+                error: BarcodeError::Length(11),
+            },
+            CsvProblem::DuplicateBarcode {
+                barcode: Barcode::parse("036000291452").unwrap(),
+                first: 3,
+            },
+            CsvProblem::DuplicateId {
+                id: "v1".into(),
+                first: 2,
+            },
+        ];
+        for p in &all {
+            match p {
+                CsvProblem::Unreadable { .. }
+                | CsvProblem::Quote(QuoteMistake::NotClosed | QuoteMistake::TextAfterQuote)
+                | CsvProblem::Columns { .. }
+                | CsvProblem::EmptyId
+                | CsvProblem::EmptyName { .. }
+                | CsvProblem::Currency(_)
+                | CsvProblem::PriceEmpty
+                | CsvProblem::PriceSeparators { .. }
+                | CsvProblem::PriceNotPlain { .. }
+                | CsvProblem::PriceNotPositive { .. }
+                | CsvProblem::PriceAmbiguous { .. }
+                | CsvProblem::PriceDecimals { .. }
+                | CsvProblem::PriceTooLarge { .. }
+                | CsvProblem::Barcode { .. }
+                | CsvProblem::DuplicateBarcode { .. }
+                | CsvProblem::DuplicateId { .. } => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_problem_reads_in_turkish_and_english_with_its_values() {
+        let mut seen = std::collections::HashSet::new();
+        for p in every_problem() {
+            let (tr, en) = (p.message(Lang::Tr), p.message(Lang::En));
+            assert!(!tr.trim().is_empty() && !en.trim().is_empty(), "{p:?}");
+            assert_ne!(tr, en, "{p:?}");
+            assert!(
+                !tr.contains('{') && !en.contains('{'),
+                "unfilled: {tr} / {en}"
+            );
+            assert!(
+                tr.chars().any(|c| "çğıöşüÇĞİÖŞÜ".contains(c)),
+                "not Turkish: {tr}"
+            );
+            assert!(seen.insert(tr.clone()), "duplicate: {tr}");
+            assert!(seen.insert(en.clone()), "duplicate: {en}");
+        }
+        let p = CsvProblem::DuplicateId {
+            id: "v1".into(),
+            first: 2,
+        };
+        assert_eq!(
+            p.message(Lang::Tr),
+            "id `v1` yeniden geçiyor (ilk kez 2. satırda)"
+        );
+        let p = CsvProblem::Barcode {
+            text: "4006381333937".into(),
+            error: BarcodeError::CheckDigit {
+                found: 7,
+                expected: 1,
+            },
+        };
+        assert_eq!(
+            p.message(Lang::Tr),
+            "barkod `4006381333937`: kontrol hanesi 7, beklenen 1: bir hane yanlış okunmuş ya da yazılmış"
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@ mod export;
 mod items;
 mod journal;
 mod links;
+pub mod messages;
 pub mod migrations;
 mod profiles;
 mod report;
@@ -38,7 +39,10 @@ use rusqlite::Connection;
 use rust_decimal::Decimal;
 
 pub use cards::{StoredCard, safe_masked_pan};
-pub use catalog::{CsvImport, CsvLineError, CsvParsed, Separator, parse_csv_records};
+pub use catalog::{
+    CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem, QuoteMistake, Separator,
+    parse_csv_records,
+};
 pub use export::{LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
     IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
@@ -133,7 +137,7 @@ pub enum StoreError {
     },
     /// The CSV file cannot be imported at all (not its lines: see `CsvImport::errors`).
     #[error("CSV: {0}")]
-    Csv(String),
+    Csv(CsvFileProblem),
     /// No catalog variant has this id.
     #[error("no catalog item with id `{0}`")]
     NoVariant(String),

@@ -262,7 +262,7 @@ fn line_errors_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &[crate::store::CsvLine
         ui.end_row();
         for e in errors {
             ui.label(e.line.to_string());
-            ui.label(RichText::new(&e.message).color(cx.palette.error));
+            ui.label(RichText::new(e.message(lang)).color(cx.palette.error));
             ui.end_row();
         }
     });

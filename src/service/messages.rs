@@ -1,0 +1,29 @@
+//! The service layer's catalogue of sentences, in Turkish and English: why an operation over a
+//! profile did not happen (`DeskError`) and why a link creation gave no link (`CreateError`).
+//!
+//! Declared with [`crate::sentences!`] and listed in [`crate::every_sentence`], so the language
+//! tests walk it. A sentence that holds another layer's sentence (the call's error) names it
+//! `{error}`.
+
+crate::sentences! {
+    /// A sentence of the service layer.
+    pub enum ServiceMessage {
+    // `CreateError`.
+    AlreadyHasLink => "Bu sipariş numarasının son 24 saatte oluşturulmuş bir linki var: {link} (yeni bir sipariş numarası seçebilirsiniz)", "This order number already has a link from the last 24 hours: {link} (you can pick a new order number)";
+    InProgress => "Bu siparişin linki hâlâ oluşturuluyor; ikinci bir istek gönderilmedi. Bekleyenler listesine bakın.", "This order's link is still being created; no second request was sent. See Pending.";
+    ConflictWithLink => "Bu sipariş numarası sunucuda başka bir istek için kullanılmış. {link}", "This order number was already used on the server for another request. {link}";
+    Conflict => "Bu sipariş numarası sunucuda başka bir istek için kullanılmış. Yeni bir sipariş numarası seçin.", "This order number was already used on the server for another request. Pick a new order number.";
+    UnknownAnswered => "{error} Bu yanıt linkin oluşup oluşmadığını göstermiyor. İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "{error} This answer does not show whether the link was made. The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
+    UnknownNoAnswer => "{error} İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "{error} The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
+    Stale => "Bu sipariş için 23 saatten eski, sonucu bilinmeyen bir istek var; sunucu anahtarını unutmuş olabilir, bu yüzden hiçbir şey gönderilmedi. Linkin oluşup oluşmadığını kontrol edin, sonra Bekleyenler'den yeniden gönderin ya da yeni bir sipariş numarası kullanın. ({key})", "This order has a request older than 23 hours whose outcome is unknown; the server may have forgotten its key, so nothing was sent. Check whether the link exists, then send it again from Pending or use a new order number. ({key})";
+    NotFound => "Bekleyen istek bulunamadı: {key}", "No pending request: {key}";
+
+    // `DeskError`.
+    NoProfile => "Böyle bir profil yok: `{name}`", "No such profile: `{name}`";
+    NoSecret => "Bu profilin API anahtarı sırrı kayıtlı değil: `{name}`", "This profile has no API secret stored: `{name}`";
+    BarcodeTaken => "{barcode} barkodu zaten {name} (`{id}`) ürününde.", "The barcode {barcode} is already the barcode of {name} (`{id}`).";
+    NoVariant => "Katalogda böyle bir ürün yok: `{id}`", "No such catalog item: `{id}`";
+    NoLink => "Geçmişte böyle bir link yok: {id}", "No such link in the history: {id}";
+    CsvFile => "CSV dosyası içe aktarılamadı: {problem}", "CSV: {problem}";
+    }
+}
