@@ -49,6 +49,8 @@ pub struct BoardRow {
     pub link: PaymentLink,
     /// When this install first stored it.
     pub created_at: DateTime<Utc>,
+    /// Whether paydesk cancelled it (the server then says EXPIRED; the board says Cancelled).
+    pub cancelled: bool,
 }
 
 impl BoardRow {
@@ -123,6 +125,7 @@ impl BoardView {
             .map(|s| BoardRow {
                 link: s.link,
                 created_at: s.created_at,
+                cancelled: s.cancelled_at.is_some(),
             })
             .collect();
         self.profile = Some(profile.to_owned());
@@ -406,7 +409,7 @@ pub fn row_label(row: &BoardRow, now: DateTime<Utc>, lang: Lang) -> String {
         "{} {} {}",
         row.order(),
         row.amount_text(lang),
-        status_text(&row.status(now), false, lang)
+        status_text(&row.status(now), row.cancelled, lang)
     )
 }
 
@@ -435,13 +438,13 @@ fn paint_badge(
     palette: &Palette,
     left: f32,
     y: f32,
-    status: &LinkStatus,
+    (status, cancelled): (&LinkStatus, bool),
     lang: Lang,
 ) -> f32 {
     let badge = palette.status(status);
     let galley = line(
         ui,
-        &status_text(status, false, lang),
+        &status_text(status, cancelled, lang),
         FontId::proportional(13.0),
         badge.text,
         160.0,
@@ -552,15 +555,14 @@ fn row_ui(
         text,
         c.status - c.expires - 10.0,
     );
-    paint_badge(ui, &cx.palette, c.status, y, &status, lang);
+    paint_badge(ui, &cx.palette, c.status, y, (&status, row.cancelled), lang);
     if let Some((paid, total)) = row.part_paid() {
         let currency = row.link.currency.unwrap_or_default();
         let width = (c.right - c.bar).clamp(60.0, BAR_WIDTH);
+        // Under the "Paid / remaining" header: the two figures, which fit a 1024 px window.
         let figures = format!(
-            "{} {} · {} {}",
-            T::Paid.get(lang),
+            "{} / {}",
             format_amount(paid, currency, lang),
-            T::Remaining.get(lang),
             format_amount(total - paid, currency, lang)
         );
         let galley = line(ui, &figures, FontId::proportional(12.0), text, width);
@@ -618,7 +620,14 @@ fn panel_row_ui(
         inner.width() - amount_width - 8.0,
     );
     let status = row.status(now);
-    paint_badge(ui, &cx.palette, inner.left(), bottom, &status, lang);
+    paint_badge(
+        ui,
+        &cx.palette,
+        inner.left(),
+        bottom,
+        (&status, row.cancelled),
+        lang,
+    );
     let (countdown, countdown_change) = countdown_text(row, now, lang);
     // An open link that expires shows its countdown ("14 min left"); any other its age
     // ("3 min ago"): without column headers, the word says which.
@@ -751,11 +760,17 @@ mod tests {
         let mut link: PaymentLink =
             serde_json::from_value(serde_json::json!({"id": "l", "status": "PENDING"})).unwrap();
         link.expiry_date = Some(now - chrono::TimeDelta::seconds(1));
-        let row = BoardRow {
+        let mut row = BoardRow {
             link,
             created_at: now,
+            cancelled: false,
         };
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
+        assert!(row_label(&row, now, Lang::En).ends_with("Expired"));
+        // Cancelled through paydesk: the server says EXPIRED, the board says what happened.
+        row.cancelled = true;
+        assert!(row_label(&row, now, Lang::En).ends_with("Cancelled"));
+        assert!(row_label(&row, now, Lang::Tr).ends_with("İptal edildi"));
     }
 }
