@@ -25,7 +25,7 @@ use crate::lang::Lang;
 use crate::notify::{Notice, SOUND_PAID, SOUND_PARTIAL};
 use crate::store::StoredLink;
 use crate::ui::ViewCtx;
-use crate::ui::link_result::status_text;
+use crate::ui::link_result::status_with_payment;
 use crate::ui::text::T;
 use crate::ui::theme::Palette;
 use crate::ui::widgets;
@@ -409,7 +409,12 @@ pub fn row_label(row: &BoardRow, now: DateTime<Utc>, lang: Lang) -> String {
         "{} {} {}",
         row.order(),
         row.amount_text(lang),
-        status_text(&row.status(now), row.cancelled, lang)
+        status_with_payment(
+            &row.status(now),
+            row.cancelled,
+            row.part_paid().is_some(),
+            lang
+        )
     )
 }
 
@@ -438,13 +443,13 @@ fn paint_badge(
     palette: &Palette,
     left: f32,
     y: f32,
-    (status, cancelled): (&LinkStatus, bool),
+    (status, cancelled, partly_paid): (&LinkStatus, bool, bool),
     lang: Lang,
 ) -> f32 {
     let badge = palette.status(status);
     let galley = line(
         ui,
-        &status_text(status, cancelled, lang),
+        &status_with_payment(status, cancelled, partly_paid, lang),
         FontId::proportional(13.0),
         badge.text,
         160.0,
@@ -555,7 +560,14 @@ fn row_ui(
         text,
         c.status - c.expires - 10.0,
     );
-    paint_badge(ui, &cx.palette, c.status, y, (&status, row.cancelled), lang);
+    paint_badge(
+        ui,
+        &cx.palette,
+        c.status,
+        y,
+        (&status, row.cancelled, row.part_paid().is_some()),
+        lang,
+    );
     if let Some((paid, total)) = row.part_paid() {
         let currency = row.link.currency.unwrap_or_default();
         let width = (c.right - c.bar).clamp(60.0, BAR_WIDTH);
@@ -625,7 +637,7 @@ fn panel_row_ui(
         &cx.palette,
         inner.left(),
         bottom,
-        (&status, row.cancelled),
+        (&status, row.cancelled, row.part_paid().is_some()),
         lang,
     );
     let (countdown, countdown_change) = countdown_text(row, now, lang);
@@ -772,5 +784,21 @@ mod tests {
         row.cancelled = true;
         assert!(row_label(&row, now, Lang::En).ends_with("Cancelled"));
         assert!(row_label(&row, now, Lang::Tr).ends_with("İptal edildi"));
+    }
+
+    #[test]
+    fn an_open_link_with_money_on_it_reads_partially_paid_as_in_history() {
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        let link: PaymentLink = serde_json::from_value(serde_json::json!({
+            "id": "l", "status": "PENDING", "amount": "450.00", "paidAmount": "200.00",
+            "currency": "TRY"
+        }))
+        .unwrap();
+        let row = BoardRow {
+            link,
+            created_at: now,
+            cancelled: false,
+        };
+        assert!(row_label(&row, now, Lang::En).ends_with("Partially paid"));
     }
 }

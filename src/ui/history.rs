@@ -20,7 +20,7 @@ use crate::lang::Lang;
 use crate::store::{LinkTotals, StoredLink};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
-use crate::ui::link_result::status_text;
+use crate::ui::link_result::{status_text, status_with_payment};
 use crate::ui::new_link::local_time;
 use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
 use crate::ui::text::T;
@@ -70,7 +70,7 @@ impl HistoryRow {
     /// Marks the row as cancelled through paydesk (or not).
     pub fn set_cancelled(&mut self, cancelled: bool, lang: Lang) {
         self.cancelled = cancelled;
-        self.status_text = row_status_text(&self.status, cancelled, self.partly_paid, lang);
+        self.status_text = status_with_payment(&self.status, cancelled, self.partly_paid, lang);
     }
 
     /// Whether the link can still change (a refresh may tell something new).
@@ -94,7 +94,7 @@ impl HistoryRow {
                 .amount
                 .map(|a| format_amount(a, link.currency.unwrap_or_default(), lang))
                 .unwrap_or_default(),
-            status_text: row_status_text(&status, false, partly_paid, lang),
+            status_text: status_with_payment(&status, false, partly_paid, lang),
             status,
             description: link.description.clone().unwrap_or_default(),
             cancelled: false,
@@ -102,15 +102,6 @@ impl HistoryRow {
             known_at,
         }
     }
-}
-
-/// A row's status as people read it: "Cancelled" for a cancel made here, "Partially paid" for
-/// an unfinished link with money on it.
-fn row_status_text(status: &LinkStatus, cancelled: bool, partly_paid: bool, lang: Lang) -> String {
-    if partly_paid && !cancelled {
-        return T::PartiallyPaid.get(lang).to_owned();
-    }
-    status_text(status, cancelled, lang)
 }
 
 /// The search of the list.

@@ -391,6 +391,20 @@ fn paid_lines_ui(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang
     }
 }
 
+/// A link's status as a list row reads it (History, the board): "Cancelled" for a cancel made here, "Partially paid" for
+/// an unfinished link with money on it.
+pub fn status_with_payment(
+    status: &LinkStatus,
+    cancelled: bool,
+    partly_paid: bool,
+    lang: Lang,
+) -> String {
+    if partly_paid && !cancelled {
+        return T::PartiallyPaid.get(lang).to_owned();
+    }
+    status_text(status, cancelled, lang)
+}
+
 /// A status as people read it; a link this app cancelled reads "Cancelled".
 pub fn status_text(status: &LinkStatus, cancelled: bool, lang: Lang) -> String {
     let t = match status {

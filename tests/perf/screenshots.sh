@@ -11,9 +11,12 @@
 # curl and python3; pngquant or optipng make the files smaller when installed.
 source "$(dirname "$0")/common.sh"
 need import; need curl; need python3
-OUT="$ROOT/assets/screenshots"
+# SHOT_W, SHOT_H and SHOT_SCALE check other screens (e.g. 1920×1080, or 2048×1536 at scale 2)
+# into SHOT_OUT without touching the committed pictures.
+OUT="${SHOT_OUT:-$ROOT/assets/screenshots}"
 PORT="${PAYDESK_SCREENSHOT_PORT:-47198}"
-W=1024 H=768
+W="${SHOT_W:-1024}" H="${SHOT_H:-768}" S="${SHOT_SCALE:-1}"
+export WINIT_X11_SCALE_FACTOR="$S"
 export TZ=Europe/Istanbul PAYDESK_API_SECRET=sk_test_paydesk_demo_secret
 export HOME="$WORK/home" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
 mkdir -p "$HOME" "$OUT"
@@ -55,8 +58,8 @@ prefs() {
 }
 
 # The navigation's entries, top to bottom (View::ALL); y of the n-th (0-based) entry.
-NAV_X=40
-nav_y() { echo $((NAV_TOP + $1 * NAV_STEP)); }
+NAV_X=$((40 * S))
+nav_y() { echo $(((NAV_TOP + $1 * NAV_STEP) * S)); }
 NAV_TOP=49 NAV_STEP=28
 nav() { xdotool mousemove "$NAV_X" "$(nav_y "$1")" click 1; sleep 1.2; }
 shot() { import -window root -crop "${W}x${H}+0+0" "$OUT/$1.png"; }
@@ -87,7 +90,7 @@ for lang in ${SHOT_LANGS:-en tr}; do
     # (The BIN field has the focus when the view opens.)
     xdotool type --delay 40 "554960"; xdotool key Tab
     xdotool type --delay 40 "1000"; xdotool key Return; sleep 0.5
-    xdotool mousemove 158 140 click 1; sleep 1.5
+    xdotool mousemove $((158 * S)) $((140 * S)) click 1; sleep 1.5
     shot "$p-installments"
     nav 4; sleep 1.5; shot "$p-history"
     nav 5; sleep 1; shot "$p-report"
@@ -111,9 +114,11 @@ shot first-start
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 
 # Smaller files: palette quantisation when available, else lossless recompression.
+shopt -s nullglob
 for f in "$OUT"/{en,tr}-*.png "$OUT"/first-start.png "$OUT"/link-result.png; do
   if command -v pngquant >/dev/null; then pngquant --force --skip-if-larger --output "$f" -- "$f" || true
   elif command -v optipng >/dev/null; then optipng -quiet -o2 "$f"
   else convert "$f" -strip "$f"; fi
 done
-echo "wrote $(ls "$OUT"/{en,tr}-*.png | wc -l) screenshots to $OUT"
+shots=("$OUT"/{en,tr}-*.png)
+echo "wrote ${#shots[@]} screenshots to $OUT"
