@@ -266,16 +266,14 @@ impl App {
     /// Undoes the busy marks of the views whose jobs need the profile's desk or the store:
     /// when there is no desk to run them, and when the worker is lost.
     fn clear_busy(&mut self) {
-        self.new_link.sending = false;
-        self.card.sending = false;
-        self.installments.loading = false;
-        self.history.loading = false;
-        self.history.exporting = false;
-        self.report.loading = false;
-        self.catalog_view.busy = false;
-        self.catalog_view.barcode_saving.clear();
-        self.pending.busy.clear();
-        self.board.loading = false;
+        self.new_link.abort_busy();
+        self.card.abort_busy();
+        self.installments.abort_busy();
+        self.history.abort_busy();
+        self.report.abort_busy();
+        self.catalog_view.abort_busy();
+        self.pending.abort_busy();
+        self.board.abort_busy();
     }
 
     fn note_call(&mut self, e: Option<&DeskError>) {
@@ -378,13 +376,7 @@ impl App {
                 if let Some(order) = boot.order_number {
                     self.new_link.draft.order_number = order;
                 }
-                self.history = crate::ui::history::HistoryView {
-                    filter: std::mem::take(&mut self.history.filter),
-                    from_text: std::mem::take(&mut self.history.from_text),
-                    to_text: std::mem::take(&mut self.history.to_text),
-                    zone: self.history.zone,
-                    ..Default::default()
-                };
+                self.history.reset_keeping_filter();
                 self.report.report = None;
                 self.report.invalidate();
                 // Resume the journal's pending rows of this profile.

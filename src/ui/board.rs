@@ -115,6 +115,12 @@ pub struct BoardView {
 pub const RELOAD_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(1);
 
 impl BoardView {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.loading = false;
+    }
+
     /// Takes the rows read from the store. A link of an earlier day whose expiry has passed
     /// is no longer waiting for anything and is left out.
     pub fn set_rows(&mut self, profile: &str, links: Vec<StoredLink>, now: DateTime<Utc>) {

@@ -50,6 +50,12 @@ pub struct CardForm {
 }
 
 impl CardForm {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.sending = false;
+    }
+
     /// Marks a field as touched, so that its errors show.
     pub fn touch(&mut self, field: Field) {
         self.touched.touch(field);

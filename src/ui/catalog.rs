@@ -47,6 +47,13 @@ pub struct CatalogView {
 }
 
 impl CatalogView {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.busy = false;
+        self.barcode_saving.clear();
+    }
+
     /// Draws the view.
     pub fn ui(
         &mut self,

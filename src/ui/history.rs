@@ -170,6 +170,25 @@ pub struct HistoryView {
 }
 
 impl HistoryView {
+    /// Forgets the rows, totals and notes of the profile left behind (another profile
+    /// opened), keeping what the clerk typed into the filter.
+    pub fn reset_keeping_filter(&mut self) {
+        *self = HistoryView {
+            filter: std::mem::take(&mut self.filter),
+            from_text: std::mem::take(&mut self.from_text),
+            to_text: std::mem::take(&mut self.to_text),
+            zone: self.zone,
+            ..Default::default()
+        };
+    }
+
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.loading = false;
+        self.exporting = false;
+    }
+
     /// Replaces the rows with a first page.
     pub fn set_first_page(
         &mut self,

@@ -101,6 +101,12 @@ pub struct InstallmentsForm {
 }
 
 impl InstallmentsForm {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.loading = false;
+    }
+
     /// Sets the BIN field as if `text` was typed or pasted into it.
     pub fn input_bin(&mut self, text: &str) {
         self.draft.set_bin_from_input(text);

@@ -194,6 +194,12 @@ pub struct NewLinkForm {
 }
 
 impl NewLinkForm {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.sending = false;
+    }
+
     /// A fresh form with a pre-filled order number; the amount gets the focus.
     pub fn new(order_number: String) -> Self {
         let mut form = Self {

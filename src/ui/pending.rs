@@ -32,6 +32,12 @@ pub struct PendingView {
 }
 
 impl PendingView {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.busy.clear();
+    }
+
     /// How many rows wait for the user (the top bar's badge).
     pub fn count(&self) -> usize {
         self.rows

@@ -45,6 +45,12 @@ pub struct ReportView {
 }
 
 impl ReportView {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.loading = false;
+    }
+
     /// Forgets which days are shown, so the report is made again (a profile switch, or the
     /// view opened again after links changed).
     pub fn invalidate(&mut self) {

@@ -116,6 +116,7 @@ kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 # Smaller files: palette quantisation when available, else lossless recompression.
 shopt -s nullglob
 for f in "$OUT"/{en,tr}-*.png "$OUT"/first-start.png "$OUT"/link-result.png; do
+  [ -f "$f" ] || continue
   if command -v pngquant >/dev/null; then pngquant --force --skip-if-larger --output "$f" -- "$f" || true
   elif command -v optipng >/dev/null; then optipng -quiet -o2 "$f"
   else convert "$f" -strip "$f"; fi
