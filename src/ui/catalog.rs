@@ -125,10 +125,11 @@ impl CatalogView {
                             ui.label(RichText::new(h.get(lang)).strong());
                         }
                         ui.end_row();
+                        let price_width = price_column_width(ui, all.iter().copied(), lang);
                         for v in all {
                             ui.label(&v.id);
                             ui.label(&v.name);
-                            ui.label(format_amount(v.unit_price, v.currency, lang));
+                            price_cell_ui(ui, price_width, v, lang);
                             ui.label(v.currency.as_str());
                             self.barcode_cell_ui(ui, cx, catalog, v);
                             ui.end_row();
@@ -243,15 +244,36 @@ fn variants_grid_ui<'a>(
                 ui.label(RichText::new(h.get(lang)).strong());
             }
             ui.end_row();
+            let variants: Vec<&CatalogVariant> = variants.collect();
+            let price_width = price_column_width(ui, variants.iter().copied(), lang);
             for v in variants {
                 ui.label(&v.id);
                 ui.label(&v.name);
-                ui.label(format_amount(v.unit_price, v.currency, lang));
+                price_cell_ui(ui, price_width, v, lang);
                 ui.label(v.currency.as_str());
                 ui.label(v.barcode.as_ref().map_or("–", Barcode::as_str));
                 ui.end_row();
             }
         });
+}
+
+/// The width of the price column: its widest price (or its header).
+fn price_column_width<'a>(
+    ui: &Ui,
+    variants: impl Iterator<Item = &'a CatalogVariant>,
+    lang: crate::lang::Lang,
+) -> f32 {
+    variants
+        .map(|v| widgets::text_width(ui, &format_amount(v.unit_price, v.currency, lang)))
+        .fold(widgets::text_width(ui, T::Price.get(lang)), f32::max)
+}
+
+/// A price, right-aligned in its column so the figures line up.
+fn price_cell_ui(ui: &mut Ui, width: f32, v: &CatalogVariant, lang: crate::lang::Lang) {
+    let height = ui.spacing().interact_size.y;
+    widgets::cell_ui(ui, egui::vec2(width, height), egui::Align::Max, |ui| {
+        ui.label(format_amount(v.unit_price, v.currency, lang));
+    });
 }
 
 fn line_errors_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &[crate::store::CsvLineError]) {

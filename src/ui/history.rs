@@ -507,17 +507,9 @@ impl HistoryView {
 /// Column widths: created, order number, reference, amount, status with its age.
 const COLUMNS: [f32; 5] = [128.0, 176.0, 104.0, 112.0, 220.0];
 
-/// A cell of `width`, its content aligned left (text) or right (money).
+/// A row's cell of `width`.
 fn cell_ui(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut Ui)) {
-    let layout = match align {
-        egui::Align::Max => egui::Layout::right_to_left(egui::Align::Center),
-        _ => egui::Layout::left_to_right(egui::Align::Center),
-    };
-    ui.allocate_ui_with_layout(egui::vec2(width, ROW_HEIGHT), layout, |ui| {
-        ui.set_width(width);
-        ui.set_height(ROW_HEIGHT);
-        add(ui);
-    });
+    widgets::cell_ui(ui, egui::vec2(width, ROW_HEIGHT), align, add);
 }
 
 /// The alignment of each column: the amount right, the rest left.

@@ -20,7 +20,7 @@
 
 use std::sync::OnceLock;
 
-use egui::{Align, Layout, RichText, Ui};
+use egui::{Align, RichText, Ui};
 use egui_plot::{Line, Plot, PlotPoints, Points};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -458,14 +458,7 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
         })
         .collect();
 
-    let text_width = |ui: &Ui, text: &str| -> f32 {
-        let font = egui::TextStyle::Body.resolve(ui.style());
-        ui.fonts_mut(|f| {
-            f.layout_no_wrap(text.to_owned(), font, ui.visuals().text_color())
-                .size()
-                .x
-        })
-    };
+    let text_width = widgets::text_width;
     let pill_margin = 8.0;
     let mut widths: Vec<f32> = headers.iter().map(|(h, _)| text_width(ui, h)).collect();
     for row in &rows {
@@ -479,14 +472,11 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
     let height = ui.spacing().interact_size.y;
 
     let cell_ui = |ui: &mut Ui, width: f32, align: CellAlign, add: &mut dyn FnMut(&mut Ui)| {
-        let layout = match align {
-            CellAlign::Left => Layout::left_to_right(Align::Center),
-            CellAlign::Right => Layout::right_to_left(Align::Center),
+        let align = match align {
+            CellAlign::Left => Align::Min,
+            CellAlign::Right => Align::Max,
         };
-        ui.allocate_ui_with_layout(egui::vec2(width, height), layout, |ui| {
-            ui.set_min_width(width);
-            add(ui);
-        });
+        widgets::cell_ui(ui, egui::vec2(width, height), align, add);
     };
 
     egui::Grid::new("installment-table")

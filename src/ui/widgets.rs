@@ -334,3 +334,27 @@ pub fn form_field_ui(
     touched.errors_ui(ui, cx, errors, &spec.field);
     response
 }
+
+/// A table cell of `size`, its content aligned left (`Align::Min`, text) or right
+/// (`Align::Max`, numbers and money, so figures line up on their last digit).
+pub fn cell_ui(ui: &mut Ui, size: egui::Vec2, align: egui::Align, add: impl FnOnce(&mut Ui)) {
+    let layout = match align {
+        egui::Align::Max => egui::Layout::right_to_left(egui::Align::Center),
+        _ => egui::Layout::left_to_right(egui::Align::Center),
+    };
+    ui.allocate_ui_with_layout(size, layout, |ui| {
+        ui.set_width(size.x);
+        ui.set_min_height(size.y);
+        add(ui);
+    });
+}
+
+/// The width of `text` in the body font, for sizing a column to its widest cell.
+pub fn text_width(ui: &Ui, text: &str) -> f32 {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    ui.fonts_mut(|f| {
+        f.layout_no_wrap(text.to_owned(), font, egui::Color32::PLACEHOLDER)
+            .size()
+            .x
+    })
+}
