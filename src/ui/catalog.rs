@@ -89,7 +89,9 @@ impl CatalogView {
         match &self.outcome {
             Some(CsvOutcome::Preview(p)) => {
                 ui.label(format!("{}: {}", T::WillImport.get(lang), p.variants.len()));
-                variants_grid_ui(ui, "csv-preview", p.variants.iter(), lang);
+                variants_grid_ui(ui, "csv-preview", p.variants.iter(), lang, |ui, v| {
+                    ui.label(v.barcode.as_ref().map_or("–", Barcode::as_str));
+                });
                 line_errors_ui(ui, cx, &p.errors);
             }
             Some(CsvOutcome::Imported(i)) => {
@@ -117,24 +119,9 @@ impl CatalogView {
             .id_salt("catalog-list")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                egui::Grid::new("catalog-grid")
-                    .striped(true)
-                    .num_columns(5)
-                    .show(ui, |ui| {
-                        for h in [T::Id, T::Name, T::Price, T::Currency, T::Barcode] {
-                            ui.label(RichText::new(h.get(lang)).strong());
-                        }
-                        ui.end_row();
-                        let price_width = price_column_width(ui, all.iter().copied(), lang);
-                        for v in all {
-                            ui.label(&v.id);
-                            ui.label(&v.name);
-                            price_cell_ui(ui, price_width, v, lang);
-                            ui.label(v.currency.as_str());
-                            self.barcode_cell_ui(ui, cx, catalog, v);
-                            ui.end_row();
-                        }
-                    });
+                variants_grid_ui(ui, "catalog-grid", all, lang, |ui, v| {
+                    self.barcode_cell_ui(ui, cx, catalog, v);
+                });
             });
     }
 
@@ -230,12 +217,16 @@ impl CatalogView {
     }
 }
 
+/// A table of catalog items: id, name, price (right-aligned), currency, and the barcode
+/// cell `barcode_ui` draws (plain text in a preview, an editable field in the catalog).
 fn variants_grid_ui<'a>(
     ui: &mut Ui,
     id: &str,
-    variants: impl Iterator<Item = &'a CatalogVariant>,
+    variants: impl IntoIterator<Item = &'a CatalogVariant>,
     lang: crate::lang::Lang,
+    mut barcode_ui: impl FnMut(&mut Ui, &'a CatalogVariant),
 ) {
+    let variants: Vec<&CatalogVariant> = variants.into_iter().collect();
     egui::Grid::new(id)
         .striped(true)
         .num_columns(5)
@@ -244,14 +235,13 @@ fn variants_grid_ui<'a>(
                 ui.label(RichText::new(h.get(lang)).strong());
             }
             ui.end_row();
-            let variants: Vec<&CatalogVariant> = variants.collect();
             let price_width = price_column_width(ui, variants.iter().copied(), lang);
             for v in variants {
                 ui.label(&v.id);
                 ui.label(&v.name);
                 price_cell_ui(ui, price_width, v, lang);
                 ui.label(v.currency.as_str());
-                ui.label(v.barcode.as_ref().map_or("–", Barcode::as_str));
+                barcode_ui(ui, v);
                 ui.end_row();
             }
         });
