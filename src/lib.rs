@@ -42,7 +42,7 @@ pub fn init_logging() {
 /// Every sentence paydesk can show a user, catalogue by catalogue (see [`sentences!`]): the
 /// language tests walk this list (and a test finds every catalogue in the source here).
 pub fn every_sentence() -> impl Iterator<Item = &'static lang::Entry> {
-    let catalogues: [&'static [lang::Entry]; 7] = [
+    let catalogues: [&'static [lang::Entry]; 8] = [
         ui::text::T::ENTRIES,
         cli::text::C::ENTRIES,
         domain::messages::DomainMessage::ENTRIES,
@@ -50,6 +50,7 @@ pub fn every_sentence() -> impl Iterator<Item = &'static lang::Entry> {
         service::messages::ServiceMessage::ENTRIES,
         sandbox::messages::SandboxMessage::ENTRIES,
         store::messages::StoreMessage::ENTRIES,
+        slip::SlipText::ENTRIES,
     ];
     catalogues.into_iter().flatten()
 }

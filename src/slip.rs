@@ -32,13 +32,23 @@ use crate::api::wire::PaymentLink;
 use crate::domain::format_amount;
 use crate::lang::Lang;
 use crate::qr::{QUIET_ZONE, QrError, QrMatrix};
-use crate::ui::text::T;
 
 /// `DejaVu` Sans (Bitstream Vera licence, text in `assets/fonts/`): Latin with the Turkish
-/// letters, and ₺. The bytes the UI already embeds, so the binary holds one copy (plain data:
-/// nothing of egui is used).
+/// letters, and ₺. The UI draws with the same bytes (`ui::fonts` takes them from here), so the
+/// binary holds one copy.
+pub static DEJAVU_SANS: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
 fn font() -> &'static [u8] {
-    crate::ui::fonts::DEJAVU_SANS
+    DEJAVU_SANS
+}
+
+crate::sentences! {
+    /// The words printed on a slip.
+    pub enum SlipText {
+    ScanToPay => "Ödemek için okutun", "Scan to pay";
+    OrderNumber => "Sipariş no", "Order number";
+    Expiry => "Son geçerlilik", "Expires";
+    }
 }
 
 /// PDF points per millimetre.
@@ -327,12 +337,16 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
         });
     }
     above.push(Block::new(
-        face.wrap(T::ScanToPay.get(lang), sizes.scan, printable, 2),
+        face.wrap(SlipText::ScanToPay.get(lang), sizes.scan, printable, 2),
         sizes.scan,
         0.0,
     ));
     let mut below = Vec::new();
-    let order = format!("{}: {}", T::OrderNumber.get(lang), slip.order_number.trim());
+    let order = format!(
+        "{}: {}",
+        SlipText::OrderNumber.get(lang),
+        slip.order_number.trim()
+    );
     below.push(Block::new(
         face.wrap(&order, sizes.detail, printable, usize::MAX),
         sizes.detail,
@@ -344,7 +358,7 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
         .map(str::trim)
         .filter(|e| !e.is_empty())
     {
-        let text = format!("{}: {expiry}", T::Expiry.get(lang));
+        let text = format!("{}: {expiry}", SlipText::Expiry.get(lang));
         below.push(Block::new(
             face.wrap(&text, sizes.detail, printable, usize::MAX),
             sizes.detail,
@@ -698,7 +712,11 @@ fn write_pdf(
     }
     let cmap = deflate(&cmap.finish());
     pdf.stream(cmap_id, &cmap).filter(Filter::FlateDecode);
-    let title = format!("{} {}", T::ScanToPay.get(slip.lang), slip.order_number);
+    let title = format!(
+        "{} {}",
+        SlipText::ScanToPay.get(slip.lang),
+        slip.order_number
+    );
     pdf.document_info(info_id)
         .title(TextStr(&title))
         .creator(TextStr("paydesk"));

@@ -36,7 +36,6 @@ use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
 use crate::service::{CreateError, Desk, SANDBOX_PROFILE, Services};
 use crate::slip::Slip;
 use crate::store::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
-use crate::ui::text::T;
 
 /// Runs the CLI command in `cli` (which must have one) and returns the process exit code.
 /// `env_secret` is `PAYDESK_API_SECRET` as `main` read it (and removed it from the
@@ -290,9 +289,9 @@ impl Ctx {
             } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
                 let slip = Slip::of_link(&link, shop.as_deref().unwrap_or_default(), lang)
-                    .ok_or_else(|| Failure::new(Exit::Failure, T::NoPaymentUrl.get(lang)))?;
+                    .ok_or_else(|| Failure::new(Exit::Failure, C::NoPaymentUrl.get(lang)))?;
                 let failed = |e: &dyn std::fmt::Display| {
-                    Failure::new(Exit::Failure, format!("{} {e}", T::SlipFailed.get(lang)))
+                    Failure::new(Exit::Failure, C::SlipFailed.fill(lang, &[("why", e)]))
                 };
                 let pdf = crate::slip::render(&slip, size).map_err(|e| failed(&e))?;
                 if let Some(path) = out {
@@ -305,10 +304,10 @@ impl Ctx {
                     .map_err(|e| failed(&e))?
                 {
                     Delivered::Printed { printer } => {
-                        println!("{} {printer}", T::SlipPrinted.get(lang));
+                        println!("{}", C::SlipPrinted.fill(lang, &[("printer", &printer)]));
                     }
                     Delivered::Saved(path) => {
-                        println!("{} {}", T::SlipSaved.get(lang), path.display());
+                        println!("{}", C::SlipSaved.fill(lang, &[("path", &path.display())]));
                     }
                 }
                 Ok(())

@@ -1,7 +1,6 @@
 //! Every sentence and label the command line prints, in Turkish and English (the language of
 //! `LC_ALL` / `LC_MESSAGES` / `LANG`). Sentences of lower layers (field errors, server keys,
-//! the journal's outcomes) come worded from those layers; the UI's labels it shares (slips)
-//! come from the UI's catalogue.
+//! the journal's outcomes) come worded from those layers.
 
 crate::sentences! {
     /// A sentence or label of the command line.
@@ -24,6 +23,11 @@ crate::sentences! {
     ToBeforeFrom => "--to, --from gününden önce olamaz.", "--to cannot be before --from.";
     LinksWritten => "{n} link yazıldı: {path}", "{n} links written to {path}";
     Stopped => "Durduruldu; hiçbir şey gönderilmedi.", "Stopped; nothing was sent.";
+    // `link slip`.
+    NoPaymentUrl => "Sunucu ödeme adresi göndermedi.", "The server sent no payment address.";
+    SlipPrinted => "Fiş yazıcıya gönderildi: {printer}", "Slip sent to the printer {printer}";
+    SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi: {path}", "No default printer; the slip was saved as a PDF to {path}";
+    SlipFailed => "Fiş yazdırılamadı: {why}", "The slip could not be printed: {why}";
     // `link show`.
     Order => "sipariş", "order";
     Reference => "referans", "reference";

@@ -8,8 +8,8 @@
 
 use egui::{FontData, FontFamily, FontInsert, FontPriority, InsertFontFamily};
 
-/// `DejaVu` Sans, for ₺, ₽ and ✓ (also the printed slip's font: one copy in the binary).
-pub static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+// `DejaVu` Sans, for ₺, ₽ and ✓: the printed slip's font, one copy in the binary.
+use crate::slip::DEJAVU_SANS;
 
 /// Noto Sans Mono, for ₼ (and any currency sign up to U+20BF).
 const NOTO_SANS_MONO: &[u8] = include_bytes!("../../assets/fonts/NotoSansMono-Regular.ttf");
