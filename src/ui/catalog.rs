@@ -231,11 +231,25 @@ fn variants_grid_ui<'a>(
         .striped(true)
         .num_columns(5)
         .show(ui, |ui| {
+            let price_width = price_column_width(ui, variants.iter().copied(), lang);
             for h in [T::Id, T::Name, T::Price, T::Currency, T::Barcode] {
-                ui.label(RichText::new(h.get(lang)).strong());
+                let header = RichText::new(h.get(lang)).strong();
+                if h == T::Price {
+                    // Over right-aligned figures, the header is right-aligned too.
+                    let height = ui.spacing().interact_size.y;
+                    widgets::cell_ui(
+                        ui,
+                        egui::vec2(price_width, height),
+                        egui::Align::Max,
+                        |ui| {
+                            ui.label(header);
+                        },
+                    );
+                } else {
+                    ui.label(header);
+                }
             }
             ui.end_row();
-            let price_width = price_column_width(ui, variants.iter().copied(), lang);
             for v in variants {
                 ui.label(&v.id);
                 ui.label(&v.name);
