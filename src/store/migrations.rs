@@ -242,18 +242,8 @@ WHEN old.description IS NOT new.description OR old.order_number IS NOT new.order
 END;
 ";
 
-/// Version 6: the report's covering index. A day or month report reads every link created in
-/// its days (a month is 86,400 links at 2,880 a day); through `links_recent` each of them is a
-/// table row looked up by `seq` (about 400 bytes each). This index holds, in time order, every
-/// column both report queries read, so a report is one walk of a narrow index range and never
-/// touches the table (`cargo bench --bench store_history` measures both ways).
-const V6: &str = "
-CREATE INDEX links_report ON links (profile, created_at, status, currency, paid_amount,
-    cancelled_at, completed_date, updated_at, expiry_date, id);
-";
-
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

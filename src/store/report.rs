@@ -21,9 +21,8 @@
 //! the items of the paid links, by catalog variant (named as the catalog names it now) or by
 //! name, with their quantity and sum.
 //!
-//! Both queries are one range of the covering `links_report` index (`(profile, created_at, ...)`
-//! and every column they read): a day's report reads that day's index entries and the items of
-//! its paid links, never the whole history and never a link's table row.
+//! Both queries are one range of the `(profile, created_at, ...)` index: a day's report reads
+//! that day's links and their items, never the whole history.
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -155,19 +154,17 @@ pub struct DayReport {
     pub top_items: Vec<ItemSales>,
 }
 
-/// The report's query over the links: one range of the covering `links_report` index
-/// (migration 6), no table row read.
+/// The report's query over the links: one range of the `links_recent` index.
 pub(crate) const LINKS_SQL: &str = "SELECT currency, status, paid_amount, expiry_date,
          completed_date, updated_at, cancelled_at
-     FROM links INDEXED BY links_report
+     FROM links INDEXED BY links_recent
      WHERE profile = ?1 AND created_at >= ?2 AND created_at < ?3";
 
-/// The report's query over the items of the paid links: the same range of the same covering
-/// index (the status is tested in the index), then each paid link's items by primary key and
-/// the catalog's name by id.
+/// The report's query over the items of the paid links: the same range, then each link's
+/// items by primary key and the catalog's name by id.
 pub(crate) const ITEMS_SQL: &str = "SELECT l.currency, i.variant_id, i.name, c.name,
          i.unit_price, i.quantity
-     FROM links AS l INDEXED BY links_report
+     FROM links AS l INDEXED BY links_recent
      JOIN link_items AS i ON i.profile = l.profile AND i.link_id = l.id
      LEFT JOIN catalog_variants AS c ON c.id = i.variant_id
      WHERE l.profile = ?1 AND l.created_at >= ?2 AND l.created_at < ?3
@@ -349,9 +346,8 @@ mod tests {
             .join("\n")
     }
 
-    /// The report reads one range of the covering report index and looks items up by key: no
-    /// scan of the history, no table row, no sort. (`cargo test --lib report -- --nocapture`
-    /// prints the plans.)
+    /// The report reads one range of the time index and looks items up by key: no scan of
+    /// the history, no sort. (`cargo test --lib report -- --nocapture` prints the plans.)
     #[test]
     fn the_report_reads_a_range_of_the_time_index() {
         let store = Store::open_in_memory().unwrap();
@@ -359,15 +355,13 @@ mod tests {
         println!("day report, links:\n{links}");
         assert_eq!(
             links,
-            "SEARCH links USING COVERING INDEX links_report \
-             (profile=? AND created_at>? AND created_at<?)"
+            "SEARCH links USING INDEX links_recent (profile=? AND created_at>? AND created_at<?)"
         );
         let items = plan(&store, ITEMS_SQL);
         println!("day report, items:\n{items}");
         assert!(
             items.contains(
-                "SEARCH l USING COVERING INDEX links_report \
-                 (profile=? AND created_at>? AND created_at<?)"
+                "SEARCH l USING INDEX links_recent (profile=? AND created_at>? AND created_at<?)"
             ),
             "{items}"
         );
