@@ -886,7 +886,9 @@ impl Store {
     /// The `EXPLAIN QUERY PLAN` of `sql` (its parameters bound to `args`, the rest NULL).
     pub(crate) fn explain(&self, sql: &str, args: &[Value]) -> Result<String, StoreError> {
         let mut stmt = self.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
-        let mut rows = stmt.query(params_from_iter(args.iter()))?;
+        let mut all = args.to_vec();
+        all.resize(stmt.parameter_count().max(args.len()), Value::Null);
+        let mut rows = stmt.query(params_from_iter(all.iter()))?;
         let mut depth: Vec<(i64, usize)> = Vec::new();
         let mut out = String::new();
         while let Some(r) = rows.next()? {

@@ -47,6 +47,7 @@ stop_app() { kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""; }
 # window id once it has drawn and settled, at 1280×860 in the corner (as the screenshots).
 run_paydesk() {
   local data="$1"; shift
+  kill -0 "$XVFB_PID" 2>/dev/null || { echo "Xvfb is gone:" >&2; cat "$WORK/xvfb.log" >&2; exit 1; }
   PAYDESK_PERF=1 "$BIN" --data-dir "$data" "$@" >"$WORK/app.out" 2>"$WORK/app.log" &
   APP_PID=$!
   local wid; wid="$(wait_window)"
@@ -56,9 +57,20 @@ run_paydesk() {
 }
 
 # History is the fourth entry of the navigation (tests/perf/report-screenshot.sh).
-open_history() { xdotool mousemove 37 113 click 1; sleep "$SETTLE"; }
+# With PAYDESK_MEMORY_SHOTS=DIR, a screenshot of each History view goes there (to check the
+# click landed; needs imagemagick's `import`).
+open_history() {
+  xdotool mousemove 37 113 click 1; sleep "$SETTLE"
+  if [[ -n "${PAYDESK_MEMORY_SHOTS:-}" ]]; then
+    mkdir -p "$PAYDESK_MEMORY_SHOTS"
+    import -window root -crop 1280x860+0+0 "$PAYDESK_MEMORY_SHOTS/history-$1.png"
+  fi
+}
 
 start_xvfb
+# A display already in use (another Xvfb) would take our windows and disappear under us.
+sleep 0.2
+kill -0 "$XVFB_PID" 2>/dev/null || { echo "Xvfb $DISPLAY_NUM did not start:" >&2; cat "$WORK/xvfb.log" >&2; exit 1; }
 echo "display $DISPLAY_NUM, $(nproc) cores, $(uptime | sed 's/.*load/load/')"
 glxinfo -B 2>/dev/null | grep -m1 "OpenGL renderer" || true
 
@@ -78,7 +90,7 @@ for i in $(seq 100); do
 done
 run_paydesk "$WORK/paydesk"
 report "paydesk after start-up with 100 links" "$APP_PID"
-open_history
+open_history 100
 report "paydesk, 100 links, History open" "$APP_PID"
 stop_app
 
@@ -90,7 +102,7 @@ if [[ -n "$BIG" && -f "$BIG" ]]; then
     --api-key pk_test_memory >/dev/null
   PAYDESK_API_SECRET=sk_test_memory run_paydesk "$WORK/big" --profile bench
   report "paydesk, 1,000,000 links, after start-up" "$APP_PID"
-  open_history
+  open_history 1m
   report "paydesk, 1,000,000 links, History open" "$APP_PID"
   stop_app
 else
