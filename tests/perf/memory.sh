@@ -56,11 +56,12 @@ run_paydesk() {
   settle "$WORK/app.log"
 }
 
-# History is the fourth entry of the navigation (tests/perf/report-screenshot.sh).
+# History is the fifth entry of the navigation (New link, Open links, Save card, Installments,
+# History), at 1280×860; the screenshots below show where the click landed.
 # With PAYDESK_MEMORY_SHOTS=DIR, a screenshot of each History view goes there (to check the
 # click landed; needs imagemagick's `import`).
 open_history() {
-  xdotool mousemove 37 113 click 1; sleep "$SETTLE"
+  xdotool mousemove 37 161 click 1; sleep "$SETTLE"
   if [[ -n "${PAYDESK_MEMORY_SHOTS:-}" ]]; then
     mkdir -p "$PAYDESK_MEMORY_SHOTS"
     import -window root -crop 1280x860+0+0 "$PAYDESK_MEMORY_SHOTS/history-$1.png"
