@@ -77,6 +77,14 @@ glxinfo -B 2>/dev/null | grep -m1 "OpenGL renderer" || true
 
 PAYDESK_PERF=1 "$TINY" >"$WORK/tiny.out" 2>"$WORK/tiny.log" &
 APP_PID=$!
+for _ in $(seq 400); do
+  wid="$(xdotool search --pid "$APP_PID" --name "tiny window" 2>/dev/null | head -n1 || true)"
+  [[ -n "$wid" ]] && break; sleep 0.025
+done
+[[ -n "$wid" ]] || { echo "no tiny window; log:" >&2; cat "$WORK/tiny.log" >&2; exit 1; }
+# The same size as paydesk's below (the framebuffers are part of both).
+xdotool windowsize --sync "$wid" 1280 860 >/dev/null 2>&1 || true
+xdotool windowmove --sync "$wid" 0 0 >/dev/null 2>&1 || true
 settle "$WORK/tiny.log"
 report "tiny eframe window (the floor)" "$APP_PID"
 stop_app
