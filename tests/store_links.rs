@@ -18,7 +18,9 @@ use paydesk::store::{DEFAULT_PAGE, LinkCursor, LinkQuery, MAX_PAGE, Store, Store
 use rust_decimal::Decimal;
 use store_support::{PROFILE, RARE_WORD, synthetic_link, synthetic_links};
 
-/// More links than `links::SCAN_BUDGET` (20,000), so "many matches, all old" is exercised.
+/// 30,000 links (ten days): an order prefix of the first day has 2,880 matches, all older than
+/// the page, more than `links::CANDIDATE_LIMIT` (500), so the full-text source read newest
+/// first is exercised as well as the ranked prefix indexes.
 const N: u64 = 30_000;
 
 fn history() -> &'static Mutex<Store> {

@@ -137,3 +137,71 @@ fn a_version_2_file_gains_the_barcode_column_and_keeps_its_catalog() {
         .unwrap_err();
     assert!(err.to_string().contains("UNIQUE"), "{err}");
 }
+
+/// Migration 5 marks `late` every link stored with a (`created_at`, `id`) older than a link of
+/// its own profile stored before it, and only those; the searches that rely on it then return
+/// an old file's links newest first, late ones in their place.
+#[test]
+fn migration_5_marks_the_links_stored_out_of_order_as_late() {
+    use paydesk::store::LinkQuery;
+    use paydesk::store::migrations::{latest_version, migrate_to};
+    let dir = tempfile::tempdir().unwrap();
+    // (seq, profile, id, created_at, late after the migration), in the order stored.
+    let rows: [(i64, &str, &str, i64, bool); 9] = [
+        (1, "shop", "a", 100_000, false),
+        (2, "shop", "b", 50_000, true),   // older than a
+        (3, "shop", "c", 200_000, false), // newest so far
+        (4, "shop", "bb", 200_000, true), // same millisecond as c, lower id
+        (5, "shop", "d", 200_000, false), // same millisecond as c, higher id
+        (6, "shop", "z", 150_000, true),  // older than c and d
+        (7, "other", "x", 10_000, false), // another profile: its own order
+        (8, "other", "a", 20_000, false),
+        (9, "shop", "e", 300_000, false),
+    ];
+    {
+        let mut conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).unwrap();
+        assert_eq!(migrate_to(&mut conn, 4).unwrap(), 4);
+        for (seq, profile, id, at, _) in rows {
+            conn.execute(
+                "INSERT INTO links (seq, profile, id, order_number, description, status,
+                     created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, 'kazak mont', 'PENDING', ?5, ?5)",
+                rusqlite::params![seq, profile, id, format!("PD-{seq}"), at],
+            )
+            .unwrap();
+        }
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), latest_version());
+    drop(store);
+    let conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).unwrap();
+    let late: Vec<(String, bool)> = conn
+        .prepare("SELECT profile || '/' || id, late FROM links ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expected: Vec<(String, bool)> = rows
+        .iter()
+        .map(|(_, p, id, _, late)| (format!("{p}/{id}"), *late))
+        .collect();
+    assert_eq!(late, expected);
+    drop(conn);
+    // Word, order-prefix and unfiltered pages all list the shop's links newest first.
+    let store = Store::open(dir.path()).unwrap();
+    let newest_first = ["e", "d", "c", "bb", "z", "a", "b"];
+    for text in [None, Some("kazak"), Some("mont kaz"), Some("PD-")] {
+        let page = store
+            .search_links(
+                "shop",
+                &LinkQuery {
+                    text: text.map(str::to_owned),
+                    ..LinkQuery::default()
+                },
+            )
+            .unwrap();
+        let ids: Vec<&str> = page.links.iter().map(|l| l.link.id.as_str()).collect();
+        assert_eq!(ids, newest_first, "{text:?}");
+    }
+}

@@ -854,6 +854,57 @@ impl Store {
         Ok(Some(w))
     }
 
+    /// The `EXPLAIN QUERY PLAN` of the statement that reads [`Store::search_links_in`]'s page
+    /// (built as the search builds it, on this file's data), one line per plan node, indented
+    /// by depth. For the history benchmark and the README; the search does not call it.
+    #[doc(hidden)]
+    pub fn explain_search(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+        range: Option<TimeRange>,
+    ) -> Result<String, StoreError> {
+        let scope = Scope { profile, range };
+        let sql = match q.text.as_deref().and_then(TextFilter::new) {
+            None => sql_without_text(&scope, q),
+            Some(f) => {
+                let window = self.seq_window(&scope, q)?;
+                let codes_by_fts = f.codes.is_some() && self.many_codes(profile, &f)?;
+                sql_text_page(&scope, q, &f, window.as_ref(), codes_by_fts)
+            }
+        };
+        self.explain(&sql.text, &sql.args)
+    }
+
+    /// The `EXPLAIN QUERY PLAN` of [`Store::board_links`]'s statement (as
+    /// [`Store::explain_search`]).
+    #[doc(hidden)]
+    pub fn explain_board(&self) -> Result<String, StoreError> {
+        self.explain(&board_sql(), &[])
+    }
+
+    /// The `EXPLAIN QUERY PLAN` of `sql` (its parameters bound to `args`, the rest NULL).
+    pub(crate) fn explain(&self, sql: &str, args: &[Value]) -> Result<String, StoreError> {
+        let mut stmt = self.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+        let mut all = args.to_vec();
+        all.resize(stmt.parameter_count().max(args.len()), Value::Null);
+        let mut rows = stmt.query(params_from_iter(all.iter()))?;
+        let mut depth: Vec<(i64, usize)> = Vec::new();
+        let mut out = String::new();
+        while let Some(r) = rows.next()? {
+            let (id, parent, detail): (i64, i64, String) = (r.get(0)?, r.get(1)?, r.get(3)?);
+            let level = depth
+                .iter()
+                .find(|(node, _)| *node == parent)
+                .map_or(0, |(_, d)| d + 1);
+            depth.push((id, level));
+            out.push_str(&"  ".repeat(level));
+            out.push_str(&detail);
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
     fn page_with_text(
         &self,
         scope: &Scope<'_>,

@@ -268,6 +268,17 @@ impl Store {
         })
     }
 
+    /// The `EXPLAIN QUERY PLAN` of the report's two statements (links, then items), as
+    /// [`Store::explain_search`].
+    #[doc(hidden)]
+    pub fn explain_report(&self) -> Result<String, StoreError> {
+        Ok(format!(
+            "links:\n{}items:\n{}",
+            self.explain(LINKS_SQL, &[])?,
+            self.explain(ITEMS_SQL, &[])?
+        ))
+    }
+
     fn top_items(&self, profile: &str, range: TimeRange) -> Result<Vec<ItemSales>, StoreError> {
         // (currency, variant id or name) → sales
         let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
