@@ -232,11 +232,11 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
         notices[0].body,
         format!("Order {} · Remaining: ₺60.00", order(&link))
     );
-    // Still open: the board says so, and keeps asking.
+    // Still open: the board keeps asking, and reads it as History does, partially paid.
     assert_eq!(env.board_status(&link.id), Some(LinkStatus::Pending));
     env.harness.get_by_role_and_label(
         Role::Button,
-        &format!("{} ₺100.00 Waiting for payment", order(&link)),
+        &format!("{} ₺100.00 Partially paid", order(&link)),
     );
 
     assert_eq!(notices[0].sound, None, "the sound is off by default");

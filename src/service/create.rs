@@ -19,7 +19,6 @@
 //!    a server that has forgotten the key, so neither a new create of the same order nor a
 //!    resume sends it; only the user's explicit say (`retry_pending` with `force`) does.
 
-use std::time::Duration;
 
 use rand::Rng;
 
@@ -363,10 +362,3 @@ fn finished_elsewhere(error: &DeskError) -> bool {
 
 /// The policy used when none is configured.
 pub const DEFAULT_POLICY: RetryPolicy = RetryPolicy::LINK_CREATE;
-
-/// A fast policy for tests and benchmarks (milliseconds instead of seconds).
-pub const FAST_POLICY: RetryPolicy = RetryPolicy {
-    base: Duration::from_millis(2),
-    cap: Duration::from_millis(20),
-    max_attempts: 8,
-};

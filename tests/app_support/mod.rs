@@ -6,6 +6,9 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+#[path = "../core_support/policy.rs"]
+mod policy;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,7 +78,7 @@ impl AppEnv {
         let services = Arc::new(
             Services::open(dir.path(), secrets.clone(), Arc::clone(&start.clock), None)
                 .expect("test set-up")
-                .with_retry_policy(paydesk::service::create::FAST_POLICY),
+                .with_retry_policy(policy::FAST_POLICY),
         );
         let mut options = AppOptions {
             data_dir: Some(dir.path().to_owned()),

@@ -5,6 +5,8 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod policy;
+
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -227,7 +229,7 @@ pub fn library_services(
         Arc::new(paydesk::clock::SystemClock),
         Some(zeroize::Zeroizing::new(DEMO_API_SECRET.to_owned())),
     )
-    .with_retry_policy(paydesk::service::create::FAST_POLICY)
+    .with_retry_policy(policy::FAST_POLICY)
     .with_timeouts(std::time::Duration::from_secs(2), total_timeout)
 }
 
