@@ -19,7 +19,6 @@
 //!    a server that has forgotten the key, so neither a new create of the same order nor a
 //!    resume sends it; only the user's explicit say (`retry_pending` with `force`) does.
 
-
 use rand::Rng;
 
 use super::messages::ServiceMessage as M;
