@@ -66,6 +66,7 @@ fn bench_frames(c: &mut Criterion) {
 
     let ctx = egui::Context::default();
     paydesk::ui::fonts::install(&ctx);
+    paydesk::ui::theme::install(&ctx);
     frame(&ctx, |ui| {
         ui.label("warm-up");
     });
@@ -86,6 +87,7 @@ fn bench_frames(c: &mut Criterion) {
     }
     let ctx = egui::Context::default();
     paydesk::ui::fonts::install(&ctx);
+    paydesk::ui::theme::install(&ctx);
     let mut commands: Vec<Command> = Vec::new();
     let mut draw_form = |ui: &mut egui::Ui| {
         let mut cx = ViewCtx {
@@ -135,6 +137,7 @@ fn bench_frames(c: &mut Criterion) {
     history.loading = true; // no page fetches from the bench
     let ctx = egui::Context::default();
     paydesk::ui::fonts::install(&ctx);
+    paydesk::ui::theme::install(&ctx);
     let mut commands: Vec<Command> = Vec::new();
     let mut draw_history = |ui: &mut egui::Ui| {
         let mut cx = ViewCtx {
