@@ -17,22 +17,14 @@ mod store_support;
 
 use chrono::TimeDelta;
 use paydesk::clock::Zone;
-use paydesk::domain::LinkStatus;
-use paydesk::store::{DB_FILE, LinkCursor, LinkQuery, QueryCost, Store, TimeRange};
+use paydesk::store::{DB_FILE, LinkQuery, QueryCost, Store, TimeRange};
 use rusqlite::StatementStatus;
-use store_support::{PROFILE, RARE_WORD, synthetic_link, synthetic_links};
+use store_support::{PROFILE, Shape, search_shapes, synthetic_link, synthetic_links};
 
 const LINKS: u64 = 100_000;
 
 /// A few hundred rows' worth of steps.
 const MAX_STEPS: u64 = 20_000;
-
-fn text(t: &str) -> LinkQuery {
-    LinkQuery {
-        text: Some(t.to_owned()),
-        ..LinkQuery::default()
-    }
-}
 
 fn history() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
@@ -53,54 +45,11 @@ fn check(name: &str, cost: QueryCost, links: usize) {
 #[test]
 fn every_first_page_reads_a_few_hundred_rows_at_most() {
     let (dir, store) = history();
-    let last_day = synthetic_link(LINKS - 1).0.order_number.unwrap()[..11].to_owned();
-    let few_orders = {
-        let o = synthetic_link(LINKS / 2).0.order_number.unwrap();
-        o[..o.len() - 1].to_owned()
-    };
     let middle = synthetic_link(LINKS / 2);
-    let cases: Vec<(&str, LinkQuery)> = vec![
-        ("no_filter", LinkQuery::default()),
-        (
-            "no_filter_page_at_the_middle",
-            LinkQuery {
-                before: Some(LinkCursor {
-                    created_at: middle.1,
-                    id: middle.0.id.clone(),
-                }),
-                ..LinkQuery::default()
-            },
-        ),
-        (
-            "status_pending",
-            LinkQuery {
-                status: Some(LinkStatus::Pending),
-                ..LinkQuery::default()
-            },
-        ),
-        ("order_prefix_10_links", text(&few_orders)),
-        ("order_prefix_newest_day", text(&last_day)),
-        ("order_prefix_oldest_month_89k_links", text("PD-202601")),
-        ("order_prefix_every_link", text("PD-2026")),
-        ("reference_prefix_10_links", text("R00001234")),
-        ("reference_prefix_every_link", text("R")),
-        ("description_word_7pct", text("kazak")),
-        ("description_rare_word", text(RARE_WORD)),
-        ("description_two_words", text("kazak mont")),
-        (
-            "description_word_and_status",
-            LinkQuery {
-                status: Some(LinkStatus::Rejected),
-                ..text("kazak")
-            },
-        ),
-        ("no_match", text("nothing-like-this")),
-        ("first_letter_typed", text("k")),
-    ];
     let utc = Zone::hours(0);
     let day = middle.1.date_naive();
     let ranges = [None, Some(TimeRange::days(day, day, utc))];
-    for (name, q) in &cases {
+    for Shape { name, query: q, .. } in &search_shapes(LINKS) {
         for range in ranges {
             let first = store.search_links_in(PROFILE, q, range).unwrap();
             check(

@@ -33,11 +33,10 @@ use std::time::{Duration, Instant};
 use chrono::{Datelike, TimeDelta};
 use criterion::{Criterion, criterion_group, criterion_main};
 use paydesk::clock::Zone;
-use paydesk::domain::LinkStatus;
 use paydesk::store::{
     DB_FILE, JournalBegin, JournalKey, LinkQuery, NewJournalRow, Store, TimeRange, migrations,
 };
-use store_support::{PROFILE, RARE_WORD, base_time, synthetic_link, synthetic_links};
+use store_support::{PROFILE, Shape, base_time, search_shapes, synthetic_link, synthetic_links};
 
 /// 1,000,000 links under `cargo bench`; a smoke-sized history when `cargo test` runs the
 /// bench once (criterion's test mode), so the test suite stays fast.
@@ -95,61 +94,12 @@ fn text(t: &str) -> LinkQuery {
 fn search(c: &mut Criterion) {
     let store = history();
     let links = links_count();
-    let last_day = synthetic_link(links - 1).0.order_number.unwrap()[..11].to_owned();
-    let few_orders = {
-        let o = synthetic_link(links / 2).0.order_number.unwrap();
-        o[..o.len() - 1].to_owned() // ten links
-    };
-    let middle = synthetic_link(links / 2);
-    let cases: Vec<(&str, LinkQuery)> = vec![
-        ("no_filter", LinkQuery::default()),
-        (
-            "no_filter_page_at_the_middle",
-            LinkQuery {
-                before: Some(paydesk::store::LinkCursor {
-                    created_at: middle.1,
-                    id: middle.0.id.clone(),
-                }),
-                ..LinkQuery::default()
-            },
-        ),
-        (
-            "status_pending_15pct",
-            LinkQuery {
-                status: Some(LinkStatus::Pending),
-                ..LinkQuery::default()
-            },
-        ),
-        (
-            "status_under_review_0.1pct",
-            LinkQuery {
-                status: Some(LinkStatus::UnderReview),
-                ..LinkQuery::default()
-            },
-        ),
-        ("order_prefix_10_links", text(&few_orders)),
-        ("order_prefix_newest_day_2880_links", text(&last_day)),
-        ("order_prefix_oldest_month_89k_links", text("PD-202601")),
-        ("reference_prefix_10_links", text("R00012345")),
-        ("description_word_7pct", text("kazak")),
-        ("description_rare_word_100_links", text(RARE_WORD)),
-        ("description_two_words", text("kazak mont")),
-        (
-            "description_word_and_status",
-            LinkQuery {
-                status: Some(LinkStatus::Rejected),
-                ..text("kazak")
-            },
-        ),
-        ("no_match", text("nothing-like-this")),
-        ("first_letter_typed", text("k")),
-    ];
     let mut group = c.benchmark_group("search_1m_first_page");
     group
         .sample_size(30)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    for (name, q) in &cases {
+    for Shape { name, query: q, .. } in &search_shapes(links) {
         let n = store.search_links(PROFILE, q).unwrap().links.len();
         eprintln!("{name}: {n} links on the first page");
         group.bench_function(*name, |b| {
@@ -406,59 +356,12 @@ fn figures(_: &mut Criterion) {
     };
 
     // The first pages of history.
-    let last_day = synthetic_link(links - 1).0.order_number.unwrap()[..11].to_owned();
-    let few_orders = {
-        let o = middle.0.order_number.clone().unwrap();
-        o[..o.len() - 1].to_owned()
-    };
-    let pages: Vec<(&str, &'static str, LinkQuery)> = vec![
-        ("first page, no filter", "", LinkQuery::default()),
-        (
-            "first page, status PENDING (15 %)",
-            "",
-            LinkQuery {
-                status: Some(LinkStatus::Pending),
-                ..LinkQuery::default()
-            },
-        ),
-        ("first page, order prefix, 10 links", "", text(&few_orders)),
-        (
-            "first page, order prefix of the newest day (2,880 links)",
-            "",
-            text(&last_day),
-        ),
-        (
-            "first page, order prefix matching 89,000 old links",
-            "≤ 5 ms",
-            text("PD-202601"),
-        ),
-        (
-            "first page, description word in 7 % of links",
-            "≤ 5 ms",
-            text("kazak"),
-        ),
-        (
-            "first page, two description words",
-            "≤ 5 ms",
-            text("kazak mont"),
-        ),
-        (
-            "first page, a description word and a status",
-            "≤ 5 ms",
-            LinkQuery {
-                status: Some(LinkStatus::Rejected),
-                ..text("kazak")
-            },
-        ),
-        ("first page, rare word (100 links)", "", text(RARE_WORD)),
-        ("first page, no match", "", text("nothing-like-this")),
-        ("first letter typed (`k`)", "≤ 1 ms", text("k")),
-    ];
-    for (name, goal, q) in &pages {
+    for shape in search_shapes(links) {
+        let Some(label) = shape.label else { continue };
         let t = median(|| {
-            black_box(store.search_links(PROFILE, q).unwrap());
+            black_box(store.search_links(PROFILE, &shape.query).unwrap());
         });
-        add((*name).to_owned(), goal, t);
+        add(label.to_owned(), shape.goal, t);
     }
     let t = median(|| {
         black_box(
@@ -625,10 +528,11 @@ fn figures(_: &mut Criterion) {
     for (name, sql) in OLD_PLANS {
         println!("{name}:\n{}", plan(&old, sql));
     }
-    for (name, _, q) in pages.iter().filter(|p| !p.1.is_empty()) {
+    for shape in search_shapes(links).iter().filter(|s| !s.goal.is_empty()) {
         println!(
-            "now: {name}:\n{}",
-            store.explain_search(PROFILE, q, None).unwrap()
+            "now: {}:\n{}",
+            shape.label.unwrap_or(shape.name),
+            store.explain_search(PROFILE, &shape.query, None).unwrap()
         );
     }
     println!(

@@ -56,3 +56,25 @@ wait_window() {
 
 # CPU ticks (user + system) used so far by a pid.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# A shop to photograph: a sandbox of its own on $PORT, a `kadikoy` profile pointing at it in
+# the data folder $DATA, and three catalog items (one with a barcode). Defines `cli` (paydesk
+# on $DATA), `mk` (create a link, print its id) and `pay ID BODY` (pay through the sandbox's
+# admin route, then refresh the link in history). Sets SANDBOX_PID; stops it on exit.
+seed_shop() {
+  "$BIN" sandbox --addr "127.0.0.1:$PORT" --seed 3 >"$WORK/sandbox.log" 2>&1 &
+  SANDBOX_PID=$!
+  trap 'kill $SANDBOX_PID 2>/dev/null || true; cleanup' EXIT
+  for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/sandbox" >/dev/null && break; sleep 0.05; done
+  cli profile add kadikoy --base-url "http://127.0.0.1:$PORT" --api-key pk_test_paydesk_demo \
+    --order-prefix KDK >/dev/null
+  printf 'id;name;unit_price;currency;barcode\nvar_simit;Susamlı Simit;25,00;TRY;8690000000012\nvar_turk_kahvesi;Türk Kahvesi;85,00;TRY;\nvar_san_sebastian;San Sebastian Cheesecake;190,00;TRY;\n' \
+    >"$WORK/katalog.csv"
+  cli catalog import "$WORK/katalog.csv" >/dev/null
+}
+cli() { "$BIN" --data-dir "$DATA" "$@"; }
+mk() { cli --profile kadikoy link create --json "$@" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])'; }
+pay() {
+  curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$1/pay" -H 'content-type: application/json' -d "$2" >/dev/null
+  cli --profile kadikoy link show "$1" --refresh >/dev/null
+}

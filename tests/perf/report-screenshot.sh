@@ -5,7 +5,8 @@
 # A sandbox runs on its own; the CLI creates 28 links on a profile pointing at it (catalog and
 # typed-in items, TRY and EUR), the sandbox's admin route pays most of them (four in part), the
 # CLI refreshes them and cancels a few. Every payment lands within the same minute, so before
-# the app starts, python3's sqlite3 module spreads the payment times over the shop's day
+# the app starts, python3's sqlite3 module spreads the payment times (never the creation
+# times, which the history's order rests on) over the shop's day
 # (09:00-21:59 local) in the history file: the hour chart then looks like a day at the counter.
 # Needs imagemagick's `import`, curl and python3.
 source "$(dirname "$0")/common.sh"
@@ -18,22 +19,7 @@ export LANG=en_US.UTF-8 LC_ALL=
 mkdir -p "$HOME" "$OUT"
 DATA="$WORK/paydesk"
 
-"$BIN" sandbox --addr "127.0.0.1:$PORT" --seed 3 >"$WORK/sandbox.log" 2>&1 &
-SANDBOX_PID=$!
-trap 'kill $SANDBOX_PID 2>/dev/null || true; cleanup' EXIT
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/sandbox" >/dev/null && break; sleep 0.05; done
-
-cli() { "$BIN" --data-dir "$DATA" "$@"; }
-cli profile add kadikoy --base-url "http://127.0.0.1:$PORT" --api-key pk_test_paydesk_demo \
-  --order-prefix KDK >/dev/null
-printf 'id;name;unit_price;currency\nvar_simit;Susamlı Simit;25,00;TRY\nvar_turk_kahvesi;Türk Kahvesi;85,00;TRY\nvar_san_sebastian;San Sebastian Cheesecake;190,00;TRY\n' \
-  >"$WORK/katalog.csv"
-cli catalog import "$WORK/katalog.csv" >/dev/null
-mk() { cli --profile kadikoy link create --json "$@" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])'; }
-pay() {
-  curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$1/pay" -H 'content-type: application/json' -d "$2" >/dev/null
-  cli --profile kadikoy link show "$1" --refresh >/dev/null
-}
+seed_shop
 for i in $(seq 1 26); do
   case $((i % 7)) in
     0) id=$(mk --amount 170 --variant var_turk_kahvesix2 --description "Masa $i") ;;
@@ -62,13 +48,12 @@ for link_id, status, paid in con.execute("SELECT id, status, paid_amount FROM li
         continue
     local = datetime.datetime.combine(today, datetime.time(random.choice(hours), random.randrange(60)))
     ms = int(local.timestamp() * 1000)
-    created = ms - random.randrange(60, 900) * 1000
     utc = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     if status == "COMPLETED":
-        con.execute("UPDATE links SET completed_date = ?, updated_at = ?, created_at = ? WHERE id = ?",
-                    (utc, ms, created, link_id))
+        con.execute("UPDATE links SET completed_date = ?, updated_at = ? WHERE id = ?",
+                    (utc, ms, link_id))
     else:
-        con.execute("UPDATE links SET updated_at = ?, created_at = ? WHERE id = ?", (ms, created, link_id))
+        con.execute("UPDATE links SET updated_at = ? WHERE id = ?", (ms, link_id))
 con.commit()
 PY
 
@@ -79,21 +64,25 @@ wid=$(wait_window)
 xdotool windowsize --sync "$wid" 1280 860 || true
 xdotool windowmove --sync "$wid" 0 0 || true
 sleep 3
-# The navigation: History is the fourth entry, Day close the fifth.
-xdotool mousemove 43 136 click 1
+# The navigation (View::ALL, 28 px apart from y 49): History is the fifth entry, Day close the
+# sixth.
+xdotool mousemove 43 189 click 1
 sleep 2
 import -window root -crop 1280x860+0+0 "$OUT/report.png"
-xdotool mousemove 37 113 click 1
+xdotool mousemove 37 161 click 1
 sleep 1
 # With no window manager, keys go to the window only once it has the focus.
 xdotool windowfocus --sync "$wid"
-xdotool mousemove 317 91 click 1
+# History filtered to today (the From and To day fields).
+xdotool mousemove 340 103 click 1
+sleep 0.3
 xdotool type --delay 40 "$(date +%F)"
-xdotool mousemove 570 91 click 1
+sleep 0.3
+xdotool mousemove 605 103 click 1
+sleep 0.3
 xdotool type --delay 40 "$(date +%F)"
-xdotool mousemove 745 68 click 1
-sleep 0.5
-xdotool mousemove 722 141 click 1
+sleep 0.3
+xdotool key Return
 sleep 1.5
 import -window root -crop 1280x860+0+0 "$OUT/history.png"
 echo "wrote $OUT/report.png and $OUT/history.png"

@@ -22,22 +22,7 @@ export HOME="$WORK/home" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/confi
 mkdir -p "$HOME" "$OUT"
 DATA="$WORK/paydesk"
 
-"$BIN" sandbox --addr "127.0.0.1:$PORT" --seed 3 >"$WORK/sandbox.log" 2>&1 &
-SANDBOX_PID=$!
-trap 'kill $SANDBOX_PID 2>/dev/null || true; cleanup' EXIT
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/sandbox" >/dev/null && break; sleep 0.05; done
-
-cli() { "$BIN" --data-dir "$DATA" "$@"; }
-cli profile add kadikoy --base-url "http://127.0.0.1:$PORT" --api-key pk_test_paydesk_demo \
-  --order-prefix KDK >/dev/null
-printf 'id;name;unit_price;currency;barcode\nvar_simit;Susamlı Simit;25,00;TRY;8690000000012\nvar_turk_kahvesi;Türk Kahvesi;85,00;TRY;\nvar_san_sebastian;San Sebastian Cheesecake;190,00;TRY;\n' \
-  >"$WORK/katalog.csv"
-cli catalog import "$WORK/katalog.csv" >/dev/null
-mk() { cli --profile kadikoy link create --json "$@" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])'; }
-pay() {
-  curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$1/pay" -H 'content-type: application/json' -d "$2" >/dev/null
-  cli --profile kadikoy link show "$1" --refresh >/dev/null
-}
+seed_shop
 pay "$(mk --amount 275 --variant var_san_sebastian --variant var_turk_kahvesi --description 'Paket servis')" ''
 pay "$(mk --amount 100 --variant var_simitx4 --description 'Masa 4')" ''
 pay "$(mk --amount 450 --partial --item 'Çekirdek kahve 250 g:450' --description 'Kısmi ödeme')" '{"amount":"200.00"}'

@@ -6,6 +6,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use paydesk::api::wire::PaymentLink;
 use paydesk::domain::{Currency, LinkStatus};
+use paydesk::store::{LinkCursor, LinkQuery};
 use rust_decimal::Decimal;
 
 /// The profile synthetic links belong to.
@@ -137,4 +138,139 @@ pub fn synthetic_link(i: u64) -> (PaymentLink, DateTime<Utc>) {
 /// Links `0..n`.
 pub fn synthetic_links(n: u64) -> impl Iterator<Item = (PaymentLink, DateTime<Utc>)> {
     (0..n).map(synthetic_link)
+}
+
+/// A history search the tests bound and the bench measures.
+pub struct Shape {
+    /// A stable name (the bench's function, the test's message).
+    pub name: &'static str,
+    /// How the README's table calls it; `None`: not in the table.
+    pub label: Option<&'static str>,
+    /// Its goal at 1,000,000 links, when the issue set one.
+    pub goal: &'static str,
+    /// The query (first page).
+    pub query: LinkQuery,
+}
+
+fn text(t: &str) -> LinkQuery {
+    LinkQuery {
+        text: Some(t.to_owned()),
+        ..LinkQuery::default()
+    }
+}
+
+/// Every search shape over the synthetic history of `links` links: filters by status, order
+/// and reference prefixes of every size, description words common and rare, and a page in the
+/// middle of history.
+pub fn search_shapes(links: u64) -> Vec<Shape> {
+    let middle = synthetic_link(links / 2).0;
+    let newest_day = synthetic_link(links - 1).0.order_number.expect("an order")[..11].to_owned();
+    let all_but_last = |s: Option<String>| {
+        let s = s.expect("a code");
+        s[..s.len() - 1].to_owned() // ten links
+    };
+    let few_orders = all_but_last(middle.order_number.clone());
+    let few_references = all_but_last(middle.reference_number.clone());
+    let shape = |name, label, goal, query| Shape {
+        name,
+        label,
+        goal,
+        query,
+    };
+    let status = |s: LinkStatus| LinkQuery {
+        status: Some(s),
+        ..LinkQuery::default()
+    };
+    vec![
+        shape(
+            "no_filter",
+            Some("first page, no filter"),
+            "",
+            LinkQuery::default(),
+        ),
+        shape(
+            "no_filter_page_at_the_middle",
+            None,
+            "",
+            LinkQuery {
+                before: Some(LinkCursor {
+                    created_at: synthetic_link(links / 2).1,
+                    id: middle.id.clone(),
+                }),
+                ..LinkQuery::default()
+            },
+        ),
+        shape(
+            "status_pending_15pct",
+            Some("first page, status PENDING (15 %)"),
+            "",
+            status(LinkStatus::Pending),
+        ),
+        shape(
+            "status_under_review_0.1pct",
+            None,
+            "",
+            status(LinkStatus::UnderReview),
+        ),
+        shape(
+            "order_prefix_10_links",
+            Some("first page, order prefix, 10 links"),
+            "",
+            text(&few_orders),
+        ),
+        shape(
+            "order_prefix_newest_day",
+            Some("first page, order prefix of the newest day (2,880 links)"),
+            "",
+            text(&newest_day),
+        ),
+        shape(
+            "order_prefix_oldest_month_89k_links",
+            Some("first page, order prefix matching 89,000 old links"),
+            "≤ 5 ms",
+            text("PD-202601"),
+        ),
+        shape("order_prefix_every_link", None, "", text("PD-2026")),
+        shape("reference_prefix_10_links", None, "", text(&few_references)),
+        shape("reference_prefix_every_link", None, "", text("R")),
+        shape(
+            "description_word_7pct",
+            Some("first page, description word in 7 % of links"),
+            "≤ 5 ms",
+            text("kazak"),
+        ),
+        shape(
+            "description_two_words",
+            Some("first page, two description words"),
+            "≤ 5 ms",
+            text("kazak mont"),
+        ),
+        shape(
+            "description_word_and_status",
+            Some("first page, a description word and a status"),
+            "≤ 5 ms",
+            LinkQuery {
+                status: Some(LinkStatus::Rejected),
+                ..text("kazak")
+            },
+        ),
+        shape(
+            "description_rare_word_100_links",
+            Some("first page, rare word (100 links)"),
+            "",
+            text(RARE_WORD),
+        ),
+        shape(
+            "no_match",
+            Some("first page, no match"),
+            "",
+            text("nothing-like-this"),
+        ),
+        shape(
+            "first_letter_typed",
+            Some("first letter typed (`k`)"),
+            "≤ 1 ms",
+            text("k"),
+        ),
+    ]
 }
