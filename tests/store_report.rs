@@ -255,6 +255,12 @@ fn seeds() -> Vec<Seed> {
 /// Stores the seeds as the app would: journal row, completion (with the items), cancel.
 fn store_with(seeds: &[Seed]) -> Store {
     let mut store = Store::open_in_memory().unwrap();
+    fill(&mut store, seeds);
+    store
+}
+
+/// [`store_with`] into a given store.
+fn fill(store: &mut Store, seeds: &[Seed]) {
     store
         .catalog_import_csv(
             "id;name;unit_price;currency\nv_simit;Simit (eski ad);25,00;TRY\nv_fincan;Fincan;18,00;TRY\n"
@@ -287,7 +293,6 @@ fn store_with(seeds: &[Seed]) -> Store {
             "id,name,unit_price,currency\nv_simit,Susamlı simit,25.00,TRY\n".as_bytes(),
         )
         .unwrap();
-    store
 }
 
 /// The shop's seeds created in `[from, to)`.
@@ -792,4 +797,142 @@ fn an_unreadable_body_completes_its_link_without_items() {
         .unwrap();
     assert_eq!(report.currencies[0].paid.count, 1);
     assert!(report.top_items.is_empty());
+}
+
+/// Later answers for some of the seeds, as refreshes bring them: pending links paid in full,
+/// part payments growing (their money moves to the refresh's hour), paid links heard of again.
+fn refresh_some(store: &mut Store, seeds: &[Seed]) {
+    for (i, s) in seeds.iter().enumerate() {
+        let mut link = s.link();
+        let later = s.created + TimeDelta::hours(3);
+        match (i % 5, &s.status) {
+            (0, LinkStatus::Pending) if s.paid.is_zero() && s.cancelled.is_none() => {
+                link.status = Some(LinkStatus::Completed);
+                link.paid_amount = Some(s.amount);
+                link.remaining_amount = Some(Decimal::ZERO);
+                link.completed_date = Some(later);
+            }
+            (1, LinkStatus::Pending) if !s.paid.is_zero() => {
+                let more = (s.amount - s.paid).min(dec("1"));
+                link.paid_amount = Some(s.paid + more);
+                link.remaining_amount = Some(s.amount - s.paid - more);
+            }
+            (2, _) => {}
+            _ => continue,
+        }
+        store.upsert_link(s.profile, &link, later).unwrap();
+    }
+}
+
+/// Zones of every kind a shop can be in: whole hours either side of UTC, half and three
+/// quarter hours, and one a few minutes off the quarter (local mean time), which reads the
+/// links instead of the kept totals.
+fn zones() -> Vec<Zone> {
+    let east = |secs| Zone::Fixed(chrono::FixedOffset::east_opt(secs).unwrap());
+    vec![
+        zone(),
+        Zone::hours(0),
+        Zone::hours(-5),
+        east(5 * 3600 + 1800),
+        east(5 * 3600 + 2700),
+        east(-(9 * 3600 + 1800)),
+        east(1664),
+        Zone::Local,
+    ]
+}
+
+/// The kept totals (`tallies`) must add up to exactly what the links themselves give, for any
+/// zone, any run of days and any moment of asking (pending links expire between the moments).
+#[test]
+fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
+    let seeds = seeds();
+    let mut store = store_with(&seeds);
+    refresh_some(&mut store, &seeds);
+    let ranges = [
+        ("2026-11-19", "2026-11-19"),
+        ("2026-11-20", "2026-11-20"),
+        ("2026-11-21", "2026-11-21"),
+        ("2026-11-22", "2026-11-22"),
+        ("2026-11-23", "2026-11-23"),
+        ("2026-11-19", "2026-11-22"),
+        ("2026-11-01", "2026-11-30"),
+        ("2026-10-01", "2026-10-31"),
+    ];
+    let moments = [
+        at("2026-11-19T00:00:00Z"),
+        at("2026-11-20T12:00:00Z"),
+        at("2026-11-21T13:37:00Z"),
+        now(),
+        at("2026-12-31T00:00:00Z"),
+    ];
+    let mut compared = 0;
+    for z in zones() {
+        for (first, last) in ranges {
+            for moment in moments {
+                for profile in [SHOP, OTHER] {
+                    let kept = store
+                        .day_report(profile, day(first), day(last), z, moment)
+                        .unwrap();
+                    let read = store
+                        .day_report_from_links(profile, day(first), day(last), z, moment)
+                        .unwrap();
+                    assert_eq!(
+                        kept, read,
+                        "{profile} {first}..{last} in {z:?} at {moment}: kept totals differ"
+                    );
+                    compared += usize::from(kept.links > 0);
+                }
+            }
+        }
+    }
+    // The comparison is not of empty reports.
+    assert!(compared > 300, "only {compared} non-empty reports compared");
+    let month = store
+        .day_report(SHOP, day("2026-11-01"), day("2026-11-30"), zone(), now())
+        .unwrap();
+    assert_eq!(
+        month.links,
+        seeds.iter().filter(|s| s.profile == SHOP).count()
+    );
+    assert!(
+        month
+            .currencies
+            .iter()
+            .all(|c| c.expired > 0 && c.paid.count > 0)
+    );
+    assert!(!month.top_items.is_empty());
+}
+
+/// A file written before the totals were kept gets them when it is opened: the migration
+/// computes them from the links already stored, and then they add up as if kept all along.
+#[test]
+fn an_older_file_gets_its_totals_from_the_links_on_opening() {
+    let seeds = seeds();
+    let dir = tempfile::tempdir().unwrap();
+    let kept = {
+        let mut store = Store::open(dir.path()).unwrap();
+        fill(&mut store, &seeds);
+        refresh_some(&mut store, &seeds);
+        store
+            .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
+            .unwrap()
+    };
+    // Back to version 5: no totals tables.
+    let path = dir.path().join(paydesk::store::DB_FILE);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP TABLE report_cells; DROP TABLE report_items; PRAGMA user_version = 5;",
+    )
+    .unwrap();
+    drop(conn);
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(
+        store.schema_version().unwrap(),
+        paydesk::store::migrations::latest_version()
+    );
+    let reopened = store
+        .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
+        .unwrap();
+    assert_eq!(reopened, kept);
+    assert!(reopened.links > 100);
 }

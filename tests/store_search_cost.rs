@@ -1,6 +1,6 @@
 //! No first page of history reads more than a few hundred rows, whatever it asks for: each
 //! search of the history bench's shapes over a generated 100,000-link file, with the board's
-//! read and a date range's first page, measured with `SQLite`'s own statement counters
+//! read, a date range's first page and a four weeks' report, measured with `SQLite`'s own statement counters
 //! (`sqlite3_stmt_status`, summed over every statement the search runs), not by timing.
 //!
 //! A row read costs a handful of virtual machine steps, so [`MAX_STEPS`] allows a few hundred
@@ -84,6 +84,37 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
     let cost = store.last_query_cost();
     println!("board: {cost:?}");
     assert!(cost.vm_steps <= 4 * MAX_STEPS, "board: {cost:?}");
+
+    // The reports add up kept totals: four weeks in Istanbul (3 hours, 27 days, 21 hours of
+    // totals), the same four weeks read from the links, and the last week up to now, whose
+    // pending links expire around now and are read for the days that straddle it.
+    let istanbul = Zone::hours(3);
+    let first = synthetic_link(2_000).1.date_naive();
+    let last = first + TimeDelta::days(27);
+    let month = store
+        .day_report(PROFILE, first, last, istanbul, now)
+        .unwrap();
+    assert!(month.links > 75_000, "{}", month.links);
+    check("four weeks' report", store.last_query_cost(), month.links);
+    let read = store
+        .day_report_from_links(PROFILE, first, last, istanbul, now)
+        .unwrap();
+    assert_eq!(read, month);
+    let cost = store.last_query_cost();
+    println!("four weeks' report from the links: {cost:?}");
+    assert!(cost.vm_steps > 10 * MAX_STEPS, "{cost:?}");
+    let week = store
+        .day_report(
+            PROFILE,
+            now.date_naive() - TimeDelta::days(6),
+            now.date_naive(),
+            istanbul,
+            now,
+        )
+        .unwrap();
+    let cost = store.last_query_cost();
+    println!("this week's report: {} links, {cost:?}", week.links);
+    assert!(cost.vm_steps <= 4 * MAX_STEPS, "this week: {cost:?}");
 
     // The bound is not loose: the query the search ran before migration 5 for an order prefix
     // with many old matches (rank every match from the order index) is far above it.

@@ -20,6 +20,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
+use super::tallies::{self, Tally};
 use super::{Store, StoreError, from_millis, items, links, parse_decimal_opt, to_millis};
 use crate::api::wire::PaymentLink;
 use crate::domain::Currency;
@@ -373,8 +374,13 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<JournalRow, StoreError> {
         self.journal_transition(key, &[JournalState::Pending], "complete it", |tx, row| {
-            links::upsert_in(tx, &row.key.profile, link, now)?;
-            items::record_request_items(tx, &row.key.profile, &row.key.endpoint, &row.body, link)?;
+            let profile = &row.key.profile;
+            let mut tally = Tally::default();
+            links::upsert_in(tx, &mut tally, profile, link, now)?;
+            tallies::track(tx, &mut tally, profile, &link.id, || {
+                items::record_request_items(tx, profile, &row.key.endpoint, &row.body, link)
+            })?;
+            tally.write(tx)?;
             tx.execute(
                 "UPDATE journal SET state = 'completed', link_id = ?2, updated_at = ?3
                  WHERE id = ?1",

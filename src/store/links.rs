@@ -30,6 +30,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
+use super::tallies::{self, Tally};
 use super::{Columns, Store, StoreError, col, from_millis, parse_decimal_opt, to_millis};
 use crate::api::wire::{PaymentLink, format_time, parse_time};
 use crate::clock::Zone;
@@ -309,16 +310,33 @@ fn collect(mut rows: rusqlite::Rows<'_>) -> Result<Vec<StoredLink>, StoreError> 
 /// Stores or refreshes a link. A field the new answer leaves out (null) keeps the value
 /// history has: a partial answer never erases what is known. `created_at` is kept from the
 /// first store.
+///
+/// The link's change of share in the kept report totals goes to `tally`, which the caller
+/// writes in the same transaction (`tallies::Tally::write`).
 pub(crate) fn upsert_in(
     conn: &Connection,
+    tally: &mut Tally,
     profile: &str,
     link: &PaymentLink,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    upsert_at(conn, profile, link, now, now)
+    upsert_at(conn, tally, profile, link, now, now)
 }
 
 fn upsert_at(
+    conn: &Connection,
+    tally: &mut Tally,
+    profile: &str,
+    l: &PaymentLink,
+    created_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    tallies::track(conn, tally, profile, &l.id, || {
+        upsert_row(conn, profile, l, created_at, now)
+    })
+}
+
+fn upsert_row(
     conn: &Connection,
     profile: &str,
     l: &PaymentLink,
@@ -550,7 +568,14 @@ impl Store {
         link: &PaymentLink,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        upsert_in(&self.conn, profile, link, now)
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut tally = Tally::default();
+        upsert_in(&tx, &mut tally, profile, link, now)?;
+        tally.write(&tx)?;
+        tx.commit()?;
+        Ok(())
     }
 
     /// Stores the answer to a cancel made through paydesk and marks the link cancelled (the
@@ -565,12 +590,17 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        upsert_in(&tx, profile, link, now)?;
-        tx.execute(
-            "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
-             WHERE profile = ?1 AND id = ?2",
-            params![profile, link.id, to_millis(now)],
-        )?;
+        let mut tally = Tally::default();
+        upsert_in(&tx, &mut tally, profile, link, now)?;
+        tallies::track(&tx, &mut tally, profile, &link.id, || {
+            tx.execute(
+                "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
+                 WHERE profile = ?1 AND id = ?2",
+                params![profile, link.id, to_millis(now)],
+            )?;
+            Ok(())
+        })?;
+        tally.write(&tx)?;
         tx.commit()?;
         Ok(())
     }
@@ -585,10 +615,12 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut n = 0;
+        let mut tally = Tally::default();
         for (link, created_at) in links {
-            upsert_at(&tx, profile, &link, created_at, created_at)?;
+            upsert_at(&tx, &mut tally, profile, &link, created_at, created_at)?;
             n += 1;
         }
+        tally.write(&tx)?;
         tx.commit()?;
         if n >= OPTIMIZE_AFTER {
             // Merge the full-text index's segments so word search reads one b-tree. Smaller

@@ -242,8 +242,51 @@ WHEN old.description IS NOT new.description OR old.order_number IS NOT new.order
 END;
 ";
 
+/// Version 6: report totals kept as links are stored (see `store::tallies`), so that a report
+/// over a month reads totals instead of every link. Sums are exact decimals as text. The step
+/// is followed, in its transaction, by `tallies::rebuild`, which fills them from the links
+/// already stored.
+const V6: &str = "
+CREATE TABLE report_cells (
+    profile    TEXT NOT NULL,
+    span       INTEGER NOT NULL,
+    bucket     INTEGER NOT NULL,
+    currency   TEXT NOT NULL,
+    kind       INTEGER NOT NULL,
+    at         INTEGER NOT NULL,
+    links      INTEGER NOT NULL,
+    paid       TEXT NOT NULL,
+    expiry_min INTEGER,
+    expiry_max INTEGER,
+    by_quarter TEXT,
+    PRIMARY KEY (profile, span, bucket, currency, kind, at)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE report_items (
+    profile    TEXT NOT NULL,
+    span       INTEGER NOT NULL,
+    bucket     INTEGER NOT NULL,
+    currency   TEXT NOT NULL,
+    item       TEXT NOT NULL,
+    lines      INTEGER NOT NULL,
+    quantity   INTEGER NOT NULL,
+    sum        TEXT NOT NULL,
+    unpriced   INTEGER NOT NULL,
+    variant_id TEXT,
+    name       TEXT,
+    PRIMARY KEY (profile, span, bucket, currency, item)
+) STRICT, WITHOUT ROWID;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
+
+/// What a step needs done in Rust after its SQL, in the same transaction.
+fn after_step(tx: &Connection, version: u32) -> Result<(), StoreError> {
+    if version == 6 {
+        super::tallies::rebuild(tx)?;
+    }
+    Ok(())
+}
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {
@@ -285,6 +328,7 @@ pub fn migrate_to(conn: &mut Connection, target: u32) -> Result<u32, StoreError>
             continue;
         }
         tx.execute_batch(step)?;
+        after_step(&tx, version)?;
         tx.pragma_update(None, "user_version", version)?;
         tx.commit()?;
         applied += 1;

@@ -28,6 +28,7 @@ pub mod messages;
 pub mod migrations;
 mod profiles;
 mod report;
+mod tallies;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

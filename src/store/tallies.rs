@@ -1,0 +1,669 @@
+//! Report totals kept as links are stored, so that a report over a month reads a few hundred
+//! rows of totals instead of every link of the month.
+//!
+//! A link's *share* of a report is what the day report would take from it: its currency, its
+//! bucket (paid, partially paid, cancelled, expired, pending, other; see [`super::report`]),
+//! what was paid on it and the quarter-hour the money came in, its expiry while it is pending,
+//! and, once paid, its items. Every write to a link or to its items reads the link's share
+//! before and after the write, in the write's transaction, and adds the difference to two
+//! tables of sums (migration 6):
+//!
+//! - `report_cells`: per profile, span, bucket, currency and *kind*, the number of links and
+//!   the sum paid on them. The kinds are the report's buckets plus *collected*, whose cells are
+//!   further split by the UTC day the money came in (`at`) and hold its sums by quarter-hour of
+//!   that day (`by_quarter`), for the report's hourly chart in any zone.
+//! - `report_items`: per profile, span, bucket, currency and item (catalog variant or name),
+//!   the quantity sold on paid links and its sum.
+//!
+//! Each link is counted three times over, in the cell of the UTC quarter-hour, of the UTC
+//! hour and of the UTC day it was created in (the *spans*). A report over local days turns
+//! them into one UTC range, whose ends are local midnights and so whole quarter-hours in every
+//! zone in use today, and covers it with the largest aligned spans that fit ([`cover`]): a
+//! month in UTC+3 is 3 hours, 30 days and 21 hours. A report whose range is not made of
+//! quarter-hours (a zone a few minutes off the quarter, as local mean time was before 1900)
+//! reads the links themselves instead, which gives the same report.
+//!
+//! One part of a report cannot be kept: whether a pending link has expired depends on the
+//! time of the report. A pending cell keeps the earliest and the latest expiry of the links
+//! ever added to it (a link without a readable expiry never expires). At report time, a cell
+//! whose latest expiry has passed is all expired, one whose earliest has not is all pending,
+//! and only a cell that straddles the time of the report has its pending links read (links
+//! created in one quarter-hour, hour or day around now).
+//!
+//! Sums are exact decimals, stored as text and added in Rust. [`rebuild`] computes every
+//! total from the links themselves (migration 6 runs it on an existing file); the tests hold
+//! the kept totals to it after every kind of write.
+
+use std::collections::{BTreeMap, HashMap};
+use std::str::FromStr;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use rust_decimal::Decimal;
+
+use super::links::read_currency;
+use super::{StoreError, parse_decimal};
+use crate::api::wire::parse_time;
+use crate::domain::{Currency, LinkStatus};
+
+const MINUTE_MS: i64 = 60_000;
+/// A quarter-hour, the finest span and the step of the collected times, in milliseconds.
+pub(crate) const QUARTER_MS: i64 = 15 * MINUTE_MS;
+/// A day, in milliseconds.
+pub(crate) const DAY_MS: i64 = 24 * 60 * MINUTE_MS;
+/// The spans every link is counted in, finest first: a UTC quarter-hour, hour and day.
+pub(crate) const SPANS: [i64; 3] = [QUARTER_MS, 60 * MINUTE_MS, DAY_MS];
+
+/// Which part of a report a link counts in (the report's buckets), and the collected money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    /// Status COMPLETED.
+    Paid,
+    /// Not completed, something paid.
+    PartiallyPaid,
+    /// Cancelled through paydesk, nothing paid.
+    Cancelled,
+    /// Status EXPIRED, nothing paid, not cancelled here.
+    Expired,
+    /// Status PENDING, nothing paid, not cancelled here: expired or pending at report time.
+    Pending,
+    /// Anything else.
+    Other,
+    /// Not a bucket: the money paid on links, by the day and quarter-hour it came in.
+    Collected,
+}
+
+impl Kind {
+    /// The report's bucket of a link (before the pending ones are split by their expiry).
+    pub(crate) fn of(status: Option<&str>, paid: Decimal, cancelled: bool) -> Kind {
+        if status == Some(LinkStatus::Completed.as_str()) {
+            Kind::Paid
+        } else if paid > Decimal::ZERO {
+            Kind::PartiallyPaid
+        } else if cancelled {
+            Kind::Cancelled
+        } else if status == Some(LinkStatus::Pending.as_str()) {
+            Kind::Pending
+        } else if status == Some(LinkStatus::Expired.as_str()) {
+            Kind::Expired
+        } else {
+            Kind::Other
+        }
+    }
+
+    /// The stored code.
+    pub(crate) fn code(self) -> i64 {
+        match self {
+            Kind::Paid => 0,
+            Kind::PartiallyPaid => 1,
+            Kind::Cancelled => 2,
+            Kind::Expired => 3,
+            Kind::Pending => 4,
+            Kind::Other => 5,
+            Kind::Collected => 6,
+        }
+    }
+
+    /// The kind of a stored code.
+    pub(crate) fn from_code(code: i64) -> Result<Kind, StoreError> {
+        Ok(match code {
+            0 => Kind::Paid,
+            1 => Kind::PartiallyPaid,
+            2 => Kind::Cancelled,
+            3 => Kind::Expired,
+            4 => Kind::Pending,
+            5 => Kind::Other,
+            6 => Kind::Collected,
+            _ => {
+                return Err(StoreError::Corrupt {
+                    what: "report total kind",
+                    value: code.to_string(),
+                });
+            }
+        })
+    }
+}
+
+/// When a pending link expires, in Unix milliseconds; `i64::MAX` (never) when its expiry is
+/// missing or unreadable, as the report reads it.
+pub(crate) fn expiry_millis(expiry: Option<&str>) -> i64 {
+    expiry
+        .and_then(parse_time)
+        .map_or(i64::MAX, |t| t.timestamp_millis())
+}
+
+/// One item line of a paid link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ItemShare {
+    /// The catalog variant, else the name sent (trimmed): what the report groups by.
+    key: String,
+    variant_id: Option<String>,
+    name: Option<String>,
+    quantity: i64,
+    /// Unit price × quantity; `None` when the price is not known here.
+    line: Option<Decimal>,
+}
+
+/// What one link adds to the kept totals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Share {
+    created_at: i64,
+    currency: Currency,
+    kind: Kind,
+    /// What was paid on it.
+    paid: Decimal,
+    /// When the money came in (completion, else the last update), when something was paid.
+    collected_at: Option<i64>,
+    /// Its expiry, for a pending link.
+    expiry: i64,
+    /// Its items, for a paid link.
+    items: Vec<ItemShare>,
+}
+
+/// The columns a share is computed from, in this order.
+const SHARE_COLUMNS: &str = "profile, id, created_at, currency, status, paid_amount,
+    expiry_date, completed_date, updated_at, cancelled_at";
+
+/// A link's share from a row of [`SHARE_COLUMNS`], its items read from `link_items` when paid.
+fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, StoreError> {
+    let created_at: i64 = r.get(2)?;
+    let currency = r
+        .get::<_, Option<String>>(3)?
+        .map(read_currency)
+        .transpose()?
+        .unwrap_or_default();
+    let status: Option<String> = r.get(4)?;
+    let paid = match r.get_ref(5)?.as_str_or_null().ok().flatten() {
+        Some(p) => parse_decimal(p, "link paid amount")?,
+        None => Decimal::ZERO,
+    };
+    let cancelled = r.get::<_, Option<i64>>(9)?.is_some();
+    let kind = Kind::of(status.as_deref(), paid, cancelled);
+    let expiry = if kind == Kind::Pending {
+        expiry_millis(r.get::<_, Option<String>>(6)?.as_deref())
+    } else {
+        0
+    };
+    let collected_at = if paid > Decimal::ZERO {
+        let completed: Option<String> = r.get(7)?;
+        Some(match completed.as_deref().and_then(parse_time) {
+            Some(t) => t.timestamp_millis(),
+            None => r.get(8)?,
+        })
+    } else {
+        None
+    };
+    let items = if kind == Kind::Paid {
+        let profile: String = r.get(0)?;
+        let id: String = r.get(1)?;
+        items_of(conn, &profile, &id)?
+    } else {
+        Vec::new()
+    };
+    Ok(Share {
+        created_at,
+        currency,
+        kind,
+        paid: if paid > Decimal::ZERO {
+            paid
+        } else {
+            Decimal::ZERO
+        },
+        collected_at,
+        expiry,
+        items,
+    })
+}
+
+fn items_of(conn: &Connection, profile: &str, id: &str) -> Result<Vec<ItemShare>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT variant_id, name, unit_price, quantity FROM link_items
+         WHERE profile = ?1 AND link_id = ?2 ORDER BY position",
+    )?;
+    let mut rows = stmt.query(params![profile, id])?;
+    let mut items = Vec::new();
+    while let Some(r) = rows.next()? {
+        let variant_id: Option<String> = r.get(0)?;
+        let name: Option<String> = r.get(1)?;
+        let price: Option<String> = r.get(2)?;
+        let quantity: i64 = r.get(3)?;
+        let quantity = quantity.max(0);
+        let line = price
+            .map(|p| parse_decimal(&p, "item unit price"))
+            .transpose()?
+            .map(|p| p * Decimal::from(quantity));
+        let key = match &variant_id {
+            Some(v) => format!("v:{v}"),
+            None => format!("n:{}", name.as_deref().unwrap_or_default().trim()),
+        };
+        items.push(ItemShare {
+            key,
+            variant_id,
+            name: name.map(|n| n.trim().to_owned()),
+            quantity,
+            line,
+        });
+    }
+    Ok(items)
+}
+
+/// The share of link `id` of `profile` as stored now; `None` when it is not stored.
+pub(crate) fn share_of(
+    conn: &Connection,
+    profile: &str,
+    id: &str,
+) -> Result<Option<Share>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {SHARE_COLUMNS} FROM links WHERE profile = ?1 AND id = ?2"
+    ))?;
+    let mut rows = stmt.query(params![profile, id])?;
+    rows.next()?.map(|r| share_from_row(conn, r)).transpose()
+}
+
+/// A cell of `report_cells`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct CellKey {
+    profile: String,
+    span: usize,
+    bucket: i64,
+    currency: Currency,
+    kind: Kind,
+    /// The UTC day (Unix ms / [`DAY_MS`]) the money came in, for [`Kind::Collected`].
+    at: i64,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Cell {
+    links: i64,
+    paid: Decimal,
+    /// The earliest and latest expiry added (pending cells).
+    expiry: Option<(i64, i64)>,
+    /// The money by quarter-hour of the day (collected cells).
+    by_quarter: BTreeMap<i64, Decimal>,
+}
+
+/// Sums by quarter-hour of a day as stored: `quarter:sum` pairs, space separated, without
+/// the quarters whose sum is zero.
+pub(crate) fn parse_quarters(text: &str) -> Result<BTreeMap<i64, Decimal>, StoreError> {
+    let corrupt = || StoreError::Corrupt {
+        what: "collected sums by quarter-hour",
+        value: text.to_owned(),
+    };
+    text.split_whitespace()
+        .map(|pair| {
+            let (q, sum) = pair.split_once(':').ok_or_else(corrupt)?;
+            let q: i64 = q.parse().map_err(|_| corrupt())?;
+            Ok((q, parse_decimal(sum, "collected sum")?))
+        })
+        .collect()
+}
+
+fn format_quarters(sums: &BTreeMap<i64, Decimal>) -> Option<String> {
+    let pairs: Vec<String> = sums
+        .iter()
+        .filter(|(_, sum)| !sum.is_zero())
+        .map(|(q, sum)| format!("{q}:{sum}"))
+        .collect();
+    (!pairs.is_empty()).then(|| pairs.join(" "))
+}
+
+/// A cell of `report_items`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ItemKey {
+    profile: String,
+    span: usize,
+    bucket: i64,
+    currency: Currency,
+    item: String,
+}
+
+#[derive(Debug, Clone, Default)]
+struct ItemCell {
+    lines: i64,
+    quantity: i64,
+    sum: Decimal,
+    /// Lines whose price is not known here.
+    unpriced: i64,
+    variant_id: Option<String>,
+    name: Option<String>,
+}
+
+fn widen(bounds: Option<(i64, i64)>, other: Option<(i64, i64)>) -> Option<(i64, i64)> {
+    match (bounds, other) {
+        (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+        (x, None) | (None, x) => x,
+    }
+}
+
+/// A `report_cells` row as read: links, paid, expiry bounds, sums by quarter-hour.
+type StoredCell = (i64, String, Option<i64>, Option<i64>, Option<String>);
+/// A `report_items` row as read: lines, quantity, sum, unpriced lines, variant, name.
+type StoredItem = (i64, i64, String, i64, Option<String>, Option<String>);
+
+/// Changes to the kept totals, summed in memory and written once ([`Tally::write`]).
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    cells: HashMap<CellKey, Cell>,
+    items: HashMap<ItemKey, ItemCell>,
+}
+
+impl Tally {
+    /// Records that a link's share went from `before` to `after`.
+    pub(crate) fn change(&mut self, profile: &str, before: Option<&Share>, after: Option<&Share>) {
+        if before == after {
+            return;
+        }
+        if let Some(s) = before {
+            self.add(profile, s, -1);
+        }
+        if let Some(s) = after {
+            self.add(profile, s, 1);
+        }
+    }
+
+    fn add(&mut self, profile: &str, s: &Share, sign: i64) {
+        let signed = |d: Decimal| if sign < 0 { -d } else { d };
+        for (span, length) in SPANS.iter().enumerate() {
+            let bucket = s.created_at.div_euclid(*length);
+            let key = |kind, at| CellKey {
+                profile: profile.to_owned(),
+                span,
+                bucket,
+                currency: s.currency,
+                kind,
+                at,
+            };
+            let cell = self.cells.entry(key(s.kind, 0)).or_default();
+            cell.links += sign;
+            cell.paid += signed(s.paid);
+            if s.kind == Kind::Pending && sign > 0 {
+                cell.expiry = widen(cell.expiry, Some((s.expiry, s.expiry)));
+            }
+            if let Some(at) = s.collected_at {
+                let cell = self
+                    .cells
+                    .entry(key(Kind::Collected, at.div_euclid(DAY_MS)))
+                    .or_default();
+                cell.links += sign;
+                cell.paid += signed(s.paid);
+                *cell
+                    .by_quarter
+                    .entry(at.rem_euclid(DAY_MS) / QUARTER_MS)
+                    .or_default() += signed(s.paid);
+            }
+            for item in &s.items {
+                let cell = self
+                    .items
+                    .entry(ItemKey {
+                        profile: profile.to_owned(),
+                        span,
+                        bucket,
+                        currency: s.currency,
+                        item: item.key.clone(),
+                    })
+                    .or_default();
+                cell.lines += sign;
+                cell.quantity += sign * item.quantity;
+                match item.line {
+                    Some(line) => cell.sum += signed(line),
+                    None => cell.unpriced += sign,
+                }
+                if sign > 0 {
+                    cell.variant_id = cell.variant_id.take().or_else(|| item.variant_id.clone());
+                    cell.name = cell.name.take().or_else(|| item.name.clone());
+                }
+            }
+        }
+    }
+
+    /// Adds the changes to the stored totals (inside the caller's transaction).
+    pub(crate) fn write(self, conn: &Connection) -> Result<(), StoreError> {
+        let mut read = conn.prepare_cached(
+            "SELECT links, paid, expiry_min, expiry_max, by_quarter FROM report_cells
+             WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
+                 AND at = ?6",
+        )?;
+        let mut put = conn.prepare_cached(
+            "INSERT OR REPLACE INTO report_cells
+                 (profile, span, bucket, currency, kind, at, links, paid, expiry_min, expiry_max,
+                  by_quarter)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        let mut delete = conn.prepare_cached(
+            "DELETE FROM report_cells
+             WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
+                 AND at = ?6",
+        )?;
+        for (k, d) in self.cells {
+            if d.links == 0
+                && d.paid.is_zero()
+                && d.expiry.is_none()
+                && d.by_quarter.values().all(Decimal::is_zero)
+            {
+                continue;
+            }
+            let span = i64::try_from(k.span).unwrap_or(0);
+            let key = params![
+                k.profile,
+                span,
+                k.bucket,
+                k.currency.as_str(),
+                k.kind.code(),
+                k.at
+            ];
+            let stored: Option<StoredCell> = read
+                .query_row(key, |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                })
+                .optional()?;
+            let mut cell = Cell::default();
+            if let Some((links, paid, min, max, by_quarter)) = stored {
+                cell.links = links;
+                cell.paid = parse_decimal(&paid, "report total")?;
+                cell.expiry = min.zip(max);
+                cell.by_quarter = parse_quarters(by_quarter.as_deref().unwrap_or_default())?;
+            }
+            cell.links += d.links;
+            cell.paid += d.paid;
+            cell.expiry = widen(cell.expiry, d.expiry);
+            for (q, sum) in d.by_quarter {
+                *cell.by_quarter.entry(q).or_default() += sum;
+            }
+            if cell.links <= 0 {
+                if cell.links < 0 || !cell.paid.is_zero() {
+                    tracing::error!(?k, "kept report totals went below zero; dropped the cell");
+                }
+                delete.execute(key)?;
+            } else {
+                put.execute(params![
+                    k.profile,
+                    span,
+                    k.bucket,
+                    k.currency.as_str(),
+                    k.kind.code(),
+                    k.at,
+                    cell.links,
+                    cell.paid.to_string(),
+                    cell.expiry.map(|e| e.0),
+                    cell.expiry.map(|e| e.1),
+                    format_quarters(&cell.by_quarter),
+                ])?;
+            }
+        }
+        let mut read = conn.prepare_cached(
+            "SELECT lines, quantity, sum, unpriced, variant_id, name FROM report_items
+             WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND item = ?5",
+        )?;
+        let mut put = conn.prepare_cached(
+            "INSERT OR REPLACE INTO report_items
+                 (profile, span, bucket, currency, item, lines, quantity, sum, unpriced,
+                  variant_id, name)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        let mut delete = conn.prepare_cached(
+            "DELETE FROM report_items
+             WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND item = ?5",
+        )?;
+        for (k, d) in self.items {
+            if d.lines == 0 && d.quantity == 0 && d.sum.is_zero() && d.unpriced == 0 {
+                continue;
+            }
+            let span = i64::try_from(k.span).unwrap_or(0);
+            let key = params![k.profile, span, k.bucket, k.currency.as_str(), k.item];
+            let stored: Option<StoredItem> = read
+                .query_row(key, |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                })
+                .optional()?;
+            let mut cell = ItemCell::default();
+            if let Some((lines, quantity, sum, unpriced, variant_id, name)) = stored {
+                cell = ItemCell {
+                    lines,
+                    quantity,
+                    sum: parse_decimal(&sum, "report item total")?,
+                    unpriced,
+                    variant_id,
+                    name,
+                };
+            }
+            cell.lines += d.lines;
+            cell.quantity += d.quantity;
+            cell.sum += d.sum;
+            cell.unpriced += d.unpriced;
+            cell.variant_id = cell.variant_id.or(d.variant_id);
+            cell.name = cell.name.or(d.name);
+            if cell.lines <= 0 {
+                if cell.lines < 0 || cell.quantity != 0 {
+                    tracing::error!(?k, "kept item totals went below zero; dropped the cell");
+                }
+                delete.execute(key)?;
+            } else {
+                put.execute(params![
+                    k.profile,
+                    span,
+                    k.bucket,
+                    k.currency.as_str(),
+                    k.item,
+                    cell.lines,
+                    cell.quantity,
+                    cell.sum.to_string(),
+                    cell.unpriced,
+                    cell.variant_id,
+                    cell.name,
+                ])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `write` on link `id` of `profile` and records the change of its share in `tally`.
+pub(crate) fn track<T>(
+    conn: &Connection,
+    tally: &mut Tally,
+    profile: &str,
+    id: &str,
+    write: impl FnOnce() -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let before = share_of(conn, profile, id)?;
+    let out = write()?;
+    let after = share_of(conn, profile, id)?;
+    tally.change(profile, before.as_ref(), after.as_ref());
+    Ok(out)
+}
+
+/// Computes every kept total again from the links and their items (inside the caller's
+/// transaction): migration 6 on a file that already has links, and the tests' reference.
+pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
+    conn.execute_batch("DELETE FROM report_cells; DELETE FROM report_items;")?;
+    let mut tally = Tally::default();
+    let mut stmt = conn.prepare(&format!("SELECT {SHARE_COLUMNS} FROM links"))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let profile: String = r.get(0)?;
+        let share = share_from_row(conn, r)?;
+        tally.add(&profile, &share, 1);
+    }
+    tally.write(conn)
+}
+
+/// The pieces of the range `from..to` (Unix ms), largest spans first where they fit: each is
+/// (span index, first bucket, bucket after the last). `None` when the ends are not whole
+/// quarter-hours; the pieces then cannot hold the range exactly.
+pub(crate) fn cover(from: i64, to: i64) -> Option<Vec<(usize, i64, i64)>> {
+    if from.rem_euclid(QUARTER_MS) != 0 || to.rem_euclid(QUARTER_MS) != 0 {
+        return None;
+    }
+    let mut pieces = Vec::new();
+    cover_at(from, to, SPANS.len() - 1, &mut pieces);
+    Some(pieces)
+}
+
+fn cover_at(from: i64, to: i64, span: usize, out: &mut Vec<(usize, i64, i64)>) {
+    if from >= to {
+        return;
+    }
+    let length = SPANS[span];
+    let first = from.div_euclid(length) + i64::from(from.rem_euclid(length) != 0);
+    let end = to.div_euclid(length);
+    if span == 0 || first >= end {
+        if span == 0 {
+            out.push((0, first, end));
+        } else {
+            cover_at(from, to, span - 1, out);
+        }
+        return;
+    }
+    cover_at(from, first * length, span - 1, out);
+    out.push((span, first, end));
+    cover_at(end * length, to, span - 1, out);
+}
+
+/// The currency of a stored cell.
+pub(crate) fn cell_currency(text: &str) -> Result<Currency, StoreError> {
+    Currency::from_str(text).map_err(|_| StoreError::Corrupt {
+        what: "report total currency",
+        value: text.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every piece is aligned to its span, the pieces follow one another without gap or
+    /// overlap, and they hold exactly the range.
+    #[test]
+    fn a_range_is_covered_exactly_by_aligned_pieces() {
+        let day = SPANS[2];
+        let cases = [
+            (0, day),
+            (-3 * 3_600_000, 30 * day - 3 * 3_600_000),
+            (19_800_000, 19_800_000 + 31 * day),
+            (QUARTER_MS, 2 * QUARTER_MS),
+            (5 * day + 45 * MINUTE_MS, 5 * day + 2 * 3_600_000),
+            (7 * day, 7 * day),
+        ];
+        for (from, to) in cases {
+            let pieces = cover(from, to).unwrap();
+            let mut at = from;
+            for &(span, first, end) in &pieces {
+                assert!(first < end, "{from}..{to}: empty piece {pieces:?}");
+                assert_eq!(first * SPANS[span], at, "{from}..{to}: {pieces:?}");
+                at = end * SPANS[span];
+            }
+            assert_eq!(at, to, "{from}..{to}: {pieces:?}");
+        }
+        // A month in UTC+3: 3 hours, 30 days, 21 hours (no quarter-hour at all).
+        let month = cover(-3 * 3_600_000, 30 * day + 21 * 3_600_000).unwrap();
+        assert_eq!(month, vec![(1, -3, 0), (2, 0, 30), (1, 720, 741)]);
+        assert_eq!(cover(1, day), None);
+        assert_eq!(cover(0, day + 60_000), None);
+    }
+}
