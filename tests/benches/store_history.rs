@@ -401,31 +401,35 @@ fn figures(_: &mut Criterion) {
         );
     });
     add(format!("month report ({in_month} links)"), "≤ 5 ms", t);
-    // The report's links query alone, stepped and its columns read (no Rust-side parsing):
-    // the part of the month report a covering index could shorten. (A covering index of every
-    // column it reads, tried as migration 6 in commit bf9ece4, measured no faster: the rows are
-    // stored in time order, so the table walk is as local as the index walk.)
-    let mut stmt = raw
-        .prepare(
-            "SELECT currency, status, paid_amount, expiry_date, completed_date, updated_at,
-                 cancelled_at
-             FROM links INDEXED BY links_recent
-             WHERE profile = ?1 AND created_at >= ?2 AND created_at < ?3",
-        )
-        .unwrap();
+    // The month at the counter: from the 1st to today, whose pending links expire around now
+    // (their cells are read link by link).
+    let this_month = now.date_naive().with_day(1).unwrap();
+    let in_this_month = store
+        .day_report(PROFILE, this_month, now.date_naive(), utc, now)
+        .unwrap()
+        .links;
     let t = median(|| {
-        let mut rows = stmt.query(month_args).unwrap();
-        let mut n = 0usize;
-        while let Some(r) = rows.next().unwrap() {
-            for i in 0..7 {
-                black_box(r.get_ref(i).unwrap());
-            }
-            n += 1;
-        }
-        black_box(n);
+        black_box(
+            store
+                .day_report(PROFILE, this_month, now.date_naive(), utc, now)
+                .unwrap(),
+        );
     });
     add(
-        "month report's links query alone (SQL only, columns read in place)".into(),
+        format!("this month's report up to now ({in_this_month} links, pending ones expiring)"),
+        "≤ 5 ms",
+        t,
+    );
+    // The same month read from its links, as every report was before migration 6 kept totals.
+    let t = median(|| {
+        black_box(
+            store
+                .day_report_from_links(PROFILE, month_first, month_last, utc, now)
+                .unwrap(),
+        );
+    });
+    add(
+        format!("month report read from its {in_month} links (before migration 6)"),
         "",
         t,
     );
@@ -445,6 +449,95 @@ fn figures(_: &mut Criterion) {
         );
     });
     add(format!("open-links board ({board_rows} rows)"), "≤ 1 ms", t);
+    // The board's statement alone, stepped with every column read in place (no `StoredLink`
+    // built): the part of the board SQLite does.
+    let mut stmt = raw
+        .prepare(
+            "SELECT * FROM links INDEXED BY links_recent
+             WHERE profile = ?1 AND created_at >= ?2
+             ORDER BY created_at DESC, id DESC LIMIT ?3",
+        )
+        .unwrap();
+    let board_args = rusqlite::params![
+        PROFILE,
+        millis(today),
+        i64::try_from(paydesk::board::MAX_ROWS).unwrap()
+    ];
+    let t = median(|| {
+        let mut rows = stmt.query(board_args).unwrap();
+        while let Some(r) = rows.next().unwrap() {
+            for i in 0..columns {
+                black_box(r.get_ref(i).unwrap());
+            }
+        }
+    });
+    add(
+        "open-links board's rows alone (SQL only, columns read in place)".into(),
+        "",
+        t,
+    );
+
+    // History's totals line (count and sums per currency of the whole filtered set), which
+    // the History view asks for when it opens and on every filter change.
+    let t = median(|| {
+        black_box(
+            store
+                .link_totals(PROFILE, &LinkQuery::default(), None)
+                .unwrap(),
+        );
+    });
+    add(
+        format!("History's totals, no filter ({links} links)"),
+        "",
+        t,
+    );
+    let t = median(|| {
+        black_box(
+            store
+                .link_totals(PROFILE, &LinkQuery::default(), Some(day_range))
+                .unwrap(),
+        );
+    });
+    add("History's totals, one day".into(), "", t);
+
+    // What keeping the totals adds to a write: a refresh that turns a link paid and one that
+    // changes nothing the totals hold, on a small history in memory (no disk, so the figure
+    // is the CPU work of the write and its totals).
+    let mut scratch = Store::open_in_memory().unwrap();
+    scratch
+        .insert_links_bulk(PROFILE, synthetic_links(10_000))
+        .unwrap();
+    let (mut link, created) = synthetic_link(5_000);
+    let mut flip = false;
+    let t = median(|| {
+        flip = !flip;
+        link.status = Some(if flip {
+            paydesk::domain::LinkStatus::Completed
+        } else {
+            paydesk::domain::LinkStatus::Pending
+        });
+        link.paid_amount = link.status.as_ref().map(|s| {
+            if *s == paydesk::domain::LinkStatus::Completed {
+                link.amount.unwrap()
+            } else {
+                rust_decimal::Decimal::ZERO
+            }
+        });
+        scratch.upsert_link(PROFILE, &link, created).unwrap();
+    });
+    add(
+        "a refresh that turns a link paid or back (in memory, totals kept)".into(),
+        "",
+        t,
+    );
+    let t = median(|| {
+        scratch.upsert_link(PROFILE, &link, created).unwrap();
+    });
+    add(
+        "a refresh that changes nothing the totals hold (in memory)".into(),
+        "",
+        t,
+    );
 
     // The export of every link: end to end, rows per second and peak RSS growth.
     let mut rates = Vec::new();
