@@ -887,6 +887,44 @@ fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
     }
     // The comparison is not of empty reports.
     assert!(compared > 300, "only {compared} non-empty reports compared");
+    // History's totals line adds up the same cells: any days, either end open, any status.
+    let statuses = [
+        None,
+        Some(LinkStatus::Pending),
+        Some(LinkStatus::Completed),
+        Some(LinkStatus::Expired),
+        Some(LinkStatus::Rejected),
+    ];
+    let mut totals_compared = 0;
+    for z in zones() {
+        let mut windows = vec![None];
+        for (first, last) in ranges {
+            windows.push(Some(TimeRange::days(day(first), day(last), z)));
+            windows.push(TimeRange::between(Some(day(first)), None, z));
+            windows.push(TimeRange::between(None, Some(day(last)), z));
+        }
+        for window in windows {
+            for status in &statuses {
+                for profile in [SHOP, OTHER] {
+                    let q = LinkQuery {
+                        status: status.clone(),
+                        ..LinkQuery::default()
+                    };
+                    let kept = store.link_totals(profile, &q, window).unwrap();
+                    let read = store.link_totals_from_links(profile, &q, window).unwrap();
+                    assert_eq!(
+                        kept, read,
+                        "{profile} {status:?} {window:?} in {z:?}: totals differ"
+                    );
+                    totals_compared += usize::from(kept.count > 0);
+                }
+            }
+        }
+    }
+    assert!(
+        totals_compared > 500,
+        "only {totals_compared} totals compared"
+    );
     let month = store
         .day_report(SHOP, day("2026-11-01"), day("2026-11-30"), zone(), now())
         .unwrap();

@@ -1,6 +1,6 @@
 //! No first page of history reads more than a few hundred rows, whatever it asks for: each
 //! search of the history bench's shapes over a generated 100,000-link file, with the board's
-//! read, a date range's first page and a four weeks' report, measured with `SQLite`'s own statement counters
+//! read, a date range's first page, a four weeks' report and History's totals line, measured with `SQLite`'s own statement counters
 //! (`sqlite3_stmt_status`, summed over every statement the search runs), not by timing.
 //!
 //! A row read costs a handful of virtual machine steps, so [`MAX_STEPS`] allows a few hundred
@@ -115,6 +115,13 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
     let cost = store.last_query_cost();
     println!("this week's report: {} links, {cost:?}", week.links);
     assert!(cost.vm_steps <= 4 * MAX_STEPS, "this week: {cost:?}");
+
+    // History's totals line over the whole history adds up kept totals too.
+    let totals = store
+        .link_totals(PROFILE, &LinkQuery::default(), None)
+        .unwrap();
+    assert_eq!(totals.count, usize::try_from(LINKS).unwrap());
+    check("History's totals", store.last_query_cost(), totals.count);
 
     // The bound is not loose: the query the search ran before migration 5 for an order prefix
     // with many old matches (rank every match from the order index) is far above it.

@@ -31,7 +31,9 @@ use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
 use super::tallies::{self, Tally};
-use super::{Columns, Store, StoreError, col, from_millis, parse_decimal_opt, to_millis};
+use super::{
+    Columns, Store, StoreError, col, from_millis, parse_decimal, parse_decimal_opt, to_millis,
+};
 use crate::api::wire::{PaymentLink, format_time, parse_time};
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
@@ -119,6 +121,11 @@ impl TimeRange {
     }
 }
 
+/// A range end in Unix ms, `None` for an open one (`TimeRange::between`'s far ends).
+fn open_end(t: DateTime<Utc>) -> Option<i64> {
+    (t != DateTime::<Utc>::MIN_UTC && t != DateTime::<Utc>::MAX_UTC).then(|| to_millis(t))
+}
+
 /// Where a search looks: a profile, perhaps only a window of it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Scope<'a> {
@@ -183,7 +190,14 @@ pub struct LinkTotals {
 impl LinkTotals {
     fn add(&mut self, currency: Option<Currency>, amount: Option<Decimal>, paid: Option<Decimal>) {
         let currency = currency.unwrap_or_default();
-        self.count += 1;
+        let zero = Decimal::new(0, currency.minor_units());
+        self.add_many(currency, 1, amount.unwrap_or(zero), paid.unwrap_or(zero));
+    }
+
+    /// Adds `count` links of `currency` whose amounts and paid amounts sum to `amount` and
+    /// `paid`.
+    fn add_many(&mut self, currency: Currency, count: usize, amount: Decimal, paid: Decimal) {
+        self.count += count;
         let zero = Decimal::new(0, currency.minor_units());
         let at = if let Some(i) = self.by_currency.iter().position(|t| t.currency == currency) {
             i
@@ -205,9 +219,9 @@ impl LinkTotals {
             i
         };
         let t = &mut self.by_currency[at];
-        t.count += 1;
-        t.amount += amount.unwrap_or(zero);
-        t.paid += paid.unwrap_or(zero);
+        t.count += count;
+        t.amount += amount;
+        t.paid += paid;
     }
 }
 
@@ -778,7 +792,34 @@ impl Store {
     /// How many links the search matches and what they add up to, per currency (its `limit`
     /// and `before` are ignored). Exact decimals; a link without a currency counts as TRY
     /// (the API's default), a missing amount as zero.
+    ///
+    /// Without a text filter or a cursor, they are added up from the kept report totals
+    /// (`tallies`: a few hundred cells for any range of whole days, and all of history) instead
+    /// of read from every link.
     pub fn link_totals(
+        &self,
+        profile: &str,
+        q: &LinkQuery,
+        range: Option<TimeRange>,
+    ) -> Result<LinkTotals, StoreError> {
+        self.start_meter();
+        let text = q.text.as_deref().and_then(TextFilter::new);
+        let pieces = range.map_or_else(
+            || tallies::cover_open(None, None),
+            |r| tallies::cover_open(open_end(r.from), open_end(r.to)),
+        );
+        match pieces {
+            Some(pieces) if text.is_none() && q.before.is_none() => {
+                self.totals_from_cells(profile, q.status.as_ref(), &pieces)
+            }
+            _ => self.link_totals_from_links(profile, q, range),
+        }
+    }
+
+    /// [`Store::link_totals`] read from the links themselves: what the kept totals must always
+    /// add up to (the tests compare the two).
+    #[doc(hidden)]
+    pub fn link_totals_from_links(
         &self,
         profile: &str,
         q: &LinkQuery,
@@ -804,6 +845,45 @@ impl Store {
                 parse_decimal_opt(r.get(2)?, "link paid amount")?,
             );
         }
+        Ok(totals)
+    }
+
+    /// History's totals from the kept report totals of `pieces` (see `tallies`).
+    fn totals_from_cells(
+        &self,
+        profile: &str,
+        status: Option<&LinkStatus>,
+        pieces: &[(usize, i64, i64)],
+    ) -> Result<LinkTotals, StoreError> {
+        let mut totals = LinkTotals::default();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT currency, links, amount, paid FROM report_cells
+             WHERE profile = ?1 AND span = ?2 AND bucket >= ?3 AND bucket < ?4 AND kind <> ?5
+                 AND (?6 IS NULL OR status = ?6)",
+        )?;
+        for &(span, first, end) in pieces {
+            let mut rows = stmt.query(params![
+                profile,
+                i64::try_from(span).unwrap_or(0),
+                first,
+                end,
+                tallies::Kind::Collected.code(),
+                status.map(LinkStatus::as_str),
+            ])?;
+            while let Some(r) = rows.next()? {
+                let currency: String = r.get(0)?;
+                let links = usize::try_from(r.get::<_, i64>(1)?).unwrap_or(0);
+                let amount: String = r.get(2)?;
+                let paid: String = r.get(3)?;
+                totals.add_many(
+                    tallies::cell_currency(&currency)?,
+                    links,
+                    parse_decimal(&amount, "report total")?,
+                    parse_decimal(&paid, "report total")?,
+                );
+            }
+        }
+        self.meter(&stmt);
         Ok(totals)
     }
 

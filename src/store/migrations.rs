@@ -243,7 +243,8 @@ END;
 ";
 
 /// Version 6: report totals kept as links are stored (see `store::tallies`), so that a report
-/// over a month reads totals instead of every link. Sums are exact decimals as text. The step
+/// over a month, or History's totals line over a million links, reads totals instead of every
+/// link. Sums are exact decimals as text. The step
 /// is followed, in its transaction, by `tallies::rebuild`, which fills them from the links
 /// already stored.
 const V6: &str = "
@@ -253,13 +254,15 @@ CREATE TABLE report_cells (
     bucket     INTEGER NOT NULL,
     currency   TEXT NOT NULL,
     kind       INTEGER NOT NULL,
+    status     TEXT NOT NULL,
     at         INTEGER NOT NULL,
     links      INTEGER NOT NULL,
+    amount     TEXT NOT NULL,
     paid       TEXT NOT NULL,
     expiry_min INTEGER,
     expiry_max INTEGER,
     by_quarter TEXT,
-    PRIMARY KEY (profile, span, bucket, currency, kind, at)
+    PRIMARY KEY (profile, span, bucket, currency, kind, status, at)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE report_items (
     profile    TEXT NOT NULL,

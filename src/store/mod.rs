@@ -205,7 +205,8 @@ pub struct QueryCost {
 }
 
 impl Store {
-    /// The cost of the last [`Store::search_links_in`] (or `search_links`, or `board_links`).
+    /// The cost of the last [`Store::search_links_in`] (or `search_links`, `board_links`,
+    /// `link_totals`, `day_report`).
     pub fn last_query_cost(&self) -> QueryCost {
         self.cost.get()
     }

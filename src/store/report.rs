@@ -468,12 +468,7 @@ impl Store {
                 Kind::Pending => judged(kind, tallies::expiry_millis(text(r, 3)?), now_ms),
                 _ => kind,
             };
-            let counted = if paid > Decimal::ZERO {
-                paid
-            } else {
-                Decimal::ZERO
-            };
-            sheet.count(currency, kind, 1, counted);
+            sheet.count(currency, kind, 1, paid);
             if paid > Decimal::ZERO {
                 let when = match text(r, 4)?.and_then(parse_time) {
                     Some(t) => t,

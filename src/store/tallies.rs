@@ -8,8 +8,9 @@
 //! before and after the write, in the write's transaction, and adds the difference to two
 //! tables of sums (migration 6):
 //!
-//! - `report_cells`: per profile, span, bucket, currency and *kind*, the number of links and
-//!   the sum paid on them. The kinds are the report's buckets plus *collected*, whose cells are
+//! - `report_cells`: per profile, span, bucket, currency, *kind* and status, the number of
+//!   links, the sum of their amounts and the sum paid on them (History's totals line adds up
+//!   the same cells). The kinds are the report's buckets plus *collected*, whose cells are
 //!   further split by the UTC day the money came in (`at`) and hold its sums by quarter-hour of
 //!   that day (`by_quarter`), for the report's hourly chart in any zone.
 //! - `report_items`: per profile, span, bucket, currency and item (catalog variant or name),
@@ -149,6 +150,10 @@ pub(crate) struct Share {
     created_at: i64,
     currency: Currency,
     kind: Kind,
+    /// The status as stored (`""` for none).
+    status: String,
+    /// Its amount (zero when unknown).
+    amount: Decimal,
     /// What was paid on it.
     paid: Decimal,
     /// When the money came in (completion, else the last update), when something was paid.
@@ -161,7 +166,7 @@ pub(crate) struct Share {
 
 /// The columns a share is computed from, in this order.
 const SHARE_COLUMNS: &str = "profile, id, created_at, currency, status, paid_amount,
-    expiry_date, completed_date, updated_at, cancelled_at";
+    expiry_date, completed_date, updated_at, cancelled_at, amount";
 
 /// A link's share from a row of [`SHARE_COLUMNS`], its items read from `link_items` when paid.
 fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, StoreError> {
@@ -199,15 +204,17 @@ fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, Sto
     } else {
         Vec::new()
     };
+    let amount = match r.get_ref(10)?.as_str_or_null().ok().flatten() {
+        Some(a) => parse_decimal(a, "link amount")?,
+        None => Decimal::ZERO,
+    };
     Ok(Share {
         created_at,
         currency,
         kind,
-        paid: if paid > Decimal::ZERO {
-            paid
-        } else {
-            Decimal::ZERO
-        },
+        status: status.unwrap_or_default(),
+        amount,
+        paid,
         collected_at,
         expiry,
         items,
@@ -267,6 +274,8 @@ struct CellKey {
     bucket: i64,
     currency: Currency,
     kind: Kind,
+    /// The links' status (`""` for none, and for [`Kind::Collected`]).
+    status: String,
     /// The UTC day (Unix ms / [`DAY_MS`]) the money came in, for [`Kind::Collected`].
     at: i64,
 }
@@ -274,6 +283,7 @@ struct CellKey {
 #[derive(Debug, Clone, Default)]
 struct Cell {
     links: i64,
+    amount: Decimal,
     paid: Decimal,
     /// The earliest and latest expiry added (pending cells).
     expiry: Option<(i64, i64)>,
@@ -334,8 +344,15 @@ fn widen(bounds: Option<(i64, i64)>, other: Option<(i64, i64)>) -> Option<(i64, 
     }
 }
 
-/// A `report_cells` row as read: links, paid, expiry bounds, sums by quarter-hour.
-type StoredCell = (i64, String, Option<i64>, Option<i64>, Option<String>);
+/// A `report_cells` row as read: links, amount, paid, expiry bounds, sums by quarter-hour.
+type StoredCell = (
+    i64,
+    String,
+    String,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+);
 /// A `report_items` row as read: lines, quantity, sum, unpriced lines, variant, name.
 type StoredItem = (i64, i64, String, i64, Option<String>, Option<String>);
 
@@ -364,16 +381,18 @@ impl Tally {
         let signed = |d: Decimal| if sign < 0 { -d } else { d };
         for (span, length) in SPANS.iter().enumerate() {
             let bucket = s.created_at.div_euclid(*length);
-            let key = |kind, at| CellKey {
+            let key = |kind, status: &str, at| CellKey {
                 profile: profile.to_owned(),
                 span,
                 bucket,
                 currency: s.currency,
                 kind,
+                status: status.to_owned(),
                 at,
             };
-            let cell = self.cells.entry(key(s.kind, 0)).or_default();
+            let cell = self.cells.entry(key(s.kind, &s.status, 0)).or_default();
             cell.links += sign;
+            cell.amount += signed(s.amount);
             cell.paid += signed(s.paid);
             if s.kind == Kind::Pending && sign > 0 {
                 cell.expiry = widen(cell.expiry, Some((s.expiry, s.expiry)));
@@ -381,7 +400,7 @@ impl Tally {
             if let Some(at) = s.collected_at {
                 let cell = self
                     .cells
-                    .entry(key(Kind::Collected, at.div_euclid(DAY_MS)))
+                    .entry(key(Kind::Collected, "", at.div_euclid(DAY_MS)))
                     .or_default();
                 cell.links += sign;
                 cell.paid += signed(s.paid);
@@ -418,23 +437,24 @@ impl Tally {
     /// Adds the changes to the stored totals (inside the caller's transaction).
     pub(crate) fn write(self, conn: &Connection) -> Result<(), StoreError> {
         let mut read = conn.prepare_cached(
-            "SELECT links, paid, expiry_min, expiry_max, by_quarter FROM report_cells
+            "SELECT links, amount, paid, expiry_min, expiry_max, by_quarter FROM report_cells
              WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
-                 AND at = ?6",
+                 AND status = ?6 AND at = ?7",
         )?;
         let mut put = conn.prepare_cached(
             "INSERT OR REPLACE INTO report_cells
-                 (profile, span, bucket, currency, kind, at, links, paid, expiry_min, expiry_max,
-                  by_quarter)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 (profile, span, bucket, currency, kind, status, at, links, amount, paid,
+                  expiry_min, expiry_max, by_quarter)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
         )?;
         let mut delete = conn.prepare_cached(
             "DELETE FROM report_cells
              WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
-                 AND at = ?6",
+                 AND status = ?6 AND at = ?7",
         )?;
         for (k, d) in self.cells {
             if d.links == 0
+                && d.amount.is_zero()
                 && d.paid.is_zero()
                 && d.expiry.is_none()
                 && d.by_quarter.values().all(Decimal::is_zero)
@@ -448,21 +468,31 @@ impl Tally {
                 k.bucket,
                 k.currency.as_str(),
                 k.kind.code(),
+                k.status,
                 k.at
             ];
             let stored: Option<StoredCell> = read
                 .query_row(key, |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
                 })
                 .optional()?;
             let mut cell = Cell::default();
-            if let Some((links, paid, min, max, by_quarter)) = stored {
+            if let Some((links, amount, paid, min, max, by_quarter)) = stored {
                 cell.links = links;
+                cell.amount = parse_decimal(&amount, "report total")?;
                 cell.paid = parse_decimal(&paid, "report total")?;
                 cell.expiry = min.zip(max);
                 cell.by_quarter = parse_quarters(by_quarter.as_deref().unwrap_or_default())?;
             }
             cell.links += d.links;
+            cell.amount += d.amount;
             cell.paid += d.paid;
             cell.expiry = widen(cell.expiry, d.expiry);
             for (q, sum) in d.by_quarter {
@@ -480,8 +510,10 @@ impl Tally {
                     k.bucket,
                     k.currency.as_str(),
                     k.kind.code(),
+                    k.status,
                     k.at,
                     cell.links,
+                    cell.amount.to_string(),
                     cell.paid.to_string(),
                     cell.expiry.map(|e| e.0),
                     cell.expiry.map(|e| e.1),
@@ -591,6 +623,13 @@ pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
         tally.add(&profile, &share, 1);
     }
     tally.write(conn)
+}
+
+/// The pieces of the range `from..to` (Unix ms) as [`cover`] makes them, either end open
+/// (`None`): an open end is taken at a day some 2,700 years away.
+pub(crate) fn cover_open(from: Option<i64>, to: Option<i64>) -> Option<Vec<(usize, i64, i64)>> {
+    const FAR: i64 = 1_000_000 * DAY_MS;
+    cover(from.unwrap_or(-FAR).max(-FAR), to.unwrap_or(FAR).min(FAR))
 }
 
 /// The pieces of the range `from..to` (Unix ms), largest spans first where they fit: each is
