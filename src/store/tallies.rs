@@ -617,13 +617,23 @@ pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
     let mut tally = Tally::default();
     let mut stmt = conn.prepare(&format!("SELECT {SHARE_COLUMNS} FROM links"))?;
     let mut rows = stmt.query([])?;
+    let mut pending = 0;
     while let Some(r) = rows.next()? {
         let profile: String = r.get(0)?;
         let share = share_from_row(conn, r)?;
         tally.add(&profile, &share, 1);
+        pending += 1;
+        // Written in parts, so memory stays flat whatever the number of links.
+        if pending == REBUILD_PART {
+            std::mem::take(&mut tally).write(conn)?;
+            pending = 0;
+        }
     }
     tally.write(conn)
 }
+
+/// How many links [`rebuild`] sums in memory before it writes their totals.
+const REBUILD_PART: usize = 20_000;
 
 /// The pieces of the range `from..to` (Unix ms) as [`cover`] makes them, either end open
 /// (`None`): an open end is taken at a day some 2,700 years away.
