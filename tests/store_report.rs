@@ -880,6 +880,12 @@ fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
                         kept, read,
                         "{profile} {first}..{last} in {z:?} at {moment}: kept totals differ"
                     );
+                    // Written out too: the same signs and decimals, not only equal values.
+                    assert_eq!(
+                        serde_json::to_string(&kept).unwrap(),
+                        serde_json::to_string(&read).unwrap(),
+                        "{profile} {first}..{last} in {z:?} at {moment}: JSON differs"
+                    );
                     compared += usize::from(kept.links > 0);
                 }
             }
@@ -942,7 +948,8 @@ fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
 }
 
 /// A file written before the totals were kept gets them when it is opened: the migration
-/// computes them from the links already stored, and then they add up as if kept all along.
+/// marks them stale and the open computes them from the links already stored, and then they
+/// add up as if kept all along.
 #[test]
 fn an_older_file_gets_its_totals_from_the_links_on_opening() {
     let seeds = seeds();
@@ -959,7 +966,11 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
     let path = dir.path().join(paydesk::store::DB_FILE);
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE report_cells; DROP TABLE report_items; PRAGMA user_version = 5;",
+        "DROP TABLE report_cells; DROP TABLE report_items;
+         DROP TRIGGER report_totals_links_insert; DROP TRIGGER report_totals_links_update;
+         DROP TRIGGER report_totals_links_delete; DROP TRIGGER report_totals_items_insert;
+         DROP TRIGGER report_totals_items_update; DROP TRIGGER report_totals_items_delete;
+         DELETE FROM meta WHERE key = 'report_totals'; PRAGMA user_version = 5;",
     )
     .unwrap();
     drop(conn);
@@ -973,4 +984,85 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
         .unwrap();
     assert_eq!(reopened, kept);
     assert!(reopened.links > 100);
+}
+
+/// A write paydesk did not make (an older paydesk still running during an upgrade, a hand
+/// edit) is not in the kept totals: the triggers mark them stale, reports read the links
+/// until the next open, and that open computes the totals again.
+#[test]
+fn a_write_the_totals_did_not_see_is_caught_and_repaired() {
+    let seeds = seeds();
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    fill(&mut store, &seeds);
+    let path = dir.path().join(paydesk::store::DB_FILE);
+    let state = || -> String {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'report_totals'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    refresh_some(&mut store, &seeds);
+    assert_eq!(
+        state(),
+        "fresh",
+        "paydesk's own writes keep the totals fresh"
+    );
+    // Links that left a cell leave no "-0" behind in its sums.
+    let negative: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM report_cells WHERE paid LIKE '-%' OR amount LIKE '-%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(negative, 0);
+    let report = |store: &Store| {
+        store
+            .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
+            .unwrap()
+    };
+    let before = report(&store);
+    // Another writer pays every pending link of the shop.
+    let paid = rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE links SET status = 'COMPLETED', paid_amount = amount
+             WHERE profile = ?1 AND status = 'PENDING'",
+            [SHOP],
+        )
+        .unwrap();
+    assert!(paid > 10);
+    assert_eq!(state(), "stale");
+    let read = store
+        .day_report_from_links(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
+        .unwrap();
+    assert_ne!(read, before, "the write changed the report");
+    assert_eq!(report(&store), read, "stale totals are not used");
+    let totals = store
+        .link_totals(SHOP, &LinkQuery::default(), None)
+        .unwrap();
+    assert_eq!(
+        totals,
+        store
+            .link_totals_from_links(SHOP, &LinkQuery::default(), None)
+            .unwrap()
+    );
+    // A write of paydesk's own does not hide the other one.
+    refresh_some(&mut store, &seeds);
+    assert_eq!(state(), "stale");
+    drop(store);
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(state(), "fresh", "opening computed the totals again");
+    assert_eq!(
+        report(&store),
+        store
+            .day_report_from_links(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
+            .unwrap()
+    );
 }

@@ -692,6 +692,16 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<StoredLink>, StoreError> {
         self.start_meter();
+        self.in_one_snapshot(|| self.board_ranges(profile, today, pending_since, limit))
+    }
+
+    fn board_ranges(
+        &self,
+        profile: &str,
+        today: DateTime<Utc>,
+        pending_since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<StoredLink>, StoreError> {
         let [today_sql, pending_sql] = board_sql();
         let mut stmt = self.conn.prepare_cached(&today_sql)?;
         let mut links =
@@ -808,12 +818,12 @@ impl Store {
             || tallies::cover_open(None, None),
             |r| tallies::cover_open(open_end(r.from), open_end(r.to)),
         );
-        match pieces {
-            Some(pieces) if text.is_none() && q.before.is_none() => {
+        self.in_one_snapshot(|| match pieces {
+            Some(pieces) if text.is_none() && q.before.is_none() && tallies::fresh(&self.conn)? => {
                 self.totals_from_cells(profile, q.status.as_ref(), &pieces)
             }
             _ => self.link_totals_from_links(profile, q, range),
-        }
+        })
     }
 
     /// [`Store::link_totals`] read from the links themselves: what the kept totals must always

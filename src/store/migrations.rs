@@ -244,9 +244,14 @@ END;
 
 /// Version 6: report totals kept as links are stored (see `store::tallies`), so that a report
 /// over a month, or History's totals line over a million links, reads totals instead of every
-/// link. Sums are exact decimals as text. The step
-/// is followed, in its transaction, by `tallies::rebuild`, which fills them from the links
-/// already stored.
+/// link. Sums are exact decimals as text.
+///
+/// `meta.report_totals` says whether the totals can be trusted: every write to `links` or
+/// `link_items` sets it to `stale` through the triggers below, and paydesk's own writes, which
+/// keep the totals as they go, set it back to `fresh` in the same transaction when it was fresh
+/// before them. So a write paydesk did not make (an older paydesk still running during an
+/// upgrade, a hand edit) leaves it `stale`: reports then read the links until the next open
+/// computes the totals again. The step leaves it `stale`, so the first open fills them.
 const V6: &str = "
 CREATE TABLE report_cells (
     profile    TEXT NOT NULL,
@@ -278,18 +283,29 @@ CREATE TABLE report_items (
     name       TEXT,
     PRIMARY KEY (profile, span, bucket, currency, item)
 ) STRICT, WITHOUT ROWID;
+INSERT OR REPLACE INTO meta (key, value) VALUES ('report_totals', 'stale');
+CREATE TRIGGER report_totals_links_insert AFTER INSERT ON links BEGIN
+    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
+END;
+CREATE TRIGGER report_totals_links_update AFTER UPDATE ON links BEGIN
+    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
+END;
+CREATE TRIGGER report_totals_links_delete AFTER DELETE ON links BEGIN
+    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
+END;
+CREATE TRIGGER report_totals_items_insert AFTER INSERT ON link_items BEGIN
+    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
+END;
+CREATE TRIGGER report_totals_items_update AFTER UPDATE ON link_items BEGIN
+    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
+END;
+CREATE TRIGGER report_totals_items_delete AFTER DELETE ON link_items BEGIN
+    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
+END;
 ";
 
 /// Every step, in order; step `i` brings a file to version `i + 1`.
 pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6];
-
-/// What a step needs done in Rust after its SQL, in the same transaction.
-fn after_step(tx: &Connection, version: u32) -> Result<(), StoreError> {
-    if version == 6 {
-        super::tallies::rebuild(tx)?;
-    }
-    Ok(())
-}
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {
@@ -331,7 +347,6 @@ pub fn migrate_to(conn: &mut Connection, target: u32) -> Result<u32, StoreError>
             continue;
         }
         tx.execute_batch(step)?;
-        after_step(&tx, version)?;
         tx.pragma_update(None, "user_version", version)?;
         tx.commit()?;
         applied += 1;

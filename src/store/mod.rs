@@ -226,6 +226,18 @@ impl Store {
     fn start_meter(&self) {
         self.cost.set(QueryCost::default());
     }
+
+    /// Runs the statements of `read` in one read transaction, so that they all see the file
+    /// as it was at its first statement, whatever another process writes meanwhile.
+    fn in_one_snapshot<T>(
+        &self,
+        read: impl FnOnce() -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        let out = read()?;
+        tx.commit()?;
+        Ok(out)
+    }
 }
 
 impl fmt::Debug for Store {
@@ -269,6 +281,7 @@ impl Store {
             cost: std::cell::Cell::default(),
         };
         store.ensure_builtin_rows()?;
+        tallies::rebuild_if_stale(&mut store.conn)?;
         Ok(store)
     }
 

@@ -280,6 +280,7 @@ fn top(sales: HashMap<(Currency, String), ItemSales>) -> Vec<ItemSales> {
             .then_with(|| b.sum.cmp(&a.sum))
             .then_with(|| a.name.cmp(&b.name))
             .then_with(|| a.currency.cmp(&b.currency))
+            .then_with(|| a.variant_id.cmp(&b.variant_id))
     });
     list.truncate(TOP_ITEMS);
     list
@@ -288,7 +289,8 @@ fn top(sales: HashMap<(Currency, String), ItemSales>) -> Vec<ItemSales> {
 impl Store {
     /// The report of the links of `profile` created on local days `from..=to` in `zone`, their
     /// state judged at `now` (see the module docs). It adds up the kept totals of the days
-    /// (`tallies`); a zone whose midnights are not whole quarter-hours reads the links.
+    /// (`tallies`); a zone whose midnights are not whole quarter-hours, or totals marked stale,
+    /// read the links. Its statements read one snapshot of the file.
     pub fn day_report(
         &self,
         profile: &str,
@@ -299,10 +301,14 @@ impl Store {
     ) -> Result<DayReport, StoreError> {
         let range = TimeRange::days(from, to, zone);
         self.start_meter();
-        let (sheet, top_items) = match tallies::cover(to_millis(range.from), to_millis(range.to)) {
-            Some(pieces) => self.report_from_totals(profile, &pieces, zone, now)?,
-            None => self.report_from_links(profile, range, zone, now)?,
-        };
+        let (sheet, top_items) = self.in_one_snapshot(|| {
+            match tallies::cover(to_millis(range.from), to_millis(range.to)) {
+                Some(pieces) if tallies::fresh(&self.conn)? => {
+                    self.report_from_totals(profile, &pieces, zone, now)
+                }
+                _ => self.report_from_links(profile, range, zone, now),
+            }
+        })?;
         Ok(DayReport {
             from,
             to,
@@ -326,7 +332,8 @@ impl Store {
     ) -> Result<DayReport, StoreError> {
         let range = TimeRange::days(from, to, zone);
         self.start_meter();
-        let (sheet, top_items) = self.report_from_links(profile, range, zone, now)?;
+        let (sheet, top_items) =
+            self.in_one_snapshot(|| self.report_from_links(profile, range, zone, now))?;
         Ok(DayReport {
             from,
             to,

@@ -32,8 +32,15 @@
 //! created in one quarter-hour, hour or day around now).
 //!
 //! Sums are exact decimals, stored as text and added in Rust. [`rebuild`] computes every
-//! total from the links themselves (migration 6 runs it on an existing file); the tests hold
-//! the kept totals to it after every kind of write.
+//! total from the links themselves; the tests hold the kept totals to it after every kind of
+//! write.
+//!
+//! A write this module does not see would leave the totals wrong for good, so the file says
+//! when they cannot be trusted (`meta.report_totals`, see migration 6): triggers mark them
+//! `stale` on every write to `links` or `link_items`, and a [`Tally`] written in the same
+//! transaction marks them `fresh` again if they were fresh when its transaction began. While
+//! they are stale, reports read the links ([`fresh`]); opening the store computes them again
+//! ([`rebuild_if_stale`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::str::FromStr;
@@ -307,11 +314,20 @@ pub(crate) fn parse_quarters(text: &str) -> Result<BTreeMap<i64, Decimal>, Store
         .collect()
 }
 
+/// A sum as stored: a zero is written `0`, never `-0` (what a decimal sum gives when the
+/// last link leaves it).
+fn plain(mut d: Decimal) -> String {
+    if d.is_zero() {
+        d.set_sign_positive(true);
+    }
+    d.to_string()
+}
+
 fn format_quarters(sums: &BTreeMap<i64, Decimal>) -> Option<String> {
     let pairs: Vec<String> = sums
         .iter()
         .filter(|(_, sum)| !sum.is_zero())
-        .map(|(q, sum)| format!("{q}:{sum}"))
+        .map(|(q, sum)| format!("{q}:{}", plain(*sum)))
         .collect();
     (!pairs.is_empty()).then(|| pairs.join(" "))
 }
@@ -361,6 +377,44 @@ type StoredItem = (i64, i64, String, i64, Option<String>, Option<String>);
 pub(crate) struct Tally {
     cells: HashMap<CellKey, Cell>,
     items: HashMap<ItemKey, ItemCell>,
+    /// Whether the totals were fresh before this transaction's first tracked write (read
+    /// then, so that the write's own `stale` mark is not mistaken for another writer's).
+    fresh_before: Option<bool>,
+}
+
+/// The `meta` key that says whether the kept totals can be trusted.
+const STATE_KEY: &str = "report_totals";
+
+/// Whether the kept totals can be trusted (see the module docs).
+pub(crate) fn fresh(conn: &Connection) -> Result<bool, StoreError> {
+    let state: Option<String> = conn
+        .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+        .query_row([STATE_KEY], |r| r.get(0))
+        .optional()?;
+    Ok(state.as_deref() == Some("fresh"))
+}
+
+fn mark_fresh(conn: &Connection) -> Result<(), StoreError> {
+    conn.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, 'fresh')")?
+        .execute([STATE_KEY])?;
+    Ok(())
+}
+
+/// Computes the totals again when a write they did not see has marked them stale (and on the
+/// first open after migration 6), in one transaction.
+pub(crate) fn rebuild_if_stale(conn: &mut Connection) -> Result<(), StoreError> {
+    if fresh(conn)? {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Read again under the write lock: another process may have rebuilt them meanwhile.
+    if !fresh(&tx)? {
+        let started = std::time::Instant::now();
+        rebuild(&tx)?;
+        tracing::info!(elapsed = ?started.elapsed(), "report totals computed from the links");
+    }
+    tx.commit()?;
+    Ok(())
 }
 
 impl Tally {
@@ -434,8 +488,12 @@ impl Tally {
         }
     }
 
-    /// Adds the changes to the stored totals (inside the caller's transaction).
+    /// Adds the changes to the stored totals (inside the caller's transaction), and marks
+    /// them fresh again when they were fresh before it.
     pub(crate) fn write(self, conn: &Connection) -> Result<(), StoreError> {
+        if self.fresh_before == Some(true) {
+            mark_fresh(conn)?;
+        }
         let mut read = conn.prepare_cached(
             "SELECT links, amount, paid, expiry_min, expiry_max, by_quarter FROM report_cells
              WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
@@ -513,8 +571,8 @@ impl Tally {
                     k.status,
                     k.at,
                     cell.links,
-                    cell.amount.to_string(),
-                    cell.paid.to_string(),
+                    plain(cell.amount),
+                    plain(cell.paid),
                     cell.expiry.map(|e| e.0),
                     cell.expiry.map(|e| e.1),
                     format_quarters(&cell.by_quarter),
@@ -584,7 +642,7 @@ impl Tally {
                     k.item,
                     cell.lines,
                     cell.quantity,
-                    cell.sum.to_string(),
+                    plain(cell.sum),
                     cell.unpriced,
                     cell.variant_id,
                     cell.name,
@@ -603,6 +661,9 @@ pub(crate) fn track<T>(
     id: &str,
     write: impl FnOnce() -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
+    if tally.fresh_before.is_none() {
+        tally.fresh_before = Some(fresh(conn)?);
+    }
     let before = share_of(conn, profile, id)?;
     let out = write()?;
     let after = share_of(conn, profile, id)?;
@@ -610,8 +671,8 @@ pub(crate) fn track<T>(
     Ok(out)
 }
 
-/// Computes every kept total again from the links and their items (inside the caller's
-/// transaction): migration 6 on a file that already has links, and the tests' reference.
+/// Computes every kept total again from the links and their items, and marks them fresh
+/// (inside the caller's transaction).
 pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch("DELETE FROM report_cells; DELETE FROM report_items;")?;
     let mut tally = Tally::default();
@@ -629,7 +690,8 @@ pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
             pending = 0;
         }
     }
-    tally.write(conn)
+    tally.write(conn)?;
+    mark_fresh(conn)
 }
 
 /// How many links [`rebuild`] sums in memory before it writes their totals.
