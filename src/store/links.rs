@@ -121,11 +121,6 @@ impl TimeRange {
     }
 }
 
-/// A range end in Unix ms, `None` for an open one (`TimeRange::between`'s far ends).
-fn open_end(t: DateTime<Utc>) -> Option<i64> {
-    (t != DateTime::<Utc>::MIN_UTC && t != DateTime::<Utc>::MAX_UTC).then(|| to_millis(t))
-}
-
 /// Where a search looks: a profile, perhaps only a window of it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Scope<'a> {
@@ -267,10 +262,11 @@ fn read_time(text: Option<String>) -> Result<Option<DateTime<Utc>>, StoreError> 
     .transpose()
 }
 
-pub(crate) fn read_currency(c: String) -> Result<Currency, StoreError> {
-    Currency::from_str(&c).map_err(|_| StoreError::Corrupt {
-        what: "link currency",
-        value: c,
+/// A stored currency code (of a link, or of a kept total).
+pub(crate) fn read_currency(c: &str) -> Result<Currency, StoreError> {
+    Currency::from_str(c).map_err(|_| StoreError::Corrupt {
+        what: "currency",
+        value: c.to_owned(),
     })
 }
 
@@ -291,7 +287,7 @@ fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
                 r.get(col!(LINK, "remaining_amount"))?,
                 "link remaining amount",
             )?,
-            currency: currency.map(read_currency).transpose()?,
+            currency: currency.as_deref().map(read_currency).transpose()?,
             status: status.map(|s| LinkStatus::from_wire(&s)),
             description: r.get(col!(LINK, "description"))?,
             allow_partial_payment: r.get(col!(LINK, "allow_partial_payment"))?,
@@ -814,10 +810,10 @@ impl Store {
     ) -> Result<LinkTotals, StoreError> {
         self.start_meter();
         let text = q.text.as_deref().and_then(TextFilter::new);
-        let pieces = range.map_or_else(
-            || tallies::cover_open(None, None),
-            |r| tallies::cover_open(open_end(r.from), open_end(r.to)),
-        );
+        let (from, to) = range.map_or((i64::MIN, i64::MAX), |r| {
+            (to_millis(r.from), to_millis(r.to))
+        });
+        let pieces = tallies::cover_clamped(from, to);
         self.in_one_snapshot(|| match pieces {
             Some(pieces) if text.is_none() && q.before.is_none() && tallies::fresh(&self.conn)? => {
                 self.totals_from_cells(profile, q.status.as_ref(), &pieces)
@@ -850,7 +846,7 @@ impl Store {
         while let Some(r) = rows.next()? {
             let currency: Option<String> = r.get(0)?;
             totals.add(
-                currency.map(read_currency).transpose()?,
+                currency.as_deref().map(read_currency).transpose()?,
                 parse_decimal_opt(r.get(1)?, "link amount")?,
                 parse_decimal_opt(r.get(2)?, "link paid amount")?,
             );
@@ -886,7 +882,7 @@ impl Store {
                 let amount: String = r.get(2)?;
                 let paid: String = r.get(3)?;
                 totals.add_many(
-                    tallies::cell_currency(&currency)?,
+                    read_currency(&currency)?,
                     links,
                     parse_decimal(&amount, "report total")?,
                     parse_decimal(&paid, "report total")?,

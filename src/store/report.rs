@@ -25,7 +25,6 @@
 //! that day's links and their items, never the whole history.
 
 use std::collections::HashMap;
-use std::str::FromStr;
 
 use chrono::{DateTime, NaiveDate, Timelike, Utc};
 use rusqlite::params;
@@ -202,12 +201,7 @@ fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<Option<&'r str>, Store
 
 /// The currency of a link row (`None`: the default).
 fn link_currency(text: Option<&str>) -> Result<Currency, StoreError> {
-    text.map_or(Ok(Currency::default()), |c| {
-        Currency::from_str(c).map_err(|_| StoreError::Corrupt {
-            what: "link currency",
-            value: c.to_owned(),
-        })
-    })
+    Ok(text.map(read_currency).transpose()?.unwrap_or_default())
 }
 
 /// A report's per-currency parts as they are added up.
@@ -299,23 +293,13 @@ impl Store {
         zone: Zone,
         now: DateTime<Utc>,
     ) -> Result<DayReport, StoreError> {
-        let range = TimeRange::days(from, to, zone);
-        self.start_meter();
-        let (sheet, top_items) = self.in_one_snapshot(|| {
+        self.report_of_days(from, to, zone, |range| {
             match tallies::cover(to_millis(range.from), to_millis(range.to)) {
                 Some(pieces) if tallies::fresh(&self.conn)? => {
                     self.report_from_totals(profile, &pieces, zone, now)
                 }
                 _ => self.report_from_links(profile, range, zone, now),
             }
-        })?;
-        Ok(DayReport {
-            from,
-            to,
-            utc_offset: zone.offset_at(range.from).to_string(),
-            links: sheet.links,
-            currencies: sheet.currencies,
-            top_items,
         })
     }
 
@@ -330,10 +314,23 @@ impl Store {
         zone: Zone,
         now: DateTime<Utc>,
     ) -> Result<DayReport, StoreError> {
+        self.report_of_days(from, to, zone, |range| {
+            self.report_from_links(profile, range, zone, now)
+        })
+    }
+
+    /// The report of local days `from..=to`, its figures read by `read` over their range in
+    /// one snapshot of the file.
+    fn report_of_days(
+        &self,
+        from: NaiveDate,
+        to: NaiveDate,
+        zone: Zone,
+        read: impl FnOnce(TimeRange) -> Result<(Sheet, Vec<ItemSales>), StoreError>,
+    ) -> Result<DayReport, StoreError> {
         let range = TimeRange::days(from, to, zone);
         self.start_meter();
-        let (sheet, top_items) =
-            self.in_one_snapshot(|| self.report_from_links(profile, range, zone, now))?;
+        let (sheet, top_items) = self.in_one_snapshot(|| read(range))?;
         Ok(DayReport {
             from,
             to,
@@ -360,7 +357,7 @@ impl Store {
         for &(span, first, end) in pieces {
             let mut rows = stmt.query(params![profile, span_code(span), first, end])?;
             while let Some(r) = rows.next()? {
-                let currency = tallies::cell_currency(text(r, 0)?.unwrap_or_default())?;
+                let currency = read_currency(text(r, 0)?.unwrap_or_default())?;
                 let kind = Kind::from_code(r.get(1)?)?;
                 let links = usize::try_from(r.get::<_, i64>(3)?).unwrap_or(0);
                 let paid = parse_decimal(text(r, 4)?.unwrap_or("0"), "report total")?;
@@ -403,8 +400,9 @@ impl Store {
                     let paid = link_paid(text(r, 1)?)?;
                     let cancelled = r.get::<_, Option<i64>>(2)?.is_some();
                     let kind = Kind::of(Some(LinkStatus::Pending.as_str()), paid, cancelled);
-                    if kind == Kind::Pending {
-                        let expiry = tallies::expiry_millis(text(r, 3)?);
+                    let expiry = tallies::expiry_millis(text(r, 3)?);
+                    // (Links that never expire are in a cell of their own, counted already.)
+                    if kind == Kind::Pending && expiry != i64::MAX {
                         sheet.count(currency, judged(kind, expiry, now_ms), 1, paid);
                     }
                 }
@@ -426,7 +424,7 @@ impl Store {
         for &(span, first, end) in pieces {
             let mut rows = stmt.query(params![profile, span_code(span), first, end])?;
             while let Some(r) = rows.next()? {
-                let currency = tallies::cell_currency(text(r, 0)?.unwrap_or_default())?;
+                let currency = read_currency(text(r, 0)?.unwrap_or_default())?;
                 let key: String = r.get(1)?;
                 let variant: Option<String> = r.get(2)?;
                 let kept_name: Option<String> = r.get(3)?;
@@ -501,17 +499,14 @@ impl Store {
         let mut rows = stmt.query(params![profile, to_millis(range.from), to_millis(range.to)])?;
         while let Some(r) = rows.next()? {
             let currency: Option<String> = r.get(0)?;
-            let currency = currency.map(read_currency).transpose()?.unwrap_or_default();
+            let currency = link_currency(currency.as_deref())?;
             let variant: Option<String> = r.get(1)?;
             let sent_name: Option<String> = r.get(2)?;
             let catalog_name: Option<String> = r.get(3)?;
             let price: Option<String> = r.get(4)?;
             let quantity = u64::try_from(r.get::<_, i64>(5)?).unwrap_or(0);
+            let key = tallies::item_key(variant.as_deref(), sent_name.as_deref());
             let sent_name = sent_name.map(|n| n.trim().to_owned());
-            let key = match &variant {
-                Some(v) => format!("v:{v}"),
-                None => format!("n:{}", sent_name.as_deref().unwrap_or_default()),
-            };
             let line = price
                 .map(|p| parse_decimal(&p, "item unit price"))
                 .transpose()?

@@ -26,10 +26,10 @@
 //!
 //! One part of a report cannot be kept: whether a pending link has expired depends on the
 //! time of the report. A pending cell keeps the earliest and the latest expiry of the links
-//! ever added to it (a link without a readable expiry never expires). At report time, a cell
-//! whose latest expiry has passed is all expired, one whose earliest has not is all pending,
-//! and only a cell that straddles the time of the report has its pending links read (links
-//! created in one quarter-hour, hour or day around now).
+//! ever added to it (links without a readable expiry, which never expire, have a cell of their
+//! own, `at` = 1). At report time, a cell whose latest expiry has passed is all expired, one
+//! whose earliest has not is all pending, and only a cell that straddles the time of the report
+//! has its pending links read (links created in one quarter-hour, hour or day around now).
 //!
 //! Sums are exact decimals, stored as text and added in Rust. [`rebuild`] computes every
 //! total from the links themselves; the tests hold the kept totals to it after every kind of
@@ -43,7 +43,6 @@
 //! ([`rebuild_if_stale`]).
 
 use std::collections::{BTreeMap, HashMap};
-use std::str::FromStr;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use rust_decimal::Decimal;
@@ -180,6 +179,7 @@ fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, Sto
     let created_at: i64 = r.get(2)?;
     let currency = r
         .get::<_, Option<String>>(3)?
+        .as_deref()
         .map(read_currency)
         .transpose()?
         .unwrap_or_default();
@@ -228,6 +228,15 @@ fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, Sto
     })
 }
 
+/// What the best-selling items are grouped by: the catalog variant, else the name sent
+/// (spaces around it ignored).
+pub(crate) fn item_key(variant_id: Option<&str>, name: Option<&str>) -> String {
+    match variant_id {
+        Some(v) => format!("v:{v}"),
+        None => format!("n:{}", name.unwrap_or_default().trim()),
+    }
+}
+
 fn items_of(conn: &Connection, profile: &str, id: &str) -> Result<Vec<ItemShare>, StoreError> {
     let mut stmt = conn.prepare_cached(
         "SELECT variant_id, name, unit_price, quantity FROM link_items
@@ -245,12 +254,8 @@ fn items_of(conn: &Connection, profile: &str, id: &str) -> Result<Vec<ItemShare>
             .map(|p| parse_decimal(&p, "item unit price"))
             .transpose()?
             .map(|p| p * Decimal::from(quantity));
-        let key = match &variant_id {
-            Some(v) => format!("v:{v}"),
-            None => format!("n:{}", name.as_deref().unwrap_or_default().trim()),
-        };
         items.push(ItemShare {
-            key,
+            key: item_key(variant_id.as_deref(), name.as_deref()),
             variant_id,
             name: name.map(|n| n.trim().to_owned()),
             quantity,
@@ -444,7 +449,13 @@ impl Tally {
                 status: status.to_owned(),
                 at,
             };
-            let cell = self.cells.entry(key(s.kind, &s.status, 0)).or_default();
+            // Pending links that never expire have a cell of their own, so that a cell of
+            // links that do expire can be wholly past its expiries.
+            let never = s.kind == Kind::Pending && s.expiry == i64::MAX;
+            let cell = self
+                .cells
+                .entry(key(s.kind, &s.status, i64::from(never)))
+                .or_default();
             cell.links += sign;
             cell.amount += signed(s.amount);
             cell.paid += signed(s.paid);
@@ -697,11 +708,11 @@ pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
 /// How many links [`rebuild`] sums in memory before it writes their totals.
 const REBUILD_PART: usize = 20_000;
 
-/// The pieces of the range `from..to` (Unix ms) as [`cover`] makes them, either end open
-/// (`None`): an open end is taken at a day some 2,700 years away.
-pub(crate) fn cover_open(from: Option<i64>, to: Option<i64>) -> Option<Vec<(usize, i64, i64)>> {
+/// The pieces of the range `from..to` (Unix ms) as [`cover`] makes them, its ends brought
+/// within some 2,700 years of 1970 (a range open at one end reaches that far).
+pub(crate) fn cover_clamped(from: i64, to: i64) -> Option<Vec<(usize, i64, i64)>> {
     const FAR: i64 = 1_000_000 * DAY_MS;
-    cover(from.unwrap_or(-FAR).max(-FAR), to.unwrap_or(FAR).min(FAR))
+    cover(from.clamp(-FAR, FAR), to.clamp(-FAR, FAR))
 }
 
 /// The pieces of the range `from..to` (Unix ms), largest spans first where they fit: each is
@@ -734,14 +745,6 @@ fn cover_at(from: i64, to: i64, span: usize, out: &mut Vec<(usize, i64, i64)>) {
     cover_at(from, first * length, span - 1, out);
     out.push((span, first, end));
     cover_at(end * length, to, span - 1, out);
-}
-
-/// The currency of a stored cell.
-pub(crate) fn cell_currency(text: &str) -> Result<Currency, StoreError> {
-    Currency::from_str(text).map_err(|_| StoreError::Corrupt {
-        what: "report total currency",
-        value: text.to_owned(),
-    })
 }
 
 #[cfg(test)]
