@@ -688,33 +688,25 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<StoredLink>, StoreError> {
         self.start_meter();
-        self.in_one_snapshot(|| self.board_ranges(profile, today, pending_since, limit))
-    }
-
-    fn board_ranges(
-        &self,
-        profile: &str,
-        today: DateTime<Utc>,
-        pending_since: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<StoredLink>, StoreError> {
         let [today_sql, pending_sql] = board_sql();
-        let mut stmt = self.conn.prepare_cached(&today_sql)?;
-        let mut links =
-            collect(stmt.query(params![profile, to_millis(today), limit_value(limit)])?)?;
-        self.meter(&stmt);
-        if links.len() < limit && pending_since < today {
-            let mut stmt = self.conn.prepare_cached(&pending_sql)?;
-            links.extend(collect(stmt.query(params![
-                profile,
-                LinkStatus::Pending.as_str(),
-                to_millis(pending_since),
-                to_millis(today),
-                limit_value(limit - links.len()),
-            ])?)?);
+        self.in_one_snapshot(|| {
+            let mut stmt = self.conn.prepare_cached(&today_sql)?;
+            let mut links =
+                collect(stmt.query(params![profile, to_millis(today), limit_value(limit)])?)?;
             self.meter(&stmt);
-        }
-        Ok(links)
+            if links.len() < limit && pending_since < today {
+                let mut stmt = self.conn.prepare_cached(&pending_sql)?;
+                links.extend(collect(stmt.query(params![
+                    profile,
+                    LinkStatus::Pending.as_str(),
+                    to_millis(pending_since),
+                    to_millis(today),
+                    limit_value(limit - links.len()),
+                ])?)?);
+                self.meter(&stmt);
+            }
+            Ok(links)
+        })
     }
 
     /// How many links a profile's history holds.
