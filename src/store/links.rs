@@ -862,7 +862,7 @@ impl Store {
         for &(span, first, end) in pieces {
             let mut rows = stmt.query(params![
                 profile,
-                i64::try_from(span).unwrap_or(0),
+                tallies::span_code(span),
                 first,
                 end,
                 tallies::Kind::Collected.code(),

@@ -355,7 +355,7 @@ impl Store {
         let mut straddling = Vec::new();
         let mut stmt = self.conn.prepare_cached(CELLS_SQL)?;
         for &(span, first, end) in pieces {
-            let mut rows = stmt.query(params![profile, span_code(span), first, end])?;
+            let mut rows = stmt.query(params![profile, tallies::span_code(span), first, end])?;
             while let Some(r) = rows.next()? {
                 let currency = read_currency(text(r, 0)?.unwrap_or_default())?;
                 let kind = Kind::from_code(r.get(1)?)?;
@@ -422,7 +422,7 @@ impl Store {
         let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
         let mut stmt = self.conn.prepare_cached(ITEM_CELLS_SQL)?;
         for &(span, first, end) in pieces {
-            let mut rows = stmt.query(params![profile, span_code(span), first, end])?;
+            let mut rows = stmt.query(params![profile, tallies::span_code(span), first, end])?;
             while let Some(r) = rows.next()? {
                 let currency = read_currency(text(r, 0)?.unwrap_or_default())?;
                 let key: String = r.get(1)?;
@@ -543,11 +543,6 @@ impl Store {
             self.explain(ITEMS_SQL, &[])?
         ))
     }
-}
-
-/// A span's stored code.
-fn span_code(span: usize) -> i64 {
-    i64::try_from(span).unwrap_or(0)
 }
 
 /// A link's paid amount (`None`: nothing).

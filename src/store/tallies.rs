@@ -60,6 +60,11 @@ pub(crate) const DAY_MS: i64 = 24 * 60 * MINUTE_MS;
 /// The spans every link is counted in, finest first: a UTC quarter-hour, hour and day.
 pub(crate) const SPANS: [i64; 3] = [QUARTER_MS, 60 * MINUTE_MS, DAY_MS];
 
+/// A span's stored code: its index in [`SPANS`].
+pub(crate) fn span_code(span: usize) -> i64 {
+    i64::try_from(span).unwrap_or(0)
+}
+
 /// Which part of a report a link counts in (the report's buckets), and the collected money.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
@@ -530,7 +535,7 @@ impl Tally {
             {
                 continue;
             }
-            let span = i64::try_from(k.span).unwrap_or(0);
+            let span = span_code(k.span);
             let key = params![
                 k.profile,
                 span,
@@ -608,7 +613,7 @@ impl Tally {
             if d.lines == 0 && d.quantity == 0 && d.sum.is_zero() && d.unpriced == 0 {
                 continue;
             }
-            let span = i64::try_from(k.span).unwrap_or(0);
+            let span = span_code(k.span);
             let key = params![k.profile, span, k.bucket, k.currency.as_str(), k.item];
             let stored: Option<StoredItem> = read
                 .query_row(key, |r| {
