@@ -29,15 +29,53 @@ fn main() -> ExitCode {
 
 /// Reads `PAYDESK_API_SECRET` once and removes it from this process's environment: every
 /// process paydesk starts (the browser or mail client through `xdg-open`, a print command)
-/// gets a copy of the environment, and none of them needs the API secret.
+/// gets a copy of the environment, and none of them needs the API secret. On Linux its bytes
+/// are also overwritten where the kernel shows them (`/proc/PID/environ` reads the block the
+/// process started with, which removing the variable leaves as it was).
 #[allow(unsafe_code)]
 fn take_env_secret() -> EnvSecret {
     let secret = EnvSecret::from_env();
+    #[cfg(target_os = "linux")]
+    wipe_original_value(SECRET_ENV);
     // SAFETY: changing the environment is unsound only while another thread may read it.
     // This runs first in `main`, before clap, tokio, the sandbox, eframe or anything else
     // has started a thread, and nothing of this binary runs before `main`.
     unsafe { std::env::remove_var(SECRET_ENV) };
     secret
+}
+
+/// Overwrites with NUL bytes, in place, the value of every `name=value` entry of the C
+/// environment: the strings the process started with, which `/proc/PID/environ` shows for the
+/// process's whole life. The entry then reads `name=` until it is removed.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn wipe_original_value(name: &str) {
+    unsafe extern "C" {
+        static environ: *const *mut std::ffi::c_char;
+    }
+    // SAFETY: as in `take_env_secret`, no other thread exists yet, so nothing reads or changes
+    // the environment meanwhile. `environ` is libc's NULL-terminated array of pointers to
+    // NUL-terminated strings (NULL itself when the environment is empty); each string is
+    // writable memory owned by the process (the initial stack block, or libc's copy). Only
+    // bytes before each string's terminating NUL are written, so every string stays a valid C
+    // string and every pointer stays valid.
+    unsafe {
+        let mut entry = environ;
+        while !entry.is_null() && !(*entry).is_null() {
+            // The borrow of the string ends before it is written.
+            let value_len = {
+                let text = std::ffi::CStr::from_ptr(*entry).to_bytes();
+                let ours = text.len() > name.len()
+                    && text.starts_with(name.as_bytes())
+                    && text[name.len()] == b'=';
+                ours.then(|| text.len() - name.len() - 1)
+            };
+            if let Some(len) = value_len {
+                std::ptr::write_bytes((*entry).add(name.len() + 1), 0, len);
+            }
+            entry = entry.add(1);
+        }
+    }
 }
 
 #[cfg(all(test, unix))]

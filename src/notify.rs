@@ -66,7 +66,7 @@ impl DesktopNotifier {
         let mut n = notify_rust::Notification::new();
         n.appname("paydesk")
             .summary(&notice.summary)
-            .body(&notice.body)
+            .body(&body_markup(&notice.body))
             .icon(crate::APP_ID);
         #[cfg(all(unix, not(target_os = "macos")))]
         {
@@ -80,6 +80,22 @@ impl DesktopNotifier {
         }
         n.show().map(|_| ())
     }
+}
+
+/// `body` as the notification service reads a body: markup where the service supports it (the
+/// specification's `body-markup`, which most do), so `&`, `<` and `>` are escaped; an order
+/// number or a note from a server is shown as the characters it is, never as markup or a link.
+fn body_markup(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    for c in body.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl Notifier for DesktopNotifier {

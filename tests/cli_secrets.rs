@@ -211,3 +211,37 @@ fn ctrl_c_at_a_hidden_prompt_gives_the_terminal_back() {
         );
     }
 }
+
+/// The secret given in the environment is gone from what the kernel shows of the running
+/// process (`/proc/PID/environ` reads the block the process started with: removing the
+/// variable from the environment list alone leaves it readable there for the whole run).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_api_secret_is_unreadable_in_proc_environ_while_paydesk_runs() {
+    let secret = "sk_environ_marker_7c1e9b";
+    let cli = Cli::new();
+    let mut cmd = cli.command(&["sandbox", "--addr", "127.0.0.1:0"]);
+    cmd.env("PAYDESK_API_SECRET", secret)
+        .env("PAYDESK_VISIBLE_MARKER", "still_here_4d2");
+    let mut child = cmd.spawn().expect("paydesk starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut lines = BufReader::new(stdout).lines();
+    // Once it listens, `main` is long past reading the secret.
+    let listening = lines
+        .find_map(|l| l.ok().filter(|l| l.contains("listening on")))
+        .is_some();
+    let environ = std::fs::read(format!("/proc/{}/environ", child.id()));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(listening, "the sandbox started");
+    let environ = environ.expect("the process's environment is readable by its owner");
+    let text = String::from_utf8_lossy(&environ);
+    assert!(
+        text.contains("PAYDESK_VISIBLE_MARKER=still_here_4d2"),
+        "the test reads the real block: {text}"
+    );
+    assert!(
+        !text.contains(secret),
+        "the secret is still in /proc/PID/environ"
+    );
+}

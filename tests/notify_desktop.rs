@@ -160,6 +160,24 @@ fn a_paid_alert_reaches_the_notification_daemon_with_its_amount_order_and_sound(
     assert!(call.contains("Remaining: ₺60.00"), "{call}");
     let after = call.split("Partial payment").nth(1).unwrap_or_default();
     assert!(!after.contains("sound-name"), "{call}");
+
+    // An order number from a server is text, never markup: the daemon would render a body's
+    // `<a href>` as a link and `<b>` as bold.
+    let hostile = Notice {
+        summary: "Paid: ₺1.00".into(),
+        body: "Order <a href=https://evil.example>KDK</a> & <b>x</b>".into(),
+        sound: None,
+    };
+    notifier.notify(&hostile).expect("the daemon takes it");
+    let call = monitor.read_until(|t| whole_call(t, "Paid: ₺1.00"));
+    let sent = call.split("Paid: ₺1.00").nth(1).unwrap_or_default();
+    assert!(
+        sent.contains(
+            "Order &lt;a href=https://evil.example&gt;KDK&lt;/a&gt; &amp; &lt;b&gt;x&lt;/b&gt;"
+        ),
+        "{call}"
+    );
+    assert!(!sent.contains("<a href"), "{call}");
 }
 
 #[test]

@@ -38,6 +38,9 @@ use crate::secrets::Redacted;
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// Default time allowed for a whole exchange.
 pub const TOTAL_TIMEOUT: Duration = Duration::from_secs(20);
+/// The largest answer read (1 MiB): every answer of the contract is a few KiB, so more is a
+/// server or something in front of it gone wrong, and reading on would only fill memory.
+pub const MAX_ANSWER_BYTES: usize = 1024 * 1024;
 
 /// What the client needs to talk to one API key of one server.
 #[derive(Debug)]
@@ -98,6 +101,22 @@ pub enum CallError {
         /// Where it pointed: scheme, host and port only (never its path or query).
         location: Option<String>,
     },
+    /// The answer was larger than [`MAX_ANSWER_BYTES`]; reading stopped there. Whether the
+    /// server acted is unknown (its answer was not read).
+    #[error("the server's answer (HTTP {status}) is larger than {limit} bytes; it was not read")]
+    TooLarge {
+        /// HTTP status.
+        status: u16,
+        /// The limit that was passed.
+        limit: usize,
+    },
+    /// The request could not be built (a header value the HTTP library refuses, such as an API
+    /// key id with a control character): nothing left this machine.
+    #[error("the request could not be built, nothing was sent ({detail})")]
+    NotSent {
+        /// What the HTTP library said.
+        detail: String,
+    },
     /// A success status whose content could not be read.
     #[error("the server's answer (HTTP {status}) could not be read: {detail}")]
     Malformed {
@@ -116,7 +135,15 @@ impl CallError {
             CallError::Api(e) => e.disposition(prior),
             // A 2xx we cannot read: the server did act. Re-sending with the same key returns
             // the stored result, so it is treated as unknown and resolved by a retry.
-            CallError::Transport { .. } | CallError::Malformed { .. } => Disposition::Unknown,
+            CallError::Transport { .. }
+            | CallError::Malformed { .. }
+            | CallError::TooLarge { .. } => Disposition::Unknown,
+            // Nothing left this machine: a refusal when no earlier attempt may have reached the
+            // server; after one, it proves nothing about the link (the row is held).
+            CallError::NotSent { .. } => match prior {
+                Prior::Clean => Disposition::Rejected,
+                Prior::AfterUnknown => Disposition::Hold,
+            },
             // Something at the base URL took the request and pointed elsewhere; asking again
             // gets the same redirect.
             CallError::Redirected { .. } => Disposition::Hold,
@@ -164,6 +191,11 @@ impl CallError {
             CallError::Malformed { status, .. } => {
                 ApiMessage::Malformed.fill(lang, &[("status", status)])
             }
+            CallError::TooLarge { status, limit } => ApiMessage::TooLarge.fill(
+                lang,
+                &[("status", status), ("limit", &(limit / 1024 / 1024))],
+            ),
+            CallError::NotSent { .. } => ApiMessage::NotSent.get(lang).to_owned(),
         }
     }
 }
@@ -300,13 +332,13 @@ impl ApiClient {
             .header(HEADER_API_KEY, headers.api_key)
             .header(HEADER_TIMESTAMP, headers.timestamp)
             .header(HEADER_SIGNATURE, headers.signature)
-            .body(body.to_vec());
+            .body(wiped_on_drop(body));
         if let Some(key) = idempotency_key.filter(|_| endpoint.idempotent) {
             request = request.header(HEADER_IDEMPOTENCY_KEY, key);
         }
         let started = std::time::Instant::now();
         let outcome = async {
-            let response = request.send().await?;
+            let mut response = request.send().await?;
             let status = response.status().as_u16();
             let header = |name| {
                 response
@@ -318,39 +350,37 @@ impl ApiClient {
             let retry_after = header(reqwest::header::RETRY_AFTER);
             let date = header(reqwest::header::DATE);
             let location = header(reqwest::header::LOCATION);
-            let bytes = response.bytes().await?;
-            Ok::<_, reqwest::Error>(Answer {
+            let body =
+                read_capped(&mut response, MAX_ANSWER_BYTES)
+                    .await?
+                    .ok_or(CallError::TooLarge {
+                        status,
+                        limit: MAX_ANSWER_BYTES,
+                    })?;
+            Ok::<_, CallError>(Answer {
                 status,
-                body: bytes.to_vec(),
+                body,
                 retry_after: retry_after
                     .and_then(|v| parse_retry_after(&v, date.as_deref(), self.clock.now())),
                 location: location.map(|l| origin_of(&self.base, &l)),
             })
         }
         .await;
-        match outcome {
-            Ok(answer) => {
-                tracing::debug!(
-                    endpoint = endpoint.name,
-                    status = answer.status,
-                    ms = started.elapsed().as_millis(),
-                    "answered"
-                );
-                Ok(answer)
-            }
-            Err(e) => {
-                tracing::debug!(
-                    endpoint = endpoint.name,
-                    ms = started.elapsed().as_millis(),
-                    "no answer"
-                );
-                Err(CallError::Transport {
-                    timeout: e.is_timeout(),
-                    connect: e.is_connect(),
-                    detail: transport_detail(&e),
-                })
-            }
+        match &outcome {
+            Ok(answer) => tracing::debug!(
+                endpoint = endpoint.name,
+                status = answer.status,
+                ms = started.elapsed().as_millis(),
+                "answered"
+            ),
+            Err(e) => tracing::debug!(
+                endpoint = endpoint.name,
+                ms = started.elapsed().as_millis(),
+                error = %crate::domain::server_text::excerpt(&e.to_string()),
+                "no answer"
+            ),
         }
+        outcome
     }
 
     /// One attempt, decoded. A 3xx is [`CallError::Redirected`], never followed.
@@ -420,6 +450,61 @@ fn origin_of(base: &str, location: &str) -> String {
     Url::parse(base)
         .and_then(|b| b.join(location))
         .map_or_else(|_| "?".to_owned(), |u| u.origin().ascii_serialization())
+}
+
+impl From<reqwest::Error> for CallError {
+    fn from(e: reqwest::Error) -> Self {
+        if e.is_builder() {
+            // reqwest checks header values when the request is built: nothing was sent.
+            return CallError::NotSent {
+                detail: transport_detail(&e),
+            };
+        }
+        CallError::Transport {
+            timeout: e.is_timeout(),
+            connect: e.is_connect(),
+            detail: transport_detail(&e),
+        }
+    }
+}
+
+/// Reads the answer's body as it arrives, one copy, stopping as soon as it passes `cap`
+/// (`None`): a server that streams without end costs at most `cap` bytes of memory. A
+/// `Content-Length` over the cap is refused before anything is read.
+async fn read_capped(
+    response: &mut reqwest::Response,
+    cap: usize,
+) -> Result<Option<Vec<u8>>, reqwest::Error> {
+    let announced = response.content_length().unwrap_or(0);
+    if announced > cap as u64 {
+        return Ok(None);
+    }
+    #[allow(clippy::cast_possible_truncation)] // at most `cap`, checked above
+    let mut body = Vec::with_capacity(announced as usize);
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > cap {
+            return Ok(None);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Some(body))
+}
+
+/// The body as reqwest takes it: a copy whose bytes are wiped when the HTTP stack lets go of
+/// it, since for card save they hold a card number (docs/design.md §3).
+fn wiped_on_drop(body: &[u8]) -> reqwest::Body {
+    reqwest::Body::from(bytes::Bytes::from_owner(WipedBytes(Zeroizing::new(
+        body.to_vec(),
+    ))))
+}
+
+/// Bytes zeroized on drop, as `Bytes::from_owner` needs them (`AsRef<[u8]>`).
+struct WipedBytes(Zeroizing<Vec<u8>>);
+
+impl AsRef<[u8]> for WipedBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 /// A short description of a transport error with its source chain, never a body.

@@ -9,12 +9,16 @@
 //! Bodies are parsed from bytes into `serde_json::Value` with `arbitrary_precision` on, so
 //! amounts keep their exact digits through the envelope step; nothing goes through `f64`.
 //! Non-JSON bodies (proxy error pages, empty answers, broken bytes) never panic: they become
-//! an [`ApiError`] carrying the HTTP status and a short excerpt of the text.
+//! an [`ApiError`] carrying the HTTP status and a short excerpt of the text. Every string of
+//! an answer is cleaned of control and bidi characters here, before anything reads it.
+
+use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::api::error::ApiError;
+use crate::domain::server_text::{self, truncate};
 
 /// Fields that may hold the content of a success answer, in the order they are looked at.
 pub const CONTENT_FIELDS: [&str; 4] = ["content", "data", "result", "payload"];
@@ -144,8 +148,38 @@ fn parse(body: &[u8]) -> Parsed {
         return Parsed::Empty;
     }
     match serde_json::from_slice::<Value>(body) {
-        Ok(value) => Parsed::Json(value),
+        Ok(mut value) => {
+            clean_strings(&mut value);
+            Parsed::Json(value)
+        }
         Err(e) => Parsed::NotJson(e.to_string()),
+    }
+}
+
+/// Every string of an answer, object keys included, without control characters and bidi
+/// controls ([`server_text::clean`]): nothing a server sends reaches a screen, a terminal, the
+/// store or a log as it came.
+fn clean_strings(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let Cow::Owned(cleaned) = server_text::clean(s) {
+                *s = cleaned;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(clean_strings),
+        Value::Object(map) => {
+            if map
+                .keys()
+                .any(|k| matches!(server_text::clean(k), Cow::Owned(_)))
+            {
+                *map = std::mem::take(map)
+                    .into_iter()
+                    .map(|(k, v)| (server_text::clean(&k).into_owned(), v))
+                    .collect();
+            }
+            map.values_mut().for_each(clean_strings);
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 
@@ -317,11 +351,10 @@ fn excerpt(body: &[u8]) -> Option<String> {
     } else {
         text.into_owned()
     };
-    let cleaned: String = plain
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    let collapsed = server_text::clean(&plain)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     (!collapsed.is_empty()).then(|| truncate(&collapsed, MAX_EXCERPT_CHARS))
 }
 
@@ -349,16 +382,6 @@ fn strip_markup(html: &str) -> String {
         }
     }
     out
-}
-
-/// `text` cut to at most `max` characters, with `…` marking a cut.
-fn truncate(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
 }
 
 #[cfg(test)]

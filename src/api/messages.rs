@@ -56,6 +56,8 @@ crate::sentences! {
     TransportDropped => "Bağlantı yanıt gelmeden kesildi; işlemin sonucu bilinmiyor.", "The connection dropped before an answer; the outcome is unknown.";
     Redirected => "Sunucu isteği başka bir adrese yönlendirdi; paydesk yönlendirmeleri izlemez ve oraya hiçbir şey göndermedi. İşlemin sonucu bilinmiyor; profilin sunucu adresini kontrol edin. (HTTP {status} → {location})", "The server redirected the request to another address; paydesk does not follow redirects and sent nothing there. The outcome is unknown; check the profile's server address. (HTTP {status} → {location})";
     Malformed => "Sunucunun yanıtı okunamadı. (HTTP {status})", "The server's answer could not be read. (HTTP {status})";
+    TooLarge => "Sunucunun yanıtı {limit} MiB sınırından büyük olduğu için okunmadı; işlemin sonucu bilinmiyor. (HTTP {status})", "The server's answer was larger than {limit} MiB and was not read; the outcome is unknown. (HTTP {status})";
+    NotSent => "İstek oluşturulamadı ve hiçbir şey gönderilmedi; ayarlardaki API anahtar kimliğini kontrol edin.", "The request could not be built and nothing was sent; check the API key id in Settings.";
     ExpectedAmount => "{sentence} Beklenen tutar: {amount}.", "{sentence} Expected amount: {amount}.";
     }
 }

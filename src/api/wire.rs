@@ -10,7 +10,13 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use crate::domain::card::safe_masked_pan;
 use crate::domain::{CardStatus, CardUsage, Currency, LinkStatus};
+
+/// A text that could carry a card number, read with at most 6 + 4 of its digits visible.
+fn masked_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.map(|text| safe_masked_pan(&text)))
+}
 
 // The value formats are the domain's: request bodies are written with them too.
 pub use crate::domain::wire_format::{amount, amount_opt, format_time, parse_time, time_opt};
@@ -80,20 +86,22 @@ pub struct PaymentLink {
     pub created_date: Option<DateTime<Utc>>,
 }
 
-/// A saved card as the API returns it. Holds no PAN: only the mask.
+/// A saved card as the API returns it. Holds no PAN: the mask, the alias and the holder's
+/// name are masked again as they are read ([`safe_masked_pan`]: at most the first 6 and the
+/// last 4 digits), so a faulty server's full number is never shown, printed or stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SavedCard {
     /// Saved card identifier (`savedCardId` in payments).
     pub id: String,
     /// Masked card number.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "masked_opt")]
     pub masked_pan: Option<String>,
     /// Reminder name.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "masked_opt")]
     pub alias: Option<String>,
     /// Name on the card.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "masked_opt")]
     pub card_holder_name: Option<String>,
     /// Card brand.
     #[serde(default)]

@@ -128,6 +128,33 @@ pub fn mask_pan(pan: &str) -> String {
         .collect()
 }
 
+/// How many digits a masked number may show: the first 6 (BIN) and the last 4.
+const VISIBLE_DIGITS: usize = 10;
+
+/// `masked` unchanged when it shows at most 10 digits; else the same text with every digit
+/// but the first 6 and the last 4 replaced by `*`.
+pub fn safe_masked_pan(masked: &str) -> String {
+    let digits = masked.chars().filter(char::is_ascii_digit).count();
+    if digits <= VISIBLE_DIGITS {
+        return masked.to_owned();
+    }
+    let mut seen = 0;
+    masked
+        .chars()
+        .map(|c| {
+            if !c.is_ascii_digit() {
+                return c;
+            }
+            seen += 1;
+            if seen <= 6 || seen > digits - 4 {
+                c
+            } else {
+                '*'
+            }
+        })
+        .collect()
+}
+
 /// The digits of what was typed, grouped as printed on the card: `4111 1111 1111 1111`;
 /// American Express 4-6-5 (`3782 822463 10005`). Non-digits are dropped.
 pub fn group_digits(input: &str) -> String {
@@ -508,6 +535,21 @@ mod tests {
 
     fn today() -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 11, 22).unwrap()
+    }
+
+    #[test]
+    fn masks_keep_at_most_the_bin_and_the_last_four() {
+        let table = [
+            ("411111******1111", "411111******1111"),
+            ("4111111111111111", "411111******1111"),
+            ("4111 1111 1111 1111", "4111 11** **** 1111"),
+            ("**** **** **** 1111", "**** **** **** 1111"),
+            ("5400010000000004", "540001******0004"),
+            ("", ""),
+        ];
+        for (input, want) in table {
+            assert_eq!(safe_masked_pan(input), want, "{input}");
+        }
     }
 
     fn draft(number: &str, month: &str, year: &str) -> CardDraft {

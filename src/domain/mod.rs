@@ -11,6 +11,7 @@ pub mod items;
 pub mod link;
 pub mod messages;
 pub mod money;
+pub mod server_text;
 pub mod wire_format;
 
 pub use barcode::{Barcode, BarcodeError, BarcodeKind};

@@ -29,6 +29,7 @@ use crate::api::error::{ApiError, Disposition, Prior};
 use crate::api::retry::RetryPolicy;
 use crate::api::wire::PaymentLink;
 use crate::domain::link::LinkRequest;
+use crate::domain::server_text;
 use crate::lang::Lang;
 use crate::store::{
     IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
@@ -287,9 +288,12 @@ impl Desk {
                         {
                             return self.settled_elsewhere(&row.key, e);
                         }
-                        tracing::info!(key = %key, error = %text, "link create rejected");
+                        tracing::info!(key = %key, error = %server_text::excerpt(&text), "link create rejected");
                         return Err(match error {
                             CallError::Api(e) => CreateError::Rejected(e),
+                            // Nothing left this machine: a local failure to fix, not a link
+                            // whose fate is unknown.
+                            e @ CallError::NotSent { .. } => CreateError::Desk(e.into()),
                             other => CreateError::Unknown { key, error: other },
                         });
                     }
@@ -318,7 +322,7 @@ impl Desk {
                             .then(|| policy.delay_after(attempts_here, jitter, error.retry_after()))
                             .flatten();
                         let Some(wait) = wait else {
-                            tracing::warn!(key = %key, attempts = attempts_here, error = %text, "outcome unknown, left pending");
+                            tracing::warn!(key = %key, attempts = attempts_here, error = %server_text::excerpt(&text), "outcome unknown, left pending");
                             return Err(CreateError::Unknown { key, error });
                         };
                         tracing::debug!(key = %key, attempt = attempts_here, wait_ms = wait.as_millis(), "outcome unknown, retrying");

@@ -39,7 +39,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 use rust_decimal::Decimal;
 
-pub use cards::{StoredCard, safe_masked_pan};
+pub use cards::StoredCard;
 pub use catalog::{
     CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem, QuoteMistake, Separator,
     parse_csv_records,

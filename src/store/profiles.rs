@@ -95,6 +95,14 @@ impl Profile {
         if self.api_key.trim().is_empty() {
             return bad("the API key id is empty".into());
         }
+        // It travels as the `X-Api-Key` header: visible ASCII only, so a control character
+        // or a blank pasted with it is refused here, not by the HTTP library at send time.
+        if self.api_key.len() > 256 || !self.api_key.bytes().all(|b| b.is_ascii_graphic()) {
+            return bad(
+                "the API key id must be 1 to 256 visible ASCII characters (no spaces or control characters)"
+                    .into(),
+            );
+        }
         let p = &self.order_prefix;
         if p.is_empty()
             || p.len() > 12

@@ -8,6 +8,7 @@ use egui::{Color32, RichText, Ui};
 use crate::api::client::CallError;
 use crate::api::error::ApiError;
 use crate::api::messages;
+use crate::domain::server_text;
 use crate::lang::Lang;
 use crate::service::DeskError;
 use crate::service::create::CreateError;
@@ -32,11 +33,13 @@ impl Problem {
         }
     }
 
-    /// A sentence and its detail; the detail is written to the log (warning level).
+    /// A sentence and its detail; the detail (the key, status and the server's text) is
+    /// written to the log at warning level, cut to a short excerpt: the whole text is behind
+    /// Details, and a log is no place for up to a kilobyte of whatever a server sent.
     pub fn with_detail(sentence: impl Into<String>, detail: impl Into<String>) -> Self {
         let sentence = sentence.into();
         let detail = detail.into();
-        tracing::warn!(%detail, "shown to the user as: {sentence}");
+        tracing::warn!(detail = %server_text::excerpt(&detail), "shown to the user as: {sentence}");
         let detail = (detail != sentence && !detail.is_empty()).then_some(detail);
         Self { sentence, detail }
     }
@@ -68,7 +71,9 @@ impl Problem {
             CallError::Malformed { .. } => {
                 Self::with_detail(T::Unreadable.get(lang), e.to_string())
             }
-            CallError::Transport { .. } => Self::with_detail(e.sentence(lang), e.to_string()),
+            CallError::Transport { .. }
+            | CallError::TooLarge { .. }
+            | CallError::NotSent { .. } => Self::with_detail(e.sentence(lang), e.to_string()),
         }
     }
 
