@@ -245,3 +245,192 @@ fn the_api_secret_is_unreadable_in_proc_environ_while_paydesk_runs() {
         "the secret is still in /proc/PID/environ"
     );
 }
+
+/// How many times `needle` stands in the writable memory of process `pid` (its heap, stacks
+/// and data), read through `/proc/PID/mem` as a debugger would.
+#[cfg(target_os = "linux")]
+fn copies_in_memory(pid: u32, needle: &[u8]) -> usize {
+    use std::os::unix::fs::FileExt;
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("the maps read");
+    let mem = std::fs::File::open(format!("/proc/{pid}/mem")).expect("the memory opens");
+    let mut found = 0;
+    for line in maps.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(range), Some(perms)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        if !perms.starts_with("rw") {
+            continue;
+        }
+        let Some((start, end)) = range.split_once('-') else {
+            continue;
+        };
+        let start = u64::from_str_radix(start, 16).expect("an address");
+        let end = u64::from_str_radix(end, 16).expect("an address");
+        let mut region = vec![0; usize::try_from(end - start).expect("a size")];
+        if mem.read_exact_at(&mut region, start).is_ok() {
+            found += region
+                .windows(needle.len())
+                .filter(|w| *w == needle)
+                .count();
+        }
+    }
+    found
+}
+
+/// Whether a thread of `pid` is blocked in `read(2)`.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+fn blocked_in_read(pid: u32) -> bool {
+    let read_nr = if cfg!(target_arch = "x86_64") {
+        "0"
+    } else {
+        "63"
+    };
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|task| {
+            std::fs::read_to_string(task.path().join("syscall"))
+                .is_ok_and(|s| s.split_whitespace().next() == Some(read_nr))
+        })
+}
+
+/// A card number piped to `card save` is kept once, in the zeroizing buffer that holds it: not
+/// also in std's shared stdin buffer, nor in the copies a growing line leaves behind. Checked
+/// in the running process's memory while it waits for the CVV line.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[test]
+fn a_piped_card_number_is_held_once_in_memory_while_the_cli_reads_on() {
+    let pan = b"6011987612349870";
+    let mut cli = Cli::new();
+    cli.env("PAYDESK_API_SECRET", DEMO_API_SECRET);
+    let mut cmd = cli.command(&[
+        "card",
+        "save",
+        "--expiry-month",
+        "12",
+        "--expiry-year",
+        "2031",
+    ]);
+    cmd.stdin(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("paydesk starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin
+        .write_all(b"6011987612349870\n")
+        .expect("the number is written");
+    stdin.flush().expect("flushed");
+    // Wait for the event: the number read into the process, and a thread back in read(2)
+    // for the next line.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let copies = loop {
+        let copies = copies_in_memory(pid, pan);
+        if copies > 0 && blocked_in_read(pid) && copies_in_memory(pid, pan) == copies {
+            break copies;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the CLI never read the number"
+        );
+        std::thread::yield_now();
+    };
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(copies, 1, "the number stands {copies} times in memory");
+}
+
+/// A server that takes one request, hands its body over, and never answers.
+fn silent_server() -> (String, std::sync::mpsc::Receiver<Vec<u8>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut reader = BufReader::new(stream);
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+                if line == "\r\n" {
+                    let mut body = vec![0; length];
+                    let _ = reader.read_exact(&mut body);
+                    let _ = tx.send(body);
+                    break;
+                }
+            }
+            held.push(reader);
+        }
+    });
+    (url, rx)
+}
+
+/// While card save waits for the server's answer, the number stands in memory only where it
+/// is still needed (the validated request and the body being sent): the copy handed to the
+/// HTTP library is wiped when the library lets go of it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_sent_card_number_leaves_no_unwiped_copy_while_the_answer_is_awaited() {
+    let pan = b"6011987612349870";
+    let (url, bodies) = silent_server();
+    let mut cli = Cli::new();
+    let added = cli.run(&[
+        "profile",
+        "add",
+        "shop",
+        "--base-url",
+        &url,
+        "--api-key",
+        DEMO_API_KEY,
+    ]);
+    assert_eq!(added.code, 0, "{added:?}");
+    cli.env("PAYDESK_API_SECRET", DEMO_API_SECRET);
+    let mut cmd = cli.command(&[
+        "--profile",
+        "shop",
+        "card",
+        "save",
+        "--expiry-month",
+        "12",
+        "--expiry-year",
+        "2031",
+    ]);
+    cmd.stdin(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("paydesk starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin
+        .write_all(b"6011987612349870\n123\n")
+        .expect("the card is written");
+    drop(stdin);
+    let body = bodies
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the card reached the server");
+    assert!(String::from_utf8_lossy(&body).contains("6011987612349870"));
+    // The request is out; what the process still holds settles as the HTTP library finishes
+    // with the body. The fewest copies seen over a run of scans is what is really kept.
+    let fewest = (0..5)
+        .map(|_| {
+            std::thread::yield_now();
+            copies_in_memory(pid, pan)
+        })
+        .min()
+        .unwrap_or(usize::MAX);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(fewest <= 2, "the number stands {fewest} times in memory");
+}

@@ -310,11 +310,24 @@ impl ApiClient {
         &self.base
     }
 
-    /// Sends one attempt: signs `body` now, posts it, returns the answer as it came.
+    /// Sends one attempt: signs `body` now, posts it, returns the answer as it came. The HTTP
+    /// stack gets a copy that is wiped when it lets go of it.
     pub async fn send(
         &self,
         endpoint: &Endpoint,
         body: &[u8],
+        idempotency_key: Option<&str>,
+    ) -> Result<Answer, CallError> {
+        self.send_wiped(endpoint, Zeroizing::new(body.to_vec()), idempotency_key)
+            .await
+    }
+
+    /// [`ApiClient::send`] of a body handed over whole (a card number's): the HTTP stack sends
+    /// from this one buffer, with no copy, and wipes it when done.
+    async fn send_wiped(
+        &self,
+        endpoint: &Endpoint,
+        body: Zeroizing<Vec<u8>>,
         idempotency_key: Option<&str>,
     ) -> Result<Answer, CallError> {
         let headers = signer::sign(
@@ -323,7 +336,7 @@ impl ApiClient {
             self.clock.now_millis(),
             "POST",
             endpoint.path,
-            body,
+            &body,
         );
         let mut request = self
             .http
@@ -332,7 +345,9 @@ impl ApiClient {
             .header(HEADER_API_KEY, headers.api_key)
             .header(HEADER_TIMESTAMP, headers.timestamp)
             .header(HEADER_SIGNATURE, headers.signature)
-            .body(wiped_on_drop(body));
+            .body(reqwest::Body::from(bytes::Bytes::from_owner(WipedBytes(
+                body,
+            ))));
         if let Some(key) = idempotency_key.filter(|_| endpoint.idempotent) {
             request = request.header(HEADER_IDEMPOTENCY_KEY, key);
         }
@@ -390,7 +405,18 @@ impl ApiClient {
         body: &[u8],
         idempotency_key: Option<&str>,
     ) -> Result<T, CallError> {
-        let answer = self.send(endpoint, body, idempotency_key).await?;
+        self.call_wiped(endpoint, Zeroizing::new(body.to_vec()), idempotency_key)
+            .await
+    }
+
+    /// [`ApiClient::call`] of a body handed over whole: sent from that one zeroizing buffer.
+    pub async fn call_wiped<T: DeserializeOwned>(
+        &self,
+        endpoint: &Endpoint,
+        body: Zeroizing<Vec<u8>>,
+        idempotency_key: Option<&str>,
+    ) -> Result<T, CallError> {
+        let answer = self.send_wiped(endpoint, body, idempotency_key).await?;
         if (300..=399).contains(&answer.status) {
             tracing::warn!(
                 endpoint = endpoint.name,
@@ -490,15 +516,8 @@ async fn read_capped(
     Ok(Some(body))
 }
 
-/// The body as reqwest takes it: a copy whose bytes are wiped when the HTTP stack lets go of
-/// it, since for card save they hold a card number (docs/design.md §3).
-fn wiped_on_drop(body: &[u8]) -> reqwest::Body {
-    reqwest::Body::from(bytes::Bytes::from_owner(WipedBytes(Zeroizing::new(
-        body.to_vec(),
-    ))))
-}
-
-/// Bytes zeroized on drop, as `Bytes::from_owner` needs them (`AsRef<[u8]>`).
+/// A request body zeroized when the HTTP stack drops it (for card save it holds a card
+/// number, docs/design.md §3), as `Bytes::from_owner` takes it (`AsRef<[u8]>`).
 struct WipedBytes(Zeroizing<Vec<u8>>);
 
 impl AsRef<[u8]> for WipedBytes {

@@ -1,9 +1,9 @@
 //! Reading a secret (an API secret, a card number, a CVV) from the terminal or a pipe, with
 //! Ctrl+C giving the terminal back.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::output::Exit;
 
@@ -18,11 +18,50 @@ pub(super) fn read_secret_line(prompt: &str) -> std::io::Result<Zeroizing<String
         let _open = ctrl_c::PromptOpen::new();
         Zeroizing::new(rpassword::prompt_password(format!("{prompt} "))?)
     } else {
-        let mut line = Zeroizing::new(String::new());
-        stdin.lock().read_line(&mut line)?;
-        line
+        read_piped_line(&stdin)?
     };
     Ok(Zeroizing::new(line.trim().to_owned()))
+}
+
+/// The longest line read from a pipe for a secret, in bytes.
+const MAX_PIPED_LINE: usize = 1024;
+
+/// One line of piped stdin, read a byte at a time from a duplicate of its descriptor into one
+/// zeroizing buffer sized once: std's shared stdin buffer would keep the line (a card number,
+/// a CVV) for the process's life, and a growing `String` leaves copies behind at each
+/// reallocation. Reading no further than the line's end leaves the next line to the next read.
+fn read_piped_line(stdin: &std::io::Stdin) -> std::io::Result<Zeroizing<String>> {
+    use std::io::Read;
+    #[cfg(unix)]
+    let mut input = std::fs::File::from(std::os::fd::AsFd::as_fd(stdin).try_clone_to_owned()?);
+    #[cfg(windows)]
+    let mut input =
+        std::fs::File::from(std::os::windows::io::AsHandle::as_handle(stdin).try_clone_to_owned()?);
+    let mut line = Zeroizing::new(Vec::with_capacity(MAX_PIPED_LINE));
+    let mut byte = [0u8; 1];
+    loop {
+        match input.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) if byte[0] == b'\n' => break,
+            Ok(_) if line.len() == MAX_PIPED_LINE => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("a line of stdin is longer than {MAX_PIPED_LINE} bytes"),
+                ));
+            }
+            Ok(_) => line.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    byte.zeroize();
+    let text = String::from_utf8(std::mem::take(&mut *line)).map_err(|e| {
+        // The bytes are wiped before the error is returned.
+        let mut bytes = e.into_bytes();
+        bytes.zeroize();
+        std::io::Error::new(std::io::ErrorKind::InvalidData, "stdin is not UTF-8")
+    })?;
+    Ok(Zeroizing::new(text))
 }
 
 /// Ctrl+C around a hidden prompt. `rpassword` reads the terminal raw with echo off, so
