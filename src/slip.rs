@@ -56,6 +56,9 @@ const PT_PER_MM: f32 = 72.0 / 25.4;
 
 /// Lines of shop name at most; a longer name ends in "…".
 const SHOP_MAX_LINES: usize = 3;
+/// Lines the order number and the expiry may take each: a real order number takes one; what
+/// a server sends beyond that is cut with "…", so a slip stays a slip.
+const DETAIL_MAX_LINES: usize = 3;
 
 /// The paper a slip is laid out for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -348,7 +351,7 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
         slip.order_number.trim()
     );
     below.push(Block::new(
-        face.wrap(&order, sizes.detail, printable, usize::MAX),
+        face.wrap(&order, sizes.detail, printable, DETAIL_MAX_LINES),
         sizes.detail,
         0.5,
     ));
@@ -360,7 +363,7 @@ fn layout(slip: &Slip, paper: Paper, face: &Face<'_>, matrix: &QrMatrix) -> Layo
     {
         let text = format!("{}: {expiry}", SlipText::Expiry.get(lang));
         below.push(Block::new(
-            face.wrap(&text, sizes.detail, printable, usize::MAX),
+            face.wrap(&text, sizes.detail, printable, DETAIL_MAX_LINES),
             sizes.detail,
             0.0,
         ));
@@ -483,48 +486,70 @@ impl Face<'_> {
 
     /// Breaks `text` into lines no wider than `max_mm`, between words, or inside a word that
     /// is wider than a line on its own; at most `max_lines`, the last one ending in "…" when
-    /// text was left out.
+    /// text was left out. Each character is measured once and the work stops at the last line,
+    /// so a megabyte of text from a server costs no more than the lines it fills.
     fn wrap(&self, text: &str, size_pt: f32, max_mm: f32, max_lines: usize) -> Vec<String> {
-        let fits = |s: &str| self.width_mm(s, size_pt) <= max_mm;
+        let scale = size_pt / PT_PER_MM / 1000.0;
+        let width = |c: char| self.advance(self.glyph(c)) * scale;
+        let space = width(' ');
         let mut lines: Vec<String> = Vec::new();
+        // The line being filled, and its width.
         let mut current = String::new();
-        for word in text.split_whitespace() {
-            let joined = if current.is_empty() {
-                word.to_owned()
-            } else {
-                format!("{current} {word}")
-            };
-            if fits(&joined) {
-                current = joined;
+        let mut current_mm = 0.0;
+        let mut cut = false;
+        'words: for word in text.split_whitespace() {
+            let word_mm: f32 = word.chars().map(width).sum();
+            let gap = if current.is_empty() { 0.0 } else { space };
+            if current_mm + gap + word_mm <= max_mm {
+                if !current.is_empty() {
+                    current.push(' ');
+                }
+                current.push_str(word);
+                current_mm += gap + word_mm;
                 continue;
             }
             if !current.is_empty() {
+                if lines.len() == max_lines {
+                    cut = true;
+                    break;
+                }
                 lines.push(std::mem::take(&mut current));
+                current_mm = 0.0;
             }
             // The word alone: broken by characters when it is too wide for a line.
             for c in word.chars() {
-                let mut next = current.clone();
-                next.push(c);
-                if !current.is_empty() && !fits(&next) {
+                let c_mm = width(c);
+                if !current.is_empty() && current_mm + c_mm > max_mm {
+                    if lines.len() == max_lines {
+                        cut = true;
+                        break 'words;
+                    }
                     lines.push(std::mem::take(&mut current));
-                    current.push(c);
-                } else {
-                    current = next;
+                    current_mm = 0.0;
                 }
+                current.push(c);
+                current_mm += c_mm;
             }
         }
         if !current.is_empty() {
-            lines.push(current);
-        }
-        if lines.len() > max_lines {
-            lines.truncate(max_lines);
-            if let Some(last) = lines.last_mut() {
-                while !last.is_empty() && !fits(&format!("{last}…")) {
-                    last.pop();
-                }
-                let trimmed = last.trim_end().to_owned();
-                *last = format!("{trimmed}…");
+            if lines.len() == max_lines {
+                cut = true;
+            } else {
+                lines.push(current);
             }
+        }
+        if cut && let Some(last) = lines.last_mut() {
+            let ellipsis = width('…');
+            let mut last_mm: f32 = last.chars().map(width).sum();
+            while let Some(c) = last.pop() {
+                last_mm -= width(c);
+                if last_mm + ellipsis <= max_mm {
+                    break;
+                }
+            }
+            let trimmed = last.trim_end().len();
+            last.truncate(trimmed);
+            last.push('…');
         }
         lines
     }
@@ -815,6 +840,33 @@ mod tests {
         assert_eq!(lines.concat(), long);
         for l in &lines {
             assert!(face.width_mm(l, 9.5) <= 72.0);
+        }
+    }
+
+    #[test]
+    fn a_megabyte_order_number_from_a_server_fills_three_lines_and_no_more() {
+        let face = Face::new().unwrap();
+        let matrix = QrMatrix::encode(URL).unwrap();
+        for order in ["9".repeat(1 << 20), "KDK ".repeat(1 << 18)] {
+            let mut hostile = slip(Lang::En);
+            hostile.order_number = order;
+            let l = layout(&hostile, Paper::Roll80, &face, &matrix);
+            let order_lines: Vec<_> = l
+                .lines
+                .iter()
+                .filter(|line| line.size_pt <= 10.0 && !line.text.starts_with("Expires"))
+                .collect();
+            assert_eq!(order_lines.len(), DETAIL_MAX_LINES, "{order_lines:?}");
+            assert!(order_lines[2].text.ends_with('…'), "{order_lines:?}");
+            for line in &l.lines {
+                assert!(
+                    line.x_mm + face.width_mm(&line.text, line.size_pt) <= 76.01,
+                    "{line:?}"
+                );
+            }
+            // The roll is as long as a slip with a short order number, give or take a line.
+            let normal = layout(&slip(Lang::En), Paper::Roll80, &face, &matrix);
+            assert!(l.height_mm <= normal.height_mm + 12, "{} mm", l.height_mm);
         }
     }
 
