@@ -2,12 +2,16 @@
 //! is a 400 with a key (never a panic that drops the connection), an oversized body is a 413
 //! in the JSON error envelope, and the unsigned admin routes refuse a `Host` that is not this
 //! sandbox (a web page reaching it through DNS rebinding) while the pay page does not care.
+//! What arrives without the API secret never reaches the request log, which stays within its
+//! byte cap whatever it is sent.
 
 mod sandbox_support;
 
-use paydesk::api::endpoints::{INSTALLMENT_LIST, LINK_CREATE};
-use paydesk::sandbox::SandboxHandle;
+use paydesk::api::endpoints::{INSTALLMENT_LIST, LINK_CREATE, LINK_DETAIL};
+use paydesk::api::signer::{HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP};
+use paydesk::clock::Clock;
 use paydesk::sandbox::respond::MAX_BODY_BYTES;
+use paydesk::sandbox::{DEMO_API_KEY, SandboxHandle, requests};
 use sandbox_support::{Answer, Client, admin_get, admin_post, manual_clock, start};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -278,4 +282,73 @@ async fn admin_routes_refuse_a_host_that_is_not_this_sandbox() {
     assert_eq!(paid.status, 200, "{}", paid.text);
     assert_eq!(status_of(&sb).as_deref(), Some("COMPLETED"));
     assert_eq!(admin_get(&sb, "/sandbox/links").await.status, 200);
+}
+
+#[tokio::test]
+async fn the_request_log_keeps_nothing_unsigned_and_stays_under_its_cap() {
+    let clock = manual_clock();
+    let sb = start(clock.clone()).await;
+    let big_id = format!("lnk_{}", "x".repeat(1_900_000));
+    let body = format!(r#"{{"id":"{big_id}"}}"#);
+    let http = paydesk::api::client::http_client_builder()
+        .build()
+        .expect("an HTTP client");
+    let url = format!("{}{}", sb.base_url(), LINK_DETAIL.path);
+    // 60 requests of 1.9 MB from a program without the secret: none signed, or the demo key
+    // with a made-up signature.
+    for i in 0..60 {
+        let mut request = http
+            .post(&url)
+            .header("Content-Type", "text/plain")
+            .body(body.clone());
+        if i % 2 == 1 {
+            request = request
+                .header(HEADER_API_KEY, DEMO_API_KEY)
+                .header(HEADER_TIMESTAMP, clock.now_millis().to_string())
+                .header(HEADER_SIGNATURE, "00".repeat(32));
+        }
+        let a = sandbox_support::answer(request.send().await.expect("an answer")).await;
+        assert_eq!(a.status, 401, "{}", a.text);
+    }
+    let admin = sb.admin();
+    assert!(admin.requests().is_empty(), "unsigned requests were logged");
+    assert!(admin.request_totals().is_empty());
+    assert_eq!(admin.request_log_bytes(), 0);
+
+    // The same flood signed: each is logged, with an excerpt of its id only.
+    let c = Client::demo(&sb, clock.clone());
+    for _ in 0..30 {
+        let a = c.post(LINK_DETAIL.path, &body, None).await;
+        assert_eq!(a.status, 404, "{}", a.text);
+    }
+    let seen = admin.requests();
+    assert_eq!(seen.len(), 30);
+    let held: usize = seen
+        .iter()
+        .map(|r| r.endpoint.len() + r.link_id.as_ref().map_or(0, String::len))
+        .sum();
+    for r in &seen {
+        let id = r.link_id.as_deref().expect("the id's excerpt");
+        assert!(big_id.starts_with(id) && id.len() == requests::MAX_LINK_ID);
+    }
+    assert!(
+        held <= 30 * 100,
+        "the log holds {held} bytes of 30 requests"
+    );
+    assert!(admin.request_log_bytes() <= requests::MAX_BYTES);
+    assert_eq!(admin.request_totals()["link.detail"], 30);
+
+    // A real id is kept whole.
+    let made = c
+        .post(LINK_CREATE.path, r#"{"amount":10}"#, Some("log-1"))
+        .await;
+    let id = made.content()["id"].as_str().expect("an id").to_owned();
+    let shown = c
+        .post(LINK_DETAIL.path, &json!({"id": id}).to_string(), None)
+        .await;
+    assert_eq!(shown.status, 200, "{}", shown.text);
+    assert_eq!(
+        admin.requests().last().and_then(|r| r.link_id.clone()),
+        Some(id)
+    );
 }

@@ -80,6 +80,11 @@ impl<'a> Admin<'a> {
         self.shared.requests.totals()
     }
 
+    /// The bytes the request log holds (at most `requests::MAX_BYTES`).
+    pub fn request_log_bytes(&self) -> usize {
+        self.shared.requests.bytes()
+    }
+
     /// Forgets the requests received so far.
     pub fn clear_requests(&self) {
         self.shared.requests.clear();
