@@ -1,9 +1,10 @@
 //! The sandbox at its edges, over real HTTP on loopback: money too large to compute exactly
 //! is a 400 with a key (never a panic that drops the connection), an oversized body is a 413
 //! in the JSON error envelope, and the unsigned admin routes refuse a `Host` that is not this
-//! sandbox (a web page reaching it through DNS rebinding) while the pay page does not care.
-//! What arrives without the API secret never reaches the request log, which stays within its
-//! byte cap whatever it is sent.
+//! sandbox (a web page reaching it through DNS rebinding) while the pay page does not care,
+//! and they refuse what a web page can send from any site (a simple content type, a foreign
+//! `Origin`). What arrives without the API secret never reaches the request log, which stays
+//! within its byte cap whatever it is sent.
 
 mod sandbox_support;
 
@@ -167,15 +168,32 @@ async fn a_body_over_the_limit_is_a_413_in_the_error_envelope() {
 }
 
 /// One HTTP/1.1 request written by hand (so the `Host` header is exactly what a browser on a
-/// rebound name would send), read to the end.
+/// rebound name would send), with a JSON content type, read to the end.
 async fn raw(sb: &SandboxHandle, request_line: &str, host: Option<&str>, body: &str) -> Answer {
+    let mut headers = vec![("Content-Type", "application/json")];
+    if let Some(h) = host {
+        headers.insert(0, ("Host", h));
+    }
+    raw_with(sb, request_line, &headers, body).await
+}
+
+/// One HTTP/1.1 request written by hand with exactly `headers` (and its length), read to the
+/// end.
+async fn raw_with(
+    sb: &SandboxHandle,
+    request_line: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Answer {
     let mut stream = tokio::net::TcpStream::connect(sb.addr())
         .await
         .expect("the sandbox accepts");
-    let host = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+    let headers: String = headers
+        .iter()
+        .flat_map(|(name, value)| [name, ": ", value, "\r\n"])
+        .collect();
     let head = format!(
-        "{request_line}\r\n{host}Content-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
+        "{request_line}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream
@@ -282,6 +300,88 @@ async fn admin_routes_refuse_a_host_that_is_not_this_sandbox() {
     assert_eq!(paid.status, 200, "{}", paid.text);
     assert_eq!(status_of(&sb).as_deref(), Some("COMPLETED"));
     assert_eq!(admin_get(&sb, "/sandbox/links").await.status, 200);
+}
+
+fn no_faults(sb: &SandboxHandle) -> bool {
+    sb.admin().state()["faults"]
+        .as_array()
+        .is_some_and(Vec::is_empty)
+}
+
+#[tokio::test]
+async fn admin_writes_refuse_what_a_web_page_can_send() {
+    let sb = start(manual_clock()).await;
+    let port = sb.addr().port();
+    let host = format!("127.0.0.1:{port}");
+    let rule = r#"{"endpoint":"*","kind":"error500"}"#;
+    let add = "POST /sandbox/faults HTTP/1.1";
+
+    // What a page's `no-cors` fetch or form can send to 127.0.0.1 from any site: a simple
+    // content type, or none. The Host is right (the page named 127.0.0.1 itself).
+    for content_type in [
+        Some("text/plain"),
+        Some("text/plain;charset=UTF-8"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data; boundary=x"),
+        Some("application/jsonx"),
+        None,
+    ] {
+        let mut headers = vec![("Host", host.as_str())];
+        if let Some(ct) = content_type {
+            headers.push(("Content-Type", ct));
+        }
+        let a = raw_with(&sb, add, &headers, rule).await;
+        assert_envelope(&a, 415, "sandbox.admin.content.type", "application/json");
+        assert!(no_faults(&sb), "{content_type:?}");
+    }
+    // A page of another origin, even one that got JSON through (a preflight it never passes).
+    for origin in [
+        "http://evil.example".to_owned(),
+        "null".to_owned(),
+        format!("http://evil.example:{port}"),
+        format!("https://127.0.0.1:{port}"),
+        format!("http://127.0.0.1:{}", port.wrapping_add(1)),
+        "http://127.0.0.1".to_owned(),
+        format!("http://127.0.0.1:{port}/x"),
+    ] {
+        let headers = [
+            ("Host", host.as_str()),
+            ("Content-Type", "application/json"),
+            ("Origin", origin.as_str()),
+        ];
+        let a = raw_with(&sb, add, &headers, rule).await;
+        assert_envelope(&a, 403, "sandbox.admin.forbidden", "Origin");
+        assert!(no_faults(&sb), "{origin}");
+        let pay = raw_with(&sb, "POST /sandbox/links/lnk_x/pay HTTP/1.1", &headers, "").await;
+        assert_eq!(pay.status, 403, "{origin}: {}", pay.text);
+        let read = raw_with(&sb, "GET /sandbox/state HTTP/1.1", &headers, "").await;
+        assert_eq!(read.status, 403, "{origin}: {}", read.text);
+    }
+    // A DELETE is a write too.
+    sb.admin()
+        .add_fault("link.create:lost".parse().expect("a rule"))
+        .expect("a valid rule");
+    let headers = [("Host", host.as_str())];
+    let a = raw_with(&sb, "DELETE /sandbox/faults HTTP/1.1", &headers, "").await;
+    assert_envelope(&a, 415, "sandbox.admin.content.type", "application/json");
+    assert!(!no_faults(&sb), "the rule stays");
+    let a = raw_with(&sb, "DELETE /sandbox/requests HTTP/1.1", &headers, "").await;
+    assert_eq!(a.status, 415, "{}", a.text);
+
+    // This sandbox's own origin, JSON with a charset, and reads without a content type: fine.
+    let own = format!("http://localhost:{port}");
+    let headers = [
+        ("Host", host.as_str()),
+        ("Content-Type", "Application/JSON; charset=utf-8"),
+        ("Origin", own.as_str()),
+    ];
+    let a = raw_with(&sb, add, &headers, rule).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    let a = raw_with(&sb, "DELETE /sandbox/faults HTTP/1.1", &headers, "").await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    assert!(no_faults(&sb));
+    let a = raw_with(&sb, "GET /sandbox/faults HTTP/1.1", &[("Host", &host)], "").await;
+    assert_eq!(a.status, 200, "{}", a.text);
 }
 
 #[tokio::test]
