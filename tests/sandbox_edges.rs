@@ -4,9 +4,13 @@
 //! sandbox (a web page reaching it through DNS rebinding) while the pay page does not care,
 //! and they refuse what a web page can send from any site (a simple content type, a foreign
 //! `Origin`). What arrives without the API secret never reaches the request log, which stays
-//! within its byte cap whatever it is sent.
+//! within its byte cap whatever it is sent; fault rules are at most 60 s and 100, through the
+//! admin route and `paydesk sandbox --fault` alike.
 
 mod sandbox_support;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
 
 use paydesk::api::endpoints::{INSTALLMENT_LIST, LINK_CREATE, LINK_DETAIL};
 use paydesk::api::signer::{HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP};
@@ -382,6 +386,79 @@ async fn admin_writes_refuse_what_a_web_page_can_send() {
     assert!(no_faults(&sb));
     let a = raw_with(&sb, "GET /sandbox/faults HTTP/1.1", &[("Host", &host)], "").await;
     assert_eq!(a.status, 200, "{}", a.text);
+}
+
+#[tokio::test]
+async fn a_fault_rule_is_at_most_60_s_and_at_most_100_are_active() {
+    let sb = start(manual_clock()).await;
+    for rule in [
+        r#"{"endpoint":"link.create","kind":"delay","delayMs":18446744073709551000}"#,
+        r#"{"endpoint":"*","kind":"delay","delayMs":60001}"#,
+        r#"[{"endpoint":"*","kind":"lost"},{"endpoint":"*","kind":"delay","delayMs":99999999}]"#,
+    ] {
+        let a = admin_post(&sb, "/sandbox/faults", rule).await;
+        assert_envelope(&a, 400, "fault.invalid", "at most 60000 ms");
+        assert!(no_faults(&sb), "nothing of {rule} was added");
+    }
+    let longest = admin_post(
+        &sb,
+        "/sandbox/faults",
+        r#"{"endpoint":"*","kind":"delay","delayMs":60000,"next":1}"#,
+    )
+    .await;
+    assert_eq!(longest.status, 200, "{}", longest.text);
+    sb.admin().clear_faults();
+
+    let rules = |n: usize| json!(vec![json!({"endpoint": "*", "kind": "lost"}); n]).to_string();
+    let a = admin_post(&sb, "/sandbox/faults", &rules(101)).await;
+    assert_envelope(&a, 400, "fault.invalid", "at most 100");
+    assert!(no_faults(&sb), "a refused batch adds none");
+    let a = admin_post(&sb, "/sandbox/faults", &rules(100)).await;
+    assert_eq!(a.status, 200, "{}", a.text);
+    let a = admin_post(&sb, "/sandbox/faults", &rules(1)).await;
+    assert_envelope(&a, 400, "fault.invalid", "at most 100");
+    assert_eq!(
+        sb.admin().state()["faults"].as_array().map(Vec::len),
+        Some(100)
+    );
+}
+
+#[test]
+fn the_sandbox_command_refuses_a_fault_over_60_s_or_over_100_faults_with_exit_2() {
+    let too_long = vec!["--fault", "link.create:delay=99999999999999"];
+    let too_many: Vec<&str> = ["--fault", "link.create:lost@next=1"].repeat(101);
+    for (what, faults, says) in [
+        ("a delay of 3 171 years", too_long, "at most 60000 ms"),
+        ("101 rules", too_many, "at most 100 fault rules"),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_paydesk"))
+            .args(["sandbox", "--addr", "127.0.0.1:0"])
+            .args(&faults)
+            .env("LC_ALL", "C")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("paydesk starts");
+        // A sandbox that starts prints its address first; a refused one ends with no line.
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().expect("stdout is piped"))
+            .read_line(&mut first)
+            .expect("stdout reads");
+        if !first.is_empty() {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: the sandbox started: {first}");
+        }
+        let out = child.wait_with_output().expect("paydesk ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {stderr}");
+        assert!(stderr.contains(says), "{what}: {stderr}");
+        assert!(
+            stderr.contains("bad fault rule `link.create:"),
+            "{what}: {stderr}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -69,6 +69,11 @@ impl<'a> Admin<'a> {
         Ok(self.shared.faults.add(rule)?)
     }
 
+    /// Adds every rule of `rules`, or none when one is refused (see `Board::add_all`).
+    pub fn add_faults(&self, rules: Vec<FaultRule>) -> Result<(), SandboxError> {
+        Ok(self.shared.faults.add_all(rules)?)
+    }
+
     /// Removes every fault rule.
     pub fn clear_faults(&self) {
         self.shared.faults.clear();
@@ -235,12 +240,9 @@ async fn add_faults(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
                 .into_response();
         }
     };
-    let admin = Admin::new(&s);
-    for rule in rules {
-        if let Err(e) = admin.add_fault(rule) {
-            return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
-                .into_response();
-        }
+    if let Err(e) = Admin::new(&s).add_faults(rules) {
+        return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
+            .into_response();
     }
     ok(&json!(s.faults.rules()))
 }
