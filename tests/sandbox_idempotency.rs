@@ -226,6 +226,7 @@ async fn faults_through_the_admin_route_429_then_cleared() {
         .build()
         .expect("an HTTP client")
         .delete(format!("{}/sandbox/faults", sb.base_url()))
+        .header("Content-Type", "application/json")
         .send()
         .await
         .unwrap();

@@ -369,6 +369,7 @@ fn on_a_manual_clock_the_refresh_keeps_its_budget_and_asks_nothing_of_final_or_e
                 .build()
                 .expect("an HTTP client")
                 .post(format!("{base}/sandbox/links/{}/pay", made[4].id))
+                .header("Content-Type", "application/json")
                 .send()
                 .await
                 .expect("the pay route");

@@ -47,6 +47,11 @@ pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
         Some(Command::Sandbox(args)) => {
             return match crate::sandbox::cli::run(&args) {
                 Ok(()) => 0,
+                // A refused `--fault` is a usage error, as clap's own (exit 2).
+                Err(e @ crate::sandbox::SandboxError::Fault(_)) => {
+                    eprintln!("paydesk sandbox: {e}");
+                    2
+                }
                 Err(e) => {
                     eprintln!("paydesk sandbox: {e}");
                     Exit::Failure as i32

@@ -4,7 +4,11 @@
 //! (count links, dump every piece of state, read the requests received), pay a link without
 //! HTML, and inject faults.
 //! Being unsigned, they answer only this machine: a loopback peer naming this sandbox in
-//! `Host` ([`admin_allowed`]); anything else is 403 `sandbox.admin.forbidden`.
+//! `Host` ([`admin_allowed`]), and no web page of another origin ([`origin_allowed`]);
+//! anything else is 403 `sandbox.admin.forbidden`. A write (any method but `GET` and `HEAD`)
+//! must also say `Content-Type: application/json`, which a browser sends across sites only
+//! after a CORS preflight this sandbox never grants: a page's `no-cors` POST or form is 415
+//! `sandbox.admin.content.type` ([`content_type_allowed`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,7 +18,7 @@ use std::net::{IpAddr, SocketAddr};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, Query, Request, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -27,7 +31,7 @@ use super::error::SandboxError;
 use super::faults::FaultRule;
 use super::links;
 use super::requests::SeenRequest;
-use super::respond::{ADMIN_FORBIDDEN, ApiError, json_response, success_body};
+use super::respond::{ADMIN_CONTENT_TYPE, ADMIN_FORBIDDEN, ApiError, json_response, success_body};
 use super::shared::Shared;
 use crate::api::endpoints;
 use crate::api::wire::PaymentLink;
@@ -65,6 +69,11 @@ impl<'a> Admin<'a> {
         Ok(self.shared.faults.add(rule)?)
     }
 
+    /// Adds every rule of `rules`, or none when one is refused (see `Board::add_all`).
+    pub fn add_faults(&self, rules: Vec<FaultRule>) -> Result<(), SandboxError> {
+        Ok(self.shared.faults.add_all(rules)?)
+    }
+
     /// Removes every fault rule.
     pub fn clear_faults(&self) {
         self.shared.faults.clear();
@@ -78,6 +87,11 @@ impl<'a> Admin<'a> {
     /// How many API requests each endpoint received.
     pub fn request_totals(&self) -> std::collections::BTreeMap<String, u64> {
         self.shared.requests.totals()
+    }
+
+    /// The bytes the request log holds (at most `requests::MAX_BYTES`).
+    pub fn request_log_bytes(&self) -> usize {
+        self.shared.requests.bytes()
     }
 
     /// Forgets the requests received so far.
@@ -226,12 +240,9 @@ async fn add_faults(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
                 .into_response();
         }
     };
-    let admin = Admin::new(&s);
-    for rule in rules {
-        if let Err(e) = admin.add_fault(rule) {
-            return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
-                .into_response();
-        }
+    if let Err(e) = Admin::new(&s).add_faults(rules) {
+        return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
+            .into_response();
     }
     ok(&json!(s.faults.rules()))
 }
@@ -269,7 +280,8 @@ pub(super) fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
         .route_layer(middleware::from_fn_with_state(shared, only_this_machine))
 }
 
-/// Refuses an admin request (403 `sandbox.admin.forbidden`) unless [`admin_allowed`].
+/// Refuses an admin request unless [`admin_allowed`], [`origin_allowed`] and
+/// [`content_type_allowed`].
 async fn only_this_machine(
     State(s): State<Arc<Shared>>,
     ConnectInfo(conn): ConnectInfo<ConnControl>,
@@ -285,9 +297,81 @@ async fn only_this_machine(
     if let Some(value) = request.headers().get(header::HOST) {
         hosts.push(value.to_str().unwrap_or("\u{fffd}"));
     }
-    match admin_allowed(conn.peer(), &hosts, s.bound) {
+    let checked = admin_allowed(conn.peer(), &hosts, s.bound)
+        .and_then(|()| origin_allowed(request.headers(), s.bound))
+        .and_then(|()| content_type_allowed(request.method(), request.headers()));
+    match checked {
         Ok(()) => next.run(request).await,
         Err(e) => e.into_response(),
+    }
+}
+
+/// Whether the request's `Origin`, when it has one, is this sandbox's own
+/// (`http://localhost:PORT`, `http://127.0.0.1:PORT`, ...). Browsers send `Origin` on every
+/// cross-site POST, `no-cors` or not, so a web page's admin request is refused here even when
+/// its `Host` is right; tests, scripts and curl send none.
+pub fn origin_allowed(headers: &HeaderMap, bound: SocketAddr) -> Result<(), ApiError> {
+    for value in &headers.get_all(header::ORIGIN) {
+        let origin = value.to_str().unwrap_or("\u{fffd}");
+        if !origin_is_ours(origin, bound) {
+            let shown: String = origin.chars().take(80).collect();
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                ADMIN_FORBIDDEN,
+                format!(
+                    "Origin `{shown}` is not this sandbox (http://localhost:{port}); admin \
+                     routes refuse requests from web pages of other origins",
+                    port = bound.port()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `origin` (`scheme://host[:port]`) is this sandbox: plain HTTP, a name
+/// [`host_is_ours`] accepts, and the bound port (80 when the origin names none).
+pub fn origin_is_ours(origin: &str, bound: SocketAddr) -> bool {
+    let Some(authority) = origin.strip_prefix("http://") else {
+        return false;
+    };
+    if authority.contains(['/', '@', '?', '#']) || authority.is_empty() {
+        return false;
+    }
+    let has_port = match authority.rsplit_once(']') {
+        Some((_, after)) => !after.is_empty(),
+        None => authority.contains(':'),
+    };
+    if has_port {
+        host_is_ours(authority, bound)
+    } else {
+        bound.port() == 80 && host_is_ours(authority, bound)
+    }
+}
+
+/// Whether an admin request may change something: reads (`GET`, `HEAD`) always may; every
+/// other method needs `Content-Type: application/json` (parameters such as `charset` allowed),
+/// which no simple cross-site request can carry.
+pub fn content_type_allowed(method: &Method, headers: &HeaderMap) -> Result<(), ApiError> {
+    if method == Method::GET || method == Method::HEAD {
+        return Ok(());
+    }
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
+    if json {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ADMIN_CONTENT_TYPE,
+            format!(
+                "an admin {method} needs `Content-Type: application/json` (even with an empty \
+                 body)"
+            ),
+        ))
     }
 }
 

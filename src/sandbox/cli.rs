@@ -9,7 +9,7 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::error::SandboxError;
-use super::faults::FaultRule;
+use super::faults::{FaultRule, check_rules};
 use super::fixture::Fixture;
 use super::server::{Sandbox, SandboxConfig};
 use crate::clock::SystemClock;
@@ -36,7 +36,8 @@ pub struct SandboxArgs {
         long = "fault",
         value_name = "RULE",
         help = "Fault rule ENDPOINT:KIND[=MS][@next=N|@p=P], e.g. link.create:lost@next=1 \
-                (repeatable; kinds: delay, error500, lost, rate_limit)"
+                (repeatable, at most 100; kinds: delay, error500, lost, rate_limit; \
+                a delay at most 60000 ms)"
     )]
     pub faults: Vec<FaultRule>,
 }
@@ -44,6 +45,7 @@ pub struct SandboxArgs {
 impl SandboxArgs {
     /// The server configuration these arguments describe.
     pub fn config(&self) -> Result<SandboxConfig, SandboxError> {
+        check_rules(0, &self.faults)?;
         let fixture = match &self.fixture {
             Some(path) => Fixture::from_path(path)?,
             None => Fixture::shipped(),

@@ -3,7 +3,9 @@
 //! answer), or a 429. Each rule fires for the next N requests or with a probability drawn
 //! from the sandbox's seeded generator, so a run with `--seed` is reproducible.
 //!
-//! Rules come from the config / `--fault` flags at start and from `POST /sandbox/faults`.
+//! Rules come from the config / `--fault` flags at start and from `POST /sandbox/faults`. A
+//! delay is at most [`MAX_DELAY_MS`] and at most [`MAX_RULES`] rules are active at
+//! once, so no rule can overflow a duration or grow the board without bound.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,6 +18,12 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::api::endpoints;
+
+/// The longest delay a rule may ask for: 60 s.
+pub const MAX_DELAY_MS: u64 = 60_000;
+
+/// The most rules active at once.
+pub const MAX_RULES: usize = 100;
 
 /// What a rule does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,7 +59,7 @@ pub struct FaultRule {
     pub endpoint: String,
     /// What happens.
     pub kind: FaultKind,
-    /// Milliseconds to wait (delay only).
+    /// Milliseconds to wait (delay only; at most [`MAX_DELAY_MS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
     /// Fires for the next N matching requests, then the rule is spent.
@@ -88,6 +96,9 @@ impl FaultRule {
         }
         match (self.kind, self.delay_ms) {
             (FaultKind::Delay, None | Some(0)) => return fail("a delay needs delayMs > 0"),
+            (FaultKind::Delay, Some(ms)) if ms > MAX_DELAY_MS => {
+                return fail("a delay is at most 60000 ms (60 s)");
+            }
             (FaultKind::Delay, _) | (_, None) => {}
             (_, Some(_)) => return fail("delayMs belongs to a delay rule only"),
         }
@@ -144,7 +155,7 @@ impl FromStr for FaultRule {
                 Some(
                     ms.trim()
                         .parse::<u64>()
-                        .map_err(|_| fail("delay must be whole milliseconds"))?,
+                        .map_err(|_| fail("delay must be whole milliseconds (at most 60000)"))?,
                 ),
             ),
             None => (what, None),
@@ -180,6 +191,25 @@ impl FromStr for FaultRule {
     }
 }
 
+/// Checks `new` as rules added to `active` ones: each must be valid, and all of them at most
+/// [`MAX_RULES`].
+pub fn check_rules(active: usize, new: &[FaultRule]) -> Result<(), FaultError> {
+    for r in new {
+        r.validate()?;
+    }
+    match new.get(MAX_RULES.saturating_sub(active)) {
+        Some(extra) => Err(FaultError {
+            rule: extra.to_string(),
+            reason: format!(
+                "at most {MAX_RULES} fault rules may be active at once ({active} already are, \
+                 {} more were given)",
+                new.len()
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// What the faults decided for one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Plan {
@@ -202,22 +232,27 @@ pub struct Board {
 impl Board {
     /// A board with `rules`, drawing from a generator seeded with `seed`.
     pub fn new(rules: Vec<FaultRule>, seed: u64) -> Result<Board, FaultError> {
-        for r in &rules {
-            r.validate()?;
-        }
-        Ok(Board {
-            any: AtomicBool::new(!rules.is_empty()),
-            rules: Mutex::new(rules),
+        let board = Board {
+            any: AtomicBool::new(false),
+            rules: Mutex::new(Vec::new()),
             rng: Mutex::new(StdRng::seed_from_u64(seed)),
-        })
+        };
+        board.add_all(rules)?;
+        Ok(board)
     }
 
     /// Adds a rule.
     pub fn add(&self, rule: FaultRule) -> Result<(), FaultError> {
-        rule.validate()?;
+        self.add_all(vec![rule])
+    }
+
+    /// Adds every rule of `new`, or none when one is refused or they would make more than
+    /// [`MAX_RULES`].
+    pub fn add_all(&self, new: Vec<FaultRule>) -> Result<(), FaultError> {
         let mut rules = self.rules.lock().unwrap_or_else(PoisonError::into_inner);
-        rules.push(rule);
-        self.any.store(true, Ordering::Release);
+        check_rules(rules.len(), &new)?;
+        rules.extend(new);
+        self.any.store(!rules.is_empty(), Ordering::Release);
         Ok(())
     }
 
@@ -261,7 +296,9 @@ impl Board {
             }
             match rule.kind {
                 FaultKind::Delay => {
-                    plan.delay += Duration::from_millis(rule.delay_ms.unwrap_or(0));
+                    plan.delay = plan
+                        .delay
+                        .saturating_add(Duration::from_millis(rule.delay_ms.unwrap_or(0)));
                 }
                 FaultKind::Lost => plan.lost = true,
                 kind @ (FaultKind::Error500 | FaultKind::RateLimit) => {
@@ -294,6 +331,12 @@ mod tests {
             ("nowhere:lost", "unknown endpoint"),
             ("link.create:delay", "delayMs > 0"),
             ("link.create:lost=5", "delay rule only"),
+            ("link.create:delay=60001", "at most 60000 ms"),
+            ("link.create:delay=99999999999999", "at most 60000 ms"),
+            (
+                "link.create:delay=99999999999999999999999",
+                "whole milliseconds",
+            ),
             ("link.create:boom", "kind must be"),
             ("link.create:lost@p=2", "between 0 and 1"),
             ("link.create:lost@next=0", "at least 1"),
@@ -327,5 +370,51 @@ mod tests {
         assert_ne!(run(7), run(8));
         let fired = run(7).iter().filter(|l| **l).count();
         assert!((16..=48).contains(&fired), "{fired}");
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    fn lost() -> FaultRule {
+        "link.create:lost".parse().expect("a valid rule")
+    }
+
+    #[test]
+    fn a_rule_over_60_s_is_refused_wherever_it_comes_from() {
+        let huge = FaultRule {
+            endpoint: "link.create".into(),
+            kind: FaultKind::Delay,
+            delay_ms: Some(u64::MAX - 1),
+            next: None,
+            probability: None,
+        };
+        assert!(huge.validate().is_err());
+        assert!(Board::new(vec![huge.clone()], 1).is_err());
+        let board = Board::new(Vec::new(), 1).expect("an empty board");
+        assert!(board.add(huge).is_err());
+        assert!(board.rules().is_empty());
+        // At the limit, a hundred of them add up without overflowing.
+        let longest: FaultRule = "*:delay=60000".parse().expect("a valid rule");
+        let board = Board::new(vec![longest; MAX_RULES], 1).expect("a full board");
+        assert_eq!(
+            board.plan("link.create").delay,
+            Duration::from_secs(60 * 100)
+        );
+    }
+
+    #[test]
+    fn at_most_100_rules_and_a_refused_batch_adds_none() {
+        assert!(Board::new(vec![lost(); MAX_RULES + 1], 1).is_err());
+        let board = Board::new(vec![lost(); MAX_RULES - 2], 1).expect("98 rules");
+        let refused = board
+            .add_all(vec![lost(); 3])
+            .expect_err("101 rules are refused");
+        assert!(refused.reason.contains("at most 100"), "{refused}");
+        assert_eq!(board.rules().len(), MAX_RULES - 2);
+        board.add_all(vec![lost(); 2]).expect("100 rules fit");
+        assert!(board.add(lost()).is_err());
+        assert_eq!(board.rules().len(), MAX_RULES);
     }
 }

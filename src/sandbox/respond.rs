@@ -22,6 +22,10 @@ pub const REQUEST_TOO_LARGE: &str = "request.too.large";
 /// sandbox's (a web page using DNS rebinding).
 pub const ADMIN_FORBIDDEN: &str = "sandbox.admin.forbidden";
 
+/// 415: an admin write (any method but `GET` and `HEAD`) without
+/// `Content-Type: application/json`, as a web page's cross-site request would be.
+pub const ADMIN_CONTENT_TYPE: &str = "sandbox.admin.content.type";
+
 /// The largest request body the sandbox reads (axum's own default, made explicit so the
 /// answer can say it).
 pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;

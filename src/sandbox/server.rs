@@ -1,6 +1,6 @@
 //! Starting and stopping the sandbox, the router, and the one pipeline every API request
-//! goes through: faults → authentication → idempotency → delay → the endpoint's work →
-//! (lost response). One `tracing` line per request, never a body.
+//! goes through: authentication → request log → faults → idempotency → delay → the
+//! endpoint's work → (lost response). One `tracing` line per request, never a body.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -304,6 +304,20 @@ async fn run_endpoint(
     headers: &HeaderMap,
     body: Bytes,
 ) -> Response {
+    // Authentication first: what is sent without the API secret is neither logged nor allowed
+    // to spend a fault rule.
+    let key = match authenticate(
+        &shared.index,
+        &shared.replay,
+        shared.clock.now_millis(),
+        headers,
+        endpoint.path,
+        &body,
+        endpoint.scope,
+    ) {
+        Ok(k) => k,
+        Err(e) => return e.into_response(),
+    };
     shared
         .requests
         .record(endpoint.name, &body, shared.clock.now_millis());
@@ -331,7 +345,7 @@ async fn run_endpoint(
         None => {}
     }
     let sensitive = endpoint.name == endpoints::CARD_SAVE.name;
-    let mut response = handle(shared, endpoint, work, headers, &body, plan.delay).await;
+    let mut response = handle(shared, key, endpoint, work, headers, &body, plan.delay).await;
     if sensitive {
         // The body held a PAN: wipe the buffer if nothing else shares it.
         if let Ok(mut bytes) = body.try_into_mut() {
@@ -348,24 +362,13 @@ async fn run_endpoint(
 
 async fn handle(
     shared: &Shared,
+    key: &ApiKey,
     endpoint: Endpoint,
     work: Work,
     headers: &HeaderMap,
     body: &[u8],
     delay: std::time::Duration,
 ) -> Response {
-    let key = match authenticate(
-        &shared.index,
-        &shared.replay,
-        shared.clock.now_millis(),
-        headers,
-        endpoint.path,
-        body,
-        endpoint.scope,
-    ) {
-        Ok(k) => k,
-        Err(e) => return e.into_response(),
-    };
     let idempotency_key = headers
         .get(HEADER_IDEMPOTENCY_KEY)
         .and_then(|v| v.to_str().ok())
