@@ -1405,7 +1405,7 @@ fn export_history(
     };
     let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
     let path = dir.join(format!("paydesk-history-{stamp}.csv"));
-    let file = std::fs::File::create(&path).map_err(JobError::file(&path))?;
+    let file = crate::store::create_private_file(&path).map_err(JobError::file(&path))?;
     let (query, range) = history_query(filter, zone);
     let rows = desk.export_history_csv(&query, range, zone, file)?;
     Ok((rows, path))

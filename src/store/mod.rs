@@ -360,6 +360,25 @@ pub fn private_sqlite_file(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Creates (or empties) a file that only its owner can read (0600 on Unix, whatever the umask;
+/// an existing file is set to 0600 too) and opens it for writing: for files paydesk writes
+/// that hold payers' data, such as a History export.
+pub fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if file.metadata()?.permissions().mode() & 0o7777 != 0o600 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(file)
+}
+
 /// Sets the permission bits of `path` to `mode` when they differ (a folder that is already
 /// private is left alone, even when it belongs to someone else).
 #[cfg(unix)]
