@@ -41,8 +41,8 @@ use rust_decimal::Decimal;
 
 pub use cards::{StoredCard, safe_masked_pan};
 pub use catalog::{
-    CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem, QuoteMistake, Separator,
-    parse_csv_records,
+    CATALOG_FILE_LIMIT, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
+    QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
 pub use export::{LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
