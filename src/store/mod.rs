@@ -12,7 +12,9 @@
 //! with the masked number only). Journal bodies may hold payer e-mail and phone (personal
 //! data), so on Unix the data folder is 0700 (an existing one is tightened too) and the
 //! database file is created 0600 before `SQLite` opens it ([`private_dir`],
-//! [`private_sqlite_file`]); `SQLite` gives its `-wal` and `-shm` files the same mode.
+//! [`private_sqlite_file`]); `SQLite` gives its `-wal` and `-shm` files the same mode. A finished
+//! row's body is cleared a week after it finished (`Store::journal_prune`, run when the
+//! services open), and the connection runs `secure_delete`, so freed bytes are zeroed.
 //!
 //! Times are stored as Unix milliseconds (`INTEGER`) for ordering, except the server's own
 //! timestamps, which are kept as ISO-8601 text exactly as `wire::format_time` writes them.
@@ -46,8 +48,8 @@ pub use catalog::{
 };
 pub use export::{LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
-    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
-    STALE_AFTER,
+    IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, JournalBegin, JournalKey, JournalRow,
+    JournalState, NewJournalRow, STALE_AFTER,
 };
 pub use links::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, LinkTotals,
@@ -274,6 +276,9 @@ impl Store {
         let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Freed content (a cleared journal body, a replaced row) is overwritten with zeros,
+        // so payers' data leaves the file and not only the table.
+        conn.pragma_update(None, "secure_delete", "ON")?;
         migrations::migrate(&mut conn)?;
         let mut store = Store {
             conn,
