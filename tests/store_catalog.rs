@@ -7,10 +7,13 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
+mod core_support;
+
 use paydesk::domain::{BarcodeError, CatalogLookup, CatalogVariant, Currency, UnknownCode};
 use paydesk::lang::Lang;
 use paydesk::store::{
-    CsvFileProblem, CsvLineError, CsvProblem, QuoteMistake, Separator, Store, StoreError,
+    CATALOG_FILE_LIMIT, CsvFileProblem, CsvLineError, CsvProblem, QuoteMistake, Separator, Store,
+    StoreError, read_catalog_file,
 };
 use rust_decimal::Decimal;
 
@@ -568,5 +571,88 @@ fn every_line_problem_of_an_import_reads_in_turkish_too() {
     // The English side of the same lines differs from the Turkish one on every line.
     for e in &parsed.errors {
         assert_ne!(e.message(Lang::En), e.message(Lang::Tr), "line {}", e.line);
+    }
+}
+
+/// A catalog file of `len` bytes that is a valid CSV: one variant, then blank lines.
+fn catalog_file_of(dir: &std::path::Path, len: u64) -> std::path::PathBuf {
+    let path = dir.join(format!("catalog-{len}.csv"));
+    let head = "id,name,unit_price,currency\nv-big,Kazak,10,TRY\n";
+    let mut text = head.as_bytes().to_vec();
+    text.resize(usize::try_from(len).unwrap(), b'\n');
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_catalog_file_is_read_up_to_its_limit_and_no_further() {
+    assert_eq!(CATALOG_FILE_LIMIT, 16 * 1024 * 1024);
+    // An endless file stops at the limit, with a sentence naming the file and the limit.
+    let err = read_catalog_file(std::path::Path::new("/dev/zero")).unwrap_err();
+    let StoreError::Csv(problem) = &err else {
+        panic!("{err}");
+    };
+    assert_eq!(
+        problem,
+        &CsvFileProblem::TooLarge {
+            file: Some("/dev/zero".into())
+        }
+    );
+    assert_eq!(
+        problem.message(Lang::En),
+        "/dev/zero is larger than 16 MiB, the most a catalog file may hold (split it into smaller files)"
+    );
+    assert_eq!(
+        problem.message(Lang::Tr),
+        "/dev/zero dosyası 16 MiB'tan büyük; bir katalog dosyası en çok bu kadar olabilir (dosyayı bölün)"
+    );
+    // A real file one byte over is refused; one at the limit is read whole.
+    let dir = tempfile::tempdir().unwrap();
+    let over = catalog_file_of(dir.path(), CATALOG_FILE_LIMIT + 1);
+    let err = read_catalog_file(&over).unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Csv(CsvFileProblem::TooLarge { file: Some(f) }) if *f == over.display().to_string()),
+        "{err}"
+    );
+    let at = catalog_file_of(dir.path(), CATALOG_FILE_LIMIT);
+    let bytes = read_catalog_file(&at).unwrap();
+    assert_eq!(bytes.len() as u64, CATALOG_FILE_LIMIT);
+    // A reader handed to the store directly has the same limit.
+    let mut store = Store::open_in_memory().unwrap();
+    let err = store
+        .catalog_import_csv(std::io::Read::take(
+            std::io::repeat(b'\n'),
+            CATALOG_FILE_LIMIT + 1,
+        ))
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            StoreError::Csv(CsvFileProblem::TooLarge { file: None })
+        ),
+        "{err}"
+    );
+    assert!(store.catalog_list().unwrap().is_empty());
+    // A missing file names itself.
+    let err = read_catalog_file(&dir.path().join("missing.csv")).unwrap_err();
+    assert!(err.to_string().contains("missing.csv"), "{err}");
+}
+
+#[test]
+fn catalog_import_refuses_a_file_over_the_limit_and_imports_nothing() {
+    let cli = core_support::Cli::new();
+    let dir = tempfile::tempdir().unwrap();
+    let over = catalog_file_of(dir.path(), CATALOG_FILE_LIMIT + 1);
+    for file in [over.to_str().unwrap(), "/dev/zero"] {
+        let out = cli.run(&["catalog", "import", file]);
+        assert_ne!(out.code, 0, "{out:?}");
+        assert!(
+            out.stderr
+                .contains(&format!("{file} is larger than 16 MiB")),
+            "{out:?}"
+        );
+        let list = cli.run(&["catalog", "list", "--json"]);
+        assert_eq!(list.code, 0, "{list:?}");
+        assert_eq!(list.json(), serde_json::json!([]), "nothing imported");
     }
 }

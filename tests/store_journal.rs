@@ -13,8 +13,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use paydesk::api::wire::PaymentLink;
 use paydesk::domain::{Currency, LinkStatus};
 use paydesk::store::{
-    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalState, NewJournalRow, STALE_AFTER,
-    Store, StoreError,
+    IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, JournalBegin, JournalKey, JournalState,
+    NewJournalRow, STALE_AFTER, Store, StoreError,
 };
 use rust_decimal::Decimal;
 
@@ -387,9 +387,223 @@ fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
     );
     assert_eq!(store.journal_find(PROFILE, "link-b").unwrap().len(), 1);
     assert!(store.journal_find("other", "link-b").unwrap().is_empty());
-    let pruned = store.journal_prune(t0() + TimeDelta::days(2)).unwrap();
+    // Pruning clears the bodies of the finished rows and keeps every row.
+    let pruned = store.journal_prune(t0() + JOURNAL_BODY_RETENTION).unwrap();
     assert_eq!(pruned, 2);
-    assert_eq!(names(&store, &[]), ["link-a", "link-d"]);
+    assert_eq!(names(&store, &[]), ["link-a", "link-b", "link-c", "link-d"]);
+}
+
+/// The bytes of the database file and its log, as a thief with the disk would read them.
+fn file_bytes(dir: &std::path::Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for name in ["paydesk.sqlite3", "paydesk.sqlite3-wal"] {
+        if let Ok(b) = std::fs::read(dir.join(name)) {
+            bytes.extend(b);
+        }
+    }
+    bytes
+}
+
+fn contains(hay: &[u8], needle: &str) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+/// Each row's body length, read with plain SQL.
+fn body_lengths(dir: &std::path::Path) -> Vec<(String, String, i64)> {
+    let conn = rusqlite::Connection::open(dir.join("paydesk.sqlite3")).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT idem_key, state, length(body) FROM journal ORDER BY idem_key")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_finished_row_loses_its_body_after_a_week_and_its_order_is_still_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = |who: &str| {
+        format!(
+            r#"{{"amount":1250.50,"currency":"TRY","orderNumber":"PD-1","email":"{who}@example.com","phone":{{"countryCode":"+90","number":"5321234567"}}}}"#
+        )
+    };
+    let mut store = Store::open(dir.path()).unwrap();
+    let finished = t0() + TimeDelta::seconds(5);
+    for (k, who) in [
+        ("link-PD-1", "completed.payer"),
+        ("link-PD-2", "failed.payer"),
+        ("link-PD-3", "pending.payer"),
+        ("link-PD-4", "stale.payer"),
+    ] {
+        let started = store.journal_begin(&new_row(k, &body(who), t0())).unwrap();
+        assert!(matches!(started, JournalBegin::Started(_)));
+    }
+    store
+        .journal_complete(&key("link-PD-1"), &link("lnk_1"), finished)
+        .unwrap();
+    store
+        .journal_fail(&key("link-PD-2"), "items.invalid", finished)
+        .unwrap();
+    // Both unfinished rows go stale; the user sends link-PD-3 again, link-PD-4 stays stale.
+    store.journal_mark_stale(t0() + STALE_AFTER).unwrap();
+    store
+        .journal_revive(&key("link-PD-3"), t0() + STALE_AFTER)
+        .unwrap();
+
+    // A day short of the week: every body is kept.
+    assert_eq!(
+        store
+            .journal_prune(finished + JOURNAL_BODY_RETENTION - TimeDelta::seconds(1))
+            .unwrap(),
+        0
+    );
+    assert!(contains(
+        &file_bytes(dir.path()),
+        "completed.payer@example.com"
+    ));
+
+    // A week after they finished: the finished rows' bodies are gone, from the table and
+    // from the file's bytes; the pending and stale rows keep theirs for a re-send.
+    let later = finished + JOURNAL_BODY_RETENTION;
+    assert_eq!(store.journal_prune(later).unwrap(), 2);
+    assert_eq!(
+        store.journal_prune(later).unwrap(),
+        0,
+        "nothing left to clear"
+    );
+    assert_eq!(
+        body_lengths(dir.path())
+            .into_iter()
+            .map(|(k, state, len)| (k, state, len > 0))
+            .collect::<Vec<_>>(),
+        [
+            ("link-PD-1".to_owned(), "completed".to_owned(), false),
+            ("link-PD-2".to_owned(), "failed".to_owned(), false),
+            ("link-PD-3".to_owned(), "pending".to_owned(), true),
+            ("link-PD-4".to_owned(), "stale".to_owned(), true),
+        ]
+    );
+    let bytes = file_bytes(dir.path());
+    assert!(!contains(&bytes, "completed.payer@example.com"));
+    assert!(!contains(&bytes, "failed.payer@example.com"));
+    assert!(contains(&bytes, "pending.payer@example.com"));
+    assert!(contains(&bytes, "stale.payer@example.com"));
+    assert_eq!(
+        *store.journal_get(&key("link-PD-3")).unwrap().unwrap().body,
+        body("pending.payer").as_bytes()
+    );
+
+    // The completed order is still done: a second create of it sends nothing and gets its
+    // link, past the server's 24 hours too.
+    let again = store
+        .journal_begin(&new_row("link-PD-1", &body("completed.payer"), later))
+        .unwrap();
+    let JournalBegin::AlreadyDone(row) = again else {
+        panic!("the order must be refused as done: {again:?}");
+    };
+    assert_eq!(row.state, JournalState::Completed);
+    assert_eq!(row.link_id.as_deref(), Some("lnk_1"));
+    assert!(row.body.is_empty());
+    // The failed one may be sent again, with the new request's bytes.
+    let retried = store
+        .journal_begin(&new_row("link-PD-2", &body("failed.payer"), later))
+        .unwrap();
+    assert!(matches!(retried, JournalBegin::Started(_)));
+    assert_eq!(
+        *retried.row().body,
+        body("failed.payer").as_bytes(),
+        "a restarted row sends its new body"
+    );
+}
+
+#[test]
+fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_without_sending() {
+    use paydesk::clock::{Clock, ManualClock};
+    use paydesk::service::{CreateError, Services};
+
+    let dir = tempfile::tempdir().unwrap();
+    let draft = paydesk::domain::link::LinkDraft {
+        amount: "1250.50".to_owned(),
+        order_number: "PD-20260921-0001".to_owned(),
+        email: "ayse.payer@example.com".to_owned(),
+        ..paydesk::domain::link::LinkDraft::default()
+    };
+    let catalog: Vec<paydesk::domain::CatalogVariant> = Vec::new();
+    let request = draft
+        .validate(&paydesk::domain::link::LinkContext {
+            now: t0(),
+            catalog: &catalog,
+            limits: paydesk::domain::link::KeyLimits::default(),
+        })
+        .unwrap();
+    let journal_key = JournalKey::new(
+        PROFILE,
+        paydesk::api::endpoints::LINK_CREATE.name,
+        request.idempotency_key(),
+    );
+    let mut answer = link("lnk_1");
+    answer.order_number = Some(request.order_number().to_owned());
+    {
+        // The link was made at t0 (as `create_link` leaves it).
+        let mut store = Store::open(dir.path()).unwrap();
+        // A server nothing listens on: a request sent would fail, not answer.
+        store
+            .profile_add(
+                &paydesk::store::Profile::new(PROFILE, "http://127.0.0.1:9", "pk_test_shop"),
+                t0(),
+            )
+            .unwrap();
+        let row = NewJournalRow {
+            key: journal_key.clone(),
+            body: paydesk::secrets::Redacted(request.body_bytes()),
+            order_number: Some(request.order_number().to_owned()),
+            amount: Some(request.amount()),
+            currency: Some(request.currency()),
+            now: t0(),
+        };
+        assert!(matches!(
+            store.journal_begin(&row).unwrap(),
+            JournalBegin::Started(_)
+        ));
+        store.journal_complete(&journal_key, &answer, t0()).unwrap();
+    }
+    assert!(contains(&file_bytes(dir.path()), "ayse.payer@example.com"));
+
+    let open_at = |at: DateTime<Utc>| {
+        let clock = Arc::new(ManualClock::new(at));
+        Services::open(
+            dir.path(),
+            Arc::new(paydesk::secrets::MemoryStore::new()),
+            Arc::clone(&clock) as Arc<dyn Clock>,
+            Some(zeroize::Zeroizing::new("sk_test_anything".to_owned())),
+        )
+        .unwrap()
+    };
+    // Six days later the body is kept; a week later it is gone, the row kept.
+    drop(open_at(t0() + TimeDelta::days(6)));
+    assert!(body_lengths(dir.path())[0].2 > 0);
+    let services = open_at(t0() + JOURNAL_BODY_RETENTION);
+    assert_eq!(body_lengths(dir.path())[0].2, 0);
+    assert!(!contains(&file_bytes(dir.path()), "ayse.payer@example.com"));
+
+    // Creating the same order again answers with the stored link; nothing is sent (a send
+    // would meet a closed port and end in an unknown outcome).
+    let desk = services.desk(PROFILE).unwrap();
+    let outcome = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(desk.create_link(&request));
+    match outcome {
+        Err(CreateError::AlreadyHasLink(link)) => assert_eq!(link.id, "lnk_1"),
+        other => panic!("the order must be refused as done: {other:?}"),
+    }
+    let row = services
+        .with_store_locked(|s| s.journal_get(&journal_key))
+        .unwrap()
+        .unwrap();
+    assert_eq!((row.state, row.attempts), (JournalState::Completed, 0));
 }
 
 #[test]

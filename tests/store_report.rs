@@ -962,11 +962,11 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
             .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
             .unwrap()
     };
-    // Back to version 5: no totals tables.
+    // Back to version 5: no totals tables (nor the journal index of version 7).
     let path = dir.path().join(paydesk::store::DB_FILE);
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE report_cells; DROP TABLE report_items;
+        "DROP INDEX journal_bodies_kept; DROP TABLE report_cells; DROP TABLE report_items;
          DROP TRIGGER report_totals_links_insert; DROP TRIGGER report_totals_links_update;
          DROP TRIGGER report_totals_links_delete; DROP TRIGGER report_totals_items_insert;
          DROP TRIGGER report_totals_items_update; DROP TRIGGER report_totals_items_delete;

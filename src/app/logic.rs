@@ -1248,9 +1248,13 @@ impl App {
             return;
         };
         self.spawn(async move {
-            let bytes = match tokio::fs::read(&path).await {
+            // At most the catalog limit, read before the store is locked.
+            let bytes = match crate::store::read_catalog_file(std::path::Path::new(&path)) {
                 Ok(b) => b,
-                Err(e) => return Msg::Csv(Err(JobError::file(&path)(e))),
+                Err(crate::store::StoreError::Io { source, .. }) => {
+                    return Msg::Csv(Err(JobError::file(&path)(source)));
+                }
+                Err(e) => return Msg::Csv(Err(JobError::from(DeskError::from(e)))),
             };
             let r = if import {
                 services.with_store_locked(|s| {
@@ -1405,7 +1409,7 @@ fn export_history(
     };
     let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
     let path = dir.join(format!("paydesk-history-{stamp}.csv"));
-    let file = std::fs::File::create(&path).map_err(JobError::file(&path))?;
+    let file = crate::store::create_private_file(&path).map_err(JobError::file(&path))?;
     let (query, range) = history_query(filter, zone);
     let rows = desk.export_history_csv(&query, range, zone, file)?;
     Ok((rows, path))

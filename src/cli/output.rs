@@ -269,7 +269,7 @@ pub(super) fn export_csv(
     path: &std::path::Path,
     lang: Lang,
 ) -> Outcome {
-    let file = std::fs::File::create(path)
+    let file = crate::store::create_private_file(path)
         .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
     let rows = desk
         .export_history_csv(query, range, Zone::Local, file)

@@ -576,10 +576,11 @@ impl Ctx {
         let lang = self.lang;
         match command {
             CatalogCommand::Import { file } => {
-                let reader = std::fs::File::open(&file)
-                    .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", file.display())))?;
+                // Read (at most the limit) before the store is locked.
+                let bytes = crate::store::read_catalog_file(&file)
+                    .map_err(|e| from_desk(lang)(e.into()))?;
                 let report = services
-                    .with_store_locked(|s| s.catalog_import_csv(std::io::BufReader::new(reader)))
+                    .with_store_locked(|s| s.catalog_import_csv(&bytes[..]))
                     .map_err(from_desk(lang))?;
                 for e in &report.errors {
                     eprintln!("{}:{}: {}", file.display(), e.line, e.message(lang));

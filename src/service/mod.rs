@@ -136,7 +136,13 @@ impl Services {
         clock: Arc<dyn Clock>,
         env_secret: Option<Zeroizing<String>>,
     ) -> Result<Self, DeskError> {
-        let store = Store::open(data_dir)?;
+        let mut store = Store::open(data_dir)?;
+        // The payer data of journal rows finished a week ago goes (the rows stay). Both front
+        // ends open the services, so this runs at every CLI command and app start; a failure
+        // (another process holding the file) waits for the next open.
+        if let Err(e) = store.journal_prune(clock.now()) {
+            tracing::warn!(error = %e, "could not clear old journal bodies");
+        }
         Ok(Self::with_store(
             store,
             Some(data_dir.to_owned()),

@@ -24,6 +24,9 @@
 //!   barcode (taking it from any other variant that had it); a file without it leaves the
 //!   barcodes already stored as they are.
 //!
+//! - At most [`CATALOG_FILE_LIMIT`] (16 MiB): a file is read through a limit, so a larger one
+//!   (or `/dev/zero`) is refused as soon as the limit is passed, without filling memory.
+//!
 //! Import writes every valid line (a variant already known by id is replaced) and reports each
 //! invalid one with its line number and a [`CsvProblem`], which the reader sees in their
 //! language (`CsvLineError::message`, worded from the store's catalogue,
@@ -31,6 +34,7 @@
 
 use std::collections::HashMap;
 use std::io::Read;
+use std::path::Path;
 use std::str::FromStr;
 
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
@@ -57,12 +61,22 @@ impl CsvLineError {
     }
 }
 
+/// The most a catalog CSV file may hold: 16 MiB. A catalog line takes some 40 to 100 bytes, so
+/// this is well over 150,000 variants, far more than a shop's catalog, while the text, its
+/// records and the preview's rows stay a few times that in memory.
+pub const CATALOG_FILE_LIMIT: u64 = 16 * 1024 * 1024;
+
 /// Why a catalog CSV file cannot be imported at all (not one of its lines: see
 /// [`CsvLineError`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CsvFileProblem {
     /// Nothing but blank lines.
     Empty,
+    /// More than [`CATALOG_FILE_LIMIT`] bytes.
+    TooLarge {
+        /// The file, when it was read from a path.
+        file: Option<String>,
+    },
     /// Not UTF-8 text.
     NotUtf8,
     /// The header line itself cannot be read.
@@ -82,6 +96,15 @@ impl CsvFileProblem {
         match self {
             CsvFileProblem::Empty => M::CsvFileEmpty.get(lang).to_owned(),
             CsvFileProblem::NotUtf8 => M::CsvFileNotUtf8.get(lang).to_owned(),
+            CsvFileProblem::TooLarge { file } => {
+                let limit = CATALOG_FILE_LIMIT / (1024 * 1024);
+                match file {
+                    Some(file) => {
+                        M::CsvFileTooLargeNamed.fill(lang, &[("file", file), ("limit", &limit)])
+                    }
+                    None => M::CsvFileTooLarge.fill(lang, &[("limit", &limit)]),
+                }
+            }
             CsvFileProblem::Header(e) => {
                 M::CsvFileHeader.fill(lang, &[("line", &e.line), ("problem", &e.message(lang))])
             }
@@ -651,15 +674,40 @@ fn variant_of(r: &rusqlite::Row<'_>) -> Result<CatalogVariant, StoreError> {
     })
 }
 
-fn read_text(mut reader: impl Read) -> Result<String, StoreError> {
+/// Reads at most [`CATALOG_FILE_LIMIT`] bytes of `reader`; one more is an error (`file` names
+/// where they came from, when known).
+fn read_limited(reader: impl Read, file: Option<&Path>) -> Result<Vec<u8>, StoreError> {
     let mut bytes = Vec::new();
     reader
+        .take(CATALOG_FILE_LIMIT + 1)
         .read_to_end(&mut bytes)
         .map_err(|source| StoreError::Io {
-            path: "catalog CSV".into(),
+            path: file.map_or_else(|| "catalog CSV".into(), Path::to_path_buf),
             source,
         })?;
+    if bytes.len() as u64 > CATALOG_FILE_LIMIT {
+        return Err(StoreError::Csv(CsvFileProblem::TooLarge {
+            file: file.map(|f| f.display().to_string()),
+        }));
+    }
+    Ok(bytes)
+}
+
+fn read_text(reader: impl Read) -> Result<String, StoreError> {
+    let bytes = read_limited(reader, None)?;
     String::from_utf8(bytes).map_err(|_| StoreError::Csv(CsvFileProblem::NotUtf8))
+}
+
+/// Reads a catalog CSV file for [`Store::catalog_import_csv`] or
+/// [`Store::catalog_preview_csv`], before the store is locked: at most [`CATALOG_FILE_LIMIT`]
+/// bytes, a larger file (or an endless one, `/dev/zero`) refused with a sentence naming it and
+/// the limit as soon as the limit is passed.
+pub fn read_catalog_file(path: &Path) -> Result<Vec<u8>, StoreError> {
+    let file = std::fs::File::open(path).map_err(|source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    read_limited(file, Some(path))
 }
 
 impl Store {

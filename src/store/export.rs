@@ -9,6 +9,14 @@
 //! `storedAt` (when it was first stored here, what the date filter selects on) and
 //! `cancelledAt` (a cancel made through paydesk; the server reports it EXPIRED).
 //!
+//! A cell of text that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written
+//! with a single quote before it (the OWASP rule against CSV injection): a spreadsheet would
+//! otherwise run `=HYPERLINK(...)` in a description, an e-mail or a phone field as a formula.
+//! The rule covers every cell except the three amounts, which are written by paydesk from exact
+//! decimals (digits, a dot, at most a leading minus) and cannot hold a formula, so a negative
+//! amount still reads as a number. The file itself is created by the caller with
+//! [`super::create_private_file`] (0600 on Unix): it holds payers' e-mails and phones.
+//!
 //! Nothing is collected: [`Store::export_links_csv`] hands each row from the query to the
 //! writer, so memory stays the same for ten links or a million.
 
@@ -75,6 +83,13 @@ fn io(e: csv::Error) -> StoreError {
     }
 }
 
+/// The characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// The columns of [`LINK_CSV_HEADER`] written from exact decimals (`amount`, `paidAmount`,
+/// `remainingAmount`): never a formula, so a negative amount keeps its minus sign.
+const AMOUNT_COLUMNS: [usize; 3] = [5, 6, 7];
+
 impl<W: Write> LinkCsvWriter<W> {
     /// Starts the file: the header row. Local times are written in `zone`.
     pub fn new(out: W, zone: Zone) -> Result<Self, StoreError> {
@@ -102,7 +117,7 @@ impl<W: Write> LinkCsvWriter<W> {
             .unwrap_or_default()
         };
         let stored_at = Some(stored.created_at);
-        let row: [String; LINK_CSV_HEADER.len()] = [
+        let mut row: [String; LINK_CSV_HEADER.len()] = [
             l.id.clone(),
             text(&l.reference_number),
             text(&l.order_number),
@@ -136,6 +151,11 @@ impl<W: Write> LinkCsvWriter<W> {
             utc(stored.cancelled_at),
             local(stored.cancelled_at),
         ];
+        for (i, cell) in row.iter_mut().enumerate() {
+            if !AMOUNT_COLUMNS.contains(&i) && cell.starts_with(FORMULA_STARTS) {
+                cell.insert(0, '\'');
+            }
+        }
         self.csv.write_record(&row).map_err(io)?;
         self.rows += 1;
         Ok(())

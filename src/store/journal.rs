@@ -11,7 +11,8 @@
 //! Only `journal_revive` (the user's explicit "send it again anyway") brings a stale row back.
 //!
 //! Bodies are the exact bytes sent (they may hold payer e-mail and phone, never card data:
-//! card save is not journaled), so `Debug` shows their length only.
+//! card save is not journaled), so `Debug` shows their length only. A finished row keeps its
+//! body [`JOURNAL_BODY_RETENTION`] (7 days), then `journal_prune` clears it and keeps the row.
 
 use std::fmt;
 use std::str::FromStr;
@@ -33,6 +34,19 @@ pub const IDEMPOTENCY_RETENTION: TimeDelta = TimeDelta::hours(24);
 /// and make a second link. An hour short of [`IDEMPOTENCY_RETENTION`], a margin for a server
 /// clock ahead of ours and for the time a re-send takes to arrive.
 pub const STALE_AFTER: TimeDelta = TimeDelta::hours(23);
+
+/// How long a finished journal row keeps its request body: 7 days after it finished. The server
+/// keeps a key 24 hours, and the row is only read for its state and link from then on; the week
+/// leaves the days around a problem (a Monday looking into Friday's orders) to read what was
+/// sent, then the payer's contact data goes. See [`Store::journal_prune`].
+pub const JOURNAL_BODY_RETENTION: TimeDelta = TimeDelta::days(7);
+
+/// Clears the bodies of finished rows last changed at or before ?1, through the partial index
+/// `journal_bodies_kept` (its `WHERE` is the index's; the state index alone would read every
+/// finished row ever kept).
+const PRUNE_SQL: &str = "UPDATE journal INDEXED BY journal_bodies_kept SET body = x''
+     WHERE state IN ('completed', 'failed', 'conflict', 'abandoned') AND length(body) > 0
+         AND updated_at <= ?1";
 
 /// The state of a journal row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -146,7 +160,8 @@ pub struct JournalRow {
     pub id: i64,
     /// Profile, endpoint and idempotency key.
     pub key: JournalKey,
-    /// The exact body bytes (never shown by `Debug`).
+    /// The exact body bytes (never shown by `Debug`); empty once a finished row's body is
+    /// cleared ([`Store::journal_prune`]).
     pub body: Redacted<Vec<u8>>,
     /// The order number.
     pub order_number: Option<String>,
@@ -537,15 +552,38 @@ impl Store {
         collect_rows(stmt.query(params![profile, to_millis(now - STALE_AFTER)])?)
     }
 
-    /// Deletes finished rows (completed, failed, conflict, abandoned) last changed before
-    /// `before`: their bodies hold personal data that is no longer needed. Pending and stale
-    /// rows are kept. Returns how many were deleted.
-    pub fn journal_prune(&mut self, before: DateTime<Utc>) -> Result<usize, StoreError> {
-        Ok(self.conn.execute(
-            "DELETE FROM journal
-             WHERE state IN ('completed', 'failed', 'conflict', 'abandoned') AND updated_at < ?1",
-            [to_millis(before)],
-        )?)
+    /// Clears the body of every finished row (completed, failed, conflict, abandoned) that
+    /// finished at least [`JOURNAL_BODY_RETENTION`] before `now`, and keeps the row itself;
+    /// returns how many bodies were cleared. A body holds the payer's e-mail and phone and is
+    /// never sent again once its row is finished: a completed row's items are in `link_items`
+    /// (copied by [`Store::journal_complete`]), and a failed or abandoned row that is started
+    /// again takes the new request's body. The row stays because `journal_begin` decides from
+    /// it that an order is done: without it a later create of the same order would send the
+    /// key again, and past the server's 24 hours make a second link. Pending and stale rows
+    /// keep their bytes: a re-send needs them.
+    ///
+    /// The connection overwrites freed content with zeros (`secure_delete`), and after
+    /// clearing anything the write-ahead log is checkpointed and truncated (when no reader
+    /// holds it), so the bytes leave the file, not only the row. Its own index
+    /// (`journal_bodies_kept`, migration 7) holds only the rows that still have a body, so a
+    /// run with nothing to clear reads nothing.
+    pub fn journal_prune(&mut self, now: DateTime<Utc>) -> Result<usize, StoreError> {
+        let cleared = self
+            .conn
+            .execute(PRUNE_SQL, [to_millis(now - JOURNAL_BODY_RETENTION)])?;
+        if cleared > 0 {
+            let (busy, _, _): (i64, i64, i64) =
+                self.conn
+                    .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                    })?;
+            if busy != 0 {
+                tracing::info!(
+                    "journal bodies cleared; the log is truncated at a later checkpoint"
+                );
+            }
+        }
+        Ok(cleared)
     }
 
     /// How many pending rows a profile has.
@@ -566,5 +604,22 @@ impl Store {
             .prepare_cached(&format!("SELECT {COLUMNS} FROM journal WHERE id = ?1"))?;
         let mut rows = stmt.query([id])?;
         rows.next()?.map(read_row).transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The prune reads its partial index, which holds only finished rows that still have a
+    /// body: the rows it cleared before are not read again.
+    #[test]
+    fn the_prune_reads_only_the_rows_that_still_hold_a_body() {
+        let store = Store::open_in_memory().expect("a store");
+        let plan = store.explain(PRUNE_SQL, &[]).expect("a plan");
+        assert_eq!(
+            plan.trim_end(),
+            "SEARCH journal USING INDEX journal_bodies_kept (updated_at<?)"
+        );
     }
 }

@@ -29,6 +29,8 @@ crate::sentences! {
 
     // Why a catalog CSV file cannot be imported at all (`CsvFileProblem`), after `CSV:`.
     CsvFileEmpty => "dosya boş; id,name,unit_price,currency başlığı gerekli", "the file is empty; it needs the header id,name,unit_price,currency";
+    CsvFileTooLarge => "dosya {limit} MiB'tan büyük; bir katalog dosyası en çok bu kadar olabilir (dosyayı bölün)", "the file is larger than {limit} MiB, the most a catalog file may hold (split it into smaller files)";
+    CsvFileTooLargeNamed => "{file} dosyası {limit} MiB'tan büyük; bir katalog dosyası en çok bu kadar olabilir (dosyayı bölün)", "{file} is larger than {limit} MiB, the most a catalog file may hold (split it into smaller files)";
     CsvFileNotUtf8 => "dosya UTF-8 metin değil; hesap tablosundan \"CSV UTF-8\" olarak kaydedin", "the file is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"";
     CsvFileHeader => "{line}. satır, başlık: {problem}", "line {line}: the header: {problem}";
     CsvFileColumns => "{line}. satır: başlık id, name, unit_price, currency sütunlarını içermeli; içindekiler: {found}", "line {line}: the header must name the columns id, name, unit_price, currency; it has: {found}";

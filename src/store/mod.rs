@@ -12,7 +12,9 @@
 //! with the masked number only). Journal bodies may hold payer e-mail and phone (personal
 //! data), so on Unix the data folder is 0700 (an existing one is tightened too) and the
 //! database file is created 0600 before `SQLite` opens it ([`private_dir`],
-//! [`private_sqlite_file`]); `SQLite` gives its `-wal` and `-shm` files the same mode.
+//! [`private_sqlite_file`]); `SQLite` gives its `-wal` and `-shm` files the same mode. A finished
+//! row's body is cleared a week after it finished (`Store::journal_prune`, run when the
+//! services open), and the connection runs `secure_delete`, so freed bytes are zeroed.
 //!
 //! Times are stored as Unix milliseconds (`INTEGER`) for ordering, except the server's own
 //! timestamps, which are kept as ISO-8601 text exactly as `wire::format_time` writes them.
@@ -41,13 +43,13 @@ use rust_decimal::Decimal;
 
 pub use cards::StoredCard;
 pub use catalog::{
-    CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem, QuoteMistake, Separator,
-    parse_csv_records,
+    CATALOG_FILE_LIMIT, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
+    QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
 pub use export::{LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
-    IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
-    STALE_AFTER,
+    IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, JournalBegin, JournalKey, JournalRow,
+    JournalState, NewJournalRow, STALE_AFTER,
 };
 pub use links::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, LinkTotals,
@@ -274,6 +276,9 @@ impl Store {
         let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Freed content (a cleared journal body, a replaced row) is overwritten with zeros,
+        // so payers' data leaves the file and not only the table.
+        conn.pragma_update(None, "secure_delete", "ON")?;
         migrations::migrate(&mut conn)?;
         let mut store = Store {
             conn,
@@ -358,6 +363,25 @@ pub fn private_sqlite_file(path: &Path) -> std::io::Result<()> {
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
+}
+
+/// Creates (or empties) a file that only its owner can read (0600 on Unix, whatever the umask;
+/// an existing file is set to 0600 too) and opens it for writing: for files paydesk writes
+/// that hold payers' data, such as a History export.
+pub fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if file.metadata()?.permissions().mode() & 0o7777 != 0o600 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(file)
 }
 
 /// Sets the permission bits of `path` to `mode` when they differ (a folder that is already
