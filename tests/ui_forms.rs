@@ -783,3 +783,114 @@ fn a_row_is_typed_name_tab_quantity_tab_price_and_enter_in_the_note_adds_the_nex
     // 3 × 80.00 on the row's line total.
     h.get_by_label("₺240.00");
 }
+
+/// A key pressed with Ctrl (Cmd on a Mac), as egui-winit hands it over.
+fn command_key(key: egui::Key) -> egui::Event {
+    egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::COMMAND,
+    }
+}
+
+/// Sends `events` to the focused field, a frame each, and returns what the window handed to
+/// the system meanwhile: `CopyText` goes to the clipboard, `TextSelectionSettled` to the
+/// X11/Wayland primary selection.
+fn handed_out<S>(h: &mut Harness<'_, S>, events: Vec<egui::Event>) -> Vec<egui::OutputCommand> {
+    let mut out = Vec::new();
+    for event in events {
+        h.event(event);
+        h.step();
+        out.extend(h.output().platform_output.commands.iter().cloned());
+    }
+    h.step();
+    out.extend(h.output().platform_output.commands.iter().cloned());
+    out
+}
+
+/// Whether `text` holds 8 or more consecutive digits of `pan` (spaces and other separators
+/// between them ignored).
+fn holds_digits_of(text: &str, pan: &str) -> bool {
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    pan.as_bytes()
+        .windows(8)
+        .any(|w| digits.contains(std::str::from_utf8(w).expect("digits")))
+}
+
+#[test]
+fn the_card_number_shows_as_typed_but_never_reaches_the_clipboard_selection_or_screen_reader() {
+    const PAN: &str = "4111111111111111";
+    let mut h = harness(CardForm::default(), CardForm::ui);
+    type_into(&mut h, "Card number", PAN);
+    assert_eq!(
+        h.state().view.draft.card_number.as_str(),
+        "4111 1111 1111 1111"
+    );
+    // On screen it reads as typed, grouped (not as password dots).
+    let drawn: Vec<String> = h
+        .output()
+        .shapes
+        .iter()
+        .filter_map(|s| match &s.shape {
+            egui::epaint::Shape::Text(t) => Some(t.galley.text().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        drawn.iter().any(|t| t == "4111 1111 1111 1111"),
+        "the number is not drawn as typed: {drawn:?}"
+    );
+
+    // Select all, copy, cut, select all again: nothing leaves the window.
+    let out = handed_out(
+        &mut h,
+        vec![
+            command_key(egui::Key::A),
+            egui::Event::Copy,
+            egui::Event::Cut,
+            command_key(egui::Key::A),
+            egui::Event::Copy,
+        ],
+    );
+    assert!(out.is_empty(), "handed to the system: {out:?}");
+    // Cut took nothing away either (it would have put it nowhere).
+    assert_eq!(
+        h.state().view.draft.card_number.as_str(),
+        "4111 1111 1111 1111"
+    );
+
+    // A screen reader hears a password field, one `•` for each character on screen, and no
+    // node of the window (the field, its text runs, any other) holds the digits.
+    let field = h.get_by_label("Card number");
+    assert_eq!(field.accesskit_node().role(), Role::PasswordInput);
+    assert_eq!(
+        field.accesskit_node().value().as_deref(),
+        Some("•".repeat(19).as_str())
+    );
+    let exposed: Vec<String> = h
+        .query_all_by(|n| {
+            [n.label(), n.value()]
+                .into_iter()
+                .flatten()
+                .any(|t| holds_digits_of(&t, PAN))
+        })
+        .map(|n| format!("{n:?}"))
+        .collect();
+    assert!(exposed.is_empty(), "nodes holding the number: {exposed:#?}");
+
+    // The same keys in an ordinary field of the form do copy: the check above sees copies.
+    type_into(&mut h, "Cardholder name", "AYSE YILMAZ");
+    let out = handed_out(&mut h, vec![command_key(egui::Key::A), egui::Event::Copy]);
+    assert!(
+        out.contains(&egui::OutputCommand::CopyText("AYSE YILMAZ".into())),
+        "{out:?}"
+    );
+    assert!(
+        out.contains(&egui::OutputCommand::TextSelectionSettled(
+            "AYSE YILMAZ".into()
+        )),
+        "{out:?}"
+    );
+}

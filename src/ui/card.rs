@@ -2,8 +2,10 @@
 //!
 //! A card number is the most sensitive thing paydesk touches. The number and the CVV live in
 //! zeroizing buffers (the domain's [`CardDraft`]); the text field's undo history, which would
-//! keep copies, is cleared every frame; the CVV is masked; and as soon as the request is handed
-//! to the worker, the number and CVV are wiped from the form. The result shows the masked
+//! keep copies, is cleared every frame; the CVV is masked; the number reads on screen as typed
+//! but never leaves the window (no copy, no cut, nothing on the primary selection, only `•`s
+//! for assistive technologies); and as soon as the request is handed to the worker, the
+//! number and CVV are wiped from the form. The result shows the masked
 //! number only. `card/save` takes no idempotency key, so an unknown outcome is said plainly and
 //! never retried automatically.
 //!
@@ -129,13 +131,45 @@ impl CardForm {
         let label = ui.label(Field::CardNumber.label(lang));
         ui.horizontal(|ui| {
             let id = ui.make_persistent_id("card-number");
+            // No copy, and no cut, which would take the number out of the field for a clipboard
+            // that never gets it.
+            if ui.memory(|m| m.has_focus(id)) {
+                ui.input_mut(|i| {
+                    i.events
+                        .retain(|e| !matches!(e, egui::Event::Cut | egui::Event::Copy));
+                });
+            }
+            let font = egui::TextStyle::Monospace.resolve(ui.style());
+            let color = ui
+                .visuals()
+                .override_text_color
+                .unwrap_or_else(|| ui.visuals().widgets.inactive.text_color());
+            // Drawn as typed: egui's password mode keeps the number off the clipboard, the
+            // primary selection, the input method's learning and the events it reports, and
+            // this layouter puts the digits back on screen only.
+            let mut as_typed = |ui: &Ui, text: &dyn egui::TextBuffer, _wrap: f32| {
+                let job = egui::text::LayoutJob::simple_singleline(
+                    text.as_str().to_owned(),
+                    font.clone(),
+                    color,
+                );
+                ui.fonts_mut(|f| f.layout_job(job))
+            };
             let mut output = egui::TextEdit::singleline(&mut *self.draft.card_number)
                 .id(id)
+                .password(true)
+                .layouter(&mut as_typed)
                 .desired_width(theme::mono_field_width_ui(ui, 23))
                 .font(egui::TextStyle::Monospace)
                 .hint_text("0000 0000 0000 0000")
                 .show(ui);
             let response = output.response.response.clone().labelled_by(label.id);
+            widgets::speak_as(
+                ui.ctx(),
+                id,
+                &output.galley,
+                &spoken_number(&self.draft.card_number),
+            );
             if focus_number {
                 response.request_focus();
             }
@@ -334,6 +368,16 @@ impl CardForm {
             None => {}
         }
     }
+}
+
+/// The card number as assistive technologies get it: every digit a `•`, the grouping kept, one
+/// character for each character on screen. (AccessKit's platform adapters mask a password
+/// field's text themselves; this keeps the digits out of the tree the app hands them too.)
+fn spoken_number(grouped: &str) -> String {
+    grouped
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '•' } else { c })
+        .collect()
 }
 
 /// The local date of `now`, for the card's expiry check (a card is valid through its month).

@@ -358,3 +358,31 @@ pub fn text_width(ui: &Ui, text: &str) -> f32 {
             .x
     })
 }
+
+/// Gives assistive technologies `spoken` instead of the text of the field `id`, whose layout
+/// is `galley`: as the field's value and in the text runs egui builds from the galley (one
+/// run per row, in chunks), each run taking as many characters of `spoken` as it had, so
+/// that caret positions still match the screen. Call it after the field is drawn; `spoken`
+/// should have one character for each character of the text.
+pub fn speak_as(ctx: &egui::Context, id: egui::Id, galley: &egui::Galley, spoken: &str) {
+    ctx.accesskit_node_builder(id, |node| node.set_value(spoken));
+    let mut rest = spoken.chars();
+    for row in 0..galley.rows.len() {
+        for chunk in 0usize.. {
+            let run = id.with(row).with(chunk);
+            if !ctx.has_accesskit_node(run) {
+                break;
+            }
+            ctx.accesskit_node_builder(run, |node| {
+                let count = node.value().map_or(0, |v| v.chars().count());
+                let text: String = rest.by_ref().take(count).collect();
+                let lengths: Vec<u8> = text
+                    .chars()
+                    .map(|c| u8::try_from(c.len_utf8()).unwrap_or(u8::MAX))
+                    .collect();
+                node.set_character_lengths(lengths);
+                node.set_value(text);
+            });
+        }
+    }
+}
