@@ -12,13 +12,22 @@
 //! - after the healthy retry, every link on the server is in history, its row `completed`;
 //! - the other host that a redirect points to receives nothing.
 //!
-//! `cargo test --test core_model -- --ignored --nocapture` runs 10,000 sequences.
+//! A file-backed variant keeps the journal and history in a real `SQLite` file and, in the
+//! sequences that say so, kills the client after the clerk's submits: the services are dropped
+//! (the in-process "this key is being sent" set with them) and opened again from the file
+//! before the Retry and the healthy re-send, as a restart of the app or a next CLI run would.
+//!
+//! A failing sequence's seed is saved in `proptest-regressions/tests/` (committed, so a seed
+//! copied there from a CI log is replayed first by every later run); proptest prints it as a
+//! `cc …` line with the failure. `cargo test --test core_model -- --ignored --nocapture` runs
+//! 10,000 sequences.
 
 mod core_support;
 mod scripted_support;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -26,7 +35,7 @@ use core_support::{library_services, link_request};
 use paydesk::service::{Desk, Services};
 use paydesk::store::{JournalKey, JournalState, Store};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
 use scripted_support::{Answer, LINK_CREATE, Scripted};
 
 /// What the server does with one attempt, before the other host's address is known.
@@ -89,6 +98,8 @@ struct Case {
     steps: Vec<Step>,
     second_submit: bool,
     retry: bool,
+    /// File-backed worlds: the client is killed and opened again after the submits.
+    restart: bool,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -96,24 +107,75 @@ fn case() -> impl Strategy<Value = Case> {
         prop::collection::vec(step(), 1..=10),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(steps, second_submit, retry)| Case {
+        .prop_map(|(steps, second_submit, retry, restart)| Case {
             steps,
             second_submit,
             retry,
+            restart,
         })
+}
+
+/// Where the failing seeds of each test are kept (replayed first on every run).
+const MEMORY_REGRESSIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/proptest-regressions/tests/core_model.txt"
+);
+const FILE_REGRESSIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/proptest-regressions/tests/core_model_file.txt"
+);
+
+/// The client side: services over the store, and the test profile's desk.
+struct Client {
+    services: Services,
+    desk: Desk,
 }
 
 struct World {
     server: Scripted,
     other: Scripted,
-    services: Services,
-    desk: Desk,
+    /// The store file's folder, for a file-backed world.
+    file: Option<tempfile::TempDir>,
+    client: RefCell<Option<Rc<Client>>>,
     next: AtomicU64,
+}
+
+impl World {
+    fn open_client(&self) -> Client {
+        let store = match &self.file {
+            Some(dir) => Store::open(dir.path()).expect("the store file opens"),
+            None => Store::open_in_memory().expect("an in-memory store"),
+        };
+        let services = library_services(store, &self.server.base_url(), Duration::from_secs(3));
+        let desk = services.desk("test").expect("a desk");
+        Client { services, desk }
+    }
+
+    fn client(&self) -> Rc<Client> {
+        Rc::clone(self.client.borrow().as_ref().expect("a client is open"))
+    }
+
+    /// Kills the client (its services and store are dropped, nothing more is written) and
+    /// opens it again from the file. Nothing happens in memory.
+    fn restart(&self) {
+        if self.file.is_none() {
+            return;
+        }
+        let old = self.client.borrow_mut().take();
+        assert!(
+            old.is_some_and(|c| Rc::strong_count(&c) == 1),
+            "nothing else holds the killed client"
+        );
+        let fresh = self.open_client();
+        *self.client.borrow_mut() = Some(Rc::new(fresh));
+    }
 }
 
 fn row_state(world: &World, order: &str) -> Option<JournalState> {
     world
+        .client()
         .services
         .with_store_locked(|s| {
             s.journal_get(&JournalKey::new(
@@ -144,14 +206,19 @@ async fn run_case(world: &World, case: &Case) -> Result<JournalState, TestCaseEr
         .server
         .script_order(&order, case.steps.iter().map(|s| s.answer(&world.other)));
     let request = link_request(&order, "19.90");
-    let _ = world.desk.create_link(&request).await;
+    let _ = world.client().desk.create_link(&request).await;
     check_failed_means_none(world, &order, "after the create")?;
     if case.second_submit {
-        let _ = world.desk.create_link(&request).await;
+        let _ = world.client().desk.create_link(&request).await;
         check_failed_means_none(world, &order, "after a second submit")?;
+    }
+    if case.restart {
+        world.restart();
+        check_failed_means_none(world, &order, "after a restart")?;
     }
     if case.retry {
         let _ = world
+            .client()
             .desk
             .retry_pending(&format!("link-{order}"), false)
             .await;
@@ -160,6 +227,7 @@ async fn run_case(world: &World, case: &Case) -> Result<JournalState, TestCaseEr
     // The network heals; every pending row is sent again.
     world.server.heal();
     world
+        .client()
         .desk
         .resume_pending()
         .await
@@ -173,6 +241,7 @@ async fn run_case(world: &World, case: &Case) -> Result<JournalState, TestCaseEr
     if let Some(link) = held.first() {
         let id = link["id"].as_str().unwrap_or_default();
         let stored = world
+            .client()
             .services
             .with_store_locked(|s| s.get_link("test", id))
             .expect("history reads");
@@ -193,7 +262,15 @@ async fn run_case(world: &World, case: &Case) -> Result<JournalState, TestCaseEr
     Ok(state)
 }
 
-fn run_model(cases: u32) {
+/// Where a model run keeps the client's store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Backing {
+    Memory,
+    /// A real file, killed and opened again in the sequences that say so.
+    File,
+}
+
+fn run_model(cases: u32, backing: Backing) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -205,22 +282,23 @@ fn run_model(cases: u32) {
             Scripted::start([127, 0, 0, 2]).await,
         )
     });
-    let services = library_services(
-        Store::open_in_memory().expect("an in-memory store"),
-        &server.base_url(),
-        Duration::from_secs(3),
-    );
-    let desk = services.desk("test").expect("a desk");
     let world = World {
         server,
         other,
-        services,
-        desk,
+        file: (backing == Backing::File).then(|| tempfile::tempdir().expect("a temp dir")),
+        client: RefCell::new(None),
         next: AtomicU64::new(0),
+    };
+    let first = world.open_client();
+    *world.client.borrow_mut() = Some(Rc::new(first));
+    let regressions = match backing {
+        Backing::Memory => MEMORY_REGRESSIONS,
+        Backing::File => FILE_REGRESSIONS,
     };
     let mut runner = TestRunner::new(Config {
         cases,
-        failure_persistence: None,
+        // A failure's seed goes to the committed regressions file, and proptest prints it.
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
         ..Config::default()
     });
     // The runner takes a `Fn`: the tallies live in cells.
@@ -243,17 +321,31 @@ fn run_model(cases: u32) {
         world.server.all_links().len()
     );
     if let Err(e) = result {
-        panic!("{e}");
+        panic!(
+            "{e}\nThe seed of this failure is saved in {regressions} (the `cc` line proptest \
+             printed above): commit that line and every run replays it first."
+        );
     }
 }
 
 #[test]
 fn no_sequence_of_answers_loses_doubles_or_wrongly_fails_a_link() {
-    run_model(1_000);
+    run_model(400, Backing::Memory);
+}
+
+#[test]
+fn with_a_store_file_killed_and_reopened_no_sequence_loses_doubles_or_wrongly_fails_a_link() {
+    run_model(80, Backing::File);
 }
 
 #[test]
 #[ignore = "long run: 10,000 sequences"]
 fn ten_thousand_sequences() {
-    run_model(10_000);
+    run_model(10_000, Backing::Memory);
+}
+
+#[test]
+#[ignore = "long run: 2,000 sequences on a store file"]
+fn two_thousand_file_backed_sequences() {
+    run_model(2_000, Backing::File);
 }

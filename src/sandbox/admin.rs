@@ -139,6 +139,7 @@ impl<'a> Admin<'a> {
         let f = &self.shared.fixture;
         json!({
             "baseUrl": self.shared.base_url,
+            "instance": self.shared.instance,
             "persistent": self.shared.persistent,
             "businesses": f.businesses.iter().map(|b| json!({"id": b.id, "name": b.name})).collect::<Vec<_>>(),
             "apiKeys": f.api_keys.iter().map(|k| json!({

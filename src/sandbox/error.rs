@@ -31,6 +31,18 @@ pub enum SandboxError {
         #[source]
         source: std::io::Error,
     },
+    /// Another sandbox serves this state file (see `sandbox::lock`); it was not opened.
+    #[error(
+        "sandbox state file {} is already served by {}",
+        state_file.display(),
+        holder.as_ref().map_or_else(|| "another process (starting)".to_owned(), ToString::to_string)
+    )]
+    StateInUse {
+        /// The state file.
+        state_file: PathBuf,
+        /// The holder, as its lock file says (`None` while it is starting).
+        holder: Option<super::lock::Holder>,
+    },
     /// The background thread ended before the sandbox started.
     #[error("the sandbox thread stopped before the server started")]
     ThreadGone,

@@ -22,6 +22,7 @@ pub mod idempotency;
 mod index;
 mod installments;
 mod links;
+pub mod lock;
 pub mod messages;
 mod pay_page;
 mod persist;

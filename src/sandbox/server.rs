@@ -25,6 +25,7 @@ use super::faults::{Board, FaultKind, FaultRule};
 use super::fixture::{ApiKey, Fixture};
 use super::idempotency::{self, Claim, Scope, StoredResponse};
 use super::index::Index;
+use super::lock::StateLock;
 use super::persist::Db;
 use super::requests::RequestLog;
 use super::respond::{ApiError, MAX_BODY_BYTES, envelope_for_too_large, json_response};
@@ -98,6 +99,13 @@ impl Sandbox {
         config.fixture.validate()?;
         let seed = config.seed.unwrap_or_else(rand::random);
         let faults = Board::new(config.faults, seed ^ 0x5eed_fa17)?;
+        // One server per state file: the lock is taken before the file is opened and held
+        // until the server has stopped (see `lock`).
+        let mut lock = config
+            .state_file
+            .as_deref()
+            .map(StateLock::acquire)
+            .transpose()?;
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let host = if addr.ip().is_unspecified() {
@@ -105,6 +113,10 @@ impl Sandbox {
         } else {
             addr
         };
+        let instance = hex::encode(rand::random::<[u8; 16]>());
+        if let Some(lock) = lock.as_mut() {
+            lock.publish(host, &instance)?;
+        }
         let now_ms = config.clock.now_millis();
         let (store, idem, persistent) = match &config.state_file {
             Some(path) => {
@@ -139,6 +151,7 @@ impl Sandbox {
             bound: addr,
             persistent,
             requests: RequestLog::default(),
+            instance,
         });
         let app = router(Arc::clone(&shared)).into_make_service_with_connect_info::<ConnControl>();
         let (stop, mut stop_rx) = watch::channel(false);
@@ -161,6 +174,8 @@ impl Sandbox {
                     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
                 } => {}
             }
+            // Stopped: another process may serve the state file now.
+            drop(lock);
             let _ = done.send(true);
         });
         Ok(SandboxHandle {

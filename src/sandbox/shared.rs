@@ -41,4 +41,7 @@ pub struct Shared {
     pub persistent: bool,
     /// Every API request received (tests hold the app to a traffic budget with it).
     pub requests: RequestLog,
+    /// A random name of this run, in the admin summary: how a process that finds the state
+    /// file's lock taken knows the port named there is still this server (`lock::answers`).
+    pub instance: String,
 }

@@ -25,5 +25,6 @@ crate::sentences! {
     NoVariant => "Katalogda böyle bir ürün yok: `{id}`", "No such catalog item: `{id}`";
     NoLink => "Geçmişte böyle bir link yok: {id}", "No such link in the history: {id}";
     CsvFile => "CSV dosyası içe aktarılamadı: {problem}", "CSV: {problem}";
+    SandboxElsewhere => "Bu veri klasörünün yerleşik deneme sunucusunu başka bir paydesk çalıştırıyor ({holder}) ama yanıt vermiyor. O paydesk'i kapatıp yeniden deneyin.", "Another paydesk runs the built-in sandbox of this data folder ({holder}) but it does not answer. Close that paydesk and try again.";
     }
 }

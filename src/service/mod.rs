@@ -49,6 +49,13 @@ pub const SANDBOX_PROFILE: &str = "sandbox";
 /// restart; another free port is taken when it is busy.
 pub const SANDBOX_PREFERRED_ADDR: &str = "127.0.0.1:47110";
 
+/// The embedded sandbox's state file in the data folder.
+pub const SANDBOX_STATE_FILE: &str = "sandbox-state.sqlite3";
+
+/// How long `Services::sandbox_url` waits for another process that holds the data folder's
+/// sandbox lock to answer (it may be starting, or stopping) before giving up.
+pub const SANDBOX_FOLLOW_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Local failures of an operation.
 #[derive(Debug, thiserror::Error)]
 pub enum DeskError {
@@ -72,6 +79,11 @@ pub enum DeskError {
     /// The embedded sandbox could not start.
     #[error("the built-in sandbox could not start: {0}")]
     Sandbox(String),
+    /// Another process holds the data folder's sandbox but its server does not answer.
+    #[error(
+        "the built-in sandbox of this data folder is held by another paydesk ({0}) that does not answer"
+    )]
+    SandboxElsewhere(String),
     /// The server did not give an answer (for a read or a non-journaled write).
     #[error(transparent)]
     Call(#[from] CallError),
@@ -96,6 +108,9 @@ impl DeskError {
                 M::CsvFile.fill(lang, &[("problem", &problem.message(lang))])
             }
             DeskError::NoLink(id) => M::NoLink.fill(lang, &[("id", id)]),
+            DeskError::SandboxElsewhere(holder) => {
+                M::SandboxElsewhere.fill(lang, &[("holder", holder)])
+            }
             other => other.to_string(),
         }
     }
@@ -209,6 +224,12 @@ impl Services {
     }
 
     /// The base URL of the embedded sandbox, starting it on first use.
+    ///
+    /// One sandbox per data folder: when another process (the app, or the CLI while it runs)
+    /// already serves the folder's sandbox state, its server is used instead of a second one
+    /// on the same file (see `sandbox::lock`); this process then asks again on each call, and
+    /// serves the folder itself once that process is gone. A process still starting its
+    /// server is waited for up to [`SANDBOX_FOLLOW_PATIENCE`].
     pub fn sandbox_url(&self) -> Result<String, DeskError> {
         let mut slot = self
             .sandbox
@@ -217,31 +238,54 @@ impl Services {
         if let Some(h) = slot.as_ref() {
             return Ok(h.base_url());
         }
+        let deadline = std::time::Instant::now() + SANDBOX_FOLLOW_PATIENCE;
+        loop {
+            match self.start_sandbox() {
+                Ok(handle) => {
+                    let url = handle.base_url();
+                    *slot = Some(handle);
+                    return Ok(url);
+                }
+                Err(sandbox::SandboxError::StateInUse { holder, .. }) => {
+                    if let Some(holder) = holder.as_ref().filter(|h| sandbox::lock::answers(h)) {
+                        tracing::info!(%holder, "using the built-in sandbox another process serves for this data folder");
+                        return Ok(holder.base_url());
+                    }
+                    if std::time::Instant::now() >= deadline {
+                        return Err(DeskError::SandboxElsewhere(holder.map_or_else(
+                            || "pid ?".to_owned(),
+                            |h| format!("pid {}, 127.0.0.1:{}", h.pid, h.port),
+                        )));
+                    }
+                    // The holder is starting (or stopping): look again shortly.
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(DeskError::Sandbox(e.to_string())),
+            }
+        }
+    }
+
+    /// Starts the embedded sandbox on the preferred port, or any free port when that one is
+    /// busy. `StateInUse` when another process serves the data folder's sandbox state.
+    fn start_sandbox(&self) -> Result<SandboxHandle, sandbox::SandboxError> {
         // The sandbox keeps the same "now" as the app: a test's manual clock moves both, so
         // signatures stay fresh and expiry reads alike on both sides.
         let mut config = sandbox::SandboxConfig {
-            state_file: self
-                .data_dir
-                .as_ref()
-                .map(|d| d.join("sandbox-state.sqlite3")),
+            state_file: self.data_dir.as_ref().map(|d| d.join(SANDBOX_STATE_FILE)),
             clock: Arc::clone(&self.clock),
             ..sandbox::SandboxConfig::default()
         };
         if let Ok(addr) = SANDBOX_PREFERRED_ADDR.parse() {
             config.addr = addr;
         }
-        let handle = match sandbox::Sandbox::spawn_background(config.clone()) {
-            Ok(h) => h,
-            Err(first) => {
+        match sandbox::Sandbox::spawn_background(config.clone()) {
+            Err(sandbox::SandboxError::Io(first)) => {
                 tracing::info!(error = %first, "preferred sandbox port busy, taking any free port");
                 config.addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
                 sandbox::Sandbox::spawn_background(config)
-                    .map_err(|e| DeskError::Sandbox(e.to_string()))?
             }
-        };
-        let url = handle.base_url();
-        *slot = Some(handle);
-        Ok(url)
+            other => other,
+        }
     }
 
     /// The desk of `profile`: its client (secret resolved) and the store.
@@ -589,6 +633,13 @@ mod tests {
                 DeskError::NoLink("lnk_9".into()),
                 "Geçmişte böyle bir link yok: lnk_9",
                 "No such link in the history: lnk_9",
+            ),
+            (
+                DeskError::SandboxElsewhere("pid 41, 127.0.0.1:47110".into()),
+                "Bu veri klasörünün yerleşik deneme sunucusunu başka bir paydesk çalıştırıyor \
+                 (pid 41, 127.0.0.1:47110) ama yanıt vermiyor. O paydesk'i kapatıp yeniden deneyin.",
+                "Another paydesk runs the built-in sandbox of this data folder (pid 41, \
+                 127.0.0.1:47110) but it does not answer. Close that paydesk and try again.",
             ),
         ];
         for (error, tr, en) in cases {

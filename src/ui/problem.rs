@@ -88,7 +88,8 @@ impl Problem {
             )
             | DeskError::NoProfile(_)
             | DeskError::NoSecret(_)
-            | DeskError::NoLink(_) => Self::plain(e.sentence(lang)),
+            | DeskError::NoLink(_)
+            | DeskError::SandboxElsewhere(_) => Self::plain(e.sentence(lang)),
             DeskError::Store(_) => Self::with_detail(T::LocalDataFailed.get(lang), e.to_string()),
             DeskError::Secret(_) => Self::with_detail(T::KeyringFailed.get(lang), e.to_string()),
             DeskError::Client(_) => Self::with_detail(T::BadServerAddress.get(lang), e.to_string()),

@@ -208,7 +208,8 @@ pub fn contains_bytes(hay: &[u8], needle: &[u8]) -> bool {
 
 /// Library-level services over `store` for profile `test` pointing at `base_url` (demo key;
 /// the demo secret given as the environment secret, nothing in the keyring), with the fast
-/// retry policy and the given total timeout.
+/// retry policy and the given total timeout. A store reopened from its file keeps the profile
+/// it already has.
 pub fn library_services(
     store: paydesk::store::Store,
     base_url: &str,
@@ -216,12 +217,18 @@ pub fn library_services(
 ) -> paydesk::service::Services {
     use std::sync::Arc;
     let mut store = store;
-    store
-        .profile_add(
-            &paydesk::store::Profile::new("test", base_url, DEMO_API_KEY),
-            chrono::Utc::now(),
-        )
-        .expect("the profile is stored");
+    let known = store
+        .profile_get("test")
+        .expect("the profiles read")
+        .is_some_and(|p| p.base_url == base_url);
+    if !known {
+        store
+            .profile_add(
+                &paydesk::store::Profile::new("test", base_url, DEMO_API_KEY),
+                chrono::Utc::now(),
+            )
+            .expect("the profile is stored");
+    }
     paydesk::service::Services::with_store(
         store,
         None,

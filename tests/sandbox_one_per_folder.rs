@@ -1,0 +1,240 @@
+//! One built-in sandbox per data folder (issue 21, item 13). The app's embedded sandbox keeps
+//! its state in `sandbox-state.sqlite3` in the data folder; the CLI opens the same folder. While
+//! a process serves that state, every other process uses its server instead of starting a
+//! second copy of the same file: the CLI's links are on the app's port and held by the app's
+//! sandbox, a CLI cancel is the app's cancel, and `paydesk sandbox --state` on that file is
+//! refused. A holder killed with SIGKILL leaves its lock file behind, holding no lock; the next
+//! start takes it over.
+//!
+//! Real processes: the "app" is `Services::open` in this test process (the app's own path to
+//! its embedded sandbox), the other side the `paydesk` binary.
+
+#![cfg(unix)]
+
+mod core_support;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+
+use core_support::{BIN, Cli, Out};
+use paydesk::api::wire::PaymentLink;
+use paydesk::domain::LinkStatus;
+use paydesk::sandbox::lock::lock_path;
+use paydesk::service::{SANDBOX_PROFILE, SANDBOX_STATE_FILE, Services};
+
+/// The app's side: services over the data folder, as the app opens them.
+fn open_app(dir: &Path) -> Services {
+    Services::open(
+        dir,
+        Arc::new(paydesk::secrets::MemoryStore::new()),
+        Arc::new(paydesk::clock::SystemClock),
+        None,
+    )
+    .expect("the services open")
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+fn ok(out: &Out) {
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+/// The link as the sandbox behind `services` holds it now (a link detail through its desk).
+fn detail(rt: &tokio::runtime::Runtime, services: &Services, id: &str) -> PaymentLink {
+    let desk = services.desk(SANDBOX_PROFILE).expect("the sandbox desk");
+    rt.block_on(desk.link_detail(id))
+        .unwrap_or_else(|e| panic!("the sandbox behind {} knows {id}: {e}", desk.base_url()))
+}
+
+/// The `port=` and `pid=` the lock file of the folder's sandbox state names.
+fn lock_names(dir: &Path) -> (u16, u32) {
+    let text = std::fs::read_to_string(lock_path(&dir.join(SANDBOX_STATE_FILE)))
+        .expect("the lock file is readable");
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .unwrap_or_else(|| panic!("no {name}= in the lock file:\n{text}"))
+            .to_owned()
+    };
+    (
+        field("port").parse().expect("a port"),
+        field("pid").parse().expect("a pid"),
+    )
+}
+
+fn port_of(url: &str) -> u16 {
+    url.rsplit_once(':')
+        .and_then(|(_, p)| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {url}"))
+}
+
+/// `paydesk sandbox --state FILE` on a free port. Returns the child and the first line it
+/// printed on stdout (`paydesk sandbox listening on URL` when it serves; nothing when it
+/// refused and ended).
+fn sandbox_on(state: &Path) -> (Child, String) {
+    let mut child = Command::new(BIN)
+        .args(["sandbox", "--addr", "127.0.0.1:0", "--state"])
+        .arg(state)
+        .env_remove("PAYDESK_API_SECRET")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the paydesk binary starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("stdout reads");
+    (child, first)
+}
+
+#[test]
+fn the_cli_uses_the_apps_sandbox_for_links_and_cancels_and_no_second_server_opens_its_state() {
+    let cli = Cli::new();
+    let rt = runtime();
+    let app = open_app(cli.data_dir());
+    let app_url = app
+        .sandbox_url()
+        .expect("the app's embedded sandbox starts");
+
+    let created = cli.run(&[
+        "link",
+        "create",
+        "--amount",
+        "42.50",
+        "--order-number",
+        "ONE-1",
+        "--json",
+    ]);
+    ok(&created);
+    let link = created.json();
+    let id = link["id"].as_str().expect("an id").to_owned();
+    let url = link["paymentUrl"].as_str().expect("a paymentUrl");
+    assert_eq!(
+        url,
+        format!("{app_url}/pay/{id}"),
+        "the CLI's link is paid on the app's sandbox, which outlives the CLI"
+    );
+    let held = detail(&rt, &app, &id);
+    assert_eq!(held.order_number.as_deref(), Some("ONE-1"));
+    assert_eq!(held.status, Some(LinkStatus::Pending));
+
+    let cancelled = cli.run(&["link", "cancel", &id, "--json"]);
+    ok(&cancelled);
+    let seen = detail(&rt, &app, &id);
+    assert_ne!(seen.status, Some(LinkStatus::Pending), "{seen:?}");
+    assert_eq!(
+        cancelled.json()["status"],
+        serde_json::to_value(seen.status).expect("a status"),
+        "the app's sandbox holds the CLI's cancel"
+    );
+
+    // The lock file names the app's server, and a foreground sandbox on the same state file
+    // is refused instead of serving a second copy of it.
+    assert_eq!(
+        lock_names(cli.data_dir()),
+        (port_of(&app_url), std::process::id())
+    );
+    let (mut second, first_line) = sandbox_on(&cli.data_dir().join(SANDBOX_STATE_FILE));
+    if !first_line.is_empty() {
+        let _ = second.kill();
+        let _ = second.wait();
+        panic!("a second server opened the state file: {first_line}");
+    }
+    let refused = second.wait_with_output().expect("the refused sandbox ends");
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("already served by")
+            && stderr.contains(&format!("process {}", std::process::id()))
+            && stderr.contains(&app_url),
+        "{stderr}"
+    );
+    // The app's sandbox is still the one serving.
+    assert_eq!(detail(&rt, &app, &id).id, id);
+}
+
+#[test]
+fn a_second_app_uses_the_first_ones_sandbox_and_serves_itself_once_the_first_is_gone() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let rt = runtime();
+    let first = open_app(dir.path());
+    let second = open_app(dir.path());
+    let first_url = first.sandbox_url().expect("the first sandbox starts");
+    assert_eq!(
+        second.sandbox_url().expect("the second finds the first"),
+        first_url
+    );
+    let desk = first.desk(SANDBOX_PROFILE).expect("a desk");
+    let link = rt
+        .block_on(desk.create_link(&core_support::link_request("TWO-1", "9.90")))
+        .expect("a link");
+    drop(desk);
+
+    // The first one quits: its server stops and the lock goes with it.
+    drop(first);
+    let own_url = second.sandbox_url().expect("the second serves itself now");
+    assert_eq!(
+        lock_names(dir.path()),
+        (port_of(&own_url), std::process::id())
+    );
+    assert_eq!(second.sandbox_url().expect("served"), own_url, "kept");
+    // Its server opened the same state: the first one's link is there.
+    assert_eq!(detail(&rt, &second, &link.id).id, link.id);
+}
+
+#[test]
+fn a_lock_left_by_a_killed_holder_is_taken_over() {
+    let cli = Cli::new();
+    let dir = cli.data_dir();
+    let rt = runtime();
+    // A foreground sandbox serves the folder's state first; the app's path uses it.
+    let (mut holder, said) = sandbox_on(&dir.join(SANDBOX_STATE_FILE));
+    let holder_url = said
+        .trim()
+        .strip_prefix("paydesk sandbox listening on ")
+        .unwrap_or_else(|| panic!("the holder serves: {said:?}"))
+        .to_owned();
+    assert_eq!(lock_names(dir), (port_of(&holder_url), holder.id()));
+    let app = open_app(dir);
+    assert_eq!(app.sandbox_url().expect("the holder's sandbox"), holder_url);
+    let desk = app.desk(SANDBOX_PROFILE).expect("a desk");
+    let link = rt
+        .block_on(desk.create_link(&core_support::link_request("KILL-1", "5.00")))
+        .expect("a link on the holder's sandbox");
+    assert!(
+        link.payment_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with(&holder_url)),
+        "{link:?}"
+    );
+    drop(desk);
+
+    // SIGKILL: no clean-up runs; the lock file stays with the dead process's port in it.
+    holder.kill().expect("SIGKILL");
+    holder.wait().expect("the holder is gone");
+    assert_eq!(lock_names(dir).1, holder.id(), "the file still names it");
+
+    let own_url = app
+        .sandbox_url()
+        .expect("the app takes the stale lock over");
+    assert_eq!(lock_names(dir), (port_of(&own_url), std::process::id()));
+    // It serves the state the killed holder kept, and the CLI now uses it.
+    assert_eq!(detail(&rt, &app, &link.id).id, link.id);
+    let created = cli.run(&["link", "create", "--amount", "7", "--json"]);
+    ok(&created);
+    let url = created.json()["paymentUrl"]
+        .as_str()
+        .expect("a paymentUrl")
+        .to_owned();
+    assert!(url.starts_with(&format!("{own_url}/pay/")), "{url}");
+}
