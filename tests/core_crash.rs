@@ -9,6 +9,10 @@
 //! the commit and completion, after completion. Where each kill really landed is read back from
 //! the journal (no row, `pending`, `completed`), and the test asserts every phase was hit.
 //! `cargo test --test core_crash -- --ignored --nocapture` runs 200 kills.
+//!
+//! A second test makes the phase the journal exists for on purpose: a stalled answer (the
+//! server has committed the link, the CLI has not heard of it) during which the CLI is killed,
+//! then `pending retry` of that row's key returns the link the server already holds.
 
 mod core_support;
 
@@ -234,6 +238,105 @@ fn crash_campaign(runs: usize) {
     ] {
         assert!(count(phase) > 0, "no kill landed {phase:?}: {hits:?}");
     }
+}
+
+/// The case the journal exists for, made on purpose: each create meets a stalled answer (the
+/// server commits the link and its idempotency key, then holds the answer for 60 s), and the
+/// CLI is killed once the server holds the order's link. The row is `pending` while the server
+/// holds exactly one link; `pending retry` with the row's key gets that same link back.
+fn kill_while_the_server_holds_the_answer(runs: usize) {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let mut made = Vec::new();
+    for i in 0..runs {
+        let order = format!("STALL-{i:02}");
+        server
+            .admin()
+            .add_fault(FaultRule {
+                endpoint: "link.create".into(),
+                kind: FaultKind::Stall,
+                delay_ms: Some(60_000),
+                next: Some(1),
+                probability: None,
+            })
+            .expect("a valid rule");
+        let args = create_args(&order, &format!("{}.25", 200 + i));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut child = cli.command(&args).spawn().expect("paydesk starts");
+        // Wait for the event: the server holds the order's link (its answer held back).
+        while !server_orders(&server).contains_key(&order) {
+            if let Some(status) = child.try_wait().expect("the child's status") {
+                panic!("{order}: the CLI ended ({status}) before the server held the link");
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = child.kill();
+        let _ = child.wait().expect("the child is reaped");
+        assert_eq!(
+            landed(&cli, &order),
+            Landed::BetweenCommitAndCompletion,
+            "{order}: the row is pending"
+        );
+        let held = server_orders(&server);
+        assert_eq!(held[&order].len(), 1, "{order}: one link on the server");
+        let id = held[&order][0].id.clone();
+        made.push((order, id));
+    }
+    server.admin().clear_faults();
+
+    let store = Store::open(cli.data_dir()).expect("the store opens after the kills");
+    for (order, id) in &made {
+        let key = format!("link-{order}");
+        let retry = cli.run(&["--profile", "test", "pending", "retry", &key]);
+        assert_eq!(retry.code, 0, "{retry:?}");
+        assert_eq!(
+            retry.stdout.split('\t').next(),
+            Some(id.as_str()),
+            "{order}: the retry returned the link the server made: {retry:?}"
+        );
+        let held = server_orders(&server);
+        assert_eq!(
+            held[order].len(),
+            1,
+            "{order}: still one link on the server"
+        );
+        let row = store
+            .journal_get(&JournalKey::new("test", "link.create", key.clone()))
+            .expect("the journal reads")
+            .expect("the row is kept");
+        assert_eq!(row.state, JournalState::Completed, "{order}");
+        assert_eq!(row.link_id.as_deref(), Some(id.as_str()), "{order}");
+        assert!(
+            store.get_link("test", id).expect("history reads").is_some(),
+            "{order}: history lacks the link"
+        );
+        // The server answered the retry from the key the first request completed.
+        let state = server.admin().state();
+        let completed = state["idempotency"]["completed"]
+            .as_array()
+            .expect("the completed keys");
+        let answer = completed
+            .iter()
+            .find(|r| r["key"] == key.as_str())
+            .expect("the server knows the key");
+        assert!(
+            answer["response"]
+                .as_str()
+                .is_some_and(|r| r.contains(id.as_str())),
+            "{order}: {answer}"
+        );
+    }
+    assert_eq!(
+        server.admin().request_totals()["link.create"],
+        u64::try_from(2 * runs).expect("a count"),
+        "one first request and one retry per order"
+    );
+}
+
+#[test]
+fn a_kill_while_the_server_holds_the_answer_is_finished_by_retry_with_the_same_link() {
+    kill_while_the_server_holds_the_answer(5);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The sandbox at its edges, over real HTTP on loopback: money too large to compute exactly
 //! is a 400 with a key (never a panic that drops the connection), an oversized body is a 413
-//! in the JSON error envelope, and the unsigned admin routes refuse a `Host` that is not this
+//! in the JSON error envelope, the unsigned admin routes refuse a `Host` that is not this
 //! sandbox (a web page reaching it through DNS rebinding) while the pay page does not care,
 //! and they refuse what a web page can send from any site (a simple content type, a foreign
 //! `Origin`). What arrives without the API secret never reaches the request log, which stays
@@ -394,7 +394,7 @@ async fn a_fault_rule_is_at_most_60_s_and_at_most_100_are_active() {
     for rule in [
         r#"{"endpoint":"link.create","kind":"delay","delayMs":18446744073709551000}"#,
         r#"{"endpoint":"*","kind":"delay","delayMs":60001}"#,
-        r#"[{"endpoint":"*","kind":"lost"},{"endpoint":"*","kind":"delay","delayMs":99999999}]"#,
+        r#"[{"endpoint":"*","kind":"lost"},{"endpoint":"*","kind":"stall","delayMs":99999999}]"#,
     ] {
         let a = admin_post(&sb, "/sandbox/faults", rule).await;
         assert_envelope(&a, 400, "fault.invalid", "at most 60000 ms");

@@ -1,5 +1,6 @@
 //! The spec's idempotency table over real HTTP, including the concurrent case, and fault
-//! injection (delay, 500, 429, lost response), set at start and through the admin route.
+//! injection (delay, 500, 429, lost response, stalled answer), set at start and through the
+//! admin route.
 
 mod sandbox_support;
 
@@ -185,6 +186,37 @@ async fn a_lost_response_commits_the_work_and_the_retry_gets_it() {
     assert_eq!(retry.status, 200);
     assert_eq!(retry.content()["id"], json!(held[0].id));
     assert_eq!(sb.admin().links(None).len(), 1);
+}
+
+#[tokio::test]
+async fn a_stalled_answer_commits_first_and_a_retry_meanwhile_gets_the_same_link() {
+    let clock = manual_clock();
+    let mut cfg = config(clock.clone());
+    cfg.faults = vec!["link.create:stall=60000@next=1".parse().unwrap()];
+    let sb = Sandbox::start_with(cfg).await.unwrap();
+    let c = Client::demo(&sb, clock.clone());
+    let first = tokio::spawn({
+        let c = c.clone();
+        async move { c.post(CREATE, BODY, Some("link-KK-7")).await }
+    });
+    // Wait for the event: the server holds the link while the first answer is held back.
+    while sb.admin().links(None).is_empty() {
+        assert!(
+            !first.is_finished(),
+            "the first request ended before its work"
+        );
+        tokio::time::sleep(StdDuration::from_millis(2)).await;
+    }
+    let held = sb.admin().links(None);
+    let retry = c.post(CREATE, BODY, Some("link-KK-7")).await;
+    assert_eq!(retry.status, 200, "{}", retry.text);
+    assert_eq!(retry.content()["id"], json!(held[0].id));
+    assert!(
+        !first.is_finished(),
+        "the first answer is still held for 60 s"
+    );
+    assert_eq!(sb.admin().links(None).len(), 1);
+    first.abort();
 }
 
 #[tokio::test]

@@ -36,8 +36,8 @@ pub struct SandboxArgs {
         long = "fault",
         value_name = "RULE",
         help = "Fault rule ENDPOINT:KIND[=MS][@next=N|@p=P], e.g. link.create:lost@next=1 \
-                (repeatable, at most 100; kinds: delay, error500, lost, rate_limit; \
-                a delay at most 60000 ms)"
+                (repeatable, at most 100; kinds: delay, error500, lost, rate_limit, stall; \
+                delay and stall at most 60000 ms)"
     )]
     pub faults: Vec<FaultRule>,
 }

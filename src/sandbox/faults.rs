@@ -1,10 +1,11 @@
 //! Fault injection for reliability tests: per endpoint, a delay, a 500 before anything is
 //! done, a lost response (the work is committed, then the connection is dropped without an
-//! answer), or a 429. Each rule fires for the next N requests or with a probability drawn
-//! from the sandbox's seeded generator, so a run with `--seed` is reproducible.
+//! answer), a stalled answer (the work is committed, then the answer waits), or a 429. Each
+//! rule fires for the next N requests or with a probability drawn from the sandbox's seeded
+//! generator, so a run with `--seed` is reproducible.
 //!
 //! Rules come from the config / `--fault` flags at start and from `POST /sandbox/faults`. A
-//! delay is at most [`MAX_DELAY_MS`] and at most [`MAX_RULES`] rules are active at
+//! delay or stall is at most [`MAX_DELAY_MS`] and at most [`MAX_RULES`] rules are active at
 //! once, so no rule can overflow a duration or grow the board without bound.
 
 use std::fmt;
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::endpoints;
 
-/// The longest delay a rule may ask for: 60 s.
+/// The longest delay or stall a rule may ask for: 60 s.
 pub const MAX_DELAY_MS: u64 = 60_000;
 
 /// The most rules active at once.
@@ -37,6 +38,10 @@ pub enum FaultKind {
     Lost,
     /// Answers 429 before anything is done.
     RateLimit,
+    /// Does the work and commits it (its idempotency key included), then holds the answer
+    /// for `delayMs`: a client that gives up or dies meanwhile never learns what the server
+    /// already holds.
+    Stall,
 }
 
 impl FaultKind {
@@ -46,6 +51,7 @@ impl FaultKind {
             FaultKind::Error500 => "error500",
             FaultKind::Lost => "lost",
             FaultKind::RateLimit => "rate_limit",
+            FaultKind::Stall => "stall",
         }
     }
 }
@@ -59,7 +65,7 @@ pub struct FaultRule {
     pub endpoint: String,
     /// What happens.
     pub kind: FaultKind,
-    /// Milliseconds to wait (delay only; at most [`MAX_DELAY_MS`]).
+    /// Milliseconds to wait (delay and stall only; at most [`MAX_DELAY_MS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
     /// Fires for the next N matching requests, then the rule is spent.
@@ -94,13 +100,14 @@ impl FaultRule {
                 "unknown endpoint; use link.create, link.detail, link.cancel, card.save, installment.list or *",
             );
         }
-        match (self.kind, self.delay_ms) {
-            (FaultKind::Delay, None | Some(0)) => return fail("a delay needs delayMs > 0"),
-            (FaultKind::Delay, Some(ms)) if ms > MAX_DELAY_MS => {
-                return fail("a delay is at most 60000 ms (60 s)");
+        let waits = matches!(self.kind, FaultKind::Delay | FaultKind::Stall);
+        match (waits, self.delay_ms) {
+            (true, None | Some(0)) => return fail("a delay or a stall needs delayMs > 0"),
+            (true, Some(ms)) if ms > MAX_DELAY_MS => {
+                return fail("a delay or a stall is at most 60000 ms (60 s)");
             }
-            (FaultKind::Delay, _) | (_, None) => {}
-            (_, Some(_)) => return fail("delayMs belongs to a delay rule only"),
+            (true, _) | (false, None) => {}
+            (false, Some(_)) => return fail("delayMs belongs to a delay or a stall rule only"),
         }
         if self.next.is_some() && self.probability.is_some() {
             return fail("give either next or probability, not both");
@@ -136,7 +143,8 @@ impl FromStr for FaultRule {
     type Err = FaultError;
 
     /// Parses `ENDPOINT:KIND[=MS][@next=N|@p=P]`, e.g. `link.create:delay=1500@next=1`,
-    /// `card.save:error500@p=0.25`, `*:rate_limit@next=3`, `link.create:lost`.
+    /// `card.save:error500@p=0.25`, `*:rate_limit@next=3`, `link.create:lost`,
+    /// `link.create:stall=5000@next=1`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let fail = |reason: &str| FaultError {
             rule: s.to_owned(),
@@ -165,7 +173,12 @@ impl FromStr for FaultRule {
             "error500" | "500" => FaultKind::Error500,
             "lost" => FaultKind::Lost,
             "rate_limit" | "429" => FaultKind::RateLimit,
-            _ => return Err(fail("kind must be delay, error500, lost or rate_limit")),
+            "stall" => FaultKind::Stall,
+            _ => {
+                return Err(fail(
+                    "kind must be delay, error500, lost, rate_limit or stall",
+                ));
+            }
         };
         let mut rule = FaultRule {
             endpoint: endpoint.trim().to_owned(),
@@ -219,6 +232,8 @@ pub struct Plan {
     pub early: Option<FaultKind>,
     /// Drop the connection after the work.
     pub lost: bool,
+    /// Hold the answer this long after the work.
+    pub stall: Duration,
 }
 
 /// The active rules and the seeded generator.
@@ -300,6 +315,11 @@ impl Board {
                         .delay
                         .saturating_add(Duration::from_millis(rule.delay_ms.unwrap_or(0)));
                 }
+                FaultKind::Stall => {
+                    plan.stall = plan
+                        .stall
+                        .saturating_add(Duration::from_millis(rule.delay_ms.unwrap_or(0)));
+                }
                 FaultKind::Lost => plan.lost = true,
                 kind @ (FaultKind::Error500 | FaultKind::RateLimit) => {
                     plan.early.get_or_insert(kind);
@@ -323,6 +343,7 @@ mod tests {
             "card.save:error500@p=0.25",
             "*:rate_limit@next=3",
             "link.create:lost",
+            "link.create:stall=60000@next=1",
         ] {
             let rule: FaultRule = text.parse().unwrap();
             assert_eq!(rule.to_string(), text);
@@ -330,9 +351,10 @@ mod tests {
         let table = [
             ("nowhere:lost", "unknown endpoint"),
             ("link.create:delay", "delayMs > 0"),
-            ("link.create:lost=5", "delay rule only"),
+            ("link.create:lost=5", "delay or a stall rule only"),
+            ("link.create:stall", "delayMs > 0"),
             ("link.create:delay=60001", "at most 60000 ms"),
-            ("link.create:delay=99999999999999", "at most 60000 ms"),
+            ("link.create:stall=99999999999999", "at most 60000 ms"),
             (
                 "link.create:delay=99999999999999999999999",
                 "whole milliseconds",
@@ -416,5 +438,21 @@ mod limits {
         board.add_all(vec![lost(); 2]).expect("100 rules fit");
         assert!(board.add(lost()).is_err());
         assert_eq!(board.rules().len(), MAX_RULES);
+    }
+
+    #[test]
+    fn a_stall_plans_its_hold_and_nothing_else() {
+        let board = Board::new(
+            vec!["link.create:stall=250@next=1".parse().expect("a rule")],
+            1,
+        )
+        .expect("a board");
+        let plan = board.plan("link.create");
+        assert_eq!(plan.stall, Duration::from_millis(250));
+        assert_eq!(
+            (plan.delay, plan.early, plan.lost),
+            (Duration::ZERO, None, false)
+        );
+        assert_eq!(board.plan("link.create"), Plan::default());
     }
 }

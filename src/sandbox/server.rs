@@ -1,6 +1,7 @@
 //! Starting and stopping the sandbox, the router, and the one pipeline every API request
 //! goes through: authentication → request log → faults → idempotency → delay → the
-//! endpoint's work → (lost response). One `tracing` line per request, never a body.
+//! endpoint's work → (stalled answer) → (lost response). One `tracing` line per request,
+//! never a body.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -367,6 +368,10 @@ async fn run_endpoint(
             use zeroize::Zeroize;
             bytes.as_mut().zeroize();
         }
+    }
+    if !plan.stall.is_zero() {
+        // The work is committed (and its idempotency key completed): hold the answer.
+        tokio::time::sleep(plan.stall).await;
     }
     if plan.lost {
         conn.kill();
