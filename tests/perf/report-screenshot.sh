@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Day close screenshot for the README (assets/screenshots/report.png) and the History one
-# (assets/screenshots/history.png), under Xvfb, in Istanbul time.
+# (assets/screenshots/history.png), under Xvfb, in Istanbul time; it also prints the seeded
+# day's `paydesk report` (the README's example).
 #
 # A sandbox runs on its own; the CLI creates 28 links on a profile pointing at it (catalog and
 # typed-in items, TRY and EUR), the sandbox's admin route pays most of them (four in part), the
@@ -56,6 +57,8 @@ for link_id, status, paid in con.execute("SELECT id, status, paid_amount FROM li
         con.execute("UPDATE links SET updated_at = ? WHERE id = ?", (ms, link_id))
 con.commit()
 PY
+# The day's report as text (the README's Day close example).
+cli --profile kadikoy report
 
 start_xvfb
 "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
