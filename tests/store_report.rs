@@ -9,6 +9,8 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
+mod core_support;
+
 use std::collections::HashMap;
 use std::str::FromStr;
 
@@ -27,6 +29,11 @@ const OTHER: &str = "other-shop";
 
 fn dec(s: &str) -> Decimal {
     Decimal::from_str(s).unwrap()
+}
+
+/// A sum that must be in range.
+fn exact(t: paydesk::store::Total) -> Decimal {
+    t.exact().expect("a sum in range")
 }
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -413,13 +420,13 @@ fn check_report(store: &Store, seeds: &[Seed], first: &str, last: &str, from: &s
         let e = &want[&c.currency];
         let got = Expected {
             created: c.created,
-            paid: (c.paid.count, c.paid.sum),
-            partial: (c.partially_paid.count, c.partially_paid.sum),
+            paid: (c.paid.count, exact(c.paid.sum)),
+            partial: (c.partially_paid.count, exact(c.partially_paid.sum)),
             pending: c.pending,
             expired: c.expired,
             cancelled: c.cancelled,
             other: c.other,
-            by_hour: c.collected_by_hour,
+            by_hour: c.collected_by_hour.map(exact),
         };
         assert_eq!(&got, e, "{} {first}..{last}", c.currency);
         assert_eq!(c.collected, e.paid.1 + e.partial.1);
@@ -430,16 +437,16 @@ fn check_report(store: &Store, seeds: &[Seed], first: &str, last: &str, from: &s
         );
         // Exact decimals at the currency's scale.
         assert_eq!(
-            c.collected.scale(),
+            exact(c.collected).scale(),
             c.currency.minor_units(),
-            "{}",
+            "{:?}",
             c.collected
         );
     }
     let items: Vec<(Currency, String, u64, Option<Decimal>)> = report
         .top_items
         .iter()
-        .map(|i: &ItemSales| (i.currency, i.name.clone(), i.quantity, i.sum))
+        .map(|i: &ItemSales| (i.currency, i.name.clone(), i.quantity, i.sum.map(exact)))
         .collect();
     assert_eq!(items, expected_items(&window), "{first}..{last}");
 }
@@ -473,8 +480,8 @@ fn the_day_report_matches_sums_computed_from_the_seed() {
     // show at 00:00 and 23:00 local).
     let tr = &one.currencies[0];
     assert_eq!(tr.currency, Currency::Try);
-    assert!(tr.collected_by_hour[0] >= dec("100.00"));
-    assert!(tr.collected_by_hour[23] >= dec("100.00"));
+    assert!(exact(tr.collected_by_hour[0]) >= dec("100.00"));
+    assert!(exact(tr.collected_by_hour[23]) >= dec("100.00"));
     // A day with no links at all.
     let empty = store
         .day_report(SHOP, day("2026-12-25"), day("2026-12-25"), zone(), now())
@@ -720,7 +727,7 @@ fn history_totals_match_the_seed_for_each_filter_shape() {
         let got: Vec<(Currency, usize, Decimal, Decimal)> = totals
             .by_currency
             .iter()
-            .map(|t| (t.currency, t.count, t.amount, t.paid))
+            .map(|t| (t.currency, t.count, exact(t.amount), exact(t.paid)))
             .collect();
         assert_eq!(got, want, "{q:?} {range:?}");
         assert_eq!(totals.count, want.iter().map(|w| w.1).sum::<usize>());
@@ -1065,4 +1072,196 @@ fn a_write_the_totals_did_not_see_is_caught_and_repaired() {
             .day_report_from_links(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
             .unwrap()
     );
+}
+
+/// The largest amount a `Decimal` holds, as a server could send it.
+const HUGE: &str = "79228162514264337593543950335";
+
+/// A server's answer for link `id` of `amount`, `paid` of it paid, created at `created`.
+fn answer(id: &str, amount: &str, paid: &str, status: &str, created: DateTime<Utc>) -> PaymentLink {
+    let completed = if status == "COMPLETED" {
+        format!("\"{}\"", created.to_rfc3339_opts(SecondsFormat::Secs, true))
+    } else {
+        "null".to_owned()
+    };
+    serde_json::from_str(&format!(
+        r#"{{"id":"{id}","orderNumber":"PD-{id}","amount":{amount},"paidAmount":{paid},
+            "currency":"TRY","status":"{status}","paymentUrl":"https://pay.example/{id}",
+            "expiryDate":"2026-11-21T20:00:00Z","completedDate":{completed}}}"#
+    ))
+    .unwrap()
+}
+
+/// Creates link `id` through the journal as the service does: the request (one item of
+/// `unit_price` × `quantity`) is journaled, then the server's answer completes it.
+fn create(
+    store: &mut Store,
+    link: &PaymentLink,
+    unit_price: &str,
+    quantity: u32,
+    at: DateTime<Utc>,
+) {
+    let key = JournalKey::new(SHOP, "link.create", format!("link-{}", link.id));
+    let body = format!(
+        r#"{{"amount":{unit_price},"currency":"TRY","orderNumber":"PD-{}",
+            "items":[{{"name":"Altın","unitPrice":{unit_price},"quantity":{quantity}}}]}}"#,
+        link.id
+    );
+    let begun = store
+        .journal_begin(&NewJournalRow {
+            key: key.clone(),
+            body: paydesk::secrets::Redacted(body.into_bytes()),
+            order_number: link.order_number.clone(),
+            amount: link.amount,
+            currency: Some(Currency::Try),
+            now: at,
+        })
+        .unwrap();
+    assert!(matches!(begun, JournalBegin::Started(_)));
+    let row = store.journal_complete(&key, link, at).unwrap();
+    assert_eq!(row.state, paydesk::store::JournalState::Completed);
+    assert_eq!(row.link_id.as_deref(), Some(link.id.as_str()));
+}
+
+/// The day report and History's totals of the day, kept and read from the links, which must
+/// agree.
+fn figures(
+    store: &Store,
+    status: Option<LinkStatus>,
+) -> (paydesk::store::DayReport, paydesk::store::LinkTotals) {
+    let d = day("2026-11-21");
+    let report = store.day_report(SHOP, d, d, zone(), now()).unwrap();
+    assert_eq!(
+        report,
+        store
+            .day_report_from_links(SHOP, d, d, zone(), now())
+            .unwrap()
+    );
+    let q = LinkQuery {
+        status,
+        ..LinkQuery::default()
+    };
+    let range = Some(TimeRange::days(d, d, zone()));
+    let totals = store.link_totals(SHOP, &q, range).unwrap();
+    assert_eq!(
+        totals,
+        store.link_totals_from_links(SHOP, &q, range).unwrap()
+    );
+    (report, totals)
+}
+
+/// Two links of the largest amount in one hour: both are stored as the server answered
+/// (before, adding them up panicked inside `journal_complete`, after the server had made the
+/// second link), and every sum they are part of reads "out of range" instead of a number.
+#[test]
+fn sums_beyond_a_decimal_read_out_of_range_and_lose_no_link() {
+    use paydesk::lang::Lang;
+    use paydesk::store::Total;
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let at = at("2026-11-21T10:05:00Z");
+    for (i, id) in ["lnk_huge_1", "lnk_huge_2"].into_iter().enumerate() {
+        let when = at + TimeDelta::minutes(i64::try_from(i).unwrap() * 10);
+        let link = answer(id, HUGE, HUGE, "COMPLETED", when);
+        create(&mut store, &link, HUGE, 2, when);
+        let stored = store.get_link(SHOP, id).unwrap().unwrap();
+        assert_eq!(stored.link.amount, Some(dec(HUGE)));
+    }
+    let (report, totals) = figures(&store, None);
+    let tr = &report.currencies[0];
+    assert_eq!((tr.created, tr.paid.count), (2, 2));
+    assert_eq!(tr.paid.sum, Total::OutOfRange);
+    assert_eq!(tr.collected, Total::OutOfRange);
+    assert_eq!(
+        tr.collected_by_hour[13],
+        Total::OutOfRange,
+        "13:00 in Istanbul"
+    );
+    assert!(tr.partially_paid.sum.is_zero());
+    assert_eq!(report.top_items[0].sum, Some(Total::OutOfRange), "HUGE × 2");
+    assert_eq!(totals.count, 2);
+    assert_eq!(totals.by_currency[0].amount, Total::OutOfRange);
+    assert_eq!(totals.by_currency[0].paid, Total::OutOfRange);
+    // What the report and History show, and the JSON of `report --json`.
+    let shown = tr.collected.show(Lang::En, |d| d.to_string());
+    assert_eq!(shown, "out of range (too large to add up)");
+    assert_eq!(
+        tr.collected.show(Lang::Tr, |d| d.to_string()),
+        "aralık dışı (toplanamayacak kadar büyük)"
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["currencies"][0]["collected"], serde_json::Value::Null);
+    assert_eq!(json["currencies"][0]["paid"]["count"], 2);
+
+    // A pending link of the largest amount and one of 1 in the same hour: their sum is out of
+    // range; when the small one expires, the pending sum is the large one again, exactly.
+    let pending = answer("lnk_huge_3", HUGE, "0", "PENDING", at);
+    create(&mut store, &pending, HUGE, 1, at);
+    let small = answer("lnk_small", "1", "0", "PENDING", at);
+    create(&mut store, &small, "1", 1, at);
+    let (_, totals) = figures(&store, Some(LinkStatus::Pending));
+    assert_eq!(totals.by_currency[0].amount, Total::OutOfRange);
+    store
+        .upsert_link(SHOP, &answer("lnk_small", "1", "0", "EXPIRED", at), now())
+        .unwrap();
+    let (_, totals) = figures(&store, Some(LinkStatus::Pending));
+    assert_eq!(totals.by_currency[0].amount, dec(HUGE));
+    // Opened again, the totals are computed afresh and still agree with the links.
+    drop(store);
+    let store = Store::open(dir.path()).unwrap();
+    let (report, totals) = figures(&store, Some(LinkStatus::Pending));
+    assert_eq!(totals.by_currency[0].amount, dec(HUGE));
+    assert_eq!(report.currencies[0].collected, Total::OutOfRange);
+}
+
+/// `paydesk report` over such a day prints the sentence where the sum would be, and its JSON
+/// has `null` there; the links are all counted.
+#[test]
+fn the_cli_report_says_out_of_range_where_a_sum_does_not_fit() {
+    let cli = core_support::Cli::new();
+    let at = at("2026-11-21T10:05:00Z");
+    {
+        let mut store = Store::open(cli.data_dir()).unwrap();
+        store
+            .profile_add(
+                &paydesk::store::Profile::new(SHOP, "http://127.0.0.1:9", "pk_test_shop"),
+                at,
+            )
+            .unwrap();
+        for id in ["lnk_huge_1", "lnk_huge_2"] {
+            create(
+                &mut store,
+                &answer(id, HUGE, HUGE, "COMPLETED", at),
+                HUGE,
+                1,
+                at,
+            );
+        }
+    }
+    let env = [("PAYDESK_API_SECRET", "sk_test_anything"), ("TZ", "UTC")];
+    let args = ["--profile", SHOP, "report", "--from", "2026-11-21"];
+    let out = cli.run_with(&args, None, &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let line = |label: &str| {
+        out.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no {label}:\n{}", out.stdout))
+    };
+    for label in ["paid in full", "collected  ", "collected per hour", "Altın"] {
+        assert!(
+            line(label).ends_with("out of range (too large to add up)"),
+            "{}",
+            out.stdout
+        );
+    }
+    assert!(line("partially paid").ends_with("₺0.00"), "{}", out.stdout);
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let out = cli.run_with(&json_args, None, &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    assert_eq!(json["currencies"][0]["paid"]["count"], 2);
+    assert_eq!(json["currencies"][0]["collected"], serde_json::Value::Null);
 }

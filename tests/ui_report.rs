@@ -118,7 +118,10 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     );
     assert_eq!(tr.collected, dec("150.00"));
     assert_eq!(
-        tr.collected_by_hour.iter().copied().sum::<Decimal>(),
+        tr.collected_by_hour
+            .iter()
+            .map(|t| t.exact().expect("in range"))
+            .sum::<Decimal>(),
         dec("150.00")
     );
     // What the clerk reads.

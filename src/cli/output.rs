@@ -322,7 +322,7 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
             rows.push((C::OtherStatuses.get(lang), c.other, None));
         }
         for (label, count, sum) in rows {
-            let sum = sum.map(money).unwrap_or_default();
+            let sum = sum.map(|t| t.show(lang, money)).unwrap_or_default();
             let line = format!("  {label:<32}{count:>6}  {sum:>16}");
             writeln!(out, "{}", line.trim_end())?;
         }
@@ -331,14 +331,14 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
             "  {:<32}{:>6}  {:>16}",
             C::Collected.get(lang),
             "",
-            money(c.collected)
+            c.collected.show(lang, money)
         )?;
         let hours: Vec<String> = c
             .collected_by_hour
             .iter()
             .enumerate()
             .filter(|(_, d)| !d.is_zero())
-            .map(|(h, d)| format!("{h:02}:00 {}", money(*d)))
+            .map(|(h, d)| format!("{h:02}:00 {}", d.show(lang, money)))
             .collect();
         if !hours.is_empty() {
             writeln!(
@@ -355,9 +355,10 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
     }
     writeln!(out, "{}", C::BestSelling.get(lang))?;
     for i in &r.top_items {
-        let sum = i
-            .sum
-            .map_or_else(|| "—".to_owned(), |d| format_amount(d, i.currency, lang));
+        let sum = i.sum.map_or_else(
+            || "—".to_owned(),
+            |t| t.show(lang, |d| format_amount(d, i.currency, lang)),
+        );
         writeln!(out, "  {:<28}{:>6}  {sum:>16}", i.name, i.quantity)?;
     }
     Ok(())

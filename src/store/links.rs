@@ -31,9 +31,8 @@ use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
 use super::tallies::{self, Tally};
-use super::{
-    Columns, Store, StoreError, col, from_millis, parse_decimal, parse_decimal_opt, to_millis,
-};
+use super::total::Total;
+use super::{Columns, Store, StoreError, col, from_millis, parse_decimal_opt, to_millis};
 use crate::api::wire::{PaymentLink, format_time, parse_time};
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
@@ -167,10 +166,10 @@ pub struct CurrencyTotal {
     pub currency: Currency,
     /// How many links.
     pub count: usize,
-    /// The sum of their amounts.
-    pub amount: Decimal,
-    /// The sum of their paid amounts.
-    pub paid: Decimal,
+    /// The sum of their amounts (out of range when it does not fit: see [`Total`]).
+    pub amount: Total,
+    /// The sum of their paid amounts (likewise).
+    pub paid: Total,
 }
 
 /// What a set of links adds up to.
@@ -185,15 +184,15 @@ pub struct LinkTotals {
 impl LinkTotals {
     fn add(&mut self, currency: Option<Currency>, amount: Option<Decimal>, paid: Option<Decimal>) {
         let currency = currency.unwrap_or_default();
-        let zero = Decimal::new(0, currency.minor_units());
-        self.add_many(currency, 1, amount.unwrap_or(zero), paid.unwrap_or(zero));
+        let sum = |d: Option<Decimal>| d.map_or_else(|| Total::zero(currency), Total::Exact);
+        self.add_many(currency, 1, sum(amount), sum(paid));
     }
 
     /// Adds `count` links of `currency` whose amounts and paid amounts sum to `amount` and
     /// `paid`.
-    fn add_many(&mut self, currency: Currency, count: usize, amount: Decimal, paid: Decimal) {
+    fn add_many(&mut self, currency: Currency, count: usize, amount: Total, paid: Total) {
         self.count += count;
-        let zero = Decimal::new(0, currency.minor_units());
+        let zero = Total::zero(currency);
         let at = if let Some(i) = self.by_currency.iter().position(|t| t.currency == currency) {
             i
         } else {
@@ -876,8 +875,8 @@ impl Store {
                 totals.add_many(
                     read_currency(&currency)?,
                     links,
-                    parse_decimal(&amount, "report total")?,
-                    parse_decimal(&paid, "report total")?,
+                    Total::parse_stored(&amount, "report total")?,
+                    Total::parse_stored(&paid, "report total")?,
                 );
             }
         }

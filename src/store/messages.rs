@@ -1,6 +1,7 @@
 //! The store's catalogue of sentences, in Turkish and English: why a line of a catalog CSV file
 //! could not be imported (`CsvProblem`), as a clause that follows `file.csv:7:` (lower case, no
-//! full stop), and why a whole file could not (`CsvFileProblem`), as a clause after `CSV:`.
+//! full stop), and why a whole file could not (`CsvFileProblem`), as a clause after `CSV:`; and
+//! what a sum that does not fit reads (`Total::OutOfRange`).
 //!
 //! Declared with [`crate::sentences!`] and listed in [`crate::every_sentence`], so the language
 //! tests walk it.
@@ -25,6 +26,8 @@ crate::sentences! {
     CsvBarcode => "barkod `{barcode}`: {reason}", "the barcode `{barcode}`: {reason}";
     CsvBarcodeZeros => "barkod `{barcode}`: {reason} (bir hesap tablosu baştaki sıfırları silmiş olabilir: sütunu metin olarak tutun)", "the barcode `{barcode}`: {reason} (a spreadsheet may have dropped its leading zeros: keep the column as text)";
     CsvDuplicateBarcode => "barkod `{barcode}` yeniden geçiyor (ilk kez {first}. satırda)", "the barcode `{barcode}` appears again (first on line {first})";
+    // A sum of the report or of History's totals beyond what paydesk can add up (`Total`).
+    TotalOutOfRange => "aralık dışı (toplanamayacak kadar büyük)", "out of range (too large to add up)";
     CsvDuplicateId => "id `{id}` yeniden geçiyor (ilk kez {first}. satırda)", "the id `{id}` appears again (first on line {first})";
 
     // Why a catalog CSV file cannot be imported at all (`CsvFileProblem`), after `CSV:`.

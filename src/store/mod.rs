@@ -31,6 +31,7 @@ pub mod migrations;
 mod profiles;
 mod report;
 mod tallies;
+mod total;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -57,6 +58,7 @@ pub use links::{
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub use report::{CurrencyReport, DayReport, ItemSales, TOP_ITEMS, Tally};
+pub use total::Total;
 
 /// The database file's name inside the data directory.
 pub const DB_FILE: &str = "paydesk.sqlite3";

@@ -29,12 +29,13 @@ use std::collections::HashMap;
 use chrono::{DateTime, NaiveDate, Timelike, Utc};
 use rusqlite::params;
 use rust_decimal::Decimal;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use super::links::{TimeRange, read_currency};
 use super::tallies::{self, Kind};
+use super::total::Total;
 use super::{Store, StoreError, from_millis, parse_decimal, to_millis};
-use crate::api::wire::{amount, amount_opt, parse_time};
+use crate::api::wire::parse_time;
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
 
@@ -46,9 +47,8 @@ pub const TOP_ITEMS: usize = 10;
 pub struct Tally {
     /// How many links.
     pub count: usize,
-    /// The sum of their `paidAmount`.
-    #[serde(with = "amount")]
-    pub sum: Decimal,
+    /// The sum of their `paidAmount` (out of range when it does not fit: see [`Total`]).
+    pub sum: Total,
 }
 
 /// One currency's part of a report.
@@ -72,16 +72,14 @@ pub struct CurrencyReport {
     /// Rejected, under review, or a status this version does not know.
     pub other: usize,
     /// Everything paid: `paid.sum + partially_paid.sum`.
-    #[serde(with = "amount")]
-    pub collected: Decimal,
+    pub collected: Total,
     /// What was collected in each local hour of the day, 0 to 23 (summed over the days).
-    #[serde(serialize_with = "hours")]
-    pub collected_by_hour: [Decimal; 24],
+    pub collected_by_hour: [Total; 24],
 }
 
 impl CurrencyReport {
     fn new(currency: Currency) -> Self {
-        let zero = Decimal::new(0, currency.minor_units());
+        let zero = Total::zero(currency);
         Self {
             currency,
             created: 0,
@@ -103,21 +101,6 @@ impl CurrencyReport {
     }
 }
 
-fn hours<S: Serializer>(v: &[Decimal; 24], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    struct Amount<'a>(&'a Decimal);
-    impl Serialize for Amount<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            amount::serialize(self.0, s)
-        }
-    }
-    let mut seq = s.serialize_seq(Some(24))?;
-    for d in v {
-        seq.serialize_element(&Amount(d))?;
-    }
-    seq.end()
-}
-
 /// One best-selling item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -131,9 +114,9 @@ pub struct ItemSales {
     /// How many were sold.
     pub quantity: u64,
     /// Unit price × quantity summed; `None` when a line's price is not known here (a catalog
-    /// variant the local catalog did not know in that currency).
-    #[serde(with = "amount_opt")]
-    pub sum: Option<Decimal>,
+    /// variant the local catalog did not know in that currency). Both `None` and an
+    /// out-of-range sum are `null` in JSON.
+    pub sum: Option<Total>,
 }
 
 /// A day report.
@@ -230,7 +213,7 @@ impl Sheet {
 
     /// Counts `links` links of `kind` (pending ones already judged against the report's
     /// time) with `paid` paid on them.
-    fn count(&mut self, currency: Currency, kind: Kind, links: usize, paid: Decimal) {
+    fn count(&mut self, currency: Currency, kind: Kind, links: usize, paid: Total) {
         self.links += links;
         let c = self.currency(currency);
         c.created += links;
@@ -249,7 +232,7 @@ impl Sheet {
     }
 
     /// Adds money collected at `when` to the total and to its local hour.
-    fn collect(&mut self, currency: Currency, paid: Decimal, when: DateTime<Utc>, zone: Zone) {
+    fn collect(&mut self, currency: Currency, paid: Total, when: DateTime<Utc>, zone: Zone) {
         let c = self.currency(currency);
         c.collected += paid;
         c.collected_by_hour[zone.local(when).hour() as usize] += paid;
@@ -360,7 +343,7 @@ impl Store {
                 let currency = read_currency(text(r, 0)?.unwrap_or_default())?;
                 let kind = Kind::from_code(r.get(1)?)?;
                 let links = usize::try_from(r.get::<_, i64>(3)?).unwrap_or(0);
-                let paid = parse_decimal(text(r, 4)?.unwrap_or("0"), "report total")?;
+                let paid = Total::parse_stored(text(r, 4)?.unwrap_or("0"), "report total")?;
                 match kind {
                     Kind::Collected => {
                         let day = r.get::<_, i64>(2)? * tallies::DAY_MS;
@@ -403,7 +386,7 @@ impl Store {
                     let expiry = tallies::expiry_millis(text(r, 3)?);
                     // (Links that never expire are in a cell of their own, counted already.)
                     if kind == Kind::Pending && expiry != i64::MAX {
-                        sheet.count(currency, judged(kind, expiry, now_ms), 1, paid);
+                        sheet.count(currency, judged(kind, expiry, now_ms), 1, paid.into());
                     }
                 }
             }
@@ -430,7 +413,7 @@ impl Store {
                 let kept_name: Option<String> = r.get(3)?;
                 let catalog_name: Option<String> = r.get(4)?;
                 let quantity = u64::try_from(r.get::<_, i64>(5)?).unwrap_or(0);
-                let sum = parse_decimal(text(r, 6)?.unwrap_or("0"), "report item total")?;
+                let sum = Total::parse_stored(text(r, 6)?.unwrap_or("0"), "report item total")?;
                 let priced = r.get::<_, i64>(7)? == 0;
                 let entry = sales.entry((currency, key)).or_insert_with(|| ItemSales {
                     currency,
@@ -440,9 +423,9 @@ impl Store {
                         .unwrap_or_default(),
                     variant_id: variant,
                     quantity: 0,
-                    sum: Some(Decimal::new(0, currency.minor_units())),
+                    sum: Some(Total::zero(currency)),
                 });
-                entry.quantity += quantity;
+                entry.quantity = entry.quantity.saturating_add(quantity);
                 entry.sum = entry.sum.filter(|_| priced).map(|s| s + sum);
             }
         }
@@ -473,13 +456,13 @@ impl Store {
                 Kind::Pending => judged(kind, tallies::expiry_millis(text(r, 3)?), now_ms),
                 _ => kind,
             };
-            sheet.count(currency, kind, 1, paid);
+            sheet.count(currency, kind, 1, paid.into());
             if paid > Decimal::ZERO {
                 let when = match text(r, 4)?.and_then(parse_time) {
                     Some(t) => t,
                     None => from_millis(r.get(5)?)?,
                 };
-                sheet.collect(currency, paid, when, zone);
+                sheet.collect(currency, paid.into(), when, zone);
             }
         }
         drop(rows);
@@ -510,7 +493,7 @@ impl Store {
             let line = price
                 .map(|p| parse_decimal(&p, "item unit price"))
                 .transpose()?
-                .map(|p| p * Decimal::from(quantity));
+                .map(|p| Total::product(p, quantity));
             let entry = sales.entry((currency, key)).or_insert_with(|| ItemSales {
                 currency,
                 name: catalog_name
@@ -519,9 +502,9 @@ impl Store {
                     .unwrap_or_default(),
                 variant_id: variant,
                 quantity: 0,
-                sum: Some(Decimal::new(0, currency.minor_units())),
+                sum: Some(Total::zero(currency)),
             });
-            entry.quantity += quantity;
+            entry.quantity = entry.quantity.saturating_add(quantity);
             entry.sum = entry.sum.zip(line).map(|(a, b)| a + b);
         }
         drop(rows);

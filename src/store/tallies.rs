@@ -31,7 +31,9 @@
 //! whose earliest has not is all pending, and only a cell that straddles the time of the report
 //! has its pending links read (links created in one quarter-hour, hour or day around now).
 //!
-//! Sums are exact decimals, stored as text and added in Rust. [`rebuild`] computes every
+//! Sums are exact decimals, stored as text and added in Rust with checked arithmetic: a sum
+//! that does not fit a `Decimal` is stored as out of range (`overflow`, see [`Total`] and
+//! [`Tally::write`]). [`rebuild`] computes every
 //! total from the links themselves; the tests hold the kept totals to it after every kind of
 //! write.
 //!
@@ -48,6 +50,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rust_decimal::Decimal;
 
 use super::links::read_currency;
+use super::total::Total;
 use super::{StoreError, parse_decimal};
 use crate::api::wire::parse_time;
 use crate::domain::{Currency, LinkStatus};
@@ -152,7 +155,7 @@ struct ItemShare {
     name: Option<String>,
     quantity: i64,
     /// Unit price × quantity; `None` when the price is not known here.
-    line: Option<Decimal>,
+    line: Option<Total>,
 }
 
 /// What one link adds to the kept totals.
@@ -258,7 +261,7 @@ fn items_of(conn: &Connection, profile: &str, id: &str) -> Result<Vec<ItemShare>
         let line = price
             .map(|p| parse_decimal(&p, "item unit price"))
             .transpose()?
-            .map(|p| p * Decimal::from(quantity));
+            .map(|p| Total::product(p, quantity));
         items.push(ItemShare {
             key: item_key(variant_id.as_deref(), name.as_deref()),
             variant_id,
@@ -300,17 +303,28 @@ struct CellKey {
 #[derive(Debug, Clone, Default)]
 struct Cell {
     links: i64,
-    amount: Decimal,
-    paid: Decimal,
+    amount: Total,
+    paid: Total,
     /// The earliest and latest expiry added (pending cells).
     expiry: Option<(i64, i64)>,
     /// The money by quarter-hour of the day (collected cells).
-    by_quarter: BTreeMap<i64, Decimal>,
+    by_quarter: BTreeMap<i64, Total>,
+    /// Whether a change took a link out (see [`Tally::write`]: an out-of-range sum that
+    /// something was taken from is not known any more).
+    took_out: bool,
+}
+
+impl Cell {
+    fn out_of_range(&self) -> bool {
+        self.amount == Total::OutOfRange
+            || self.paid == Total::OutOfRange
+            || self.by_quarter.values().any(|s| *s == Total::OutOfRange)
+    }
 }
 
 /// Sums by quarter-hour of a day as stored: `quarter:sum` pairs, space separated, without
-/// the quarters whose sum is zero.
-pub(crate) fn parse_quarters(text: &str) -> Result<BTreeMap<i64, Decimal>, StoreError> {
+/// the quarters whose sum is zero (a sum out of range is `overflow`).
+pub(crate) fn parse_quarters(text: &str) -> Result<BTreeMap<i64, Total>, StoreError> {
     let corrupt = || StoreError::Corrupt {
         what: "collected sums by quarter-hour",
         value: text.to_owned(),
@@ -319,25 +333,16 @@ pub(crate) fn parse_quarters(text: &str) -> Result<BTreeMap<i64, Decimal>, Store
         .map(|pair| {
             let (q, sum) = pair.split_once(':').ok_or_else(corrupt)?;
             let q: i64 = q.parse().map_err(|_| corrupt())?;
-            Ok((q, parse_decimal(sum, "collected sum")?))
+            Ok((q, Total::parse_stored(sum, "collected sum")?))
         })
         .collect()
 }
 
-/// A sum as stored: a zero is written `0`, never `-0` (what a decimal sum gives when the
-/// last link leaves it).
-fn plain(mut d: Decimal) -> String {
-    if d.is_zero() {
-        d.set_sign_positive(true);
-    }
-    d.to_string()
-}
-
-fn format_quarters(sums: &BTreeMap<i64, Decimal>) -> Option<String> {
+fn format_quarters(sums: &BTreeMap<i64, Total>) -> Option<String> {
     let pairs: Vec<String> = sums
         .iter()
         .filter(|(_, sum)| !sum.is_zero())
-        .map(|(q, sum)| format!("{q}:{}", plain(*sum)))
+        .map(|(q, sum)| format!("{q}:{}", sum.stored()))
         .collect();
     (!pairs.is_empty()).then(|| pairs.join(" "))
 }
@@ -356,11 +361,13 @@ struct ItemKey {
 struct ItemCell {
     lines: i64,
     quantity: i64,
-    sum: Decimal,
+    sum: Total,
     /// Lines whose price is not known here.
     unpriced: i64,
     variant_id: Option<String>,
     name: Option<String>,
+    /// Whether a change took a line out (as [`Cell::took_out`]).
+    took_out: bool,
 }
 
 fn widen(bounds: Option<(i64, i64)>, other: Option<(i64, i64)>) -> Option<(i64, i64)> {
@@ -404,6 +411,12 @@ pub(crate) fn fresh(conn: &Connection) -> Result<bool, StoreError> {
     Ok(state.as_deref() == Some("fresh"))
 }
 
+fn mark_stale(conn: &Connection) -> Result<(), StoreError> {
+    conn.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, 'stale')")?
+        .execute([STATE_KEY])?;
+    Ok(())
+}
+
 fn mark_fresh(conn: &Connection) -> Result<(), StoreError> {
     conn.prepare_cached("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, 'fresh')")?
         .execute([STATE_KEY])?;
@@ -442,7 +455,7 @@ impl Tally {
     }
 
     fn add(&mut self, profile: &str, s: &Share, sign: i64) {
-        let signed = |d: Decimal| if sign < 0 { -d } else { d };
+        let signed = |d: Decimal| Total::Exact(if sign < 0 { -d } else { d });
         for (span, length) in SPANS.iter().enumerate() {
             let bucket = s.created_at.div_euclid(*length);
             let key = |kind, status: &str, at| CellKey {
@@ -462,6 +475,7 @@ impl Tally {
                 .entry(key(s.kind, &s.status, i64::from(never)))
                 .or_default();
             cell.links += sign;
+            cell.took_out |= sign < 0;
             cell.amount += signed(s.amount);
             cell.paid += signed(s.paid);
             if s.kind == Kind::Pending && sign > 0 {
@@ -473,6 +487,7 @@ impl Tally {
                     .entry(key(Kind::Collected, "", at.div_euclid(DAY_MS)))
                     .or_default();
                 cell.links += sign;
+                cell.took_out |= sign < 0;
                 cell.paid += signed(s.paid);
                 *cell
                     .by_quarter
@@ -491,9 +506,10 @@ impl Tally {
                     })
                     .or_default();
                 cell.lines += sign;
+                cell.took_out |= sign < 0;
                 cell.quantity += sign * item.quantity;
                 match item.line {
-                    Some(line) => cell.sum += signed(line),
+                    Some(line) => cell.sum += if sign < 0 { -line } else { line },
                     None => cell.unpriced += sign,
                 }
                 if sign > 0 {
@@ -506,10 +522,15 @@ impl Tally {
 
     /// Adds the changes to the stored totals (inside the caller's transaction), and marks
     /// them fresh again when they were fresh before it.
+    ///
+    /// Sums are added with checked arithmetic; one that does not fit is stored out of range
+    /// ([`Total`]). Reached by adding links only, that is what it is (every amount is added in
+    /// at some step); but once a link is taken out of an out-of-range sum, what is left is not
+    /// known. Such a write leaves the totals stale instead of fresh: reports read the links
+    /// (with the same checked sums) until the next open computes the totals again, where only
+    /// additions happen.
     pub(crate) fn write(self, conn: &Connection) -> Result<(), StoreError> {
-        if self.fresh_before == Some(true) {
-            mark_fresh(conn)?;
-        }
+        let mut unknown = false;
         let mut read = conn.prepare_cached(
             "SELECT links, amount, paid, expiry_min, expiry_max, by_quarter FROM report_cells
              WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
@@ -531,7 +552,7 @@ impl Tally {
                 && d.amount.is_zero()
                 && d.paid.is_zero()
                 && d.expiry.is_none()
-                && d.by_quarter.values().all(Decimal::is_zero)
+                && d.by_quarter.values().all(|s| s.is_zero())
             {
                 continue;
             }
@@ -560,8 +581,8 @@ impl Tally {
             let mut cell = Cell::default();
             if let Some((links, amount, paid, min, max, by_quarter)) = stored {
                 cell.links = links;
-                cell.amount = parse_decimal(&amount, "report total")?;
-                cell.paid = parse_decimal(&paid, "report total")?;
+                cell.amount = Total::parse_stored(&amount, "report total")?;
+                cell.paid = Total::parse_stored(&paid, "report total")?;
                 cell.expiry = min.zip(max);
                 cell.by_quarter = parse_quarters(by_quarter.as_deref().unwrap_or_default())?;
             }
@@ -569,15 +590,16 @@ impl Tally {
             cell.amount += d.amount;
             cell.paid += d.paid;
             cell.expiry = widen(cell.expiry, d.expiry);
-            for (q, sum) in d.by_quarter {
-                *cell.by_quarter.entry(q).or_default() += sum;
+            for (q, sum) in &d.by_quarter {
+                *cell.by_quarter.entry(*q).or_default() += *sum;
             }
             if cell.links <= 0 {
-                if cell.links < 0 || !cell.paid.is_zero() {
+                if cell.links < 0 || cell.paid.exact().is_some_and(|p| !p.is_zero()) {
                     tracing::error!(?k, "kept report totals went below zero; dropped the cell");
                 }
                 delete.execute(key)?;
             } else {
+                unknown |= d.took_out && cell.out_of_range();
                 put.execute(params![
                     k.profile,
                     span,
@@ -587,8 +609,8 @@ impl Tally {
                     k.status,
                     k.at,
                     cell.links,
-                    plain(cell.amount),
-                    plain(cell.paid),
+                    cell.amount.stored(),
+                    cell.paid.stored(),
                     cell.expiry.map(|e| e.0),
                     cell.expiry.map(|e| e.1),
                     format_quarters(&cell.by_quarter),
@@ -632,10 +654,11 @@ impl Tally {
                 cell = ItemCell {
                     lines,
                     quantity,
-                    sum: parse_decimal(&sum, "report item total")?,
+                    sum: Total::parse_stored(&sum, "report item total")?,
                     unpriced,
                     variant_id,
                     name,
+                    took_out: false,
                 };
             }
             cell.lines += d.lines;
@@ -650,6 +673,7 @@ impl Tally {
                 }
                 delete.execute(key)?;
             } else {
+                unknown |= d.took_out && cell.sum == Total::OutOfRange;
                 put.execute(params![
                     k.profile,
                     span,
@@ -658,14 +682,23 @@ impl Tally {
                     k.item,
                     cell.lines,
                     cell.quantity,
-                    plain(cell.sum),
+                    cell.sum.stored(),
                     cell.unpriced,
                     cell.variant_id,
                     cell.name,
                 ])?;
             }
         }
-        Ok(())
+        if unknown {
+            tracing::warn!(
+                "a kept report total out of range had a link taken out; reports read the links until the next open"
+            );
+            mark_stale(conn)
+        } else if self.fresh_before == Some(true) {
+            mark_fresh(conn)
+        } else {
+            Ok(())
+        }
     }
 }
 

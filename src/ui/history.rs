@@ -307,9 +307,9 @@ impl HistoryView {
                 for t in &totals.by_currency {
                     parts.push(format!(
                         "{} ({} {})",
-                        format_amount(t.amount, t.currency, lang),
+                        t.amount.show(lang, |d| format_amount(d, t.currency, lang)),
                         T::PaidLower.get(lang),
-                        format_amount(t.paid, t.currency, lang)
+                        t.paid.show(lang, |d| format_amount(d, t.currency, lang))
                     ));
                 }
                 parts.join("  ·  ")

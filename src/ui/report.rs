@@ -8,13 +8,12 @@
 use chrono::{NaiveDate, TimeDelta};
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, GridMark, Plot};
-use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
 use crate::clock::Zone;
 use crate::domain::{Currency, format_amount};
 use crate::lang::Lang;
-use crate::store::{CurrencyReport, DayReport};
+use crate::store::{CurrencyReport, DayReport, Total};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::text::T;
@@ -280,12 +279,12 @@ impl ReportView {
             .filter(|(_, d)| !d.is_zero())
             .map(|(hour, d)| {
                 let hour = u32::try_from(hour).unwrap_or_default();
-                Bar::new(f64::from(hour), d.to_f64().unwrap_or_default())
-                    .width(0.8)
-                    .name(format!(
-                        "{hour:02}:00  {}",
-                        format_amount(*d, currency, lang)
-                    ))
+                // An hour out of range has a bar of no height; its name says why.
+                let height = d.exact().and_then(|d| d.to_f64()).unwrap_or_default();
+                Bar::new(f64::from(hour), height).width(0.8).name(format!(
+                    "{hour:02}:00  {}",
+                    d.show(lang, |d| format_amount(d, currency, lang))
+                ))
             })
             .collect();
         let color = cx.palette.plot_line();
@@ -368,7 +367,8 @@ impl ReportView {
                     right_ui(ui, 70.0, item.quantity.to_string());
                     match item.sum {
                         Some(sum) => {
-                            right_ui(ui, 110.0, format_amount(sum, item.currency, lang));
+                            let text = sum.show(lang, |d| format_amount(d, item.currency, lang));
+                            right_ui(ui, 110.0, text);
                         }
                         None => {
                             right_ui(ui, 110.0, "—").on_hover_text(T::PriceUnknown.get(lang));
@@ -398,7 +398,7 @@ fn nice_step(at_least: f64) -> f64 {
 
 /// One currency's card: collected in large type, then the counts.
 fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
-    let money = |d: Decimal| format_amount(d, c.currency, lang);
+    let money = |t: Total| t.show(lang, |d| format_amount(d, c.currency, lang));
     egui::Frame::group(ui.style())
         .inner_margin(12.0)
         .show(ui, |ui| {
@@ -416,7 +416,7 @@ fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
                     .min_col_width(40.0)
                     .spacing([16.0, 5.0])
                     .show(ui, |ui| {
-                        let mut row = |label: T, count: usize, sum: Option<Decimal>| {
+                        let mut row = |label: T, count: usize, sum: Option<Total>| {
                             ui.label(label.get(lang));
                             right_ui(ui, 40.0, RichText::new(count.to_string()).strong());
                             right_ui(ui, 110.0, sum.map(money).unwrap_or_default());
