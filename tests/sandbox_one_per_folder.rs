@@ -164,7 +164,7 @@ fn the_cli_uses_the_apps_sandbox_for_links_and_cancels_and_no_second_server_open
 }
 
 #[test]
-fn a_second_app_uses_the_first_ones_sandbox_and_serves_itself_once_the_first_is_gone() {
+fn a_second_app_uses_the_first_ones_sandbox_and_takes_it_over_on_its_port_once_it_is_gone() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let rt = runtime();
     let first = open_app(dir.path());
@@ -174,20 +174,33 @@ fn a_second_app_uses_the_first_ones_sandbox_and_serves_itself_once_the_first_is_
         second.sandbox_url().expect("the second finds the first"),
         first_url
     );
+    // The second app's desk is made now, for the first one's server.
+    let second_desk = second.desk(SANDBOX_PROFILE).expect("a desk");
     let desk = first.desk(SANDBOX_PROFILE).expect("a desk");
     let link = rt
         .block_on(desk.create_link(&core_support::link_request("TWO-1", "9.90")))
         .expect("a link");
     drop(desk);
 
-    // The first one quits: its server stops and the lock goes with it.
+    // The first one quits: its server stops and the lock goes with it. Nobody asks the
+    // second for its sandbox; it takes the folder's sandbox over by itself, on the same
+    // port, so the desk it made goes on working (its create retries while the port is shut).
     drop(first);
-    let own_url = second.sandbox_url().expect("the second serves itself now");
+    let after = rt
+        .block_on(second_desk.create_link(&core_support::link_request("TWO-2", "4.50")))
+        .expect("the second app's desk works after the first one quit");
+    assert!(
+        after
+            .payment_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with(&first_url)),
+        "{after:?}"
+    );
+    assert_eq!(second.sandbox_url().expect("served here"), first_url);
     assert_eq!(
         lock_names(dir.path()),
-        (port_of(&own_url), std::process::id())
+        (port_of(&first_url), std::process::id())
     );
-    assert_eq!(second.sandbox_url().expect("served"), own_url, "kept");
     // Its server opened the same state: the first one's link is there.
     assert_eq!(detail(&rt, &second, &link.id).id, link.id);
 }

@@ -86,6 +86,8 @@ pub struct SandboxHandle {
     addr: SocketAddr,
     stop: watch::Sender<bool>,
     finished: watch::Receiver<bool>,
+    /// The thread and runtime of a handle from `spawn_background`.
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Sandbox {
@@ -184,6 +186,7 @@ impl Sandbox {
             addr: host,
             stop,
             finished,
+            thread: None,
         })
     }
 
@@ -191,7 +194,7 @@ impl Sandbox {
     /// (the app and the CLI). The server stops when the handle is dropped or shut down.
     pub fn spawn_background(config: SandboxConfig) -> Result<SandboxHandle, SandboxError> {
         let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("paydesk-sandbox".into())
             .spawn(move || {
                 let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -220,7 +223,9 @@ impl Sandbox {
                     }
                 });
             })?;
-        rx.recv().map_err(|_| SandboxError::ThreadGone)?
+        let mut handle = rx.recv().map_err(|_| SandboxError::ThreadGone)??;
+        handle.thread = Some(thread);
+        Ok(handle)
     }
 }
 
@@ -238,6 +243,18 @@ impl SandboxHandle {
     /// Stops accepting and ends the server after in-flight requests (at most 2 s).
     pub fn shutdown(&self) {
         let _ = self.stop.send(true);
+    }
+
+    /// Stops the server and, for a handle from `spawn_background`, waits until its thread has
+    /// ended (in-flight requests get at most 2 s); the state file is closed, and its lock
+    /// released, when this returns.
+    pub fn stop_and_wait(mut self) {
+        self.shutdown();
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            tracing::warn!("the sandbox thread panicked");
+        }
     }
 
     /// Waits until the server has stopped.

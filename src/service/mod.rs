@@ -52,6 +52,9 @@ pub const SANDBOX_PREFERRED_ADDR: &str = "127.0.0.1:47110";
 /// The embedded sandbox's state file in the data folder.
 pub const SANDBOX_STATE_FILE: &str = "sandbox-state.sqlite3";
 
+/// How often a process using another process's built-in sandbox looks whether it is gone.
+pub const SANDBOX_TAKEOVER_POLL: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// How long `Services::sandbox_url` waits for another process that holds the data folder's
 /// sandbox lock to answer (it may be starting, or stopping) before giving up.
 pub const SANDBOX_FOLLOW_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
@@ -129,7 +132,12 @@ pub struct Services {
     clock: Arc<dyn Clock>,
     data_dir: Option<PathBuf>,
     env_secret: Option<Zeroizing<String>>,
-    sandbox: Mutex<Option<SandboxHandle>>,
+    sandbox: Arc<Mutex<Option<SandboxHandle>>>,
+    /// The port of the other process's sandbox last used (0: none), tried first when this
+    /// process serves the folder's sandbox itself, so desks made for it keep working.
+    followed_port: Arc<std::sync::atomic::AtomicU16>,
+    /// Whether a thread waits to take over from the other process.
+    watching: std::sync::atomic::AtomicBool,
     policy: RetryPolicy,
     timeouts: Option<(std::time::Duration, std::time::Duration)>,
 }
@@ -139,6 +147,16 @@ impl std::fmt::Debug for Services {
         f.debug_struct("Services")
             .field("data_dir", &self.data_dir)
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Services {
+    /// Stops the embedded sandbox and waits for it, so that its state file is closed and its
+    /// lock released when the services are gone (the CLI ends right after).
+    fn drop(&mut self) {
+        if let Some(handle) = lock(&self.sandbox).take() {
+            handle.stop_and_wait();
+        }
     }
 }
 
@@ -181,7 +199,9 @@ impl Services {
             clock,
             data_dir,
             env_secret,
-            sandbox: Mutex::new(None),
+            sandbox: Arc::new(Mutex::new(None)),
+            followed_port: Arc::new(std::sync::atomic::AtomicU16::new(0)),
+            watching: std::sync::atomic::AtomicBool::new(false),
             policy: create::DEFAULT_POLICY,
             timeouts: None,
         }
@@ -228,8 +248,10 @@ impl Services {
     /// One sandbox per data folder: when another process (the app, or the CLI while it runs)
     /// already serves the folder's sandbox state, its server is used instead of a second one
     /// on the same file (see `sandbox::lock`); this process then asks again on each call, and
-    /// serves the folder itself once that process is gone. A process still starting its
-    /// server is waited for up to [`SANDBOX_FOLLOW_PATIENCE`].
+    /// serves the folder itself once that process is gone: at the next call, or sooner from a
+    /// thread that looks every [`SANDBOX_TAKEOVER_POLL`], on that process's port when it is
+    /// free, so a desk made for it goes on working. A process still starting its server is
+    /// waited for up to [`SANDBOX_FOLLOW_PATIENCE`].
     pub fn sandbox_url(&self) -> Result<String, DeskError> {
         let mut slot = self
             .sandbox
@@ -239,8 +261,10 @@ impl Services {
             return Ok(h.base_url());
         }
         let deadline = std::time::Instant::now() + SANDBOX_FOLLOW_PATIENCE;
+        let state_file = self.data_dir.as_ref().map(|d| d.join(SANDBOX_STATE_FILE));
         loop {
-            match self.start_sandbox() {
+            let followed = self.followed_port.load(std::sync::atomic::Ordering::SeqCst);
+            match start_embedded(state_file.clone(), &self.clock, followed) {
                 Ok(handle) => {
                     let url = handle.base_url();
                     *slot = Some(handle);
@@ -249,6 +273,11 @@ impl Services {
                 Err(sandbox::SandboxError::StateInUse { holder, .. }) => {
                     if let Some(holder) = holder.as_ref().filter(|h| sandbox::lock::answers(h)) {
                         tracing::info!(%holder, "using the built-in sandbox another process serves for this data folder");
+                        self.followed_port
+                            .store(holder.port, std::sync::atomic::Ordering::SeqCst);
+                        if let Some(state_file) = state_file {
+                            self.watch_for_takeover(state_file);
+                        }
                         return Ok(holder.base_url());
                     }
                     if std::time::Instant::now() >= deadline {
@@ -265,26 +294,61 @@ impl Services {
         }
     }
 
-    /// Starts the embedded sandbox on the preferred port, or any free port when that one is
-    /// busy. `StateInUse` when another process serves the data folder's sandbox state.
-    fn start_sandbox(&self) -> Result<SandboxHandle, sandbox::SandboxError> {
-        // The sandbox keeps the same "now" as the app: a test's manual clock moves both, so
-        // signatures stay fresh and expiry reads alike on both sides.
-        let mut config = sandbox::SandboxConfig {
-            state_file: self.data_dir.as_ref().map(|d| d.join(SANDBOX_STATE_FILE)),
-            clock: Arc::clone(&self.clock),
-            ..sandbox::SandboxConfig::default()
-        };
-        if let Ok(addr) = SANDBOX_PREFERRED_ADDR.parse() {
-            config.addr = addr;
+    /// Starts the thread (once) that serves the folder's sandbox as soon as the process
+    /// whose sandbox this one uses is gone (its lock free). It ends then, or when these
+    /// services are dropped.
+    fn watch_for_takeover(&self, state_file: PathBuf) {
+        use std::sync::atomic::Ordering;
+        if self.watching.swap(true, Ordering::SeqCst) {
+            return;
         }
-        match sandbox::Sandbox::spawn_background(config.clone()) {
-            Err(sandbox::SandboxError::Io(first)) => {
-                tracing::info!(error = %first, "preferred sandbox port busy, taking any free port");
-                config.addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-                sandbox::Sandbox::spawn_background(config)
-            }
-            other => other,
+        let slot = Arc::downgrade(&self.sandbox);
+        let followed = Arc::clone(&self.followed_port);
+        let clock = Arc::clone(&self.clock);
+        let spawned = std::thread::Builder::new()
+            .name("paydesk-sandbox-watch".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(SANDBOX_TAKEOVER_POLL);
+                    let Some(slot) = slot.upgrade() else {
+                        return;
+                    };
+                    let mut slot = lock(&slot);
+                    if slot.is_some() {
+                        return;
+                    }
+                    // A cheap look first: most of the time the other process is still there.
+                    match sandbox::lock::StateLock::acquire(&state_file) {
+                        Ok(free) => drop(free),
+                        Err(sandbox::SandboxError::StateInUse { holder, .. }) => {
+                            if let Some(h) = holder {
+                                followed.store(h.port, Ordering::SeqCst);
+                            }
+                            continue;
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "cannot watch the built-in sandbox's lock");
+                            return;
+                        }
+                    }
+                    let port = followed.load(Ordering::SeqCst);
+                    match start_embedded(Some(state_file.clone()), &clock, port) {
+                        Ok(handle) => {
+                            tracing::info!(url = %handle.base_url(), "the other process is gone: serving the built-in sandbox here");
+                            *slot = Some(handle);
+                            return;
+                        }
+                        Err(sandbox::SandboxError::StateInUse { .. }) => {}
+                        Err(e) => {
+                            tracing::warn!(error = %e, "the built-in sandbox could not start");
+                            return;
+                        }
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "cannot watch the built-in sandbox's lock");
+            self.watching.store(false, Ordering::SeqCst);
         }
     }
 
@@ -337,6 +401,41 @@ impl Services {
 fn id_body(id: &str) -> Vec<u8> {
     serde_json::to_vec(&LinkIdBody { id: id.to_owned() })
         .expect("a struct of one string always serializes")
+}
+
+/// Starts the embedded sandbox over `state_file` on the services' clock (the sandbox keeps the
+/// same "now" as the app: a test's manual clock moves both, so signatures stay fresh and expiry
+/// reads alike on both sides): on `port` when not 0 (the port of a process it takes over from),
+/// else or when busy on the preferred port, else on any free port. `StateInUse` when another
+/// process serves the state file.
+fn start_embedded(
+    state_file: Option<PathBuf>,
+    clock: &Arc<dyn Clock>,
+    port: u16,
+) -> Result<SandboxHandle, sandbox::SandboxError> {
+    let mut config = sandbox::SandboxConfig {
+        state_file,
+        clock: Arc::clone(clock),
+        ..sandbox::SandboxConfig::default()
+    };
+    let mut addrs: Vec<std::net::SocketAddr> = Vec::new();
+    if port != 0 {
+        addrs.push(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    addrs.extend(SANDBOX_PREFERRED_ADDR.parse::<std::net::SocketAddr>().ok());
+    addrs.push(std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
+    let mut result = Err(sandbox::SandboxError::ThreadGone);
+    for addr in addrs {
+        config.addr = addr;
+        result = sandbox::Sandbox::spawn_background(config.clone());
+        match &result {
+            Err(sandbox::SandboxError::Io(e)) => {
+                tracing::info!(%addr, error = %e, "sandbox port busy, trying the next");
+            }
+            _ => break,
+        }
+    }
+    result
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panicked holder cannot leave `SQLite`
