@@ -120,11 +120,11 @@ fn case() -> impl Strategy<Value = Case> {
 /// Where the failing seeds of each test are kept (replayed first on every run).
 const MEMORY_REGRESSIONS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/proptest-regressions/tests/core_model.txt"
+    "/tests/proptest-regressions/core_model.txt"
 );
 const FILE_REGRESSIONS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/proptest-regressions/tests/core_model_file.txt"
+    "/tests/proptest-regressions/core_model_file.txt"
 );
 
 /// The client side: services over the store, and the test profile's desk.

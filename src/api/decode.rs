@@ -805,7 +805,17 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(512))]
+        #![proptest_config(ProptestConfig {
+            cases: 512,
+            // A failure's seed is kept with the tests (tests/proptest-regressions/README.md).
+            failure_persistence: Some(Box::new(
+                proptest::test_runner::FileFailurePersistence::Direct(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/proptest-regressions/decode.txt"
+                )),
+            )),
+            ..ProptestConfig::default()
+        })]
 
         #[test]
         fn arbitrary_bytes_never_panic(
