@@ -38,7 +38,16 @@ NAME="AYSE YILMAZ"
 n=90; while [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
 Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
 pids=("$!")
-trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$tmp"' EXIT
+# On exit the app and the watcher go first, then the display they use.
+stop() {
+    local i
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+        kill "${pids[i]}" 2>/dev/null || true
+        wait "${pids[i]}" 2>/dev/null || true
+    done
+    rm -rf "$tmp"
+}
+trap stop EXIT
 export DISPLAY=":$n"
 
 fail() {

@@ -3,7 +3,10 @@
 
 mod app_support;
 
-use std::time::{Duration, Instant};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use app_support::{AppEnv, Start};
 use egui::accesskit::Role;
@@ -127,11 +130,6 @@ impl Env {
         self.until("the cancel is answered", |app| {
             app.shown.as_ref().is_some_and(|s| s.cancelled)
         });
-    }
-
-    fn nav(&mut self, view: View) {
-        self.app_mut().view = view;
-        self.harness.run_steps(2);
     }
 
     fn create_button_enabled(&self) -> bool {
@@ -460,38 +458,167 @@ fn cancel_can_be_clicked_while_a_status_poll_is_out() {
     assert!(env.harness.query_by_label("Waiting for payment").is_none());
 }
 
-#[test]
-fn frames_keep_running_while_a_request_is_delayed() {
-    let mut env = start();
-    env.faults(r#"[{"endpoint":"link.create","kind":"delay","delayMs":1500,"next":1}]"#);
-    env.type_into("Amount", "12.50");
-    env.click("Create link (Ctrl+Enter)");
-    let started = Instant::now();
-    let mut frames = 0;
-    let mut slowest = Duration::ZERO;
-    // Frames drawn while the request is out (the answer's frame, which makes the QR, excluded).
-    while env.app().new_link.sending {
-        let t = Instant::now();
-        env.harness.step();
-        if env.app().new_link.sending {
-            slowest = slowest.max(t.elapsed());
-            frames += 1;
-            // While the request is out, the button says so and the UI keeps drawing.
-            env.harness.get_by_label("Sending…");
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(15),
-            "never answered"
-        );
-        std::thread::sleep(Duration::from_millis(5));
+/// A TCP proxy in front of the embedded sandbox with a gate: while it is closed, every byte
+/// the app sends (on a new or a pooled connection) waits at the gate and never reaches the
+/// server.
+struct Gate {
+    url: String,
+    state: Arc<(Mutex<GateState>, Condvar)>,
+}
+
+#[derive(Default)]
+struct GateState {
+    closed: bool,
+    /// Sends waiting at the gate now.
+    held: usize,
+    /// A send waited longer than `Gate::WATCHDOG`: the gate opened by itself.
+    gave_up: bool,
+}
+
+impl Gate {
+    /// Longer than any test holds the gate; only a window that stopped drawing (its frame
+    /// waiting for the held request) lets it run out.
+    const WATCHDOG: Duration = Duration::from_secs(30);
+
+    fn new(upstream: &str) -> Gate {
+        let upstream: SocketAddr = upstream
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .parse()
+            .expect("the sandbox's address");
+        let listener = TcpListener::bind("127.0.0.1:0").expect("test set-up");
+        let url = format!("http://{}", listener.local_addr().expect("test set-up"));
+        let state = Arc::new((Mutex::new(GateState::default()), Condvar::new()));
+        let shared = Arc::clone(&state);
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { return };
+                let Ok(server) = TcpStream::connect(upstream) else {
+                    return;
+                };
+                let (mut from_server, mut to_client) = (
+                    server.try_clone().expect("a socket"),
+                    client.try_clone().expect("a socket"),
+                );
+                std::thread::spawn(move || std::io::copy(&mut from_server, &mut to_client));
+                let shared = Arc::clone(&shared);
+                std::thread::spawn(move || Gate::forward(client, server, &shared));
+            }
+        });
+        Gate { url, state }
     }
+
+    /// Copies what the app sends to the server, each read past the gate.
+    fn forward(mut from: TcpStream, mut to: TcpStream, state: &(Mutex<GateState>, Condvar)) {
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            let n = match from.read(&mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => n,
+            };
+            {
+                let (lock, cond) = state;
+                let mut gate = lock.lock().expect("the gate");
+                if gate.closed {
+                    gate.held += 1;
+                    cond.notify_all();
+                    let (mut after, timeout) = cond
+                        .wait_timeout_while(gate, Gate::WATCHDOG, |g| g.closed)
+                        .expect("the gate");
+                    after.held -= 1;
+                    if timeout.timed_out() {
+                        after.gave_up = true;
+                        after.closed = false;
+                        cond.notify_all();
+                    }
+                }
+            }
+            if to.write_all(&buf[..n]).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn set_closed(&self, closed: bool) {
+        let (lock, cond) = &*self.state;
+        lock.lock().expect("the gate").closed = closed;
+        cond.notify_all();
+    }
+
+    /// Blocks until a send waits at the closed gate.
+    fn wait_held(&self) {
+        let (lock, cond) = &*self.state;
+        let (gate, timeout) = cond
+            .wait_timeout_while(
+                lock.lock().expect("the gate"),
+                Duration::from_secs(15),
+                |g| g.held == 0,
+            )
+            .expect("the gate");
+        assert!(!timeout.timed_out(), "the request never reached the gate");
+        drop(gate);
+    }
+
+    fn gave_up(&self) -> bool {
+        self.state.0.lock().expect("the gate").gave_up
+    }
+}
+
+#[test]
+fn frames_keep_running_while_a_request_is_held_at_the_server() {
+    // A profile whose server is the embedded sandbox behind the gate.
+    let mut gate = None;
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, services| {
+            let g = Gate::new(&services.sandbox_url().expect("the sandbox"));
+            let now = services.clock().now();
+            let profile =
+                paydesk::store::Profile::new("gated", &g.url, paydesk::sandbox::DEMO_API_KEY);
+            services
+                .with_store_locked(|s| s.profile_add(&profile, now))
+                .expect("test set-up");
+            services
+                .secrets()
+                .set(
+                    "gated",
+                    paydesk::sandbox::DEMO_API_KEY,
+                    paydesk::sandbox::DEMO_API_SECRET,
+                )
+                .expect("test set-up");
+            options.profile = Some("gated".into());
+            gate = Some(g);
+        },
+    );
+    let gate = gate.expect("the gate");
+    assert_eq!(env.app().profile_name(), "gated");
+
+    env.type_into("Amount", "12.50");
+    gate.set_closed(true);
+    env.click("Create link (Ctrl+Enter)");
+    gate.wait_held();
+    // The create is out and the server has not got it: the window keeps drawing frames, each
+    // saying so. A frame that waited for the request would wait for the gate, which opens by
+    // itself only after its watchdog.
+    for _ in 0..30 {
+        env.harness.step();
+        assert!(env.app().new_link.sending);
+        env.harness.get_by_label("Sending…");
+    }
+    assert!(!gate.gave_up(), "a frame waited for the held request");
+    assert!(env.app().shown.is_none());
+
+    gate.set_closed(false);
     env.until("the link is shown", |app| app.shown.is_some());
-    assert!(started.elapsed() >= Duration::from_millis(1400));
-    assert!(frames >= 10, "only {frames} frames during the delay");
-    // A frame that waited for the request would take the 1.5 s delay.
-    assert!(
-        slowest < Duration::from_millis(500),
-        "a frame took {slowest:?}"
+    assert_eq!(
+        env.app()
+            .shown
+            .as_ref()
+            .and_then(|s| s.link.amount)
+            .map(|a| a.to_string())
+            .as_deref(),
+        Some("12.50")
     );
 }
 
@@ -549,15 +676,9 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     env.cancel_shown();
     // Both windows say so (the customer display may draw it a frame or two later); no poll
     // runs on a final state.
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while env.harness.query_all_by_label("Cancelled").count() < 2 {
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for both windows to say Cancelled"
-        );
-        env.harness.step();
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    env.until_ui("both windows say Cancelled", |h| {
+        h.query_all_by_label("Cancelled").count() >= 2
+    });
     assert_eq!(env.harness.get_all_by_label("Cancelled").count(), 2);
     let status = env.app().shown.as_ref().unwrap().status();
     assert_eq!(
@@ -639,6 +760,8 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
     let mut env = start();
     let link = env.create_link("42.00", "Limonata");
     env.click("New link");
+    // A refresh of the link still out would come back after the payment and say so first.
+    env.settle("no refresh of the link is out");
     env.admin(
         reqwest::Method::POST,
         &format!("/sandbox/links/{}/pay", link.id),
@@ -656,7 +779,7 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
     // Opening the view again with nothing open asks nothing.
     env.nav(View::NewLink);
     env.nav(View::History);
-    env.wait(Duration::from_millis(300));
+    env.settle("opening History again has asked what it asks");
     let refresh = env
         .app()
         .history
@@ -749,7 +872,7 @@ fn a_keyring_that_fails_says_what_to_do_instead_of_checking_forever() {
                 .unwrap();
         },
     );
-    env.app_mut().view = View::Settings;
+    env.nav(View::Settings);
     env.until_label("Edit profile magaza");
     env.harness
         .get_by_label("Edit profile magaza")

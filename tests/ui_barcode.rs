@@ -220,8 +220,7 @@ fn an_unknown_or_mistyped_barcode_leaves_the_form_as_it_was() {
 #[test]
 fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_scans() {
     let mut env = start();
-    env.app_mut().view = View::Catalog;
-    env.harness.run_steps(2);
+    env.nav(View::Catalog);
     // The Barcode column shows what the CSV gave.
     env.harness.get_by_label("Barcode");
     assert_eq!(
@@ -274,8 +273,7 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     assert_eq!(stored.as_deref(), Some("var_filtre_kahve"));
 
     // New link scans it as Filtre Kahve now.
-    env.app_mut().view = View::NewLink;
-    env.harness.run_steps(2);
+    env.nav(View::NewLink);
     env.harness.key_press(egui::Key::F2);
     env.harness.run_steps(2);
     env.scan(SIMIT);

@@ -207,8 +207,18 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
     assert_eq!(status[&links[2].id], Some(LinkStatus::Completed));
     assert_eq!(status[&links[1].id], Some(LinkStatus::Pending));
 
-    // Later answers about paid links alert no more.
-    std::thread::sleep(Duration::from_millis(600));
+    // Later answers about paid links alert no more. The refresh has one request out at a
+    // time: once it asks about the open link, every answer before is in; two such rounds.
+    let open = links[1].id.clone();
+    let (mut rounds, mut was_asking) = (0, false);
+    env.until("the refresh asked about the open link twice more", |app| {
+        let asking = app.refresher.asking() == Some(open.as_str());
+        if was_asking && !asking {
+            rounds += 1;
+        }
+        was_asking = asking;
+        rounds >= 2
+    });
     env.until("the worker is idle", |app| !app.is_busy());
     assert_eq!(env.notices.notices().len(), 2);
 }
@@ -242,8 +252,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     assert_eq!(notices[0].sound, None, "the sound is off by default");
 
     // The clerk turns the sound on; the next alert asks the notification service for it.
-    env.harness.state_mut().as_mut().expect("the app").view = View::Settings;
-    env.harness.run_steps(2);
+    env.nav(View::Settings);
     env.click("Play a short sound with the notification");
     assert!(env.app().saved.alert_sound);
     env.pay(&link.id, None);

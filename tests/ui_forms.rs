@@ -880,6 +880,18 @@ fn the_card_number_shows_as_typed_but_never_reaches_the_clipboard_selection_or_s
         .collect();
     assert!(exposed.is_empty(), "nodes holding the number: {exposed:#?}");
 
+    // The CVV, a password field, gives nothing out either.
+    type_into(&mut h, "CVV", "123");
+    let out = handed_out(
+        &mut h,
+        vec![
+            command_key(egui::Key::A),
+            egui::Event::Copy,
+            egui::Event::Cut,
+        ],
+    );
+    assert!(out.is_empty(), "handed to the system: {out:?}");
+
     // The same keys in an ordinary field of the form do copy: the check above sees copies.
     type_into(&mut h, "Cardholder name", "AYSE YILMAZ");
     let out = handed_out(&mut h, vec![command_key(egui::Key::A), egui::Event::Copy]);

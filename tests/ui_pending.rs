@@ -278,8 +278,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
             .iter()
             .any(|r| r.state == JournalState::Stale)
     });
-    env.harness.state_mut().as_mut().expect("app").view = View::Pending;
-    env.harness.run_steps(2);
+    env.nav(View::Pending);
     env.harness.get_by_label(order);
     env.harness.get_by_label("stale");
 
@@ -290,7 +289,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
         .get_by_label_contains("the server may have forgotten it");
     env.harness
         .get_by_label_contains("First check that this order has no link");
-    env.wait(Duration::from_millis(300));
+    env.settle("the click's work, if any, is done");
     assert_eq!(env.server_has(order).0, 0, "sent before the confirmation");
 
     // Cancel: still nothing sent, and the background re-send leaves stale rows alone.
@@ -300,7 +299,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
             .query_by_label_contains("the server may have forgotten it")
             .is_none()
     );
-    env.wait(Duration::from_millis(500));
+    env.settle("no re-send is under way or due");
     assert_eq!(env.server_has(order).0, 0, "sent without the confirmation");
     assert_eq!(env.app().pending.rows[0].state, JournalState::Stale);
 

@@ -11,7 +11,6 @@ use chrono::Local;
 use egui_kittest::kittest::Queryable;
 use paydesk::app::View;
 use paydesk::domain::{Currency, LinkStatus};
-use paydesk::lang::Lang;
 use rust_decimal::Decimal;
 
 /// The shared app harness, with this file's helpers.
@@ -66,11 +65,6 @@ impl AppEnv {
         self.until("the form is clear", move |app| {
             app.shown.is_none() && app.new_link.draft.order_number != order
         });
-    }
-
-    fn nav(&mut self, view: View) {
-        self.click(view.title().get(Lang::En));
-        self.harness.run_steps(2);
     }
 }
 

@@ -2,6 +2,10 @@
 //! on a fresh data folder whose built-in `sandbox` profile starts the sandbox in-process: the
 //! set-up and the steps every UI test file shares. A file adds its own options through
 //! `configure` and its own helpers in an `impl` of its own.
+//!
+//! Frames run as eframe's event loop runs them: the next one when the app asks for it (the
+//! worker's wake when a result is in, the app's own `request_repaint_after`), never on a
+//! timer of the test's. Views are opened through the navigation, as a clerk does.
 
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
@@ -10,12 +14,12 @@
 mod policy;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use paydesk::app::{App, AppOptions, Connection, SavedState};
+use paydesk::app::{App, AppOptions, Connection, SavedState, View};
 use paydesk::clock::{Clock, SystemClock};
 use paydesk::lang::Lang;
 use paydesk::secrets::{OsSecrets, WithoutKeyring};
@@ -27,6 +31,47 @@ pub const SHOP: &str = "Kadıköy Kahve Evi";
 
 /// Long enough that no background re-send of pending rows happens during a test.
 pub const NEVER: Duration = Duration::from_hours(1);
+
+/// How long a wait for the app may take before the test fails (a failure, not a pace: the
+/// waits return as soon as their event happens).
+const GIVE_UP: Duration = Duration::from_secs(15);
+
+/// A frame the app asks for "later" is not due yet if it is further away than this: the
+/// window counts as settled (see [`AppEnv::settle`]). Longer than any interval the tests'
+/// options give the app's background work.
+const QUIET: Duration = Duration::from_secs(2);
+
+/// The app's requests for a frame now (the worker's wake when a result is in, an immediate
+/// `request_repaint`), as eframe's event loop receives them.
+#[derive(Debug, Default)]
+struct Wakes {
+    woken: Mutex<bool>,
+    cond: Condvar,
+}
+
+impl Wakes {
+    fn wake(&self) {
+        *self.woken.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        self.cond.notify_all();
+    }
+
+    /// Blocks until a wake comes or `until` is reached, whichever is first; takes the wake.
+    fn wait(&self, until: Instant) {
+        let mut woken = self.woken.lock().unwrap_or_else(PoisonError::into_inner);
+        while !*woken {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            woken = self
+                .cond
+                .wait_timeout(woken, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        *woken = false;
+    }
+}
 
 /// How an app starts.
 pub struct Start {
@@ -58,6 +103,8 @@ pub struct AppEnv {
     pub secrets: Arc<OsSecrets>,
     /// The window.
     pub harness: Harness<'static, Option<App>>,
+    /// The app's requests for a frame.
+    wakes: Arc<Wakes>,
 }
 
 impl AppEnv {
@@ -109,6 +156,14 @@ impl AppEnv {
             },
             None,
         );
+        let wakes = Arc::new(Wakes::default());
+        let on_request = Arc::clone(&wakes);
+        // Later frames come from the output's repaint delay (see `next_frame`).
+        harness.ctx.set_request_repaint_callback(move |info| {
+            if info.delay.is_zero() {
+                on_request.wake();
+            }
+        });
         let app = App::new(&harness.ctx, saved, options).expect("test set-up");
         *harness.state_mut() = Some(app);
         let mut env = AppEnv {
@@ -116,6 +171,7 @@ impl AppEnv {
             services,
             secrets,
             harness,
+            wakes,
         };
         env.until("the sandbox profile is open", |app| {
             app.connection == Connection::Connected && app.base_url().is_some() && !app.is_busy()
@@ -131,44 +187,97 @@ impl AppEnv {
         self.harness.state_mut().as_mut().expect("test set-up")
     }
 
-    /// Steps frames (sleeping a little between them: the worker runs on real time) until
-    /// `done` holds; fails after 15 s.
-    pub fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            self.harness.step();
-            if done(self.app()) {
-                return;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting until {what}");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+    /// How long until the frame the app asked for last (`Duration::MAX`: none).
+    fn repaint_delay(&self) -> Duration {
+        self.harness
+            .output()
+            .viewport_output
+            .values()
+            .map(|v| v.repaint_delay)
+            .min()
+            .unwrap_or(Duration::MAX)
     }
 
-    /// Steps frames until a node whose label contains `label` is drawn; fails after 15 s.
-    pub fn until_label(&mut self, label: &str) {
-        let deadline = Instant::now() + Duration::from_secs(15);
+    /// Waits for the next frame the app asks for: a wake (a worker's result is in) or the
+    /// time it asked to be drawn again at, whichever is first; at most until `deadline`.
+    fn next_frame(&self, deadline: Instant) {
+        let at = Instant::now()
+            .checked_add(self.repaint_delay())
+            .map_or(deadline, |at| at.min(deadline));
+        self.wakes.wait(at);
+    }
+
+    /// Runs frames as the app asks for them until `done` holds of the window; fails after
+    /// `GIVE_UP`.
+    pub fn until_ui(
+        &mut self,
+        what: &str,
+        mut done: impl FnMut(&Harness<'static, Option<App>>) -> bool,
+    ) {
+        let deadline = Instant::now() + GIVE_UP;
         loop {
             self.harness.step();
-            if self.harness.query_by_label_contains(label).is_some() {
+            if done(&self.harness) {
                 return;
             }
             assert!(
                 Instant::now() < deadline,
-                "timed out waiting for `{label}`; the window holds {:#?}",
+                "timed out waiting until {what}; the window holds {:#?}",
                 self.harness.root()
             );
-            std::thread::sleep(Duration::from_millis(5));
+            self.next_frame(deadline);
         }
     }
 
-    /// Steps frames for `time` (background work may run meanwhile).
-    pub fn wait(&mut self, time: Duration) {
-        let end = Instant::now() + time;
-        while Instant::now() < end {
+    /// Runs frames as the app asks for them until `done` holds of the app; fails after
+    /// `GIVE_UP`.
+    pub fn until(&mut self, what: &str, mut done: impl FnMut(&App) -> bool) {
+        self.until_ui(what, |h| done(h.state().as_ref().expect("test set-up")));
+    }
+
+    /// Runs frames until a node whose label contains `label` is drawn.
+    pub fn until_label(&mut self, label: &str) {
+        self.until_ui(&format!("`{label}` is drawn"), |h| {
+            h.query_by_label_contains(label).is_some()
+        });
+    }
+
+    /// Runs frames until the app has nothing under way: no background job out, and no frame
+    /// asked for sooner than `QUIET` (so no timed work about to start either). What a check
+    /// that something did *not* happen waits for.
+    pub fn settle(&mut self, what: &str) {
+        let deadline = Instant::now() + GIVE_UP;
+        loop {
             self.harness.step();
-            std::thread::sleep(Duration::from_millis(5));
+            if !self.app().is_busy() && self.repaint_delay() > QUIET {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting until {what}: the app stays busy"
+            );
+            self.next_frame(deadline);
         }
+    }
+
+    /// Opens `view` through its entry in the navigation (its name, maybe with a count after
+    /// it: "Pending (1)"), as a clerk does.
+    pub fn nav(&mut self, view: View) {
+        let title = view.title().get(paydesk::lang::Lang::En);
+        let counted = format!("{title} (");
+        // The navigation is drawn before the view, whose heading may have the same name.
+        let entry = self
+            .harness
+            .query_all_by(|n| {
+                n.role() != egui::accesskit::Role::Label
+                    && n.label()
+                        .is_some_and(|l| l == title || l.starts_with(&counted))
+            })
+            .next()
+            .unwrap_or_else(|| panic!("no navigation entry for {title}"));
+        entry.click();
+        self.until(&format!("{title} opens"), |app| app.view == view);
+        self.harness.run_steps(2);
     }
 
     pub fn type_into(&mut self, label: &str, text: &str) {
