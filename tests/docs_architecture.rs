@@ -4,7 +4,8 @@
 //! - the README stays a user's guide: at most 400 lines, with a Configuration and a
 //!   Troubleshooting section;
 //! - the exactly-once outcome table lives in one place, docs/design.md;
-//! - every relative link of the README, ARCHITECTURE.md and docs/ leads to a file that exists.
+//! - every relative link of the README, ARCHITECTURE.md and docs/ leads to a file that exists,
+//!   and to a heading of it when it names one.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -139,8 +140,33 @@ fn the_exactly_once_table_lives_in_design_md_only() {
     );
 }
 
+/// The anchors GitHub gives a Markdown file's headings (code blocks skipped): lower case,
+/// letters, digits, `-` and `_` kept, spaces made `-`.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .flat_map(char::to_lowercase)
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        out.insert(slug);
+    }
+    out
+}
+
 #[test]
-fn every_relative_link_of_the_documents_leads_to_a_file() {
+fn every_relative_link_of_the_documents_leads_to_a_file_and_heading() {
     let mut broken = Vec::new();
     for doc in documents() {
         let text = read(&doc);
@@ -149,20 +175,24 @@ fn every_relative_link_of_the_documents_leads_to_a_file() {
             let rest = &text[i + 2..];
             let Some(end) = rest.find(')') else { continue };
             let target = &rest[..end];
-            if target.contains("://") || target.starts_with('#') || target.starts_with("mailto:") {
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
                 continue;
             }
-            let file = target.split('#').next().unwrap_or(target);
-            if file.is_empty() || file.contains(' ') {
-                continue;
-            }
-            if !dir.join(file).exists() {
-                broken.push(format!("{}: {target}", doc.display()));
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() {
+                doc.clone()
+            } else {
+                dir.join(file)
+            };
+            if !path.exists() {
+                broken.push(format!("{}: {target} (no such file)", doc.display()));
+            } else if !anchor.is_empty()
+                && path.extension().is_some_and(|e| e == "md")
+                && !anchors(&read(&path)).contains(anchor)
+            {
+                broken.push(format!("{}: {target} (no such heading)", doc.display()));
             }
         }
     }
-    assert!(
-        broken.is_empty(),
-        "links to files that do not exist: {broken:#?}"
-    );
+    assert!(broken.is_empty(), "links that lead nowhere: {broken:#?}");
 }
