@@ -1,0 +1,198 @@
+//! The documents stay true to the tree and to their readers (issue 22):
+//! - ARCHITECTURE.md names every module under `src/` by its path (`store/links.rs`), and names
+//!   no module that is gone;
+//! - the README stays a user's guide: at most 400 lines, with a Configuration and a
+//!   Troubleshooting section;
+//! - the exactly-once outcome table lives in one place, docs/design.md;
+//! - every relative link of the README, ARCHITECTURE.md and docs/ leads to a file that exists,
+//!   and to a heading of it when it names one.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const README_MAX_LINES: usize = 400;
+
+/// The header row of the exactly-once table (docs/design.md §2).
+const EXACTLY_ONCE_HEADER: &str = "| answer | before any unknown outcome |";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Every `.rs` file under `dir`, as a path relative to `base` with `/` separators.
+fn rust_files(base: &Path, dir: &Path, out: &mut BTreeSet<String>) {
+    let entries =
+        fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(base, &path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("rs"))
+        {
+            let rel = path.strip_prefix(base).expect("under the base");
+            let parts: Vec<_> = rel
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect();
+            out.insert(parts.join("/"));
+        }
+    }
+}
+
+fn src_modules() -> BTreeSet<String> {
+    let src = root().join("src");
+    let mut files = BTreeSet::new();
+    rust_files(&src, &src, &mut files);
+    files
+}
+
+/// The module paths ARCHITECTURE.md's tables name in their first column.
+fn architecture_rows(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split_once('`').map(|(name, _)| name))
+        .filter(|name| Path::new(name).extension().is_some_and(|e| e == "rs"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The documents written for people: the README, ARCHITECTURE.md and every page of docs/.
+fn documents() -> Vec<PathBuf> {
+    let mut docs = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
+    let mut pages: Vec<PathBuf> = fs::read_dir(root().join("docs"))
+        .expect("docs/ exists")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("md")))
+        .collect();
+    pages.sort();
+    docs.extend(pages);
+    docs
+}
+
+#[test]
+fn every_module_under_src_has_its_row_in_architecture_md() {
+    let text = read(&root().join("ARCHITECTURE.md"));
+    let rows = architecture_rows(&text);
+    let modules = src_modules();
+    assert!(
+        modules.len() > 50,
+        "found the modules under src/: {modules:?}"
+    );
+    let missing: Vec<_> = modules.difference(&rows).collect();
+    assert!(
+        missing.is_empty(),
+        "modules under src/ without a row in ARCHITECTURE.md (name them by path, e.g. `store/links.rs`): {missing:?}"
+    );
+}
+
+#[test]
+fn architecture_md_names_no_module_that_is_gone() {
+    let text = read(&root().join("ARCHITECTURE.md"));
+    let modules = src_modules();
+    let stale: Vec<_> = architecture_rows(&text)
+        .into_iter()
+        .filter(|row| !modules.contains(row))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "ARCHITECTURE.md has rows for files that are not under src/: {stale:?}"
+    );
+}
+
+#[test]
+fn the_readme_is_a_short_guide_with_configuration_and_troubleshooting() {
+    let text = read(&root().join("README.md"));
+    let lines = text.lines().count();
+    assert!(
+        lines <= README_MAX_LINES,
+        "README.md has {lines} lines; at most {README_MAX_LINES}: move detail to docs/"
+    );
+    for section in ["## Configuration", "## Troubleshooting"] {
+        assert!(
+            text.lines().any(|l| l.trim_end() == section),
+            "README.md has no `{section}` section"
+        );
+    }
+}
+
+#[test]
+fn the_exactly_once_table_lives_in_design_md_only() {
+    let holders: Vec<(PathBuf, usize)> = documents()
+        .into_iter()
+        .map(|p| {
+            let n = read(&p).matches(EXACTLY_ONCE_HEADER).count();
+            (p, n)
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let design = root().join("docs/design.md");
+    assert_eq!(
+        holders,
+        vec![(design, 1)],
+        "the table `{EXACTLY_ONCE_HEADER} …` must be in docs/design.md once and nowhere else; link to it instead"
+    );
+}
+
+/// The anchors GitHub gives a Markdown file's headings (code blocks skipped): lower case,
+/// letters, digits, `-` and `_` kept, spaces made `-`.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+            .flat_map(char::to_lowercase)
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        out.insert(slug);
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_of_the_documents_leads_to_a_file_and_heading() {
+    let mut broken = Vec::new();
+    for doc in documents() {
+        let text = read(&doc);
+        let dir = doc.parent().expect("a document has a folder");
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() {
+                doc.clone()
+            } else {
+                dir.join(file)
+            };
+            if !path.exists() {
+                broken.push(format!("{}: {target} (no such file)", doc.display()));
+            } else if !anchor.is_empty()
+                && path.extension().is_some_and(|e| e == "md")
+                && !anchors(&read(&path)).contains(anchor)
+            {
+                broken.push(format!("{}: {target} (no such heading)", doc.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "links that lead nowhere: {broken:#?}");
+}
