@@ -5,28 +5,14 @@
 
 mod core_support;
 mod qr_support;
-
-use std::str::FromStr;
+mod support;
 
 use chrono::{DateTime, Duration, Utc};
 use core_support::{Cli, Out, sandbox, server_orders};
 use paydesk::sandbox::{FaultKind, FaultRule};
 use rust_decimal::Decimal;
 use serde_json::Value;
-
-fn dec(text: &str) -> Decimal {
-    Decimal::from_str(text).expect("a decimal literal")
-}
-
-/// A JSON number or string as an exact decimal (money keeps its digits).
-fn money(v: &Value) -> Decimal {
-    let text = match v {
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.clone(),
-        other => panic!("not an amount: {other}"),
-    };
-    dec(&text)
-}
+use support::money::{dec, money};
 
 fn fault(endpoint: &str, kind: FaultKind, next: u32) -> FaultRule {
     FaultRule {
@@ -1025,7 +1011,7 @@ fn catalog_import_and_list() {
 /// server's 24 h key retention, but past paydesk's 23 h margin.
 fn journal_stale_create(cli: &Cli, order: &str) {
     let mut store = paydesk::store::Store::open(cli.data_dir()).expect("the store opens");
-    let request = core_support::link_request(order, "5");
+    let request = support::links::link_request(order, "5");
     let begun = store
         .journal_begin(&paydesk::store::NewJournalRow {
             key: paydesk::store::JournalKey::new("test", "link.create", format!("link-{order}")),

@@ -9,10 +9,11 @@
 
 mod core_support;
 mod scripted_support;
+mod support;
 
 use std::time::Duration;
 
-use core_support::{Cli, library_services, link_request};
+use core_support::Cli;
 use paydesk::api::client::CallError;
 use paydesk::api::retry::RetryPolicy;
 use paydesk::domain::CardDraft;
@@ -20,6 +21,8 @@ use paydesk::domain::installment::InstallmentDraft;
 use paydesk::service::{CreateError, Desk, DeskError, Services};
 use paydesk::store::{JournalKey, JournalState, Store};
 use scripted_support::{Answer, LINK_CREATE, Scripted};
+use support::links::link_request;
+use support::services::library_services;
 use zeroize::Zeroizing;
 
 const CARD_SAVE: &str = "/partner/1.0/card/save";
@@ -112,7 +115,7 @@ async fn a_redirect_is_never_followed_and_never_taken_as_the_answer_for_any_endp
         );
         assert_eq!(state_of(&services, &order), JournalState::Pending);
         assert_eq!(server.seen().len(), before + 1, "{status}: sent once");
-        assert!(!core_support::history_orders(&desk).contains_key(&order));
+        assert!(!support::services::history_orders(&desk).contains_key(&order));
         let sentence = err.sentence(paydesk::lang::Lang::En);
         assert!(
             sentence.contains("does not follow redirects") && sentence.contains("127.0.0.2"),
@@ -286,7 +289,7 @@ async fn after_a_lost_answer_an_answer_that_proves_nothing_keeps_the_order_pendi
         assert_eq!(server.links_of(&order).len(), 1, "{second:?}: one link");
         assert_eq!(link.id, server.links_of(&order)[0]["id"], "{second:?}");
         assert_eq!(state_of(&services, &order), JournalState::Completed);
-        assert_eq!(core_support::history_orders(&desk)[&order].len(), 1);
+        assert_eq!(support::services::history_orders(&desk)[&order].len(), 1);
     }
     assert!(other.seen().is_empty());
 }

@@ -12,6 +12,7 @@
 
 mod core_support;
 mod scripted_support;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -19,7 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use core_support::{Cli, library_services, link_request};
+use core_support::Cli;
 use paydesk::api::client::{ApiClient, CallError, ClientConfig, MAX_ANSWER_BYTES};
 use paydesk::api::endpoints;
 use paydesk::api::wire::InstallmentList;
@@ -29,6 +30,8 @@ use paydesk::secrets::MemoryStore;
 use paydesk::service::{CreateError, Services};
 use paydesk::store::{JournalKey, JournalState, Store};
 use scripted_support::Scripted;
+use support::links::link_request;
+use support::services::library_services;
 use zeroize::Zeroizing;
 
 /// What a raw server answers: the head (status line and headers, without the blank line) and

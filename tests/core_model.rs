@@ -24,6 +24,7 @@
 
 mod core_support;
 mod scripted_support;
+mod support;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -31,12 +32,13 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use core_support::{library_services, link_request};
 use paydesk::service::{Desk, Services};
 use paydesk::store::{JournalKey, JournalState, Store};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
 use scripted_support::{Answer, LINK_CREATE, Scripted};
+use support::links::link_request;
+use support::services::library_services;
 
 /// What the server does with one attempt, before the other host's address is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -12,6 +12,7 @@
 #![cfg(unix)]
 
 mod core_support;
+mod support;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -178,7 +179,7 @@ fn a_second_app_uses_the_first_ones_sandbox_and_takes_it_over_on_its_port_once_i
     let second_desk = second.desk(SANDBOX_PROFILE).expect("a desk");
     let desk = first.desk(SANDBOX_PROFILE).expect("a desk");
     let link = rt
-        .block_on(desk.create_link(&core_support::link_request("TWO-1", "9.90")))
+        .block_on(desk.create_link(&support::links::link_request("TWO-1", "9.90")))
         .expect("a link");
     drop(desk);
 
@@ -187,7 +188,7 @@ fn a_second_app_uses_the_first_ones_sandbox_and_takes_it_over_on_its_port_once_i
     // port, so the desk it made goes on working (its create retries while the port is shut).
     drop(first);
     let after = rt
-        .block_on(second_desk.create_link(&core_support::link_request("TWO-2", "4.50")))
+        .block_on(second_desk.create_link(&support::links::link_request("TWO-2", "4.50")))
         .expect("the second app's desk works after the first one quit");
     assert!(
         after
@@ -222,7 +223,7 @@ fn a_lock_left_by_a_killed_holder_is_taken_over() {
     assert_eq!(app.sandbox_url().expect("the holder's sandbox"), holder_url);
     let desk = app.desk(SANDBOX_PROFILE).expect("a desk");
     let link = rt
-        .block_on(desk.create_link(&core_support::link_request("KILL-1", "5.00")))
+        .block_on(desk.create_link(&support::links::link_request("KILL-1", "5.00")))
         .expect("a link on the holder's sandbox");
     assert!(
         link.payment_url

@@ -10,6 +10,7 @@
 )]
 
 mod core_support;
+mod support;
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -23,21 +24,15 @@ use paydesk::store::{
     TOP_ITEMS, TimeRange,
 };
 use rust_decimal::Decimal;
+use support::money::dec;
+use support::time::at;
 
 const SHOP: &str = "shop";
 const OTHER: &str = "other-shop";
 
-fn dec(s: &str) -> Decimal {
-    Decimal::from_str(s).unwrap()
-}
-
 /// A sum that must be in range.
 fn exact(t: paydesk::store::Total) -> Decimal {
     t.exact().expect("a sum in range")
-}
-
-fn at(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
 fn day(s: &str) -> NaiveDate {
