@@ -5,7 +5,6 @@
 //! then pending; a second submit while pending sends nothing; an order already in history is
 //! refused; pending rows resume on start; rows older than 24 hours become stale.
 
-mod core_support;
 mod support;
 
 use std::collections::VecDeque;

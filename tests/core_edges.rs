@@ -1,5 +1,5 @@
 //! The client against servers that answer the way a merchant's network can, not the way our
-//! sandbox does (a scripted raw-HTTP server, `scripted_support`):
+//! sandbox does (a scripted raw-HTTP server, `support::scripted`):
 //! - a redirect to another host is never followed, for every endpoint: the other host (a
 //!   second loopback address) receives nothing, and the redirect is not taken as the answer;
 //! - after an attempt whose answer was lost, an answer that proves nothing (auth errors, a
@@ -7,21 +7,19 @@
 //!   failing it; only a named rejection of the request fails it;
 //! - `Retry-After` on 429 and 503 is waited for, up to the policy's cap.
 
-mod core_support;
-mod scripted_support;
 mod support;
 
 use std::time::Duration;
 
-use core_support::Cli;
 use paydesk::api::client::CallError;
 use paydesk::api::retry::RetryPolicy;
 use paydesk::domain::CardDraft;
 use paydesk::domain::installment::InstallmentDraft;
 use paydesk::service::{CreateError, Desk, DeskError, Services};
-use paydesk::store::{JournalKey, JournalState, Store};
-use scripted_support::{Answer, LINK_CREATE, Scripted};
+use paydesk::store::{JournalState, Store};
+use support::cli::Cli;
 use support::links::link_request;
+use support::scripted::{Answer, LINK_CREATE, Scripted};
 use support::services::library_services;
 use zeroize::Zeroizing;
 
@@ -40,15 +38,7 @@ fn services_for(server: &Scripted) -> Services {
 }
 
 fn state_of(services: &Services, order: &str) -> JournalState {
-    services
-        .with_store_locked(|s| {
-            s.journal_get(&JournalKey::new(
-                "test",
-                "link.create",
-                format!("link-{order}"),
-            ))
-        })
-        .expect("the journal reads")
+    support::services::create_row(services, order)
         .expect("the row exists")
         .state
 }

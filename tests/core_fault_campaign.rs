@@ -14,18 +14,17 @@
 //! `cargo test --test core_fault_campaign -- --ignored --nocapture` runs the same campaigns at
 //! 10,000 creates and the file-backed one at 2,000 creates and 10 kills, and prints figures.
 
-mod core_support;
 mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use core_support::server_orders;
 use paydesk::sandbox::{FaultKind, FaultRule};
 use paydesk::sandbox::{Fixture, Sandbox, SandboxConfig};
 use paydesk::service::{CreateError, Desk, Services};
 use paydesk::store::{JournalRow, JournalState, Store};
 use rust_decimal::Decimal;
+use support::cli::server_orders;
 use support::links::link_request;
 use support::services::{history_orders, library_services};
 

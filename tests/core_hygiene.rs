@@ -3,18 +3,17 @@
 //! database with its WAL and SHM files, the embedded sandbox's state), in the logs captured at
 //! `trace` level, or in `--json` output.
 
-mod core_support;
 mod support;
 
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use core_support::{Cli, Out, contains_bytes, files_under, sandbox};
 use paydesk::domain::CardDraft;
 use paydesk::sandbox::DEMO_API_SECRET;
 use paydesk::secrets::MemoryStore;
 use paydesk::store::Profile;
+use support::cli::{Cli, Out, contains_bytes, files_under, sandbox};
 use zeroize::Zeroizing;
 
 /// A Luhn-valid card of a BIN the sandbox knows (Yapı Kredi World), not a shipped test card.

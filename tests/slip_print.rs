@@ -4,7 +4,6 @@
 //! `lp` is an error that says why. The CLI tests run the real binary with the fakes first on
 //! `PATH` and `PAYDESK_API_SECRET` set, and check that the secret never reaches the children.
 
-mod core_support;
 mod support;
 
 use std::path::Path;
@@ -143,8 +142,8 @@ fn a_refused_job_is_an_error_with_lps_words_and_nothing_is_saved() {
 #[test]
 fn the_cli_prints_a_slip_saves_it_without_a_printer_and_never_hands_on_the_secret() {
     let _turn = turn();
-    let server = core_support::sandbox();
-    let mut cli = core_support::Cli::new();
+    let server = support::cli::sandbox();
+    let mut cli = support::cli::Cli::new();
     // A real profile: the secret comes from PAYDESK_API_SECRET, set for every run.
     cli.add_profile("shop", &server);
     let created = cli.link_create(

@@ -3,13 +3,12 @@
 //! file, which holds payers' e-mails and phones, is readable by its owner only — written by
 //! the store's writer and by `paydesk link list --csv`.
 
-mod core_support;
 mod support;
 
-use core_support::Cli;
 use paydesk::api::wire::PaymentLink;
 use paydesk::clock::Zone;
 use paydesk::store::{LINK_CSV_HEADER, LinkQuery, Profile, Store, create_private_file};
+use support::cli::Cli;
 use support::time::t_stored;
 
 const HYPERLINK: &str = "=HYPERLINK(\"http://x\",\"y\")";

@@ -7,7 +7,6 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
-mod store_support;
 mod support;
 
 use std::sync::{Mutex, OnceLock};
@@ -19,7 +18,7 @@ use paydesk::api::wire::PaymentLink;
 use paydesk::domain::LinkStatus;
 use paydesk::store::{DEFAULT_PAGE, LinkCursor, LinkQuery, MAX_PAGE, Store, StoredLink};
 use rust_decimal::Decimal;
-use store_support::{PROFILE, RARE_WORD, synthetic_link, synthetic_links};
+use support::store::{PROFILE, RARE_WORD, synthetic_link, synthetic_links};
 
 /// 30,000 links (ten days): an order prefix of the first day has 2,880 matches, all older than
 /// the page, more than `links::CANDIDATE_LIMIT` (500), so the full-text source read newest

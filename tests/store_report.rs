@@ -9,7 +9,6 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
-mod core_support;
 mod support;
 
 use std::collections::HashMap;
@@ -1214,7 +1213,7 @@ fn sums_beyond_a_decimal_read_out_of_range_and_lose_no_link() {
 /// has `null` there; the links are all counted.
 #[test]
 fn the_cli_report_says_out_of_range_where_a_sum_does_not_fit() {
-    let cli = core_support::Cli::new();
+    let cli = support::cli::Cli::new();
     let at = at("2026-11-21T10:05:00Z");
     {
         let mut store = Store::open(cli.data_dir()).unwrap();

@@ -1,6 +1,13 @@
-//! What several suites share, written once: the app in a kittest harness (`app`), fake CUPS
-//! tools (`cups`), services over a store for a test server (`services`), the tests' retry
-//! policy (`policy`), and builders of money (`money`), moments (`time`) and links (`links`).
+//! What the suites share, written once:
+//! - `app`: the real app in a kittest harness, on the built-in sandbox profile;
+//! - `cli`: the real binary on a temporary data folder, and a sandbox that outlives it;
+//! - `cups`: fake `lpstat` and `lp`;
+//! - `services`: library-level services for a test server; `policy`: the fast retry policy;
+//! - `sandbox`: the sandbox on a manual clock and a small signed client for it;
+//! - `scripted`: a raw-HTTP server that answers as scripted;
+//! - `store`: synthetic link histories and the search shapes measured on them;
+//! - `qr`: QR pictures read back;
+//! - `money`, `time`, `links`: amounts, moments, links and link requests.
 //!
 //! Each `tests/*.rs` is a crate of its own and includes this tree with `mod support;`; a bench
 //! under `tests/benches/` with `#[path = "../support/mod.rs"] mod support;`.
@@ -9,9 +16,14 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod cli;
 pub mod cups;
 pub mod links;
 pub mod money;
 pub mod policy;
+pub mod qr;
+pub mod sandbox;
+pub mod scripted;
 pub mod services;
+pub mod store;
 pub mod time;

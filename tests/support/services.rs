@@ -11,7 +11,7 @@ use paydesk::clock::SystemClock;
 use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
 use paydesk::secrets::{MemoryStore, SecretStore};
 use paydesk::service::{Desk, Services};
-use paydesk::store::{LinkQuery, Profile, Store};
+use paydesk::store::{JournalKey, JournalRow, LinkQuery, Profile, Store};
 use zeroize::Zeroizing;
 
 use super::policy::FAST_POLICY;
@@ -66,6 +66,19 @@ pub fn open_on_disk(
         .with_store_locked(|s| s.profile_add(&demo_profile(profile, base_url), chrono::Utc::now()))
         .expect("the profile is stored");
     services
+}
+
+/// The journal row of the link create for `order` on profile `test`, if there is one.
+pub fn create_row(services: &Services, order: &str) -> Option<JournalRow> {
+    services
+        .with_store_locked(|s| {
+            s.journal_get(&JournalKey::new(
+                "test",
+                "link.create",
+                format!("link-{order}"),
+            ))
+        })
+        .expect("the journal reads")
 }
 
 /// Every link of the profile in the local history, by order number.

@@ -2,13 +2,10 @@
 //! with a temporary data directory, and start a sandbox that outlives the CLI processes so a
 //! test can inject faults and read what the server holds through its admin handle.
 
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{BufRead as _, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use paydesk::api::wire::PaymentLink;
 use paydesk::sandbox::{
@@ -202,4 +199,26 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
 /// Whether `needle` occurs in `hay`.
 pub fn contains_bytes(hay: &[u8], needle: &[u8]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// `paydesk sandbox --state FILE` on a free port, without the API secret in its environment,
+/// its standard error going to `stderr`. Returns the child and the first line it printed on
+/// stdout (`paydesk sandbox listening on URL` when it serves; nothing when it refused and
+/// ended).
+pub fn sandbox_process(state: &Path, stderr: Stdio) -> (Child, String) {
+    let mut child = Command::new(BIN)
+        .args(["sandbox", "--addr", "127.0.0.1:0", "--state"])
+        .arg(state)
+        .env_remove("PAYDESK_API_SECRET")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("the paydesk binary starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("stdout reads");
+    (child, first)
 }
