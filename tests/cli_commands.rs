@@ -3,30 +3,14 @@
 //! server rejection), link list/show/refresh/cancel/qr, pending list/retry/abandon, card save,
 //! installments, catalog, help and version — with the exit codes scripts rely on.
 
-mod core_support;
-mod qr_support;
-
-use std::str::FromStr;
+mod support;
 
 use chrono::{DateTime, Duration, Utc};
-use core_support::{Cli, Out, sandbox, server_orders};
 use paydesk::sandbox::{FaultKind, FaultRule};
 use rust_decimal::Decimal;
 use serde_json::Value;
-
-fn dec(text: &str) -> Decimal {
-    Decimal::from_str(text).expect("a decimal literal")
-}
-
-/// A JSON number or string as an exact decimal (money keeps its digits).
-fn money(v: &Value) -> Decimal {
-    let text = match v {
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.clone(),
-        other => panic!("not an amount: {other}"),
-    };
-    dec(&text)
-}
+use support::cli::{Cli, Out, sandbox, server_orders};
+use support::money::{dec, money};
 
 fn fault(endpoint: &str, kind: FaultKind, next: u32) -> FaultRule {
     FaultRule {
@@ -269,10 +253,10 @@ fn set_secret_without_a_keyring_fails_clearly_and_the_environment_secret_works_i
     let no_such = cli.run_with(&["profile", "set-secret", "nobody"], Some("x\n"), &[]);
     assert_eq!(no_such.code, 3, "{no_such:?}");
     // Nothing was written as a fallback: the secret is in no file of the data dir.
-    for file in core_support::files_under(cli.data_dir()) {
+    for file in support::cli::files_under(cli.data_dir()) {
         let bytes = std::fs::read(&file).expect("readable");
         assert!(
-            !core_support::contains_bytes(&bytes, secret.as_bytes()),
+            !support::cli::contains_bytes(&bytes, secret.as_bytes()),
             "{} holds the secret",
             file.display()
         );
@@ -686,7 +670,7 @@ fn link_list_show_refresh_cancel_and_qr_png() {
     ]);
     ok(&qr);
     let url = format!("{}/pay/{paid}", server.base_url());
-    assert_eq!(qr_support::decode_png_file(&png), url);
+    assert_eq!(support::qr::decode_png_file(&png), url);
 }
 
 #[test]
@@ -1025,7 +1009,7 @@ fn catalog_import_and_list() {
 /// server's 24 h key retention, but past paydesk's 23 h margin.
 fn journal_stale_create(cli: &Cli, order: &str) {
     let mut store = paydesk::store::Store::open(cli.data_dir()).expect("the store opens");
-    let request = core_support::link_request(order, "5");
+    let request = support::links::link_request(order, "5");
     let begun = store
         .journal_begin(&paydesk::store::NewJournalRow {
             key: paydesk::store::JournalKey::new("test", "link.create", format!("link-{order}")),

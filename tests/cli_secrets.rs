@@ -3,15 +3,15 @@
 //! prompt interrupted with Ctrl+C leaves the terminal as it was (echo on), and `--help`
 //! says both and lists the exit codes.
 
-mod core_support;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use core_support::Cli;
 use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
+use support::cli::Cli;
 
 /// A server that counts the connections it gets and answers each request with a 400 error
 /// envelope, so a command that does send something ends at once (exit 4).
@@ -154,7 +154,7 @@ fn ctrl_c_at_a_hidden_prompt_gives_the_terminal_back() {
     let cli = Cli::new();
     let script = format!(
         "'{bin}' --data-dir '{dir}' profile set-secret sandbox; echo \"rc=$?\"; stty -a; echo done",
-        bin = core_support::BIN,
+        bin = support::cli::BIN,
         dir = cli.data_dir().display()
     );
     let mut child = Command::new("script")

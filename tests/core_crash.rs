@@ -14,17 +14,17 @@
 //! server has committed the link, the CLI has not heard of it) during which the CLI is killed,
 //! then `pending retry` of that row's key returns the link the server already holds.
 
-mod core_support;
+mod support;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use core_support::{Cli, sandbox, server_orders};
 use paydesk::sandbox::{FaultKind, FaultRule, SandboxHandle};
 use paydesk::store::{JournalKey, JournalState, Store};
 use rand::Rng;
+use support::cli::{Cli, sandbox, server_orders};
 
 /// When the phases of one create end, measured from the spawn of the process.
 #[derive(Debug, Clone, Copy)]

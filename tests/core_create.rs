@@ -5,7 +5,7 @@
 //! then pending; a second submit while pending sends nothing; an order already in history is
 //! refused; pending rows resume on start; rows older than 24 hours become stale.
 
-mod core_support;
+mod support;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -17,15 +17,15 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use chrono::{DateTime, Utc};
-use core_support::link_request;
-use core_support::policy::FAST_POLICY;
 use paydesk::api::signer::{HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP};
 use paydesk::clock::ManualClock;
 use paydesk::secrets::MemoryStore;
 use paydesk::service::{CreateError, Desk, Services};
 use paydesk::store::{JournalKey, JournalRow, JournalState, Profile, Store};
 use serde_json::{Value, json};
+use support::links::link_request;
+use support::policy::FAST_POLICY;
+use support::time::t0;
 use zeroize::Zeroizing;
 
 /// One scripted answer.
@@ -151,12 +151,6 @@ async fn fake_server() -> Fake {
         script,
         base_url: format!("http://{addr}"),
     }
-}
-
-const T0: &str = "2026-11-22T10:00:00Z";
-
-fn t0() -> DateTime<Utc> {
-    T0.parse().expect("an RFC 3339 time")
 }
 
 /// Services over `store` for the fake server, with a manual clock, the fast retry policy and
@@ -564,6 +558,6 @@ async fn two_processes_retrying_one_row_both_get_the_link_and_history_keeps_one(
     );
     assert_eq!(slow.id, fast.id);
     assert_eq!(row(&first, "link-DUO-1").state, JournalState::Completed);
-    let history = core_support::history_orders(&a);
+    let history = support::services::history_orders(&a);
     assert_eq!(history["DUO-1"].len(), 1);
 }

@@ -1,5 +1,5 @@
 //! The client against servers that answer the way a merchant's network can, not the way our
-//! sandbox does (a scripted raw-HTTP server, `scripted_support`):
+//! sandbox does (a scripted raw-HTTP server, `support::scripted`):
 //! - a redirect to another host is never followed, for every endpoint: the other host (a
 //!   second loopback address) receives nothing, and the redirect is not taken as the answer;
 //! - after an attempt whose answer was lost, an answer that proves nothing (auth errors, a
@@ -7,19 +7,20 @@
 //!   failing it; only a named rejection of the request fails it;
 //! - `Retry-After` on 429 and 503 is waited for, up to the policy's cap.
 
-mod core_support;
-mod scripted_support;
+mod support;
 
 use std::time::Duration;
 
-use core_support::{Cli, library_services, link_request};
 use paydesk::api::client::CallError;
 use paydesk::api::retry::RetryPolicy;
 use paydesk::domain::CardDraft;
 use paydesk::domain::installment::InstallmentDraft;
 use paydesk::service::{CreateError, Desk, DeskError, Services};
-use paydesk::store::{JournalKey, JournalState, Store};
-use scripted_support::{Answer, LINK_CREATE, Scripted};
+use paydesk::store::{JournalState, Store};
+use support::cli::Cli;
+use support::links::link_request;
+use support::scripted::{Answer, LINK_CREATE, Scripted};
+use support::services::library_services;
 use zeroize::Zeroizing;
 
 const CARD_SAVE: &str = "/partner/1.0/card/save";
@@ -37,15 +38,7 @@ fn services_for(server: &Scripted) -> Services {
 }
 
 fn state_of(services: &Services, order: &str) -> JournalState {
-    services
-        .with_store_locked(|s| {
-            s.journal_get(&JournalKey::new(
-                "test",
-                "link.create",
-                format!("link-{order}"),
-            ))
-        })
-        .expect("the journal reads")
+    support::services::create_row(services, order)
         .expect("the row exists")
         .state
 }
@@ -112,7 +105,7 @@ async fn a_redirect_is_never_followed_and_never_taken_as_the_answer_for_any_endp
         );
         assert_eq!(state_of(&services, &order), JournalState::Pending);
         assert_eq!(server.seen().len(), before + 1, "{status}: sent once");
-        assert!(!core_support::history_orders(&desk).contains_key(&order));
+        assert!(!support::services::history_orders(&desk).contains_key(&order));
         let sentence = err.sentence(paydesk::lang::Lang::En);
         assert!(
             sentence.contains("does not follow redirects") && sentence.contains("127.0.0.2"),
@@ -286,7 +279,7 @@ async fn after_a_lost_answer_an_answer_that_proves_nothing_keeps_the_order_pendi
         assert_eq!(server.links_of(&order).len(), 1, "{second:?}: one link");
         assert_eq!(link.id, server.links_of(&order)[0]["id"], "{second:?}");
         assert_eq!(state_of(&services, &order), JournalState::Completed);
-        assert_eq!(core_support::history_orders(&desk)[&order].len(), 1);
+        assert_eq!(support::services::history_orders(&desk)[&order].len(), 1);
     }
     assert!(other.seen().is_empty());
 }

@@ -14,17 +14,19 @@
 //! `cargo test --test core_fault_campaign -- --ignored --nocapture` runs the same campaigns at
 //! 10,000 creates and the file-backed one at 2,000 creates and 10 kills, and prints figures.
 
-mod core_support;
+mod support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use core_support::{history_orders, library_services, link_request, server_orders};
 use paydesk::sandbox::{FaultKind, FaultRule};
 use paydesk::sandbox::{Fixture, Sandbox, SandboxConfig};
 use paydesk::service::{CreateError, Desk, Services};
 use paydesk::store::{JournalRow, JournalState, Store};
 use rust_decimal::Decimal;
+use support::cli::server_orders;
+use support::links::link_request;
+use support::services::{history_orders, library_services};
 
 /// One fault kind of the campaign (failures at a rate that makes some creates use up all
 /// their attempts, so the resume pass is exercised too).

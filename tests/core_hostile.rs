@@ -10,8 +10,7 @@
 //! Each server here is a raw TCP socket in this test process, so the bytes are exactly what
 //! a broken or hostile server sends.
 
-mod core_support;
-mod scripted_support;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -19,7 +18,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use core_support::{Cli, library_services, link_request};
 use paydesk::api::client::{ApiClient, CallError, ClientConfig, MAX_ANSWER_BYTES};
 use paydesk::api::endpoints;
 use paydesk::api::wire::InstallmentList;
@@ -28,7 +26,10 @@ use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
 use paydesk::secrets::MemoryStore;
 use paydesk::service::{CreateError, Services};
 use paydesk::store::{JournalKey, JournalState, Store};
-use scripted_support::Scripted;
+use support::cli::Cli;
+use support::links::link_request;
+use support::scripted::Scripted;
+use support::services::library_services;
 use zeroize::Zeroizing;
 
 /// What a raw server answers: the head (status line and headers, without the blank line) and

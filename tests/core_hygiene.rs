@@ -3,19 +3,17 @@
 //! database with its WAL and SHM files, the embedded sandbox's state), in the logs captured at
 //! `trace` level, or in `--json` output.
 
-mod core_support;
+mod support;
 
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use core_support::{Cli, Out, contains_bytes, files_under, sandbox};
-use paydesk::clock::SystemClock;
 use paydesk::domain::CardDraft;
-use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
+use paydesk::sandbox::DEMO_API_SECRET;
 use paydesk::secrets::MemoryStore;
-use paydesk::service::Services;
 use paydesk::store::Profile;
+use support::cli::{Cli, Out, contains_bytes, files_under, sandbox};
 use zeroize::Zeroizing;
 
 /// A Luhn-valid card of a BIN the sandbox knows (Yapı Kredi World), not a shipped test card.
@@ -180,21 +178,8 @@ async fn library_card_save_and_link_create_leave_no_pan_cvv_or_secret_while_the_
     let server = sandbox();
     let dir = tempfile::tempdir().expect("a temp dir");
     let secrets = Arc::new(MemoryStore::new());
-    let services = Services::open(
-        dir.path(),
-        secrets.clone(),
-        Arc::new(SystemClock),
-        Some(Zeroizing::new(DEMO_API_SECRET.to_owned())),
-    )
-    .expect("the store opens");
-    services
-        .with_store_locked(|s| {
-            s.profile_add(
-                &Profile::new("test", server.base_url(), DEMO_API_KEY),
-                chrono::Utc::now(),
-            )
-        })
-        .expect("the profile is stored");
+    let services =
+        support::services::open_on_disk(dir.path(), secrets.clone(), "test", &server.base_url());
     // A second profile whose secret sits in the (memory) keyring.
     services
         .with_store_locked(|s| {
@@ -227,14 +212,14 @@ async fn library_card_save_and_link_create_leave_no_pan_cvv_or_secret_while_the_
     drop(request);
     assert_eq!(card.masked_pan.as_deref(), Some("540061******3610"));
     let link = desk
-        .create_link(&core_support::link_request("HYG-1", "99.90"))
+        .create_link(&support::links::link_request("HYG-1", "99.90"))
         .await
         .expect("the link is created");
     // The other profile's secret is used (and refused for its missing scope): it signs, but
     // is never written.
     let other = services.desk("other").expect("a desk");
     let refused = other
-        .create_link(&core_support::link_request("HYG-2", "5"))
+        .create_link(&support::links::link_request("HYG-2", "5"))
         .await;
     assert!(refused.is_err(), "pk_test_no_link lacks collection:link");
 

@@ -22,8 +22,7 @@
 //! `cc …` line with the failure. `cargo test --test core_model -- --ignored --nocapture` runs
 //! 10,000 sequences.
 
-mod core_support;
-mod scripted_support;
+mod support;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -31,12 +30,13 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use core_support::{library_services, link_request};
 use paydesk::service::{Desk, Services};
-use paydesk::store::{JournalKey, JournalState, Store};
+use paydesk::store::{JournalState, Store};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
-use scripted_support::{Answer, LINK_CREATE, Scripted};
+use support::links::link_request;
+use support::scripted::{Answer, LINK_CREATE, Scripted};
+use support::services::library_services;
 
 /// What the server does with one attempt, before the other host's address is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -174,18 +174,7 @@ impl World {
 }
 
 fn row_state(world: &World, order: &str) -> Option<JournalState> {
-    world
-        .client()
-        .services
-        .with_store_locked(|s| {
-            s.journal_get(&JournalKey::new(
-                "test",
-                "link.create",
-                format!("link-{order}"),
-            ))
-        })
-        .expect("the journal reads")
-        .map(|r| r.state)
+    support::services::create_row(&world.client().services, order).map(|r| r.state)
 }
 
 /// A failed row means the server holds no link for the order.

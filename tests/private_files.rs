@@ -6,17 +6,16 @@
 
 #![cfg(unix)]
 
-mod core_support;
+mod support;
 
-use std::io::{BufRead, BufReader};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use core_support::{BIN, Cli};
 use paydesk::store::DB_FILE;
+use support::cli::{Cli, sandbox_process};
 
 const SANDBOX_STATE: &str = "sandbox-state.sqlite3";
 
@@ -130,20 +129,7 @@ fn the_cli_tightens_an_existing_folder_and_databases_readable_by_others() {
 
 /// Runs `paydesk sandbox --state FILE` on a free port until it says where it listens.
 fn start_sandbox(state: &Path) -> Child {
-    let mut child = Command::new(BIN)
-        .args(["sandbox", "--addr", "127.0.0.1:0", "--state"])
-        .arg(state)
-        .env_remove("PAYDESK_API_SECRET")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the paydesk binary starts");
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut first = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut first)
-        .expect("the sandbox prints a line");
+    let (child, first) = sandbox_process(state, Stdio::null());
     assert!(
         first.starts_with("paydesk sandbox listening on http://127.0.0.1:"),
         "{first:?}"

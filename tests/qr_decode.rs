@@ -1,7 +1,7 @@
 //! The QR the UI uploads, read back by an independent decoder (`rqrr`): what the customer's
 //! phone will see must be exactly the payment URL.
 
-mod qr_support;
+mod support;
 
 use paydesk::qr::{QUIET_ZONE, QrMatrix};
 use paydesk::ui::widgets::{QR_TEXTURE_OPTIONS, qr_color_image};
@@ -10,7 +10,7 @@ use paydesk::ui::widgets::{QR_TEXTURE_OPTIONS, qr_color_image};
 fn decode_image(image: &egui::ColorImage) -> String {
     let [width, height] = image.size;
     let pixels = image.pixels.iter().map(egui::Color32::r).collect();
-    qr_support::decode(&qr_support::Grey {
+    support::qr::decode(&support::qr::Grey {
         width,
         height,
         pixels,
@@ -62,5 +62,8 @@ fn the_saved_png_decodes_to_the_same_url() {
     let url = "http://127.0.0.1:8080/pay/lnk_42";
     let image = QrMatrix::encode(url).unwrap().render(6);
     let png_bytes = image.to_png().unwrap();
-    assert_eq!(qr_support::decode(&qr_support::grey_png(&png_bytes)).0, url);
+    assert_eq!(
+        support::qr::decode(&support::qr::grey_png(&png_bytes)).0,
+        url
+    );
 }

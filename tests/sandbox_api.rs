@@ -1,14 +1,14 @@
 //! The sandbox over real HTTP on loopback: authentication, link create rules and the new
 //! link's shape, link detail and cancel, card save, installment list.
 
-mod sandbox_support;
+mod support;
 
 use chrono::Duration;
 use paydesk::api::endpoints::{CARD_SAVE, INSTALLMENT_LIST, LINK_CANCEL, LINK_CREATE, LINK_DETAIL};
 use paydesk::api::keys;
 use paydesk::sandbox::{DEMO_BUSINESS, Fixture, Sandbox};
-use sandbox_support::{Client, config, manual_clock, num, start};
 use serde_json::{Value, json};
+use support::sandbox::{Client, config, manual_clock, num, start};
 
 const CREATE: &str = LINK_CREATE.path;
 
@@ -51,7 +51,7 @@ async fn every_authentication_failure_has_its_status_and_key() {
     let first = good.request(path, body, None).build().unwrap();
     let second = first.try_clone().unwrap();
     assert_eq!(good.http.execute(first).await.unwrap().status(), 200);
-    let replayed = sandbox_support::answer(good.http.execute(second).await.unwrap()).await;
+    let replayed = support::sandbox::answer(good.http.execute(second).await.unwrap()).await;
     assert_eq!(
         replayed.status_key(),
         (401, keys::AUTH_SIGNATURE_REPLAYED.to_owned())
@@ -64,7 +64,7 @@ async fn every_authentication_failure_has_its_status_and_key() {
         .send()
         .await
         .unwrap();
-    let tampered = sandbox_support::answer(tampered).await;
+    let tampered = support::sandbox::answer(tampered).await;
     assert_eq!(
         tampered.status_key(),
         (401, keys::AUTH_SIGNATURE_INVALID.to_owned())
@@ -472,7 +472,7 @@ async fn setting_a_default_clears_the_previous_default_of_that_usage_and_owner()
             )
         })
         .collect();
-    let id = |a: &sandbox_support::Answer| a.content()["id"].as_str().unwrap().to_owned();
+    let id = |a: &support::sandbox::Answer| a.content()["id"].as_str().unwrap().to_owned();
     assert_eq!(
         defaults,
         vec![
@@ -533,7 +533,7 @@ async fn the_server_chooses_the_provider_and_ignores_the_body() {
     );
 }
 
-fn counts(a: &sandbox_support::Answer) -> Vec<(u64, String)> {
+fn counts(a: &support::sandbox::Answer) -> Vec<(u64, String)> {
     a.content()["installments"]
         .as_array()
         .expect("installments is an array")

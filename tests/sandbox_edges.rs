@@ -7,7 +7,7 @@
 //! within its byte cap whatever it is sent; fault rules are at most 60 s and 100, through the
 //! admin route and `paydesk sandbox --fault` alike.
 
-mod sandbox_support;
+mod support;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -17,8 +17,8 @@ use paydesk::api::signer::{HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP};
 use paydesk::clock::Clock;
 use paydesk::sandbox::respond::MAX_BODY_BYTES;
 use paydesk::sandbox::{DEMO_API_KEY, SandboxHandle, requests};
-use sandbox_support::{Answer, Client, admin_get, admin_post, manual_clock, start};
 use serde_json::{Value, json};
+use support::sandbox::{Answer, Client, admin_get, admin_post, manual_clock, start};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const OUT_OF_RANGE: &str = "amount.out.of.range";
@@ -119,7 +119,7 @@ async fn money_too_large_to_compute_exactly_is_a_400_with_a_key() {
         .post(LINK_CREATE.path, r#"{"amount":150.5}"#, Some("big-0"))
         .await;
     assert_eq!(ok.status, 200, "{}", ok.text);
-    assert_eq!(sandbox_support::num(&ok.content()["amount"]), "150.50");
+    assert_eq!(support::sandbox::num(&ok.content()["amount"]), "150.50");
     // An admin payment of a huge amount is refused the same way.
     let id = ok.content()["id"].as_str().expect("an id").to_owned();
     let pay = admin_post(
@@ -484,7 +484,7 @@ async fn the_request_log_keeps_nothing_unsigned_and_stays_under_its_cap() {
                 .header(HEADER_TIMESTAMP, clock.now_millis().to_string())
                 .header(HEADER_SIGNATURE, "00".repeat(32));
         }
-        let a = sandbox_support::answer(request.send().await.expect("an answer")).await;
+        let a = support::sandbox::answer(request.send().await.expect("an answer")).await;
         assert_eq!(a.status, 401, "{}", a.text);
     }
     let admin = sb.admin();

@@ -2,7 +2,7 @@
 //! injection (delay, 500, 429, lost response, stalled answer), set at start and through the
 //! admin route.
 
-mod sandbox_support;
+mod support;
 
 use std::time::Duration as StdDuration;
 
@@ -10,8 +10,8 @@ use chrono::Duration;
 use paydesk::api::endpoints::{INSTALLMENT_LIST, LINK_CREATE};
 use paydesk::api::keys;
 use paydesk::sandbox::{DEMO_BUSINESS, FaultRule, Sandbox};
-use sandbox_support::{Client, admin_get, admin_post, config, manual_clock, start};
 use serde_json::json;
+use support::sandbox::{Client, admin_get, admin_post, config, manual_clock, start};
 
 const CREATE: &str = LINK_CREATE.path;
 const BODY: &str = r#"{"amount":"140.00","orderNumber":"KK-1"}"#;
@@ -244,7 +244,7 @@ async fn faults_through_the_admin_route_429_then_cleared() {
     let r = c.request(CREATE, BODY, Some("k")).send().await.unwrap();
     assert_eq!(r.status(), 429);
     assert_eq!(r.headers()["retry-after"], "1");
-    let a = sandbox_support::answer(r).await;
+    let a = support::sandbox::answer(r).await;
     assert_eq!(a.key(), "rate.limited");
     assert_eq!(
         c.post(INSTALLMENT_LIST.path, r#"{"binNumber":"554960"}"#, None)

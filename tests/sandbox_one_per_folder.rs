@@ -11,18 +11,17 @@
 
 #![cfg(unix)]
 
-mod core_support;
+mod support;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::sync::Arc;
 
-use core_support::{BIN, Cli, Out};
 use paydesk::api::wire::PaymentLink;
 use paydesk::domain::LinkStatus;
 use paydesk::sandbox::lock::lock_path;
 use paydesk::service::{SANDBOX_PROFILE, SANDBOX_STATE_FILE, Services};
+use support::cli::{Cli, Out, sandbox_process};
 
 /// The app's side: services over the data folder, as the app opens them.
 /// One test at a time: every built-in sandbox first tries the same preferred port, so a port
@@ -87,27 +86,6 @@ fn port_of(url: &str) -> u16 {
         .unwrap_or_else(|| panic!("no port in {url}"))
 }
 
-/// `paydesk sandbox --state FILE` on a free port. Returns the child and the first line it
-/// printed on stdout (`paydesk sandbox listening on URL` when it serves; nothing when it
-/// refused and ended).
-fn sandbox_on(state: &Path) -> (Child, String) {
-    let mut child = Command::new(BIN)
-        .args(["sandbox", "--addr", "127.0.0.1:0", "--state"])
-        .arg(state)
-        .env_remove("PAYDESK_API_SECRET")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the paydesk binary starts");
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut first = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut first)
-        .expect("stdout reads");
-    (child, first)
-}
-
 #[test]
 fn the_cli_uses_the_apps_sandbox_for_links_and_cancels_and_no_second_server_opens_its_state() {
     let _serial = one_at_a_time();
@@ -156,7 +134,8 @@ fn the_cli_uses_the_apps_sandbox_for_links_and_cancels_and_no_second_server_open
         lock_names(cli.data_dir()),
         (port_of(&app_url), std::process::id())
     );
-    let (mut second, first_line) = sandbox_on(&cli.data_dir().join(SANDBOX_STATE_FILE));
+    let (mut second, first_line) =
+        sandbox_process(&cli.data_dir().join(SANDBOX_STATE_FILE), Stdio::piped());
     if !first_line.is_empty() {
         let _ = second.kill();
         let _ = second.wait();
@@ -191,7 +170,7 @@ fn a_second_app_uses_the_first_ones_sandbox_and_takes_it_over_on_its_port_once_i
     let second_desk = second.desk(SANDBOX_PROFILE).expect("a desk");
     let desk = first.desk(SANDBOX_PROFILE).expect("a desk");
     let link = rt
-        .block_on(desk.create_link(&core_support::link_request("TWO-1", "9.90")))
+        .block_on(desk.create_link(&support::links::link_request("TWO-1", "9.90")))
         .expect("a link");
     drop(desk);
 
@@ -200,7 +179,7 @@ fn a_second_app_uses_the_first_ones_sandbox_and_takes_it_over_on_its_port_once_i
     // port, so the desk it made goes on working (its create retries while the port is shut).
     drop(first);
     let after = rt
-        .block_on(second_desk.create_link(&core_support::link_request("TWO-2", "4.50")))
+        .block_on(second_desk.create_link(&support::links::link_request("TWO-2", "4.50")))
         .expect("the second app's desk works after the first one quit");
     assert!(
         after
@@ -225,7 +204,7 @@ fn a_lock_left_by_a_killed_holder_is_taken_over() {
     let dir = cli.data_dir();
     let rt = runtime();
     // A foreground sandbox serves the folder's state first; the app's path uses it.
-    let (mut holder, said) = sandbox_on(&dir.join(SANDBOX_STATE_FILE));
+    let (mut holder, said) = sandbox_process(&dir.join(SANDBOX_STATE_FILE), Stdio::piped());
     let holder_url = said
         .trim()
         .strip_prefix("paydesk sandbox listening on ")
@@ -236,7 +215,7 @@ fn a_lock_left_by_a_killed_holder_is_taken_over() {
     assert_eq!(app.sandbox_url().expect("the holder's sandbox"), holder_url);
     let desk = app.desk(SANDBOX_PROFILE).expect("a desk");
     let link = rt
-        .block_on(desk.create_link(&core_support::link_request("KILL-1", "5.00")))
+        .block_on(desk.create_link(&support::links::link_request("KILL-1", "5.00")))
         .expect("a link on the holder's sandbox");
     assert!(
         link.payment_url

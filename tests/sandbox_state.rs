@@ -2,7 +2,7 @@
 //! state that survives a restart with `--state`, partial payment until the total, the pay
 //! page, expiry, and the background start used by non-async code.
 
-mod sandbox_support;
+mod support;
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -11,8 +11,8 @@ use chrono::Duration;
 use paydesk::api::endpoints::{CARD_SAVE, LINK_CREATE, LINK_DETAIL};
 use paydesk::sandbox::{DEMO_API_KEY, Sandbox, SandboxConfig, SandboxHandle};
 use rust_decimal::Decimal;
-use sandbox_support::{Client, admin_get, admin_post, config, manual_clock, num, start};
 use serde_json::{Value, json};
+use support::sandbox::{Client, admin_get, admin_post, config, manual_clock, num, start};
 
 const CREATE: &str = LINK_CREATE.path;
 const PAN: &str = "5549607812345675";
@@ -327,7 +327,7 @@ const TEST_CARD: [(&str, &str); 4] = [
 struct PayPage {
     sb: SandboxHandle,
     c: Client,
-    link: sandbox_support::Answer,
+    link: support::sandbox::Answer,
     url: String,
     browser: Browser,
     page: String,

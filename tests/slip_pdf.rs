@@ -5,7 +5,7 @@
 //! font's Unicode map, so the Turkish letters and ₺ are checked as characters, not pixels.
 //! The poppler tools come from Debian's `poppler-utils` (`.ci/run` installs it).
 
-mod qr_support;
+mod support;
 
 use std::path::Path;
 use std::process::Command;
@@ -76,7 +76,7 @@ fn mm_to_pt(mm: f32) -> f32 {
 }
 
 /// Renders page 1 at 200 dpi in grey.
-fn rasterise(dir: &Path, pdf: &str) -> qr_support::Grey {
+fn rasterise(dir: &Path, pdf: &str) -> support::qr::Grey {
     let prefix = dir.join("page");
     tool(
         "pdftoppm",
@@ -90,12 +90,12 @@ fn rasterise(dir: &Path, pdf: &str) -> qr_support::Grey {
             prefix.to_str().expect("a UTF-8 temp path"),
         ],
     );
-    qr_support::grey_png(&std::fs::read(dir.join("page.png")).expect("pdftoppm wrote page.png"))
+    support::qr::grey_png(&std::fs::read(dir.join("page.png")).expect("pdftoppm wrote page.png"))
 }
 
 /// Decodes the one QR code of the picture; returns its text and its side in millimetres.
-fn decode(grey: &qr_support::Grey) -> (String, f32) {
-    let (text, side_px) = qr_support::decode(grey);
+fn decode(grey: &support::qr::Grey) -> (String, f32) {
+    let (text, side_px) = support::qr::decode(grey);
     // Pixels to millimetres at the rasterising resolution; a few hundred pixels fit in f32.
     #[allow(clippy::cast_possible_truncation)]
     let side_mm = (side_px as f32) / DPI * 25.4;

@@ -4,111 +4,14 @@
 //! `lp` is an error that says why. The CLI tests run the real binary with the fakes first on
 //! `PATH` and `PAYDESK_API_SECRET` set, and check that the secret never reaches the children.
 
-mod core_support;
+mod support;
 
-use std::os::unix::fs::PermissionsExt as _;
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::path::Path;
 
 use paydesk::lang::Lang;
 use paydesk::printer::{Delivered, PrintError, SlipSink};
 use paydesk::slip::{Paper, Slip, SlipPdf, render};
-
-/// Tests here write scripts and then run them. A script still open for writing in another
-/// thread's freshly forked child cannot be executed (ETXTBSY), so the tests take turns.
-static TURN: Mutex<()> = Mutex::new(());
-
-fn turn() -> MutexGuard<'static, ()> {
-    TURN.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A folder of fake CUPS tools. `lpstat -d` names the printer written in `printer` (no file:
-/// no default destination); `lp` records its arguments, environment and input, and fails
-/// with the words in `refuse` when that file exists.
-struct FakeCups {
-    dir: tempfile::TempDir,
-}
-
-impl FakeCups {
-    fn new() -> FakeCups {
-        let dir = tempfile::tempdir().expect("a temp dir");
-        let d = dir.path().display();
-        script(
-            dir.path(),
-            "lpstat",
-            &format!(
-                r#"printf '%s\n' "$@" > "{d}/lpstat-args"
-env > "{d}/lpstat-env"
-if [ -f "{d}/printer" ]; then
-  echo "system default destination: $(cat "{d}/printer")"
-else
-  echo "no system default destination"
-fi"#
-            ),
-        );
-        script(
-            dir.path(),
-            "lp",
-            &format!(
-                r#"printf '%s\n' "$@" > "{d}/lp-args"
-env > "{d}/lp-env"
-cat > "{d}/lp-stdin"
-if [ -f "{d}/refuse" ]; then
-  cat "{d}/refuse" >&2
-  exit 1
-fi
-echo "request id is $2-7 (0 file(s))""#
-            ),
-        );
-        FakeCups { dir }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn set_printer(&self, name: Option<&str>) {
-        let file = self.path().join("printer");
-        match name {
-            Some(n) => std::fs::write(file, n).expect("written"),
-            None => {
-                let _ = std::fs::remove_file(file);
-            }
-        }
-    }
-
-    fn read(&self, name: &str) -> Option<String> {
-        std::fs::read_to_string(self.path().join(name)).ok()
-    }
-
-    fn lp_stdin(&self) -> Option<Vec<u8>> {
-        std::fs::read(self.path().join("lp-stdin")).ok()
-    }
-
-    fn forget_lp(&self) {
-        for f in ["lp-args", "lp-env", "lp-stdin"] {
-            let _ = std::fs::remove_file(self.path().join(f));
-        }
-    }
-
-    fn sink(&self, folder: &Path) -> SlipSink {
-        SlipSink {
-            lpstat: self.path().join("lpstat").into(),
-            lp: self.path().join("lp").into(),
-            folder: Some(folder.to_owned()),
-        }
-    }
-}
-
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("the script is written");
-    let mut perm = std::fs::metadata(&path).expect("written").permissions();
-    perm.set_mode(0o755);
-    std::fs::set_permissions(&path, perm).expect("made executable");
-    path
-}
+use support::cups::{FakeCups, turn};
 
 fn pdf() -> SlipPdf {
     let slip = Slip {
@@ -239,8 +142,8 @@ fn a_refused_job_is_an_error_with_lps_words_and_nothing_is_saved() {
 #[test]
 fn the_cli_prints_a_slip_saves_it_without_a_printer_and_never_hands_on_the_secret() {
     let _turn = turn();
-    let server = core_support::sandbox();
-    let mut cli = core_support::Cli::new();
+    let server = support::cli::sandbox();
+    let mut cli = support::cli::Cli::new();
     // A real profile: the secret comes from PAYDESK_API_SECRET, set for every run.
     cli.add_profile("shop", &server);
     let created = cli.link_create(

@@ -7,7 +7,7 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
-mod core_support;
+mod support;
 
 use paydesk::domain::{BarcodeError, CatalogLookup, CatalogVariant, Currency, UnknownCode};
 use paydesk::lang::Lang;
@@ -640,7 +640,7 @@ fn a_catalog_file_is_read_up_to_its_limit_and_no_further() {
 
 #[test]
 fn catalog_import_refuses_a_file_over_the_limit_and_imports_nothing() {
-    let cli = core_support::Cli::new();
+    let cli = support::cli::Cli::new();
     let dir = tempfile::tempdir().unwrap();
     let over = catalog_file_of(dir.path(), CATALOG_FILE_LIMIT + 1);
     for file in [over.to_str().unwrap(), "/dev/zero"] {

@@ -3,19 +3,15 @@
 //! file, which holds payers' e-mails and phones, is readable by its owner only — written by
 //! the store's writer and by `paydesk link list --csv`.
 
-mod core_support;
+mod support;
 
-use chrono::{DateTime, Utc};
-use core_support::Cli;
 use paydesk::api::wire::PaymentLink;
 use paydesk::clock::Zone;
 use paydesk::store::{LINK_CSV_HEADER, LinkQuery, Profile, Store, create_private_file};
+use support::cli::Cli;
+use support::time::t_stored;
 
 const HYPERLINK: &str = "=HYPERLINK(\"http://x\",\"y\")";
-
-fn t0() -> DateTime<Utc> {
-    DateTime::from_timestamp(1_790_000_000, 0).expect("a valid time")
-}
 
 /// A link whose text fields a payer or a server could have filled with formulas.
 fn hostile_link() -> PaymentLink {
@@ -85,7 +81,7 @@ fn mode(path: &std::path::Path) -> u32 {
 fn a_formula_in_a_text_cell_is_written_inert_into_a_private_file() {
     let mut store = Store::open_in_memory().expect("a store");
     store
-        .upsert_link("shop", &hostile_link(), t0())
+        .upsert_link("shop", &hostile_link(), t_stored())
         .expect("stored");
     let dir = tempfile::tempdir().expect("a temp dir");
     let path = dir.path().join("history.csv");
@@ -123,11 +119,11 @@ fn link_list_csv_writes_an_inert_private_file() {
         store
             .profile_add(
                 &Profile::new("shop", "http://127.0.0.1:9", "pk_test_shop"),
-                t0(),
+                t_stored(),
             )
             .expect("a profile");
         store
-            .upsert_link("shop", &hostile_link(), t0())
+            .upsert_link("shop", &hostile_link(), t_stored())
             .expect("stored");
     }
     let path = cli.data_dir().join("export.csv");

@@ -7,7 +7,10 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
+mod support;
+
 use std::sync::{Arc, Barrier};
+use support::time::t_stored;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use paydesk::api::wire::PaymentLink;
@@ -20,10 +23,6 @@ use rust_decimal::Decimal;
 
 const PROFILE: &str = "shop";
 const ENDPOINT: &str = "link.create";
-
-fn t0() -> DateTime<Utc> {
-    DateTime::from_timestamp(1_790_000_000, 0).unwrap()
-}
 
 fn key(k: &str) -> JournalKey {
     JournalKey::new(PROFILE, ENDPOINT, k)
@@ -52,13 +51,13 @@ fn link(id: &str) -> PaymentLink {
 fn row_in(store: &mut Store, state: JournalState) {
     let k = key("link-PD-1");
     let started = store
-        .journal_begin(&new_row("link-PD-1", "v1", t0()))
+        .journal_begin(&new_row("link-PD-1", "v1", t_stored()))
         .unwrap();
     assert!(matches!(started, JournalBegin::Started(_)));
     store
-        .journal_attempt(&k, Some("connection reset"), t0())
+        .journal_attempt(&k, Some("connection reset"), t_stored())
         .unwrap();
-    let later = t0() + TimeDelta::seconds(5);
+    let later = t_stored() + TimeDelta::seconds(5);
     match state {
         JournalState::Pending => {}
         JournalState::Completed => {
@@ -75,7 +74,7 @@ fn row_in(store: &mut Store, state: JournalState) {
                 .unwrap();
         }
         JournalState::Stale => {
-            let n = store.journal_mark_stale(t0() + STALE_AFTER).unwrap();
+            let n = store.journal_mark_stale(t_stored() + STALE_AFTER).unwrap();
             assert_eq!(n, 1);
         }
         JournalState::Abandoned => {
@@ -148,7 +147,7 @@ fn a_second_submit_does_what_the_state_allows() {
             row_in(&mut store, state);
         }
         let before_row = store.journal_get(&key("link-PD-1")).unwrap();
-        let t2 = t0() + TimeDelta::hours(30);
+        let t2 = t_stored() + TimeDelta::hours(30);
         let got = store
             .journal_begin(&new_row("link-PD-1", "v2", t2))
             .unwrap();
@@ -188,7 +187,7 @@ enum Op {
 
 fn apply(store: &mut Store, op: Op) -> Result<JournalState, StoreError> {
     let k = key("link-PD-1");
-    let now = t0() + TimeDelta::minutes(1);
+    let now = t_stored() + TimeDelta::minutes(1);
     let row = match op {
         Op::Attempt => store.journal_attempt(&k, Some("timeout"), now)?,
         Op::Complete => store.journal_complete(&k, &link("lnk_2"), now)?,
@@ -241,22 +240,24 @@ fn attempts_count_and_keep_the_last_error() {
     let mut store = Store::open_in_memory().unwrap();
     let k = key("link-PD-7");
     store
-        .journal_begin(&new_row("link-PD-7", "{}", t0()))
+        .journal_begin(&new_row("link-PD-7", "{}", t_stored()))
         .unwrap();
     store
-        .journal_attempt(&k, Some("connect refused"), t0())
+        .journal_attempt(&k, Some("connect refused"), t_stored())
         .unwrap();
-    store.journal_attempt(&k, Some("HTTP 503"), t0()).unwrap();
+    store
+        .journal_attempt(&k, Some("HTTP 503"), t_stored())
+        .unwrap();
     let row = store
-        .journal_attempt(&k, Some("timeout"), t0() + TimeDelta::seconds(3))
+        .journal_attempt(&k, Some("timeout"), t_stored() + TimeDelta::seconds(3))
         .unwrap();
     assert_eq!(row.attempts, 3);
     assert_eq!(row.last_error.as_deref(), Some("timeout"));
-    assert_eq!(row.updated_at, t0() + TimeDelta::seconds(3));
-    assert_eq!(row.created_at, t0());
-    let row = store.journal_fail(&k, "items.invalid", t0()).unwrap();
+    assert_eq!(row.updated_at, t_stored() + TimeDelta::seconds(3));
+    assert_eq!(row.created_at, t_stored());
+    let row = store.journal_fail(&k, "items.invalid", t_stored()).unwrap();
     assert_eq!(row.last_error.as_deref(), Some("items.invalid"));
-    let missing = store.journal_attempt(&key("link-nope"), None, t0());
+    let missing = store.journal_attempt(&key("link-nope"), None, t_stored());
     assert!(matches!(missing, Err(StoreError::NoJournalRow(k)) if k == "link-nope"));
 }
 
@@ -265,9 +266,9 @@ fn completing_stores_the_link_and_the_outcome_together() {
     let mut store = Store::open_in_memory().unwrap();
     let k = key("link-PD-1");
     store
-        .journal_begin(&new_row("link-PD-1", "{}", t0()))
+        .journal_begin(&new_row("link-PD-1", "{}", t_stored()))
         .unwrap();
-    let done_at = t0() + TimeDelta::seconds(2);
+    let done_at = t_stored() + TimeDelta::seconds(2);
     let row = store.journal_complete(&k, &link("lnk_9"), done_at).unwrap();
     assert_eq!(row.state, JournalState::Completed);
     assert_eq!(row.link_id.as_deref(), Some("lnk_9"));
@@ -287,16 +288,20 @@ fn completing_stores_the_link_and_the_outcome_together() {
 #[test]
 fn the_23_hour_boundary_splits_resumable_from_stale() {
     let mut store = Store::open_in_memory().unwrap();
-    let now = t0() + STALE_AFTER;
+    let now = t_stored() + STALE_AFTER;
     let ms = TimeDelta::milliseconds(1);
     // (key, committed at, profile)
     let rows = [
-        ("link-old", t0() - TimeDelta::hours(1), PROFILE),
-        ("link-exactly-23h", t0(), PROFILE),
-        ("link-23h-minus-1ms", t0() + ms, PROFILE),
+        ("link-old", t_stored() - TimeDelta::hours(1), PROFILE),
+        ("link-exactly-23h", t_stored(), PROFILE),
+        ("link-23h-minus-1ms", t_stored() + ms, PROFILE),
         ("link-young", now - TimeDelta::minutes(5), PROFILE),
-        ("link-middle", t0() + TimeDelta::hours(12), PROFILE),
-        ("link-other-profile", t0() + TimeDelta::hours(12), "other"),
+        ("link-middle", t_stored() + TimeDelta::hours(12), PROFILE),
+        (
+            "link-other-profile",
+            t_stored() + TimeDelta::hours(12),
+            "other",
+        ),
     ];
     for (k, at, profile) in rows {
         let mut row = new_row(k, "{}", at);
@@ -335,15 +340,15 @@ fn the_23_hour_boundary_splits_resumable_from_stale() {
 fn only_revive_brings_a_stale_row_back_with_its_bytes_and_a_fresh_clock() {
     let mut store = Store::open_in_memory().unwrap();
     store
-        .journal_begin(&new_row("link-PD-1", "v1", t0()))
+        .journal_begin(&new_row("link-PD-1", "v1", t_stored()))
         .unwrap();
     let k = key("link-PD-1");
-    let pending = store.journal_revive(&k, t0());
+    let pending = store.journal_revive(&k, t_stored());
     assert!(
         matches!(pending, Err(StoreError::JournalState { .. })),
         "a pending row is not revived: {pending:?}"
     );
-    let later = t0() + TimeDelta::hours(30);
+    let later = t_stored() + TimeDelta::hours(30);
     store.journal_mark_stale(later).unwrap();
     let revived = store.journal_revive(&k, later).unwrap();
     assert_eq!(revived.state, JournalState::Pending);
@@ -359,14 +364,14 @@ fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
         .into_iter()
         .enumerate()
     {
-        let at = t0() + TimeDelta::minutes(i64::try_from(i).unwrap());
+        let at = t_stored() + TimeDelta::minutes(i64::try_from(i).unwrap());
         store.journal_begin(&new_row(k, "{}", at)).unwrap();
     }
     store
-        .journal_fail(&key("link-b"), "items.invalid", t0())
+        .journal_fail(&key("link-b"), "items.invalid", t_stored())
         .unwrap();
     store
-        .journal_complete(&key("link-c"), &link("lnk_c"), t0())
+        .journal_complete(&key("link-c"), &link("lnk_c"), t_stored())
         .unwrap();
     let names = |store: &Store, states: &[JournalState]| -> Vec<String> {
         store
@@ -388,7 +393,9 @@ fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
     assert_eq!(store.journal_find(PROFILE, "link-b").unwrap().len(), 1);
     assert!(store.journal_find("other", "link-b").unwrap().is_empty());
     // Pruning clears the bodies of the finished rows and keeps every row.
-    let pruned = store.journal_prune(t0() + JOURNAL_BODY_RETENTION).unwrap();
+    let pruned = store
+        .journal_prune(t_stored() + JOURNAL_BODY_RETENTION)
+        .unwrap();
     assert_eq!(pruned, 2);
     assert_eq!(names(&store, &[]), ["link-a", "link-b", "link-c", "link-d"]);
 }
@@ -429,14 +436,16 @@ fn a_finished_row_loses_its_body_after_a_week_and_its_order_is_still_done() {
         )
     };
     let mut store = Store::open(dir.path()).unwrap();
-    let finished = t0() + TimeDelta::seconds(5);
+    let finished = t_stored() + TimeDelta::seconds(5);
     for (k, who) in [
         ("link-PD-1", "completed.payer"),
         ("link-PD-2", "failed.payer"),
         ("link-PD-3", "pending.payer"),
         ("link-PD-4", "stale.payer"),
     ] {
-        let started = store.journal_begin(&new_row(k, &body(who), t0())).unwrap();
+        let started = store
+            .journal_begin(&new_row(k, &body(who), t_stored()))
+            .unwrap();
         assert!(matches!(started, JournalBegin::Started(_)));
     }
     store
@@ -446,9 +455,9 @@ fn a_finished_row_loses_its_body_after_a_week_and_its_order_is_still_done() {
         .journal_fail(&key("link-PD-2"), "items.invalid", finished)
         .unwrap();
     // Both unfinished rows go stale; the user sends link-PD-3 again, link-PD-4 stays stale.
-    store.journal_mark_stale(t0() + STALE_AFTER).unwrap();
+    store.journal_mark_stale(t_stored() + STALE_AFTER).unwrap();
     store
-        .journal_revive(&key("link-PD-3"), t0() + STALE_AFTER)
+        .journal_revive(&key("link-PD-3"), t_stored() + STALE_AFTER)
         .unwrap();
 
     // A day short of the week: every body is kept.
@@ -532,7 +541,7 @@ fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_with
     let catalog: Vec<paydesk::domain::CatalogVariant> = Vec::new();
     let request = draft
         .validate(&paydesk::domain::link::LinkContext {
-            now: t0(),
+            now: t_stored(),
             catalog: &catalog,
             limits: paydesk::domain::link::KeyLimits::default(),
         })
@@ -551,7 +560,7 @@ fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_with
         store
             .profile_add(
                 &paydesk::store::Profile::new(PROFILE, "http://127.0.0.1:9", "pk_test_shop"),
-                t0(),
+                t_stored(),
             )
             .unwrap();
         let row = NewJournalRow {
@@ -560,13 +569,15 @@ fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_with
             order_number: Some(request.order_number().to_owned()),
             amount: Some(request.amount()),
             currency: Some(request.currency()),
-            now: t0(),
+            now: t_stored(),
         };
         assert!(matches!(
             store.journal_begin(&row).unwrap(),
             JournalBegin::Started(_)
         ));
-        store.journal_complete(&journal_key, &answer, t0()).unwrap();
+        store
+            .journal_complete(&journal_key, &answer, t_stored())
+            .unwrap();
     }
     assert!(contains(&file_bytes(dir.path()), "ayse.payer@example.com"));
 
@@ -581,9 +592,9 @@ fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_with
         .unwrap()
     };
     // Six days later the body is kept; a week later it is gone, the row kept.
-    drop(open_at(t0() + TimeDelta::days(6)));
+    drop(open_at(t_stored() + TimeDelta::days(6)));
     assert!(body_lengths(dir.path())[0].2 > 0);
-    let services = open_at(t0() + JOURNAL_BODY_RETENTION);
+    let services = open_at(t_stored() + JOURNAL_BODY_RETENTION);
     assert_eq!(body_lengths(dir.path())[0].2, 0);
     assert!(!contains(&file_bytes(dir.path()), "ayse.payer@example.com"));
 
@@ -614,7 +625,7 @@ fn a_committed_row_survives_the_process_with_its_exact_bytes() {
         .to_vec();
     {
         let mut store = Store::open(dir.path()).unwrap();
-        let mut row = new_row("link-PD-1", "", t0());
+        let mut row = new_row("link-PD-1", "", t_stored());
         row.body.0.clone_from(&body);
         assert!(matches!(
             store.journal_begin(&row).unwrap(),
@@ -624,7 +635,7 @@ fn a_committed_row_survives_the_process_with_its_exact_bytes() {
     }
     let mut store = Store::open(dir.path()).unwrap();
     let resumable = store
-        .journal_resumable(PROFILE, t0() + TimeDelta::minutes(1))
+        .journal_resumable(PROFILE, t_stored() + TimeDelta::minutes(1))
         .unwrap();
     assert_eq!(resumable.len(), 1);
     assert_eq!(*resumable[0].body, body);
@@ -633,7 +644,7 @@ fn a_committed_row_survives_the_process_with_its_exact_bytes() {
     assert_eq!(resumable[0].order_number.as_deref(), Some("PD-1"));
     // Clicking "create" again for that order sends nothing.
     let again = store
-        .journal_begin(&new_row("link-PD-1", "{}", t0()))
+        .journal_begin(&new_row("link-PD-1", "{}", t_stored()))
         .unwrap();
     assert!(matches!(again, JournalBegin::AlreadyPending(_)));
 }
@@ -655,7 +666,7 @@ fn two_connections_racing_on_one_key_start_it_once() {
                     barrier.wait();
                     let k = format!("link-PD-{i}");
                     if let JournalBegin::Started(_) =
-                        store.journal_begin(&new_row(&k, "{}", t0())).unwrap()
+                        store.journal_begin(&new_row(&k, "{}", t_stored())).unwrap()
                     {
                         started.push(i);
                     }
@@ -679,7 +690,7 @@ fn two_connections_racing_on_one_key_start_it_once() {
 #[test]
 fn debug_output_never_shows_a_body() {
     let mut store = Store::open_in_memory().unwrap();
-    let row = new_row("link-PD-1", "{\"email\":\"ayse@example.com\"}", t0());
+    let row = new_row("link-PD-1", "{\"email\":\"ayse@example.com\"}", t_stored());
     assert!(!format!("{row:?}").contains("ayse"));
     let begun = store.journal_begin(&row).unwrap();
     let text = format!("{begun:?}");

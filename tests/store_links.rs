@@ -7,16 +7,18 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
-mod store_support;
+mod support;
 
 use std::sync::{Mutex, OnceLock};
+use support::links::pending_link;
+use support::time::t_stored;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use paydesk::api::wire::PaymentLink;
-use paydesk::domain::{Currency, LinkStatus};
+use paydesk::domain::LinkStatus;
 use paydesk::store::{DEFAULT_PAGE, LinkCursor, LinkQuery, MAX_PAGE, Store, StoredLink};
 use rust_decimal::Decimal;
-use store_support::{PROFILE, RARE_WORD, synthetic_link, synthetic_links};
+use support::store::{PROFILE, RARE_WORD, synthetic_link, synthetic_links};
 
 /// 30,000 links (ten days): an order prefix of the first day has 2,880 matches, all older than
 /// the page, more than `links::CANDIDATE_LIMIT` (500), so the full-text source read newest
@@ -205,8 +207,8 @@ fn the_last_page_has_no_next_cursor() {
 #[test]
 fn links_stored_in_one_millisecond_page_by_id() {
     let mut store = Store::open_in_memory().unwrap();
-    let at = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
-    let links = ["a", "c", "b", "e", "d"].map(|id| (link(id, None), at));
+    let at = t_stored();
+    let links = ["a", "c", "b", "e", "d"].map(|id| (pending_link(id, None), at));
     store.insert_links_bulk("p", links).unwrap();
     let mut q = LinkQuery {
         limit: 2,
@@ -224,36 +226,11 @@ fn links_stored_in_one_millisecond_page_by_id() {
     assert_eq!(seen, ["e", "d", "c", "b", "a"]);
 }
 
-fn link(id: &str, order: Option<&str>) -> PaymentLink {
-    PaymentLink {
-        id: id.into(),
-        reference_number: Some(format!("REF-{id}")),
-        order_number: order.map(String::from),
-        payment_url: Some(format!("https://pay.example/{id}")),
-        transaction_ref: None,
-        amount: Some(Decimal::new(123_450, 2)),
-        paid_amount: Some(Decimal::ZERO),
-        remaining_amount: Some(Decimal::new(123_450, 2)),
-        currency: Some(Currency::Try),
-        status: Some(LinkStatus::Pending),
-        description: Some("Kırmızı kazak".into()),
-        allow_partial_payment: Some(false),
-        enable_installment: Some(true),
-        available_installments: Some("1,3,6".into()),
-        email: Some("ayse@example.com".into()),
-        phone_country_code: Some("90".into()),
-        phone_number: Some("5551234567".into()),
-        expiry_date: DateTime::from_timestamp_millis(1_790_086_400_123),
-        completed_date: None,
-        created_date: DateTime::from_timestamp(1_790_000_000, 0),
-    }
-}
-
 #[test]
 fn every_response_field_round_trips_exactly() {
     let mut store = Store::open_in_memory().unwrap();
     let now = DateTime::from_timestamp(1_790_000_001, 0).unwrap();
-    let mut l = link("lnk_1", Some("PD-20260922-7KQ30001"));
+    let mut l = pending_link("lnk_1", Some("PD-20260922-7KQ30001"));
     l.amount = Some("1234.50".parse().unwrap());
     l.status = Some(LinkStatus::Other("PARTIALLY_PAID".into()));
     store.upsert_link("shop", &l, now).unwrap();
@@ -268,10 +245,10 @@ fn every_response_field_round_trips_exactly() {
 #[test]
 fn a_refresh_updates_what_it_carries_and_keeps_the_rest() {
     let mut store = Store::open_in_memory().unwrap();
-    let t0 = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+    let t0 = t_stored();
     let t1 = t0 + TimeDelta::minutes(3);
     store
-        .upsert_link("shop", &link("lnk_1", Some("PD-1")), t0)
+        .upsert_link("shop", &pending_link("lnk_1", Some("PD-1")), t0)
         .unwrap();
     // A detail answer that only carries the paid state.
     let paid = PaymentLink {
@@ -329,13 +306,13 @@ fn a_refresh_updates_what_it_carries_and_keeps_the_rest() {
 #[test]
 fn description_search_ignores_case_and_turkish_diacritics() {
     let mut store = Store::open_in_memory().unwrap();
-    let t0 = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+    let t0 = t_stored();
     for (id, desc) in [
         ("a", "İade: ÇORAP ve şal"),
         ("b", "Yeşil gömlek"),
         ("c", "gomlek ütüsü"),
     ] {
-        let mut l = link(id, None);
+        let mut l = pending_link(id, None);
         l.description = Some(desc.into());
         store.upsert_link("shop", &l, t0).unwrap();
     }
@@ -369,9 +346,13 @@ fn description_search_ignores_case_and_turkish_diacritics() {
 #[test]
 fn an_order_has_a_recent_link_only_within_the_window() {
     let mut store = Store::open_in_memory().unwrap();
-    let t0 = DateTime::from_timestamp(1_790_000_000, 0).unwrap();
+    let t0 = t_stored();
     store
-        .upsert_link("shop", &link("lnk_1", Some("PD-20260922-7KQ30001")), t0)
+        .upsert_link(
+            "shop",
+            &pending_link("lnk_1", Some("PD-20260922-7KQ30001")),
+            t0,
+        )
         .unwrap();
     let find = |order: &str, since: DateTime<Utc>, profile: &str| {
         store

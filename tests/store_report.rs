@@ -9,7 +9,7 @@
     reason = "test helpers: a failed unwrap is a failed test with its location"
 )]
 
-mod core_support;
+mod support;
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -23,21 +23,15 @@ use paydesk::store::{
     TOP_ITEMS, TimeRange,
 };
 use rust_decimal::Decimal;
+use support::money::dec;
+use support::time::at;
 
 const SHOP: &str = "shop";
 const OTHER: &str = "other-shop";
 
-fn dec(s: &str) -> Decimal {
-    Decimal::from_str(s).unwrap()
-}
-
 /// A sum that must be in range.
 fn exact(t: paydesk::store::Total) -> Decimal {
     t.exact().expect("a sum in range")
-}
-
-fn at(s: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
 }
 
 fn day(s: &str) -> NaiveDate {
@@ -1219,7 +1213,7 @@ fn sums_beyond_a_decimal_read_out_of_range_and_lose_no_link() {
 /// has `null` there; the links are all counted.
 #[test]
 fn the_cli_report_says_out_of_range_where_a_sum_does_not_fit() {
-    let cli = core_support::Cli::new();
+    let cli = support::cli::Cli::new();
     let at = at("2026-11-21T10:05:00Z");
     {
         let mut store = Store::open(cli.data_dir()).unwrap();

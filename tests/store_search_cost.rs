@@ -13,13 +13,13 @@
     reason = "test setup: a failed unwrap stops the test with its location"
 )]
 
-mod store_support;
+mod support;
 
 use chrono::TimeDelta;
 use paydesk::clock::Zone;
 use paydesk::store::{DB_FILE, LinkQuery, QueryCost, Store, TimeRange};
 use rusqlite::StatementStatus;
-use store_support::{PROFILE, Shape, search_shapes, synthetic_link, synthetic_links};
+use support::store::{PROFILE, Shape, search_shapes, synthetic_link, synthetic_links};
 
 const LINKS: u64 = 100_000;
 

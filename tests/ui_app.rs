@@ -1,107 +1,43 @@
 //! The real `App`, driven by role and label through AccessKit (`egui_kittest`, no GPU), against
 //! the in-process sandbox that the built-in `sandbox` profile starts.
 
-mod app_support;
+mod support;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
-use app_support::{AppEnv, Start};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use paydesk::app::View;
 use paydesk::domain::LinkStatus;
 use paydesk::lang::Lang;
-use paydesk::printer::SlipSink;
 use paydesk::slip::Paper;
+use support::app::{AppEnv, Start};
 
-/// The shared app harness, and the fake CUPS tools slips go to.
-struct Env {
-    app: AppEnv,
-    /// Fake CUPS tools and the folder slips are saved in (see `fake_cups`).
-    cups: tempfile::TempDir,
-}
-
-impl std::ops::Deref for Env {
-    type Target = AppEnv;
-    fn deref(&self) -> &AppEnv {
-        &self.app
-    }
-}
-
-impl std::ops::DerefMut for Env {
-    fn deref_mut(&mut self) -> &mut AppEnv {
-        &mut self.app
-    }
-}
-
-/// A folder with fake `lpstat` and `lp` scripts: `lpstat -d` names the printer written in the
-/// file `printer` (no file: no default destination), `lp` keeps its arguments and input.
-fn fake_cups() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt as _;
-    let dir = tempfile::tempdir().expect("test set-up");
-    std::fs::create_dir(dir.path().join("saved")).expect("test set-up");
-    let d = dir.path().display();
-    let scripts = [
-        (
-            "lpstat",
-            format!(
-                r#"if [ -f "{d}/printer" ]; then
-  echo "system default destination: $(cat "{d}/printer")"
-else
-  echo "no system default destination"
-fi"#
-            ),
-        ),
-        (
-            "lp",
-            format!(
-                r#"printf '%s\n' "$@" > "{d}/lp-args"
-cat > "{d}/lp-stdin""#
-            ),
-        ),
-    ];
-    for (name, body) in scripts {
-        let path = dir.path().join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("test set-up");
-        let mut perm = std::fs::metadata(&path).expect("test set-up").permissions();
-        perm.set_mode(0o755);
-        std::fs::set_permissions(&path, perm).expect("test set-up");
-    }
-    dir
-}
-
-fn start() -> Env {
-    start_with_shop("Kadıköy Kahve Evi")
+fn start() -> AppEnv {
+    start_with_shop(support::app::SHOP)
 }
 
 /// The app on the built-in sandbox profile, with `shop` as the shop name of Settings.
-fn start_with_shop(shop: &str) -> Env {
-    let cups = fake_cups();
+fn start_with_shop(shop: &str) -> AppEnv {
     let start = Start {
         shop: shop.to_owned(),
         ..Start::default()
     };
-    let app = AppEnv::start(
+    AppEnv::start(
         start,
         |_| {},
         |options, _| {
             options.board_pace = paydesk::board::Budget::default().board;
             options.request_gap = Duration::from_millis(50);
-            options.slip_sink = SlipSink {
-                lpstat: cups.path().join("lpstat").into(),
-                lp: cups.path().join("lp").into(),
-                folder: Some(cups.path().join("saved")),
-            };
         },
-    );
-    Env { app, cups }
+    )
 }
 
-impl Env {
+impl AppEnv {
     /// Moves the focus away from the current field (the field counts as left).
     fn leave(&mut self) {
         self.harness.key_press(egui::Key::Escape);
@@ -369,7 +305,7 @@ fn the_customer_display_names_the_shop_only_when_set_never_the_profile() {
     // A label's text is its AccessKit value, other widgets' their label.
     let profile = env.app().profile_name();
     assert_eq!(profile, "sandbox");
-    let naming = |env: &Env| {
+    let naming = |env: &AppEnv| {
         env.harness
             .query_all_by(|n| {
                 [n.label(), n.value()]
@@ -648,7 +584,7 @@ fn every_sentence_renders_in_both_languages_with_the_shipped_fonts() {
     }
 }
 
-impl Env {
+impl AppEnv {
     /// Creates a link for `amount` from the New link view and waits for its result view.
     fn create_link(&mut self, amount: &str, description: &str) -> paydesk::api::wire::PaymentLink {
         self.type_into("Amount", amount);
@@ -928,11 +864,7 @@ fn print_slip_saves_the_slip_without_a_printer_and_prints_it_on_the_default_one(
     // No default printer: the PDF is saved in the folder and the note says where.
     env.click("Print slip");
     env.until_label("No default printer; the slip was saved as a PDF to");
-    let saved = env
-        .cups
-        .path()
-        .join("saved")
-        .join(format!("paydesk-slip-{order}.pdf"));
+    let saved = env.cups.saved().join(format!("paydesk-slip-{order}.pdf"));
     let note = format!(
         "No default printer; the slip was saved as a PDF to {}",
         saved.display()
@@ -950,10 +882,10 @@ fn print_slip_saves_the_slip_without_a_printer_and_prints_it_on_the_default_one(
     env.click("A6 sheet (105 × 148 mm)");
     assert_eq!(env.app().saved.slip_paper, Paper::A6);
     env.nav(View::NewLink);
-    std::fs::write(env.cups.path().join("printer"), "Counter_80").expect("test set-up");
+    env.cups.set_printer(Some("Counter_80"));
     env.click("Print slip");
     env.until_label("Slip sent to the printer Counter_80");
-    let args = std::fs::read_to_string(env.cups.path().join("lp-args")).expect("lp ran");
+    let args = env.cups.read("lp-args").expect("lp ran");
     assert_eq!(
         args.lines().collect::<Vec<_>>(),
         [
@@ -965,6 +897,6 @@ fn print_slip_saves_the_slip_without_a_printer_and_prints_it_on_the_default_one(
             "media=A6"
         ]
     );
-    let sent = std::fs::read(env.cups.path().join("lp-stdin")).expect("lp read the slip");
+    let sent = env.cups.lp_stdin().expect("lp read the slip");
     assert!(sent.starts_with(b"%PDF-"));
 }

@@ -4,15 +4,15 @@
 //! or mistyped code changes nothing but the note next to the field; a barcode typed in the
 //! Catalog view is saved by the worker and then scans.
 
-mod app_support;
+mod support;
 
 use std::path::Path;
 
-use app_support::{AppEnv, Start};
 use egui_kittest::kittest::{NodeT, Queryable};
 use paydesk::app::View;
 use paydesk::domain::{Barcode, ItemDraft};
 use paydesk::store::Store;
+use support::app::{AppEnv, Start};
 
 const SCAN: &str = "Scan barcode";
 /// Barcodes of the test catalog (ids of the sandbox's fixture, so links are accepted).

@@ -5,13 +5,12 @@
 //! manual clock that the app and the sandbox share, the background refresh keeps its budget
 //! (the sandbox counts the requests).
 
-mod app_support;
+mod support;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use app_support::{AppEnv, Start};
 use chrono::{DateTime, TimeDelta, Utc};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
@@ -21,29 +20,10 @@ use paydesk::clock::{Clock, ManualClock, SystemClock};
 use paydesk::domain::LinkStatus;
 use paydesk::domain::link::{KeyLimits, LinkContext};
 use paydesk::domain::{CatalogVariant, LinkDraft};
-use paydesk::notify::RecordingNotifier;
 use paydesk::service::Services;
 use paydesk::ui::link_result::Origin;
 use serde_json::Value;
-
-/// The shared app harness, and the notifications the app sent.
-struct Env {
-    app: AppEnv,
-    notices: Arc<RecordingNotifier>,
-}
-
-impl std::ops::Deref for Env {
-    type Target = AppEnv;
-    fn deref(&self) -> &AppEnv {
-        &self.app
-    }
-}
-
-impl std::ops::DerefMut for Env {
-    fn deref_mut(&mut self) -> &mut AppEnv {
-        &mut self.app
-    }
-}
+use support::app::{AppEnv, Start};
 
 /// Fast paces for flows on the real clock: a link is asked about 100 ms after it is seen,
 /// backing off to 400 ms, requests 50 ms apart.
@@ -59,7 +39,7 @@ fn fast() -> Budget {
     }
 }
 
-fn start(clock: Arc<dyn Clock>, budget: Budget, size: [f32; 2]) -> Env {
+fn start(clock: Arc<dyn Clock>, budget: Budget, size: [f32; 2]) -> AppEnv {
     start_with(clock, budget, size, |_| {})
 }
 
@@ -70,14 +50,13 @@ fn start_with(
     budget: Budget,
     size: [f32; 2],
     prepare: impl FnOnce(&Services),
-) -> Env {
-    let notices = Arc::new(RecordingNotifier::default());
+) -> AppEnv {
     let start = Start {
         clock,
         size,
         ..Start::default()
     };
-    let app = AppEnv::start(
+    AppEnv::start(
         start,
         |_| {},
         |options, services| {
@@ -86,13 +65,11 @@ fn start_with(
             options.poll_max = budget.focused.max;
             options.board_pace = budget.board;
             options.request_gap = budget.gap;
-            options.notifier = notices.clone();
         },
-    );
-    Env { app, notices }
+    )
 }
 
-impl Env {
+impl AppEnv {
     fn create(&mut self, amount: &str, partial: bool) -> paydesk::api::wire::PaymentLink {
         self.type_into("Amount", amount);
         if partial {
@@ -308,7 +285,7 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
 }
 
 /// One link-detail request as the sandbox saw it: (its time, link id).
-fn detail_requests(env: &Env) -> Vec<(DateTime<Utc>, String)> {
+fn detail_requests(env: &AppEnv) -> Vec<(DateTime<Utc>, String)> {
     let seen: Value =
         serde_json::from_str(&env.admin(reqwest::Method::GET, "/sandbox/requests", ""))
             .expect("the request log is JSON");

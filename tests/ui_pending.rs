@@ -4,12 +4,11 @@
 //! a network drop flipping the form to the QR with no click, and a stale row re-sent only
 //! after the Pending view's confirmation.
 
-mod app_support;
+mod support;
 
 use std::path::Path;
 use std::time::Duration;
 
-use app_support::{AppEnv, NEVER, Start};
 use chrono::Utc;
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -18,6 +17,7 @@ use paydesk::domain::link::{KeyLimits, LinkContext};
 use paydesk::domain::{CatalogVariant, LinkDraft};
 use paydesk::store::{JournalBegin, JournalKey, JournalState, NewJournalRow, Store};
 use paydesk::ui::new_link::FormLock;
+use support::app::{AppEnv, NEVER, Start};
 
 const CREATE: &str = "Create link (Ctrl+Enter)";
 const SEND_AGAIN: &str = "Send again (Ctrl+Enter)";

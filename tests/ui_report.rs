@@ -2,16 +2,17 @@
 //! driven through the real `App` by role and label (`egui_kittest`, no GPU) against the
 //! in-process sandbox of the built-in profile, as `tests/ui_app.rs` does.
 
-mod app_support;
+mod support;
 
 use std::time::{Duration, Instant};
 
-use app_support::{AppEnv, Start};
 use chrono::Local;
 use egui_kittest::kittest::Queryable;
 use paydesk::app::View;
 use paydesk::domain::{Currency, LinkStatus};
 use rust_decimal::Decimal;
+use support::app::{AppEnv, Start};
+use support::money::dec;
 
 /// The shared app harness, with this file's helpers.
 type Env = AppEnv;
@@ -66,10 +67,6 @@ impl AppEnv {
             app.shown.is_none() && app.new_link.draft.order_number != order
         });
     }
-}
-
-fn dec(s: &str) -> Decimal {
-    s.parse().expect("a decimal")
 }
 
 #[test]

@@ -14,23 +14,20 @@
 //! client adds beyond its two required commits; the target is ≤ 1 ms). Then criterion runs
 //! each on its own.
 
+#[path = "../support/mod.rs"]
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use paydesk::api::endpoints::LINK_CREATE;
-use paydesk::api::signer::{
-    HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, sign,
-};
-use paydesk::clock::{Clock, SystemClock};
 use paydesk::domain::link::{KeyLimits, LinkContext, LinkDraft};
-use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET, Sandbox, SandboxConfig, SandboxHandle};
+use paydesk::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
 use paydesk::secrets::MemoryStore;
-use paydesk::service::{Desk, Services};
-use paydesk::store::Profile;
+use paydesk::service::Desk;
 use rusqlite::Connection;
-use zeroize::Zeroizing;
 
 struct Bench {
     runtime: tokio::runtime::Runtime,
@@ -82,21 +79,12 @@ impl Bench {
 
         let sandbox = Sandbox::spawn_background(SandboxConfig::default()).expect("sandbox starts");
         let data_dir = disk_dir();
-        let services = Services::open(
+        let services = support::services::open_on_disk(
             data_dir.path(),
             Arc::new(MemoryStore::new()),
-            Arc::new(SystemClock),
-            Some(Zeroizing::new(DEMO_API_SECRET.to_owned())),
-        )
-        .expect("the store opens");
-        services
-            .with_store_locked(|s| {
-                s.profile_add(
-                    &Profile::new("bench", sandbox.base_url(), DEMO_API_KEY),
-                    chrono::Utc::now(),
-                )
-            })
-            .expect("a profile");
+            "bench",
+            &sandbox.base_url(),
+        );
         let desk = services.desk("bench").expect("a desk");
         let url = format!("{}{}", sandbox.base_url(), LINK_CREATE.path);
         Bench {
@@ -167,26 +155,15 @@ impl Bench {
         );
         let start = Instant::now();
         self.runtime.block_on(async {
-            let h = sign(
-                DEMO_API_KEY,
-                DEMO_API_SECRET,
-                SystemClock.now_millis(),
-                "POST",
-                LINK_CREATE.path,
-                body.as_bytes(),
-            );
-            let r = self
-                .http
-                .post(&self.url)
-                .header("Content-Type", "application/json")
-                .header(HEADER_API_KEY, h.api_key)
-                .header(HEADER_TIMESTAMP, h.timestamp)
-                .header(HEADER_SIGNATURE, h.signature)
-                .header(HEADER_IDEMPOTENCY_KEY, format!("link-BENCH-H-{i}"))
-                .body(body)
-                .send()
-                .await
-                .expect("the sandbox answers");
+            let r = support::links::signed_create(
+                &self.http,
+                &self.url,
+                body,
+                format!("link-BENCH-H-{i}"),
+            )
+            .send()
+            .await
+            .expect("the sandbox answers");
             assert_eq!(r.status(), 200);
             r.bytes().await.expect("a body");
         });

@@ -5,17 +5,16 @@
 //! pool, and every request is a fresh body with a fresh `Idempotency-Key`, signed anew.
 //! Criterion reports the throughput in elements (= link creates) per second.
 
+#[path = "../support/mod.rs"]
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use paydesk::api::endpoints::LINK_CREATE;
-use paydesk::api::signer::{
-    HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, sign,
-};
-use paydesk::clock::{Clock, SystemClock};
-use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET, Sandbox, SandboxConfig};
+use paydesk::sandbox::{Sandbox, SandboxConfig};
 
 const CLIENTS: u32 = 64;
 
@@ -45,22 +44,12 @@ impl Bench {
                                 r#"{{"amount":"{}.50","orderNumber":"BENCH-{i}","description":"bench"}}"#,
                                 100 + i % 900
                             );
-                            let h = sign(
-                                DEMO_API_KEY,
-                                DEMO_API_SECRET,
-                                SystemClock.now_millis(),
-                                "POST",
-                                LINK_CREATE.path,
-                                body.as_bytes(),
-                            );
-                            let r = http
-                                .post(&url)
-                                .header("Content-Type", "application/json")
-                                .header(HEADER_API_KEY, h.api_key)
-                                .header(HEADER_TIMESTAMP, h.timestamp)
-                                .header(HEADER_SIGNATURE, h.signature)
-                                .header(HEADER_IDEMPOTENCY_KEY, format!("link-BENCH-{i}"))
-                                .body(body)
+                            let r = support::links::signed_create(
+                                &http,
+                                &url,
+                                body,
+                                format!("link-BENCH-{i}"),
+                            )
                                 .send()
                                 .await
                                 .expect("the sandbox answers");

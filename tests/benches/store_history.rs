@@ -23,8 +23,8 @@
     reason = "bench setup: a failed unwrap stops the bench with its location"
 )]
 
-#[path = "../store_support/mod.rs"]
-mod store_support;
+#[path = "../support/mod.rs"]
+mod support;
 
 use std::hint::black_box;
 use std::path::Path;
@@ -36,7 +36,7 @@ use paydesk::clock::Zone;
 use paydesk::store::{
     DB_FILE, JournalBegin, JournalKey, LinkQuery, NewJournalRow, Store, TimeRange, migrations,
 };
-use store_support::{PROFILE, Shape, base_time, search_shapes, synthetic_link, synthetic_links};
+use support::store::{PROFILE, Shape, base_time, search_shapes, synthetic_link, synthetic_links};
 
 /// 1,000,000 links under `cargo bench`; a smoke-sized history when `cargo test` runs the
 /// bench once (criterion's test mode), so the test suite stays fast.

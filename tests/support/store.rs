@@ -1,8 +1,6 @@
 //! Synthetic link histories, shared by the store tests and the history bench: deterministic,
 //! so a test can compute the expected answer of a search from the same generator.
 
-#![allow(dead_code)] // reason: each test crate uses a different part of this module
-
 use chrono::{DateTime, TimeDelta, Utc};
 use paydesk::api::wire::PaymentLink;
 use paydesk::domain::{Currency, LinkStatus};

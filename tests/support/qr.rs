@@ -2,9 +2,6 @@
 //! PNG (any colour type, 8 or 16 bits) or from grey pixels. What the customer's phone sees must
 //! be exactly the payment URL.
 
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
 /// A grey picture: width, height and one byte per pixel, row by row.
 #[derive(Debug, Clone)]
 pub struct Grey {

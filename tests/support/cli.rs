@@ -2,15 +2,10 @@
 //! with a temporary data directory, and start a sandbox that outlives the CLI processes so a
 //! test can inject faults and read what the server holds through its admin handle.
 
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
-pub mod policy;
-
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{BufRead as _, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use paydesk::api::wire::PaymentLink;
 use paydesk::sandbox::{
@@ -206,78 +201,24 @@ pub fn contains_bytes(hay: &[u8], needle: &[u8]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
-/// Library-level services over `store` for profile `test` pointing at `base_url` (demo key;
-/// the demo secret given as the environment secret, nothing in the keyring), with the fast
-/// retry policy and the given total timeout. A store reopened from its file keeps the profile
-/// it already has.
-pub fn library_services(
-    store: paydesk::store::Store,
-    base_url: &str,
-    total_timeout: std::time::Duration,
-) -> paydesk::service::Services {
-    use std::sync::Arc;
-    let mut store = store;
-    let known = store
-        .profile_get("test")
-        .expect("the profiles read")
-        .is_some_and(|p| p.base_url == base_url);
-    if !known {
-        store
-            .profile_add(
-                &paydesk::store::Profile::new("test", base_url, DEMO_API_KEY),
-                chrono::Utc::now(),
-            )
-            .expect("the profile is stored");
-    }
-    paydesk::service::Services::with_store(
-        store,
-        None,
-        Arc::new(paydesk::secrets::MemoryStore::new()),
-        Arc::new(paydesk::clock::SystemClock),
-        Some(zeroize::Zeroizing::new(DEMO_API_SECRET.to_owned())),
-    )
-    .with_retry_policy(policy::FAST_POLICY)
-    .with_timeouts(std::time::Duration::from_secs(2), total_timeout)
-}
-
-/// A validated link request for `order` of `amount` TRY (no items).
-pub fn link_request(order: &str, amount: &str) -> paydesk::domain::link::LinkRequest {
-    let draft = paydesk::domain::link::LinkDraft {
-        amount: amount.to_owned(),
-        order_number: order.to_owned(),
-        ..paydesk::domain::link::LinkDraft::default()
-    };
-    let catalog: Vec<paydesk::domain::CatalogVariant> = Vec::new();
-    let ctx = paydesk::domain::link::LinkContext {
-        now: chrono::Utc::now(),
-        catalog: &catalog,
-        limits: paydesk::domain::link::KeyLimits::default(),
-    };
-    draft.validate(&ctx).expect("a valid link draft")
-}
-
-/// Every link of the profile in the local history, by order number.
-pub fn history_orders(desk: &paydesk::service::Desk) -> HashMap<String, Vec<PaymentLink>> {
-    let mut by_order: HashMap<String, Vec<PaymentLink>> = HashMap::new();
-    let mut before = None;
-    loop {
-        let page = desk
-            .history(&paydesk::store::LinkQuery {
-                text: None,
-                status: None,
-                limit: 500,
-                before,
-            })
-            .expect("history reads");
-        for stored in page.links {
-            by_order
-                .entry(stored.link.order_number.clone().unwrap_or_default())
-                .or_default()
-                .push(stored.link);
-        }
-        match page.next {
-            Some(cursor) => before = Some(cursor),
-            None => return by_order,
-        }
-    }
+/// `paydesk sandbox --state FILE` on a free port, without the API secret in its environment,
+/// its standard error going to `stderr`. Returns the child and the first line it printed on
+/// stdout (`paydesk sandbox listening on URL` when it serves; nothing when it refused and
+/// ended).
+pub fn sandbox_process(state: &Path, stderr: Stdio) -> (Child, String) {
+    let mut child = Command::new(BIN)
+        .args(["sandbox", "--addr", "127.0.0.1:0", "--state"])
+        .arg(state)
+        .env_remove("PAYDESK_API_SECRET")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("the paydesk binary starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("stdout reads");
+    (child, first)
 }

@@ -1,12 +1,9 @@
 //! Shared helpers of the sandbox integration tests: start a sandbox with a manual clock and
 //! a fixed seed, and a small signed client built on `api::signer::sign` and reqwest.
 
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
 use std::sync::Arc;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::Duration;
 use paydesk::api::signer::{
     HEADER_API_KEY, HEADER_IDEMPOTENCY_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, sign,
 };
@@ -16,12 +13,7 @@ use paydesk::sandbox::{
 };
 use serde_json::Value;
 
-/// 2026-11-22T10:00:00Z: the tests' "now".
-pub fn t0() -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
-        .expect("a valid RFC 3339 literal")
-        .with_timezone(&Utc)
-}
+use super::time::t0;
 
 pub fn manual_clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::new(t0()))

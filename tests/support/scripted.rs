@@ -8,9 +8,6 @@
 //! path. An empty script answers truthfully: link create commits (or replays the stored link
 //! for the same key and body), the reads answer a plausible content.
 
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::net::{IpAddr, SocketAddr};

@@ -1,17 +1,12 @@
 //! The real `App` in a kittest harness (no GPU, driven by role and label through AccessKit),
 //! on a fresh data folder whose built-in `sandbox` profile starts the sandbox in-process: the
-//! set-up and the steps every UI test file shares. A file adds its own options through
-//! `configure` and its own helpers in an `impl` of its own.
+//! set-up and the steps every UI test file shares. Slips go to fake CUPS tools and
+//! notifications are recorded. A file adds its own options through `configure` and its own
+//! helpers in an `impl AppEnv` of its own.
 //!
 //! Frames run as eframe's event loop runs them: the next one when the app asks for it (the
 //! worker's wake when a result is in, the app's own `request_repaint_after`), never on a
 //! timer of the test's. Views are opened through the navigation, as a clerk does.
-
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
-#[path = "../core_support/policy.rs"]
-mod policy;
 
 use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -22,9 +17,13 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use paydesk::app::{App, AppOptions, Connection, SavedState, View};
 use paydesk::clock::{Clock, SystemClock};
 use paydesk::lang::Lang;
+use paydesk::notify::RecordingNotifier;
 use paydesk::secrets::{OsSecrets, WithoutKeyring};
 use paydesk::service::Services;
 use paydesk::ui::theme::ThemeChoice;
+
+use super::cups::FakeCups;
+use super::policy;
 
 /// The shop name the tests' Settings hold.
 pub const SHOP: &str = "Kadıköy Kahve Evi";
@@ -101,6 +100,10 @@ pub struct AppEnv {
     pub services: Arc<Services>,
     /// The app's secret store.
     pub secrets: Arc<OsSecrets>,
+    /// The fake CUPS tools slips go to (saved in its `saved` folder without a printer).
+    pub cups: FakeCups,
+    /// The notifications the app sent.
+    pub notices: Arc<RecordingNotifier>,
     /// The window.
     pub harness: Harness<'static, Option<App>>,
     /// The app's requests for a frame.
@@ -127,6 +130,8 @@ impl AppEnv {
                 .expect("test set-up")
                 .with_retry_policy(policy::FAST_POLICY),
         );
+        let cups = FakeCups::new();
+        let notices = Arc::new(RecordingNotifier::default());
         let mut options = AppOptions {
             data_dir: Some(dir.path().to_owned()),
             services: Some(Arc::clone(&services)),
@@ -134,7 +139,8 @@ impl AppEnv {
             clock: start.clock,
             poll_interval: Duration::from_millis(100),
             poll_max: Duration::from_millis(400),
-            notifier: Arc::new(paydesk::notify::RecordingNotifier::default()),
+            notifier: notices.clone(),
+            slip_sink: cups.sink(&cups.saved()),
             // No background re-send unless a test asks (tests/ui_pending.rs).
             resend_first: NEVER,
             resend_max: NEVER,
@@ -170,6 +176,8 @@ impl AppEnv {
             dir,
             services,
             secrets,
+            cups,
+            notices,
             harness,
             wakes,
         };

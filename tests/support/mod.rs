@@ -1,0 +1,29 @@
+//! What the suites share, written once:
+//! - `app`: the real app in a kittest harness, on the built-in sandbox profile;
+//! - `cli`: the real binary on a temporary data folder, and a sandbox that outlives it;
+//! - `cups`: fake `lpstat` and `lp`;
+//! - `services`: library-level services for a test server; `policy`: the fast retry policy;
+//! - `sandbox`: the sandbox on a manual clock and a small signed client for it;
+//! - `scripted`: a raw-HTTP server that answers as scripted;
+//! - `store`: synthetic link histories and the search shapes measured on them;
+//! - `qr`: QR pictures read back;
+//! - `money`, `time`, `links`: amounts, moments, links and link requests.
+//!
+//! Each `tests/*.rs` is a crate of its own and includes this tree with `mod support;`; a bench
+//! under `tests/benches/` with `#[path = "../support/mod.rs"] mod support;`.
+
+// reason: each test crate uses a different part of this module
+#![allow(dead_code)]
+
+pub mod app;
+pub mod cli;
+pub mod cups;
+pub mod links;
+pub mod money;
+pub mod policy;
+pub mod qr;
+pub mod sandbox;
+pub mod scripted;
+pub mod services;
+pub mod store;
+pub mod time;
