@@ -7,8 +7,17 @@
 //! does I/O; an idle window requests no repaint at all, and timed work (the board's refresh,
 //! the background re-send, a countdown on screen) uses `request_repaint_after`.
 
+pub mod board;
+pub mod card;
+pub mod catalog;
 pub mod errors;
+pub mod history;
+pub mod installments;
+pub mod link;
 pub mod logic;
+pub mod pending;
+pub mod profiles;
+pub mod report;
 pub mod run;
 mod shell;
 pub mod state;

@@ -6,6 +6,7 @@ use egui::{RichText, Ui};
 
 use crate::app::{App, Command, Connection, View};
 use crate::lang::Lang;
+use crate::ui::ProfilesCommand;
 use crate::ui::ViewCtx;
 use crate::ui::board::{PANEL_WIDTH, WIDE};
 use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
@@ -53,7 +54,7 @@ impl App {
                         text = format!("{text} ({open})");
                     }
                     if ui.selectable_label(self.view == v, text).clicked() {
-                        commands.push(Command::Navigate(v));
+                        commands.push(Command::Navigate { view: v });
                     }
                 }
             });
@@ -152,7 +153,9 @@ impl App {
                             .clicked()
                             && p.name != current
                         {
-                            commands.push(Command::SwitchProfile(p.name.clone()));
+                            commands.push(Command::Profiles(ProfilesCommand::Switch {
+                                name: p.name.clone(),
+                            }));
                         }
                     }
                 });
@@ -187,7 +190,9 @@ impl App {
                 )
                 .interact(egui::Sense::click());
                 if r.clicked() {
-                    commands.push(Command::Navigate(View::Pending));
+                    commands.push(Command::Navigate {
+                        view: View::Pending,
+                    });
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

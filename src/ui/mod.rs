@@ -25,7 +25,10 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-pub use self::command::{Command, View};
+pub use self::command::{
+    BoardCommand, CardCommand, CatalogCommand, Command, HistoryCommand, InstallmentsCommand,
+    LinkCommand, PendingCommand, ProfilesCommand, ReportCommand, View,
+};
 use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};
 use crate::lang::Lang;

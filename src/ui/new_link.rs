@@ -34,6 +34,7 @@ use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
+use crate::ui::command::{LinkCommand, PendingCommand};
 use crate::ui::text::T;
 use crate::ui::{theme, widgets};
 
@@ -395,10 +396,10 @@ impl NewLinkForm {
                     if (button.clicked() || pressed) && ready {
                         self.sending = true;
                         self.note = None;
-                        cx.emit(Command::RetryPending {
+                        cx.emit(Command::Pending(PendingCommand::Retry {
                             key: key.clone(),
                             force: false,
-                        });
+                        }));
                     }
                 }
                 FormLock::Stale => {
@@ -409,7 +410,9 @@ impl NewLinkForm {
                         )
                         .clicked()
                     {
-                        cx.emit(Command::Navigate(crate::ui::View::Pending));
+                        cx.emit(Command::Navigate {
+                            view: crate::ui::View::Pending,
+                        });
                     }
                 }
             }
@@ -440,7 +443,7 @@ impl NewLinkForm {
             ui.horizontal(|ui| {
                 if ui.button(T::StartNewSale.get(lang)).clicked() {
                     self.confirm_new = false;
-                    cx.emit(Command::NewLink);
+                    cx.emit(Command::Link(LinkCommand::New));
                 }
                 if ui.button(T::CancelDialog.get(lang)).clicked() {
                     self.confirm_new = false;
@@ -1356,7 +1359,9 @@ impl NewLinkForm {
             self.sending = true;
             self.note = None;
             self.sent_key = Some(request.idempotency_key());
-            cx.emit(Command::CreateLink(Box::new(request)));
+            cx.emit(Command::Link(LinkCommand::Create {
+                request: Box::new(request),
+            }));
         }
     }
 

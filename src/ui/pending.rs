@@ -13,6 +13,7 @@ use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::PendingCommand;
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -127,10 +128,10 @@ impl PendingView {
                                     self.confirm_stale = Some(key.clone());
                                 } else {
                                     self.busy.push(key.clone());
-                                    cx.emit(Command::RetryPending {
+                                    cx.emit(Command::Pending(PendingCommand::Retry {
                                         key: key.clone(),
                                         force: false,
-                                    });
+                                    }));
                                 }
                             }
                             let abandon = ui.add_enabled(
@@ -143,7 +144,7 @@ impl PendingView {
                             });
                             if abandon.clicked() {
                                 self.busy.push(key.clone());
-                                cx.emit(Command::AbandonPending(key));
+                                cx.emit(Command::Pending(PendingCommand::Abandon { key }));
                             }
                             ui.end_row();
                         }
@@ -202,7 +203,7 @@ impl PendingView {
             Some(true) => {
                 self.confirm_stale = None;
                 self.busy.push(key.clone());
-                cx.emit(Command::RetryPending { key, force: true });
+                cx.emit(Command::Pending(PendingCommand::Retry { key, force: true }));
             }
             Some(false) => self.confirm_stale = None,
             None => {}

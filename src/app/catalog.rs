@@ -1,0 +1,145 @@
+//! The local catalog: CSV preview and import, and barcode edits.
+
+use std::collections::HashMap;
+
+use super::App;
+use super::errors::JobError;
+use super::logic::Msg;
+use crate::domain::CatalogVariant;
+use crate::service::DeskError;
+use crate::store::{CsvImport, CsvParsed};
+use crate::ui::CatalogCommand;
+use crate::ui::catalog::CsvOutcome;
+use crate::ui::problem::Explain;
+
+/// The catalog after a change.
+pub type Catalog = HashMap<String, CatalogVariant>;
+
+/// A background result of the catalog view.
+#[derive(Debug)]
+pub enum CatalogResult {
+    /// A CSV preview or import ended (with the catalog after an import), or the file could not
+    /// be read or the store failed.
+    Csv {
+        /// The outcome and, after an import, the catalog.
+        result: Result<(CsvOutcome, Option<Catalog>), JobError>,
+    },
+    /// A barcode edit ended.
+    BarcodeSaved {
+        /// The variant id.
+        variant_id: String,
+        /// The catalog after it, or why it was not saved.
+        result: Result<Catalog, JobError>,
+    },
+}
+
+impl App {
+    /// Runs a catalog command.
+    pub(crate) fn run_catalog(&mut self, command: CatalogCommand) {
+        match command {
+            CatalogCommand::Preview { path } => {
+                if self.desk_or_idle().is_some() {
+                    self.catalog_csv(path, false);
+                }
+            }
+            CatalogCommand::Import { path } => {
+                if self.desk_or_idle().is_some() {
+                    self.catalog_csv(path, true);
+                }
+            }
+            CatalogCommand::SetBarcode {
+                variant_id,
+                barcode,
+            } => {
+                let Some(services) = self.services.clone() else {
+                    self.catalog_view.barcode_saving.remove(&variant_id);
+                    return;
+                };
+                self.spawn(async move {
+                    let id = variant_id.clone();
+                    let result = tokio::task::spawn_blocking(move || {
+                        services
+                            .with_store_locked(|s| {
+                                s.catalog_set_barcode(&variant_id, barcode.as_ref())?;
+                                s.catalog_map()
+                            })
+                            .map_err(JobError::from)
+                    })
+                    .await
+                    .map_err(JobError::from)
+                    .and_then(|r| r);
+                    Msg::Catalog(CatalogResult::BarcodeSaved {
+                        variant_id: id,
+                        result,
+                    })
+                });
+            }
+        }
+    }
+
+    fn catalog_csv(&mut self, path: String, import: bool) {
+        let Some(services) = self.services.clone() else {
+            self.catalog_view.busy = false;
+            return;
+        };
+        self.spawn(async move {
+            let csv = |result| Msg::Catalog(CatalogResult::Csv { result });
+            // At most the catalog limit, read before the store is locked.
+            let bytes = match crate::store::read_catalog_file(std::path::Path::new(&path)) {
+                Ok(b) => b,
+                Err(crate::store::StoreError::Io { source, .. }) => {
+                    return csv(Err(JobError::file(&path)(source)));
+                }
+                Err(e) => return csv(Err(JobError::from(DeskError::from(e)))),
+            };
+            let r = if import {
+                services.with_store_locked(|s| {
+                    let done: CsvImport = s.catalog_import_csv(&bytes[..])?;
+                    let map = s.catalog_map()?;
+                    Ok((CsvOutcome::Imported(done), Some(map)))
+                })
+            } else {
+                services.with_store_locked(|s| {
+                    let parsed: CsvParsed = s.catalog_preview_csv(&bytes[..])?;
+                    Ok((CsvOutcome::Preview(parsed), None))
+                })
+            };
+            csv(r.map_err(JobError::from))
+        });
+    }
+
+    /// Takes a catalog result into the state.
+    pub(crate) fn apply_catalog(&mut self, result: CatalogResult) {
+        let lang = self.lang();
+        match result {
+            CatalogResult::Csv { result } => {
+                self.catalog_view.busy = false;
+                match result {
+                    Ok((outcome, catalog)) => {
+                        self.catalog_view.outcome = Some(outcome);
+                        if let Some(c) = catalog {
+                            self.set_catalog(c);
+                        }
+                    }
+                    Err(e) => {
+                        self.catalog_view.outcome = Some(CsvOutcome::Error(e.problem(lang)));
+                    }
+                }
+            }
+            CatalogResult::BarcodeSaved { variant_id, result } => {
+                self.catalog_view.barcode_saving.remove(&variant_id);
+                match result {
+                    Ok(catalog) => {
+                        self.catalog_view.barcode_edits.remove(&variant_id);
+                        self.catalog_view.barcode_errors.remove(&variant_id);
+                        self.set_catalog(catalog);
+                    }
+                    Err(e) => {
+                        let why = e.problem(lang).sentence;
+                        self.catalog_view.barcode_errors.insert(variant_id, why);
+                    }
+                }
+            }
+        }
+    }
+}

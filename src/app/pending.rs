@@ -1,0 +1,249 @@
+//! The journal's open rows: Retry and Abandon in the Pending view, and the background
+//! re-send of every pending row (start-up, the connection back, a probe while it is down).
+
+use std::time::Instant;
+
+use super::App;
+use super::Connection;
+use super::link::server_answered;
+use super::logic::Msg;
+use crate::api::wire::PaymentLink;
+use crate::service::{CreateError, DeskError};
+use crate::store::{JournalRow, JournalState};
+use crate::ui::PendingCommand;
+use crate::ui::problem::{Explain, Note};
+use crate::ui::text::T;
+
+/// Each re-sent row's key and outcome.
+pub type RowOutcomes = Vec<(String, Result<PaymentLink, CreateError>)>;
+
+/// A background result about the journal's open rows.
+#[derive(Debug)]
+pub enum PendingResult {
+    /// A Retry ended.
+    Retried {
+        /// Idempotency key.
+        key: String,
+        /// The outcome.
+        result: Result<PaymentLink, CreateError>,
+        /// The journal's open rows after it.
+        rows: Option<Vec<JournalRow>>,
+    },
+    /// An Abandon ended.
+    Abandoned {
+        /// Idempotency key.
+        key: String,
+        /// The journal's open rows after it, or why it failed.
+        result: Result<Vec<JournalRow>, DeskError>,
+    },
+    /// A re-send of every pending row ended.
+    Resumed {
+        /// The profile whose rows were sent (a switch meanwhile drops the answer).
+        profile: String,
+        /// Each row's key and outcome.
+        result: Result<RowOutcomes, DeskError>,
+        /// The journal's open rows after it.
+        rows: Option<Vec<JournalRow>>,
+    },
+}
+
+impl App {
+    /// Runs a pending command.
+    pub(crate) fn run_pending(&mut self, command: PendingCommand) {
+        let Some(desk) = self.desk_or_idle() else {
+            return;
+        };
+        match command {
+            PendingCommand::Retry { key, force } => {
+                self.spawn(async move {
+                    let result = desk.retry_pending(&key, force).await;
+                    let rows = desk.pending().ok();
+                    Msg::Pending(PendingResult::Retried { key, result, rows })
+                });
+            }
+            PendingCommand::Abandon { key } => {
+                self.spawn(async move {
+                    let result = desk.abandon_pending(&key).and_then(|()| desk.pending());
+                    Msg::Pending(PendingResult::Abandoned { key, result })
+                });
+            }
+        }
+    }
+
+    /// Takes a pending result into the state.
+    pub(crate) fn apply_pending(&mut self, result: PendingResult) {
+        let lang = self.lang();
+        match result {
+            PendingResult::Retried { key, result, rows } => {
+                self.pending.busy.retain(|k| *k != key);
+                if let Some(rows) = rows {
+                    self.pending.rows = rows;
+                }
+                self.note_create(&result);
+                if let Ok(link) = &result {
+                    self.link_made(link);
+                }
+                self.pending.note = Some(match &result {
+                    Ok(link) => {
+                        self.history.invalidate();
+                        let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
+                        Note::Done(format!("{order}: {}", T::StateCompleted.get(lang)))
+                    }
+                    Err(e) => Note::Failed(e.problem(lang)),
+                });
+                if self.form_key() == Some(key.as_str()) {
+                    self.form_answer(result);
+                }
+            }
+            PendingResult::Abandoned { key, result } => {
+                self.pending.busy.retain(|k| *k != key);
+                match result {
+                    Ok(rows) => self.pending.rows = rows,
+                    Err(e) => self.pending.note = Some(Note::Failed(e.problem(lang))),
+                }
+            }
+            PendingResult::Resumed {
+                profile,
+                result,
+                rows,
+            } => self.resumed(&profile, result, rows),
+        }
+    }
+
+    /// Sends every pending row of the profile again, in the background (the desk's resume:
+    /// the retry policy's backoff per row; a row another request is driving is skipped).
+    pub(crate) fn start_resend(&mut self) {
+        let Some(desk) = self.desk.clone() else {
+            return;
+        };
+        self.resend.running = true;
+        self.resend.due = false;
+        self.resend.next = None;
+        let profile = desk.profile().name.clone();
+        self.spawn(async move {
+            let result = desk.resume_pending().await;
+            let rows = desk.pending().ok();
+            Msg::Pending(PendingResult::Resumed {
+                profile,
+                result,
+                rows,
+            })
+        });
+    }
+
+    /// A background re-send ended: each row's outcome goes where it belongs (the form's order
+    /// to the form), and the connection and the next try follow from whether anything answered.
+    fn resumed(
+        &mut self,
+        profile: &str,
+        result: Result<RowOutcomes, DeskError>,
+        rows: Option<Vec<JournalRow>>,
+    ) {
+        if self.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile) {
+            return;
+        }
+        let lang = self.lang();
+        self.resend.running = false;
+        if let Some(rows) = rows {
+            self.pending.rows = rows;
+        }
+        let outcomes = match result {
+            Ok(outcomes) => outcomes,
+            Err(e) => {
+                self.pending.note = Some(Note::Failed(e.problem(lang)));
+                self.resend_later();
+                return;
+            }
+        };
+        let mut silent = None;
+        let mut answered = false;
+        for (key, outcome) in outcomes {
+            // Another request of this app is sending the row; its own answer will come.
+            if matches!(outcome, Err(CreateError::InProgress { .. })) {
+                continue;
+            }
+            match (server_answered(&outcome), &outcome) {
+                (Some(false), Err(CreateError::Unknown { error, .. })) => {
+                    silent = Some(error.sentence(lang));
+                }
+                (Some(true), _) => answered = true,
+                _ => {}
+            }
+            if let Ok(link) = &outcome {
+                self.link_made(link);
+                self.history.invalidate();
+                let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
+                self.pending.note = Some(Note::Done(format!(
+                    "{order}: {}",
+                    T::StateCompleted.get(lang)
+                )));
+            }
+            if self.form_key() == Some(key.as_str()) {
+                self.form_answer(outcome);
+            }
+        }
+        // Set directly: this answer must not count as "the connection came back" and start
+        // another re-send at once.
+        if let Some(why) = silent {
+            self.connection = Connection::Disconnected(why);
+            self.resend_later();
+        } else {
+            if answered {
+                self.connection = Connection::Connected;
+            }
+            self.resend.interval = self.options.resend_first;
+            self.resend.next = None;
+        }
+    }
+
+    /// The server still does not answer: try again after twice the last wait (capped).
+    fn resend_later(&mut self) {
+        self.resend.interval = (self.resend.interval * 2).min(self.options.resend_max);
+        self.resend.next = Some(Instant::now() + self.resend.interval);
+    }
+
+    /// Starts a background re-send when one is due: at once when the connection has come back,
+    /// on the backoff while it is down. Asks for a repaint when the next one will be due, so an
+    /// idle window wakes for it and for nothing else.
+    pub(crate) fn schedule_resend(&mut self) {
+        if self.resend.running
+            || self.desk.is_none()
+            || self.new_link.sending
+            || !self.pending.busy.is_empty()
+        {
+            return;
+        }
+        let now = self.options.clock.now();
+        let open = self
+            .pending
+            .rows
+            .iter()
+            .any(|r| r.state == JournalState::Pending && !r.is_stale_at(now));
+        if !open {
+            self.resend.due = false;
+            self.resend.next = None;
+            self.resend.interval = self.options.resend_first;
+            return;
+        }
+        if self.resend.due {
+            self.start_resend();
+            return;
+        }
+        if !matches!(self.connection, Connection::Disconnected(_)) {
+            self.resend.next = None;
+            return;
+        }
+        let at = Instant::now();
+        if self.resend.next.is_none() {
+            self.resend.next = Some(at + self.resend.interval);
+            // Draw the planned time now rather than when it is due.
+            self.ctx.request_repaint();
+        }
+        let next = self.resend.next.unwrap_or(at);
+        if next <= at {
+            self.start_resend();
+        } else {
+            self.ctx.request_repaint_after(next - at);
+        }
+    }
+}
