@@ -106,3 +106,82 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{answers, app, make_link};
+    use crate::ui::BoardCommand;
+
+    #[test]
+    fn a_stale_board_reads_its_rows_and_shows_them() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.shown = None;
+        app.board.stale = true;
+        app.schedule_board();
+        assert!(app.board.loading);
+        let rows = answers(&mut app)
+            .into_iter()
+            .find(|m| matches!(m, Msg::Board(_)))
+            .expect("the rows are read");
+        let Msg::Board(BoardResult::Rows {
+            profile,
+            result: Ok(links),
+        }) = &rows
+        else {
+            panic!("{rows:?}");
+        };
+        assert_eq!(profile, crate::service::SANDBOX_PROFILE);
+        assert_eq!(links.len(), 1);
+        app.on_msg(rows);
+        assert!(!app.board.loading);
+        assert_eq!(app.board.rows.len(), 1);
+        assert_eq!(app.board.rows[0].link.id, link.id);
+    }
+
+    #[test]
+    fn rows_of_another_profile_are_dropped() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        let stored = app.desk.clone().unwrap().board_links().unwrap();
+        assert_eq!(stored.len(), 1);
+        app.board.loading = true;
+        app.apply_board(BoardResult::Rows {
+            profile: "another".into(),
+            result: Ok(stored),
+        });
+        assert!(!app.board.loading);
+        assert!(app.board.rows.iter().all(|r| r.link.id != link.id));
+    }
+
+    #[test]
+    fn rows_that_cannot_be_read_are_said() {
+        let mut app = app();
+        app.apply_board(BoardResult::Rows {
+            profile: crate::service::SANDBOX_PROFILE.into(),
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.board.error.is_some());
+        assert!(app.board.loaded_at.is_some());
+    }
+
+    #[test]
+    fn show_opens_a_row_in_the_result_view_on_the_board() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.shown = None;
+        app.board.stale = true;
+        app.schedule_board();
+        crate::app::testing::settle(&mut app);
+        app.view = View::History;
+        app.run(Command::Board(BoardCommand::Show {
+            id: link.id.clone(),
+        }));
+        let shown = app.shown.as_ref().expect("shown");
+        assert_eq!(shown.link.id, link.id);
+        assert_eq!(shown.origin, Origin::Board);
+        assert_eq!(app.view, View::Board);
+    }
+}

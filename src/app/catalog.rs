@@ -143,3 +143,126 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{app, only, run};
+    use crate::domain::Barcode;
+
+    const CSV: &str =
+        "id,name,unit_price,currency\nV-1,Filtre kahve,85.00,TRY\nV-2,Simit,15.50,TRY\n";
+
+    fn csv_file() -> (tempfile::TempDir, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("catalog.csv");
+        std::fs::write(&path, CSV).unwrap();
+        (dir, path.display().to_string())
+    }
+
+    fn import(app: &mut App) {
+        let (_dir, path) = csv_file();
+        let answer = only(run(app, Command::Catalog(CatalogCommand::Import { path })));
+        app.on_msg(answer);
+    }
+
+    #[test]
+    fn preview_parses_the_file_without_writing() {
+        let mut app = app();
+        let (_dir, path) = csv_file();
+        app.catalog_view.busy = true;
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::Preview { path }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::Catalog(CatalogResult::Csv { result: Ok((CsvOutcome::Preview(p), None)) })
+                if p.variants.len() == 2
+        ));
+        app.on_msg(answer);
+        assert!(!app.catalog_view.busy);
+        assert!(matches!(
+            app.catalog_view.outcome,
+            Some(CsvOutcome::Preview(_))
+        ));
+        assert!(app.catalog.is_empty(), "nothing imported");
+    }
+
+    #[test]
+    fn import_writes_the_catalog_and_the_app_holds_it() {
+        let mut app = app();
+        let (_dir, path) = csv_file();
+        app.catalog_view.busy = true;
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::Import { path }),
+        ));
+        app.on_msg(answer);
+        assert!(!app.catalog_view.busy);
+        assert!(matches!(
+            &app.catalog_view.outcome,
+            Some(CsvOutcome::Imported(done)) if done.imported == 2
+        ));
+        assert_eq!(app.catalog.len(), 2);
+        assert!(app.catalog.contains_key("V-1"));
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_is_said() {
+        let mut app = app();
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::Preview {
+                path: "/nonexistent/catalog.csv".into(),
+            }),
+        ));
+        app.on_msg(answer);
+        assert!(matches!(
+            app.catalog_view.outcome,
+            Some(CsvOutcome::Error(_))
+        ));
+    }
+
+    #[test]
+    fn set_barcode_saves_it_and_the_scan_finds_the_item() {
+        let mut app = app();
+        import(&mut app);
+        let barcode = Barcode::parse("4006381333931").unwrap();
+        app.catalog_view.barcode_saving.insert("V-1".into());
+        app.catalog_view
+            .barcode_edits
+            .insert("V-1".into(), "4006381333931".into());
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::SetBarcode {
+                variant_id: "V-1".into(),
+                barcode: Some(barcode.clone()),
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::Catalog(CatalogResult::BarcodeSaved { variant_id, result: Ok(_) }) if variant_id == "V-1"
+        ));
+        app.on_msg(answer);
+        assert!(app.catalog_view.barcode_saving.is_empty());
+        assert!(app.catalog_view.barcode_edits.is_empty());
+        assert_eq!(
+            app.catalog.get("V-1").and_then(|v| v.barcode.clone()),
+            Some(barcode)
+        );
+    }
+
+    #[test]
+    fn a_barcode_that_was_not_saved_is_said_beside_the_item() {
+        let mut app = app();
+        app.catalog_view.barcode_saving.insert("V-1".into());
+        app.apply_catalog(CatalogResult::BarcodeSaved {
+            variant_id: "V-1".into(),
+            result: Err(JobError::NoSaveFolder),
+        });
+        assert!(app.catalog_view.barcode_saving.is_empty());
+        assert!(app.catalog_view.barcode_errors.contains_key("V-1"));
+    }
+}

@@ -282,3 +282,202 @@ fn export_history(
     let rows = desk.export_history_csv(&query, range, zone, file)?;
     Ok((rows, path))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::testing::{answers, app, make_link, only, run};
+    use crate::app::{Command, Connection};
+
+    fn search(app: &mut App) {
+        app.run(Command::History(HistoryCommand::Search {
+            filter: HistoryFilter::default(),
+        }));
+        for m in answers(app) {
+            app.on_msg(m);
+        }
+    }
+
+    #[test]
+    fn search_reads_the_first_page_its_count_and_its_totals() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        make_link(&mut app, "A-2");
+        app.history.loading = true;
+        let msgs = run(
+            &mut app,
+            Command::History(HistoryCommand::Search {
+                filter: HistoryFilter::default(),
+            }),
+        );
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs.iter()
+                .any(|m| matches!(m, Msg::History(HistoryResult::Totals { result: Ok(_), .. })))
+        );
+        assert!(msgs.iter().any(|m| matches!(
+            m,
+            Msg::History(HistoryResult::Page { first: true, total: Some(2), result: Ok((rows, None)), .. })
+                if rows.len() == 2
+        )));
+        for m in msgs {
+            app.on_msg(m);
+        }
+        assert!(!app.history.loading);
+        assert_eq!(app.history.rows.len(), 2);
+        assert_eq!(app.history.total, Some(2));
+        assert!(matches!(app.history.totals, Some((_, Ok(_)))));
+        assert!(app.history.exhausted);
+    }
+
+    #[test]
+    fn more_without_a_next_page_stops_loading() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        search(&mut app);
+        app.history.loading = true;
+        app.run(Command::History(HistoryCommand::More));
+        assert!(!app.history.loading);
+        assert!(app.jobs.is_empty(), "nothing to ask");
+    }
+
+    #[test]
+    fn a_later_page_of_the_filter_shown_is_appended_another_is_dropped() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        search(&mut app);
+        let row = app.history.rows[0].clone();
+        app.apply_history(HistoryResult::Page {
+            filter: HistoryFilter::default(),
+            first: false,
+            result: Ok((vec![row.clone()], None)),
+            total: None,
+        });
+        assert_eq!(app.history.rows.len(), 2);
+        app.history.loading = true;
+        app.apply_history(HistoryResult::Page {
+            filter: HistoryFilter {
+                text: "other".into(),
+                ..HistoryFilter::default()
+            },
+            first: false,
+            result: Ok((vec![row], None)),
+            total: None,
+        });
+        assert_eq!(app.history.rows.len(), 2);
+        assert!(!app.history.loading);
+    }
+
+    #[test]
+    fn a_page_that_failed_is_said() {
+        let mut app = app();
+        app.history.loading = true;
+        app.apply_history(HistoryResult::Page {
+            filter: HistoryFilter::default(),
+            first: true,
+            result: Err(DeskError::NoProfile("x".into())),
+            total: None,
+        });
+        assert!(!app.history.loading);
+        assert!(app.history.error.is_some());
+        assert_eq!(app.history.loaded_filter, Some(HistoryFilter::default()));
+    }
+
+    #[test]
+    fn show_opens_a_link_of_history_in_the_result_view() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.shown = None;
+        app.view = View::Board;
+        let answer = only(run(
+            &mut app,
+            Command::History(HistoryCommand::Show {
+                id: link.id.clone(),
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::History(HistoryResult::Link { result: Ok(s) }) if s.link.id == link.id
+        ));
+        app.on_msg(answer);
+        let shown = app.shown.as_ref().expect("shown");
+        assert_eq!(shown.origin, Origin::History);
+        assert!(!shown.cancelled);
+        assert_eq!(app.view, View::History);
+    }
+
+    #[test]
+    fn a_link_that_cannot_be_read_is_said() {
+        let mut app = app();
+        app.apply_history(HistoryResult::Link {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.history.error.is_some());
+        assert!(app.shown.is_none());
+    }
+
+    #[test]
+    fn refresh_statuses_asks_for_each_link_and_an_answer_means_connected() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        search(&mut app);
+        let answer = only(run(
+            &mut app,
+            Command::History(HistoryCommand::RefreshStatuses {
+                ids: vec![link.id.clone()],
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::History(HistoryResult::StatusRefreshed { id, result: Ok(l) }) if *id == link.id && l.id == link.id
+        ));
+        app.connection = Connection::Disconnected("no answer".into());
+        app.on_msg(answer);
+        assert_eq!(app.connection, Connection::Connected);
+    }
+
+    #[test]
+    fn export_writes_the_csv_and_says_where() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        let dir = tempfile::tempdir().unwrap();
+        app.export_dir = Some(dir.path().to_owned());
+        app.history.exporting = true;
+        let answer = only(run(
+            &mut app,
+            Command::History(HistoryCommand::Export {
+                filter: HistoryFilter::default(),
+            }),
+        ));
+        let Msg::History(HistoryResult::Exported {
+            result: Ok((rows, path)),
+        }) = &answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(*rows, 1);
+        assert!(path.starts_with(dir.path()));
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains("A-1"));
+        let path = path.clone();
+        app.on_msg(answer);
+        assert!(!app.history.exporting);
+        assert!(matches!(
+            &app.history.note,
+            Some(Note::Done(t)) if t.contains(&path.display().to_string())
+        ));
+    }
+
+    #[test]
+    fn totals_arrive_with_their_filter() {
+        let mut app = app();
+        app.apply_history(HistoryResult::Totals {
+            filter: HistoryFilter::default(),
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(matches!(
+            &app.history.totals,
+            Some((f, Err(_))) if *f == HistoryFilter::default()
+        ));
+    }
+}

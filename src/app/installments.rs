@@ -43,3 +43,51 @@ impl App {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{app, only, run};
+    use crate::domain::installment::InstallmentDraft;
+
+    #[test]
+    fn list_asks_the_server_and_its_answer_shows_the_options() {
+        let mut app = app();
+        let mut draft = InstallmentDraft::default();
+        draft.set_bin_from_input("979200");
+        let query = Box::new(draft.validate().unwrap());
+        app.installments.loading = true;
+        let answer = only(run(
+            &mut app,
+            Command::Installments(InstallmentsCommand::List { query }),
+        ));
+        assert!(
+            matches!(
+                &answer,
+                Msg::Installments(InstallmentsResult::Listed { result: Ok(_) })
+            ),
+            "{answer:?}"
+        );
+        app.on_msg(answer);
+        assert!(!app.installments.loading);
+        assert!(matches!(
+            app.installments.outcome,
+            Some(InstallmentOutcome::List(_))
+        ));
+    }
+
+    #[test]
+    fn a_failed_listing_is_said() {
+        let mut app = app();
+        app.installments.loading = true;
+        app.apply_installments(InstallmentsResult::Listed {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(!app.installments.loading);
+        assert!(matches!(
+            app.installments.outcome,
+            Some(InstallmentOutcome::Error(_))
+        ));
+    }
+}

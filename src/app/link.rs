@@ -408,3 +408,258 @@ fn save_qr_png(url: &str, name: &str) -> Result<PathBuf, JobError> {
     crate::qr::write_png(url, &path)?;
     Ok(path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{answers, app, link_request, make_link, only, run, settle};
+    use crate::board::{AlertKind, Next};
+    use crate::domain::{Currency, LinkStatus};
+    use crate::notify::RecordingNotifier;
+
+    #[test]
+    fn create_sends_the_request_and_its_link_opens_the_result_view() {
+        let mut app = app();
+        app.new_link.sending = true;
+        let answer = only(run(
+            &mut app,
+            Command::Link(LinkCommand::Create {
+                request: link_request("A-1", "125.50"),
+            }),
+        ));
+        let Msg::Link(LinkResult::Created {
+            result: Ok(link),
+            pending,
+        }) = &answer
+        else {
+            panic!("the sandbox makes the link: {answer:?}");
+        };
+        assert_eq!(link.order_number.as_deref(), Some("A-1"));
+        assert_eq!(pending.as_ref().map(Vec::len), Some(0), "nothing left open");
+        app.board.stale = false;
+        app.on_msg(answer);
+        assert!(!app.new_link.sending);
+        let shown = app.shown.as_ref().expect("the result view shows it");
+        assert_eq!(shown.origin, Origin::Created);
+        assert!(app.board.stale, "the board reads its rows again");
+    }
+
+    #[test]
+    fn new_clears_the_form_and_its_answer_is_the_next_order_number() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        app.customer.open = true;
+        let answer = only(run(&mut app, Command::Link(LinkCommand::New)));
+        assert!(app.shown.is_none());
+        assert!(!app.customer.open);
+        assert_eq!(app.new_link.draft.order_number, "", "none until it arrives");
+        let Msg::Link(LinkResult::OrderNumber { result: Ok(next) }) = &answer else {
+            panic!("a number: {answer:?}");
+        };
+        let next = next.clone();
+        app.on_msg(answer);
+        assert_eq!(app.new_link.draft.order_number, next);
+    }
+
+    #[test]
+    fn an_order_number_that_cannot_be_read_is_said_under_the_form() {
+        let mut app = app();
+        app.apply_link(LinkResult::OrderNumber {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(matches!(app.new_link.note, Some(SendNote::Error(_))));
+    }
+
+    #[test]
+    fn copy_text_and_open_url_go_to_the_window_system() {
+        let mut app = app();
+        app.run(Command::Link(LinkCommand::CopyText {
+            text: "https://pay.example/l/1".into(),
+        }));
+        app.run(Command::Link(LinkCommand::OpenUrl {
+            url: "mailto:a@example.com".into(),
+        }));
+        let commands = app.ctx.output(|o| o.commands.clone());
+        assert!(
+            commands.contains(&egui::OutputCommand::CopyText(
+                "https://pay.example/l/1".into()
+            )),
+            "{commands:?}"
+        );
+        assert!(
+            commands.iter().any(|c| matches!(
+                c,
+                egui::OutputCommand::OpenUrl(u) if u.url == "mailto:a@example.com"
+            )),
+            "{commands:?}"
+        );
+        assert!(app.jobs.is_empty(), "no background work");
+    }
+
+    #[test]
+    fn save_qr_png_writes_the_file_and_says_where() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        let name = format!("handler-test-{}", std::process::id());
+        let answer = only(run(
+            &mut app,
+            Command::Link(LinkCommand::SaveQrPng {
+                url: "https://pay.example/l/1".into(),
+                name,
+            }),
+        ));
+        let Msg::Link(LinkResult::QrSaved { result }) = &answer else {
+            panic!("{answer:?}");
+        };
+        if let Ok(path) = result {
+            assert!(path.exists());
+            std::fs::remove_file(path).unwrap();
+        }
+        let ok = result.is_ok();
+        app.on_msg(answer);
+        let note = app.shown.as_ref().and_then(|s| s.note.clone());
+        assert_eq!(matches!(note, Some(Note::Done(_))), ok, "{note:?}");
+        assert!(note.is_some());
+    }
+
+    #[test]
+    fn print_slip_saves_the_slip_without_a_printer_and_says_where() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        let dir = tempfile::tempdir().unwrap();
+        app.options.slip_sink = SlipSink {
+            lpstat: "/nonexistent/lpstat".into(),
+            lp: "/nonexistent/lp".into(),
+            folder: Some(dir.path().to_owned()),
+        };
+        app.run(Command::Link(LinkCommand::PrintSlip {
+            link: Box::new(link),
+        }));
+        assert!(app.shown.as_ref().unwrap().printing);
+        let answer = only(answers(&mut app));
+        let Msg::Link(LinkResult::SlipPrinted {
+            result: Ok(Delivered::Saved(path)),
+            ..
+        }) = &answer
+        else {
+            panic!("saved for want of a printer: {answer:?}");
+        };
+        let path = path.clone();
+        assert!(path.starts_with(dir.path()) && path.exists());
+        app.on_msg(answer);
+        let shown = app.shown.as_ref().unwrap();
+        assert!(!shown.printing);
+        assert!(
+            matches!(&shown.note, Some(Note::Done(t)) if t.contains(&path.display().to_string()))
+        );
+    }
+
+    #[test]
+    fn refresh_makes_the_shown_link_due_now() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.schedule_board();
+        settle(&mut app);
+        app.run(Command::Link(LinkCommand::Refresh {
+            id: link.id.clone(),
+        }));
+        let now = app.options.clock.now();
+        assert_eq!(app.refresher.next(now), Next::Ask(link.id));
+    }
+
+    #[test]
+    fn cancel_sends_it_and_its_answer_shows_the_link_cancelled() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.run(Command::Link(LinkCommand::Cancel {
+            id: link.id.clone(),
+        }));
+        assert!(app.shown.as_ref().unwrap().cancelling);
+        let answer = only(answers(&mut app));
+        assert!(
+            matches!(&answer, Msg::Link(LinkResult::Cancelled { id, result: Ok(_), .. }) if *id == link.id),
+            "{answer:?}"
+        );
+        app.on_msg(answer);
+        let shown = app.shown.as_ref().unwrap();
+        assert!(!shown.cancelling);
+        assert!(shown.cancelled, "it reads Cancelled, not Expired");
+        assert_eq!(shown.link.status, Some(LinkStatus::Expired));
+    }
+
+    #[test]
+    fn close_leaves_the_result_view_and_the_customer_display() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        app.customer.open = true;
+        app.run(Command::Link(LinkCommand::Close));
+        assert!(app.shown.is_none());
+        assert!(!app.customer.open);
+    }
+
+    #[test]
+    fn customer_display_opens_full_screen_only_while_open() {
+        let mut app = app();
+        app.run(Command::Link(LinkCommand::CustomerDisplay {
+            open: true,
+            fullscreen: true,
+        }));
+        assert!(app.customer.open && app.customer.fullscreen);
+        app.run(Command::Link(LinkCommand::CustomerDisplay {
+            open: false,
+            fullscreen: true,
+        }));
+        assert!(!app.customer.open && !app.customer.fullscreen);
+    }
+
+    #[test]
+    fn a_detail_that_failed_is_said_on_the_shown_link() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        let seq = app.next_seq();
+        app.apply_link(LinkResult::Detail {
+            id: link.id,
+            seq,
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        let shown = app.shown.as_ref().unwrap();
+        assert!(matches!(shown.note, Some(Note::Failed(_))));
+    }
+
+    #[test]
+    fn a_saved_qr_is_said_with_its_path() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        app.apply_link(LinkResult::QrSaved {
+            result: Ok(PathBuf::from("/tmp/paydesk-qr-A-1.png")),
+        });
+        let note = app.shown.as_ref().and_then(|s| s.note.clone());
+        assert!(
+            matches!(&note, Some(Note::Done(t)) if t.contains("/tmp/paydesk-qr-A-1.png")),
+            "{note:?}"
+        );
+    }
+
+    #[test]
+    fn a_paid_alert_goes_to_the_notifier_and_answers_notified() {
+        let mut app = app();
+        let notifier = Arc::new(RecordingNotifier::default());
+        app.options.notifier = notifier.clone();
+        app.alert(&Alert {
+            kind: AlertKind::Paid,
+            id: "L1".into(),
+            order_number: Some("A-1".into()),
+            currency: Currency::Try,
+            amount: None,
+            received: rust_decimal::Decimal::ONE,
+            remaining: None,
+        });
+        let answer = only(answers(&mut app));
+        assert!(matches!(answer, Msg::Link(LinkResult::Notified)));
+        let view = app.view;
+        app.on_msg(answer);
+        assert_eq!(app.view, view, "nothing changes on screen");
+        assert_eq!(notifier.notices().len(), 1);
+    }
+}

@@ -183,3 +183,23 @@ impl App {
         self.view = view;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::testing::app;
+
+    #[test]
+    fn navigate_to_the_report_makes_it_again_and_to_the_board_reads_its_rows() {
+        let mut app = app();
+        let day = chrono::Utc::now().date_naive();
+        app.report.loaded = Some((day, day));
+        app.board.stale = false;
+        app.run(Command::Navigate { view: View::Report });
+        assert_eq!(app.view, View::Report);
+        assert_eq!(app.report.loaded, None, "links may have changed");
+        app.run(Command::Navigate { view: View::Board });
+        assert_eq!(app.view, View::Board);
+        assert!(app.board.stale);
+    }
+}

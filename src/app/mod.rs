@@ -21,6 +21,8 @@ pub mod report;
 pub mod run;
 mod shell;
 pub mod state;
+#[cfg(test)]
+mod testing;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

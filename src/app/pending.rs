@@ -247,3 +247,116 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{answers, app, only, pending_row, run};
+    use crate::ui::problem::Note;
+
+    #[test]
+    fn retry_sends_the_row_and_its_link_is_said_done() {
+        let mut app = app();
+        let key = pending_row(&app, "P-1");
+        app.pending.busy.push(key.clone());
+        let answer = only(run(
+            &mut app,
+            Command::Pending(PendingCommand::Retry {
+                key: key.clone(),
+                force: false,
+            }),
+        ));
+        let Msg::Pending(PendingResult::Retried {
+            key: k,
+            result: Ok(link),
+            rows: Some(rows),
+        }) = &answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(*k, key);
+        assert_eq!(link.order_number.as_deref(), Some("P-1"));
+        assert!(rows.iter().all(|r| r.state != JournalState::Pending));
+        app.on_msg(answer);
+        assert!(app.pending.busy.is_empty());
+        assert!(matches!(&app.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
+        assert!(app.board.stale, "the board shows the new link");
+    }
+
+    #[test]
+    fn abandon_gives_up_on_the_row() {
+        let mut app = app();
+        let key = pending_row(&app, "P-1");
+        app.pending.rows = app.desk.clone().unwrap().pending().unwrap();
+        assert_eq!(app.pending.rows.len(), 1);
+        app.pending.busy.push(key.clone());
+        let answer = only(run(
+            &mut app,
+            Command::Pending(PendingCommand::Abandon { key: key.clone() }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::Pending(PendingResult::Abandoned { key: k, result: Ok(_) }) if *k == key
+        ));
+        app.on_msg(answer);
+        assert!(app.pending.busy.is_empty());
+        assert!(
+            app.pending
+                .rows
+                .iter()
+                .all(|r| r.state != JournalState::Pending)
+        );
+    }
+
+    #[test]
+    fn an_abandon_that_failed_is_said() {
+        let mut app = app();
+        app.pending.busy.push("k".into());
+        app.apply_pending(PendingResult::Abandoned {
+            key: "k".into(),
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.pending.busy.is_empty());
+        assert!(matches!(app.pending.note, Some(Note::Failed(_))));
+    }
+
+    #[test]
+    fn a_resend_sends_every_open_row_and_an_answer_means_connected() {
+        let mut app = app();
+        pending_row(&app, "P-1");
+        app.connection = Connection::Disconnected("no answer".into());
+        app.start_resend();
+        assert!(app.resend.running);
+        let answer = only(answers(&mut app));
+        let Msg::Pending(PendingResult::Resumed {
+            result: Ok(outcomes),
+            ..
+        }) = &answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(outcomes.len(), 1);
+        assert!(outcomes[0].1.is_ok());
+        app.on_msg(answer);
+        assert!(!app.resend.running);
+        assert_eq!(app.connection, Connection::Connected);
+        assert!(matches!(&app.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
+    }
+
+    #[test]
+    fn a_resend_of_another_profile_is_dropped() {
+        let mut app = app();
+        app.resend.running = true;
+        app.apply_pending(PendingResult::Resumed {
+            profile: "another".into(),
+            result: Err(DeskError::NoProfile("x".into())),
+            rows: None,
+        });
+        assert!(
+            app.resend.running,
+            "this profile's own re-send is still out"
+        );
+        assert!(app.pending.note.is_none());
+    }
+}

@@ -305,3 +305,154 @@ fn secret_status(
         (Err(e), _) => Err(e.into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use zeroize::Zeroizing;
+
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{app, only, run, settle};
+
+    fn shop() -> Box<Profile> {
+        Box::new(Profile::new("shop", "https://api.example.com", "key-1"))
+    }
+
+    #[test]
+    fn switch_forgets_the_profile_shown_and_opens_the_other() {
+        let mut app = app();
+        crate::app::testing::make_link(&mut app, "A-1");
+        app.view = View::Board;
+        app.customer.open = true;
+        app.run(Command::Profiles(ProfilesCommand::Switch {
+            name: SANDBOX_PROFILE.into(),
+        }));
+        assert!(app.desk.is_none());
+        assert!(app.shown.is_none() && !app.customer.open);
+        assert_eq!(app.view, View::NewLink);
+        assert_eq!(app.connection, Connection::Connecting);
+        settle(&mut app);
+        assert_eq!(app.connection, Connection::Connected);
+        assert!(app.desk.is_some());
+    }
+
+    #[test]
+    fn a_profile_that_cannot_be_opened_falls_back_to_the_sandbox_saying_why() {
+        let mut app = app();
+        let answer = only(run(
+            &mut app,
+            Command::Profiles(ProfilesCommand::Save {
+                profile: shop(),
+                existing: false,
+            }),
+        ));
+        app.on_msg(answer);
+        app.run(Command::Profiles(ProfilesCommand::Switch {
+            name: "shop".into(),
+        }));
+        let booted = crate::app::testing::answers(&mut app).remove(0);
+        assert!(matches!(
+            &booted,
+            Msg::Profiles(ProfilesResult::Booted { result: Ok(b) }) if b.fallback.is_some()
+        ));
+        app.on_msg(booted);
+        assert!(matches!(app.connection, Connection::Disconnected(_)));
+        assert!(matches!(app.settings.note, Some(Note::Failed(_))));
+        assert_eq!(app.profile_name(), SANDBOX_PROFILE);
+    }
+
+    #[test]
+    fn a_start_that_failed_says_so_in_the_connection() {
+        let mut app = app();
+        app.apply_profiles(ProfilesResult::Booted {
+            result: Err(JobError::NoDataFolder),
+        });
+        let Connection::Disconnected(why) = &app.connection else {
+            panic!("{:?}", app.connection);
+        };
+        assert!(why.starts_with(T::StartFailed.get(app.lang())));
+    }
+
+    #[test]
+    fn save_adds_a_profile_and_remove_takes_it_away() {
+        let mut app = app();
+        app.settings.busy = true;
+        let answer = only(run(
+            &mut app,
+            Command::Profiles(ProfilesCommand::Save {
+                profile: shop(),
+                existing: false,
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::Profiles(ProfilesResult::Listed { result: Ok(l) }) if l.len() == 2
+        ));
+        app.on_msg(answer);
+        assert!(!app.settings.busy);
+        assert_eq!(app.profiles.len(), 2);
+        assert_eq!(app.settings.profiles, app.profiles);
+        assert!(matches!(app.settings.note, Some(Note::Done(_))));
+        let answer = only(run(
+            &mut app,
+            Command::Profiles(ProfilesCommand::Remove {
+                name: "shop".into(),
+            }),
+        ));
+        app.on_msg(answer);
+        assert_eq!(app.profiles.len(), 1);
+        assert!(app.profiles.iter().all(|p| p.name != "shop"));
+    }
+
+    #[test]
+    fn a_profile_change_that_failed_is_said() {
+        let mut app = app();
+        app.settings.busy = true;
+        app.apply_profiles(ProfilesResult::Listed {
+            result: Err(JobError::NoDataFolder),
+        });
+        assert!(!app.settings.busy);
+        assert!(matches!(app.settings.note, Some(Note::Failed(_))));
+    }
+
+    #[test]
+    fn store_secret_without_a_keyring_says_it_is_kept_for_this_run() {
+        let mut app = app();
+        let answer = only(run(
+            &mut app,
+            Command::Profiles(ProfilesCommand::StoreSecret {
+                profile: "shop".into(),
+                api_key: "key-1".into(),
+                secret: Zeroizing::new("s3cret".into()),
+            }),
+        ));
+        app.on_msg(answer);
+        assert!(matches!(
+            app.settings.secrets.get("shop"),
+            Some(SecretStatus::NoKeyring(_))
+        ));
+    }
+
+    #[test]
+    fn check_secret_shows_checking_then_the_answer() {
+        let mut app = app();
+        app.run(Command::Profiles(ProfilesCommand::CheckSecret {
+            profile: "shop".into(),
+            api_key: "key-1".into(),
+        }));
+        assert_eq!(
+            app.settings.secrets.get("shop"),
+            Some(&SecretStatus::Checking)
+        );
+        let answer = only(crate::app::testing::answers(&mut app));
+        assert!(matches!(
+            &answer,
+            Msg::Profiles(ProfilesResult::Secret { profile, status: Ok(SecretStatus::NoKeyring(_)) }) if profile == "shop"
+        ));
+        app.on_msg(answer);
+        assert!(matches!(
+            app.settings.secrets.get("shop"),
+            Some(SecretStatus::NoKeyring(_))
+        ));
+    }
+}

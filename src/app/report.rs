@@ -47,3 +47,51 @@ impl App {
             .set_report(days, result.map_err(|e| e.problem(lang)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{app, only, run};
+    use crate::clock::Zone;
+
+    #[test]
+    fn load_makes_the_days_report_and_its_answer_is_shown() {
+        let mut app = app();
+        let day = chrono::Utc::now().date_naive();
+        app.report.loading = true;
+        let answer = only(run(
+            &mut app,
+            Command::Report(ReportCommand::Load {
+                first: day,
+                last: day,
+                zone: Zone::Local,
+            }),
+        ));
+        let Msg::Report(ReportResult::Made {
+            days,
+            result: Ok(report),
+        }) = &answer
+        else {
+            panic!("a report: {answer:?}");
+        };
+        assert_eq!(*days, (day, day));
+        assert_eq!(report.links, 0, "a fresh store has no links");
+        app.on_msg(answer);
+        assert!(!app.report.loading);
+        assert_eq!(app.report.loaded, Some((day, day)));
+        assert!(app.report.report.is_some());
+    }
+
+    #[test]
+    fn a_failed_report_is_said() {
+        let mut app = app();
+        let day = chrono::Utc::now().date_naive();
+        app.apply_report(ReportResult::Made {
+            days: (day, day),
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.report.error.is_some());
+        assert!(app.report.report.is_none());
+    }
+}
