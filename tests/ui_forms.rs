@@ -93,6 +93,8 @@ fn harness_at<F: 'static>(
                     barcodes: &s.barcodes,
                     limits: s.limits,
                     sandbox: s.sandbox,
+                    resend: paydesk::ui::ResendView::default(),
+                    form_lock: None,
                     commands: &mut s.commands,
                 };
                 egui::CentralPanel::default().show(ui, |ui| draw(&mut s.view, ui, &mut cx));

@@ -24,8 +24,8 @@ pub enum PendingResult {
     Retried {
         /// Idempotency key.
         key: String,
-        /// The outcome.
-        result: Result<PaymentLink, CreateError>,
+        /// The outcome (boxed: a link is large beside the other results).
+        result: Box<Result<PaymentLink, CreateError>>,
         /// The journal's open rows after it.
         rows: Option<Vec<JournalRow>>,
     },
@@ -56,7 +56,7 @@ impl App {
         match command {
             PendingCommand::Retry { key, force } => {
                 self.spawn(async move {
-                    let result = desk.retry_pending(&key, force).await;
+                    let result = Box::new(desk.retry_pending(&key, force).await);
                     let rows = desk.pending().ok();
                     Msg::Pending(PendingResult::Retried { key, result, rows })
                 });
@@ -75,6 +75,7 @@ impl App {
         let lang = self.lang();
         match result {
             PendingResult::Retried { key, result, rows } => {
+                let result = *result;
                 self.pending.busy.retain(|k| *k != key);
                 if let Some(rows) = rows {
                     self.pending.rows = rows;
@@ -269,10 +270,13 @@ mod tests {
         ));
         let Msg::Pending(PendingResult::Retried {
             key: k,
-            result: Ok(link),
+            result,
             rows: Some(rows),
         }) = &answer
         else {
+            panic!("{answer:?}");
+        };
+        let Ok(link) = result.as_ref() else {
             panic!("{answer:?}");
         };
         assert_eq!(*k, key);

@@ -314,8 +314,8 @@ mod tests {
     use crate::app::Command;
     use crate::app::testing::{app, only, run, settle};
 
-    fn shop() -> Box<Profile> {
-        Box::new(Profile::new("shop", "https://api.example.com", "key-1"))
+    fn shop() -> Profile {
+        Profile::new("shop", "https://api.example.com", "key-1")
     }
 
     #[test]
@@ -342,7 +342,7 @@ mod tests {
         let answer = only(run(
             &mut app,
             Command::Profiles(ProfilesCommand::Save {
-                profile: shop(),
+                profile: Box::new(shop()),
                 existing: false,
             }),
         ));
@@ -380,7 +380,7 @@ mod tests {
         let answer = only(run(
             &mut app,
             Command::Profiles(ProfilesCommand::Save {
-                profile: shop(),
+                profile: Box::new(shop()),
                 existing: false,
             }),
         ));

@@ -218,7 +218,7 @@ impl HistoryCommand {
 }
 
 /// What the day close asks for.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub enum ReportCommand {
     /// Make the day report of local days `first..=last`.
     Load {

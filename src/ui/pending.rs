@@ -28,8 +28,6 @@ pub struct PendingView {
     pub note: Option<crate::ui::problem::Note>,
     /// The key of the stale row whose re-send waits for the user's confirmation.
     pub confirm_stale: Option<String>,
-    /// Set by the app each frame: pending rows are being sent again in the background.
-    pub resending: bool,
 }
 
 impl PendingView {
@@ -55,7 +53,7 @@ impl PendingView {
         if let Some(note) = &self.note {
             crate::ui::problem::note_ui(ui, cx, note);
         }
-        if self.resending {
+        if cx.resend.running {
             widgets::hint_ui(ui, &cx.palette, T::ResendingNow.get(lang));
         }
         if self.rows.is_empty() {
