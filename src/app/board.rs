@@ -38,7 +38,7 @@ impl App {
     pub(crate) fn apply_board(&mut self, result: BoardResult) {
         let BoardResult::Rows { profile, result } = result;
         let now = self.options.clock.now();
-        if self.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
+        if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
             self.board.loading = false;
             return;
         }
@@ -65,7 +65,7 @@ impl App {
     /// time, at most one a second), and asks for a repaint when the next one or the next
     /// change of a figure on screen is due. Nothing due, nothing open: no repaint at all.
     pub(crate) fn schedule_board(&mut self) {
-        let Some(desk) = self.desk.clone() else {
+        let Some(desk) = self.holds.desk.clone() else {
             return;
         };
         let now = self.options.clock.now();
@@ -145,7 +145,7 @@ mod tests {
     fn rows_of_another_profile_are_dropped() {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
-        let stored = app.desk.clone().unwrap().board_links().unwrap();
+        let stored = app.holds.desk.clone().unwrap().board_links().unwrap();
         assert_eq!(stored.len(), 1);
         app.board.loading = true;
         app.apply_board(BoardResult::Rows {

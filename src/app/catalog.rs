@@ -51,7 +51,7 @@ impl App {
                 variant_id,
                 barcode,
             } => {
-                let Some(services) = self.services.clone() else {
+                let Some(services) = self.holds.services.clone() else {
                     self.catalog_view.barcode_saving.remove(&variant_id);
                     return;
                 };
@@ -78,7 +78,7 @@ impl App {
     }
 
     fn catalog_csv(&mut self, path: String, import: bool) {
-        let Some(services) = self.services.clone() else {
+        let Some(services) = self.holds.services.clone() else {
             self.catalog_view.busy = false;
             return;
         };
@@ -187,7 +187,7 @@ mod tests {
             app.catalog_view.outcome,
             Some(CsvOutcome::Preview(_))
         ));
-        assert!(app.catalog.is_empty(), "nothing imported");
+        assert!(app.holds.catalog.is_empty(), "nothing imported");
     }
 
     #[test]
@@ -205,8 +205,8 @@ mod tests {
             &app.catalog_view.outcome,
             Some(CsvOutcome::Imported(done)) if done.imported == 2
         ));
-        assert_eq!(app.catalog.len(), 2);
-        assert!(app.catalog.contains_key("V-1"));
+        assert_eq!(app.holds.catalog.len(), 2);
+        assert!(app.holds.catalog.contains_key("V-1"));
     }
 
     #[test]
@@ -249,7 +249,7 @@ mod tests {
         assert!(app.catalog_view.barcode_saving.is_empty());
         assert!(app.catalog_view.barcode_edits.is_empty());
         assert_eq!(
-            app.catalog.get("V-1").and_then(|v| v.barcode.clone()),
+            app.holds.catalog.get("V-1").and_then(|v| v.barcode.clone()),
             Some(barcode)
         );
     }

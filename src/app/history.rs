@@ -75,7 +75,7 @@ impl App {
         match command {
             HistoryCommand::Search { filter } => {
                 self.history_next = None;
-                let services = self.services.clone();
+                let services = self.holds.services.clone();
                 self.history.totals = None;
                 let totals_desk = desk.clone();
                 let totals_filter = filter.clone();
@@ -209,7 +209,8 @@ impl App {
 
     /// Counts the shown History filter's links again (after statuses changed).
     pub(crate) fn history_totals(&mut self) {
-        let (Some(desk), Some(filter)) = (self.desk.clone(), self.history.loaded_filter.clone())
+        let (Some(desk), Some(filter)) =
+            (self.holds.desk.clone(), self.history.loaded_filter.clone())
         else {
             return;
         };

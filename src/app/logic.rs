@@ -104,7 +104,7 @@ impl App {
     /// The profile's desk, for a command that needs it; without one (not connected yet) the
     /// views' busy marks are undone so the user can try again.
     pub(crate) fn desk_or_idle(&mut self) -> Option<Desk> {
-        let desk = self.desk.clone();
+        let desk = self.holds.desk.clone();
         if desk.is_none() {
             self.clear_busy();
         }

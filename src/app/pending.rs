@@ -114,7 +114,7 @@ impl App {
     /// Sends every pending row of the profile again, in the background (the desk's resume:
     /// the retry policy's backoff per row; a row another request is driving is skipped).
     pub(crate) fn start_resend(&mut self) {
-        let Some(desk) = self.desk.clone() else {
+        let Some(desk) = self.holds.desk.clone() else {
             return;
         };
         self.resend.running = true;
@@ -140,7 +140,7 @@ impl App {
         result: Result<RowOutcomes, DeskError>,
         rows: Option<Vec<JournalRow>>,
     ) {
-        if self.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile) {
+        if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile) {
             return;
         }
         let lang = self.lang();
@@ -208,7 +208,7 @@ impl App {
     /// idle window wakes for it and for nothing else.
     pub(crate) fn schedule_resend(&mut self) {
         if self.resend.running
-            || self.desk.is_none()
+            || self.holds.desk.is_none()
             || self.new_link.sending
             || !self.pending.busy.is_empty()
         {
@@ -292,7 +292,7 @@ mod tests {
     fn abandon_gives_up_on_the_row() {
         let mut app = app();
         let key = pending_row(&app, "P-1");
-        app.pending.rows = app.desk.clone().unwrap().pending().unwrap();
+        app.pending.rows = app.holds.desk.clone().unwrap().pending().unwrap();
         assert_eq!(app.pending.rows.len(), 1);
         app.pending.busy.push(key.clone());
         let answer = only(run(

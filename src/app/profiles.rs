@@ -65,7 +65,11 @@ impl App {
         self.connection = Connection::Connecting;
         let options = self.options.clone();
         let wanted = self.profile_name();
-        let services = self.services.clone().or_else(|| options.services.clone());
+        let services = self
+            .holds
+            .services
+            .clone()
+            .or_else(|| options.services.clone());
         self.spawn(async move {
             let result =
                 tokio::task::spawn_blocking(move || open_profile(&options, services, &wanted))
@@ -83,7 +87,7 @@ impl App {
         match command {
             ProfilesCommand::Switch { name } => {
                 self.options.profile = Some(name);
-                self.desk = None;
+                self.holds.desk = None;
                 self.resend = Resend {
                     running: false,
                     due: false,
@@ -99,7 +103,7 @@ impl App {
                 self.boot();
             }
             ProfilesCommand::Save { profile, existing } => {
-                let Some(services) = self.services.clone() else {
+                let Some(services) = self.holds.services.clone() else {
                     return;
                 };
                 self.spawn(async move {
@@ -118,7 +122,7 @@ impl App {
                 });
             }
             ProfilesCommand::Remove { name } => {
-                let Some(services) = self.services.clone() else {
+                let Some(services) = self.holds.services.clone() else {
                     return;
                 };
                 self.spawn(async move {
@@ -194,7 +198,7 @@ impl App {
                 match result {
                     Ok(list) => {
                         self.settings.profiles = list.clone();
-                        self.profiles = list;
+                        self.holds.profiles = list;
                         self.settings.form = None;
                         self.settings.note = Some(Note::Done(T::Saved.get(lang).to_owned()));
                     }
@@ -215,9 +219,9 @@ impl App {
     fn booted(&mut self, boot: Boot) {
         let lang = self.lang();
         self.saved.last_profile = Some(boot.desk.profile().name.clone());
-        self.limits = boot.desk.limits();
-        self.services = Some(boot.services);
-        self.desk = Some(boot.desk);
+        self.holds.limits = boot.desk.limits();
+        self.holds.services = Some(boot.services);
+        self.holds.desk = Some(boot.desk);
         self.connection = match boot.fallback {
             Some(e) => {
                 let problem = e.problem(lang);
@@ -230,7 +234,7 @@ impl App {
         };
         self.set_catalog(boot.catalog);
         self.settings.profiles = boot.profiles.clone();
-        self.profiles = boot.profiles;
+        self.holds.profiles = boot.profiles;
         self.pending.rows = boot.pending;
         if let Some(order) = boot.order_number {
             self.new_link.draft.order_number = order;
@@ -327,13 +331,13 @@ mod tests {
         app.run(Command::Profiles(ProfilesCommand::Switch {
             name: SANDBOX_PROFILE.into(),
         }));
-        assert!(app.desk.is_none());
+        assert!(app.holds.desk.is_none());
         assert!(app.shown.is_none() && !app.customer.open);
         assert_eq!(app.view, View::NewLink);
         assert_eq!(app.connection, Connection::Connecting);
         settle(&mut app);
         assert_eq!(app.connection, Connection::Connected);
-        assert!(app.desk.is_some());
+        assert!(app.holds.desk.is_some());
     }
 
     #[test]
@@ -390,8 +394,8 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(!app.settings.busy);
-        assert_eq!(app.profiles.len(), 2);
-        assert_eq!(app.settings.profiles, app.profiles);
+        assert_eq!(app.holds.profiles.len(), 2);
+        assert_eq!(app.settings.profiles, app.holds.profiles);
         assert!(matches!(app.settings.note, Some(Note::Done(_))));
         let answer = only(run(
             &mut app,
@@ -400,8 +404,8 @@ mod tests {
             }),
         ));
         app.on_msg(answer);
-        assert_eq!(app.profiles.len(), 1);
-        assert!(app.profiles.iter().all(|p| p.name != "shop"));
+        assert_eq!(app.holds.profiles.len(), 1);
+        assert!(app.holds.profiles.iter().all(|p| p.name != "shop"));
     }
 
     #[test]

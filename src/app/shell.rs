@@ -46,9 +46,9 @@ impl App {
                         lang,
                         palette,
                         now,
-                        catalog: &self.catalog,
-                        barcodes: &self.barcodes,
-                        limits: self.limits,
+                        catalog: &self.holds.catalog,
+                        barcodes: &self.holds.barcodes,
+                        limits: self.holds.limits,
                         sandbox: self.is_sandbox(),
                         resend,
                         form_lock: form_lock.clone(),
@@ -62,9 +62,9 @@ impl App {
                 lang,
                 palette,
                 now,
-                catalog: &self.catalog,
-                barcodes: &self.barcodes,
-                limits: self.limits,
+                catalog: &self.holds.catalog,
+                barcodes: &self.holds.barcodes,
+                limits: self.holds.limits,
                 sandbox: self.is_sandbox(),
                 resend,
                 form_lock,
@@ -169,7 +169,7 @@ impl App {
             let combo = egui::ComboBox::from_id_salt("profile-picker")
                 .selected_text(current.as_str())
                 .show_ui(ui, |ui| {
-                    for p in &self.profiles {
+                    for p in &self.holds.profiles {
                         if ui
                             .selectable_label(p.name == current, p.name.as_str())
                             .clicked()

@@ -134,7 +134,7 @@ pub(crate) fn pending_row(app: &App, order: &str) -> String {
         currency: Some(request.currency()),
         now: chrono::Utc::now(),
     };
-    let services = app.services.clone().expect("the profile is open");
+    let services = app.holds.services.clone().expect("the profile is open");
     services
         .with_store_locked(|s| s.journal_begin(&row))
         .expect("the row is journaled");
