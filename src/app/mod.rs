@@ -6,6 +6,11 @@
 //! a background job, or a cheap UI-side effect such as the clipboard). The UI thread never
 //! does I/O; an idle window requests no repaint at all, and timed work (the board's refresh,
 //! the background re-send, a countdown on screen) uses `request_repaint_after`.
+//!
+//! `logic` only dispatches: one module per feature (`link`, `history`, `board`, `report`,
+//! `catalog`, `card`, `installments`, `profiles`, `pending`) holds that feature's result enum,
+//! its `run_*` (a command to background jobs) and its `apply_*` (a result into the state), and
+//! a unit test of each command and result without a window (`testing` sets the app up).
 
 pub mod board;
 pub mod card;
