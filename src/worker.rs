@@ -156,6 +156,25 @@ impl<T> Pending<T> {
         }
     }
 
+    /// Blocks up to `timeout` for the result. The UI never calls it (a frame only polls);
+    /// the app's handler tests use it to take a job's answer without a window.
+    pub fn wait(&mut self, timeout: Duration) -> Polled<T> {
+        let Some(rx) = &self.rx else {
+            return Polled::Idle;
+        };
+        match rx.recv_timeout(timeout) {
+            Ok(v) => {
+                self.rx = None;
+                Polled::Ready(v)
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => Polled::Running,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                self.rx = None;
+                Polled::Lost
+            }
+        }
+    }
+
     /// Forgets the request (its result, if it comes, is dropped).
     pub fn forget(&mut self) {
         self.rx = None;

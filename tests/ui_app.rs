@@ -736,10 +736,11 @@ fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
     env.type_into("Amount limit (empty: none)", "5000");
     env.click("Save");
     env.until("the profile is saved", |app| {
-        app.profiles.iter().any(|p| p.name == "magaza")
+        app.holds.profiles.iter().any(|p| p.name == "magaza")
     });
     let saved = env
         .app()
+        .holds
         .profiles
         .iter()
         .find(|p| p.name == "magaza")
@@ -841,10 +842,13 @@ fn a_catalog_csv_is_previewed_with_line_errors_then_imported_and_offered_in_the_
     env.until_label("To import: 2");
     env.harness.get_by_label("Lines with errors: 1");
     env.harness.get_by_label("3");
-    assert!(env.app().catalog.is_empty(), "a preview writes nothing");
+    assert!(
+        env.app().holds.catalog.is_empty(),
+        "a preview writes nothing"
+    );
     env.click("Import");
     env.until_label("Imported: 2");
-    assert_eq!(env.app().catalog.len(), 2);
+    assert_eq!(env.app().holds.catalog.len(), 2);
 
     env.nav(View::NewLink);
     env.click("Add from catalog");

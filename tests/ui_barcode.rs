@@ -27,7 +27,7 @@ type Env = AppEnv;
 /// The app on a fresh data folder whose catalog was imported before start.
 fn start() -> Env {
     let mut env = AppEnv::start(Start::default(), import_catalog, |_, _| {});
-    env.until("the catalog is loaded", |app| app.catalog.len() == 3);
+    env.until("the catalog is loaded", |app| app.holds.catalog.len() == 3);
     env
 }
 
@@ -237,7 +237,11 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     env.harness.get_by_label(
         "Barcode 4006381333937: check digit is 7, expected 1: a digit was misread or mistyped",
     );
-    assert!(env.app().catalog["var_filtre_kahve"].barcode.is_none());
+    assert!(
+        env.app().holds.catalog["var_filtre_kahve"]
+            .barcode
+            .is_none()
+    );
     assert_eq!(
         env.app().catalog_view.barcode_edits["var_filtre_kahve"],
         "4006381333937"
@@ -248,12 +252,16 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     env.harness
         .get_by_label("This barcode already belongs to Susamlı Simit (`var_simit`).");
     assert!(env.app().catalog_view.barcode_saving.is_empty());
-    assert!(env.app().catalog["var_filtre_kahve"].barcode.is_none());
+    assert!(
+        env.app().holds.catalog["var_filtre_kahve"]
+            .barcode
+            .is_none()
+    );
 
     // Emptying Simit's field removes its barcode, through the worker and the store ...
     env.replace_in("Barcode: Susamlı Simit", "");
     env.until("Simit's barcode is removed", |app| {
-        app.catalog["var_simit"].barcode.is_none()
+        app.holds.catalog["var_simit"].barcode.is_none()
     });
     // ... and then Enter in Filtre Kahve's field, which kept the code, saves it there.
     env.harness.get_by_label("Barcode: Filtre Kahve").focus();
@@ -261,7 +269,7 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     env.harness.key_press(egui::Key::Enter);
     let simit = Barcode::parse(SIMIT).expect("a barcode");
     env.until("Filtre Kahve has the barcode", |app| {
-        app.catalog["var_filtre_kahve"].barcode.as_ref() == Some(&simit)
+        app.holds.catalog["var_filtre_kahve"].barcode.as_ref() == Some(&simit)
     });
     assert!(env.app().catalog_view.barcode_errors.is_empty());
     assert!(env.app().catalog_view.barcode_edits.is_empty());

@@ -15,6 +15,7 @@ use paydesk::ui::card::CardForm;
 use paydesk::ui::installments::InstallmentsForm;
 use paydesk::ui::new_link::NewLinkForm;
 use paydesk::ui::theme::Palette;
+use paydesk::ui::{CardCommand, InstallmentsCommand, LinkCommand};
 use rust_decimal::Decimal;
 
 struct Form<F> {
@@ -92,6 +93,8 @@ fn harness_at<F: 'static>(
                     barcodes: &s.barcodes,
                     limits: s.limits,
                     sandbox: s.sandbox,
+                    resend: paydesk::ui::ResendView::default(),
+                    form_lock: None,
                     commands: &mut s.commands,
                 };
                 egui::CentralPanel::default().show(ui, |ui| draw(&mut s.view, ui, &mut cx));
@@ -159,7 +162,7 @@ fn the_items_total_fix_and_create_hand_over_the_exact_body() {
     h.get_by_label("Create link (Ctrl+Enter)").click();
     h.run_steps(2);
     let commands = std::mem::take(&mut h.state_mut().commands);
-    let [Command::CreateLink(request)] = commands.as_slice() else {
+    let [Command::Link(LinkCommand::Create { request })] = commands.as_slice() else {
         panic!("expected one CreateLink, got {commands:?}");
     };
     let body = String::from_utf8(request.body_bytes()).unwrap();
@@ -366,7 +369,7 @@ fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() 
     h.get_by_role_and_label(Role::Button, "Save card").click();
     h.run_steps(2);
     let commands = std::mem::take(&mut h.state_mut().commands);
-    let [Command::SaveCard(request)] = commands.as_slice() else {
+    let [Command::Card(CardCommand::Save { request })] = commands.as_slice() else {
         panic!("expected one SaveCard, got {commands:?}");
     };
     assert_eq!(
@@ -393,7 +396,7 @@ fn a_pasted_card_number_keeps_only_the_bin_and_look_up_sends_the_exact_query() {
     h.get_by_label("Look up").click();
     h.run_steps(2);
     let commands = std::mem::take(&mut h.state_mut().commands);
-    let [Command::ListInstallments(query)] = commands.as_slice() else {
+    let [Command::Installments(InstallmentsCommand::List { query })] = commands.as_slice() else {
         panic!("expected one ListInstallments, got {commands:?}");
     };
     assert_eq!(
@@ -511,7 +514,7 @@ fn installments_says_what_to_type_and_on_the_sandbox_a_bin_chip_runs_the_query()
     h.run_steps(2);
     assert_eq!(h.state().view.draft.bin.as_str(), "979200");
     let commands = std::mem::take(&mut h.state_mut().commands);
-    let [Command::ListInstallments(query)] = commands.as_slice() else {
+    let [Command::Installments(InstallmentsCommand::List { query })] = commands.as_slice() else {
         panic!("expected one ListInstallments, got {commands:?}");
     };
     assert_eq!(

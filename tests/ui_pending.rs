@@ -88,7 +88,7 @@ impl AppEnv {
         let order = self.app().new_link.draft.order_number.clone();
         self.click(CREATE);
         self.until("the create gives up with the form locked", |app| {
-            !app.new_link.sending && app.new_link.lock.is_some()
+            !app.new_link.sending && app.form_lock().is_some()
         });
         self.harness.run_steps(2);
         order
@@ -106,7 +106,7 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
     assert!(env.app().shown.is_none());
     assert_eq!(env.app().pending.count(), 1);
     assert!(matches!(
-        env.app().new_link.lock,
+        env.app().form_lock(),
         Some(FormLock::Pending { ref key }) if *key == format!("link-{order}")
     ));
 
@@ -131,7 +131,7 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
                 .first()
                 .is_some_and(|r| r.attempts > attempts)
     });
-    assert!(env.app().new_link.lock.is_some());
+    assert!(env.app().form_lock().is_some());
     assert!(env.app().shown.is_none());
 
     // The network is back: Send again gets the link the first attempt made.
@@ -166,7 +166,7 @@ fn new_link_asks_first_while_the_order_is_pending() {
     assert!(env.harness.query_by_label(NEW_SALE).is_none());
     assert_eq!(env.app().new_link.draft.order_number, order);
     assert_eq!(env.app().new_link.draft.amount, "45.00");
-    assert!(env.app().new_link.lock.is_some());
+    assert!(env.app().form_lock().is_some());
     env.harness.get_by_label(LOCKED);
 
     // Confirmed: a fresh form with the next order number; the old row stays in Pending.
@@ -178,7 +178,7 @@ fn new_link_asks_first_while_the_order_is_pending() {
     });
     env.harness.run_steps(2);
     let app = env.app();
-    assert!(app.new_link.lock.is_none());
+    assert!(app.form_lock().is_none());
     assert!(app.new_link.draft.amount.is_empty());
     assert_eq!(app.pending.count(), 1);
     assert!(env.harness.query_by_label(NEW_SALE).is_none());
@@ -203,7 +203,7 @@ fn after_a_network_drop_the_pending_order_completes_by_itself_and_its_qr_shows()
             && !app.is_resending()
     });
     assert!(env.app().shown.is_none());
-    assert!(env.app().new_link.lock.is_some());
+    assert!(env.app().form_lock().is_some());
 
     // The network heals; no click at all from here on.
     env.clear_faults();

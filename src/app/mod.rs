@@ -6,12 +6,28 @@
 //! a background job, or a cheap UI-side effect such as the clipboard). The UI thread never
 //! does I/O; an idle window requests no repaint at all, and timed work (the board's refresh,
 //! the background re-send, a countdown on screen) uses `request_repaint_after`.
+//!
+//! `logic` only dispatches: one module per feature (`link`, `history`, `board`, `report`,
+//! `catalog`, `card`, `installments`, `profiles`, `pending`) holds that feature's result enum,
+//! its `run_*` (a command to background jobs) and its `apply_*` (a result into the state), and
+//! a unit test of each command and result without a window (`testing` sets the app up).
 
+pub mod board;
+pub mod card;
+pub mod catalog;
 pub mod errors;
+pub mod history;
+pub mod installments;
+pub mod link;
 pub mod logic;
+pub mod pending;
+pub mod profiles;
+pub mod report;
 pub mod run;
 mod shell;
 pub mod state;
+#[cfg(test)]
+mod testing;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -137,6 +153,32 @@ pub(crate) struct Resend {
     pub(crate) interval: Duration,
 }
 
+/// What the desk holds for the profile in use: the open services and desk, the profiles, the
+/// catalog mirror and the key's limits. Filled when a profile is opened.
+#[derive(Default)]
+pub struct Holdings {
+    pub(crate) services: Option<Arc<Services>>,
+    pub(crate) desk: Option<Desk>,
+    /// The profiles, for the picker.
+    pub profiles: Vec<Profile>,
+    /// The local catalog mirror.
+    pub catalog: HashMap<String, CatalogVariant>,
+    /// The catalog's barcodes, rebuilt whenever the catalog is replaced ([`App::set_catalog`]).
+    pub barcodes: BarcodeIndex,
+    /// The profile's known key limits.
+    pub limits: KeyLimits,
+}
+
+impl std::fmt::Debug for Holdings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Holdings")
+            .field("desk", &self.desk)
+            .field("profiles", &self.profiles.len())
+            .field("catalog", &self.catalog.len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// The application.
 pub struct App {
     /// Saved preferences.
@@ -146,12 +188,10 @@ pub struct App {
     pub(crate) options: AppOptions,
     pub(crate) worker: Worker,
     pub(crate) ctx: egui::Context,
-    pub(crate) services: Option<Arc<Services>>,
-    pub(crate) desk: Option<Desk>,
+    /// What the desk holds (services, desk, profiles, catalog).
+    pub holds: Holdings,
     /// Connection state shown in the top bar.
     pub connection: Connection,
-    /// The profiles, for the picker.
-    pub profiles: Vec<Profile>,
     /// The New link form.
     pub new_link: NewLinkForm,
     /// The card form.
@@ -174,12 +214,6 @@ pub struct App {
     pub shown: Option<ShownLink>,
     /// The customer display.
     pub customer: CustomerDisplay,
-    /// The local catalog mirror.
-    pub catalog: HashMap<String, CatalogVariant>,
-    /// The catalog's barcodes, rebuilt whenever the catalog is replaced ([`App::set_catalog`]).
-    pub barcodes: BarcodeIndex,
-    /// The profile's known key limits.
-    pub limits: KeyLimits,
     /// Where exports are written; `None` = where "Save QR as PNG" writes (Downloads, else
     /// home). Tests point it at a temporary folder.
     pub export_dir: Option<PathBuf>,
@@ -238,10 +272,8 @@ impl App {
             options,
             worker,
             ctx: ctx.clone(),
-            services: None,
-            desk: None,
+            holds: Holdings::default(),
             connection: Connection::Connecting,
-            profiles: Vec::new(),
             new_link: NewLinkForm::new(String::new()),
             card: CardForm::default(),
             installments: InstallmentsForm::default(),
@@ -256,9 +288,6 @@ impl App {
             settings: SettingsView::default(),
             shown: None,
             customer: CustomerDisplay::default(),
-            catalog: HashMap::new(),
-            barcodes: BarcodeIndex::default(),
-            limits: KeyLimits::default(),
             export_dir: None,
             commands: Vec::new(),
             jobs: Vec::new(),
@@ -273,7 +302,7 @@ impl App {
 
     /// The name of the profile in use (or the one being opened).
     pub fn profile_name(&self) -> String {
-        self.desk.as_ref().map_or_else(
+        self.holds.desk.as_ref().map_or_else(
             || {
                 self.options
                     .profile
@@ -287,18 +316,21 @@ impl App {
 
     /// Replaces the in-memory catalog and its barcode index together.
     pub(crate) fn set_catalog(&mut self, catalog: HashMap<String, CatalogVariant>) {
-        self.barcodes = BarcodeIndex::of(catalog.values());
-        self.catalog = catalog;
+        self.holds.barcodes = BarcodeIndex::of(catalog.values());
+        self.holds.catalog = catalog;
     }
 
     /// Whether the profile in use is a sandbox.
     pub fn is_sandbox(&self) -> bool {
-        self.desk.as_ref().is_some_and(|d| d.profile().is_sandbox)
+        self.holds
+            .desk
+            .as_ref()
+            .is_some_and(|d| d.profile().is_sandbox)
     }
 
     /// The base URL of the profile's server, once opened.
     pub fn base_url(&self) -> Option<String> {
-        self.desk.as_ref().map(|d| d.base_url().to_owned())
+        self.holds.desk.as_ref().map(|d| d.base_url().to_owned())
     }
 
     /// Whether background work is under way.

@@ -2,16 +2,19 @@
 //! state, the Pending badge, language, theme), the navigation, the view itself, the narrow
 //! open-links board beside New link on a wide window, and the customer display window.
 
+use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
 
 use crate::app::{App, Command, Connection, View};
 use crate::lang::Lang;
-use crate::ui::ViewCtx;
+use crate::ui::ProfilesCommand;
 use crate::ui::board::{PANEL_WIDTH, WIDE};
 use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
+use crate::ui::new_link::FormLock;
 use crate::ui::text::T;
 use crate::ui::theme::{Palette, ThemeChoice};
 use crate::ui::widgets;
+use crate::ui::{ResendView, ViewCtx};
 
 impl App {
     /// Draws the whole window for one frame.
@@ -21,14 +24,8 @@ impl App {
         let now = self.options_clock_now();
         let mut commands = std::mem::take(&mut self.commands);
         // Derived from the rows already in memory: no I/O on this thread.
-        self.new_link.lock = self.new_link.lock_of(&self.pending.rows, now);
-        self.new_link.resending = self.resend.running;
-        // A wall-clock time, so the line needs no repaint each second.
-        self.new_link.next_resend = self.resend.next.map(|at| {
-            let wait = at.saturating_duration_since(std::time::Instant::now());
-            now + chrono::Duration::from_std(wait).unwrap_or_default()
-        });
-        self.pending.resending = self.resend.running;
+        let form_lock = self.form_lock();
+        let resend = self.resend_view(now);
         // Set again by the rows drawn this frame.
         self.board.next_change = None;
 
@@ -38,25 +35,7 @@ impl App {
         egui::Panel::left("nav")
             .resizable(false)
             .default_size(150.0)
-            .show(ui, |ui| {
-                // The panel is as wide as its longest entry (with its count): a view's name
-                // never wraps.
-                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                ui.add_space(6.0);
-                for v in View::ALL {
-                    let mut text = v.title().get(lang).to_owned();
-                    if v == View::Pending && self.pending.count() > 0 {
-                        text = format!("{text} ({})", self.pending.count());
-                    }
-                    let open = self.refresher.counts(now).1;
-                    if v == View::Board && open > 0 {
-                        text = format!("{text} ({open})");
-                    }
-                    if ui.selectable_label(self.view == v, text).clicked() {
-                        commands.push(Command::Navigate(v));
-                    }
-                }
-            });
+            .show(ui, |ui| self.nav_ui(ui, now, &mut commands));
         // Beside New link on a wide window: the open links at a glance, while the form is filled.
         if self.view == View::NewLink && ui.ctx().content_rect().width() >= WIDE {
             egui::Panel::right("board-panel")
@@ -67,10 +46,12 @@ impl App {
                         lang,
                         palette,
                         now,
-                        catalog: &self.catalog,
-                        barcodes: &self.barcodes,
-                        limits: self.limits,
+                        catalog: &self.holds.catalog,
+                        barcodes: &self.holds.barcodes,
+                        limits: self.holds.limits,
                         sandbox: self.is_sandbox(),
+                        resend,
+                        form_lock: form_lock.clone(),
                         commands: &mut commands,
                     };
                     self.board.panel_ui(ui, &mut cx);
@@ -81,10 +62,12 @@ impl App {
                 lang,
                 palette,
                 now,
-                catalog: &self.catalog,
-                barcodes: &self.barcodes,
-                limits: self.limits,
+                catalog: &self.holds.catalog,
+                barcodes: &self.holds.barcodes,
+                limits: self.holds.limits,
                 sandbox: self.is_sandbox(),
+                resend,
+                form_lock,
                 commands: &mut commands,
             };
             match self.view {
@@ -132,6 +115,46 @@ impl App {
         self.customer_display(ui.ctx(), &palette);
     }
 
+    /// The navigation: every view, with the counts of pending rows and open links.
+    fn nav_ui(&self, ui: &mut Ui, now: DateTime<Utc>, commands: &mut Vec<Command>) {
+        let lang = self.saved.lang;
+        // The panel is as wide as its longest entry (with its count): a view's name
+        // never wraps.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+        ui.add_space(6.0);
+        for v in View::ALL {
+            let mut text = v.title().get(lang).to_owned();
+            if v == View::Pending && self.pending.count() > 0 {
+                text = format!("{text} ({})", self.pending.count());
+            }
+            let open = self.refresher.counts(now).1;
+            if v == View::Board && open > 0 {
+                text = format!("{text} ({open})");
+            }
+            if ui.selectable_label(self.view == v, text).clicked() {
+                commands.push(Command::Navigate { view: v });
+            }
+        }
+    }
+
+    /// The background re-send as the views show it.
+    fn resend_view(&self, now: DateTime<Utc>) -> ResendView {
+        ResendView {
+            running: self.resend.running,
+            // A wall-clock time, so the line needs no repaint each second.
+            next: self.resend.next.map(|at| {
+                let wait = at.saturating_duration_since(std::time::Instant::now());
+                now + chrono::Duration::from_std(wait).unwrap_or_default()
+            }),
+        }
+    }
+
+    /// The New link form's lock for the journal rows held now.
+    pub fn form_lock(&self) -> Option<FormLock> {
+        self.new_link
+            .lock_of(&self.pending.rows, self.options_clock_now())
+    }
+
     fn options_clock_now(&self) -> chrono::DateTime<chrono::Utc> {
         self.options.clock.now()
     }
@@ -146,13 +169,15 @@ impl App {
             let combo = egui::ComboBox::from_id_salt("profile-picker")
                 .selected_text(current.as_str())
                 .show_ui(ui, |ui| {
-                    for p in &self.profiles {
+                    for p in &self.holds.profiles {
                         if ui
                             .selectable_label(p.name == current, p.name.as_str())
                             .clicked()
                             && p.name != current
                         {
-                            commands.push(Command::SwitchProfile(p.name.clone()));
+                            commands.push(Command::Profiles(ProfilesCommand::Switch {
+                                name: p.name.clone(),
+                            }));
                         }
                     }
                 });
@@ -187,7 +212,9 @@ impl App {
                 )
                 .interact(egui::Sense::click());
                 if r.clicked() {
-                    commands.push(Command::Navigate(View::Pending));
+                    commands.push(Command::Navigate {
+                        view: View::Pending,
+                    });
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -25,6 +25,7 @@ use crate::lang::Lang;
 use crate::notify::{Notice, SOUND_PAID, SOUND_PARTIAL};
 use crate::store::StoredLink;
 use crate::ui::ViewCtx;
+use crate::ui::command::BoardCommand;
 use crate::ui::link_result::status_with_payment;
 use crate::ui::text::T;
 use crate::ui::theme::Palette;
@@ -252,7 +253,7 @@ impl BoardView {
             ui.label(RichText::new(format!("({open})")).color(cx.palette.muted));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.small_button(T::ShowAll.get(lang)).clicked() {
-                    cx.emit(Command::Navigate(View::Board));
+                    cx.emit(Command::Navigate { view: View::Board });
                 }
             });
         });
@@ -300,7 +301,7 @@ impl BoardView {
                 }
             });
         if let Some(id) = picked {
-            cx.emit(Command::ShowBoardLink(id));
+            cx.emit(Command::Board(BoardCommand::Show { id }));
         }
     }
 }

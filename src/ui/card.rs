@@ -23,6 +23,7 @@ use crate::api::wire::SavedCard;
 use crate::domain::{CardBrand, CardDraft, CardUsage, Field, FieldErrors};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::CardCommand;
 use crate::ui::text::T;
 use crate::ui::{theme, widgets};
 
@@ -110,7 +111,9 @@ impl CardForm {
                     self.draft.wipe();
                     self.touched
                         .retain(|f| !matches!(f, Field::CardNumber | Field::Cvv));
-                    cx.emit(Command::SaveCard(Box::new(request)));
+                    cx.emit(Command::Card(CardCommand::Save {
+                        request: Box::new(request),
+                    }));
                 }
 
                 self.outcome_ui(ui, cx);

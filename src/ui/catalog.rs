@@ -15,6 +15,7 @@ use crate::domain::{Barcode, CatalogVariant, format_amount};
 use crate::store::{CsvImport, CsvParsed};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::CatalogCommand;
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -73,7 +74,9 @@ impl CatalogView {
                 .clicked()
             {
                 self.busy = true;
-                cx.emit(Command::CatalogPreview(self.path.trim().to_owned()));
+                cx.emit(Command::Catalog(CatalogCommand::Preview {
+                    path: self.path.trim().to_owned(),
+                }));
             }
             let can_import = has_path
                 && matches!(&self.outcome, Some(CsvOutcome::Preview(p)) if !p.variants.is_empty());
@@ -82,7 +85,9 @@ impl CatalogView {
                 .clicked()
             {
                 self.busy = true;
-                cx.emit(Command::CatalogImport(self.path.trim().to_owned()));
+                cx.emit(Command::Catalog(CatalogCommand::Import {
+                    path: self.path.trim().to_owned(),
+                }));
             }
         });
         widgets::hint_ui(ui, &cx.palette, T::CsvHelp.get(lang));
@@ -210,10 +215,10 @@ impl CatalogView {
             return;
         }
         self.barcode_saving.insert(v.id.clone());
-        cx.emit(Command::SetBarcode {
+        cx.emit(Command::Catalog(CatalogCommand::SetBarcode {
             variant_id: v.id.clone(),
             barcode: code,
-        });
+        }));
     }
 }
 

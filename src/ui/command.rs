@@ -13,16 +13,67 @@ use crate::store::Profile;
 use crate::ui::history::HistoryFilter;
 use crate::ui::text::T;
 
-/// A side effect asked for by a view.
+/// A side effect asked for by a view: a navigation, or one feature's command. The app's
+/// logic runs each feature's commands in its own module (`app::link`, `app::history`, ...).
+#[derive(Debug)]
 pub enum Command {
     /// Go to a view.
-    Navigate(View),
+    Navigate {
+        /// The view.
+        view: View,
+    },
+    /// The New link form and the result view.
+    Link(LinkCommand),
+    /// The open-links board.
+    Board(BoardCommand),
+    /// Save a card.
+    Card(CardCommand),
+    /// Installment options.
+    Installments(InstallmentsCommand),
+    /// The history of links.
+    History(HistoryCommand),
+    /// The day close.
+    Report(ReportCommand),
+    /// The journal's open rows.
+    Pending(PendingCommand),
+    /// The local catalog.
+    Catalog(CatalogCommand),
+    /// Profiles and secrets.
+    Profiles(ProfilesCommand),
+}
+
+impl Command {
+    /// The command's name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Navigate { .. } => "Navigate",
+            Command::Link(c) => c.name(),
+            Command::Board(BoardCommand::Show { .. }) => "ShowBoardLink",
+            Command::Card(CardCommand::Save { .. }) => "SaveCard",
+            Command::Installments(InstallmentsCommand::List { .. }) => "ListInstallments",
+            Command::History(c) => c.name(),
+            Command::Report(ReportCommand::Load { .. }) => "LoadReport",
+            Command::Pending(c) => c.name(),
+            Command::Catalog(c) => c.name(),
+            Command::Profiles(c) => c.name(),
+        }
+    }
+}
+
+/// What the New link form and the result view ask for.
+pub enum LinkCommand {
     /// Send a validated link-create request (journaled first).
-    CreateLink(Box<LinkRequest>),
+    Create {
+        /// The request.
+        request: Box<LinkRequest>,
+    },
     /// Clear the form for the next link (next order number) and leave the result view.
-    NewLink,
+    New,
     /// Put text on the clipboard.
-    CopyText(String),
+    CopyText {
+        /// The text.
+        text: String,
+    },
     /// Write the QR of `url` as a PNG file named after `name`.
     SaveQrPng {
         /// The payment URL.
@@ -31,15 +82,27 @@ pub enum Command {
         name: String,
     },
     /// Print the link's QR slip (the default printer, else a PDF beside the PNGs).
-    PrintSlip(Box<PaymentLink>),
+    PrintSlip {
+        /// The link.
+        link: Box<PaymentLink>,
+    },
     /// Open a URL (the share `mailto:`).
-    OpenUrl(String),
+    OpenUrl {
+        /// The URL.
+        url: String,
+    },
     /// Ask the server for the link's current state.
-    RefreshLink(String),
+    Refresh {
+        /// The link id.
+        id: String,
+    },
     /// Cancel the link.
-    CancelLink(String),
-    /// Leave the result view opened from History.
-    CloseShownLink,
+    Cancel {
+        /// The link id.
+        id: String,
+    },
+    /// Leave the result view opened from History or the board.
+    Close,
     /// Open or close the customer display.
     CustomerDisplay {
         /// Whether it is shown.
@@ -47,22 +110,118 @@ pub enum Command {
         /// Full screen.
         fullscreen: bool,
     },
+}
+
+impl std::fmt::Debug for LinkCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Requests print their own redacted Debug.
+        match self {
+            LinkCommand::Create { request } => f.debug_tuple("CreateLink").field(request).finish(),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+impl LinkCommand {
+    /// The command's name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LinkCommand::Create { .. } => "CreateLink",
+            LinkCommand::New => "NewLink",
+            LinkCommand::CopyText { .. } => "CopyText",
+            LinkCommand::SaveQrPng { .. } => "SaveQrPng",
+            LinkCommand::PrintSlip { .. } => "PrintSlip",
+            LinkCommand::OpenUrl { .. } => "OpenUrl",
+            LinkCommand::Refresh { .. } => "RefreshLink",
+            LinkCommand::Cancel { .. } => "CancelLink",
+            LinkCommand::Close => "CloseShownLink",
+            LinkCommand::CustomerDisplay { .. } => "CustomerDisplay",
+        }
+    }
+}
+
+/// What the board asks for.
+#[derive(Debug)]
+pub enum BoardCommand {
+    /// Show a link of the board in the result view.
+    Show {
+        /// The link id.
+        id: String,
+    },
+}
+
+/// What the card form asks for.
+pub enum CardCommand {
     /// Save a card (the form is already wiped).
-    SaveCard(Box<CardRequest>),
+    Save {
+        /// The request.
+        request: Box<CardRequest>,
+    },
+}
+
+impl std::fmt::Debug for CardCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let CardCommand::Save { request } = self;
+        // The request prints its own redacted Debug.
+        f.debug_tuple("SaveCard").field(request).finish()
+    }
+}
+
+/// What the installments view asks for.
+#[derive(Debug)]
+pub enum InstallmentsCommand {
     /// List installment options.
-    ListInstallments(Box<InstallmentQuery>),
+    List {
+        /// The BIN and amount.
+        query: Box<InstallmentQuery>,
+    },
+}
+
+/// What the history view asks for.
+#[derive(Debug)]
+pub enum HistoryCommand {
     /// First page of history for a filter.
-    SearchHistory(HistoryFilter),
+    Search {
+        /// The filter.
+        filter: HistoryFilter,
+    },
     /// The next page of history.
-    MoreHistory,
+    More,
     /// Show a link of history.
-    ShowHistoryLink(String),
+    Show {
+        /// The link id.
+        id: String,
+    },
     /// Ask the server for the status of these links of history, one a second.
-    RefreshStatuses(Vec<String>),
+    RefreshStatuses {
+        /// The link ids.
+        ids: Vec<String>,
+    },
     /// Write the links of history matching the filter as CSV, where QR PNGs are saved.
-    ExportHistory(HistoryFilter),
+    Export {
+        /// The filter.
+        filter: HistoryFilter,
+    },
+}
+
+impl HistoryCommand {
+    /// The command's name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            HistoryCommand::Search { .. } => "SearchHistory",
+            HistoryCommand::More => "MoreHistory",
+            HistoryCommand::Show { .. } => "ShowHistoryLink",
+            HistoryCommand::RefreshStatuses { .. } => "RefreshStatuses",
+            HistoryCommand::Export { .. } => "ExportHistory",
+        }
+    }
+}
+
+/// What the day close asks for.
+#[derive(Debug, Clone, Copy)]
+pub enum ReportCommand {
     /// Make the day report of local days `first..=last`.
-    LoadReport {
+    Load {
         /// The first day.
         first: NaiveDate,
         /// The last day (included).
@@ -70,21 +229,48 @@ pub enum Command {
         /// The zone of the days.
         zone: Zone,
     },
-    /// Show a link of the open-links board.
-    ShowBoardLink(String),
+}
+
+/// What the pending view (and the form's "Send again") asks for.
+#[derive(Debug)]
+pub enum PendingCommand {
     /// Re-send a pending creation (stale rows only with `force`).
-    RetryPending {
+    Retry {
         /// Idempotency key.
         key: String,
         /// The row is stale and the user checked first.
         force: bool,
     },
     /// Give up on a pending creation.
-    AbandonPending(String),
+    Abandon {
+        /// Idempotency key.
+        key: String,
+    },
+}
+
+impl PendingCommand {
+    /// The command's name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PendingCommand::Retry { .. } => "RetryPending",
+            PendingCommand::Abandon { .. } => "AbandonPending",
+        }
+    }
+}
+
+/// What the catalog view asks for.
+#[derive(Debug)]
+pub enum CatalogCommand {
     /// Parse a catalog CSV without writing.
-    CatalogPreview(String),
+    Preview {
+        /// The file.
+        path: String,
+    },
     /// Import a catalog CSV.
-    CatalogImport(String),
+    Import {
+        /// The file.
+        path: String,
+    },
     /// Set (or with `None` remove) a catalog item's barcode.
     SetBarcode {
         /// The variant id.
@@ -92,17 +278,38 @@ pub enum Command {
         /// The barcode, already validated.
         barcode: Option<Barcode>,
     },
+}
+
+impl CatalogCommand {
+    /// The command's name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CatalogCommand::Preview { .. } => "CatalogPreview",
+            CatalogCommand::Import { .. } => "CatalogImport",
+            CatalogCommand::SetBarcode { .. } => "SetBarcode",
+        }
+    }
+}
+
+/// What the settings (and the top bar's profile picker) ask for.
+pub enum ProfilesCommand {
     /// Add or update a profile.
-    SaveProfile {
+    Save {
         /// The profile.
         profile: Box<Profile>,
         /// Update (`true`) or add.
         existing: bool,
     },
     /// Remove a profile.
-    RemoveProfile(String),
+    Remove {
+        /// Profile name.
+        name: String,
+    },
     /// Use another profile.
-    SwitchProfile(String),
+    Switch {
+        /// Profile name.
+        name: String,
+    },
     /// Store a profile's secret in the keyring.
     StoreSecret {
         /// Profile name.
@@ -121,55 +328,28 @@ pub enum Command {
     },
 }
 
-impl std::fmt::Debug for Command {
+impl std::fmt::Debug for ProfilesCommand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Never print a secret; requests print their own redacted Debug.
+        // Never print a secret.
         match self {
-            Command::StoreSecret { profile, .. } => f
+            ProfilesCommand::StoreSecret { profile, .. } => f
                 .debug_struct("StoreSecret")
                 .field("profile", profile)
                 .finish_non_exhaustive(),
-            Command::CreateLink(r) => f.debug_tuple("CreateLink").field(r).finish(),
-            Command::SaveCard(r) => f.debug_tuple("SaveCard").field(r).finish(),
             other => f.write_str(other.name()),
         }
     }
 }
 
-impl Command {
+impl ProfilesCommand {
     /// The command's name, for logs.
     pub fn name(&self) -> &'static str {
         match self {
-            Command::Navigate(_) => "Navigate",
-            Command::CreateLink(_) => "CreateLink",
-            Command::NewLink => "NewLink",
-            Command::CopyText(_) => "CopyText",
-            Command::SaveQrPng { .. } => "SaveQrPng",
-            Command::PrintSlip(_) => "PrintSlip",
-            Command::OpenUrl(_) => "OpenUrl",
-            Command::RefreshLink(_) => "RefreshLink",
-            Command::CancelLink(_) => "CancelLink",
-            Command::CloseShownLink => "CloseShownLink",
-            Command::CustomerDisplay { .. } => "CustomerDisplay",
-            Command::SaveCard(_) => "SaveCard",
-            Command::ListInstallments(_) => "ListInstallments",
-            Command::SearchHistory(_) => "SearchHistory",
-            Command::MoreHistory => "MoreHistory",
-            Command::ShowHistoryLink(_) => "ShowHistoryLink",
-            Command::RefreshStatuses(_) => "RefreshStatuses",
-            Command::ExportHistory(_) => "ExportHistory",
-            Command::LoadReport { .. } => "LoadReport",
-            Command::ShowBoardLink(_) => "ShowBoardLink",
-            Command::RetryPending { .. } => "RetryPending",
-            Command::AbandonPending(_) => "AbandonPending",
-            Command::CatalogPreview(_) => "CatalogPreview",
-            Command::CatalogImport(_) => "CatalogImport",
-            Command::SetBarcode { .. } => "SetBarcode",
-            Command::SaveProfile { .. } => "SaveProfile",
-            Command::RemoveProfile(_) => "RemoveProfile",
-            Command::SwitchProfile(_) => "SwitchProfile",
-            Command::StoreSecret { .. } => "StoreSecret",
-            Command::CheckSecret { .. } => "CheckSecret",
+            ProfilesCommand::Save { .. } => "SaveProfile",
+            ProfilesCommand::Remove { .. } => "RemoveProfile",
+            ProfilesCommand::Switch { .. } => "SwitchProfile",
+            ProfilesCommand::StoreSecret { .. } => "StoreSecret",
+            ProfilesCommand::CheckSecret { .. } => "CheckSecret",
         }
     }
 }

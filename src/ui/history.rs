@@ -20,6 +20,7 @@ use crate::lang::Lang;
 use crate::store::{LinkTotals, StoredLink};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::HistoryCommand;
 use crate::ui::link_result::{status_text, status_with_payment};
 use crate::ui::new_link::local_time;
 use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
@@ -335,7 +336,7 @@ impl HistoryView {
             ids: ids.clone(),
             ..StatusRefresh::default()
         });
-        cx.emit(Command::RefreshStatuses(ids));
+        cx.emit(Command::History(HistoryCommand::RefreshStatuses { ids }));
     }
 
     /// Whether a refresh is under way.
@@ -374,7 +375,7 @@ impl HistoryView {
             {
                 self.note = None;
                 self.exporting = true;
-                cx.emit(Command::ExportHistory(filter));
+                cx.emit(Command::History(HistoryCommand::Export { filter }));
             }
             if let Some(r) = &self.refresh
                 && r.done < r.ids.len()
@@ -440,7 +441,9 @@ impl HistoryView {
         }
         if self.loaded_filter.as_ref() != Some(&self.filter) && !self.loading {
             self.loading = true;
-            cx.emit(Command::SearchHistory(self.filter.clone()));
+            cx.emit(Command::History(HistoryCommand::Search {
+                filter: self.filter.clone(),
+            }));
         }
         if let Some(e) = &self.error {
             problem_ui(ui, cx, e);
@@ -496,10 +499,10 @@ impl HistoryView {
         }
         if want_more && !self.exhausted && !self.loading {
             self.loading = true;
-            cx.emit(Command::MoreHistory);
+            cx.emit(Command::History(HistoryCommand::More));
         }
         if let Some(id) = picked {
-            cx.emit(Command::ShowHistoryLink(id));
+            cx.emit(Command::History(HistoryCommand::Show { id }));
         }
     }
 }

@@ -33,6 +33,7 @@ use crate::domain::{
 use crate::lang::Lang;
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::InstallmentsCommand;
 use crate::ui::text::T;
 use crate::ui::{theme, widgets};
 
@@ -147,7 +148,9 @@ impl InstallmentsForm {
                     && let Ok(query) = validation
                 {
                     self.loading = true;
-                    cx.emit(Command::ListInstallments(Box::new(query)));
+                    cx.emit(Command::Installments(InstallmentsCommand::List {
+                        query: Box::new(query),
+                    }));
                 }
                 ui.add_space(theme::SPACE_M);
                 // Empty: what to type, then (on a sandbox) BINs to try. After an answer the
@@ -268,7 +271,9 @@ impl InstallmentsForm {
                     self.bin_touched = true;
                     if let Ok(query) = self.draft.validate() {
                         self.loading = true;
-                        cx.emit(Command::ListInstallments(Box::new(query)));
+                        cx.emit(Command::Installments(InstallmentsCommand::List {
+                            query: Box::new(query),
+                        }));
                     }
                 }
             }

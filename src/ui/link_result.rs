@@ -17,6 +17,7 @@ use crate::domain::{Currency, LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::LinkCommand;
 use crate::ui::new_link::local_time;
 use crate::ui::text::T;
 use crate::ui::theme::Palette;
@@ -212,36 +213,42 @@ impl ShownLink {
                 ui.horizontal_wrapped(|ui| {
                     if let Some(url) = &url {
                         if ui.button(T::CopyUrl.get(lang)).clicked() {
-                            cx.emit(Command::CopyText(url.clone()));
+                            cx.emit(Command::Link(LinkCommand::CopyText { text: url.clone() }));
                             self.note = Some(crate::ui::problem::Note::Done(
                                 T::Copied.get(lang).to_owned(),
                             ));
                         }
                         if ui.button(T::SaveQr.get(lang)).clicked() {
-                            cx.emit(Command::SaveQrPng {
+                            cx.emit(Command::Link(LinkCommand::SaveQrPng {
                                 url: url.clone(),
                                 name: self
                                     .link
                                     .order_number
                                     .clone()
                                     .unwrap_or_else(|| self.link.id.clone()),
-                            });
+                            }));
                         }
                         if ui
                             .add_enabled(!self.printing, egui::Button::new(T::PrintSlip.get(lang)))
                             .clicked()
                         {
-                            cx.emit(Command::PrintSlip(Box::new(self.link.clone())));
+                            cx.emit(Command::Link(LinkCommand::PrintSlip {
+                                link: Box::new(self.link.clone()),
+                            }));
                         }
                         if ui.button(T::ShareMail.get(lang)).clicked() {
-                            cx.emit(Command::OpenUrl(mailto(&self.link, lang)));
+                            cx.emit(Command::Link(LinkCommand::OpenUrl {
+                                url: mailto(&self.link, lang),
+                            }));
                         }
                     }
                     if ui
                         .add_enabled(!self.cancelling, egui::Button::new(T::Refresh.get(lang)))
                         .clicked()
                     {
-                        cx.emit(Command::RefreshLink(self.link.id.clone()));
+                        cx.emit(Command::Link(LinkCommand::Refresh {
+                            id: self.link.id.clone(),
+                        }));
                     }
                     if !self.is_final()
                         && ui
@@ -259,7 +266,9 @@ impl ShownLink {
                         ui.label(RichText::new(T::CancelConfirm.get(lang)).color(cx.palette.warn));
                         if ui.button(T::Yes.get(lang)).clicked() {
                             self.confirm_cancel = false;
-                            cx.emit(Command::CancelLink(self.link.id.clone()));
+                            cx.emit(Command::Link(LinkCommand::Cancel {
+                                id: self.link.id.clone(),
+                            }));
                         }
                         if ui.button(T::No.get(lang)).clicked() {
                             self.confirm_cancel = false;
@@ -271,16 +280,16 @@ impl ShownLink {
                     if widgets::toggle_button_ui(ui, &mut open, T::CustomerDisplay.get(lang))
                         .changed()
                     {
-                        cx.emit(Command::CustomerDisplay {
+                        cx.emit(Command::Link(LinkCommand::CustomerDisplay {
                             open,
                             fullscreen: false,
-                        });
+                        }));
                     }
                     if ui.button(T::FullScreen.get(lang)).clicked() {
-                        cx.emit(Command::CustomerDisplay {
+                        cx.emit(Command::Link(LinkCommand::CustomerDisplay {
                             open: true,
                             fullscreen: true,
-                        });
+                        }));
                     }
                 });
                 if let Some(note) = &self.note {
@@ -290,7 +299,7 @@ impl ShownLink {
                 ui.horizontal(|ui| {
                     if self.origin != Origin::Created {
                         if ui.button(T::Back.get(lang)).clicked() {
-                            cx.emit(Command::CloseShownLink);
+                            cx.emit(Command::Link(LinkCommand::Close));
                         }
                     } else if ui
                         .add(egui::Button::new(
@@ -298,7 +307,7 @@ impl ShownLink {
                         ))
                         .clicked()
                     {
-                        cx.emit(Command::NewLink);
+                        cx.emit(Command::Link(LinkCommand::New));
                     }
                 });
             });

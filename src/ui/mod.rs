@@ -25,11 +25,24 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-pub use self::command::{Command, View};
+pub use self::command::{
+    BoardCommand, CardCommand, CatalogCommand, Command, HistoryCommand, InstallmentsCommand,
+    LinkCommand, PendingCommand, ProfilesCommand, ReportCommand, View,
+};
 use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};
 use crate::lang::Lang;
 use crate::ui::theme::Palette;
+
+/// The background re-send of the journal's pending rows, as the views show it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResendView {
+    /// Pending rows are being sent again right now.
+    pub running: bool,
+    /// When the next re-send is planned, if one is (a wall-clock time, so the line needs no
+    /// repaint each second).
+    pub next: Option<DateTime<Utc>>,
+}
 
 /// What every view needs to draw one frame, and where it puts its commands.
 pub struct ViewCtx<'a> {
@@ -48,6 +61,10 @@ pub struct ViewCtx<'a> {
     /// The profile in use is a sandbox (no real money): views may offer its test data, such as
     /// the fixture's BINs on Installments.
     pub sandbox: bool,
+    /// The background re-send of the journal's pending rows (New link and Pending say it).
+    pub resend: ResendView,
+    /// The New link form's lock, derived from the journal rows the app holds (no I/O).
+    pub form_lock: Option<new_link::FormLock>,
     /// Commands emitted during this frame, run by the app's logic after drawing.
     pub commands: &'a mut Vec<Command>,
 }

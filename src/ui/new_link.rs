@@ -34,6 +34,7 @@ use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
+use crate::ui::command::{LinkCommand, PendingCommand};
 use crate::ui::text::T;
 use crate::ui::{theme, widgets};
 
@@ -169,12 +170,6 @@ pub struct NewLinkForm {
     /// The idempotency key of the last request this form sent (its journal row decides the
     /// lock).
     pub sent_key: Option<String>,
-    /// Set by the app each frame: the lock derived from the journal rows.
-    pub lock: Option<FormLock>,
-    /// Set by the app each frame: pending rows are being sent again in the background.
-    pub resending: bool,
-    /// Set by the app each frame: when the next background re-send is planned, if one is.
-    pub next_resend: Option<DateTime<Utc>>,
     /// "New link" was pressed while the order is pending: the confirmation is open.
     pub confirm_new: bool,
     /// Focus the amount field on the next frame (first start, after "New link").
@@ -235,9 +230,10 @@ impl NewLinkForm {
         }
     }
 
-    /// Whether the fields are read-only: a request is out, or the journal holds the order.
-    pub fn is_read_only(&self) -> bool {
-        self.sending || self.lock.is_some()
+    /// Whether the fields are read-only: a request is out, or the journal holds the order
+    /// (`lock`, the frame's [`ViewCtx::form_lock`]).
+    pub fn is_read_only(&self, lock: Option<&FormLock>) -> bool {
+        self.sending || lock.is_some()
     }
 
     /// Marks a field as touched, so that its errors show (tests and the app use it).
@@ -292,7 +288,10 @@ impl NewLinkForm {
         let validation = self.draft.validate(&ctx);
         let errors = validation.as_ref().err().cloned().unwrap_or_default();
         let lang = cx.lang;
-        if !self.is_read_only() && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F2)) {
+        let lock = cx.form_lock.clone();
+        if !self.is_read_only(lock.as_ref())
+            && ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::F2))
+        {
             self.focus_scan = true;
         }
 
@@ -301,12 +300,12 @@ impl NewLinkForm {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_max_width(theme::CONTENT_MAX_WIDTH);
-                if let Some(lock) = self.lock.clone() {
+                if let Some(lock) = lock.clone() {
                     self.lock_banner_ui(ui, cx, &lock);
                     ui.add_space(theme::SPACE_S);
                 }
                 // What was sent is what a re-send sends: nothing here may change meanwhile.
-                ui.add_enabled_ui(!self.is_read_only(), |ui| {
+                ui.add_enabled_ui(!self.is_read_only(lock.as_ref()), |ui| {
                     self.amount_ui(ui, cx, &errors, &figures);
                     ui.add_space(theme::SPACE_M);
                     widgets::group_ui(ui, T::PaymentGroup.get(lang), |ui| {
@@ -321,7 +320,7 @@ impl NewLinkForm {
                 });
                 Self::checks_ui(ui, cx, &figures);
                 ui.add_space(theme::SPACE_S);
-                match self.lock.clone() {
+                match lock.clone() {
                     Some(lock) => self.locked_send_ui(ui, cx, &lock),
                     None => self.send_ui(ui, cx, validation, expiry_readable, lang),
                 }
@@ -347,11 +346,11 @@ impl NewLinkForm {
                         if let Some(SendNote::Unknown(why)) = &self.note {
                             crate::ui::problem::warning_ui(ui, cx, why);
                         }
-                        if self.resending {
+                        if cx.resend.running {
                             ui.label(T::ResendingNow.get(lang));
                         } else {
                             let mut text = T::ResendsByItself.get(lang).to_owned();
-                            if let Some(at) = self.next_resend {
+                            if let Some(at) = cx.resend.next {
                                 let at = at.with_timezone(&Local).format("%H:%M:%S");
                                 let _ = write!(text, " {} {at}.", T::NextTry.get(lang));
                             }
@@ -380,9 +379,9 @@ impl NewLinkForm {
         ui.horizontal(|ui| {
             match lock {
                 FormLock::Pending { key } => {
-                    let ready = !self.sending && !self.resending;
+                    let ready = !self.sending && !cx.resend.running;
                     // The banner says whose send it is (the form's or the background's).
-                    let label = if self.sending || self.resending {
+                    let label = if self.sending || cx.resend.running {
                         T::Sending
                     } else {
                         T::SendAgain
@@ -395,10 +394,10 @@ impl NewLinkForm {
                     if (button.clicked() || pressed) && ready {
                         self.sending = true;
                         self.note = None;
-                        cx.emit(Command::RetryPending {
+                        cx.emit(Command::Pending(PendingCommand::Retry {
                             key: key.clone(),
                             force: false,
-                        });
+                        }));
                     }
                 }
                 FormLock::Stale => {
@@ -409,7 +408,9 @@ impl NewLinkForm {
                         )
                         .clicked()
                     {
-                        cx.emit(Command::Navigate(crate::ui::View::Pending));
+                        cx.emit(Command::Navigate {
+                            view: crate::ui::View::Pending,
+                        });
                     }
                 }
             }
@@ -440,7 +441,7 @@ impl NewLinkForm {
             ui.horizontal(|ui| {
                 if ui.button(T::StartNewSale.get(lang)).clicked() {
                     self.confirm_new = false;
-                    cx.emit(Command::NewLink);
+                    cx.emit(Command::Link(LinkCommand::New));
                 }
                 if ui.button(T::CancelDialog.get(lang)).clicked() {
                     self.confirm_new = false;
@@ -1356,7 +1357,9 @@ impl NewLinkForm {
             self.sending = true;
             self.note = None;
             self.sent_key = Some(request.idempotency_key());
-            cx.emit(Command::CreateLink(Box::new(request)));
+            cx.emit(Command::Link(LinkCommand::Create {
+                request: Box::new(request),
+            }));
         }
     }
 

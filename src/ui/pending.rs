@@ -13,6 +13,7 @@ use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::PendingCommand;
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -27,8 +28,6 @@ pub struct PendingView {
     pub note: Option<crate::ui::problem::Note>,
     /// The key of the stale row whose re-send waits for the user's confirmation.
     pub confirm_stale: Option<String>,
-    /// Set by the app each frame: pending rows are being sent again in the background.
-    pub resending: bool,
 }
 
 impl PendingView {
@@ -54,7 +53,7 @@ impl PendingView {
         if let Some(note) = &self.note {
             crate::ui::problem::note_ui(ui, cx, note);
         }
-        if self.resending {
+        if cx.resend.running {
             widgets::hint_ui(ui, &cx.palette, T::ResendingNow.get(lang));
         }
         if self.rows.is_empty() {
@@ -127,10 +126,10 @@ impl PendingView {
                                     self.confirm_stale = Some(key.clone());
                                 } else {
                                     self.busy.push(key.clone());
-                                    cx.emit(Command::RetryPending {
+                                    cx.emit(Command::Pending(PendingCommand::Retry {
                                         key: key.clone(),
                                         force: false,
-                                    });
+                                    }));
                                 }
                             }
                             let abandon = ui.add_enabled(
@@ -143,7 +142,7 @@ impl PendingView {
                             });
                             if abandon.clicked() {
                                 self.busy.push(key.clone());
-                                cx.emit(Command::AbandonPending(key));
+                                cx.emit(Command::Pending(PendingCommand::Abandon { key }));
                             }
                             ui.end_row();
                         }
@@ -202,7 +201,7 @@ impl PendingView {
             Some(true) => {
                 self.confirm_stale = None;
                 self.busy.push(key.clone());
-                cx.emit(Command::RetryPending { key, force: true });
+                cx.emit(Command::Pending(PendingCommand::Retry { key, force: true }));
             }
             Some(false) => self.confirm_stale = None,
             None => {}

@@ -16,6 +16,7 @@ use crate::lang::Lang;
 use crate::store::{CurrencyReport, DayReport, Total};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::ReportCommand;
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -170,11 +171,11 @@ impl ReportView {
         match days {
             Ok(d) if self.loaded != Some(d) && !self.loading => {
                 self.loading = true;
-                cx.emit(Command::LoadReport {
+                cx.emit(Command::Report(ReportCommand::Load {
                     first: d.0,
                     last: d.1,
                     zone: self.zone,
-                });
+                }));
             }
             Ok(_) => {}
             Err(t) => {

@@ -14,6 +14,7 @@ use crate::slip::Paper;
 use crate::store::{DEFAULT_ORDER_PREFIX, Profile};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::command::ProfilesCommand;
 use crate::ui::text::T;
 use crate::ui::widgets;
 
@@ -166,10 +167,10 @@ impl SettingsView {
                     if r.clicked() {
                         edit = Some(ProfileForm::of(p));
                         if !p.is_sandbox {
-                            cx.emit(Command::CheckSecret {
+                            cx.emit(Command::Profiles(ProfilesCommand::CheckSecret {
                                 profile: p.name.clone(),
                                 api_key: p.api_key.clone(),
-                            });
+                            }));
                         }
                     }
                     if p.name == current {
@@ -181,7 +182,9 @@ impl SettingsView {
                             egui::WidgetInfo::labeled(egui::Role::Button, true, &use_label)
                         });
                         if r.clicked() {
-                            cx.emit(Command::SwitchProfile(p.name.clone()));
+                            cx.emit(Command::Profiles(ProfilesCommand::Switch {
+                                name: p.name.clone(),
+                            }));
                         }
                     }
                     ui.end_row();
@@ -237,10 +240,10 @@ impl SettingsView {
             match form.to_profile(lang) {
                 Ok(p) => {
                     self.busy = true;
-                    cx.emit(Command::SaveProfile {
+                    cx.emit(Command::Profiles(ProfilesCommand::Save {
                         profile: Box::new(p),
                         existing: form.existing,
-                    });
+                    }));
                 }
                 Err(e) => {
                     self.note = Some(crate::ui::problem::Note::Failed(
@@ -251,7 +254,9 @@ impl SettingsView {
         }
         if remove {
             self.busy = true;
-            cx.emit(Command::RemoveProfile(form.name.clone()));
+            cx.emit(Command::Profiles(ProfilesCommand::Remove {
+                name: form.name.clone(),
+            }));
         }
 
         if form.sandbox || !form.existing {
@@ -297,11 +302,11 @@ impl SettingsView {
                 self.busy = true;
                 self.secrets
                     .insert(form.name.clone(), SecretStatus::Checking);
-                cx.emit(Command::StoreSecret {
+                cx.emit(Command::Profiles(ProfilesCommand::StoreSecret {
                     profile: form.name.clone(),
                     api_key: form.api_key.clone(),
                     secret,
-                });
+                }));
             }
         });
     }

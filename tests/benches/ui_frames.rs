@@ -98,6 +98,8 @@ fn bench_frames(c: &mut Criterion) {
             barcodes: &barcodes,
             limits: KeyLimits::default(),
             sandbox: false,
+            resend: paydesk::ui::ResendView::default(),
+            form_lock: None,
             commands: &mut commands,
         };
         form.ui(ui, &mut cx);
@@ -148,6 +150,8 @@ fn bench_frames(c: &mut Criterion) {
             barcodes: &barcodes,
             limits: KeyLimits::default(),
             sandbox: false,
+            resend: paydesk::ui::ResendView::default(),
+            form_lock: None,
             commands: &mut commands,
         };
         history.ui(ui, &mut cx);

@@ -1,0 +1,187 @@
+//! The open-links board: its rows from the store, the link opened from it, and the
+//! background refresh of its open links and of the shown link.
+
+use super::logic::Msg;
+use super::{App, View};
+use crate::board::Next;
+use crate::service::DeskError;
+use crate::store::StoredLink;
+use crate::ui::BoardCommand;
+use crate::ui::link_result::Origin;
+use crate::ui::problem::Explain;
+
+/// A background result of the board.
+#[derive(Debug)]
+pub enum BoardResult {
+    /// The board's rows, read from the store.
+    Rows {
+        /// The profile they belong to (a switch meanwhile drops them).
+        profile: String,
+        /// The rows, newest first.
+        result: Result<Vec<StoredLink>, DeskError>,
+    },
+}
+
+impl App {
+    /// Runs a board command.
+    pub(crate) fn run_board(&mut self, command: BoardCommand) {
+        let BoardCommand::Show { id } = command;
+        if let Some(row) = self.board.rows.iter().find(|r| r.link.id == id) {
+            let link = row.link.clone();
+            self.show_link(link, Origin::Board);
+            self.view = View::Board;
+        }
+    }
+
+    /// Takes a board result into the state: the refresh follows the rows' open links (a row
+    /// the store changed since, say by the command line, may alert), the view shows them.
+    pub(crate) fn apply_board(&mut self, result: BoardResult) {
+        let BoardResult::Rows { profile, result } = result;
+        let now = self.options.clock.now();
+        if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
+            self.board.loading = false;
+            return;
+        }
+        match result {
+            Ok(rows) => {
+                let alerts = self
+                    .refresher
+                    .sync_board(rows.iter().map(|s| (&s.link, s.updated_at)), now);
+                self.board.set_rows(&profile, rows, now);
+                for alert in alerts {
+                    self.alert(&alert);
+                }
+            }
+            Err(e) => {
+                self.board.loading = false;
+                self.board.loaded_at = Some(now);
+                self.board.error = Some(e.problem(self.lang()));
+            }
+        }
+    }
+
+    /// The background refresh, after each frame: reads the board's rows again when they are
+    /// out of date, sends the one link-detail request the refresher says is due (one at a
+    /// time, at most one a second), and asks for a repaint when the next one or the next
+    /// change of a figure on screen is due. Nothing due, nothing open: no repaint at all.
+    pub(crate) fn schedule_board(&mut self) {
+        let Some(desk) = self.holds.desk.clone() else {
+            return;
+        };
+        let now = self.options.clock.now();
+        let profile = desk.profile().name.clone();
+        let shown = self.shown.as_ref().map(|s| &s.link);
+        if self.refresher.focused() != shown.map(|l| l.id.as_str()) {
+            self.refresher.focus(shown, now);
+        }
+        if self.board.needs_reload(&profile, now) {
+            self.board.stale = false;
+            self.board.loading = true;
+            let reader = desk.clone();
+            self.spawn(async move {
+                let result = reader.board_links();
+                Msg::Board(BoardResult::Rows { profile, result })
+            });
+        }
+        let mut wake = self.board.next_change;
+        match self.refresher.next(now) {
+            Next::Ask(id) => {
+                let seq = self.next_seq();
+                if let Some(shown) = &mut self.shown
+                    && shown.link.id == id
+                {
+                    shown.polling = Some(seq);
+                }
+                self.spawn(async move {
+                    let result = desk.poll_link(&id).await;
+                    Msg::Link(super::link::LinkResult::Detail { id, seq, result })
+                });
+            }
+            Next::At(at) => wake = Some(wake.map_or(at, |w| w.min(at))),
+            Next::Waiting | Next::Idle => {}
+        }
+        if let Some(at) = wake {
+            self.ctx
+                .request_repaint_after((at - now).to_std().unwrap_or_default());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{answers, app, make_link};
+    use crate::ui::BoardCommand;
+
+    #[test]
+    fn a_stale_board_reads_its_rows_and_shows_them() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.shown = None;
+        app.board.stale = true;
+        app.schedule_board();
+        assert!(app.board.loading);
+        let rows = answers(&mut app)
+            .into_iter()
+            .find(|m| matches!(m, Msg::Board(_)))
+            .expect("the rows are read");
+        let Msg::Board(BoardResult::Rows {
+            profile,
+            result: Ok(links),
+        }) = &rows
+        else {
+            panic!("{rows:?}");
+        };
+        assert_eq!(profile, crate::service::SANDBOX_PROFILE);
+        assert_eq!(links.len(), 1);
+        app.on_msg(rows);
+        assert!(!app.board.loading);
+        assert_eq!(app.board.rows.len(), 1);
+        assert_eq!(app.board.rows[0].link.id, link.id);
+    }
+
+    #[test]
+    fn rows_of_another_profile_are_dropped() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        let stored = app.holds.desk.clone().unwrap().board_links().unwrap();
+        assert_eq!(stored.len(), 1);
+        app.board.loading = true;
+        app.apply_board(BoardResult::Rows {
+            profile: "another".into(),
+            result: Ok(stored),
+        });
+        assert!(!app.board.loading);
+        assert!(app.board.rows.iter().all(|r| r.link.id != link.id));
+    }
+
+    #[test]
+    fn rows_that_cannot_be_read_are_said() {
+        let mut app = app();
+        app.apply_board(BoardResult::Rows {
+            profile: crate::service::SANDBOX_PROFILE.into(),
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.board.error.is_some());
+        assert!(app.board.loaded_at.is_some());
+    }
+
+    #[test]
+    fn show_opens_a_row_in_the_result_view_on_the_board() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.shown = None;
+        app.board.stale = true;
+        app.schedule_board();
+        crate::app::testing::settle(&mut app);
+        app.view = View::History;
+        app.run(Command::Board(BoardCommand::Show {
+            id: link.id.clone(),
+        }));
+        let shown = app.shown.as_ref().expect("shown");
+        assert_eq!(shown.link.id, link.id);
+        assert_eq!(shown.origin, Origin::Board);
+        assert_eq!(app.view, View::Board);
+    }
+}

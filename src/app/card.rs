@@ -1,0 +1,125 @@
+//! Saving a card.
+
+use super::App;
+use super::logic::Msg;
+use crate::api::wire::SavedCard;
+use crate::service::DeskError;
+use crate::ui::CardCommand;
+use crate::ui::card::CardOutcome;
+use crate::ui::problem::Explain;
+
+/// A background result of the card form.
+#[derive(Debug)]
+pub enum CardResult {
+    /// A card save's answer.
+    Saved {
+        /// The saved card, or why not.
+        result: Result<SavedCard, DeskError>,
+    },
+}
+
+impl App {
+    /// Runs a card command.
+    pub(crate) fn run_card(&mut self, command: CardCommand) {
+        let CardCommand::Save { request } = command;
+        let Some(desk) = self.desk_or_idle() else {
+            return;
+        };
+        self.spawn(async move {
+            let result = desk.save_card(&request).await;
+            drop(request);
+            Msg::Card(CardResult::Saved { result })
+        });
+    }
+
+    /// Takes a card result into the state.
+    pub(crate) fn apply_card(&mut self, result: CardResult) {
+        let lang = self.lang();
+        let CardResult::Saved { result } = result;
+        self.note_call(result.as_ref().err());
+        self.card.sending = false;
+        self.card.outcome = Some(match result {
+            Ok(card) => CardOutcome::Saved(Box::new(card)),
+            Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.problem(lang)),
+            Err(e) => CardOutcome::Error(e.problem(lang)),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use zeroize::Zeroizing;
+
+    use super::*;
+    use crate::app::testing::{app, app_unbooted, only, run};
+    use crate::app::{Command, Connection};
+    use crate::domain::{CardDraft, CardRequest};
+    use crate::ui::problem::Problem;
+
+    fn request() -> Box<CardRequest> {
+        let draft = CardDraft {
+            card_number: Zeroizing::new("4111111111111111".to_owned()),
+            expiry_month: "11".into(),
+            expiry_year: "2031".into(),
+            cvv: Zeroizing::new("123".to_owned()),
+            card_holder_name: "AYSE YILMAZ".into(),
+            usage: String::new(),
+            alias: String::new(),
+            set_as_default: false,
+            customer_id: String::new(),
+        };
+        Box::new(draft.validate(chrono::Utc::now().date_naive()).unwrap())
+    }
+
+    #[test]
+    fn save_sends_the_card_and_its_answer_shows_the_masked_card() {
+        let mut app = app();
+        app.card.sending = true;
+        let answer = only(run(
+            &mut app,
+            Command::Card(CardCommand::Save { request: request() }),
+        ));
+        let Msg::Card(CardResult::Saved { result: Ok(card) }) = &answer else {
+            panic!("the sandbox saves the card: {answer:?}");
+        };
+        assert!(
+            card.masked_pan
+                .as_deref()
+                .is_some_and(|p| p.ends_with("1111"))
+        );
+        assert!(
+            !card
+                .masked_pan
+                .as_deref()
+                .unwrap_or("")
+                .contains("11111111")
+        );
+        app.on_msg(answer);
+        assert!(!app.card.sending);
+        assert!(matches!(app.card.outcome, Some(CardOutcome::Saved(_))));
+    }
+
+    #[test]
+    fn save_without_a_desk_frees_the_form() {
+        let mut app = app_unbooted();
+        app.jobs.clear();
+        app.card.sending = true;
+        app.run(Command::Card(CardCommand::Save { request: request() }));
+        assert!(!app.card.sending, "the clerk can press Save again");
+        assert!(app.jobs.is_empty());
+    }
+
+    #[test]
+    fn a_refused_card_is_said_and_the_server_counts_as_reachable() {
+        let mut app = app();
+        app.connection = Connection::Disconnected("no answer".into());
+        app.apply_card(CardResult::Saved {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(matches!(
+            app.card.outcome,
+            Some(CardOutcome::Error(Problem { .. }))
+        ));
+        assert_eq!(app.connection, Connection::Connected);
+    }
+}

@@ -1,0 +1,268 @@
+//! The local catalog: CSV preview and import, and barcode edits.
+
+use std::collections::HashMap;
+
+use super::App;
+use super::errors::JobError;
+use super::logic::Msg;
+use crate::domain::CatalogVariant;
+use crate::service::DeskError;
+use crate::store::{CsvImport, CsvParsed};
+use crate::ui::CatalogCommand;
+use crate::ui::catalog::CsvOutcome;
+use crate::ui::problem::Explain;
+
+/// The catalog after a change.
+pub type Catalog = HashMap<String, CatalogVariant>;
+
+/// A background result of the catalog view.
+#[derive(Debug)]
+pub enum CatalogResult {
+    /// A CSV preview or import ended (with the catalog after an import), or the file could not
+    /// be read or the store failed.
+    Csv {
+        /// The outcome and, after an import, the catalog.
+        result: Result<(CsvOutcome, Option<Catalog>), JobError>,
+    },
+    /// A barcode edit ended.
+    BarcodeSaved {
+        /// The variant id.
+        variant_id: String,
+        /// The catalog after it, or why it was not saved.
+        result: Result<Catalog, JobError>,
+    },
+}
+
+impl App {
+    /// Runs a catalog command.
+    pub(crate) fn run_catalog(&mut self, command: CatalogCommand) {
+        match command {
+            CatalogCommand::Preview { path } => {
+                if self.desk_or_idle().is_some() {
+                    self.catalog_csv(path, false);
+                }
+            }
+            CatalogCommand::Import { path } => {
+                if self.desk_or_idle().is_some() {
+                    self.catalog_csv(path, true);
+                }
+            }
+            CatalogCommand::SetBarcode {
+                variant_id,
+                barcode,
+            } => {
+                let Some(services) = self.holds.services.clone() else {
+                    self.catalog_view.barcode_saving.remove(&variant_id);
+                    return;
+                };
+                self.spawn(async move {
+                    let id = variant_id.clone();
+                    let result = tokio::task::spawn_blocking(move || {
+                        services
+                            .with_store_locked(|s| {
+                                s.catalog_set_barcode(&variant_id, barcode.as_ref())?;
+                                s.catalog_map()
+                            })
+                            .map_err(JobError::from)
+                    })
+                    .await
+                    .map_err(JobError::from)
+                    .and_then(|r| r);
+                    Msg::Catalog(CatalogResult::BarcodeSaved {
+                        variant_id: id,
+                        result,
+                    })
+                });
+            }
+        }
+    }
+
+    fn catalog_csv(&mut self, path: String, import: bool) {
+        let Some(services) = self.holds.services.clone() else {
+            self.catalog_view.busy = false;
+            return;
+        };
+        self.spawn(async move {
+            let csv = |result| Msg::Catalog(CatalogResult::Csv { result });
+            // At most the catalog limit, read before the store is locked.
+            let bytes = match crate::store::read_catalog_file(std::path::Path::new(&path)) {
+                Ok(b) => b,
+                Err(crate::store::StoreError::Io { source, .. }) => {
+                    return csv(Err(JobError::file(&path)(source)));
+                }
+                Err(e) => return csv(Err(JobError::from(DeskError::from(e)))),
+            };
+            let r = if import {
+                services.with_store_locked(|s| {
+                    let done: CsvImport = s.catalog_import_csv(&bytes[..])?;
+                    let map = s.catalog_map()?;
+                    Ok((CsvOutcome::Imported(done), Some(map)))
+                })
+            } else {
+                services.with_store_locked(|s| {
+                    let parsed: CsvParsed = s.catalog_preview_csv(&bytes[..])?;
+                    Ok((CsvOutcome::Preview(parsed), None))
+                })
+            };
+            csv(r.map_err(JobError::from))
+        });
+    }
+
+    /// Takes a catalog result into the state.
+    pub(crate) fn apply_catalog(&mut self, result: CatalogResult) {
+        let lang = self.lang();
+        match result {
+            CatalogResult::Csv { result } => {
+                self.catalog_view.busy = false;
+                match result {
+                    Ok((outcome, catalog)) => {
+                        self.catalog_view.outcome = Some(outcome);
+                        if let Some(c) = catalog {
+                            self.set_catalog(c);
+                        }
+                    }
+                    Err(e) => {
+                        self.catalog_view.outcome = Some(CsvOutcome::Error(e.problem(lang)));
+                    }
+                }
+            }
+            CatalogResult::BarcodeSaved { variant_id, result } => {
+                self.catalog_view.barcode_saving.remove(&variant_id);
+                match result {
+                    Ok(catalog) => {
+                        self.catalog_view.barcode_edits.remove(&variant_id);
+                        self.catalog_view.barcode_errors.remove(&variant_id);
+                        self.set_catalog(catalog);
+                    }
+                    Err(e) => {
+                        let why = e.problem(lang).sentence;
+                        self.catalog_view.barcode_errors.insert(variant_id, why);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{app, only, run};
+    use crate::domain::Barcode;
+
+    const CSV: &str =
+        "id,name,unit_price,currency\nV-1,Filtre kahve,85.00,TRY\nV-2,Simit,15.50,TRY\n";
+
+    fn csv_file() -> (tempfile::TempDir, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("catalog.csv");
+        std::fs::write(&path, CSV).unwrap();
+        (dir, path.display().to_string())
+    }
+
+    fn import(app: &mut App) {
+        let (_dir, path) = csv_file();
+        let answer = only(run(app, Command::Catalog(CatalogCommand::Import { path })));
+        app.on_msg(answer);
+    }
+
+    #[test]
+    fn preview_parses_the_file_without_writing() {
+        let mut app = app();
+        let (_dir, path) = csv_file();
+        app.catalog_view.busy = true;
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::Preview { path }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::Catalog(CatalogResult::Csv { result: Ok((CsvOutcome::Preview(p), None)) })
+                if p.variants.len() == 2
+        ));
+        app.on_msg(answer);
+        assert!(!app.catalog_view.busy);
+        assert!(matches!(
+            app.catalog_view.outcome,
+            Some(CsvOutcome::Preview(_))
+        ));
+        assert!(app.holds.catalog.is_empty(), "nothing imported");
+    }
+
+    #[test]
+    fn import_writes_the_catalog_and_the_app_holds_it() {
+        let mut app = app();
+        let (_dir, path) = csv_file();
+        app.catalog_view.busy = true;
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::Import { path }),
+        ));
+        app.on_msg(answer);
+        assert!(!app.catalog_view.busy);
+        assert!(matches!(
+            &app.catalog_view.outcome,
+            Some(CsvOutcome::Imported(done)) if done.imported == 2
+        ));
+        assert_eq!(app.holds.catalog.len(), 2);
+        assert!(app.holds.catalog.contains_key("V-1"));
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_is_said() {
+        let mut app = app();
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::Preview {
+                path: "/nonexistent/catalog.csv".into(),
+            }),
+        ));
+        app.on_msg(answer);
+        assert!(matches!(
+            app.catalog_view.outcome,
+            Some(CsvOutcome::Error(_))
+        ));
+    }
+
+    #[test]
+    fn set_barcode_saves_it_and_the_scan_finds_the_item() {
+        let mut app = app();
+        import(&mut app);
+        let barcode = Barcode::parse("4006381333931").unwrap();
+        app.catalog_view.barcode_saving.insert("V-1".into());
+        app.catalog_view
+            .barcode_edits
+            .insert("V-1".into(), "4006381333931".into());
+        let answer = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::SetBarcode {
+                variant_id: "V-1".into(),
+                barcode: Some(barcode.clone()),
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::Catalog(CatalogResult::BarcodeSaved { variant_id, result: Ok(_) }) if variant_id == "V-1"
+        ));
+        app.on_msg(answer);
+        assert!(app.catalog_view.barcode_saving.is_empty());
+        assert!(app.catalog_view.barcode_edits.is_empty());
+        assert_eq!(
+            app.holds.catalog.get("V-1").and_then(|v| v.barcode.clone()),
+            Some(barcode)
+        );
+    }
+
+    #[test]
+    fn a_barcode_that_was_not_saved_is_said_beside_the_item() {
+        let mut app = app();
+        app.catalog_view.barcode_saving.insert("V-1".into());
+        app.apply_catalog(CatalogResult::BarcodeSaved {
+            variant_id: "V-1".into(),
+            result: Err(JobError::NoSaveFolder),
+        });
+        assert!(app.catalog_view.barcode_saving.is_empty());
+        assert!(app.catalog_view.barcode_errors.contains_key("V-1"));
+    }
+}

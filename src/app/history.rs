@@ -1,0 +1,484 @@
+//! The history of links: pages of a filter, their totals, a link opened from it, the status
+//! refresh of the links shown, and the CSV export.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::errors::JobError;
+use super::logic::Msg;
+use super::{App, View};
+use crate::api::wire::PaymentLink;
+use crate::clock::Zone;
+use crate::lang::Lang;
+use crate::service::{Desk, DeskError};
+use crate::store::{LinkCursor, LinkQuery, LinkTotals, StoredLink, TimeRange};
+use crate::ui::HistoryCommand;
+use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
+use crate::ui::link_result::Origin;
+use crate::ui::problem::{Explain, Note};
+use crate::ui::text::T;
+
+/// The gap between two requests of "Refresh statuses": at most one a second.
+pub const STATUS_REFRESH_GAP: Duration = Duration::from_secs(1);
+
+/// A page of history: the display rows and where the next page starts.
+pub type Page = (Vec<HistoryRow>, Option<LinkCursor>);
+
+/// A background result of the history view.
+#[derive(Debug)]
+pub enum HistoryResult {
+    /// A page of history.
+    Page {
+        /// The filter it answers.
+        filter: HistoryFilter,
+        /// Whether it is the first page.
+        first: bool,
+        /// The links (display rows) and where the next page starts.
+        result: Result<Page, DeskError>,
+        /// How many links the profile has in all (with the first page of an unfiltered list).
+        total: Option<usize>,
+    },
+    /// A link of history, to show.
+    Link {
+        /// The stored link, or why it could not be read.
+        result: Result<StoredLink, DeskError>,
+    },
+    /// The totals of a history filter.
+    Totals {
+        /// The filter.
+        filter: HistoryFilter,
+        /// Its totals.
+        result: Result<LinkTotals, DeskError>,
+    },
+    /// One link's answer to "Refresh statuses".
+    StatusRefreshed {
+        /// The link id.
+        id: String,
+        /// The answer.
+        result: Result<PaymentLink, DeskError>,
+    },
+    /// A CSV export ended.
+    Exported {
+        /// How many links and the file, or why not.
+        result: Result<(usize, PathBuf), JobError>,
+    },
+}
+
+impl App {
+    /// Runs a history command.
+    pub(crate) fn run_history(&mut self, command: HistoryCommand) {
+        let Some(desk) = self.desk_or_idle() else {
+            return;
+        };
+        let lang = self.lang();
+        let zone = self.history.zone;
+        match command {
+            HistoryCommand::Search { filter } => {
+                self.history_next = None;
+                let services = self.holds.services.clone();
+                self.history.totals = None;
+                let totals_desk = desk.clone();
+                let totals_filter = filter.clone();
+                self.spawn(async move { totals(&totals_desk, totals_filter, zone) });
+                self.spawn(async move {
+                    let mut msg = history_page(&desk, filter, None, zone, lang);
+                    if let (HistoryResult::Page { filter, total, .. }, Some(services)) =
+                        (&mut msg, services)
+                        && *filter == HistoryFilter::default()
+                    {
+                        let profile = desk.profile().name.clone();
+                        *total = services.with_store_locked(|s| s.count_links(&profile)).ok();
+                    }
+                    Msg::History(msg)
+                });
+            }
+            HistoryCommand::More => {
+                let (Some(filter), Some(next)) = (
+                    self.history.loaded_filter.clone(),
+                    self.history_next.clone(),
+                ) else {
+                    self.history.loading = false;
+                    return;
+                };
+                self.spawn(async move {
+                    Msg::History(history_page(&desk, filter, Some(next), zone, lang))
+                });
+            }
+            HistoryCommand::Show { id } => {
+                self.spawn(async move {
+                    Msg::History(HistoryResult::Link {
+                        result: desk.history_entry(&id),
+                    })
+                });
+            }
+            HistoryCommand::RefreshStatuses { ids } => {
+                // One detail request a second at most: the n-th waits n seconds, then asks.
+                for (i, id) in ids.into_iter().enumerate() {
+                    let desk = desk.clone();
+                    let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
+                    self.spawn(async move {
+                        tokio::time::sleep(wait).await;
+                        let result = desk.link_detail(&id).await;
+                        Msg::History(HistoryResult::StatusRefreshed { id, result })
+                    });
+                }
+            }
+            HistoryCommand::Export { filter } => {
+                let dir = self.export_dir.clone();
+                let now = self.options.clock.now();
+                self.spawn(async move {
+                    let result = tokio::task::spawn_blocking(move || {
+                        export_history(&desk, &filter, zone, dir, now)
+                    })
+                    .await
+                    .map_err(JobError::from)
+                    .and_then(|r| r);
+                    Msg::History(HistoryResult::Exported { result })
+                });
+            }
+        }
+    }
+
+    /// Takes a history result into the state.
+    pub(crate) fn apply_history(&mut self, result: HistoryResult) {
+        let lang = self.lang();
+        match result {
+            HistoryResult::Page {
+                filter,
+                first,
+                result,
+                total,
+            } => match result {
+                Ok((rows, next)) => {
+                    let exhausted = next.is_none();
+                    self.history_next = next;
+                    if first {
+                        self.history.set_first_page(filter, rows, exhausted);
+                        self.history.total = total;
+                    } else if self.history.loaded_filter.as_ref() == Some(&filter) {
+                        self.history.append_page(rows, exhausted);
+                    } else {
+                        self.history.loading = false;
+                    }
+                }
+                Err(e) => {
+                    self.history.loading = false;
+                    self.history.loaded_filter = Some(filter);
+                    self.history.error = Some(e.problem(lang));
+                }
+            },
+            HistoryResult::Link { result: Ok(stored) } => {
+                self.show_link(stored.link, Origin::History);
+                // A link cancelled here reads "Cancelled" when opened again, not "Expired".
+                if let Some(shown) = &mut self.shown {
+                    shown.cancelled = stored.cancelled_at.is_some();
+                }
+                self.view = View::History;
+            }
+            HistoryResult::Link { result: Err(e) } => {
+                self.history.error = Some(e.problem(lang));
+            }
+            HistoryResult::Totals { filter, result } => {
+                self.history.totals = Some((filter, result.map_err(|e| e.problem(lang))));
+            }
+            HistoryResult::StatusRefreshed { id, result } => {
+                self.note_call(result.as_ref().err());
+                let now = self.options.clock.now();
+                let over =
+                    self.history
+                        .refreshed(&id, result.map_err(|e| e.problem(lang)), now, lang);
+                if over {
+                    // Paid amounts may have changed: count the filtered set again.
+                    self.history_totals();
+                    self.report.invalidate();
+                }
+            }
+            HistoryResult::Exported { result } => {
+                self.history.exporting = false;
+                self.history.note = Some(match result {
+                    Ok((rows, path)) => Note::Done(format!(
+                        "{rows} {} {}",
+                        T::ExportedTo.get(lang),
+                        path.display()
+                    )),
+                    Err(e) => Note::Failed(e.problem(lang)),
+                });
+            }
+        }
+    }
+
+    /// Counts the shown History filter's links again (after statuses changed).
+    pub(crate) fn history_totals(&mut self) {
+        let (Some(desk), Some(filter)) =
+            (self.holds.desk.clone(), self.history.loaded_filter.clone())
+        else {
+            return;
+        };
+        let zone = self.history.zone;
+        self.spawn(async move { totals(&desk, filter, zone) });
+    }
+}
+
+/// The totals of a filter, as a message.
+fn totals(desk: &Desk, filter: HistoryFilter, zone: Zone) -> Msg {
+    let (query, range) = history_query(&filter, zone);
+    let result = desk.history_totals(&query, range);
+    Msg::History(HistoryResult::Totals { filter, result })
+}
+
+/// The store's query and date range of a History filter.
+fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeRange>) {
+    let query = LinkQuery {
+        text: Some(filter.text.trim().to_owned()).filter(|t| !t.is_empty()),
+        status: filter.status.clone(),
+        limit: PAGE,
+        before: None,
+    };
+    (query, TimeRange::between(filter.from, filter.to, zone))
+}
+
+fn history_page(
+    desk: &Desk,
+    filter: HistoryFilter,
+    before: Option<LinkCursor>,
+    zone: Zone,
+    lang: Lang,
+) -> HistoryResult {
+    let first = before.is_none();
+    let (mut query, range) = history_query(&filter, zone);
+    query.before = before;
+    let result = desk.history_in(&query, range).map(|page| {
+        let rows = page
+            .links
+            .iter()
+            .map(|l| HistoryRow::of_stored(l, lang))
+            .collect();
+        (rows, page.next)
+    });
+    HistoryResult::Page {
+        filter,
+        first,
+        result,
+        total: None,
+    }
+}
+
+/// Writes the History links matching `filter` as CSV into `dir` (else where QR PNGs go),
+/// named after the local time; returns how many links and the path.
+fn export_history(
+    desk: &Desk,
+    filter: &HistoryFilter,
+    zone: Zone,
+    dir: Option<PathBuf>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(usize, PathBuf), JobError> {
+    let dir = match dir {
+        Some(d) => d,
+        None => crate::printer::save_folder().ok_or(JobError::NoSaveFolder)?,
+    };
+    let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
+    let path = dir.join(format!("paydesk-history-{stamp}.csv"));
+    let file = crate::store::create_private_file(&path).map_err(JobError::file(&path))?;
+    let (query, range) = history_query(filter, zone);
+    let rows = desk.export_history_csv(&query, range, zone, file)?;
+    Ok((rows, path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::testing::{answers, app, make_link, only, run};
+    use crate::app::{Command, Connection};
+
+    fn search(app: &mut App) {
+        app.run(Command::History(HistoryCommand::Search {
+            filter: HistoryFilter::default(),
+        }));
+        for m in answers(app) {
+            app.on_msg(m);
+        }
+    }
+
+    #[test]
+    fn search_reads_the_first_page_its_count_and_its_totals() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        make_link(&mut app, "A-2");
+        app.history.loading = true;
+        let msgs = run(
+            &mut app,
+            Command::History(HistoryCommand::Search {
+                filter: HistoryFilter::default(),
+            }),
+        );
+        assert_eq!(msgs.len(), 2, "{msgs:?}");
+        assert!(
+            msgs.iter()
+                .any(|m| matches!(m, Msg::History(HistoryResult::Totals { result: Ok(_), .. })))
+        );
+        assert!(msgs.iter().any(|m| matches!(
+            m,
+            Msg::History(HistoryResult::Page { first: true, total: Some(2), result: Ok((rows, None)), .. })
+                if rows.len() == 2
+        )));
+        for m in msgs {
+            app.on_msg(m);
+        }
+        assert!(!app.history.loading);
+        assert_eq!(app.history.rows.len(), 2);
+        assert_eq!(app.history.total, Some(2));
+        assert!(matches!(app.history.totals, Some((_, Ok(_)))));
+        assert!(app.history.exhausted);
+    }
+
+    #[test]
+    fn more_without_a_next_page_stops_loading() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        search(&mut app);
+        app.history.loading = true;
+        app.run(Command::History(HistoryCommand::More));
+        assert!(!app.history.loading);
+        assert!(app.jobs.is_empty(), "nothing to ask");
+    }
+
+    #[test]
+    fn a_later_page_of_the_filter_shown_is_appended_another_is_dropped() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        search(&mut app);
+        let row = app.history.rows[0].clone();
+        app.apply_history(HistoryResult::Page {
+            filter: HistoryFilter::default(),
+            first: false,
+            result: Ok((vec![row.clone()], None)),
+            total: None,
+        });
+        assert_eq!(app.history.rows.len(), 2);
+        app.history.loading = true;
+        app.apply_history(HistoryResult::Page {
+            filter: HistoryFilter {
+                text: "other".into(),
+                ..HistoryFilter::default()
+            },
+            first: false,
+            result: Ok((vec![row], None)),
+            total: None,
+        });
+        assert_eq!(app.history.rows.len(), 2);
+        assert!(!app.history.loading);
+    }
+
+    #[test]
+    fn a_page_that_failed_is_said() {
+        let mut app = app();
+        app.history.loading = true;
+        app.apply_history(HistoryResult::Page {
+            filter: HistoryFilter::default(),
+            first: true,
+            result: Err(DeskError::NoProfile("x".into())),
+            total: None,
+        });
+        assert!(!app.history.loading);
+        assert!(app.history.error.is_some());
+        assert_eq!(app.history.loaded_filter, Some(HistoryFilter::default()));
+    }
+
+    #[test]
+    fn show_opens_a_link_of_history_in_the_result_view() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.shown = None;
+        app.view = View::Board;
+        let answer = only(run(
+            &mut app,
+            Command::History(HistoryCommand::Show {
+                id: link.id.clone(),
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::History(HistoryResult::Link { result: Ok(s) }) if s.link.id == link.id
+        ));
+        app.on_msg(answer);
+        let shown = app.shown.as_ref().expect("shown");
+        assert_eq!(shown.origin, Origin::History);
+        assert!(!shown.cancelled);
+        assert_eq!(app.view, View::History);
+    }
+
+    #[test]
+    fn a_link_that_cannot_be_read_is_said() {
+        let mut app = app();
+        app.apply_history(HistoryResult::Link {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.history.error.is_some());
+        assert!(app.shown.is_none());
+    }
+
+    #[test]
+    fn refresh_statuses_asks_for_each_link_and_an_answer_means_connected() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        search(&mut app);
+        let answer = only(run(
+            &mut app,
+            Command::History(HistoryCommand::RefreshStatuses {
+                ids: vec![link.id.clone()],
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::History(HistoryResult::StatusRefreshed { id, result: Ok(l) }) if *id == link.id && l.id == link.id
+        ));
+        app.connection = Connection::Disconnected("no answer".into());
+        app.on_msg(answer);
+        assert_eq!(app.connection, Connection::Connected);
+    }
+
+    #[test]
+    fn export_writes_the_csv_and_says_where() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        let dir = tempfile::tempdir().unwrap();
+        app.export_dir = Some(dir.path().to_owned());
+        app.history.exporting = true;
+        let answer = only(run(
+            &mut app,
+            Command::History(HistoryCommand::Export {
+                filter: HistoryFilter::default(),
+            }),
+        ));
+        let Msg::History(HistoryResult::Exported {
+            result: Ok((rows, path)),
+        }) = &answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(*rows, 1);
+        assert!(path.starts_with(dir.path()));
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.contains("A-1"));
+        let path = path.clone();
+        app.on_msg(answer);
+        assert!(!app.history.exporting);
+        assert!(matches!(
+            &app.history.note,
+            Some(Note::Done(t)) if t.contains(&path.display().to_string())
+        ));
+    }
+
+    #[test]
+    fn totals_arrive_with_their_filter() {
+        let mut app = app();
+        app.apply_history(HistoryResult::Totals {
+            filter: HistoryFilter::default(),
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(matches!(
+            &app.history.totals,
+            Some((f, Err(_))) if *f == HistoryFilter::default()
+        ));
+    }
+}

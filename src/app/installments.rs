@@ -1,0 +1,93 @@
+//! Installment options for a BIN.
+
+use super::App;
+use super::logic::Msg;
+use crate::api::wire::InstallmentList;
+use crate::service::DeskError;
+use crate::ui::InstallmentsCommand;
+use crate::ui::installments::InstallmentOutcome;
+use crate::ui::problem::Explain;
+
+/// A background result of the installments view.
+#[derive(Debug)]
+pub enum InstallmentsResult {
+    /// Installment options.
+    Listed {
+        /// The options, or why there are none.
+        result: Result<InstallmentList, DeskError>,
+    },
+}
+
+impl App {
+    /// Runs an installments command.
+    pub(crate) fn run_installments(&mut self, command: InstallmentsCommand) {
+        let InstallmentsCommand::List { query } = command;
+        let Some(desk) = self.desk_or_idle() else {
+            return;
+        };
+        self.spawn(async move {
+            let result = desk.installments(&query).await;
+            Msg::Installments(InstallmentsResult::Listed { result })
+        });
+    }
+
+    /// Takes an installments result into the state.
+    pub(crate) fn apply_installments(&mut self, result: InstallmentsResult) {
+        let lang = self.lang();
+        let InstallmentsResult::Listed { result } = result;
+        self.note_call(result.as_ref().err());
+        self.installments.loading = false;
+        self.installments.outcome = Some(match result {
+            Ok(list) => InstallmentOutcome::List(Box::new(list)),
+            Err(e) => InstallmentOutcome::Error(e.problem(lang)),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{app, only, run};
+    use crate::domain::installment::InstallmentDraft;
+
+    #[test]
+    fn list_asks_the_server_and_its_answer_shows_the_options() {
+        let mut app = app();
+        let mut draft = InstallmentDraft::default();
+        draft.set_bin_from_input("979200");
+        let query = Box::new(draft.validate().unwrap());
+        app.installments.loading = true;
+        let answer = only(run(
+            &mut app,
+            Command::Installments(InstallmentsCommand::List { query }),
+        ));
+        assert!(
+            matches!(
+                &answer,
+                Msg::Installments(InstallmentsResult::Listed { result: Ok(_) })
+            ),
+            "{answer:?}"
+        );
+        app.on_msg(answer);
+        assert!(!app.installments.loading);
+        assert!(matches!(
+            app.installments.outcome,
+            Some(InstallmentOutcome::List(_))
+        ));
+    }
+
+    #[test]
+    fn a_failed_listing_is_said() {
+        let mut app = app();
+        app.installments.loading = true;
+        app.apply_installments(InstallmentsResult::Listed {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(!app.installments.loading);
+        assert!(matches!(
+            app.installments.outcome,
+            Some(InstallmentOutcome::Error(_))
+        ));
+    }
+}

@@ -1,0 +1,665 @@
+//! A link: creating it from the New link form, the result view's actions (copy, QR file,
+//! slip, share, refresh, cancel, customer display), and the answers about one link (its
+//! detail from the background refresh, a cancel, a paid alert).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::errors::JobError;
+use super::logic::Msg;
+use super::{App, Connection, View};
+use crate::api::error::{Disposition, Prior};
+use crate::api::wire::PaymentLink;
+use crate::board::Alert;
+use crate::printer::{Delivered, SlipSink};
+use crate::service::{CreateError, DeskError};
+use crate::slip::{Paper, Slip};
+use crate::store::JournalRow;
+use crate::ui::LinkCommand;
+use crate::ui::board::notice_for;
+use crate::ui::link_result::{Origin, ShownLink};
+use crate::ui::new_link::SendNote;
+use crate::ui::problem::{Explain, Note, Problem};
+use crate::ui::text::T;
+
+/// A background result about a link.
+#[derive(Debug)]
+pub enum LinkResult {
+    /// A link creation ended.
+    Created {
+        /// The outcome.
+        result: Result<PaymentLink, CreateError>,
+        /// The journal's open rows after it.
+        pending: Option<Vec<JournalRow>>,
+    },
+    /// The next order number.
+    OrderNumber {
+        /// The number, or why there is none.
+        result: Result<String, DeskError>,
+    },
+    /// A link's detail (the background refresh, or the clerk's Refresh).
+    Detail {
+        /// The link id.
+        id: String,
+        /// The request's number.
+        seq: u64,
+        /// The answer.
+        result: Result<PaymentLink, DeskError>,
+    },
+    /// A cancel's answer.
+    Cancelled {
+        /// The link id.
+        id: String,
+        /// The request's number.
+        seq: u64,
+        /// The answer.
+        result: Result<PaymentLink, DeskError>,
+    },
+    /// The QR PNG was written (or not).
+    QrSaved {
+        /// Where, or why not.
+        result: Result<PathBuf, JobError>,
+    },
+    /// A link's slip was printed, saved for want of a printer, or neither (the reason).
+    SlipPrinted {
+        /// The link id.
+        id: String,
+        /// Where it went, or why nowhere.
+        result: Result<Delivered, JobError>,
+    },
+    /// A paid alert went to the notifier (shown or not: the notifier logs a failure).
+    Notified,
+}
+
+impl App {
+    /// Runs a link command.
+    pub(crate) fn run_link(&mut self, command: LinkCommand) {
+        let lang = self.lang();
+        match command {
+            LinkCommand::CopyText { text } => self.ctx.copy_text(text),
+            LinkCommand::OpenUrl { url } => self.ctx.open_url(egui::OpenUrl::new_tab(url)),
+            LinkCommand::CustomerDisplay { open, fullscreen } => {
+                self.customer.open = open;
+                self.customer.fullscreen = open && fullscreen;
+            }
+            LinkCommand::Close => {
+                self.shown = None;
+                self.customer.open = false;
+            }
+            LinkCommand::SaveQrPng { url, name } => {
+                self.spawn(async move {
+                    let result = tokio::task::spawn_blocking(move || save_qr_png(&url, &name))
+                        .await
+                        .map_err(JobError::from)
+                        .and_then(|r| r);
+                    Msg::Link(LinkResult::QrSaved { result })
+                });
+            }
+            LinkCommand::PrintSlip { link } => {
+                let id = link.id.clone();
+                let Some(slip) = Slip::of_link(&link, &self.saved.merchant_name, lang) else {
+                    return;
+                };
+                if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
+                    s.printing = true;
+                    s.note = Some(Note::Done(T::Printing.get(lang).to_owned()));
+                }
+                let paper = self.saved.slip_paper;
+                let sink = self.options.slip_sink.clone();
+                self.spawn(async move {
+                    let result =
+                        tokio::task::spawn_blocking(move || print_slip(&slip, paper, &sink))
+                            .await
+                            .map_err(JobError::from)
+                            .and_then(|r| r);
+                    Msg::Link(LinkResult::SlipPrinted { id, result })
+                });
+            }
+            LinkCommand::Create { request } => {
+                let Some(desk) = self.desk_or_idle() else {
+                    return;
+                };
+                self.spawn(async move {
+                    let result = desk.create_link(&request).await;
+                    let pending = desk.pending().ok();
+                    Msg::Link(LinkResult::Created { result, pending })
+                });
+            }
+            LinkCommand::New => {
+                let Some(desk) = self.desk_or_idle() else {
+                    return;
+                };
+                // No order number until the next one arrives: the last one may be pending.
+                self.new_link.reset(String::new());
+                self.shown = None;
+                self.customer.open = false;
+                self.spawn(async move {
+                    Msg::Link(LinkResult::OrderNumber {
+                        result: desk.next_order_number(),
+                    })
+                });
+            }
+            LinkCommand::Refresh { id } => {
+                if self.desk_or_idle().is_none() {
+                    return;
+                }
+                // Through the refresh's schedule: due now, still one request at a time.
+                self.refresher.hurry(&id, self.options.clock.now());
+            }
+            LinkCommand::Cancel { id } => {
+                let Some(desk) = self.desk_or_idle() else {
+                    return;
+                };
+                let seq = self.next_seq();
+                let Some(shown) = &mut self.shown else {
+                    return;
+                };
+                shown.cancelling = true;
+                self.spawn(async move {
+                    let result = desk.cancel_link(&id).await;
+                    Msg::Link(LinkResult::Cancelled { id, seq, result })
+                });
+            }
+        }
+    }
+
+    /// Takes a link result into the state.
+    pub(crate) fn apply_link(&mut self, result: LinkResult) {
+        let lang = self.lang();
+        match result {
+            LinkResult::Created { result, pending } => {
+                if let Some(rows) = pending {
+                    self.pending.rows = rows;
+                }
+                if matches!(
+                    result,
+                    Err(CreateError::InProgress { .. }
+                        | CreateError::Stale { .. }
+                        | CreateError::AlreadyHasLink(_))
+                ) {
+                    // Nothing was journaled by this send: an open row of this order is not
+                    // the form's to re-send.
+                    self.new_link.sent_key = None;
+                }
+                self.note_create(&result);
+                if let Ok(link) = &result {
+                    self.link_made(link);
+                }
+                self.form_answer(result);
+            }
+            LinkResult::OrderNumber { result: Ok(n) } => self.new_link.draft.order_number = n,
+            LinkResult::OrderNumber { result: Err(e) } => {
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
+            }
+            LinkResult::Detail { id, seq, result } => {
+                self.note_call(result.as_ref().err());
+                let now = self.options.clock.now();
+                let heard = self.refresher.answered(&id, seq, result.as_ref().ok(), now);
+                self.link_answered(&id, seq, result, heard.applied, false);
+                if let Some(alert) = heard.alert {
+                    self.alert(&alert);
+                }
+            }
+            LinkResult::Cancelled { id, seq, result } => {
+                self.note_call(result.as_ref().err());
+                let now = self.options.clock.now();
+                let heard = match &result {
+                    Ok(link) => self.refresher.observe(link, seq, now),
+                    Err(_) => crate::board::Heard::default(),
+                };
+                self.link_answered(&id, seq, result, heard.applied, true);
+                if let Some(alert) = heard.alert {
+                    self.alert(&alert);
+                }
+            }
+            LinkResult::QrSaved { result } => {
+                if let Some(s) = &mut self.shown {
+                    s.note = Some(match result {
+                        Ok(path) => {
+                            Note::Done(format!("{} {}", T::SavedTo.get(lang), path.display()))
+                        }
+                        Err(e) => Note::Failed(e.problem(lang)),
+                    });
+                }
+            }
+            LinkResult::SlipPrinted { id, result } => {
+                if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
+                    s.printing = false;
+                    s.note = Some(match result {
+                        Ok(Delivered::Printed { printer }) => {
+                            Note::Done(format!("{} {printer}", T::SlipPrinted.get(lang)))
+                        }
+                        Ok(Delivered::Saved(path)) => {
+                            Note::Done(format!("{} {}", T::SlipSaved.get(lang), path.display()))
+                        }
+                        Err(e) => Note::Failed(e.problem(lang)),
+                    });
+                }
+            }
+            LinkResult::Notified => {}
+        }
+    }
+
+    /// What a link creation's outcome says about the connection.
+    pub(crate) fn note_create(&mut self, result: &Result<PaymentLink, CreateError>) {
+        match server_answered(result) {
+            Some(true) => self.set_connected(),
+            Some(false) => {
+                if let Err(CreateError::Unknown { error, .. }) = result {
+                    self.connection = Connection::Disconnected(error.sentence(self.lang()));
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// The key of the request the New link form sent, while the form still shows its order.
+    pub(crate) fn form_key(&self) -> Option<&str> {
+        let key = self.new_link.sent_key.as_deref()?;
+        (key.strip_prefix("link-") == Some(self.new_link.draft.order_number.trim())).then_some(key)
+    }
+
+    /// The outcome of the form's request, however it was sent (Create, Send again, Retry in
+    /// Pending, or the background re-send): a link opens the result view with its QR, a
+    /// refusal is said under the form (whose row is then failed, so the form is editable
+    /// again), an unknown outcome keeps the form locked.
+    pub(crate) fn form_answer(&mut self, result: Result<PaymentLink, CreateError>) {
+        let lang = self.lang();
+        self.new_link.sending = false;
+        match result {
+            Ok(link) => {
+                self.new_link.server_expected = None;
+                self.new_link.note = None;
+                self.show_link(link, Origin::Created);
+                self.history.invalidate();
+                self.report.invalidate();
+                // The customer waits for this QR: from Pending (where the clerk may have gone
+                // to look), show it; other work in progress is not interrupted.
+                if self.view == View::Pending {
+                    self.view = View::NewLink;
+                }
+            }
+            Err(CreateError::Rejected(e)) => {
+                self.new_link.server_expected = e.expected_amount();
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
+            }
+            Err(CreateError::Unknown { error, .. }) => {
+                self.new_link.note = Some(SendNote::Unknown(error.problem(lang)));
+            }
+            Err(CreateError::InProgress { .. }) => {
+                self.new_link.note = Some(SendNote::AlreadyPending);
+            }
+            Err(e) => {
+                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
+            }
+        }
+    }
+
+    /// Shows a link in the result view. Its refresh is the background refresh's, on the
+    /// shown link's pace (see `schedule_board`).
+    pub(crate) fn show_link(&mut self, link: PaymentLink, origin: Origin) {
+        self.shown = Some(ShownLink::new(link, origin));
+    }
+
+    /// Numbers a link-detail or cancel request.
+    pub(crate) fn next_seq(&mut self) -> u64 {
+        self.request_seq += 1;
+        self.request_seq
+    }
+
+    /// A link was made (a create, a retry, a background re-send): the refresh follows it and
+    /// the board reads its rows again.
+    pub(crate) fn link_made(&mut self, link: &PaymentLink) {
+        let now = self.options.clock.now();
+        let seq = self.next_seq();
+        if let Some(alert) = self.refresher.observe(link, seq, now).alert {
+            self.alert(&alert);
+        }
+        self.board.stale = true;
+    }
+
+    /// A detail or cancel answer (request number `seq`) about a link: into the board's row
+    /// when the refresher took it as the newest (`applied`), and into the result view when it
+    /// shows that link.
+    fn link_answered(
+        &mut self,
+        id: &str,
+        seq: u64,
+        result: Result<PaymentLink, DeskError>,
+        applied: bool,
+        cancel: bool,
+    ) {
+        let lang = self.lang();
+        if let Ok(link) = &result
+            && applied
+            && self.board.apply(link)
+        {
+            self.history.invalidate();
+        }
+        let Some(shown) = &mut self.shown else {
+            return;
+        };
+        if shown.link.id != id {
+            return;
+        }
+        let link = match result {
+            Ok(link) => Some(link),
+            Err(e) => {
+                shown.note = Some(Note::Failed(e.problem(lang)));
+                None
+            }
+        };
+        if shown.take_answer(seq, cancel, link).changed {
+            self.history.invalidate();
+        }
+    }
+
+    /// Sends a paid alert to the desktop, off the UI thread. A missing notification service
+    /// is the notifier's to log; the board shows the payment either way.
+    pub(crate) fn alert(&mut self, alert: &Alert) {
+        tracing::info!(link = %alert.id, kind = ?alert.kind, "payment alert");
+        let notice = notice_for(alert, self.lang(), self.saved.alert_sound);
+        let notifier = Arc::clone(&self.options.notifier);
+        self.spawn(async move {
+            let _ = tokio::task::spawn_blocking(move || notifier.notify(&notice)).await;
+            Msg::Link(LinkResult::Notified)
+        });
+    }
+
+    /// The worker is gone: the result view's marks of requests out are undone.
+    pub(crate) fn link_lost(&mut self, text: &str) {
+        self.new_link.note = Some(SendNote::Error(Problem::plain(text.to_owned())));
+        if let Some(s) = &mut self.shown {
+            s.cancelling = false;
+            s.polling = None;
+            s.printing = false;
+        }
+    }
+}
+
+/// Whether the server answered a link creation: `Some(true)` for a link or any answer (a
+/// refusal, a conflict, an answer after an earlier unknown attempt), `Some(false)` for no
+/// answer at all, `None` when the outcome was decided locally (nothing sent).
+pub(crate) fn server_answered(result: &Result<PaymentLink, CreateError>) -> Option<bool> {
+    match result {
+        Ok(_) | Err(CreateError::Rejected(_) | CreateError::Conflict { .. }) => Some(true),
+        Err(CreateError::Unknown { error, .. }) => {
+            // An answer that left the row pending (a 401 after a lost one, a redirect) is still
+            // an answer; no answer at all, a 5xx or a 429 is not.
+            Some(error.disposition(Prior::AfterUnknown) != Disposition::Unknown)
+        }
+        Err(_) => None,
+    }
+}
+
+/// Lays out the slip and prints it on the default printer, else saves it beside the PNGs.
+fn print_slip(slip: &Slip, paper: Paper, sink: &SlipSink) -> Result<Delivered, JobError> {
+    let pdf = crate::slip::render(slip, paper)?;
+    Ok(sink.deliver(&pdf, &slip.order_number)?)
+}
+
+/// Writes the QR of `url` as a PNG in the user's Downloads (or home) folder.
+fn save_qr_png(url: &str, name: &str) -> Result<PathBuf, JobError> {
+    let dir = crate::printer::save_folder().ok_or(JobError::NoSaveFolder)?;
+    let path = dir.join(format!(
+        "paydesk-qr-{}.png",
+        crate::printer::file_safe(name)
+    ));
+    crate::qr::write_png(url, &path)?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Command;
+    use crate::app::testing::{answers, app, link_request, make_link, only, run, settle};
+    use crate::board::{AlertKind, Next};
+    use crate::domain::{Currency, LinkStatus};
+    use crate::notify::RecordingNotifier;
+
+    #[test]
+    fn create_sends_the_request_and_its_link_opens_the_result_view() {
+        let mut app = app();
+        app.new_link.sending = true;
+        let answer = only(run(
+            &mut app,
+            Command::Link(LinkCommand::Create {
+                request: link_request("A-1", "125.50"),
+            }),
+        ));
+        let Msg::Link(LinkResult::Created {
+            result: Ok(link),
+            pending,
+        }) = &answer
+        else {
+            panic!("the sandbox makes the link: {answer:?}");
+        };
+        assert_eq!(link.order_number.as_deref(), Some("A-1"));
+        assert_eq!(pending.as_ref().map(Vec::len), Some(0), "nothing left open");
+        app.board.stale = false;
+        app.on_msg(answer);
+        assert!(!app.new_link.sending);
+        let shown = app.shown.as_ref().expect("the result view shows it");
+        assert_eq!(shown.origin, Origin::Created);
+        assert!(app.board.stale, "the board reads its rows again");
+    }
+
+    #[test]
+    fn new_clears_the_form_and_its_answer_is_the_next_order_number() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        app.customer.open = true;
+        let answer = only(run(&mut app, Command::Link(LinkCommand::New)));
+        assert!(app.shown.is_none());
+        assert!(!app.customer.open);
+        assert_eq!(app.new_link.draft.order_number, "", "none until it arrives");
+        let Msg::Link(LinkResult::OrderNumber { result: Ok(next) }) = &answer else {
+            panic!("a number: {answer:?}");
+        };
+        let next = next.clone();
+        app.on_msg(answer);
+        assert_eq!(app.new_link.draft.order_number, next);
+    }
+
+    #[test]
+    fn an_order_number_that_cannot_be_read_is_said_under_the_form() {
+        let mut app = app();
+        app.apply_link(LinkResult::OrderNumber {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(matches!(app.new_link.note, Some(SendNote::Error(_))));
+    }
+
+    #[test]
+    fn copy_text_and_open_url_go_to_the_window_system() {
+        let mut app = app();
+        app.run(Command::Link(LinkCommand::CopyText {
+            text: "https://pay.example/l/1".into(),
+        }));
+        app.run(Command::Link(LinkCommand::OpenUrl {
+            url: "mailto:a@example.com".into(),
+        }));
+        let commands = app.ctx.output(|o| o.commands.clone());
+        assert!(
+            commands.contains(&egui::OutputCommand::CopyText(
+                "https://pay.example/l/1".into()
+            )),
+            "{commands:?}"
+        );
+        assert!(
+            commands.iter().any(|c| matches!(
+                c,
+                egui::OutputCommand::OpenUrl(u) if u.url == "mailto:a@example.com"
+            )),
+            "{commands:?}"
+        );
+        assert!(app.jobs.is_empty(), "no background work");
+    }
+
+    #[test]
+    fn save_qr_png_writes_the_file_and_says_where() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        let name = format!("handler-test-{}", std::process::id());
+        let answer = only(run(
+            &mut app,
+            Command::Link(LinkCommand::SaveQrPng {
+                url: "https://pay.example/l/1".into(),
+                name,
+            }),
+        ));
+        let Msg::Link(LinkResult::QrSaved { result }) = &answer else {
+            panic!("{answer:?}");
+        };
+        if let Ok(path) = result {
+            assert!(path.exists());
+            std::fs::remove_file(path).unwrap();
+        }
+        let ok = result.is_ok();
+        app.on_msg(answer);
+        let note = app.shown.as_ref().and_then(|s| s.note.clone());
+        assert_eq!(matches!(note, Some(Note::Done(_))), ok, "{note:?}");
+        assert!(note.is_some());
+    }
+
+    #[test]
+    fn print_slip_saves_the_slip_without_a_printer_and_says_where() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        let dir = tempfile::tempdir().unwrap();
+        app.options.slip_sink = SlipSink {
+            lpstat: "/nonexistent/lpstat".into(),
+            lp: "/nonexistent/lp".into(),
+            folder: Some(dir.path().to_owned()),
+        };
+        app.run(Command::Link(LinkCommand::PrintSlip {
+            link: Box::new(link),
+        }));
+        assert!(app.shown.as_ref().unwrap().printing);
+        let answer = only(answers(&mut app));
+        let Msg::Link(LinkResult::SlipPrinted {
+            result: Ok(Delivered::Saved(path)),
+            ..
+        }) = &answer
+        else {
+            panic!("saved for want of a printer: {answer:?}");
+        };
+        let path = path.clone();
+        assert!(path.starts_with(dir.path()) && path.exists());
+        app.on_msg(answer);
+        let shown = app.shown.as_ref().unwrap();
+        assert!(!shown.printing);
+        assert!(
+            matches!(&shown.note, Some(Note::Done(t)) if t.contains(&path.display().to_string()))
+        );
+    }
+
+    #[test]
+    fn refresh_makes_the_shown_link_due_now() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.schedule_board();
+        settle(&mut app);
+        app.run(Command::Link(LinkCommand::Refresh {
+            id: link.id.clone(),
+        }));
+        let now = app.options.clock.now();
+        assert_eq!(app.refresher.next(now), Next::Ask(link.id));
+    }
+
+    #[test]
+    fn cancel_sends_it_and_its_answer_shows_the_link_cancelled() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.run(Command::Link(LinkCommand::Cancel {
+            id: link.id.clone(),
+        }));
+        assert!(app.shown.as_ref().unwrap().cancelling);
+        let answer = only(answers(&mut app));
+        assert!(
+            matches!(&answer, Msg::Link(LinkResult::Cancelled { id, result: Ok(_), .. }) if *id == link.id),
+            "{answer:?}"
+        );
+        app.on_msg(answer);
+        let shown = app.shown.as_ref().unwrap();
+        assert!(!shown.cancelling);
+        assert!(shown.cancelled, "it reads Cancelled, not Expired");
+        assert_eq!(shown.link.status, Some(LinkStatus::Expired));
+    }
+
+    #[test]
+    fn close_leaves_the_result_view_and_the_customer_display() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        app.customer.open = true;
+        app.run(Command::Link(LinkCommand::Close));
+        assert!(app.shown.is_none());
+        assert!(!app.customer.open);
+    }
+
+    #[test]
+    fn customer_display_opens_full_screen_only_while_open() {
+        let mut app = app();
+        app.run(Command::Link(LinkCommand::CustomerDisplay {
+            open: true,
+            fullscreen: true,
+        }));
+        assert!(app.customer.open && app.customer.fullscreen);
+        app.run(Command::Link(LinkCommand::CustomerDisplay {
+            open: false,
+            fullscreen: true,
+        }));
+        assert!(!app.customer.open && !app.customer.fullscreen);
+    }
+
+    #[test]
+    fn a_detail_that_failed_is_said_on_the_shown_link() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        let seq = app.next_seq();
+        app.apply_link(LinkResult::Detail {
+            id: link.id,
+            seq,
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        let shown = app.shown.as_ref().unwrap();
+        assert!(matches!(shown.note, Some(Note::Failed(_))));
+    }
+
+    #[test]
+    fn a_saved_qr_is_said_with_its_path() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        app.apply_link(LinkResult::QrSaved {
+            result: Ok(PathBuf::from("/tmp/paydesk-qr-A-1.png")),
+        });
+        let note = app.shown.as_ref().and_then(|s| s.note.clone());
+        assert!(
+            matches!(&note, Some(Note::Done(t)) if t.contains("/tmp/paydesk-qr-A-1.png")),
+            "{note:?}"
+        );
+    }
+
+    #[test]
+    fn a_paid_alert_goes_to_the_notifier_and_answers_notified() {
+        let mut app = app();
+        let notifier = Arc::new(RecordingNotifier::default());
+        app.options.notifier = notifier.clone();
+        app.alert(&Alert {
+            kind: AlertKind::Paid,
+            id: "L1".into(),
+            order_number: Some("A-1".into()),
+            currency: Currency::Try,
+            amount: None,
+            received: rust_decimal::Decimal::ONE,
+            remaining: None,
+        });
+        let answer = only(answers(&mut app));
+        assert!(matches!(answer, Msg::Link(LinkResult::Notified)));
+        let view = app.view;
+        app.on_msg(answer);
+        assert_eq!(app.view, view, "nothing changes on screen");
+        assert_eq!(notifier.notices().len(), 1);
+    }
+}
