@@ -42,8 +42,8 @@ use crate::store::{
     StoreError, StoredCard, StoredLink, TimeRange,
 };
 
-/// Name of the built-in sandbox profile.
-pub const SANDBOX_PROFILE: &str = "sandbox";
+/// Name of the built-in sandbox profile (the store's, which creates it).
+pub use crate::store::SANDBOX_PROFILE;
 
 /// The port the embedded sandbox prefers, so that `paymentUrl`s in history still open after a
 /// restart; another free port is taken when it is busy.

@@ -23,16 +23,16 @@
 //! `(profile, reference_number)` indexes instead (an exact prefix range, at most
 //! [`CANDIDATE_LIMIT`] entries).
 
-use std::str::FromStr;
-
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::types::Value;
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
-use super::tallies::{self, Tally};
+use super::tallies::{self, TotalsChange};
 use super::total::Total;
-use super::{Columns, Store, StoreError, col, from_millis, parse_decimal_opt, to_millis};
+use super::{
+    Columns, Store, StoreError, col, from_millis, parse_decimal_opt, read_currency, to_millis,
+};
 use crate::api::wire::{PaymentLink, format_time, parse_time};
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
@@ -261,14 +261,6 @@ fn read_time(text: Option<String>) -> Result<Option<DateTime<Utc>>, StoreError> 
     .transpose()
 }
 
-/// A stored currency code (of a link, or of a kept total).
-pub(crate) fn read_currency(c: &str) -> Result<Currency, StoreError> {
-    Currency::from_str(c).map_err(|_| StoreError::Corrupt {
-        what: "currency",
-        value: c.to_owned(),
-    })
-}
-
 fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
     let currency: Option<String> = r.get(col!(LINK, "currency"))?;
     let status: Option<String> = r.get(col!(LINK, "status"))?;
@@ -321,10 +313,10 @@ fn collect(mut rows: rusqlite::Rows<'_>) -> Result<Vec<StoredLink>, StoreError> 
 /// first store.
 ///
 /// The link's change of share in the kept report totals goes to `tally`, which the caller
-/// writes in the same transaction (`tallies::Tally::write`).
+/// writes in the same transaction (`tallies::TotalsChange::write`).
 pub(crate) fn upsert_in(
     conn: &Connection,
-    tally: &mut Tally,
+    tally: &mut TotalsChange,
     profile: &str,
     link: &PaymentLink,
     now: DateTime<Utc>,
@@ -334,7 +326,7 @@ pub(crate) fn upsert_in(
 
 fn upsert_at(
     conn: &Connection,
-    tally: &mut Tally,
+    tally: &mut TotalsChange,
     profile: &str,
     l: &PaymentLink,
     created_at: DateTime<Utc>,
@@ -580,7 +572,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut tally = Tally::default();
+        let mut tally = TotalsChange::default();
         upsert_in(&tx, &mut tally, profile, link, now)?;
         tally.write(&tx)?;
         tx.commit()?;
@@ -599,7 +591,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut tally = Tally::default();
+        let mut tally = TotalsChange::default();
         upsert_in(&tx, &mut tally, profile, link, now)?;
         tallies::track(&tx, &mut tally, profile, &link.id, || {
             tx.execute(
@@ -624,7 +616,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut n = 0;
-        let mut tally = Tally::default();
+        let mut tally = TotalsChange::default();
         for (link, created_at) in links {
             upsert_at(&tx, &mut tally, profile, &link, created_at, created_at)?;
             n += 1;

@@ -411,6 +411,14 @@ pub(crate) fn from_millis(ms: i64) -> Result<DateTime<Utc>, StoreError> {
     })
 }
 
+/// A stored currency code (of a link, or of a kept total).
+pub(crate) fn read_currency(c: &str) -> Result<crate::domain::Currency, StoreError> {
+    crate::domain::Currency::from_str(c).map_err(|_| StoreError::Corrupt {
+        what: "currency",
+        value: c.to_owned(),
+    })
+}
+
 /// A stored exact decimal.
 pub(crate) fn parse_decimal(text: &str, what: &'static str) -> Result<Decimal, StoreError> {
     Decimal::from_str(text).map_err(|_| StoreError::Corrupt {
