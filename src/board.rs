@@ -32,6 +32,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rust_decimal::Decimal;
 
 use crate::api::wire::PaymentLink;
+use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
 
 /// How many days back a `PENDING` link stays on the board.
@@ -40,10 +41,9 @@ pub const PENDING_DAYS: i64 = 7;
 /// The most rows the board loads (the newest).
 pub const MAX_ROWS: usize = 500;
 
-/// The start of the local day `now` falls in, as a UTC instant (the board's "today"): the
-/// machine's zone, read the one way local days are read everywhere (`clock::Zone`).
-pub fn local_day_start(now: DateTime<Utc>) -> DateTime<Utc> {
-    let zone = crate::clock::Zone::Local;
+/// The start of the local day `now` falls in, in `zone`, as a UTC instant (the board's
+/// "today"), read the one way local days are read everywhere ([`Zone`]).
+pub fn local_day_start(now: DateTime<Utc>, zone: Zone) -> DateTime<Utc> {
     zone.start_of(zone.date_of(now))
 }
 
@@ -853,13 +853,12 @@ mod tests {
     #[test]
     fn the_day_starts_at_local_midnight() {
         let now = t0() + TimeDelta::hours(5);
-        let start = local_day_start(now);
-        assert!(start <= now && now - start < TimeDelta::hours(25));
-        let local = start.with_timezone(&chrono::Local);
-        assert_eq!(
-            local.date_naive(),
-            now.with_timezone(&chrono::Local).date_naive()
-        );
-        assert_eq!(local_day_start(start), start);
+        for zone in [Zone::Local, Zone::hours(3), Zone::hours(-5)] {
+            let start = local_day_start(now, zone);
+            assert!(start <= now && now - start < TimeDelta::hours(25));
+            assert_eq!(zone.local(start).time(), chrono::NaiveTime::MIN);
+            assert_eq!(zone.date_of(start), zone.date_of(now));
+            assert_eq!(local_day_start(start, zone), start);
+        }
     }
 }

@@ -29,6 +29,7 @@ use skrifa::instance::{LocationRef, Size};
 use skrifa::{FontRef, GlyphId, MetadataProvider as _};
 
 use crate::api::wire::PaymentLink;
+use crate::clock::Zone;
 use crate::domain::format_amount;
 use crate::lang::Lang;
 use crate::qr::{QUIET_ZONE, QrError, QrMatrix};
@@ -178,10 +179,15 @@ pub struct Slip {
 }
 
 impl Slip {
-    /// The slip of a payment link: its amount in `lang`, its URL, its order number (else its
-    /// id) and its expiry in local time as the result view shows it. `None` when the server
-    /// sent no payment URL (there is nothing to scan).
+    /// [`Slip::of_link_in`] in the machine's zone.
     pub fn of_link(link: &PaymentLink, shop: &str, lang: Lang) -> Option<Slip> {
+        Self::of_link_in(link, shop, lang, Zone::Local)
+    }
+
+    /// The slip of a payment link: its amount in `lang`, its URL, its order number (else its
+    /// id) and its expiry in `zone` as the result view shows it. `None` when the server sent no
+    /// payment URL (there is nothing to scan).
+    pub fn of_link_in(link: &PaymentLink, shop: &str, lang: Lang, zone: Zone) -> Option<Slip> {
         let url = link.payment_url.clone().filter(|u| !u.is_empty())?;
         let amount = link
             .amount
@@ -192,11 +198,9 @@ impl Slip {
             amount,
             url,
             order_number: link.order_number.clone().unwrap_or_else(|| link.id.clone()),
-            expiry: link.expiry_date.map(|at| {
-                at.with_timezone(&chrono::Local)
-                    .format("%Y-%m-%d %H:%M")
-                    .to_string()
-            }),
+            expiry: link
+                .expiry_date
+                .map(|at| zone.local(at).format("%Y-%m-%d %H:%M").to_string()),
             lang,
         })
     }
@@ -920,6 +924,18 @@ mod tests {
         let no_url: PaymentLink =
             serde_json::from_value(serde_json::json!({"id": "lnk_2"})).unwrap();
         assert!(Slip::of_link(&no_url, "", Lang::En).is_none());
+    }
+
+    #[test]
+    fn the_expiry_reads_in_the_zone_given() {
+        let link: PaymentLink = serde_json::from_value(serde_json::json!({
+            "id": "lnk_1", "paymentUrl": URL, "expiryDate": "2026-11-22T21:30:00Z"
+        }))
+        .unwrap();
+        let istanbul = Slip::of_link_in(&link, "", Lang::En, Zone::hours(3)).unwrap();
+        assert_eq!(istanbul.expiry.as_deref(), Some("2026-11-23 00:30"));
+        let utc = Slip::of_link_in(&link, "", Lang::En, Zone::hours(0)).unwrap();
+        assert_eq!(utc.expiry.as_deref(), Some("2026-11-22 21:30"));
     }
 
     #[test]

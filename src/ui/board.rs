@@ -20,6 +20,7 @@ use rust_decimal::prelude::ToPrimitive;
 
 use crate::api::wire::PaymentLink;
 use crate::board::{self, Alert, AlertKind, Span};
+use crate::clock::Zone;
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::notify::{Notice, SOUND_PAID, SOUND_PARTIAL};
@@ -108,6 +109,8 @@ pub struct BoardView {
     pub error: Option<crate::ui::problem::Problem>,
     /// When the soonest age or countdown drawn this frame changes (the app repaints then).
     pub next_change: Option<DateTime<Utc>>,
+    /// The zone whose local day is the board's "today" (the machine's unless a test sets one).
+    pub zone: Zone,
 }
 
 /// How long rows read from the store are trusted before a frame that runs anyway reads them
@@ -124,7 +127,7 @@ impl BoardView {
     /// Takes the rows read from the store. A link of an earlier day whose expiry has passed
     /// is no longer waiting for anything and is left out.
     pub fn set_rows(&mut self, profile: &str, links: Vec<StoredLink>, now: DateTime<Utc>) {
-        let today = board::local_day_start(now);
+        let today = board::local_day_start(now, self.zone);
         self.rows = links
             .into_iter()
             .filter(|s| s.created_at >= today || s.link.expiry_date.is_none_or(|e| e > now))
@@ -136,7 +139,7 @@ impl BoardView {
             .collect();
         self.profile = Some(profile.to_owned());
         self.loaded_at = Some(now);
-        self.day = Some(local_day(now));
+        self.day = Some(self.zone.date_of(now));
         self.loading = false;
         self.error = None;
     }
@@ -149,7 +152,7 @@ impl BoardView {
         }
         self.stale
             || self.profile.as_deref() != Some(profile)
-            || self.day != Some(local_day(now))
+            || self.day != Some(self.zone.date_of(now))
             || self.loaded_at.is_none_or(|at| now - at >= RELOAD_AFTER)
     }
 
@@ -308,10 +311,6 @@ impl BoardView {
 /// Draws one board row into its rect; returns when what it shows next changes.
 type RowDrawer =
     fn(&Ui, &ViewCtx<'_>, &BoardRow, Rect, &egui::Response, bool) -> [Option<DateTime<Utc>>; 2];
-
-fn local_day(now: DateTime<Utc>) -> NaiveDate {
-    crate::clock::Zone::Local.date_of(now)
-}
 
 /// Where each column of the view starts.
 struct Columns {
