@@ -420,10 +420,7 @@ mod limits {
         // At the limit, a hundred of them add up without overflowing.
         let longest: FaultRule = "*:delay=60000".parse().expect("a valid rule");
         let board = Board::new(vec![longest; MAX_RULES], 1).expect("a full board");
-        assert_eq!(
-            board.plan("link.create").delay,
-            Duration::from_secs(60 * 100)
-        );
+        assert_eq!(board.plan("link.create").delay, Duration::from_mins(100));
     }
 
     #[test]

@@ -193,9 +193,9 @@ mod tests {
         );
         assert!(id.starts_with("xç"));
         // Many long ids: every entry is bounded, and so is the whole log.
-        let long = format!(r#"{{"id":"{}"}}"#, "y".repeat(1000));
+        let long_id = format!(r#"{{"id":"{}"}}"#, "y".repeat(1000));
         for i in 0..KEEP + 5 {
-            log.record("link.detail", long.as_bytes(), i64::try_from(i).unwrap());
+            log.record("link.detail", long_id.as_bytes(), i64::try_from(i).unwrap());
         }
         let recent = log.recent();
         assert!(log.bytes() <= MAX_BYTES, "{}", log.bytes());

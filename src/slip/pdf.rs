@@ -20,6 +20,8 @@ pub(super) fn deflate(data: &[u8]) -> Vec<u8> {
     encoder.finish().unwrap_or_default()
 }
 
+// Long on purpose: the PDF's objects in file order; each step needs the refs of the ones before.
+#[allow(clippy::too_many_lines)]
 pub(super) fn write_pdf(
     layout: &Layout,
     face: &Face<'_>,

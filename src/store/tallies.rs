@@ -528,6 +528,8 @@ impl TotalsChange {
     /// known. Such a write leaves the totals stale instead of fresh: reports read the links
     /// (with the same checked sums) until the next open computes the totals again, where only
     /// additions happen.
+    // Long on purpose: one transaction's upserts in order, sharing its state.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn write(self, conn: &Connection) -> Result<(), StoreError> {
         let mut unknown = false;
         let mut read = conn.prepare_cached(
