@@ -1,8 +1,10 @@
 //! paydesk: a merchant desktop tool for payment links over the Partner Payment API.
 //!
-//! The library holds everything but the windows: the domain rules (`domain`), the wire and
-//! the signer (`api`), and the local sandbox server (`sandbox`). Only `app` and `ui` import
-//! egui. See ARCHITECTURE.md for the module map and the data flow.
+//! The library holds every layer: the domain rules (`domain`), the wire and the signer (`api`),
+//! the local history (`store`), the desk's operations (`service`), the local sandbox server
+//! (`sandbox`), the command line (`cli`) and the windows (`app`, `ui`); `main` only picks one.
+//! Only `app` and `ui` import egui, and no code in this root uses a layer. See
+//! ARCHITECTURE.md for the module map and the data flow.
 
 /// The application id: the desktop entry's and the `AppStream` file's name, the icon's name,
 /// and the window's app id (Wayland) and class (X11), so that the menu, the dock and the
