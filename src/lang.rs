@@ -113,8 +113,8 @@ pub fn placeholders(template: &str) -> Vec<&str> {
 /// Declares a catalogue of sentences: an enum with one variant per sentence, each written in
 /// Turkish and English side by side. This is the one way paydesk words anything for a user,
 /// in every layer (the UI's `T`, field errors, API keys, the CLI, the pay page): each
-/// catalogue's `ENTRIES` are listed in [`crate::every_sentence`], which the language tests walk
-/// (both languages present, the same placeholders, every glyph drawable).
+/// catalogue's `ENTRIES` are listed in `every_sentence` (in `tests/support/catalogues.rs`), which the
+/// language tests walk (both languages present, the same placeholders, every glyph drawable).
 ///
 /// A sentence may hold `{name}` placeholders, filled by `fill(lang, &[("name", &value)])`.
 #[macro_export]

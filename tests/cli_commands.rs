@@ -532,6 +532,8 @@ fn a_server_rejection_exits_4_with_the_key_and_the_order_can_be_sent_again_fixed
 }
 
 #[test]
+// Long on purpose: one link's life through list, show, refresh, cancel and QR.
+#[allow(clippy::too_many_lines)]
 fn link_list_show_refresh_cancel_and_qr_png() {
     let server = sandbox();
     let mut cli = Cli::new();
@@ -1142,6 +1144,8 @@ fn istanbul_today() -> chrono::NaiveDate {
 /// what was done, and `link list --csv` read back with the `csv` crate against `link list
 /// --json`.
 #[test]
+// Long on purpose: one scenario checked end to end against the report and the CSV.
+#[allow(clippy::too_many_lines)]
 fn report_json_and_link_list_csv_agree_with_what_was_done() {
     let server = sandbox();
     let mut cli = Cli::new();

@@ -564,7 +564,7 @@ fn every_sentence_renders_in_both_languages_with_the_shipped_fonts() {
     let mut harness = Harness::builder().build_ui(|ui| {
         paydesk::ui::fonts::install(ui.ctx());
         for lang in Lang::ALL {
-            for e in paydesk::every_sentence() {
+            for e in support::catalogues::every_sentence() {
                 ui.label(lang.pick(e.tr, e.en));
             }
         }

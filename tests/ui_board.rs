@@ -305,6 +305,8 @@ fn detail_requests(env: &AppEnv) -> Vec<(DateTime<Utc>, String)> {
 }
 
 #[test]
+// Long on purpose: one manual-clock run whose steps depend on the ones before.
+#[allow(clippy::too_many_lines)]
 fn on_a_manual_clock_the_refresh_keeps_its_budget_and_asks_nothing_of_final_or_expired_links() {
     let t0: DateTime<Utc> = "2026-11-22T09:00:00Z".parse().expect("a time");
     let clock = Arc::new(ManualClock::new(t0));

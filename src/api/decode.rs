@@ -411,6 +411,8 @@ mod tests {
         </html>\r\n";
 
     #[test]
+    // Long on purpose: one table of every envelope and error shape, in order.
+    #[allow(clippy::too_many_lines)]
     fn every_envelope_and_error_shape_decodes() {
         let cases: Vec<(u16, &[u8], Want)> = vec![
             (

@@ -7,7 +7,7 @@
 //! ([`for_key`]), and a test walks the list so that none is missing or shared. Keys this
 //! catalogue does not know are not handled here: `ApiError::sentence` shows them verbatim.
 //! The catalogue is declared with [`crate::sentences!`] and listed in
-//! [`crate::every_sentence`], so the language tests walk it too.
+//! `every_sentence` (in `tests/support/catalogues.rs`), so the language tests walk it too.
 
 use crate::api::keys;
 use crate::lang::Lang;

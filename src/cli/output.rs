@@ -267,12 +267,13 @@ pub(super) fn export_csv(
     query: &LinkQuery,
     range: Option<TimeRange>,
     path: &std::path::Path,
+    zone: Zone,
     lang: Lang,
 ) -> Outcome {
     let file = crate::store::create_private_file(path)
         .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
     let rows = desk
-        .export_history_csv(query, range, Zone::Local, file)
+        .export_history_csv(query, range, zone, file)
         .map_err(|e| {
             Failure::new(
                 Exit::Failure,

@@ -91,6 +91,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
         env_secret,
         data_dir,
         profile: cli.profile.unwrap_or_else(|| SANDBOX_PROFILE.to_owned()),
+        zone: Zone::Local,
     };
     let result = runtime.block_on(ctx.dispatch(command));
     match result {
@@ -109,6 +110,8 @@ struct Ctx {
     env_secret: EnvSecret,
     data_dir: PathBuf,
     profile: String,
+    /// The zone local days and times are read and shown in (the machine's).
+    zone: Zone,
 }
 
 impl Ctx {
@@ -243,9 +246,9 @@ impl Ctx {
                     limit,
                     before: None,
                 };
-                let range = TimeRange::between(from, to, Zone::Local);
+                let range = TimeRange::between(from, to, self.zone);
                 if let Some(path) = csv {
-                    return export_csv(&desk, &query, range, &path, lang);
+                    return export_csv(&desk, &query, range, &path, self.zone, lang);
                 }
                 let page = desk.history_in(&query, range).map_err(from_desk(lang))?;
                 let links: Vec<&PaymentLink> = page.links.iter().map(|s| &s.link).collect();
@@ -293,7 +296,8 @@ impl Ctx {
                 shop,
             } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
-                let slip = Slip::of_link(&link, shop.as_deref().unwrap_or_default(), lang)
+                let shop = shop.as_deref().unwrap_or_default();
+                let slip = Slip::of_link_in(&link, shop, lang, self.zone)
                     .ok_or_else(|| Failure::new(Exit::Failure, C::NoPaymentUrl.get(lang)))?;
                 let failed = |e: &dyn std::fmt::Display| {
                     Failure::new(Exit::Failure, C::SlipFailed.fill(lang, &[("why", e)]))
@@ -624,7 +628,7 @@ impl Ctx {
 impl Ctx {
     fn report_cmd(&self, services: &Services, args: &ReportArgs) -> Outcome {
         let lang = self.lang;
-        let zone = Zone::Local;
+        let zone = self.zone;
         let from = args
             .from
             .unwrap_or_else(|| zone.date_of(services.clock().now()));

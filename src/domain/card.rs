@@ -34,7 +34,7 @@ use serde::Serialize;
 use zeroize::{Zeroize, Zeroizing};
 
 use super::codes::CardUsage;
-use super::errors::{Field, FieldErrors, Problem};
+use super::errors::{Field, FieldErrors, FieldProblem};
 use super::items::MAX_TEXT_CHARS;
 
 /// Fewest digits of a card number.
@@ -247,7 +247,7 @@ fn optional_text(text: &str, field: Field, errors: &mut FieldErrors) -> Option<S
     if t.chars().count() > MAX_TEXT_CHARS {
         errors.push(
             field,
-            Problem::TooLong {
+            FieldProblem::TooLong {
                 max: MAX_TEXT_CHARS,
             },
         );
@@ -272,22 +272,22 @@ impl CardDraft {
             }
         }
         let number_ok = if stray {
-            errors.push(Field::CardNumber, Problem::NotDigits);
+            errors.push(Field::CardNumber, FieldProblem::NotDigits);
             false
         } else if digits.is_empty() {
-            errors.push(Field::CardNumber, Problem::Required);
+            errors.push(Field::CardNumber, FieldProblem::Required);
             false
         } else if !(PAN_MIN_DIGITS..=PAN_MAX_DIGITS).contains(&digits.len()) {
             errors.push(
                 Field::CardNumber,
-                Problem::WrongLength {
+                FieldProblem::WrongLength {
                     min: PAN_MIN_DIGITS,
                     max: PAN_MAX_DIGITS,
                 },
             );
             false
         } else if !luhn(&digits) {
-            errors.push(Field::CardNumber, Problem::LuhnFailed);
+            errors.push(Field::CardNumber, FieldProblem::LuhnFailed);
             false
         } else {
             true
@@ -296,7 +296,7 @@ impl CardDraft {
 
         let month = self.expiry_month.trim();
         let month = if month.is_empty() {
-            errors.push(Field::ExpiryMonth, Problem::Required);
+            errors.push(Field::ExpiryMonth, FieldProblem::Required);
             None
         } else {
             let m = (month.len() <= 2 && month.bytes().all(|b| b.is_ascii_digit()))
@@ -304,14 +304,14 @@ impl CardDraft {
                 .flatten()
                 .filter(|m| (1..=12).contains(m));
             if m.is_none() {
-                errors.push(Field::ExpiryMonth, Problem::BadMonth);
+                errors.push(Field::ExpiryMonth, FieldProblem::BadMonth);
             }
             m
         };
 
         let year = self.expiry_year.trim();
         let year = if year.is_empty() {
-            errors.push(Field::ExpiryYear, Problem::Required);
+            errors.push(Field::ExpiryYear, FieldProblem::Required);
             None
         } else {
             let y = (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()))
@@ -319,7 +319,7 @@ impl CardDraft {
                 .flatten()
                 .filter(|y| *y <= today.year() + MAX_YEARS_AHEAD);
             if y.is_none() {
-                errors.push(Field::ExpiryYear, Problem::BadYear);
+                errors.push(Field::ExpiryYear, FieldProblem::BadYear);
             }
             y
         };
@@ -329,7 +329,7 @@ impl CardDraft {
                 .and_then(|first| first.checked_add_months(Months::new(1)))
                 .and_then(|next| next.pred_opt());
             if last_day.is_none_or(|last| last < today) {
-                errors.push(Field::ExpiryYear, Problem::Expired);
+                errors.push(Field::ExpiryYear, FieldProblem::Expired);
             }
         }
 
@@ -342,7 +342,7 @@ impl CardDraft {
             {
                 Some(Zeroizing::new(cvv_text.to_owned()))
             } else {
-                errors.push(Field::Cvv, Problem::BadCvv { min, max });
+                errors.push(Field::Cvv, FieldProblem::BadCvv { min, max });
                 None
             }
         };
@@ -572,7 +572,7 @@ mod tests {
     /// An edit of the base draft.
     type Edit = Box<dyn Fn(&mut CardDraft)>;
     /// A named edit and the exact errors it must give.
-    type RuleCase = (&'static str, Edit, Vec<(Field, Problem)>);
+    type RuleCase = (&'static str, Edit, Vec<(Field, FieldProblem)>);
     /// Today (y, m, d), expiry month, expiry year, whether the card is still valid.
     type ExpiryCase = ((i32, u32, u32), &'static str, &'static str, bool);
 
@@ -612,6 +612,8 @@ mod tests {
     }
 
     #[test]
+    // Long on purpose: one table case per rule, so the rules covered read in one place.
+    #[allow(clippy::too_many_lines)]
     fn each_rule_reports_its_exact_field_and_problem() {
         let amex = "378282246310005";
         let visa = "4111111111111111";
@@ -624,67 +626,73 @@ mod tests {
             (
                 "number empty",
                 set_number("  "),
-                vec![(Field::CardNumber, Problem::Required)],
+                vec![(Field::CardNumber, FieldProblem::Required)],
             ),
             (
                 "number letters",
                 set_number("4111 1111 1111 111a"),
-                vec![(Field::CardNumber, Problem::NotDigits)],
+                vec![(Field::CardNumber, FieldProblem::NotDigits)],
             ),
             (
                 "number short",
                 set_number("41111111111"),
-                vec![(Field::CardNumber, Problem::WrongLength { min: 12, max: 19 })],
+                vec![(
+                    Field::CardNumber,
+                    FieldProblem::WrongLength { min: 12, max: 19 },
+                )],
             ),
             (
                 "number long",
                 set_number("41111111111111111111"),
-                vec![(Field::CardNumber, Problem::WrongLength { min: 12, max: 19 })],
+                vec![(
+                    Field::CardNumber,
+                    FieldProblem::WrongLength { min: 12, max: 19 },
+                )],
             ),
             (
                 "luhn",
                 set_number("4111111111111112"),
-                vec![(Field::CardNumber, Problem::LuhnFailed)],
+                vec![(Field::CardNumber, FieldProblem::LuhnFailed)],
             ),
             (
                 "month empty",
                 Box::new(|d| d.expiry_month = String::new()),
-                vec![(Field::ExpiryMonth, Problem::Required)],
+                vec![(Field::ExpiryMonth, FieldProblem::Required)],
             ),
             (
                 "month 13",
                 Box::new(|d| d.expiry_month = "13".into()),
-                vec![(Field::ExpiryMonth, Problem::BadMonth)],
+                vec![(Field::ExpiryMonth, FieldProblem::BadMonth)],
             ),
             (
                 "month 0",
                 Box::new(|d| d.expiry_month = "00".into()),
-                vec![(Field::ExpiryMonth, Problem::BadMonth)],
+                vec![(Field::ExpiryMonth, FieldProblem::BadMonth)],
             ),
             (
                 "month 3 digits",
                 Box::new(|d| d.expiry_month = "012".into()),
-                vec![(Field::ExpiryMonth, Problem::BadMonth)],
+                vec![(Field::ExpiryMonth, FieldProblem::BadMonth)],
             ),
             (
                 "month word",
                 Box::new(|d| d.expiry_month = "May".into()),
-                vec![(Field::ExpiryMonth, Problem::BadMonth)],
+                vec![(Field::ExpiryMonth, FieldProblem::BadMonth)],
             ),
             (
                 "year empty",
                 Box::new(|d| d.expiry_year = " ".into()),
-                vec![(Field::ExpiryYear, Problem::Required)],
+                vec![(Field::ExpiryYear, FieldProblem::Required)],
             ),
             (
                 "year 2 digits",
                 Box::new(|d| d.expiry_year = "30".into()),
-                vec![(Field::ExpiryYear, Problem::BadYear)],
+                vec![(Field::ExpiryYear, FieldProblem::BadYear)],
             ),
             (
                 "year far",
                 Box::new(|d| d.expiry_year = "2047".into()),
-                vec![(Field::ExpiryYear, Problem::BadYear)],
+                vec![(Field::ExpiryYear, FieldProblem::BadYear)],
             ),
             (
                 "last month",
@@ -692,7 +700,7 @@ mod tests {
                     d.expiry_month = "10".into();
                     d.expiry_year = "2026".into();
                 }),
-                vec![(Field::ExpiryYear, Problem::Expired)],
+                vec![(Field::ExpiryYear, FieldProblem::Expired)],
             ),
             (
                 "last year",
@@ -700,22 +708,22 @@ mod tests {
                     d.expiry_month = "12".into();
                     d.expiry_year = "2025".into();
                 }),
-                vec![(Field::ExpiryYear, Problem::Expired)],
+                vec![(Field::ExpiryYear, FieldProblem::Expired)],
             ),
             (
                 "cvv short",
                 Box::new(|d| d.cvv = Zeroizing::new("12".into())),
-                vec![(Field::Cvv, Problem::BadCvv { min: 3, max: 3 })],
+                vec![(Field::Cvv, FieldProblem::BadCvv { min: 3, max: 3 })],
             ),
             (
                 "cvv 4 on visa",
                 Box::new(|d| d.cvv = Zeroizing::new("1234".into())),
-                vec![(Field::Cvv, Problem::BadCvv { min: 3, max: 3 })],
+                vec![(Field::Cvv, FieldProblem::BadCvv { min: 3, max: 3 })],
             ),
             (
                 "cvv letters",
                 Box::new(|d| d.cvv = Zeroizing::new("12a".into())),
-                vec![(Field::Cvv, Problem::BadCvv { min: 3, max: 3 })],
+                vec![(Field::Cvv, FieldProblem::BadCvv { min: 3, max: 3 })],
             ),
             (
                 "cvv 3 on amex",
@@ -723,7 +731,7 @@ mod tests {
                     d.card_number = Zeroizing::new(amex.into());
                     d.cvv = Zeroizing::new("123".into());
                 }),
-                vec![(Field::Cvv, Problem::BadCvv { min: 4, max: 4 })],
+                vec![(Field::Cvv, FieldProblem::BadCvv { min: 4, max: 4 })],
             ),
             (
                 "cvv 2 on unknown",
@@ -731,14 +739,14 @@ mod tests {
                     d.card_number = Zeroizing::new(unknown.clone());
                     d.cvv = Zeroizing::new("12".into());
                 }),
-                vec![(Field::Cvv, Problem::BadCvv { min: 3, max: 4 })],
+                vec![(Field::Cvv, FieldProblem::BadCvv { min: 3, max: 4 })],
             ),
             (
                 "usage",
                 Box::new(|d| d.usage = "CASH".into()),
                 vec![(
                     Field::Usage,
-                    Problem::UnknownCode(crate::domain::UnknownCode {
+                    FieldProblem::UnknownCode(crate::domain::UnknownCode {
                         value: "CASH".into(),
                         allowed: "POS_PAYMENT, WALLET_TOPUP, BOTH".into(),
                     }),
@@ -747,17 +755,17 @@ mod tests {
             (
                 "holder long",
                 Box::new(|d| d.card_holder_name = "A".repeat(256)),
-                vec![(Field::CardHolderName, Problem::TooLong { max: 255 })],
+                vec![(Field::CardHolderName, FieldProblem::TooLong { max: 255 })],
             ),
             (
                 "alias long",
                 Box::new(|d| d.alias = "A".repeat(256)),
-                vec![(Field::Alias, Problem::TooLong { max: 255 })],
+                vec![(Field::Alias, FieldProblem::TooLong { max: 255 })],
             ),
             (
                 "customer long",
                 Box::new(|d| d.customer_id = "A".repeat(256)),
-                vec![(Field::CustomerId, Problem::TooLong { max: 255 })],
+                vec![(Field::CustomerId, FieldProblem::TooLong { max: 255 })],
             ),
         ];
         for (name, edit, want) in cases {
@@ -799,7 +807,7 @@ mod tests {
                         e.0,
                         [crate::domain::FieldError::new(
                             Field::ExpiryYear,
-                            Problem::Expired
+                            FieldProblem::Expired
                         )]
                     );
                 }
@@ -925,7 +933,7 @@ mod tests {
             d.validate(today()).unwrap_err().0,
             [crate::domain::FieldError::new(
                 Field::CardNumber,
-                Problem::Required
+                FieldProblem::Required
             )]
         );
     }

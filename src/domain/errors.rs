@@ -190,7 +190,7 @@ impl Field {
 
 /// Why a field is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Problem {
+pub enum FieldProblem {
     /// Nothing was given for a required field.
     Required,
     /// The amount text was not accepted.
@@ -285,29 +285,31 @@ pub enum Problem {
     UnknownCode(UnknownCode),
 }
 
-impl Problem {
+impl FieldProblem {
     /// A sentence saying why, in the given language.
     pub fn message(&self, lang: Lang) -> String {
         let amount = |a: Decimal, c: Currency| format_amount(a, c, lang);
         let m = match self {
-            Problem::Required => M::Required,
-            Problem::Amount(e) => return e.message(lang),
-            Problem::NotPositive => M::NotPositive,
-            Problem::OverLimit { limit, currency } => {
+            FieldProblem::Required => M::Required,
+            FieldProblem::Amount(e) => return e.message(lang),
+            FieldProblem::NotPositive => M::NotPositive,
+            FieldProblem::OverLimit { limit, currency } => {
                 return M::OverLimit.fill(lang, &[("limit", &amount(*limit, *currency))]);
             }
-            Problem::InPast => M::InPast,
-            Problem::BadInstallments { entry, max } => {
+            FieldProblem::InPast => M::InPast,
+            FieldProblem::BadInstallments { entry, max } => {
                 return M::BadInstallments.fill(lang, &[("entry", entry), ("max", max)]);
             }
-            Problem::NotAnInteger => M::NotAnInteger,
-            Problem::QuantityBelowOne => M::QuantityBelowOne,
-            Problem::TooLarge => M::TooLarge,
-            Problem::TooManyItems { max } => return M::TooManyItems.fill(lang, &[("max", max)]),
-            Problem::CurrencyMismatch { item, link } => {
+            FieldProblem::NotAnInteger => M::NotAnInteger,
+            FieldProblem::QuantityBelowOne => M::QuantityBelowOne,
+            FieldProblem::TooLarge => M::TooLarge,
+            FieldProblem::TooManyItems { max } => {
+                return M::TooManyItems.fill(lang, &[("max", max)]);
+            }
+            FieldProblem::CurrencyMismatch { item, link } => {
                 return M::CurrencyMismatch.fill(lang, &[("item", item), ("link", link)]);
             }
-            Problem::TotalMismatch {
+            FieldProblem::TotalMismatch {
                 items_total,
                 amount: link_amount,
                 currency,
@@ -321,28 +323,28 @@ impl Problem {
                     ],
                 );
             }
-            Problem::NotDigits => M::NotDigits,
-            Problem::WrongLength { min, max } => {
+            FieldProblem::NotDigits => M::NotDigits,
+            FieldProblem::WrongLength { min, max } => {
                 return M::WrongLength.fill(lang, &[("min", min), ("max", max)]);
             }
-            Problem::LuhnFailed => M::LuhnFailed,
-            Problem::BadMonth => M::BadMonth,
-            Problem::BadYear => M::BadYear,
-            Problem::Expired => M::Expired,
-            Problem::BadCvv { min, max } if min == max => {
+            FieldProblem::LuhnFailed => M::LuhnFailed,
+            FieldProblem::BadMonth => M::BadMonth,
+            FieldProblem::BadYear => M::BadYear,
+            FieldProblem::Expired => M::Expired,
+            FieldProblem::BadCvv { min, max } if min == max => {
                 return M::BadCvvExact.fill(lang, &[("digits", min)]);
             }
-            Problem::BadCvv { min, max } => {
+            FieldProblem::BadCvv { min, max } => {
                 return M::BadCvvRange.fill(lang, &[("min", min), ("max", max)]);
             }
-            Problem::BadBin => M::BadBin,
-            Problem::BadEmail => M::BadEmail,
-            Problem::BadPhone => M::BadPhone,
-            Problem::BadCountryCode => M::BadCountryCode,
-            Problem::PhoneIncomplete => M::PhoneIncomplete,
-            Problem::BadOrderNumber => M::BadOrderNumber,
-            Problem::TooLong { max } => return M::TooLong.fill(lang, &[("max", max)]),
-            Problem::UnknownCode(code) => {
+            FieldProblem::BadBin => M::BadBin,
+            FieldProblem::BadEmail => M::BadEmail,
+            FieldProblem::BadPhone => M::BadPhone,
+            FieldProblem::BadCountryCode => M::BadCountryCode,
+            FieldProblem::PhoneIncomplete => M::PhoneIncomplete,
+            FieldProblem::BadOrderNumber => M::BadOrderNumber,
+            FieldProblem::TooLong { max } => return M::TooLong.fill(lang, &[("max", max)]),
+            FieldProblem::UnknownCode(code) => {
                 return M::UnknownCode
                     .fill(lang, &[("value", &code.value), ("allowed", &code.allowed)]);
             }
@@ -351,15 +353,15 @@ impl Problem {
     }
 }
 
-impl From<AmountError> for Problem {
+impl From<AmountError> for FieldProblem {
     fn from(e: AmountError) -> Self {
-        Problem::Amount(e)
+        FieldProblem::Amount(e)
     }
 }
 
-impl From<UnknownCode> for Problem {
+impl From<UnknownCode> for FieldProblem {
     fn from(e: UnknownCode) -> Self {
-        Problem::UnknownCode(e)
+        FieldProblem::UnknownCode(e)
     }
 }
 
@@ -369,12 +371,12 @@ pub struct FieldError {
     /// The field.
     pub field: Field,
     /// Why.
-    pub problem: Problem,
+    pub problem: FieldProblem,
 }
 
 impl FieldError {
     /// A field error.
-    pub fn new(field: Field, problem: impl Into<Problem>) -> Self {
+    pub fn new(field: Field, problem: impl Into<FieldProblem>) -> Self {
         FieldError {
             field,
             problem: problem.into(),
@@ -419,7 +421,7 @@ impl FieldErrors {
     }
 
     /// Adds one.
-    pub fn push(&mut self, field: Field, problem: impl Into<Problem>) {
+    pub fn push(&mut self, field: Field, problem: impl Into<FieldProblem>) {
         self.0.push(FieldError::new(field, problem));
     }
 
@@ -471,82 +473,82 @@ mod tests {
     }
 
     /// One value of every variant. The `match` makes the compiler list a new variant here.
-    fn every_problem() -> Vec<Problem> {
+    fn every_problem() -> Vec<FieldProblem> {
         let d = |s| Decimal::from_str(s).unwrap();
         let all = vec![
-            Problem::Required,
-            Problem::Amount(AmountError::NotANumber),
-            Problem::NotPositive,
-            Problem::OverLimit {
+            FieldProblem::Required,
+            FieldProblem::Amount(AmountError::NotANumber),
+            FieldProblem::NotPositive,
+            FieldProblem::OverLimit {
                 limit: d("5000"),
                 currency: Currency::Try,
             },
-            Problem::InPast,
-            Problem::BadInstallments {
+            FieldProblem::InPast,
+            FieldProblem::BadInstallments {
                 entry: "13".into(),
                 max: 12,
             },
-            Problem::NotAnInteger,
-            Problem::QuantityBelowOne,
-            Problem::TooLarge,
-            Problem::TooManyItems { max: 5 },
-            Problem::CurrencyMismatch {
+            FieldProblem::NotAnInteger,
+            FieldProblem::QuantityBelowOne,
+            FieldProblem::TooLarge,
+            FieldProblem::TooManyItems { max: 5 },
+            FieldProblem::CurrencyMismatch {
                 item: Currency::Eur,
                 link: Currency::Try,
             },
-            Problem::TotalMismatch {
+            FieldProblem::TotalMismatch {
                 items_total: d("150.00"),
                 amount: d("140.00"),
                 currency: Currency::Try,
             },
-            Problem::NotDigits,
-            Problem::WrongLength { min: 12, max: 19 },
-            Problem::LuhnFailed,
-            Problem::BadMonth,
-            Problem::BadYear,
-            Problem::Expired,
-            Problem::BadCvv { min: 3, max: 4 },
-            Problem::BadBin,
-            Problem::BadEmail,
-            Problem::BadPhone,
-            Problem::BadCountryCode,
-            Problem::PhoneIncomplete,
-            Problem::BadOrderNumber,
-            Problem::TooLong { max: 64 },
-            Problem::UnknownCode(UnknownCode {
+            FieldProblem::NotDigits,
+            FieldProblem::WrongLength { min: 12, max: 19 },
+            FieldProblem::LuhnFailed,
+            FieldProblem::BadMonth,
+            FieldProblem::BadYear,
+            FieldProblem::Expired,
+            FieldProblem::BadCvv { min: 3, max: 4 },
+            FieldProblem::BadBin,
+            FieldProblem::BadEmail,
+            FieldProblem::BadPhone,
+            FieldProblem::BadCountryCode,
+            FieldProblem::PhoneIncomplete,
+            FieldProblem::BadOrderNumber,
+            FieldProblem::TooLong { max: 64 },
+            FieldProblem::UnknownCode(UnknownCode {
                 value: "CASH".into(),
                 allowed: "A, B".into(),
             }),
         ];
         for p in &all {
             match p {
-                Problem::Required
-                | Problem::Amount(_)
-                | Problem::NotPositive
-                | Problem::OverLimit { .. }
-                | Problem::InPast
-                | Problem::BadInstallments { .. }
-                | Problem::NotAnInteger
-                | Problem::QuantityBelowOne
-                | Problem::TooLarge
-                | Problem::TooManyItems { .. }
-                | Problem::CurrencyMismatch { .. }
-                | Problem::TotalMismatch { .. }
-                | Problem::NotDigits
-                | Problem::WrongLength { .. }
-                | Problem::LuhnFailed
-                | Problem::BadMonth
-                | Problem::BadYear
-                | Problem::Expired
-                | Problem::BadCvv { .. }
-                | Problem::BadBin
-                | Problem::BadEmail
-                | Problem::BadPhone
-                | Problem::BadCountryCode
-                | Problem::PhoneIncomplete
-                | Problem::BadOrderNumber
-                | Problem::TooLong { .. }
-                | Problem::UnknownCode(_) => {}
+                FieldProblem::Required
+                | FieldProblem::Amount(_)
+                | FieldProblem::NotPositive
+                | FieldProblem::OverLimit { .. }
+                | FieldProblem::InPast
+                | FieldProblem::BadInstallments { .. }
+                | FieldProblem::NotAnInteger
+                | FieldProblem::QuantityBelowOne
+                | FieldProblem::TooLarge
+                | FieldProblem::TooManyItems { .. }
+                | FieldProblem::CurrencyMismatch { .. }
+                | FieldProblem::TotalMismatch { .. }
+                | FieldProblem::NotDigits
+                | FieldProblem::WrongLength { .. }
+                | FieldProblem::LuhnFailed
+                | FieldProblem::BadMonth
+                | FieldProblem::BadYear
+                | FieldProblem::Expired
+                | FieldProblem::BadCvv { .. }
+                | FieldProblem::BadBin
+                | FieldProblem::BadEmail
+                | FieldProblem::BadPhone
+                | FieldProblem::BadCountryCode
+                | FieldProblem::PhoneIncomplete
+                | FieldProblem::BadOrderNumber
+                | FieldProblem::TooLong { .. }
+                | FieldProblem::UnknownCode(_) => {}
             }
         }
         all
@@ -569,7 +571,7 @@ mod tests {
     #[test]
     fn sentences_carry_the_figures_they_name() {
         let d = |s| Decimal::from_str(s).unwrap();
-        let p = Problem::TotalMismatch {
+        let p = FieldProblem::TotalMismatch {
             items_total: d("150.00"),
             amount: d("140.00"),
             currency: Currency::Try,
@@ -582,7 +584,7 @@ mod tests {
             p.message(Lang::Tr),
             "Ürünlerin toplamı (150,00 ₺) tutara (140,00 ₺) eşit değil; fark 10,00 ₺."
         );
-        let p = Problem::OverLimit {
+        let p = FieldProblem::OverLimit {
             limit: d("5000.00"),
             currency: Currency::Try,
         };
@@ -592,7 +594,7 @@ mod tests {
             p.message(Lang::Tr)
         );
         assert_eq!(
-            Problem::BadCvv { min: 4, max: 4 }.message(Lang::En),
+            FieldProblem::BadCvv { min: 4, max: 4 }.message(Lang::En),
             "The security code must have 4 digits."
         );
     }
@@ -690,13 +692,13 @@ mod tests {
     fn field_errors_list_filter_and_display() {
         let mut errors = FieldErrors::default();
         assert!(errors.is_empty());
-        errors.push(Field::Amount, Problem::Required);
+        errors.push(Field::Amount, FieldProblem::Required);
         errors.push(
             Field::Item {
                 row: 1,
                 field: ItemField::Quantity,
             },
-            Problem::QuantityBelowOne,
+            FieldProblem::QuantityBelowOne,
         );
         errors.push(Field::Amount, AmountError::Negative);
         assert_eq!(errors.len(), 3);
@@ -706,7 +708,10 @@ mod tests {
             .collect();
         assert_eq!(
             amount,
-            [&Problem::Required, &Problem::Amount(AmountError::Negative)]
+            [
+                &FieldProblem::Required,
+                &FieldProblem::Amount(AmountError::Negative)
+            ]
         );
         assert_eq!(
             errors.to_string(),

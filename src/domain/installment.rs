@@ -15,7 +15,7 @@ use zeroize::Zeroizing;
 
 use super::card::mask_pan;
 use super::codes::{Currency, PosSubType, PosType};
-use super::errors::{Field, FieldErrors, Problem};
+use super::errors::{Field, FieldErrors, FieldProblem};
 use super::money::{AmountError, parse_amount};
 
 /// Digits of a BIN.
@@ -65,9 +65,9 @@ impl InstallmentDraft {
         let mut errors = FieldErrors::default();
         let bin = self.bin.trim();
         if bin.is_empty() {
-            errors.push(Field::BinNumber, Problem::Required);
+            errors.push(Field::BinNumber, FieldProblem::Required);
         } else if bin.len() != BIN_DIGITS || !bin.bytes().all(|b| b.is_ascii_digit()) {
-            errors.push(Field::BinNumber, Problem::BadBin);
+            errors.push(Field::BinNumber, FieldProblem::BadBin);
         }
         let pos_type = match self.pos_type.trim() {
             "" => Some(PosType::Default),
@@ -90,7 +90,7 @@ impl InstallmentDraft {
                 None
             }
             Ok(a) if a.is_zero() => {
-                errors.push(Field::InstallmentAmount, Problem::NotPositive);
+                errors.push(Field::InstallmentAmount, FieldProblem::NotPositive);
                 None
             }
             Ok(a) => Some(a),
@@ -233,20 +233,26 @@ mod tests {
     #[test]
     fn each_rule_reports_its_exact_field_and_problem() {
         let unknown = |value: &str, allowed: &[&str]| {
-            Problem::UnknownCode(UnknownCode {
+            FieldProblem::UnknownCode(UnknownCode {
                 value: value.into(),
                 allowed: allowed.join(", "),
             })
         };
-        let cases: Vec<(InstallmentDraft, Vec<(Field, Problem)>)> = vec![
-            (with_bin(""), vec![(Field::BinNumber, Problem::Required)]),
-            (with_bin("12345"), vec![(Field::BinNumber, Problem::BadBin)]),
+        let cases: Vec<(InstallmentDraft, Vec<(Field, FieldProblem)>)> = vec![
+            (
+                with_bin(""),
+                vec![(Field::BinNumber, FieldProblem::Required)],
+            ),
+            (
+                with_bin("12345"),
+                vec![(Field::BinNumber, FieldProblem::BadBin)],
+            ),
             (
                 InstallmentDraft {
                     bin: Zeroizing::new("12345x".into()),
                     ..InstallmentDraft::default()
                 },
-                vec![(Field::BinNumber, Problem::BadBin)],
+                vec![(Field::BinNumber, FieldProblem::BadBin)],
             ),
             (
                 InstallmentDraft {
@@ -279,7 +285,7 @@ mod tests {
                     amount: "0".into(),
                     ..with_bin("979200")
                 },
-                vec![(Field::InstallmentAmount, Problem::NotPositive)],
+                vec![(Field::InstallmentAmount, FieldProblem::NotPositive)],
             ),
             (
                 InstallmentDraft {
@@ -288,7 +294,7 @@ mod tests {
                 },
                 vec![(
                     Field::InstallmentAmount,
-                    Problem::Amount(AmountError::Ambiguous {
+                    FieldProblem::Amount(AmountError::Ambiguous {
                         text: "12.345".into(),
                     }),
                 )],
@@ -300,7 +306,7 @@ mod tests {
                 },
                 vec![(
                     Field::InstallmentAmount,
-                    Problem::Amount(AmountError::Negative),
+                    FieldProblem::Amount(AmountError::Negative),
                 )],
             ),
             (
@@ -311,7 +317,7 @@ mod tests {
                     ..with_bin("")
                 },
                 vec![
-                    (Field::BinNumber, Problem::Required),
+                    (Field::BinNumber, FieldProblem::Required),
                     (
                         Field::PosType,
                         unknown(
@@ -328,7 +334,7 @@ mod tests {
                     ),
                     (
                         Field::InstallmentAmount,
-                        Problem::Amount(AmountError::NotANumber),
+                        FieldProblem::Amount(AmountError::NotANumber),
                     ),
                 ],
             ),

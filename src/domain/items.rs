@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::catalog::CatalogLookup;
 use super::codes::Currency;
-use super::errors::{Field, FieldError, ItemField, Problem};
+use super::errors::{Field, FieldError, FieldProblem, ItemField};
 use super::money::parse_amount;
 
 /// The most characters of a free-text field (description, item name and note, card texts).
@@ -132,7 +132,7 @@ impl ItemDraft {
     }
 
     /// The quantity: empty is 1; otherwise a whole number ≥ 1.
-    pub fn parse_quantity(&self) -> Result<u32, Problem> {
+    pub fn parse_quantity(&self) -> Result<u32, FieldProblem> {
         let t = self.quantity.trim();
         if t.is_empty() {
             return Ok(1);
@@ -142,12 +142,12 @@ impl ItemDraft {
             None => (false, t),
         };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Problem::NotAnInteger);
+            return Err(FieldProblem::NotAnInteger);
         }
         if negative || digits.bytes().all(|b| b == b'0') {
-            return Err(Problem::QuantityBelowOne);
+            return Err(FieldProblem::QuantityBelowOne);
         }
-        digits.parse::<u32>().map_err(|_| Problem::TooLarge)
+        digits.parse::<u32>().map_err(|_| FieldProblem::TooLarge)
     }
 
     /// Validates the row (`row` is its 0-based index) for a link in `currency`. Returns every
@@ -169,14 +169,17 @@ impl ItemDraft {
                 let id = variant_id.trim();
                 let mut price = None;
                 if id.is_empty() {
-                    errors.push(FieldError::new(at(ItemField::Variant), Problem::Required));
+                    errors.push(FieldError::new(
+                        at(ItemField::Variant),
+                        FieldProblem::Required,
+                    ));
                 } else if let Some(v) = catalog.variant(id) {
                     if v.currency == currency {
                         price = Some(v.unit_price);
                     } else {
                         errors.push(FieldError::new(
                             at(ItemField::Variant),
-                            Problem::CurrencyMismatch {
+                            FieldProblem::CurrencyMismatch {
                                 item: v.currency,
                                 link: currency,
                             },
@@ -200,18 +203,21 @@ impl ItemDraft {
             } => {
                 let name = name.trim();
                 if name.is_empty() {
-                    errors.push(FieldError::new(at(ItemField::Name), Problem::Required));
+                    errors.push(FieldError::new(at(ItemField::Name), FieldProblem::Required));
                 } else if name.chars().count() > MAX_TEXT_CHARS {
                     errors.push(FieldError::new(
                         at(ItemField::Name),
-                        Problem::TooLong {
+                        FieldProblem::TooLong {
                             max: MAX_TEXT_CHARS,
                         },
                     ));
                 }
                 let price = match parse_amount(unit_price, currency) {
                     Err(super::money::AmountError::Empty) => {
-                        errors.push(FieldError::new(at(ItemField::UnitPrice), Problem::Required));
+                        errors.push(FieldError::new(
+                            at(ItemField::UnitPrice),
+                            FieldProblem::Required,
+                        ));
                         None
                     }
                     Err(e) => {
@@ -221,7 +227,7 @@ impl ItemDraft {
                     Ok(p) if p.is_zero() => {
                         errors.push(FieldError::new(
                             at(ItemField::UnitPrice),
-                            Problem::NotPositive,
+                            FieldProblem::NotPositive,
                         ));
                         None
                     }
@@ -231,7 +237,7 @@ impl ItemDraft {
                 if note.chars().count() > MAX_TEXT_CHARS {
                     errors.push(FieldError::new(
                         at(ItemField::Note),
-                        Problem::TooLong {
+                        FieldProblem::TooLong {
                             max: MAX_TEXT_CHARS,
                         },
                     ));
@@ -254,7 +260,12 @@ impl ItemDraft {
             Some((item, price)) if errors.is_empty() => {
                 let line_total = match price {
                     Some(p) => Some(p.checked_mul(Decimal::from(item.quantity())).ok_or_else(
-                        || vec![FieldError::new(at(ItemField::Quantity), Problem::TooLarge)],
+                        || {
+                            vec![FieldError::new(
+                                at(ItemField::Quantity),
+                                FieldProblem::TooLarge,
+                            )]
+                        },
                     )?),
                     None => None,
                 };
@@ -351,77 +362,80 @@ mod tests {
     fn invalid_rows_name_the_exact_field_and_problem() {
         let cat = catalog();
         let at = |field| Field::Item { row: 3, field };
-        let cases: Vec<(ItemDraft, Vec<(ItemField, Problem)>)> = vec![
+        let cases: Vec<(ItemDraft, Vec<(ItemField, FieldProblem)>)> = vec![
             (
                 ItemDraft::free("Tea", "5", "0"),
-                vec![(ItemField::Quantity, Problem::QuantityBelowOne)],
+                vec![(ItemField::Quantity, FieldProblem::QuantityBelowOne)],
             ),
             (
                 ItemDraft::free("Tea", "5", "-2"),
-                vec![(ItemField::Quantity, Problem::QuantityBelowOne)],
+                vec![(ItemField::Quantity, FieldProblem::QuantityBelowOne)],
             ),
             (
                 ItemDraft::free("Tea", "5", "1.5"),
-                vec![(ItemField::Quantity, Problem::NotAnInteger)],
+                vec![(ItemField::Quantity, FieldProblem::NotAnInteger)],
             ),
             (
                 ItemDraft::free("Tea", "5", "iki"),
-                vec![(ItemField::Quantity, Problem::NotAnInteger)],
+                vec![(ItemField::Quantity, FieldProblem::NotAnInteger)],
             ),
             (
                 ItemDraft::free("Tea", "5", "99999999999"),
-                vec![(ItemField::Quantity, Problem::TooLarge)],
+                vec![(ItemField::Quantity, FieldProblem::TooLarge)],
             ),
             (
                 ItemDraft::free("", "5", "1"),
-                vec![(ItemField::Name, Problem::Required)],
+                vec![(ItemField::Name, FieldProblem::Required)],
             ),
             (
                 ItemDraft::free("Tea", "", "1"),
-                vec![(ItemField::UnitPrice, Problem::Required)],
+                vec![(ItemField::UnitPrice, FieldProblem::Required)],
             ),
             (
                 ItemDraft::free("Tea", "0", "1"),
-                vec![(ItemField::UnitPrice, Problem::NotPositive)],
+                vec![(ItemField::UnitPrice, FieldProblem::NotPositive)],
             ),
             (
                 ItemDraft::free("Tea", "-5", "1"),
-                vec![(ItemField::UnitPrice, Problem::Amount(AmountError::Negative))],
+                vec![(
+                    ItemField::UnitPrice,
+                    FieldProblem::Amount(AmountError::Negative),
+                )],
             ),
             (
                 ItemDraft::free("Tea", "5.123", "1"),
                 vec![(
                     ItemField::UnitPrice,
-                    Problem::Amount(AmountError::Ambiguous {
+                    FieldProblem::Amount(AmountError::Ambiguous {
                         text: "5.123".into(),
                     }),
                 )],
             ),
             (
                 ItemDraft::free("x".repeat(256), "5", "1"),
-                vec![(ItemField::Name, Problem::TooLong { max: 255 })],
+                vec![(ItemField::Name, FieldProblem::TooLong { max: 255 })],
             ),
             (
                 ItemDraft::free("Tea", "5", "1").with_note("n".repeat(256)),
-                vec![(ItemField::Note, Problem::TooLong { max: 255 })],
+                vec![(ItemField::Note, FieldProblem::TooLong { max: 255 })],
             ),
             (
                 ItemDraft::free(" ", "0", "0"),
                 vec![
-                    (ItemField::Quantity, Problem::QuantityBelowOne),
-                    (ItemField::Name, Problem::Required),
-                    (ItemField::UnitPrice, Problem::NotPositive),
+                    (ItemField::Quantity, FieldProblem::QuantityBelowOne),
+                    (ItemField::Name, FieldProblem::Required),
+                    (ItemField::UnitPrice, FieldProblem::NotPositive),
                 ],
             ),
             (
                 ItemDraft::catalog("  ", "1"),
-                vec![(ItemField::Variant, Problem::Required)],
+                vec![(ItemField::Variant, FieldProblem::Required)],
             ),
             (
                 ItemDraft::catalog("v-euro-mug", "1"),
                 vec![(
                     ItemField::Variant,
-                    Problem::CurrencyMismatch {
+                    FieldProblem::CurrencyMismatch {
                         item: Currency::Eur,
                         link: Currency::Try,
                     },

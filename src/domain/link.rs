@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use super::catalog::CatalogLookup;
 use super::codes::Currency;
-use super::errors::{Field, FieldError, FieldErrors, ItemField, Problem};
+use super::errors::{Field, FieldError, FieldErrors, FieldProblem, ItemField};
 use super::items::{ItemDraft, ItemKind, LinkItem, MAX_TEXT_CHARS};
 use super::messages::DomainMessage as M;
 use super::money::{AmountError, format_plain, parse_amount};
@@ -434,7 +434,7 @@ impl LinkDraft {
         if let (Some(a), Some(limit)) = (amount, ctx.limits.amount_limit)
             && a > limit
         {
-            errors.push(Field::Amount, Problem::OverLimit { limit, currency });
+            errors.push(Field::Amount, FieldProblem::OverLimit { limit, currency });
         }
         let cart_amount = positive_amount(
             &self.cart_amount,
@@ -448,7 +448,7 @@ impl LinkDraft {
         if description.chars().count() > MAX_TEXT_CHARS {
             errors.push(
                 Field::Description,
-                Problem::TooLong {
+                FieldProblem::TooLong {
                     max: MAX_TEXT_CHARS,
                 },
             );
@@ -456,18 +456,18 @@ impl LinkDraft {
 
         let order_number = self.order_number.trim();
         if order_number.is_empty() {
-            errors.push(Field::OrderNumber, Problem::Required);
+            errors.push(Field::OrderNumber, FieldProblem::Required);
         } else {
             if !order_number
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
             {
-                errors.push(Field::OrderNumber, Problem::BadOrderNumber);
+                errors.push(Field::OrderNumber, FieldProblem::BadOrderNumber);
             }
             if order_number.chars().count() > MAX_ORDER_NUMBER_CHARS {
                 errors.push(
                     Field::OrderNumber,
-                    Problem::TooLong {
+                    FieldProblem::TooLong {
                         max: MAX_ORDER_NUMBER_CHARS,
                     },
                 );
@@ -477,7 +477,7 @@ impl LinkDraft {
         if let Some(expiry) = self.expiry
             && expiry <= ctx.now
         {
-            errors.push(Field::ExpiryDate, Problem::InPast);
+            errors.push(Field::ExpiryDate, FieldProblem::InPast);
         }
 
         let available_installments = if self.enable_installment {
@@ -491,7 +491,7 @@ impl LinkDraft {
 
         let email = self.email.trim();
         if !email.is_empty() && !is_email(email) {
-            errors.push(Field::Email, Problem::BadEmail);
+            errors.push(Field::Email, FieldProblem::BadEmail);
         }
         let phone = self.phone(&mut errors);
 
@@ -533,7 +533,7 @@ impl LinkDraft {
         if let Some(max) = ctx.limits.max_items
             && self.items.len() > max as usize
         {
-            errors.push(Field::Items, Problem::TooManyItems { max });
+            errors.push(Field::Items, FieldProblem::TooManyItems { max });
         }
         let mut items = Vec::with_capacity(self.items.len());
         let mut total = Some(Decimal::ZERO);
@@ -558,7 +558,7 @@ impl LinkDraft {
         {
             errors.push(
                 Field::Items,
-                Problem::TotalMismatch {
+                FieldProblem::TotalMismatch {
                     items_total,
                     amount,
                     currency: self.currency,
@@ -583,7 +583,7 @@ impl LinkDraft {
                 if (1..=3).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
                     Some(Ok(digits.to_owned()))
                 } else {
-                    errors.push(Field::PhoneCountryCode, Problem::BadCountryCode);
+                    errors.push(Field::PhoneCountryCode, FieldProblem::BadCountryCode);
                     Some(Err(()))
                 }
             }
@@ -598,7 +598,7 @@ impl LinkDraft {
                 if (4..=15).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) {
                     Some(Ok(digits))
                 } else {
-                    errors.push(Field::PhoneNumber, Problem::BadPhone);
+                    errors.push(Field::PhoneNumber, FieldProblem::BadPhone);
                     Some(Err(()))
                 }
             }
@@ -606,11 +606,11 @@ impl LinkDraft {
         match (code, number) {
             (Some(Ok(c)), Some(Ok(n))) => Some((c, n)),
             (Some(_), None) => {
-                errors.push(Field::PhoneNumber, Problem::PhoneIncomplete);
+                errors.push(Field::PhoneNumber, FieldProblem::PhoneIncomplete);
                 None
             }
             (None, Some(_)) => {
-                errors.push(Field::PhoneCountryCode, Problem::PhoneIncomplete);
+                errors.push(Field::PhoneCountryCode, FieldProblem::PhoneIncomplete);
                 None
             }
             _ => None,
@@ -735,7 +735,7 @@ impl LinkDraft {
             let quantity = item.parse_quantity().map_err(|p| FieldError::new(at, p))?;
             let more = quantity
                 .checked_add(1)
-                .ok_or_else(|| FieldError::new(at, Problem::TooLarge))?;
+                .ok_or_else(|| FieldError::new(at, FieldProblem::TooLarge))?;
             item.quantity = more.to_string();
             row
         } else {
@@ -766,7 +766,7 @@ fn positive_amount(
     match parse_amount(text, currency) {
         Err(AmountError::Empty) if !required => None,
         Err(AmountError::Empty) => {
-            errors.push(field, Problem::Required);
+            errors.push(field, FieldProblem::Required);
             None
         }
         Err(e) => {
@@ -774,7 +774,7 @@ fn positive_amount(
             None
         }
         Ok(a) if a.is_zero() => {
-            errors.push(field, Problem::NotPositive);
+            errors.push(field, FieldProblem::NotPositive);
             None
         }
         Ok(a) => Some(a),
@@ -784,14 +784,14 @@ fn positive_amount(
 /// Reads `availableInstallments`: comma-separated whole numbers from 1 to
 /// [`MAX_INSTALLMENT_COUNT`], blanks and empty entries tolerated. Returns them sorted and
 /// without repeats (`6, 3,3,1` → `1,3,6`), or `None` when there are none.
-pub fn normalize_installments(text: &str) -> Result<Option<String>, Problem> {
+pub fn normalize_installments(text: &str) -> Result<Option<String>, FieldProblem> {
     let mut counts = Vec::new();
     for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let count = entry
             .parse::<u32>()
             .ok()
             .filter(|n| (1..=MAX_INSTALLMENT_COUNT).contains(n) && !entry.starts_with('+'))
-            .ok_or_else(|| Problem::BadInstallments {
+            .ok_or_else(|| FieldProblem::BadInstallments {
                 entry: entry.to_owned(),
                 max: MAX_INSTALLMENT_COUNT,
             })?;
@@ -874,7 +874,7 @@ mod tests {
     }
 
     /// A named edit of the base draft and the exact errors it must give.
-    type RuleCase = (&'static str, fn(&mut LinkDraft), Vec<(Field, Problem)>);
+    type RuleCase = (&'static str, fn(&mut LinkDraft), Vec<(Field, FieldProblem)>);
 
     const VECTOR_1_BODY: &str = r#"{"amount":150.00,"currency":"TRY","orderNumber":"PD-20261122-0001","items":[{"name":"Filter coffee","unitPrice":75.00,"quantity":2}]}"#;
 
@@ -982,6 +982,8 @@ mod tests {
     }
 
     #[test]
+    // Long on purpose: one table case per rule, so the rules covered read in one place.
+    #[allow(clippy::too_many_lines)]
     fn each_rule_reports_its_exact_field_and_problem() {
         let cat = catalog();
         let at = |row, field| Field::Item { row, field };
@@ -989,24 +991,24 @@ mod tests {
             (
                 "amount empty",
                 |d| d.amount = " ".into(),
-                vec![(Field::Amount, Problem::Required)],
+                vec![(Field::Amount, FieldProblem::Required)],
             ),
             (
                 "amount zero",
                 |d| d.amount = "0,00".into(),
-                vec![(Field::Amount, Problem::NotPositive)],
+                vec![(Field::Amount, FieldProblem::NotPositive)],
             ),
             (
                 "amount negative",
                 |d| d.amount = "-5".into(),
-                vec![(Field::Amount, Problem::Amount(AmountError::Negative))],
+                vec![(Field::Amount, FieldProblem::Amount(AmountError::Negative))],
             ),
             (
                 "amount scale",
                 |d| d.amount = "10.1234".into(),
                 vec![(
                     Field::Amount,
-                    Problem::Amount(AmountError::TooManyDecimals { max: 2 }),
+                    FieldProblem::Amount(AmountError::TooManyDecimals { max: 2 }),
                 )],
             ),
             (
@@ -1017,60 +1019,63 @@ mod tests {
                 },
                 vec![(
                     Field::Amount,
-                    Problem::Amount(AmountError::TooManyDecimals { max: 0 }),
+                    FieldProblem::Amount(AmountError::TooManyDecimals { max: 0 }),
                 )],
             ),
             (
                 "cart zero",
                 |d| d.cart_amount = "0".into(),
-                vec![(Field::CartAmount, Problem::NotPositive)],
+                vec![(Field::CartAmount, FieldProblem::NotPositive)],
             ),
             (
                 "cart garbage",
                 |d| d.cart_amount = "x".into(),
-                vec![(Field::CartAmount, Problem::Amount(AmountError::NotANumber))],
+                vec![(
+                    Field::CartAmount,
+                    FieldProblem::Amount(AmountError::NotANumber),
+                )],
             ),
             (
                 "description long",
                 |d| d.description = "a".repeat(256),
-                vec![(Field::Description, Problem::TooLong { max: 255 })],
+                vec![(Field::Description, FieldProblem::TooLong { max: 255 })],
             ),
             (
                 "order missing",
                 |d| d.order_number = "  ".into(),
-                vec![(Field::OrderNumber, Problem::Required)],
+                vec![(Field::OrderNumber, FieldProblem::Required)],
             ),
             (
                 "order chars",
                 |d| d.order_number = "PD 1".into(),
-                vec![(Field::OrderNumber, Problem::BadOrderNumber)],
+                vec![(Field::OrderNumber, FieldProblem::BadOrderNumber)],
             ),
             (
                 "order Turkish",
                 |d| d.order_number = "SİP-1".into(),
-                vec![(Field::OrderNumber, Problem::BadOrderNumber)],
+                vec![(Field::OrderNumber, FieldProblem::BadOrderNumber)],
             ),
             (
                 "order long",
                 |d| d.order_number = "A".repeat(65),
-                vec![(Field::OrderNumber, Problem::TooLong { max: 64 })],
+                vec![(Field::OrderNumber, FieldProblem::TooLong { max: 64 })],
             ),
             (
                 "expiry past",
                 |d| d.expiry = Some(now() - chrono::Duration::seconds(1)),
-                vec![(Field::ExpiryDate, Problem::InPast)],
+                vec![(Field::ExpiryDate, FieldProblem::InPast)],
             ),
             (
                 "expiry now",
                 |d| d.expiry = Some(now()),
-                vec![(Field::ExpiryDate, Problem::InPast)],
+                vec![(Field::ExpiryDate, FieldProblem::InPast)],
             ),
             (
                 "installment 13",
                 |d| d.installments = "1,13".into(),
                 vec![(
                     Field::AvailableInstallments,
-                    Problem::BadInstallments {
+                    FieldProblem::BadInstallments {
                         entry: "13".into(),
                         max: 12,
                     },
@@ -1081,7 +1086,7 @@ mod tests {
                 |d| d.installments = "0".into(),
                 vec![(
                     Field::AvailableInstallments,
-                    Problem::BadInstallments {
+                    FieldProblem::BadInstallments {
                         entry: "0".into(),
                         max: 12,
                     },
@@ -1092,7 +1097,7 @@ mod tests {
                 |d| d.installments = "3;6".into(),
                 vec![(
                     Field::AvailableInstallments,
-                    Problem::BadInstallments {
+                    FieldProblem::BadInstallments {
                         entry: "3;6".into(),
                         max: 12,
                     },
@@ -1103,7 +1108,7 @@ mod tests {
                 |d| d.installments = "+3".into(),
                 vec![(
                     Field::AvailableInstallments,
-                    Problem::BadInstallments {
+                    FieldProblem::BadInstallments {
                         entry: "+3".into(),
                         max: 12,
                     },
@@ -1112,27 +1117,27 @@ mod tests {
             (
                 "email no at",
                 |d| d.email = "ayse.example.com".into(),
-                vec![(Field::Email, Problem::BadEmail)],
+                vec![(Field::Email, FieldProblem::BadEmail)],
             ),
             (
                 "email no dot",
                 |d| d.email = "ayse@example".into(),
-                vec![(Field::Email, Problem::BadEmail)],
+                vec![(Field::Email, FieldProblem::BadEmail)],
             ),
             (
                 "email two at",
                 |d| d.email = "a@b@c.com".into(),
-                vec![(Field::Email, Problem::BadEmail)],
+                vec![(Field::Email, FieldProblem::BadEmail)],
             ),
             (
                 "email blank",
                 |d| d.email = "a yse@b.com".into(),
-                vec![(Field::Email, Problem::BadEmail)],
+                vec![(Field::Email, FieldProblem::BadEmail)],
             ),
             (
                 "email empty label",
                 |d| d.email = "a@b..com".into(),
-                vec![(Field::Email, Problem::BadEmail)],
+                vec![(Field::Email, FieldProblem::BadEmail)],
             ),
             (
                 "phone letters",
@@ -1140,7 +1145,7 @@ mod tests {
                     d.phone_country_code = "90".into();
                     d.phone_number = "532 ABC".into();
                 },
-                vec![(Field::PhoneNumber, Problem::BadPhone)],
+                vec![(Field::PhoneNumber, FieldProblem::BadPhone)],
             ),
             (
                 "phone short",
@@ -1148,7 +1153,7 @@ mod tests {
                     d.phone_country_code = "90".into();
                     d.phone_number = "12".into();
                 },
-                vec![(Field::PhoneNumber, Problem::BadPhone)],
+                vec![(Field::PhoneNumber, FieldProblem::BadPhone)],
             ),
             (
                 "country code bad",
@@ -1156,24 +1161,24 @@ mod tests {
                     d.phone_country_code = "+9000".into();
                     d.phone_number = "5321234567".into();
                 },
-                vec![(Field::PhoneCountryCode, Problem::BadCountryCode)],
+                vec![(Field::PhoneCountryCode, FieldProblem::BadCountryCode)],
             ),
             (
                 "code without number",
                 |d| d.phone_country_code = "+90".into(),
-                vec![(Field::PhoneNumber, Problem::PhoneIncomplete)],
+                vec![(Field::PhoneNumber, FieldProblem::PhoneIncomplete)],
             ),
             (
                 "number without code",
                 |d| d.phone_number = "5321234567".into(),
-                vec![(Field::PhoneCountryCode, Problem::PhoneIncomplete)],
+                vec![(Field::PhoneCountryCode, FieldProblem::PhoneIncomplete)],
             ),
             (
                 "items mismatch",
                 |d| d.items = vec![ItemDraft::free("Tea", "70", "2")],
                 vec![(
                     Field::Items,
-                    Problem::TotalMismatch {
+                    FieldProblem::TotalMismatch {
                         items_total: dec("140.00"),
                         amount: dec("150.00"),
                         currency: Currency::Try,
@@ -1185,7 +1190,7 @@ mod tests {
                 |d| d.items = vec![ItemDraft::catalog("v-mug", "1")],
                 vec![(
                     at(0, ItemField::Variant),
-                    Problem::CurrencyMismatch {
+                    FieldProblem::CurrencyMismatch {
                         item: Currency::Eur,
                         link: Currency::Try,
                     },
@@ -1200,9 +1205,9 @@ mod tests {
                     ];
                 },
                 vec![
-                    (at(1, ItemField::Quantity), Problem::QuantityBelowOne),
-                    (at(1, ItemField::Name), Problem::Required),
-                    (at(1, ItemField::UnitPrice), Problem::NotPositive),
+                    (at(1, ItemField::Quantity), FieldProblem::QuantityBelowOne),
+                    (at(1, ItemField::Name), FieldProblem::Required),
+                    (at(1, ItemField::UnitPrice), FieldProblem::NotPositive),
                 ],
             ),
         ];
@@ -1277,12 +1282,12 @@ mod tests {
             [
                 FieldError::new(
                     Field::Amount,
-                    Problem::OverLimit {
+                    FieldProblem::OverLimit {
                         limit: dec("1000.00"),
                         currency: Currency::Try
                     }
                 ),
-                FieldError::new(Field::Items, Problem::TooManyItems { max: 1 }),
+                FieldError::new(Field::Items, FieldProblem::TooManyItems { max: 1 }),
             ]
         );
         assert_eq!(
@@ -1494,11 +1499,11 @@ mod tests {
         };
         assert_eq!(
             d.add_catalog_unit("v-latte", &cx),
-            Err(FieldError::new(at(0), Problem::NotAnInteger))
+            Err(FieldError::new(at(0), FieldProblem::NotAnInteger))
         );
         assert_eq!(
             d.add_catalog_unit("v-mug", &cx),
-            Err(FieldError::new(at(1), Problem::TooLarge))
+            Err(FieldError::new(at(1), FieldProblem::TooLarge))
         );
         assert!(d == before, "nothing changed");
     }

@@ -1,9 +1,9 @@
 //! Every sentence of the domain layer, in Turkish and English: field labels, why a field is
-//! wrong (`Problem`, `AmountError`, `BarcodeError`) and the link form's checks.
+//! wrong (`FieldProblem`, `AmountError`, `BarcodeError`) and the link form's checks.
 //!
 //! Declared with [`crate::sentences!`] like every catalogue of paydesk, so the language tests
 //! walk it (both languages present, the same `{name}` placeholders). The types that word
-//! themselves (`Problem::message`, `Field::label`, ...) pick a [`DomainMessage`] and fill its
+//! themselves (`FieldProblem::message`, `Field::label`, ...) pick a [`DomainMessage`] and fill its
 //! placeholders; nothing in `domain` spells a sentence inline.
 
 crate::sentences! {
@@ -43,7 +43,7 @@ crate::sentences! {
     FieldPosSubType => "POS alt tipi", "POS sub-type";
     FieldInstallmentAmount => "İşlem tutarı", "Transaction amount";
 
-    // Why a field is wrong (`Problem`).
+    // Why a field is wrong (`FieldProblem`).
     Required => "Bu alanın doldurulması zorunlu.", "This field is required.";
     NotPositive => "Sıfırdan büyük olmalı.", "It must be greater than zero.";
     OverLimit => "API anahtarının üst sınırını ({limit}) aşıyor.", "It exceeds the API key's upper bound ({limit}).";

@@ -18,7 +18,7 @@ pub use barcode::{Barcode, BarcodeError, BarcodeKind};
 pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
 pub use catalog::{BarcodeIndex, CatalogLookup, CatalogVariant};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
-pub use errors::{Field, FieldError, FieldErrors, ItemField, Problem};
+pub use errors::{Field, FieldError, FieldErrors, FieldProblem, ItemField};
 pub use installment::{InstallmentDraft, InstallmentQuery};
 pub use items::{ItemDraft, ItemKind, LinkItem, ValidItem};
 pub use link::{

@@ -31,7 +31,7 @@ use super::error::SandboxError;
 use super::faults::FaultRule;
 use super::links;
 use super::requests::SeenRequest;
-use super::respond::{ADMIN_CONTENT_TYPE, ADMIN_FORBIDDEN, ApiError, json_response, success_body};
+use super::respond::{ADMIN_CONTENT_TYPE, ADMIN_FORBIDDEN, Rejection, json_response, success_body};
 use super::shared::Shared;
 use crate::api::endpoints;
 use crate::api::wire::PaymentLink;
@@ -164,7 +164,7 @@ fn ok(content: &Value) -> Response {
 fn refused(e: SandboxError) -> Response {
     match e {
         SandboxError::Refused(api) => api.into_response(),
-        other => ApiError::new(
+        other => Rejection::new(
             StatusCode::BAD_REQUEST,
             "sandbox.admin.refused",
             other.to_string(),
@@ -173,12 +173,12 @@ fn refused(e: SandboxError) -> Response {
     }
 }
 
-fn parse(body: &Bytes) -> Result<Value, ApiError> {
+fn parse(body: &Bytes) -> Result<Value, Rejection> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Value::Object(serde_json::Map::new()));
     }
     serde_json::from_slice(body).map_err(|e| {
-        ApiError::new(
+        Rejection::new(
             StatusCode::BAD_REQUEST,
             "body.invalid",
             format!("the request body is not JSON: {e}"),
@@ -237,12 +237,12 @@ async fn add_faults(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
     let rules = match rules {
         Ok(r) => r,
         Err(e) => {
-            return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
+            return Rejection::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
                 .into_response();
         }
     };
     if let Err(e) = Admin::new(&s).add_faults(rules) {
-        return ApiError::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
+        return Rejection::new(StatusCode::BAD_REQUEST, "fault.invalid", e.to_string())
             .into_response();
     }
     ok(&json!(s.faults.rules()))
@@ -311,12 +311,12 @@ async fn only_this_machine(
 /// (`http://localhost:PORT`, `http://127.0.0.1:PORT`, ...). Browsers send `Origin` on every
 /// cross-site POST, `no-cors` or not, so a web page's admin request is refused here even when
 /// its `Host` is right; tests, scripts and curl send none.
-pub fn origin_allowed(headers: &HeaderMap, bound: SocketAddr) -> Result<(), ApiError> {
+pub fn origin_allowed(headers: &HeaderMap, bound: SocketAddr) -> Result<(), Rejection> {
     for value in &headers.get_all(header::ORIGIN) {
         let origin = value.to_str().unwrap_or("\u{fffd}");
         if !origin_is_ours(origin, bound) {
             let shown: String = origin.chars().take(80).collect();
-            return Err(ApiError::new(
+            return Err(Rejection::new(
                 StatusCode::FORBIDDEN,
                 ADMIN_FORBIDDEN,
                 format!(
@@ -353,7 +353,7 @@ pub fn origin_is_ours(origin: &str, bound: SocketAddr) -> bool {
 /// Whether an admin request may change something: reads (`GET`, `HEAD`) always may; every
 /// other method needs `Content-Type: application/json` (parameters such as `charset` allowed),
 /// which no simple cross-site request can carry.
-pub fn content_type_allowed(method: &Method, headers: &HeaderMap) -> Result<(), ApiError> {
+pub fn content_type_allowed(method: &Method, headers: &HeaderMap) -> Result<(), Rejection> {
     if method == Method::GET || method == Method::HEAD {
         return Ok(());
     }
@@ -365,7 +365,7 @@ pub fn content_type_allowed(method: &Method, headers: &HeaderMap) -> Result<(), 
     if json {
         Ok(())
     } else {
-        Err(ApiError::new(
+        Err(Rejection::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ADMIN_CONTENT_TYPE,
             format!(
@@ -382,9 +382,9 @@ pub fn content_type_allowed(method: &Method, headers: &HeaderMap) -> Result<(), 
 /// bound address, with the bound port or none. A web page that rebinds its own DNS name to
 /// 127.0.0.1 reaches the port from the user's browser, but its requests carry its own name
 /// in `Host`, so they are refused.
-pub fn admin_allowed(peer: SocketAddr, hosts: &[&str], bound: SocketAddr) -> Result<(), ApiError> {
+pub fn admin_allowed(peer: SocketAddr, hosts: &[&str], bound: SocketAddr) -> Result<(), Rejection> {
     let forbidden = |message: String| {
-        Err(ApiError::new(
+        Err(Rejection::new(
             StatusCode::FORBIDDEN,
             ADMIN_FORBIDDEN,
             message,

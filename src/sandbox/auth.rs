@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, StatusCode};
 
 use super::fixture::ApiKey;
 use super::index::Index;
-use super::respond::ApiError;
+use super::respond::Rejection;
 use crate::api::keys;
 use crate::api::signer::{HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, verify};
 
@@ -80,8 +80,8 @@ pub fn authenticate<'a>(
     path: &str,
     body: &[u8],
     scope: &str,
-) -> Result<&'a ApiKey, ApiError> {
-    let unauthorized = |key, msg: &str| Err(ApiError::new(StatusCode::UNAUTHORIZED, key, msg));
+) -> Result<&'a ApiKey, Rejection> {
+    let unauthorized = |key, msg: &str| Err(Rejection::new(StatusCode::UNAUTHORIZED, key, msg));
     let Some(key) = header(headers, HEADER_API_KEY).and_then(|k| index.key(k)) else {
         return unauthorized(keys::AUTH_APIKEY_UNKNOWN, "X-Api-Key is missing or unknown");
     };
@@ -121,7 +121,7 @@ pub fn authenticate<'a>(
         );
     }
     if !key.scopes.iter().any(|s| s == scope) {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::FORBIDDEN,
             keys::AUTH_SCOPE_MISSING,
             format!("the API key lacks the scope `{scope}`"),

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
-use super::respond::ApiError;
+use super::respond::Rejection;
 use crate::api::wire;
 
 /// A request body that is a JSON object.
@@ -18,9 +18,9 @@ pub struct Body<'a>(pub &'a Map<String, Value>);
 
 impl<'a> Body<'a> {
     /// The body as an object, or 400 `body.invalid`.
-    pub fn of(value: &'a Value) -> Result<Body<'a>, ApiError> {
+    pub fn of(value: &'a Value) -> Result<Body<'a>, Rejection> {
         value.as_object().map(Body).ok_or_else(|| {
-            ApiError::new(
+            Rejection::new(
                 StatusCode::BAD_REQUEST,
                 "body.invalid",
                 "the request body must be a JSON object",
@@ -34,25 +34,25 @@ impl<'a> Body<'a> {
     }
 
     /// A text field; a number or boolean is refused.
-    pub fn text(&self, field: &str) -> Result<Option<&'a str>, ApiError> {
+    pub fn text(&self, field: &str) -> Result<Option<&'a str>, Rejection> {
         match self.get(field) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err(ApiError::invalid(field, format!("`{field}` must be text"))),
+            Some(_) => Err(Rejection::invalid(field, format!("`{field}` must be text"))),
         }
     }
 
     /// A text field, with blank text counted as absent.
-    pub fn text_nonblank(&self, field: &str) -> Result<Option<&'a str>, ApiError> {
+    pub fn text_nonblank(&self, field: &str) -> Result<Option<&'a str>, Rejection> {
         Ok(self.text(field)?.map(str::trim).filter(|s| !s.is_empty()))
     }
 
     /// A boolean field with its default.
-    pub fn flag(&self, field: &str, default: bool) -> Result<bool, ApiError> {
+    pub fn flag(&self, field: &str, default: bool) -> Result<bool, Rejection> {
         match self.get(field) {
             None => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(ApiError::invalid(
+            Some(_) => Err(Rejection::invalid(
                 field,
                 format!("`{field}` must be true or false"),
             )),
@@ -62,7 +62,7 @@ impl<'a> Body<'a> {
     /// An exact decimal from a JSON number or a numeric string. A number that a 96-bit
     /// decimal cannot hold without rounding (beyond ±79228162514264337593543950335, or more
     /// than 28 significant digits) is 400 `amount.out.of.range`, never silently rounded.
-    pub fn decimal(&self, field: &str) -> Result<Option<Decimal>, ApiError> {
+    pub fn decimal(&self, field: &str) -> Result<Option<Decimal>, Rejection> {
         let text = match self.get(field) {
             None => return Ok(None),
             Some(Value::String(s)) if s.trim().is_empty() => return Ok(None),
@@ -73,7 +73,7 @@ impl<'a> Body<'a> {
         match exact_decimal(text) {
             Ok(d) => Ok(Some(d)),
             Err(NumberError::NotANumber) => Err(not_a_number(field)),
-            Err(NumberError::OutOfRange) => Err(ApiError::out_of_range(format!(
+            Err(NumberError::OutOfRange) => Err(Rejection::out_of_range(format!(
                 "`{field}` {} cannot be held exactly: at most 28 significant digits, at most \
                  {} in size",
                 shorten(text),
@@ -83,8 +83,8 @@ impl<'a> Body<'a> {
     }
 }
 
-fn not_a_number(field: &str) -> ApiError {
-    ApiError::invalid(field, format!("`{field}` must be a decimal number"))
+fn not_a_number(field: &str) -> Rejection {
+    Rejection::invalid(field, format!("`{field}` must be a decimal number"))
 }
 
 /// At most 40 characters of a value, for a message (a body may hold a huge number).
@@ -169,21 +169,21 @@ pub fn check_amount(
     amount: Decimal,
     minor_units: u32,
     currency: &str,
-) -> Result<Decimal, ApiError> {
+) -> Result<Decimal, Rejection> {
     if amount <= Decimal::ZERO {
-        return Err(ApiError::invalid(
+        return Err(Rejection::invalid(
             field,
             format!("`{field}` must be greater than 0, got {amount}"),
         ));
     }
     if amount.normalize().scale() > minor_units {
-        return Err(ApiError::invalid(
+        return Err(Rejection::invalid(
             field,
             format!("`{field}` {amount} has more than {minor_units} decimals for {currency}"),
         ));
     }
     at_scale(amount, minor_units).ok_or_else(|| {
-        ApiError::out_of_range(format!(
+        Rejection::out_of_range(format!(
             "`{field}` {amount} cannot be held with {minor_units} decimals for {currency}"
         ))
     })

@@ -16,14 +16,14 @@ use super::body::Body;
 use super::fixture::ApiKey;
 use super::links::unique_id;
 use super::records::CardRecord;
-use super::respond::{ApiError, success_body};
+use super::respond::{Rejection, success_body};
 use super::shared::Shared;
 use crate::api::keys;
 use crate::domain::{CardStatus, CardUsage};
 
-fn required<'a>(b: Body<'a>, field: &str, empty_key: &'static str) -> Result<&'a str, ApiError> {
+fn required<'a>(b: Body<'a>, field: &str, empty_key: &'static str) -> Result<&'a str, Rejection> {
     b.text_nonblank(field)?.ok_or_else(|| {
-        ApiError::new(
+        Rejection::new(
             StatusCode::BAD_REQUEST,
             empty_key,
             format!("`{field}` must not be empty"),
@@ -62,7 +62,7 @@ pub fn mask(digits: &str) -> String {
 }
 
 /// `POST /partner/1.0/card/save`.
-pub fn save(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, ApiError> {
+pub fn save(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Rejection> {
     let b = Body::of(value)?;
     let number = required(b, "cardNumber", keys::CARD_NUMBER_EMPTY)?;
     let month = required(b, "expiryMonth", keys::EXPIRY_MONTH_EMPTY)?;
@@ -73,7 +73,7 @@ pub fn save(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Api
         || !digits.bytes().all(|c| c.is_ascii_digit())
         || !luhn_ok(digits.as_bytes())
     {
-        return Err(ApiError::invalid(
+        return Err(Rejection::invalid(
             "cardNumber",
             "`cardNumber` is not a valid card number (12–19 digits, Luhn check)",
         ));
@@ -82,15 +82,15 @@ pub fn save(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Api
         .parse()
         .ok()
         .filter(|m| (1..=12).contains(m) && month.len() <= 2)
-        .ok_or_else(|| ApiError::invalid("expiryMonth", "`expiryMonth` must be MM, 01–12"))?;
+        .ok_or_else(|| Rejection::invalid("expiryMonth", "`expiryMonth` must be MM, 01–12"))?;
     let year: i32 = year
         .parse()
         .ok()
         .filter(|_| year.len() == 4)
-        .ok_or_else(|| ApiError::invalid("expiryYear", "`expiryYear` must be YYYY"))?;
+        .ok_or_else(|| Rejection::invalid("expiryYear", "`expiryYear` must be YYYY"))?;
     let now = shared.clock.now();
     if (year, month) < (now.year(), now.month()) {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::BAD_REQUEST,
             "card.expired",
             format!("the card expired at the end of {month:02}/{year}"),
@@ -99,7 +99,7 @@ pub fn save(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Api
     if let Some(cvv) = b.text_nonblank("cvv")? {
         let cvv = Zeroizing::new(cvv.to_owned());
         if !(3..=4).contains(&cvv.len()) || !cvv.bytes().all(|c| c.is_ascii_digit()) {
-            return Err(ApiError::invalid("cvv", "`cvv` must be 3 or 4 digits"));
+            return Err(Rejection::invalid("cvv", "`cvv` must be 3 or 4 digits"));
         }
         // Passed to the provider for tokenization in a real system; never kept here.
     }
@@ -107,7 +107,7 @@ pub fn save(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Api
         None => CardUsage::PosPayment,
         Some(text) => text
             .parse()
-            .map_err(|e: crate::domain::UnknownCode| ApiError::invalid("usage", e.to_string()))?,
+            .map_err(|e: crate::domain::UnknownCode| Rejection::invalid("usage", e.to_string()))?,
     };
     let text = |f: &str| b.text_nonblank(f).map(|o| o.map(str::to_owned));
     let alias = text("alias")?;
@@ -116,7 +116,7 @@ pub fn save(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Api
     let set_as_default = b.flag("setAsDefault", false)?;
     // `provider` and `posProviderId` in the body are ignored on purpose: the server chooses.
     let Some(provider) = shared.index.card_storage_provider(&key.business) else {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::NOT_FOUND,
             keys::POS_PROVIDER_NOT_FOUND,
             "this business has no active POS provider that stores cards",

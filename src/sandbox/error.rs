@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::faults::FaultError;
 use super::fixture::FixtureError;
-use super::respond::ApiError;
+use super::respond::Rejection;
 
 /// Why the sandbox could not start.
 #[derive(Debug, thiserror::Error)]
@@ -48,5 +48,5 @@ pub enum SandboxError {
     ThreadGone,
     /// An admin operation was refused.
     #[error("{}: {}", .0.key, .0.message)]
-    Refused(ApiError),
+    Refused(Rejection),
 }

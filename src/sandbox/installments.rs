@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::body::{Body, at_scale, check_amount};
 use super::fixture::ApiKey;
-use super::respond::{ApiError, success_body};
+use super::respond::{Rejection, success_body};
 use super::shared::Shared;
 use crate::api::keys;
 use crate::api::wire::{InstallmentList, InstallmentOption};
@@ -48,27 +48,27 @@ pub fn installment_for(total: Decimal, count: u32) -> Decimal {
 fn filter<T: std::str::FromStr<Err = UnknownCode> + Default>(
     b: Body<'_>,
     field: &str,
-) -> Result<T, ApiError> {
+) -> Result<T, Rejection> {
     match b.text_nonblank(field)? {
         None => Ok(T::default()),
         Some(text) => text
             .parse()
-            .map_err(|e: UnknownCode| ApiError::invalid(field, e.to_string())),
+            .map_err(|e: UnknownCode| Rejection::invalid(field, e.to_string())),
     }
 }
 
 /// `POST /partner/1.0/pos/installment/list`.
-pub fn list(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, ApiError> {
+pub fn list(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Rejection> {
     let b = Body::of(value)?;
     let Some(bin) = b.text_nonblank("binNumber")? else {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::BAD_REQUEST,
             keys::BIN_REQUIRED,
             "`binNumber` is required",
         ));
     };
     if bin.len() < 6 || !bin.bytes().all(|c| c.is_ascii_digit()) {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::BAD_REQUEST,
             "binnumber.invalid",
             "`binNumber` must be the card's first six digits",
@@ -94,7 +94,7 @@ pub fn list(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Api
             let total = amount
                 .map(|a| {
                     total_for(a, *rate).ok_or_else(|| {
-                        ApiError::out_of_range(format!(
+                        Rejection::out_of_range(format!(
                             "`amount` {a} at {rate}% commission is too large to compute exactly"
                         ))
                     })

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::body::{Body, at_scale, check_amount};
 use super::fixture::ApiKey;
 use super::records::{ItemRecord, LinkRecord, PaymentRecord};
-use super::respond::{AMOUNT_OUT_OF_RANGE, ApiError, success_body};
+use super::respond::{AMOUNT_OUT_OF_RANGE, Rejection, success_body};
 use super::shared::Shared;
 use crate::api::{keys, wire};
 use crate::domain::{Currency, LinkStatus};
@@ -26,7 +26,7 @@ use crate::domain::{Currency, LinkStatus};
 const MAX_INSTALLMENTS: u32 = 36;
 
 /// `POST /partner/1.0/payment/link/create`.
-pub fn create(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, ApiError> {
+pub fn create(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Rejection> {
     let now = shared.clock.now();
     let link = validate(shared, key, value, now)?;
     let view = link.view(&shared.base_url, now);
@@ -40,17 +40,17 @@ fn validate(
     key: &ApiKey,
     value: &Value,
     now: DateTime<Utc>,
-) -> Result<LinkRecord, ApiError> {
+) -> Result<LinkRecord, Rejection> {
     let b = Body::of(value)?;
     let currency = match b.text_nonblank("currency")? {
         None => Currency::Try,
         Some(text) => text.parse().map_err(|e: crate::domain::UnknownCode| {
-            ApiError::invalid("currency", e.to_string())
+            Rejection::invalid("currency", e.to_string())
         })?,
     };
     let digits = currency.minor_units();
     let Some(amount) = b.decimal("amount")? else {
-        return Err(ApiError::invalid("amount", "`amount` is required"));
+        return Err(Rejection::invalid("amount", "`amount` is required"));
     };
     let amount = check_amount("amount", amount, digits, currency.as_str())?;
     let cart_amount = match b.decimal("cartAmount")? {
@@ -60,7 +60,7 @@ fn validate(
     if let Some(bound) = key.amount_upper_bound
         && amount > bound
     {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::NOT_ACCEPTABLE,
             keys::AMOUNT_LIMIT_EXCEEDED,
             format!("amount {amount} exceeds this API key's upper bound {bound}"),
@@ -70,13 +70,13 @@ fn validate(
         None => None,
         Some(text) => {
             let Some(t) = wire::parse_time(text) else {
-                return Err(ApiError::invalid(
+                return Err(Rejection::invalid(
                     "expiryDate",
                     format!("`expiryDate` {text} is not an ISO-8601 time"),
                 ));
             };
             if t <= now {
-                return Err(ApiError::new(
+                return Err(Rejection::new(
                     StatusCode::BAD_REQUEST,
                     keys::EXPIRY_IN_PAST,
                     format!(
@@ -99,7 +99,7 @@ fn validate(
         if total != amount {
             let mut total = total;
             total.rescale(digits);
-            return Err(ApiError::new(
+            return Err(Rejection::new(
                 StatusCode::NOT_ACCEPTABLE,
                 keys::ITEMS_TOTAL_MISMATCH,
                 format!("items total {total} does not equal amount {amount}; expected {total}"),
@@ -136,7 +136,7 @@ fn validate(
 
 /// The sum of `unitPrice × quantity`, checked: a line or a total that a 96-bit decimal cannot
 /// hold with the currency's `digits` is 400 `amount.out.of.range`, never a panic.
-fn items_total(items: &[ItemRecord], digits: u32) -> Result<Decimal, ApiError> {
+fn items_total(items: &[ItemRecord], digits: u32) -> Result<Decimal, Rejection> {
     let mut total = Decimal::ZERO;
     for (n, item) in items.iter().enumerate() {
         let line = item
@@ -144,7 +144,7 @@ fn items_total(items: &[ItemRecord], digits: u32) -> Result<Decimal, ApiError> {
             .checked_mul(Decimal::from(item.quantity))
             .and_then(|line| at_scale(line, digits))
             .ok_or_else(|| {
-                ApiError::out_of_range(format!(
+                Rejection::out_of_range(format!(
                     "item {}: unitPrice {} × quantity {} is too large to compute exactly",
                     n + 1,
                     item.unit_price,
@@ -155,7 +155,7 @@ fn items_total(items: &[ItemRecord], digits: u32) -> Result<Decimal, ApiError> {
             .checked_add(line)
             .and_then(|t| at_scale(t, digits))
             .ok_or_else(|| {
-                ApiError::out_of_range(format!(
+                Rejection::out_of_range(format!(
                     "the items total is too large to compute exactly (at item {})",
                     n + 1
                 ))
@@ -178,9 +178,9 @@ pub(super) fn unique_id(shared: &Shared, prefix: &str) -> String {
 }
 
 /// `1,3,6,12`: counts 1..=36, comma-separated; normalized without blanks.
-fn installment_counts(text: &str) -> Result<String, ApiError> {
+fn installment_counts(text: &str) -> Result<String, Rejection> {
     let bad = || {
-        ApiError::invalid(
+        Rejection::invalid(
             "availableInstallments",
             format!("`availableInstallments` must look like 1,3,6,12; got `{text}`"),
         )
@@ -194,7 +194,7 @@ fn installment_counts(text: &str) -> Result<String, ApiError> {
                 .filter(|c| (1..=MAX_INSTALLMENTS).contains(c))
                 .ok_or_else(bad)
         })
-        .collect::<Result<Vec<u32>, ApiError>>()?;
+        .collect::<Result<Vec<u32>, Rejection>>()?;
     Ok(counts
         .iter()
         .map(u32::to_string)
@@ -207,12 +207,12 @@ fn items(
     key: &ApiKey,
     b: Body<'_>,
     currency: Currency,
-) -> Result<Vec<ItemRecord>, ApiError> {
+) -> Result<Vec<ItemRecord>, Rejection> {
     let Some(raw) = b.get("items") else {
         return Ok(Vec::new());
     };
     let Some(list) = raw.as_array() else {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::BAD_REQUEST,
             keys::ITEMS_INVALID,
             "`items` must be an array",
@@ -221,7 +221,7 @@ fn items(
     if let Some(max) = key.link.max_items
         && list.len() > max as usize
     {
-        return Err(ApiError::new(
+        return Err(Rejection::new(
             StatusCode::NOT_ACCEPTABLE,
             keys::ITEM_LIMIT_EXCEEDED,
             format!(
@@ -242,9 +242,9 @@ fn item(
     n: usize,
     value: &Value,
     currency: Currency,
-) -> Result<ItemRecord, ApiError> {
+) -> Result<ItemRecord, Rejection> {
     let invalid = |why: String| {
-        ApiError::new(
+        Rejection::new(
             StatusCode::BAD_REQUEST,
             keys::ITEMS_INVALID,
             format!("item {n}: {why}"),
@@ -270,7 +270,7 @@ fn item(
     let special_note = text("specialNote")?.map(str::to_owned);
     if let Some(variant_id) = text("productVariantId")? {
         let Some(variant) = shared.index.variant(&key.business, variant_id) else {
-            return Err(ApiError::new(
+            return Err(Rejection::new(
                 StatusCode::BAD_REQUEST,
                 "items.variant.not.found",
                 format!(
@@ -279,7 +279,7 @@ fn item(
             ));
         };
         if variant.currency != currency {
-            return Err(ApiError::new(
+            return Err(Rejection::new(
                 StatusCode::BAD_REQUEST,
                 "items.currency.mismatch",
                 format!(
@@ -300,9 +300,9 @@ fn item(
         return Err(invalid("a non-catalog item needs a `name`".into()));
     };
     // A price too large to hold keeps its own key; any other problem is `items.invalid`.
-    let item_error = |e: ApiError| {
+    let item_error = |e: Rejection| {
         if e.key == AMOUNT_OUT_OF_RANGE {
-            ApiError::out_of_range(format!("item {n}: {}", e.message))
+            Rejection::out_of_range(format!("item {n}: {}", e.message))
         } else {
             invalid(e.message)
         }
@@ -330,17 +330,17 @@ fn item(
     })
 }
 
-fn not_found(id: &str) -> ApiError {
-    ApiError::new(
+fn not_found(id: &str) -> Rejection {
+    Rejection::new(
         StatusCode::NOT_FOUND,
         "link.not.found",
         format!("no payment link `{id}` in this business"),
     )
 }
 
-fn link_id(value: &Value) -> Result<&str, ApiError> {
+fn link_id(value: &Value) -> Result<&str, Rejection> {
     Body::of(value)?.text_nonblank("id")?.ok_or_else(|| {
-        ApiError::new(
+        Rejection::new(
             StatusCode::BAD_REQUEST,
             "id.required",
             "`id` of the payment link is required",
@@ -349,7 +349,7 @@ fn link_id(value: &Value) -> Result<&str, ApiError> {
 }
 
 /// Link detail (assumed path, body `{"id": ...}`).
-pub fn detail(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, ApiError> {
+pub fn detail(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Rejection> {
     let id = link_id(value)?;
     let link = shared
         .store
@@ -360,7 +360,7 @@ pub fn detail(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, A
 }
 
 /// Link cancel (assumed path, body `{"id": ...}`): sets EXPIRED.
-pub fn cancel(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, ApiError> {
+pub fn cancel(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, Rejection> {
     let id = link_id(value)?;
     let now = shared.clock.now();
     let result = shared.store.update_link(id, |link| {
@@ -371,7 +371,7 @@ pub fn cancel(shared: &Shared, key: &ApiKey, value: &Value) -> Result<Vec<u8>, A
             LinkStatus::Pending => link.status = LinkStatus::Expired,
             LinkStatus::Expired => {}
             other => {
-                return Err(ApiError::new(
+                return Err(Rejection::new(
                     StatusCode::NOT_ACCEPTABLE,
                     "link.not.cancellable",
                     format!("a {other} link cannot be cancelled"),
@@ -388,13 +388,13 @@ pub fn pay(
     shared: &Shared,
     id: &str,
     amount: Option<Decimal>,
-) -> Result<wire::PaymentLink, ApiError> {
+) -> Result<wire::PaymentLink, Rejection> {
     let now = shared.clock.now();
     let txn = unique_id(shared, "txn");
     let result = shared.store.update_link(id, |link| {
         let status = link.status_at(now);
         if status != LinkStatus::Pending {
-            return Err(ApiError::new(
+            return Err(Rejection::new(
                 StatusCode::NOT_ACCEPTABLE,
                 "link.not.payable",
                 format!("the link is {status}; only a PENDING link can be paid"),
@@ -407,14 +407,14 @@ pub fn pay(
             Some(a) => check_amount("amount", a, digits, link.currency.as_str())?,
         };
         if amount > remaining {
-            return Err(ApiError::new(
+            return Err(Rejection::new(
                 StatusCode::NOT_ACCEPTABLE,
                 "payment.amount.exceeds.remaining",
                 format!("{amount} is more than the {remaining} left to pay"),
             ));
         }
         if amount != remaining && !link.allow_partial_payment {
-            return Err(ApiError::new(
+            return Err(Rejection::new(
                 StatusCode::NOT_ACCEPTABLE,
                 "payment.partial.not.allowed",
                 format!("this link takes only the full {remaining}"),
@@ -434,7 +434,7 @@ pub fn pay(
         Ok(link.view(&shared.base_url, now))
     });
     result.ok_or_else(|| {
-        ApiError::new(
+        Rejection::new(
             StatusCode::NOT_FOUND,
             "link.not.found",
             format!("no payment link `{id}`"),

@@ -3,8 +3,8 @@
 //! both sides of each sentence; the API answers of the sandbox stay in the wire's English, as
 //! the real server's do.
 //!
-//! Declared with [`crate::sentences!`] and listed in [`crate::every_sentence`], so the language
-//! tests walk it.
+//! Declared with [`crate::sentences!`] and listed in
+//! `every_sentence` (in `tests/support/catalogues.rs`), so the language tests walk it.
 
 crate::sentences! {
     /// A sentence or label of the sandbox's pay page.

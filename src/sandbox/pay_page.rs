@@ -131,6 +131,8 @@ impl Contact {
     }
 }
 
+// Long on purpose: one HTML page written top to bottom; pieces would scatter the markup.
+#[allow(clippy::too_many_lines)]
 fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]) -> String {
     let now = shared.clock.now();
     let status = link.status_at(now);

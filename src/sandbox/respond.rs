@@ -30,9 +30,9 @@ pub const ADMIN_CONTENT_TYPE: &str = "sandbox.admin.content.type";
 /// answer can say it).
 pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
 
-/// A rejection: HTTP status, message key and a human sentence.
+/// A rejection (the sandbox's error answer): HTTP status, message key and a human sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
+pub struct Rejection {
     /// HTTP status.
     pub status: StatusCode,
     /// Message key, e.g. `items.total.mismatch`.
@@ -41,7 +41,7 @@ pub struct ApiError {
     pub message: String,
 }
 
-impl ApiError {
+impl Rejection {
     /// An error with a static key.
     pub fn new(status: StatusCode, key: &'static str, message: impl Into<String>) -> Self {
         Self {
@@ -85,14 +85,14 @@ impl ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
+impl IntoResponse for Rejection {
     fn into_response(self) -> Response {
         json_response(self.status, self.body())
     }
 }
 
 /// `{"success": true, "content": content}` as bytes.
-pub fn success_body<T: Serialize>(content: &T) -> Result<Vec<u8>, ApiError> {
+pub fn success_body<T: Serialize>(content: &T) -> Result<Vec<u8>, Rejection> {
     #[derive(Serialize)]
     struct Body<'a, T> {
         success: bool,
@@ -103,7 +103,7 @@ pub fn success_body<T: Serialize>(content: &T) -> Result<Vec<u8>, ApiError> {
         content,
     })
     .map_err(|e| {
-        ApiError::new(
+        Rejection::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "sandbox.internal",
             format!("cannot serialize the answer: {e}"),
@@ -131,7 +131,7 @@ pub async fn envelope_for_too_large(response: Response) -> Response {
     if response.status() != StatusCode::PAYLOAD_TOO_LARGE || is_json {
         return response;
     }
-    ApiError::new(
+    Rejection::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         REQUEST_TOO_LARGE,
         format!("the request body is larger than {MAX_BODY_BYTES} bytes"),

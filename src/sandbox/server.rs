@@ -29,7 +29,7 @@ use super::index::Index;
 use super::lock::StateLock;
 use super::persist::Db;
 use super::requests::RequestLog;
-use super::respond::{ApiError, MAX_BODY_BYTES, envelope_for_too_large, json_response};
+use super::respond::{MAX_BODY_BYTES, Rejection, envelope_for_too_large, json_response};
 use super::shared::Shared;
 use super::state::{IdGen, Store};
 use super::{admin, cards, installments, links, pay_page};
@@ -310,7 +310,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .merge(pay_page::routes())
         .merge(admin::routes(Arc::clone(&shared)))
         .fallback(|| async {
-            ApiError::new(
+            Rejection::new(
                 StatusCode::NOT_FOUND,
                 "route.not.found",
                 "no such sandbox route",
@@ -323,7 +323,7 @@ fn router(shared: Arc<Shared>) -> Router {
 }
 
 /// An endpoint's work: the validated caller and the parsed body in, success bytes out.
-type Work = fn(&Shared, &ApiKey, &Value) -> Result<Vec<u8>, ApiError>;
+type Work = fn(&Shared, &ApiKey, &Value) -> Result<Vec<u8>, Rejection>;
 
 /// Marks a response whose connection was dropped on purpose (for the log line).
 #[derive(Debug, Clone, Copy)]
@@ -357,7 +357,7 @@ async fn run_endpoint(
     let plan = shared.faults.plan(endpoint.name);
     match plan.early {
         Some(FaultKind::RateLimit) => {
-            let mut r = ApiError::new(
+            let mut r = Rejection::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "rate.limited",
                 "too many requests (injected fault)",
@@ -368,7 +368,7 @@ async fn run_endpoint(
             return r;
         }
         Some(_) => {
-            return ApiError::new(
+            return Rejection::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "sandbox.fault.injected",
                 "internal error (injected fault); nothing was done",
@@ -412,7 +412,7 @@ async fn handle(
         .map(str::trim)
         .filter(|k| !k.is_empty());
     if endpoint.idempotent && idempotency_key.is_none() {
-        return ApiError::new(
+        return Rejection::new(
             StatusCode::BAD_REQUEST,
             keys::IDEMPOTENCY_KEY_MISSING,
             "this endpoint needs an Idempotency-Key header",
@@ -422,7 +422,7 @@ async fn handle(
     let mut value: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         Err(e) => {
-            return ApiError::new(
+            return Rejection::new(
                 StatusCode::BAD_REQUEST,
                 "body.invalid",
                 format!("the request body is not JSON: {e}"),
@@ -445,7 +445,7 @@ async fn handle(
                     return json_response(status, stored.body.to_vec());
                 }
                 Claim::InProgress => {
-                    return ApiError::new(
+                    return Rejection::new(
                         StatusCode::NOT_ACCEPTABLE,
                         keys::IDEMPOTENCY_IN_PROGRESS,
                         "a request with this Idempotency-Key is still running; retry when it has finished",
@@ -453,7 +453,7 @@ async fn handle(
                     .into_response();
                 }
                 Claim::Reused => {
-                    return ApiError::new(
+                    return Rejection::new(
                         StatusCode::NOT_ACCEPTABLE,
                         keys::IDEMPOTENCY_KEY_REUSED,
                         "this Idempotency-Key was used for a different request body",

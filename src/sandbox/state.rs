@@ -12,14 +12,14 @@ use rand::{Rng, SeedableRng};
 
 use super::persist::Db;
 pub use super::records::{CardRecord, ItemRecord, LinkRecord, PaymentRecord};
-use super::respond::ApiError;
+use super::respond::Rejection;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn state_failed(e: &rusqlite::Error) -> ApiError {
-    ApiError::new(
+fn state_failed(e: &rusqlite::Error) -> Rejection {
+    Rejection::new(
         StatusCode::INTERNAL_SERVER_ERROR,
         "sandbox.state.failed",
         format!("the sandbox could not write its state file: {e}"),
@@ -55,7 +55,7 @@ impl Store {
     }
 
     /// Adds a new link.
-    pub fn insert_link(&self, link: LinkRecord) -> Result<(), ApiError> {
+    pub fn insert_link(&self, link: LinkRecord) -> Result<(), Rejection> {
         let mut links = lock(&self.links);
         if let Some(db) = &self.db {
             db.put_link(&link).map_err(|e| state_failed(&e))?;
@@ -73,8 +73,8 @@ impl Store {
     pub fn update_link<R>(
         &self,
         id: &str,
-        change: impl FnOnce(&mut LinkRecord) -> Result<R, ApiError>,
-    ) -> Option<Result<R, ApiError>> {
+        change: impl FnOnce(&mut LinkRecord) -> Result<R, Rejection>,
+    ) -> Option<Result<R, Rejection>> {
         let mut links = lock(&self.links);
         let current = links.get(id)?;
         let mut next = current.clone();
@@ -104,7 +104,7 @@ impl Store {
 
     /// Adds a saved card; a default card clears the previous default of the same usage for
     /// the same owner (business and customer).
-    pub fn insert_card(&self, card: CardRecord) -> Result<(), ApiError> {
+    pub fn insert_card(&self, card: CardRecord) -> Result<(), Rejection> {
         let mut cards = lock(&self.cards);
         let mut changed = Vec::new();
         if card.is_default {

@@ -1,9 +1,9 @@
 //! The service layer's catalogue of sentences, in Turkish and English: why an operation over a
 //! profile did not happen (`DeskError`) and why a link creation gave no link (`CreateError`).
 //!
-//! Declared with [`crate::sentences!`] and listed in [`crate::every_sentence`], so the language
-//! tests walk it. A sentence that holds another layer's sentence (the call's error) names it
-//! `{error}`.
+//! Declared with [`crate::sentences!`] and listed in `every_sentence` (in `tests/support/catalogues.rs`),
+//! so the language tests walk it. A sentence that holds another layer's sentence (the call's
+//! error) names it `{error}`.
 
 crate::sentences! {
     /// A sentence of the service layer.

@@ -42,8 +42,8 @@ use crate::store::{
     StoreError, StoredCard, StoredLink, TimeRange,
 };
 
-/// Name of the built-in sandbox profile.
-pub const SANDBOX_PROFILE: &str = "sandbox";
+/// Name of the built-in sandbox profile (the store's, which creates it).
+pub use crate::store::SANDBOX_PROFILE;
 
 /// The port the embedded sandbox prefers, so that `paymentUrl`s in history still open after a
 /// restart; another free port is taken when it is busy.
@@ -566,11 +566,16 @@ impl Desk {
         Ok(link)
     }
 
-    /// The links of the open-links board, newest first: every link stored today (local
-    /// time), and every link still `PENDING` stored in the last 7 days.
+    /// [`Desk::board_links_in`] the machine's zone.
     pub fn board_links(&self) -> Result<Vec<StoredLink>, DeskError> {
+        self.board_links_in(Zone::Local)
+    }
+
+    /// The links of the open-links board, newest first: every link stored today (in `zone`),
+    /// and every link still `PENDING` stored in the last 7 days.
+    pub fn board_links_in(&self, zone: Zone) -> Result<Vec<StoredLink>, DeskError> {
         let now = self.now();
-        let today = crate::board::local_day_start(now);
+        let today = crate::board::local_day_start(now, zone);
         let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
         self.with_store(|s| s.board_links(self.profile_name(), today, week, crate::board::MAX_ROWS))
     }

@@ -21,7 +21,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
-use super::tallies::{self, Tally};
+use super::tallies::{self, TotalsChange};
 use super::{Store, StoreError, from_millis, items, links, parse_decimal_opt, to_millis};
 use crate::api::wire::PaymentLink;
 use crate::domain::Currency;
@@ -390,7 +390,7 @@ impl Store {
     ) -> Result<JournalRow, StoreError> {
         self.journal_transition(key, &[JournalState::Pending], "complete it", |tx, row| {
             let profile = &row.key.profile;
-            let mut tally = Tally::default();
+            let mut tally = TotalsChange::default();
             links::upsert_in(tx, &mut tally, profile, link, now)?;
             tallies::track(tx, &mut tally, profile, &link.id, || {
                 items::record_request_items(tx, profile, &row.key.endpoint, &row.body, link)

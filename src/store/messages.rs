@@ -3,8 +3,8 @@
 //! full stop), and why a whole file could not (`CsvFileProblem`), as a clause after `CSV:`; and
 //! what a sum that does not fit reads (`Total::OutOfRange`).
 //!
-//! Declared with [`crate::sentences!`] and listed in [`crate::every_sentence`], so the language
-//! tests walk it.
+//! Declared with [`crate::sentences!`] and listed in
+//! `every_sentence` (in `tests/support/catalogues.rs`), so the language tests walk it.
 
 crate::sentences! {
     /// A sentence of the store.

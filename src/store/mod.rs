@@ -30,6 +30,7 @@ pub mod messages;
 pub mod migrations;
 mod profiles;
 mod report;
+mod search;
 mod tallies;
 mod total;
 
@@ -52,12 +53,12 @@ pub use journal::{
     IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, JournalBegin, JournalKey, JournalRow,
     JournalState, NewJournalRow, STALE_AFTER,
 };
-pub use links::{
-    CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkCursor, LinkPage, LinkQuery, LinkTotals,
-    MAX_PAGE, StoredLink, TimeRange,
-};
+pub use links::{LinkCursor, StoredLink, TimeRange};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub use report::{CurrencyReport, DayReport, ItemSales, TOP_ITEMS, Tally};
+pub use search::{
+    CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
+};
 pub use total::Total;
 
 /// The database file's name inside the data directory.
@@ -408,6 +409,14 @@ pub(crate) fn from_millis(ms: i64) -> Result<DateTime<Utc>, StoreError> {
     DateTime::from_timestamp_millis(ms).ok_or_else(|| StoreError::Corrupt {
         what: "timestamp",
         value: ms.to_string(),
+    })
+}
+
+/// A stored currency code (of a link, or of a kept total).
+pub(crate) fn read_currency(c: &str) -> Result<crate::domain::Currency, StoreError> {
+    crate::domain::Currency::from_str(c).map_err(|_| StoreError::Corrupt {
+        what: "currency",
+        value: c.to_owned(),
     })
 }
 

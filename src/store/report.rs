@@ -31,10 +31,10 @@ use rusqlite::params;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::links::{TimeRange, read_currency};
+use super::links::TimeRange;
 use super::tallies::{self, Kind};
 use super::total::Total;
-use super::{Store, StoreError, from_millis, parse_decimal, to_millis};
+use super::{Store, StoreError, from_millis, parse_decimal, read_currency, to_millis};
 use crate::api::wire::parse_time;
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};

@@ -33,13 +33,13 @@
 //!
 //! Sums are exact decimals, stored as text and added in Rust with checked arithmetic: a sum
 //! that does not fit a `Decimal` is stored as out of range (`overflow`, see [`Total`] and
-//! [`Tally::write`]). [`rebuild`] computes every
+//! [`TotalsChange::write`]). [`rebuild`] computes every
 //! total from the links themselves; the tests hold the kept totals to it after every kind of
 //! write.
 //!
 //! A write this module does not see would leave the totals wrong for good, so the file says
 //! when they cannot be trusted (`meta.report_totals`, see migration 6): triggers mark them
-//! `stale` on every write to `links` or `link_items`, and a [`Tally`] written in the same
+//! `stale` on every write to `links` or `link_items`, and a [`TotalsChange`] written in the same
 //! transaction marks them `fresh` again if they were fresh when its transaction began. While
 //! they are stale, reports read the links ([`fresh`]); opening the store computes them again
 //! ([`rebuild_if_stale`]).
@@ -49,9 +49,8 @@ use std::collections::{BTreeMap, HashMap};
 use rusqlite::{Connection, OptionalExtension, params};
 use rust_decimal::Decimal;
 
-use super::links::read_currency;
 use super::total::Total;
-use super::{StoreError, parse_decimal};
+use super::{StoreError, parse_decimal, read_currency};
 use crate::api::wire::parse_time;
 use crate::domain::{Currency, LinkStatus};
 
@@ -309,7 +308,7 @@ struct Cell {
     expiry: Option<(i64, i64)>,
     /// The money by quarter-hour of the day (collected cells).
     by_quarter: BTreeMap<i64, Total>,
-    /// Whether a change took a link out (see [`Tally::write`]: an out-of-range sum that
+    /// Whether a change took a link out (see [`TotalsChange::write`]: an out-of-range sum that
     /// something was taken from is not known any more).
     took_out: bool,
 }
@@ -389,9 +388,9 @@ type StoredCell = (
 /// A `report_items` row as read: lines, quantity, sum, unpriced lines, variant, name.
 type StoredItem = (i64, i64, String, i64, Option<String>, Option<String>);
 
-/// Changes to the kept totals, summed in memory and written once ([`Tally::write`]).
+/// Changes to the kept totals, summed in memory and written once ([`TotalsChange::write`]).
 #[derive(Debug, Default)]
-pub(crate) struct Tally {
+pub(crate) struct TotalsChange {
     cells: HashMap<CellKey, Cell>,
     items: HashMap<ItemKey, ItemCell>,
     /// Whether the totals were fresh before this transaction's first tracked write (read
@@ -440,7 +439,7 @@ pub(crate) fn rebuild_if_stale(conn: &mut Connection) -> Result<(), StoreError> 
     Ok(())
 }
 
-impl Tally {
+impl TotalsChange {
     /// Records that a link's share went from `before` to `after`.
     pub(crate) fn change(&mut self, profile: &str, before: Option<&Share>, after: Option<&Share>) {
         if before == after {
@@ -529,6 +528,8 @@ impl Tally {
     /// known. Such a write leaves the totals stale instead of fresh: reports read the links
     /// (with the same checked sums) until the next open computes the totals again, where only
     /// additions happen.
+    // Long on purpose: one transaction's upserts in order, sharing its state.
+    #[allow(clippy::too_many_lines)]
     pub(crate) fn write(self, conn: &Connection) -> Result<(), StoreError> {
         let mut unknown = false;
         let mut read = conn.prepare_cached(
@@ -705,7 +706,7 @@ impl Tally {
 /// Runs `write` on link `id` of `profile` and records the change of its share in `tally`.
 pub(crate) fn track<T>(
     conn: &Connection,
-    tally: &mut Tally,
+    tally: &mut TotalsChange,
     profile: &str,
     id: &str,
     write: impl FnOnce() -> Result<T, StoreError>,
@@ -724,7 +725,7 @@ pub(crate) fn track<T>(
 /// (inside the caller's transaction).
 pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch("DELETE FROM report_cells; DELETE FROM report_items;")?;
-    let mut tally = Tally::default();
+    let mut tally = TotalsChange::default();
     let mut stmt = conn.prepare(&format!("SELECT {SHARE_COLUMNS} FROM links"))?;
     let mut rows = stmt.query([])?;
     let mut pending = 0;

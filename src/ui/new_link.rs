@@ -1018,6 +1018,8 @@ impl NewLinkForm {
     /// total, note, then the row's buttons. Tab follows that order (the order the fields are
     /// laid out). Each field is named with its row ("Quantity, row 2") for screen readers and
     /// tests, since the header above names the column only once. A field's errors sit under it.
+    // Long on purpose: one item row's widgets, written in tab order.
+    #[allow(clippy::too_many_lines)]
     fn row_ui(
         &mut self,
         ui: &mut Ui,

@@ -1,5 +1,6 @@
 //! What the suites share, written once:
 //! - `app`: the real app in a kittest harness, on the built-in sandbox profile;
+//! - `catalogues`: every sentence catalogue in one list, for the language tests;
 //! - `cli`: the real binary on a temporary data folder, and a sandbox that outlives it;
 //! - `cups`: fake `lpstat` and `lp`;
 //! - `services`: library-level services for a test server; `policy`: the fast retry policy;
@@ -16,6 +17,7 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod catalogues;
 pub mod cli;
 pub mod cups;
 pub mod links;

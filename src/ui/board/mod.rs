@@ -19,10 +19,10 @@ use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, Ui, Vec2,
 use rust_decimal::prelude::ToPrimitive;
 
 use crate::api::wire::PaymentLink;
-use crate::board::{self, Alert, AlertKind, Span};
+use crate::board::{self, Span};
+use crate::clock::Zone;
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
-use crate::notify::{Notice, SOUND_PAID, SOUND_PARTIAL};
 use crate::store::StoredLink;
 use crate::ui::ViewCtx;
 use crate::ui::command::BoardCommand;
@@ -31,6 +31,10 @@ use crate::ui::text::T;
 use crate::ui::theme::Palette;
 use crate::ui::widgets;
 use crate::ui::{Command, View};
+
+mod notice;
+
+pub use notice::notice_for;
 
 /// Height of a row of the view, in points.
 pub const ROW_HEIGHT: f32 = 30.0;
@@ -109,6 +113,8 @@ pub struct BoardView {
     pub error: Option<crate::ui::problem::Problem>,
     /// When the soonest age or countdown drawn this frame changes (the app repaints then).
     pub next_change: Option<DateTime<Utc>>,
+    /// The zone whose local day is the board's "today" (the machine's unless a test sets one).
+    pub zone: Zone,
 }
 
 /// How long rows read from the store are trusted before a frame that runs anyway reads them
@@ -125,7 +131,7 @@ impl BoardView {
     /// Takes the rows read from the store. A link of an earlier day whose expiry has passed
     /// is no longer waiting for anything and is left out.
     pub fn set_rows(&mut self, profile: &str, links: Vec<StoredLink>, now: DateTime<Utc>) {
-        let today = board::local_day_start(now);
+        let today = board::local_day_start(now, self.zone);
         self.rows = links
             .into_iter()
             .filter(|s| s.created_at >= today || s.link.expiry_date.is_none_or(|e| e > now))
@@ -137,7 +143,7 @@ impl BoardView {
             .collect();
         self.profile = Some(profile.to_owned());
         self.loaded_at = Some(now);
-        self.day = Some(local_day(now));
+        self.day = Some(self.zone.date_of(now));
         self.loading = false;
         self.error = None;
     }
@@ -150,7 +156,7 @@ impl BoardView {
         }
         self.stale
             || self.profile.as_deref() != Some(profile)
-            || self.day != Some(local_day(now))
+            || self.day != Some(self.zone.date_of(now))
             || self.loaded_at.is_none_or(|at| now - at >= RELOAD_AFTER)
     }
 
@@ -309,10 +315,6 @@ impl BoardView {
 /// Draws one board row into its rect; returns when what it shows next changes.
 type RowDrawer =
     fn(&Ui, &ViewCtx<'_>, &BoardRow, Rect, &egui::Response, bool) -> [Option<DateTime<Utc>>; 2];
-
-fn local_day(now: DateTime<Utc>) -> NaiveDate {
-    crate::clock::Zone::Local.date_of(now)
-}
 
 /// Where each column of the view starts.
 struct Columns {
@@ -685,73 +687,9 @@ fn panel_row_ui(
     [change, None]
 }
 
-/// The desktop notification of an alert, in `lang`; `sound` adds the sound-theme name.
-pub fn notice_for(alert: &Alert, lang: Lang, sound: bool) -> Notice {
-    let amount = |a| format_amount(a, alert.currency, lang);
-    let order = alert
-        .order_number
-        .clone()
-        .unwrap_or_else(|| alert.id.clone());
-    match alert.kind {
-        AlertKind::Paid => Notice {
-            summary: format!(
-                "{} {}",
-                T::AlertPaid.get(lang),
-                amount(alert.amount.unwrap_or(alert.received))
-            ),
-            body: format!("{} {order}", T::AlertOrder.get(lang)),
-            sound: sound.then_some(SOUND_PAID),
-        },
-        AlertKind::Partial => {
-            let mut body = format!("{} {order}", T::AlertOrder.get(lang));
-            if let Some(rest) = alert.remaining {
-                body = format!("{body} · {}: {}", T::Remaining.get(lang), amount(rest));
-            }
-            Notice {
-                summary: format!("{} {}", T::AlertPartial.get(lang), amount(alert.received)),
-                body,
-                sound: sound.then_some(SOUND_PARTIAL),
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::str::FromStr;
-
-    use rust_decimal::Decimal;
-
     use super::*;
-    use crate::domain::Currency;
-
-    fn alert(kind: AlertKind) -> Alert {
-        Alert {
-            kind,
-            id: "lnk_1".into(),
-            order_number: Some("PD-20261122-A1B20007".into()),
-            currency: Currency::Try,
-            amount: Some(Decimal::from_str("150.00").unwrap()),
-            received: Decimal::from_str("50.00").unwrap(),
-            remaining: Some(Decimal::from_str("100.00").unwrap()),
-        }
-    }
-
-    #[test]
-    fn notices_carry_the_amount_and_the_order_in_both_languages() {
-        let n = notice_for(&alert(AlertKind::Paid), Lang::En, false);
-        assert_eq!(n.summary, "Paid: ₺150.00");
-        assert_eq!(n.body, "Order PD-20261122-A1B20007");
-        assert_eq!(n.sound, None);
-        let n = notice_for(&alert(AlertKind::Paid), Lang::Tr, true);
-        assert_eq!(n.summary, "Ödendi: 150,00 ₺");
-        assert_eq!(n.body, "Sipariş PD-20261122-A1B20007");
-        assert_eq!(n.sound, Some("complete"));
-        let n = notice_for(&alert(AlertKind::Partial), Lang::En, true);
-        assert_eq!(n.summary, "Partial payment: ₺50.00");
-        assert_eq!(n.body, "Order PD-20261122-A1B20007 · Remaining: ₺100.00");
-        assert_eq!(n.sound, Some("message-new-instant"));
-    }
 
     #[test]
     fn spans_read_in_the_apps_language() {

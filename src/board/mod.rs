@@ -24,6 +24,9 @@
 //! [`Alert`] when the link turned paid or a partial payment arrived. Answers carry the number
 //! of their request (the app numbers requests as it sends them), so an answer older than the
 //! one already learnt (a refresh sent before a cancel, answered after it) changes nothing.
+//!
+//! How long ago and how long left, as the board shows them, are in `span` ([`Span`], [`age`],
+//! [`countdown`]).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -32,7 +35,12 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rust_decimal::Decimal;
 
 use crate::api::wire::PaymentLink;
+use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
+
+mod span;
+
+pub use span::{Span, age, age_changes_at, countdown, countdown_changes_at};
 
 /// How many days back a `PENDING` link stays on the board.
 pub const PENDING_DAYS: i64 = 7;
@@ -40,10 +48,9 @@ pub const PENDING_DAYS: i64 = 7;
 /// The most rows the board loads (the newest).
 pub const MAX_ROWS: usize = 500;
 
-/// The start of the local day `now` falls in, as a UTC instant (the board's "today"): the
-/// machine's zone, read the one way local days are read everywhere (`clock::Zone`).
-pub fn local_day_start(now: DateTime<Utc>) -> DateTime<Utc> {
-    let zone = crate::clock::Zone::Local;
+/// The start of the local day `now` falls in, in `zone`, as a UTC instant (the board's
+/// "today"), read the one way local days are read everywhere ([`Zone`]).
+pub fn local_day_start(now: DateTime<Utc>, zone: Zone) -> DateTime<Utc> {
     zone.start_of(zone.date_of(now))
 }
 
@@ -465,81 +472,6 @@ impl Refresher {
     }
 }
 
-/// A length of time in the units the board shows: seconds under a minute, minutes under an
-/// hour, hours and minutes under a day, then days and hours. Always rounded down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Span {
-    /// Under a minute.
-    Seconds(i64),
-    /// Under an hour.
-    Minutes(i64),
-    /// Under a day.
-    HoursMinutes(i64, i64),
-    /// A day or more.
-    DaysHours(i64, i64),
-}
-
-const MINUTE: i64 = 60_000;
-const HOUR: i64 = 60 * MINUTE;
-const DAY: i64 = 24 * HOUR;
-
-impl Span {
-    /// The span of `ms` milliseconds (negative counts as 0).
-    pub fn of_millis(ms: i64) -> Self {
-        let ms = ms.max(0);
-        match ms {
-            m if m < MINUTE => Span::Seconds(m / 1000),
-            m if m < HOUR => Span::Minutes(m / MINUTE),
-            m if m < DAY => Span::HoursMinutes(m / HOUR, m % HOUR / MINUTE),
-            m => Span::DaysHours(m / DAY, m % DAY / HOUR),
-        }
-    }
-}
-
-/// The smallest unit a span of `ms` is shown in.
-fn unit_of(ms: i64) -> i64 {
-    match ms {
-        m if m < MINUTE => 1000,
-        m if m < DAY => MINUTE,
-        _ => HOUR,
-    }
-}
-
-/// How long ago `since` was, as shown. Under a minute the board says "just now" rather than
-/// counting seconds (a fresh link would otherwise redraw the board every second).
-pub fn age(since: DateTime<Utc>, now: DateTime<Utc>) -> Span {
-    Span::of_millis((now - since).num_milliseconds())
-}
-
-/// When the age shown for `since` next changes.
-pub fn age_changes_at(since: DateTime<Utc>, now: DateTime<Utc>) -> DateTime<Utc> {
-    let elapsed = (now - since).num_milliseconds().max(0);
-    let unit = unit_of(elapsed).max(MINUTE);
-    since + TimeDelta::milliseconds((elapsed / unit + 1) * unit)
-}
-
-/// The time left until `until`, as shown; `None` once it has passed.
-pub fn countdown(until: DateTime<Utc>, now: DateTime<Utc>) -> Option<Span> {
-    let left = (until - now).num_milliseconds();
-    (left > 0).then(|| Span::of_millis(left))
-}
-
-/// When the countdown shown for `until` next changes (at `until` itself, it reads expired).
-pub fn countdown_changes_at(until: DateTime<Utc>, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-    let left = (until - now).num_milliseconds();
-    if left <= 0 {
-        return None;
-    }
-    let unit = unit_of(left);
-    let shown = left / unit;
-    // The shown figure drops as soon as less than `shown` whole units are left.
-    Some(if shown == 0 {
-        until
-    } else {
-        until - TimeDelta::milliseconds(shown * unit) + TimeDelta::milliseconds(1)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use std::str::FromStr;
@@ -812,54 +744,14 @@ mod tests {
     }
 
     #[test]
-    fn spans_round_down_and_say_when_they_change() {
-        let cases = [
-            (0, Span::Seconds(0)),
-            (59_999, Span::Seconds(59)),
-            (60_000, Span::Minutes(1)),
-            (HOUR - 1, Span::Minutes(59)),
-            (HOUR + 5 * MINUTE + 59_000, Span::HoursMinutes(1, 5)),
-            (2 * DAY + 3 * HOUR + 1, Span::DaysHours(2, 3)),
-            (-5, Span::Seconds(0)),
-        ];
-        for (ms, want) in cases {
-            assert_eq!(Span::of_millis(ms), want, "{ms}");
-        }
-        let now = t0();
-        // 14 min 30 s left: "14 min" until 14 min are left, then "13 min".
-        let until = now + TimeDelta::seconds(14 * 60 + 30);
-        let change = countdown_changes_at(until, now).unwrap();
-        assert_eq!(
-            countdown(until, change - TimeDelta::milliseconds(1)),
-            Some(Span::Minutes(14))
-        );
-        assert_eq!(countdown(until, change), Some(Span::Minutes(13)));
-        // 30 s left: it changes each second, and at `until` it has passed.
-        let until = now + TimeDelta::seconds(30);
-        let change = countdown_changes_at(until, now).unwrap();
-        assert_eq!(countdown(until, change), Some(Span::Seconds(29)));
-        let until = now + TimeDelta::milliseconds(500);
-        assert_eq!(countdown_changes_at(until, now), Some(until));
-        assert_eq!(countdown(until, until), None);
-        // An age of 10 s next changes at 1 min; of 3 h 5 min at 3 h 6 min.
-        assert_eq!(
-            age_changes_at(now - TimeDelta::seconds(10), now),
-            now + TimeDelta::seconds(50)
-        );
-        let since = now - TimeDelta::minutes(185);
-        assert_eq!(age_changes_at(since, now), since + TimeDelta::minutes(186));
-    }
-
-    #[test]
     fn the_day_starts_at_local_midnight() {
         let now = t0() + TimeDelta::hours(5);
-        let start = local_day_start(now);
-        assert!(start <= now && now - start < TimeDelta::hours(25));
-        let local = start.with_timezone(&chrono::Local);
-        assert_eq!(
-            local.date_naive(),
-            now.with_timezone(&chrono::Local).date_naive()
-        );
-        assert_eq!(local_day_start(start), start);
+        for zone in [Zone::Local, Zone::hours(3), Zone::hours(-5)] {
+            let start = local_day_start(now, zone);
+            assert!(start <= now && now - start < TimeDelta::hours(25));
+            assert_eq!(zone.local(start).time(), chrono::NaiveTime::MIN);
+            assert_eq!(zone.date_of(start), zone.date_of(now));
+            assert_eq!(local_day_start(start, zone), start);
+        }
     }
 }

@@ -1,0 +1,18 @@
+//! Every sentence catalogue, in one list, for the suites that walk them.
+
+/// Every sentence paydesk can show a user, catalogue by catalogue (see [`paydesk::sentences!`]): the
+/// language tests walk this list (and `tests/lang_catalogues.rs` finds every catalogue in the
+/// source here). It lives with the tests so that the crate root depends on no layer.
+pub fn every_sentence() -> impl Iterator<Item = &'static paydesk::lang::Entry> {
+    let catalogues: [&'static [paydesk::lang::Entry]; 8] = [
+        paydesk::ui::text::T::ENTRIES,
+        paydesk::cli::text::C::ENTRIES,
+        paydesk::domain::messages::DomainMessage::ENTRIES,
+        paydesk::api::messages::ApiMessage::ENTRIES,
+        paydesk::service::messages::ServiceMessage::ENTRIES,
+        paydesk::sandbox::messages::SandboxMessage::ENTRIES,
+        paydesk::store::messages::StoreMessage::ENTRIES,
+        paydesk::slip::SlipText::ENTRIES,
+    ];
+    catalogues.into_iter().flatten()
+}
