@@ -98,6 +98,19 @@ impl Zone {
         self.local(at).date_naive()
     }
 
+    /// The instant a local date and time names (the earlier one where a daylight-saving change
+    /// repeats it); `None` where the change skips it.
+    pub fn instant_of(self, local: NaiveDateTime) -> Option<DateTime<Utc>> {
+        match self {
+            Zone::Fixed(offset) => offset.from_local_datetime(&local).earliest(),
+            Zone::Local => Local
+                .from_local_datetime(&local)
+                .earliest()
+                .map(|t| t.fixed_offset()),
+        }
+        .map(|t| t.with_timezone(&Utc))
+    }
+
     /// The first instant of local day `day`. Where a daylight-saving change skips midnight, the
     /// day starts at the first local time that exists; where it repeats it, at the earlier.
     pub fn start_of(self, day: NaiveDate) -> DateTime<Utc> {

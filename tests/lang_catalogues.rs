@@ -4,8 +4,8 @@ mod support;
 
 use std::collections::HashSet;
 
-use support::catalogues::every_sentence;
 use paydesk::lang;
+use support::catalogues::every_sentence;
 
 /// Sentences that read the same in both languages on purpose (names, codes).
 const SAME_IN_BOTH: &[&str] = &["::T::AppName", "::T::Cvv", "::T::HintYear"];

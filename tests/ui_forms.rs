@@ -89,6 +89,7 @@ fn harness_at<F: 'static>(
                     lang: Lang::En,
                     palette: Palette::for_mode(false),
                     now: s.now,
+                    zone: paydesk::clock::Zone::Local,
                     catalog: &s.catalog,
                     barcodes: &s.barcodes,
                     limits: s.limits,

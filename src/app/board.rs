@@ -78,8 +78,9 @@ impl App {
             self.board.stale = false;
             self.board.loading = true;
             let reader = desk.clone();
+            let zone = self.zone;
             self.spawn(async move {
-                let result = reader.board_links();
+                let result = reader.board_links_in(zone);
                 Msg::Board(BoardResult::Rows { profile, result })
             });
         }
@@ -145,7 +146,13 @@ mod tests {
     fn rows_of_another_profile_are_dropped() {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
-        let stored = app.holds.desk.clone().unwrap().board_links().unwrap();
+        let stored = app
+            .holds
+            .desk
+            .clone()
+            .unwrap()
+            .board_links_in(app.zone)
+            .unwrap();
         assert_eq!(stored.len(), 1);
         app.board.loading = true;
         app.apply_board(BoardResult::Rows {

@@ -251,7 +251,7 @@ fn history_page(
         let rows = page
             .links
             .iter()
-            .map(|l| HistoryRow::of_stored(l, lang))
+            .map(|l| HistoryRow::of_stored(l, lang, zone))
             .collect();
         (rows, page.next)
     });

@@ -97,7 +97,9 @@ impl App {
             }
             LinkCommand::PrintSlip { link } => {
                 let id = link.id.clone();
-                let Some(slip) = Slip::of_link(&link, &self.saved.merchant_name, lang) else {
+                let Some(slip) =
+                    Slip::of_link_in(&link, &self.saved.merchant_name, lang, self.zone)
+                else {
                     return;
                 };
                 if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {

@@ -39,7 +39,7 @@ pub use run::{GuiError, GuiOptions, run_gui};
 pub use state::SavedState;
 
 use crate::board::{Budget, Pace, Refresher};
-use crate::clock::{Clock, SystemClock};
+use crate::clock::{Clock, SystemClock, Zone};
 use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};
 use crate::notify::{DesktopNotifier, Notifier};
@@ -185,6 +185,8 @@ pub struct App {
     pub saved: SavedState,
     /// The view shown.
     pub view: View,
+    /// The zone times are shown and typed in: the machine's (a test may set a fixed one).
+    pub zone: Zone,
     pub(crate) options: AppOptions,
     pub(crate) worker: Worker,
     pub(crate) ctx: egui::Context,
@@ -254,6 +256,7 @@ impl App {
         let mut app = Self {
             saved,
             view: View::NewLink,
+            zone: Zone::Local,
             refresher: Refresher::new(Budget {
                 board: options.board_pace,
                 focused: Pace {

@@ -566,11 +566,6 @@ impl Desk {
         Ok(link)
     }
 
-    /// [`Desk::board_links_in`] the machine's zone.
-    pub fn board_links(&self) -> Result<Vec<StoredLink>, DeskError> {
-        self.board_links_in(Zone::Local)
-    }
-
     /// The links of the open-links board, newest first: every link stored today (in `zone`),
     /// and every link still `PENDING` stored in the last 7 days.
     pub fn board_links_in(&self, zone: Zone) -> Result<Vec<StoredLink>, DeskError> {

@@ -184,11 +184,6 @@ pub struct Slip {
 }
 
 impl Slip {
-    /// [`Slip::of_link_in`] in the machine's zone.
-    pub fn of_link(link: &PaymentLink, shop: &str, lang: Lang) -> Option<Slip> {
-        Self::of_link_in(link, shop, lang, Zone::Local)
-    }
-
     /// The slip of a payment link: its amount in `lang`, its URL, its order number (else its
     /// id) and its expiry in `zone` as the result view shows it. `None` when the server sent no
     /// payment URL (there is nothing to scan).
@@ -402,18 +397,18 @@ mod tests {
             "orderNumber": "PD-1"
         }))
         .unwrap();
-        let s = Slip::of_link(&link, " Kadıköy ", Lang::Tr).unwrap();
+        let s = Slip::of_link_in(&link, " Kadıköy ", Lang::Tr, Zone::Local).unwrap();
         assert_eq!(
             (s.shop.as_str(), s.amount.as_str()),
             ("Kadıköy", "1.234,50 ₺")
         );
         assert_eq!((s.url.as_str(), s.order_number.as_str()), (URL, "PD-1"));
         assert_eq!(s.expiry, None);
-        let s = Slip::of_link(&link, "", Lang::En).unwrap();
+        let s = Slip::of_link_in(&link, "", Lang::En, Zone::Local).unwrap();
         assert_eq!(s.amount, "₺1,234.50");
         let no_url: PaymentLink =
             serde_json::from_value(serde_json::json!({"id": "lnk_2"})).unwrap();
-        assert!(Slip::of_link(&no_url, "", Lang::En).is_none());
+        assert!(Slip::of_link_in(&no_url, "", Lang::En, Zone::Local).is_none());
     }
 
     #[test]

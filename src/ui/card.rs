@@ -15,7 +15,6 @@
 //! (`theme::field_width_ui`). While Save is disabled the first problem is said under it,
 //! "Cannot save yet: …".
 
-use chrono::NaiveDate;
 use egui::text::{CCursor, CCursorRange};
 use egui::{RichText, Ui};
 
@@ -68,7 +67,7 @@ impl CardForm {
     /// default flag and customer id folded), then Save with the reason it is disabled.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
-        let today = cx.now.with_timezone(&chrono::Local).date_naive();
+        let today = cx.zone.date_of(cx.now);
         let validation = self.draft.validate(today);
         let errors = validation.as_ref().err().cloned().unwrap_or_default();
         let focus_number = widgets::newly_shown(ui, &mut self.last_frame);
@@ -381,9 +380,4 @@ fn spoken_number(grouped: &str) -> String {
         .chars()
         .map(|c| if c.is_ascii_digit() { '•' } else { c })
         .collect()
-}
-
-/// The local date of `now`, for the card's expiry check (a card is valid through its month).
-pub fn local_today(now: chrono::DateTime<chrono::Utc>) -> NaiveDate {
-    now.with_timezone(&chrono::Local).date_naive()
 }

@@ -62,8 +62,8 @@ pub struct HistoryRow {
 
 impl HistoryRow {
     /// The display row of a link of history (a link cancelled here reads "Cancelled").
-    pub fn of_stored(stored: &StoredLink, lang: Lang) -> Self {
-        let mut row = Self::of(&stored.link, stored.updated_at, lang);
+    pub fn of_stored(stored: &StoredLink, lang: Lang, zone: Zone) -> Self {
+        let mut row = Self::of(&stored.link, stored.updated_at, lang, zone);
         row.set_cancelled(stored.cancelled_at.is_some(), lang);
         row
     }
@@ -79,8 +79,8 @@ impl HistoryRow {
         !self.status.is_final() && !self.cancelled
     }
 
-    /// The display row of a link whose status was heard at `known_at`.
-    pub fn of(link: &PaymentLink, known_at: DateTime<Utc>, lang: Lang) -> Self {
+    /// The display row of a link whose status was heard at `known_at`, its time in `zone`.
+    pub fn of(link: &PaymentLink, known_at: DateTime<Utc>, lang: Lang, zone: Zone) -> Self {
         let status = link.status.clone().unwrap_or(LinkStatus::Pending);
         let partly_paid = status != LinkStatus::Completed
             && link
@@ -88,7 +88,10 @@ impl HistoryRow {
                 .is_some_and(|p| p > rust_decimal::Decimal::ZERO);
         Self {
             id: link.id.clone(),
-            created: link.created_date.map(local_time).unwrap_or_default(),
+            created: link
+                .created_date
+                .map(|at| local_time(at, zone))
+                .unwrap_or_default(),
             order: link.order_number.clone().unwrap_or_default(),
             reference: link.reference_number.clone().unwrap_or_default(),
             amount: link
@@ -246,7 +249,7 @@ impl HistoryView {
         match result {
             Ok(link) => {
                 if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
-                    let mut fresh = HistoryRow::of(&link, row.known_at, lang);
+                    let mut fresh = HistoryRow::of(&link, row.known_at, lang, self.zone);
                     fresh.set_cancelled(row.cancelled, lang);
                     if fresh != *row {
                         refresh.changed += 1;

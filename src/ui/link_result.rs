@@ -192,8 +192,14 @@ impl ShownLink {
                         (T::OrderNumber, self.link.order_number.clone()),
                         (T::Reference, self.link.reference_number.clone()),
                         (T::Description, self.link.description.clone()),
-                        (T::Expiry, self.link.expiry_date.map(local_time)),
-                        (T::Created, self.link.created_date.map(local_time)),
+                        (
+                            T::Expiry,
+                            self.link.expiry_date.map(|at| local_time(at, cx.zone)),
+                        ),
+                        (
+                            T::Created,
+                            self.link.created_date.map(|at| local_time(at, cx.zone)),
+                        ),
                     ];
                     for (label, value) in facts {
                         if let Some(v) = value.filter(|v| !v.is_empty()) {

@@ -52,6 +52,8 @@ pub struct ViewCtx<'a> {
     pub palette: Palette,
     /// The current moment (from the app's clock).
     pub now: DateTime<Utc>,
+    /// The zone times are shown and typed in (the machine's, unless a test sets one).
+    pub zone: crate::clock::Zone,
     /// The local catalog mirror.
     pub catalog: &'a HashMap<String, CatalogVariant>,
     /// Variant ids by barcode, kept next to the catalog (a scan is looked up here, no I/O).

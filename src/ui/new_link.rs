@@ -20,7 +20,9 @@
 
 use std::fmt::Write as _;
 
-use chrono::{DateTime, Duration, Local, NaiveDate, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, Duration, NaiveDate, NaiveTime, Utc};
+
+use crate::clock::Zone;
 use egui::{Key, KeyboardShortcut, Modifiers, Response, RichText, Ui};
 use rust_decimal::Decimal;
 
@@ -241,9 +243,9 @@ impl NewLinkForm {
         self.touched.touch(field);
     }
 
-    /// Brings the draft's derived fields (expiry, installment counts) up to date for `now`.
-    /// Returns whether the custom expiry text could be read.
-    pub fn sync(&mut self, now: DateTime<Utc>) -> bool {
+    /// Brings the draft's derived fields (expiry, installment counts) up to date for `now`, a
+    /// custom expiry read in `zone`. Returns whether the custom expiry text could be read.
+    pub fn sync(&mut self, now: DateTime<Utc>, zone: Zone) -> bool {
         self.draft.installments = self
             .counts
             .iter()
@@ -262,15 +264,15 @@ impl NewLinkForm {
                 true
             }
             ExpiryChoice::Custom => {
-                self.draft.expiry = parse_local(&self.expiry_date, &self.expiry_time);
+                self.draft.expiry = parse_local(&self.expiry_date, &self.expiry_time, zone);
                 self.draft.expiry.is_some()
             }
         }
     }
 
-    /// Sets the custom expiry fields from a UTC moment (shown in local time).
-    pub fn set_custom_expiry(&mut self, at: DateTime<Utc>) {
-        let local = at.with_timezone(&Local);
+    /// Sets the custom expiry fields from a UTC moment (shown in `zone`'s local time).
+    pub fn set_custom_expiry(&mut self, at: DateTime<Utc>, zone: Zone) {
+        let local = zone.local(at);
         self.expiry = ExpiryChoice::Custom;
         self.expiry_date = local.format("%Y-%m-%d").to_string();
         self.expiry_time = local.format("%H:%M").to_string();
@@ -278,7 +280,7 @@ impl NewLinkForm {
 
     /// Draws the form.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
-        let expiry_readable = self.sync(cx.now);
+        let expiry_readable = self.sync(cx.now, cx.zone);
         let ctx = LinkContext {
             now: cx.now,
             catalog: cx.catalog,
@@ -351,7 +353,7 @@ impl NewLinkForm {
                         } else {
                             let mut text = T::ResendsByItself.get(lang).to_owned();
                             if let Some(at) = cx.resend.next {
-                                let at = at.with_timezone(&Local).format("%H:%M:%S");
+                                let at = cx.zone.local(at).format("%H:%M:%S");
                                 let _ = write!(text, " {} {at}.", T::NextTry.get(lang));
                             }
                             ui.label(text);
@@ -622,7 +624,7 @@ impl NewLinkForm {
             if choice != self.expiry {
                 if choice == ExpiryChoice::Custom && self.expiry_date.is_empty() {
                     // Start from an hour ahead, in local time.
-                    self.set_custom_expiry(cx.now + Duration::hours(1));
+                    self.set_custom_expiry(cx.now + Duration::hours(1), cx.zone);
                 }
                 self.expiry = choice;
                 self.touched.touch(Field::ExpiryDate);
@@ -630,7 +632,7 @@ impl NewLinkForm {
         });
         match self.expiry {
             ExpiryChoice::Custom => {
-                let today = cx.now.with_timezone(&Local).date_naive();
+                let today = cx.zone.date_of(cx.now);
                 let typed_day = NaiveDate::parse_from_str(self.expiry_date.trim(), "%Y-%m-%d").ok();
                 ui.horizontal(|ui| {
                     let d = ui.label(T::ExpiryDate.get(lang));
@@ -661,7 +663,7 @@ impl NewLinkForm {
             }
             ExpiryChoice::In(_) => {
                 if let Some(at) = self.draft.expiry {
-                    widgets::hint_ui(ui, &cx.palette, &local_time(at));
+                    widgets::hint_ui(ui, &cx.palette, &local_time(at, cx.zone));
                 }
             }
             ExpiryChoice::None => {}
@@ -1507,21 +1509,16 @@ fn currency_text(c: Currency) -> String {
     format!("{} {}", c.as_str(), c.symbol())
 }
 
-/// Reads a local date (`YYYY-MM-DD`) and time (`HH:MM`) into UTC.
-pub fn parse_local(date: &str, time: &str) -> Option<DateTime<Utc>> {
+/// Reads a date (`YYYY-MM-DD`) and time (`HH:MM`) of `zone` into UTC.
+pub fn parse_local(date: &str, time: &str, zone: Zone) -> Option<DateTime<Utc>> {
     let d = NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()?;
     let t = NaiveTime::parse_from_str(time.trim(), "%H:%M").ok()?;
-    Local
-        .from_local_datetime(&d.and_time(t))
-        .earliest()
-        .map(|l| l.with_timezone(&Utc))
+    zone.instant_of(d.and_time(t))
 }
 
-/// A UTC moment in local time, as the form shows it.
-pub fn local_time(at: DateTime<Utc>) -> String {
-    at.with_timezone(&Local)
-        .format("%Y-%m-%d %H:%M")
-        .to_string()
+/// A UTC moment in `zone`'s local time, as the form shows it.
+pub fn local_time(at: DateTime<Utc>, zone: Zone) -> String {
+    zone.local(at).format("%Y-%m-%d %H:%M").to_string()
 }
 
 #[cfg(test)]
@@ -1529,6 +1526,23 @@ mod tests {
     use crate::store::JournalKey;
 
     use super::*;
+
+    #[test]
+    fn a_typed_expiry_is_read_and_shown_in_the_zone_given() {
+        let istanbul = Zone::hours(3);
+        let at = parse_local("2026-11-23", "18:30", istanbul).expect("a valid moment");
+        assert_eq!(at.to_rfc3339(), "2026-11-23T15:30:00+00:00");
+        assert_eq!(local_time(at, istanbul), "2026-11-23 18:30");
+        assert_eq!(local_time(at, Zone::hours(-5)), "2026-11-23 10:30");
+        let mut form = NewLinkForm::new(String::new());
+        form.set_custom_expiry(at, Zone::hours(-5));
+        assert_eq!(
+            (form.expiry_date.as_str(), form.expiry_time.as_str()),
+            ("2026-11-23", "10:30")
+        );
+        assert!(form.sync(at, Zone::hours(-5)));
+        assert_eq!(form.draft.expiry, Some(at));
+    }
 
     fn row(key: &str, state: JournalState, created_at: DateTime<Utc>) -> JournalRow {
         JournalRow {

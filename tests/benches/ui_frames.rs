@@ -94,6 +94,7 @@ fn bench_frames(c: &mut Criterion) {
             lang: Lang::Tr,
             palette,
             now: now(),
+            zone: paydesk::clock::Zone::Local,
             catalog: &catalog,
             barcodes: &barcodes,
             limits: KeyLimits::default(),
@@ -118,7 +119,7 @@ fn bench_frames(c: &mut Criterion) {
     )
     .expect("template link");
     let known_at = template.created_date.expect("template link");
-    let first = HistoryRow::of(&template, known_at, Lang::Tr);
+    let first = HistoryRow::of(&template, known_at, Lang::Tr, paydesk::clock::Zone::Local);
     let statuses = [
         LinkStatus::Pending,
         LinkStatus::Completed,
@@ -146,6 +147,7 @@ fn bench_frames(c: &mut Criterion) {
             lang: Lang::Tr,
             palette,
             now: now(),
+            zone: paydesk::clock::Zone::Local,
             catalog: &catalog,
             barcodes: &barcodes,
             limits: KeyLimits::default(),
