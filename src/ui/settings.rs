@@ -128,6 +128,8 @@ impl SettingsView {
 
     /// Draws the view. `current` is the profile in use, `merchant` the shop name shown on the
     /// customer display and printed slips, `paper` the slips' paper.
+    // Long on purpose: the settings form top to bottom, one group after the other.
+    #[allow(clippy::too_many_lines)]
     pub fn ui(
         &mut self,
         ui: &mut Ui,

@@ -303,6 +303,8 @@ struct Figure {
     clippy::cast_precision_loss,
     reason = "row counts and kB far below 2^52, printed as rates and MB"
 )]
+// Long on purpose: one measurement after the other, printed as one table.
+#[allow(clippy::too_many_lines)]
 fn figures(_: &mut Criterion) {
     let store = history();
     let links = links_count();
