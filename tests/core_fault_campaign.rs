@@ -341,9 +341,9 @@ async fn two_concurrent_submits_of_one_order_give_exactly_one_link() {
     run(Kind::ConcurrentSubmits, PER_KIND).await;
 }
 
-/// 10,000 creates: 2,000 per fault kind. Figures go to the README.
+/// 10,000 creates: 2,000 per fault kind. It prints its figures per fault kind.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "long: run with --ignored --nocapture for the README figures"]
+#[ignore = "long: run with --ignored --nocapture for its figures"]
 async fn ten_thousand_creates_under_faults() {
     let started = Instant::now();
     for kind in [

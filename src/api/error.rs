@@ -45,7 +45,7 @@ impl fmt::Display for ApiError {
 }
 
 /// What a write sent with an idempotency key should do after an answer that is not its
-/// content (the outcome table of the README's "Exactly-once link creation").
+/// content (the outcome table of docs/design.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Disposition {
     /// The server refused the request and holds no link for the key. The journal row is
@@ -92,15 +92,8 @@ impl ApiError {
     }
 
     /// The next step for a write with an idempotency key, given what is known of the row's
-    /// earlier attempts:
-    ///
-    /// | answer | [`Prior::Clean`] | [`Prior::AfterUnknown`] |
-    /// |---|---|---|
-    /// | `idempotency.key.reused` (any status) | `KeyReused` | `KeyReused` |
-    /// | `idempotency.request.in.progress`, 408, 429, 5xx, 406 without a key | `Unknown` | `Unknown` |
-    /// | a link-create rejection the spec names ([`keys::LINK_CREATE_REJECTIONS`]) with a 4xx other than 401/403/404/405/407/410 | `Rejected` | `Rejected` |
-    /// | any other 4xx (auth, 404/405/410, unknown key, no key, HTML) or 2xx `success: false` | `Rejected` | `Hold` |
-    /// | 1xx, 3xx | `Hold` | `Hold` |
+    /// earlier attempts: the outcome table of docs/design.md §2 ("What each answer does"), its
+    /// one home; the tests below hold this function to it row by row.
     ///
     /// After an unknown outcome the server may hold the link, and a server that holds it
     /// answers a repeat of the same key and body with it: so only a rejection of the request

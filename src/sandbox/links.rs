@@ -1,7 +1,7 @@
 //! Payment links: create (every rule and error key of the spec), detail, cancel, and paying
 //! (from the pay page or the admin route).
 //!
-//! Sandbox choices, documented in the README ("The local sandbox"): a missing, non-positive
+//! Sandbox choices, documented in docs/sandbox.md: a missing, non-positive
 //! or too precise `amount` is 400 `amount.invalid`; a money value or items total a 96-bit
 //! decimal cannot hold exactly is 400 `amount.out.of.range`; the amount upper bound applies
 //! in any currency; the item ceiling counts `items` entries; an unknown variant or a variant

@@ -6,7 +6,7 @@
 //! It is an independent implementation of the server side: request bodies are read
 //! leniently from `serde_json::Value` so it sees what a buggy client really sends, and
 //! answers are built from the shared `api::wire` types so both sides agree on the shape.
-//! The README's "The local sandbox" section documents the fixture format, the admin routes and
+//! docs/sandbox.md documents the fixture format, the admin routes and
 //! every sandbox choice.
 
 pub mod admin;

@@ -603,7 +603,7 @@ impl Store {
 
     /// The `EXPLAIN QUERY PLAN` of the statement that reads [`Store::search_links_in`]'s page
     /// (built as the search builds it, on this file's data), one line per plan node, indented
-    /// by depth. For the history benchmark and the README; the search does not call it.
+    /// by depth. For the history benchmark (docs/benchmarks.md); the search does not call it.
     #[doc(hidden)]
     pub fn explain_search(
         &self,
