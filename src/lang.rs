@@ -60,7 +60,7 @@ impl Lang {
 /// One sentence of a catalogue, as the language tests walk it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
-    /// The catalogue and key, e.g. `ui::T::Amount`.
+    /// The catalogue and key, e.g. `ui::UiText::Amount`.
     pub name: &'static str,
     /// Turkish.
     pub tr: &'static str,
@@ -112,7 +112,7 @@ pub fn placeholders(template: &str) -> Vec<&str> {
 
 /// Declares a catalogue of sentences: an enum with one variant per sentence, each written in
 /// Turkish and English side by side. This is the one way paydesk words anything for a user,
-/// in every layer (the UI's `T`, field errors, API keys, the CLI, the pay page): each
+/// in every layer (the UI's `UiText`, field errors, API keys, the CLI, the pay page): each
 /// catalogue's `ENTRIES` are listed in `every_sentence` (in `tests/support/catalogues.rs`), which the
 /// language tests walk (both languages present, the same placeholders, every glyph drawable).
 ///

@@ -8,7 +8,7 @@ use paydesk::lang;
 use support::catalogues::every_sentence;
 
 /// Sentences that read the same in both languages on purpose (names, codes).
-const SAME_IN_BOTH: &[&str] = &["::T::AppName", "::T::Cvv", "::T::HintYear"];
+const SAME_IN_BOTH: &[&str] = &["::UiText::AppName", "::UiText::Cvv", "::UiText::HintYear"];
 
 #[test]
 fn every_sentence_is_in_both_languages_with_the_same_placeholders() {

@@ -12,7 +12,7 @@ use std::process::Command;
 
 use paydesk::lang::Lang;
 use paydesk::slip::{Paper, Slip, SlipPdf, render};
-use paydesk::ui::text::T;
+use paydesk::ui::text::UiText;
 
 /// A long, real-looking payment URL with a query (QR version 7 or so at level M).
 const URL: &str = "https://pay.example.com.tr/partner/1.0/pay/lnk_01JDQ5G2R8Z6XW4M9K3T7B2N5P?lang=tr&ref=PD-20261123-A1B20007&return=https%3A%2F%2Fkadikoykahve.example%2Fsiparis%2F20007&sig=9f8e7d6c5b4a39281706f5e4d3c2b1a0";
@@ -145,9 +145,9 @@ fn both_papers_in_both_languages_scan_to_the_exact_url_and_read_right() {
             for want in [
                 s.shop.clone(),
                 s.amount.clone(),
-                format!("{}: PD-20261123-A1B20007", T::OrderNumber.get(lang)),
-                format!("{}: 2026-11-23 18:30", T::Expiry.get(lang)),
-                T::ScanToPay.get(lang).to_owned(),
+                format!("{}: PD-20261123-A1B20007", UiText::OrderNumber.get(lang)),
+                format!("{}: 2026-11-23 18:30", UiText::Expiry.get(lang)),
+                UiText::ScanToPay.get(lang).to_owned(),
             ] {
                 assert!(words.contains(&want), "{what}: `{want}` not in:\n{words}");
             }
@@ -157,7 +157,7 @@ fn both_papers_in_both_languages_scan_to_the_exact_url_and_read_right() {
                 Lang::En => Lang::Tr,
             };
             assert!(
-                !words.contains(T::ScanToPay.get(other)),
+                !words.contains(UiText::ScanToPay.get(other)),
                 "{what}: the other language shows:\n{words}"
             );
         }

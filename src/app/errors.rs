@@ -11,7 +11,7 @@ use crate::secrets::SecretError;
 use crate::service::DeskError;
 use crate::slip::SlipError;
 use crate::ui::problem::{Explain, Problem};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// Why a background job failed.
 #[derive(Debug, thiserror::Error)]
@@ -65,28 +65,29 @@ impl JobError {
 
     /// One sentence of what happened and what to do, in `lang`.
     pub fn sentence(&self, lang: Lang) -> String {
-        let fixed = |t: T| t.get(lang).to_owned();
-        let file = |path: &std::path::Path| T::FileFailed.fill(lang, &[("path", &path.display())]);
+        let fixed = |t: UiText| t.get(lang).to_owned();
+        let file =
+            |path: &std::path::Path| UiText::FileFailed.fill(lang, &[("path", &path.display())]);
         match self {
             JobError::Desk(e) => e.sentence(lang),
-            JobError::NoDataFolder => fixed(T::NoDataFolderApp),
+            JobError::NoDataFolder => fixed(UiText::NoDataFolderApp),
             JobError::NoSaveFolder | JobError::Print(PrintError::NoFolder) => {
-                fixed(T::NoSaveFolder)
+                fixed(UiText::NoSaveFolder)
             }
             JobError::File { path, .. } | JobError::Print(PrintError::Write { path, .. }) => {
                 file(path)
             }
             JobError::Qr(QrError::Encode(_))
-            | JobError::Slip(SlipError::Qr(QrError::Encode(_))) => fixed(T::QrTooLong),
-            JobError::Qr(_) | JobError::Slip(SlipError::Qr(_)) => fixed(T::QrImageFailed),
-            JobError::Slip(SlipError::Font(_)) => fixed(T::SlipFontFailed),
-            JobError::Print(PrintError::Lp(_)) => fixed(T::PrinterRefused),
-            JobError::Secret(SecretError::Unavailable(_)) => fixed(T::NoKeyring),
-            JobError::Secret(SecretError::Ambiguous { .. }) => fixed(T::KeyringAmbiguous),
-            JobError::Secret(SecretError::NotText { .. }) => fixed(T::KeyringNotText),
-            JobError::Secret(SecretError::BadEntry { .. }) => fixed(T::KeyringBadEntry),
-            JobError::Secret(SecretError::Empty) => fixed(T::EmptySecretApp),
-            JobError::Lost(_) => fixed(T::WorkerLost),
+            | JobError::Slip(SlipError::Qr(QrError::Encode(_))) => fixed(UiText::QrTooLong),
+            JobError::Qr(_) | JobError::Slip(SlipError::Qr(_)) => fixed(UiText::QrImageFailed),
+            JobError::Slip(SlipError::Font(_)) => fixed(UiText::SlipFontFailed),
+            JobError::Print(PrintError::Lp(_)) => fixed(UiText::PrinterRefused),
+            JobError::Secret(SecretError::Unavailable(_)) => fixed(UiText::NoKeyring),
+            JobError::Secret(SecretError::Ambiguous { .. }) => fixed(UiText::KeyringAmbiguous),
+            JobError::Secret(SecretError::NotText { .. }) => fixed(UiText::KeyringNotText),
+            JobError::Secret(SecretError::BadEntry { .. }) => fixed(UiText::KeyringBadEntry),
+            JobError::Secret(SecretError::Empty) => fixed(UiText::EmptySecretApp),
+            JobError::Lost(_) => fixed(UiText::WorkerLost),
         }
     }
 

@@ -16,7 +16,7 @@ use crate::ui::HistoryCommand;
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 use crate::ui::link_result::Origin;
 use crate::ui::problem::{Explain, Note};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// The gap between two requests of "Refresh statuses": at most one a second.
 pub const STATUS_REFRESH_GAP: Duration = Duration::from_secs(1);
@@ -198,7 +198,7 @@ impl App {
                 self.history.note = Some(match result {
                     Ok((rows, path)) => Note::Done(format!(
                         "{rows} {} {}",
-                        T::ExportedTo.get(lang),
+                        UiText::ExportedTo.get(lang),
                         path.display()
                     )),
                     Err(e) => Note::Failed(e.problem(lang)),

@@ -20,7 +20,7 @@ use crate::ui::board::notice_for;
 use crate::ui::link_result::{Origin, ShownLink};
 use crate::ui::new_link::SendNote;
 use crate::ui::problem::{Explain, Note, Problem};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// A background result about a link.
 #[derive(Debug)]
@@ -104,7 +104,7 @@ impl App {
                 };
                 if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
                     s.printing = true;
-                    s.note = Some(Note::Done(T::Printing.get(lang).to_owned()));
+                    s.note = Some(Note::Done(UiText::Printing.get(lang).to_owned()));
                 }
                 let paper = self.saved.slip_paper;
                 let sink = self.options.slip_sink.clone();
@@ -218,7 +218,7 @@ impl App {
                 if let Some(s) = &mut self.shown {
                     s.note = Some(match result {
                         Ok(path) => {
-                            Note::Done(format!("{} {}", T::SavedTo.get(lang), path.display()))
+                            Note::Done(format!("{} {}", UiText::SavedTo.get(lang), path.display()))
                         }
                         Err(e) => Note::Failed(e.problem(lang)),
                     });
@@ -229,11 +229,13 @@ impl App {
                     s.printing = false;
                     s.note = Some(match result {
                         Ok(Delivered::Printed { printer }) => {
-                            Note::Done(format!("{} {printer}", T::SlipPrinted.get(lang)))
+                            Note::Done(format!("{} {printer}", UiText::SlipPrinted.get(lang)))
                         }
-                        Ok(Delivered::Saved(path)) => {
-                            Note::Done(format!("{} {}", T::SlipSaved.get(lang), path.display()))
-                        }
+                        Ok(Delivered::Saved(path)) => Note::Done(format!(
+                            "{} {}",
+                            UiText::SlipSaved.get(lang),
+                            path.display()
+                        )),
                         Err(e) => Note::Failed(e.problem(lang)),
                     });
                 }

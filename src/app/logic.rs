@@ -17,7 +17,7 @@ use super::report::ReportResult;
 use super::{App, Command, Connection, View};
 use crate::lang::Lang;
 use crate::service::{Desk, DeskError};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::worker::Polled;
 
 pub use super::history::STATUS_REFRESH_GAP;
@@ -74,7 +74,7 @@ impl App {
             self.on_msg(m);
         }
         if lost {
-            let text = T::WorkerLost.get(self.saved.lang).to_owned();
+            let text = UiText::WorkerLost.get(self.saved.lang).to_owned();
             self.clear_busy();
             self.link_lost(&text);
             self.settings.busy = false;

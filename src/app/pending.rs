@@ -12,7 +12,7 @@ use crate::service::{CreateError, DeskError};
 use crate::store::{JournalRow, JournalState};
 use crate::ui::PendingCommand;
 use crate::ui::problem::{Explain, Note};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// Each re-sent row's key and outcome.
 pub type RowOutcomes = Vec<(String, Result<PaymentLink, CreateError>)>;
@@ -88,7 +88,7 @@ impl App {
                     Ok(link) => {
                         self.history.invalidate();
                         let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
-                        Note::Done(format!("{order}: {}", T::StateCompleted.get(lang)))
+                        Note::Done(format!("{order}: {}", UiText::StateCompleted.get(lang)))
                     }
                     Err(e) => Note::Failed(e.problem(lang)),
                 });
@@ -176,7 +176,7 @@ impl App {
                 let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
                 self.pending.note = Some(Note::Done(format!(
                     "{order}: {}",
-                    T::StateCompleted.get(lang)
+                    UiText::StateCompleted.get(lang)
                 )));
             }
             if self.form_key() == Some(key.as_str()) {

@@ -14,7 +14,7 @@ use crate::store::{JournalRow, Profile};
 use crate::ui::ProfilesCommand;
 use crate::ui::problem::{Explain, Note};
 use crate::ui::settings::SecretStatus;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// What the worker opened for a profile.
 pub struct Boot {
@@ -191,7 +191,7 @@ impl App {
             ProfilesResult::Booted { result: Err(e) } => {
                 let why = e.problem(lang).sentence;
                 self.connection =
-                    Connection::Disconnected(format!("{}: {why}", T::StartFailed.get(lang)));
+                    Connection::Disconnected(format!("{}: {why}", UiText::StartFailed.get(lang)));
             }
             ProfilesResult::Listed { result } => {
                 self.settings.busy = false;
@@ -200,7 +200,7 @@ impl App {
                         self.settings.profiles = list.clone();
                         self.holds.profiles = list;
                         self.settings.form = None;
-                        self.settings.note = Some(Note::Done(T::Saved.get(lang).to_owned()));
+                        self.settings.note = Some(Note::Done(UiText::Saved.get(lang).to_owned()));
                     }
                     Err(e) => self.settings.note = Some(Note::Failed(e.problem(lang))),
                 }
@@ -374,7 +374,7 @@ mod tests {
         let Connection::Disconnected(why) = &app.connection else {
             panic!("{:?}", app.connection);
         };
-        assert!(why.starts_with(T::StartFailed.get(app.lang())));
+        assert!(why.starts_with(UiText::StartFailed.get(app.lang())));
     }
 
     #[test]

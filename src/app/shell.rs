@@ -11,7 +11,7 @@ use crate::ui::ProfilesCommand;
 use crate::ui::board::{PANEL_WIDTH, WIDE};
 use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
 use crate::ui::new_link::FormLock;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::theme::{Palette, ThemeChoice};
 use crate::ui::widgets;
 use crate::ui::{ResendView, ViewCtx};
@@ -164,10 +164,10 @@ impl App {
     fn top_bar_ui(&mut self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
         let lang = self.saved.lang;
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(T::AppName.get(lang)).heading().strong());
+            ui.label(RichText::new(UiText::AppName.get(lang)).heading().strong());
             ui.separator();
             let current = self.profile_name();
-            let l = ui.label(T::Profile.get(lang));
+            let l = ui.label(UiText::Profile.get(lang));
             let combo = egui::ComboBox::from_id_salt("profile-picker")
                 .selected_text(current.as_str())
                 .show_ui(ui, |ui| {
@@ -185,21 +185,22 @@ impl App {
                 });
             let _ = combo.response.labelled_by(l.id);
             if self.is_sandbox() {
-                widgets::badge_ui(ui, T::SandboxBadge.get(lang), palette.sandbox);
+                widgets::badge_ui(ui, UiText::SandboxBadge.get(lang), palette.sandbox);
             }
             match &self.connection {
                 Connection::Connecting => {
                     ui.spinner();
-                    ui.label(T::Connecting.get(lang));
+                    ui.label(UiText::Connecting.get(lang));
                 }
                 Connection::Connected => {
                     ui.label(
-                        RichText::new(format!("● {}", T::Connected.get(lang))).color(palette.ok),
+                        RichText::new(format!("● {}", UiText::Connected.get(lang)))
+                            .color(palette.ok),
                     );
                 }
                 Connection::Disconnected(why) => {
                     ui.label(
-                        RichText::new(format!("● {}", T::Disconnected.get(lang)))
+                        RichText::new(format!("● {}", UiText::Disconnected.get(lang)))
                             .color(palette.error),
                     )
                     .on_hover_text(why.as_str());
@@ -209,7 +210,7 @@ impl App {
             if count > 0 {
                 let r = widgets::badge_ui(
                     ui,
-                    format!("{} {count}", T::PendingBadge.get(lang)),
+                    format!("{} {count}", UiText::PendingBadge.get(lang)),
                     palette.pending,
                 )
                 .interact(egui::Sense::click());
@@ -221,9 +222,9 @@ impl App {
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let theme_label = |t: ThemeChoice| match t {
-                    ThemeChoice::System => T::ThemeSystem.get(lang),
-                    ThemeChoice::Light => T::ThemeLight.get(lang),
-                    ThemeChoice::Dark => T::ThemeDark.get(lang),
+                    ThemeChoice::System => UiText::ThemeSystem.get(lang),
+                    ThemeChoice::Light => UiText::ThemeLight.get(lang),
+                    ThemeChoice::Dark => UiText::ThemeDark.get(lang),
                 };
                 let combo = egui::ComboBox::from_id_salt("theme-picker")
                     .selected_text(theme_label(self.saved.theme))
@@ -232,7 +233,7 @@ impl App {
                             ui.selectable_value(&mut self.saved.theme, t, theme_label(t));
                         }
                     });
-                let l = ui.label(T::Theme.get(lang));
+                let l = ui.label(UiText::Theme.get(lang));
                 let _ = combo.response.labelled_by(l.id);
                 let combo = egui::ComboBox::from_id_salt("language-picker")
                     .selected_text(self.saved.lang.native_name())
@@ -241,7 +242,7 @@ impl App {
                             ui.selectable_value(&mut self.saved.lang, l, l.native_name());
                         }
                     });
-                let l = ui.label(T::Language.get(lang));
+                let l = ui.label(UiText::Language.get(lang));
                 let _ = combo.response.labelled_by(l.id);
             });
         });

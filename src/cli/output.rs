@@ -8,7 +8,7 @@ use std::io::Write;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use super::text::C;
+use super::text::CliText;
 use crate::api::wire::{PaymentLink, format_time};
 use crate::clock::Zone;
 use crate::domain::LinkStatus;
@@ -102,7 +102,7 @@ pub(super) fn invalid(errors: &FieldErrors, lang: Lang) -> Failure {
 /// A failed secret read as the user sees it: Ctrl+C is exit 130 with a short line.
 pub(super) fn read_failure(e: &std::io::Error, lang: Lang) -> Failure {
     if e.kind() == std::io::ErrorKind::Interrupted {
-        return Failure::new(Exit::Interrupted, C::Stopped.get(lang));
+        return Failure::new(Exit::Interrupted, CliText::Stopped.get(lang));
     }
     Failure::new(Exit::Failure, e.to_string())
 }
@@ -156,26 +156,26 @@ pub(super) fn print_link(l: &PaymentLink, lang: Lang) -> Outcome {
     let rows = [
         ("id", l.id.clone()),
         (
-            C::Order.get(lang),
+            CliText::Order.get(lang),
             l.order_number.clone().unwrap_or_default(),
         ),
         (
-            C::Reference.get(lang),
+            CliText::Reference.get(lang),
             l.reference_number.clone().unwrap_or_default(),
         ),
         (
-            C::Status.get(lang),
+            CliText::Status.get(lang),
             l.status
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_default(),
         ),
-        (C::Amount.get(lang), money(l.amount)),
-        (C::Paid.get(lang), money(l.paid_amount)),
-        (C::Remaining.get(lang), money(l.remaining_amount)),
+        (CliText::Amount.get(lang), money(l.amount)),
+        (CliText::Paid.get(lang), money(l.paid_amount)),
+        (CliText::Remaining.get(lang), money(l.remaining_amount)),
         ("url", l.payment_url.clone().unwrap_or_default()),
         (
-            C::Expires.get(lang),
+            CliText::Expires.get(lang),
             l.expiry_date.map(format_time).unwrap_or_default(),
         ),
     ];
@@ -282,7 +282,7 @@ pub(super) fn export_csv(
         })?;
     println!(
         "{}",
-        C::LinksWritten.fill(lang, &[("n", &rows), ("path", &path.display())])
+        CliText::LinksWritten.fill(lang, &[("n", &rows), ("path", &path.display())])
     );
     Ok(())
 }
@@ -297,10 +297,10 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
     writeln!(
         out,
         "{}",
-        C::DayClose.fill(lang, &[("days", &days), ("offset", &r.utc_offset)])
+        CliText::DayClose.fill(lang, &[("days", &days), ("offset", &r.utc_offset)])
     )?;
     if r.currencies.is_empty() {
-        writeln!(out, "{}", C::NoLinksOnDays.get(lang))?;
+        writeln!(out, "{}", CliText::NoLinksOnDays.get(lang))?;
         return Ok(());
     }
     for c in &r.currencies {
@@ -308,19 +308,23 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
         writeln!(out)?;
         writeln!(out, "{}", c.currency)?;
         let mut rows = vec![
-            (C::LinksCreated.get(lang), c.created, None),
-            (C::PaidInFull.get(lang), c.paid.count, Some(c.paid.sum)),
+            (CliText::LinksCreated.get(lang), c.created, None),
             (
-                C::PartiallyPaid.get(lang),
+                CliText::PaidInFull.get(lang),
+                c.paid.count,
+                Some(c.paid.sum),
+            ),
+            (
+                CliText::PartiallyPaid.get(lang),
                 c.partially_paid.count,
                 Some(c.partially_paid.sum),
             ),
-            (C::StillPending.get(lang), c.pending, None),
-            (C::Expired.get(lang), c.expired, None),
-            (C::Cancelled.get(lang), c.cancelled, None),
+            (CliText::StillPending.get(lang), c.pending, None),
+            (CliText::Expired.get(lang), c.expired, None),
+            (CliText::Cancelled.get(lang), c.cancelled, None),
         ];
         if c.other > 0 {
-            rows.push((C::OtherStatuses.get(lang), c.other, None));
+            rows.push((CliText::OtherStatuses.get(lang), c.other, None));
         }
         for (label, count, sum) in rows {
             let sum = sum.map(|t| t.show(lang, money)).unwrap_or_default();
@@ -330,7 +334,7 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
         writeln!(
             out,
             "  {:<32}{:>6}  {:>16}",
-            C::Collected.get(lang),
+            CliText::Collected.get(lang),
             "",
             c.collected.show(lang, money)
         )?;
@@ -345,16 +349,16 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
             writeln!(
                 out,
                 "  {}",
-                C::CollectedPerHour.fill(lang, &[("hours", &hours.join(" · "))])
+                CliText::CollectedPerHour.fill(lang, &[("hours", &hours.join(" · "))])
             )?;
         }
     }
     writeln!(out)?;
     if r.top_items.is_empty() {
-        writeln!(out, "{}", C::NoItemsOnPaid.get(lang))?;
+        writeln!(out, "{}", CliText::NoItemsOnPaid.get(lang))?;
         return Ok(());
     }
-    writeln!(out, "{}", C::BestSelling.get(lang))?;
+    writeln!(out, "{}", CliText::BestSelling.get(lang))?;
     for i in &r.top_items {
         let sum = i.sum.map_or_else(
             || "—".to_owned(),

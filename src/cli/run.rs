@@ -21,7 +21,7 @@ use super::output::{
     invalid, link_line, print_json, print_link, read_failure, write_report,
 };
 use super::prompt::read_secret_line;
-use super::text::C;
+use super::text::CliText;
 use crate::api::wire::{PaymentLink, parse_time};
 use crate::clock::{Clock, SystemClock, Zone};
 use crate::domain::card::CardDraft;
@@ -72,7 +72,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
     };
     crate::init_logging();
     let Some(data_dir) = cli.data_dir.clone().or_else(default_data_dir) else {
-        eprintln!("{}", C::NoDataFolder.get(lang));
+        eprintln!("{}", CliText::NoDataFolder.get(lang));
         return Exit::Failure as i32;
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -173,7 +173,7 @@ impl Ctx {
                 services
                     .with_store_locked(|s| s.profile_add(&profile, now))
                     .map_err(from_desk(lang))?;
-                println!("{}", C::ProfileSaved.fill(lang, &[("name", &name)]));
+                println!("{}", CliText::ProfileSaved.fill(lang, &[("name", &name)]));
                 Ok(())
             }
             ProfileCommand::List { json } => {
@@ -185,7 +185,7 @@ impl Ctx {
                 }
                 for p in profiles {
                     let badge = if p.is_sandbox {
-                        format!("  {}", C::SandboxProfile.get(lang))
+                        format!("  {}", CliText::SandboxProfile.get(lang))
                     } else {
                         String::new()
                     };
@@ -197,7 +197,7 @@ impl Ctx {
                 services
                     .with_store_locked(|s| s.profile_remove(&name))
                     .map_err(from_desk(lang))?;
-                println!("{}", C::ProfileRemoved.fill(lang, &[("name", &name)]));
+                println!("{}", CliText::ProfileRemoved.fill(lang, &[("name", &name)]));
                 Ok(())
             }
             ProfileCommand::SetSecret { name } => {
@@ -207,19 +207,19 @@ impl Ctx {
                     .ok_or_else(|| {
                         Failure::new(
                             Exit::Invalid,
-                            C::NoSuchProfile.fill(lang, &[("name", &name)]),
+                            CliText::NoSuchProfile.fill(lang, &[("name", &name)]),
                         )
                     })?;
-                let secret = read_secret_line(C::SecretPrompt.get(lang))
+                let secret = read_secret_line(CliText::SecretPrompt.get(lang))
                     .map_err(|e| read_failure(&e, lang))?;
                 if secret.is_empty() {
-                    return Err(Failure::new(Exit::Invalid, C::EmptySecret.get(lang)));
+                    return Err(Failure::new(Exit::Invalid, CliText::EmptySecret.get(lang)));
                 }
                 services
                     .secrets()
                     .set(&profile.name, &profile.api_key, &secret)
                     .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
-                println!("{}", C::SecretStored.get(lang));
+                println!("{}", CliText::SecretStored.get(lang));
                 Ok(())
             }
         }
@@ -298,9 +298,9 @@ impl Ctx {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
                 let shop = shop.as_deref().unwrap_or_default();
                 let slip = Slip::of_link_in(&link, shop, lang, self.zone)
-                    .ok_or_else(|| Failure::new(Exit::Failure, C::NoPaymentUrl.get(lang)))?;
+                    .ok_or_else(|| Failure::new(Exit::Failure, CliText::NoPaymentUrl.get(lang)))?;
                 let failed = |e: &dyn std::fmt::Display| {
-                    Failure::new(Exit::Failure, C::SlipFailed.fill(lang, &[("why", e)]))
+                    Failure::new(Exit::Failure, CliText::SlipFailed.fill(lang, &[("why", e)]))
                 };
                 let pdf = crate::slip::render(&slip, size).map_err(|e| failed(&e))?;
                 if let Some(path) = out {
@@ -313,10 +313,16 @@ impl Ctx {
                     .map_err(|e| failed(&e))?
                 {
                     Delivered::Printed { printer } => {
-                        println!("{}", C::SlipPrinted.fill(lang, &[("printer", &printer)]));
+                        println!(
+                            "{}",
+                            CliText::SlipPrinted.fill(lang, &[("printer", &printer)])
+                        );
                     }
                     Delivered::Saved(path) => {
-                        println!("{}", C::SlipSaved.fill(lang, &[("path", &path.display())]));
+                        println!(
+                            "{}",
+                            CliText::SlipSaved.fill(lang, &[("path", &path.display())])
+                        );
                     }
                 }
                 Ok(())
@@ -336,7 +342,10 @@ impl Ctx {
         let expiry = match (&args.expires_in, &args.expiry) {
             (Some(d), _) => Some(now + *d),
             (None, Some(text)) => Some(parse_time(text.trim()).ok_or_else(|| {
-                Failure::new(Exit::Invalid, C::NotIsoTime.fill(lang, &[("text", text)]))
+                Failure::new(
+                    Exit::Invalid,
+                    CliText::NotIsoTime.fill(lang, &[("text", text)]),
+                )
             })?),
             (None, None) => None,
         };
@@ -463,7 +472,7 @@ impl Ctx {
             }
             PendingCommand::Abandon { key } => {
                 desk.abandon_pending(&key).map_err(from_desk(lang))?;
-                println!("{}", C::Abandoned.fill(lang, &[("key", &key)]));
+                println!("{}", CliText::Abandoned.fill(lang, &[("key", &key)]));
                 Ok(())
             }
         }
@@ -482,10 +491,10 @@ impl Ctx {
             json,
         } = command;
         let desk = self.desk(services)?;
-        let number =
-            read_secret_line(C::CardNumberPrompt.get(lang)).map_err(|e| read_failure(&e, lang))?;
+        let number = read_secret_line(CliText::CardNumberPrompt.get(lang))
+            .map_err(|e| read_failure(&e, lang))?;
         // The CVV is optional: no line (end of input) is no CVV, but Ctrl+C still stops.
-        let cvv = match read_secret_line(C::CvvPrompt.get(lang)) {
+        let cvv = match read_secret_line(CliText::CvvPrompt.get(lang)) {
             Ok(cvv) => cvv,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
                 return Err(read_failure(&e, lang));
@@ -511,7 +520,8 @@ impl Ctx {
         let card = card.map_err(|e| {
             let mut f = from_desk(lang)(e);
             if f.exit == Exit::Unknown {
-                f.lines.push(C::CardOutcomeUnknown.get(lang).to_owned());
+                f.lines
+                    .push(CliText::CardOutcomeUnknown.get(lang).to_owned());
             }
             f
         })?;
@@ -537,7 +547,7 @@ impl Ctx {
         // Arguments stay in the shell history and are visible to every user in the process
         // list: a whole card number given here is refused before anything is sent.
         if args.bin.chars().filter(char::is_ascii_digit).count() > MAX_BIN_ARG_DIGITS {
-            return Err(Failure::new(Exit::Invalid, C::BinTooLong.get(lang)));
+            return Err(Failure::new(Exit::Invalid, CliText::BinTooLong.get(lang)));
         }
         let mut draft = InstallmentDraft {
             pos_type: args.pos_type.unwrap_or_default(),
@@ -591,7 +601,7 @@ impl Ctx {
                 }
                 println!(
                     "{}",
-                    C::VariantsImported.fill(lang, &[("n", &report.imported)])
+                    CliText::VariantsImported.fill(lang, &[("n", &report.imported)])
                 );
                 if report.errors.is_empty() {
                     Ok(())
@@ -634,7 +644,7 @@ impl Ctx {
             .unwrap_or_else(|| zone.date_of(services.clock().now()));
         let to = args.to.unwrap_or(from);
         if to < from {
-            return Err(Failure::new(Exit::Invalid, C::ToBeforeFrom.get(lang)));
+            return Err(Failure::new(Exit::Invalid, CliText::ToBeforeFrom.get(lang)));
         }
         let desk = self.desk(services)?;
         let report = desk.day_report(from, to, zone).map_err(from_desk(lang))?;

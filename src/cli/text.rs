@@ -4,7 +4,7 @@
 
 crate::sentences! {
     /// A sentence or label of the command line.
-    pub enum C {
+    pub enum CliText {
     NoDataFolder => "Veri klasörü bulunamadı; --data-dir verin.", "No data folder found; give --data-dir.";
     ProfileSaved => "Profil kaydedildi: {name}", "Profile saved: {name}";
     ProfileRemoved => "Profil silindi: {name}", "Profile removed: {name}";

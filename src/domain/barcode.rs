@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::messages::DomainMessage as M;
+use super::messages::DomainMessage;
 use crate::lang::Lang;
 
 /// The lengths of the shop's own codes (no check digit).
@@ -68,12 +68,11 @@ impl BarcodeError {
     /// the domain's catalogue.
     pub fn message(&self, lang: Lang) -> String {
         match *self {
-            BarcodeError::Empty => M::BarcodeEmpty.get(lang).to_owned(),
-            BarcodeError::NotDigit(c) => M::BarcodeNotDigit.fill(lang, &[("char", &c)]),
-            BarcodeError::Length(n) => M::BarcodeLength.fill(lang, &[("n", &n)]),
-            BarcodeError::CheckDigit { found, expected } => {
-                M::BarcodeCheckDigit.fill(lang, &[("found", &found), ("expected", &expected)])
-            }
+            BarcodeError::Empty => DomainMessage::BarcodeEmpty.get(lang).to_owned(),
+            BarcodeError::NotDigit(c) => DomainMessage::BarcodeNotDigit.fill(lang, &[("char", &c)]),
+            BarcodeError::Length(n) => DomainMessage::BarcodeLength.fill(lang, &[("n", &n)]),
+            BarcodeError::CheckDigit { found, expected } => DomainMessage::BarcodeCheckDigit
+                .fill(lang, &[("found", &found), ("expected", &expected)]),
         }
     }
 }

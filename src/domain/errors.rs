@@ -10,7 +10,7 @@ use std::fmt;
 use rust_decimal::Decimal;
 
 use super::codes::{Currency, UnknownCode};
-use super::messages::DomainMessage as M;
+use super::messages::DomainMessage;
 use super::money::{AmountError, format_amount};
 use crate::lang::Lang;
 
@@ -53,11 +53,11 @@ impl ItemField {
     /// The label, in lower case, as it follows "Item 3 –".
     pub fn label(self, lang: Lang) -> &'static str {
         let m = match self {
-            ItemField::Variant => M::ItemVariant,
-            ItemField::Name => M::ItemName,
-            ItemField::UnitPrice => M::ItemUnitPrice,
-            ItemField::Quantity => M::ItemQuantity,
-            ItemField::Note => M::ItemNote,
+            ItemField::Variant => DomainMessage::ItemVariant,
+            ItemField::Name => DomainMessage::ItemName,
+            ItemField::UnitPrice => DomainMessage::ItemUnitPrice,
+            ItemField::Quantity => DomainMessage::ItemQuantity,
+            ItemField::Note => DomainMessage::ItemNote,
         };
         m.get(lang)
     }
@@ -156,33 +156,33 @@ impl Field {
     /// price" (rows counted from 1).
     pub fn label(&self, lang: Lang) -> String {
         let m = match self {
-            Field::Amount => M::FieldAmount,
-            Field::CartAmount => M::FieldCartAmount,
-            Field::Currency => M::FieldCurrency,
-            Field::Description => M::FieldDescription,
-            Field::OrderNumber => M::FieldOrderNumber,
-            Field::ExpiryDate => M::FieldExpiryDate,
-            Field::AvailableInstallments => M::FieldAvailableInstallments,
-            Field::Email => M::FieldEmail,
-            Field::PhoneCountryCode => M::FieldPhoneCountryCode,
-            Field::PhoneNumber => M::FieldPhoneNumber,
-            Field::Items => M::FieldItems,
+            Field::Amount => DomainMessage::FieldAmount,
+            Field::CartAmount => DomainMessage::FieldCartAmount,
+            Field::Currency => DomainMessage::FieldCurrency,
+            Field::Description => DomainMessage::FieldDescription,
+            Field::OrderNumber => DomainMessage::FieldOrderNumber,
+            Field::ExpiryDate => DomainMessage::FieldExpiryDate,
+            Field::AvailableInstallments => DomainMessage::FieldAvailableInstallments,
+            Field::Email => DomainMessage::FieldEmail,
+            Field::PhoneCountryCode => DomainMessage::FieldPhoneCountryCode,
+            Field::PhoneNumber => DomainMessage::FieldPhoneNumber,
+            Field::Items => DomainMessage::FieldItems,
             Field::Item { row, field } => {
-                return M::ItemRow
+                return DomainMessage::ItemRow
                     .fill(lang, &[("row", &(row + 1)), ("field", &field.label(lang))]);
             }
-            Field::CardNumber => M::FieldCardNumber,
-            Field::ExpiryMonth => M::FieldExpiryMonth,
-            Field::ExpiryYear => M::FieldExpiryYear,
-            Field::Cvv => M::FieldCvv,
-            Field::CardHolderName => M::FieldCardHolderName,
-            Field::Usage => M::FieldUsage,
-            Field::Alias => M::FieldAlias,
-            Field::CustomerId => M::FieldCustomerId,
-            Field::BinNumber => M::FieldBinNumber,
-            Field::PosType => M::FieldPosType,
-            Field::PosSubType => M::FieldPosSubType,
-            Field::InstallmentAmount => M::FieldInstallmentAmount,
+            Field::CardNumber => DomainMessage::FieldCardNumber,
+            Field::ExpiryMonth => DomainMessage::FieldExpiryMonth,
+            Field::ExpiryYear => DomainMessage::FieldExpiryYear,
+            Field::Cvv => DomainMessage::FieldCvv,
+            Field::CardHolderName => DomainMessage::FieldCardHolderName,
+            Field::Usage => DomainMessage::FieldUsage,
+            Field::Alias => DomainMessage::FieldAlias,
+            Field::CustomerId => DomainMessage::FieldCustomerId,
+            Field::BinNumber => DomainMessage::FieldBinNumber,
+            Field::PosType => DomainMessage::FieldPosType,
+            Field::PosSubType => DomainMessage::FieldPosSubType,
+            Field::InstallmentAmount => DomainMessage::FieldInstallmentAmount,
         };
         m.get(lang).to_owned()
     }
@@ -290,31 +290,34 @@ impl FieldProblem {
     pub fn message(&self, lang: Lang) -> String {
         let amount = |a: Decimal, c: Currency| format_amount(a, c, lang);
         let m = match self {
-            FieldProblem::Required => M::Required,
+            FieldProblem::Required => DomainMessage::Required,
             FieldProblem::Amount(e) => return e.message(lang),
-            FieldProblem::NotPositive => M::NotPositive,
+            FieldProblem::NotPositive => DomainMessage::NotPositive,
             FieldProblem::OverLimit { limit, currency } => {
-                return M::OverLimit.fill(lang, &[("limit", &amount(*limit, *currency))]);
+                return DomainMessage::OverLimit
+                    .fill(lang, &[("limit", &amount(*limit, *currency))]);
             }
-            FieldProblem::InPast => M::InPast,
+            FieldProblem::InPast => DomainMessage::InPast,
             FieldProblem::BadInstallments { entry, max } => {
-                return M::BadInstallments.fill(lang, &[("entry", entry), ("max", max)]);
+                return DomainMessage::BadInstallments
+                    .fill(lang, &[("entry", entry), ("max", max)]);
             }
-            FieldProblem::NotAnInteger => M::NotAnInteger,
-            FieldProblem::QuantityBelowOne => M::QuantityBelowOne,
-            FieldProblem::TooLarge => M::TooLarge,
+            FieldProblem::NotAnInteger => DomainMessage::NotAnInteger,
+            FieldProblem::QuantityBelowOne => DomainMessage::QuantityBelowOne,
+            FieldProblem::TooLarge => DomainMessage::TooLarge,
             FieldProblem::TooManyItems { max } => {
-                return M::TooManyItems.fill(lang, &[("max", max)]);
+                return DomainMessage::TooManyItems.fill(lang, &[("max", max)]);
             }
             FieldProblem::CurrencyMismatch { item, link } => {
-                return M::CurrencyMismatch.fill(lang, &[("item", item), ("link", link)]);
+                return DomainMessage::CurrencyMismatch
+                    .fill(lang, &[("item", item), ("link", link)]);
             }
             FieldProblem::TotalMismatch {
                 items_total,
                 amount: link_amount,
                 currency,
             } => {
-                return M::TotalMismatch.fill(
+                return DomainMessage::TotalMismatch.fill(
                     lang,
                     &[
                         ("total", &amount(*items_total, *currency)),
@@ -323,29 +326,31 @@ impl FieldProblem {
                     ],
                 );
             }
-            FieldProblem::NotDigits => M::NotDigits,
+            FieldProblem::NotDigits => DomainMessage::NotDigits,
             FieldProblem::WrongLength { min, max } => {
-                return M::WrongLength.fill(lang, &[("min", min), ("max", max)]);
+                return DomainMessage::WrongLength.fill(lang, &[("min", min), ("max", max)]);
             }
-            FieldProblem::LuhnFailed => M::LuhnFailed,
-            FieldProblem::BadMonth => M::BadMonth,
-            FieldProblem::BadYear => M::BadYear,
-            FieldProblem::Expired => M::Expired,
+            FieldProblem::LuhnFailed => DomainMessage::LuhnFailed,
+            FieldProblem::BadMonth => DomainMessage::BadMonth,
+            FieldProblem::BadYear => DomainMessage::BadYear,
+            FieldProblem::Expired => DomainMessage::Expired,
             FieldProblem::BadCvv { min, max } if min == max => {
-                return M::BadCvvExact.fill(lang, &[("digits", min)]);
+                return DomainMessage::BadCvvExact.fill(lang, &[("digits", min)]);
             }
             FieldProblem::BadCvv { min, max } => {
-                return M::BadCvvRange.fill(lang, &[("min", min), ("max", max)]);
+                return DomainMessage::BadCvvRange.fill(lang, &[("min", min), ("max", max)]);
             }
-            FieldProblem::BadBin => M::BadBin,
-            FieldProblem::BadEmail => M::BadEmail,
-            FieldProblem::BadPhone => M::BadPhone,
-            FieldProblem::BadCountryCode => M::BadCountryCode,
-            FieldProblem::PhoneIncomplete => M::PhoneIncomplete,
-            FieldProblem::BadOrderNumber => M::BadOrderNumber,
-            FieldProblem::TooLong { max } => return M::TooLong.fill(lang, &[("max", max)]),
+            FieldProblem::BadBin => DomainMessage::BadBin,
+            FieldProblem::BadEmail => DomainMessage::BadEmail,
+            FieldProblem::BadPhone => DomainMessage::BadPhone,
+            FieldProblem::BadCountryCode => DomainMessage::BadCountryCode,
+            FieldProblem::PhoneIncomplete => DomainMessage::PhoneIncomplete,
+            FieldProblem::BadOrderNumber => DomainMessage::BadOrderNumber,
+            FieldProblem::TooLong { max } => {
+                return DomainMessage::TooLong.fill(lang, &[("max", max)]);
+            }
             FieldProblem::UnknownCode(code) => {
-                return M::UnknownCode
+                return DomainMessage::UnknownCode
                     .fill(lang, &[("value", &code.value), ("allowed", &code.allowed)]);
             }
         };

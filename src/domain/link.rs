@@ -48,7 +48,7 @@ use super::catalog::CatalogLookup;
 use super::codes::Currency;
 use super::errors::{Field, FieldError, FieldErrors, FieldProblem, ItemField};
 use super::items::{ItemDraft, ItemKind, LinkItem, MAX_TEXT_CHARS};
-use super::messages::DomainMessage as M;
+use super::messages::DomainMessage;
 use super::money::{AmountError, format_plain, parse_amount};
 use crate::lang::Lang;
 
@@ -353,13 +353,13 @@ impl Check {
     /// What the check asks, as the form lists it.
     pub fn label(self, lang: Lang) -> &'static str {
         let m = match self {
-            Check::AmountValid => M::CheckAmountValid,
-            Check::ItemsMatchAmount => M::CheckItemsMatchAmount,
-            Check::CatalogCurrency => M::CheckCatalogCurrency,
-            Check::ExpiryInFuture => M::CheckExpiryInFuture,
-            Check::InstallmentsShape => M::CheckInstallmentsShape,
-            Check::WithinAmountLimit => M::CheckWithinAmountLimit,
-            Check::WithinItemLimit => M::CheckWithinItemLimit,
+            Check::AmountValid => DomainMessage::CheckAmountValid,
+            Check::ItemsMatchAmount => DomainMessage::CheckItemsMatchAmount,
+            Check::CatalogCurrency => DomainMessage::CheckCatalogCurrency,
+            Check::ExpiryInFuture => DomainMessage::CheckExpiryInFuture,
+            Check::InstallmentsShape => DomainMessage::CheckInstallmentsShape,
+            Check::WithinAmountLimit => DomainMessage::CheckWithinAmountLimit,
+            Check::WithinItemLimit => DomainMessage::CheckWithinItemLimit,
         };
         m.get(lang)
     }

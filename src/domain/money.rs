@@ -46,7 +46,7 @@ use std::str::FromStr;
 use rust_decimal::{Decimal, RoundingStrategy};
 
 pub use super::codes::Currency;
-use super::messages::DomainMessage as M;
+use super::messages::DomainMessage;
 use crate::lang::Lang;
 
 /// The most integer digits an amount may have.
@@ -89,23 +89,23 @@ impl AmountError {
     /// A sentence saying why, in the given language.
     pub fn message(&self, lang: Lang) -> String {
         let m = match self {
-            AmountError::Empty => M::AmountEmpty,
-            AmountError::NotANumber => M::AmountNotANumber,
-            AmountError::Negative => M::AmountNegative,
-            AmountError::TooManyDecimals { max: 0 } => M::AmountNoMinorUnits,
+            AmountError::Empty => DomainMessage::AmountEmpty,
+            AmountError::NotANumber => DomainMessage::AmountNotANumber,
+            AmountError::Negative => DomainMessage::AmountNegative,
+            AmountError::TooManyDecimals { max: 0 } => DomainMessage::AmountNoMinorUnits,
             AmountError::TooManyDecimals { max } => {
-                return M::AmountTooManyDecimals.fill(lang, &[("max", max)]);
+                return DomainMessage::AmountTooManyDecimals.fill(lang, &[("max", max)]);
             }
             AmountError::Ambiguous { text } => {
-                return M::AmountAmbiguous.fill(lang, &[("text", text)]);
+                return DomainMessage::AmountAmbiguous.fill(lang, &[("text", text)]);
             }
-            AmountError::BadGrouping => M::AmountBadGrouping,
+            AmountError::BadGrouping => DomainMessage::AmountBadGrouping,
             AmountError::WrongCurrency { found, expected } => {
-                return M::AmountWrongCurrency
+                return DomainMessage::AmountWrongCurrency
                     .fill(lang, &[("found", found), ("expected", expected)]);
             }
             AmountError::TooLarge => {
-                return M::AmountTooLarge.fill(lang, &[("max", &MAX_INTEGER_DIGITS)]);
+                return DomainMessage::AmountTooLarge.fill(lang, &[("max", &MAX_INTEGER_DIGITS)]);
             }
         };
         m.get(lang).to_owned()

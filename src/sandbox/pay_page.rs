@@ -23,7 +23,7 @@ use zeroize::Zeroize;
 use super::body::exact_decimal;
 use super::cards::luhn_ok;
 use super::links;
-use super::messages::SandboxMessage as M;
+use super::messages::SandboxMessage;
 use super::records::LinkRecord;
 use super::shared::Shared;
 use crate::api::wire::format_time;
@@ -47,7 +47,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// A label in both languages, the English side set off in grey: `Ödendi <span>· Paid</span>`.
-fn both_html(m: M) -> String {
+fn both_html(m: SandboxMessage) -> String {
     format!(
         "{} <span class=\"en\">· {}</span>",
         escape(m.get(Lang::Tr)),
@@ -55,14 +55,14 @@ fn both_html(m: M) -> String {
     )
 }
 
-fn status_words(status: &LinkStatus) -> M {
+fn status_words(status: &LinkStatus) -> SandboxMessage {
     match status {
-        LinkStatus::Pending => M::StatusPending,
-        LinkStatus::Completed => M::StatusCompleted,
-        LinkStatus::Expired => M::StatusExpired,
-        LinkStatus::Rejected => M::StatusRejected,
-        LinkStatus::UnderReview => M::StatusUnderReview,
-        LinkStatus::Other(_) => M::StatusOther,
+        LinkStatus::Pending => SandboxMessage::StatusPending,
+        LinkStatus::Completed => SandboxMessage::StatusCompleted,
+        LinkStatus::Expired => SandboxMessage::StatusExpired,
+        LinkStatus::Rejected => SandboxMessage::StatusRejected,
+        LinkStatus::UnderReview => SandboxMessage::StatusUnderReview,
+        LinkStatus::Other(_) => SandboxMessage::StatusOther,
     }
 }
 
@@ -107,10 +107,10 @@ impl Contact {
     fn errors(&self) -> Vec<String> {
         let mut errors = Vec::new();
         if self.first_name.is_empty() {
-            errors.push(M::FirstNameRequired.both());
+            errors.push(SandboxMessage::FirstNameRequired.both());
         }
         if self.last_name.is_empty() {
-            errors.push(M::LastNameRequired.both());
+            errors.push(SandboxMessage::LastNameRequired.both());
         }
         let digits = self.phone.chars().filter(char::is_ascii_digit).count();
         let phone_chars = self
@@ -118,14 +118,14 @@ impl Contact {
             .chars()
             .all(|c| c.is_ascii_digit() || " +-()".contains(c));
         if !phone_chars || !(7..=15).contains(&digits) {
-            errors.push(M::PhoneRequired.both());
+            errors.push(SandboxMessage::PhoneRequired.both());
         }
         let email_ok = self.email.is_empty()
             || self.email.split_once('@').is_some_and(|(user, host)| {
                 !user.is_empty() && host.contains('.') && !host.starts_with('.')
             });
         if !email_ok {
-            errors.push(M::EmailInvalid.both());
+            errors.push(SandboxMessage::EmailInvalid.both());
         }
         errors
     }
@@ -155,7 +155,7 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
          <p><strong>{business}</strong> · paydesk sandbox</p>\
          <p class=\"amount\" id=\"amount\">{symbol}{amount} <small>{currency}</small></p>\
          <p id=\"status\" data-status=\"{code}\">{words}</p>",
-        title = escape(&M::Payment.both()),
+        title = escape(&SandboxMessage::Payment.both()),
         words = both_html(status_words(&status)),
         business = escape(business),
         amount = link.amount,
@@ -166,13 +166,18 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         let _ = write!(html, "<p>{}</p>", escape(d));
     }
     if let Some(o) = &link.order_number {
-        let _ = write!(html, "<p>{}: {}</p>", both_html(M::OrderNumber), escape(o));
+        let _ = write!(
+            html,
+            "<p>{}: {}</p>",
+            both_html(SandboxMessage::OrderNumber),
+            escape(o)
+        );
     }
     let _ = write!(
         html,
         "<p>{paid_label}: {symbol}{paid} — {left_label}: {symbol}{left}</p>",
-        paid_label = both_html(M::Paid),
-        left_label = both_html(M::Remaining),
+        paid_label = both_html(SandboxMessage::Paid),
+        left_label = both_html(SandboxMessage::Remaining),
         paid = link.paid_amount,
         left = link.remaining(),
     );
@@ -180,7 +185,7 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         let _ = write!(
             html,
             "<p>{}: {} UTC</p>",
-            both_html(M::ValidUntil),
+            both_html(SandboxMessage::ValidUntil),
             escape(&format_time(expiry))
         );
     }
@@ -201,9 +206,9 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
              <input name=\"expiryMonth\" value=\"{month}\" size=\"2\"> / <input name=\"expiryYear\" value=\"{year}\" size=\"4\"></label>\
              <label>CVV<br><input name=\"cvv\" value=\"{cvv}\" size=\"4\" autocomplete=\"off\"></label>",
             id = escape(&link.id),
-            test_card = both_html(M::TestCard),
-            card_number = both_html(M::CardNumber),
-            expiry = both_html(M::Expiry),
+            test_card = both_html(SandboxMessage::TestCard),
+            card_number = both_html(SandboxMessage::CardNumber),
+            expiry = both_html(SandboxMessage::Expiry),
             label = escape(&v(|c| c.label.as_str())),
             number = escape(&v(|c| c.number.as_str())),
             month = escape(&v(|c| c.expiry_month.as_str())),
@@ -223,11 +228,11 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
                  <label>{email_label}<br>\
                  <input name=\"email\" value=\"{email}\" type=\"email\" autocomplete=\"email\"></label>\
                  </fieldset>",
-                contact_label = both_html(M::Contact),
-                first_label = both_html(M::FirstName),
-                last_label = both_html(M::LastName),
-                phone_label = both_html(M::Phone),
-                email_label = both_html(M::Email),
+                contact_label = both_html(SandboxMessage::Contact),
+                first_label = both_html(SandboxMessage::FirstName),
+                last_label = both_html(SandboxMessage::LastName),
+                phone_label = both_html(SandboxMessage::Phone),
+                email_label = both_html(SandboxMessage::Email),
                 first = escape(&contact.first_name),
                 last = escape(&contact.last_name),
                 phone = escape(&contact.phone),
@@ -240,8 +245,8 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
                 "<label>{amount_label} ({currency})<br>\
                  <input name=\"amount\" value=\"{left}\" inputmode=\"decimal\"></label>\
                  <button type=\"submit\" name=\"pay\" value=\"partial\">{pay_this}</button>",
-                amount_label = both_html(M::Amount),
-                pay_this = escape(&M::PayThisAmount.both()),
+                amount_label = both_html(SandboxMessage::Amount),
+                pay_this = escape(&SandboxMessage::PayThisAmount.both()),
                 currency = link.currency,
                 left = link.remaining(),
             );
@@ -249,7 +254,7 @@ fn page(shared: &Shared, link: &LinkRecord, contact: &Contact, errors: &[String]
         let _ = write!(
             html,
             "<button type=\"submit\" name=\"pay\" value=\"full\">{pay_full} ({symbol}{left})</button></form>",
-            pay_full = escape(&M::PayInFull.both()),
+            pay_full = escape(&SandboxMessage::PayInFull.both()),
             left = link.remaining(),
         );
     }
@@ -262,7 +267,7 @@ fn not_found() -> Response {
         StatusCode::NOT_FOUND,
         Html(format!(
             "<!DOCTYPE html><html><body><p>{}</p></body></html>",
-            escape(&M::LinkNotFound.both())
+            escape(&SandboxMessage::LinkNotFound.both())
         )),
     )
         .into_response()
@@ -314,11 +319,11 @@ async fn submit(
         Vec::new()
     };
     if !card_ok {
-        errors.push(M::CardInvalid.both());
+        errors.push(SandboxMessage::CardInvalid.both());
     }
     if errors.is_empty() {
         match amount {
-            None => errors.push(M::AmountInvalid.both()),
+            None => errors.push(SandboxMessage::AmountInvalid.both()),
             Some(amount) => match links::pay(&s, &id, amount) {
                 Ok(_) => return Redirect::to(&format!("/pay/{id}")).into_response(),
                 Err(e) => errors.push(format!("{} ({})", e.message, e.key)),

@@ -21,7 +21,7 @@
 
 use rand::Rng;
 
-use super::messages::ServiceMessage as M;
+use super::messages::ServiceMessage;
 use super::{Desk, DeskError};
 use crate::api::client::CallError;
 use crate::api::endpoints;
@@ -89,31 +89,31 @@ impl CreateError {
     /// A sentence for the user.
     pub fn sentence(&self, lang: Lang) -> String {
         match self {
-            CreateError::AlreadyHasLink(link) => M::AlreadyHasLink.fill(
+            CreateError::AlreadyHasLink(link) => ServiceMessage::AlreadyHasLink.fill(
                 lang,
                 &[("link", &link.payment_url.as_deref().unwrap_or(&link.id))],
             ),
-            CreateError::InProgress { .. } => M::InProgress.get(lang).to_owned(),
+            CreateError::InProgress { .. } => ServiceMessage::InProgress.get(lang).to_owned(),
             CreateError::Rejected(e) => e.sentence(lang),
             CreateError::Conflict { existing, .. } => match existing {
-                Some(l) => M::ConflictWithLink.fill(
+                Some(l) => ServiceMessage::ConflictWithLink.fill(
                     lang,
                     &[("link", &l.payment_url.as_deref().unwrap_or(&l.id))],
                 ),
-                None => M::Conflict.get(lang).to_owned(),
+                None => ServiceMessage::Conflict.get(lang).to_owned(),
             },
             CreateError::Unknown { error, .. } => {
                 // The server did answer, but with something that does not settle the outcome.
                 let answered = matches!(error, CallError::Api(_) | CallError::Redirected { .. });
                 let m = if answered {
-                    M::UnknownAnswered
+                    ServiceMessage::UnknownAnswered
                 } else {
-                    M::UnknownNoAnswer
+                    ServiceMessage::UnknownNoAnswer
                 };
                 m.fill(lang, &[("error", &error.sentence(lang))])
             }
-            CreateError::Stale { key } => M::Stale.fill(lang, &[("key", key)]),
-            CreateError::NotFound(key) => M::NotFound.fill(lang, &[("key", key)]),
+            CreateError::Stale { key } => ServiceMessage::Stale.fill(lang, &[("key", key)]),
+            CreateError::NotFound(key) => ServiceMessage::NotFound.fill(lang, &[("key", key)]),
             CreateError::Desk(e) => e.sentence(lang),
         }
     }

@@ -22,7 +22,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use zeroize::Zeroizing;
 
 pub use create::CreateError;
-use messages::ServiceMessage as M;
+use messages::ServiceMessage;
 
 use crate::api::client::{ApiClient, CallError, ClientConfig, ClientError};
 use crate::api::endpoints;
@@ -101,18 +101,21 @@ impl DeskError {
         match self {
             DeskError::Call(e) => e.sentence(lang),
             DeskError::Secret(e) => e.to_string(),
-            DeskError::NoProfile(name) => M::NoProfile.fill(lang, &[("name", name)]),
-            DeskError::NoSecret(name) => M::NoSecret.fill(lang, &[("name", name)]),
+            DeskError::NoProfile(name) => ServiceMessage::NoProfile.fill(lang, &[("name", name)]),
+            DeskError::NoSecret(name) => ServiceMessage::NoSecret.fill(lang, &[("name", name)]),
             DeskError::Store(StoreError::BarcodeTaken { barcode, id, name }) => {
-                M::BarcodeTaken.fill(lang, &[("barcode", barcode), ("name", name), ("id", id)])
+                ServiceMessage::BarcodeTaken
+                    .fill(lang, &[("barcode", barcode), ("name", name), ("id", id)])
             }
-            DeskError::Store(StoreError::NoVariant(id)) => M::NoVariant.fill(lang, &[("id", id)]),
+            DeskError::Store(StoreError::NoVariant(id)) => {
+                ServiceMessage::NoVariant.fill(lang, &[("id", id)])
+            }
             DeskError::Store(StoreError::Csv(problem)) => {
-                M::CsvFile.fill(lang, &[("problem", &problem.message(lang))])
+                ServiceMessage::CsvFile.fill(lang, &[("problem", &problem.message(lang))])
             }
-            DeskError::NoLink(id) => M::NoLink.fill(lang, &[("id", id)]),
+            DeskError::NoLink(id) => ServiceMessage::NoLink.fill(lang, &[("id", id)]),
             DeskError::SandboxElsewhere(holder) => {
-                M::SandboxElsewhere.fill(lang, &[("holder", holder)])
+                ServiceMessage::SandboxElsewhere.fill(lang, &[("holder", holder)])
             }
             other => other.to_string(),
         }

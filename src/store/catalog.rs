@@ -40,7 +40,7 @@ use std::str::FromStr;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
-use super::messages::StoreMessage as M;
+use super::messages::StoreMessage;
 use super::{Store, StoreError, parse_decimal};
 use crate::domain::{Barcode, BarcodeError, CatalogVariant, Currency, UnknownCode};
 use crate::lang::Lang;
@@ -95,23 +95,20 @@ impl CsvFileProblem {
     /// What is wrong, as a clause that follows `CSV:`, from the store's catalogue.
     pub fn message(&self, lang: Lang) -> String {
         match self {
-            CsvFileProblem::Empty => M::CsvFileEmpty.get(lang).to_owned(),
-            CsvFileProblem::NotUtf8 => M::CsvFileNotUtf8.get(lang).to_owned(),
+            CsvFileProblem::Empty => StoreMessage::CsvFileEmpty.get(lang).to_owned(),
+            CsvFileProblem::NotUtf8 => StoreMessage::CsvFileNotUtf8.get(lang).to_owned(),
             CsvFileProblem::TooLarge { file } => {
                 let limit = CATALOG_FILE_LIMIT / (1024 * 1024);
                 match file {
-                    Some(file) => {
-                        M::CsvFileTooLargeNamed.fill(lang, &[("file", file), ("limit", &limit)])
-                    }
-                    None => M::CsvFileTooLarge.fill(lang, &[("limit", &limit)]),
+                    Some(file) => StoreMessage::CsvFileTooLargeNamed
+                        .fill(lang, &[("file", file), ("limit", &limit)]),
+                    None => StoreMessage::CsvFileTooLarge.fill(lang, &[("limit", &limit)]),
                 }
             }
-            CsvFileProblem::Header(e) => {
-                M::CsvFileHeader.fill(lang, &[("line", &e.line), ("problem", &e.message(lang))])
-            }
-            CsvFileProblem::Columns { line, found } => {
-                M::CsvFileColumns.fill(lang, &[("line", line), ("found", &found.join(", "))])
-            }
+            CsvFileProblem::Header(e) => StoreMessage::CsvFileHeader
+                .fill(lang, &[("line", &e.line), ("problem", &e.message(lang))]),
+            CsvFileProblem::Columns { line, found } => StoreMessage::CsvFileColumns
+                .fill(lang, &[("line", line), ("found", &found.join(", "))]),
         }
     }
 }
@@ -219,33 +216,36 @@ impl CsvProblem {
     /// What is wrong, as a clause that follows `file.csv:7:`, from the store's catalogue.
     pub fn message(&self, lang: Lang) -> String {
         match self {
-            CsvProblem::Unreadable { detail } => M::CsvUnreadable.fill(lang, &[("detail", detail)]),
-            CsvProblem::Quote(QuoteMistake::NotClosed) => M::CsvQuoteNotClosed.get(lang).to_owned(),
+            CsvProblem::Unreadable { detail } => {
+                StoreMessage::CsvUnreadable.fill(lang, &[("detail", detail)])
+            }
+            CsvProblem::Quote(QuoteMistake::NotClosed) => {
+                StoreMessage::CsvQuoteNotClosed.get(lang).to_owned()
+            }
             CsvProblem::Quote(QuoteMistake::TextAfterQuote) => {
-                M::CsvTextAfterQuote.get(lang).to_owned()
+                StoreMessage::CsvTextAfterQuote.get(lang).to_owned()
             }
             CsvProblem::Columns { expected, found } => {
-                M::CsvColumns.fill(lang, &[("expected", expected), ("found", found)])
+                StoreMessage::CsvColumns.fill(lang, &[("expected", expected), ("found", found)])
             }
-            CsvProblem::EmptyId => M::CsvEmptyId.get(lang).to_owned(),
-            CsvProblem::EmptyName { id } => M::CsvEmptyName.fill(lang, &[("id", id)]),
-            CsvProblem::Currency(code) => {
-                M::CsvCurrency.fill(lang, &[("value", &code.value), ("allowed", &code.allowed)])
-            }
-            CsvProblem::PriceEmpty => M::CsvPriceEmpty.get(lang).to_owned(),
+            CsvProblem::EmptyId => StoreMessage::CsvEmptyId.get(lang).to_owned(),
+            CsvProblem::EmptyName { id } => StoreMessage::CsvEmptyName.fill(lang, &[("id", id)]),
+            CsvProblem::Currency(code) => StoreMessage::CsvCurrency
+                .fill(lang, &[("value", &code.value), ("allowed", &code.allowed)]),
+            CsvProblem::PriceEmpty => StoreMessage::CsvPriceEmpty.get(lang).to_owned(),
             CsvProblem::PriceSeparators { price } => {
-                M::CsvPriceSeparators.fill(lang, &[("price", price)])
+                StoreMessage::CsvPriceSeparators.fill(lang, &[("price", price)])
             }
             CsvProblem::PriceNotPlain { price } => {
-                M::CsvPriceNotPlain.fill(lang, &[("price", price)])
+                StoreMessage::CsvPriceNotPlain.fill(lang, &[("price", price)])
             }
             CsvProblem::PriceNotPositive { price } => {
-                M::CsvPriceNotPositive.fill(lang, &[("price", price)])
+                StoreMessage::CsvPriceNotPositive.fill(lang, &[("price", price)])
             }
             CsvProblem::PriceAmbiguous { price } => {
-                M::CsvPriceAmbiguous.fill(lang, &[("price", price)])
+                StoreMessage::CsvPriceAmbiguous.fill(lang, &[("price", price)])
             }
-            CsvProblem::PriceDecimals { price, currency } => M::CsvPriceDecimals.fill(
+            CsvProblem::PriceDecimals { price, currency } => StoreMessage::CsvPriceDecimals.fill(
                 lang,
                 &[
                     ("price", price),
@@ -254,22 +254,21 @@ impl CsvProblem {
                 ],
             ),
             CsvProblem::PriceTooLarge { price } => {
-                M::CsvPriceTooLarge.fill(lang, &[("price", price)])
+                StoreMessage::CsvPriceTooLarge.fill(lang, &[("price", price)])
             }
             CsvProblem::Barcode { text, error } => {
                 // 9 to 11 digits is usually a GTIN whose leading zeros a spreadsheet dropped.
                 let m = if matches!(error, BarcodeError::Length(9..=11)) {
-                    M::CsvBarcodeZeros
+                    StoreMessage::CsvBarcodeZeros
                 } else {
-                    M::CsvBarcode
+                    StoreMessage::CsvBarcode
                 };
                 m.fill(lang, &[("barcode", text), ("reason", &error.message(lang))])
             }
-            CsvProblem::DuplicateBarcode { barcode, first } => {
-                M::CsvDuplicateBarcode.fill(lang, &[("barcode", barcode), ("first", first)])
-            }
+            CsvProblem::DuplicateBarcode { barcode, first } => StoreMessage::CsvDuplicateBarcode
+                .fill(lang, &[("barcode", barcode), ("first", first)]),
             CsvProblem::DuplicateId { id, first } => {
-                M::CsvDuplicateId.fill(lang, &[("id", id), ("first", first)])
+                StoreMessage::CsvDuplicateId.fill(lang, &[("id", id), ("first", first)])
             }
         }
     }

@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 use serde::{Serialize, Serializer};
 
 use super::StoreError;
-use super::messages::StoreMessage as M;
+use super::messages::StoreMessage;
 use crate::domain::Currency;
 use crate::lang::Lang;
 
@@ -72,7 +72,7 @@ impl Total {
     pub fn show(self, lang: Lang, exact: impl FnOnce(Decimal) -> String) -> String {
         match self {
             Total::Exact(d) => exact(d),
-            Total::OutOfRange => M::TotalOutOfRange.get(lang).to_owned(),
+            Total::OutOfRange => StoreMessage::TotalOutOfRange.get(lang).to_owned(),
         }
     }
 

@@ -7,7 +7,7 @@ use chrono::{Datelike, Months, NaiveDate};
 use egui::{Button, Ui, Vec2, WidgetInfo};
 
 use crate::lang::Lang;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 const MONTHS_TR: [&str; 12] = [
     "Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
@@ -74,13 +74,13 @@ pub fn calendar_ui(
     let first = shown.with_day(1).unwrap_or(*shown);
     let can_go_back = first > earliest;
     ui.horizontal(|ui| {
-        if arrow_ui(ui, "◀", T::PreviousMonth.get(lang), can_go_back).clicked()
+        if arrow_ui(ui, "◀", UiText::PreviousMonth.get(lang), can_go_back).clicked()
             && let Some(d) = first.checked_sub_months(Months::new(1))
         {
             *shown = d;
         }
         ui.strong(month_title(first, lang));
-        if arrow_ui(ui, "▶", T::NextMonth.get(lang), true).clicked()
+        if arrow_ui(ui, "▶", UiText::NextMonth.get(lang), true).clicked()
             && let Some(d) = first.checked_add_months(Months::new(1))
         {
             *shown = d;

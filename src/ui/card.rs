@@ -23,7 +23,7 @@ use crate::domain::{CardBrand, CardDraft, CardUsage, Field, FieldErrors};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::CardCommand;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::{theme, widgets};
 
 /// What the last save gave.
@@ -77,20 +77,20 @@ impl CardForm {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_max_width(theme::CONTENT_MAX_WIDTH);
-                ui.heading(T::NavCard.get(lang));
+                ui.heading(UiText::NavCard.get(lang));
                 ui.add_space(theme::SPACE_S);
-                widgets::group_ui(ui, T::CardGroup.get(lang), |ui| {
+                widgets::group_ui(ui, UiText::CardGroup.get(lang), |ui| {
                     self.card_group_ui(ui, cx, &errors, focus_number);
                 });
-                widgets::group_ui(ui, T::StorageGroup.get(lang), |ui| {
+                widgets::group_ui(ui, UiText::StorageGroup.get(lang), |ui| {
                     self.storage_group_ui(ui, cx, &errors);
                 });
 
                 let ready = validation.is_ok() && !self.sending;
                 let label = if self.sending {
-                    T::Sending.get(lang)
+                    UiText::Sending.get(lang)
                 } else {
-                    T::SaveCard.get(lang)
+                    UiText::SaveCard.get(lang)
                 };
                 let clicked = ui.add_enabled(ready, egui::Button::new(label)).clicked();
                 if !ready
@@ -100,7 +100,7 @@ impl CardForm {
                     widgets::hint_ui(
                         ui,
                         &cx.palette,
-                        &format!("{} {}", T::CannotSave.get(lang), first.message(lang)),
+                        &format!("{} {}", UiText::CannotSave.get(lang), first.message(lang)),
                     );
                 }
                 if clicked && let Ok(request) = validation {
@@ -120,6 +120,8 @@ impl CardForm {
     }
 
     /// Number (with the brand), expiry MM / YYYY side by side with the CVV, holder.
+    // Long on purpose: the card's fields in tab order, the number's no-copy guard beside it.
+    #[allow(clippy::too_many_lines)]
     fn card_group_ui(
         &mut self,
         ui: &mut Ui,
@@ -197,7 +199,8 @@ impl CardForm {
             let brand = self.draft.brand();
             if brand != CardBrand::Unknown {
                 ui.label(
-                    RichText::new(format!("{}: {}", T::Brand.get(lang), brand.name())).strong(),
+                    RichText::new(format!("{}: {}", UiText::Brand.get(lang), brand.name()))
+                        .strong(),
                 );
             }
         });
@@ -207,32 +210,32 @@ impl CardForm {
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 // One label for both parts; each field keeps its own name for screen readers.
-                ui.label(T::CardExpiry.get(lang));
+                ui.label(UiText::CardExpiry.get(lang));
                 ui.horizontal(|ui| {
-                    let hint = T::HintMonth.get(lang);
+                    let hint = UiText::HintMonth.get(lang);
                     let r = ui
                         .add(
                             egui::TextEdit::singleline(&mut self.draft.expiry_month)
                                 .desired_width(theme::field_width_with_hint_ui(ui, 2, hint))
                                 .hint_text(hint),
                         )
-                        .accessible_name(T::ExpiryMonth.get(lang));
+                        .accessible_name(UiText::ExpiryMonth.get(lang));
                     self.touched.track(&r, Field::ExpiryMonth);
                     ui.label("/");
-                    let hint = T::HintYear.get(lang);
+                    let hint = UiText::HintYear.get(lang);
                     let r = ui
                         .add(
                             egui::TextEdit::singleline(&mut self.draft.expiry_year)
                                 .desired_width(theme::field_width_with_hint_ui(ui, 4, hint))
                                 .hint_text(hint),
                         )
-                        .accessible_name(T::ExpiryYear.get(lang));
+                        .accessible_name(UiText::ExpiryYear.get(lang));
                     self.touched.track(&r, Field::ExpiryYear);
                 });
             });
             ui.add_space(theme::SPACE_M);
             ui.vertical(|ui| {
-                let l = ui.label(T::Cvv.get(lang));
+                let l = ui.label(UiText::Cvv.get(lang));
                 let id = ui.make_persistent_id("card-cvv");
                 let mut output = egui::TextEdit::singleline(&mut *self.draft.cvv)
                     .id(id)
@@ -251,7 +254,7 @@ impl CardForm {
         }
         ui.add_space(theme::SPACE_XS);
 
-        let spec = widgets::FormField::new(Field::CardHolderName, T::CardHolder.get(lang))
+        let spec = widgets::FormField::new(Field::CardHolderName, UiText::CardHolder.get(lang))
             .width(theme::field_width_ui(ui, 26));
         widgets::form_field_ui(
             ui,
@@ -268,7 +271,7 @@ impl CardForm {
         let lang = cx.lang;
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                let usage_label = ui.label(T::Usage.get(lang));
+                let usage_label = ui.label(UiText::Usage.get(lang));
                 let current = if self.draft.usage.trim().is_empty() {
                     CardUsage::default()
                 } else {
@@ -290,7 +293,7 @@ impl CardForm {
             });
             ui.add_space(theme::SPACE_M);
             ui.vertical(|ui| {
-                let spec = widgets::FormField::new(Field::Alias, T::Alias.get(lang))
+                let spec = widgets::FormField::new(Field::Alias, UiText::Alias.get(lang))
                     .width(theme::field_width_ui(ui, 24));
                 widgets::form_field_ui(
                     ui,
@@ -307,13 +310,13 @@ impl CardForm {
         let folded_error = [Field::CustomerId]
             .iter()
             .any(|f| self.touched.has_error(errors, f));
-        egui::CollapsingHeader::new(T::CardMoreOptions.get(lang))
+        egui::CollapsingHeader::new(UiText::CardMoreOptions.get(lang))
             .id_salt("card-more")
             .open(folded_error.then_some(true))
             .show(ui, |ui| {
-                ui.checkbox(&mut self.draft.set_as_default, T::SetDefault.get(lang));
+                ui.checkbox(&mut self.draft.set_as_default, UiText::SetDefault.get(lang));
                 ui.add_space(theme::SPACE_XS);
-                let spec = widgets::FormField::new(Field::CustomerId, T::CustomerId.get(lang))
+                let spec = widgets::FormField::new(Field::CustomerId, UiText::CustomerId.get(lang))
                     .width(theme::field_width_ui(ui, 24));
                 widgets::form_field_ui(
                     ui,
@@ -332,7 +335,7 @@ impl CardForm {
             Some(CardOutcome::Saved(card)) => {
                 ui.separator();
                 ui.label(
-                    RichText::new(T::CardSaved.get(lang))
+                    RichText::new(UiText::CardSaved.get(lang))
                         .color(cx.palette.ok)
                         .strong(),
                 );
@@ -340,13 +343,16 @@ impl CardForm {
                     .num_columns(2)
                     .show(ui, |ui| {
                         let rows = [
-                            (T::MaskedPan, card.masked_pan.clone()),
-                            (T::Brand, card.brand.clone()),
-                            (T::Bank, card.bank_name.clone()),
-                            (T::CardType, card.card_type.clone()),
-                            (T::Status, card.status.as_ref().map(ToString::to_string)),
-                            (T::Usage, card.usage.map(|u| u.as_str().to_owned())),
-                            (T::Alias, card.alias.clone()),
+                            (UiText::MaskedPan, card.masked_pan.clone()),
+                            (UiText::Brand, card.brand.clone()),
+                            (UiText::Bank, card.bank_name.clone()),
+                            (UiText::CardType, card.card_type.clone()),
+                            (
+                                UiText::Status,
+                                card.status.as_ref().map(ToString::to_string),
+                            ),
+                            (UiText::Usage, card.usage.map(|u| u.as_str().to_owned())),
+                            (UiText::Alias, card.alias.clone()),
                         ];
                         for (label, value) in rows {
                             ui.label(label.get(lang));
@@ -354,18 +360,20 @@ impl CardForm {
                             ui.end_row();
                         }
                     });
-                widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::CardWiped.get(lang));
             }
             Some(CardOutcome::Error(text)) => {
                 ui.separator();
                 crate::ui::problem::problem_ui(ui, cx, text);
-                widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::CardWiped.get(lang));
             }
             Some(CardOutcome::Unknown(text)) => {
                 ui.separator();
-                ui.label(RichText::new(T::CardUnknownOutcome.get(lang)).color(cx.palette.warn));
+                ui.label(
+                    RichText::new(UiText::CardUnknownOutcome.get(lang)).color(cx.palette.warn),
+                );
                 crate::ui::problem::warning_ui(ui, cx, text);
-                widgets::hint_ui(ui, &cx.palette, T::CardWiped.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::CardWiped.get(lang));
             }
             None => {}
         }

@@ -16,7 +16,7 @@ use crate::store::{CsvImport, CsvParsed};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::CatalogCommand;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::widgets;
 
 /// What the last CSV action gave.
@@ -63,14 +63,14 @@ impl CatalogView {
         catalog: &HashMap<String, CatalogVariant>,
     ) {
         let lang = cx.lang;
-        ui.heading(T::NavCatalog.get(lang));
+        ui.heading(UiText::NavCatalog.get(lang));
         ui.horizontal(|ui| {
-            let l = ui.label(T::CsvPath.get(lang));
+            let l = ui.label(UiText::CsvPath.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0))
                 .labelled_by(l.id);
             let has_path = !self.path.trim().is_empty() && !self.busy;
             if ui
-                .add_enabled(has_path, egui::Button::new(T::Preview.get(lang)))
+                .add_enabled(has_path, egui::Button::new(UiText::Preview.get(lang)))
                 .clicked()
             {
                 self.busy = true;
@@ -81,7 +81,7 @@ impl CatalogView {
             let can_import = has_path
                 && matches!(&self.outcome, Some(CsvOutcome::Preview(p)) if !p.variants.is_empty());
             if ui
-                .add_enabled(can_import, egui::Button::new(T::Import.get(lang)))
+                .add_enabled(can_import, egui::Button::new(UiText::Import.get(lang)))
                 .clicked()
             {
                 self.busy = true;
@@ -90,10 +90,14 @@ impl CatalogView {
                 }));
             }
         });
-        widgets::hint_ui(ui, &cx.palette, T::CsvHelp.get(lang));
+        widgets::hint_ui(ui, &cx.palette, UiText::CsvHelp.get(lang));
         match &self.outcome {
             Some(CsvOutcome::Preview(p)) => {
-                ui.label(format!("{}: {}", T::WillImport.get(lang), p.variants.len()));
+                ui.label(format!(
+                    "{}: {}",
+                    UiText::WillImport.get(lang),
+                    p.variants.len()
+                ));
                 variants_grid_ui(ui, "csv-preview", p.variants.iter(), lang, |ui, v| {
                     ui.label(v.barcode.as_ref().map_or("–", Barcode::as_str));
                 });
@@ -101,7 +105,7 @@ impl CatalogView {
             }
             Some(CsvOutcome::Imported(i)) => {
                 ui.label(
-                    RichText::new(format!("{}: {}", T::Imported.get(lang), i.imported))
+                    RichText::new(format!("{}: {}", UiText::Imported.get(lang), i.imported))
                         .color(cx.palette.ok),
                 );
                 line_errors_ui(ui, cx, &i.errors);
@@ -112,12 +116,12 @@ impl CatalogView {
             None => {}
         }
         ui.separator();
-        ui.label(RichText::new(T::CatalogList.get(lang)).strong());
+        ui.label(RichText::new(UiText::CatalogList.get(lang)).strong());
         if catalog.is_empty() {
-            widgets::hint_ui(ui, &cx.palette, T::CatalogEmpty.get(lang));
+            widgets::hint_ui(ui, &cx.palette, UiText::CatalogEmpty.get(lang));
             return;
         }
-        widgets::hint_ui(ui, &cx.palette, T::BarcodeEditHelp.get(lang));
+        widgets::hint_ui(ui, &cx.palette, UiText::BarcodeEditHelp.get(lang));
         let mut all: Vec<&CatalogVariant> = catalog.values().collect();
         all.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
         egui::ScrollArea::vertical()
@@ -156,7 +160,7 @@ impl CatalogView {
                         .desired_width(150.0)
                         .char_limit(32),
                 )
-                .accessible_name(format!("{}: {}", T::Barcode.get(lang), v.name));
+                .accessible_name(format!("{}: {}", UiText::Barcode.get(lang), v.name));
             if r.changed() {
                 if text == stored {
                     self.barcode_edits.remove(&v.id);
@@ -169,7 +173,7 @@ impl CatalogView {
                 self.commit_barcode(cx, catalog, v, &text);
             }
             if saving {
-                widgets::hint_ui(ui, &cx.palette, T::Working.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::Working.get(lang));
             }
             if let Some(why) = self.barcode_errors.get(&v.id) {
                 widgets::error_lines_ui(ui, &cx.palette, [why.as_str()]);
@@ -193,7 +197,7 @@ impl CatalogView {
             match Barcode::parse(typed) {
                 Ok(code) => Some(code),
                 Err(e) => {
-                    let why = format!("{} {typed}: {}", T::Barcode.get(lang), e.message(lang));
+                    let why = format!("{} {typed}: {}", UiText::Barcode.get(lang), e.message(lang));
                     self.barcode_errors.insert(v.id.clone(), why);
                     return;
                 }
@@ -210,7 +214,7 @@ impl CatalogView {
             .filter(|other| *other != v.id)
         {
             let name = catalog.get(other).map_or(other, |o| o.name.as_str());
-            let why = format!("{} {name} (`{other}`).", T::BarcodeTakenBy.get(lang));
+            let why = format!("{} {name} (`{other}`).", UiText::BarcodeTakenBy.get(lang));
             self.barcode_errors.insert(v.id.clone(), why);
             return;
         }
@@ -237,9 +241,15 @@ fn variants_grid_ui<'a>(
         .num_columns(5)
         .show(ui, |ui| {
             let price_width = price_column_width(ui, variants.iter().copied(), lang);
-            for h in [T::Id, T::Name, T::Price, T::Currency, T::Barcode] {
+            for h in [
+                UiText::Id,
+                UiText::Name,
+                UiText::Price,
+                UiText::Currency,
+                UiText::Barcode,
+            ] {
                 let header = RichText::new(h.get(lang)).strong();
-                if h == T::Price {
+                if h == UiText::Price {
                     // Over right-aligned figures, the header is right-aligned too.
                     let height = ui.spacing().interact_size.y;
                     widgets::cell_ui(
@@ -274,7 +284,7 @@ fn price_column_width<'a>(
 ) -> f32 {
     variants
         .map(|v| widgets::text_width(ui, &format_amount(v.unit_price, v.currency, lang)))
-        .fold(widgets::text_width(ui, T::Price.get(lang)), f32::max)
+        .fold(widgets::text_width(ui, UiText::Price.get(lang)), f32::max)
 }
 
 /// A price, right-aligned in its column so the figures line up.
@@ -291,12 +301,16 @@ fn line_errors_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &[crate::store::CsvLine
     }
     let lang = cx.lang;
     ui.label(
-        RichText::new(format!("{}: {}", T::LineErrors.get(lang), errors.len()))
-            .color(cx.palette.error),
+        RichText::new(format!(
+            "{}: {}",
+            UiText::LineErrors.get(lang),
+            errors.len()
+        ))
+        .color(cx.palette.error),
     );
     egui::Grid::new("csv-errors").num_columns(2).show(ui, |ui| {
-        ui.label(RichText::new(T::Line.get(lang)).strong());
-        ui.label(RichText::new(T::Problem.get(lang)).strong());
+        ui.label(RichText::new(UiText::Line.get(lang)).strong());
+        ui.label(RichText::new(UiText::Problem.get(lang)).strong());
         ui.end_row();
         for e in errors {
             ui.label(e.line.to_string());

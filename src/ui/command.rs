@@ -11,7 +11,7 @@ use crate::clock::Zone;
 use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::Profile;
 use crate::ui::history::HistoryFilter;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// A side effect asked for by a view: a navigation, or one feature's command. The app's
 /// logic runs each feature's commands in its own module (`app::link`, `app::history`, ...).
@@ -393,17 +393,17 @@ impl View {
     ];
 
     /// The navigation label.
-    pub fn title(self) -> T {
+    pub fn title(self) -> UiText {
         match self {
-            View::NewLink => T::NavNewLink,
-            View::Board => T::NavBoard,
-            View::Card => T::NavCard,
-            View::Installments => T::NavInstallments,
-            View::History => T::NavHistory,
-            View::Report => T::NavReport,
-            View::Pending => T::NavPending,
-            View::Catalog => T::NavCatalog,
-            View::Settings => T::NavSettings,
+            View::NewLink => UiText::NavNewLink,
+            View::Board => UiText::NavBoard,
+            View::Card => UiText::NavCard,
+            View::Installments => UiText::NavInstallments,
+            View::History => UiText::NavHistory,
+            View::Report => UiText::NavReport,
+            View::Pending => UiText::NavPending,
+            View::Catalog => UiText::NavCatalog,
+            View::Settings => UiText::NavSettings,
         }
     }
 }

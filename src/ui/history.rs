@@ -24,7 +24,7 @@ use crate::ui::command::HistoryCommand;
 use crate::ui::link_result::{status_text, status_with_payment};
 use crate::ui::new_link::local_time;
 use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::widgets;
 
 /// Rows fetched per page.
@@ -268,11 +268,11 @@ impl HistoryView {
         self.note = Some(match &refresh.failed {
             None => Note::Done(format!(
                 "{} {}",
-                T::StatusesRefreshed.get(lang),
+                UiText::StatusesRefreshed.get(lang),
                 refresh.changed
             )),
             Some(e) => Note::Failed(Problem {
-                sentence: format!("{} {}", T::SomeNotRefreshed.get(lang), e.sentence),
+                sentence: format!("{} {}", UiText::SomeNotRefreshed.get(lang), e.sentence),
                 detail: e.detail.clone(),
             }),
         });
@@ -281,7 +281,7 @@ impl HistoryView {
 
     /// Reads the typed days into the filter; returns what is wrong with them, if anything
     /// (the filter then keeps its last good days).
-    fn read_days(&mut self) -> Option<T> {
+    fn read_days(&mut self) -> Option<UiText> {
         let parse = |t: &str| {
             let t = t.trim();
             if t.is_empty() {
@@ -289,11 +289,11 @@ impl HistoryView {
             } else {
                 NaiveDate::parse_from_str(t, "%Y-%m-%d")
                     .map(Some)
-                    .map_err(|_| T::BadDay)
+                    .map_err(|_| UiText::BadDay)
             }
         };
         match (parse(&self.from_text), parse(&self.to_text)) {
-            (Ok(Some(a)), Ok(Some(b))) if b < a => Some(T::DaysBackwards),
+            (Ok(Some(a)), Ok(Some(b))) if b < a => Some(UiText::DaysBackwards),
             (Ok(from), Ok(to)) => {
                 self.filter.from = from;
                 self.filter.to = to;
@@ -307,12 +307,16 @@ impl HistoryView {
         let lang = cx.lang;
         let text = match &self.totals {
             Some((filter, Ok(totals))) if Some(filter) == self.loaded_filter.as_ref() => {
-                let mut parts = vec![format!("{} {}", T::FilteredLinks.get(lang), totals.count)];
+                let mut parts = vec![format!(
+                    "{} {}",
+                    UiText::FilteredLinks.get(lang),
+                    totals.count
+                )];
                 for t in &totals.by_currency {
                     parts.push(format!(
                         "{} ({} {})",
                         t.amount.show(lang, |d| format_amount(d, t.currency, lang)),
-                        T::PaidLower.get(lang),
+                        UiText::PaidLower.get(lang),
                         t.paid.show(lang, |d| format_amount(d, t.currency, lang))
                     ));
                 }
@@ -320,13 +324,17 @@ impl HistoryView {
             }
             Some((filter, Err(e))) if Some(filter) == self.loaded_filter.as_ref() => {
                 let problem = Problem {
-                    sentence: format!("{} {}", T::TotalsFailed.get(lang), e.sentence),
+                    sentence: format!("{} {}", UiText::TotalsFailed.get(lang), e.sentence),
                     detail: e.detail.clone(),
                 };
                 problem_ui(ui, cx, &problem);
                 return;
             }
-            _ => format!("{} {}", T::FilteredLinks.get(lang), T::Counting.get(lang)),
+            _ => format!(
+                "{} {}",
+                UiText::FilteredLinks.get(lang),
+                UiText::Counting.get(lang)
+            ),
         };
         ui.label(RichText::new(text).strong());
     }
@@ -353,14 +361,14 @@ impl HistoryView {
         let refreshing = self.refreshing();
         ui.horizontal_wrapped(|ui| {
             let hint = if open.is_empty() {
-                T::NothingToRefresh
+                UiText::NothingToRefresh
             } else {
-                T::RefreshStatusesHelp
+                UiText::RefreshStatusesHelp
             };
             let button = ui
                 .add_enabled(
                     !open.is_empty() && !refreshing,
-                    egui::Button::new(T::RefreshStatuses.get(lang)),
+                    egui::Button::new(UiText::RefreshStatuses.get(lang)),
                 )
                 .on_hover_text(hint.get(lang))
                 .on_disabled_hover_text(hint.get(lang));
@@ -370,9 +378,9 @@ impl HistoryView {
             let export = ui
                 .add_enabled(
                     !self.exporting && self.loaded_filter.is_some(),
-                    egui::Button::new(T::ExportCsv.get(lang)),
+                    egui::Button::new(UiText::ExportCsv.get(lang)),
                 )
-                .on_hover_text(T::ExportCsvHelp.get(lang));
+                .on_hover_text(UiText::ExportCsvHelp.get(lang));
             if export.clicked()
                 && let Some(filter) = self.loaded_filter.clone()
             {
@@ -386,14 +394,14 @@ impl HistoryView {
                 ui.spinner();
                 ui.label(format!(
                     "{} {}/{}",
-                    T::RefreshingStatuses.get(lang),
+                    UiText::RefreshingStatuses.get(lang),
                     r.done,
                     r.ids.len()
                 ));
             }
             if self.exporting {
                 ui.spinner();
-                ui.label(T::Exporting.get(lang));
+                ui.label(UiText::Exporting.get(lang));
             }
         });
         if let Some(note) = &self.note {
@@ -407,20 +415,24 @@ impl HistoryView {
         if widgets::newly_shown(ui, &mut self.last_frame) {
             self.refresh_on_show = true;
         }
-        ui.heading(T::NavHistory.get(lang));
+        ui.heading(UiText::NavHistory.get(lang));
         ui.horizontal(|ui| {
-            let l = ui.label(T::Search.get(lang));
+            let l = ui.label(UiText::Search.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.filter.text).desired_width(260.0))
                 .labelled_by(l.id);
-            let s = ui.label(T::StatusFilter.get(lang));
+            let s = ui.label(UiText::StatusFilter.get(lang));
             let selected = self.filter.status.as_ref().map_or_else(
-                || T::AllStatuses.get(lang).to_owned(),
+                || UiText::AllStatuses.get(lang).to_owned(),
                 |st| status_text(st, false, lang),
             );
             let combo = egui::ComboBox::from_id_salt("history-status")
                 .selected_text(selected)
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut self.filter.status, None, T::AllStatuses.get(lang));
+                    ui.selectable_value(
+                        &mut self.filter.status,
+                        None,
+                        UiText::AllStatuses.get(lang),
+                    );
                     for st in LinkStatus::KNOWN {
                         ui.selectable_value(
                             &mut self.filter.status,
@@ -432,10 +444,10 @@ impl HistoryView {
             let _ = combo.response.labelled_by(s.id);
         });
         ui.horizontal(|ui| {
-            let l = ui.label(T::HistoryFrom.get(lang));
+            let l = ui.label(UiText::HistoryFrom.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.from_text).desired_width(110.0))
                 .labelled_by(l.id);
-            let l = ui.label(T::HistoryTo.get(lang));
+            let l = ui.label(UiText::HistoryTo.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.to_text).desired_width(110.0))
                 .labelled_by(l.id);
         });
@@ -456,17 +468,17 @@ impl HistoryView {
         let count = self.rows.len();
         let more = if self.exhausted { "" } else { "+" };
         ui.label(
-            RichText::new(format!("{count}{more} {}", T::LinksShown.get(lang)))
+            RichText::new(format!("{count}{more} {}", UiText::LinksShown.get(lang)))
                 .color(cx.palette.muted),
         );
         if count == 0 {
             self.visible = 0..0;
             let t = if self.loading {
-                T::Loading
+                UiText::Loading
             } else if self.filter == HistoryFilter::default() {
-                T::NoLinks
+                UiText::NoLinks
             } else {
-                T::NoMatchingLinks
+                UiText::NoMatchingLinks
             };
             ui.label(RichText::new(t.get(lang)).strong());
             return;
@@ -530,18 +542,18 @@ const ALIGN: [egui::Align; 5] = [
 fn header_ui(ui: &mut Ui, lang: Lang) {
     ui.horizontal(|ui| {
         let titles = [
-            T::Created,
-            T::OrderNumber,
-            T::Reference,
-            T::Amount,
-            T::Status,
+            UiText::Created,
+            UiText::OrderNumber,
+            UiText::Reference,
+            UiText::Amount,
+            UiText::Status,
         ];
         for ((w, t), align) in COLUMNS.iter().zip(titles).zip(ALIGN) {
             cell_ui(ui, *w, align, |ui| {
                 ui.label(RichText::new(t.get(lang)).strong());
             });
         }
-        ui.label(RichText::new(T::Description.get(lang)).strong());
+        ui.label(RichText::new(UiText::Description.get(lang)).strong());
     });
 }
 

@@ -34,7 +34,7 @@ use crate::lang::Lang;
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::InstallmentsCommand;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::{theme, widgets};
 
 /// A BIN of the built-in sandbox, offered as a chip on a sandbox profile.
@@ -124,15 +124,15 @@ impl InstallmentsForm {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_max_width(theme::CONTENT_MAX_WIDTH);
-                ui.heading(T::NavInstallments.get(lang));
+                ui.heading(UiText::NavInstallments.get(lang));
                 ui.add_space(theme::SPACE_S);
                 self.fields_ui(ui, cx, &errors, focus_bin);
                 ui.add_space(theme::SPACE_S);
                 let ready = validation.is_ok() && !self.loading;
                 let label = if self.loading {
-                    T::Loading.get(lang)
+                    UiText::Loading.get(lang)
                 } else {
-                    T::LookUp.get(lang)
+                    UiText::LookUp.get(lang)
                 };
                 let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
                 let clicked = ui
@@ -156,7 +156,7 @@ impl InstallmentsForm {
                 // Empty: what to type, then (on a sandbox) BINs to try. After an answer the
                 // chips stay above it, to try another card.
                 if self.outcome.is_none() && !self.loading {
-                    ui.label(T::InstallmentsEmpty.get(lang));
+                    ui.label(UiText::InstallmentsEmpty.get(lang));
                     ui.add_space(theme::SPACE_S);
                 }
                 if cx.sandbox {
@@ -178,7 +178,7 @@ impl InstallmentsForm {
         let lang = cx.lang;
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                let l = ui.label(T::Bin.get(lang));
+                let l = ui.label(UiText::Bin.get(lang));
                 let id = ui.make_persistent_id("bin");
                 let mut text = Zeroizing::new((*self.draft.bin).clone());
                 let mut output = egui::TextEdit::singleline(&mut *text)
@@ -210,14 +210,14 @@ impl InstallmentsForm {
             ui.vertical(|ui| {
                 widgets::labelled_text_width_ui(
                     ui,
-                    T::InstallmentAmount.get(lang),
+                    UiText::InstallmentAmount.get(lang),
                     &mut self.draft.amount,
                     theme::field_width_ui(ui, 12),
                 );
             });
             ui.add_space(theme::SPACE_S);
             ui.vertical(|ui| {
-                let l = ui.label(T::PosType.get(lang));
+                let l = ui.label(UiText::PosType.get(lang));
                 let mut v: PosType = self.draft.pos_type.parse().unwrap_or_default();
                 let combo = egui::ComboBox::from_id_salt("pos-type")
                     .width(theme::field_width_ui(ui, 10))
@@ -231,7 +231,7 @@ impl InstallmentsForm {
                 v.as_str().clone_into(&mut self.draft.pos_type);
             });
             ui.vertical(|ui| {
-                let l = ui.label(T::PosSubType.get(lang));
+                let l = ui.label(UiText::PosSubType.get(lang));
                 let mut v: PosSubType = self.draft.sub_type.parse().unwrap_or_default();
                 let combo = egui::ComboBox::from_id_salt("pos-sub-type")
                     .width(theme::field_width_ui(ui, 10))
@@ -258,7 +258,7 @@ impl InstallmentsForm {
     /// The sandbox's BINs as chips: a click fills the BIN and looks it up.
     fn sandbox_chips_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(T::SandboxBins.get(cx.lang)).color(cx.palette.muted));
+            ui.label(RichText::new(UiText::SandboxBins.get(cx.lang)).color(cx.palette.muted));
             for chip in sandbox_bins() {
                 let r = ui
                     .add_enabled(
@@ -306,11 +306,17 @@ fn list_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
     let lang = cx.lang;
     egui::Grid::new("bin-info").num_columns(2).show(ui, |ui| {
         let rows = [
-            (T::Bin.get(lang).to_owned(), list.bin_number.clone()),
-            (T::Bank.get(lang).to_owned(), list.bank_name.clone()),
-            (T::Brand.get(lang).to_owned(), list.card_brand.clone()),
-            (T::CardType.get(lang).to_owned(), list.card_type.clone()),
-            (T::CardFamily.get(lang).to_owned(), list.card_family.clone()),
+            (UiText::Bin.get(lang).to_owned(), list.bin_number.clone()),
+            (UiText::Bank.get(lang).to_owned(), list.bank_name.clone()),
+            (UiText::Brand.get(lang).to_owned(), list.card_brand.clone()),
+            (
+                UiText::CardType.get(lang).to_owned(),
+                list.card_type.clone(),
+            ),
+            (
+                UiText::CardFamily.get(lang).to_owned(),
+                list.card_family.clone(),
+            ),
         ];
         for (label, value) in rows {
             if let Some(v) = value {
@@ -326,7 +332,7 @@ fn list_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
         }
     });
     if list.installments.is_empty() {
-        widgets::hint_ui(ui, &cx.palette, T::NoOptions.get(lang));
+        widgets::hint_ui(ui, &cx.palette, UiText::NoOptions.get(lang));
         return;
     }
     let extra_keys: Vec<String> = {
@@ -363,22 +369,22 @@ fn list_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
         .collect();
     if points.len() >= 2 {
         ui.add_space(theme::SPACE_M);
-        ui.label(RichText::new(T::TotalByCount.get(lang)).strong());
+        ui.label(RichText::new(UiText::TotalByCount.get(lang)).strong());
         let color = cx.palette.plot_line();
         Plot::new("installment-plot")
             .height(220.0)
             .allow_zoom(false)
             .allow_drag(false)
             .allow_scroll(false)
-            .x_axis_label(T::InstallmentCount.get(lang))
-            .y_axis_label(T::Total.get(lang))
+            .x_axis_label(UiText::InstallmentCount.get(lang))
+            .y_axis_label(UiText::Total.get(lang))
             .show(ui, |p| {
                 p.line(
-                    Line::new(T::Total.get(lang), PlotPoints::from(points.clone()))
+                    Line::new(UiText::Total.get(lang), PlotPoints::from(points.clone()))
                         .stroke((2.0, color)),
                 );
                 p.points(
-                    Points::new(T::Total.get(lang), PlotPoints::from(points))
+                    Points::new(UiText::Total.get(lang), PlotPoints::from(points))
                         .radius(3.0)
                         .color(color),
                 );
@@ -430,13 +436,19 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
     let lang = cx.lang;
     let lowest = lowest_totals(list);
     let mut headers: Vec<(String, CellAlign)> = vec![
-        (T::InstallmentCount.get(lang).to_owned(), CellAlign::Right),
-        (T::Rate.get(lang).to_owned(), CellAlign::Right),
-        (T::PerInstallment.get(lang).to_owned(), CellAlign::Right),
-        (T::Total.get(lang).to_owned(), CellAlign::Right),
+        (
+            UiText::InstallmentCount.get(lang).to_owned(),
+            CellAlign::Right,
+        ),
+        (UiText::Rate.get(lang).to_owned(), CellAlign::Right),
+        (
+            UiText::PerInstallment.get(lang).to_owned(),
+            CellAlign::Right,
+        ),
+        (UiText::Total.get(lang).to_owned(), CellAlign::Right),
         (String::new(), CellAlign::Left),
-        (T::PosType.get(lang).to_owned(), CellAlign::Left),
-        (T::PosSubType.get(lang).to_owned(), CellAlign::Left),
+        (UiText::PosType.get(lang).to_owned(), CellAlign::Left),
+        (UiText::PosSubType.get(lang).to_owned(), CellAlign::Left),
     ];
     headers.extend(extra.iter().map(|k| (k.clone(), CellAlign::Left)));
     let rows: Vec<Vec<String>> = list
@@ -472,7 +484,7 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
         }
     }
     if lowest.iter().any(|l| *l) {
-        widths[MARK] = text_width(ui, T::Lowest.get(lang)) + 2.0 * pill_margin;
+        widths[MARK] = text_width(ui, UiText::Lowest.get(lang)) + 2.0 * pill_margin;
     }
     let height = ui.spacing().interact_size.y;
 
@@ -501,7 +513,7 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
                     cell_ui(ui, *w, align, &mut |ui| {
                         if i == MARK {
                             if *low {
-                                widgets::badge_ui(ui, T::Lowest.get(lang), cx.palette.lowest);
+                                widgets::badge_ui(ui, UiText::Lowest.get(lang), cx.palette.lowest);
                             }
                         } else {
                             ui.label(cell.as_str());
@@ -512,7 +524,7 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
             }
         });
     if lowest.iter().any(|l| *l) {
-        widgets::hint_ui(ui, &cx.palette, T::LowestExplained.get(lang));
+        widgets::hint_ui(ui, &cx.palette, UiText::LowestExplained.get(lang));
     }
 }
 

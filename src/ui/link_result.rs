@@ -19,7 +19,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::LinkCommand;
 use crate::ui::new_link::local_time;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::theme::Palette;
 use crate::ui::widgets::{self, QrView};
 
@@ -158,7 +158,7 @@ impl ShownLink {
                     Some(url) => {
                         if self
                             .qr
-                            .show_ui(ui, url, side, T::ScanToPay.get(lang))
+                            .show_ui(ui, url, side, UiText::ScanToPay.get(lang))
                             .is_none()
                         {
                             widgets::error_text_ui(
@@ -166,14 +166,14 @@ impl ShownLink {
                                 &cx.palette,
                                 format!(
                                     "{}: {}",
-                                    T::QrError.get(lang),
+                                    UiText::QrError.get(lang),
                                     self.qr.error().unwrap_or_default()
                                 ),
                             );
                         }
                     }
                     None => {
-                        widgets::error_text_ui(ui, &cx.palette, T::NoPaymentUrl.get(lang));
+                        widgets::error_text_ui(ui, &cx.palette, UiText::NoPaymentUrl.get(lang));
                     }
                 }
             });
@@ -192,15 +192,15 @@ impl ShownLink {
                 }
                 egui::Grid::new("link-facts").num_columns(2).show(ui, |ui| {
                     let facts = [
-                        (T::OrderNumber, self.link.order_number.clone()),
-                        (T::Reference, self.link.reference_number.clone()),
-                        (T::Description, self.link.description.clone()),
+                        (UiText::OrderNumber, self.link.order_number.clone()),
+                        (UiText::Reference, self.link.reference_number.clone()),
+                        (UiText::Description, self.link.description.clone()),
                         (
-                            T::Expiry,
+                            UiText::Expiry,
                             self.link.expiry_date.map(|at| local_time(at, cx.zone)),
                         ),
                         (
-                            T::Created,
+                            UiText::Created,
                             self.link.created_date.map(|at| local_time(at, cx.zone)),
                         ),
                     ];
@@ -216,18 +216,18 @@ impl ShownLink {
                     ui.label(RichText::new(url).monospace().small());
                 }
                 if !self.is_final() {
-                    widgets::hint_ui(ui, &cx.palette, T::Polling.get(lang));
+                    widgets::hint_ui(ui, &cx.palette, UiText::Polling.get(lang));
                 }
                 ui.add_space(6.0);
                 ui.horizontal_wrapped(|ui| {
                     if let Some(url) = &url {
-                        if ui.button(T::CopyUrl.get(lang)).clicked() {
+                        if ui.button(UiText::CopyUrl.get(lang)).clicked() {
                             cx.emit(Command::Link(LinkCommand::CopyText { text: url.clone() }));
                             self.note = Some(crate::ui::problem::Note::Done(
-                                T::Copied.get(lang).to_owned(),
+                                UiText::Copied.get(lang).to_owned(),
                             ));
                         }
-                        if ui.button(T::SaveQr.get(lang)).clicked() {
+                        if ui.button(UiText::SaveQr.get(lang)).clicked() {
                             cx.emit(Command::Link(LinkCommand::SaveQrPng {
                                 url: url.clone(),
                                 name: self
@@ -238,21 +238,27 @@ impl ShownLink {
                             }));
                         }
                         if ui
-                            .add_enabled(!self.printing, egui::Button::new(T::PrintSlip.get(lang)))
+                            .add_enabled(
+                                !self.printing,
+                                egui::Button::new(UiText::PrintSlip.get(lang)),
+                            )
                             .clicked()
                         {
                             cx.emit(Command::Link(LinkCommand::PrintSlip {
                                 link: Box::new(self.link.clone()),
                             }));
                         }
-                        if ui.button(T::ShareMail.get(lang)).clicked() {
+                        if ui.button(UiText::ShareMail.get(lang)).clicked() {
                             cx.emit(Command::Link(LinkCommand::OpenUrl {
                                 url: mailto(&self.link, lang),
                             }));
                         }
                     }
                     if ui
-                        .add_enabled(!self.cancelling, egui::Button::new(T::Refresh.get(lang)))
+                        .add_enabled(
+                            !self.cancelling,
+                            egui::Button::new(UiText::Refresh.get(lang)),
+                        )
                         .clicked()
                     {
                         cx.emit(Command::Link(LinkCommand::Refresh {
@@ -263,7 +269,7 @@ impl ShownLink {
                         && ui
                             .add_enabled(
                                 !self.cancelling,
-                                egui::Button::new(T::CancelLink.get(lang)),
+                                egui::Button::new(UiText::CancelLink.get(lang)),
                             )
                             .clicked()
                     {
@@ -272,21 +278,23 @@ impl ShownLink {
                 });
                 if self.confirm_cancel {
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new(T::CancelConfirm.get(lang)).color(cx.palette.warn));
-                        if ui.button(T::Yes.get(lang)).clicked() {
+                        ui.label(
+                            RichText::new(UiText::CancelConfirm.get(lang)).color(cx.palette.warn),
+                        );
+                        if ui.button(UiText::Yes.get(lang)).clicked() {
                             self.confirm_cancel = false;
                             cx.emit(Command::Link(LinkCommand::Cancel {
                                 id: self.link.id.clone(),
                             }));
                         }
-                        if ui.button(T::No.get(lang)).clicked() {
+                        if ui.button(UiText::No.get(lang)).clicked() {
                             self.confirm_cancel = false;
                         }
                     });
                 }
                 ui.horizontal_wrapped(|ui| {
                     let mut open = customer_open;
-                    if widgets::toggle_button_ui(ui, &mut open, T::CustomerDisplay.get(lang))
+                    if widgets::toggle_button_ui(ui, &mut open, UiText::CustomerDisplay.get(lang))
                         .changed()
                     {
                         cx.emit(Command::Link(LinkCommand::CustomerDisplay {
@@ -294,7 +302,7 @@ impl ShownLink {
                             fullscreen: false,
                         }));
                     }
-                    if ui.button(T::FullScreen.get(lang)).clicked() {
+                    if ui.button(UiText::FullScreen.get(lang)).clicked() {
                         cx.emit(Command::Link(LinkCommand::CustomerDisplay {
                             open: true,
                             fullscreen: true,
@@ -307,12 +315,12 @@ impl ShownLink {
                 ui.add_space(10.0);
                 ui.horizontal(|ui| {
                     if self.origin != Origin::Created {
-                        if ui.button(T::Back.get(lang)).clicked() {
+                        if ui.button(UiText::Back.get(lang)).clicked() {
                             cx.emit(Command::Link(LinkCommand::Close));
                         }
                     } else if ui
                         .add(egui::Button::new(
-                            RichText::new(T::NewLink.get(lang)).heading(),
+                            RichText::new(UiText::NewLink.get(lang)).heading(),
                         ))
                         .clicked()
                     {
@@ -354,7 +362,7 @@ impl ShownLink {
             }
             if status.is_final() {
                 let text = if status == LinkStatus::Completed {
-                    T::PaidCheck.get(lang).to_owned()
+                    UiText::PaidCheck.get(lang).to_owned()
                 } else {
                     status_text(&status, self.cancelled, lang)
                 };
@@ -362,17 +370,17 @@ impl ShownLink {
                 ui.label(RichText::new(text).size(96.0).strong().color(text_color));
             } else if let Some(url) = self.link.payment_url.clone() {
                 ui.label(
-                    RichText::new(T::ScanToPay.get(lang))
+                    RichText::new(UiText::ScanToPay.get(lang))
                         .size(32.0)
                         .color(text_color),
                 );
                 let side = (ui.available_height() - 40.0).min(ui.available_width() - 40.0);
                 self.customer_qr
-                    .show_ui(ui, &url, side.max(120.0), T::ScanToPay.get(lang));
+                    .show_ui(ui, &url, side.max(120.0), UiText::ScanToPay.get(lang));
             }
             ui.with_layout(Layout::bottom_up(Align::Center), |ui| {
                 ui.label(
-                    RichText::new(T::EscCloses.get(lang))
+                    RichText::new(UiText::EscCloses.get(lang))
                         .small()
                         .color(text_color),
                 );
@@ -384,7 +392,7 @@ impl ShownLink {
 /// The viewport builder of the customer display.
 pub fn customer_viewport(lang: Lang, fullscreen: bool) -> ViewportBuilder {
     ViewportBuilder::default()
-        .with_title(format!("paydesk – {}", T::CustomerDisplay.get(lang)))
+        .with_title(format!("paydesk – {}", UiText::CustomerDisplay.get(lang)))
         .with_inner_size([900.0, 760.0])
         .with_fullscreen(fullscreen)
 }
@@ -394,7 +402,7 @@ fn paid_lines_ui(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang
         ui.label(
             RichText::new(format!(
                 "{}: {}",
-                T::Paid.get(lang),
+                UiText::Paid.get(lang),
                 format_amount(paid, currency, lang)
             ))
             .size(20.0),
@@ -403,7 +411,7 @@ fn paid_lines_ui(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang
     if let Some(rest) = link.remaining_amount {
         ui.label(format!(
             "{}: {}",
-            T::Remaining.get(lang),
+            UiText::Remaining.get(lang),
             format_amount(rest, currency, lang)
         ));
     }
@@ -418,7 +426,7 @@ pub fn status_with_payment(
     lang: Lang,
 ) -> String {
     if partly_paid && !cancelled {
-        return T::PartiallyPaid.get(lang).to_owned();
+        return UiText::PartiallyPaid.get(lang).to_owned();
     }
     status_text(status, cancelled, lang)
 }
@@ -426,12 +434,12 @@ pub fn status_with_payment(
 /// A status as people read it; a link this app cancelled reads "Cancelled".
 pub fn status_text(status: &LinkStatus, cancelled: bool, lang: Lang) -> String {
     let t = match status {
-        LinkStatus::Expired if cancelled => T::StatusCancelled,
-        LinkStatus::Pending => T::StatusPending,
-        LinkStatus::Completed => T::StatusCompleted,
-        LinkStatus::Rejected => T::StatusRejected,
-        LinkStatus::Expired => T::StatusExpired,
-        LinkStatus::UnderReview => T::StatusUnderReview,
+        LinkStatus::Expired if cancelled => UiText::StatusCancelled,
+        LinkStatus::Pending => UiText::StatusPending,
+        LinkStatus::Completed => UiText::StatusCompleted,
+        LinkStatus::Rejected => UiText::StatusRejected,
+        LinkStatus::Expired => UiText::StatusExpired,
+        LinkStatus::UnderReview => UiText::StatusUnderReview,
         LinkStatus::Other(s) => return s.clone(),
     };
     t.get(lang).to_owned()
@@ -442,13 +450,13 @@ pub fn mailto(link: &PaymentLink, lang: Lang) -> String {
     let to = link.email.clone().unwrap_or_default();
     let body = format!(
         "{} {}",
-        T::ShareBody.get(lang),
+        UiText::ShareBody.get(lang),
         link.payment_url.as_deref().unwrap_or_default()
     );
     format!(
         "mailto:{}?subject={}&body={}",
         percent(&to),
-        percent(T::ShareSubject.get(lang)),
+        percent(UiText::ShareSubject.get(lang)),
         percent(&body)
     )
 }

@@ -37,7 +37,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::command::{LinkCommand, PendingCommand};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::{theme, widgets};
 
 /// The expiry choices of the form.
@@ -84,12 +84,12 @@ impl ExpiryPreset {
         }
     }
 
-    fn label(self) -> T {
+    fn label(self) -> UiText {
         match self {
-            ExpiryPreset::Minutes15 => T::Expiry15Min,
-            ExpiryPreset::Hour1 => T::Expiry1Hour,
-            ExpiryPreset::Hours24 => T::Expiry24Hours,
-            ExpiryPreset::Days7 => T::Expiry7Days,
+            ExpiryPreset::Minutes15 => UiText::Expiry15Min,
+            ExpiryPreset::Hour1 => UiText::Expiry1Hour,
+            ExpiryPreset::Hours24 => UiText::Expiry24Hours,
+            ExpiryPreset::Days7 => UiText::Expiry7Days,
         }
     }
 }
@@ -310,13 +310,13 @@ impl NewLinkForm {
                 ui.add_enabled_ui(!self.is_read_only(lock.as_ref()), |ui| {
                     self.amount_ui(ui, cx, &errors, &figures);
                     ui.add_space(theme::SPACE_M);
-                    widgets::group_ui(ui, T::PaymentGroup.get(lang), |ui| {
+                    widgets::group_ui(ui, UiText::PaymentGroup.get(lang), |ui| {
                         self.payment_group_ui(ui, cx, &errors);
                     });
                     self.options_group_ui(ui, cx, &errors, &figures, expiry_readable);
                     self.payer_group_ui(ui, cx, &errors);
                     ui.add_space(theme::SPACE_S);
-                    widgets::group_ui(ui, T::Items.get(lang), |ui| {
+                    widgets::group_ui(ui, UiText::Items.get(lang), |ui| {
                         self.items_ui(ui, cx, &figures, &errors);
                     });
                 });
@@ -338,29 +338,29 @@ impl NewLinkForm {
             .show(ui, |ui| {
                 ui.set_width(ui.available_width());
                 ui.label(
-                    RichText::new(T::UnknownOutcome.get(lang))
+                    RichText::new(UiText::UnknownOutcome.get(lang))
                         .color(cx.palette.warn)
                         .strong(),
                 );
                 match lock {
                     FormLock::Pending { .. } => {
-                        ui.label(T::FormLocked.get(lang));
+                        ui.label(UiText::FormLocked.get(lang));
                         if let Some(SendNote::Unknown(why)) = &self.note {
                             crate::ui::problem::warning_ui(ui, cx, why);
                         }
                         if cx.resend.running {
-                            ui.label(T::ResendingNow.get(lang));
+                            ui.label(UiText::ResendingNow.get(lang));
                         } else {
-                            let mut text = T::ResendsByItself.get(lang).to_owned();
+                            let mut text = UiText::ResendsByItself.get(lang).to_owned();
                             if let Some(at) = cx.resend.next {
                                 let at = cx.zone.local(at).format("%H:%M:%S");
-                                let _ = write!(text, " {} {at}.", T::NextTry.get(lang));
+                                let _ = write!(text, " {} {at}.", UiText::NextTry.get(lang));
                             }
                             ui.label(text);
                         }
                     }
                     FormLock::Stale => {
-                        ui.label(T::FormStale.get(lang));
+                        ui.label(UiText::FormStale.get(lang));
                     }
                 }
             });
@@ -374,7 +374,7 @@ impl NewLinkForm {
             crate::ui::problem::problem_ui(ui, cx, problem);
         }
         if self.note == Some(SendNote::AlreadyPending) {
-            ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
+            ui.label(RichText::new(UiText::AlreadyPending.get(lang)).color(cx.palette.warn));
         }
         let shortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Enter);
         let pressed = ui.input_mut(|i| i.consume_shortcut(&shortcut));
@@ -384,9 +384,9 @@ impl NewLinkForm {
                     let ready = !self.sending && !cx.resend.running;
                     // The banner says whose send it is (the form's or the background's).
                     let label = if self.sending || cx.resend.running {
-                        T::Sending
+                        UiText::Sending
                     } else {
-                        T::SendAgain
+                        UiText::SendAgain
                     };
                     let button = ui.add_enabled(
                         ready,
@@ -405,8 +405,10 @@ impl NewLinkForm {
                 FormLock::Stale => {
                     if ui
                         .add(
-                            egui::Button::new(RichText::new(T::OpenPending.get(lang)).heading())
-                                .min_size(egui::vec2(240.0, 40.0)),
+                            egui::Button::new(
+                                RichText::new(UiText::OpenPending.get(lang)).heading(),
+                            )
+                            .min_size(egui::vec2(240.0, 40.0)),
                         )
                         .clicked()
                     {
@@ -419,7 +421,7 @@ impl NewLinkForm {
             if ui
                 .add_enabled(
                     !self.sending,
-                    egui::Button::new(RichText::new(T::NewLink.get(lang)).heading())
+                    egui::Button::new(RichText::new(UiText::NewLink.get(lang)).heading())
                         .min_size(egui::vec2(160.0, 40.0)),
                 )
                 .clicked()
@@ -437,15 +439,15 @@ impl NewLinkForm {
         let lang = cx.lang;
         let modal = egui::Modal::new(egui::Id::unique("new-sale-confirm")).show(ui.ctx(), |ui| {
             ui.set_max_width(420.0);
-            ui.label(RichText::new(T::NewSaleConfirm.get(lang)).strong());
-            ui.label(T::NewSaleExplained.get(lang));
+            ui.label(RichText::new(UiText::NewSaleConfirm.get(lang)).strong());
+            ui.label(UiText::NewSaleExplained.get(lang));
             ui.add_space(8.0);
             ui.horizontal(|ui| {
-                if ui.button(T::StartNewSale.get(lang)).clicked() {
+                if ui.button(UiText::StartNewSale.get(lang)).clicked() {
                     self.confirm_new = false;
                     cx.emit(Command::Link(LinkCommand::New));
                 }
-                if ui.button(T::CancelDialog.get(lang)).clicked() {
+                if ui.button(UiText::CancelDialog.get(lang)).clicked() {
                     self.confirm_new = false;
                 }
             });
@@ -593,7 +595,7 @@ impl NewLinkForm {
             .any(|f| self.touched.has_error(errors, f));
         Self::folded_group_ui(
             ui,
-            T::OptionsGroup.get(lang),
+            UiText::OptionsGroup.get(lang),
             "link-options",
             must_show,
             |ui| {
@@ -612,15 +614,23 @@ impl NewLinkForm {
     ) {
         let lang = cx.lang;
         // Expiry.
-        let expiry_label = ui.label(T::Expiry.get(lang));
+        let expiry_label = ui.label(UiText::Expiry.get(lang));
         ui.horizontal_wrapped(|ui| {
             let mut choice = self.expiry;
-            ui.selectable_value(&mut choice, ExpiryChoice::None, T::ExpiryNone.get(lang))
-                .labelled_by(expiry_label.id);
+            ui.selectable_value(
+                &mut choice,
+                ExpiryChoice::None,
+                UiText::ExpiryNone.get(lang),
+            )
+            .labelled_by(expiry_label.id);
             for p in ExpiryPreset::ALL {
                 ui.selectable_value(&mut choice, ExpiryChoice::In(p), p.label().get(lang));
             }
-            ui.selectable_value(&mut choice, ExpiryChoice::Custom, T::ExpiryCustom.get(lang));
+            ui.selectable_value(
+                &mut choice,
+                ExpiryChoice::Custom,
+                UiText::ExpiryCustom.get(lang),
+            );
             if choice != self.expiry {
                 if choice == ExpiryChoice::Custom && self.expiry_date.is_empty() {
                     // Start from an hour ahead, in local time.
@@ -635,21 +645,24 @@ impl NewLinkForm {
                 let today = cx.zone.date_of(cx.now);
                 let typed_day = NaiveDate::parse_from_str(self.expiry_date.trim(), "%Y-%m-%d").ok();
                 ui.horizontal(|ui| {
-                    let d = ui.label(T::ExpiryDate.get(lang));
+                    let d = ui.label(UiText::ExpiryDate.get(lang));
                     let rd = ui
                         .add(egui::TextEdit::singleline(&mut self.expiry_date).desired_width(110.0))
                         .labelled_by(d.id);
-                    let t = ui.label(T::ExpiryTime.get(lang));
+                    let t = ui.label(UiText::ExpiryTime.get(lang));
                     let rt = ui
                         .add(egui::TextEdit::singleline(&mut self.expiry_time).desired_width(60.0))
                         .labelled_by(t.id);
                     self.touched.track(&rd, Field::ExpiryDate);
                     self.touched.track(&rt, Field::ExpiryDate);
                     let mut open = self.calendar.is_some();
-                    if ui.toggle_value(&mut open, T::Calendar.get(lang)).changed() {
+                    if ui
+                        .toggle_value(&mut open, UiText::Calendar.get(lang))
+                        .changed()
+                    {
                         self.calendar = open.then(|| typed_day.unwrap_or(today));
                     }
-                    widgets::hint_ui(ui, &cx.palette, T::ExpiryLocal.get(lang));
+                    widgets::hint_ui(ui, &cx.palette, UiText::ExpiryLocal.get(lang));
                 });
                 if let Some(month) = &mut self.calendar
                     && let Some(day) = calendar::calendar_ui(ui, month, typed_day, today, lang)
@@ -658,7 +671,7 @@ impl NewLinkForm {
                     self.calendar = None;
                 }
                 if !expiry_readable {
-                    widgets::error_text_ui(ui, &cx.palette, T::ExpiryBadDate.get(lang));
+                    widgets::error_text_ui(ui, &cx.palette, UiText::ExpiryBadDate.get(lang));
                 }
             }
             ExpiryChoice::In(_) => {
@@ -675,10 +688,10 @@ impl NewLinkForm {
         // Installments.
         ui.checkbox(
             &mut self.draft.enable_installment,
-            T::EnableInstallment.get(lang),
+            UiText::EnableInstallment.get(lang),
         );
         if self.draft.enable_installment {
-            let counts_label = ui.label(T::AllowedCounts.get(lang));
+            let counts_label = ui.label(UiText::AllowedCounts.get(lang));
             ui.horizontal_wrapped(|ui| {
                 for (i, on) in self.counts.iter_mut().enumerate() {
                     let r = ui.toggle_value(on, (i + 1).to_string());
@@ -693,7 +706,7 @@ impl NewLinkForm {
         failed_checks_ui(ui, cx, figures, &[Check::InstallmentsShape]);
         ui.checkbox(
             &mut self.draft.allow_partial_payment,
-            T::PartialPayment.get(lang),
+            UiText::PartialPayment.get(lang),
         );
         ui.add_space(theme::SPACE_S);
         let label = Field::CartAmount.label(lang);
@@ -714,55 +727,63 @@ impl NewLinkForm {
         let lang = cx.lang;
         let fields = [Field::Email, Field::PhoneCountryCode, Field::PhoneNumber];
         let must_show = fields.iter().any(|f| self.touched.has_error(errors, f));
-        Self::folded_group_ui(ui, T::PayerGroup.get(lang), "link-payer", must_show, |ui| {
-            ui.checkbox(
-                &mut self.draft.contact_required,
-                T::ContactRequired.get(lang),
-            );
-            ui.horizontal_top(|ui| {
-                ui.vertical(|ui| {
-                    let spec = widgets::FormField::new(Field::Email, T::Email.get(lang))
-                        .width(theme::field_width_ui(ui, 26));
-                    widgets::form_field_ui(
-                        ui,
-                        cx,
-                        &mut self.touched,
-                        errors,
-                        spec,
-                        &mut self.draft.email,
-                    );
+        Self::folded_group_ui(
+            ui,
+            UiText::PayerGroup.get(lang),
+            "link-payer",
+            must_show,
+            |ui| {
+                ui.checkbox(
+                    &mut self.draft.contact_required,
+                    UiText::ContactRequired.get(lang),
+                );
+                ui.horizontal_top(|ui| {
+                    ui.vertical(|ui| {
+                        let spec = widgets::FormField::new(Field::Email, UiText::Email.get(lang))
+                            .width(theme::field_width_ui(ui, 26));
+                        widgets::form_field_ui(
+                            ui,
+                            cx,
+                            &mut self.touched,
+                            errors,
+                            spec,
+                            &mut self.draft.email,
+                        );
+                    });
+                    ui.vertical(|ui| {
+                        let spec = widgets::FormField::new(
+                            Field::PhoneCountryCode,
+                            UiText::PhoneCountryCode.get(lang),
+                        )
+                        .width(theme::field_width_with_hint_ui(ui, 4, "+90"))
+                        .hint("+90");
+                        widgets::form_field_ui(
+                            ui,
+                            cx,
+                            &mut self.touched,
+                            errors,
+                            spec,
+                            &mut self.draft.phone_country_code,
+                        );
+                    });
+                    ui.vertical(|ui| {
+                        let spec = widgets::FormField::new(
+                            Field::PhoneNumber,
+                            UiText::PhoneNumber.get(lang),
+                        )
+                        .width(theme::field_width_ui(ui, 14));
+                        widgets::form_field_ui(
+                            ui,
+                            cx,
+                            &mut self.touched,
+                            errors,
+                            spec,
+                            &mut self.draft.phone_number,
+                        );
+                    });
                 });
-                ui.vertical(|ui| {
-                    let spec = widgets::FormField::new(
-                        Field::PhoneCountryCode,
-                        T::PhoneCountryCode.get(lang),
-                    )
-                    .width(theme::field_width_with_hint_ui(ui, 4, "+90"))
-                    .hint("+90");
-                    widgets::form_field_ui(
-                        ui,
-                        cx,
-                        &mut self.touched,
-                        errors,
-                        spec,
-                        &mut self.draft.phone_country_code,
-                    );
-                });
-                ui.vertical(|ui| {
-                    let spec =
-                        widgets::FormField::new(Field::PhoneNumber, T::PhoneNumber.get(lang))
-                            .width(theme::field_width_ui(ui, 14));
-                    widgets::form_field_ui(
-                        ui,
-                        cx,
-                        &mut self.touched,
-                        errors,
-                        spec,
-                        &mut self.draft.phone_number,
-                    );
-                });
-            });
-        });
+            },
+        );
     }
 
     fn items_ui(
@@ -811,10 +832,10 @@ impl NewLinkForm {
         }
 
         ui.horizontal(|ui| {
-            if ui.button(T::AddFreeItem.get(lang)).clicked() {
+            if ui.button(UiText::AddFreeItem.get(lang)).clicked() {
                 self.add_free_row(self.draft.items.len());
             }
-            widgets::toggle_button_ui(ui, &mut self.picker_open, T::AddCatalogItem.get(lang));
+            widgets::toggle_button_ui(ui, &mut self.picker_open, UiText::AddCatalogItem.get(lang));
         });
         if self.picker_open {
             self.picker_ui(ui, cx);
@@ -828,12 +849,12 @@ impl NewLinkForm {
                     Some(total) => {
                         ui.label(format!(
                             "{}: {}",
-                            T::ItemsTotal.get(lang),
+                            UiText::ItemsTotal.get(lang),
                             format_amount(total, currency, lang)
                         ));
                     }
                     None => {
-                        widgets::hint_ui(ui, &cx.palette, T::TotalUnknown.get(lang));
+                        widgets::hint_ui(ui, &cx.palette, UiText::TotalUnknown.get(lang));
                     }
                 }
                 if let Some(amount) = figures.amount {
@@ -844,12 +865,12 @@ impl NewLinkForm {
                     ));
                 }
                 if figures.totals_match {
-                    ui.label(RichText::new(T::TotalsMatch.get(lang)).color(cx.palette.ok));
+                    ui.label(RichText::new(UiText::TotalsMatch.get(lang)).color(cx.palette.ok));
                 } else if let Some(diff) = figures.difference {
                     ui.label(
                         RichText::new(format!(
                             "{}: {}",
-                            T::TotalsDiffer.get(lang),
+                            UiText::TotalsDiffer.get(lang),
                             format_amount(diff, currency, lang)
                         ))
                         .color(cx.palette.error),
@@ -857,7 +878,7 @@ impl NewLinkForm {
                 }
                 if figures.items_total.is_some()
                     && !figures.totals_match
-                    && ui.button(T::UseItemsTotal.get(lang)).clicked()
+                    && ui.button(UiText::UseItemsTotal.get(lang)).clicked()
                 {
                     let ctx = LinkContext {
                         now: cx.now,
@@ -887,7 +908,7 @@ impl NewLinkForm {
     fn scan_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
         let lang = cx.lang;
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label(RichText::new(T::ScanBarcode.get(lang)).strong());
+            let label = ui.label(RichText::new(UiText::ScanBarcode.get(lang)).strong());
             let mut output = egui::TextEdit::singleline(&mut self.scan)
                 .desired_width(220.0)
                 .char_limit(32)
@@ -914,15 +935,15 @@ impl NewLinkForm {
                 // The totals above were drawn before the scan.
                 ui.ctx().request_repaint();
             }
-            widgets::hint_ui(ui, &cx.palette, T::ScanHint.get(lang));
+            widgets::hint_ui(ui, &cx.palette, UiText::ScanHint.get(lang));
         });
         match &self.scan_note {
             Some(ScanNote::Added { name, quantity }) => {
                 ui.label(
                     RichText::new(format!(
                         "✓ {} {name} · {} {quantity}",
-                        T::ScanAdded.get(lang),
-                        T::Quantity.get(lang)
+                        UiText::ScanAdded.get(lang),
+                        UiText::Quantity.get(lang)
                     ))
                     .color(cx.palette.ok),
                 );
@@ -931,22 +952,26 @@ impl NewLinkForm {
                 widgets::error_text_ui(
                     ui,
                     &cx.palette,
-                    format!("{} {code}", T::ScanUnknown.get(lang)),
+                    format!("{} {code}", UiText::ScanUnknown.get(lang)),
                 );
-                widgets::hint_ui(ui, &cx.palette, T::ScanUnknownHint.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::ScanUnknownHint.get(lang));
             }
             Some(ScanNote::Invalid { text, error }) => {
                 widgets::error_text_ui(
                     ui,
                     &cx.palette,
-                    format!("{} {text}: {}", T::Barcode.get(lang), error.message(lang)),
+                    format!(
+                        "{} {text}: {}",
+                        UiText::Barcode.get(lang),
+                        error.message(lang)
+                    ),
                 );
             }
             Some(ScanNote::Quantity(e)) => {
                 widgets::error_text_ui(
                     ui,
                     &cx.palette,
-                    format!("{} {}", e.message(lang), T::ScanFixFirst.get(lang)),
+                    format!("{} {}", e.message(lang), UiText::ScanFixFirst.get(lang)),
                 );
             }
             None => {}
@@ -1034,7 +1059,7 @@ impl NewLinkForm {
         let lang = cx.lang;
         let currency = self.draft.currency;
         let n = row + 1;
-        let named = |t: T| format!("{}, {} {n}", t.get(lang), T::RowWord.get(lang));
+        let named = |t: UiText| format!("{}, {} {n}", t.get(lang), UiText::RowWord.get(lang));
         let err = |f: ItemField| self.item_errors(lang, errors, row, f);
         let (variant_err, name_err, price_err, qty_err, note_err) = (
             err(ItemField::Variant),
@@ -1065,20 +1090,20 @@ impl NewLinkForm {
                     if v.currency != currency {
                         widgets::badge_ui(
                             ui,
-                            format!("{} ({})", T::OtherCurrency.get(lang), v.currency),
+                            format!("{} ({})", UiText::OtherCurrency.get(lang), v.currency),
                             palette.status(&crate::domain::LinkStatus::Rejected),
                         );
                     }
                 } else {
                     ui.label(variant_id.as_str());
-                    widgets::hint_ui(ui, palette, T::UnknownVariant.get(lang));
+                    widgets::hint_ui(ui, palette, UiText::UnknownVariant.get(lang));
                 }
                 widgets::error_lines_ui(ui, palette, variant_err.iter().map(String::as_str));
             }
             ItemKind::Free { name, .. } => {
                 let r = ui
                     .add(egui::TextEdit::singleline(name).desired_width(f32::INFINITY))
-                    .accessible_name(named(T::ItemName));
+                    .accessible_name(named(UiText::ItemName));
                 if focus_here {
                     r.request_focus();
                 }
@@ -1112,7 +1137,7 @@ impl NewLinkForm {
                         .align(egui::Align2::RIGHT_TOP)
                         .hint_text("1"),
                 )
-                .accessible_name(named(T::Quantity));
+                .accessible_name(named(UiText::Quantity));
             if r.has_focus() {
                 if qty_focus != Some(row) {
                     select_all(ui, &item.quantity);
@@ -1140,7 +1165,7 @@ impl NewLinkForm {
                                 .desired_width(f32::INFINITY)
                                 .align(egui::Align2::RIGHT_TOP),
                         )
-                        .accessible_name(named(T::UnitPrice));
+                        .accessible_name(named(UiText::UnitPrice));
                     track(ui, &r, ItemField::UnitPrice);
                     widgets::error_lines_ui(ui, palette, price_err.iter().map(String::as_str));
                 }
@@ -1158,25 +1183,36 @@ impl NewLinkForm {
             if let ItemKind::Free { note, .. } = &mut item.kind {
                 let r = ui
                     .add(egui::TextEdit::singleline(note).desired_width(f32::INFINITY))
-                    .accessible_name(named(T::Note));
+                    .accessible_name(named(UiText::Note));
                 track(ui, &r, ItemField::Note);
                 widgets::error_lines_ui(ui, palette, note_err.iter().map(String::as_str));
             }
         });
 
         ui.horizontal(|ui| {
-            if icon_button_ui(ui, "▲", &named(T::MoveUp), row > 0).clicked() {
+            if icon_button_ui(ui, "▲", &named(UiText::MoveUp), row > 0).clicked() {
                 action = Some(RowAction::Up(row));
             }
-            if icon_button_ui(ui, "▼", &named(T::MoveDown), row + 1 < rows).clicked() {
+            if icon_button_ui(ui, "▼", &named(UiText::MoveDown), row + 1 < rows).clicked() {
                 action = Some(RowAction::Down(row));
             }
-            if icon_button_ui(ui, "❐", &format!("{} {n}", T::DuplicateRow.get(lang)), true)
-                .clicked()
+            if icon_button_ui(
+                ui,
+                "❐",
+                &format!("{} {n}", UiText::DuplicateRow.get(lang)),
+                true,
+            )
+            .clicked()
             {
                 action = Some(RowAction::Duplicate(row));
             }
-            if icon_button_ui(ui, "✖", &format!("{} {n}", T::RemoveRow.get(lang)), true).clicked()
+            if icon_button_ui(
+                ui,
+                "✖",
+                &format!("{} {n}", UiText::RemoveRow.get(lang)),
+                true,
+            )
+            .clicked()
             {
                 action = Some(RowAction::Remove(row));
             }
@@ -1196,21 +1232,21 @@ impl NewLinkForm {
     fn picker_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         egui::Frame::group(ui.style()).show(ui, |ui| {
-            let l = ui.label(T::CatalogSearch.get(lang));
+            let l = ui.label(UiText::CatalogSearch.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.catalog_search).desired_width(260.0))
                 .labelled_by(l.id);
             let typed = self.catalog_search.trim().to_owned();
             if !typed.is_empty()
                 && cx.catalog.variant(&typed).is_none()
                 && ui
-                    .button(format!("{} {typed}", T::AddVariantId.get(lang)))
+                    .button(format!("{} {typed}", UiText::AddVariantId.get(lang)))
                     .clicked()
             {
                 // A variant the local catalog does not know: the server prices it.
                 self.draft.items.push(ItemDraft::catalog(typed, "1"));
             }
             if cx.catalog.is_empty() {
-                widgets::hint_ui(ui, &cx.palette, T::CatalogEmpty.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::CatalogEmpty.get(lang));
                 return;
             }
             let needle = self.catalog_search.trim().to_lowercase();
@@ -1225,7 +1261,7 @@ impl NewLinkForm {
                 .collect();
             matches.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
             if matches.is_empty() {
-                widgets::hint_ui(ui, &cx.palette, T::CatalogNoMatch.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::CatalogNoMatch.get(lang));
             }
             let mut picked = None;
             egui::ScrollArea::vertical()
@@ -1239,7 +1275,7 @@ impl NewLinkForm {
                             format_amount(v.unit_price, v.currency, lang)
                         );
                         if v.currency != self.draft.currency {
-                            let _ = write!(text, "  ({})", T::OtherCurrency.get(lang));
+                            let _ = write!(text, "  ({})", UiText::OtherCurrency.get(lang));
                         }
                         if ui.button(text).clicked() {
                             picked = Some(v.id.clone());
@@ -1263,11 +1299,15 @@ impl NewLinkForm {
             .map(|r| r.check.label(lang))
             .collect();
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(T::Checks.get(lang)).strong());
+            ui.label(RichText::new(UiText::Checks.get(lang)).strong());
             if !passed.is_empty() {
                 ui.label(
-                    RichText::new(format!("✓ {} {}", passed.len(), T::ChecksPassed.get(lang)))
-                        .color(cx.palette.ok),
+                    RichText::new(format!(
+                        "✓ {} {}",
+                        passed.len(),
+                        UiText::ChecksPassed.get(lang)
+                    ))
+                    .color(cx.palette.ok),
                 )
                 .on_hover_text(passed.join("\n"));
             }
@@ -1295,10 +1335,10 @@ impl NewLinkForm {
             ui.horizontal(|ui| {
                 ui.label(format!(
                     "{} {}",
-                    T::ServerExpects.get(lang),
+                    UiText::ServerExpects.get(lang),
                     format_amount(expected, self.draft.currency, lang)
                 ));
-                if ui.button(T::UseExpected.get(lang)).clicked() {
+                if ui.button(UiText::UseExpected.get(lang)).clicked() {
                     self.draft.expected_amount_fix(expected);
                     self.server_expected = None;
                     self.note = None;
@@ -1310,11 +1350,11 @@ impl NewLinkForm {
                 crate::ui::problem::problem_ui(ui, cx, problem);
             }
             Some(SendNote::Unknown(problem)) => {
-                ui.label(RichText::new(T::UnknownOutcome.get(lang)).color(cx.palette.warn));
+                ui.label(RichText::new(UiText::UnknownOutcome.get(lang)).color(cx.palette.warn));
                 crate::ui::problem::warning_ui(ui, cx, problem);
             }
             Some(SendNote::AlreadyPending) => {
-                ui.label(RichText::new(T::AlreadyPending.get(lang)).color(cx.palette.warn));
+                ui.label(RichText::new(UiText::AlreadyPending.get(lang)).color(cx.palette.warn));
             }
             None => {}
         }
@@ -1323,9 +1363,9 @@ impl NewLinkForm {
         let pressed = ui.input_mut(|i| i.consume_shortcut(&shortcut));
         let ready = validation.is_ok() && expiry_readable && !self.sending;
         let label = if self.sending {
-            T::Sending.get(lang)
+            UiText::Sending.get(lang)
         } else {
-            T::Create.get(lang)
+            UiText::Create.get(lang)
         };
         let button = ui.add_enabled(
             ready,
@@ -1345,15 +1385,19 @@ impl NewLinkForm {
                         .map(|e| e.message(lang))
                         .unwrap_or_default();
                     if errors.len() > 1 {
-                        let _ =
-                            write!(text, " (+{} {})", errors.len() - 1, T::MoreErrors.get(lang));
+                        let _ = write!(
+                            text,
+                            " (+{} {})",
+                            errors.len() - 1,
+                            UiText::MoreErrors.get(lang)
+                        );
                     }
                     text
                 }
-                Ok(_) => T::ExpiryBadDate.get(lang).to_owned(),
+                Ok(_) => UiText::ExpiryBadDate.get(lang).to_owned(),
             };
             ui.label(
-                RichText::new(format!("{} {reason}", T::CannotCreate.get(lang)))
+                RichText::new(format!("{} {reason}", UiText::CannotCreate.get(lang)))
                     .color(cx.palette.muted),
             );
         }
@@ -1461,21 +1505,21 @@ fn cell_ui<R>(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut
 /// The item table's one header row.
 fn header_ui(ui: &mut Ui, cols: Columns, lang: Lang) {
     ui.horizontal_top(|ui| {
-        let head = |t: T| RichText::new(t.get(lang)).strong();
+        let head = |t: UiText| RichText::new(t.get(lang)).strong();
         cell_ui(ui, cols.item, egui::Align::Min, |ui| {
-            ui.label(head(T::ItemColumn))
+            ui.label(head(UiText::ItemColumn))
         });
         cell_ui(ui, cols.qty, egui::Align::Max, |ui| {
-            ui.label(head(T::QtyColumn))
+            ui.label(head(UiText::QtyColumn))
         });
         cell_ui(ui, cols.price, egui::Align::Max, |ui| {
-            ui.label(head(T::UnitPrice))
+            ui.label(head(UiText::UnitPrice))
         });
         cell_ui(ui, cols.total, egui::Align::Max, |ui| {
-            ui.label(head(T::LineTotal))
+            ui.label(head(UiText::LineTotal))
         });
         cell_ui(ui, cols.note, egui::Align::Min, |ui| {
-            ui.label(head(T::Note))
+            ui.label(head(UiText::Note))
         });
     });
 }

@@ -14,7 +14,7 @@ use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::PendingCommand;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::widgets;
 
 /// The state of the Pending view.
@@ -48,16 +48,16 @@ impl PendingView {
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
-        ui.heading(T::NavPending.get(lang));
-        widgets::hint_ui(ui, &cx.palette, T::PendingExplained.get(lang));
+        ui.heading(UiText::NavPending.get(lang));
+        widgets::hint_ui(ui, &cx.palette, UiText::PendingExplained.get(lang));
         if let Some(note) = &self.note {
             crate::ui::problem::note_ui(ui, cx, note);
         }
         if cx.resend.running {
-            widgets::hint_ui(ui, &cx.palette, T::ResendingNow.get(lang));
+            widgets::hint_ui(ui, &cx.palette, UiText::ResendingNow.get(lang));
         }
         if self.rows.is_empty() {
-            ui.label(T::NoPending.get(lang));
+            ui.label(UiText::NoPending.get(lang));
             return;
         }
         egui::ScrollArea::vertical()
@@ -69,12 +69,12 @@ impl PendingView {
                     .num_columns(8)
                     .show(ui, |ui| {
                         for h in [
-                            T::OrderNumber,
-                            T::Amount,
-                            T::State,
-                            T::Attempts,
-                            T::LastError,
-                            T::Age,
+                            UiText::OrderNumber,
+                            UiText::Amount,
+                            UiText::State,
+                            UiText::Attempts,
+                            UiText::LastError,
+                            UiText::Age,
                         ] {
                             ui.label(RichText::new(h.get(lang)).strong());
                         }
@@ -101,7 +101,7 @@ impl PendingView {
                             let text = state_text(shown_state, lang);
                             if stale {
                                 ui.label(RichText::new(text).color(cx.palette.warn))
-                                    .on_hover_text(T::StaleExplained.get(lang));
+                                    .on_hover_text(UiText::StaleExplained.get(lang));
                             } else {
                                 ui.label(text);
                             }
@@ -114,9 +114,11 @@ impl PendingView {
                             let busy = self.busy.contains(&key);
                             let open =
                                 matches!(row.state, JournalState::Pending | JournalState::Stale);
-                            let retry = ui
-                                .add_enabled(open && !busy, egui::Button::new(T::Retry.get(lang)));
-                            let label = format!("{} {order}", T::Retry.get(lang));
+                            let retry = ui.add_enabled(
+                                open && !busy,
+                                egui::Button::new(UiText::Retry.get(lang)),
+                            );
+                            let label = format!("{} {order}", UiText::Retry.get(lang));
                             retry.widget_info(|| {
                                 egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
                             });
@@ -134,9 +136,9 @@ impl PendingView {
                             }
                             let abandon = ui.add_enabled(
                                 open && !busy,
-                                egui::Button::new(T::Abandon.get(lang)),
+                                egui::Button::new(UiText::Abandon.get(lang)),
                             );
-                            let label = format!("{} {order}", T::Abandon.get(lang));
+                            let label = format!("{} {order}", UiText::Abandon.get(lang));
                             abandon.widget_info(|| {
                                 egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
                             });
@@ -149,7 +151,9 @@ impl PendingView {
                     });
                 if self.rows.iter().any(|r| is_stale(r, cx.now)) {
                     ui.add_space(6.0);
-                    ui.label(RichText::new(T::StaleExplained.get(lang)).color(cx.palette.warn));
+                    ui.label(
+                        RichText::new(UiText::StaleExplained.get(lang)).color(cx.palette.warn),
+                    );
                 }
             });
         self.confirm_stale_ui(ui, cx);
@@ -178,18 +182,18 @@ impl PendingView {
             egui::Modal::new(egui::Id::unique("stale-retry-confirm")).show(ui.ctx(), |ui| {
                 ui.set_max_width(460.0);
                 ui.label(
-                    RichText::new(T::StaleConfirmTitle.get(lang))
+                    RichText::new(UiText::StaleConfirmTitle.get(lang))
                         .strong()
                         .color(cx.palette.warn),
                 );
                 ui.label(RichText::new(format!("{order}   {amount}   ({age})")).monospace());
-                ui.label(T::StaleConfirm.get(lang));
+                ui.label(UiText::StaleConfirm.get(lang));
                 ui.add_space(8.0);
                 ui.horizontal(|ui| {
-                    if ui.button(T::SendAnyway.get(lang)).clicked() {
+                    if ui.button(UiText::SendAnyway.get(lang)).clicked() {
                         answer = Some(true);
                     }
-                    if ui.button(T::CancelDialog.get(lang)).clicked() {
+                    if ui.button(UiText::CancelDialog.get(lang)).clicked() {
                         answer = Some(false);
                     }
                 });
@@ -218,12 +222,12 @@ pub fn is_stale(row: &JournalRow, now: DateTime<Utc>) -> bool {
 /// A journal state as people read it.
 pub fn state_text(state: JournalState, lang: Lang) -> &'static str {
     match state {
-        JournalState::Pending => T::StatePending,
-        JournalState::Stale => T::StateStale,
-        JournalState::Failed => T::StateFailed,
-        JournalState::Conflict => T::StateConflict,
-        JournalState::Completed => T::StateCompleted,
-        JournalState::Abandoned => T::StateAbandoned,
+        JournalState::Pending => UiText::StatePending,
+        JournalState::Stale => UiText::StateStale,
+        JournalState::Failed => UiText::StateFailed,
+        JournalState::Conflict => UiText::StateConflict,
+        JournalState::Completed => UiText::StateCompleted,
+        JournalState::Abandoned => UiText::StateAbandoned,
     }
     .get(lang)
 }

@@ -13,7 +13,7 @@ use crate::lang::Lang;
 use crate::service::DeskError;
 use crate::service::create::CreateError;
 use crate::ui::ViewCtx;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// An error to show: the sentence, and the detail behind the fold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,10 +66,10 @@ impl Problem {
         match e {
             CallError::Api(api) => Self::of_api(api, lang),
             CallError::Redirected { .. } => {
-                Self::with_detail(T::Redirected.get(lang), e.to_string())
+                Self::with_detail(UiText::Redirected.get(lang), e.to_string())
             }
             CallError::Malformed { .. } => {
-                Self::with_detail(T::Unreadable.get(lang), e.to_string())
+                Self::with_detail(UiText::Unreadable.get(lang), e.to_string())
             }
             CallError::Transport { .. }
             | CallError::TooLarge { .. }
@@ -90,10 +90,18 @@ impl Problem {
             | DeskError::NoSecret(_)
             | DeskError::NoLink(_)
             | DeskError::SandboxElsewhere(_) => Self::plain(e.sentence(lang)),
-            DeskError::Store(_) => Self::with_detail(T::LocalDataFailed.get(lang), e.to_string()),
-            DeskError::Secret(_) => Self::with_detail(T::KeyringFailed.get(lang), e.to_string()),
-            DeskError::Client(_) => Self::with_detail(T::BadServerAddress.get(lang), e.to_string()),
-            DeskError::Sandbox(_) => Self::with_detail(T::SandboxFailed.get(lang), e.to_string()),
+            DeskError::Store(_) => {
+                Self::with_detail(UiText::LocalDataFailed.get(lang), e.to_string())
+            }
+            DeskError::Secret(_) => {
+                Self::with_detail(UiText::KeyringFailed.get(lang), e.to_string())
+            }
+            DeskError::Client(_) => {
+                Self::with_detail(UiText::BadServerAddress.get(lang), e.to_string())
+            }
+            DeskError::Sandbox(_) => {
+                Self::with_detail(UiText::SandboxFailed.get(lang), e.to_string())
+            }
         }
     }
 
@@ -104,7 +112,7 @@ impl Problem {
             CreateError::Unknown { error, .. } => {
                 let call = Self::of_call(error, lang);
                 Self::with_detail(
-                    format!("{} {}", call.sentence, T::KeptInPending.get(lang)),
+                    format!("{} {}", call.sentence, UiText::KeptInPending.get(lang)),
                     e.to_string(),
                 )
             }
@@ -177,7 +185,7 @@ pub fn warning_ui(ui: &mut Ui, cx: &ViewCtx<'_>, problem: &Problem) {
 fn sentence_and_details_ui(ui: &mut Ui, cx: &ViewCtx<'_>, problem: &Problem, color: Color32) {
     ui.label(RichText::new(&problem.sentence).color(color));
     if let Some(detail) = &problem.detail {
-        egui::CollapsingHeader::new(T::Details.get(cx.lang))
+        egui::CollapsingHeader::new(UiText::Details.get(cx.lang))
             .id_salt(("problem-details", &problem.sentence, detail))
             .default_open(false)
             .show(ui, |ui| {

@@ -17,7 +17,7 @@ use crate::store::{CurrencyReport, DayReport, Total};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::ReportCommand;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::widgets;
 
 /// Width of one currency card, in points.
@@ -92,9 +92,9 @@ impl ReportView {
     }
 
     /// The days typed, or the sentence saying what is wrong with them.
-    fn days(&self) -> Result<(NaiveDate, NaiveDate), T> {
+    fn days(&self) -> Result<(NaiveDate, NaiveDate), UiText> {
         let parse =
-            |t: &str| NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| T::BadDay);
+            |t: &str| NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| UiText::BadDay);
         let first = parse(&self.first_text)?;
         let last = if self.last_text.trim().is_empty() {
             first
@@ -102,7 +102,7 @@ impl ReportView {
             parse(&self.last_text)?
         };
         if last < first {
-            return Err(T::DaysBackwards);
+            return Err(UiText::DaysBackwards);
         }
         Ok((first, last))
     }
@@ -119,19 +119,19 @@ impl ReportView {
         if self.first_text.is_empty() && self.last_text.is_empty() {
             self.set_days(today, today);
         }
-        ui.heading(T::NavReport.get(lang));
+        ui.heading(UiText::NavReport.get(lang));
         let days = self.days();
         ui.horizontal_wrapped(|ui| {
-            let l = ui.label(T::FirstDay.get(lang));
+            let l = ui.label(UiText::FirstDay.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.first_text).desired_width(110.0))
                 .labelled_by(l.id);
-            let l = ui.label(T::LastDay.get(lang));
+            let l = ui.label(UiText::LastDay.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.last_text).desired_width(110.0))
                 .labelled_by(l.id);
             ui.separator();
             let (back, forward) = match days {
-                Ok((a, b)) if a != b => (T::PreviousPeriod, T::NextPeriod),
-                _ => (T::PreviousDay, T::NextDay),
+                Ok((a, b)) if a != b => (UiText::PreviousPeriod, UiText::NextPeriod),
+                _ => (UiText::PreviousDay, UiText::NextDay),
             };
             let shift = |d: (NaiveDate, NaiveDate), sign: i64| {
                 let len = (d.1 - d.0).num_days() + 1;
@@ -146,7 +146,7 @@ impl ReportView {
                 let (a, b) = shift(d, -1);
                 self.set_days(a, b);
             }
-            if ui.button(T::Today.get(lang)).clicked() {
+            if ui.button(UiText::Today.get(lang)).clicked() {
                 self.set_days(today, today);
             }
             if ui
@@ -158,7 +158,7 @@ impl ReportView {
                 self.set_days(a, b);
             }
             if ui
-                .add_enabled(!self.loading, egui::Button::new(T::Refresh.get(lang)))
+                .add_enabled(!self.loading, egui::Button::new(UiText::Refresh.get(lang)))
                 .clicked()
             {
                 self.invalidate();
@@ -192,25 +192,25 @@ impl ReportView {
             &cx.palette,
             &format!(
                 "{}{offset}. {}",
-                T::LocalDays.get(lang),
-                T::ReportSource.get(lang)
+                UiText::LocalDays.get(lang),
+                UiText::ReportSource.get(lang)
             ),
         );
         ui.add_space(6.0);
         if let Some(e) = &self.error {
             let problem = crate::ui::problem::Problem {
-                sentence: format!("{} {}", T::ReportFailed.get(lang), e.sentence),
+                sentence: format!("{} {}", UiText::ReportFailed.get(lang), e.sentence),
                 detail: e.detail.clone(),
             };
             crate::ui::problem::problem_ui(ui, cx, &problem);
             return;
         }
         let Some(report) = &self.report else {
-            widgets::hint_ui(ui, &cx.palette, T::Loading.get(lang));
+            widgets::hint_ui(ui, &cx.palette, UiText::Loading.get(lang));
             return;
         };
         if report.currencies.is_empty() {
-            ui.label(RichText::new(T::ReportEmpty.get(lang)).size(16.0));
+            ui.label(RichText::new(UiText::ReportEmpty.get(lang)).size(16.0));
             return;
         }
         egui::ScrollArea::vertical()
@@ -241,12 +241,12 @@ impl ReportView {
             .collect();
         ui.horizontal(|ui| {
             ui.label(
-                RichText::new(T::CollectedPerHour.get(lang))
+                RichText::new(UiText::CollectedPerHour.get(lang))
                     .strong()
                     .size(16.0),
             );
             if with_money.len() > 1 {
-                let l = ui.label(T::Currency.get(lang));
+                let l = ui.label(UiText::Currency.get(lang));
                 let shown = self.chart.map(Currency::as_str).unwrap_or_default();
                 let combo = egui::ComboBox::from_id_salt("report-chart-currency")
                     .selected_text(shown)
@@ -267,7 +267,7 @@ impl ReportView {
             .find(|c| Some(c.currency) == self.chart)
             .or(with_money.first())
         else {
-            widgets::hint_ui(ui, &cx.palette, T::NothingCollected.get(lang));
+            widgets::hint_ui(ui, &cx.palette, UiText::NothingCollected.get(lang));
             return;
         };
         let currency = shown.currency;
@@ -302,7 +302,7 @@ impl ReportView {
             .include_x(-0.6)
             .include_x(23.6)
             .include_y(0.0)
-            .x_axis_label(T::Hour.get(lang))
+            .x_axis_label(UiText::Hour.get(lang))
             // A mark at every hour of the day, whatever the width.
             .x_grid_spacer(|_| {
                 (0..24)
@@ -338,7 +338,7 @@ impl ReportView {
             })
             .show(ui, |p| {
                 p.bar_chart(
-                    BarChart::new(T::Collected.get(lang), bars)
+                    BarChart::new(UiText::Collected.get(lang), bars)
                         .color(color)
                         .element_formatter(Box::new(|bar, _| bar.name.clone())),
                 );
@@ -349,9 +349,13 @@ impl ReportView {
         let Some(report) = &self.report else {
             return;
         };
-        ui.label(RichText::new(T::BestSelling.get(lang)).strong().size(16.0));
+        ui.label(
+            RichText::new(UiText::BestSelling.get(lang))
+                .strong()
+                .size(16.0),
+        );
         if report.top_items.is_empty() {
-            ui.label(T::NoItemsSold.get(lang));
+            ui.label(UiText::NoItemsSold.get(lang));
             return;
         }
         egui::Grid::new("report-items")
@@ -359,9 +363,9 @@ impl ReportView {
             .striped(true)
             .spacing([24.0, 6.0])
             .show(ui, |ui| {
-                ui.label(RichText::new(T::ItemName.get(lang)).strong());
-                right_ui(ui, 70.0, RichText::new(T::Quantity.get(lang)).strong());
-                right_ui(ui, 110.0, RichText::new(T::Total.get(lang)).strong());
+                ui.label(RichText::new(UiText::ItemName.get(lang)).strong());
+                right_ui(ui, 70.0, RichText::new(UiText::Quantity.get(lang)).strong());
+                right_ui(ui, 110.0, RichText::new(UiText::Total.get(lang)).strong());
                 ui.end_row();
                 for item in &report.top_items {
                     ui.label(item.name.as_str());
@@ -372,7 +376,7 @@ impl ReportView {
                             right_ui(ui, 110.0, text);
                         }
                         None => {
-                            right_ui(ui, 110.0, "—").on_hover_text(T::PriceUnknown.get(lang));
+                            right_ui(ui, 110.0, "—").on_hover_text(UiText::PriceUnknown.get(lang));
                         }
                     }
                     ui.end_row();
@@ -407,9 +411,13 @@ fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
             ui.vertical(|ui| {
                 ui.label(RichText::new(c.currency.as_str()).strong().size(15.0));
                 ui.label(
-                    RichText::new(format!("{} {}", T::Collected.get(lang), money(c.collected)))
-                        .strong()
-                        .size(22.0),
+                    RichText::new(format!(
+                        "{} {}",
+                        UiText::Collected.get(lang),
+                        money(c.collected)
+                    ))
+                    .strong()
+                    .size(22.0),
                 );
                 ui.add_space(6.0);
                 egui::Grid::new(("report-card", c.currency.as_str()))
@@ -417,24 +425,24 @@ fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
                     .min_col_width(40.0)
                     .spacing([16.0, 5.0])
                     .show(ui, |ui| {
-                        let mut row = |label: T, count: usize, sum: Option<Total>| {
+                        let mut row = |label: UiText, count: usize, sum: Option<Total>| {
                             ui.label(label.get(lang));
                             right_ui(ui, 40.0, RichText::new(count.to_string()).strong());
                             right_ui(ui, 110.0, sum.map(money).unwrap_or_default());
                             ui.end_row();
                         };
-                        row(T::LinksCreated, c.created, None);
-                        row(T::PaidInFull, c.paid.count, Some(c.paid.sum));
+                        row(UiText::LinksCreated, c.created, None);
+                        row(UiText::PaidInFull, c.paid.count, Some(c.paid.sum));
                         row(
-                            T::PartiallyPaid,
+                            UiText::PartiallyPaid,
                             c.partially_paid.count,
                             Some(c.partially_paid.sum),
                         );
-                        row(T::StillPending, c.pending, None);
-                        row(T::StatusExpired, c.expired, None);
-                        row(T::StatusCancelled, c.cancelled, None);
+                        row(UiText::StillPending, c.pending, None);
+                        row(UiText::StatusExpired, c.expired, None);
+                        row(UiText::StatusCancelled, c.cancelled, None);
                         if c.other > 0 {
-                            row(T::OtherStatuses, c.other, None);
+                            row(UiText::OtherStatuses, c.other, None);
                         }
                     });
             });

@@ -15,7 +15,7 @@ use crate::store::{DEFAULT_ORDER_PREFIX, Profile};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::ProfilesCommand;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::widgets;
 
 /// Whether a profile's secret is stored.
@@ -84,15 +84,19 @@ impl ProfileForm {
         p.is_sandbox = self.sandbox;
         let limit = self.amount_limit.trim();
         if !limit.is_empty() {
-            p.amount_limit = Some(
-                parse_amount(limit, Currency::Try)
-                    .map_err(|e| format!("{}: {}", T::AmountLimit.get(lang), e.message(lang)))?,
-            );
+            p.amount_limit =
+                Some(parse_amount(limit, Currency::Try).map_err(|e| {
+                    format!("{}: {}", UiText::AmountLimit.get(lang), e.message(lang))
+                })?);
         }
         let items = self.max_items.trim();
         if !items.is_empty() {
             p.max_items = Some(items.parse().map_err(|_| {
-                format!("{}: {}", T::MaxItems.get(lang), T::InvalidLimit.get(lang))
+                format!(
+                    "{}: {}",
+                    UiText::MaxItems.get(lang),
+                    UiText::InvalidLimit.get(lang)
+                )
             })?);
         }
         Ok(p)
@@ -121,9 +125,9 @@ impl SettingsView {
     pub fn alerts_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, sound: &mut bool) {
         let lang = cx.lang;
         ui.separator();
-        ui.label(RichText::new(T::Alerts.get(lang)).strong());
-        widgets::hint_ui(ui, &cx.palette, T::AlertsExplained.get(lang));
-        ui.checkbox(sound, T::AlertSound.get(lang));
+        ui.label(RichText::new(UiText::Alerts.get(lang)).strong());
+        widgets::hint_ui(ui, &cx.palette, UiText::AlertsExplained.get(lang));
+        ui.checkbox(sound, UiText::AlertSound.get(lang));
     }
 
     /// Draws the view. `current` is the profile in use, `merchant` the shop name shown on the
@@ -139,11 +143,11 @@ impl SettingsView {
         paper: &mut Paper,
     ) {
         let lang = cx.lang;
-        ui.heading(T::NavSettings.get(lang));
-        widgets::labelled_text_ui(ui, T::MerchantName.get(lang), merchant);
+        ui.heading(UiText::NavSettings.get(lang));
+        widgets::labelled_text_ui(ui, UiText::MerchantName.get(lang), merchant);
         paper_choice_ui(ui, lang, paper);
         ui.separator();
-        ui.label(RichText::new(T::Profiles.get(lang)).strong());
+        ui.label(RichText::new(UiText::Profiles.get(lang)).strong());
         let mut edit = None;
         egui::Grid::new("profiles")
             .striped(true)
@@ -161,8 +165,8 @@ impl SettingsView {
                     } else {
                         p.base_url.as_str()
                     });
-                    let edit_label = format!("{} {}", T::EditProfile.get(lang), p.name);
-                    let r = ui.button(T::EditProfile.get(lang));
+                    let edit_label = format!("{} {}", UiText::EditProfile.get(lang), p.name);
+                    let r = ui.button(UiText::EditProfile.get(lang));
                     r.widget_info(|| {
                         egui::WidgetInfo::labeled(egui::Role::Button, true, &edit_label)
                     });
@@ -178,8 +182,8 @@ impl SettingsView {
                     if p.name == current {
                         ui.label("");
                     } else {
-                        let use_label = format!("{} {}", T::UseProfile.get(lang), p.name);
-                        let r = ui.button(T::UseProfile.get(lang));
+                        let use_label = format!("{} {}", UiText::UseProfile.get(lang), p.name);
+                        let r = ui.button(UiText::UseProfile.get(lang));
                         r.widget_info(|| {
                             egui::WidgetInfo::labeled(egui::Role::Button, true, &use_label)
                         });
@@ -196,7 +200,7 @@ impl SettingsView {
             self.secret = Zeroizing::new(String::new());
             self.form = Some(f);
         }
-        if ui.button(T::AddProfile.get(lang)).clicked() {
+        if ui.button(UiText::AddProfile.get(lang)).clicked() {
             self.secret = Zeroizing::new(String::new());
             self.form = Some(ProfileForm::blank());
         }
@@ -208,33 +212,36 @@ impl SettingsView {
         };
         ui.separator();
         if form.sandbox {
-            widgets::hint_ui(ui, &cx.palette, T::SandboxProfile.get(lang));
+            widgets::hint_ui(ui, &cx.palette, UiText::SandboxProfile.get(lang));
         }
         let title = if form.existing {
-            T::EditProfile
+            UiText::EditProfile
         } else {
-            T::AddProfile
+            UiText::AddProfile
         };
         ui.label(RichText::new(title.get(lang)).strong());
         ui.add_enabled_ui(!form.existing, |ui| {
-            widgets::labelled_text_ui(ui, T::ProfileName.get(lang), &mut form.name);
+            widgets::labelled_text_ui(ui, UiText::ProfileName.get(lang), &mut form.name);
         });
         ui.add_enabled_ui(!form.sandbox, |ui| {
-            widgets::labelled_text_ui(ui, T::BaseUrl.get(lang), &mut form.base_url);
-            widgets::labelled_text_ui(ui, T::ApiKeyId.get(lang), &mut form.api_key);
+            widgets::labelled_text_ui(ui, UiText::BaseUrl.get(lang), &mut form.base_url);
+            widgets::labelled_text_ui(ui, UiText::ApiKeyId.get(lang), &mut form.api_key);
         });
-        widgets::labelled_text_ui(ui, T::AmountLimit.get(lang), &mut form.amount_limit);
-        widgets::labelled_text_ui(ui, T::MaxItems.get(lang), &mut form.max_items);
-        widgets::labelled_text_ui(ui, T::OrderPrefix.get(lang), &mut form.order_prefix);
+        widgets::labelled_text_ui(ui, UiText::AmountLimit.get(lang), &mut form.amount_limit);
+        widgets::labelled_text_ui(ui, UiText::MaxItems.get(lang), &mut form.max_items);
+        widgets::labelled_text_ui(ui, UiText::OrderPrefix.get(lang), &mut form.order_prefix);
         let mut save = false;
         let mut remove = false;
         ui.horizontal(|ui| {
             save = ui
-                .add_enabled(!self.busy, egui::Button::new(T::Save.get(lang)))
+                .add_enabled(!self.busy, egui::Button::new(UiText::Save.get(lang)))
                 .clicked();
             if form.existing && !form.sandbox {
                 remove = ui
-                    .add_enabled(!self.busy, egui::Button::new(T::RemoveProfile.get(lang)))
+                    .add_enabled(
+                        !self.busy,
+                        egui::Button::new(UiText::RemoveProfile.get(lang)),
+                    )
                     .clicked();
             }
         });
@@ -265,27 +272,27 @@ impl SettingsView {
             return;
         }
         ui.separator();
-        ui.label(RichText::new(T::Secret.get(lang)).strong());
+        ui.label(RichText::new(UiText::Secret.get(lang)).strong());
         match self.secrets.get(&form.name) {
             Some(SecretStatus::Stored) => {
-                ui.label(RichText::new(T::SecretStored.get(lang)).color(cx.palette.ok));
+                ui.label(RichText::new(UiText::SecretStored.get(lang)).color(cx.palette.ok));
             }
             Some(SecretStatus::Missing) => {
-                ui.label(T::SecretMissing.get(lang));
+                ui.label(UiText::SecretMissing.get(lang));
             }
             Some(SecretStatus::NoKeyring(why)) => {
-                ui.label(RichText::new(T::NoKeyring.get(lang)).color(cx.palette.warn));
+                ui.label(RichText::new(UiText::NoKeyring.get(lang)).color(cx.palette.warn));
                 widgets::hint_ui(ui, &cx.palette, why);
             }
             Some(SecretStatus::Failed(why)) => {
                 ui.label(RichText::new(why.as_str()).color(cx.palette.error));
             }
             Some(SecretStatus::Checking) | None => {
-                widgets::hint_ui(ui, &cx.palette, T::Working.get(lang));
+                widgets::hint_ui(ui, &cx.palette, UiText::Working.get(lang));
             }
         }
         ui.horizontal(|ui| {
-            let l = ui.label(T::NewSecret.get(lang));
+            let l = ui.label(UiText::NewSecret.get(lang));
             let id = ui.make_persistent_id("profile-secret");
             let mut output = egui::TextEdit::singleline(&mut *self.secret)
                 .id(id)
@@ -297,7 +304,7 @@ impl SettingsView {
             output.state.store(ui.ctx(), id);
             let ready = !self.secret.trim().is_empty() && !self.busy;
             if ui
-                .add_enabled(ready, egui::Button::new(T::StoreSecret.get(lang)))
+                .add_enabled(ready, egui::Button::new(UiText::StoreSecret.get(lang)))
                 .clicked()
             {
                 let secret = std::mem::take(&mut self.secret);
@@ -317,11 +324,11 @@ impl SettingsView {
 /// The paper "Print slip" lays out for.
 fn paper_choice_ui(ui: &mut Ui, lang: Lang, paper: &mut Paper) {
     let name = |p: Paper| match p {
-        Paper::Roll80 => T::PaperRoll80.get(lang),
-        Paper::A6 => T::PaperA6.get(lang),
+        Paper::Roll80 => UiText::PaperRoll80.get(lang),
+        Paper::A6 => UiText::PaperA6.get(lang),
     };
     ui.horizontal(|ui| {
-        let l = ui.label(T::SlipPaper.get(lang));
+        let l = ui.label(UiText::SlipPaper.get(lang));
         let combo = egui::ComboBox::from_id_salt("slip-paper")
             .selected_text(name(*paper))
             .show_ui(ui, |ui| {

@@ -1,6 +1,6 @@
 //! Every fixed sentence of the desktop app, in Turkish and English.
 //!
-//! Views never spell a sentence inline: they name a [`T`] and ask it for the current language.
+//! Views never spell a sentence inline: they name a [`UiText`] and ask it for the current language.
 //! The catalogue is declared with [`crate::sentences!`], like every other catalogue of
 //! paydesk, so the language tests walk it (both languages present, placeholders matching,
 //! every glyph drawable), and a missing translation is a compile error, not a surprise at the
@@ -9,7 +9,7 @@
 
 crate::sentences! {
     /// A sentence or label of the user interface.
-    pub enum T {
+    pub enum UiText {
     // Top bar and navigation.
     AppName => "paydesk", "paydesk";
     Profile => "Profil", "Profile";

@@ -5,8 +5,8 @@
 /// source here). It lives with the tests so that the crate root depends on no layer.
 pub fn every_sentence() -> impl Iterator<Item = &'static paydesk::lang::Entry> {
     let catalogues: [&'static [paydesk::lang::Entry]; 8] = [
-        paydesk::ui::text::T::ENTRIES,
-        paydesk::cli::text::C::ENTRIES,
+        paydesk::ui::text::UiText::ENTRIES,
+        paydesk::cli::text::CliText::ENTRIES,
         paydesk::domain::messages::DomainMessage::ENTRIES,
         paydesk::api::messages::ApiMessage::ENTRIES,
         paydesk::service::messages::ServiceMessage::ENTRIES,

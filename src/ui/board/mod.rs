@@ -27,7 +27,7 @@ use crate::store::StoredLink;
 use crate::ui::ViewCtx;
 use crate::ui::command::BoardCommand;
 use crate::ui::link_result::status_with_payment;
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 use crate::ui::theme::Palette;
 use crate::ui::widgets;
 use crate::ui::{Command, View};
@@ -203,8 +203,8 @@ impl BoardView {
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
-        ui.heading(T::NavBoard.get(lang));
-        widgets::hint_ui(ui, &cx.palette, T::BoardExplained.get(lang));
+        ui.heading(UiText::NavBoard.get(lang));
+        widgets::hint_ui(ui, &cx.palette, UiText::BoardExplained.get(lang));
         if let Some(e) = &self.error {
             crate::ui::problem::problem_ui(ui, cx, e);
         }
@@ -212,16 +212,16 @@ impl BoardView {
         ui.label(
             RichText::new(format!(
                 "{}: {open}   ·   {}: {paid}",
-                T::BoardOpen.get(lang),
-                T::StatusCompleted.get(lang)
+                UiText::BoardOpen.get(lang),
+                UiText::StatusCompleted.get(lang)
             ))
             .strong(),
         );
         if self.rows.is_empty() {
             let t = if self.loading {
-                T::Loading
+                UiText::Loading
             } else {
-                T::BoardEmpty
+                UiText::BoardEmpty
             };
             widgets::hint_ui(ui, &cx.palette, t.get(lang));
             return;
@@ -233,7 +233,7 @@ impl BoardView {
         let text = ui.visuals().strong_text_color();
         for (x, t) in columns.headers() {
             // Amounts are right-aligned (digits under digits), and so is their header.
-            let (x, align) = if t == T::Amount {
+            let (x, align) = if t == UiText::Amount {
                 (columns.amount_right(), Align2::RIGHT_CENTER)
             } else {
                 (x, Align2::LEFT_CENTER)
@@ -254,11 +254,11 @@ impl BoardView {
         let lang = cx.lang;
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            ui.label(RichText::new(T::NavBoard.get(lang)).strong());
+            ui.label(RichText::new(UiText::NavBoard.get(lang)).strong());
             let (open, _) = self.counts(cx.now);
             ui.label(RichText::new(format!("({open})")).color(cx.palette.muted));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.small_button(T::ShowAll.get(lang)).clicked() {
+                if ui.small_button(UiText::ShowAll.get(lang)).clicked() {
                     cx.emit(Command::Navigate { view: View::Board });
                 }
             });
@@ -266,9 +266,9 @@ impl BoardView {
         ui.separator();
         if self.rows.is_empty() {
             let t = if self.loading {
-                T::Loading
+                UiText::Loading
             } else {
-                T::BoardEmpty
+                UiText::BoardEmpty
             };
             widgets::hint_ui(ui, &cx.palette, t.get(lang));
             return;
@@ -346,14 +346,14 @@ impl Columns {
         self.age - 30.0
     }
 
-    fn headers(&self) -> [(f32, T); 6] {
+    fn headers(&self) -> [(f32, UiText); 6] {
         [
-            (self.order, T::OrderNumber),
-            (self.amount, T::Amount),
-            (self.age, T::BoardAge),
-            (self.expires, T::ExpiresIn),
-            (self.status, T::Status),
-            (self.bar, T::PaidRemaining),
+            (self.order, UiText::OrderNumber),
+            (self.amount, UiText::Amount),
+            (self.age, UiText::BoardAge),
+            (self.expires, UiText::ExpiresIn),
+            (self.status, UiText::Status),
+            (self.bar, UiText::PaidRemaining),
         ]
     }
 }
@@ -362,10 +362,10 @@ impl Columns {
 /// `12 dk`, `3 sa 5 dk`, `2 gün 4 sa`).
 pub fn span_text(span: Span, lang: Lang) -> String {
     let (sec, min, hour, day) = (
-        T::UnitSeconds.get(lang),
-        T::UnitMinutes.get(lang),
-        T::UnitHours.get(lang),
-        T::UnitDays.get(lang),
+        UiText::UnitSeconds.get(lang),
+        UiText::UnitMinutes.get(lang),
+        UiText::UnitHours.get(lang),
+        UiText::UnitDays.get(lang),
     );
     match span {
         Span::Seconds(n) => format!("{n} {sec}"),
@@ -380,15 +380,15 @@ pub fn span_text(span: Span, lang: Lang) -> String {
 /// How long ago `since` was, as a sentence part: "3 min ago", or "just now" under a minute.
 pub fn ago_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
     match board::age(since, now) {
-        Span::Seconds(_) => T::JustNow.get(lang).to_owned(),
-        span => format!("{} {}", span_text(span, lang), T::Ago.get(lang)),
+        Span::Seconds(_) => UiText::JustNow.get(lang).to_owned(),
+        span => format!("{} {}", span_text(span, lang), UiText::Ago.get(lang)),
     }
 }
 
 /// How old a link is, as the board says it ("just now" under a minute).
 pub fn age_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
     match board::age(since, now) {
-        Span::Seconds(_) => T::JustNow.get(lang).to_owned(),
+        Span::Seconds(_) => UiText::JustNow.get(lang).to_owned(),
         span => span_text(span, lang),
     }
 }
@@ -402,12 +402,12 @@ fn countdown_text(
     let status = row.status(now);
     match row.link.expiry_date {
         _ if status.is_final() && status != LinkStatus::Expired => (String::new(), None),
-        None => (T::NoExpiry.get(lang).to_owned(), None),
+        None => (UiText::NoExpiry.get(lang).to_owned(), None),
         Some(e) => match board::countdown(e, now) {
             Some(span) if !status.is_final() => {
                 (span_text(span, lang), board::countdown_changes_at(e, now))
             }
-            _ => (T::StatusExpired.get(lang).to_owned(), None),
+            _ => (UiText::StatusExpired.get(lang).to_owned(), None),
         },
     }
 }
@@ -657,7 +657,7 @@ fn panel_row_ui(
         (age, Some(board::age_changes_at(row.made_at(), now)))
     } else if countdown_change.is_some() {
         (
-            format!("{countdown} {}", T::Left.get(lang)),
+            format!("{countdown} {}", UiText::Left.get(lang)),
             countdown_change,
         )
     } else {

@@ -4,7 +4,7 @@ use crate::board::{Alert, AlertKind};
 use crate::domain::format_amount;
 use crate::lang::Lang;
 use crate::notify::{Notice, SOUND_PAID, SOUND_PARTIAL};
-use crate::ui::text::T;
+use crate::ui::text::UiText;
 
 /// The desktop notification of an alert, in `lang`; `sound` adds the sound-theme name.
 pub fn notice_for(alert: &Alert, lang: Lang, sound: bool) -> Notice {
@@ -17,19 +17,23 @@ pub fn notice_for(alert: &Alert, lang: Lang, sound: bool) -> Notice {
         AlertKind::Paid => Notice {
             summary: format!(
                 "{} {}",
-                T::AlertPaid.get(lang),
+                UiText::AlertPaid.get(lang),
                 amount(alert.amount.unwrap_or(alert.received))
             ),
-            body: format!("{} {order}", T::AlertOrder.get(lang)),
+            body: format!("{} {order}", UiText::AlertOrder.get(lang)),
             sound: sound.then_some(SOUND_PAID),
         },
         AlertKind::Partial => {
-            let mut body = format!("{} {order}", T::AlertOrder.get(lang));
+            let mut body = format!("{} {order}", UiText::AlertOrder.get(lang));
             if let Some(rest) = alert.remaining {
-                body = format!("{body} · {}: {}", T::Remaining.get(lang), amount(rest));
+                body = format!("{body} · {}: {}", UiText::Remaining.get(lang), amount(rest));
             }
             Notice {
-                summary: format!("{} {}", T::AlertPartial.get(lang), amount(alert.received)),
+                summary: format!(
+                    "{} {}",
+                    UiText::AlertPartial.get(lang),
+                    amount(alert.received)
+                ),
                 body,
                 sound: sound.then_some(SOUND_PARTIAL),
             }
