@@ -64,7 +64,7 @@ impl AppEnv {
             .get_by_label("Are you sure? A cancelled link can no longer be paid.");
         self.click("Yes");
         self.until("the cancel is answered", |app| {
-            app.shown.as_ref().is_some_and(|s| s.cancelled)
+            app.views.shown.as_ref().is_some_and(|s| s.cancelled)
         });
     }
 
@@ -81,7 +81,7 @@ impl AppEnv {
 fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_turns_paid() {
     let mut env = start();
     // First start shows New link, with a pre-filled order number.
-    let order = env.app().new_link.draft.order_number.clone();
+    let order = env.app().views.new_link.draft.order_number.clone();
     assert!(order.starts_with("PD-"), "{order}");
 
     env.type_into("Amount", "150");
@@ -100,15 +100,15 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     env.harness.get_by_label_contains("Cannot create yet:");
 
     env.click("Use the items total as the amount");
-    assert_eq!(env.app().new_link.draft.amount, "140.00");
+    assert_eq!(env.app().views.new_link.draft.amount, "140.00");
     env.harness.get_by_label("✓ Matches the amount");
     assert!(env.create_button_enabled());
 
     // Ctrl+Enter creates.
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
-    env.until("the link is shown", |app| app.shown.is_some());
-    let link = env.app().shown.as_ref().unwrap().link.clone();
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let link = env.app().views.shown.as_ref().unwrap().link.clone();
     assert_eq!(link.amount.unwrap().to_string(), "140.00");
     assert_eq!(link.order_number.as_deref(), Some(order.as_str()));
     env.harness.get_by_label("Waiting for payment");
@@ -123,7 +123,7 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
         r#"{"amount":"140.00"}"#,
     );
     env.until("the link reads as paid", |app| {
-        app.shown.as_ref().unwrap().status() == LinkStatus::Completed
+        app.views.shown.as_ref().unwrap().status() == LinkStatus::Completed
     });
     env.harness.run_steps(2);
     env.harness.get_by_label("Paid");
@@ -132,10 +132,11 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     // "New link" clears the form with the next order number.
     env.click("New link");
     env.until("the next order number arrives", |app| {
-        !app.new_link.draft.order_number.is_empty() && app.new_link.draft.order_number != order
+        !app.views.new_link.draft.order_number.is_empty()
+            && app.views.new_link.draft.order_number != order
     });
-    assert!(env.app().shown.is_none());
-    assert_eq!(env.app().new_link.draft.amount, "");
+    assert!(env.app().views.shown.is_none());
+    assert_eq!(env.app().views.new_link.draft.amount, "");
 }
 
 #[test]
@@ -156,13 +157,13 @@ fn a_row_typed_name_tab_quantity_tab_price_matches_the_amount_and_the_link_is_cr
         env.harness.run_steps(2);
     }
     env.leave();
-    assert_eq!(env.app().new_link.draft.items[0].quantity, "3");
+    assert_eq!(env.app().views.new_link.draft.items[0].quantity, "3");
     env.harness.get_by_label("✓ Matches the amount");
     assert!(env.create_button_enabled());
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
-    env.until("the link is shown", |app| app.shown.is_some());
-    let link = env.app().shown.as_ref().unwrap().link.clone();
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let link = env.app().views.shown.as_ref().unwrap().link.clone();
     assert_eq!(link.amount.unwrap().to_string(), "240.00");
     // The sandbox refuses items whose total is not the amount (items.total.mismatch, see
     // the_servers_expected_amount_is_offered_as_a_one_click_fix), so the row went out as
@@ -180,13 +181,13 @@ fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
     env.type_into("Quantity, row 1", "2");
     env.click("Create link (Ctrl+Enter)");
     env.until_label("The server expects the amount: ₺50.00");
-    assert!(env.app().shown.is_none(), "the form stays as it was");
-    assert_eq!(env.app().new_link.draft.amount, "40");
+    assert!(env.app().views.shown.is_none(), "the form stays as it was");
+    assert_eq!(env.app().views.new_link.draft.amount, "40");
     env.click("Use this amount");
-    assert_eq!(env.app().new_link.draft.amount, "50.00");
+    assert_eq!(env.app().views.new_link.draft.amount, "50.00");
     env.click("Create link (Ctrl+Enter)");
-    env.until("the link is shown", |app| app.shown.is_some());
-    let link = &env.app().shown.as_ref().unwrap().link;
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let link = &env.app().views.shown.as_ref().unwrap().link;
     assert_eq!(link.amount.unwrap().to_string(), "50.00");
 }
 
@@ -222,7 +223,7 @@ fn a_luhn_error_shows_on_the_card_form_and_a_saved_card_is_shown_masked() {
     env.type_into("Card number", "4111111111111112");
     // Grouped as typed, brand shown.
     assert_eq!(
-        env.app().card.draft.card_number.as_str(),
+        env.app().views.card.draft.card_number.as_str(),
         "4111 1111 1111 1112"
     );
     env.harness.get_by_label("Brand: Visa");
@@ -241,8 +242,8 @@ fn a_luhn_error_shows_on_the_card_form_and_a_saved_card_is_shown_masked() {
     env.type_into("CVV", "123");
     env.type_into("Cardholder name", "AYŞE YILMAZ");
     env.click("Save card");
-    assert!(env.app().card.draft.card_number.is_empty());
-    assert!(env.app().card.draft.cvv.is_empty());
+    assert!(env.app().views.card.draft.card_number.is_empty());
+    assert!(env.app().views.card.draft.cvv.is_empty());
     env.until_label("Card saved");
     env.harness.get_by_label("411111******1111");
 }
@@ -252,14 +253,14 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     let mut env = start();
     env.nav(View::Installments);
     env.type_into("BIN (first 6 digits of the card)", "5549 6012 3456 7890");
-    assert_eq!(env.app().installments.draft.bin.as_str(), "554960");
+    assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
     env.type_into("Amount (optional)", "1000");
     env.click("Look up");
     env.until_label("Garanti BBVA");
     env.harness.get_by_label("Bonus");
     // A row per count: the table's header and the count column.
     env.harness.get_by_label("Per installment");
-    let rows = match env.app().installments.outcome.as_ref().unwrap() {
+    let rows = match env.app().views.installments.outcome.as_ref().unwrap() {
         paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
         paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e:?}"),
     };
@@ -275,7 +276,7 @@ fn on_the_sandbox_a_test_bin_chip_looks_it_up_and_the_cheapest_single_payment_is
         .get_by_label_contains("Type the first 6 digits of the card");
     env.type_into("Amount (optional)", "1000");
     env.click("Bonus Mastercard");
-    assert_eq!(env.app().installments.draft.bin.as_str(), "554960");
+    assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
     env.until_label("Garanti BBVA");
     // The fixture offers a single payment through four providers (the food wallet's 1.20 %
     // is the cheapest) and every other count through one: one mark, on that row.
@@ -317,7 +318,7 @@ fn the_customer_display_names_the_shop_only_when_set_never_the_profile() {
     };
     let before = naming(&env);
     env.click("Customer display");
-    assert!(env.app().customer.open);
+    assert!(env.app().views.customer.open);
     env.harness.run_steps(2);
     env.harness
         .get_by_role_and_label(Role::Label, "Scan to pay");
@@ -340,9 +341,9 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     // Every attempt's answer is lost (the server creates the link, the client never hears).
     env.faults(r#"[{"endpoint":"link.create","kind":"lost","next":50}]"#);
     env.type_into("Amount", "99.90");
-    let order = env.app().new_link.draft.order_number.clone();
+    let order = env.app().views.new_link.draft.order_number.clone();
     env.click("Create link (Ctrl+Enter)");
-    env.until("the create gives up", |app| !app.new_link.sending);
+    env.until("the create gives up", |app| !app.views.new_link.sending);
     env.harness.run_steps(2);
     env.harness.get_by_label_contains("Outcome unknown");
     // One sentence for the clerk; the transport's own words only behind "Details" (closed).
@@ -351,20 +352,24 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     env.click("Details");
     env.harness.get_by_label_contains(technical);
     env.click("Details");
-    assert!(env.app().shown.is_none());
-    assert_eq!(env.app().new_link.draft.amount, "99.90", "the form is kept");
-    assert_eq!(env.app().pending.count(), 1);
+    assert!(env.app().views.shown.is_none());
+    assert_eq!(
+        env.app().views.new_link.draft.amount,
+        "99.90",
+        "the form is kept"
+    );
+    assert_eq!(env.app().views.pending.count(), 1);
     env.harness.get_by_label("Pending 1");
 
     env.admin(reqwest::Method::DELETE, "/sandbox/faults", "");
     env.nav(View::Pending);
     env.harness.get_by_label(&order);
     env.click(&format!("Retry {order}"));
-    env.until("the retry completes", |app| app.pending.count() == 0);
+    env.until("the retry completes", |app| app.views.pending.count() == 0);
     env.harness.run_steps(2);
     // It was the form's order: the customer is waiting, so its QR opens.
     assert_eq!(env.app().view, View::NewLink);
-    let shown = env.app().shown.as_ref().expect("the link is shown");
+    let shown = env.app().views.shown.as_ref().expect("the link is shown");
     assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
     env.harness.get_by_label("Scan to pay");
     // The server made exactly one link for this order.
@@ -379,17 +384,23 @@ fn cancel_can_be_clicked_while_a_status_poll_is_out() {
     env.faults(r#"[{"endpoint":"link.detail","kind":"delay","delayMs":1500}]"#);
     env.create_link("30.00", "");
     env.until("a status poll is out", |app| {
-        app.shown.as_ref().is_some_and(|s| s.polling.is_some())
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.polling.is_some())
     });
 
     env.cancel_shown();
     env.until_label("Cancelled");
     // The poll still out is answered later and never brings "waiting for payment" back.
     env.until("the poll is answered", |app| {
-        app.shown.as_ref().is_some_and(|s| s.polling.is_none())
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.polling.is_none())
     });
     env.harness.run_steps(2);
-    assert!(env.app().shown.as_ref().unwrap().is_final());
+    assert!(env.app().views.shown.as_ref().unwrap().is_final());
     env.harness.get_by_label("Cancelled");
     assert!(env.harness.query_by_label("Waiting for payment").is_none());
 }
@@ -539,16 +550,17 @@ fn frames_keep_running_while_a_request_is_held_at_the_server() {
     // itself only after its watchdog.
     for _ in 0..30 {
         env.harness.step();
-        assert!(env.app().new_link.sending);
+        assert!(env.app().views.new_link.sending);
         env.harness.get_by_label("Sending…");
     }
     assert!(!gate.gave_up(), "a frame waited for the held request");
-    assert!(env.app().shown.is_none());
+    assert!(env.app().views.shown.is_none());
 
     gate.set_closed(false);
-    env.until("the link is shown", |app| app.shown.is_some());
+    env.until("the link is shown", |app| app.views.shown.is_some());
     assert_eq!(
         env.app()
+            .views
             .shown
             .as_ref()
             .and_then(|s| s.link.amount)
@@ -592,8 +604,8 @@ impl AppEnv {
             self.type_into("Description", description);
         }
         self.click("Create link (Ctrl+Enter)");
-        self.until("the link is shown", |app| app.shown.is_some());
-        self.app().shown.as_ref().expect("shown").link.clone()
+        self.until("the link is shown", |app| app.views.shown.is_some());
+        self.app().views.shown.as_ref().expect("shown").link.clone()
     }
 }
 
@@ -602,7 +614,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     let mut env = start();
     let link = env.create_link("64.00", "");
     env.click("Customer display");
-    assert!(env.app().customer.open);
+    assert!(env.app().views.customer.open);
     // The customer display (embedded in the test harness) shows the amount and the QR.
     env.until_label("Kadıköy Kahve Evi");
     env.harness
@@ -616,7 +628,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
         h.query_all_by_label("Cancelled").count() >= 2
     });
     assert_eq!(env.harness.get_all_by_label("Cancelled").count(), 2);
-    let status = env.app().shown.as_ref().unwrap().status();
+    let status = env.app().views.shown.as_ref().unwrap().status();
     assert_eq!(
         status,
         LinkStatus::Expired,
@@ -626,7 +638,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     // Esc closes the customer display.
     env.harness.key_press(egui::Key::Escape);
     env.harness.run_steps(2);
-    assert!(!env.app().customer.open);
+    assert!(!env.app().views.customer.open);
     let _ = link;
 }
 
@@ -635,7 +647,7 @@ fn the_customer_display_flips_to_paid() {
     let mut env = start();
     let link = env.create_link("250.00", "");
     env.click("Full screen");
-    assert!(env.app().customer.open && env.app().customer.fullscreen);
+    assert!(env.app().views.customer.open && env.app().views.customer.fullscreen);
     env.admin(
         reqwest::Method::POST,
         &format!("/sandbox/links/{}/pay", link.id),
@@ -657,14 +669,16 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
     let first = env.create_link("10.00", "Çay ve simit");
     env.click("New link");
     env.until("the next order number arrives", |app| {
-        app.new_link.draft.order_number != first.order_number.clone().unwrap_or_default()
+        app.views.new_link.draft.order_number != first.order_number.clone().unwrap_or_default()
     });
     let second = env.create_link("20.00", "Türk kahvesi");
     env.nav(View::History);
-    env.until("both links are listed", |app| app.history.rows.len() == 2);
+    env.until("both links are listed", |app| {
+        app.views.history.rows.len() == 2
+    });
     // Newest first.
-    assert_eq!(env.app().history.rows[0].id, second.id);
-    assert_eq!(env.app().history.rows[1].id, first.id);
+    assert_eq!(env.app().views.history.rows[0].id, second.id);
+    assert_eq!(env.app().views.history.rows[1].id, first.id);
 
     let first_order = first.order_number.clone().unwrap();
     env.type_into(
@@ -672,21 +686,24 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
         &first_order,
     );
     env.until("the search narrows the list", |app| {
-        app.history.rows.len() == 1 && !app.history.loading
+        app.views.history.rows.len() == 1 && !app.views.history.loading
     });
     env.harness.run_steps(2);
     env.harness
         .get_by_label_contains(&format!("{first_order} ₺10.00"))
         .click();
     env.until("the link opens", |app| {
-        app.shown.as_ref().is_some_and(|s| s.link.id == first.id)
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link.id == first.id)
     });
     env.harness.run_steps(2);
     env.harness
         .get_by_role_and_label(Role::Image, "Scan to pay");
     env.harness.get_by_label("Çay ve simit");
     env.click("Back");
-    assert!(env.app().shown.is_none());
+    assert!(env.app().views.shown.is_none());
 }
 
 /// A link paid after it was made reads "Waiting for payment" in the store; opening History asks
@@ -705,7 +722,8 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
     );
     env.nav(View::History);
     env.until("opening the view refreshed the open row", |app| {
-        app.history
+        app.views
+            .history
             .refresh
             .as_ref()
             .is_some_and(|r| r.ids == [link.id.clone()])
@@ -718,6 +736,7 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
     env.settle("opening History again has asked what it asks");
     let refresh = env
         .app()
+        .views
         .history
         .refresh
         .clone()
@@ -756,7 +775,10 @@ fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
     env.until_label("No keyring is available");
     env.type_into("New secret", "sk_live_very_secret");
     env.click("Store in the keyring");
-    assert!(env.app().settings.secret.is_empty(), "wiped from the form");
+    assert!(
+        env.app().views.settings.secret.is_empty(),
+        "wiped from the form"
+    );
     // The tests' secret store has no keyring: the app says so plainly.
     env.until_label("No keyring is available");
     assert!(

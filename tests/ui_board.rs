@@ -78,11 +78,11 @@ impl AppEnv {
         }
         self.harness
             .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
-        self.until("the link is shown", |app| app.shown.is_some());
-        let link = self.app().shown.as_ref().expect("shown").link.clone();
+        self.until("the link is shown", |app| app.views.shown.is_some());
+        let link = self.app().views.shown.as_ref().expect("shown").link.clone();
         self.click("New link");
         self.until("the next sale's order number arrives", |app| {
-            app.shown.is_none() && !app.new_link.draft.order_number.is_empty()
+            app.views.shown.is_none() && !app.views.new_link.draft.order_number.is_empty()
         });
         link
     }
@@ -99,6 +99,7 @@ impl AppEnv {
 
     fn board_status(&self, id: &str) -> Option<LinkStatus> {
         self.app()
+            .views
             .board
             .rows
             .iter()
@@ -124,7 +125,7 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
     env.click("Show all");
     assert_eq!(env.app().view, View::Board);
     env.until("the board lists the three links", |app| {
-        app.board.rows.len() == 3
+        app.views.board.rows.len() == 3
     });
     for (link, amount) in links.iter().zip(["₺10.00", "₺20.00", "₺30.00"]) {
         env.harness.get_by_role_and_label(
@@ -138,7 +139,8 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
     env.pay(&links[2].id, None);
     env.until("both read as paid on the board", |app| {
         [&links[0], &links[2]].iter().all(|l| {
-            app.board
+            app.views
+                .board
                 .rows
                 .iter()
                 .any(|r| r.link.id == l.id && r.link.status == Some(LinkStatus::Completed))
@@ -207,7 +209,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     assert_eq!(link.allow_partial_payment, Some(true));
     env.pay(&link.id, Some("40.00"));
     env.until("the partial payment is noticed", |app| {
-        app.board.rows.iter().any(|r| {
+        app.views.board.rows.iter().any(|r| {
             r.link.id == link.id && r.link.paid_amount.is_some_and(|p| p.to_string() == "40.00")
         })
     });
@@ -234,7 +236,8 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     assert!(env.app().saved.alert_sound);
     env.pay(&link.id, None);
     env.until("the rest is noticed", |app| {
-        app.board
+        app.views
+            .board
             .rows
             .iter()
             .any(|r| r.link.id == link.id && r.link.status == Some(LinkStatus::Completed))
@@ -251,7 +254,9 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
     let mut env = start(Arc::new(SystemClock), fast(), [1400.0, 1000.0]);
     let link = env.create("12.00", false);
     let row = format!("{} ₺12.00 Waiting for payment", order(&link));
-    env.until("the panel lists the link", |app| app.board.rows.len() == 1);
+    env.until("the panel lists the link", |app| {
+        app.views.board.rows.len() == 1
+    });
     env.harness.run_steps(2);
     // New link (the form) is there, and beside it the row.
     env.harness.get_by_label("Amount");
@@ -261,19 +266,19 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
     env.harness.run_steps(2);
     let app = env.app();
     assert_eq!(app.view, View::Board);
-    let shown = app.shown.as_ref().expect("the link opens");
+    let shown = app.views.shown.as_ref().expect("the link opens");
     assert_eq!(shown.link.id, link.id);
     assert_eq!(shown.origin, Origin::Board);
     env.harness
         .get_by_role_and_label(Role::Image, "Scan to pay");
     env.harness.get_by_label(&order(&link));
     env.click("Customer display");
-    assert!(env.app().customer.open);
+    assert!(env.app().views.customer.open);
     env.harness.key_press(egui::Key::Escape);
     env.harness.run_steps(2);
-    assert!(!env.app().customer.open);
+    assert!(!env.app().views.customer.open);
     env.click("Back");
-    assert!(env.app().shown.is_none());
+    assert!(env.app().views.shown.is_none());
     env.harness.get_by_role_and_label(Role::Button, &row);
 
     // A narrow window keeps New link to itself.

@@ -56,15 +56,22 @@ impl AppEnv {
         self.type_into("Unit price, row 1", price);
         self.type_into("Quantity, row 1", quantity);
         self.click("Create link (Ctrl+Enter)");
-        self.until("the link is shown", |app| app.shown.is_some());
-        self.app().shown.as_ref().expect("shown").link.id.clone()
+        self.until("the link is shown", |app| app.views.shown.is_some());
+        self.app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .link
+            .id
+            .clone()
     }
 
     fn next_link(&mut self) {
-        let order = self.app().new_link.draft.order_number.clone();
+        let order = self.app().views.new_link.draft.order_number.clone();
         self.click("New link");
         self.until("the form is clear", move |app| {
-            app.shown.is_none() && app.new_link.draft.order_number != order
+            app.views.shown.is_none() && app.views.new_link.draft.order_number != order
         });
     }
 }
@@ -76,7 +83,8 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     let coffee = env.create_link("Filtre kahve", "75", "2", "150");
     env.pay(&coffee, "150.00");
     env.until("the coffee reads as paid", |app| {
-        app.shown
+        app.views
+            .shown
             .as_ref()
             .is_some_and(|s| s.status() == LinkStatus::Completed)
     });
@@ -86,7 +94,7 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.click("Cancel link");
     env.click("Yes");
     env.until("the cancel is answered", |app| {
-        app.shown.as_ref().is_some_and(|s| s.cancelled)
+        app.views.shown.as_ref().is_some_and(|s| s.cancelled)
     });
     env.next_link();
     // Still pending.
@@ -95,11 +103,13 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
 
     env.nav(View::Report);
     assert_eq!(env.app().view, View::Report);
-    env.until("the report arrives", |app| app.report.report.is_some());
+    env.until("the report arrives", |app| {
+        app.views.report.report.is_some()
+    });
     env.harness.run_steps(2);
     let today = Local::now().date_naive().to_string();
-    assert_eq!(env.app().report.first_text, today, "today by default");
-    let report = env.app().report.report.clone().expect("a report");
+    assert_eq!(env.app().views.report.first_text, today, "today by default");
+    let report = env.app().views.report.report.clone().expect("a report");
     assert_eq!(report.links, 3);
     let tr = &report.currencies[0];
     assert_eq!(tr.currency, Currency::Try);
@@ -133,7 +143,7 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.click("◀ Previous day");
     env.until_label("No links were created on these days.");
     let yesterday = (Local::now().date_naive() - chrono::Duration::days(1)).to_string();
-    assert_eq!(env.app().report.first_text, yesterday);
+    assert_eq!(env.app().views.report.first_text, yesterday);
     env.click("Today");
     env.until_label("Collected ₺150.00");
     // A day typed wrong is said plainly.
@@ -143,7 +153,9 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
 
     // History knows the cancel too: the row, and the link opened from it, read "Cancelled".
     env.nav(View::History);
-    env.until("the links are listed", |app| app.history.rows.len() == 3);
+    env.until("the links are listed", |app| {
+        app.views.history.rows.len() == 3
+    });
     env.harness.run_steps(2);
     // (An AccessKit click: opening History refreshes the open rows, and a row whose status
     // line changes may move under a pointer click aimed a frame earlier.)
@@ -151,11 +163,12 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
         .get_by_label_contains("₺25.00 Cancelled")
         .click_accesskit();
     env.until("the cancelled link opens", |app| {
-        app.shown
+        app.views
+            .shown
             .as_ref()
             .is_some_and(|s| s.origin == paydesk::ui::link_result::Origin::History)
     });
-    let shown = env.app().shown.as_ref().expect("shown");
+    let shown = env.app().views.shown.as_ref().expect("shown");
     assert_eq!(shown.link.amount, Some(dec("25.00")), "the row clicked");
     assert!(shown.cancelled);
 }
@@ -168,10 +181,13 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     let second = env.create_link("Simit", "25", "2", "50");
     env.next_link();
     env.nav(View::History);
-    env.until("both links are listed", |app| app.history.rows.len() == 2);
+    env.until("both links are listed", |app| {
+        app.views.history.rows.len() == 2
+    });
     // Opening the view asks about its open rows by itself.
     env.until("opening the view refreshed both open rows", |app| {
-        app.history
+        app.views
+            .history
             .refresh
             .as_ref()
             .is_some_and(|r| r.ids.len() == 2 && r.done == 2)
@@ -182,7 +198,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     let tomorrow = (Local::now().date_naive() + chrono::Duration::days(1)).to_string();
     env.type_into("From day (YYYY-MM-DD)", &tomorrow);
     env.until("the filter empties the list", |app| {
-        app.history.rows.is_empty() && !app.history.loading
+        app.views.history.rows.is_empty() && !app.views.history.loading
     });
     env.until_label("No links match this filter.");
     env.until_label("Filtered links: 0");
@@ -191,14 +207,14 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.retype("From day (YYYY-MM-DD)", &today);
     env.type_into("To day (YYYY-MM-DD)", &today);
     env.until("today's links are listed", |app| {
-        app.history.rows.len() == 2
+        app.views.history.rows.len() == 2
     });
     env.until_label("Filtered links: 2");
     // A day typed wrong keeps the last good filter and says why.
     env.retype("To day (YYYY-MM-DD)", "23.11.2026");
     env.harness
         .get_by_label("Write the day as YYYY-MM-DD, for example 2026-11-21.");
-    assert_eq!(env.app().history.rows.len(), 2);
+    assert_eq!(env.app().views.history.rows.len(), 2);
     env.retype("To day (YYYY-MM-DD)", &today);
 
     // Paid on the server: "Refresh statuses" asks for each open row, a second apart.
@@ -206,13 +222,19 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     let started = Instant::now();
     env.click("Refresh statuses");
     env.until("both rows answered", |app| {
-        app.history
+        app.views
+            .history
             .refresh
             .as_ref()
             .is_some_and(|r| r.done == r.ids.len())
     });
     assert_eq!(
-        env.app().history.refresh.as_ref().map(|r| r.ids.len()),
+        env.app()
+            .views
+            .history
+            .refresh
+            .as_ref()
+            .map(|r| r.ids.len()),
         Some(2)
     );
     assert!(
@@ -223,6 +245,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.until_label("Statuses refreshed; links changed: 1");
     let row = |id: &str| {
         env.app()
+            .views
             .history
             .rows
             .iter()

@@ -26,7 +26,7 @@ impl App {
     /// Runs a board command.
     pub(crate) fn run_board(&mut self, command: BoardCommand) {
         let BoardCommand::Show { id } = command;
-        if let Some(row) = self.board.rows.iter().find(|r| r.link.id == id) {
+        if let Some(row) = self.views.board.rows.iter().find(|r| r.link.id == id) {
             let link = row.link.clone();
             self.show_link(link, Origin::Board);
             self.view = View::Board;
@@ -39,7 +39,7 @@ impl App {
         let BoardResult::Rows { profile, result } = result;
         let now = self.options.clock.now();
         if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
-            self.board.loading = false;
+            self.views.board.loading = false;
             return;
         }
         match result {
@@ -47,15 +47,15 @@ impl App {
                 let alerts = self
                     .refresher
                     .sync_board(rows.iter().map(|s| (&s.link, s.updated_at)), now);
-                self.board.set_rows(&profile, rows, now);
+                self.views.board.set_rows(&profile, rows, now);
                 for alert in alerts {
                     self.alert(&alert);
                 }
             }
             Err(e) => {
-                self.board.loading = false;
-                self.board.loaded_at = Some(now);
-                self.board.error = Some(e.problem(self.lang()));
+                self.views.board.loading = false;
+                self.views.board.loaded_at = Some(now);
+                self.views.board.error = Some(e.problem(self.lang()));
             }
         }
     }
@@ -70,13 +70,13 @@ impl App {
         };
         let now = self.options.clock.now();
         let profile = desk.profile().name.clone();
-        let shown = self.shown.as_ref().map(|s| &s.link);
+        let shown = self.views.shown.as_ref().map(|s| &s.link);
         if self.refresher.focused() != shown.map(|l| l.id.as_str()) {
             self.refresher.focus(shown, now);
         }
-        if self.board.needs_reload(&profile, now) {
-            self.board.stale = false;
-            self.board.loading = true;
+        if self.views.board.needs_reload(&profile, now) {
+            self.views.board.stale = false;
+            self.views.board.loading = true;
             let reader = desk.clone();
             let zone = self.zone;
             self.spawn(async move {
@@ -84,11 +84,11 @@ impl App {
                 Msg::Board(BoardResult::Rows { profile, result })
             });
         }
-        let mut wake = self.board.next_change;
+        let mut wake = self.views.board.next_change;
         match self.refresher.next(now) {
             Next::Ask(id) => {
                 let seq = self.next_seq();
-                if let Some(shown) = &mut self.shown
+                if let Some(shown) = &mut self.views.shown
                     && shown.link.id == id
                 {
                     shown.polling = Some(seq);
@@ -119,10 +119,10 @@ mod tests {
     fn a_stale_board_reads_its_rows_and_shows_them() {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
-        app.shown = None;
-        app.board.stale = true;
+        app.views.shown = None;
+        app.views.board.stale = true;
         app.schedule_board();
-        assert!(app.board.loading);
+        assert!(app.views.board.loading);
         let rows = answers(&mut app)
             .into_iter()
             .find(|m| matches!(m, Msg::Board(_)))
@@ -137,9 +137,9 @@ mod tests {
         assert_eq!(profile, crate::service::SANDBOX_PROFILE);
         assert_eq!(links.len(), 1);
         app.on_msg(rows);
-        assert!(!app.board.loading);
-        assert_eq!(app.board.rows.len(), 1);
-        assert_eq!(app.board.rows[0].link.id, link.id);
+        assert!(!app.views.board.loading);
+        assert_eq!(app.views.board.rows.len(), 1);
+        assert_eq!(app.views.board.rows[0].link.id, link.id);
     }
 
     #[test]
@@ -154,13 +154,13 @@ mod tests {
             .board_links_in(app.zone)
             .unwrap();
         assert_eq!(stored.len(), 1);
-        app.board.loading = true;
+        app.views.board.loading = true;
         app.apply_board(BoardResult::Rows {
             profile: "another".into(),
             result: Ok(stored),
         });
-        assert!(!app.board.loading);
-        assert!(app.board.rows.iter().all(|r| r.link.id != link.id));
+        assert!(!app.views.board.loading);
+        assert!(app.views.board.rows.iter().all(|r| r.link.id != link.id));
     }
 
     #[test]
@@ -170,23 +170,23 @@ mod tests {
             profile: crate::service::SANDBOX_PROFILE.into(),
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.board.error.is_some());
-        assert!(app.board.loaded_at.is_some());
+        assert!(app.views.board.error.is_some());
+        assert!(app.views.board.loaded_at.is_some());
     }
 
     #[test]
     fn show_opens_a_row_in_the_result_view_on_the_board() {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
-        app.shown = None;
-        app.board.stale = true;
+        app.views.shown = None;
+        app.views.board.stale = true;
         app.schedule_board();
         crate::app::testing::settle(&mut app);
         app.view = View::History;
         app.run(Command::Board(BoardCommand::Show {
             id: link.id.clone(),
         }));
-        let shown = app.shown.as_ref().expect("shown");
+        let shown = app.views.shown.as_ref().expect("shown");
         assert_eq!(shown.link.id, link.id);
         assert_eq!(shown.origin, Origin::Board);
         assert_eq!(app.view, View::Board);

@@ -37,8 +37,8 @@ impl App {
         let lang = self.lang();
         let CardResult::Saved { result } = result;
         self.note_call(result.as_ref().err());
-        self.card.sending = false;
-        self.card.outcome = Some(match result {
+        self.views.card.sending = false;
+        self.views.card.outcome = Some(match result {
             Ok(card) => CardOutcome::Saved(Box::new(card)),
             Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.problem(lang)),
             Err(e) => CardOutcome::Error(e.problem(lang)),
@@ -74,7 +74,7 @@ mod tests {
     #[test]
     fn save_sends_the_card_and_its_answer_shows_the_masked_card() {
         let mut app = app();
-        app.card.sending = true;
+        app.views.card.sending = true;
         let answer = only(run(
             &mut app,
             Command::Card(CardCommand::Save { request: request() }),
@@ -95,31 +95,34 @@ mod tests {
                 .contains("11111111")
         );
         app.on_msg(answer);
-        assert!(!app.card.sending);
-        assert!(matches!(app.card.outcome, Some(CardOutcome::Saved(_))));
+        assert!(!app.views.card.sending);
+        assert!(matches!(
+            app.views.card.outcome,
+            Some(CardOutcome::Saved(_))
+        ));
     }
 
     #[test]
     fn save_without_a_desk_frees_the_form() {
         let mut app = app_unbooted();
         app.jobs.clear();
-        app.card.sending = true;
+        app.views.card.sending = true;
         app.run(Command::Card(CardCommand::Save { request: request() }));
-        assert!(!app.card.sending, "the clerk can press Save again");
+        assert!(!app.views.card.sending, "the clerk can press Save again");
         assert!(app.jobs.is_empty());
     }
 
     #[test]
     fn a_refused_card_is_said_and_the_server_counts_as_reachable() {
         let mut app = app();
-        app.connection = Connection::Disconnected("no answer".into());
+        app.holds.connection = Connection::Disconnected("no answer".into());
         app.apply_card(CardResult::Saved {
             result: Err(DeskError::NoProfile("x".into())),
         });
         assert!(matches!(
-            app.card.outcome,
+            app.views.card.outcome,
             Some(CardOutcome::Error(Problem { .. }))
         ));
-        assert_eq!(app.connection, Connection::Connected);
+        assert_eq!(app.holds.connection, Connection::Connected);
     }
 }

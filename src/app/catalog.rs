@@ -52,7 +52,7 @@ impl App {
                 barcode,
             } => {
                 let Some(services) = self.holds.services.clone() else {
-                    self.catalog_view.barcode_saving.remove(&variant_id);
+                    self.views.catalog.barcode_saving.remove(&variant_id);
                     return;
                 };
                 self.spawn(async move {
@@ -79,7 +79,7 @@ impl App {
 
     fn catalog_csv(&mut self, path: String, import: bool) {
         let Some(services) = self.holds.services.clone() else {
-            self.catalog_view.busy = false;
+            self.views.catalog.busy = false;
             return;
         };
         self.spawn(async move {
@@ -113,30 +113,30 @@ impl App {
         let lang = self.lang();
         match result {
             CatalogResult::Csv { result } => {
-                self.catalog_view.busy = false;
+                self.views.catalog.busy = false;
                 match result {
                     Ok((outcome, catalog)) => {
-                        self.catalog_view.outcome = Some(outcome);
+                        self.views.catalog.outcome = Some(outcome);
                         if let Some(c) = catalog {
                             self.set_catalog(c);
                         }
                     }
                     Err(e) => {
-                        self.catalog_view.outcome = Some(CsvOutcome::Error(e.problem(lang)));
+                        self.views.catalog.outcome = Some(CsvOutcome::Error(e.problem(lang)));
                     }
                 }
             }
             CatalogResult::BarcodeSaved { variant_id, result } => {
-                self.catalog_view.barcode_saving.remove(&variant_id);
+                self.views.catalog.barcode_saving.remove(&variant_id);
                 match result {
                     Ok(catalog) => {
-                        self.catalog_view.barcode_edits.remove(&variant_id);
-                        self.catalog_view.barcode_errors.remove(&variant_id);
+                        self.views.catalog.barcode_edits.remove(&variant_id);
+                        self.views.catalog.barcode_errors.remove(&variant_id);
                         self.set_catalog(catalog);
                     }
                     Err(e) => {
                         let why = e.problem(lang).sentence;
-                        self.catalog_view.barcode_errors.insert(variant_id, why);
+                        self.views.catalog.barcode_errors.insert(variant_id, why);
                     }
                 }
             }
@@ -171,7 +171,7 @@ mod tests {
     fn preview_parses_the_file_without_writing() {
         let mut app = app();
         let (_dir, path) = csv_file();
-        app.catalog_view.busy = true;
+        app.views.catalog.busy = true;
         let answer = only(run(
             &mut app,
             Command::Catalog(CatalogCommand::Preview { path }),
@@ -182,9 +182,9 @@ mod tests {
                 if p.variants.len() == 2
         ));
         app.on_msg(answer);
-        assert!(!app.catalog_view.busy);
+        assert!(!app.views.catalog.busy);
         assert!(matches!(
-            app.catalog_view.outcome,
+            app.views.catalog.outcome,
             Some(CsvOutcome::Preview(_))
         ));
         assert!(app.holds.catalog.is_empty(), "nothing imported");
@@ -194,15 +194,15 @@ mod tests {
     fn import_writes_the_catalog_and_the_app_holds_it() {
         let mut app = app();
         let (_dir, path) = csv_file();
-        app.catalog_view.busy = true;
+        app.views.catalog.busy = true;
         let answer = only(run(
             &mut app,
             Command::Catalog(CatalogCommand::Import { path }),
         ));
         app.on_msg(answer);
-        assert!(!app.catalog_view.busy);
+        assert!(!app.views.catalog.busy);
         assert!(matches!(
-            &app.catalog_view.outcome,
+            &app.views.catalog.outcome,
             Some(CsvOutcome::Imported(done)) if done.imported == 2
         ));
         assert_eq!(app.holds.catalog.len(), 2);
@@ -220,7 +220,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(matches!(
-            app.catalog_view.outcome,
+            app.views.catalog.outcome,
             Some(CsvOutcome::Error(_))
         ));
     }
@@ -230,8 +230,9 @@ mod tests {
         let mut app = app();
         import(&mut app);
         let barcode = Barcode::parse("4006381333931").unwrap();
-        app.catalog_view.barcode_saving.insert("V-1".into());
-        app.catalog_view
+        app.views.catalog.barcode_saving.insert("V-1".into());
+        app.views
+            .catalog
             .barcode_edits
             .insert("V-1".into(), "4006381333931".into());
         let answer = only(run(
@@ -246,8 +247,8 @@ mod tests {
             Msg::Catalog(CatalogResult::BarcodeSaved { variant_id, result: Ok(_) }) if variant_id == "V-1"
         ));
         app.on_msg(answer);
-        assert!(app.catalog_view.barcode_saving.is_empty());
-        assert!(app.catalog_view.barcode_edits.is_empty());
+        assert!(app.views.catalog.barcode_saving.is_empty());
+        assert!(app.views.catalog.barcode_edits.is_empty());
         assert_eq!(
             app.holds.catalog.get("V-1").and_then(|v| v.barcode.clone()),
             Some(barcode)
@@ -257,12 +258,12 @@ mod tests {
     #[test]
     fn a_barcode_that_was_not_saved_is_said_beside_the_item() {
         let mut app = app();
-        app.catalog_view.barcode_saving.insert("V-1".into());
+        app.views.catalog.barcode_saving.insert("V-1".into());
         app.apply_catalog(CatalogResult::BarcodeSaved {
             variant_id: "V-1".into(),
             result: Err(JobError::NoSaveFolder),
         });
-        assert!(app.catalog_view.barcode_saving.is_empty());
-        assert!(app.catalog_view.barcode_errors.contains_key("V-1"));
+        assert!(app.views.catalog.barcode_saving.is_empty());
+        assert!(app.views.catalog.barcode_errors.contains_key("V-1"));
     }
 }

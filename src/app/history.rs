@@ -71,12 +71,12 @@ impl App {
             return;
         };
         let lang = self.lang();
-        let zone = self.history.zone;
+        let zone = self.views.history.zone;
         match command {
             HistoryCommand::Search { filter } => {
                 self.history_next = None;
                 let services = self.holds.services.clone();
-                self.history.totals = None;
+                self.views.history.totals = None;
                 let totals_desk = desk.clone();
                 let totals_filter = filter.clone();
                 self.spawn(async move { totals(&totals_desk, totals_filter, zone) });
@@ -94,10 +94,10 @@ impl App {
             }
             HistoryCommand::More => {
                 let (Some(filter), Some(next)) = (
-                    self.history.loaded_filter.clone(),
+                    self.views.history.loaded_filter.clone(),
                     self.history_next.clone(),
                 ) else {
-                    self.history.loading = false;
+                    self.views.history.loading = false;
                     return;
                 };
                 self.spawn(async move {
@@ -153,49 +153,52 @@ impl App {
                     let exhausted = next.is_none();
                     self.history_next = next;
                     if first {
-                        self.history.set_first_page(filter, rows, exhausted);
-                        self.history.total = total;
-                    } else if self.history.loaded_filter.as_ref() == Some(&filter) {
-                        self.history.append_page(rows, exhausted);
+                        self.views.history.set_first_page(filter, rows, exhausted);
+                        self.views.history.total = total;
+                    } else if self.views.history.loaded_filter.as_ref() == Some(&filter) {
+                        self.views.history.append_page(rows, exhausted);
                     } else {
-                        self.history.loading = false;
+                        self.views.history.loading = false;
                     }
                 }
                 Err(e) => {
-                    self.history.loading = false;
-                    self.history.loaded_filter = Some(filter);
-                    self.history.error = Some(e.problem(lang));
+                    self.views.history.loading = false;
+                    self.views.history.loaded_filter = Some(filter);
+                    self.views.history.error = Some(e.problem(lang));
                 }
             },
             HistoryResult::Link { result: Ok(stored) } => {
                 self.show_link(stored.link, Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
-                if let Some(shown) = &mut self.shown {
+                if let Some(shown) = &mut self.views.shown {
                     shown.cancelled = stored.cancelled_at.is_some();
                 }
                 self.view = View::History;
             }
             HistoryResult::Link { result: Err(e) } => {
-                self.history.error = Some(e.problem(lang));
+                self.views.history.error = Some(e.problem(lang));
             }
             HistoryResult::Totals { filter, result } => {
-                self.history.totals = Some((filter, result.map_err(|e| e.problem(lang))));
+                self.views.history.totals = Some((filter, result.map_err(|e| e.problem(lang))));
             }
             HistoryResult::StatusRefreshed { id, result } => {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
-                let over =
-                    self.history
-                        .refreshed(&id, result.map_err(|e| e.problem(lang)), now, lang);
+                let over = self.views.history.refreshed(
+                    &id,
+                    result.map_err(|e| e.problem(lang)),
+                    now,
+                    lang,
+                );
                 if over {
                     // Paid amounts may have changed: count the filtered set again.
                     self.history_totals();
-                    self.report.invalidate();
+                    self.views.report.invalidate();
                 }
             }
             HistoryResult::Exported { result } => {
-                self.history.exporting = false;
-                self.history.note = Some(match result {
+                self.views.history.exporting = false;
+                self.views.history.note = Some(match result {
                     Ok((rows, path)) => Note::Done(format!(
                         "{rows} {} {}",
                         UiText::ExportedTo.get(lang),
@@ -209,12 +212,13 @@ impl App {
 
     /// Counts the shown History filter's links again (after statuses changed).
     pub(crate) fn history_totals(&mut self) {
-        let (Some(desk), Some(filter)) =
-            (self.holds.desk.clone(), self.history.loaded_filter.clone())
-        else {
+        let (Some(desk), Some(filter)) = (
+            self.holds.desk.clone(),
+            self.views.history.loaded_filter.clone(),
+        ) else {
             return;
         };
-        let zone = self.history.zone;
+        let zone = self.views.history.zone;
         self.spawn(async move { totals(&desk, filter, zone) });
     }
 }
@@ -304,7 +308,7 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         make_link(&mut app, "A-2");
-        app.history.loading = true;
+        app.views.history.loading = true;
         let msgs = run(
             &mut app,
             Command::History(HistoryCommand::Search {
@@ -324,11 +328,11 @@ mod tests {
         for m in msgs {
             app.on_msg(m);
         }
-        assert!(!app.history.loading);
-        assert_eq!(app.history.rows.len(), 2);
-        assert_eq!(app.history.total, Some(2));
-        assert!(matches!(app.history.totals, Some((_, Ok(_)))));
-        assert!(app.history.exhausted);
+        assert!(!app.views.history.loading);
+        assert_eq!(app.views.history.rows.len(), 2);
+        assert_eq!(app.views.history.total, Some(2));
+        assert!(matches!(app.views.history.totals, Some((_, Ok(_)))));
+        assert!(app.views.history.exhausted);
     }
 
     #[test]
@@ -336,9 +340,9 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         search(&mut app);
-        app.history.loading = true;
+        app.views.history.loading = true;
         app.run(Command::History(HistoryCommand::More));
-        assert!(!app.history.loading);
+        assert!(!app.views.history.loading);
         assert!(app.jobs.is_empty(), "nothing to ask");
     }
 
@@ -347,15 +351,15 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         search(&mut app);
-        let row = app.history.rows[0].clone();
+        let row = app.views.history.rows[0].clone();
         app.apply_history(HistoryResult::Page {
             filter: HistoryFilter::default(),
             first: false,
             result: Ok((vec![row.clone()], None)),
             total: None,
         });
-        assert_eq!(app.history.rows.len(), 2);
-        app.history.loading = true;
+        assert_eq!(app.views.history.rows.len(), 2);
+        app.views.history.loading = true;
         app.apply_history(HistoryResult::Page {
             filter: HistoryFilter {
                 text: "other".into(),
@@ -365,30 +369,33 @@ mod tests {
             result: Ok((vec![row], None)),
             total: None,
         });
-        assert_eq!(app.history.rows.len(), 2);
-        assert!(!app.history.loading);
+        assert_eq!(app.views.history.rows.len(), 2);
+        assert!(!app.views.history.loading);
     }
 
     #[test]
     fn a_page_that_failed_is_said() {
         let mut app = app();
-        app.history.loading = true;
+        app.views.history.loading = true;
         app.apply_history(HistoryResult::Page {
             filter: HistoryFilter::default(),
             first: true,
             result: Err(DeskError::NoProfile("x".into())),
             total: None,
         });
-        assert!(!app.history.loading);
-        assert!(app.history.error.is_some());
-        assert_eq!(app.history.loaded_filter, Some(HistoryFilter::default()));
+        assert!(!app.views.history.loading);
+        assert!(app.views.history.error.is_some());
+        assert_eq!(
+            app.views.history.loaded_filter,
+            Some(HistoryFilter::default())
+        );
     }
 
     #[test]
     fn show_opens_a_link_of_history_in_the_result_view() {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
-        app.shown = None;
+        app.views.shown = None;
         app.view = View::Board;
         let answer = only(run(
             &mut app,
@@ -401,7 +408,7 @@ mod tests {
             Msg::History(HistoryResult::Link { result: Ok(s) }) if s.link.id == link.id
         ));
         app.on_msg(answer);
-        let shown = app.shown.as_ref().expect("shown");
+        let shown = app.views.shown.as_ref().expect("shown");
         assert_eq!(shown.origin, Origin::History);
         assert!(!shown.cancelled);
         assert_eq!(app.view, View::History);
@@ -413,8 +420,8 @@ mod tests {
         app.apply_history(HistoryResult::Link {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.history.error.is_some());
-        assert!(app.shown.is_none());
+        assert!(app.views.history.error.is_some());
+        assert!(app.views.shown.is_none());
     }
 
     #[test]
@@ -432,9 +439,9 @@ mod tests {
             &answer,
             Msg::History(HistoryResult::StatusRefreshed { id, result: Ok(l) }) if *id == link.id && l.id == link.id
         ));
-        app.connection = Connection::Disconnected("no answer".into());
+        app.holds.connection = Connection::Disconnected("no answer".into());
         app.on_msg(answer);
-        assert_eq!(app.connection, Connection::Connected);
+        assert_eq!(app.holds.connection, Connection::Connected);
     }
 
     #[test]
@@ -443,7 +450,7 @@ mod tests {
         make_link(&mut app, "A-1");
         let dir = tempfile::tempdir().unwrap();
         app.export_dir = Some(dir.path().to_owned());
-        app.history.exporting = true;
+        app.views.history.exporting = true;
         let answer = only(run(
             &mut app,
             Command::History(HistoryCommand::Export {
@@ -462,9 +469,9 @@ mod tests {
         assert!(text.contains("A-1"));
         let path = path.clone();
         app.on_msg(answer);
-        assert!(!app.history.exporting);
+        assert!(!app.views.history.exporting);
         assert!(matches!(
-            &app.history.note,
+            &app.views.history.note,
             Some(Note::Done(t)) if t.contains(&path.display().to_string())
         ));
     }
@@ -477,7 +484,7 @@ mod tests {
             result: Err(DeskError::NoProfile("x".into())),
         });
         assert!(matches!(
-            &app.history.totals,
+            &app.views.history.totals,
             Some((f, Err(_))) if *f == HistoryFilter::default()
         ));
     }

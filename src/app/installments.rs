@@ -36,8 +36,8 @@ impl App {
         let lang = self.lang();
         let InstallmentsResult::Listed { result } = result;
         self.note_call(result.as_ref().err());
-        self.installments.loading = false;
-        self.installments.outcome = Some(match result {
+        self.views.installments.loading = false;
+        self.views.installments.outcome = Some(match result {
             Ok(list) => InstallmentOutcome::List(Box::new(list)),
             Err(e) => InstallmentOutcome::Error(e.problem(lang)),
         });
@@ -57,7 +57,7 @@ mod tests {
         let mut draft = InstallmentDraft::default();
         draft.set_bin_from_input("979200");
         let query = Box::new(draft.validate().unwrap());
-        app.installments.loading = true;
+        app.views.installments.loading = true;
         let answer = only(run(
             &mut app,
             Command::Installments(InstallmentsCommand::List { query }),
@@ -70,9 +70,9 @@ mod tests {
             "{answer:?}"
         );
         app.on_msg(answer);
-        assert!(!app.installments.loading);
+        assert!(!app.views.installments.loading);
         assert!(matches!(
-            app.installments.outcome,
+            app.views.installments.outcome,
             Some(InstallmentOutcome::List(_))
         ));
     }
@@ -80,13 +80,13 @@ mod tests {
     #[test]
     fn a_failed_listing_is_said() {
         let mut app = app();
-        app.installments.loading = true;
+        app.views.installments.loading = true;
         app.apply_installments(InstallmentsResult::Listed {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(!app.installments.loading);
+        assert!(!app.views.installments.loading);
         assert!(matches!(
-            app.installments.outcome,
+            app.views.installments.outcome,
             Some(InstallmentOutcome::Error(_))
         ));
     }

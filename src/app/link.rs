@@ -79,12 +79,12 @@ impl App {
             LinkCommand::CopyText { text } => self.ctx.copy_text(text),
             LinkCommand::OpenUrl { url } => self.ctx.open_url(egui::OpenUrl::new_tab(url)),
             LinkCommand::CustomerDisplay { open, fullscreen } => {
-                self.customer.open = open;
-                self.customer.fullscreen = open && fullscreen;
+                self.views.customer.open = open;
+                self.views.customer.fullscreen = open && fullscreen;
             }
             LinkCommand::Close => {
-                self.shown = None;
-                self.customer.open = false;
+                self.views.shown = None;
+                self.views.customer.open = false;
             }
             LinkCommand::SaveQrPng { url, name } => {
                 self.spawn(async move {
@@ -102,7 +102,7 @@ impl App {
                 else {
                     return;
                 };
-                if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link.id == id) {
                     s.printing = true;
                     s.note = Some(Note::Done(UiText::Printing.get(lang).to_owned()));
                 }
@@ -132,9 +132,9 @@ impl App {
                     return;
                 };
                 // No order number until the next one arrives: the last one may be pending.
-                self.new_link.reset(String::new());
-                self.shown = None;
-                self.customer.open = false;
+                self.views.new_link.reset(String::new());
+                self.views.shown = None;
+                self.views.customer.open = false;
                 self.spawn(async move {
                     Msg::Link(LinkResult::OrderNumber {
                         result: desk.next_order_number(),
@@ -153,7 +153,7 @@ impl App {
                     return;
                 };
                 let seq = self.next_seq();
-                let Some(shown) = &mut self.shown else {
+                let Some(shown) = &mut self.views.shown else {
                     return;
                 };
                 shown.cancelling = true;
@@ -171,7 +171,7 @@ impl App {
         match result {
             LinkResult::Created { result, pending } => {
                 if let Some(rows) = pending {
-                    self.pending.rows = rows;
+                    self.views.pending.rows = rows;
                 }
                 if matches!(
                     result,
@@ -181,7 +181,7 @@ impl App {
                 ) {
                     // Nothing was journaled by this send: an open row of this order is not
                     // the form's to re-send.
-                    self.new_link.sent_key = None;
+                    self.views.new_link.sent_key = None;
                 }
                 self.note_create(&result);
                 if let Ok(link) = &result {
@@ -189,9 +189,9 @@ impl App {
                 }
                 self.form_answer(result);
             }
-            LinkResult::OrderNumber { result: Ok(n) } => self.new_link.draft.order_number = n,
+            LinkResult::OrderNumber { result: Ok(n) } => self.views.new_link.draft.order_number = n,
             LinkResult::OrderNumber { result: Err(e) } => {
-                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
+                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
             LinkResult::Detail { id, seq, result } => {
                 self.note_call(result.as_ref().err());
@@ -215,7 +215,7 @@ impl App {
                 }
             }
             LinkResult::QrSaved { result } => {
-                if let Some(s) = &mut self.shown {
+                if let Some(s) = &mut self.views.shown {
                     s.note = Some(match result {
                         Ok(path) => {
                             Note::Done(format!("{} {}", UiText::SavedTo.get(lang), path.display()))
@@ -225,7 +225,7 @@ impl App {
                 }
             }
             LinkResult::SlipPrinted { id, result } => {
-                if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link.id == id) {
                     s.printing = false;
                     s.note = Some(match result {
                         Ok(Delivered::Printed { printer }) => {
@@ -250,7 +250,7 @@ impl App {
             Some(true) => self.set_connected(),
             Some(false) => {
                 if let Err(CreateError::Unknown { error, .. }) = result {
-                    self.connection = Connection::Disconnected(error.sentence(self.lang()));
+                    self.holds.connection = Connection::Disconnected(error.sentence(self.lang()));
                 }
             }
             None => {}
@@ -259,8 +259,9 @@ impl App {
 
     /// The key of the request the New link form sent, while the form still shows its order.
     pub(crate) fn form_key(&self) -> Option<&str> {
-        let key = self.new_link.sent_key.as_deref()?;
-        (key.strip_prefix("link-") == Some(self.new_link.draft.order_number.trim())).then_some(key)
+        let key = self.views.new_link.sent_key.as_deref()?;
+        (key.strip_prefix("link-") == Some(self.views.new_link.draft.order_number.trim()))
+            .then_some(key)
     }
 
     /// The outcome of the form's request, however it was sent (Create, Send again, Retry in
@@ -269,14 +270,14 @@ impl App {
     /// again), an unknown outcome keeps the form locked.
     pub(crate) fn form_answer(&mut self, result: Result<PaymentLink, CreateError>) {
         let lang = self.lang();
-        self.new_link.sending = false;
+        self.views.new_link.sending = false;
         match result {
             Ok(link) => {
-                self.new_link.server_expected = None;
-                self.new_link.note = None;
+                self.views.new_link.server_expected = None;
+                self.views.new_link.note = None;
                 self.show_link(link, Origin::Created);
-                self.history.invalidate();
-                self.report.invalidate();
+                self.views.history.invalidate();
+                self.views.report.invalidate();
                 // The customer waits for this QR: from Pending (where the clerk may have gone
                 // to look), show it; other work in progress is not interrupted.
                 if self.view == View::Pending {
@@ -284,17 +285,17 @@ impl App {
                 }
             }
             Err(CreateError::Rejected(e)) => {
-                self.new_link.server_expected = e.expected_amount();
-                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
+                self.views.new_link.server_expected = e.expected_amount();
+                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
             Err(CreateError::Unknown { error, .. }) => {
-                self.new_link.note = Some(SendNote::Unknown(error.problem(lang)));
+                self.views.new_link.note = Some(SendNote::Unknown(error.problem(lang)));
             }
             Err(CreateError::InProgress { .. }) => {
-                self.new_link.note = Some(SendNote::AlreadyPending);
+                self.views.new_link.note = Some(SendNote::AlreadyPending);
             }
             Err(e) => {
-                self.new_link.note = Some(SendNote::Error(e.problem(lang)));
+                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
             }
         }
     }
@@ -302,7 +303,7 @@ impl App {
     /// Shows a link in the result view. Its refresh is the background refresh's, on the
     /// shown link's pace (see `schedule_board`).
     pub(crate) fn show_link(&mut self, link: PaymentLink, origin: Origin) {
-        self.shown = Some(ShownLink::new(link, origin));
+        self.views.shown = Some(ShownLink::new(link, origin));
     }
 
     /// Numbers a link-detail or cancel request.
@@ -319,7 +320,7 @@ impl App {
         if let Some(alert) = self.refresher.observe(link, seq, now).alert {
             self.alert(&alert);
         }
-        self.board.stale = true;
+        self.views.board.stale = true;
     }
 
     /// A detail or cancel answer (request number `seq`) about a link: into the board's row
@@ -336,11 +337,11 @@ impl App {
         let lang = self.lang();
         if let Ok(link) = &result
             && applied
-            && self.board.apply(link)
+            && self.views.board.apply(link)
         {
-            self.history.invalidate();
+            self.views.history.invalidate();
         }
-        let Some(shown) = &mut self.shown else {
+        let Some(shown) = &mut self.views.shown else {
             return;
         };
         if shown.link.id != id {
@@ -354,7 +355,7 @@ impl App {
             }
         };
         if shown.take_answer(seq, cancel, link).changed {
-            self.history.invalidate();
+            self.views.history.invalidate();
         }
     }
 
@@ -372,8 +373,8 @@ impl App {
 
     /// The worker is gone: the result view's marks of requests out are undone.
     pub(crate) fn link_lost(&mut self, text: &str) {
-        self.new_link.note = Some(SendNote::Error(Problem::plain(text.to_owned())));
-        if let Some(s) = &mut self.shown {
+        self.views.new_link.note = Some(SendNote::Error(Problem::plain(text.to_owned())));
+        if let Some(s) = &mut self.views.shown {
             s.cancelling = false;
             s.polling = None;
             s.printing = false;
@@ -425,7 +426,7 @@ mod tests {
     #[test]
     fn create_sends_the_request_and_its_link_opens_the_result_view() {
         let mut app = app();
-        app.new_link.sending = true;
+        app.views.new_link.sending = true;
         let answer = only(run(
             &mut app,
             Command::Link(LinkCommand::Create {
@@ -441,29 +442,32 @@ mod tests {
         };
         assert_eq!(link.order_number.as_deref(), Some("A-1"));
         assert_eq!(pending.as_ref().map(Vec::len), Some(0), "nothing left open");
-        app.board.stale = false;
+        app.views.board.stale = false;
         app.on_msg(answer);
-        assert!(!app.new_link.sending);
-        let shown = app.shown.as_ref().expect("the result view shows it");
+        assert!(!app.views.new_link.sending);
+        let shown = app.views.shown.as_ref().expect("the result view shows it");
         assert_eq!(shown.origin, Origin::Created);
-        assert!(app.board.stale, "the board reads its rows again");
+        assert!(app.views.board.stale, "the board reads its rows again");
     }
 
     #[test]
     fn new_clears_the_form_and_its_answer_is_the_next_order_number() {
         let mut app = app();
         make_link(&mut app, "A-1");
-        app.customer.open = true;
+        app.views.customer.open = true;
         let answer = only(run(&mut app, Command::Link(LinkCommand::New)));
-        assert!(app.shown.is_none());
-        assert!(!app.customer.open);
-        assert_eq!(app.new_link.draft.order_number, "", "none until it arrives");
+        assert!(app.views.shown.is_none());
+        assert!(!app.views.customer.open);
+        assert_eq!(
+            app.views.new_link.draft.order_number, "",
+            "none until it arrives"
+        );
         let Msg::Link(LinkResult::OrderNumber { result: Ok(next) }) = &answer else {
             panic!("a number: {answer:?}");
         };
         let next = next.clone();
         app.on_msg(answer);
-        assert_eq!(app.new_link.draft.order_number, next);
+        assert_eq!(app.views.new_link.draft.order_number, next);
     }
 
     #[test]
@@ -472,7 +476,7 @@ mod tests {
         app.apply_link(LinkResult::OrderNumber {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(matches!(app.new_link.note, Some(SendNote::Error(_))));
+        assert!(matches!(app.views.new_link.note, Some(SendNote::Error(_))));
     }
 
     #[test]
@@ -522,7 +526,7 @@ mod tests {
         }
         let ok = result.is_ok();
         app.on_msg(answer);
-        let note = app.shown.as_ref().and_then(|s| s.note.clone());
+        let note = app.views.shown.as_ref().and_then(|s| s.note.clone());
         assert_eq!(matches!(note, Some(Note::Done(_))), ok, "{note:?}");
         assert!(note.is_some());
     }
@@ -540,7 +544,7 @@ mod tests {
         app.run(Command::Link(LinkCommand::PrintSlip {
             link: Box::new(link),
         }));
-        assert!(app.shown.as_ref().unwrap().printing);
+        assert!(app.views.shown.as_ref().unwrap().printing);
         let answer = only(answers(&mut app));
         let Msg::Link(LinkResult::SlipPrinted {
             result: Ok(Delivered::Saved(path)),
@@ -552,7 +556,7 @@ mod tests {
         let path = path.clone();
         assert!(path.starts_with(dir.path()) && path.exists());
         app.on_msg(answer);
-        let shown = app.shown.as_ref().unwrap();
+        let shown = app.views.shown.as_ref().unwrap();
         assert!(!shown.printing);
         assert!(
             matches!(&shown.note, Some(Note::Done(t)) if t.contains(&path.display().to_string()))
@@ -579,14 +583,14 @@ mod tests {
         app.run(Command::Link(LinkCommand::Cancel {
             id: link.id.clone(),
         }));
-        assert!(app.shown.as_ref().unwrap().cancelling);
+        assert!(app.views.shown.as_ref().unwrap().cancelling);
         let answer = only(answers(&mut app));
         assert!(
             matches!(&answer, Msg::Link(LinkResult::Cancelled { id, result: Ok(_), .. }) if *id == link.id),
             "{answer:?}"
         );
         app.on_msg(answer);
-        let shown = app.shown.as_ref().unwrap();
+        let shown = app.views.shown.as_ref().unwrap();
         assert!(!shown.cancelling);
         assert!(shown.cancelled, "it reads Cancelled, not Expired");
         assert_eq!(shown.link.status, Some(LinkStatus::Expired));
@@ -596,10 +600,10 @@ mod tests {
     fn close_leaves_the_result_view_and_the_customer_display() {
         let mut app = app();
         make_link(&mut app, "A-1");
-        app.customer.open = true;
+        app.views.customer.open = true;
         app.run(Command::Link(LinkCommand::Close));
-        assert!(app.shown.is_none());
-        assert!(!app.customer.open);
+        assert!(app.views.shown.is_none());
+        assert!(!app.views.customer.open);
     }
 
     #[test]
@@ -609,12 +613,12 @@ mod tests {
             open: true,
             fullscreen: true,
         }));
-        assert!(app.customer.open && app.customer.fullscreen);
+        assert!(app.views.customer.open && app.views.customer.fullscreen);
         app.run(Command::Link(LinkCommand::CustomerDisplay {
             open: false,
             fullscreen: true,
         }));
-        assert!(!app.customer.open && !app.customer.fullscreen);
+        assert!(!app.views.customer.open && !app.views.customer.fullscreen);
     }
 
     #[test]
@@ -627,7 +631,7 @@ mod tests {
             seq,
             result: Err(DeskError::NoProfile("x".into())),
         });
-        let shown = app.shown.as_ref().unwrap();
+        let shown = app.views.shown.as_ref().unwrap();
         assert!(matches!(shown.note, Some(Note::Failed(_))));
     }
 
@@ -638,7 +642,7 @@ mod tests {
         app.apply_link(LinkResult::QrSaved {
             result: Ok(PathBuf::from("/tmp/paydesk-qr-A-1.png")),
         });
-        let note = app.shown.as_ref().and_then(|s| s.note.clone());
+        let note = app.views.shown.as_ref().and_then(|s| s.note.clone());
         assert!(
             matches!(&note, Some(Note::Done(t)) if t.contains("/tmp/paydesk-qr-A-1.png")),
             "{note:?}"

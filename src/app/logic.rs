@@ -77,10 +77,10 @@ impl App {
             let text = UiText::WorkerLost.get(self.saved.lang).to_owned();
             self.clear_busy();
             self.link_lost(&text);
-            self.settings.busy = false;
+            self.views.settings.busy = false;
             self.resend.running = false;
             self.refresher.lost();
-            self.connection = Connection::Disconnected(text);
+            self.holds.connection = Connection::Disconnected(text);
         }
     }
 
@@ -91,14 +91,14 @@ impl App {
     /// Undoes the busy marks of the views whose jobs need the profile's desk or the store:
     /// when there is no desk to run them, and when the worker is lost.
     fn clear_busy(&mut self) {
-        self.new_link.abort_busy();
-        self.card.abort_busy();
-        self.installments.abort_busy();
-        self.history.abort_busy();
-        self.report.abort_busy();
-        self.catalog_view.abort_busy();
-        self.pending.abort_busy();
-        self.board.abort_busy();
+        self.views.new_link.abort_busy();
+        self.views.card.abort_busy();
+        self.views.installments.abort_busy();
+        self.views.history.abort_busy();
+        self.views.report.abort_busy();
+        self.views.catalog.abort_busy();
+        self.views.pending.abort_busy();
+        self.views.board.abort_busy();
     }
 
     /// The profile's desk, for a command that needs it; without one (not connected yet) the
@@ -116,7 +116,7 @@ impl App {
         // An answer of any kind (even a refusal) means the server is reachable.
         match e {
             Some(e) if e.is_unknown_outcome() => {
-                self.connection = Connection::Disconnected(e.sentence(self.lang()));
+                self.holds.connection = Connection::Disconnected(e.sentence(self.lang()));
             }
             _ => self.set_connected(),
         }
@@ -125,10 +125,10 @@ impl App {
     /// The server answered. Coming back from "not connected", the pending rows are sent again
     /// at the end of this frame.
     pub(crate) fn set_connected(&mut self) {
-        if matches!(self.connection, Connection::Disconnected(_)) {
+        if matches!(self.holds.connection, Connection::Disconnected(_)) {
             self.resend.due = true;
         }
-        self.connection = Connection::Connected;
+        self.holds.connection = Connection::Connected;
     }
 
     /// Takes one background result into the state.
@@ -174,11 +174,11 @@ impl App {
     fn navigate(&mut self, view: View) {
         // Links may have changed since the report was made.
         if view == View::Report && self.view != View::Report {
-            self.report.invalidate();
+            self.views.report.invalidate();
         }
         // Opening the board reads its rows again (links the command line made).
         if view == View::Board {
-            self.board.stale = true;
+            self.views.board.stale = true;
         }
         self.view = view;
     }
@@ -193,13 +193,13 @@ mod tests {
     fn navigate_to_the_report_makes_it_again_and_to_the_board_reads_its_rows() {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();
-        app.report.loaded = Some((day, day));
-        app.board.stale = false;
+        app.views.report.loaded = Some((day, day));
+        app.views.board.stale = false;
         app.run(Command::Navigate { view: View::Report });
         assert_eq!(app.view, View::Report);
-        assert_eq!(app.report.loaded, None, "links may have changed");
+        assert_eq!(app.views.report.loaded, None, "links may have changed");
         app.run(Command::Navigate { view: View::Board });
         assert_eq!(app.view, View::Board);
-        assert!(app.board.stale);
+        assert!(app.views.board.stale);
     }
 }

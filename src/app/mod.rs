@@ -121,9 +121,10 @@ impl Default for AppOptions {
 }
 
 /// Whether the app can talk to the profile's server.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Connection {
     /// Opening the profile.
+    #[default]
     Connecting,
     /// The last call got an answer.
     Connected,
@@ -154,7 +155,7 @@ pub(crate) struct Resend {
 }
 
 /// What the desk holds for the profile in use: the open services and desk, the profiles, the
-/// catalog mirror and the key's limits. Filled when a profile is opened.
+/// catalog mirror, the key's limits and the connection. Filled when a profile is opened.
 #[derive(Default)]
 pub struct Holdings {
     pub(crate) services: Option<Arc<Services>>,
@@ -167,6 +168,8 @@ pub struct Holdings {
     pub barcodes: BarcodeIndex,
     /// The profile's known key limits.
     pub limits: KeyLimits,
+    /// Connection state shown in the top bar.
+    pub connection: Connection,
 }
 
 impl std::fmt::Debug for Holdings {
@@ -179,21 +182,9 @@ impl std::fmt::Debug for Holdings {
     }
 }
 
-/// The application.
-pub struct App {
-    /// Saved preferences.
-    pub saved: SavedState,
-    /// The view shown.
-    pub view: View,
-    /// The zone times are shown and typed in: the machine's (a test may set a fixed one).
-    pub zone: Zone,
-    pub(crate) options: AppOptions,
-    pub(crate) worker: Worker,
-    pub(crate) ctx: egui::Context,
-    /// What the desk holds (services, desk, profiles, catalog).
-    pub holds: Holdings,
-    /// Connection state shown in the top bar.
-    pub connection: Connection,
+/// The views of the window, each with its own state.
+#[derive(Debug)]
+pub struct Views {
     /// The New link form.
     pub new_link: NewLinkForm,
     /// The card form.
@@ -209,13 +200,30 @@ pub struct App {
     /// The open-links board (its view and the panel beside New link).
     pub board: BoardView,
     /// The catalog view.
-    pub catalog_view: CatalogView,
+    pub catalog: CatalogView,
     /// The settings view.
     pub settings: SettingsView,
     /// The link shown in the result view (after create, or from History).
     pub shown: Option<ShownLink>,
     /// The customer display.
     pub customer: CustomerDisplay,
+}
+
+/// The application.
+pub struct App {
+    /// Saved preferences.
+    pub saved: SavedState,
+    /// The view shown.
+    pub view: View,
+    /// The zone times are shown and typed in: the machine's (a test may set a fixed one).
+    pub zone: Zone,
+    pub(crate) options: AppOptions,
+    pub(crate) worker: Worker,
+    pub(crate) ctx: egui::Context,
+    /// What the desk holds (services, desk, profiles, catalog).
+    pub holds: Holdings,
+    /// The views and what each shows.
+    pub views: Views,
     /// Where exports are written; `None` = where "Save QR as PNG" writes (Downloads, else
     /// home). Tests point it at a temporary folder.
     pub export_dir: Option<PathBuf>,
@@ -236,7 +244,7 @@ impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App")
             .field("view", &self.view)
-            .field("connection", &self.connection)
+            .field("connection", &self.holds.connection)
             .field("jobs", &self.jobs.len())
             .finish_non_exhaustive()
     }
@@ -276,21 +284,22 @@ impl App {
             worker,
             ctx: ctx.clone(),
             holds: Holdings::default(),
-            connection: Connection::Connecting,
-            new_link: NewLinkForm::new(String::new()),
-            card: CardForm::default(),
-            installments: InstallmentsForm::default(),
-            history: HistoryView::default(),
-            report: ReportView::default(),
-            pending: PendingView::default(),
-            board: BoardView {
-                stale: true,
-                ..BoardView::default()
+            views: Views {
+                new_link: NewLinkForm::new(String::new()),
+                card: CardForm::default(),
+                installments: InstallmentsForm::default(),
+                history: HistoryView::default(),
+                report: ReportView::default(),
+                pending: PendingView::default(),
+                board: BoardView {
+                    stale: true,
+                    ..BoardView::default()
+                },
+                catalog: CatalogView::default(),
+                settings: SettingsView::default(),
+                shown: None,
+                customer: CustomerDisplay::default(),
             },
-            catalog_view: CatalogView::default(),
-            settings: SettingsView::default(),
-            shown: None,
-            customer: CustomerDisplay::default(),
             export_dir: None,
             commands: Vec::new(),
             jobs: Vec::new(),

@@ -76,17 +76,17 @@ impl App {
         match result {
             PendingResult::Retried { key, result, rows } => {
                 let result = *result;
-                self.pending.busy.retain(|k| *k != key);
+                self.views.pending.busy.retain(|k| *k != key);
                 if let Some(rows) = rows {
-                    self.pending.rows = rows;
+                    self.views.pending.rows = rows;
                 }
                 self.note_create(&result);
                 if let Ok(link) = &result {
                     self.link_made(link);
                 }
-                self.pending.note = Some(match &result {
+                self.views.pending.note = Some(match &result {
                     Ok(link) => {
-                        self.history.invalidate();
+                        self.views.history.invalidate();
                         let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
                         Note::Done(format!("{order}: {}", UiText::StateCompleted.get(lang)))
                     }
@@ -97,10 +97,10 @@ impl App {
                 }
             }
             PendingResult::Abandoned { key, result } => {
-                self.pending.busy.retain(|k| *k != key);
+                self.views.pending.busy.retain(|k| *k != key);
                 match result {
-                    Ok(rows) => self.pending.rows = rows,
-                    Err(e) => self.pending.note = Some(Note::Failed(e.problem(lang))),
+                    Ok(rows) => self.views.pending.rows = rows,
+                    Err(e) => self.views.pending.note = Some(Note::Failed(e.problem(lang))),
                 }
             }
             PendingResult::Resumed {
@@ -146,12 +146,12 @@ impl App {
         let lang = self.lang();
         self.resend.running = false;
         if let Some(rows) = rows {
-            self.pending.rows = rows;
+            self.views.pending.rows = rows;
         }
         let outcomes = match result {
             Ok(outcomes) => outcomes,
             Err(e) => {
-                self.pending.note = Some(Note::Failed(e.problem(lang)));
+                self.views.pending.note = Some(Note::Failed(e.problem(lang)));
                 self.resend_later();
                 return;
             }
@@ -172,9 +172,9 @@ impl App {
             }
             if let Ok(link) = &outcome {
                 self.link_made(link);
-                self.history.invalidate();
+                self.views.history.invalidate();
                 let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
-                self.pending.note = Some(Note::Done(format!(
+                self.views.pending.note = Some(Note::Done(format!(
                     "{order}: {}",
                     UiText::StateCompleted.get(lang)
                 )));
@@ -186,11 +186,11 @@ impl App {
         // Set directly: this answer must not count as "the connection came back" and start
         // another re-send at once.
         if let Some(why) = silent {
-            self.connection = Connection::Disconnected(why);
+            self.holds.connection = Connection::Disconnected(why);
             self.resend_later();
         } else {
             if answered {
-                self.connection = Connection::Connected;
+                self.holds.connection = Connection::Connected;
             }
             self.resend.interval = self.options.resend_first;
             self.resend.next = None;
@@ -209,13 +209,14 @@ impl App {
     pub(crate) fn schedule_resend(&mut self) {
         if self.resend.running
             || self.holds.desk.is_none()
-            || self.new_link.sending
-            || !self.pending.busy.is_empty()
+            || self.views.new_link.sending
+            || !self.views.pending.busy.is_empty()
         {
             return;
         }
         let now = self.options.clock.now();
         let open = self
+            .views
             .pending
             .rows
             .iter()
@@ -230,7 +231,7 @@ impl App {
             self.start_resend();
             return;
         }
-        if !matches!(self.connection, Connection::Disconnected(_)) {
+        if !matches!(self.holds.connection, Connection::Disconnected(_)) {
             self.resend.next = None;
             return;
         }
@@ -260,7 +261,7 @@ mod tests {
     fn retry_sends_the_row_and_its_link_is_said_done() {
         let mut app = app();
         let key = pending_row(&app, "P-1");
-        app.pending.busy.push(key.clone());
+        app.views.pending.busy.push(key.clone());
         let answer = only(run(
             &mut app,
             Command::Pending(PendingCommand::Retry {
@@ -283,18 +284,18 @@ mod tests {
         assert_eq!(link.order_number.as_deref(), Some("P-1"));
         assert!(rows.iter().all(|r| r.state != JournalState::Pending));
         app.on_msg(answer);
-        assert!(app.pending.busy.is_empty());
-        assert!(matches!(&app.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
-        assert!(app.board.stale, "the board shows the new link");
+        assert!(app.views.pending.busy.is_empty());
+        assert!(matches!(&app.views.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
+        assert!(app.views.board.stale, "the board shows the new link");
     }
 
     #[test]
     fn abandon_gives_up_on_the_row() {
         let mut app = app();
         let key = pending_row(&app, "P-1");
-        app.pending.rows = app.holds.desk.clone().unwrap().pending().unwrap();
-        assert_eq!(app.pending.rows.len(), 1);
-        app.pending.busy.push(key.clone());
+        app.views.pending.rows = app.holds.desk.clone().unwrap().pending().unwrap();
+        assert_eq!(app.views.pending.rows.len(), 1);
+        app.views.pending.busy.push(key.clone());
         let answer = only(run(
             &mut app,
             Command::Pending(PendingCommand::Abandon { key: key.clone() }),
@@ -304,9 +305,10 @@ mod tests {
             Msg::Pending(PendingResult::Abandoned { key: k, result: Ok(_) }) if *k == key
         ));
         app.on_msg(answer);
-        assert!(app.pending.busy.is_empty());
+        assert!(app.views.pending.busy.is_empty());
         assert!(
-            app.pending
+            app.views
+                .pending
                 .rows
                 .iter()
                 .all(|r| r.state != JournalState::Pending)
@@ -316,20 +318,20 @@ mod tests {
     #[test]
     fn an_abandon_that_failed_is_said() {
         let mut app = app();
-        app.pending.busy.push("k".into());
+        app.views.pending.busy.push("k".into());
         app.apply_pending(PendingResult::Abandoned {
             key: "k".into(),
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.pending.busy.is_empty());
-        assert!(matches!(app.pending.note, Some(Note::Failed(_))));
+        assert!(app.views.pending.busy.is_empty());
+        assert!(matches!(app.views.pending.note, Some(Note::Failed(_))));
     }
 
     #[test]
     fn a_resend_sends_every_open_row_and_an_answer_means_connected() {
         let mut app = app();
         pending_row(&app, "P-1");
-        app.connection = Connection::Disconnected("no answer".into());
+        app.holds.connection = Connection::Disconnected("no answer".into());
         app.start_resend();
         assert!(app.resend.running);
         let answer = only(answers(&mut app));
@@ -344,8 +346,8 @@ mod tests {
         assert!(outcomes[0].1.is_ok());
         app.on_msg(answer);
         assert!(!app.resend.running);
-        assert_eq!(app.connection, Connection::Connected);
-        assert!(matches!(&app.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
+        assert_eq!(app.holds.connection, Connection::Connected);
+        assert!(matches!(&app.views.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
     }
 
     #[test]
@@ -361,6 +363,6 @@ mod tests {
             app.resend.running,
             "this profile's own re-send is still out"
         );
-        assert!(app.pending.note.is_none());
+        assert!(app.views.pending.note.is_none());
     }
 }

@@ -62,7 +62,7 @@ pub enum ProfilesResult {
 impl App {
     /// Opens the profile (start-up and switches), in the background.
     pub(crate) fn boot(&mut self) {
-        self.connection = Connection::Connecting;
+        self.holds.connection = Connection::Connecting;
         let options = self.options.clone();
         let wanted = self.profile_name();
         let services = self
@@ -94,12 +94,12 @@ impl App {
                     next: None,
                     interval: self.options.resend_first,
                 };
-                self.new_link.sent_key = None;
-                self.shown = None;
-                self.customer.open = false;
+                self.views.new_link.sent_key = None;
+                self.views.shown = None;
+                self.views.customer.open = false;
                 self.view = View::NewLink;
                 self.refresher.reset();
-                self.board.clear();
+                self.views.board.clear();
                 self.boot();
             }
             ProfilesCommand::Save { profile, existing } => {
@@ -161,7 +161,8 @@ impl App {
             }
             ProfilesCommand::CheckSecret { profile, api_key } => {
                 let secrets = Arc::clone(&self.options.secrets);
-                self.settings
+                self.views
+                    .settings
                     .secrets
                     .insert(profile.clone(), SecretStatus::Checking);
                 self.spawn(async move {
@@ -190,26 +191,27 @@ impl App {
             ProfilesResult::Booted { result: Ok(boot) } => self.booted(*boot),
             ProfilesResult::Booted { result: Err(e) } => {
                 let why = e.problem(lang).sentence;
-                self.connection =
+                self.holds.connection =
                     Connection::Disconnected(format!("{}: {why}", UiText::StartFailed.get(lang)));
             }
             ProfilesResult::Listed { result } => {
-                self.settings.busy = false;
+                self.views.settings.busy = false;
                 match result {
                     Ok(list) => {
-                        self.settings.profiles = list.clone();
+                        self.views.settings.profiles = list.clone();
                         self.holds.profiles = list;
-                        self.settings.form = None;
-                        self.settings.note = Some(Note::Done(UiText::Saved.get(lang).to_owned()));
+                        self.views.settings.form = None;
+                        self.views.settings.note =
+                            Some(Note::Done(UiText::Saved.get(lang).to_owned()));
                     }
-                    Err(e) => self.settings.note = Some(Note::Failed(e.problem(lang))),
+                    Err(e) => self.views.settings.note = Some(Note::Failed(e.problem(lang))),
                 }
             }
             ProfilesResult::Secret { profile, status } => {
-                self.settings.busy = false;
+                self.views.settings.busy = false;
                 let status =
                     status.unwrap_or_else(|e| SecretStatus::Failed(e.problem(lang).sentence));
-                self.settings.secrets.insert(profile, status);
+                self.views.settings.secrets.insert(profile, status);
             }
         }
     }
@@ -222,26 +224,26 @@ impl App {
         self.holds.limits = boot.desk.limits();
         self.holds.services = Some(boot.services);
         self.holds.desk = Some(boot.desk);
-        self.connection = match boot.fallback {
+        self.holds.connection = match boot.fallback {
             Some(e) => {
                 let problem = e.problem(lang);
                 let why = problem.sentence.clone();
                 // Said where the user asked for the profile, not only in a tooltip.
-                self.settings.note = Some(Note::Failed(problem));
+                self.views.settings.note = Some(Note::Failed(problem));
                 Connection::Disconnected(why)
             }
             None => Connection::Connected,
         };
         self.set_catalog(boot.catalog);
-        self.settings.profiles = boot.profiles.clone();
+        self.views.settings.profiles = boot.profiles.clone();
         self.holds.profiles = boot.profiles;
-        self.pending.rows = boot.pending;
+        self.views.pending.rows = boot.pending;
         if let Some(order) = boot.order_number {
-            self.new_link.draft.order_number = order;
+            self.views.new_link.draft.order_number = order;
         }
-        self.history.reset_keeping_filter();
-        self.report.report = None;
-        self.report.invalidate();
+        self.views.history.reset_keeping_filter();
+        self.views.report.report = None;
+        self.views.report.invalidate();
         // Resume the journal's pending rows of this profile.
         self.start_resend();
     }
@@ -327,16 +329,16 @@ mod tests {
         let mut app = app();
         crate::app::testing::make_link(&mut app, "A-1");
         app.view = View::Board;
-        app.customer.open = true;
+        app.views.customer.open = true;
         app.run(Command::Profiles(ProfilesCommand::Switch {
             name: SANDBOX_PROFILE.into(),
         }));
         assert!(app.holds.desk.is_none());
-        assert!(app.shown.is_none() && !app.customer.open);
+        assert!(app.views.shown.is_none() && !app.views.customer.open);
         assert_eq!(app.view, View::NewLink);
-        assert_eq!(app.connection, Connection::Connecting);
+        assert_eq!(app.holds.connection, Connection::Connecting);
         settle(&mut app);
-        assert_eq!(app.connection, Connection::Connected);
+        assert_eq!(app.holds.connection, Connection::Connected);
         assert!(app.holds.desk.is_some());
     }
 
@@ -360,8 +362,8 @@ mod tests {
             Msg::Profiles(ProfilesResult::Booted { result: Ok(b) }) if b.fallback.is_some()
         ));
         app.on_msg(booted);
-        assert!(matches!(app.connection, Connection::Disconnected(_)));
-        assert!(matches!(app.settings.note, Some(Note::Failed(_))));
+        assert!(matches!(app.holds.connection, Connection::Disconnected(_)));
+        assert!(matches!(app.views.settings.note, Some(Note::Failed(_))));
         assert_eq!(app.profile_name(), SANDBOX_PROFILE);
     }
 
@@ -371,8 +373,8 @@ mod tests {
         app.apply_profiles(ProfilesResult::Booted {
             result: Err(JobError::NoDataFolder),
         });
-        let Connection::Disconnected(why) = &app.connection else {
-            panic!("{:?}", app.connection);
+        let Connection::Disconnected(why) = &app.holds.connection else {
+            panic!("{:?}", app.holds.connection);
         };
         assert!(why.starts_with(UiText::StartFailed.get(app.lang())));
     }
@@ -380,7 +382,7 @@ mod tests {
     #[test]
     fn save_adds_a_profile_and_remove_takes_it_away() {
         let mut app = app();
-        app.settings.busy = true;
+        app.views.settings.busy = true;
         let answer = only(run(
             &mut app,
             Command::Profiles(ProfilesCommand::Save {
@@ -393,10 +395,10 @@ mod tests {
             Msg::Profiles(ProfilesResult::Listed { result: Ok(l) }) if l.len() == 2
         ));
         app.on_msg(answer);
-        assert!(!app.settings.busy);
+        assert!(!app.views.settings.busy);
         assert_eq!(app.holds.profiles.len(), 2);
-        assert_eq!(app.settings.profiles, app.holds.profiles);
-        assert!(matches!(app.settings.note, Some(Note::Done(_))));
+        assert_eq!(app.views.settings.profiles, app.holds.profiles);
+        assert!(matches!(app.views.settings.note, Some(Note::Done(_))));
         let answer = only(run(
             &mut app,
             Command::Profiles(ProfilesCommand::Remove {
@@ -411,12 +413,12 @@ mod tests {
     #[test]
     fn a_profile_change_that_failed_is_said() {
         let mut app = app();
-        app.settings.busy = true;
+        app.views.settings.busy = true;
         app.apply_profiles(ProfilesResult::Listed {
             result: Err(JobError::NoDataFolder),
         });
-        assert!(!app.settings.busy);
-        assert!(matches!(app.settings.note, Some(Note::Failed(_))));
+        assert!(!app.views.settings.busy);
+        assert!(matches!(app.views.settings.note, Some(Note::Failed(_))));
     }
 
     #[test]
@@ -432,7 +434,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(matches!(
-            app.settings.secrets.get("shop"),
+            app.views.settings.secrets.get("shop"),
             Some(SecretStatus::NoKeyring(_))
         ));
     }
@@ -445,7 +447,7 @@ mod tests {
             api_key: "key-1".into(),
         }));
         assert_eq!(
-            app.settings.secrets.get("shop"),
+            app.views.settings.secrets.get("shop"),
             Some(&SecretStatus::Checking)
         );
         let answer = only(crate::app::testing::answers(&mut app));
@@ -455,7 +457,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(matches!(
-            app.settings.secrets.get("shop"),
+            app.views.settings.secrets.get("shop"),
             Some(SecretStatus::NoKeyring(_))
         ));
     }

@@ -43,7 +43,8 @@ impl App {
     pub(crate) fn apply_report(&mut self, result: ReportResult) {
         let lang = self.lang();
         let ReportResult::Made { days, result } = result;
-        self.report
+        self.views
+            .report
             .set_report(days, result.map_err(|e| e.problem(lang)));
     }
 }
@@ -59,7 +60,7 @@ mod tests {
     fn load_makes_the_days_report_and_its_answer_is_shown() {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();
-        app.report.loading = true;
+        app.views.report.loading = true;
         let answer = only(run(
             &mut app,
             Command::Report(ReportCommand::Load {
@@ -78,9 +79,9 @@ mod tests {
         assert_eq!(*days, (day, day));
         assert_eq!(report.links, 0, "a fresh store has no links");
         app.on_msg(answer);
-        assert!(!app.report.loading);
-        assert_eq!(app.report.loaded, Some((day, day)));
-        assert!(app.report.report.is_some());
+        assert!(!app.views.report.loading);
+        assert_eq!(app.views.report.loaded, Some((day, day)));
+        assert!(app.views.report.report.is_some());
     }
 
     #[test]
@@ -91,7 +92,7 @@ mod tests {
             days: (day, day),
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.report.error.is_some());
-        assert!(app.report.report.is_none());
+        assert!(app.views.report.error.is_some());
+        assert!(app.views.report.report.is_none());
     }
 }

@@ -27,7 +27,7 @@ impl App {
         let form_lock = self.form_lock();
         let resend = self.resend_view(now);
         // Set again by the rows drawn this frame.
-        self.board.next_change = None;
+        self.views.board.next_change = None;
 
         egui::Panel::top("top-bar").show(ui, |ui| {
             self.top_bar_ui(ui, &palette, &mut commands);
@@ -55,7 +55,7 @@ impl App {
                         form_lock: form_lock.clone(),
                         commands: &mut commands,
                     };
-                    self.board.panel_ui(ui, &mut cx);
+                    self.views.board.panel_ui(ui, &mut cx);
                 });
         }
         egui::CentralPanel::default().show(ui, |ui| {
@@ -73,42 +73,43 @@ impl App {
                 commands: &mut commands,
             };
             match self.view {
-                View::NewLink => match &mut self.shown {
+                View::NewLink => match &mut self.views.shown {
                     Some(shown) if shown.origin == Origin::Created => {
-                        shown.ui(ui, &mut cx, self.customer.open);
+                        shown.ui(ui, &mut cx, self.views.customer.open);
                     }
-                    _ => self.new_link.ui(ui, &mut cx),
+                    _ => self.views.new_link.ui(ui, &mut cx),
                 },
-                View::Board => match &mut self.shown {
+                View::Board => match &mut self.views.shown {
                     Some(shown) if shown.origin == Origin::Board => {
-                        shown.ui(ui, &mut cx, self.customer.open);
+                        shown.ui(ui, &mut cx, self.views.customer.open);
                     }
-                    _ => self.board.ui(ui, &mut cx),
+                    _ => self.views.board.ui(ui, &mut cx),
                 },
-                View::Card => self.card.ui(ui, &mut cx),
-                View::Installments => self.installments.ui(ui, &mut cx),
-                View::History => match &mut self.shown {
+                View::Card => self.views.card.ui(ui, &mut cx),
+                View::Installments => self.views.installments.ui(ui, &mut cx),
+                View::History => match &mut self.views.shown {
                     Some(shown) if shown.origin == Origin::History => {
-                        shown.ui(ui, &mut cx, self.customer.open);
+                        shown.ui(ui, &mut cx, self.views.customer.open);
                     }
-                    _ => self.history.ui(ui, &mut cx),
+                    _ => self.views.history.ui(ui, &mut cx),
                 },
-                View::Report => self.report.ui(ui, &mut cx),
-                View::Pending => self.pending.ui(ui, &mut cx),
+                View::Report => self.views.report.ui(ui, &mut cx),
+                View::Pending => self.views.pending.ui(ui, &mut cx),
                 View::Catalog => {
                     let catalog = cx.catalog;
-                    self.catalog_view.ui(ui, &mut cx, catalog);
+                    self.views.catalog.ui(ui, &mut cx, catalog);
                 }
                 View::Settings => {
                     let current = self.profile_name();
-                    self.settings.ui(
+                    self.views.settings.ui(
                         ui,
                         &mut cx,
                         &current,
                         &mut self.saved.merchant_name,
                         &mut self.saved.slip_paper,
                     );
-                    self.settings
+                    self.views
+                        .settings
                         .alerts_ui(ui, &cx, &mut self.saved.alert_sound);
                 }
             }
@@ -126,8 +127,8 @@ impl App {
         ui.add_space(6.0);
         for v in View::ALL {
             let mut text = v.title().get(lang).to_owned();
-            if v == View::Pending && self.pending.count() > 0 {
-                text = format!("{text} ({})", self.pending.count());
+            if v == View::Pending && self.views.pending.count() > 0 {
+                text = format!("{text} ({})", self.views.pending.count());
             }
             let open = self.refresher.counts(now).1;
             if v == View::Board && open > 0 {
@@ -153,8 +154,9 @@ impl App {
 
     /// The New link form's lock for the journal rows held now.
     pub fn form_lock(&self) -> Option<FormLock> {
-        self.new_link
-            .lock_of(&self.pending.rows, self.options_clock_now())
+        self.views
+            .new_link
+            .lock_of(&self.views.pending.rows, self.options_clock_now())
     }
 
     fn options_clock_now(&self) -> chrono::DateTime<chrono::Utc> {
@@ -187,7 +189,7 @@ impl App {
             if self.is_sandbox() {
                 widgets::badge_ui(ui, UiText::SandboxBadge.get(lang), palette.sandbox);
             }
-            match &self.connection {
+            match &self.holds.connection {
                 Connection::Connecting => {
                     ui.spinner();
                     ui.label(UiText::Connecting.get(lang));
@@ -206,7 +208,7 @@ impl App {
                     .on_hover_text(why.as_str());
                 }
             }
-            let count = self.pending.count();
+            let count = self.views.pending.count();
             if count > 0 {
                 let r = widgets::badge_ui(
                     ui,
@@ -249,11 +251,11 @@ impl App {
     }
 
     fn customer_display(&mut self, ctx: &egui::Context, palette: &Palette) {
-        if !self.customer.open {
+        if !self.views.customer.open {
             return;
         }
-        let Some(shown) = &mut self.shown else {
-            self.customer.open = false;
+        let Some(shown) = &mut self.views.shown else {
+            self.views.customer.open = false;
             return;
         };
         let lang = self.saved.lang;
@@ -264,7 +266,7 @@ impl App {
         let mut close = false;
         ctx.show_viewport_immediate(
             customer_viewport_id(),
-            customer_viewport(lang, self.customer.fullscreen),
+            customer_viewport(lang, self.views.customer.fullscreen),
             |ui, _class| {
                 egui::CentralPanel::default()
                     .frame(egui::Frame::new().fill(palette.customer_background))
@@ -278,7 +280,7 @@ impl App {
             },
         );
         if close {
-            self.customer = crate::app::CustomerDisplay::default();
+            self.views.customer = crate::app::CustomerDisplay::default();
         }
     }
 }

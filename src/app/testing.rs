@@ -26,7 +26,11 @@ pub(crate) fn app() -> App {
     let app = app_unbooted();
     let mut app = app;
     settle(&mut app);
-    assert_eq!(app.connection, Connection::Connected, "the sandbox opens");
+    assert_eq!(
+        app.holds.connection,
+        Connection::Connected,
+        "the sandbox opens"
+    );
     app
 }
 
@@ -114,7 +118,12 @@ pub(crate) fn make_link(app: &mut App, order: &str) -> crate::api::wire::Payment
         request: link_request(order, "125.50"),
     }));
     settle(app);
-    app.shown.as_ref().expect("the link is shown").link.clone()
+    app.views
+        .shown
+        .as_ref()
+        .expect("the link is shown")
+        .link
+        .clone()
 }
 
 /// Journals a link creation of `order` that was never sent (as after a crash): an open row

@@ -182,7 +182,9 @@ impl AppEnv {
             wakes,
         };
         env.until("the sandbox profile is open", |app| {
-            app.connection == Connection::Connected && app.base_url().is_some() && !app.is_busy()
+            app.holds.connection == Connection::Connected
+                && app.base_url().is_some()
+                && !app.is_busy()
         });
         env
     }
