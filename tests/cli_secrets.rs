@@ -10,7 +10,7 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
+use paydesk::sandbox::DEMO_API_SECRET;
 use support::cli::Cli;
 
 /// A server that counts the connections it gets and answers each request with a 400 error
@@ -57,17 +57,7 @@ fn counting_server() -> (String, Arc<AtomicUsize>) {
 fn installments_refuses_a_card_number_as_bin_and_sends_nothing() {
     let (url, connections) = counting_server();
     let mut cli = Cli::new();
-    let added = cli.run(&[
-        "profile",
-        "add",
-        "shop",
-        "--base-url",
-        &url,
-        "--api-key",
-        DEMO_API_KEY,
-    ]);
-    assert_eq!(added.code, 0, "{added:?}");
-    cli.env("PAYDESK_API_SECRET", DEMO_API_SECRET);
+    cli.add_profile_at("shop", &url);
 
     for pan in [
         "5400610000000001",
@@ -357,21 +347,8 @@ fn silent_server() -> (String, std::sync::mpsc::Receiver<Vec<u8>>) {
         for stream in listener.incoming() {
             let Ok(stream) = stream else { continue };
             let mut reader = BufReader::new(stream);
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                    break;
-                }
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap_or(0);
-                }
-                if line == "\r\n" {
-                    let mut body = vec![0; length];
-                    let _ = reader.read_exact(&mut body);
-                    let _ = tx.send(body);
-                    break;
-                }
+            if let Some(body) = support::raw::read_request(&mut reader) {
+                let _ = tx.send(body);
             }
             held.push(reader);
         }
@@ -388,17 +365,7 @@ fn a_sent_card_number_leaves_no_unwiped_copy_while_the_answer_is_awaited() {
     let pan = b"6011987612349870";
     let (url, bodies) = silent_server();
     let mut cli = Cli::new();
-    let added = cli.run(&[
-        "profile",
-        "add",
-        "shop",
-        "--base-url",
-        &url,
-        "--api-key",
-        DEMO_API_KEY,
-    ]);
-    assert_eq!(added.code, 0, "{added:?}");
-    cli.env("PAYDESK_API_SECRET", DEMO_API_SECRET);
+    cli.add_profile_at("shop", &url);
     let mut cmd = cli.command(&[
         "--profile",
         "shop",

@@ -12,7 +12,7 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +28,7 @@ use paydesk::service::{CreateError, Services};
 use paydesk::store::{JournalKey, JournalState, Store};
 use support::cli::Cli;
 use support::links::link_request;
+use support::raw::read_request;
 use support::scripted::Scripted;
 use support::services::library_services;
 use zeroize::Zeroizing;
@@ -56,26 +57,6 @@ fn flood_server(flood: Flood) -> (String, Arc<AtomicUsize>) {
         }
     });
     (url, written)
-}
-
-/// Reads one request (head and body); `None` when the client went away first.
-fn read_request(reader: &mut BufReader<std::net::TcpStream>) -> Option<Vec<u8>> {
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return None;
-        }
-        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-        if line == "\r\n" {
-            break;
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    Some(body)
 }
 
 fn serve_flood(stream: std::net::TcpStream, flood: &Flood, written: &AtomicUsize) {
@@ -215,17 +196,7 @@ fn fixed_server(head: &'static str, body: &'static str) -> String {
 /// A profile `shop` at `url` with the demo key, its secret in the environment.
 fn cli_for(url: &str) -> Cli {
     let mut cli = Cli::new();
-    let added = cli.run(&[
-        "profile",
-        "add",
-        "shop",
-        "--base-url",
-        url,
-        "--api-key",
-        DEMO_API_KEY,
-    ]);
-    assert_eq!(added.code, 0, "{added:?}");
-    cli.env("PAYDESK_API_SECRET", DEMO_API_SECRET);
+    cli.add_profile_at("shop", url);
     cli
 }
 

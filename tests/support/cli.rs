@@ -139,12 +139,18 @@ impl Cli {
     /// Adds profile `name` for `sandbox` with the demo key, and sets `PAYDESK_API_SECRET`
     /// to the demo secret for later runs.
     pub fn add_profile(&mut self, name: &str, sandbox: &SandboxHandle) {
+        self.add_profile_at(name, &sandbox.base_url());
+    }
+
+    /// Adds profile `name` for the server at `base_url` with the demo key, and sets
+    /// `PAYDESK_API_SECRET` to the demo secret for later runs.
+    pub fn add_profile_at(&mut self, name: &str, base_url: &str) {
         let out = self.run(&[
             "profile",
             "add",
             name,
             "--base-url",
-            &sandbox.base_url(),
+            base_url,
             "--api-key",
             DEMO_API_KEY,
         ]);

@@ -5,7 +5,7 @@
 //! - `cups`: fake `lpstat` and `lp`;
 //! - `services`: library-level services for a test server; `policy`: the fast retry policy;
 //! - `sandbox`: the sandbox on a manual clock and a small signed client for it;
-//! - `scripted`: a raw-HTTP server that answers as scripted;
+//! - `scripted`: a raw-HTTP server that answers as scripted; `raw`: reading one request off a socket;
 //! - `store`: synthetic link histories and the search shapes measured on them;
 //! - `qr`: QR pictures read back;
 //! - `money`, `time`, `links`: amounts, moments, links and link requests.
@@ -24,6 +24,7 @@ pub mod links;
 pub mod money;
 pub mod policy;
 pub mod qr;
+pub mod raw;
 pub mod sandbox;
 pub mod scripted;
 pub mod services;
