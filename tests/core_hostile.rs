@@ -129,6 +129,7 @@ fn an_endless_answer_is_cut_at_one_mebibyte_and_the_cli_stays_under_100_mb() {
     let cli = cli_for(&url);
     let cmd = cli.command(&["--profile", "shop", "installments", "--bin", "540061"]);
     let (out, peak) = run_measured(cmd);
+    println!("peak resident memory of the CLI: {} MB", peak / 1024 / 1024);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(5), "an unknown outcome: {stderr}");
     assert!(stderr.contains("larger than 1 MiB"), "says why: {stderr}");
