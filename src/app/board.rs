@@ -4,6 +4,7 @@
 use super::logic::Msg;
 use super::{App, View};
 use crate::board::Next;
+use crate::domain::Link;
 use crate::service::DeskError;
 use crate::store::StoredLink;
 use crate::ui::BoardCommand;
@@ -44,9 +45,10 @@ impl App {
         }
         match result {
             Ok(rows) => {
-                let alerts = self
-                    .refresher
-                    .sync_board(rows.iter().map(|s| (&s.link, s.updated_at)), now);
+                let alerts = self.refresher.sync_board(
+                    rows.iter().map(|s| (Link::from(&s.link), s.updated_at)),
+                    now,
+                );
                 self.board.set_rows(&profile, rows, now);
                 for alert in alerts {
                     self.alert(&alert);
@@ -70,9 +72,9 @@ impl App {
         };
         let now = self.options.clock.now();
         let profile = desk.profile().name.clone();
-        let shown = self.shown.as_ref().map(|s| &s.link);
-        if self.refresher.focused() != shown.map(|l| l.id.as_str()) {
-            self.refresher.focus(shown, now);
+        let shown = self.shown.as_ref().map(|s| Link::from(&s.link));
+        if self.refresher.focused() != shown.as_ref().map(|l| l.id.as_str()) {
+            self.refresher.focus(shown.as_ref(), now);
         }
         if self.board.needs_reload(&profile, now) {
             self.board.stale = false;

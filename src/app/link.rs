@@ -11,6 +11,7 @@ use super::{App, Connection, View};
 use crate::api::error::{Disposition, Prior};
 use crate::api::wire::PaymentLink;
 use crate::board::Alert;
+use crate::domain::Link;
 use crate::printer::{Delivered, SlipSink};
 use crate::service::{CreateError, DeskError};
 use crate::slip::{Paper, Slip};
@@ -97,9 +98,12 @@ impl App {
             }
             LinkCommand::PrintSlip { link } => {
                 let id = link.id.clone();
-                let Some(slip) =
-                    Slip::of_link_in(&link, &self.saved.merchant_name, lang, self.zone)
-                else {
+                let Some(slip) = Slip::of_link_in(
+                    &Link::from(&*link),
+                    &self.saved.merchant_name,
+                    lang,
+                    self.zone,
+                ) else {
                     return;
                 };
                 if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
@@ -196,7 +200,8 @@ impl App {
             LinkResult::Detail { id, seq, result } => {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
-                let heard = self.refresher.answered(&id, seq, result.as_ref().ok(), now);
+                let answer = result.as_ref().ok().map(Link::from);
+                let heard = self.refresher.answered(&id, seq, answer.as_ref(), now);
                 self.link_answered(&id, seq, result, heard.applied, false);
                 if let Some(alert) = heard.alert {
                     self.alert(&alert);
@@ -206,7 +211,7 @@ impl App {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
                 let heard = match &result {
-                    Ok(link) => self.refresher.observe(link, seq, now),
+                    Ok(link) => self.refresher.observe(&Link::from(link), seq, now),
                     Err(_) => crate::board::Heard::default(),
                 };
                 self.link_answered(&id, seq, result, heard.applied, true);
@@ -316,7 +321,7 @@ impl App {
     pub(crate) fn link_made(&mut self, link: &PaymentLink) {
         let now = self.options.clock.now();
         let seq = self.next_seq();
-        if let Some(alert) = self.refresher.observe(link, seq, now).alert {
+        if let Some(alert) = self.refresher.observe(&Link::from(link), seq, now).alert {
             self.alert(&alert);
         }
         self.board.stale = true;

@@ -29,7 +29,7 @@ use crate::domain::installment::InstallmentDraft;
 use crate::domain::items::ItemDraft;
 use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
-use crate::domain::{Currency, LinkStatus};
+use crate::domain::{Currency, Link, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
@@ -256,7 +256,7 @@ impl Ctx {
                     return print_json(&links);
                 }
                 for l in links {
-                    println!("{}", link_line(l, lang));
+                    println!("{}", link_line(&Link::from(l), lang));
                 }
                 Ok(())
             }
@@ -270,7 +270,7 @@ impl Ctx {
                 if json {
                     print_json(&link)
                 } else {
-                    print_link(&link, lang)
+                    print_link(&Link::from(&link), lang)
                 }
             }
             LinkCommand::Cancel { id, json } => {
@@ -278,7 +278,7 @@ impl Ctx {
                 if json {
                     print_json(&link)
                 } else {
-                    print_link(&link, lang)
+                    print_link(&Link::from(&link), lang)
                 }
             }
             LinkCommand::Qr { id, png } => {
@@ -297,7 +297,7 @@ impl Ctx {
             } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
                 let shop = shop.as_deref().unwrap_or_default();
-                let slip = Slip::of_link_in(&link, shop, lang, self.zone)
+                let slip = Slip::of_link_in(&Link::from(&link), shop, lang, self.zone)
                     .ok_or_else(|| Failure::new(Exit::Failure, CliText::NoPaymentUrl.get(lang)))?;
                 let failed = |e: &dyn std::fmt::Display| {
                     Failure::new(Exit::Failure, CliText::SlipFailed.fill(lang, &[("why", e)]))
