@@ -72,9 +72,9 @@ impl App {
         };
         let now = self.options.clock.now();
         let profile = desk.profile().name.clone();
-        let shown = self.shown.as_ref().map(|s| Link::from(&s.link));
-        if self.refresher.focused() != shown.as_ref().map(|l| l.id.as_str()) {
-            self.refresher.focus(shown.as_ref(), now);
+        let shown = self.shown.as_ref().map(|s| &s.link);
+        if self.refresher.focused() != shown.map(|l| l.id.as_str()) {
+            self.refresher.focus(shown, now);
         }
         if self.board.needs_reload(&profile, now) {
             self.board.stale = false;

@@ -98,12 +98,9 @@ impl App {
             }
             LinkCommand::PrintSlip { link } => {
                 let id = link.id.clone();
-                let Some(slip) = Slip::of_link_in(
-                    &Link::from(&*link),
-                    &self.saved.merchant_name,
-                    lang,
-                    self.zone,
-                ) else {
+                let Some(slip) =
+                    Slip::of_link_in(&link, &self.saved.merchant_name, lang, self.zone)
+                else {
                     return;
                 };
                 if let Some(s) = self.shown.as_mut().filter(|s| s.link.id == id) {
@@ -307,7 +304,7 @@ impl App {
     /// Shows a link in the result view. Its refresh is the background refresh's, on the
     /// shown link's pace (see `schedule_board`).
     pub(crate) fn show_link(&mut self, link: PaymentLink, origin: Origin) {
-        self.shown = Some(ShownLink::new(link, origin));
+        self.shown = Some(ShownLink::new(Link::from(link), origin));
     }
 
     /// Numbers a link-detail or cancel request.
@@ -352,7 +349,7 @@ impl App {
             return;
         }
         let link = match result {
-            Ok(link) => Some(link),
+            Ok(link) => Some(Link::from(link)),
             Err(e) => {
                 shown.note = Some(Note::Failed(e.problem(lang)));
                 None
@@ -594,7 +591,7 @@ mod tests {
         let shown = app.shown.as_ref().unwrap();
         assert!(!shown.cancelling);
         assert!(shown.cancelled, "it reads Cancelled, not Expired");
-        assert_eq!(shown.link.status, Some(LinkStatus::Expired));
+        assert_eq!(shown.link.status, LinkStatus::Expired);
     }
 
     #[test]
