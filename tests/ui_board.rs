@@ -103,7 +103,7 @@ impl AppEnv {
             .rows
             .iter()
             .find(|r| r.link.id == id)
-            .and_then(|r| r.link.status.clone())
+            .map(|r| r.link.status.clone())
     }
 }
 
@@ -141,7 +141,7 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
             app.board
                 .rows
                 .iter()
-                .any(|r| r.link.id == l.id && r.link.status == Some(LinkStatus::Completed))
+                .any(|r| r.link.id == l.id && r.link.status == LinkStatus::Completed)
         })
     });
     env.harness.run_steps(2);
@@ -207,9 +207,10 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     assert!(link.allow_partial_payment);
     env.pay(&link.id, Some("40.00"));
     env.until("the partial payment is noticed", |app| {
-        app.board.rows.iter().any(|r| {
-            r.link.id == link.id && r.link.paid_amount.is_some_and(|p| p.to_string() == "40.00")
-        })
+        app.board
+            .rows
+            .iter()
+            .any(|r| r.link.id == link.id && r.link.paid.is_some_and(|p| p.to_string() == "40.00"))
     });
     env.until("the notification is out", |app| !app.is_busy());
     let notices = env.notices.notices();
@@ -237,7 +238,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
         app.board
             .rows
             .iter()
-            .any(|r| r.link.id == link.id && r.link.status == Some(LinkStatus::Completed))
+            .any(|r| r.link.id == link.id && r.link.status == LinkStatus::Completed)
     });
     env.until("the notification is out", |app| !app.is_busy());
     let notices = env.notices.notices();

@@ -9,6 +9,7 @@ use super::logic::Msg;
 use super::{App, View};
 use crate::api::wire::PaymentLink;
 use crate::clock::Zone;
+use crate::domain::Link;
 use crate::lang::Lang;
 use crate::service::{Desk, DeskError};
 use crate::store::{LinkCursor, LinkQuery, LinkTotals, StoredLink, TimeRange};
@@ -168,7 +169,7 @@ impl App {
                 }
             },
             HistoryResult::Link { result: Ok(stored) } => {
-                self.show_link(stored.link, Origin::History);
+                self.show_link(Link::from(stored.link), Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
                 if let Some(shown) = &mut self.shown {
                     shown.cancelled = stored.cancelled_at.is_some();
@@ -184,9 +185,12 @@ impl App {
             HistoryResult::StatusRefreshed { id, result } => {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
-                let over =
-                    self.history
-                        .refreshed(&id, result.map_err(|e| e.problem(lang)), now, lang);
+                let over = self.history.refreshed(
+                    &id,
+                    result.map(Link::from).map_err(|e| e.problem(lang)),
+                    now,
+                    lang,
+                );
                 if over {
                     // Paid amounts may have changed: count the filtered set again.
                     self.history_totals();

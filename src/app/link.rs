@@ -276,7 +276,7 @@ impl App {
             Ok(link) => {
                 self.new_link.server_expected = None;
                 self.new_link.note = None;
-                self.show_link(link, Origin::Created);
+                self.show_link(Link::from(link), Origin::Created);
                 self.history.invalidate();
                 self.report.invalidate();
                 // The customer waits for this QR: from Pending (where the clerk may have gone
@@ -303,8 +303,8 @@ impl App {
 
     /// Shows a link in the result view. Its refresh is the background refresh's, on the
     /// shown link's pace (see `schedule_board`).
-    pub(crate) fn show_link(&mut self, link: PaymentLink, origin: Origin) {
-        self.shown = Some(ShownLink::new(Link::from(link), origin));
+    pub(crate) fn show_link(&mut self, link: Link, origin: Origin) {
+        self.shown = Some(ShownLink::new(link, origin));
     }
 
     /// Numbers a link-detail or cancel request.
@@ -336,6 +336,7 @@ impl App {
         cancel: bool,
     ) {
         let lang = self.lang();
+        let result = result.map(Link::from);
         if let Ok(link) = &result
             && applied
             && self.board.apply(link)
@@ -349,7 +350,7 @@ impl App {
             return;
         }
         let link = match result {
-            Ok(link) => Some(Link::from(link)),
+            Ok(link) => Some(link),
             Err(e) => {
                 shown.note = Some(Note::Failed(e.problem(lang)));
                 None
