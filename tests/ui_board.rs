@@ -367,7 +367,7 @@ fn on_a_manual_clock_the_refresh_keeps_its_budget_and_asks_nothing_of_final_or_e
         let paid = rt
             .block_on(desk.link_detail(&made[4].id))
             .expect("the detail");
-        assert_eq!(paid.status, Some(LinkStatus::Completed));
+        assert_eq!(paid.status, LinkStatus::Completed);
     });
     let [open_a, open_b, paid_later, expiring, paid_before, cancelled] = &made[..] else {
         unreachable!()

@@ -7,7 +7,6 @@ use std::time::Duration;
 use super::errors::JobError;
 use super::logic::Msg;
 use super::{App, View};
-use crate::api::wire::PaymentLink;
 use crate::clock::Zone;
 use crate::domain::Link;
 use crate::lang::Lang;
@@ -56,7 +55,7 @@ pub enum HistoryResult {
         /// The link id.
         id: String,
         /// The answer.
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
     },
     /// A CSV export ended.
     Exported {
@@ -185,12 +184,9 @@ impl App {
             HistoryResult::StatusRefreshed { id, result } => {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
-                let over = self.history.refreshed(
-                    &id,
-                    result.map(Link::from).map_err(|e| e.problem(lang)),
-                    now,
-                    lang,
-                );
+                let over =
+                    self.history
+                        .refreshed(&id, result.map_err(|e| e.problem(lang)), now, lang);
                 if over {
                     // Paid amounts may have changed: count the filtered set again.
                     self.history_totals();

@@ -45,7 +45,7 @@ pub enum LinkResult {
         /// The request's number.
         seq: u64,
         /// The answer.
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
     },
     /// A cancel's answer.
     Cancelled {
@@ -54,7 +54,7 @@ pub enum LinkResult {
         /// The request's number.
         seq: u64,
         /// The answer.
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
     },
     /// The QR PNG was written (or not).
     QrSaved {
@@ -197,8 +197,7 @@ impl App {
             LinkResult::Detail { id, seq, result } => {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
-                let answer = result.as_ref().ok().map(Link::from);
-                let heard = self.refresher.answered(&id, seq, answer.as_ref(), now);
+                let heard = self.refresher.answered(&id, seq, result.as_ref().ok(), now);
                 self.link_answered(&id, seq, result, heard.applied, false);
                 if let Some(alert) = heard.alert {
                     self.alert(&alert);
@@ -208,7 +207,7 @@ impl App {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
                 let heard = match &result {
-                    Ok(link) => self.refresher.observe(&Link::from(link), seq, now),
+                    Ok(link) => self.refresher.observe(link, seq, now),
                     Err(_) => crate::board::Heard::default(),
                 };
                 self.link_answered(&id, seq, result, heard.applied, true);
@@ -331,12 +330,11 @@ impl App {
         &mut self,
         id: &str,
         seq: u64,
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
         applied: bool,
         cancel: bool,
     ) {
         let lang = self.lang();
-        let result = result.map(Link::from);
         if let Ok(link) = &result
             && applied
             && self.board.apply(link)

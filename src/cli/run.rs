@@ -268,23 +268,22 @@ impl Ctx {
                 }
                 .map_err(from_desk(lang))?;
                 if json {
-                    print_json(&link)
+                    print_json(&PaymentLink::from(&link))
                 } else {
-                    print_link(&Link::from(&link), lang)
+                    print_link(&link, lang)
                 }
             }
             LinkCommand::Cancel { id, json } => {
                 let link = desk.cancel_link(&id).await.map_err(from_desk(lang))?;
                 if json {
-                    print_json(&link)
+                    print_json(&PaymentLink::from(&link))
                 } else {
-                    print_link(&Link::from(&link), lang)
+                    print_link(&link, lang)
                 }
             }
             LinkCommand::Qr { id, png } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
-                let url = link.payment_url.as_deref().unwrap_or_default();
-                crate::qr::write_png(url, &png)
+                crate::qr::write_png(link.url(), &png)
                     .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
                 println!("{}", png.display());
                 Ok(())
@@ -297,7 +296,7 @@ impl Ctx {
             } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
                 let shop = shop.as_deref().unwrap_or_default();
-                let slip = Slip::of_link_in(&Link::from(&link), shop, lang, self.zone)
+                let slip = Slip::of_link_in(&link, shop, lang, self.zone)
                     .ok_or_else(|| Failure::new(Exit::Failure, CliText::NoPaymentUrl.get(lang)))?;
                 let failed = |e: &dyn std::fmt::Display| {
                     Failure::new(Exit::Failure, CliText::SlipFailed.fill(lang, &[("why", e)]))

@@ -31,6 +31,35 @@ impl From<PaymentLink> for Link {
     }
 }
 
+/// The wire shape of a link the desk holds: the CLI's `--json` output of one link. What the
+/// server left out is written as the desk reads it (a status, a currency, the flags).
+impl From<&Link> for PaymentLink {
+    fn from(l: &Link) -> Self {
+        PaymentLink {
+            id: l.id.clone(),
+            reference_number: l.reference_number.clone(),
+            order_number: l.order_number.clone(),
+            payment_url: l.payment_url.clone(),
+            transaction_ref: l.transaction_ref.clone(),
+            amount: l.amount,
+            paid_amount: l.paid,
+            remaining_amount: l.remaining,
+            currency: Some(l.currency),
+            status: Some(l.status.clone()),
+            description: l.description.clone(),
+            allow_partial_payment: Some(l.allow_partial_payment),
+            enable_installment: Some(l.enable_installment),
+            available_installments: l.available_installments.clone(),
+            email: l.email.clone(),
+            phone_country_code: l.phone_country_code.clone(),
+            phone_number: l.phone_number.clone(),
+            expiry_date: l.expiry,
+            completed_date: l.completed,
+            created_date: l.created,
+        }
+    }
+}
+
 impl From<&PaymentLink> for Link {
     fn from(w: &PaymentLink) -> Self {
         Link::from(w.clone())
@@ -112,6 +141,24 @@ mod tests {
             assert_eq!(text, &None);
         }
         assert_eq!((l.expiry, l.completed, l.created), (None, None, None));
+    }
+
+    #[test]
+    fn a_full_answer_goes_back_to_the_same_wire_json() {
+        let json = r#"{"id":"lnk_5","referenceNumber":"R5","orderNumber":"PD-5",
+            "paymentUrl":"http://127.0.0.1/pay/lnk_5","transactionRef":null,"amount":"99.90",
+            "paidAmount":"0.00","remainingAmount":"99.90","currency":"TRY","status":"PENDING",
+            "description":"d","allowPartialPayment":false,"enableInstallment":true,
+            "availableInstallments":"1,3","email":null,"phoneCountryCode":null,"phoneNumber":null,
+            "expiryDate":"2026-11-23T10:00:00Z","completedDate":null,
+            "createdDate":"2026-11-22T10:00:00Z"}"#;
+        let wire: PaymentLink = serde_json::from_str(json).unwrap();
+        let back = PaymentLink::from(&Link::from(&wire));
+        assert_eq!(back, wire);
+        assert_eq!(
+            serde_json::to_value(&back).unwrap(),
+            serde_json::to_value(&wire).unwrap()
+        );
     }
 
     #[test]
