@@ -440,11 +440,7 @@ fn on_a_manual_clock_the_refresh_keeps_its_budget_and_asks_nothing_of_final_or_e
     );
     let notices = env.notices.notices();
     assert_eq!(notices.len(), 1, "{notices:#?}");
-    assert!(
-        notices[0]
-            .body
-            .contains(&order(&paydesk::domain::Link::from(paid_later)))
-    );
+    assert!(notices[0].body.contains(&order(paid_later)));
     assert_eq!(notices[0].summary, "Paid: ₺13.00");
 
     // With every open link final or expired, the refresh has nothing to wake up for.

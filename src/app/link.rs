@@ -9,7 +9,6 @@ use super::errors::JobError;
 use super::logic::Msg;
 use super::{App, Connection, View};
 use crate::api::error::{Disposition, Prior};
-use crate::api::wire::PaymentLink;
 use crate::board::Alert;
 use crate::domain::Link;
 use crate::printer::{Delivered, SlipSink};
@@ -29,7 +28,7 @@ pub enum LinkResult {
     /// A link creation ended.
     Created {
         /// The outcome.
-        result: Result<PaymentLink, CreateError>,
+        result: Result<Link, CreateError>,
         /// The journal's open rows after it.
         pending: Option<Vec<JournalRow>>,
     },
@@ -246,7 +245,7 @@ impl App {
     }
 
     /// What a link creation's outcome says about the connection.
-    pub(crate) fn note_create(&mut self, result: &Result<PaymentLink, CreateError>) {
+    pub(crate) fn note_create(&mut self, result: &Result<Link, CreateError>) {
         match server_answered(result) {
             Some(true) => self.set_connected(),
             Some(false) => {
@@ -268,14 +267,14 @@ impl App {
     /// Pending, or the background re-send): a link opens the result view with its QR, a
     /// refusal is said under the form (whose row is then failed, so the form is editable
     /// again), an unknown outcome keeps the form locked.
-    pub(crate) fn form_answer(&mut self, result: Result<PaymentLink, CreateError>) {
+    pub(crate) fn form_answer(&mut self, result: Result<Link, CreateError>) {
         let lang = self.lang();
         self.new_link.sending = false;
         match result {
             Ok(link) => {
                 self.new_link.server_expected = None;
                 self.new_link.note = None;
-                self.show_link(Link::from(link), Origin::Created);
+                self.show_link(link, Origin::Created);
                 self.history.invalidate();
                 self.report.invalidate();
                 // The customer waits for this QR: from Pending (where the clerk may have gone
@@ -314,10 +313,10 @@ impl App {
 
     /// A link was made (a create, a retry, a background re-send): the refresh follows it and
     /// the board reads its rows again.
-    pub(crate) fn link_made(&mut self, link: &PaymentLink) {
+    pub(crate) fn link_made(&mut self, link: &Link) {
         let now = self.options.clock.now();
         let seq = self.next_seq();
-        if let Some(alert) = self.refresher.observe(&Link::from(link), seq, now).alert {
+        if let Some(alert) = self.refresher.observe(link, seq, now).alert {
             self.alert(&alert);
         }
         self.board.stale = true;
@@ -385,7 +384,7 @@ impl App {
 /// Whether the server answered a link creation: `Some(true)` for a link or any answer (a
 /// refusal, a conflict, an answer after an earlier unknown attempt), `Some(false)` for no
 /// answer at all, `None` when the outcome was decided locally (nothing sent).
-pub(crate) fn server_answered(result: &Result<PaymentLink, CreateError>) -> Option<bool> {
+pub(crate) fn server_answered(result: &Result<Link, CreateError>) -> Option<bool> {
     match result {
         Ok(_) | Err(CreateError::Rejected(_) | CreateError::Conflict { .. }) => Some(true),
         Err(CreateError::Unknown { error, .. }) => {

@@ -388,11 +388,11 @@ impl Ctx {
         match desk.create_link(&request).await {
             Ok(link) => {
                 if args.json {
-                    print_json(&link)?;
+                    print_json(&PaymentLink::from(&link))?;
                 } else {
                     println!("{}", link.id);
-                    println!("{}", link.status.as_ref().map_or("", LinkStatus::as_str));
-                    println!("{}", link.payment_url.as_deref().unwrap_or_default());
+                    println!("{}", link.status.as_str());
+                    println!("{}", link.url());
                 }
                 if let (true, Some(url)) = (args.qr, link.payment_url.as_deref()) {
                     let text = crate::qr::terminal_text(url)
@@ -425,11 +425,7 @@ impl Ctx {
                     let mut worst = Exit::Ok;
                     for (key, result) in results {
                         match result {
-                            Ok(link) => println!(
-                                "{key}\t{}\t{}",
-                                link.id,
-                                link.payment_url.as_deref().unwrap_or_default()
-                            ),
+                            Ok(link) => println!("{key}\t{}\t{}", link.id, link.url()),
                             Err(e) => {
                                 let f = create_failure(&e, lang);
                                 worst = worst.max_code(f.exit);
@@ -462,11 +458,7 @@ impl Ctx {
                     .retry_pending(&key, force)
                     .await
                     .map_err(|e| create_failure(&e, lang))?;
-                println!(
-                    "{}\t{}",
-                    link.id,
-                    link.payment_url.as_deref().unwrap_or_default()
-                );
+                println!("{}\t{}", link.id, link.url());
                 Ok(())
             }
             PendingCommand::Abandon { key } => {
