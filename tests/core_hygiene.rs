@@ -238,7 +238,8 @@ async fn library_card_save_and_link_create_leave_no_pan_cvv_or_secret_while_the_
         String::from_utf8_lossy(&logs)
     );
     assert_clean("the logs", &logs, &[DEMO_API_SECRET, OTHER_SECRET]);
-    let json = serde_json::to_vec(&(&card, &link)).expect("serializes");
+    let json = serde_json::to_vec(&(&card, &paydesk::api::wire::PaymentLink::from(&link)))
+        .expect("serializes");
     assert_clean(
         "the JSON of the answers",
         &json,

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
 
-use paydesk::api::wire::PaymentLink;
+use paydesk::domain::Link;
 use paydesk::domain::LinkStatus;
 use paydesk::sandbox::lock::lock_path;
 use paydesk::service::{SANDBOX_PROFILE, SANDBOX_STATE_FILE, Services};
@@ -58,7 +58,7 @@ fn ok(out: &Out) {
 }
 
 /// The link as the sandbox behind `services` holds it now (a link detail through its desk).
-fn detail(rt: &tokio::runtime::Runtime, services: &Services, id: &str) -> PaymentLink {
+fn detail(rt: &tokio::runtime::Runtime, services: &Services, id: &str) -> Link {
     let desk = services.desk(SANDBOX_PROFILE).expect("the sandbox desk");
     rt.block_on(desk.link_detail(id))
         .unwrap_or_else(|e| panic!("the sandbox behind {} knows {id}: {e}", desk.base_url()))
@@ -116,12 +116,12 @@ fn the_cli_uses_the_apps_sandbox_for_links_and_cancels_and_no_second_server_open
     );
     let held = detail(&rt, &app, &id);
     assert_eq!(held.order_number.as_deref(), Some("ONE-1"));
-    assert_eq!(held.status, Some(LinkStatus::Pending));
+    assert_eq!(held.status, LinkStatus::Pending);
 
     let cancelled = cli.run(&["link", "cancel", &id, "--json"]);
     ok(&cancelled);
     let seen = detail(&rt, &app, &id);
-    assert_ne!(seen.status, Some(LinkStatus::Pending), "{seen:?}");
+    assert_ne!(seen.status, LinkStatus::Pending, "{seen:?}");
     assert_eq!(
         cancelled.json()["status"],
         serde_json::to_value(seen.status).expect("a status"),

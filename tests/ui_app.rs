@@ -598,7 +598,7 @@ fn every_sentence_renders_in_both_languages_with_the_shipped_fonts() {
 
 impl AppEnv {
     /// Creates a link for `amount` from the New link view and waits for its result view.
-    fn create_link(&mut self, amount: &str, description: &str) -> paydesk::api::wire::PaymentLink {
+    fn create_link(&mut self, amount: &str, description: &str) -> paydesk::domain::Link {
         self.type_into("Amount", amount);
         if !description.is_empty() {
             self.type_into("Description", description);

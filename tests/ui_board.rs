@@ -70,7 +70,7 @@ fn start_with(
 }
 
 impl AppEnv {
-    fn create(&mut self, amount: &str, partial: bool) -> paydesk::api::wire::PaymentLink {
+    fn create(&mut self, amount: &str, partial: bool) -> paydesk::domain::Link {
         self.type_into("Amount", amount);
         if partial {
             self.open_options();
@@ -104,11 +104,11 @@ impl AppEnv {
             .rows
             .iter()
             .find(|r| r.link.id == id)
-            .and_then(|r| r.link.status.clone())
+            .map(|r| r.link.status.clone())
     }
 }
 
-fn order(link: &paydesk::api::wire::PaymentLink) -> String {
+fn order(link: &paydesk::domain::Link) -> String {
     link.order_number
         .clone()
         .expect("links get an order number")
@@ -143,7 +143,7 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
                 .board
                 .rows
                 .iter()
-                .any(|r| r.link.id == l.id && r.link.status == Some(LinkStatus::Completed))
+                .any(|r| r.link.id == l.id && r.link.status == LinkStatus::Completed)
         })
     });
     env.harness.run_steps(2);
@@ -206,12 +206,14 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
 fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts_paid() {
     let mut env = start(Arc::new(SystemClock), fast(), [1400.0, 1000.0]);
     let link = env.create("100.00", true);
-    assert_eq!(link.allow_partial_payment, Some(true));
+    assert!(link.allow_partial_payment);
     env.pay(&link.id, Some("40.00"));
     env.until("the partial payment is noticed", |app| {
-        app.views.board.rows.iter().any(|r| {
-            r.link.id == link.id && r.link.paid_amount.is_some_and(|p| p.to_string() == "40.00")
-        })
+        app.views
+            .board
+            .rows
+            .iter()
+            .any(|r| r.link.id == link.id && r.link.paid.is_some_and(|p| p.to_string() == "40.00"))
     });
     env.until("the notification is out", |app| !app.is_busy());
     let notices = env.notices.notices();
@@ -240,7 +242,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
             .board
             .rows
             .iter()
-            .any(|r| r.link.id == link.id && r.link.status == Some(LinkStatus::Completed))
+            .any(|r| r.link.id == link.id && r.link.status == LinkStatus::Completed)
     });
     env.until("the notification is out", |app| !app.is_busy());
     let notices = env.notices.notices();
@@ -371,7 +373,7 @@ fn on_a_manual_clock_the_refresh_keeps_its_budget_and_asks_nothing_of_final_or_e
         let paid = rt
             .block_on(desk.link_detail(&made[4].id))
             .expect("the detail");
-        assert_eq!(paid.status, Some(LinkStatus::Completed));
+        assert_eq!(paid.status, LinkStatus::Completed);
     });
     let [open_a, open_b, paid_later, expiring, paid_before, cancelled] = &made[..] else {
         unreachable!()

@@ -7,8 +7,8 @@ use std::time::Duration;
 use super::errors::JobError;
 use super::logic::Msg;
 use super::{App, View};
-use crate::api::wire::PaymentLink;
 use crate::clock::Zone;
+use crate::domain::Link;
 use crate::lang::Lang;
 use crate::service::{Desk, DeskError};
 use crate::store::{LinkCursor, LinkQuery, LinkTotals, StoredLink, TimeRange};
@@ -55,7 +55,7 @@ pub enum HistoryResult {
         /// The link id.
         id: String,
         /// The answer.
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
     },
     /// A CSV export ended.
     Exported {
@@ -168,7 +168,7 @@ impl App {
                 }
             },
             HistoryResult::Link { result: Ok(stored) } => {
-                self.show_link(stored.link, Origin::History);
+                self.show_link(Link::from(stored.link), Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
                 if let Some(shown) = &mut self.views.shown {
                     shown.cancelled = stored.cancelled_at.is_some();

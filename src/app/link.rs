@@ -9,8 +9,8 @@ use super::errors::JobError;
 use super::logic::Msg;
 use super::{App, Connection, View};
 use crate::api::error::{Disposition, Prior};
-use crate::api::wire::PaymentLink;
 use crate::board::Alert;
+use crate::domain::Link;
 use crate::printer::{Delivered, SlipSink};
 use crate::service::{CreateError, DeskError};
 use crate::slip::{Paper, Slip};
@@ -28,7 +28,7 @@ pub enum LinkResult {
     /// A link creation ended.
     Created {
         /// The outcome.
-        result: Result<PaymentLink, CreateError>,
+        result: Result<Link, CreateError>,
         /// The journal's open rows after it.
         pending: Option<Vec<JournalRow>>,
     },
@@ -44,7 +44,7 @@ pub enum LinkResult {
         /// The request's number.
         seq: u64,
         /// The answer.
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
     },
     /// A cancel's answer.
     Cancelled {
@@ -53,7 +53,7 @@ pub enum LinkResult {
         /// The request's number.
         seq: u64,
         /// The answer.
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
     },
     /// The QR PNG was written (or not).
     QrSaved {
@@ -245,7 +245,7 @@ impl App {
     }
 
     /// What a link creation's outcome says about the connection.
-    pub(crate) fn note_create(&mut self, result: &Result<PaymentLink, CreateError>) {
+    pub(crate) fn note_create(&mut self, result: &Result<Link, CreateError>) {
         match server_answered(result) {
             Some(true) => self.set_connected(),
             Some(false) => {
@@ -268,7 +268,7 @@ impl App {
     /// Pending, or the background re-send): a link opens the result view with its QR, a
     /// refusal is said under the form (whose row is then failed, so the form is editable
     /// again), an unknown outcome keeps the form locked.
-    pub(crate) fn form_answer(&mut self, result: Result<PaymentLink, CreateError>) {
+    pub(crate) fn form_answer(&mut self, result: Result<Link, CreateError>) {
         let lang = self.lang();
         self.views.new_link.sending = false;
         match result {
@@ -302,7 +302,7 @@ impl App {
 
     /// Shows a link in the result view. Its refresh is the background refresh's, on the
     /// shown link's pace (see `schedule_board`).
-    pub(crate) fn show_link(&mut self, link: PaymentLink, origin: Origin) {
+    pub(crate) fn show_link(&mut self, link: Link, origin: Origin) {
         self.views.shown = Some(ShownLink::new(link, origin));
     }
 
@@ -314,7 +314,7 @@ impl App {
 
     /// A link was made (a create, a retry, a background re-send): the refresh follows it and
     /// the board reads its rows again.
-    pub(crate) fn link_made(&mut self, link: &PaymentLink) {
+    pub(crate) fn link_made(&mut self, link: &Link) {
         let now = self.options.clock.now();
         let seq = self.next_seq();
         if let Some(alert) = self.refresher.observe(link, seq, now).alert {
@@ -330,7 +330,7 @@ impl App {
         &mut self,
         id: &str,
         seq: u64,
-        result: Result<PaymentLink, DeskError>,
+        result: Result<Link, DeskError>,
         applied: bool,
         cancel: bool,
     ) {
@@ -385,7 +385,7 @@ impl App {
 /// Whether the server answered a link creation: `Some(true)` for a link or any answer (a
 /// refusal, a conflict, an answer after an earlier unknown attempt), `Some(false)` for no
 /// answer at all, `None` when the outcome was decided locally (nothing sent).
-pub(crate) fn server_answered(result: &Result<PaymentLink, CreateError>) -> Option<bool> {
+pub(crate) fn server_answered(result: &Result<Link, CreateError>) -> Option<bool> {
     match result {
         Ok(_) | Err(CreateError::Rejected(_) | CreateError::Conflict { .. }) => Some(true),
         Err(CreateError::Unknown { error, .. }) => {
@@ -593,7 +593,7 @@ mod tests {
         let shown = app.views.shown.as_ref().unwrap();
         assert!(!shown.cancelling);
         assert!(shown.cancelled, "it reads Cancelled, not Expired");
-        assert_eq!(shown.link.status, Some(LinkStatus::Expired));
+        assert_eq!(shown.link.status, LinkStatus::Expired);
     }
 
     #[test]

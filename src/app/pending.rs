@@ -7,7 +7,7 @@ use super::App;
 use super::Connection;
 use super::link::server_answered;
 use super::logic::Msg;
-use crate::api::wire::PaymentLink;
+use crate::domain::Link;
 use crate::service::{CreateError, DeskError};
 use crate::store::{JournalRow, JournalState};
 use crate::ui::PendingCommand;
@@ -15,7 +15,7 @@ use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;
 
 /// Each re-sent row's key and outcome.
-pub type RowOutcomes = Vec<(String, Result<PaymentLink, CreateError>)>;
+pub type RowOutcomes = Vec<(String, Result<Link, CreateError>)>;
 
 /// A background result about the journal's open rows.
 #[derive(Debug)]
@@ -25,7 +25,7 @@ pub enum PendingResult {
         /// Idempotency key.
         key: String,
         /// The outcome (boxed: a link is large beside the other results).
-        result: Box<Result<PaymentLink, CreateError>>,
+        result: Box<Result<Link, CreateError>>,
         /// The journal's open rows after it.
         rows: Option<Vec<JournalRow>>,
     },

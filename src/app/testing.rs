@@ -113,7 +113,7 @@ pub(crate) fn link_request(order: &str, amount: &str) -> Box<crate::domain::Link
 }
 
 /// Makes a link through the New link form's command and shows it, as a clerk does.
-pub(crate) fn make_link(app: &mut App, order: &str) -> crate::api::wire::PaymentLink {
+pub(crate) fn make_link(app: &mut App, order: &str) -> crate::domain::Link {
     app.run(Command::Link(crate::ui::LinkCommand::Create {
         request: link_request(order, "125.50"),
     }));

@@ -34,8 +34,8 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 use rust_decimal::Decimal;
 
-use crate::api::wire::PaymentLink;
 use crate::clock::Zone;
+use crate::domain::Link;
 use crate::domain::{Currency, LinkStatus};
 
 mod span;
@@ -128,11 +128,11 @@ struct Known {
 }
 
 impl Known {
-    fn of(link: &PaymentLink) -> Self {
+    fn of(link: &Link) -> Self {
         Self {
-            status: link.status.clone().unwrap_or(LinkStatus::Pending),
-            paid: link.paid_amount.unwrap_or_default(),
-            expiry: link.expiry_date,
+            status: link.status.clone(),
+            paid: link.paid_so_far(),
+            expiry: link.expiry,
         }
     }
 
@@ -144,7 +144,7 @@ impl Known {
 
 /// The alert an answer makes, compared with what was known before: the status turned
 /// `COMPLETED`, or the paid amount grew (a partial payment).
-fn alert_for(before: &Known, link: &PaymentLink) -> Option<Alert> {
+fn alert_for(before: &Known, link: &Link) -> Option<Alert> {
     let after = Known::of(link);
     let kind = if after.status == LinkStatus::Completed && before.status != LinkStatus::Completed {
         AlertKind::Paid
@@ -163,10 +163,10 @@ fn alert_for(before: &Known, link: &PaymentLink) -> Option<Alert> {
         kind,
         id: link.id.clone(),
         order_number: link.order_number.clone(),
-        currency: link.currency.unwrap_or_default(),
+        currency: link.currency,
         amount: link.amount,
         received,
-        remaining: link.remaining_amount,
+        remaining: link.remaining,
     })
 }
 
@@ -253,7 +253,7 @@ impl Refresher {
         }
     }
 
-    fn track(&mut self, link: &PaymentLink, now: DateTime<Utc>, on_board: bool, seq: u64) {
+    fn track(&mut self, link: &Link, now: DateTime<Utc>, on_board: bool, seq: u64) {
         let first = self.pace(&link.id).first;
         self.links.insert(
             link.id.clone(),
@@ -273,9 +273,9 @@ impl Refresher {
     /// interval). A row the store changed after the refresher last learnt about the link (a
     /// refresh by the command line, say) counts as an answer and may alert. Links no longer on
     /// the board are let go, unless the result view shows them.
-    pub fn sync_board<'a>(
+    pub fn sync_board(
         &mut self,
-        rows: impl IntoIterator<Item = (&'a PaymentLink, DateTime<Utc>)>,
+        rows: impl IntoIterator<Item = (Link, DateTime<Utc>)>,
         now: DateTime<Utc>,
     ) -> Vec<Alert> {
         let mut alerts = Vec::new();
@@ -287,11 +287,11 @@ impl Refresher {
                 t.on_board = true;
                 updated_at > t.known_at
             } else {
-                self.track(link, now, true, 0);
+                self.track(&link, now, true, 0);
                 false
             };
             if newer {
-                alerts.extend(self.learn(link, now, None).alert);
+                alerts.extend(self.learn(&link, now, None).alert);
             }
         }
         let focus = self.focus.clone();
@@ -304,7 +304,7 @@ impl Refresher {
 
     /// A link as the answer to request `seq` gave it, outside the refresh (a create, a
     /// cancel): follows it if it is new, else compares it with what was known.
-    pub fn observe(&mut self, link: &PaymentLink, seq: u64, now: DateTime<Utc>) -> Heard {
+    pub fn observe(&mut self, link: &Link, seq: u64, now: DateTime<Utc>) -> Heard {
         if self.links.contains_key(&link.id) {
             self.learn(link, now, Some(seq))
         } else {
@@ -318,7 +318,7 @@ impl Refresher {
 
     /// Updates a followed link from an answer (to request `seq`, or read from the store); a
     /// change brings its interval back to the start.
-    fn learn(&mut self, link: &PaymentLink, now: DateTime<Utc>, seq: Option<u64>) -> Heard {
+    fn learn(&mut self, link: &Link, now: DateTime<Utc>, seq: Option<u64>) -> Heard {
         let pace = self.pace(&link.id);
         let Some(t) = self.links.get_mut(&link.id) else {
             return Heard::default();
@@ -346,7 +346,7 @@ impl Refresher {
     /// The result view shows `link` (`None`: it shows none). The shown link runs on the
     /// focused pace, and is followed even when it is not on the board (an old link opened
     /// from History) until the view closes.
-    pub fn focus(&mut self, link: Option<&PaymentLink>, now: DateTime<Utc>) {
+    pub fn focus(&mut self, link: Option<&Link>, now: DateTime<Utc>) {
         let old = std::mem::replace(&mut self.focus, link.map(|l| l.id.clone()));
         if let Some(old) = old.filter(|o| Some(o) != self.focus.as_ref()) {
             let board = self.budget.board;
@@ -418,7 +418,7 @@ impl Refresher {
         &mut self,
         id: &str,
         seq: u64,
-        answer: Option<&PaymentLink>,
+        answer: Option<&Link>,
         now: DateTime<Utc>,
     ) -> Heard {
         if self.in_flight.as_deref() == Some(id) {
@@ -483,8 +483,8 @@ mod tests {
         DateTime::from_timestamp(1_795_435_200, 0).unwrap()
     }
 
-    fn link(id: &str, status: &str, paid: &str) -> PaymentLink {
-        serde_json::from_value(serde_json::json!({
+    fn link(id: &str, status: &str, paid: &str) -> Link {
+        serde_json::from_value::<crate::api::wire::PaymentLink>(serde_json::json!({
             "id": id,
             "orderNumber": format!("PD-{id}"),
             "amount": "150.00",
@@ -493,12 +493,13 @@ mod tests {
             "currency": "TRY",
             "status": status,
         }))
+        .map(Link::from)
         .unwrap()
     }
 
-    fn expiring(id: &str, at: DateTime<Utc>) -> PaymentLink {
+    fn expiring(id: &str, at: DateTime<Utc>) -> Link {
         let mut l = link(id, "PENDING", "0");
-        l.expiry_date = Some(at);
+        l.expiry = Some(at);
         l
     }
 
@@ -513,7 +514,7 @@ mod tests {
         r: &mut Refresher,
         clock: &ManualClock,
         until: DateTime<Utc>,
-        mut server: impl FnMut(&str, DateTime<Utc>) -> PaymentLink,
+        mut server: impl FnMut(&str, DateTime<Utc>) -> Link,
     ) -> (Vec<(DateTime<Utc>, String)>, Vec<Alert>) {
         let mut asked = Vec::new();
         let mut alerts = Vec::new();
@@ -538,7 +539,7 @@ mod tests {
         let links: Vec<_> = (0..40)
             .map(|i| link(&format!("l{i:02}"), "PENDING", "0"))
             .collect();
-        r.sync_board(links.iter().map(|l| (l, t0())), t0());
+        r.sync_board(links.iter().map(|l| (l.clone(), t0())), t0());
         let (asked, _) = run(&mut r, &clock, t0() + TimeDelta::minutes(5), |id, _| {
             link(id, "PENDING", "0")
         });
@@ -553,7 +554,7 @@ mod tests {
         let clock = ManualClock::new(t0());
         let mut r = Refresher::new(budget());
         let l = link("a", "PENDING", "0");
-        r.sync_board([(&l, t0())], t0());
+        r.sync_board([(l.clone(), t0())], t0());
         let mut calls = 0;
         let (asked, alerts) = run(&mut r, &clock, t0() + TimeDelta::seconds(400), |id, _| {
             calls += 1;
@@ -585,7 +586,7 @@ mod tests {
         let clock = ManualClock::new(t0());
         let mut r = Refresher::new(budget());
         let (a, b) = (link("a", "PENDING", "0"), link("b", "PENDING", "0"));
-        r.sync_board([(&a, t0()), (&b, t0())], t0());
+        r.sync_board([(a.clone(), t0()), (b.clone(), t0())], t0());
         let paid_at = t0() + TimeDelta::seconds(30);
         let (asked, alerts) = run(&mut r, &clock, t0() + TimeDelta::minutes(10), |id, now| {
             if id == "a" && now >= paid_at {
@@ -611,7 +612,7 @@ mod tests {
         assert_eq!(alert.received, Decimal::from_str("150.00").unwrap());
         // The row from the store, older than what the answer taught, changes nothing.
         assert!(
-            r.sync_board([(&a, paid_at), (&b, t0())], clock.now())
+            r.sync_board([(a.clone(), paid_at), (b.clone(), t0())], clock.now())
                 .is_empty()
         );
         assert_eq!(r.counts(clock.now()), (2, 1));
@@ -628,7 +629,7 @@ mod tests {
             link("no", "REJECTED", "0"),
             expiring("soon", expiry),
         ];
-        r.sync_board(rows.iter().map(|l| (l, t0())), t0());
+        r.sync_board(rows.iter().map(|l| (l.clone(), t0())), t0());
         let (asked, _) = run(&mut r, &clock, t0() + TimeDelta::minutes(10), |id, _| {
             // The server still says PENDING after the expiry: the rule is ours, not its.
             expiring(id, expiry)
@@ -646,7 +647,7 @@ mod tests {
         let rows: Vec<_> = (0..5)
             .map(|i| link(&format!("l{i}"), "PENDING", "0"))
             .collect();
-        r.sync_board(rows.iter().map(|l| (l, t0())), t0());
+        r.sync_board(rows.iter().map(|l| (l.clone(), t0())), t0());
         // An old link opened from History: not on the board, followed while shown.
         let old = link("old", "PENDING", "0");
         r.focus(Some(&old), t0());
@@ -677,7 +678,7 @@ mod tests {
     fn refresh_makes_the_link_due_now_but_keeps_the_gap() {
         let mut r = Refresher::new(budget());
         let (a, b) = (link("a", "PENDING", "0"), link("b", "PENDING", "0"));
-        r.sync_board([(&a, t0()), (&b, t0())], t0());
+        r.sync_board([(a.clone(), t0()), (b.clone(), t0())], t0());
         let now = t0() + TimeDelta::seconds(5);
         assert_eq!(r.next(now), Next::Ask("a".into()));
         r.answered("a", 1, Some(&a), now);
@@ -693,16 +694,16 @@ mod tests {
         let mut r = Refresher::new(budget());
         let paid = link("a", "COMPLETED", "150.00");
         // First seen already paid (a start-up, say): no alert.
-        assert!(r.sync_board([(&paid, t0())], t0()).is_empty());
+        assert!(r.sync_board([(paid.clone(), t0())], t0()).is_empty());
         let b = link("b", "PENDING", "0");
         assert_eq!(r.observe(&b, 1, t0()).alert, None);
         let b_paid = link("b", "COMPLETED", "150.00");
         let later = t0() + TimeDelta::seconds(3);
-        let alerts = r.sync_board([(&paid, t0()), (&b_paid, later)], later);
+        let alerts = r.sync_board([(paid.clone(), t0()), (b_paid.clone(), later)], later);
         assert_eq!(alerts.len(), 1);
         assert_eq!(alerts[0].id, "b");
         // The same row again: nothing new.
-        assert!(r.sync_board([(&b_paid, later)], later).is_empty());
+        assert!(r.sync_board([(b_paid.clone(), later)], later).is_empty());
     }
 
     #[test]
@@ -730,7 +731,7 @@ mod tests {
     fn an_answer_older_than_the_one_learnt_changes_nothing() {
         let mut r = Refresher::new(budget());
         let a = link("a", "PENDING", "0");
-        r.sync_board([(&a, t0())], t0());
+        r.sync_board([(a.clone(), t0())], t0());
         let now = t0() + TimeDelta::seconds(5);
         assert_eq!(r.next(now), Next::Ask("a".into()));
         // The clerk cancels while the refresh (request 1) is out; the cancel (2) answers first.

@@ -9,9 +9,9 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use super::text::CliText;
-use crate::api::wire::{PaymentLink, format_time};
+use crate::api::wire::format_time;
 use crate::clock::Zone;
-use crate::domain::LinkStatus;
+use crate::domain::Link;
 use crate::domain::errors::FieldErrors;
 use crate::domain::money::format_amount;
 use crate::lang::Lang;
@@ -132,51 +132,40 @@ pub(super) fn create_failure(e: &CreateError, lang: Lang) -> Failure {
     Failure { exit, lines }
 }
 
-pub(super) fn link_line(l: &PaymentLink, lang: Lang) -> String {
-    let amount = match (l.amount, l.currency) {
-        (Some(a), Some(c)) => format_amount(a, c, lang),
-        _ => String::new(),
-    };
+pub(super) fn link_line(l: &Link, lang: Lang) -> String {
+    let amount = l
+        .amount
+        .map(|a| format_amount(a, l.currency, lang))
+        .unwrap_or_default();
     format!(
         "{}\t{}\t{}\t{}\t{}",
         l.id,
         l.order_number.as_deref().unwrap_or_default(),
         amount,
-        l.status.as_ref().map_or("", LinkStatus::as_str),
-        l.created_date.map(format_time).unwrap_or_default()
+        l.status.as_str(),
+        l.created.map(format_time).unwrap_or_default()
     )
 }
 
-pub(super) fn print_link(l: &PaymentLink, lang: Lang) -> Outcome {
+pub(super) fn print_link(l: &Link, lang: Lang) -> Outcome {
     let mut out = std::io::stdout().lock();
-    let money = |d: Option<rust_decimal::Decimal>| match (d, l.currency) {
-        (Some(a), Some(c)) => format_amount(a, c, lang),
-        _ => String::new(),
+    let money = |d: Option<rust_decimal::Decimal>| {
+        d.map(|a| format_amount(a, l.currency, lang))
+            .unwrap_or_default()
     };
+    let text = |t: &Option<String>| t.clone().unwrap_or_default();
     let rows = [
         ("id", l.id.clone()),
-        (
-            CliText::Order.get(lang),
-            l.order_number.clone().unwrap_or_default(),
-        ),
-        (
-            CliText::Reference.get(lang),
-            l.reference_number.clone().unwrap_or_default(),
-        ),
-        (
-            CliText::Status.get(lang),
-            l.status
-                .as_ref()
-                .map(ToString::to_string)
-                .unwrap_or_default(),
-        ),
+        (CliText::Order.get(lang), text(&l.order_number)),
+        (CliText::Reference.get(lang), text(&l.reference_number)),
+        (CliText::Status.get(lang), l.status.to_string()),
         (CliText::Amount.get(lang), money(l.amount)),
-        (CliText::Paid.get(lang), money(l.paid_amount)),
-        (CliText::Remaining.get(lang), money(l.remaining_amount)),
-        ("url", l.payment_url.clone().unwrap_or_default()),
+        (CliText::Paid.get(lang), money(l.paid)),
+        (CliText::Remaining.get(lang), money(l.remaining)),
+        ("url", l.url().to_owned()),
         (
             CliText::Expires.get(lang),
-            l.expiry_date.map(format_time).unwrap_or_default(),
+            l.expiry.map(format_time).unwrap_or_default(),
         ),
     ];
     for (k, v) in rows {

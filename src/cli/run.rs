@@ -29,7 +29,7 @@ use crate::domain::installment::InstallmentDraft;
 use crate::domain::items::ItemDraft;
 use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
-use crate::domain::{Currency, LinkStatus};
+use crate::domain::{Currency, Link, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
@@ -256,7 +256,7 @@ impl Ctx {
                     return print_json(&links);
                 }
                 for l in links {
-                    println!("{}", link_line(l, lang));
+                    println!("{}", link_line(&Link::from(l), lang));
                 }
                 Ok(())
             }
@@ -268,7 +268,7 @@ impl Ctx {
                 }
                 .map_err(from_desk(lang))?;
                 if json {
-                    print_json(&link)
+                    print_json(&PaymentLink::from(&link))
                 } else {
                     print_link(&link, lang)
                 }
@@ -276,15 +276,14 @@ impl Ctx {
             LinkCommand::Cancel { id, json } => {
                 let link = desk.cancel_link(&id).await.map_err(from_desk(lang))?;
                 if json {
-                    print_json(&link)
+                    print_json(&PaymentLink::from(&link))
                 } else {
                     print_link(&link, lang)
                 }
             }
             LinkCommand::Qr { id, png } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
-                let url = link.payment_url.as_deref().unwrap_or_default();
-                crate::qr::write_png(url, &png)
+                crate::qr::write_png(link.url(), &png)
                     .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
                 println!("{}", png.display());
                 Ok(())
@@ -389,11 +388,11 @@ impl Ctx {
         match desk.create_link(&request).await {
             Ok(link) => {
                 if args.json {
-                    print_json(&link)?;
+                    print_json(&PaymentLink::from(&link))?;
                 } else {
                     println!("{}", link.id);
-                    println!("{}", link.status.as_ref().map_or("", LinkStatus::as_str));
-                    println!("{}", link.payment_url.as_deref().unwrap_or_default());
+                    println!("{}", link.status.as_str());
+                    println!("{}", link.url());
                 }
                 if let (true, Some(url)) = (args.qr, link.payment_url.as_deref()) {
                     let text = crate::qr::terminal_text(url)
@@ -426,11 +425,7 @@ impl Ctx {
                     let mut worst = Exit::Ok;
                     for (key, result) in results {
                         match result {
-                            Ok(link) => println!(
-                                "{key}\t{}\t{}",
-                                link.id,
-                                link.payment_url.as_deref().unwrap_or_default()
-                            ),
+                            Ok(link) => println!("{key}\t{}\t{}", link.id, link.url()),
                             Err(e) => {
                                 let f = create_failure(&e, lang);
                                 worst = worst.max_code(f.exit);
@@ -463,11 +458,7 @@ impl Ctx {
                     .retry_pending(&key, force)
                     .await
                     .map_err(|e| create_failure(&e, lang))?;
-                println!(
-                    "{}\t{}",
-                    link.id,
-                    link.payment_url.as_deref().unwrap_or_default()
-                );
+                println!("{}\t{}", link.id, link.url());
                 Ok(())
             }
             PendingCommand::Abandon { key } => {

@@ -11,6 +11,7 @@ pub mod items;
 pub mod link;
 pub mod messages;
 pub mod money;
+pub mod payment_link;
 pub mod server_text;
 pub mod wire_format;
 
@@ -25,3 +26,4 @@ pub use link::{
     Check, CheckResult, CheckStatus, KeyLimits, LinkContext, LinkDraft, LinkFigures, LinkRequest,
 };
 pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};
+pub use payment_link::Link;

@@ -28,6 +28,7 @@ use crate::api::endpoints;
 use crate::api::error::{ApiError, Disposition, Prior};
 use crate::api::retry::RetryPolicy;
 use crate::api::wire::PaymentLink;
+use crate::domain::Link;
 use crate::domain::link::LinkRequest;
 use crate::domain::server_text;
 use crate::lang::Lang;
@@ -41,7 +42,7 @@ use crate::store::{
 pub enum CreateError {
     /// History already holds a link for this order number from the last 24 hours.
     #[error("order {} already has link {}", .0.order_number.as_deref().unwrap_or("?"), .0.id)]
-    AlreadyHasLink(Box<PaymentLink>),
+    AlreadyHasLink(Box<Link>),
     /// A creation of this order is still pending: nothing was sent again.
     #[error("the creation of {key} is still pending; nothing was sent again")]
     InProgress {
@@ -57,7 +58,7 @@ pub enum CreateError {
         /// The idempotency key.
         key: String,
         /// The link this order has, if history knows it.
-        existing: Option<Box<PaymentLink>>,
+        existing: Option<Box<Link>>,
     },
     /// No answer after every attempt, or an answer that does not show whether the link exists:
     /// the row stays pending; Retry re-sends the same bytes with the same key.
@@ -89,17 +90,13 @@ impl CreateError {
     /// A sentence for the user.
     pub fn sentence(&self, lang: Lang) -> String {
         match self {
-            CreateError::AlreadyHasLink(link) => ServiceMessage::AlreadyHasLink.fill(
-                lang,
-                &[("link", &link.payment_url.as_deref().unwrap_or(&link.id))],
-            ),
+            CreateError::AlreadyHasLink(link) => {
+                ServiceMessage::AlreadyHasLink.fill(lang, &[("link", &link.url_or_id())])
+            }
             CreateError::InProgress { .. } => ServiceMessage::InProgress.get(lang).to_owned(),
             CreateError::Rejected(e) => e.sentence(lang),
             CreateError::Conflict { existing, .. } => match existing {
-                Some(l) => ServiceMessage::ConflictWithLink.fill(
-                    lang,
-                    &[("link", &l.payment_url.as_deref().unwrap_or(&l.id))],
-                ),
+                Some(l) => ServiceMessage::ConflictWithLink.fill(lang, &[("link", &l.url_or_id())]),
                 None => ServiceMessage::Conflict.get(lang).to_owned(),
             },
             CreateError::Unknown { error, .. } => {
@@ -121,7 +118,7 @@ impl CreateError {
 
 impl Desk {
     /// Creates the link of `request` exactly once (see the module doc).
-    pub async fn create_link(&self, request: &LinkRequest) -> Result<PaymentLink, CreateError> {
+    pub async fn create_link(&self, request: &LinkRequest) -> Result<Link, CreateError> {
         let now = self.now();
         let order = request.order_number().to_owned();
         if let Some(existing) = self.recent_link(&order, now)? {
@@ -149,7 +146,7 @@ impl Desk {
 
     /// The user's Retry: re-sends the pending row's exact bytes with its key.
     /// A stale row is re-sent only with `force` (the user checked the server first).
-    pub async fn retry_pending(&self, key: &str, force: bool) -> Result<PaymentLink, CreateError> {
+    pub async fn retry_pending(&self, key: &str, force: bool) -> Result<Link, CreateError> {
         let now = self.now();
         // A row past its time is stale even when nothing has marked it yet.
         self.with_store(|s| s.journal_mark_stale(now))?;
@@ -177,7 +174,7 @@ impl Desk {
     /// key with its outcome.
     pub async fn resume_pending(
         &self,
-    ) -> Result<Vec<(String, Result<PaymentLink, CreateError>)>, DeskError> {
+    ) -> Result<Vec<(String, Result<Link, CreateError>)>, DeskError> {
         let now = self.now();
         self.with_store(|s| s.journal_mark_stale(now))?;
         let rows = self.with_store(|s| s.journal_resumable(self.profile_name(), now))?;
@@ -218,11 +215,11 @@ impl Desk {
     }
 
     /// The link history holds for the row's order, if any.
-    fn linked(&self, row: &JournalRow) -> Result<Option<PaymentLink>, DeskError> {
+    fn linked(&self, row: &JournalRow) -> Result<Option<Link>, DeskError> {
         if let Some(id) = &row.link_id
             && let Some(stored) = self.with_store(|s| s.get_link(self.profile_name(), id))?
         {
-            return Ok(Some(stored.link));
+            return Ok(Some(Link::from(stored.link)));
         }
         match &row.order_number {
             Some(order) => self.recent_link(order, row.created_at),
@@ -235,11 +232,11 @@ impl Desk {
         &self,
         order: &str,
         at: chrono::DateTime<chrono::Utc>,
-    ) -> Result<Option<PaymentLink>, DeskError> {
+    ) -> Result<Option<Link>, DeskError> {
         let since = at - IDEMPOTENCY_RETENTION;
         Ok(self
             .with_store(|s| s.find_recent_by_order(self.profile_name(), order, since))?
-            .map(|s| s.link))
+            .map(|s| Link::from(s.link)))
     }
 
     /// The journal key of an idempotency key of link create in this profile.
@@ -250,7 +247,7 @@ impl Desk {
     /// Sends the row until an outcome is known or the attempts run out. `prior` says whether an
     /// earlier attempt may have reached the server unanswered (see the module doc, 5). Only one
     /// driver per key runs in this process; a second one returns `InProgress` without sending.
-    async fn drive(&self, row: JournalRow, prior: Prior) -> Result<PaymentLink, CreateError> {
+    async fn drive(&self, row: JournalRow, prior: Prior) -> Result<Link, CreateError> {
         let key = row.key.key.clone();
         let Some(_guard) = self.claim(&key) else {
             return Err(CreateError::InProgress { key });
@@ -278,7 +275,7 @@ impl Desk {
                         Err(e) => return Err(e.into()),
                     }
                     tracing::info!(key = %key, link = %link.id, attempts = attempts_here, "link created");
-                    return Ok(link);
+                    return Ok(Link::from(link));
                 }
                 Err(error) => match error.disposition(prior) {
                     Disposition::Rejected => {
@@ -338,11 +335,7 @@ impl Desk {
     /// The row left `pending` while this driver was sending: another process sharing the
     /// journal finished it (or the user abandoned it). Its outcome is this driver's outcome;
     /// any other store error is returned as it is.
-    fn settled_elsewhere(
-        &self,
-        key: &JournalKey,
-        error: DeskError,
-    ) -> Result<PaymentLink, CreateError> {
+    fn settled_elsewhere(&self, key: &JournalKey, error: DeskError) -> Result<Link, CreateError> {
         if !finished_elsewhere(&error) {
             return Err(error.into());
         }

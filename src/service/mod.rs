@@ -13,6 +13,7 @@
 
 pub mod create;
 pub mod messages;
+pub mod read;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -30,10 +31,10 @@ use crate::api::error::{Disposition, Prior};
 use crate::api::retry::RetryPolicy;
 use crate::api::wire::{InstallmentList, LinkIdBody, PaymentLink, SavedCard};
 use crate::clock::{Clock, Zone};
-use crate::domain::CatalogVariant;
 use crate::domain::card::CardRequest;
 use crate::domain::installment::InstallmentQuery;
 use crate::domain::link::KeyLimits;
+use crate::domain::{CatalogVariant, Link};
 use crate::lang::Lang;
 use crate::sandbox::{self, SandboxHandle};
 use crate::secrets::{self, SecretError, SecretStore};
@@ -551,22 +552,22 @@ impl Desk {
     }
 
     /// Asks the server for the link and refreshes history (reads are retried).
-    pub async fn link_detail(&self, id: &str) -> Result<PaymentLink, DeskError> {
+    pub async fn link_detail(&self, id: &str) -> Result<Link, DeskError> {
         let link: PaymentLink = self.read(&endpoints::LINK_DETAIL, &id_body(id)).await?;
         self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
-        Ok(link)
+        Ok(Link::from(link))
     }
 
     /// Asks the server for the link once (no retry) and refreshes history: the app's
     /// background refresh, whose own schedule is the retry and whose budget (one request a
     /// second in all) a retry loop here would break.
-    pub async fn poll_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
+    pub async fn poll_link(&self, id: &str) -> Result<Link, DeskError> {
         let link: PaymentLink = self
             .client()
             .call(&endpoints::LINK_DETAIL, &id_body(id), None)
             .await?;
         self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
-        Ok(link)
+        Ok(Link::from(link))
     }
 
     /// The links of the open-links board, newest first: every link stored today (in `zone`),
@@ -580,10 +581,10 @@ impl Desk {
 
     /// Cancels the link and records the server's answer in history, marked as cancelled here
     /// (the server answers EXPIRED; the day report counts it as cancelled).
-    pub async fn cancel_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
+    pub async fn cancel_link(&self, id: &str) -> Result<Link, DeskError> {
         let link: PaymentLink = self.read(&endpoints::LINK_CANCEL, &id_body(id)).await?;
         self.with_store(|s| s.record_cancel(self.profile_name(), &link, self.now()))?;
-        Ok(link)
+        Ok(Link::from(link))
     }
 
     /// Saves a card. Never journaled, never retried (the body holds a PAN and the endpoint
@@ -660,9 +661,9 @@ impl Desk {
     }
 
     /// One link of the local history.
-    pub fn history_link(&self, id: &str) -> Result<PaymentLink, DeskError> {
+    pub fn history_link(&self, id: &str) -> Result<Link, DeskError> {
         self.with_store(|s| s.get_link(self.profile_name(), id))?
-            .map(|s| s.link)
+            .map(|s| Link::from(s.link))
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
 

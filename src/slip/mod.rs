@@ -25,8 +25,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::wire::PaymentLink;
 use crate::clock::Zone;
+use crate::domain::Link;
 use crate::domain::format_amount;
 use crate::lang::Lang;
 use crate::qr::{QrError, QrMatrix};
@@ -187,19 +187,19 @@ impl Slip {
     /// The slip of a payment link: its amount in `lang`, its URL, its order number (else its
     /// id) and its expiry in `zone` as the result view shows it. `None` when the server sent no
     /// payment URL (there is nothing to scan).
-    pub fn of_link_in(link: &PaymentLink, shop: &str, lang: Lang, zone: Zone) -> Option<Slip> {
+    pub fn of_link_in(link: &Link, shop: &str, lang: Lang, zone: Zone) -> Option<Slip> {
         let url = link.payment_url.clone().filter(|u| !u.is_empty())?;
         let amount = link
             .amount
-            .map(|a| format_amount(a, link.currency.unwrap_or_default(), lang))
+            .map(|a| format_amount(a, link.currency, lang))
             .unwrap_or_default();
         Some(Slip {
             shop: shop.trim().to_owned(),
             amount,
             url,
-            order_number: link.order_number.clone().unwrap_or_else(|| link.id.clone()),
+            order_number: link.order_or_id().to_owned(),
             expiry: link
-                .expiry_date
+                .expiry
                 .map(|at| zone.local(at).format("%Y-%m-%d %H:%M").to_string()),
             lang,
         })
@@ -259,6 +259,11 @@ pub fn render(slip: &Slip, paper: Paper) -> Result<SlipPdf, SlipError> {
 mod tests {
     use super::layout::*;
     use super::*;
+
+    /// A link as the service hands it over, read from the server's JSON.
+    fn wire(json: serde_json::Value) -> Link {
+        Link::from(serde_json::from_value::<crate::api::wire::PaymentLink>(json).unwrap())
+    }
 
     const URL: &str = "https://pay.example.com/l/9f8e7d6c5b4a39281706f5e4d3c2b1a0?lang=tr&ref=PD-20261123-A1B20007&amount=1234.50";
 
@@ -392,11 +397,10 @@ mod tests {
 
     #[test]
     fn a_link_becomes_a_slip_in_the_language_asked() {
-        let link: PaymentLink = serde_json::from_value(serde_json::json!({
+        let link: Link = wire(serde_json::json!({
             "id": "lnk_1", "paymentUrl": URL, "amount": 1234.5, "currency": "TRY",
             "orderNumber": "PD-1"
-        }))
-        .unwrap();
+        }));
         let s = Slip::of_link_in(&link, " Kadıköy ", Lang::Tr, Zone::Local).unwrap();
         assert_eq!(
             (s.shop.as_str(), s.amount.as_str()),
@@ -406,17 +410,15 @@ mod tests {
         assert_eq!(s.expiry, None);
         let s = Slip::of_link_in(&link, "", Lang::En, Zone::Local).unwrap();
         assert_eq!(s.amount, "₺1,234.50");
-        let no_url: PaymentLink =
-            serde_json::from_value(serde_json::json!({"id": "lnk_2"})).unwrap();
+        let no_url = wire(serde_json::json!({"id": "lnk_2"}));
         assert!(Slip::of_link_in(&no_url, "", Lang::En, Zone::Local).is_none());
     }
 
     #[test]
     fn the_expiry_reads_in_the_zone_given() {
-        let link: PaymentLink = serde_json::from_value(serde_json::json!({
+        let link = wire(serde_json::json!({
             "id": "lnk_1", "paymentUrl": URL, "expiryDate": "2026-11-22T21:30:00Z"
-        }))
-        .unwrap();
+        }));
         let istanbul = Slip::of_link_in(&link, "", Lang::En, Zone::hours(3)).unwrap();
         assert_eq!(istanbul.expiry.as_deref(), Some("2026-11-23 00:30"));
         let utc = Slip::of_link_in(&link, "", Lang::En, Zone::hours(0)).unwrap();

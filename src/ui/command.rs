@@ -6,8 +6,8 @@
 use chrono::NaiveDate;
 use zeroize::Zeroizing;
 
-use crate::api::wire::PaymentLink;
 use crate::clock::Zone;
+use crate::domain::Link;
 use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::Profile;
 use crate::ui::history::HistoryFilter;
@@ -84,7 +84,7 @@ pub enum LinkCommand {
     /// Print the link's QR slip (the default printer, else a PDF beside the PNGs).
     PrintSlip {
         /// The link.
-        link: Box<PaymentLink>,
+        link: Box<Link>,
     },
     /// Open a URL (the share `mailto:`).
     OpenUrl {

@@ -13,8 +13,8 @@ use std::ops::Range;
 use chrono::{DateTime, NaiveDate, Utc};
 use egui::{RichText, Ui};
 
-use crate::api::wire::PaymentLink;
 use crate::clock::Zone;
+use crate::domain::Link;
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::store::{LinkTotals, StoredLink};
@@ -63,7 +63,7 @@ pub struct HistoryRow {
 impl HistoryRow {
     /// The display row of a link of history (a link cancelled here reads "Cancelled").
     pub fn of_stored(stored: &StoredLink, lang: Lang, zone: Zone) -> Self {
-        let mut row = Self::of(&stored.link, stored.updated_at, lang, zone);
+        let mut row = Self::of(&Link::from(&stored.link), stored.updated_at, lang, zone);
         row.set_cancelled(stored.cancelled_at.is_some(), lang);
         row
     }
@@ -80,23 +80,21 @@ impl HistoryRow {
     }
 
     /// The display row of a link whose status was heard at `known_at`, its time in `zone`.
-    pub fn of(link: &PaymentLink, known_at: DateTime<Utc>, lang: Lang, zone: Zone) -> Self {
-        let status = link.status.clone().unwrap_or(LinkStatus::Pending);
-        let partly_paid = status != LinkStatus::Completed
-            && link
-                .paid_amount
-                .is_some_and(|p| p > rust_decimal::Decimal::ZERO);
+    pub fn of(link: &Link, known_at: DateTime<Utc>, lang: Lang, zone: Zone) -> Self {
+        let status = link.status.clone();
+        let partly_paid =
+            status != LinkStatus::Completed && link.paid_so_far() > rust_decimal::Decimal::ZERO;
         Self {
             id: link.id.clone(),
             created: link
-                .created_date
+                .created
                 .map(|at| local_time(at, zone))
                 .unwrap_or_default(),
             order: link.order_number.clone().unwrap_or_default(),
             reference: link.reference_number.clone().unwrap_or_default(),
             amount: link
                 .amount
-                .map(|a| format_amount(a, link.currency.unwrap_or_default(), lang))
+                .map(|a| format_amount(a, link.currency, lang))
                 .unwrap_or_default(),
             status_text: status_with_payment(&status, false, partly_paid, lang),
             status,
@@ -235,7 +233,7 @@ impl HistoryView {
     pub fn refreshed(
         &mut self,
         id: &str,
-        result: Result<PaymentLink, Problem>,
+        result: Result<Link, Problem>,
         now: DateTime<Utc>,
         lang: Lang,
     ) -> bool {

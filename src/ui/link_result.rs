@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use egui::{Align, Layout, RichText, Ui, ViewportBuilder, ViewportId};
 
-use crate::api::wire::PaymentLink;
+use crate::domain::Link;
 use crate::domain::{Currency, LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::ui::Command;
@@ -52,7 +52,7 @@ pub enum Origin {
 #[derive(Debug)]
 pub struct ShownLink {
     /// The server's last word on the link.
-    pub link: PaymentLink,
+    pub link: Link,
     /// Whether this app cancelled it (the server reports a cancelled link as EXPIRED).
     pub cancelled: bool,
     /// The QR in the main window.
@@ -80,7 +80,7 @@ pub struct ShownLink {
 
 impl ShownLink {
     /// Shows `link`.
-    pub fn new(link: PaymentLink, origin: Origin) -> Self {
+    pub fn new(link: Link, origin: Origin) -> Self {
         Self {
             link,
             cancelled: false,
@@ -98,13 +98,13 @@ impl ShownLink {
 
     /// The link's status (PENDING when the server did not say).
     pub fn status(&self) -> LinkStatus {
-        self.link.status.clone().unwrap_or(LinkStatus::Pending)
+        self.link.status.clone()
     }
 
     /// Takes the answer to request `seq` (a cancel when `cancel`); `link` is `None` when the
     /// request failed. The link on screen is replaced only by an answer newer than the one it
     /// came from, so a status poll sent before a cancel and answered after it is dropped.
-    pub fn take_answer(&mut self, seq: u64, cancel: bool, link: Option<PaymentLink>) -> Answer {
+    pub fn take_answer(&mut self, seq: u64, cancel: bool, link: Option<Link>) -> Answer {
         let poll_done = self.polling == Some(seq);
         if poll_done {
             self.polling = None;
@@ -117,8 +117,7 @@ impl ShownLink {
             self.cancelled |= cancel;
             if seq > self.applied {
                 self.applied = seq;
-                changed =
-                    link.status != self.link.status || link.paid_amount != self.link.paid_amount;
+                changed = link.status != self.link.status || link.paid != self.link.paid;
                 self.link = link;
             }
         }
@@ -144,7 +143,7 @@ impl ShownLink {
     #[allow(clippy::too_many_lines)]
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
         let lang = cx.lang;
-        let currency = self.link.currency.unwrap_or_default();
+        let currency = self.link.currency;
         let status = self.status();
         let url = self.link.payment_url.clone();
         ui.horizontal_top(|ui| {
@@ -186,8 +185,7 @@ impl ShownLink {
                     );
                 }
                 widgets::badge_ui(ui, self.status_text(lang), cx.palette.status(&status));
-                if self.link.allow_partial_payment == Some(true) || status == LinkStatus::Completed
-                {
+                if self.link.allow_partial_payment || status == LinkStatus::Completed {
                     paid_lines_ui(ui, &self.link, currency, lang);
                 }
                 egui::Grid::new("link-facts").num_columns(2).show(ui, |ui| {
@@ -197,11 +195,11 @@ impl ShownLink {
                         (UiText::Description, self.link.description.clone()),
                         (
                             UiText::Expiry,
-                            self.link.expiry_date.map(|at| local_time(at, cx.zone)),
+                            self.link.expiry.map(|at| local_time(at, cx.zone)),
                         ),
                         (
                             UiText::Created,
-                            self.link.created_date.map(|at| local_time(at, cx.zone)),
+                            self.link.created.map(|at| local_time(at, cx.zone)),
                         ),
                     ];
                     for (label, value) in facts {
@@ -230,11 +228,7 @@ impl ShownLink {
                         if ui.button(UiText::SaveQr.get(lang)).clicked() {
                             cx.emit(Command::Link(LinkCommand::SaveQrPng {
                                 url: url.clone(),
-                                name: self
-                                    .link
-                                    .order_number
-                                    .clone()
-                                    .unwrap_or_else(|| self.link.id.clone()),
+                                name: self.link.order_or_id().to_owned(),
                             }));
                         }
                         if ui
@@ -336,7 +330,7 @@ impl ShownLink {
     /// name).
     pub fn customer_ui(&mut self, ui: &mut Ui, palette: &Palette, lang: Lang, merchant: &str) {
         let status = self.status();
-        let currency = self.link.currency.unwrap_or_default();
+        let currency = self.link.currency;
         let rect = ui.max_rect();
         let final_badge = if status.is_final() {
             Some(palette.customer_final(&status))
@@ -397,8 +391,8 @@ pub fn customer_viewport(lang: Lang, fullscreen: bool) -> ViewportBuilder {
         .with_fullscreen(fullscreen)
 }
 
-fn paid_lines_ui(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang) {
-    if let Some(paid) = link.paid_amount {
+fn paid_lines_ui(ui: &mut Ui, link: &Link, currency: Currency, lang: Lang) {
+    if let Some(paid) = link.paid {
         ui.label(
             RichText::new(format!(
                 "{}: {}",
@@ -408,7 +402,7 @@ fn paid_lines_ui(ui: &mut Ui, link: &PaymentLink, currency: Currency, lang: Lang
             .size(20.0),
         );
     }
-    if let Some(rest) = link.remaining_amount {
+    if let Some(rest) = link.remaining {
         ui.label(format!(
             "{}: {}",
             UiText::Remaining.get(lang),
@@ -446,13 +440,9 @@ pub fn status_text(status: &LinkStatus, cancelled: bool, lang: Lang) -> String {
 }
 
 /// A `mailto:` URL carrying the payment URL (to the payer's e-mail when the link has one).
-pub fn mailto(link: &PaymentLink, lang: Lang) -> String {
+pub fn mailto(link: &Link, lang: Lang) -> String {
     let to = link.email.clone().unwrap_or_default();
-    let body = format!(
-        "{} {}",
-        UiText::ShareBody.get(lang),
-        link.payment_url.as_deref().unwrap_or_default()
-    );
+    let body = format!("{} {}", UiText::ShareBody.get(lang), link.url());
     format!(
         "mailto:{}?subject={}&body={}",
         percent(&to),
@@ -478,10 +468,11 @@ fn percent(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn link() -> PaymentLink {
-        serde_json::from_str(
+    fn link() -> Link {
+        serde_json::from_str::<crate::api::wire::PaymentLink>(
             r#"{"id":"lnk_1","paymentUrl":"http://127.0.0.1:47110/pay/lnk_1?a=1&b=2","email":"ayşe@example.com"}"#,
         )
+        .map(Link::from)
         .unwrap()
     }
 
@@ -494,8 +485,12 @@ mod tests {
         );
     }
 
-    fn with_status(status: &str) -> PaymentLink {
-        serde_json::from_value(serde_json::json!({"id": "lnk_1", "status": status})).unwrap()
+    fn with_status(status: &str) -> Link {
+        serde_json::from_value::<crate::api::wire::PaymentLink>(
+            serde_json::json!({"id": "lnk_1", "status": status}),
+        )
+        .map(Link::from)
+        .unwrap()
     }
 
     #[test]

@@ -119,7 +119,12 @@ fn bench_frames(c: &mut Criterion) {
     )
     .expect("template link");
     let known_at = template.created_date.expect("template link");
-    let first = HistoryRow::of(&template, known_at, Lang::Tr, paydesk::clock::Zone::Local);
+    let first = HistoryRow::of(
+        &paydesk::domain::Link::from(&template),
+        known_at,
+        Lang::Tr,
+        paydesk::clock::Zone::Local,
+    );
     let statuses = [
         LinkStatus::Pending,
         LinkStatus::Completed,

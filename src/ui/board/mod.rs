@@ -18,9 +18,9 @@ use egui::text::{LayoutJob, TextWrapping};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, Ui, Vec2, pos2, vec2};
 use rust_decimal::prelude::ToPrimitive;
 
-use crate::api::wire::PaymentLink;
 use crate::board::{self, Span};
 use crate::clock::Zone;
+use crate::domain::Link;
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::store::StoredLink;
@@ -51,7 +51,7 @@ const BAR_WIDTH: f32 = 280.0;
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoardRow {
     /// The server's last word on it.
-    pub link: PaymentLink,
+    pub link: Link,
     /// When this install first stored it.
     pub created_at: DateTime<Utc>,
     /// Whether paydesk cancelled it (the server then says EXPIRED; the board says Cancelled).
@@ -62,8 +62,8 @@ impl BoardRow {
     /// The status as the board shows it: a `PENDING` link past its expiry reads as expired
     /// (as the server will say; the board no longer asks).
     pub fn status(&self, now: DateTime<Utc>) -> LinkStatus {
-        let status = self.link.status.clone().unwrap_or(LinkStatus::Pending);
-        match self.link.expiry_date {
+        let status = self.link.status.clone();
+        match self.link.expiry {
             Some(e) if status == LinkStatus::Pending && e <= now => LinkStatus::Expired,
             _ => status,
         }
@@ -71,26 +71,26 @@ impl BoardRow {
 
     /// When the link was made (the server's time, else when it was stored).
     fn made_at(&self) -> DateTime<Utc> {
-        self.link.created_date.unwrap_or(self.created_at)
+        self.link.created_or(self.created_at)
     }
 
     /// Paid so far and the total, when part of the amount is paid and the link is open.
     fn part_paid(&self) -> Option<(rust_decimal::Decimal, rust_decimal::Decimal)> {
-        let paid = self.link.paid_amount?;
+        let paid = self.link.paid?;
         let total = self.link.amount?;
-        let open = self.link.status.as_ref().is_none_or(|s| !s.is_final());
+        let open = !self.link.status.is_final();
         (open && paid > rust_decimal::Decimal::ZERO && paid < total).then_some((paid, total))
     }
 
     fn amount_text(&self, lang: Lang) -> String {
         self.link
             .amount
-            .map(|a| format_amount(a, self.link.currency.unwrap_or_default(), lang))
+            .map(|a| format_amount(a, self.link.currency, lang))
             .unwrap_or_default()
     }
 
     fn order(&self) -> &str {
-        self.link.order_number.as_deref().unwrap_or(&self.link.id)
+        self.link.order_or_id()
     }
 }
 
@@ -136,7 +136,7 @@ impl BoardView {
             .into_iter()
             .filter(|s| s.created_at >= today || s.link.expiry_date.is_none_or(|e| e > now))
             .map(|s| BoardRow {
-                link: s.link,
+                link: Link::from(s.link),
                 created_at: s.created_at,
                 cancelled: s.cancelled_at.is_some(),
             })
@@ -162,11 +162,11 @@ impl BoardView {
 
     /// Puts an answer about a link into its row; returns whether its status or paid amount
     /// changed.
-    pub fn apply(&mut self, link: &PaymentLink) -> bool {
+    pub fn apply(&mut self, link: &Link) -> bool {
         let Some(row) = self.rows.iter_mut().find(|r| r.link.id == link.id) else {
             return false;
         };
-        let changed = row.link.status != link.status || row.link.paid_amount != link.paid_amount;
+        let changed = row.link.status != link.status || row.link.paid != link.paid;
         row.link = link.clone();
         changed
     }
@@ -400,7 +400,7 @@ fn countdown_text(
     lang: Lang,
 ) -> (String, Option<DateTime<Utc>>) {
     let status = row.status(now);
-    match row.link.expiry_date {
+    match row.link.expiry {
         _ if status.is_final() && status != LinkStatus::Expired => (String::new(), None),
         None => (UiText::NoExpiry.get(lang).to_owned(), None),
         Some(e) => match board::countdown(e, now) {
@@ -578,7 +578,7 @@ fn row_ui(
         lang,
     );
     if let Some((paid, total)) = row.part_paid() {
-        let currency = row.link.currency.unwrap_or_default();
+        let currency = row.link.currency;
         let width = (c.right - c.bar).clamp(60.0, BAR_WIDTH);
         // Under the "Paid / remaining" header: the two figures, which fit a 1024 px window.
         let figures = format!(
@@ -652,7 +652,7 @@ fn panel_row_ui(
     let (countdown, countdown_change) = countdown_text(row, now, lang);
     // An open link that expires shows its countdown ("14 min left"); any other its age
     // ("3 min ago"): without column headers, the word says which.
-    let (right_text, change) = if status.is_final() || row.link.expiry_date.is_none() {
+    let (right_text, change) = if status.is_final() || row.link.expiry.is_none() {
         let age = ago_text(row.made_at(), now, lang);
         (age, Some(board::age_changes_at(row.made_at(), now)))
     } else if countdown_change.is_some() {
@@ -714,9 +714,13 @@ mod tests {
     #[test]
     fn a_pending_link_past_its_expiry_reads_expired() {
         let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
-        let mut link: PaymentLink =
-            serde_json::from_value(serde_json::json!({"id": "l", "status": "PENDING"})).unwrap();
-        link.expiry_date = Some(now - chrono::TimeDelta::seconds(1));
+        let mut link = Link::from(
+            serde_json::from_value::<crate::api::wire::PaymentLink>(
+                serde_json::json!({"id": "l", "status": "PENDING"}),
+            )
+            .unwrap(),
+        );
+        link.expiry = Some(now - chrono::TimeDelta::seconds(1));
         let mut row = BoardRow {
             link,
             created_at: now,
@@ -734,11 +738,13 @@ mod tests {
     #[test]
     fn an_open_link_with_money_on_it_reads_partially_paid_as_in_history() {
         let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
-        let link: PaymentLink = serde_json::from_value(serde_json::json!({
-            "id": "l", "status": "PENDING", "amount": "450.00", "paidAmount": "200.00",
-            "currency": "TRY"
-        }))
-        .unwrap();
+        let link = Link::from(
+            serde_json::from_value::<crate::api::wire::PaymentLink>(serde_json::json!({
+                "id": "l", "status": "PENDING", "amount": "450.00", "paidAmount": "200.00",
+                "currency": "TRY"
+            }))
+            .unwrap(),
+        );
         let row = BoardRow {
             link,
             created_at: now,
