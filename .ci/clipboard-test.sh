@@ -81,7 +81,9 @@ wait_for "the window is mapped" has_window
 wid="$(window_id)"
 xdotool windowsize --sync "$wid" 1024 768 || true
 xdotool windowmove --sync "$wid" 0 0 || true
-xdotool windowfocus --sync "$wid"
+# Focusing a window that is not viewable yet is an X error (BadMatch): try until it takes it.
+focus() { xdotool windowfocus --sync "$wid" 2>/dev/null; }
+wait_for "the window takes the focus" focus
 
 # Where things are at 1024×768 (as tests/perf/screenshots.sh, the navigation at x 40).
 NAV_CARD="45 105"
