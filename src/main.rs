@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use paydesk::cli::args::Cli;
-use paydesk::secrets::{EnvSecret, SECRET_ENV};
+use paydesk::secrets::{EnvSecret, SECRET_ENV, STAFF_PIN_ENV};
 
 fn main() -> ExitCode {
-    let env_secret = take_env_secret();
+    let env_secret = take_env_secret(SECRET_ENV);
+    let env_pin = take_env_secret(STAFF_PIN_ENV);
     let cli = Cli::parse();
     if cli.command.is_none() {
         let gui = paydesk::app::GuiOptions {
@@ -24,23 +25,23 @@ fn main() -> ExitCode {
             }
         };
     }
-    ExitCode::from(u8::try_from(paydesk::cli::run::run(cli, env_secret)).unwrap_or(1))
+    ExitCode::from(u8::try_from(paydesk::cli::run::run(cli, env_secret, env_pin)).unwrap_or(1))
 }
 
-/// Reads `PAYDESK_API_SECRET` once and removes it from this process's environment: every
-/// process paydesk starts (the browser or mail client through `xdg-open`, a print command)
-/// gets a copy of the environment, and none of them needs the API secret. On Linux its bytes
+/// Reads a secret variable (`PAYDESK_API_SECRET`, `PAYDESK_STAFF_PIN`) once and removes it from
+/// this process's environment: every process paydesk starts (the browser or mail client through
+/// `xdg-open`, a print command) gets a copy of the environment, and none of them needs it. On Linux its bytes
 /// are also overwritten where the kernel shows them (`/proc/PID/environ` reads the block the
 /// process started with, which removing the variable leaves as it was).
 #[allow(unsafe_code)]
-fn take_env_secret() -> EnvSecret {
-    let secret = EnvSecret::from_env();
+fn take_env_secret(name: &str) -> EnvSecret {
+    let secret = EnvSecret::from_var(name);
     #[cfg(target_os = "linux")]
-    wipe_original_value(SECRET_ENV);
+    wipe_original_value(name);
     // SAFETY: changing the environment is unsound only while another thread may read it.
     // This runs first in `main`, before clap, tokio, the sandbox, eframe or anything else
     // has started a thread, and nothing of this binary runs before `main`.
-    unsafe { std::env::remove_var(SECRET_ENV) };
+    unsafe { std::env::remove_var(name) };
     secret
 }
 
@@ -121,7 +122,7 @@ mod tests {
         let Ok(expected) = std::env::var(EXPECT) else {
             return;
         };
-        let secret = take_env_secret();
+        let secret = take_env_secret(SECRET_ENV);
         assert_eq!(
             secret.value().as_deref().map(String::as_str),
             Some(expected.as_str()),

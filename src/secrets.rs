@@ -32,6 +32,10 @@ pub const SERVICE: &str = "paydesk";
 /// The environment variable that carries the API secret for scripts and CI.
 pub const SECRET_ENV: &str = "PAYDESK_API_SECRET";
 
+/// The environment variable that carries a staff member's PIN for scripts (`--as NAME`); read
+/// once and removed as [`SECRET_ENV`] is.
+pub const STAFF_PIN_ENV: &str = "PAYDESK_STAFF_PIN";
+
 /// `PAYDESK_API_SECRET` as read once when paydesk starts (`main` then removes the variable
 /// from the process, so nothing paydesk starts inherits it). Zeroized on drop; `Debug` says
 /// only whether it is set.
@@ -41,8 +45,13 @@ pub struct EnvSecret(Option<Zeroizing<String>>);
 impl EnvSecret {
     /// The variable's value now; unset, empty or not UTF-8 is no secret.
     pub fn from_env() -> Self {
+        Self::from_var(SECRET_ENV)
+    }
+
+    /// Another variable read the same way (`PAYDESK_STAFF_PIN`).
+    pub fn from_var(name: &str) -> Self {
         Self(
-            std::env::var(SECRET_ENV)
+            std::env::var(name)
                 .ok()
                 .filter(|s| !s.is_empty())
                 .map(Zeroizing::new),

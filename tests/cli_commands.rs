@@ -1020,6 +1020,7 @@ fn journal_stale_create(cli: &Cli, order: &str) {
             amount: Some(request.amount()),
             currency: Some(request.currency()),
             now: Utc::now() - Duration::minutes(23 * 60 + 30),
+            began_by: None,
         })
         .expect("the row is committed");
     assert!(matches!(begun, paydesk::store::JournalBegin::Started(_)));

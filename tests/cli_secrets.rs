@@ -116,7 +116,8 @@ fn help_lists_the_exit_codes_and_the_bin_refusal() {
         "a redirect (never followed)",
         "23 hours old: nothing is sent",
         "130  stopped with Ctrl+C",
-        "PAYDESK_API_SECRET is read once",
+        "PAYDESK_API_SECRET and PAYDESK_STAFF_PIN are read once",
+        "6    `audit verify`: the audit chain is broken",
         "more than 8 digits is refused (exit 3)",
     ] {
         assert!(help.stdout.contains(words), "--help lacks {words:?}");

@@ -36,6 +36,7 @@ fn new_row(k: &str, body: &str, now: DateTime<Utc>) -> NewJournalRow {
         amount: Some("1250.50".parse().unwrap()),
         currency: Some(Currency::Try),
         now,
+        began_by: None,
     }
 }
 
@@ -570,6 +571,7 @@ fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_with
             amount: Some(request.amount()),
             currency: Some(request.currency()),
             now: t_stored(),
+            began_by: None,
         };
         assert!(matches!(
             store.journal_begin(&row).unwrap(),

@@ -133,6 +133,7 @@ fn a_profile_with_pending_requests_cannot_be_removed() {
             amount: None,
             currency: None,
             now,
+            began_by: None,
         })
         .unwrap();
     let err = store.profile_remove("shop").unwrap_err();
@@ -199,6 +200,7 @@ fn numbers_already_in_history_or_the_journal_are_skipped() {
             amount: None,
             currency: None,
             now,
+            began_by: None,
         })
         .unwrap();
     assert_eq!(

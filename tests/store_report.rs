@@ -280,6 +280,7 @@ fn fill(store: &mut Store, seeds: &[Seed]) {
                 amount: Some(s.amount),
                 currency: Some(s.currency),
                 now: s.created,
+                began_by: None,
             })
             .unwrap();
         assert!(matches!(begun, JournalBegin::Started(_)));
@@ -790,6 +791,7 @@ fn an_unreadable_body_completes_its_link_without_items() {
             amount: Some(seed.amount),
             currency: Some(Currency::Try),
             now: created,
+            began_by: None,
         })
         .unwrap();
     store.journal_complete(&key, &seed.link(), created).unwrap();
@@ -963,11 +965,14 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
             .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
             .unwrap()
     };
-    // Back to version 5: no totals tables (nor the journal index of version 7).
+    // Back to version 5: no totals tables (nor the journal index of version 7, nor the staff
+    // and audit of version 8).
     let path = dir.path().join(paydesk::store::DB_FILE);
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP INDEX journal_bodies_kept; DROP TABLE report_cells; DROP TABLE report_items;
+        "DROP TABLE staff; DROP TABLE audit; DROP INDEX links_by_staff;
+         ALTER TABLE links DROP COLUMN staff; ALTER TABLE journal DROP COLUMN began_by;
+         DROP INDEX journal_bodies_kept; DROP TABLE report_cells; DROP TABLE report_items;
          DROP TRIGGER report_totals_links_insert; DROP TRIGGER report_totals_links_update;
          DROP TRIGGER report_totals_links_delete; DROP TRIGGER report_totals_items_insert;
          DROP TRIGGER report_totals_items_update; DROP TRIGGER report_totals_items_delete;
@@ -1109,6 +1114,7 @@ fn create(
             amount: link.amount,
             currency: Some(Currency::Try),
             now: at,
+            began_by: None,
         })
         .unwrap();
     assert!(matches!(begun, JournalBegin::Started(_)));

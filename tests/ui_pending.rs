@@ -262,6 +262,7 @@ fn write_old_pending_row(dir: &Path, order: &str) {
             amount: Some(request.amount()),
             currency: Some(request.currency()),
             now: now - chrono::Duration::hours(25),
+            began_by: None,
         })
         .expect("test set-up");
     assert!(matches!(begun, JournalBegin::Started(_)));

@@ -142,6 +142,7 @@ pub(crate) fn pending_row(app: &App, order: &str) -> String {
         amount: Some(request.amount()),
         currency: Some(request.currency()),
         now: chrono::Utc::now(),
+        began_by: None,
     };
     let services = app.holds.services.clone().expect("the profile is open");
     services

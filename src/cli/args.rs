@@ -24,6 +24,11 @@ pub struct Cli {
     /// Profile to use (default: the built-in `sandbox`).
     #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<String>,
+    /// With staff on: the staff member running the command. The PIN comes from
+    /// PAYDESK_STAFF_PIN, else a hidden prompt on a terminal, else the first line of stdin.
+    /// Ignored while no staff member is defined.
+    #[arg(long = "as", global = true, value_name = "NAME")]
+    pub as_staff: Option<String>,
     /// What to do; nothing opens the desktop app.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -42,10 +47,11 @@ Exit codes:
        answer); the journal keeps the request and `paydesk pending retry` finishes it. Also
        for an order whose request is 23 hours old: nothing is sent until
        `pending retry KEY --force`.
+  6    `audit verify`: the audit chain is broken, or does not run through --head.
   130  stopped with Ctrl+C at a prompt; nothing was sent.
 
-Secrets: PAYDESK_API_SECRET is read once at start and removed from the environment of \
-everything paydesk starts. Card numbers, CVVs and secrets are read from stdin (hidden on a \
+Secrets: PAYDESK_API_SECRET and PAYDESK_STAFF_PIN are read once at start and removed from \
+the environment of everything paydesk starts. Card numbers, CVVs and secrets are read from stdin (hidden on a \
 terminal), never from arguments; `installments --bin` with more than 8 digits is refused \
 (exit 3).";
 
@@ -78,6 +84,12 @@ pub enum Command {
     /// figures come from the local history: refresh statuses first (History, or
     /// `link show ID --refresh`) for the latest payments.
     Report(ReportArgs),
+    /// Staff members: names, roles (counter, manager) and PINs.
+    #[command(subcommand)]
+    Staff(StaffCommand),
+    /// The audit record of who did what, and its hash chain.
+    #[command(subcommand)]
+    Audit(AuditCommand),
     /// Run the local Partner API sandbox in the foreground.
     Sandbox(crate::sandbox::cli::SandboxArgs),
     /// Print the man page (roff) to stdout; used when packaging.
@@ -317,6 +329,72 @@ pub enum CardCommand {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// `paydesk staff ...`
+#[derive(Debug, Subcommand)]
+pub enum StaffCommand {
+    /// Add a staff member; the PIN (4 to 8 digits) is read from stdin (asked twice on a
+    /// terminal, hidden). The first member must be a manager; from then on staff are on.
+    Add {
+        /// The member's name (unique regardless of case).
+        name: String,
+        /// counter or manager.
+        #[arg(long, value_name = "ROLE")]
+        role: String,
+    },
+    /// List the staff members.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Disable a member (the last active manager cannot be disabled).
+    Disable {
+        /// The member's name.
+        name: String,
+    },
+    /// Enable a disabled member again.
+    Enable {
+        /// The member's name.
+        name: String,
+    },
+    /// Give a member a new PIN, read from stdin (asked twice on a terminal); clears a wait
+    /// after wrong PINs.
+    ResetPin {
+        /// The member's name.
+        name: String,
+    },
+}
+
+/// `paydesk audit ...`
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// List the audit record, newest first.
+    List {
+        /// Only rows of this member (acting or approving).
+        #[arg(long, value_name = "NAME")]
+        staff: Option<String>,
+        /// Only this action (link.create, link.cancel, card.save, sign-in …).
+        #[arg(long, value_name = "ACTION")]
+        action: Option<String>,
+        /// At most this many rows (default: all).
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Print JSON.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// Write the rows to FILE as CSV.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+    },
+    /// Walk the hash chain: exit 0 when whole, 6 naming the first broken row. With --head,
+    /// also prove the chain still runs through a head noted earlier (the day close prints it).
+    Verify {
+        /// A head hash noted earlier.
+        #[arg(long, value_name = "HASH")]
+        head: Option<String>,
     },
 }
 

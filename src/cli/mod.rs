@@ -1,8 +1,9 @@
 //! The command-line front end over the same core as the app: parse (`args`), dispatch (`run`),
-//! word and print the outcome (`output`, with its sentences in `text`), read secrets (`prompt`).
+//! word and print the outcome (`output`, with its sentences in `text`), read secrets (`prompt`), sign staff in for a command and run `staff` and `audit` (`staff`).
 
 pub mod args;
 mod output;
 mod prompt;
 pub mod run;
+mod staff;
 pub mod text;

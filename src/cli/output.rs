@@ -31,6 +31,8 @@ pub enum Exit {
     Rejected = 4,
     /// The outcome is unknown; the journal keeps the request.
     Unknown = 5,
+    /// `audit verify`: the chain is broken or misses the given head.
+    Broken = 6,
     /// Ctrl+C at a hidden prompt: nothing was sent (128 + SIGINT, as a shell reports it).
     Interrupted = 130,
 }
@@ -69,6 +71,15 @@ pub(super) fn from_desk(lang: Lang) -> impl Fn(DeskError) -> Failure {
     move |e| {
         if e.is_unknown_outcome() {
             return Failure::new(Exit::Unknown, e.sentence(lang));
+        }
+        if matches!(
+            e,
+            DeskError::SignInFirst
+                | DeskError::NeedsManager(_)
+                | DeskError::Store(crate::store::StoreError::Staff(_))
+        ) {
+            // Refused before anything was sent.
+            return Failure::new(Exit::Invalid, e.sentence(lang));
         }
         if let DeskError::Call(crate::api::client::CallError::Api(api)) = &e {
             // Rejected by the server: the key (or the status), then the sentence.

@@ -29,7 +29,7 @@ use crate::domain::installment::InstallmentDraft;
 use crate::domain::items::ItemDraft;
 use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
-use crate::domain::{Currency, Link, LinkStatus};
+use crate::domain::{Actor, Currency, Link, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
@@ -40,7 +40,7 @@ use crate::store::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir
 /// Runs the CLI command in `cli` (which must have one) and returns the process exit code.
 /// `env_secret` is `PAYDESK_API_SECRET` as `main` read it (and removed it from the
 /// environment).
-pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
+pub fn run(cli: Cli, env_secret: EnvSecret, env_pin: EnvSecret) -> i32 {
     let lang = Lang::from_env();
     let command = match cli.command {
         None => return 2,
@@ -86,12 +86,15 @@ pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
             return Exit::Failure as i32;
         }
     };
-    let ctx = Ctx {
+    let mut ctx = Ctx {
         lang,
         env_secret,
+        env_pin,
         data_dir,
         profile: cli.profile.unwrap_or_else(|| SANDBOX_PROFILE.to_owned()),
         zone: Zone::Local,
+        as_staff: cli.as_staff,
+        actor: Actor::nobody(),
     };
     let result = runtime.block_on(ctx.dispatch(command));
     match result {
@@ -105,13 +108,19 @@ pub fn run(cli: Cli, env_secret: EnvSecret) -> i32 {
     }
 }
 
-struct Ctx {
-    lang: Lang,
+pub(super) struct Ctx {
+    pub(super) lang: Lang,
     env_secret: EnvSecret,
+    /// `PAYDESK_STAFF_PIN` as `main` read it (and removed it from the environment).
+    pub(super) env_pin: EnvSecret,
     data_dir: PathBuf,
     profile: String,
     /// The zone local days and times are read and shown in (the machine's).
-    zone: Zone,
+    pub(super) zone: Zone,
+    /// `--as NAME`.
+    pub(super) as_staff: Option<String>,
+    /// Who runs the command, once signed in (`Ctx::sign_in`).
+    pub(super) actor: Actor,
 }
 
 impl Ctx {
@@ -123,11 +132,15 @@ impl Ctx {
     }
 
     fn desk(&self, services: &Services) -> Result<Desk, Failure> {
-        services.desk(&self.profile).map_err(from_desk(self.lang))
+        services
+            .desk(&self.profile)
+            .map(|d| d.acting_as(self.actor.clone()))
+            .map_err(from_desk(self.lang))
     }
 
-    async fn dispatch(&self, command: Command) -> Outcome {
+    async fn dispatch(&mut self, command: Command) -> Outcome {
         let services = self.services()?;
+        self.actor = self.sign_in(&services, &command)?;
         match command {
             Command::Profile(c) => self.profile_cmd(&services, c),
             Command::Link(c) => self.link_cmd(&services, c).await,
@@ -136,6 +149,8 @@ impl Ctx {
             Command::Installments(a) => self.installments_cmd(&services, a).await,
             Command::Catalog(c) => self.catalog_cmd(&services, c),
             Command::Report(a) => self.report_cmd(&services, &a),
+            Command::Staff(c) => self.staff_cmd(&services, c),
+            Command::Audit(c) => self.audit_cmd(&services, c),
             // Handled in `run`, before a runtime or the store exist.
             Command::Sandbox(_) | Command::Man => Ok(()),
         }
@@ -171,7 +186,9 @@ impl Ctx {
                 }
                 let now = services.clock().now();
                 services
-                    .with_store_locked(|s| s.profile_add(&profile, now))
+                    .with_store_locked(|s| {
+                        s.as_actor(&self.actor, now, |s| s.profile_add(&profile, now))
+                    })
                     .map_err(from_desk(lang))?;
                 println!("{}", CliText::ProfileSaved.fill(lang, &[("name", &name)]));
                 Ok(())
@@ -195,7 +212,10 @@ impl Ctx {
             }
             ProfileCommand::Remove { name } => {
                 services
-                    .with_store_locked(|s| s.profile_remove(&name))
+                    .with_store_locked(|s| {
+                        let now = services.clock().now();
+                        s.as_actor(&self.actor, now, |s| s.profile_remove(&name))
+                    })
                     .map_err(from_desk(lang))?;
                 println!("{}", CliText::ProfileRemoved.fill(lang, &[("name", &name)]));
                 Ok(())
@@ -219,6 +239,18 @@ impl Ctx {
                     .secrets()
                     .set(&profile.name, &profile.api_key, &secret)
                     .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
+                let now = services.clock().now();
+                let subject = format!("{} {}", profile.name, profile.api_key);
+                services
+                    .with_store_locked(|s| {
+                        s.audit_append(
+                            &self.actor,
+                            crate::store::AuditAction::SecretStore,
+                            &subject,
+                            now,
+                        )
+                    })
+                    .map_err(from_desk(lang))?;
                 println!("{}", CliText::SecretStored.get(lang));
                 Ok(())
             }
@@ -581,11 +613,14 @@ impl Ctx {
         let lang = self.lang;
         match command {
             CatalogCommand::Import { file } => {
+                let now = services.clock().now();
                 // Read (at most the limit) before the store is locked.
                 let bytes = crate::store::read_catalog_file(&file)
                     .map_err(|e| from_desk(lang)(e.into()))?;
                 let report = services
-                    .with_store_locked(|s| s.catalog_import_csv(&bytes[..]))
+                    .with_store_locked(|s| {
+                        s.as_actor(&self.actor, now, |s| s.catalog_import_csv(&bytes[..]))
+                    })
                     .map_err(from_desk(lang))?;
                 for e in &report.errors {
                     eprintln!("{}:{}: {}", file.display(), e.line, e.message(lang));

@@ -5,6 +5,25 @@
 crate::sentences! {
     /// A sentence or label of the command line.
     pub enum CliText {
+    StaffNeedAs => "Personel tanımlı: `{command}` için --as AD verin (PIN: PAYDESK_STAFF_PIN, istem ya da stdin'in ilk satırı).", "Staff are on: give --as NAME for `{command}` (the PIN: PAYDESK_STAFF_PIN, a prompt, or the first line of stdin).";
+    StaffRoleRefused => "{name} ({role}) `{command}` komutunu çalıştıramaz: bir yönetici gerekiyor.", "{name} ({role}) may not run `{command}`: it needs a manager.";
+    PinPrompt => "{name} için PIN:", "PIN for {name}:";
+    NewPinPrompt => "{name} için yeni PIN (4-8 rakam):", "New PIN for {name} (4-8 digits):";
+    NewPinAgain => "Yeni PIN, yeniden:", "The new PIN again:";
+    PinsDiffer => "İki PIN aynı değil; hiçbir şey değişmedi.", "The two PINs differ; nothing was changed.";
+    PinShape => "PIN 4 ile 8 rakam olmalı.", "The PIN must be 4 to 8 digits.";
+    RoleShape => "--role counter ya da manager olmalı.", "--role must be counter or manager.";
+    StaffNameShape => "Ad 1 ile 40 yazdırılabilir karakter olmalı.", "The name must be 1 to 40 printable characters.";
+    StaffAdded => "Personel eklendi: {name} ({role})", "Staff member added: {name} ({role})";
+    StaffActive => "etkin", "active";
+    StaffDisabled => "devre dışı", "disabled";
+    StaffDisabledNow => "Devre dışı bırakıldı: {name}", "Disabled: {name}";
+    StaffEnabledNow => "Etkinleştirildi: {name}", "Enabled: {name}";
+    PinReset => "PIN yenilendi: {name}", "PIN reset: {name}";
+    AuditWritten => "{n} kayıt yazıldı: {path}", "{n} rows written to {path}";
+    AuditWhole => "Denetim zinciri sağlam: {n} kayıt, baş {head}", "The audit chain is whole: {n} rows, head {head}";
+    AuditBroken => "Denetim zinciri {seq}. kayıtta kırık: {why}", "The audit chain is broken at row {seq}: {why}";
+    AuditHeadNotFound => "Denetim zinciri ({n} kayıt) verilen baştan geçmiyor: kayıt yeniden yazılmış olabilir.", "The audit chain ({n} rows) does not run through the given head: the record may have been rewritten.";
     NoDataFolder => "Veri klasörü bulunamadı; --data-dir verin.", "No data folder found; give --data-dir.";
     ProfileSaved => "Profil kaydedildi: {name}", "Profile saved: {name}";
     ProfileRemoved => "Profil silindi: {name}", "Profile removed: {name}";

@@ -12,7 +12,9 @@ pub mod link;
 pub mod messages;
 pub mod money;
 pub mod payment_link;
+pub mod roles;
 pub mod server_text;
+pub mod staff;
 pub mod wire_format;
 
 pub use barcode::{Barcode, BarcodeError, BarcodeKind};
@@ -27,3 +29,5 @@ pub use link::{
 };
 pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};
 pub use payment_link::Link;
+pub use roles::{Need, Ownership, Permit, Surface};
+pub use staff::{ActingMember, Actor, Pin, Role, StaffInputError, StaffMember, StaffName};

@@ -133,6 +133,7 @@ impl Desk {
             amount: Some(request.amount()),
             currency: Some(request.currency()),
             now,
+            began_by: self.actor.name().map(str::to_owned),
         };
         match self.with_store(|s| s.journal_begin(&row))? {
             JournalBegin::Started(row) => {

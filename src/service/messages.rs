@@ -25,6 +25,17 @@ crate::sentences! {
     NoVariant => "Katalogda böyle bir ürün yok: `{id}`", "No such catalog item: `{id}`";
     NoLink => "Geçmişte böyle bir link yok: {id}", "No such link in the history: {id}";
     CsvFile => "CSV dosyası içe aktarılamadı: {problem}", "CSV: {problem}";
+    SignInFirst => "Personel tanımlı: önce adınızı seçip PIN'inizi girin.", "Staff are on: sign in first with your name and PIN.";
+    NeedsManager => "Bunun için bir yöneticinin PIN'i gerekiyor: {what}", "A manager's PIN is needed for: {what}";
+    StaffNameTaken => "`{name}` adında bir personel zaten var.", "A staff member named `{name}` exists already.";
+    StaffNoMember => "`{name}` adında bir personel yok.", "No staff member is named `{name}`.";
+    StaffFirstManager => "İlk personel yönetici olmalı (--role manager).", "The first staff member must be a manager (--role manager).";
+    StaffLastManager => "{name} son etkin yönetici; devre dışı bırakılamaz. Önce başka bir yönetici ekleyin.", "{name} is the last active manager and cannot be disabled. Add another manager first.";
+    StaffDisabled => "{name} devre dışı; bir yönetici yeniden etkinleştirebilir.", "{name} is disabled; a manager can enable them again.";
+    StaffWrongPin => "{name} için PIN yanlış.", "Wrong PIN for {name}.";
+    StaffWrongPinWait => "{name} için PIN yanlış. Üst üste çok fazla yanlış PIN: {seconds} sn bekleyin.", "Wrong PIN for {name}. Too many wrong PINs in a row: wait {seconds} s.";
+    StaffWaiting => "{name} yanlış PIN'ler yüzünden bekliyor: {seconds} sn sonra yeniden deneyin.", "{name} must wait after wrong PINs: try again in {seconds} s.";
+    StaffNotManager => "{name} yönetici değil; onayı bir yönetici vermeli.", "{name} is not a manager; a manager must approve.";
     SandboxElsewhere => "Bu veri klasörünün yerleşik deneme sunucusunu başka bir paydesk çalıştırıyor ({holder}) ama yanıt vermiyor. O paydesk'i kapatıp yeniden deneyin.", "Another paydesk runs the built-in sandbox of this data folder ({holder}) but it does not answer. Close that paydesk and try again.";
     }
 }

@@ -34,7 +34,8 @@ use crate::clock::{Clock, Zone};
 use crate::domain::card::CardRequest;
 use crate::domain::installment::InstallmentQuery;
 use crate::domain::link::KeyLimits;
-use crate::domain::{CatalogVariant, Link};
+use crate::domain::roles::{self, Need, Ownership, Permit, Surface};
+use crate::domain::{Actor, CatalogVariant, Link};
 use crate::lang::Lang;
 use crate::sandbox::{self, SandboxHandle};
 use crate::secrets::{self, SecretError, SecretStore};
@@ -94,6 +95,12 @@ pub enum DeskError {
     /// The link is not in the local history.
     #[error("no link `{0}` in the history of this profile")]
     NoLink(String),
+    /// Staff are on and nobody is signed in.
+    #[error("sign in first: staff are on")]
+    SignInFirst,
+    /// The acting clerk's role may not run this; a manager's approval is needed.
+    #[error("a manager's PIN is needed for: {0}")]
+    NeedsManager(String),
 }
 
 impl DeskError {
@@ -118,6 +125,11 @@ impl DeskError {
             DeskError::SandboxElsewhere(holder) => {
                 ServiceMessage::SandboxElsewhere.fill(lang, &[("holder", holder)])
             }
+            DeskError::SignInFirst => ServiceMessage::SignInFirst.get(lang).to_owned(),
+            DeskError::NeedsManager(what) => {
+                ServiceMessage::NeedsManager.fill(lang, &[("what", what)])
+            }
+            DeskError::Store(StoreError::Staff(e)) => staff_sentence(e, lang),
             other => other.to_string(),
         }
     }
@@ -126,6 +138,31 @@ impl DeskError {
     /// opposed to refused.
     pub fn is_unknown_outcome(&self) -> bool {
         matches!(self, DeskError::Call(e) if e.is_unknown_outcome())
+    }
+}
+
+/// A staff refusal as a sentence.
+pub fn staff_sentence(e: &crate::store::StaffError, lang: Lang) -> String {
+    use crate::store::StaffError as E;
+    match e {
+        E::NameTaken(name) => ServiceMessage::StaffNameTaken.fill(lang, &[("name", name)]),
+        E::NoMember(name) => ServiceMessage::StaffNoMember.fill(lang, &[("name", name)]),
+        E::FirstMustBeManager => ServiceMessage::StaffFirstManager.get(lang).to_owned(),
+        E::LastManager(name) => ServiceMessage::StaffLastManager.fill(lang, &[("name", name)]),
+        E::Disabled(name) => ServiceMessage::StaffDisabled.fill(lang, &[("name", name)]),
+        E::WrongPin {
+            name,
+            wait_seconds: None,
+        } => ServiceMessage::StaffWrongPin.fill(lang, &[("name", name)]),
+        E::WrongPin {
+            name,
+            wait_seconds: Some(seconds),
+        } => ServiceMessage::StaffWrongPinWait
+            .fill(lang, &[("name", name), ("seconds", &seconds.to_string())]),
+        E::Waiting { name, seconds } => ServiceMessage::StaffWaiting
+            .fill(lang, &[("name", name), ("seconds", &seconds.to_string())]),
+        E::NotManager(name) => ServiceMessage::StaffNotManager.fill(lang, &[("name", name)]),
+        E::Hash(_) => e.to_string(),
     }
 }
 
@@ -397,6 +434,7 @@ impl Services {
                 policy: self.policy,
                 inflight: Mutex::new(std::collections::HashSet::new()),
             }),
+            actor: Actor::nobody(),
         })
     }
 }
@@ -452,6 +490,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 #[derive(Clone)]
 pub struct Desk {
     inner: Arc<DeskInner>,
+    /// Who acts through this desk (nobody: staff are off, or the desk's own background work).
+    actor: Actor,
 }
 
 struct DeskInner {
@@ -487,6 +527,50 @@ impl Desk {
     /// The profile.
     pub fn profile(&self) -> &Profile {
         &self.inner.profile
+    }
+
+    /// The same desk with `actor` acting: named in the audit, owner of the links it begins.
+    #[must_use]
+    pub fn acting_as(&self, actor: Actor) -> Desk {
+        Desk {
+            inner: Arc::clone(&self.inner),
+            actor,
+        }
+    }
+
+    /// Who acts through this desk.
+    pub fn actor(&self) -> &Actor {
+        &self.actor
+    }
+
+    /// Refuses when the role table's row for `command` does not let this desk's actor run it
+    /// (with staff off, everything runs). `ownership` is the link's for
+    /// [`Need::OwnUnpaidOrManager`].
+    pub fn authorize(
+        &self,
+        surface: Surface,
+        command: &str,
+        ownership: Option<&Ownership>,
+    ) -> Result<(), DeskError> {
+        let staff_on = self.with_store(|s| s.staff_on())?;
+        let need = roles::need(surface, command);
+        match roles::permit(need, staff_on, &self.actor, ownership) {
+            Permit::Allowed => Ok(()),
+            Permit::SignInFirst => Err(DeskError::SignInFirst),
+            Permit::NeedsManager => Err(DeskError::NeedsManager(command.to_owned())),
+        }
+    }
+
+    /// Who owns a stored link, for a cancel (`None` owner: made before staff existed).
+    pub fn ownership(&self, id: &str) -> Result<Ownership, DeskError> {
+        let stored = self
+            .with_store(|s| s.get_link(self.profile_name(), id))?
+            .ok_or_else(|| DeskError::NoLink(id.to_owned()))?;
+        let link = Link::from(stored.link);
+        Ok(Ownership {
+            began_by: stored.staff,
+            nothing_paid: link.paid_so_far().is_zero(),
+        })
     }
 
     fn profile_name(&self) -> &str {
@@ -582,8 +666,32 @@ impl Desk {
     /// Cancels the link and records the server's answer in history, marked as cancelled here
     /// (the server answers EXPIRED; the day report counts it as cancelled).
     pub async fn cancel_link(&self, id: &str) -> Result<Link, DeskError> {
+        if self.with_store(|s| s.staff_on())? {
+            let ownership = match self.ownership(id) {
+                Ok(o) => o,
+                // A link this desk never stored is nobody's: a manager's.
+                Err(DeskError::NoLink(_)) => Ownership {
+                    began_by: None,
+                    nothing_paid: false,
+                },
+                Err(e) => return Err(e),
+            };
+            let need = Need::OwnUnpaidOrManager;
+            match roles::permit(need, true, &self.actor, Some(&ownership)) {
+                Permit::Allowed => {}
+                Permit::SignInFirst => return Err(DeskError::SignInFirst),
+                Permit::NeedsManager => {
+                    return Err(DeskError::NeedsManager(format!("CancelLink {id}")));
+                }
+            }
+        }
         let link: PaymentLink = self.read(&endpoints::LINK_CANCEL, &id_body(id)).await?;
-        self.with_store(|s| s.record_cancel(self.profile_name(), &link, self.now()))?;
+        let now = self.now();
+        self.with_store(|s| {
+            s.as_actor(&self.actor, now, |s| {
+                s.record_cancel(self.profile_name(), &link, now)
+            })
+        })?;
         Ok(Link::from(link))
     }
 
@@ -595,7 +703,12 @@ impl Desk {
             .client()
             .call_wiped(&endpoints::CARD_SAVE, request.body_bytes(), None)
             .await?;
-        self.with_store(|s| s.insert_card(self.profile_name(), &card, self.now()))?;
+        let now = self.now();
+        self.with_store(|s| {
+            s.as_actor(&self.actor, now, |s| {
+                s.insert_card(self.profile_name(), &card, now)
+            })
+        })?;
         Ok(card)
     }
 

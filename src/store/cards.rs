@@ -9,6 +9,7 @@ use std::str::FromStr;
 use chrono::{DateTime, Utc};
 use rusqlite::params;
 
+use super::audit::{self, AuditAction};
 use super::{Columns, Store, StoreError, col, from_millis, to_millis};
 use crate::api::wire::{SavedCard, format_time, parse_time};
 use crate::domain::card::safe_masked_pan;
@@ -53,7 +54,10 @@ impl Store {
         card: &SavedCard,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.conn.execute(
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
             "INSERT INTO saved_cards (profile, id, masked_pan, alias, card_holder_name, brand,
                  bank_name, card_type, expiry_month, expiry_year, usage, status, is_default,
                  customer_id, created_date, stored_at)
@@ -85,6 +89,12 @@ impl Store {
                 to_millis(now),
             ],
         )?;
+        let subject = card.masked_pan.as_deref().map_or_else(
+            || card.id.clone(),
+            |pan| format!("{} {}", card.id, safe_masked_pan(pan)),
+        );
+        audit::append(&tx, &self.actor, AuditAction::CardSave, &subject, now)?;
+        tx.commit()?;
         Ok(())
     }
 

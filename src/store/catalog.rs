@@ -40,6 +40,7 @@ use std::str::FromStr;
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
+use super::audit::{self, AuditAction};
 use super::messages::StoreMessage;
 use super::{Store, StoreError, parse_decimal};
 use crate::domain::{Barcode, BarcodeError, CatalogVariant, Currency, UnknownCode};
@@ -755,6 +756,9 @@ impl Store {
                 set.execute(params![v.id, code])?;
             }
         }
+        let subject = format!("{} items", parsed.variants.len());
+        let at = super::audit_time(self.acting_at);
+        audit::append(&tx, &self.actor, AuditAction::CatalogImport, &subject, at)?;
         tx.commit()?;
         Ok(CsvImport {
             imported: parsed.variants.len(),
@@ -819,6 +823,9 @@ impl Store {
         if changed == 0 {
             return Err(StoreError::NoVariant(id.to_owned()));
         }
+        let subject = format!("{id} barcode {}", code.map_or("none", Barcode::as_str));
+        let at = super::audit_time(self.acting_at);
+        audit::append(&tx, &self.actor, AuditAction::CatalogEdit, &subject, at)?;
         tx.commit()?;
         Ok(())
     }

@@ -84,7 +84,7 @@ fn io(e: csv::Error) -> StoreError {
 }
 
 /// The characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
-const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+pub(super) const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
 /// The columns of [`LINK_CSV_HEADER`] written from exact decimals (`amount`, `paidAmount`,
 /// `remainingAmount`): never a formula, so a negative amount keeps its minus sign.

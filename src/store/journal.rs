@@ -21,6 +21,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
+use super::audit::{self, AuditAction};
 use super::tallies::{self, TotalsChange};
 use super::{Store, StoreError, from_millis, items, links, parse_decimal_opt, to_millis};
 use crate::api::wire::PaymentLink;
@@ -151,6 +152,9 @@ pub struct NewJournalRow {
     pub currency: Option<Currency>,
     /// When the row is committed.
     pub now: DateTime<Utc>,
+    /// The staff member who began it (`None`: staff are off); the link is his or hers
+    /// whoever finishes the send.
+    pub began_by: Option<String>,
 }
 
 /// A journal row as stored.
@@ -181,6 +185,16 @@ pub struct JournalRow {
     pub last_error: Option<String>,
     /// The link's id once completed.
     pub link_id: Option<String>,
+    /// The staff member who began it.
+    pub began_by: Option<String>,
+}
+
+/// How the audit names a link: its id, and its order number when known.
+pub(crate) fn link_subject(id: &str, order_number: Option<&str>) -> String {
+    match order_number {
+        Some(order) => format!("{id} {order}"),
+        None => id.to_owned(),
+    }
 }
 
 impl JournalRow {
@@ -215,7 +229,7 @@ impl JournalBegin {
 }
 
 const COLUMNS: &str = "id, profile, endpoint, idem_key, body, order_number, amount, currency, \
-     created_at, updated_at, state, attempts, last_error, link_id";
+     created_at, updated_at, state, attempts, last_error, link_id, began_by";
 
 fn read_row(r: &rusqlite::Row<'_>) -> Result<JournalRow, StoreError> {
     let currency: Option<String> = r.get(7)?;
@@ -248,6 +262,7 @@ fn read_row(r: &rusqlite::Row<'_>) -> Result<JournalRow, StoreError> {
         })?,
         last_error: r.get(12)?,
         link_id: r.get(13)?,
+        began_by: r.get(14)?,
     })
 }
 
@@ -287,34 +302,41 @@ impl Store {
         let now = to_millis(row.now);
         let amount = row.amount.map(|a| a.to_string());
         let currency = row.currency.map(Currency::as_str);
-        let outcome =
-            match get_row(&tx, &row.key)? {
-                Some(existing) if existing.state == JournalState::Pending => {
-                    JournalBegin::AlreadyPending(existing)
-                }
-                Some(existing)
-                    if matches!(
-                        existing.state,
-                        JournalState::Completed | JournalState::Conflict | JournalState::Stale
-                    ) =>
-                {
-                    JournalBegin::AlreadyDone(existing)
-                }
-                Some(existing) => {
-                    tx.execute(
+        let outcome = match get_row(&tx, &row.key)? {
+            Some(existing) if existing.state == JournalState::Pending => {
+                JournalBegin::AlreadyPending(existing)
+            }
+            Some(existing)
+                if matches!(
+                    existing.state,
+                    JournalState::Completed | JournalState::Conflict | JournalState::Stale
+                ) =>
+            {
+                JournalBegin::AlreadyDone(existing)
+            }
+            Some(existing) => {
+                tx.execute(
                     "UPDATE journal SET body = ?2, order_number = ?3, amount = ?4, currency = ?5,
                          created_at = ?6, updated_at = ?6, state = 'pending', attempts = 0,
-                         last_error = NULL, link_id = NULL
+                         last_error = NULL, link_id = NULL, began_by = ?7
                      WHERE id = ?1",
-                    params![existing.id, *row.body, row.order_number, amount, currency, now],
+                    params![
+                        existing.id,
+                        *row.body,
+                        row.order_number,
+                        amount,
+                        currency,
+                        now,
+                        row.began_by
+                    ],
                 )?;
-                    JournalBegin::Started(get_by_id(&tx, existing.id)?)
-                }
-                None => {
-                    tx.execute(
+                JournalBegin::Started(get_by_id(&tx, existing.id)?)
+            }
+            None => {
+                tx.execute(
                     "INSERT INTO journal (profile, endpoint, idem_key, body, order_number, amount,
-                         currency, created_at, updated_at, state, attempts)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'pending', 0)",
+                         currency, created_at, updated_at, state, attempts, began_by)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'pending', 0, ?9)",
                     params![
                         row.key.profile,
                         row.key.endpoint,
@@ -323,12 +345,13 @@ impl Store {
                         row.order_number,
                         amount,
                         currency,
-                        now
+                        now,
+                        row.began_by
                     ],
                 )?;
-                    JournalBegin::Started(get_by_id(&tx, tx.last_insert_rowid())?)
-                }
-            };
+                JournalBegin::Started(get_by_id(&tx, tx.last_insert_rowid())?)
+            }
+        };
         tx.commit()?;
         Ok(outcome)
     }
@@ -400,6 +423,16 @@ impl Store {
                 "UPDATE journal SET state = 'completed', link_id = ?2, updated_at = ?3
                  WHERE id = ?1",
                 params![row.id, link.id, to_millis(now)],
+            )?;
+            links::set_owner(tx, profile, &link.id, row.began_by.as_deref())?;
+            let subject = link_subject(&link.id, row.order_number.as_deref());
+            audit::append_as(
+                tx,
+                row.began_by.as_deref(),
+                None,
+                AuditAction::LinkCreate,
+                &subject,
+                now,
             )?;
             Ok(())
         })

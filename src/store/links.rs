@@ -5,6 +5,8 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{Connection, TransactionBehavior, params};
 
+use super::audit::{self, AuditAction};
+use super::journal::link_subject;
 use super::tallies::{self, TotalsChange};
 use super::{
     Columns, Store, StoreError, col, from_millis, parse_decimal_opt, read_currency, to_millis,
@@ -30,6 +32,8 @@ pub struct StoredLink {
     /// When this install cancelled it (the server then reports it EXPIRED); `None` if it never
     /// did.
     pub cancelled_at: Option<DateTime<Utc>>,
+    /// The staff member who began it (`None`: made before staff existed, or staff are off).
+    pub staff: Option<String>,
 }
 
 impl StoredLink {
@@ -88,7 +92,7 @@ impl TimeRange {
 }
 
 /// The columns a [`StoredLink`] is read from, in `SELECT` order.
-pub(super) const LINK: Columns<24> = Columns([
+pub(super) const LINK: Columns<25> = Columns([
     "profile",
     "id",
     "reference_number",
@@ -113,6 +117,7 @@ pub(super) const LINK: Columns<24> = Columns([
     "created_at",
     "updated_at",
     "cancelled_at",
+    "staff",
 ]);
 
 fn time_text(t: Option<DateTime<Utc>>) -> Option<String> {
@@ -165,6 +170,7 @@ pub(super) fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError>
             .get::<_, Option<i64>>(col!(LINK, "cancelled_at"))?
             .map(from_millis)
             .transpose()?,
+        staff: r.get(col!(LINK, "staff"))?,
     })
 }
 
@@ -272,6 +278,23 @@ fn upsert_row(
     Ok(())
 }
 
+/// Names the member who began a link, once: a later refresh or another clerk's retry keeps
+/// the first owner.
+pub(crate) fn set_owner(
+    conn: &Connection,
+    profile: &str,
+    id: &str,
+    began_by: Option<&str>,
+) -> Result<(), StoreError> {
+    if let Some(name) = began_by {
+        conn.execute(
+            "UPDATE links SET staff = coalesce(staff, ?3) WHERE profile = ?1 AND id = ?2",
+            params![profile, id, name],
+        )?;
+    }
+    Ok(())
+}
+
 impl Store {
     /// Stores or refreshes a link in a profile's history (see `upsert_in` for the merge).
     pub fn upsert_link(
@@ -313,6 +336,8 @@ impl Store {
             Ok(())
         })?;
         tally.write(&tx)?;
+        let subject = link_subject(&link.id, link.order_number.as_deref());
+        audit::append(&tx, &self.actor, AuditAction::LinkCancel, &subject, now)?;
         tx.commit()?;
         Ok(())
     }

@@ -313,8 +313,47 @@ CREATE INDEX journal_bodies_kept ON journal (updated_at)
     WHERE state IN ('completed', 'failed', 'conflict', 'abandoned') AND length(body) > 0;
 ";
 
+/// Version 8: staff and the audit record (docs/design.md §"Staff"). A staff member's PIN is
+/// kept only as an Argon2id hash (a PHC string with its own salt); `misses` and `locked_until`
+/// carry the lock-out across restarts. The journal row and the link remember who began the
+/// link (`NULL`: before staff existed). The audit table is append-only: triggers refuse an
+/// `UPDATE` or `DELETE`, and each row's `hash` chains it to the previous one.
+const V8: &str = "
+CREATE TABLE staff (
+    name         TEXT PRIMARY KEY COLLATE NOCASE,
+    role         TEXT NOT NULL CHECK (role IN ('counter', 'manager')),
+    pin_hash     TEXT NOT NULL,
+    active       INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+    misses       INTEGER NOT NULL DEFAULT 0,
+    locked_until INTEGER,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+) STRICT;
+
+ALTER TABLE journal ADD COLUMN began_by TEXT;
+ALTER TABLE links ADD COLUMN staff TEXT;
+CREATE INDEX links_by_staff ON links (profile, staff, created_at);
+
+CREATE TABLE audit (
+    seq         INTEGER PRIMARY KEY,
+    at          INTEGER NOT NULL,
+    staff       TEXT,
+    approved_by TEXT,
+    action      TEXT NOT NULL,
+    subject     TEXT NOT NULL,
+    prev_hash   TEXT NOT NULL,
+    hash        TEXT NOT NULL
+) STRICT;
+CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN
+    SELECT RAISE(ABORT, 'the audit record is append-only: rows cannot be changed');
+END;
+CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN
+    SELECT RAISE(ABORT, 'the audit record is append-only: rows cannot be removed');
+END;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

@@ -20,6 +20,7 @@
 //! timestamps, which are kept as ISO-8601 text exactly as `wire::format_time` writes them.
 //! Amounts are `TEXT` holding the exact decimal.
 
+mod audit;
 mod cards;
 mod catalog;
 mod export;
@@ -31,6 +32,7 @@ pub mod migrations;
 mod profiles;
 mod report;
 mod search;
+mod staff;
 mod tallies;
 mod total;
 
@@ -43,6 +45,10 @@ use chrono::{DateTime, Utc};
 use rusqlite::Connection;
 use rust_decimal::Decimal;
 
+pub use audit::{
+    AUDIT_CSV_HEADER, AuditAction, AuditFilter, AuditRow, ChainCheck, SEED as AUDIT_SEED, row_hash,
+    write_audit_csv,
+};
 pub use cards::StoredCard;
 pub use catalog::{
     CATALOG_FILE_LIMIT, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
@@ -59,6 +65,7 @@ pub use report::{CurrencyReport, DayReport, ItemSales, TOP_ITEMS, Tally};
 pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
 };
+pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, StaffError, hash_pin, pin_matches};
 pub use total::Total;
 
 /// The database file's name inside the data directory.
@@ -157,6 +164,9 @@ pub enum StoreError {
         /// Its name.
         name: String,
     },
+    /// A staff change or PIN check was refused.
+    #[error("{0}")]
+    Staff(#[from] StaffError),
 }
 
 /// The data directory: `PAYDESK_DATA_DIR` when set and not empty, else the platform's data
@@ -194,6 +204,10 @@ pub struct Store {
     path: Option<PathBuf>,
     /// What the last history search or board read cost (see [`Store::last_query_cost`]).
     cost: std::cell::Cell<QueryCost>,
+    /// Who the audit names for the writes of [`Store::as_actor`] (nobody otherwise), and the
+    /// time its rows carry where the write takes none.
+    actor: crate::domain::Actor,
+    acting_at: Option<DateTime<Utc>>,
 }
 
 /// What `SQLite` did for one history search or board read, summed over its statements
@@ -225,6 +239,23 @@ impl Store {
         c.fullscan_steps += take(S::FullscanStep);
         c.sorts += take(S::Sort);
         self.cost.set(c);
+    }
+
+    /// Runs `write` with `actor` named in the audit rows its changes append (in the same
+    /// transactions, at `now` where the write takes no time of its own), then goes back to
+    /// nobody, so an approval never outlives its one action.
+    pub fn as_actor<T>(
+        &mut self,
+        actor: &crate::domain::Actor,
+        now: DateTime<Utc>,
+        write: impl FnOnce(&mut Store) -> T,
+    ) -> T {
+        self.actor = actor.clone();
+        self.acting_at = Some(now);
+        let out = write(self);
+        self.actor = crate::domain::Actor::nobody();
+        self.acting_at = None;
+        out
     }
 
     /// Starts measuring a new query.
@@ -287,6 +318,8 @@ impl Store {
             conn,
             path,
             cost: std::cell::Cell::default(),
+            actor: crate::domain::Actor::nobody(),
+            acting_at: None,
         };
         store.ensure_builtin_rows()?;
         tallies::rebuild_if_stale(&mut store.conn)?;
@@ -397,6 +430,13 @@ fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
         return Ok(());
     }
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+}
+
+/// The time of an audit row for a write that takes no time of its own: the one given to
+/// [`Store::as_actor`]; outside it (tests, benches) the system clock's.
+pub(crate) fn audit_time(acting_at: Option<DateTime<Utc>>) -> DateTime<Utc> {
+    use crate::clock::Clock;
+    acting_at.unwrap_or_else(|| crate::clock::SystemClock.now())
 }
 
 /// A timestamp as stored: Unix milliseconds.

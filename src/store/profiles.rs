@@ -22,6 +22,7 @@ use rand::Rng;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
+use super::audit::{self, AuditAction};
 use super::{Store, StoreError, parse_decimal_opt};
 
 /// The built-in profile's name.
@@ -204,8 +205,12 @@ impl Store {
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
         profile.validate()?;
+        let at = now;
         let now = now.timestamp_millis();
-        let inserted = self.conn.execute(
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let inserted = tx.execute(
             "INSERT OR IGNORE INTO profiles (name, base_url, api_key, amount_limit, max_items,
                  order_prefix, is_sandbox, created_at, updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
@@ -223,6 +228,9 @@ impl Store {
         if inserted == 0 {
             return Err(StoreError::ProfileExists(profile.name.clone()));
         }
+        let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
+        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, at)?;
+        tx.commit()?;
         Ok(())
     }
 
@@ -234,8 +242,12 @@ impl Store {
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
         profile.validate()?;
+        let at = now;
         let now = now.timestamp_millis();
-        let changed = self.conn.execute(
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let changed = tx.execute(
             "UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = ?5,
                  order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
              WHERE name = ?1",
@@ -254,6 +266,9 @@ impl Store {
         if changed == 0 {
             return Err(StoreError::NoProfile(profile.name.clone()));
         }
+        let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
+        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, at)?;
+        tx.commit()?;
         Ok(())
     }
 
@@ -281,6 +296,8 @@ impl Store {
         if tx.execute("DELETE FROM profiles WHERE name = ?1", [name])? == 0 {
             return Err(StoreError::NoProfile(name.to_owned()));
         }
+        let at = super::audit_time(self.acting_at);
+        audit::append(&tx, &self.actor, AuditAction::ProfileRemove, name, at)?;
         tx.commit()?;
         Ok(())
     }

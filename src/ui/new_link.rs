@@ -1602,6 +1602,7 @@ mod tests {
             attempts: 5,
             last_error: None,
             link_id: None,
+            began_by: None,
         }
     }
 

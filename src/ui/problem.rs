@@ -84,8 +84,11 @@ impl Problem {
             DeskError::Call(call) => Self::of_call(call, lang),
             DeskError::Store(
                 crate::store::StoreError::BarcodeTaken { .. }
-                | crate::store::StoreError::NoVariant(_),
+                | crate::store::StoreError::NoVariant(_)
+                | crate::store::StoreError::Staff(_),
             )
+            | DeskError::SignInFirst
+            | DeskError::NeedsManager(_)
             | DeskError::NoProfile(_)
             | DeskError::NoSecret(_)
             | DeskError::NoLink(_)

@@ -128,6 +128,7 @@ fn durable_commit(c: &mut Criterion) {
                 amount: Some("1250.50".parse().unwrap()),
                 currency: Some(paydesk::domain::Currency::Try),
                 now: base_time() + TimeDelta::milliseconds(i64::try_from(i).unwrap()),
+                began_by: None,
             };
             let begun = store.journal_begin(&row).unwrap();
             assert!(matches!(begun, JournalBegin::Started(_)));

@@ -82,6 +82,7 @@ impl Cli {
         for var in [
             "PAYDESK_DATA_DIR",
             "PAYDESK_API_SECRET",
+            "PAYDESK_STAFF_PIN",
             "PAYDESK_LOG",
             "RUST_LOG",
             "LANG",

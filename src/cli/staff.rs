@@ -1,0 +1,417 @@
+//! Staff at the command line: who runs a command (`--as NAME` and a PIN, checked against the
+//! role table before anything is sent), and the `staff` and `audit` commands.
+
+use std::io::IsTerminal;
+
+use serde::Serialize;
+use zeroize::Zeroizing;
+
+use super::args::{AuditCommand, Command, LinkCommand, StaffCommand};
+use super::output::{Exit, Failure, Outcome, from_desk, print_json, read_failure};
+use super::prompt::read_secret_line;
+use super::run::Ctx;
+use super::text::CliText;
+use crate::domain::roles::{self, Need, Permit, Surface};
+use crate::domain::{Actor, Pin, Role, StaffName};
+use crate::service::{Services, staff_sentence};
+use crate::store::{AuditFilter, ChainCheck, StaffError, StoreError};
+
+/// The role table's key of a parsed command: its path of subcommand names, with `--csv` where
+/// that flag makes `link list` an export.
+pub(super) fn command_path(command: &Command) -> String {
+    let path = match command {
+        Command::Profile(c) => match c {
+            super::args::ProfileCommand::Add { .. } => "profile add",
+            super::args::ProfileCommand::List { .. } => "profile list",
+            super::args::ProfileCommand::Remove { .. } => "profile remove",
+            super::args::ProfileCommand::SetSecret { .. } => "profile set-secret",
+        },
+        Command::Link(c) => match c {
+            LinkCommand::Create(_) => "link create",
+            LinkCommand::List { csv: Some(_), .. } => "link list --csv",
+            LinkCommand::List { .. } => "link list",
+            LinkCommand::Show { .. } => "link show",
+            LinkCommand::Cancel { .. } => "link cancel",
+            LinkCommand::Qr { .. } => "link qr",
+            LinkCommand::Slip { .. } => "link slip",
+        },
+        Command::Pending(c) => match c {
+            super::args::PendingCommand::List { .. } => "pending list",
+            super::args::PendingCommand::Retry { .. } => "pending retry",
+            super::args::PendingCommand::Abandon { .. } => "pending abandon",
+        },
+        Command::Card(super::args::CardCommand::Save { .. }) => "card save",
+        Command::Installments(_) => "installments",
+        Command::Catalog(c) => match c {
+            super::args::CatalogCommand::Import { .. } => "catalog import",
+            super::args::CatalogCommand::List { .. } => "catalog list",
+        },
+        Command::Report(_) => "report",
+        Command::Staff(c) => match c {
+            StaffCommand::Add { .. } => "staff add",
+            StaffCommand::List { .. } => "staff list",
+            StaffCommand::Disable { .. } => "staff disable",
+            StaffCommand::Enable { .. } => "staff enable",
+            StaffCommand::ResetPin { .. } => "staff reset-pin",
+        },
+        Command::Audit(c) => match c {
+            AuditCommand::List { .. } => "audit list",
+            AuditCommand::Verify { .. } => "audit verify",
+        },
+        Command::Sandbox(_) => "sandbox",
+        Command::Man => "man",
+    };
+    path.to_owned()
+}
+
+/// A refusal before anything is sent: exit 3.
+fn refused(text: String) -> Failure {
+    Failure::new(Exit::Invalid, text)
+}
+
+impl Ctx {
+    /// Who runs `command`: nobody with staff off or for a command anyone may run; else the
+    /// member named by `--as`, once the PIN matches and the role table allows the command.
+    /// Refusals exit 3 before anything is sent.
+    pub(super) fn sign_in(&self, services: &Services, command: &Command) -> Result<Actor, Failure> {
+        let lang = self.lang;
+        let path = command_path(command);
+        let need = roles::need(Surface::Cli, &path);
+        let staff_on = services
+            .with_store_locked(|s| s.staff_on())
+            .map_err(from_desk(lang))?;
+        if !staff_on || need == Need::Anyone {
+            return Ok(Actor::nobody());
+        }
+        let Some(name) = self.as_staff.as_deref() else {
+            return Err(refused(
+                CliText::StaffNeedAs.fill(lang, &[("command", &path)]),
+            ));
+        };
+        let pin = self.staff_pin(&CliText::PinPrompt.fill(lang, &[("name", &name)]))?;
+        let now = services.clock().now();
+        let subject = format!("cli: {path}");
+        let member = services
+            .with_store_locked(|s| s.staff_sign_in(name, &pin, &subject, now))
+            .map_err(|e| desk_failure(e, lang))?;
+        let actor = Actor::member(&member.name, member.role);
+        // `link cancel` of the clerk's own unpaid link is the service's check (it needs the
+        // link); here the row's role alone.
+        let row_need = if need == Need::OwnUnpaidOrManager {
+            Need::Member
+        } else {
+            need
+        };
+        match roles::permit(row_need, true, &actor, None) {
+            Permit::Allowed => Ok(actor),
+            Permit::SignInFirst | Permit::NeedsManager => {
+                Err(refused(CliText::StaffRoleRefused.fill(
+                    lang,
+                    &[
+                        ("name", &member.name),
+                        ("role", &member.role.as_str()),
+                        ("command", &path),
+                    ],
+                )))
+            }
+        }
+    }
+
+    /// The signing-in member's PIN: `PAYDESK_STAFF_PIN` (read once at start), else a hidden
+    /// prompt on a terminal, else the first line of stdin.
+    fn staff_pin(&self, prompt: &str) -> Result<Pin, Failure> {
+        let lang = self.lang;
+        let typed: Zeroizing<String> = match self.env_pin.value() {
+            Some(pin) => pin,
+            None => read_secret_line(prompt).map_err(|e| read_failure(&e, lang))?,
+        };
+        Pin::parse(&typed).map_err(|_| refused(CliText::PinShape.get(lang).to_owned()))
+    }
+
+    /// A new member's PIN from stdin: asked twice on a terminal.
+    fn new_pin(&self, name: &str) -> Result<Pin, Failure> {
+        let lang = self.lang;
+        let first = read_secret_line(&CliText::NewPinPrompt.fill(lang, &[("name", &name)]))
+            .map_err(|e| read_failure(&e, lang))?;
+        if std::io::stdin().is_terminal() {
+            let again = read_secret_line(CliText::NewPinAgain.get(lang))
+                .map_err(|e| read_failure(&e, lang))?;
+            if *again != *first {
+                return Err(refused(CliText::PinsDiffer.get(lang).to_owned()));
+            }
+        }
+        Pin::parse(&first).map_err(|_| refused(CliText::PinShape.get(lang).to_owned()))
+    }
+
+    pub(super) fn staff_cmd(&self, services: &Services, command: StaffCommand) -> Outcome {
+        let lang = self.lang;
+        let now = services.clock().now();
+        let actor = &self.actor;
+        let store_failure = |e| desk_failure(e, lang);
+        match command {
+            StaffCommand::Add { name, role } => {
+                let Some(role) = Role::parse(&role) else {
+                    return Err(refused(CliText::RoleShape.get(lang).to_owned()));
+                };
+                let name = StaffName::parse(&name)
+                    .map_err(|_| refused(CliText::StaffNameShape.get(lang).to_owned()))?;
+                let first = !services
+                    .with_store_locked(|s| s.staff_on())
+                    .map_err(from_desk(lang))?;
+                if first && role != Role::Manager {
+                    return Err(staff_failure(&StaffError::FirstMustBeManager.into(), lang));
+                }
+                let pin = self.new_pin(name.as_str())?;
+                services
+                    .with_store_locked(|s| s.staff_add(actor, &name, role, &pin, now))
+                    .map_err(store_failure)?;
+                println!(
+                    "{}",
+                    CliText::StaffAdded.fill(lang, &[("name", &name), ("role", &role.as_str())])
+                );
+                Ok(())
+            }
+            StaffCommand::List { json } => {
+                let list = services
+                    .with_store_locked(|s| s.staff_list())
+                    .map_err(from_desk(lang))?;
+                if json {
+                    #[derive(Serialize)]
+                    struct Member<'a> {
+                        name: &'a str,
+                        role: &'a str,
+                        active: bool,
+                    }
+                    let out: Vec<Member<'_>> = list
+                        .iter()
+                        .map(|m| Member {
+                            name: &m.name,
+                            role: m.role.as_str(),
+                            active: m.active,
+                        })
+                        .collect();
+                    return print_json(&out);
+                }
+                for m in list {
+                    let state = if m.active {
+                        CliText::StaffActive
+                    } else {
+                        CliText::StaffDisabled
+                    };
+                    println!("{}\t{}\t{}", m.name, m.role, state.get(lang));
+                }
+                Ok(())
+            }
+            StaffCommand::Disable { name } => {
+                services
+                    .with_store_locked(|s| s.staff_set_active(actor, &name, false, now))
+                    .map_err(store_failure)?;
+                println!(
+                    "{}",
+                    CliText::StaffDisabledNow.fill(lang, &[("name", &name)])
+                );
+                Ok(())
+            }
+            StaffCommand::Enable { name } => {
+                services
+                    .with_store_locked(|s| s.staff_set_active(actor, &name, true, now))
+                    .map_err(store_failure)?;
+                println!(
+                    "{}",
+                    CliText::StaffEnabledNow.fill(lang, &[("name", &name)])
+                );
+                Ok(())
+            }
+            StaffCommand::ResetPin { name } => {
+                let known = services
+                    .with_store_locked(|s| s.staff_member(&name))
+                    .map_err(from_desk(lang))?
+                    .ok_or_else(|| {
+                        staff_failure(&StaffError::NoMember(name.clone()).into(), lang)
+                    })?;
+                let pin = self.new_pin(&known.name)?;
+                services
+                    .with_store_locked(|s| s.staff_reset_pin(actor, &known.name, &pin, now))
+                    .map_err(store_failure)?;
+                println!("{}", CliText::PinReset.fill(lang, &[("name", &known.name)]));
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) fn audit_cmd(&self, services: &Services, command: AuditCommand) -> Outcome {
+        let lang = self.lang;
+        match command {
+            AuditCommand::List {
+                staff,
+                action,
+                limit,
+                json,
+                csv,
+            } => {
+                let filter = AuditFilter {
+                    staff,
+                    action,
+                    limit,
+                    ..AuditFilter::default()
+                };
+                let rows = services
+                    .with_store_locked(|s| s.audit_list(&filter))
+                    .map_err(from_desk(lang))?;
+                if let Some(path) = csv {
+                    let file = crate::store::create_private_file(&path).map_err(|e| {
+                        Failure::new(Exit::Failure, format!("{}: {e}", path.display()))
+                    })?;
+                    crate::store::write_audit_csv(file, &rows)
+                        .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
+                    println!(
+                        "{}",
+                        CliText::AuditWritten
+                            .fill(lang, &[("n", &rows.len()), ("path", &path.display())])
+                    );
+                    return Ok(());
+                }
+                if json {
+                    #[derive(Serialize)]
+                    #[serde(rename_all = "camelCase")]
+                    struct Row<'a> {
+                        seq: i64,
+                        at: String,
+                        staff: Option<&'a str>,
+                        approved_by: Option<&'a str>,
+                        action: &'a str,
+                        subject: &'a str,
+                        hash: &'a str,
+                    }
+                    let out: Vec<Row<'_>> = rows
+                        .iter()
+                        .map(|r| Row {
+                            seq: r.seq,
+                            at: crate::api::wire::format_time(r.at),
+                            staff: r.staff.as_deref(),
+                            approved_by: r.approved_by.as_deref(),
+                            action: &r.action,
+                            subject: &r.subject,
+                            hash: &r.hash,
+                        })
+                        .collect();
+                    return print_json(&out);
+                }
+                for r in rows {
+                    println!(
+                        "{}\t{}\t{}\t{}\t{}\t{}",
+                        r.seq,
+                        self.zone.local(r.at).format("%Y-%m-%d %H:%M:%S"),
+                        r.staff.as_deref().unwrap_or("-"),
+                        r.approved_by.as_deref().unwrap_or("-"),
+                        r.action,
+                        r.subject
+                    );
+                }
+                Ok(())
+            }
+            AuditCommand::Verify { head } => {
+                let check = services
+                    .with_store_locked(|s| s.audit_verify(head.as_deref()))
+                    .map_err(from_desk(lang))?;
+                match check {
+                    ChainCheck::Whole { rows, head } => {
+                        println!(
+                            "{}",
+                            CliText::AuditWhole.fill(lang, &[("n", &rows), ("head", &head)])
+                        );
+                        Ok(())
+                    }
+                    ChainCheck::Broken { seq, why } => Err(Failure::new(
+                        Exit::Broken,
+                        CliText::AuditBroken.fill(lang, &[("seq", &seq), ("why", &why)]),
+                    )),
+                    ChainCheck::HeadNotFound { rows } => Err(Failure::new(
+                        Exit::Broken,
+                        CliText::AuditHeadNotFound.fill(lang, &[("n", &rows)]),
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// A failure of the desk's store, staff refusals exiting 3.
+fn desk_failure(e: crate::service::DeskError, lang: crate::lang::Lang) -> Failure {
+    match e {
+        crate::service::DeskError::Store(s) => staff_failure(&s, lang),
+        other => from_desk(lang)(other),
+    }
+}
+
+/// A staff refusal exits 3 (nothing was sent); any other store failure 1.
+fn staff_failure(e: &StoreError, lang: crate::lang::Lang) -> Failure {
+    match e {
+        StoreError::Staff(s) => Failure::new(Exit::Invalid, staff_sentence(s, lang)),
+        other => Failure::new(Exit::Failure, other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::*;
+    use crate::cli::args::Cli;
+
+    /// Every leaf of clap's command tree, as `link cancel`.
+    fn leaves(cmd: &clap::Command, prefix: &str, out: &mut Vec<String>) {
+        let subs: Vec<&clap::Command> = cmd
+            .get_subcommands()
+            .filter(|c| c.get_name() != "help")
+            .collect();
+        if subs.is_empty() {
+            out.push(prefix.trim().to_owned());
+        }
+        for sub in subs {
+            leaves(sub, &format!("{prefix} {}", sub.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn every_cli_command_has_a_row_in_the_role_table() {
+        let mut paths = Vec::new();
+        leaves(&Cli::command(), "", &mut paths);
+        assert!(paths.len() > 20, "{paths:?}");
+        let missing: Vec<&String> = paths
+            .iter()
+            .filter(|p| roles::need_of(Surface::Cli, p).is_none())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "CLI commands without a role row: {missing:?}"
+        );
+        // And no row names a command that does not exist (`--csv` rows name a flag of one).
+        for (surface, command, _) in roles::ROLE_TABLE {
+            if *surface == Surface::Cli {
+                let base = command.trim_end_matches(" --csv");
+                assert!(
+                    paths.iter().any(|p| p == base),
+                    "row for no command: {command}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_parsed_command_finds_its_row() {
+        for args in [
+            vec!["paydesk", "link", "list", "--csv", "out.csv"],
+            vec!["paydesk", "link", "cancel", "L1"],
+            vec!["paydesk", "staff", "add", "Ayşe", "--role", "counter"],
+            vec!["paydesk", "audit", "verify"],
+            vec!["paydesk", "report"],
+        ] {
+            let cli = Cli::try_parse_from(&args).expect("parses");
+            let path = command_path(&cli.command.expect("a command"));
+            assert!(roles::need_of(Surface::Cli, &path).is_some(), "{path}");
+        }
+        let csv = Cli::try_parse_from(["paydesk", "link", "list", "--csv", "x"]).expect("parses");
+        assert_eq!(command_path(&csv.command.expect("cmd")), "link list --csv");
+    }
+}

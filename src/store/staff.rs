@@ -1,0 +1,390 @@
+//! Staff members in the file: names, roles, PINs as Argon2id hashes, the lock-out after wrong
+//! PINs (kept across restarts), each change recorded in the audit in its own transaction.
+//!
+//! A PIN is hashed with Argon2id at OWASP's minimum for it (19 MiB of memory, 2 passes, one
+//! lane) and a 16-byte random salt per hash, kept as a PHC string; checking one takes tens of
+//! milliseconds in the release build (docs/benchmarks.md), so callers run it on the worker.
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::audit::{self, AuditAction};
+use super::{Store, StoreError, from_millis, to_millis};
+use crate::domain::staff::{self, Actor, Pin, Role, StaffMember, StaffName};
+
+/// Argon2id memory in KiB (OWASP's minimum: 19 MiB).
+pub const PIN_HASH_MEMORY_KIB: u32 = 19 * 1024;
+/// Argon2id passes (OWASP's minimum with 19 MiB: 2).
+pub const PIN_HASH_PASSES: u32 = 2;
+
+/// Why a staff change or a PIN was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StaffError {
+    /// A member of this name exists (names are compared regardless of case).
+    #[error("a staff member named `{0}` exists already")]
+    NameTaken(String),
+    /// No member has this name.
+    #[error("no staff member named `{0}`")]
+    NoMember(String),
+    /// The first member of a shop must be a manager.
+    #[error("the first staff member must be a manager")]
+    FirstMustBeManager,
+    /// The last active manager cannot be disabled.
+    #[error("`{0}` is the last active manager and cannot be disabled")]
+    LastManager(String),
+    /// The member is disabled.
+    #[error("`{0}` is disabled")]
+    Disabled(String),
+    /// The PIN is wrong.
+    #[error("wrong PIN for `{name}`")]
+    WrongPin {
+        /// The member.
+        name: String,
+        /// The wait that now starts, when this miss began one.
+        wait_seconds: Option<i64>,
+    },
+    /// The member must wait after wrong PINs; the try was not counted.
+    #[error("`{name}` must wait {seconds} s after wrong PINs")]
+    Waiting {
+        /// The member.
+        name: String,
+        /// Seconds left.
+        seconds: i64,
+    },
+    /// The approving member is not a manager.
+    #[error("`{0}` is not a manager")]
+    NotManager(String),
+    /// Hashing failed (never with the fixed parameters; kept so nothing panics).
+    #[error("the PIN could not be hashed: {0}")]
+    Hash(String),
+}
+
+fn hasher() -> Result<Argon2<'static>, StaffError> {
+    let params = Params::new(PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, 1, None)
+        .map_err(|e| StaffError::Hash(e.to_string()))?;
+    Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
+}
+
+/// The PHC string of `pin` with a fresh random salt.
+pub fn hash_pin(pin: &Pin) -> Result<String, StaffError> {
+    let salt_bytes: [u8; 16] = rand::random();
+    let salt = SaltString::encode_b64(&salt_bytes).map_err(|e| StaffError::Hash(e.to_string()))?;
+    Ok(hasher()?
+        .hash_password(pin.expose(), &salt)
+        .map_err(|e| StaffError::Hash(e.to_string()))?
+        .to_string())
+}
+
+/// Whether `pin` matches a stored PHC string (its own parameters and salt are used).
+pub fn pin_matches(pin: &Pin, phc: &str) -> bool {
+    let Ok(parsed) = PasswordHash::new(phc) else {
+        return false;
+    };
+    let Ok(argon) = hasher() else {
+        return false;
+    };
+    argon.verify_password(pin.expose(), &parsed).is_ok()
+}
+
+struct Row {
+    member: StaffMember,
+    pin_hash: String,
+    misses: u32,
+    locked_until: Option<DateTime<Utc>>,
+}
+
+fn get(conn: &Connection, name: &str) -> Result<Option<Row>, StoreError> {
+    let raw: Option<(String, String, String, bool, i64, Option<i64>)> = conn
+        .query_row(
+            "SELECT name, role, pin_hash, active, misses, locked_until FROM staff
+             WHERE name = ?1",
+            [name.trim()],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((name, role, pin_hash, active, misses, locked_until)) = raw else {
+        return Ok(None);
+    };
+    Ok(Some(Row {
+        member: StaffMember {
+            name,
+            role: read_role(&role)?,
+            active,
+        },
+        pin_hash,
+        misses: u32::try_from(misses).unwrap_or(u32::MAX),
+        locked_until: locked_until.map(from_millis).transpose()?,
+    }))
+}
+
+fn read_role(role: &str) -> Result<Role, StoreError> {
+    Role::parse(role).ok_or_else(|| StoreError::Corrupt {
+        what: "staff role",
+        value: role.to_owned(),
+    })
+}
+
+fn active_managers(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM staff WHERE role = 'manager' AND active = 1",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+impl Store {
+    /// Whether staff are on: at least one member is defined.
+    pub fn staff_on(&self) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM staff)", [], |r| r.get(0))?)
+    }
+
+    /// Every member, by name.
+    pub fn staff_list(&self) -> Result<Vec<StaffMember>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT name, role, active FROM staff ORDER BY name COLLATE NOCASE")?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let role: String = r.get(1)?;
+            out.push(StaffMember {
+                name: r.get(0)?,
+                role: read_role(&role)?,
+                active: r.get(2)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// One member, by name (any case).
+    pub fn staff_member(&self, name: &str) -> Result<Option<StaffMember>, StoreError> {
+        Ok(get(&self.conn, name)?.map(|r| r.member))
+    }
+
+    /// Adds a member. The first must be a manager. Whether `actor` may add staff is the
+    /// caller's check (the role table); this records who did.
+    pub fn staff_add(
+        &mut self,
+        actor: &Actor,
+        name: &StaffName,
+        role: Role,
+        pin: &Pin,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let pin_hash = hash_pin(pin)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let any: bool = tx.query_row("SELECT EXISTS (SELECT 1 FROM staff)", [], |r| r.get(0))?;
+        if !any && role != Role::Manager {
+            return Err(StaffError::FirstMustBeManager.into());
+        }
+        if get(&tx, name.as_str())?.is_some() {
+            return Err(StaffError::NameTaken(name.to_string()).into());
+        }
+        tx.execute(
+            "INSERT INTO staff (name, role, pin_hash, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?4)",
+            params![name.as_str(), role.as_str(), pin_hash, to_millis(now)],
+        )?;
+        let subject = format!("{name} ({role})");
+        audit::append(&tx, actor, AuditAction::StaffAdd, &subject, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Disables or enables a member. The last active manager cannot be disabled.
+    pub fn staff_set_active(
+        &mut self,
+        actor: &Actor,
+        name: &str,
+        active: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let row = get(&tx, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
+        let member = row.member;
+        if !active && member.active && member.role == Role::Manager && active_managers(&tx)? <= 1 {
+            return Err(StaffError::LastManager(member.name).into());
+        }
+        tx.execute(
+            "UPDATE staff SET active = ?2, misses = 0, locked_until = NULL, updated_at = ?3
+             WHERE name = ?1",
+            params![member.name, active, to_millis(now)],
+        )?;
+        let action = if active {
+            AuditAction::StaffEnable
+        } else {
+            AuditAction::StaffDisable
+        };
+        audit::append(&tx, actor, action, &member.name, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Gives a member a new PIN and clears the wrong-PIN count.
+    pub fn staff_reset_pin(
+        &mut self,
+        actor: &Actor,
+        name: &str,
+        pin: &Pin,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let pin_hash = hash_pin(pin)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let row = get(&tx, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
+        tx.execute(
+            "UPDATE staff SET pin_hash = ?2, misses = 0, locked_until = NULL, updated_at = ?3
+             WHERE name = ?1",
+            params![row.member.name, pin_hash, to_millis(now)],
+        )?;
+        audit::append(
+            &tx,
+            actor,
+            AuditAction::StaffResetPin,
+            &row.member.name,
+            now,
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Checks a member's PIN and records the sign-in. A wrong PIN counts a miss; from the
+    /// fifth in a row the member waits (30 s, doubling), and a try during the wait is refused
+    /// without being counted or checked. `subject` says where (`app`, `cli: report`).
+    pub fn staff_sign_in(
+        &mut self,
+        name: &str,
+        pin: &Pin,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<StaffMember, StoreError> {
+        let member = self.check_pin(name, pin, now)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let actor = Actor::member(&member.name, member.role);
+        audit::append(&tx, &actor, AuditAction::SignIn, subject, now)?;
+        tx.commit()?;
+        Ok(member)
+    }
+
+    /// A manager's PIN approving one action of `clerk` (`what` names it for the record).
+    /// Returns the clerk with the approval; misses count as at sign-in.
+    pub fn staff_approve(
+        &mut self,
+        clerk: &Actor,
+        manager: &str,
+        pin: &Pin,
+        what: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Actor, StoreError> {
+        let member = self.check_pin(manager, pin, now)?;
+        if member.role != Role::Manager {
+            return Err(StaffError::NotManager(member.name).into());
+        }
+        let approved = clerk.clone().approved_by(&member.name);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        audit::append(&tx, &approved, AuditAction::Approve, what, now)?;
+        tx.commit()?;
+        Ok(approved)
+    }
+
+    fn check_pin(
+        &mut self,
+        name: &str,
+        pin: &Pin,
+        now: DateTime<Utc>,
+    ) -> Result<StaffMember, StoreError> {
+        let row = get(&self.conn, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
+        if !row.member.active {
+            return Err(StaffError::Disabled(row.member.name).into());
+        }
+        if let Err(left) = staff::may_try(row.locked_until, now) {
+            return Err(StaffError::Waiting {
+                name: row.member.name,
+                seconds: ceil_seconds(left),
+            }
+            .into());
+        }
+        // The slow part, outside any transaction.
+        let good = pin_matches(pin, &row.pin_hash);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if good {
+            tx.execute(
+                "UPDATE staff SET misses = 0, locked_until = NULL WHERE name = ?1",
+                [&row.member.name],
+            )?;
+            tx.commit()?;
+            return Ok(row.member);
+        }
+        // Read again: another desk process may have counted a miss meanwhile.
+        let misses = get(&tx, name)?.map_or(row.misses, |r| r.misses) + 1;
+        let wait = staff::wait_after(misses);
+        tx.execute(
+            "UPDATE staff SET misses = ?2, locked_until = ?3 WHERE name = ?1",
+            params![row.member.name, misses, wait.map(|w| to_millis(now + w))],
+        )?;
+        if let Some(w) = wait {
+            let subject = format!(
+                "{} ({} wrong PINs, {} s)",
+                row.member.name,
+                misses,
+                w.num_seconds()
+            );
+            let who = Actor::member(&row.member.name, row.member.role);
+            audit::append(&tx, &who, AuditAction::Lockout, &subject, now)?;
+        }
+        tx.commit()?;
+        Err(StaffError::WrongPin {
+            name: row.member.name,
+            wait_seconds: wait.map(|w| w.num_seconds()),
+        }
+        .into())
+    }
+}
+
+/// Whole seconds, rounded up, so "wait 0 s" is never said.
+fn ceil_seconds(d: Duration) -> i64 {
+    let ms = d.num_milliseconds();
+    (ms + 999) / 1000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hash_is_argon2id_at_owasp_minimum_with_its_own_salt() {
+        let pin = Pin::parse("2468").expect("valid");
+        let a = hash_pin(&pin).expect("hash");
+        let b = hash_pin(&pin).expect("hash");
+        assert!(a.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{a}");
+        assert_ne!(a, b, "a salt per hash");
+        assert!(!a.contains("2468"));
+        assert!(pin_matches(&pin, &a));
+        assert!(!pin_matches(&Pin::parse("2469").expect("valid"), &a));
+        assert!(!pin_matches(&pin, "not a hash"));
+    }
+}
