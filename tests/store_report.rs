@@ -19,8 +19,8 @@ use paydesk::api::wire::PaymentLink;
 use paydesk::clock::Zone;
 use paydesk::domain::{Currency, LinkStatus};
 use paydesk::store::{
-    ItemSales, JournalBegin, JournalKey, LINK_CSV_HEADER, LinkQuery, NewJournalRow, Store,
-    TOP_ITEMS, TimeRange,
+    DayReport, ItemSales, JournalBegin, JournalKey, LINK_CSV_HEADER, LinkQuery, NewJournalRow,
+    Store, TOP_ITEMS, TimeRange,
 };
 use rust_decimal::Decimal;
 use support::money::dec;
@@ -253,6 +253,13 @@ fn seeds() -> Vec<Seed> {
     out
 }
 
+/// The clerk who began a seed: two clerks and, for one link in three, nobody known (made
+/// before staff existed).
+fn staff_of(s: &Seed) -> Option<&'static str> {
+    let n: usize = s.id.bytes().map(usize::from).sum();
+    [Some("Ayşe"), Some("Mehmet"), None][n % 3]
+}
+
 /// Stores the seeds as the app would: journal row, completion (with the items), cancel.
 fn store_with(seeds: &[Seed]) -> Store {
     let mut store = Store::open_in_memory().unwrap();
@@ -280,7 +287,7 @@ fn fill(store: &mut Store, seeds: &[Seed]) {
                 amount: Some(s.amount),
                 currency: Some(s.currency),
                 now: s.created,
-                began_by: None,
+                began_by: staff_of(s).map(str::to_owned),
             })
             .unwrap();
         assert!(matches!(begun, JournalBegin::Started(_)));
@@ -493,6 +500,100 @@ fn the_day_report_matches_sums_computed_from_the_seed() {
     );
 }
 
+/// A member's sums in one currency: created, paid in full (count, sum), collected.
+type MemberSums = (usize, usize, Decimal, Decimal);
+
+/// The day close's table per member, the value issued and what is outstanding, against sums
+/// computed here from the seeds, from the kept totals and from the links, at moments where
+/// some links' expiries are on both sides of the report's time.
+#[test]
+fn staff_issued_and_outstanding_match_sums_computed_from_the_seed() {
+    let seeds = seeds();
+    let store = store_with(&seeds);
+    let (from, to) = (at("2026-11-19T21:00:00Z"), at("2026-11-21T21:00:00Z"));
+    for when in [
+        now(),
+        at("2026-11-21T12:00:00Z"),
+        at("2026-11-20T00:30:00Z"),
+    ] {
+        let ours: Vec<&Seed> = seeds
+            .iter()
+            .filter(|s| s.profile == SHOP && s.created >= from && s.created < to)
+            .collect();
+        let mut issued: HashMap<Currency, Decimal> = HashMap::new();
+        let mut outstanding: HashMap<Currency, Decimal> = HashMap::new();
+        let mut staff: HashMap<(Option<&str>, Currency), MemberSums> = HashMap::new();
+        for s in &ours {
+            *issued.entry(s.currency).or_default() += s.amount;
+            let payable = s.status == LinkStatus::Pending
+                && s.cancelled.is_none()
+                && s.expiry.is_none_or(|e| e > when);
+            let owed = outstanding.entry(s.currency).or_default();
+            if payable {
+                *owed += s.amount - s.paid;
+            }
+            let e = staff.entry((staff_of(s), s.currency)).or_default();
+            e.0 += 1;
+            if s.status == LinkStatus::Completed {
+                e.1 += 1;
+                e.2 += s.paid;
+            }
+            e.3 += s.paid;
+        }
+        for report in [
+            store
+                .day_report(SHOP, day("2026-11-20"), day("2026-11-21"), zone(), when)
+                .unwrap(),
+            store
+                .day_report_from_links(SHOP, day("2026-11-20"), day("2026-11-21"), zone(), when)
+                .unwrap(),
+        ] {
+            for c in &report.currencies {
+                assert_eq!(
+                    exact(c.issued),
+                    issued[&c.currency],
+                    "issued {:?}",
+                    c.currency
+                );
+                assert_eq!(
+                    exact(c.outstanding),
+                    outstanding[&c.currency],
+                    "outstanding {:?} at {when}",
+                    c.currency
+                );
+            }
+            let mut seen = 0;
+            for member in &report.by_staff {
+                for c in &member.currencies {
+                    let expected = staff[&(member.name.as_deref(), c.currency)];
+                    assert_eq!(
+                        (
+                            c.created,
+                            c.paid.count,
+                            exact(c.paid.sum),
+                            exact(c.collected)
+                        ),
+                        expected,
+                        "{:?} {:?}",
+                        member.name,
+                        c.currency
+                    );
+                    seen += 1;
+                }
+            }
+            assert_eq!(
+                seen,
+                staff.len(),
+                "every member and currency is in the table"
+            );
+            let names: Vec<Option<&str>> =
+                report.by_staff.iter().map(|m| m.name.as_deref()).collect();
+            assert_eq!(names, [Some("Ayşe"), Some("Mehmet"), None]);
+        }
+        assert!(outstanding.values().any(|d| !d.is_zero()));
+    }
+}
+
 #[test]
 fn the_report_serializes_with_exact_amounts() {
     let seeds = seeds();
@@ -511,6 +612,18 @@ fn the_report_serializes_with_exact_amounts() {
     );
     assert_eq!(tr["collectedByHour"].as_array().unwrap().len(), 24);
     assert!(tr["partiallyPaid"]["count"].is_u64());
+    assert_eq!(dec(&tr["issued"].to_string()), report.currencies[0].issued);
+    assert_eq!(
+        dec(&tr["outstanding"].to_string()),
+        report.currencies[0].outstanding
+    );
+    let member = &json["byStaff"][0];
+    assert_eq!(member["name"], "Ayşe");
+    let first = &member["currencies"][0];
+    for field in ["currency", "created", "paid", "collected"] {
+        assert!(!first[field].is_null(), "byStaff lacks {field}: {member}");
+    }
+    assert_eq!(json["auditHead"].as_str().map(str::len), Some(64));
 }
 
 /// Newest first, as history lists them.
@@ -988,7 +1101,16 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
     let reopened = store
         .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
         .unwrap();
-    assert_eq!(reopened, kept);
+    // (A file of version 5 knows no staff and no audit: those two parts start again.)
+    assert_eq!(
+        DayReport {
+            audit_head: kept.audit_head.clone(),
+            by_staff: kept.by_staff.clone(),
+            ..reopened.clone()
+        },
+        kept
+    );
+    assert_eq!(reopened.by_staff.len(), 1, "every link is nobody's");
     assert!(reopened.links > 100);
 }
 

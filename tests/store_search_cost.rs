@@ -26,12 +26,25 @@ const LINKS: u64 = 100_000;
 /// A few hundred rows' worth of steps.
 const MAX_STEPS: u64 = 20_000;
 
+/// The generated history, its links made by three clerks and nobody known (the day close's
+/// table per member splits the kept totals three ways more).
 fn history() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
     store
         .insert_links_bulk(PROFILE, synthetic_links(LINKS))
         .unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(dir.path().join(DB_FILE)).unwrap();
+    conn.execute(
+        "UPDATE links SET staff = CASE seq % 4 WHEN 0 THEN 'Ayşe' WHEN 1 THEN 'Mehmet'
+             WHEN 2 THEN 'Zeynep' END",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    // The write above marked the kept totals stale: opening computes them again.
+    let store = Store::open(dir.path()).unwrap();
     (dir, store)
 }
 
@@ -95,6 +108,7 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
         .day_report(PROFILE, first, last, istanbul, now)
         .unwrap();
     assert!(month.links > 75_000, "{}", month.links);
+    assert_eq!(month.by_staff.len(), 4, "three clerks and nobody known");
     check("four weeks' report", store.last_query_cost(), month.links);
     let read = store
         .day_report_from_links(PROFILE, first, last, istanbul, now)

@@ -416,6 +416,7 @@ impl Store {
             let mut tally = TotalsChange::default();
             links::upsert_in(tx, &mut tally, profile, link, now)?;
             tallies::track(tx, &mut tally, profile, &link.id, || {
+                links::set_owner(tx, profile, &link.id, row.began_by.as_deref())?;
                 items::record_request_items(tx, profile, &row.key.endpoint, &row.body, link)
             })?;
             tally.write(tx)?;
@@ -424,7 +425,6 @@ impl Store {
                  WHERE id = ?1",
                 params![row.id, link.id, to_millis(now)],
             )?;
-            links::set_owner(tx, profile, &link.id, row.began_by.as_deref())?;
             let subject = link_subject(&link.id, row.order_number.as_deref());
             audit::append_as(
                 tx,

@@ -313,7 +313,8 @@ CREATE INDEX journal_bodies_kept ON journal (updated_at)
     WHERE state IN ('completed', 'failed', 'conflict', 'abandoned') AND length(body) > 0;
 ";
 
-/// Version 8: staff and the audit record (docs/design.md §"Staff"). A staff member's PIN is
+/// Version 8: staff and the audit record (docs/design.md §7), and the kept report totals by
+/// staff member. A staff member's PIN is
 /// kept only as an Argon2id hash (a PHC string with its own salt); `misses` and `locked_until`
 /// carry the lock-out across restarts. The journal row and the link remember who began the
 /// link (`NULL`: before staff existed). The audit table is append-only: triggers refuse an
@@ -350,6 +351,28 @@ END;
 CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN
     SELECT RAISE(ABORT, 'the audit record is append-only: rows cannot be removed');
 END;
+
+-- The kept report totals get the staff member as one more part of a cell's key (the day
+-- close's table per member), so they are computed again on the next open.
+DROP TABLE report_cells;
+CREATE TABLE report_cells (
+    profile    TEXT NOT NULL,
+    span       INTEGER NOT NULL,
+    bucket     INTEGER NOT NULL,
+    currency   TEXT NOT NULL,
+    kind       INTEGER NOT NULL,
+    status     TEXT NOT NULL,
+    at         INTEGER NOT NULL,
+    staff      TEXT NOT NULL,
+    links      INTEGER NOT NULL,
+    amount     TEXT NOT NULL,
+    paid       TEXT NOT NULL,
+    expiry_min INTEGER,
+    expiry_max INTEGER,
+    by_quarter TEXT,
+    PRIMARY KEY (profile, span, bucket, currency, kind, status, at, staff)
+) STRICT, WITHOUT ROWID;
+INSERT OR REPLACE INTO meta (key, value) VALUES ('report_totals', 'stale');
 ";
 
 /// Every step, in order; step `i` brings a file to version `i + 1`.

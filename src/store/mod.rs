@@ -61,7 +61,9 @@ pub use journal::{
 };
 pub use links::{LinkCursor, StoredLink, TimeRange};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
-pub use report::{CurrencyReport, DayReport, ItemSales, TOP_ITEMS, Tally};
+pub use report::{
+    CurrencyReport, DayReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
+};
 pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
 };

@@ -75,6 +75,11 @@ pub struct CurrencyReport {
     pub collected: Total,
     /// What was collected in each local hour of the day, 0 to 23 (summed over the days).
     pub collected_by_hour: [Total; 24],
+    /// The value issued: the sum of the amounts of the links created.
+    pub issued: Total,
+    /// What the links that can still be paid (pending, or partly paid, neither expired nor
+    /// cancelled) still wait for: their amount less what was paid on them.
+    pub outstanding: Total,
 }
 
 impl CurrencyReport {
@@ -97,8 +102,34 @@ impl CurrencyReport {
             other: 0,
             collected: zero,
             collected_by_hour: [zero; 24],
+            issued: zero,
+            outstanding: zero,
         }
     }
+}
+
+/// One staff member's part of a report, per currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StaffCurrency {
+    /// The currency.
+    pub currency: Currency,
+    /// Links the member made in the days.
+    pub created: usize,
+    /// Of them, paid in full, and the sum.
+    pub paid: Tally,
+    /// Everything paid on them (in full and in part).
+    pub collected: Total,
+}
+
+/// One staff member's links of a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StaffReport {
+    /// The member who began the links (`null`: before staff existed, or staff off).
+    pub name: Option<String>,
+    /// Per currency, TRY first.
+    pub currencies: Vec<StaffCurrency>,
 }
 
 /// One best-selling item.
@@ -135,11 +166,15 @@ pub struct DayReport {
     pub currencies: Vec<CurrencyReport>,
     /// The best-selling items, most sold first, at most [`TOP_ITEMS`].
     pub top_items: Vec<ItemSales>,
+    /// Per staff member who began links in the days, by name (links of nobody known last).
+    pub by_staff: Vec<StaffReport>,
+    /// The audit chain's head when the report was made (see `audit verify --head`).
+    pub audit_head: String,
 }
 
 /// The report's query over the links: one range of the `links_recent` index.
 pub(crate) const LINKS_SQL: &str = "SELECT currency, status, paid_amount, expiry_date,
-         completed_date, updated_at, cancelled_at
+         completed_date, updated_at, cancelled_at, amount, staff
      FROM links INDEXED BY links_recent
      WHERE profile = ?1 AND created_at >= ?2 AND created_at < ?3";
 
@@ -156,7 +191,7 @@ pub(crate) const ITEMS_SQL: &str = "SELECT l.currency, i.variant_id, i.name, c.n
 /// The kept totals of one piece of a report's range (see `tallies::cover`): ?1 profile, ?2
 /// span, ?3 first bucket, ?4 the bucket after the last.
 pub(crate) const CELLS_SQL: &str = "SELECT currency, kind, at, links, paid, expiry_min,
-         expiry_max, bucket, by_quarter
+         expiry_max, bucket, by_quarter, amount, staff
      FROM report_cells
      WHERE profile = ?1 AND span = ?2 AND bucket >= ?3 AND bucket < ?4";
 
@@ -167,7 +202,7 @@ pub(crate) const ITEM_CELLS_SQL: &str = "SELECT t.currency, t.item, t.variant_id
      WHERE t.profile = ?1 AND t.span = ?2 AND t.bucket >= ?3 AND t.bucket < ?4";
 
 /// The pending links of one bucket whose cell straddles the time of the report.
-const PENDING_SQL: &str = "SELECT currency, paid_amount, cancelled_at, expiry_date
+const PENDING_SQL: &str = "SELECT currency, paid_amount, cancelled_at, expiry_date, amount, staff
      FROM links INDEXED BY links_by_status
      WHERE profile = ?1 AND status = ?2 AND created_at >= ?3 AND created_at < ?4";
 
@@ -192,6 +227,34 @@ fn link_currency(text: Option<&str>) -> Result<Currency, StoreError> {
 struct Sheet {
     links: usize,
     currencies: Vec<CurrencyReport>,
+    /// Per staff member (`""`: nobody known), per currency.
+    staff: std::collections::BTreeMap<String, Vec<StaffCurrency>>,
+}
+
+/// Some links of one kind, as a cell or a link gives them.
+struct Counted<'a> {
+    currency: Currency,
+    /// Their bucket (pending ones already judged against the report's time).
+    kind: Kind,
+    links: usize,
+    amount: Total,
+    paid: Total,
+    staff: &'a str,
+}
+
+impl StaffCurrency {
+    fn new(currency: Currency) -> Self {
+        let zero = Total::zero(currency);
+        Self {
+            currency,
+            created: 0,
+            paid: Tally {
+                count: 0,
+                sum: zero,
+            },
+            collected: zero,
+        }
+    }
 }
 
 impl Sheet {
@@ -211,12 +274,44 @@ impl Sheet {
         &mut self.currencies[at]
     }
 
-    /// Counts `links` links of `kind` (pending ones already judged against the report's
-    /// time) with `paid` paid on them.
-    fn count(&mut self, currency: Currency, kind: Kind, links: usize, paid: Total) {
+    /// Counts links of one bucket.
+    fn count(&mut self, n: &Counted<'_>) {
+        let Counted {
+            currency,
+            kind,
+            links,
+            amount,
+            paid,
+            staff,
+        } = *n;
         self.links += links;
+        let member = self.staff.entry(staff.to_owned()).or_default();
+        let at = match member.iter().position(|c| c.currency >= currency) {
+            Some(i) if member[i].currency == currency => i,
+            Some(i) => {
+                member.insert(i, StaffCurrency::new(currency));
+                i
+            }
+            None => {
+                member.push(StaffCurrency::new(currency));
+                member.len() - 1
+            }
+        };
+        let m = &mut member[at];
+        m.created += links;
+        if matches!(kind, Kind::Paid | Kind::PartiallyPaid) {
+            m.collected += paid;
+        }
+        if kind == Kind::Paid {
+            m.paid.count += links;
+            m.paid.sum += paid;
+        }
         let c = self.currency(currency);
         c.created += links;
+        c.issued += amount;
+        if kind == Kind::Pending {
+            c.outstanding += amount;
+        }
         let tally = |t: &mut Tally| {
             t.count += links;
             t.sum += paid;
@@ -231,12 +326,44 @@ impl Sheet {
         }
     }
 
+    /// Adds what partly paid links that can still be paid wait for.
+    fn owe(&mut self, currency: Currency, amount: Total, paid: Total) {
+        self.currency(currency).outstanding += amount + (-paid);
+    }
+
+    /// The staff table, by name, nobody known last.
+    fn staff_reports(&mut self) -> Vec<StaffReport> {
+        let mut out: Vec<StaffReport> = std::mem::take(&mut self.staff)
+            .into_iter()
+            .map(|(name, currencies)| StaffReport {
+                name: (!name.is_empty()).then_some(name),
+                currencies,
+            })
+            .collect();
+        out.sort_by(|a, b| match (&a.name, &b.name) {
+            (Some(x), Some(y)) => x.to_lowercase().cmp(&y.to_lowercase()).then(x.cmp(y)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        });
+        out
+    }
+
     /// Adds money collected at `when` to the total and to its local hour.
     fn collect(&mut self, currency: Currency, paid: Total, when: DateTime<Utc>, zone: Zone) {
         let c = self.currency(currency);
         c.collected += paid;
         c.collected_by_hour[zone.local(when).hour() as usize] += paid;
     }
+}
+
+/// A cell whose links expire on both sides of the report's time.
+struct Straddling {
+    currency: Currency,
+    span: usize,
+    bucket: i64,
+    kind: Kind,
+    staff: String,
 }
 
 /// A pending link's bucket at `now`: expired once its expiry has come.
@@ -313,14 +440,18 @@ impl Store {
     ) -> Result<DayReport, StoreError> {
         let range = TimeRange::days(from, to, zone);
         self.start_meter();
-        let (sheet, top_items) = self.in_one_snapshot(|| read(range))?;
+        let (mut sheet, top_items, audit_head) = self
+            .in_one_snapshot(|| Ok((read(range)?, self.audit_head()?)))
+            .map(|((sheet, items), head)| (sheet, items, head))?;
         Ok(DayReport {
             from,
             to,
             utc_offset: zone.offset_at(range.from).to_string(),
             links: sheet.links,
+            by_staff: sheet.staff_reports(),
             currencies: sheet.currencies,
             top_items,
+            audit_head,
         })
     }
 
@@ -334,8 +465,9 @@ impl Store {
     ) -> Result<(Sheet, Vec<ItemSales>), StoreError> {
         let now_ms = to_millis(now);
         let mut sheet = Sheet::default();
-        // Pending cells whose links expire on both sides of `now`: (currency, span, bucket).
-        let mut straddling = Vec::new();
+        // Cells whose links expire on both sides of `now`, read link by link: pending ones
+        // for their bucket, partly paid ones for what they still wait for.
+        let mut straddling: Vec<Straddling> = Vec::new();
         let mut stmt = self.conn.prepare_cached(CELLS_SQL)?;
         for &(span, first, end) in pieces {
             let mut rows = stmt.query(params![profile, tallies::span_code(span), first, end])?;
@@ -344,6 +476,19 @@ impl Store {
                 let kind = Kind::from_code(r.get(1)?)?;
                 let links = usize::try_from(r.get::<_, i64>(3)?).unwrap_or(0);
                 let paid = Total::parse_stored(text(r, 4)?.unwrap_or("0"), "report total")?;
+                let amount = Total::parse_stored(text(r, 9)?.unwrap_or("0"), "report total")?;
+                let staff = text(r, 10)?.unwrap_or_default();
+                let earliest = r.get::<_, Option<i64>>(5)?.unwrap_or(i64::MAX);
+                let latest = r.get::<_, Option<i64>>(6)?.unwrap_or(i64::MAX);
+                let straddles = earliest <= now_ms && now_ms < latest;
+                let mut counted = Counted {
+                    currency,
+                    kind,
+                    links,
+                    amount,
+                    paid,
+                    staff,
+                };
                 match kind {
                     Kind::Collected => {
                         let day = r.get::<_, i64>(2)? * tallies::DAY_MS;
@@ -352,48 +497,92 @@ impl Store {
                             sheet.collect(currency, sum, at, zone);
                         }
                     }
+                    Kind::Pending if straddles => straddling.push(Straddling {
+                        currency,
+                        span,
+                        bucket: r.get(7)?,
+                        kind,
+                        staff: staff.to_owned(),
+                    }),
                     Kind::Pending => {
-                        let earliest = r.get::<_, Option<i64>>(5)?.unwrap_or(i64::MAX);
-                        let latest = r.get::<_, Option<i64>>(6)?.unwrap_or(i64::MAX);
-                        if earliest <= now_ms && now_ms < latest {
-                            straddling.push((currency, span, r.get::<_, i64>(7)?));
-                        } else {
-                            sheet.count(currency, judged(kind, latest, now_ms), links, paid);
+                        counted.kind = judged(kind, latest, now_ms);
+                        sheet.count(&counted);
+                    }
+                    Kind::PartiallyPaid => {
+                        sheet.count(&counted);
+                        if straddles {
+                            straddling.push(Straddling {
+                                currency,
+                                span,
+                                bucket: r.get(7)?,
+                                kind,
+                                staff: staff.to_owned(),
+                            });
+                        } else if now_ms < earliest {
+                            sheet.owe(currency, amount, paid);
                         }
                     }
-                    _ => sheet.count(currency, kind, links, paid),
+                    _ => sheet.count(&counted),
                 }
             }
         }
         self.meter(&stmt);
         if !straddling.is_empty() {
-            let mut stmt = self.conn.prepare_cached(PENDING_SQL)?;
-            for (currency, span, bucket) in straddling {
-                let length = tallies::SPANS[span];
-                let mut rows = stmt.query(params![
-                    profile,
-                    LinkStatus::Pending.as_str(),
-                    bucket * length,
-                    (bucket + 1) * length
-                ])?;
-                while let Some(r) = rows.next()? {
-                    if link_currency(text(r, 0)?)? != currency {
-                        continue;
-                    }
-                    let paid = link_paid(text(r, 1)?)?;
-                    let cancelled = r.get::<_, Option<i64>>(2)?.is_some();
-                    let kind = Kind::of(Some(LinkStatus::Pending.as_str()), paid, cancelled);
-                    let expiry = tallies::expiry_millis(text(r, 3)?);
-                    // (Links that never expire are in a cell of their own, counted already.)
-                    if kind == Kind::Pending && expiry != i64::MAX {
-                        sheet.count(currency, judged(kind, expiry, now_ms), 1, paid.into());
-                    }
-                }
-            }
-            self.meter(&stmt);
+            self.read_straddling(profile, &straddling, now_ms, &mut sheet)?;
         }
         let items = self.items_from_totals(profile, pieces)?;
         Ok((sheet, items))
+    }
+
+    /// Reads the pending links of cells that straddle the time of the report.
+    fn read_straddling(
+        &self,
+        profile: &str,
+        cells: &[Straddling],
+        now_ms: i64,
+        sheet: &mut Sheet,
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.conn.prepare_cached(PENDING_SQL)?;
+        for cell in cells {
+            let length = tallies::SPANS[cell.span];
+            let mut rows = stmt.query(params![
+                profile,
+                LinkStatus::Pending.as_str(),
+                cell.bucket * length,
+                (cell.bucket + 1) * length
+            ])?;
+            while let Some(r) = rows.next()? {
+                if link_currency(text(r, 0)?)? != cell.currency
+                    || text(r, 5)?.unwrap_or_default() != cell.staff
+                {
+                    continue;
+                }
+                let paid = link_paid(text(r, 1)?)?;
+                let cancelled = r.get::<_, Option<i64>>(2)?.is_some();
+                let kind = Kind::of(Some(LinkStatus::Pending.as_str()), paid, cancelled);
+                let expiry = tallies::expiry_millis(text(r, 3)?);
+                let amount = link_paid(text(r, 4)?)?;
+                match (cell.kind, kind) {
+                    // (Links that never expire are in a cell of their own, counted already.)
+                    (Kind::Pending, Kind::Pending) if expiry != i64::MAX => {
+                        sheet.count(&Counted {
+                            currency: cell.currency,
+                            kind: judged(kind, expiry, now_ms),
+                            links: 1,
+                            amount: amount.into(),
+                            paid: paid.into(),
+                            staff: &cell.staff,
+                        });
+                    }
+                    (Kind::PartiallyPaid, Kind::PartiallyPaid) if now_ms < expiry => {
+                        sheet.owe(cell.currency, amount.into(), paid.into());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.meter(&stmt);
+        Ok(())
     }
 
     /// The best-selling items from the kept item totals of `pieces`.
@@ -450,13 +639,29 @@ impl Store {
         while let Some(r) = rows.next()? {
             let currency = link_currency(text(r, 0)?)?;
             let paid = link_paid(text(r, 2)?)?;
+            let amount = link_paid(text(r, 7)?)?;
             let cancelled = r.get::<_, Option<i64>>(6)?.is_some();
-            let kind = Kind::of(text(r, 1)?, paid, cancelled);
+            let status = text(r, 1)?;
+            let kind = Kind::of(status, paid, cancelled);
             let kind = match kind {
                 Kind::Pending => judged(kind, tallies::expiry_millis(text(r, 3)?), now_ms),
                 _ => kind,
             };
-            sheet.count(currency, kind, 1, paid.into());
+            sheet.count(&Counted {
+                currency,
+                kind,
+                links: 1,
+                amount: amount.into(),
+                paid: paid.into(),
+                staff: text(r, 8)?.unwrap_or_default(),
+            });
+            if kind == Kind::PartiallyPaid
+                && !cancelled
+                && status == Some(LinkStatus::Pending.as_str())
+                && now_ms < tallies::expiry_millis(text(r, 3)?)
+            {
+                sheet.owe(currency, amount.into(), paid.into());
+            }
             if paid > Decimal::ZERO {
                 let when = match text(r, 4)?.and_then(parse_time) {
                     Some(t) => t,

@@ -8,7 +8,8 @@
 //! before and after the write, in the write's transaction, and adds the difference to two
 //! tables of sums (migration 6):
 //!
-//! - `report_cells`: per profile, span, bucket, currency, *kind* and status, the number of
+//! - `report_cells`: per profile, span, bucket, currency, *kind*, status and staff member
+//!   (migration 8), the number of
 //!   links, the sum of their amounts and the sum paid on them (History's totals line adds up
 //!   the same cells). The kinds are the report's buckets plus *collected*, whose cells are
 //!   further split by the UTC day the money came in (`at`) and hold its sums by quarter-hour of
@@ -171,15 +172,18 @@ pub(crate) struct Share {
     paid: Decimal,
     /// When the money came in (completion, else the last update), when something was paid.
     collected_at: Option<i64>,
-    /// Its expiry, for a pending link.
+    /// Its expiry, for a pending link, and for a partially paid one that can still be paid
+    /// (0 when it cannot: cancelled here, or not `PENDING`).
     expiry: i64,
+    /// The staff member who began it (`""`: nobody known).
+    staff: String,
     /// Its items, for a paid link.
     items: Vec<ItemShare>,
 }
 
 /// The columns a share is computed from, in this order.
 const SHARE_COLUMNS: &str = "profile, id, created_at, currency, status, paid_amount,
-    expiry_date, completed_date, updated_at, cancelled_at, amount";
+    expiry_date, completed_date, updated_at, cancelled_at, amount, staff";
 
 /// A link's share from a row of [`SHARE_COLUMNS`], its items read from `link_items` when paid.
 fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, StoreError> {
@@ -197,7 +201,10 @@ fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, Sto
     };
     let cancelled = r.get::<_, Option<i64>>(9)?.is_some();
     let kind = Kind::of(status.as_deref(), paid, cancelled);
-    let expiry = if kind == Kind::Pending {
+    let payable_partly = kind == Kind::PartiallyPaid
+        && !cancelled
+        && status.as_deref() == Some(LinkStatus::Pending.as_str());
+    let expiry = if kind == Kind::Pending || payable_partly {
         expiry_millis(r.get::<_, Option<String>>(6)?.as_deref())
     } else {
         0
@@ -231,6 +238,7 @@ fn share_from_row(conn: &Connection, r: &rusqlite::Row<'_>) -> Result<Share, Sto
         paid,
         collected_at,
         expiry,
+        staff: r.get::<_, Option<String>>(11)?.unwrap_or_default(),
         items,
     })
 }
@@ -297,6 +305,8 @@ struct CellKey {
     status: String,
     /// The UTC day (Unix ms / [`DAY_MS`]) the money came in, for [`Kind::Collected`].
     at: i64,
+    /// The staff member who began the links (`""`: nobody known).
+    staff: String,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -465,6 +475,7 @@ impl TotalsChange {
                 kind,
                 status: status.to_owned(),
                 at,
+                staff: s.staff.clone(),
             };
             // Pending links that never expire have a cell of their own, so that a cell of
             // links that do expire can be wholly past its expiries.
@@ -477,7 +488,7 @@ impl TotalsChange {
             cell.took_out |= sign < 0;
             cell.amount += signed(s.amount);
             cell.paid += signed(s.paid);
-            if s.kind == Kind::Pending && sign > 0 {
+            if matches!(s.kind, Kind::Pending | Kind::PartiallyPaid) && sign > 0 {
                 cell.expiry = widen(cell.expiry, Some((s.expiry, s.expiry)));
             }
             if let Some(at) = s.collected_at {
@@ -535,18 +546,18 @@ impl TotalsChange {
         let mut read = conn.prepare_cached(
             "SELECT links, amount, paid, expiry_min, expiry_max, by_quarter FROM report_cells
              WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
-                 AND status = ?6 AND at = ?7",
+                 AND status = ?6 AND at = ?7 AND staff = ?8",
         )?;
         let mut put = conn.prepare_cached(
             "INSERT OR REPLACE INTO report_cells
-                 (profile, span, bucket, currency, kind, status, at, links, amount, paid,
+                 (profile, span, bucket, currency, kind, status, at, staff, links, amount, paid,
                   expiry_min, expiry_max, by_quarter)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         )?;
         let mut delete = conn.prepare_cached(
             "DELETE FROM report_cells
              WHERE profile = ?1 AND span = ?2 AND bucket = ?3 AND currency = ?4 AND kind = ?5
-                 AND status = ?6 AND at = ?7",
+                 AND status = ?6 AND at = ?7 AND staff = ?8",
         )?;
         for (k, d) in self.cells {
             if d.links == 0
@@ -565,7 +576,8 @@ impl TotalsChange {
                 k.currency.as_str(),
                 k.kind.code(),
                 k.status,
-                k.at
+                k.at,
+                k.staff
             ];
             let stored: Option<StoredCell> = read
                 .query_row(key, |r| {
@@ -609,6 +621,7 @@ impl TotalsChange {
                     k.kind.code(),
                     k.status,
                     k.at,
+                    k.staff,
                     cell.links,
                     cell.amount.stored(),
                     cell.paid.stored(),
