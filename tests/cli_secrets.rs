@@ -208,11 +208,13 @@ fn ctrl_c_at_a_hidden_prompt_gives_the_terminal_back() {
 /// variable from the environment list alone leaves it readable there for the whole run).
 #[cfg(target_os = "linux")]
 #[test]
-fn the_api_secret_is_unreadable_in_proc_environ_while_paydesk_runs() {
+fn the_api_secret_and_staff_pin_are_unreadable_in_proc_environ_while_paydesk_runs() {
     let secret = "sk_environ_marker_7c1e9b";
+    let pin = "73910482";
     let cli = Cli::new();
     let mut cmd = cli.command(&["sandbox", "--addr", "127.0.0.1:0"]);
     cmd.env("PAYDESK_API_SECRET", secret)
+        .env("PAYDESK_STAFF_PIN", pin)
         .env("PAYDESK_VISIBLE_MARKER", "still_here_4d2");
     let mut child = cmd.spawn().expect("paydesk starts");
     let stdout = child.stdout.take().expect("stdout is piped");
@@ -234,6 +236,10 @@ fn the_api_secret_is_unreadable_in_proc_environ_while_paydesk_runs() {
     assert!(
         !text.contains(secret),
         "the secret is still in /proc/PID/environ"
+    );
+    assert!(
+        !text.contains(pin),
+        "the staff PIN is still in /proc/PID/environ"
     );
 }
 
