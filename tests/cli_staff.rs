@@ -285,3 +285,68 @@ fn audit_verify_names_a_row_edited_with_the_sqlite3_tool() {
     assert_eq!(broken.code, 6, "{broken:?}");
     assert!(broken.stderr.contains("broken at row 3"), "{broken:?}");
 }
+
+#[test]
+fn the_day_close_names_each_clerks_links_and_the_audit_head() {
+    let sandbox = sandbox();
+    let mut cli = Cli::new();
+    shop(&mut cli, &sandbox);
+    for (who, pin, order) in [("Ayşe", "1234", "PD-A2"), ("Mehmet", "5678", "PD-M2")] {
+        ok(&cli.run_with(
+            &[
+                "--profile",
+                "shop",
+                "link",
+                "create",
+                "--amount",
+                "10",
+                "--order-number",
+                order,
+                "--as",
+                who,
+            ],
+            None,
+            &as_pin(pin),
+        ));
+    }
+    let report = cli.run_with(
+        &["--profile", "shop", "report", "--json", "--as", "Zeynep"],
+        None,
+        &as_pin("9999"),
+    );
+    ok(&report);
+    let report = report.json();
+    let by_staff: Vec<(String, u64)> = report["byStaff"]
+        .as_array()
+        .expect("byStaff")
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().unwrap_or("?").to_owned(),
+                m["currencies"][0]["created"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(by_staff, [("Ayşe".to_owned(), 1), ("Mehmet".to_owned(), 1)]);
+    assert_eq!(report["currencies"][0]["issued"].as_f64(), Some(20.0));
+    assert_eq!(report["currencies"][0]["outstanding"].as_f64(), Some(20.0));
+    // The head noted at the close still proves the chain after later rows.
+    let head = report["auditHead"].as_str().expect("auditHead").to_owned();
+    let text = cli.run_with(
+        &["--profile", "shop", "report", "--as", "Zeynep"],
+        None,
+        &as_pin("9999"),
+    );
+    ok(&text);
+    assert!(text.stdout.contains("By staff member") && text.stdout.contains("Mehmet"));
+    assert!(
+        text.stdout.contains("Audit chain head: "),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        !text.stdout.contains(&head),
+        "a later sign-in moved the head"
+    );
+    ok(&cli.run(&["audit", "verify", "--head", &head]));
+}

@@ -331,13 +331,19 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
             let line = format!("  {label:<32}{count:>6}  {sum:>16}");
             writeln!(out, "{}", line.trim_end())?;
         }
-        writeln!(
-            out,
-            "  {:<32}{:>6}  {:>16}",
-            CliText::Collected.get(lang),
-            "",
-            c.collected.show(lang, money)
-        )?;
+        for (label, total) in [
+            (CliText::Collected, c.collected),
+            (CliText::Issued, c.issued),
+            (CliText::Outstanding, c.outstanding),
+        ] {
+            writeln!(
+                out,
+                "  {:<32}{:>6}  {:>16}",
+                label.get(lang),
+                "",
+                total.show(lang, money)
+            )?;
+        }
         let hours: Vec<String> = c
             .collected_by_hour
             .iter()
@@ -356,7 +362,7 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
     writeln!(out)?;
     if r.top_items.is_empty() {
         writeln!(out, "{}", CliText::NoItemsOnPaid.get(lang))?;
-        return Ok(());
+        return write_staff_table(out, r, lang);
     }
     writeln!(out, "{}", CliText::BestSelling.get(lang))?;
     for i in &r.top_items {
@@ -366,5 +372,37 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
         );
         writeln!(out, "  {:<28}{:>6}  {sum:>16}", i.name, i.quantity)?;
     }
-    Ok(())
+    write_staff_table(out, r, lang)
+}
+
+/// The day close per staff member (when any link has a known member), then the audit head.
+fn write_staff_table(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::io::Result<()> {
+    if r.by_staff.iter().any(|m| m.name.is_some()) {
+        writeln!(out)?;
+        writeln!(out, "{}", CliText::ByStaff.get(lang))?;
+        for m in &r.by_staff {
+            let name = m
+                .name
+                .clone()
+                .unwrap_or_else(|| CliText::NoStaffKnown.get(lang).to_owned());
+            for c in &m.currencies {
+                let money = |d: Decimal| format_amount(d, c.currency, lang);
+                let line = CliText::StaffLine.fill(
+                    lang,
+                    &[
+                        ("created", &c.created),
+                        ("paid", &c.paid.count),
+                        ("collected", &c.collected.show(lang, money)),
+                    ],
+                );
+                writeln!(out, "  {name:<20} {:<4} {line}", c.currency)?;
+            }
+        }
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{}",
+        CliText::AuditHead.fill(lang, &[("head", &r.audit_head)])
+    )
 }

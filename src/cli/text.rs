@@ -5,6 +5,12 @@
 crate::sentences! {
     /// A sentence or label of the command line.
     pub enum CliText {
+    Issued => "Düzenlenen tutar", "Value issued";
+    Outstanding => "Ödenmesi beklenen", "Still outstanding";
+    ByStaff => "Personele göre", "By staff member";
+    NoStaffKnown => "(bilinmiyor)", "(nobody known)";
+    StaffLine => "{created} link, {paid} ödendi, tahsil edilen {collected}", "{created} links, {paid} paid, collected {collected}";
+    AuditHead => "Denetim zinciri başı: {head}", "Audit chain head: {head}";
     StaffNeedAs => "Personel tanımlı: `{command}` için --as AD verin (PIN: PAYDESK_STAFF_PIN, istem ya da stdin'in ilk satırı).", "Staff are on: give --as NAME for `{command}` (the PIN: PAYDESK_STAFF_PIN, a prompt, or the first line of stdin).";
     StaffRoleRefused => "{name} ({role}) `{command}` komutunu çalıştıramaz: bir yönetici gerekiyor.", "{name} ({role}) may not run `{command}`: it needs a manager.";
     PinPrompt => "{name} için PIN:", "PIN for {name}:";
