@@ -14,7 +14,8 @@
 //! | texts and dates | `None` |
 //!
 //! An unknown status stays readable as [`LinkStatus::Other`]. The conversion from the wire type
-//! lives at the service boundary (`service::read`); this module does no I/O.
+//! lives in `api::read`, where the service and the store both reach it; this module does no
+//! I/O.
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;

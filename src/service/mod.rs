@@ -13,7 +13,6 @@
 
 pub mod create;
 pub mod messages;
-pub mod read;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
