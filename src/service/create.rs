@@ -219,7 +219,7 @@ impl Desk {
         if let Some(id) = &row.link_id
             && let Some(stored) = self.with_store(|s| s.get_link(self.profile_name(), id))?
         {
-            return Ok(Some(Link::from(stored.link)));
+            return Ok(Some(stored.link));
         }
         match &row.order_number {
             Some(order) => self.recent_link(order, row.created_at),
@@ -236,7 +236,7 @@ impl Desk {
         let since = at - IDEMPOTENCY_RETENTION;
         Ok(self
             .with_store(|s| s.find_recent_by_order(self.profile_name(), order, since))?
-            .map(|s| Link::from(s.link)))
+            .map(|s| s.link))
     }
 
     /// The journal key of an idempotency key of link create in this profile.

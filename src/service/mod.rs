@@ -662,7 +662,7 @@ impl Desk {
     /// One link of the local history.
     pub fn history_link(&self, id: &str) -> Result<Link, DeskError> {
         self.with_store(|s| s.get_link(self.profile_name(), id))?
-            .map(|s| Link::from(s.link))
+            .map(|s| s.link)
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
 

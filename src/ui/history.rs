@@ -63,7 +63,7 @@ pub struct HistoryRow {
 impl HistoryRow {
     /// The display row of a link of history (a link cancelled here reads "Cancelled").
     pub fn of_stored(stored: &StoredLink, lang: Lang, zone: Zone) -> Self {
-        let mut row = Self::of(&Link::from(&stored.link), stored.updated_at, lang, zone);
+        let mut row = Self::of(&stored.link, stored.updated_at, lang, zone);
         row.set_cancelled(stored.cancelled_at.is_some(), lang);
         row
     }
