@@ -41,7 +41,7 @@ use crate::store::{
 #[derive(Debug, thiserror::Error)]
 pub enum CreateError {
     /// History already holds a link for this order number from the last 24 hours.
-    #[error("order {} already has link {}", .0.order_number.as_deref().unwrap_or("?"), .0.id)]
+    #[error("order {} already has link {}", .0.order_or_id(), .0.id)]
     AlreadyHasLink(Box<Link>),
     /// A creation of this order is still pending: nothing was sent again.
     #[error("the creation of {key} is still pending; nothing was sent again")]

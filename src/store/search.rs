@@ -912,7 +912,7 @@ mod tests {
                     v.as_deref()
                         .is_some_and(|v| v.to_ascii_lowercase().starts_with(&t))
                 };
-                let desc = l.link.description.as_deref().unwrap_or("").to_lowercase();
+                let desc = l.link.description_text().to_lowercase();
                 let desc_words: Vec<&str> = desc.split(' ').collect();
                 prefix(&l.link.order_number)
                     || prefix(&l.link.reference_number)

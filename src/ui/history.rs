@@ -90,15 +90,15 @@ impl HistoryRow {
                 .created
                 .map(|at| local_time(at, zone))
                 .unwrap_or_default(),
-            order: link.order_number.clone().unwrap_or_default(),
-            reference: link.reference_number.clone().unwrap_or_default(),
+            order: link.order_text().to_owned(),
+            reference: link.reference_text().to_owned(),
             amount: link
                 .amount
                 .map(|a| format_amount(a, link.currency, lang))
                 .unwrap_or_default(),
             status_text: status_with_payment(&status, false, partly_paid, lang),
             status,
-            description: link.description.clone().unwrap_or_default(),
+            description: link.description_text().to_owned(),
             cancelled: false,
             partly_paid,
             known_at,
