@@ -94,6 +94,11 @@ impl Link {
         self.description.as_deref().unwrap_or_default()
     }
 
+    /// The payer's e-mail, or an empty text when the server sent none.
+    pub fn email_text(&self) -> &str {
+        self.email.as_deref().unwrap_or_default()
+    }
+
     /// The order number, else the link's id: how lists and slips name a link.
     pub fn order_or_id(&self) -> &str {
         self.order_number.as_deref().unwrap_or(&self.id)
@@ -168,13 +173,15 @@ mod tests {
                 l.order_text().to_owned(),
                 l.reference_text().to_owned(),
                 l.description_text().to_owned(),
+                l.email_text().to_owned(),
             ]
         };
-        assert_eq!(texts(&l), ["", "", ""]);
+        assert_eq!(texts(&l), ["", "", "", ""]);
         l.order_number = Some("A-7".into());
         l.reference_number = Some("R7".into());
         l.description = Some("Kazak".into());
-        assert_eq!(texts(&l), ["A-7", "R7", "Kazak"]);
+        l.email = Some("a@b.c".into());
+        assert_eq!(texts(&l), ["A-7", "R7", "Kazak", "a@b.c"]);
     }
 
     #[test]
