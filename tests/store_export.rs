@@ -147,3 +147,48 @@ fn link_list_csv_writes_an_inert_private_file() {
     #[cfg(unix)]
     assert_eq!(mode(&path), 0o600);
 }
+
+/// The export writes the read model's values (docs/design.md §4): what the server never sent
+/// reads as History shows it (a status, a currency, the flags), and an unknown amount, text or
+/// time stays an empty cell.
+#[test]
+fn a_field_the_server_never_sent_is_written_as_the_desk_reads_it() {
+    let mut store = Store::open_in_memory().expect("a store");
+    let bare: PaymentLink =
+        serde_json::from_value(serde_json::json!({"id": "lnk_bare"})).expect("a link answer");
+    store
+        .upsert_link("shop", &bare, t_stored())
+        .expect("stored");
+    let mut out = Vec::new();
+    store
+        .export_links_csv(
+            "shop",
+            &LinkQuery::default(),
+            None,
+            Zone::hours(3),
+            &mut out,
+        )
+        .expect("exported");
+    let rows = rows_of(std::str::from_utf8(&out).expect("UTF-8"));
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(field(row, "id"), "lnk_bare");
+    assert_eq!(field(row, "status"), "PENDING");
+    assert_eq!(field(row, "currency"), "TRY");
+    assert_eq!(field(row, "allowPartialPayment"), "false");
+    assert_eq!(field(row, "enableInstallment"), "false");
+    for unknown in [
+        "amount",
+        "paidAmount",
+        "remainingAmount",
+        "orderNumber",
+        "description",
+        "email",
+        "expiryDate",
+        "expiryDateLocal",
+        "createdDate",
+        "cancelledAt",
+    ] {
+        assert_eq!(field(row, unknown), "", "{unknown}");
+    }
+}

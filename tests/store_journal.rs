@@ -275,7 +275,7 @@ fn completing_stores_the_link_and_the_outcome_together() {
     assert_eq!(row.link_id.as_deref(), Some("lnk_9"));
     let stored = store.get_link(PROFILE, "lnk_9").unwrap().unwrap();
     assert_eq!(stored.link.amount, Some(Decimal::new(125_050, 2)));
-    assert_eq!(stored.link.status, Some(LinkStatus::Pending));
+    assert_eq!(stored.link.status, LinkStatus::Pending);
     assert_eq!(stored.created_at, done_at);
     // A retry of the same order now shows the link instead of sending.
     let again = store

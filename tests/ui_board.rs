@@ -182,9 +182,9 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
         .iter()
         .map(|l| (l.link.id.clone(), l.link.status.clone()))
         .collect();
-    assert_eq!(status[&links[0].id], Some(LinkStatus::Completed));
-    assert_eq!(status[&links[2].id], Some(LinkStatus::Completed));
-    assert_eq!(status[&links[1].id], Some(LinkStatus::Pending));
+    assert_eq!(status[&links[0].id], LinkStatus::Completed);
+    assert_eq!(status[&links[2].id], LinkStatus::Completed);
+    assert_eq!(status[&links[1].id], LinkStatus::Pending);
 
     // Later answers about paid links alert no more. The refresh has one request out at a
     // time: once it asks about the open link, every answer before is in; two such rounds.

@@ -4,7 +4,6 @@
 use super::logic::Msg;
 use super::{App, View};
 use crate::board::Next;
-use crate::domain::Link;
 use crate::service::DeskError;
 use crate::store::StoredLink;
 use crate::ui::BoardCommand;
@@ -45,10 +44,9 @@ impl App {
         }
         match result {
             Ok(rows) => {
-                let alerts = self.refresher.sync_board(
-                    rows.iter().map(|s| (Link::from(&s.link), s.updated_at)),
-                    now,
-                );
+                let alerts = self
+                    .refresher
+                    .sync_board(rows.iter().map(|s| (s.link.clone(), s.updated_at)), now);
                 self.views.board.set_rows(&profile, rows, now);
                 for alert in alerts {
                     self.alert(&alert);

@@ -168,7 +168,7 @@ impl App {
                 }
             },
             HistoryResult::Link { result: Ok(stored) } => {
-                self.show_link(Link::from(stored.link), Origin::History);
+                self.show_link(stored.link, Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
                 if let Some(shown) = &mut self.views.shown {
                     shown.cancelled = stored.cancelled_at.is_some();

@@ -87,7 +87,7 @@ impl App {
                 self.views.pending.note = Some(match &result {
                     Ok(link) => {
                         self.views.history.invalidate();
-                        let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
+                        let order = link.order_or_id();
                         Note::Done(format!("{order}: {}", UiText::StateCompleted.get(lang)))
                     }
                     Err(e) => Note::Failed(e.problem(lang)),
@@ -173,7 +173,7 @@ impl App {
             if let Ok(link) = &outcome {
                 self.link_made(link);
                 self.views.history.invalidate();
-                let order = link.order_number.clone().unwrap_or_else(|| link.id.clone());
+                let order = link.order_or_id();
                 self.views.pending.note = Some(Note::Done(format!(
                     "{order}: {}",
                     UiText::StateCompleted.get(lang)

@@ -157,7 +157,7 @@ fn alert_for(before: &Known, link: &Link) -> Option<Alert> {
         after.paid - before.paid
     } else {
         // A server that says COMPLETED without a paid amount: the rest of the amount came.
-        link.amount.unwrap_or_default() - before.paid
+        link.amount_or_zero() - before.paid
     };
     Some(Alert {
         kind,

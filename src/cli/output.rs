@@ -151,7 +151,7 @@ pub(super) fn link_line(l: &Link, lang: Lang) -> String {
     format!(
         "{}\t{}\t{}\t{}\t{}",
         l.id,
-        l.order_number.as_deref().unwrap_or_default(),
+        l.order_text(),
         amount,
         l.status.as_str(),
         l.created.map(format_time).unwrap_or_default()

@@ -29,7 +29,7 @@ use crate::domain::installment::InstallmentDraft;
 use crate::domain::items::ItemDraft;
 use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
-use crate::domain::{Actor, Currency, Link, LinkStatus};
+use crate::domain::{Actor, Currency, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
@@ -283,12 +283,16 @@ impl Ctx {
                     return export_csv(&desk, &query, range, &path, self.zone, lang);
                 }
                 let page = desk.history_in(&query, range).map_err(from_desk(lang))?;
-                let links: Vec<&PaymentLink> = page.links.iter().map(|s| &s.link).collect();
                 if json {
+                    let links: Vec<PaymentLink> = page
+                        .links
+                        .iter()
+                        .map(|s| PaymentLink::from(&s.link))
+                        .collect();
                     return print_json(&links);
                 }
-                for l in links {
-                    println!("{}", link_line(&Link::from(l), lang));
+                for s in &page.links {
+                    println!("{}", link_line(&s.link, lang));
                 }
                 Ok(())
             }

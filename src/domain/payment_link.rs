@@ -8,13 +8,14 @@
 //! |---|---|
 //! | status | [`LinkStatus::Pending`]: a link the server has not finished with |
 //! | currency | [`Currency::default`] (TRY), the spec's default currency |
-//! | amount, remaining | `None`: there is nothing to show |
+//! | amount, remaining | `None`: nothing to show ([`Link::amount_or_zero`] reads zero) |
 //! | paid | `None` as said; [`Link::paid_so_far`] reads it as zero |
 //! | partial payment, installments | `false`: not enabled |
-//! | texts and dates | `None` |
+//! | texts and dates | `None` (the `*_text` readers give an empty text) |
 //!
 //! An unknown status stays readable as [`LinkStatus::Other`]. The conversion from the wire type
-//! lives at the service boundary (`service::read`); this module does no I/O.
+//! lives in `api::read`, where the service and the store both reach it; this module does no
+//! I/O.
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -70,6 +71,32 @@ impl Link {
     /// The amount collected so far: zero when the server did not say.
     pub fn paid_so_far(&self) -> Decimal {
         self.paid.unwrap_or_default()
+    }
+
+    /// The amount asked: zero when the server did not say (what is left to pay of a link
+    /// whose amount is unknown).
+    pub fn amount_or_zero(&self) -> Decimal {
+        self.amount.unwrap_or_default()
+    }
+
+    /// The order number, or an empty text when the server sent none (a list's column).
+    pub fn order_text(&self) -> &str {
+        self.order_number.as_deref().unwrap_or_default()
+    }
+
+    /// The reference number, or an empty text when the server sent none.
+    pub fn reference_text(&self) -> &str {
+        self.reference_number.as_deref().unwrap_or_default()
+    }
+
+    /// The description, or an empty text when the server sent none.
+    pub fn description_text(&self) -> &str {
+        self.description.as_deref().unwrap_or_default()
+    }
+
+    /// The payer's e-mail, or an empty text when the server sent none.
+    pub fn email_text(&self) -> &str {
+        self.email.as_deref().unwrap_or_default()
     }
 
     /// The order number, else the link's id: how lists and slips name a link.
@@ -128,6 +155,33 @@ mod tests {
         assert_eq!(l.paid_so_far(), Decimal::ZERO);
         l.paid = Some(Decimal::new(1234, 2));
         assert_eq!(l.paid_so_far(), Decimal::new(1234, 2));
+    }
+
+    #[test]
+    fn an_unknown_amount_reads_as_zero_and_a_said_one_is_kept() {
+        let mut l = bare();
+        assert_eq!(l.amount_or_zero(), Decimal::ZERO);
+        l.amount = Some(Decimal::new(45000, 2));
+        assert_eq!(l.amount_or_zero(), Decimal::new(45000, 2));
+    }
+
+    #[test]
+    fn unknown_texts_read_empty_and_said_ones_are_kept() {
+        let mut l = bare();
+        let texts = |l: &Link| {
+            [
+                l.order_text().to_owned(),
+                l.reference_text().to_owned(),
+                l.description_text().to_owned(),
+                l.email_text().to_owned(),
+            ]
+        };
+        assert_eq!(texts(&l), ["", "", "", ""]);
+        l.order_number = Some("A-7".into());
+        l.reference_number = Some("R7".into());
+        l.description = Some("Kazak".into());
+        l.email = Some("a@b.c".into());
+        assert_eq!(texts(&l), ["A-7", "R7", "Kazak", "a@b.c"]);
     }
 
     #[test]

@@ -41,7 +41,7 @@ use crate::store::{
 #[derive(Debug, thiserror::Error)]
 pub enum CreateError {
     /// History already holds a link for this order number from the last 24 hours.
-    #[error("order {} already has link {}", .0.order_number.as_deref().unwrap_or("?"), .0.id)]
+    #[error("order {} already has link {}", .0.order_or_id(), .0.id)]
     AlreadyHasLink(Box<Link>),
     /// A creation of this order is still pending: nothing was sent again.
     #[error("the creation of {key} is still pending; nothing was sent again")]
@@ -220,7 +220,7 @@ impl Desk {
         if let Some(id) = &row.link_id
             && let Some(stored) = self.with_store(|s| s.get_link(self.profile_name(), id))?
         {
-            return Ok(Some(Link::from(stored.link)));
+            return Ok(Some(stored.link));
         }
         match &row.order_number {
             Some(order) => self.recent_link(order, row.created_at),
@@ -237,7 +237,7 @@ impl Desk {
         let since = at - IDEMPOTENCY_RETENTION;
         Ok(self
             .with_store(|s| s.find_recent_by_order(self.profile_name(), order, since))?
-            .map(|s| Link::from(s.link)))
+            .map(|s| s.link))
     }
 
     /// The journal key of an idempotency key of link create in this profile.

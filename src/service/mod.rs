@@ -13,7 +13,6 @@
 
 pub mod create;
 pub mod messages;
-pub mod read;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -566,7 +565,7 @@ impl Desk {
         let stored = self
             .with_store(|s| s.get_link(self.profile_name(), id))?
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))?;
-        let link = Link::from(stored.link);
+        let link = stored.link;
         Ok(Ownership {
             began_by: stored.staff,
             nothing_paid: link.paid_so_far().is_zero(),
@@ -776,7 +775,7 @@ impl Desk {
     /// One link of the local history.
     pub fn history_link(&self, id: &str) -> Result<Link, DeskError> {
         self.with_store(|s| s.get_link(self.profile_name(), id))?
-            .map(|s| Link::from(s.link))
+            .map(|s| s.link)
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
 

@@ -2,9 +2,12 @@
 //!
 //! The file is UTF-8 (no byte-order mark) with a header row of the API's field names; the
 //! `csv` crate quotes a field holding a comma, a quote or a line break. Amounts are the exact
-//! decimals with a dot (`1250.50`); booleans are `true` / `false`; a missing value is an empty
-//! field. Every time is written twice: ISO-8601 UTC (`2026-11-21T14:05:00Z`) and, in the next
-//! column (`…Local`), the same moment in the given zone with its offset
+//! decimals with a dot (`1250.50`); booleans are `true` / `false`. The values are the read
+//! model's (`domain::Link`, docs/design.md §4), as History, its totals and `link list --json`
+//! show them: a status, currency or flag the server never sent is written as the desk reads it
+//! (`PENDING`, `TRY`, `false`); an unknown amount, text or time is an empty field. Every time
+//! is written twice: ISO-8601 UTC (`2026-11-21T14:05:00Z`) and, in the next column
+//! (`…Local`), the same moment in the given zone with its offset
 //! (`2026-11-21T17:05:00+03:00`). After the link's own fields come two of this install's:
 //! `storedAt` (when it was first stored here, what the date filter selects on) and
 //! `cancelledAt` (a cancel made through paydesk; the server reports it EXPIRED).
@@ -106,7 +109,6 @@ impl<W: Write> LinkCsvWriter<W> {
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         let number =
             |v: Option<rust_decimal::Decimal>| v.map(|d| d.to_string()).unwrap_or_default();
-        let flag = |v: Option<bool>| v.map(|b| b.to_string()).unwrap_or_default();
         let utc = |t: Option<DateTime<Utc>>| t.map(format_time).unwrap_or_default();
         let local = |t: Option<DateTime<Utc>>| {
             t.map(|t| {
@@ -124,28 +126,23 @@ impl<W: Write> LinkCsvWriter<W> {
             text(&l.payment_url),
             text(&l.transaction_ref),
             number(l.amount),
-            number(l.paid_amount),
-            number(l.remaining_amount),
-            l.currency
-                .map(|c| c.as_str().to_owned())
-                .unwrap_or_default(),
-            l.status
-                .as_ref()
-                .map(|s| s.as_str().to_owned())
-                .unwrap_or_default(),
+            number(l.paid),
+            number(l.remaining),
+            l.currency.as_str().to_owned(),
+            l.status.as_str().to_owned(),
             text(&l.description),
-            flag(l.allow_partial_payment),
-            flag(l.enable_installment),
+            l.allow_partial_payment.to_string(),
+            l.enable_installment.to_string(),
             text(&l.available_installments),
             text(&l.email),
             text(&l.phone_country_code),
             text(&l.phone_number),
-            utc(l.expiry_date),
-            local(l.expiry_date),
-            utc(l.completed_date),
-            local(l.completed_date),
-            utc(l.created_date),
-            local(l.created_date),
+            utc(l.expiry),
+            local(l.expiry),
+            utc(l.completed),
+            local(l.completed),
+            utc(l.created),
+            local(l.created),
             utc(stored_at),
             local(stored_at),
             utc(stored.cancelled_at),

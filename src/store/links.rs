@@ -1,6 +1,11 @@
 //! Link history's writes and rows: every link this install created or looked up, with every
 //! response field, stored once per id (an upsert that keeps the kept report totals in step,
 //! see `tallies`), read back as [`StoredLink`]. Searching, paging and totals are in `search`.
+//!
+//! Writes take the server's answer (`PaymentLink`) and keep its fields as received, a field
+//! left out keeping what history had. Reads give the read model: a row is decoded into the
+//! answer it holds and read through the one conversion (`api::read`), so a stored link is the
+//! same [`Link`] the service returns for a fresh answer.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{Connection, TransactionBehavior, params};
@@ -13,7 +18,7 @@ use super::{
 };
 use crate::api::wire::{PaymentLink, format_time, parse_time};
 use crate::clock::Zone;
-use crate::domain::{Currency, LinkStatus};
+use crate::domain::{Currency, Link, LinkStatus};
 
 /// A bulk insert at least this large merges the full-text index afterwards.
 const OPTIMIZE_AFTER: usize = 10_000;
@@ -23,8 +28,8 @@ const OPTIMIZE_AFTER: usize = 10_000;
 pub struct StoredLink {
     /// The profile it belongs to.
     pub profile: String,
-    /// Every response field, as last received.
-    pub link: PaymentLink,
+    /// The link as the desk reads it, from every response field history holds.
+    pub link: Link,
     /// When this install first stored it (the history's order).
     pub created_at: DateTime<Utc>,
     /// When it was last refreshed.
@@ -135,35 +140,9 @@ fn read_time(text: Option<String>) -> Result<Option<DateTime<Utc>>, StoreError> 
 }
 
 pub(super) fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError> {
-    let currency: Option<String> = r.get(col!(LINK, "currency"))?;
-    let status: Option<String> = r.get(col!(LINK, "status"))?;
     Ok(StoredLink {
         profile: r.get(col!(LINK, "profile"))?,
-        link: PaymentLink {
-            id: r.get(col!(LINK, "id"))?,
-            reference_number: r.get(col!(LINK, "reference_number"))?,
-            order_number: r.get(col!(LINK, "order_number"))?,
-            payment_url: r.get(col!(LINK, "payment_url"))?,
-            transaction_ref: r.get(col!(LINK, "transaction_ref"))?,
-            amount: parse_decimal_opt(r.get(col!(LINK, "amount"))?, "link amount")?,
-            paid_amount: parse_decimal_opt(r.get(col!(LINK, "paid_amount"))?, "link paid amount")?,
-            remaining_amount: parse_decimal_opt(
-                r.get(col!(LINK, "remaining_amount"))?,
-                "link remaining amount",
-            )?,
-            currency: currency.as_deref().map(read_currency).transpose()?,
-            status: status.map(|s| LinkStatus::from_wire(&s)),
-            description: r.get(col!(LINK, "description"))?,
-            allow_partial_payment: r.get(col!(LINK, "allow_partial_payment"))?,
-            enable_installment: r.get(col!(LINK, "enable_installment"))?,
-            available_installments: r.get(col!(LINK, "available_installments"))?,
-            email: r.get(col!(LINK, "email"))?,
-            phone_country_code: r.get(col!(LINK, "phone_country_code"))?,
-            phone_number: r.get(col!(LINK, "phone_number"))?,
-            expiry_date: read_time(r.get(col!(LINK, "expiry_date"))?)?,
-            completed_date: read_time(r.get(col!(LINK, "completed_date"))?)?,
-            created_date: read_time(r.get(col!(LINK, "created_date"))?)?,
-        },
+        link: Link::from(read_answer(r)?),
         created_at: from_millis(r.get(col!(LINK, "created_at"))?)?,
         updated_at: from_millis(r.get(col!(LINK, "updated_at"))?)?,
         cancelled_at: r
@@ -171,6 +150,38 @@ pub(super) fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError>
             .map(from_millis)
             .transpose()?,
         staff: r.get(col!(LINK, "staff"))?,
+    })
+}
+
+/// The answer a row holds: the response fields as received (merged over the answers stored),
+/// a field no answer had still missing.
+fn read_answer(r: &rusqlite::Row<'_>) -> Result<PaymentLink, StoreError> {
+    let currency: Option<String> = r.get(col!(LINK, "currency"))?;
+    let status: Option<String> = r.get(col!(LINK, "status"))?;
+    Ok(PaymentLink {
+        id: r.get(col!(LINK, "id"))?,
+        reference_number: r.get(col!(LINK, "reference_number"))?,
+        order_number: r.get(col!(LINK, "order_number"))?,
+        payment_url: r.get(col!(LINK, "payment_url"))?,
+        transaction_ref: r.get(col!(LINK, "transaction_ref"))?,
+        amount: parse_decimal_opt(r.get(col!(LINK, "amount"))?, "link amount")?,
+        paid_amount: parse_decimal_opt(r.get(col!(LINK, "paid_amount"))?, "link paid amount")?,
+        remaining_amount: parse_decimal_opt(
+            r.get(col!(LINK, "remaining_amount"))?,
+            "link remaining amount",
+        )?,
+        currency: currency.as_deref().map(read_currency).transpose()?,
+        status: status.map(|s| LinkStatus::from_wire(&s)),
+        description: r.get(col!(LINK, "description"))?,
+        allow_partial_payment: r.get(col!(LINK, "allow_partial_payment"))?,
+        enable_installment: r.get(col!(LINK, "enable_installment"))?,
+        available_installments: r.get(col!(LINK, "available_installments"))?,
+        email: r.get(col!(LINK, "email"))?,
+        phone_country_code: r.get(col!(LINK, "phone_country_code"))?,
+        phone_number: r.get(col!(LINK, "phone_number"))?,
+        expiry_date: read_time(r.get(col!(LINK, "expiry_date"))?)?,
+        completed_date: read_time(r.get(col!(LINK, "completed_date"))?)?,
+        created_date: read_time(r.get(col!(LINK, "created_date"))?)?,
     })
 }
 

@@ -456,7 +456,7 @@ impl Store {
         if q.text.as_deref().and_then(TextFilter::new).is_some() {
             self.for_each_link(profile, q, range, |s| {
                 let l = &s.link;
-                totals.add(l.currency, l.amount, l.paid_amount);
+                totals.add(Some(l.currency), l.amount, l.paid);
                 Ok::<_, StoreError>(())
             })?;
             return Ok(totals);
@@ -906,13 +906,13 @@ mod tests {
             .map(str::to_owned)
             .collect();
         all.into_iter()
-            .filter(|l| status.is_none_or(|s| l.link.status.as_ref() == Some(s)))
+            .filter(|l| status.is_none_or(|s| &l.link.status == s))
             .filter(|l| {
                 let prefix = |v: &Option<String>| {
                     v.as_deref()
                         .is_some_and(|v| v.to_ascii_lowercase().starts_with(&t))
                 };
-                let desc = l.link.description.as_deref().unwrap_or("").to_lowercase();
+                let desc = l.link.description_text().to_lowercase();
                 let desc_words: Vec<&str> = desc.split(' ').collect();
                 prefix(&l.link.order_number)
                     || prefix(&l.link.reference_number)
@@ -1045,9 +1045,7 @@ mod tests {
             assert!(page.links.iter().all(|l| {
                 l.created_at >= range.from
                     && l.created_at < range.to
-                    && status
-                        .as_ref()
-                        .is_none_or(|s| l.link.status.as_ref() == Some(s))
+                    && status.as_ref().is_none_or(|s| &l.link.status == s)
             }));
         }
     }

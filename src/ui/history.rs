@@ -63,7 +63,7 @@ pub struct HistoryRow {
 impl HistoryRow {
     /// The display row of a link of history (a link cancelled here reads "Cancelled").
     pub fn of_stored(stored: &StoredLink, lang: Lang, zone: Zone) -> Self {
-        let mut row = Self::of(&Link::from(&stored.link), stored.updated_at, lang, zone);
+        let mut row = Self::of(&stored.link, stored.updated_at, lang, zone);
         row.set_cancelled(stored.cancelled_at.is_some(), lang);
         row
     }
@@ -90,15 +90,15 @@ impl HistoryRow {
                 .created
                 .map(|at| local_time(at, zone))
                 .unwrap_or_default(),
-            order: link.order_number.clone().unwrap_or_default(),
-            reference: link.reference_number.clone().unwrap_or_default(),
+            order: link.order_text().to_owned(),
+            reference: link.reference_text().to_owned(),
             amount: link
                 .amount
                 .map(|a| format_amount(a, link.currency, lang))
                 .unwrap_or_default(),
             status_text: status_with_payment(&status, false, partly_paid, lang),
             status,
-            description: link.description.clone().unwrap_or_default(),
+            description: link.description_text().to_owned(),
             cancelled: false,
             partly_paid,
             known_at,

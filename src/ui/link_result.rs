@@ -441,11 +441,11 @@ pub fn status_text(status: &LinkStatus, cancelled: bool, lang: Lang) -> String {
 
 /// A `mailto:` URL carrying the payment URL (to the payer's e-mail when the link has one).
 pub fn mailto(link: &Link, lang: Lang) -> String {
-    let to = link.email.clone().unwrap_or_default();
+    let to = link.email_text();
     let body = format!("{} {}", UiText::ShareBody.get(lang), link.url());
     format!(
         "mailto:{}?subject={}&body={}",
-        percent(&to),
+        percent(to),
         percent(UiText::ShareSubject.get(lang)),
         percent(&body)
     )

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use paydesk::api::wire::PaymentLink;
 use paydesk::clock::SystemClock;
+use paydesk::domain::Link;
 use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
 use paydesk::secrets::{MemoryStore, SecretStore};
 use paydesk::service::{Desk, Services};
@@ -82,8 +82,8 @@ pub fn create_row(services: &Services, order: &str) -> Option<JournalRow> {
 }
 
 /// Every link of the profile in the local history, by order number.
-pub fn history_orders(desk: &Desk) -> HashMap<String, Vec<PaymentLink>> {
-    let mut by_order: HashMap<String, Vec<PaymentLink>> = HashMap::new();
+pub fn history_orders(desk: &Desk) -> HashMap<String, Vec<Link>> {
+    let mut by_order: HashMap<String, Vec<Link>> = HashMap::new();
     let mut before = None;
     loop {
         let page = desk

@@ -134,9 +134,9 @@ impl BoardView {
         let today = board::local_day_start(now, self.zone);
         self.rows = links
             .into_iter()
-            .filter(|s| s.created_at >= today || s.link.expiry_date.is_none_or(|e| e > now))
+            .filter(|s| s.created_at >= today || s.link.expiry.is_none_or(|e| e > now))
             .map(|s| BoardRow {
-                link: Link::from(s.link),
+                link: s.link,
                 created_at: s.created_at,
                 cancelled: s.cancelled_at.is_some(),
             })

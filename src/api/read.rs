@@ -1,5 +1,9 @@
 //! The read model's boundary: the one place a server's `PaymentLink` (every field optional)
 //! becomes the desk's [`Link`], with what is unknown decided as `domain::payment_link` says.
+//!
+//! It sits in `api`, below both `store` and `service`, so a fresh answer (the service) and a
+//! row of history (the store keeps the answer's fields as received) become a `Link` through
+//! this same code. `domain` cannot hold it: `api` depends on `domain`, never the reverse.
 
 use crate::api::wire::PaymentLink;
 use crate::domain::{Link, LinkStatus};
