@@ -349,4 +349,80 @@ fn the_day_close_names_each_clerks_links_and_the_audit_head() {
         "a later sign-in moved the head"
     );
     ok(&cli.run(&["audit", "verify", "--head", &head]));
+    // The list and its CSV name each link's clerk.
+    let list = cli.run_with(
+        &[
+            "--profile",
+            "shop",
+            "link",
+            "list",
+            "--json",
+            "--as",
+            "Ayşe",
+        ],
+        None,
+        &as_pin("1234"),
+    );
+    ok(&list);
+    let staff: Vec<(String, String)> = list
+        .json()
+        .as_array()
+        .expect("links")
+        .iter()
+        .map(|l| {
+            (
+                l["orderNumber"].as_str().unwrap_or("").to_owned(),
+                l["staff"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        staff,
+        [
+            ("PD-M2".to_owned(), "Mehmet".to_owned()),
+            ("PD-A2".to_owned(), "Ayşe".to_owned())
+        ]
+    );
+    assert!(
+        list.json()[0]["amount"].is_number(),
+        "amounts stay JSON numbers"
+    );
+    let csv_path = cli.data_dir().join("links.csv");
+    let csv_arg = csv_path.to_str().expect("a UTF-8 path");
+    refused(
+        &cli.run_with(
+            &[
+                "--profile",
+                "shop",
+                "link",
+                "list",
+                "--csv",
+                csv_arg,
+                "--as",
+                "Ayşe",
+            ],
+            None,
+            &as_pin("1234"),
+        ),
+        "may not run `link list --csv`",
+    );
+    ok(&cli.run_with(
+        &[
+            "--profile",
+            "shop",
+            "link",
+            "list",
+            "--csv",
+            csv_arg,
+            "--as",
+            "Zeynep",
+        ],
+        None,
+        &as_pin("9999"),
+    ));
+    let csv = std::fs::read_to_string(&csv_path).expect("the CSV");
+    let mut lines = csv.lines();
+    assert!(lines.next().expect("a header").ends_with(",staff"));
+    let last_cells: Vec<&str> = lines.map(|l| l.rsplit(',').next().unwrap_or("")).collect();
+    assert_eq!(last_cells, ["Mehmet", "Ayşe"]);
 }

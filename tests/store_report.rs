@@ -679,6 +679,7 @@ fn expected_row(s: &Seed) -> Vec<String> {
         local(Some(s.created)),
         utc(s.cancelled),
         local(s.cancelled),
+        staff_of(s).unwrap_or_default().to_owned(),
     ]
 }
 

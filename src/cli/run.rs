@@ -284,10 +284,20 @@ impl Ctx {
                 }
                 let page = desk.history_in(&query, range).map_err(from_desk(lang))?;
                 if json {
-                    let links: Vec<PaymentLink> = page
+                    /// A listed link: its fields, and the member who began it.
+                    #[derive(serde::Serialize)]
+                    struct Listed<'a> {
+                        #[serde(flatten)]
+                        link: PaymentLink,
+                        staff: Option<&'a str>,
+                    }
+                    let links: Vec<Listed<'_>> = page
                         .links
                         .iter()
-                        .map(|s| PaymentLink::from(&s.link))
+                        .map(|s| Listed {
+                            link: PaymentLink::from(&s.link),
+                            staff: s.staff.as_deref(),
+                        })
                         .collect();
                     return print_json(&links);
                 }

@@ -8,9 +8,10 @@
 //! (`PENDING`, `TRY`, `false`); an unknown amount, text or time is an empty field. Every time
 //! is written twice: ISO-8601 UTC (`2026-11-21T14:05:00Z`) and, in the next column
 //! (`…Local`), the same moment in the given zone with its offset
-//! (`2026-11-21T17:05:00+03:00`). After the link's own fields come two of this install's:
-//! `storedAt` (when it was first stored here, what the date filter selects on) and
-//! `cancelledAt` (a cancel made through paydesk; the server reports it EXPIRED).
+//! (`2026-11-21T17:05:00+03:00`). After the link's own fields come three of this install's:
+//! `storedAt` (when it was first stored here, what the date filter selects on),
+//! `cancelledAt` (a cancel made through paydesk; the server reports it EXPIRED) and `staff`
+//! (the member who began it; empty when unknown).
 //!
 //! A cell of text that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written
 //! with a single quote before it (the OWASP rule against CSV injection): a spreadsheet would
@@ -33,7 +34,7 @@ use crate::api::wire::format_time;
 use crate::clock::Zone;
 
 /// The header row.
-pub const LINK_CSV_HEADER: [&str; 27] = [
+pub const LINK_CSV_HEADER: [&str; 28] = [
     "id",
     "referenceNumber",
     "orderNumber",
@@ -61,6 +62,7 @@ pub const LINK_CSV_HEADER: [&str; 27] = [
     "storedAtLocal",
     "cancelledAt",
     "cancelledAtLocal",
+    "staff",
 ];
 
 /// Writes links as CSV rows under [`LINK_CSV_HEADER`].
@@ -147,6 +149,7 @@ impl<W: Write> LinkCsvWriter<W> {
             local(stored_at),
             utc(stored.cancelled_at),
             local(stored.cancelled_at),
+            stored.staff.clone().unwrap_or_default(),
         ];
         for (i, cell) in row.iter_mut().enumerate() {
             if !AMOUNT_COLUMNS.contains(&i) && cell.starts_with(FORMULA_STARTS) {
