@@ -150,6 +150,7 @@ fn search_matches_the_oracle_for_every_filter_shape() {
             status: status.clone(),
             limit,
             before: None,
+            staff: None,
         };
         // Follow every page of small results, the first three of large ones.
         let (got, pages) = page_ids(&q, if want.len() <= 300 { usize::MAX } else { 3 });

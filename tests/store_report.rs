@@ -793,7 +793,7 @@ fn history_totals_match_the_seed_for_each_filter_shape() {
     let seeds = seeds();
     let store = store_with(&seeds);
     let range = TimeRange::days(day("2026-11-20"), day("2026-11-21"), zone());
-    let cases: [(LinkQuery, Option<TimeRange>, Keep); 4] = [
+    let cases: [(LinkQuery, Option<TimeRange>, Keep); 6] = [
         (LinkQuery::default(), None, Box::new(|_| true)),
         (
             LinkQuery::default(),
@@ -818,8 +818,52 @@ fn history_totals_match_the_seed_for_each_filter_shape() {
             None,
             Box::new(|s| s.id.starts_with("lnk_01")),
         ),
+        // History's staff filter, alone and with a status.
+        (
+            LinkQuery {
+                staff: Some("Ayşe".into()),
+                ..LinkQuery::default()
+            },
+            Some(range),
+            Box::new(move |s| {
+                staff_of(s) == Some("Ayşe") && s.created >= range.from && s.created < range.to
+            }),
+        ),
+        (
+            LinkQuery {
+                staff: Some("Mehmet".into()),
+                status: Some(LinkStatus::Completed),
+                ..LinkQuery::default()
+            },
+            None,
+            Box::new(|s| staff_of(s) == Some("Mehmet") && s.status == LinkStatus::Completed),
+        ),
     ];
     for (q, range, keep) in cases {
+        // The page lists exactly the kept links, newest first.
+        let page = store
+            .search_links_in(
+                SHOP,
+                &LinkQuery {
+                    limit: 500,
+                    ..q.clone()
+                },
+                range,
+            )
+            .unwrap();
+        let listed: Vec<&str> = page.links.iter().map(|l| l.link.id.as_str()).collect();
+        let kept: Vec<&str> = by_newest(
+            seeds
+                .iter()
+                .filter(|s| s.profile == SHOP && keep(s))
+                .collect(),
+        )
+        .into_iter()
+        .map(|s| s.id.as_str())
+        .collect();
+        if q.text.is_none() {
+            assert_eq!(listed, kept, "{q:?}");
+        }
         let totals = store.link_totals(SHOP, &q, range).unwrap();
         let mut want: Vec<(Currency, usize, Decimal, Decimal)> = Vec::new();
         for s in seeds.iter().filter(|s| s.profile == SHOP && keep(s)) {

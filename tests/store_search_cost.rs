@@ -85,6 +85,21 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
             }
         }
     }
+    // History's staff filter walks the staff-and-time index, alone or with a date range.
+    for range in ranges {
+        let q = LinkQuery {
+            staff: Some("Ayşe".into()),
+            ..LinkQuery::default()
+        };
+        let first = store.search_links_in(PROFILE, &q, range).unwrap();
+        assert!(first.links.iter().all(|l| l.staff.as_deref() == Some("Ayşe")));
+        check(
+            &format!("staff filter (range {})", range.is_some()),
+            store.last_query_cost(),
+            first.links.len(),
+        );
+        assert_eq!(store.last_query_cost().sorts, 0, "no sort of the matches");
+    }
     // The board at the end of the history: today's links and the week's pending ones, 500 at
     // most (a busy day holds 2,880).
     let now = synthetic_link(LINKS - 1).1;

@@ -237,6 +237,7 @@ fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeR
         status: filter.status.clone(),
         limit: PAGE,
         before: None,
+        staff: None,
     };
     (query, TimeRange::between(filter.from, filter.to, zone))
 }

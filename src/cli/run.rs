@@ -277,6 +277,7 @@ impl Ctx {
                     status,
                     limit,
                     before: None,
+                    staff: None,
                 };
                 let range = TimeRange::between(from, to, self.zone);
                 if let Some(path) = csv {

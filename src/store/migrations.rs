@@ -333,7 +333,7 @@ CREATE TABLE staff (
 
 ALTER TABLE journal ADD COLUMN began_by TEXT;
 ALTER TABLE links ADD COLUMN staff TEXT;
-CREATE INDEX links_by_staff ON links (profile, staff, created_at);
+CREATE INDEX links_by_staff ON links (profile, staff, created_at, id);
 
 CREATE TABLE audit (
     seq         INTEGER PRIMARY KEY,

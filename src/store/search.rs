@@ -71,6 +71,8 @@ pub struct LinkQuery {
     pub limit: usize,
     /// Start after this link (from the previous page's `next`).
     pub before: Option<LinkCursor>,
+    /// Only links this staff member began.
+    pub staff: Option<String>,
 }
 
 /// One page of history, newest first.
@@ -290,6 +292,9 @@ fn push_common(sql: &mut Sql, t: &str, scope: &Scope<'_>, q: &LinkQuery) {
         sql.push(&format!(" AND {t}.status = "))
             .arg(status.as_str().to_owned());
     }
+    if let Some(staff) = &q.staff {
+        sql.push(&format!(" AND {t}.staff = ")).arg(staff.clone());
+    }
     if let Some(c) = &q.before {
         sql.push(&format!(" AND ({t}.created_at, {t}.id) < ("))
             .arg(to_millis(c.created_at))
@@ -437,7 +442,7 @@ impl Store {
         let pieces = tallies::cover_clamped(from, to);
         self.in_one_snapshot(|| match pieces {
             Some(pieces) if text.is_none() && q.before.is_none() && tallies::fresh(&self.conn)? => {
-                self.totals_from_cells(profile, q.status.as_ref(), &pieces)
+                self.totals_from_cells(profile, q.status.as_ref(), q.staff.as_deref(), &pieces)
             }
             _ => self.link_totals_from_links(profile, q, range),
         })
@@ -480,13 +485,14 @@ impl Store {
         &self,
         profile: &str,
         status: Option<&LinkStatus>,
+        staff: Option<&str>,
         pieces: &[(usize, i64, i64)],
     ) -> Result<LinkTotals, StoreError> {
         let mut totals = LinkTotals::default();
         let mut stmt = self.conn.prepare_cached(
             "SELECT currency, links, amount, paid FROM report_cells
              WHERE profile = ?1 AND span = ?2 AND bucket >= ?3 AND bucket < ?4 AND kind <> ?5
-                 AND (?6 IS NULL OR status = ?6)",
+                 AND (?6 IS NULL OR status = ?6) AND (?7 IS NULL OR staff = ?7)",
         )?;
         for &(span, first, end) in pieces {
             let mut rows = stmt.query(params![
@@ -496,6 +502,7 @@ impl Store {
                 end,
                 tallies::Kind::Collected.code(),
                 status.map(LinkStatus::as_str),
+                staff,
             ])?;
             while let Some(r) = rows.next()? {
                 let currency: String = r.get(0)?;
@@ -670,10 +677,12 @@ impl Store {
     }
 }
 
-/// The time (or status-and-time) index, walked newest first.
+/// The time (or status-and-time, or staff-and-time) index, walked newest first.
 fn time_index(q: &LinkQuery) -> &'static str {
     if q.status.is_some() {
         "links_by_status"
+    } else if q.staff.is_some() {
+        "links_by_staff"
     } else {
         "links_recent"
     }
@@ -968,6 +977,7 @@ mod tests {
                 status: status.clone(),
                 limit: 37,
                 before: None,
+                staff: None,
             };
             loop {
                 let page = store.search_links("p", &q).unwrap();

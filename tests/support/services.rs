@@ -92,6 +92,7 @@ pub fn history_orders(desk: &Desk) -> HashMap<String, Vec<Link>> {
                 status: None,
                 limit: 500,
                 before,
+                staff: None,
             })
             .expect("history reads");
         for stored in page.links {
