@@ -137,6 +137,8 @@ macro_rules! sentences {
             pub const ALL: &'static [$name] = &[$($name::$key),+];
 
             /// Every sentence with its name, for the language tests.
+            // A constant in the binary's read-only data, never built on a stack.
+            #[allow(clippy::large_stack_arrays)]
             pub const ENTRIES: &'static [$crate::lang::Entry] = &[$($crate::lang::Entry {
                 name: concat!(module_path!(), "::", stringify!($name), "::", stringify!($key)),
                 tr: $tr,

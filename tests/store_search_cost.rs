@@ -92,7 +92,12 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
             ..LinkQuery::default()
         };
         let first = store.search_links_in(PROFILE, &q, range).unwrap();
-        assert!(first.links.iter().all(|l| l.staff.as_deref() == Some("Ayşe")));
+        assert!(
+            first
+                .links
+                .iter()
+                .all(|l| l.staff.as_deref() == Some("Ayşe"))
+        );
         check(
             &format!("staff filter (range {})", range.is_some()),
             store.last_query_cost(),

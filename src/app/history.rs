@@ -37,6 +37,8 @@ pub enum HistoryResult {
         result: Result<Page, DeskError>,
         /// How many links the profile has in all (with the first page of an unfiltered list).
         total: Option<usize>,
+        /// The shop's staff members (with a first page), for the Staff filter and column.
+        staff_names: Option<Vec<String>>,
     },
     /// A link of history, to show.
     Link {
@@ -82,12 +84,24 @@ impl App {
                 self.spawn(async move { totals(&totals_desk, totals_filter, zone) });
                 self.spawn(async move {
                     let mut msg = history_page(&desk, filter, None, zone, lang);
-                    if let (HistoryResult::Page { filter, total, .. }, Some(services)) =
-                        (&mut msg, services)
-                        && *filter == HistoryFilter::default()
+                    if let (
+                        HistoryResult::Page {
+                            filter,
+                            total,
+                            staff_names,
+                            ..
+                        },
+                        Some(services),
+                    ) = (&mut msg, services)
                     {
-                        let profile = desk.profile().name.clone();
-                        *total = services.with_store_locked(|s| s.count_links(&profile)).ok();
+                        if *filter == HistoryFilter::default() {
+                            let profile = desk.profile().name.clone();
+                            *total = services.with_store_locked(|s| s.count_links(&profile)).ok();
+                        }
+                        *staff_names = services
+                            .with_store_locked(|s| s.staff_list())
+                            .ok()
+                            .map(|list| list.into_iter().map(|m| m.name).collect());
                     }
                     Msg::History(msg)
                 });
@@ -148,10 +162,14 @@ impl App {
                 first,
                 result,
                 total,
+                staff_names,
             } => match result {
                 Ok((rows, next)) => {
                     let exhausted = next.is_none();
                     self.history_next = next;
+                    if let Some(names) = staff_names {
+                        self.views.history.staff_names = names;
+                    }
                     if first {
                         self.views.history.set_first_page(filter, rows, exhausted);
                         self.views.history.total = total;
@@ -237,7 +255,7 @@ fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeR
         status: filter.status.clone(),
         limit: PAGE,
         before: None,
-        staff: None,
+        staff: filter.staff.clone(),
     };
     (query, TimeRange::between(filter.from, filter.to, zone))
 }
@@ -265,6 +283,7 @@ fn history_page(
         first,
         result,
         total: None,
+        staff_names: None,
     }
 }
 
@@ -337,6 +356,42 @@ mod tests {
     }
 
     #[test]
+    fn the_staff_filter_lists_one_members_links_and_names_come_with_the_first_page() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        let services = app.holds.services.clone().expect("services");
+        services
+            .with_store_locked(|s| {
+                s.staff_add(
+                    &crate::domain::Actor::nobody(),
+                    &crate::domain::StaffName::parse("Zeynep").expect("name"),
+                    crate::domain::Role::Manager,
+                    &crate::domain::Pin::parse("9999").expect("pin"),
+                    chrono::Utc::now(),
+                )
+            })
+            .expect("a manager");
+        search(&mut app);
+        assert_eq!(app.views.history.staff_names, ["Zeynep"]);
+        assert_eq!(app.views.history.rows.len(), 1);
+        assert_eq!(
+            app.views.history.rows[0].staff, "",
+            "made before staff existed"
+        );
+        let only_zeynep = HistoryFilter {
+            staff: Some("Zeynep".into()),
+            ..HistoryFilter::default()
+        };
+        app.run(Command::History(HistoryCommand::Search {
+            filter: only_zeynep,
+        }));
+        for m in answers(&mut app) {
+            app.on_msg(m);
+        }
+        assert!(app.views.history.rows.is_empty(), "Zeynep made no link");
+    }
+
+    #[test]
     fn more_without_a_next_page_stops_loading() {
         let mut app = app();
         make_link(&mut app, "A-1");
@@ -358,6 +413,7 @@ mod tests {
             first: false,
             result: Ok((vec![row.clone()], None)),
             total: None,
+            staff_names: None,
         });
         assert_eq!(app.views.history.rows.len(), 2);
         app.views.history.loading = true;
@@ -369,6 +425,7 @@ mod tests {
             first: false,
             result: Ok((vec![row], None)),
             total: None,
+            staff_names: None,
         });
         assert_eq!(app.views.history.rows.len(), 2);
         assert!(!app.views.history.loading);
@@ -383,6 +440,7 @@ mod tests {
             first: true,
             result: Err(DeskError::NoProfile("x".into())),
             total: None,
+            staff_names: None,
         });
         assert!(!app.views.history.loading);
         assert!(app.views.history.error.is_some());

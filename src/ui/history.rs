@@ -58,6 +58,8 @@ pub struct HistoryRow {
     pub partly_paid: bool,
     /// When this install last heard the status (stored, or refreshed here).
     pub known_at: DateTime<Utc>,
+    /// The staff member who began it (empty when unknown).
+    pub staff: String,
 }
 
 impl HistoryRow {
@@ -65,6 +67,7 @@ impl HistoryRow {
     pub fn of_stored(stored: &StoredLink, lang: Lang, zone: Zone) -> Self {
         let mut row = Self::of(&stored.link, stored.updated_at, lang, zone);
         row.set_cancelled(stored.cancelled_at.is_some(), lang);
+        row.staff = stored.staff.clone().unwrap_or_default();
         row
     }
 
@@ -102,6 +105,7 @@ impl HistoryRow {
             cancelled: false,
             partly_paid,
             known_at,
+            staff: String::new(),
         }
     }
 }
@@ -117,6 +121,8 @@ pub struct HistoryFilter {
     pub from: Option<NaiveDate>,
     /// Only links created on or before this local day.
     pub to: Option<NaiveDate>,
+    /// Only links this staff member began.
+    pub staff: Option<String>,
 }
 
 /// "Refresh statuses" under way: one detail request per row, a second apart.
@@ -135,6 +141,8 @@ pub struct StatusRefresh {
 /// The state of the History view.
 #[derive(Debug, Default)]
 pub struct HistoryView {
+    /// The shop's staff members, for the Staff filter and column (empty: staff are off).
+    pub staff_names: Vec<String>,
     /// The filter as the user set it.
     pub filter: HistoryFilter,
     /// The filter of the rows shown.
@@ -407,6 +415,28 @@ impl HistoryView {
         }
     }
 
+    /// The Staff filter, with staff on.
+    fn staff_filter_ui(&mut self, ui: &mut Ui, lang: Lang) {
+        if self.staff_names.is_empty() {
+            return;
+        }
+        let l = ui.label(UiText::StaffFilter.get(lang));
+        let selected = self
+            .filter
+            .staff
+            .clone()
+            .unwrap_or_else(|| UiText::AllStaff.get(lang).to_owned());
+        let combo = egui::ComboBox::from_id_salt("history-staff")
+            .selected_text(selected)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut self.filter.staff, None, UiText::AllStaff.get(lang));
+                for name in &self.staff_names {
+                    ui.selectable_value(&mut self.filter.staff, Some(name.clone()), name);
+                }
+            });
+        let _ = combo.response.labelled_by(l.id);
+    }
+
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
@@ -440,6 +470,7 @@ impl HistoryView {
                     }
                 });
             let _ = combo.response.labelled_by(s.id);
+            self.staff_filter_ui(ui, lang);
         });
         ui.horizontal(|ui| {
             let l = ui.label(UiText::HistoryFrom.get(lang));
@@ -481,7 +512,8 @@ impl HistoryView {
             ui.label(RichText::new(t.get(lang)).strong());
             return;
         }
-        header_ui(ui, lang);
+        let show_staff = !self.staff_names.is_empty();
+        header_ui(ui, lang, show_staff);
         let mut want_more = false;
         let mut picked = None;
         egui::ScrollArea::vertical()
@@ -493,7 +525,7 @@ impl HistoryView {
                 }
                 self.visible = range.clone();
                 for row in &self.rows[range] {
-                    if row_ui(ui, cx, row).clicked() {
+                    if row_ui(ui, cx, row, show_staff).clicked() {
                         picked = Some(row.id.clone());
                     }
                 }
@@ -537,7 +569,10 @@ const ALIGN: [egui::Align; 5] = [
     egui::Align::Min,
 ];
 
-fn header_ui(ui: &mut Ui, lang: Lang) {
+/// The Staff column's width, shown with staff on.
+const STAFF_COLUMN: f32 = 96.0;
+
+fn header_ui(ui: &mut Ui, lang: Lang, show_staff: bool) {
     ui.horizontal(|ui| {
         let titles = [
             UiText::Created,
@@ -549,6 +584,11 @@ fn header_ui(ui: &mut Ui, lang: Lang) {
         for ((w, t), align) in COLUMNS.iter().zip(titles).zip(ALIGN) {
             cell_ui(ui, *w, align, |ui| {
                 ui.label(RichText::new(t.get(lang)).strong());
+            });
+        }
+        if show_staff {
+            cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
+                ui.label(RichText::new(UiText::StaffColumn.get(lang)).strong());
             });
         }
         ui.label(RichText::new(UiText::Description.get(lang)).strong());
@@ -564,7 +604,7 @@ pub fn known_status_text(row: &HistoryRow, now: DateTime<Utc>, lang: Lang) -> St
     )
 }
 
-fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow) -> egui::Response {
+fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow, show_staff: bool) -> egui::Response {
     let lang = cx.lang;
     let age = crate::ui::board::ago_text(row.known_at, cx.now, lang);
     let response = ui
@@ -588,6 +628,11 @@ fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow) -> egui::Response {
                         .truncate(),
                 );
             });
+            if show_staff {
+                cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
+                    ui.add(egui::Label::new(row.staff.as_str()).truncate());
+                });
+            }
             ui.add(egui::Label::new(row.description.as_str()).truncate());
         })
         .response;

@@ -258,6 +258,9 @@ crate::sentences! {
     Search => "Ara (sipariş no, referans, açıklama)", "Search (order number, reference, description)";
     StatusFilter => "Durum", "Status";
     AllStatuses => "Tümü", "All";
+    StaffFilter => "Personel", "Staff";
+    AllStaff => "Herkes", "Everyone";
+    StaffColumn => "Personel", "Staff";
     LinksShown => "link", "links";
     Loading => "Yükleniyor…", "Loading…";
     NoLinks => "Henüz link yok.", "No links yet.";

@@ -56,6 +56,8 @@ pub struct BoardRow {
     pub created_at: DateTime<Utc>,
     /// Whether paydesk cancelled it (the server then says EXPIRED; the board says Cancelled).
     pub cancelled: bool,
+    /// The staff member who began it (`None`: unknown).
+    pub staff: Option<String>,
 }
 
 impl BoardRow {
@@ -91,6 +93,14 @@ impl BoardRow {
 
     fn order(&self) -> &str {
         self.link.order_or_id()
+    }
+
+    /// The order and, when known, who made it: "PD-20261123-A1B20007 · Ayşe".
+    fn order_and_staff(&self) -> String {
+        match &self.staff {
+            Some(name) => format!("{} · {name}", self.order()),
+            None => self.order().to_owned(),
+        }
     }
 }
 
@@ -139,6 +149,7 @@ impl BoardView {
                 link: s.link,
                 created_at: s.created_at,
                 cancelled: s.cancelled_at.is_some(),
+                staff: s.staff,
             })
             .collect();
         self.profile = Some(profile.to_owned());
@@ -416,7 +427,7 @@ fn countdown_text(
 pub fn row_label(row: &BoardRow, now: DateTime<Utc>, lang: Lang) -> String {
     format!(
         "{} {} {}",
-        row.order(),
+        row.order_and_staff(),
         row.amount_text(lang),
         status_with_payment(
             &row.status(now),
@@ -533,7 +544,7 @@ fn row_ui(
     paint_line(
         ui,
         pos2(c.order, y),
-        row.order(),
+        &row.order_and_staff(),
         FontId::monospace(14.0),
         text,
         c.amount - c.order - 10.0,
@@ -725,6 +736,7 @@ mod tests {
             link,
             created_at: now,
             cancelled: false,
+            staff: None,
         };
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
@@ -745,11 +757,15 @@ mod tests {
             }))
             .unwrap(),
         );
-        let row = BoardRow {
+        let mut row = BoardRow {
             link,
             created_at: now,
             cancelled: false,
+            staff: None,
         };
         assert!(row_label(&row, now, Lang::En).ends_with("Partially paid"));
+        // Who made it follows the order number.
+        row.staff = Some("Ayşe".into());
+        assert!(row_label(&row, now, Lang::En).starts_with("l · Ayşe "));
     }
 }
