@@ -226,7 +226,76 @@ impl ReportView {
                 self.hours_ui(ui, cx);
                 ui.add_space(12.0);
                 self.items_ui(ui, lang);
+                ui.add_space(12.0);
+                self.staff_ui(ui, lang);
+                self.audit_head_ui(ui, cx);
             });
+    }
+
+    /// The table per staff member, when any link of the days has one.
+    fn staff_ui(&self, ui: &mut Ui, lang: Lang) {
+        let Some(report) = &self.report else {
+            return;
+        };
+        if report.by_staff.iter().all(|m| m.name.is_none()) {
+            return;
+        }
+        ui.label(RichText::new(UiText::ByStaff.get(lang)).strong().size(16.0));
+        egui::Grid::new("report-staff")
+            .num_columns(5)
+            .striped(true)
+            .spacing([24.0, 6.0])
+            .show(ui, |ui| {
+                ui.label(RichText::new(UiText::StaffColumn.get(lang)).strong());
+                ui.label(RichText::new(UiText::Currency.get(lang)).strong());
+                right_ui(
+                    ui,
+                    70.0,
+                    RichText::new(UiText::LinksMade.get(lang)).strong(),
+                );
+                right_ui(
+                    ui,
+                    70.0,
+                    RichText::new(UiText::PaidInFull.get(lang)).strong(),
+                );
+                right_ui(
+                    ui,
+                    120.0,
+                    RichText::new(UiText::Collected.get(lang)).strong(),
+                );
+                ui.end_row();
+                for member in &report.by_staff {
+                    let name = member
+                        .name
+                        .as_deref()
+                        .unwrap_or_else(|| UiText::NobodyKnown.get(lang));
+                    for c in &member.currencies {
+                        ui.label(name);
+                        ui.label(c.currency.as_str());
+                        right_ui(ui, 70.0, c.created.to_string());
+                        right_ui(ui, 70.0, c.paid.count.to_string());
+                        let collected = c
+                            .collected
+                            .show(lang, |d| format_amount(d, c.currency, lang));
+                        right_ui(ui, 120.0, collected);
+                        ui.end_row();
+                    }
+                }
+            });
+    }
+
+    /// The audit chain's head when the report was made, to note down at the day close.
+    fn audit_head_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let Some(report) = &self.report else {
+            return;
+        };
+        ui.add_space(12.0);
+        let text = UiText::AuditHeadAtClose.fill(cx.lang, &[("head", &report.audit_head)]);
+        ui.add(
+            egui::Label::new(RichText::new(text).monospace().color(cx.palette.muted))
+                .selectable(true),
+        )
+        .on_hover_text(UiText::AuditHeadHelp.get(cx.lang));
     }
 
     fn hours_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
@@ -443,6 +512,20 @@ fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
                         row(UiText::StatusCancelled, c.cancelled, None);
                         if c.other > 0 {
                             row(UiText::OtherStatuses, c.other, None);
+                        }
+                    });
+                ui.add_space(6.0);
+                egui::Grid::new(("report-card-money", c.currency.as_str()))
+                    .num_columns(2)
+                    .spacing([16.0, 5.0])
+                    .show(ui, |ui| {
+                        for (label, total) in [
+                            (UiText::ValueIssued, c.issued),
+                            (UiText::StillOutstanding, c.outstanding),
+                        ] {
+                            ui.label(label.get(lang));
+                            right_ui(ui, 166.0, money(total));
+                            ui.end_row();
                         }
                     });
             });

@@ -299,6 +299,13 @@ crate::sentences! {
     ReportEmpty => "Bu günlerde oluşturulan link yok.", "No links were created on these days.";
     ReportFailed => "Rapor hazırlanamadı:", "The report could not be made:";
     LinksCreated => "Oluşturulan link", "Links created";
+    ByStaff => "Personele göre", "By staff member";
+    LinksMade => "Link", "Links made";
+    NobodyKnown => "(bilinmiyor)", "(nobody known)";
+    ValueIssued => "Düzenlenen tutar", "Value issued";
+    StillOutstanding => "Ödenmesi beklenen", "Still outstanding";
+    AuditHeadAtClose => "Denetim zinciri başı: {head}", "Audit chain head: {head}";
+    AuditHeadHelp => "Bu değeri gün sonunda not edin: paydesk audit verify --head ile kaydın sonradan değiştirilmediği kanıtlanır.", "Note this at the day close: paydesk audit verify --head proves later that the record was not rewritten.";
     PaidInFull => "Tamamı ödendi", "Paid in full";
     PartiallyPaid => "Kısmen ödendi", "Partially paid";
     StillPending => "Ödeme bekliyor", "Still pending";
