@@ -37,6 +37,16 @@ fn shop(cli: &mut Cli, sandbox: &paydesk::sandbox::SandboxHandle) {
     }
 }
 
+/// Two text fields of each object of a JSON array (empty when absent).
+fn pairs(rows: &serde_json::Value, a: &str, b: &str) -> Vec<(String, String)> {
+    let text = |r: &serde_json::Value, k: &str| r[k].as_str().unwrap_or("").to_owned();
+    rows.as_array()
+        .expect("an array")
+        .iter()
+        .map(|r| (text(r, a), text(r, b)))
+        .collect()
+}
+
 fn as_pin(pin: &str) -> [(&str, &str); 1] {
     [("PAYDESK_STAFF_PIN", pin)]
 }
@@ -200,18 +210,7 @@ fn a_clerk_cancels_only_own_unpaid_links_and_a_refusal_sends_nothing() {
         &as_pin("9999"),
     );
     ok(&audit);
-    let who: Vec<(String, String)> = audit
-        .json()
-        .as_array()
-        .expect("rows")
-        .iter()
-        .map(|r| {
-            (
-                r["staff"].as_str().unwrap_or("").to_owned(),
-                r["subject"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let who = pairs(&audit.json(), "staff", "subject");
     assert_eq!(
         who,
         [
@@ -369,18 +368,7 @@ fn the_list_and_its_csv_name_each_clerk(cli: &Cli) {
         &as_pin("1234"),
     );
     ok(&list);
-    let staff: Vec<(String, String)> = list
-        .json()
-        .as_array()
-        .expect("links")
-        .iter()
-        .map(|l| {
-            (
-                l["orderNumber"].as_str().unwrap_or("").to_owned(),
-                l["staff"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let staff = pairs(&list.json(), "orderNumber", "staff");
     assert_eq!(
         staff,
         [

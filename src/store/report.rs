@@ -82,20 +82,23 @@ pub struct CurrencyReport {
     pub outstanding: Total,
 }
 
+impl Tally {
+    fn zero(currency: Currency) -> Self {
+        Tally {
+            count: 0,
+            sum: Total::zero(currency),
+        }
+    }
+}
+
 impl CurrencyReport {
     fn new(currency: Currency) -> Self {
         let zero = Total::zero(currency);
         Self {
             currency,
             created: 0,
-            paid: Tally {
-                count: 0,
-                sum: zero,
-            },
-            partially_paid: Tally {
-                count: 0,
-                sum: zero,
-            },
+            paid: Tally::zero(currency),
+            partially_paid: Tally::zero(currency),
             pending: 0,
             expired: 0,
             cancelled: 0,
@@ -244,15 +247,11 @@ struct Counted<'a> {
 
 impl StaffCurrency {
     fn new(currency: Currency) -> Self {
-        let zero = Total::zero(currency);
         Self {
             currency,
             created: 0,
-            paid: Tally {
-                count: 0,
-                sum: zero,
-            },
-            collected: zero,
+            paid: Tally::zero(currency),
+            collected: Total::zero(currency),
         }
     }
 }
