@@ -651,3 +651,676 @@ fn export_audit(
     crate::store::write_audit_csv(file, &rows).map_err(DeskError::from)?;
     Ok((rows.len(), path))
 }
+
+#[cfg(test)]
+mod tests {
+    use zeroize::Zeroizing;
+
+    use super::*;
+    use crate::app::testing::{answers, app, make_link, only, run, settle};
+    use crate::domain::Role;
+    use crate::store::AuditAction;
+    use crate::ui::{
+        BoardCommand, CardCommand, CatalogCommand, HistoryCommand, InstallmentsCommand,
+        PendingCommand, ProfilesCommand, ReportCommand,
+    };
+
+    fn pin(p: &str) -> Zeroizing<String> {
+        Zeroizing::new(p.to_owned())
+    }
+
+    /// Zeynep (manager, 1111), Ayşe (counter, 2222) and Mehmet (counter, 3333), read by the
+    /// app: staff are on and the desk is locked.
+    fn staffed(app: &mut App) {
+        let services = app.holds.services.clone().unwrap();
+        let now = services.clock().now();
+        services
+            .with_store_locked(|s| {
+                for (name, role, p) in [
+                    ("Zeynep", Role::Manager, "1111"),
+                    ("Ayşe", Role::Counter, "2222"),
+                    ("Mehmet", Role::Counter, "3333"),
+                ] {
+                    let name = StaffName::parse(name).unwrap();
+                    s.staff_add(&Actor::nobody(), &name, role, &Pin::parse(p).unwrap(), now)?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        app.run(Command::Staff(StaffCommand::LoadStaff));
+        settle(app);
+        assert!(app.staff.locked());
+    }
+
+    fn sign_in(app: &mut App, name: &str, p: &str) {
+        app.run(Command::Staff(StaffCommand::SignIn {
+            name: name.into(),
+            pin: pin(p),
+        }));
+        settle(app);
+        assert_eq!(app.staff.actor.name(), Some(name));
+    }
+
+    fn audit(app: &App) -> Vec<AuditRow> {
+        let services = app.holds.services.clone().unwrap();
+        services
+            .with_store_locked(|s| s.audit_list(&AuditFilter::default()))
+            .unwrap()
+    }
+
+    /// One sample of every app command. The `match` is exhaustive: a new command does not
+    /// compile until it is listed here, and then the test asks for its row.
+    /// The samples that take some making: a link, a card request, an installment query.
+    fn made_samples() -> (
+        crate::domain::Link,
+        crate::domain::CardRequest,
+        crate::domain::InstallmentQuery,
+    ) {
+        let link: crate::domain::Link = serde_json::from_str::<crate::api::wire::PaymentLink>(
+            r#"{"id":"L1","status":"PENDING","amount":10,"currency":"TRY"}"#,
+        )
+        .map(crate::domain::Link::from)
+        .expect("a link");
+        let card = crate::domain::CardDraft {
+            card_number: pin("4111111111111111"),
+            expiry_month: "11".into(),
+            expiry_year: "2031".into(),
+            cvv: pin("123"),
+            card_holder_name: "AYSE YILMAZ".into(),
+            ..crate::domain::CardDraft::default()
+        }
+        .validate(Utc::now().date_naive())
+        .expect("a card");
+        let mut bin = crate::domain::installment::InstallmentDraft::default();
+        bin.set_bin_from_input("979200");
+        let query = bin.validate().expect("a query");
+        (link, card, query)
+    }
+
+    fn every_command() -> Vec<Command> {
+        let (link, card, query) = made_samples();
+        let day = Utc::now().date_naive();
+        let profile = crate::store::Profile::new("shop", "https://api.example.com", "k");
+        let filter = crate::ui::history::HistoryFilter::default;
+        let samples = vec![
+            Command::Navigate { view: View::Board },
+            Command::Link(LinkCommand::Create {
+                request: crate::app::testing::link_request("A-1", "1"),
+            }),
+            Command::Link(LinkCommand::New),
+            Command::Link(LinkCommand::CopyText { text: "x".into() }),
+            Command::Link(LinkCommand::SaveQrPng {
+                url: "x".into(),
+                name: "x".into(),
+            }),
+            Command::Link(LinkCommand::PrintSlip {
+                link: Box::new(link),
+            }),
+            Command::Link(LinkCommand::OpenUrl { url: "x".into() }),
+            Command::Link(LinkCommand::Refresh { id: "x".into() }),
+            Command::Link(LinkCommand::Cancel { id: "x".into() }),
+            Command::Link(LinkCommand::Close),
+            Command::Link(LinkCommand::CustomerDisplay {
+                open: true,
+                fullscreen: false,
+            }),
+            Command::Board(BoardCommand::Show { id: "x".into() }),
+            Command::Card(CardCommand::Save {
+                request: Box::new(card),
+            }),
+            Command::Installments(InstallmentsCommand::List {
+                query: Box::new(query),
+            }),
+            Command::History(HistoryCommand::Search { filter: filter() }),
+            Command::History(HistoryCommand::More),
+            Command::History(HistoryCommand::Show { id: "x".into() }),
+            Command::History(HistoryCommand::RefreshStatuses { ids: Vec::new() }),
+            Command::History(HistoryCommand::Export { filter: filter() }),
+            Command::Report(ReportCommand::Load {
+                first: day,
+                last: day,
+                zone: crate::clock::Zone::Local,
+            }),
+            Command::Pending(PendingCommand::Retry {
+                key: "k".into(),
+                force: false,
+            }),
+            Command::Pending(PendingCommand::Abandon { key: "k".into() }),
+            Command::Catalog(CatalogCommand::Preview { path: "x".into() }),
+            Command::Catalog(CatalogCommand::Import { path: "x".into() }),
+            Command::Catalog(CatalogCommand::SetBarcode {
+                variant_id: "x".into(),
+                barcode: None,
+            }),
+            Command::Profiles(ProfilesCommand::Save {
+                profile: Box::new(profile),
+                existing: false,
+            }),
+            Command::Profiles(ProfilesCommand::Remove { name: "x".into() }),
+            Command::Profiles(ProfilesCommand::Switch { name: "x".into() }),
+            Command::Profiles(ProfilesCommand::StoreSecret {
+                profile: "x".into(),
+                api_key: "k".into(),
+                secret: pin("s"),
+            }),
+            Command::Profiles(ProfilesCommand::CheckSecret {
+                profile: "x".into(),
+                api_key: "k".into(),
+            }),
+            Command::Staff(StaffCommand::SignIn {
+                name: "x".into(),
+                pin: pin("1234"),
+            }),
+            Command::Staff(StaffCommand::Lock),
+            Command::Staff(StaffCommand::AddStaff {
+                name: "x".into(),
+                role: Role::Counter,
+                pin: pin("1234"),
+            }),
+            Command::Staff(StaffCommand::ResetPin {
+                name: "x".into(),
+                pin: pin("1234"),
+            }),
+            Command::Staff(StaffCommand::SetStaffActive {
+                name: "x".into(),
+                active: false,
+            }),
+            Command::Staff(StaffCommand::LoadStaff),
+            Command::Staff(StaffCommand::LoadAudit {
+                filter: AuditFilter::default(),
+            }),
+            Command::Staff(StaffCommand::ExportAudit {
+                filter: AuditFilter::default(),
+            }),
+            Command::Staff(StaffCommand::Approve {
+                manager: "x".into(),
+                pin: pin("1234"),
+            }),
+        ];
+        let mut listed = std::collections::HashSet::new();
+        for c in &samples {
+            let variant = variant_of(c);
+            assert_eq!(variant, c.name());
+            assert!(listed.insert(variant), "{variant} listed twice");
+        }
+        samples
+    }
+
+    /// Exhaustive on purpose: a new variant does not compile until it is named here, and the
+    /// count in the test below makes its sample necessary.
+    fn variant_of(c: &Command) -> &'static str {
+        match c {
+            Command::Navigate { .. } => "Navigate",
+            Command::Link(l) => match l {
+                LinkCommand::Create { .. }
+                | LinkCommand::New
+                | LinkCommand::CopyText { .. }
+                | LinkCommand::SaveQrPng { .. }
+                | LinkCommand::PrintSlip { .. }
+                | LinkCommand::OpenUrl { .. }
+                | LinkCommand::Refresh { .. }
+                | LinkCommand::Cancel { .. }
+                | LinkCommand::Close
+                | LinkCommand::CustomerDisplay { .. } => l.name(),
+            },
+            Command::Board(BoardCommand::Show { .. }) => "ShowBoardLink",
+            Command::Card(CardCommand::Save { .. }) => "SaveCard",
+            Command::Installments(InstallmentsCommand::List { .. }) => "ListInstallments",
+            Command::History(h) => match h {
+                HistoryCommand::Search { .. }
+                | HistoryCommand::More
+                | HistoryCommand::Show { .. }
+                | HistoryCommand::RefreshStatuses { .. }
+                | HistoryCommand::Export { .. } => h.name(),
+            },
+            Command::Report(ReportCommand::Load { .. }) => "LoadReport",
+            Command::Pending(p) => match p {
+                PendingCommand::Retry { .. } | PendingCommand::Abandon { .. } => p.name(),
+            },
+            Command::Catalog(k) => match k {
+                CatalogCommand::Preview { .. }
+                | CatalogCommand::Import { .. }
+                | CatalogCommand::SetBarcode { .. } => k.name(),
+            },
+            Command::Profiles(p) => match p {
+                ProfilesCommand::Save { .. }
+                | ProfilesCommand::Remove { .. }
+                | ProfilesCommand::Switch { .. }
+                | ProfilesCommand::StoreSecret { .. }
+                | ProfilesCommand::CheckSecret { .. } => p.name(),
+            },
+            Command::Staff(s) => match s {
+                StaffCommand::SignIn { .. }
+                | StaffCommand::Lock
+                | StaffCommand::AddStaff { .. }
+                | StaffCommand::ResetPin { .. }
+                | StaffCommand::SetStaffActive { .. }
+                | StaffCommand::LoadStaff
+                | StaffCommand::LoadAudit { .. }
+                | StaffCommand::ExportAudit { .. }
+                | StaffCommand::Approve { .. } => s.name(),
+            },
+        }
+    }
+
+    #[test]
+    fn every_app_command_has_a_row_in_the_role_table() {
+        let samples = every_command();
+        assert_eq!(samples.len(), 39, "one sample of each command");
+        for c in &samples {
+            assert!(
+                roles::need_of(Surface::App, c.name()).is_some(),
+                "{} has no row in ROLE_TABLE",
+                c.name()
+            );
+        }
+        // And no app row names a command that does not exist.
+        let names: Vec<&str> = samples.iter().map(Command::name).collect();
+        for (surface, name, _) in roles::ROLE_TABLE {
+            if *surface == Surface::App {
+                assert!(names.contains(name), "the row {name} has no command");
+            }
+        }
+    }
+
+    #[test]
+    fn with_staff_off_nothing_is_locked_or_held() {
+        let mut app = app();
+        assert!(app.staff.known);
+        assert!(!app.staff.on() && !app.staff.locked());
+        app.run(Command::Report(ReportCommand::Load {
+            first: Utc::now().date_naive(),
+            last: Utc::now().date_naive(),
+            zone: crate::clock::Zone::Local,
+        }));
+        assert!(app.views.approval.is_none());
+        assert_eq!(answers(&mut app).len(), 1, "the report runs");
+    }
+
+    #[test]
+    fn load_staff_reads_the_members_and_turns_staff_on() {
+        let mut app = app();
+        staffed(&mut app);
+        assert_eq!(app.staff.names(), ["Ayşe", "Mehmet", "Zeynep"]);
+        // Nothing runs while the desk is locked but what anyone may.
+        app.run(Command::Navigate {
+            view: View::History,
+        });
+        assert_eq!(app.view, View::NewLink, "locked: not run");
+    }
+
+    #[test]
+    fn sign_in_with_the_right_pin_signs_the_clerk_in_and_records_it() {
+        let mut app = app();
+        staffed(&mut app);
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::SignIn {
+                name: "Ayşe".into(),
+                pin: pin("2222"),
+            }),
+        ));
+        let Msg::Staff(StaffResult::SignedIn { result: Ok(member) }) = &answer else {
+            panic!("signed in: {answer:?}");
+        };
+        assert_eq!(member.name, "Ayşe");
+        app.on_msg(answer);
+        assert!(!app.staff.locked());
+        assert_eq!(app.staff.actor, Actor::member("Ayşe", Role::Counter));
+        let rows = audit(&app);
+        assert_eq!(rows[0].action, AuditAction::SignIn.as_str());
+        assert_eq!(rows[0].staff.as_deref(), Some("Ayşe"));
+        assert_eq!(rows[0].subject, APP_SUBJECT);
+    }
+
+    #[test]
+    fn a_wrong_pin_says_so_and_stays_locked() {
+        let mut app = app();
+        staffed(&mut app);
+        app.views.lock.busy = true;
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::SignIn {
+                name: "Ayşe".into(),
+                pin: pin("9999"),
+            }),
+        ));
+        assert!(matches!(
+            answer,
+            Msg::Staff(StaffResult::SignedIn { result: Err(_) })
+        ));
+        app.on_msg(answer);
+        assert!(app.staff.locked());
+        assert!(!app.views.lock.busy);
+        let said = app.views.lock.error.clone().unwrap();
+        assert!(said.contains("Ayşe"), "{said}");
+        assert!(app.views.lock.pin.is_empty(), "the PIN is cleared");
+    }
+
+    #[test]
+    fn lock_keeps_the_clerks_form_and_gives_the_next_an_empty_one() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Ayşe", "2222");
+        app.views.new_link.draft.amount = "42,50".into();
+        app.run(Command::Staff(StaffCommand::Lock));
+        assert!(app.staff.locked());
+        assert!(app.views.new_link.draft.amount.is_empty());
+        settle(&mut app);
+        assert!(
+            !app.views.new_link.draft.order_number.is_empty(),
+            "numbered"
+        );
+        sign_in(&mut app, "Mehmet", "3333");
+        assert!(app.views.new_link.draft.amount.is_empty());
+        app.run(Command::Staff(StaffCommand::Lock));
+        sign_in(&mut app, "Ayşe", "2222");
+        assert_eq!(app.views.new_link.draft.amount, "42,50");
+    }
+
+    #[test]
+    fn idle_minutes_and_ctrl_l_lock_the_desk() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Ayşe", "2222");
+        let ctx = app.ctx.clone();
+        app.watch_idle(&ctx);
+        assert!(app.commands.is_empty(), "just signed in");
+        app.staff.last_active = Some(app.options.clock.now() - chrono::Duration::minutes(5));
+        app.watch_idle(&ctx);
+        assert!(matches!(
+            app.commands.as_slice(),
+            [Command::Staff(StaffCommand::Lock)]
+        ));
+        app.run_commands();
+        assert!(app.staff.locked());
+    }
+
+    #[test]
+    fn a_clerks_manager_command_waits_for_a_managers_pin() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Ayşe", "2222");
+        let day = Utc::now().date_naive();
+        app.views.report.loading = true;
+        app.run(Command::Report(ReportCommand::Load {
+            first: day,
+            last: day,
+            zone: crate::clock::Zone::Local,
+        }));
+        assert!(app.jobs.is_empty(), "nothing sent");
+        let prompt = app.views.approval.as_ref().expect("the prompt opens");
+        assert_eq!(prompt.what, "The day close");
+        assert_eq!(
+            prompt.manager.as_deref(),
+            Some("Zeynep"),
+            "the only manager"
+        );
+        // A wrong PIN leaves it held.
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::Approve {
+                manager: "Zeynep".into(),
+                pin: pin("2222"),
+            }),
+        ));
+        app.on_msg(answer);
+        assert!(app.staff.held.is_some());
+        assert!(app.views.approval.as_ref().unwrap().error.is_some());
+        // The right one runs it once, as Ayşe approved by Zeynep.
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::Approve {
+                manager: "Zeynep".into(),
+                pin: pin("1111"),
+            }),
+        ));
+        let Msg::Staff(StaffResult::Approved { result: Ok(actor) }) = &answer else {
+            panic!("approved: {answer:?}");
+        };
+        assert_eq!(actor.approved_by.as_deref(), Some("Zeynep"));
+        app.on_msg(answer);
+        assert!(app.views.approval.is_none() && app.staff.held.is_none());
+        assert_eq!(
+            app.staff.actor,
+            Actor::member("Ayşe", Role::Counter),
+            "not signed in"
+        );
+        assert!(app.staff.approved.is_none(), "for one command only");
+        settle(&mut app);
+        assert!(app.views.report.report.is_some(), "the report ran");
+        let rows = audit(&app);
+        let approve = rows.iter().find(|r| r.action == "approve").unwrap();
+        assert_eq!(approve.staff.as_deref(), Some("Ayşe"));
+        assert_eq!(approve.approved_by.as_deref(), Some("Zeynep"));
+    }
+
+    #[test]
+    fn a_colleagues_link_is_cancelled_with_a_managers_pin() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Mehmet", "3333");
+        let link = make_link(&mut app, "M-1");
+        app.run(Command::Staff(StaffCommand::Lock));
+        sign_in(&mut app, "Ayşe", "2222");
+        app.views.shown = Some(crate::ui::link_result::ShownLink::new(
+            link.clone(),
+            Origin::Board,
+        ));
+        app.run(Command::Link(LinkCommand::Cancel {
+            id: link.id.clone(),
+        }));
+        settle(&mut app);
+        let prompt = app
+            .views
+            .approval
+            .as_ref()
+            .expect("the desk refused: the prompt");
+        assert_eq!(prompt.what, "Cancel link M-1");
+        app.run(Command::Staff(StaffCommand::Approve {
+            manager: "Zeynep".into(),
+            pin: pin("1111"),
+        }));
+        settle(&mut app);
+        assert!(app.views.shown.as_ref().unwrap().cancelled);
+        let rows = audit(&app);
+        let cancel = rows.iter().find(|r| r.action == "link.cancel").unwrap();
+        assert_eq!(cancel.staff.as_deref(), Some("Ayşe"));
+        assert_eq!(cancel.approved_by.as_deref(), Some("Zeynep"));
+    }
+
+    #[test]
+    fn add_reset_and_disable_change_the_members_and_refusals_are_said() {
+        let mut app = app();
+        // The first member turns staff on; the lock screen has the name chosen.
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::AddStaff {
+                name: "Zeynep".into(),
+                role: Role::Manager,
+                pin: pin("1111"),
+            }),
+        ));
+        app.on_msg(answer);
+        assert!(app.staff.locked());
+        assert_eq!(app.views.lock.chosen.as_deref(), Some("Zeynep"));
+        sign_in(&mut app, "Zeynep", "1111");
+        app.run(Command::Staff(StaffCommand::AddStaff {
+            name: "Ayşe".into(),
+            role: Role::Counter,
+            pin: pin("2222"),
+        }));
+        settle(&mut app);
+        assert_eq!(app.staff.names(), ["Ayşe", "Zeynep"]);
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::ResetPin {
+                name: "Ayşe".into(),
+                pin: pin("4444"),
+            }),
+        ));
+        assert!(matches!(
+            &answer,
+            Msg::Staff(StaffResult::Changed {
+                change: StaffChange::PinReset(_),
+                result: Ok(_)
+            })
+        ));
+        app.on_msg(answer);
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::SetStaffActive {
+                name: "Ayşe".into(),
+                active: false,
+            }),
+        ));
+        app.on_msg(answer);
+        assert!(
+            !app.staff
+                .members
+                .iter()
+                .any(|m| m.name == "Ayşe" && m.active)
+        );
+        assert_eq!(
+            app.views.staff.note,
+            Some(Note::Done("Ayşe was disabled.".into()))
+        );
+        // The last active manager cannot be disabled: said as a sentence.
+        app.run(Command::Staff(StaffCommand::SetStaffActive {
+            name: "Zeynep".into(),
+            active: false,
+        }));
+        settle(&mut app);
+        let Some(Note::Failed(p)) = &app.views.staff.note else {
+            panic!("refused: {:?}", app.views.staff.note);
+        };
+        assert!(p.sentence.contains("Zeynep"), "{}", p.sentence);
+        let rows = audit(&app);
+        assert!(
+            rows.iter()
+                .any(|r| r.action == "staff.reset-pin" && r.staff.as_deref() == Some("Zeynep"))
+        );
+    }
+
+    #[test]
+    fn load_audit_reads_the_record_and_walks_the_chain() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Zeynep", "1111");
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::LoadAudit {
+                filter: AuditFilter {
+                    staff: Some("Zeynep".into()),
+                    ..AuditFilter::default()
+                },
+            }),
+        ));
+        app.on_msg(answer);
+        let view = &app.views.audit;
+        assert!(!view.loading);
+        assert_eq!(view.rows.len(), 1, "Zeynep's sign-in");
+        assert!(matches!(
+            view.check,
+            Some(ChainCheck::Whole { rows: 4, .. })
+        ));
+        app.apply_staff(StaffResult::Audit {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.views.audit.error.is_some());
+    }
+
+    #[test]
+    fn export_audit_writes_a_private_csv_and_says_where() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Zeynep", "1111");
+        let dir = tempfile::tempdir().unwrap();
+        app.export_dir = Some(dir.path().to_owned());
+        app.views.audit.exporting = true;
+        let answer = only(run(
+            &mut app,
+            Command::Staff(StaffCommand::ExportAudit {
+                filter: AuditFilter::default(),
+            }),
+        ));
+        let Msg::Staff(StaffResult::AuditExported {
+            result: Ok((count, path)),
+        }) = &answer
+        else {
+            panic!("exported: {answer:?}");
+        };
+        assert_eq!(*count, 4);
+        let text = std::fs::read_to_string(path).unwrap();
+        assert!(text.starts_with("seq,"), "{text}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        app.on_msg(answer);
+        assert!(!app.views.audit.exporting);
+        assert!(matches!(app.views.audit.note, Some(Note::Done(_))));
+        app.apply_staff(StaffResult::AuditExported {
+            result: Err(JobError::NoSaveFolder),
+        });
+        assert!(matches!(app.views.audit.note, Some(Note::Failed(_))));
+    }
+
+    #[test]
+    fn a_worker_refusal_is_said_and_reads_the_staff_again() {
+        let mut app = app();
+        app.views.report.loading = true;
+        app.apply_staff(StaffResult::Refused {
+            command: "LoadReport",
+            error: DeskError::SignInFirst,
+        });
+        assert!(!app.views.report.loading, "no longer busy");
+        assert!(app.staff.refusal.is_some());
+        assert_eq!(app.jobs.len(), 1, "the staff list is read again");
+        settle(&mut app);
+        // Staff turned on from the command line meanwhile: the worker refuses for itself.
+        let services = app.holds.services.clone().unwrap();
+        let now = services.clock().now();
+        services
+            .with_store_locked(|s| {
+                s.staff_add(
+                    &Actor::nobody(),
+                    &StaffName::parse("Zeynep").unwrap(),
+                    Role::Manager,
+                    &Pin::parse("1111").unwrap(),
+                    now,
+                )
+            })
+            .unwrap();
+        let answer = only(run(
+            &mut app,
+            Command::Report(ReportCommand::Load {
+                first: Utc::now().date_naive(),
+                last: Utc::now().date_naive(),
+                zone: crate::clock::Zone::Local,
+            }),
+        ));
+        assert!(matches!(
+            answer,
+            Msg::Staff(StaffResult::Refused {
+                command: "LoadReport",
+                error: DeskError::SignInFirst
+            })
+        ));
+    }
+
+    #[test]
+    fn listed_errors_keep_what_is_known() {
+        let mut app = app();
+        app.apply_staff(StaffResult::Listed {
+            result: Err(DeskError::NoProfile("x".into())),
+        });
+        assert!(app.staff.known && !app.staff.on());
+        app.apply_staff(StaffResult::Approved {
+            result: Err(DeskError::SignInFirst),
+        });
+        assert!(app.views.approval.is_none(), "no prompt to say it in");
+    }
+}
