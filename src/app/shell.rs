@@ -12,7 +12,7 @@ use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
 use crate::ui::new_link::FormLock;
 use crate::ui::staff::{ApprovalOutcome, role_text};
 use crate::ui::text::UiText;
-use crate::ui::theme::{self, Palette, ThemeChoice};
+use crate::ui::theme::{Palette, ThemeChoice};
 use crate::ui::widgets;
 use crate::ui::{ProfilesCommand, StaffCommand};
 use crate::ui::{ResendView, ViewCtx};
@@ -327,7 +327,7 @@ impl App {
                 let text =
                     RichText::new(format!("{} · {}", m.name, role_text(m.role).get(lang))).strong();
                 let r = ui
-                    .add(egui::Button::new(text).min_size(egui::vec2(0.0, theme::SPACE_L)))
+                    .add(egui::Button::new(text))
                     .on_hover_text(UiText::SwitchClerk.get(lang));
                 let spoken = format!("{} {}", m.name, UiText::SwitchClerk.get(lang));
                 r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));

@@ -375,7 +375,7 @@ crate::sentences! {
     // Staff: the lock screen, the top bar, the approval prompt.
     LockTitle => "Kasada kim var?", "Who is at the till?";
     LockHelp => "Adınıza tıklayın ya da ilk harflerini yazın, sonra PIN'inizi yazıp Enter'a basın.", "Click your name or type its first letters, then type your PIN and press Enter.";
-    StaffPin => "PIN", "PIN";
+    StaffPin => "PIN kodu", "PIN";
     SignIn => "Giriş yap", "Sign in";
     ChooseNameFirst => "Önce adınızı seçin.", "Choose your name first.";
     CheckingPin => "PIN kontrol ediliyor…", "Checking the PIN…";
