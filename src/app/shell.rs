@@ -233,88 +233,98 @@ impl App {
                 self.clerk_ui(ui, palette, commands);
                 ui.separator();
             }
-            if self.staff.locked() {
-                return;
+            if !self.staff.locked() {
+                self.profile_ui(ui, palette, commands);
             }
-            let current = self.profile_name();
-            let l = ui.label(UiText::Profile.get(lang));
-            let combo = egui::ComboBox::from_id_salt("profile-picker")
-                .selected_text(current.as_str())
+            self.prefs_ui(ui);
+        });
+    }
+
+    /// The profile picker, the sandbox badge, the connection and the Pending badge.
+    fn profile_ui(&self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
+        let lang = self.saved.lang;
+        let current = self.profile_name();
+        let l = ui.label(UiText::Profile.get(lang));
+        let combo = egui::ComboBox::from_id_salt("profile-picker")
+            .selected_text(current.as_str())
+            .show_ui(ui, |ui| {
+                for p in &self.holds.profiles {
+                    if ui
+                        .selectable_label(p.name == current, p.name.as_str())
+                        .clicked()
+                        && p.name != current
+                    {
+                        commands.push(Command::Profiles(ProfilesCommand::Switch {
+                            name: p.name.clone(),
+                        }));
+                    }
+                }
+            });
+        let _ = combo.response.labelled_by(l.id);
+        if self.is_sandbox() {
+            widgets::badge_ui(ui, UiText::SandboxBadge.get(lang), palette.sandbox);
+        }
+        match &self.holds.connection {
+            Connection::Connecting => {
+                ui.spinner();
+                ui.label(UiText::Connecting.get(lang));
+            }
+            Connection::Connected => {
+                ui.label(
+                    RichText::new(format!("● {}", UiText::Connected.get(lang))).color(palette.ok),
+                );
+            }
+            Connection::Disconnected(why) => {
+                ui.label(
+                    RichText::new(format!("● {}", UiText::Disconnected.get(lang)))
+                        .color(palette.error),
+                )
+                .on_hover_text(why.as_str());
+            }
+        }
+        let count = self.views.pending.count();
+        if count > 0 {
+            let r = widgets::badge_ui(
+                ui,
+                format!("{} {count}", UiText::PendingBadge.get(lang)),
+                palette.pending,
+            )
+            .interact(egui::Sense::click());
+            if r.clicked() {
+                commands.push(Command::Navigate {
+                    view: View::Pending,
+                });
+            }
+        }
+    }
+
+    /// Language and theme, on the right.
+    fn prefs_ui(&mut self, ui: &mut Ui) {
+        let lang = self.saved.lang;
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let theme_label = |t: ThemeChoice| match t {
+                ThemeChoice::System => UiText::ThemeSystem.get(lang),
+                ThemeChoice::Light => UiText::ThemeLight.get(lang),
+                ThemeChoice::Dark => UiText::ThemeDark.get(lang),
+            };
+            let combo = egui::ComboBox::from_id_salt("theme-picker")
+                .selected_text(theme_label(self.saved.theme))
                 .show_ui(ui, |ui| {
-                    for p in &self.holds.profiles {
-                        if ui
-                            .selectable_label(p.name == current, p.name.as_str())
-                            .clicked()
-                            && p.name != current
-                        {
-                            commands.push(Command::Profiles(ProfilesCommand::Switch {
-                                name: p.name.clone(),
-                            }));
-                        }
+                    for t in ThemeChoice::ALL {
+                        ui.selectable_value(&mut self.saved.theme, t, theme_label(t));
                     }
                 });
+            let l = ui.label(UiText::Theme.get(lang));
             let _ = combo.response.labelled_by(l.id);
-            if self.is_sandbox() {
-                widgets::badge_ui(ui, UiText::SandboxBadge.get(lang), palette.sandbox);
-            }
-            match &self.holds.connection {
-                Connection::Connecting => {
-                    ui.spinner();
-                    ui.label(UiText::Connecting.get(lang));
-                }
-                Connection::Connected => {
-                    ui.label(
-                        RichText::new(format!("● {}", UiText::Connected.get(lang)))
-                            .color(palette.ok),
-                    );
-                }
-                Connection::Disconnected(why) => {
-                    ui.label(
-                        RichText::new(format!("● {}", UiText::Disconnected.get(lang)))
-                            .color(palette.error),
-                    )
-                    .on_hover_text(why.as_str());
-                }
-            }
-            let count = self.views.pending.count();
-            if count > 0 {
-                let r = widgets::badge_ui(
-                    ui,
-                    format!("{} {count}", UiText::PendingBadge.get(lang)),
-                    palette.pending,
-                )
-                .interact(egui::Sense::click());
-                if r.clicked() {
-                    commands.push(Command::Navigate {
-                        view: View::Pending,
-                    });
-                }
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let theme_label = |t: ThemeChoice| match t {
-                    ThemeChoice::System => UiText::ThemeSystem.get(lang),
-                    ThemeChoice::Light => UiText::ThemeLight.get(lang),
-                    ThemeChoice::Dark => UiText::ThemeDark.get(lang),
-                };
-                let combo = egui::ComboBox::from_id_salt("theme-picker")
-                    .selected_text(theme_label(self.saved.theme))
-                    .show_ui(ui, |ui| {
-                        for t in ThemeChoice::ALL {
-                            ui.selectable_value(&mut self.saved.theme, t, theme_label(t));
-                        }
-                    });
-                let l = ui.label(UiText::Theme.get(lang));
-                let _ = combo.response.labelled_by(l.id);
-                let combo = egui::ComboBox::from_id_salt("language-picker")
-                    .selected_text(self.saved.lang.native_name())
-                    .show_ui(ui, |ui| {
-                        for l in Lang::ALL {
-                            ui.selectable_value(&mut self.saved.lang, l, l.native_name());
-                        }
-                    });
-                let l = ui.label(UiText::Language.get(lang));
-                let _ = combo.response.labelled_by(l.id);
-            });
+            let combo = egui::ComboBox::from_id_salt("language-picker")
+                .selected_text(self.saved.lang.native_name())
+                .show_ui(ui, |ui| {
+                    for l in Lang::ALL {
+                        ui.selectable_value(&mut self.saved.lang, l, l.native_name());
+                    }
+                });
+            let l = ui.label(UiText::Language.get(lang));
+            let _ = combo.response.labelled_by(l.id);
         });
     }
 

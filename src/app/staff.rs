@@ -26,7 +26,7 @@ use crate::store::{AuditFilter, AuditRow, ChainCheck};
 use crate::ui::link_result::Origin;
 use crate::ui::new_link::NewLinkForm;
 use crate::ui::problem::{Explain, Note, Problem};
-use crate::ui::staff::{ApprovalPrompt, LockScreen};
+use crate::ui::staff::{ApprovalPrompt, LockScreen, what_of};
 use crate::ui::text::UiText;
 use crate::ui::{LinkCommand, StaffCommand};
 
@@ -198,35 +198,21 @@ impl App {
         let lang = self.lang();
         let text = match command {
             Command::Link(LinkCommand::Cancel { id }) => {
-                let order = self
-                    .views
-                    .shown
-                    .as_ref()
-                    .filter(|s| s.link.id == *id)
-                    .and_then(|s| s.link.order_number.clone())
-                    .unwrap_or_else(|| id.clone());
+                let order = self.shown_order(id).unwrap_or_else(|| id.clone());
                 return UiText::WhatCancelLink.fill(lang, &[("order", &order)]);
             }
-            _ => match command.name() {
-                "SaveCard" => UiText::WhatSaveCard,
-                "ExportHistory" => UiText::WhatExportHistory,
-                "LoadReport" => UiText::WhatDayClose,
-                "AbandonPending" => UiText::WhatAbandon,
-                "CatalogPreview" | "CatalogImport" => UiText::WhatCatalog,
-                "SetBarcode" => UiText::WhatBarcode,
-                "SaveProfile" => UiText::WhatSaveProfile,
-                "RemoveProfile" => UiText::WhatRemoveProfile,
-                "SwitchProfile" => UiText::WhatSwitchProfile,
-                "StoreSecret" => UiText::WhatStoreSecret,
-                "AddStaff" => UiText::WhatAddStaff,
-                "ResetPin" => UiText::WhatResetPin,
-                "SetStaffActive" => UiText::WhatStaffActive,
-                "LoadAudit" => UiText::WhatAudit,
-                "ExportAudit" => UiText::WhatExportAudit,
-                _ => UiText::WhatOther,
-            },
+            _ => what_of(command.name()),
         };
         text.get(lang).to_owned()
+    }
+
+    /// The order number of the link shown, when it is `id`.
+    fn shown_order(&self, id: &str) -> Option<String> {
+        self.views
+            .shown
+            .as_ref()
+            .filter(|s| s.link.id == id)
+            .and_then(|s| s.link.order_number.clone())
     }
 
     /// A job of the command being run, checked again on the worker against the role table
@@ -349,7 +335,7 @@ impl App {
                     self.views.approval = None;
                     return;
                 };
-                let what = approval_subject(held);
+                let what = approval_subject(held, |id| self.shown_order(id));
                 let clerk = self.staff.actor.clone();
                 self.spawn(async move {
                     let result = blocking(move || {
@@ -623,10 +609,14 @@ fn parse_pin_store(typed: &Zeroizing<String>) -> Result<Pin, crate::store::Store
     })
 }
 
-/// What the audit row of an approval names: the command, and the link for a cancel.
-fn approval_subject(command: &Command) -> String {
+/// What the audit row of an approval names: the command, and for a cancel the link's id and
+/// order number (`CancelLink ID ORDER`), as the Audit view reads it back.
+fn approval_subject(command: &Command, order: impl Fn(&str) -> Option<String>) -> String {
     match command {
-        Command::Link(LinkCommand::Cancel { id }) => format!("{} {id}", command.name()),
+        Command::Link(LinkCommand::Cancel { id }) => match order(id) {
+            Some(order) => format!("{} {id} {order}", command.name()),
+            None => format!("{} {id}", command.name()),
+        },
         other => other.name().to_owned(),
     }
 }

@@ -196,11 +196,62 @@ impl AuditView {
                                     ui.label(r.action.as_str());
                                 }
                             }
-                            ui.label(r.subject.as_str());
+                            let shown = subject_text(r, lang);
+                            if shown == r.subject {
+                                ui.label(shown);
+                            } else {
+                                ui.label(shown).on_hover_text(r.subject.as_str());
+                            }
                             ui.end_row();
                         }
                     });
             });
+    }
+}
+
+/// A row's subject as a clerk reads it: where a sign-in happened, a link by its order
+/// number, a member's role in words; the stored text stays in the tooltip and the CSV.
+pub fn subject_text(row: &AuditRow, lang: Lang) -> String {
+    let subject = row.subject.as_str();
+    match AuditAction::parse(&row.action) {
+        Some(AuditAction::SignIn) => match subject.strip_prefix("cli: ") {
+            Some(command) => UiText::SubjectCli.fill(lang, &[("command", &command)]),
+            None if subject == "app" => UiText::SubjectApp.get(lang).to_owned(),
+            None => subject.to_owned(),
+        },
+        // `ID ORDER`: the order number is what the shop knows the link by.
+        Some(AuditAction::LinkCreate | AuditAction::LinkCancel) => subject
+            .split_once(' ')
+            .map_or(subject, |(_, order)| order)
+            .to_owned(),
+        // `CancelLink ID ORDER`, or another command's name.
+        Some(AuditAction::Approve) => {
+            let mut words = subject.split(' ');
+            match (words.next(), words.next(), words.next()) {
+                (Some("CancelLink"), Some(id), order) => {
+                    UiText::WhatCancelLink.fill(lang, &[("order", &order.unwrap_or(id))])
+                }
+                (Some(command), None, None) => {
+                    let what = crate::ui::staff::what_of(command);
+                    if what == UiText::WhatOther {
+                        subject.to_owned()
+                    } else {
+                        what.get(lang).to_owned()
+                    }
+                }
+                _ => subject.to_owned(),
+            }
+        }
+        Some(AuditAction::StaffAdd) => {
+            for role in [crate::domain::Role::Counter, crate::domain::Role::Manager] {
+                if let Some(name) = subject.strip_suffix(&format!(" ({})", role.as_str())) {
+                    let role = crate::ui::staff::role_text(role).get(lang);
+                    return format!("{name} ({role})");
+                }
+            }
+            subject.to_owned()
+        }
+        _ => subject.to_owned(),
     }
 }
 
@@ -222,5 +273,48 @@ pub fn action_text(a: AuditAction) -> UiText {
         AuditAction::Approve => UiText::ActApprove,
         AuditAction::SignIn => UiText::ActSignIn,
         AuditAction::Lockout => UiText::ActLockout,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(action: AuditAction, subject: &str) -> AuditRow {
+        AuditRow {
+            seq: 1,
+            at: chrono::Utc::now(),
+            staff: None,
+            approved_by: None,
+            action: action.as_str().to_owned(),
+            subject: subject.to_owned(),
+            prev_hash: String::new(),
+            hash: String::new(),
+        }
+    }
+
+    #[test]
+    fn subjects_read_in_the_shops_words() {
+        let en = Lang::En;
+        assert_eq!(
+            subject_text(&row(AuditAction::SignIn, "app"), en),
+            "in the app"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::SignIn, "cli: report"), Lang::Tr),
+            "komut satırında: report"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::LinkCancel, "lnk_1 KDK-0001"), en),
+            "KDK-0001"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::StaffAdd, "Ayşe (counter)"), en),
+            "Ayşe (Counter clerk)"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::CatalogImport, "3 items"), en),
+            "3 items"
+        );
     }
 }

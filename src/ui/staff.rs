@@ -99,20 +99,37 @@ impl LockScreen {
 
     /// Each active member as a large button; the chosen one selected.
     fn name_buttons_ui(&mut self, ui: &mut Ui, names: &[String]) {
-        ui.horizontal_wrapped(|ui| {
-            for name in names {
-                let selected = self.chosen.as_deref() == Some(name.as_str());
-                let text = RichText::new(name).heading();
-                let button = egui::Button::selectable(selected, text)
-                    .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
-                if ui.add(button).clicked() {
-                    self.chosen = Some(name.clone());
-                    self.typed.clone_from(name);
-                    self.error = None;
-                    self.focus_pin = Some(true);
-                }
-            }
+        // Centred rows of buttons: as many to a row as fit the column.
+        let spacing = ui.spacing().item_spacing.x;
+        let per_row = ((ui.available_width() + spacing) / (NAME_BUTTON_WIDTH + spacing))
+            .floor()
+            .max(1.0);
+        // A few names: exact in f32.
+        #[allow(clippy::cast_precision_loss)]
+        let in_row = (names.len() as f32).min(per_row);
+        let row_width = in_row * (NAME_BUTTON_WIDTH + spacing) - spacing;
+        ui.allocate_ui(egui::vec2(row_width, 0.0), |ui| {
+            ui.set_max_width(row_width);
+            ui.horizontal_wrapped(|ui| {
+                self.name_row_ui(ui, names);
+            });
         });
+    }
+
+    fn name_row_ui(&mut self, ui: &mut Ui, names: &[String]) {
+        for name in names {
+            let selected = self.chosen.as_deref() == Some(name.as_str());
+            let text = RichText::new(name).heading();
+            let button = egui::Button::new(text)
+                .selected(selected)
+                .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
+            if ui.add(button).clicked() {
+                self.chosen = Some(name.clone());
+                self.typed.clone_from(name);
+                self.error = None;
+                self.focus_pin = Some(true);
+            }
+        }
     }
 
     /// The name field (first letters pick a name; a digit moves on to the PIN), the PIN field
@@ -120,7 +137,7 @@ impl LockScreen {
     fn fields_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, names: &[String]) {
         let lang = cx.lang;
         let width = theme::field_width_ui(ui, 24);
-        ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+        ui.with_layout(egui::Layout::top_down(egui::Align::Center), |ui| {
             let l = ui.label(UiText::Name.get(lang));
             let name_field = ui.add(
                 egui::TextEdit::singleline(&mut self.typed)
@@ -277,7 +294,8 @@ impl ApprovalPrompt {
                 ui.horizontal_wrapped(|ui| {
                     for name in &self.managers {
                         let selected = self.manager.as_deref() == Some(name.as_str());
-                        let b = egui::Button::selectable(selected, RichText::new(name).heading())
+                        let b = egui::Button::new(RichText::new(name).heading())
+                            .selected(selected)
                             .min_size(egui::vec2(0.0, BIG_BUTTON_HEIGHT));
                         if ui.add(b).clicked() {
                             self.manager = Some(name.clone());
@@ -439,15 +457,12 @@ impl StaffSettings {
             .num_columns(5)
             .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
             .show(ui, |ui| {
-                for t in [
-                    UiText::Name,
-                    UiText::StaffRole,
-                    UiText::Status,
-                    UiText::ResetPin,
-                    UiText::StaffActive,
-                ] {
+                for t in [UiText::Name, UiText::StaffRole, UiText::Status] {
                     ui.label(RichText::new(t.get(lang)).strong());
                 }
+                // The buttons' columns need no title.
+                ui.label("");
+                ui.label("");
                 ui.end_row();
                 for m in members {
                     ui.label(&m.name);
@@ -548,12 +563,13 @@ impl StaffSettings {
                     );
                 });
                 if on {
+                    let role = self.form.role.get_or_insert(Role::Counter);
                     ui.vertical(|ui| {
                         ui.label(UiText::StaffRole.get(lang));
                         ui.horizontal(|ui| {
-                            for role in [Role::Counter, Role::Manager] {
-                                let role_label = role_text(role).get(lang);
-                                ui.radio_value(&mut self.form.role, Some(role), role_label);
+                            for choice in [Role::Counter, Role::Manager] {
+                                let label = role_text(choice).get(lang);
+                                ui.radio_value(role, choice, label);
                             }
                         });
                     });
@@ -621,6 +637,29 @@ pub fn form_error(form: &MemberForm, lang: Lang) -> Option<String> {
         return Some(UiText::PinsDiffer.get(lang).to_owned());
     }
     None
+}
+
+/// A command that needs a manager, in the shop's words (the approval prompt's "for: …" and
+/// the Audit view's approvals); a cancel names its link separately.
+pub fn what_of(command: &str) -> UiText {
+    match command {
+        "SaveCard" => UiText::WhatSaveCard,
+        "ExportHistory" => UiText::WhatExportHistory,
+        "LoadReport" => UiText::WhatDayClose,
+        "AbandonPending" => UiText::WhatAbandon,
+        "CatalogPreview" | "CatalogImport" => UiText::WhatCatalog,
+        "SetBarcode" => UiText::WhatBarcode,
+        "SaveProfile" => UiText::WhatSaveProfile,
+        "RemoveProfile" => UiText::WhatRemoveProfile,
+        "SwitchProfile" => UiText::WhatSwitchProfile,
+        "StoreSecret" => UiText::WhatStoreSecret,
+        "AddStaff" => UiText::WhatAddStaff,
+        "ResetPin" => UiText::WhatResetPin,
+        "SetStaffActive" => UiText::WhatStaffActive,
+        "LoadAudit" => UiText::WhatAudit,
+        "ExportAudit" => UiText::WhatExportAudit,
+        _ => UiText::WhatOther,
+    }
 }
 
 /// A role in plain words.

@@ -448,6 +448,8 @@ crate::sentences! {
     AuditWhole => "Kayıt bütün: {rows} satır.", "The record is whole: {rows} rows.";
     AuditEmpty => "Henüz kayıt yok.", "Nothing is recorded yet.";
     AuditShown => "{count} satır gösteriliyor (en yenisi üstte).", "{count} rows shown (newest first).";
+    SubjectApp => "uygulamada", "in the app";
+    SubjectCli => "komut satırında: {command}", "on the command line: {command}";
     ActLinkCreate => "Link oluşturdu", "Created a link";
     ActLinkCancel => "Link iptal etti", "Cancelled a link";
     ActCardSave => "Kart kaydetti", "Saved a card";

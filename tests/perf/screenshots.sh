@@ -52,9 +52,8 @@ nav_y() { echo $(((NAV_TOP + $1 * NAV_STEP) * S)); }
 NAV_TOP=49 NAV_STEP=28
 # Where the staff pictures click (at scale 1): the board's first row, the result view's Cancel
 # link and its confirmation's Yes.
-BOARD_ROW_X=${BOARD_ROW_X:-400} BOARD_ROW_Y=${BOARD_ROW_Y:-120}
-CANCEL_X=${CANCEL_X:-700} CANCEL_Y=${CANCEL_Y:-400}
-YES_X=${YES_X:-480} YES_Y=${YES_Y:-400}
+BOARD_ROW_X=${BOARD_ROW_X:-300} BOARD_ROW_Y=${BOARD_ROW_Y:-145} BOARD_ROW_STEP=34
+CANCEL_Y=${CANCEL_Y:-258} YES_Y=${YES_Y:-286}
 nav() { xdotool mousemove "$NAV_X" "$(nav_y "$1")" click 1; sleep 1.2; }
 shot() { import -window root -crop "${W}x${H}+0+0" "$OUT/$1.png"; }
 
@@ -115,12 +114,17 @@ fi
 # (her name's first letters, the PIN, Enter), asks to cancel a link made before staff existed
 # (a manager's), which opens the approval prompt; then Zeynep signs in for the Audit view and
 # Settings' Staff section.
-# A link to cancel, the newest on the board (made before staff: a manager's).
-mk --amount 85 --variant var_turk_kahvesi --description 'Masa 3' >/dev/null
+# Two links to cancel, the newest on the board (made before staff: a manager's); the English
+# run cancels the first row, the Turkish run the second.
+mk --amount 85 --variant var_turk_kahvesi >/dev/null
+mk --amount 50 --variant var_simit --variant var_simit >/dev/null
 printf '1111\n' | cli staff add Zeynep --role manager >/dev/null
 printf '2222\n' | PAYDESK_STAFF_PIN=1111 cli --as Zeynep staff add Ayşe --role counter >/dev/null
 for lang in ${SHOT_LANGS:-en tr}; do
-  case $lang in en) L=En; export LANG=en_US.UTF-8 ;; tr) L=Tr; export LANG=tr_TR.UTF-8 ;; esac
+  case $lang in
+    en) L=En CANCEL_X=699 YES_X=934 ROW=0; export LANG=en_US.UTF-8 ;;
+    tr) L=Tr CANCEL_X=825 YES_X=922 ROW=1; export LANG=tr_TR.UTF-8 ;;
+  esac
   prefs "$L" Light
   "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
   APP_PID=$!
@@ -136,11 +140,13 @@ for lang in ${SHOT_LANGS:-en tr}; do
   shot "$p-clerk"
   # The board's newest row (the link made above), its Cancel link, the confirmation's Yes.
   nav 1; sleep 1
-  xdotool mousemove $((BOARD_ROW_X * S)) $((BOARD_ROW_Y * S)) click 1; sleep 1.5
+  xdotool mousemove $((BOARD_ROW_X * S)) $(((BOARD_ROW_Y + ROW * BOARD_ROW_STEP) * S)) click 1
+  sleep 1.5
   xdotool mousemove $((CANCEL_X * S)) $((CANCEL_Y * S)) click 1; sleep 0.8
   xdotool mousemove $((YES_X * S)) $((YES_Y * S)) click 1; sleep 2
   shot "$p-approval"
-  xdotool key Escape; sleep 0.5
+  # Zeynep's PIN (the only manager is chosen): the link is cancelled, Ayşe stays signed in.
+  xdotool type --delay 60 "1111"; xdotool key Return; sleep 2
   xdotool key ctrl+l; sleep 1
   xdotool type --delay 60 "ze1111"; xdotool key Return; sleep 2
   nav 8; sleep 1.5; shot "$p-audit"
