@@ -14,12 +14,8 @@ use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::{ViewCtx, widgets};
 
-/// The height of a name button and of the lock screen's primary action (counter height).
-const BIG_BUTTON_HEIGHT: f32 = 48.0;
-/// The width of a name button.
-const NAME_BUTTON_WIDTH: f32 = 200.0;
-/// The widest the lock screen's column grows.
-const LOCK_WIDTH: f32 = 460.0;
+use crate::ui::theme::NARROW_COLUMN_WIDTH as LOCK_WIDTH;
+use crate::ui::theme::{COUNTER_BUTTON_HEIGHT as BIG_BUTTON_HEIGHT, NAME_BUTTON_WIDTH};
 
 /// The members who may sign in (active), by name.
 fn active_names(members: &[StaffMember], role: Option<Role>) -> Vec<String> {
