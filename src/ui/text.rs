@@ -401,7 +401,7 @@ crate::sentences! {
     WhatStoreSecret => "API gizli anahtarı kaydı", "Store an API secret";
     WhatAddStaff => "Personel ekleme", "Add a staff member";
     WhatResetPin => "PIN sıfırlama", "Reset a PIN";
-    WhatStaffActive => "Personeli kapatma ya da açma", "Disable or enable a staff member";
+    WhatStaffActive => "Personeli devre dışı bırakma ya da etkinleştirme", "Disable or enable a staff member";
     WhatAudit => "İşlem kaydını görme", "See the audit record";
     WhatExportAudit => "İşlem kaydının dışa aktarımı", "Export the audit record";
     WhatOther => "Bu işlem", "This action";
@@ -419,18 +419,18 @@ crate::sentences! {
     PinsDiffer => "İki PIN aynı değil.", "The two PINs are not the same.";
     PinShape => "PIN 4 ile 8 rakam arasında olmalı.", "The PIN must be 4 to 8 digits.";
     StaffNameShape => "Ad 1 ile 40 karakter arasında olmalı.", "The name must be 1 to 40 characters.";
-    StaffActive => "Açık", "Active";
-    StaffDisabled => "Kapalı", "Disabled";
-    DisableMember => "Kapat", "Disable";
-    EnableMember => "Aç", "Enable";
+    StaffActive => "Etkin", "Active";
+    StaffDisabled => "Devre dışı", "Disabled";
+    DisableMember => "Devre dışı bırak", "Disable";
+    EnableMember => "Etkinleştir", "Enable";
     ResetPin => "PIN'i değiştir", "Change PIN";
     NewPin => "Yeni PIN", "New PIN";
     IdleLockMinutes => "Bu kadar dakika işlem olmazsa kasayı kilitle", "Lock the desk after this many idle minutes";
     ManagersOnly => "Bunu yalnızca bir yönetici değiştirebilir.", "Only a manager can change this.";
     StaffAdded => "{name} eklendi.", "{name} was added.";
     PinChanged => "{name} için PIN değiştirildi.", "{name}'s PIN was changed.";
-    MemberDisabled => "{name} kapatıldı.", "{name} was disabled.";
-    MemberEnabled => "{name} açıldı.", "{name} was enabled.";
+    MemberDisabled => "{name} devre dışı bırakıldı.", "{name} was disabled.";
+    MemberEnabled => "{name} etkinleştirildi.", "{name} was enabled.";
 
     // Audit.
     NavAudit => "İşlem kaydı", "Audit";
@@ -459,8 +459,8 @@ crate::sentences! {
     ActProfileRemove => "Profil sildi", "Removed a profile";
     ActSecretStore => "API gizli anahtarı kaydetti", "Stored an API secret";
     ActStaffAdd => "Personel ekledi", "Added a staff member";
-    ActStaffDisable => "Personeli kapattı", "Disabled a staff member";
-    ActStaffEnable => "Personeli açtı", "Enabled a staff member";
+    ActStaffDisable => "Personeli devre dışı bıraktı", "Disabled a staff member";
+    ActStaffEnable => "Personeli etkinleştirdi", "Enabled a staff member";
     ActStaffResetPin => "PIN değiştirdi", "Changed a PIN";
     ActApprove => "Yönetici onayı", "Manager's approval";
     ActSignIn => "Giriş yaptı", "Signed in";
