@@ -230,7 +230,12 @@ impl App {
         }
         let desk = desk.acting_as(self.acting());
         Box::pin(async move {
-            match desk.authorize(Surface::App, command, None) {
+            // A store read: on the blocking pool, as every store call of a job.
+            let check =
+                tokio::task::spawn_blocking(move || desk.authorize(Surface::App, command, None))
+                    .await
+                    .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+            match check {
                 Ok(()) => job.await,
                 Err(error) => Msg::Staff(StaffResult::Refused { command, error }),
             }
@@ -530,7 +535,10 @@ impl App {
             form.focus_amount = true;
             self.views.new_link = form;
         }
-        if self.staff.last_clerk.as_deref() != Some(member.name.as_str()) {
+        // The record is a manager's: a clerk back at the desk starts on New link, not on a
+        // prompt for a manager's PIN.
+        let audit_closed = self.view == View::Audit && member.role != crate::domain::Role::Manager;
+        if audit_closed || self.staff.last_clerk.as_deref() != Some(member.name.as_str()) {
             self.view = View::NewLink;
             if !self.views.customer.open
                 && self
