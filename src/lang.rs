@@ -137,16 +137,13 @@ macro_rules! sentences {
             pub const ALL: &'static [$name] = &[$($name::$key),+];
 
             /// Every sentence with its name, for the language tests.
-            // In a static, so that a large catalogue is one array in the binary, never a
-            // copy built where the constant is used.
-            pub const ENTRIES: &'static [$crate::lang::Entry] = {
-                static ENTRIES: &[$crate::lang::Entry] = &[$($crate::lang::Entry {
-                    name: concat!(module_path!(), "::", stringify!($name), "::", stringify!($key)),
-                    tr: $tr,
-                    en: $en,
-                }),+];
-                ENTRIES
-            };
+            // A constant in the binary's read-only data, never built on a stack.
+            #[allow(clippy::large_stack_arrays)]
+            pub const ENTRIES: &'static [$crate::lang::Entry] = &[$($crate::lang::Entry {
+                name: concat!(module_path!(), "::", stringify!($name), "::", stringify!($key)),
+                tr: $tr,
+                en: $en,
+            }),+];
 
             /// The sentence in `lang`, placeholders as written.
             pub fn get(self, lang: $crate::lang::Lang) -> &'static str {
