@@ -293,3 +293,27 @@ fn a_wrong_approval_pin_leaves_the_link_as_it_was() {
         "no cancel recorded"
     );
 }
+
+#[test]
+fn the_audit_view_lists_who_did_what_and_warns_when_the_record_was_edited() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(MANAGER);
+    env.nav(paydesk::app::View::Audit);
+    env.until_shown("The record is whole");
+    // Zeynep's sign-in, in words, with the place it happened.
+    env.until_shown("Signed in");
+    env.harness.get_by_label("in the app");
+    // Someone with the OS account edits a row with an SQLite tool.
+    let db = env.dir.path().join(paydesk::store::DB_FILE);
+    rusqlite::Connection::open(db)
+        .and_then(|c| {
+            c.execute_batch(
+                "DROP TRIGGER audit_no_update;
+                 UPDATE audit SET subject = 'Eve (manager)' WHERE seq = 2;",
+            )
+        })
+        .expect("the file is edited");
+    env.nav(paydesk::app::View::Settings);
+    env.nav(paydesk::app::View::Audit);
+    env.until_shown("The audit record was changed outside paydesk: row 2 does not match.");
+}
