@@ -55,12 +55,16 @@ impl App {
                     self.views.catalog.barcode_saving.remove(&variant_id);
                     return;
                 };
+                let actor = self.acting();
                 self.spawn(async move {
                     let id = variant_id.clone();
                     let result = tokio::task::spawn_blocking(move || {
+                        let now = services.clock().now();
                         services
                             .with_store_locked(|s| {
-                                s.catalog_set_barcode(&variant_id, barcode.as_ref())?;
+                                s.as_actor(&actor, now, |s| {
+                                    s.catalog_set_barcode(&variant_id, barcode.as_ref())
+                                })?;
                                 s.catalog_map()
                             })
                             .map_err(JobError::from)
@@ -82,6 +86,7 @@ impl App {
             self.views.catalog.busy = false;
             return;
         };
+        let actor = self.acting();
         self.spawn(async move {
             let csv = |result| Msg::Catalog(CatalogResult::Csv { result });
             // At most the catalog limit, read before the store is locked.
@@ -93,8 +98,10 @@ impl App {
                 Err(e) => return csv(Err(JobError::from(DeskError::from(e)))),
             };
             let r = if import {
+                let now = services.clock().now();
                 services.with_store_locked(|s| {
-                    let done: CsvImport = s.catalog_import_csv(&bytes[..])?;
+                    let done: CsvImport =
+                        s.as_actor(&actor, now, |s| s.catalog_import_csv(&bytes[..]))?;
                     let map = s.catalog_map()?;
                     Ok((CsvOutcome::Imported(done), Some(map)))
                 })

@@ -202,6 +202,17 @@ impl App {
                     self.alert(&alert);
                 }
             }
+            LinkResult::Cancelled {
+                id,
+                result: Err(DeskError::NeedsManager(_)),
+                ..
+            } => {
+                // Not this clerk's own unpaid link: a manager's PIN may still cancel it.
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link.id == id) {
+                    s.cancelling = false;
+                }
+                self.hold(crate::app::Command::Link(LinkCommand::Cancel { id }));
+            }
             LinkResult::Cancelled { id, seq, result } => {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();

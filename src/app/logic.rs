@@ -14,6 +14,7 @@ use super::link::LinkResult;
 use super::pending::PendingResult;
 use super::profiles::ProfilesResult;
 use super::report::ReportResult;
+use super::staff::StaffResult;
 use super::{App, Command, Connection, View};
 use crate::lang::Lang;
 use crate::service::{Desk, DeskError};
@@ -45,11 +46,16 @@ pub enum Msg {
     Pending(PendingResult),
     /// Of the catalog view.
     Catalog(CatalogResult),
+    /// Of staff: signing in, members, approvals, the audit record.
+    Staff(StaffResult),
 }
 
 impl App {
     /// Queues a background job whose result is a [`Msg`].
+    /// A job of a command being run is checked again on the worker against the role table
+    /// (see `app::staff`).
     pub(crate) fn spawn(&mut self, job: impl Future<Output = Msg> + Send + 'static) {
+        let job = self.checked(job);
         let pending = self.worker.spawn(job);
         self.jobs.push(pending);
     }
@@ -90,7 +96,7 @@ impl App {
 
     /// Undoes the busy marks of the views whose jobs need the profile's desk or the store:
     /// when there is no desk to run them, and when the worker is lost.
-    fn clear_busy(&mut self) {
+    pub(crate) fn clear_busy(&mut self) {
         self.views.new_link.abort_busy();
         self.views.card.abort_busy();
         self.views.installments.abort_busy();
@@ -99,12 +105,20 @@ impl App {
         self.views.catalog.abort_busy();
         self.views.pending.abort_busy();
         self.views.board.abort_busy();
+        self.views.audit.abort_busy();
+        self.views.staff.busy = false;
+        if let Some(p) = &mut self.views.approval {
+            p.busy = false;
+        }
+        self.views.lock.busy = false;
     }
 
     /// The profile's desk, for a command that needs it; without one (not connected yet) the
     /// views' busy marks are undone so the user can try again.
+    /// The desk acts as the member signed in (or the clerk a manager approved this command
+    /// for).
     pub(crate) fn desk_or_idle(&mut self) -> Option<Desk> {
-        let desk = self.holds.desk.clone();
+        let desk = self.holds.desk.as_ref().map(|d| d.acting_as(self.acting()));
         if desk.is_none() {
             self.clear_busy();
         }
@@ -143,6 +157,7 @@ impl App {
             Msg::Report(r) => self.apply_report(r),
             Msg::Pending(r) => self.apply_pending(r),
             Msg::Catalog(r) => self.apply_catalog(r),
+            Msg::Staff(r) => self.apply_staff(r),
         }
     }
 
@@ -153,9 +168,19 @@ impl App {
         }
     }
 
-    /// Runs one command.
+    /// Runs one command, once the role table lets the member signed in run it (with staff
+    /// on; a command that needs a manager is held for the approval prompt).
     pub(crate) fn run(&mut self, command: Command) {
         tracing::debug!(command = command.name(), "command");
+        let Some(command) = self.gate(command) else {
+            return;
+        };
+        let running = self.staff.running.replace(command.name());
+        self.dispatch(command);
+        self.staff.running = running;
+    }
+
+    fn dispatch(&mut self, command: Command) {
         match command {
             Command::Navigate { view } => self.navigate(view),
             Command::Link(c) => self.run_link(c),
@@ -167,6 +192,7 @@ impl App {
             Command::Pending(c) => self.run_pending(c),
             Command::Catalog(c) => self.run_catalog(c),
             Command::Profiles(c) => self.run_profiles(c),
+            Command::Staff(c) => self.run_staff(c),
         }
     }
 
@@ -179,6 +205,14 @@ impl App {
         // Opening the board reads its rows again (links the command line made).
         if view == View::Board {
             self.views.board.stale = true;
+        }
+        // The Audit view reads the record again; Settings the members (the command line may
+        // have changed them).
+        if view == View::Audit {
+            self.views.audit.invalidate();
+        }
+        if view == View::Settings && view != self.view {
+            self.run_staff(crate::ui::StaffCommand::LoadStaff);
         }
         self.view = view;
     }

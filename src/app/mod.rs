@@ -8,7 +8,7 @@
 //! the background re-send, a countdown on screen) uses `request_repaint_after`.
 //!
 //! `logic` only dispatches: one module per feature (`link`, `history`, `board`, `report`,
-//! `catalog`, `card`, `installments`, `profiles`, `pending`) holds that feature's result enum,
+//! `catalog`, `card`, `installments`, `profiles`, `pending`, `staff`) holds that feature's result enum,
 //! its `run_*` (a command to background jobs) and its `apply_*` (a result into the state), and
 //! a unit test of each command and result without a window (`testing` sets the app up).
 
@@ -25,6 +25,7 @@ pub mod profiles;
 pub mod report;
 pub mod run;
 mod shell;
+pub mod staff;
 pub mod state;
 #[cfg(test)]
 mod testing;
@@ -207,6 +208,14 @@ pub struct Views {
     pub shown: Option<ShownLink>,
     /// The customer display.
     pub customer: CustomerDisplay,
+    /// The lock screen (staff on, nobody signed in).
+    pub lock: crate::ui::staff::LockScreen,
+    /// The manager's approval prompt for a held command.
+    pub approval: Option<crate::ui::staff::ApprovalPrompt>,
+    /// Settings' Staff section.
+    pub staff: crate::ui::staff::StaffSettings,
+    /// The Audit view.
+    pub audit: crate::ui::audit::AuditView,
 }
 
 /// The application.
@@ -231,6 +240,8 @@ pub struct App {
     pub(crate) jobs: Vec<Pending<Msg>>,
     /// The background refresh of the board's open links and of the shown link.
     pub refresher: Refresher,
+    /// Who is at the desk (staff on), the kept forms, the held command.
+    pub staff: staff::StaffDesk,
     /// The number of the last link-detail or cancel request sent (answers older than the one
     /// on screen are dropped by the result view).
     pub(crate) request_seq: u64,
@@ -299,7 +310,12 @@ impl App {
                 settings: SettingsView::default(),
                 shown: None,
                 customer: CustomerDisplay::default(),
+                lock: crate::ui::staff::LockScreen::fresh(),
+                approval: None,
+                staff: crate::ui::staff::StaffSettings::default(),
+                audit: crate::ui::audit::AuditView::default(),
             },
+            staff: staff::StaffDesk::default(),
             export_dir: None,
             commands: Vec::new(),
             jobs: Vec::new(),
@@ -363,6 +379,7 @@ impl App {
             self.applied_theme = Some(self.saved.theme);
         }
         self.drain();
+        self.watch_idle(&ui.ctx().clone());
         self.draw_ui(ui);
         self.run_commands();
         self.schedule_board();

@@ -24,6 +24,8 @@ pub struct Boot {
     pub(crate) catalog: HashMap<String, CatalogVariant>,
     pub(crate) profiles: Vec<Profile>,
     pub(crate) pending: Vec<JournalRow>,
+    /// The staff members (`None`: they could not be read).
+    pub(crate) staff: Option<Vec<crate::domain::StaffMember>>,
     /// The profile asked for could not be opened; the sandbox was opened instead.
     pub(crate) fallback: Option<JobError>,
 }
@@ -106,15 +108,18 @@ impl App {
                 let Some(services) = self.holds.services.clone() else {
                     return;
                 };
+                let actor = self.acting();
                 self.spawn(async move {
                     let now = services.clock().now();
                     let result = services
                         .with_store_locked(|s| {
-                            if existing {
-                                s.profile_update(&profile, now)?;
-                            } else {
-                                s.profile_add(&profile, now)?;
-                            }
+                            s.as_actor(&actor, now, |s| {
+                                if existing {
+                                    s.profile_update(&profile, now)
+                                } else {
+                                    s.profile_add(&profile, now)
+                                }
+                            })?;
                             s.profile_list()
                         })
                         .map_err(JobError::from);
@@ -125,10 +130,12 @@ impl App {
                 let Some(services) = self.holds.services.clone() else {
                     return;
                 };
+                let actor = self.acting();
                 self.spawn(async move {
+                    let now = services.clock().now();
                     let result = services
                         .with_store_locked(|s| {
-                            s.profile_remove(&name)?;
+                            s.as_actor(&actor, now, |s| s.profile_remove(&name))?;
                             s.profile_list()
                         })
                         .map_err(JobError::from);
@@ -141,6 +148,8 @@ impl App {
                 secret,
             } => {
                 let secrets = Arc::clone(&self.options.secrets);
+                let actor = self.acting();
+                let services = self.holds.services.clone();
                 self.spawn(async move {
                     let name = profile.clone();
                     let status = tokio::task::spawn_blocking(move || {
@@ -148,6 +157,9 @@ impl App {
                             &*secrets, &profile, &api_key, &secret,
                         );
                         drop(secret);
+                        if r.is_ok() {
+                            audit_secret(services.as_deref(), &actor, &profile);
+                        }
                         secret_status(r.map(|()| true), secrets.unavailable())
                     })
                     .await
@@ -238,6 +250,9 @@ impl App {
         self.views.settings.profiles = boot.profiles.clone();
         self.holds.profiles = boot.profiles;
         self.views.pending.rows = boot.pending;
+        if let Some(members) = boot.staff {
+            self.staff_listed(members);
+        }
         if let Some(order) = boot.order_number {
             self.views.new_link.draft.order_number = order;
         }
@@ -285,6 +300,7 @@ fn open_profile(
         .with_store_locked(|s| s.profile_list())
         .unwrap_or_default();
     let pending = desk.pending().unwrap_or_default();
+    let staff = services.with_store_locked(|s| s.staff_list()).ok();
     Ok(Boot {
         services,
         desk,
@@ -292,8 +308,24 @@ fn open_profile(
         catalog,
         profiles,
         pending,
+        staff,
         fallback,
     })
+}
+
+/// Records who stored a profile's secret (the keyring holds it, so no database change comes
+/// with the audit row).
+fn audit_secret(services: Option<&Services>, actor: &crate::domain::Actor, profile: &str) {
+    let Some(services) = services else {
+        return;
+    };
+    let now = services.clock().now();
+    let audited = services.with_store_locked(|s| {
+        s.audit_append(actor, crate::store::AuditAction::SecretStore, profile, now)
+    });
+    if let Err(e) = audited {
+        tracing::warn!(error = %e, "the secret's audit row was not written");
+    }
 }
 
 /// What the settings show for a secret: stored, missing, or kept for this run only because

@@ -7,13 +7,14 @@ use egui::{RichText, Ui};
 
 use crate::app::{App, Command, Connection, View};
 use crate::lang::Lang;
-use crate::ui::ProfilesCommand;
 use crate::ui::board::{PANEL_WIDTH, WIDE};
 use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
 use crate::ui::new_link::FormLock;
+use crate::ui::staff::{ApprovalOutcome, role_text};
 use crate::ui::text::UiText;
 use crate::ui::theme::{Palette, ThemeChoice};
 use crate::ui::widgets;
+use crate::ui::{ProfilesCommand, StaffCommand};
 use crate::ui::{ResendView, ViewCtx};
 
 impl App {
@@ -29,15 +30,23 @@ impl App {
         // Set again by the rows drawn this frame.
         self.views.board.next_change = None;
 
+        // With staff on and nobody signed in, only the lock screen (the customer display and
+        // the board's refresh go on); while the staff list is not read yet, nothing.
+        let locked = self.staff.locked();
+        let opening = !self.staff.known && self.holds.connection == Connection::Connecting;
+        let hidden = locked || opening;
+
         egui::Panel::top("top-bar").show(ui, |ui| {
             self.top_bar_ui(ui, &palette, &mut commands);
         });
-        egui::Panel::left("nav")
-            .resizable(false)
-            .default_size(150.0)
-            .show(ui, |ui| self.nav_ui(ui, now, &mut commands));
+        if !hidden {
+            egui::Panel::left("nav")
+                .resizable(false)
+                .default_size(150.0)
+                .show(ui, |ui| self.nav_ui(ui, now, &mut commands));
+        }
         // Beside New link on a wide window: the open links at a glance, while the form is filled.
-        if self.view == View::NewLink && ui.ctx().content_rect().width() >= WIDE {
+        if !hidden && self.view == View::NewLink && ui.ctx().content_rect().width() >= WIDE {
             egui::Panel::right("board-panel")
                 .resizable(false)
                 .exact_size(PANEL_WIDTH)
@@ -72,6 +81,14 @@ impl App {
                 form_lock,
                 commands: &mut commands,
             };
+            if hidden {
+                if locked {
+                    self.views
+                        .lock
+                        .lock_screen_ui(ui, &mut cx, &self.staff.members);
+                }
+                return;
+            }
             match self.view {
                 View::NewLink => match &mut self.views.shown {
                     Some(shown) if shown.origin == Origin::Created => {
@@ -111,11 +128,51 @@ impl App {
                     self.views
                         .settings
                         .alerts_ui(ui, &cx, &mut self.saved.alert_sound);
+                    let (desk, idle) =
+                        (self.staff.settings_ctx(), &mut self.saved.idle_lock_minutes);
+                    self.views.staff.staff_settings_ui(ui, &mut cx, desk, idle);
+                }
+                View::Audit => {
+                    let names = self.staff.names();
+                    self.views.audit.audit_ui(ui, &mut cx, &names);
                 }
             }
         });
+        self.approval_ui(ui, palette, now, &mut commands);
         self.commands = commands;
         self.customer_display(ui.ctx(), &palette);
+    }
+
+    /// The manager's approval prompt over everything, while a command is held.
+    fn approval_ui(
+        &mut self,
+        ui: &Ui,
+        palette: Palette,
+        now: DateTime<Utc>,
+        commands: &mut Vec<Command>,
+    ) {
+        let Some(prompt) = &mut self.views.approval else {
+            return;
+        };
+        let mut cx = ViewCtx {
+            lang: self.saved.lang,
+            palette,
+            now,
+            zone: self.zone,
+            catalog: &self.holds.catalog,
+            barcodes: &self.holds.barcodes,
+            limits: self.holds.limits,
+            sandbox: false,
+            resend: ResendView::default(),
+            form_lock: None,
+            commands,
+        };
+        if prompt.approval_ui(ui.ctx(), &mut cx) == ApprovalOutcome::Cancelled {
+            // Nothing was sent: everything stays as it was.
+            self.views.approval = None;
+            self.staff.held = None;
+            self.clear_busy();
+        }
     }
 
     /// The navigation: every view, with the counts of pending rows and open links.
@@ -126,6 +183,10 @@ impl App {
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         ui.add_space(6.0);
         for v in View::ALL {
+            // The record of who did what exists for a shop with staff.
+            if v == View::Audit && !self.staff.on() {
+                continue;
+            }
             let mut text = v.title().get(lang).to_owned();
             if v == View::Pending && self.views.pending.count() > 0 {
                 text = format!("{text} ({})", self.views.pending.count());
@@ -168,86 +229,129 @@ impl App {
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(UiText::AppName.get(lang)).heading().strong());
             ui.separator();
-            let current = self.profile_name();
-            let l = ui.label(UiText::Profile.get(lang));
-            let combo = egui::ComboBox::from_id_salt("profile-picker")
-                .selected_text(current.as_str())
+            if self.staff.on() {
+                self.clerk_ui(ui, palette, commands);
+                ui.separator();
+            }
+            if !self.staff.locked() {
+                self.profile_ui(ui, palette, commands);
+            }
+            self.prefs_ui(ui);
+        });
+    }
+
+    /// The profile picker, the sandbox badge, the connection and the Pending badge.
+    fn profile_ui(&self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
+        let lang = self.saved.lang;
+        let current = self.profile_name();
+        let l = ui.label(UiText::Profile.get(lang));
+        let combo = egui::ComboBox::from_id_salt("profile-picker")
+            .selected_text(current.as_str())
+            .show_ui(ui, |ui| {
+                for p in &self.holds.profiles {
+                    if ui
+                        .selectable_label(p.name == current, p.name.as_str())
+                        .clicked()
+                        && p.name != current
+                    {
+                        commands.push(Command::Profiles(ProfilesCommand::Switch {
+                            name: p.name.clone(),
+                        }));
+                    }
+                }
+            });
+        let _ = combo.response.labelled_by(l.id);
+        if self.is_sandbox() {
+            widgets::badge_ui(ui, UiText::SandboxBadge.get(lang), palette.sandbox);
+        }
+        match &self.holds.connection {
+            Connection::Connecting => {
+                ui.spinner();
+                ui.label(UiText::Connecting.get(lang));
+            }
+            Connection::Connected => {
+                ui.label(
+                    RichText::new(format!("● {}", UiText::Connected.get(lang))).color(palette.ok),
+                );
+            }
+            Connection::Disconnected(why) => {
+                ui.label(
+                    RichText::new(format!("● {}", UiText::Disconnected.get(lang)))
+                        .color(palette.error),
+                )
+                .on_hover_text(why.as_str());
+            }
+        }
+        let count = self.views.pending.count();
+        if count > 0 {
+            let r = widgets::badge_ui(
+                ui,
+                format!("{} {count}", UiText::PendingBadge.get(lang)),
+                palette.pending,
+            )
+            .interact(egui::Sense::click());
+            if r.clicked() {
+                commands.push(Command::Navigate {
+                    view: View::Pending,
+                });
+            }
+        }
+    }
+
+    /// Language and theme, on the right.
+    fn prefs_ui(&mut self, ui: &mut Ui) {
+        let lang = self.saved.lang;
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let theme_label = |t: ThemeChoice| match t {
+                ThemeChoice::System => UiText::ThemeSystem.get(lang),
+                ThemeChoice::Light => UiText::ThemeLight.get(lang),
+                ThemeChoice::Dark => UiText::ThemeDark.get(lang),
+            };
+            let combo = egui::ComboBox::from_id_salt("theme-picker")
+                .selected_text(theme_label(self.saved.theme))
                 .show_ui(ui, |ui| {
-                    for p in &self.holds.profiles {
-                        if ui
-                            .selectable_label(p.name == current, p.name.as_str())
-                            .clicked()
-                            && p.name != current
-                        {
-                            commands.push(Command::Profiles(ProfilesCommand::Switch {
-                                name: p.name.clone(),
-                            }));
-                        }
+                    for t in ThemeChoice::ALL {
+                        ui.selectable_value(&mut self.saved.theme, t, theme_label(t));
                     }
                 });
+            let l = ui.label(UiText::Theme.get(lang));
             let _ = combo.response.labelled_by(l.id);
-            if self.is_sandbox() {
-                widgets::badge_ui(ui, UiText::SandboxBadge.get(lang), palette.sandbox);
-            }
-            match &self.holds.connection {
-                Connection::Connecting => {
-                    ui.spinner();
-                    ui.label(UiText::Connecting.get(lang));
-                }
-                Connection::Connected => {
-                    ui.label(
-                        RichText::new(format!("● {}", UiText::Connected.get(lang)))
-                            .color(palette.ok),
-                    );
-                }
-                Connection::Disconnected(why) => {
-                    ui.label(
-                        RichText::new(format!("● {}", UiText::Disconnected.get(lang)))
-                            .color(palette.error),
-                    )
-                    .on_hover_text(why.as_str());
-                }
-            }
-            let count = self.views.pending.count();
-            if count > 0 {
-                let r = widgets::badge_ui(
-                    ui,
-                    format!("{} {count}", UiText::PendingBadge.get(lang)),
-                    palette.pending,
-                )
-                .interact(egui::Sense::click());
-                if r.clicked() {
-                    commands.push(Command::Navigate {
-                        view: View::Pending,
-                    });
-                }
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let theme_label = |t: ThemeChoice| match t {
-                    ThemeChoice::System => UiText::ThemeSystem.get(lang),
-                    ThemeChoice::Light => UiText::ThemeLight.get(lang),
-                    ThemeChoice::Dark => UiText::ThemeDark.get(lang),
-                };
-                let combo = egui::ComboBox::from_id_salt("theme-picker")
-                    .selected_text(theme_label(self.saved.theme))
-                    .show_ui(ui, |ui| {
-                        for t in ThemeChoice::ALL {
-                            ui.selectable_value(&mut self.saved.theme, t, theme_label(t));
-                        }
-                    });
-                let l = ui.label(UiText::Theme.get(lang));
-                let _ = combo.response.labelled_by(l.id);
-                let combo = egui::ComboBox::from_id_salt("language-picker")
-                    .selected_text(self.saved.lang.native_name())
-                    .show_ui(ui, |ui| {
-                        for l in Lang::ALL {
-                            ui.selectable_value(&mut self.saved.lang, l, l.native_name());
-                        }
-                    });
-                let l = ui.label(UiText::Language.get(lang));
-                let _ = combo.response.labelled_by(l.id);
-            });
+            let combo = egui::ComboBox::from_id_salt("language-picker")
+                .selected_text(self.saved.lang.native_name())
+                .show_ui(ui, |ui| {
+                    for l in Lang::ALL {
+                        ui.selectable_value(&mut self.saved.lang, l, l.native_name());
+                    }
+                });
+            let l = ui.label(UiText::Language.get(lang));
+            let _ = combo.response.labelled_by(l.id);
         });
+    }
+
+    /// The clerk signed in, as a button that locks the desk to switch clerks; or "Desk
+    /// locked"; and the worker's last refusal.
+    fn clerk_ui(&self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
+        let lang = self.saved.lang;
+        match &self.staff.actor.member {
+            Some(m) => {
+                let text =
+                    RichText::new(format!("{} · {}", m.name, role_text(m.role).get(lang))).strong();
+                let r = ui
+                    .add(egui::Button::new(text))
+                    .on_hover_text(UiText::SwitchClerk.get(lang));
+                let spoken = format!("{} {}", m.name, UiText::SwitchClerk.get(lang));
+                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+                if r.clicked() {
+                    commands.push(Command::Staff(StaffCommand::Lock));
+                }
+            }
+            None => {
+                ui.label(RichText::new(UiText::DeskLocked.get(lang)).strong());
+            }
+        }
+        if let Some(why) = &self.staff.refusal {
+            widgets::error_text_ui(ui, palette, why.as_str());
+        }
     }
 
     fn customer_display(&mut self, ctx: &egui::Context, palette: &Palette) {

@@ -1,7 +1,7 @@
 //! What the app remembers between runs (eframe storage), apart from the runtime handles.
 //!
 //! Only preferences live here: the language, the theme, the last profile, the shop name and
-//! whether paid alerts play a sound.
+//! whether paid alerts play a sound, the idle minutes before the desk locks.
 //! Never a secret, a card number or a form's content: eframe writes this to a plain file.
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,9 @@ pub struct SavedState {
     pub slip_paper: Paper,
     /// Paid alerts ask the notification service for a short sound (off by default).
     pub alert_sound: bool,
+    /// With staff on, the desk locks after this many minutes without input (a manager
+    /// changes it in Settings).
+    pub idle_lock_minutes: u32,
 }
 
 impl Default for SavedState {
@@ -41,6 +44,7 @@ impl Default for SavedState {
             merchant_name: String::new(),
             slip_paper: Paper::Roll80,
             alert_sound: false,
+            idle_lock_minutes: super::staff::DEFAULT_IDLE_MINUTES,
         }
     }
 }
@@ -58,6 +62,7 @@ mod tests {
             merchant_name: "Kadıköy Kahve Evi".into(),
             slip_paper: Paper::A6,
             alert_sound: true,
+            idle_lock_minutes: 12,
         };
         let text = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<SavedState>(&text).unwrap(), s);
@@ -68,5 +73,6 @@ mod tests {
         assert_eq!(old.last_profile, None);
         assert_eq!(old.slip_paper, Paper::Roll80);
         assert!(!old.alert_sound, "the sound is off unless chosen");
+        assert_eq!(old.idle_lock_minutes, 5, "five idle minutes unless chosen");
     }
 }

@@ -73,6 +73,8 @@ pub const ROLE_TABLE: &[(Surface, &str, Need)] = &[
     (Surface::App, "LoadStaff", Need::Anyone),
     (Surface::App, "LoadAudit", Need::Manager),
     (Surface::App, "ExportAudit", Need::Manager),
+    // A manager's PIN for one held command: itself the check.
+    (Surface::App, "Approve", Need::Anyone),
     // The CLI.
     (Surface::Cli, "profile add", Need::Manager),
     (Surface::Cli, "profile list", Need::Member),

@@ -8,8 +8,9 @@ use zeroize::Zeroizing;
 
 use crate::clock::Zone;
 use crate::domain::Link;
+use crate::domain::Role;
 use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
-use crate::store::Profile;
+use crate::store::{AuditFilter, Profile};
 use crate::ui::history::HistoryFilter;
 use crate::ui::text::UiText;
 
@@ -40,10 +41,12 @@ pub enum Command {
     Catalog(CatalogCommand),
     /// Profiles and secrets.
     Profiles(ProfilesCommand),
+    /// Staff: signing in, locking, managing members, the audit record, a manager's approval.
+    Staff(StaffCommand),
 }
 
 impl Command {
-    /// The command's name, for logs.
+    /// The command's name, as the role table (`domain/roles.rs`) and the logs have it.
     pub fn name(&self) -> &'static str {
         match self {
             Command::Navigate { .. } => "Navigate",
@@ -56,6 +59,7 @@ impl Command {
             Command::Pending(c) => c.name(),
             Command::Catalog(c) => c.name(),
             Command::Profiles(c) => c.name(),
+            Command::Staff(c) => c.name(),
         }
     }
 }
@@ -354,6 +358,87 @@ impl ProfilesCommand {
     }
 }
 
+/// What the lock screen, the approval prompt, Settings' Staff section and the Audit view ask
+/// for. Every PIN check and store call runs on the worker; PINs are wiped when dropped and never
+/// printed.
+pub enum StaffCommand {
+    /// Sign a member in at this desk.
+    SignIn {
+        /// The member's name.
+        name: String,
+        /// The PIN as typed.
+        pin: Zeroizing<String>,
+    },
+    /// Lock the desk (Ctrl+L, the top bar's name, the idle time).
+    Lock,
+    /// Add a member (the first one turns staff on and must be a manager).
+    AddStaff {
+        /// The name.
+        name: String,
+        /// The role.
+        role: Role,
+        /// The PIN as typed (twice alike).
+        pin: Zeroizing<String>,
+    },
+    /// Give a member a new PIN.
+    ResetPin {
+        /// The member's name.
+        name: String,
+        /// The new PIN as typed.
+        pin: Zeroizing<String>,
+    },
+    /// Disable or enable a member.
+    SetStaffActive {
+        /// The member's name.
+        name: String,
+        /// Enable (`true`) or disable.
+        active: bool,
+    },
+    /// Read the staff list again.
+    LoadStaff,
+    /// Read the audit record (and check its chain).
+    LoadAudit {
+        /// Which rows.
+        filter: AuditFilter,
+    },
+    /// Write the audit rows matching the filter as CSV, where History's export writes.
+    ExportAudit {
+        /// Which rows.
+        filter: AuditFilter,
+    },
+    /// A manager's PIN for the one command the approval prompt holds.
+    Approve {
+        /// The manager's name.
+        manager: String,
+        /// The manager's PIN as typed.
+        pin: Zeroizing<String>,
+    },
+}
+
+impl std::fmt::Debug for StaffCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print a PIN.
+        f.write_str(self.name())
+    }
+}
+
+impl StaffCommand {
+    /// The command's name, as the role table has it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            StaffCommand::SignIn { .. } => "SignIn",
+            StaffCommand::Lock => "Lock",
+            StaffCommand::AddStaff { .. } => "AddStaff",
+            StaffCommand::ResetPin { .. } => "ResetPin",
+            StaffCommand::SetStaffActive { .. } => "SetStaffActive",
+            StaffCommand::LoadStaff => "LoadStaff",
+            StaffCommand::LoadAudit { .. } => "LoadAudit",
+            StaffCommand::ExportAudit { .. } => "ExportAudit",
+            StaffCommand::Approve { .. } => "Approve",
+        }
+    }
+}
+
 /// The main views, as the navigation lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum View {
@@ -374,13 +459,15 @@ pub enum View {
     Pending,
     /// The local catalog and CSV import.
     Catalog,
+    /// Who did what and when (managers; listed only with staff on).
+    Audit,
     /// Profiles and secrets.
     Settings,
 }
 
 impl View {
     /// Every view, in navigation order.
-    pub const ALL: [View; 9] = [
+    pub const ALL: [View; 10] = [
         View::NewLink,
         View::Board,
         View::Card,
@@ -389,6 +476,7 @@ impl View {
         View::Report,
         View::Pending,
         View::Catalog,
+        View::Audit,
         View::Settings,
     ];
 
@@ -403,6 +491,7 @@ impl View {
             View::Report => UiText::NavReport,
             View::Pending => UiText::NavPending,
             View::Catalog => UiText::NavCatalog,
+            View::Audit => UiText::NavAudit,
             View::Settings => UiText::NavSettings,
         }
     }

@@ -3,6 +3,7 @@
 //! Views read state and return [`Command`]s for anything with a side effect; the
 //! app's `logic` runs them after the frame is drawn. No view does I/O.
 
+pub mod audit;
 pub mod board;
 pub mod calendar;
 pub mod card;
@@ -17,6 +18,7 @@ pub mod pending;
 pub mod problem;
 pub mod report;
 pub mod settings;
+pub mod staff;
 pub mod text;
 pub mod theme;
 pub mod widgets;
@@ -27,7 +29,7 @@ use chrono::{DateTime, Utc};
 
 pub use self::command::{
     BoardCommand, CardCommand, CatalogCommand, Command, HistoryCommand, InstallmentsCommand,
-    LinkCommand, PendingCommand, ProfilesCommand, ReportCommand, View,
+    LinkCommand, PendingCommand, ProfilesCommand, ReportCommand, StaffCommand, View,
 };
 use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};

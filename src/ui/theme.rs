@@ -247,6 +247,13 @@ pub const SPACE_M: f32 = 16.0;
 /// Space before a view's primary action, and between large sections.
 pub const SPACE_L: f32 = 24.0;
 
+/// The height of a counter button: a primary action, a name on the lock screen (44–48 px).
+pub const COUNTER_BUTTON_HEIGHT: f32 = 48.0;
+/// The width of a name's button on the lock screen and of its primary action.
+pub const NAME_BUTTON_WIDTH: f32 = 200.0;
+/// The widest the lock screen's and the approval prompt's column grows.
+pub const NARROW_COLUMN_WIDTH: f32 = 460.0;
+
 /// The widest a form's content column grows; wider windows leave the rest empty (or give it
 /// to a second column) rather than stretch fields.
 pub const CONTENT_MAX_WIDTH: f32 = 820.0;

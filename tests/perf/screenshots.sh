@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Screenshots of every view for the README gallery and the AppStream file, under Xvfb at
 # 1024×768 (the smallest screen paydesk is made for), in English and Turkish, light and dark:
-# assets/screenshots/{en,tr}-{light,dark}-{view}.png, plus first-start.png and link-result.png.
+# assets/screenshots/{en,tr}-{light,dark}-{view}.png, plus first-start.png and link-result.png,
+# and with staff on (a manager and a clerk added through the CLI afterwards) the lock screen,
+# the top bar with a clerk signed in, the manager's approval prompt, the Audit view and
+# Settings' Staff section: {en,tr}-light-{lock,clerk,approval,audit,settings-staff}.png.
+# SHOT_ONLY_STAFF=1 makes only those.
 #
 # A sandbox runs on its own; the CLI makes a profile pointing at it, imports a catalog and
 # creates eight links, and the sandbox's admin route pays some of them (one in part); the CLI
@@ -46,10 +50,15 @@ prefs() {
 NAV_X=$((40 * S))
 nav_y() { echo $(((NAV_TOP + $1 * NAV_STEP) * S)); }
 NAV_TOP=49 NAV_STEP=28
+# Where the staff pictures click (at scale 1): the board's first row, the result view's Cancel
+# link and its confirmation's Yes.
+BOARD_ROW_X=${BOARD_ROW_X:-300} BOARD_ROW_Y=${BOARD_ROW_Y:-145} BOARD_ROW_STEP=34
+CANCEL_Y=${CANCEL_Y:-258} YES_Y=${YES_Y:-286}
 nav() { xdotool mousemove "$NAV_X" "$(nav_y "$1")" click 1; sleep 1.2; }
 shot() { import -window root -crop "${W}x${H}+0+0" "$OUT/$1.png"; }
 
 for lang in ${SHOT_LANGS:-en tr}; do
+  [ -n "${SHOT_ONLY_STAFF:-}" ] && break
   for theme in ${SHOT_THEMES:-light dark}; do
     case $lang in en) L=En; export LANG=en_US.UTF-8 ;; tr) L=Tr; export LANG=tr_TR.UTF-8 ;; esac
     case $theme in light) TH=Light ;; dark) TH=Dark ;; esac
@@ -86,6 +95,7 @@ for lang in ${SHOT_LANGS:-en tr}; do
   done
 done
 
+if [ -z "${SHOT_ONLY_STAFF:-}" ]; then
 cp "$OUT/en-light-link-result.png" "$OUT/link-result.png" 2>/dev/null || true
 # The first start: a fresh data folder, the built-in sandbox profile, New link.
 rm -f "$XDG_DATA_HOME/io.github.paydesk.paydesk/app.ron"
@@ -97,6 +107,52 @@ xdotool windowmove --sync "$wid" 0 0 || true
 sleep 3
 shot first-start
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+fi
+
+# Staff: Zeynep the manager (PIN 1111) and Ayşe at the counter (PIN 2222), added through the
+# CLI as a shop would. The desk then opens on the lock screen; Ayşe signs in from the keyboard
+# (her name's first letters, the PIN, Enter), asks to cancel a link made before staff existed
+# (a manager's), which opens the approval prompt; then Zeynep signs in for the Audit view and
+# Settings' Staff section.
+# Two links to cancel, the newest on the board (made before staff: a manager's); the English
+# run cancels the first row, the Turkish run the second.
+mk --amount 85 --variant var_turk_kahvesi >/dev/null
+mk --amount 50 --variant var_simit --variant var_simit >/dev/null
+printf '1111\n' | cli staff add Zeynep --role manager >/dev/null
+printf '2222\n' | PAYDESK_STAFF_PIN=1111 cli --as Zeynep staff add Ayşe --role counter >/dev/null
+for lang in ${SHOT_LANGS:-en tr}; do
+  case $lang in
+    en) L=En CANCEL_X=699 YES_X=934 ROW=0; export LANG=en_US.UTF-8 ;;
+    tr) L=Tr CANCEL_X=825 YES_X=922 ROW=1; export LANG=tr_TR.UTF-8 ;;
+  esac
+  prefs "$L" Light
+  "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
+  APP_PID=$!
+  wid=$(wait_window)
+  xdotool windowsize --sync "$wid" "$W" "$H" || true
+  xdotool windowmove --sync "$wid" 0 0 || true
+  sleep 3
+  xdotool windowfocus --sync "$wid"
+  p="$lang-light"
+  shot "$p-lock"
+  xdotool type --delay 60 "ay2222"; xdotool key Return; sleep 2
+  xdotool type --delay 40 "240"; sleep 0.5
+  shot "$p-clerk"
+  # The board's newest row (the link made above), its Cancel link, the confirmation's Yes.
+  nav 1; sleep 1
+  xdotool mousemove $((BOARD_ROW_X * S)) $(((BOARD_ROW_Y + ROW * BOARD_ROW_STEP) * S)) click 1
+  sleep 1.5
+  xdotool mousemove $((CANCEL_X * S)) $((CANCEL_Y * S)) click 1; sleep 0.8
+  xdotool mousemove $((YES_X * S)) $((YES_Y * S)) click 1; sleep 2
+  shot "$p-approval"
+  # Zeynep's PIN (the only manager is chosen): the link is cancelled, Ayşe stays signed in.
+  xdotool type --delay 60 "1111"; xdotool key Return; sleep 2
+  xdotool key ctrl+l; sleep 1
+  xdotool type --delay 60 "ze1111"; xdotool key Return; sleep 2
+  nav 8; sleep 1.5; shot "$p-audit"
+  nav 9; sleep 1.5; shot "$p-settings-staff"
+  kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+done
 
 # Smaller files: palette quantisation when available, else lossless recompression.
 shopt -s nullglob

@@ -1,0 +1,320 @@
+//! The Audit view (managers): who did what and when at this desk, filtered by member and
+//! action, exported as CSV, with a warning when the record's chain is broken.
+
+use egui::{RichText, Ui};
+
+use crate::lang::Lang;
+use crate::store::{AuditAction, AuditFilter, AuditRow, ChainCheck};
+use crate::ui::ViewCtx;
+use crate::ui::command::{Command, StaffCommand};
+use crate::ui::problem::{Note, Problem, note_ui, problem_ui, warning_ui};
+use crate::ui::text::UiText;
+use crate::ui::theme;
+
+/// The most rows the view reads at once (newest first); the CSV export has them all.
+pub const AUDIT_ROWS: usize = 500;
+
+/// The Audit view's state.
+#[derive(Debug, Default)]
+pub struct AuditView {
+    /// The rows shown, newest first.
+    pub rows: Vec<AuditRow>,
+    /// What the last walk of the chain found.
+    pub check: Option<ChainCheck>,
+    /// Only this member.
+    pub staff: Option<String>,
+    /// Only this action.
+    pub action: Option<AuditAction>,
+    /// The filter of the rows shown (`None`: not read yet, or to read again).
+    pub loaded: Option<(Option<String>, Option<AuditAction>)>,
+    /// A read is out.
+    pub loading: bool,
+    /// An export is out.
+    pub exporting: bool,
+    /// Why the last read failed.
+    pub error: Option<Problem>,
+    /// What the last export did.
+    pub note: Option<Note>,
+}
+
+impl AuditView {
+    /// The filter as the store takes it.
+    pub fn filter(&self, limit: Option<usize>) -> AuditFilter {
+        AuditFilter {
+            staff: self.staff.clone(),
+            action: self.action.map(|a| a.as_str().to_owned()),
+            limit,
+            ..AuditFilter::default()
+        }
+    }
+
+    /// Read the rows again when the view is next drawn.
+    pub fn invalidate(&mut self) {
+        self.loaded = None;
+    }
+
+    /// The read was abandoned (no desk, a lost worker).
+    pub fn abort_busy(&mut self) {
+        self.loading = false;
+        self.exporting = false;
+    }
+
+    /// Draws the view; `members` are the names the filter offers.
+    pub fn audit_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, members: &[String]) {
+        let lang = cx.lang;
+        let wanted = (self.staff.clone(), self.action);
+        if self.loaded.as_ref() != Some(&wanted) && !self.loading {
+            self.loading = true;
+            self.loaded = Some(wanted);
+            cx.emit(Command::Staff(StaffCommand::LoadAudit {
+                filter: self.filter(Some(AUDIT_ROWS)),
+            }));
+        }
+        ui.horizontal(|ui| {
+            ui.heading(RichText::new(UiText::NavAudit.get(lang)).strong());
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let export = egui::Button::new(UiText::ExportCsv.get(lang));
+                if ui.add_enabled(!self.exporting, export).clicked() {
+                    self.exporting = true;
+                    self.note = None;
+                    cx.emit(Command::Staff(StaffCommand::ExportAudit {
+                        filter: self.filter(None),
+                    }));
+                }
+                if self.exporting {
+                    ui.spinner();
+                }
+            });
+        });
+        ui.label(RichText::new(UiText::AuditHelp.get(lang)).color(cx.palette.muted));
+        self.chain_ui(ui, cx);
+        ui.add_space(theme::SPACE_S);
+        self.filter_ui(ui, lang, members);
+        if let Some(note) = &self.note {
+            note_ui(ui, cx, note);
+        }
+        if let Some(e) = &self.error {
+            problem_ui(ui, cx, e);
+        }
+        ui.add_space(theme::SPACE_S);
+        self.rows_ui(ui, cx);
+    }
+
+    fn chain_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        match &self.check {
+            Some(ChainCheck::Broken { seq, why }) => {
+                let sentence = UiText::AuditBroken.fill(lang, &[("seq", &seq.to_string())]);
+                warning_ui(ui, cx, &Problem::with_detail(sentence, *why));
+            }
+            Some(ChainCheck::Whole { rows, .. }) => {
+                ui.label(
+                    RichText::new(UiText::AuditWhole.fill(lang, &[("rows", &rows.to_string())]))
+                        .color(cx.palette.ok),
+                );
+            }
+            Some(ChainCheck::HeadNotFound { .. }) | None => {}
+        }
+    }
+
+    fn filter_ui(&mut self, ui: &mut Ui, lang: Lang, members: &[String]) {
+        ui.horizontal(|ui| {
+            let l = ui.label(UiText::AuditStaff.get(lang));
+            let everyone = UiText::AuditEveryone.get(lang);
+            let r = egui::ComboBox::from_id_salt("audit-staff")
+                .selected_text(self.staff.as_deref().unwrap_or(everyone))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.staff, None, everyone);
+                    for m in members {
+                        ui.selectable_value(&mut self.staff, Some(m.clone()), m.as_str());
+                    }
+                });
+            let _ = r.response.labelled_by(l.id);
+            ui.add_space(theme::SPACE_M);
+            let l = ui.label(UiText::AuditAction.get(lang));
+            let all = UiText::AuditAllActions.get(lang);
+            let r = egui::ComboBox::from_id_salt("audit-action")
+                .selected_text(self.action.map_or(all, |a| action_text(a).get(lang)))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.action, None, all);
+                    for a in AuditAction::ALL {
+                        ui.selectable_value(&mut self.action, Some(a), action_text(a).get(lang));
+                    }
+                });
+            let _ = r.response.labelled_by(l.id);
+        });
+    }
+
+    fn rows_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        if self.rows.is_empty() {
+            let t = if self.loading {
+                UiText::Loading
+            } else {
+                UiText::AuditEmpty
+            };
+            ui.label(RichText::new(t.get(lang)).strong());
+            return;
+        }
+        ui.label(
+            RichText::new(
+                UiText::AuditShown.fill(lang, &[("count", &self.rows.len().to_string())]),
+            )
+            .color(cx.palette.muted),
+        );
+        egui::ScrollArea::both()
+            .id_salt("audit-rows")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                egui::Grid::new("audit-grid")
+                    .striped(true)
+                    .num_columns(5)
+                    .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
+                    .show(ui, |ui| {
+                        for t in [
+                            UiText::AuditWhen,
+                            UiText::AuditStaff,
+                            UiText::AuditApprovedBy,
+                            UiText::AuditAction,
+                            UiText::AuditSubject,
+                        ] {
+                            ui.label(RichText::new(t.get(lang)).strong());
+                        }
+                        ui.end_row();
+                        let nobody = UiText::AuditNobody.get(lang);
+                        for r in &self.rows {
+                            let at = cx.zone.local(r.at).format("%Y-%m-%d %H:%M:%S");
+                            ui.label(at.to_string());
+                            ui.label(r.staff.as_deref().unwrap_or(nobody));
+                            ui.label(r.approved_by.as_deref().unwrap_or(nobody));
+                            match AuditAction::parse(&r.action) {
+                                Some(a) => {
+                                    ui.label(action_text(a).get(lang))
+                                        .on_hover_text(r.action.as_str());
+                                }
+                                None => {
+                                    ui.label(r.action.as_str());
+                                }
+                            }
+                            let shown = subject_text(r, lang);
+                            if shown == r.subject {
+                                ui.label(shown);
+                            } else {
+                                ui.label(shown).on_hover_text(r.subject.as_str());
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+}
+
+/// A row's subject as a clerk reads it: where a sign-in happened, a link by its order
+/// number, a member's role in words; the stored text stays in the tooltip and the CSV.
+pub fn subject_text(row: &AuditRow, lang: Lang) -> String {
+    let subject = row.subject.as_str();
+    match AuditAction::parse(&row.action) {
+        Some(AuditAction::SignIn) => match subject.strip_prefix("cli: ") {
+            Some(command) => UiText::SubjectCli.fill(lang, &[("command", &command)]),
+            None if subject == "app" => UiText::SubjectApp.get(lang).to_owned(),
+            None => subject.to_owned(),
+        },
+        // `ID ORDER`: the order number is what the shop knows the link by.
+        Some(AuditAction::LinkCreate | AuditAction::LinkCancel) => subject
+            .split_once(' ')
+            .map_or(subject, |(_, order)| order)
+            .to_owned(),
+        // `CancelLink ID ORDER`, or another command's name.
+        Some(AuditAction::Approve) => {
+            let mut words = subject.split(' ');
+            match (words.next(), words.next(), words.next()) {
+                (Some("CancelLink"), Some(id), order) => {
+                    UiText::WhatCancelLink.fill(lang, &[("order", &order.unwrap_or(id))])
+                }
+                (Some(command), None, None) => {
+                    let what = crate::ui::staff::what_of(command);
+                    if what == UiText::WhatOther {
+                        subject.to_owned()
+                    } else {
+                        what.get(lang).to_owned()
+                    }
+                }
+                _ => subject.to_owned(),
+            }
+        }
+        Some(AuditAction::StaffAdd) => {
+            for role in [crate::domain::Role::Counter, crate::domain::Role::Manager] {
+                if let Some(name) = subject.strip_suffix(&format!(" ({})", role.as_str())) {
+                    let role = crate::ui::staff::role_text(role).get(lang);
+                    return format!("{name} ({role})");
+                }
+            }
+            subject.to_owned()
+        }
+        _ => subject.to_owned(),
+    }
+}
+
+/// An action in plain words.
+pub fn action_text(a: AuditAction) -> UiText {
+    match a {
+        AuditAction::LinkCreate => UiText::ActLinkCreate,
+        AuditAction::LinkCancel => UiText::ActLinkCancel,
+        AuditAction::CardSave => UiText::ActCardSave,
+        AuditAction::CatalogImport => UiText::ActCatalogImport,
+        AuditAction::CatalogEdit => UiText::ActCatalogEdit,
+        AuditAction::ProfileSave => UiText::ActProfileSave,
+        AuditAction::ProfileRemove => UiText::ActProfileRemove,
+        AuditAction::SecretStore => UiText::ActSecretStore,
+        AuditAction::StaffAdd => UiText::ActStaffAdd,
+        AuditAction::StaffDisable => UiText::ActStaffDisable,
+        AuditAction::StaffEnable => UiText::ActStaffEnable,
+        AuditAction::StaffResetPin => UiText::ActStaffResetPin,
+        AuditAction::Approve => UiText::ActApprove,
+        AuditAction::SignIn => UiText::ActSignIn,
+        AuditAction::Lockout => UiText::ActLockout,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(action: AuditAction, subject: &str) -> AuditRow {
+        AuditRow {
+            seq: 1,
+            at: chrono::Utc::now(),
+            staff: None,
+            approved_by: None,
+            action: action.as_str().to_owned(),
+            subject: subject.to_owned(),
+            prev_hash: String::new(),
+            hash: String::new(),
+        }
+    }
+
+    #[test]
+    fn subjects_read_in_the_shops_words() {
+        let en = Lang::En;
+        assert_eq!(
+            subject_text(&row(AuditAction::SignIn, "app"), en),
+            "in the app"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::SignIn, "cli: report"), Lang::Tr),
+            "komut satırında: report"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::LinkCancel, "lnk_1 KDK-0001"), en),
+            "KDK-0001"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::StaffAdd, "Ayşe (counter)"), en),
+            "Ayşe (Counter clerk)"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::CatalogImport, "3 items"), en),
+            "3 items"
+        );
+    }
+}

@@ -1,0 +1,729 @@
+//! Staff at a shared till: the lock screen (names as large buttons and a PIN field, usable from
+//! the keyboard alone), the manager's approval prompt for one held action, and the Staff
+//! section of Settings. Every PIN check runs on the worker: these views only collect what was
+//! typed and emit [`StaffCommand`]s.
+
+use egui::{RichText, Ui};
+use zeroize::Zeroizing;
+
+use crate::domain::{Pin, Role, StaffMember, StaffName};
+use crate::lang::Lang;
+use crate::ui::command::{Command, StaffCommand};
+use crate::ui::problem::{Note, note_ui};
+use crate::ui::text::UiText;
+use crate::ui::theme;
+use crate::ui::{ViewCtx, widgets};
+
+use crate::ui::theme::NARROW_COLUMN_WIDTH as LOCK_WIDTH;
+use crate::ui::theme::{COUNTER_BUTTON_HEIGHT as BIG_BUTTON_HEIGHT, NAME_BUTTON_WIDTH};
+
+/// The members who may sign in (active), by name.
+fn active_names(members: &[StaffMember], role: Option<Role>) -> Vec<String> {
+    members
+        .iter()
+        .filter(|m| m.active && role.is_none_or(|r| m.role == r))
+        .map(|m| m.name.clone())
+        .collect()
+}
+
+/// The first of `names` that begins with `typed` (ignoring case), if any.
+pub fn pick_by_prefix(names: &[String], typed: &str) -> Option<String> {
+    let typed = typed.trim().to_lowercase();
+    if typed.is_empty() {
+        return None;
+    }
+    names
+        .iter()
+        .find(|n| n.to_lowercase().starts_with(&typed))
+        .cloned()
+}
+
+/// The lock screen's state.
+#[derive(Debug, Default)]
+pub struct LockScreen {
+    /// The name chosen (clicked, or picked by its first letters).
+    pub chosen: Option<String>,
+    /// What was typed into the name field.
+    pub typed: String,
+    /// The PIN as typed (wiped when dropped).
+    pub pin: Zeroizing<String>,
+    /// A sign-in is being checked.
+    pub busy: bool,
+    /// Why the last try failed (a wrong PIN, a wait).
+    pub error: Option<String>,
+    /// Put the keyboard focus on the name field (`Some(false)`) or the PIN field (`Some(true)`)
+    /// on the next frame.
+    focus_pin: Option<bool>,
+}
+
+impl LockScreen {
+    /// A fresh lock screen: nothing chosen, the focus on the name field.
+    pub fn fresh() -> Self {
+        Self {
+            focus_pin: Some(false),
+            ..Self::default()
+        }
+    }
+
+    /// The answer was a refusal: the PIN is cleared and the focus goes back to it.
+    pub fn refused(&mut self, sentence: String) {
+        self.busy = false;
+        self.error = Some(sentence);
+        self.pin = Zeroizing::new(String::new());
+        self.focus_pin = Some(true);
+    }
+
+    /// Draws the lock screen.
+    pub fn lock_screen_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, members: &[StaffMember]) {
+        let lang = cx.lang;
+        let names = active_names(members, None);
+        ui.vertical_centered(|ui| {
+            ui.set_max_width(LOCK_WIDTH);
+            ui.add_space(theme::SPACE_L);
+            ui.heading(RichText::new(UiText::LockTitle.get(lang)).strong());
+            ui.label(RichText::new(UiText::LockHelp.get(lang)).color(cx.palette.muted));
+            ui.add_space(theme::SPACE_M);
+            if names.is_empty() {
+                widgets::error_text_ui(ui, &cx.palette, UiText::NoOneCanSignIn.get(lang));
+                return;
+            }
+            self.name_buttons_ui(ui, &names);
+            ui.add_space(theme::SPACE_M);
+            self.fields_ui(ui, cx, &names);
+        });
+    }
+
+    /// Each active member as a large button; the chosen one selected.
+    fn name_buttons_ui(&mut self, ui: &mut Ui, names: &[String]) {
+        // Centred rows of buttons: as many to a row as fit the column.
+        let spacing = ui.spacing().item_spacing.x;
+        let per_row = ((ui.available_width() + spacing) / (NAME_BUTTON_WIDTH + spacing))
+            .floor()
+            .max(1.0);
+        // A few names: exact in f32.
+        #[allow(clippy::cast_precision_loss)]
+        let in_row = (names.len() as f32).min(per_row);
+        let row_width = in_row * (NAME_BUTTON_WIDTH + spacing) - spacing;
+        ui.allocate_ui(egui::vec2(row_width, 0.0), |ui| {
+            ui.set_max_width(row_width);
+            ui.horizontal_wrapped(|ui| {
+                self.name_row_ui(ui, names);
+            });
+        });
+    }
+
+    fn name_row_ui(&mut self, ui: &mut Ui, names: &[String]) {
+        for name in names {
+            let selected = self.chosen.as_deref() == Some(name.as_str());
+            let text = RichText::new(name).heading();
+            let button = egui::Button::new(text)
+                .selected(selected)
+                .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
+            if ui.add(button).clicked() {
+                self.chosen = Some(name.clone());
+                self.typed.clone_from(name);
+                self.error = None;
+                self.focus_pin = Some(true);
+            }
+        }
+    }
+
+    /// The name field (first letters pick a name; a digit moves on to the PIN), the PIN field
+    /// (Enter signs in) and the Sign in button.
+    fn fields_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, names: &[String]) {
+        let lang = cx.lang;
+        let width = theme::field_width_ui(ui, 24);
+        ui.with_layout(egui::Layout::top_down(egui::Align::Center), |ui| {
+            let l = ui.label(UiText::Name.get(lang));
+            let name_field = ui.add(
+                egui::TextEdit::singleline(&mut self.typed)
+                    .desired_width(width)
+                    .id_salt("lock-name"),
+            );
+            let name_field = name_field.labelled_by(l.id);
+            if name_field.changed() {
+                // Digits typed after the letters are the PIN's first digits.
+                if let Some(at) = self.typed.find(|c: char| c.is_ascii_digit()) {
+                    let digits: String = self.typed[at..]
+                        .chars()
+                        .filter(char::is_ascii_digit)
+                        .collect();
+                    self.typed.truncate(at);
+                    self.pin.push_str(&digits);
+                    self.focus_pin = Some(true);
+                }
+                self.chosen = pick_by_prefix(names, &self.typed);
+                self.error = None;
+            }
+            if name_field.lost_focus()
+                && ui.input(|i| i.key_pressed(egui::Key::Enter))
+                && self.chosen.is_some()
+            {
+                self.focus_pin = Some(true);
+            }
+            if self.focus_pin == Some(false) {
+                name_field.request_focus();
+                self.focus_pin = None;
+            }
+            ui.add_space(theme::SPACE_S);
+            let l = ui.label(UiText::StaffPin.get(lang));
+            let pin_field = ui.add(
+                egui::TextEdit::singleline(&mut *self.pin)
+                    .password(true)
+                    .desired_width(theme::field_width_ui(ui, 8))
+                    .char_limit(8)
+                    .id_salt("lock-pin"),
+            );
+            let pin_field = pin_field.labelled_by(l.id);
+            if pin_field.changed() {
+                self.pin.retain(|c| c.is_ascii_digit());
+                self.error = None;
+            }
+            if self.focus_pin == Some(true) {
+                pin_field.request_focus();
+                self.focus_pin = None;
+            }
+            let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.add_space(theme::SPACE_M);
+            let button = egui::Button::new(RichText::new(UiText::SignIn.get(lang)).heading())
+                .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
+            let clicked = ui.add_enabled(!self.busy, button).clicked();
+            if self.busy {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(UiText::CheckingPin.get(lang));
+                });
+            }
+            if let Some(e) = &self.error {
+                widgets::error_text_ui(ui, &cx.palette, e.as_str());
+            }
+            if (enter || clicked) && !self.busy {
+                self.submit(cx);
+            }
+        });
+    }
+
+    fn submit(&mut self, cx: &mut ViewCtx<'_>) {
+        let Some(name) = self.chosen.clone() else {
+            self.error = Some(UiText::ChooseNameFirst.get(cx.lang).to_owned());
+            self.focus_pin = Some(false);
+            return;
+        };
+        if Pin::parse(&self.pin).is_err() {
+            self.refused(UiText::PinShape.get(cx.lang).to_owned());
+            return;
+        }
+        self.busy = true;
+        self.error = None;
+        let pin = std::mem::replace(&mut self.pin, Zeroizing::new(String::new()));
+        cx.emit(Command::Staff(StaffCommand::SignIn { name, pin }));
+    }
+}
+
+/// What the approval prompt decided this frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApprovalOutcome {
+    /// Still open.
+    Open,
+    /// Cancel or Esc: the held action is dropped.
+    Cancelled,
+}
+
+/// The manager's approval prompt for one held action.
+#[derive(Debug)]
+pub struct ApprovalPrompt {
+    /// The action, in plain words ("Cancel link KDK-…").
+    pub what: String,
+    /// The active managers.
+    pub managers: Vec<String>,
+    /// The manager chosen (preselected when there is only one).
+    pub manager: Option<String>,
+    /// The manager's PIN as typed (wiped when dropped).
+    pub pin: Zeroizing<String>,
+    /// The PIN is being checked.
+    pub busy: bool,
+    /// Why the last try failed.
+    pub error: Option<String>,
+    focus_pin: bool,
+}
+
+impl ApprovalPrompt {
+    /// A prompt for `what`, the manager preselected when there is only one.
+    pub fn new(what: String, members: &[StaffMember]) -> Self {
+        let managers = active_names(members, Some(Role::Manager));
+        let manager = (managers.len() == 1).then(|| managers[0].clone());
+        Self {
+            what,
+            managers,
+            manager,
+            pin: Zeroizing::new(String::new()),
+            busy: false,
+            error: None,
+            focus_pin: true,
+        }
+    }
+
+    /// The answer was a refusal: the PIN is cleared, the prompt stays.
+    pub fn refused(&mut self, sentence: String) {
+        self.busy = false;
+        self.error = Some(sentence);
+        self.pin = Zeroizing::new(String::new());
+        self.focus_pin = true;
+    }
+
+    /// Draws the prompt as a modal window; Enter approves, Esc cancels.
+    pub fn approval_ui(&mut self, ctx: &egui::Context, cx: &mut ViewCtx<'_>) -> ApprovalOutcome {
+        let lang = cx.lang;
+        let mut outcome = ApprovalOutcome::Open;
+        let modal = egui::Modal::new(egui::Id::unique("manager-approval")).show(ctx, |ui| {
+            ui.set_max_width(LOCK_WIDTH);
+            ui.heading(RichText::new(UiText::ApprovalTitle.get(lang)).strong());
+            ui.label(
+                RichText::new(UiText::ApprovalNeeded.fill(lang, &[("what", &self.what)])).strong(),
+            );
+            ui.label(RichText::new(UiText::ApprovalHelp.get(lang)).color(cx.palette.muted));
+            ui.add_space(theme::SPACE_M);
+            if self.managers.is_empty() {
+                widgets::error_text_ui(ui, &cx.palette, UiText::NoManager.get(lang));
+            } else {
+                ui.label(UiText::StaffManager.get(lang));
+                ui.horizontal_wrapped(|ui| {
+                    for name in &self.managers {
+                        let selected = self.manager.as_deref() == Some(name.as_str());
+                        let b = egui::Button::new(RichText::new(name).heading())
+                            .selected(selected)
+                            .min_size(egui::vec2(0.0, BIG_BUTTON_HEIGHT));
+                        if ui.add(b).clicked() {
+                            self.manager = Some(name.clone());
+                            self.error = None;
+                            self.focus_pin = true;
+                        }
+                    }
+                });
+                ui.add_space(theme::SPACE_S);
+                let l = ui.label(UiText::StaffPin.get(lang));
+                let pin_field = ui.add(
+                    egui::TextEdit::singleline(&mut *self.pin)
+                        .password(true)
+                        .desired_width(theme::field_width_ui(ui, 8))
+                        .char_limit(8)
+                        .id_salt("approval-pin"),
+                );
+                let pin_field = pin_field.labelled_by(l.id);
+                if pin_field.changed() {
+                    self.pin.retain(|c| c.is_ascii_digit());
+                    self.error = None;
+                }
+                if self.focus_pin {
+                    pin_field.request_focus();
+                    self.focus_pin = false;
+                }
+                let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if let Some(e) = &self.error {
+                    widgets::error_text_ui(ui, &cx.palette, e.as_str());
+                }
+                ui.add_space(theme::SPACE_M);
+                ui.horizontal(|ui| {
+                    let approve =
+                        egui::Button::new(RichText::new(UiText::Approve.get(lang)).heading())
+                            .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
+                    let approve = ui.add_enabled(!self.busy, approve).clicked();
+                    ui.add_space(theme::SPACE_L);
+                    if ui.button(UiText::CancelDialog.get(lang)).clicked() {
+                        outcome = ApprovalOutcome::Cancelled;
+                    }
+                    if self.busy {
+                        ui.spinner();
+                    }
+                    if (approve || enter) && !self.busy {
+                        self.submit(cx);
+                    }
+                });
+                return;
+            }
+            if ui.button(UiText::CancelDialog.get(lang)).clicked() {
+                outcome = ApprovalOutcome::Cancelled;
+            }
+        });
+        if modal.should_close() && !self.busy {
+            outcome = ApprovalOutcome::Cancelled;
+        }
+        outcome
+    }
+
+    fn submit(&mut self, cx: &mut ViewCtx<'_>) {
+        let Some(manager) = self.manager.clone() else {
+            self.error = Some(UiText::ChooseNameFirst.get(cx.lang).to_owned());
+            return;
+        };
+        if Pin::parse(&self.pin).is_err() {
+            self.refused(UiText::PinShape.get(cx.lang).to_owned());
+            return;
+        }
+        self.busy = true;
+        self.error = None;
+        let pin = std::mem::replace(&mut self.pin, Zeroizing::new(String::new()));
+        cx.emit(Command::Staff(StaffCommand::Approve { manager, pin }));
+    }
+}
+
+/// The add-a-member form of Settings.
+#[derive(Debug, Default)]
+pub struct MemberForm {
+    /// The name.
+    pub name: String,
+    /// The role.
+    pub role: Option<Role>,
+    /// The PIN.
+    pub pin: Zeroizing<String>,
+    /// The PIN again.
+    pub again: Zeroizing<String>,
+}
+
+/// Settings' Staff section.
+#[derive(Debug, Default)]
+pub struct StaffSettings {
+    /// The add-a-member form.
+    pub form: MemberForm,
+    /// The member whose PIN is being changed, and the new PIN.
+    pub reset: Option<(String, Zeroizing<String>)>,
+    /// A change is being saved.
+    pub busy: bool,
+    /// What the last change did, or why it was refused.
+    pub note: Option<Note>,
+    /// Why the form cannot be sent (checked before sending).
+    pub form_error: Option<String>,
+}
+
+/// What Settings' Staff section needs to know about the desk.
+#[derive(Debug, Clone, Copy)]
+pub struct StaffSettingsCtx<'a> {
+    /// The members.
+    pub members: &'a [StaffMember],
+    /// Staff are on.
+    pub on: bool,
+    /// The signed-in member is a manager (or staff are off).
+    pub manager: bool,
+}
+
+impl StaffSettings {
+    /// Draws the Staff section: the members, adding one, changing a PIN, disabling and
+    /// enabling, and the idle-lock minutes.
+    pub fn staff_settings_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        desk: StaffSettingsCtx<'_>,
+        idle_minutes: &mut u32,
+    ) {
+        let lang = cx.lang;
+        ui.separator();
+        ui.label(RichText::new(UiText::StaffTitle.get(lang)).strong());
+        let help = if desk.on {
+            UiText::StaffOnHelp
+        } else {
+            UiText::StaffOffHelp
+        };
+        ui.label(RichText::new(help.get(lang)).color(cx.palette.muted));
+        if desk.on {
+            self.members_ui(ui, cx, desk.members);
+            ui.horizontal(|ui| {
+                let l = ui.label(UiText::IdleLockMinutes.get(lang));
+                let r = ui.add_enabled(
+                    desk.manager,
+                    egui::DragValue::new(idle_minutes).range(1..=240).speed(0.2),
+                );
+                let _ = r.labelled_by(l.id);
+            });
+            if !desk.manager {
+                ui.label(RichText::new(UiText::ManagersOnly.get(lang)).color(cx.palette.muted));
+            }
+        }
+        ui.add_space(theme::SPACE_S);
+        self.add_form_ui(ui, cx, desk.on);
+        if let Some(note) = &self.note {
+            note_ui(ui, cx, note);
+        }
+    }
+
+    fn members_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, members: &[StaffMember]) {
+        let lang = cx.lang;
+        egui::Grid::new("staff-members")
+            .striped(true)
+            .num_columns(5)
+            .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
+            .show(ui, |ui| {
+                for t in [UiText::Name, UiText::StaffRole, UiText::Status] {
+                    ui.label(RichText::new(t.get(lang)).strong());
+                }
+                // The buttons' columns need no title.
+                ui.label("");
+                ui.label("");
+                ui.end_row();
+                for m in members {
+                    ui.label(&m.name);
+                    ui.label(role_text(m.role).get(lang));
+                    let status = if m.active {
+                        RichText::new(UiText::StaffActive.get(lang)).color(cx.palette.ok)
+                    } else {
+                        RichText::new(UiText::StaffDisabled.get(lang)).color(cx.palette.muted)
+                    };
+                    ui.label(status);
+                    let change = format!("{} {}", UiText::ResetPin.get(lang), m.name);
+                    let r =
+                        ui.add_enabled(!self.busy, egui::Button::new(UiText::ResetPin.get(lang)));
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &change));
+                    if r.clicked() {
+                        self.reset = Some((m.name.clone(), Zeroizing::new(String::new())));
+                    }
+                    let (t, active) = if m.active {
+                        (UiText::DisableMember, false)
+                    } else {
+                        (UiText::EnableMember, true)
+                    };
+                    let label = format!("{} {}", t.get(lang), m.name);
+                    let mut text = RichText::new(t.get(lang));
+                    if !active {
+                        text = text.color(cx.palette.error);
+                    }
+                    let r = ui.add_enabled(!self.busy, egui::Button::new(text));
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+                    if r.clicked() {
+                        self.busy = true;
+                        self.note = None;
+                        cx.emit(Command::Staff(StaffCommand::SetStaffActive {
+                            name: m.name.clone(),
+                            active,
+                        }));
+                    }
+                    ui.end_row();
+                }
+            });
+        self.reset_ui(ui, cx);
+    }
+
+    fn reset_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        let Some((name, pin)) = &mut self.reset else {
+            return;
+        };
+        let mut send = false;
+        let mut close = false;
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(name.as_str()).strong());
+            let l = ui.label(UiText::NewPin.get(lang));
+            let r = ui.add(
+                egui::TextEdit::singleline(&mut **pin)
+                    .password(true)
+                    .char_limit(8)
+                    .desired_width(theme::field_width_ui(ui, 8)),
+            );
+            let r = r.labelled_by(l.id);
+            send = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            send |= ui.button(UiText::Save.get(lang)).clicked();
+            close = ui.button(UiText::CancelDialog.get(lang)).clicked();
+        });
+        if close {
+            self.reset = None;
+        } else if send {
+            if Pin::parse(pin).is_err() {
+                self.note = Some(Note::Failed(crate::ui::problem::Problem::plain(
+                    UiText::PinShape.get(lang),
+                )));
+                return;
+            }
+            let Some((name, pin)) = self.reset.take() else {
+                return;
+            };
+            self.busy = true;
+            self.note = None;
+            cx.emit(Command::Staff(StaffCommand::ResetPin { name, pin }));
+        }
+    }
+
+    fn add_form_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, on: bool) {
+        let lang = cx.lang;
+        let title = if on {
+            UiText::AddMember
+        } else {
+            UiText::AddFirstManager
+        };
+        widgets::group_ui(ui, title.get(lang), |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.vertical(|ui| {
+                    widgets::labelled_text_width_ui(
+                        ui,
+                        UiText::Name.get(lang),
+                        &mut self.form.name,
+                        theme::field_width_ui(ui, 16),
+                    );
+                });
+                if on {
+                    let role = self.form.role.get_or_insert(Role::Counter);
+                    ui.vertical(|ui| {
+                        ui.label(UiText::StaffRole.get(lang));
+                        ui.horizontal(|ui| {
+                            for choice in [Role::Counter, Role::Manager] {
+                                let label = role_text(choice).get(lang);
+                                ui.radio_value(role, choice, label);
+                            }
+                        });
+                    });
+                }
+                for (label, value) in [
+                    (UiText::StaffPin, &mut self.form.pin),
+                    (UiText::PinAgain, &mut self.form.again),
+                ] {
+                    ui.vertical(|ui| {
+                        let l = ui.label(label.get(lang));
+                        let r = ui.add(
+                            egui::TextEdit::singleline(&mut **value)
+                                .password(true)
+                                .char_limit(8)
+                                .desired_width(theme::field_width_ui(ui, 8)),
+                        );
+                        let _ = r.labelled_by(l.id);
+                    });
+                }
+            });
+            if let Some(e) = &self.form_error {
+                widgets::error_text_ui(ui, &cx.palette, e.as_str());
+            }
+            ui.add_space(theme::SPACE_S);
+            if ui
+                .add_enabled(!self.busy, egui::Button::new(title.get(lang)))
+                .clicked()
+            {
+                self.send_form(cx, on);
+            }
+        });
+    }
+
+    fn send_form(&mut self, cx: &mut ViewCtx<'_>, on: bool) {
+        let lang = cx.lang;
+        let role = if on {
+            self.form.role.unwrap_or(Role::Counter)
+        } else {
+            Role::Manager
+        };
+        self.form_error = form_error(&self.form, lang);
+        if self.form_error.is_some() {
+            return;
+        }
+        let form = std::mem::take(&mut self.form);
+        self.busy = true;
+        self.note = None;
+        cx.emit(Command::Staff(StaffCommand::AddStaff {
+            name: form.name.trim().to_owned(),
+            role,
+            pin: form.pin,
+        }));
+    }
+}
+
+/// Why the add-a-member form cannot be sent, in a sentence.
+pub fn form_error(form: &MemberForm, lang: Lang) -> Option<String> {
+    if StaffName::parse(&form.name).is_err() {
+        return Some(UiText::StaffNameShape.get(lang).to_owned());
+    }
+    if Pin::parse(&form.pin).is_err() {
+        return Some(UiText::PinShape.get(lang).to_owned());
+    }
+    if *form.pin != *form.again {
+        return Some(UiText::PinsDiffer.get(lang).to_owned());
+    }
+    None
+}
+
+/// A command that needs a manager, in the shop's words (the approval prompt's "for: …" and
+/// the Audit view's approvals); a cancel names its link separately.
+pub fn what_of(command: &str) -> UiText {
+    match command {
+        "SaveCard" => UiText::WhatSaveCard,
+        "ExportHistory" => UiText::WhatExportHistory,
+        "LoadReport" => UiText::WhatDayClose,
+        "AbandonPending" => UiText::WhatAbandon,
+        "CatalogPreview" | "CatalogImport" => UiText::WhatCatalog,
+        "SetBarcode" => UiText::WhatBarcode,
+        "SaveProfile" => UiText::WhatSaveProfile,
+        "RemoveProfile" => UiText::WhatRemoveProfile,
+        "SwitchProfile" => UiText::WhatSwitchProfile,
+        "StoreSecret" => UiText::WhatStoreSecret,
+        "AddStaff" => UiText::WhatAddStaff,
+        "ResetPin" => UiText::WhatResetPin,
+        "SetStaffActive" => UiText::WhatStaffActive,
+        "LoadAudit" => UiText::WhatAudit,
+        "ExportAudit" => UiText::WhatExportAudit,
+        _ => UiText::WhatOther,
+    }
+}
+
+/// A role in plain words.
+pub fn role_text(role: Role) -> UiText {
+    match role {
+        Role::Counter => UiText::RoleCounter,
+        Role::Manager => UiText::RoleManager,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_letters_pick_a_name_regardless_of_case() {
+        let names = vec!["Ayşe".to_owned(), "Mehmet".to_owned(), "Zeynep".to_owned()];
+        assert_eq!(pick_by_prefix(&names, "ay").as_deref(), Some("Ayşe"));
+        assert_eq!(pick_by_prefix(&names, "ME").as_deref(), Some("Mehmet"));
+        assert_eq!(pick_by_prefix(&names, "x"), None);
+        assert_eq!(pick_by_prefix(&names, " "), None);
+    }
+
+    #[test]
+    fn the_member_form_says_what_is_wrong() {
+        let mut form = MemberForm {
+            name: "Ayşe".into(),
+            role: Some(Role::Counter),
+            pin: Zeroizing::new("1234".into()),
+            again: Zeroizing::new("1235".into()),
+        };
+        assert_eq!(
+            form_error(&form, Lang::En).as_deref(),
+            Some(UiText::PinsDiffer.get(Lang::En))
+        );
+        form.again = Zeroizing::new("1234".into());
+        assert_eq!(form_error(&form, Lang::En), None);
+        form.pin = Zeroizing::new("12".into());
+        assert_eq!(
+            form_error(&form, Lang::En).as_deref(),
+            Some(UiText::PinShape.get(Lang::En))
+        );
+        form.name = String::new();
+        assert_eq!(
+            form_error(&form, Lang::En).as_deref(),
+            Some(UiText::StaffNameShape.get(Lang::En))
+        );
+    }
+
+    #[test]
+    fn the_only_manager_is_preselected() {
+        let m = |name: &str, role, active| StaffMember {
+            name: name.into(),
+            role,
+            active,
+        };
+        let one = [
+            m("Zeynep", Role::Manager, true),
+            m("Ayşe", Role::Counter, true),
+        ];
+        let p = ApprovalPrompt::new("x".into(), &one);
+        assert_eq!(p.manager.as_deref(), Some("Zeynep"));
+        let two = [
+            m("Zeynep", Role::Manager, true),
+            m("Can", Role::Manager, true),
+        ];
+        assert_eq!(ApprovalPrompt::new("x".into(), &two).manager, None);
+        let off = [m("Zeynep", Role::Manager, false)];
+        assert!(ApprovalPrompt::new("x".into(), &off).managers.is_empty());
+    }
+}
