@@ -371,6 +371,14 @@ mod tests {
                 )
             })
             .expect("a manager");
+        // Staff are on: History is a member's, so Zeynep signs in first.
+        app.run(Command::Staff(crate::ui::command::StaffCommand::LoadStaff));
+        crate::app::testing::settle(&mut app);
+        app.run(Command::Staff(crate::ui::command::StaffCommand::SignIn {
+            name: "Zeynep".into(),
+            pin: zeroize::Zeroizing::new("9999".to_owned()),
+        }));
+        crate::app::testing::settle(&mut app);
         search(&mut app);
         assert_eq!(app.views.history.staff_names, ["Zeynep"]);
         assert_eq!(app.views.history.rows.len(), 1);
