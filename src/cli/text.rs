@@ -8,7 +8,7 @@ crate::sentences! {
     Issued => "Düzenlenen tutar", "Value issued";
     Outstanding => "Ödenmesi beklenen", "Still outstanding";
     ByStaff => "Personele göre", "By staff member";
-    NoStaffKnown => "(bilinmiyor)", "(nobody known)";
+    NoStaffKnown => "(personel kaydı yok)", "(no clerk recorded)";
     StaffLine => "{created} link, {paid} ödendi, tahsil edilen {collected}", "{created} links, {paid} paid, collected {collected}";
     AuditHead => "Denetim zinciri başı: {head}", "Audit chain head: {head}";
     StaffNeedAs => "Personel tanımlı: `{command}` için --as AD verin (PIN: PAYDESK_STAFF_PIN, istem ya da stdin'in ilk satırı).", "Staff are on: give --as NAME for `{command}` (the PIN: PAYDESK_STAFF_PIN, a prompt, or the first line of stdin).";

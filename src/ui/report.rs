@@ -241,47 +241,49 @@ impl ReportView {
             return;
         }
         ui.label(RichText::new(UiText::ByStaff.get(lang)).strong().size(16.0));
-        egui::Grid::new("report-staff")
-            .num_columns(5)
-            .striped(true)
-            .spacing([24.0, 6.0])
-            .show(ui, |ui| {
-                ui.label(RichText::new(UiText::StaffColumn.get(lang)).strong());
-                ui.label(RichText::new(UiText::Currency.get(lang)).strong());
-                right_ui(
-                    ui,
-                    70.0,
-                    RichText::new(UiText::LinksMade.get(lang)).strong(),
-                );
-                right_ui(
-                    ui,
-                    70.0,
-                    RichText::new(UiText::PaidInFull.get(lang)).strong(),
-                );
-                right_ui(
-                    ui,
-                    120.0,
-                    RichText::new(UiText::Collected.get(lang)).strong(),
-                );
-                ui.end_row();
-                for member in &report.by_staff {
-                    let name = member
-                        .name
-                        .as_deref()
-                        .unwrap_or_else(|| UiText::NobodyKnown.get(lang));
-                    for c in &member.currencies {
-                        ui.label(name);
-                        ui.label(c.currency.as_str());
-                        right_ui(ui, 70.0, c.created.to_string());
-                        right_ui(ui, 70.0, c.paid.count.to_string());
-                        let collected = c
-                            .collected
-                            .show(lang, |d| format_amount(d, c.currency, lang));
-                        right_ui(ui, 120.0, collected);
-                        ui.end_row();
-                    }
+        let row_ui = |ui: &mut Ui, cells: [egui::WidgetText; 5]| {
+            ui.horizontal(|ui| {
+                for ((text, width), align) in cells.into_iter().zip(STAFF_COLUMNS).zip(STAFF_ALIGN)
+                {
+                    widgets::cell_ui(ui, egui::vec2(width, STAFF_ROW), align, |ui| {
+                        ui.label(text);
+                    });
                 }
             });
+        };
+        let strong = |t: UiText| egui::WidgetText::from(RichText::new(t.get(lang)).strong());
+        row_ui(
+            ui,
+            [
+                strong(UiText::StaffColumn),
+                strong(UiText::Currency),
+                strong(UiText::LinksMade),
+                strong(UiText::PaidInFull),
+                strong(UiText::Collected),
+            ],
+        );
+        for member in &report.by_staff {
+            let name = member
+                .name
+                .as_deref()
+                .unwrap_or_else(|| UiText::NobodyKnown.get(lang));
+            for (i, c) in member.currencies.iter().enumerate() {
+                let collected = c
+                    .collected
+                    .show(lang, |d| format_amount(d, c.currency, lang));
+                // The name once, on the member's first currency.
+                row_ui(
+                    ui,
+                    [
+                        (if i == 0 { name } else { "" }).into(),
+                        c.currency.as_str().into(),
+                        c.created.to_string().into(),
+                        c.paid.count.to_string().into(),
+                        collected.into(),
+                    ],
+                );
+            }
+        }
     }
 
     /// The audit chain's head when the report was made, to note down at the day close.
@@ -453,6 +455,17 @@ impl ReportView {
             });
     }
 }
+
+/// The day close's staff table: column widths, alignment (numbers on the right), row height.
+const STAFF_COLUMNS: [f32; 5] = [170.0, 90.0, 110.0, 120.0, 130.0];
+const STAFF_ALIGN: [egui::Align; 5] = [
+    egui::Align::Min,
+    egui::Align::Min,
+    egui::Align::Max,
+    egui::Align::Max,
+    egui::Align::Max,
+];
+const STAFF_ROW: f32 = 24.0;
 
 /// The smallest of 1, 2, 5 × 10ⁿ at least `at_least` (a round axis step).
 fn nice_step(at_least: f64) -> f64 {

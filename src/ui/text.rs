@@ -300,8 +300,8 @@ crate::sentences! {
     ReportFailed => "Rapor hazırlanamadı:", "The report could not be made:";
     LinksCreated => "Oluşturulan link", "Links created";
     ByStaff => "Personele göre", "By staff member";
-    LinksMade => "Link", "Links made";
-    NobodyKnown => "(bilinmiyor)", "(nobody known)";
+    LinksMade => "Link sayısı", "Links made";
+    NobodyKnown => "Personel kaydı yok", "No clerk recorded";
     ValueIssued => "Düzenlenen tutar", "Value issued";
     StillOutstanding => "Ödenmesi beklenen", "Still outstanding";
     AuditHeadAtClose => "Denetim zinciri başı: {head}", "Audit chain head: {head}";

@@ -3,8 +3,9 @@
 # 1024×768 (the smallest screen paydesk is made for), in English and Turkish, light and dark:
 # assets/screenshots/{en,tr}-{light,dark}-{view}.png, plus first-start.png and link-result.png,
 # and with staff on (a manager and a clerk added through the CLI afterwards) the lock screen,
-# the top bar with a clerk signed in, the manager's approval prompt, the Audit view and
-# Settings' Staff section: {en,tr}-light-{lock,clerk,approval,audit,settings-staff}.png.
+# the top bar with a clerk signed in, the manager's approval prompt, the Audit view,
+# Settings' Staff section and the day close's table per staff member:
+# {en,tr}-light-{lock,clerk,approval,audit,settings-staff,report-staff}.png.
 # SHOT_ONLY_STAFF=1 makes only those.
 #
 # A sandbox runs on its own; the CLI makes a profile pointing at it, imports a catalog and
@@ -114,16 +115,26 @@ fi
 # (her name's first letters, the PIN, Enter), asks to cancel a link made before staff existed
 # (a manager's), which opens the approval prompt; then Zeynep signs in for the Audit view and
 # Settings' Staff section.
-# Two links to cancel, the newest on the board (made before staff: a manager's); the English
-# run cancels the first row, the Turkish run the second.
+# Two links to cancel (made before staff: a manager's), on the board under the four clerks'
+# sales made below; the English run cancels the first of the two, the Turkish run the second.
 mk --amount 85 --variant var_turk_kahvesi >/dev/null
 mk --amount 50 --variant var_simit --variant var_simit >/dev/null
 printf '1111\n' | cli staff add Zeynep --role manager >/dev/null
 printf '2222\n' | PAYDESK_STAFF_PIN=1111 cli --as Zeynep staff add Ayşe --role counter >/dev/null
+printf '3333\n' | PAYDESK_STAFF_PIN=1111 cli --as Zeynep staff add Mehmet --role counter >/dev/null
+# Sales by the two clerks, some paid, for the day close's table per staff member.
+pay_as_manager() {
+  curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$1/pay" -H 'content-type: application/json' -d "$2" >/dev/null
+  PAYDESK_STAFF_PIN=1111 cli --as Zeynep --profile kadikoy link show "$1" --refresh >/dev/null
+}
+pay_as_manager "$(PAYDESK_STAFF_PIN=2222 mk --as Ayşe --amount 190 --variant var_san_sebastian --description 'Masa 3')" ''
+pay_as_manager "$(PAYDESK_STAFF_PIN=2222 mk --as Ayşe --amount 85 --variant var_turk_kahvesi --description 'Masa 9')" ''
+pay_as_manager "$(PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 50 --variant var_simit --variant var_simit --description 'Paket')" ''
+PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 120 --item 'Demlik çay:60x2' --description 'Bahçe 5' >/dev/null
 for lang in ${SHOT_LANGS:-en tr}; do
   case $lang in
-    en) L=En CANCEL_X=699 YES_X=934 ROW=0; export LANG=en_US.UTF-8 ;;
-    tr) L=Tr CANCEL_X=825 YES_X=922 ROW=1; export LANG=tr_TR.UTF-8 ;;
+    en) L=En CANCEL_X=699 YES_X=934 ROW=4; export LANG=en_US.UTF-8 ;;
+    tr) L=Tr CANCEL_X=825 YES_X=922 ROW=5; export LANG=tr_TR.UTF-8 ;;
   esac
   prefs "$L" Light
   "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
@@ -151,6 +162,11 @@ for lang in ${SHOT_LANGS:-en tr}; do
   xdotool type --delay 60 "ze1111"; xdotool key Return; sleep 2
   nav 8; sleep 1.5; shot "$p-audit"
   nav 9; sleep 1.5; shot "$p-settings-staff"
+  # The day close, scrolled to its table per staff member and the audit chain's head.
+  nav 5; sleep 1.5
+  xdotool mousemove $((600 * S)) $((500 * S))
+  for _ in $(seq 15); do xdotool click 5; done; sleep 1
+  shot "$p-report-staff"
   kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 done
 
