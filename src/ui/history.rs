@@ -25,6 +25,7 @@ use crate::ui::link_result::{status_text, status_with_payment};
 use crate::ui::new_link::local_time;
 use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
 use crate::ui::text::UiText;
+use crate::ui::theme::StatusMeaning;
 use crate::ui::widgets;
 
 /// Rows fetched per page.
@@ -616,13 +617,13 @@ fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow, show_staff: bool) -> 
                     ui.add(egui::Label::new(text.as_str()).truncate());
                 });
             }
-            let badge = cx.palette.status(&row.status);
+            let badge = cx.palette.pill(StatusMeaning::of(
+                &row.status,
+                row.cancelled,
+                row.partly_paid,
+            ));
             cell_ui(ui, COLUMNS[4], egui::Align::Min, |ui| {
-                ui.label(
-                    RichText::new(format!(" {} ", row.status_text))
-                        .color(badge.text)
-                        .background_color(badge.fill),
-                );
+                widgets::badge_ui(ui, row.status_text.as_str(), badge);
                 ui.add(
                     egui::Label::new(RichText::new(format!("· {age}")).color(cx.palette.muted))
                         .truncate(),

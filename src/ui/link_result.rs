@@ -20,7 +20,7 @@ use crate::ui::ViewCtx;
 use crate::ui::command::LinkCommand;
 use crate::ui::new_link::local_time;
 use crate::ui::text::UiText;
-use crate::ui::theme::Palette;
+use crate::ui::theme::{Palette, StatusMeaning};
 use crate::ui::widgets::{self, QrView};
 
 /// The id of the customer display's window.
@@ -184,7 +184,8 @@ impl ShownLink {
                             .strong(),
                     );
                 }
-                widgets::badge_ui(ui, self.status_text(lang), cx.palette.status(&status));
+                let meaning = StatusMeaning::of(&status, self.cancelled, false);
+                widgets::badge_ui(ui, self.status_text(lang), cx.palette.pill(meaning));
                 if self.link.allow_partial_payment || status == LinkStatus::Completed {
                     paid_lines_ui(ui, &self.link, currency, lang);
                 }

@@ -57,6 +57,52 @@ pub struct Badge {
     pub text: Color32,
 }
 
+/// What a link's state means at the counter, one pill colour each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusMeaning {
+    /// Waiting for payment.
+    Waiting,
+    /// Something paid, more to come.
+    PartlyPaid,
+    /// Paid in full.
+    Paid,
+    /// Expired with nothing more to come.
+    Expired,
+    /// Cancelled through paydesk.
+    Cancelled,
+    /// Rejected.
+    Failed,
+    /// Under review, or a status this version does not know.
+    Review,
+}
+
+impl StatusMeaning {
+    /// Every meaning.
+    pub const ALL: [StatusMeaning; 7] = [
+        StatusMeaning::Waiting,
+        StatusMeaning::PartlyPaid,
+        StatusMeaning::Paid,
+        StatusMeaning::Expired,
+        StatusMeaning::Cancelled,
+        StatusMeaning::Failed,
+        StatusMeaning::Review,
+    ];
+
+    /// The meaning of a status, as the words say it (`status_with_payment`): a link paid in
+    /// part and not cancelled reads partly paid; one cancelled here reads cancelled.
+    pub fn of(status: &LinkStatus, cancelled: bool, partly_paid: bool) -> Self {
+        match status {
+            LinkStatus::Completed => StatusMeaning::Paid,
+            _ if partly_paid && !cancelled => StatusMeaning::PartlyPaid,
+            LinkStatus::Expired if cancelled => StatusMeaning::Cancelled,
+            LinkStatus::Pending => StatusMeaning::Waiting,
+            LinkStatus::Expired => StatusMeaning::Expired,
+            LinkStatus::Rejected => StatusMeaning::Failed,
+            LinkStatus::UnderReview | LinkStatus::Other(_) => StatusMeaning::Review,
+        }
+    }
+}
+
 /// The colours of one mode (light or dark).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Palette {
@@ -150,25 +196,32 @@ impl Palette {
         }
     }
 
-    /// The badge of a link status: green paid, blue open, grey expired, red rejected,
-    /// amber under review, purple for a status this version does not know.
+    /// The pill of a status as the server says it (not cancelled here, nothing paid).
     pub fn status(&self, status: &LinkStatus) -> Badge {
-        let (light_fill, dark_fill) = match status {
-            LinkStatus::Pending => ((200, 220, 255), (30, 70, 140)),
-            LinkStatus::Completed => ((190, 235, 200), (25, 110, 50)),
-            LinkStatus::Rejected => ((255, 205, 205), (140, 30, 30)),
-            LinkStatus::Expired => ((225, 225, 225), (75, 75, 75)),
-            LinkStatus::UnderReview => ((255, 230, 180), (130, 90, 10)),
-            LinkStatus::Other(_) => ((230, 210, 255), (90, 50, 140)),
+        self.pill(StatusMeaning::of(status, false, false))
+    }
+
+    /// The pill of what a link's state means at the counter: one colour per meaning, the
+    /// same in every place a status shows (every pair at least 20 apart in CIELAB, text at
+    /// least 4.5:1 on its fill; the tests compute both).
+    pub fn pill(&self, meaning: StatusMeaning) -> Badge {
+        let (light, dark) = match meaning {
+            StatusMeaning::Waiting => ((190, 214, 255), (37, 84, 170)),
+            StatusMeaning::PartlyPaid => ((255, 209, 128), (150, 92, 0)),
+            StatusMeaning::Paid => ((170, 228, 180), (24, 118, 56)),
+            StatusMeaning::Expired => ((222, 222, 222), (88, 88, 88)),
+            StatusMeaning::Cancelled => ((226, 190, 240), (118, 62, 140)),
+            StatusMeaning::Failed => ((255, 180, 180), (168, 36, 36)),
+            StatusMeaning::Review => ((160, 228, 228), (0, 110, 118)),
         };
         if self.dark {
             Badge {
-                fill: Color32::from_rgb(dark_fill.0, dark_fill.1, dark_fill.2),
+                fill: Color32::from_rgb(dark.0, dark.1, dark.2),
                 text: Color32::WHITE,
             }
         } else {
             Badge {
-                fill: Color32::from_rgb(light_fill.0, light_fill.1, light_fill.2),
+                fill: Color32::from_rgb(light.0, light.1, light.2),
                 text: Color32::BLACK,
             }
         }
@@ -345,6 +398,71 @@ mod tests {
         all
     }
 
+    /// CIELAB (D65) of an sRGB colour (the formula's own one-letter names).
+    #[allow(clippy::many_single_char_names)]
+    fn lab(c: Color32) -> [f64; 3] {
+        let lin = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.040_45 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let (r, g, b) = (lin(c.r()), lin(c.g()), lin(c.b()));
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.950_47;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.088_83;
+        let f = |t: f64| {
+            if t > 0.008_856 {
+                t.cbrt()
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        [
+            116.0 * f(y) - 16.0,
+            500.0 * (f(x) - f(y)),
+            200.0 * (f(y) - f(z)),
+        ]
+    }
+
+    #[test]
+    fn every_pair_of_status_pills_is_at_least_20_apart_and_readable() {
+        for dark in [false, true] {
+            let p = Palette::for_mode(dark);
+            for (i, a) in StatusMeaning::ALL.iter().enumerate() {
+                let pa = p.pill(*a);
+                assert!(contrast(pa.fill, pa.text) >= 4.5, "{a:?} dark={dark}");
+                for b in &StatusMeaning::ALL[i + 1..] {
+                    let (la, lb) = (lab(pa.fill), lab(p.pill(*b).fill));
+                    let delta = la
+                        .iter()
+                        .zip(lb)
+                        .map(|(x, y)| (x - y).powi(2))
+                        .sum::<f64>()
+                        .sqrt();
+                    assert!(delta >= 20.0, "{a:?} and {b:?}: ΔE {delta:.1}, dark={dark}");
+                }
+            }
+        }
+        // The check is not vacuous: the old partly-paid blue was the waiting blue.
+        assert!(lab(Color32::from_rgb(200, 220, 255))[0] > 80.0);
+    }
+
+    #[test]
+    fn a_status_reads_the_meaning_its_words_say() {
+        use StatusMeaning as M;
+        let m = StatusMeaning::of;
+        assert_eq!(m(&LinkStatus::Pending, false, true), M::PartlyPaid);
+        assert_eq!(m(&LinkStatus::Expired, true, true), M::Cancelled);
+        assert_eq!(m(&LinkStatus::Expired, true, false), M::Cancelled);
+        assert_eq!(m(&LinkStatus::Expired, false, true), M::PartlyPaid);
+        assert_eq!(m(&LinkStatus::Completed, false, true), M::Paid);
+        assert_eq!(m(&LinkStatus::Rejected, false, false), M::Failed);
+        assert_eq!(m(&LinkStatus::Other("X".into()), false, false), M::Review);
+    }
+
     #[test]
     fn every_badge_and_message_colour_is_readable_in_both_modes() {
         for dark in [false, true] {
@@ -421,7 +539,9 @@ mod tests {
     fn each_known_status_has_its_own_colour() {
         for dark in [false, true] {
             let p = Palette::for_mode(dark);
-            let fills: Vec<_> = statuses().iter().map(|s| p.status(s).fill).collect();
+            // (A status this version does not know shares the under-review colour: both mean
+            // "ask the provider".)
+            let fills: Vec<_> = LinkStatus::KNOWN.iter().map(|s| p.status(s).fill).collect();
             for (i, a) in fills.iter().enumerate() {
                 for b in &fills[i + 1..] {
                     assert_ne!(a, b, "dark={dark}");

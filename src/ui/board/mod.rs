@@ -28,7 +28,7 @@ use crate::ui::ViewCtx;
 use crate::ui::command::BoardCommand;
 use crate::ui::link_result::status_with_payment;
 use crate::ui::text::UiText;
-use crate::ui::theme::Palette;
+use crate::ui::theme::{Palette, StatusMeaning};
 use crate::ui::widgets;
 use crate::ui::{Command, View};
 
@@ -466,7 +466,7 @@ fn paint_badge(
     (status, cancelled, partly_paid): (&LinkStatus, bool, bool),
     lang: Lang,
 ) -> f32 {
-    let badge = palette.status(status);
+    let badge = palette.pill(StatusMeaning::of(status, cancelled, partly_paid));
     let galley = line(
         ui,
         &status_with_payment(status, cancelled, partly_paid, lang),
