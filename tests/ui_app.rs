@@ -926,3 +926,33 @@ fn print_slip_saves_the_slip_without_a_printer_and_prints_it_on_the_default_one(
     let sent = env.cups.lp_stdin().expect("lp read the slip");
     assert!(sent.starts_with(b"%PDF-"));
 }
+
+/// The navigation has one width on every page and in both languages, so every view's title
+/// starts at the same x.
+#[test]
+fn every_view_starts_at_one_x_in_both_languages() {
+    let mut env = start();
+    let mut lefts = Vec::new();
+    for lang in [paydesk::lang::Lang::En, paydesk::lang::Lang::Tr] {
+        env.app_mut().saved.lang = lang;
+        env.harness.run_steps(2);
+        for view in [View::History, View::Report, View::Catalog, View::Settings] {
+            env.app_mut().view = view;
+            env.harness.run_steps(2);
+            let title = view.title().get(lang);
+            let heading = env
+                .harness
+                .query_all_by(|n| {
+                    n.role() == egui::accesskit::Role::Label && n.value().as_deref() == Some(title)
+                })
+                .next()
+                .unwrap_or_else(|| panic!("no heading {title}"));
+            lefts.push((title.to_owned(), heading.rect().left()));
+        }
+    }
+    let first = lefts[0].1;
+    assert!(
+        lefts.iter().all(|(_, x)| (x - first).abs() < 0.5),
+        "the views start at different x: {lefts:?}"
+    );
+}

@@ -42,7 +42,7 @@ impl App {
         if !hidden {
             egui::Panel::left("nav")
                 .resizable(false)
-                .default_size(150.0)
+                .exact_size(crate::ui::theme::NAV_WIDTH)
                 .show(ui, |ui| self.nav_ui(ui, now, &mut commands));
         }
         // Beside New link on a wide window: the open links at a glance, while the form is filled.
@@ -178,9 +178,9 @@ impl App {
     /// The navigation: every view, with the counts of pending rows and open links.
     fn nav_ui(&self, ui: &mut Ui, now: DateTime<Utc>, commands: &mut Vec<Command>) {
         let lang = self.saved.lang;
-        // The panel is as wide as its longest entry (with its count): a view's name
-        // never wraps.
-        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+        // The panel has one width on every page; an entry longer than it (a name with a count
+        // of thousands) is cut with "…" rather than wrapped.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
         ui.add_space(6.0);
         for v in View::ALL {
             // The record of who did what exists for a shop with staff.

@@ -311,6 +311,10 @@ pub const NARROW_COLUMN_WIDTH: f32 = 460.0;
 /// to a second column) rather than stretch fields.
 pub const CONTENT_MAX_WIDTH: f32 = 820.0;
 
+/// The navigation's width, the same on every page and in both languages, so each view starts
+/// at one x (the longest entry, "Açık linkler (999)", fits).
+pub const NAV_WIDTH: f32 = 150.0;
+
 /// Puts the type and spacing scales on a style.
 pub fn apply(style: &mut Style) {
     style.text_styles.extend(type_scale());

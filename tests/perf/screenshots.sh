@@ -133,8 +133,8 @@ pay_as_manager "$(PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 50 --variant va
 PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 120 --item 'Demlik çay:60x2' --description 'Bahçe 5' >/dev/null
 for lang in ${SHOT_LANGS:-en tr}; do
   case $lang in
-    en) L=En CANCEL_X=699 YES_X=934 ROW=4; export LANG=en_US.UTF-8 ;;
-    tr) L=Tr CANCEL_X=825 YES_X=922 ROW=5; export LANG=tr_TR.UTF-8 ;;
+    en) L=En CANCEL_X=731 YES_X=966 ROW=4; export LANG=en_US.UTF-8 ;;
+    tr) L=Tr CANCEL_X=857 YES_X=951 ROW=5; export LANG=tr_TR.UTF-8 ;;
   esac
   prefs "$L" Light
   "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
