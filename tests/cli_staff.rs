@@ -47,6 +47,29 @@ fn pairs(rows: &serde_json::Value, a: &str, b: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A 10 TRY link for `order` made by `who` (JSON out), which must succeed.
+fn create_as(cli: &Cli, who: &str, pin: &str, order: &str) -> Out {
+    let out = cli.run_with(
+        &[
+            "--profile",
+            "shop",
+            "link",
+            "create",
+            "--amount",
+            "10",
+            "--order-number",
+            order,
+            "--json",
+            "--as",
+            who,
+        ],
+        None,
+        &as_pin(pin),
+    );
+    ok(&out);
+    out
+}
+
 fn as_pin(pin: &str) -> [(&str, &str); 1] {
     [("PAYDESK_STAFF_PIN", pin)]
 }
@@ -133,24 +156,7 @@ fn a_clerk_cancels_only_own_unpaid_links_and_a_refusal_sends_nothing() {
     let mut cli = Cli::new();
     shop(&mut cli, &sandbox);
     let create = |who: &str, pin: &str, order: &str| {
-        let out = cli.run_with(
-            &[
-                "--profile",
-                "shop",
-                "link",
-                "create",
-                "--amount",
-                "10",
-                "--order-number",
-                order,
-                "--json",
-                "--as",
-                who,
-            ],
-            None,
-            &as_pin(pin),
-        );
-        ok(&out);
+        let out = create_as(&cli, who, pin, order);
         out.json()["id"].as_str().expect("an id").to_owned()
     };
     let ayse_link = create("Ayşe", "1234", "PD-A1");
@@ -291,22 +297,7 @@ fn the_day_close_names_each_clerks_links_and_the_audit_head() {
     let mut cli = Cli::new();
     shop(&mut cli, &sandbox);
     for (who, pin, order) in [("Ayşe", "1234", "PD-A2"), ("Mehmet", "5678", "PD-M2")] {
-        ok(&cli.run_with(
-            &[
-                "--profile",
-                "shop",
-                "link",
-                "create",
-                "--amount",
-                "10",
-                "--order-number",
-                order,
-                "--as",
-                who,
-            ],
-            None,
-            &as_pin(pin),
-        ));
+        create_as(&cli, who, pin, order);
     }
     let report = cli.run_with(
         &["--profile", "shop", "report", "--json", "--as", "Zeynep"],

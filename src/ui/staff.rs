@@ -166,17 +166,8 @@ impl LockScreen {
                 self.focus_pin = None;
             }
             ui.add_space(theme::SPACE_S);
-            let l = ui.label(UiText::StaffPin.get(lang));
-            let pin_field = ui.add(
-                egui::TextEdit::singleline(&mut *self.pin)
-                    .password(true)
-                    .desired_width(theme::field_width_ui(ui, 8))
-                    .char_limit(8)
-                    .id_salt("lock-pin"),
-            );
-            let pin_field = pin_field.labelled_by(l.id);
+            let pin_field = pin_field_ui(ui, &mut self.pin, "lock-pin", lang);
             if pin_field.changed() {
-                self.pin.retain(|c| c.is_ascii_digit());
                 self.error = None;
             }
             if self.focus_pin == Some(true) {
@@ -301,17 +292,8 @@ impl ApprovalPrompt {
                     }
                 });
                 ui.add_space(theme::SPACE_S);
-                let l = ui.label(UiText::StaffPin.get(lang));
-                let pin_field = ui.add(
-                    egui::TextEdit::singleline(&mut *self.pin)
-                        .password(true)
-                        .desired_width(theme::field_width_ui(ui, 8))
-                        .char_limit(8)
-                        .id_salt("approval-pin"),
-                );
-                let pin_field = pin_field.labelled_by(l.id);
+                let pin_field = pin_field_ui(ui, &mut self.pin, "approval-pin", lang);
                 if pin_field.changed() {
-                    self.pin.retain(|c| c.is_ascii_digit());
                     self.error = None;
                 }
                 if self.focus_pin {
@@ -664,6 +646,25 @@ pub fn role_text(role: Role) -> UiText {
         Role::Counter => UiText::RoleCounter,
         Role::Manager => UiText::RoleManager,
     }
+}
+
+/// A labelled PIN field: hidden, at most 8 characters, digits only (anything else typed is
+/// dropped as it comes).
+fn pin_field_ui(ui: &mut Ui, pin: &mut String, salt: &str, lang: Lang) -> egui::Response {
+    let label = ui.label(UiText::StaffPin.get(lang));
+    let field = ui
+        .add(
+            egui::TextEdit::singleline(pin)
+                .password(true)
+                .desired_width(theme::field_width_ui(ui, 8))
+                .char_limit(8)
+                .id_salt(salt),
+        )
+        .labelled_by(label.id);
+    if field.changed() {
+        pin.retain(|c| c.is_ascii_digit());
+    }
+    field
 }
 
 #[cfg(test)]
