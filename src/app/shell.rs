@@ -181,7 +181,7 @@ impl App {
         // The panel has one width on every page; an entry longer than it (a name with a count
         // of thousands) is cut with "…" rather than wrapped.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-        ui.add_space(6.0);
+        ui.add_space(crate::ui::theme::SPACE_S);
         for v in View::ALL {
             // The record of who did what exists for a shop with staff.
             if v == View::Audit && !self.staff.on() {
@@ -195,7 +195,7 @@ impl App {
             if v == View::Board && open > 0 {
                 text = format!("{text} ({open})");
             }
-            if ui.selectable_label(self.view == v, text).clicked() {
+            if crate::ui::widgets::nav_entry_ui(ui, v.icon(), &text, self.view == v).clicked() {
                 commands.push(Command::Navigate { view: v });
             }
         }

@@ -495,4 +495,21 @@ impl View {
             View::Settings => UiText::NavSettings,
         }
     }
+
+    /// The view's icon, on its navigation entry and its header.
+    pub fn icon(self) -> crate::ui::theme::icon::Icon {
+        use crate::ui::theme::icon;
+        match self {
+            View::NewLink => icon::NEW_LINK,
+            View::Board => icon::OPEN_LINKS,
+            View::Card => icon::CARD,
+            View::Installments => icon::INSTALLMENTS,
+            View::History => icon::HISTORY,
+            View::Report => icon::REPORT,
+            View::Pending => icon::PENDING,
+            View::Catalog => icon::CATALOG,
+            View::Audit => icon::AUDIT,
+            View::Settings => icon::SETTINGS,
+        }
+    }
 }

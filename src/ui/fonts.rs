@@ -14,8 +14,11 @@ use crate::slip::DEJAVU_SANS;
 /// Noto Sans Mono, for ₼ (and any currency sign up to U+20BF).
 const NOTO_SANS_MONO: &[u8] = include_bytes!("../../assets/fonts/NotoSansMono-Regular.ttf");
 
-/// Adds the fallback fonts to both families. Idempotent (egui skips a font it already has).
+/// Adds the fallback fonts to both families, and the icon font (Material Symbols Rounded,
+/// Apache 2.0, from the `egui_material_icons` crate). Idempotent (egui skips a font it
+/// already has).
 pub fn install(ctx: &egui::Context) {
+    egui_material_icons::initialize(ctx);
     for (name, bytes) in [
         ("paydesk-dejavu-sans", DEJAVU_SANS),
         ("paydesk-noto-sans-mono", NOTO_SANS_MONO),

@@ -129,6 +129,23 @@ pub struct Palette {
     pub qr_dark: Color32,
     /// A light QR module and the quiet zone (always white).
     pub qr_light: Color32,
+    /// The accent: a primary button's fill, the selected navigation entry.
+    pub accent: Color32,
+    /// Text on the accent.
+    pub on_accent: Color32,
+    /// A destructive button's fill (cancel a link, remove a clerk).
+    pub danger: Color32,
+    /// Text on the danger fill.
+    pub on_danger: Color32,
+    /// A secondary button's fill (a quiet grey, framed).
+    pub secondary: Color32,
+    /// Text of a secondary or quiet button.
+    pub on_secondary: Color32,
+    /// Fill of any button that cannot be pressed now.
+    pub disabled: Color32,
+    /// Text of a button that cannot be pressed now: at most half the contrast of an enabled
+    /// one, so "not now" reads at a glance.
+    pub on_disabled: Color32,
     /// Background of the customer display.
     pub customer_background: Color32,
     /// Text of the customer display.
@@ -163,6 +180,14 @@ impl Palette {
                     text: Color32::WHITE,
                 },
                 field_border: Color32::from_gray(110),
+                accent: Color32::from_rgb(30, 110, 190),
+                on_accent: Color32::WHITE,
+                danger: Color32::from_rgb(176, 40, 40),
+                on_danger: Color32::WHITE,
+                secondary: Color32::from_gray(62),
+                on_secondary: Color32::from_gray(235),
+                disabled: Color32::from_gray(44),
+                on_disabled: Color32::from_gray(98),
                 qr_dark: Color32::BLACK,
                 qr_light: Color32::WHITE,
                 customer_background: Color32::from_gray(18),
@@ -188,6 +213,14 @@ impl Palette {
                     text: Color32::from_rgb(10, 70, 25),
                 },
                 field_border: Color32::from_gray(130),
+                accent: Color32::from_rgb(0, 92, 170),
+                on_accent: Color32::WHITE,
+                danger: Color32::from_rgb(184, 28, 28),
+                on_danger: Color32::WHITE,
+                secondary: Color32::from_gray(232),
+                on_secondary: Color32::from_gray(20),
+                disabled: Color32::from_gray(226),
+                on_disabled: Color32::from_gray(150),
                 qr_dark: Color32::BLACK,
                 qr_light: Color32::WHITE,
                 customer_background: Color32::WHITE,
@@ -245,6 +278,25 @@ impl Palette {
         }
     }
 
+    /// How a button of `kind` looks, pressable (`enabled`) or not. A quiet button has no
+    /// fill of its own: it sits on the panel ([`ButtonLook::fill`] is `None`).
+    pub fn button(&self, kind: ButtonKind, enabled: bool) -> ButtonLook {
+        if !enabled {
+            let framed = kind != ButtonKind::Quiet;
+            return ButtonLook {
+                fill: framed.then_some(self.disabled),
+                text: self.on_disabled,
+            };
+        }
+        let (fill, text) = match kind {
+            ButtonKind::Primary => (Some(self.accent), self.on_accent),
+            ButtonKind::Destructive => (Some(self.danger), self.on_danger),
+            ButtonKind::Secondary => (Some(self.secondary), self.on_secondary),
+            ButtonKind::Quiet => (None, self.on_secondary),
+        };
+        ButtonLook { fill, text }
+    }
+
     /// Colour of the line of a plot (installments: total cost by count).
     pub fn plot_line(&self) -> Color32 {
         if self.dark {
@@ -253,6 +305,78 @@ impl Palette {
             Color32::from_rgb(20, 90, 200)
         }
     }
+}
+
+/// What a button does for the clerk, and so how loud it is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ButtonKind {
+    /// The one thing the view is for (Create link, Save card, Sign in): filled in the accent,
+    /// counter height. One per view.
+    Primary,
+    /// Other useful actions: framed, grey.
+    Secondary,
+    /// Minor actions (Clear, Show more): text only, no frame.
+    Quiet,
+    /// Actions that throw something away (Cancel link): red, never beside a harmless one.
+    Destructive,
+}
+
+impl ButtonKind {
+    /// Every kind, for tests and the gallery.
+    pub const ALL: [ButtonKind; 4] = [
+        ButtonKind::Primary,
+        ButtonKind::Secondary,
+        ButtonKind::Quiet,
+        ButtonKind::Destructive,
+    ];
+}
+
+/// The colours of one button.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ButtonLook {
+    /// Its fill (`None`: the panel's).
+    pub fill: Option<Color32>,
+    /// Its caption and icon.
+    pub text: Color32,
+}
+
+/// One icon per meaning (Material Symbols, from the `egui_material_icons` font): the same
+/// picture wherever the same thing is meant, on the navigation, buttons and empty states.
+pub mod icon {
+    pub use egui_material_icons::MaterialIcon as Icon;
+    use egui_material_icons::icons as m;
+
+    pub const NEW_LINK: Icon = m::ICON_ADD;
+    pub const OPEN_LINKS: Icon = m::ICON_SCHEDULE;
+    pub const CARD: Icon = m::ICON_CREDIT_CARD;
+    pub const INSTALLMENTS: Icon = m::ICON_CALCULATE;
+    pub const HISTORY: Icon = m::ICON_HISTORY;
+    pub const REPORT: Icon = m::ICON_RECEIPT;
+    pub const PENDING: Icon = m::ICON_OUTBOX;
+    pub const CATALOG: Icon = m::ICON_INVENTORY;
+    pub const SETTINGS: Icon = m::ICON_SETTINGS;
+    pub const STAFF: Icon = m::ICON_GROUP;
+    pub const AUDIT: Icon = m::ICON_VERIFIED;
+    pub const CREATE: Icon = m::ICON_QR_CODE;
+    pub const CUSTOMER_DISPLAY: Icon = m::ICON_TV;
+    pub const PRINT: Icon = m::ICON_PRINT;
+    pub const COPY: Icon = m::ICON_CONTENT_COPY;
+    pub const SAVE: Icon = m::ICON_SAVE;
+    pub const DOWNLOAD: Icon = m::ICON_DOWNLOAD;
+    pub const UPLOAD: Icon = m::ICON_UPLOAD;
+    pub const MAIL: Icon = m::ICON_MAIL;
+    pub const REFRESH: Icon = m::ICON_REFRESH;
+    pub const CANCEL: Icon = m::ICON_CANCEL;
+    pub const SEND: Icon = m::ICON_SEND;
+    pub const SEARCH: Icon = m::ICON_SEARCH;
+    pub const LOCK: Icon = m::ICON_LOCK;
+    pub const PERSON: Icon = m::ICON_PERSON;
+    pub const CHECK: Icon = m::ICON_CHECK;
+    pub const DATE: Icon = m::ICON_EVENT;
+    pub const TODAY: Icon = m::ICON_TODAY;
+    pub const SHOP: Icon = m::ICON_STOREFRONT;
+    pub const SYNC: Icon = m::ICON_SYNC;
+    pub const PAYMENTS: Icon = m::ICON_PAYMENTS;
 }
 
 /// The name of the money style ([`amount_style`]).
@@ -302,6 +426,16 @@ pub const SPACE_L: f32 = 24.0;
 
 /// The height of a counter button: a primary action, a name on the lock screen (44–48 px).
 pub const COUNTER_BUTTON_HEIGHT: f32 = 48.0;
+/// The height of a secondary, quiet or destructive button.
+pub const BUTTON_HEIGHT: f32 = 32.0;
+/// The roundness of a button's and a pill's corners.
+pub const CORNER_RADIUS: f32 = 6.0;
+/// The roundness of a status pill.
+pub const PILL_RADIUS: f32 = 8.0;
+/// The space around a pill's text.
+pub const PILL_MARGIN: egui::Margin = egui::Margin::symmetric(8, 2);
+/// The size of an icon in an empty state.
+pub const EMPTY_ICON_SIZE: f32 = 40.0;
 /// The width of a name's button on the lock screen and of its primary action.
 pub const NAME_BUTTON_WIDTH: f32 = 200.0;
 /// The widest the lock screen's and the approval prompt's column grows.
@@ -452,6 +586,55 @@ mod tests {
         }
         // The check is not vacuous: the old partly-paid blue was the waiting blue.
         assert!(lab(Color32::from_rgb(200, 220, 255))[0] > 80.0);
+    }
+
+    #[test]
+    fn every_button_kind_reads_and_a_disabled_one_reads_as_not_now() {
+        for dark in [false, true] {
+            let p = Palette::for_mode(dark);
+            let panel = if dark {
+                Visuals::dark().panel_fill
+            } else {
+                Visuals::light().panel_fill
+            };
+            let readable = |look: ButtonLook| contrast(look.fill.unwrap_or(panel), look.text);
+            for kind in ButtonKind::ALL {
+                let (on, off) = (p.button(kind, true), p.button(kind, false));
+                assert!(
+                    readable(on) >= 4.5,
+                    "{kind:?} dark={dark}: {}",
+                    readable(on)
+                );
+                assert!(
+                    readable(off) <= readable(on) / 2.0,
+                    "{kind:?} dark={dark}: disabled {} against enabled {}",
+                    readable(off),
+                    readable(on)
+                );
+                assert_ne!(on, off, "{kind:?} dark={dark}");
+            }
+            // The primary action and a destructive one do not look alike, nor like the rest.
+            let fill = |k| p.button(k, true).fill.expect("framed");
+            let delta = |a: Color32, b: Color32| {
+                lab(a)
+                    .iter()
+                    .zip(lab(b))
+                    .map(|(x, y)| (x - y).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+            };
+            let kinds = [
+                ButtonKind::Primary,
+                ButtonKind::Secondary,
+                ButtonKind::Destructive,
+            ];
+            for (i, a) in kinds.iter().enumerate() {
+                for b in &kinds[i + 1..] {
+                    assert!(delta(fill(*a), fill(*b)) >= 20.0, "{a:?} {b:?} dark={dark}");
+                }
+            }
+            assert_eq!(p.button(ButtonKind::Quiet, true).fill, None);
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Small widgets shared by the views: the crisp QR image, labelled fields tied to their
 //! labels for screen readers (and kittest), the form field with its errors and the
-//! [`Touched`] tracker that decides when they show, badges, and error lines under a field.
+//! [`Touched`] tracker that decides when they show, badges, and error lines under a field;
+//! and the visual system's parts every view uses: buttons by kind ([`Action`]), the page
+//! header, the navigation entry and the empty state, each recorded for the tests ([`shown`]).
 
 use std::collections::HashSet;
 
@@ -10,7 +12,8 @@ use crate::domain::{Field, FieldErrors};
 use crate::lang::Lang;
 use crate::qr::{QrImage, QrMatrix};
 use crate::ui::ViewCtx;
-use crate::ui::theme::{self, Badge, Palette};
+use crate::ui::theme::icon::Icon;
+use crate::ui::theme::{self, Badge, ButtonKind, Palette};
 
 /// The grey QR image as the texture the UI uploads: one pixel per pixel, no filtering.
 /// `tests/qr_decode.rs` decodes exactly this.
@@ -153,12 +156,264 @@ pub fn toggle_button_ui(ui: &mut Ui, on: &mut bool, text: &str) -> Response {
     response
 }
 
+/// A button of one of the theme's kinds, with an icon before its caption: build it with
+/// [`Action::primary`] and friends, draw it with [`Action::show_ui`]. Assistive technologies
+/// hear the caption alone (the icon is a picture of it).
+#[derive(Debug, Clone, Copy)]
+#[must_use]
+pub struct Action<'a> {
+    kind: ButtonKind,
+    icon: Option<Icon>,
+    text: &'a str,
+    enabled: bool,
+    width: Option<f32>,
+}
+
+impl<'a> Action<'a> {
+    fn new(kind: ButtonKind, icon: Option<Icon>, text: &'a str) -> Self {
+        Self {
+            kind,
+            icon,
+            text,
+            enabled: true,
+            width: None,
+        }
+    }
+
+    /// The view's one main action: filled accent, counter height, always with an icon.
+    pub fn primary(icon: Icon, text: &'a str) -> Self {
+        Self::new(ButtonKind::Primary, Some(icon), text)
+    }
+
+    /// Another useful action: framed grey.
+    pub fn secondary(text: &'a str) -> Self {
+        Self::new(ButtonKind::Secondary, None, text)
+    }
+
+    /// A minor action: text only.
+    pub fn quiet(text: &'a str) -> Self {
+        Self::new(ButtonKind::Quiet, None, text)
+    }
+
+    /// An action that throws something away: red, always with an icon.
+    pub fn destructive(icon: Icon, text: &'a str) -> Self {
+        Self::new(ButtonKind::Destructive, Some(icon), text)
+    }
+
+    /// Puts `icon` before the caption.
+    pub fn icon(mut self, icon: Icon) -> Self {
+        self.icon = Some(icon);
+        self
+    }
+
+    /// Whether it can be pressed now (drawn clearly unlike an enabled one when not).
+    pub fn enabled(mut self, enabled: bool) -> Self {
+        self.enabled = enabled;
+        self
+    }
+
+    /// At least this wide.
+    pub fn min_width(mut self, width: f32) -> Self {
+        self.width = Some(width);
+        self
+    }
+
+    /// As wide as the space it is in.
+    pub fn full_width(self, ui: &Ui) -> Self {
+        let width = ui.available_width();
+        self.min_width(width)
+    }
+
+    /// Draws the button.
+    pub fn show_ui(self, ui: &mut Ui) -> Response {
+        let palette = Palette::of(ui.visuals());
+        let look = palette.button(self.kind, self.enabled);
+        let height = if self.kind == ButtonKind::Primary {
+            theme::COUNTER_BUTTON_HEIGHT
+        } else {
+            theme::BUTTON_HEIGHT
+        };
+        let style = if self.kind == ButtonKind::Primary {
+            egui::TextStyle::Heading
+        } else {
+            egui::TextStyle::Button
+        };
+        let caption = RichText::new(self.text)
+            .text_style(style.clone())
+            .color(look.text);
+        let mut atoms = egui::Atoms::default();
+        if let Some(icon) = self.icon {
+            let size = style.resolve(ui.style()).size;
+            atoms.push_right(icon.rich_text().size(size).color(look.text));
+        }
+        atoms.push_right(caption);
+        let mut button = egui::Button::new(atoms)
+            .min_size(egui::vec2(self.width.unwrap_or(0.0), height))
+            .corner_radius(theme::CORNER_RADIUS);
+        button = match look.fill {
+            Some(fill) => button.fill(fill),
+            None => button.frame(false),
+        };
+        if self.kind != ButtonKind::Secondary {
+            button = button.stroke(egui::Stroke::NONE);
+        }
+        let response = ui.add_enabled(self.enabled, button);
+        let (text, enabled) = (self.text.to_owned(), self.enabled);
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, text.clone()));
+        record(
+            ui.ctx(),
+            Shown {
+                what: ShownWhat::Button(self.kind),
+                text: self.text.to_owned(),
+                icon: self.icon.is_some(),
+                rect: response.rect,
+                enabled: self.enabled,
+            },
+        );
+        response
+    }
+}
+
+/// What a frame showed that the visual system's tests look at: each button drawn with
+/// [`Action`], each navigation entry and each empty state, with its caption and whether it
+/// carried an icon. Kept for the last frame only, in the context's temporary memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    /// What it was.
+    pub what: ShownWhat,
+    /// Its caption (without the icon).
+    pub text: String,
+    /// Whether an icon was drawn with it.
+    pub icon: bool,
+    /// Where it was drawn.
+    pub rect: egui::Rect,
+    /// Whether it could be pressed.
+    pub enabled: bool,
+}
+
+/// The kind of a [`Shown`] element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShownWhat {
+    /// A button of this kind.
+    Button(ButtonKind),
+    /// An entry of the navigation.
+    Nav,
+    /// An empty state ("No links yet").
+    Empty,
+}
+
+#[derive(Debug, Clone, Default)]
+struct ShownLog {
+    pass: u64,
+    shown: Vec<Shown>,
+}
+
+fn shown_id() -> egui::Id {
+    egui::Id::unique("paydesk-shown")
+}
+
+fn record(ctx: &egui::Context, shown: Shown) {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|d| {
+        let log = d.get_temp_mut_or_default::<ShownLog>(shown_id());
+        if log.pass != pass {
+            log.pass = pass;
+            log.shown.clear();
+        }
+        log.shown.push(shown);
+    });
+}
+
+/// The buttons, navigation entries and empty states the last frame drew.
+pub fn shown(ctx: &egui::Context) -> Vec<Shown> {
+    ctx.data(|d| d.get_temp::<ShownLog>(shown_id()))
+        .map(|log| log.shown)
+        .unwrap_or_default()
+}
+
+/// An entry of the navigation: an icon and a caption, filled in the accent while selected.
+pub fn nav_entry_ui(ui: &mut Ui, icon: Icon, text: &str, selected: bool) -> Response {
+    let mut atoms = egui::Atoms::default();
+    atoms.push_right(icon.rich_text());
+    atoms.push_right(text);
+    let response = ui.add(egui::Button::selectable(selected, atoms));
+    let owned = text.to_owned();
+    response.widget_info(|| {
+        egui::WidgetInfo::selected(egui::Role::Button, true, selected, owned.clone())
+    });
+    record(
+        ui.ctx(),
+        Shown {
+            what: ShownWhat::Nav,
+            text: text.to_owned(),
+            icon: true,
+            rect: response.rect,
+            enabled: true,
+        },
+    );
+    response
+}
+
+/// A view's header: its title in the text colour, one line of help under it, and the view's
+/// `actions` on the right.
+pub fn page_header_ui(ui: &mut Ui, title: &str, help: &str, actions: impl FnOnce(&mut Ui)) {
+    let palette = Palette::of(ui.visuals());
+    ui.horizontal(|ui| {
+        ui.vertical(|ui| {
+            ui.label(
+                RichText::new(title)
+                    .heading()
+                    .strong()
+                    .color(ui.visuals().strong_text_color()),
+            );
+            if !help.is_empty() {
+                ui.label(RichText::new(help).color(palette.muted));
+            }
+        });
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), actions);
+    });
+    ui.add_space(theme::SPACE_S);
+}
+
+/// What a view shows when it has nothing to list: a large muted icon, what is missing, and
+/// what to do about it.
+pub fn empty_state_ui(ui: &mut Ui, icon: Icon, title: &str, help: &str) -> Response {
+    let palette = Palette::of(ui.visuals());
+    let response = ui
+        .vertical_centered(|ui| {
+            ui.add_space(theme::SPACE_L);
+            ui.label(
+                icon.rich_text()
+                    .size(theme::EMPTY_ICON_SIZE)
+                    .color(palette.muted),
+            );
+            ui.label(RichText::new(title).strong());
+            if !help.is_empty() {
+                ui.label(RichText::new(help).color(palette.muted));
+            }
+            ui.add_space(theme::SPACE_L);
+        })
+        .response;
+    record(
+        ui.ctx(),
+        Shown {
+            what: ShownWhat::Empty,
+            text: title.to_owned(),
+            icon: true,
+            rect: response.rect,
+            enabled: true,
+        },
+    );
+    response
+}
+
 /// A pill with text.
 pub fn badge_ui(ui: &mut Ui, text: impl Into<String>, badge: Badge) -> Response {
     egui::Frame::new()
         .fill(badge.fill)
-        .corner_radius(8.0)
-        .inner_margin(egui::Margin::symmetric(8, 2))
+        .corner_radius(theme::PILL_RADIUS)
+        .inner_margin(theme::PILL_MARGIN)
         .show(ui, |ui| {
             ui.label(RichText::new(text.into()).color(badge.text).strong())
         })
