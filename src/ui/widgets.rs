@@ -250,13 +250,12 @@ impl<'a> Action<'a> {
         let mut button = egui::Button::new(atoms)
             .min_size(egui::vec2(self.width.unwrap_or(0.0), height))
             .corner_radius(theme::CORNER_RADIUS);
+        // (Setting a fill or a stroke turns the frame on, so a quiet button gets neither.)
         button = match look.fill {
-            Some(fill) => button.fill(fill),
+            Some(fill) if self.kind == ButtonKind::Secondary => button.fill(fill),
+            Some(fill) => button.fill(fill).stroke(egui::Stroke::NONE),
             None => button.frame(false),
         };
-        if self.kind != ButtonKind::Secondary {
-            button = button.stroke(egui::Stroke::NONE);
-        }
         let response = ui.add_enabled(self.enabled, button);
         let (text, enabled) = (self.text.to_owned(), self.enabled);
         response
