@@ -291,3 +291,44 @@ fn a_status_pill_is_drawn_in_its_meanings_colours() {
         );
     }
 }
+
+mod support;
+
+/// Every view of the real app, in both languages: each navigation entry carries its icon,
+/// each view has at most one primary button and it carries an icon, the views whose job is
+/// one action (New link, Save card) have exactly one, and a fresh shop's empty lists say so
+/// with an empty state (with its icon) rather than a bare table.
+#[test]
+fn every_navigation_entry_and_primary_button_carries_an_icon() {
+    use paydesk::app::View;
+    let mut env = support::app::AppEnv::start(support::app::Start::default(), |_| {}, |_, _| {});
+    for lang in [paydesk::lang::Lang::En, paydesk::lang::Lang::Tr] {
+        env.app_mut().saved.lang = lang;
+        for view in View::ALL {
+            if view == View::Audit {
+                // (Only with staff on; tests/ui_staff.rs draws it.)
+                continue;
+            }
+            env.app_mut().view = view;
+            env.harness.run_steps(3);
+            let shown = widgets::shown(&env.harness.ctx);
+            let nav: Vec<_> = shown.iter().filter(|s| s.what == ShownWhat::Nav).collect();
+            assert_eq!(nav.len(), View::ALL.len() - 1, "{view:?} {lang:?}: {nav:?}");
+            assert!(nav.iter().all(|s| s.icon), "{view:?} {lang:?}");
+            let primary: Vec<_> = shown
+                .iter()
+                .filter(|s| s.what == ShownWhat::Button(ButtonKind::Primary))
+                .collect();
+            assert!(primary.len() <= 1, "{view:?} {lang:?}: {primary:?}");
+            assert!(primary.iter().all(|s| s.icon), "{view:?} {lang:?}");
+            if matches!(view, View::NewLink | View::Card) {
+                assert_eq!(primary.len(), 1, "{view:?} {lang:?} has its primary action");
+            }
+            if matches!(view, View::Board | View::Pending | View::History) {
+                let empty: Vec<_> = shown.iter().filter(|s| s.what == ShownWhat::Empty).collect();
+                assert_eq!(empty.len(), 1, "{view:?} {lang:?}: an empty state");
+                assert!(empty[0].icon, "{view:?} {lang:?}");
+            }
+        }
+    }
+}
