@@ -62,7 +62,12 @@ impl AppEnv {
         self.harness.run_steps(2);
         self.harness
             .get_by_label("Are you sure? A cancelled link can no longer be paid.");
-        self.click("Yes");
+        // The confirmation sits apart at the bottom of the view, where the customer display
+        // may lie over it too.
+        self.harness
+            .get_by_role_and_label(Role::Button, "Yes")
+            .click_accesskit();
+        self.harness.run_steps(2);
         self.until("the cancel is answered", |app| {
             app.views.shown.as_ref().is_some_and(|s| s.cancelled)
         });
@@ -126,7 +131,9 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
         app.views.shown.as_ref().unwrap().status() == LinkStatus::Completed
     });
     env.harness.run_steps(2);
-    env.harness.get_by_label("Paid");
+    // Said as large as the customer display says it, in place of the status pill.
+    env.harness.get_by_label("Paid ✓");
+    assert!(env.harness.query_by_label("Waiting for payment").is_none());
     env.harness.get_by_label_contains("Paid: ₺140.00");
 
     // "New link" clears the form with the next order number.
@@ -653,7 +660,10 @@ fn the_customer_display_flips_to_paid() {
         &format!("/sandbox/links/{}/pay", link.id),
         r#"{"amount":"250.00"}"#,
     );
-    env.until_label("Paid ✓");
+    // Both windows say so: the customer display and, as large, the result view.
+    env.until_ui("both windows say Paid ✓", |h| {
+        h.query_all_by_label("Paid ✓").count() == 2
+    });
     // The customer display's "Scan to pay" line is gone (the main view's QR image keeps its
     // alternative text).
     assert!(

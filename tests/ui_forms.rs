@@ -759,7 +759,10 @@ fn the_checks_say_nothing_while_all_pass_and_one_reason_when_one_fails() {
     leave(&mut h);
     assert!(create_enabled(&h));
     assert_eq!(test_speak(&h), Vec::<String>::new());
-    assert_eq!(h.query_all_by_label_contains("Cannot create yet").count(), 0);
+    assert_eq!(
+        h.query_all_by_label_contains("Cannot create yet").count(),
+        0
+    );
     // Ready: the shortcut is offered instead of a reason.
     h.get_by_label("or press Ctrl+Enter");
 
@@ -768,7 +771,10 @@ fn the_checks_say_nothing_while_all_pass_and_one_reason_when_one_fails() {
     type_into(&mut h, "Amount", "x");
     leave(&mut h);
     assert!(!create_enabled(&h));
-    assert_eq!(h.query_all_by_label_contains("Cannot create yet:").count(), 1);
+    assert_eq!(
+        h.query_all_by_label_contains("Cannot create yet:").count(),
+        1
+    );
     assert_eq!(test_speak(&h), Vec::<String>::new());
     let reason = h.get_by_label_contains("Cannot create yet:");
     let below = reason.rect().top() >= h.get_by_label("Create link").rect().bottom();
