@@ -297,35 +297,37 @@ impl ShownLink {
     fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
         let lang = cx.lang;
         let url = self.link.payment_url.clone();
-        ui.horizontal_wrapped(|ui| {
-            if widgets::Action::primary(
-                theme::icon::CUSTOMER_DISPLAY,
-                UiText::CustomerDisplay.get(lang),
-            )
-            .min_width(ACTION_WIDTH)
-            .show_ui(ui)
-            .clicked()
-            {
-                cx.emit(Command::Link(LinkCommand::CustomerDisplay {
-                    open: !customer_open,
-                    fullscreen: false,
-                }));
-            }
-            if url.is_some()
-                && widgets::Action::secondary(UiText::PrintSlip.get(lang))
-                    .icon(theme::icon::PRINT)
-                    .enabled(!self.printing)
-                    .min_width(ACTION_WIDTH)
-                    .show_ui(ui)
-                    .clicked()
-            {
-                cx.emit(Command::Link(LinkCommand::PrintSlip {
-                    link: Box::new(self.link.clone()),
-                }));
-            }
-        });
+        // The two main actions one above the other, as wide as each other.
+        let width = ui.available_width().min(ACTION_WIDTH);
+        if widgets::Action::primary(
+            theme::icon::CUSTOMER_DISPLAY,
+            UiText::CustomerDisplay.get(lang),
+        )
+        .min_width(width)
+        .show_ui(ui)
+        .clicked()
+        {
+            cx.emit(Command::Link(LinkCommand::CustomerDisplay {
+                open: !customer_open,
+                fullscreen: false,
+            }));
+        }
+        if url.is_some()
+            && widgets::Action::secondary(UiText::PrintSlip.get(lang))
+                .icon(theme::icon::PRINT)
+                .enabled(!self.printing)
+                .min_width(width)
+                .show_ui(ui)
+                .clicked()
+        {
+            cx.emit(Command::Link(LinkCommand::PrintSlip {
+                link: Box::new(self.link.clone()),
+            }));
+        }
         ui.add_space(theme::SPACE_S);
         ui.horizontal_wrapped(|ui| {
+            // "More" as tall as the buttons beside it.
+            ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
             if widgets::Action::secondary(UiText::FullScreen.get(lang))
                 .show_ui(ui)
                 .clicked()
@@ -518,8 +520,8 @@ pub const QR_SHARE: f32 = 0.55;
 pub const QR_MIN_SIDE: f32 = 160.0;
 /// The largest side of the result view's QR (points).
 pub const QR_MAX_SIDE: f32 = 520.0;
-/// The width of the result view's two main actions, so they read as a pair.
-pub const ACTION_WIDTH: f32 = 200.0;
+/// The width of the result view's two main actions, one above the other.
+pub const ACTION_WIDTH: f32 = 300.0;
 /// The shop's name on the customer display.
 pub const CUSTOMER_NAME_SIZE: f32 = 28.0;
 /// The amount on the customer display.
@@ -541,17 +543,22 @@ pub const CUSTOMER_WINDOW: [f32; 2] = [900.0, 760.0];
 /// A status pill with its text at `size` points (the result view's and the customer
 /// display's large pill; lists use `widgets::badge_ui`).
 fn pill_ui(ui: &mut Ui, text: &str, badge: Badge, size: f32) -> egui::Response {
-    egui::Frame::new()
-        .fill(badge.fill)
-        .corner_radius(theme::PILL_RADIUS)
-        .inner_margin(egui::Margin::symmetric(
-            theme::PILL_MARGIN.left * 2,
-            theme::PILL_MARGIN.top * 2,
-        ))
-        .show(ui, |ui| {
-            ui.label(RichText::new(text).size(size).color(badge.text).strong())
-        })
-        .inner
+    // As wide as its words wherever it stands (a frame in a centred column would stretch).
+    let rich = RichText::new(text).size(size).color(badge.text).strong();
+    let galley = egui::WidgetText::from(rich.clone()).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    let margin = egui::vec2(
+        f32::from(theme::PILL_MARGIN.left) * 2.0,
+        f32::from(theme::PILL_MARGIN.top) * 2.0,
+    );
+    let (rect, _) = ui.allocate_exact_size(galley.size() + 2.0 * margin, egui::Sense::hover());
+    ui.painter()
+        .rect_filled(rect, theme::PILL_RADIUS, badge.fill);
+    ui.put(rect.shrink2(margin), egui::Label::new(rich))
 }
 
 /// "Paid ✓" across the result view, as large as on the customer display.
@@ -610,7 +617,8 @@ fn paid_lines_ui(ui: &mut Ui, link: &Link, currency: Currency, lang: Lang) {
             .heading(),
         );
     }
-    if let Some(rest) = link.remaining {
+    // Nothing left on a paid link is no news: not said.
+    if let Some(rest) = link.remaining.filter(|r| !r.is_zero()) {
         ui.label(format!(
             "{}: {}",
             UiText::Remaining.get(lang),

@@ -29,7 +29,7 @@ use rust_decimal::Decimal;
 use crate::domain::link::{Check, CheckStatus, LinkContext, LinkFigures};
 use crate::domain::{
     Barcode, BarcodeError, CatalogLookup, CatalogVariant, Currency, Field, FieldError, FieldErrors,
-    ItemDraft, ItemField, ItemKind, LinkDraft, format_amount,
+    FieldProblem, ItemDraft, ItemField, ItemKind, LinkDraft, format_amount,
 };
 use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
@@ -379,7 +379,7 @@ impl NewLinkForm {
                 .id_salt("new-link-scroll")
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
-                    ui.set_max_width(theme::CONTENT_MAX_WIDTH);
+                    ui.set_max_width(ui.available_width().min(theme::CONTENT_MAX_WIDTH));
                     self.form_ui(ui, cx, &errors, &figures, expiry_readable, true);
                     ui.add_space(theme::SPACE_M);
                     self.this_sale_ui(ui, cx, sale);
@@ -442,7 +442,7 @@ impl NewLinkForm {
             .inner_margin(egui::Margin::same(SALE_MARGIN))
             .show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                if sale.lines && !self.draft.items.is_empty() {
+                if sale.lines && self.typed_lines(cx) > 0 {
                     let room = (ui.available_height() - SALE_RESERVE).max(SALE_LINES_MIN);
                     egui::ScrollArea::vertical()
                         .id_salt("sale-lines")
@@ -477,17 +477,22 @@ impl NewLinkForm {
         }
     }
 
+    /// The rows something was typed in or picked for (a row Enter just added is none yet).
+    fn typed_lines(&self, cx: &ViewCtx<'_>) -> usize {
+        self.draft
+            .items
+            .iter()
+            .filter(|i| line_name(i, cx).is_some())
+            .count()
+    }
+
     /// One line per item: "2 × Simit" and its line total, right-aligned.
     fn sale_lines_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures) {
         let lang = cx.lang;
         let currency = self.draft.currency;
         for (row, item) in self.draft.items.iter().enumerate() {
-            let name = match &item.kind {
-                ItemKind::Catalog { variant_id } => cx
-                    .catalog
-                    .variant(variant_id)
-                    .map_or_else(|| variant_id.clone(), |v| v.name.clone()),
-                ItemKind::Free { name, .. } => name.trim().to_owned(),
+            let Some(name) = line_name(item, cx) else {
+                continue;
             };
             let total = figures.line_totals.get(row).copied().flatten();
             ui.horizontal(|ui| {
@@ -513,7 +518,7 @@ impl NewLinkForm {
     fn items_state_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, figures: &LinkFigures) {
         let lang = cx.lang;
         let currency = self.draft.currency;
-        if self.draft.items.is_empty() {
+        if self.typed_lines(cx) == 0 {
             widgets::hint_ui(ui, &cx.palette, UiText::SaleNoItems.get(lang));
             return;
         }
@@ -1188,6 +1193,8 @@ impl NewLinkForm {
     fn field_errors_always_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
         let lines: Vec<String> = errors
             .for_field(&field)
+            // "This sale" says in words whether the items add up: not again here.
+            .filter(|e| !matches!(e.problem, FieldProblem::TotalMismatch { .. }))
             .map(|e| e.problem.message(cx.lang))
             .collect();
         widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
@@ -1616,11 +1623,13 @@ const ROWS_AHEAD: f32 = 120.0;
 
 /// The space around each row of the item table (points).
 const ROW_MARGIN: f32 = 4.0;
+/// The same, as the rows' frame takes it (a little less above and below).
+const ROW_PADDING: egui::Margin = egui::Margin::symmetric(4, 2);
 
 /// The frame of the header (`stripe` 0) and of each row (`stripe` = row number): every second
 /// row on the faint background, all with the same margin so the columns line up.
 fn row_frame(ui: &Ui, stripe: usize) -> egui::Frame {
-    let frame = egui::Frame::NONE.inner_margin(egui::Margin::symmetric(4, 2));
+    let frame = egui::Frame::NONE.inner_margin(ROW_PADDING);
     if stripe > 0 && stripe.is_multiple_of(2) {
         frame.fill(ui.visuals().faint_bg_color)
     } else {
@@ -1676,6 +1685,22 @@ fn mark_ui(ui: &mut Ui, palette: &theme::Palette, marked: bool) {
         let widgets = &mut ui.visuals_mut().widgets;
         widgets.inactive.bg_stroke = stroke;
         widgets.hovered.bg_stroke = stroke;
+    }
+}
+
+/// The name of an item's line in "This sale": the catalog's name, or the name typed; `None`
+/// for a row nothing was typed in yet.
+fn line_name(item: &ItemDraft, cx: &ViewCtx<'_>) -> Option<String> {
+    match &item.kind {
+        ItemKind::Catalog { variant_id } => Some(
+            cx.catalog
+                .variant(variant_id)
+                .map_or_else(|| variant_id.clone(), |v| v.name.clone()),
+        ),
+        ItemKind::Free {
+            name, unit_price, ..
+        } => (!name.trim().is_empty() || !unit_price.trim().is_empty())
+            .then(|| name.trim().to_owned()),
     }
 }
 
