@@ -783,6 +783,12 @@ fn the_checks_say_nothing_while_all_pass_and_one_reason_when_one_fails() {
 
 /// The counter's window: 1024×768, the app's default size.
 fn new_link_counter() -> Harness<'static, Form<NewLinkForm>> {
+    new_link_sized([1024.0, 768.0], false)
+}
+
+/// New link in a window of `size`, with a stand-in for the shell's narrow board under "This
+/// sale" when `board`.
+fn new_link_sized(size: [f32; 2], board: bool) -> Harness<'static, Form<NewLinkForm>> {
     let catalog = catalog();
     let state = Form {
         view: NewLinkForm::new("PD-20261122-A1B20001".into()),
@@ -794,7 +800,7 @@ fn new_link_counter() -> Harness<'static, Form<NewLinkForm>> {
         sandbox: false,
     };
     Harness::builder()
-        .with_size([1024.0, 768.0])
+        .with_size(size)
         .with_context_setup(paydesk::ui::theme::install)
         .build_ui_state(
             move |ui, s: &mut Form<NewLinkForm>| {
@@ -816,7 +822,16 @@ fn new_link_counter() -> Harness<'static, Form<NewLinkForm>> {
                 egui::Panel::left("nav")
                     .exact_size(paydesk::ui::theme::NAV_WIDTH)
                     .show(ui, |_| {});
-                egui::CentralPanel::default().show(ui, |ui| s.view.ui(ui, &mut cx));
+                egui::CentralPanel::default().show(ui, |ui| {
+                    if board {
+                        let mut below = |ui: &mut egui::Ui, _: &mut ViewCtx<'_>| {
+                            ui.label("Open links (board)");
+                        };
+                        s.view.sale_ui(ui, &mut cx, Some(&mut below));
+                    } else {
+                        s.view.ui(ui, &mut cx);
+                    }
+                });
             },
             state,
         )
@@ -1029,4 +1044,32 @@ fn the_card_number_shows_as_typed_but_never_reaches_the_clipboard_selection_or_s
         )),
         "{out:?}"
     );
+}
+
+/// On a wide window the shell's narrow board goes under "This sale", in its column; under
+/// 1024 px one column, "This sale" under the form.
+#[test]
+fn the_board_sits_under_this_sale_and_a_narrow_window_has_one_column() {
+    let mut h = new_link_sized([1280.0, 800.0], true);
+    h.run_steps(2);
+    let create = h.get_by_label("Create link").rect();
+    let board = h.get_by_label("Open links (board)").rect();
+    assert!(board.top() >= create.bottom(), "{board:?} under {create:?}");
+    assert!((board.left() - create.left()).abs() < 1.0, "in one column");
+    let amount = h.get_by_label("Amount").rect();
+    assert!(amount.right() < create.left(), "the form beside This sale");
+
+    let mut h = new_link_sized([900.0, 700.0], false);
+    h.run_steps(2);
+    let create = h.get_by_label("Create link").rect();
+    let amount = h.get_by_label("Amount").rect();
+    assert!(create.top() > amount.bottom(), "This sale under the form");
+    assert!(
+        create.right() <= 900.0,
+        "nothing past the window's edge: {create:?}"
+    );
+    // The line totals stay in the table when This sale lists no lines.
+    h.get_by_label("Add item").click();
+    h.run_steps(2);
+    h.get_by_label("Line total");
 }

@@ -771,6 +771,32 @@ mod tests {
     }
 
     #[test]
+    fn a_payment_address_reads_as_its_host_and_loopback_as_this_computer() {
+        for url in [
+            "http://127.0.0.1:47110/pay/lnk_1?a=1",
+            "http://localhost:8080/pay/x",
+            "http://[::1]:9000/pay/x",
+        ] {
+            assert_eq!(host_words(url, Lang::En), "this computer", "{url}");
+        }
+        assert_eq!(host_words(url_tr(), Lang::Tr), "bu bilgisayar");
+        assert_eq!(
+            host_words("https://pay.example.com.tr/l/abc?token=s", Lang::En),
+            "pay.example.com.tr"
+        );
+        // A LAN address is another machine: its address is what staff can check.
+        assert_eq!(
+            host_words("http://192.168.1.20:47110/pay/x", Lang::En),
+            "192.168.1.20"
+        );
+        assert_eq!(host_words("not a url", Lang::En), "");
+    }
+
+    fn url_tr() -> &'static str {
+        "http://127.0.0.1:1/pay"
+    }
+
+    #[test]
     fn statuses_read_as_people_expect() {
         let cases = [
             (LinkStatus::Pending, false, Lang::En, "Waiting for payment"),

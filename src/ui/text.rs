@@ -109,7 +109,6 @@ crate::sentences! {
     TotalsMatch => "✓ Tutarla eşit", "✓ Matches the amount";
     TotalsDiffer => "Fark", "Difference";
     TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
-    Checks => "Kontroller", "Checks";
     Details => "Ayrıntılar", "Details";
     FileUnreadable => "Dosya okunamadı; yolu ve dosyanın izinlerini kontrol edin.", "The file could not be read; check its path and permissions.";
     QrSaveFailed => "QR resmi kaydedilemedi; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The QR image could not be saved; check that the folder can be written to and try again.";
@@ -120,7 +119,6 @@ crate::sentences! {
     BadServerAddress => "Bu profilin sunucu adresi kullanılamıyor; Ayarlar'da düzeltin.", "This profile's server address cannot be used; correct it in Settings.";
     SandboxFailed => "Yerleşik sandbox başlatılamadı; paydesk'i yeniden başlatın.", "The built-in sandbox could not start; restart paydesk.";
     KeptInPending => "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
-    ChecksPassed => "geçti", "passed";
     PaymentGroup => "Ödeme", "Payment";
     OptionsGroup => "Seçenekler", "Options";
     PayerGroup => "Ödeyen", "Payer";
@@ -141,7 +139,6 @@ crate::sentences! {
     FormStale => "Bu istek 23 saatten eski; sunucu istekleri 24 saat hatırlar, onu unutmuş olabilir. Yeniden göndermeden önce Bekleyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is 23 hours old or more; the server remembers requests for 24 hours and may have forgotten it. Check in Pending whether a link was made before sending it again.";
     OpenPending => "Bekleyenleri aç", "Open Pending";
     AlreadyPending => "Bu sipariş için bir istek zaten bekliyor; ikinci bir istek gönderilmedi.", "A request for this order is already pending; no second request was sent.";
-    MoreErrors => "başka sorun", "more problems";
 
     // Link result.
     Reference => "Referans", "Reference";
