@@ -413,6 +413,9 @@ impl ShownLink {
             });
             return;
         }
+        // The words centred on the button beside them (a row is as tall as the interact size
+        // when it starts).
+        ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
         ui.horizontal(|ui| {
             ui.label(RichText::new(UiText::CancelApart.get(lang)).color(cx.palette.muted));
             if widgets::Action::destructive(theme::icon::CANCEL, UiText::CancelLink.get(lang))

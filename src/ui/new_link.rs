@@ -452,19 +452,25 @@ impl NewLinkForm {
                     ui.separator();
                 }
                 let total = figures.amount.or(figures.items_total);
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(UiText::SaleTotal.get(lang)).strong());
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        let text = format_amount(total.unwrap_or_default(), currency, lang);
-                        let mut rich = RichText::new(&text).text_style(theme::amount_style());
-                        if total.is_none() {
-                            rich = rich.color(cx.palette.muted);
-                        } else {
-                            rich = rich.strong();
-                        }
-                        let spoken = format!("{}: {text}", UiText::SaleTotal.get(lang));
-                        ui.label(rich).widget_info(|| {
-                            egui::WidgetInfo::labeled(egui::Role::Label, true, &spoken)
+                // "Total" centred on the figure beside it (a row is as tall as the interact
+                // size when it starts).
+                let row = ui.text_style_height(&theme::amount_style());
+                ui.scope(|ui| {
+                    ui.spacing_mut().interact_size.y = row;
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(UiText::SaleTotal.get(lang)).strong());
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            let text = format_amount(total.unwrap_or_default(), currency, lang);
+                            let mut rich = RichText::new(&text).text_style(theme::amount_style());
+                            if total.is_none() {
+                                rich = rich.color(cx.palette.muted);
+                            } else {
+                                rich = rich.strong();
+                            }
+                            let spoken = format!("{}: {text}", UiText::SaleTotal.get(lang));
+                            ui.label(rich).widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Label, true, &spoken)
+                            });
                         });
                     });
                 });
