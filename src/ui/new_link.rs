@@ -483,6 +483,14 @@ impl NewLinkForm {
         }
     }
 
+    /// Whether a catalog row has no line total (its price is not in the local catalog).
+    fn catalog_price_missing(&self, figures: &LinkFigures) -> bool {
+        self.draft.items.iter().enumerate().any(|(row, item)| {
+            matches!(item.kind, ItemKind::Catalog { .. })
+                && figures.line_totals.get(row).copied().flatten().is_none()
+        })
+    }
+
     /// The rows something was typed in or picked for (a row Enter just added is none yet).
     fn typed_lines(&self, cx: &ViewCtx<'_>) -> usize {
         self.draft
@@ -538,7 +546,8 @@ impl NewLinkForm {
             };
             let diff = format_amount(diff.abs(), currency, lang);
             ui.label(RichText::new(words.fill(lang, &[("diff", &diff)])).color(cx.palette.error));
-        } else if figures.items_total.is_none() {
+        } else if figures.items_total.is_none() && self.catalog_price_missing(figures) {
+            // (A typed row without its price is said under its field, not here.)
             widgets::hint_ui(ui, &cx.palette, UiText::TotalUnknown.get(lang));
         }
         if let Some(total) = figures.items_total.filter(|_| figures.amount.is_none()) {
@@ -1062,11 +1071,23 @@ impl NewLinkForm {
             self.apply(a);
         }
 
-        ui.horizontal(|ui| {
-            if ui.button(UiText::AddFreeItem.get(lang)).clicked() {
-                self.add_free_row(self.draft.items.len());
-            }
-            widgets::toggle_button_ui(ui, &mut self.picker_open, UiText::AddCatalogItem.get(lang));
+        ui.scope(|ui| {
+            // The catalog's toggle as tall as Add item beside it.
+            ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+            ui.horizontal(|ui| {
+                if widgets::Action::secondary(UiText::AddFreeItem.get(lang))
+                    .icon(ICON_ADD_ROW)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    self.add_free_row(self.draft.items.len());
+                }
+                widgets::toggle_button_ui(
+                    ui,
+                    &mut self.picker_open,
+                    UiText::AddCatalogItem.get(lang),
+                );
+            });
         });
         if self.picker_open {
             self.picker_ui(ui, cx);
@@ -1369,15 +1390,17 @@ impl NewLinkForm {
         });
 
         ui.horizontal(|ui| {
-            if icon_button_ui(ui, "▲", &named(UiText::MoveUp), row > 0).clicked() {
+            if icon_button_ui(ui, ICON_MOVE_UP, &named(UiText::MoveUp), row > 0).clicked() {
                 action = Some(RowAction::Up(row));
             }
-            if icon_button_ui(ui, "▼", &named(UiText::MoveDown), row + 1 < rows).clicked() {
+            if icon_button_ui(ui, ICON_MOVE_DOWN, &named(UiText::MoveDown), row + 1 < rows)
+                .clicked()
+            {
                 action = Some(RowAction::Down(row));
             }
             if icon_button_ui(
                 ui,
-                "❐",
+                theme::icon::COPY,
                 &format!("{} {n}", UiText::DuplicateRow.get(lang)),
                 true,
             )
@@ -1387,7 +1410,7 @@ impl NewLinkForm {
             }
             if icon_button_ui(
                 ui,
-                "✖",
+                ICON_REMOVE_ROW,
                 &format!("{} {n}", UiText::RemoveRow.get(lang)),
                 true,
             )
@@ -1715,10 +1738,22 @@ fn entered(ui: &Ui, r: &Response) -> bool {
     r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter) && !i.modifiers.command)
 }
 
-/// A small button with a symbol, whose accessible name and tooltip is `label`.
-fn icon_button_ui(ui: &mut Ui, symbol: &str, label: &str, enabled: bool) -> Response {
+/// Moves an item row up (a meaning the theme's icons do not have yet).
+pub const ICON_MOVE_UP: theme::icon::Icon = egui_material_icons::icons::ICON_ARROW_UPWARD;
+/// Moves an item row down.
+pub const ICON_MOVE_DOWN: theme::icon::Icon = egui_material_icons::icons::ICON_ARROW_DOWNWARD;
+/// Removes an item row.
+pub const ICON_REMOVE_ROW: theme::icon::Icon = egui_material_icons::icons::ICON_DELETE;
+/// Adds an item row.
+pub const ICON_ADD_ROW: theme::icon::Icon = egui_material_icons::icons::ICON_ADD;
+
+/// A small frameless button with an icon, whose accessible name and tooltip is `label`.
+fn icon_button_ui(ui: &mut Ui, icon: theme::icon::Icon, label: &str, enabled: bool) -> Response {
     let r = ui
-        .add_enabled(enabled, egui::Button::new(symbol).small())
+        .add_enabled(
+            enabled,
+            egui::Button::new(icon.rich_text().size(theme::BODY_SIZE)).frame(false),
+        )
         .on_hover_text(label);
     let text = label.to_owned();
     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &text));
