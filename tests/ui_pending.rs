@@ -19,7 +19,7 @@ use paydesk::store::{JournalBegin, JournalKey, JournalState, NewJournalRow, Stor
 use paydesk::ui::new_link::FormLock;
 use support::app::{AppEnv, NEVER, Start};
 
-const CREATE: &str = "Create link (Ctrl+Enter)";
+const CREATE: &str = "Create link";
 const SEND_AGAIN: &str = "Send again (Ctrl+Enter)";
 const LOCKED: &str = "The last send of this order has no answer yet; sending again uses the same request and cannot make a second link.";
 const NEW_SALE: &str = "The last sale may already have a link. Start a new sale anyway?";

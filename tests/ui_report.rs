@@ -55,7 +55,7 @@ impl AppEnv {
         self.type_into("Item name, row 1", item);
         self.type_into("Unit price, row 1", price);
         self.type_into("Quantity, row 1", quantity);
-        self.click("Create link (Ctrl+Enter)");
+        self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
         self.app()
             .views

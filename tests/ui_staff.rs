@@ -87,7 +87,7 @@ impl AppEnv {
     /// Creates a link for `amount` from the New link form; returns it once shown.
     fn create_link(&mut self, amount: &str) -> paydesk::domain::Link {
         self.type_into("Amount", amount);
-        self.click("Create link (Ctrl+Enter)");
+        self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
         self.app().views.shown.as_ref().expect("shown").link.clone()
     }

@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 
 use egui::{Align, Layout, RichText, Ui, ViewportBuilder, ViewportId};
+use rust_decimal::Decimal;
 
 use crate::domain::Link;
 use crate::domain::{Currency, LinkStatus, format_amount};
@@ -20,7 +21,7 @@ use crate::ui::ViewCtx;
 use crate::ui::command::LinkCommand;
 use crate::ui::new_link::local_time;
 use crate::ui::text::UiText;
-use crate::ui::theme::{Palette, StatusMeaning};
+use crate::ui::theme::{self, Badge, Palette, StatusMeaning};
 use crate::ui::widgets::{self, QrView};
 
 /// The id of the customer display's window.
@@ -137,198 +138,300 @@ impl ShownLink {
         status_text(&self.status(), self.cancelled, lang)
     }
 
-    /// Draws the result view.
-    // Long on purpose: the view top to bottom (code, amount, status, facts, actions) in reading
-    // order; issue 20 rebuilds it around the visual system.
-    #[allow(clippy::too_many_lines)]
+    /// Whether money came in and more is to come (not cancelled, not paid in full).
+    pub fn partly_paid(&self) -> bool {
+        self.link.paid_so_far() > Decimal::ZERO
+            && self.status() != LinkStatus::Completed
+            && !self.cancelled
+    }
+
+    /// Draws the result view: the QR, the amount and the status first (a paid link says so as
+    /// large as the customer display); the customer display as the primary action and the
+    /// slip beside it; the rest secondary; Cancel link apart at the bottom, confirmed.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
         let lang = cx.lang;
-        let currency = self.link.currency;
         let status = self.status();
         let url = self.link.payment_url.clone();
-        ui.horizontal_top(|ui| {
-            // The QR: large, crisp.
-            ui.vertical(|ui| {
-                let side = ui
-                    .available_height()
-                    .min(ui.available_width() * 0.55)
-                    .clamp(160.0, 520.0);
-                match &url {
-                    Some(url) => {
-                        if self
-                            .qr
-                            .show_ui(ui, url, side, UiText::ScanToPay.get(lang))
-                            .is_none()
-                        {
-                            widgets::error_text_ui(
-                                ui,
-                                &cx.palette,
-                                format!(
-                                    "{}: {}",
-                                    UiText::QrError.get(lang),
-                                    self.qr.error().unwrap_or_default()
-                                ),
-                            );
-                        }
-                    }
-                    None => {
-                        widgets::error_text_ui(ui, &cx.palette, UiText::NoPaymentUrl.get(lang));
-                    }
-                }
-            });
-            ui.vertical(|ui| {
-                if let Some(amount) = self.link.amount {
-                    ui.label(
-                        RichText::new(format_amount(amount, currency, lang))
-                            .size(34.0)
-                            .strong(),
-                    );
-                }
-                let meaning = StatusMeaning::of(&status, self.cancelled, false);
-                widgets::badge_ui(ui, self.status_text(lang), cx.palette.pill(meaning));
-                if self.link.allow_partial_payment || status == LinkStatus::Completed {
-                    paid_lines_ui(ui, &self.link, currency, lang);
-                }
-                egui::Grid::new("link-facts").num_columns(2).show(ui, |ui| {
-                    let facts = [
-                        (UiText::OrderNumber, self.link.order_number.clone()),
-                        (UiText::Reference, self.link.reference_number.clone()),
-                        (UiText::Description, self.link.description.clone()),
-                        (
-                            UiText::Expiry,
-                            self.link.expiry.map(|at| local_time(at, cx.zone)),
-                        ),
-                        (
-                            UiText::Created,
-                            self.link.created.map(|at| local_time(at, cx.zone)),
-                        ),
-                    ];
-                    for (label, value) in facts {
-                        if let Some(v) = value.filter(|v| !v.is_empty()) {
-                            ui.label(label.get(lang));
-                            ui.label(v);
-                            ui.end_row();
-                        }
-                    }
-                });
-                if let Some(url) = &url {
-                    ui.label(RichText::new(url).monospace().small());
-                }
-                if !self.is_final() {
-                    widgets::hint_ui(ui, &cx.palette, UiText::Polling.get(lang));
-                }
-                ui.add_space(6.0);
-                ui.horizontal_wrapped(|ui| {
-                    if let Some(url) = &url {
-                        if ui.button(UiText::CopyUrl.get(lang)).clicked() {
-                            cx.emit(Command::Link(LinkCommand::CopyText { text: url.clone() }));
-                            self.note = Some(crate::ui::problem::Note::Done(
-                                UiText::Copied.get(lang).to_owned(),
-                            ));
-                        }
-                        if ui.button(UiText::SaveQr.get(lang)).clicked() {
-                            cx.emit(Command::Link(LinkCommand::SaveQrPng {
-                                url: url.clone(),
-                                name: self.link.order_or_id().to_owned(),
-                            }));
-                        }
-                        if ui
-                            .add_enabled(
-                                !self.printing,
-                                egui::Button::new(UiText::PrintSlip.get(lang)),
-                            )
-                            .clicked()
-                        {
-                            cx.emit(Command::Link(LinkCommand::PrintSlip {
-                                link: Box::new(self.link.clone()),
-                            }));
-                        }
-                        if ui.button(UiText::ShareMail.get(lang)).clicked() {
-                            cx.emit(Command::Link(LinkCommand::OpenUrl {
-                                url: mailto(&self.link, lang),
-                            }));
-                        }
-                    }
-                    if ui
-                        .add_enabled(
-                            !self.cancelling,
-                            egui::Button::new(UiText::Refresh.get(lang)),
-                        )
-                        .clicked()
-                    {
-                        cx.emit(Command::Link(LinkCommand::Refresh {
-                            id: self.link.id.clone(),
-                        }));
-                    }
-                    if !self.is_final()
-                        && ui
-                            .add_enabled(
-                                !self.cancelling,
-                                egui::Button::new(UiText::CancelLink.get(lang)),
-                            )
-                            .clicked()
-                    {
-                        self.confirm_cancel = true;
-                    }
-                });
-                if self.confirm_cancel {
-                    ui.horizontal(|ui| {
-                        ui.label(
-                            RichText::new(UiText::CancelConfirm.get(lang)).color(cx.palette.warn),
-                        );
-                        if ui.button(UiText::Yes.get(lang)).clicked() {
-                            self.confirm_cancel = false;
-                            cx.emit(Command::Link(LinkCommand::Cancel {
-                                id: self.link.id.clone(),
-                            }));
-                        }
-                        if ui.button(UiText::No.get(lang)).clicked() {
-                            self.confirm_cancel = false;
-                        }
-                    });
-                }
-                ui.horizontal_wrapped(|ui| {
-                    let mut open = customer_open;
-                    if widgets::toggle_button_ui(ui, &mut open, UiText::CustomerDisplay.get(lang))
-                        .changed()
-                    {
-                        cx.emit(Command::Link(LinkCommand::CustomerDisplay {
-                            open,
-                            fullscreen: false,
-                        }));
-                    }
-                    if ui.button(UiText::FullScreen.get(lang)).clicked() {
-                        cx.emit(Command::Link(LinkCommand::CustomerDisplay {
-                            open: true,
-                            fullscreen: true,
-                        }));
-                    }
-                });
-                if let Some(note) = &self.note {
-                    crate::ui::problem::note_ui(ui, cx, note);
-                }
-                ui.add_space(10.0);
-                ui.horizontal(|ui| {
-                    if self.origin != Origin::Created {
-                        if ui.button(UiText::Back.get(lang)).clicked() {
-                            cx.emit(Command::Link(LinkCommand::Close));
-                        }
-                    } else if ui
-                        .add(egui::Button::new(
-                            RichText::new(UiText::NewLink.get(lang)).heading(),
-                        ))
+        let origin = self.origin;
+        widgets::page_header_ui(
+            ui,
+            UiText::LinkTitle.get(lang),
+            UiText::LinkHelp.get(lang),
+            |ui| {
+                if origin == Origin::Created {
+                    if widgets::Action::secondary(UiText::NewLink.get(lang))
+                        .icon(theme::icon::NEW_LINK)
+                        .show_ui(ui)
                         .clicked()
                     {
                         cx.emit(Command::Link(LinkCommand::New));
                     }
+                } else if widgets::Action::secondary(UiText::Back.get(lang))
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    cx.emit(Command::Link(LinkCommand::Close));
+                }
+            },
+        );
+        if status == LinkStatus::Completed {
+            paid_banner_ui(ui, &cx.palette, lang);
+            ui.add_space(theme::SPACE_M);
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("link-result-scroll")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                ui.horizontal_top(|ui| {
+                    ui.vertical(|ui| {
+                        let side = ui
+                            .available_height()
+                            .min(ui.available_width() * QR_SHARE)
+                            .clamp(QR_MIN_SIDE, QR_MAX_SIDE);
+                        self.qr_ui(ui, cx, url.as_deref(), side);
+                    });
+                    ui.add_space(theme::SPACE_M);
+                    ui.vertical(|ui| {
+                        self.facts_ui(ui, cx, customer_open);
+                    });
                 });
+                if !self.is_final() {
+                    ui.add_space(theme::SPACE_L);
+                    ui.separator();
+                    self.cancel_ui(ui, cx);
+                }
             });
+    }
+
+    /// The QR of the payment address, or why there is none.
+    fn qr_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, url: Option<&str>, side: f32) {
+        let lang = cx.lang;
+        match url {
+            Some(url) => {
+                if self
+                    .qr
+                    .show_ui(ui, url, side, UiText::ScanToPay.get(lang))
+                    .is_none()
+                {
+                    widgets::error_text_ui(
+                        ui,
+                        &cx.palette,
+                        format!(
+                            "{}: {}",
+                            UiText::QrError.get(lang),
+                            self.qr.error().unwrap_or_default()
+                        ),
+                    );
+                }
+            }
+            None => {
+                widgets::error_text_ui(ui, &cx.palette, UiText::NoPaymentUrl.get(lang));
+            }
+        }
+    }
+
+    /// The amount, the status pill, what is paid, the facts and the actions.
+    fn facts_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
+        let lang = cx.lang;
+        let currency = self.link.currency;
+        let status = self.status();
+        if let Some(amount) = self.link.amount {
+            ui.label(
+                RichText::new(format_amount(amount, currency, lang))
+                    .text_style(theme::amount_style())
+                    .strong(),
+            );
+        }
+        if status != LinkStatus::Completed {
+            let meaning = StatusMeaning::of(&status, self.cancelled, self.partly_paid());
+            pill_ui(
+                ui,
+                &self.status_text(lang),
+                cx.palette.pill(meaning),
+                theme::HEADING_SIZE,
+            );
+        }
+        if self.link.allow_partial_payment || status == LinkStatus::Completed {
+            paid_lines_ui(ui, &self.link, currency, lang);
+        }
+        ui.add_space(theme::SPACE_S);
+        egui::Grid::new("link-facts").num_columns(2).show(ui, |ui| {
+            let facts = [
+                (UiText::Description, self.link.description.clone()),
+                (UiText::OrderNumber, self.link.order_number.clone()),
+                (UiText::Reference, self.link.reference_number.clone()),
+                (
+                    UiText::Expiry,
+                    self.link.expiry.map(|at| local_time(at, cx.zone)),
+                ),
+                (
+                    UiText::Created,
+                    self.link.created.map(|at| local_time(at, cx.zone)),
+                ),
+            ];
+            for (label, value) in facts {
+                if let Some(v) = value.filter(|v| !v.is_empty()) {
+                    ui.label(RichText::new(label.get(lang)).color(cx.palette.muted));
+                    ui.label(v);
+                    ui.end_row();
+                }
+            }
+        });
+        if let Some(url) = &self.link.payment_url {
+            // Where the customer pays, by host alone: never the whole address.
+            let host = host_words(url, lang);
+            let spoken = UiText::PayPageOn.fill(lang, &[("host", &host)]);
+            widgets::hint_ui(ui, &cx.palette, &spoken);
+        }
+        if !self.is_final() {
+            widgets::hint_ui(ui, &cx.palette, UiText::Polling.get(lang));
+        }
+        ui.add_space(theme::SPACE_M);
+        self.actions_ui(ui, cx, customer_open);
+        if let Some(note) = &self.note {
+            crate::ui::problem::note_ui(ui, cx, note);
+        }
+    }
+
+    /// The customer display (primary) and the slip, then the rest.
+    fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
+        let lang = cx.lang;
+        let url = self.link.payment_url.clone();
+        // The two main actions one above the other, as wide as each other.
+        let width = ui.available_width().min(ACTION_WIDTH);
+        if widgets::Action::primary(
+            theme::icon::CUSTOMER_DISPLAY,
+            UiText::CustomerDisplay.get(lang),
+        )
+        .min_width(width)
+        .show_ui(ui)
+        .clicked()
+        {
+            cx.emit(Command::Link(LinkCommand::CustomerDisplay {
+                open: !customer_open,
+                fullscreen: false,
+            }));
+        }
+        if url.is_some()
+            && widgets::Action::secondary(UiText::PrintSlip.get(lang))
+                .icon(theme::icon::PRINT)
+                .enabled(!self.printing)
+                .min_width(width)
+                .show_ui(ui)
+                .clicked()
+        {
+            cx.emit(Command::Link(LinkCommand::PrintSlip {
+                link: Box::new(self.link.clone()),
+            }));
+        }
+        ui.add_space(theme::SPACE_S);
+        ui.horizontal_wrapped(|ui| {
+            // "More" as tall as the buttons beside it.
+            ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+            if widgets::Action::secondary(UiText::FullScreen.get(lang))
+                .show_ui(ui)
+                .clicked()
+            {
+                cx.emit(Command::Link(LinkCommand::CustomerDisplay {
+                    open: true,
+                    fullscreen: true,
+                }));
+            }
+            if widgets::Action::secondary(UiText::Refresh.get(lang))
+                .icon(theme::icon::REFRESH)
+                .enabled(!self.cancelling)
+                .show_ui(ui)
+                .clicked()
+            {
+                cx.emit(Command::Link(LinkCommand::Refresh {
+                    id: self.link.id.clone(),
+                }));
+            }
+            if let Some(url) = &url {
+                ui.menu_button(UiText::MoreActions.get(lang), |ui| {
+                    if widgets::Action::quiet(UiText::CopyUrl.get(lang))
+                        .icon(theme::icon::COPY)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        cx.emit(Command::Link(LinkCommand::CopyText { text: url.clone() }));
+                        self.note = Some(crate::ui::problem::Note::Done(
+                            UiText::Copied.get(lang).to_owned(),
+                        ));
+                        ui.close();
+                    }
+                    if widgets::Action::quiet(UiText::SaveQr.get(lang))
+                        .icon(theme::icon::DOWNLOAD)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        cx.emit(Command::Link(LinkCommand::SaveQrPng {
+                            url: url.clone(),
+                            name: self.link.order_or_id().to_owned(),
+                        }));
+                        ui.close();
+                    }
+                    if widgets::Action::quiet(UiText::ShareMail.get(lang))
+                        .icon(theme::icon::MAIL)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        cx.emit(Command::Link(LinkCommand::OpenUrl {
+                            url: mailto(&self.link, lang),
+                        }));
+                        ui.close();
+                    }
+                });
+            }
+        });
+    }
+
+    /// Cancel link, apart from everything else and asked twice.
+    fn cancel_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        ui.add_space(theme::SPACE_S);
+        if self.confirm_cancel {
+            ui.label(RichText::new(UiText::CancelConfirm.get(lang)).color(cx.palette.warn));
+            ui.horizontal(|ui| {
+                if widgets::Action::secondary(UiText::No.get(lang))
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    self.confirm_cancel = false;
+                }
+                ui.add_space(theme::SPACE_L);
+                if widgets::Action::destructive(theme::icon::CANCEL, UiText::Yes.get(lang))
+                    .enabled(!self.cancelling)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    self.confirm_cancel = false;
+                    cx.emit(Command::Link(LinkCommand::Cancel {
+                        id: self.link.id.clone(),
+                    }));
+                }
+            });
+            return;
+        }
+        // The words centred on the button beside them (a row is as tall as the interact size
+        // when it starts).
+        ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(UiText::CancelApart.get(lang)).color(cx.palette.muted));
+            if widgets::Action::destructive(theme::icon::CANCEL, UiText::CancelLink.get(lang))
+                .enabled(!self.cancelling)
+                .show_ui(ui)
+                .clicked()
+            {
+                self.confirm_cancel = true;
+            }
         });
     }
 
     /// Draws the customer display's content (inside its own window). `merchant` is the shop
     /// name from Settings; when it is empty the display shows no name line (never a profile's
-    /// name).
+    /// name). While the link waits, its status shows in the pill of its meaning (waiting, or
+    /// partly paid with what is left); a final state fills the screen.
     pub fn customer_ui(&mut self, ui: &mut Ui, palette: &Palette, lang: Lang, merchant: &str) {
         let status = self.status();
         let currency = self.link.currency;
@@ -340,17 +443,22 @@ impl ShownLink {
         };
         let background = final_badge.map_or(palette.customer_background, |b| b.fill);
         let text_color = final_badge.map_or(palette.customer_text, |b| b.text);
+        let partly_paid = self.partly_paid();
         ui.painter().rect_filled(rect, 0.0, background);
         ui.with_layout(Layout::top_down(Align::Center), |ui| {
-            ui.add_space(16.0);
+            ui.add_space(theme::SPACE_M);
             // The shop's name when set; no line at all otherwise.
             if !merchant.trim().is_empty() {
-                ui.label(RichText::new(merchant).size(28.0).color(text_color));
+                ui.label(
+                    RichText::new(merchant)
+                        .size(CUSTOMER_NAME_SIZE)
+                        .color(text_color),
+                );
             }
             if let Some(amount) = self.link.amount {
                 ui.label(
                     RichText::new(format_amount(amount, currency, lang))
-                        .size(56.0)
+                        .size(CUSTOMER_AMOUNT_SIZE)
                         .strong()
                         .color(text_color),
                 );
@@ -361,17 +469,42 @@ impl ShownLink {
                 } else {
                     status_text(&status, self.cancelled, lang)
                 };
-                ui.add_space(40.0);
-                ui.label(RichText::new(text).size(96.0).strong().color(text_color));
-            } else if let Some(url) = self.link.payment_url.clone() {
+                ui.add_space(theme::SPACE_L);
                 ui.label(
-                    RichText::new(UiText::ScanToPay.get(lang))
-                        .size(32.0)
+                    RichText::new(text)
+                        .size(CUSTOMER_FINAL_SIZE)
+                        .strong()
                         .color(text_color),
                 );
-                let side = (ui.available_height() - 40.0).min(ui.available_width() - 40.0);
-                self.customer_qr
-                    .show_ui(ui, &url, side.max(120.0), UiText::ScanToPay.get(lang));
+            } else if let Some(url) = self.link.payment_url.clone() {
+                let meaning = StatusMeaning::of(&status, self.cancelled, partly_paid);
+                let words = status_with_payment(&status, self.cancelled, partly_paid, lang);
+                pill_ui(ui, &words, palette.pill(meaning), CUSTOMER_STATUS_SIZE);
+                if partly_paid && let Some(left) = self.link.remaining {
+                    let paid = format_amount(self.link.paid_so_far(), currency, lang);
+                    let left = format_amount(left, currency, lang);
+                    ui.label(
+                        RichText::new(
+                            UiText::PaidOf.fill(lang, &[("paid", &paid), ("left", &left)]),
+                        )
+                        .size(CUSTOMER_STATUS_SIZE)
+                        .color(text_color),
+                    );
+                }
+                ui.add_space(theme::SPACE_S);
+                ui.label(
+                    RichText::new(UiText::ScanToPay.get(lang))
+                        .size(CUSTOMER_PROMPT_SIZE)
+                        .color(text_color),
+                );
+                let side = (ui.available_height() - CUSTOMER_QR_ROOM)
+                    .min(ui.available_width() - CUSTOMER_QR_ROOM);
+                self.customer_qr.show_ui(
+                    ui,
+                    &url,
+                    side.max(CUSTOMER_QR_MIN_SIDE),
+                    UiText::ScanToPay.get(lang),
+                );
             }
             ui.with_layout(Layout::bottom_up(Align::Center), |ui| {
                 ui.label(
@@ -384,11 +517,95 @@ impl ShownLink {
     }
 }
 
+/// The share of the result view's width the QR takes at most.
+pub const QR_SHARE: f32 = 0.55;
+/// The smallest side of the result view's QR (points).
+pub const QR_MIN_SIDE: f32 = 160.0;
+/// The largest side of the result view's QR (points).
+pub const QR_MAX_SIDE: f32 = 520.0;
+/// The width of the result view's two main actions, one above the other.
+pub const ACTION_WIDTH: f32 = 300.0;
+/// The shop's name on the customer display.
+pub const CUSTOMER_NAME_SIZE: f32 = 28.0;
+/// The amount on the customer display.
+pub const CUSTOMER_AMOUNT_SIZE: f32 = 56.0;
+/// The status pill and "paid · left" on the customer display.
+pub const CUSTOMER_STATUS_SIZE: f32 = 28.0;
+/// "Scan to pay" on the customer display.
+pub const CUSTOMER_PROMPT_SIZE: f32 = 32.0;
+/// "Paid ✓", "Expired", "Cancelled" across the customer display, and "Paid ✓" on the result
+/// view: the same size in both windows.
+pub const CUSTOMER_FINAL_SIZE: f32 = 96.0;
+/// What the customer display keeps free around its QR (points).
+pub const CUSTOMER_QR_ROOM: f32 = 40.0;
+/// The smallest side of the customer display's QR (points).
+pub const CUSTOMER_QR_MIN_SIDE: f32 = 120.0;
+/// The customer display window's first size (points).
+pub const CUSTOMER_WINDOW: [f32; 2] = [900.0, 760.0];
+
+/// A status pill with its text at `size` points (the result view's and the customer
+/// display's large pill; lists use `widgets::badge_ui`).
+fn pill_ui(ui: &mut Ui, text: &str, badge: Badge, size: f32) -> egui::Response {
+    // As wide as its words wherever it stands (a frame in a centred column would stretch).
+    let rich = RichText::new(text).size(size).color(badge.text).strong();
+    let galley = egui::WidgetText::from(rich.clone()).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    let margin = egui::vec2(
+        f32::from(theme::PILL_MARGIN.left) * 2.0,
+        f32::from(theme::PILL_MARGIN.top) * 2.0,
+    );
+    let (rect, _) = ui.allocate_exact_size(galley.size() + 2.0 * margin, egui::Sense::hover());
+    ui.painter()
+        .rect_filled(rect, theme::PILL_RADIUS, badge.fill);
+    ui.put(rect.shrink2(margin), egui::Label::new(rich))
+}
+
+/// "Paid ✓" across the result view, as large as on the customer display.
+fn paid_banner_ui(ui: &mut Ui, palette: &Palette, lang: Lang) {
+    let badge = palette.customer_final(&LinkStatus::Completed);
+    egui::Frame::new()
+        .fill(badge.fill)
+        .corner_radius(theme::CORNER_RADIUS)
+        .inner_margin(egui::Margin::same(theme::PILL_MARGIN.left * 2))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.vertical_centered(|ui| {
+                ui.label(
+                    RichText::new(UiText::PaidCheck.get(lang))
+                        .size(CUSTOMER_FINAL_SIZE)
+                        .strong()
+                        .color(badge.text),
+                );
+            });
+        });
+}
+
+/// Where a payment address points, as staff read it: its host, or "this computer" for the
+/// built-in sandbox on a loopback address; never the whole address.
+pub fn host_words(url: &str, lang: Lang) -> String {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return String::new();
+    };
+    match parsed.host() {
+        Some(url::Host::Ipv4(ip)) if ip.is_loopback() => UiText::ThisComputer.get(lang).to_owned(),
+        Some(url::Host::Ipv6(ip)) if ip.is_loopback() => UiText::ThisComputer.get(lang).to_owned(),
+        Some(url::Host::Domain(d)) if d.eq_ignore_ascii_case("localhost") => {
+            UiText::ThisComputer.get(lang).to_owned()
+        }
+        Some(host) => host.to_string(),
+        None => String::new(),
+    }
+}
+
 /// The viewport builder of the customer display.
 pub fn customer_viewport(lang: Lang, fullscreen: bool) -> ViewportBuilder {
     ViewportBuilder::default()
         .with_title(format!("paydesk – {}", UiText::CustomerDisplay.get(lang)))
-        .with_inner_size([900.0, 760.0])
+        .with_inner_size(CUSTOMER_WINDOW)
         .with_fullscreen(fullscreen)
 }
 
@@ -400,10 +617,11 @@ fn paid_lines_ui(ui: &mut Ui, link: &Link, currency: Currency, lang: Lang) {
                 UiText::Paid.get(lang),
                 format_amount(paid, currency, lang)
             ))
-            .size(20.0),
+            .heading(),
         );
     }
-    if let Some(rest) = link.remaining {
+    // Nothing left on a paid link is no news: not said.
+    if let Some(rest) = link.remaining.filter(|r| !r.is_zero()) {
         ui.label(format!(
             "{}: {}",
             UiText::Remaining.get(lang),
@@ -553,6 +771,32 @@ mod tests {
         let a = shown.take_answer(second, false, Some(with_status("COMPLETED")));
         assert!(a.request_done && a.changed);
         assert_eq!(shown.status(), LinkStatus::Completed);
+    }
+
+    #[test]
+    fn a_payment_address_reads_as_its_host_and_loopback_as_this_computer() {
+        for url in [
+            "http://127.0.0.1:47110/pay/lnk_1?a=1",
+            "http://localhost:8080/pay/x",
+            "http://[::1]:9000/pay/x",
+        ] {
+            assert_eq!(host_words(url, Lang::En), "this computer", "{url}");
+        }
+        assert_eq!(host_words(url_tr(), Lang::Tr), "bu bilgisayar");
+        assert_eq!(
+            host_words("https://pay.example.com.tr/l/abc?token=s", Lang::En),
+            "pay.example.com.tr"
+        );
+        // A LAN address is another machine: its address is what staff can check.
+        assert_eq!(
+            host_words("http://192.168.1.20:47110/pay/x", Lang::En),
+            "192.168.1.20"
+        );
+        assert_eq!(host_words("not a url", Lang::En), "");
+    }
+
+    fn url_tr() -> &'static str {
+        "http://127.0.0.1:1/pay"
     }
 
     #[test]

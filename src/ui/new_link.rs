@@ -29,7 +29,7 @@ use rust_decimal::Decimal;
 use crate::domain::link::{Check, CheckStatus, LinkContext, LinkFigures};
 use crate::domain::{
     Barcode, BarcodeError, CatalogLookup, CatalogVariant, Currency, Field, FieldError, FieldErrors,
-    ItemDraft, ItemField, ItemKind, LinkDraft, format_amount,
+    FieldProblem, ItemDraft, ItemField, ItemKind, LinkDraft, format_amount,
 };
 use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
@@ -140,6 +140,37 @@ pub enum FormLock {
     /// The row is past the server's key retention: the form does not re-send it; the Pending
     /// view does, after the user confirmed they checked.
     Stale,
+}
+
+/// From this window width (the app's default) New link shows two columns: the form, and
+/// "This sale" beside it.
+pub const TWO_COLUMNS_FROM: f32 = 1024.0;
+/// The width of the "This sale" column (the open-links panel's width, so the board fits
+/// under it).
+pub const SALE_COLUMN_WIDTH: f32 = 300.0;
+/// What "This sale" keeps for the total, the state, Create and its reason under the lines, so
+/// the lines scroll before Create leaves the window.
+pub const SALE_RESERVE: f32 = 260.0;
+/// The least room the lines get.
+pub const SALE_LINES_MIN: f32 = 60.0;
+/// The space inside the "This sale" card.
+pub const SALE_MARGIN: i8 = 12;
+/// The widest the "new sale?" confirmation grows.
+pub const CONFIRM_WIDTH: f32 = 420.0;
+/// The tallest the catalog picker's list grows before it scrolls.
+pub const PICKER_HEIGHT: f32 = 180.0;
+
+/// What the shell draws under "This sale" (the narrow open-links board).
+pub type Below<'b> = dyn FnMut(&mut Ui, &mut ViewCtx<'_>) + 'b;
+
+/// What "This sale" needs of the frame's figures.
+struct Sale<'a> {
+    figures: &'a LinkFigures,
+    validation: Result<crate::domain::LinkRequest, FieldErrors>,
+    expiry_readable: bool,
+    lock: Option<FormLock>,
+    /// List the lines (two columns: the table beside it has no line totals).
+    lines: bool,
 }
 
 /// The state of the New link form.
@@ -278,8 +309,16 @@ impl NewLinkForm {
         self.expiry_time = local.format("%H:%M").to_string();
     }
 
-    /// Draws the form.
+    /// Draws New link without the open-links board.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        self.sale_ui(ui, cx, None);
+    }
+
+    /// Draws New link as a sale screen: from [`TWO_COLUMNS_FROM`] wide, the form on the left
+    /// and "This sale" on the right (the lines, the total, whether the items add up, and
+    /// Create), with `below` (the shell's narrow open-links board) under it; narrower, one
+    /// column with "This sale" under the form.
+    pub fn sale_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, below: Option<&mut Below<'_>>) {
         let expiry_readable = self.sync(cx.now, cx.zone);
         let ctx = LinkContext {
             now: cx.now,
@@ -296,45 +335,251 @@ impl NewLinkForm {
         {
             self.focus_scan = true;
         }
-
-        egui::ScrollArea::vertical()
-            .id_salt("new-link-scroll")
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                ui.set_max_width(theme::CONTENT_MAX_WIDTH);
-                if let Some(lock) = lock.clone() {
-                    self.lock_banner_ui(ui, cx, &lock);
-                    ui.add_space(theme::SPACE_S);
-                }
-                // What was sent is what a re-send sends: nothing here may change meanwhile.
-                ui.add_enabled_ui(!self.is_read_only(lock.as_ref()), |ui| {
-                    self.amount_ui(ui, cx, &errors, &figures);
+        widgets::page_header_ui(
+            ui,
+            UiText::NavNewLink.get(lang),
+            UiText::NewLinkHelp.get(lang),
+            |_| {},
+        );
+        let two_columns = ui.ctx().content_rect().width() >= TWO_COLUMNS_FROM;
+        let sale = Sale {
+            figures: &figures,
+            validation,
+            expiry_readable,
+            lock: lock.clone(),
+            lines: two_columns,
+        };
+        if two_columns {
+            let area = ui.available_rect_before_wrap();
+            let form_width =
+                (area.width() - SALE_COLUMN_WIDTH - theme::SPACE_M).min(theme::CONTENT_MAX_WIDTH);
+            let form_rect =
+                egui::Rect::from_min_size(area.min, egui::vec2(form_width, area.height()));
+            let sale_rect = egui::Rect::from_min_size(
+                egui::pos2(form_rect.right() + theme::SPACE_M, area.top()),
+                egui::vec2(SALE_COLUMN_WIDTH, area.height()),
+            );
+            ui.scope_builder(egui::UiBuilder::new().max_rect(form_rect), |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("new-link-scroll")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        self.form_ui(ui, cx, &errors, &figures, expiry_readable, false);
+                    });
+            });
+            ui.scope_builder(egui::UiBuilder::new().max_rect(sale_rect), |ui| {
+                self.this_sale_ui(ui, cx, sale);
+                if let Some(below) = below {
                     ui.add_space(theme::SPACE_M);
-                    widgets::group_ui(ui, UiText::PaymentGroup.get(lang), |ui| {
-                        self.payment_group_ui(ui, cx, &errors);
-                    });
-                    self.options_group_ui(ui, cx, &errors, &figures, expiry_readable);
-                    self.payer_group_ui(ui, cx, &errors);
-                    ui.add_space(theme::SPACE_S);
-                    widgets::group_ui(ui, UiText::Items.get(lang), |ui| {
-                        self.items_ui(ui, cx, &figures, &errors);
-                    });
-                });
-                Self::checks_ui(ui, cx, &figures);
-                ui.add_space(theme::SPACE_S);
-                match lock.clone() {
-                    Some(lock) => self.locked_send_ui(ui, cx, &lock),
-                    None => self.send_ui(ui, cx, validation, expiry_readable, lang),
+                    below(ui, cx);
                 }
             });
+        } else {
+            egui::ScrollArea::vertical()
+                .id_salt("new-link-scroll")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    ui.set_max_width(ui.available_width().min(theme::CONTENT_MAX_WIDTH));
+                    self.form_ui(ui, cx, &errors, &figures, expiry_readable, true);
+                    ui.add_space(theme::SPACE_M);
+                    self.this_sale_ui(ui, cx, sale);
+                });
+        }
         self.confirm_new_ui(ui, cx);
+    }
+
+    /// The form: why it is locked, the amount, order and description, the folded options
+    /// and payer, then the items (with their line totals when `line_totals`, that is when
+    /// "This sale" does not list the lines beside them).
+    fn form_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        errors: &FieldErrors,
+        figures: &LinkFigures,
+        expiry_readable: bool,
+        line_totals: bool,
+    ) {
+        let lang = cx.lang;
+        let lock = cx.form_lock.clone();
+        if let Some(lock) = &lock {
+            self.lock_banner_ui(ui, cx, lock);
+            ui.add_space(theme::SPACE_S);
+        }
+        // What was sent is what a re-send sends: nothing here may change meanwhile.
+        ui.add_enabled_ui(!self.is_read_only(lock.as_ref()), |ui| {
+            self.amount_ui(ui, cx, errors);
+            ui.add_space(theme::SPACE_M);
+            widgets::group_ui(ui, UiText::PaymentGroup.get(lang), |ui| {
+                self.payment_group_ui(ui, cx, errors);
+            });
+            self.options_group_ui(ui, cx, errors, figures, expiry_readable);
+            self.payer_group_ui(ui, cx, errors);
+            ui.add_space(theme::SPACE_S);
+            widgets::group_ui(ui, UiText::Items.get(lang), |ui| {
+                self.items_ui(ui, cx, figures, errors, line_totals);
+            });
+        });
+    }
+
+    /// "This sale": the lines (when `sale.lines`), the total, whether the items add up to the
+    /// amount in words, and Create full width under them, with one reason when it cannot
+    /// create yet.
+    fn this_sale_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, sale: Sale<'_>) {
+        let lang = cx.lang;
+        let figures = sale.figures;
+        let currency = self.draft.currency;
+        ui.label(
+            RichText::new(UiText::ThisSale.get(lang))
+                .heading()
+                .strong()
+                .color(ui.visuals().strong_text_color()),
+        );
+        ui.add_space(theme::SPACE_XS);
+        egui::Frame::group(ui.style())
+            .fill(ui.visuals().faint_bg_color)
+            .corner_radius(theme::CORNER_RADIUS)
+            .inner_margin(egui::Margin::same(SALE_MARGIN))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                if sale.lines && self.typed_lines(cx) > 0 {
+                    let room = (ui.available_height() - SALE_RESERVE).max(SALE_LINES_MIN);
+                    egui::ScrollArea::vertical()
+                        .id_salt("sale-lines")
+                        .max_height(room)
+                        .auto_shrink([false, true])
+                        .show(ui, |ui| self.sale_lines_ui(ui, cx, figures));
+                    ui.separator();
+                }
+                let total = figures.amount.or(figures.items_total);
+                // "Total" centred on the figure beside it (a row is as tall as the interact
+                // size when it starts).
+                let row = ui.text_style_height(&theme::amount_style());
+                ui.scope(|ui| {
+                    ui.spacing_mut().interact_size.y = row;
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(UiText::SaleTotal.get(lang)).strong());
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            let text = format_amount(total.unwrap_or_default(), currency, lang);
+                            let mut rich = RichText::new(&text).text_style(theme::amount_style());
+                            if total.is_none() {
+                                rich = rich.color(cx.palette.muted);
+                            } else {
+                                rich = rich.strong();
+                            }
+                            let spoken = format!("{}: {text}", UiText::SaleTotal.get(lang));
+                            ui.label(rich).widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Label, true, &spoken)
+                            });
+                        });
+                    });
+                });
+                self.items_state_ui(ui, cx, figures);
+            });
+        ui.add_space(theme::SPACE_S);
+        match sale.lock.clone() {
+            Some(lock) => self.locked_send_ui(ui, cx, &lock),
+            None => self.send_ui(ui, cx, sale.validation, sale.expiry_readable, lang),
+        }
+    }
+
+    /// Whether a catalog row has no line total (its price is not in the local catalog).
+    fn catalog_price_missing(&self, figures: &LinkFigures) -> bool {
+        self.draft.items.iter().enumerate().any(|(row, item)| {
+            matches!(item.kind, ItemKind::Catalog { .. })
+                && figures.line_totals.get(row).copied().flatten().is_none()
+        })
+    }
+
+    /// The rows something was typed in or picked for (a row Enter just added is none yet).
+    fn typed_lines(&self, cx: &ViewCtx<'_>) -> usize {
+        self.draft
+            .items
+            .iter()
+            .filter(|i| line_name(i, cx).is_some())
+            .count()
+    }
+
+    /// One line per item: "2 × Simit" and its line total, right-aligned.
+    fn sale_lines_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures) {
+        let lang = cx.lang;
+        let currency = self.draft.currency;
+        for (row, item) in self.draft.items.iter().enumerate() {
+            let Some(name) = line_name(item, cx) else {
+                continue;
+            };
+            let total = figures.line_totals.get(row).copied().flatten();
+            ui.horizontal(|ui| {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(
+                        total.map_or_else(|| "–".to_owned(), |t| format_amount(t, currency, lang)),
+                    );
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        let qty = item.quantity.trim();
+                        let text = if name.is_empty() {
+                            format!("{qty} ×")
+                        } else {
+                            format!("{qty} × {name}")
+                        };
+                        ui.add(egui::Label::new(text).truncate());
+                    });
+                });
+            });
+        }
+    }
+
+    /// Whether the items add up to the amount, in words, with the one-click fix.
+    fn items_state_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, figures: &LinkFigures) {
+        let lang = cx.lang;
+        let currency = self.draft.currency;
+        if self.typed_lines(cx) == 0 {
+            widgets::hint_ui(ui, &cx.palette, UiText::SaleNoItems.get(lang));
+            return;
+        }
+        if figures.totals_match {
+            ui.label(RichText::new(UiText::TotalsMatch.get(lang)).color(cx.palette.ok));
+        } else if let Some(diff) = figures.difference {
+            let words = if diff.is_sign_negative() {
+                UiText::ItemsUnder
+            } else {
+                UiText::ItemsOver
+            };
+            let diff = format_amount(diff.abs(), currency, lang);
+            ui.label(RichText::new(words.fill(lang, &[("diff", &diff)])).color(cx.palette.error));
+        } else if figures.items_total.is_none() && self.catalog_price_missing(figures) {
+            // (A typed row without its price is said under its field, not here.)
+            widgets::hint_ui(ui, &cx.palette, UiText::TotalUnknown.get(lang));
+        }
+        if let Some(total) = figures.items_total.filter(|_| figures.amount.is_none()) {
+            ui.label(format!(
+                "{}: {}",
+                UiText::ItemsTotal.get(lang),
+                format_amount(total, currency, lang)
+            ));
+        }
+        if figures.items_total.is_some()
+            && !figures.totals_match
+            && !self.is_read_only(cx.form_lock.as_ref())
+            && widgets::Action::secondary(UiText::UseItemsTotal.get(lang))
+                .full_width(ui)
+                .show_ui(ui)
+                .clicked()
+        {
+            let ctx = LinkContext {
+                now: cx.now,
+                catalog: cx.catalog,
+                limits: cx.limits,
+            };
+            self.draft.use_items_total_as_amount(&ctx);
+            self.server_expected = None;
+        }
     }
 
     /// Why the fields cannot be edited, above them.
     fn lock_banner_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, lock: &FormLock) {
         let lang = cx.lang;
         egui::Frame::group(ui.style())
-            .stroke(egui::Stroke::new(1.5, cx.palette.warn))
+            .stroke(egui::Stroke::new(MARK_STROKE, cx.palette.warn))
             .show(ui, |ui| {
                 ui.set_width(ui.available_width());
                 ui.label(
@@ -378,57 +623,50 @@ impl NewLinkForm {
         }
         let shortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Enter);
         let pressed = ui.input_mut(|i| i.consume_shortcut(&shortcut));
-        ui.horizontal(|ui| {
-            match lock {
-                FormLock::Pending { key } => {
-                    let ready = !self.sending && !cx.resend.running;
-                    // The banner says whose send it is (the form's or the background's).
-                    let label = if self.sending || cx.resend.running {
-                        UiText::Sending
-                    } else {
-                        UiText::SendAgain
-                    };
-                    let button = ui.add_enabled(
-                        ready,
-                        egui::Button::new(RichText::new(label.get(lang)).heading())
-                            .min_size(egui::vec2(240.0, 40.0)),
-                    );
-                    if (button.clicked() || pressed) && ready {
-                        self.sending = true;
-                        self.note = None;
-                        cx.emit(Command::Pending(PendingCommand::Retry {
-                            key: key.clone(),
-                            force: false,
-                        }));
-                    }
-                }
-                FormLock::Stale => {
-                    if ui
-                        .add(
-                            egui::Button::new(
-                                RichText::new(UiText::OpenPending.get(lang)).heading(),
-                            )
-                            .min_size(egui::vec2(240.0, 40.0)),
-                        )
-                        .clicked()
-                    {
-                        cx.emit(Command::Navigate {
-                            view: crate::ui::View::Pending,
-                        });
-                    }
+        match lock {
+            FormLock::Pending { key } => {
+                let ready = !self.sending && !cx.resend.running;
+                // The banner says whose send it is (the form's or the background's).
+                let label = if self.sending || cx.resend.running {
+                    UiText::Sending
+                } else {
+                    UiText::SendAgain
+                };
+                let button = widgets::Action::primary(theme::icon::SEND, label.get(lang))
+                    .enabled(ready)
+                    .full_width(ui)
+                    .show_ui(ui);
+                if (button.clicked() || pressed) && ready {
+                    self.sending = true;
+                    self.note = None;
+                    cx.emit(Command::Pending(PendingCommand::Retry {
+                        key: key.clone(),
+                        force: false,
+                    }));
                 }
             }
-            if ui
-                .add_enabled(
-                    !self.sending,
-                    egui::Button::new(RichText::new(UiText::NewLink.get(lang)).heading())
-                        .min_size(egui::vec2(160.0, 40.0)),
-                )
-                .clicked()
-            {
-                self.confirm_new = true;
+            FormLock::Stale => {
+                if widgets::Action::primary(theme::icon::PENDING, UiText::OpenPending.get(lang))
+                    .full_width(ui)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    cx.emit(Command::Navigate {
+                        view: crate::ui::View::Pending,
+                    });
+                }
             }
-        });
+        }
+        ui.add_space(theme::SPACE_S);
+        if widgets::Action::secondary(UiText::NewLink.get(lang))
+            .icon(theme::icon::NEW_LINK)
+            .enabled(!self.sending)
+            .full_width(ui)
+            .show_ui(ui)
+            .clicked()
+        {
+            self.confirm_new = true;
+        }
     }
 
     /// "New link" while the last sale has no known outcome: ask first.
@@ -438,10 +676,10 @@ impl NewLinkForm {
         }
         let lang = cx.lang;
         let modal = egui::Modal::new(egui::Id::unique("new-sale-confirm")).show(ui.ctx(), |ui| {
-            ui.set_max_width(420.0);
+            ui.set_max_width(CONFIRM_WIDTH);
             ui.label(RichText::new(UiText::NewSaleConfirm.get(lang)).strong());
             ui.label(UiText::NewSaleExplained.get(lang));
-            ui.add_space(8.0);
+            ui.add_space(theme::SPACE_S);
             ui.horizontal(|ui| {
                 if ui.button(UiText::StartNewSale.get(lang)).clicked() {
                     self.confirm_new = false;
@@ -459,16 +697,13 @@ impl NewLinkForm {
 
     /// The amount, the largest field on screen (the `Amount` text style), with the currency
     /// beside it; its failed checks beside both once the amount shows its errors.
-    fn amount_ui(
-        &mut self,
-        ui: &mut Ui,
-        cx: &ViewCtx<'_>,
-        errors: &FieldErrors,
-        figures: &LinkFigures,
-    ) {
+    fn amount_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors) {
         let lang = cx.lang;
+        let marked = self.touched.has_error(errors, &Field::Amount);
         ui.horizontal_top(|ui| {
+            let mut height = 0.0;
             ui.vertical(|ui| {
+                mark_ui(ui, &cx.palette, marked);
                 let label = Field::Amount.label(lang);
                 let spec = widgets::FormField::new(Field::Amount, &label)
                     .style(theme::amount_style())
@@ -482,6 +717,7 @@ impl NewLinkForm {
                     spec,
                     &mut self.draft.amount,
                 );
+                height = amount.rect.height();
                 if self.focus_amount {
                     amount.request_focus();
                     self.focus_amount = false;
@@ -489,6 +725,8 @@ impl NewLinkForm {
             });
             ui.vertical(|ui| {
                 let label = ui.label(Field::Currency.label(lang));
+                // As tall as the amount beside it: one row, one height.
+                ui.spacing_mut().interact_size.y = height;
                 let currency = &mut self.draft.currency;
                 let combo = egui::ComboBox::from_id_salt("link-currency")
                     .selected_text(
@@ -502,17 +740,6 @@ impl NewLinkForm {
                     });
                 let _ = combo.response.labelled_by(label.id);
             });
-            if self.touched.shows(&Field::Amount) {
-                ui.vertical(|ui| {
-                    ui.add_space(ui.spacing().interact_size.y);
-                    failed_checks_ui(
-                        ui,
-                        cx,
-                        figures,
-                        &[Check::AmountValid, Check::WithinAmountLimit],
-                    );
-                });
-            }
         });
     }
 
@@ -521,6 +748,11 @@ impl NewLinkForm {
         let lang = cx.lang;
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
+                mark_ui(
+                    ui,
+                    &cx.palette,
+                    self.touched.has_error(errors, &Field::OrderNumber),
+                );
                 let label = Field::OrderNumber.label(lang);
                 let spec = widgets::FormField::new(Field::OrderNumber, &label)
                     .width(theme::field_width_ui(ui, 22));
@@ -535,6 +767,11 @@ impl NewLinkForm {
             });
             ui.add_space(theme::SPACE_S);
             ui.vertical(|ui| {
+                mark_ui(
+                    ui,
+                    &cx.palette,
+                    self.touched.has_error(errors, &Field::Description),
+                );
                 let label = Field::Description.label(lang);
                 let spec = widgets::FormField::new(Field::Description, &label)
                     .width(theme::field_width_ui(ui, 28));
@@ -599,7 +836,7 @@ impl NewLinkForm {
             "link-options",
             must_show,
             |ui| {
-                self.options_ui(ui, cx, errors, figures, expiry_readable);
+                self.options_ui(ui, cx, errors, expiry_readable);
             },
         );
     }
@@ -609,7 +846,6 @@ impl NewLinkForm {
         ui: &mut Ui,
         cx: &mut ViewCtx<'_>,
         errors: &FieldErrors,
-        figures: &LinkFigures,
         expiry_readable: bool,
     ) {
         let lang = cx.lang;
@@ -647,11 +883,17 @@ impl NewLinkForm {
                 ui.horizontal(|ui| {
                     let d = ui.label(UiText::ExpiryDate.get(lang));
                     let rd = ui
-                        .add(egui::TextEdit::singleline(&mut self.expiry_date).desired_width(110.0))
+                        .add(
+                            egui::TextEdit::singleline(&mut self.expiry_date)
+                                .desired_width(theme::field_width_ui(ui, 10)),
+                        )
                         .labelled_by(d.id);
                     let t = ui.label(UiText::ExpiryTime.get(lang));
                     let rt = ui
-                        .add(egui::TextEdit::singleline(&mut self.expiry_time).desired_width(60.0))
+                        .add(
+                            egui::TextEdit::singleline(&mut self.expiry_time)
+                                .desired_width(theme::field_width_ui(ui, 5)),
+                        )
                         .labelled_by(t.id);
                     self.touched.track(&rd, Field::ExpiryDate);
                     self.touched.track(&rt, Field::ExpiryDate);
@@ -682,7 +924,6 @@ impl NewLinkForm {
             ExpiryChoice::None => {}
         }
         self.touched.errors_ui(ui, cx, errors, &Field::ExpiryDate);
-        failed_checks_ui(ui, cx, figures, &[Check::ExpiryInFuture]);
         ui.add_space(theme::SPACE_S);
 
         // Installments.
@@ -703,7 +944,6 @@ impl NewLinkForm {
             self.touched
                 .errors_ui(ui, cx, errors, &Field::AvailableInstallments);
         }
-        failed_checks_ui(ui, cx, figures, &[Check::InstallmentsShape]);
         ui.checkbox(
             &mut self.draft.allow_partial_payment,
             UiText::PartialPayment.get(lang),
@@ -792,20 +1032,20 @@ impl NewLinkForm {
         cx: &mut ViewCtx<'_>,
         figures: &LinkFigures,
         errors: &FieldErrors,
+        line_totals: bool,
     ) {
         let lang = cx.lang;
-        let currency = self.draft.currency;
         self.scan_ui(ui, cx);
         let mut action: Option<RowAction> = None;
         let rows = self.draft.items.len();
-        let cols = Columns::measure(ui);
+        let cols = Columns::measure(ui, line_totals);
         if rows > 0 {
             row_frame(ui, 0).show(ui, |ui| header_ui(ui, cols, lang));
         }
         // Only rows near the visible part are laid out; the others take their last measured
         // height, so a long cart (hundreds of rows) costs no more per frame than a short one.
         self.row_heights.resize(rows, 0.0);
-        let visible = ui.clip_rect().expand(120.0);
+        let visible = ui.clip_rect().expand(ROWS_AHEAD);
         for row in 0..rows {
             let top = ui.cursor().top();
             let height = self.row_heights[row];
@@ -831,86 +1071,42 @@ impl NewLinkForm {
             self.apply(a);
         }
 
-        ui.horizontal(|ui| {
-            if ui.button(UiText::AddFreeItem.get(lang)).clicked() {
-                self.add_free_row(self.draft.items.len());
-            }
-            widgets::toggle_button_ui(ui, &mut self.picker_open, UiText::AddCatalogItem.get(lang));
+        ui.scope(|ui| {
+            // The catalog's toggle as tall as Add item beside it.
+            ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+            ui.horizontal(|ui| {
+                if widgets::Action::secondary(UiText::AddFreeItem.get(lang))
+                    .icon(ICON_ADD_ROW)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    self.add_free_row(self.draft.items.len());
+                }
+                widgets::toggle_button_ui(
+                    ui,
+                    &mut self.picker_open,
+                    UiText::AddCatalogItem.get(lang),
+                );
+            });
         });
         if self.picker_open {
             self.picker_ui(ui, cx);
         }
 
-        // Footer: items total next to the amount.
-        if !self.draft.items.is_empty() {
-            ui.separator();
-            ui.horizontal_wrapped(|ui| {
-                match figures.items_total {
-                    Some(total) => {
-                        ui.label(format!(
-                            "{}: {}",
-                            UiText::ItemsTotal.get(lang),
-                            format_amount(total, currency, lang)
-                        ));
-                    }
-                    None => {
-                        widgets::hint_ui(ui, &cx.palette, UiText::TotalUnknown.get(lang));
-                    }
-                }
-                if let Some(amount) = figures.amount {
-                    ui.label(format!(
-                        "{}: {}",
-                        Field::Amount.label(lang),
-                        format_amount(amount, currency, lang)
-                    ));
-                }
-                if figures.totals_match {
-                    ui.label(RichText::new(UiText::TotalsMatch.get(lang)).color(cx.palette.ok));
-                } else if let Some(diff) = figures.difference {
-                    ui.label(
-                        RichText::new(format!(
-                            "{}: {}",
-                            UiText::TotalsDiffer.get(lang),
-                            format_amount(diff, currency, lang)
-                        ))
-                        .color(cx.palette.error),
-                    );
-                }
-                if figures.items_total.is_some()
-                    && !figures.totals_match
-                    && ui.button(UiText::UseItemsTotal.get(lang)).clicked()
-                {
-                    let ctx = LinkContext {
-                        now: cx.now,
-                        catalog: cx.catalog,
-                        limits: cx.limits,
-                    };
-                    self.draft.use_items_total_as_amount(&ctx);
-                    self.server_expected = None;
-                }
-            });
-            Self::field_errors_always_ui(ui, cx, errors, Field::Items);
-            failed_checks_ui(
-                ui,
-                cx,
-                figures,
-                &[
-                    Check::ItemsMatchAmount,
-                    Check::CatalogCurrency,
-                    Check::WithinItemLimit,
-                ],
-            );
-        }
+        // What is wrong with the list as a whole, under it ("This sale" says whether the items
+        // add up).
+        Self::field_errors_always_ui(ui, cx, errors, Field::Items);
     }
 
     /// The scan field and what the last scan did. The scanner's Enter is read here rather than
     /// by the field (which would give up the focus), so the focus stays for the next scan.
     fn scan_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
         let lang = cx.lang;
+        // The label above its field, as everywhere else.
+        let label = ui.label(UiText::ScanBarcode.get(lang));
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label(RichText::new(UiText::ScanBarcode.get(lang)).strong());
             let mut output = egui::TextEdit::singleline(&mut self.scan)
-                .desired_width(220.0)
+                .desired_width(theme::field_width_ui(ui, 20))
                 .char_limit(32)
                 .hint_text("F2")
                 .return_key(None)
@@ -1024,6 +1220,8 @@ impl NewLinkForm {
     fn field_errors_always_ui(ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, field: Field) {
         let lines: Vec<String> = errors
             .for_field(&field)
+            // "This sale" says in words whether the items add up: not again here.
+            .filter(|e| !matches!(e.problem, FieldProblem::TotalMismatch { .. }))
             .map(|e| e.problem.message(cx.lang))
             .collect();
         widgets::error_lines_ui(ui, &cx.palette, lines.iter().map(String::as_str));
@@ -1172,11 +1370,13 @@ impl NewLinkForm {
             }
         });
 
-        cell_ui(ui, cols.total, egui::Align::Max, |ui| {
-            ui.label(
-                line_total.map_or_else(|| "–".to_owned(), |t| format_amount(t, currency, lang)),
-            );
-        });
+        if let Some(width) = cols.total {
+            cell_ui(ui, width, egui::Align::Max, |ui| {
+                ui.label(
+                    line_total.map_or_else(|| "–".to_owned(), |t| format_amount(t, currency, lang)),
+                );
+            });
+        }
 
         // Note: typed-in items only (the API has none for catalog items).
         cell_ui(ui, cols.note, egui::Align::Min, |ui| {
@@ -1190,15 +1390,17 @@ impl NewLinkForm {
         });
 
         ui.horizontal(|ui| {
-            if icon_button_ui(ui, "▲", &named(UiText::MoveUp), row > 0).clicked() {
+            if icon_button_ui(ui, ICON_MOVE_UP, &named(UiText::MoveUp), row > 0).clicked() {
                 action = Some(RowAction::Up(row));
             }
-            if icon_button_ui(ui, "▼", &named(UiText::MoveDown), row + 1 < rows).clicked() {
+            if icon_button_ui(ui, ICON_MOVE_DOWN, &named(UiText::MoveDown), row + 1 < rows)
+                .clicked()
+            {
                 action = Some(RowAction::Down(row));
             }
             if icon_button_ui(
                 ui,
-                "❐",
+                theme::icon::COPY,
                 &format!("{} {n}", UiText::DuplicateRow.get(lang)),
                 true,
             )
@@ -1208,7 +1410,7 @@ impl NewLinkForm {
             }
             if icon_button_ui(
                 ui,
-                "✖",
+                ICON_REMOVE_ROW,
                 &format!("{} {n}", UiText::RemoveRow.get(lang)),
                 true,
             )
@@ -1233,8 +1435,11 @@ impl NewLinkForm {
         let lang = cx.lang;
         egui::Frame::group(ui.style()).show(ui, |ui| {
             let l = ui.label(UiText::CatalogSearch.get(lang));
-            ui.add(egui::TextEdit::singleline(&mut self.catalog_search).desired_width(260.0))
-                .labelled_by(l.id);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.catalog_search)
+                    .desired_width(theme::field_width_ui(ui, 30)),
+            )
+            .labelled_by(l.id);
             let typed = self.catalog_search.trim().to_owned();
             if !typed.is_empty()
                 && cx.catalog.variant(&typed).is_none()
@@ -1266,7 +1471,7 @@ impl NewLinkForm {
             let mut picked = None;
             egui::ScrollArea::vertical()
                 .id_salt("catalog-picker")
-                .max_height(180.0)
+                .max_height(PICKER_HEIGHT)
                 .show(ui, |ui| {
                     for v in matches.iter().take(200) {
                         let mut text = format!(
@@ -1288,41 +1493,6 @@ impl NewLinkForm {
         });
     }
 
-    /// The checks as one compact line: the failed ones by name, the passed ones counted (each
-    /// named in the tooltip); checks that do not apply are left out.
-    fn checks_ui(ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures) {
-        let lang = cx.lang;
-        let passed: Vec<&str> = figures
-            .checks
-            .iter()
-            .filter(|r| r.status == CheckStatus::Pass)
-            .map(|r| r.check.label(lang))
-            .collect();
-        ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(UiText::Checks.get(lang)).strong());
-            if !passed.is_empty() {
-                ui.label(
-                    RichText::new(format!(
-                        "✓ {} {}",
-                        passed.len(),
-                        UiText::ChecksPassed.get(lang)
-                    ))
-                    .color(cx.palette.ok),
-                )
-                .on_hover_text(passed.join("\n"));
-            }
-            for r in figures
-                .checks
-                .iter()
-                .filter(|r| r.status == CheckStatus::Fail)
-            {
-                ui.label(
-                    RichText::new(format!("✗ {}", r.check.label(lang))).color(cx.palette.error),
-                );
-            }
-        });
-    }
-
     fn send_ui(
         &mut self,
         ui: &mut Ui,
@@ -1338,7 +1508,10 @@ impl NewLinkForm {
                     UiText::ServerExpects.get(lang),
                     format_amount(expected, self.draft.currency, lang)
                 ));
-                if ui.button(UiText::UseExpected.get(lang)).clicked() {
+                if widgets::Action::secondary(UiText::UseExpected.get(lang))
+                    .show_ui(ui)
+                    .clicked()
+                {
                     self.draft.expected_amount_fix(expected);
                     self.server_expected = None;
                     self.note = None;
@@ -1367,39 +1540,31 @@ impl NewLinkForm {
         } else {
             UiText::Create.get(lang)
         };
-        let button = ui.add_enabled(
-            ready,
-            egui::Button::new(RichText::new(label).heading()).min_size(egui::vec2(240.0, 40.0)),
-        );
+        let button = widgets::Action::primary(theme::icon::CREATE, label)
+            .enabled(ready)
+            .full_width(ui)
+            .show_ui(ui);
         let create = (button.clicked() || pressed) && ready;
         if pressed && !ready && !self.sending {
             // A create attempt: every field now says what is wrong with it.
             self.touched.show_all();
         }
         if !ready && !self.sending {
+            // One plain reason, the first in the form's order; each field says its own.
             let reason = match &validation {
-                Err(errors) => {
-                    let mut text = errors
-                        .iter()
-                        .next()
-                        .map(|e| e.message(lang))
-                        .unwrap_or_default();
-                    if errors.len() > 1 {
-                        let _ = write!(
-                            text,
-                            " (+{} {})",
-                            errors.len() - 1,
-                            UiText::MoreErrors.get(lang)
-                        );
-                    }
-                    text
-                }
+                Err(errors) => errors
+                    .iter()
+                    .next()
+                    .map(|e| e.message(lang))
+                    .unwrap_or_default(),
                 Ok(_) => UiText::ExpiryBadDate.get(lang).to_owned(),
             };
             ui.label(
                 RichText::new(format!("{} {reason}", UiText::CannotCreate.get(lang)))
                     .color(cx.palette.muted),
             );
+        } else if !self.sending {
+            widgets::hint_ui(ui, &cx.palette, UiText::CreateShortcut.get(lang));
         }
         if create && let Ok(request) = validation {
             self.sending = true;
@@ -1449,39 +1614,51 @@ enum RowAction {
     AddAfter(usize),
 }
 
-/// The item table's column widths, measured from the body font (a digit's width), so the
-/// header and every row line up and keep their shape at any text size.
+/// The item table's column widths, measured from the body font (a digit's width) and the
+/// width the table has, so the header and every row line up and fit beside "This sale".
 #[derive(Debug, Clone, Copy)]
 struct Columns {
     item: f32,
     qty: f32,
     price: f32,
-    total: f32,
+    /// The line total, when "This sale" does not list it beside the table.
+    total: Option<f32>,
     note: f32,
 }
 
 impl Columns {
-    fn measure(ui: &Ui) -> Self {
-        let font = egui::TextStyle::Body.resolve(ui.style());
-        let digit = ui
-            .painter()
-            .layout_no_wrap("0".to_owned(), font, ui.visuals().text_color())
-            .size()
-            .x;
+    fn measure(ui: &Ui, line_totals: bool) -> Self {
+        let digit = theme::digit_width_ui(ui, &egui::TextStyle::Body);
+        let gap = ui.spacing().item_spacing.x;
+        let qty = 5.0 * digit;
+        let price = 10.0 * digit;
+        let total = line_totals.then_some(12.0 * digit);
+        // The row's four small buttons (a symbol each, framed) and the gaps between cells.
+        let buttons = 4.0 * (2.0 * digit + 2.0 * ui.spacing().button_padding.x) + 3.0 * gap;
+        let fixed = qty + price + total.unwrap_or_default() + buttons + 6.0 * gap;
+        let free = (ui.available_width() - fixed - 2.0 * ROW_MARGIN).max(0.0);
         Columns {
-            item: 24.0 * digit,
-            qty: 5.0 * digit,
-            price: 11.0 * digit,
-            total: 13.0 * digit,
-            note: 16.0 * digit,
+            item: (free * 0.6).max(12.0 * digit),
+            qty,
+            price,
+            total,
+            note: (free * 0.4).max(8.0 * digit),
         }
     }
 }
 
+/// How far outside the visible part item rows are still laid out (points).
+const ROWS_AHEAD: f32 = 120.0;
+
+/// The space around each row of the item table (points).
+const ROW_MARGIN: f32 = 4.0;
+/// The same, as the rows' frame takes it (a little less above and below).
+const ROW_PADDING: egui::Margin = egui::Margin::symmetric(4, 2);
+
 /// The frame of the header (`stripe` 0) and of each row (`stripe` = row number): every second
 /// row on the faint background, all with the same margin so the columns line up.
 fn row_frame(ui: &Ui, stripe: usize) -> egui::Frame {
-    let frame = egui::Frame::NONE.inner_margin(egui::Margin::symmetric(4, 3));
+    let frame = egui::Frame::NONE.inner_margin(ROW_PADDING);
     if stripe > 0 && stripe.is_multiple_of(2) {
         frame.fill(ui.visuals().faint_bg_color)
     } else {
@@ -1515,22 +1692,44 @@ fn header_ui(ui: &mut Ui, cols: Columns, lang: Lang) {
         cell_ui(ui, cols.price, egui::Align::Max, |ui| {
             ui.label(head(UiText::UnitPrice))
         });
-        cell_ui(ui, cols.total, egui::Align::Max, |ui| {
-            ui.label(head(UiText::LineTotal))
-        });
+        if let Some(total) = cols.total {
+            cell_ui(ui, total, egui::Align::Max, |ui| {
+                ui.label(head(UiText::LineTotal))
+            });
+        }
         cell_ui(ui, cols.note, egui::Align::Min, |ui| {
             ui.label(head(UiText::Note))
         });
     });
 }
 
-/// The failed ones of `checks`, each as a line "✗ what failed" in the error colour, beside the
-/// field they are about.
-fn failed_checks_ui(ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures, checks: &[Check]) {
-    for check in checks {
-        if figures.status(*check) == CheckStatus::Fail {
-            ui.label(RichText::new(format!("✗ {}", check.label(cx.lang))).color(cx.palette.error));
-        }
+/// The width of the outline that marks a field holding the reason Create is disabled.
+pub const MARK_STROKE: f32 = 2.0;
+
+/// Outlines the next fields drawn in `ui` in the error colour when `marked`: the field that
+/// stops Create is found at a glance.
+fn mark_ui(ui: &mut Ui, palette: &theme::Palette, marked: bool) {
+    if marked {
+        let stroke = egui::Stroke::new(MARK_STROKE, palette.error);
+        let widgets = &mut ui.visuals_mut().widgets;
+        widgets.inactive.bg_stroke = stroke;
+        widgets.hovered.bg_stroke = stroke;
+    }
+}
+
+/// The name of an item's line in "This sale": the catalog's name, or the name typed; `None`
+/// for a row nothing was typed in yet.
+fn line_name(item: &ItemDraft, cx: &ViewCtx<'_>) -> Option<String> {
+    match &item.kind {
+        ItemKind::Catalog { variant_id } => Some(
+            cx.catalog
+                .variant(variant_id)
+                .map_or_else(|| variant_id.clone(), |v| v.name.clone()),
+        ),
+        ItemKind::Free {
+            name, unit_price, ..
+        } => (!name.trim().is_empty() || !unit_price.trim().is_empty())
+            .then(|| name.trim().to_owned()),
     }
 }
 
@@ -1539,10 +1738,22 @@ fn entered(ui: &Ui, r: &Response) -> bool {
     r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter) && !i.modifiers.command)
 }
 
-/// A small button with a symbol, whose accessible name and tooltip is `label`.
-fn icon_button_ui(ui: &mut Ui, symbol: &str, label: &str, enabled: bool) -> Response {
+/// Moves an item row up (a meaning the theme's icons do not have yet).
+pub const ICON_MOVE_UP: theme::icon::Icon = egui_material_icons::icons::ICON_ARROW_UPWARD;
+/// Moves an item row down.
+pub const ICON_MOVE_DOWN: theme::icon::Icon = egui_material_icons::icons::ICON_ARROW_DOWNWARD;
+/// Removes an item row.
+pub const ICON_REMOVE_ROW: theme::icon::Icon = egui_material_icons::icons::ICON_DELETE;
+/// Adds an item row.
+pub const ICON_ADD_ROW: theme::icon::Icon = egui_material_icons::icons::ICON_ADD;
+
+/// A small frameless button with an icon, whose accessible name and tooltip is `label`.
+fn icon_button_ui(ui: &mut Ui, icon: theme::icon::Icon, label: &str, enabled: bool) -> Response {
     let r = ui
-        .add_enabled(enabled, egui::Button::new(symbol).small())
+        .add_enabled(
+            enabled,
+            egui::Button::new(icon.rich_text().size(theme::BODY_SIZE)).frame(false),
+        )
         .on_hover_text(label);
     let text = label.to_owned();
     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &text));

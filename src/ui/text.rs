@@ -109,7 +109,6 @@ crate::sentences! {
     TotalsMatch => "✓ Tutarla eşit", "✓ Matches the amount";
     TotalsDiffer => "Fark", "Difference";
     TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
-    Checks => "Kontroller", "Checks";
     Details => "Ayrıntılar", "Details";
     FileUnreadable => "Dosya okunamadı; yolu ve dosyanın izinlerini kontrol edin.", "The file could not be read; check its path and permissions.";
     QrSaveFailed => "QR resmi kaydedilemedi; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The QR image could not be saved; check that the folder can be written to and try again.";
@@ -120,12 +119,11 @@ crate::sentences! {
     BadServerAddress => "Bu profilin sunucu adresi kullanılamıyor; Ayarlar'da düzeltin.", "This profile's server address cannot be used; correct it in Settings.";
     SandboxFailed => "Yerleşik sandbox başlatılamadı; paydesk'i yeniden başlatın.", "The built-in sandbox could not start; restart paydesk.";
     KeptInPending => "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
-    ChecksPassed => "geçti", "passed";
     PaymentGroup => "Ödeme", "Payment";
     OptionsGroup => "Seçenekler", "Options";
     PayerGroup => "Ödeyen", "Payer";
     UseItemsTotal => "Ürün toplamını tutar yap", "Use the items total as the amount";
-    Create => "Link oluştur (Ctrl+Enter)", "Create link (Ctrl+Enter)";
+    Create => "Link oluştur", "Create link";
     CannotCreate => "Henüz oluşturulamaz:", "Cannot create yet:";
     Sending => "Gönderiliyor…", "Sending…";
     ServerExpects => "Sunucunun beklediği tutar:", "The server expects the amount:";
@@ -141,15 +139,14 @@ crate::sentences! {
     FormStale => "Bu istek 23 saatten eski; sunucu istekleri 24 saat hatırlar, onu unutmuş olabilir. Yeniden göndermeden önce Bekleyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is 23 hours old or more; the server remembers requests for 24 hours and may have forgotten it. Check in Pending whether a link was made before sending it again.";
     OpenPending => "Bekleyenleri aç", "Open Pending";
     AlreadyPending => "Bu sipariş için bir istek zaten bekliyor; ikinci bir istek gönderilmedi.", "A request for this order is already pending; no second request was sent.";
-    MoreErrors => "başka sorun", "more problems";
 
     // Link result.
     Reference => "Referans", "Reference";
     Status => "Durum", "Status";
     PaymentUrl => "Ödeme adresi", "Payment address";
-    CopyUrl => "Adresi kopyala", "Copy URL";
+    CopyUrl => "Linki kopyala", "Copy link";
     Copied => "Kopyalandı", "Copied";
-    SaveQr => "QR'ı PNG olarak kaydet", "Save QR as PNG";
+    SaveQr => "QR'ı kaydet", "Save QR";
     SavedTo => "Kaydedildi:", "Saved to";
     PrintSlip => "Fiş yazdır", "Print slip";
     Printing => "Fiş yazdırılıyor…", "Printing the slip…";
@@ -157,7 +154,7 @@ crate::sentences! {
     SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi:", "No default printer; the slip was saved as a PDF to";
     SlipFailed => "Fiş yazdırılamadı:", "The slip could not be printed:";
     SlipNotPrinted => "Fiş yazdırılamadı; yazıcının açık ve bağlı olduğunu kontrol edip yeniden deneyin.", "The slip could not be printed; check that the printer is on and connected, then try again.";
-    ShareMail => "E-postayla paylaş", "Share by e-mail";
+    ShareMail => "E-posta", "E-mail";
     ShareSubject => "Ödeme linkiniz", "Your payment link";
     ShareBody => "Ödemeyi bu adresten yapabilirsiniz:", "You can pay at this address:";
     CancelLink => "Linki iptal et", "Cancel link";
@@ -184,6 +181,21 @@ crate::sentences! {
     PaidCheck => "Ödendi ✓", "Paid ✓";
     EscCloses => "Esc: kapat", "Esc: close";
     NothingToShow => "Gösterilecek link yok.", "No link to show.";
+    // Issue 20, the sale screen, the result view and the customer display (h20-sale).
+    NewLinkHelp => "Tutarı yazın ya da ürünleri okutun, sonra linki oluşturup QR'ı müşteriye gösterin.", "Type the amount or scan the items, then create the link and show its QR to the customer.";
+    ThisSale => "Bu satış", "This sale";
+    SaleTotal => "Toplam", "Total";
+    SaleNoItems => "Ürün eklenmedi: müşteri yalnızca tutarı öder.", "No items added: the customer pays the amount alone.";
+    ItemsUnder => "Ürünler tutardan {diff} az", "The items come to {diff} less than the amount";
+    ItemsOver => "Ürünler tutardan {diff} fazla", "The items come to {diff} more than the amount";
+    CreateShortcut => "ya da Ctrl+Enter", "or press Ctrl+Enter";
+    LinkTitle => "Ödeme linki", "Payment link";
+    LinkHelp => "QR'ı müşteriye gösterin; ödeme gelince durum kendiliğinden değişir.", "Show the QR to the customer; the status changes by itself when they pay.";
+    MoreActions => "Diğer", "More";
+    PayPageOn => "Ödeme sayfası: {host}", "Payment page: {host}";
+    ThisComputer => "bu bilgisayar", "this computer";
+    PaidOf => "{paid} ödendi · {left} kaldı", "{paid} paid · {left} left";
+    CancelApart => "Müşteri ödemeyecekse:", "If the customer will not pay:";
 
     // Open links board and paid alerts.
     NavBoard => "Açık linkler", "Open links";

@@ -1,0 +1,288 @@
+//! The result view and the customer display on their own (no server): what comes first,
+//! which button is loud, Cancel link apart and confirmed, the payment page named by host
+//! alone, and the customer display's status in the pill of its meaning. Driven by role and
+//! label (`egui_kittest`), with the visual system's record of what was drawn
+//! (`widgets::shown`).
+
+use std::collections::HashMap;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use paydesk::app::Command;
+use paydesk::domain::{BarcodeIndex, Link};
+use paydesk::lang::Lang;
+use paydesk::ui::ViewCtx;
+use paydesk::ui::link_result::{Origin, ShownLink};
+use paydesk::ui::theme::{ButtonKind, Palette, StatusMeaning};
+use paydesk::ui::widgets::{Shown, ShownWhat, shown};
+use paydesk::ui::{LinkCommand, theme};
+
+struct Result {
+    shown: ShownLink,
+    commands: Vec<Command>,
+}
+
+fn link(json: serde_json::Value) -> Link {
+    serde_json::from_value::<paydesk::api::wire::PaymentLink>(json)
+        .map(Link::from)
+        .expect("a link")
+}
+
+fn waiting() -> Link {
+    link(serde_json::json!({
+        "id": "lnk_1",
+        "orderNumber": "PD-20261126-A1B20001",
+        "description": "Table 12",
+        "amount": 250.00,
+        "currency": "TRY",
+        "status": "PENDING",
+        "paymentUrl": "http://127.0.0.1:47110/pay/lnk_1?token=abcdef",
+    }))
+}
+
+/// The result view of `link` in the counter's window (1024×768 less the navigation).
+fn result_view(link: Link) -> Harness<'static, Result> {
+    let state = Result {
+        shown: ShownLink::new(link, Origin::Created),
+        commands: Vec::new(),
+    };
+    Harness::builder()
+        .with_size([1024.0, 768.0])
+        .with_context_setup(theme::install)
+        .build_ui_state(
+            |ui, s: &mut Result| {
+                paydesk::ui::fonts::install(ui.ctx());
+                let catalog = HashMap::new();
+                let barcodes = BarcodeIndex::default();
+                let mut cx = ViewCtx {
+                    lang: Lang::En,
+                    palette: Palette::for_mode(false),
+                    now: "2026-11-26T09:00:00Z".parse().expect("a time"),
+                    zone: paydesk::clock::Zone::hours(3),
+                    catalog: &catalog,
+                    barcodes: &barcodes,
+                    limits: paydesk::domain::KeyLimits::default(),
+                    sandbox: true,
+                    resend: paydesk::ui::ResendView::default(),
+                    form_lock: None,
+                    commands: &mut s.commands,
+                };
+                egui::Panel::left("nav")
+                    .exact_size(theme::NAV_WIDTH)
+                    .show(ui, |_| {});
+                egui::CentralPanel::default().show(ui, |ui| s.shown.ui(ui, &mut cx, false));
+            },
+            state,
+        )
+}
+
+fn buttons(h: &Harness<'_, Result>) -> Vec<Shown> {
+    shown(&h.ctx)
+        .into_iter()
+        .filter(|s| matches!(s.what, ShownWhat::Button(_)))
+        .collect()
+}
+
+fn button(h: &Harness<'_, Result>, text: &str) -> Shown {
+    buttons(h)
+        .into_iter()
+        .find(|s| s.text == text)
+        .unwrap_or_else(|| panic!("a button {text}"))
+}
+
+/// Every node whose label or value holds `needle`.
+fn saying(h: &Harness<'_, Result>, needle: &str) -> usize {
+    h.query_all_by(|n| {
+        [n.label(), n.value()]
+            .into_iter()
+            .flatten()
+            .any(|t| t.contains(needle))
+    })
+    .count()
+}
+
+#[test]
+fn the_customer_display_is_the_one_primary_and_cancel_link_sits_apart_in_red() {
+    let mut h = result_view(waiting());
+    h.run_steps(2);
+    let all = buttons(&h);
+    let primaries: Vec<&Shown> = all
+        .iter()
+        .filter(|s| s.what == ShownWhat::Button(ButtonKind::Primary))
+        .collect();
+    assert_eq!(primaries.len(), 1, "{all:#?}");
+    assert_eq!(primaries[0].text, "Customer display");
+    assert!(primaries[0].icon);
+    assert_eq!(
+        button(&h, "Print slip").what,
+        ShownWhat::Button(ButtonKind::Secondary)
+    );
+    // The QR, the amount and the status come first.
+    h.get_by_role_and_label(Role::Image, "Scan to pay");
+    let amount = h.get_by_label("₺250.00").rect();
+    let status = h.get_by_label("Waiting for payment").rect();
+    let display = button(&h, "Customer display").rect;
+    assert!(amount.bottom() <= status.top() && status.bottom() <= display.top());
+
+    // Cancel link: red, in a row of its own below every other button, with room between.
+    let cancel = button(&h, "Cancel link");
+    assert_eq!(cancel.what, ShownWhat::Button(ButtonKind::Destructive));
+    assert!(cancel.icon);
+    for other in all.iter().filter(|s| s.text != "Cancel link") {
+        assert!(
+            cancel.rect.top() >= other.rect.bottom() + theme::SPACE_M,
+            "Cancel link at {:?} is close to {} at {:?}",
+            cancel.rect,
+            other.text,
+            other.rect
+        );
+    }
+
+    // One click asks; only Yes sends the cancel.
+    h.get_by_label("Cancel link").click();
+    h.run_steps(2);
+    assert!(h.state().commands.is_empty());
+    h.get_by_label("Are you sure? A cancelled link can no longer be paid.");
+    h.get_by_role_and_label(Role::Button, "No").click();
+    h.run_steps(2);
+    assert!(h.state().commands.is_empty());
+    h.get_by_label("Cancel link").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Yes").click();
+    h.run_steps(2);
+    assert!(matches!(
+        h.state().commands.as_slice(),
+        [Command::Link(LinkCommand::Cancel { id })] if id == "lnk_1"
+    ));
+}
+
+#[test]
+fn the_payment_page_is_named_by_host_and_a_loopback_one_reads_this_computer() {
+    let mut h = result_view(waiting());
+    h.run_steps(2);
+    h.get_by_label("Payment page: this computer");
+    assert_eq!(saying(&h, "127.0.0.1"), 0, "no loopback address on screen");
+    assert_eq!(saying(&h, "http"), 0, "no address at all");
+
+    let mut real = waiting();
+    real.payment_url = Some("https://pay.example.com.tr/l/abc?token=secret".into());
+    let mut h = result_view(real);
+    h.run_steps(2);
+    h.get_by_label("Payment page: pay.example.com.tr");
+    assert_eq!(saying(&h, "token"), 0);
+    // Copy link still copies the whole address (it sits under More).
+    h.get_by_label("More").click();
+    h.run_steps(2);
+    h.get_by_label("Copy link").click();
+    h.run_steps(2);
+    assert!(matches!(
+        h.state().commands.as_slice(),
+        [Command::Link(LinkCommand::CopyText { text })]
+            if text == "https://pay.example.com.tr/l/abc?token=secret"
+    ));
+}
+
+#[test]
+fn a_paid_link_says_paid_across_the_view_as_large_as_the_customer_display() {
+    let mut paid = waiting();
+    paid.status = paydesk::domain::LinkStatus::Completed;
+    paid.paid = Some("250.00".parse().expect("a decimal"));
+    let mut h = result_view(paid);
+    h.run_steps(2);
+    let banner = h.get_by_label("Paid ✓").rect();
+    // The banner's text is drawn at the customer display's size: its line is at least that
+    // tall, and it comes before the QR.
+    assert!(
+        banner.height() >= paydesk::ui::link_result::CUSTOMER_FINAL_SIZE,
+        "{banner:?}"
+    );
+    let qr = h.get_by_role_and_label(Role::Image, "Scan to pay").rect();
+    assert!(banner.bottom() <= qr.top());
+    // No Cancel link on a final link.
+    assert!(buttons(&h).iter().all(|s| s.text != "Cancel link"));
+}
+
+struct Display {
+    shown: ShownLink,
+}
+
+fn customer_display(link: Link) -> Harness<'static, Display> {
+    Harness::builder()
+        .with_size([900.0, 760.0])
+        .with_context_setup(theme::install)
+        .build_ui_state(
+            |ui, s: &mut Display| {
+                paydesk::ui::fonts::install(ui.ctx());
+                let palette = Palette::for_mode(false);
+                egui::CentralPanel::default()
+                    .frame(egui::Frame::new().fill(palette.customer_background))
+                    .show(ui, |ui| {
+                        s.shown
+                            .customer_ui(ui, &palette, Lang::En, "Kadıköy Kahve Evi");
+                    });
+            },
+            Display {
+                shown: ShownLink::new(link, Origin::Created),
+            },
+        )
+}
+
+/// Whether the last frame painted a rectangle filled with `fill` around `rect` (a pill
+/// behind its text).
+fn filled_behind(h: &Harness<'_, Display>, rect: egui::Rect, fill: egui::Color32) -> bool {
+    fn any(shape: &egui::Shape, rect: egui::Rect, fill: egui::Color32) -> bool {
+        match shape {
+            egui::Shape::Rect(r) => r.fill == fill && r.rect.contains_rect(rect),
+            egui::Shape::Vec(shapes) => shapes.iter().any(|s| any(s, rect, fill)),
+            _ => false,
+        }
+    }
+    h.output().shapes.iter().any(|c| any(&c.shape, rect, fill))
+}
+
+#[test]
+fn the_customer_display_shows_waiting_and_part_paid_in_their_pills() {
+    let palette = Palette::for_mode(false);
+    let mut h = customer_display(waiting());
+    h.run_steps(2);
+    h.get_by_label("Waiting for payment");
+    h.get_by_role_and_label(Role::Label, "Scan to pay");
+    let waiting_rect = h.get_by_label("Waiting for payment").rect();
+
+    let mut part = waiting();
+    part.allow_partial_payment = true;
+    part.paid = Some("200.00".parse().expect("a decimal"));
+    part.remaining = Some("50.00".parse().expect("a decimal"));
+    let mut h2 = customer_display(part);
+    h2.run_steps(2);
+    h2.get_by_label("Partially paid");
+    h2.get_by_label("₺200.00 paid · ₺50.00 left");
+    let part_rect = h2.get_by_label("Partially paid").rect();
+
+    // Each pill in the colour of its meaning, the same as in every list.
+
+    assert!(filled_behind(
+        &h,
+        waiting_rect,
+        palette.pill(StatusMeaning::Waiting).fill
+    ));
+    assert!(filled_behind(
+        &h2,
+        part_rect,
+        palette.pill(StatusMeaning::PartlyPaid).fill
+    ));
+    assert!(!filled_behind(
+        &h2,
+        part_rect,
+        palette.pill(StatusMeaning::Waiting).fill
+    ));
+
+    // A final state still fills the screen.
+    let mut paid = waiting();
+    paid.status = paydesk::domain::LinkStatus::Completed;
+    let mut h = customer_display(paid);
+    h.run_steps(2);
+    h.get_by_label("Paid ✓");
+    assert!(h.query_by_label("Waiting for payment").is_none());
+}
