@@ -359,7 +359,7 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
         "the form is kept"
     );
     assert_eq!(env.app().views.pending.count(), 1);
-    env.harness.get_by_label("Pending 1");
+    env.harness.get_by_label("Unsent 1");
 
     env.admin(reqwest::Method::DELETE, "/sandbox/faults", "");
     env.nav(View::Pending);
