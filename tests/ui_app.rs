@@ -258,14 +258,17 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     env.click("Look up");
     env.until_label("Garanti BBVA");
     env.harness.get_by_label("Bonus");
-    // A row per count: the table's header and the count column.
+    env.harness.get_by_label("Credit card");
+    // A row per count: the table's header and the count column, under the fold.
+    env.click("Every option (by provider)");
     env.harness.get_by_label("Per installment");
     let rows = match env.app().views.installments.outcome.as_ref().unwrap() {
         paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
         paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e:?}"),
     };
     assert!(rows >= 2, "{rows} options");
-    env.harness.get_by_label("Total cost by installment count");
+    env.harness
+        .get_by_role_and_label(Role::Image, "Total cost by installment count");
 }
 
 #[test]
@@ -278,6 +281,7 @@ fn on_the_sandbox_a_test_bin_chip_looks_it_up_and_the_cheapest_single_payment_is
     env.click("Bonus Mastercard");
     assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
     env.until_label("Garanti BBVA");
+    env.click("Every option (by provider)");
     // The fixture offers a single payment through four providers (the food wallet's 1.20 %
     // is the cheapest) and every other count through one: one mark, on that row.
     let marks: Vec<_> = env.harness.get_all_by_label("✓ lowest").collect();
