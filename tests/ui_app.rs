@@ -960,3 +960,63 @@ fn every_view_starts_at_one_x_in_both_languages() {
         "the views start at different x: {lefts:?}"
     );
 }
+
+/// Settings names each profile once and says where it points in words: the built-in sandbox
+/// never shows its loopback address and port, not even in its edit form.
+#[test]
+fn settings_name_the_built_in_sandbox_in_words_never_by_its_loopback_address() {
+    let mut env = start();
+    env.nav(View::Settings);
+    env.harness.get_by_label("built-in sandbox");
+    env.harness
+        .get_by_label("Edit profile sandbox")
+        .click_accesskit();
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_label_contains("Built-in sandbox profile");
+    for hidden in ["127.0.0.1", "http://", "localhost"] {
+        assert!(
+            env.harness
+                .query_all_by(|n| {
+                    [n.label(), n.value()]
+                        .into_iter()
+                        .flatten()
+                        .any(|t| t.contains(hidden))
+                })
+                .next()
+                .is_none(),
+            "{hidden} is on screen"
+        );
+    }
+}
+
+/// At 1024×768, the smallest screen paydesk is made for, an answer's line per installment
+/// count and the plot beside them are on screen without scrolling.
+#[test]
+fn installments_show_a_line_per_count_and_the_plot_above_the_fold_at_1024_by_768() {
+    let start = Start {
+        size: [1024.0, 768.0],
+        ..Start::default()
+    };
+    let mut env = AppEnv::start(start, |_| {}, |_, _| {});
+    env.nav(View::Installments);
+    env.type_into("BIN (first 6 digits of the card)", "554960");
+    env.type_into("Amount (optional)", "1000");
+    env.click("Look up");
+    env.until_label("Garanti BBVA");
+    env.harness.run_steps(2);
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 768.0));
+    let plot = env
+        .harness
+        .get_by_role_and_label(Role::Image, "Total cost by installment count")
+        .rect();
+    assert!(screen.contains_rect(plot), "the plot at {plot:?}");
+    assert!(plot.height() > 150.0, "{plot:?}");
+    for line in ["Single payment", "6 installments", "12 installments"] {
+        let r = env.harness.get_by_label(line).rect();
+        assert!(screen.contains_rect(r), "{line} at {r:?}");
+    }
+    env.harness.get_by_label("₺1,224.90 in all");
+    // The full table waits under its fold.
+    assert!(env.harness.query_by_label("Per installment").is_none());
+}
