@@ -218,10 +218,10 @@ impl BoardView {
         (open, paid)
     }
 
-    /// The rows in the order the board lists them: a group heading, then its rows;
-    /// *Waiting* (open links) first, then *Done today* (paid, expired, cancelled). A group
-    /// with no rows has no heading.
-    fn entries(&self, now: DateTime<Utc>) -> Vec<Entry> {
+    /// The rows in the order the board lists them: a group heading (when `headings`), then
+    /// its rows; *Waiting* (open links) first, then *Done today* (paid, expired, cancelled).
+    /// A group with no rows has no heading.
+    fn entries(&self, now: DateTime<Utc>, headings: bool) -> Vec<Entry> {
         let (waiting, done): (Vec<usize>, Vec<usize>) =
             (0..self.rows.len()).partition(|i| !self.rows[*i].status(now).is_final());
         let mut entries = Vec::with_capacity(self.rows.len() + 2);
@@ -232,7 +232,9 @@ impl BoardView {
             if rows.is_empty() {
                 continue;
             }
-            entries.push(Entry::Heading(group, rows.len()));
+            if headings {
+                entries.push(Entry::Heading(group, rows.len()));
+            }
             entries.extend(rows.into_iter().map(Entry::Row));
         }
         entries
@@ -261,7 +263,12 @@ impl BoardView {
         let columns = Columns::of(header.0);
         let font = small_font(ui);
         let muted = cx.palette.muted;
+        // No link expires: no column header that every row leaves empty.
+        let expiring = self.rows.iter().any(|r| r.link.expiry.is_some());
         for (x, t) in columns.headers() {
+            if t == UiText::ExpiresIn && !expiring {
+                continue;
+            }
             // Amounts are right-aligned (digits under digits), and so is their header.
             let (x, align) = if t == UiText::Amount {
                 (columns.amount_right(), Align2::RIGHT_CENTER)
@@ -276,7 +283,7 @@ impl BoardView {
                 muted,
             );
         }
-        self.rows_ui(ui, cx, "board-rows", ROW_HEIGHT, row_ui);
+        self.rows_ui(ui, cx, ("board-rows", true), ROW_HEIGHT, row_ui);
     }
 
     /// The board with no rows: what will be here, and the way to make the first link.
@@ -331,7 +338,15 @@ impl BoardView {
             widgets::hint_ui(ui, &cx.palette, t.get(lang));
             return;
         }
-        self.rows_ui(ui, cx, "board-panel-rows", PANEL_ROW_HEIGHT, panel_row_ui);
+        // The narrow panel: the same order, no headings (a heading as tall as a row would
+        // take a row's room; the pills say which is which).
+        self.rows_ui(
+            ui,
+            cx,
+            ("board-panel-rows", false),
+            PANEL_ROW_HEIGHT,
+            panel_row_ui,
+        );
     }
 
     /// The groups and their rows, `height` points each (a heading too), drawn by `draw`; only
@@ -341,12 +356,12 @@ impl BoardView {
         &mut self,
         ui: &mut Ui,
         cx: &mut ViewCtx<'_>,
-        id_salt: &str,
+        (id_salt, headings): (&str, bool),
         height: f32,
         draw: RowDrawer,
     ) {
         let mut picked = None;
-        let entries = self.entries(cx.now);
+        let entries = self.entries(cx.now, headings);
         egui::ScrollArea::vertical()
             .id_salt(id_salt)
             .auto_shrink([false, false])
@@ -982,7 +997,7 @@ mod tests {
                 .push(row(serde_json::json!({"id": id, "status": status}), now));
         }
         assert_eq!(
-            board.entries(now),
+            board.entries(now, true),
             [
                 Entry::Heading(UiText::BoardWaiting, 2),
                 Entry::Row(1),
@@ -996,8 +1011,10 @@ mod tests {
             .rows
             .retain(|r| r.link.status == LinkStatus::Completed);
         assert_eq!(
-            board.entries(now),
+            board.entries(now, true),
             [Entry::Heading(UiText::BoardDoneToday, 1), Entry::Row(0)]
         );
+        // The narrow panel lists the same rows in the same order, without headings.
+        assert_eq!(board.entries(now, false), [Entry::Row(0)]);
     }
 }
