@@ -261,6 +261,7 @@ fn variants_grid_ui<'a>(
     egui::Grid::new(id)
         .striped(true)
         .num_columns(3)
+        .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
         .show(ui, |ui| {
             let price_width = price_column_width(ui, variants.iter().copied(), lang);
             for h in [UiText::Name, UiText::Price, UiText::Barcode] {

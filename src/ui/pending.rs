@@ -80,25 +80,32 @@ impl PendingView {
             .show(ui, |ui| {
                 egui::Grid::new("pending-grid")
                     .striped(true)
-                    .num_columns(8)
+                    .num_columns(6)
+                    .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
                     .show(ui, |ui| {
                         for h in [
-                            UiText::OrderNumber,
+                            UiText::Description,
                             UiText::Amount,
                             UiText::State,
                             UiText::Attempts,
-                            UiText::LastError,
                             UiText::Age,
                         ] {
-                            ui.label(RichText::new(h.get(lang)).strong());
+                            ui.label(RichText::new(h.get(lang)).color(cx.palette.muted));
                         }
-                        ui.label("");
                         ui.label("");
                         ui.end_row();
                         for row in &self.rows {
                             let key = row.key.key.clone();
                             let order = row.order_number.clone().unwrap_or_else(|| key.clone());
-                            ui.label(&order);
+                            // The sale as staff know it, the order number smaller under it.
+                            ui.vertical(|ui| {
+                                // One line each, as wide as they are.
+                                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                                if let Some(d) = description(row) {
+                                    ui.label(RichText::new(d).strong());
+                                }
+                                ui.label(RichText::new(&order).small().color(cx.palette.muted));
+                            });
                             ui.label(
                                 row.amount
                                     .map(|a| {
@@ -113,25 +120,43 @@ impl PendingView {
                                 row.state
                             };
                             let text = state_text(shown_state, lang);
+                            // The technical reason only on hover, never in the row.
+                            let why = row.last_error.as_deref().unwrap_or_default();
                             if stale {
                                 ui.label(RichText::new(text).color(cx.palette.warn))
                                     .on_hover_text(UiText::StaleExplained.get(lang));
-                            } else {
+                            } else if why.is_empty() {
                                 ui.label(text);
+                            } else {
+                                ui.label(text).on_hover_text(why);
                             }
                             ui.label(row.attempts.to_string());
-                            ui.add(
-                                egui::Label::new(row.last_error.clone().unwrap_or_default())
-                                    .truncate(),
+                            ui.label(
+                                RichText::new(age(row.created_at, cx.now, lang))
+                                    .color(cx.palette.muted),
                             );
-                            ui.label(age(row.created_at, cx.now, lang));
                             let busy = self.busy.contains(&key);
                             let open =
                                 matches!(row.state, JournalState::Pending | JournalState::Stale);
-                            let retry = widgets::Action::secondary(UiText::Retry.get(lang))
-                                .icon(icon::SEND)
-                                .enabled(open && !busy)
-                                .show_ui(ui);
+                            let (retry, abandon) = ui
+                                .horizontal(|ui| {
+                                    let retry = widgets::Action::secondary(UiText::Retry.get(lang))
+                                        .icon(icon::SEND)
+                                        .enabled(open && !busy)
+                                        .show_ui(ui);
+                                    // Apart from Retry (space and a separator between), red, and
+                                    // asked again.
+                                    ui.add_space(theme::SPACE_L);
+                                    ui.separator();
+                                    let abandon = widgets::Action::destructive(
+                                        icon::CANCEL,
+                                        UiText::Abandon.get(lang),
+                                    )
+                                    .enabled(open && !busy)
+                                    .show_ui(ui);
+                                    (retry, abandon)
+                                })
+                                .inner;
                             let label = format!("{} {order}", UiText::Retry.get(lang));
                             retry.widget_info(|| {
                                 egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
@@ -148,18 +173,6 @@ impl PendingView {
                                     }));
                                 }
                             }
-                            // Apart from Retry (a separator between), red, and asked again.
-                            let abandon = ui
-                                .horizontal(|ui| {
-                                    ui.separator();
-                                    widgets::Action::destructive(
-                                        icon::CANCEL,
-                                        UiText::Abandon.get(lang),
-                                    )
-                                    .enabled(open && !busy)
-                                    .show_ui(ui)
-                                })
-                                .inner;
                             let label = format!("{} {order}", UiText::Abandon.get(lang));
                             abandon.widget_info(|| {
                                 egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
@@ -295,6 +308,13 @@ impl PendingView {
             None => {}
         }
     }
+}
+
+/// The description of the sale a row would create, read from its request body.
+fn description(row: &JournalRow) -> Option<String> {
+    let body: serde_json::Value = serde_json::from_slice(&row.body).ok()?;
+    let text = body.get("description")?.as_str()?.trim();
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 /// Whether a row is past the server's key retention: marked `stale`, or a `pending` row old

@@ -331,12 +331,12 @@ crate::sentences! {
     StaleConfirmTitle => "23 saatten eski istek yeniden gönderilsin mi?", "Send a request 23 hours old again?";
     StaleConfirm => "Sunucu bir isteği 24 saat hatırlar. Bu istek 23 saatten eski, sunucu onu unutmuş olabilir: link o zaman oluştuysa, yeniden göndermek aynı satış için ikinci bir link oluşturur. Önce bu siparişin linki olmadığını kontrol edin (Geçmiş ya da iş ortağı paneli).", "The server remembers a request for 24 hours. This one is 23 hours old or more, so the server may have forgotten it: if the link was made back then, sending it again makes a second link for the same sale. First check that this order has no link (History, or the partner panel).";
     SendAnyway => "Kontrol ettim, yeniden gönder", "I checked, send it again";
-    StatePending => "bekliyor", "pending";
-    StateStale => "eski", "stale";
-    StateFailed => "başarısız", "failed";
-    StateConflict => "çakışma", "conflict";
-    StateCompleted => "tamamlandı", "completed";
-    StateAbandoned => "vazgeçildi", "abandoned";
+    StatePending => "yeniden gönderilecek", "to be sent again";
+    StateStale => "çok eski", "too old";
+    StateFailed => "reddedildi", "refused";
+    StateConflict => "kontrol gerekli", "needs a check";
+    StateCompleted => "link oluşturuldu", "link made";
+    StateAbandoned => "vazgeçildi", "given up";
 
     // Catalog.
     CatalogList => "Yerel katalog", "Local catalog";
