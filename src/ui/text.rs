@@ -397,7 +397,6 @@ crate::sentences! {
     CardTypeCredit => "Kredi kartı", "Credit card";
     CardTypeDebit => "Banka kartı", "Debit card";
     CardTypePrepaid => "Ön ödemeli kart", "Prepaid card";
-    BrandAmex => "American Express", "American Express";
     UsagePosPayment => "Kasada ödeme", "Payments at the till";
     UsageWalletTopup => "Cüzdana yükleme", "Wallet top-up";
     UsageBoth => "İkisi de", "Both";
