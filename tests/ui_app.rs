@@ -265,14 +265,17 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     env.click("Look up");
     env.until_label("Garanti BBVA");
     env.harness.get_by_label("Bonus");
-    // A row per count: the table's header and the count column.
+    env.harness.get_by_label("Credit card");
+    // A row per count: the table's header and the count column, under the fold.
+    env.click("Every option (by provider)");
     env.harness.get_by_label("Per installment");
     let rows = match env.app().views.installments.outcome.as_ref().unwrap() {
         paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
         paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e:?}"),
     };
     assert!(rows >= 2, "{rows} options");
-    env.harness.get_by_label("Total cost by installment count");
+    env.harness
+        .get_by_role_and_label(Role::Image, "Total cost by installment count");
 }
 
 #[test]
@@ -285,6 +288,7 @@ fn on_the_sandbox_a_test_bin_chip_looks_it_up_and_the_cheapest_single_payment_is
     env.click("Bonus Mastercard");
     assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
     env.until_label("Garanti BBVA");
+    env.click("Every option (by provider)");
     // The fixture offers a single payment through four providers (the food wallet's 1.20 %
     // is the cheapest) and every other count through one: one mark, on that row.
     let marks: Vec<_> = env.harness.get_all_by_label("✓ lowest").collect();
@@ -366,7 +370,7 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
         "the form is kept"
     );
     assert_eq!(env.app().views.pending.count(), 1);
-    env.harness.get_by_label("Pending 1");
+    env.harness.get_by_label("Unsent 1");
 
     env.admin(reqwest::Method::DELETE, "/sandbox/faults", "");
     env.nav(View::Pending);
@@ -965,4 +969,64 @@ fn every_view_starts_at_one_x_in_both_languages() {
         lefts.iter().all(|(_, x)| (x - first).abs() < 0.5),
         "the views start at different x: {lefts:?}"
     );
+}
+
+/// Settings names each profile once and says where it points in words: the built-in sandbox
+/// never shows its loopback address and port, not even in its edit form.
+#[test]
+fn settings_name_the_built_in_sandbox_in_words_never_by_its_loopback_address() {
+    let mut env = start();
+    env.nav(View::Settings);
+    env.harness.get_by_label("built-in sandbox");
+    env.harness
+        .get_by_label("Edit profile sandbox")
+        .click_accesskit();
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_label_contains("Built-in sandbox profile");
+    for hidden in ["127.0.0.1", "http://", "localhost"] {
+        assert!(
+            env.harness
+                .query_all_by(|n| {
+                    [n.label(), n.value()]
+                        .into_iter()
+                        .flatten()
+                        .any(|t| t.contains(hidden))
+                })
+                .next()
+                .is_none(),
+            "{hidden} is on screen"
+        );
+    }
+}
+
+/// At 1024×768, the smallest screen paydesk is made for, an answer's line per installment
+/// count and the plot beside them are on screen without scrolling.
+#[test]
+fn installments_show_a_line_per_count_and_the_plot_above_the_fold_at_1024_by_768() {
+    let start = Start {
+        size: [1024.0, 768.0],
+        ..Start::default()
+    };
+    let mut env = AppEnv::start(start, |_| {}, |_, _| {});
+    env.nav(View::Installments);
+    env.type_into("BIN (first 6 digits of the card)", "554960");
+    env.type_into("Amount (optional)", "1000");
+    env.click("Look up");
+    env.until_label("Garanti BBVA");
+    env.harness.run_steps(2);
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 768.0));
+    let plot = env
+        .harness
+        .get_by_role_and_label(Role::Image, "Total cost by installment count")
+        .rect();
+    assert!(screen.contains_rect(plot), "the plot at {plot:?}");
+    assert!(plot.height() > 150.0, "{plot:?}");
+    for line in ["Single payment", "6 installments", "12 installments"] {
+        let r = env.harness.get_by_label(line).rect();
+        assert!(screen.contains_rect(r), "{line} at {r:?}");
+    }
+    env.harness.get_by_label("₺1,224.90 in all");
+    // The full table waits under its fold.
+    assert!(env.harness.query_by_label("Per installment").is_none());
 }

@@ -423,11 +423,22 @@ fn installment_results_show_every_field_and_a_plot() {
     h.run_steps(2);
     h.get_by_label("Ziraat Bankası");
     h.get_by_label("Kasım");
+    // Above the fold: a line per count, and the plot.
+    h.get_by_label("3 installments");
+    h.get_by_label("₺340.72 a month");
+    h.get_by_label("₺1,021.50 in all");
+    h.get_by_role_and_label(Role::Image, "Total cost by installment count");
+    // Every field of every option, in the table folded under them.
+    assert!(h.query_by_label("x2").is_none());
+    h.get_by_label("Every option (by provider)").click();
+    h.run_steps(2);
     h.get_by_label("bonus");
     h.get_by_label("x2");
     h.get_by_label("₺1,021.50");
     h.get_by_label("2.15");
-    h.get_by_label("Total cost by installment count");
+    // The POS type in words, not the API's VIRTUAL.
+    assert!(h.get_all_by_label("Online (virtual POS)").count() >= 2);
+    assert!(h.query_by_label("VIRTUAL").is_none());
 }
 
 fn installments(sandbox: bool) -> Harness<'static, Form<InstallmentsForm>> {
@@ -564,6 +575,13 @@ fn installment_money_is_right_aligned_and_the_cheapest_of_a_count_is_marked() {
         h.query_by_label_contains("Type the first 6 digits")
             .is_none()
     );
+    // The single payment's line is the lowest total of every count.
+    h.get_by_label("✓ lowest total");
+    h.get_by_label("Every option (by provider)").click();
+    h.run_steps(2);
+    // The wallet's food POS, in words.
+    h.get_by_label("Wallet app");
+    h.get_by_label("Food");
 
     // One column ("Per installment"): a long and a short amount end at the same x, as does
     // the header; their left edges differ.

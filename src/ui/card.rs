@@ -24,7 +24,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::CardCommand;
 use crate::ui::text::UiText;
-use crate::ui::{theme, widgets};
+use crate::ui::{theme, widgets, words};
 
 /// What the last save gave.
 #[derive(Debug, Clone)]
@@ -77,8 +77,12 @@ impl CardForm {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_max_width(theme::CONTENT_MAX_WIDTH);
-                ui.heading(UiText::NavCard.get(lang));
-                ui.add_space(theme::SPACE_S);
+                widgets::page_header_ui(
+                    ui,
+                    UiText::NavCard.get(lang),
+                    UiText::CardHelp.get(lang),
+                    |_| {},
+                );
                 widgets::group_ui(ui, UiText::CardGroup.get(lang), |ui| {
                     self.card_group_ui(ui, cx, &errors, focus_number);
                 });
@@ -92,7 +96,10 @@ impl CardForm {
                 } else {
                     UiText::SaveCard.get(lang)
                 };
-                let clicked = ui.add_enabled(ready, egui::Button::new(label)).clicked();
+                let clicked = widgets::Action::primary(theme::icon::CARD, label)
+                    .enabled(ready)
+                    .show_ui(ui)
+                    .clicked();
                 if !ready
                     && !self.sending
                     && let Some(first) = errors.iter().next()
@@ -280,10 +287,12 @@ impl CardForm {
                 let mut usage = current;
                 let combo = egui::ComboBox::from_id_salt("card-usage")
                     .width(theme::field_width_ui(ui, 13))
-                    .selected_text(usage.as_str())
+                    .selected_text(words::card_usage(usage.as_str(), lang).text)
                     .show_ui(ui, |ui| {
                         for u in CardUsage::ALL {
-                            ui.selectable_value(&mut usage, *u, u.as_str());
+                            let word = words::card_usage(u.as_str(), lang);
+                            ui.selectable_value(&mut usage, *u, word.text)
+                                .on_hover_text(word.raw);
                         }
                     });
                 let _ = combo.response.labelled_by(usage_label.id);
@@ -342,21 +351,49 @@ impl CardForm {
                 egui::Grid::new("card-result")
                     .num_columns(2)
                     .show(ui, |ui| {
+                        // API values in words, the server's spelling in the tooltip.
+                        let plain = |v: Option<String>| {
+                            v.map(|text| words::Word {
+                                raw: text.clone(),
+                                text,
+                            })
+                        };
                         let rows = [
-                            (UiText::MaskedPan, card.masked_pan.clone()),
-                            (UiText::Brand, card.brand.clone()),
-                            (UiText::Bank, card.bank_name.clone()),
-                            (UiText::CardType, card.card_type.clone()),
+                            (UiText::MaskedPan, plain(card.masked_pan.clone())),
+                            (
+                                UiText::Brand,
+                                card.brand.as_deref().map(|b| words::card_brand(b, lang)),
+                            ),
+                            (UiText::Bank, plain(card.bank_name.clone())),
+                            (
+                                UiText::CardType,
+                                card.card_type.as_deref().map(|t| words::card_type(t, lang)),
+                            ),
                             (
                                 UiText::Status,
-                                card.status.as_ref().map(ToString::to_string),
+                                card.status
+                                    .as_ref()
+                                    .map(|s| words::card_status(s.as_str(), lang)),
                             ),
-                            (UiText::Usage, card.usage.map(|u| u.as_str().to_owned())),
-                            (UiText::Alias, card.alias.clone()),
+                            (
+                                UiText::Usage,
+                                card.usage.map(|u| words::card_usage(u.as_str(), lang)),
+                            ),
+                            (UiText::Alias, plain(card.alias.clone())),
                         ];
                         for (label, value) in rows {
-                            ui.label(label.get(lang));
-                            ui.label(value.unwrap_or_else(|| "–".to_owned()));
+                            ui.label(RichText::new(label.get(lang)).color(cx.palette.muted));
+                            match value {
+                                Some(word) if word.text == word.raw => {
+                                    ui.label(word.text);
+                                }
+                                Some(word) => {
+                                    words::word_ui(ui, &word);
+                                }
+                                None => {
+                                    ui.label(RichText::new("–").color(cx.palette.muted));
+                                }
+                            }
                             ui.end_row();
                         }
                     });

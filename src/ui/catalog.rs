@@ -17,7 +17,11 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::CatalogCommand;
 use crate::ui::text::UiText;
+use crate::ui::theme::{self, icon};
 use crate::ui::widgets;
+
+/// The characters a barcode field shows: the longest code, a GTIN-14.
+const BARCODE_CHARS: usize = 14;
 
 /// What the last CSV action gave.
 #[derive(Debug, Clone)]
@@ -63,7 +67,12 @@ impl CatalogView {
         catalog: &HashMap<String, CatalogVariant>,
     ) {
         let lang = cx.lang;
-        ui.heading(UiText::NavCatalog.get(lang));
+        widgets::page_header_ui(
+            ui,
+            UiText::NavCatalog.get(lang),
+            UiText::CatalogHelp.get(lang),
+            |_| {},
+        );
         ui.horizontal(|ui| {
             let l = ui.label(UiText::CsvPath.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0))
@@ -116,11 +125,23 @@ impl CatalogView {
             None => {}
         }
         ui.separator();
-        ui.label(RichText::new(UiText::CatalogList.get(lang)).strong());
         if catalog.is_empty() {
-            widgets::hint_ui(ui, &cx.palette, UiText::CatalogEmpty.get(lang));
+            widgets::empty_state_ui(
+                ui,
+                icon::CATALOG,
+                UiText::CatalogEmptyTitle.get(lang),
+                UiText::CatalogEmptyHelp.get(lang),
+            );
             return;
         }
+        ui.label(
+            RichText::new(format!(
+                "{} · {}",
+                UiText::CatalogList.get(lang),
+                catalog.len()
+            ))
+            .strong(),
+        );
         widgets::hint_ui(ui, &cx.palette, UiText::BarcodeEditHelp.get(lang));
         let mut all: Vec<&CatalogVariant> = catalog.values().collect();
         all.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
@@ -157,7 +178,7 @@ impl CatalogView {
                     egui::TextEdit::singleline(&mut text)
                         // Tied to the item, not to its place in the sorted list.
                         .id_salt(("catalog-barcode", v.id.as_str()))
-                        .desired_width(150.0)
+                        .desired_width(theme::field_width_ui(ui, BARCODE_CHARS))
                         .char_limit(32),
                 )
                 .accessible_name(format!("{}: {}", UiText::Barcode.get(lang), v.name));
@@ -214,7 +235,7 @@ impl CatalogView {
             .filter(|other| *other != v.id)
         {
             let name = catalog.get(other).map_or(other, |o| o.name.as_str());
-            let why = format!("{} {name} (`{other}`).", UiText::BarcodeTakenBy.get(lang));
+            let why = format!("{} {name}.", UiText::BarcodeTakenBy.get(lang));
             self.barcode_errors.insert(v.id.clone(), why);
             return;
         }
@@ -226,8 +247,9 @@ impl CatalogView {
     }
 }
 
-/// A table of catalog items: id, name, price (right-aligned), currency, and the barcode
-/// cell `barcode_ui` draws (plain text in a preview, an editable field in the catalog).
+/// A table of catalog items: name (the catalog id in its tooltip, never a column of its
+/// own), price (right-aligned, with its currency), and the barcode cell `barcode_ui` draws
+/// (plain text in a preview, an editable field in the catalog).
 fn variants_grid_ui<'a>(
     ui: &mut Ui,
     id: &str,
@@ -238,16 +260,11 @@ fn variants_grid_ui<'a>(
     let variants: Vec<&CatalogVariant> = variants.into_iter().collect();
     egui::Grid::new(id)
         .striped(true)
-        .num_columns(5)
+        .num_columns(3)
+        .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
         .show(ui, |ui| {
             let price_width = price_column_width(ui, variants.iter().copied(), lang);
-            for h in [
-                UiText::Id,
-                UiText::Name,
-                UiText::Price,
-                UiText::Currency,
-                UiText::Barcode,
-            ] {
+            for h in [UiText::Name, UiText::Price, UiText::Barcode] {
                 let header = RichText::new(h.get(lang)).strong();
                 if h == UiText::Price {
                     // Over right-aligned figures, the header is right-aligned too.
@@ -266,10 +283,9 @@ fn variants_grid_ui<'a>(
             }
             ui.end_row();
             for v in variants {
-                ui.label(&v.id);
-                ui.label(&v.name);
+                ui.label(&v.name)
+                    .on_hover_text(UiText::CatalogIdTip.fill(lang, &[("id", &v.id)]));
                 price_cell_ui(ui, price_width, v, lang);
-                ui.label(v.currency.as_str());
                 barcode_ui(ui, v);
                 ui.end_row();
             }

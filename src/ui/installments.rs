@@ -10,13 +10,16 @@
 //! disk): a click fills the BIN and looks it up. Other profiles get no chips: those BINs mean
 //! nothing to a real server.
 //!
-//! Results show as a table with one header row (every field, known or not: a server that adds
-//! a field is still shown). Numbers and money are right-aligned, money with its currency (the
-//! contract's installment answer carries none: amounts are in lira). Where one installment count
-//! has several options (several POS providers), the lowest total of that count is marked
-//! "✓ lowest" (the lowest rate when no amount was asked, so no totals came); a count with a
-//! single option has nothing to compare and no mark. A plot shows the total cost by
-//! installment count.
+//! An answer reads first as the card on one line (bank, brand, type, programme, in words),
+//! then one line per installment count ([`count_lines`]: its cheapest option's monthly amount
+//! and total, the lowest total of all counts marked) beside a plot of the same, so both fit a
+//! 1024×768 screen. The full table is folded under them, with one header row (every field,
+//! known or not: a server that adds a field is still shown). Numbers and money are
+//! right-aligned, money with its currency (the contract's installment answer carries none:
+//! amounts are in lira). Where one installment count has several options (several POS
+//! providers), the lowest total of that count is marked "✓ lowest" (the lowest rate when no
+//! amount was asked, so no totals came); a count with a single option has nothing to compare
+//! and no mark. POS types read as words (`SOFTWALLET` → "Wallet app"), the raw value on hover.
 
 use std::sync::OnceLock;
 
@@ -35,7 +38,15 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::InstallmentsCommand;
 use crate::ui::text::UiText;
-use crate::ui::{theme, widgets};
+use crate::ui::{theme, widgets, words};
+
+/// The characters a POS filter shows ("Online (virtual POS)").
+const FILTER_CHARS: usize = 14;
+/// The height of the plot of the total cost by installment count.
+const PLOT_HEIGHT: f32 = 220.0;
+/// The plot's line width and point radius.
+const PLOT_LINE: f32 = 2.0;
+const PLOT_POINT: f32 = 3.0;
 
 /// A BIN of the built-in sandbox, offered as a chip on a sandbox profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,20 +72,11 @@ pub fn sandbox_bins() -> &'static [SandboxBin] {
             .iter()
             .filter(|b| b.card_type == "CREDIT" && seen.insert(b.family.clone()))
             .map(|b| SandboxBin {
-                label: format!("{} {}", b.family, title_case(&b.brand)),
+                label: format!("{} {}", b.family, words::title_case(&b.brand)),
                 bin: b.bin.clone(),
                 bank: b.bank.clone(),
             })
             .collect()
-    })
-}
-
-/// `MASTERCARD` → `Mastercard`.
-fn title_case(word: &str) -> String {
-    let lower = word.to_lowercase();
-    let mut chars = lower.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
     })
 }
 
@@ -124,26 +126,15 @@ impl InstallmentsForm {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_max_width(theme::CONTENT_MAX_WIDTH);
-                ui.heading(UiText::NavInstallments.get(lang));
-                ui.add_space(theme::SPACE_S);
-                self.fields_ui(ui, cx, &errors, focus_bin);
-                ui.add_space(theme::SPACE_S);
+                widgets::page_header_ui(
+                    ui,
+                    UiText::NavInstallments.get(lang),
+                    UiText::InstallmentsHelp.get(lang),
+                    |_| {},
+                );
                 let ready = validation.is_ok() && !self.loading;
-                let label = if self.loading {
-                    UiText::Loading.get(lang)
-                } else {
-                    UiText::LookUp.get(lang)
-                };
                 let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
-                let clicked = ui
-                    .horizontal(|ui| {
-                        let clicked = ui.add_enabled(ready, egui::Button::new(label)).clicked();
-                        if self.loading {
-                            ui.spinner();
-                        }
-                        clicked
-                    })
-                    .inner;
+                let clicked = self.fields_ui(ui, cx, &errors, focus_bin, ready);
                 if (clicked || (enter && ready))
                     && let Ok(query) = validation
                 {
@@ -152,7 +143,7 @@ impl InstallmentsForm {
                         query: Box::new(query),
                     }));
                 }
-                ui.add_space(theme::SPACE_M);
+                ui.add_space(theme::SPACE_S);
                 // Empty: what to type, then (on a sandbox) BINs to try. After an answer the
                 // chips stay above it, to try another card.
                 if self.outcome.is_none() && !self.loading {
@@ -161,7 +152,7 @@ impl InstallmentsForm {
                 }
                 if cx.sandbox {
                     self.sandbox_chips_ui(ui, cx);
-                    ui.add_space(theme::SPACE_M);
+                    ui.add_space(theme::SPACE_S);
                 }
                 match &self.outcome {
                     Some(InstallmentOutcome::List(list)) => list_ui(ui, cx, list),
@@ -173,10 +164,18 @@ impl InstallmentsForm {
             });
     }
 
-    /// BIN and amount (what is typed), then the POS filters (rarely changed).
-    fn fields_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors, focus: bool) {
+    /// BIN and amount (what is typed), then the POS filters (rarely changed), and Look up at
+    /// the end of the row; returns whether Look up was clicked.
+    fn fields_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &ViewCtx<'_>,
+        errors: &FieldErrors,
+        focus: bool,
+        ready: bool,
+    ) -> bool {
         let lang = cx.lang;
-        ui.horizontal_top(|ui| {
+        let clicked = ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 let l = ui.label(UiText::Bin.get(lang));
                 let id = ui.make_persistent_id("bin");
@@ -219,12 +218,18 @@ impl InstallmentsForm {
             ui.vertical(|ui| {
                 let l = ui.label(UiText::PosType.get(lang));
                 let mut v: PosType = self.draft.pos_type.parse().unwrap_or_default();
+                // As a filter, the server's DEFAULT means "any".
+                let word = |t: PosType| match t {
+                    PosType::Default => UiText::PosAny.get(lang).to_owned(),
+                    t => words::pos_type(t.as_str(), lang).text,
+                };
                 let combo = egui::ComboBox::from_id_salt("pos-type")
-                    .width(theme::field_width_ui(ui, 10))
-                    .selected_text(v.as_str())
+                    .width(theme::field_width_ui(ui, FILTER_CHARS))
+                    .selected_text(word(v))
                     .show_ui(ui, |ui| {
                         for t in PosType::ALL {
-                            ui.selectable_value(&mut v, *t, t.as_str());
+                            ui.selectable_value(&mut v, *t, word(*t))
+                                .on_hover_text(t.as_str());
                         }
                     });
                 let _ = combo.response.labelled_by(l.id);
@@ -233,17 +238,44 @@ impl InstallmentsForm {
             ui.vertical(|ui| {
                 let l = ui.label(UiText::PosSubType.get(lang));
                 let mut v: PosSubType = self.draft.sub_type.parse().unwrap_or_default();
+                let word = |t: PosSubType| match t {
+                    PosSubType::Default => UiText::PosAny.get(lang).to_owned(),
+                    t => words::pos_sub_type(t.as_str(), lang).text,
+                };
                 let combo = egui::ComboBox::from_id_salt("pos-sub-type")
-                    .width(theme::field_width_ui(ui, 10))
-                    .selected_text(v.as_str())
+                    .width(theme::field_width_ui(ui, FILTER_CHARS))
+                    .selected_text(word(v))
                     .show_ui(ui, |ui| {
                         for t in PosSubType::ALL {
-                            ui.selectable_value(&mut v, *t, t.as_str());
+                            ui.selectable_value(&mut v, *t, word(*t))
+                                .on_hover_text(t.as_str());
                         }
                     });
                 let _ = combo.response.labelled_by(l.id);
                 v.as_str().clone_into(&mut self.draft.sub_type);
             });
+            ui.add_space(theme::SPACE_S);
+            // Level with the fields: under a label's height of space.
+            ui.vertical(|ui| {
+                ui.add_space(ui.text_style_height(&egui::TextStyle::Body));
+                ui.horizontal(|ui| {
+                    let label = if self.loading {
+                        UiText::Loading.get(lang)
+                    } else {
+                        UiText::LookUp.get(lang)
+                    };
+                    let clicked = widgets::Action::primary(theme::icon::SEARCH, label)
+                        .enabled(ready)
+                        .show_ui(ui)
+                        .clicked();
+                    if self.loading {
+                        ui.spinner();
+                    }
+                    clicked
+                })
+                .inner
+            })
+            .inner
         });
         // Under the row, so that a sentence never moves the fields beside it.
         if self.bin_touched {
@@ -253,6 +285,7 @@ impl InstallmentsForm {
         if !self.draft.amount.is_empty() {
             errors_ui(ui, cx, errors, Field::InstallmentAmount);
         }
+        clicked.inner
     }
 
     /// The sandbox's BINs as chips: a click fills the BIN and looks it up.
@@ -263,7 +296,7 @@ impl InstallmentsForm {
                 let r = ui
                     .add_enabled(
                         !self.loading,
-                        egui::Button::new(chip.label.as_str()).corner_radius(12.0),
+                        egui::Button::new(chip.label.as_str()).corner_radius(theme::PILL_RADIUS),
                     )
                     .on_hover_text(format!("{} · {}", chip.bin, chip.bank));
                 if r.clicked() {
@@ -302,39 +335,66 @@ fn rate(r: Decimal, lang: Lang) -> String {
     }
 }
 
+/// One installment count as the summary says it: its cheapest option's monthly amount and
+/// total (or its rate, when no amount was asked), and whether it is the lowest of all counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountLine {
+    /// How many installments.
+    pub count: u32,
+    /// What the customer pays each month (the cheapest option of the count).
+    pub monthly: Option<Decimal>,
+    /// What the customer pays in all.
+    pub total: Option<Decimal>,
+    /// The commission rate of that option.
+    pub rate: Option<Decimal>,
+    /// The lowest total (or rate) of every count (ties all marked; one count alone is not).
+    pub lowest: bool,
+}
+
+/// One line per installment count, in count order, each with its cheapest option (the lowest
+/// total, or the lowest rate when the server sent no totals).
+pub fn count_lines(list: &InstallmentList) -> Vec<CountLine> {
+    let cost = |o: &crate::api::wire::InstallmentOption| o.total_amount.or(o.commission_rate);
+    let mut best: std::collections::BTreeMap<u32, &crate::api::wire::InstallmentOption> =
+        std::collections::BTreeMap::new();
+    for o in &list.installments {
+        let (Some(count), Some(c)) = (o.installment_count, cost(o)) else {
+            continue;
+        };
+        let entry = best.entry(count).or_insert(o);
+        if cost(entry).is_none_or(|low| c < low) {
+            *entry = o;
+        }
+    }
+    let low = best.values().filter_map(|o| cost(o)).min();
+    let several = best.len() > 1;
+    best.into_iter()
+        .map(|(count, o)| CountLine {
+            count,
+            monthly: o.installment_amount,
+            total: o.total_amount,
+            rate: o.commission_rate,
+            lowest: several && cost(o) == low,
+        })
+        .collect()
+}
+
 fn list_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
     let lang = cx.lang;
-    egui::Grid::new("bin-info").num_columns(2).show(ui, |ui| {
-        let rows = [
-            (UiText::Bin.get(lang).to_owned(), list.bin_number.clone()),
-            (UiText::Bank.get(lang).to_owned(), list.bank_name.clone()),
-            (UiText::Brand.get(lang).to_owned(), list.card_brand.clone()),
-            (
-                UiText::CardType.get(lang).to_owned(),
-                list.card_type.clone(),
-            ),
-            (
-                UiText::CardFamily.get(lang).to_owned(),
-                list.card_family.clone(),
-            ),
-        ];
-        for (label, value) in rows {
-            if let Some(v) = value {
-                ui.label(RichText::new(label).color(cx.palette.muted));
-                ui.label(v);
-                ui.end_row();
-            }
-        }
-        for (k, v) in &list.extra {
-            ui.label(RichText::new(k).color(cx.palette.muted));
-            ui.label(json_text(v));
-            ui.end_row();
-        }
-    });
+    bin_info_ui(ui, cx, list);
     if list.installments.is_empty() {
         widgets::hint_ui(ui, &cx.palette, UiText::NoOptions.get(lang));
         return;
     }
+    ui.add_space(theme::SPACE_S);
+    // Above the fold: a line per count and, beside it, the plot of the same.
+    let lines = count_lines(list);
+    ui.horizontal_top(|ui| {
+        ui.vertical(|ui| summary_ui(ui, cx, &lines));
+        ui.add_space(theme::SPACE_M);
+        ui.vertical(|ui| plot_ui(ui, cx, &lines));
+    });
+    ui.add_space(theme::SPACE_S);
     let extra_keys: Vec<String> = {
         let mut keys: Vec<String> = list
             .installments
@@ -345,51 +405,153 @@ fn list_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
         keys.dedup();
         keys
     };
-    ui.add_space(theme::SPACE_S);
-    options_table_ui(ui, cx, list, &extra_keys);
+    egui::CollapsingHeader::new(UiText::EveryOption.get(lang))
+        .id_salt("installment-every-option")
+        .show(ui, |ui| options_table_ui(ui, cx, list, &extra_keys));
+}
 
-    // The plot: the lowest total at each count (or the rate when no amount was asked), one
-    // point per count, so several providers of one count draw no vertical zigzag.
-    let mut lowest_by_count: std::collections::BTreeMap<u32, Decimal> =
-        std::collections::BTreeMap::new();
-    for o in &list.installments {
-        if let (Some(count), Some(y)) = (o.installment_count, o.total_amount.or(o.commission_rate))
-        {
-            lowest_by_count
-                .entry(count)
-                .and_modify(|low| *low = (*low).min(y))
-                .or_insert(y);
+/// The card as the server knows it, on one line: bank, brand, type, programme (each API value
+/// in words, its spelling in the tooltip), then any field this version does not know.
+fn bin_info_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
+    let lang = cx.lang;
+    ui.horizontal_wrapped(|ui| {
+        let mut first = true;
+        let mut dot = |ui: &mut Ui| {
+            if !std::mem::take(&mut first) {
+                ui.label(RichText::new("·").color(cx.palette.muted));
+            }
+        };
+        if let Some(bank) = &list.bank_name {
+            dot(ui);
+            ui.label(RichText::new(bank).strong());
         }
-    }
-    let points: Vec<[f64; 2]> = lowest_by_count
-        .into_iter()
+        let values = [
+            list.card_brand
+                .as_deref()
+                .map(|b| words::card_brand(b, lang)),
+            list.card_type.as_deref().map(|t| words::card_type(t, lang)),
+            list.card_family.as_deref().map(words::card_family),
+        ];
+        for word in values.into_iter().flatten() {
+            dot(ui);
+            words::word_ui(ui, &word);
+        }
+        if let Some(bin) = &list.bin_number {
+            dot(ui);
+            ui.label(RichText::new(bin).monospace().color(cx.palette.muted))
+                .on_hover_text(UiText::Bin.get(lang));
+        }
+        for (k, v) in &list.extra {
+            dot(ui);
+            ui.label(RichText::new(k).color(cx.palette.muted));
+            ui.label(json_text(v));
+        }
+    });
+}
+
+/// A line per installment count: "3 installments   ₺357.30 a month   ₺1,071.90 in all", the
+/// lowest total marked; money right-aligned in its column.
+fn summary_ui(ui: &mut Ui, cx: &ViewCtx<'_>, lines: &[CountLine]) {
+    let lang = cx.lang;
+    let count_text = |l: &CountLine| {
+        if l.count == 1 {
+            UiText::SinglePayment.get(lang).to_owned()
+        } else {
+            UiText::InstallmentsN.fill(lang, &[("count", &l.count)])
+        }
+    };
+    let monthly_text = |l: &CountLine| {
+        // A single payment has no months: its total says it all.
+        let monthly = l.monthly.filter(|_| l.count > 1);
+        monthly.map_or_else(String::new, |m| {
+            UiText::PerMonth.fill(lang, &[("amount", &money(Some(m), lang))])
+        })
+    };
+    let total_text = |l: &CountLine| match (l.total, l.rate) {
+        (Some(t), _) => UiText::InAll.fill(lang, &[("amount", &money(Some(t), lang))]),
+        (None, Some(r)) => UiText::RateOnly.fill(lang, &[("rate", &rate(r, lang))]),
+        (None, None) => String::new(),
+    };
+    let widest = |text: &dyn Fn(&CountLine) -> String| {
+        lines
+            .iter()
+            .map(|l| widgets::text_width(ui, &text(l)))
+            .fold(0.0, f32::max)
+    };
+    let widths = [
+        widest(&count_text),
+        widest(&monthly_text),
+        widest(&total_text),
+    ];
+    let height = ui.spacing().interact_size.y;
+    egui::Grid::new("installment-summary")
+        .striped(true)
+        .num_columns(4)
+        .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
+        .show(ui, |ui| {
+            for l in lines {
+                let cells = [
+                    (count_text(l), Align::Min),
+                    (monthly_text(l), Align::Max),
+                    (total_text(l), Align::Max),
+                ];
+                for ((text, align), width) in cells.into_iter().zip(widths) {
+                    widgets::cell_ui(ui, egui::vec2(width, height), align, |ui| {
+                        if align == Align::Min {
+                            ui.label(RichText::new(text).strong());
+                        } else {
+                            ui.label(text);
+                        }
+                    });
+                }
+                if l.lowest {
+                    widgets::badge_ui(ui, UiText::LowestTotal.get(lang), cx.palette.lowest);
+                } else {
+                    ui.label("");
+                }
+                ui.end_row();
+            }
+        });
+}
+
+/// The lowest total at each count (or the rate when no amount was asked), one point per
+/// count, so several providers of one count draw no vertical zigzag.
+fn plot_ui(ui: &mut Ui, cx: &ViewCtx<'_>, lines: &[CountLine]) {
+    let lang = cx.lang;
+    let points: Vec<[f64; 2]> = lines
+        .iter()
         // Display only: plot coordinates are screen positions; no amount is computed from
         // them, sent or stored.
-        .filter_map(|(count, y)| Some([f64::from(count), y.to_f64()?]))
+        .filter_map(|l| Some([f64::from(l.count), l.total.or(l.rate)?.to_f64()?]))
         .collect();
-    if points.len() >= 2 {
-        ui.add_space(theme::SPACE_M);
-        ui.label(RichText::new(UiText::TotalByCount.get(lang)).strong());
-        let color = cx.palette.plot_line();
-        Plot::new("installment-plot")
-            .height(220.0)
-            .allow_zoom(false)
-            .allow_drag(false)
-            .allow_scroll(false)
-            .x_axis_label(UiText::InstallmentCount.get(lang))
-            .y_axis_label(UiText::Total.get(lang))
-            .show(ui, |p| {
-                p.line(
-                    Line::new(UiText::Total.get(lang), PlotPoints::from(points.clone()))
-                        .stroke((2.0, color)),
-                );
-                p.points(
-                    Points::new(UiText::Total.get(lang), PlotPoints::from(points))
-                        .radius(3.0)
-                        .color(color),
-                );
-            });
+    if points.len() < 2 {
+        return;
     }
+    ui.label(RichText::new(UiText::TotalByCount.get(lang)).strong());
+    let color = cx.palette.plot_line();
+    let plot = Plot::new("installment-plot")
+        .height(PLOT_HEIGHT)
+        .width(ui.available_width())
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .x_axis_label(UiText::InstallmentCount.get(lang))
+        .y_axis_label(UiText::Total.get(lang))
+        .show(ui, |p| {
+            p.line(
+                Line::new(UiText::Total.get(lang), PlotPoints::from(points.clone()))
+                    .stroke((PLOT_LINE, color)),
+            );
+            p.points(
+                Points::new(UiText::Total.get(lang), PlotPoints::from(points))
+                    .radius(PLOT_POINT)
+                    .color(color),
+            );
+        });
+    // A picture with a name, for assistive technologies (and the tests that look for it).
+    let name = UiText::TotalByCount.get(lang);
+    plot.response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, name));
 }
 
 /// For each option of `list`, whether it is the cheapest of its installment count among
@@ -433,6 +595,9 @@ enum CellAlign {
 fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra: &[String]) {
     // The column of the "✓ lowest" pill, right after the total.
     const MARK: usize = 4;
+    // The POS type and sub-type columns, after the mark.
+    const POS_TYPE: usize = 5;
+    const POS_SUB_TYPE: usize = 6;
     let lang = cx.lang;
     let lowest = lowest_totals(list);
     let mut headers: Vec<(String, CellAlign)> = vec![
@@ -463,8 +628,14 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
                 money(o.installment_amount, lang),
                 money(o.total_amount, lang),
                 String::new(),
-                o.pos_type.clone().unwrap_or_default(),
-                o.pos_sub_type.clone().unwrap_or_default(),
+                o.pos_type
+                    .as_deref()
+                    .map(|t| words::pos_type(t, lang).text)
+                    .unwrap_or_default(),
+                o.pos_sub_type
+                    .as_deref()
+                    .map(|t| words::pos_sub_type(t, lang).text)
+                    .unwrap_or_default(),
             ];
             cells.extend(
                 extra
@@ -476,7 +647,7 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
         .collect();
 
     let text_width = widgets::text_width;
-    let pill_margin = 8.0;
+    let pill_margin = theme::PILL_MARGIN.sum().x / 2.0;
     let mut widths: Vec<f32> = headers.iter().map(|(h, _)| text_width(ui, h)).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -507,14 +678,22 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
                 });
             }
             ui.end_row();
-            for (row, low) in rows.iter().zip(&lowest) {
+            for ((row, low), option) in rows.iter().zip(&lowest).zip(&list.installments) {
                 for (i, (cell, w)) in row.iter().zip(&widths).enumerate() {
                     let align = headers[i].1;
+                    // The POS columns in words; the server's spelling on hover.
+                    let raw = match i {
+                        POS_TYPE => option.pos_type.as_deref(),
+                        POS_SUB_TYPE => option.pos_sub_type.as_deref(),
+                        _ => None,
+                    };
                     cell_ui(ui, *w, align, &mut |ui| {
                         if i == MARK {
                             if *low {
                                 widgets::badge_ui(ui, UiText::Lowest.get(lang), cx.palette.lowest);
                             }
+                        } else if let Some(raw) = raw {
+                            ui.label(cell.as_str()).on_hover_text(raw);
                         } else {
                             ui.label(cell.as_str());
                         }
@@ -560,6 +739,27 @@ mod tests {
             [false, true, true, false, false, true, false],
             "ties are all marked; one option of a count is not; without totals, the rate decides"
         );
+    }
+
+    #[test]
+    fn each_count_has_one_line_with_its_cheapest_option_and_the_lowest_total_is_marked() {
+        let l = list(
+            r#"{"installments":[
+                {"installmentCount":3,"commissionRate":7.19,"installmentAmount":357.30,"totalAmount":1071.90},
+                {"installmentCount":1,"commissionRate":1.99,"installmentAmount":1019.90,"totalAmount":1019.90},
+                {"installmentCount":1,"commissionRate":1.20,"installmentAmount":1012.00,"totalAmount":1012.00},
+                {"installmentCount":6,"commissionRate":11.39,"installmentAmount":185.69,"totalAmount":1114.10}]}"#,
+        );
+        let lines = count_lines(&l);
+        let counts: Vec<u32> = lines.iter().map(|l| l.count).collect();
+        assert_eq!(counts, [1, 3, 6]);
+        assert_eq!(lines[0].total, Some(Decimal::new(101_200, 2)));
+        assert_eq!(lines[0].monthly, Some(Decimal::new(101_200, 2)));
+        let marked: Vec<bool> = lines.iter().map(|l| l.lowest).collect();
+        assert_eq!(marked, [true, false, false]);
+        // One count alone has nothing to compare.
+        let one = list(r#"{"installments":[{"installmentCount":1,"totalAmount":10}]}"#);
+        assert!(!count_lines(&one)[0].lowest);
     }
 
     #[test]

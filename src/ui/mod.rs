@@ -22,6 +22,7 @@ pub mod staff;
 pub mod text;
 pub mod theme;
 pub mod widgets;
+pub mod words;
 
 use std::collections::HashMap;
 

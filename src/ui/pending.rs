@@ -1,5 +1,5 @@
-//! The journal's open rows: link creations whose outcome is not known yet (or that need the
-//! user's decision). Retry re-sends the same bytes with the same key, so it can never make a
+//! *Unsent* (the View is still `Pending`): the journal's open rows, sales whose link creation
+//! has no known outcome yet (or that need the user's decision). Retry re-sends the same bytes with the same key, so it can never make a
 //! second link; Abandon gives up on a row. Rows 23 hours old (an hour short of the server's
 //! 24-hour key retention) are `stale` (by their state, or by their age before anything marked them): a retry could then
 //! duplicate, so Retry first opens a confirmation that says so, and only its "I checked" button
@@ -15,9 +15,10 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::PendingCommand;
 use crate::ui::text::UiText;
+use crate::ui::theme::{self, icon};
 use crate::ui::widgets;
 
-/// The state of the Pending view.
+/// The state of the Unsent view.
 #[derive(Debug, Default)]
 pub struct PendingView {
     /// The rows, newest first.
@@ -28,6 +29,8 @@ pub struct PendingView {
     pub note: Option<crate::ui::problem::Note>,
     /// The key of the stale row whose re-send waits for the user's confirmation.
     pub confirm_stale: Option<String>,
+    /// The key of the row the user asked to give up, waiting for the confirmation.
+    pub confirm_abandon: Option<String>,
 }
 
 impl PendingView {
@@ -46,10 +49,16 @@ impl PendingView {
     }
 
     /// Draws the view.
+    // Long on purpose: the table's rows with their two actions, kept apart, in one place.
+    #[allow(clippy::too_many_lines)]
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
-        ui.heading(UiText::NavPending.get(lang));
-        widgets::hint_ui(ui, &cx.palette, UiText::PendingExplained.get(lang));
+        widgets::page_header_ui(
+            ui,
+            UiText::NavPending.get(lang),
+            UiText::PendingExplained.get(lang),
+            |_| {},
+        );
         if let Some(note) = &self.note {
             crate::ui::problem::note_ui(ui, cx, note);
         }
@@ -57,7 +66,12 @@ impl PendingView {
             widgets::hint_ui(ui, &cx.palette, UiText::ResendingNow.get(lang));
         }
         if self.rows.is_empty() {
-            ui.label(UiText::NoPending.get(lang));
+            widgets::empty_state_ui(
+                ui,
+                icon::PENDING,
+                UiText::NoPending.get(lang),
+                UiText::UnsentEmptyHelp.get(lang),
+            );
             return;
         }
         egui::ScrollArea::vertical()
@@ -66,25 +80,32 @@ impl PendingView {
             .show(ui, |ui| {
                 egui::Grid::new("pending-grid")
                     .striped(true)
-                    .num_columns(8)
+                    .num_columns(6)
+                    .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
                     .show(ui, |ui| {
                         for h in [
-                            UiText::OrderNumber,
+                            UiText::Description,
                             UiText::Amount,
                             UiText::State,
                             UiText::Attempts,
-                            UiText::LastError,
                             UiText::Age,
                         ] {
-                            ui.label(RichText::new(h.get(lang)).strong());
+                            ui.label(RichText::new(h.get(lang)).color(cx.palette.muted));
                         }
-                        ui.label("");
                         ui.label("");
                         ui.end_row();
                         for row in &self.rows {
                             let key = row.key.key.clone();
                             let order = row.order_number.clone().unwrap_or_else(|| key.clone());
-                            ui.label(&order);
+                            // The sale as staff know it, the order number smaller under it.
+                            ui.vertical(|ui| {
+                                // One line each, as wide as they are.
+                                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                                if let Some(d) = description(row) {
+                                    ui.label(RichText::new(d).strong());
+                                }
+                                ui.label(RichText::new(&order).small().color(cx.palette.muted));
+                            });
                             ui.label(
                                 row.amount
                                     .map(|a| {
@@ -99,25 +120,43 @@ impl PendingView {
                                 row.state
                             };
                             let text = state_text(shown_state, lang);
+                            // The technical reason only on hover, never in the row.
+                            let why = row.last_error.as_deref().unwrap_or_default();
                             if stale {
                                 ui.label(RichText::new(text).color(cx.palette.warn))
                                     .on_hover_text(UiText::StaleExplained.get(lang));
-                            } else {
+                            } else if why.is_empty() {
                                 ui.label(text);
+                            } else {
+                                ui.label(text).on_hover_text(why);
                             }
                             ui.label(row.attempts.to_string());
-                            ui.add(
-                                egui::Label::new(row.last_error.clone().unwrap_or_default())
-                                    .truncate(),
+                            ui.label(
+                                RichText::new(age(row.created_at, cx.now, lang))
+                                    .color(cx.palette.muted),
                             );
-                            ui.label(age(row.created_at, cx.now));
                             let busy = self.busy.contains(&key);
                             let open =
                                 matches!(row.state, JournalState::Pending | JournalState::Stale);
-                            let retry = ui.add_enabled(
-                                open && !busy,
-                                egui::Button::new(UiText::Retry.get(lang)),
-                            );
+                            let (retry, abandon) = ui
+                                .horizontal(|ui| {
+                                    let retry = widgets::Action::secondary(UiText::Retry.get(lang))
+                                        .icon(icon::SEND)
+                                        .enabled(open && !busy)
+                                        .show_ui(ui);
+                                    // Apart from Retry (space and a separator between), red, and
+                                    // asked again.
+                                    ui.add_space(theme::SPACE_L);
+                                    ui.separator();
+                                    let abandon = widgets::Action::destructive(
+                                        icon::CANCEL,
+                                        UiText::Abandon.get(lang),
+                                    )
+                                    .enabled(open && !busy)
+                                    .show_ui(ui);
+                                    (retry, abandon)
+                                })
+                                .inner;
                             let label = format!("{} {order}", UiText::Retry.get(lang));
                             retry.widget_info(|| {
                                 egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
@@ -134,29 +173,25 @@ impl PendingView {
                                     }));
                                 }
                             }
-                            let abandon = ui.add_enabled(
-                                open && !busy,
-                                egui::Button::new(UiText::Abandon.get(lang)),
-                            );
                             let label = format!("{} {order}", UiText::Abandon.get(lang));
                             abandon.widget_info(|| {
                                 egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
                             });
                             if abandon.clicked() {
-                                self.busy.push(key.clone());
-                                cx.emit(Command::Pending(PendingCommand::Abandon { key }));
+                                self.confirm_abandon = Some(key);
                             }
                             ui.end_row();
                         }
                     });
                 if self.rows.iter().any(|r| is_stale(r, cx.now)) {
-                    ui.add_space(6.0);
+                    ui.add_space(theme::SPACE_S);
                     ui.label(
                         RichText::new(UiText::StaleExplained.get(lang)).color(cx.palette.warn),
                     );
                 }
             });
         self.confirm_stale_ui(ui, cx);
+        self.confirm_abandon_ui(ui, cx);
     }
 }
 
@@ -176,11 +211,11 @@ impl PendingView {
             .amount
             .map(|a| format_amount(a, row.currency.unwrap_or_default(), lang))
             .unwrap_or_default();
-        let age = age(row.created_at, cx.now);
+        let age = age(row.created_at, cx.now, lang);
         let mut answer = None;
         let modal =
             egui::Modal::new(egui::Id::unique("stale-retry-confirm")).show(ui.ctx(), |ui| {
-                ui.set_max_width(460.0);
+                ui.set_max_width(theme::NARROW_COLUMN_WIDTH);
                 ui.label(
                     RichText::new(UiText::StaleConfirmTitle.get(lang))
                         .strong()
@@ -188,12 +223,19 @@ impl PendingView {
                 );
                 ui.label(RichText::new(format!("{order}   {amount}   ({age})")).monospace());
                 ui.label(UiText::StaleConfirm.get(lang));
-                ui.add_space(8.0);
+                ui.add_space(theme::SPACE_S);
                 ui.horizontal(|ui| {
-                    if ui.button(UiText::SendAnyway.get(lang)).clicked() {
+                    if widgets::Action::secondary(UiText::SendAnyway.get(lang))
+                        .icon(icon::SEND)
+                        .show_ui(ui)
+                        .clicked()
+                    {
                         answer = Some(true);
                     }
-                    if ui.button(UiText::CancelDialog.get(lang)).clicked() {
+                    if widgets::Action::quiet(UiText::CancelDialog.get(lang))
+                        .show_ui(ui)
+                        .clicked()
+                    {
                         answer = Some(false);
                     }
                 });
@@ -211,6 +253,68 @@ impl PendingView {
             None => {}
         }
     }
+}
+
+impl PendingView {
+    /// The confirmation before a row is given up: the sale is then not sent again, by the
+    /// app or the background re-send.
+    fn confirm_abandon_ui(&mut self, ui: &Ui, cx: &mut ViewCtx<'_>) {
+        let Some(key) = self.confirm_abandon.clone() else {
+            return;
+        };
+        let Some(row) = self.rows.iter().find(|r| r.key.key == key) else {
+            self.confirm_abandon = None;
+            return;
+        };
+        let lang = cx.lang;
+        let order = row.order_number.clone().unwrap_or_else(|| key.clone());
+        let amount = row
+            .amount
+            .map(|a| format_amount(a, row.currency.unwrap_or_default(), lang))
+            .unwrap_or_default();
+        let mut answer = None;
+        let modal = egui::Modal::new(egui::Id::unique("abandon-confirm")).show(ui.ctx(), |ui| {
+            ui.set_max_width(theme::NARROW_COLUMN_WIDTH);
+            ui.label(RichText::new(UiText::AbandonConfirmTitle.get(lang)).strong());
+            ui.label(RichText::new(format!("{order}   {amount}")).monospace());
+            ui.label(UiText::AbandonConfirm.get(lang));
+            ui.add_space(theme::SPACE_S);
+            ui.horizontal(|ui| {
+                if widgets::Action::quiet(UiText::KeepIt.get(lang))
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    answer = Some(false);
+                }
+                ui.add_space(theme::SPACE_L);
+                if widgets::Action::destructive(icon::CANCEL, UiText::Abandon.get(lang))
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    answer = Some(true);
+                }
+            });
+        });
+        if modal.should_close() {
+            answer = Some(false);
+        }
+        match answer {
+            Some(true) => {
+                self.confirm_abandon = None;
+                self.busy.push(key.clone());
+                cx.emit(Command::Pending(PendingCommand::Abandon { key }));
+            }
+            Some(false) => self.confirm_abandon = None,
+            None => {}
+        }
+    }
+}
+
+/// The description of the sale a row would create, read from its request body.
+fn description(row: &JournalRow) -> Option<String> {
+    let body: serde_json::Value = serde_json::from_slice(&row.body).ok()?;
+    let text = body.get("description")?.as_str()?.trim();
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 /// Whether a row is past the server's key retention: marked `stale`, or a `pending` row old
@@ -232,15 +336,10 @@ pub fn state_text(state: JournalState, lang: Lang) -> &'static str {
     .get(lang)
 }
 
-/// How long ago, shortly: `45 s`, `12 min`, `3 h`, `2 d`.
-pub fn age(since: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let secs = (now - since).num_seconds().max(0);
-    match secs {
-        s if s < 60 => format!("{s} s"),
-        s if s < 3600 => format!("{} min", s / 60),
-        s if s < 86_400 => format!("{} h", s / 3600),
-        s => format!("{} d", s / 86_400),
-    }
+/// How old a row is, as the board says it, in the app's language: "just now", `12 min`,
+/// `3 h 5 min` (Turkish `12 dk`, `3 sa 5 dk`).
+pub fn age(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
+    crate::ui::board::age_text(since, now, lang)
 }
 
 #[cfg(test)]
@@ -250,17 +349,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ages_are_short_and_never_negative() {
+    fn ages_are_short_never_negative_and_in_the_apps_language() {
         let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
         let cases = [
-            (Duration::seconds(-5), "0 s"),
-            (Duration::seconds(45), "45 s"),
-            (Duration::minutes(12), "12 min"),
-            (Duration::hours(3), "3 h"),
-            (Duration::hours(49), "2 d"),
+            (Duration::seconds(-5), "just now", "az önce"),
+            (Duration::seconds(45), "just now", "az önce"),
+            (Duration::minutes(12), "12 min", "12 dk"),
+            (Duration::hours(3), "3 h", "3 sa"),
+            (Duration::hours(49), "2 d 1 h", "2 gün 1 sa"),
         ];
-        for (ago, want) in cases {
-            assert_eq!(age(now - ago, now), want);
+        for (ago, en, tr) in cases {
+            assert_eq!(age(now - ago, now, Lang::En), en);
+            assert_eq!(age(now - ago, now, Lang::Tr), tr);
         }
     }
 }

@@ -16,7 +16,13 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::ProfilesCommand;
 use crate::ui::text::UiText;
-use crate::ui::widgets;
+use crate::ui::theme::{self, StatusMeaning};
+use crate::ui::{widgets, words};
+
+/// The characters the shop name's field shows.
+const SHOP_NAME_CHARS: usize = 32;
+/// The characters the API secret's field shows.
+const SECRET_CHARS: usize = 32;
 
 /// Whether a profile's secret is stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,10 +130,10 @@ impl SettingsView {
     /// The paid alerts' settings, under the rest: whether the notification asks for a sound.
     pub fn alerts_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, sound: &mut bool) {
         let lang = cx.lang;
-        ui.separator();
-        ui.label(RichText::new(UiText::Alerts.get(lang)).strong());
-        widgets::hint_ui(ui, &cx.palette, UiText::AlertsExplained.get(lang));
-        ui.checkbox(sound, UiText::AlertSound.get(lang));
+        widgets::group_ui(ui, UiText::Alerts.get(lang), |ui| {
+            widgets::hint_ui(ui, &cx.palette, UiText::AlertsExplained.get(lang));
+            ui.checkbox(sound, UiText::AlertSound.get(lang));
+        });
     }
 
     /// Draws the view. `current` is the profile in use, `merchant` the shop name shown on the
@@ -143,66 +149,88 @@ impl SettingsView {
         paper: &mut Paper,
     ) {
         let lang = cx.lang;
-        ui.heading(UiText::NavSettings.get(lang));
-        widgets::labelled_text_ui(ui, UiText::MerchantName.get(lang), merchant);
-        paper_choice_ui(ui, lang, paper);
-        ui.separator();
-        ui.label(RichText::new(UiText::Profiles.get(lang)).strong());
+        widgets::page_header_ui(
+            ui,
+            UiText::NavSettings.get(lang),
+            UiText::SettingsHelp.get(lang),
+            |_| {},
+        );
+        widgets::group_ui(ui, UiText::ShopGroup.get(lang), |ui| {
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| {
+                    widgets::labelled_text_width_ui(
+                        ui,
+                        UiText::MerchantName.get(lang),
+                        merchant,
+                        theme::field_width_ui(ui, SHOP_NAME_CHARS),
+                    );
+                });
+                ui.add_space(theme::SPACE_M);
+                ui.vertical(|ui| paper_choice_ui(ui, lang, paper));
+            });
+        });
         let mut edit = None;
-        egui::Grid::new("profiles")
-            .striped(true)
-            .num_columns(4)
-            .show(ui, |ui| {
-                for p in &self.profiles {
-                    let name = if p.name == current {
-                        RichText::new(format!("● {}", p.name)).strong()
-                    } else {
-                        RichText::new(&p.name)
-                    };
-                    ui.label(name);
-                    ui.label(if p.is_sandbox {
-                        "sandbox"
-                    } else {
-                        p.base_url.as_str()
-                    });
-                    let edit_label = format!("{} {}", UiText::EditProfile.get(lang), p.name);
-                    let r = ui.button(UiText::EditProfile.get(lang));
-                    r.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Button, true, &edit_label)
-                    });
-                    if r.clicked() {
-                        edit = Some(ProfileForm::of(p));
-                        if !p.is_sandbox {
-                            cx.emit(Command::Profiles(ProfilesCommand::CheckSecret {
-                                profile: p.name.clone(),
-                                api_key: p.api_key.clone(),
-                            }));
-                        }
-                    }
-                    if p.name == current {
-                        ui.label("");
-                    } else {
-                        let use_label = format!("{} {}", UiText::UseProfile.get(lang), p.name);
-                        let r = ui.button(UiText::UseProfile.get(lang));
+        widgets::group_ui(ui, UiText::Profiles.get(lang), |ui| {
+            egui::Grid::new("profiles")
+                .striped(true)
+                .num_columns(4)
+                .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
+                .show(ui, |ui| {
+                    for p in &self.profiles {
+                        // The name once, then where it points in words (never a URL and port).
+                        ui.label(RichText::new(&p.name).strong());
+                        let place = words::server_place(&p.base_url, p.is_sandbox, lang);
+                        ui.label(RichText::new(place).color(cx.palette.muted));
+                        let edit_label = format!("{} {}", UiText::EditProfile.get(lang), p.name);
+                        let r =
+                            widgets::Action::secondary(UiText::EditProfile.get(lang)).show_ui(ui);
                         r.widget_info(|| {
-                            egui::WidgetInfo::labeled(egui::Role::Button, true, &use_label)
+                            egui::WidgetInfo::labeled(egui::Role::Button, true, &edit_label)
                         });
                         if r.clicked() {
-                            cx.emit(Command::Profiles(ProfilesCommand::Switch {
-                                name: p.name.clone(),
-                            }));
+                            edit = Some(ProfileForm::of(p));
+                            if !p.is_sandbox {
+                                cx.emit(Command::Profiles(ProfilesCommand::CheckSecret {
+                                    profile: p.name.clone(),
+                                    api_key: p.api_key.clone(),
+                                }));
+                            }
                         }
+                        if p.name == current {
+                            widgets::badge_ui(
+                                ui,
+                                UiText::ProfileInUse.get(lang),
+                                cx.palette.pill(StatusMeaning::Paid),
+                            );
+                        } else {
+                            let use_label = format!("{} {}", UiText::UseProfile.get(lang), p.name);
+                            let r =
+                                widgets::Action::quiet(UiText::UseProfile.get(lang)).show_ui(ui);
+                            r.widget_info(|| {
+                                egui::WidgetInfo::labeled(egui::Role::Button, true, &use_label)
+                            });
+                            if r.clicked() {
+                                cx.emit(Command::Profiles(ProfilesCommand::Switch {
+                                    name: p.name.clone(),
+                                }));
+                            }
+                        }
+                        ui.end_row();
                     }
-                    ui.end_row();
-                }
-            });
+                });
+            ui.add_space(theme::SPACE_XS);
+            if widgets::Action::secondary(UiText::AddProfile.get(lang))
+                .icon(theme::icon::NEW_LINK)
+                .show_ui(ui)
+                .clicked()
+            {
+                self.secret = Zeroizing::new(String::new());
+                self.form = Some(ProfileForm::blank());
+            }
+        });
         if let Some(f) = edit {
             self.secret = Zeroizing::new(String::new());
             self.form = Some(f);
-        }
-        if ui.button(UiText::AddProfile.get(lang)).clicked() {
-            self.secret = Zeroizing::new(String::new());
-            self.form = Some(ProfileForm::blank());
         }
         if let Some(note) = &self.note {
             crate::ui::problem::note_ui(ui, cx, note);
@@ -223,26 +251,37 @@ impl SettingsView {
         ui.add_enabled_ui(!form.existing, |ui| {
             widgets::labelled_text_ui(ui, UiText::ProfileName.get(lang), &mut form.name);
         });
-        ui.add_enabled_ui(!form.sandbox, |ui| {
+        if form.sandbox {
+            // Its address is the app's own business (a loopback port that changes per run).
+            ui.label(UiText::ProfileServer.get(lang));
+            ui.label(RichText::new(UiText::PlaceSandbox.get(lang)).color(cx.palette.muted));
+        } else {
             widgets::labelled_text_ui(ui, UiText::BaseUrl.get(lang), &mut form.base_url);
             widgets::labelled_text_ui(ui, UiText::ApiKeyId.get(lang), &mut form.api_key);
-        });
+        }
         widgets::labelled_text_ui(ui, UiText::AmountLimit.get(lang), &mut form.amount_limit);
         widgets::labelled_text_ui(ui, UiText::MaxItems.get(lang), &mut form.max_items);
         widgets::labelled_text_ui(ui, UiText::OrderPrefix.get(lang), &mut form.order_prefix);
         let mut save = false;
         let mut remove = false;
+        ui.add_space(theme::SPACE_XS);
         ui.horizontal(|ui| {
-            save = ui
-                .add_enabled(!self.busy, egui::Button::new(UiText::Save.get(lang)))
+            save = widgets::Action::primary(theme::icon::SAVE, UiText::Save.get(lang))
+                .enabled(!self.busy)
+                .show_ui(ui)
                 .clicked();
             if form.existing && !form.sandbox {
-                remove = ui
-                    .add_enabled(
-                        !self.busy,
-                        egui::Button::new(UiText::RemoveProfile.get(lang)),
-                    )
-                    .clicked();
+                // Far from Save, past a separator.
+                ui.add_space(theme::SPACE_L);
+                ui.separator();
+                ui.add_space(theme::SPACE_L);
+                remove = widgets::Action::destructive(
+                    theme::icon::CANCEL,
+                    UiText::RemoveProfile.get(lang),
+                )
+                .enabled(!self.busy)
+                .show_ui(ui)
+                .clicked();
             }
         });
         if save {
@@ -291,20 +330,22 @@ impl SettingsView {
                 widgets::hint_ui(ui, &cx.palette, UiText::Working.get(lang));
             }
         }
+        let l = ui.label(UiText::NewSecret.get(lang));
         ui.horizontal(|ui| {
-            let l = ui.label(UiText::NewSecret.get(lang));
             let id = ui.make_persistent_id("profile-secret");
             let mut output = egui::TextEdit::singleline(&mut *self.secret)
                 .id(id)
                 .password(true)
-                .desired_width(260.0)
+                .desired_width(theme::field_width_ui(ui, SECRET_CHARS))
                 .show(ui);
             let _ = output.response.response.clone().labelled_by(l.id);
             output.state.clear_undoer();
             output.state.store(ui.ctx(), id);
             let ready = !self.secret.trim().is_empty() && !self.busy;
-            if ui
-                .add_enabled(ready, egui::Button::new(UiText::StoreSecret.get(lang)))
+            if widgets::Action::secondary(UiText::StoreSecret.get(lang))
+                .icon(theme::icon::LOCK)
+                .enabled(ready)
+                .show_ui(ui)
                 .clicked()
             {
                 let secret = std::mem::take(&mut self.secret);
@@ -327,15 +368,13 @@ fn paper_choice_ui(ui: &mut Ui, lang: Lang, paper: &mut Paper) {
         Paper::Roll80 => UiText::PaperRoll80.get(lang),
         Paper::A6 => UiText::PaperA6.get(lang),
     };
-    ui.horizontal(|ui| {
-        let l = ui.label(UiText::SlipPaper.get(lang));
-        let combo = egui::ComboBox::from_id_salt("slip-paper")
-            .selected_text(name(*paper))
-            .show_ui(ui, |ui| {
-                for p in Paper::ALL {
-                    ui.selectable_value(paper, p, name(p));
-                }
-            });
-        let _ = combo.response.labelled_by(l.id);
-    });
+    let l = ui.label(UiText::SlipPaper.get(lang));
+    let combo = egui::ComboBox::from_id_salt("slip-paper")
+        .selected_text(name(*paper))
+        .show_ui(ui, |ui| {
+            for p in Paper::ALL {
+                ui.selectable_value(paper, p, name(p));
+            }
+        });
+    let _ = combo.response.labelled_by(l.id);
 }

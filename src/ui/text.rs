@@ -17,7 +17,7 @@ crate::sentences! {
     Connected => "Bağlı", "Connected";
     Connecting => "Bağlanıyor…", "Connecting…";
     Disconnected => "Bağlantı yok", "Not connected";
-    PendingBadge => "Bekleyen", "Pending";
+    PendingBadge => "Gönderilemeyen", "Unsent";
     Language => "Dil", "Language";
     Theme => "Tema", "Theme";
     ThemeSystem => "Sistem", "System";
@@ -28,7 +28,7 @@ crate::sentences! {
     NavInstallments => "Taksitler", "Installments";
     NavHistory => "Geçmiş", "History";
     NavReport => "Gün sonu", "Day close";
-    NavPending => "Bekleyenler", "Pending";
+    NavPending => "Gönderilemeyenler", "Unsent";
     NavCatalog => "Katalog", "Catalog";
     NavSettings => "Ayarlar", "Settings";
     Working => "Çalışıyor…", "Working…";
@@ -118,7 +118,7 @@ crate::sentences! {
     KeyringFailed => "Anahtarlık okunamadı; kilidini açıp yeniden deneyin.", "The keyring could not be read; unlock it and try again.";
     BadServerAddress => "Bu profilin sunucu adresi kullanılamıyor; Ayarlar'da düzeltin.", "This profile's server address cannot be used; correct it in Settings.";
     SandboxFailed => "Yerleşik sandbox başlatılamadı; paydesk'i yeniden başlatın.", "The built-in sandbox could not start; restart paydesk.";
-    KeptInPending => "İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
+    KeptInPending => "Satış Gönderilemeyenler listesinde; Yeniden dene aynı satışı gönderir, çift link oluşmaz.", "The sale is kept under Unsent; Retry sends the same sale again and cannot create a second link.";
     PaymentGroup => "Ödeme", "Payment";
     OptionsGroup => "Seçenekler", "Options";
     PayerGroup => "Ödeyen", "Payer";
@@ -134,10 +134,10 @@ crate::sentences! {
     NextTry => "Sonraki deneme:", "Next try at";
     SendAgain => "Yeniden gönder (Ctrl+Enter)", "Send again (Ctrl+Enter)";
     NewSaleConfirm => "Son satışın linki oluşmuş olabilir. Yine de yeni bir satışa başlansın mı?", "The last sale may already have a link. Start a new sale anyway?";
-    NewSaleExplained => "Son satışın isteği Bekleyenler listesinde kalır ve arka planda yeniden gönderilmeye devam eder; link oluşursa Geçmiş'te görünür.", "The last sale's request stays in Pending and is still sent again in the background; if it makes a link, the link shows in History.";
+    NewSaleExplained => "Son satış Gönderilemeyenler listesinde kalır ve arka planda yeniden gönderilmeye devam eder; link oluşursa Geçmiş'te görünür.", "The last sale stays under Unsent and is still sent again in the background; if it makes a link, the link shows in History.";
     StartNewSale => "Yeni satışa başla", "Start a new sale";
-    FormStale => "Bu istek 23 saatten eski; sunucu istekleri 24 saat hatırlar, onu unutmuş olabilir. Yeniden göndermeden önce Bekleyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is 23 hours old or more; the server remembers requests for 24 hours and may have forgotten it. Check in Pending whether a link was made before sending it again.";
-    OpenPending => "Bekleyenleri aç", "Open Pending";
+    FormStale => "Bu istek 23 saatten eski; sunucu istekleri 24 saat hatırlar, onu unutmuş olabilir. Yeniden göndermeden önce Gönderilemeyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is 23 hours old or more; the server remembers requests for 24 hours and may have forgotten it. Check under Unsent whether a link was made before sending it again.";
+    OpenPending => "Gönderilemeyenleri aç", "Open Unsent";
     AlreadyPending => "Bu sipariş için bir istek zaten bekliyor; ikinci bir istek gönderilmedi.", "A request for this order is already pending; no second request was sent.";
 
     // Link result.
@@ -337,18 +337,18 @@ crate::sentences! {
     Age => "Yaş", "Age";
     Retry => "Yeniden dene", "Retry";
     Abandon => "Vazgeç", "Abandon";
-    NoPending => "Bekleyen istek yok.", "No pending requests.";
-    PendingExplained => "Sonucu bilinmeyen istekler burada kalır. Yeniden deneme aynı gövdeyi aynı anahtarla gönderir, bu yüzden ikinci bir link oluşmaz.", "Requests whose outcome is unknown stay here. A retry sends the same body with the same key, so no second link is made.";
+    NoPending => "Gönderilemeyen satış yok.", "Nothing unsent.";
+    PendingExplained => "Bağlantı koptuğu için linki oluşup oluşmadığı bilinmeyen satışlar. Yeniden dene aynı satışı gönderir; ikinci bir link asla oluşmaz.", "Sales whose link may not have been made because the connection dropped. Retry sends the same sale again; it never makes a second link.";
     StaleExplained => "Eski (23 saat ya da daha eski): sunucu istekleri 24 saat hatırlar ve bunu unutmuş olabilir, yeniden deneme ikinci bir link oluşturabilir. Önce Geçmiş'te bu siparişe bakın.", "Stale (23 h or older): the server remembers requests for 24 hours and may have forgotten this one, so a retry could create a second link. Check this order in History first.";
     StaleConfirmTitle => "23 saatten eski istek yeniden gönderilsin mi?", "Send a request 23 hours old again?";
     StaleConfirm => "Sunucu bir isteği 24 saat hatırlar. Bu istek 23 saatten eski, sunucu onu unutmuş olabilir: link o zaman oluştuysa, yeniden göndermek aynı satış için ikinci bir link oluşturur. Önce bu siparişin linki olmadığını kontrol edin (Geçmiş ya da iş ortağı paneli).", "The server remembers a request for 24 hours. This one is 23 hours old or more, so the server may have forgotten it: if the link was made back then, sending it again makes a second link for the same sale. First check that this order has no link (History, or the partner panel).";
     SendAnyway => "Kontrol ettim, yeniden gönder", "I checked, send it again";
-    StatePending => "bekliyor", "pending";
-    StateStale => "eski", "stale";
-    StateFailed => "başarısız", "failed";
-    StateConflict => "çakışma", "conflict";
-    StateCompleted => "tamamlandı", "completed";
-    StateAbandoned => "vazgeçildi", "abandoned";
+    StatePending => "yeniden gönderilecek", "to be sent again";
+    StateStale => "çok eski", "too old";
+    StateFailed => "reddedildi", "refused";
+    StateConflict => "kontrol gerekli", "needs a check";
+    StateCompleted => "link oluşturuldu", "link made";
+    StateAbandoned => "vazgeçildi", "given up";
 
     // Catalog.
     CatalogList => "Yerel katalog", "Local catalog";
@@ -394,6 +394,56 @@ crate::sentences! {
     PaperRoll80 => "80 mm rulo (fiş yazıcısı)", "80 mm roll (receipt printer)";
     PaperA6 => "A6 yaprak (105 × 148 mm)", "A6 sheet (105 × 148 mm)";
     InvalidLimit => "Sınır bir sayı olmalı.", "The limit must be a number.";
+    // h20-words: plain words for API values, places, the board's groups, view headers.
+    PosAny => "Tümü", "Any";
+    PosDefault => "Standart", "Standard";
+    PosVirtual => "Sanal POS (internet)", "Online (virtual POS)";
+    PosPhysical => "Kart terminali", "Card terminal";
+    PosSoftwallet => "Dijital cüzdan", "Wallet app";
+    PosLoyalty => "Sadakat programı", "Loyalty programme";
+    PosSubBasic => "Temel", "Basic";
+    PosSubStreaming => "Dijital yayın", "Streaming";
+    PosSubCharity => "Bağış", "Charity";
+    PosSubFood => "Yemek", "Food";
+    PosSubFuel => "Akaryakıt", "Fuel";
+    CardTypeCredit => "Kredi kartı", "Credit card";
+    CardTypeDebit => "Banka kartı", "Debit card";
+    CardTypePrepaid => "Ön ödemeli kart", "Prepaid card";
+    UsagePosPayment => "Kasada ödeme", "Payments at the till";
+    UsageWalletTopup => "Cüzdana yükleme", "Wallet top-up";
+    UsageBoth => "İkisi de", "Both";
+    CardActive => "Etkin", "Active";
+    CardExpired => "Süresi dolmuş", "Expired";
+    CardRevoked => "İptal edilmiş", "Revoked";
+    CardSuspended => "Askıya alınmış", "Suspended";
+    PlaceSandbox => "yerleşik deneme sunucusu", "built-in sandbox";
+    PlaceThisComputer => "bu bilgisayar", "this computer";
+    ProfileInUse => "Kullanılıyor", "In use";
+    BoardWaiting => "Ödeme bekleyenler", "Waiting";
+    BoardDoneToday => "Sonuçlananlar", "Done today";
+    BoardPaidLeft => "{paid} ödendi · {left} kaldı", "{paid} paid · {left} left";
+    BoardEmptyTitle => "Açık link yok", "No open links";
+    BoardEmptyHelp => "Yeni link'te oluşturduğunuz linkler burada görünür ve ödenince kendiliğinden güncellenir.", "Links you make in New link show here and turn paid by themselves.";
+    UnsentEmptyHelp => "Bağlantı bir satış sırasında koparsa satış burada bekler ve paydesk onu kendiliğinden yeniden gönderir.", "If the connection drops during a sale, the sale waits here and paydesk sends it again by itself.";
+    CatalogHelp => "Yeni link'in fiyatlandırdığı ve barkodla bulduğu ürünler.", "The items New link prices and finds by barcode.";
+    CatalogEmptyTitle => "Katalog boş", "The catalog is empty";
+    CatalogEmptyHelp => "Ürünlerinizi yukarıdan bir CSV dosyasıyla içe aktarın.", "Import your items from a CSV file above.";
+    CatalogIdTip => "Katalog kimliği: {id}", "Catalog id: {id}";
+    CardHelp => "Ödeme almadan bir kartı saklayın; kart numarası bu bilgisayarda tutulmaz.", "Store a card without taking a payment; the card number is not kept on this computer.";
+    InstallmentsHelp => "Müşterinin kartıyla kaç taksitte ne ödeyeceği.", "What a customer pays with their card, per number of installments.";
+    SinglePayment => "Tek çekim", "Single payment";
+    InstallmentsN => "{count} taksit", "{count} installments";
+    PerMonth => "{amount} / ay", "{amount} a month";
+    InAll => "toplam {amount}", "{amount} in all";
+    RateOnly => "komisyon %{rate}", "{rate} % commission";
+    LowestTotal => "✓ en düşük toplam", "✓ lowest total";
+    EveryOption => "Bütün seçenekler (sağlayıcıya göre)", "Every option (by provider)";
+    SettingsHelp => "Mağaza adı, fiş kâğıdı, sunucu profilleri ve bildirimler.", "Shop name, slip paper, server profiles and notifications.";
+    ShopGroup => "Mağaza", "Shop";
+    ProfileServer => "Sunucu", "Server";
+    AbandonConfirmTitle => "Bu satıştan vazgeçilsin mi?", "Give up this sale?";
+    AbandonConfirm => "paydesk bu satışı bir daha göndermez. Link oluştuysa Geçmiş'te görünür; oluşmadıysa satışı Yeni link'te yeniden yapın.", "paydesk will not send this sale again. If its link was made, it shows in History; if not, make the sale again in New link.";
+    KeepIt => "Vazgeçme", "Keep it";
     // Staff: the lock screen, the top bar, the approval prompt.
     LockTitle => "Kasada kim var?", "Who is at the till?";
     LockHelp => "Adınıza tıklayın ya da ilk harflerini yazın, sonra PIN'inizi yazıp Enter'a basın.", "Click your name or type its first letters, then type your PIN and press Enter.";

@@ -1,7 +1,9 @@
 //! The open-links board: every link of today and every link still waiting for payment from
-//! the last week, with its order number, amount, age, expiry countdown, status and, for a
-//! partly paid link, a paid / remaining bar. As a view of its own, and as a narrow panel beside
-//! New link when the window is wide.
+//! the last week, in two groups, *Waiting* and *Done today*. A row names the sale as staff
+//! know it, by its description ("Table 12"), the order number smaller under it; then the
+//! amount, the age, the expiry countdown (nothing for a link that never expires), the status
+//! pill and, for a partly paid link, "₺200 paid · ₺250 left" over a bar. As a view of its own,
+//! and as a narrow panel beside New link when the window is wide.
 //!
 //! The rows come from the store (the app reloads them after a create and on opening the view)
 //! and change in place as the background refresh answers (`crate::board` decides when to ask);
@@ -9,13 +11,13 @@
 //! notes when the soonest figure on screen will change ([`BoardView::next_change`]) so the app
 //! repaints then and not before.
 //!
-//! Each row is one clickable element whose accessible label is the whole line (order, amount,
-//! status); its cells are painted, not separate widgets, so screen readers read a row once.
+//! Each row is one clickable element whose accessible label is the whole line (description,
+//! order, amount, status); its cells are painted, not separate widgets, so screen readers read a row once.
 //! Clicking a row opens the link's result view (QR, customer display).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use egui::text::{LayoutJob, TextWrapping};
-use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, Ui, Vec2, pos2, vec2};
+use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, TextStyle, Ui, pos2, vec2};
 use rust_decimal::prelude::ToPrimitive;
 
 use crate::board::{self, Span};
@@ -28,7 +30,7 @@ use crate::ui::ViewCtx;
 use crate::ui::command::BoardCommand;
 use crate::ui::link_result::status_with_payment;
 use crate::ui::text::UiText;
-use crate::ui::theme::{Palette, StatusMeaning};
+use crate::ui::theme::{self, Palette, StatusMeaning, icon};
 use crate::ui::widgets;
 use crate::ui::{Command, View};
 
@@ -36,16 +38,16 @@ mod notice;
 
 pub use notice::notice_for;
 
-/// Height of a row of the view, in points.
-pub const ROW_HEIGHT: f32 = 30.0;
-/// Height of a row of the narrow panel.
-pub const PANEL_ROW_HEIGHT: f32 = 50.0;
+/// Height of a row of the view, in points: the description over the order number.
+pub const ROW_HEIGHT: f32 = 44.0;
+/// Height of a row of the narrow panel: three lines.
+pub const PANEL_ROW_HEIGHT: f32 = 66.0;
 /// From this window width on, New link has the narrow board beside it.
 pub const WIDE: f32 = 1200.0;
 /// Width of the narrow panel.
 pub const PANEL_WIDTH: f32 = 300.0;
 /// The longest paid / remaining bar of the view.
-const BAR_WIDTH: f32 = 280.0;
+const BAR_WIDTH: f32 = 240.0;
 
 /// One link on the board.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,6 +95,11 @@ impl BoardRow {
 
     fn order(&self) -> &str {
         self.link.order_or_id()
+    }
+
+    /// The description staff gave the sale ("Table 12"), trimmed; empty when none.
+    fn description(&self) -> &str {
+        self.link.description_text().trim()
     }
 
     /// The order and, when known, who made it: "PD-20261123-A1B20007 · Ayşe".
@@ -211,38 +218,57 @@ impl BoardView {
         (open, paid)
     }
 
+    /// The rows in the order the board lists them: a group heading (when `headings`), then
+    /// its rows; *Waiting* (open links) first, then *Done today* (paid, expired, cancelled).
+    /// A group with no rows has no heading.
+    fn entries(&self, now: DateTime<Utc>, headings: bool) -> Vec<Entry> {
+        let (waiting, done): (Vec<usize>, Vec<usize>) =
+            (0..self.rows.len()).partition(|i| !self.rows[*i].status(now).is_final());
+        let mut entries = Vec::with_capacity(self.rows.len() + 2);
+        for (group, rows) in [
+            (UiText::BoardWaiting, waiting),
+            (UiText::BoardDoneToday, done),
+        ] {
+            if rows.is_empty() {
+                continue;
+            }
+            if headings {
+                entries.push(Entry::Heading(group, rows.len()));
+            }
+            entries.extend(rows.into_iter().map(Entry::Row));
+        }
+        entries
+    }
+
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
-        ui.heading(UiText::NavBoard.get(lang));
-        widgets::hint_ui(ui, &cx.palette, UiText::BoardExplained.get(lang));
+        widgets::page_header_ui(
+            ui,
+            UiText::NavBoard.get(lang),
+            UiText::BoardExplained.get(lang),
+            |_| {},
+        );
         if let Some(e) = &self.error {
             crate::ui::problem::problem_ui(ui, cx, e);
         }
-        let (open, paid) = self.counts(cx.now);
-        ui.label(
-            RichText::new(format!(
-                "{}: {open}   ·   {}: {paid}",
-                UiText::BoardOpen.get(lang),
-                UiText::StatusCompleted.get(lang)
-            ))
-            .strong(),
-        );
         if self.rows.is_empty() {
-            let t = if self.loading {
-                UiText::Loading
-            } else {
-                UiText::BoardEmpty
-            };
-            widgets::hint_ui(ui, &cx.palette, t.get(lang));
+            self.empty_ui(ui, cx);
             return;
         }
-        ui.add_space(4.0);
-        let header = ui.allocate_exact_size(vec2(ui.available_width(), 20.0), Sense::hover());
+        let header = ui.allocate_exact_size(
+            vec2(ui.available_width(), ui.spacing().interact_size.y),
+            Sense::hover(),
+        );
         let columns = Columns::of(header.0);
-        let strong = FontId::proportional(13.0);
-        let text = ui.visuals().strong_text_color();
+        let font = small_font(ui);
+        let muted = cx.palette.muted;
+        // No link expires: no column header that every row leaves empty.
+        let expiring = self.rows.iter().any(|r| r.link.expiry.is_some());
         for (x, t) in columns.headers() {
+            if t == UiText::ExpiresIn && !expiring {
+                continue;
+            }
             // Amounts are right-aligned (digits under digits), and so is their header.
             let (x, align) = if t == UiText::Amount {
                 (columns.amount_right(), Align2::RIGHT_CENTER)
@@ -253,23 +279,51 @@ impl BoardView {
                 pos2(x, header.0.center().y),
                 align,
                 t.get(lang),
-                strong.clone(),
-                text,
+                font.clone(),
+                muted,
             );
         }
-        self.rows_ui(ui, cx, "board-rows", ROW_HEIGHT, row_ui);
+        self.rows_ui(ui, cx, ("board-rows", true), ROW_HEIGHT, row_ui);
+    }
+
+    /// The board with no rows: what will be here, and the way to make the first link.
+    fn empty_ui(&self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        if self.loading {
+            widgets::hint_ui(ui, &cx.palette, UiText::Loading.get(lang));
+            return;
+        }
+        widgets::empty_state_ui(
+            ui,
+            icon::OPEN_LINKS,
+            UiText::BoardEmptyTitle.get(lang),
+            UiText::BoardEmptyHelp.get(lang),
+        );
+        ui.vertical_centered(|ui| {
+            let new_link = widgets::Action::secondary(UiText::NavNewLink.get(lang))
+                .icon(icon::NEW_LINK)
+                .show_ui(ui);
+            if new_link.clicked() {
+                cx.emit(Command::Navigate {
+                    view: View::NewLink,
+                });
+            }
+        });
     }
 
     /// Draws the narrow panel beside New link.
     pub fn panel_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
-        ui.add_space(6.0);
+        ui.add_space(theme::SPACE_S);
         ui.horizontal(|ui| {
             ui.label(RichText::new(UiText::NavBoard.get(lang)).strong());
             let (open, _) = self.counts(cx.now);
             ui.label(RichText::new(format!("({open})")).color(cx.palette.muted));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.small_button(UiText::ShowAll.get(lang)).clicked() {
+                if widgets::Action::quiet(UiText::ShowAll.get(lang))
+                    .show_ui(ui)
+                    .clicked()
+                {
                     cx.emit(Command::Navigate { view: View::Board });
                 }
             });
@@ -284,36 +338,56 @@ impl BoardView {
             widgets::hint_ui(ui, &cx.palette, t.get(lang));
             return;
         }
-        self.rows_ui(ui, cx, "board-panel-rows", PANEL_ROW_HEIGHT, panel_row_ui);
+        // The narrow panel: the same order, no headings (a heading as tall as a row would
+        // take a row's room; the pills say which is which).
+        self.rows_ui(
+            ui,
+            cx,
+            ("board-panel-rows", false),
+            PANEL_ROW_HEIGHT,
+            panel_row_ui,
+        );
     }
 
-    /// The rows, `height` points each, drawn by `draw`; only the visible ones are laid out.
-    /// A click opens the row's result view; what each drawn row says about when it next
-    /// changes (an age, a countdown) decides the next repaint.
+    /// The groups and their rows, `height` points each (a heading too), drawn by `draw`; only
+    /// the visible ones are laid out. A click opens the row's result view; what each drawn row
+    /// says about when it next changes (an age, a countdown) decides the next repaint.
     fn rows_ui(
         &mut self,
         ui: &mut Ui,
         cx: &mut ViewCtx<'_>,
-        id_salt: &str,
+        (id_salt, headings): (&str, bool),
         height: f32,
         draw: RowDrawer,
     ) {
         let mut picked = None;
-        let count = self.rows.len();
+        let entries = self.entries(cx.now, headings);
         egui::ScrollArea::vertical()
             .id_salt(id_salt)
             .auto_shrink([false, false])
-            .show_rows(ui, height, count, |ui, range| {
-                for i in range {
-                    let row = &self.rows[i];
-                    let (rect, response) =
-                        ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::click());
-                    let changes = draw(ui, cx, row, rect, &response, i % 2 == 1);
-                    if response.clicked() {
-                        picked = Some(row.link.id.clone());
-                    }
-                    for c in changes {
-                        self.note_change(c);
+            .show_rows(ui, height, entries.len(), |ui, range| {
+                let mut stripe = 0;
+                for entry in &entries[range] {
+                    match *entry {
+                        Entry::Heading(group, count) => {
+                            stripe = 0;
+                            heading_ui(ui, cx, group, count, height);
+                        }
+                        Entry::Row(i) => {
+                            let row = &self.rows[i];
+                            let (rect, response) = ui.allocate_exact_size(
+                                vec2(ui.available_width(), height),
+                                Sense::click(),
+                            );
+                            stripe += 1;
+                            let changes = draw(ui, cx, row, rect, &response, stripe % 2 == 0);
+                            if response.clicked() {
+                                picked = Some(row.link.id.clone());
+                            }
+                            for c in changes {
+                                self.note_change(c);
+                            }
+                        }
                     }
                 }
             });
@@ -321,6 +395,35 @@ impl BoardView {
             cx.emit(Command::Board(BoardCommand::Show { id }));
         }
     }
+}
+
+/// One line of the board: a group's heading, or the row at this index of `rows`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// *Waiting* or *Done today*, with how many rows it has.
+    Heading(UiText, usize),
+    /// A link.
+    Row(usize),
+}
+
+/// A group's heading, as tall as a row: "Waiting · 3".
+fn heading_ui(ui: &mut Ui, cx: &ViewCtx<'_>, group: UiText, count: usize, height: f32) {
+    let (rect, _) = ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::hover());
+    let font = TextStyle::Button.resolve(ui.style());
+    let text = format!("{} · {count}", group.get(cx.lang));
+    let galley = line(
+        ui,
+        &text,
+        font,
+        ui.visuals().strong_text_color(),
+        rect.width(),
+    );
+    let pos = pos2(
+        rect.left() + theme::SPACE_XS,
+        rect.bottom() - galley.size().y - theme::SPACE_XS,
+    );
+    ui.painter()
+        .galley(pos, galley, ui.visuals().strong_text_color());
 }
 
 /// Draws one board row into its rect; returns when what it shows next changes.
@@ -338,35 +441,50 @@ struct Columns {
     right: f32,
 }
 
+/// The width of the board's first column (the description and the order number).
+const FIRST_COLUMN: f32 = 210.0;
+/// The width of each figure column (amount, age, expiry).
+const FIGURE_COLUMN: f32 = 95.0;
+/// The width of the status column (the longest pill, "Ödeme bekleniyor", fits).
+const STATUS_COLUMN: f32 = 150.0;
+
 impl Columns {
     fn of(rect: Rect) -> Self {
-        let x = rect.left() + 8.0;
+        let x = rect.left() + theme::SPACE_S;
+        let amount = x + FIRST_COLUMN;
+        let age = amount + FIGURE_COLUMN + theme::SPACE_M;
+        let expires = age + FIGURE_COLUMN;
+        let status = expires + FIGURE_COLUMN;
         Self {
             order: x,
-            amount: x + 200.0,
-            age: x + 330.0,
-            expires: x + 440.0,
-            status: x + 560.0,
-            bar: x + 730.0,
-            right: rect.right() - 8.0,
+            amount,
+            age,
+            expires,
+            status,
+            bar: status + STATUS_COLUMN,
+            right: rect.right() - theme::SPACE_S,
         }
     }
 
     /// Where the amount column's figures end.
     fn amount_right(&self) -> f32 {
-        self.age - 30.0
+        self.age - theme::SPACE_M
     }
 
-    fn headers(&self) -> [(f32, UiText); 6] {
+    fn headers(&self) -> [(f32, UiText); 5] {
         [
-            (self.order, UiText::OrderNumber),
+            (self.order, UiText::Description),
             (self.amount, UiText::Amount),
             (self.age, UiText::BoardAge),
             (self.expires, UiText::ExpiresIn),
             (self.status, UiText::Status),
-            (self.bar, UiText::PaidRemaining),
         ]
     }
+}
+
+/// The font of secondary text on a row (the order number, ages, headers).
+fn small_font(ui: &Ui) -> FontId {
+    TextStyle::Small.resolve(ui.style())
 }
 
 /// A span in the app's language: `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h` (Turkish `45 sn`,
@@ -404,7 +522,8 @@ pub fn age_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String 
     }
 }
 
-/// The expiry countdown of a row and when it changes next (`None`: it will not change).
+/// The expiry countdown of a row and when it changes next (`None`: it will not change). A
+/// link that never expires, or is final, says nothing: the status pill says it all.
 fn countdown_text(
     row: &BoardRow,
     now: DateTime<Utc>,
@@ -412,8 +531,8 @@ fn countdown_text(
 ) -> (String, Option<DateTime<Utc>>) {
     let status = row.status(now);
     match row.link.expiry {
+        None => (String::new(), None),
         _ if status.is_final() && status != LinkStatus::Expired => (String::new(), None),
-        None => (UiText::NoExpiry.get(lang).to_owned(), None),
         Some(e) => match board::countdown(e, now) {
             Some(span) if !status.is_final() => {
                 (span_text(span, lang), board::countdown_changes_at(e, now))
@@ -423,19 +542,35 @@ fn countdown_text(
     }
 }
 
-/// The accessible label of a row: what a screen reader (and a test) reads.
+/// "₺200.00 paid · ₺250.00 left" of a partly paid row.
+pub fn paid_left_text(row: &BoardRow, lang: Lang) -> Option<String> {
+    let (paid, total) = row.part_paid()?;
+    let currency = row.link.currency;
+    Some(UiText::BoardPaidLeft.fill(
+        lang,
+        &[
+            ("paid", &format_amount(paid, currency, lang)),
+            ("left", &format_amount(total - paid, currency, lang)),
+        ],
+    ))
+}
+
+/// The accessible label of a row: what a screen reader (and a test) reads: the description
+/// (when there is one), the order and who made it, the amount, the status.
 pub fn row_label(row: &BoardRow, now: DateTime<Utc>, lang: Lang) -> String {
-    format!(
-        "{} {} {}",
-        row.order_and_staff(),
-        row.amount_text(lang),
-        status_with_payment(
-            &row.status(now),
-            row.cancelled,
-            row.part_paid().is_some(),
-            lang
-        )
-    )
+    let status = status_with_payment(
+        &row.status(now),
+        row.cancelled,
+        row.part_paid().is_some(),
+        lang,
+    );
+    let description = row.description();
+    let lead = if description.is_empty() {
+        row.order_and_staff()
+    } else {
+        format!("{description} · {}", row.order_and_staff())
+    };
+    format!("{lead} {} {status}", row.amount_text(lang))
 }
 
 /// Lays out `text` on one line, cut with "…" at `width`.
@@ -447,17 +582,28 @@ fn line(
     width: f32,
 ) -> std::sync::Arc<egui::Galley> {
     let mut job = LayoutJob::single_section(text.to_owned(), TextFormat::simple(font, color));
-    job.wrap = TextWrapping::truncate_at_width(width.max(10.0));
+    job.wrap = TextWrapping::truncate_at_width(width.max(theme::SPACE_M));
     ui.painter().layout_job(job)
 }
 
+/// Paints `text` from `at` (its left edge, centred on `at.y`).
 fn paint_line(ui: &Ui, at: egui::Pos2, text: &str, font: FontId, color: Color32, width: f32) {
     let galley = line(ui, text, font, color, width);
     let pos = pos2(at.x, at.y - galley.size().y / 2.0);
     ui.painter().galley(pos, galley, color);
 }
 
-/// The status pill, left-aligned at `left` and centred on `y`; returns its right edge.
+/// Paints `text` ending at `right` (centred on `y`); returns its width.
+fn paint_right(ui: &Ui, right: f32, y: f32, text: &str, font: FontId, color: Color32) -> f32 {
+    let galley = line(ui, text, font, color, f32::INFINITY);
+    let size = galley.size();
+    ui.painter()
+        .galley(pos2(right - size.x, y - size.y / 2.0), galley, color);
+    size.x
+}
+
+/// The status pill (the same shape, colours and text as `widgets::badge_ui`), left-aligned
+/// at `left` and centred on `y`; returns its right edge.
 fn paint_badge(
     ui: &Ui,
     palette: &Palette,
@@ -467,18 +613,25 @@ fn paint_badge(
     lang: Lang,
 ) -> f32 {
     let badge = palette.pill(StatusMeaning::of(status, cancelled, partly_paid));
+    let mut font = TextStyle::Body.resolve(ui.style());
+    font.family = egui::FontFamily::Proportional;
     let galley = line(
         ui,
         &status_with_payment(status, cancelled, partly_paid, lang),
-        FontId::proportional(13.0),
+        font,
         badge.text,
-        160.0,
+        STATUS_COLUMN,
     );
-    let size = galley.size() + vec2(14.0, 4.0);
+    let margin = theme::PILL_MARGIN;
+    let size = galley.size() + vec2(margin.sum().x, margin.sum().y);
     let rect = Rect::from_min_size(pos2(left, y - size.y / 2.0), size);
-    ui.painter().rect_filled(rect, 8.0, badge.fill);
     ui.painter()
-        .galley(rect.min + vec2(7.0, 2.0), galley, badge.text);
+        .rect_filled(rect, theme::PILL_RADIUS, badge.fill);
+    ui.painter().galley(
+        rect.min + vec2(margin.leftf(), margin.topf()),
+        galley,
+        badge.text,
+    );
     rect.right()
 }
 
@@ -492,14 +645,16 @@ fn paint_bar(
 ) {
     // A fraction for drawing only: the amounts themselves stay exact.
     let fraction = (paid / total).to_f32().unwrap_or(0.0).clamp(0.0, 1.0);
+    let radius = rect.height() / 2.0;
     ui.painter()
-        .rect_filled(rect, 3.0, ui.visuals().extreme_bg_color);
+        .rect_filled(rect, radius, ui.visuals().extreme_bg_color);
     let mut done = rect;
     done.set_width(rect.width() * fraction);
-    ui.painter().rect_filled(done, 3.0, palette.ok);
+    ui.painter()
+        .rect_filled(done, radius, palette.pill(StatusMeaning::PartlyPaid).fill);
     ui.painter().rect_stroke(
         rect,
-        3.0,
+        radius,
         ui.visuals().widgets.noninteractive.bg_stroke,
         egui::StrokeKind::Inside,
     );
@@ -508,20 +663,56 @@ fn paint_bar(
 /// The row's accessible label, its stripe (every other row) and its hover or focus frame.
 fn row_frame(ui: &Ui, rect: Rect, response: &egui::Response, label: &str, striped: bool) {
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label));
+    let radius = theme::CORNER_RADIUS;
     if striped {
         ui.painter()
-            .rect_filled(rect, 3.0, ui.visuals().faint_bg_color);
+            .rect_filled(rect, radius, ui.visuals().faint_bg_color);
     }
     if response.hovered() || response.has_focus() {
         ui.painter()
-            .rect_filled(rect, 3.0, ui.visuals().widgets.hovered.weak_bg_fill);
+            .rect_filled(rect, radius, ui.visuals().widgets.hovered.weak_bg_fill);
         ui.painter().rect_stroke(
             rect,
-            3.0,
+            radius,
             ui.visuals().widgets.hovered.bg_stroke,
             egui::StrokeKind::Inside,
         );
     }
+}
+
+/// The description over the order number (and who made it), left at `left`, in `width`:
+/// how staff know an order first ("Table 12"), the number smaller under it. A link without
+/// a description shows its order number alone, centred on `y`.
+fn paint_name(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, left: f32, y: f32, width: f32) {
+    let text = ui.visuals().text_color();
+    let order_font = FontId::monospace(theme::SMALL_SIZE);
+    let description = row.description();
+    if description.is_empty() {
+        paint_line(
+            ui,
+            pos2(left, y),
+            &row.order_and_staff(),
+            order_font,
+            text,
+            width,
+        );
+        return;
+    }
+    let strong = ui.visuals().strong_text_color();
+    let body = TextStyle::Body.resolve(ui.style());
+    let name = line(ui, description, body, strong, width);
+    let order = line(
+        ui,
+        &row.order_and_staff(),
+        order_font,
+        cx.palette.muted,
+        width,
+    );
+    let top = y - f32::midpoint(name.size().y, order.size().y);
+    let name_height = name.size().y;
+    ui.painter().galley(pos2(left, top), name, strong);
+    ui.painter()
+        .galley(pos2(left, top + name_height), order, cx.palette.muted);
 }
 
 /// One row of the view; returns when its figures change.
@@ -539,46 +730,35 @@ fn row_ui(
     let c = Columns::of(rect);
     let y = rect.center().y;
     let text = ui.visuals().text_color();
-    let font = FontId::proportional(15.0);
+    let body = TextStyle::Body.resolve(ui.style());
     let status = row.status(now);
-    paint_line(
+    paint_name(ui, cx, row, c.order, y, c.amount - c.order - theme::SPACE_S);
+    paint_right(
         ui,
-        pos2(c.order, y),
-        &row.order_and_staff(),
-        FontId::monospace(14.0),
-        text,
-        c.amount - c.order - 10.0,
-    );
-    let amount = line(
-        ui,
+        c.amount_right(),
+        y,
         &row.amount_text(lang),
-        font.clone(),
-        text,
-        c.amount_right() - c.amount,
-    );
-    let size = amount.size();
-    ui.painter().galley(
-        pos2(c.amount_right() - size.x, y - size.y / 2.0),
-        amount,
-        text,
+        body.clone(),
+        ui.visuals().strong_text_color(),
     );
     let age = age_text(row.made_at(), now, lang);
+    let gap = theme::SPACE_S;
     paint_line(
         ui,
         pos2(c.age, y),
         &age,
-        font.clone(),
+        body.clone(),
         cx.palette.muted,
-        c.expires - c.age - 10.0,
+        c.expires - c.age - gap,
     );
     let (countdown, countdown_change) = countdown_text(row, now, lang);
     paint_line(
         ui,
         pos2(c.expires, y),
         &countdown,
-        font.clone(),
+        body,
         text,
-        c.status - c.expires - 10.0,
+        c.status - c.expires - gap,
     );
     paint_badge(
         ui,
@@ -588,19 +768,14 @@ fn row_ui(
         (&status, row.cancelled, row.part_paid().is_some()),
         lang,
     );
-    if let Some((paid, total)) = row.part_paid() {
-        let currency = row.link.currency;
-        let width = (c.right - c.bar).clamp(60.0, BAR_WIDTH);
-        // Under the "Paid / remaining" header: the two figures, which fit a 1024 px window.
-        let figures = format!(
-            "{} / {}",
-            format_amount(paid, currency, lang),
-            format_amount(total - paid, currency, lang)
-        );
-        let galley = line(ui, &figures, FontId::proportional(12.0), text, width);
-        let bar = Rect::from_min_size(pos2(c.bar, y + 3.0), vec2(width, 7.0));
+    if let (Some((paid, total)), Some(words)) = (row.part_paid(), paid_left_text(row, lang)) {
+        let width = (c.right - c.bar).clamp(FIGURE_COLUMN, BAR_WIDTH);
+        // "₺200 paid · ₺250 left" over a thin bar of the same.
+        let galley = line(ui, &words, small_font(ui), text, width);
+        let bar_height = theme::SPACE_XS;
+        let bar = Rect::from_min_size(pos2(c.bar, y + theme::SPACE_XS), vec2(width, bar_height));
         ui.painter()
-            .galley(pos2(c.bar, y + 1.0 - galley.size().y), galley, text);
+            .galley(pos2(c.bar, y - galley.size().y), galley, text);
         paint_bar(ui, &cx.palette, bar, paid, total);
     }
     [
@@ -609,8 +784,9 @@ fn row_ui(
     ]
 }
 
-/// One row of the narrow panel: order and amount, then the status and the countdown (or the
-/// age), and the bar of a partly paid link.
+/// One row of the narrow panel: the description (or the order number) and the amount; the
+/// order number and the countdown (or the age) smaller under it; the status pill and, for a
+/// partly paid link, what is paid and left.
 fn panel_row_ui(
     ui: &Ui,
     cx: &ViewCtx<'_>,
@@ -622,44 +798,34 @@ fn panel_row_ui(
     let lang = cx.lang;
     let now = cx.now;
     row_frame(ui, rect, response, &row_label(row, now, lang), striped);
-    let text = ui.visuals().text_color();
-    let inner = rect.shrink2(vec2(6.0, 4.0));
-    let top = inner.top() + 8.0;
-    let bottom = inner.bottom() - 13.0;
-    let amount = row.amount_text(lang);
-    let amount_galley = line(
+    let strong = ui.visuals().strong_text_color();
+    let muted = cx.palette.muted;
+    let inner = rect.shrink2(vec2(theme::SPACE_S, theme::SPACE_XS));
+    let third = inner.height() / 3.0;
+    let (top, middle, bottom) = (
+        inner.top() + third / 2.0,
+        inner.center().y,
+        inner.bottom() - third / 2.0,
+    );
+    let body = TextStyle::Body.resolve(ui.style());
+    let small = small_font(ui);
+    let amount_width = paint_right(
         ui,
-        &amount,
-        FontId::proportional(15.0),
-        text,
-        inner.width() / 2.0,
+        inner.right(),
+        top,
+        &row.amount_text(lang),
+        body.clone(),
+        strong,
     );
-    let amount_width = amount_galley.size().x;
-    ui.painter().galley(
-        pos2(
-            inner.right() - amount_width,
-            top - amount_galley.size().y / 2.0,
-        ),
-        amount_galley,
-        text,
-    );
-    paint_line(
-        ui,
-        pos2(inner.left(), top),
-        row.order(),
-        FontId::monospace(13.0),
-        text,
-        inner.width() - amount_width - 8.0,
-    );
+    let description = row.description();
+    let name_width = inner.width() - amount_width - theme::SPACE_S;
+    let first = if description.is_empty() {
+        row.order()
+    } else {
+        description
+    };
+    paint_line(ui, pos2(inner.left(), top), first, body, strong, name_width);
     let status = row.status(now);
-    paint_badge(
-        ui,
-        &cx.palette,
-        inner.left(),
-        bottom,
-        (&status, row.cancelled, row.part_paid().is_some()),
-        lang,
-    );
     let (countdown, countdown_change) = countdown_text(row, now, lang);
     // An open link that expires shows its countdown ("14 min left"); any other its age
     // ("3 min ago"): without column headers, the word says which.
@@ -674,26 +840,34 @@ fn panel_row_ui(
     } else {
         (countdown, None)
     };
-    let right = line(
-        ui,
-        &right_text,
-        FontId::proportional(12.0),
-        cx.palette.muted,
-        120.0,
-    );
-    let right_width = right.size().x;
-    ui.painter().galley(
-        pos2(inner.right() - right_width, bottom - right.size().y / 2.0),
-        right,
-        cx.palette.muted,
-    );
-    // A partly paid link: a thin paid / remaining bar along the row's foot.
-    if let Some((paid, total)) = row.part_paid() {
-        let bar = Rect::from_min_size(
-            pos2(inner.left(), rect.bottom() - 4.0),
-            Vec2::new(inner.width(), 4.0),
+    let right_width = paint_right(ui, inner.right(), middle, &right_text, small.clone(), muted);
+    if !description.is_empty() {
+        paint_line(
+            ui,
+            pos2(inner.left(), middle),
+            row.order(),
+            FontId::monospace(theme::SMALL_SIZE),
+            muted,
+            inner.width() - right_width - theme::SPACE_S,
         );
-        paint_bar(ui, &cx.palette, bar, paid, total);
+    }
+    let pill_right = paint_badge(
+        ui,
+        &cx.palette,
+        inner.left(),
+        bottom,
+        (&status, row.cancelled, row.part_paid().is_some()),
+        lang,
+    );
+    if let Some(words) = paid_left_text(row, lang) {
+        let width = inner.right() - pill_right - theme::SPACE_S;
+        let galley = line(ui, &words, small, muted, width);
+        let size = galley.size();
+        ui.painter().galley(
+            pos2(inner.right() - size.x, bottom - size.y / 2.0),
+            galley,
+            muted,
+        );
     }
     [change, None]
 }
@@ -767,5 +941,80 @@ mod tests {
         // Who made it follows the order number.
         row.staff = Some("Ayşe".into());
         assert!(row_label(&row, now, Lang::En).starts_with("l · Ayşe "));
+    }
+
+    fn row(json: serde_json::Value, now: DateTime<Utc>) -> BoardRow {
+        BoardRow {
+            link: Link::from(
+                serde_json::from_value::<crate::api::wire::PaymentLink>(json).unwrap(),
+            ),
+            created_at: now,
+            cancelled: false,
+            staff: None,
+        }
+    }
+
+    #[test]
+    fn a_row_is_named_by_its_description_and_a_part_paid_one_says_what_is_paid_and_left() {
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        let row = row(
+            serde_json::json!({
+                "id": "l", "status": "PENDING", "amount": "250.00", "paidAmount": "200.00",
+                "currency": "TRY", "orderNumber": "KDK-20261123-862F0009",
+                "description": "Table 12"
+            }),
+            now,
+        );
+        assert_eq!(
+            row_label(&row, now, Lang::En),
+            "Table 12 · KDK-20261123-862F0009 ₺250.00 Partially paid"
+        );
+        assert_eq!(
+            paid_left_text(&row, Lang::En).as_deref(),
+            Some("₺200.00 paid · ₺50.00 left")
+        );
+        assert_eq!(
+            paid_left_text(&row, Lang::Tr).as_deref(),
+            Some("200,00 ₺ ödendi · 50,00 ₺ kaldı")
+        );
+        // A link that never expires says nothing about its expiry ("never" on every row is
+        // noise).
+        assert_eq!(countdown_text(&row, now, Lang::En), (String::new(), None));
+    }
+
+    #[test]
+    fn open_links_are_listed_under_waiting_and_final_ones_under_done_today() {
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        let mut board = BoardView::default();
+        for (id, status) in [
+            ("a", "COMPLETED"),
+            ("b", "PENDING"),
+            ("c", "EXPIRED"),
+            ("d", "PENDING"),
+        ] {
+            board
+                .rows
+                .push(row(serde_json::json!({"id": id, "status": status}), now));
+        }
+        assert_eq!(
+            board.entries(now, true),
+            [
+                Entry::Heading(UiText::BoardWaiting, 2),
+                Entry::Row(1),
+                Entry::Row(3),
+                Entry::Heading(UiText::BoardDoneToday, 2),
+                Entry::Row(0),
+                Entry::Row(2),
+            ]
+        );
+        board
+            .rows
+            .retain(|r| r.link.status == LinkStatus::Completed);
+        assert_eq!(
+            board.entries(now, true),
+            [Entry::Heading(UiText::BoardDoneToday, 1), Entry::Row(0)]
+        );
+        // The narrow panel lists the same rows in the same order, without headings.
+        assert_eq!(board.entries(now, false), [Entry::Row(0)]);
     }
 }

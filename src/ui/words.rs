@@ -1,0 +1,266 @@
+//! The API's values in the shop's words.
+//!
+//! The server speaks in enumerations (`DEFAULT`, `PHYSICAL`, `SOFTWALLET`, `CREDIT`,
+//! `MASTERCARD`, `POS_PAYMENT`); staff read Turkish or English. Each value a view shows goes
+//! through one function here and comes back as a [`Word`]: the words to show, and the value as
+//! the server spelled it, which the view puts in a tooltip ([`word_ui`]) for whoever has to
+//! call the provider. A value this version does not know is still shown, title-cased
+//! (`NEW_WALLET` → "New wallet"), with the raw value in the tooltip too.
+//!
+//! Where a profile points is said the same way: "built-in sandbox", "this computer" for a
+//! loopback address, else the host alone; never a URL with its port.
+
+use egui::{Response, Ui};
+
+use crate::lang::Lang;
+use crate::ui::text::UiText;
+
+/// A value as staff read it, and as the server sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// What is shown.
+    pub text: String,
+    /// The value as the server spelled it (the tooltip).
+    pub raw: String,
+}
+
+impl Word {
+    fn known(text: UiText, raw: &str, lang: Lang) -> Self {
+        Self {
+            text: text.get(lang).to_owned(),
+            raw: raw.to_owned(),
+        }
+    }
+
+    fn unknown(raw: &str) -> Self {
+        Self {
+            text: title_case(raw),
+            raw: raw.to_owned(),
+        }
+    }
+}
+
+/// A value in shouting snake case (`NEW_WALLET`) as words ("New wallet"); anything already
+/// in mixed case (`CardFinans`, `Bonus`) is the provider's own name and stays as it is.
+pub fn title_case(raw: &str) -> String {
+    let raw = raw.trim();
+    if raw.chars().any(char::is_lowercase) {
+        return raw.to_owned();
+    }
+    let lower = raw.replace(['_', '-'], " ").to_lowercase();
+    let mut chars = lower.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+fn upper(raw: &str) -> String {
+    raw.trim().to_ascii_uppercase()
+}
+
+/// A POS type (`posType` of an installment option): `VIRTUAL` → "Online (virtual POS)".
+pub fn pos_type(raw: &str, lang: Lang) -> Word {
+    let text = match upper(raw).as_str() {
+        "DEFAULT" => UiText::PosDefault,
+        "VIRTUAL" => UiText::PosVirtual,
+        "PHYSICAL" => UiText::PosPhysical,
+        "SOFTWALLET" => UiText::PosSoftwallet,
+        "LOYALTY" => UiText::PosLoyalty,
+        _ => return Word::unknown(raw),
+    };
+    Word::known(text, raw, lang)
+}
+
+/// A POS sub-type (`posSubType`): `FOOD` → "Food", `DEFAULT` → "Standard".
+pub fn pos_sub_type(raw: &str, lang: Lang) -> Word {
+    let text = match upper(raw).as_str() {
+        "DEFAULT" => UiText::PosDefault,
+        "BASIC" => UiText::PosSubBasic,
+        "STREAMING" => UiText::PosSubStreaming,
+        "CHARITY" => UiText::PosSubCharity,
+        "FOOD" => UiText::PosSubFood,
+        "FUEL" => UiText::PosSubFuel,
+        _ => return Word::unknown(raw),
+    };
+    Word::known(text, raw, lang)
+}
+
+/// A card type (`cardType`): `CREDIT` → "Credit card", `DEBIT` → "Debit card".
+pub fn card_type(raw: &str, lang: Lang) -> Word {
+    let text = match upper(raw).as_str() {
+        "CREDIT" => UiText::CardTypeCredit,
+        "DEBIT" => UiText::CardTypeDebit,
+        "PREPAID" => UiText::CardTypePrepaid,
+        _ => return Word::unknown(raw),
+    };
+    Word::known(text, raw, lang)
+}
+
+/// American Express's name, the same in every language (no sentence to translate).
+const AMEX: &str = "American Express";
+
+/// A card brand (`brand`, `cardBrand`): `MASTERCARD` → "Mastercard", `AMEX` → "American
+/// Express"; the schemes' own names, the same in both languages (`_lang` for the call's
+/// shape, like the other families).
+pub fn card_brand(raw: &str, _lang: Lang) -> Word {
+    match upper(raw).replace([' ', '_'], "").as_str() {
+        "AMEX" | "AMERICANEXPRESS" => Word {
+            text: AMEX.to_owned(),
+            raw: raw.to_owned(),
+        },
+        _ => Word::unknown(raw),
+    }
+}
+
+/// A card family, the bank's programme (`cardFamily`): "Bonus", "World", `AXESS` → "Axess".
+pub fn card_family(raw: &str) -> Word {
+    Word::unknown(raw)
+}
+
+/// What a saved card may be used for (`usage`): `POS_PAYMENT` → "Payments at the till".
+pub fn card_usage(raw: &str, lang: Lang) -> Word {
+    let text = match upper(raw).as_str() {
+        "POS_PAYMENT" => UiText::UsagePosPayment,
+        "WALLET_TOPUP" => UiText::UsageWalletTopup,
+        "BOTH" => UiText::UsageBoth,
+        _ => return Word::unknown(raw),
+    };
+    Word::known(text, raw, lang)
+}
+
+/// A saved card's status (`status`): `ACTIVE` → "Active".
+pub fn card_status(raw: &str, lang: Lang) -> Word {
+    let text = match upper(raw).as_str() {
+        "ACTIVE" => UiText::CardActive,
+        "EXPIRED" => UiText::CardExpired,
+        "REVOKED" => UiText::CardRevoked,
+        "SUSPENDED" => UiText::CardSuspended,
+        _ => return Word::unknown(raw),
+    };
+    Word::known(text, raw, lang)
+}
+
+/// Shows a word, the server's spelling in its tooltip.
+pub fn word_ui(ui: &mut Ui, word: &Word) -> Response {
+    ui.label(word.text.as_str())
+        .on_hover_text(word.raw.as_str())
+}
+
+/// Where a profile points, in words: the built-in sandbox, "this computer" for a loopback
+/// address, else the server's host alone (no scheme, port or path).
+pub fn server_place(base_url: &str, sandbox: bool, lang: Lang) -> String {
+    if sandbox {
+        return UiText::PlaceSandbox.get(lang).to_owned();
+    }
+    let Ok(url) = url::Url::parse(base_url.trim()) else {
+        return base_url.trim().to_owned();
+    };
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) if ip.is_loopback() => UiText::PlaceThisComputer.get(lang),
+        Some(url::Host::Ipv6(ip)) if ip.is_loopback() => UiText::PlaceThisComputer.get(lang),
+        Some(url::Host::Domain(d)) if d.eq_ignore_ascii_case("localhost") => {
+            UiText::PlaceThisComputer.get(lang)
+        }
+        Some(host) => return host.to_string(),
+        None => return base_url.trim().to_owned(),
+    }
+    .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every value of `values` reads as words in both languages (no underscore, not all
+    /// capitals), and keeps its spelling for the tooltip.
+    fn all_plain(values: &[&str], word: impl Fn(&str, Lang) -> Word) {
+        for raw in values {
+            for lang in [Lang::En, Lang::Tr] {
+                let w = word(raw, lang);
+                assert_eq!(w.raw, *raw);
+                assert!(!w.text.contains('_'), "{raw} → {}", w.text);
+                assert_ne!(w.text, w.text.to_uppercase(), "{raw} → {}", w.text);
+            }
+        }
+    }
+
+    #[test]
+    fn pos_types_and_sub_types_read_as_words() {
+        let types: Vec<&str> = crate::domain::PosType::ALL
+            .iter()
+            .map(|t| t.as_str())
+            .collect();
+        all_plain(&types, pos_type);
+        let subs: Vec<&str> = crate::domain::PosSubType::ALL
+            .iter()
+            .map(|t| t.as_str())
+            .collect();
+        all_plain(&subs, pos_sub_type);
+        assert_eq!(pos_type("PHYSICAL", Lang::En).text, "Card terminal");
+        assert_eq!(pos_type("SOFTWALLET", Lang::Tr).text, "Dijital cüzdan");
+        assert_eq!(pos_sub_type("FOOD", Lang::Tr).text, "Yemek");
+        assert_eq!(pos_type("DEFAULT", Lang::En).text, "Standard");
+    }
+
+    #[test]
+    fn card_types_brands_and_families_read_as_words() {
+        all_plain(&["CREDIT", "DEBIT", "PREPAID"], card_type);
+        assert_eq!(card_type("CREDIT", Lang::En).text, "Credit card");
+        assert_eq!(card_type("DEBIT", Lang::Tr).text, "Banka kartı");
+        all_plain(&["MASTERCARD", "VISA", "TROY", "AMEX"], card_brand);
+        assert_eq!(card_brand("MASTERCARD", Lang::Tr).text, "Mastercard");
+        assert_eq!(card_brand("AMEX", Lang::En).text, "American Express");
+        // A programme's own spelling stays; one sent in capitals is title-cased.
+        assert_eq!(card_family("CardFinans").text, "CardFinans");
+        assert_eq!(card_family("AXESS").text, "Axess");
+    }
+
+    #[test]
+    fn card_usages_and_statuses_read_as_words() {
+        let usages: Vec<&str> = crate::domain::CardUsage::ALL
+            .iter()
+            .map(|u| u.as_str())
+            .collect();
+        all_plain(&usages, card_usage);
+        assert_eq!(
+            card_usage("POS_PAYMENT", Lang::En).text,
+            "Payments at the till"
+        );
+        assert_eq!(card_usage("WALLET_TOPUP", Lang::Tr).text, "Cüzdana yükleme");
+        all_plain(&["ACTIVE", "EXPIRED", "REVOKED", "SUSPENDED"], card_status);
+    }
+
+    #[test]
+    fn an_unknown_value_is_title_cased_and_keeps_its_spelling() {
+        for word in [
+            pos_type("NEW_WALLET", Lang::En),
+            pos_sub_type("NEW_WALLET", Lang::En),
+            card_type("NEW_WALLET", Lang::Tr),
+            card_usage("NEW_WALLET", Lang::En),
+            card_status("NEW_WALLET", Lang::Tr),
+        ] {
+            assert_eq!(word.text, "New wallet");
+            assert_eq!(word.raw, "NEW_WALLET");
+        }
+    }
+
+    #[test]
+    fn a_profile_points_to_the_sandbox_this_computer_or_a_host_never_a_port() {
+        assert_eq!(
+            server_place("http://127.0.0.1:47312", true, Lang::En),
+            "built-in sandbox"
+        );
+        for url in [
+            "http://127.0.0.1:47312",
+            "http://localhost:8080/api",
+            "http://[::1]:9000",
+        ] {
+            assert_eq!(server_place(url, false, Lang::En), "this computer");
+            assert_eq!(server_place(url, false, Lang::Tr), "bu bilgisayar");
+        }
+        assert_eq!(
+            server_place("https://api.example.com:8443/v1", false, Lang::En),
+            "api.example.com"
+        );
+    }
+}
