@@ -45,27 +45,13 @@ impl App {
                 .exact_size(crate::ui::theme::NAV_WIDTH)
                 .show(ui, |ui| self.nav_ui(ui, now, &mut commands));
         }
-        // Beside New link on a wide window: the open links at a glance, while the form is filled.
-        if !hidden && self.view == View::NewLink && ui.ctx().content_rect().width() >= WIDE {
-            egui::Panel::right("board-panel")
-                .resizable(false)
-                .exact_size(PANEL_WIDTH)
-                .show(ui, |ui| {
-                    let mut cx = ViewCtx {
-                        lang,
-                        palette,
-                        now,
-                        zone: self.zone,
-                        catalog: &self.holds.catalog,
-                        barcodes: &self.holds.barcodes,
-                        limits: self.holds.limits,
-                        sandbox: self.is_sandbox(),
-                        resend,
-                        form_lock: form_lock.clone(),
-                        commands: &mut commands,
-                    };
-                    self.views.board.panel_ui(ui, &mut cx);
-                });
+        // On a wide window the open links sit under New link's "This sale" (drawn by the view),
+        // and beside the link just made.
+        let wide = ui.ctx().content_rect().width() >= WIDE;
+        let sale_shown = matches!(&self.views.shown, Some(s) if s.origin == Origin::Created);
+        if !hidden && self.view == View::NewLink && wide && sale_shown {
+            let parts = (palette, now, resend, form_lock.clone());
+            self.board_panel_ui(ui, parts, &mut commands);
         }
         egui::CentralPanel::default().show(ui, |ui| {
             let mut cx = ViewCtx {
@@ -93,6 +79,11 @@ impl App {
                 View::NewLink => match &mut self.views.shown {
                     Some(shown) if shown.origin == Origin::Created => {
                         shown.ui(ui, &mut cx, self.views.customer.open);
+                    }
+                    _ if wide => {
+                        let board = &mut self.views.board;
+                        let mut below = |ui: &mut Ui, cx: &mut ViewCtx<'_>| board.panel_ui(ui, cx);
+                        self.views.new_link.sale_ui(ui, &mut cx, Some(&mut below));
                     }
                     _ => self.views.new_link.ui(ui, &mut cx),
                 },
@@ -173,6 +164,34 @@ impl App {
             self.staff.held = None;
             self.clear_busy();
         }
+    }
+
+    /// Beside the link just made, on a wide window: the open links at a glance.
+    fn board_panel_ui(
+        &mut self,
+        ui: &mut Ui,
+        (palette, now, resend, form_lock): (Palette, DateTime<Utc>, ResendView, Option<FormLock>),
+        commands: &mut Vec<Command>,
+    ) {
+        egui::Panel::right("board-panel")
+            .resizable(false)
+            .exact_size(PANEL_WIDTH)
+            .show(ui, |ui| {
+                let mut cx = ViewCtx {
+                    lang: self.saved.lang,
+                    palette,
+                    now,
+                    zone: self.zone,
+                    catalog: &self.holds.catalog,
+                    barcodes: &self.holds.barcodes,
+                    limits: self.holds.limits,
+                    sandbox: self.is_sandbox(),
+                    resend,
+                    form_lock,
+                    commands,
+                };
+                self.views.board.panel_ui(ui, &mut cx);
+            });
     }
 
     /// The navigation: every view, with the counts of pending rows and open links.

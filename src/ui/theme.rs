@@ -446,8 +446,8 @@ pub const NARROW_COLUMN_WIDTH: f32 = 460.0;
 pub const CONTENT_MAX_WIDTH: f32 = 820.0;
 
 /// The navigation's width, the same on every page and in both languages, so each view starts
-/// at one x (the longest entry, "Açık linkler (999)", fits).
-pub const NAV_WIDTH: f32 = 150.0;
+/// at one x (the longest entry with its icon, "Gönderilemeyenler (99)", fits).
+pub const NAV_WIDTH: f32 = 180.0;
 
 /// Puts the type and spacing scales on a style.
 pub fn apply(style: &mut Style) {
