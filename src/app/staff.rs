@@ -779,6 +779,11 @@ mod tests {
                 last: day,
                 zone: crate::clock::Zone::Local,
             }),
+            Command::Report(ReportCommand::RefreshStatuses {
+                first: day,
+                last: day,
+                zone: crate::clock::Zone::Local,
+            }),
             Command::Pending(PendingCommand::Retry {
                 key: "k".into(),
                 force: false,
@@ -872,6 +877,7 @@ mod tests {
                 | HistoryCommand::Export { .. } => h.name(),
             },
             Command::Report(ReportCommand::Load { .. }) => "LoadReport",
+            Command::Report(ReportCommand::RefreshStatuses { .. }) => "RefreshDayClose",
             Command::Pending(p) => match p {
                 PendingCommand::Retry { .. } | PendingCommand::Abandon { .. } => p.name(),
             },
@@ -904,7 +910,7 @@ mod tests {
     #[test]
     fn every_app_command_has_a_row_in_the_role_table() {
         let samples = every_command();
-        assert_eq!(samples.len(), 39, "one sample of each command");
+        assert_eq!(samples.len(), 40, "one sample of each command");
         for c in &samples {
             assert!(
                 roles::need_of(Surface::App, c.name()).is_some(),

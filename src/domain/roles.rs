@@ -56,6 +56,7 @@ pub const ROLE_TABLE: &[(Surface, &str, Need)] = &[
     (Surface::App, "SaveCard", Need::Manager),
     (Surface::App, "ExportHistory", Need::Manager),
     (Surface::App, "LoadReport", Need::Manager),
+    (Surface::App, "RefreshDayClose", Need::Manager),
     (Surface::App, "AbandonPending", Need::Manager),
     (Surface::App, "CatalogPreview", Need::Manager),
     (Surface::App, "CatalogImport", Need::Manager),

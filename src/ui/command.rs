@@ -56,6 +56,7 @@ impl Command {
             Command::Installments(InstallmentsCommand::List { .. }) => "ListInstallments",
             Command::History(c) => c.name(),
             Command::Report(ReportCommand::Load { .. }) => "LoadReport",
+            Command::Report(ReportCommand::RefreshStatuses { .. }) => "RefreshDayClose",
             Command::Pending(c) => c.name(),
             Command::Catalog(c) => c.name(),
             Command::Profiles(c) => c.name(),
@@ -226,6 +227,16 @@ impl HistoryCommand {
 pub enum ReportCommand {
     /// Make the day report of local days `first..=last`.
     Load {
+        /// The first day.
+        first: NaiveDate,
+        /// The last day (included).
+        last: NaiveDate,
+        /// The zone of the days.
+        zone: Zone,
+    },
+    /// Ask the server for the status of the open links created on local days `first..=last`,
+    /// one a second, then make the report again.
+    RefreshStatuses {
         /// The first day.
         first: NaiveDate,
         /// The last day (included).
