@@ -34,8 +34,11 @@ const CHART_HEIGHT: f32 = 200.0;
 /// The chart and the best sellers sit side by side from this width on (else one under the
 /// other).
 const SIDE_BY_SIDE_WIDTH: f32 = 640.0;
-/// The share of the width the chart takes beside the best sellers.
-const CHART_SHARE: f32 = 0.58;
+/// The share of the width the chart takes beside the best sellers (at 1024 × 768 the best
+/// sellers' three columns then fit beside it).
+const CHART_SHARE: f32 = 0.5;
+/// The outline of a bar, in points.
+const BAR_OUTLINE: f32 = 1.0;
 /// Width of a bar, in hours.
 const BAR_WIDTH: f64 = 0.8;
 /// Widths of the best sellers' number columns: quantity, total.
@@ -45,8 +48,6 @@ const ITEM_TOTAL_WIDTH: f32 = 104.0;
 const CARD_COUNT_WIDTH: f32 = 40.0;
 const CARD_SUM_WIDTH: f32 = 110.0;
 const CARD_MONEY_WIDTH: f32 = 166.0;
-/// How strongly the chart's grid lines show (`egui_plot` fades them by this factor).
-const GRID_FADE: f32 = 0.2;
 
 /// A quick choice of days in the toolbar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -585,13 +586,17 @@ impl ReportView {
             })
             .collect();
         let color = cx.palette.accent;
+        let bars: Vec<Bar> = bars
+            .into_iter()
+            .map(|b| b.fill(color).stroke(egui::Stroke::new(BAR_OUTLINE, color)))
+            .collect();
         let symbol = currency.symbol();
         let highest = bars.iter().map(|b| b.value).fold(0.0, f64::max);
         let step = nice_step(highest / 4.0);
         Plot::new("report-hours")
             .height(CHART_HEIGHT)
-            .grid_color(cx.palette.muted)
-            .grid_fade(GRID_FADE)
+            // Light lines: the faint stroke egui draws separators with.
+            .grid_color(ui.visuals().widgets.noninteractive.bg_stroke.color)
             .allow_zoom(false)
             .allow_drag(false)
             .allow_scroll(false)
@@ -655,7 +660,7 @@ impl ReportView {
         egui::Grid::new("report-items")
             .num_columns(3)
             .striped(true)
-            .spacing([theme::SPACE_L, theme::SPACE_XS])
+            .spacing([theme::SPACE_M, theme::SPACE_XS])
             .show(ui, |ui| {
                 ui.label(RichText::new(UiText::ItemName.get(lang)).strong());
                 right_ui(

@@ -486,7 +486,7 @@ impl StaffSettings {
                     let label = format!("{} {}", t.get(lang), m.name);
                     // Disabling stands apart from "Change PIN" (a spacer column) and asks
                     // first; enabling is harmless and acts at once.
-                    ui.separator();
+                    ui.label("");
                     let action = if active {
                         widgets::Action::secondary(t.get(lang))
                     } else {
