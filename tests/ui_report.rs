@@ -428,3 +428,69 @@ fn refresh_in_the_day_close_asks_the_server_about_the_days_open_links_and_counts
     );
 }
 
+#[test]
+fn without_a_file_dialog_exports_go_to_the_usual_folder_and_the_catalog_path_is_typed() {
+    // No zenity on PATH and no session bus: no dialog can open on this desktop.
+    let no_zenity = tempfile::tempdir().expect("test set-up");
+    let dialogs = paydesk::app::files::FileDialogs::looking_in(
+        Some(no_zenity.path().as_os_str().to_owned()),
+        None,
+    );
+    let start = Start {
+        shop: String::new(),
+        ..Start::default()
+    };
+    let mut env = AppEnv::start(
+        start,
+        |_| {},
+        move |options, _| {
+            options.file_dialogs = dialogs;
+        },
+    );
+    env.create_link("Çay", "15", "2", "30");
+    env.next_link();
+
+    // History's export: today's way (the export folder), and the note says why there.
+    env.nav(View::History);
+    env.until("the link is listed", |app| {
+        app.views.history.rows.len() == 1
+    });
+    let out = env.dir.path().join("exports");
+    std::fs::create_dir_all(&out).expect("test set-up");
+    env.app_mut().export_dir = Some(out.clone());
+    env.click("Export CSV");
+    env.until_label("1 links exported to");
+    let files: Vec<_> = std::fs::read_dir(&out)
+        .expect("the folder")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(
+        env.harness
+            .query_by_label_contains("No file dialog can open on this desktop")
+            .is_some(),
+        "the note says why the file went there"
+    );
+
+    // The catalog: "Choose file…" finds no dialog, says so, and the typed path still works.
+    env.nav(View::Catalog);
+    env.click("Choose file…");
+    env.until_label(
+        "No file dialog can open on this desktop: type the file's path into the field.",
+    );
+    assert!(env.disabled("Choose file…"), "no second try at a dialog");
+    let csv = env.dir.path().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("test set-up");
+    env.type_into("CSV file", &csv.display().to_string());
+    env.click("Preview");
+    env.until("the preview is shown", |app| {
+        matches!(
+            app.views.catalog.outcome,
+            Some(paydesk::ui::catalog::CsvOutcome::Preview(_))
+        )
+    });
+}

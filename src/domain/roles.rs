@@ -59,6 +59,7 @@ pub const ROLE_TABLE: &[(Surface, &str, Need)] = &[
     (Surface::App, "RefreshDayClose", Need::Manager),
     (Surface::App, "AbandonPending", Need::Manager),
     (Surface::App, "CatalogPreview", Need::Manager),
+    (Surface::App, "CatalogChoose", Need::Manager),
     (Surface::App, "CatalogImport", Need::Manager),
     (Surface::App, "SetBarcode", Need::Manager),
     (Surface::App, "SaveProfile", Need::Manager),

@@ -281,6 +281,8 @@ pub enum CatalogCommand {
         /// The file.
         path: String,
     },
+    /// Choose the catalog CSV in the desktop's file dialog, then preview it.
+    Choose,
     /// Import a catalog CSV.
     Import {
         /// The file.
@@ -300,6 +302,7 @@ impl CatalogCommand {
     pub fn name(&self) -> &'static str {
         match self {
             CatalogCommand::Preview { .. } => "CatalogPreview",
+            CatalogCommand::Choose => "CatalogChoose",
             CatalogCommand::Import { .. } => "CatalogImport",
             CatalogCommand::SetBarcode { .. } => "SetBarcode",
         }

@@ -698,7 +698,7 @@ pub fn what_of(command: &str) -> UiText {
         "ExportHistory" => UiText::WhatExportHistory,
         "LoadReport" | "RefreshDayClose" => UiText::WhatDayClose,
         "AbandonPending" => UiText::WhatAbandon,
-        "CatalogPreview" | "CatalogImport" => UiText::WhatCatalog,
+        "CatalogPreview" | "CatalogChoose" | "CatalogImport" => UiText::WhatCatalog,
         "SetBarcode" => UiText::WhatBarcode,
         "SaveProfile" => UiText::WhatSaveProfile,
         "RemoveProfile" => UiText::WhatRemoveProfile,
