@@ -1,14 +1,16 @@
 //! Files chosen through the desktop's own dialog: the catalog CSV to import, where a History
-//! export or a QR PNG is saved.
+//! or Audit export or a QR PNG is saved.
 //!
-//! The dialog is `rfd`'s: the XDG desktop portal's `FileChooser` over D-Bus, and `zenity` when
-//! no portal answers. rfd answers `None` both for Cancel and for "no dialog could open", so
-//! [`FileDialogs`] asks first whether one can open at all (a portal's `FileChooser` on the
-//! session bus, or `zenity` on `PATH`) and remembers the answer. When none can, the caller
-//! keeps its old way (the Downloads folder, a typed path) and says so.
+//! The dialog is the XDG desktop portal's `FileChooser` over D-Bus (through `rfd`, which also
+//! has the native dialogs of Windows and macOS), else `zenity`. rfd answers `None` both for
+//! Cancel and for "no dialog could open", so [`FileDialogs`] asks first whether one can open
+//! at all (a portal's `FileChooser` on the session bus, or `zenity` on `PATH`) and remembers
+//! the answer. When none can, the caller keeps its old way (the Downloads folder, a typed
+//! path) and says so.
 //!
-//! Every call here is `async` and runs on the worker: rfd shows the dialog from a thread of its
-//! own, so frames go on while the dialog is open and its answer comes back as a message.
+//! Every call here is `async` and runs on the worker: the dialog waits in a thread of its own
+//! (rfd's, or a blocking thread for zenity), so frames go on while it is open and its answer
+//! comes back as a message.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -72,8 +74,8 @@ enum Found {
     Nothing,
     /// The desktop portal's `FileChooser` (rfd's first choice).
     Portal,
-    /// `zenity`, which rfd runs when no portal answers. It reads neither a title nor a
-    /// starting folder, only a file name: the folder goes into that name.
+    /// `zenity`, run here directly: rfd would first try the portal over a session bus that
+    /// libdbus may start on its own (X11 autolaunch) and wait up to 25 s for its answer.
     Zenity,
 }
 
@@ -154,16 +156,17 @@ impl FileDialogs {
         if found == Found::Nothing {
             return Choice::NoDialog;
         }
+        if found == Found::Zenity {
+            // zenity opens the folder of a file name ending in "/".
+            let start = dir.map(|d| format!("{}/", d.display()));
+            return zenity(kind, title, start, false).await;
+        }
         let (name, extensions) = kind.filter();
         let mut dialog = rfd::AsyncFileDialog::new()
             .set_title(title)
             .add_filter(name, extensions);
         if let Some(dir) = dir {
-            dialog = match found {
-                // zenity opens the folder of a file name ending in "/".
-                Found::Zenity => dialog.set_file_name(format!("{}/", dir.display())),
-                _ => dialog.set_directory(dir),
-            };
+            dialog = dialog.set_directory(dir);
         }
         match dialog.pick_file().await {
             Some(file) => Choice::Picked(file.path().to_owned()),
@@ -183,16 +186,17 @@ impl FileDialogs {
         if found == Found::Nothing {
             return Choice::NoDialog;
         }
+        if found == Found::Zenity {
+            let start = dir.map_or_else(|| name.to_owned(), |d| d.join(name).display().to_string());
+            return zenity(kind, title, Some(start), true).await;
+        }
         let (filter, extensions) = kind.filter();
         let dialog = rfd::AsyncFileDialog::new()
             .set_title(title)
             .add_filter(filter, extensions);
-        let dialog = match (found, dir) {
-            (Found::Zenity, Some(dir)) => {
-                dialog.set_file_name(dir.join(name).display().to_string())
-            }
-            (_, Some(dir)) => dialog.set_directory(dir).set_file_name(name),
-            (_, None) => dialog.set_file_name(name),
+        let dialog = match dir {
+            Some(dir) => dialog.set_directory(dir).set_file_name(name),
+            None => dialog.set_file_name(name),
         };
         match dialog.save_file().await {
             Some(file) => Choice::Picked(file.path().to_owned()),
@@ -258,6 +262,48 @@ pub fn saved_note(path: &Path, by_dialog: bool, lang: Lang) -> String {
         saved
     } else {
         format!("{saved} {}", UiText::NoDialogSaved.get(lang))
+    }
+}
+
+/// zenity's file selection (to save with `save`), starting at `start`: the path it prints, a
+/// cancel (exit 1, nothing printed), or no dialog when zenity cannot run. Runs on a blocking
+/// thread of the worker; the app's secret is not in its environment (`main` removed it).
+async fn zenity(kind: FileKind, title: &str, start: Option<String>, save: bool) -> Choice {
+    let (name, extensions) = kind.filter();
+    let patterns: Vec<String> = extensions.iter().map(|e| format!("*.{e}")).collect();
+    let mut command = std::process::Command::new("zenity");
+    command
+        .args(["--file-selection", "--no-markup", "--title", title])
+        .arg("--file-filter")
+        .arg(format!("{name} | {}", patterns.join(" ")))
+        .env_remove("PAYDESK_API_SECRET")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if save {
+        command.args(["--save", "--confirm-overwrite"]);
+    }
+    if let Some(start) = start {
+        command.arg("--filename").arg(start);
+    }
+    let output = tokio::task::spawn_blocking(move || command.output()).await;
+    match output {
+        Ok(Ok(out)) => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            let path = text.trim_end_matches(['\n', '\r']);
+            if out.status.success() && !path.is_empty() {
+                Choice::Picked(PathBuf::from(path))
+            } else {
+                Choice::Cancelled
+            }
+        }
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "zenity could not run");
+            Choice::NoDialog
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "the zenity job ended without an answer");
+            Choice::NoDialog
+        }
     }
 }
 
