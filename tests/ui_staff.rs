@@ -317,3 +317,42 @@ fn the_audit_view_lists_who_did_what_and_warns_when_the_record_was_edited() {
     env.nav(paydesk::app::View::Audit);
     env.until_shown("The audit record was changed outside paydesk: row 2 does not match.");
 }
+
+#[test]
+fn disabling_a_clerk_asks_first_and_cancel_leaves_them_able_to_sign_in() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(MANAGER);
+    env.nav(paydesk::app::View::Settings);
+    env.until_shown("Disable Mehmet");
+    let active = |env: &AppEnv, name: &str| {
+        env.app()
+            .staff
+            .members
+            .iter()
+            .find(|m| m.name == name)
+            .is_some_and(|m| m.active)
+    };
+    // The row's Disable only asks; Cancel leaves Mehmet as he was.
+    env.click("Disable Mehmet");
+    env.until_shown("Disable Mehmet? They can no longer sign in; their records stay.");
+    env.click("Cancel");
+    assert!(
+        env.harness
+            .query_by_label_contains("They can no longer sign in")
+            .is_none(),
+        "the question is gone"
+    );
+    env.settle("nothing was sent");
+    assert!(active(&env, "Mehmet"));
+    // Asked again, "Yes, disable" disables him (and him alone).
+    env.click("Disable Mehmet");
+    env.click("Yes, disable");
+    env.until("Mehmet is disabled", |app| {
+        app.staff
+            .members
+            .iter()
+            .any(|m| m.name == "Mehmet" && !m.active)
+    });
+    assert!(active(&env, "Ayşe"));
+    env.until_shown("Enable Mehmet");
+}

@@ -24,6 +24,11 @@ pub enum CatalogResult {
         /// The outcome and, after an import, the catalog.
         result: Result<(CsvOutcome, Option<Catalog>), JobError>,
     },
+    /// The file dialog answered (a file, a cancel, or none can open).
+    Chosen {
+        /// What the clerk did.
+        choice: super::files::Choice,
+    },
     /// A barcode edit ended.
     BarcodeSaved {
         /// The variant id.
@@ -46,6 +51,19 @@ impl App {
                 if self.desk_or_idle().is_some() {
                     self.catalog_csv(path, true);
                 }
+            }
+            CatalogCommand::Choose => {
+                let dialogs = self.options.file_dialogs.clone();
+                let title = crate::ui::text::UiText::ChooseCatalogTitle
+                    .get(self.lang())
+                    .to_owned();
+                let dir = crate::printer::save_folder();
+                self.spawn(async move {
+                    let choice = dialogs
+                        .open(super::files::FileKind::Csv, &title, dir.as_deref())
+                        .await;
+                    Msg::Catalog(CatalogResult::Chosen { choice })
+                });
             }
             CatalogCommand::SetBarcode {
                 variant_id,
@@ -131,6 +149,22 @@ impl App {
                     Err(e) => {
                         self.views.catalog.outcome = Some(CsvOutcome::Error(e.problem(lang)));
                     }
+                }
+            }
+            CatalogResult::Chosen { choice } => {
+                self.views.catalog.busy = false;
+                match choice {
+                    super::files::Choice::Picked(path) => {
+                        let path = path.display().to_string();
+                        self.views.catalog.path.clone_from(&path);
+                        self.views.catalog.no_dialog = false;
+                        if self.desk_or_idle().is_some() {
+                            self.views.catalog.busy = true;
+                            self.catalog_csv(path, false);
+                        }
+                    }
+                    super::files::Choice::NoDialog => self.views.catalog.no_dialog = true,
+                    super::files::Choice::Cancelled => {}
                 }
             }
             CatalogResult::BarcodeSaved { variant_id, result } => {

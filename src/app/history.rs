@@ -1,10 +1,11 @@
 //! The history of links: pages of a filter, their totals, a link opened from it, the status
 //! refresh of the links shown, and the CSV export.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::errors::JobError;
+use super::files::FileKind;
 use super::logic::Msg;
 use super::{App, View};
 use crate::clock::Zone;
@@ -61,8 +62,9 @@ pub enum HistoryResult {
     },
     /// A CSV export ended.
     Exported {
-        /// How many links and the file, or why not.
-        result: Result<(usize, PathBuf), JobError>,
+        /// How many links, the file and whether the desktop's dialog chose it (else it went to
+        /// the usual folder); `None` when the clerk closed the dialog; or why it failed.
+        result: Result<Option<(usize, PathBuf, bool)>, JobError>,
     },
 }
 
@@ -140,13 +142,22 @@ impl App {
             HistoryCommand::Export { filter } => {
                 let dir = self.export_dir.clone();
                 let now = self.options.clock.now();
+                let dialogs = self.options.file_dialogs.clone();
+                let title = UiText::ExportWhere.get(lang).to_owned();
+                let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
+                let name = format!("paydesk-history-{stamp}.csv");
                 self.spawn(async move {
-                    let result = tokio::task::spawn_blocking(move || {
-                        export_history(&desk, &filter, zone, dir, now)
-                    })
-                    .await
-                    .map_err(JobError::from)
-                    .and_then(|r| r);
+                    let result = match dialogs.save_path(FileKind::Csv, &title, dir, &name).await {
+                        Ok(Some((path, by_dialog))) => tokio::task::spawn_blocking(move || {
+                            export_history(&desk, &filter, zone, &path)
+                                .map(|rows| Some((rows, path, by_dialog)))
+                        })
+                        .await
+                        .map_err(JobError::from)
+                        .and_then(|r| r),
+                        Ok(None) => Ok(None),
+                        Err(e) => Err(e),
+                    };
                     Msg::History(HistoryResult::Exported { result })
                 });
             }
@@ -216,14 +227,18 @@ impl App {
             }
             HistoryResult::Exported { result } => {
                 self.views.history.exporting = false;
-                self.views.history.note = Some(match result {
-                    Ok((rows, path)) => Note::Done(format!(
-                        "{rows} {} {}",
-                        UiText::ExportedTo.get(lang),
-                        path.display()
-                    )),
-                    Err(e) => Note::Failed(e.problem(lang)),
-                });
+                self.views.history.note = match result {
+                    Ok(Some((rows, path, by_dialog))) => {
+                        let mut note =
+                            format!("{rows} {} {}", UiText::ExportedTo.get(lang), path.display());
+                        if !by_dialog {
+                            note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
+                        }
+                        Some(Note::Done(note))
+                    }
+                    Ok(None) => None,
+                    Err(e) => Some(Note::Failed(e.problem(lang))),
+                };
             }
         }
     }
@@ -287,25 +302,17 @@ fn history_page(
     }
 }
 
-/// Writes the History links matching `filter` as CSV into `dir` (else where QR PNGs go),
-/// named after the local time; returns how many links and the path.
+/// Writes the History links matching `filter` as CSV to `path` (chosen in the desktop's
+/// dialog, else named after the local time in the export folder); returns how many links.
 fn export_history(
     desk: &Desk,
     filter: &HistoryFilter,
     zone: Zone,
-    dir: Option<PathBuf>,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<(usize, PathBuf), JobError> {
-    let dir = match dir {
-        Some(d) => d,
-        None => crate::printer::save_folder().ok_or(JobError::NoSaveFolder)?,
-    };
-    let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
-    let path = dir.join(format!("paydesk-history-{stamp}.csv"));
-    let file = crate::store::create_private_file(&path).map_err(JobError::file(&path))?;
+    path: &Path,
+) -> Result<usize, JobError> {
+    let file = crate::store::create_private_file(path).map_err(JobError::file(path))?;
     let (query, range) = history_query(filter, zone);
-    let rows = desk.export_history_csv(&query, range, zone, file)?;
-    Ok((rows, path))
+    Ok(desk.export_history_csv(&query, range, zone, file)?)
 }
 
 #[cfg(test)]
@@ -525,12 +532,13 @@ mod tests {
             }),
         ));
         let Msg::History(HistoryResult::Exported {
-            result: Ok((rows, path)),
+            result: Ok(Some((rows, path, by_dialog))),
         }) = &answer
         else {
             panic!("{answer:?}");
         };
         assert_eq!(*rows, 1);
+        assert!(!by_dialog, "the handler tests have no dialog");
         assert!(path.starts_with(dir.path()));
         let text = std::fs::read_to_string(path).unwrap();
         assert!(text.contains("A-1"));

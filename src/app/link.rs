@@ -57,8 +57,9 @@ pub enum LinkResult {
     },
     /// The QR PNG was written (or not).
     QrSaved {
-        /// Where, or why not.
-        result: Result<PathBuf, JobError>,
+        /// Where and whether the desktop's dialog chose it (`None`: the dialog was closed),
+        /// or why not.
+        result: Result<Option<(PathBuf, bool)>, JobError>,
     },
     /// A link's slip was printed, saved for want of a printer, or neither (the reason).
     SlipPrinted {
@@ -87,11 +88,10 @@ impl App {
                 self.views.customer.open = false;
             }
             LinkCommand::SaveQrPng { url, name } => {
+                let dialogs = self.options.file_dialogs.clone();
+                let title = UiText::SaveQr.get(lang).to_owned();
                 self.spawn(async move {
-                    let result = tokio::task::spawn_blocking(move || save_qr_png(&url, &name))
-                        .await
-                        .map_err(JobError::from)
-                        .and_then(|r| r);
+                    let result = super::files::save_qr_png(&dialogs, &title, url, &name).await;
                     Msg::Link(LinkResult::QrSaved { result })
                 });
             }
@@ -227,12 +227,13 @@ impl App {
             }
             LinkResult::QrSaved { result } => {
                 if let Some(s) = &mut self.views.shown {
-                    s.note = Some(match result {
-                        Ok(path) => {
-                            Note::Done(format!("{} {}", UiText::SavedTo.get(lang), path.display()))
+                    s.note = match result {
+                        Ok(Some((path, by_dialog))) => {
+                            Some(Note::Done(super::files::saved_note(&path, by_dialog, lang)))
                         }
-                        Err(e) => Note::Failed(e.problem(lang)),
-                    });
+                        Ok(None) => None,
+                        Err(e) => Some(Note::Failed(e.problem(lang))),
+                    };
                 }
             }
             LinkResult::SlipPrinted { id, result } => {
@@ -414,17 +415,6 @@ fn print_slip(slip: &Slip, paper: Paper, sink: &SlipSink) -> Result<Delivered, J
     Ok(sink.deliver(&pdf, &slip.order_number)?)
 }
 
-/// Writes the QR of `url` as a PNG in the user's Downloads (or home) folder.
-fn save_qr_png(url: &str, name: &str) -> Result<PathBuf, JobError> {
-    let dir = crate::printer::save_folder().ok_or(JobError::NoSaveFolder)?;
-    let path = dir.join(format!(
-        "paydesk-qr-{}.png",
-        crate::printer::file_safe(name)
-    ));
-    crate::qr::write_png(url, &path)?;
-    Ok(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -531,7 +521,8 @@ mod tests {
         let Msg::Link(LinkResult::QrSaved { result }) = &answer else {
             panic!("{answer:?}");
         };
-        if let Ok(path) = result {
+        if let Ok(Some((path, by_dialog))) = result {
+            assert!(!by_dialog, "the handler tests have no dialog");
             assert!(path.exists());
             std::fs::remove_file(path).unwrap();
         }
@@ -651,7 +642,7 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         app.apply_link(LinkResult::QrSaved {
-            result: Ok(PathBuf::from("/tmp/paydesk-qr-A-1.png")),
+            result: Ok(Some((PathBuf::from("/tmp/paydesk-qr-A-1.png"), true))),
         });
         let note = app.views.shown.as_ref().and_then(|s| s.note.clone());
         assert!(

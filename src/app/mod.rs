@@ -16,6 +16,7 @@ pub mod board;
 pub mod card;
 pub mod catalog;
 pub mod errors;
+pub mod files;
 pub mod history;
 pub mod installments;
 pub mod link;
@@ -97,6 +98,8 @@ pub struct AppOptions {
     pub env_secret: crate::secrets::EnvSecret,
     /// Where "Print slip" sends slips (CUPS's `lp`, else a folder); tests use fakes.
     pub slip_sink: SlipSink,
+    /// The desktop's file dialog (none by default: the app's run looks in its environment).
+    pub file_dialogs: files::FileDialogs,
 }
 
 impl Default for AppOptions {
@@ -117,6 +120,7 @@ impl Default for AppOptions {
             perf_start: None,
             env_secret: crate::secrets::EnvSecret::default(),
             slip_sink: SlipSink::default(),
+            file_dialogs: files::FileDialogs::off(),
         }
     }
 }

@@ -1,12 +1,16 @@
-//! The day close: what the links of some days came to.
+//! The day close: what the links of some days came to, and Refresh: the status of the days'
+//! open links asked of the server (one a second, as History's refresh), then the report again.
 
 use chrono::NaiveDate;
 
 use super::App;
+use super::history::STATUS_REFRESH_GAP;
 use super::logic::Msg;
-use crate::service::DeskError;
-use crate::store::DayReport;
+use crate::clock::Zone;
+use crate::service::{Desk, DeskError};
+use crate::store::{DayReport, LinkQuery, TimeRange};
 use crate::ui::ReportCommand;
+use crate::ui::history::PAGE;
 use crate::ui::problem::Explain;
 
 /// A background result of the day close.
@@ -19,33 +23,130 @@ pub enum ReportResult {
         /// The report, or why there is none.
         result: Result<DayReport, DeskError>,
     },
+    /// The open links of the days Refresh asks about.
+    OpenLinks {
+        /// Their ids, or why they could not be listed.
+        result: Result<Vec<String>, DeskError>,
+    },
+    /// One open link's answer to Refresh.
+    StatusRefreshed {
+        /// The link id.
+        id: String,
+        /// Whether it answered (the desk stored its answer), or why not.
+        result: Result<(), DeskError>,
+    },
 }
 
 impl App {
     /// Runs a report command.
     pub(crate) fn run_report(&mut self, command: ReportCommand) {
-        let ReportCommand::Load { first, last, zone } = command;
         let Some(desk) = self.desk_or_idle() else {
             return;
         };
-        self.spawn(async move {
-            let result = tokio::task::spawn_blocking(move || desk.day_report(first, last, zone))
-                .await
-                .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
-            Msg::Report(ReportResult::Made {
-                days: (first, last),
-                result,
-            })
-        });
+        match command {
+            ReportCommand::Load { first, last, zone } => {
+                self.spawn(async move {
+                    let result =
+                        tokio::task::spawn_blocking(move || desk.day_report(first, last, zone))
+                            .await
+                            .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+                    Msg::Report(ReportResult::Made {
+                        days: (first, last),
+                        result,
+                    })
+                });
+            }
+            ReportCommand::RefreshStatuses { first, last, zone } => {
+                self.spawn(async move {
+                    let result =
+                        tokio::task::spawn_blocking(move || open_links(&desk, first, last, zone))
+                            .await
+                            .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+                    Msg::Report(ReportResult::OpenLinks { result })
+                });
+            }
+        }
     }
 
     /// Takes a report result into the state.
     pub(crate) fn apply_report(&mut self, result: ReportResult) {
         let lang = self.lang();
-        let ReportResult::Made { days, result } = result;
-        self.views
-            .report
-            .set_report(days, result.map_err(|e| e.problem(lang)));
+        match result {
+            ReportResult::Made { days, result } => {
+                self.views
+                    .report
+                    .set_report(days, result.map_err(|e| e.problem(lang)));
+            }
+            ReportResult::OpenLinks { result: Ok(ids) } => {
+                self.views.report.refresh_counted(ids.len());
+                let Some(desk) = self.desk_or_idle() else {
+                    self.views.report.refresh_failed();
+                    return;
+                };
+                // As History's "Refresh statuses": one request a second at most.
+                for (i, id) in ids.into_iter().enumerate() {
+                    let desk = desk.clone();
+                    let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
+                    self.spawn(async move {
+                        tokio::time::sleep(wait).await;
+                        let result = desk.link_detail(&id).await.map(|_| ());
+                        Msg::Report(ReportResult::StatusRefreshed { id, result })
+                    });
+                }
+            }
+            ReportResult::OpenLinks { result: Err(e) } => {
+                tracing::warn!(error = %e, "the day close's open links could not be listed");
+                self.views.report.refresh_failed();
+            }
+            ReportResult::StatusRefreshed { id, result } => {
+                self.note_call(result.as_ref().err());
+                if let Err(e) = &result {
+                    tracing::warn!(link = %id, error = %e, "a day close refresh failed");
+                }
+                self.views.report.refresh_answered(result.is_ok());
+                if !self
+                    .views
+                    .report
+                    .refresh
+                    .as_ref()
+                    .is_some_and(crate::ui::report::ReportRefresh::running)
+                {
+                    // History's rows and totals may have changed too.
+                    self.views.history.invalidate();
+                }
+            }
+        }
+    }
+}
+
+/// The open links (not final, not cancelled here) created on local days `first..=last`.
+fn open_links(
+    desk: &Desk,
+    first: NaiveDate,
+    last: NaiveDate,
+    zone: Zone,
+) -> Result<Vec<String>, DeskError> {
+    let range = TimeRange::between(Some(first), Some(last), zone);
+    let mut query = LinkQuery {
+        text: None,
+        status: None,
+        limit: PAGE,
+        before: None,
+        staff: None,
+    };
+    let mut ids = Vec::new();
+    loop {
+        let page = desk.history_in(&query, range)?;
+        ids.extend(
+            page.links
+                .iter()
+                .filter(|l| !l.link.status.is_final() && l.cancelled_at.is_none())
+                .map(|l| l.link.id.clone()),
+        );
+        match page.next {
+            Some(next) => query.before = Some(next),
+            None => return Ok(ids),
+        }
     }
 }
 

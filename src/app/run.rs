@@ -83,6 +83,7 @@ pub fn run_gui(gui: GuiOptions) -> Result<(), GuiError> {
                 profile: gui.profile,
                 env_secret: gui.env_secret,
                 perf_start,
+                file_dialogs: super::files::FileDialogs::from_env(),
                 ..AppOptions::default()
             };
             let app = App::new(&cc.egui_ctx, saved, options)?;

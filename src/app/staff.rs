@@ -135,8 +135,9 @@ pub enum StaffResult {
     },
     /// The audit rows were written as CSV.
     AuditExported {
-        /// How many rows and where, or why not.
-        result: Result<(usize, PathBuf), JobError>,
+        /// How many rows, where and whether the desktop's dialog chose it (`None`: the dialog
+        /// was closed), or why not.
+        result: Result<Option<(usize, PathBuf, bool)>, JobError>,
     },
     /// The worker's own check of the role table refused a command.
     Refused {
@@ -325,13 +326,25 @@ impl App {
                 };
                 let dir = self.export_dir.clone();
                 let zone = self.zone;
+                let dialogs = self.options.file_dialogs.clone();
+                let title = UiText::ExportWhere.get(self.lang()).to_owned();
+                let stamp = zone.local(services.clock().now()).format("%Y%m%d-%H%M%S");
+                let name = format!("paydesk-audit-{stamp}.csv");
                 self.spawn(async move {
-                    let result = tokio::task::spawn_blocking(move || {
-                        export_audit(&services, &filter, zone, dir)
-                    })
-                    .await
-                    .map_err(JobError::from)
-                    .and_then(|r| r);
+                    let result = match dialogs
+                        .save_path(super::files::FileKind::Csv, &title, dir, &name)
+                        .await
+                    {
+                        Ok(Some((path, by_dialog))) => tokio::task::spawn_blocking(move || {
+                            export_audit(&services, &filter, &path)
+                                .map(|count| Some((count, path, by_dialog)))
+                        })
+                        .await
+                        .map_err(JobError::from)
+                        .and_then(|r| r),
+                        Ok(None) => Ok(None),
+                        Err(e) => Err(e),
+                    };
                     Msg::Staff(StaffResult::AuditExported { result })
                 });
             }
@@ -453,16 +466,23 @@ impl App {
             StaffResult::AuditExported { result } => {
                 let view = &mut self.views.audit;
                 view.exporting = false;
-                view.note = Some(match result {
-                    Ok((count, path)) => Note::Done(UiText::AuditExported.fill(
-                        lang,
-                        &[
-                            ("count", &count.to_string()),
-                            ("path", &path.display().to_string()),
-                        ],
-                    )),
-                    Err(e) => Note::Failed(e.problem(lang)),
-                });
+                view.note = match result {
+                    Ok(Some((count, path, by_dialog))) => {
+                        let mut note = UiText::AuditExported.fill(
+                            lang,
+                            &[
+                                ("count", &count.to_string()),
+                                ("path", &path.display().to_string()),
+                            ],
+                        );
+                        if !by_dialog {
+                            note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
+                        }
+                        Some(Note::Done(note))
+                    }
+                    Ok(None) => None,
+                    Err(e) => Some(Note::Failed(e.problem(lang))),
+                };
             }
             StaffResult::Refused { command, error } => {
                 tracing::info!(command, error = %error, "the worker refused a command");
@@ -629,25 +649,18 @@ fn approval_subject(command: &Command, order: impl Fn(&str) -> Option<String>) -
     }
 }
 
-/// Writes the audit rows matching `filter` as CSV into `dir` (else where QR PNGs go), a file
-/// only its owner can read, named after the local time.
+/// Writes the audit rows matching `filter` as CSV to `path` (chosen in the desktop's dialog,
+/// else named after the local time in the export folder), a file only its owner can read;
+/// returns how many rows.
 fn export_audit(
     services: &Services,
     filter: &AuditFilter,
-    zone: crate::clock::Zone,
-    dir: Option<PathBuf>,
-) -> Result<(usize, PathBuf), JobError> {
-    let dir = match dir {
-        Some(d) => d,
-        None => crate::printer::save_folder().ok_or(JobError::NoSaveFolder)?,
-    };
-    let now = services.clock().now();
-    let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
-    let path = dir.join(format!("paydesk-audit-{stamp}.csv"));
+    path: &std::path::Path,
+) -> Result<usize, JobError> {
     let rows = services.with_store_locked(|s| s.audit_list(filter))?;
-    let file = crate::store::create_private_file(&path).map_err(JobError::file(&path))?;
+    let file = crate::store::create_private_file(path).map_err(JobError::file(path))?;
     crate::store::write_audit_csv(file, &rows).map_err(DeskError::from)?;
-    Ok((rows.len(), path))
+    Ok(rows.len())
 }
 
 #[cfg(test)]
@@ -779,12 +792,18 @@ mod tests {
                 last: day,
                 zone: crate::clock::Zone::Local,
             }),
+            Command::Report(ReportCommand::RefreshStatuses {
+                first: day,
+                last: day,
+                zone: crate::clock::Zone::Local,
+            }),
             Command::Pending(PendingCommand::Retry {
                 key: "k".into(),
                 force: false,
             }),
             Command::Pending(PendingCommand::Abandon { key: "k".into() }),
             Command::Catalog(CatalogCommand::Preview { path: "x".into() }),
+            Command::Catalog(CatalogCommand::Choose),
             Command::Catalog(CatalogCommand::Import { path: "x".into() }),
             Command::Catalog(CatalogCommand::SetBarcode {
                 variant_id: "x".into(),
@@ -872,11 +891,13 @@ mod tests {
                 | HistoryCommand::Export { .. } => h.name(),
             },
             Command::Report(ReportCommand::Load { .. }) => "LoadReport",
+            Command::Report(ReportCommand::RefreshStatuses { .. }) => "RefreshDayClose",
             Command::Pending(p) => match p {
                 PendingCommand::Retry { .. } | PendingCommand::Abandon { .. } => p.name(),
             },
             Command::Catalog(k) => match k {
                 CatalogCommand::Preview { .. }
+                | CatalogCommand::Choose
                 | CatalogCommand::Import { .. }
                 | CatalogCommand::SetBarcode { .. } => k.name(),
             },
@@ -904,7 +925,7 @@ mod tests {
     #[test]
     fn every_app_command_has_a_row_in_the_role_table() {
         let samples = every_command();
-        assert_eq!(samples.len(), 39, "one sample of each command");
+        assert_eq!(samples.len(), 41, "one sample of each command");
         for c in &samples {
             assert!(
                 roles::need_of(Surface::App, c.name()).is_some(),
@@ -1243,7 +1264,7 @@ mod tests {
             }),
         ));
         let Msg::Staff(StaffResult::AuditExported {
-            result: Ok((count, path)),
+            result: Ok(Some((count, path, false))),
         }) = &answer
         else {
             panic!("exported: {answer:?}");

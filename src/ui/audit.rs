@@ -10,6 +10,7 @@ use crate::ui::command::{Command, StaffCommand};
 use crate::ui::problem::{Note, Problem, note_ui, problem_ui, warning_ui};
 use crate::ui::text::UiText;
 use crate::ui::theme;
+use crate::ui::widgets;
 
 /// The most rows the view reads at once (newest first); the CSV export has them all.
 pub const AUDIT_ROWS: usize = 500;
@@ -70,11 +71,16 @@ impl AuditView {
                 filter: self.filter(Some(AUDIT_ROWS)),
             }));
         }
-        ui.horizontal(|ui| {
-            ui.heading(RichText::new(UiText::NavAudit.get(lang)).strong());
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let export = egui::Button::new(UiText::ExportCsv.get(lang));
-                if ui.add_enabled(!self.exporting, export).clicked() {
+        widgets::page_header_ui(
+            ui,
+            UiText::NavAudit.get(lang),
+            UiText::AuditHelp.get(lang),
+            |ui| {
+                let export = widgets::Action::secondary(UiText::ExportCsv.get(lang))
+                    .icon(theme::icon::DOWNLOAD)
+                    .enabled(!self.exporting)
+                    .show_ui(ui);
+                if export.clicked() {
                     self.exporting = true;
                     self.note = None;
                     cx.emit(Command::Staff(StaffCommand::ExportAudit {
@@ -84,9 +90,8 @@ impl AuditView {
                 if self.exporting {
                     ui.spinner();
                 }
-            });
-        });
-        ui.label(RichText::new(UiText::AuditHelp.get(lang)).color(cx.palette.muted));
+            },
+        );
         self.chain_ui(ui, cx);
         ui.add_space(theme::SPACE_S);
         self.filter_ui(ui, lang, members);
@@ -119,41 +124,53 @@ impl AuditView {
 
     fn filter_ui(&mut self, ui: &mut Ui, lang: Lang, members: &[String]) {
         ui.horizontal(|ui| {
-            let l = ui.label(UiText::AuditStaff.get(lang));
-            let everyone = UiText::AuditEveryone.get(lang);
-            let r = egui::ComboBox::from_id_salt("audit-staff")
-                .selected_text(self.staff.as_deref().unwrap_or(everyone))
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut self.staff, None, everyone);
-                    for m in members {
-                        ui.selectable_value(&mut self.staff, Some(m.clone()), m.as_str());
-                    }
-                });
-            let _ = r.response.labelled_by(l.id);
+            ui.vertical(|ui| {
+                let l = ui.label(UiText::AuditStaff.get(lang));
+                let everyone = UiText::AuditEveryone.get(lang);
+                let r = egui::ComboBox::from_id_salt("audit-staff")
+                    .selected_text(self.staff.as_deref().unwrap_or(everyone))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.staff, None, everyone);
+                        for m in members {
+                            ui.selectable_value(&mut self.staff, Some(m.clone()), m.as_str());
+                        }
+                    });
+                let _ = r.response.labelled_by(l.id);
+            });
             ui.add_space(theme::SPACE_M);
-            let l = ui.label(UiText::AuditAction.get(lang));
-            let all = UiText::AuditAllActions.get(lang);
-            let r = egui::ComboBox::from_id_salt("audit-action")
-                .selected_text(self.action.map_or(all, |a| action_text(a).get(lang)))
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut self.action, None, all);
-                    for a in AuditAction::ALL {
-                        ui.selectable_value(&mut self.action, Some(a), action_text(a).get(lang));
-                    }
-                });
-            let _ = r.response.labelled_by(l.id);
+            ui.vertical(|ui| {
+                let l = ui.label(UiText::AuditAction.get(lang));
+                let all = UiText::AuditAllActions.get(lang);
+                let r = egui::ComboBox::from_id_salt("audit-action")
+                    .selected_text(self.action.map_or(all, |a| action_text(a).get(lang)))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut self.action, None, all);
+                        for a in AuditAction::ALL {
+                            ui.selectable_value(
+                                &mut self.action,
+                                Some(a),
+                                action_text(a).get(lang),
+                            );
+                        }
+                    });
+                let _ = r.response.labelled_by(l.id);
+            });
         });
     }
 
     fn rows_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
         let lang = cx.lang;
         if self.rows.is_empty() {
-            let t = if self.loading {
-                UiText::Loading
+            if self.loading {
+                widgets::hint_ui(ui, &cx.palette, UiText::Loading.get(lang));
             } else {
-                UiText::AuditEmpty
-            };
-            ui.label(RichText::new(t.get(lang)).strong());
+                widgets::empty_state_ui(
+                    ui,
+                    theme::icon::AUDIT,
+                    UiText::AuditEmpty.get(lang),
+                    UiText::AuditEmptyHelp.get(lang),
+                );
+            }
             return;
         }
         ui.label(

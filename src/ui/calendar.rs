@@ -1,13 +1,24 @@
-//! A month calendar for picking the expiry day: the month and year with previous and next
-//! buttons, the weekday names from Monday (as Turkish and most European calendars start), and
-//! one button per day. Days before the earliest allowed day cannot be picked. Names are in
-//! the app's language; the date picker of `egui_extras` is English only, so paydesk draws its own.
+//! A month calendar for picking a day: the month and year with previous and next buttons, the
+//! weekday names from Monday (as Turkish and most European calendars start), and one button
+//! per day. Days before the earliest allowed day cannot be picked. Names are in the app's
+//! language; the date picker of `egui_extras` is English only, so paydesk draws its own.
+//!
+//! [`date_field_ui`] is a day field as History and Day close use it: the label above, the day
+//! typed as `YYYY-MM-DD`, and a calendar button beside it whose pick lands in the field.
 
 use chrono::{Datelike, Months, NaiveDate};
 use egui::{Button, Ui, Vec2, WidgetInfo};
 
 use crate::lang::Lang;
 use crate::ui::text::UiText;
+use crate::ui::theme;
+
+/// One day's button in the calendar.
+const DAY_CELL: Vec2 = Vec2::new(38.0, 26.0);
+/// The gap between two days.
+const DAY_GAP: f32 = 2.0;
+/// The width of a typed day (`2026-11-21` and a little air), in characters.
+const DAY_FIELD_CHARS: usize = 11;
 
 const MONTHS_TR: [&str; 12] = [
     "Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
@@ -90,9 +101,9 @@ pub fn calendar_ui(
         Lang::Tr => WEEKDAYS_TR,
         Lang::En => WEEKDAYS_EN,
     };
-    let cell = Vec2::new(38.0, 26.0);
+    let cell = DAY_CELL;
     egui::Grid::new(("calendar", first))
-        .spacing([2.0, 2.0])
+        .spacing([DAY_GAP, DAY_GAP])
         .show(ui, |ui| {
             for name in weekdays {
                 ui.add_sized(cell, egui::Label::new(name));
@@ -118,6 +129,62 @@ pub fn calendar_ui(
             }
         });
     picked
+}
+
+/// A day field: `label` above, the day typed as `YYYY-MM-DD` into `text`, and a calendar button
+/// beside it (heard as "Calendar: `label`") that opens the month of the typed day (else of
+/// `today`); a day picked there is written into the field and the calendar closes. Returns the
+/// text field's response.
+pub fn date_field_ui(
+    ui: &mut Ui,
+    label: &str,
+    text: &mut String,
+    today: NaiveDate,
+    lang: Lang,
+) -> egui::Response {
+    ui.vertical(|ui| {
+        let l = ui.label(label);
+        ui.horizontal(|ui| {
+            let width = theme::field_width_ui(ui, DAY_FIELD_CHARS);
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(text)
+                        .hint_text(UiText::DayHint.get(lang))
+                        .desired_width(width),
+                )
+                .labelled_by(l.id);
+            let typed = NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").ok();
+            let button_label = UiText::CalendarFor.fill(lang, &[("field", &label)]);
+            let button = ui
+                .add(Button::new(theme::icon::DATE.rich_text()))
+                .on_hover_text(&button_label);
+            button.widget_info(|| WidgetInfo::labeled(egui::Role::Button, true, &button_label));
+            let month_id = button.id.with("month");
+            if button.clicked() {
+                ui.data_mut(|d| d.insert_temp(month_id, typed.unwrap_or(today)));
+            }
+            let popup = egui::Popup::from_toggle_button_response(&button)
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            let popup_id = popup.get_id();
+            let picked = popup
+                .show(|ui| {
+                    let mut month = ui
+                        .data(|d| d.get_temp::<NaiveDate>(month_id))
+                        .unwrap_or(today);
+                    let picked = calendar_ui(ui, &mut month, typed, NaiveDate::MIN, lang);
+                    ui.data_mut(|d| d.insert_temp(month_id, month));
+                    picked
+                })
+                .and_then(|inner| inner.inner);
+            if let Some(day) = picked {
+                *text = day.format("%Y-%m-%d").to_string();
+                egui::Popup::close_id(ui.ctx(), popup_id);
+            }
+            field
+        })
+        .inner
+    })
+    .inner
 }
 
 /// A small arrow button whose accessible name is `label`.

@@ -49,6 +49,8 @@ pub struct CatalogView {
     pub barcode_errors: HashMap<String, String>,
     /// Items whose barcode is being saved.
     pub barcode_saving: HashSet<String>,
+    /// "Choose file…" found no file dialog on this desktop: the path is typed.
+    pub no_dialog: bool,
 }
 
 impl CatalogView {
@@ -77,6 +79,16 @@ impl CatalogView {
             let l = ui.label(UiText::CsvPath.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0))
                 .labelled_by(l.id);
+            // The desktop's file dialog (app::files), else the path typed.
+            if widgets::Action::secondary(UiText::ChooseFile.get(lang))
+                .icon(crate::ui::theme::icon::UPLOAD)
+                .enabled(!self.busy && !self.no_dialog)
+                .show_ui(ui)
+                .clicked()
+            {
+                self.busy = true;
+                cx.emit(Command::Catalog(CatalogCommand::Choose));
+            }
             let has_path = !self.path.trim().is_empty() && !self.busy;
             if ui
                 .add_enabled(has_path, egui::Button::new(UiText::Preview.get(lang)))
@@ -99,6 +111,9 @@ impl CatalogView {
                 }));
             }
         });
+        if self.no_dialog {
+            ui.label(UiText::NoFileDialog.get(lang));
+        }
         widgets::hint_ui(ui, &cx.palette, UiText::CsvHelp.get(lang));
         match &self.outcome {
             Some(CsvOutcome::Preview(p)) => {

@@ -56,6 +56,7 @@ impl Command {
             Command::Installments(InstallmentsCommand::List { .. }) => "ListInstallments",
             Command::History(c) => c.name(),
             Command::Report(ReportCommand::Load { .. }) => "LoadReport",
+            Command::Report(ReportCommand::RefreshStatuses { .. }) => "RefreshDayClose",
             Command::Pending(c) => c.name(),
             Command::Catalog(c) => c.name(),
             Command::Profiles(c) => c.name(),
@@ -233,6 +234,16 @@ pub enum ReportCommand {
         /// The zone of the days.
         zone: Zone,
     },
+    /// Ask the server for the status of the open links created on local days `first..=last`,
+    /// one a second, then make the report again.
+    RefreshStatuses {
+        /// The first day.
+        first: NaiveDate,
+        /// The last day (included).
+        last: NaiveDate,
+        /// The zone of the days.
+        zone: Zone,
+    },
 }
 
 /// What the pending view (and the form's "Send again") asks for.
@@ -270,6 +281,8 @@ pub enum CatalogCommand {
         /// The file.
         path: String,
     },
+    /// Choose the catalog CSV in the desktop's file dialog, then preview it.
+    Choose,
     /// Import a catalog CSV.
     Import {
         /// The file.
@@ -289,6 +302,7 @@ impl CatalogCommand {
     pub fn name(&self) -> &'static str {
         match self {
             CatalogCommand::Preview { .. } => "CatalogPreview",
+            CatalogCommand::Choose => "CatalogChoose",
             CatalogCommand::Import { .. } => "CatalogImport",
             CatalogCommand::SetBarcode { .. } => "SetBarcode",
         }

@@ -20,19 +20,20 @@ use crate::lang::Lang;
 use crate::store::{LinkTotals, StoredLink};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::calendar;
 use crate::ui::command::HistoryCommand;
 use crate::ui::link_result::{status_text, status_with_payment};
 use crate::ui::new_link::local_time;
 use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
 use crate::ui::text::UiText;
-use crate::ui::theme::StatusMeaning;
+use crate::ui::theme::{self, StatusMeaning};
 use crate::ui::widgets;
 
 /// Rows fetched per page.
 pub const PAGE: usize = 200;
 
 /// Height of one row, in points.
-pub const ROW_HEIGHT: f32 = 22.0;
+pub const ROW_HEIGHT: f32 = 26.0;
 
 /// One row of the list, with its text ready to draw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -362,42 +363,47 @@ impl HistoryView {
         self.refresh.as_ref().is_some_and(|r| r.done < r.ids.len())
     }
 
+    /// The header's actions: "Refresh statuses" and "Export CSV".
     fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         let open = self.visible_open();
         let refreshing = self.refreshing();
-        ui.horizontal_wrapped(|ui| {
-            let hint = if open.is_empty() {
-                UiText::NothingToRefresh
-            } else {
-                UiText::RefreshStatusesHelp
-            };
-            let button = ui
-                .add_enabled(
-                    !open.is_empty() && !refreshing,
-                    egui::Button::new(UiText::RefreshStatuses.get(lang)),
-                )
-                .on_hover_text(hint.get(lang))
-                .on_disabled_hover_text(hint.get(lang));
-            if button.clicked() {
-                self.start_refresh(cx, open);
-            }
-            let export = ui
-                .add_enabled(
-                    !self.exporting && self.loaded_filter.is_some(),
-                    egui::Button::new(UiText::ExportCsv.get(lang)),
-                )
-                .on_hover_text(UiText::ExportCsvHelp.get(lang));
-            if export.clicked()
-                && let Some(filter) = self.loaded_filter.clone()
-            {
-                self.note = None;
-                self.exporting = true;
-                cx.emit(Command::History(HistoryCommand::Export { filter }));
-            }
-            if let Some(r) = &self.refresh
-                && r.done < r.ids.len()
-            {
+        // Right to left: the export outermost, the refresh beside it.
+        let export = widgets::Action::secondary(UiText::ExportCsv.get(lang))
+            .icon(theme::icon::DOWNLOAD)
+            .enabled(!self.exporting && self.loaded_filter.is_some())
+            .show_ui(ui)
+            .on_hover_text(UiText::ExportCsvHelp.get(lang));
+        if export.clicked()
+            && let Some(filter) = self.loaded_filter.clone()
+        {
+            self.note = None;
+            self.exporting = true;
+            cx.emit(Command::History(HistoryCommand::Export { filter }));
+        }
+        let hint = if open.is_empty() {
+            UiText::NothingToRefresh
+        } else {
+            UiText::RefreshStatusesHelp
+        };
+        let button = widgets::Action::secondary(UiText::RefreshStatuses.get(lang))
+            .icon(theme::icon::REFRESH)
+            .enabled(!open.is_empty() && !refreshing)
+            .show_ui(ui)
+            .on_hover_text(hint.get(lang))
+            .on_disabled_hover_text(hint.get(lang));
+        if button.clicked() {
+            self.start_refresh(cx, open);
+        }
+    }
+
+    /// What the refresh and the export are doing, and their last note.
+    fn progress_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        if let Some(r) = &self.refresh
+            && r.done < r.ids.len()
+        {
+            ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(format!(
                     "{} {}/{}",
@@ -405,12 +411,14 @@ impl HistoryView {
                     r.done,
                     r.ids.len()
                 ));
-            }
-            if self.exporting {
+            });
+        }
+        if self.exporting {
+            ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label(UiText::Exporting.get(lang));
-            }
-        });
+            });
+        }
         if let Some(note) = &self.note {
             note_ui(ui, cx, note);
         }
@@ -421,21 +429,76 @@ impl HistoryView {
         if self.staff_names.is_empty() {
             return;
         }
-        let l = ui.label(UiText::StaffFilter.get(lang));
-        let selected = self
-            .filter
-            .staff
-            .clone()
-            .unwrap_or_else(|| UiText::AllStaff.get(lang).to_owned());
-        let combo = egui::ComboBox::from_id_salt("history-staff")
-            .selected_text(selected)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut self.filter.staff, None, UiText::AllStaff.get(lang));
-                for name in &self.staff_names {
-                    ui.selectable_value(&mut self.filter.staff, Some(name.clone()), name);
-                }
+        ui.vertical(|ui| {
+            let l = ui.label(UiText::StaffFilter.get(lang));
+            let selected = self
+                .filter
+                .staff
+                .clone()
+                .unwrap_or_else(|| UiText::AllStaff.get(lang).to_owned());
+            let combo = egui::ComboBox::from_id_salt("history-staff")
+                .selected_text(selected)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut self.filter.staff, None, UiText::AllStaff.get(lang));
+                    for name in &self.staff_names {
+                        ui.selectable_value(&mut self.filter.staff, Some(name.clone()), name);
+                    }
+                });
+            let _ = combo.response.labelled_by(l.id);
+        });
+    }
+
+    /// The filter in one row, each label above its field: search, status, staff, the days.
+    fn filter_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        let today = self.zone.date_of(cx.now);
+        ui.horizontal_wrapped(|ui| {
+            ui.vertical(|ui| {
+                let l = ui.label(UiText::Search.get(lang));
+                let width = theme::field_width_ui(ui, SEARCH_CHARS);
+                ui.add(egui::TextEdit::singleline(&mut self.filter.text).desired_width(width))
+                    .labelled_by(l.id);
             });
-        let _ = combo.response.labelled_by(l.id);
+            ui.vertical(|ui| {
+                let s = ui.label(UiText::StatusFilter.get(lang));
+                let selected = self.filter.status.as_ref().map_or_else(
+                    || UiText::AllStatuses.get(lang).to_owned(),
+                    |st| status_text(st, false, lang),
+                );
+                let combo = egui::ComboBox::from_id_salt("history-status")
+                    .selected_text(selected)
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(
+                            &mut self.filter.status,
+                            None,
+                            UiText::AllStatuses.get(lang),
+                        );
+                        for st in LinkStatus::KNOWN {
+                            ui.selectable_value(
+                                &mut self.filter.status,
+                                Some(st.clone()),
+                                status_text(st, false, lang),
+                            );
+                        }
+                    });
+                let _ = combo.response.labelled_by(s.id);
+            });
+            self.staff_filter_ui(ui, lang);
+            calendar::date_field_ui(
+                ui,
+                UiText::HistoryFrom.get(lang),
+                &mut self.from_text,
+                today,
+                lang,
+            );
+            calendar::date_field_ui(
+                ui,
+                UiText::HistoryTo.get(lang),
+                &mut self.to_text,
+                today,
+                lang,
+            );
+        });
     }
 
     /// Draws the view.
@@ -444,43 +507,13 @@ impl HistoryView {
         if widgets::newly_shown(ui, &mut self.last_frame) {
             self.refresh_on_show = true;
         }
-        ui.heading(UiText::NavHistory.get(lang));
-        ui.horizontal(|ui| {
-            let l = ui.label(UiText::Search.get(lang));
-            ui.add(egui::TextEdit::singleline(&mut self.filter.text).desired_width(260.0))
-                .labelled_by(l.id);
-            let s = ui.label(UiText::StatusFilter.get(lang));
-            let selected = self.filter.status.as_ref().map_or_else(
-                || UiText::AllStatuses.get(lang).to_owned(),
-                |st| status_text(st, false, lang),
-            );
-            let combo = egui::ComboBox::from_id_salt("history-status")
-                .selected_text(selected)
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(
-                        &mut self.filter.status,
-                        None,
-                        UiText::AllStatuses.get(lang),
-                    );
-                    for st in LinkStatus::KNOWN {
-                        ui.selectable_value(
-                            &mut self.filter.status,
-                            Some(st.clone()),
-                            status_text(st, false, lang),
-                        );
-                    }
-                });
-            let _ = combo.response.labelled_by(s.id);
-            self.staff_filter_ui(ui, lang);
-        });
-        ui.horizontal(|ui| {
-            let l = ui.label(UiText::HistoryFrom.get(lang));
-            ui.add(egui::TextEdit::singleline(&mut self.from_text).desired_width(110.0))
-                .labelled_by(l.id);
-            let l = ui.label(UiText::HistoryTo.get(lang));
-            ui.add(egui::TextEdit::singleline(&mut self.to_text).desired_width(110.0))
-                .labelled_by(l.id);
-        });
+        widgets::page_header_ui(
+            ui,
+            UiText::NavHistory.get(lang),
+            UiText::HistoryHelp.get(lang),
+            |ui| self.actions_ui(ui, cx),
+        );
+        self.filter_ui(ui, cx);
         if let Some(problem) = self.read_days() {
             widgets::error_text_ui(ui, &cx.palette, problem.get(lang));
         }
@@ -493,24 +526,29 @@ impl HistoryView {
         if let Some(e) = &self.error {
             problem_ui(ui, cx, e);
         }
+        self.progress_ui(ui, cx);
+        ui.add_space(theme::SPACE_XS);
         self.totals_ui(ui, cx);
-        self.actions_ui(ui, cx);
         let count = self.rows.len();
-        let more = if self.exhausted { "" } else { "+" };
-        ui.label(
-            RichText::new(format!("{count}{more} {}", UiText::LinksShown.get(lang)))
-                .color(cx.palette.muted),
-        );
         if count == 0 {
             self.visible = 0..0;
-            let t = if self.loading {
-                UiText::Loading
+            if self.loading {
+                widgets::hint_ui(ui, &cx.palette, UiText::Loading.get(lang));
             } else if self.filter == HistoryFilter::default() {
-                UiText::NoLinks
+                widgets::empty_state_ui(
+                    ui,
+                    theme::icon::HISTORY,
+                    UiText::NoLinks.get(lang),
+                    UiText::NoLinksHelp.get(lang),
+                );
             } else {
-                UiText::NoMatchingLinks
-            };
-            ui.label(RichText::new(t.get(lang)).strong());
+                widgets::empty_state_ui(
+                    ui,
+                    theme::icon::SEARCH,
+                    UiText::NoMatchingLinks.get(lang),
+                    UiText::NoMatchingHelp.get(lang),
+                );
+            }
             return;
         }
         let show_staff = !self.staff_names.is_empty();
@@ -525,8 +563,9 @@ impl HistoryView {
                     want_more = true;
                 }
                 self.visible = range.clone();
-                for row in &self.rows[range] {
-                    if row_ui(ui, cx, row, show_staff).clicked() {
+                for (i, row) in self.rows[range.clone()].iter().enumerate() {
+                    let striped = (range.start + i) % 2 == 1;
+                    if row_ui(ui, cx, row, show_staff, striped).clicked() {
                         picked = Some(row.id.clone());
                     }
                 }
@@ -553,8 +592,11 @@ impl HistoryView {
     }
 }
 
-/// Column widths: created, order number, reference, amount, status with its age.
-const COLUMNS: [f32; 5] = [128.0, 176.0, 104.0, 112.0, 220.0];
+/// Column widths: created, order number, amount, status, updated.
+const COLUMNS: [f32; 5] = [128.0, 176.0, 112.0, 150.0, 96.0];
+
+/// The search field's width, in characters.
+const SEARCH_CHARS: usize = 28;
 
 /// A row's cell of `width`.
 fn cell_ui(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut Ui)) {
@@ -565,8 +607,8 @@ fn cell_ui(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut Ui
 const ALIGN: [egui::Align; 5] = [
     egui::Align::Min,
     egui::Align::Min,
-    egui::Align::Min,
     egui::Align::Max,
+    egui::Align::Min,
     egui::Align::Min,
 ];
 
@@ -578,9 +620,9 @@ fn header_ui(ui: &mut Ui, lang: Lang, show_staff: bool) {
         let titles = [
             UiText::Created,
             UiText::OrderNumber,
-            UiText::Reference,
             UiText::Amount,
             UiText::Status,
+            UiText::Updated,
         ];
         for ((w, t), align) in COLUMNS.iter().zip(titles).zip(ALIGN) {
             cell_ui(ui, *w, align, |ui| {
@@ -605,13 +647,20 @@ pub fn known_status_text(row: &HistoryRow, now: DateTime<Utc>, lang: Lang) -> St
     )
 }
 
-fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow, show_staff: bool) -> egui::Response {
+fn row_ui(
+    ui: &mut Ui,
+    cx: &ViewCtx<'_>,
+    row: &HistoryRow,
+    show_staff: bool,
+    striped: bool,
+) -> egui::Response {
     let lang = cx.lang;
     let age = crate::ui::board::ago_text(row.known_at, cx.now, lang);
+    let stripe_at = ui.painter().add(egui::Shape::Noop);
     let response = ui
         .horizontal(|ui| {
             ui.set_height(ROW_HEIGHT);
-            let cells = [&row.created, &row.order, &row.reference, &row.amount];
+            let cells = [&row.created, &row.order, &row.amount];
             for ((w, text), align) in COLUMNS.iter().zip(cells).zip(ALIGN) {
                 cell_ui(ui, *w, align, |ui| {
                     ui.add(egui::Label::new(text.as_str()).truncate());
@@ -622,12 +671,11 @@ fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow, show_staff: bool) -> 
                 row.cancelled,
                 row.partly_paid,
             ));
-            cell_ui(ui, COLUMNS[4], egui::Align::Min, |ui| {
+            cell_ui(ui, COLUMNS[3], egui::Align::Min, |ui| {
                 widgets::badge_ui(ui, row.status_text.as_str(), badge);
-                ui.add(
-                    egui::Label::new(RichText::new(format!("· {age}")).color(cx.palette.muted))
-                        .truncate(),
-                );
+            });
+            cell_ui(ui, COLUMNS[4], egui::Align::Min, |ui| {
+                ui.add(egui::Label::new(RichText::new(age).color(cx.palette.muted)).truncate());
             });
             if show_staff {
                 cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
@@ -637,8 +685,18 @@ fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow, show_staff: bool) -> 
             ui.add(egui::Label::new(row.description.as_str()).truncate());
         })
         .response;
+    // The full width of the list, so the stripe and the hover reach the right edge.
+    let rect = response
+        .rect
+        .with_max_x(ui.max_rect().right().max(response.rect.right()));
+    if striped {
+        ui.painter().set(
+            stripe_at,
+            egui::Shape::rect_filled(rect, 0.0, ui.visuals().faint_bg_color),
+        );
+    }
     let id = ui.make_persistent_id(("history-row", &row.id));
-    let r = ui.interact(response.rect, id, egui::Sense::click());
+    let r = ui.interact(rect, id, egui::Sense::click());
     let label = format!(
         "{} {} {}",
         row.order,
@@ -649,7 +707,7 @@ fn row_ui(ui: &mut Ui, cx: &ViewCtx<'_>, row: &HistoryRow, show_staff: bool) -> 
     if r.hovered() {
         ui.painter().rect_stroke(
             r.rect,
-            2.0,
+            theme::CORNER_RADIUS,
             ui.visuals().widgets.hovered.bg_stroke,
             egui::StrokeKind::Inside,
         );

@@ -5,7 +5,7 @@
 //! The report itself is computed by the store (`store::report`) on the worker; this view only
 //! keeps the days asked for, asks for the report when they change, and draws the answer.
 
-use chrono::{NaiveDate, TimeDelta};
+use chrono::{Datelike, NaiveDate, TimeDelta};
 use egui::{RichText, Ui};
 use egui_plot::{Bar, BarChart, GridMark, Plot};
 use rust_decimal::prelude::ToPrimitive;
@@ -16,12 +16,106 @@ use crate::lang::Lang;
 use crate::store::{CurrencyReport, DayReport, Total};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
+use crate::ui::calendar;
 use crate::ui::command::ReportCommand;
 use crate::ui::text::UiText;
+use crate::ui::theme::{self, icon::Icon};
 use crate::ui::widgets;
+
+/// The step arrows beside the presets (a day or a period back and forward).
+pub const ICON_BACK: Icon = egui_material_icons::icons::ICON_CHEVRON_LEFT;
+/// See [`ICON_BACK`].
+pub const ICON_FORWARD: Icon = egui_material_icons::icons::ICON_CHEVRON_RIGHT;
 
 /// Width of one currency card, in points.
 const CARD_WIDTH: f32 = 300.0;
+/// Height of the hourly chart.
+const CHART_HEIGHT: f32 = 200.0;
+/// The chart and the best sellers sit side by side from this width on (else one under the
+/// other).
+const SIDE_BY_SIDE_WIDTH: f32 = 640.0;
+/// The share of the width the chart takes beside the best sellers (at 1024 × 768 the best
+/// sellers' three columns then fit beside it).
+const CHART_SHARE: f32 = 0.5;
+/// The outline of a bar, in points.
+const BAR_OUTLINE: f32 = 1.0;
+/// Width of a bar, in hours.
+const BAR_WIDTH: f64 = 0.8;
+/// Widths of the best sellers' number columns: quantity, total.
+const QUANTITY_WIDTH: f32 = 56.0;
+const ITEM_TOTAL_WIDTH: f32 = 104.0;
+/// Widths of a card's count and amount columns, and of its money lines' amounts.
+const CARD_COUNT_WIDTH: f32 = 40.0;
+const CARD_SUM_WIDTH: f32 = 110.0;
+const CARD_MONEY_WIDTH: f32 = 166.0;
+
+/// A quick choice of days in the toolbar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preset {
+    /// Today alone.
+    Today,
+    /// Yesterday alone.
+    Yesterday,
+    /// Monday of this week to today.
+    ThisWeek,
+    /// The 1st of this month to today.
+    ThisMonth,
+}
+
+impl Preset {
+    /// Every preset, in the toolbar's order.
+    pub const ALL: [Preset; 4] = [
+        Preset::Today,
+        Preset::Yesterday,
+        Preset::ThisWeek,
+        Preset::ThisMonth,
+    ];
+
+    /// The days of the preset, `today` being today.
+    pub fn days(self, today: NaiveDate) -> (NaiveDate, NaiveDate) {
+        match self {
+            Preset::Today => (today, today),
+            Preset::Yesterday => {
+                let day = today - TimeDelta::days(1);
+                (day, day)
+            }
+            Preset::ThisWeek => (
+                today - TimeDelta::days(i64::from(today.weekday().num_days_from_monday())),
+                today,
+            ),
+            Preset::ThisMonth => (today.with_day(1).unwrap_or(today), today),
+        }
+    }
+
+    fn text(self) -> UiText {
+        match self {
+            Preset::Today => UiText::Today,
+            Preset::Yesterday => UiText::Yesterday,
+            Preset::ThisWeek => UiText::ThisWeek,
+            Preset::ThisMonth => UiText::ThisMonth,
+        }
+    }
+}
+
+/// Refresh under way: the open links of the days asked about, one a second.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReportRefresh {
+    /// The days whose open links are asked about.
+    pub days: Option<(NaiveDate, NaiveDate)>,
+    /// How many open links there are (`None` while they are looked up).
+    pub total: Option<usize>,
+    /// How many have answered.
+    pub done: usize,
+    /// Whether any could not be asked about.
+    pub failed: bool,
+}
+
+impl ReportRefresh {
+    /// Whether answers are still awaited.
+    pub fn running(&self) -> bool {
+        self.total.is_none_or(|t| self.done < t)
+    }
+}
 
 /// The state of the Report view.
 #[derive(Debug, Default)]
@@ -42,6 +136,8 @@ pub struct ReportView {
     pub error: Option<crate::ui::problem::Problem>,
     /// The currency whose hours the chart shows.
     pub chart: Option<Currency>,
+    /// Refresh: the status of the days' open links asked about, then the report made again.
+    pub refresh: Option<ReportRefresh>,
 }
 
 impl ReportView {
@@ -49,12 +145,49 @@ impl ReportView {
     /// gone), so nothing stays "working…" for ever.
     pub fn abort_busy(&mut self) {
         self.loading = false;
+        self.refresh = None;
     }
 
     /// Forgets which days are shown, so the report is made again (a profile switch, or the
     /// view opened again after links changed).
     pub fn invalidate(&mut self) {
         self.loaded = None;
+    }
+
+    /// The open links of the refreshed days are known: `count` of them will answer.
+    pub fn refresh_counted(&mut self, count: usize) {
+        if let Some(r) = &mut self.refresh {
+            r.total = Some(count);
+        }
+        self.refresh_maybe_over();
+    }
+
+    /// One open link answered (`ok`: with its status); the report is made again after the last.
+    pub fn refresh_answered(&mut self, ok: bool) {
+        if let Some(r) = &mut self.refresh {
+            r.done += 1;
+            r.failed |= !ok;
+        }
+        self.refresh_maybe_over();
+    }
+
+    /// The open links could not be looked up: the report is made again from what is known.
+    pub fn refresh_failed(&mut self) {
+        if let Some(r) = &mut self.refresh {
+            r.total = Some(r.done);
+            r.failed = true;
+        }
+        self.refresh_maybe_over();
+    }
+
+    fn refresh_maybe_over(&mut self) {
+        if self.refresh.as_ref().is_some_and(|r| !r.running()) {
+            self.invalidate();
+        }
+    }
+
+    fn refreshing(&self) -> bool {
+        self.refresh.as_ref().is_some_and(ReportRefresh::running)
     }
 
     /// A report arrived for `days`.
@@ -112,6 +245,79 @@ impl ReportView {
         self.last_text = last.to_string();
     }
 
+    /// Refresh: asks about the days' open links (the app makes the report again after the
+    /// last answer); with days typed wrong, nothing to ask.
+    fn start_refresh(&mut self, cx: &mut ViewCtx<'_>) {
+        let Ok((first, last)) = self.days() else {
+            return;
+        };
+        self.refresh = Some(ReportRefresh {
+            days: Some((first, last)),
+            ..ReportRefresh::default()
+        });
+        cx.emit(Command::Report(ReportCommand::RefreshStatuses {
+            first,
+            last,
+            zone: self.zone,
+        }));
+    }
+
+    /// The toolbar in one row: the two day fields, the presets and the step arrows.
+    fn toolbar_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, today: NaiveDate) {
+        let lang = cx.lang;
+        let days = self.days();
+        ui.horizontal_wrapped(|ui| {
+            calendar::date_field_ui(
+                ui,
+                UiText::FirstDay.get(lang),
+                &mut self.first_text,
+                today,
+                lang,
+            );
+            calendar::date_field_ui(
+                ui,
+                UiText::LastDay.get(lang),
+                &mut self.last_text,
+                today,
+                lang,
+            );
+            ui.separator();
+            ui.vertical(|ui| {
+                // The presets line up with the fields, under the labels' line.
+                ui.label("");
+                ui.horizontal(|ui| {
+                    for preset in Preset::ALL {
+                        let on = days.ok() == Some(preset.days(today));
+                        let button = egui::Button::selectable(on, preset.text().get(lang))
+                            .min_size(egui::vec2(0.0, theme::BUTTON_HEIGHT));
+                        if ui.add(button).clicked() {
+                            let (a, b) = preset.days(today);
+                            self.set_days(a, b);
+                        }
+                    }
+                    ui.separator();
+                    let (back, forward) = match days {
+                        Ok((a, b)) if a != b => (UiText::PreviousPeriod, UiText::NextPeriod),
+                        _ => (UiText::PreviousDay, UiText::NextDay),
+                    };
+                    let shift = |d: (NaiveDate, NaiveDate), sign: i64| {
+                        let len = (d.1 - d.0).num_days() + 1;
+                        let by = TimeDelta::days(len * sign);
+                        (d.0 + by, d.1 + by)
+                    };
+                    for (icon, text, sign) in [(ICON_BACK, back, -1), (ICON_FORWARD, forward, 1)] {
+                        if step_ui(ui, icon, text.get(lang), days.is_ok()).clicked()
+                            && let Ok(d) = days
+                        {
+                            let (a, b) = shift(d, sign);
+                            self.set_days(a, b);
+                        }
+                    }
+                });
+            });
+        });
+    }
+
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
@@ -119,57 +325,27 @@ impl ReportView {
         if self.first_text.is_empty() && self.last_text.is_empty() {
             self.set_days(today, today);
         }
-        ui.heading(UiText::NavReport.get(lang));
-        let days = self.days();
-        ui.horizontal_wrapped(|ui| {
-            let l = ui.label(UiText::FirstDay.get(lang));
-            ui.add(egui::TextEdit::singleline(&mut self.first_text).desired_width(110.0))
-                .labelled_by(l.id);
-            let l = ui.label(UiText::LastDay.get(lang));
-            ui.add(egui::TextEdit::singleline(&mut self.last_text).desired_width(110.0))
-                .labelled_by(l.id);
-            ui.separator();
-            let (back, forward) = match days {
-                Ok((a, b)) if a != b => (UiText::PreviousPeriod, UiText::NextPeriod),
-                _ => (UiText::PreviousDay, UiText::NextDay),
-            };
-            let shift = |d: (NaiveDate, NaiveDate), sign: i64| {
-                let len = (d.1 - d.0).num_days() + 1;
-                let by = TimeDelta::days(len * sign);
-                (d.0 + by, d.1 + by)
-            };
-            if ui
-                .add_enabled(days.is_ok(), egui::Button::new(back.get(lang)))
-                .clicked()
-                && let Ok(d) = days
-            {
-                let (a, b) = shift(d, -1);
-                self.set_days(a, b);
-            }
-            if ui.button(UiText::Today.get(lang)).clicked() {
-                self.set_days(today, today);
-            }
-            if ui
-                .add_enabled(days.is_ok(), egui::Button::new(forward.get(lang)))
-                .clicked()
-                && let Ok(d) = days
-            {
-                let (a, b) = shift(d, 1);
-                self.set_days(a, b);
-            }
-            if ui
-                .add_enabled(!self.loading, egui::Button::new(UiText::Refresh.get(lang)))
-                .clicked()
-            {
-                self.invalidate();
-            }
-            if self.loading {
-                ui.spinner();
-            }
-        });
+        let busy = self.loading || self.refreshing();
+        let mut refresh = false;
+        widgets::page_header_ui(
+            ui,
+            UiText::NavReport.get(lang),
+            UiText::ReportHelp.get(lang),
+            |ui| {
+                refresh = widgets::Action::primary(theme::icon::REFRESH, UiText::Refresh.get(lang))
+                    .enabled(!busy && self.days().is_ok())
+                    .show_ui(ui)
+                    .on_hover_text(UiText::ReportRefreshHelp.get(lang))
+                    .clicked();
+            },
+        );
+        if refresh {
+            self.start_refresh(cx);
+        }
+        self.toolbar_ui(ui, cx, today);
         let days = self.days();
         match days {
-            Ok(d) if self.loaded != Some(d) && !self.loading => {
+            Ok(d) if self.loaded != Some(d) && !self.loading && !self.refreshing() => {
                 self.loading = true;
                 cx.emit(Command::Report(ReportCommand::Load {
                     first: d.0,
@@ -196,7 +372,38 @@ impl ReportView {
                 UiText::ReportSource.get(lang)
             ),
         );
-        ui.add_space(6.0);
+        self.status_ui(ui, cx);
+        ui.add_space(theme::SPACE_S);
+        self.body_ui(ui, cx);
+    }
+
+    /// Refresh's progress, its failure, or the spinner of a report being made.
+    fn status_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        match &self.refresh {
+            Some(r) if r.running() => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    let total = r.total.map(|t| t.to_string()).unwrap_or_default();
+                    ui.label(
+                        UiText::ReportRefreshing
+                            .fill(lang, &[("done", &r.done), ("total", &total)]),
+                    );
+                });
+            }
+            Some(r) if r.failed => {
+                widgets::error_text_ui(ui, &cx.palette, UiText::ReportRefreshFailed.get(lang));
+            }
+            _ if self.loading => {
+                ui.spinner();
+            }
+            _ => {}
+        }
+    }
+
+    /// The report: the cards, the chart beside the best sellers, the staff table.
+    fn body_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
         if let Some(e) = &self.error {
             let problem = crate::ui::problem::Problem {
                 sentence: format!("{} {}", UiText::ReportFailed.get(lang), e.sentence),
@@ -210,7 +417,12 @@ impl ReportView {
             return;
         };
         if report.currencies.is_empty() {
-            ui.label(RichText::new(UiText::ReportEmpty.get(lang)).size(16.0));
+            widgets::empty_state_ui(
+                ui,
+                theme::icon::REPORT,
+                UiText::ReportEmpty.get(lang),
+                UiText::ReportEmptyHelp.get(lang),
+            );
             return;
         }
         egui::ScrollArea::vertical()
@@ -219,14 +431,30 @@ impl ReportView {
             .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     for c in self.report.iter().flat_map(|r| &r.currencies) {
-                        card_ui(ui, c, lang);
+                        card_ui(ui, c, cx);
                     }
                 });
-                ui.add_space(12.0);
-                self.hours_ui(ui, cx);
-                ui.add_space(12.0);
-                self.items_ui(ui, lang);
-                ui.add_space(12.0);
+                ui.add_space(theme::SPACE_M);
+                if ui.available_width() >= SIDE_BY_SIDE_WIDTH {
+                    let chart_width = ui.available_width() * CHART_SHARE;
+                    ui.horizontal_top(|ui| {
+                        ui.allocate_ui_with_layout(
+                            egui::vec2(chart_width, CHART_HEIGHT),
+                            egui::Layout::top_down(egui::Align::Min),
+                            |ui| {
+                                ui.set_width(chart_width);
+                                self.hours_ui(ui, cx);
+                            },
+                        );
+                        ui.add_space(theme::SPACE_L);
+                        ui.vertical(|ui| self.items_ui(ui, lang));
+                    });
+                } else {
+                    self.hours_ui(ui, cx);
+                    ui.add_space(theme::SPACE_M);
+                    self.items_ui(ui, lang);
+                }
+                ui.add_space(theme::SPACE_M);
                 self.staff_ui(ui, lang);
                 self.audit_head_ui(ui, cx);
             });
@@ -240,7 +468,7 @@ impl ReportView {
         if report.by_staff.iter().all(|m| m.name.is_none()) {
             return;
         }
-        ui.label(RichText::new(UiText::ByStaff.get(lang)).strong().size(16.0));
+        ui.label(section_title(UiText::ByStaff.get(lang)));
         let row_ui = |ui: &mut Ui, cells: [egui::WidgetText; 5]| {
             ui.horizontal(|ui| {
                 for ((text, width), align) in cells.into_iter().zip(STAFF_COLUMNS).zip(STAFF_ALIGN)
@@ -291,7 +519,7 @@ impl ReportView {
         let Some(report) = &self.report else {
             return;
         };
-        ui.add_space(12.0);
+        ui.add_space(theme::SPACE_M);
         let text = UiText::AuditHeadAtClose.fill(cx.lang, &[("head", &report.audit_head)]);
         ui.add(
             egui::Label::new(RichText::new(text).monospace().color(cx.palette.muted))
@@ -311,11 +539,7 @@ impl ReportView {
             .filter(|c| !c.collected.is_zero())
             .collect();
         ui.horizontal(|ui| {
-            ui.label(
-                RichText::new(UiText::CollectedPerHour.get(lang))
-                    .strong()
-                    .size(16.0),
-            );
+            ui.label(section_title(UiText::CollectedPerHour.get(lang)));
             if with_money.len() > 1 {
                 let l = ui.label(UiText::Currency.get(lang));
                 let shown = self.chart.map(Currency::as_str).unwrap_or_default();
@@ -353,18 +577,26 @@ impl ReportView {
                 let hour = u32::try_from(hour).unwrap_or_default();
                 // An hour out of range has a bar of no height; its name says why.
                 let height = d.exact().and_then(|d| d.to_f64()).unwrap_or_default();
-                Bar::new(f64::from(hour), height).width(0.8).name(format!(
-                    "{hour:02}:00  {}",
-                    d.show(lang, |d| format_amount(d, currency, lang))
-                ))
+                Bar::new(f64::from(hour), height)
+                    .width(BAR_WIDTH)
+                    .name(format!(
+                        "{hour:02}:00  {}",
+                        d.show(lang, |d| format_amount(d, currency, lang))
+                    ))
             })
             .collect();
-        let color = cx.palette.plot_line();
+        let color = cx.palette.accent;
+        let bars: Vec<Bar> = bars
+            .into_iter()
+            .map(|b| b.fill(color).stroke(egui::Stroke::new(BAR_OUTLINE, color)))
+            .collect();
         let symbol = currency.symbol();
         let highest = bars.iter().map(|b| b.value).fold(0.0, f64::max);
         let step = nice_step(highest / 4.0);
         Plot::new("report-hours")
-            .height(180.0)
+            .height(CHART_HEIGHT)
+            // Light lines: the faint stroke egui draws separators with.
+            .grid_color(ui.visuals().widgets.noninteractive.bg_stroke.color)
             .allow_zoom(false)
             .allow_drag(false)
             .allow_scroll(false)
@@ -420,11 +652,7 @@ impl ReportView {
         let Some(report) = &self.report else {
             return;
         };
-        ui.label(
-            RichText::new(UiText::BestSelling.get(lang))
-                .strong()
-                .size(16.0),
-        );
+        ui.label(section_title(UiText::BestSelling.get(lang)));
         if report.top_items.is_empty() {
             ui.label(UiText::NoItemsSold.get(lang));
             return;
@@ -432,22 +660,31 @@ impl ReportView {
         egui::Grid::new("report-items")
             .num_columns(3)
             .striped(true)
-            .spacing([24.0, 6.0])
+            .spacing([theme::SPACE_M, theme::SPACE_XS])
             .show(ui, |ui| {
                 ui.label(RichText::new(UiText::ItemName.get(lang)).strong());
-                right_ui(ui, 70.0, RichText::new(UiText::Quantity.get(lang)).strong());
-                right_ui(ui, 110.0, RichText::new(UiText::Total.get(lang)).strong());
+                right_ui(
+                    ui,
+                    QUANTITY_WIDTH,
+                    RichText::new(UiText::Quantity.get(lang)).strong(),
+                );
+                right_ui(
+                    ui,
+                    ITEM_TOTAL_WIDTH,
+                    RichText::new(UiText::Total.get(lang)).strong(),
+                );
                 ui.end_row();
                 for item in &report.top_items {
                     ui.label(item.name.as_str());
-                    right_ui(ui, 70.0, item.quantity.to_string());
+                    right_ui(ui, QUANTITY_WIDTH, item.quantity.to_string());
                     match item.sum {
                         Some(sum) => {
                             let text = sum.show(lang, |d| format_amount(d, item.currency, lang));
-                            right_ui(ui, 110.0, text);
+                            right_ui(ui, ITEM_TOTAL_WIDTH, text);
                         }
                         None => {
-                            right_ui(ui, 110.0, "—").on_hover_text(UiText::PriceUnknown.get(lang));
+                            right_ui(ui, ITEM_TOTAL_WIDTH, "—")
+                                .on_hover_text(UiText::PriceUnknown.get(lang));
                         }
                     }
                     ui.end_row();
@@ -483,34 +720,53 @@ fn nice_step(at_least: f64) -> f64 {
     }
 }
 
-/// One currency's card: collected in large type, then the counts.
-fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
+/// A section's title (the chart, the best sellers, the staff table).
+fn section_title(text: &str) -> RichText {
+    RichText::new(text)
+        .text_style(egui::TextStyle::Button)
+        .strong()
+}
+
+/// One currency's card: collected in large type, then the counts (a zero muted).
+fn card_ui(ui: &mut Ui, c: &CurrencyReport, cx: &ViewCtx<'_>) {
+    let lang = cx.lang;
+    let muted = cx.palette.muted;
     let money = |t: Total| t.show(lang, |d| format_amount(d, c.currency, lang));
     egui::Frame::group(ui.style())
-        .inner_margin(12.0)
+        .inner_margin(theme::SPACE_M)
         .show(ui, |ui| {
             ui.set_width(CARD_WIDTH);
             ui.vertical(|ui| {
-                ui.label(RichText::new(c.currency.as_str()).strong().size(15.0));
+                ui.label(section_title(c.currency.as_str()).color(muted));
                 ui.label(
                     RichText::new(format!(
                         "{} {}",
                         UiText::Collected.get(lang),
                         money(c.collected)
                     ))
-                    .strong()
-                    .size(22.0),
+                    .heading()
+                    .strong(),
                 );
-                ui.add_space(6.0);
+                ui.add_space(theme::SPACE_S);
                 egui::Grid::new(("report-card", c.currency.as_str()))
                     .num_columns(3)
-                    .min_col_width(40.0)
-                    .spacing([16.0, 5.0])
+                    .min_col_width(CARD_COUNT_WIDTH)
+                    .spacing([theme::SPACE_M, theme::SPACE_XS])
                     .show(ui, |ui| {
                         let mut row = |label: UiText, count: usize, sum: Option<Total>| {
-                            ui.label(label.get(lang));
-                            right_ui(ui, 40.0, RichText::new(count.to_string()).strong());
-                            right_ui(ui, 110.0, sum.map(money).unwrap_or_default());
+                            let zero = count == 0;
+                            let tone = |t: RichText| if zero { t.color(muted) } else { t };
+                            ui.label(tone(RichText::new(label.get(lang))));
+                            right_ui(
+                                ui,
+                                CARD_COUNT_WIDTH,
+                                tone(RichText::new(count.to_string()).strong()),
+                            );
+                            right_ui(
+                                ui,
+                                CARD_SUM_WIDTH,
+                                tone(RichText::new(sum.map(money).unwrap_or_default())),
+                            );
                             ui.end_row();
                         };
                         row(UiText::LinksCreated, c.created, None);
@@ -527,22 +783,32 @@ fn card_ui(ui: &mut Ui, c: &CurrencyReport, lang: Lang) {
                             row(UiText::OtherStatuses, c.other, None);
                         }
                     });
-                ui.add_space(6.0);
+                ui.add_space(theme::SPACE_S);
                 egui::Grid::new(("report-card-money", c.currency.as_str()))
                     .num_columns(2)
-                    .spacing([16.0, 5.0])
+                    .spacing([theme::SPACE_M, theme::SPACE_XS])
                     .show(ui, |ui| {
                         for (label, total) in [
                             (UiText::ValueIssued, c.issued),
                             (UiText::StillOutstanding, c.outstanding),
                         ] {
                             ui.label(label.get(lang));
-                            right_ui(ui, 166.0, money(total));
+                            right_ui(ui, CARD_MONEY_WIDTH, money(total));
                             ui.end_row();
                         }
                     });
             });
         });
+}
+
+/// A step arrow: the icon alone on screen, heard and hovered as `text`.
+fn step_ui(ui: &mut Ui, icon: Icon, text: &str, enabled: bool) -> egui::Response {
+    let button = egui::Button::new(icon.rich_text())
+        .min_size(egui::vec2(theme::BUTTON_HEIGHT, theme::BUTTON_HEIGHT));
+    let response = ui.add_enabled(enabled, button).on_hover_text(text);
+    let owned = text.to_owned();
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &owned));
+    response
 }
 
 /// A grid cell with its text on the right (numbers line up on their last digit), at least

@@ -15,7 +15,13 @@ use crate::ui::theme;
 use crate::ui::{ViewCtx, widgets};
 
 use crate::ui::theme::NARROW_COLUMN_WIDTH as LOCK_WIDTH;
+use crate::ui::theme::icon::Icon;
 use crate::ui::theme::{COUNTER_BUTTON_HEIGHT as BIG_BUTTON_HEIGHT, NAME_BUTTON_WIDTH};
+
+/// Disabling a member (they can no longer sign in).
+pub const ICON_DISABLE: Icon = egui_material_icons::icons::ICON_PERSON_OFF;
+/// Adding a member.
+pub const ICON_ADD_MEMBER: Icon = egui_material_icons::icons::ICON_PERSON_ADD;
 
 /// The members who may sign in (active), by name.
 fn active_names(members: &[StaffMember], role: Option<Role>) -> Vec<String> {
@@ -176,9 +182,11 @@ impl LockScreen {
             }
             let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             ui.add_space(theme::SPACE_M);
-            let button = egui::Button::new(RichText::new(UiText::SignIn.get(lang)).heading())
-                .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
-            let clicked = ui.add_enabled(!self.busy, button).clicked();
+            let clicked = widgets::Action::primary(theme::icon::PERSON, UiText::SignIn.get(lang))
+                .min_width(NAME_BUTTON_WIDTH)
+                .enabled(!self.busy)
+                .show_ui(ui)
+                .clicked();
             if self.busy {
                 ui.horizontal(|ui| {
                     ui.spinner();
@@ -307,11 +315,16 @@ impl ApprovalPrompt {
                 ui.add_space(theme::SPACE_M);
                 ui.horizontal(|ui| {
                     let approve =
-                        egui::Button::new(RichText::new(UiText::Approve.get(lang)).heading())
-                            .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
-                    let approve = ui.add_enabled(!self.busy, approve).clicked();
+                        widgets::Action::primary(theme::icon::CHECK, UiText::Approve.get(lang))
+                            .min_width(NAME_BUTTON_WIDTH)
+                            .enabled(!self.busy)
+                            .show_ui(ui)
+                            .clicked();
                     ui.add_space(theme::SPACE_L);
-                    if ui.button(UiText::CancelDialog.get(lang)).clicked() {
+                    if widgets::Action::secondary(UiText::CancelDialog.get(lang))
+                        .show_ui(ui)
+                        .clicked()
+                    {
                         outcome = ApprovalOutcome::Cancelled;
                     }
                     if self.busy {
@@ -323,7 +336,10 @@ impl ApprovalPrompt {
                 });
                 return;
             }
-            if ui.button(UiText::CancelDialog.get(lang)).clicked() {
+            if widgets::Action::secondary(UiText::CancelDialog.get(lang))
+                .show_ui(ui)
+                .clicked()
+            {
                 outcome = ApprovalOutcome::Cancelled;
             }
         });
@@ -375,6 +391,8 @@ pub struct StaffSettings {
     pub note: Option<Note>,
     /// Why the form cannot be sent (checked before sending).
     pub form_error: Option<String>,
+    /// The member whose disabling waits for a "Yes".
+    pub confirm_disable: Option<String>,
 }
 
 /// What Settings' Staff section needs to know about the desk.
@@ -432,13 +450,14 @@ impl StaffSettings {
         let lang = cx.lang;
         egui::Grid::new("staff-members")
             .striped(true)
-            .num_columns(5)
+            .num_columns(6)
             .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
             .show(ui, |ui| {
                 for t in [UiText::Name, UiText::StaffRole, UiText::Status] {
                     ui.label(RichText::new(t.get(lang)).strong());
                 }
                 // The buttons' columns need no title.
+                ui.label("");
                 ui.label("");
                 ui.label("");
                 ui.end_row();
@@ -452,8 +471,9 @@ impl StaffSettings {
                     };
                     ui.label(status);
                     let change = format!("{} {}", UiText::ResetPin.get(lang), m.name);
-                    let r =
-                        ui.add_enabled(!self.busy, egui::Button::new(UiText::ResetPin.get(lang)));
+                    let r = widgets::Action::secondary(UiText::ResetPin.get(lang))
+                        .enabled(!self.busy)
+                        .show_ui(ui);
                     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &change));
                     if r.clicked() {
                         self.reset = Some((m.name.clone(), Zeroizing::new(String::new())));
@@ -464,24 +484,70 @@ impl StaffSettings {
                         (UiText::EnableMember, true)
                     };
                     let label = format!("{} {}", t.get(lang), m.name);
-                    let mut text = RichText::new(t.get(lang));
-                    if !active {
-                        text = text.color(cx.palette.error);
-                    }
-                    let r = ui.add_enabled(!self.busy, egui::Button::new(text));
+                    // Disabling stands apart from "Change PIN" (a spacer column) and asks
+                    // first; enabling is harmless and acts at once.
+                    ui.label("");
+                    let action = if active {
+                        widgets::Action::secondary(t.get(lang))
+                    } else {
+                        widgets::Action::destructive(ICON_DISABLE, t.get(lang))
+                    };
+                    let r = action.enabled(!self.busy).show_ui(ui);
                     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
                     if r.clicked() {
-                        self.busy = true;
-                        self.note = None;
-                        cx.emit(Command::Staff(StaffCommand::SetStaffActive {
-                            name: m.name.clone(),
-                            active,
-                        }));
+                        if active {
+                            self.busy = true;
+                            self.note = None;
+                            cx.emit(Command::Staff(StaffCommand::SetStaffActive {
+                                name: m.name.clone(),
+                                active,
+                            }));
+                        } else {
+                            self.confirm_disable = Some(m.name.clone());
+                        }
                     }
                     ui.end_row();
                 }
             });
+        self.confirm_disable_ui(ui, cx);
         self.reset_ui(ui, cx);
+    }
+
+    /// "Disable NAME? …" with the destructive Yes, set apart from Cancel.
+    fn confirm_disable_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        let Some(name) = self.confirm_disable.clone() else {
+            return;
+        };
+        ui.add_space(theme::SPACE_S);
+        ui.label(
+            RichText::new(UiText::DisableConfirm.fill(lang, &[("name", &name)]))
+                .color(cx.palette.error),
+        );
+        ui.horizontal(|ui| {
+            if widgets::Action::secondary(UiText::CancelDialog.get(lang))
+                .show_ui(ui)
+                .clicked()
+            {
+                self.confirm_disable = None;
+            }
+            ui.add_space(theme::SPACE_L);
+            ui.separator();
+            ui.add_space(theme::SPACE_L);
+            if widgets::Action::destructive(ICON_DISABLE, UiText::DisableYes.get(lang))
+                .enabled(!self.busy)
+                .show_ui(ui)
+                .clicked()
+            {
+                self.confirm_disable = None;
+                self.busy = true;
+                self.note = None;
+                cx.emit(Command::Staff(StaffCommand::SetStaffActive {
+                    name,
+                    active: false,
+                }));
+            }
+        });
     }
 
     fn reset_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
@@ -502,8 +568,13 @@ impl StaffSettings {
             );
             let r = r.labelled_by(l.id);
             send = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            send |= ui.button(UiText::Save.get(lang)).clicked();
-            close = ui.button(UiText::CancelDialog.get(lang)).clicked();
+            send |= widgets::Action::secondary(UiText::Save.get(lang))
+                .icon(theme::icon::SAVE)
+                .show_ui(ui)
+                .clicked();
+            close = widgets::Action::quiet(UiText::CancelDialog.get(lang))
+                .show_ui(ui)
+                .clicked();
         });
         if close {
             self.reset = None;
@@ -572,8 +643,10 @@ impl StaffSettings {
                 widgets::error_text_ui(ui, &cx.palette, e.as_str());
             }
             ui.add_space(theme::SPACE_S);
-            if ui
-                .add_enabled(!self.busy, egui::Button::new(title.get(lang)))
+            if widgets::Action::secondary(title.get(lang))
+                .icon(ICON_ADD_MEMBER)
+                .enabled(!self.busy)
+                .show_ui(ui)
                 .clicked()
             {
                 self.send_form(cx, on);
@@ -623,9 +696,9 @@ pub fn what_of(command: &str) -> UiText {
     match command {
         "SaveCard" => UiText::WhatSaveCard,
         "ExportHistory" => UiText::WhatExportHistory,
-        "LoadReport" => UiText::WhatDayClose,
+        "LoadReport" | "RefreshDayClose" => UiText::WhatDayClose,
         "AbandonPending" => UiText::WhatAbandon,
-        "CatalogPreview" | "CatalogImport" => UiText::WhatCatalog,
+        "CatalogPreview" | "CatalogChoose" | "CatalogImport" => UiText::WhatCatalog,
         "SetBarcode" => UiText::WhatBarcode,
         "SaveProfile" => UiText::WhatSaveProfile,
         "RemoveProfile" => UiText::WhatRemoveProfile,

@@ -278,8 +278,8 @@ crate::sentences! {
     NoLinks => "Henüz link yok.", "No links yet.";
     NoMatchingLinks => "Bu filtreye uyan link yok.", "No links match this filter.";
     Back => "Geri", "Back";
-    HistoryFrom => "Başlangıç günü (YYYY-AA-GG)", "From day (YYYY-MM-DD)";
-    HistoryTo => "Bitiş günü (YYYY-AA-GG)", "To day (YYYY-MM-DD)";
+    HistoryFrom => "Başlangıç günü", "From day";
+    HistoryTo => "Bitiş günü", "To day";
     BadDay => "Günü YYYY-AA-GG biçiminde yazın, örneğin 2026-11-21.", "Write the day as YYYY-MM-DD, for example 2026-11-21.";
     DaysBackwards => "Bitiş günü, başlangıç gününden önce olamaz.", "The last day cannot be before the first.";
     FilteredLinks => "Seçili linkler:", "Filtered links:";
@@ -299,15 +299,15 @@ crate::sentences! {
     ExportFailed => "Dışa aktarılamadı; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The export failed; check that the folder can be written to and try again.";
 
     // Day close.
-    FirstDay => "İlk gün (YYYY-AA-GG)", "First day (YYYY-MM-DD)";
-    LastDay => "Son gün (YYYY-AA-GG)", "Last day (YYYY-MM-DD)";
-    PreviousDay => "◀ Önceki gün", "◀ Previous day";
-    NextDay => "Sonraki gün ▶", "Next day ▶";
-    PreviousPeriod => "◀ Önceki dönem", "◀ Previous period";
-    NextPeriod => "Sonraki dönem ▶", "Next period ▶";
+    FirstDay => "İlk gün", "First day";
+    LastDay => "Son gün", "Last day";
+    PreviousDay => "Önceki gün", "Previous day";
+    NextDay => "Sonraki gün", "Next day";
+    PreviousPeriod => "Önceki dönem", "Previous period";
+    NextPeriod => "Sonraki dönem", "Next period";
     Today => "Bugün", "Today";
     LocalDays => "Yerel günler, saat dilimi UTC", "Local days, time zone UTC";
-    ReportSource => "Rakamlar bu bilgisayardaki geçmişten gelir. En son ödemeler için önce Geçmiş'te «Durumları yenile»yi kullanın.", "Figures come from this computer's history. For the latest payments, use “Refresh statuses” in History first.";
+    ReportSource => "Rakamlar bu bilgisayardaki geçmişten gelir; Yenile önce bu günlerin açık linklerini sunucuya sorar.", "Figures come from this computer's history; Refresh first asks the server about these days' open links.";
     ReportEmpty => "Bu günlerde oluşturulan link yok.", "No links were created on these days.";
     ReportFailed => "Rapor hazırlanamadı:", "The report could not be made:";
     LinksCreated => "Oluşturulan link", "Links created";
@@ -329,6 +329,31 @@ crate::sentences! {
     BestSelling => "En çok satanlar (ödenen linklerden)", "Best-selling items (of the paid links)";
     NoItemsSold => "Ödenen linklerde ürün yok.", "No items on the paid links.";
     PriceUnknown => "Bu ürünün fiyatı bu bilgisayarın kataloğunda bu para biriminde yok.", "This item's price is not in this computer's catalog in this currency.";
+
+    // History, Day close and the day fields (issue 20, h20-dates).
+    HistoryHelp => "Bu bilgisayarda oluşturulan linkler, en yenisi üstte. Açmak için bir satıra tıklayın.", "The links made on this computer, newest first. Click a row to open it.";
+    NoLinksHelp => "Yeni link'te oluşturduğunuz linkler burada listelenir.", "The links you create on New link are listed here.";
+    NoMatchingHelp => "Aramayı, durumu ya da günleri değiştirin.", "Change the search, the status or the days.";
+    Updated => "Güncel", "Updated";
+    DayHint => "YYYY-AA-GG", "YYYY-MM-DD";
+    CalendarFor => "Takvim: {field}", "Calendar: {field}";
+    ReportHelp => "Seçilen günlerde oluşturulan linklerin tahsilatı ve satışları.", "What the links of the chosen days collected and sold.";
+    ReportEmptyHelp => "Başka günler seçin ya da Yeni link'te bir satış başlatın.", "Pick other days, or start a sale on New link.";
+    Yesterday => "Dün", "Yesterday";
+    ThisWeek => "Bu hafta", "This week";
+    ThisMonth => "Bu ay", "This month";
+    ReportRefreshHelp => "Bu günlerin sonuçlanmamış linklerinin durumunu sunucuya sorar (saniyede en çok bir istek), sonra raporu yeniden hazırlar.", "Asks the server for the status of these days' unfinished links (at most one request a second), then makes the report again.";
+    ReportRefreshing => "Açık linkler soruluyor: {done}/{total}", "Asking about the open links: {done}/{total}";
+    ReportRefreshFailed => "Bazı linkler sorulamadı; rapor onların bilinen son durumunu gösteriyor.", "Some links could not be asked about; the report shows their last known status.";
+    DisableConfirm => "{name} devre dışı bırakılsın mı? Artık giriş yapamaz; kayıtları kalır.", "Disable {name}? They can no longer sign in; their records stay.";
+    DisableYes => "Evet, devre dışı bırak", "Yes, disable";
+    AuditEmptyHelp => "Giriş, onay, iptal ve ayar değişiklikleri burada, kimin yaptığıyla birlikte listelenir.", "Sign-ins, approvals, cancels and changes of settings are listed here with who did them.";
+    ChooseFile => "Dosya seç…", "Choose file…";
+    ChooseCatalogTitle => "Katalog CSV dosyasını seçin", "Choose the catalog CSV file";
+    ExportWhere => "CSV dosyası nereye kaydedilsin?", "Where should the CSV file be saved?";
+    NoFileDialog => "Bu masaüstünde dosya penceresi açılamıyor: dosyanın yolunu alana yazın.", "No file dialog can open on this desktop: type the file's path into the field.";
+    NoDialogSaved => "(Bu masaüstünde dosya penceresi açılamadığı için her zamanki klasöre kaydedildi.)", "(No file dialog can open on this desktop, so it went to the usual folder.)";
+    // End of History, Day close and the day fields (h20-dates).
 
     // Pending.
     State => "Durum", "State";
