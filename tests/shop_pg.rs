@@ -6,7 +6,10 @@ mod support;
 
 use std::process::Command;
 
+use paydesk::lang::Lang;
+use paydesk::shop::{self, ShopError, ShopUrl};
 use support::pg::{self, PASSWORD, Pg, ROLE};
+use zeroize::Zeroizing;
 
 /// `psql` over loopback TCP as the desk role, with `password`; its exit status and stderr.
 fn psql_tcp(pg: &Pg, db: &str, password: &str, sql: &str) -> (bool, String) {
@@ -92,4 +95,128 @@ fn the_cluster_stops_at_once_and_starts_again() {
     pg.start();
     let (ok, out) = psql_tcp(&pg, &db, PASSWORD, "SELECT 1");
     assert!(ok, "{out}");
+}
+
+/// The password as paydesk holds it.
+fn password(text: &str) -> Zeroizing<String> {
+    Zeroizing::new(text.to_owned())
+}
+
+async fn connect(url: &str, pw: &str) -> Result<shop::Shop, ShopError> {
+    let url = ShopUrl::parse(url).expect("a valid shop URL");
+    shop::connect(&url, &password(pw), shop::CONNECT_TIMEOUT).await
+}
+
+/// `sslmode=MODE&sslrootcert=FILE`.
+fn verifying(mode: &str, root: &std::path::Path) -> String {
+    format!("sslmode={mode}&sslrootcert={}", root.display())
+}
+
+#[tokio::test]
+async fn verify_full_connects_encrypted_with_the_right_root_and_host() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url("localhost", &db, &verifying("verify-full", &pg.ca_pem));
+    let shop = connect(&url, PASSWORD).await.expect("verify-full connects");
+    assert!(shop.is_encrypted().await.expect("a query runs"));
+    let who: String = shop
+        .client()
+        .query_one("SELECT current_user::text", &[])
+        .await
+        .expect("a query runs")
+        .get(0);
+    assert_eq!(who, ROLE);
+}
+
+#[tokio::test]
+async fn verify_full_refuses_a_server_signed_by_another_root() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &verifying("verify-full", &pg.other_ca_pem),
+    );
+    let e = connect(&url, PASSWORD).await.expect_err("the wrong root");
+    assert!(matches!(e, ShopError::Certificate { .. }), "{e:?}");
+    assert!(e.is_refusal());
+    let sentence = e.sentence(Lang::En);
+    assert!(sentence.contains("certificate was refused"), "{sentence}");
+    let verify_ca = pg.url("127.0.0.1", &db, &verifying("verify-ca", &pg.other_ca_pem));
+    let e = connect(&verify_ca, PASSWORD)
+        .await
+        .expect_err("the wrong root");
+    assert!(matches!(e, ShopError::Certificate { .. }), "{e:?}");
+}
+
+#[tokio::test]
+async fn verify_full_refuses_a_host_name_the_certificate_does_not_name_and_verify_ca_accepts_it() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    // The certificate names `localhost`, not 127.0.0.1.
+    let full = pg.url("127.0.0.1", &db, &verifying("verify-full", &pg.ca_pem));
+    let e = connect(&full, PASSWORD)
+        .await
+        .expect_err("a host-name mismatch");
+    match &e {
+        ShopError::Certificate { reason } => {
+            assert!(reason.contains("not valid for name"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let chain_only = pg.url("127.0.0.1", &db, &verifying("verify-ca", &pg.ca_pem));
+    let shop = connect(&chain_only, PASSWORD)
+        .await
+        .expect("verify-ca checks the chain only");
+    assert!(shop.is_encrypted().await.expect("a query runs"));
+}
+
+#[tokio::test]
+async fn require_encrypts_without_checking_and_the_socket_is_plain() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let shop = connect(&pg.url("127.0.0.1", &db, "sslmode=require"), PASSWORD)
+        .await
+        .expect("require connects");
+    assert!(shop.is_encrypted().await.expect("a query runs"));
+    let socket = format!(
+        "postgres://{ROLE}@/{db}?host={}&port={}",
+        pg.socket_dir().display(),
+        pg.port()
+    );
+    let shop = connect(&socket, PASSWORD)
+        .await
+        .expect("the socket connects");
+    assert!(!shop.url().plain_off_machine());
+    assert!(!shop.is_encrypted().await.expect("a query runs"));
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unreachable_port_each_get_their_sentence() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url("localhost", &db, &verifying("verify-full", &pg.ca_pem));
+    let e = connect(&url, "not the password")
+        .await
+        .expect_err("a wrong password");
+    assert!(matches!(e, ShopError::WrongPassword { .. }), "{e:?}");
+    assert_eq!(
+        e.sentence(Lang::En),
+        "PostgreSQL refused the password for the user desk."
+    );
+    assert!(e.sentence(Lang::Tr).contains("parolasını kabul etmedi"));
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a port")
+        .port();
+    let url = format!("postgres://{ROLE}@127.0.0.1:{closed}/{db}?sslmode=require");
+    let e = connect(&url, PASSWORD).await.expect_err("nobody listens");
+    assert!(e.is_no_answer(), "{e:?}");
+    let sentence = e.sentence(Lang::En);
+    assert!(
+        sentence.starts_with(&format!(
+            "The shop's PostgreSQL at 127.0.0.1:{closed} cannot be reached"
+        )),
+        "{sentence}"
+    );
 }
