@@ -7,7 +7,7 @@ mod support;
 use std::process::Command;
 
 use paydesk::lang::Lang;
-use paydesk::shop::{self, ShopError, ShopUrl};
+use paydesk::shop::{self, ShopError, ShopUrl, schema};
 use support::pg::{self, PASSWORD, Pg, ROLE};
 use zeroize::Zeroizing;
 
@@ -219,4 +219,332 @@ async fn a_wrong_password_and_an_unreachable_port_each_get_their_sentence() {
         )),
         "{sentence}"
     );
+}
+
+/// A session as the desk role over verified TLS, to a fresh database.
+async fn fresh_shop(pg: &Pg) -> shop::Shop {
+    let db = pg.fresh_db();
+    let url = pg.url("localhost", &db, &verifying("verify-full", &pg.ca_pem));
+    connect(&url, PASSWORD).await.expect("the shop connects")
+}
+
+/// What a refused migration must leave as it was: every relation and function of the
+/// database with its definition's row version, and the version row's value and row version.
+async fn snapshot(c: &tokio_postgres::Client) -> Vec<String> {
+    let mut rows: Vec<String> = c
+        .query(
+            "SELECT relname || ':' || relkind::text || ':' || xmin::text FROM pg_class
+             WHERE relnamespace = 'public'::regnamespace
+             UNION ALL
+             SELECT proname || ':f:' || xmin::text FROM pg_proc
+             WHERE pronamespace = 'public'::regnamespace
+             UNION ALL
+             SELECT 'version=' || version || ':' || xmin::text FROM paydesk_schema",
+            &[],
+        )
+        .await
+        .expect("the catalog is read")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[tokio::test]
+async fn the_schema_is_created_once_and_a_second_migration_finds_it_done() {
+    let Some(pg) = pg::cluster() else { return };
+    let mut shop = fresh_shop(&pg).await;
+    let url = shop.url().clone();
+    let first = schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    assert_eq!(
+        first,
+        schema::Migrated {
+            from: 0,
+            to: schema::latest_version()
+        }
+    );
+    let before = snapshot(shop.client()).await;
+    for table in [
+        "desks",
+        "links",
+        "link_items",
+        "outbox_acks",
+        "paydesk_schema",
+    ] {
+        assert!(
+            before.iter().any(|r| r.starts_with(&format!("{table}:r:"))),
+            "{table}: {before:?}"
+        );
+    }
+    let again = schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    assert_eq!(again, schema::Migrated { from: 1, to: 1 });
+    assert_eq!(snapshot(shop.client()).await, before);
+    assert_eq!(
+        schema::version(shop.client(), &url).await.expect("reads"),
+        1
+    );
+}
+
+#[tokio::test]
+async fn desks_joining_at_once_take_turns_under_the_advisory_lock() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url("localhost", &db, &verifying("verify-full", &pg.ca_pem));
+    let mut desks = Vec::new();
+    for _ in 0..4 {
+        desks.push(connect(&url, PASSWORD).await.expect("connects"));
+    }
+    let parsed = ShopUrl::parse(&url).expect("a URL");
+    let runs = desks
+        .iter_mut()
+        .map(|d| schema::migrate(d.client_mut(), &parsed));
+    let results = futures_join_all(runs).await;
+    let froms: Vec<i32> = results
+        .into_iter()
+        .map(|r| r.expect("every desk migrates").from)
+        .collect();
+    // One desk created the schema; the others found it done.
+    assert_eq!(froms.iter().filter(|f| **f == 0).count(), 1, "{froms:?}");
+    assert_eq!(froms.iter().filter(|f| **f == 1).count(), 3, "{froms:?}");
+}
+
+/// Runs the futures at once on this task and gives their results in order.
+async fn futures_join_all<F: std::future::Future>(
+    futures: impl Iterator<Item = F>,
+) -> Vec<F::Output> {
+    let mut set = Vec::new();
+    for f in futures {
+        set.push(Box::pin(f));
+    }
+    let mut out: Vec<Option<F::Output>> = set.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (i, f) in set.iter_mut().enumerate() {
+            if out[i].is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => out[i] = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    out.into_iter()
+        .map(|o| o.expect("every future finished"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_schema_newer_than_this_paydesk_is_refused_and_nothing_is_touched() {
+    let Some(pg) = pg::cluster() else { return };
+    let mut shop = fresh_shop(&pg).await;
+    let url = shop.url().clone();
+    schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    let newer = schema::latest_version() + 1;
+    pg.admin_sql(
+        url.dbname(),
+        &format!("UPDATE paydesk_schema SET version = {newer}"),
+    );
+    let before = snapshot(shop.client()).await;
+    let e = schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect_err("a newer schema");
+    assert!(
+        matches!(e, ShopError::SchemaTooNew { found, known } if found == newer && known == newer - 1),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.sentence(Lang::En),
+        format!(
+            "The shop's database has schema version {newer}, newer than this paydesk knows ({}). \
+             Nothing was touched: update paydesk on this desk.",
+            newer - 1
+        )
+    );
+    assert_eq!(snapshot(shop.client()).await, before, "nothing changed");
+    // The lock was let go with the rolled-back transaction: another session can take it.
+    let free: bool = shop
+        .client()
+        .query_one(
+            "SELECT pg_try_advisory_lock($1)",
+            &[&schema::MIGRATION_LOCK],
+        )
+        .await
+        .expect("a query runs")
+        .get(0);
+    assert!(free);
+}
+
+/// One observation of the link `L1` pushed by desk `D1`: rows changed (0 or 1).
+async fn observe(
+    c: &tokio_postgres::Client,
+    status: &str,
+    paid: &str,
+    staff: Option<&str>,
+    cancelled: Option<chrono::DateTime<chrono::Utc>>,
+    observed_at: chrono::DateTime<chrono::Utc>,
+) -> u64 {
+    let amount = rust_decimal::Decimal::from_str_exact("100.00").expect("an amount");
+    let paid = rust_decimal::Decimal::from_str_exact(paid).expect("an amount");
+    let stored = chrono::DateTime::parse_from_rfc3339("2026-11-26T09:00:00Z")
+        .expect("a time")
+        .to_utc();
+    let answer = format!(r#"{{"id":"L1","status":"{status}","paidAmount":{paid}}}"#);
+    c.execute(
+        schema::UPSERT_LINK,
+        &[
+            &"https://api.example",
+            &"key-1",
+            &"",
+            &"L1",
+            &"D1",
+            &staff,
+            &"PD-20261126-D10001",
+            &status,
+            &"TRY",
+            &amount,
+            &paid,
+            &cancelled,
+            &stored,
+            &observed_at,
+            &answer,
+        ],
+    )
+    .await
+    .expect("the upsert runs")
+}
+
+#[tokio::test]
+async fn a_replayed_or_out_of_order_push_changes_nothing_and_a_status_never_goes_back() {
+    let Some(pg) = pg::cluster() else { return };
+    let mut shop = fresh_shop(&pg).await;
+    let url = shop.url().clone();
+    schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    let c = shop.client();
+    c.execute(
+        "INSERT INTO desks (desk_id, name, joined_at, seen_at) VALUES ('D1', 'Counter 1', now(), now())",
+        &[],
+    )
+    .await
+    .expect("a desk");
+    let at = |s: &str| {
+        chrono::DateTime::parse_from_rfc3339(&format!("2026-11-26T{s}Z"))
+            .expect("a time")
+            .to_utc()
+    };
+    let state = || async {
+        let r = c
+            .query_one(
+                "SELECT status, paid_amount::text, coalesce(staff, ''), cancelled_at IS NOT NULL,
+                        answer->>'status', xmin::text
+                 FROM links WHERE link_id = 'L1'",
+                &[],
+            )
+            .await
+            .expect("the link");
+        (
+            r.get::<_, String>(0),
+            r.get::<_, String>(1),
+            r.get::<_, String>(2),
+            r.get::<_, bool>(3),
+            r.get::<_, String>(4),
+            r.get::<_, String>(5),
+        )
+    };
+    assert_eq!(
+        observe(c, "PENDING", "0", None, None, at("09:00:00")).await,
+        1
+    );
+    let first = state().await;
+    // A replay: not even a new row version.
+    assert_eq!(
+        observe(c, "PENDING", "0", None, None, at("09:00:00")).await,
+        0
+    );
+    assert_eq!(state().await, first);
+    // A partial payment is newer by paid amount, whatever the clock says.
+    assert_eq!(
+        observe(c, "PENDING", "40.00", None, None, at("08:00:00")).await,
+        1
+    );
+    assert_eq!(state().await.1, "40.00");
+    // An older observation arriving late (less paid) changes nothing.
+    assert_eq!(
+        observe(c, "PENDING", "0", None, None, at("10:00:00")).await,
+        0
+    );
+    assert_eq!(state().await.1, "40.00");
+    // Paid in full.
+    assert_eq!(
+        observe(c, "COMPLETED", "100.00", None, None, at("09:30:00")).await,
+        1
+    );
+    let paid = state().await;
+    assert_eq!(
+        (paid.0.as_str(), paid.1.as_str(), paid.4.as_str()),
+        ("COMPLETED", "100.00", "COMPLETED")
+    );
+    // The status never goes back: not to PENDING, not to EXPIRED (a lower rank), even with
+    // a later clock and as much paid.
+    for (status, amount) in [
+        ("PENDING", "100.00"),
+        ("EXPIRED", "100.00"),
+        ("PENDING", "40.00"),
+    ] {
+        assert_eq!(
+            observe(c, status, amount, None, None, at("23:00:00")).await,
+            0,
+            "{status}"
+        );
+    }
+    assert_eq!(state().await, paid);
+    // The marks are set once: the member who began it, the first cancel.
+    assert_eq!(
+        observe(c, "PENDING", "0", Some("Ayşe"), None, at("09:00:00")).await,
+        1
+    );
+    assert_eq!(
+        observe(
+            c,
+            "PENDING",
+            "0",
+            Some("Berk"),
+            Some(at("11:00:00")),
+            at("09:00:00")
+        )
+        .await,
+        1
+    );
+    let marked = state().await;
+    assert_eq!(
+        (marked.0.as_str(), marked.2.as_str(), marked.3),
+        ("COMPLETED", "Ayşe", true)
+    );
+    assert_eq!(
+        observe(
+            c,
+            "PENDING",
+            "0",
+            Some("Berk"),
+            Some(at("12:00:00")),
+            at("09:00:00")
+        )
+        .await,
+        0
+    );
+    assert_eq!(state().await, marked);
 }

@@ -2,12 +2,14 @@
 //!
 //! - [`url`]: the shop's `postgres://` URL, the only way to connect ([`ShopUrl`]);
 //! - [`tls`]: paydesk's own reading of `sslmode` (`verify-ca`, `verify-full`) over rustls;
+//! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
 pub mod messages;
+pub mod schema;
 pub mod tls;
 pub mod url;
 
