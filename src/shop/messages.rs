@@ -28,6 +28,7 @@ crate::sentences! {
     RootCert => "{path} CA dosyası kullanılamıyor: {reason}", "The CA file {path} cannot be used: {reason}";
     Tls => "TLS kurulamadı: {reason}", "TLS could not be set up: {reason}";
     NoPassword => "Dükkânın parolası yok: anahtarlıkta kayıtlı değil ve PAYDESK_SHOP_PASSWORD verilmemiş.", "No password for the shop: the keyring holds none and PAYDESK_SHOP_PASSWORD is not set.";
+    Keyring => "Dükkânın parolası anahtarlıktan okunamadı: {reason}", "The shop's password could not be read from the keyring: {reason}";
     Unreachable => "Dükkânın PostgreSQL sunucusuna ({target}) ulaşılamıyor: {reason}", "The shop's PostgreSQL at {target} cannot be reached: {reason}";
     Timeout => "Dükkânın PostgreSQL sunucusu ({target}) {seconds} sn içinde yanıt vermedi.", "The shop's PostgreSQL at {target} did not answer within {seconds} s.";
     Certificate => "Dükkân sunucusunun sertifikası reddedildi: {reason}", "The shop server's certificate was refused: {reason}";

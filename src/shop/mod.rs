@@ -2,12 +2,14 @@
 //!
 //! - [`url`]: the shop's `postgres://` URL, the only way to connect ([`ShopUrl`]);
 //! - [`tls`]: paydesk's own reading of `sslmode` (`verify-ca`, `verify-full`) over rustls;
+//! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
 //! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
+pub mod desk;
 pub mod messages;
 pub mod schema;
 pub mod tls;
@@ -55,6 +57,9 @@ pub enum ShopError {
         "no password for the shop: the keyring holds none and PAYDESK_SHOP_PASSWORD is not set"
     )]
     NoPassword,
+    /// The keyring failed while reading the password.
+    #[error("the shop's password could not be read from the keyring: {0}")]
+    Keyring(String),
     /// The server could not be reached (refused, unreachable, reset).
     #[error("the shop's PostgreSQL at {target} cannot be reached: {reason}")]
     Unreachable {
@@ -132,6 +137,7 @@ impl ShopError {
             }
             ShopError::Tls(reason) => M::Tls.fill(lang, &[("reason", reason)]),
             ShopError::NoPassword => M::NoPassword.get(lang).to_owned(),
+            ShopError::Keyring(reason) => M::Keyring.fill(lang, &[("reason", reason)]),
             ShopError::Unreachable { target, reason } => {
                 M::Unreachable.fill(lang, &[("target", target), ("reason", reason)])
             }

@@ -375,8 +375,22 @@ CREATE TABLE report_cells (
 INSERT OR REPLACE INTO meta (key, value) VALUES ('report_totals', 'stale');
 ";
 
+/// Step 9: the desk in a shop (docs/design.md §8). One row: the desk's shown name (`NULL`: the
+/// host name) and the shop it joined (`NULL`: none), as a URL that never holds a password;
+/// when it joined and when it last pushed. The password is in the keyring, never here.
+const V9: &str = "
+CREATE TABLE shop_desk (
+    id           INTEGER PRIMARY KEY CHECK (id = 1),
+    name         TEXT CHECK (name IS NULL OR length(name) BETWEEN 1 AND 40),
+    shop_url     TEXT,
+    joined_at    INTEGER,
+    last_push_at INTEGER
+) STRICT;
+INSERT INTO shop_desk (id) VALUES (1);
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

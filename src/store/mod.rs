@@ -32,6 +32,7 @@ pub mod migrations;
 mod profiles;
 mod report;
 mod search;
+mod shop;
 mod staff;
 mod tallies;
 mod total;
@@ -67,6 +68,7 @@ pub use report::{
 pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
 };
+pub use shop::{DESK_NAME_MAX, ShopDesk};
 pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, StaffError, hash_pin, pin_matches};
 pub use total::Total;
 
