@@ -242,3 +242,88 @@ fn with_the_shop_down_status_says_why_and_the_desk_still_answers() {
         true
     );
 }
+
+#[test]
+fn links_made_while_joined_reach_the_shop_with_shop_sync_and_a_second_sync_sends_nothing() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    // A link from before joining stays this desk's own.
+    ok(&cli.link_create("sandbox", &["--amount", "10"]));
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    let created = cli.link_create(
+        "sandbox",
+        &["--amount", "150", "--item", "Filter coffee:75x2", "--json"],
+    );
+    ok(&created);
+    let link_id = created.json()["id"].as_str().expect("an id").to_owned();
+    let status = cli.run(&["shop", "status", "--json"]).json();
+    assert_eq!(status["outbox"], 1, "{status}");
+    let desk_id = status["deskId"].as_str().expect("a desk id").to_owned();
+
+    let synced = cli.run(&["shop", "sync"]);
+    ok(&synced);
+    assert!(
+        synced
+            .stdout
+            .contains("Pushed 1 changes in 1 batches; 1 links changed in the shop."),
+        "{synced:?}"
+    );
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT link_id || ' ' || status || ' ' || amount || ' ' || desk_id || ' ' || sandbox_desk FROM links"
+        ),
+        format!("{link_id} PENDING 150.00 {desk_id} {desk_id}")
+    );
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT name || ' ' || quantity || ' ' || unit_price FROM link_items"
+        ),
+        "Filter coffee 2 75.00"
+    );
+    let after = cli.run(&["shop", "status", "--json"]).json();
+    assert_eq!(after["outbox"], 0, "{after}");
+    assert!(after["lastPush"].is_string(), "{after}");
+
+    ok(&cli.run(&["link", "cancel", &link_id]));
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+    ok(&cli.run(&["shop", "sync"]));
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT status || ' ' || (cancelled_at IS NOT NULL) FROM links"
+        ),
+        "EXPIRED true"
+    );
+    let again = cli.run(&["shop", "sync"]);
+    ok(&again);
+    assert!(
+        again
+            .stdout
+            .contains("Pushed 0 changes in 0 batches; 0 links changed in the shop."),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn sync_with_the_shop_down_exits_5_and_keeps_the_outbox() {
+    let Some(pg) = pg::alone() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    pg.stop_immediate();
+    // The desk sells on while the shop is down.
+    let created = cli.link_create("sandbox", &["--amount", "20"]);
+    let down = cli.run(&["shop", "sync"]);
+    pg.start();
+    ok(&created);
+    assert_eq!(down.code, 5, "{down:?}");
+    assert!(down.stderr.contains("cannot be reached"), "{down:?}");
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+    ok(&cli.run(&["shop", "sync"]));
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "1");
+}

@@ -8,6 +8,7 @@ use std::process::Command;
 
 use paydesk::lang::Lang;
 use paydesk::shop::{self, ShopError, ShopUrl, schema};
+use paydesk::store::Store;
 use support::pg::{self, PASSWORD, Pg, ROLE};
 use zeroize::Zeroizing;
 
@@ -547,4 +548,142 @@ async fn a_replayed_or_out_of_order_push_changes_nothing_and_a_status_never_goes
         0
     );
     assert_eq!(state().await, marked);
+}
+
+/// A data folder's store that has joined the shop at `url`, registered there as `desk`.
+async fn joined_store(
+    dir: &std::path::Path,
+    shop: &shop::Shop,
+) -> (std::sync::Mutex<Store>, String) {
+    let mut store = Store::open(dir).expect("the store opens");
+    store
+        .join_shop(&shop.url().to_string(), support::time::t_stored())
+        .expect("joined");
+    let id = store.device_id().expect("a device id");
+    let identity = shop::desk::DeskIdentity {
+        id: id.clone(),
+        name: "Counter 1".to_owned(),
+    };
+    shop::desk::register(shop, &identity, support::time::t_stored())
+        .await
+        .expect("the desk is registered");
+    (std::sync::Mutex::new(store), id)
+}
+
+#[tokio::test]
+async fn the_outbox_reaches_the_shop_in_batches_and_a_resent_batch_changes_nothing() {
+    let Some(pg) = pg::cluster() else { return };
+    let mut shop = fresh_shop(&pg).await;
+    let url = shop.url().clone();
+    schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let (store, desk_id) = joined_store(dir.path(), &shop).await;
+    let now = support::time::t_stored();
+    let profile = paydesk::store::SANDBOX_PROFILE;
+    let n = shop::push::BATCH + 20;
+    {
+        let mut s = store.lock().expect("the store");
+        for i in 0..n {
+            s.upsert_link(
+                profile,
+                &support::links::pending_link(&format!("L{i}"), None),
+                now,
+            )
+            .expect("stored");
+        }
+        // A refresh of L0: paid in full, a second row of the outbox.
+        let mut paid = support::links::pending_link("L0", None);
+        paid.status = Some(paydesk::domain::LinkStatus::Completed);
+        paid.paid_amount = paid.amount;
+        s.upsert_link(profile, &paid, now).expect("stored");
+        assert_eq!(s.outbox_len().expect("counted"), n as u64 + 1);
+    }
+    // A desk killed after the shop committed its first batch and before deleting it locally:
+    // the batch is sent again and changes nothing.
+    let first = store
+        .lock()
+        .expect("the store")
+        .outbox_batch(shop::push::BATCH)
+        .expect("a batch");
+    let changed = shop::push::apply_batch(&mut shop, &desk_id, &first, now)
+        .await
+        .expect("applied");
+    assert_eq!(changed, shop::push::BATCH as u64);
+    let xmins = pg.admin_sql(
+        url.dbname(),
+        "SELECT string_agg(xmin::text, ',' ORDER BY link_id) FROM links",
+    );
+    let again = shop::push::apply_batch(&mut shop, &desk_id, &first, now)
+        .await
+        .expect("applied again");
+    assert_eq!(again, 0, "a replayed batch changes nothing");
+    assert_eq!(
+        pg.admin_sql(
+            url.dbname(),
+            "SELECT string_agg(xmin::text, ',' ORDER BY link_id) FROM links"
+        ),
+        xmins,
+        "not even a new row version"
+    );
+    let pushed = shop::push::push(&mut shop, &store, || now)
+        .await
+        .expect("pushed");
+    assert_eq!(pushed.batches, 2);
+    assert_eq!(pushed.rows, n as u64 + 1);
+    // The resent first batch changes nothing; the rest and the refresh do.
+    assert_eq!(pushed.changed, 20 + 1);
+    {
+        let s = store.lock().expect("the store");
+        assert_eq!(s.outbox_len().expect("counted"), 0);
+        assert_eq!(s.shop_desk().expect("the row").last_push_at, Some(now));
+    }
+    assert_eq!(
+        pg.admin_sql(url.dbname(), "SELECT count(*) FROM links"),
+        n.to_string()
+    );
+    assert_eq!(
+        pg.admin_sql(
+            url.dbname(),
+            &format!(
+                "SELECT status || ' ' || paid_amount || ' ' || (sandbox_desk = '{desk_id}') \
+                 || ' ' || desk_id FROM links WHERE link_id = 'L0'"
+            )
+        ),
+        format!("COMPLETED 1234.50 true {desk_id}")
+    );
+    assert_eq!(
+        pg.admin_sql(
+            url.dbname(),
+            &format!("SELECT acked_seq FROM outbox_acks WHERE desk_id = '{desk_id}'")
+        ),
+        (n + 1).to_string()
+    );
+    let nothing = shop::push::push(&mut shop, &store, || now)
+        .await
+        .expect("pushed");
+    assert_eq!(nothing, shop::push::Pushed::default());
+}
+
+#[test]
+fn a_desk_that_has_not_joined_writes_no_outbox() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut store = Store::open(dir.path()).expect("the store opens");
+    let now = support::time::t_stored();
+    let profile = paydesk::store::SANDBOX_PROFILE;
+    store
+        .upsert_link(profile, &support::links::pending_link("L1", None), now)
+        .expect("stored");
+    assert_eq!(store.outbox_len().expect("counted"), 0);
+    store
+        .join_shop("postgres://desk@localhost:5432/shop?sslmode=prefer", now)
+        .expect("joined");
+    store
+        .record_cancel(profile, &support::links::pending_link("L1", None), now)
+        .expect("cancelled");
+    let rows = store.outbox_batch(10).expect("the outbox");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].link.link_id, "L1");
+    assert_eq!(rows[0].link.cancelled_at, Some(now));
 }

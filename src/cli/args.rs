@@ -394,7 +394,11 @@ pub enum ShopCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Forget the shop: its URL in the data file and its password in the keyring.
+    /// Push this desk's outbox to the shop now (links created, refreshed or cancelled since
+    /// joining), in batches; what the shop has is deleted from the outbox.
+    Sync,
+    /// Forget the shop: its URL in the data file and its password in the keyring (changes
+    /// still in the outbox stay for the next shop joined).
     Leave,
     /// Name this desk (the name shown on its links everywhere; default: the host name).
     Name {

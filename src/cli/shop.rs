@@ -20,6 +20,7 @@ use crate::domain::wire_format::format_time;
 use crate::secrets::SecretError;
 use crate::service::Services;
 use crate::shop::desk::{self, DeskIdentity};
+use crate::shop::push::PushError;
 use crate::shop::{KEYRING_PROFILE, ShopError, ShopUrl};
 
 /// A shop error as the CLI ends with it.
@@ -57,6 +58,7 @@ impl Ctx {
         match command {
             ShopCommand::Join { url } => self.shop_join(services, &url).await,
             ShopCommand::Status { json } => self.shop_status(services, json).await,
+            ShopCommand::Sync => self.shop_sync(services).await,
             ShopCommand::Leave => self.shop_leave(services),
             ShopCommand::Name { name } => self.shop_name(services, &name).await,
         }
@@ -183,8 +185,9 @@ impl Ctx {
                 Err(e) => Err(e),
             }),
         };
-        // Links reach the shop through the outbox, which is not built yet: nothing waits.
-        let outbox = 0;
+        let outbox = services
+            .with_store_locked(|s| s.outbox_len())
+            .map_err(from_desk(lang))?;
         let last_push = row.last_push_at.map(format_time);
         if json {
             return print_json(&StatusView {
@@ -237,6 +240,42 @@ impl Ctx {
         println!(
             "{}",
             CliText::ShopLastPush.fill(lang, &[("when", &last_push.unwrap_or(never))])
+        );
+        Ok(())
+    }
+
+    async fn shop_sync(&self, services: &Services) -> Outcome {
+        let lang = self.lang;
+        let Some(url) = self.joined_url(services)? else {
+            return Err(Failure::new(
+                Exit::Invalid,
+                CliText::ShopNotJoined.get(lang),
+            ));
+        };
+        let password = self
+            .stored_password(services, &url)
+            .map_err(|e| shop_failure(&e, lang))?;
+        let mut shop = crate::shop::connect(&url, &password, crate::shop::CONNECT_TIMEOUT)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        let clock = services.clock().clone();
+        let pushed = crate::shop::push::push(&mut shop, services.store(), || clock.now())
+            .await
+            .map_err(|e| match e {
+                PushError::Shop(e) => shop_failure(&e, lang),
+                PushError::Store(e) => from_desk(lang)(e.into()),
+                other @ PushError::Amount { .. } => Failure::new(Exit::Failure, other.to_string()),
+            })?;
+        println!(
+            "{}",
+            CliText::ShopPushed.fill(
+                lang,
+                &[
+                    ("rows", &pushed.rows),
+                    ("batches", &pushed.batches),
+                    ("changed", &pushed.changed),
+                ]
+            )
         );
         Ok(())
     }

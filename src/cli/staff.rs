@@ -61,6 +61,7 @@ pub(super) fn command_path(command: &Command) -> String {
         Command::Shop(c) => match c {
             super::args::ShopCommand::Join { .. } => "shop join",
             super::args::ShopCommand::Status { .. } => "shop status",
+            super::args::ShopCommand::Sync => "shop sync",
             super::args::ShopCommand::Leave => "shop leave",
             super::args::ShopCommand::Name { .. } => "shop name",
         },

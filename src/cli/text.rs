@@ -94,5 +94,6 @@ crate::sentences! {
     ShopOutbox => "gönderilecek değişiklik: {n}", "outbox: {n} changes";
     ShopLastPush => "son gönderim: {when}", "last push: {when}";
     ShopNever => "hiç", "never";
+    ShopPushed => "{rows} değişiklik {batches} partide gönderildi; dükkânda {changed} link değişti.", "Pushed {rows} changes in {batches} batches; {changed} links changed in the shop.";
     }
 }

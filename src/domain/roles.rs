@@ -104,6 +104,7 @@ pub const ROLE_TABLE: &[(Surface, &str, Need)] = &[
     (Surface::Cli, "audit verify", Need::Anyone),
     (Surface::Cli, "shop join", Need::Manager),
     (Surface::Cli, "shop status", Need::Anyone),
+    (Surface::Cli, "shop sync", Need::Member),
     (Surface::Cli, "shop leave", Need::Manager),
     (Surface::Cli, "shop name", Need::Manager),
     (Surface::Cli, "sandbox", Need::Anyone),

@@ -4,6 +4,7 @@
 //! - [`tls`]: paydesk's own reading of `sslmode` (`verify-ca`, `verify-full`) over rustls;
 //! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
 //! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
+//! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
@@ -11,6 +12,7 @@
 
 pub mod desk;
 pub mod messages;
+pub mod push;
 pub mod schema;
 pub mod tls;
 pub mod url;

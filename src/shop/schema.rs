@@ -65,7 +65,7 @@ CREATE TABLE links (
     order_number text,
     status       text NOT NULL,
     currency     text NOT NULL,
-    amount       numeric NOT NULL,
+    amount       numeric,
     paid_amount  numeric NOT NULL DEFAULT 0 CHECK (paid_amount >= 0),
     cancelled_at timestamptz,
     -- When the desk first stored the link: the local day it belongs to.

@@ -389,8 +389,19 @@ CREATE TABLE shop_desk (
 INSERT INTO shop_desk (id) VALUES (1);
 ";
 
+/// Step 10: the shop outbox (docs/design.md §8): one row per change of a link made while the
+/// desk has joined a shop, written in the change's transaction, deleted once the shop has it.
+/// `AUTOINCREMENT`: a sequence number is never handed out twice, even after deletes.
+const V10: &str = "
+CREATE TABLE shop_outbox (
+    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at      INTEGER NOT NULL,
+    payload TEXT NOT NULL
+) STRICT;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

@@ -29,6 +29,7 @@ mod journal;
 mod links;
 pub mod messages;
 pub mod migrations;
+mod outbox;
 mod profiles;
 mod report;
 mod search;
@@ -61,6 +62,7 @@ pub use journal::{
     JournalState, NewJournalRow, STALE_AFTER,
 };
 pub use links::{LinkCursor, StoredLink, TimeRange};
+pub use outbox::{ItemPush, LinkPush, OutboxRow};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub use report::{
     CurrencyReport, DayReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
