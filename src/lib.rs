@@ -2,7 +2,8 @@
 //!
 //! The library holds every layer: the domain rules (`domain`), the wire and the signer (`api`),
 //! the local history (`store`), the desk's operations (`service`), the local sandbox server
-//! (`sandbox`), the command line (`cli`) and the windows (`app`, `ui`); `main` only picks one.
+//! (`sandbox`), the shop shared through PostgreSQL (`shop`), the command line (`cli`) and the
+//! windows (`app`, `ui`); `main` only picks one.
 //! Only `app` and `ui` import egui, and no code in this root uses a layer. See
 //! ARCHITECTURE.md for the module map and the data flow.
 
@@ -24,6 +25,7 @@ pub mod qr;
 pub mod sandbox;
 pub mod secrets;
 pub mod service;
+pub mod shop;
 pub mod slip;
 pub mod store;
 pub mod ui;

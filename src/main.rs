@@ -5,11 +5,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use paydesk::cli::args::Cli;
+use paydesk::cli::run::EnvSecrets;
 use paydesk::secrets::{EnvSecret, SECRET_ENV, STAFF_PIN_ENV};
+use paydesk::shop::SHOP_PASSWORD_ENV;
 
 fn main() -> ExitCode {
     let env_secret = take_env_secret(SECRET_ENV);
     let env_pin = take_env_secret(STAFF_PIN_ENV);
+    let env_shop = take_env_secret(SHOP_PASSWORD_ENV);
     let cli = Cli::parse();
     if cli.command.is_none() {
         let gui = paydesk::app::GuiOptions {
@@ -25,10 +28,15 @@ fn main() -> ExitCode {
             }
         };
     }
-    ExitCode::from(u8::try_from(paydesk::cli::run::run(cli, env_secret, env_pin)).unwrap_or(1))
+    let env = EnvSecrets {
+        pin: env_pin,
+        shop: env_shop,
+    };
+    ExitCode::from(u8::try_from(paydesk::cli::run::run(cli, env_secret, env)).unwrap_or(1))
 }
 
-/// Reads a secret variable (`PAYDESK_API_SECRET`, `PAYDESK_STAFF_PIN`) once and removes it from
+/// Reads a secret variable (`PAYDESK_API_SECRET`, `PAYDESK_STAFF_PIN`,
+/// `PAYDESK_SHOP_PASSWORD`) once and removes it from
 /// this process's environment: every process paydesk starts (the browser or mail client through
 /// `xdg-open`, a print command) gets a copy of the environment, and none of them needs it. On Linux its bytes
 /// are also overwritten where the kernel shows them (`/proc/PID/environ` reads the block the

@@ -90,6 +90,13 @@ pub enum Command {
     /// The audit record of who did what, and its hash chain.
     #[command(subcommand)]
     Audit(AuditCommand),
+    /// This desk in a shop: desks sharing one PostgreSQL.
+    ///
+    /// The shop is a postgres:// URL without a password; the password is read from stdin (a
+    /// hidden prompt on a terminal) and kept in the OS keyring, or given on every run in
+    /// PAYDESK_SHOP_PASSWORD where no keyring runs.
+    #[command(subcommand)]
+    Shop(ShopCommand),
     /// Run the local Partner API sandbox in the foreground.
     Sandbox(crate::sandbox::cli::SandboxArgs),
     /// Print the man page (roff) to stdout; used when packaging.
@@ -364,6 +371,38 @@ pub enum StaffCommand {
     /// after wrong PINs.
     ResetPin {
         /// The member's name.
+        name: String,
+    },
+}
+
+/// `paydesk shop ...`
+#[derive(Debug, Subcommand)]
+pub enum ShopCommand {
+    /// Join the shop at URL: connect, create or update the shop's schema, register this desk,
+    /// keep the password in the keyring and the URL (never the password) in the data file.
+    ///
+    /// URL: postgres://USER@HOST[:PORT]/DATABASE?sslmode=verify-full&sslrootcert=CA.pem, or
+    /// postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket. A URL holding a
+    /// password is refused (exit 3).
+    Join {
+        /// The shop's postgres:// URL, without a password.
+        url: String,
+    },
+    /// Whether the shop answers, its schema version, this desk's id and name, the outbox.
+    Status {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Push this desk's outbox to the shop now (links created, refreshed or cancelled since
+    /// joining), in batches; what the shop has is deleted from the outbox.
+    Sync,
+    /// Forget the shop: its URL in the data file and its password in the keyring (changes
+    /// still in the outbox stay for the next shop joined).
+    Leave,
+    /// Name this desk (the name shown on its links everywhere; default: the host name).
+    Name {
+        /// 1 to 40 characters.
         name: String,
     },
 }

@@ -4,7 +4,8 @@
 //! Exit codes: 0 done; 2 usage (clap); 3 invalid input, nothing sent (every field error
 //! printed); 4 rejected by the server (key and sentence printed); 5 outcome unknown (the
 //! journal keeps it; `pending retry` finishes it); 130 Ctrl+C at a hidden prompt, nothing
-//! sent. Local failures (database, keyring) exit 1.
+//! sent. Local failures (database, keyring) exit 1. `shop` commands: 4 when the shop refused
+//! (password, certificate, a newer schema), 5 when it did not answer (`cli/shop.rs`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,10 +38,24 @@ use crate::service::{CreateError, Desk, SANDBOX_PROFILE, Services};
 use crate::slip::Slip;
 use crate::store::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
 
+/// The secrets `main` takes out of the environment besides the API secret.
+#[derive(Debug, Default)]
+pub struct EnvSecrets {
+    /// `PAYDESK_STAFF_PIN`.
+    pub pin: EnvSecret,
+    /// `PAYDESK_SHOP_PASSWORD`.
+    pub shop: EnvSecret,
+}
+
 /// Runs the CLI command in `cli` (which must have one) and returns the process exit code.
 /// `env_secret` is `PAYDESK_API_SECRET` as `main` read it (and removed it from the
-/// environment).
-pub fn run(cli: Cli, env_secret: EnvSecret, env_pin: EnvSecret) -> i32 {
+/// environment); `env.pin` and `env.shop` are `PAYDESK_STAFF_PIN` and
+/// `PAYDESK_SHOP_PASSWORD`, read the same way.
+pub fn run(cli: Cli, env_secret: EnvSecret, env: EnvSecrets) -> i32 {
+    let EnvSecrets {
+        pin: env_pin,
+        shop: env_shop,
+    } = env;
     let lang = Lang::from_env();
     let command = match cli.command {
         None => return 2,
@@ -90,6 +105,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret, env_pin: EnvSecret) -> i32 {
         lang,
         env_secret,
         env_pin,
+        env_shop,
         data_dir,
         profile: cli.profile.unwrap_or_else(|| SANDBOX_PROFILE.to_owned()),
         zone: Zone::Local,
@@ -113,6 +129,8 @@ pub(super) struct Ctx {
     env_secret: EnvSecret,
     /// `PAYDESK_STAFF_PIN` as `main` read it (and removed it from the environment).
     pub(super) env_pin: EnvSecret,
+    /// `PAYDESK_SHOP_PASSWORD` as `main` read it (and removed it from the environment).
+    pub(super) env_shop: EnvSecret,
     data_dir: PathBuf,
     profile: String,
     /// The zone local days and times are read and shown in (the machine's).
@@ -151,6 +169,7 @@ impl Ctx {
             Command::Report(a) => self.report_cmd(&services, &a),
             Command::Staff(c) => self.staff_cmd(&services, c),
             Command::Audit(c) => self.audit_cmd(&services, c),
+            Command::Shop(c) => self.shop_cmd(&services, c).await,
             // Handled in `run`, before a runtime or the store exist.
             Command::Sandbox(_) | Command::Man => Ok(()),
         }

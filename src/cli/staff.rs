@@ -58,6 +58,13 @@ pub(super) fn command_path(command: &Command) -> String {
             AuditCommand::List { .. } => "audit list",
             AuditCommand::Verify { .. } => "audit verify",
         },
+        Command::Shop(c) => match c {
+            super::args::ShopCommand::Join { .. } => "shop join",
+            super::args::ShopCommand::Status { .. } => "shop status",
+            super::args::ShopCommand::Sync => "shop sync",
+            super::args::ShopCommand::Leave => "shop leave",
+            super::args::ShopCommand::Name { .. } => "shop name",
+        },
         Command::Sandbox(_) => "sandbox",
         Command::Man => "man",
     };

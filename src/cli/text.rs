@@ -75,5 +75,25 @@ crate::sentences! {
     CollectedPerHour => "saat saat tahsilat: {hours}", "collected per hour: {hours}";
     NoItemsOnPaid => "Ödenen linklerde ürün yok.", "No items on the paid links.";
     BestSelling => "En çok satanlar", "Best-selling items";
+    // `shop`.
+    ShopPasswordPrompt => "Dükkânın PostgreSQL kullanıcısı {user} için parola:", "Password of the shop's PostgreSQL user {user}:";
+    ShopEmptyPassword => "Parola boş olamaz; hiçbir şey kaydedilmedi.", "The password cannot be empty; nothing was recorded.";
+    ShopPasswordFromEnv => "Parola PAYDESK_SHOP_PASSWORD'dan alındı ve saklanmadı: her çalıştırmada verin.", "The password came from PAYDESK_SHOP_PASSWORD and was not stored: give it on every run.";
+    ShopNoKeyring => "Dükkânın parolasını saklayacak bir anahtarlık yok ({reason}); masa dükkâna kaydedilmedi. Onun yerine parolayı her çalıştırmada PAYDESK_SHOP_PASSWORD ile verin.", "No keyring can keep the shop's password ({reason}); this desk's joining was not recorded. Give the password in PAYDESK_SHOP_PASSWORD on every run instead.";
+    ShopJoined => "Bu masa ({desk}, {name}) dükkâna katıldı: {url} (şema sürümü {version})", "This desk ({desk}, {name}) joined the shop {url} (schema version {version})";
+    ShopPlainWarning => "Uyarı: dükkâna bağlantı şifresiz (sslmode=disable); parola ve tüm satırlar ağda okunabilir geçer.", "Warning: the connection to the shop is not encrypted (sslmode=disable); the password and every row cross the network readable.";
+    ShopNotJoined => "Bu masa bir dükkâna katılmadı (paydesk shop join URL).", "This desk has not joined a shop (paydesk shop join URL).";
+    ShopLeft => "Bu masa dükkândan ayrıldı: {url}", "This desk left the shop {url}";
+    ShopNamed => "Bu masanın adı artık {name}.", "This desk is now called {name}.";
+    ShopNameShape => "Masanın adı 1 ile 40 arasında yazdırılabilir karakter olmalı.", "The desk's name must be 1 to 40 printable characters.";
+    ShopNameNotSent => "Ad bu masada kaydedildi; dükkâna şimdi iletilemedi: {reason}", "The name is saved on this desk; the shop could not be told now: {reason}";
+    ShopStatusShop => "dükkân: {url}", "shop: {url}";
+    ShopConnected => "bağlı (şema sürümü {version})", "connected (schema version {version})";
+    ShopNotConnected => "bağlı değil: {reason}", "not connected: {reason}";
+    ShopStatusDesk => "masa: {id} {name}", "desk: {id} {name}";
+    ShopOutbox => "gönderilecek değişiklik: {n}", "outbox: {n} changes";
+    ShopLastPush => "son gönderim: {when}", "last push: {when}";
+    ShopNever => "hiç", "never";
+    ShopPushed => "{rows} değişiklik {batches} partide gönderildi; dükkânda {changed} link değişti.", "Pushed {rows} changes in {batches} batches; {changed} links changed in the shop.";
     }
 }

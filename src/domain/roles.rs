@@ -104,6 +104,11 @@ pub const ROLE_TABLE: &[(Surface, &str, Need)] = &[
     (Surface::Cli, "staff reset-pin", Need::Manager),
     (Surface::Cli, "audit list", Need::Manager),
     (Surface::Cli, "audit verify", Need::Anyone),
+    (Surface::Cli, "shop join", Need::Manager),
+    (Surface::Cli, "shop status", Need::Anyone),
+    (Surface::Cli, "shop sync", Need::Member),
+    (Surface::Cli, "shop leave", Need::Manager),
+    (Surface::Cli, "shop name", Need::Manager),
     (Surface::Cli, "sandbox", Need::Anyone),
     (Surface::Cli, "man", Need::Anyone),
 ];

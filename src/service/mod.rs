@@ -273,6 +273,12 @@ impl Services {
         Ok(f(&mut lock(&self.store))?)
     }
 
+    /// The store itself, for a caller that locks it call by call between awaits (the shop's
+    /// pusher); never hold the lock across an await.
+    pub fn store(&self) -> &Mutex<Store> {
+        &self.store
+    }
+
     /// The clock.
     pub fn clock(&self) -> &Arc<dyn Clock> {
         &self.clock

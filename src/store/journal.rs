@@ -434,6 +434,7 @@ impl Store {
                 &subject,
                 now,
             )?;
+            super::outbox::enqueue_link(tx, profile, &link.id, now)?;
             Ok(())
         })
     }

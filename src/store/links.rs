@@ -320,6 +320,7 @@ impl Store {
         let mut tally = TotalsChange::default();
         upsert_in(&tx, &mut tally, profile, link, now)?;
         tally.write(&tx)?;
+        super::outbox::enqueue_link(&tx, profile, &link.id, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -349,6 +350,7 @@ impl Store {
         tally.write(&tx)?;
         let subject = link_subject(&link.id, link.order_number.as_deref());
         audit::append(&tx, &self.actor, AuditAction::LinkCancel, &subject, now)?;
+        super::outbox::enqueue_link(&tx, profile, &link.id, now)?;
         tx.commit()?;
         Ok(())
     }

@@ -375,8 +375,33 @@ CREATE TABLE report_cells (
 INSERT OR REPLACE INTO meta (key, value) VALUES ('report_totals', 'stale');
 ";
 
+/// Step 9: the desk in a shop (docs/design.md §8). One row: the desk's shown name (`NULL`: the
+/// host name) and the shop it joined (`NULL`: none), as a URL that never holds a password;
+/// when it joined and when it last pushed. The password is in the keyring, never here.
+const V9: &str = "
+CREATE TABLE shop_desk (
+    id           INTEGER PRIMARY KEY CHECK (id = 1),
+    name         TEXT CHECK (name IS NULL OR length(name) BETWEEN 1 AND 40),
+    shop_url     TEXT,
+    joined_at    INTEGER,
+    last_push_at INTEGER
+) STRICT;
+INSERT INTO shop_desk (id) VALUES (1);
+";
+
+/// Step 10: the shop outbox (docs/design.md §8): one row per change of a link made while the
+/// desk has joined a shop, written in the change's transaction, deleted once the shop has it.
+/// `AUTOINCREMENT`: a sequence number is never handed out twice, even after deletes.
+const V10: &str = "
+CREATE TABLE shop_outbox (
+    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at      INTEGER NOT NULL,
+    payload TEXT NOT NULL
+) STRICT;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

@@ -29,9 +29,11 @@ mod journal;
 mod links;
 pub mod messages;
 pub mod migrations;
+mod outbox;
 mod profiles;
 mod report;
 mod search;
+mod shop;
 mod staff;
 mod tallies;
 mod total;
@@ -60,6 +62,7 @@ pub use journal::{
     JournalState, NewJournalRow, STALE_AFTER,
 };
 pub use links::{LinkCursor, StoredLink, TimeRange};
+pub use outbox::{ItemPush, LinkPush, OutboxRow};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub use report::{
     CurrencyReport, DayReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
@@ -67,6 +70,7 @@ pub use report::{
 pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
 };
+pub use shop::{DESK_NAME_MAX, ShopDesk};
 pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, StaffError, hash_pin, pin_matches};
 pub use total::Total;
 

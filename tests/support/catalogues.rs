@@ -4,7 +4,7 @@
 /// language tests walk this list (and `tests/lang_catalogues.rs` finds every catalogue in the
 /// source here). It lives with the tests so that the crate root depends on no layer.
 pub fn every_sentence() -> impl Iterator<Item = &'static paydesk::lang::Entry> {
-    let catalogues: [&'static [paydesk::lang::Entry]; 8] = [
+    let catalogues: [&'static [paydesk::lang::Entry]; 9] = [
         paydesk::ui::text::UiText::ENTRIES,
         paydesk::cli::text::CliText::ENTRIES,
         paydesk::domain::messages::DomainMessage::ENTRIES,
@@ -13,6 +13,7 @@ pub fn every_sentence() -> impl Iterator<Item = &'static paydesk::lang::Entry> {
         paydesk::sandbox::messages::SandboxMessage::ENTRIES,
         paydesk::store::messages::StoreMessage::ENTRIES,
         paydesk::slip::SlipText::ENTRIES,
+        paydesk::shop::messages::ShopMessage::ENTRIES,
     ];
     catalogues.into_iter().flatten()
 }

@@ -83,6 +83,7 @@ impl Cli {
             "PAYDESK_DATA_DIR",
             "PAYDESK_API_SECRET",
             "PAYDESK_STAFF_PIN",
+            "PAYDESK_SHOP_PASSWORD",
             "PAYDESK_LOG",
             "RUST_LOG",
             "LANG",

@@ -6,6 +6,7 @@
 //! - `services`: library-level services for a test server; `policy`: the fast retry policy;
 //! - `sandbox`: the sandbox on a manual clock and a small signed client for it;
 //! - `scripted`: a raw-HTTP server that answers as scripted; `raw`: reading one request off a socket;
+//! - `pg`: a private PostgreSQL cluster (TLS, a password role) for the shop tests;
 //! - `store`: synthetic link histories and the search shapes measured on them;
 //! - `qr`: QR pictures read back;
 //! - `money`, `time`, `links`: amounts, moments, links and link requests.
@@ -22,6 +23,7 @@ pub mod cli;
 pub mod cups;
 pub mod links;
 pub mod money;
+pub mod pg;
 pub mod policy;
 pub mod qr;
 pub mod raw;

@@ -1,0 +1,335 @@
+//! `paydesk shop …`: this desk in a shop (docs/design.md §8).
+//!
+//! Exit codes, as the rest of the CLI: 3 the URL was refused (a password in it, a bad
+//! `sslmode` …) or the name's shape, nothing done; 4 the shop answered and refused (the
+//! password, the certificate, a schema newer than this paydesk); 5 the shop did not answer
+//! (unreachable, no answer in time); 1 a local failure (the data file, the keyring, the CA
+//! file). The password is read from `PAYDESK_SHOP_PASSWORD` (read once by `main` and wiped
+//! from the environment), else from stdin (a hidden prompt on a terminal), and kept in the
+//! keyring: never in the data file, a log or the command line.
+
+use serde::Serialize;
+use zeroize::Zeroizing;
+
+use super::args::ShopCommand;
+use super::output::{Exit, Failure, Outcome, from_desk, print_json, read_failure};
+use super::prompt::read_secret_line;
+use super::run::Ctx;
+use super::text::CliText;
+use crate::domain::wire_format::format_time;
+use crate::secrets::SecretError;
+use crate::service::Services;
+use crate::shop::desk::{self, DeskIdentity};
+use crate::shop::push::PushError;
+use crate::shop::{KEYRING_PROFILE, ShopError, ShopUrl};
+
+/// A shop error as the CLI ends with it.
+fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
+    let exit = if matches!(e, ShopError::Url(_)) {
+        Exit::Invalid
+    } else if e.is_no_answer() {
+        Exit::Unknown
+    } else if e.is_refusal() {
+        Exit::Rejected
+    } else {
+        Exit::Failure
+    };
+    Failure::new(exit, e.sentence(lang))
+}
+
+/// `shop status --json`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusView {
+    joined: bool,
+    url: Option<String>,
+    connected: bool,
+    reason: Option<String>,
+    schema_version: Option<i32>,
+    plain_off_machine: bool,
+    desk_id: String,
+    desk_name: String,
+    outbox: u64,
+    last_push: Option<String>,
+}
+
+impl Ctx {
+    pub(super) async fn shop_cmd(&self, services: &Services, command: ShopCommand) -> Outcome {
+        match command {
+            ShopCommand::Join { url } => self.shop_join(services, &url).await,
+            ShopCommand::Status { json } => self.shop_status(services, json).await,
+            ShopCommand::Sync => self.shop_sync(services).await,
+            ShopCommand::Leave => self.shop_leave(services),
+            ShopCommand::Name { name } => self.shop_name(services, &name).await,
+        }
+    }
+
+    /// The desk's id and shown name.
+    fn desk_identity(&self, services: &Services) -> Result<DeskIdentity, Failure> {
+        let (id, named) = services
+            .with_store_locked(|s| Ok((s.device_id()?, s.shop_desk()?.name)))
+            .map_err(from_desk(self.lang))?;
+        Ok(DeskIdentity {
+            id,
+            name: named.unwrap_or_else(desk::host_name),
+        })
+    }
+
+    /// The joined shop's URL, when there is one.
+    fn joined_url(&self, services: &Services) -> Result<Option<ShopUrl>, Failure> {
+        let stored = services
+            .with_store_locked(|s| Ok(s.shop_desk()?.shop_url))
+            .map_err(from_desk(self.lang))?;
+        stored
+            .map(|u| ShopUrl::parse(&u).map_err(|e| shop_failure(&e.into(), self.lang)))
+            .transpose()
+    }
+
+    /// The shop's password for a command after `join`: `PAYDESK_SHOP_PASSWORD`, else the
+    /// keyring's entry.
+    fn stored_password(
+        &self,
+        services: &Services,
+        url: &ShopUrl,
+    ) -> Result<Zeroizing<String>, ShopError> {
+        if let Some(pw) = self.env_shop.value() {
+            return Ok(pw);
+        }
+        match services.secrets().get(KEYRING_PROFILE, &url.keyring_name()) {
+            Ok(Some(pw)) => Ok(pw),
+            Ok(None) | Err(SecretError::Unavailable(_)) => Err(ShopError::NoPassword),
+            Err(e) => Err(ShopError::Keyring(e.to_string())),
+        }
+    }
+
+    async fn shop_join(&self, services: &Services, text: &str) -> Outcome {
+        let lang = self.lang;
+        let url = ShopUrl::parse(text).map_err(|e| shop_failure(&e.into(), lang))?;
+        let from_env = self.env_shop.value();
+        let password = match &from_env {
+            Some(pw) => pw.clone(),
+            None => {
+                read_secret_line(&CliText::ShopPasswordPrompt.fill(lang, &[("user", &url.user())]))
+                    .map_err(|e| read_failure(&e, lang))?
+            }
+        };
+        if password.is_empty() {
+            return Err(Failure::new(
+                Exit::Invalid,
+                CliText::ShopEmptyPassword.get(lang),
+            ));
+        }
+        let identity = self.desk_identity(services)?;
+        let now = services.clock().now();
+        let migrated = desk::join(&url, &password, &identity, now)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        if from_env.is_none() {
+            services
+                .secrets()
+                .set(KEYRING_PROFILE, &url.keyring_name(), &password)
+                .map_err(|e| {
+                    let reason = match e {
+                        SecretError::Unavailable(why) => why,
+                        other => other.to_string(),
+                    };
+                    Failure::new(
+                        Exit::Failure,
+                        CliText::ShopNoKeyring.fill(lang, &[("reason", &reason)]),
+                    )
+                })?;
+        }
+        let previous = self.joined_url(services).unwrap_or(None);
+        let canonical = url.to_string();
+        services
+            .with_store_locked(|s| s.join_shop(&canonical, now))
+            .map_err(from_desk(lang))?;
+        // A password kept for another shop is no longer needed.
+        if let Some(old) = previous.filter(|old| old.keyring_name() != url.keyring_name()) {
+            let _ = services
+                .secrets()
+                .delete(KEYRING_PROFILE, &old.keyring_name());
+        }
+        println!(
+            "{}",
+            CliText::ShopJoined.fill(
+                lang,
+                &[
+                    ("desk", &identity.id),
+                    ("name", &identity.name),
+                    ("url", &canonical),
+                    ("version", &migrated.to),
+                ]
+            )
+        );
+        if from_env.is_some() {
+            println!("{}", CliText::ShopPasswordFromEnv.get(lang));
+        }
+        if url.plain_off_machine() {
+            println!("{}", CliText::ShopPlainWarning.get(lang));
+        }
+        Ok(())
+    }
+
+    async fn shop_status(&self, services: &Services, json: bool) -> Outcome {
+        let lang = self.lang;
+        let identity = self.desk_identity(services)?;
+        let row = services
+            .with_store_locked(|s| s.shop_desk())
+            .map_err(from_desk(lang))?;
+        let url = self.joined_url(services)?;
+        let state = match &url {
+            None => None,
+            Some(url) => Some(match self.stored_password(services, url) {
+                Ok(pw) => desk::state(url, &pw, &identity.id).await,
+                Err(e) => Err(e),
+            }),
+        };
+        let outbox = services
+            .with_store_locked(|s| s.outbox_len())
+            .map_err(from_desk(lang))?;
+        let last_push = row.last_push_at.map(format_time);
+        if json {
+            return print_json(&StatusView {
+                joined: url.is_some(),
+                url: url.as_ref().map(ToString::to_string),
+                connected: matches!(state, Some(Ok(_))),
+                reason: match &state {
+                    Some(Err(e)) => Some(e.sentence(lang)),
+                    _ => None,
+                },
+                schema_version: match &state {
+                    Some(Ok(s)) => Some(s.schema_version),
+                    _ => None,
+                },
+                plain_off_machine: url.as_ref().is_some_and(ShopUrl::plain_off_machine),
+                desk_id: identity.id,
+                desk_name: identity.name,
+                outbox,
+                last_push,
+            });
+        }
+        match (&url, &state) {
+            (Some(url), Some(state)) => {
+                println!(
+                    "{}",
+                    CliText::ShopStatusShop.fill(lang, &[("url", &url.to_string())])
+                );
+                match state {
+                    Ok(s) => println!(
+                        "{}",
+                        CliText::ShopConnected.fill(lang, &[("version", &s.schema_version)])
+                    ),
+                    Err(e) => println!(
+                        "{}",
+                        CliText::ShopNotConnected.fill(lang, &[("reason", &e.sentence(lang))])
+                    ),
+                }
+                if url.plain_off_machine() {
+                    println!("{}", CliText::ShopPlainWarning.get(lang));
+                }
+            }
+            _ => println!("{}", CliText::ShopNotJoined.get(lang)),
+        }
+        println!(
+            "{}",
+            CliText::ShopStatusDesk.fill(lang, &[("id", &identity.id), ("name", &identity.name)])
+        );
+        println!("{}", CliText::ShopOutbox.fill(lang, &[("n", &outbox)]));
+        let never = CliText::ShopNever.get(lang).to_owned();
+        println!(
+            "{}",
+            CliText::ShopLastPush.fill(lang, &[("when", &last_push.unwrap_or(never))])
+        );
+        Ok(())
+    }
+
+    async fn shop_sync(&self, services: &Services) -> Outcome {
+        let lang = self.lang;
+        let Some(url) = self.joined_url(services)? else {
+            return Err(Failure::new(
+                Exit::Invalid,
+                CliText::ShopNotJoined.get(lang),
+            ));
+        };
+        let password = self
+            .stored_password(services, &url)
+            .map_err(|e| shop_failure(&e, lang))?;
+        let mut shop = crate::shop::connect(&url, &password, crate::shop::CONNECT_TIMEOUT)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        let clock = services.clock().clone();
+        let pushed = crate::shop::push::push(&mut shop, services.store(), || clock.now())
+            .await
+            .map_err(|e| match e {
+                PushError::Shop(e) => shop_failure(&e, lang),
+                PushError::Store(e) => from_desk(lang)(e.into()),
+                other @ PushError::Amount { .. } => Failure::new(Exit::Failure, other.to_string()),
+            })?;
+        println!(
+            "{}",
+            CliText::ShopPushed.fill(
+                lang,
+                &[
+                    ("rows", &pushed.rows),
+                    ("batches", &pushed.batches),
+                    ("changed", &pushed.changed),
+                ]
+            )
+        );
+        Ok(())
+    }
+
+    fn shop_leave(&self, services: &Services) -> Outcome {
+        let lang = self.lang;
+        let Some(url) = self.joined_url(services)? else {
+            println!("{}", CliText::ShopNotJoined.get(lang));
+            return Ok(());
+        };
+        match services
+            .secrets()
+            .delete(KEYRING_PROFILE, &url.keyring_name())
+        {
+            // No keyring: nothing was kept there.
+            Ok(()) | Err(SecretError::Unavailable(_)) => {}
+            Err(e) => return Err(Failure::new(Exit::Failure, e.to_string())),
+        }
+        services
+            .with_store_locked(crate::store::Store::leave_shop)
+            .map_err(from_desk(lang))?;
+        println!(
+            "{}",
+            CliText::ShopLeft.fill(lang, &[("url", &url.to_string())])
+        );
+        Ok(())
+    }
+
+    async fn shop_name(&self, services: &Services, name: &str) -> Outcome {
+        let lang = self.lang;
+        let name = name.trim();
+        if !desk::valid_desk_name(name) {
+            return Err(Failure::new(
+                Exit::Invalid,
+                CliText::ShopNameShape.get(lang),
+            ));
+        }
+        services
+            .with_store_locked(|s| s.set_desk_name(Some(name)))
+            .map_err(from_desk(lang))?;
+        println!("{}", CliText::ShopNamed.fill(lang, &[("name", &name)]));
+        if let Some(url) = self.joined_url(services)? {
+            let identity = self.desk_identity(services)?;
+            let sent = match self.stored_password(services, &url) {
+                Ok(pw) => desk::rename(&url, &pw, &identity, services.clock().now()).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
+                eprintln!(
+                    "{}",
+                    CliText::ShopNameNotSent.fill(lang, &[("reason", &e.sentence(lang))])
+                );
+            }
+        }
+        Ok(())
+    }
+}

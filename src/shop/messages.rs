@@ -1,0 +1,43 @@
+//! The shop's catalogue of sentences, in Turkish and English: why a shop URL was refused
+//! ([`super::UrlError`]) and why the shop could not be used ([`super::ShopError`]).
+//!
+//! Declared with [`crate::sentences!`] and listed in `every_sentence` (in
+//! `tests/support/catalogues.rs`), so the language tests walk it. A server's or the system's
+//! own words come in `{reason}` / `{message}`, as they were given.
+
+crate::sentences! {
+    /// A sentence of the shop.
+    pub enum ShopMessage {
+    // `UrlError`.
+    UrlUnreadable => "Dükkân adresi okunamadı: {reason}", "The shop URL cannot be read: {reason}";
+    UrlScheme => "Dükkân adresi postgres:// ile başlamalı ({scheme}:// ile başlıyor).", "The shop URL must start with postgres:// (it starts with {scheme}://).";
+    UrlPassword => "Dükkân adresinde bir parola var ({field}); adresten çıkarın: paydesk parolayı ayrıca sorar ve anahtarlıkta saklar.", "The shop URL holds a password ({field}); leave it out: paydesk asks for the password and keeps it in the keyring.";
+    UrlNoHost => "Dükkân adresi bir sunucu adı vermiyor.", "The shop URL names no host.";
+    UrlNoUser => "Dükkân adresi bir kullanıcı vermiyor (postgres://KULLANICI@SUNUCU/VERITABANI).", "The shop URL names no user (postgres://USER@HOST/DATABASE).";
+    UrlPort => "Dükkân adresindeki `{port}` portu 1 ile 65535 arasında bir sayı değil.", "The shop URL's port `{port}` is not a number from 1 to 65535.";
+    UrlSeveralHosts => "Dükkân adresi birden çok sunucu veriyor; bir tane verin.", "The shop URL names several hosts; give one.";
+    UrlSocketFolder => "host=`{host}` bir Unix soketinin mutlak klasörü olmalı.", "host=`{host}` must be the absolute folder of a Unix socket.";
+    UrlParameter => "Dükkân adresindeki `{name}` parametresini paydesk okumaz (host, port, sslmode, sslrootcert okunur).", "The shop URL's parameter `{name}` is not one paydesk reads (host, port, sslmode, sslrootcert).";
+    UrlTwice => "Dükkân adresi `{name}` değerini iki kez veriyor.", "The shop URL gives `{name}` twice.";
+    UrlSslMode => "sslmode=`{mode}` şunlardan biri değil: disable, prefer, require, verify-ca, verify-full.", "sslmode=`{mode}` is not one of disable, prefer, require, verify-ca, verify-full.";
+    UrlRootCertNeeded => "sslmode={mode} için sslrootcert=DOSYA gerekli: sunucunun sertifikasını imzalayan CA sertifikası.", "sslmode={mode} needs sslrootcert=FILE, the CA certificate that signed the server's certificate.";
+    UrlRootCertUnused => "sslrootcert yalnızca sslmode=verify-ca ya da verify-full ile okunur ({mode} ile değil).", "sslrootcert is read only with sslmode=verify-ca or verify-full (not with {mode}).";
+    UrlPlainOffMachine => "{host} sunucusuna sslmode={mode} ile bağlanmak parolayı şifresiz gönderebilir; verify-full kullanın ya da şifresiz bağlantıyı kabul etmek için sslmode=disable yazın.", "sslmode={mode} to {host} could send the password unencrypted; use verify-full, or write sslmode=disable to accept a plain connection.";
+
+    // `ShopError`.
+    RootCert => "{path} CA dosyası kullanılamıyor: {reason}", "The CA file {path} cannot be used: {reason}";
+    Tls => "TLS kurulamadı: {reason}", "TLS could not be set up: {reason}";
+    NoPassword => "Dükkânın parolası yok: anahtarlıkta kayıtlı değil ve PAYDESK_SHOP_PASSWORD verilmemiş.", "No password for the shop: the keyring holds none and PAYDESK_SHOP_PASSWORD is not set.";
+    Keyring => "Dükkânın parolası anahtarlıktan okunamadı: {reason}", "The shop's password could not be read from the keyring: {reason}";
+    Unreachable => "Dükkânın PostgreSQL sunucusuna ({target}) ulaşılamıyor: {reason}", "The shop's PostgreSQL at {target} cannot be reached: {reason}";
+    Timeout => "Dükkânın PostgreSQL sunucusu ({target}) {seconds} sn içinde yanıt vermedi.", "The shop's PostgreSQL at {target} did not answer within {seconds} s.";
+    Certificate => "Dükkân sunucusunun sertifikası reddedildi: {reason}", "The shop server's certificate was refused: {reason}";
+    NoTlsOffered => "Dükkânın PostgreSQL sunucusu TLS sunmuyor, oysa sslmode bunu istiyor.", "The shop's PostgreSQL does not offer TLS, which sslmode asks for.";
+    WrongPassword => "PostgreSQL, {user} kullanıcısının parolasını kabul etmedi.", "PostgreSQL refused the password for the user {user}.";
+    Refused => "PostgreSQL bağlantıyı reddetti: {reason}", "PostgreSQL refused the connection: {reason}";
+    NoDatabase => "Dükkânın PostgreSQL sunucusunda {dbname} veritabanı yok.", "The database {dbname} does not exist on the shop's PostgreSQL.";
+    SchemaTooNew => "Dükkânın veritabanı şema sürümü {found}; bu paydesk en çok {known} sürümünü biliyor. Hiçbir şeye dokunulmadı: bu masadaki paydesk'i güncelleyin.", "The shop's database has schema version {found}, newer than this paydesk knows ({known}). Nothing was touched: update paydesk on this desk.";
+    Database => "PostgreSQL {code} yanıtını verdi: {message}", "PostgreSQL answered {code}: {message}";
+    Connection => "Dükkâna bağlantı başarısız oldu: {reason}", "The connection to the shop failed: {reason}";
+    }
+}

@@ -1,0 +1,371 @@
+//! The shop: desks sharing one PostgreSQL (issue 19, docs/design.md §8). No egui here.
+//!
+//! - [`url`]: the shop's `postgres://` URL, the only way to connect ([`ShopUrl`]);
+//! - [`tls`]: paydesk's own reading of `sslmode` (`verify-ca`, `verify-full`) over rustls;
+//! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
+//! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
+//! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
+//! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
+//!
+//! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
+//! connection's own task is spawned there and ends with the [`Shop`].
+
+pub mod desk;
+pub mod messages;
+pub mod push;
+pub mod schema;
+pub mod tls;
+pub mod url;
+
+use std::time::Duration;
+
+use zeroize::Zeroizing;
+
+pub use url::{ShopHost, ShopUrl, SslMode, UrlError};
+
+use crate::lang::Lang;
+use messages::ShopMessage;
+
+/// How long a connection attempt (TCP, TLS, authentication) may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The environment variable that gives the shop's password on every run where no keyring
+/// runs (read once and wiped from the environment by `main`, as `PAYDESK_API_SECRET` is).
+pub const SHOP_PASSWORD_ENV: &str = "PAYDESK_SHOP_PASSWORD";
+
+/// The keyring "profile" the shop's password is kept under. Profile names cannot hold `:`, so
+/// no API profile's entry can be this one.
+pub const KEYRING_PROFILE: &str = "shop:";
+
+/// Why the shop could not be used. Each is a sentence in both languages ([`Self::sentence`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ShopError {
+    /// The URL was refused.
+    #[error(transparent)]
+    Url(#[from] UrlError),
+    /// The `sslrootcert` file cannot serve as the root.
+    #[error("the CA file {path} cannot be used: {reason}")]
+    RootCert {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// TLS could not be set up on this side.
+    #[error("TLS could not be set up: {0}")]
+    Tls(String),
+    /// No password: none in the keyring, and `PAYDESK_SHOP_PASSWORD` unset.
+    #[error(
+        "no password for the shop: the keyring holds none and PAYDESK_SHOP_PASSWORD is not set"
+    )]
+    NoPassword,
+    /// The keyring failed while reading the password.
+    #[error("the shop's password could not be read from the keyring: {0}")]
+    Keyring(String),
+    /// The server could not be reached (refused, unreachable, reset).
+    #[error("the shop's PostgreSQL at {target} cannot be reached: {reason}")]
+    Unreachable {
+        /// Host and port (or socket folder).
+        target: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// No answer within [`CONNECT_TIMEOUT`].
+    #[error("the shop's PostgreSQL at {target} did not answer within {seconds} s")]
+    Timeout {
+        /// Host and port.
+        target: String,
+        /// The limit.
+        seconds: u64,
+    },
+    /// The server's certificate was refused (unknown CA, wrong name, expired).
+    #[error("the shop's server certificate was refused: {reason}")]
+    Certificate {
+        /// rustls's reason.
+        reason: String,
+    },
+    /// The server does not speak TLS although the URL asks for it.
+    #[error("the shop's PostgreSQL does not offer TLS, which sslmode asks for")]
+    NoTlsOffered,
+    /// Wrong password (or unknown role: PostgreSQL does not tell which).
+    #[error("PostgreSQL refused the password for user {user}")]
+    WrongPassword {
+        /// The role.
+        user: String,
+    },
+    /// `pg_hba.conf` or the role refuses this connection.
+    #[error("PostgreSQL refused the connection: {reason}")]
+    Refused {
+        /// The server's message.
+        reason: String,
+    },
+    /// The database does not exist.
+    #[error("the database {dbname} does not exist on the shop's PostgreSQL")]
+    NoDatabase {
+        /// The database.
+        dbname: String,
+    },
+    /// The shop's schema is newer than this paydesk knows: nothing was touched.
+    #[error(
+        "the shop's database has schema version {found}, newer than this paydesk knows ({known}); update paydesk on this desk"
+    )]
+    SchemaTooNew {
+        /// The shop's version.
+        found: i32,
+        /// This build's.
+        known: i32,
+    },
+    /// Any other answer of the server (SQLSTATE and message).
+    #[error("PostgreSQL answered {code}: {message}")]
+    Database {
+        /// SQLSTATE.
+        code: String,
+        /// The server's message.
+        message: String,
+    },
+    /// The connection broke or failed otherwise.
+    #[error("the connection to the shop failed: {0}")]
+    Connection(String),
+}
+
+impl ShopError {
+    /// The error as a sentence for the user.
+    pub fn sentence(&self, lang: Lang) -> String {
+        use ShopMessage as M;
+        match self {
+            ShopError::Url(e) => url_sentence(e, lang),
+            ShopError::RootCert { path, reason } => {
+                M::RootCert.fill(lang, &[("path", path), ("reason", reason)])
+            }
+            ShopError::Tls(reason) => M::Tls.fill(lang, &[("reason", reason)]),
+            ShopError::NoPassword => M::NoPassword.get(lang).to_owned(),
+            ShopError::Keyring(reason) => M::Keyring.fill(lang, &[("reason", reason)]),
+            ShopError::Unreachable { target, reason } => {
+                M::Unreachable.fill(lang, &[("target", target), ("reason", reason)])
+            }
+            ShopError::Timeout { target, seconds } => {
+                M::Timeout.fill(lang, &[("target", target), ("seconds", seconds)])
+            }
+            ShopError::Certificate { reason } => M::Certificate.fill(lang, &[("reason", reason)]),
+            ShopError::NoTlsOffered => M::NoTlsOffered.get(lang).to_owned(),
+            ShopError::WrongPassword { user } => M::WrongPassword.fill(lang, &[("user", user)]),
+            ShopError::Refused { reason } => M::Refused.fill(lang, &[("reason", reason)]),
+            ShopError::NoDatabase { dbname } => M::NoDatabase.fill(lang, &[("dbname", dbname)]),
+            ShopError::SchemaTooNew { found, known } => {
+                M::SchemaTooNew.fill(lang, &[("found", found), ("known", known)])
+            }
+            ShopError::Database { code, message } => {
+                M::Database.fill(lang, &[("code", code), ("message", message)])
+            }
+            ShopError::Connection(reason) => M::Connection.fill(lang, &[("reason", reason)]),
+        }
+    }
+
+    /// Whether the shop did not answer at all (unreachable, timeout, a broken connection), as
+    /// opposed to answering with a refusal.
+    pub fn is_no_answer(&self) -> bool {
+        matches!(
+            self,
+            ShopError::Unreachable { .. } | ShopError::Timeout { .. } | ShopError::Connection(_)
+        )
+    }
+
+    /// Whether the server answered and refused (password, role, database, certificate, schema).
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            ShopError::WrongPassword { .. }
+                | ShopError::Refused { .. }
+                | ShopError::NoDatabase { .. }
+                | ShopError::Certificate { .. }
+                | ShopError::NoTlsOffered
+                | ShopError::SchemaTooNew { .. }
+                | ShopError::Database { .. }
+        )
+    }
+
+    /// A tokio-postgres error as one of ours. `target` names the server for sentences.
+    pub fn from_pg(e: &tokio_postgres::Error, url: &ShopUrl) -> ShopError {
+        use tokio_postgres::error::SqlState;
+        if let Some(db) = e.as_db_error() {
+            let code = db.code();
+            return if *code == SqlState::INVALID_PASSWORD {
+                ShopError::WrongPassword {
+                    user: url.user().to_owned(),
+                }
+            } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
+                ShopError::Refused {
+                    reason: db.message().to_owned(),
+                }
+            } else if *code == SqlState::INVALID_CATALOG_NAME {
+                ShopError::NoDatabase {
+                    dbname: url.dbname().to_owned(),
+                }
+            } else {
+                ShopError::Database {
+                    code: code.code().to_owned(),
+                    message: db.message().to_owned(),
+                }
+            };
+        }
+        // The cause, with rustls's error found inside the io::Error tokio-rustls wraps it in.
+        let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+        while let Some(s) = source {
+            if let Some(tls) = s.downcast_ref::<rustls::Error>() {
+                return ShopError::Certificate {
+                    reason: tls.to_string(),
+                };
+            }
+            if let Some(io) = s.downcast_ref::<std::io::Error>() {
+                if let Some(tls) = io.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
+                    return ShopError::Certificate {
+                        reason: tls.to_string(),
+                    };
+                }
+                return ShopError::Unreachable {
+                    target: target(url),
+                    reason: io.to_string(),
+                };
+            }
+            if s.to_string().contains("does not support TLS") {
+                return ShopError::NoTlsOffered;
+            }
+            source = s.source();
+        }
+        ShopError::Connection(e.to_string())
+    }
+}
+
+/// A URL refusal as a sentence.
+fn url_sentence(e: &UrlError, lang: Lang) -> String {
+    use ShopMessage as M;
+    match e {
+        UrlError::Unreadable(why) => M::UrlUnreadable.fill(lang, &[("reason", why)]),
+        UrlError::Scheme(s) => M::UrlScheme.fill(lang, &[("scheme", s)]),
+        UrlError::Password(field) => M::UrlPassword.fill(lang, &[("field", field)]),
+        UrlError::NoHost => M::UrlNoHost.get(lang).to_owned(),
+        UrlError::NoUser => M::UrlNoUser.get(lang).to_owned(),
+        UrlError::Port(p) => M::UrlPort.fill(lang, &[("port", p)]),
+        UrlError::SeveralHosts => M::UrlSeveralHosts.get(lang).to_owned(),
+        UrlError::SocketFolder(p) => M::UrlSocketFolder.fill(lang, &[("host", p)]),
+        UrlError::Parameter(p) => M::UrlParameter.fill(lang, &[("name", p)]),
+        UrlError::Twice(p) => M::UrlTwice.fill(lang, &[("name", p)]),
+        UrlError::SslMode(m) => M::UrlSslMode.fill(lang, &[("mode", m)]),
+        UrlError::RootCertNeeded(m) => M::UrlRootCertNeeded.fill(lang, &[("mode", m)]),
+        UrlError::RootCertUnused(m) => M::UrlRootCertUnused.fill(lang, &[("mode", m)]),
+        UrlError::PlainOffMachine { mode, host } => {
+            M::UrlPlainOffMachine.fill(lang, &[("mode", mode), ("host", host)])
+        }
+    }
+}
+
+/// The server as sentences name it: `host:port` or the socket folder.
+fn target(url: &ShopUrl) -> String {
+    match url.host() {
+        ShopHost::Tcp(h) if h.contains(':') => format!("[{h}]:{}", url.port()),
+        ShopHost::Tcp(h) => format!("{h}:{}", url.port()),
+        ShopHost::Unix(p) => p.display().to_string(),
+    }
+}
+
+/// A session with the shop's PostgreSQL. The connection's task runs on the runtime that
+/// connected and is stopped when the `Shop` is dropped.
+#[derive(Debug)]
+pub struct Shop {
+    client: tokio_postgres::Client,
+    connection: tokio::task::JoinHandle<()>,
+    url: ShopUrl,
+}
+
+impl Drop for Shop {
+    fn drop(&mut self) {
+        self.connection.abort();
+    }
+}
+
+impl Shop {
+    /// The client, for queries.
+    pub fn client(&self) -> &tokio_postgres::Client {
+        &self.client
+    }
+
+    /// The client, for transactions.
+    pub fn client_mut(&mut self) -> &mut tokio_postgres::Client {
+        &mut self.client
+    }
+
+    /// The URL this session was opened with.
+    pub fn url(&self) -> &ShopUrl {
+        &self.url
+    }
+
+    /// Whether the session is encrypted, as the server sees it (`pg_stat_ssl`); a Unix socket
+    /// never is.
+    pub async fn is_encrypted(&self) -> Result<bool, ShopError> {
+        let row = self
+            .client
+            .query_one(
+                "SELECT coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), false)",
+                &[],
+            )
+            .await
+            .map_err(|e| ShopError::from_pg(&e, &self.url))?;
+        Ok(row.get(0))
+    }
+}
+
+/// Connects to the shop at `url` with `password`, within `timeout` (TCP, TLS and
+/// authentication together).
+pub async fn connect(
+    url: &ShopUrl,
+    password: &Zeroizing<String>,
+    timeout: Duration,
+) -> Result<Shop, ShopError> {
+    use tokio_postgres::config::SslMode as PgMode;
+    let mut config = tokio_postgres::Config::new();
+    match url.host() {
+        ShopHost::Tcp(h) => config.host(h),
+        ShopHost::Unix(p) => config.host_path(p),
+    };
+    config
+        .port(url.port())
+        .user(url.user())
+        .dbname(url.dbname())
+        .password(password.as_bytes())
+        .application_name("paydesk")
+        .connect_timeout(timeout);
+    // PostgreSQL does not do TLS over a Unix socket: a socket is this machine.
+    let mode = match (url.host(), url.sslmode()) {
+        (ShopHost::Unix(_), _) | (_, SslMode::Disable) => PgMode::Disable,
+        (_, SslMode::Prefer) => PgMode::Prefer,
+        _ => PgMode::Require,
+    };
+    config.ssl_mode(mode);
+    let tls = tokio_postgres_rustls::MakeRustlsConnect::new(tls::client_config(
+        url.sslmode(),
+        url.sslrootcert(),
+    )?);
+    let connected = tokio::time::timeout(timeout, config.connect(tls)).await;
+    // The password's copy in the config is gone with it.
+    drop(config);
+    let (client, connection) = match connected {
+        Err(_) => {
+            return Err(ShopError::Timeout {
+                target: target(url),
+                seconds: timeout.as_secs().max(1),
+            });
+        }
+        Ok(Err(e)) => return Err(ShopError::from_pg(&e, url)),
+        Ok(Ok(pair)) => pair,
+    };
+    let connection = tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::warn!("shop connection ended: {e}");
+        }
+    });
+    Ok(Shop {
+        client,
+        connection,
+        url: url.clone(),
+    })
+}

@@ -1,0 +1,179 @@
+//! The pusher (docs/design.md §8): drains this desk's outbox to the shop in `seq` order and in
+//! batches, one PostgreSQL transaction per batch, and deletes from the outbox what PostgreSQL
+//! committed.
+//!
+//! Every row is applied with [`schema::UPSERT_LINK`] (newer by status order then paid amount)
+//! and its items with `ON CONFLICT DO NOTHING`, so sending a batch twice (a desk killed after
+//! the commit and before its own delete, two processes of one desk pushing at once) changes
+//! nothing the second time. Rows are never skipped by their `seq` against the shop's
+//! acknowledgement: a data file restored from a backup reuses sequence numbers, and skipping
+//! would lose its new changes; `outbox_acks` records the highest `seq` applied, for the eye.
+
+use std::sync::Mutex;
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+
+use super::schema::UPSERT_LINK;
+use super::{Shop, ShopError};
+use crate::store::{OutboxRow, Store, StoreError};
+
+/// Rows sent in one PostgreSQL transaction.
+pub const BATCH: usize = 500;
+
+/// What a push did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pushed {
+    /// Outbox rows sent and acknowledged.
+    pub rows: u64,
+    /// Batches (PostgreSQL transactions).
+    pub batches: u64,
+    /// Links whose row in the shop changed (a replay or an older observation changes none).
+    pub changed: u64,
+}
+
+/// Why a push stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum PushError {
+    /// The shop failed; what was acknowledged before stays acknowledged.
+    #[error(transparent)]
+    Shop(#[from] ShopError),
+    /// The local file failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// An outbox row holds an amount that is not a decimal (a damaged file).
+    #[error("outbox row {seq}: `{value}` is not an amount")]
+    Amount {
+        /// The row.
+        seq: i64,
+        /// The text.
+        value: String,
+    },
+}
+
+fn decimal(seq: i64, text: &str) -> Result<Decimal, PushError> {
+    Decimal::from_str_exact(text).map_err(|_| PushError::Amount {
+        seq,
+        value: text.to_owned(),
+    })
+}
+
+/// Applies `rows` to the shop in one transaction for desk `desk_id`; returns how many links
+/// changed. Nothing is deleted from the outbox here ([`push`] does that after the commit).
+pub async fn apply_batch(
+    shop: &mut Shop,
+    desk_id: &str,
+    rows: &[OutboxRow],
+    now: DateTime<Utc>,
+) -> Result<u64, PushError> {
+    let url = shop.url().clone();
+    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(&e, &url));
+    let Some(last) = rows.last().map(|r| r.seq) else {
+        return Ok(0);
+    };
+    let tx = shop.client_mut().transaction().await.map_err(pg)?;
+    let upsert = tx.prepare(UPSERT_LINK).await.map_err(pg)?;
+    let item = tx
+        .prepare(
+            "INSERT INTO link_items (base_url, api_key_id, sandbox_desk, link_id, position, name,
+                 variant_id, quantity, unit_price)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             ON CONFLICT DO NOTHING",
+        )
+        .await
+        .map_err(pg)?;
+    let mut changed = 0;
+    for row in rows {
+        let l = &row.link;
+        let amount = l
+            .amount
+            .as_deref()
+            .map(|a| decimal(row.seq, a))
+            .transpose()?;
+        let paid = decimal(row.seq, &l.paid_amount)?;
+        let answer = l.answer.to_string();
+        changed += tx
+            .execute(
+                &upsert,
+                &[
+                    &l.base_url,
+                    &l.api_key_id,
+                    &l.sandbox_desk,
+                    &l.link_id,
+                    &l.desk_id,
+                    &l.staff,
+                    &l.order_number,
+                    &l.status,
+                    &l.currency,
+                    &amount,
+                    &paid,
+                    &l.cancelled_at,
+                    &l.stored_at,
+                    &l.observed_at,
+                    &answer,
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        for i in &l.items {
+            let price = i
+                .unit_price
+                .as_deref()
+                .map(|p| decimal(row.seq, p))
+                .transpose()?;
+            tx.execute(
+                &item,
+                &[
+                    &l.base_url,
+                    &l.api_key_id,
+                    &l.sandbox_desk,
+                    &l.link_id,
+                    &i.position,
+                    &i.name,
+                    &i.variant_id,
+                    &Decimal::from(i.quantity),
+                    &price,
+                ],
+            )
+            .await
+            .map_err(pg)?;
+        }
+    }
+    tx.execute(
+        "INSERT INTO outbox_acks (desk_id, acked_seq, acked_at) VALUES ($1, $2, $3)
+         ON CONFLICT (desk_id) DO UPDATE SET
+             acked_seq = greatest(outbox_acks.acked_seq, EXCLUDED.acked_seq),
+             acked_at = EXCLUDED.acked_at",
+        &[&desk_id, &last, &now],
+    )
+    .await
+    .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    Ok(changed)
+}
+
+/// Drains the outbox of `store` to `shop`, batch after batch, until it is empty. A failure
+/// stops the push; every batch committed before it has left the outbox.
+pub async fn push(
+    shop: &mut Shop,
+    store: &Mutex<Store>,
+    now: impl Fn() -> DateTime<Utc>,
+) -> Result<Pushed, PushError> {
+    let lock = || {
+        store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let desk_id = lock().device_id()?;
+    let mut done = Pushed::default();
+    loop {
+        let rows = lock().outbox_batch(BATCH)?;
+        let Some(last) = rows.last().map(|r| r.seq) else {
+            return Ok(done);
+        };
+        done.changed += apply_batch(shop, &desk_id, &rows, now()).await?;
+        lock().outbox_acknowledge(last, now())?;
+        done.rows += rows.len() as u64;
+        done.batches += 1;
+    }
+}

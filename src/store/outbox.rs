@@ -1,0 +1,237 @@
+//! The shop outbox (docs/design.md §8): what this desk still has to tell the shop.
+//!
+//! While the desk has joined a shop, every link it creates, refreshes or cancels gets one row
+//! here **in the same transaction** as the change, holding the link as it is after the change
+//! (with its items, the staff member, the cancel mark): nothing committed locally can miss the
+//! outbox, and nothing reaches the outbox that did not commit. `seq` only grows. The pusher
+//! (`shop::push`) sends rows in `seq` order and deletes them once PostgreSQL has committed them
+//! ([`Store::outbox_acknowledge`]). A desk that has not joined writes no rows.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension as _, params};
+use serde::{Deserialize, Serialize};
+
+use super::links::{LINK, read_link};
+use super::{Store, StoreError, from_millis, to_millis};
+use crate::api::wire::PaymentLink;
+
+/// A link as one outbox row carries it to the shop: everything `shop.links` and
+/// `shop.link_items` hold. Amounts are exact decimal strings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkPush {
+    /// The profile's server (`''` for the built-in sandbox).
+    pub base_url: String,
+    /// The profile's API key id (`''` for the built-in sandbox).
+    pub api_key_id: String,
+    /// This desk's device id for a built-in sandbox link, else `''`.
+    pub sandbox_desk: String,
+    /// The link's id.
+    pub link_id: String,
+    /// The desk that made it (this one).
+    pub desk_id: String,
+    /// The member who began it.
+    pub staff: Option<String>,
+    /// Its order number.
+    pub order_number: Option<String>,
+    /// Its status as the desk reads it.
+    pub status: String,
+    /// Its currency.
+    pub currency: String,
+    /// Its amount, when the server gave one.
+    pub amount: Option<String>,
+    /// What was paid (0 when the server said nothing).
+    pub paid_amount: String,
+    /// The first cancel through paydesk.
+    pub cancelled_at: Option<DateTime<Utc>>,
+    /// When this desk first stored it.
+    pub stored_at: DateTime<Utc>,
+    /// When this desk last stored an answer for it.
+    pub observed_at: DateTime<Utc>,
+    /// The answer, every field kept.
+    pub answer: serde_json::Value,
+    /// The items the create sent.
+    pub items: Vec<ItemPush>,
+}
+
+/// One item of a pushed link.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemPush {
+    /// Its place in the request.
+    pub position: i32,
+    /// A typed-in item's name, or the catalog's name then.
+    pub name: Option<String>,
+    /// A catalog item's variant id.
+    pub variant_id: Option<String>,
+    /// The unit price (exact decimal), when known.
+    pub unit_price: Option<String>,
+    /// How many.
+    pub quantity: i64,
+}
+
+/// One row of the outbox.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutboxRow {
+    /// Its place in the order of changes (only grows).
+    pub seq: i64,
+    /// When the change was made.
+    pub at: DateTime<Utc>,
+    /// The link as it was after the change.
+    pub link: LinkPush,
+}
+
+/// Whether the desk has joined a shop (only then is there an outbox to write).
+fn joined(conn: &Connection) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT shop_url IS NOT NULL FROM shop_desk WHERE id = 1",
+            [],
+            |r| r.get::<_, bool>(0),
+        )
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// Adds the link `id` of `profile`, as the transaction `conn` now holds it, to the outbox;
+/// nothing when the desk has not joined a shop. Called by every write of a link, before its
+/// commit.
+pub(super) fn enqueue_link(
+    conn: &Connection,
+    profile: &str,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if !joined(conn)? {
+        return Ok(());
+    }
+    let cols = LINK.list();
+    let stored = conn
+        .query_row(
+            &format!("SELECT {cols} FROM links WHERE profile = ?1 AND id = ?2"),
+            params![profile, id],
+            |r| Ok(read_link(r)),
+        )
+        .optional()?
+        .transpose()?;
+    let Some(stored) = stored else {
+        return Ok(());
+    };
+    let (base_url, api_key_id, is_sandbox) = conn.query_row(
+        "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
+        [profile],
+        |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, bool>(2)?,
+            ))
+        },
+    )?;
+    let desk_id: String =
+        conn.query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
+            r.get(0)
+        })?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT position, name, variant_id, unit_price, quantity FROM link_items
+         WHERE profile = ?1 AND link_id = ?2 ORDER BY position",
+    )?;
+    let items = stmt
+        .query_map(params![profile, id], |r| {
+            Ok(ItemPush {
+                position: r.get(0)?,
+                name: r.get(1)?,
+                variant_id: r.get(2)?,
+                unit_price: r.get(3)?,
+                quantity: r.get(4)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let link = &stored.link;
+    let push = LinkPush {
+        base_url,
+        api_key_id,
+        sandbox_desk: if is_sandbox {
+            desk_id.clone()
+        } else {
+            String::new()
+        },
+        link_id: link.id.clone(),
+        desk_id,
+        staff: stored.staff.clone(),
+        order_number: link.order_number.clone(),
+        status: link.status.as_str().to_owned(),
+        currency: link.currency.as_str().to_owned(),
+        amount: link.amount.map(|a| a.to_string()),
+        paid_amount: link.paid.unwrap_or_default().to_string(),
+        cancelled_at: stored.cancelled_at,
+        stored_at: stored.created_at,
+        observed_at: stored.updated_at,
+        answer: serde_json::to_value(PaymentLink::from(link)).map_err(|e| StoreError::Corrupt {
+            what: "link answer",
+            value: e.to_string(),
+        })?,
+        items,
+    };
+    let payload = serde_json::to_string(&push).map_err(|e| StoreError::Corrupt {
+        what: "outbox row",
+        value: e.to_string(),
+    })?;
+    conn.execute(
+        "INSERT INTO shop_outbox (at, payload) VALUES (?1, ?2)",
+        params![to_millis(now), payload],
+    )?;
+    Ok(())
+}
+
+impl Store {
+    /// How many changes wait in the outbox.
+    pub fn outbox_len(&self) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM shop_outbox", [], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// The oldest `limit` rows of the outbox, in order.
+    pub fn outbox_batch(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT seq, at, payload FROM shop_outbox ORDER BY seq LIMIT ?1")?;
+        let rows = stmt
+            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(seq, at, payload)| {
+                let link = serde_json::from_str(&payload).map_err(|e| StoreError::Corrupt {
+                    what: "outbox row",
+                    value: format!("{seq}: {e}"),
+                })?;
+                Ok(OutboxRow {
+                    seq,
+                    at: from_millis(at)?,
+                    link,
+                })
+            })
+            .collect()
+    }
+
+    /// PostgreSQL committed every row up to `seq`: they leave the outbox, and `at` is the
+    /// last push.
+    pub fn outbox_acknowledge(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM shop_outbox WHERE seq <= ?1", [seq])?;
+        tx.execute(
+            "UPDATE shop_desk SET last_push_at = ?1 WHERE id = 1",
+            [to_millis(at)],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+}

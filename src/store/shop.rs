@@ -1,0 +1,91 @@
+//! This desk in a shop (docs/design.md §8): its shown name and the shop it joined, one row of
+//! `shop_desk`. The shop's URL is stored as `ShopUrl` writes it, which never holds a password;
+//! the password lives in the keyring (or `PAYDESK_SHOP_PASSWORD`), never in this file.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension as _, params};
+
+use super::{Store, StoreError, from_millis, to_millis};
+
+/// What this file knows of the desk's place in a shop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopDesk {
+    /// The name given with `shop name` (`None`: the host name is shown).
+    pub name: Option<String>,
+    /// The shop's URL (canonical, without a password), when joined.
+    pub shop_url: Option<String>,
+    /// When the desk joined.
+    pub joined_at: Option<DateTime<Utc>>,
+    /// When the desk last pushed its outbox to the shop.
+    pub last_push_at: Option<DateTime<Utc>>,
+}
+
+/// The longest desk name, in characters.
+pub const DESK_NAME_MAX: usize = 40;
+
+impl Store {
+    /// The desk's row.
+    pub fn shop_desk(&self) -> Result<ShopDesk, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT name, shop_url, joined_at, last_push_at FROM shop_desk WHERE id = 1",
+                [],
+                |r| {
+                    Ok((
+                        r.get::<_, Option<String>>(0)?,
+                        r.get::<_, Option<String>>(1)?,
+                        r.get::<_, Option<i64>>(2)?,
+                        r.get::<_, Option<i64>>(3)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((name, shop_url, joined, pushed)) = row else {
+            return Ok(ShopDesk {
+                name: None,
+                shop_url: None,
+                joined_at: None,
+                last_push_at: None,
+            });
+        };
+        Ok(ShopDesk {
+            name,
+            shop_url,
+            joined_at: joined.map(from_millis).transpose()?,
+            last_push_at: pushed.map(from_millis).transpose()?,
+        })
+    }
+
+    /// Names the desk (`None`: back to the host name). The caller checks the name's shape
+    /// (1 to [`DESK_NAME_MAX`] printable characters); the table refuses other lengths.
+    pub fn set_desk_name(&mut self, name: Option<&str>) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO shop_desk (id, name) VALUES (1, ?1)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+            params![name],
+        )?;
+        Ok(())
+    }
+
+    /// Records the shop this desk joined (its canonical URL, never a password).
+    pub fn join_shop(&mut self, url: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO shop_desk (id, shop_url, joined_at, last_push_at) VALUES (1, ?1, ?2, NULL)
+             ON CONFLICT (id) DO UPDATE SET shop_url = excluded.shop_url,
+                 joined_at = excluded.joined_at, last_push_at = NULL",
+            params![url, to_millis(at)],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets the shop (the desk's name stays).
+    pub fn leave_shop(&mut self) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE shop_desk SET shop_url = NULL, joined_at = NULL, last_push_at = NULL
+             WHERE id = 1",
+            [],
+        )?;
+        Ok(())
+    }
+}

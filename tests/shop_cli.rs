@@ -1,0 +1,329 @@
+//! `paydesk shop …` end to end: the real binary, a temporary data folder, and the private
+//! PostgreSQL cluster of `tests/support/pg.rs` (skipped with a sentence naming the package when
+//! PostgreSQL is not installed; a failure under `PAYDESK_REQUIRE_POSTGRES=1`).
+
+mod support;
+
+use support::cli::{Cli, Out, contains_bytes, files_under};
+use support::pg::{self, PASSWORD, Pg};
+
+/// A data folder whose runs see no keyring (a bus address that leads nowhere).
+fn desk() -> Cli {
+    let mut cli = Cli::new();
+    cli.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=/nonexistent/paydesk-bus",
+    );
+    cli
+}
+
+/// The shop URL of a fresh database, over TLS checked in full.
+fn shop_url(pg: &Pg) -> (String, String) {
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    (db, url)
+}
+
+fn ok(out: &Out) {
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn a_desk_joins_shows_its_status_is_renamed_and_leaves() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    let before = cli.run(&["shop", "status"]);
+    ok(&before);
+    assert!(
+        before.stdout.contains("This desk has not joined a shop"),
+        "{before:?}"
+    );
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    let joined = cli.run(&["shop", "join", &url]);
+    ok(&joined);
+    assert!(
+        joined
+            .stdout
+            .contains("joined the shop postgres://desk@localhost:"),
+        "{joined:?}"
+    );
+    assert!(joined.stdout.contains("(schema version 1)"), "{joined:?}");
+    assert!(
+        joined
+            .stdout
+            .contains("The password came from PAYDESK_SHOP_PASSWORD and was not stored"),
+        "{joined:?}"
+    );
+    let status = cli.run(&["shop", "status", "--json"]);
+    ok(&status);
+    let s = status.json();
+    assert_eq!(s["joined"], true, "{s}");
+    assert_eq!(s["connected"], true, "{s}");
+    assert_eq!(s["schemaVersion"], 1, "{s}");
+    assert_eq!(s["outbox"], 0, "{s}");
+    assert!(s["lastPush"].is_null(), "{s}");
+    assert_eq!(s["plainOffMachine"], false, "{s}");
+    let desk_id = s["deskId"].as_str().expect("a desk id").to_owned();
+    let host_name = s["deskName"].as_str().expect("a name").to_owned();
+    assert!(!host_name.is_empty());
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT name FROM desks WHERE desk_id = '{desk_id}'")
+        ),
+        host_name,
+        "the desk is registered under its host name"
+    );
+    let text = cli.run(&["shop", "status"]);
+    ok(&text);
+    for line in [
+        "connected (schema version 1)",
+        &format!("desk: {desk_id} {host_name}"),
+        "outbox: 0 changes",
+        "last push: never",
+    ] {
+        assert!(text.stdout.contains(line), "{line}: {text:?}");
+    }
+
+    ok(&cli.run(&["shop", "name", "Counter 2"]));
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT name FROM desks WHERE desk_id = '{desk_id}'")
+        ),
+        "Counter 2"
+    );
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["deskName"],
+        "Counter 2"
+    );
+    let bad_name = cli.run(&["shop", "name", "   "]);
+    assert_eq!(bad_name.code, 3, "{bad_name:?}");
+
+    // The password is in no file of the data folder.
+    for file in files_under(cli.data_dir()) {
+        let bytes = std::fs::read(&file).expect("readable");
+        assert!(
+            !contains_bytes(&bytes, PASSWORD.as_bytes()),
+            "{} holds the password",
+            file.display()
+        );
+    }
+
+    let left = cli.run(&["shop", "leave"]);
+    ok(&left);
+    assert!(left.stdout.contains("This desk left the shop"), "{left:?}");
+    let after = cli.run(&["shop", "status", "--json"]).json();
+    assert_eq!(after["joined"], false, "{after}");
+    assert_eq!(
+        after["deskName"], "Counter 2",
+        "the name stays with the desk"
+    );
+}
+
+#[test]
+fn a_url_holding_a_password_exits_3_and_nothing_is_recorded() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, _) = shop_url(&pg);
+    let cli = desk();
+    let url = format!(
+        "postgres://desk:hunter2@localhost:{}/{db}?sslmode=require",
+        pg.port()
+    );
+    let out = cli.run_with(&["shop", "join", &url], Some("x\n"), &[]);
+    assert_eq!(out.code, 3, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("The shop URL holds a password (user:password@); leave it out"),
+        "{out:?}"
+    );
+    assert!(!out.all().contains("hunter2"), "{out:?}");
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["joined"],
+        false
+    );
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT to_regclass('paydesk_schema') IS NULL"),
+        "t",
+        "nothing reached the shop"
+    );
+}
+
+#[test]
+fn a_wrong_password_exits_4_and_an_unreachable_shop_5_each_with_its_sentence() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_, url) = shop_url(&pg);
+    let cli = desk();
+    let wrong = cli.run_with(
+        &["shop", "join", &url],
+        None,
+        &[("PAYDESK_SHOP_PASSWORD", "not the password")],
+    );
+    assert_eq!(wrong.code, 4, "{wrong:?}");
+    assert!(
+        wrong
+            .stderr
+            .contains("PostgreSQL refused the password for the user desk."),
+        "{wrong:?}"
+    );
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a port")
+        .port();
+    let nowhere = format!("postgres://desk@127.0.0.1:{closed}/shop?sslmode=require");
+    let unreachable = cli.run_with(
+        &["shop", "join", &nowhere],
+        None,
+        &[("PAYDESK_SHOP_PASSWORD", PASSWORD)],
+    );
+    assert_eq!(unreachable.code, 5, "{unreachable:?}");
+    assert!(
+        unreachable.stderr.contains(&format!(
+            "The shop's PostgreSQL at 127.0.0.1:{closed} cannot be reached"
+        )),
+        "{unreachable:?}"
+    );
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["joined"],
+        false
+    );
+}
+
+#[test]
+fn a_typed_password_without_a_keyring_is_not_kept_and_join_says_to_use_the_environment() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_, url) = shop_url(&pg);
+    let cli = desk();
+    let out = cli.run_with(&["shop", "join", &url], Some(&format!("{PASSWORD}\n")), &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("No keyring can keep the shop's password"),
+        "{out:?}"
+    );
+    assert!(out.stderr.contains("PAYDESK_SHOP_PASSWORD"), "{out:?}");
+    assert!(
+        !out.all().contains(PASSWORD),
+        "the password is never echoed"
+    );
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["joined"],
+        false
+    );
+}
+
+#[test]
+fn with_the_shop_down_status_says_why_and_the_desk_still_answers() {
+    let Some(pg) = pg::alone() else { return };
+    let (_, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    pg.stop_immediate();
+    let down = cli.run(&["shop", "status"]);
+    pg.start();
+    ok(&down);
+    assert!(
+        down.stdout.contains(&format!(
+            "not connected: The shop's PostgreSQL at localhost:{} cannot be reached",
+            pg.port()
+        )),
+        "{down:?}"
+    );
+    // The desk works on alone: a local command runs as before.
+    ok(&cli.run(&["catalog", "list"]));
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["connected"],
+        true
+    );
+}
+
+#[test]
+fn links_made_while_joined_reach_the_shop_with_shop_sync_and_a_second_sync_sends_nothing() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    // A link from before joining stays this desk's own.
+    ok(&cli.link_create("sandbox", &["--amount", "10"]));
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    let created = cli.link_create(
+        "sandbox",
+        &["--amount", "150", "--item", "Filter coffee:75x2", "--json"],
+    );
+    ok(&created);
+    let link_id = created.json()["id"].as_str().expect("an id").to_owned();
+    let status = cli.run(&["shop", "status", "--json"]).json();
+    assert_eq!(status["outbox"], 1, "{status}");
+    let desk_id = status["deskId"].as_str().expect("a desk id").to_owned();
+
+    let synced = cli.run(&["shop", "sync"]);
+    ok(&synced);
+    assert!(
+        synced
+            .stdout
+            .contains("Pushed 1 changes in 1 batches; 1 links changed in the shop."),
+        "{synced:?}"
+    );
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT link_id || ' ' || status || ' ' || amount || ' ' || desk_id || ' ' || sandbox_desk FROM links"
+        ),
+        format!("{link_id} PENDING 150.00 {desk_id} {desk_id}")
+    );
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT name || ' ' || quantity || ' ' || unit_price FROM link_items"
+        ),
+        "Filter coffee 2 75.00"
+    );
+    let after = cli.run(&["shop", "status", "--json"]).json();
+    assert_eq!(after["outbox"], 0, "{after}");
+    assert!(after["lastPush"].is_string(), "{after}");
+
+    ok(&cli.run(&["link", "cancel", &link_id]));
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+    ok(&cli.run(&["shop", "sync"]));
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT status || ' ' || (cancelled_at IS NOT NULL) FROM links"
+        ),
+        "EXPIRED true"
+    );
+    let again = cli.run(&["shop", "sync"]);
+    ok(&again);
+    assert!(
+        again
+            .stdout
+            .contains("Pushed 0 changes in 0 batches; 0 links changed in the shop."),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn sync_with_the_shop_down_exits_5_and_keeps_the_outbox() {
+    let Some(pg) = pg::alone() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    pg.stop_immediate();
+    // The desk sells on while the shop is down.
+    let created = cli.link_create("sandbox", &["--amount", "20"]);
+    let down = cli.run(&["shop", "sync"]);
+    pg.start();
+    ok(&created);
+    assert_eq!(down.code, 5, "{down:?}");
+    assert!(down.stderr.contains("cannot be reached"), "{down:?}");
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+    ok(&cli.run(&["shop", "sync"]));
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "1");
+}
