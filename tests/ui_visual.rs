@@ -325,7 +325,10 @@ fn every_navigation_entry_and_primary_button_carries_an_icon() {
                 assert_eq!(primary.len(), 1, "{view:?} {lang:?} has its primary action");
             }
             if matches!(view, View::Board | View::Pending | View::History) {
-                let empty: Vec<_> = shown.iter().filter(|s| s.what == ShownWhat::Empty).collect();
+                let empty: Vec<_> = shown
+                    .iter()
+                    .filter(|s| s.what == ShownWhat::Empty)
+                    .collect();
                 assert_eq!(empty.len(), 1, "{view:?} {lang:?}: an empty state");
                 assert!(empty[0].icon, "{view:?} {lang:?}");
             }

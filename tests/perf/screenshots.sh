@@ -50,11 +50,11 @@ prefs() {
 # The navigation's entries, top to bottom (View::ALL); y of the n-th (0-based) entry.
 NAV_X=$((40 * S))
 nav_y() { echo $(((NAV_TOP + $1 * NAV_STEP) * S)); }
-NAV_TOP=49 NAV_STEP=28
+NAV_TOP=52 NAV_STEP=29
 # Where the staff pictures click (at scale 1): the board's first row, the result view's Cancel
 # link and its confirmation's Yes.
 BOARD_ROW_X=${BOARD_ROW_X:-300} BOARD_ROW_Y=${BOARD_ROW_Y:-145} BOARD_ROW_STEP=34
-CANCEL_Y=${CANCEL_Y:-258} YES_Y=${YES_Y:-286}
+CANCEL_Y=${CANCEL_Y:-605} YES_Y=${YES_Y:-625}
 nav() { xdotool mousemove "$NAV_X" "$(nav_y "$1")" click 1; sleep 1.2; }
 shot() { import -window root -crop "${W}x${H}+0+0" "$OUT/$1.png"; }
 
@@ -133,8 +133,8 @@ pay_as_manager "$(PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 50 --variant va
 PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 120 --item 'Demlik çay:60x2' --description 'Bahçe 5' >/dev/null
 for lang in ${SHOT_LANGS:-en tr}; do
   case $lang in
-    en) L=En CANCEL_X=731 YES_X=966 ROW=4; export LANG=en_US.UTF-8 ;;
-    tr) L=Tr CANCEL_X=857 YES_X=951 ROW=5; export LANG=tr_TR.UTF-8 ;;
+    en) L=En CANCEL_X=418 YES_X=250 ROW=4; export LANG=en_US.UTF-8 ;;
+    tr) L=Tr CANCEL_X=395 YES_X=250 ROW=5; export LANG=tr_TR.UTF-8 ;;
   esac
   prefs "$L" Light
   "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
@@ -167,6 +167,68 @@ for lang in ${SHOT_LANGS:-en tr}; do
   xdotool mousemove $((600 * S)) $((500 * S))
   for _ in $(seq 15); do xdotool click 5; done; sleep 1
   shot "$p-report-staff"
+  kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+done
+
+# The states a clerk meets that the views alone do not show (SHOT_EXTRAS=0 skips them), in
+# light mode in each language: New link with five items, the link they make on the customer
+# display waiting and then paid (the sandbox's admin route pays it), the paid result, an
+# error with its Details open (the sandbox answers 500 once) and Unsent with rows (three
+# answers lost while the link was being made).
+# Where they click, at scale 1 (the result view's Customer display, the error's Details).
+DISPLAY_BTN=${DISPLAY_BTN:-"812 324"} DETAILS_AT=${DETAILS_AT:-"0 0"}
+ADD_ITEM_X=${ADD_ITEM_X:-233} ADD_ITEM_Y=${ADD_ITEM_Y:-438} NEW_LINK_AT=${NEW_LINK_AT:-"972 59"}
+newest_link() {
+  curl -sf "http://127.0.0.1:$PORT/sandbox/state" | python3 -c '
+import json, sys
+links = json.load(sys.stdin)["links"]
+print(max(links, key=lambda l: l.get("createdAt", ""))["id"])'
+}
+pay_now() { curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$1/pay" -H 'content-type: application/json' -d "${2:-}" >/dev/null; }
+fault() { curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/faults" -H 'content-type: application/json' -d "$1" >/dev/null; }
+for lang in ${SHOT_LANGS:-en tr}; do
+  [ "${SHOT_EXTRAS:-1}" = 0 ] && break
+  case $lang in en) L=En; export LANG=en_US.UTF-8 ;; tr) L=Tr; export LANG=tr_TR.UTF-8 ;; esac
+  p="$lang-light"
+  prefs "$L" Light
+  "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
+  APP_PID=$!
+  wid=$(wait_window)
+  xdotool windowsize --sync "$wid" "$W" "$H" || true
+  xdotool windowmove --sync "$wid" 0 0 || true
+  sleep 3
+  xdotool windowfocus --sync "$wid"
+  # (Staff are on by now: Zeynep signs in first.)
+  xdotool type --delay 60 "ze1111"; xdotool key Return; sleep 2
+  # The amount, then five items typed at the counter: Add item, then name, quantity and
+  # price (Tab between them; Enter adds the next row).
+  xdotool type --delay 40 "360"; sleep 0.3
+  xdotool mousemove $((ADD_ITEM_X * S)) $((ADD_ITEM_Y * S)) click 1; sleep 0.5
+  first=1
+  for item in "Simit:3:25" "Türk Kahvesi:2:85" "Çay:4:15" "Su:2:10" "Limonata:1:35"; do
+    [ "$first" = 1 ] || { xdotool key Return; sleep 0.4; }
+    first=0
+    IFS=: read -r name qty price <<<"$item"
+    xdotool type --delay 30 "$name"; xdotool key Tab; sleep 0.2
+    xdotool type --delay 30 "$qty"; xdotool key Tab; sleep 0.2
+    xdotool type --delay 30 "$price"; sleep 0.3
+  done
+  xdotool key Escape
+  sleep 1; shot "$p-new-link-items"
+  # The link, on the customer display (a window of its own), waiting and then paid.
+  xdotool key ctrl+Return; sleep 3
+  xdotool mousemove $DISPLAY_BTN click 1; sleep 2
+  cwid=$(xdotool search --pid "$APP_PID" --name 'paydesk – ' | head -n1)
+  import -window "$cwid" "$OUT/$p-customer-display.png"
+  pay_now "$(newest_link)" ''; sleep 8
+  import -window "$cwid" "$OUT/$p-customer-display-paid.png"
+  xdotool windowfocus --sync "$cwid" 2>/dev/null || true; xdotool key Escape; sleep 1
+  shot "$p-link-result-paid"
+  # A link the server fails to make (a 500 once): the error, with its Details open.
+  xdotool mousemove $NEW_LINK_AT click 1; sleep 1
+  fault '{"endpoint":"link.create","kind":"error500","next":1}'
+  xdotool type --delay 40 "75"; sleep 0.3; xdotool key ctrl+Return; sleep 3
+  shot "$p-create-failed"
   kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 done
 
