@@ -2,6 +2,8 @@
 # Screenshots of every view for the README gallery and the AppStream file, under Xvfb at
 # 1024×768 (the smallest screen paydesk is made for), in English and Turkish, light and dark:
 # assets/screenshots/{en,tr}-{light,dark}-{view}.png, plus first-start.png and link-result.png,
+# the states of {en,tr}-light-{new-link-items,customer-display,customer-display-paid,
+# link-result-paid,create-failed,unsent-rows}.png (SHOT_EXTRAS=0 skips them),
 # and with staff on (a manager and a clerk added through the CLI afterwards) the lock screen,
 # the top bar with a clerk signed in, the manager's approval prompt, the Audit view,
 # Settings' Staff section and the day close's table per staff member:
@@ -176,13 +178,13 @@ done
 # error with its Details open (the sandbox answers 500 once) and Unsent with rows (three
 # answers lost while the link was being made).
 # Where they click, at scale 1 (the result view's Customer display, the error's Details).
-DISPLAY_BTN=${DISPLAY_BTN:-"812 324"} DETAILS_AT=${DETAILS_AT:-"0 0"}
+DISPLAY_BTN=${DISPLAY_BTN:-"812 324"} DETAILS_AT=${DETAILS_AT:-"240 194"}
 ADD_ITEM_X=${ADD_ITEM_X:-233} ADD_ITEM_Y=${ADD_ITEM_Y:-438} NEW_LINK_AT=${NEW_LINK_AT:-"972 59"}
 newest_link() {
-  curl -sf "http://127.0.0.1:$PORT/sandbox/state" | python3 -c '
+  curl -sf "http://127.0.0.1:$PORT/sandbox/links" | python3 -c '
 import json, sys
-links = json.load(sys.stdin)["links"]
-print(max(links, key=lambda l: l.get("createdAt", ""))["id"])'
+links = json.load(sys.stdin)["content"]["links"]
+print(max(links, key=lambda l: l["referenceNumber"])["id"])'
 }
 pay_now() { curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$1/pay" -H 'content-type: application/json' -d "${2:-}" >/dev/null; }
 fault() { curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/faults" -H 'content-type: application/json' -d "$1" >/dev/null; }
@@ -202,10 +204,11 @@ for lang in ${SHOT_LANGS:-en tr}; do
   xdotool type --delay 60 "ze1111"; xdotool key Return; sleep 2
   # The amount, then five items typed at the counter: Add item, then name, quantity and
   # price (Tab between them; Enter adds the next row).
-  xdotool type --delay 40 "360"; sleep 0.3
+  xdotool type --delay 40 "420"; sleep 0.3
   xdotool mousemove $((ADD_ITEM_X * S)) $((ADD_ITEM_Y * S)) click 1; sleep 0.5
   first=1
-  for item in "Simit:3:25" "Türk Kahvesi:2:85" "Çay:4:15" "Su:2:10" "Limonata:1:35"; do
+  # (Names without Turkish letters: Xvfb's keymap has none for xdotool to type.)
+  for item in "Simit:3:25" "Filtre kahve:2:85" "Tost:2:60" "Su:2:10" "Limonata:1:35"; do
     [ "$first" = 1 ] || { xdotool key Return; sleep 0.4; }
     first=0
     IFS=: read -r name qty price <<<"$item"
@@ -217,18 +220,27 @@ for lang in ${SHOT_LANGS:-en tr}; do
   sleep 1; shot "$p-new-link-items"
   # The link, on the customer display (a window of its own), waiting and then paid.
   xdotool key ctrl+Return; sleep 3
-  xdotool mousemove $DISPLAY_BTN click 1; sleep 2
-  cwid=$(xdotool search --pid "$APP_PID" --name 'paydesk – ' | head -n1)
-  import -window "$cwid" "$OUT/$p-customer-display.png"
+  xdotool mousemove $DISPLAY_BTN click 1; sleep 3
+  # (A GL window grabs black on its own under Xvfb: the screen is grabbed where it lies.)
+  # (The app's other window; a GL window grabs black on its own under Xvfb, so the screen is
+  # grabbed where the window lies: 900×760 at the top left.)
+  cwid=$(xdotool search --pid "$APP_PID" --name . | grep -vx "$wid" | head -n1)
+  customer() { import -window root -crop 900x760+0+0 "$OUT/$1.png"; }
+  customer "$p-customer-display"
   pay_now "$(newest_link)" ''; sleep 8
-  import -window "$cwid" "$OUT/$p-customer-display-paid.png"
-  xdotool windowfocus --sync "$cwid" 2>/dev/null || true; xdotool key Escape; sleep 1
+  customer "$p-customer-display-paid"
+  # The customer's window out of the way (it faces the customer on a screen of its own).
+  [ -n "$cwid" ] && xdotool windowmove "$cwid" "$W" 0; sleep 1
   shot "$p-link-result-paid"
-  # A link the server fails to make (a 500 once): the error, with its Details open.
+  # A link the server keeps failing to make (a 500 on every try while the pictures are
+  # taken): the error with its Details open, and the sale waiting in Unsent.
   xdotool mousemove $NEW_LINK_AT click 1; sleep 1
-  fault '{"endpoint":"link.create","kind":"error500","next":1}'
-  xdotool type --delay 40 "75"; sleep 0.3; xdotool key ctrl+Return; sleep 3
+  fault '{"endpoint":"link.create","kind":"error500","next":40}'
+  xdotool type --delay 40 "75"; sleep 0.3; xdotool key ctrl+Return; sleep 6
+  xdotool mousemove $DETAILS_AT click 1; sleep 1
   shot "$p-create-failed"
+  nav 6; sleep 1; shot "$p-unsent-rows"
+  curl -sf -X DELETE "http://127.0.0.1:$PORT/sandbox/faults" -H 'content-type: application/json' >/dev/null
   kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 done
 
