@@ -30,31 +30,11 @@ done
 # shellcheck source=private-home.sh
 source .ci/private-home.sh
 
-# .ci/test passes the binary `cargo test --all-targets` has just built; run alone, this builds it.
-bin="${PAYDESK_BIN:-}"
-if [ -z "$bin" ]; then
-    cargo build --bin paydesk
-    bin="$PWD/target/debug/paydesk"
-fi
+# shellcheck source=xvfb-session.sh
+source .ci/xvfb-session.sh
 
 PAN=4111111111111111
 NAME="AYSE YILMAZ"
-
-# A free display number: the first without a lock file.
-n=90; while [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
-Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
-pids=("$!")
-# On exit the app and the watcher go first, then the display they use.
-stop() {
-    local i
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-        kill "${pids[i]}" 2>/dev/null || true
-        wait "${pids[i]}" 2>/dev/null || true
-    done
-    rm -rf "$tmp"
-}
-trap stop EXIT
-export DISPLAY=":$n"
 
 fail() {
     echo "clipboard-test: $*" >&2
@@ -65,14 +45,8 @@ fail() {
     exit 1
 }
 
-# Polls `cmd` every 50 ms until it succeeds; fails after 400 tries.
-wait_for() {
-    local what=$1; shift
-    for _ in $(seq 400); do "$@" && return 0; sleep 0.05; done
-    fail "timed out waiting until $what"
-}
-
 wait_for "Xvfb runs" test -e "/tmp/.X11-unix/X$n"
+
 python3 .ci/selection-watch.py >"$tmp/selections.log" 2>"$tmp/watch.log" &
 pids+=("$!")
 wait_for "the selection watcher is ready" grep -q '^ready$' "$tmp/selections.log"
@@ -91,11 +65,11 @@ xdotool windowmove --sync "$wid" 0 0 || true
 focus() { xdotool windowfocus --sync "$wid" 2>/dev/null; }
 wait_for "the window takes the focus" focus
 
-# Where things are at 1024×768 (the navigation 150 px wide, as in tests/perf/screenshots.sh).
-NAV_CARD="45 105"
-NUMBER=214x24+158+116 MONTH=44x24+158+168 YEAR=54x24+223+168 CVV=51x24+302+168
-HOLDER=225x25+158+220
-NUMBER_AT="260 128" SAVE_AT="195 397"
+# Where things are at 1024×768 (the navigation 180 px wide, as in tests/perf/screenshots.sh).
+NAV_CARD="60 110"
+NUMBER=214x24+188+136 MONTH=44x24+188+188 YEAR=54x24+253+188 CVV=51x24+332+188
+HOLDER=225x25+188+240
+NUMBER_AT="290 148" SAVE_AT="225 417"
 
 # Is a field's focus ring drawn in this part of the screen? egui draws the focused field's
 # frame in the selection stroke colour: #C0DEFF in the dark theme, #00537D in the light one.

@@ -25,26 +25,8 @@ source .ci/private-home.sh
 unset DBUS_SESSION_BUS_ADDRESS
 export NO_AT_BRIDGE=1 GTK_A11Y=none
 
-bin="${PAYDESK_BIN:-}"
-if [ -z "$bin" ]; then
-    cargo build --bin paydesk
-    bin="$PWD/target/debug/paydesk"
-fi
-
-# A free display number from 100 on: the first without a lock file.
-n=100; while [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
-Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
-pids=("$!")
-stop() {
-    local i
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-        kill "${pids[i]}" 2>/dev/null || true
-        wait "${pids[i]}" 2>/dev/null || true
-    done
-    rm -rf "$tmp"
-}
-trap stop EXIT
-export DISPLAY=":$n"
+# shellcheck source=xvfb-session.sh
+source .ci/xvfb-session.sh
 
 fail() {
     echo "file-dialog-test: $*" >&2
@@ -56,15 +38,7 @@ fail() {
     exit 1
 }
 
-# Polls `cmd` every 50 ms until it succeeds; fails after 400 tries.
-wait_for() {
-    local what=$1; shift
-    for _ in $(seq 400); do "$@" && return 0; sleep 0.05; done
-    fail "timed out waiting until $what"
-}
-
 wait_for "Xvfb runs" test -e "/tmp/.X11-unix/X$n"
-
 LANG=en_US.UTF-8 LC_ALL= PAYDESK_PERF=1 PAYDESK_LOG=info "$bin" --data-dir "$tmp/data" \
     >"$tmp/app.out" 2>"$tmp/app.log" &
 app=$!
