@@ -75,8 +75,8 @@ impl CatalogView {
             UiText::CatalogHelp.get(lang),
             |_| {},
         );
+        let l = ui.label(UiText::CsvPath.get(lang));
         ui.horizontal(|ui| {
-            let l = ui.label(UiText::CsvPath.get(lang));
             ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(360.0))
                 .labelled_by(l.id);
             // The desktop's file dialog (app::files), else the path typed.
@@ -90,8 +90,9 @@ impl CatalogView {
                 cx.emit(Command::Catalog(CatalogCommand::Choose));
             }
             let has_path = !self.path.trim().is_empty() && !self.busy;
-            if ui
-                .add_enabled(has_path, egui::Button::new(UiText::Preview.get(lang)))
+            if widgets::Action::secondary(UiText::Preview.get(lang))
+                .enabled(has_path)
+                .show_ui(ui)
                 .clicked()
             {
                 self.busy = true;
@@ -101,8 +102,9 @@ impl CatalogView {
             }
             let can_import = has_path
                 && matches!(&self.outcome, Some(CsvOutcome::Preview(p)) if !p.variants.is_empty());
-            if ui
-                .add_enabled(can_import, egui::Button::new(UiText::Import.get(lang)))
+            if widgets::Action::primary(crate::ui::theme::icon::DOWNLOAD, UiText::Import.get(lang))
+                .enabled(can_import)
+                .show_ui(ui)
                 .clicked()
             {
                 self.busy = true;

@@ -358,8 +358,11 @@ pub fn nav_entry_ui(ui: &mut Ui, icon: Icon, text: &str, selected: bool) -> Resp
 /// `actions` on the right.
 pub fn page_header_ui(ui: &mut Ui, title: &str, help: &str, actions: impl FnOnce(&mut Ui)) {
     let palette = Palette::of(ui.visuals());
-    ui.horizontal(|ui| {
-        ui.vertical(|ui| {
+    // The actions first, from the right edge; the title and the help take what is left, so a
+    // long help line wraps before it reaches them.
+    ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
+        actions(ui);
+        ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
             ui.label(
                 RichText::new(title)
                     .heading()
@@ -370,7 +373,6 @@ pub fn page_header_ui(ui: &mut Ui, title: &str, help: &str, actions: impl FnOnce
                 ui.label(RichText::new(help).color(palette.muted));
             }
         });
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), actions);
     });
     ui.add_space(theme::SPACE_S);
 }
