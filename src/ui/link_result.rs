@@ -525,17 +525,11 @@ pub const QR_MIN_SIDE: f32 = 160.0;
 pub const QR_MAX_SIDE: f32 = 520.0;
 /// The width of the result view's two main actions, one above the other.
 pub const ACTION_WIDTH: f32 = 300.0;
-/// The shop's name on the customer display.
-pub const CUSTOMER_NAME_SIZE: f32 = 28.0;
-/// The amount on the customer display.
-pub const CUSTOMER_AMOUNT_SIZE: f32 = 56.0;
-/// The status pill and "paid · left" on the customer display.
-pub const CUSTOMER_STATUS_SIZE: f32 = 28.0;
-/// "Scan to pay" on the customer display.
-pub const CUSTOMER_PROMPT_SIZE: f32 = 32.0;
-/// "Paid ✓", "Expired", "Cancelled" across the customer display, and "Paid ✓" on the result
-/// view: the same size in both windows.
-pub const CUSTOMER_FINAL_SIZE: f32 = 96.0;
+// The customer display's type sizes are the theme's (read from a step away and more).
+pub use crate::ui::theme::{
+    CUSTOMER_AMOUNT_SIZE, CUSTOMER_FINAL_SIZE, CUSTOMER_NAME_SIZE, CUSTOMER_PROMPT_SIZE,
+    CUSTOMER_STATUS_SIZE,
+};
 /// What the customer display keeps free around its QR (points).
 pub const CUSTOMER_QR_ROOM: f32 = 40.0;
 /// The smallest side of the customer display's QR (points).

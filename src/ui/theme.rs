@@ -386,6 +386,20 @@ pub const AMOUNT: &str = "Amount";
 /// view's amount).
 pub const AMOUNT_SIZE: f32 = 36.0;
 
+// The customer display's type, read from across the counter.
+
+/// The shop's name on the customer display.
+pub const CUSTOMER_NAME_SIZE: f32 = 28.0;
+/// The amount on the customer display.
+pub const CUSTOMER_AMOUNT_SIZE: f32 = 56.0;
+/// The status pill and "paid · left" on the customer display.
+pub const CUSTOMER_STATUS_SIZE: f32 = 28.0;
+/// "Scan to pay" on the customer display.
+pub const CUSTOMER_PROMPT_SIZE: f32 = 32.0;
+/// "Paid ✓", "Expired", "Cancelled" across the customer display, and "Paid ✓" on the result
+/// view: the same size in both windows.
+pub const CUSTOMER_FINAL_SIZE: f32 = 96.0;
+
 /// Hints, error lines under a field, ages.
 pub const SMALL_SIZE: f32 = 12.0;
 /// Labels and the text in fields.
