@@ -53,11 +53,11 @@ xdotool windowmove --sync "$wid" 0 0 || true
 focus() { xdotool windowfocus --sync "$wid" 2>/dev/null; }
 wait_for "the window takes the focus" focus
 
-# Where things are at 1024×768: the navigation (150 px wide, an entry every 28 px from y 49,
+# Where things are at 1024×768: the navigation (180 px wide, an entry every 29 px from y 52,
 # as in tests/perf/screenshots.sh) and the buttons at the right of History's header and
-# beside the catalog's path field.
-nav() { xdotool mousemove 40 $((49 + $1 * 28)) click 1; }
-EXPORT_AT="963 59" CHOOSE_AT="640 80" IMPORT_AT="809 80"
+# in the row under the catalog's "CSV file" label.
+nav() { xdotool mousemove 60 $((52 + $1 * 29)) click 1; }
+EXPORT_AT="963 52" CHOOSE_AT="614 128" IMPORT_AT="805 136"
 
 zenity_window() { xdotool search --onlyvisible --class zenity 2>/dev/null | head -n1; }
 has_zenity() { [ -n "$(zenity_window)" ]; }
