@@ -1,9 +1,26 @@
 //! How values are written on the wire, both ways: exact decimal amounts as JSON numbers (read
-//! from numbers or numeric strings) and ISO-8601 UTC timestamps. The domain's request types
+//! from numbers or numeric strings) and ISO-8601 UTC timestamps; and percent-encoding for the
+//! URLs paydesk writes (a `mailto:` link, a shop's `postgres://` URL). The domain's request types
 //! serialize their bodies with these, and `api::wire` reads responses with them; they live here
 //! so that `api` depends on `domain` and never the reverse.
 
+use std::fmt::Write as _;
+
 use chrono::{DateTime, NaiveDateTime, Utc};
+
+/// Percent-encodes every byte but RFC 3986's unreserved characters (`A–Z a–z 0–9 - . _ ~`),
+/// UTF-8 bytes included, so the text can stand in any part of a URL.
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
 
 /// Exact decimal amounts: written as JSON numbers with their digits kept; read from a JSON
 /// number (its exact text, thanks to `serde_json`'s `arbitrary_precision`) or a numeric string.

@@ -18,7 +18,8 @@
 //! - No `sslmode`: `disable` on a Unix socket, `prefer` to loopback, else `verify-full`.
 //! - Unknown parameters are refused, not ignored: a typo in `sslmode` must not weaken TLS.
 
-use std::fmt::{self, Write as _};
+use crate::domain::wire_format::percent_encode;
+use std::fmt;
 use std::net::IpAddr;
 use std::path::PathBuf;
 
@@ -325,20 +326,23 @@ impl fmt::Display for ShopUrl {
     /// The canonical URL: every part spelled out (port, database, sslmode), so what is stored
     /// reads the same whatever the user typed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "postgres://{}@", encode(&self.user))?;
+        write!(f, "postgres://{}@", percent_encode(&self.user))?;
         let mut query = Vec::new();
         match &self.host {
             ShopHost::Tcp(h) if h.contains(':') => write!(f, "[{h}]:{}", self.port)?,
-            ShopHost::Tcp(h) => write!(f, "{}:{}", encode(h), self.port)?,
+            ShopHost::Tcp(h) => write!(f, "{}:{}", percent_encode(h), self.port)?,
             ShopHost::Unix(p) => {
-                query.push(format!("host={}", encode(&p.to_string_lossy())));
+                query.push(format!("host={}", percent_encode(&p.to_string_lossy())));
                 query.push(format!("port={}", self.port));
             }
         }
-        write!(f, "/{}", encode(&self.dbname))?;
+        write!(f, "/{}", percent_encode(&self.dbname))?;
         query.push(format!("sslmode={}", self.sslmode.as_str()));
         if let Some(root) = &self.sslrootcert {
-            query.push(format!("sslrootcert={}", encode(&root.to_string_lossy())));
+            query.push(format!(
+                "sslrootcert={}",
+                percent_encode(&root.to_string_lossy())
+            ));
         }
         write!(f, "?{}", query.join("&"))
     }
@@ -403,19 +407,6 @@ fn decode(part: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Percent-encoding of everything but RFC 3986's unreserved characters (and `/` nowhere).
-fn encode(part: &str) -> String {
-    let mut out = String::with_capacity(part.len());
-    for b in part.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -8,12 +8,11 @@
 //! its detail every few seconds with backoff, through the same schedule as the open-links
 //! board; this view only draws what the last answer said.
 
-use std::fmt::Write as _;
-
 use egui::{Align, Layout, RichText, Ui, ViewportBuilder, ViewportId};
 use rust_decimal::Decimal;
 
 use crate::domain::Link;
+use crate::domain::wire_format::percent_encode;
 use crate::domain::{Currency, LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::ui::Command;
@@ -658,23 +657,10 @@ pub fn mailto(link: &Link, lang: Lang) -> String {
     let body = format!("{} {}", UiText::ShareBody.get(lang), link.url());
     format!(
         "mailto:{}?subject={}&body={}",
-        percent(to),
-        percent(UiText::ShareSubject.get(lang)),
-        percent(&body)
+        percent_encode(to),
+        percent_encode(UiText::ShareSubject.get(lang)),
+        percent_encode(&body)
     )
-}
-
-/// Percent-encodes everything but unreserved characters (RFC 3986), UTF-8 bytes included.
-fn percent(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
 }
 
 #[cfg(test)]
