@@ -17,11 +17,11 @@ use super::prompt::read_secret_line;
 use super::run::Ctx;
 use super::text::CliText;
 use crate::domain::wire_format::format_time;
-use crate::secrets::SecretError;
 use crate::service::Services;
 use crate::shop::desk::{self, DeskIdentity};
+use crate::shop::membership::{self, Joined, MembershipError, Password};
 use crate::shop::push::PushError;
-use crate::shop::{KEYRING_PROFILE, ShopError, ShopUrl};
+use crate::shop::{ShopError, ShopUrl};
 
 /// A shop error as the CLI ends with it.
 fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
@@ -35,6 +35,25 @@ fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
         Exit::Failure
     };
     Failure::new(exit, e.sentence(lang))
+}
+
+/// A join's, leave's or rename's failure as the CLI ends with it.
+fn membership_failure(e: MembershipError, lang: crate::lang::Lang) -> Failure {
+    match e {
+        MembershipError::Shop(e) => shop_failure(&e, lang),
+        MembershipError::EmptyPassword => {
+            Failure::new(Exit::Invalid, CliText::ShopEmptyPassword.get(lang))
+        }
+        MembershipError::NameShape => Failure::new(Exit::Invalid, CliText::ShopNameShape.get(lang)),
+        MembershipError::NoKeyring(reason) => Failure::new(
+            Exit::Failure,
+            CliText::ShopNoKeyring.fill(lang, &[("reason", &reason)]),
+        ),
+        MembershipError::Store(e) => from_desk(lang)(e.into()),
+        other @ (MembershipError::Secret(_) | MembershipError::Lost(_)) => {
+            Failure::new(Exit::Failure, other.to_string())
+        }
+    }
 }
 
 /// `shop status --json`.
@@ -66,23 +85,12 @@ impl Ctx {
 
     /// The desk's id and shown name.
     fn desk_identity(&self, services: &Services) -> Result<DeskIdentity, Failure> {
-        let (id, named) = services
-            .with_store_locked(|s| Ok((s.device_id()?, s.shop_desk()?.name)))
-            .map_err(from_desk(self.lang))?;
-        Ok(DeskIdentity {
-            id,
-            name: named.unwrap_or_else(desk::host_name),
-        })
+        membership::identity(services.store()).map_err(|e| from_desk(self.lang)(e.into()))
     }
 
     /// The joined shop's URL, when there is one.
     fn joined_url(&self, services: &Services) -> Result<Option<ShopUrl>, Failure> {
-        let stored = services
-            .with_store_locked(|s| Ok(s.shop_desk()?.shop_url))
-            .map_err(from_desk(self.lang))?;
-        stored
-            .map(|u| ShopUrl::parse(&u).map_err(|e| shop_failure(&e.into(), self.lang)))
-            .transpose()
+        membership::joined_url(services.store()).map_err(|e| membership_failure(e, self.lang))
     }
 
     /// The shop's password for a command after `join`: `PAYDESK_SHOP_PASSWORD`, else the
@@ -92,14 +100,7 @@ impl Ctx {
         services: &Services,
         url: &ShopUrl,
     ) -> Result<Zeroizing<String>, ShopError> {
-        if let Some(pw) = self.env_shop.value() {
-            return Ok(pw);
-        }
-        match services.secrets().get(KEYRING_PROFILE, &url.keyring_name()) {
-            Ok(Some(pw)) => Ok(pw),
-            Ok(None) | Err(SecretError::Unavailable(_)) => Err(ShopError::NoPassword),
-            Err(e) => Err(ShopError::Keyring(e.to_string())),
-        }
+        membership::stored_password(&**services.secrets(), self.env_shop.value(), url)
     }
 
     async fn shop_join(&self, services: &Services, text: &str) -> Outcome {
@@ -107,49 +108,19 @@ impl Ctx {
         let url = ShopUrl::parse(text).map_err(|e| shop_failure(&e.into(), lang))?;
         let from_env = self.env_shop.value();
         let password = match &from_env {
-            Some(pw) => pw.clone(),
-            None => {
+            Some(pw) => Password::FromEnv(pw.clone()),
+            None => Password::Typed(
                 read_secret_line(&CliText::ShopPasswordPrompt.fill(lang, &[("user", &url.user())]))
-                    .map_err(|e| read_failure(&e, lang))?
-            }
+                    .map_err(|e| read_failure(&e, lang))?,
+            ),
         };
-        if password.is_empty() {
-            return Err(Failure::new(
-                Exit::Invalid,
-                CliText::ShopEmptyPassword.get(lang),
-            ));
-        }
-        let identity = self.desk_identity(services)?;
         let now = services.clock().now();
-        let migrated = desk::join(&url, &password, &identity, now)
+        let Joined {
+            identity, migrated, ..
+        } = membership::join(services.store(), services.secrets(), &url, password, now)
             .await
-            .map_err(|e| shop_failure(&e, lang))?;
-        if from_env.is_none() {
-            services
-                .secrets()
-                .set(KEYRING_PROFILE, &url.keyring_name(), &password)
-                .map_err(|e| {
-                    let reason = match e {
-                        SecretError::Unavailable(why) => why,
-                        other => other.to_string(),
-                    };
-                    Failure::new(
-                        Exit::Failure,
-                        CliText::ShopNoKeyring.fill(lang, &[("reason", &reason)]),
-                    )
-                })?;
-        }
-        let previous = self.joined_url(services).unwrap_or(None);
+            .map_err(|e| membership_failure(e, lang))?;
         let canonical = url.to_string();
-        services
-            .with_store_locked(|s| s.join_shop(&canonical, now))
-            .map_err(from_desk(lang))?;
-        // A password kept for another shop is no longer needed.
-        if let Some(old) = previous.filter(|old| old.keyring_name() != url.keyring_name()) {
-            let _ = services
-                .secrets()
-                .delete(KEYRING_PROFILE, &old.keyring_name());
-        }
         println!(
             "{}",
             CliText::ShopJoined.fill(
@@ -282,21 +253,12 @@ impl Ctx {
 
     fn shop_leave(&self, services: &Services) -> Outcome {
         let lang = self.lang;
-        let Some(url) = self.joined_url(services)? else {
+        let Some(url) = membership::leave(services.store(), &**services.secrets())
+            .map_err(|e| membership_failure(e, lang))?
+        else {
             println!("{}", CliText::ShopNotJoined.get(lang));
             return Ok(());
         };
-        match services
-            .secrets()
-            .delete(KEYRING_PROFILE, &url.keyring_name())
-        {
-            // No keyring: nothing was kept there.
-            Ok(()) | Err(SecretError::Unavailable(_)) => {}
-            Err(e) => return Err(Failure::new(Exit::Failure, e.to_string())),
-        }
-        services
-            .with_store_locked(crate::store::Store::leave_shop)
-            .map_err(from_desk(lang))?;
         println!(
             "{}",
             CliText::ShopLeft.fill(lang, &[("url", &url.to_string())])

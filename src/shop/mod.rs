@@ -5,15 +5,19 @@
 //! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
 //! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
 //! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
+//! - [`membership`]: joining and leaving, shared by the CLI and the app's Settings;
+//! - [`session`]: the app's long-lived link (reconnects, pushes, `LISTEN`, offline since);
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
 pub mod desk;
+pub mod membership;
 pub mod messages;
 pub mod push;
 pub mod schema;
+pub mod session;
 pub mod tls;
 pub mod url;
 
@@ -321,6 +325,27 @@ pub async fn connect(
     password: &Zeroizing<String>,
     timeout: Duration,
 ) -> Result<Shop, ShopError> {
+    open(url, password, timeout, None).await
+}
+
+/// Connects as [`connect`] does, and hands every `NOTIFY` the session receives (after its
+/// `LISTEN`) to `notes`. `notes` is dropped when the connection ends, which is how a listener
+/// learns that the connection broke.
+pub async fn connect_listening(
+    url: &ShopUrl,
+    password: &Zeroizing<String>,
+    timeout: Duration,
+    notes: tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>,
+) -> Result<Shop, ShopError> {
+    open(url, password, timeout, Some(notes)).await
+}
+
+async fn open(
+    url: &ShopUrl,
+    password: &Zeroizing<String>,
+    timeout: Duration,
+    notes: Option<tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>>,
+) -> Result<Shop, ShopError> {
     use tokio_postgres::config::SslMode as PgMode;
     let mut config = tokio_postgres::Config::new();
     match url.host() {
@@ -359,8 +384,22 @@ pub async fn connect(
         Ok(Ok(pair)) => pair,
     };
     let connection = tokio::spawn(async move {
-        if let Err(e) = connection.await {
-            tracing::warn!("shop connection ended: {e}");
+        let mut connection = connection;
+        // Polled message by message (awaiting the connection drops notifications).
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
+                    if let Some(tx) = &notes {
+                        let _ = tx.send(n);
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    tracing::warn!("shop connection ended: {e}");
+                    break;
+                }
+                None => break,
+            }
         }
     });
     Ok(Shop {

@@ -1,0 +1,761 @@
+//! The app's long-lived link to the shop (docs/design.md §8, "The app in a shop"). No egui.
+//!
+//! A [`ShopSession`] is one tokio task on the app's worker runtime. It finds the password
+//! (`PAYDESK_SHOP_PASSWORD` as `main` handed it over, else the keyring's entry, as the CLI
+//! does), connects with [`super::connect_listening`], brings the schema up to date (a newer
+//! one is refused untouched), registers the desk, and `LISTEN`s on [`CHANNELS`]. Then it
+//! pushes the outbox after each local change ([`ShopSession::push_soon`]) and every
+//! [`Timing::push_every`], passes each `NOTIFY` on, and every [`Timing::poll_every`] checks
+//! that the shop still answers and asks the app to read again (the slow poll: the fallback
+//! for a notification that was missed). When the shop cannot be reached it says since when
+//! ([`Presence`]) and tries again after a wait that doubles up to a cap ([`Backoff`]).
+//!
+//! Everything reaches the app as a [`SessionEvent`] in a channel the UI drains without
+//! waiting, and each one calls the waker. Every call to PostgreSQL has a time limit, so a
+//! server whose port accepts and never answers makes the desk offline, never stuck.
+//! Readers (the shop-wide board) borrow the open connection through a [`ShopReader`].
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::{Mutex as AsyncMutex, OwnedMappedMutexGuard, OwnedMutexGuard};
+use zeroize::Zeroizing;
+
+use super::push::{self, PushError, Pushed};
+use super::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl, desk, membership, schema};
+use crate::clock::Clock;
+use crate::secrets::SecretStore;
+use crate::store::Store;
+
+/// The channels a desk listens on: links, the catalog and the staff changed (the payload is
+/// the id of the desk that changed them).
+pub const CHANNELS: [&str; 3] = ["paydesk_links", "paydesk_catalog", "paydesk_staff"];
+
+/// What changed in the shop, by channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// `paydesk_links`: a link row.
+    Links,
+    /// `paydesk_catalog`: the catalog.
+    Catalog,
+    /// `paydesk_staff`: the staff.
+    Staff,
+}
+
+impl Channel {
+    /// The channel of a notification's name.
+    pub fn of(name: &str) -> Option<Channel> {
+        match name {
+            "paydesk_links" => Some(Channel::Links),
+            "paydesk_catalog" => Some(Channel::Catalog),
+            "paydesk_staff" => Some(Channel::Staff),
+            _ => None,
+        }
+    }
+}
+
+/// The session's waits and limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// A connection attempt (TCP, TLS, authentication).
+    pub connect: Duration,
+    /// One query (a ping, a registration, a read).
+    pub query: Duration,
+    /// A whole push of the outbox.
+    pub push: Duration,
+    /// How often the outbox is pushed when nothing asked for it.
+    pub push_every: Duration,
+    /// How often the shop is checked and the app asked to read again (the slow poll).
+    pub poll_every: Duration,
+    /// The first wait before connecting again.
+    pub backoff_first: Duration,
+    /// The longest wait before connecting again.
+    pub backoff_max: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            connect: CONNECT_TIMEOUT,
+            query: Duration::from_secs(5),
+            push: Duration::from_secs(30),
+            push_every: Duration::from_secs(3),
+            poll_every: Duration::from_secs(30),
+            backoff_first: Duration::from_secs(1),
+            backoff_max: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The wait before the next connection attempt: `first`, doubled after each failure up to
+/// `max`, back to `first` after a success.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    first: Duration,
+    max: Duration,
+    next: Duration,
+}
+
+impl Backoff {
+    /// A backoff from `first` to `max`.
+    pub fn new(first: Duration, max: Duration) -> Self {
+        let max = max.max(first);
+        Backoff {
+            first,
+            max,
+            next: first,
+        }
+    }
+
+    /// The wait after a failure (and the next one doubled).
+    pub fn failed(&mut self) -> Duration {
+        let wait = self.next;
+        self.next = self.next.saturating_mul(2).min(self.max);
+        wait
+    }
+
+    /// A connection succeeded: the next failure waits `first` again.
+    pub fn reset(&mut self) {
+        self.next = self.first;
+    }
+}
+
+/// Whether the shop answers, and since when it does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Presence {
+    /// Nothing tried yet.
+    #[default]
+    Unknown,
+    /// Connected since.
+    Online(DateTime<Utc>),
+    /// Not reachable since.
+    Offline(DateTime<Utc>),
+}
+
+impl Presence {
+    /// The shop answered at `at`.
+    pub fn online(&mut self, at: DateTime<Utc>) {
+        if !matches!(self, Presence::Online(_)) {
+            *self = Presence::Online(at);
+        }
+    }
+
+    /// The shop could not be reached: by an attempt begun at `at`, or a connection found
+    /// broken at `at`. Returns since when the desk is offline, which later failures keep.
+    pub fn offline(&mut self, at: DateTime<Utc>) -> DateTime<Utc> {
+        match *self {
+            Presence::Offline(since) => since,
+            _ => {
+                *self = Presence::Offline(at);
+                at
+            }
+        }
+    }
+}
+
+/// What the session tells the app.
+#[derive(Debug)]
+pub enum SessionEvent {
+    /// Connected (and registered, listening), since.
+    Online {
+        /// When.
+        since: DateTime<Utc>,
+    },
+    /// The shop cannot be reached (or refused), since.
+    Offline {
+        /// Since when the desk is offline.
+        since: DateTime<Utc>,
+        /// Why, this time.
+        reason: ShopError,
+        /// When the next attempt is.
+        retry_in: Duration,
+    },
+    /// Outbox rows reached the shop.
+    Pushed {
+        /// What moved.
+        pushed: Pushed,
+    },
+    /// A push failed while the shop answered (a damaged row, the data file): kept in the
+    /// outbox and tried again.
+    PushFailed {
+        /// Why.
+        reason: String,
+    },
+    /// Another desk (or this one) changed something in the shop.
+    Changed {
+        /// What.
+        channel: Channel,
+        /// The desk that changed it (the notification's payload).
+        desk: String,
+    },
+    /// The slow poll: read the shop again, a notification may have been missed.
+    Poll,
+}
+
+/// What the app asks of the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ask {
+    /// Push the outbox now (a local change).
+    Push,
+    /// Tell the shop the desk's name again.
+    Register,
+    /// Connect now if offline (no waiting for the backoff).
+    Reconnect,
+}
+
+/// What a session needs to run.
+#[derive(Clone)]
+pub struct SessionConfig {
+    /// The shop joined.
+    pub url: ShopUrl,
+    /// `PAYDESK_SHOP_PASSWORD` as `main` read it.
+    pub env_password: Option<Zeroizing<String>>,
+    /// The keyring (or this run's memory).
+    pub secrets: Arc<dyn SecretStore>,
+    /// The desk's data file (the outbox, the desk's id and name).
+    pub store: Arc<dyn StoreAccess>,
+    /// The app's clock.
+    pub clock: Arc<dyn Clock>,
+    /// Waits and limits.
+    pub timing: Timing,
+}
+
+impl std::fmt::Debug for SessionConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionConfig")
+            .field("url", &self.url.to_string())
+            .field(
+                "env_password",
+                &self.env_password.as_ref().map(|_| "<redacted>"),
+            )
+            .field("timing", &self.timing)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The desk's data file as the session reaches it (the app's services hold it).
+pub trait StoreAccess: Send + Sync {
+    /// The store.
+    fn store(&self) -> &Mutex<Store>;
+}
+
+impl StoreAccess for crate::service::Services {
+    fn store(&self) -> &Mutex<Store> {
+        crate::service::Services::store(self)
+    }
+}
+
+type Slot = Arc<AsyncMutex<Option<Shop>>>;
+
+/// The open connection, borrowed by a reader for one query; `None` while offline.
+#[derive(Clone)]
+pub struct ShopReader {
+    slot: Slot,
+    timing: Timing,
+}
+
+impl std::fmt::Debug for ShopReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShopReader").finish_non_exhaustive()
+    }
+}
+
+impl ShopReader {
+    /// The connection, when the desk is online; waits at most the query limit for a push or
+    /// another read to let it go.
+    pub async fn connection(&self) -> Option<OwnedMappedMutexGuard<Option<Shop>, Shop>> {
+        let guard = tokio::time::timeout(self.timing.query, Arc::clone(&self.slot).lock_owned())
+            .await
+            .ok()?;
+        OwnedMutexGuard::try_map(guard, Option::as_mut).ok()
+    }
+
+    /// The limit a reader puts on one query.
+    pub fn query_limit(&self) -> Duration {
+        self.timing.query
+    }
+}
+
+/// The app's link to the shop. Dropping it stops the task and closes the connection.
+pub struct ShopSession {
+    url: ShopUrl,
+    asks: UnboundedSender<Ask>,
+    events: mpsc::Receiver<SessionEvent>,
+    reader: ShopReader,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl std::fmt::Debug for ShopSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShopSession")
+            .field("url", &self.url.to_string())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for ShopSession {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl ShopSession {
+    /// Starts the session on `runtime`; `wake` is called after each event.
+    pub fn start(
+        runtime: &tokio::runtime::Handle,
+        config: SessionConfig,
+        wake: crate::worker::Waker,
+    ) -> ShopSession {
+        let (asks, asked) = unbounded_channel();
+        let (tx, events) = mpsc::channel();
+        let slot: Slot = Arc::new(AsyncMutex::new(None));
+        let reader = ShopReader {
+            slot: Arc::clone(&slot),
+            timing: config.timing,
+        };
+        let url = config.url.clone();
+        let out = Out { tx, wake };
+        let task = runtime.spawn(run(config, slot, asked, out));
+        ShopSession {
+            url,
+            asks,
+            events,
+            reader,
+            task,
+        }
+    }
+
+    /// The shop this session is with.
+    pub fn url(&self) -> &ShopUrl {
+        &self.url
+    }
+
+    /// A local change is in the outbox: push it now (when online).
+    pub fn push_soon(&self) {
+        let _ = self.asks.send(Ask::Push);
+    }
+
+    /// The desk's name changed: tell the shop (now when online, else on connecting).
+    pub fn register_again(&self) {
+        let _ = self.asks.send(Ask::Register);
+    }
+
+    /// Try to connect now rather than after the backoff.
+    pub fn reconnect_now(&self) {
+        let _ = self.asks.send(Ask::Reconnect);
+    }
+
+    /// The events that arrived; never waits.
+    pub fn events(&self) -> Vec<SessionEvent> {
+        self.events.try_iter().collect()
+    }
+
+    /// A handle for reading from the shop over the session's connection.
+    pub fn reader(&self) -> ShopReader {
+        self.reader.clone()
+    }
+}
+
+/// The way events go to the app.
+struct Out {
+    tx: mpsc::Sender<SessionEvent>,
+    wake: crate::worker::Waker,
+}
+
+impl Out {
+    fn send(&self, event: SessionEvent) {
+        // The app may be gone (closing): nothing to tell then.
+        if self.tx.send(event).is_ok() {
+            (self.wake)();
+        }
+    }
+}
+
+/// Why a connected session ended.
+enum Ended {
+    /// The connection broke or stopped answering.
+    Lost(ShopError),
+    /// The app dropped the session.
+    Stopped,
+}
+
+async fn run(config: SessionConfig, slot: Slot, mut asked: UnboundedReceiver<Ask>, out: Out) {
+    let mut presence = Presence::default();
+    let mut backoff = Backoff::new(config.timing.backoff_first, config.timing.backoff_max);
+    loop {
+        let started = config.clock.now();
+        match open(&config).await {
+            Ok((shop, notes)) => {
+                *slot.lock().await = Some(shop);
+                backoff.reset();
+                let now = config.clock.now();
+                presence.online(now);
+                out.send(SessionEvent::Online { since: now });
+                // Anything may have changed while the desk was away.
+                out.send(SessionEvent::Poll);
+                let ended = serve(&config, &slot, notes, &mut asked, &out).await;
+                *slot.lock().await = None;
+                match ended {
+                    Ended::Stopped => return,
+                    Ended::Lost(reason) => {
+                        let since = presence.offline(config.clock.now());
+                        // Straight back to connecting once: a restarted server is back at once.
+                        out.send(SessionEvent::Offline {
+                            since,
+                            reason,
+                            retry_in: Duration::ZERO,
+                        });
+                        continue;
+                    }
+                }
+            }
+            Err(reason) => {
+                let since = presence.offline(started);
+                let wait = backoff.failed();
+                out.send(SessionEvent::Offline {
+                    since,
+                    reason,
+                    retry_in: wait,
+                });
+                if !wait_or_reconnect(wait, &mut asked).await {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Waits `wait`, or less when the app asks to reconnect now; `false` when the app dropped
+/// the session.
+async fn wait_or_reconnect(wait: Duration, asked: &mut UnboundedReceiver<Ask>) -> bool {
+    let sleep = tokio::time::sleep(wait);
+    tokio::pin!(sleep);
+    loop {
+        tokio::select! {
+            () = &mut sleep => return true,
+            ask = asked.recv() => match ask {
+                None => return false,
+                Some(Ask::Reconnect) => return true,
+                // Pushed and registered once connected.
+                Some(Ask::Push | Ask::Register) => {}
+            },
+        }
+    }
+}
+
+/// A limit on one step, as a "did not answer" error.
+async fn limited<T>(
+    limit: Duration,
+    url: &ShopUrl,
+    step: impl Future<Output = Result<T, ShopError>>,
+) -> Result<T, ShopError> {
+    tokio::time::timeout(limit, step)
+        .await
+        .unwrap_or_else(|_| {
+            Err(ShopError::Timeout {
+                target: super::target(url),
+                seconds: limit.as_secs().max(1),
+            })
+        })
+}
+
+/// Connects, migrates, registers and listens.
+async fn open(
+    config: &SessionConfig,
+    // The notifications of the new connection.
+) -> Result<(Shop, UnboundedReceiver<tokio_postgres::Notification>), ShopError> {
+    let url = &config.url;
+    let secrets = Arc::clone(&config.secrets);
+    let env = config.env_password.clone();
+    let key_url = url.clone();
+    let password = tokio::task::spawn_blocking(move || {
+        membership::stored_password(&*secrets, env, &key_url)
+    })
+    .await
+    .map_err(|e| ShopError::Keyring(e.to_string()))??;
+    let (notes_tx, notes) = unbounded_channel();
+    let mut shop = super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
+    drop(password);
+    let limit = config.timing.query;
+    limited(limit, url, schema::migrate(shop.client_mut(), url)).await?;
+    register(config, &shop).await?;
+    let listen: String = CHANNELS.iter().map(|c| format!("LISTEN {c};")).collect();
+    limited(limit, url, async {
+        shop.client()
+            .batch_execute(&listen)
+            .await
+            .map_err(|e| ShopError::from_pg(&e, url))
+    })
+    .await?;
+    Ok((shop, notes))
+}
+
+/// Tells the shop the desk's current name, and that it was seen now.
+async fn register(config: &SessionConfig, shop: &Shop) -> Result<(), ShopError> {
+    let identity = membership::identity(config.store.store())
+        .map_err(|e| ShopError::Connection(format!("the data file: {e}")))?;
+    limited(
+        config.timing.query,
+        &config.url,
+        desk::register(shop, &identity, config.clock.now()),
+    )
+    .await
+}
+
+/// The connected loop: notifications, asks, the push and the slow poll.
+async fn serve(
+    config: &SessionConfig,
+    slot: &Slot,
+    mut notes: UnboundedReceiver<tokio_postgres::Notification>,
+    asked: &mut UnboundedReceiver<Ask>,
+    out: &Out,
+) -> Ended {
+    let start = tokio::time::Instant::now();
+    let mut push_tick = tokio::time::interval_at(
+        start + config.timing.push_every,
+        config.timing.push_every,
+    );
+    push_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut poll_tick = tokio::time::interval_at(
+        start + config.timing.poll_every,
+        config.timing.poll_every,
+    );
+    poll_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // What was left in the outbox while offline goes first.
+    if let Err(e) = push_now(config, slot, out).await {
+        return Ended::Lost(e);
+    }
+    loop {
+        let step = tokio::select! {
+            note = notes.recv() => match note {
+                Some(n) => {
+                    if let Some(channel) = Channel::of(n.channel()) {
+                        out.send(SessionEvent::Changed { channel, desk: n.payload().to_owned() });
+                    }
+                    Ok(())
+                }
+                None => Err(ShopError::Connection("the connection closed".to_owned())),
+            },
+            ask = asked.recv() => match ask {
+                None => return Ended::Stopped,
+                Some(Ask::Push) => push_now(config, slot, out).await,
+                Some(Ask::Register) => {
+                    let guard = slot.lock().await;
+                    match guard.as_ref() {
+                        Some(shop) => register(config, shop).await,
+                        None => Ok(()),
+                    }
+                }
+                Some(Ask::Reconnect) => Ok(()),
+            },
+            _ = push_tick.tick() => push_now(config, slot, out).await,
+            _ = poll_tick.tick() => {
+                let pinged = ping(config, slot).await;
+                if pinged.is_ok() {
+                    out.send(SessionEvent::Poll);
+                }
+                pinged
+            }
+        };
+        if let Err(e) = step {
+            return Ended::Lost(e);
+        }
+    }
+}
+
+/// Checks that the shop answers.
+async fn ping(config: &SessionConfig, slot: &Slot) -> Result<(), ShopError> {
+    let guard = slot.lock().await;
+    let Some(shop) = guard.as_ref() else {
+        return Ok(());
+    };
+    limited(config.timing.query, &config.url, async {
+        shop.client()
+            .simple_query("SELECT 1")
+            .await
+            .map(|_| ())
+            .map_err(|e| ShopError::from_pg(&e, &config.url))
+    })
+    .await
+}
+
+/// Pushes the outbox; a shop that stops answering is the `Err` (the connection is lost), any
+/// other failure an event (the rows stay in the outbox).
+async fn push_now(config: &SessionConfig, slot: &Slot, out: &Out) -> Result<(), ShopError> {
+    let store = config.store.store();
+    let waiting = {
+        let s = store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        s.outbox_len()
+    };
+    match waiting {
+        Ok(0) => return Ok(()),
+        Ok(_) => {}
+        Err(e) => {
+            out.send(SessionEvent::PushFailed {
+                reason: e.to_string(),
+            });
+            return Ok(());
+        }
+    }
+    let mut guard = slot.lock().await;
+    let Some(shop) = guard.as_mut() else {
+        return Ok(());
+    };
+    let clock = Arc::clone(&config.clock);
+    let pushed = tokio::time::timeout(
+        config.timing.push,
+        push::push(shop, store, || clock.now()),
+    )
+    .await;
+    match pushed {
+        Err(_) => Err(ShopError::Timeout {
+            target: super::target(&config.url),
+            seconds: config.timing.push.as_secs().max(1),
+        }),
+        Ok(Ok(pushed)) => {
+            out.send(SessionEvent::Pushed { pushed });
+            Ok(())
+        }
+        Ok(Err(PushError::Shop(e))) if e.is_no_answer() => Err(e),
+        Ok(Err(e)) => {
+            out.send(SessionEvent::PushFailed {
+                reason: e.to_string(),
+            });
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone as _;
+
+    use super::*;
+
+    fn at(h: u32, m: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 27, h, m, 0).unwrap()
+    }
+
+    #[test]
+    fn the_wait_doubles_up_to_the_cap_and_starts_over_after_a_success() {
+        let mut b = Backoff::new(Duration::from_secs(1), Duration::from_secs(30));
+        let waits: Vec<u64> = (0..7).map(|_| b.failed().as_secs()).collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30]);
+        b.reset();
+        assert_eq!(b.failed(), Duration::from_secs(1));
+        // A cap below the first wait is the first wait.
+        let mut odd = Backoff::new(Duration::from_secs(5), Duration::from_secs(1));
+        assert_eq!((odd.failed(), odd.failed()), (Duration::from_secs(5), Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn offline_since_is_the_first_failure_and_survives_later_ones() {
+        let mut p = Presence::default();
+        // Never connected: since the first attempt began.
+        assert_eq!(p.offline(at(10, 42)), at(10, 42));
+        assert_eq!(p.offline(at(10, 43)), at(10, 42));
+        assert_eq!(p.offline(at(11, 0)), at(10, 42));
+        p.online(at(11, 5));
+        assert_eq!(p, Presence::Online(at(11, 5)));
+        // Online again keeps its first moment.
+        p.online(at(11, 6));
+        assert_eq!(p, Presence::Online(at(11, 5)));
+        // Lost later: since it was found broken, not since the old outage.
+        assert_eq!(p.offline(at(12, 30)), at(12, 30));
+        assert_eq!(p.offline(at(12, 31)), at(12, 30));
+    }
+
+    struct Memory(Mutex<Store>);
+
+    impl StoreAccess for Memory {
+        fn store(&self) -> &Mutex<Store> {
+            &self.0
+        }
+    }
+
+    /// A port that accepts connections and never answers: the session says offline within
+    /// the connection limit, keeps the first moment, waits longer each time, and a reconnect
+    /// asked for skips the wait.
+    #[test]
+    fn a_shop_that_never_answers_is_offline_since_the_first_attempt_with_growing_waits() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        // Accepted and held open, never a byte back (the thread ends with the test binary).
+        std::thread::spawn(move || {
+            let kept: Vec<_> = listener.incoming().collect();
+            drop(kept);
+        });
+        let clock = Arc::new(crate::clock::ManualClock::new(at(10, 42)));
+        let config = SessionConfig {
+            url: ShopUrl::parse(&format!("postgres://desk@127.0.0.1:{port}/shop")).unwrap(),
+            env_password: Some(Zeroizing::new("pw".to_owned())),
+            secrets: Arc::new(crate::secrets::OsSecrets::without_keyring(
+                crate::secrets::WithoutKeyring::ThisRunOnly,
+                "test",
+            )),
+            store: Arc::new(Memory(Mutex::new(Store::open_in_memory().unwrap()))),
+            clock: clock.clone(),
+            timing: Timing {
+                connect: Duration::from_millis(200),
+                backoff_first: Duration::from_millis(100),
+                backoff_max: Duration::from_millis(150),
+                ..Timing::default()
+            },
+        };
+        let wakes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let w = Arc::clone(&wakes);
+        let session = ShopSession::start(
+            runtime.handle(),
+            config,
+            Arc::new(move || {
+                w.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }),
+        );
+        let next = |session: &ShopSession| {
+            let until = std::time::Instant::now() + Duration::from_secs(5);
+            loop {
+                if let Some(e) = session.events().into_iter().next() {
+                    return e;
+                }
+                assert!(std::time::Instant::now() < until, "no event");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        };
+        let t = std::time::Instant::now();
+        let SessionEvent::Offline { since, reason, retry_in } = next(&session) else {
+            panic!("offline first");
+        };
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        assert_eq!(since, at(10, 42));
+        assert!(matches!(reason, ShopError::Timeout { .. }), "{reason:?}");
+        assert_eq!(retry_in, Duration::from_millis(100));
+        clock.set(at(10, 50));
+        let SessionEvent::Offline { since, retry_in, .. } = next(&session) else {
+            panic!("offline again");
+        };
+        assert_eq!(since, at(10, 42), "the first moment is kept");
+        assert_eq!(retry_in, Duration::from_millis(150), "doubled, up to the cap");
+        assert!(wakes.load(std::sync::atomic::Ordering::SeqCst) >= 2);
+        drop(session);
+        drop(runtime);
+    }
+
+    #[test]
+    fn channels_are_read_by_name() {
+        assert_eq!(Channel::of("paydesk_links"), Some(Channel::Links));
+        assert_eq!(Channel::of("paydesk_catalog"), Some(Channel::Catalog));
+        assert_eq!(Channel::of("paydesk_staff"), Some(Channel::Staff));
+        assert_eq!(Channel::of("other"), None);
+        for c in CHANNELS {
+            assert!(Channel::of(c).is_some());
+        }
+    }
+}
