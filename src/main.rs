@@ -19,6 +19,7 @@ fn main() -> ExitCode {
             data_dir: cli.data_dir,
             profile: cli.profile,
             env_secret,
+            env_shop,
         };
         return match paydesk::app::run_gui(gui) {
             Ok(()) => ExitCode::SUCCESS,

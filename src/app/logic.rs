@@ -14,6 +14,7 @@ use super::link::LinkResult;
 use super::pending::PendingResult;
 use super::profiles::ProfilesResult;
 use super::report::ReportResult;
+use super::shop::ShopResult;
 use super::staff::StaffResult;
 use super::{App, Command, Connection, View};
 use crate::lang::Lang;
@@ -48,6 +49,8 @@ pub enum Msg {
     Catalog(CatalogResult),
     /// Of staff: signing in, members, approvals, the audit record.
     Staff(StaffResult),
+    /// Of Settings' Shop database section.
+    Shop(ShopResult),
 }
 
 impl App {
@@ -79,6 +82,7 @@ impl App {
         for m in arrived {
             self.on_msg(m);
         }
+        self.drain_shop();
         if lost {
             let text = UiText::WorkerLost.get(self.saved.lang).to_owned();
             self.clear_busy();
@@ -147,6 +151,14 @@ impl App {
 
     /// Takes one background result into the state.
     pub(crate) fn on_msg(&mut self, msg: Msg) {
+        // A link created, refreshed or cancelled, a pending row sent: the change is in the
+        // outbox (when joined), and the shop hears of it now rather than at the next push.
+        if matches!(
+            msg,
+            Msg::Link(_) | Msg::Pending(_) | Msg::History(_) | Msg::Report(_)
+        ) {
+            self.push_soon();
+        }
         match msg {
             Msg::Profiles(r) => self.apply_profiles(r),
             Msg::Link(r) => self.apply_link(r),
@@ -158,6 +170,7 @@ impl App {
             Msg::Pending(r) => self.apply_pending(r),
             Msg::Catalog(r) => self.apply_catalog(r),
             Msg::Staff(r) => self.apply_staff(r),
+            Msg::Shop(r) => self.apply_shop(r),
         }
     }
 
@@ -193,6 +206,7 @@ impl App {
             Command::Catalog(c) => self.run_catalog(c),
             Command::Profiles(c) => self.run_profiles(c),
             Command::Staff(c) => self.run_staff(c),
+            Command::Shop(c) => self.run_shop(c),
         }
     }
 

@@ -26,6 +26,7 @@ pub mod profiles;
 pub mod report;
 pub mod run;
 mod shell;
+pub mod shop;
 pub mod staff;
 pub mod state;
 #[cfg(test)]
@@ -100,6 +101,10 @@ pub struct AppOptions {
     pub slip_sink: SlipSink,
     /// The desktop's file dialog (none by default: the app's run looks in its environment).
     pub file_dialogs: files::FileDialogs,
+    /// `PAYDESK_SHOP_PASSWORD` as read at start-up (none in tests unless set).
+    pub env_shop: crate::secrets::EnvSecret,
+    /// The shop session's waits and limits.
+    pub shop_timing: crate::shop::session::Timing,
 }
 
 impl Default for AppOptions {
@@ -121,6 +126,8 @@ impl Default for AppOptions {
             env_secret: crate::secrets::EnvSecret::default(),
             slip_sink: SlipSink::default(),
             file_dialogs: files::FileDialogs::off(),
+            env_shop: crate::secrets::EnvSecret::default(),
+            shop_timing: crate::shop::session::Timing::default(),
         }
     }
 }
@@ -220,6 +227,8 @@ pub struct Views {
     pub staff: crate::ui::staff::StaffSettings,
     /// The Audit view.
     pub audit: crate::ui::audit::AuditView,
+    /// Settings' Shop database section.
+    pub shop: crate::ui::shop::ShopSettings,
 }
 
 /// The application.
@@ -246,6 +255,8 @@ pub struct App {
     pub refresher: Refresher,
     /// Who is at the desk (staff on), the kept forms, the held command.
     pub staff: staff::StaffDesk,
+    /// This desk in a shop: the session, whether the shop answers.
+    pub shop: shop::ShopHold,
     /// The number of the last link-detail or cancel request sent (answers older than the one
     /// on screen are dropped by the result view).
     pub(crate) request_seq: u64,
@@ -318,8 +329,10 @@ impl App {
                 approval: None,
                 staff: crate::ui::staff::StaffSettings::default(),
                 audit: crate::ui::audit::AuditView::default(),
+                shop: crate::ui::shop::ShopSettings::default(),
             },
             staff: staff::StaffDesk::default(),
+            shop: shop::ShopHold::default(),
             export_dir: None,
             commands: Vec::new(),
             jobs: Vec::new(),

@@ -28,6 +28,8 @@ pub struct Boot {
     pub(crate) staff: Option<Vec<crate::domain::StaffMember>>,
     /// The profile asked for could not be opened; the sandbox was opened instead.
     pub(crate) fallback: Option<JobError>,
+    /// The desk's place in a shop.
+    pub(crate) shop: super::shop::ShopBoot,
 }
 
 impl std::fmt::Debug for Boot {
@@ -259,6 +261,7 @@ impl App {
         self.views.history.reset_keeping_filter();
         self.views.report.report = None;
         self.views.report.invalidate();
+        self.shop_booted(boot.shop);
         // Resume the journal's pending rows of this profile.
         self.start_resend();
     }
@@ -301,6 +304,7 @@ fn open_profile(
         .unwrap_or_default();
     let pending = desk.pending().unwrap_or_default();
     let staff = services.with_store_locked(|s| s.staff_list()).ok();
+    let shop = super::shop::read_shop(&services);
     Ok(Boot {
         services,
         desk,
@@ -310,6 +314,7 @@ fn open_profile(
         pending,
         staff,
         fallback,
+        shop,
     })
 }
 

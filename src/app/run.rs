@@ -15,6 +15,8 @@ pub struct GuiOptions {
     pub profile: Option<String>,
     /// `PAYDESK_API_SECRET` as `main` read it (the variable itself is removed).
     pub env_secret: crate::secrets::EnvSecret,
+    /// `PAYDESK_SHOP_PASSWORD`, read and removed the same way.
+    pub env_shop: crate::secrets::EnvSecret,
 }
 
 /// Why the window could not run.
@@ -82,6 +84,7 @@ pub fn run_gui(gui: GuiOptions) -> Result<(), GuiError> {
                 data_dir: gui.data_dir,
                 profile: gui.profile,
                 env_secret: gui.env_secret,
+                env_shop: gui.env_shop,
                 perf_start,
                 file_dialogs: super::files::FileDialogs::from_env(),
                 ..AppOptions::default()

@@ -10,6 +10,7 @@ use crate::lang::Lang;
 use crate::ui::board::{PANEL_WIDTH, WIDE};
 use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
 use crate::ui::new_link::FormLock;
+use crate::ui::shop::{ShopReach, ShopShown};
 use crate::ui::staff::{ApprovalOutcome, role_text};
 use crate::ui::text::UiText;
 use crate::ui::theme::{Palette, ThemeChoice};
@@ -109,19 +110,32 @@ impl App {
                 }
                 View::Settings => {
                     let current = self.profile_name();
-                    self.views.settings.ui(
-                        ui,
-                        &mut cx,
-                        &current,
-                        &mut self.saved.merchant_name,
-                        &mut self.saved.slip_paper,
-                    );
-                    self.views
-                        .settings
-                        .alerts_ui(ui, &cx, &mut self.saved.alert_sound);
-                    let (desk, idle) =
-                        (self.staff.settings_ctx(), &mut self.saved.idle_lock_minutes);
-                    self.views.staff.staff_settings_ui(ui, &mut cx, desk, idle);
+                    // Profiles, staff and the shop together are taller than a small screen.
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            self.views.settings.ui(
+                                ui,
+                                &mut cx,
+                                &current,
+                                &mut self.saved.merchant_name,
+                                &mut self.saved.slip_paper,
+                            );
+                            self.views
+                                .settings
+                                .alerts_ui(ui, &cx, &mut self.saved.alert_sound);
+                            let (desk, idle) =
+                                (self.staff.settings_ctx(), &mut self.saved.idle_lock_minutes);
+                            self.views.staff.staff_settings_ui(ui, &mut cx, desk, idle);
+                            let shown = ShopShown {
+                                joined: self.shop.url.as_ref(),
+                                desk_id: self.shop.desk.as_ref().map(|d| d.id.as_str()),
+                                reach: &self.shop.reach,
+                                outbox: self.shop.outbox,
+                                env_password: self.options.env_shop.value().is_some(),
+                            };
+                            self.views.shop.shop_settings_ui(ui, &mut cx, shown);
+                        });
                 }
                 View::Audit => {
                     let names = self.staff.names();
@@ -255,6 +269,7 @@ impl App {
             if !self.staff.locked() {
                 self.profile_ui(ui, palette, commands);
             }
+            self.shop_line_ui(ui, palette);
             self.prefs_ui(ui);
         });
     }
@@ -313,6 +328,39 @@ impl App {
                 commands.push(Command::Navigate {
                     view: View::Pending,
                 });
+            }
+        }
+    }
+
+    /// The shop, when the desk joined one: a quiet mark while it answers, and while it does
+    /// not, since when and that the views show this desk only (why in the tooltip).
+    fn shop_line_ui(&self, ui: &mut Ui, palette: &Palette) {
+        let lang = self.saved.lang;
+        let now = self.options_clock_now();
+        match &self.shop.reach {
+            ShopReach::NotJoined => {}
+            ShopReach::Connecting => {
+                ui.separator();
+                ui.spinner();
+                ui.label(UiText::ShopConnecting.get(lang));
+            }
+            ShopReach::Online { since } => {
+                ui.separator();
+                let at = crate::ui::shop::clock_time(*since, now, self.zone);
+                ui.label(
+                    RichText::new(format!("● {}", UiText::ShopBadge.get(lang))).color(palette.ok),
+                )
+                .on_hover_text(UiText::ShopOnlineSince.fill(lang, &[("time", &at)]));
+            }
+            ShopReach::Offline { since, reason } => {
+                ui.separator();
+                let line = crate::ui::shop::offline_line(lang, *since, now, self.zone);
+                ui.label(
+                    RichText::new(format!("{} {line}", String::from(crate::ui::theme::icon::OFFLINE)))
+                        .color(palette.warn)
+                        .strong(),
+                )
+                .on_hover_text(crate::ui::shop::reach_sentence(reason, lang));
             }
         }
     }

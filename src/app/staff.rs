@@ -673,7 +673,7 @@ mod tests {
     use crate::store::AuditAction;
     use crate::ui::{
         BoardCommand, CardCommand, CatalogCommand, HistoryCommand, InstallmentsCommand,
-        PendingCommand, ProfilesCommand, ReportCommand,
+        PendingCommand, ProfilesCommand, ReportCommand, ShopCommand,
     };
 
     fn pin(p: &str) -> Zeroizing<String> {
@@ -853,6 +853,13 @@ mod tests {
                 manager: "x".into(),
                 pin: pin("1234"),
             }),
+            Command::Shop(ShopCommand::Join {
+                url: "postgres://desk@localhost/shop".into(),
+                password: pin("pw"),
+            }),
+            Command::Shop(ShopCommand::Leave),
+            Command::Shop(ShopCommand::NameDesk { name: "x".into() }),
+            Command::Shop(ShopCommand::Reconnect),
         ];
         let mut listed = std::collections::HashSet::new();
         for c in &samples {
@@ -919,13 +926,19 @@ mod tests {
                 | StaffCommand::ExportAudit { .. }
                 | StaffCommand::Approve { .. } => s.name(),
             },
+            Command::Shop(s) => match s {
+                ShopCommand::Join { .. }
+                | ShopCommand::Leave
+                | ShopCommand::NameDesk { .. }
+                | ShopCommand::Reconnect => s.name(),
+            },
         }
     }
 
     #[test]
     fn every_app_command_has_a_row_in_the_role_table() {
         let samples = every_command();
-        assert_eq!(samples.len(), 41, "one sample of each command");
+        assert_eq!(samples.len(), 45, "one sample of each command");
         for c in &samples {
             assert!(
                 roles::need_of(Surface::App, c.name()).is_some(),

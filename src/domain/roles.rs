@@ -66,6 +66,10 @@ pub const ROLE_TABLE: &[(Surface, &str, Need)] = &[
     (Surface::App, "RemoveProfile", Need::Manager),
     (Surface::App, "SwitchProfile", Need::Manager),
     (Surface::App, "StoreSecret", Need::Manager),
+    (Surface::App, "JoinShop", Need::Manager),
+    (Surface::App, "LeaveShop", Need::Manager),
+    (Surface::App, "NameDesk", Need::Manager),
+    (Surface::App, "ReconnectShop", Need::Member),
     // The app: staff and the record.
     (Surface::App, "SignIn", Need::Anyone),
     (Surface::App, "Lock", Need::Anyone),

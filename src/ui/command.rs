@@ -43,6 +43,8 @@ pub enum Command {
     Profiles(ProfilesCommand),
     /// Staff: signing in, locking, managing members, the audit record, a manager's approval.
     Staff(StaffCommand),
+    /// This desk in a shop: joining, leaving, its name.
+    Shop(ShopCommand),
 }
 
 impl Command {
@@ -61,6 +63,7 @@ impl Command {
             Command::Catalog(c) => c.name(),
             Command::Profiles(c) => c.name(),
             Command::Staff(c) => c.name(),
+            Command::Shop(c) => c.name(),
         }
     }
 }
@@ -368,6 +371,52 @@ impl ProfilesCommand {
             ProfilesCommand::Switch { .. } => "SwitchProfile",
             ProfilesCommand::StoreSecret { .. } => "StoreSecret",
             ProfilesCommand::CheckSecret { .. } => "CheckSecret",
+        }
+    }
+}
+
+/// What Settings' Shop section asks for (a manager's, as the CLI's `shop join`, `shop name`
+/// and `shop leave`).
+pub enum ShopCommand {
+    /// Join the shop at `url` with `password` (empty: `PAYDESK_SHOP_PASSWORD`).
+    Join {
+        /// The `postgres://` URL as typed.
+        url: String,
+        /// The password (zeroized when dropped).
+        password: Zeroizing<String>,
+    },
+    /// Leave the shop (its password out of the keyring).
+    Leave,
+    /// Name the desk.
+    NameDesk {
+        /// The name as typed.
+        name: String,
+    },
+    /// Try to reach the shop now.
+    Reconnect,
+}
+
+impl std::fmt::Debug for ShopCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never print the password.
+        match self {
+            ShopCommand::Join { url, .. } => f
+                .debug_struct("JoinShop")
+                .field("url", url)
+                .finish_non_exhaustive(),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+impl ShopCommand {
+    /// The command's name, for the role table and logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ShopCommand::Join { .. } => "JoinShop",
+            ShopCommand::Leave => "LeaveShop",
+            ShopCommand::NameDesk { .. } => "NameDesk",
+            ShopCommand::Reconnect => "ReconnectShop",
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod pending;
 pub mod problem;
 pub mod report;
 pub mod settings;
+pub mod shop;
 pub mod staff;
 pub mod text;
 pub mod theme;
@@ -30,7 +31,7 @@ use chrono::{DateTime, Utc};
 
 pub use self::command::{
     BoardCommand, CardCommand, CatalogCommand, Command, HistoryCommand, InstallmentsCommand,
-    LinkCommand, PendingCommand, ProfilesCommand, ReportCommand, StaffCommand, View,
+    LinkCommand, PendingCommand, ProfilesCommand, ReportCommand, ShopCommand, StaffCommand, View,
 };
 use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};

@@ -501,7 +501,45 @@ crate::sentences! {
     WhatStaffActive => "Personeli devre dışı bırakma ya da etkinleştirme", "Disable or enable a staff member";
     WhatAudit => "İşlem kaydını görme", "See the audit record";
     WhatExportAudit => "İşlem kaydının dışa aktarımı", "Export the audit record";
+    WhatJoinShop => "Dükkâna katılma", "Join the shop";
+    WhatLeaveShop => "Dükkândan ayrılma", "Leave the shop";
+    WhatNameDesk => "Kasanın adını değiştirme", "Rename this desk";
     WhatOther => "Bu işlem", "This action";
+
+    // This desk in a shop (Settings' Shop database section, the top bar).
+    ShopDbTitle => "Dükkân veritabanı", "Shop database";
+    ShopDbHelp => "Bir dükkânın kasaları linklerini, gün sonunu, kataloğu ve personeli dükkânın PostgreSQL veritabanında paylaşır. Bir yönetici bir kez katılır; parola bu bilgisayarın anahtarlığında kalır.", "A shop's desks share their links, day close, catalog and staff through the shop's PostgreSQL database. A manager joins once; the password stays in this computer's keyring.";
+    ShopUrl => "Adres (postgres://KULLANICI@SUNUCU/VERITABANI)", "Address (postgres://USER@HOST/DATABASE)";
+    ShopUrlHint => "Parolayı adrese yazmayın; aşağıdaki alana girin.", "Leave the password out of the address; type it below.";
+    ShopPassword => "Parola", "Password";
+    ShopPasswordFromEnv => "Bu çalıştırmada parola PAYDESK_SHOP_PASSWORD ile verildi; alan boş kalırsa o kullanılır ve saklanmaz.", "PAYDESK_SHOP_PASSWORD gives the password for this run; with the field left empty it is used and not stored.";
+    ShopJoin => "Dükkâna katıl", "Join the shop";
+    ShopJoinNeedsUrl => "Katılmak için dükkânın adresini yazın.", "Type the shop's address to join.";
+    ShopJoinNeedsPassword => "Katılmak için parolayı yazın.", "Type the password to join.";
+    ShopPlainWarning => "Uyarı: sslmode=disable ile başka bir bilgisayardaki sunucuya şifresiz bağlanılıyor; parola ve linkler ağda okunabilir.", "Warning: sslmode=disable connects to another machine unencrypted; the password and the links can be read on the network.";
+    ShopPlainWhy => "Sunucunun CA sertifikasıyla sslmode=verify-full kullanın.", "Use sslmode=verify-full with the server's CA certificate.";
+    ShopJoinedTo => "Bu kasa şu dükkâna katıldı:", "This desk has joined the shop:";
+    ShopConnecting => "Dükkâna bağlanılıyor…", "Connecting to the shop…";
+    ShopBadge => "Dükkân", "Shop";
+    ShopOnlineSince => "Dükkâna bağlı (saat {time} itibarıyla)", "Connected to the shop since {time}";
+    ShopOfflineSince => "Dükkâna bağlantı yok (saat {time} itibarıyla), yalnızca bu kasa gösteriliyor", "Offline from the shop since {time}, showing this desk only";
+    ShopNoAnswer => "Dükkânın veritabanı ({target}) yanıt vermiyor. Sunucunun açık ve adresin doğru olduğunu kontrol edin.", "The shop's database at {target} does not answer. Check that the server is on and the address is right.";
+    ShopTryNow => "Şimdi dene", "Try now";
+    ShopOutboxWaiting => "Dükkâna gönderilmeyi bekleyen değişiklik: {n}", "Changes waiting for the shop: {n}";
+    ShopLeave => "Dükkândan ayrıl", "Leave the shop";
+    ShopLeaveHelp => "Parola anahtarlıktan silinir; bu kasanın linkleri ve gönderilmemiş değişiklikleri kalır.", "The password is removed from the keyring; this desk's links and unsent changes stay.";
+    DeskName => "Bu kasanın adı (linklerinde her yerde görünür)", "This desk's name (shown on its links everywhere)";
+    SaveDeskName => "Adı kaydet", "Save name";
+    DeskNameHelp => "Kasa kimliği: {id}", "Desk id: {id}";
+    ShopJoinedNote => "Bu kasa dükkâna katıldı.", "This desk joined the shop.";
+    ShopKeptThisRun => "Bu bilgisayarda anahtarlık yok: parola yalnızca paydesk kapanana kadar tutulur. Sonraki çalıştırmalarda PAYDESK_SHOP_PASSWORD ile verin.", "No keyring runs on this computer: the password is kept only until paydesk closes. Give it in PAYDESK_SHOP_PASSWORD on later runs.";
+    ShopKeptEnv => "Parola PAYDESK_SHOP_PASSWORD ile geldi ve saklanmadı; her çalıştırmada verin.", "The password came from PAYDESK_SHOP_PASSWORD and was not stored; give it on every run.";
+    ShopLeftNote => "Bu kasa dükkândan ayrıldı ve artık yalnız çalışıyor.", "This desk left the shop and works alone now.";
+    DeskNamed => "Bu kasanın adı artık {name}.", "This desk is now called {name}.";
+    ShopWorksAlone => "Bu kasa bu arada yalnız çalışmaya devam ediyor.", "This desk goes on working alone meanwhile.";
+    ShopPasswordEmpty => "Parolayı yazın.", "Type the password.";
+    DeskNameShape => "Kasanın adı 1 ile 40 karakter arasında olmalı ve yalnızca boşluk olamaz.", "A desk's name is 1 to 40 characters, not only spaces.";
+    ShopNoKeyringJoin => "Bu bilgisayarda parolayı saklayacak bir anahtarlık yok; kasa dükkâna katılmadı. Parolayı PAYDESK_SHOP_PASSWORD ile verin.", "No keyring on this computer can keep the password; this desk did not join. Give the password in PAYDESK_SHOP_PASSWORD.";
 
     // Staff in Settings.
     StaffTitle => "Personel", "Staff";

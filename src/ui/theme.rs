@@ -376,6 +376,7 @@ pub mod icon {
     pub const TODAY: Icon = m::ICON_TODAY;
     pub const SHOP: Icon = m::ICON_STOREFRONT;
     pub const SYNC: Icon = m::ICON_SYNC;
+    pub const OFFLINE: Icon = m::ICON_CLOUD_OFF;
     pub const PAYMENTS: Icon = m::ICON_PAYMENTS;
 }
 

@@ -1,0 +1,318 @@
+//! This desk in a shop (docs/design.md §8, "The app in a shop"): the session started when a
+//! profile opens on a desk that joined one, its events taken into the state each frame (the
+//! top bar's offline line, the board read again), a push asked for after each local change,
+//! and Settings' Shop database section (join, leave, the desk's name) through
+//! `shop::membership`, as the CLI's `shop join`, `shop leave` and `shop name`.
+
+use std::sync::Arc;
+
+use super::App;
+use super::errors::JobError;
+use super::logic::Msg;
+use crate::lang::Lang;
+use crate::service::Services;
+use crate::shop::ShopUrl;
+use crate::shop::desk::DeskIdentity;
+use crate::shop::membership::{self, Joined, Kept, MembershipError, Password};
+use crate::shop::session::{Channel, SessionConfig, SessionEvent, ShopSession};
+use crate::ui::ShopCommand;
+use crate::ui::problem::{Explain, Note, Problem};
+use crate::ui::shop::{ShopReach, reach_sentence};
+use crate::ui::text::UiText;
+
+/// What the desk holds of the shop.
+#[derive(Debug, Default)]
+pub struct ShopHold {
+    /// The link to the shop, while joined.
+    pub(crate) session: Option<ShopSession>,
+    /// Whether the shop answers.
+    pub reach: ShopReach,
+    /// The shop joined.
+    pub url: Option<ShopUrl>,
+    /// This desk.
+    pub desk: Option<DeskIdentity>,
+    /// Changes waiting in the outbox, when known.
+    pub outbox: Option<u64>,
+}
+
+/// What the worker read of the shop when the profile opened.
+#[derive(Debug, Clone, Default)]
+pub struct ShopBoot {
+    url: Option<ShopUrl>,
+    desk: Option<DeskIdentity>,
+    outbox: Option<u64>,
+}
+
+/// Reads the desk's place in a shop from the data file (on the worker).
+pub(crate) fn read_shop(services: &Services) -> ShopBoot {
+    let url = membership::joined_url(services.store()).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "the joined shop's URL cannot be read");
+        None
+    });
+    ShopBoot {
+        url,
+        desk: membership::identity(services.store()).ok(),
+        outbox: services.with_store_locked(|s| Ok(s.outbox_len()?)).ok(),
+    }
+}
+
+/// A background result of the Shop database section.
+#[derive(Debug)]
+pub enum ShopResult {
+    /// A join went through or not.
+    Joined {
+        /// What joined, or why not.
+        result: Result<Joined, MembershipError>,
+    },
+    /// The desk left (the shop it left; `None`: it had joined none).
+    Left {
+        /// What happened.
+        result: Result<Option<ShopUrl>, MembershipError>,
+    },
+    /// The desk was named.
+    Named {
+        /// The name, or why not.
+        result: Result<String, MembershipError>,
+    },
+}
+
+/// A join's, leave's or rename's failure in one sentence (the detail apart); a shop that did
+/// not answer or refused adds that the desk goes on alone.
+pub fn membership_problem(e: &MembershipError, lang: Lang) -> Problem {
+    let alone = UiText::ShopWorksAlone.get(lang);
+    match e {
+        MembershipError::Shop(s) => {
+            Problem::with_detail(format!("{} {alone}", reach_sentence(s, lang)), s.to_string())
+        }
+        MembershipError::EmptyPassword => Problem::plain(UiText::ShopPasswordEmpty.get(lang)),
+        MembershipError::NameShape => Problem::plain(UiText::DeskNameShape.get(lang)),
+        MembershipError::NoKeyring(why) => {
+            Problem::with_detail(UiText::ShopNoKeyringJoin.get(lang), why.clone())
+        }
+        MembershipError::Secret(s) => {
+            Problem::with_detail(UiText::KeyringFailed.get(lang), s.to_string())
+        }
+        MembershipError::Store(s) => {
+            Problem::with_detail(UiText::LocalDataFailed.get(lang), s.to_string())
+        }
+        MembershipError::Lost(why) => JobError::Lost(why.clone()).problem(lang),
+    }
+}
+
+impl App {
+    /// The profile opened: the shop it joined (if any) is known, and its session runs.
+    pub(crate) fn shop_booted(&mut self, boot: ShopBoot) {
+        if let Some(desk) = &boot.desk {
+            self.views.shop.name_saved(&desk.name);
+        }
+        self.shop.desk = boot.desk;
+        self.shop.outbox = boot.outbox;
+        self.shop.url = boot.url;
+        self.start_session();
+    }
+
+    /// Starts the session for the shop joined, unless one runs for it already; stops it when
+    /// the desk joined none.
+    fn start_session(&mut self) {
+        let Some(url) = self.shop.url.clone() else {
+            self.shop.session = None;
+            self.shop.reach = ShopReach::NotJoined;
+            return;
+        };
+        if self
+            .shop
+            .session
+            .as_ref()
+            .is_some_and(|s| s.url().to_string() == url.to_string())
+        {
+            return;
+        }
+        let (Some(services), Some(runtime)) = (self.holds.services.clone(), self.worker.handle())
+        else {
+            return;
+        };
+        let config = SessionConfig {
+            url,
+            env_password: self.options.env_shop.value(),
+            secrets: Arc::clone(services.secrets()),
+            clock: Arc::clone(services.clock()),
+            store: services,
+            timing: self.options.shop_timing,
+        };
+        let ctx = self.ctx.clone();
+        // The old session (another shop) stops when dropped here.
+        self.shop.session = Some(ShopSession::start(
+            &runtime,
+            config,
+            Arc::new(move || ctx.request_repaint()),
+        ));
+        self.shop.reach = ShopReach::Connecting;
+    }
+
+    /// Takes the session's events into the state; never waits.
+    pub(crate) fn drain_shop(&mut self) {
+        let Some(session) = &self.shop.session else {
+            return;
+        };
+        for event in session.events() {
+            self.on_shop_event(event);
+        }
+    }
+
+    fn on_shop_event(&mut self, event: SessionEvent) {
+        match event {
+            SessionEvent::Online { since } => {
+                self.shop.reach = ShopReach::Online { since };
+                self.views.board.stale = true;
+            }
+            SessionEvent::Offline { since, reason, .. } => {
+                if !matches!(self.shop.reach, ShopReach::Offline { .. }) {
+                    tracing::warn!(error = %reason, "the shop cannot be reached");
+                    // The board shows this desk's own rows again.
+                    self.views.board.stale = true;
+                }
+                self.shop.reach = ShopReach::Offline { since, reason };
+            }
+            SessionEvent::Pushed { pushed } => {
+                if let Some(n) = &mut self.shop.outbox {
+                    *n = n.saturating_sub(pushed.rows);
+                }
+            }
+            SessionEvent::PushFailed { reason } => {
+                tracing::warn!(%reason, "the outbox could not be pushed");
+            }
+            SessionEvent::Changed {
+                channel: Channel::Links,
+                ..
+            }
+            | SessionEvent::Poll => self.views.board.stale = true,
+            SessionEvent::Changed { channel, desk } => {
+                tracing::debug!(?channel, %desk, "the shop changed");
+            }
+        }
+    }
+
+    /// A local change may be in the outbox: the session pushes it now (when online).
+    pub(crate) fn push_soon(&mut self) {
+        if let Some(session) = &self.shop.session {
+            session.push_soon();
+            self.shop.outbox = None;
+        }
+    }
+
+    /// Runs a Shop database command.
+    pub(crate) fn run_shop(&mut self, command: ShopCommand) {
+        let Some(services) = self.holds.services.clone() else {
+            self.views.shop.busy = false;
+            return;
+        };
+        match command {
+            ShopCommand::Join { url, password } => {
+                let url = match ShopUrl::parse(&url) {
+                    Ok(u) => u,
+                    Err(e) => {
+                        let e = MembershipError::Shop(e.into());
+                        self.views.shop.busy = false;
+                        self.views.shop.note =
+                            Some(Note::Failed(membership_problem(&e, self.lang())));
+                        return;
+                    }
+                };
+                let password = if password.is_empty() {
+                    self.options.env_shop.value().map(Password::FromEnv)
+                } else {
+                    Some(Password::Typed(password))
+                };
+                self.spawn(async move {
+                    let result = match password {
+                        None => Err(MembershipError::EmptyPassword),
+                        Some(p) => {
+                            let now = services.clock().now();
+                            membership::join(services.store(), services.secrets(), &url, p, now)
+                                .await
+                        }
+                    };
+                    Msg::Shop(ShopResult::Joined { result })
+                });
+            }
+            ShopCommand::Leave => {
+                self.views.shop.busy = true;
+                self.spawn(async move {
+                    let result = tokio::task::spawn_blocking(move || {
+                        membership::leave(services.store(), &**services.secrets())
+                    })
+                    .await
+                    .unwrap_or_else(|e| Err(MembershipError::Lost(e.to_string())));
+                    Msg::Shop(ShopResult::Left { result })
+                });
+            }
+            ShopCommand::NameDesk { name } => {
+                self.spawn(async move {
+                    let result = membership::rename(services.store(), &name);
+                    Msg::Shop(ShopResult::Named { result })
+                });
+            }
+            ShopCommand::Reconnect => {
+                if let Some(s) = &self.shop.session {
+                    s.reconnect_now();
+                }
+            }
+        }
+    }
+
+    /// Takes a Shop database result into the state.
+    pub(crate) fn apply_shop(&mut self, result: ShopResult) {
+        let lang = self.lang();
+        self.views.shop.busy = false;
+        match result {
+            ShopResult::Joined { result: Ok(joined) } => {
+                let mut said = UiText::ShopJoinedNote.get(lang).to_owned();
+                match &joined.kept {
+                    Kept::Keyring => {}
+                    Kept::ThisRunOnly(why) => {
+                        tracing::warn!(%why, "no keyring: the shop's password is kept for this run");
+                        said = format!("{said} {}", UiText::ShopKeptThisRun.get(lang));
+                    }
+                    Kept::FromEnv => said = format!("{said} {}", UiText::ShopKeptEnv.get(lang)),
+                }
+                self.views.shop.note = Some(Note::Done(said));
+                self.views.shop.url.clear();
+                self.views.shop.url_touched = false;
+                self.views.shop.name_saved(&joined.identity.name);
+                self.shop.desk = Some(joined.identity);
+                self.shop.url = Some(joined.url);
+                // A session with another shop (or none) gives way to one with this shop.
+                self.shop.session = None;
+                self.start_session();
+            }
+            ShopResult::Left { result: Ok(left) } => {
+                self.shop.session = None;
+                self.shop.url = None;
+                self.shop.reach = ShopReach::NotJoined;
+                self.views.board.stale = true;
+                if left.is_some() {
+                    self.views.shop.note = Some(Note::Done(UiText::ShopLeftNote.get(lang).to_owned()));
+                }
+            }
+            ShopResult::Named { result: Ok(name) } => {
+                self.views.shop.name_saved(&name);
+                self.views.shop.name.clone_from(&name);
+                self.views.shop.note = Some(Note::Done(
+                    UiText::DeskNamed.fill(lang, &[("name", &name)]),
+                ));
+                if let Some(desk) = &mut self.shop.desk {
+                    desk.name = name;
+                }
+                if let Some(s) = &self.shop.session {
+                    s.register_again();
+                }
+            }
+            ShopResult::Joined { result: Err(e) }
+            | ShopResult::Left { result: Err(e) }
+            | ShopResult::Named { result: Err(e) } => {
+                tracing::warn!(error = %e, "shop settings");
+                self.views.shop.note = Some(Note::Failed(membership_problem(&e, lang)));
+            }
+        }
+    }
+}

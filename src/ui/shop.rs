@@ -1,0 +1,336 @@
+//! This desk in a shop, as staff see it: Settings' Shop database section (a manager joins,
+//! leaves and names the desk, as with the CLI's `shop join`, `shop leave` and `shop name`),
+//! and the top bar's line while the shop cannot be reached.
+//!
+//! The section checks the URL as it is typed (a password in it is refused naming the field;
+//! `sslmode=disable` to another machine is a warning), never shows the password, and sends
+//! it to the worker in a zeroizing buffer that the form no longer holds.
+
+use chrono::{DateTime, Utc};
+use egui::{RichText, Ui};
+use zeroize::Zeroizing;
+
+use crate::clock::Zone;
+use crate::lang::Lang;
+use crate::shop::{ShopError, ShopUrl};
+use crate::ui::command::ShopCommand;
+use crate::ui::problem::{Note, note_ui};
+use crate::ui::text::UiText;
+use crate::ui::theme;
+use crate::ui::widgets;
+use crate::ui::{Command, ViewCtx};
+
+/// The characters the URL field shows.
+const URL_CHARS: usize = 48;
+/// The characters the password and name fields show.
+const SHORT_CHARS: usize = 24;
+
+/// Whether the shop answers, as the desk knows it.
+#[derive(Debug, Default)]
+pub enum ShopReach {
+    /// The desk has joined no shop.
+    #[default]
+    NotJoined,
+    /// Joined; the first connection is under way.
+    Connecting,
+    /// Connected since.
+    Online {
+        /// When.
+        since: DateTime<Utc>,
+    },
+    /// The shop cannot be reached (or refuses) since.
+    Offline {
+        /// Since when.
+        since: DateTime<Utc>,
+        /// Why, the last time.
+        reason: ShopError,
+    },
+}
+
+/// What the section shows of the desk in the shop (read by the worker, held by the app).
+#[derive(Debug, Clone, Copy)]
+pub struct ShopShown<'a> {
+    /// The shop joined.
+    pub joined: Option<&'a ShopUrl>,
+    /// The desk's id (its order numbers' 4 characters).
+    pub desk_id: Option<&'a str>,
+    /// Whether the shop answers.
+    pub reach: &'a ShopReach,
+    /// Changes waiting in the outbox, when known.
+    pub outbox: Option<u64>,
+    /// `PAYDESK_SHOP_PASSWORD` was given to this run.
+    pub env_password: bool,
+}
+
+/// The Shop database section's form.
+#[derive(Debug, Default)]
+pub struct ShopSettings {
+    /// The URL as typed.
+    pub url: String,
+    /// The password as typed (wiped once handed over).
+    pub password: Zeroizing<String>,
+    /// The desk's name as typed.
+    pub name: String,
+    /// The desk's name as saved (the host name until named): the field starts from it.
+    pub saved_name: String,
+    /// The URL field was left, or Join pressed: its error shows.
+    pub url_touched: bool,
+    /// The last outcome.
+    pub note: Option<Note>,
+    /// A join, leave or rename is out.
+    pub busy: bool,
+}
+
+impl ShopSettings {
+    /// The desk's saved name is known (start-up, a rename): the field shows it unless it is
+    /// being edited.
+    pub fn name_saved(&mut self, name: &str) {
+        if self.name.trim().is_empty() || self.name == self.saved_name {
+            name.clone_into(&mut self.name);
+        }
+        name.clone_into(&mut self.saved_name);
+    }
+
+    /// Draws the section.
+    pub fn shop_settings_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, shown: ShopShown<'_>) {
+        let lang = cx.lang;
+        ui.separator();
+        ui.label(RichText::new(UiText::ShopDbTitle.get(lang)).strong());
+        ui.label(RichText::new(UiText::ShopDbHelp.get(lang)).color(cx.palette.muted));
+        ui.add_space(theme::SPACE_S);
+        match shown.joined {
+            Some(url) => self.joined_ui(ui, cx, url, shown),
+            None => self.join_form_ui(ui, cx, shown.env_password),
+        }
+        ui.add_space(theme::SPACE_S);
+        self.name_ui(ui, cx, shown.desk_id);
+        if let Some(note) = &self.note {
+            note_ui(ui, cx, note);
+        }
+    }
+
+    /// Joined: where, whether it answers, what waits, Leave.
+    fn joined_ui(&self, ui: &mut Ui, cx: &mut ViewCtx<'_>, url: &ShopUrl, shown: ShopShown<'_>) {
+        let lang = cx.lang;
+        ui.label(UiText::ShopJoinedTo.get(lang));
+        ui.label(RichText::new(url.to_string()).monospace());
+        if url.plain_off_machine() {
+            widgets::error_text_ui(ui, &cx.palette, UiText::ShopPlainWarning.get(lang))
+                .on_hover_text(UiText::ShopPlainWhy.get(lang));
+        }
+        ui.add_space(theme::SPACE_XS);
+        let mut reconnect = false;
+        match shown.reach {
+            ShopReach::NotJoined | ShopReach::Connecting => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(UiText::ShopConnecting.get(lang));
+                });
+            }
+            ShopReach::Online { since } => {
+                let at = clock_time(*since, cx.now, cx.zone);
+                ui.label(
+                    RichText::new(format!(
+                        "● {}",
+                        UiText::ShopOnlineSince.fill(lang, &[("time", &at)])
+                    ))
+                    .color(cx.palette.ok),
+                );
+            }
+            ShopReach::Offline { since, reason } => {
+                ui.label(
+                    RichText::new(offline_line(lang, *since, cx.now, cx.zone))
+                        .color(cx.palette.warn),
+                );
+                widgets::hint_ui(ui, &cx.palette, &reach_sentence(reason, lang));
+                reconnect = widgets::Action::secondary(UiText::ShopTryNow.get(lang))
+                    .icon(theme::icon::SYNC)
+                    .show_ui(ui)
+                    .clicked();
+            }
+        }
+        if let Some(n) = shown.outbox.filter(|n| *n > 0) {
+            ui.label(UiText::ShopOutboxWaiting.fill(lang, &[("n", &n)]));
+        }
+        if reconnect {
+            cx.emit(Command::Shop(ShopCommand::Reconnect));
+        }
+        ui.add_space(theme::SPACE_S);
+        if widgets::Action::destructive(theme::icon::CANCEL, UiText::ShopLeave.get(lang))
+            .enabled(!self.busy)
+            .show_ui(ui)
+            .on_hover_text(UiText::ShopLeaveHelp.get(lang))
+            .clicked()
+        {
+            cx.emit(Command::Shop(ShopCommand::Leave));
+        }
+    }
+
+    /// Not joined: the URL, the password, Join.
+    fn join_form_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, env_password: bool) {
+        let lang = cx.lang;
+        let width = theme::field_width_ui(ui, URL_CHARS);
+        let r = widgets::labelled_text_width_ui(ui, UiText::ShopUrl.get(lang), &mut self.url, width);
+        if r.lost_focus() {
+            self.url_touched = true;
+        }
+        let text = self.url.trim();
+        let parsed = (!text.is_empty()).then(|| ShopUrl::parse(text));
+        match &parsed {
+            Some(Err(e)) if self.url_touched => {
+                let sentence = ShopError::Url(e.clone()).sentence(lang);
+                widgets::error_text_ui(ui, &cx.palette, sentence);
+            }
+            Some(Ok(url)) if url.plain_off_machine() => {
+                widgets::error_text_ui(ui, &cx.palette, UiText::ShopPlainWarning.get(lang))
+                    .on_hover_text(UiText::ShopPlainWhy.get(lang));
+            }
+            _ => {
+                widgets::hint_ui(ui, &cx.palette, UiText::ShopUrlHint.get(lang));
+            }
+        }
+        ui.add_space(theme::SPACE_S);
+        let l = ui.label(UiText::ShopPassword.get(lang));
+        let id = ui.make_persistent_id("shop-password");
+        let mut output = egui::TextEdit::singleline(&mut *self.password)
+            .id(id)
+            .password(true)
+            .desired_width(theme::field_width_ui(ui, SHORT_CHARS))
+            .show(ui);
+        let _ = output.response.response.clone().labelled_by(l.id);
+        output.state.clear_undoer();
+        output.state.store(ui.ctx(), id);
+        if env_password {
+            widgets::hint_ui(ui, &cx.palette, UiText::ShopPasswordFromEnv.get(lang));
+        }
+        ui.add_space(theme::SPACE_S);
+        let has_password = !self.password.is_empty() || env_password;
+        let ready = matches!(parsed, Some(Ok(_))) && has_password && !self.busy;
+        let join = widgets::Action::primary(theme::icon::SHOP, UiText::ShopJoin.get(lang))
+            .enabled(ready)
+            .show_ui(ui)
+            .clicked();
+        if !ready && !self.busy {
+            let why = if matches!(parsed, Some(Ok(_))) {
+                UiText::ShopJoinNeedsPassword
+            } else {
+                UiText::ShopJoinNeedsUrl
+            };
+            widgets::hint_ui(ui, &cx.palette, why.get(lang));
+        }
+        if self.busy {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(UiText::ShopConnecting.get(lang));
+            });
+        }
+        if join && ready {
+            self.busy = true;
+            self.note = None;
+            cx.emit(Command::Shop(ShopCommand::Join {
+                url: text.to_owned(),
+                password: std::mem::take(&mut self.password),
+            }));
+        } else if join {
+            self.url_touched = true;
+        }
+    }
+
+    /// The desk's name (shown on its links everywhere) and its id.
+    fn name_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, desk_id: Option<&str>) {
+        let lang = cx.lang;
+        let width = theme::field_width_ui(ui, SHORT_CHARS);
+        let l = ui.label(UiText::DeskName.get(lang));
+        let mut save = false;
+        ui.horizontal(|ui| {
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.name).desired_width(width))
+                .labelled_by(l.id);
+            let changed = self.name.trim() != self.saved_name && !self.name.trim().is_empty();
+            save = widgets::Action::secondary(UiText::SaveDeskName.get(lang))
+                .icon(theme::icon::SAVE)
+                .enabled(changed && !self.busy)
+                .show_ui(ui)
+                .clicked()
+                || (changed && r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        });
+        if let Some(id) = desk_id {
+            widgets::hint_ui(ui, &cx.palette, &UiText::DeskNameHelp.fill(lang, &[("id", &id)]));
+        }
+        if save {
+            self.busy = true;
+            self.note = None;
+            cx.emit(Command::Shop(ShopCommand::NameDesk {
+                name: self.name.trim().to_owned(),
+            }));
+        }
+    }
+}
+
+/// A moment as the top bar and Settings give it: the time alone today, else with the day.
+pub fn clock_time(at: DateTime<Utc>, now: DateTime<Utc>, zone: Zone) -> String {
+    let local = zone.local(at);
+    if local.date_naive() == zone.date_of(now) {
+        local.format("%H:%M").to_string()
+    } else {
+        local.format("%Y-%m-%d %H:%M").to_string()
+    }
+}
+
+/// "Offline from the shop since 10:42, showing this desk only".
+pub fn offline_line(lang: Lang, since: DateTime<Utc>, now: DateTime<Utc>, zone: Zone) -> String {
+    UiText::ShopOfflineSince.fill(lang, &[("time", &clock_time(since, now, zone))])
+}
+
+/// Why the shop cannot be used, in one sentence: for "no answer" the server named and what to
+/// check, the system's words left to the log and the tooltip; else the shop's own sentence.
+pub fn reach_sentence(reason: &ShopError, lang: Lang) -> String {
+    match reason {
+        ShopError::Unreachable { target, .. } | ShopError::Timeout { target, .. } => {
+            UiText::ShopNoAnswer.fill(lang, &[("target", target)])
+        }
+        other => other.sentence(lang),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone as _;
+
+    use super::*;
+
+    #[test]
+    fn the_offline_line_gives_the_time_in_the_desks_zone_and_the_day_when_not_today() {
+        let since = Utc.with_ymd_and_hms(2026, 11, 27, 7, 42, 0).unwrap();
+        let now = Utc.with_ymd_and_hms(2026, 11, 27, 9, 0, 0).unwrap();
+        let istanbul = Zone::hours(3);
+        assert_eq!(
+            offline_line(Lang::En, since, now, istanbul),
+            "Offline from the shop since 10:42, showing this desk only"
+        );
+        let tr = offline_line(Lang::Tr, since, now, istanbul);
+        assert!(tr.contains("10:42"), "{tr}");
+        let tomorrow = now + chrono::Duration::days(1);
+        assert!(
+            offline_line(Lang::En, since, tomorrow, istanbul).contains("2026-11-27 10:42"),
+            "an outage from yesterday names its day"
+        );
+    }
+
+    #[test]
+    fn no_answer_names_the_server_without_the_systems_words() {
+        let e = ShopError::Unreachable {
+            target: "db.shop.example:5432".into(),
+            reason: "Connection refused (os error 111)".into(),
+        };
+        for lang in Lang::ALL {
+            let s = reach_sentence(&e, lang);
+            assert!(s.contains("db.shop.example:5432"), "{s}");
+            assert!(!s.contains("os error"), "{s}");
+        }
+        let wrong = ShopError::WrongPassword {
+            user: "desk".into(),
+        };
+        assert_eq!(reach_sentence(&wrong, Lang::En), wrong.sentence(Lang::En));
+    }
+}
