@@ -99,18 +99,30 @@ impl ShopSettings {
         ui.label(RichText::new(UiText::ShopDbHelp.get(lang)).color(cx.palette.muted));
         ui.add_space(theme::SPACE_S);
         match shown.joined {
-            Some(url) => self.joined_ui(ui, cx, url, shown),
+            Some(url) => Self::joined_ui(ui, cx, url, shown),
             None => self.join_form_ui(ui, cx, shown.env_password),
         }
-        ui.add_space(theme::SPACE_S);
-        self.name_ui(ui, cx, shown.desk_id);
         if let Some(note) = &self.note {
             note_ui(ui, cx, note);
         }
+        ui.add_space(theme::SPACE_M);
+        self.name_ui(ui, cx, shown.desk_id);
+        // Leaving is far from everything else, at the end of the section.
+        if shown.joined.is_some() {
+            ui.add_space(theme::SPACE_L);
+            if widgets::Action::destructive(theme::icon::CANCEL, UiText::ShopLeave.get(lang))
+                .enabled(!self.busy)
+                .show_ui(ui)
+                .clicked()
+            {
+                cx.emit(Command::Shop(ShopCommand::Leave));
+            }
+            widgets::hint_ui(ui, &cx.palette, UiText::ShopLeaveHelp.get(lang));
+        }
     }
 
-    /// Joined: where, whether it answers, what waits, Leave.
-    fn joined_ui(&self, ui: &mut Ui, cx: &mut ViewCtx<'_>, url: &ShopUrl, shown: ShopShown<'_>) {
+    /// Joined: where, whether it answers, what waits.
+    fn joined_ui(ui: &mut Ui, cx: &mut ViewCtx<'_>, url: &ShopUrl, shown: ShopShown<'_>) {
         let lang = cx.lang;
         ui.label(UiText::ShopJoinedTo.get(lang));
         ui.label(RichText::new(url.to_string()).monospace());
@@ -154,15 +166,6 @@ impl ShopSettings {
         }
         if reconnect {
             cx.emit(Command::Shop(ShopCommand::Reconnect));
-        }
-        ui.add_space(theme::SPACE_S);
-        if widgets::Action::destructive(theme::icon::CANCEL, UiText::ShopLeave.get(lang))
-            .enabled(!self.busy)
-            .show_ui(ui)
-            .on_hover_text(UiText::ShopLeaveHelp.get(lang))
-            .clicked()
-        {
-            cx.emit(Command::Shop(ShopCommand::Leave));
         }
     }
 
