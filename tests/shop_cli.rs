@@ -52,7 +52,11 @@ fn a_desk_joins_shows_its_status_is_renamed_and_leaves() {
             .contains("joined the shop postgres://desk@localhost:"),
         "{joined:?}"
     );
-    assert!(joined.stdout.contains("(schema version 1)"), "{joined:?}");
+    let v = paydesk::shop::schema::latest_version();
+    assert!(
+        joined.stdout.contains(&format!("(schema version {v})")),
+        "{joined:?}"
+    );
     assert!(
         joined
             .stdout
@@ -64,7 +68,7 @@ fn a_desk_joins_shows_its_status_is_renamed_and_leaves() {
     let s = status.json();
     assert_eq!(s["joined"], true, "{s}");
     assert_eq!(s["connected"], true, "{s}");
-    assert_eq!(s["schemaVersion"], 1, "{s}");
+    assert_eq!(s["schemaVersion"], v, "{s}");
     assert_eq!(s["outbox"], 0, "{s}");
     assert!(s["lastPush"].is_null(), "{s}");
     assert_eq!(s["plainOffMachine"], false, "{s}");
@@ -82,8 +86,8 @@ fn a_desk_joins_shows_its_status_is_renamed_and_leaves() {
     let text = cli.run(&["shop", "status"]);
     ok(&text);
     for line in [
-        "connected (schema version 1)",
-        &format!("desk: {desk_id} {host_name}"),
+        &*format!("connected (schema version {v})"),
+        &*format!("desk: {desk_id} {host_name}"),
         "outbox: 0 changes",
         "last push: never",
     ] {
