@@ -24,7 +24,7 @@ use crate::shop::push::PushError;
 use crate::shop::{KEYRING_PROFILE, ShopError, ShopUrl};
 
 /// A shop error as the CLI ends with it.
-fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
+pub(super) fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
     let exit = if matches!(e, ShopError::Url(_)) {
         Exit::Invalid
     } else if e.is_no_answer() {
@@ -65,7 +65,7 @@ impl Ctx {
     }
 
     /// The desk's id and shown name.
-    fn desk_identity(&self, services: &Services) -> Result<DeskIdentity, Failure> {
+    pub(super) fn desk_identity(&self, services: &Services) -> Result<DeskIdentity, Failure> {
         let (id, named) = services
             .with_store_locked(|s| Ok((s.device_id()?, s.shop_desk()?.name)))
             .map_err(from_desk(self.lang))?;
@@ -76,7 +76,7 @@ impl Ctx {
     }
 
     /// The joined shop's URL, when there is one.
-    fn joined_url(&self, services: &Services) -> Result<Option<ShopUrl>, Failure> {
+    pub(super) fn joined_url(&self, services: &Services) -> Result<Option<ShopUrl>, Failure> {
         let stored = services
             .with_store_locked(|s| Ok(s.shop_desk()?.shop_url))
             .map_err(from_desk(self.lang))?;
@@ -87,7 +87,7 @@ impl Ctx {
 
     /// The shop's password for a command after `join`: `PAYDESK_SHOP_PASSWORD`, else the
     /// keyring's entry.
-    fn stored_password(
+    pub(super) fn stored_password(
         &self,
         services: &Services,
         url: &ShopUrl,
@@ -277,7 +277,7 @@ impl Ctx {
                 ]
             )
         );
-        Ok(())
+        self.shop_read_back(services, &shop).await
     }
 
     fn shop_leave(&self, services: &Services) -> Outcome {

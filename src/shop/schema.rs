@@ -99,7 +99,7 @@ CREATE TABLE link_items (
 /// from one sequence) and tells listening desks (`NOTIFY paydesk_links`, the payload the desk
 /// that pushed); the link's expiry is kept as a time for the open-links board; History's and
 /// the board's indexes; and the day close's totals kept per quarter-hour, hour and day as
-/// links are written (`report_cells`), as the desk keeps them in SQLite (`store::tallies`).
+/// links are written (`report_cells`, `report_items`), as the desk keeps them in SQLite (`store::tallies`).
 const V2: &str = "
 CREATE FUNCTION paydesk_time(t text) RETURNS timestamptz
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -220,7 +220,84 @@ BEGIN
 END $$;
 CREATE TRIGGER links_tally AFTER INSERT OR UPDATE ON links
     FOR EACH ROW EXECUTE FUNCTION paydesk_links_tally();
+-- The best sellers' totals: per span, bucket, desk, currency and item ('v:' the catalog
+-- variant, else 'n:' the name sent), the quantity sold on paid links, its sum and how many
+-- lines had no price; kept as a link becomes paid (or its items arrive after it did).
+CREATE TABLE report_items (
+    span     smallint NOT NULL,
+    bucket   bigint NOT NULL,
+    desk_id  text NOT NULL,
+    currency text NOT NULL,
+    item     text NOT NULL,
+    variant_id text,
+    name     text,
+    quantity numeric NOT NULL,
+    sum      numeric NOT NULL,
+    unpriced bigint NOT NULL,
+    PRIMARY KEY (span, bucket, desk_id, currency, item)
+);
+
+CREATE FUNCTION paydesk_tally_item(l links, i link_items, sign integer) RETURNS void
+    LANGUAGE plpgsql AS $$
+DECLARE
+    v_created bigint := floor(extract(epoch FROM l.stored_at) * 1000);
+    v_len bigint;
+    v_span smallint := 0;
+BEGIN
+    FOREACH v_len IN ARRAY ARRAY[900000, 3600000, 86400000]::bigint[] LOOP
+        INSERT INTO report_items AS t (span, bucket, desk_id, currency, item, variant_id, name,
+            quantity, sum, unpriced)
+        VALUES (v_span, floor(v_created::numeric / v_len), l.desk_id, l.currency,
+            CASE WHEN i.variant_id IS NOT NULL THEN 'v:' || i.variant_id
+                 ELSE 'n:' || btrim(coalesce(i.name, '')) END,
+            i.variant_id, btrim(i.name), sign * i.quantity,
+            sign * coalesce(i.unit_price * i.quantity, 0),
+            CASE WHEN i.unit_price IS NULL THEN sign ELSE 0 END)
+        ON CONFLICT (span, bucket, desk_id, currency, item) DO UPDATE SET
+            quantity = t.quantity + EXCLUDED.quantity,
+            sum = t.sum + EXCLUDED.sum,
+            unpriced = t.unpriced + EXCLUDED.unpriced,
+            name = coalesce(t.name, EXCLUDED.name);
+        v_span := v_span + 1;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION paydesk_links_tally_items() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v_item link_items;
+    v_was boolean := TG_OP = 'UPDATE' AND OLD.status = 'COMPLETED';
+    v_is boolean := NEW.status = 'COMPLETED';
+BEGIN
+    IF v_was <> v_is THEN
+        FOR v_item IN SELECT * FROM link_items AS i
+            WHERE (i.base_url, i.api_key_id, i.sandbox_desk, i.link_id)
+                = (NEW.base_url, NEW.api_key_id, NEW.sandbox_desk, NEW.link_id) LOOP
+            PERFORM paydesk_tally_item(NEW, v_item, CASE WHEN v_is THEN 1 ELSE -1 END);
+        END LOOP;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER links_tally_items AFTER INSERT OR UPDATE ON links
+    FOR EACH ROW EXECUTE FUNCTION paydesk_links_tally_items();
+
+CREATE FUNCTION paydesk_items_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v_link links;
+BEGIN
+    SELECT * INTO v_link FROM links AS l
+        WHERE (l.base_url, l.api_key_id, l.sandbox_desk, l.link_id)
+            = (NEW.base_url, NEW.api_key_id, NEW.sandbox_desk, NEW.link_id);
+    IF v_link.status = 'COMPLETED' THEN
+        PERFORM paydesk_tally_item(v_link, NEW, 1);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER link_items_tally AFTER INSERT ON link_items
+    FOR EACH ROW EXECUTE FUNCTION paydesk_items_tally();
+
 SELECT paydesk_tally(l, 1) FROM links AS l;
+SELECT paydesk_tally_item(l, i, 1) FROM links AS l JOIN link_items AS i
+    USING (base_url, api_key_id, sandbox_desk, link_id) WHERE l.status = 'COMPLETED';
 ";
 
 /// The steps, in order; the version is how many have run.
