@@ -205,6 +205,29 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
         "1",
         "the desk is registered"
     );
+    // Another desk's link, written to the shop: its NOTIFY brings it to this board within
+    // 2 s, named with its desk and clerk, and this desk never asks the server about it.
+    pg.admin_sql(
+        &db,
+        "INSERT INTO desks VALUES ('C2XX', 'Counter 2', now(), now());
+         INSERT INTO links (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
+             order_number, status, currency, amount, paid_amount, stored_at, observed_at, answer)
+         VALUES ('', '', 'C2XX', 'other-1', 'C2XX', 'Ayşe', 'PD-C2', 'PENDING', 'TRY', 75, 0,
+             now(), now(), '{\"id\": \"other-1\", \"status\": \"PENDING\", \"amount\": 75.00,
+             \"currency\": \"TRY\", \"orderNumber\": \"PD-C2\"}')",
+    );
+    let written = Instant::now();
+    env.until("the other desk's link is on the board", |app| {
+        app.views.board.rows.iter().any(|r| r.link.id == "other-1")
+    });
+    assert!(
+        written.elapsed() < Duration::from_secs(2),
+        "on the board after {:?}",
+        written.elapsed()
+    );
+    let row = env.app().views.board.rows.iter().find(|r| r.link.id == "other-1").expect("the row");
+    assert_eq!(row.staff.as_deref(), Some("Counter 2 · Ayşe"));
+    assert!(env.app().refresher.interval_of("other-1").is_none(), "not polled from here");
     // A link made now is in the outbox, and the session pushes it.
     env.nav(View::NewLink);
     env.type_into("Amount", "40");

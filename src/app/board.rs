@@ -1,10 +1,16 @@
-//! The open-links board: its rows from the store, the link opened from it, and the
-//! background refresh of its open links and of the shown link.
+//! The open-links board: its rows from the store (from the shop while the desk is joined and
+//! the shop answers), the link opened from it, and the background refresh of its open links
+//! and of the shown link.
+
+use std::collections::HashSet;
 
 use super::logic::Msg;
 use super::{App, View};
 use crate::board::Next;
-use crate::service::DeskError;
+use crate::clock::Zone;
+use crate::service::{Desk, DeskError};
+use crate::shop::read::{self, Account};
+use crate::shop::session::ShopReader;
 use crate::store::StoredLink;
 use crate::ui::BoardCommand;
 use crate::ui::link_result::Origin;
@@ -19,7 +25,76 @@ pub enum BoardResult {
         profile: String,
         /// The rows, newest first.
         result: Result<Vec<StoredLink>, DeskError>,
+        /// Read from the shop: the links of this desk's account, the only ones it may ask
+        /// the server about (`None`: the desk's own rows, all of them its own).
+        polled: Option<HashSet<String>>,
     },
+}
+
+/// The board of the whole shop: the shop's rows (a link of another desk names that desk
+/// beside its clerk), with this desk's rows not pushed yet; `None` when the shop did not
+/// answer in time (the desk's own rows are shown instead).
+async fn shop_board(
+    reader: ShopReader,
+    desk: &Desk,
+    desk_id: &str,
+    zone: Zone,
+) -> Option<(Vec<StoredLink>, HashSet<String>)> {
+    let now = desk.now();
+    let today = crate::board::local_day_start(now, zone);
+    let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
+    let links = {
+        let shop = reader.connection().await?;
+        let read = read::board(&shop, today, week, crate::board::MAX_ROWS);
+        match tokio::time::timeout(reader.query_limit(), read).await {
+            Ok(Ok(links)) => links,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "the shop's board could not be read");
+                return None;
+            }
+            Err(_) => return None,
+        }
+    };
+    let profile = desk.profile();
+    let own = Account {
+        base_url: profile.base_url.clone(),
+        api_key_id: profile.api_key.clone(),
+        sandbox_desk: if profile.is_sandbox {
+            desk_id.to_owned()
+        } else {
+            String::new()
+        },
+    };
+    let mut polled = HashSet::new();
+    let mut rows: Vec<StoredLink> = links
+        .into_iter()
+        .map(|l| {
+            if l.account == own {
+                polled.insert(l.link.id.clone());
+            }
+            let mut row = l.stored(&profile.name);
+            if l.desk_id != desk_id {
+                row.staff = Some(match &l.staff {
+                    Some(member) => format!("{} · {member}", l.desk_name),
+                    None => l.desk_name.clone(),
+                });
+            }
+            row
+        })
+        .collect();
+    // This desk's links still in its outbox are on its board all the same.
+    let known: HashSet<String> = rows.iter().map(|r| r.link.id.clone()).collect();
+    if let Ok(own_rows) = desk.board_links_in(zone) {
+        for r in own_rows.into_iter().filter(|r| !known.contains(&r.link.id)) {
+            polled.insert(r.link.id.clone());
+            rows.push(r);
+        }
+    }
+    rows.sort_by(|a, b| {
+        (b.created_at, &b.link.id).cmp(&(a.created_at, &a.link.id))
+    });
+    rows.truncate(crate::board::MAX_ROWS);
+    Some((rows, polled))
 }
 
 impl App {
@@ -36,7 +111,11 @@ impl App {
     /// Takes a board result into the state: the refresh follows the rows' open links (a row
     /// the store changed since, say by the command line, may alert), the view shows them.
     pub(crate) fn apply_board(&mut self, result: BoardResult) {
-        let BoardResult::Rows { profile, result } = result;
+        let BoardResult::Rows {
+            profile,
+            result,
+            polled,
+        } = result;
         let now = self.options.clock.now();
         if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
             self.views.board.loading = false;
@@ -44,9 +123,13 @@ impl App {
         }
         match result {
             Ok(rows) => {
-                let alerts = self
-                    .refresher
-                    .sync_board(rows.iter().map(|s| (s.link.clone(), s.updated_at)), now);
+                // Another account's links are on the board, never asked about from here.
+                let alerts = self.refresher.sync_board(
+                    rows.iter()
+                        .filter(|s| polled.as_ref().is_none_or(|p| p.contains(&s.link.id)))
+                        .map(|s| (s.link.clone(), s.updated_at)),
+                    now,
+                );
                 self.views.board.set_rows(&profile, rows, now);
                 for alert in alerts {
                     self.alert(&alert);
@@ -79,9 +162,21 @@ impl App {
             self.views.board.loading = true;
             let reader = desk.clone();
             let zone = self.zone;
+            let shop = self.shop_reader();
             self.spawn(async move {
-                let result = reader.board_links_in(zone);
-                Msg::Board(BoardResult::Rows { profile, result })
+                let from_shop = match shop {
+                    Some((shop, desk_id)) => shop_board(shop, &reader, &desk_id, zone).await,
+                    None => None,
+                };
+                let (result, polled) = match from_shop {
+                    Some((rows, polled)) => (Ok(rows), Some(polled)),
+                    None => (reader.board_links_in(zone), None),
+                };
+                Msg::Board(BoardResult::Rows {
+                    profile,
+                    result,
+                    polled,
+                })
             });
         }
         let mut wake = self.views.board.next_change;
@@ -130,6 +225,7 @@ mod tests {
         let Msg::Board(BoardResult::Rows {
             profile,
             result: Ok(links),
+            ..
         }) = &rows
         else {
             panic!("{rows:?}");
@@ -158,6 +254,7 @@ mod tests {
         app.apply_board(BoardResult::Rows {
             profile: "another".into(),
             result: Ok(stored),
+            polled: None,
         });
         assert!(!app.views.board.loading);
         assert!(app.views.board.rows.iter().all(|r| r.link.id != link.id));
@@ -169,6 +266,7 @@ mod tests {
         app.apply_board(BoardResult::Rows {
             profile: crate::service::SANDBOX_PROFILE.into(),
             result: Err(DeskError::NoProfile("x".into())),
+            polled: None,
         });
         assert!(app.views.board.error.is_some());
         assert!(app.views.board.loaded_at.is_some());

@@ -192,6 +192,16 @@ impl App {
         }
     }
 
+    /// The shop's connection for a reader, with this desk's id, while the shop answers.
+    pub(crate) fn shop_reader(&self) -> Option<(crate::shop::session::ShopReader, String)> {
+        if !matches!(self.shop.reach, ShopReach::Online { .. }) {
+            return None;
+        }
+        let session = self.shop.session.as_ref()?;
+        let desk = self.shop.desk.as_ref()?;
+        Some((session.reader(), desk.id.clone()))
+    }
+
     /// A local change may be in the outbox: the session pushes it now (when online).
     pub(crate) fn push_soon(&mut self) {
         if let Some(session) = &self.shop.session {
