@@ -213,12 +213,14 @@ impl ShopSettings {
             .enabled(ready)
             .show_ui(ui)
             .clicked();
-        if !ready && !self.busy {
-            let why = if matches!(parsed, Some(Ok(_))) {
-                UiText::ShopJoinNeedsPassword
-            } else {
-                UiText::ShopJoinNeedsUrl
-            };
+        // Why Join waits; a refused address says so under its field already.
+        let why = match &parsed {
+            _ if ready || self.busy => None,
+            None => Some(UiText::ShopJoinNeedsUrl),
+            Some(Ok(_)) => Some(UiText::ShopJoinNeedsPassword),
+            Some(Err(_)) => None,
+        };
+        if let Some(why) = why {
             widgets::hint_ui(ui, &cx.palette, why.get(lang));
         }
         if self.busy {
