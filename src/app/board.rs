@@ -90,9 +90,7 @@ async fn shop_board(
             rows.push(r);
         }
     }
-    rows.sort_by(|a, b| {
-        (b.created_at, &b.link.id).cmp(&(a.created_at, &a.link.id))
-    });
+    rows.sort_by(|a, b| (b.created_at, &b.link.id).cmp(&(a.created_at, &a.link.id)));
     rows.truncate(crate::board::MAX_ROWS);
     Some((rows, polled))
 }
