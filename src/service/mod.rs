@@ -13,6 +13,7 @@
 
 pub mod create;
 pub mod messages;
+pub mod poll;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
