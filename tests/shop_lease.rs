@@ -15,7 +15,7 @@ use paydesk::domain::{Link, LinkStatus};
 use paydesk::sandbox::SandboxHandle;
 use paydesk::service::poll::{self, BUDGET_PATIENCE, Polled};
 use paydesk::service::{Desk, SANDBOX_PROFILE, Services};
-use paydesk::shop::lease::{self, Account, Ask, LinkKey};
+use paydesk::shop::lease::{self, Ask, LinkKey};
 use paydesk::shop::{self, Shop, ShopUrl, schema};
 use paydesk::store::Store;
 use support::pg::{self, PASSWORD, Pg};
@@ -79,7 +79,9 @@ impl ShopDesk {
     }
 
     fn desk(&self, profile: &str) -> Desk {
-        self.services.desk(profile).expect("the desk of the profile")
+        self.services
+            .desk(profile)
+            .expect("the desk of the profile")
     }
 
     /// Creates a link of `amount` TRY on `profile` and pushes it to the shop; its key there.
@@ -152,10 +154,15 @@ async fn run_board(
             Next::Ask(id) => {
                 seq += 1;
                 let fresh_for = refresher.interval_of(&id).unwrap_or_default();
-                let polled =
-                    poll::poll_in_shop(&mut desk.shop, &through, &keys[&id], fresh_for, BUDGET_PATIENCE)
-                        .await
-                        .expect("the shop and the sandbox answer");
+                let polled = poll::poll_in_shop(
+                    &mut desk.shop,
+                    &through,
+                    &keys[&id],
+                    fresh_for,
+                    BUDGET_PATIENCE,
+                )
+                .await
+                .expect("the shop and the sandbox answer");
                 match polled {
                     Polled::Asked { link, pushed } => {
                         pushed.expect("the answer reaches the shop");
@@ -175,8 +182,7 @@ async fn run_board(
             }
             Next::At(at) => {
                 let wait = (at - Utc::now()).to_std().unwrap_or_default();
-                tokio::time::sleep(wait.min(until.saturating_duration_since(Instant::now())))
-                    .await;
+                tokio::time::sleep(wait.min(until.saturating_duration_since(Instant::now()))).await;
             }
             Next::Waiting | Next::Idle => panic!("one desk, open links: always a next ask"),
         }
@@ -240,4 +246,308 @@ async fn five_desks_ask_the_api_no_more_than_one_desk_and_never_twice_within_a_s
             pair[1] - pair[0]
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn day_close_refreshes_of_five_desks_at_once_share_one_request_a_second() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut desks = Vec::new();
+    for i in 0..5 {
+        let mut d = ShopDesk::join(&url, &format!("Counter {}", i + 1), &sandbox.base_url()).await;
+        let (key, _) = d.create("test", "15.00").await;
+        desks.push((d, key));
+    }
+    sandbox.admin().clear_requests();
+    // Every desk's Refresh at the same moment, each about its own link.
+    let runs: Vec<_> = desks
+        .into_iter()
+        .map(|(mut d, key)| {
+            tokio::spawn(async move {
+                let desk = d.desk("test");
+                poll::refresh_for_day_close(&mut d.shop, &desk, &key)
+                    .await
+                    .expect("the shop and the sandbox answer")
+                    .asked()
+            })
+        })
+        .collect();
+    for r in runs {
+        assert!(
+            r.await.expect("the refresh ran"),
+            "each desk's own link is asked about"
+        );
+    }
+    let asked = status_requests(&sandbox);
+    println!("5 day close refreshes: {asked:?}");
+    assert_eq!(asked.len(), 5);
+    for pair in asked.windows(2) {
+        assert!(
+            pair[1] - pair[0] >= 750,
+            "two status requests {} ms apart: {asked:?}",
+            pair[1] - pair[0]
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut desks = Vec::new();
+    for name in ["Counter 1", "Counter 2", "Back office"] {
+        desks.push(ShopDesk::join(&url, name, &sandbox.base_url()).await);
+    }
+    let (key, link) = desks[0].create("test", "42.50").await;
+    assert_eq!(link.status, LinkStatus::Pending);
+    sandbox
+        .admin()
+        .pay(&link.id, None)
+        .expect("the link is paid");
+    sandbox.admin().clear_requests();
+    // Counter 2 holds the lease and asks; the answer is pushed with the poll.
+    let poller = desks[1].id.clone();
+    let through = desks[1].desk("test");
+    let polled = poll::poll_in_shop(
+        &mut desks[1].shop,
+        &through,
+        &key,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("polled");
+    let Polled::Asked {
+        link: answer,
+        pushed,
+    } = polled
+    else {
+        panic!("the first desk to ask polls: {polled:?}");
+    };
+    assert_eq!(answer.status, LinkStatus::Completed);
+    assert_eq!(pushed.expect("pushed").rows, 1);
+    // Every desk reads it from the shop, the maker included; asking again polls nothing.
+    for d in &mut desks {
+        let known = lease::known(&d.shop, &key)
+            .await
+            .expect("the shop answers")
+            .expect("the shop knows the link");
+        assert_eq!(known.status, LinkStatus::Completed, "desk {}", d.id);
+        assert_eq!(known.paid_so_far(), link.amount_or_zero());
+        if d.id != poller {
+            let through = d.desk("test");
+            let again =
+                poll::poll_in_shop(&mut d.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+                    .await
+                    .expect("asked");
+            match again {
+                Polled::Shared {
+                    by,
+                    held: true,
+                    known: Some(l),
+                } => {
+                    assert_eq!(by, poller);
+                    assert_eq!(l.status, LinkStatus::Completed);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    assert_eq!(status_requests(&sandbox).len(), 1, "one poller asked, once");
+}
+
+/// Asks (through the shop) until this desk polls the link, every 100 ms up to `deadline`:
+/// the first answer, and when the desk polled.
+async fn poll_until_asked(
+    d: &mut ShopDesk,
+    key: &LinkKey,
+    deadline: Duration,
+) -> (Polled, Instant) {
+    let through = d.desk("test");
+    let end = Instant::now() + deadline;
+    let mut first = None;
+    loop {
+        let polled =
+            poll::poll_in_shop(&mut d.shop, &through, key, Duration::ZERO, BUDGET_PATIENCE)
+                .await
+                .expect("asked");
+        if polled.asked() {
+            return (first.unwrap_or(polled), Instant::now());
+        }
+        first.get_or_insert(polled);
+        assert!(
+            Instant::now() < end,
+            "not polled within {deadline:?}: {first:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desk_that_dies_loses_its_leases_within_ten_seconds_and_another_takes_over() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    let (key, _) = a.create("test", "12.00").await;
+    let through = a.desk("test");
+    let polled = poll::poll_in_shop(&mut a.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+        .await
+        .expect("polled");
+    assert!(polled.asked(), "{polled:?}");
+    // Counter 1 dies: its session and services go, nothing given back.
+    let a_id = a.id.clone();
+    drop(through);
+    drop(a);
+    let died = Instant::now();
+    let (first, took_over) = poll_until_asked(&mut b, &key, Duration::from_secs(15)).await;
+    let after = took_over - died;
+    println!("taken over {after:?} after the holder died");
+    assert!(
+        matches!(&first, Polled::Shared { by, held: true, .. } if *by == a_id),
+        "the dead desk's lease held first: {first:?}"
+    );
+    assert!(
+        after <= Duration::from_secs(10),
+        "taken over after {after:?}"
+    );
+    assert_eq!(
+        status_requests(&sandbox).len(),
+        2,
+        "one poll each, never two at once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desk_that_leaves_cleanly_gives_its_leases_back_at_once() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    let (key, _) = a.create("test", "13.00").await;
+    let through = a.desk("test");
+    let polled = poll::poll_in_shop(&mut a.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+        .await
+        .expect("polled");
+    assert!(polled.asked(), "{polled:?}");
+    assert_eq!(
+        lease::release_all(&a.shop, &a.id).await.expect("released"),
+        1
+    );
+    let waited = Instant::now();
+    let (first, _) = poll_until_asked(&mut b, &key, Duration::from_secs(5)).await;
+    assert!(first.asked(), "the lease was free at once: {first:?}");
+    // Only the budget's one second stood between the two polls.
+    assert!(
+        waited.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        waited.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desks_sandbox_links_and_another_accounts_links_are_never_granted_elsewhere() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    // A link of Counter 1's built-in sandbox, listed shop-wide under Counter 1's id.
+    let (own, _) = a.create(SANDBOX_PROFILE, "9.00").await;
+    assert_eq!(own.account.sandbox_desk, a.id);
+    assert!(
+        lease::known(&b.shop, &own).await.expect("read").is_some(),
+        "listed shop-wide"
+    );
+    // Counter 2's own sandbox is not Counter 1's: refused before and inside PostgreSQL, even
+    // for a desk that claims the link's account.
+    let b_sandbox = b.desk(SANDBOX_PROFILE);
+    let polled = poll::poll_in_shop(
+        &mut b.shop,
+        &b_sandbox,
+        &own,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("asked");
+    assert!(matches!(polled, Polled::Foreign), "{polled:?}");
+    let claimed = lease::ask(&b.shop, &b.id, &own, &own.account, Duration::ZERO)
+        .await
+        .expect("asked");
+    assert_eq!(claimed, Ask::Foreign);
+    // Counter 1 itself is granted.
+    let granted = lease::ask(&a.shop, &a.id, &own, &own.account, Duration::ZERO)
+        .await
+        .expect("asked");
+    assert!(matches!(granted, Ask::Granted { .. }), "{granted:?}");
+
+    // A link of the shared account, and desks whose profile is another account: another key
+    // id on the same server, the same key id on another server, the built-in sandbox.
+    let (shared, _) = a.create("test", "11.00").await;
+    sandbox.admin().clear_requests();
+    let base = sandbox.base_url();
+    for (name, base_url, key_id) in [
+        ("other-key", base.as_str(), "another-key"),
+        (
+            "other-server",
+            "http://127.0.0.1:9",
+            paydesk::sandbox::DEMO_API_KEY,
+        ),
+    ] {
+        b.services
+            .with_store_locked(|s| {
+                s.profile_add(
+                    &paydesk::store::Profile::new(name, base_url, key_id),
+                    Utc::now(),
+                )
+            })
+            .expect("a profile");
+        let other = b.desk(name);
+        let polled = poll::poll_in_shop(
+            &mut b.shop,
+            &other,
+            &shared,
+            Duration::ZERO,
+            BUDGET_PATIENCE,
+        )
+        .await
+        .expect("asked");
+        assert!(matches!(polled, Polled::Foreign), "{name}: {polled:?}");
+    }
+    let polled = poll::poll_in_shop(
+        &mut b.shop,
+        &b_sandbox,
+        &shared,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("asked");
+    assert!(matches!(polled, Polled::Foreign), "sandbox: {polled:?}");
+    assert!(status_requests(&sandbox).is_empty(), "nothing was asked");
+    let leases = pg.admin_sql(
+        url.dbname(),
+        &format!(
+            "SELECT count(*) FROM poll_leases WHERE desk_id = '{}'",
+            b.id
+        ),
+    );
+    assert_eq!(leases, "0", "Counter 2 holds no lease");
+    // Through the matching profile, Counter 2 is granted.
+    let matching = b.desk("test");
+    let polled = poll::poll_in_shop(
+        &mut b.shop,
+        &matching,
+        &shared,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("asked");
+    assert!(polled.asked(), "{polled:?}");
 }
