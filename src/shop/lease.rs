@@ -322,7 +322,10 @@ mod tests {
         let real = Profile::new("shop", "https://api.example", "key-1");
         let a = Account::of_profile(&sandbox, "AAAA");
         let b = Account::of_profile(&sandbox, "BBBB");
-        assert_ne!(a, b, "every desk's sandbox has the same URL and key, not the same links");
+        assert_ne!(
+            a, b,
+            "every desk's sandbox has the same URL and key, not the same links"
+        );
         assert_eq!(a.sandbox_desk, "AAAA");
         let on_a = Account::of_profile(&real, "AAAA");
         let on_b = Account::of_profile(&real, "BBBB");
