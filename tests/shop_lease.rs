@@ -308,7 +308,7 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
         .expect("the link is paid");
     sandbox.admin().clear_requests();
     // Counter 2 holds the lease and asks; the answer is pushed with the poll.
-    let poller = desks[1].id.clone();
+    let holder = desks[1].id.clone();
     let through = desks[1].desk("test");
     let polled = poll::poll_in_shop(
         &mut desks[1].shop,
@@ -336,7 +336,7 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
             .expect("the shop knows the link");
         assert_eq!(known.status, LinkStatus::Completed, "desk {}", d.id);
         assert_eq!(known.paid_so_far(), link.amount_or_zero());
-        if d.id != poller {
+        if d.id != holder {
             let through = d.desk("test");
             let again =
                 poll::poll_in_shop(&mut d.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
@@ -348,7 +348,7 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
                     held: true,
                     known: Some(l),
                 } => {
-                    assert_eq!(by, poller);
+                    assert_eq!(by, holder);
                     assert_eq!(l.status, LinkStatus::Completed);
                 }
                 other => panic!("{other:?}"),
