@@ -5,12 +5,14 @@
 //! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
 //! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
 //! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
+//! - [`lease`]: one poller per link for the whole shop, and the shop's one status budget;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
 pub mod desk;
+pub mod lease;
 pub mod messages;
 pub mod push;
 pub mod read;
