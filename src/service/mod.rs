@@ -5,6 +5,9 @@
 //! store — whose methods are the operations: exactly-once link creation (`create`), pending
 //! rows, link detail and cancel, card save, installments, history and catalog.
 //!
+//! When the desk has joined a shop, [`poll::poll_in_shop`] stands in for `Desk::poll_link`:
+//! the shop's lease and budget decide whether this desk asks the API about a link.
+//!
 //! `DeskError::sentence` and `CreateError::sentence` word a failure for the user from the
 //! layer's catalogue, [`messages::ServiceMessage`].
 //!
@@ -13,6 +16,7 @@
 
 pub mod create;
 pub mod messages;
+pub mod poll;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

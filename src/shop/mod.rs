@@ -7,12 +7,14 @@
 //! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
 //! - [`membership`]: joining and leaving, shared by the CLI and the app's Settings;
 //! - [`session`]: the app's long-lived link (reconnects, pushes, `LISTEN`, offline since);
+//! - [`lease`]: one poller per link for the whole shop, and the shop's one status budget;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
 pub mod desk;
+pub mod lease;
 pub mod membership;
 pub mod messages;
 pub mod push;

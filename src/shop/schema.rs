@@ -300,8 +300,9 @@ SELECT paydesk_tally_item(l, i, 1) FROM links AS l JOIN link_items AS i
     USING (base_url, api_key_id, sandbox_desk, link_id) WHERE l.status = 'COMPLETED';
 ";
 
-/// The steps, in order; the version is how many have run.
-pub const MIGRATIONS: &[&str] = &[V1, V2];
+/// The steps, in order; the version is how many have run. Step 3 is the poller's leases and
+/// the shop's status budget ([`super::lease::SCHEMA`]).
+pub const MIGRATIONS: &[&str] = &[V1, V2, super::lease::SCHEMA];
 
 /// The version this build migrates to.
 pub fn latest_version() -> i32 {

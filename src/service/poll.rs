@@ -1,0 +1,190 @@
+//! Asking about a link's status when the desk has joined a shop: one poller per link for the
+//! whole shop, within the shop's one budget (docs/design.md §8, "One poller per link").
+//!
+//! A joined desk calls [`poll_in_shop`] where a lone desk calls [`Desk::poll_link`]: it asks
+//! the shop first ([`lease::ask`]); only when the shop grants the lease and a token does it ask
+//! the API, and then it pushes its outbox at once (`shop::push::push`), so every desk reading
+//! the shop sees the answer. Otherwise it reads what the shop knows of the link, and asks
+//! nothing. Day close's Refresh calls [`refresh_for_day_close`], which spends the same budget.
+//!
+//! # How the app calls these (it does not yet)
+//!
+//! - **The board** (`app/board.rs`, `schedule_board`): on `Next::Ask(id)`, when a shop is
+//!   joined and reachable, spawn `poll_in_shop(&mut shop, &desk, &key, fresh_for,
+//!   BUDGET_PATIENCE)` instead of `desk.poll_link(&id)`, with `key` the row's key (the shop's
+//!   board rows carry it; [`Desk::shop_key`] for a link of this desk's profile) and
+//!   `fresh_for` the refresher's current interval for the link (`Refresher::interval_of`), so
+//!   the link is asked about at one desk's pace however many desks follow it. Then:
+//!   [`Polled::Asked`] → `Refresher::answered(id, seq, Some(&link))` and the usual paid alert
+//!   and customer display (the link is this desk's own when its `desk_id` is); a push error
+//!   in it means the shop is out of reach (the answer waits in the outbox);
+//!   [`Polled::Shared`] → `answered(id, seq, known.as_ref())`: the shop's answer counts as
+//!   this desk's, and an alert from it goes to the desk that made the link only (the app
+//!   compares the row's desk with its own);
+//!   [`Polled::BudgetSpent`] and [`Polled::Foreign`] → `Refresher::lost()` (the refresher's
+//!   own one-second gap spaces the next ask).
+//! - **Day close's Refresh** (`app/report.rs`): for each open link, `refresh_for_day_close`
+//!   instead of `desk.link_detail`, one after the other (no sleep of its own: the shop's
+//!   budget spaces them); any outcome but an error counts as answered.
+//! - **Leaving or shutting down** (`shop leave`, the app closing): `lease::release_all(&shop,
+//!   &device_id)` before the session ends, so the next desk takes over at once instead of
+//!   after [`lease::LEASE`].
+
+use std::time::{Duration, Instant};
+
+use super::{Desk, DeskError};
+use crate::domain::Link;
+use crate::lang::Lang;
+use crate::shop::lease::{self, Account, Ask, LinkKey};
+use crate::shop::push::{self, PushError, Pushed};
+use crate::shop::{Shop, ShopError};
+
+/// How long the board's ask waits for the shop's budget (several desks want the same token)
+/// before it gives up for this turn.
+pub const BUDGET_PATIENCE: Duration = Duration::from_secs(2);
+
+/// How long one Day close refresh waits for the shop's budget: the desks' boards spend it
+/// too, and Refresh asks about its links one after the other.
+pub const DAY_CLOSE_PATIENCE: Duration = Duration::from_secs(30);
+
+/// What asking about a link in a shop did.
+#[derive(Debug)]
+pub enum Polled {
+    /// This desk asked the API: the answer, stored on the desk, and whether the push that
+    /// shares it with the shop went through (when not, the answer waits in the outbox).
+    Asked {
+        /// The link as the server answered.
+        link: Link,
+        /// The push that followed.
+        pushed: Result<Pushed, PushError>,
+    },
+    /// Another desk holds the link's lease, or asked about it less than `fresh_for` ago:
+    /// nothing was asked; here is what the shop knows.
+    Shared {
+        /// The desk that polls it.
+        by: String,
+        /// Whether that desk holds the lease now (else its answer was fresh enough).
+        held: bool,
+        /// The shop's last answer for the link (`None`: nobody pushed it yet).
+        known: Option<Link>,
+    },
+    /// The shop's budget stayed spent for the whole patience: nothing was asked.
+    BudgetSpent {
+        /// When the next token is due.
+        retry_after: Duration,
+    },
+    /// The link is not of this desk's profile's account (another account, or another desk's
+    /// built-in sandbox): never asked from this desk.
+    Foreign,
+}
+
+impl Polled {
+    /// Whether this desk asked the API.
+    pub fn asked(&self) -> bool {
+        matches!(self, Polled::Asked { .. })
+    }
+
+    /// The link as this call learnt it: the server's answer, or the shop's.
+    pub fn link(&self) -> Option<&Link> {
+        match self {
+            Polled::Asked { link, .. } => Some(link),
+            Polled::Shared { known, .. } => known.as_ref(),
+            Polled::BudgetSpent { .. } | Polled::Foreign => None,
+        }
+    }
+}
+
+/// Why asking in a shop failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PollError {
+    /// The shop failed (before anything was asked of the API).
+    #[error(transparent)]
+    Shop(#[from] ShopError),
+    /// The desk failed: its file, or the API's answer.
+    #[error(transparent)]
+    Desk(#[from] DeskError),
+}
+
+impl PollError {
+    /// A sentence for the user.
+    pub fn sentence(&self, lang: Lang) -> String {
+        match self {
+            PollError::Shop(e) => e.sentence(lang),
+            PollError::Desk(e) => e.sentence(lang),
+        }
+    }
+}
+
+impl Desk {
+    /// The account this desk's profile reaches, as the shop keys links: the profile's base URL
+    /// and API key id, and this desk's id for its built-in sandbox.
+    pub fn shop_account(&self) -> Result<Account, DeskError> {
+        let desk_id = self.with_store(|s| s.device_id())?;
+        Ok(Account::of_profile(self.profile(), &desk_id))
+    }
+
+    /// The shop's key of the link `id` of this desk's profile.
+    pub fn shop_key(&self, id: &str) -> Result<LinkKey, DeskError> {
+        Ok(LinkKey::new(self.shop_account()?, id))
+    }
+}
+
+/// Asks about the link `key` through `desk` when the desk has joined `shop`: asks the API only
+/// when the shop grants this desk the link's lease and a token of its budget (waiting up to
+/// `patience` for a token), then pushes the answer to the shop; else returns what the shop
+/// knows. `fresh_for`: an answer of another desk younger than this is taken as this desk's.
+pub async fn poll_in_shop(
+    shop: &mut Shop,
+    desk: &Desk,
+    key: &LinkKey,
+    fresh_for: Duration,
+    patience: Duration,
+) -> Result<Polled, PollError> {
+    let desk_id = desk.with_store(|s| s.device_id())?;
+    let through = Account::of_profile(desk.profile(), &desk_id);
+    let deadline = Instant::now() + patience;
+    loop {
+        match lease::ask(shop, &desk_id, key, &through, fresh_for).await? {
+            Ask::Granted { .. } => {
+                let link = desk.poll_link(&key.link_id).await?;
+                let pushed = push::push(shop, &desk.inner.store, || desk.now()).await;
+                return Ok(Polled::Asked { link, pushed });
+            }
+            Ask::Held { by, .. } => {
+                let known = lease::known(shop, key).await?;
+                return Ok(Polled::Shared {
+                    by,
+                    held: true,
+                    known,
+                });
+            }
+            Ask::Fresh { by, .. } => {
+                let known = lease::known(shop, key).await?;
+                return Ok(Polled::Shared {
+                    by,
+                    held: false,
+                    known,
+                });
+            }
+            Ask::Foreign => return Ok(Polled::Foreign),
+            Ask::Spent { retry_after } => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if retry_after > left {
+                    return Ok(Polled::BudgetSpent { retry_after });
+                }
+                tokio::time::sleep(retry_after).await;
+            }
+        }
+    }
+}
+
+/// Day close's Refresh of the link `key` in a shop: as [`poll_in_shop`] with no answer taken
+/// as fresh (the clerk asked for now) and [`DAY_CLOSE_PATIENCE`] for a token of the shop's one
+/// budget. A link another desk polls is read from the shop.
+pub async fn refresh_for_day_close(
+    shop: &mut Shop,
+    desk: &Desk,
+    key: &LinkKey,
+) -> Result<Polled, PollError> {
+    poll_in_shop(shop, desk, key, Duration::ZERO, DAY_CLOSE_PATIENCE).await
+}
