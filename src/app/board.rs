@@ -25,8 +25,8 @@ pub enum BoardResult {
         profile: String,
         /// The rows, newest first.
         result: Result<Vec<StoredLink>, DeskError>,
-        /// Read from the shop: the links of this desk's account, the only ones it may ask
-        /// the server about (`None`: the desk's own rows, all of them its own).
+        /// Read from the shop: the links this desk made on its profile's account, the only
+        /// ones it asks the server about (`None`: the desk's own rows, all of them its own).
         polled: Option<HashSet<String>>,
     },
 }
@@ -69,7 +69,9 @@ async fn shop_board(
     let mut rows: Vec<StoredLink> = links
         .into_iter()
         .map(|l| {
-            if l.account == own {
+            // Until the board asks through the shop's lease, a desk asks only about the
+            // links it made (as before joining); the others' answers come from their desks.
+            if l.account == own && l.desk_id == desk_id {
                 polled.insert(l.link.id.clone());
             }
             let mut row = l.stored(&profile.name);
