@@ -355,3 +355,38 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
         "the outbox drained"
     );
 }
+
+/// A desk that joined on an earlier run of a computer without a keyring has no password now:
+/// the top bar says offline, Settings says why and asks for the password, and giving it
+/// connects.
+#[test]
+fn a_desk_without_its_password_asks_for_it_in_settings_and_connects() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    let mut env = AppEnv::start(
+        Start::default(),
+        |dir| {
+            let mut store = Store::open(dir).expect("the data file");
+            store
+                .join_shop(&url, chrono::Utc::now())
+                .expect("the desk joined");
+        },
+        |options, _| options.shop_timing = quick(),
+    );
+    env.until_shown("Offline from the shop since");
+    env.nav(View::Settings);
+    env.until_shown("No password for the shop");
+    assert!(env.disabled("Keep the password and connect"));
+    env.replace_text("Password", PASSWORD);
+    env.click("Keep the password and connect");
+    env.until_shown("This desk joined the shop.");
+    env.until("the session is online", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    assert!(!env.shown("Offline from the shop since"));
+}

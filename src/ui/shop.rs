@@ -99,7 +99,7 @@ impl ShopSettings {
         ui.label(RichText::new(UiText::ShopDbHelp.get(lang)).color(cx.palette.muted));
         ui.add_space(theme::SPACE_S);
         match shown.joined {
-            Some(url) => Self::joined_ui(ui, cx, url, shown),
+            Some(url) => self.joined_ui(ui, cx, url, shown),
             None => self.join_form_ui(ui, cx, shown.env_password),
         }
         if let Some(note) = &self.note {
@@ -121,8 +121,15 @@ impl ShopSettings {
         }
     }
 
-    /// Joined: where, whether it answers, what waits.
-    fn joined_ui(ui: &mut Ui, cx: &mut ViewCtx<'_>, url: &ShopUrl, shown: ShopShown<'_>) {
+    /// Joined: where, whether it answers, what waits; when the shop wants the password again
+    /// (none kept on this computer, or it was changed), the field to give it.
+    fn joined_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        url: &ShopUrl,
+        shown: ShopShown<'_>,
+    ) {
         let lang = cx.lang;
         ui.label(UiText::ShopJoinedTo.get(lang));
         ui.label(RichText::new(url.to_string()).monospace());
@@ -155,10 +162,32 @@ impl ShopSettings {
                         .color(cx.palette.warn),
                 );
                 widgets::hint_ui(ui, &cx.palette, &reach_sentence(reason, lang));
-                reconnect = widgets::Action::secondary(UiText::ShopTryNow.get(lang))
-                    .icon(theme::icon::SYNC)
-                    .show_ui(ui)
-                    .clicked();
+                if matches!(
+                    reason,
+                    ShopError::NoPassword | ShopError::WrongPassword { .. }
+                ) {
+                    ui.add_space(theme::SPACE_S);
+                    self.password_ui(ui, cx);
+                    let ready = !self.password.is_empty() && !self.busy;
+                    if widgets::Action::secondary(UiText::ShopRejoin.get(lang))
+                        .icon(theme::icon::LOCK)
+                        .enabled(ready)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        self.busy = true;
+                        self.note = None;
+                        cx.emit(Command::Shop(ShopCommand::Join {
+                            url: url.to_string(),
+                            password: std::mem::take(&mut self.password),
+                        }));
+                    }
+                } else {
+                    reconnect = widgets::Action::secondary(UiText::ShopTryNow.get(lang))
+                        .icon(theme::icon::SYNC)
+                        .show_ui(ui)
+                        .clicked();
+                }
             }
         }
         if let Some(n) = shown.outbox.filter(|n| *n > 0) {
@@ -178,8 +207,8 @@ impl ShopSettings {
         if r.lost_focus() {
             self.url_touched = true;
         }
-        let text = self.url.trim();
-        let parsed = (!text.is_empty()).then(|| ShopUrl::parse(text));
+        let text = self.url.trim().to_owned();
+        let parsed = (!text.is_empty()).then(|| ShopUrl::parse(&text));
         match &parsed {
             Some(Err(e)) if self.url_touched => {
                 let sentence = ShopError::Url(e.clone()).sentence(lang);
@@ -194,16 +223,7 @@ impl ShopSettings {
             }
         }
         ui.add_space(theme::SPACE_S);
-        let l = ui.label(UiText::ShopPassword.get(lang));
-        let id = ui.make_persistent_id("shop-password");
-        let mut output = egui::TextEdit::singleline(&mut *self.password)
-            .id(id)
-            .password(true)
-            .desired_width(theme::field_width_ui(ui, SHORT_CHARS))
-            .show(ui);
-        let _ = output.response.response.clone().labelled_by(l.id);
-        output.state.clear_undoer();
-        output.state.store(ui.ctx(), id);
+        self.password_ui(ui, cx);
         if env_password {
             widgets::hint_ui(ui, &cx.palette, UiText::ShopPasswordFromEnv.get(lang));
         }
@@ -234,12 +254,26 @@ impl ShopSettings {
             self.busy = true;
             self.note = None;
             cx.emit(Command::Shop(ShopCommand::Join {
-                url: text.to_owned(),
+                url: text,
                 password: std::mem::take(&mut self.password),
             }));
         } else if join {
             self.url_touched = true;
         }
+    }
+
+    /// The hidden password field, with nothing kept for undo.
+    fn password_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let l = ui.label(UiText::ShopPassword.get(cx.lang));
+        let id = ui.make_persistent_id("shop-password");
+        let mut output = egui::TextEdit::singleline(&mut *self.password)
+            .id(id)
+            .password(true)
+            .desired_width(theme::field_width_ui(ui, SHORT_CHARS))
+            .show(ui);
+        let _ = output.response.response.clone().labelled_by(l.id);
+        output.state.clear_undoer();
+        output.state.store(ui.ctx(), id);
     }
 
     /// The desk's name (shown on its links everywhere) and its id.

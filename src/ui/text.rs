@@ -527,6 +527,7 @@ crate::sentences! {
     ShopOfflineSince => "Dükkâna bağlantı yok (saat {time} itibarıyla), yalnızca bu kasa gösteriliyor", "Offline from the shop since {time}, showing this desk only";
     ShopNoAnswer => "Dükkânın veritabanı ({target}) yanıt vermiyor. Sunucunun açık ve adresin doğru olduğunu kontrol edin.", "The shop's database at {target} does not answer. Check that the server is on and the address is right.";
     ShopTryNow => "Şimdi dene", "Try now";
+    ShopRejoin => "Parolayı kaydet ve bağlan", "Keep the password and connect";
     ShopOutboxWaiting => "Dükkâna gönderilmeyi bekleyen değişiklik: {n}", "Changes waiting for the shop: {n}";
     ShopLeave => "Dükkândan ayrıl", "Leave the shop";
     ShopLeaveHelp => "Parola anahtarlıktan silinir; bu kasanın linkleri ve gönderilmemiş değişiklikleri kalır.", "The password is removed from the keyring; this desk's links and unsent changes stay.";
