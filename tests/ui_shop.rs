@@ -262,6 +262,24 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
         assert!(Instant::now() < deadline, "the link never reached the shop");
         std::thread::sleep(Duration::from_millis(100));
     }
+    // Its status is asked through the shop's lease: the shop records this desk as its
+    // poller.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        env.harness.step();
+        let poller = pg.admin_sql(
+            &db,
+            &format!("SELECT desk_id FROM poll_leases WHERE link_id = '{id}'"),
+        );
+        if poller == desk_id {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the link was never asked through the lease"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     for file in files_under(env.dir.path()) {
         let bytes = std::fs::read(&file).expect("a readable file");
         assert!(
@@ -276,6 +294,14 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     env.until_shown("This desk left the shop and works alone now.");
     assert!(matches!(env.app().shop.reach, ShopReach::NotJoined));
     assert!(env.app().shop.url.is_none());
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT count(*) FROM poll_leases WHERE desk_id = '{desk_id}' AND expires_at > now()"),
+        ),
+        "0",
+        "leaving lets the next desk take this desk's links at once"
+    );
 }
 
 /// Joined through Settings, then the shop's PostgreSQL stops: the top bar says offline, a

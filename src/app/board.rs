@@ -3,12 +3,16 @@
 //! and of the shown link.
 
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
 use super::logic::Msg;
 use super::{App, View};
 use crate::board::Next;
 use crate::clock::Zone;
+use crate::domain::Link;
+use crate::service::poll::BUDGET_PATIENCE;
 use crate::service::{Desk, DeskError};
+use crate::shop::lease::{self, Ask};
 use crate::shop::read::{self, Account};
 use crate::shop::session::ShopReader;
 use crate::store::StoredLink;
@@ -29,6 +33,89 @@ pub enum BoardResult {
         /// ones it asks the server about (`None`: the desk's own rows, all of them its own).
         polled: Option<HashSet<String>>,
     },
+    /// A link asked about through the shop's poll lease (the desk online in a shop).
+    Leased {
+        /// The link.
+        id: String,
+        /// The request's number.
+        seq: u64,
+        /// What the lease gave.
+        answer: LeaseAnswer,
+    },
+}
+
+/// What asking about a link through the shop's lease gave (docs/design.md §8, "One poller
+/// per link").
+#[derive(Debug)]
+pub enum LeaseAnswer {
+    /// The shop granted this desk the link and a token of its budget: the server's answer,
+    /// as any refresh (stored, so in the outbox, which the session pushes).
+    Asked(Result<Link, DeskError>),
+    /// Another desk polls it, or did within this link's interval: the shop's answer.
+    Shared(Option<Link>),
+    /// Nothing this turn: the shop's budget stayed spent, the link is not of this profile's
+    /// account, or the shop did not answer in time.
+    Nothing,
+}
+
+/// What the shop said before anything is asked of the server.
+enum Turn {
+    Ask,
+    Shared(Option<Link>),
+    Wait(Duration),
+    Nothing,
+}
+
+/// Asks about link `id` through the shop's lease: the shop's connection is borrowed for the
+/// lease's question only (never across the server's answer), the token waited for up to
+/// [`BUDGET_PATIENCE`].
+async fn poll_through_lease(
+    reader: ShopReader,
+    desk: &Desk,
+    desk_id: &str,
+    id: &str,
+    fresh_for: Duration,
+) -> LeaseAnswer {
+    let through = lease::Account::of_profile(desk.profile(), desk_id);
+    let key = lease::LinkKey::new(through.clone(), id);
+    let deadline = Instant::now() + BUDGET_PATIENCE;
+    let limit = reader.query_limit();
+    loop {
+        let turn = {
+            let Some(shop) = reader.connection().await else {
+                return LeaseAnswer::Nothing;
+            };
+            let asked =
+                tokio::time::timeout(limit, lease::ask(&shop, desk_id, &key, &through, fresh_for))
+                    .await;
+            match asked {
+                Ok(Ok(Ask::Granted { .. })) => Turn::Ask,
+                Ok(Ok(Ask::Held { .. } | Ask::Fresh { .. })) => {
+                    match tokio::time::timeout(limit, lease::known(&shop, &key)).await {
+                        Ok(Ok(known)) => Turn::Shared(known),
+                        _ => Turn::Nothing,
+                    }
+                }
+                Ok(Ok(Ask::Spent { retry_after })) => Turn::Wait(retry_after),
+                Ok(Ok(Ask::Foreign)) | Err(_) => Turn::Nothing,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "the shop's poll lease could not be asked");
+                    Turn::Nothing
+                }
+            }
+        };
+        match turn {
+            Turn::Ask => return LeaseAnswer::Asked(desk.poll_link(id).await),
+            Turn::Shared(known) => return LeaseAnswer::Shared(known),
+            Turn::Nothing => return LeaseAnswer::Nothing,
+            Turn::Wait(after) => {
+                if after > deadline.saturating_duration_since(Instant::now()) {
+                    return LeaseAnswer::Nothing;
+                }
+                tokio::time::sleep(after).await;
+            }
+        }
+    }
 }
 
 /// The board of the whole shop: the shop's rows (a link of another desk names that desk
@@ -111,11 +198,14 @@ impl App {
     /// Takes a board result into the state: the refresh follows the rows' open links (a row
     /// the store changed since, say by the command line, may alert), the view shows them.
     pub(crate) fn apply_board(&mut self, result: BoardResult) {
-        let BoardResult::Rows {
-            profile,
-            result,
-            polled,
-        } = result;
+        let (profile, result, polled) = match result {
+            BoardResult::Rows {
+                profile,
+                result,
+                polled,
+            } => (profile, result, polled),
+            BoardResult::Leased { id, seq, answer } => return self.apply_leased(id, seq, answer),
+        };
         let now = self.options.clock.now();
         if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
             self.views.board.loading = false;
@@ -140,6 +230,41 @@ impl App {
                 self.views.board.loaded_at = Some(now);
                 self.views.board.error = Some(e.problem(self.lang()));
             }
+        }
+    }
+
+    /// A lease's answer: the server's as any refresh; the shop's as what the refresher heard
+    /// (this desk asks only about links it made, so an alert from it is this desk's);
+    /// nothing, and the refresher's one-second gap spaces the next ask.
+    fn apply_leased(&mut self, id: String, seq: u64, answer: LeaseAnswer) {
+        match answer {
+            LeaseAnswer::Asked(result) => {
+                self.apply_link(super::link::LinkResult::Detail { id, seq, result });
+            }
+            LeaseAnswer::Shared(known) => {
+                let now = self.options.clock.now();
+                let heard = self.refresher.answered(&id, seq, known.as_ref(), now);
+                match known {
+                    Some(link) => self.link_answered(&id, seq, Ok(link), heard.applied, false),
+                    None => self.stop_polling_shown(&id, seq),
+                }
+                if let Some(alert) = heard.alert {
+                    self.alert(&alert);
+                }
+            }
+            LeaseAnswer::Nothing => {
+                self.refresher.lost();
+                self.stop_polling_shown(&id, seq);
+            }
+        }
+    }
+
+    /// The shown link's request `seq` ended without an answer.
+    fn stop_polling_shown(&mut self, id: &str, seq: u64) {
+        if let Some(shown) = self.views.shown.as_mut().filter(|s| s.link.id == id)
+            && shown.polling == Some(seq)
+        {
+            shown.polling = None;
         }
     }
 
@@ -188,9 +313,21 @@ impl App {
                 {
                     shown.polling = Some(seq);
                 }
+                // Joined and online: one poller per link and one budget for the whole shop.
+                let shop = self.shop_reader();
+                let fresh_for = self.refresher.interval_of(&id).unwrap_or_default();
                 self.spawn(async move {
-                    let result = desk.poll_link(&id).await;
-                    Msg::Link(super::link::LinkResult::Detail { id, seq, result })
+                    match shop {
+                        Some((reader, desk_id)) => {
+                            let answer =
+                                poll_through_lease(reader, &desk, &desk_id, &id, fresh_for).await;
+                            Msg::Board(BoardResult::Leased { id, seq, answer })
+                        }
+                        None => {
+                            let result = desk.poll_link(&id).await;
+                            Msg::Link(super::link::LinkResult::Detail { id, seq, result })
+                        }
+                    }
                 });
             }
             Next::At(at) => wake = Some(wake.map_or(at, |w| w.min(at))),
@@ -270,6 +407,32 @@ mod tests {
         });
         assert!(app.views.board.error.is_some());
         assert!(app.views.board.loaded_at.is_some());
+    }
+
+    #[test]
+    fn a_lease_that_gave_nothing_frees_the_refresher_and_the_shown_link() {
+        let mut app = app();
+        let link = make_link(&mut app, "A-1");
+        app.views.shown.as_mut().expect("shown").polling = Some(7);
+        app.apply_board(BoardResult::Leased {
+            id: link.id.clone(),
+            seq: 7,
+            answer: LeaseAnswer::Nothing,
+        });
+        assert_eq!(app.refresher.asking(), None);
+        assert_eq!(app.views.shown.as_ref().expect("shown").polling, None);
+        // The shop's answer counts as heard.
+        app.views.shown.as_mut().expect("shown").polling = Some(8);
+        let mut paid = link.clone();
+        paid.status = crate::domain::LinkStatus::Completed;
+        app.apply_board(BoardResult::Leased {
+            id: link.id.clone(),
+            seq: 8,
+            answer: LeaseAnswer::Shared(Some(paid)),
+        });
+        let shown = app.views.shown.as_ref().expect("shown");
+        assert_eq!(shown.polling, None);
+        assert_eq!(shown.link.status, crate::domain::LinkStatus::Completed);
     }
 
     #[test]

@@ -338,7 +338,7 @@ impl App {
     /// A detail or cancel answer (request number `seq`) about a link: into the board's row
     /// when the refresher took it as the newest (`applied`), and into the result view when it
     /// shows that link.
-    fn link_answered(
+    pub(crate) fn link_answered(
         &mut self,
         id: &str,
         seq: u64,

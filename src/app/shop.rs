@@ -248,7 +248,19 @@ impl App {
             }
             ShopCommand::Leave => {
                 self.views.shop.busy = true;
+                let shop = self.shop_reader();
                 self.spawn(async move {
+                    // The links this desk polls go to the next desk at once, not in 8 s.
+                    if let Some((reader, desk_id)) = shop
+                        && let Some(shop) = reader.connection().await
+                    {
+                        let release = crate::shop::lease::release_all(&shop, &desk_id);
+                        if let Ok(Err(e)) =
+                            tokio::time::timeout(reader.query_limit(), release).await
+                        {
+                            tracing::warn!(error = %e, "the desk's poll leases were not released");
+                        }
+                    }
                     let result = tokio::task::spawn_blocking(move || {
                         membership::leave(services.store(), &**services.secrets())
                     })
