@@ -224,7 +224,13 @@ impl App {
             if v == View::Pending && self.views.pending.count() > 0 {
                 text = format!("{text} ({})", self.views.pending.count());
             }
-            let open = self.refresher.counts(now).1;
+            // The board's rows count every desk's open links on a shop's board; the
+            // refresher's, the links followed before the rows are read.
+            let open = self
+                .refresher
+                .counts(now)
+                .1
+                .max(self.views.board.open_count(now));
             if v == View::Board && open > 0 {
                 text = format!("{text} ({open})");
             }

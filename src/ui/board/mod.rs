@@ -203,6 +203,11 @@ impl BoardView {
         }
     }
 
+    /// How many rows are open (waiting for payment): on a shop's board, every desk's.
+    pub fn open_count(&self, now: DateTime<Utc>) -> usize {
+        self.counts(now).0
+    }
+
     /// How many rows are open (waiting for payment) and how many are paid.
     fn counts(&self, now: DateTime<Utc>) -> (usize, usize) {
         let open = self
@@ -451,7 +456,16 @@ const STATUS_COLUMN: f32 = 150.0;
 impl Columns {
     fn of(rect: Rect) -> Self {
         let x = rect.left() + theme::SPACE_S;
-        let amount = x + FIRST_COLUMN;
+        // A wide window gives the first column what the bar does not use (up to twice its
+        // width), so the order number and who made it (on a shop's board, the desk too) fit.
+        let fixed = FIRST_COLUMN
+            + 3.0 * FIGURE_COLUMN
+            + theme::SPACE_M
+            + STATUS_COLUMN
+            + BAR_WIDTH
+            + 2.0 * theme::SPACE_S;
+        let first = (FIRST_COLUMN + (rect.width() - fixed).max(0.0)).min(2.0 * FIRST_COLUMN);
+        let amount = x + first;
         let age = amount + FIGURE_COLUMN + theme::SPACE_M;
         let expires = age + FIGURE_COLUMN;
         let status = expires + FIGURE_COLUMN;
