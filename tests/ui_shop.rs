@@ -19,7 +19,7 @@ use paydesk::store::Store;
 use paydesk::ui::shop::ShopReach;
 use support::app::{AppEnv, Start};
 use support::cli::{contains_bytes, files_under};
-use support::pg::{self, PASSWORD};
+use support::pg::{self, PASSWORD, Pg};
 use zeroize::Zeroizing;
 
 /// The URL field's label.
@@ -64,6 +64,19 @@ impl AppEnv {
         self.until_ui(&format!("`{label}` is drawn"), |h| {
             h.query_all_by_label_contains(label).next().is_some()
         });
+    }
+
+    /// Runs frames until `sql` in the shop's database `db` answers `want`.
+    fn until_sql(&mut self, pg: &Pg, db: &str, sql: &str, want: &str, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            self.harness.step();
+            if pg.admin_sql(db, sql) == want {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     fn shown(&self, label: &str) -> bool {
@@ -202,39 +215,7 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
         "1",
         "the desk is registered"
     );
-    // Another desk's link, written to the shop: its NOTIFY brings it to this board within
-    // 2 s, named with its desk and clerk, and this desk never asks the server about it.
-    pg.admin_sql(
-        &db,
-        "INSERT INTO desks VALUES ('C2XX', 'Counter 2', now(), now());
-         INSERT INTO links (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
-             order_number, status, currency, amount, paid_amount, stored_at, observed_at, answer)
-         VALUES ('', '', 'C2XX', 'other-1', 'C2XX', 'Ayşe', 'PD-C2', 'PENDING', 'TRY', 75, 0,
-             now(), now(), '{\"id\": \"other-1\", \"status\": \"PENDING\", \"amount\": 75.00,
-             \"currency\": \"TRY\", \"orderNumber\": \"PD-C2\"}')",
-    );
-    let written = Instant::now();
-    env.until("the other desk's link is on the board", |app| {
-        app.views.board.rows.iter().any(|r| r.link.id == "other-1")
-    });
-    assert!(
-        written.elapsed() < Duration::from_secs(2),
-        "on the board after {:?}",
-        written.elapsed()
-    );
-    let row = env
-        .app()
-        .views
-        .board
-        .rows
-        .iter()
-        .find(|r| r.link.id == "other-1")
-        .expect("the row");
-    assert_eq!(row.staff.as_deref(), Some("Counter 2 · Ayşe"));
-    assert!(
-        env.app().refresher.interval_of("other-1").is_none(),
-        "not polled from here"
-    );
+    another_desks_link_is_on_the_board_within_two_seconds(&mut env, &pg, &db);
     // A link made now is in the outbox, and the session pushes it.
     env.nav(View::NewLink);
     env.type_into("Amount", "40");
@@ -249,45 +230,23 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
         .link
         .id
         .clone();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        env.harness.step();
-        let found = pg.admin_sql(
-            &db,
-            &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
-        );
-        if found == "1" {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the link never reached the shop");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    env.until_sql(
+        &pg,
+        &db,
+        &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
+        "1",
+        "the link reaches the shop",
+    );
     // Its status is asked through the shop's lease: the shop records this desk as its
     // poller.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        env.harness.step();
-        let poller = pg.admin_sql(
-            &db,
-            &format!("SELECT desk_id FROM poll_leases WHERE link_id = '{id}'"),
-        );
-        if poller == desk_id {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the link was never asked through the lease"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    for file in files_under(env.dir.path()) {
-        let bytes = std::fs::read(&file).expect("a readable file");
-        assert!(
-            !contains_bytes(&bytes, PASSWORD.as_bytes()),
-            "{} holds the password",
-            file.display()
-        );
-    }
+    env.until_sql(
+        &pg,
+        &db,
+        &format!("SELECT desk_id FROM poll_leases WHERE link_id = '{id}'"),
+        &desk_id,
+        "the link is asked through the lease",
+    );
+    assert_no_file_holds(env.dir.path(), PASSWORD);
     // Leaving stops the session and forgets the shop; the desk works alone.
     env.nav(View::Settings);
     env.click("Leave the shop");
@@ -359,19 +318,13 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     env.until("the session is online again", |app| {
         matches!(app.shop.reach, ShopReach::Online { .. })
     });
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        env.harness.step();
-        let found = pg.admin_sql(
-            &db,
-            &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
-        );
-        if found == "1" {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the link never reached the shop");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    env.until_sql(
+        &pg,
+        &db,
+        &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
+        "1",
+        "the link reaches the shop",
+    );
     assert!(!env.shown("Offline from the shop since"));
     assert_eq!(
         env.services
@@ -415,4 +368,52 @@ fn a_desk_without_its_password_asks_for_it_in_settings_and_connects() {
         matches!(app.shop.reach, ShopReach::Online { .. })
     });
     assert!(!env.shown("Offline from the shop since"));
+}
+
+/// Another desk's link, written to the shop: its NOTIFY brings it to this board within 2 s,
+/// named with its desk and clerk, and this desk never asks the server about it.
+fn another_desks_link_is_on_the_board_within_two_seconds(env: &mut AppEnv, pg: &Pg, db: &str) {
+    pg.admin_sql(
+        db,
+        "INSERT INTO desks VALUES ('C2XX', 'Counter 2', now(), now());
+         INSERT INTO links (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
+             order_number, status, currency, amount, paid_amount, stored_at, observed_at, answer)
+         VALUES ('', '', 'C2XX', 'other-1', 'C2XX', 'Ayşe', 'PD-C2', 'PENDING', 'TRY', 75, 0,
+             now(), now(), '{\"id\": \"other-1\", \"status\": \"PENDING\", \"amount\": 75.00,
+             \"currency\": \"TRY\", \"orderNumber\": \"PD-C2\"}')",
+    );
+    let written = Instant::now();
+    env.until("the other desk's link is on the board", |app| {
+        app.views.board.rows.iter().any(|r| r.link.id == "other-1")
+    });
+    assert!(
+        written.elapsed() < Duration::from_secs(2),
+        "on the board after {:?}",
+        written.elapsed()
+    );
+    let row = env
+        .app()
+        .views
+        .board
+        .rows
+        .iter()
+        .find(|r| r.link.id == "other-1")
+        .expect("the row");
+    assert_eq!(row.staff.as_deref(), Some("Counter 2 · Ayşe"));
+    assert!(
+        env.app().refresher.interval_of("other-1").is_none(),
+        "not polled from here"
+    );
+}
+
+/// No file under `dir` holds `secret`.
+fn assert_no_file_holds(dir: &std::path::Path, secret: &str) {
+    for file in files_under(dir) {
+        let bytes = std::fs::read(&file).expect("a readable file");
+        assert!(
+            !contains_bytes(&bytes, secret.as_bytes()),
+            "{} holds the secret",
+            file.display()
+        );
+    }
 }

@@ -40,7 +40,7 @@ pub enum BoardResult {
         /// The request's number.
         seq: u64,
         /// What the lease gave.
-        answer: LeaseAnswer,
+        answer: Box<LeaseAnswer>,
     },
 }
 
@@ -61,7 +61,7 @@ pub enum LeaseAnswer {
 /// What the shop said before anything is asked of the server.
 enum Turn {
     Ask,
-    Shared(Option<Link>),
+    Shared(Box<Option<Link>>),
     Wait(Duration),
     Nothing,
 }
@@ -92,7 +92,7 @@ async fn poll_through_lease(
                 Ok(Ok(Ask::Granted { .. })) => Turn::Ask,
                 Ok(Ok(Ask::Held { .. } | Ask::Fresh { .. })) => {
                     match tokio::time::timeout(limit, lease::known(&shop, &key)).await {
-                        Ok(Ok(known)) => Turn::Shared(known),
+                        Ok(Ok(known)) => Turn::Shared(Box::new(known)),
                         _ => Turn::Nothing,
                     }
                 }
@@ -106,7 +106,7 @@ async fn poll_through_lease(
         };
         match turn {
             Turn::Ask => return LeaseAnswer::Asked(desk.poll_link(id).await),
-            Turn::Shared(known) => return LeaseAnswer::Shared(known),
+            Turn::Shared(known) => return LeaseAnswer::Shared(*known),
             Turn::Nothing => return LeaseAnswer::Nothing,
             Turn::Wait(after) => {
                 if after > deadline.saturating_duration_since(Instant::now()) {
@@ -204,7 +204,9 @@ impl App {
                 result,
                 polled,
             } => (profile, result, polled),
-            BoardResult::Leased { id, seq, answer } => return self.apply_leased(id, seq, answer),
+            BoardResult::Leased { id, seq, answer } => {
+                return self.apply_leased(id, seq, *answer);
+            }
         };
         let now = self.options.clock.now();
         if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
@@ -317,16 +319,17 @@ impl App {
                 let shop = self.shop_reader();
                 let fresh_for = self.refresher.interval_of(&id).unwrap_or_default();
                 self.spawn(async move {
-                    match shop {
-                        Some((reader, desk_id)) => {
-                            let answer =
-                                poll_through_lease(reader, &desk, &desk_id, &id, fresh_for).await;
-                            Msg::Board(BoardResult::Leased { id, seq, answer })
-                        }
-                        None => {
-                            let result = desk.poll_link(&id).await;
-                            Msg::Link(super::link::LinkResult::Detail { id, seq, result })
-                        }
+                    if let Some((reader, desk_id)) = shop {
+                        let answer =
+                            poll_through_lease(reader, &desk, &desk_id, &id, fresh_for).await;
+                        Msg::Board(BoardResult::Leased {
+                            id,
+                            seq,
+                            answer: Box::new(answer),
+                        })
+                    } else {
+                        let result = desk.poll_link(&id).await;
+                        Msg::Link(super::link::LinkResult::Detail { id, seq, result })
                     }
                 });
             }
@@ -417,7 +420,7 @@ mod tests {
         app.apply_board(BoardResult::Leased {
             id: link.id.clone(),
             seq: 7,
-            answer: LeaseAnswer::Nothing,
+            answer: Box::new(LeaseAnswer::Nothing),
         });
         assert_eq!(app.refresher.asking(), None);
         assert_eq!(app.views.shown.as_ref().expect("shown").polling, None);
@@ -428,7 +431,7 @@ mod tests {
         app.apply_board(BoardResult::Leased {
             id: link.id.clone(),
             seq: 8,
-            answer: LeaseAnswer::Shared(Some(paid)),
+            answer: Box::new(LeaseAnswer::Shared(Some(paid))),
         });
         let shown = app.views.shown.as_ref().expect("shown");
         assert_eq!(shown.polling, None);
