@@ -162,11 +162,11 @@ impl Ctx {
         let services = self.services()?;
         self.actor = self.sign_in(&services, &command)?;
         let pushes = !matches!(command, Command::Shop(_));
-        let before = services.with_store_locked(|s| Ok(s.outbox_len()?)).ok();
+        let before = services.with_store_locked(|s| s.outbox_len()).ok();
         let outcome = self.run_command(&services, command).await;
         // A command that changed something pushes its own change, even when it then failed
         // (a create whose answer was refused still stored what it learnt).
-        let after = services.with_store_locked(|s| Ok(s.outbox_len()?)).ok();
+        let after = services.with_store_locked(|s| s.outbox_len()).ok();
         if pushes && after > before {
             self.push_own_change(&services).await;
         }
@@ -175,16 +175,16 @@ impl Ctx {
 
     async fn run_command(&mut self, services: &Services, command: Command) -> Outcome {
         match command {
-            Command::Profile(c) => self.profile_cmd(&services, c),
-            Command::Link(c) => self.link_cmd(&services, c).await,
-            Command::Pending(c) => self.pending_cmd(&services, c).await,
-            Command::Card(c) => self.card_cmd(&services, c).await,
-            Command::Installments(a) => self.installments_cmd(&services, a).await,
-            Command::Catalog(c) => self.catalog_cmd(&services, c),
-            Command::Report(a) => self.report_cmd(&services, &a).await,
-            Command::Staff(c) => self.staff_cmd(&services, c),
-            Command::Audit(c) => self.audit_cmd(&services, c),
-            Command::Shop(c) => self.shop_cmd(&services, c).await,
+            Command::Profile(c) => self.profile_cmd(services, c),
+            Command::Link(c) => self.link_cmd(services, c).await,
+            Command::Pending(c) => self.pending_cmd(services, c).await,
+            Command::Card(c) => self.card_cmd(services, c).await,
+            Command::Installments(a) => self.installments_cmd(services, a).await,
+            Command::Catalog(c) => self.catalog_cmd(services, c),
+            Command::Report(a) => self.report_cmd(services, &a).await,
+            Command::Staff(c) => self.staff_cmd(services, c),
+            Command::Audit(c) => self.audit_cmd(services, c),
+            Command::Shop(c) => self.shop_cmd(services, c).await,
             // Handled in `run`, before a runtime or the store exist.
             Command::Sandbox(_) | Command::Man => Ok(()),
         }
@@ -306,53 +306,16 @@ impl Ctx {
                 csv,
                 this_desk,
             } => {
-                let status = status.map(|s| LinkStatus::from_wire(&s));
-                if let Some(shop) = self.shop_for_read(services).await? {
-                    let args = ListArgs {
-                        search,
-                        status,
-                        range: TimeRange::between(from, to, self.zone),
-                        limit,
-                        json,
-                        csv,
-                        this_desk,
-                    };
-                    return self.shop_link_list(services, &shop, args).await;
-                }
-                let query = LinkQuery {
-                    text: search,
-                    status,
+                let args = ListArgs {
+                    search,
+                    status: status.map(|s| LinkStatus::from_wire(&s)),
+                    range: TimeRange::between(from, to, self.zone),
                     limit,
-                    before: None,
-                    staff: None,
+                    json,
+                    csv,
+                    this_desk,
                 };
-                let range = TimeRange::between(from, to, self.zone);
-                if let Some(path) = csv {
-                    return export_csv(&desk, &query, range, &path, self.zone, lang);
-                }
-                let page = desk.history_in(&query, range).map_err(from_desk(lang))?;
-                if json {
-                    /// A listed link: its fields, and the member who began it.
-                    #[derive(serde::Serialize)]
-                    struct Listed<'a> {
-                        #[serde(flatten)]
-                        link: PaymentLink,
-                        staff: Option<&'a str>,
-                    }
-                    let links: Vec<Listed<'_>> = page
-                        .links
-                        .iter()
-                        .map(|s| Listed {
-                            link: PaymentLink::from(&s.link),
-                            staff: s.staff.as_deref(),
-                        })
-                        .collect();
-                    return print_json(&links);
-                }
-                for s in &page.links {
-                    println!("{}", link_line(&s.link, lang));
-                }
-                Ok(())
+                self.link_list(services, &desk, args).await
             }
             LinkCommand::Show { id, refresh, json } => {
                 let link = if refresh {
@@ -421,6 +384,48 @@ impl Ctx {
                 Ok(())
             }
         }
+    }
+
+    /// `link list`: the whole shop's links on a joined desk that reaches it, else this desk's.
+    async fn link_list(&self, services: &Services, desk: &Desk, args: ListArgs) -> Outcome {
+        let lang = self.lang;
+        if let Some(shop) = self.shop_for_read(services).await? {
+            return self.shop_link_list(services, &shop, args).await;
+        }
+        let range = args.range;
+        let query = LinkQuery {
+            text: args.search,
+            status: args.status,
+            limit: args.limit,
+            before: None,
+            staff: None,
+        };
+        if let Some(path) = args.csv {
+            return export_csv(desk, &query, range, &path, self.zone, lang);
+        }
+        let page = desk.history_in(&query, range).map_err(from_desk(lang))?;
+        if args.json {
+            /// A listed link: its fields, and the member who began it.
+            #[derive(serde::Serialize)]
+            struct Listed<'a> {
+                #[serde(flatten)]
+                link: PaymentLink,
+                staff: Option<&'a str>,
+            }
+            let links: Vec<Listed<'_>> = page
+                .links
+                .iter()
+                .map(|s| Listed {
+                    link: PaymentLink::from(&s.link),
+                    staff: s.staff.as_deref(),
+                })
+                .collect();
+            return print_json(&links);
+        }
+        for s in &page.links {
+            println!("{}", link_line(&s.link, lang));
+        }
+        Ok(())
     }
 
     async fn link_create(&self, desk: &Desk, args: LinkCreateArgs) -> Outcome {

@@ -152,7 +152,7 @@ impl Ctx {
     ) -> Outcome {
         let lang = self.lang;
         let head = services
-            .with_store_locked(|s| Ok(s.audit_head()?))
+            .with_store_locked(|s| s.audit_head())
             .map_err(from_desk(lang))?;
         let report = crate::shop::report::day_report(shop, scope, head)
             .await
@@ -171,7 +171,7 @@ impl Ctx {
         let lang = self.lang;
         let desk_id = self.desk_identity(services)?.id;
         let after = services
-            .with_store_locked(|s| Ok(s.shop_read_rev()?))
+            .with_store_locked(|s| s.shop_read_rev())
             .map_err(from_desk(lang))?;
         let changed = read::changed_since(shop, after, READ_BACK_MAX)
             .await
@@ -183,7 +183,7 @@ impl Ctx {
             .count();
         if let Some(last) = changed.iter().map(|l: &ShopLink| l.rev).max() {
             services
-                .with_store_locked(|s| Ok(s.set_shop_read_rev(last)?))
+                .with_store_locked(|s| s.set_shop_read_rev(last))
                 .map_err(from_desk(lang))?;
         }
         println!(
@@ -229,9 +229,7 @@ impl Ctx {
             }
         };
         if let Err(reason) = pushed {
-            let n = services
-                .with_store_locked(|s| Ok(s.outbox_len()?))
-                .unwrap_or(0);
+            let n = services.with_store_locked(|s| s.outbox_len()).unwrap_or(0);
             eprintln!(
                 "{}",
                 CliText::ShopKeptInOutbox.fill(lang, &[("n", &n), ("reason", &reason)])

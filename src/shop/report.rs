@@ -106,15 +106,12 @@ async fn report(
         .await
         .map_err(pg)?;
     let mut sheet = Sheet::default();
-    let items = match pieces {
-        Some(pieces) => {
-            from_totals(&tx, scope, pieces, &mut sheet).await?;
-            items_from_totals(&tx, scope, pieces).await?
-        }
-        None => {
-            from_links(&tx, scope, range, &mut sheet).await?;
-            items_from_links(&tx, scope, range).await?
-        }
+    let items = if let Some(pieces) = pieces {
+        from_totals(&tx, scope, pieces, &mut sheet).await?;
+        items_from_totals(&tx, scope, pieces).await?
+    } else {
+        from_links(&tx, scope, range, &mut sheet).await?;
+        items_from_links(&tx, scope, range).await?
     };
     let names: HashMap<String, String> = tx
         .query("SELECT desk_id, name FROM desks", &[])
