@@ -172,9 +172,12 @@ pub enum LinkCommand {
         json: bool,
         /// Write every matching link (no limit) to FILE as CSV: UTF-8 with a header row, every
         /// link field, amounts as exact decimals with a dot, each time in ISO-8601 UTC with the
-        /// local time in the next column.
+        /// local time in the next column (on a desk in a shop, the desk last).
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+        /// On a desk in a shop: only this desk's links (default: the whole shop's).
+        #[arg(long)]
+        this_desk: bool,
     },
     /// Show one link.
     Show {
@@ -446,9 +449,13 @@ pub struct ReportArgs {
     /// Last local day, included (default: the first day).
     #[arg(long, value_name = "DATE", value_parser = parse_date)]
     pub to: Option<NaiveDate>,
-    /// Print JSON (exact amounts as JSON numbers; collectedByHour has 24 entries, hour 0 first).
+    /// Print JSON (exact amounts as JSON numbers; collectedByHour has 24 entries, hour 0 first;
+    /// on a desk in a shop, byDesk).
     #[arg(long)]
     pub json: bool,
+    /// On a desk in a shop: only this desk's links (default: the whole shop's).
+    #[arg(long)]
+    pub this_desk: bool,
 }
 
 /// `paydesk installments ...`

@@ -8,3 +8,4 @@ pub mod run;
 mod shop;
 mod staff;
 pub mod text;
+mod whole_shop;

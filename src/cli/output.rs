@@ -399,6 +399,24 @@ fn write_staff_table(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::io
             }
         }
     }
+    if !r.by_desk.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "{}", CliText::ByDesk.get(lang))?;
+        for d in &r.by_desk {
+            for c in &d.currencies {
+                let money = |v: Decimal| format_amount(v, c.currency, lang);
+                let line = CliText::StaffLine.fill(
+                    lang,
+                    &[
+                        ("created", &c.created),
+                        ("paid", &c.paid.count),
+                        ("collected", &c.collected.show(lang, money)),
+                    ],
+                );
+                writeln!(out, "  {:<20} {:<4} {line}", d.name, c.currency)?;
+            }
+        }
+    }
     writeln!(out)?;
     writeln!(
         out,

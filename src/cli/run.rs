@@ -23,6 +23,7 @@ use super::output::{
 };
 use super::prompt::read_secret_line;
 use super::text::CliText;
+use super::whole_shop::ListArgs;
 use crate::api::wire::{PaymentLink, parse_time};
 use crate::clock::{Clock, SystemClock, Zone};
 use crate::domain::card::CardDraft;
@@ -35,6 +36,7 @@ use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
 use crate::service::{CreateError, Desk, SANDBOX_PROFILE, Services};
+use crate::shop::report::ReportScope;
 use crate::slip::Slip;
 use crate::store::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
 
@@ -159,6 +161,19 @@ impl Ctx {
     async fn dispatch(&mut self, command: Command) -> Outcome {
         let services = self.services()?;
         self.actor = self.sign_in(&services, &command)?;
+        let pushes = !matches!(command, Command::Shop(_));
+        let before = services.with_store_locked(|s| Ok(s.outbox_len()?)).ok();
+        let outcome = self.run_command(&services, command).await;
+        // A command that changed something pushes its own change, even when it then failed
+        // (a create whose answer was refused still stored what it learnt).
+        let after = services.with_store_locked(|s| Ok(s.outbox_len()?)).ok();
+        if pushes && after > before {
+            self.push_own_change(&services).await;
+        }
+        outcome
+    }
+
+    async fn run_command(&mut self, services: &Services, command: Command) -> Outcome {
         match command {
             Command::Profile(c) => self.profile_cmd(&services, c),
             Command::Link(c) => self.link_cmd(&services, c).await,
@@ -166,7 +181,7 @@ impl Ctx {
             Command::Card(c) => self.card_cmd(&services, c).await,
             Command::Installments(a) => self.installments_cmd(&services, a).await,
             Command::Catalog(c) => self.catalog_cmd(&services, c),
-            Command::Report(a) => self.report_cmd(&services, &a),
+            Command::Report(a) => self.report_cmd(&services, &a).await,
             Command::Staff(c) => self.staff_cmd(&services, c),
             Command::Audit(c) => self.audit_cmd(&services, c),
             Command::Shop(c) => self.shop_cmd(&services, c).await,
@@ -289,8 +304,21 @@ impl Ctx {
                 limit,
                 json,
                 csv,
+                this_desk,
             } => {
                 let status = status.map(|s| LinkStatus::from_wire(&s));
+                if let Some(shop) = self.shop_for_read(services).await? {
+                    let args = ListArgs {
+                        search,
+                        status,
+                        range: TimeRange::between(from, to, self.zone),
+                        limit,
+                        json,
+                        csv,
+                        this_desk,
+                    };
+                    return self.shop_link_list(services, &shop, args).await;
+                }
                 let query = LinkQuery {
                     text: search,
                     status,
@@ -696,7 +724,7 @@ impl Ctx {
 }
 
 impl Ctx {
-    fn report_cmd(&self, services: &Services, args: &ReportArgs) -> Outcome {
+    async fn report_cmd(&self, services: &Services, args: &ReportArgs) -> Outcome {
         let lang = self.lang;
         let zone = self.zone;
         let from = args
@@ -705,6 +733,23 @@ impl Ctx {
         let to = args.to.unwrap_or(from);
         if to < from {
             return Err(Failure::new(Exit::Invalid, CliText::ToBeforeFrom.get(lang)));
+        }
+        if let Some(mut shop) = self.shop_for_read(services).await? {
+            let desk_id = if args.this_desk {
+                Some(self.desk_identity(services)?.id)
+            } else {
+                None
+            };
+            let scope = ReportScope {
+                from,
+                to,
+                zone,
+                now: services.clock().now(),
+                desk: desk_id.as_deref(),
+            };
+            return self
+                .shop_report(services, &mut shop, &scope, args.json)
+                .await;
         }
         let desk = self.desk(services)?;
         let report = desk.day_report(from, to, zone).map_err(from_desk(lang))?;

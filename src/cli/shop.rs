@@ -24,7 +24,7 @@ use crate::shop::push::PushError;
 use crate::shop::{ShopError, ShopUrl};
 
 /// A shop error as the CLI ends with it.
-fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
+pub(super) fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
     let exit = if matches!(e, ShopError::Url(_)) {
         Exit::Invalid
     } else if e.is_no_answer() {
@@ -84,18 +84,18 @@ impl Ctx {
     }
 
     /// The desk's id and shown name.
-    fn desk_identity(&self, services: &Services) -> Result<DeskIdentity, Failure> {
+    pub(super) fn desk_identity(&self, services: &Services) -> Result<DeskIdentity, Failure> {
         membership::identity(services.store()).map_err(|e| from_desk(self.lang)(e.into()))
     }
 
     /// The joined shop's URL, when there is one.
-    fn joined_url(&self, services: &Services) -> Result<Option<ShopUrl>, Failure> {
+    pub(super) fn joined_url(&self, services: &Services) -> Result<Option<ShopUrl>, Failure> {
         membership::joined_url(services.store()).map_err(|e| membership_failure(e, self.lang))
     }
 
     /// The shop's password for a command after `join`: `PAYDESK_SHOP_PASSWORD`, else the
     /// keyring's entry.
-    fn stored_password(
+    pub(super) fn stored_password(
         &self,
         services: &Services,
         url: &ShopUrl,
@@ -248,7 +248,7 @@ impl Ctx {
                 ]
             )
         );
-        Ok(())
+        self.shop_read_back(services, &shop).await
     }
 
     fn shop_leave(&self, services: &Services) -> Outcome {

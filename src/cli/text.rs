@@ -95,5 +95,9 @@ crate::sentences! {
     ShopLastPush => "son gönderim: {when}", "last push: {when}";
     ShopNever => "hiç", "never";
     ShopPushed => "{rows} değişiklik {batches} partide gönderildi; dükkânda {changed} link değişti.", "Pushed {rows} changes in {batches} batches; {changed} links changed in the shop.";
+    ShopRead => "Son eşitlemeden beri dükkânda {n} link değişti: {others} tanesi başka masalarda, {paid} tanesi ödendi.", "Since the last sync {n} links changed in the shop: {others} at other desks, {paid} paid.";
+    ShopOffline => "Dükkâna ulaşılamıyor, yalnızca bu masa gösteriliyor: {reason}", "Offline from the shop, showing this desk only: {reason}";
+    ShopKeptInOutbox => "Değişiklik bu masada kaydedildi ve dükkâna gönderilmeyi bekliyor ({n} değişiklik): {reason}", "The change is saved on this desk and waits to be sent to the shop ({n} changes): {reason}";
+    ByDesk => "Masaya göre", "By desk";
     }
 }

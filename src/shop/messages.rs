@@ -39,5 +39,6 @@ crate::sentences! {
     SchemaTooNew => "Dükkânın veritabanı şema sürümü {found}; bu paydesk en çok {known} sürümünü biliyor. Hiçbir şeye dokunulmadı: bu masadaki paydesk'i güncelleyin.", "The shop's database has schema version {found}, newer than this paydesk knows ({known}). Nothing was touched: update paydesk on this desk.";
     Database => "PostgreSQL {code} yanıtını verdi: {message}", "PostgreSQL answered {code}: {message}";
     Connection => "Dükkâna bağlantı başarısız oldu: {reason}", "The connection to the shop failed: {reason}";
+    Unreadable => "Dükkânın veritabanında bu paydesk'in okuyamadığı bir değer var: {reason}", "The shop's database holds a value this paydesk cannot read: {reason}";
     }
 }

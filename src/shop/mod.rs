@@ -16,6 +16,8 @@ pub mod desk;
 pub mod membership;
 pub mod messages;
 pub mod push;
+pub mod read;
+pub mod report;
 pub mod schema;
 pub mod session;
 pub mod tls;
@@ -130,6 +132,9 @@ pub enum ShopError {
     /// The connection broke or failed otherwise.
     #[error("the connection to the shop failed: {0}")]
     Connection(String),
+    /// A value in the shop this build cannot read (a damaged or foreign row).
+    #[error("the shop's database holds a value this paydesk cannot read: {0}")]
+    Unreadable(String),
 }
 
 impl ShopError {
@@ -162,6 +167,7 @@ impl ShopError {
                 M::Database.fill(lang, &[("code", code), ("message", message)])
             }
             ShopError::Connection(reason) => M::Connection.fill(lang, &[("reason", reason)]),
+            ShopError::Unreadable(reason) => M::Unreadable.fill(lang, &[("reason", reason)]),
         }
     }
 

@@ -95,8 +95,213 @@ CREATE TABLE link_items (
 );
 ";
 
+/// Step 2: what desks read back. Every write of a link takes a new revision number (`rev`,
+/// from one sequence) and tells listening desks (`NOTIFY paydesk_links`, the payload the desk
+/// that pushed); the link's expiry is kept as a time for the open-links board; History's and
+/// the board's indexes; and the day close's totals kept per quarter-hour, hour and day as
+/// links are written (`report_cells`, `report_items`), as the desk keeps them in SQLite (`store::tallies`).
+const V2: &str = "
+CREATE FUNCTION paydesk_time(t text) RETURNS timestamptz
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    AS $$ BEGIN RETURN t::timestamptz; EXCEPTION WHEN others THEN RETURN NULL; END $$;
+
+CREATE SEQUENCE links_rev;
+ALTER TABLE links ADD COLUMN rev bigint NOT NULL DEFAULT nextval('links_rev');
+ALTER TABLE links ADD COLUMN expires_at timestamptz;
+UPDATE links SET expires_at = paydesk_time(answer->>'expiryDate');
+
+CREATE FUNCTION paydesk_links_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.rev := nextval('links_rev');
+    NEW.expires_at := paydesk_time(NEW.answer->>'expiryDate');
+    RETURN NEW;
+END $$;
+CREATE TRIGGER links_stamp BEFORE INSERT OR UPDATE ON links
+    FOR EACH ROW EXECUTE FUNCTION paydesk_links_stamp();
+
+-- One notification per pushing desk and transaction (PostgreSQL folds equal payloads).
+CREATE FUNCTION paydesk_links_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('paydesk_links', NEW.desk_id);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER links_notify AFTER INSERT OR UPDATE ON links
+    FOR EACH ROW EXECUTE FUNCTION paydesk_links_notify();
+
+CREATE INDEX links_by_rev ON links (rev);
+CREATE INDEX links_by_status ON links (status, stored_at DESC, link_id);
+CREATE INDEX links_by_staff ON links (staff, stored_at DESC, link_id);
+CREATE INDEX links_open ON links (stored_at DESC, link_id)
+    WHERE paydesk_status_rank(status) < 2;
+CREATE INDEX links_pending_expiry ON links (expires_at) WHERE status = 'PENDING';
+
+-- The day close's totals (docs/design.md §8, as store::tallies for the desk): per span
+-- (0 a UTC quarter-hour, 1 an hour, 2 a day of creation), bucket, desk, staff member
+-- ('' nobody), currency, kind (0 paid, 1 partly paid, 2 cancelled, 3 expired, 4 pending,
+-- 5 other, 6 collected) and at (collected: the UTC quarter-hour number the money came in;
+-- a pending link that never expires: 1; else 0). Pending and partly paid cells keep the
+-- earliest and latest expiry ever added (Unix ms; a partly paid link that can no longer be
+-- paid adds 0).
+CREATE TABLE report_cells (
+    span       smallint NOT NULL,
+    bucket     bigint NOT NULL,
+    desk_id    text NOT NULL,
+    staff      text NOT NULL,
+    currency   text NOT NULL,
+    kind       smallint NOT NULL,
+    at         bigint NOT NULL,
+    links      bigint NOT NULL,
+    amount     numeric NOT NULL,
+    paid       numeric NOT NULL,
+    expiry_min bigint,
+    expiry_max bigint,
+    PRIMARY KEY (span, bucket, desk_id, staff, currency, kind, at)
+);
+
+CREATE FUNCTION paydesk_tally(l links, sign integer) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    v_created bigint := floor(extract(epoch FROM l.stored_at) * 1000);
+    v_kind smallint;
+    v_expiry bigint;
+    v_at bigint := 0;
+    v_money bigint;
+    v_len bigint;
+    v_span smallint := 0;
+BEGIN
+    v_kind := CASE
+        WHEN l.status = 'COMPLETED' THEN 0
+        WHEN l.paid_amount > 0 THEN 1
+        WHEN l.cancelled_at IS NOT NULL THEN 2
+        WHEN l.status = 'PENDING' THEN 4
+        WHEN l.status = 'EXPIRED' THEN 3
+        ELSE 5 END;
+    v_expiry := coalesce(floor(extract(epoch FROM l.expires_at) * 1000), 9223372036854775807);
+    IF v_kind = 4 AND l.expires_at IS NULL THEN
+        v_at := 1;
+    ELSIF v_kind = 1 AND (l.status <> 'PENDING' OR l.cancelled_at IS NOT NULL) THEN
+        v_expiry := 0;
+    END IF;
+    IF v_kind IN (0, 1) THEN
+        v_money := floor(extract(epoch FROM coalesce(paydesk_time(l.answer->>'completedDate'),
+            l.observed_at)) * 1000 / 900000);
+    END IF;
+    FOREACH v_len IN ARRAY ARRAY[900000, 3600000, 86400000]::bigint[] LOOP
+        INSERT INTO report_cells AS c (span, bucket, desk_id, staff, currency, kind, at, links,
+            amount, paid, expiry_min, expiry_max)
+        VALUES (v_span, floor(v_created::numeric / v_len), l.desk_id, coalesce(l.staff, ''),
+            l.currency, v_kind, v_at, sign, sign * coalesce(l.amount, 0), sign * l.paid_amount,
+            CASE WHEN v_kind IN (1, 4) THEN v_expiry END,
+            CASE WHEN v_kind IN (1, 4) THEN v_expiry END)
+        ON CONFLICT (span, bucket, desk_id, staff, currency, kind, at) DO UPDATE SET
+            links = c.links + EXCLUDED.links,
+            amount = c.amount + EXCLUDED.amount,
+            paid = c.paid + EXCLUDED.paid,
+            expiry_min = least(c.expiry_min, EXCLUDED.expiry_min),
+            expiry_max = greatest(c.expiry_max, EXCLUDED.expiry_max);
+        IF v_kind IN (0, 1) AND l.paid_amount > 0 THEN
+            INSERT INTO report_cells AS c (span, bucket, desk_id, staff, currency, kind, at,
+                links, amount, paid)
+            VALUES (v_span, floor(v_created::numeric / v_len), l.desk_id, coalesce(l.staff, ''),
+                l.currency, 6, v_money, 0, 0, sign * l.paid_amount)
+            ON CONFLICT (span, bucket, desk_id, staff, currency, kind, at) DO UPDATE SET
+                paid = c.paid + EXCLUDED.paid;
+        END IF;
+        v_span := v_span + 1;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION paydesk_links_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        PERFORM paydesk_tally(OLD, -1);
+    END IF;
+    PERFORM paydesk_tally(NEW, 1);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER links_tally AFTER INSERT OR UPDATE ON links
+    FOR EACH ROW EXECUTE FUNCTION paydesk_links_tally();
+-- The best sellers' totals: per span, bucket, desk, currency and item ('v:' the catalog
+-- variant, else 'n:' the name sent), the quantity sold on paid links, its sum and how many
+-- lines had no price; kept as a link becomes paid (or its items arrive after it did).
+CREATE TABLE report_items (
+    span     smallint NOT NULL,
+    bucket   bigint NOT NULL,
+    desk_id  text NOT NULL,
+    currency text NOT NULL,
+    item     text NOT NULL,
+    variant_id text,
+    name     text,
+    quantity numeric NOT NULL,
+    sum      numeric NOT NULL,
+    unpriced bigint NOT NULL,
+    PRIMARY KEY (span, bucket, desk_id, currency, item)
+);
+
+CREATE FUNCTION paydesk_tally_item(l links, i link_items, sign integer) RETURNS void
+    LANGUAGE plpgsql AS $$
+DECLARE
+    v_created bigint := floor(extract(epoch FROM l.stored_at) * 1000);
+    v_len bigint;
+    v_span smallint := 0;
+BEGIN
+    FOREACH v_len IN ARRAY ARRAY[900000, 3600000, 86400000]::bigint[] LOOP
+        INSERT INTO report_items AS t (span, bucket, desk_id, currency, item, variant_id, name,
+            quantity, sum, unpriced)
+        VALUES (v_span, floor(v_created::numeric / v_len), l.desk_id, l.currency,
+            CASE WHEN i.variant_id IS NOT NULL THEN 'v:' || i.variant_id
+                 ELSE 'n:' || btrim(coalesce(i.name, '')) END,
+            i.variant_id, btrim(i.name), sign * i.quantity,
+            sign * coalesce(i.unit_price * i.quantity, 0),
+            CASE WHEN i.unit_price IS NULL THEN sign ELSE 0 END)
+        ON CONFLICT (span, bucket, desk_id, currency, item) DO UPDATE SET
+            quantity = t.quantity + EXCLUDED.quantity,
+            sum = t.sum + EXCLUDED.sum,
+            unpriced = t.unpriced + EXCLUDED.unpriced,
+            name = coalesce(t.name, EXCLUDED.name);
+        v_span := v_span + 1;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION paydesk_links_tally_items() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v_item link_items;
+    v_was boolean := TG_OP = 'UPDATE' AND OLD.status = 'COMPLETED';
+    v_is boolean := NEW.status = 'COMPLETED';
+BEGIN
+    IF v_was <> v_is THEN
+        FOR v_item IN SELECT * FROM link_items AS i
+            WHERE (i.base_url, i.api_key_id, i.sandbox_desk, i.link_id)
+                = (NEW.base_url, NEW.api_key_id, NEW.sandbox_desk, NEW.link_id) LOOP
+            PERFORM paydesk_tally_item(NEW, v_item, CASE WHEN v_is THEN 1 ELSE -1 END);
+        END LOOP;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER links_tally_items AFTER INSERT OR UPDATE ON links
+    FOR EACH ROW EXECUTE FUNCTION paydesk_links_tally_items();
+
+CREATE FUNCTION paydesk_items_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v_link links;
+BEGIN
+    SELECT * INTO v_link FROM links AS l
+        WHERE (l.base_url, l.api_key_id, l.sandbox_desk, l.link_id)
+            = (NEW.base_url, NEW.api_key_id, NEW.sandbox_desk, NEW.link_id);
+    IF v_link.status = 'COMPLETED' THEN
+        PERFORM paydesk_tally_item(v_link, NEW, 1);
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER link_items_tally AFTER INSERT ON link_items
+    FOR EACH ROW EXECUTE FUNCTION paydesk_items_tally();
+
+SELECT paydesk_tally(l, 1) FROM links AS l;
+SELECT paydesk_tally_item(l, i, 1) FROM links AS l JOIN link_items AS i
+    USING (base_url, api_key_id, sandbox_desk, link_id) WHERE l.status = 'COMPLETED';
+";
+
 /// The steps, in order; the version is how many have run.
-pub const MIGRATIONS: &[&str] = &[V1];
+pub const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The version this build migrates to.
 pub fn latest_version() -> i32 {

@@ -65,7 +65,10 @@ pub const LINK_CSV_HEADER: [&str; 28] = [
     "staff",
 ];
 
-/// Writes links as CSV rows under [`LINK_CSV_HEADER`].
+/// The column a shop-wide export adds after [`LINK_CSV_HEADER`]: the desk that made the link.
+pub const DESK_CSV_COLUMN: &str = "desk";
+
+/// Writes links as CSV rows under [`LINK_CSV_HEADER`] (and, for a shop, [`DESK_CSV_COLUMN`]).
 pub struct LinkCsvWriter<W: Write> {
     csv: csv::Writer<W>,
     zone: Zone,
@@ -105,8 +108,40 @@ impl<W: Write> LinkCsvWriter<W> {
         Ok(Self { csv, zone, rows: 0 })
     }
 
+    /// Starts a shop-wide file: the header row with [`DESK_CSV_COLUMN`] last.
+    pub fn new_with_desk(out: W, zone: Zone) -> Result<Self, StoreError> {
+        let mut csv = csv::WriterBuilder::new()
+            .buffer_capacity(64 * 1024)
+            .from_writer(out);
+        csv.write_record(LINK_CSV_HEADER.iter().chain([&DESK_CSV_COLUMN]))
+            .map_err(io)?;
+        Ok(Self { csv, zone, rows: 0 })
+    }
+
     /// Writes one link.
     pub fn write(&mut self, stored: &StoredLink) -> Result<(), StoreError> {
+        let row = self.row(stored);
+        self.csv.write_record(&row).map_err(io)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Writes one link of a shop-wide file, made at the desk named `desk`.
+    pub fn write_with_desk(&mut self, stored: &StoredLink, desk: &str) -> Result<(), StoreError> {
+        let row = self.row(stored);
+        let mut desk = desk.to_owned();
+        if desk.starts_with(FORMULA_STARTS) {
+            desk.insert(0, '\'');
+        }
+        self.csv
+            .write_record(row.iter().chain([&desk]))
+            .map_err(io)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// One link's cells, formula-safe.
+    fn row(&self, stored: &StoredLink) -> [String; LINK_CSV_HEADER.len()] {
         let l = &stored.link;
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         let number =
@@ -156,9 +191,7 @@ impl<W: Write> LinkCsvWriter<W> {
                 cell.insert(0, '\'');
             }
         }
-        self.csv.write_record(&row).map_err(io)?;
-        self.rows += 1;
-        Ok(())
+        row
     }
 
     /// How many links were written.

@@ -56,7 +56,7 @@ pub use catalog::{
     CATALOG_FILE_LIMIT, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
     QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
-pub use export::{LINK_CSV_HEADER, LinkCsvWriter};
+pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
     IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, JournalBegin, JournalKey, JournalRow,
     JournalState, NewJournalRow, STALE_AFTER,
@@ -64,14 +64,16 @@ pub use journal::{
 pub use links::{LinkCursor, StoredLink, TimeRange};
 pub use outbox::{ItemPush, LinkPush, OutboxRow};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
+pub(crate) use report::{Counted, Sheet, judged, top};
 pub use report::{
-    CurrencyReport, DayReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
+    CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
 };
 pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
 };
 pub use shop::{DESK_NAME_MAX, ShopDesk};
 pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, StaffError, hash_pin, pin_matches};
+pub(crate) use tallies::{Kind, QUARTER_MS, SPANS, cover};
 pub use total::Total;
 
 /// The database file's name inside the data directory.

@@ -173,6 +173,21 @@ pub struct DayReport {
     pub by_staff: Vec<StaffReport>,
     /// The audit chain's head when the report was made (see `audit verify --head`).
     pub audit_head: String,
+    /// Per desk, for a shop's report (empty, and left out of JSON, for one desk's own).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_desk: Vec<DeskReport>,
+}
+
+/// One desk's links of a shop's report, per currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeskReport {
+    /// The desk's device id.
+    pub desk_id: String,
+    /// Its shown name.
+    pub name: String,
+    /// Per currency, TRY first: links made, paid in full, collected.
+    pub currencies: Vec<StaffCurrency>,
 }
 
 /// The report's query over the links: one range of the `links_recent` index.
@@ -227,22 +242,54 @@ fn link_currency(text: Option<&str>) -> Result<Currency, StoreError> {
 
 /// A report's per-currency parts as they are added up.
 #[derive(Default)]
-struct Sheet {
+pub(crate) struct Sheet {
     links: usize,
     currencies: Vec<CurrencyReport>,
     /// Per staff member (`""`: nobody known), per currency.
     staff: std::collections::BTreeMap<String, Vec<StaffCurrency>>,
+    /// Per desk (a shop's report only), per currency.
+    desks: std::collections::BTreeMap<String, Vec<StaffCurrency>>,
 }
 
 /// Some links of one kind, as a cell or a link gives them.
-struct Counted<'a> {
-    currency: Currency,
+pub(crate) struct Counted<'a> {
+    pub(crate) currency: Currency,
     /// Their bucket (pending ones already judged against the report's time).
-    kind: Kind,
-    links: usize,
-    amount: Total,
-    paid: Total,
-    staff: &'a str,
+    pub(crate) kind: Kind,
+    pub(crate) links: usize,
+    pub(crate) amount: Total,
+    pub(crate) paid: Total,
+    pub(crate) staff: &'a str,
+}
+
+/// The part of `currency` in a per-currency list, kept in currency order.
+fn part_of(list: &mut Vec<StaffCurrency>, currency: Currency) -> &mut StaffCurrency {
+    let at = match list.iter().position(|c| c.currency >= currency) {
+        Some(i) if list[i].currency == currency => i,
+        Some(i) => {
+            list.insert(i, StaffCurrency::new(currency));
+            i
+        }
+        None => {
+            list.push(StaffCurrency::new(currency));
+            list.len() - 1
+        }
+    };
+    &mut list[at]
+}
+
+impl StaffCurrency {
+    /// Adds links of one bucket.
+    fn add(&mut self, kind: Kind, links: usize, paid: Total) {
+        self.created += links;
+        if matches!(kind, Kind::Paid | Kind::PartiallyPaid) {
+            self.collected += paid;
+        }
+        if kind == Kind::Paid {
+            self.paid.count += links;
+            self.paid.sum += paid;
+        }
+    }
 }
 
 impl StaffCurrency {
@@ -273,8 +320,15 @@ impl Sheet {
         &mut self.currencies[at]
     }
 
+    /// Counts links of one bucket made at desk `desk` (a shop's report).
+    pub(crate) fn count_at(&mut self, n: &Counted<'_>, desk: &str) {
+        let list = self.desks.entry(desk.to_owned()).or_default();
+        part_of(list, n.currency).add(n.kind, n.links, n.paid);
+        self.count(n);
+    }
+
     /// Counts links of one bucket.
-    fn count(&mut self, n: &Counted<'_>) {
+    pub(crate) fn count(&mut self, n: &Counted<'_>) {
         let Counted {
             currency,
             kind,
@@ -285,26 +339,7 @@ impl Sheet {
         } = *n;
         self.links += links;
         let member = self.staff.entry(staff.to_owned()).or_default();
-        let at = match member.iter().position(|c| c.currency >= currency) {
-            Some(i) if member[i].currency == currency => i,
-            Some(i) => {
-                member.insert(i, StaffCurrency::new(currency));
-                i
-            }
-            None => {
-                member.push(StaffCurrency::new(currency));
-                member.len() - 1
-            }
-        };
-        let m = &mut member[at];
-        m.created += links;
-        if matches!(kind, Kind::Paid | Kind::PartiallyPaid) {
-            m.collected += paid;
-        }
-        if kind == Kind::Paid {
-            m.paid.count += links;
-            m.paid.sum += paid;
-        }
+        part_of(member, currency).add(kind, links, paid);
         let c = self.currency(currency);
         c.created += links;
         c.issued += amount;
@@ -326,7 +361,7 @@ impl Sheet {
     }
 
     /// Adds what partly paid links that can still be paid wait for.
-    fn owe(&mut self, currency: Currency, amount: Total, paid: Total) {
+    pub(crate) fn owe(&mut self, currency: Currency, amount: Total, paid: Total) {
         self.currency(currency).outstanding += amount + (-paid);
     }
 
@@ -349,10 +384,54 @@ impl Sheet {
     }
 
     /// Adds money collected at `when` to the total and to its local hour.
-    fn collect(&mut self, currency: Currency, paid: Total, when: DateTime<Utc>, zone: Zone) {
+    pub(crate) fn collect(
+        &mut self,
+        currency: Currency,
+        paid: Total,
+        when: DateTime<Utc>,
+        zone: Zone,
+    ) {
         let c = self.currency(currency);
         c.collected += paid;
         c.collected_by_hour[zone.local(when).hour() as usize] += paid;
+    }
+}
+
+impl Sheet {
+    /// The report of local days `from..=to` (their UTC window `range`) this sheet adds up,
+    /// with its per-desk table named by `desk_names` (device id → name).
+    pub(crate) fn into_report(
+        mut self,
+        (from, to, range, zone): (NaiveDate, NaiveDate, TimeRange, Zone),
+        top_items: Vec<ItemSales>,
+        audit_head: String,
+        desk_names: &HashMap<String, String>,
+    ) -> DayReport {
+        let mut by_desk: Vec<DeskReport> = std::mem::take(&mut self.desks)
+            .into_iter()
+            .map(|(desk_id, currencies)| DeskReport {
+                name: desk_names
+                    .get(&desk_id)
+                    .cloned()
+                    .unwrap_or_else(|| desk_id.clone()),
+                desk_id,
+                currencies,
+            })
+            .collect();
+        by_desk.sort_by(|a, b| {
+            (a.name.to_lowercase(), &a.desk_id).cmp(&(b.name.to_lowercase(), &b.desk_id))
+        });
+        DayReport {
+            from,
+            to,
+            utc_offset: zone.offset_at(range.from).to_string(),
+            links: self.links,
+            by_staff: self.staff_reports(),
+            currencies: self.currencies,
+            top_items,
+            audit_head,
+            by_desk,
+        }
     }
 }
 
@@ -366,7 +445,7 @@ struct Straddling {
 }
 
 /// A pending link's bucket at `now`: expired once its expiry has come.
-fn judged(kind: Kind, expiry: i64, now: i64) -> Kind {
+pub(crate) fn judged(kind: Kind, expiry: i64, now: i64) -> Kind {
     if kind == Kind::Pending && expiry <= now {
         Kind::Expired
     } else {
@@ -375,7 +454,7 @@ fn judged(kind: Kind, expiry: i64, now: i64) -> Kind {
 }
 
 /// The best-selling items of a merged list, most sold first, at most [`TOP_ITEMS`].
-fn top(sales: HashMap<(Currency, String), ItemSales>) -> Vec<ItemSales> {
+pub(crate) fn top(sales: HashMap<(Currency, String), ItemSales>) -> Vec<ItemSales> {
     let mut list: Vec<ItemSales> = sales.into_values().collect();
     list.sort_by(|a, b| {
         b.quantity
@@ -451,6 +530,7 @@ impl Store {
             currencies: sheet.currencies,
             top_items,
             audit_head,
+            by_desk: Vec::new(),
         })
     }
 

@@ -88,4 +88,28 @@ impl Store {
         )?;
         Ok(())
     }
+
+    /// The shop revision this desk last read up to (`shop sync`), 0 before the first read.
+    pub fn shop_read_rev(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'shop_read_rev'",
+                [],
+                |r| r.get::<_, String>(0),
+            )
+            .optional()?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0))
+    }
+
+    /// Records the shop revision this desk has read up to.
+    pub fn set_shop_read_rev(&mut self, rev: i64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('shop_read_rev', ?1)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [rev.to_string()],
+        )?;
+        Ok(())
+    }
 }

@@ -13,7 +13,7 @@ use rust_decimal::prelude::ToPrimitive;
 use crate::clock::Zone;
 use crate::domain::{Currency, format_amount};
 use crate::lang::Lang;
-use crate::store::{CurrencyReport, DayReport, Total};
+use crate::store::{CurrencyReport, DayReport, StaffCurrency, Total};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
@@ -456,6 +456,7 @@ impl ReportView {
                 }
                 ui.add_space(theme::SPACE_M);
                 self.staff_ui(ui, lang);
+                self.desks_ui(ui, lang);
                 self.audit_head_ui(ui, cx);
             });
     }
@@ -468,50 +469,31 @@ impl ReportView {
         if report.by_staff.iter().all(|m| m.name.is_none()) {
             return;
         }
-        ui.label(section_title(UiText::ByStaff.get(lang)));
-        let row_ui = |ui: &mut Ui, cells: [egui::WidgetText; 5]| {
-            ui.horizontal(|ui| {
-                for ((text, width), align) in cells.into_iter().zip(STAFF_COLUMNS).zip(STAFF_ALIGN)
-                {
-                    widgets::cell_ui(ui, egui::vec2(width, STAFF_ROW), align, |ui| {
-                        ui.label(text);
-                    });
-                }
-            });
+        let rows = report.by_staff.iter().map(|m| {
+            (
+                m.name
+                    .as_deref()
+                    .unwrap_or_else(|| UiText::NobodyKnown.get(lang)),
+                m.currencies.as_slice(),
+            )
+        });
+        parties_ui(ui, lang, (UiText::ByStaff, UiText::StaffColumn), rows);
+    }
+
+    /// The table per desk, for a shop's report.
+    fn desks_ui(&self, ui: &mut Ui, lang: Lang) {
+        let Some(report) = &self.report else {
+            return;
         };
-        let strong = |t: UiText| egui::WidgetText::from(RichText::new(t.get(lang)).strong());
-        row_ui(
-            ui,
-            [
-                strong(UiText::StaffColumn),
-                strong(UiText::Currency),
-                strong(UiText::LinksMade),
-                strong(UiText::PaidInFull),
-                strong(UiText::Collected),
-            ],
-        );
-        for member in &report.by_staff {
-            let name = member
-                .name
-                .as_deref()
-                .unwrap_or_else(|| UiText::NobodyKnown.get(lang));
-            for (i, c) in member.currencies.iter().enumerate() {
-                let collected = c
-                    .collected
-                    .show(lang, |d| format_amount(d, c.currency, lang));
-                // The name once, on the member's first currency.
-                row_ui(
-                    ui,
-                    [
-                        (if i == 0 { name } else { "" }).into(),
-                        c.currency.as_str().into(),
-                        c.created.to_string().into(),
-                        c.paid.count.to_string().into(),
-                        collected.into(),
-                    ],
-                );
-            }
+        if report.by_desk.is_empty() {
+            return;
         }
+        ui.add_space(theme::SPACE_M);
+        let rows = report
+            .by_desk
+            .iter()
+            .map(|d| (d.name.as_str(), d.currencies.as_slice()));
+        parties_ui(ui, lang, (UiText::ByDesk, UiText::DeskColumn), rows);
     }
 
     /// The audit chain's head when the report was made, to note down at the day close.
@@ -728,6 +710,54 @@ fn section_title(text: &str) -> RichText {
 }
 
 /// One currency's card: collected in large type, then the counts (a zero muted).
+/// A table of links made, paid in full and collected per currency, for each staff member or
+/// desk (`(title, first column)`): the name once, on its first currency.
+fn parties_ui<'a>(
+    ui: &mut Ui,
+    lang: Lang,
+    (title, column): (UiText, UiText),
+    rows: impl Iterator<Item = (&'a str, &'a [StaffCurrency])>,
+) {
+    ui.label(section_title(title.get(lang)));
+    let row_ui = |ui: &mut Ui, cells: [egui::WidgetText; 5]| {
+        ui.horizontal(|ui| {
+            for ((text, width), align) in cells.into_iter().zip(STAFF_COLUMNS).zip(STAFF_ALIGN) {
+                widgets::cell_ui(ui, egui::vec2(width, STAFF_ROW), align, |ui| {
+                    ui.label(text);
+                });
+            }
+        });
+    };
+    let strong = |t: UiText| egui::WidgetText::from(RichText::new(t.get(lang)).strong());
+    row_ui(
+        ui,
+        [
+            strong(column),
+            strong(UiText::Currency),
+            strong(UiText::LinksMade),
+            strong(UiText::PaidInFull),
+            strong(UiText::Collected),
+        ],
+    );
+    for (name, currencies) in rows {
+        for (i, c) in currencies.iter().enumerate() {
+            let collected = c
+                .collected
+                .show(lang, |d| format_amount(d, c.currency, lang));
+            row_ui(
+                ui,
+                [
+                    (if i == 0 { name } else { "" }).into(),
+                    c.currency.as_str().into(),
+                    c.created.to_string().into(),
+                    c.paid.count.to_string().into(),
+                    collected.into(),
+                ],
+            );
+        }
+    }
+}
+
 fn card_ui(ui: &mut Ui, c: &CurrencyReport, cx: &ViewCtx<'_>) {
     let lang = cx.lang;
     let muted = cx.palette.muted;

@@ -312,6 +312,8 @@ crate::sentences! {
     ReportFailed => "Rapor hazırlanamadı:", "The report could not be made:";
     LinksCreated => "Oluşturulan link", "Links created";
     ByStaff => "Personele göre", "By staff member";
+    ByDesk => "Masaya göre", "By desk";
+    DeskColumn => "Masa", "Desk";
     LinksMade => "Link sayısı", "Links made";
     NobodyKnown => "Personel kaydı yok", "No clerk recorded";
     ValueIssued => "Düzenlenen tutar", "Value issued";

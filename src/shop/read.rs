@@ -1,0 +1,284 @@
+//! Reading the whole shop from PostgreSQL (docs/design.md §8): the board's rows, History's
+//! pages and the links changed since a desk's last read, every link with the desk that made it.
+//!
+//! A row of the shop becomes the desk's read model through the same conversion as a row of the
+//! desk's own history (`api/read.rs`): the shop keeps the server's answer whole (`answer`), so
+//! a link reads the same on every desk. Every statement is one range of an index of step 1 or
+//! 2 of the schema (`links_by_time`, `links_open`, `links_by_status`, `links_by_staff`,
+//! `links_by_desk`, `links_by_rev`); the bench in `tests/benches/shop_read.rs` holds them to the
+//! issue's 10 ms over a million links.
+
+use chrono::{DateTime, Utc};
+use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
+
+use super::{Shop, ShopError};
+use crate::api::wire::PaymentLink;
+use crate::domain::{Link, LinkStatus};
+use crate::store::{LinkCursor, StoredLink, TimeRange};
+
+/// The account a link was made on: the profile's server and API key id, and for a desk's
+/// built-in sandbox the desk (every desk's sandbox has the same URL and key).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Account {
+    /// The profile's server (`''` for the built-in sandbox).
+    pub base_url: String,
+    /// The profile's API key id (`''` for the built-in sandbox).
+    pub api_key_id: String,
+    /// The desk whose built-in sandbox made it; `''` for a real account.
+    pub sandbox_desk: String,
+}
+
+/// A link of the shop, with the desk that made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShopLink {
+    /// Where it was made.
+    pub account: Account,
+    /// The link as every desk reads it.
+    pub link: Link,
+    /// The desk that made it (its device id).
+    pub desk_id: String,
+    /// That desk's shown name.
+    pub desk_name: String,
+    /// The member who began it.
+    pub staff: Option<String>,
+    /// When its desk first stored it (History's order, the day it belongs to).
+    pub stored_at: DateTime<Utc>,
+    /// When the status kept was observed, by the observing desk's clock (shown, not compared).
+    pub observed_at: DateTime<Utc>,
+    /// The first cancel through paydesk.
+    pub cancelled_at: Option<DateTime<Utc>>,
+    /// The revision of its last change in the shop.
+    pub rev: i64,
+}
+
+impl ShopLink {
+    /// The link as the desk's views hold a row of history, under `profile` (the desk's
+    /// profile when the link is of its account, else a name the views show as they are).
+    pub fn stored(&self, profile: &str) -> StoredLink {
+        StoredLink {
+            profile: profile.to_owned(),
+            link: self.link.clone(),
+            created_at: self.stored_at,
+            updated_at: self.observed_at,
+            cancelled_at: self.cancelled_at,
+            staff: self.staff.clone(),
+        }
+    }
+
+    /// The cursor that pages past this link.
+    pub fn cursor(&self) -> LinkCursor {
+        LinkCursor {
+            created_at: self.stored_at,
+            id: self.link.id.clone(),
+        }
+    }
+}
+
+/// The columns every read selects, in [`from_row`]'s order.
+const COLUMNS: &str = "l.base_url, l.api_key_id, l.sandbox_desk, l.link_id, l.desk_id,
+    coalesce(d.name, l.desk_id), l.staff, l.stored_at, l.observed_at, l.cancelled_at,
+    l.answer::text, l.rev";
+
+/// A row of [`COLUMNS`] as a link.
+fn from_row(r: &Row) -> Result<ShopLink, ShopError> {
+    let answer: String = r.get(10);
+    let link_id: String = r.get(3);
+    let wire: PaymentLink = serde_json::from_str(&answer)
+        .map_err(|e| ShopError::Unreadable(format!("link {link_id}: {e}")))?;
+    let mut link = Link::from(wire);
+    if link.id.is_empty() {
+        link.id.clone_from(&link_id);
+    }
+    Ok(ShopLink {
+        account: Account {
+            base_url: r.get(0),
+            api_key_id: r.get(1),
+            sandbox_desk: r.get(2),
+        },
+        link,
+        desk_id: r.get(4),
+        desk_name: r.get(5),
+        staff: r.get(6),
+        stored_at: r.get(7),
+        observed_at: r.get(8),
+        cancelled_at: r.get(9),
+        rev: r.get(11),
+    })
+}
+
+fn rows(rows: &[Row]) -> Result<Vec<ShopLink>, ShopError> {
+    rows.iter().map(from_row).collect()
+}
+
+fn limit_of(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+/// The board of the whole shop, newest first: every link stored since `today` (the local
+/// day's start), then every link still open (pending or under review) stored since
+/// `open_since`; at most `limit` rows. Two index ranges, no sort of the table.
+pub async fn board(
+    shop: &Shop,
+    today: DateTime<Utc>,
+    open_since: DateTime<Utc>,
+    limit: usize,
+) -> Result<Vec<ShopLink>, ShopError> {
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, shop.url());
+    let today_sql = format!(
+        "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id)
+         WHERE l.stored_at >= $1 ORDER BY l.stored_at DESC, l.link_id DESC LIMIT $2"
+    );
+    let mut links = rows(
+        &shop
+            .client()
+            .query(&today_sql, &[&today, &limit_of(limit)])
+            .await
+            .map_err(pg)?,
+    )?;
+    if links.len() < limit && open_since < today {
+        let open_sql = format!(
+            "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id)
+             WHERE paydesk_status_rank(l.status) < 2 AND l.stored_at >= $1 AND l.stored_at < $2
+             ORDER BY l.stored_at DESC, l.link_id DESC LIMIT $3"
+        );
+        links.extend(rows(
+            &shop
+                .client()
+                .query(
+                    &open_sql,
+                    &[&open_since, &today, &limit_of(limit - links.len())],
+                )
+                .await
+                .map_err(pg)?,
+        )?);
+    }
+    Ok(links)
+}
+
+/// A History query over the whole shop.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShopQuery {
+    /// An order-number prefix or words of the description (any case). Blank means none.
+    pub text: Option<String>,
+    /// Only links with this status.
+    pub status: Option<LinkStatus>,
+    /// Only links this member began.
+    pub staff: Option<String>,
+    /// Only links this desk made (its device id).
+    pub desk: Option<String>,
+    /// Only links stored in this window.
+    pub range: Option<TimeRange>,
+    /// Start after this link.
+    pub before: Option<LinkCursor>,
+    /// At most this many (0: 50).
+    pub limit: usize,
+}
+
+/// One page of the shop's History, newest first, after `query.before`.
+pub async fn page(shop: &Shop, query: &ShopQuery) -> Result<Vec<ShopLink>, ShopError> {
+    let mut filters: Vec<String> = Vec::new();
+    let mut args: Vec<Box<dyn ToSql + Sync + Send>> = Vec::new();
+    let mut arg = |value: Box<dyn ToSql + Sync + Send>| {
+        args.push(value);
+        format!("${}", args.len())
+    };
+    if let Some(status) = &query.status {
+        filters.push(format!(
+            "l.status = {}",
+            arg(Box::new(status.as_str().to_owned()))
+        ));
+    }
+    if let Some(staff) = &query.staff {
+        filters.push(format!("l.staff = {}", arg(Box::new(staff.clone()))));
+    }
+    if let Some(desk) = &query.desk {
+        filters.push(format!("l.desk_id = {}", arg(Box::new(desk.clone()))));
+    }
+    if let Some(range) = &query.range {
+        filters.push(format!("l.stored_at >= {}", arg(Box::new(range.from))));
+        filters.push(format!("l.stored_at < {}", arg(Box::new(range.to))));
+    }
+    if let Some(before) = &query.before {
+        let at = arg(Box::new(before.created_at));
+        let id = arg(Box::new(before.id.clone()));
+        filters.push(format!("(l.stored_at, l.link_id) < ({at}, {id})"));
+    }
+    if let Some(text) = query
+        .text
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
+        // LIKE's own characters are taken as they are.
+        let escaped = text
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        let prefix = arg(Box::new(format!("{escaped}%")));
+        let words = arg(Box::new(format!("%{escaped}%")));
+        filters.push(format!(
+            "(l.order_number ILIKE {prefix} OR l.link_id ILIKE {prefix}
+              OR l.answer->>'description' ILIKE {words})"
+        ));
+    }
+    let limit = if query.limit == 0 { 50 } else { query.limit };
+    let limit = arg(Box::new(limit_of(limit)));
+    let filter = if filters.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", filters.join(" AND "))
+    };
+    let sql = format!(
+        "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id) {filter}
+         ORDER BY l.stored_at DESC, l.link_id DESC LIMIT {limit}"
+    );
+    let params: Vec<&(dyn ToSql + Sync)> = args
+        .iter()
+        .map(|a| a.as_ref() as &(dyn ToSql + Sync))
+        .collect();
+    rows(
+        &shop
+            .client()
+            .query(&sql, &params)
+            .await
+            .map_err(|e| ShopError::from_pg(&e, shop.url()))?,
+    )
+}
+
+/// The links changed in the shop after revision `after`, oldest change first, at most
+/// `limit`: what `shop sync` reads back. A write still uncommitted when this reads may hold a
+/// lower revision than one read here; the board and History read the shop afresh, so this is
+/// only what moved, never the only way to see a link.
+pub async fn changed_since(
+    shop: &Shop,
+    after: i64,
+    limit: usize,
+) -> Result<Vec<ShopLink>, ShopError> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id)
+         WHERE l.rev > $1 ORDER BY l.rev LIMIT $2"
+    );
+    rows(
+        &shop
+            .client()
+            .query(&sql, &[&after, &limit_of(limit)])
+            .await
+            .map_err(|e| ShopError::from_pg(&e, shop.url()))?,
+    )
+}
+
+/// The desks of the shop, by name: (device id, name).
+pub async fn desks(shop: &Shop) -> Result<Vec<(String, String)>, ShopError> {
+    Ok(shop
+        .client()
+        .query(
+            "SELECT desk_id, name FROM desks ORDER BY name, desk_id",
+            &[],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(&e, shop.url()))?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect())
+}
