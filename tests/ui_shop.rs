@@ -118,8 +118,7 @@ fn a_shop_that_accepts_and_never_answers_leaves_frames_quick_and_the_desk_offlin
         "offline since the first attempt: {since}"
     );
     assert!(
-        env.shown("Offline from the shop since")
-            && env.shown(", showing this desk only"),
+        env.shown("Offline from the shop since") && env.shown(", showing this desk only"),
         "the whole line"
     );
     // Several attempts later the moment is the same, and frames are still quick.
@@ -130,9 +129,7 @@ fn a_shop_that_accepts_and_never_answers_leaves_frames_quick_and_the_desk_offlin
         assert!(t.elapsed() < Duration::from_millis(300));
         std::thread::sleep(Duration::from_millis(25));
     }
-    assert!(
-        matches!(&env.app().shop.reach, ShopReach::Offline { since, .. } if *since == first)
-    );
+    assert!(matches!(&env.app().shop.reach, ShopReach::Offline { since, .. } if *since == first));
     // Selling goes on.
     env.type_into("Amount", "40");
     env.click("Create link");
@@ -152,10 +149,7 @@ fn a_password_in_the_url_is_refused_naming_it_and_plain_to_another_machine_is_a_
     env.harness.run_steps(2);
     env.until_shown("The shop URL holds a password");
     assert!(env.disabled("Join the shop"));
-    env.replace_text(
-        URL_FIELD,
-        "postgres://desk@db.example/shop?sslmode=disable",
-    );
+    env.replace_text(URL_FIELD, "postgres://desk@db.example/shop?sslmode=disable");
     env.until_shown("Warning: sslmode=disable connects to another machine unencrypted");
     assert!(env.shown("Type the password to join."));
     assert!(!env.shown("The shop URL holds a password"));
@@ -201,7 +195,10 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     assert!(env.shown("Leave the shop"));
     let desk_id = env.app().shop.desk.as_ref().expect("the desk").id.clone();
     assert_eq!(
-        pg.admin_sql(&db, &format!("SELECT count(*) FROM desks WHERE desk_id = '{desk_id}'")),
+        pg.admin_sql(
+            &db,
+            &format!("SELECT count(*) FROM desks WHERE desk_id = '{desk_id}'")
+        ),
         "1",
         "the desk is registered"
     );
@@ -210,11 +207,22 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     env.type_into("Amount", "40");
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let id = env.app().views.shown.as_ref().expect("shown").link.id.clone();
+    let id = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link
+        .id
+        .clone();
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         env.harness.step();
-        let found = pg.admin_sql(&db, &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"));
+        let found = pg.admin_sql(
+            &db,
+            &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
+        );
         if found == "1" {
             break;
         }
@@ -272,7 +280,15 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     env.type_into("Amount", "40");
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let id = env.app().views.shown.as_ref().expect("shown").link.id.clone();
+    let id = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link
+        .id
+        .clone();
     assert_eq!(
         env.services
             .with_store_locked(|s| Ok(s.outbox_len()?))
@@ -287,7 +303,10 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         env.harness.step();
-        let found = pg.admin_sql(&db, &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"));
+        let found = pg.admin_sql(
+            &db,
+            &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
+        );
         if found == "1" {
             break;
         }

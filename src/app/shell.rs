@@ -356,9 +356,12 @@ impl App {
                 ui.separator();
                 let line = crate::ui::shop::offline_line(lang, *since, now, self.zone);
                 ui.label(
-                    RichText::new(format!("{} {line}", String::from(crate::ui::theme::icon::OFFLINE)))
-                        .color(palette.warn)
-                        .strong(),
+                    RichText::new(format!(
+                        "{} {line}",
+                        String::from(crate::ui::theme::icon::OFFLINE)
+                    ))
+                    .color(palette.warn)
+                    .strong(),
                 )
                 .on_hover_text(crate::ui::shop::reach_sentence(reason, lang));
             }

@@ -81,9 +81,10 @@ pub enum ShopResult {
 pub fn membership_problem(e: &MembershipError, lang: Lang) -> Problem {
     let alone = UiText::ShopWorksAlone.get(lang);
     match e {
-        MembershipError::Shop(s) => {
-            Problem::with_detail(format!("{} {alone}", reach_sentence(s, lang)), s.to_string())
-        }
+        MembershipError::Shop(s) => Problem::with_detail(
+            format!("{} {alone}", reach_sentence(s, lang)),
+            s.to_string(),
+        ),
         MembershipError::EmptyPassword => Problem::plain(UiText::ShopPasswordEmpty.get(lang)),
         MembershipError::NameShape => Problem::plain(UiText::DeskNameShape.get(lang)),
         MembershipError::NoKeyring(why) => {
@@ -291,15 +292,15 @@ impl App {
                 self.shop.reach = ShopReach::NotJoined;
                 self.views.board.stale = true;
                 if left.is_some() {
-                    self.views.shop.note = Some(Note::Done(UiText::ShopLeftNote.get(lang).to_owned()));
+                    self.views.shop.note =
+                        Some(Note::Done(UiText::ShopLeftNote.get(lang).to_owned()));
                 }
             }
             ShopResult::Named { result: Ok(name) } => {
                 self.views.shop.name_saved(&name);
                 self.views.shop.name.clone_from(&name);
-                self.views.shop.note = Some(Note::Done(
-                    UiText::DeskNamed.fill(lang, &[("name", &name)]),
-                ));
+                self.views.shop.note =
+                    Some(Note::Done(UiText::DeskNamed.fill(lang, &[("name", &name)])));
                 if let Some(desk) = &mut self.shop.desk {
                     desk.name = name;
                 }

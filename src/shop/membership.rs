@@ -150,13 +150,15 @@ pub async fn join(
     let kept = if typed {
         let secrets = Arc::clone(secrets);
         let user = url.keyring_name();
-        tokio::task::spawn_blocking(move || {
-            match secrets.set(KEYRING_PROFILE, &user, &password) {
-                Ok(()) => Ok(secrets.unavailable().map_or(Kept::Keyring, Kept::ThisRunOnly)),
+        tokio::task::spawn_blocking(
+            move || match secrets.set(KEYRING_PROFILE, &user, &password) {
+                Ok(()) => Ok(secrets
+                    .unavailable()
+                    .map_or(Kept::Keyring, Kept::ThisRunOnly)),
                 Err(SecretError::Unavailable(why)) => Err(MembershipError::NoKeyring(why)),
                 Err(e) => Err(MembershipError::Secret(e)),
-            }
-        })
+            },
+        )
         .await
         .map_err(|e| MembershipError::Lost(e.to_string()))??
     } else {

@@ -452,14 +452,12 @@ async fn limited<T>(
     url: &ShopUrl,
     step: impl Future<Output = Result<T, ShopError>>,
 ) -> Result<T, ShopError> {
-    tokio::time::timeout(limit, step)
-        .await
-        .unwrap_or_else(|_| {
-            Err(ShopError::Timeout {
-                target: super::target(url),
-                seconds: limit.as_secs().max(1),
-            })
+    tokio::time::timeout(limit, step).await.unwrap_or_else(|_| {
+        Err(ShopError::Timeout {
+            target: super::target(url),
+            seconds: limit.as_secs().max(1),
         })
+    })
 }
 
 /// Connects, migrates, registers and listens.
@@ -471,13 +469,13 @@ async fn open(
     let secrets = Arc::clone(&config.secrets);
     let env = config.env_password.clone();
     let key_url = url.clone();
-    let password = tokio::task::spawn_blocking(move || {
-        membership::stored_password(&*secrets, env, &key_url)
-    })
-    .await
-    .map_err(|e| ShopError::Keyring(e.to_string()))??;
+    let password =
+        tokio::task::spawn_blocking(move || membership::stored_password(&*secrets, env, &key_url))
+            .await
+            .map_err(|e| ShopError::Keyring(e.to_string()))??;
     let (notes_tx, notes) = unbounded_channel();
-    let mut shop = super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
+    let mut shop =
+        super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
     drop(password);
     let limit = config.timing.query;
     limited(limit, url, schema::migrate(shop.client_mut(), url)).await?;
@@ -514,15 +512,11 @@ async fn serve(
     out: &Out,
 ) -> Ended {
     let start = tokio::time::Instant::now();
-    let mut push_tick = tokio::time::interval_at(
-        start + config.timing.push_every,
-        config.timing.push_every,
-    );
+    let mut push_tick =
+        tokio::time::interval_at(start + config.timing.push_every, config.timing.push_every);
     push_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut poll_tick = tokio::time::interval_at(
-        start + config.timing.poll_every,
-        config.timing.poll_every,
-    );
+    let mut poll_tick =
+        tokio::time::interval_at(start + config.timing.poll_every, config.timing.poll_every);
     poll_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // What was left in the outbox while offline goes first.
     if let Err(e) = push_now(config, slot, out).await {
@@ -587,7 +581,9 @@ async fn ping(config: &SessionConfig, slot: &Slot) -> Result<(), ShopError> {
 async fn push_now(config: &SessionConfig, slot: &Slot, out: &Out) -> Result<(), ShopError> {
     let store = config.store.store();
     let waiting = {
-        let s = store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let s = store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         s.outbox_len()
     };
     match waiting {
@@ -605,11 +601,8 @@ async fn push_now(config: &SessionConfig, slot: &Slot, out: &Out) -> Result<(), 
         return Ok(());
     };
     let clock = Arc::clone(&config.clock);
-    let pushed = tokio::time::timeout(
-        config.timing.push,
-        push::push(shop, store, || clock.now()),
-    )
-    .await;
+    let pushed =
+        tokio::time::timeout(config.timing.push, push::push(shop, store, || clock.now())).await;
     match pushed {
         Err(_) => Err(ShopError::Timeout {
             target: super::target(&config.url),
@@ -648,7 +641,10 @@ mod tests {
         assert_eq!(b.failed(), Duration::from_secs(1));
         // A cap below the first wait is the first wait.
         let mut odd = Backoff::new(Duration::from_secs(5), Duration::from_secs(1));
-        assert_eq!((odd.failed(), odd.failed()), (Duration::from_secs(5), Duration::from_secs(5)));
+        assert_eq!(
+            (odd.failed(), odd.failed()),
+            (Duration::from_secs(5), Duration::from_secs(5))
+        );
     }
 
     #[test]
@@ -730,7 +726,12 @@ mod tests {
             }
         };
         let t = std::time::Instant::now();
-        let SessionEvent::Offline { since, reason, retry_in } = next(&session) else {
+        let SessionEvent::Offline {
+            since,
+            reason,
+            retry_in,
+        } = next(&session)
+        else {
             panic!("offline first");
         };
         assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
@@ -738,11 +739,18 @@ mod tests {
         assert!(matches!(reason, ShopError::Timeout { .. }), "{reason:?}");
         assert_eq!(retry_in, Duration::from_millis(100));
         clock.set(at(10, 50));
-        let SessionEvent::Offline { since, retry_in, .. } = next(&session) else {
+        let SessionEvent::Offline {
+            since, retry_in, ..
+        } = next(&session)
+        else {
             panic!("offline again");
         };
         assert_eq!(since, at(10, 42), "the first moment is kept");
-        assert_eq!(retry_in, Duration::from_millis(150), "doubled, up to the cap");
+        assert_eq!(
+            retry_in,
+            Duration::from_millis(150),
+            "doubled, up to the cap"
+        );
         assert!(wakes.load(std::sync::atomic::Ordering::SeqCst) >= 2);
         drop(session);
         drop(runtime);

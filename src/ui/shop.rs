@@ -170,7 +170,8 @@ impl ShopSettings {
     fn join_form_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, env_password: bool) {
         let lang = cx.lang;
         let width = theme::field_width_ui(ui, URL_CHARS);
-        let r = widgets::labelled_text_width_ui(ui, UiText::ShopUrl.get(lang), &mut self.url, width);
+        let r =
+            widgets::labelled_text_width_ui(ui, UiText::ShopUrl.get(lang), &mut self.url, width);
         if r.lost_focus() {
             self.url_touched = true;
         }
@@ -255,7 +256,11 @@ impl ShopSettings {
                 || (changed && r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
         });
         if let Some(id) = desk_id {
-            widgets::hint_ui(ui, &cx.palette, &UiText::DeskNameHelp.fill(lang, &[("id", &id)]));
+            widgets::hint_ui(
+                ui,
+                &cx.palette,
+                &UiText::DeskNameHelp.fill(lang, &[("id", &id)]),
+            );
         }
         if save {
             self.busy = true;
