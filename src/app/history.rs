@@ -83,9 +83,16 @@ impl App {
                 self.views.history.totals = None;
                 let totals_desk = desk.clone();
                 let totals_filter = filter.clone();
-                self.spawn(async move { totals(&totals_desk, totals_filter, zone) });
+                let reader = self.shop_reader().map(|(reader, _)| reader);
+                if reader.is_none() {
+                    self.spawn(async move { totals(&totals_desk, totals_filter, zone) });
+                }
                 self.spawn(async move {
-                    let mut msg = history_page(&desk, filter, None, zone, lang);
+                    let shop_page =
+                        super::shop_reads::shop_history_page(reader, &filter, None, zone, lang)
+                            .await;
+                    let mut msg =
+                        shop_page.unwrap_or_else(|| history_page(&desk, filter, None, zone, lang));
                     if let (
                         HistoryResult::Page {
                             filter,
@@ -116,8 +123,20 @@ impl App {
                     self.views.history.loading = false;
                     return;
                 };
+                let reader = self.shop_reader().map(|(reader, _)| reader);
                 self.spawn(async move {
-                    Msg::History(history_page(&desk, filter, Some(next), zone, lang))
+                    let shop_page = super::shop_reads::shop_history_page(
+                        reader,
+                        &filter,
+                        Some(next.clone()),
+                        zone,
+                        lang,
+                    )
+                    .await;
+                    Msg::History(
+                        shop_page
+                            .unwrap_or_else(|| history_page(&desk, filter, Some(next), zone, lang)),
+                    )
                 });
             }
             HistoryCommand::Show { id } => {
@@ -245,6 +264,10 @@ impl App {
 
     /// Counts the shown History filter's links again (after statuses changed).
     pub(crate) fn history_totals(&mut self) {
+        // The shop's rows have no totals line (docs/design.md §8).
+        if self.shop_reader().is_some() {
+            return;
+        }
         let (Some(desk), Some(filter)) = (
             self.holds.desk.clone(),
             self.views.history.loaded_filter.clone(),
@@ -264,7 +287,7 @@ fn totals(desk: &Desk, filter: HistoryFilter, zone: Zone) -> Msg {
 }
 
 /// The store's query and date range of a History filter.
-fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeRange>) {
+pub(super) fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeRange>) {
     let query = LinkQuery {
         text: Some(filter.text.trim().to_owned()).filter(|t| !t.is_empty()),
         status: filter.status.clone(),

@@ -45,7 +45,16 @@ impl App {
         };
         match command {
             ReportCommand::Load { first, last, zone } => {
+                let reader = self.shop_reader().map(|(reader, _)| reader);
                 self.spawn(async move {
+                    if let Some(report) =
+                        super::shop_reads::shop_report(reader, &desk, (first, last), zone).await
+                    {
+                        return Msg::Report(ReportResult::Made {
+                            days: (first, last),
+                            result: Ok(report),
+                        });
+                    }
                     let result =
                         tokio::task::spawn_blocking(move || desk.day_report(first, last, zone))
                             .await

@@ -776,6 +776,11 @@ impl Desk {
         self.with_store(|s| s.day_report(self.profile_name(), from, to, zone, now))
     }
 
+    /// The audit chain's head now (shown with a day close).
+    pub fn audit_head(&self) -> Result<String, DeskError> {
+        self.with_store(|s| s.audit_head())
+    }
+
     /// One link of the local history, with whether it was cancelled through paydesk.
     pub fn history_entry(&self, id: &str) -> Result<StoredLink, DeskError> {
         self.with_store(|s| s.get_link(self.profile_name(), id))?

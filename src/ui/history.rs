@@ -62,6 +62,8 @@ pub struct HistoryRow {
     pub known_at: DateTime<Utc>,
     /// The staff member who began it (empty when unknown).
     pub staff: String,
+    /// The desk that made it, on a desk in a shop (empty: this desk's own history).
+    pub desk: String,
 }
 
 impl HistoryRow {
@@ -108,6 +110,7 @@ impl HistoryRow {
             partly_paid,
             known_at,
             staff: String::new(),
+            desk: String::new(),
         }
     }
 }
@@ -551,8 +554,11 @@ impl HistoryView {
             }
             return;
         }
-        let show_staff = !self.staff_names.is_empty();
-        header_ui(ui, lang, show_staff);
+        let shown = Optional {
+            staff: !self.staff_names.is_empty(),
+            desk: self.rows.iter().any(|r| !r.desk.is_empty()),
+        };
+        header_ui(ui, lang, shown);
         let mut want_more = false;
         let mut picked = None;
         egui::ScrollArea::vertical()
@@ -565,7 +571,7 @@ impl HistoryView {
                 self.visible = range.clone();
                 for (i, row) in self.rows[range.clone()].iter().enumerate() {
                     let striped = (range.start + i) % 2 == 1;
-                    if row_ui(ui, cx, row, show_staff, striped).clicked() {
+                    if row_ui(ui, cx, row, shown, striped).clicked() {
                         picked = Some(row.id.clone());
                     }
                 }
@@ -612,10 +618,19 @@ const ALIGN: [egui::Align; 5] = [
     egui::Align::Min,
 ];
 
-/// The Staff column's width, shown with staff on.
+/// The Staff column's width, shown with staff on; the Desk column's, on a desk in a shop.
 const STAFF_COLUMN: f32 = 96.0;
 
-fn header_ui(ui: &mut Ui, lang: Lang, show_staff: bool) {
+/// The columns shown only sometimes.
+#[derive(Debug, Clone, Copy)]
+struct Optional {
+    /// Staff, with staff on.
+    staff: bool,
+    /// Desk, when the rows come from the shop.
+    desk: bool,
+}
+
+fn header_ui(ui: &mut Ui, lang: Lang, shown: Optional) {
     ui.horizontal(|ui| {
         let titles = [
             UiText::Created,
@@ -629,9 +644,14 @@ fn header_ui(ui: &mut Ui, lang: Lang, show_staff: bool) {
                 ui.label(RichText::new(t.get(lang)).strong());
             });
         }
-        if show_staff {
+        if shown.staff {
             cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
                 ui.label(RichText::new(UiText::StaffColumn.get(lang)).strong());
+            });
+        }
+        if shown.desk {
+            cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
+                ui.label(RichText::new(UiText::DeskColumn.get(lang)).strong());
             });
         }
         ui.label(RichText::new(UiText::Description.get(lang)).strong());
@@ -651,7 +671,7 @@ fn row_ui(
     ui: &mut Ui,
     cx: &ViewCtx<'_>,
     row: &HistoryRow,
-    show_staff: bool,
+    shown: Optional,
     striped: bool,
 ) -> egui::Response {
     let lang = cx.lang;
@@ -677,9 +697,14 @@ fn row_ui(
             cell_ui(ui, COLUMNS[4], egui::Align::Min, |ui| {
                 ui.add(egui::Label::new(RichText::new(age).color(cx.palette.muted)).truncate());
             });
-            if show_staff {
+            if shown.staff {
                 cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
                     ui.add(egui::Label::new(row.staff.as_str()).truncate());
+                });
+            }
+            if shown.desk {
+                cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
+                    ui.add(egui::Label::new(row.desk.as_str()).truncate());
                 });
             }
             ui.add(egui::Label::new(row.description.as_str()).truncate());

@@ -1,0 +1,93 @@
+//! History and Day close over the whole shop (docs/design.md §8): while the shop session is
+//! online, History's pages and the day close are read from PostgreSQL through the session's
+//! reader, on the worker; each row names the desk that made it, and the day close adds its
+//! table per desk. When the shop does not answer within the reader's limit (or the desk has
+//! joined none), the caller reads the desk's own file instead, and the top bar already says
+//! the desk is offline.
+
+use chrono::NaiveDate;
+
+use super::history::{HistoryResult, history_query};
+use crate::clock::Zone;
+use crate::lang::Lang;
+use crate::service::Desk;
+use crate::shop::read::{self, ShopQuery};
+use crate::shop::report::{self as shop_report_mod, ReportScope};
+use crate::shop::session::ShopReader;
+use crate::store::{DayReport, LinkCursor};
+use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
+
+/// One page of the shop's History for `filter`, after `before`; `None` when there is no
+/// reader or the shop did not answer in time (the caller reads the desk's own then).
+pub(super) async fn shop_history_page(
+    reader: Option<ShopReader>,
+    filter: &HistoryFilter,
+    before: Option<LinkCursor>,
+    zone: Zone,
+    lang: Lang,
+) -> Option<HistoryResult> {
+    let reader = reader?;
+    let (query, range) = history_query(filter, zone);
+    let shop_query = ShopQuery {
+        text: query.text,
+        status: query.status,
+        staff: query.staff,
+        desk: None,
+        range,
+        before: before.clone(),
+        limit: PAGE,
+    };
+    let shop = reader.connection().await?;
+    let links = tokio::time::timeout(reader.query_limit(), read::page(&shop, &shop_query))
+        .await
+        .ok()?
+        .inspect_err(|e| tracing::warn!(error = %e, "History read from the shop's PostgreSQL"))
+        .ok()?;
+    drop(shop);
+    let next = (links.len() == PAGE)
+        .then(|| links.last().map(read::ShopLink::cursor))
+        .flatten();
+    let rows = links
+        .iter()
+        .map(|l| {
+            let mut row = HistoryRow::of_stored(&l.stored(""), lang, zone);
+            row.desk.clone_from(&l.desk_name);
+            row
+        })
+        .collect();
+    Some(HistoryResult::Page {
+        filter: filter.clone(),
+        first: before.is_none(),
+        result: Ok((rows, next)),
+        total: None,
+        staff_names: None,
+    })
+}
+
+/// The shop's day close of local days `days`, with this desk's audit head; `None` when there
+/// is no reader or the shop did not answer in time.
+pub(super) async fn shop_report(
+    reader: Option<ShopReader>,
+    desk: &Desk,
+    (from, to): (NaiveDate, NaiveDate),
+    zone: Zone,
+) -> Option<DayReport> {
+    let reader = reader?;
+    let head = desk.audit_head().ok()?;
+    let scope = ReportScope {
+        from,
+        to,
+        zone,
+        now: desk.now(),
+        desk: None,
+    };
+    let mut shop = reader.connection().await?;
+    tokio::time::timeout(
+        reader.query_limit(),
+        shop_report_mod::day_report(&mut shop, &scope, head),
+    )
+    .await
+    .ok()?
+    .inspect_err(|e| tracing::warn!(error = %e, "Day close read from the shop's PostgreSQL"))
+    .ok()
+}
