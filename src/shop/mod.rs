@@ -5,15 +5,19 @@
 //! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
 //! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
 //! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
+//! - [`catalog`]: the shop-wide catalog, one current snapshot, and its mirror on each desk;
+//! - [`staff`]: the shop-wide staff, wrong-PIN counts and the last-manager rule;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
+pub mod catalog;
 pub mod desk;
 pub mod messages;
 pub mod push;
 pub mod schema;
+pub mod staff;
 pub mod tls;
 pub mod url;
 

@@ -8,13 +8,19 @@
 //! nothing the second time. Rows are never skipped by their `seq` against the shop's
 //! acknowledgement: a data file restored from a backup reuses sequence numbers, and skipping
 //! would lose its new changes; `outbox_acks` records the highest `seq` applied, for the eye.
+//!
+//! Before the links, [`push`] sends the shared kinds: the catalog, whole, as one snapshot
+//! ([`super::catalog::apply_catalog`]), then the staff changes and PIN tries in batches
+//! ([`super::staff::apply_staff`]), each in its own transaction.
 
 use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 
+use super::catalog::apply_catalog;
 use super::schema::UPSERT_LINK;
+use super::staff::apply_staff;
 use super::{Shop, ShopError};
 use crate::store::{OutboxRow, Store, StoreError};
 
@@ -30,6 +36,12 @@ pub struct Pushed {
     pub batches: u64,
     /// Links whose row in the shop changed (a replay or an older observation changes none).
     pub changed: u64,
+    /// Catalog snapshots this push made the shop's current one (0 or 1).
+    pub catalogs: u64,
+    /// Staff changes and PIN tries sent and acknowledged.
+    pub staff_rows: u64,
+    /// Staff changes the shop refused: they would have left it without an active manager.
+    pub staff_refused: u64,
 }
 
 /// Why a push stopped.
@@ -166,6 +178,22 @@ pub async fn push(
     };
     let desk_id = lock().device_id()?;
     let mut done = Pushed::default();
+    let owed = lock().outbox_catalog()?;
+    if let Some(owed) = owed {
+        let applied = apply_catalog(shop, &desk_id, &owed, now()).await?;
+        lock().catalog_pushed(owed.seq, applied.snapshot, now())?;
+        done.catalogs += u64::from(applied.made_current);
+    }
+    loop {
+        let rows = lock().outbox_staff(BATCH)?;
+        let Some(last) = rows.last().map(|r| r.seq) else {
+            break;
+        };
+        let applied = apply_staff(shop, &desk_id, &rows).await?;
+        lock().staff_pushed(last, now())?;
+        done.staff_rows += rows.len() as u64;
+        done.staff_refused += applied.refused;
+    }
     loop {
         let rows = lock().outbox_batch(BATCH)?;
         let Some(last) = rows.last().map(|r| r.seq) else {

@@ -95,8 +95,9 @@ CREATE TABLE link_items (
 );
 ";
 
-/// The steps, in order; the version is how many have run.
-pub const MIGRATIONS: &[&str] = &[V1];
+/// The steps, in order; the version is how many have run. Step 2 is the shop-wide catalog
+/// ([`super::catalog::SCHEMA`]), step 3 the shop-wide staff ([`super::staff::SCHEMA`]).
+pub const MIGRATIONS: &[&str] = &[V1, super::catalog::SCHEMA, super::staff::SCHEMA];
 
 /// The version this build migrates to.
 pub fn latest_version() -> i32 {

@@ -29,6 +29,7 @@ mod journal;
 mod links;
 pub mod messages;
 pub mod migrations;
+mod mirror;
 mod outbox;
 mod profiles;
 mod report;
@@ -62,7 +63,8 @@ pub use journal::{
     JournalState, NewJournalRow, STALE_AFTER,
 };
 pub use links::{LinkCursor, StoredLink, TimeRange};
-pub use outbox::{ItemPush, LinkPush, OutboxRow};
+pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
+pub use outbox::{ItemPush, LinkPush, OutboxRow, PinPush, StaffPush};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub use report::{
     CurrencyReport, DayReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
