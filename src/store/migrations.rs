@@ -403,11 +403,12 @@ CREATE TABLE shop_outbox (
 /// Step 11: the shop-wide catalog and staff (docs/design.md §8). An outbox row gets a `kind`:
 /// `link` (every row before this step), `catalog` (the catalog as it is when pushed: a whole
 /// snapshot, no copy kept here), `staff` (a member as changed) and `pin` (a wrong or right PIN
-/// tried on this desk, merged into the shop's count). `shop_desk` remembers which catalog
-/// snapshot of the shop the desk mirrors and the highest staff version it has read.
+/// tried on this desk, merged into the shop's count); no `CHECK` on it, so a later kind needs
+/// no rebuild of the table (the pusher reads only the kinds it knows). `shop_desk` remembers
+/// which catalog snapshot of the shop the desk mirrors and the highest staff version it has
+/// read.
 const V11: &str = "
-ALTER TABLE shop_outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'link'
-    CHECK (kind IN ('link', 'catalog', 'staff', 'pin'));
+ALTER TABLE shop_outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'link';
 CREATE INDEX shop_outbox_by_kind ON shop_outbox (kind, seq);
 ALTER TABLE shop_desk ADD COLUMN catalog_snapshot INTEGER;
 ALTER TABLE shop_desk ADD COLUMN staff_version INTEGER;
