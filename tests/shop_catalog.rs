@@ -6,6 +6,7 @@
 mod support;
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::sync::Mutex;
 
 use paydesk::domain::{Barcode, CatalogVariant};
@@ -121,11 +122,13 @@ impl Desk {
 fn catalog_csv(prefix: &str, n: usize, first_code: usize) -> String {
     let mut csv = String::from("id,name,unit_price,currency,barcode\n");
     for i in 0..n {
-        csv.push_str(&format!(
-            "{prefix}-{i:04},{prefix} item {i},{}.50,TRY,{}\n",
+        writeln!(
+            csv,
+            "{prefix}-{i:04},{prefix} item {i},{}.50,TRY,{}",
             10 + i,
             first_code + i
-        ));
+        )
+        .expect("written");
     }
     csv
 }
@@ -136,6 +139,81 @@ fn ids(variants: &[CatalogVariant]) -> BTreeSet<String> {
 
 fn expected(prefix: &str, n: usize) -> BTreeSet<String> {
     (0..n).map(|i| format!("{prefix}-{i:04}")).collect()
+}
+
+/// A session that reads the shop's catalog over and over until `done`, asserting that every
+/// read is nothing yet, all of `one` or all of `other`; how many reads it made.
+fn watch(
+    url: &ShopUrl,
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    one: BTreeSet<String>,
+    other: BTreeSet<String>,
+) -> tokio::task::JoinHandle<usize> {
+    let url = url.clone();
+    tokio::spawn(async move {
+        let mut reader = connect(&url).await.expect("the reader connects");
+        let mut reads = 0;
+        loop {
+            let last = done.load(std::sync::atomic::Ordering::SeqCst);
+            let read = catalog::current_catalog(&mut reader, None)
+                .await
+                .expect("read");
+            let got = read.map(|(_, v)| ids(&v));
+            assert!(
+                got.as_ref().is_none_or(|g| *g == one || *g == other),
+                "a reader saw {} variants, neither one catalog",
+                got.map_or(0, |g| g.len())
+            );
+            reads += 1;
+            if last {
+                return reads;
+            }
+        }
+    })
+}
+
+/// Holds the catalog lock in its own session until `waiters` sessions wait for it, then
+/// lets go: the pushes that wait run at once.
+async fn hold_catalog_lock_until(url: &ShopUrl, waiters: i64) -> impl Future<Output = ()> {
+    let holder = connect(url).await.expect("the holder connects");
+    holder
+        .client()
+        .execute("BEGIN", &[])
+        .await
+        .expect("a transaction");
+    holder
+        .client()
+        .execute(
+            "SELECT pg_advisory_xact_lock($1)",
+            &[&catalog::CATALOG_LOCK],
+        )
+        .await
+        .expect("locked");
+    async move {
+        loop {
+            let waiting: i64 = holder
+                .client()
+                .query_one(
+                    "SELECT count(*) FROM pg_locks
+                     WHERE locktype = 'advisory' AND NOT granted
+                       AND database = (SELECT oid FROM pg_database
+                                       WHERE datname = current_database())",
+                    &[],
+                )
+                .await
+                .expect("pg_locks")
+                .get(0);
+            if waiting == waiters {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        holder
+            .client()
+            .execute("COMMIT", &[])
+            .await
+            .expect("released");
+    }
 }
 
 #[tokio::test]
@@ -149,68 +227,14 @@ async fn two_desks_importing_at_once_each_end_with_one_whole_catalog() {
     b.import(&catalog_csv("b", nb, 2_000_000));
     let (want_a, want_b) = (expected("a", na), expected("b", nb));
 
-    // A third session reads the shop's catalog over and over while both pushes run: every read
-    // is nothing yet, all of A's or all of B's.
+    // A third session reads the shop's catalog over and over while both pushes run; a fourth
+    // holds the catalog lock until both pushes wait for it, so they run at once.
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let watcher = {
-        let url = url.clone();
-        let done = done.clone();
-        let (want_a, want_b) = (want_a.clone(), want_b.clone());
-        tokio::spawn(async move {
-            let mut reader = connect(&url).await.expect("the reader connects");
-            let mut seen = Vec::new();
-            loop {
-                let last = done.load(std::sync::atomic::Ordering::SeqCst);
-                let read = catalog::current_catalog(&mut reader, None)
-                    .await
-                    .expect("read");
-                let got = read.map(|(_, v)| ids(&v));
-                assert!(
-                    got.as_ref().is_none_or(|g| *g == want_a || *g == want_b),
-                    "a reader saw {} variants, neither one catalog",
-                    got.map_or(0, |g| g.len())
-                );
-                seen.push(got.map(|g| g.len()));
-                if last {
-                    return seen;
-                }
-            }
-        })
-    };
-    // A third session holds the catalog lock until both pushes wait for it: they run at once.
-    let mut holder = connect(&url).await.expect("the holder connects");
-    let hold = holder
-        .client_mut()
-        .transaction()
-        .await
-        .expect("a transaction");
-    hold.execute(
-        "SELECT pg_advisory_xact_lock($1)",
-        &[&catalog::CATALOG_LOCK],
-    )
-    .await
-    .expect("locked");
-    let release = async {
-        loop {
-            let waiting: i64 = hold
-                .query_one(
-                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-                    &[],
-                )
-                .await
-                .expect("pg_locks")
-                .get(0);
-            if waiting == 2 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
-        hold.commit().await.expect("released");
-    };
+    let watcher = watch(&url, done.clone(), want_a.clone(), want_b.clone());
+    let release = hold_catalog_lock_until(&url, 2).await;
     let (pa, pb, ()) = tokio::join!(a.push(), b.push(), release);
     done.store(true, std::sync::atomic::Ordering::SeqCst);
-    let seen = watcher.await.expect("the reader ran");
-    assert!(!seen.is_empty());
+    assert!(watcher.await.expect("the reader ran") > 0);
     assert_eq!(
         (pa.catalogs, pb.catalogs),
         (1, 1),

@@ -13,7 +13,7 @@
 //!   snapshot by desk, outbox sequence number and digest and changes nothing, even when
 //!   another snapshot became current since.
 //! - [`pull_catalog`] mirrors the current snapshot when it is not the one the desk mirrors:
-//!   one read-only `REPEATABLE READ` transaction in the shop, one SQLite transaction on the
+//!   one read-only `REPEATABLE READ` transaction in the shop, one `SQLite` transaction on the
 //!   desk (`Store::catalog_mirror`), skipped while a catalog change of the desk still waits
 //!   in its outbox.
 
@@ -337,7 +337,7 @@ pub enum CatalogPulled {
 }
 
 /// Mirrors the shop's current catalog into the desk's file when it is not the snapshot the
-/// desk mirrors (one SQLite transaction: no reader of the file sees half of it).
+/// desk mirrors (one `SQLite` transaction: no reader of the file sees half of it).
 pub async fn pull_catalog(
     shop: &mut Shop,
     store: &Mutex<Store>,

@@ -7,7 +7,7 @@
 //!   one transaction per batch ([`apply_staff`]) under the advisory lock [`STAFF_LOCK`], so
 //!   the `version` each change gets commits in order and a desk that read up to a version
 //!   never misses one below it.
-//! - A member is keyed by the name with ASCII letters in lower case, as the desks' SQLite
+//! - A member is keyed by the name with ASCII letters in lower case, as the desks' `SQLite`
 //!   `NOCASE` compares names.
 //! - **Wrong PINs are counted shop-wide**: a wrong PIN adds one to the shop's count (so misses
 //!   on two desks add up, including those counted on a desk while it was offline, merged when
@@ -285,7 +285,7 @@ pub enum StaffPulled {
 }
 
 /// Mirrors the shop's staff into the desk's file when the shop has a change the desk has not
-/// read (one SQLite transaction).
+/// read (one `SQLite` transaction).
 pub async fn pull_staff(
     shop: &mut Shop,
     store: &Mutex<Store>,
