@@ -7,11 +7,13 @@
 //! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
 //! - [`catalog`]: the shop-wide catalog, one current snapshot, and its mirror on each desk;
 //! - [`staff`]: the shop-wide staff, wrong-PIN counts and the last-manager rule;
+//! - [`audit`]: every desk's audit chain, pushed whole and walked from the shop;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
+pub mod audit;
 pub mod catalog;
 pub mod desk;
 pub mod messages;

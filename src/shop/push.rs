@@ -11,13 +11,15 @@
 //!
 //! Before the links, [`push`] sends the shared kinds: the catalog, whole, as one snapshot
 //! ([`super::catalog::apply_catalog`]), then the staff changes and PIN tries in batches
-//! ([`super::staff::apply_staff`]), each in its own transaction.
+//! ([`super::staff::apply_staff`]), each in its own transaction; after them, the audit rows
+//! the shop lacks ([`super::audit::push_audit`]: the audit table is its own outbox).
 
 use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 
+use super::audit::push_audit;
 use super::catalog::apply_catalog;
 use super::schema::UPSERT_LINK;
 use super::staff::apply_staff;
@@ -42,6 +44,8 @@ pub struct Pushed {
     pub staff_rows: u64,
     /// Staff changes the shop refused: they would have left it without an active manager.
     pub staff_refused: u64,
+    /// Audit rows of this desk's chain the shop did not have yet.
+    pub audit_rows: u64,
 }
 
 /// Why a push stopped.
@@ -197,11 +201,13 @@ pub async fn push(
     loop {
         let rows = lock().outbox_batch(BATCH)?;
         let Some(last) = rows.last().map(|r| r.seq) else {
-            return Ok(done);
+            break;
         };
         done.changed += apply_batch(shop, &desk_id, &rows, now()).await?;
         lock().outbox_acknowledge(last, now())?;
         done.rows += rows.len() as u64;
         done.batches += 1;
     }
+    done.audit_rows = push_audit(shop, store, &desk_id).await?;
+    Ok(done)
 }

@@ -96,8 +96,14 @@ CREATE TABLE link_items (
 ";
 
 /// The steps, in order; the version is how many have run. Step 2 is the shop-wide catalog
-/// ([`super::catalog::SCHEMA`]), step 3 the shop-wide staff ([`super::staff::SCHEMA`]).
-pub const MIGRATIONS: &[&str] = &[V1, super::catalog::SCHEMA, super::staff::SCHEMA];
+/// ([`super::catalog::SCHEMA`]), step 3 the shop-wide staff ([`super::staff::SCHEMA`]), step 4
+/// every desk's audit chain ([`super::audit::SCHEMA`]).
+pub const MIGRATIONS: &[&str] = &[
+    V1,
+    super::catalog::SCHEMA,
+    super::staff::SCHEMA,
+    super::audit::SCHEMA,
+];
 
 /// The version this build migrates to.
 pub fn latest_version() -> i32 {

@@ -49,8 +49,8 @@ use rusqlite::Connection;
 use rust_decimal::Decimal;
 
 pub use audit::{
-    AUDIT_CSV_HEADER, AuditAction, AuditFilter, AuditRow, ChainCheck, SEED as AUDIT_SEED, row_hash,
-    write_audit_csv,
+    AUDIT_CSV_HEADER, AuditAction, AuditFilter, AuditRow, ChainCheck, ChainWalk,
+    SEED as AUDIT_SEED, row_hash, write_audit_csv,
 };
 pub use cards::StoredCard;
 pub use catalog::{
