@@ -482,3 +482,76 @@ fn a_desk_that_has_not_joined_owes_the_shop_no_catalog() {
     assert_eq!(owed.variants.len(), 4);
     assert_eq!(owed.variants[0].barcode, None);
 }
+
+/// Listens on `channel` in the shop's database `db` (as the superuser, over the socket) and
+/// hands each notification's payload over the returned channel.
+async fn listen(
+    pg: &Pg,
+    db: &str,
+    channel: &str,
+) -> (
+    tokio_postgres::Client,
+    tokio::sync::mpsc::UnboundedReceiver<String>,
+) {
+    let (client, mut connection) = tokio_postgres::Config::new()
+        .host_path(pg.socket_dir())
+        .port(pg.port())
+        .user("postgres")
+        .dbname(db)
+        .connect(tokio_postgres::NoTls)
+        .await
+        .expect("the listener connects");
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+            if let tokio_postgres::AsyncMessage::Notification(n) = message {
+                let _ = tx.send(n.payload().to_owned());
+            }
+        }
+    });
+    client
+        .batch_execute(&format!("LISTEN {channel}"))
+        .await
+        .expect("listening");
+    (client, rx)
+}
+
+#[tokio::test]
+async fn a_new_current_snapshot_is_notified_with_its_number_and_a_resend_is_not() {
+    let Some(pg) = pg::cluster() else { return };
+    let url = fresh_shop(&pg).await;
+    let (_listener, mut heard) = listen(&pg, url.dbname(), catalog::CHANNEL).await;
+    let mut a = Desk::join(&url, "Back office").await;
+    a.import(&catalog_csv("a", 5, 1_000_000));
+    let owed = a
+        .store
+        .lock()
+        .expect("the store")
+        .outbox_catalog()
+        .expect("read")
+        .expect("owed");
+    let applied = catalog::apply_catalog(&mut a.shop, &a.id, &owed, support::time::t_stored())
+        .await
+        .expect("applied");
+    let payload = tokio::time::timeout(std::time::Duration::from_secs(10), heard.recv())
+        .await
+        .expect("notified within 10 s")
+        .expect("a payload");
+    assert_eq!(payload, applied.snapshot.to_string());
+    // A resend makes nothing current, so nothing is notified: the next notification heard is
+    // the next snapshot's.
+    catalog::apply_catalog(&mut a.shop, &a.id, &owed, support::time::t_stored())
+        .await
+        .expect("resent");
+    a.import(&catalog_csv("a", 6, 1_000_000));
+    assert_eq!(a.push().await.catalogs, 1);
+    let next = tokio::time::timeout(std::time::Duration::from_secs(10), heard.recv())
+        .await
+        .expect("notified within 10 s")
+        .expect("a payload");
+    assert_ne!(next, payload);
+    assert_eq!(
+        pg.admin_sql(url.dbname(), "SELECT snapshot FROM catalog_current"),
+        next
+    );
+}

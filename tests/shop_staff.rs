@@ -324,3 +324,41 @@ async fn the_last_active_manager_of_the_shop_cannot_be_disabled_from_two_desks_a
     b.sign_in("Mert", "8888", now())
         .expect("the manager B disabled signs in again");
 }
+
+#[tokio::test]
+async fn a_staff_change_is_notified_on_paydesk_staff() {
+    let Some(pg) = pg::cluster() else { return };
+    let url = fresh_shop(&pg).await;
+    let (listener, mut connection) = tokio_postgres::Config::new()
+        .host_path(pg.socket_dir())
+        .port(pg.port())
+        .user("postgres")
+        .dbname(url.dbname())
+        .connect(tokio_postgres::NoTls)
+        .await
+        .expect("the listener connects");
+    let (tx, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+            if let tokio_postgres::AsyncMessage::Notification(n) = message {
+                let _ = tx.send((n.channel().to_owned(), n.payload().to_owned()));
+            }
+        }
+    });
+    listener
+        .batch_execute(&format!("LISTEN {}", staff::CHANNEL))
+        .await
+        .expect("listening");
+    let mut office = Desk::join(&url, "Back office").await;
+    office.add("Zeynep", Role::Manager, "9999");
+    office.push().await;
+    let (channel, payload) = tokio::time::timeout(std::time::Duration::from_secs(10), heard.recv())
+        .await
+        .expect("notified within 10 s")
+        .expect("a notification");
+    assert_eq!(channel, "paydesk_staff");
+    assert_eq!(
+        payload,
+        pg.admin_sql(url.dbname(), "SELECT max(version) FROM staff")
+    );
+}
