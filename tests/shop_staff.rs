@@ -181,6 +181,20 @@ async fn a_pin_set_on_one_desk_works_on_another_after_a_pull() {
         StaffPulled::Mirrored { members: 2, .. }
     ));
     assert_eq!(counter.pull().await, StaffPulled::Unchanged);
+    // A right PIN with no miss to clear changes nothing in the shop: no desk has to pull.
+    counter.sign_in("Ayşe", "1357", now()).expect("the PIN");
+    assert_eq!(counter.push().await.staff_rows, 1);
+    assert_eq!(
+        office.pull().await,
+        StaffPulled::Mirrored {
+            version: pg
+                .admin_sql(url.dbname(), "SELECT max(version) FROM staff")
+                .parse()
+                .expect("a number"),
+            members: 2
+        }
+    );
+    assert_eq!(counter.pull().await, StaffPulled::Unchanged);
 }
 
 #[tokio::test]

@@ -190,15 +190,19 @@ pub async fn apply_staff(
                         wait_after(u32::try_from(misses).unwrap_or(u32::MAX)).map(|w| row.at + w);
                     (misses, kept.max(wait))
                 };
-                tx.execute(
-                    "UPDATE staff SET misses = $2, locked_until = $3,
-                         version = nextval('staff_versions')
-                     WHERE folded = $1",
-                    &[&key, &misses, &locked_until],
-                )
-                .await
-                .map_err(pg)?;
-                done.changed += 1;
+                // A right PIN with nothing to clear changes nothing: no new version, no
+                // pull on every desk after each sign-in.
+                let n = tx
+                    .execute(
+                        "UPDATE staff SET misses = $2, locked_until = $3,
+                             version = nextval('staff_versions')
+                         WHERE folded = $1
+                           AND (misses, locked_until) IS DISTINCT FROM ($2, $3)",
+                        &[&key, &misses, &locked_until],
+                    )
+                    .await
+                    .map_err(pg)?;
+                done.changed += n;
             }
         }
     }
