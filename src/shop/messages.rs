@@ -40,5 +40,10 @@ crate::sentences! {
     Database => "PostgreSQL {code} yanıtını verdi: {message}", "PostgreSQL answered {code}: {message}";
     Connection => "Dükkâna bağlantı başarısız oldu: {reason}", "The connection to the shop failed: {reason}";
     Unreadable => "Dükkânın veritabanında bu paydesk'in okuyamadığı bir değer var: {reason}", "The shop's database holds a value this paydesk cannot read: {reason}";
+
+    // Pulling the shop's catalog and staff (`catalog::PullError`).
+    InvalidCurrency => "Dükkânın kataloğunda geçersiz bir para birimi var: `{value}`. Bu masadaki katalog olduğu gibi kaldı.", "The shop's catalog holds an invalid currency: `{value}`. This desk's catalog was left as it was.";
+    InvalidBarcode => "Dükkânın kataloğunda geçersiz bir barkod var: `{value}`. Bu masadaki katalog olduğu gibi kaldı.", "The shop's catalog holds an invalid barcode: `{value}`. This desk's catalog was left as it was.";
+    InvalidRole => "Dükkânın personel listesinde geçersiz bir rol var: `{value}`. Bu masadaki personel olduğu gibi kaldı.", "The shop's staff list holds an invalid role: `{value}`. This desk's staff were left as they were.";
     }
 }

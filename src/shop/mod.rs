@@ -8,11 +8,16 @@
 //! - [`membership`]: joining and leaving, shared by the CLI and the app's Settings;
 //! - [`session`]: the app's long-lived link (reconnects, pushes, `LISTEN`, offline since);
 //! - [`lease`]: one poller per link for the whole shop, and the shop's one status budget;
+//! - [`catalog`]: the shop-wide catalog, one current snapshot, and its mirror on each desk;
+//! - [`staff`]: the shop-wide staff, wrong-PIN counts and the last-manager rule;
+//! - [`audit`]: every desk's audit chain, pushed whole and walked from the shop;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
+pub mod audit;
+pub mod catalog;
 pub mod desk;
 pub mod lease;
 pub mod membership;
@@ -22,6 +27,7 @@ pub mod read;
 pub mod report;
 pub mod schema;
 pub mod session;
+pub mod staff;
 pub mod tls;
 pub mod url;
 

@@ -8,13 +8,21 @@
 //! nothing the second time. Rows are never skipped by their `seq` against the shop's
 //! acknowledgement: a data file restored from a backup reuses sequence numbers, and skipping
 //! would lose its new changes; `outbox_acks` records the highest `seq` applied, for the eye.
+//!
+//! Before the links, [`push`] sends the shared kinds: the catalog, whole, as one snapshot
+//! ([`super::catalog::apply_catalog`]), then the staff changes and PIN tries in batches
+//! ([`super::staff::apply_staff`]), each in its own transaction; after them, the audit rows
+//! the shop lacks ([`super::audit::push_audit`]: the audit table is its own outbox).
 
 use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 
+use super::audit::push_audit;
+use super::catalog::apply_catalog;
 use super::schema::UPSERT_LINK;
+use super::staff::apply_staff;
 use super::{Shop, ShopError};
 use crate::store::{OutboxRow, Store, StoreError};
 
@@ -30,6 +38,14 @@ pub struct Pushed {
     pub batches: u64,
     /// Links whose row in the shop changed (a replay or an older observation changes none).
     pub changed: u64,
+    /// Catalog snapshots this push made the shop's current one (0 or 1).
+    pub catalogs: u64,
+    /// Staff changes and PIN tries sent and acknowledged.
+    pub staff_rows: u64,
+    /// Staff changes the shop refused: they would have left it without an active manager.
+    pub staff_refused: u64,
+    /// Audit rows of this desk's chain the shop did not have yet.
+    pub audit_rows: u64,
 }
 
 /// Why a push stopped.
@@ -166,14 +182,32 @@ pub async fn push(
     };
     let desk_id = lock().device_id()?;
     let mut done = Pushed::default();
+    let owed = lock().outbox_catalog()?;
+    if let Some(owed) = owed {
+        let applied = apply_catalog(shop, &desk_id, &owed, now()).await?;
+        lock().catalog_pushed(owed.seq, applied.snapshot, now())?;
+        done.catalogs += u64::from(applied.made_current);
+    }
+    loop {
+        let rows = lock().outbox_staff(BATCH)?;
+        let Some(last) = rows.last().map(|r| r.seq) else {
+            break;
+        };
+        let applied = apply_staff(shop, &desk_id, &rows).await?;
+        lock().staff_pushed(last, now())?;
+        done.staff_rows += rows.len() as u64;
+        done.staff_refused += applied.refused;
+    }
     loop {
         let rows = lock().outbox_batch(BATCH)?;
         let Some(last) = rows.last().map(|r| r.seq) else {
-            return Ok(done);
+            break;
         };
         done.changed += apply_batch(shop, &desk_id, &rows, now()).await?;
         lock().outbox_acknowledge(last, now())?;
         done.rows += rows.len() as u64;
         done.batches += 1;
     }
+    done.audit_rows = push_audit(shop, store, &desk_id).await?;
+    Ok(done)
 }

@@ -302,8 +302,17 @@ SELECT paydesk_tally_item(l, i, 1) FROM links AS l JOIN link_items AS i
 ";
 
 /// The steps, in order; the version is how many have run. Step 3 is the poller's leases and
-/// the shop's status budget ([`super::lease::SCHEMA`]).
-pub const MIGRATIONS: &[&str] = &[V1, V2, super::lease::SCHEMA];
+/// the shop's status budget ([`super::lease::SCHEMA`]), step 4 the shop-wide catalog
+/// ([`super::catalog::SCHEMA`]), step 5 the shop-wide staff ([`super::staff::SCHEMA`]), step 6
+/// every desk's audit chain ([`super::audit::SCHEMA`]).
+pub const MIGRATIONS: &[&str] = &[
+    V1,
+    V2,
+    super::lease::SCHEMA,
+    super::catalog::SCHEMA,
+    super::staff::SCHEMA,
+    super::audit::SCHEMA,
+];
 
 /// The version this build migrates to.
 pub fn latest_version() -> i32 {

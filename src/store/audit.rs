@@ -329,54 +329,102 @@ impl Store {
              ORDER BY seq",
         )?;
         let mut rows = stmt.query([])?;
-        let mut prev = SEED.to_owned();
-        let mut expected_seq = 1;
-        let mut count = 0u64;
-        let mut head_seen = head.is_none_or(|h| h.eq_ignore_ascii_case(SEED));
+        let mut walk = ChainWalk::new(head);
         while let Some(r) = rows.next()? {
-            let row = read_row(r)?;
-            if row.seq != expected_seq {
-                return Ok(ChainCheck::Broken {
-                    seq: row.seq,
-                    why: "a row before it is missing",
-                });
+            if let Some(broken) = walk.step(&read_row(r)?) {
+                return Ok(broken);
             }
-            if row.prev_hash != prev {
-                return Ok(ChainCheck::Broken {
-                    seq: row.seq,
-                    why: "it does not follow the row before it",
-                });
-            }
-            let computed = row_hash(
-                row.seq,
-                to_millis(row.at),
-                row.staff.as_deref(),
-                row.approved_by.as_deref(),
-                &row.action,
-                &row.subject,
-                &row.prev_hash,
-            );
-            if computed != row.hash {
-                return Ok(ChainCheck::Broken {
-                    seq: row.seq,
-                    why: "its fields do not match its hash",
-                });
-            }
-            if let Some(h) = head {
-                head_seen |= h.eq_ignore_ascii_case(&row.hash);
-            }
-            prev = row.hash;
-            expected_seq += 1;
-            count += 1;
         }
-        Ok(if head_seen {
+        Ok(walk.finish())
+    }
+
+    /// The audit rows after `seq`, in order, at most `limit` (the pusher sends the chain to
+    /// the shop from the first row the shop lacks).
+    pub fn audit_after(&self, seq: i64, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq, at, staff, approved_by, action, subject, prev_hash, hash FROM audit
+             WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+        )?;
+        let mut rows = stmt.query(params![seq, i64::try_from(limit).unwrap_or(i64::MAX)])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_row(r)?);
+        }
+        Ok(out)
+    }
+}
+
+/// A walk of one chain, row by row from the first (constant memory): the desk's own, or one
+/// desk's chain in the shop.
+#[derive(Debug, Clone)]
+pub struct ChainWalk<'h> {
+    head: Option<&'h str>,
+    prev: String,
+    expected_seq: i64,
+    count: u64,
+    head_seen: bool,
+}
+
+impl<'h> ChainWalk<'h> {
+    /// A walk from the seed; with `head`, the chain must also pass through that hash.
+    pub fn new(head: Option<&'h str>) -> Self {
+        ChainWalk {
+            head,
+            prev: SEED.to_owned(),
+            expected_seq: 1,
+            count: 0,
+            head_seen: head.is_none_or(|h| h.eq_ignore_ascii_case(SEED)),
+        }
+    }
+
+    /// Takes the next row; `Some` when the chain breaks at it.
+    pub fn step(&mut self, row: &AuditRow) -> Option<ChainCheck> {
+        if row.seq != self.expected_seq {
+            return Some(ChainCheck::Broken {
+                seq: row.seq,
+                why: "a row before it is missing",
+            });
+        }
+        if row.prev_hash != self.prev {
+            return Some(ChainCheck::Broken {
+                seq: row.seq,
+                why: "it does not follow the row before it",
+            });
+        }
+        let computed = row_hash(
+            row.seq,
+            to_millis(row.at),
+            row.staff.as_deref(),
+            row.approved_by.as_deref(),
+            &row.action,
+            &row.subject,
+            &row.prev_hash,
+        );
+        if computed != row.hash {
+            return Some(ChainCheck::Broken {
+                seq: row.seq,
+                why: "its fields do not match its hash",
+            });
+        }
+        if let Some(h) = self.head {
+            self.head_seen |= h.eq_ignore_ascii_case(&row.hash);
+        }
+        self.prev.clone_from(&row.hash);
+        self.expected_seq += 1;
+        self.count += 1;
+        None
+    }
+
+    /// The walk's result after the last row.
+    pub fn finish(self) -> ChainCheck {
+        if self.head_seen {
             ChainCheck::Whole {
-                rows: count,
-                head: prev,
+                rows: self.count,
+                head: self.prev,
             }
         } else {
-            ChainCheck::HeadNotFound { rows: count }
-        })
+            ChainCheck::HeadNotFound { rows: self.count }
+        }
     }
 }
 

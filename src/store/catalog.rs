@@ -652,7 +652,7 @@ fn line_barcode(
 }
 
 /// A `catalog_variants` row (`id, name, unit_price, currency, barcode`).
-fn variant_of(r: &rusqlite::Row<'_>) -> Result<CatalogVariant, StoreError> {
+pub(super) fn variant_of(r: &rusqlite::Row<'_>) -> Result<CatalogVariant, StoreError> {
     let price: String = r.get(2)?;
     let currency: String = r.get(3)?;
     let barcode: Option<String> = r.get(4)?;
@@ -759,6 +759,7 @@ impl Store {
         let subject = format!("{} items", parsed.variants.len());
         let at = super::audit_time(self.acting_at);
         audit::append(&tx, &self.actor, AuditAction::CatalogImport, &subject, at)?;
+        super::outbox::enqueue_catalog(&tx, at)?;
         tx.commit()?;
         Ok(CsvImport {
             imported: parsed.variants.len(),
@@ -826,6 +827,7 @@ impl Store {
         let subject = format!("{id} barcode {}", code.map_or("none", Barcode::as_str));
         let at = super::audit_time(self.acting_at);
         audit::append(&tx, &self.actor, AuditAction::CatalogEdit, &subject, at)?;
+        super::outbox::enqueue_catalog(&tx, at)?;
         tx.commit()?;
         Ok(())
     }

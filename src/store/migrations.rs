@@ -400,8 +400,22 @@ CREATE TABLE shop_outbox (
 ) STRICT;
 ";
 
+/// Step 11: the shop-wide catalog and staff (docs/design.md §8). An outbox row gets a `kind`:
+/// `link` (every row before this step), `catalog` (the catalog as it is when pushed: a whole
+/// snapshot, no copy kept here), `staff` (a member as changed) and `pin` (a wrong or right PIN
+/// tried on this desk, merged into the shop's count); no `CHECK` on it, so a later kind needs
+/// no rebuild of the table (the pusher reads only the kinds it knows). `shop_desk` remembers
+/// which catalog snapshot of the shop the desk mirrors and the highest staff version it has
+/// read.
+const V11: &str = "
+ALTER TABLE shop_outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'link';
+CREATE INDEX shop_outbox_by_kind ON shop_outbox (kind, seq);
+ALTER TABLE shop_desk ADD COLUMN catalog_snapshot INTEGER;
+ALTER TABLE shop_desk ADD COLUMN staff_version INTEGER;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

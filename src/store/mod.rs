@@ -29,6 +29,7 @@ mod journal;
 mod links;
 pub mod messages;
 pub mod migrations;
+mod mirror;
 mod outbox;
 mod profiles;
 mod report;
@@ -48,8 +49,8 @@ use rusqlite::Connection;
 use rust_decimal::Decimal;
 
 pub use audit::{
-    AUDIT_CSV_HEADER, AuditAction, AuditFilter, AuditRow, ChainCheck, SEED as AUDIT_SEED, row_hash,
-    write_audit_csv,
+    AUDIT_CSV_HEADER, AuditAction, AuditFilter, AuditRow, ChainCheck, ChainWalk,
+    SEED as AUDIT_SEED, row_hash, write_audit_csv,
 };
 pub use cards::StoredCard;
 pub use catalog::{
@@ -62,7 +63,8 @@ pub use journal::{
     JournalState, NewJournalRow, STALE_AFTER,
 };
 pub use links::{LinkCursor, StoredLink, TimeRange};
-pub use outbox::{ItemPush, LinkPush, OutboxRow};
+pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
+pub use outbox::{ItemPush, LinkPush, OutboxRow, PinPush, StaffPush};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub(crate) use report::{Counted, Sheet, judged, top};
 pub use report::{

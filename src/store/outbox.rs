@@ -6,6 +6,12 @@
 //! outbox, and nothing reaches the outbox that did not commit. `seq` only grows. The pusher
 //! (`shop::push`) sends rows in `seq` order and deletes them once PostgreSQL has committed them
 //! ([`Store::outbox_acknowledge`]). A desk that has not joined writes no rows.
+//!
+//! Each row has a kind: `link` (the rows above), `catalog` (the catalog changed: the pusher
+//! sends the whole catalog as it is when it pushes, one snapshot; at most one such row waits),
+//! `staff` (a member as a change left them, PIN hash included) and `pin` (a PIN tried on this
+//! desk, right or wrong, merged into the shop's count). `store::mirror` reads the shared kinds
+//! for the pusher and writes what the desk pulls from the shop.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension as _, params};
@@ -82,7 +88,7 @@ pub struct OutboxRow {
 }
 
 /// Whether the desk has joined a shop (only then is there an outbox to write).
-fn joined(conn: &Connection) -> Result<bool, StoreError> {
+pub(super) fn joined(conn: &Connection) -> Result<bool, StoreError> {
     Ok(conn
         .query_row(
             "SELECT shop_url IS NOT NULL FROM shop_desk WHERE id = 1",
@@ -178,8 +184,125 @@ pub(super) fn enqueue_link(
         value: e.to_string(),
     })?;
     conn.execute(
-        "INSERT INTO shop_outbox (at, payload) VALUES (?1, ?2)",
+        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, 'link', ?2)",
         params![to_millis(now), payload],
+    )?;
+    Ok(())
+}
+
+/// Records, in the transaction `conn` of a catalog change, that the shop is owed the catalog
+/// as it now is; nothing when the desk has not joined. One row waits at most: the catalog is
+/// sent whole, so an older row says nothing a newer one does not (its `seq` is the newer one's,
+/// so a push in flight acknowledges only what it sent).
+pub(super) fn enqueue_catalog(conn: &Connection, now: DateTime<Utc>) -> Result<(), StoreError> {
+    if !joined(conn)? {
+        return Ok(());
+    }
+    conn.execute("DELETE FROM shop_outbox WHERE kind = 'catalog'", [])?;
+    conn.execute(
+        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, 'catalog', '')",
+        [to_millis(now)],
+    )?;
+    Ok(())
+}
+
+/// A staff member as a change left them, on its way to the shop. The PIN hash never shows in
+/// `Debug`.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StaffPush {
+    /// The member's name as written.
+    pub name: String,
+    /// `counter` or `manager`.
+    pub role: String,
+    /// The Argon2id PHC string.
+    pub pin_hash: String,
+    /// Whether the member may sign in.
+    pub active: bool,
+}
+
+impl std::fmt::Debug for StaffPush {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StaffPush")
+            .field("name", &self.name)
+            .field("role", &self.role)
+            .field("pin_hash", &"<hidden>")
+            .field("active", &self.active)
+            .finish()
+    }
+}
+
+/// A PIN tried on this desk: counted in the shop's wrong-PIN count (or clearing it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PinPush {
+    /// The member's name as stored.
+    pub name: String,
+    /// A right PIN (clears the count) or a wrong one (counts one).
+    pub right: bool,
+}
+
+/// Records, in the transaction `conn` of a staff change, the member `name` as it now is;
+/// nothing when the desk has not joined.
+pub(super) fn enqueue_staff(
+    conn: &Connection,
+    name: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if !joined(conn)? {
+        return Ok(());
+    }
+    let push = conn
+        .query_row(
+            "SELECT name, role, pin_hash, active FROM staff WHERE name = ?1",
+            [name],
+            |r| {
+                Ok(StaffPush {
+                    name: r.get(0)?,
+                    role: r.get(1)?,
+                    pin_hash: r.get(2)?,
+                    active: r.get(3)?,
+                })
+            },
+        )
+        .optional()?;
+    let Some(push) = push else {
+        return Ok(());
+    };
+    insert_json(conn, "staff", &push, now)
+}
+
+/// Records, in the transaction `conn` that counted it, a PIN tried for `name`; nothing when
+/// the desk has not joined.
+pub(super) fn enqueue_pin(
+    conn: &Connection,
+    name: &str,
+    right: bool,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if !joined(conn)? {
+        return Ok(());
+    }
+    let push = PinPush {
+        name: name.to_owned(),
+        right,
+    };
+    insert_json(conn, "pin", &push, now)
+}
+
+fn insert_json(
+    conn: &Connection,
+    kind: &str,
+    value: &impl Serialize,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let payload = serde_json::to_string(value).map_err(|e| StoreError::Corrupt {
+        what: "outbox row",
+        value: e.to_string(),
+    })?;
+    conn.execute(
+        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, ?2, ?3)",
+        params![to_millis(now), kind, payload],
     )?;
     Ok(())
 }
@@ -193,11 +316,12 @@ impl Store {
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
-    /// The oldest `limit` rows of the outbox, in order.
+    /// The oldest `limit` link rows of the outbox, in order (the shared kinds are read by
+    /// `store::mirror`).
     pub fn outbox_batch(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT seq, at, payload FROM shop_outbox ORDER BY seq LIMIT ?1")?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq, at, payload FROM shop_outbox WHERE kind = 'link' ORDER BY seq LIMIT ?1",
+        )?;
         let rows = stmt
             .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
                 Ok((
@@ -222,11 +346,14 @@ impl Store {
             .collect()
     }
 
-    /// PostgreSQL committed every row up to `seq`: they leave the outbox, and `at` is the
+    /// PostgreSQL committed every link row up to `seq`: they leave the outbox, and `at` is the
     /// last push.
     pub fn outbox_acknowledge(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
-        tx.execute("DELETE FROM shop_outbox WHERE seq <= ?1", [seq])?;
+        tx.execute(
+            "DELETE FROM shop_outbox WHERE kind = 'link' AND seq <= ?1",
+            [seq],
+        )?;
         tx.execute(
             "UPDATE shop_desk SET last_push_at = ?1 WHERE id = 1",
             [to_millis(at)],

@@ -68,12 +68,14 @@ impl Store {
         Ok(())
     }
 
-    /// Records the shop this desk joined (its canonical URL, never a password).
+    /// Records the shop this desk joined (its canonical URL, never a password). What the desk
+    /// mirrored of another shop's catalog and staff is forgotten: the next pull reads them.
     pub fn join_shop(&mut self, url: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO shop_desk (id, shop_url, joined_at, last_push_at) VALUES (1, ?1, ?2, NULL)
              ON CONFLICT (id) DO UPDATE SET shop_url = excluded.shop_url,
-                 joined_at = excluded.joined_at, last_push_at = NULL",
+                 joined_at = excluded.joined_at, last_push_at = NULL,
+                 catalog_snapshot = NULL, staff_version = NULL",
             params![url, to_millis(at)],
         )?;
         Ok(())
@@ -82,7 +84,8 @@ impl Store {
     /// Forgets the shop (the desk's name stays).
     pub fn leave_shop(&mut self) -> Result<(), StoreError> {
         self.conn.execute(
-            "UPDATE shop_desk SET shop_url = NULL, joined_at = NULL, last_push_at = NULL
+            "UPDATE shop_desk SET shop_url = NULL, joined_at = NULL, last_push_at = NULL,
+                 catalog_snapshot = NULL, staff_version = NULL
              WHERE id = 1",
             [],
         )?;

@@ -128,7 +128,7 @@ fn get(conn: &Connection, name: &str) -> Result<Option<Row>, StoreError> {
     }))
 }
 
-fn read_role(role: &str) -> Result<Role, StoreError> {
+pub(super) fn read_role(role: &str) -> Result<Role, StoreError> {
     Role::parse(role).ok_or_else(|| StoreError::Corrupt {
         what: "staff role",
         value: role.to_owned(),
@@ -202,6 +202,7 @@ impl Store {
         )?;
         let subject = format!("{name} ({role})");
         audit::append(&tx, actor, AuditAction::StaffAdd, &subject, now)?;
+        super::outbox::enqueue_staff(&tx, name.as_str(), now)?;
         tx.commit()?;
         Ok(())
     }
@@ -233,6 +234,7 @@ impl Store {
             AuditAction::StaffDisable
         };
         audit::append(&tx, actor, action, &member.name, now)?;
+        super::outbox::enqueue_staff(&tx, &member.name, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -262,6 +264,7 @@ impl Store {
             &row.member.name,
             now,
         )?;
+        super::outbox::enqueue_staff(&tx, &row.member.name, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -336,6 +339,7 @@ impl Store {
                 "UPDATE staff SET misses = 0, locked_until = NULL WHERE name = ?1",
                 [&row.member.name],
             )?;
+            super::outbox::enqueue_pin(&tx, &row.member.name, true, now)?;
             tx.commit()?;
             return Ok(row.member);
         }
@@ -346,6 +350,7 @@ impl Store {
             "UPDATE staff SET misses = ?2, locked_until = ?3 WHERE name = ?1",
             params![row.member.name, misses, wait.map(|w| to_millis(now + w))],
         )?;
+        super::outbox::enqueue_pin(&tx, &row.member.name, false, now)?;
         if let Some(w) = wait {
             let subject = format!(
                 "{} ({} wrong PINs, {} s)",

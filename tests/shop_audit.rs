@@ -1,0 +1,180 @@
+//! Every desk's audit chain in the shop, against a real PostgreSQL (the private cluster of
+//! `tests/support/pg.rs`): pushed whole (rows from before joining included), walked from the
+//! shop desk by desk, a resend changing nothing, an edit in the shop breaking only that chain.
+
+mod support;
+
+use std::sync::Mutex;
+
+use paydesk::domain::{Actor, Pin, Role, StaffName};
+use paydesk::shop::audit::{self, DeskChain};
+use paydesk::shop::{self, ShopUrl, push, schema};
+use paydesk::store::{ChainCheck, Store};
+use support::pg::{self, PASSWORD, Pg};
+use zeroize::Zeroizing;
+
+async fn connect(url: &ShopUrl) -> shop::Shop {
+    shop::connect(
+        url,
+        &Zeroizing::new(PASSWORD.to_owned()),
+        shop::CONNECT_TIMEOUT,
+    )
+    .await
+    .expect("the shop connects")
+}
+
+async fn fresh_shop(pg: &Pg) -> ShopUrl {
+    let db = pg.fresh_db();
+    let url = ShopUrl::parse(&pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    ))
+    .expect("a valid URL");
+    let mut shop = connect(&url).await;
+    schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    url
+}
+
+/// A desk with a few audit rows written before it joins and one after.
+async fn desk(url: &ShopUrl, name: &str, manager: &str) -> (tempfile::TempDir, Mutex<Store>) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let mut store = Store::open(dir.path()).expect("the store opens");
+    let now = support::time::t_stored();
+    store
+        .staff_add(
+            &Actor::nobody(),
+            &StaffName::parse(manager).expect("a name"),
+            Role::Manager,
+            &Pin::parse("9999").expect("a PIN"),
+            now,
+        )
+        .expect("added");
+    store
+        .staff_sign_in(manager, &Pin::parse("9999").expect("a PIN"), "app", now)
+        .expect("signed in");
+    store.join_shop(&url.to_string(), now).expect("joined");
+    store
+        .catalog_import_csv("id,name,unit_price,currency\nv-1,Çay,10,TRY\n".as_bytes())
+        .expect("imported");
+    let id = store.device_id().expect("a device id");
+    shop::desk::register(
+        &connect(url).await,
+        &shop::desk::DeskIdentity {
+            id,
+            name: name.to_owned(),
+        },
+        now,
+    )
+    .await
+    .expect("registered");
+    (dir, Mutex::new(store))
+}
+
+fn local_chain(store: &Mutex<Store>) -> ChainCheck {
+    store
+        .lock()
+        .expect("the store")
+        .audit_verify(None)
+        .expect("verified")
+}
+
+#[tokio::test]
+async fn every_desks_chain_reaches_the_shop_whole_and_a_resend_changes_nothing() {
+    let Some(pg) = pg::cluster() else { return };
+    let url = fresh_shop(&pg).await;
+    let (_a_dir, a) = desk(&url, "Back office", "Zeynep").await;
+    let (_b_dir, b) = desk(&url, "Counter 1", "Mert").await;
+    let mut shop = connect(&url).await;
+    let now = support::time::t_stored;
+    for store in [&a, &b] {
+        let pushed = push::push(&mut shop, store, now).await.expect("pushed");
+        assert_eq!(pushed.audit_rows, 3, "the rows from before joining too");
+    }
+    let chains = audit::verify_shop(&shop).await.expect("walked");
+    let want = |name: &str, store: &Mutex<Store>| {
+        let desk_id = store.lock().expect("the store").device_id().expect("an id");
+        DeskChain {
+            desk_id,
+            name: name.to_owned(),
+            check: local_chain(store),
+        }
+    };
+    assert_eq!(chains, vec![want("Back office", &a), want("Counter 1", &b)]);
+    assert!(matches!(chains[0].check, ChainCheck::Whole { rows: 3, .. }));
+
+    // A resend (the desk died before it knew) changes nothing, not even a row version.
+    let versions = || {
+        pg.admin_sql(
+            url.dbname(),
+            "SELECT string_agg(xmin::text, ',' ORDER BY desk_id, seq) FROM audit",
+        )
+    };
+    let before = versions();
+    let again = push::push(&mut shop, &a, now).await.expect("pushed");
+    assert_eq!(again.audit_rows, 0);
+    assert_eq!(versions(), before);
+
+    // A new row on A goes on its chain; B's is untouched.
+    a.lock()
+        .expect("the store")
+        .staff_sign_in("Zeynep", &Pin::parse("9999").expect("a PIN"), "app", now())
+        .expect("signed in");
+    let pushed = push::push(&mut shop, &a, now).await.expect("pushed");
+    assert_eq!(pushed.audit_rows, 1);
+    let chains = audit::verify_shop(&shop).await.expect("walked");
+    assert_eq!(chains[0].check, local_chain(&a));
+    assert!(matches!(chains[0].check, ChainCheck::Whole { rows: 4, .. }));
+    assert_eq!(chains[1].check, local_chain(&b));
+}
+
+#[tokio::test]
+async fn the_shops_audit_is_append_only_and_an_edit_breaks_only_that_desks_chain() {
+    let Some(pg) = pg::cluster() else { return };
+    let url = fresh_shop(&pg).await;
+    let (_a_dir, a) = desk(&url, "Back office", "Zeynep").await;
+    let (_b_dir, b) = desk(&url, "Counter 1", "Mert").await;
+    let mut shop = connect(&url).await;
+    for store in [&a, &b] {
+        push::push(&mut shop, store, support::time::t_stored)
+            .await
+            .expect("pushed");
+    }
+    let refused = shop
+        .client()
+        .execute("UPDATE audit SET subject = 'other' WHERE seq = 2", &[])
+        .await
+        .expect_err("the trigger refuses");
+    assert!(
+        refused.to_string().contains("append-only")
+            || format!("{refused:?}").contains("append-only"),
+        "{refused:?}"
+    );
+    shop.client()
+        .execute("DELETE FROM audit", &[])
+        .await
+        .expect_err("the trigger refuses");
+
+    // Someone with the database's owner rights edits A's second row past the trigger.
+    let a_id = a.lock().expect("the store").device_id().expect("an id");
+    pg.admin_sql(
+        url.dbname(),
+        &format!(
+            "ALTER TABLE audit DISABLE TRIGGER audit_append_only;
+             UPDATE audit SET subject = 'someone else' WHERE desk_id = '{a_id}' AND seq = 2;"
+        ),
+    );
+    let chains = audit::verify_shop(&shop).await.expect("walked");
+    assert_eq!(chains[0].desk_id, a_id);
+    assert_eq!(
+        chains[0].check,
+        ChainCheck::Broken {
+            seq: 2,
+            why: "its fields do not match its hash"
+        }
+    );
+    assert_eq!(chains[1].check, local_chain(&b));
+    assert!(matches!(chains[1].check, ChainCheck::Whole { rows: 3, .. }));
+}
