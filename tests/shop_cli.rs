@@ -340,3 +340,107 @@ fn sync_with_the_shop_down_exits_5_and_keeps_the_outbox() {
     ok(&cli.run(&["shop", "sync"]));
     assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "1");
 }
+
+#[test]
+fn a_catalog_imported_at_one_desk_reaches_another_with_shop_sync() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_db, url) = shop_url(&pg);
+    let mut office = desk();
+    let mut counter = desk();
+    for d in [&mut office, &mut counter] {
+        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+        ok(&d.run(&["shop", "join", &url]));
+    }
+    let csv = office.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("the CSV is written");
+    // The import reaches the shop before the command ends.
+    ok(&office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]));
+    assert_eq!(
+        office.run(&["shop", "status", "--json"]).json()["outbox"],
+        0
+    );
+    let synced = counter.run(&["shop", "sync"]);
+    ok(&synced);
+    assert!(
+        synced
+            .stdout
+            .contains("The shop's catalog is now on this desk: 2 items."),
+        "{synced:?}"
+    );
+    let list = counter.run(&["catalog", "list", "--json"]);
+    ok(&list);
+    let names: Vec<String> = list
+        .json()
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|v| v["name"].as_str().expect("a name").to_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.contains(&"Çay".to_owned()), "{names:?}");
+    // A second sync finds nothing new to mirror.
+    let again = counter.run(&["shop", "sync"]);
+    ok(&again);
+    assert!(!again.stdout.contains("catalog is now"), "{again:?}");
+}
+
+#[test]
+fn audit_verify_on_a_joined_desk_walks_every_desks_chain_in_the_shop() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut one = desk();
+    let mut two = desk();
+    for (d, name) in [(&mut one, "Counter 1"), (&mut two, "Counter 2")] {
+        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+        ok(&d.run(&["shop", "join", &url]));
+        ok(&d.run(&["shop", "name", name]));
+        ok(&d.link_create("sandbox", &["--amount", "30"]));
+        ok(&d.run(&["shop", "sync"]));
+    }
+    let verified = one.run(&["audit", "verify"]);
+    ok(&verified);
+    for name in ["Counter 1", "Counter 2"] {
+        assert!(
+            verified.stdout.contains(&format!(
+                "Desk {name}: the audit chain in the shop is whole"
+            )),
+            "{verified:?}"
+        );
+    }
+    // A row edited in the shop behind the trigger's back breaks that desk's chain only.
+    let two_id = two.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let tables = pg.admin_sql(
+        &db,
+        "SELECT string_agg(tgname, ',') FROM pg_trigger WHERE tgrelid = 'audit'::regclass AND NOT tgisinternal",
+    );
+    for t in tables.split(',').filter(|t| !t.is_empty()) {
+        pg.admin_sql(&db, &format!("ALTER TABLE audit DISABLE TRIGGER {t}"));
+    }
+    pg.admin_sql(
+        &db,
+        &format!(
+            "UPDATE audit SET subject = 'rewritten' WHERE desk_id = '{two_id}' AND seq = (SELECT min(seq) FROM audit WHERE desk_id = '{two_id}')"
+        ),
+    );
+    let broken = one.run(&["audit", "verify"]);
+    assert_eq!(broken.code, 6, "{broken:?}");
+    assert!(
+        broken
+            .stdout
+            .contains("Desk Counter 1: the audit chain in the shop is whole"),
+        "{broken:?}"
+    );
+    assert!(
+        broken
+            .stderr
+            .contains("Desk Counter 2: the audit chain in the shop is broken at row"),
+        "{broken:?}"
+    );
+}

@@ -92,3 +92,58 @@ fn another_desks_link_is_in_history_with_its_desk_and_in_the_day_close_by_desk()
     env.until_label("By desk");
     assert!(env.shown("Counter 2"));
 }
+
+#[test]
+fn a_catalog_imported_at_another_desk_reaches_this_window_without_a_restart() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    let mut office = Cli::new();
+    office.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=/nonexistent/paydesk-bus",
+    );
+    office.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    assert_eq!(office.run(&["shop", "join", &url]).code, 0);
+    let mut env = AppEnv::start(
+        Start::default(),
+        |dir| {
+            let mut store = Store::open(dir).expect("the data file");
+            store
+                .join_shop(&url, chrono::Utc::now())
+                .expect("the desk joined");
+        },
+        |options, _| {
+            options.env_shop = EnvSecret::new(Some(Zeroizing::new(PASSWORD.to_owned())));
+            options.shop_timing = quick();
+        },
+    );
+    env.until("the session is online", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    assert!(env.app().holds.catalog.is_empty());
+    // The back office imports; the shop tells this desk, which mirrors it.
+    let csv = office.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("the CSV is written");
+    let imported = office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
+    assert_eq!(imported.code, 0, "{imported:?}");
+    env.until("the shop's catalog is on this desk", |app| {
+        app.holds.catalog.len() == 2
+    });
+    assert_eq!(
+        env.app()
+            .holds
+            .catalog
+            .get("var_cay")
+            .map(|v| v.name.clone()),
+        Some("Çay".to_owned())
+    );
+}

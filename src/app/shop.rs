@@ -4,17 +4,21 @@
 //! and Settings' Shop database section (join, leave, the desk's name) through
 //! `shop::membership`, as the CLI's `shop join`, `shop leave` and `shop name`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::App;
 use super::errors::JobError;
 use super::logic::Msg;
+use crate::domain::catalog::CatalogVariant;
 use crate::lang::Lang;
-use crate::service::Services;
+use crate::service::{Desk, Services};
 use crate::shop::ShopUrl;
+use crate::shop::catalog::{CatalogPulled, pull_catalog};
 use crate::shop::desk::DeskIdentity;
 use crate::shop::membership::{self, Joined, Kept, MembershipError, Password};
-use crate::shop::session::{Channel, SessionConfig, SessionEvent, ShopSession};
+use crate::shop::session::{Channel, SessionConfig, SessionEvent, ShopReader, ShopSession};
+use crate::shop::staff::{StaffPulled, pull_staff};
 use crate::ui::ShopCommand;
 use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::shop::{ShopReach, reach_sentence};
@@ -74,6 +78,52 @@ pub enum ShopResult {
         /// The name, or why not.
         result: Result<String, MembershipError>,
     },
+    /// The shop's catalog and staff were mirrored into the desk's file (when they had
+    /// changed).
+    Pulled {
+        /// The desk's catalog after a new snapshot was mirrored; `None`: unchanged.
+        catalog: Option<HashMap<String, CatalogVariant>>,
+        /// Whether the shop's staff were mirrored (the list is read again).
+        staff: bool,
+    },
+}
+
+/// Mirrors the shop's catalog and staff into the desk's file when they changed (on the
+/// worker; each call within the reader's query limit): what scanning, totals and PINs read,
+/// online or not.
+async fn pull_shared(reader: ShopReader, services: Arc<Services>, desk: Desk) -> Msg {
+    let nothing = Msg::Shop(ShopResult::Pulled {
+        catalog: None,
+        staff: false,
+    });
+    let Some(mut shop) = reader.connection().await else {
+        return nothing;
+    };
+    let limit = reader.query_limit();
+    let catalog = match tokio::time::timeout(limit, pull_catalog(&mut shop, services.store())).await
+    {
+        Ok(Ok(CatalogPulled::Mirrored { .. })) => desk.catalog().ok(),
+        Ok(Ok(_)) | Err(_) => None,
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "the shop's catalog could not be mirrored");
+            None
+        }
+    };
+    let staff = match tokio::time::timeout(
+        limit,
+        pull_staff(&mut shop, services.store(), desk.now()),
+    )
+    .await
+    {
+        Ok(Ok(StaffPulled::Mirrored { .. })) => true,
+        Ok(Ok(StaffPulled::Unchanged)) | Err(_) => false,
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "the shop's staff could not be mirrored");
+            false
+        }
+    };
+    drop(shop);
+    Msg::Shop(ShopResult::Pulled { catalog, staff })
 }
 
 /// A join's, leave's or rename's failure in one sentence (the detail apart); a shop that did
@@ -165,6 +215,7 @@ impl App {
             SessionEvent::Online { since } => {
                 self.shop.reach = ShopReach::Online { since };
                 self.views.board.stale = true;
+                self.pull_shared();
             }
             SessionEvent::Offline { since, reason, .. } => {
                 if !matches!(self.shop.reach, ShopReach::Offline { .. }) {
@@ -185,12 +236,29 @@ impl App {
             SessionEvent::Changed {
                 channel: Channel::Links,
                 ..
+            } => self.views.board.stale = true,
+            // The slow poll: a notification may have been missed.
+            SessionEvent::Poll => {
+                self.views.board.stale = true;
+                self.pull_shared();
             }
-            | SessionEvent::Poll => self.views.board.stale = true,
-            SessionEvent::Changed { channel, desk } => {
-                tracing::debug!(?channel, %desk, "the shop changed");
-            }
+            SessionEvent::Changed {
+                channel: Channel::Catalog | Channel::Staff,
+                ..
+            } => self.pull_shared(),
         }
+    }
+
+    /// Mirrors the shop's catalog and staff, on the worker, while the shop answers.
+    fn pull_shared(&mut self) {
+        let (Some((reader, _)), Some(services), Some(desk)) = (
+            self.shop_reader(),
+            self.holds.services.clone(),
+            self.holds.desk.clone(),
+        ) else {
+            return;
+        };
+        self.spawn(pull_shared(reader, services, desk));
     }
 
     /// The shop's connection for a reader, with this desk's id, while the shop answers.
@@ -328,6 +396,14 @@ impl App {
                 }
                 if let Some(s) = &self.shop.session {
                     s.register_again();
+                }
+            }
+            ShopResult::Pulled { catalog, staff } => {
+                if let Some(catalog) = catalog {
+                    self.set_catalog(catalog);
+                }
+                if staff {
+                    self.run_staff(crate::ui::StaffCommand::LoadStaff);
                 }
             }
             ShopResult::Joined { result: Err(e) }

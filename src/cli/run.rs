@@ -14,8 +14,8 @@ use std::sync::Arc;
 use zeroize::Zeroizing;
 
 use super::args::{
-    CardCommand, CatalogCommand, Cli, Command, InstallmentsArgs, LinkCommand, LinkCreateArgs,
-    PendingCommand, ProfileCommand, ReportArgs,
+    AuditCommand, CardCommand, CatalogCommand, Cli, Command, InstallmentsArgs, LinkCommand,
+    LinkCreateArgs, PendingCommand, ProfileCommand, ReportArgs,
 };
 use super::output::{
     Exit, Failure, Outcome, PendingView, ProfileView, create_failure, export_csv, from_desk,
@@ -183,7 +183,15 @@ impl Ctx {
             Command::Catalog(c) => self.catalog_cmd(services, c),
             Command::Report(a) => self.report_cmd(services, &a).await,
             Command::Staff(c) => self.staff_cmd(services, c),
-            Command::Audit(c) => self.audit_cmd(services, c),
+            Command::Audit(c) => {
+                let verify = matches!(c, AuditCommand::Verify { .. });
+                self.audit_cmd(services, c)?;
+                if verify {
+                    self.shop_audit_verify(services).await
+                } else {
+                    Ok(())
+                }
+            }
             Command::Shop(c) => self.shop_cmd(services, c).await,
             // Handled in `run`, before a runtime or the store exist.
             Command::Sandbox(_) | Command::Man => Ok(()),

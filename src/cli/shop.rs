@@ -248,7 +248,8 @@ impl Ctx {
                 ]
             )
         );
-        self.shop_read_back(services, &shop).await
+        self.shop_read_back(services, &shop).await?;
+        self.shop_pull_shared(services, &mut shop).await
     }
 
     fn shop_leave(&self, services: &Services) -> Outcome {

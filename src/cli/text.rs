@@ -99,5 +99,9 @@ crate::sentences! {
     ShopOffline => "Dükkâna ulaşılamıyor, yalnızca bu masa gösteriliyor: {reason}", "Offline from the shop, showing this desk only: {reason}";
     ShopKeptInOutbox => "Değişiklik bu masada kaydedildi ve dükkâna gönderilmeyi bekliyor ({n} değişiklik): {reason}", "The change is saved on this desk and waits to be sent to the shop ({n} changes): {reason}";
     ByDesk => "Masaya göre", "By desk";
+    ShopCatalogMirrored => "Dükkânın kataloğu bu masaya alındı: {n} ürün.", "The shop's catalog is now on this desk: {n} items.";
+    ShopStaffMirrored => "Dükkânın personeli bu masaya alındı: {n} kişi.", "The shop's staff are now on this desk: {n} members.";
+    AuditShopWhole => "{name} masası: denetim zinciri dükkânda sağlam, {n} kayıt, baş {head}", "Desk {name}: the audit chain in the shop is whole, {n} rows, head {head}";
+    AuditShopBroken => "{name} masası: dükkândaki denetim zinciri {seq}. kayıtta kırık: {why}", "Desk {name}: the audit chain in the shop is broken at row {seq}: {why}";
     }
 }

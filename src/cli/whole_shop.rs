@@ -14,10 +14,13 @@ use super::text::CliText;
 use crate::api::wire::PaymentLink;
 use crate::domain::LinkStatus;
 use crate::service::Services;
+use crate::shop::audit::verify_shop;
+use crate::shop::catalog::{CatalogPulled, pull_catalog};
 use crate::shop::read::{self, ShopLink, ShopQuery};
 use crate::shop::report::ReportScope;
+use crate::shop::staff::{StaffPulled, pull_staff};
 use crate::shop::{CONNECT_TIMEOUT, Shop, ShopError};
-use crate::store::{LinkCsvWriter, TimeRange};
+use crate::store::{ChainCheck, LinkCsvWriter, TimeRange};
 
 /// How long a changing command waits for the shop before it leaves its change in the outbox.
 pub const OWN_PUSH_BUDGET: Duration = Duration::from_secs(1);
@@ -194,6 +197,73 @@ impl Ctx {
             )
         );
         Ok(())
+    }
+
+    /// `shop sync`'s last part: the shop's catalog and staff mirrored into the desk's file
+    /// when they changed, said when they did.
+    pub(super) async fn shop_pull_shared(&self, services: &Services, shop: &mut Shop) -> Outcome {
+        let lang = self.lang;
+        let pulled = |e: crate::shop::catalog::PullError| {
+            Failure::new(
+                Exit::Failure,
+                e.sentence(lang).unwrap_or_else(|| e.to_string()),
+            )
+        };
+        if let CatalogPulled::Mirrored { variants, .. } =
+            pull_catalog(shop, services.store()).await.map_err(pulled)?
+        {
+            println!(
+                "{}",
+                CliText::ShopCatalogMirrored.fill(lang, &[("n", &variants)])
+            );
+        }
+        if let StaffPulled::Mirrored { members, .. } =
+            pull_staff(shop, services.store(), services.clock().now())
+                .await
+                .map_err(pulled)?
+        {
+            println!(
+                "{}",
+                CliText::ShopStaffMirrored.fill(lang, &[("n", &members)])
+            );
+        }
+        Ok(())
+    }
+
+    /// `audit verify` on a joined desk, after the desk's own chain: every desk's chain as the
+    /// shop holds it (exit 6 naming the first desk whose chain is broken).
+    pub(super) async fn shop_audit_verify(&self, services: &Services) -> Outcome {
+        let lang = self.lang;
+        let Some(shop) = self.shop_for_read(services).await? else {
+            return Ok(());
+        };
+        let chains = verify_shop(&shop).await.map_err(|e| match e {
+            crate::shop::push::PushError::Shop(e) => shop_failure(&e, lang),
+            other => Failure::new(Exit::Failure, other.to_string()),
+        })?;
+        let mut broken = None;
+        for chain in chains {
+            match chain.check {
+                ChainCheck::Whole { rows, head } => println!(
+                    "{}",
+                    CliText::AuditShopWhole.fill(
+                        lang,
+                        &[("name", &chain.name), ("n", &rows), ("head", &head)]
+                    )
+                ),
+                ChainCheck::Broken { seq, why } => {
+                    let line = CliText::AuditShopBroken
+                        .fill(lang, &[("name", &chain.name), ("seq", &seq), ("why", &why)]);
+                    println!("{line}");
+                    broken.get_or_insert(line);
+                }
+                ChainCheck::HeadNotFound { .. } => {}
+            }
+        }
+        match broken {
+            Some(line) => Err(Failure::new(Exit::Broken, line)),
+            None => Ok(()),
+        }
     }
 
     /// After a command that added to the outbox: pushes it when the shop answers within
