@@ -87,10 +87,25 @@ fn another_desks_link_is_in_history_with_its_desk_and_in_the_day_close_by_desk()
         "the row names the desk that made it"
     );
     assert!(env.shown("Desk"), "with a Desk column");
+    assert!(env.shown("Every desk's links in the shop"));
+    assert!(
+        !env.shown("Counting"),
+        "no totals line waits for ever over the shop's rows"
+    );
+    // Another desk's link opens from History although this desk's file does not hold it.
+    env.click("Table 7 at counter two");
+    env.until("the other desk's link is shown", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link.description.as_deref() == Some("Table 7 at counter two"))
+    });
+    env.nav(View::History);
 
     env.nav(View::Report);
     env.until_label("By desk");
     assert!(env.shown("Counter 2"));
+    assert!(env.shown("Figures come from every desk of the shop"));
 }
 
 #[test]

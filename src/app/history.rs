@@ -83,7 +83,7 @@ impl App {
                 self.views.history.totals = None;
                 let totals_desk = desk.clone();
                 let totals_filter = filter.clone();
-                let reader = self.shop_reader().map(|(reader, _)| reader);
+                let reader = self.shop_reader();
                 if reader.is_none() {
                     self.spawn(async move { totals(&totals_desk, totals_filter, zone) });
                 }
@@ -123,7 +123,7 @@ impl App {
                     self.views.history.loading = false;
                     return;
                 };
-                let reader = self.shop_reader().map(|(reader, _)| reader);
+                let reader = self.shop_reader();
                 self.spawn(async move {
                     let shop_page = super::shop_reads::shop_history_page(
                         reader,
@@ -140,10 +140,16 @@ impl App {
                 });
             }
             HistoryCommand::Show { id } => {
+                let reader = self.shop_reader();
                 self.spawn(async move {
-                    Msg::History(HistoryResult::Link {
-                        result: desk.history_entry(&id),
-                    })
+                    let mut result = desk.history_entry(&id);
+                    // Another desk's link is in the shop, not in this desk's file.
+                    if matches!(result, Err(DeskError::NoLink(_)))
+                        && let Some(stored) = super::shop_reads::shop_entry(reader, &id).await
+                    {
+                        result = Ok(stored);
+                    }
+                    Msg::History(HistoryResult::Link { result })
                 });
             }
             HistoryCommand::RefreshStatuses { ids } => {

@@ -20,13 +20,13 @@ use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 /// One page of the shop's History for `filter`, after `before`; `None` when there is no
 /// reader or the shop did not answer in time (the caller reads the desk's own then).
 pub(super) async fn shop_history_page(
-    reader: Option<ShopReader>,
+    reader: Option<(ShopReader, String)>,
     filter: &HistoryFilter,
     before: Option<LinkCursor>,
     zone: Zone,
     lang: Lang,
 ) -> Option<HistoryResult> {
-    let reader = reader?;
+    let (reader, desk_id) = reader?;
     let (query, range) = history_query(filter, zone);
     let shop_query = ShopQuery {
         text: query.text,
@@ -52,6 +52,7 @@ pub(super) async fn shop_history_page(
         .map(|l| {
             let mut row = HistoryRow::of_stored(&l.stored(""), lang, zone);
             row.desk.clone_from(&l.desk_name);
+            row.foreign = l.desk_id != desk_id;
             row
         })
         .collect();
@@ -90,4 +91,21 @@ pub(super) async fn shop_report(
     .ok()?
     .inspect_err(|e| tracing::warn!(error = %e, "Day close read from the shop's PostgreSQL"))
     .ok()
+}
+
+/// A link of another desk, read from the shop for History to open (`None`: no reader, no
+/// answer in time, or no such link).
+pub(super) async fn shop_entry(
+    reader: Option<(ShopReader, String)>,
+    id: &str,
+) -> Option<crate::store::StoredLink> {
+    let (reader, _) = reader?;
+    let shop = reader.connection().await?;
+    tokio::time::timeout(reader.query_limit(), read::link(&shop, id))
+        .await
+        .ok()?
+        .inspect_err(|e| tracing::warn!(error = %e, "a link read from the shop"))
+        .ok()
+        .flatten()
+        .map(|l| l.stored(""))
 }

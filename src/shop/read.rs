@@ -268,6 +268,21 @@ pub async fn changed_since(
     )
 }
 
+/// The link `link_id` of any desk (the newest when two accounts have one of that id).
+pub async fn link(shop: &Shop, link_id: &str) -> Result<Option<ShopLink>, ShopError> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id)
+         WHERE l.link_id = $1 ORDER BY l.stored_at DESC LIMIT 1"
+    );
+    shop.client()
+        .query_opt(&sql, &[&link_id])
+        .await
+        .map_err(|e| ShopError::from_pg(&e, shop.url()))?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
 /// The desks of the shop, by name: (device id, name).
 pub async fn desks(shop: &Shop) -> Result<Vec<(String, String)>, ShopError> {
     Ok(shop

@@ -130,6 +130,7 @@ CREATE TRIGGER links_notify AFTER INSERT OR UPDATE ON links
     FOR EACH ROW EXECUTE FUNCTION paydesk_links_notify();
 
 CREATE INDEX links_by_rev ON links (rev);
+CREATE INDEX links_by_id ON links (link_id);
 CREATE INDEX links_by_status ON links (status, stored_at DESC, link_id);
 CREATE INDEX links_by_staff ON links (staff, stored_at DESC, link_id);
 CREATE INDEX links_open ON links (stored_at DESC, link_id)

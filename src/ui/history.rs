@@ -64,6 +64,8 @@ pub struct HistoryRow {
     pub staff: String,
     /// The desk that made it, on a desk in a shop (empty: this desk's own history).
     pub desk: String,
+    /// Made at another desk of the shop: its status is that desk's to ask about.
+    pub foreign: bool,
 }
 
 impl HistoryRow {
@@ -111,6 +113,7 @@ impl HistoryRow {
             known_at,
             staff: String::new(),
             desk: String::new(),
+            foreign: false,
         }
     }
 }
@@ -237,7 +240,7 @@ impl HistoryView {
         let start = self.visible.start.min(end);
         self.rows[start..end]
             .iter()
-            .filter(|r| r.is_open())
+            .filter(|r| r.is_open() && !r.foreign)
             .map(|r| r.id.clone())
             .collect()
     }
@@ -262,6 +265,8 @@ impl HistoryView {
                 if let Some(row) = self.rows.iter_mut().find(|r| r.id == id) {
                     let mut fresh = HistoryRow::of(&link, row.known_at, lang, self.zone);
                     fresh.set_cancelled(row.cancelled, lang);
+                    fresh.staff.clone_from(&row.staff);
+                    fresh.desk.clone_from(&row.desk);
                     if fresh != *row {
                         refresh.changed += 1;
                         *row = fresh;
@@ -314,8 +319,17 @@ impl HistoryView {
         }
     }
 
+    /// Whether the rows are the whole shop's (read from its PostgreSQL).
+    pub fn from_shop(&self) -> bool {
+        self.rows.iter().any(|r| !r.desk.is_empty())
+    }
+
     fn totals_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
         let lang = cx.lang;
+        // The shop's rows have no totals line (docs/design.md §8).
+        if self.from_shop() {
+            return;
+        }
         let text = match &self.totals {
             Some((filter, Ok(totals))) if Some(filter) == self.loaded_filter.as_ref() => {
                 let mut parts = vec![format!(
@@ -513,7 +527,11 @@ impl HistoryView {
         widgets::page_header_ui(
             ui,
             UiText::NavHistory.get(lang),
-            UiText::HistoryHelp.get(lang),
+            if self.from_shop() {
+                UiText::HistoryHelpShop.get(lang)
+            } else {
+                UiText::HistoryHelp.get(lang)
+            },
             |ui| self.actions_ui(ui, cx),
         );
         self.filter_ui(ui, cx);

@@ -369,7 +369,11 @@ impl ReportView {
             &format!(
                 "{}{offset}. {}",
                 UiText::LocalDays.get(lang),
-                UiText::ReportSource.get(lang)
+                if self.report.as_ref().is_some_and(|r| !r.by_desk.is_empty()) {
+                    UiText::ReportSourceShop.get(lang)
+                } else {
+                    UiText::ReportSource.get(lang)
+                }
             ),
         );
         self.status_ui(ui, cx);

@@ -308,6 +308,7 @@ crate::sentences! {
     Today => "Bugün", "Today";
     LocalDays => "Yerel günler, saat dilimi UTC", "Local days, time zone UTC";
     ReportSource => "Rakamlar bu bilgisayardaki geçmişten gelir; Yenile önce bu günlerin açık linklerini sunucuya sorar.", "Figures come from this computer's history; Refresh first asks the server about these days' open links.";
+    ReportSourceShop => "Rakamlar dükkândaki tüm masalardan gelir; Yenile önce bu masanın bu günlerdeki açık linklerini sunucuya sorar.", "Figures come from every desk of the shop; Refresh first asks the server about this desk's open links of these days.";
     ReportEmpty => "Bu günlerde oluşturulan link yok.", "No links were created on these days.";
     ReportFailed => "Rapor hazırlanamadı:", "The report could not be made:";
     LinksCreated => "Oluşturulan link", "Links created";
@@ -334,6 +335,7 @@ crate::sentences! {
 
     // History, Day close and the day fields (issue 20, h20-dates).
     HistoryHelp => "Bu bilgisayarda oluşturulan linkler, en yenisi üstte. Açmak için bir satıra tıklayın.", "The links made on this computer, newest first. Click a row to open it.";
+    HistoryHelpShop => "Dükkândaki tüm masaların linkleri, en yenisi üstte. Açmak için bir satıra tıklayın.", "Every desk's links in the shop, newest first. Click a row to open it.";
     NoLinksHelp => "Yeni link'te oluşturduğunuz linkler burada listelenir.", "The links you create on New link are listed here.";
     NoMatchingHelp => "Aramayı, durumu ya da günleri değiştirin.", "Change the search, the status or the days.";
     Updated => "Güncel", "Updated";
