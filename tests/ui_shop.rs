@@ -4,7 +4,9 @@
 //! password (naming it) and warns of `sslmode=disable` to another machine; and against the
 //! private PostgreSQL of `tests/support/pg.rs` a wrong password gets its sentence, the right
 //! one joins, the password is in no file of the data folder, and a link made after joining
-//! reaches the shop.
+//! reaches the shop. Another desk (the real binary on its own data folder) makes a link and
+//! imports a catalog: the link is in this window's History with that desk's name and in the
+//! day close's table per desk, and the catalog reaches the running window.
 
 mod support;
 
@@ -18,7 +20,7 @@ use paydesk::shop::session::Timing;
 use paydesk::store::Store;
 use paydesk::ui::shop::ShopReach;
 use support::app::{AppEnv, Start};
-use support::cli::{contains_bytes, files_under};
+use support::cli::{Cli, contains_bytes, files_under};
 use support::pg::{self, PASSWORD, Pg};
 use zeroize::Zeroizing;
 
@@ -117,7 +119,9 @@ fn a_shop_that_accepts_and_never_answers_leaves_frames_quick_and_the_desk_offlin
         assert!(Instant::now() < deadline, "the top bar never said offline");
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert!(frames >= 10, "frames kept coming: {frames}");
+    // The attempt hung for the whole connect limit (800 ms), and no frame took 300 ms: at
+    // least three frames were drawn meanwhile, however loaded the machine.
+    assert!(frames >= 3, "frames kept coming: {frames}");
     assert!(
         slowest < Duration::from_millis(300),
         "no frame waits on PostgreSQL: the slowest took {slowest:?}"
@@ -416,4 +420,123 @@ fn assert_no_file_holds(dir: &std::path::Path, secret: &str) {
             file.display()
         );
     }
+}
+
+/// A fresh shop database's URL, checked in full.
+fn shop_url(pg: &Pg) -> (String, String) {
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    (db, url)
+}
+
+/// Another desk: the real binary on its own data folder, joined to `url` as `name`.
+fn other_desk(url: &str, name: &str) -> Cli {
+    let mut other = Cli::new();
+    other.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=/nonexistent/paydesk-bus",
+    );
+    other.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    assert_eq!(other.run(&["shop", "join", url]).code, 0);
+    assert_eq!(other.run(&["shop", "name", name]).code, 0);
+    other
+}
+
+/// This desk's window, joined to `url`, online (reads given room on a loaded machine).
+fn joined_window(url: &str) -> AppEnv {
+    let url = url.to_owned();
+    let mut env = AppEnv::start(
+        Start::default(),
+        move |dir| {
+            let mut store = Store::open(dir).expect("the data file");
+            store
+                .join_shop(&url, chrono::Utc::now())
+                .expect("the desk joined");
+        },
+        |options, _| {
+            options.env_shop = EnvSecret::new(Some(Zeroizing::new(PASSWORD.to_owned())));
+            options.shop_timing = Timing {
+                query: Duration::from_secs(5),
+                ..quick()
+            };
+        },
+    );
+    env.until("the session is online", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    env
+}
+
+#[test]
+fn another_desks_link_is_in_history_with_its_desk_and_in_the_day_close_by_desk() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    // Counter 2's link reaches the shop before its command ends.
+    let other = other_desk(&url, "Counter 2");
+    let made = other.link_create(
+        "sandbox",
+        &["--amount", "75", "--description", "Table 7 at counter two"],
+    );
+    assert_eq!(made.code, 0, "{made:?}");
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "1");
+    let mut env = joined_window(&url);
+    env.nav(View::History);
+    env.until_label("Table 7 at counter two");
+    assert!(
+        env.shown("Counter 2"),
+        "the row names the desk that made it"
+    );
+    assert!(env.shown("Desk"), "with a Desk column");
+    assert!(env.shown("Every desk's links in the shop"));
+    assert!(
+        !env.shown("Counting"),
+        "no totals line waits for ever over the shop's rows"
+    );
+    // Another desk's link opens from History although this desk's file does not hold it.
+    env.click("Table 7 at counter two");
+    env.until("the other desk's link is shown", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link.description.as_deref() == Some("Table 7 at counter two"))
+    });
+    env.nav(View::History);
+
+    env.nav(View::Report);
+    env.until_label("By desk");
+    assert!(env.shown("Counter 2"));
+    assert!(env.shown("Figures come from every desk of the shop"));
+}
+
+#[test]
+fn a_catalog_imported_at_another_desk_reaches_this_window_without_a_restart() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_db, url) = shop_url(&pg);
+    let office = other_desk(&url, "Back office");
+    let mut env = joined_window(&url);
+    assert!(env.app().holds.catalog.is_empty());
+    // The back office imports; the shop tells this desk, which mirrors it.
+    let csv = office.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("the CSV is written");
+    let imported = office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
+    assert_eq!(imported.code, 0, "{imported:?}");
+    env.until("the shop's catalog is on this desk", |app| {
+        app.holds.catalog.len() == 2
+    });
+    assert_eq!(
+        env.app()
+            .holds
+            .catalog
+            .get("var_cay")
+            .map(|v| v.name.clone()),
+        Some("Çay".to_owned())
+    );
 }

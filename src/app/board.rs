@@ -143,21 +143,13 @@ async fn shop_board(
         }
     };
     let profile = desk.profile();
-    let own = Account {
-        base_url: profile.base_url.clone(),
-        api_key_id: profile.api_key.clone(),
-        sandbox_desk: if profile.is_sandbox {
-            desk_id.to_owned()
-        } else {
-            String::new()
-        },
-    };
+    let own = Account::of_profile(profile, desk_id);
     let mut polled = HashSet::new();
     let mut rows: Vec<StoredLink> = links
         .into_iter()
         .map(|l| {
-            // Until the board asks through the shop's lease, a desk asks only about the
-            // links it made (as before joining); the others' answers come from their desks.
+            // A desk asks only about the links it made (through the shop's lease, within the
+            // shop's one budget); the others' answers come from their desks, through the shop.
             if l.account == own && l.desk_id == desk_id {
                 polled.insert(l.link.id.clone());
             }

@@ -17,17 +17,9 @@ use crate::api::wire::PaymentLink;
 use crate::domain::{Link, LinkStatus};
 use crate::store::{LinkCursor, StoredLink, TimeRange};
 
-/// The account a link was made on: the profile's server and API key id, and for a desk's
-/// built-in sandbox the desk (every desk's sandbox has the same URL and key).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Account {
-    /// The profile's server (`''` for the built-in sandbox).
-    pub base_url: String,
-    /// The profile's API key id (`''` for the built-in sandbox).
-    pub api_key_id: String,
-    /// The desk whose built-in sandbox made it; `''` for a real account.
-    pub sandbox_desk: String,
-}
+/// The account a link was made on (the lease's, `shop::lease`): the profile's server and API
+/// key id, and for a desk's built-in sandbox the desk.
+pub use super::lease::Account;
 
 /// A link of the shop, with the desk that made it.
 #[derive(Debug, Clone, PartialEq)]
