@@ -444,3 +444,44 @@ fn audit_verify_on_a_joined_desk_walks_every_desks_chain_in_the_shop() {
         "{broken:?}"
     );
 }
+
+#[test]
+fn a_card_saved_at_a_joined_desk_reaches_the_shop_as_its_mask_only() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    let pan = "5400610000000001";
+    let saved = cli.run_with(
+        &[
+            "card",
+            "save",
+            "--expiry-month",
+            "12",
+            "--expiry-year",
+            "2030",
+            "--holder",
+            "AYSE YILMAZ",
+            "--customer-id",
+            "cust-77",
+        ],
+        Some(&format!("{pan}\n000\n")),
+        &[],
+    );
+    ok(&saved);
+    // Pushed before the command ended.
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 0);
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT masked_pan || ' ' || brand || ' ' || bank_name FROM saved_cards"
+        ),
+        "540061******0001 MASTERCARD Yapı Kredi"
+    );
+    // Nothing else of the card is in the shop: not the number, the holder or the customer.
+    let whole = pg.admin_sql(&db, "SELECT row_to_json(c)::text FROM saved_cards AS c");
+    for secret in ["0000000001", "AYSE", "cust-77", "000\n"] {
+        assert!(!whole.contains(secret), "{secret}: {whole}");
+    }
+}

@@ -11,12 +11,14 @@
 //! - [`catalog`]: the shop-wide catalog, one current snapshot, and its mirror on each desk;
 //! - [`staff`]: the shop-wide staff, wrong-PIN counts and the last-manager rule;
 //! - [`audit`]: every desk's audit chain, pushed whole and walked from the shop;
+//! - [`cards`]: saved cards, their masks only;
 //! - [`messages`]: every [`ShopError`] as a sentence in Turkish and English.
 //!
 //! [`connect`] opens a session with tokio-postgres on the caller's tokio runtime; the
 //! connection's own task is spawned there and ends with the [`Shop`].
 
 pub mod audit;
+pub mod cards;
 pub mod catalog;
 pub mod desk;
 pub mod lease;

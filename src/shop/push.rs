@@ -46,6 +46,8 @@ pub struct Pushed {
     pub staff_refused: u64,
     /// Audit rows of this desk's chain the shop did not have yet.
     pub audit_rows: u64,
+    /// Saved cards (masks) sent and acknowledged.
+    pub cards: u64,
 }
 
 /// Why a push stopped.
@@ -207,6 +209,15 @@ pub async fn push(
         lock().outbox_acknowledge(last, now())?;
         done.rows += rows.len() as u64;
         done.batches += 1;
+    }
+    loop {
+        let rows = lock().outbox_cards(BATCH)?;
+        let Some(last) = rows.last().map(|r| r.seq) else {
+            break;
+        };
+        super::cards::apply_cards(shop, &desk_id, &rows).await?;
+        lock().cards_pushed(last, now())?;
+        done.cards += rows.len() as u64;
     }
     done.audit_rows = push_audit(shop, store, &desk_id).await?;
     Ok(done)

@@ -305,7 +305,8 @@ SELECT paydesk_tally_item(l, i, 1) FROM links AS l JOIN link_items AS i
 /// The steps, in order; the version is how many have run. Step 3 is the poller's leases and
 /// the shop's status budget ([`super::lease::SCHEMA`]), step 4 the shop-wide catalog
 /// ([`super::catalog::SCHEMA`]), step 5 the shop-wide staff ([`super::staff::SCHEMA`]), step 6
-/// every desk's audit chain ([`super::audit::SCHEMA`]).
+/// every desk's audit chain ([`super::audit::SCHEMA`]), step 7 saved cards' masks
+/// ([`super::cards::SCHEMA`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -313,6 +314,7 @@ pub const MIGRATIONS: &[&str] = &[
     super::catalog::SCHEMA,
     super::staff::SCHEMA,
     super::audit::SCHEMA,
+    super::cards::SCHEMA,
 ];
 
 /// The version this build migrates to.

@@ -94,6 +94,7 @@ impl Store {
             |pan| format!("{} {}", card.id, safe_masked_pan(pan)),
         );
         audit::append(&tx, &self.actor, AuditAction::CardSave, &subject, now)?;
+        super::outbox::enqueue_card(&tx, profile, &card.id, now)?;
         tx.commit()?;
         Ok(())
     }

@@ -290,6 +290,101 @@ pub(super) fn enqueue_pin(
     insert_json(conn, "pin", &push, now)
 }
 
+/// A saved card as the shop keeps it: its mask and what the server said of its kind, never a
+/// holder's name, a customer id or anything a number could be rebuilt from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CardPush {
+    /// The profile's server (`''` for the built-in sandbox).
+    pub base_url: String,
+    /// The profile's API key id (`''` for the built-in sandbox).
+    pub api_key_id: String,
+    /// This desk's device id for a built-in sandbox card, else `''`.
+    pub sandbox_desk: String,
+    /// The card's id (the server's token for it).
+    pub card_id: String,
+    /// The masked number, masked again here.
+    pub masked_pan: Option<String>,
+    /// Its brand.
+    pub brand: Option<String>,
+    /// Its card type.
+    pub card_type: Option<String>,
+    /// Its bank.
+    pub bank_name: Option<String>,
+    /// When this desk stored it.
+    pub stored_at: DateTime<Utc>,
+}
+
+/// One card row of the outbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardRow {
+    /// Its place in the order of changes.
+    pub seq: i64,
+    /// The card.
+    pub card: CardPush,
+}
+
+/// Adds the saved card `id` of `profile`, as the transaction `conn` now holds it, to the
+/// outbox (its mask only); nothing when the desk has not joined a shop.
+pub(super) fn enqueue_card(
+    conn: &Connection,
+    profile: &str,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if !joined(conn)? {
+        return Ok(());
+    }
+    let (base_url, api_key_id, is_sandbox) = conn.query_row(
+        "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
+        [profile],
+        |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, bool>(2)?,
+            ))
+        },
+    )?;
+    let desk_id: String =
+        conn.query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
+            r.get(0)
+        })?;
+    let card = conn
+        .query_row(
+            "SELECT masked_pan, brand, card_type, bank_name, stored_at FROM saved_cards
+             WHERE profile = ?1 AND id = ?2",
+            params![profile, id],
+            |r| {
+                Ok((
+                    r.get::<_, Option<String>>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, i64>(4)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((masked_pan, brand, card_type, bank_name, stored_at)) = card else {
+        return Ok(());
+    };
+    let push = CardPush {
+        base_url,
+        api_key_id,
+        sandbox_desk: if is_sandbox { desk_id } else { String::new() },
+        card_id: id.to_owned(),
+        masked_pan: masked_pan
+            .as_deref()
+            .map(crate::domain::card::safe_masked_pan),
+        brand,
+        card_type,
+        bank_name,
+        stored_at: from_millis(stored_at)?,
+    };
+    insert_json(conn, "card", &push, now)
+}
+
 fn insert_json(
     conn: &Connection,
     kind: &str,
@@ -308,6 +403,42 @@ fn insert_json(
 }
 
 impl Store {
+    /// The oldest `limit` card rows of the outbox, in order.
+    pub fn outbox_cards(&self, limit: usize) -> Result<Vec<CardRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq, payload FROM shop_outbox WHERE kind = 'card' ORDER BY seq LIMIT ?1",
+        )?;
+        let rows = stmt
+            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(seq, payload)| {
+                let card = serde_json::from_str(&payload).map_err(|e| StoreError::Corrupt {
+                    what: "outbox row",
+                    value: format!("{seq}: {e}"),
+                })?;
+                Ok(CardRow { seq, card })
+            })
+            .collect()
+    }
+
+    /// The shop committed every card row up to `seq`: they leave the outbox.
+    pub fn cards_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "DELETE FROM shop_outbox WHERE kind = 'card' AND seq <= ?1",
+            [seq],
+        )?;
+        tx.execute(
+            "UPDATE shop_desk SET last_push_at = ?1 WHERE id = 1",
+            [to_millis(at)],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// How many changes wait in the outbox.
     pub fn outbox_len(&self) -> Result<u64, StoreError> {
         let n: i64 = self
