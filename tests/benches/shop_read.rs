@@ -117,7 +117,7 @@ fn seed(pg: &Pg, db: &str, links: u64) {
                          ((i * 7919) % 100000)::numeric / 100 + 1 AS amount,
                          CASE WHEN i % 7 = 0 THEN 'USD' ELSE 'TRY' END AS currency,
                          (ARRAY['Ayşe', 'Berk', 'Can', NULL])[1 + (i / 3) % 4] AS staff
-                     FROM generate_series({d}, {last}, {DESKS}) AS i
+                     FROM generate_series({d}::bigint, {last}, {DESKS}) AS i
                  ) AS g
              ) AS l",
             last = per_desk * DESKS as u64 - 1,
@@ -305,12 +305,35 @@ async fn run(pg: &Pg) -> bool {
             ),
         )
         .await;
+        let first = (month(1) - NaiveDate::from_ymd_opt(1970, 1, 1).unwrap()).num_days();
+        let end = first + 30;
+        let at = now().timestamp_millis();
         explain(
             &shop,
-            "the day close: the month's whole UTC days",
-            "SELECT currency, kind, at, links, amount::text, paid::text, expiry_min, expiry_max,
-                 bucket, staff, desk_id FROM report_cells
-             WHERE span = 2 AND bucket >= 20362 AND bucket < 20392 AND (links <> 0 OR paid <> 0)",
+            "the day close: the month's whole UTC days, links by kind",
+            &format!(
+                "SELECT currency, kind, sum(links)::bigint, sum(amount)::text, sum(paid)::text,
+                    min(expiry_min), max(expiry_max), straddling, staff, desk_id
+                 FROM (SELECT currency, kind, links, amount, paid, expiry_min, expiry_max, staff,
+                          desk_id,
+                          CASE WHEN kind IN (1, 4) AND expiry_min <= {at} AND {at} < expiry_max
+                               THEN bucket END AS straddling,
+                          kind IN (1, 4) AND {at} < expiry_min AS ahead
+                   FROM report_cells
+                   WHERE span = 2 AND bucket >= {first} AND bucket < {end} AND kind <> 6
+                       AND (links <> 0 OR paid <> 0)) AS c
+                 GROUP BY currency, kind, staff, desk_id, straddling, ahead"
+            ),
+        )
+        .await;
+        explain(
+            &shop,
+            "the day close: the month's whole UTC days, money collected",
+            &format!(
+                "SELECT currency, at, by_quarter::text FROM report_cells
+                 WHERE span = 2 AND bucket >= {first} AND bucket < {end} AND kind = 6
+                     AND paid <> 0"
+            ),
         )
         .await;
     }
