@@ -433,6 +433,26 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
     );
     let compared = compare(&mut shop, "pushed once").await;
     assert_eq!(compared, 2 * 7 * 4 * 4);
+    // What was compared is not empty: every link, money in many hours, best sellers.
+    let week = ReportScope {
+        from: day("2026-11-19"),
+        to: day("2026-11-25"),
+        zone: fixed(5 * 3600 + 1800),
+        now,
+        desk: None,
+    };
+    let whole = day_report(&mut shop, &week, String::new())
+        .await
+        .expect("a report");
+    assert_eq!(whole.links, histories.len());
+    assert_eq!(whole.by_desk.len(), DESKS.len());
+    assert!(!whole.top_items.is_empty());
+    for c in &whole.currencies {
+        let hours = c.collected_by_hour.iter().filter(|t| !t.is_zero()).count();
+        assert!(hours > 12, "{:?}: money in {hours} hours", c.currency);
+        assert!(c.pending > 0 && c.expired > 0 && c.cancelled > 0, "{c:?}");
+        assert!(c.paid.count > 0 && c.partially_paid.count > 0 && c.other > 0, "{c:?}");
+    }
 
     // Every outbox sent again, in reverse order (a desk restored from a backup, a push
     // resent after a crash): nothing goes back and the totals still hold.
