@@ -82,7 +82,15 @@ fn create(cli: &Cli, args: &[&str]) -> (String, Out) {
 
 /// `link list --json` (with `extra`): each listed link's id, with its `desk` and `deskId`.
 fn listed(cli: &Cli, extra: &[&str]) -> BTreeMap<String, (String, String)> {
-    let mut args = vec!["--profile", PROFILE, "link", "list", "--json", "--limit", "500"];
+    let mut args = vec![
+        "--profile",
+        PROFILE,
+        "link",
+        "list",
+        "--json",
+        "--limit",
+        "500",
+    ];
     args.extend_from_slice(extra);
     let out = cli.run(&args);
     ok(&out);
@@ -114,7 +122,7 @@ fn listed_csv(cli: &Cli) -> BTreeMap<String, String> {
     let mut reader = csv::Reader::from_path(&path).expect("the CSV reads");
     let header = reader.headers().expect("a header").clone();
     assert_eq!(
-        header.iter().last(),
+        header.iter().next_back(),
         Some(DESK_CSV_COLUMN),
         "the desk column comes last: {header:?}"
     );
@@ -243,9 +251,7 @@ fn sum(parts: &[(u64, Figures)]) -> (u64, Figures) {
     let mut total = Figures::new();
     for (_, f) in parts {
         for (currency, values) in f {
-            let t = total
-                .entry(currency.clone())
-                .or_insert([Decimal::ZERO; 10]);
+            let t = total.entry(currency.clone()).or_insert([Decimal::ZERO; 10]);
             for (a, b) in t.iter_mut().zip(values) {
                 *a += *b;
             }
@@ -278,7 +284,14 @@ fn report_days() -> (String, String) {
 fn report(cli: &Cli, extra: &[&str], env: &[(&str, &str)]) -> Out {
     let (from, to) = report_days();
     let mut args = vec![
-        "--profile", PROFILE, "report", "--from", &from, "--to", &to, "--json",
+        "--profile",
+        PROFILE,
+        "report",
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "--json",
     ];
     args.extend_from_slice(extra);
     let out = cli.run_with(&args, None, env);
@@ -286,6 +299,8 @@ fn report(cli: &Cli, extra: &[&str], env: &[(&str, &str)]) -> Out {
     out
 }
 
+// A day of a shop told in order: the morning, the outage, the restart, the close.
+#[allow(clippy::too_many_lines, reason = "one scenario, read top to bottom")]
 #[test]
 fn after_the_shop_stops_mid_day_every_link_arrives_once_and_the_day_close_adds_up() {
     let Some(pg) = pg::alone() else { return };
@@ -315,9 +330,9 @@ fn after_the_shop_stops_mid_day_every_link_arrives_once_and_the_day_close_adds_u
     // Customers pay on the sandbox: in full, in part, in dollars; each desk refreshes its own.
     let pay = |(desk, link): &(usize, String), amount: Option<Decimal>| {
         server.admin().pay(link, amount).expect("paid");
-        ok(&desks[*desk].0.run(&[
-            "--profile", PROFILE, "link", "show", link, "--refresh",
-        ]));
+        ok(&desks[*desk]
+            .0
+            .run(&["--profile", PROFILE, "link", "show", link, "--refresh"]));
     };
     pay(&morning[0], None);
     pay(&morning[1], Some(Decimal::new(3000, 2)));
@@ -353,9 +368,9 @@ fn after_the_shop_stops_mid_day_every_link_arrives_once_and_the_day_close_adds_u
     }
     let offline_pay = |(desk, link): &(usize, String), amount: Option<Decimal>| {
         server.admin().pay(link, amount).expect("paid");
-        let out = desks[*desk].0.run(&[
-            "--profile", PROFILE, "link", "show", link, "--refresh",
-        ]);
+        let out = desks[*desk]
+            .0
+            .run(&["--profile", PROFILE, "link", "show", link, "--refresh"]);
         ok(&out);
         assert!(out.stderr.contains(WAITS), "{out:?}");
     };
@@ -475,6 +490,8 @@ fn wait_for<T>(what: &str, limit: Duration, mut probe: impl FnMut() -> Option<T>
     }
 }
 
+// The seeding, the gate, the kill and the resume, in order.
+#[allow(clippy::too_many_lines, reason = "one scenario, read top to bottom")]
 #[test]
 fn a_desk_killed_in_the_middle_of_a_push_resumes_and_every_link_arrives_once() {
     const LINKS: usize = 1_400;
@@ -502,7 +519,9 @@ fn a_desk_killed_in_the_middle_of_a_push_resumes_and_every_link_arrives_once() {
         let mut paid = support::links::pending_link(&link_id(0), None);
         paid.status = Some(paydesk::domain::LinkStatus::Completed);
         paid.paid_amount = paid.amount;
-        store.upsert_link(SANDBOX_PROFILE, &paid, now).expect("stored");
+        store
+            .upsert_link(SANDBOX_PROFILE, &paid, now)
+            .expect("stored");
         assert_eq!(store.outbox_len().expect("counted"), LINKS as u64 + 1);
     }
     // A gate in the shop: writing a link from GATED_FROM on takes a shared advisory lock that
@@ -543,14 +562,17 @@ fn a_desk_killed_in_the_middle_of_a_push_resumes_and_every_link_arrives_once() {
         );
     }
 
-    let mut sync = cli.command(&["shop", "sync"]).spawn().expect("paydesk starts");
+    let mut sync = cli
+        .command(&["shop", "sync"])
+        .spawn()
+        .expect("paydesk starts");
     let count = || -> usize {
         pg.admin_sql(&db, "SELECT count(*) FROM links")
             .parse()
             .expect("a count")
     };
     // Two batches committed, the third waiting at the gate: the push is in the middle.
-    wait_for("the push to reach the gate", Duration::from_secs(60), || {
+    wait_for("the push to reach the gate", Duration::from_mins(1), || {
         let waiting = pg.admin_sql(
             &db,
             "SELECT count(*) FROM pg_stat_activity
@@ -574,13 +596,17 @@ fn a_desk_killed_in_the_middle_of_a_push_resumes_and_every_link_arrives_once() {
     // finds the client gone.
     drop(holder_in);
     holder.wait().expect("psql ends");
-    wait_for("the killed desk's session to end", Duration::from_secs(30), || {
-        let sessions = pg.admin_sql(
-            &db,
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'paydesk'",
-        );
-        (sessions == "0").then_some(())
-    });
+    wait_for(
+        "the killed desk's session to end",
+        Duration::from_secs(30),
+        || {
+            let sessions = pg.admin_sql(
+                &db,
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'paydesk'",
+            );
+            (sessions == "0").then_some(())
+        },
+    );
     assert_eq!(count(), GATED_FROM, "the cut batch left nothing behind");
     pg.admin_sql(&db, "DROP TRIGGER test_gate ON links");
 
@@ -632,10 +658,15 @@ fn works_on_alone(cli: &Cli, env: &[(&str, &str)], reason: &str, own: &mut BTree
         status.stdout.contains(&format!("not connected: {reason}")),
         "{status:?}"
     );
-    let json = cli.run_with(&["shop", "status", "--json"], None, env).json();
+    let json = cli
+        .run_with(&["shop", "status", "--json"], None, env)
+        .json();
     assert_eq!(json["connected"], false, "{json}");
     assert!(
-        json["reason"].as_str().expect("a reason").starts_with(reason),
+        json["reason"]
+            .as_str()
+            .expect("a reason")
+            .starts_with(reason),
         "{json}"
     );
     let list = cli.run_with(&["--profile", PROFILE, "link", "list", "--json"], None, env);
@@ -656,7 +687,15 @@ fn works_on_alone(cli: &Cli, env: &[(&str, &str)], reason: &str, own: &mut BTree
         .as_u64()
         .expect("a count");
     let created = cli.run_with(
-        &["--profile", PROFILE, "link", "create", "--amount", "12", "--json"],
+        &[
+            "--profile",
+            PROFILE,
+            "link",
+            "create",
+            "--amount",
+            "12",
+            "--json",
+        ],
         None,
         env,
     );

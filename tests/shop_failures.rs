@@ -163,7 +163,10 @@ fn items(dice: &mut Dice) -> Vec<ItemPush> {
             };
             let (variant_id, name) = if dice.below(3) == 0 {
                 // A typed-in item, spaces and all: grouped by its trimmed name.
-                (None, Some((*dice.pick(&[" Kahve", "Kahve ", "Su"])).to_owned()))
+                (
+                    None,
+                    Some((*dice.pick(&[" Kahve", "Kahve ", "Su"])).to_owned()),
+                )
             } else {
                 let (v, name) = *dice.pick(&VARIANTS);
                 (Some(v.to_owned()), Some(name.to_owned()))
@@ -195,17 +198,13 @@ fn histories(count: u32) -> Vec<Vec<Seen>> {
             } else {
                 Currency::Try
             };
-            let amount = (dice.below(15) != 0).then(|| {
-                Decimal::new(
-                    i64::try_from(dice.below(90_000) + 100).expect("fits"),
-                    2,
-                )
-            });
+            let amount = (dice.below(15) != 0)
+                .then(|| Decimal::new(i64::try_from(dice.below(90_000) + 100).expect("fits"), 2));
             let whole = amount.unwrap_or_default();
             let half = (whole / Decimal::TWO).round_dp(2);
             let minutes = |m: i64| Duration::minutes(m);
             let mut seen = Seen {
-                desk: *dice.pick(&DESKS),
+                desk: DESKS[usize::try_from(dice.below(3)).expect("a small index")],
                 id: format!("L{n:05}"),
                 staff: *dice.pick(&[Some("Ayşe"), Some("Berk"), Some("ayşe"), None]),
                 status: LinkStatus::Pending,
@@ -337,7 +336,10 @@ fn day(text: &str) -> NaiveDate {
 
 /// Holds the kept totals to the links for every scope asked: the whole shop and each desk.
 async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
-    let zones = [("+03:00", fixed(3 * 3600)), ("+05:30", fixed(5 * 3600 + 1800))];
+    let zones = [
+        ("+03:00", fixed(3 * 3600)),
+        ("+05:30", fixed(5 * 3600 + 1800)),
+    ];
     let ranges = [
         ("2026-11-20", "2026-11-20"),
         ("2026-11-21", "2026-11-21"),
@@ -451,7 +453,10 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
         let hours = c.collected_by_hour.iter().filter(|t| !t.is_zero()).count();
         assert!(hours > 12, "{:?}: money in {hours} hours", c.currency);
         assert!(c.pending > 0 && c.expired > 0 && c.cancelled > 0, "{c:?}");
-        assert!(c.paid.count > 0 && c.partially_paid.count > 0 && c.other > 0, "{c:?}");
+        assert!(
+            c.paid.count > 0 && c.partially_paid.count > 0 && c.other > 0,
+            "{c:?}"
+        );
     }
 
     // Every outbox sent again, in reverse order (a desk restored from a backup, a push

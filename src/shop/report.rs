@@ -109,15 +109,12 @@ async fn report(
         .await
         .map_err(pg)?;
     let mut sheet = Sheet::default();
-    let items = match pieces {
-        Some(pieces) => {
-            from_totals(&tx, scope, range, pieces, &mut sheet).await?;
-            items_from_totals(&tx, scope, pieces).await?
-        }
-        None => {
-            from_links(&tx, scope, range, &mut sheet).await?;
-            items_from_links(&tx, scope, range).await?
-        }
+    let items = if let Some(pieces) = pieces {
+        from_totals(&tx, scope, range, pieces, &mut sheet).await?;
+        items_from_totals(&tx, scope, pieces).await?
+    } else {
+        from_links(&tx, scope, range, &mut sheet).await?;
+        items_from_links(&tx, scope, range).await?
     };
     let names: HashMap<String, String> = tx
         .query("SELECT desk_id, name FROM desks", &[])
@@ -315,7 +312,9 @@ async fn collected(
             let quarter = day * QUARTERS_A_DAY + q;
             let slot = match offset {
                 // Whole minutes since 1970, local, then the hour of the day.
-                Some(minutes) => (quarter * (QUARTER_MS / 60_000) + minutes).div_euclid(60).rem_euclid(24),
+                Some(minutes) => (quarter * (QUARTER_MS / 60_000) + minutes)
+                    .div_euclid(60)
+                    .rem_euclid(24),
                 None => quarter,
             };
             let sum = slots.entry((cur, slot)).or_insert_with(|| Total::zero(cur));

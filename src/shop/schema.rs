@@ -99,7 +99,8 @@ CREATE TABLE link_items (
 /// from one sequence) and tells listening desks (`NOTIFY paydesk_links`, the payload the desk
 /// that pushed); the link's expiry is kept as a time for the open-links board; History's and
 /// the board's indexes; and the day close's totals kept per quarter-hour, hour and day as
-/// links are written (`report_cells`, `report_items`), as the desk keeps them in SQLite (`store::tallies`).
+/// links are written (`report_cells`, `report_items`), as the desk keeps them in `SQLite`
+/// (`store::tallies`).
 const V2: &str = "
 CREATE FUNCTION paydesk_time(t text) RETURNS timestamptz
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
