@@ -6,8 +6,11 @@
 //! It adds up the totals the shop keeps as links are written (`report_cells` and
 //! `report_items`, schema step 2), per UTC quarter-hour, hour and day of creation: the local
 //! days become one UTC range covered by the largest spans that fit (`store::cover`), exactly
-//! as the desk does. Only pending cells whose links expire on both sides of the report's time
-//! read their links (one bucket each, through `links_by_status`). A range whose ends are not
+//! as the desk does. PostgreSQL sums each piece's cells per currency, kind, member and desk
+//! (and the money collected per local hour), so a month over ten desks reads a few hundred
+//! rows instead of tens of thousands (docs/benchmarks.md, "The shop at 1,000,000 links").
+//! Only pending cells whose links expire on both sides of the report's time read their links
+//! (one bucket each, through `links_by_status`). A range whose ends are not
 //! whole quarter-hours (a zone a few minutes off the quarter) reads the links instead, and so
 //! does [`day_report_from_links`], the reference the tests hold the totals to. Every report
 //! reads one snapshot of the shop (a read-only repeatable-read transaction).
@@ -107,7 +110,7 @@ async fn report(
         .map_err(pg)?;
     let mut sheet = Sheet::default();
     let items = if let Some(pieces) = pieces {
-        from_totals(&tx, scope, pieces, &mut sheet).await?;
+        from_totals(&tx, scope, range, pieces, &mut sheet).await?;
         items_from_totals(&tx, scope, pieces).await?
     } else {
         from_links(&tx, scope, range, &mut sheet).await?;
@@ -156,39 +159,84 @@ struct Straddling {
     desk: String,
 }
 
+/// The zone's offset in whole minutes when it is the same over all of `range` (sampled at
+/// every 24 hours from its start and at its last instant: a zone never changes its offset and
+/// back within a day), else `None`.
+fn steady_offset(zone: Zone, range: TimeRange) -> Option<i64> {
+    let first = zone.offset_at(range.from).local_minus_utc();
+    if first % 60 != 0 {
+        return None;
+    }
+    let mut t = range.from;
+    while t < range.to {
+        if zone.offset_at(t).local_minus_utc() != first {
+            return None;
+        }
+        t += chrono::Duration::days(1);
+    }
+    let last = range.to - chrono::Duration::milliseconds(1);
+    (zone.offset_at(last).local_minus_utc() == first).then_some(i64::from(first / 60))
+}
+
+/// `AND desk_id = $n` for the scope's desk (pushed onto `params`), or nothing.
+fn desk_filter<'a>(scope: &'a ReportScope<'_>, params: &mut Vec<&'a (dyn ToSql + Sync)>) -> String {
+    match &scope.desk {
+        Some(desk) => {
+            params.push(desk);
+            format!("AND desk_id = ${}", params.len())
+        }
+        None => String::new(),
+    }
+}
+
+/// Adds up the kept cells of the pieces. PostgreSQL sums them per currency, kind, member and
+/// desk over each piece's buckets, so a month reads a few hundred rows, not a row per day,
+/// desk, member and kind: pending and partly paid cells are summed apart by whether their
+/// links all expire after the report's time or all before, and a cell whose links expire on
+/// both sides stays alone (its bucket kept) for its links to be read. The money collected is
+/// summed per local hour when the zone's offset holds over the whole range, else per UTC
+/// quarter-hour.
 async fn from_totals(
     tx: &Transaction<'_>,
     scope: &ReportScope<'_>,
+    range: TimeRange,
     pieces: &[(usize, i64, i64)],
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
     let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
     let now = ms(scope.now);
+    let offset = steady_offset(scope.zone, range);
     let mut straddling = Vec::new();
     for &(span, first, end) in pieces {
         let span_code = i16::try_from(span).unwrap_or(0);
-        let (sql, params) = scoped(
-            "SELECT currency, kind, at, links, amount::text, paid::text, expiry_min,
-                    expiry_max, bucket, staff, desk_id
-             FROM report_cells
-             WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND (links <> 0 OR paid <> 0)",
-            "desk_id",
-            scope,
-            vec![&span_code, &first, &end],
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span_code, &first, &end, &now];
+        let desk = desk_filter(scope, &mut params);
+        let sql = format!(
+            "SELECT currency, kind, sum(links)::bigint, sum(amount)::text, sum(paid)::text,
+                    min(expiry_min), max(expiry_max), straddling, staff, desk_id
+             FROM (SELECT currency, kind, links, amount, paid, expiry_min, expiry_max, staff,
+                          desk_id,
+                          CASE WHEN kind IN (1, 4) AND expiry_min <= $4 AND $4 < expiry_max
+                               THEN bucket END AS straddling,
+                          kind IN (1, 4) AND $4 < expiry_min AS ahead
+                   FROM report_cells
+                   WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND kind <> 6
+                       AND (links <> 0 OR paid <> 0) {desk}) AS c
+             GROUP BY currency, kind, staff, desk_id, straddling, ahead"
         );
         for r in tx.query(&sql, &params).await.map_err(pg)? {
             let cur = currency(r.get(0))?;
             let code: i16 = r.get(1);
             let kind = Kind::from_code(i64::from(code))
                 .map_err(|_| unreadable("report kind", &code.to_string()))?;
-            let links = usize::try_from(r.get::<_, i64>(3)).unwrap_or(0);
-            let amount = total(r.get(4));
-            let paid = total(r.get(5));
-            let earliest = r.get::<_, Option<i64>>(6).unwrap_or(i64::MAX);
-            let latest = r.get::<_, Option<i64>>(7).unwrap_or(i64::MAX);
-            let staff: &str = r.get(9);
-            let desk: &str = r.get(10);
-            let straddles = earliest <= now && now < latest;
+            let links = usize::try_from(r.get::<_, i64>(2)).unwrap_or(0);
+            let amount = total(r.get(3));
+            let paid = total(r.get(4));
+            let earliest = r.get::<_, Option<i64>>(5).unwrap_or(i64::MAX);
+            let latest = r.get::<_, Option<i64>>(6).unwrap_or(i64::MAX);
+            let bucket: Option<i64> = r.get(7);
+            let staff: &str = r.get(8);
+            let desk: &str = r.get(9);
             let mut counted = Counted {
                 currency: cur,
                 kind,
@@ -197,28 +245,24 @@ async fn from_totals(
                 paid,
                 staff,
             };
-            let straddle = || Straddling {
+            let straddle = |bucket: i64| Straddling {
                 span,
-                bucket: r.get(8),
+                bucket,
                 kind,
                 currency: cur,
                 staff: staff.to_owned(),
                 desk: desk.to_owned(),
             };
-            match kind {
-                Kind::Collected => {
-                    let at = time(r.get::<_, i64>(2) * QUARTER_MS)?;
-                    sheet.collect(cur, paid, at, scope.zone);
-                }
-                Kind::Pending if straddles => straddling.push(straddle()),
-                Kind::Pending => {
+            match (kind, bucket) {
+                (Kind::Pending, Some(bucket)) => straddling.push(straddle(bucket)),
+                (Kind::Pending, None) => {
                     counted.kind = judged(kind, latest, now);
                     sheet.count_at(&counted, desk);
                 }
-                Kind::PartiallyPaid => {
+                (Kind::PartiallyPaid, bucket) => {
                     sheet.count_at(&counted, desk);
-                    if straddles {
-                        straddling.push(straddle());
+                    if let Some(bucket) = bucket {
+                        straddling.push(straddle(bucket));
                     } else if now < earliest {
                         sheet.owe(cur, amount, paid);
                     }
@@ -226,9 +270,64 @@ async fn from_totals(
                 _ => sheet.count_at(&counted, desk),
             }
         }
+        collected(tx, scope, (span_code, first, end), offset, range, sheet).await?;
     }
     for cell in &straddling {
         read_straddling(tx, cell, now, sheet).await?;
+    }
+    Ok(())
+}
+
+/// The money collected on the links of one piece: each collected cell holds one UTC day's
+/// money per quarter-hour (`by_quarter`), added up here per local hour when the zone's offset
+/// holds over the whole range (`offset`, in minutes), else per quarter-hour.
+async fn collected(
+    tx: &Transaction<'_>,
+    scope: &ReportScope<'_>,
+    (span, first, end): (i16, i64, i64),
+    offset: Option<i64>,
+    range: TimeRange,
+    sheet: &mut Sheet,
+) -> Result<(), ShopError> {
+    const QUARTERS_A_DAY: i64 = 96;
+    let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span, &first, &end];
+    let desk = desk_filter(scope, &mut params);
+    let sql = format!(
+        "SELECT currency, at, by_quarter::text FROM report_cells
+         WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND kind = 6 AND paid <> 0 {desk}"
+    );
+    // Money per currency and slot: the local hour, or the UTC quarter-hour number.
+    let mut slots: HashMap<(Currency, i64), Total> = HashMap::new();
+    for r in tx.query(&sql, &params).await.map_err(pg)? {
+        let cur = currency(r.get(0))?;
+        let day: i64 = r.get(1);
+        let quarters: &str = r.get(2);
+        let quarters = quarters.trim_start_matches('{').trim_end_matches('}');
+        for (q, text) in (0_i64..).zip(quarters.split(',')) {
+            let paid = total(text);
+            if paid.is_zero() {
+                continue;
+            }
+            let quarter = day * QUARTERS_A_DAY + q;
+            let slot = match offset {
+                // Whole minutes since 1970, local, then the hour of the day.
+                Some(minutes) => (quarter * (QUARTER_MS / 60_000) + minutes)
+                    .div_euclid(60)
+                    .rem_euclid(24),
+                None => quarter,
+            };
+            let sum = slots.entry((cur, slot)).or_insert_with(|| Total::zero(cur));
+            *sum += paid;
+        }
+    }
+    for ((cur, slot), paid) in slots {
+        // With a steady offset, the first day's start plus `slot` hours is that local hour.
+        let at = match offset {
+            Some(_) => range.from + chrono::Duration::hours(slot),
+            None => time(slot * QUARTER_MS)?,
+        };
+        sheet.collect(cur, paid, at, scope.zone);
     }
     Ok(())
 }
@@ -292,13 +391,15 @@ async fn items_from_totals(
     let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
     for &(span, first, end) in pieces {
         let span_code = i16::try_from(span).unwrap_or(0);
-        let (sql, params) = scoped(
-            "SELECT currency, item, variant_id, name, quantity::text, sum::text, unpriced
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span_code, &first, &end];
+        let desk = desk_filter(scope, &mut params);
+        // Summed over the piece's buckets and desks: one row per item and currency.
+        let sql = format!(
+            "SELECT currency, item, min(variant_id), min(name), sum(quantity)::text,
+                    sum(sum)::text, sum(unpriced)::bigint
              FROM report_items
-             WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND quantity <> 0",
-            "desk_id",
-            scope,
-            vec![&span_code, &first, &end],
+             WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND quantity <> 0 {desk}
+             GROUP BY currency, item"
         );
         for r in tx.query(&sql, &params).await.map_err(pg)? {
             let cur = currency(r.get(0))?;
