@@ -485,3 +485,59 @@ fn a_card_saved_at_a_joined_desk_reaches_the_shop_as_its_mask_only() {
         assert!(!whole.contains(secret), "{secret}: {whole}");
     }
 }
+
+#[test]
+fn the_command_line_refuses_a_shop_schema_newer_than_it_knows_and_touches_nothing() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    let newer = paydesk::shop::schema::latest_version() + 1;
+    pg.admin_sql(&db, &format!("UPDATE paydesk_schema SET version = {newer}"));
+    // A link made now stays on the desk: its own push is refused, nothing is written.
+    let made = cli.link_create("sandbox", &["--amount", "12"]);
+    ok(&made);
+    assert!(
+        made.stderr.contains("newer than this paydesk knows"),
+        "{made:?}"
+    );
+    let synced = cli.run(&["shop", "sync"]);
+    assert_eq!(synced.code, 4, "{synced:?}");
+    assert!(synced.stderr.contains("Nothing was touched"), "{synced:?}");
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "0");
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+    // The listing says so and shows this desk's own links.
+    let listed = cli.run(&["link", "list"]);
+    ok(&listed);
+    assert!(
+        listed
+            .stderr
+            .contains("Offline from the shop, showing this desk only"),
+        "{listed:?}"
+    );
+    assert_eq!(listed.stdout.lines().count(), 1, "{listed:?}");
+}
+
+#[test]
+fn audit_verify_with_the_shop_out_of_reach_exits_5_after_the_desks_own_chain() {
+    let Some(pg) = pg::alone() else { return };
+    let (_db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    pg.stop_immediate();
+    let verified = cli.run(&["audit", "verify"]);
+    pg.start();
+    assert_eq!(verified.code, 5, "{verified:?}");
+    assert!(
+        verified.stdout.contains("The audit chain is whole"),
+        "the desk's own chain is checked first: {verified:?}"
+    );
+    assert!(
+        verified
+            .stderr
+            .contains("The other desks' chains were not checked: the shop cannot be reached."),
+        "{verified:?}"
+    );
+}

@@ -47,6 +47,9 @@ impl Dice {
 }
 
 /// A verified-TLS session to a fresh database, migrated, with the three desks registered.
+/// The account every seeded link was made on, as the report keys it.
+const ACCOUNT: &str = "https://api.example\u{1f}key-1\u{1f}";
+
 async fn seeded_shop(pg: &Pg) -> shop::Shop {
     let db = pg.fresh_db();
     // The server's own zone must not matter: every time the shop keeps is absolute.
@@ -367,6 +370,7 @@ async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
                         zone,
                         now,
                         desk,
+                        account: ACCOUNT,
                     };
                     let kept = day_report(shop, &scope, String::new())
                         .await
@@ -435,6 +439,19 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
     );
     let compared = compare(&mut shop, "pushed once").await;
     assert_eq!(compared, 2 * 7 * 4 * 4);
+    // A paid link of another account (a desk's built-in sandbox) in the same days: listed
+    // shop-wide, never in this account's day close.
+    pg.admin_sql(
+        &db,
+        &format!(
+            "INSERT INTO links (base_url, api_key_id, sandbox_desk, link_id, desk_id, status,
+                 currency, amount, paid_amount, stored_at, observed_at, answer)
+             VALUES ('', '', '{d}', 'sandbox-1', '{d}', 'COMPLETED', 'TRY', 5000, 5000,
+                 '2026-11-21T10:00:00Z', '2026-11-21T10:05:00Z',
+                 '{{\"id\": \"sandbox-1\", \"status\": \"COMPLETED\"}}')",
+            d = DESKS[0]
+        ),
+    );
     // What was compared is not empty: every link, money in many hours, best sellers.
     let week = ReportScope {
         from: day("2026-11-19"),
@@ -442,6 +459,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
         zone: fixed(5 * 3600 + 1800),
         now,
         desk: None,
+        account: ACCOUNT,
     };
     let whole = day_report(&mut shop, &week, String::new())
         .await
@@ -480,6 +498,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
         zone: fixed(3 * 3600 + 7 * 60),
         now,
         desk: None,
+        account: ACCOUNT,
     };
     let kept = day_report(&mut shop, &odd, String::new())
         .await

@@ -5,8 +5,9 @@
 //! private PostgreSQL of `tests/support/pg.rs` a wrong password gets its sentence, the right
 //! one joins, the password is in no file of the data folder, and a link made after joining
 //! reaches the shop. Another desk (the real binary on its own data folder) makes a link and
-//! imports a catalog: the link is in this window's History with that desk's name and in the
-//! day close's table per desk, and the catalog reaches the running window.
+//! imports a catalog: the link is in this window's History with that desk's name (but not in
+//! this desk's day close: it was made on that desk's own sandbox, another account), and the
+//! catalog reaches the running window.
 
 mod support;
 
@@ -478,7 +479,7 @@ fn joined_window(url: &str) -> AppEnv {
 }
 
 #[test]
-fn another_desks_link_is_in_history_with_its_desk_and_in_the_day_close_by_desk() {
+fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_close() {
     let Some(pg) = pg::cluster() else { return };
     let (db, url) = shop_url(&pg);
     // Counter 2's link reaches the shop before its command ends.
@@ -512,10 +513,19 @@ fn another_desks_link_is_in_history_with_its_desk_and_in_the_day_close_by_desk()
     });
     env.nav(View::History);
 
+    // The day close is this desk's account's: Counter 2's link was made on Counter 2's own
+    // built-in sandbox, so its money is not in it (a sandbox's never adds to another account).
+    env.nav(View::NewLink);
+    env.type_into("Amount", "40");
+    env.click("Create link");
+    env.until("this desk's link is shown", |app| app.views.shown.is_some());
     env.nav(View::Report);
     env.until_label("By desk");
-    assert!(env.shown("Counter 2"));
     assert!(env.shown("Figures come from every desk of the shop"));
+    let report = env.app().views.report.report.clone().expect("a report");
+    assert_eq!(report.links, 1, "{report:?}");
+    assert_eq!(report.by_desk.len(), 1, "{report:?}");
+    assert_ne!(report.by_desk[0].name, "Counter 2");
 }
 
 #[test]

@@ -45,7 +45,7 @@ impl App {
         };
         match command {
             ReportCommand::Load { first, last, zone } => {
-                let reader = self.shop_reader().map(|(reader, _)| reader);
+                let reader = self.shop_reader();
                 self.spawn(async move {
                     if let Some(report) =
                         super::shop_reads::shop_report(reader, &desk, (first, last), zone).await

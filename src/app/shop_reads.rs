@@ -11,7 +11,7 @@ use super::history::{HistoryResult, history_query};
 use crate::clock::Zone;
 use crate::lang::Lang;
 use crate::service::Desk;
-use crate::shop::read::{self, ShopQuery};
+use crate::shop::read::{self, Account, ShopQuery};
 use crate::shop::report::{self as shop_report_mod, ReportScope};
 use crate::shop::session::ShopReader;
 use crate::store::{DayReport, LinkCursor};
@@ -68,19 +68,21 @@ pub(super) async fn shop_history_page(
 /// The shop's day close of local days `days`, with this desk's audit head; `None` when there
 /// is no reader or the shop did not answer in time.
 pub(super) async fn shop_report(
-    reader: Option<ShopReader>,
+    reader: Option<(ShopReader, String)>,
     desk: &Desk,
     (from, to): (NaiveDate, NaiveDate),
     zone: Zone,
 ) -> Option<DayReport> {
-    let reader = reader?;
+    let (reader, desk_id) = reader?;
     let head = desk.audit_head().ok()?;
+    let account = Account::of_profile(desk.profile(), &desk_id).key();
     let scope = ReportScope {
         from,
         to,
         zone,
         now: desk.now(),
         desk: None,
+        account: &account,
     };
     let mut shop = reader.connection().await?;
     tokio::time::timeout(

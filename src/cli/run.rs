@@ -36,6 +36,7 @@ use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
 use crate::service::{CreateError, Desk, SANDBOX_PROFILE, Services};
+use crate::shop::read::Account;
 use crate::shop::report::ReportScope;
 use crate::slip::Slip;
 use crate::store::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
@@ -162,11 +163,11 @@ impl Ctx {
         let services = self.services()?;
         self.actor = self.sign_in(&services, &command)?;
         let pushes = !matches!(command, Command::Shop(_));
-        let before = services.with_store_locked(|s| s.outbox_len()).ok();
+        let before = services.with_store_locked(|s| s.outbox_last_seq()).ok();
         let outcome = self.run_command(&services, command).await;
         // A command that changed something pushes its own change, even when it then failed
         // (a create whose answer was refused still stored what it learnt).
-        let after = services.with_store_locked(|s| s.outbox_len()).ok();
+        let after = services.with_store_locked(|s| s.outbox_last_seq()).ok();
         if pushes && after > before {
             self.push_own_change(&services).await;
         }
@@ -748,17 +749,16 @@ impl Ctx {
             return Err(Failure::new(Exit::Invalid, CliText::ToBeforeFrom.get(lang)));
         }
         if let Some(mut shop) = self.shop_for_read(services).await? {
-            let desk_id = if args.this_desk {
-                Some(self.desk_identity(services)?.id)
-            } else {
-                None
-            };
+            let desk_id = self.desk_identity(services)?.id;
+            // The open profile's account, as a desk's own report is its profile's.
+            let account = Account::of_profile(self.desk(services)?.profile(), &desk_id).key();
             let scope = ReportScope {
                 from,
                 to,
                 zone,
                 now: services.clock().now(),
-                desk: desk_id.as_deref(),
+                desk: args.this_desk.then_some(desk_id.as_str()),
+                account: &account,
             };
             return self
                 .shop_report(services, &mut shop, &scope, args.json)

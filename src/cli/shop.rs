@@ -226,7 +226,7 @@ impl Ctx {
         let password = self
             .stored_password(services, &url)
             .map_err(|e| shop_failure(&e, lang))?;
-        let mut shop = crate::shop::connect(&url, &password, crate::shop::CONNECT_TIMEOUT)
+        let mut shop = super::whole_shop::open_shop(&url, &password, crate::shop::CONNECT_TIMEOUT)
             .await
             .map_err(|e| shop_failure(&e, lang))?;
         let clock = services.clock().clone();

@@ -102,6 +102,7 @@ crate::sentences! {
     ShopCatalogMirrored => "Dükkânın kataloğu bu masaya alındı: {n} ürün.", "The shop's catalog is now on this desk: {n} items.";
     ShopStaffMirrored => "Dükkânın personeli bu masaya alındı: {n} kişi.", "The shop's staff are now on this desk: {n} members.";
     AuditShopWhole => "{name} masası: denetim zinciri dükkânda sağlam, {n} kayıt, baş {head}", "Desk {name}: the audit chain in the shop is whole, {n} rows, head {head}";
+    AuditShopUnchecked => "Diğer masaların zincirleri denetlenemedi: dükkâna ulaşılamıyor.", "The other desks' chains were not checked: the shop cannot be reached.";
     AuditShopBroken => "{name} masası: dükkândaki denetim zinciri {seq}. kayıtta kırık: {why}", "Desk {name}: the audit chain in the shop is broken at row {seq}: {why}";
     }
 }

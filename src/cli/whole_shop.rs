@@ -50,6 +50,19 @@ struct Listed<'a> {
     desk_id: &'a str,
 }
 
+/// Connects to the shop and brings its schema to this build's version, or refuses a newer
+/// one untouched ([`ShopError::SchemaTooNew`]): the command line never writes to, or reads
+/// from, a schema it does not know.
+pub(super) async fn open_shop(
+    url: &crate::shop::ShopUrl,
+    password: &zeroize::Zeroizing<String>,
+    timeout: Duration,
+) -> Result<Shop, ShopError> {
+    let mut shop = crate::shop::connect(url, password, timeout).await?;
+    crate::shop::schema::migrate(shop.client_mut(), url).await?;
+    Ok(shop)
+}
+
 impl Ctx {
     /// The joined shop, connected for a read; `Ok(None)` when the desk has not joined, or when
     /// the shop cannot be reached (said on stderr: the caller shows this desk only).
@@ -58,7 +71,7 @@ impl Ctx {
             return Ok(None);
         };
         let connected = match self.stored_password(services, &url) {
-            Ok(pw) => crate::shop::connect(&url, &pw, CONNECT_TIMEOUT).await,
+            Ok(pw) => open_shop(&url, &pw, CONNECT_TIMEOUT).await,
             Err(e) => Err(e),
         };
         match connected {
@@ -234,8 +247,17 @@ impl Ctx {
     /// shop holds it (exit 6 naming the first desk whose chain is broken).
     pub(super) async fn shop_audit_verify(&self, services: &Services) -> Outcome {
         let lang = self.lang;
+        let joined = self.joined_url(services)?.is_some();
         let Some(shop) = self.shop_for_read(services).await? else {
-            return Ok(());
+            // Joined but out of reach: the other desks' chains were not checked (exit 5).
+            return if joined {
+                Err(Failure::new(
+                    Exit::Unknown,
+                    CliText::AuditShopUnchecked.get(lang),
+                ))
+            } else {
+                Ok(())
+            };
         };
         let chains = verify_shop(&shop).await.map_err(|e| match e {
             crate::shop::push::PushError::Shop(e) => shop_failure(&e, lang),
@@ -279,7 +301,7 @@ impl Ctx {
             Err(e) => Err(e.sentence(lang)),
             Ok(pw) => {
                 let attempt = async {
-                    let mut shop = crate::shop::connect(&url, &pw, OWN_PUSH_BUDGET).await?;
+                    let mut shop = open_shop(&url, &pw, OWN_PUSH_BUDGET).await?;
                     crate::shop::push::push(&mut shop, services.store(), || clock.now())
                         .await
                         .map_err(|e| match e {

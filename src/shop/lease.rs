@@ -142,6 +142,15 @@ pub struct Account {
 }
 
 impl Account {
+    /// The account as the shop's report totals key it (`paydesk_account` in schema step 2):
+    /// the three parts joined by U+001F, which none of them holds.
+    pub fn key(&self) -> String {
+        format!(
+            "{}\u{1f}{}\u{1f}{}",
+            self.base_url, self.api_key_id, self.sandbox_desk
+        )
+    }
+
     /// The account `profile` of desk `desk_id` reaches, as the outbox records its links
     /// (`store::outbox`): a sandbox profile's links are that desk's own.
     pub fn of_profile(profile: &Profile, desk_id: &str) -> Account {

@@ -44,6 +44,20 @@ pub struct ReportScope<'a> {
     pub now: DateTime<Utc>,
     /// Only this desk's links (its device id); `None`: the whole shop.
     pub desk: Option<&'a str>,
+    /// The account reported on ([`super::lease::Account::key`]): the open profile's, as a
+    /// desk's own report is its profile's.
+    pub account: &'a str,
+}
+
+/// A failed statement: the server's refusal with its SQLSTATE, or a broken connection.
+fn db_error(e: tokio_postgres::Error) -> ShopError {
+    match e.as_db_error() {
+        Some(db) => ShopError::Database {
+            code: db.code().code().to_owned(),
+            message: db.message().to_owned(),
+        },
+        None => ShopError::Connection(e.to_string()),
+    }
 }
 
 fn unreadable(what: &str, value: &str) -> ShopError {
@@ -135,18 +149,21 @@ async fn report(
 /// `sql` with `AND {column} = $n` for the scope's desk, and its parameters.
 fn scoped<'a>(
     sql: &str,
-    column: &str,
+    prefix: &str,
     scope: &'a ReportScope<'_>,
     params: Vec<&'a (dyn ToSql + Sync)>,
 ) -> (String, Vec<&'a (dyn ToSql + Sync)>) {
     let mut params = params;
-    match &scope.desk {
-        Some(desk) => {
-            params.push(desk);
-            (format!("{sql} AND {column} = ${}", params.len()), params)
-        }
-        None => (sql.to_owned(), params),
+    params.push(&scope.account);
+    let mut sql = format!(
+        "{sql} AND paydesk_account({prefix}base_url, {prefix}api_key_id, {prefix}sandbox_desk) = ${}",
+        params.len()
+    );
+    if let Some(desk) = &scope.desk {
+        params.push(desk);
+        sql = format!("{sql} AND {prefix}desk_id = ${}", params.len());
     }
+    (sql, params)
 }
 
 /// A pending cell whose links expire on both sides of the report's time.
@@ -178,14 +195,16 @@ fn steady_offset(zone: Zone, range: TimeRange) -> Option<i64> {
     (zone.offset_at(last).local_minus_utc() == first).then_some(i64::from(first / 60))
 }
 
-/// `AND desk_id = $n` for the scope's desk (pushed onto `params`), or nothing.
+/// `AND account = $n`, and `AND desk_id = $m` for the scope's desk (pushed onto `params`).
 fn desk_filter<'a>(scope: &'a ReportScope<'_>, params: &mut Vec<&'a (dyn ToSql + Sync)>) -> String {
+    params.push(&scope.account);
+    let account = format!("AND account = ${}", params.len());
     match &scope.desk {
         Some(desk) => {
             params.push(desk);
-            format!("AND desk_id = ${}", params.len())
+            format!("{account} AND desk_id = ${}", params.len())
         }
-        None => String::new(),
+        None => account,
     }
 }
 
@@ -203,7 +222,7 @@ async fn from_totals(
     pieces: &[(usize, i64, i64)],
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
+    let pg = db_error;
     let now = ms(scope.now);
     let offset = steady_offset(scope.zone, range);
     let mut straddling = Vec::new();
@@ -273,7 +292,7 @@ async fn from_totals(
         collected(tx, scope, (span_code, first, end), offset, range, sheet).await?;
     }
     for cell in &straddling {
-        read_straddling(tx, cell, now, sheet).await?;
+        read_straddling(tx, cell, (now, scope.account), sheet).await?;
     }
     Ok(())
 }
@@ -290,7 +309,7 @@ async fn collected(
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
     const QUARTERS_A_DAY: i64 = 96;
-    let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
+    let pg = db_error;
     let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span, &first, &end];
     let desk = desk_filter(scope, &mut params);
     let sql = format!(
@@ -336,10 +355,10 @@ async fn collected(
 async fn read_straddling(
     tx: &Transaction<'_>,
     cell: &Straddling,
-    now: i64,
+    (now, account): (i64, &str),
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
+    let pg = db_error;
     let length = SPANS[cell.span];
     let from = time(cell.bucket * length)?;
     let to = time((cell.bucket + 1) * length)?;
@@ -348,8 +367,16 @@ async fn read_straddling(
             "SELECT amount::text, paid_amount::text, expires_at FROM links
              WHERE status = 'PENDING' AND stored_at >= $1 AND stored_at < $2
                  AND currency = $3 AND coalesce(staff, '') = $4 AND desk_id = $5
-                 AND cancelled_at IS NULL",
-            &[&from, &to, &cell.currency.as_str(), &cell.staff, &cell.desk],
+                 AND cancelled_at IS NULL
+                 AND paydesk_account(base_url, api_key_id, sandbox_desk) = $6",
+            &[
+                &from,
+                &to,
+                &cell.currency.as_str(),
+                &cell.staff,
+                &cell.desk,
+                &account,
+            ],
         )
         .await
         .map_err(pg)?;
@@ -387,7 +414,7 @@ async fn items_from_totals(
     scope: &ReportScope<'_>,
     pieces: &[(usize, i64, i64)],
 ) -> Result<Vec<ItemSales>, ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
+    let pg = db_error;
     let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
     for &(span, first, end) in pieces {
         let span_code = i16::try_from(span).unwrap_or(0);
@@ -449,13 +476,13 @@ async fn from_links(
     range: TimeRange,
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
+    let pg = db_error;
     let now = ms(scope.now);
     let (sql, params) = scoped(
         "SELECT currency, status, paid_amount::text, amount::text, cancelled_at IS NOT NULL,
                 expires_at, answer->>'completedDate', observed_at, coalesce(staff, ''), desk_id
          FROM links WHERE stored_at >= $1 AND stored_at < $2",
-        "desk_id",
+        "",
         scope,
         vec![&range.from, &range.to],
     );
@@ -510,14 +537,14 @@ async fn items_from_links(
     scope: &ReportScope<'_>,
     range: TimeRange,
 ) -> Result<Vec<ItemSales>, ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::Connection(e.to_string());
+    let pg = db_error;
     let (sql, params) = scoped(
         "SELECT l.currency, i.variant_id, btrim(i.name), i.quantity::text,
                 (i.unit_price * i.quantity)::text
          FROM links AS l JOIN link_items AS i
              USING (base_url, api_key_id, sandbox_desk, link_id)
          WHERE l.status = 'COMPLETED' AND l.stored_at >= $1 AND l.stored_at < $2",
-        "l.desk_id",
+        "l.",
         scope,
         vec![&range.from, &range.to],
     );

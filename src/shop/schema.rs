@@ -154,6 +154,9 @@ CREATE INDEX links_pending_expiry ON links (expires_at) WHERE status = 'PENDING'
 -- month of ten desks is a few hundred collected rows, not one per quarter-hour with money.
 CREATE TABLE report_cells (
     span       smallint NOT NULL,
+    -- The account (base URL, API key id, sandbox desk, joined by U+001F): a report is one
+    -- account's, as a desk's is one profile's; sandbox money never adds to a real account's.
+    account    text NOT NULL,
     bucket     bigint NOT NULL,
     desk_id    text NOT NULL,
     staff      text NOT NULL,
@@ -166,8 +169,13 @@ CREATE TABLE report_cells (
     expiry_min bigint,
     expiry_max bigint,
     by_quarter numeric[],
-    PRIMARY KEY (span, bucket, desk_id, staff, currency, kind, at)
+    PRIMARY KEY (span, account, bucket, desk_id, staff, currency, kind, at)
 );
+
+-- A link's account as the report keys it.
+CREATE FUNCTION paydesk_account(base_url text, api_key_id text, sandbox_desk text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT base_url || chr(31) || api_key_id || chr(31) || sandbox_desk $$;
 
 -- Two days' money per quarter-hour added slot by slot.
 CREATE FUNCTION paydesk_add_quarters(a numeric[], b numeric[]) RETURNS numeric[]
@@ -207,24 +215,27 @@ BEGIN
         v_money := floor(v_money::numeric / 96);
     END IF;
     FOREACH v_len IN ARRAY ARRAY[900000, 3600000, 86400000]::bigint[] LOOP
-        INSERT INTO report_cells AS c (span, bucket, desk_id, staff, currency, kind, at, links,
-            amount, paid, expiry_min, expiry_max)
-        VALUES (v_span, floor(v_created::numeric / v_len), l.desk_id, coalesce(l.staff, ''),
+        INSERT INTO report_cells AS c (span, account, bucket, desk_id, staff, currency, kind, at,
+            links, amount, paid, expiry_min, expiry_max)
+        VALUES (v_span, paydesk_account(l.base_url, l.api_key_id, l.sandbox_desk),
+            floor(v_created::numeric / v_len), l.desk_id, coalesce(l.staff, ''),
             l.currency, v_kind, v_at, sign, sign * coalesce(l.amount, 0), sign * l.paid_amount,
             CASE WHEN v_kind IN (1, 4) THEN v_expiry END,
             CASE WHEN v_kind IN (1, 4) THEN v_expiry END)
-        ON CONFLICT (span, bucket, desk_id, staff, currency, kind, at) DO UPDATE SET
+        ON CONFLICT (span, account, bucket, desk_id, staff, currency, kind, at) DO UPDATE SET
             links = c.links + EXCLUDED.links,
             amount = c.amount + EXCLUDED.amount,
             paid = c.paid + EXCLUDED.paid,
             expiry_min = least(c.expiry_min, EXCLUDED.expiry_min),
             expiry_max = greatest(c.expiry_max, EXCLUDED.expiry_max);
         IF v_kind IN (0, 1) AND l.paid_amount > 0 THEN
-            INSERT INTO report_cells AS c (span, bucket, desk_id, staff, currency, kind, at,
-                links, amount, paid, by_quarter)
-            VALUES (v_span, floor(v_created::numeric / v_len), l.desk_id, '',
+            INSERT INTO report_cells AS c (span, account, bucket, desk_id, staff, currency, kind,
+                at, links, amount, paid, by_quarter)
+            VALUES (v_span, paydesk_account(l.base_url, l.api_key_id, l.sandbox_desk),
+                floor(v_created::numeric / v_len), l.desk_id, '',
                 l.currency, 6, v_money, 0, 0, sign * l.paid_amount, v_quarters)
-            ON CONFLICT (span, bucket, desk_id, staff, currency, kind, at) DO UPDATE SET
+            ON CONFLICT (span, account, bucket, desk_id, staff, currency, kind, at)
+            DO UPDATE SET
                 paid = c.paid + EXCLUDED.paid,
                 by_quarter = paydesk_add_quarters(c.by_quarter, EXCLUDED.by_quarter);
         END IF;
@@ -247,6 +258,7 @@ CREATE TRIGGER links_tally AFTER INSERT OR UPDATE ON links
 -- lines had no price; kept as a link becomes paid (or its items arrive after it did).
 CREATE TABLE report_items (
     span     smallint NOT NULL,
+    account  text NOT NULL,
     bucket   bigint NOT NULL,
     desk_id  text NOT NULL,
     currency text NOT NULL,
@@ -256,7 +268,7 @@ CREATE TABLE report_items (
     quantity numeric NOT NULL,
     sum      numeric NOT NULL,
     unpriced bigint NOT NULL,
-    PRIMARY KEY (span, bucket, desk_id, currency, item)
+    PRIMARY KEY (span, account, bucket, desk_id, currency, item)
 );
 
 CREATE FUNCTION paydesk_tally_item(l links, i link_items, sign integer) RETURNS void
@@ -267,15 +279,16 @@ DECLARE
     v_span smallint := 0;
 BEGIN
     FOREACH v_len IN ARRAY ARRAY[900000, 3600000, 86400000]::bigint[] LOOP
-        INSERT INTO report_items AS t (span, bucket, desk_id, currency, item, variant_id, name,
-            quantity, sum, unpriced)
-        VALUES (v_span, floor(v_created::numeric / v_len), l.desk_id, l.currency,
+        INSERT INTO report_items AS t (span, account, bucket, desk_id, currency, item,
+            variant_id, name, quantity, sum, unpriced)
+        VALUES (v_span, paydesk_account(l.base_url, l.api_key_id, l.sandbox_desk),
+            floor(v_created::numeric / v_len), l.desk_id, l.currency,
             CASE WHEN i.variant_id IS NOT NULL THEN 'v:' || i.variant_id
                  ELSE 'n:' || btrim(coalesce(i.name, '')) END,
             i.variant_id, btrim(i.name), sign * i.quantity,
             sign * coalesce(i.unit_price * i.quantity, 0),
             CASE WHEN i.unit_price IS NULL THEN sign ELSE 0 END)
-        ON CONFLICT (span, bucket, desk_id, currency, item) DO UPDATE SET
+        ON CONFLICT (span, account, bucket, desk_id, currency, item) DO UPDATE SET
             quantity = t.quantity + EXCLUDED.quantity,
             sum = t.sum + EXCLUDED.sum,
             unpriced = t.unpriced + EXCLUDED.unpriced,

@@ -57,6 +57,9 @@ impl Channel {
     }
 }
 
+/// How long a schema migration may take (schema step 2 reads every link once).
+pub const MIGRATION_LIMIT: Duration = Duration::from_secs(600);
+
 /// The session's waits and limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timing {
@@ -475,7 +478,14 @@ async fn open(
         super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
     drop(password);
     let limit = config.timing.query;
-    limited(limit, url, schema::migrate(shop.client_mut(), url)).await?;
+    // A step that rebuilds totals over every link of a large shop takes minutes, not a
+    // query's limit (a cut migration rolls back and would start again at every reconnect).
+    limited(
+        MIGRATION_LIMIT,
+        url,
+        schema::migrate(shop.client_mut(), url),
+    )
+    .await?;
     register(config, &shop).await?;
     let listen = CHANNELS.map(|c| format!("LISTEN {c};")).concat();
     limited(limit, url, async {

@@ -439,6 +439,20 @@ impl Store {
         Ok(())
     }
 
+    /// The last sequence number the outbox handed out (0 before the first): it only grows,
+    /// also when rows are pushed and deleted, so a change is seen as a new number.
+    pub fn outbox_last_seq(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT seq FROM sqlite_sequence WHERE name = 'shop_outbox'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or(0))
+    }
+
     /// How many changes wait in the outbox.
     pub fn outbox_len(&self) -> Result<u64, StoreError> {
         let n: i64 = self

@@ -308,7 +308,7 @@ crate::sentences! {
     Today => "Bugün", "Today";
     LocalDays => "Yerel günler, saat dilimi UTC", "Local days, time zone UTC";
     ReportSource => "Rakamlar bu bilgisayardaki geçmişten gelir; Yenile önce bu günlerin açık linklerini sunucuya sorar.", "Figures come from this computer's history; Refresh first asks the server about these days' open links.";
-    ReportSourceShop => "Rakamlar dükkândaki tüm masalardan gelir; Yenile önce bu masanın bu günlerdeki açık linklerini sunucuya sorar.", "Figures come from every desk of the shop; Refresh first asks the server about this desk's open links of these days.";
+    ReportSourceShop => "Rakamlar dükkândaki tüm masalardan, bu profilin hesabı için gelir; Yenile önce bu masanın bu günlerdeki açık linklerini sunucuya sorar.", "Figures come from every desk of the shop, for this profile's account; Refresh first asks the server about this desk's open links of these days.";
     ReportEmpty => "Bu günlerde oluşturulan link yok.", "No links were created on these days.";
     ReportFailed => "Rapor hazırlanamadı:", "The report could not be made:";
     LinksCreated => "Oluşturulan link", "Links created";

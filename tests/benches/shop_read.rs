@@ -245,6 +245,7 @@ async fn run(pg: &Pg) -> bool {
         zone: zone(),
         now: now(),
         desk: None,
+        account: "https://api.example\u{1f}key-1\u{1f}",
     };
     let report = day_report(&mut shop, &scope, String::new()).await.unwrap();
     let mut times = Vec::with_capacity(runs);
