@@ -311,6 +311,12 @@ fn every_navigation_entry_and_primary_button_carries_an_icon() {
             }
             env.app_mut().view = view;
             env.harness.run_steps(3);
+            // A list's rows come from the worker: on a loaded machine three frames may not be
+            // enough for them, and "Loading" is not the empty state.
+            env.until("the view has read its rows", |app| {
+                !app.views.history.loading && !app.views.board.loading
+            });
+            env.harness.run_steps(2);
             let shown = widgets::shown(&env.harness.ctx);
             let nav: Vec<_> = shown.iter().filter(|s| s.what == ShownWhat::Nav).collect();
             assert_eq!(nav.len(), View::ALL.len() - 1, "{view:?} {lang:?}: {nav:?}");
