@@ -50,7 +50,7 @@ pub struct ReportScope<'a> {
 }
 
 /// A failed statement: the server's refusal with its SQLSTATE, or a broken connection.
-fn db_error(e: tokio_postgres::Error) -> ShopError {
+fn db_error(e: &tokio_postgres::Error) -> ShopError {
     match e.as_db_error() {
         Some(db) => ShopError::Database {
             code: db.code().code().to_owned(),
@@ -222,7 +222,7 @@ async fn from_totals(
     pieces: &[(usize, i64, i64)],
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
-    let pg = db_error;
+    let pg = |e: tokio_postgres::Error| db_error(&e);
     let now = ms(scope.now);
     let offset = steady_offset(scope.zone, range);
     let mut straddling = Vec::new();
@@ -309,7 +309,7 @@ async fn collected(
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
     const QUARTERS_A_DAY: i64 = 96;
-    let pg = db_error;
+    let pg = |e: tokio_postgres::Error| db_error(&e);
     let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span, &first, &end];
     let desk = desk_filter(scope, &mut params);
     let sql = format!(
@@ -358,7 +358,7 @@ async fn read_straddling(
     (now, account): (i64, &str),
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
-    let pg = db_error;
+    let pg = |e: tokio_postgres::Error| db_error(&e);
     let length = SPANS[cell.span];
     let from = time(cell.bucket * length)?;
     let to = time((cell.bucket + 1) * length)?;
@@ -414,7 +414,7 @@ async fn items_from_totals(
     scope: &ReportScope<'_>,
     pieces: &[(usize, i64, i64)],
 ) -> Result<Vec<ItemSales>, ShopError> {
-    let pg = db_error;
+    let pg = |e: tokio_postgres::Error| db_error(&e);
     let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
     for &(span, first, end) in pieces {
         let span_code = i16::try_from(span).unwrap_or(0);
@@ -476,7 +476,7 @@ async fn from_links(
     range: TimeRange,
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
-    let pg = db_error;
+    let pg = |e: tokio_postgres::Error| db_error(&e);
     let now = ms(scope.now);
     let (sql, params) = scoped(
         "SELECT currency, status, paid_amount::text, amount::text, cancelled_at IS NOT NULL,
@@ -537,7 +537,7 @@ async fn items_from_links(
     scope: &ReportScope<'_>,
     range: TimeRange,
 ) -> Result<Vec<ItemSales>, ShopError> {
-    let pg = db_error;
+    let pg = |e: tokio_postgres::Error| db_error(&e);
     let (sql, params) = scoped(
         "SELECT l.currency, i.variant_id, btrim(i.name), i.quantity::text,
                 (i.unit_price * i.quantity)::text

@@ -58,7 +58,7 @@ impl Channel {
 }
 
 /// How long a schema migration may take (schema step 2 reads every link once).
-pub const MIGRATION_LIMIT: Duration = Duration::from_secs(600);
+pub const MIGRATION_LIMIT: Duration = Duration::from_mins(10);
 
 /// The session's waits and limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
