@@ -556,3 +556,78 @@ fn a_catalog_imported_at_another_desk_reaches_this_window_without_a_restart() {
         Some("Çay".to_owned())
     );
 }
+
+#[test]
+fn a_change_the_shop_cannot_take_is_said_in_the_top_bar_and_kept() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut env = joined_window(&url);
+    // A damaged row in the outbox (a disk error, a hand edit): every push stops at it.
+    let file = rusqlite::Connection::open(env.dir.path().join("paydesk.sqlite3"))
+        .expect("the data file opens");
+    file.execute(
+        "INSERT INTO shop_outbox (at, kind, payload) VALUES (0, 'link', '{not json')",
+        [],
+    )
+    .expect("a damaged row");
+    env.until("the top bar says changes are stuck", |app| {
+        app.shop.push_failed.is_some()
+    });
+    env.harness.run_steps(2);
+    assert!(env.shown("Changes are not reaching the shop; kept on this desk"));
+    assert!(matches!(env.app().shop.reach, ShopReach::Online { .. }));
+    let kept: i64 = file
+        .query_row("SELECT count(*) FROM shop_outbox", [], |r| r.get(0))
+        .expect("counted");
+    assert_eq!(kept, 1, "nothing is dropped");
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "0");
+}
+
+#[test]
+fn day_close_refresh_waits_for_the_shops_one_budget_and_asks_nothing_while_it_is_taken() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut env = joined_window(&url);
+    env.type_into("Amount", "40");
+    env.click("Create link");
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    // Other desks hold the shop's turn to ask for the next hour.
+    pg.admin_sql(
+        &db,
+        "UPDATE poll_budget SET next_at = clock_timestamp() + interval '1 hour'",
+    );
+    env.admin(reqwest::Method::DELETE, "/sandbox/requests", "");
+    env.nav(View::Report);
+    env.until_label("By desk");
+    env.click("Refresh");
+    env.until("the refresh ended", |app| {
+        app.views
+            .report
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.total.is_some_and(|t| t == r.done))
+    });
+    assert!(
+        env.app()
+            .views
+            .report
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.total == Some(1) && r.failed),
+        "the open link was not refreshed: {:?}",
+        env.app().views.report.refresh
+    );
+    let seen: serde_json::Value =
+        serde_json::from_str(&env.admin(reqwest::Method::GET, "/sandbox/requests", ""))
+            .expect("the request log is JSON");
+    let details = seen["content"]["recent"]
+        .as_array()
+        .expect("a list of requests")
+        .iter()
+        .filter(|r| r["endpoint"] == "link.detail")
+        .count();
+    assert_eq!(
+        details, 0,
+        "nothing asked outside the shop's budget: {seen}"
+    );
+}

@@ -69,7 +69,7 @@ enum Turn {
 /// Asks about link `id` through the shop's lease: the shop's connection is borrowed for the
 /// lease's question only (never across the server's answer), the token waited for up to
 /// [`BUDGET_PATIENCE`].
-async fn poll_through_lease(
+pub(super) async fn poll_through_lease(
     reader: ShopReader,
     desk: &Desk,
     desk_id: &str,

@@ -92,13 +92,34 @@ impl App {
                     self.views.report.refresh_failed();
                     return;
                 };
-                // As History's "Refresh statuses": one request a second at most.
+                // As History's "Refresh statuses": one request a second at most; in a shop,
+                // each through the lease and the shop's one budget (docs/design.md §8).
+                let shop = self.shop_reader();
                 for (i, id) in ids.into_iter().enumerate() {
                     let desk = desk.clone();
+                    let shop = shop.clone();
                     let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
                     self.spawn(async move {
                         tokio::time::sleep(wait).await;
-                        let result = desk.link_detail(&id).await.map(|_| ());
+                        let result = match shop {
+                            Some((reader, desk_id)) => {
+                                use super::board::LeaseAnswer;
+                                match super::board::poll_through_lease(
+                                    reader,
+                                    &desk,
+                                    &desk_id,
+                                    &id,
+                                    std::time::Duration::ZERO,
+                                )
+                                .await
+                                {
+                                    LeaseAnswer::Asked(asked) => asked.map(|_| ()),
+                                    LeaseAnswer::Shared(_) => Ok(()),
+                                    LeaseAnswer::Nothing => Err(DeskError::ShopBusy),
+                                }
+                            }
+                            None => desk.link_detail(&id).await.map(|_| ()),
+                        };
                         Msg::Report(ReportResult::StatusRefreshed { id, result })
                     });
                 }

@@ -350,6 +350,20 @@ impl App {
                 ui.spinner();
                 ui.label(UiText::ShopConnecting.get(lang));
             }
+            ShopReach::Online { .. } if self.shop.push_failed.is_some() => {
+                ui.separator();
+                let why = self.shop.push_failed.as_deref().unwrap_or_default();
+                ui.label(
+                    RichText::new(format!(
+                        "{} {}",
+                        String::from(crate::ui::theme::icon::OFFLINE),
+                        UiText::ShopPushStuck.get(lang)
+                    ))
+                    .color(palette.warn)
+                    .strong(),
+                )
+                .on_hover_text(why);
+            }
             ShopReach::Online { since } => {
                 ui.separator();
                 let at = crate::ui::shop::clock_time(*since, now, self.zone);

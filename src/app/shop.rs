@@ -37,6 +37,9 @@ pub struct ShopHold {
     pub desk: Option<DeskIdentity>,
     /// Changes waiting in the outbox, when known.
     pub outbox: Option<u64>,
+    /// Why the last push failed while the shop answered (a damaged row, the data file):
+    /// the changes wait, and the top bar says so until a push goes through.
+    pub push_failed: Option<String>,
 }
 
 /// What the worker read of the shop when the profile opened.
@@ -226,12 +229,16 @@ impl App {
                 self.shop.reach = ShopReach::Offline { since, reason };
             }
             SessionEvent::Pushed { pushed } => {
+                self.shop.push_failed = None;
                 if let Some(n) = &mut self.shop.outbox {
                     *n = n.saturating_sub(pushed.rows);
                 }
             }
             SessionEvent::PushFailed { reason } => {
-                tracing::warn!(%reason, "the outbox could not be pushed");
+                if self.shop.push_failed.is_none() {
+                    tracing::warn!(%reason, "the outbox could not be pushed");
+                }
+                self.shop.push_failed = Some(reason);
             }
             SessionEvent::Changed {
                 channel: Channel::Links,

@@ -27,6 +27,7 @@ crate::sentences! {
     CsvFile => "CSV dosyası içe aktarılamadı: {problem}", "CSV: {problem}";
     SignInFirst => "Personel tanımlı: önce adınızı seçip PIN'inizi girin.", "Staff are on: sign in first with your name and PIN.";
     NeedsManager => "Bunun için bir yöneticinin PIN'i gerekiyor: {what}", "A manager's PIN is needed for: {what}";
+    ShopBusy => "Dükkânın durum sorma sırası diğer masalardaydı; bu link şimdi sorulmadı, birazdan yeniden deneyin.", "The shop's turn to ask was with other desks; this link was not asked about now, try again in a moment.";
     StaffNameTaken => "`{name}` adında bir personel zaten var.", "A staff member named `{name}` exists already.";
     StaffNoMember => "`{name}` adında bir personel yok.", "No staff member is named `{name}`.";
     StaffFirstManager => "İlk personel yönetici olmalı (--role manager).", "The first staff member must be a manager (--role manager).";

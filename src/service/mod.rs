@@ -104,6 +104,10 @@ pub enum DeskError {
     /// The acting clerk's role may not run this; a manager's approval is needed.
     #[error("a manager's PIN is needed for: {0}")]
     NeedsManager(String),
+    /// The shop's one status budget stayed taken by other desks (or the shop did not answer
+    /// in time): nothing was asked.
+    #[error("the shop's status budget was busy: nothing was asked")]
+    ShopBusy,
 }
 
 impl DeskError {
@@ -129,6 +133,7 @@ impl DeskError {
                 ServiceMessage::SandboxElsewhere.fill(lang, &[("holder", holder)])
             }
             DeskError::SignInFirst => ServiceMessage::SignInFirst.get(lang).to_owned(),
+            DeskError::ShopBusy => ServiceMessage::ShopBusy.get(lang).to_owned(),
             DeskError::NeedsManager(what) => {
                 ServiceMessage::NeedsManager.fill(lang, &[("what", what)])
             }

@@ -89,6 +89,7 @@ impl Problem {
             )
             | DeskError::SignInFirst
             | DeskError::NeedsManager(_)
+            | DeskError::ShopBusy
             | DeskError::NoProfile(_)
             | DeskError::NoSecret(_)
             | DeskError::NoLink(_)

@@ -525,6 +525,7 @@ crate::sentences! {
     ShopJoinedTo => "Bu kasa şu dükkâna katıldı:", "This desk has joined the shop:";
     ShopConnecting => "Dükkâna bağlanılıyor…", "Connecting to the shop…";
     ShopBadge => "Dükkân", "Shop";
+    ShopPushStuck => "Değişiklikler dükkâna ulaşmıyor; bu masada saklanıyor", "Changes are not reaching the shop; kept on this desk";
     ShopOnlineSince => "Dükkâna bağlı (saat {time} itibarıyla)", "Connected to the shop since {time}";
     ShopOfflineSince => "Dükkâna bağlantı yok (saat {time} itibarıyla), yalnızca bu kasa gösteriliyor", "Offline from the shop since {time}, showing this desk only";
     ShopNoAnswer => "Dükkânın veritabanı ({target}) yanıt vermiyor. Sunucunun açık ve adresin doğru olduğunu kontrol edin.", "The shop's database at {target} does not answer. Check that the server is on and the address is right.";
