@@ -99,6 +99,44 @@ pub(super) fn joined(conn: &Connection) -> Result<bool, StoreError> {
         .unwrap_or(false))
 }
 
+/// Where a change of `profile` was made, as the shop keys it.
+struct Account {
+    base_url: String,
+    api_key_id: String,
+    /// This desk for a built-in sandbox profile, else `''`.
+    sandbox_desk: String,
+    desk_id: String,
+}
+
+/// The account of `profile` and this desk's device id.
+fn account_of(conn: &Connection, profile: &str) -> Result<Account, StoreError> {
+    let (base_url, api_key_id, is_sandbox) = conn.query_row(
+        "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
+        [profile],
+        |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, bool>(2)?,
+            ))
+        },
+    )?;
+    let desk_id: String =
+        conn.query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
+            r.get(0)
+        })?;
+    Ok(Account {
+        base_url,
+        api_key_id,
+        sandbox_desk: if is_sandbox {
+            desk_id.clone()
+        } else {
+            String::new()
+        },
+        desk_id,
+    })
+}
+
 /// Adds the link `id` of `profile`, as the transaction `conn` now holds it, to the outbox;
 /// nothing when the desk has not joined a shop. Called by every write of a link, before its
 /// commit.
@@ -123,21 +161,12 @@ pub(super) fn enqueue_link(
     let Some(stored) = stored else {
         return Ok(());
     };
-    let (base_url, api_key_id, is_sandbox) = conn.query_row(
-        "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
-        [profile],
-        |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, bool>(2)?,
-            ))
-        },
-    )?;
-    let desk_id: String =
-        conn.query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
-            r.get(0)
-        })?;
+    let Account {
+        base_url,
+        api_key_id,
+        sandbox_desk,
+        desk_id,
+    } = account_of(conn, profile)?;
     let mut stmt = conn.prepare_cached(
         "SELECT position, name, variant_id, unit_price, quantity FROM link_items
          WHERE profile = ?1 AND link_id = ?2 ORDER BY position",
@@ -157,11 +186,7 @@ pub(super) fn enqueue_link(
     let push = LinkPush {
         base_url,
         api_key_id,
-        sandbox_desk: if is_sandbox {
-            desk_id.clone()
-        } else {
-            String::new()
-        },
+        sandbox_desk,
         link_id: link.id.clone(),
         desk_id,
         staff: stored.staff.clone(),
@@ -335,21 +360,12 @@ pub(super) fn enqueue_card(
     if !joined(conn)? {
         return Ok(());
     }
-    let (base_url, api_key_id, is_sandbox) = conn.query_row(
-        "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
-        [profile],
-        |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, bool>(2)?,
-            ))
-        },
-    )?;
-    let desk_id: String =
-        conn.query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
-            r.get(0)
-        })?;
+    let Account {
+        base_url,
+        api_key_id,
+        sandbox_desk,
+        desk_id: _,
+    } = account_of(conn, profile)?;
     let card = conn
         .query_row(
             "SELECT masked_pan, brand, card_type, bank_name, stored_at FROM saved_cards
@@ -372,7 +388,7 @@ pub(super) fn enqueue_card(
     let push = CardPush {
         base_url,
         api_key_id,
-        sandbox_desk: if is_sandbox { desk_id } else { String::new() },
+        sandbox_desk,
         card_id: id.to_owned(),
         masked_pan: masked_pan
             .as_deref()
