@@ -8,35 +8,10 @@ use std::sync::Mutex;
 
 use paydesk::domain::{Actor, Pin, Role, StaffName};
 use paydesk::shop::audit::{self, DeskChain};
-use paydesk::shop::{self, ShopUrl, push, schema};
+use paydesk::shop::{ShopUrl, push};
 use paydesk::store::{ChainCheck, Store};
-use support::pg::{self, PASSWORD, Pg};
-use zeroize::Zeroizing;
-
-async fn connect(url: &ShopUrl) -> shop::Shop {
-    shop::connect(
-        url,
-        &Zeroizing::new(PASSWORD.to_owned()),
-        shop::CONNECT_TIMEOUT,
-    )
-    .await
-    .expect("the shop connects")
-}
-
-async fn fresh_shop(pg: &Pg) -> ShopUrl {
-    let db = pg.fresh_db();
-    let url = ShopUrl::parse(&pg.url(
-        "localhost",
-        &db,
-        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
-    ))
-    .expect("a valid URL");
-    let mut shop = connect(&url).await;
-    schema::migrate(shop.client_mut(), &url)
-        .await
-        .expect("migrates");
-    url
-}
+use support::pg;
+use support::shop::{connect, fresh_shop, register};
 
 /// A desk with a few audit rows written before it joins and one after.
 async fn desk(url: &ShopUrl, name: &str, manager: &str) -> (tempfile::TempDir, Mutex<Store>) {
@@ -59,17 +34,7 @@ async fn desk(url: &ShopUrl, name: &str, manager: &str) -> (tempfile::TempDir, M
     store
         .catalog_import_csv("id,name,unit_price,currency\nv-1,Çay,10,TRY\n".as_bytes())
         .expect("imported");
-    let id = store.device_id().expect("a device id");
-    shop::desk::register(
-        &connect(url).await,
-        &shop::desk::DeskIdentity {
-            id,
-            name: name.to_owned(),
-        },
-        now,
-    )
-    .await
-    .expect("registered");
+    register(url, &store, name).await;
     (dir, Mutex::new(store))
 }
 
@@ -87,7 +52,7 @@ async fn every_desks_chain_reaches_the_shop_whole_and_a_resend_changes_nothing()
     let url = fresh_shop(&pg).await;
     let (_a_dir, a) = desk(&url, "Back office", "Zeynep").await;
     let (_b_dir, b) = desk(&url, "Counter 1", "Mert").await;
-    let mut shop = connect(&url).await;
+    let mut shop = connect(&url).await.expect("the shop connects");
     let now = support::time::t_stored;
     for store in [&a, &b] {
         let pushed = push::push(&mut shop, store, now).await.expect("pushed");
@@ -136,7 +101,7 @@ async fn the_shops_audit_is_append_only_and_an_edit_breaks_only_that_desks_chain
     let url = fresh_shop(&pg).await;
     let (_a_dir, a) = desk(&url, "Back office", "Zeynep").await;
     let (_b_dir, b) = desk(&url, "Counter 1", "Mert").await;
-    let mut shop = connect(&url).await;
+    let mut shop = connect(&url).await.expect("the shop connects");
     for store in [&a, &b] {
         push::push(&mut shop, store, support::time::t_stored)
             .await

@@ -7,76 +7,15 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::sync::Mutex;
 
 use paydesk::domain::{Barcode, CatalogVariant};
 use paydesk::shop::catalog::{self, CatalogPulled};
-use paydesk::shop::{self, ShopUrl, push, schema};
+use paydesk::shop::{ShopUrl, push};
 use paydesk::store::Store;
-use support::pg::{self, PASSWORD, Pg};
-use zeroize::Zeroizing;
-
-async fn connect(url: &ShopUrl) -> Result<shop::Shop, shop::ShopError> {
-    shop::connect(
-        url,
-        &Zeroizing::new(PASSWORD.to_owned()),
-        shop::CONNECT_TIMEOUT,
-    )
-    .await
-}
-
-/// A fresh shop database, migrated; its URL (verified TLS).
-async fn fresh_shop(pg: &Pg) -> ShopUrl {
-    let db = pg.fresh_db();
-    let url = ShopUrl::parse(&pg.url(
-        "localhost",
-        &db,
-        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
-    ))
-    .expect("a valid URL");
-    let mut shop = connect(&url).await.expect("the shop connects");
-    let migrated = schema::migrate(shop.client_mut(), &url)
-        .await
-        .expect("migrates");
-    assert_eq!(migrated.to, schema::latest_version());
-    url
-}
-
-/// A desk: its own data folder, joined to the shop at `url` and registered as `name`.
-struct Desk {
-    _dir: tempfile::TempDir,
-    store: Mutex<Store>,
-    id: String,
-    shop: shop::Shop,
-}
+use support::pg::{self, Pg};
+use support::shop::{Desk, connect, fresh_shop};
 
 impl Desk {
-    async fn join(url: &ShopUrl, name: &str) -> Desk {
-        let dir = tempfile::tempdir().expect("a temp dir");
-        let mut store = Store::open(dir.path()).expect("the store opens");
-        store
-            .join_shop(&url.to_string(), support::time::t_stored())
-            .expect("joined");
-        let id = store.device_id().expect("a device id");
-        let shop = connect(url).await.expect("the shop connects");
-        shop::desk::register(
-            &shop,
-            &shop::desk::DeskIdentity {
-                id: id.clone(),
-                name: name.to_owned(),
-            },
-            support::time::t_stored(),
-        )
-        .await
-        .expect("registered");
-        Desk {
-            _dir: dir,
-            store: Mutex::new(store),
-            id,
-            shop,
-        }
-    }
-
     fn import(&self, csv: &str) {
         let done = self
             .store

@@ -4,40 +4,13 @@
 
 mod support;
 
-use std::sync::Mutex;
-
 use chrono::{DateTime, Duration, Utc};
 use paydesk::domain::{Actor, Pin, Role, StaffName};
+use paydesk::shop::push;
 use paydesk::shop::staff::{self, StaffPulled};
-use paydesk::shop::{self, ShopUrl, push, schema};
 use paydesk::store::{StaffError, Store, StoreError};
-use support::pg::{self, PASSWORD, Pg};
-use zeroize::Zeroizing;
-
-async fn connect(url: &ShopUrl) -> shop::Shop {
-    shop::connect(
-        url,
-        &Zeroizing::new(PASSWORD.to_owned()),
-        shop::CONNECT_TIMEOUT,
-    )
-    .await
-    .expect("the shop connects")
-}
-
-async fn fresh_shop(pg: &Pg) -> ShopUrl {
-    let db = pg.fresh_db();
-    let url = ShopUrl::parse(&pg.url(
-        "localhost",
-        &db,
-        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
-    ))
-    .expect("a valid URL");
-    let mut shop = connect(&url).await;
-    schema::migrate(shop.client_mut(), &url)
-        .await
-        .expect("migrates");
-    url
-}
+use support::pg;
+use support::shop::{Desk, fresh_shop};
 
 fn pin(p: &str) -> Pin {
     Pin::parse(p).expect("a valid PIN")
@@ -47,39 +20,7 @@ fn now() -> DateTime<Utc> {
     support::time::t_stored()
 }
 
-/// A desk on its own data folder, joined and registered.
-struct Desk {
-    _dir: tempfile::TempDir,
-    store: Mutex<Store>,
-    id: String,
-    shop: shop::Shop,
-}
-
 impl Desk {
-    async fn join(url: &ShopUrl, name: &str) -> Desk {
-        let dir = tempfile::tempdir().expect("a temp dir");
-        let mut store = Store::open(dir.path()).expect("the store opens");
-        store.join_shop(&url.to_string(), now()).expect("joined");
-        let id = store.device_id().expect("a device id");
-        let shop = connect(url).await;
-        shop::desk::register(
-            &shop,
-            &shop::desk::DeskIdentity {
-                id: id.clone(),
-                name: name.to_owned(),
-            },
-            now(),
-        )
-        .await
-        .expect("registered");
-        Desk {
-            _dir: dir,
-            store: Mutex::new(store),
-            id,
-            shop,
-        }
-    }
-
     fn store(&self) -> std::sync::MutexGuard<'_, Store> {
         self.store.lock().expect("the store")
     }

@@ -314,6 +314,19 @@ impl Shop {
         &mut self.client
     }
 
+    /// A read-only `REPEATABLE READ` transaction: every statement in it reads one snapshot of
+    /// the shop (a pull, a report).
+    pub async fn snapshot(
+        &mut self,
+    ) -> Result<tokio_postgres::Transaction<'_>, tokio_postgres::Error> {
+        self.client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await
+    }
+
     /// The URL this session was opened with.
     pub fn url(&self) -> &ShopUrl {
         &self.url

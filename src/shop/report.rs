@@ -114,14 +114,7 @@ async fn report(
 ) -> Result<DayReport, ShopError> {
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
-    let tx = shop
-        .client_mut()
-        .build_transaction()
-        .read_only(true)
-        .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
-        .start()
-        .await
-        .map_err(pg)?;
+    let tx = shop.snapshot().await.map_err(pg)?;
     let mut sheet = Sheet::default();
     let items = if let Some(pieces) = pieces {
         from_totals(&tx, scope, range, pieces, &mut sheet).await?;

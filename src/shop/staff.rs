@@ -226,14 +226,7 @@ pub async fn current_staff(
 ) -> Result<Option<(i64, Vec<StaffMirror>)>, PullError> {
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| PullError::Shop(ShopError::from_pg(&e, &url));
-    let tx = shop
-        .client_mut()
-        .build_transaction()
-        .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
-        .read_only(true)
-        .start()
-        .await
-        .map_err(pg)?;
+    let tx = shop.snapshot().await.map_err(pg)?;
     let top: Option<i64> = tx
         .query_one("SELECT max(version) FROM staff", &[])
         .await

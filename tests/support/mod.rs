@@ -6,7 +6,8 @@
 //! - `services`: library-level services for a test server; `policy`: the fast retry policy;
 //! - `sandbox`: the sandbox on a manual clock and a small signed client for it;
 //! - `scripted`: a raw-HTTP server that answers as scripted; `raw`: reading one request off a socket;
-//! - `pg`: a private PostgreSQL cluster (TLS, a password role) for the shop tests;
+//! - `pg`: a private PostgreSQL cluster (TLS, a password role) for the shop tests; `shop`: a
+//!   fresh migrated shop on it and desks joined to it in-process;
 //! - `store`: synthetic link histories and the search shapes measured on them;
 //! - `qr`: QR pictures read back;
 //! - `money`, `time`, `links`: amounts, moments, links and link requests.
@@ -30,5 +31,6 @@ pub mod raw;
 pub mod sandbox;
 pub mod scripted;
 pub mod services;
+pub mod shop;
 pub mod store;
 pub mod time;
