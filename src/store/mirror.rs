@@ -89,13 +89,6 @@ impl std::fmt::Debug for StaffMirror {
     }
 }
 
-fn corrupt(seq: i64, e: &serde_json::Error) -> StoreError {
-    StoreError::Corrupt {
-        what: "outbox row",
-        value: format!("{seq}: {e}"),
-    }
-}
-
 impl Store {
     /// The catalog the shop is owed, if a catalog change waits: the row and every variant as
     /// the file holds them now, read in one snapshot.
@@ -212,32 +205,17 @@ impl Store {
 
     /// The oldest `limit` staff and PIN rows of the outbox, in order.
     pub fn outbox_staff(&self, limit: usize) -> Result<Vec<StaffRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT seq, at, kind, payload FROM shop_outbox WHERE kind IN ('staff', 'pin')
-             ORDER BY seq LIMIT ?1",
-        )?;
-        let rows = stmt
-            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter()
-            .map(|(seq, at, kind, payload)| {
-                let change = if kind == "staff" {
-                    StaffChange::Member(
-                        serde_json::from_str(&payload).map_err(|e| corrupt(seq, &e))?,
-                    )
+        self.outbox_rows(&["staff", "pin"], limit)?
+            .into_iter()
+            .map(|r| {
+                let change = if r.kind == "staff" {
+                    StaffChange::Member(r.decode()?)
                 } else {
-                    StaffChange::Pin(serde_json::from_str(&payload).map_err(|e| corrupt(seq, &e))?)
+                    StaffChange::Pin(r.decode()?)
                 };
                 Ok(StaffRow {
-                    seq,
-                    at: from_millis(at)?,
+                    seq: r.seq,
+                    at: from_millis(r.at)?,
                     change,
                 })
             })
@@ -246,17 +224,7 @@ impl Store {
 
     /// The shop committed every staff and PIN row up to `seq`: they leave the outbox.
     pub fn staff_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "DELETE FROM shop_outbox WHERE kind IN ('staff', 'pin') AND seq <= ?1",
-            [seq],
-        )?;
-        tx.execute(
-            "UPDATE shop_desk SET last_push_at = ?1 WHERE id = 1",
-            [to_millis(at)],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.outbox_done(&["staff", "pin"], seq, at)
     }
 
     /// The highest staff version of the shop this desk has mirrored (`None`: none yet).

@@ -421,38 +421,20 @@ fn insert_json(
 impl Store {
     /// The oldest `limit` card rows of the outbox, in order.
     pub fn outbox_cards(&self, limit: usize) -> Result<Vec<CardRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT seq, payload FROM shop_outbox WHERE kind = 'card' ORDER BY seq LIMIT ?1",
-        )?;
-        let rows = stmt
-            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter()
-            .map(|(seq, payload)| {
-                let card = serde_json::from_str(&payload).map_err(|e| StoreError::Corrupt {
-                    what: "outbox row",
-                    value: format!("{seq}: {e}"),
-                })?;
-                Ok(CardRow { seq, card })
+        self.outbox_rows(&["card"], limit)?
+            .into_iter()
+            .map(|r| {
+                Ok(CardRow {
+                    seq: r.seq,
+                    card: r.decode()?,
+                })
             })
             .collect()
     }
 
     /// The shop committed every card row up to `seq`: they leave the outbox.
     pub fn cards_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "DELETE FROM shop_outbox WHERE kind = 'card' AND seq <= ?1",
-            [seq],
-        )?;
-        tx.execute(
-            "UPDATE shop_desk SET last_push_at = ?1 WHERE id = 1",
-            [to_millis(at)],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.outbox_done(&["card"], seq, at)
     }
 
     /// The last sequence number the outbox handed out (0 before the first): it only grows,
@@ -480,28 +462,13 @@ impl Store {
     /// The oldest `limit` link rows of the outbox, in order (the shared kinds are read by
     /// `store::mirror`).
     pub fn outbox_batch(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT seq, at, payload FROM shop_outbox WHERE kind = 'link' ORDER BY seq LIMIT ?1",
-        )?;
-        let rows = stmt
-            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter()
-            .map(|(seq, at, payload)| {
-                let link = serde_json::from_str(&payload).map_err(|e| StoreError::Corrupt {
-                    what: "outbox row",
-                    value: format!("{seq}: {e}"),
-                })?;
+        self.outbox_rows(&["link"], limit)?
+            .into_iter()
+            .map(|r| {
                 Ok(OutboxRow {
-                    seq,
-                    at: from_millis(at)?,
-                    link,
+                    seq: r.seq,
+                    at: from_millis(r.at)?,
+                    link: r.decode()?,
                 })
             })
             .collect()
@@ -510,9 +477,47 @@ impl Store {
     /// PostgreSQL committed every link row up to `seq`: they leave the outbox, and `at` is the
     /// last push.
     pub fn outbox_acknowledge(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.outbox_done(&["link"], seq, at)
+    }
+
+    /// The oldest `limit` rows of the kinds `kinds`, in order, as stored.
+    pub(super) fn outbox_rows(
+        &self,
+        kinds: &[&'static str],
+        limit: usize,
+    ) -> Result<Vec<StoredRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT seq, at, kind, payload FROM shop_outbox WHERE kind IN ({})
+             ORDER BY seq LIMIT ?1",
+            kind_list(kinds)
+        ))?;
+        let rows = stmt
+            .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                Ok(StoredRow {
+                    seq: r.get(0)?,
+                    at: r.get(1)?,
+                    kind: r.get(2)?,
+                    payload: r.get(3)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The shop committed every row of the kinds `kinds` up to `seq`: they leave the outbox,
+    /// and `at` is the last push.
+    pub(super) fn outbox_done(
+        &mut self,
+        kinds: &[&'static str],
+        seq: i64,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.execute(
-            "DELETE FROM shop_outbox WHERE kind = 'link' AND seq <= ?1",
+            &format!(
+                "DELETE FROM shop_outbox WHERE kind IN ({}) AND seq <= ?1",
+                kind_list(kinds)
+            ),
             [seq],
         )?;
         tx.execute(
@@ -522,4 +527,35 @@ impl Store {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// An outbox row as stored, before its payload is read.
+pub(super) struct StoredRow {
+    /// Its place in the order of changes.
+    pub(super) seq: i64,
+    /// When the change was made (Unix ms).
+    pub(super) at: i64,
+    /// What it is (`link`, `catalog`, `staff`, `pin`, `card`).
+    pub(super) kind: String,
+    /// The change, as JSON.
+    pub(super) payload: String,
+}
+
+impl StoredRow {
+    /// The payload read back.
+    pub(super) fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, StoreError> {
+        serde_json::from_str(&self.payload).map_err(|e| StoreError::Corrupt {
+            what: "outbox row",
+            value: format!("{}: {e}", self.seq),
+        })
+    }
+}
+
+/// `'a', 'b'` for SQL: the kinds are this module's constants, never input.
+fn kind_list(kinds: &[&'static str]) -> String {
+    kinds
+        .iter()
+        .map(|k| format!("'{k}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
