@@ -78,6 +78,13 @@ impl ShopDesk {
         }
     }
 
+    /// The link `id` of `profile` in this desk's own history.
+    fn local(&self, profile: &str, id: &str) -> Option<paydesk::store::StoredLink> {
+        self.services
+            .with_store_locked(|s| s.get_link(profile, id))
+            .expect("the data file answers")
+    }
+
     fn desk(&self, profile: &str) -> Desk {
         self.services
             .desk(profile)
@@ -356,6 +363,20 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
     };
     assert_eq!(answer.status, LinkStatus::Completed);
     assert_eq!(pushed.expect("pushed").rows, 1);
+    // Counter 2 asked for Counter 1: the link stays out of Counter 2's own history (and so its
+    // day close), and the shop keeps it as Counter 1's.
+    assert!(
+        desks[1].local("test", &link.id).is_none(),
+        "not Counter 2's link"
+    );
+    assert_eq!(
+        shop::read::link(&desks[0].shop, &link.id)
+            .await
+            .expect("the shop answers")
+            .expect("the shop has it")
+            .desk_id,
+        desks[0].id
+    );
     // Every desk reads it from the shop, the maker included; asking again polls nothing.
     for d in &mut desks {
         let known = lease::known(&d.shop, &key)
@@ -384,6 +405,11 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
         }
     }
     assert_eq!(status_requests(&sandbox).len(), 1, "one poller asked, once");
+    // Counter 1, the maker, asked too and read the shop's answer: its own history took it.
+    let kept = desks[0]
+        .local("test", &link.id)
+        .expect("Counter 1's own link");
+    assert_eq!(kept.link.status, LinkStatus::Completed);
 }
 
 /// Asks (through the shop) until this desk polls the link, every 100 ms up to `deadline`:
@@ -441,6 +467,10 @@ async fn a_desk_that_dies_loses_its_leases_within_ten_seconds_and_another_takes_
     assert!(
         after <= Duration::from_secs(10),
         "taken over after {after:?}"
+    );
+    assert!(
+        b.local("test", &key.link_id).is_none(),
+        "asked for the desk that died, not taken into Counter 2's history"
     );
     assert_eq!(
         status_requests(&sandbox).len(),

@@ -16,9 +16,11 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::kittest::Queryable;
 use paydesk::app::View;
+use paydesk::domain::LinkStatus;
+use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
 use paydesk::secrets::EnvSecret;
 use paydesk::shop::session::Timing;
-use paydesk::store::Store;
+use paydesk::store::{Profile, Store};
 use paydesk::ui::shop::ShopReach;
 use support::app::{AppEnv, Start};
 use support::cli::{Cli, contains_bytes, files_under};
@@ -455,7 +457,14 @@ fn other_desk(url: &str, name: &str) -> Cli {
 
 /// This desk's window, joined to `url`, online (reads given room on a loaded machine).
 fn joined_window(url: &str) -> AppEnv {
+    joined_window_on(url, None)
+}
+
+/// This desk's window, joined to `url`, online, on the profile `shared` at `account` (the
+/// demo key) when one is given, else on its built-in sandbox.
+fn joined_window_on(url: &str, account: Option<&str>) -> AppEnv {
     let url = url.to_owned();
+    let account = account.map(str::to_owned);
     let mut env = AppEnv::start(
         Start::default(),
         move |dir| {
@@ -464,7 +473,19 @@ fn joined_window(url: &str) -> AppEnv {
                 .join_shop(&url, chrono::Utc::now())
                 .expect("the desk joined");
         },
-        |options, _| {
+        |options, services| {
+            if let Some(base_url) = account {
+                let now = chrono::Utc::now();
+                let profile = Profile::new("shared", &base_url, DEMO_API_KEY);
+                services
+                    .with_store_locked(|s| s.profile_add(&profile, now))
+                    .expect("the profile is added");
+                services
+                    .secrets()
+                    .set("shared", DEMO_API_KEY, DEMO_API_SECRET)
+                    .expect("its secret is kept");
+                options.profile = Some("shared".into());
+            }
             options.env_shop = EnvSecret::new(Some(Zeroizing::new(PASSWORD.to_owned())));
             options.shop_timing = Timing {
                 query: Duration::from_secs(5),
@@ -629,5 +650,70 @@ fn day_close_refresh_waits_for_the_shops_one_budget_and_asks_nothing_while_it_is
     assert_eq!(
         details, 0,
         "nothing asked outside the shop's budget: {seen}"
+    );
+}
+
+#[test]
+fn a_link_of_a_desk_that_stopped_is_polled_here_and_turns_paid_on_this_board_only() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    // Both desks on one account: the same server and API key.
+    let sandbox = support::cli::sandbox();
+    let mut other = other_desk(&url, "Counter 2");
+    other.add_profile("shared", &sandbox);
+    let made = other.link_create(
+        "shared",
+        &["--amount", "64", "--description", "Counter two's", "--json"],
+    );
+    assert_eq!(made.code, 0, "{made:?}");
+    let id = made.json()["id"]
+        .as_str()
+        .expect("the link's id")
+        .to_owned();
+    // Counter 2's command has ended: nobody asks about its link, and nobody holds its lease.
+    let mut env = joined_window_on(&url, Some(&sandbox.base_url()));
+    env.until("Counter 2's link is on this board and followed", |app| {
+        app.views.board.rows.iter().any(|r| r.link.id == id)
+            && app.refresher.interval_of(&id).is_some()
+    });
+    sandbox.admin().pay(&id, None).expect("the link is paid");
+    env.until("the board says it is paid", |app| {
+        app.views
+            .board
+            .rows
+            .iter()
+            .any(|r| r.link.id == id && r.link.status == LinkStatus::Completed)
+    });
+    // The shop has the answer under the desk that made the link.
+    env.until_sql(
+        &pg,
+        &db,
+        &format!(
+            "SELECT l.status || ' ' || d.name FROM links l JOIN desks d USING (desk_id)
+             WHERE link_id = '{id}'"
+        ),
+        "COMPLETED Counter 2",
+        "the shop's row is paid and still Counter 2's",
+    );
+    // This desk asked the server for it, and kept it out of its own history and alerts.
+    let asked = sandbox
+        .admin()
+        .requests()
+        .into_iter()
+        .filter(|r| r.endpoint == paydesk::api::endpoints::LINK_DETAIL.name)
+        .count();
+    assert!(asked >= 1, "this desk polled the link");
+    let own = env
+        .services
+        .with_store_locked(|s| s.get_link("shared", &id))
+        .expect("the data file answers");
+    assert!(
+        own.is_none(),
+        "another desk's link is not in this desk's history: {own:?}"
+    );
+    assert!(
+        env.notices.notices().is_empty(),
+        "the paid alert is for the desk that made the link: {:?}",
+        env.notices.notices()
     );
 }

@@ -10,7 +10,7 @@ use super::{App, View};
 use crate::board::Next;
 use crate::clock::Zone;
 use crate::domain::Link;
-use crate::service::poll::BUDGET_PATIENCE;
+use crate::service::poll::{BUDGET_PATIENCE, Maker, maker_of};
 use crate::service::{Desk, DeskError};
 use crate::shop::lease::{self, Ask};
 use crate::shop::read::{self, Account};
@@ -29,9 +29,13 @@ pub enum BoardResult {
         profile: String,
         /// The rows, newest first.
         result: Result<Vec<StoredLink>, DeskError>,
-        /// Read from the shop: the links this desk made on its profile's account, the only
-        /// ones it asks the server about (`None`: the desk's own rows, all of them its own).
+        /// Read from the shop: the links of this desk's profile's account, the only ones it
+        /// asks the server about, through the shop's lease (`None`: the desk's own rows, all
+        /// of them its own).
         polled: Option<HashSet<String>>,
+        /// Of those, the links other desks made: followed for their makers (whose lease runs
+        /// out when they stop), never alerted here.
+        elsewhere: HashSet<String>,
     },
     /// A link asked about through the shop's poll lease (the desk online in a shop).
     Leased {
@@ -60,7 +64,7 @@ pub enum LeaseAnswer {
 
 /// What the shop said before anything is asked of the server.
 enum Turn {
-    Ask,
+    Ask(Maker),
     Shared(Box<Option<Link>>),
     Wait(Duration),
     Nothing,
@@ -89,7 +93,12 @@ pub(super) async fn poll_through_lease(
                 tokio::time::timeout(limit, lease::ask(&shop, desk_id, &key, &through, fresh_for))
                     .await;
             match asked {
-                Ok(Ok(Ask::Granted { .. })) => Turn::Ask,
+                Ok(Ok(Ask::Granted { .. })) => {
+                    match tokio::time::timeout(limit, maker_of(&shop, desk_id, &key)).await {
+                        Ok(Ok(maker)) => Turn::Ask(maker),
+                        _ => Turn::Nothing,
+                    }
+                }
                 Ok(Ok(Ask::Held { .. } | Ask::Fresh { .. })) => {
                     match tokio::time::timeout(limit, lease::known(&shop, &key)).await {
                         Ok(Ok(known)) => Turn::Shared(Box::new(known)),
@@ -105,8 +114,16 @@ pub(super) async fn poll_through_lease(
             }
         };
         match turn {
-            Turn::Ask => return LeaseAnswer::Asked(desk.poll_link(id).await),
-            Turn::Shared(known) => return LeaseAnswer::Shared(*known),
+            Turn::Ask(maker) => return LeaseAnswer::Asked(desk.poll_granted(id, &maker).await),
+            Turn::Shared(known) => {
+                // Another desk polled this desk's own link meanwhile: history takes its answer.
+                if let Some(link) = known.as_ref()
+                    && let Err(e) = desk.take_shared(link)
+                {
+                    tracing::warn!(error = %e, "the shop's answer could not be kept");
+                }
+                return LeaseAnswer::Shared(*known);
+            }
             Turn::Nothing => return LeaseAnswer::Nothing,
             Turn::Wait(after) => {
                 if after > deadline.saturating_duration_since(Instant::now()) {
@@ -118,6 +135,15 @@ pub(super) async fn poll_through_lease(
     }
 }
 
+/// The board of the whole shop, as read from it.
+struct ShopBoard {
+    rows: Vec<StoredLink>,
+    /// The links of this desk's account: asked about through the lease.
+    polled: HashSet<String>,
+    /// Of those, the ones other desks made.
+    elsewhere: HashSet<String>,
+}
+
 /// The board of the whole shop: the shop's rows (a link of another desk names that desk
 /// beside its clerk), with this desk's rows not pushed yet; `None` when the shop did not
 /// answer in time (the desk's own rows are shown instead).
@@ -126,7 +152,7 @@ async fn shop_board(
     desk: &Desk,
     desk_id: &str,
     zone: Zone,
-) -> Option<(Vec<StoredLink>, HashSet<String>)> {
+) -> Option<ShopBoard> {
     let now = desk.now();
     let today = crate::board::local_day_start(now, zone);
     let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
@@ -145,13 +171,19 @@ async fn shop_board(
     let profile = desk.profile();
     let own = Account::of_profile(profile, desk_id);
     let mut polled = HashSet::new();
+    let mut elsewhere = HashSet::new();
     let mut rows: Vec<StoredLink> = links
         .into_iter()
         .map(|l| {
-            // A desk asks only about the links it made (through the shop's lease, within the
-            // shop's one budget); the others' answers come from their desks, through the shop.
-            if l.account == own && l.desk_id == desk_id {
+            // Every desk of an account follows its links, each ask through the shop's lease
+            // within the shop's one budget: the maker asks while it runs, and when it stops
+            // its lease runs out and another desk asks for it. Another account's links, and
+            // another desk's built-in sandbox's, are never asked about from here.
+            if l.account == own {
                 polled.insert(l.link.id.clone());
+                if l.desk_id != desk_id {
+                    elsewhere.insert(l.link.id.clone());
+                }
             }
             let mut row = l.stored(&profile.name);
             if l.desk_id != desk_id {
@@ -173,7 +205,11 @@ async fn shop_board(
     }
     rows.sort_by(|a, b| (b.created_at, &b.link.id).cmp(&(a.created_at, &a.link.id)));
     rows.truncate(crate::board::MAX_ROWS);
-    Some((rows, polled))
+    Some(ShopBoard {
+        rows,
+        polled,
+        elsewhere,
+    })
 }
 
 impl App {
@@ -190,12 +226,13 @@ impl App {
     /// Takes a board result into the state: the refresh follows the rows' open links (a row
     /// the store changed since, say by the command line, may alert), the view shows them.
     pub(crate) fn apply_board(&mut self, result: BoardResult) {
-        let (profile, result, polled) = match result {
+        let (profile, result, polled, elsewhere) = match result {
             BoardResult::Rows {
                 profile,
                 result,
                 polled,
-            } => (profile, result, polled),
+                elsewhere,
+            } => (profile, result, polled, elsewhere),
             BoardResult::Leased { id, seq, answer } => {
                 return self.apply_leased(id, seq, *answer);
             }
@@ -207,6 +244,7 @@ impl App {
         }
         match result {
             Ok(rows) => {
+                self.shop.made_elsewhere = elsewhere;
                 // Another account's links are on the board, never asked about from here.
                 let alerts = self.refresher.sync_board(
                     rows.iter()
@@ -228,7 +266,7 @@ impl App {
     }
 
     /// A lease's answer: the server's as any refresh; the shop's as what the refresher heard
-    /// (this desk asks only about links it made, so an alert from it is this desk's);
+    /// (an alert from either is this desk's only when it made the link: [`App::alert`]);
     /// nothing, and the refresher's one-second gap spaces the next ask.
     fn apply_leased(&mut self, id: String, seq: u64, answer: LeaseAnswer) {
         match answer {
@@ -287,14 +325,15 @@ impl App {
                     Some((shop, desk_id)) => shop_board(shop, &reader, &desk_id, zone).await,
                     None => None,
                 };
-                let (result, polled) = match from_shop {
-                    Some((rows, polled)) => (Ok(rows), Some(polled)),
-                    None => (reader.board_links_in(zone), None),
+                let (result, polled, elsewhere) = match from_shop {
+                    Some(b) => (Ok(b.rows), Some(b.polled), b.elsewhere),
+                    None => (reader.board_links_in(zone), None, HashSet::new()),
                 };
                 Msg::Board(BoardResult::Rows {
                     profile,
                     result,
                     polled,
+                    elsewhere,
                 })
             });
         }
@@ -387,6 +426,7 @@ mod tests {
             profile: "another".into(),
             result: Ok(stored),
             polled: None,
+            elsewhere: HashSet::new(),
         });
         assert!(!app.views.board.loading);
         assert!(app.views.board.rows.iter().all(|r| r.link.id != link.id));
@@ -399,6 +439,7 @@ mod tests {
             profile: crate::service::SANDBOX_PROFILE.into(),
             result: Err(DeskError::NoProfile("x".into())),
             polled: None,
+            elsewhere: HashSet::new(),
         });
         assert!(app.views.board.error.is_some());
         assert!(app.views.board.loaded_at.is_some());

@@ -374,6 +374,9 @@ impl App {
     /// Sends a paid alert to the desktop, off the UI thread. A missing notification service
     /// is the notifier's to log; the board shows the payment either way.
     pub(crate) fn alert(&mut self, alert: &Alert) {
+        if self.shop.made_elsewhere.contains(&alert.id) {
+            return;
+        }
         tracing::info!(link = %alert.id, kind = ?alert.kind, "payment alert");
         let notice = notice_for(alert, self.lang(), self.saved.alert_sound);
         let notifier = Arc::clone(&self.options.notifier);

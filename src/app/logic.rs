@@ -155,7 +155,11 @@ impl App {
         // outbox (when joined), and the shop hears of it now rather than at the next push.
         if matches!(
             msg,
-            Msg::Link(_) | Msg::Pending(_) | Msg::History(_) | Msg::Report(_)
+            Msg::Link(_)
+                | Msg::Pending(_)
+                | Msg::History(_)
+                | Msg::Report(_)
+                | Msg::Board(super::board::BoardResult::Leased { .. })
         ) {
             self.push_soon();
         }

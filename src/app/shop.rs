@@ -4,7 +4,7 @@
 //! and Settings' Shop database section (join, leave, the desk's name) through
 //! `shop::membership`, as the CLI's `shop join`, `shop leave` and `shop name`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::App;
@@ -40,6 +40,9 @@ pub struct ShopHold {
     /// Why the last push failed while the shop answered (a damaged row, the data file):
     /// the changes wait, and the top bar says so until a push goes through.
     pub push_failed: Option<String>,
+    /// The board's links of this desk's account that other desks made: followed for their
+    /// makers, never alerted here (the paid alert goes to the desk that made the link).
+    pub made_elsewhere: HashSet<String>,
 }
 
 /// What the worker read of the shop when the profile opened.

@@ -235,6 +235,18 @@ status_enum! {
 }
 
 impl LinkStatus {
+    /// The status order an observation of a link is judged newer by (with the paid amount
+    /// after it), never by clocks: `PENDING` 0, `UNDER_REVIEW` and unknown 1, `EXPIRED` and
+    /// `REJECTED` 2, `COMPLETED` 3. The shop's `paydesk_status_rank` is the same order.
+    pub fn rank(&self) -> u8 {
+        match self {
+            LinkStatus::Pending => 0,
+            LinkStatus::UnderReview | LinkStatus::Other(_) => 1,
+            LinkStatus::Expired | LinkStatus::Rejected => 2,
+            LinkStatus::Completed => 3,
+        }
+    }
+
     /// Whether the link can still change (polling stops on a final state).
     pub fn is_final(&self) -> bool {
         matches!(

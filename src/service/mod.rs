@@ -668,6 +668,38 @@ impl Desk {
         Ok(Link::from(link))
     }
 
+    /// Asks the server once about `row`, a link another desk made on this desk's account
+    /// (this desk holds its lease in the shop: its maker stopped asking), and queues the answer
+    /// for the shop under the maker's name. The link stays out of this desk's history, day
+    /// close and alerts: it is the maker's.
+    pub async fn poll_foreign(&self, row: &crate::shop::read::ShopLink) -> Result<Link, DeskError> {
+        let link: PaymentLink = self
+            .client()
+            .call(&endpoints::LINK_DETAIL, &id_body(&row.link.id), None)
+            .await?;
+        let now = self.now();
+        let push = row.observed(&link, now)?;
+        self.with_store(|s| s.enqueue_observed(&push, now))?;
+        Ok(Link::from(link))
+    }
+
+    /// Takes `link`, the shop's answer for a link of this desk's history (another desk polled
+    /// it while this one could not), into history when it is newer by status order and paid
+    /// amount than what history holds; returns whether it was. A link this desk never stored
+    /// is not taken: it is another desk's.
+    pub fn take_shared(&self, link: &Link) -> Result<bool, DeskError> {
+        let order = |l: &Link| (l.status.rank(), l.paid.unwrap_or_default());
+        let newer = match self.with_store(|s| s.get_link(self.profile_name(), &link.id))? {
+            Some(stored) => order(link) > order(&stored.link),
+            None => false,
+        };
+        if newer {
+            let answer = PaymentLink::from(link);
+            self.with_store(|s| s.upsert_link(self.profile_name(), &answer, self.now()))?;
+        }
+        Ok(newer)
+    }
+
     /// The links of the open-links board, newest first: every link stored today (in `zone`),
     /// and every link still `PENDING` stored in the last 7 days.
     pub fn board_links_in(&self, zone: Zone) -> Result<Vec<StoredLink>, DeskError> {

@@ -7,25 +7,19 @@
 //! the shop sees the answer. Otherwise it reads what the shop knows of the link, and asks
 //! nothing. Day close's Refresh calls [`refresh_for_day_close`], which spends the same budget.
 //!
-//! # How the app calls these (it does not yet)
+//! A granted desk asks the API for its own link as any refresh (history, then the outbox), and
+//! for a link another desk made on the same account ([`Maker::Other`]: that desk stopped, so
+//! its lease ran out) into the outbox only, under its maker ([`Desk::poll_foreign`]). A desk
+//! that reads the shop's answer for its own link takes it into history when it is newer
+//! ([`Desk::take_shared`]).
 //!
-//! - **The board** (`app/board.rs`, `schedule_board`): on `Next::Ask(id)`, when a shop is
-//!   joined and reachable, spawn `poll_in_shop(&mut shop, &desk, &key, fresh_for,
-//!   BUDGET_PATIENCE)` instead of `desk.poll_link(&id)`, with `key` the row's key (the shop's
-//!   board rows carry it; [`Desk::shop_key`] for a link of this desk's profile) and
-//!   `fresh_for` the refresher's current interval for the link (`Refresher::interval_of`), so
-//!   the link is asked about at one desk's pace however many desks follow it. Then:
-//!   [`Polled::Asked`] → `Refresher::answered(id, seq, Some(&link))` and the usual paid alert
-//!   and customer display (the link is this desk's own when its `desk_id` is); a push error
-//!   in it means the shop is out of reach (the answer waits in the outbox);
-//!   [`Polled::Shared`] → `answered(id, seq, known.as_ref())`: the shop's answer counts as
-//!   this desk's, and an alert from it goes to the desk that made the link only (the app
-//!   compares the row's desk with its own);
-//!   [`Polled::BudgetSpent`] and [`Polled::Foreign`] → `Refresher::lost()` (the refresher's
-//!   own one-second gap spaces the next ask).
-//! - **Day close's Refresh** (`app/report.rs`): for each open link, `refresh_for_day_close`
-//!   instead of `desk.link_detail`, one after the other (no sleep of its own: the shop's
-//!   budget spaces them); any outcome but an error counts as answered.
+//! # Who calls these
+//!
+//! - **The board** (`app/board.rs`): `poll_through_lease` does what [`poll_in_shop`] does with
+//!   the session's borrowed connection, for every link of the profile's account on the shop's
+//!   board (`fresh_for` the refresher's interval for the link); an alert is the maker's only.
+//! - **Day close's Refresh** (`app/report.rs`): [`refresh_for_day_close`] for each open link,
+//!   one after the other (the shop's budget spaces them).
 //! - **Leaving or shutting down** (`shop leave`, the app closing): `lease::release_all(&shop,
 //!   &device_id)` before the session ends, so the next desk takes over at once instead of
 //!   after [`lease::LEASE`].
@@ -37,6 +31,7 @@ use crate::domain::Link;
 use crate::lang::Lang;
 use crate::shop::lease::{self, Account, Ask, LinkKey};
 use crate::shop::push::{self, PushError, Pushed};
+use crate::shop::read::{self, ShopLink};
 use crate::shop::{Shop, ShopError};
 
 /// How long the board's ask waits for the shop's budget (several desks want the same token)
@@ -129,6 +124,45 @@ impl Desk {
     }
 }
 
+/// Whose link a granted lease is for: this desk's own, or the row of the desk that made it.
+#[derive(Debug)]
+pub enum Maker {
+    /// This desk made it (or the shop does not have it yet: only its maker can know it).
+    Own,
+    /// Another desk made it on this desk's account: the shop's row.
+    Other(Box<ShopLink>),
+}
+
+/// Whose the link `key` is, as the shop says, for desk `desk_id`.
+pub async fn maker_of(shop: &Shop, desk_id: &str, key: &LinkKey) -> Result<Maker, ShopError> {
+    Ok(match read::link_of(shop, key).await? {
+        Some(row) if row.desk_id != desk_id => Maker::Other(Box::new(row)),
+        _ => Maker::Own,
+    })
+}
+
+/// What the shop knows of the link `key`, taken into `desk`'s history when the link is the
+/// desk's own and the shop's answer is newer (another desk polled it meanwhile).
+async fn shared(shop: &Shop, desk: &Desk, key: &LinkKey) -> Result<Option<Link>, PollError> {
+    let known = lease::known(shop, key).await?;
+    if let Some(link) = &known {
+        desk.take_shared(link)?;
+    }
+    Ok(known)
+}
+
+impl Desk {
+    /// Asks the server about the link `id` this desk holds the lease of: its own link as any
+    /// refresh (history, then the outbox), another desk's for the shop only
+    /// ([`Desk::poll_foreign`]).
+    pub async fn poll_granted(&self, id: &str, maker: &Maker) -> Result<Link, DeskError> {
+        match maker {
+            Maker::Own => self.poll_link(id).await,
+            Maker::Other(row) => self.poll_foreign(row).await,
+        }
+    }
+}
+
 /// Asks about the link `key` through `desk` when the desk has joined `shop`: asks the API only
 /// when the shop grants this desk the link's lease and a token of its budget (waiting up to
 /// `patience` for a token), then pushes the answer to the shop; else returns what the shop
@@ -146,12 +180,13 @@ pub async fn poll_in_shop(
     loop {
         match lease::ask(shop, &desk_id, key, &through, fresh_for).await? {
             Ask::Granted { .. } => {
-                let link = desk.poll_link(&key.link_id).await?;
+                let maker = maker_of(shop, &desk_id, key).await?;
+                let link = desk.poll_granted(&key.link_id, &maker).await?;
                 let pushed = push::push(shop, &desk.inner.store, || desk.now()).await;
                 return Ok(Polled::Asked { link, pushed });
             }
             Ask::Held { by, .. } => {
-                let known = lease::known(shop, key).await?;
+                let known = shared(shop, desk, key).await?;
                 return Ok(Polled::Shared {
                     by,
                     held: true,
@@ -159,7 +194,7 @@ pub async fn poll_in_shop(
                 });
             }
             Ask::Fresh { by, .. } => {
-                let known = lease::known(shop, key).await?;
+                let known = shared(shop, desk, key).await?;
                 return Ok(Polled::Shared {
                     by,
                     held: false,

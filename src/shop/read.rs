@@ -15,7 +15,7 @@ use tokio_postgres::types::ToSql;
 use super::{Shop, ShopError};
 use crate::api::wire::PaymentLink;
 use crate::domain::{Link, LinkStatus};
-use crate::store::{LinkCursor, StoredLink, TimeRange};
+use crate::store::{LinkCursor, LinkPush, StoreError, StoredLink, TimeRange};
 
 /// The account a link was made on (the lease's, `shop::lease`): the profile's server and API
 /// key id, and for a desk's built-in sandbox the desk.
@@ -56,6 +56,42 @@ impl ShopLink {
             cancelled_at: self.cancelled_at,
             staff: self.staff.clone(),
         }
+    }
+
+    /// This link as the server answered it to a desk that polls it for its maker
+    /// (`answer`, seen at `now`), on its way to the shop: the maker, the member, the time it
+    /// was stored and the cancel mark stay the shop's; the shop takes the status and paid
+    /// amount only if they are newer (`schema::UPSERT_LINK`). No items: the maker sent them.
+    pub fn observed(
+        &self,
+        answer: &PaymentLink,
+        now: DateTime<Utc>,
+    ) -> Result<LinkPush, StoreError> {
+        let link = Link::from(answer.clone());
+        Ok(LinkPush {
+            base_url: self.account.base_url.clone(),
+            api_key_id: self.account.api_key_id.clone(),
+            sandbox_desk: self.account.sandbox_desk.clone(),
+            link_id: self.link.id.clone(),
+            desk_id: self.desk_id.clone(),
+            staff: self.staff.clone(),
+            order_number: link
+                .order_number
+                .clone()
+                .or_else(|| self.link.order_number.clone()),
+            status: link.status.as_str().to_owned(),
+            currency: link.currency.as_str().to_owned(),
+            amount: link.amount.map(|a| a.to_string()),
+            paid_amount: link.paid.unwrap_or_default().to_string(),
+            cancelled_at: self.cancelled_at,
+            stored_at: self.stored_at,
+            observed_at: now,
+            answer: serde_json::to_value(answer).map_err(|e| StoreError::Corrupt {
+                what: "link answer",
+                value: e.to_string(),
+            })?,
+            items: Vec::new(),
+        })
     }
 
     /// The cursor that pages past this link.
@@ -268,6 +304,28 @@ pub async fn link(shop: &Shop, link_id: &str) -> Result<Option<ShopLink>, ShopEr
     );
     shop.client()
         .query_opt(&sql, &[&link_id])
+        .await
+        .map_err(|e| ShopError::from_pg(&e, shop.url()))?
+        .as_ref()
+        .map(from_row)
+        .transpose()
+}
+
+/// The link of `key` (its account and id), with the desk that made it.
+pub async fn link_of(
+    shop: &Shop,
+    key: &super::lease::LinkKey,
+) -> Result<Option<ShopLink>, ShopError> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id)
+         WHERE l.base_url = $1 AND l.api_key_id = $2 AND l.sandbox_desk = $3 AND l.link_id = $4"
+    );
+    let a = &key.account;
+    shop.client()
+        .query_opt(
+            &sql,
+            &[&a.base_url, &a.api_key_id, &a.sandbox_desk, &key.link_id],
+        )
         .await
         .map_err(|e| ShopError::from_pg(&e, shop.url()))?
         .as_ref()

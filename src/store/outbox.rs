@@ -34,7 +34,8 @@ pub struct LinkPush {
     pub sandbox_desk: String,
     /// The link's id.
     pub link_id: String,
-    /// The desk that made it (this one).
+    /// The desk that made it: this one, or the maker of a link this desk asked the server
+    /// about for it ([`Store::enqueue_observed`]).
     pub desk_id: String,
     /// The member who began it.
     pub staff: Option<String>,
@@ -419,6 +420,22 @@ fn insert_json(
 }
 
 impl Store {
+    /// Queues `push`, another desk's link as this desk saw the server answer it (a desk that
+    /// polls the links of a desk that stopped, docs/design.md §8 "One poller per link"), for
+    /// the shop; nothing else changes: the link stays out of this desk's history and day close.
+    /// Returns whether a row was written (only while the desk has joined a shop).
+    pub fn enqueue_observed(
+        &mut self,
+        push: &LinkPush,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        if !joined(&self.conn)? {
+            return Ok(false);
+        }
+        insert_json(&self.conn, "link", push, now)?;
+        Ok(true)
+    }
+
     /// The oldest `limit` card rows of the outbox, in order.
     pub fn outbox_cards(&self, limit: usize) -> Result<Vec<CardRow>, StoreError> {
         self.outbox_rows(&["card"], limit)?
