@@ -717,3 +717,21 @@ fn a_link_of_a_desk_that_stopped_is_polled_here_and_turns_paid_on_this_board_onl
         env.notices.notices()
     );
 }
+
+#[test]
+fn closing_the_window_gives_the_desks_poll_leases_back_at_once() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut env = joined_window(&url);
+    env.type_into("Amount", "40");
+    env.click("Create link");
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let live = "SELECT count(*) FROM poll_leases WHERE expires_at > clock_timestamp()";
+    env.until_sql(&pg, &db, live, "1", "the shown link's lease is this desk's");
+    assert!(env.app_mut().close_shop(), "the session ended in time");
+    assert_eq!(
+        pg.admin_sql(&db, live),
+        "0",
+        "the lease is free for the next desk now, not in 8 s"
+    );
+}

@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::App;
 use super::errors::JobError;
@@ -23,6 +24,9 @@ use crate::ui::ShopCommand;
 use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::shop::{ShopReach, reach_sentence};
 use crate::ui::text::UiText;
+
+/// The longest the app waits at exit for the session to push and give its leases back.
+pub const CLOSE_LIMIT: Duration = Duration::from_secs(2);
 
 /// What the desk holds of the shop.
 #[derive(Debug, Default)]
@@ -256,6 +260,8 @@ impl App {
                 channel: Channel::Catalog | Channel::Staff,
                 ..
             } => self.pull_shared(),
+            // Only `close_shop` closes a session, and it takes this event itself.
+            SessionEvent::Closed => {}
         }
     }
 
@@ -279,6 +285,15 @@ impl App {
         let session = self.shop.session.as_ref()?;
         let desk = self.shop.desk.as_ref()?;
         Some((session.reader(), desk.id.clone()))
+    }
+
+    /// The app exits: the session pushes, gives this desk's poll leases back (another desk
+    /// polls its links at once) and ends, within [`CLOSE_LIMIT`]. Whether it did.
+    pub fn close_shop(&mut self) -> bool {
+        self.shop
+            .session
+            .take()
+            .is_some_and(|session| session.close(CLOSE_LIMIT))
     }
 
     /// A local change may be in the outbox: the session pushes it now (when online).

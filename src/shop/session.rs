@@ -194,6 +194,8 @@ pub enum SessionEvent {
     },
     /// The slow poll: read the shop again, a notification may have been missed.
     Poll,
+    /// The session ended after [`ShopSession::close`] (its leases given back if it was online).
+    Closed,
 }
 
 /// What the app asks of the session.
@@ -205,6 +207,8 @@ enum Ask {
     Register,
     /// Connect now if offline (no waiting for the backoff).
     Reconnect,
+    /// The app is closing: push, give the leases back, end.
+    Close,
 }
 
 /// What a session needs to run.
@@ -354,6 +358,24 @@ impl ShopSession {
         self.events.try_iter().collect()
     }
 
+    /// Closes the session as the app exits: pushes what waits and gives the desk's poll
+    /// leases back when online, waiting at most `limit` (the one wait of the UI thread, at
+    /// exit only: the window is gone). Whether the session ended within it.
+    pub fn close(self, limit: Duration) -> bool {
+        if self.asks.send(Ask::Close).is_err() {
+            return false;
+        }
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.events.recv_timeout(left) {
+                Ok(SessionEvent::Closed) => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
     /// A handle for reading from the shop over the session's connection.
     pub fn reader(&self) -> ShopReader {
         self.reader.clone()
@@ -383,12 +405,23 @@ enum Ended {
     Stopped,
 }
 
-async fn run(config: SessionConfig, slot: Slot, mut asked: UnboundedReceiver<Ask>, out: Out) {
+async fn run(config: SessionConfig, slot: Slot, asked: UnboundedReceiver<Ask>, out: Out) {
+    connected(&config, &slot, asked, &out).await;
+    out.send(SessionEvent::Closed);
+}
+
+/// Connects, serves, and connects again, until the app drops or closes the session.
+async fn connected(
+    config: &SessionConfig,
+    slot: &Slot,
+    mut asked: UnboundedReceiver<Ask>,
+    out: &Out,
+) {
     let mut presence = Presence::default();
     let mut backoff = Backoff::new(config.timing.backoff_first, config.timing.backoff_max);
     loop {
         let started = config.clock.now();
-        match open(&config).await {
+        match open(config).await {
             Ok((shop, notes)) => {
                 *slot.lock().await = Some(shop);
                 backoff.reset();
@@ -397,7 +430,7 @@ async fn run(config: SessionConfig, slot: Slot, mut asked: UnboundedReceiver<Ask
                 out.send(SessionEvent::Online { since: now });
                 // Anything may have changed while the desk was away.
                 out.send(SessionEvent::Poll);
-                let ended = serve(&config, &slot, notes, &mut asked, &out).await;
+                let ended = serve(config, slot, notes, &mut asked, out).await;
                 *slot.lock().await = None;
                 match ended {
                     Ended::Stopped => return,
@@ -429,7 +462,7 @@ async fn run(config: SessionConfig, slot: Slot, mut asked: UnboundedReceiver<Ask
 }
 
 /// Waits `wait`, or less when the app asks to reconnect now; `false` when the app dropped
-/// the session.
+/// or closed the session.
 async fn wait_or_reconnect(wait: Duration, asked: &mut UnboundedReceiver<Ask>) -> bool {
     let sleep = tokio::time::sleep(wait);
     tokio::pin!(sleep);
@@ -437,7 +470,8 @@ async fn wait_or_reconnect(wait: Duration, asked: &mut UnboundedReceiver<Ask>) -
         tokio::select! {
             () = &mut sleep => return true,
             ask = asked.recv() => match ask {
-                None => return false,
+                // Dropped, or closing while offline: no leases to give back.
+                None | Some(Ask::Close) => return false,
                 Some(Ask::Reconnect) => return true,
                 // Pushed and registered once connected.
                 Some(Ask::Push | Ask::Register) => {}
@@ -551,6 +585,10 @@ async fn serve(
                     }
                 }
                 Some(Ask::Reconnect) => Ok(()),
+                Some(Ask::Close) => {
+                    close(config, slot, out).await;
+                    return Ended::Stopped;
+                }
             },
             _ = push_tick.tick() => push_now(config, slot, out).await,
             _ = poll_tick.tick() => {
@@ -564,6 +602,35 @@ async fn serve(
         if let Err(e) = step {
             return Ended::Lost(e);
         }
+    }
+}
+
+/// The app is closing: what waits in the outbox goes, and the desk's poll leases are given
+/// back (`lease::release_all`), so another desk polls its links at once rather than after
+/// the lease; each within the query's limit, failures logged (the leases run out anyway).
+async fn close(config: &SessionConfig, slot: &Slot, out: &Out) {
+    if let Err(e) = push_now(config, slot, out).await {
+        tracing::warn!(error = %e, "the outbox was not pushed on closing");
+    }
+    let desk_id = match membership::identity(config.store.store()) {
+        Ok(identity) => identity.id,
+        Err(e) => {
+            tracing::warn!(error = %e, "the desk's id could not be read on closing");
+            return;
+        }
+    };
+    // Taken out of the slot: no board ask renews a lease after it was given back.
+    let Some(shop) = slot.lock().await.take() else {
+        return;
+    };
+    let released = limited(
+        config.timing.query,
+        &config.url,
+        super::lease::release_all(&shop, &desk_id),
+    )
+    .await;
+    if let Err(e) = released {
+        tracing::warn!(error = %e, "the desk's poll leases were not given back on closing");
     }
 }
 
