@@ -143,3 +143,83 @@ async fn the_shops_audit_is_append_only_and_an_edit_breaks_only_that_desks_chain
     assert_eq!(chains[1].check, local_chain(&b));
     assert!(matches!(chains[1].check, ChainCheck::Whole { rows: 3, .. }));
 }
+
+/// Desk `store`'s manager signs in at `at` (one audit row).
+fn sign_in(store: &Mutex<Store>, at: chrono::DateTime<chrono::Utc>) {
+    store
+        .lock()
+        .expect("the store")
+        .staff_sign_in("Zeynep", &Pin::parse("9999").expect("a PIN"), "app", at)
+        .expect("signed in");
+}
+
+#[tokio::test]
+async fn a_desk_put_back_from_an_older_copy_is_named_as_a_fork_and_the_shops_record_kept() {
+    let Some(pg) = pg::cluster() else { return };
+    let url = fresh_shop(&pg).await;
+    let (dir, a) = desk(&url, "Back office", "Zeynep").await;
+    let (_b_dir, b) = desk(&url, "Counter 1", "Mert").await;
+    let mut shop = connect(&url).await.expect("the shop connects");
+    let t = support::time::t_stored;
+    for store in [&a, &b] {
+        push::push(&mut shop, store, t).await.expect("pushed");
+    }
+    // A copy of Back office's file with its first 3 rows, then 2 more rows reach the shop.
+    let file = dir.path().join(paydesk::store::DB_FILE);
+    let copy = dir.path().join("older-copy.sqlite3");
+    rusqlite::Connection::open(&file)
+        .expect("the file opens")
+        .execute("VACUUM INTO ?1", [copy.to_str().expect("a UTF-8 path")])
+        .expect("copied");
+    sign_in(&a, t() + chrono::Duration::minutes(1));
+    sign_in(&a, t() + chrono::Duration::minutes(2));
+    assert_eq!(
+        push::push(&mut shop, &a, t)
+            .await
+            .expect("pushed")
+            .audit_rows,
+        2
+    );
+    let kept = || {
+        pg.admin_sql(
+            url.dbname(),
+            "SELECT string_agg(seq || ':' || hash, ',' ORDER BY seq) FROM audit a
+             JOIN desks d USING (desk_id) WHERE d.name = 'Back office'",
+        )
+    };
+    let before = kept();
+
+    // The file is put back from the copy: behind the shop, but no row differs yet.
+    drop(a.into_inner().expect("the store"));
+    for extra in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{extra}", file.display()));
+    }
+    std::fs::copy(&copy, &file).expect("put back");
+    let a = Mutex::new(Store::open(dir.path()).expect("the store opens"));
+    let behind = push::push(&mut shop, &a, t).await.expect("pushed");
+    assert_eq!((behind.audit_rows, behind.audit_fork), (0, None));
+
+    // Then it writes on: its row 4 is not the shop's row 4.
+    sign_in(&a, t() + chrono::Duration::minutes(5));
+    sign_in(&a, t() + chrono::Duration::minutes(6));
+    let forked = push::push(&mut shop, &a, t).await.expect("pushed");
+    assert_eq!(forked.audit_fork, Some(4), "{forked:?}");
+    assert_eq!(forked.audit_rows, 0);
+    assert_eq!(
+        kept(),
+        before,
+        "the shop's record of the desk's past is kept"
+    );
+    let again = push::push(&mut shop, &a, t).await.expect("pushed");
+    assert_eq!((again.audit_rows, again.audit_fork), (0, Some(4)));
+
+    let chains = audit::verify_shop(&shop).await.expect("walked");
+    assert_eq!(
+        chains[0].check,
+        ChainCheck::Broken {
+            seq: 4,
+            why: audit::FORKED
+        }
+    );
+    assert_eq!(chains[1].check, local_chain(&b), "the other desk is whole");
+}

@@ -47,6 +47,9 @@ pub struct ShopHold {
     /// The board's links of this desk's account that other desks made: followed for their
     /// makers, never alerted here (the paid alert goes to the desk that made the link).
     pub made_elsewhere: HashSet<String>,
+    /// The row from which this desk's audit record differs from the shop's copy, as the last
+    /// push found (`audit verify` names it).
+    pub audit_fork: Option<i64>,
 }
 
 /// What the worker read of the shop when the profile opened.
@@ -237,6 +240,13 @@ impl App {
             }
             SessionEvent::Pushed { pushed } => {
                 self.shop.push_failed = None;
+                if pushed.audit_fork.is_some() && self.shop.audit_fork != pushed.audit_fork {
+                    tracing::warn!(
+                        row = pushed.audit_fork,
+                        "this desk's audit record differs from the shop's; its new rows are not sent"
+                    );
+                }
+                self.shop.audit_fork = pushed.audit_fork;
                 if let Some(n) = &mut self.shop.outbox {
                     *n = n.saturating_sub(pushed.rows);
                 }

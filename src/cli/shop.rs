@@ -248,6 +248,9 @@ impl Ctx {
                 ]
             )
         );
+        if let Some(seq) = pushed.audit_fork {
+            eprintln!("{}", CliText::ShopAuditForked.fill(lang, &[("seq", &seq)]));
+        }
         self.shop_read_back(services, &shop).await?;
         self.shop_pull_shared(services, &mut shop).await
     }

@@ -103,6 +103,7 @@ crate::sentences! {
     ShopStaffMirrored => "Dükkânın personeli bu masaya alındı: {n} kişi.", "The shop's staff are now on this desk: {n} members.";
     AuditShopWhole => "{name} masası: denetim zinciri dükkânda sağlam, {n} kayıt, baş {head}", "Desk {name}: the audit chain in the shop is whole, {n} rows, head {head}";
     AuditShopUnchecked => "Diğer masaların zincirleri denetlenemedi: dükkâna ulaşılamıyor.", "The other desks' chains were not checked: the shop cannot be reached.";
+    ShopAuditForked => "Bu masanın denetim kaydı {seq}. kayıttan itibaren dükkândakinden farklı (veri dosyası eski bir kopyadan geri mi yüklendi?); bu masanın yeni denetim kayıtları dükkâna gönderilmiyor. Bir yönetici `paydesk audit verify` ile baksın.", "This desk's audit record differs from the shop's from row {seq} on (was the data file put back from an older copy?); its new audit rows are not sent to the shop. A manager should look with `paydesk audit verify`.";
     AuditShopBroken => "{name} masası: dükkândaki denetim zinciri {seq}. kayıtta kırık: {why}", "Desk {name}: the audit chain in the shop is broken at row {seq}: {why}";
     }
 }

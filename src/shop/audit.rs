@@ -10,6 +10,12 @@
 //!   refuses `UPDATE` and `DELETE` in the shop as on the desk.
 //! - [`verify_shop`] walks every desk's chain with the desk's own rule
 //!   (`store::ChainWalk`), in pages, in constant memory.
+//! - A desk whose data file was put back from an older copy and then written on has rows
+//!   under numbers the shop already holds, with other hashes. Before sending, [`push_audit`]
+//!   compares the last row both hold; when they differ it finds the first differing row by
+//!   halving, records it in `audit_forks` (schema step 8), and sends nothing more, so the
+//!   shop's record of the desk's past is never overwritten or silently extended from another
+//!   past. [`verify_shop`] reports the fork as the chain's break.
 
 use std::sync::Mutex;
 
@@ -45,15 +51,101 @@ CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit
     FOR EACH ROW EXECUTE FUNCTION paydesk_audit_append_only();
 ";
 
+/// Schema step 8: where a desk's chain forked from the shop's copy of it.
+pub const FORKS_SCHEMA: &str = "
+-- A desk whose own chain no longer matches the shop's copy (its data file restored from an
+-- older copy, then written on: new rows under numbers the shop already holds). seq is the
+-- first row that differs; the desk's rows from there are not taken, so the shop's record of
+-- what the desk did before stays as it was, and `audit verify` names the fork.
+CREATE TABLE audit_forks (
+    desk_id    text NOT NULL REFERENCES desks (desk_id),
+    seq        bigint NOT NULL CHECK (seq >= 1),
+    desk_hash  text NOT NULL,
+    shop_hash  text NOT NULL,
+    seen_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (desk_id, seq)
+);
+";
+
+/// Why [`verify_shop`] calls a forked chain broken.
+pub const FORKED: &str = "the desk's own record holds other rows under these numbers than the \
+    shop (its data file was put back from an older copy); the shop keeps what it had";
+
 /// Rows read from the shop per page when walking a chain.
 const PAGE: i64 = 5_000;
 
-/// Sends this desk's audit rows the shop does not have yet; returns how many were new.
+/// What [`push_audit`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AuditPushed {
+    /// Rows the shop did not have.
+    pub rows: u64,
+    /// The first row where this desk's chain and the shop's copy differ: nothing more is
+    /// sent, and the shop records the fork.
+    pub fork: Option<i64>,
+}
+
+/// The hash the shop holds for the desk's row `seq`.
+async fn shop_hash(shop: &Shop, desk_id: &str, seq: i64) -> Result<Option<String>, PushError> {
+    Ok(shop
+        .client()
+        .query_opt(
+            "SELECT hash FROM audit WHERE desk_id = $1 AND seq = $2",
+            &[&desk_id, &seq],
+        )
+        .await
+        .map_err(|e| PushError::Shop(ShopError::from_pg(&e, shop.url())))?
+        .map(|r| r.get(0)))
+}
+
+/// Where this desk's chain and the shop's copy part, if they do: compared at the last row
+/// both hold (`both`); when they differ there, the first differing row is found by halving
+/// (a chain that differs at one row differs at every row after it). The fork's row, with
+/// the desk's and the shop's hash of it.
+async fn fork_of(
+    shop: &Shop,
+    store: &Mutex<Store>,
+    desk_id: &str,
+    both: i64,
+) -> Result<Option<(i64, String, String)>, PushError> {
+    let lock = || {
+        store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let differs = async |seq: i64| -> Result<Option<(String, String)>, PushError> {
+        let (mine, _) = lock().audit_hash_at(seq)?;
+        let theirs = shop_hash(shop, desk_id, seq).await?;
+        Ok(match (mine, theirs) {
+            (Some(m), Some(t)) if m != t => Some((m, t)),
+            _ => None,
+        })
+    };
+    let Some(at_end) = differs(both).await? else {
+        return Ok(None);
+    };
+    // Rows 1..lo agree; `hi` differs.
+    let (mut lo, mut hi, mut found) = (0_i64, both, at_end);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        match differs(mid).await? {
+            Some(pair) => {
+                hi = mid;
+                found = pair;
+            }
+            None => lo = mid,
+        }
+    }
+    Ok(Some((hi, found.0, found.1)))
+}
+
+/// Sends this desk's audit rows the shop does not have yet. A desk whose chain differs from
+/// the shop's copy (a data file put back from an older copy, then written on) sends nothing
+/// more: the fork is recorded in the shop (`audit_forks`) and returned.
 pub async fn push_audit(
     shop: &mut Shop,
     store: &Mutex<Store>,
     desk_id: &str,
-) -> Result<u64, PushError> {
+) -> Result<AuditPushed, PushError> {
     let lock = || {
         store
             .lock()
@@ -62,6 +154,7 @@ pub async fn push_audit(
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(&e, &url));
     let mut sent = 0;
+    let mut checked = false;
     loop {
         let have: i64 = shop
             .client()
@@ -72,9 +165,34 @@ pub async fn push_audit(
             .await
             .map_err(pg)?
             .get(0);
+        if !checked {
+            checked = true;
+            let (_, last) = lock().audit_hash_at(0)?;
+            let both = have.min(last);
+            if both > 0
+                && let Some((seq, desk_hash, shop_hash)) =
+                    fork_of(shop, store, desk_id, both).await?
+            {
+                shop.client()
+                    .execute(
+                        "INSERT INTO audit_forks (desk_id, seq, desk_hash, shop_hash)
+                         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                        &[&desk_id, &seq, &desk_hash, &shop_hash],
+                    )
+                    .await
+                    .map_err(pg)?;
+                return Ok(AuditPushed {
+                    rows: sent,
+                    fork: Some(seq),
+                });
+            }
+        }
         let rows = lock().audit_after(have, BATCH)?;
         if rows.is_empty() {
-            return Ok(sent);
+            return Ok(AuditPushed {
+                rows: sent,
+                fork: None,
+            });
         }
         let seqs: Vec<i64> = rows.iter().map(|r| r.seq).collect();
         let ats: Vec<i64> = rows.iter().map(|r| r.at.timestamp_millis()).collect();
@@ -102,7 +220,10 @@ pub async fn push_audit(
         sent += n;
         if n == 0 {
             // The shop holds these already (a resend): nothing further to send.
-            return Ok(sent);
+            return Ok(AuditPushed {
+                rows: sent,
+                fork: None,
+            });
         }
     }
 }
@@ -139,6 +260,17 @@ pub async fn verify_shop(shop: &Shop) -> Result<Vec<DeskChain>, PushError> {
         )
         .await
         .map_err(pg)?;
+    let forks: std::collections::HashMap<String, i64> = shop
+        .client()
+        .query(
+            "SELECT desk_id, min(seq) FROM audit_forks GROUP BY desk_id",
+            &[],
+        )
+        .await
+        .map_err(pg)?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
     let mut out = Vec::new();
     for desk in desks {
         let desk_id: String = desk.get(0);
@@ -175,6 +307,16 @@ pub async fn verify_shop(shop: &Shop) -> Result<Vec<DeskChain>, PushError> {
                     break 'walk broken;
                 }
             }
+        };
+        // A fork before the first break the walk found is what the manager needs to know.
+        let check = match (forks.get(&desk_id), check) {
+            (Some(&seq), ChainCheck::Broken { seq: at, .. }) if seq <= at => {
+                ChainCheck::Broken { seq, why: FORKED }
+            }
+            (Some(&seq), ChainCheck::Whole { .. } | ChainCheck::HeadNotFound { .. }) => {
+                ChainCheck::Broken { seq, why: FORKED }
+            }
+            (_, check) => check,
         };
         out.push(DeskChain {
             desk_id,

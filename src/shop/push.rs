@@ -46,6 +46,9 @@ pub struct Pushed {
     pub staff_refused: u64,
     /// Audit rows of this desk's chain the shop did not have yet.
     pub audit_rows: u64,
+    /// The row from which this desk's audit chain differs from the shop's copy (a data file
+    /// put back from an older copy): nothing more of it is sent.
+    pub audit_fork: Option<i64>,
     /// Saved cards (masks) sent and acknowledged.
     pub cards: u64,
 }
@@ -219,6 +222,8 @@ pub async fn push(
         lock().cards_pushed(last, now())?;
         done.cards += rows.len() as u64;
     }
-    done.audit_rows = push_audit(shop, store, &desk_id).await?;
+    let audit = push_audit(shop, store, &desk_id).await?;
+    done.audit_rows = audit.rows;
+    done.audit_fork = audit.fork;
     Ok(done)
 }

@@ -339,7 +339,8 @@ SELECT paydesk_tally_item(l, i, 1) FROM links AS l JOIN link_items AS i
 /// the shop's status budget ([`super::lease::SCHEMA`]), step 4 the shop-wide catalog
 /// ([`super::catalog::SCHEMA`]), step 5 the shop-wide staff ([`super::staff::SCHEMA`]), step 6
 /// every desk's audit chain ([`super::audit::SCHEMA`]), step 7 saved cards' masks
-/// ([`super::cards::SCHEMA`]).
+/// ([`super::cards::SCHEMA`]), step 8 where a desk's audit chain forked from the shop's copy
+/// ([`super::audit::FORKS_SCHEMA`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -348,6 +349,7 @@ pub const MIGRATIONS: &[&str] = &[
     super::staff::SCHEMA,
     super::audit::SCHEMA,
     super::cards::SCHEMA,
+    super::audit::FORKS_SCHEMA,
 ];
 
 /// The version this build migrates to.

@@ -338,6 +338,19 @@ impl Store {
         Ok(walk.finish())
     }
 
+    /// The hash of the row `seq`, and the last row's `seq` (0 when the record is empty): what
+    /// the pusher compares with the shop's copy of the chain.
+    pub fn audit_hash_at(&self, seq: i64) -> Result<(Option<String>, i64), StoreError> {
+        let hash = self
+            .conn
+            .query_row("SELECT hash FROM audit WHERE seq = ?1", [seq], |r| r.get(0))
+            .optional()?;
+        let last = self
+            .conn
+            .query_row("SELECT coalesce(max(seq), 0) FROM audit", [], |r| r.get(0))?;
+        Ok((hash, last))
+    }
+
     /// The audit rows after `seq`, in order, at most `limit` (the pusher sends the chain to
     /// the shop from the first row the shop lacks).
     pub fn audit_after(&self, seq: i64, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
