@@ -283,7 +283,8 @@ async fn a_resent_catalog_push_changes_nothing() {
         again,
         catalog::CatalogApplied {
             snapshot: first.snapshot,
-            made_current: false
+            made_current: false,
+            as_on_desk: true,
         }
     );
     assert_eq!(
@@ -308,10 +309,46 @@ async fn a_resent_catalog_push_changes_nothing() {
         CatalogPulled::Mirrored { variants: 30, .. }
     ));
     assert_eq!(ids(&a.catalog()), expected("b", 30));
+
+    // A barcode edit resent after another import became current is found by its outbox row
+    // (what it gave depended on the catalog it went on) and changes nothing either.
+    let code = Barcode::parse("7777777").expect("a shop code");
+    b.store
+        .lock()
+        .expect("the store")
+        .catalog_set_barcode("b-0001", Some(&code))
+        .expect("edited");
+    let owed = b
+        .store
+        .lock()
+        .expect("the store")
+        .outbox_catalog()
+        .expect("read")
+        .expect("an edit is owed");
+    assert_eq!(owed.edits.as_ref().map(Vec::len), Some(1));
+    let first = catalog::apply_catalog(&mut b.shop, &b.id, &owed, now)
+        .await
+        .expect("applied");
+    assert!(first.made_current && first.as_on_desk, "{first:?}");
+    a.import(&catalog_csv("b", 31, 2_000_000));
+    assert_eq!(a.push().await.catalogs, 1);
+    let before = state();
+    let again = catalog::apply_catalog(&mut b.shop, &b.id, &owed, now)
+        .await
+        .expect("applied again");
+    assert_eq!(
+        again,
+        catalog::CatalogApplied {
+            snapshot: first.snapshot,
+            made_current: false,
+            as_on_desk: true,
+        }
+    );
+    assert_eq!(state(), before);
 }
 
 #[tokio::test]
-async fn a_barcode_edit_reaches_the_other_desk_and_a_waiting_change_is_not_pulled_over() {
+async fn a_barcode_edit_made_before_another_desks_import_goes_on_top_of_it_not_over_it() {
     let Some(pg) = pg::cluster() else { return };
     let url = fresh_shop(&pg).await;
     let mut a = Desk::join(&url, "Back office").await;
@@ -337,14 +374,24 @@ async fn a_barcode_edit_reaches_the_other_desk_and_a_waiting_change_is_not_pulle
     // B's pull does not overwrite its waiting edit.
     assert_eq!(b.pull().await, CatalogPulled::Waiting);
     assert_eq!(b.scan("7777777").as_deref(), Some("a-0003"));
-    // B's push makes its catalog (20 items with the edit) the shop's; A mirrors it whole.
+    // B's push puts its edit on top of A's newer import, not its older copy of the catalog:
+    // the shop has A's 25 items with B's barcode on a-0003, and both desks mirror that.
     assert_eq!(b.push().await.catalogs, 1);
     assert!(matches!(
         a.pull().await,
-        CatalogPulled::Mirrored { variants: 20, .. }
+        CatalogPulled::Mirrored { variants: 25, .. }
     ));
     assert_eq!(a.scan("7777777").as_deref(), Some("a-0003"));
     assert_eq!(a.scan("1000003"), None);
+    assert_eq!(
+        a.scan("1000024").as_deref(),
+        Some("a-0024"),
+        "A's import kept"
+    );
+    assert!(matches!(
+        b.pull().await,
+        CatalogPulled::Mirrored { variants: 25, .. }
+    ));
     assert_eq!(a.catalog(), b.catalog());
 }
 

@@ -1,17 +1,19 @@
 //! The shop-wide catalog (docs/design.md §8): one current snapshot for the whole shop, which
 //! every desk mirrors into its own file so scanning goes on without the shop.
 //!
-//! - A catalog change on a joined desk (an import, a barcode edit) leaves one `catalog` row in
-//!   its outbox; the pusher sends the desk's whole catalog as it then is ([`apply_catalog`]).
-//!   In one PostgreSQL transaction, under the advisory lock [`CATALOG_LOCK`], it becomes a new
-//!   snapshot and the current one, the previous snapshots' variants are deleted, and
+//! - A catalog change on a joined desk leaves one `catalog` row in its outbox. After an import
+//!   the pusher sends the desk's whole catalog as it then is; after barcode edits alone it
+//!   sends the edits, applied on top of the shop's current catalog ([`with_edits`]), so an
+//!   edit made offline never undoes another desk's newer import ([`apply_catalog`]). In one
+//!   PostgreSQL transaction, under the advisory lock [`CATALOG_LOCK`], the result becomes a
+//!   new snapshot and the current one, the previous snapshots' variants are deleted, and
 //!   `NOTIFY paydesk_catalog` (payload: the snapshot's number) is sent on commit. Two desks
 //!   importing at once take turns under the lock: the last to commit wins whole; no snapshot
-//!   is ever a union of two, and a reader in one `REPEATABLE READ` transaction never sees half
-//!   of one.
+//!   is ever a union of two imports, and a reader in one `REPEATABLE READ` transaction never
+//!   sees half of one.
 //! - A resent push (the desk killed after the shop's commit, before its own delete) finds its
-//!   snapshot by desk, outbox sequence number and digest and changes nothing, even when
-//!   another snapshot became current since.
+//!   snapshot (a whole catalog by desk, outbox sequence number and digest; edits by desk and
+//!   sequence number) and changes nothing, even when another snapshot became current since.
 //! - [`pull_catalog`] mirrors the current snapshot when it is not the one the desk mirrors:
 //!   one read-only `REPEATABLE READ` transaction in the shop, one `SQLite` transaction on the
 //!   desk (`Store::catalog_mirror`), skipped while a catalog change of the desk still waits
@@ -24,10 +26,10 @@ use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use sha2::{Digest as _, Sha256};
 
-use super::{Shop, ShopError};
+use super::{Shop, ShopError, ShopUrl};
 use crate::domain::{Barcode, CatalogVariant, Currency};
 use crate::lang::Lang;
-use crate::store::{CatalogOwed, Store, StoreError};
+use crate::store::{BarcodeEdit, CatalogOwed, Store, StoreError};
 
 /// The channel a change of the current snapshot is notified on (payload: its number).
 pub const CHANNEL: &str = "paydesk_catalog";
@@ -164,14 +166,42 @@ fn price_text(v: &CatalogVariant) -> String {
 /// What [`apply_catalog`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CatalogApplied {
-    /// The snapshot that holds the pushed catalog.
+    /// The snapshot that holds the pushed change.
     pub snapshot: i64,
     /// Whether it is new and became current (a resent push changes nothing).
     pub made_current: bool,
+    /// Whether it holds exactly the desk's catalog (else the desk's edits went on top of
+    /// another desk's newer import, and the desk mirrors the result at its next pull).
+    pub as_on_desk: bool,
 }
 
-/// Makes the catalog `owed` by desk `desk_id` the shop's current snapshot, in one transaction
-/// (see the module's doc).
+/// The catalog `current` with `edits` made on it in order: an edit of a variant the catalog
+/// no longer has is dropped (the import that removed it is newer), and so is one that would
+/// give a variant a barcode another variant holds (nothing is moved silently, as on the desk).
+pub fn with_edits(mut current: Vec<CatalogVariant>, edits: &[BarcodeEdit]) -> Vec<CatalogVariant> {
+    for edit in edits {
+        let code = match edit.barcode.as_deref().map(Barcode::parse) {
+            Some(Ok(code)) => Some(code),
+            Some(Err(_)) => continue,
+            None => None,
+        };
+        if code.as_ref().is_some_and(|c| {
+            current
+                .iter()
+                .any(|v| v.id != edit.id && v.barcode.as_ref() == Some(c))
+        }) {
+            continue;
+        }
+        if let Some(v) = current.iter_mut().find(|v| v.id == edit.id) {
+            v.barcode = code;
+        }
+    }
+    current
+}
+
+/// Makes the catalog change `owed` by desk `desk_id` the shop's current snapshot, in one
+/// transaction (see the module's doc): the desk's whole catalog after an import, else its
+/// barcode edits on top of the current snapshot.
 pub async fn apply_catalog(
     shop: &mut Shop,
     desk_id: &str,
@@ -180,27 +210,51 @@ pub async fn apply_catalog(
 ) -> Result<CatalogApplied, ShopError> {
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
-    let digest = digest(&owed.variants);
+    let on_desk = digest(&owed.variants);
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CATALOG_LOCK])
         .await
         .map_err(pg)?;
+    // A resend finds its snapshot: by content for a whole catalog, by the outbox row for edits
+    // (what they gave depends on the snapshot they went on).
     let resent = tx
         .query_opt(
-            "SELECT snapshot FROM catalog_snapshots
-             WHERE desk_id = $1 AND desk_seq = $2 AND digest = $3",
-            &[&desk_id, &owed.seq, &digest],
+            "SELECT snapshot, digest FROM catalog_snapshots
+             WHERE desk_id = $1 AND desk_seq = $2 AND ($3 OR digest = $4)",
+            &[&desk_id, &owed.seq, &owed.edits.is_some(), &on_desk],
         )
         .await
         .map_err(pg)?;
     if let Some(row) = resent {
         tx.commit().await.map_err(pg)?;
+        let digest: String = row.get(1);
         return Ok(CatalogApplied {
             snapshot: row.get(0),
             made_current: false,
+            as_on_desk: digest == on_desk,
         });
     }
-    let count = i32::try_from(owed.variants.len()).unwrap_or(i32::MAX);
+    let current: Option<i64> = tx
+        .query_opt("SELECT snapshot FROM catalog_current", &[])
+        .await
+        .map_err(pg)?
+        .map(|r| r.get(0));
+    let merged = match (&owed.edits, current) {
+        (Some(edits), Some(current)) => {
+            let variants = read_variants(&tx, &url, current)
+                .await
+                .map_err(|e| match e {
+                    PullError::Shop(e) => e,
+                    other => ShopError::Unreadable(other.to_string()),
+                })?;
+            Some(with_edits(variants, edits))
+        }
+        // No catalog in the shop yet, or an import: this desk's catalog, whole.
+        _ => None,
+    };
+    let variants = merged.as_deref().unwrap_or(&owed.variants);
+    let digest = digest(variants);
+    let count = i32::try_from(variants.len()).unwrap_or(i32::MAX);
     let snapshot: i64 = tx
         .query_one(
             "INSERT INTO catalog_snapshots (desk_id, desk_seq, digest, variants, made_at, pushed_at)
@@ -210,12 +264,11 @@ pub async fn apply_catalog(
         .await
         .map_err(pg)?
         .get(0);
-    let ids: Vec<&str> = owed.variants.iter().map(|v| v.id.as_str()).collect();
-    let names: Vec<&str> = owed.variants.iter().map(|v| v.name.as_str()).collect();
-    let prices: Vec<Decimal> = owed.variants.iter().map(|v| v.unit_price).collect();
-    let currencies: Vec<&str> = owed.variants.iter().map(|v| v.currency.as_str()).collect();
-    let barcodes: Vec<Option<&str>> = owed
-        .variants
+    let ids: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
+    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let prices: Vec<Decimal> = variants.iter().map(|v| v.unit_price).collect();
+    let currencies: Vec<&str> = variants.iter().map(|v| v.currency.as_str()).collect();
+    let barcodes: Vec<Option<&str>> = variants
         .iter()
         .map(|v| v.barcode.as_ref().map(Barcode::as_str))
         .collect();
@@ -249,7 +302,47 @@ pub async fn apply_catalog(
     Ok(CatalogApplied {
         snapshot,
         made_current: true,
+        as_on_desk: digest == on_desk,
     })
+}
+
+/// The variants of snapshot `snapshot`, by id.
+async fn read_variants(
+    tx: &tokio_postgres::Transaction<'_>,
+    url: &ShopUrl,
+    snapshot: i64,
+) -> Result<Vec<CatalogVariant>, PullError> {
+    let rows = tx
+        .query(
+            "SELECT variant_id, name, unit_price, currency, barcode FROM catalog_variants
+             WHERE snapshot = $1 ORDER BY variant_id",
+            &[&snapshot],
+        )
+        .await
+        .map_err(|e| PullError::Shop(ShopError::from_pg(&e, url)))?;
+    rows.iter()
+        .map(|r| {
+            let currency: String = r.get(3);
+            let barcode: Option<String> = r.get(4);
+            Ok(CatalogVariant {
+                id: r.get(0),
+                name: r.get(1),
+                unit_price: r.get(2),
+                currency: Currency::from_str(&currency).map_err(|_| PullError::Invalid {
+                    what: Invalid::Currency,
+                    value: currency.clone(),
+                })?,
+                barcode: barcode
+                    .map(|b| {
+                        Barcode::parse(&b).map_err(|_| PullError::Invalid {
+                            what: Invalid::Barcode,
+                            value: b.clone(),
+                        })
+                    })
+                    .transpose()?,
+            })
+        })
+        .collect()
 }
 
 /// The shop's current catalog: its snapshot number and variants, read in one read-only
@@ -275,39 +368,8 @@ pub async fn current_catalog(
         tx.commit().await.map_err(pg)?;
         return Ok(Some((snapshot, Vec::new())));
     }
-    let rows = tx
-        .query(
-            "SELECT variant_id, name, unit_price, currency, barcode FROM catalog_variants
-             WHERE snapshot = $1 ORDER BY variant_id",
-            &[&snapshot],
-        )
-        .await
-        .map_err(pg)?;
+    let variants = read_variants(&tx, &url, snapshot).await?;
     tx.commit().await.map_err(pg)?;
-    let variants = rows
-        .iter()
-        .map(|r| {
-            let currency: String = r.get(3);
-            let barcode: Option<String> = r.get(4);
-            Ok(CatalogVariant {
-                id: r.get(0),
-                name: r.get(1),
-                unit_price: r.get(2),
-                currency: Currency::from_str(&currency).map_err(|_| PullError::Invalid {
-                    what: Invalid::Currency,
-                    value: currency.clone(),
-                })?,
-                barcode: barcode
-                    .map(|b| {
-                        Barcode::parse(&b).map_err(|_| PullError::Invalid {
-                            what: Invalid::Barcode,
-                            value: b.clone(),
-                        })
-                    })
-                    .transpose()?,
-            })
-        })
-        .collect::<Result<Vec<_>, PullError>>()?;
     Ok(Some((snapshot, variants)))
 }
 
@@ -354,5 +416,56 @@ pub async fn pull_catalog(
         })
     } else {
         Ok(CatalogPulled::Waiting)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn variant(id: &str, barcode: Option<&str>) -> CatalogVariant {
+        CatalogVariant {
+            id: id.to_owned(),
+            name: id.to_uppercase(),
+            unit_price: Decimal::new(1000, 2),
+            currency: Currency::Try,
+            barcode: barcode.map(|b| Barcode::parse(b).expect("a barcode")),
+        }
+    }
+
+    fn edit(id: &str, barcode: Option<&str>) -> BarcodeEdit {
+        BarcodeEdit {
+            id: id.to_owned(),
+            barcode: barcode.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn edits_go_on_the_current_catalog_and_never_take_a_barcode_or_bring_a_variant_back() {
+        let current = vec![variant("cay", Some("1000001")), variant("simit", None)];
+        let merged = with_edits(
+            current,
+            &[
+                // Taken by çay in the current catalog: dropped, çay keeps it.
+                edit("simit", Some("1000001")),
+                edit("simit", Some("7777777")),
+                // Removed by the newer import: not brought back.
+                edit("pogaca", Some("5555555")),
+                edit("cay", None),
+            ],
+        );
+        assert_eq!(
+            merged,
+            vec![variant("cay", None), variant("simit", Some("7777777"))]
+        );
+        // In order: a later edit may take the barcode an earlier one freed.
+        let merged = with_edits(
+            vec![variant("cay", Some("1000001")), variant("simit", None)],
+            &[edit("cay", None), edit("simit", Some("1000001"))],
+        );
+        assert_eq!(
+            merged[1].barcode.as_ref().map(Barcode::as_str),
+            Some("1000001")
+        );
     }
 }

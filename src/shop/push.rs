@@ -190,7 +190,8 @@ pub async fn push(
     let owed = lock().outbox_catalog()?;
     if let Some(owed) = owed {
         let applied = apply_catalog(shop, &desk_id, &owed, now()).await?;
-        lock().catalog_pushed(owed.seq, applied.snapshot, now())?;
+        let mirrored = applied.as_on_desk.then_some(applied.snapshot);
+        lock().catalog_pushed(owed.seq, mirrored, now())?;
         done.catalogs += u64::from(applied.made_current);
     }
     loop {

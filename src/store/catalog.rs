@@ -32,6 +32,7 @@
 //! language (`CsvLineError::message`, worded from the store's catalogue,
 //! [`super::messages::StoreMessage`]); the preview parses the same way and writes nothing.
 
+use super::outbox::CatalogChange;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
@@ -759,7 +760,7 @@ impl Store {
         let subject = format!("{} items", parsed.variants.len());
         let at = super::audit_time(self.acting_at);
         audit::append(&tx, &self.actor, AuditAction::CatalogImport, &subject, at)?;
-        super::outbox::enqueue_catalog(&tx, at)?;
+        super::outbox::enqueue_catalog(&tx, CatalogChange::Whole, at)?;
         tx.commit()?;
         Ok(CsvImport {
             imported: parsed.variants.len(),
@@ -827,7 +828,8 @@ impl Store {
         let subject = format!("{id} barcode {}", code.map_or("none", Barcode::as_str));
         let at = super::audit_time(self.acting_at);
         audit::append(&tx, &self.actor, AuditAction::CatalogEdit, &subject, at)?;
-        super::outbox::enqueue_catalog(&tx, at)?;
+        let change = CatalogChange::Barcode(id, code.map(Barcode::as_str));
+        super::outbox::enqueue_catalog(&tx, change, at)?;
         tx.commit()?;
         Ok(())
     }

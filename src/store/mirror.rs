@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, TransactionBehavior, params};
 
 use super::catalog::variant_of;
-use super::outbox::{PinPush, StaffPush};
+use super::outbox::{BarcodeEdit, PinPush, StaffPush};
 use super::{Store, StoreError, from_millis, to_millis};
 use crate::domain::{Barcode, CatalogVariant};
 
@@ -26,6 +26,9 @@ pub struct CatalogOwed {
     pub at: DateTime<Utc>,
     /// Every variant, by id.
     pub variants: Vec<CatalogVariant>,
+    /// `None`: the whole catalog is owed (an import). Else only these barcode edits, to
+    /// apply on top of the shop's current catalog.
+    pub edits: Option<Vec<BarcodeEdit>>,
 }
 
 /// A staff change or a PIN try waiting in the outbox.
@@ -94,17 +97,27 @@ impl Store {
     /// the file holds them now, read in one snapshot.
     pub fn outbox_catalog(&self) -> Result<Option<CatalogOwed>, StoreError> {
         self.in_one_snapshot(|| {
-            let row: Option<(i64, i64)> = self
+            let row: Option<(i64, i64, String)> = self
                 .conn
                 .query_row(
-                    "SELECT seq, at FROM shop_outbox WHERE kind = 'catalog'
+                    "SELECT seq, at, payload FROM shop_outbox WHERE kind = 'catalog'
                      ORDER BY seq DESC LIMIT 1",
                     [],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )
                 .optional()?;
-            let Some((seq, at)) = row else {
+            let Some((seq, at, payload)) = row else {
                 return Ok(None);
+            };
+            let edits = if payload.is_empty() {
+                None
+            } else {
+                Some(
+                    serde_json::from_str(&payload).map_err(|e| StoreError::Corrupt {
+                        what: "catalog outbox row",
+                        value: e.to_string(),
+                    })?,
+                )
             };
             let mut stmt = self.conn.prepare_cached(
                 "SELECT id, name, unit_price, currency, barcode FROM catalog_variants ORDER BY id",
@@ -118,17 +131,20 @@ impl Store {
                 seq,
                 at: from_millis(at)?,
                 variants,
+                edits,
             }))
         })
     }
 
-    /// The shop committed the catalog of the row `seq` (or already had it) and `snapshot` is
-    /// the shop's snapshot that holds it: the row leaves the outbox and the desk mirrors that
-    /// snapshot. A catalog change made meanwhile (a later row) stays.
+    /// The shop committed the catalog change of the row `seq` (or already had it): the row
+    /// leaves the outbox. `snapshot` is the shop's snapshot when it holds exactly this desk's
+    /// catalog (the desk mirrors it); `None` when it holds more (edits applied on top of
+    /// another desk's import), which the next pull brings. A catalog change made meanwhile (a
+    /// later row) stays.
     pub fn catalog_pushed(
         &mut self,
         seq: i64,
-        snapshot: i64,
+        snapshot: Option<i64>,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;

@@ -64,7 +64,9 @@ pub use journal::{
 };
 pub use links::{LinkCursor, StoredLink, TimeRange};
 pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
-pub use outbox::{CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush};
+pub use outbox::{
+    BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush,
+};
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub(crate) use report::{Counted, Sheet, judged, top};
 pub use report::{

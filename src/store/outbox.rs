@@ -216,18 +216,74 @@ pub(super) fn enqueue_link(
     Ok(())
 }
 
-/// Records, in the transaction `conn` of a catalog change, that the shop is owed the catalog
-/// as it now is; nothing when the desk has not joined. One row waits at most: the catalog is
-/// sent whole, so an older row says nothing a newer one does not (its `seq` is the newer one's,
-/// so a push in flight acknowledges only what it sent).
-pub(super) fn enqueue_catalog(conn: &Connection, now: DateTime<Utc>) -> Result<(), StoreError> {
+/// A barcode set (or cleared) on one variant by this desk, owed to the shop as that change
+/// alone: applied on top of the shop's current catalog, whatever another desk imported since.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BarcodeEdit {
+    /// The variant.
+    pub id: String,
+    /// Its new barcode; `None` clears it.
+    pub barcode: Option<String>,
+}
+
+/// A catalog change, as the outbox records it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum CatalogChange<'a> {
+    /// An import: the shop is owed this desk's whole catalog (an import replaces the shop's).
+    Whole,
+    /// A barcode edit of one variant.
+    Barcode(&'a str, Option<&'a str>),
+}
+
+/// Records, in the transaction `conn` of a catalog change, what the shop is owed; nothing
+/// when the desk has not joined. One row waits at most (its `seq` the newest change's, so a
+/// push in flight acknowledges only what it sent), its payload what it owes:
+///
+/// - `''`: the whole catalog as it is when pushed (after an import; an edit made after one
+///   is in the catalog it sends);
+/// - a JSON list of [`BarcodeEdit`]s, in the order made: only edits since the last push, each
+///   applied on top of the shop's current catalog, so an import another desk made meanwhile
+///   is not undone by this desk's older copy.
+pub(super) fn enqueue_catalog(
+    conn: &Connection,
+    change: CatalogChange<'_>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
     if !joined(conn)? {
         return Ok(());
     }
+    let waiting: Option<String> = conn
+        .query_row(
+            "SELECT payload FROM shop_outbox WHERE kind = 'catalog' ORDER BY seq DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let payload = match (change, waiting) {
+        (CatalogChange::Whole, _) => String::new(),
+        (CatalogChange::Barcode(..), Some(whole)) if whole.is_empty() => whole,
+        (CatalogChange::Barcode(id, barcode), waiting) => {
+            let mut edits: Vec<BarcodeEdit> = match waiting {
+                Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
+                    what: "catalog outbox row",
+                    value: e.to_string(),
+                })?,
+                None => Vec::new(),
+            };
+            edits.push(BarcodeEdit {
+                id: id.to_owned(),
+                barcode: barcode.map(str::to_owned),
+            });
+            serde_json::to_string(&edits).map_err(|e| StoreError::Corrupt {
+                what: "catalog outbox row",
+                value: e.to_string(),
+            })?
+        }
+    };
     conn.execute("DELETE FROM shop_outbox WHERE kind = 'catalog'", [])?;
     conn.execute(
-        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, 'catalog', '')",
-        [to_millis(now)],
+        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, 'catalog', ?2)",
+        params![to_millis(now), payload],
     )?;
     Ok(())
 }
