@@ -508,3 +508,89 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
         .expect("a report");
     assert_eq!(kept, read);
 }
+
+/// History's totals over the shop's rows: for each filter, what `read::totals` counts equals
+/// what walking every page of the same filter adds up to (count, and per currency the amounts
+/// and what was paid).
+#[tokio::test]
+async fn historys_totals_over_the_shop_equal_the_sum_of_its_pages() {
+    use paydesk::shop::read::{ShopLink, ShopQuery, page, totals};
+    use paydesk::store::{LinkCursor, TimeRange, Total};
+    use std::collections::BTreeMap;
+    type Sums = (usize, BTreeMap<&'static str, (Decimal, Decimal)>);
+
+    let Some(pg) = pg::cluster() else { return };
+    let mut shop = seeded_shop(&pg).await;
+    let histories = histories(300);
+    for (desk, rows) in outboxes(&histories) {
+        shop::push::apply_batch(&mut shop, desk, &rows, at("2026-11-25T00:00:00Z"))
+            .await
+            .expect("applied");
+    }
+    let queries = [
+        ShopQuery::default(),
+        ShopQuery {
+            status: Some(LinkStatus::Pending),
+            ..ShopQuery::default()
+        },
+        ShopQuery {
+            staff: Some("Ayşe".into()),
+            ..ShopQuery::default()
+        },
+        ShopQuery {
+            desk: Some(DESKS[1].into()),
+            status: Some(LinkStatus::Completed),
+            ..ShopQuery::default()
+        },
+        ShopQuery {
+            range: Some(TimeRange {
+                from: at("2026-11-21T21:00:00Z"),
+                to: at("2026-11-23T21:00:00Z"),
+            }),
+            ..ShopQuery::default()
+        },
+        ShopQuery {
+            text: Some("pd-l000".into()),
+            ..ShopQuery::default()
+        },
+    ];
+    let mut nonempty = 0;
+    for query in queries {
+        // Every page, newest first, 40 at a time.
+        let mut walked: Sums = (0, BTreeMap::new());
+        let mut before: Option<LinkCursor> = None;
+        loop {
+            let q = ShopQuery {
+                before: before.clone(),
+                limit: 40,
+                ..query.clone()
+            };
+            let links = page(&shop, &q).await.expect("a page");
+            for l in &links {
+                walked.0 += 1;
+                let sums = walked.1.entry(l.link.currency.as_str()).or_default();
+                sums.0 += l.link.amount.unwrap_or_default();
+                sums.1 += l.link.paid.unwrap_or_default();
+            }
+            if links.len() < 40 {
+                break;
+            }
+            before = links.last().map(ShopLink::cursor);
+        }
+        let counted = totals(&mut shop, &query, std::time::Duration::from_secs(5))
+            .await
+            .expect("counted");
+        let mut kept: Sums = (counted.count, BTreeMap::new());
+        for t in &counted.by_currency {
+            let exact = |total: &Total| match total {
+                Total::Exact(d) => *d,
+                Total::OutOfRange => panic!("a sum out of range"),
+            };
+            kept.1
+                .insert(t.currency.as_str(), (exact(&t.amount), exact(&t.paid)));
+        }
+        assert_eq!(kept, walked, "{query:?}");
+        nonempty += usize::from(kept.0 > 0);
+    }
+    assert_eq!(nonempty, 6, "every filter matched some links");
+}

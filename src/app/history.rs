@@ -1,6 +1,7 @@
 //! The history of links: pages of a filter, their totals, a link opened from it, the status
 //! refresh of the links shown, and the CSV export.
 
+use crate::shop::session::ShopReader;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -84,9 +85,10 @@ impl App {
                 let totals_desk = desk.clone();
                 let totals_filter = filter.clone();
                 let reader = self.shop_reader();
-                if reader.is_none() {
-                    self.spawn(async move { totals(&totals_desk, totals_filter, zone) });
-                }
+                let totals_reader = reader.clone();
+                self.spawn(async move {
+                    totals(totals_reader, &totals_desk, totals_filter, zone).await
+                });
                 self.spawn(async move {
                     let shop_page =
                         super::shop_reads::shop_history_page(reader, &filter, None, zone, lang)
@@ -270,10 +272,6 @@ impl App {
 
     /// Counts the shown History filter's links again (after statuses changed).
     pub(crate) fn history_totals(&mut self) {
-        // The shop's rows have no totals line (docs/design.md §8).
-        if self.shop_reader().is_some() {
-            return;
-        }
         let (Some(desk), Some(filter)) = (
             self.holds.desk.clone(),
             self.views.history.loaded_filter.clone(),
@@ -281,14 +279,27 @@ impl App {
             return;
         };
         let zone = self.views.history.zone;
-        self.spawn(async move { totals(&desk, filter, zone) });
+        let reader = self.shop_reader();
+        self.spawn(async move { totals(reader, &desk, filter, zone).await });
     }
 }
 
-/// The totals of a filter, as a message.
-fn totals(desk: &Desk, filter: HistoryFilter, zone: Zone) -> Msg {
-    let (query, range) = history_query(&filter, zone);
-    let result = desk.history_totals(&query, range);
+/// The totals of a filter, as a message: the whole shop's while it answers (History's rows
+/// are the shop's then), else the desk's own.
+async fn totals(
+    reader: Option<(ShopReader, String)>,
+    desk: &Desk,
+    filter: HistoryFilter,
+    zone: Zone,
+) -> Msg {
+    let result = if let Some(counted) =
+        super::shop_reads::shop_history_totals(reader, &filter, zone).await
+    {
+        counted.map_err(DeskError::from)
+    } else {
+        let (query, range) = history_query(&filter, zone);
+        desk.history_totals(&query, range)
+    };
     Msg::History(HistoryResult::Totals { filter, result })
 }
 

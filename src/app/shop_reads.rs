@@ -11,10 +11,11 @@ use super::history::{HistoryResult, history_query};
 use crate::clock::Zone;
 use crate::lang::Lang;
 use crate::service::Desk;
+use crate::shop::ShopError;
 use crate::shop::read::{self, Account, ShopQuery};
 use crate::shop::report::{self as shop_report_mod, ReportScope};
 use crate::shop::session::ShopReader;
-use crate::store::{DayReport, LinkCursor};
+use crate::store::{DayReport, LinkCursor, LinkTotals};
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 
 /// One page of the shop's History for `filter`, after `before`; `None` when there is no
@@ -63,6 +64,36 @@ pub(super) async fn shop_history_page(
         total: None,
         staff_names: None,
     })
+}
+
+/// History's totals over the shop's links matching `filter`; `None` when there is no reader
+/// or the shop's connection stayed busy (the caller counts the desk's own then, as its page
+/// is read from the desk's own file too). PostgreSQL ends the count after the reader's limit.
+pub(super) async fn shop_history_totals(
+    reader: Option<(ShopReader, String)>,
+    filter: &HistoryFilter,
+    zone: Zone,
+) -> Option<Result<LinkTotals, ShopError>> {
+    let (reader, _) = reader?;
+    let (query, range) = history_query(filter, zone);
+    let shop_query = ShopQuery {
+        text: query.text,
+        status: query.status,
+        staff: query.staff,
+        desk: None,
+        range,
+        before: None,
+        limit: PAGE,
+    };
+    let limit = reader.query_limit();
+    let mut shop = reader.connection().await?;
+    let counted = tokio::time::timeout(limit * 2, read::totals(&mut shop, &shop_query, limit))
+        .await
+        .ok()?;
+    if let Err(e) = &counted {
+        tracing::warn!(error = %e, "History's totals read from the shop's PostgreSQL");
+    }
+    Some(counted)
 }
 
 /// The shop's day close of local days `days`, with this desk's audit head; `None` when there

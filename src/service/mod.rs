@@ -108,6 +108,9 @@ pub enum DeskError {
     /// in time): nothing was asked.
     #[error("the shop's status budget was busy: nothing was asked")]
     ShopBusy,
+    /// The shop's PostgreSQL refused or failed a read.
+    #[error(transparent)]
+    Shop(#[from] crate::shop::ShopError),
 }
 
 impl DeskError {
@@ -134,6 +137,7 @@ impl DeskError {
             }
             DeskError::SignInFirst => ServiceMessage::SignInFirst.get(lang).to_owned(),
             DeskError::ShopBusy => ServiceMessage::ShopBusy.get(lang).to_owned(),
+            DeskError::Shop(e) => e.sentence(lang),
             DeskError::NeedsManager(what) => {
                 ServiceMessage::NeedsManager.fill(lang, &[("what", what)])
             }

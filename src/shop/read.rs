@@ -15,7 +15,10 @@ use tokio_postgres::types::ToSql;
 use super::{Shop, ShopError};
 use crate::api::wire::PaymentLink;
 use crate::domain::{Link, LinkStatus};
-use crate::store::{LinkCursor, LinkPush, StoreError, StoredLink, TimeRange};
+use rust_decimal::Decimal;
+
+use crate::domain::Currency;
+use crate::store::{LinkCursor, LinkPush, LinkTotals, StoreError, StoredLink, TimeRange, Total};
 
 /// The account a link was made on (the lease's, `shop::lease`): the profile's server and API
 /// key id, and for a desk's built-in sandbox the desk.
@@ -203,10 +206,14 @@ pub struct ShopQuery {
     pub limit: usize,
 }
 
-/// One page of the shop's History, newest first, after `query.before`.
-pub async fn page(shop: &Shop, query: &ShopQuery) -> Result<Vec<ShopLink>, ShopError> {
+/// A statement's parameters, each boxed with its value.
+type Args = Vec<Box<dyn ToSql + Sync + Send>>;
+
+/// The `WHERE` clause of `query` (empty for none) and its parameters; with `cursor`, also
+/// after `query.before`.
+fn filter_of(query: &ShopQuery, cursor: bool) -> (String, Args) {
     let mut filters: Vec<String> = Vec::new();
-    let mut args: Vec<Box<dyn ToSql + Sync + Send>> = Vec::new();
+    let mut args: Args = Vec::new();
     let mut arg = |value: Box<dyn ToSql + Sync + Send>| {
         args.push(value);
         format!("${}", args.len())
@@ -227,7 +234,7 @@ pub async fn page(shop: &Shop, query: &ShopQuery) -> Result<Vec<ShopLink>, ShopE
         filters.push(format!("l.stored_at >= {}", arg(Box::new(range.from))));
         filters.push(format!("l.stored_at < {}", arg(Box::new(range.to))));
     }
-    if let Some(before) = &query.before {
+    if let Some(before) = query.before.as_ref().filter(|_| cursor) {
         let at = arg(Box::new(before.created_at));
         let id = arg(Box::new(before.id.clone()));
         filters.push(format!("(l.stored_at, l.link_id) < ({at}, {id})"));
@@ -250,28 +257,81 @@ pub async fn page(shop: &Shop, query: &ShopQuery) -> Result<Vec<ShopLink>, ShopE
               OR l.answer->>'description' ILIKE {words})"
         ));
     }
-    let limit = if query.limit == 0 { 50 } else { query.limit };
-    let limit = arg(Box::new(limit_of(limit)));
     let filter = if filters.is_empty() {
         String::new()
     } else {
         format!("WHERE {}", filters.join(" AND "))
     };
+    (filter, args)
+}
+
+fn params(args: &Args) -> Vec<&(dyn ToSql + Sync)> {
+    args.iter()
+        .map(|a| a.as_ref() as &(dyn ToSql + Sync))
+        .collect()
+}
+
+/// One page of the shop's History, newest first, after `query.before`.
+pub async fn page(shop: &Shop, query: &ShopQuery) -> Result<Vec<ShopLink>, ShopError> {
+    let (filter, mut args) = filter_of(query, true);
+    let limit = if query.limit == 0 { 50 } else { query.limit };
+    args.push(Box::new(limit_of(limit)));
     let sql = format!(
         "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id) {filter}
-         ORDER BY l.stored_at DESC, l.link_id DESC LIMIT {limit}"
+         ORDER BY l.stored_at DESC, l.link_id DESC LIMIT ${}",
+        args.len()
     );
-    let params: Vec<&(dyn ToSql + Sync)> = args
-        .iter()
-        .map(|a| a.as_ref() as &(dyn ToSql + Sync))
-        .collect();
     rows(
         &shop
             .client()
-            .query(&sql, &params)
+            .query(&sql, &params(&args))
             .await
             .map_err(|e| ShopError::from_pg(&e, shop.url()))?,
     )
+}
+
+/// How many links of the shop `query` matches and what they add up to, per currency (its
+/// `before` and `limit` are ignored): History's totals line over the shop's rows. One
+/// aggregate over the matching links, in a read-only transaction that PostgreSQL itself ends
+/// after `limit` (`statement_timeout`), so a slow count never holds the desk's connection
+/// longer than a read may.
+pub async fn totals(
+    shop: &mut Shop,
+    query: &ShopQuery,
+    limit: std::time::Duration,
+) -> Result<LinkTotals, ShopError> {
+    let url = shop.url().clone();
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
+    let (filter, args) = filter_of(query, false);
+    let sql = format!(
+        "SELECT l.currency, count(*), sum(coalesce(l.amount, 0))::text, sum(l.paid_amount)::text
+         FROM links AS l {filter} GROUP BY l.currency"
+    );
+    let tx = shop.snapshot().await.map_err(pg)?;
+    tx.batch_execute(&format!(
+        "SET LOCAL statement_timeout = {}",
+        limit.as_millis().max(1)
+    ))
+    .await
+    .map_err(pg)?;
+    let rows = tx.query(&sql, &params(&args)).await.map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    let mut totals = LinkTotals::default();
+    for r in rows {
+        let code: String = r.get(0);
+        let currency: Currency = code
+            .parse()
+            .map_err(|_| ShopError::Unreadable(format!("currency `{code}`")))?;
+        let sum =
+            |text: &str| Decimal::from_str_exact(text).map_or(Total::OutOfRange, Total::Exact);
+        totals.add_many(
+            currency,
+            usize::try_from(r.get::<_, i64>(1)).unwrap_or(0),
+            sum(r.get(2)),
+            sum(r.get(3)),
+        );
+    }
+    Ok(totals)
 }
 
 /// The links changed in the shop after revision `after`, oldest change first, at most

@@ -115,7 +115,13 @@ impl LinkTotals {
 
     /// Adds `count` links of `currency` whose amounts and paid amounts sum to `amount` and
     /// `paid`.
-    fn add_many(&mut self, currency: Currency, count: usize, amount: Total, paid: Total) {
+    pub(crate) fn add_many(
+        &mut self,
+        currency: Currency,
+        count: usize,
+        amount: Total,
+        paid: Total,
+    ) {
         self.count += count;
         let zero = Total::zero(currency);
         let at = if let Some(i) = self.by_currency.iter().position(|t| t.currency == currency) {

@@ -326,10 +326,6 @@ impl HistoryView {
 
     fn totals_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
         let lang = cx.lang;
-        // The shop's rows have no totals line (docs/design.md §8).
-        if self.from_shop() {
-            return;
-        }
         let text = match &self.totals {
             Some((filter, Ok(totals))) if Some(filter) == self.loaded_filter.as_ref() => {
                 let mut parts = vec![format!(
