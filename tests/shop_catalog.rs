@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use paydesk::domain::{Barcode, CatalogVariant};
 use paydesk::shop::catalog::{self, CatalogPulled};
 use paydesk::shop::{ShopUrl, push};
-use paydesk::store::Store;
+use paydesk::store::{CatalogOwed, Store};
 use support::pg::{self, Pg};
 use support::shop::{Desk, connect, fresh_shop};
 
@@ -243,6 +243,21 @@ async fn two_desks_importing_at_once_each_end_with_one_whole_catalog() {
     assert!(matches!(a.pull().await, CatalogPulled::Unchanged(_)));
 }
 
+/// `desk` sends `owed` again: the shop finds its snapshot and makes nothing current.
+async fn resend_changes_nothing(desk: &mut Desk, owed: &CatalogOwed, snapshot: i64) {
+    let again = catalog::apply_catalog(&mut desk.shop, &desk.id, owed, support::time::t_stored())
+        .await
+        .expect("applied again");
+    assert_eq!(
+        again,
+        catalog::CatalogApplied {
+            snapshot,
+            made_current: false,
+            as_on_desk: true,
+        }
+    );
+}
+
 #[tokio::test]
 async fn a_resent_catalog_push_changes_nothing() {
     let Some(pg) = pg::cluster() else { return };
@@ -276,17 +291,7 @@ async fn a_resent_catalog_push_changes_nothing() {
         )
     };
     let before = state();
-    let again = catalog::apply_catalog(&mut a.shop, &a.id, &owed, now)
-        .await
-        .expect("applied again");
-    assert_eq!(
-        again,
-        catalog::CatalogApplied {
-            snapshot: first.snapshot,
-            made_current: false,
-            as_on_desk: true,
-        }
-    );
+    resend_changes_nothing(&mut a, &owed, first.snapshot).await;
     assert_eq!(
         state(),
         before,
@@ -333,17 +338,7 @@ async fn a_resent_catalog_push_changes_nothing() {
     a.import(&catalog_csv("b", 31, 2_000_000));
     assert_eq!(a.push().await.catalogs, 1);
     let before = state();
-    let again = catalog::apply_catalog(&mut b.shop, &b.id, &owed, now)
-        .await
-        .expect("applied again");
-    assert_eq!(
-        again,
-        catalog::CatalogApplied {
-            snapshot: first.snapshot,
-            made_current: false,
-            as_on_desk: true,
-        }
-    );
+    resend_changes_nothing(&mut b, &owed, first.snapshot).await;
     assert_eq!(state(), before);
 }
 

@@ -18,6 +18,20 @@ use crate::shop::session::ShopReader;
 use crate::store::{DayReport, LinkCursor, LinkTotals};
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 
+/// The shop's query of a History filter (every desk's links), after `before`.
+fn shop_query(filter: &HistoryFilter, zone: Zone, before: Option<LinkCursor>) -> ShopQuery {
+    let (query, range) = history_query(filter, zone);
+    ShopQuery {
+        text: query.text,
+        status: query.status,
+        staff: query.staff,
+        desk: None,
+        range,
+        before,
+        limit: PAGE,
+    }
+}
+
 /// One page of the shop's History for `filter`, after `before`; `None` when there is no
 /// reader or the shop did not answer in time (the caller reads the desk's own then).
 pub(super) async fn shop_history_page(
@@ -28,16 +42,7 @@ pub(super) async fn shop_history_page(
     lang: Lang,
 ) -> Option<HistoryResult> {
     let (reader, desk_id) = reader?;
-    let (query, range) = history_query(filter, zone);
-    let shop_query = ShopQuery {
-        text: query.text,
-        status: query.status,
-        staff: query.staff,
-        desk: None,
-        range,
-        before: before.clone(),
-        limit: PAGE,
-    };
+    let shop_query = shop_query(filter, zone, before.clone());
     let shop = reader.connection().await?;
     let links = tokio::time::timeout(reader.query_limit(), read::page(&shop, &shop_query))
         .await
@@ -75,16 +80,7 @@ pub(super) async fn shop_history_totals(
     zone: Zone,
 ) -> Option<Result<LinkTotals, ShopError>> {
     let (reader, _) = reader?;
-    let (query, range) = history_query(filter, zone);
-    let shop_query = ShopQuery {
-        text: query.text,
-        status: query.status,
-        staff: query.staff,
-        desk: None,
-        range,
-        before: None,
-        limit: PAGE,
-    };
+    let shop_query = shop_query(filter, zone, None);
     let limit = reader.query_limit();
     let mut shop = reader.connection().await?;
     let counted = tokio::time::timeout(limit * 2, read::totals(&mut shop, &shop_query, limit))
