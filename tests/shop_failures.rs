@@ -51,6 +51,11 @@ impl Dice {
 const ACCOUNT: &str = "https://api.example\u{1f}key-1\u{1f}";
 
 async fn seeded_shop(pg: &Pg) -> shop::Shop {
+    seeded_shop_at(pg, schema::latest_version()).await
+}
+
+/// [`seeded_shop`] with the schema brought to `version` only.
+async fn seeded_shop_at(pg: &Pg, version: i32) -> shop::Shop {
     let db = pg.fresh_db();
     // The server's own zone must not matter: every time the shop keeps is absolute.
     pg.admin_sql(
@@ -70,7 +75,7 @@ async fn seeded_shop(pg: &Pg) -> shop::Shop {
     )
     .await
     .expect("the shop connects");
-    schema::migrate(shop.client_mut(), &url)
+    schema::migrate_to(shop.client_mut(), &url, version)
         .await
         .expect("migrates");
     for (i, id) in DESKS.iter().enumerate() {
@@ -351,6 +356,8 @@ async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
         ("2026-11-25", "2026-11-25"),
         ("2026-11-21", "2026-11-23"),
         ("2026-11-19", "2026-11-25"),
+        // A whole UTC week inside (2026-11-19 is a Thursday, the shop's weeks' first day).
+        ("2026-11-18", "2026-11-26"),
     ];
     let nows = [
         at("2026-11-21T09:07:31Z"),
@@ -382,6 +389,12 @@ async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
                         kept, read,
                         "{label}: {from}..{to} in {zone_name} at {now}, desk {desk:?}"
                     );
+                    // Written out the same too: every sum with its currency's decimals.
+                    assert_eq!(
+                        serde_json::to_string(&kept).expect("JSON"),
+                        serde_json::to_string(&read).expect("JSON"),
+                        "{label}: {from}..{to} in {zone_name} at {now}, desk {desk:?}"
+                    );
                     match desk {
                         None => whole_links = kept.links,
                         Some(_) => whole_links -= kept.links,
@@ -395,14 +408,12 @@ async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
     compared
 }
 
-#[tokio::test]
-async fn the_kept_totals_equal_the_report_read_from_the_links() {
-    let Some(pg) = pg::cluster() else { return };
-    let mut shop = seeded_shop(&pg).await;
-    let histories = histories(600);
-    let boxes = outboxes(&histories);
-    let now = at("2026-11-25T00:00:00Z");
-    // Every desk pushes its outbox in small batches, the desks taking turns.
+/// Every desk pushes its outbox in small batches, the desks taking turns.
+async fn push_all(
+    shop: &mut shop::Shop,
+    boxes: &[(&'static str, Vec<OutboxRow>)],
+    now: DateTime<Utc>,
+) {
     let mut cursors = vec![0_usize; boxes.len()];
     loop {
         let mut pushed = false;
@@ -410,7 +421,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
             let from = cursors[i];
             if from < rows.len() {
                 let to = (from + 37).min(rows.len());
-                shop::push::apply_batch(&mut shop, desk, &rows[from..to], now)
+                shop::push::apply_batch(shop, desk, &rows[from..to], now)
                     .await
                     .expect("applied");
                 cursors[i] = to;
@@ -421,24 +432,38 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
             break;
         }
     }
+}
+
+#[tokio::test]
+async fn the_kept_totals_equal_the_report_read_from_the_links() {
+    let Some(pg) = pg::cluster() else { return };
+    let mut shop = seeded_shop(&pg).await;
+    let histories = histories(600);
+    let boxes = outboxes(&histories);
+    let now = at("2026-11-25T00:00:00Z");
+    push_all(&mut shop, &boxes, now).await;
     let db = shop.url().dbname().to_owned();
     assert_eq!(
         pg.admin_sql(&db, "SELECT count(*) FROM links"),
         histories.len().to_string()
     );
-    // The seed holds every kind the report tells apart, paid items and each desk's links.
+    // The seed holds every kind the report tells apart, money, paid items and each desk's
+    // links.
     let kinds = pg.admin_sql(
         &db,
-        "SELECT string_agg(DISTINCT kind::text, ',' ORDER BY kind::text) FROM report_cells
-         WHERE links <> 0 OR paid <> 0",
+        "SELECT (sum(paid_links) > 0 AND sum(part_links) > 0 AND sum(cancelled) > 0
+                 AND sum(expired) > 0 AND sum(other) > 0 AND sum(pending) > 0
+                 AND sum(forever) > 0)::text
+             || ' ' || (SELECT count(*) > 0 FROM report_money WHERE paid <> 0 AND desk_id = '')
+         FROM report_sums WHERE span = 4",
     );
-    assert_eq!(kinds, "0,1,2,3,4,5,6");
+    assert_eq!(kinds, "true true");
     assert_ne!(
         pg.admin_sql(&db, "SELECT count(*) FROM report_items WHERE quantity <> 0"),
         "0"
     );
     let compared = compare(&mut shop, "pushed once").await;
-    assert_eq!(compared, 2 * 7 * 4 * 4);
+    assert_eq!(compared, 2 * 8 * 4 * 4);
     // A paid link of another account (a desk's built-in sandbox) in the same days: listed
     // shop-wide, never in this account's day close.
     pg.admin_sql(
@@ -593,4 +618,48 @@ async fn historys_totals_over_the_shop_equal_the_sum_of_its_pages() {
         nonempty += usize::from(kept.0 > 0);
     }
     assert_eq!(nonempty, 6, "every filter matched some links");
+}
+
+/// A shop that kept its totals as schema step 2 laid them out (`report_cells`) before this
+/// paydesk: the step that lays them out again fills them from the links already there, and
+/// they equal the links' report as the triggers' would; links pushed after it add to them.
+#[tokio::test]
+async fn the_totals_a_migration_fills_equal_the_report_read_from_the_links() {
+    let Some(pg) = pg::cluster() else { return };
+    let before = schema::MIGRATIONS
+        .iter()
+        .position(|step| *step == schema::REPORT_V2)
+        .expect("the step is in the list");
+    let before = i32::try_from(before).expect("a few steps");
+    let mut shop = seeded_shop_at(&pg, before).await;
+    let histories = histories(600);
+    let boxes = outboxes(&histories);
+    let now = at("2026-11-25T00:00:00Z");
+    // Half of each desk's outbox before the migration, the rest after it.
+    let halves: Vec<_> = boxes
+        .iter()
+        .map(|(desk, rows)| {
+            let (first, second) = rows.split_at(rows.len() / 2);
+            ((*desk, first.to_vec()), (*desk, second.to_vec()))
+        })
+        .collect();
+    let (first, second): (Vec<_>, Vec<_>) = halves.into_iter().unzip();
+    push_all(&mut shop, &first, now).await;
+    let url = shop.url().clone();
+    let migrated = schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    assert_eq!(migrated.from, before);
+    let db = url.dbname().to_owned();
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT to_regclass('report_cells') IS NULL"),
+        "t"
+    );
+    assert_ne!(
+        pg.admin_sql(&db, "SELECT count(*) FROM report_money WHERE paid <> 0"),
+        "0"
+    );
+    compare(&mut shop, "filled by the migration").await;
+    push_all(&mut shop, &second, now).await;
+    compare(&mut shop, "pushed after the migration").await;
 }

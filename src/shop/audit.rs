@@ -13,7 +13,7 @@
 //! - A desk whose data file was put back from an older copy and then written on has rows
 //!   under numbers the shop already holds, with other hashes. Before sending, [`push_audit`]
 //!   compares the last row both hold; when they differ it finds the first differing row by
-//!   halving, records it in `audit_forks` (schema step 8), and sends nothing more, so the
+//!   halving, records it in `audit_forks` (schema step 9), and sends nothing more, so the
 //!   shop's record of the desk's past is never overwritten or silently extended from another
 //!   past. [`verify_shop`] reports the fork as the chain's break.
 
@@ -51,7 +51,7 @@ CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit
     FOR EACH ROW EXECUTE FUNCTION paydesk_audit_append_only();
 ";
 
-/// Schema step 8: where a desk's chain forked from the shop's copy of it.
+/// Schema step 9: where a desk's chain forked from the shop's copy of it.
 pub const FORKS_SCHEMA: &str = "
 -- A desk whose own chain no longer matches the shop's copy (its data file restored from an
 -- older copy, then written on: new rows under numbers the shop already holds). seq is the

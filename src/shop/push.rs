@@ -14,10 +14,14 @@
 //! ([`super::staff::apply_staff`]), each in its own transaction; after them, the audit rows
 //! the shop lacks ([`super::audit::push_audit`]: the audit table is its own outbox).
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Mutex;
+use std::task::Poll;
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
+use tokio_postgres::types::ToSql;
 
 use super::audit::push_audit;
 use super::catalog::apply_catalog;
@@ -79,6 +83,9 @@ fn decimal(seq: i64, text: &str) -> Result<Decimal, PushError> {
     })
 }
 
+/// One statement's parameters.
+type Params<'a, const N: usize> = [&'a (dyn ToSql + Sync); N];
+
 /// Applies `rows` to the shop in one transaction for desk `desk_id`; returns how many links
 /// changed. Nothing is deleted from the outbox here ([`push`] does that after the commit).
 pub async fn apply_batch(
@@ -103,7 +110,9 @@ pub async fn apply_batch(
         )
         .await
         .map_err(pg)?;
-    let mut changed = 0;
+    // Every value read and checked first: a damaged row stops the batch before anything is
+    // sent.
+    let mut values = Vec::with_capacity(rows.len());
     for row in rows {
         let l = &row.link;
         let amount = l
@@ -112,52 +121,76 @@ pub async fn apply_batch(
             .map(|a| decimal(row.seq, a))
             .transpose()?;
         let paid = decimal(row.seq, &l.paid_amount)?;
-        let answer = l.answer.to_string();
-        changed += tx
-            .execute(
-                &upsert,
-                &[
-                    &l.base_url,
-                    &l.api_key_id,
-                    &l.sandbox_desk,
-                    &l.link_id,
-                    &l.desk_id,
-                    &l.staff,
-                    &l.order_number,
-                    &l.status,
-                    &l.currency,
-                    &amount,
-                    &paid,
-                    &l.cancelled_at,
-                    &l.stored_at,
-                    &l.observed_at,
-                    &answer,
-                ],
-            )
-            .await
-            .map_err(pg)?;
-        for i in &l.items {
-            let price = i
-                .unit_price
-                .as_deref()
-                .map(|p| decimal(row.seq, p))
-                .transpose()?;
-            tx.execute(
-                &item,
-                &[
-                    &l.base_url,
-                    &l.api_key_id,
-                    &l.sandbox_desk,
-                    &l.link_id,
-                    &i.position,
-                    &i.name,
-                    &i.variant_id,
-                    &Decimal::from(i.quantity),
-                    &price,
-                ],
-            )
-            .await
-            .map_err(pg)?;
+        let items = l
+            .items
+            .iter()
+            .map(|i| {
+                let price = i
+                    .unit_price
+                    .as_deref()
+                    .map(|p| decimal(row.seq, p))
+                    .transpose()?;
+                Ok((i, Decimal::from(i.quantity), price))
+            })
+            .collect::<Result<Vec<_>, PushError>>()?;
+        values.push((l, amount, paid, l.answer.to_string(), items));
+    }
+    // Then every statement sent at once, in the outbox's order ([`pipelined`]): PostgreSQL runs
+    // them one after another as before, without waiting for a round trip between two.
+    let params: Vec<(Params<'_, 15>, Vec<Params<'_, 9>>)> = values
+        .iter()
+        .map(|(l, amount, paid, answer, items)| {
+            let link: Params<'_, 15> = [
+                &l.base_url,
+                &l.api_key_id,
+                &l.sandbox_desk,
+                &l.link_id,
+                &l.desk_id,
+                &l.staff,
+                &l.order_number,
+                &l.status,
+                &l.currency,
+                amount,
+                paid,
+                &l.cancelled_at,
+                &l.stored_at,
+                &l.observed_at,
+                answer,
+            ];
+            let items = items
+                .iter()
+                .map(|(i, quantity, price)| -> Params<'_, 9> {
+                    [
+                        &l.base_url,
+                        &l.api_key_id,
+                        &l.sandbox_desk,
+                        &l.link_id,
+                        &i.position,
+                        &i.name,
+                        &i.variant_id,
+                        quantity,
+                        price,
+                    ]
+                })
+                .collect();
+            (link, items)
+        })
+        .collect();
+    let mut calls = Vec::new();
+    let mut is_link = Vec::new();
+    for (link, items) in &params {
+        calls.push(tx.execute(&upsert, link));
+        is_link.push(true);
+        for item_params in items {
+            calls.push(tx.execute(&item, item_params));
+            is_link.push(false);
+        }
+    }
+    let mut changed = 0;
+    for (result, is_link) in pipelined(calls).await.into_iter().zip(is_link) {
+        let rows = result.map_err(pg)?;
+        if is_link {
+            changed += rows;
         }
     }
     tx.execute(
@@ -171,6 +204,32 @@ pub async fn apply_batch(
     .map_err(pg)?;
     tx.commit().await.map_err(pg)?;
     Ok(changed)
+}
+
+/// Runs `calls` at once and gives their results in order. tokio-postgres sends a request when
+/// its future is first polled and the server answers in order, so polling every call once, in
+/// order, sends them all in that order (one pipeline on the connection); each answer is then
+/// awaited in turn.
+async fn pipelined<F: Future>(calls: Vec<F>) -> Vec<F::Output> {
+    let mut calls: Vec<Pin<Box<F>>> = calls.into_iter().map(Box::pin).collect();
+    let mut early: Vec<Option<F::Output>> = calls.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        for (call, out) in calls.iter_mut().zip(early.iter_mut()) {
+            if let Poll::Ready(v) = call.as_mut().poll(cx) {
+                *out = Some(v);
+            }
+        }
+        Poll::Ready(())
+    })
+    .await;
+    let mut results = Vec::with_capacity(calls.len());
+    for (call, out) in calls.into_iter().zip(early) {
+        results.push(match out {
+            Some(v) => v,
+            None => call.await,
+        });
+    }
+    results
 }
 
 /// Drains the outbox of `store` to `shop`, batch after batch, until it is empty. A failure

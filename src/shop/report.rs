@@ -3,14 +3,15 @@
 //! best sellers, the staff table), over every desk's links or one desk's, plus a table per
 //! desk.
 //!
-//! It adds up the totals the shop keeps as links are written (`report_cells` and
-//! `report_items`, schema step 2), per UTC quarter-hour, hour and day of creation: the local
-//! days become one UTC range covered by the largest spans that fit (`store::cover`), exactly
-//! as the desk does. PostgreSQL sums each piece's cells per currency, kind, member and desk
-//! (and the money collected per local hour), so a month over ten desks reads a few hundred
-//! rows instead of tens of thousands (docs/benchmarks.md, "The shop at 1,000,000 links").
-//! Only pending cells whose links expire on both sides of the report's time read their links
-//! (one bucket each, through `links_by_status`). A range whose ends are not
+//! It adds up the totals the shop keeps as links are written (schema step 8: `report_sums`,
+//! `report_money`; step 2's `report_items`), per UTC quarter-hour, hour and day of creation,
+//! and for the links a week as well: the local days become one UTC range covered by the
+//! largest spans that fit (`store::cover`), as the desk does. PostgreSQL sums the links per
+//! desk, member and currency over the pieces in one statement, the money comes from the whole
+//! shop's rows (or the desk's), and the four statements of a report go out at once, so a month
+//! over ten desks is one round trip of a few hundred rows (docs/benchmarks.md, "The shop at
+//! 1,000,000 links"). Only rows whose pending links expire on both sides of the report's time
+//! read their links (one bucket each, through `links_by_status`). A range whose ends are not
 //! whole quarter-hours (a zone a few minutes off the quarter) reads the links instead, and so
 //! does [`day_report_from_links`], the reference the tests hold the totals to. Every report
 //! reads one snapshot of the shop (a read-only repeatable-read transaction).
@@ -19,16 +20,16 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
-use tokio_postgres::Transaction;
-use tokio_postgres::types::ToSql;
+use tokio_postgres::types::{ToSql, Type};
+use tokio_postgres::{Row, Transaction};
 
 use super::{Shop, ShopError};
 use crate::api::wire::parse_time;
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
 use crate::store::{
-    Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, TimeRange, Total, cover, judged,
-    top,
+    Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, TimeRange, Total, cover,
+    cover_in, judged, top,
 };
 
 /// What a shop report covers.
@@ -81,6 +82,30 @@ fn time(ms: i64) -> Result<DateTime<Utc>, ShopError> {
     DateTime::from_timestamp_millis(ms).ok_or_else(|| unreadable("time", &ms.to_string()))
 }
 
+/// The spans of `report_sums` (schema step 8), its code the index: the desk's quarter-hour, hour
+/// and day, three hours (a day's edge in UTC+3 is one or seven of them, not 3 or 21 hours) and
+/// a week of 7 UTC days counted from 1970-01-01 (a Thursday), so that a month reads mostly
+/// weeks. The money and the best sellers are kept in the desk's three ([`SPANS`]).
+const SUM_SPANS: [i64; 5] = [SPANS[0], SPANS[1], 3 * SPANS[1], SPANS[2], 7 * SPANS[2]];
+
+/// The pieces of a report's range: for `report_sums` (in [`SUM_SPANS`]) and for the money and
+/// the best sellers (in [`SPANS`]).
+struct Pieces {
+    sums: Vec<(usize, i64, i64)>,
+    spans: Vec<(usize, i64, i64)>,
+}
+
+impl Pieces {
+    /// `None` when the range's ends are not whole quarter-hours.
+    fn of(range: TimeRange) -> Option<Self> {
+        let (from, to) = (ms(range.from), ms(range.to));
+        Some(Self {
+            sums: cover_in(&SUM_SPANS, from, to)?,
+            spans: cover(from, to)?,
+        })
+    }
+}
+
 /// The report of the scope's days, from the kept totals where the range allows.
 pub async fn day_report(
     shop: &mut Shop,
@@ -88,10 +113,8 @@ pub async fn day_report(
     audit_head: String,
 ) -> Result<DayReport, ShopError> {
     let range = TimeRange::days(scope.from, scope.to, scope.zone);
-    match cover(ms(range.from), ms(range.to)) {
-        Some(pieces) => report(shop, scope, range, audit_head, Some(&pieces)).await,
-        None => report(shop, scope, range, audit_head, None).await,
-    }
+    let pieces = Pieces::of(range);
+    report(shop, scope, range, audit_head, pieces.as_ref()).await
 }
 
 /// The same report read from the links themselves, whatever the zone: what the kept totals
@@ -105,31 +128,29 @@ pub async fn day_report_from_links(
     report(shop, scope, range, audit_head, None).await
 }
 
+/// The desks' names, for the table per desk.
+const DESK_NAMES_SQL: &str = "SELECT desk_id, name FROM desks";
+
 async fn report(
     shop: &mut Shop,
     scope: &ReportScope<'_>,
     range: TimeRange,
     audit_head: String,
-    pieces: Option<&[(usize, i64, i64)]>,
+    pieces: Option<&Pieces>,
 ) -> Result<DayReport, ShopError> {
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
     let tx = shop.snapshot().await.map_err(pg)?;
     let mut sheet = Sheet::default();
-    let items = if let Some(pieces) = pieces {
-        from_totals(&tx, scope, range, pieces, &mut sheet).await?;
-        items_from_totals(&tx, scope, pieces).await?
+    let (items, names) = if let Some(pieces) = pieces {
+        from_totals(&tx, scope, range, pieces, &mut sheet).await?
     } else {
         from_links(&tx, scope, range, &mut sheet).await?;
-        items_from_links(&tx, scope, range).await?
+        let items = items_from_links(&tx, scope, range).await?;
+        let names = tx.query(DESK_NAMES_SQL, &[]).await.map_err(pg)?;
+        (items, names)
     };
-    let names: HashMap<String, String> = tx
-        .query("SELECT desk_id, name FROM desks", &[])
-        .await
-        .map_err(pg)?
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect();
+    let names: HashMap<String, String> = names.iter().map(|r| (r.get(0), r.get(1))).collect();
     tx.commit().await.map_err(pg)?;
     Ok(sheet.into_report(
         (scope.from, scope.to, range, scope.zone),
@@ -159,14 +180,19 @@ fn scoped<'a>(
     (sql, params)
 }
 
-/// A pending cell whose links expire on both sides of the report's time.
+/// A row of kept totals whose links expire on both sides of the report's time: its pending
+/// links are counted one by one, and what its partly paid links still wait for is read from
+/// them.
 struct Straddling {
     span: usize,
     bucket: i64,
-    kind: Kind,
     currency: Currency,
     staff: String,
     desk: String,
+    /// Its pending links are to be counted from the links.
+    pending: bool,
+    /// What its partly paid links wait for is to be read from the links.
+    partly: bool,
 }
 
 /// The zone's offset in whole minutes when it is the same over all of `range` (sampled at
@@ -188,135 +214,264 @@ fn steady_offset(zone: Zone, range: TimeRange) -> Option<i64> {
     (zone.offset_at(last).local_minus_utc() == first).then_some(i64::from(first / 60))
 }
 
-/// `AND account = $n`, and `AND desk_id = $m` for the scope's desk (pushed onto `params`).
-fn desk_filter<'a>(scope: &'a ReportScope<'_>, params: &mut Vec<&'a (dyn ToSql + Sync)>) -> String {
-    params.push(&scope.account);
-    let account = format!("AND account = ${}", params.len());
-    match &scope.desk {
-        Some(desk) => {
-            params.push(desk);
-            format!("{account} AND desk_id = ${}", params.len())
-        }
-        None => account,
+/// The rows of `table` in the pieces, one `SELECT {columns}` per piece joined by `UNION ALL`,
+/// each `account = $1` and `{desk}` (a condition on `$2`, or nothing): each piece reads one
+/// range of its span's buckets, and of `report_sums` and `report_money` only the span's
+/// partition. The numbers are the code's own, written into the statement.
+fn in_pieces(table: &str, columns: &str, desk: &str, pieces: &[(usize, i64, i64)]) -> String {
+    let arms: Vec<String> = pieces
+        .iter()
+        .map(|(span, first, end)| {
+            format!(
+                "SELECT {columns} FROM {table} WHERE span = {span} AND account = $1 {desk}
+                     AND bucket >= {first} AND bucket < {end}"
+            )
+        })
+        .collect();
+    if arms.is_empty() {
+        // An empty range: the statement still has its columns, and no row.
+        return format!("SELECT {columns} FROM {table} WHERE false AND account = $1 {desk}");
     }
+    arms.join("\n UNION ALL ")
 }
 
-/// Adds up the kept cells of the pieces. PostgreSQL sums them per currency, kind, member and
-/// desk over each piece's buckets, so a month reads a few hundred rows, not a row per day,
-/// desk, member and kind: pending and partly paid cells are summed apart by whether their
-/// links all expire after the report's time or all before, and a cell whose links expire on
-/// both sides stays alone (its bucket kept) for its links to be read. The money collected is
-/// summed per local hour when the zone's offset holds over the whole range, else per UTC
-/// quarter-hour.
+/// What a report reads of `report_sums`: per desk, member and currency, each kind summed over
+/// the pieces, the pending links judged at `now` (Unix ms) from the earliest and latest
+/// expiry of each row, and a row whose links expire on both sides of `now` in a group of its
+/// own (its span and bucket given) for its links to be read. Columns: desk, staff, currency,
+/// paid in full (links, paid), partly paid (links, paid), cancelled, expired (with the pending
+/// ones that have), other, pending (links, what they wait for), the rest of what was issued
+/// (the amounts but those of the pending links and of the pending links to be read), what
+/// partly paid links still payable wait for
+/// (amount, paid; NULL when none), then the straddling row's span and bucket (NULL for the
+/// others) and whether its pending and its partly paid links straddle. `$1` the account,
+/// `$2` the desk when `desk`.
+#[must_use]
+pub fn sums_sql(pieces: &[(usize, i64, i64)], now: i64, desk: bool) -> String {
+    let desk = if desk { "AND desk_id = $2" } else { "" };
+    let rows = in_pieces(
+        "report_sums",
+        "span, bucket, desk_id, staff, currency, amount, paid_links, paid, part_links,
+             part_amount, part_paid, part_min, part_max, cancelled, expired, other, pending,
+             pending_amount, pending_min, pending_max, forever, forever_amount",
+        &format!(
+            "{desk} AND (paid_links, part_links, cancelled, expired, other, pending, forever)
+                 <> (0, 0, 0, 0, 0, 0, 0)"
+        ),
+        pieces,
+    );
+    format!(
+        "SELECT desk_id, staff, currency,
+             sum(paid_links)::bigint, sum(paid)::text, sum(part_links)::bigint,
+             sum(part_paid)::text, sum(cancelled)::bigint,
+             (sum(expired) + coalesce(sum(pending) FILTER (WHERE gone), 0))::bigint,
+             sum(other)::bigint,
+             (sum(forever) + coalesce(sum(pending) FILTER (WHERE ahead), 0))::bigint,
+             (sum(forever_amount) + coalesce(sum(pending_amount) FILTER (WHERE ahead), 0))::text,
+             (sum(amount) - sum(forever_amount)
+                 - coalesce(sum(pending_amount) FILTER (WHERE straddles OR ahead), 0))::text,
+             (sum(part_amount) FILTER (WHERE owed))::text,
+             (sum(part_paid) FILTER (WHERE owed))::text,
+             straddling_span, straddling_bucket, bool_or(straddles), bool_or(part_straddles)
+         FROM (SELECT *,
+                   CASE WHEN straddles OR part_straddles THEN span END AS straddling_span,
+                   CASE WHEN straddles OR part_straddles THEN bucket END AS straddling_bucket
+               FROM (SELECT *,
+                         pending_max <= {now} AS gone,
+                         {now} < pending_min AS ahead,
+                         pending <> 0 AND pending_min <= {now} AND {now} < pending_max
+                             AS straddles,
+                         {now} < part_min AS owed,
+                         part_links <> 0 AND part_min <= {now} AND {now} < part_max
+                             AS part_straddles
+                     FROM ({rows}) AS r) AS j) AS c
+         GROUP BY desk_id, staff, currency, straddling_span, straddling_bucket"
+    )
+}
+
+/// What a report reads of `report_money`: the rows of the pieces for the desk `$2` (`''`: the
+/// whole shop's rows), `$1` the account. Columns: currency, the UTC day the money came in,
+/// its 96 quarter-hour sums as text.
+#[must_use]
+pub fn money_sql(pieces: &[(usize, i64, i64)]) -> String {
+    in_pieces(
+        "report_money",
+        "currency, at, by_quarter::text",
+        "AND desk_id = $2 AND paid <> 0",
+        pieces,
+    )
+}
+
+/// What a report reads of `report_items`: per currency and item over the pieces, `$1` the
+/// account, `$2` the desk when `desk`.
+fn items_sql(pieces: &[(usize, i64, i64)], desk: bool) -> String {
+    let desk = if desk { "AND desk_id = $2" } else { "" };
+    let rows = in_pieces(
+        "report_items",
+        "currency, item, variant_id, name, quantity, sum, unpriced",
+        &format!("{desk} AND quantity <> 0"),
+        pieces,
+    );
+    format!(
+        "SELECT currency, item, min(variant_id), min(name), sum(quantity)::text,
+             sum(sum)::text, sum(unpriced)::bigint
+         FROM ({rows}) AS r
+         GROUP BY currency, item"
+    )
+}
+
+/// The report's statements over the kept totals, as [`day_report`] sends them for `scope`
+/// (for `EXPLAIN`): what each reads and its SQL; `$1` is the account, `$2` the desk (`''` for
+/// the money of the whole shop). `None` when the range is read from the links.
+#[must_use]
+pub fn statements(scope: &ReportScope<'_>) -> Option<Vec<(&'static str, String)>> {
+    let range = TimeRange::days(scope.from, scope.to, scope.zone);
+    let pieces = Pieces::of(range)?;
+    let desk = scope.desk.is_some();
+    Some(vec![
+        (
+            "links by desk, member and currency (report_sums)",
+            sums_sql(&pieces.sums, ms(scope.now), desk),
+        ),
+        ("money collected (report_money)", money_sql(&pieces.spans)),
+        (
+            "best sellers (report_items)",
+            items_sql(&pieces.spans, desk),
+        ),
+    ])
+}
+
+/// A text parameter.
+fn text_param<'a>(value: &'a &'a str) -> (&'a (dyn ToSql + Sync), Type) {
+    (value, Type::TEXT)
+}
+
+/// Adds up the kept totals of the pieces, and reads the best sellers and the desks' names in
+/// the same go: the four statements are sent at once (tokio-postgres pipelines them on the
+/// connection), so the report costs the snapshot's `BEGIN`, one round trip and its `COMMIT`
+/// (and a read per straddling row, near the report's time only). PostgreSQL sums the links
+/// per desk, member and currency over the pieces ([`sums_sql`]), so a month reads one row per
+/// week or day (and edge hour) of each, and returns some hundred; the money collected comes
+/// from the whole shop's rows, or the desk's, and is added up per local hour when the zone's
+/// offset holds over the whole range, else per UTC quarter-hour.
 async fn from_totals(
     tx: &Transaction<'_>,
     scope: &ReportScope<'_>,
     range: TimeRange,
-    pieces: &[(usize, i64, i64)],
+    pieces: &Pieces,
     sheet: &mut Sheet,
-) -> Result<(), ShopError> {
+) -> Result<(Vec<ItemSales>, Vec<Row>), ShopError> {
     let pg = |e: tokio_postgres::Error| db_error(&e);
     let now = ms(scope.now);
-    let offset = steady_offset(scope.zone, range);
+    let whole_shop = "";
+    let desk = scope.desk.unwrap_or(whole_shop);
+    let account = text_param(&scope.account);
+    let by_desk = [account, text_param(&desk)];
+    let scoped = if scope.desk.is_some() {
+        &by_desk[..]
+    } else {
+        &by_desk[..1]
+    };
+    let sums = sums_sql(&pieces.sums, now, scope.desk.is_some());
+    let money = money_sql(&pieces.spans);
+    let items = items_sql(&pieces.spans, scope.desk.is_some());
+    let (sums, money, items, names) = tokio::try_join!(
+        tx.query_typed(&sums, scoped),
+        tx.query_typed(&money, &by_desk),
+        tx.query_typed(&items, scoped),
+        tx.query_typed(DESK_NAMES_SQL, &[]),
+    )
+    .map_err(pg)?;
     let mut straddling = Vec::new();
-    for &(span, first, end) in pieces {
-        let span_code = i16::try_from(span).unwrap_or(0);
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span_code, &first, &end, &now];
-        let desk = desk_filter(scope, &mut params);
-        let sql = format!(
-            "SELECT currency, kind, sum(links)::bigint, sum(amount)::text, sum(paid)::text,
-                    min(expiry_min), max(expiry_max), straddling, staff, desk_id
-             FROM (SELECT currency, kind, links, amount, paid, expiry_min, expiry_max, staff,
-                          desk_id,
-                          CASE WHEN kind IN (1, 4) AND expiry_min <= $4 AND $4 < expiry_max
-                               THEN bucket END AS straddling,
-                          kind IN (1, 4) AND $4 < expiry_min AS ahead
-                   FROM report_cells
-                   WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND kind <> 6
-                       AND (links <> 0 OR paid <> 0) {desk}) AS c
-             GROUP BY currency, kind, staff, desk_id, straddling, ahead"
-        );
-        for r in tx.query(&sql, &params).await.map_err(pg)? {
-            let cur = currency(r.get(0))?;
-            let code: i16 = r.get(1);
-            let kind = Kind::from_code(i64::from(code))
-                .map_err(|_| unreadable("report kind", &code.to_string()))?;
-            let links = usize::try_from(r.get::<_, i64>(2)).unwrap_or(0);
-            let amount = total(r.get(3));
-            let paid = total(r.get(4));
-            let earliest = r.get::<_, Option<i64>>(5).unwrap_or(i64::MAX);
-            let latest = r.get::<_, Option<i64>>(6).unwrap_or(i64::MAX);
-            let bucket: Option<i64> = r.get(7);
-            let staff: &str = r.get(8);
-            let desk: &str = r.get(9);
-            let mut counted = Counted {
+    for r in &sums {
+        add_sums(r, sheet, &mut straddling)?;
+    }
+    collected(
+        &money,
+        steady_offset(scope.zone, range),
+        range,
+        scope.zone,
+        sheet,
+    )?;
+    read_straddling(tx, &straddling, (now, scope.account), sheet).await?;
+    Ok((items_from_rows(&items)?, names))
+}
+
+/// Counts one row of [`sums_sql`], and keeps it in `straddling` when its links are to be read.
+fn add_sums(r: &Row, sheet: &mut Sheet, straddling: &mut Vec<Straddling>) -> Result<(), ShopError> {
+    let desk: &str = r.get(0);
+    let staff: &str = r.get(1);
+    let cur = currency(r.get(2))?;
+    let links = |i: usize| usize::try_from(r.get::<_, i64>(i)).unwrap_or(0);
+    let zero = Total::zero(cur);
+    let counted = [
+        (Kind::Paid, links(3), zero, total(r.get(4))),
+        (Kind::PartiallyPaid, links(5), zero, total(r.get(6))),
+        (Kind::Cancelled, links(7), zero, zero),
+        (Kind::Expired, links(8), zero, zero),
+        (Kind::Other, links(9), zero, zero),
+        // What pending links wait for is their amount.
+        (Kind::Pending, links(10), total(r.get(11)), zero),
+        // The amounts issued but the pending links', added once (no link of its own). Kinds
+        // without links add nothing: a sum of none would only lose its currency's decimals.
+        (Kind::Other, 0, total(r.get(12)), zero),
+    ];
+    for (kind, links, amount, paid) in counted {
+        if links == 0 && amount.is_zero() {
+            continue;
+        }
+        sheet.count_at(
+            &Counted {
                 currency: cur,
                 kind,
                 links,
                 amount,
                 paid,
                 staff,
-            };
-            let straddle = |bucket: i64| Straddling {
-                span,
-                bucket,
-                kind,
-                currency: cur,
-                staff: staff.to_owned(),
-                desk: desk.to_owned(),
-            };
-            match (kind, bucket) {
-                (Kind::Pending, Some(bucket)) => straddling.push(straddle(bucket)),
-                (Kind::Pending, None) => {
-                    counted.kind = judged(kind, latest, now);
-                    sheet.count_at(&counted, desk);
-                }
-                (Kind::PartiallyPaid, bucket) => {
-                    sheet.count_at(&counted, desk);
-                    if let Some(bucket) = bucket {
-                        straddling.push(straddle(bucket));
-                    } else if now < earliest {
-                        sheet.owe(cur, amount, paid);
-                    }
-                }
-                _ => sheet.count_at(&counted, desk),
-            }
-        }
-        collected(tx, scope, (span_code, first, end), offset, range, sheet).await?;
+            },
+            desk,
+        );
     }
-    for cell in &straddling {
-        read_straddling(tx, cell, (now, scope.account), sheet).await?;
+    if let (Some(amount), Some(paid)) = (r.get::<_, Option<&str>>(13), r.get::<_, Option<&str>>(14))
+    {
+        sheet.owe(cur, total(amount), total(paid));
+    }
+    if let (Some(span), Some(bucket)) = (r.get::<_, Option<i16>>(15), r.get::<_, Option<i64>>(16)) {
+        straddling.push(Straddling {
+            span: usize::try_from(span).unwrap_or(0),
+            bucket,
+            currency: cur,
+            staff: staff.to_owned(),
+            desk: desk.to_owned(),
+            pending: r.get::<_, Option<bool>>(17).unwrap_or(false),
+            partly: r.get::<_, Option<bool>>(18).unwrap_or(false),
+        });
     }
     Ok(())
 }
 
-/// The money collected on the links of one piece: each collected cell holds one UTC day's
-/// money per quarter-hour (`by_quarter`), added up here per local hour when the zone's offset
-/// holds over the whole range (`offset`, in minutes), else per quarter-hour.
-async fn collected(
-    tx: &Transaction<'_>,
-    scope: &ReportScope<'_>,
-    (span, first, end): (i16, i64, i64),
+/// Adds up the money of [`money_sql`]'s rows: each holds one UTC day's money per quarter-hour
+/// (`by_quarter`), added here per local hour when the zone's offset holds over the whole range
+/// (`offset`, in minutes), else per quarter-hour.
+fn collected(
+    rows: &[Row],
     offset: Option<i64>,
     range: TimeRange,
+    zone: Zone,
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
     const QUARTERS_A_DAY: i64 = 96;
-    let pg = |e: tokio_postgres::Error| db_error(&e);
-    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span, &first, &end];
-    let desk = desk_filter(scope, &mut params);
-    let sql = format!(
-        "SELECT currency, at, by_quarter::text FROM report_cells
-         WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND kind = 6 AND paid <> 0 {desk}"
-    );
     // Money per currency and slot: the local hour, or the UTC quarter-hour number.
     let mut slots: HashMap<(Currency, i64), Total> = HashMap::new();
-    for r in tx.query(&sql, &params).await.map_err(pg)? {
+    for r in rows {
         let cur = currency(r.get(0))?;
         let day: i64 = r.get(1);
         let quarters: &str = r.get(2);
         let quarters = quarters.trim_start_matches('{').trim_end_matches('}');
         for (q, text) in (0_i64..).zip(quarters.split(',')) {
+            if text == "NULL" {
+                continue;
+            }
             let paid = total(text);
             if paid.is_zero() {
                 continue;
@@ -339,50 +494,75 @@ async fn collected(
             Some(_) => range.from + chrono::Duration::hours(slot),
             None => time(slot * QUARTER_MS)?,
         };
-        sheet.collect(cur, paid, at, scope.zone);
+        sheet.collect(cur, paid, at, zone);
     }
     Ok(())
 }
 
-/// Reads the pending links of a cell that straddles the report's time.
+/// The pending links of the rows that straddle the report's time, all in one statement: `$1`
+/// and `$2` each row's bucket (its start and end), `$3` its currency, `$4` its member, `$5` its
+/// desk, `$6` the account. Columns: the row's place in the arrays (from 1), the link's amount,
+/// paid amount and expiry.
+const STRADDLING_SQL: &str = "SELECT c.i, l.amount::text, l.paid_amount::text, l.expires_at
+     FROM unnest($1::timestamptz[], $2::timestamptz[], $3::text[], $4::text[], $5::text[])
+             WITH ORDINALITY AS c (from_at, to_at, currency, staff, desk_id, i)
+         JOIN links AS l ON l.status = 'PENDING' AND l.stored_at >= c.from_at
+             AND l.stored_at < c.to_at AND l.currency = c.currency
+             AND coalesce(l.staff, '') = c.staff AND l.desk_id = c.desk_id
+     WHERE l.cancelled_at IS NULL
+         AND paydesk_account(l.base_url, l.api_key_id, l.sandbox_desk) = $6";
+
+/// Reads the pending links of the rows that straddle the report's time (one statement for
+/// them all): each row's pending links counted one by one (judged at `now`), and what its
+/// partly paid links still payable wait for.
 async fn read_straddling(
     tx: &Transaction<'_>,
-    cell: &Straddling,
+    cells: &[Straddling],
     (now, account): (i64, &str),
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
+    if cells.is_empty() {
+        return Ok(());
+    }
     let pg = |e: tokio_postgres::Error| db_error(&e);
-    let length = SPANS[cell.span];
-    let from = time(cell.bucket * length)?;
-    let to = time((cell.bucket + 1) * length)?;
+    let mut froms = Vec::with_capacity(cells.len());
+    let mut tos = Vec::with_capacity(cells.len());
+    for cell in cells {
+        let length = SUM_SPANS[cell.span];
+        froms.push(time(cell.bucket * length)?);
+        tos.push(time((cell.bucket + 1) * length)?);
+    }
+    let currencies: Vec<&str> = cells.iter().map(|c| c.currency.as_str()).collect();
+    let staff: Vec<&str> = cells.iter().map(|c| c.staff.as_str()).collect();
+    let desks: Vec<&str> = cells.iter().map(|c| c.desk.as_str()).collect();
     let rows = tx
-        .query(
-            "SELECT amount::text, paid_amount::text, expires_at FROM links
-             WHERE status = 'PENDING' AND stored_at >= $1 AND stored_at < $2
-                 AND currency = $3 AND coalesce(staff, '') = $4 AND desk_id = $5
-                 AND cancelled_at IS NULL
-                 AND paydesk_account(base_url, api_key_id, sandbox_desk) = $6",
+        .query_typed(
+            STRADDLING_SQL,
             &[
-                &from,
-                &to,
-                &cell.currency.as_str(),
-                &cell.staff,
-                &cell.desk,
-                &account,
+                (&froms, Type::TIMESTAMPTZ_ARRAY),
+                (&tos, Type::TIMESTAMPTZ_ARRAY),
+                (&currencies, Type::TEXT_ARRAY),
+                (&staff, Type::TEXT_ARRAY),
+                (&desks, Type::TEXT_ARRAY),
+                (&account, Type::TEXT),
             ],
         )
         .await
         .map_err(pg)?;
     for r in rows {
-        let amount = total(r.get::<_, Option<&str>>(0).unwrap_or("0"));
-        let paid_text: &str = r.get(1);
+        let place = usize::try_from(r.get::<_, i64>(0)).unwrap_or(0);
+        let Some(cell) = place.checked_sub(1).and_then(|i| cells.get(i)) else {
+            return Err(unreadable("straddling row", &place.to_string()));
+        };
+        let amount = total(r.get::<_, Option<&str>>(1).unwrap_or("0"));
+        let paid_text: &str = r.get(2);
         let paid = total(paid_text);
         let is_paid = Decimal::from_str_exact(paid_text).is_ok_and(|p| p > Decimal::ZERO);
         let expiry = r
-            .get::<_, Option<DateTime<Utc>>>(2)
+            .get::<_, Option<DateTime<Utc>>>(3)
             .map_or(i64::MAX, |t| t.timestamp_millis());
-        match cell.kind {
-            Kind::Pending if !is_paid && expiry != i64::MAX => sheet.count_at(
+        if cell.pending && !is_paid && expiry != i64::MAX {
+            sheet.count_at(
                 &Counted {
                     currency: cell.currency,
                     kind: judged(Kind::Pending, expiry, now),
@@ -392,51 +572,32 @@ async fn read_straddling(
                     staff: &cell.staff,
                 },
                 &cell.desk,
-            ),
-            Kind::PartiallyPaid if is_paid && now < expiry => {
-                sheet.owe(cell.currency, amount, paid);
-            }
-            _ => {}
+            );
+        } else if cell.partly && is_paid && now < expiry {
+            sheet.owe(cell.currency, amount, paid);
         }
     }
     Ok(())
 }
 
-async fn items_from_totals(
-    tx: &Transaction<'_>,
-    scope: &ReportScope<'_>,
-    pieces: &[(usize, i64, i64)],
-) -> Result<Vec<ItemSales>, ShopError> {
-    let pg = |e: tokio_postgres::Error| db_error(&e);
+/// The best sellers of [`items_sql`]'s rows.
+fn items_from_rows(rows: &[Row]) -> Result<Vec<ItemSales>, ShopError> {
     let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
-    for &(span, first, end) in pieces {
-        let span_code = i16::try_from(span).unwrap_or(0);
-        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&span_code, &first, &end];
-        let desk = desk_filter(scope, &mut params);
-        // Summed over the piece's buckets and desks: one row per item and currency.
-        let sql = format!(
-            "SELECT currency, item, min(variant_id), min(name), sum(quantity)::text,
-                    sum(sum)::text, sum(unpriced)::bigint
-             FROM report_items
-             WHERE span = $1 AND bucket >= $2 AND bucket < $3 AND quantity <> 0 {desk}
-             GROUP BY currency, item"
+    for r in rows {
+        let cur = currency(r.get(0))?;
+        let quantity: &str = r.get(4);
+        let quantity = Decimal::from_str_exact(quantity)
+            .ok()
+            .and_then(|q| u64::try_from(q).ok())
+            .unwrap_or(0);
+        add_sale(
+            &mut sales,
+            (cur, r.get(1)),
+            r.get(2),
+            r.get(3),
+            quantity,
+            (r.get::<_, i64>(6) == 0).then(|| total(r.get(5))),
         );
-        for r in tx.query(&sql, &params).await.map_err(pg)? {
-            let cur = currency(r.get(0))?;
-            let quantity: &str = r.get(4);
-            let quantity = Decimal::from_str_exact(quantity)
-                .ok()
-                .and_then(|q| u64::try_from(q).ok())
-                .unwrap_or(0);
-            add_sale(
-                &mut sales,
-                (cur, r.get(1)),
-                r.get(2),
-                r.get(3),
-                quantity,
-                (r.get::<_, i64>(6) == 0).then(|| total(r.get(5))),
-            );
-        }
     }
     Ok(top(sales))
 }

@@ -77,7 +77,7 @@ pub use search::{
 };
 pub use shop::{DESK_NAME_MAX, ShopDesk};
 pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, StaffError, hash_pin, pin_matches};
-pub(crate) use tallies::{Kind, QUARTER_MS, SPANS, cover};
+pub(crate) use tallies::{Kind, QUARTER_MS, SPANS, cover, cover_in};
 pub use total::Total;
 
 /// The database file's name inside the data directory.

@@ -771,32 +771,38 @@ pub(crate) fn cover_clamped(from: i64, to: i64) -> Option<Vec<(usize, i64, i64)>
 /// (span index, first bucket, bucket after the last). `None` when the ends are not whole
 /// quarter-hours; the pieces then cannot hold the range exactly.
 pub(crate) fn cover(from: i64, to: i64) -> Option<Vec<(usize, i64, i64)>> {
-    if from.rem_euclid(QUARTER_MS) != 0 || to.rem_euclid(QUARTER_MS) != 0 {
+    cover_in(&SPANS, from, to)
+}
+
+/// [`cover`] with other spans (the shop keeps a week as well): `spans` finest first, the
+/// finest a quarter-hour, each a whole number of the one before.
+pub(crate) fn cover_in(spans: &[i64], from: i64, to: i64) -> Option<Vec<(usize, i64, i64)>> {
+    if from.rem_euclid(QUARTER_MS) != 0 || to.rem_euclid(QUARTER_MS) != 0 || spans.is_empty() {
         return None;
     }
     let mut pieces = Vec::new();
-    cover_at(from, to, SPANS.len() - 1, &mut pieces);
+    cover_at(spans, from, to, spans.len() - 1, &mut pieces);
     Some(pieces)
 }
 
-fn cover_at(from: i64, to: i64, span: usize, out: &mut Vec<(usize, i64, i64)>) {
+fn cover_at(spans: &[i64], from: i64, to: i64, span: usize, out: &mut Vec<(usize, i64, i64)>) {
     if from >= to {
         return;
     }
-    let length = SPANS[span];
+    let length = spans[span];
     let first = from.div_euclid(length) + i64::from(from.rem_euclid(length) != 0);
     let end = to.div_euclid(length);
     if span == 0 || first >= end {
         if span == 0 {
             out.push((0, first, end));
         } else {
-            cover_at(from, to, span - 1, out);
+            cover_at(spans, from, to, span - 1, out);
         }
         return;
     }
-    cover_at(from, first * length, span - 1, out);
+    cover_at(spans, from, first * length, span - 1, out);
     out.push((span, first, end));
-    cover_at(end * length, to, span - 1, out);
+    cover_at(spans, end * length, to, span - 1, out);
 }
 
 #[cfg(test)]
@@ -831,5 +837,38 @@ mod tests {
         assert_eq!(month, vec![(1, -3, 0), (2, 0, 30), (1, 720, 741)]);
         assert_eq!(cover(1, day), None);
         assert_eq!(cover(0, day + 60_000), None);
+    }
+
+    /// With the shop's spans (three hours and a week as well), a month is mostly weeks
+    /// (counted from 1970-01-01, a Thursday) and its edges three hours; the pieces still hold
+    /// exactly the range.
+    #[test]
+    fn the_shops_spans_cover_a_month_with_weeks() {
+        let day = SPANS[2];
+        let hour = SPANS[1];
+        let spans = [SPANS[0], hour, 3 * hour, day, 7 * day];
+        // October 2026 in UTC+3: day 20727 (a Thursday, week 2961) to 21:00 of day 20757.
+        let month = cover_in(&spans, 20_727 * day - 3 * hour, 20_757 * day + 21 * hour).unwrap();
+        assert_eq!(
+            month,
+            vec![
+                (2, 165_815, 165_816),
+                (4, 2961, 2965),
+                (3, 20_755, 20_757),
+                (2, 166_056, 166_063)
+            ]
+        );
+        for (from, to) in [
+            (5 * day + QUARTER_MS, 40 * day),
+            (-30 * day, 3 * day - hour),
+        ] {
+            let mut at = from;
+            for &(span, first, end) in &cover_in(&spans, from, to).unwrap() {
+                assert!(first < end);
+                assert_eq!(first * spans[span], at);
+                at = end * spans[span];
+            }
+            assert_eq!(at, to);
+        }
     }
 }
