@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use paydesk::clock::Zone;
-use paydesk::shop::read::{ShopQuery, board, page};
+use paydesk::shop::read::{ShopQuery, board, page, totals};
 use paydesk::shop::report::{ReportScope, day_report};
 use paydesk::shop::{self, Shop, ShopUrl, schema};
 use paydesk::store::{SANDBOX_PROFILE, Store};
@@ -296,6 +296,37 @@ async fn run(pg: &Pg) -> bool {
         timed_report(&mut shop, &one_desk, runs).await,
         desk_report.links,
     );
+
+    // History's totals line over the shop's rows (`shop::read::totals`, an aggregate over
+    // the matching links): no goal of the issue's, said for the eye, fewer runs.
+    for (what, query) in [
+        ("every link", ShopQuery::default()),
+        (
+            "October 2026, pending",
+            ShopQuery {
+                status: Some(paydesk::domain::LinkStatus::Pending),
+                range: Some(paydesk::store::TimeRange::days(month(1), month(31), zone())),
+                ..ShopQuery::default()
+            },
+        ),
+    ] {
+        let limit = Duration::from_secs(30);
+        let counted = totals(&mut shop, &query, limit).await.unwrap();
+        let totals_runs = if big { 11 } else { 2 };
+        let mut times = Vec::with_capacity(totals_runs);
+        for _ in 0..totals_runs {
+            let start = Instant::now();
+            std::hint::black_box(totals(&mut shop, &query, limit).await.unwrap());
+            times.push(start.elapsed());
+        }
+        times.sort();
+        println!(
+            "shop History totals, {what}: median {:.2} ms, slowest {:.2} ms ({} links; no goal)",
+            ms(times[totals_runs / 2]),
+            ms(times[totals_runs - 1]),
+            counted.count
+        );
+    }
 
     // A desk back from an outage, its outbox full.
     let dir = tempfile::tempdir().unwrap();
