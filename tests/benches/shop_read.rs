@@ -290,7 +290,8 @@ async fn run(pg: &Pg) -> bool {
     let desk_report = day_report(&mut shop, &one_desk, String::new())
         .await
         .unwrap();
-    assert_eq!(desk_report.by_desk.len(), 1);
+    // Under `cargo test` the 2,000 links are all from November: October is empty.
+    assert_eq!(desk_report.by_desk.len(), usize::from(big));
     figure(
         "shop day close of one desk, October 2026 (+03:00, kept totals)",
         timed_report(&mut shop, &one_desk, runs).await,
