@@ -26,6 +26,16 @@ impl Desk {
         assert!(done.errors.is_empty(), "{:?}", done.errors);
     }
 
+    /// Gives variant `id` the barcode `code` on this desk.
+    fn set_barcode(&self, id: &str, code: &str) {
+        let code = Barcode::parse(code).expect("a shop code");
+        self.store
+            .lock()
+            .expect("the store")
+            .catalog_set_barcode(id, Some(&code))
+            .expect("edited");
+    }
+
     fn catalog(&self) -> Vec<CatalogVariant> {
         self.store
             .lock()
@@ -317,12 +327,7 @@ async fn a_resent_catalog_push_changes_nothing() {
 
     // A barcode edit resent after another import became current is found by its outbox row
     // (what it gave depended on the catalog it went on) and changes nothing either.
-    let code = Barcode::parse("7777777").expect("a shop code");
-    b.store
-        .lock()
-        .expect("the store")
-        .catalog_set_barcode("b-0001", Some(&code))
-        .expect("edited");
+    b.set_barcode("b-0001", "7777777");
     let owed = b
         .store
         .lock()
@@ -358,12 +363,7 @@ async fn a_barcode_edit_made_before_another_desks_import_goes_on_top_of_it_not_o
     assert_eq!(b.scan("1000003").as_deref(), Some("a-0003"));
 
     // B gives a-0003 a new barcode; before B pushes, A imports again and pushes.
-    let code = Barcode::parse("7777777").expect("a shop code");
-    b.store
-        .lock()
-        .expect("the store")
-        .catalog_set_barcode("a-0003", Some(&code))
-        .expect("edited");
+    b.set_barcode("a-0003", "7777777");
     a.import(&catalog_csv("a", 25, 1_000_000));
     a.push().await;
     // B's pull does not overwrite its waiting edit.
@@ -408,12 +408,7 @@ async fn a_desk_cut_off_from_the_shop_scans_with_its_mirror_and_sends_its_edit_o
     assert!(away.is_no_answer(), "{away:?}");
     // Scanning goes on with the mirror, and an edit waits in the outbox.
     assert_eq!(b.scan("1000039").as_deref(), Some("a-0039"));
-    let code = Barcode::parse("5555555").expect("a shop code");
-    b.store
-        .lock()
-        .expect("the store")
-        .catalog_set_barcode("a-0001", Some(&code))
-        .expect("edited offline");
+    b.set_barcode("a-0001", "5555555");
     assert_eq!(b.scan("5555555").as_deref(), Some("a-0001"));
     let failed = push::push(&mut b.shop, &b.store, support::time::t_stored).await;
     assert!(failed.is_err(), "the old session is gone");

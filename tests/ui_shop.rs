@@ -84,6 +84,13 @@ impl AppEnv {
         }
     }
 
+    /// Makes a link of `amount` on the New link form and waits until it is shown.
+    fn create_link_of(&mut self, amount: &str) {
+        self.type_into("Amount", amount);
+        self.click("Create link");
+        self.until("the link is shown", |app| app.views.shown.is_some());
+    }
+
     fn shown(&self, label: &str) -> bool {
         self.harness
             .query_all_by_label_contains(label)
@@ -151,9 +158,7 @@ fn a_shop_that_accepts_and_never_answers_leaves_frames_quick_and_the_desk_offlin
     }
     assert!(matches!(&env.app().shop.reach, ShopReach::Offline { since, .. } if *since == first));
     // Selling goes on.
-    env.type_into("Amount", "40");
-    env.click("Create link");
-    env.until("the link is shown", |app| app.views.shown.is_some());
+    env.create_link_of("40");
     assert!(env.shown("Offline from the shop since"));
 }
 
@@ -225,9 +230,7 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     another_desks_link_is_on_the_board_within_two_seconds(&mut env, &pg, &db);
     // A link made now is in the outbox, and the session pushes it.
     env.nav(View::NewLink);
-    env.type_into("Amount", "40");
-    env.click("Create link");
-    env.until("the link is shown", |app| app.views.shown.is_some());
+    env.create_link_of("40");
     let id = env
         .app()
         .views
@@ -302,9 +305,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     pg.stop_immediate();
     env.until_shown("Offline from the shop since");
     env.nav(View::NewLink);
-    env.type_into("Amount", "40");
-    env.click("Create link");
-    env.until("the link is shown", |app| app.views.shown.is_some());
+    env.create_link_of("40");
     let id = env
         .app()
         .views
@@ -535,9 +536,7 @@ fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_c
     // The day close is this desk's account's: Counter 2's link was made on Counter 2's own
     // built-in sandbox, so its money is not in it (a sandbox's never adds to another account).
     env.nav(View::NewLink);
-    env.type_into("Amount", "40");
-    env.click("Create link");
-    env.until("this desk's link is shown", |app| app.views.shown.is_some());
+    env.create_link_of("40");
     env.nav(View::Report);
     env.until_label("By desk");
     assert!(env.shown("Figures come from every desk of the shop"));
@@ -607,9 +606,7 @@ fn day_close_refresh_waits_for_the_shops_one_budget_and_asks_nothing_while_it_is
     let Some(pg) = pg::cluster() else { return };
     let (db, url) = shop_url(&pg);
     let mut env = joined_window(&url);
-    env.type_into("Amount", "40");
-    env.click("Create link");
-    env.until("the link is shown", |app| app.views.shown.is_some());
+    env.create_link_of("40");
     // Other desks hold the shop's turn to ask for the next hour.
     pg.admin_sql(
         &db,
@@ -721,9 +718,7 @@ fn closing_the_window_gives_the_desks_poll_leases_back_at_once() {
     let Some(pg) = pg::cluster() else { return };
     let (db, url) = shop_url(&pg);
     let mut env = joined_window(&url);
-    env.type_into("Amount", "40");
-    env.click("Create link");
-    env.until("the link is shown", |app| app.views.shown.is_some());
+    env.create_link_of("40");
     let live = "SELECT count(*) FROM poll_leases WHERE expires_at > clock_timestamp()";
     env.until_sql(&pg, &db, live, "1", "the shown link's lease is this desk's");
     assert!(env.app_mut().close_shop(), "the session ended in time");

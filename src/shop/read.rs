@@ -14,10 +14,8 @@ use tokio_postgres::types::ToSql;
 
 use super::{Shop, ShopError};
 use crate::api::wire::PaymentLink;
-use crate::domain::{Link, LinkStatus};
-use rust_decimal::Decimal;
-
 use crate::domain::Currency;
+use crate::domain::{Link, LinkStatus};
 use crate::store::{LinkCursor, LinkPush, LinkTotals, StoreError, StoredLink, TimeRange, Total};
 
 /// The account a link was made on (the lease's, `shop::lease`): the profile's server and API
@@ -322,13 +320,11 @@ pub async fn totals(
         let currency: Currency = code
             .parse()
             .map_err(|_| ShopError::Unreadable(format!("currency `{code}`")))?;
-        let sum =
-            |text: &str| Decimal::from_str_exact(text).map_or(Total::OutOfRange, Total::Exact);
         totals.add_many(
             currency,
             usize::try_from(r.get::<_, i64>(1)).unwrap_or(0),
-            sum(r.get(2)),
-            sum(r.get(3)),
+            Total::of_sum(r.get(2)),
+            Total::of_sum(r.get(3)),
         );
     }
     Ok(totals)

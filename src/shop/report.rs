@@ -65,11 +65,6 @@ fn unreadable(what: &str, value: &str) -> ShopError {
     ShopError::Unreadable(format!("{what} `{value}`"))
 }
 
-/// A sum as PostgreSQL wrote it; one too large for a `Decimal` is out of range.
-fn total(text: &str) -> Total {
-    Decimal::from_str_exact(text).map_or(Total::OutOfRange, Total::Exact)
-}
-
 fn currency(text: &str) -> Result<Currency, ShopError> {
     text.parse().map_err(|_| unreadable("currency", text))
 }
@@ -405,16 +400,16 @@ fn add_sums(r: &Row, sheet: &mut Sheet, straddling: &mut Vec<Straddling>) -> Res
     let links = |i: usize| usize::try_from(r.get::<_, i64>(i)).unwrap_or(0);
     let zero = Total::zero(cur);
     let counted = [
-        (Kind::Paid, links(3), zero, total(r.get(4))),
-        (Kind::PartiallyPaid, links(5), zero, total(r.get(6))),
+        (Kind::Paid, links(3), zero, Total::of_sum(r.get(4))),
+        (Kind::PartiallyPaid, links(5), zero, Total::of_sum(r.get(6))),
         (Kind::Cancelled, links(7), zero, zero),
         (Kind::Expired, links(8), zero, zero),
         (Kind::Other, links(9), zero, zero),
         // What pending links wait for is their amount.
-        (Kind::Pending, links(10), total(r.get(11)), zero),
+        (Kind::Pending, links(10), Total::of_sum(r.get(11)), zero),
         // The amounts issued but the pending links', added once (no link of its own). Kinds
         // without links add nothing: a sum of none would only lose its currency's decimals.
-        (Kind::Other, 0, total(r.get(12)), zero),
+        (Kind::Other, 0, Total::of_sum(r.get(12)), zero),
     ];
     for (kind, links, amount, paid) in counted {
         if links == 0 && amount.is_zero() {
@@ -434,7 +429,7 @@ fn add_sums(r: &Row, sheet: &mut Sheet, straddling: &mut Vec<Straddling>) -> Res
     }
     if let (Some(amount), Some(paid)) = (r.get::<_, Option<&str>>(13), r.get::<_, Option<&str>>(14))
     {
-        sheet.owe(cur, total(amount), total(paid));
+        sheet.owe(cur, Total::of_sum(amount), Total::of_sum(paid));
     }
     if let (Some(span), Some(bucket)) = (r.get::<_, Option<i16>>(15), r.get::<_, Option<i64>>(16)) {
         straddling.push(Straddling {
@@ -472,7 +467,7 @@ fn collected(
             if text == "NULL" {
                 continue;
             }
-            let paid = total(text);
+            let paid = Total::of_sum(text);
             if paid.is_zero() {
                 continue;
             }
@@ -554,9 +549,9 @@ async fn read_straddling(
         let Some(cell) = place.checked_sub(1).and_then(|i| cells.get(i)) else {
             return Err(unreadable("straddling row", &place.to_string()));
         };
-        let amount = total(r.get::<_, Option<&str>>(1).unwrap_or("0"));
+        let amount = Total::of_sum(r.get::<_, Option<&str>>(1).unwrap_or("0"));
         let paid_text: &str = r.get(2);
-        let paid = total(paid_text);
+        let paid = Total::of_sum(paid_text);
         let is_paid = Decimal::from_str_exact(paid_text).is_ok_and(|p| p > Decimal::ZERO);
         let expiry = r
             .get::<_, Option<DateTime<Utc>>>(3)
@@ -596,7 +591,7 @@ fn items_from_rows(rows: &[Row]) -> Result<Vec<ItemSales>, ShopError> {
             r.get(2),
             r.get(3),
             quantity,
-            (r.get::<_, i64>(6) == 0).then(|| total(r.get(5))),
+            (r.get::<_, i64>(6) == 0).then(|| Total::of_sum(r.get(5))),
         );
     }
     Ok(top(sales))
@@ -645,7 +640,7 @@ async fn from_links(
         let status: &str = r.get(1);
         let paid_text: &str = r.get(2);
         let paid = Decimal::from_str_exact(paid_text).map_err(|_| unreadable("paid", paid_text))?;
-        let amount = total(r.get::<_, Option<&str>>(3).unwrap_or("0"));
+        let amount = Total::of_sum(r.get::<_, Option<&str>>(3).unwrap_or("0"));
         let cancelled: bool = r.get(4);
         let expiry = r
             .get::<_, Option<DateTime<Utc>>>(5)
@@ -716,7 +711,7 @@ async fn items_from_links(
             .ok()
             .and_then(|q| u64::try_from(q).ok())
             .unwrap_or(0);
-        let line = r.get::<_, Option<&str>>(4).map(total);
+        let line = r.get::<_, Option<&str>>(4).map(Total::of_sum);
         add_sale(&mut sales, (cur, key), variant, name, quantity, line);
     }
     Ok(top(sales))

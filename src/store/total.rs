@@ -50,6 +50,12 @@ impl From<Decimal> for Total {
 }
 
 impl Total {
+    /// A sum as a database wrote it in decimal text (the shop's PostgreSQL `numeric`): one too
+    /// large for a `Decimal` is out of range.
+    pub fn of_sum(text: &str) -> Total {
+        Decimal::from_str_exact(text).map_or(Total::OutOfRange, Total::Exact)
+    }
+
     /// Zero, with the currency's decimals (`0.00`, or `0` for JPY).
     pub fn zero(currency: Currency) -> Total {
         Total::Exact(Decimal::new(0, currency.minor_units()))
