@@ -291,6 +291,67 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
     assert!(env.harness.query_by_label(&row).is_none());
 }
 
+#[test]
+fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
+    let mut env = start(Arc::new(SystemClock), fast(), [1000.0, 900.0]);
+    env.type_into("Amount", "30.00");
+    env.harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let first = env.app().views.shown.as_ref().expect("shown").link.clone();
+    let sent = first.order_number.clone().expect("an order number");
+    env.until("the form has the next sale's order number", |app| {
+        let n = &app.views.new_link.draft.order_number;
+        !n.is_empty() && *n != sent
+    });
+
+    // The clerk looks at the sale in Open links, then goes back to New link by the sidebar.
+    env.nav(View::Board);
+    env.until("the board lists the link", |app| {
+        app.views.board.rows.len() == 1
+    });
+    env.harness.run_steps(2);
+    let row = format!("{} ₺30.00 Waiting for payment", order(&first));
+    env.harness
+        .get_by_role_and_label(Role::Button, &row)
+        .click();
+    env.harness.run_steps(2);
+    assert_eq!(
+        env.app().views.shown.as_ref().map(|s| s.origin),
+        Some(Origin::Board)
+    );
+    env.nav(View::NewLink);
+    env.harness.run_steps(2);
+
+    // A new sale: empty amount, the next order number, and Create makes a second link.
+    let draft = env.app().views.new_link.draft.clone();
+    assert!(
+        draft.amount.is_empty(),
+        "the sent amount came back: {draft:?}"
+    );
+    assert!(!draft.order_number.is_empty());
+    assert_ne!(draft.order_number, sent);
+    assert!(env.app().form_lock().is_none());
+    env.type_into("Amount", "45.00");
+    env.harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    env.until("the second link is shown", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link.id != first.id)
+    });
+    let second = env.app().views.shown.as_ref().expect("shown").link.clone();
+    assert_eq!(
+        second.order_number.as_deref(),
+        Some(draft.order_number.as_str())
+    );
+    assert!(
+        env.app().views.new_link.note.is_none(),
+        "no refusal under the form"
+    );
+}
+
 /// One link-detail request as the sandbox saw it: (its time, link id).
 fn detail_requests(env: &AppEnv) -> Vec<(DateTime<Utc>, String)> {
     let seen: Value =

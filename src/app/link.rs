@@ -128,18 +128,12 @@ impl App {
                 });
             }
             LinkCommand::New => {
-                let Some(desk) = self.desk_or_idle() else {
+                if self.desk_or_idle().is_none() {
                     return;
-                };
-                // No order number until the next one arrives: the last one may be pending.
-                self.views.new_link.reset(String::new());
+                }
                 self.views.shown = None;
                 self.views.customer.open = false;
-                self.spawn(async move {
-                    Msg::Link(LinkResult::OrderNumber {
-                        result: desk.next_order_number(),
-                    })
-                });
+                self.new_sale();
             }
             LinkCommand::Refresh { id } => {
                 if self.desk_or_idle().is_none() {
@@ -256,6 +250,20 @@ impl App {
         }
     }
 
+    /// Empties the form for the next sale (keeping its currency) and asks for the next order
+    /// number. No order number until it arrives: the last one may be pending.
+    pub(crate) fn new_sale(&mut self) {
+        let Some(desk) = self.desk_or_idle() else {
+            return;
+        };
+        self.views.new_link.reset(String::new());
+        self.spawn(async move {
+            Msg::Link(LinkResult::OrderNumber {
+                result: desk.next_order_number(),
+            })
+        });
+    }
+
     /// What a link creation's outcome says about the connection.
     pub(crate) fn note_create(&mut self, result: &Result<Link, CreateError>) {
         match server_answered(result) {
@@ -285,9 +293,11 @@ impl App {
         self.views.new_link.sending = false;
         match result {
             Ok(link) => {
-                self.views.new_link.server_expected = None;
-                self.views.new_link.note = None;
                 self.show_link(link, Origin::Created);
+                // The sale is made: however the clerk comes back to New link (the sidebar,
+                // Open links, History, a sign-in), the form is the next sale's, never this
+                // one's again with Create enabled.
+                self.new_sale();
                 self.views.history.invalidate();
                 self.views.report.invalidate();
                 // The customer waits for this QR: from Pending (where the clerk may have gone
