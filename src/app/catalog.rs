@@ -141,6 +141,10 @@ impl App {
                 self.views.catalog.busy = false;
                 match result {
                     Ok((outcome, catalog)) => {
+                        if matches!(outcome, CsvOutcome::Imported(_)) {
+                            // The approved import is done: the next one asks again.
+                            self.staff.import_approval = None;
+                        }
                         self.views.catalog.outcome = Some(outcome);
                         if let Some(c) = catalog {
                             self.set_catalog(c);
@@ -156,6 +160,7 @@ impl App {
                 match choice {
                     super::files::Choice::Picked(path) => {
                         let path = path.display().to_string();
+                        self.import_file_picked(&path);
                         self.views.catalog.path.clone_from(&path);
                         self.views.catalog.no_dialog = false;
                         if self.desk_or_idle().is_some() {

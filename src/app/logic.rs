@@ -189,12 +189,19 @@ impl App {
     /// on; a command that needs a manager is held for the approval prompt).
     pub(crate) fn run(&mut self, command: Command) {
         tracing::debug!(command = command.name(), "command");
-        let Some(command) = self.gate(command) else {
-            return;
-        };
-        let running = self.staff.running.replace(command.name());
-        self.dispatch(command);
-        self.staff.running = running;
+        let carried = self.carried_approval(&command);
+        let approval_carried = carried.is_some();
+        if approval_carried {
+            self.staff.approved = carried;
+        }
+        if let Some(command) = self.gate(command) {
+            let running = self.staff.running.replace(command.name());
+            self.dispatch(command);
+            self.staff.running = running;
+        }
+        if approval_carried {
+            self.staff.approved = None;
+        }
     }
 
     fn dispatch(&mut self, command: Command) {
@@ -228,6 +235,10 @@ impl App {
         // have changed them).
         if view == View::Audit {
             self.views.audit.invalidate();
+        }
+        // An import's approval lasts while the clerk stays on Catalog.
+        if view != View::Catalog {
+            self.staff.import_approval = None;
         }
         if view == View::Settings && view != self.view {
             self.run_staff(crate::ui::StaffCommand::LoadStaff);

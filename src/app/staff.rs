@@ -28,7 +28,7 @@ use crate::ui::new_link::NewLinkForm;
 use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::staff::{ApprovalPrompt, LockScreen, what_of};
 use crate::ui::text::UiText;
-use crate::ui::{LinkCommand, StaffCommand};
+use crate::ui::{CatalogCommand, LinkCommand, StaffCommand};
 
 /// The idle minutes after which the desk locks, unless Settings say otherwise.
 pub const DEFAULT_IDLE_MINUTES: u32 = 5;
@@ -55,10 +55,24 @@ pub struct StaffDesk {
     pub(crate) held: Option<Command>,
     /// The approved actor of the command being run (one command only).
     pub(crate) approved: Option<Actor>,
+    /// A manager's approval of a catalog import, which covers its Preview and its Import of
+    /// the same file by the same clerk: one PIN for the whole import.
+    pub(crate) import_approval: Option<ImportApproval>,
     /// The name of the command being run, so its jobs are checked again on the worker.
     pub(crate) running: Option<&'static str>,
     /// Why the worker refused the last command (shown in the top bar).
     pub refusal: Option<String>,
+}
+
+/// A manager's approval of one catalog import, while the clerk goes from Preview to Import.
+#[derive(Debug, Clone)]
+pub(crate) struct ImportApproval {
+    /// The clerk it was given to.
+    clerk: Option<String>,
+    /// The clerk as approved by the manager.
+    by: Actor,
+    /// The file previewed (`None` until the file dialog has picked it).
+    path: Option<String>,
 }
 
 impl StaffDesk {
@@ -159,6 +173,40 @@ impl App {
             .approved
             .clone()
             .unwrap_or_else(|| self.staff.actor.clone())
+    }
+
+    /// The approval a catalog import carries from its Preview to its Import (same clerk,
+    /// same file), for `command`; `None` when it needs its own.
+    pub(crate) fn carried_approval(&self, command: &Command) -> Option<Actor> {
+        if self.staff.approved.is_some() {
+            return None;
+        }
+        let approval = self.staff.import_approval.as_ref()?;
+        if approval.clerk.as_deref() != self.staff.actor.name() {
+            return None;
+        }
+        let Command::Catalog(CatalogCommand::Preview { path } | CatalogCommand::Import { path }) =
+            command
+        else {
+            return None;
+        };
+        approval
+            .path
+            .as_deref()
+            .is_none_or(|p| p == path)
+            .then(|| approval.by.clone())
+    }
+
+    /// The file dialog picked `path` for the import a manager approved at Choose.
+    pub(crate) fn import_file_picked(&mut self, path: &str) {
+        if let Some(a) = self
+            .staff
+            .import_approval
+            .as_mut()
+            .filter(|a| a.path.is_none())
+        {
+            a.path = Some(path.to_owned());
+        }
     }
 
     /// The role table's answer for `command`, before it runs: `Some` to run it; `None` when
@@ -441,6 +489,18 @@ impl App {
             StaffResult::Approved { result: Ok(actor) } => {
                 self.views.approval = None;
                 if let Some(held) = self.staff.held.take() {
+                    self.staff.import_approval = match &held {
+                        Command::Catalog(CatalogCommand::Choose) => Some(None),
+                        Command::Catalog(CatalogCommand::Preview { path }) => {
+                            Some(Some(path.clone()))
+                        }
+                        _ => None,
+                    }
+                    .map(|path| ImportApproval {
+                        clerk: self.staff.actor.name().map(str::to_owned),
+                        by: actor.clone(),
+                        path,
+                    });
                     self.staff.approved = Some(actor);
                     self.run(held);
                     self.staff.approved = None;
@@ -521,6 +581,7 @@ impl App {
         if !self.staff.on() {
             return;
         }
+        self.staff.import_approval = None;
         if let Some(name) = self.staff.actor.name().map(str::to_owned)
             && !self.views.new_link.sending
         {
@@ -1125,6 +1186,71 @@ mod tests {
         let approve = rows.iter().find(|r| r.action == "approve").unwrap();
         assert_eq!(approve.staff.as_deref(), Some("Ayşe"));
         assert_eq!(approve.approved_by.as_deref(), Some("Zeynep"));
+    }
+
+    #[test]
+    fn one_managers_pin_covers_a_clerks_whole_catalog_import() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Ayşe", "2222");
+        app.run(Command::Navigate {
+            view: View::Catalog,
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, "id,name,unit_price,currency\nV-1,Simit,15.50,TRY\n").unwrap();
+            path.display().to_string()
+        };
+        let (path, other) = (file("catalog.csv"), file("other.csv"));
+        let approve = |app: &mut App| {
+            app.run(Command::Staff(StaffCommand::Approve {
+                manager: "Zeynep".into(),
+                pin: pin("1111"),
+            }));
+            settle(app);
+        };
+        // Preview asks once.
+        app.run(Command::Catalog(CatalogCommand::Preview {
+            path: path.clone(),
+        }));
+        assert!(
+            app.views.approval.is_some(),
+            "a clerk's preview asks for a manager"
+        );
+        approve(&mut app);
+        assert!(app.views.approval.is_none());
+        // Import of the same file runs on that approval, named in the audit.
+        app.run(Command::Catalog(CatalogCommand::Import {
+            path: path.clone(),
+        }));
+        assert!(app.views.approval.is_none(), "asked a second time");
+        settle(&mut app);
+        assert_eq!(app.holds.catalog.len(), 1, "imported");
+        let rows = audit(&app);
+        let import = rows
+            .iter()
+            .rev()
+            .find(|r| r.action.contains("catalog"))
+            .expect("the import is on record");
+        assert_eq!(import.staff.as_deref(), Some("Ayşe"));
+        assert_eq!(import.approved_by.as_deref(), Some("Zeynep"));
+        // Done: the next import asks again; another file never rode on it.
+        app.run(Command::Catalog(CatalogCommand::Import { path }));
+        assert!(
+            app.views.approval.is_some(),
+            "the approval ended with its import"
+        );
+        app.views.approval = None;
+        app.staff.held = None;
+        app.run(Command::Catalog(CatalogCommand::Preview {
+            path: other.clone(),
+        }));
+        approve(&mut app);
+        app.run(Command::Catalog(CatalogCommand::Import {
+            path: file("third.csv"),
+        }));
+        assert!(app.views.approval.is_some(), "another file asks again");
     }
 
     #[test]
