@@ -203,6 +203,69 @@ fn a_paid_link_says_paid_across_the_view_as_large_as_the_customer_display() {
     assert!(buttons(&h).iter().all(|s| s.text != "Cancel link"));
 }
 
+#[test]
+fn a_paid_sale_offers_the_next_sale_first_and_the_customer_display_after_it() {
+    let mut paid = waiting();
+    paid.status = paydesk::domain::LinkStatus::Completed;
+    paid.paid = Some("250.00".parse().expect("a decimal"));
+    let mut h = result_view(paid);
+    h.run_steps(2);
+    let primaries: Vec<Shown> = buttons(&h)
+        .into_iter()
+        .filter(|s| s.what == ShownWhat::Button(ButtonKind::Primary))
+        .collect();
+    assert_eq!(primaries.len(), 1, "{primaries:#?}");
+    assert_eq!(primaries[0].text, "New sale");
+    let display = button(&h, "Customer display");
+    assert_eq!(display.what, ShownWhat::Button(ButtonKind::Secondary));
+    assert!(primaries[0].rect.bottom() <= display.rect.top());
+    h.get_by_label("New sale").click();
+    h.run_steps(2);
+    assert!(matches!(
+        h.state().commands.as_slice(),
+        [Command::Link(LinkCommand::New)]
+    ));
+}
+
+#[test]
+fn a_cancelled_or_expired_link_shows_no_qr_and_hands_out_no_address() {
+    for (cancelled, says) in [(true, "Cancelled"), (false, "Expired")] {
+        let mut over = waiting();
+        over.status = paydesk::domain::LinkStatus::Expired;
+        let mut h = result_view(over);
+        h.state_mut().shown.cancelled = cancelled;
+        h.run_steps(2);
+        assert!(
+            h.query_by_role_and_label(Role::Image, "Scan to pay")
+                .is_none(),
+            "{says}: a scannable QR is still shown"
+        );
+        assert!(saying(&h, "This link can no longer be paid") > 0, "{says}");
+        assert!(saying(&h, says) > 0, "{says}: its status is said");
+        for gone in [
+            "Customer display",
+            "Full screen",
+            "Print slip",
+            "Cancel link",
+        ] {
+            assert!(
+                buttons(&h).iter().all(|s| s.text != gone),
+                "{says}: {gone} is still offered"
+            );
+        }
+        // No menu to copy, save or mail the address.
+        assert!(
+            h.query_by_role_and_label(Role::Button, "More").is_none(),
+            "{says}"
+        );
+        assert_eq!(
+            button(&h, "New sale").what,
+            ShownWhat::Button(ButtonKind::Primary),
+            "{says}"
+        );
+    }
+}
+
 struct Display {
     shown: ShownLink,
 }

@@ -132,6 +132,12 @@ impl ShownLink {
         self.status().is_final()
     }
 
+    /// Whether the link can no longer be paid at all (cancelled, expired, refused): its QR
+    /// and address are not shown to anyone any more.
+    pub fn is_void(&self) -> bool {
+        self.is_final() && self.status() != LinkStatus::Completed
+    }
+
     /// The status as people read it.
     pub fn status_text(&self, lang: Lang) -> String {
         status_text(&self.status(), self.cancelled, lang)
@@ -187,7 +193,14 @@ impl ShownLink {
                             .available_height()
                             .min(ui.available_width() * QR_SHARE)
                             .clamp(QR_MIN_SIDE, QR_MAX_SIDE);
-                        self.qr_ui(ui, cx, url.as_deref(), side);
+                        if self.is_void() {
+                            // Nothing a customer could scan: the link takes no payment (its
+                            // status is in the pill beside).
+                            let words = UiText::NoLongerPayable.get(lang);
+                            widgets::void_qr_ui(ui, &cx.palette, side, words);
+                        } else {
+                            self.qr_ui(ui, cx, url.as_deref(), side);
+                        }
                     });
                     ui.add_space(theme::SPACE_M);
                     ui.vertical(|ui| {
@@ -292,24 +305,41 @@ impl ShownLink {
         }
     }
 
-    /// The customer display (primary) and the slip, then the rest.
+    /// The customer display (primary) and the slip, then the rest; once the sale is over
+    /// (paid, cancelled, expired), "New sale" first, and nothing that would show or hand out
+    /// the address of a link that takes no payment.
     fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
         let lang = cx.lang;
-        let url = self.link.payment_url.clone();
+        let void = self.is_void();
+        let url = self.link.payment_url.clone().filter(|_| !void);
         // The two main actions one above the other, as wide as each other.
         let width = ui.available_width().min(ACTION_WIDTH);
-        if widgets::Action::primary(
-            theme::icon::CUSTOMER_DISPLAY,
-            UiText::CustomerDisplay.get(lang),
-        )
-        .min_width(width)
-        .show_ui(ui)
-        .clicked()
+        let over = self.is_final();
+        if over
+            && self.origin == Origin::Created
+            && widgets::Action::primary(theme::icon::NEW_LINK, UiText::NewSale.get(lang))
+                .min_width(width)
+                .show_ui(ui)
+                .clicked()
         {
-            cx.emit(Command::Link(LinkCommand::CustomerDisplay {
-                open: !customer_open,
-                fullscreen: false,
-            }));
+            cx.emit(Command::Link(LinkCommand::New));
+        }
+        if !void {
+            let display = if over {
+                widgets::Action::secondary(UiText::CustomerDisplay.get(lang))
+                    .icon(theme::icon::CUSTOMER_DISPLAY)
+            } else {
+                widgets::Action::primary(
+                    theme::icon::CUSTOMER_DISPLAY,
+                    UiText::CustomerDisplay.get(lang),
+                )
+            };
+            if display.min_width(width).show_ui(ui).clicked() {
+                cx.emit(Command::Link(LinkCommand::CustomerDisplay {
+                    open: !customer_open,
+                    fullscreen: false,
+                }));
+            }
         }
         if url.is_some()
             && widgets::Action::secondary(UiText::PrintSlip.get(lang))
@@ -327,9 +357,10 @@ impl ShownLink {
         ui.horizontal_wrapped(|ui| {
             // "More" as tall as the buttons beside it.
             ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
-            if widgets::Action::secondary(UiText::FullScreen.get(lang))
-                .show_ui(ui)
-                .clicked()
+            if !void
+                && widgets::Action::secondary(UiText::FullScreen.get(lang))
+                    .show_ui(ui)
+                    .clicked()
             {
                 cx.emit(Command::Link(LinkCommand::CustomerDisplay {
                     open: true,

@@ -136,6 +136,8 @@ crate::sentences! {
     NewSaleConfirm => "Son satışın linki oluşmuş olabilir. Yine de yeni bir satışa başlansın mı?", "The last sale may already have a link. Start a new sale anyway?";
     NewSaleExplained => "Son satış Gönderilemeyenler listesinde kalır ve arka planda yeniden gönderilmeye devam eder; link oluşursa Geçmiş'te görünür.", "The last sale stays under Unsent and is still sent again in the background; if it makes a link, the link shows in History.";
     StartNewSale => "Yeni satışa başla", "Start a new sale";
+    NewSale => "Yeni satış", "New sale";
+    NoLongerPayable => "Bu link artık ödenemez", "This link can no longer be paid";
     FormStale => "Bu istek 23 saatten eski; sunucu istekleri 24 saat hatırlar, onu unutmuş olabilir. Yeniden göndermeden önce Gönderilemeyenler'de linkin oluşup oluşmadığını kontrol edin.", "This request is 23 hours old or more; the server remembers requests for 24 hours and may have forgotten it. Check under Unsent whether a link was made before sending it again.";
     OpenPending => "Gönderilemeyenleri aç", "Open Unsent";
     AlreadyPending => "Bu sipariş için bir istek zaten bekliyor; ikinci bir istek gönderilmedi.", "A request for this order is already pending; no second request was sent.";

@@ -445,6 +445,8 @@ pub const COUNTER_BUTTON_HEIGHT: f32 = 48.0;
 pub const BUTTON_HEIGHT: f32 = 32.0;
 /// The roundness of a button's and a pill's corners.
 pub const CORNER_RADIUS: f32 = 6.0;
+/// The stroke that strikes through what can no longer be used (a cancelled link's QR).
+pub const STRIKE_WIDTH: f32 = 3.0;
 /// The roundness of a status pill.
 pub const PILL_RADIUS: f32 = 8.0;
 /// The space around a pill's text.

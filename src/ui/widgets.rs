@@ -103,6 +103,31 @@ impl QrView {
     }
 }
 
+/// Where a QR stood for a link that can no longer be paid (cancelled, expired, refused): a
+/// grey square struck through with `words` in it, nothing a phone could scan.
+pub fn void_qr_ui(ui: &mut Ui, palette: &Palette, side: f32, words: &str) -> Response {
+    let (rect, response) = ui.allocate_exact_size(Vec2::splat(side), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, theme::CORNER_RADIUS, palette.disabled);
+    let stroke = egui::Stroke::new(theme::STRIKE_WIDTH, palette.on_disabled);
+    painter.line_segment([rect.left_top(), rect.right_bottom()], stroke);
+    let galley = painter.layout(
+        words.to_owned(),
+        egui::FontId::proportional(theme::HEADING_SIZE),
+        palette.on_disabled,
+        side - 2.0 * theme::SPACE_M,
+    );
+    let at = rect.center() - galley.size() / 2.0;
+    painter.rect_filled(
+        egui::Rect::from_min_size(at, galley.size()).expand(theme::SPACE_S),
+        theme::CORNER_RADIUS,
+        palette.disabled,
+    );
+    painter.galley(at, galley, palette.on_disabled);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, words));
+    response
+}
+
 /// A label above a single-line text field, the field tied to the label for accessibility.
 pub fn labelled_text_ui(ui: &mut Ui, label: &str, value: &mut String) -> Response {
     let label_response = ui.label(label);
