@@ -70,6 +70,10 @@ pub struct Entry {
 
 /// Fills each `{name}` of `template` with its value from `args`; a placeholder not in `args`
 /// stays as written (the language test makes sure both languages use the same ones).
+///
+/// `{name:one|other}` is a plural: `one` where `name`'s value reads `1`, `other` for any other
+/// count (English "{n} {n:link|links}"; Turkish keeps its noun singular after a number and
+/// needs none).
 pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
@@ -77,10 +81,21 @@ pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
         let value = after.find('}').and_then(|close| {
-            let name = &after[..close];
-            args.iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| (close, v.to_string()))
+            let inside = &after[..close];
+            let (name, forms) = match inside.split_once(':') {
+                Some((name, forms)) => (name, forms.split_once('|')),
+                None => (inside, None),
+            };
+            let (_, v) = args.iter().find(|(n, _)| *n == name)?;
+            let v = v.to_string();
+            Some((
+                close,
+                match forms {
+                    Some((one, _)) if v == "1" => one.to_owned(),
+                    Some((_, other)) => other.to_owned(),
+                    None => v,
+                },
+            ))
         });
         if let Some((close, v)) = value {
             out.push_str(&v);
@@ -94,15 +109,20 @@ pub fn fill(template: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     out
 }
 
-/// The placeholders (`{name}`) of a sentence, in order.
+/// The placeholders (`{name}`, and the name of a plural `{name:one|other}`) of a sentence,
+/// each once, in order.
 pub fn placeholders(template: &str) -> Vec<&str> {
     let mut names = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else { break };
-        let name = &after[..close];
-        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        let inside = &after[..close];
+        let name = inside.split_once(':').map_or(inside, |(name, _)| name);
+        if !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !names.contains(&name)
+        {
             names.push(name);
         }
         rest = &after[close + 1..];
@@ -116,7 +136,8 @@ pub fn placeholders(template: &str) -> Vec<&str> {
 /// catalogue's `ENTRIES` are listed in `every_sentence` (in `tests/support/catalogues.rs`), which the
 /// language tests walk (both languages present, the same placeholders, every glyph drawable).
 ///
-/// A sentence may hold `{name}` placeholders, filled by `fill(lang, &[("name", &value)])`.
+/// A sentence may hold `{name}` placeholders, filled by `fill(lang, &[("name", &value)])`, and
+/// plurals `{name:one|other}` (see [`fill`]).
 #[macro_export]
 macro_rules! sentences {
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
@@ -187,5 +208,16 @@ mod tests {
         );
         assert_eq!(fill("a {b} {", &[]), "a {b} {");
         assert_eq!(placeholders("{n} of {max} `{x}` {}"), ["n", "max", "x"]);
+    }
+
+    #[test]
+    fn a_plural_takes_its_form_from_the_count() {
+        let said = |n: &dyn std::fmt::Display| fill("{n} {n:link|links} written", &[("n", n)]);
+        assert_eq!(said(&1), "1 link written");
+        assert_eq!(said(&0), "0 links written");
+        assert_eq!(said(&2), "2 links written");
+        assert_eq!(said(&11), "11 links written");
+        assert_eq!(placeholders("{n} {n:row|rows} of {max}"), ["n", "max"]);
+        assert_eq!(fill("{m:a|b}", &[]), "{m:a|b}", "a count not given stays");
     }
 }

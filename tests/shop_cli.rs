@@ -302,7 +302,7 @@ fn a_link_made_while_joined_reaches_the_shop_before_the_command_exits() {
     assert!(
         synced
             .stdout
-            .contains("Since the last sync 1 links changed in the shop: 0 at other desks, 0 paid."),
+            .contains("Since the last sync 1 link changed in the shop: 0 at other desks, 0 paid."),
         "{synced:?}"
     );
     let again = cli.run(&["shop", "sync"]);
@@ -330,7 +330,7 @@ fn sync_with_the_shop_down_exits_5_and_keeps_the_outbox() {
     ok(&created);
     assert!(
         created.stderr.contains(
-            "The change is saved on this desk and waits to be sent to the shop (1 changes)"
+            "The change is saved on this desk and waits to be sent to the shop (1 change)"
         ),
         "{created:?}"
     );

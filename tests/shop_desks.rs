@@ -614,7 +614,7 @@ fn a_desk_killed_in_the_middle_of_a_push_resumes_and_every_link_arrives_once() {
     ok(&resumed);
     assert!(
         resumed.stdout.contains(&format!(
-            "Pushed {} changes in 1 batches",
+            "Pushed {} changes in 1 batch",
             LINKS + 1 - GATED_FROM
         )),
         "{resumed:?}"

@@ -459,7 +459,7 @@ fn without_a_file_dialog_exports_go_to_the_usual_folder_and_the_catalog_path_is_
     std::fs::create_dir_all(&out).expect("test set-up");
     env.app_mut().export_dir = Some(out.clone());
     env.click("Export CSV");
-    env.until_label("1 links exported to");
+    env.until_label("1 link exported to");
     let files: Vec<_> = std::fs::read_dir(&out)
         .expect("the folder")
         .map(|e| e.expect("an entry").path())

@@ -256,8 +256,8 @@ impl App {
                 self.views.history.exporting = false;
                 self.views.history.note = match result {
                     Ok(Some((rows, path, by_dialog))) => {
-                        let mut note =
-                            format!("{rows} {} {}", UiText::ExportedTo.get(lang), path.display());
+                        let mut note = UiText::ExportedTo
+                            .fill(lang, &[("n", &rows), ("path", &path.display())]);
                         if !by_dialog {
                             note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
                         }

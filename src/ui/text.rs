@@ -297,7 +297,7 @@ crate::sentences! {
     ExportCsv => "CSV olarak dışa aktar", "Export CSV";
     ExportCsvHelp => "Bu filtreye uyan tüm linkler, tüm alanlarıyla, İndirilenler klasörüne yazılır.", "Every link matching this filter, with every field, is written to the Downloads folder.";
     Exporting => "Dışa aktarılıyor…", "Exporting…";
-    ExportedTo => "link dışa aktarıldı:", "links exported to";
+    ExportedTo => "{n} link dışa aktarıldı: {path}", "{n} {n:link|links} exported to {path}";
     ExportFailed => "Dışa aktarılamadı; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The export failed; check that the folder can be written to and try again.";
 
     // Day close.
@@ -463,7 +463,7 @@ crate::sentences! {
     CardHelp => "Ödeme almadan bir kartı saklayın; kart numarası bu bilgisayarda tutulmaz.", "Store a card without taking a payment; the card number is not kept on this computer.";
     InstallmentsHelp => "Müşterinin kartıyla kaç taksitte ne ödeyeceği.", "What a customer pays with their card, per number of installments.";
     SinglePayment => "Tek çekim", "Single payment";
-    InstallmentsN => "{count} taksit", "{count} installments";
+    InstallmentsN => "{count} taksit", "{count} {count:installment|installments}";
     PerMonth => "{amount} / ay", "{amount} a month";
     InAll => "toplam {amount}", "{amount} in all";
     RateOnly => "komisyon %{rate}", "{rate} % commission";
@@ -586,11 +586,11 @@ crate::sentences! {
     AuditEveryone => "Herkes", "Everyone";
     AuditAllActions => "Tüm işlemler", "All actions";
     AuditNobody => "—", "—";
-    AuditExported => "{count} satır şuraya yazıldı: {path}", "{count} rows written to {path}";
+    AuditExported => "{count} satır şuraya yazıldı: {path}", "{count} {count:row|rows} written to {path}";
     AuditBroken => "İşlem kaydı paydesk dışından değiştirilmiş: {seq}. satır tutmuyor. Mağaza sahibine haber verin.", "The audit record was changed outside paydesk: row {seq} does not match. Tell the shop's owner.";
-    AuditWhole => "Kayıt bütün: {rows} satır.", "The record is whole: {rows} rows.";
+    AuditWhole => "Kayıt bütün: {rows} satır.", "The record is whole: {rows} {rows:row|rows}.";
     AuditEmpty => "Henüz kayıt yok.", "Nothing is recorded yet.";
-    AuditShown => "{count} satır gösteriliyor (en yenisi üstte).", "{count} rows shown (newest first).";
+    AuditShown => "{count} satır gösteriliyor (en yenisi üstte).", "{count} {count:row|rows} shown (newest first).";
     SubjectApp => "uygulamada", "in the app";
     SubjectCli => "komut satırında: {command}", "on the command line: {command}";
     ActLinkCreate => "Link oluşturdu", "Created a link";
