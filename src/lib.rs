@@ -20,6 +20,7 @@ pub mod clock;
 pub mod domain;
 pub mod lang;
 pub mod notify;
+pub mod opener;
 pub mod printer;
 pub mod qr;
 pub mod sandbox;

@@ -70,6 +70,11 @@ pub enum LinkResult {
     },
     /// A paid alert went to the notifier (shown or not: the notifier logs a failure).
     Notified,
+    /// An address went to the desktop's opener, or why not.
+    Opened {
+        /// Why the opener did not take it.
+        result: Result<(), String>,
+    },
 }
 
 impl App {
@@ -78,7 +83,16 @@ impl App {
         let lang = self.lang();
         match command {
             LinkCommand::CopyText { text } => self.ctx.copy_text(text),
-            LinkCommand::OpenUrl { url } => self.ctx.open_url(egui::OpenUrl::new_tab(url)),
+            LinkCommand::OpenUrl { url } => {
+                let opener = self.options.opener.clone();
+                self.spawn(async move {
+                    let result = tokio::task::spawn_blocking(move || opener.open(&url))
+                        .await
+                        .map_err(|e| e.to_string())
+                        .and_then(|r| r.map_err(|e| e.to_string()));
+                    Msg::Link(LinkResult::Opened { result })
+                });
+            }
             LinkCommand::CustomerDisplay { open, fullscreen } => {
                 self.views.customer.open = open;
                 self.views.customer.fullscreen = open && fullscreen;
@@ -246,7 +260,18 @@ impl App {
                     });
                 }
             }
-            LinkResult::Notified => {}
+            LinkResult::Notified | LinkResult::Opened { result: Ok(()) } => {}
+            LinkResult::Opened {
+                result: Err(detail),
+            } => {
+                tracing::warn!(%detail, "the desktop's opener did not take the address");
+                if let Some(s) = &mut self.views.shown {
+                    s.note = Some(Note::Failed(Problem {
+                        sentence: UiText::OpenFailed.get(lang).to_owned(),
+                        detail: Some(detail),
+                    }));
+                }
+            }
         }
     }
 
@@ -494,13 +519,10 @@ mod tests {
     }
 
     #[test]
-    fn copy_text_and_open_url_go_to_the_window_system() {
+    fn copy_text_goes_to_the_window_system() {
         let mut app = app();
         app.run(Command::Link(LinkCommand::CopyText {
             text: "https://pay.example/l/1".into(),
-        }));
-        app.run(Command::Link(LinkCommand::OpenUrl {
-            url: "mailto:a@example.com".into(),
         }));
         let commands = app.ctx.output(|o| o.commands.clone());
         assert!(
@@ -509,14 +531,53 @@ mod tests {
             )),
             "{commands:?}"
         );
-        assert!(
-            commands.iter().any(|c| matches!(
-                c,
-                egui::OutputCommand::OpenUrl(u) if u.url == "mailto:a@example.com"
-            )),
-            "{commands:?}"
-        );
         assert!(app.jobs.is_empty(), "no background work");
+    }
+
+    /// A fake `xdg-open` that writes its argument to `opened.txt` beside it and exits `code`.
+    #[cfg(unix)]
+    fn fake_opener(dir: &std::path::Path, code: i32) -> crate::opener::Opener {
+        use std::os::unix::fs::PermissionsExt as _;
+        let script = dir.join("xdg-open");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nprintf '%s' \"$1\" > '{}'\nexit {code}\n",
+                dir.join("opened.txt").display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        crate::opener::Opener {
+            program: script.into_os_string(),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_mail_share_goes_to_the_desktops_opener_and_a_failure_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app();
+        app.options.opener = fake_opener(dir.path(), 0);
+        let link = make_link(&mut app, "A-1");
+        let url = crate::ui::link_result::mailto(&link, crate::lang::Lang::En);
+        let answer = only(run(
+            &mut app,
+            Command::Link(LinkCommand::OpenUrl { url: url.clone() }),
+        ));
+        app.on_msg(answer);
+        let opened = std::fs::read_to_string(dir.path().join("opened.txt")).unwrap();
+        assert_eq!(opened, url, "the opener got the whole mailto address");
+        assert!(app.views.shown.as_ref().unwrap().note.is_none());
+
+        // No mail program: the clerk is told to copy the address instead.
+        app.options.opener = fake_opener(dir.path(), 3);
+        let answer = only(run(&mut app, Command::Link(LinkCommand::OpenUrl { url })));
+        app.on_msg(answer);
+        let Some(Note::Failed(problem)) = &app.views.shown.as_ref().unwrap().note else {
+            panic!("the failure is said");
+        };
+        assert!(problem.sentence.contains("copy it"), "{problem:?}");
     }
 
     #[test]

@@ -100,6 +100,8 @@ pub struct AppOptions {
     pub env_secret: crate::secrets::EnvSecret,
     /// Where "Print slip" sends slips (CUPS's `lp`, else a folder); tests use fakes.
     pub slip_sink: SlipSink,
+    /// The desktop's URL opener (the e-mail share's `mailto:`); tests use a fake.
+    pub opener: crate::opener::Opener,
     /// The desktop's file dialog (none by default: the app's run looks in its environment).
     pub file_dialogs: files::FileDialogs,
     /// `PAYDESK_SHOP_PASSWORD` as read at start-up (none in tests unless set).
@@ -126,6 +128,7 @@ impl Default for AppOptions {
             perf_start: None,
             env_secret: crate::secrets::EnvSecret::default(),
             slip_sink: SlipSink::default(),
+            opener: crate::opener::Opener::default(),
             file_dialogs: files::FileDialogs::off(),
             env_shop: crate::secrets::EnvSecret::default(),
             shop_timing: crate::shop::session::Timing::default(),
