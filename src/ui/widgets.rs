@@ -16,7 +16,7 @@ use crate::ui::theme::icon::Icon;
 use crate::ui::theme::{self, Badge, ButtonKind, Palette};
 
 /// The grey QR image as the texture the UI uploads: one pixel per pixel, no filtering.
-/// `tests/qr_decode.rs` decodes exactly this.
+/// `tests/core/qr_decode.rs` decodes exactly this.
 pub fn qr_color_image(image: &QrImage) -> ColorImage {
     ColorImage::from_gray([image.side(), image.side()], image.pixels())
 }

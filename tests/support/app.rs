@@ -141,7 +141,7 @@ impl AppEnv {
             poll_max: Duration::from_millis(400),
             notifier: notices.clone(),
             slip_sink: cups.sink(&cups.saved()),
-            // No background re-send unless a test asks (tests/ui_pending.rs).
+            // No background re-send unless a test asks (tests/ui/pending.rs).
             resend_first: NEVER,
             resend_max: NEVER,
             ..AppOptions::default()
@@ -249,6 +249,13 @@ impl AppEnv {
     pub fn until_label(&mut self, label: &str) {
         self.until_ui(&format!("`{label}` is drawn"), |h| {
             h.query_by_label_contains(label).is_some()
+        });
+    }
+
+    /// Runs frames until some node's label contains `label` (it may be drawn more than once).
+    pub fn until_shown(&mut self, label: &str) {
+        self.until_ui(&format!("`{label}` is drawn"), |h| {
+            h.query_all_by_label_contains(label).next().is_some()
         });
     }
 

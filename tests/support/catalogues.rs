@@ -1,7 +1,7 @@
 //! Every sentence catalogue, in one list, for the suites that walk them.
 
 /// Every sentence paydesk can show a user, catalogue by catalogue (see [`paydesk::sentences!`]): the
-/// language tests walk this list (and `tests/lang_catalogues.rs` finds every catalogue in the
+/// language tests walk this list (and `tests/core/lang_catalogues.rs` finds every catalogue in the
 /// source here). It lives with the tests so that the crate root depends on no layer.
 pub fn every_sentence() -> impl Iterator<Item = &'static paydesk::lang::Entry> {
     let catalogues: [&'static [paydesk::lang::Entry]; 9] = [

@@ -12,8 +12,9 @@
 //! - `qr`: QR pictures read back;
 //! - `money`, `time`, `links`: amounts, moments, links and link requests.
 //!
-//! Each `tests/*.rs` is a crate of its own and includes this tree with `mod support;`; a bench
-//! under `tests/benches/` with `#[path = "../support/mod.rs"] mod support;`.
+//! Each test binary (`tests/{cli,core,desktop,sandbox,shop,store,ui}/main.rs`) includes this
+//! tree with `#[path = "../support/mod.rs"] mod support;`, and so does a bench under
+//! `tests/benches/`.
 
 // reason: each test crate uses a different part of this module
 #![allow(dead_code)]

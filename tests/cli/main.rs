@@ -1,0 +1,8 @@
+//! The cli suites, linked into one test binary (docs/testing.md: where a new suite goes).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod commands;
+mod secrets;
+mod staff;

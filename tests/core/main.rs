@@ -1,0 +1,19 @@
+//! The core suites, linked into one test binary (docs/testing.md: where a new suite goes).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod crash;
+mod create;
+mod docs_architecture;
+mod edges;
+mod fault_campaign;
+mod hostile;
+mod hygiene;
+mod lang_catalogues;
+mod model;
+mod packaging;
+mod private_files;
+mod qr_decode;
+mod slip_pdf;
+mod slip_print;

@@ -1,0 +1,7 @@
+//! The desktop suites, linked into one test binary (docs/testing.md: where a new suite goes).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod keyring;
+mod notify;

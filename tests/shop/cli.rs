@@ -1,0 +1,541 @@
+//! `paydesk shop …` end to end: the real binary, a temporary data folder, and the private
+//! PostgreSQL cluster of `tests/support/pg.rs` (skipped with a sentence naming the package when
+//! PostgreSQL is not installed; a failure under `PAYDESK_REQUIRE_POSTGRES=1`).
+
+use crate::support::cli::{Cli, Out, contains_bytes, files_under};
+use crate::support::pg::{self, PASSWORD, Pg};
+
+/// A data folder whose runs see no keyring (a bus address that leads nowhere).
+fn desk() -> Cli {
+    let mut cli = Cli::new();
+    cli.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=/nonexistent/paydesk-bus",
+    );
+    cli
+}
+
+/// The shop URL of a fresh database, over TLS checked in full.
+fn shop_url(pg: &Pg) -> (String, String) {
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    (db, url)
+}
+
+fn ok(out: &Out) {
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn a_desk_joins_shows_its_status_is_renamed_and_leaves() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    let before = cli.run(&["shop", "status"]);
+    ok(&before);
+    assert!(
+        before.stdout.contains("This desk has not joined a shop"),
+        "{before:?}"
+    );
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    let joined = cli.run(&["shop", "join", &url]);
+    ok(&joined);
+    assert!(
+        joined
+            .stdout
+            .contains("joined the shop postgres://desk@localhost:"),
+        "{joined:?}"
+    );
+    let v = paydesk::shop::schema::latest_version();
+    assert!(
+        joined.stdout.contains(&format!("(schema version {v})")),
+        "{joined:?}"
+    );
+    assert!(
+        joined
+            .stdout
+            .contains("The password came from PAYDESK_SHOP_PASSWORD and was not stored"),
+        "{joined:?}"
+    );
+    let status = cli.run(&["shop", "status", "--json"]);
+    ok(&status);
+    let s = status.json();
+    assert_eq!(s["joined"], true, "{s}");
+    assert_eq!(s["connected"], true, "{s}");
+    assert_eq!(s["schemaVersion"], v, "{s}");
+    assert_eq!(s["outbox"], 0, "{s}");
+    assert!(s["lastPush"].is_null(), "{s}");
+    assert_eq!(s["plainOffMachine"], false, "{s}");
+    let desk_id = s["deskId"].as_str().expect("a desk id").to_owned();
+    let host_name = s["deskName"].as_str().expect("a name").to_owned();
+    assert!(!host_name.is_empty());
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT name FROM desks WHERE desk_id = '{desk_id}'")
+        ),
+        host_name,
+        "the desk is registered under its host name"
+    );
+    let text = cli.run(&["shop", "status"]);
+    ok(&text);
+    for line in [
+        &*format!("connected (schema version {v})"),
+        &*format!("desk: {desk_id} {host_name}"),
+        "outbox: 0 changes",
+        "last push: never",
+    ] {
+        assert!(text.stdout.contains(line), "{line}: {text:?}");
+    }
+
+    ok(&cli.run(&["shop", "name", "Counter 2"]));
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT name FROM desks WHERE desk_id = '{desk_id}'")
+        ),
+        "Counter 2"
+    );
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["deskName"],
+        "Counter 2"
+    );
+    let bad_name = cli.run(&["shop", "name", "   "]);
+    assert_eq!(bad_name.code, 3, "{bad_name:?}");
+
+    // The password is in no file of the data folder.
+    for file in files_under(cli.data_dir()) {
+        let bytes = std::fs::read(&file).expect("readable");
+        assert!(
+            !contains_bytes(&bytes, PASSWORD.as_bytes()),
+            "{} holds the password",
+            file.display()
+        );
+    }
+
+    let left = cli.run(&["shop", "leave"]);
+    ok(&left);
+    assert!(left.stdout.contains("This desk left the shop"), "{left:?}");
+    let after = cli.run(&["shop", "status", "--json"]).json();
+    assert_eq!(after["joined"], false, "{after}");
+    assert_eq!(
+        after["deskName"], "Counter 2",
+        "the name stays with the desk"
+    );
+}
+
+#[test]
+fn a_url_holding_a_password_exits_3_and_nothing_is_recorded() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, _) = shop_url(&pg);
+    let cli = desk();
+    let url = format!(
+        "postgres://desk:hunter2@localhost:{}/{db}?sslmode=require",
+        pg.port()
+    );
+    let out = cli.run_with(&["shop", "join", &url], Some("x\n"), &[]);
+    assert_eq!(out.code, 3, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("The shop URL holds a password (user:password@); leave it out"),
+        "{out:?}"
+    );
+    assert!(!out.all().contains("hunter2"), "{out:?}");
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["joined"],
+        false
+    );
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT to_regclass('paydesk_schema') IS NULL"),
+        "t",
+        "nothing reached the shop"
+    );
+}
+
+#[test]
+fn a_wrong_password_exits_4_and_an_unreachable_shop_5_each_with_its_sentence() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_, url) = shop_url(&pg);
+    let cli = desk();
+    let wrong = cli.run_with(
+        &["shop", "join", &url],
+        None,
+        &[("PAYDESK_SHOP_PASSWORD", "not the password")],
+    );
+    assert_eq!(wrong.code, 4, "{wrong:?}");
+    assert!(
+        wrong
+            .stderr
+            .contains("PostgreSQL refused the password for the user desk."),
+        "{wrong:?}"
+    );
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a port")
+        .port();
+    let nowhere = format!("postgres://desk@127.0.0.1:{closed}/shop?sslmode=require");
+    let unreachable = cli.run_with(
+        &["shop", "join", &nowhere],
+        None,
+        &[("PAYDESK_SHOP_PASSWORD", PASSWORD)],
+    );
+    assert_eq!(unreachable.code, 5, "{unreachable:?}");
+    assert!(
+        unreachable.stderr.contains(&format!(
+            "The shop's PostgreSQL at 127.0.0.1:{closed} cannot be reached"
+        )),
+        "{unreachable:?}"
+    );
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["joined"],
+        false
+    );
+}
+
+#[test]
+fn a_typed_password_without_a_keyring_is_not_kept_and_join_says_to_use_the_environment() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_, url) = shop_url(&pg);
+    let cli = desk();
+    let out = cli.run_with(&["shop", "join", &url], Some(&format!("{PASSWORD}\n")), &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("No keyring can keep the shop's password"),
+        "{out:?}"
+    );
+    assert!(out.stderr.contains("PAYDESK_SHOP_PASSWORD"), "{out:?}");
+    assert!(
+        !out.all().contains(PASSWORD),
+        "the password is never echoed"
+    );
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["joined"],
+        false
+    );
+}
+
+#[test]
+fn with_the_shop_down_status_says_why_and_the_desk_still_answers() {
+    let Some(pg) = pg::alone() else { return };
+    let (_, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    pg.stop_immediate();
+    let down = cli.run(&["shop", "status"]);
+    pg.start();
+    ok(&down);
+    assert!(
+        down.stdout.contains(&format!(
+            "not connected: The shop's PostgreSQL at localhost:{} cannot be reached",
+            pg.port()
+        )),
+        "{down:?}"
+    );
+    // The desk works on alone: a local command runs as before.
+    ok(&cli.run(&["catalog", "list"]));
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["connected"],
+        true
+    );
+}
+
+#[test]
+fn a_link_made_while_joined_reaches_the_shop_before_the_command_exits() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    // A link from before joining stays this desk's own.
+    ok(&cli.link_create("sandbox", &["--amount", "10"]));
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    let created = cli.link_create(
+        "sandbox",
+        &["--amount", "150", "--item", "Filter coffee:75x2", "--json"],
+    );
+    ok(&created);
+    let link_id = created.json()["id"].as_str().expect("an id").to_owned();
+    // The create pushed its own change: nothing waits, the shop has it.
+    let status = cli.run(&["shop", "status", "--json"]).json();
+    assert_eq!(status["outbox"], 0, "{status}");
+    assert!(status["lastPush"].is_string(), "{status}");
+    let desk_id = status["deskId"].as_str().expect("a desk id").to_owned();
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT link_id || ' ' || status || ' ' || amount || ' ' || desk_id || ' ' || sandbox_desk FROM links"
+        ),
+        format!("{link_id} PENDING 150.00 {desk_id} {desk_id}")
+    );
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT name || ' ' || quantity || ' ' || unit_price FROM link_items"
+        ),
+        "Filter coffee 2 75.00"
+    );
+
+    ok(&cli.run(&["link", "cancel", &link_id]));
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT status || ' ' || (cancelled_at IS NOT NULL) FROM links"
+        ),
+        "EXPIRED true"
+    );
+    // The first sync reads back the two changes of the link; the next finds nothing new.
+    let synced = cli.run(&["shop", "sync"]);
+    ok(&synced);
+    assert!(
+        synced
+            .stdout
+            .contains("Pushed 0 changes in 0 batches; 0 links changed in the shop."),
+        "{synced:?}"
+    );
+    assert!(
+        synced
+            .stdout
+            .contains("Since the last sync 1 link changed in the shop: 0 at other desks, 0 paid."),
+        "{synced:?}"
+    );
+    let again = cli.run(&["shop", "sync"]);
+    ok(&again);
+    assert!(
+        again
+            .stdout
+            .contains("Since the last sync 0 links changed in the shop"),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn sync_with_the_shop_down_exits_5_and_keeps_the_outbox() {
+    let Some(pg) = pg::alone() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    pg.stop_immediate();
+    // The desk sells on while the shop is down, and says the change waits.
+    let created = cli.link_create("sandbox", &["--amount", "20"]);
+    let down = cli.run(&["shop", "sync"]);
+    pg.start();
+    ok(&created);
+    assert!(
+        created.stderr.contains(
+            "The change is saved on this desk and waits to be sent to the shop (1 change)"
+        ),
+        "{created:?}"
+    );
+    assert_eq!(down.code, 5, "{down:?}");
+    assert!(down.stderr.contains("cannot be reached"), "{down:?}");
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+    ok(&cli.run(&["shop", "sync"]));
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "1");
+}
+
+#[test]
+fn a_catalog_imported_at_one_desk_reaches_another_with_shop_sync() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_db, url) = shop_url(&pg);
+    let mut office = desk();
+    let mut counter = desk();
+    for d in [&mut office, &mut counter] {
+        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+        ok(&d.run(&["shop", "join", &url]));
+    }
+    let csv = office.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("the CSV is written");
+    // The import reaches the shop before the command ends.
+    ok(&office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]));
+    assert_eq!(
+        office.run(&["shop", "status", "--json"]).json()["outbox"],
+        0
+    );
+    let synced = counter.run(&["shop", "sync"]);
+    ok(&synced);
+    assert!(
+        synced
+            .stdout
+            .contains("The shop's catalog is now on this desk: 2 items."),
+        "{synced:?}"
+    );
+    let list = counter.run(&["catalog", "list", "--json"]);
+    ok(&list);
+    let names: Vec<String> = list
+        .json()
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|v| v["name"].as_str().expect("a name").to_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.contains(&"Çay".to_owned()), "{names:?}");
+    // A second sync finds nothing new to mirror.
+    let again = counter.run(&["shop", "sync"]);
+    ok(&again);
+    assert!(!again.stdout.contains("catalog is now"), "{again:?}");
+}
+
+#[test]
+fn audit_verify_on_a_joined_desk_walks_every_desks_chain_in_the_shop() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut one = desk();
+    let mut two = desk();
+    for (d, name) in [(&mut one, "Counter 1"), (&mut two, "Counter 2")] {
+        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+        ok(&d.run(&["shop", "join", &url]));
+        ok(&d.run(&["shop", "name", name]));
+        ok(&d.link_create("sandbox", &["--amount", "30"]));
+        ok(&d.run(&["shop", "sync"]));
+    }
+    let verified = one.run(&["audit", "verify"]);
+    ok(&verified);
+    for name in ["Counter 1", "Counter 2"] {
+        assert!(
+            verified.stdout.contains(&format!(
+                "Desk {name}: the audit chain in the shop is whole"
+            )),
+            "{verified:?}"
+        );
+    }
+    // A row edited in the shop behind the trigger's back breaks that desk's chain only.
+    let two_id = two.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    let tables = pg.admin_sql(
+        &db,
+        "SELECT string_agg(tgname, ',') FROM pg_trigger WHERE tgrelid = 'audit'::regclass AND NOT tgisinternal",
+    );
+    for t in tables.split(',').filter(|t| !t.is_empty()) {
+        pg.admin_sql(&db, &format!("ALTER TABLE audit DISABLE TRIGGER {t}"));
+    }
+    pg.admin_sql(
+        &db,
+        &format!(
+            "UPDATE audit SET subject = 'rewritten' WHERE desk_id = '{two_id}' AND seq = (SELECT min(seq) FROM audit WHERE desk_id = '{two_id}')"
+        ),
+    );
+    let broken = one.run(&["audit", "verify"]);
+    assert_eq!(broken.code, 6, "{broken:?}");
+    assert!(
+        broken
+            .stdout
+            .contains("Desk Counter 1: the audit chain in the shop is whole"),
+        "{broken:?}"
+    );
+    assert!(
+        broken
+            .stderr
+            .contains("Desk Counter 2: the audit chain in the shop is broken at row"),
+        "{broken:?}"
+    );
+}
+
+#[test]
+fn a_card_saved_at_a_joined_desk_reaches_the_shop_as_its_mask_only() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    let pan = "5400610000000001";
+    let saved = cli.run_with(
+        &[
+            "card",
+            "save",
+            "--expiry-month",
+            "12",
+            "--expiry-year",
+            "2030",
+            "--holder",
+            "AYSE YILMAZ",
+            "--customer-id",
+            "cust-77",
+        ],
+        Some(&format!("{pan}\n000\n")),
+        &[],
+    );
+    ok(&saved);
+    // Pushed before the command ended.
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 0);
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT masked_pan || ' ' || brand || ' ' || bank_name FROM saved_cards"
+        ),
+        "540061******0001 MASTERCARD Yapı Kredi"
+    );
+    // Nothing else of the card is in the shop: not the number, the holder or the customer.
+    let whole = pg.admin_sql(&db, "SELECT row_to_json(c)::text FROM saved_cards AS c");
+    for secret in ["0000000001", "AYSE", "cust-77", "000\n"] {
+        assert!(!whole.contains(secret), "{secret}: {whole}");
+    }
+}
+
+#[test]
+fn the_command_line_refuses_a_shop_schema_newer_than_it_knows_and_touches_nothing() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    let newer = paydesk::shop::schema::latest_version() + 1;
+    pg.admin_sql(&db, &format!("UPDATE paydesk_schema SET version = {newer}"));
+    // A link made now stays on the desk: its own push is refused, nothing is written.
+    let made = cli.link_create("sandbox", &["--amount", "12"]);
+    ok(&made);
+    assert!(
+        made.stderr.contains("newer than this paydesk knows"),
+        "{made:?}"
+    );
+    let synced = cli.run(&["shop", "sync"]);
+    assert_eq!(synced.code, 4, "{synced:?}");
+    assert!(synced.stderr.contains("Nothing was touched"), "{synced:?}");
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "0");
+    assert_eq!(cli.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+    // The listing says so and shows this desk's own links.
+    let listed = cli.run(&["link", "list"]);
+    ok(&listed);
+    assert!(
+        listed
+            .stderr
+            .contains("Offline from the shop, showing this desk only"),
+        "{listed:?}"
+    );
+    assert_eq!(listed.stdout.lines().count(), 1, "{listed:?}");
+}
+
+#[test]
+fn audit_verify_with_the_shop_out_of_reach_exits_5_after_the_desks_own_chain() {
+    let Some(pg) = pg::alone() else { return };
+    let (_db, url) = shop_url(&pg);
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&cli.run(&["shop", "join", &url]));
+    pg.stop_immediate();
+    let verified = cli.run(&["audit", "verify"]);
+    pg.start();
+    assert_eq!(verified.code, 5, "{verified:?}");
+    assert!(
+        verified.stdout.contains("The audit chain is whole"),
+        "the desk's own chain is checked first: {verified:?}"
+    );
+    assert!(
+        verified
+            .stderr
+            .contains("The other desks' chains were not checked: the shop cannot be reached."),
+        "{verified:?}"
+    );
+}

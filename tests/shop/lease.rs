@@ -1,0 +1,609 @@
+//! One poller per link for the whole shop, for real: desks on their own data folders, one
+//! sandbox (its request log counts what the API was asked), and the private PostgreSQL
+//! cluster of `tests/support/pg.rs` (skipped with a sentence naming the package when it is not
+//! installed, a failure under `PAYDESK_REQUIRE_POSTGRES=1`).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::support::pg::{self, PASSWORD, Pg};
+use chrono::Utc;
+use paydesk::api::endpoints;
+use paydesk::board::{Budget, Next, Pace, Refresher};
+use paydesk::domain::{Link, LinkStatus};
+use paydesk::sandbox::SandboxHandle;
+use paydesk::service::poll::{self, BUDGET_PATIENCE, Polled};
+use paydesk::service::{Desk, SANDBOX_PROFILE, Services};
+use paydesk::shop::lease::{self, Ask, LinkKey};
+use paydesk::shop::{self, Shop, ShopUrl, schema};
+use paydesk::store::Store;
+use zeroize::Zeroizing;
+
+/// The shop's password as paydesk holds it.
+fn password() -> Zeroizing<String> {
+    Zeroizing::new(PASSWORD.to_owned())
+}
+
+/// A new shop: a fresh database over loopback (plain: this machine), its schema migrated.
+async fn new_shop(pg: &Pg) -> ShopUrl {
+    let db = pg.fresh_db();
+    let url = ShopUrl::parse(&pg.url("127.0.0.1", &db, "sslmode=disable")).expect("a shop URL");
+    let mut shop = shop::connect(&url, &password(), shop::CONNECT_TIMEOUT)
+        .await
+        .expect("the shop connects");
+    let migrated = schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("the schema migrates");
+    assert_eq!(migrated.to, schema::latest_version());
+    url
+}
+
+/// A desk of the shop: its own data folder and services, joined and registered, with the
+/// profile `test` at `base_url` (the demo key) and a session with the shop of its own.
+struct ShopDesk {
+    id: String,
+    services: Services,
+    shop: Shop,
+    _dir: tempfile::TempDir,
+}
+
+impl ShopDesk {
+    async fn join(url: &ShopUrl, name: &str, base_url: &str) -> ShopDesk {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let mut store = Store::open(dir.path()).expect("the store opens");
+        let now = Utc::now();
+        store
+            .join_shop(&url.to_string(), now)
+            .expect("the join is recorded");
+        let id = store.device_id().expect("a device id");
+        let identity = shop::desk::DeskIdentity {
+            id: id.clone(),
+            name: name.to_owned(),
+        };
+        shop::desk::join(url, &password(), &identity, now)
+            .await
+            .expect("the desk joins");
+        let services =
+            crate::support::services::library_services(store, base_url, Duration::from_secs(10));
+        let shop = shop::connect(url, &password(), shop::CONNECT_TIMEOUT)
+            .await
+            .expect("the shop connects");
+        ShopDesk {
+            id,
+            services,
+            shop,
+            _dir: dir,
+        }
+    }
+
+    /// The link `id` of `profile` in this desk's own history.
+    fn local(&self, profile: &str, id: &str) -> Option<paydesk::store::StoredLink> {
+        self.services
+            .with_store_locked(|s| s.get_link(profile, id))
+            .expect("the data file answers")
+    }
+
+    fn desk(&self, profile: &str) -> Desk {
+        self.services
+            .desk(profile)
+            .expect("the desk of the profile")
+    }
+
+    /// Creates a link of `amount` TRY on `profile` and pushes it to the shop; its key there.
+    async fn create(&mut self, profile: &str, amount: &str) -> (LinkKey, Link) {
+        let desk = self.desk(profile);
+        let order = desk.next_order_number().expect("an order number");
+        let link = desk
+            .create_link(&crate::support::links::link_request(&order, amount))
+            .await
+            .expect("the link is created");
+        shop::push::push(&mut self.shop, self.services.store(), Utc::now)
+            .await
+            .expect("the link reaches the shop");
+        (desk.shop_key(&link.id).expect("its key"), link)
+    }
+}
+
+/// The link-detail requests the sandbox received, oldest first (sandbox times, ms).
+fn status_requests(sandbox: &SandboxHandle) -> Vec<i64> {
+    sandbox
+        .admin()
+        .requests()
+        .into_iter()
+        .filter(|r| r.endpoint == endpoints::LINK_DETAIL.name)
+        .map(|r| r.at_ms)
+        .collect()
+}
+
+/// The board's schedule in these tests: each link every 4 s (no doubling), one request a
+/// second in all.
+fn test_budget() -> Budget {
+    let pace = Pace {
+        first: Duration::from_secs(4),
+        max: Duration::from_secs(4),
+    };
+    Budget {
+        board: pace,
+        focused: pace,
+        gap: Duration::from_secs(1),
+    }
+}
+
+/// What one desk's board did.
+#[derive(Debug, Default, Clone)]
+struct BoardRun {
+    asked: u32,
+    shared: u32,
+    spent: u32,
+    /// When each ask that ended in a status request began (Unix ms).
+    asked_from: Vec<i64>,
+}
+
+/// The shop's budget held: the grants of the status requests were at least a second apart.
+///
+/// PostgreSQL granted each request between the moment its ask began (`began`) and the moment
+/// it reached the sandbox (`arrived`); the machine's clock is the one of both and of
+/// PostgreSQL. Sorted apart, the k-th ask to begin began no later than the k-th grant, and the
+/// (k+1)-th request to arrive arrived no sooner than the (k+1)-th grant, so grants a second
+/// apart mean `arrived[k+1] - began[k] >= 1000` however late the machine's scheduling made a
+/// request: the assertion cannot fail on a loaded machine, only when the budget let two
+/// requests go within a second.
+fn assert_a_second_between_grants(began: &[i64], arrived: &[i64]) {
+    let mut began = began.to_vec();
+    began.sort_unstable();
+    assert_eq!(began.len(), arrived.len(), "{began:?} {arrived:?}");
+    for k in 1..arrived.len() {
+        assert!(
+            arrived[k] - began[k - 1] >= 1000,
+            "grants less than a second apart: began {began:?}, arrived {arrived:?}"
+        );
+    }
+}
+
+/// Unix milliseconds now.
+fn now_ms() -> i64 {
+    Utc::now().timestamp_millis()
+}
+
+/// Runs one desk's board as the app will: its own [`Refresher`] over `links`, each `Ask`
+/// going through the shop ([`poll::poll_in_shop`], fresh for the link's interval), each answer
+/// (the server's, or the shop's) fed back, until `until`.
+async fn run_board(
+    mut desk: ShopDesk,
+    links: Vec<(LinkKey, Link)>,
+    until: Instant,
+) -> (ShopDesk, BoardRun) {
+    let through = desk.desk("test");
+    let keys: BTreeMap<String, LinkKey> = links
+        .iter()
+        .map(|(k, l)| (l.id.clone(), k.clone()))
+        .collect();
+    let mut refresher = Refresher::new(test_budget());
+    refresher.sync_board(links.into_iter().map(|(_, l)| (l, Utc::now())), Utc::now());
+    let mut run = BoardRun::default();
+    let mut seq = 0;
+    while Instant::now() < until {
+        match refresher.next(Utc::now()) {
+            Next::Ask(id) => {
+                seq += 1;
+                let fresh_for = refresher.interval_of(&id).unwrap_or_default();
+                let began = now_ms();
+                let polled = poll::poll_in_shop(
+                    &mut desk.shop,
+                    &through,
+                    &keys[&id],
+                    fresh_for,
+                    BUDGET_PATIENCE,
+                )
+                .await
+                .expect("the shop and the sandbox answer");
+                match polled {
+                    Polled::Asked { link, pushed } => {
+                        pushed.expect("the answer reaches the shop");
+                        run.asked += 1;
+                        run.asked_from.push(began);
+                        refresher.answered(&id, seq, Some(&link), Utc::now());
+                    }
+                    Polled::Shared { known, .. } => {
+                        run.shared += 1;
+                        refresher.answered(&id, seq, known.as_ref(), Utc::now());
+                    }
+                    Polled::BudgetSpent { .. } => {
+                        run.spent += 1;
+                        refresher.lost();
+                    }
+                    Polled::Foreign => panic!("a link of the shop's account is this desk's"),
+                }
+            }
+            Next::At(at) => {
+                let wait = (at - Utc::now()).to_std().unwrap_or_default();
+                tokio::time::sleep(wait.min(until.saturating_duration_since(Instant::now()))).await;
+            }
+            Next::Waiting | Next::Idle => panic!("one desk, open links: always a next ask"),
+        }
+    }
+    (desk, run)
+}
+
+/// A shop of `desks` desks on one sandbox, whose first desk made two open links: each desk's
+/// board runs for `window`; the sandbox's status requests and what each board did.
+async fn boards(pg: &Pg, desks: usize, window: Duration) -> (Vec<i64>, Vec<BoardRun>) {
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(pg).await;
+    let mut all = Vec::new();
+    for i in 0..desks {
+        all.push(ShopDesk::join(&url, &format!("Counter {}", i + 1), &sandbox.base_url()).await);
+    }
+    let first = all.first_mut().expect("a desk");
+    let links = vec![
+        first.create("test", "10.00").await,
+        first.create("test", "20.00").await,
+    ];
+    sandbox.admin().clear_requests();
+    let until = Instant::now() + window;
+    let runs: Vec<_> = all
+        .into_iter()
+        .map(|d| tokio::spawn(run_board(d, links.clone(), until)))
+        .collect();
+    let mut done = Vec::new();
+    for r in runs {
+        done.push(r.await.expect("the board ran").1);
+    }
+    (status_requests(&sandbox), done)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_desks_ask_the_api_no_more_than_one_desk_and_never_twice_within_a_second() {
+    let Some(pg) = pg::cluster() else { return };
+    // Two links, each due every 4 s: one desk asks at about 4, 5, 8 and 9 s. The window ends
+    // 2 s after that and 1 s before the next, so a loaded machine's delays change no count.
+    let window = Duration::from_secs(11);
+    let ((one, one_runs), (five, five_runs)) =
+        tokio::join!(boards(&pg, 1, window), boards(&pg, 5, window));
+    println!("1 desk: {one:?} {one_runs:?}\n5 desks: {five:?} {five_runs:?}");
+    assert!(one.len() >= 2, "one desk asked: {one:?} {one_runs:?}");
+    assert!(
+        five.len() <= one.len(),
+        "5 desks made {} status requests, 1 desk {} ({five_runs:?})",
+        five.len(),
+        one.len()
+    );
+    assert!(
+        five_runs.iter().filter(|r| r.shared > 0).count() >= 4,
+        "the other desks read the shop's answer instead: {five_runs:?}"
+    );
+    let began: Vec<i64> = five_runs
+        .iter()
+        .flat_map(|r| r.asked_from.iter().copied())
+        .collect();
+    assert_a_second_between_grants(&began, &five);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn day_close_refreshes_of_five_desks_at_once_share_one_request_a_second() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut desks = Vec::new();
+    for i in 0..5 {
+        let mut d = ShopDesk::join(&url, &format!("Counter {}", i + 1), &sandbox.base_url()).await;
+        let (key, _) = d.create("test", "15.00").await;
+        desks.push((d, key));
+    }
+    sandbox.admin().clear_requests();
+    let began = now_ms();
+    // Every desk's Refresh at the same moment, each about its own link.
+    let runs: Vec<_> = desks
+        .into_iter()
+        .map(|(mut d, key)| {
+            tokio::spawn(async move {
+                let desk = d.desk("test");
+                let polled = poll::refresh_for_day_close(&mut d.shop, &desk, &key)
+                    .await
+                    .expect("the shop and the sandbox answer");
+                (polled.asked(), d)
+            })
+        })
+        .collect();
+    for r in runs {
+        let (asked, _desk) = r.await.expect("the refresh ran");
+        assert!(asked, "each desk's own link is asked about");
+    }
+    let asked = status_requests(&sandbox);
+    println!("5 day close refreshes: {asked:?}");
+    assert_eq!(asked.len(), 5);
+    // Every grant came after `began`, a second after the one before: the k-th request (from
+    // 0) arrived at least k seconds after `began`, however the machine scheduled it.
+    for (k, at) in asked.iter().enumerate() {
+        let k = i64::try_from(k).expect("five");
+        assert!(
+            at - began >= 1000 * k,
+            "request {k} arrived {} ms after the refreshes began: {asked:?}",
+            at - began
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut desks = Vec::new();
+    for name in ["Counter 1", "Counter 2", "Back office"] {
+        desks.push(ShopDesk::join(&url, name, &sandbox.base_url()).await);
+    }
+    let (key, link) = desks[0].create("test", "42.50").await;
+    assert_eq!(link.status, LinkStatus::Pending);
+    sandbox
+        .admin()
+        .pay(&link.id, None)
+        .expect("the link is paid");
+    sandbox.admin().clear_requests();
+    // Counter 2 holds the lease and asks; the answer is pushed with the poll.
+    let holder = desks[1].id.clone();
+    let through = desks[1].desk("test");
+    let polled = poll::poll_in_shop(
+        &mut desks[1].shop,
+        &through,
+        &key,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("polled");
+    let Polled::Asked {
+        link: answer,
+        pushed,
+    } = polled
+    else {
+        panic!("the first desk to ask polls: {polled:?}");
+    };
+    assert_eq!(answer.status, LinkStatus::Completed);
+    assert_eq!(pushed.expect("pushed").rows, 1);
+    // Counter 2 asked for Counter 1: the link stays out of Counter 2's own history (and so its
+    // day close), and the shop keeps it as Counter 1's.
+    assert!(
+        desks[1].local("test", &link.id).is_none(),
+        "not Counter 2's link"
+    );
+    assert_eq!(
+        shop::read::link(&desks[0].shop, &link.id)
+            .await
+            .expect("the shop answers")
+            .expect("the shop has it")
+            .desk_id,
+        desks[0].id
+    );
+    // Every desk reads it from the shop, the maker included; asking again polls nothing.
+    for d in &mut desks {
+        let known = lease::known(&d.shop, &key)
+            .await
+            .expect("the shop answers")
+            .expect("the shop knows the link");
+        assert_eq!(known.status, LinkStatus::Completed, "desk {}", d.id);
+        assert_eq!(known.paid_so_far(), link.amount_or_zero());
+        if d.id != holder {
+            let through = d.desk("test");
+            let again =
+                poll::poll_in_shop(&mut d.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+                    .await
+                    .expect("asked");
+            match again {
+                Polled::Shared {
+                    by,
+                    held: true,
+                    known: Some(l),
+                } => {
+                    assert_eq!(by, holder);
+                    assert_eq!(l.status, LinkStatus::Completed);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    assert_eq!(status_requests(&sandbox).len(), 1, "one poller asked, once");
+    // Counter 1, the maker, asked too and read the shop's answer: its own history took it.
+    let kept = desks[0]
+        .local("test", &link.id)
+        .expect("Counter 1's own link");
+    assert_eq!(kept.link.status, LinkStatus::Completed);
+}
+
+/// Asks (through the shop) until this desk polls the link, every 100 ms up to `deadline`:
+/// the first answer, and when the desk polled.
+async fn poll_until_asked(
+    d: &mut ShopDesk,
+    key: &LinkKey,
+    deadline: Duration,
+) -> (Polled, Instant) {
+    let through = d.desk("test");
+    let end = Instant::now() + deadline;
+    let mut first = None;
+    loop {
+        let polled =
+            poll::poll_in_shop(&mut d.shop, &through, key, Duration::ZERO, BUDGET_PATIENCE)
+                .await
+                .expect("asked");
+        if polled.asked() {
+            return (first.unwrap_or(polled), Instant::now());
+        }
+        first.get_or_insert(polled);
+        assert!(
+            Instant::now() < end,
+            "not polled within {deadline:?}: {first:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desk_that_dies_loses_its_leases_within_ten_seconds_and_another_takes_over() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    let (key, _) = a.create("test", "12.00").await;
+    let through = a.desk("test");
+    let polled = poll::poll_in_shop(&mut a.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+        .await
+        .expect("polled");
+    assert!(polled.asked(), "{polled:?}");
+    // Counter 1 dies: its session and services go, nothing given back.
+    let a_id = a.id.clone();
+    drop(through);
+    drop(a);
+    let died = Instant::now();
+    let (first, took_over) = poll_until_asked(&mut b, &key, Duration::from_secs(15)).await;
+    let after = took_over - died;
+    println!("taken over {after:?} after the holder died");
+    assert!(
+        matches!(&first, Polled::Shared { by, held: true, .. } if *by == a_id),
+        "the dead desk's lease held first: {first:?}"
+    );
+    assert!(
+        after <= Duration::from_secs(10),
+        "taken over after {after:?}"
+    );
+    assert!(
+        b.local("test", &key.link_id).is_none(),
+        "asked for the desk that died, not taken into Counter 2's history"
+    );
+    assert_eq!(
+        status_requests(&sandbox).len(),
+        2,
+        "one poll each, never two at once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desk_that_leaves_cleanly_gives_its_leases_back_at_once() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    let (key, _) = a.create("test", "13.00").await;
+    let through = a.desk("test");
+    let polled = poll::poll_in_shop(&mut a.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+        .await
+        .expect("polled");
+    assert!(polled.asked(), "{polled:?}");
+    assert_eq!(
+        lease::release_all(&a.shop, &a.id).await.expect("released"),
+        1
+    );
+    let waited = Instant::now();
+    let (first, _) = poll_until_asked(&mut b, &key, Duration::from_secs(5)).await;
+    assert!(first.asked(), "the lease was free at once: {first:?}");
+    // Only the budget's one second stood between the two polls.
+    assert!(
+        waited.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        waited.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desks_sandbox_links_and_another_accounts_links_are_never_granted_elsewhere() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    // A link of Counter 1's built-in sandbox, listed shop-wide under Counter 1's id.
+    let (own, _) = a.create(SANDBOX_PROFILE, "9.00").await;
+    assert_eq!(own.account.sandbox_desk, a.id);
+    assert!(
+        lease::known(&b.shop, &own).await.expect("read").is_some(),
+        "listed shop-wide"
+    );
+    // Counter 2's own sandbox is not Counter 1's: refused before and inside PostgreSQL, even
+    // for a desk that claims the link's account.
+    let b_sandbox = b.desk(SANDBOX_PROFILE);
+    let polled = poll::poll_in_shop(
+        &mut b.shop,
+        &b_sandbox,
+        &own,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("asked");
+    assert!(matches!(polled, Polled::Foreign), "{polled:?}");
+    let claimed = lease::ask(&b.shop, &b.id, &own, &own.account, Duration::ZERO)
+        .await
+        .expect("asked");
+    assert_eq!(claimed, Ask::Foreign);
+    // Counter 1 itself is granted.
+    let granted = lease::ask(&a.shop, &a.id, &own, &own.account, Duration::ZERO)
+        .await
+        .expect("asked");
+    assert!(matches!(granted, Ask::Granted { .. }), "{granted:?}");
+
+    // A link of the shared account, and desks whose profile is another account: another key
+    // id on the same server, the same key id on another server, the built-in sandbox.
+    let (shared, _) = a.create("test", "11.00").await;
+    sandbox.admin().clear_requests();
+    let base = sandbox.base_url();
+    for (name, base_url, key_id) in [
+        ("other-key", base.as_str(), "another-key"),
+        (
+            "other-server",
+            "http://127.0.0.1:9",
+            paydesk::sandbox::DEMO_API_KEY,
+        ),
+    ] {
+        b.services
+            .with_store_locked(|s| {
+                s.profile_add(
+                    &paydesk::store::Profile::new(name, base_url, key_id),
+                    Utc::now(),
+                )
+            })
+            .expect("a profile");
+        let other = b.desk(name);
+        let polled = poll::poll_in_shop(
+            &mut b.shop,
+            &other,
+            &shared,
+            Duration::ZERO,
+            BUDGET_PATIENCE,
+        )
+        .await
+        .expect("asked");
+        assert!(matches!(polled, Polled::Foreign), "{name}: {polled:?}");
+    }
+    let polled = poll::poll_in_shop(
+        &mut b.shop,
+        &b_sandbox,
+        &shared,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("asked");
+    assert!(matches!(polled, Polled::Foreign), "sandbox: {polled:?}");
+    assert!(status_requests(&sandbox).is_empty(), "nothing was asked");
+    let leases = pg.admin_sql(
+        url.dbname(),
+        &format!(
+            "SELECT count(*) FROM poll_leases WHERE desk_id = '{}'",
+            b.id
+        ),
+    );
+    assert_eq!(leases, "0", "Counter 2 holds no lease");
+    // Through the matching profile, Counter 2 is granted.
+    let matching = b.desk("test");
+    let polled = poll::poll_in_shop(
+        &mut b.shop,
+        &matching,
+        &shared,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("asked");
+    assert!(polled.asked(), "{polled:?}");
+}

@@ -1,0 +1,721 @@
+//! The desk in a shop, in the real window (kittest): a shop whose PostgreSQL port accepts and
+//! never answers leaves every frame quick and the top bar saying "Offline from the shop since
+//! …" while links are still made; Settings' Shop database section refuses a URL holding a
+//! password (naming it) and warns of `sslmode=disable` to another machine; and against the
+//! private PostgreSQL of `tests/support/pg.rs` a wrong password gets its sentence, the right
+//! one joins, the password is in no file of the data folder, and a link made after joining
+//! reaches the shop. Another desk (the real binary on its own data folder) makes a link and
+//! imports a catalog: the link is in this window's History with that desk's name (but not in
+//! this desk's day close: it was made on that desk's own sandbox, another account), and the
+//! catalog reaches the running window.
+
+use std::net::TcpListener;
+use std::time::{Duration, Instant};
+
+use crate::support::app::{AppEnv, Start};
+use crate::support::cli::{Cli, contains_bytes, files_under};
+use crate::support::pg::{self, PASSWORD, Pg};
+use egui_kittest::kittest::Queryable;
+use paydesk::app::View;
+use paydesk::domain::LinkStatus;
+use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
+use paydesk::secrets::EnvSecret;
+use paydesk::shop::session::Timing;
+use paydesk::store::{Profile, Store};
+use paydesk::ui::shop::ShopReach;
+use zeroize::Zeroizing;
+
+/// The URL field's label.
+const URL_FIELD: &str = "Address (postgres://USER@HOST/DATABASE)";
+
+/// Short waits, so a test sees several attempts.
+fn quick() -> Timing {
+    Timing {
+        connect: Duration::from_millis(800),
+        query: Duration::from_millis(800),
+        backoff_first: Duration::from_millis(200),
+        backoff_max: Duration::from_millis(400),
+        ..Timing::default()
+    }
+}
+
+/// A loopback port that accepts connections and never sends a byte (the thread and the
+/// connections live until the test binary ends).
+fn silent_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let port = listener.local_addr().expect("its address").port();
+    std::thread::spawn(move || {
+        let held: Vec<_> = listener.incoming().collect();
+        drop(held);
+    });
+    port
+}
+
+impl AppEnv {
+    /// Replaces the text of the field labelled `label`.
+    fn replace_text(&mut self, label: &str, text: &str) {
+        let field = self.harness.get_by_label(label);
+        field.focus();
+        self.harness
+            .key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+        self.harness.get_by_label(label).type_text(text);
+        self.harness.run_steps(2);
+    }
+
+    /// Runs frames until `sql` in the shop's database `db` answers `want`.
+    fn until_sql(&mut self, pg: &Pg, db: &str, sql: &str, want: &str, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            self.harness.step();
+            if pg.admin_sql(db, sql) == want {
+                return;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Makes a link of `amount` on the New link form and waits until it is shown.
+    fn create_link_of(&mut self, amount: &str) {
+        self.type_into("Amount", amount);
+        self.click("Create link");
+        self.until("the link is shown", |app| app.views.shown.is_some());
+    }
+
+    fn shown(&self, label: &str) -> bool {
+        self.harness
+            .query_all_by_label_contains(label)
+            .next()
+            .is_some()
+    }
+}
+
+#[test]
+fn a_shop_that_accepts_and_never_answers_leaves_frames_quick_and_the_desk_offline() {
+    let port = silent_port();
+    let url = format!("postgres://desk@127.0.0.1:{port}/shop");
+    let start = std::time::SystemTime::now();
+    let mut env = AppEnv::start(
+        Start::default(),
+        |dir| {
+            let mut store = Store::open(dir).expect("the data file");
+            store
+                .join_shop(&url, chrono::Utc::now())
+                .expect("the desk joined");
+        },
+        |options, _| {
+            options.env_shop = EnvSecret::new(Some(Zeroizing::new("pw".to_owned())));
+            options.shop_timing = quick();
+        },
+    );
+    // Frames while the first attempts hang on the silent port: none waits for it.
+    let mut slowest = Duration::ZERO;
+    let mut frames = 0;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !env.shown("Offline from the shop since") {
+        let t = Instant::now();
+        env.harness.step();
+        slowest = slowest.max(t.elapsed());
+        frames += 1;
+        assert!(Instant::now() < deadline, "the top bar never said offline");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The attempt hung for the whole connect limit (800 ms), and no frame took 300 ms: at
+    // least three frames were drawn meanwhile, however loaded the machine.
+    assert!(frames >= 3, "frames kept coming: {frames}");
+    assert!(
+        slowest < Duration::from_millis(300),
+        "no frame waits on PostgreSQL: the slowest took {slowest:?}"
+    );
+    let ShopReach::Offline { since, .. } = &env.app().shop.reach else {
+        panic!("offline: {:?}", env.app().shop.reach);
+    };
+    let started: chrono::DateTime<chrono::Utc> = start.into();
+    assert!(
+        *since >= started - chrono::Duration::seconds(1) && *since <= chrono::Utc::now(),
+        "offline since the first attempt: {since}"
+    );
+    assert!(
+        env.shown("Offline from the shop since") && env.shown(", showing this desk only"),
+        "the whole line"
+    );
+    // Several attempts later the moment is the same, and frames are still quick.
+    let first = *since;
+    for _ in 0..40 {
+        let t = Instant::now();
+        env.harness.step();
+        assert!(t.elapsed() < Duration::from_millis(300));
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    assert!(matches!(&env.app().shop.reach, ShopReach::Offline { since, .. } if *since == first));
+    // Selling goes on.
+    env.create_link_of("40");
+    assert!(env.shown("Offline from the shop since"));
+}
+
+#[test]
+fn a_password_in_the_url_is_refused_naming_it_and_plain_to_another_machine_is_a_warning() {
+    let mut env = AppEnv::start(Start::default(), |_| {}, |_, _| {});
+    env.nav(View::Settings);
+    env.until_shown("Shop database");
+    assert!(env.disabled("Join the shop"), "nothing typed yet");
+    env.replace_text(URL_FIELD, "postgres://desk:hunter2@db.example/shop");
+    // The error shows once the field is left.
+    env.harness.get_by_label("Password").focus();
+    env.harness.run_steps(2);
+    env.until_shown("The shop URL holds a password");
+    assert!(env.disabled("Join the shop"));
+    env.replace_text(URL_FIELD, "postgres://desk@db.example/shop?sslmode=disable");
+    env.until_shown("Warning: sslmode=disable connects to another machine unencrypted");
+    assert!(env.shown("Type the password to join."));
+    assert!(!env.shown("The shop URL holds a password"));
+}
+
+#[test]
+fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of_the_file() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, _| options.shop_timing = quick(),
+    );
+    env.nav(View::Settings);
+    env.until_shown("Shop database");
+    env.replace_text(URL_FIELD, &url);
+    env.replace_text("Password", "not the password");
+    env.click("Join the shop");
+    env.until_shown("PostgreSQL refused the password for the user desk.");
+    assert!(env.shown("This desk goes on working alone meanwhile."));
+    assert!(env.app().shop.url.is_none(), "nothing recorded");
+    assert_eq!(
+        env.services
+            .with_store_locked(|s| Ok(s.shop_desk()?.shop_url))
+            .expect("the data file"),
+        None
+    );
+    env.replace_text("Password", PASSWORD);
+    env.click("Join the shop");
+    env.until_shown("This desk joined the shop.");
+    // The tests' secret store has no keyring: kept for this run, and said so.
+    assert!(env.shown("the password is kept only until paydesk closes"));
+    env.until("the session is online", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    assert!(env.shown("Connected to the shop since"));
+    assert!(env.shown("Leave the shop"));
+    let desk_id = env.app().shop.desk.as_ref().expect("the desk").id.clone();
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT count(*) FROM desks WHERE desk_id = '{desk_id}'")
+        ),
+        "1",
+        "the desk is registered"
+    );
+    another_desks_link_is_on_the_board_within_two_seconds(&mut env, &pg, &db);
+    // A link made now is in the outbox, and the session pushes it.
+    env.nav(View::NewLink);
+    env.create_link_of("40");
+    let id = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link
+        .id
+        .clone();
+    env.until_sql(
+        &pg,
+        &db,
+        &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
+        "1",
+        "the link reaches the shop",
+    );
+    // Its status is asked through the shop's lease: the shop records this desk as its
+    // poller.
+    env.until_sql(
+        &pg,
+        &db,
+        &format!("SELECT desk_id FROM poll_leases WHERE link_id = '{id}'"),
+        &desk_id,
+        "the link is asked through the lease",
+    );
+    assert_no_file_holds(env.dir.path(), PASSWORD);
+    // Leaving stops the session and forgets the shop; the desk works alone.
+    env.nav(View::Settings);
+    env.click("Leave the shop");
+    env.until_shown("This desk left the shop and works alone now.");
+    assert!(matches!(env.app().shop.reach, ShopReach::NotJoined));
+    assert!(env.app().shop.url.is_none());
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT count(*) FROM poll_leases WHERE desk_id = '{desk_id}' AND expires_at > now()"),
+        ),
+        "0",
+        "leaving lets the next desk take this desk's links at once"
+    );
+}
+
+/// Joined through Settings, then the shop's PostgreSQL stops: the top bar says offline, a
+/// link made meanwhile waits in the outbox, and once PostgreSQL is back the session connects
+/// again by itself and the link reaches the shop once.
+#[test]
+fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
+    let Some(pg) = pg::alone() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, _| {
+            options.env_shop = EnvSecret::new(Some(Zeroizing::new(PASSWORD.to_owned())));
+            options.shop_timing = quick();
+        },
+    );
+    env.nav(View::Settings);
+    env.until_shown("PAYDESK_SHOP_PASSWORD gives the password for this run");
+    env.replace_text(URL_FIELD, &url);
+    // The field left empty: the environment's password, not stored.
+    env.click("Join the shop");
+    env.until_shown("The password came from PAYDESK_SHOP_PASSWORD and was not stored");
+    env.until("the session is online", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    pg.stop_immediate();
+    env.until_shown("Offline from the shop since");
+    env.nav(View::NewLink);
+    env.create_link_of("40");
+    let id = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link
+        .id
+        .clone();
+    assert_eq!(
+        env.services
+            .with_store_locked(|s| s.outbox_len())
+            .expect("the outbox"),
+        1,
+        "the link waits in the outbox"
+    );
+    pg.start();
+    env.until("the session is online again", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    env.until_sql(
+        &pg,
+        &db,
+        &format!("SELECT count(*) FROM links WHERE link_id = '{id}'"),
+        "1",
+        "the link reaches the shop",
+    );
+    assert!(!env.shown("Offline from the shop since"));
+    assert_eq!(
+        env.services
+            .with_store_locked(|s| s.outbox_len())
+            .expect("the outbox"),
+        0,
+        "the outbox drained"
+    );
+}
+
+/// A desk that joined on an earlier run of a computer without a keyring has no password now:
+/// the top bar says offline, Settings says why and asks for the password, and giving it
+/// connects.
+#[test]
+fn a_desk_without_its_password_asks_for_it_in_settings_and_connects() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    let mut env = AppEnv::start(
+        Start::default(),
+        |dir| {
+            let mut store = Store::open(dir).expect("the data file");
+            store
+                .join_shop(&url, chrono::Utc::now())
+                .expect("the desk joined");
+        },
+        |options, _| options.shop_timing = quick(),
+    );
+    env.until_shown("Offline from the shop since");
+    env.nav(View::Settings);
+    env.until_shown("No password for the shop");
+    assert!(env.disabled("Keep the password and connect"));
+    env.replace_text("Password", PASSWORD);
+    env.click("Keep the password and connect");
+    env.until_shown("This desk joined the shop.");
+    env.until("the session is online", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    assert!(!env.shown("Offline from the shop since"));
+}
+
+/// Another desk's link, written to the shop: its NOTIFY brings it to this board within 2 s,
+/// named with its desk and clerk, and this desk never asks the server about it.
+fn another_desks_link_is_on_the_board_within_two_seconds(env: &mut AppEnv, pg: &Pg, db: &str) {
+    pg.admin_sql(
+        db,
+        "INSERT INTO desks VALUES ('C2XX', 'Counter 2', now(), now());
+         INSERT INTO links (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
+             order_number, status, currency, amount, paid_amount, stored_at, observed_at, answer)
+         VALUES ('', '', 'C2XX', 'other-1', 'C2XX', 'Ayşe', 'PD-C2', 'PENDING', 'TRY', 75, 0,
+             now(), now(), '{\"id\": \"other-1\", \"status\": \"PENDING\", \"amount\": 75.00,
+             \"currency\": \"TRY\", \"orderNumber\": \"PD-C2\"}')",
+    );
+    let written = Instant::now();
+    env.until("the other desk's link is on the board", |app| {
+        app.views.board.rows.iter().any(|r| r.link.id == "other-1")
+    });
+    eprintln!(
+        "another desk's link on the board after {:?}",
+        written.elapsed()
+    );
+    // Through the notification, not the slow poll (30 s): the 2 s the issue asks for is a
+    // figure of docs/benchmarks.md; on a loaded machine a test only tells the two apart.
+    assert!(
+        written.elapsed() < Duration::from_secs(10),
+        "on the board after {:?}",
+        written.elapsed()
+    );
+    let row = env
+        .app()
+        .views
+        .board
+        .rows
+        .iter()
+        .find(|r| r.link.id == "other-1")
+        .expect("the row");
+    assert_eq!(row.staff.as_deref(), Some("Counter 2 · Ayşe"));
+    assert!(
+        env.app().refresher.interval_of("other-1").is_none(),
+        "not polled from here"
+    );
+}
+
+/// No file under `dir` holds `secret`.
+fn assert_no_file_holds(dir: &std::path::Path, secret: &str) {
+    for file in files_under(dir) {
+        let bytes = std::fs::read(&file).expect("a readable file");
+        assert!(
+            !contains_bytes(&bytes, secret.as_bytes()),
+            "{} holds the secret",
+            file.display()
+        );
+    }
+}
+
+/// A fresh shop database's URL, checked in full.
+fn shop_url(pg: &Pg) -> (String, String) {
+    let db = pg.fresh_db();
+    let url = pg.url(
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    (db, url)
+}
+
+/// Another desk: the real binary on its own data folder, joined to `url` as `name`.
+fn other_desk(url: &str, name: &str) -> Cli {
+    let mut other = Cli::new();
+    other.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=/nonexistent/paydesk-bus",
+    );
+    other.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    assert_eq!(other.run(&["shop", "join", url]).code, 0);
+    assert_eq!(other.run(&["shop", "name", name]).code, 0);
+    other
+}
+
+/// This desk's window, joined to `url`, online (reads given room on a loaded machine).
+fn joined_window(url: &str) -> AppEnv {
+    joined_window_on(url, None)
+}
+
+/// This desk's window, joined to `url`, online, on the profile `shared` at `account` (the
+/// demo key) when one is given, else on its built-in sandbox.
+fn joined_window_on(url: &str, account: Option<&str>) -> AppEnv {
+    let url = url.to_owned();
+    let account = account.map(str::to_owned);
+    let mut env = AppEnv::start(
+        Start::default(),
+        move |dir| {
+            let mut store = Store::open(dir).expect("the data file");
+            store
+                .join_shop(&url, chrono::Utc::now())
+                .expect("the desk joined");
+        },
+        |options, services| {
+            if let Some(base_url) = account {
+                let now = chrono::Utc::now();
+                let profile = Profile::new("shared", &base_url, DEMO_API_KEY);
+                services
+                    .with_store_locked(|s| s.profile_add(&profile, now))
+                    .expect("the profile is added");
+                services
+                    .secrets()
+                    .set("shared", DEMO_API_KEY, DEMO_API_SECRET)
+                    .expect("its secret is kept");
+                options.profile = Some("shared".into());
+            }
+            options.env_shop = EnvSecret::new(Some(Zeroizing::new(PASSWORD.to_owned())));
+            options.shop_timing = Timing {
+                query: Duration::from_secs(5),
+                ..quick()
+            };
+        },
+    );
+    env.until("the session is online", |app| {
+        matches!(app.shop.reach, ShopReach::Online { .. })
+    });
+    env
+}
+
+#[test]
+fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_close() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    // Counter 2's link reaches the shop before its command ends.
+    let other = other_desk(&url, "Counter 2");
+    let made = other.link_create(
+        "sandbox",
+        &["--amount", "75", "--description", "Table 7 at counter two"],
+    );
+    assert_eq!(made.code, 0, "{made:?}");
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "1");
+    let mut env = joined_window(&url);
+    env.nav(View::History);
+    env.until_label("Table 7 at counter two");
+    assert!(
+        env.shown("Counter 2"),
+        "the row names the desk that made it"
+    );
+    assert!(env.shown("Desk"), "with a Desk column");
+    assert!(env.shown("Every desk's links in the shop"));
+    // The totals line counts the shop's rows (Counter 2's link), not this desk's (none).
+    env.until_label("Filtered links: 1");
+    // Another desk's link opens from History although this desk's file does not hold it.
+    env.click("Table 7 at counter two");
+    env.until("the other desk's link is shown", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link.description.as_deref() == Some("Table 7 at counter two"))
+    });
+    env.nav(View::History);
+
+    // The day close is this desk's account's: Counter 2's link was made on Counter 2's own
+    // built-in sandbox, so its money is not in it (a sandbox's never adds to another account).
+    env.nav(View::NewLink);
+    env.create_link_of("40");
+    env.nav(View::Report);
+    env.until_label("By desk");
+    assert!(env.shown("Figures come from every desk of the shop"));
+    let report = env.app().views.report.report.clone().expect("a report");
+    assert_eq!(report.links, 1, "{report:?}");
+    assert_eq!(report.by_desk.len(), 1, "{report:?}");
+    assert_ne!(report.by_desk[0].name, "Counter 2");
+}
+
+#[test]
+fn a_catalog_imported_at_another_desk_reaches_this_window_without_a_restart() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_db, url) = shop_url(&pg);
+    let office = other_desk(&url, "Back office");
+    let mut env = joined_window(&url);
+    assert!(env.app().holds.catalog.is_empty());
+    // The back office imports; the shop tells this desk, which mirrors it.
+    let csv = office.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("the CSV is written");
+    let imported = office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
+    assert_eq!(imported.code, 0, "{imported:?}");
+    env.until("the shop's catalog is on this desk", |app| {
+        app.holds.catalog.len() == 2
+    });
+    assert_eq!(
+        env.app()
+            .holds
+            .catalog
+            .get("var_cay")
+            .map(|v| v.name.clone()),
+        Some("Çay".to_owned())
+    );
+}
+
+#[test]
+fn a_change_the_shop_cannot_take_is_said_in_the_top_bar_and_kept() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut env = joined_window(&url);
+    // A damaged row in the outbox (a disk error, a hand edit): every push stops at it.
+    let file = rusqlite::Connection::open(env.dir.path().join("paydesk.sqlite3"))
+        .expect("the data file opens");
+    file.execute(
+        "INSERT INTO shop_outbox (at, kind, payload) VALUES (0, 'link', '{not json')",
+        [],
+    )
+    .expect("a damaged row");
+    env.until("the top bar says changes are stuck", |app| {
+        app.shop.push_failed.is_some()
+    });
+    env.harness.run_steps(2);
+    assert!(env.shown("Changes are not reaching the shop; kept on this desk"));
+    assert!(matches!(env.app().shop.reach, ShopReach::Online { .. }));
+    let kept: i64 = file
+        .query_row("SELECT count(*) FROM shop_outbox", [], |r| r.get(0))
+        .expect("counted");
+    assert_eq!(kept, 1, "nothing is dropped");
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM links"), "0");
+}
+
+#[test]
+fn day_close_refresh_waits_for_the_shops_one_budget_and_asks_nothing_while_it_is_taken() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut env = joined_window(&url);
+    env.create_link_of("40");
+    // Other desks hold the shop's turn to ask for the next hour.
+    pg.admin_sql(
+        &db,
+        "UPDATE poll_budget SET next_at = clock_timestamp() + interval '1 hour'",
+    );
+    env.admin(reqwest::Method::DELETE, "/sandbox/requests", "");
+    env.nav(View::Report);
+    env.until_label("By desk");
+    env.click("Refresh");
+    env.until("the refresh ended", |app| {
+        app.views
+            .report
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.total.is_some_and(|t| t == r.done))
+    });
+    assert!(
+        env.app()
+            .views
+            .report
+            .refresh
+            .as_ref()
+            .is_some_and(|r| r.total == Some(1) && r.failed),
+        "the open link was not refreshed: {:?}",
+        env.app().views.report.refresh
+    );
+    let seen: serde_json::Value =
+        serde_json::from_str(&env.admin(reqwest::Method::GET, "/sandbox/requests", ""))
+            .expect("the request log is JSON");
+    let details = seen["content"]["recent"]
+        .as_array()
+        .expect("a list of requests")
+        .iter()
+        .filter(|r| r["endpoint"] == "link.detail")
+        .count();
+    assert_eq!(
+        details, 0,
+        "nothing asked outside the shop's budget: {seen}"
+    );
+}
+
+#[test]
+fn a_link_of_a_desk_that_stopped_is_polled_here_and_turns_paid_on_this_board_only() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    // Both desks on one account: the same server and API key.
+    let sandbox = crate::support::cli::sandbox();
+    let mut other = other_desk(&url, "Counter 2");
+    other.add_profile("shared", &sandbox);
+    let made = other.link_create(
+        "shared",
+        &["--amount", "64", "--description", "Counter two's", "--json"],
+    );
+    assert_eq!(made.code, 0, "{made:?}");
+    let id = made.json()["id"]
+        .as_str()
+        .expect("the link's id")
+        .to_owned();
+    // Counter 2's command has ended: nobody asks about its link, and nobody holds its lease.
+    let mut env = joined_window_on(&url, Some(&sandbox.base_url()));
+    env.until("Counter 2's link is on this board and followed", |app| {
+        app.views.board.rows.iter().any(|r| r.link.id == id)
+            && app.refresher.interval_of(&id).is_some()
+    });
+    sandbox.admin().pay(&id, None).expect("the link is paid");
+    env.until("the board says it is paid", |app| {
+        app.views
+            .board
+            .rows
+            .iter()
+            .any(|r| r.link.id == id && r.link.status == LinkStatus::Completed)
+    });
+    // The shop has the answer under the desk that made the link.
+    env.until_sql(
+        &pg,
+        &db,
+        &format!(
+            "SELECT l.status || ' ' || d.name FROM links l JOIN desks d USING (desk_id)
+             WHERE link_id = '{id}'"
+        ),
+        "COMPLETED Counter 2",
+        "the shop's row is paid and still Counter 2's",
+    );
+    // This desk asked the server for it, and kept it out of its own history and alerts.
+    let asked = sandbox
+        .admin()
+        .requests()
+        .into_iter()
+        .filter(|r| r.endpoint == paydesk::api::endpoints::LINK_DETAIL.name)
+        .count();
+    assert!(asked >= 1, "this desk polled the link");
+    let own = env
+        .services
+        .with_store_locked(|s| s.get_link("shared", &id))
+        .expect("the data file answers");
+    assert!(
+        own.is_none(),
+        "another desk's link is not in this desk's history: {own:?}"
+    );
+    assert!(
+        env.notices.notices().is_empty(),
+        "the paid alert is for the desk that made the link: {:?}",
+        env.notices.notices()
+    );
+}
+
+#[test]
+fn closing_the_window_gives_the_desks_poll_leases_back_at_once() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut env = joined_window(&url);
+    env.create_link_of("40");
+    let live = "SELECT count(*) FROM poll_leases WHERE expires_at > clock_timestamp()";
+    env.until_sql(&pg, &db, live, "1", "the shown link's lease is this desk's");
+    assert!(env.app_mut().close_shop(), "the session ended in time");
+    assert_eq!(
+        pg.admin_sql(&db, live),
+        "0",
+        "the lease is free for the next desk now, not in 8 s"
+    );
+}

@@ -1,0 +1,349 @@
+//! Staff at a shared till, in the real window (kittest): the lock screen from the keyboard
+//! alone, switching clerks from the top bar, a half-typed sale kept for its clerk, the idle
+//! lock on the manual clock, Ctrl+L, and a manager's PIN approving a clerk's cancel of a
+//! colleague's link (the audit names both); with no staff the app opens on New link as before.
+
+use std::sync::Arc;
+
+use crate::support::app::{AppEnv, Start};
+use chrono::{Duration, Utc};
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use paydesk::clock::{Clock, ManualClock, SystemClock};
+use paydesk::domain::{Actor, Pin, Role as StaffRole, StaffName};
+use paydesk::service::Services;
+use paydesk::store::AuditFilter;
+
+const MANAGER: (&str, &str) = ("Zeynep", "1111");
+const AYSE: (&str, &str) = ("Ayşe", "2222");
+const MEHMET: (&str, &str) = ("Mehmet", "3333");
+
+/// The lock screen's heading.
+const LOCKED: &str = "Who is at the till?";
+
+/// Zeynep (manager), Ayşe and Mehmet (counter clerks), added before the window opens.
+fn add_staff(services: &Services) {
+    let now = services.clock().now();
+    services
+        .with_store_locked(|s| {
+            for ((name, pin), role) in [
+                (MANAGER, StaffRole::Manager),
+                (AYSE, StaffRole::Counter),
+                (MEHMET, StaffRole::Counter),
+            ] {
+                let name = StaffName::parse(name).expect("a name");
+                let pin = Pin::parse(pin).expect("a PIN");
+                s.staff_add(&Actor::nobody(), &name, role, &pin, now)?;
+            }
+            Ok(())
+        })
+        .expect("staff added");
+}
+
+/// The app with staff on, on `clock`.
+fn start_staffed(clock: Arc<dyn Clock>) -> AppEnv {
+    let start = Start {
+        clock,
+        ..Start::default()
+    };
+    let mut env = AppEnv::start(start, |_| {}, |_, services| add_staff(services));
+    env.until_label(LOCKED);
+    env
+}
+
+impl AppEnv {
+    /// Signs `who` in as a clerk does with the mouse: the name's button, the PIN, Enter.
+    fn sign_in(&mut self, (name, pin): (&str, &str)) {
+        self.harness
+            .get_by_role_and_label(Role::Button, name)
+            .click();
+        self.harness.run_steps(2);
+        self.harness.get_by_label("PIN").type_text(pin);
+        self.harness.run_steps(1);
+        self.harness.key_press(egui::Key::Enter);
+        self.until(&format!("{name} is signed in"), |app| {
+            app.staff.actor.name() == Some(name)
+        });
+        self.harness.run_steps(2);
+    }
+
+    /// Locks the desk with Ctrl+L and waits for the lock screen.
+    fn ctrl_l(&mut self) {
+        self.harness
+            .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+        self.until("the desk locks", |app| app.staff.locked());
+        self.until_label(LOCKED);
+    }
+
+    /// Creates a link for `amount` from the New link form; returns it once shown.
+    fn sell(&mut self, amount: &str) -> paydesk::domain::Link {
+        self.type_into("Amount", amount);
+        self.click("Create link");
+        self.until("the link is shown", |app| app.views.shown.is_some());
+        self.app().views.shown.as_ref().expect("shown").link.clone()
+    }
+
+    fn audit(&self) -> Vec<paydesk::store::AuditRow> {
+        self.services
+            .with_store_locked(|s| s.audit_list(&AuditFilter::default()))
+            .expect("the audit reads")
+    }
+
+    /// Opens `link` from the board beside New link (its row begins with the order number),
+    /// and asks to cancel it.
+    fn open_and_cancel(&mut self, link: &paydesk::domain::Link) {
+        let order = link.order_number.clone().expect("an order number");
+        self.until("the board lists the link", |app| {
+            app.views.board.rows.iter().any(|r| r.link.id == link.id)
+        });
+        self.harness.run_steps(2);
+        self.harness
+            .query_all_by(|n| {
+                n.role() == Role::Button && n.label().is_some_and(|l| l.starts_with(&order))
+            })
+            .next()
+            .expect("the link's row on the board")
+            .click();
+        self.harness.run_steps(2);
+        self.harness
+            .get_all_by_label("Cancel link")
+            .last()
+            .expect("a Cancel link button")
+            .click_accesskit();
+        self.harness.run_steps(2);
+        self.click("Yes");
+        self.until_label("A manager's PIN is needed for: Cancel link");
+        self.harness.run_steps(2);
+    }
+}
+
+#[test]
+fn with_no_staff_the_app_opens_straight_on_new_link() {
+    let mut env = AppEnv::start(Start::default(), |_| {}, |_, _| {});
+    env.harness.run_steps(2);
+    env.harness.get_by_label("Amount");
+    assert!(env.harness.query_by_label(LOCKED).is_none());
+    assert!(
+        env.harness.query_by_label("Audit").is_none(),
+        "no Audit entry"
+    );
+    assert!(!env.app().staff.locked());
+}
+
+#[test]
+fn the_lock_screen_signs_in_from_the_keyboard_alone() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    // Nothing of the desk shows: no form, no navigation.
+    assert!(env.harness.query_by_label("Amount").is_none());
+    assert!(env.harness.query_by_label("History").is_none());
+    // The name field has the focus: the first letters pick the name, the digits go on into
+    // the PIN, Enter signs in. No click.
+    env.harness.run_steps(2);
+    assert!(env.harness.get_by_label("Name").is_focused());
+    env.harness.event(egui::Event::Text("ay".into()));
+    env.harness.run_steps(2);
+    assert_eq!(env.app().views.lock.chosen.as_deref(), Some("Ayşe"));
+    env.harness.event(egui::Event::Text("2222".into()));
+    env.harness.run_steps(2);
+    assert!(env.harness.get_by_label("PIN").is_focused());
+    env.harness.key_press(egui::Key::Enter);
+    env.until("Ayşe is signed in", |app| {
+        app.staff.actor.name() == Some("Ayşe")
+    });
+    env.until_shown("Amount");
+    env.harness
+        .get_by_role_and_label(Role::Button, "Ayşe Switch clerk or lock (Ctrl+L)");
+    // A wrong PIN is said plainly and signs nobody in.
+    env.ctrl_l();
+    env.harness.event(egui::Event::Text("me9999".into()));
+    env.harness.run_steps(2);
+    env.harness.key_press(egui::Key::Enter);
+    env.until_label("Wrong PIN");
+    assert!(env.app().staff.locked());
+}
+
+#[test]
+fn a_clerk_switches_from_the_top_bar_and_each_keeps_a_half_typed_sale() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(AYSE);
+    env.type_into("Amount", "42.50");
+    // Switching: the name in the top bar locks the desk.
+    env.harness
+        .get_by_role_and_label(Role::Button, "Ayşe Switch clerk or lock (Ctrl+L)")
+        .click();
+    env.until_label(LOCKED);
+    env.sign_in(MEHMET);
+    env.harness
+        .get_by_role_and_label(Role::Button, "Mehmet Switch clerk or lock (Ctrl+L)");
+    assert_eq!(env.app().views.new_link.draft.amount, "", "an empty form");
+    assert!(
+        !env.app().views.new_link.draft.order_number.is_empty(),
+        "with its own order number"
+    );
+    env.ctrl_l();
+    env.sign_in(AYSE);
+    assert_eq!(env.app().views.new_link.draft.amount, "42.50", "hers again");
+}
+
+#[test]
+fn the_desk_locks_itself_after_the_idle_minutes_on_the_apps_clock() {
+    let clock = Arc::new(ManualClock::new(Utc::now()));
+    let mut env = start_staffed(clock.clone());
+    env.sign_in(MEHMET);
+    clock.advance(Duration::minutes(4));
+    env.harness.run_steps(2);
+    assert!(!env.app().staff.locked(), "four minutes are not five");
+    clock.advance(Duration::minutes(1));
+    env.until("the desk locks after five idle minutes", |app| {
+        app.staff.locked()
+    });
+    env.until_label(LOCKED);
+}
+
+#[test]
+fn ctrl_l_locks_and_the_customer_display_keeps_its_qr() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(AYSE);
+    let link = env.sell("18.00");
+    env.click("Customer display");
+    env.until_shown("Scan to pay");
+    env.ctrl_l();
+    assert!(env.harness.query_by_label("Amount").is_none());
+    assert!(
+        env.app().views.customer.open,
+        "the customer still sees the QR"
+    );
+    env.harness
+        .get_by_role_and_label(Role::Image, "Scan to pay");
+    assert_eq!(
+        env.app().views.shown.as_ref().map(|s| s.link.id.clone()),
+        Some(link.id)
+    );
+}
+
+#[test]
+fn a_clerk_cancels_a_colleagues_link_with_a_managers_pin_and_the_audit_names_both() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(MEHMET);
+    let link = env.sell("35.00");
+    env.ctrl_l();
+    env.sign_in(AYSE);
+    env.open_and_cancel(&link);
+    // The only manager is chosen; the PIN field has the focus.
+    assert!(env.harness.get_by_label("PIN").is_focused());
+    env.harness.event(egui::Event::Text(MANAGER.1.into()));
+    env.harness.run_steps(1);
+    env.harness.key_press(egui::Key::Enter);
+    env.until("the link is cancelled", |app| {
+        app.views.shown.as_ref().is_some_and(|s| s.cancelled)
+    });
+    // Ayşe is still the one signed in: the manager only approved.
+    assert_eq!(env.app().staff.actor.name(), Some("Ayşe"));
+    let rows = env.audit();
+    let cancel = rows
+        .iter()
+        .find(|r| r.action == "link.cancel")
+        .expect("the cancel is recorded");
+    assert_eq!(cancel.staff.as_deref(), Some("Ayşe"));
+    assert_eq!(cancel.approved_by.as_deref(), Some("Zeynep"));
+    assert!(cancel.subject.contains(&link.id), "{}", cancel.subject);
+    let approval = rows
+        .iter()
+        .find(|r| r.action == "approve")
+        .expect("the approval is recorded");
+    assert_eq!(approval.staff.as_deref(), Some("Ayşe"));
+    assert_eq!(approval.approved_by.as_deref(), Some("Zeynep"));
+}
+
+#[test]
+fn a_wrong_approval_pin_leaves_the_link_as_it_was() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(MEHMET);
+    let link = env.sell("22.00");
+    env.ctrl_l();
+    env.sign_in(AYSE);
+    env.open_and_cancel(&link);
+    env.harness.event(egui::Event::Text("9999".into()));
+    env.harness.run_steps(1);
+    env.harness.key_press(egui::Key::Enter);
+    env.until_label("Wrong PIN for Zeynep");
+    assert!(env.app().views.approval.is_some(), "the prompt stays");
+    env.click("Cancel");
+    env.until("the prompt closes", |app| app.views.approval.is_none());
+    // The link stays shown and polled; nothing else is sent.
+    env.harness.run_steps(4);
+    assert!(!env.app().views.shown.as_ref().expect("shown").cancelled);
+    let stored = env
+        .services
+        .with_store_locked(|s| s.get_link("sandbox", &link.id))
+        .expect("the store reads")
+        .expect("the link is stored");
+    assert!(stored.cancelled_at.is_none(), "not cancelled");
+    assert!(
+        !env.audit().iter().any(|r| r.action == "link.cancel"),
+        "no cancel recorded"
+    );
+}
+
+#[test]
+fn the_audit_view_lists_who_did_what_and_warns_when_the_record_was_edited() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(MANAGER);
+    env.nav(paydesk::app::View::Audit);
+    env.until_shown("The record is whole");
+    // Zeynep's sign-in, in words, with the place it happened.
+    env.until_shown("Signed in");
+    env.harness.get_by_label("in the app");
+    // Someone with the OS account edits a row with an SQLite tool.
+    let db = env.dir.path().join(paydesk::store::DB_FILE);
+    rusqlite::Connection::open(db)
+        .and_then(|c| {
+            c.execute_batch(
+                "DROP TRIGGER audit_no_update;
+                 UPDATE audit SET subject = 'Eve (manager)' WHERE seq = 2;",
+            )
+        })
+        .expect("the file is edited");
+    env.nav(paydesk::app::View::Settings);
+    env.nav(paydesk::app::View::Audit);
+    env.until_shown("The audit record was changed outside paydesk: row 2 does not match.");
+}
+
+#[test]
+fn disabling_a_clerk_asks_first_and_cancel_leaves_them_able_to_sign_in() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(MANAGER);
+    env.nav(paydesk::app::View::Settings);
+    env.until_shown("Disable Mehmet");
+    let active = |env: &AppEnv, name: &str| {
+        env.app()
+            .staff
+            .members
+            .iter()
+            .find(|m| m.name == name)
+            .is_some_and(|m| m.active)
+    };
+    // The row's Disable only asks; Cancel leaves Mehmet as he was.
+    env.click("Disable Mehmet");
+    env.until_shown("Disable Mehmet? They can no longer sign in; their records stay.");
+    env.click("Cancel");
+    assert!(
+        env.harness
+            .query_by_label_contains("They can no longer sign in")
+            .is_none(),
+        "the question is gone"
+    );
+    env.settle("nothing was sent");
+    assert!(active(&env, "Mehmet"));
+    // Asked again, "Yes, disable" disables him (and him alone).
+    env.click("Disable Mehmet");
+    env.click("Yes, disable");
+    env.until("Mehmet is disabled", |app| {
+        app.staff
+            .members
+            .iter()
+            .any(|m| m.name == "Mehmet" && !m.active)
+    });
+    assert!(active(&env, "Ayşe"));
+    env.until_shown("Enable Mehmet");
+}
