@@ -180,7 +180,7 @@ pub struct Holdings {
     pub profiles: Vec<Profile>,
     /// The local catalog mirror.
     pub catalog: HashMap<String, CatalogVariant>,
-    /// The catalog's barcodes, rebuilt whenever the catalog is replaced ([`App::set_catalog`]).
+    /// The catalog's barcodes, rebuilt whenever the catalog is replaced (`App::set_catalog`).
     pub barcodes: BarcodeIndex,
     /// The profile's known key limits.
     pub limits: KeyLimits,

@@ -387,6 +387,8 @@ pub enum ShopCommand {
     /// URL: postgres://USER@HOST[:PORT]/DATABASE?sslmode=verify-full&sslrootcert=CA.pem, or
     /// postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket. A URL holding a
     /// password is refused (exit 3).
+    // clap's help text, not a doc link: the brackets are the URL's optional port.
+    #[allow(rustdoc::broken_intra_doc_links)]
     Join {
         /// The shop's postgres:// URL, without a password.
         url: String,

@@ -2,7 +2,7 @@
 //! batches, one PostgreSQL transaction per batch, and deletes from the outbox what PostgreSQL
 //! committed.
 //!
-//! Every row is applied with [`schema::UPSERT_LINK`] (newer by status order then paid amount)
+//! Every row is applied with [`UPSERT_LINK`] (newer by status order then paid amount)
 //! and its items with `ON CONFLICT DO NOTHING`, so sending a batch twice (a desk killed after
 //! the commit and before its own delete, two processes of one desk pushing at once) changes
 //! nothing the second time. Rows are never skipped by their `seq` against the shop's

@@ -4,7 +4,7 @@
 //!
 //! Each item's barcode is editable in the list: typed, or scanned straight into its field
 //! (the scanner ends with Enter). Enter or leaving the field checks it here (check digit, not
-//! another item's) and sends it to the worker ([`Command::SetBarcode`]); until the store has
+//! another item's) and sends it to the worker ([`CatalogCommand::SetBarcode`]); until the store has
 //! it, the field keeps what was typed, with the reason when it was refused.
 
 use std::collections::{HashMap, HashSet};

@@ -5,7 +5,7 @@
 //! wrong currency, a past expiry, the installment counts, the key's limits. A field's errors
 //! appear under it once the user has left it, and then follow every keystroke; Create stays
 //! disabled and says why. The form holds text as typed ([`LinkDraft`]); the domain turns it
-//! into the exact wire request, and the view only emits [`Command::CreateLink`] with it.
+//! into the exact wire request, and the view only emits [`LinkCommand::Create`] with it.
 //!
 //! A barcode scanner that types like a keyboard (digits, then Enter) fills the scan field, the
 //! first thing in the items area (F2 goes there): a known barcode adds its catalog item, or 1
@@ -15,7 +15,7 @@
 //! Once sent, the form stands for those exact bytes: its fields are read-only while the request
 //! is out and for as long as the journal keeps the order pending (an unknown outcome). Create
 //! then becomes "Send again", which re-sends the journal's row with the same key
-//! ([`Command::RetryPending`]), and starting a new sale asks first, since the last one may
+//! ([`PendingCommand::Retry`]), and starting a new sale asks first, since the last one may
 //! already have a link.
 
 use std::fmt::Write as _;
