@@ -396,7 +396,7 @@ mod tests {
             app.on_msg(m);
         }
         assert!(!app.views.history.loading);
-        assert_eq!(app.views.history.rows.len(), 2);
+        assert_eq!(app.views.history.rows().len(), 2);
         assert_eq!(app.views.history.total, Some(2));
         assert!(matches!(app.views.history.totals, Some((_, Ok(_)))));
         assert!(app.views.history.exhausted);
@@ -428,9 +428,10 @@ mod tests {
         crate::app::testing::settle(&mut app);
         search(&mut app);
         assert_eq!(app.views.history.staff_names, ["Zeynep"]);
-        assert_eq!(app.views.history.rows.len(), 1);
+        assert_eq!(app.views.history.rows().len(), 1);
         assert_eq!(
-            app.views.history.rows[0].staff, "",
+            app.views.history.rows()[0].staff,
+            "",
             "made before staff existed"
         );
         let only_zeynep = HistoryFilter {
@@ -443,7 +444,7 @@ mod tests {
         for m in answers(&mut app) {
             app.on_msg(m);
         }
-        assert!(app.views.history.rows.is_empty(), "Zeynep made no link");
+        assert!(app.views.history.rows().is_empty(), "Zeynep made no link");
     }
 
     #[test]
@@ -462,7 +463,7 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         search(&mut app);
-        let row = app.views.history.rows[0].clone();
+        let row = app.views.history.rows()[0].clone();
         app.apply_history(HistoryResult::Page {
             filter: HistoryFilter::default(),
             first: false,
@@ -470,7 +471,7 @@ mod tests {
             total: None,
             staff_names: None,
         });
-        assert_eq!(app.views.history.rows.len(), 2);
+        assert_eq!(app.views.history.rows().len(), 2);
         app.views.history.loading = true;
         app.apply_history(HistoryResult::Page {
             filter: HistoryFilter {
@@ -482,7 +483,7 @@ mod tests {
             total: None,
             staff_names: None,
         });
-        assert_eq!(app.views.history.rows.len(), 2);
+        assert_eq!(app.views.history.rows().len(), 2);
         assert!(!app.views.history.loading);
     }
 

@@ -686,11 +686,11 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
     let second = env.create_link("20.00", "Türk kahvesi");
     env.nav(View::History);
     env.until("both links are listed", |app| {
-        app.views.history.rows.len() == 2
+        app.views.history.rows().len() == 2
     });
     // Newest first.
-    assert_eq!(env.app().views.history.rows[0].id, second.id);
-    assert_eq!(env.app().views.history.rows[1].id, first.id);
+    assert_eq!(env.app().views.history.rows()[0].id, second.id);
+    assert_eq!(env.app().views.history.rows()[1].id, first.id);
 
     let first_order = first.order_number.clone().unwrap();
     env.type_into(
@@ -698,7 +698,7 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
         &first_order,
     );
     env.until("the search narrows the list", |app| {
-        app.views.history.rows.len() == 1 && !app.views.history.loading
+        app.views.history.rows().len() == 1 && !app.views.history.loading
     });
     env.harness.run_steps(2);
     env.harness

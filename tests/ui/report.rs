@@ -158,7 +158,7 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     // History knows the cancel too: the row, and the link opened from it, read "Cancelled".
     env.nav(View::History);
     env.until("the links are listed", |app| {
-        app.views.history.rows.len() == 3
+        app.views.history.rows().len() == 3
     });
     env.harness.run_steps(2);
     // (An AccessKit click: opening History refreshes the open rows, and a row whose status
@@ -186,7 +186,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.next_link();
     env.nav(View::History);
     env.until("both links are listed", |app| {
-        app.views.history.rows.len() == 2
+        app.views.history.rows().len() == 2
     });
     // Opening the view asks about its open rows by itself.
     env.until("opening the view refreshed both open rows", |app| {
@@ -202,7 +202,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     let tomorrow = (Local::now().date_naive() + chrono::Duration::days(1)).to_string();
     env.type_into("From day", &tomorrow);
     env.until("the filter empties the list", |app| {
-        app.views.history.rows.is_empty() && !app.views.history.loading
+        app.views.history.rows().is_empty() && !app.views.history.loading
     });
     env.until_label("No links match this filter.");
     env.until_label("Filtered links: 0");
@@ -211,14 +211,14 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.retype("From day", &today);
     env.type_into("To day", &today);
     env.until("today's links are listed", |app| {
-        app.views.history.rows.len() == 2
+        app.views.history.rows().len() == 2
     });
     env.until_label("Filtered links: 2");
     // A day typed wrong keeps the last good filter and says why.
     env.retype("To day", "23.11.2026");
     env.harness
         .get_by_label("Write the day as YYYY-MM-DD, for example 2026-11-21.");
-    assert_eq!(env.app().views.history.rows.len(), 2);
+    assert_eq!(env.app().views.history.rows().len(), 2);
     env.retype("To day", &today);
 
     // Paid on the server: "Refresh statuses" asks for each open row, a second apart.
@@ -251,7 +251,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
         env.app()
             .views
             .history
-            .rows
+            .rows()
             .iter()
             .find(|r| r.id == id)
             .expect("a row")
@@ -457,7 +457,7 @@ fn without_a_file_dialog_exports_go_to_the_usual_folder_and_the_catalog_path_is_
     // History's export: today's way (the export folder), and the note says why there.
     env.nav(View::History);
     env.until("the link is listed", |app| {
-        app.views.history.rows.len() == 1
+        app.views.history.rows().len() == 1
     });
     let out = env.dir.path().join("exports");
     std::fs::create_dir_all(&out).expect("test set-up");
