@@ -193,7 +193,8 @@ impl Sandbox {
     /// Starts a sandbox on its own thread and tokio runtime, for code that is not async
     /// (the app and the CLI). The server stops when the handle is dropped or shut down.
     pub fn spawn_background(config: SandboxConfig) -> Result<SandboxHandle, SandboxError> {
-        let (tx, rx) = std::sync::mpsc::channel();
+        // One message, the started server or why not: a capacity of one never waits.
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
             .name("paydesk-sandbox".into())
             .spawn(move || {

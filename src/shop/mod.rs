@@ -357,14 +357,20 @@ pub async fn connect(
     open(url, password, timeout, None).await
 }
 
+/// How many `NOTIFY`s wait for the listener at most (`connect_listening`'s channel). When it
+/// is full a new one is dropped: a notification is a hint to read again, the queue already
+/// holds reasons to, and the session's slow poll reads again whatever was missed. The
+/// connection's task never waits on it: the session's own queries go through that task.
+pub const NOTES: usize = 64;
+
 /// Connects as [`connect`] does, and hands every `NOTIFY` the session receives (after its
-/// `LISTEN`) to `notes`. `notes` is dropped when the connection ends, which is how a listener
-/// learns that the connection broke.
+/// `LISTEN`) to `notes` (a channel of [`NOTES`]). `notes` is dropped when the connection
+/// ends, which is how a listener learns that the connection broke.
 pub async fn connect_listening(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     timeout: Duration,
-    notes: tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>,
+    notes: tokio::sync::mpsc::Sender<tokio_postgres::Notification>,
 ) -> Result<Shop, ShopError> {
     open(url, password, timeout, Some(notes)).await
 }
@@ -373,7 +379,7 @@ async fn open(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     timeout: Duration,
-    notes: Option<tokio::sync::mpsc::UnboundedSender<tokio_postgres::Notification>>,
+    notes: Option<tokio::sync::mpsc::Sender<tokio_postgres::Notification>>,
 ) -> Result<Shop, ShopError> {
     use tokio_postgres::config::SslMode as PgMode;
     let mut config = tokio_postgres::Config::new();
@@ -419,7 +425,8 @@ async fn open(
             match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
                 Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
                     if let Some(tx) = &notes {
-                        let _ = tx.send(n);
+                        // Full: dropped, a hint (see `NOTES`); closed: nobody listens.
+                        let _ = tx.try_send(n);
                     }
                 }
                 Some(Ok(_)) => {}

@@ -57,6 +57,21 @@ pub struct Pushed {
     pub cards: u64,
 }
 
+impl Pushed {
+    /// Adds a later push's counts to these; the later push's audit fork stands.
+    pub fn add(&mut self, later: &Pushed) {
+        self.rows += later.rows;
+        self.batches += later.batches;
+        self.changed += later.changed;
+        self.catalogs += later.catalogs;
+        self.staff_rows += later.staff_rows;
+        self.staff_refused += later.staff_refused;
+        self.audit_rows += later.audit_rows;
+        self.audit_fork = later.audit_fork;
+        self.cards += later.cards;
+    }
+}
+
 /// Why a push stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum PushError {

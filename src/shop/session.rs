@@ -10,18 +10,21 @@
 //! for a notification that was missed). When the shop cannot be reached it says since when
 //! ([`Presence`]) and tries again after a wait that doubles up to a cap ([`Backoff`]).
 //!
-//! Everything reaches the app as a [`SessionEvent`] in a channel the UI drains without
-//! waiting, and each one calls the waker. Every call to PostgreSQL has a time limit, so a
+//! Everything reaches the app as a [`SessionEvent`] through a mailbox the UI drains without
+//! waiting, and each one calls the waker. Both ways are fixed-size and never wait: the app's
+//! asks are a set ([`Asks`]: asking twice before the session looks is asking once), and the
+//! session's news keeps the latest of each kind ([`News`]: the reach, the push's outcome with
+//! its counts summed, the channels that changed, a slow poll, the end), so a window that draws
+//! no frame for a while neither stalls the pusher nor finds a stale state when it comes back. Every call to PostgreSQL has a time limit, so a
 //! server whose port accepts and never answers makes the desk offline, never stuck.
 //! Readers (the shop-wide board) borrow the open connection through a [`ShopReader`].
 
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use tokio::sync::{Mutex as AsyncMutex, OwnedMappedMutexGuard, OwnedMutexGuard};
+use tokio::sync::mpsc::Receiver;
+use tokio::sync::{Mutex as AsyncMutex, Notify, OwnedMappedMutexGuard, OwnedMutexGuard};
 use zeroize::Zeroizing;
 
 use super::push::{self, PushError, Pushed};
@@ -211,6 +214,121 @@ enum Ask {
     Close,
 }
 
+impl Ask {
+    /// Every ask, the one taken first first.
+    const BY_PRIORITY: [Ask; 4] = [Ask::Close, Ask::Reconnect, Ask::Register, Ask::Push];
+}
+
+/// The app's asks: a set, not a queue. Each kind is pending at most once until the session
+/// takes it (asking again meanwhile is the same ask), so asking never waits and nothing piles
+/// up however often the app asks.
+#[derive(Debug, Default)]
+struct Asks {
+    pending: Mutex<Vec<Ask>>,
+    ready: Notify,
+}
+
+impl Asks {
+    fn ask(&self, ask: Ask) {
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        if !pending.contains(&ask) {
+            pending.push(ask);
+        }
+        drop(pending);
+        self.ready.notify_one();
+    }
+
+    fn take(&self) -> Option<Ask> {
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let ask = Ask::BY_PRIORITY.into_iter().find(|a| pending.contains(a))?;
+        pending.retain(|a| *a != ask);
+        Some(ask)
+    }
+
+    /// The next ask, waiting for one.
+    async fn next(&self) -> Ask {
+        loop {
+            if let Some(ask) = self.take() {
+                return ask;
+            }
+            // A permit left by an ask made since `take` looked wakes this at once.
+            self.ready.notified().await;
+        }
+    }
+}
+
+/// The session's news for the app, the latest of each kind: at most one reach (online or
+/// offline), one push outcome (the pushes since the app last looked, their counts summed, and
+/// a failure only when it came after them), one change per channel, one slow poll, the end.
+/// Fixed in size: the session never waits on the app, and the app loses nothing it shows.
+#[derive(Debug, Default)]
+struct News {
+    reach: Option<SessionEvent>,
+    pushed: Option<Pushed>,
+    failed: Option<String>,
+    changed: Vec<(Channel, String)>,
+    poll: bool,
+    closed: bool,
+}
+
+impl News {
+    fn put(&mut self, event: SessionEvent) {
+        match event {
+            SessionEvent::Online { .. } | SessionEvent::Offline { .. } => {
+                self.reach = Some(event);
+            }
+            SessionEvent::Pushed { pushed } => {
+                self.failed = None;
+                let sum = self.pushed.get_or_insert_with(Pushed::default);
+                sum.add(&pushed);
+            }
+            SessionEvent::PushFailed { reason } => self.failed = Some(reason),
+            SessionEvent::Changed { channel, desk } => {
+                self.changed.retain(|(c, _)| *c != channel);
+                self.changed.push((channel, desk));
+            }
+            SessionEvent::Poll => self.poll = true,
+            SessionEvent::Closed => self.closed = true,
+        }
+    }
+
+    /// The news as events, in the order the app takes them, and empty again.
+    fn take(&mut self) -> Vec<SessionEvent> {
+        let news = std::mem::take(self);
+        let mut events: Vec<SessionEvent> = news.reach.into_iter().collect();
+        events.extend(news.pushed.map(|pushed| SessionEvent::Pushed { pushed }));
+        events.extend(
+            news.failed
+                .map(|reason| SessionEvent::PushFailed { reason }),
+        );
+        events.extend(
+            news.changed
+                .into_iter()
+                .map(|(channel, desk)| SessionEvent::Changed { channel, desk }),
+        );
+        if news.poll {
+            events.push(SessionEvent::Poll);
+        }
+        if news.closed {
+            events.push(SessionEvent::Closed);
+        }
+        events
+    }
+}
+
+/// The mailbox between the session and the app: the news, and a signal for `close`.
+#[derive(Debug, Default)]
+struct Mailbox {
+    news: Mutex<News>,
+    arrived: Condvar,
+}
+
+impl Mailbox {
+    fn lock(&self) -> std::sync::MutexGuard<'_, News> {
+        self.news.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 /// What a session needs to run.
 #[derive(Clone)]
 pub struct SessionConfig {
@@ -287,8 +405,8 @@ impl ShopReader {
 /// The app's link to the shop. Dropping it stops the task and closes the connection.
 pub struct ShopSession {
     url: ShopUrl,
-    asks: UnboundedSender<Ask>,
-    events: mpsc::Receiver<SessionEvent>,
+    asks: Arc<Asks>,
+    mailbox: Arc<Mailbox>,
     reader: ShopReader,
     task: tokio::task::JoinHandle<()>,
 }
@@ -314,20 +432,23 @@ impl ShopSession {
         config: SessionConfig,
         wake: crate::worker::Waker,
     ) -> ShopSession {
-        let (asks, asked) = unbounded_channel();
-        let (tx, events) = mpsc::channel();
+        let asks = Arc::new(Asks::default());
+        let mailbox = Arc::new(Mailbox::default());
         let slot: Slot = Arc::new(AsyncMutex::new(None));
         let reader = ShopReader {
             slot: Arc::clone(&slot),
             timing: config.timing,
         };
         let url = config.url.clone();
-        let out = Out { tx, wake };
-        let task = runtime.spawn(run(config, slot, asked, out));
+        let out = Out {
+            mailbox: Arc::clone(&mailbox),
+            wake,
+        };
+        let task = runtime.spawn(run(config, slot, Arc::clone(&asks), out));
         ShopSession {
             url,
             asks,
-            events,
+            mailbox,
             reader,
             task,
         }
@@ -340,40 +461,39 @@ impl ShopSession {
 
     /// A local change is in the outbox: push it now (when online).
     pub fn push_soon(&self) {
-        let _ = self.asks.send(Ask::Push);
+        self.asks.ask(Ask::Push);
     }
 
     /// The desk's name changed: tell the shop (now when online, else on connecting).
     pub fn register_again(&self) {
-        let _ = self.asks.send(Ask::Register);
+        self.asks.ask(Ask::Register);
     }
 
     /// Try to connect now rather than after the backoff.
     pub fn reconnect_now(&self) {
-        let _ = self.asks.send(Ask::Reconnect);
+        self.asks.ask(Ask::Reconnect);
     }
 
-    /// The events that arrived; never waits.
+    /// The news since the last call, the latest of each kind; never waits.
     pub fn events(&self) -> Vec<SessionEvent> {
-        self.events.try_iter().collect()
+        self.mailbox.lock().take()
     }
 
     /// Closes the session as the app exits: pushes what waits and gives the desk's poll
     /// leases back when online, waiting at most `limit` (the one wait of the UI thread, at
     /// exit only: the window is gone). Whether the session ended within it.
     pub fn close(self, limit: Duration) -> bool {
-        if self.asks.send(Ask::Close).is_err() {
+        if self.task.is_finished() {
             return false;
         }
-        let deadline = std::time::Instant::now() + limit;
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.events.recv_timeout(left) {
-                Ok(SessionEvent::Closed) => return true,
-                Ok(_) => {}
-                Err(_) => return false,
-            }
-        }
+        self.asks.ask(Ask::Close);
+        let news = self.mailbox.lock();
+        let (news, _) = self
+            .mailbox
+            .arrived
+            .wait_timeout_while(news, limit, |n| !n.closed)
+            .unwrap_or_else(PoisonError::into_inner);
+        news.closed
     }
 
     /// A handle for reading from the shop over the session's connection.
@@ -382,18 +502,17 @@ impl ShopSession {
     }
 }
 
-/// The way events go to the app.
+/// The way events go to the app: into the mailbox, never waiting, then the waker.
 struct Out {
-    tx: mpsc::Sender<SessionEvent>,
+    mailbox: Arc<Mailbox>,
     wake: crate::worker::Waker,
 }
 
 impl Out {
     fn send(&self, event: SessionEvent) {
-        // The app may be gone (closing): nothing to tell then.
-        if self.tx.send(event).is_ok() {
-            (self.wake)();
-        }
+        self.mailbox.lock().put(event);
+        self.mailbox.arrived.notify_all();
+        (self.wake)();
     }
 }
 
@@ -405,18 +524,13 @@ enum Ended {
     Stopped,
 }
 
-async fn run(config: SessionConfig, slot: Slot, asked: UnboundedReceiver<Ask>, out: Out) {
-    connected(&config, &slot, asked, &out).await;
+async fn run(config: SessionConfig, slot: Slot, asks: Arc<Asks>, out: Out) {
+    connected(&config, &slot, &asks, &out).await;
     out.send(SessionEvent::Closed);
 }
 
 /// Connects, serves, and connects again, until the app drops or closes the session.
-async fn connected(
-    config: &SessionConfig,
-    slot: &Slot,
-    mut asked: UnboundedReceiver<Ask>,
-    out: &Out,
-) {
+async fn connected(config: &SessionConfig, slot: &Slot, asks: &Asks, out: &Out) {
     let mut presence = Presence::default();
     let mut backoff = Backoff::new(config.timing.backoff_first, config.timing.backoff_max);
     loop {
@@ -430,7 +544,7 @@ async fn connected(
                 out.send(SessionEvent::Online { since: now });
                 // Anything may have changed while the desk was away.
                 out.send(SessionEvent::Poll);
-                let ended = serve(config, slot, notes, &mut asked, out).await;
+                let ended = serve(config, slot, notes, asks, out).await;
                 *slot.lock().await = None;
                 match ended {
                     Ended::Stopped => return,
@@ -453,7 +567,7 @@ async fn connected(
                     reason,
                     retry_in: wait,
                 });
-                if !wait_or_reconnect(wait, &mut asked).await {
+                if !wait_or_reconnect(wait, asks).await {
                     return;
                 }
             }
@@ -461,20 +575,20 @@ async fn connected(
     }
 }
 
-/// Waits `wait`, or less when the app asks to reconnect now; `false` when the app dropped
-/// or closed the session.
-async fn wait_or_reconnect(wait: Duration, asked: &mut UnboundedReceiver<Ask>) -> bool {
+/// Waits `wait`, or less when the app asks to reconnect now; `false` when the app closed
+/// the session (a dropped session's task is aborted).
+async fn wait_or_reconnect(wait: Duration, asks: &Asks) -> bool {
     let sleep = tokio::time::sleep(wait);
     tokio::pin!(sleep);
     loop {
         tokio::select! {
             () = &mut sleep => return true,
-            ask = asked.recv() => match ask {
-                // Dropped, or closing while offline: no leases to give back.
-                None | Some(Ask::Close) => return false,
-                Some(Ask::Reconnect) => return true,
+            ask = asks.next() => match ask {
+                // Closing while offline: no leases to give back.
+                Ask::Close => return false,
+                Ask::Reconnect => return true,
                 // Pushed and registered once connected.
-                Some(Ask::Push | Ask::Register) => {}
+                Ask::Push | Ask::Register => {}
             },
         }
     }
@@ -498,7 +612,7 @@ async fn limited<T>(
 async fn open(
     config: &SessionConfig,
     // The notifications of the new connection.
-) -> Result<(Shop, UnboundedReceiver<tokio_postgres::Notification>), ShopError> {
+) -> Result<(Shop, Receiver<tokio_postgres::Notification>), ShopError> {
     let url = &config.url;
     let secrets = Arc::clone(&config.secrets);
     let env = config.env_password.clone();
@@ -507,7 +621,7 @@ async fn open(
         tokio::task::spawn_blocking(move || membership::stored_password(&*secrets, env, &key_url))
             .await
             .map_err(|e| ShopError::Keyring(e.to_string()))??;
-    let (notes_tx, notes) = unbounded_channel();
+    let (notes_tx, notes) = tokio::sync::mpsc::channel(super::NOTES);
     let mut shop =
         super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
     drop(password);
@@ -548,8 +662,8 @@ async fn register(config: &SessionConfig, shop: &Shop) -> Result<(), ShopError> 
 async fn serve(
     config: &SessionConfig,
     slot: &Slot,
-    mut notes: UnboundedReceiver<tokio_postgres::Notification>,
-    asked: &mut UnboundedReceiver<Ask>,
+    mut notes: Receiver<tokio_postgres::Notification>,
+    asks: &Asks,
     out: &Out,
 ) -> Ended {
     let start = tokio::time::Instant::now();
@@ -574,18 +688,17 @@ async fn serve(
                 }
                 None => Err(ShopError::Connection("the connection closed".to_owned())),
             },
-            ask = asked.recv() => match ask {
-                None => return Ended::Stopped,
-                Some(Ask::Push) => push_now(config, slot, out).await,
-                Some(Ask::Register) => {
+            ask = asks.next() => match ask {
+                Ask::Push => push_now(config, slot, out).await,
+                Ask::Register => {
                     let guard = slot.lock().await;
                     match guard.as_ref() {
                         Some(shop) => register(config, shop).await,
                         None => Ok(()),
                     }
                 }
-                Some(Ask::Reconnect) => Ok(()),
-                Some(Ask::Close) => {
+                Ask::Reconnect => Ok(()),
+                Ask::Close => {
                     close(config, slot, out).await;
                     return Ended::Stopped;
                 }
@@ -704,6 +817,114 @@ mod tests {
 
     fn at(h: u32, m: u32) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 27, h, m, 0).unwrap()
+    }
+
+    fn push_of(rows: u64, fork: Option<i64>) -> SessionEvent {
+        SessionEvent::Pushed {
+            pushed: Pushed {
+                rows,
+                batches: 1,
+                audit_fork: fork,
+                ..Pushed::default()
+            },
+        }
+    }
+
+    #[test]
+    fn news_keeps_the_latest_of_each_kind_and_sums_the_pushes() {
+        let mut news = News::default();
+        // An app that drew no frame for a long while: thousands of events, a fixed mailbox.
+        for i in 0..5_000 {
+            news.put(SessionEvent::Offline {
+                since: at(9, 0),
+                reason: ShopError::Connection(format!("try {i}")),
+                retry_in: Duration::from_secs(1),
+            });
+            news.put(push_of(2, None));
+            news.put(SessionEvent::Changed {
+                channel: Channel::Links,
+                desk: format!("d{i}"),
+            });
+            news.put(SessionEvent::Poll);
+        }
+        news.put(SessionEvent::Online { since: at(9, 5) });
+        news.put(SessionEvent::PushFailed {
+            reason: "a damaged row".into(),
+        });
+        news.put(push_of(1, Some(7)));
+        news.put(SessionEvent::Changed {
+            channel: Channel::Staff,
+            desk: "d".into(),
+        });
+        let events = news.take();
+        assert_eq!(events.len(), 5, "{events:?}");
+        assert!(matches!(events[0], SessionEvent::Online { since } if since == at(9, 5)));
+        let SessionEvent::Pushed { pushed } = &events[1] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(
+            pushed.rows, 10_001,
+            "every pushed row counts for the outbox"
+        );
+        assert_eq!(pushed.batches, 5_001);
+        assert_eq!(pushed.audit_fork, Some(7), "the latest push's fork");
+        // The failure came before the last push: it is over, not said.
+        assert!(matches!(
+            &events[2],
+            SessionEvent::Changed { channel: Channel::Links, desk } if desk == "d4999"
+        ));
+        assert!(matches!(
+            &events[3],
+            SessionEvent::Changed {
+                channel: Channel::Staff,
+                ..
+            }
+        ));
+        assert!(matches!(events[4], SessionEvent::Poll));
+        assert!(news.take().is_empty(), "taken once");
+
+        news.put(push_of(1, None));
+        news.put(SessionEvent::PushFailed {
+            reason: "a damaged row".into(),
+        });
+        let events = news.take();
+        assert!(
+            matches!(
+                &events[..],
+                [SessionEvent::Pushed { .. }, SessionEvent::PushFailed { .. }]
+            ),
+            "a failure after the push is said after it: {events:?}"
+        );
+    }
+
+    #[test]
+    fn asks_are_a_set_taken_close_first() {
+        let asks = Asks::default();
+        for _ in 0..1_000 {
+            asks.ask(Ask::Push);
+            asks.ask(Ask::Register);
+        }
+        asks.ask(Ask::Close);
+        assert_eq!(asks.take(), Some(Ask::Close));
+        assert_eq!(asks.take(), Some(Ask::Register));
+        assert_eq!(asks.take(), Some(Ask::Push));
+        assert_eq!(asks.take(), None, "asking a thousand times is asking once");
+    }
+
+    #[tokio::test]
+    async fn an_ask_made_before_the_session_waits_is_not_missed() {
+        let asks = Arc::new(Asks::default());
+        asks.ask(Ask::Reconnect);
+        let next = tokio::time::timeout(Duration::from_secs(5), asks.next()).await;
+        assert_eq!(next.ok(), Some(Ask::Reconnect));
+        let waiting = {
+            let asks = Arc::clone(&asks);
+            tokio::spawn(async move { asks.next().await })
+        };
+        tokio::task::yield_now().await;
+        asks.ask(Ask::Push);
+        let got = tokio::time::timeout(Duration::from_secs(5), waiting).await;
+        assert_eq!(got.ok().and_then(Result::ok), Some(Ask::Push));
     }
 
     #[test]

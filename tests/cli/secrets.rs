@@ -158,7 +158,7 @@ fn ctrl_c_at_a_hidden_prompt_gives_the_terminal_back() {
         .expect("script (util-linux) runs");
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let mut stdout = child.stdout.take().expect("stdout is piped");
-    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(1024);
     std::thread::spawn(move || {
         let mut buf = [0; 4096];
         while let Ok(n) = stdout.read(&mut buf) {
@@ -346,7 +346,7 @@ fn a_piped_card_number_is_held_once_in_memory_while_the_cli_reads_on() {
 fn silent_server() -> (String, std::sync::mpsc::Receiver<Vec<u8>>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
     let url = format!("http://{}", listener.local_addr().expect("an address"));
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (tx, rx) = std::sync::mpsc::sync_channel(16);
     std::thread::spawn(move || {
         let mut held = Vec::new();
         for stream in listener.incoming() {

@@ -31,7 +31,7 @@ impl Monitor {
             .spawn()
             .expect("dbus-monitor runs (apt-get install dbus)");
         let stdout = child.stdout.take().expect("its output");
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(1024);
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 if tx.send(line).is_err() {

@@ -471,10 +471,7 @@ async fn listen(
     pg: &Pg,
     db: &str,
     channel: &str,
-) -> (
-    tokio_postgres::Client,
-    tokio::sync::mpsc::UnboundedReceiver<String>,
-) {
+) -> (tokio_postgres::Client, tokio::sync::mpsc::Receiver<String>) {
     let (client, mut connection) = tokio_postgres::Config::new()
         .host_path(pg.socket_dir())
         .port(pg.port())
@@ -483,11 +480,12 @@ async fn listen(
         .connect(tokio_postgres::NoTls)
         .await
         .expect("the listener connects");
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    // The test's own listener on its own connection: waiting on a full channel stalls only it.
+    let (tx, rx) = tokio::sync::mpsc::channel(1024);
     tokio::spawn(async move {
         while let Some(Ok(message)) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
             if let tokio_postgres::AsyncMessage::Notification(n) = message {
-                let _ = tx.send(n.payload().to_owned());
+                let _ = tx.send(n.payload().to_owned()).await;
             }
         }
     });

@@ -293,11 +293,14 @@ async fn a_staff_change_is_notified_on_paydesk_staff() {
         .connect(tokio_postgres::NoTls)
         .await
         .expect("the listener connects");
-    let (tx, mut heard) = tokio::sync::mpsc::unbounded_channel();
+    // The test's own listener on its own connection: waiting on a full channel stalls only it.
+    let (tx, mut heard) = tokio::sync::mpsc::channel(1024);
     tokio::spawn(async move {
         while let Some(Ok(message)) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
             if let tokio_postgres::AsyncMessage::Notification(n) = message {
-                let _ = tx.send((n.channel().to_owned(), n.payload().to_owned()));
+                let _ = tx
+                    .send((n.channel().to_owned(), n.payload().to_owned()))
+                    .await;
             }
         }
     });
