@@ -195,7 +195,10 @@ impl App {
             self.staff.approved = carried;
         }
         if let Some(command) = self.gate(command) {
-            let running = self.staff.running.replace(command.name());
+            let running = self
+                .staff
+                .running
+                .replace((command.name(), command.gate().need()));
             self.dispatch(command);
             self.staff.running = running;
         }

@@ -19,14 +19,14 @@ use zeroize::Zeroizing;
 use super::errors::JobError;
 use super::logic::Msg;
 use super::{App, Command, View};
-use crate::domain::roles::{self, Need, Permit, Surface};
+use crate::domain::roles::{self, Need, Permit};
 use crate::domain::{Actor, Pin, StaffMember, StaffName};
 use crate::service::{DeskError, Services};
 use crate::store::{AuditFilter, AuditRow, ChainCheck};
 use crate::ui::link_result::Origin;
 use crate::ui::new_link::NewLinkForm;
 use crate::ui::problem::{Explain, Note, Problem};
-use crate::ui::staff::{ApprovalPrompt, LockScreen, what_of};
+use crate::ui::staff::{ApprovalPrompt, LockScreen};
 use crate::ui::text::UiText;
 use crate::ui::{CatalogCommand, LinkCommand, StaffCommand};
 
@@ -58,8 +58,9 @@ pub struct StaffDesk {
     /// A manager's approval of a catalog import, which covers its Preview and its Import of
     /// the same file by the same clerk: one PIN for the whole import.
     pub(crate) import_approval: Option<ImportApproval>,
-    /// The name of the command being run, so its jobs are checked again on the worker.
-    pub(crate) running: Option<&'static str>,
+    /// The command being run (its name, for the log, and what it needs), so its jobs are
+    /// checked again on the worker.
+    pub(crate) running: Option<(&'static str, Need)>,
     /// Why the worker refused the last command (shown in the top bar).
     pub refusal: Option<String>,
 }
@@ -215,7 +216,7 @@ impl App {
         if !self.staff.on() {
             return Some(command);
         }
-        let need = roles::need(Surface::App, command.name());
+        let need = command.gate().need();
         let actor = self.acting();
         // Who owns a link is the file's to say: the desk refuses a cancel that is not the
         // clerk's own unpaid link, and its refusal opens the approval prompt.
@@ -237,22 +238,25 @@ impl App {
 
     /// Holds `command` and opens the approval prompt for it.
     pub(crate) fn hold(&mut self, command: Command) {
-        let what = self.describe(&command);
+        let Some(what) = self.describe(&command) else {
+            tracing::warn!(command = command.name(), "not held: any member may run it");
+            return;
+        };
         self.views.approval = Some(ApprovalPrompt::new(what, &self.staff.members));
         self.staff.held = Some(command);
     }
 
-    /// The held command in the shop's words ("Cancel link KDK-…").
-    fn describe(&self, command: &Command) -> String {
-        let lang = self.lang();
-        let text = match command {
+    /// The held command in the shop's words ("Cancel link KDK-…"); `None` for a command no
+    /// clerk is ever held at.
+    fn describe(&self, command: &Command) -> Option<String> {
+        let what = command.gate().what()?;
+        let order = match command {
             Command::Link(LinkCommand::Cancel { id }) => {
-                let order = self.shown_order(id).unwrap_or_else(|| id.clone());
-                return UiText::WhatCancelLink.fill(lang, &[("order", &order)]);
+                self.shown_order(id).unwrap_or_else(|| id.clone())
             }
-            _ => what_of(command.name()),
+            _ => String::new(),
         };
-        text.get(lang).to_owned()
+        Some(what.fill(self.lang(), &[("order", &order)]))
     }
 
     /// The order number of the link shown, when it is `id`.
@@ -267,10 +271,9 @@ impl App {
     /// A job of the command being run, checked again on the worker against the role table
     /// with the desk acting as the member (a cancel is checked by the desk itself).
     pub(crate) fn checked(&self, job: impl Future<Output = Msg> + Send + 'static) -> Job {
-        let Some(command) = self.staff.running else {
+        let Some((command, need)) = self.staff.running else {
             return Box::pin(job);
         };
-        let need = roles::need(Surface::App, command);
         let Some(desk) = self.holds.desk.clone() else {
             return Box::pin(job);
         };
@@ -280,10 +283,9 @@ impl App {
         let desk = desk.acting_as(self.acting());
         Box::pin(async move {
             // A store read: on the blocking pool, as every store call of a job.
-            let check =
-                tokio::task::spawn_blocking(move || desk.authorize(Surface::App, command, None))
-                    .await
-                    .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+            let check = tokio::task::spawn_blocking(move || desk.authorize(need, command, None))
+                .await
+                .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
             match check {
                 Ok(()) => job.await,
                 Err(error) => Msg::Staff(StaffResult::Refused { command, error }),
@@ -732,6 +734,7 @@ mod tests {
     use crate::app::testing::{answers, app, make_link, only, run, settle};
     use crate::domain::Role;
     use crate::store::AuditAction;
+    use crate::ui::command::Gate;
     use crate::ui::{
         BoardCommand, CardCommand, CatalogCommand, HistoryCommand, InstallmentsCommand,
         PendingCommand, ProfilesCommand, ReportCommand, ShopCommand,
@@ -997,23 +1000,36 @@ mod tests {
     }
 
     #[test]
-    fn every_app_command_has_a_row_in_the_role_table() {
+    fn every_command_a_clerk_can_be_held_at_says_what_it_is() {
         let samples = every_command();
         assert_eq!(samples.len(), 45, "one sample of each command");
         for c in &samples {
-            assert!(
-                roles::need_of(Surface::App, c.name()).is_some(),
-                "{} has no row in ROLE_TABLE",
-                c.name()
-            );
-        }
-        // And no app row names a command that does not exist.
-        let names: Vec<&str> = samples.iter().map(Command::name).collect();
-        for (surface, name, _) in roles::ROLE_TABLE {
-            if *surface == Surface::App {
-                assert!(names.contains(name), "the row {name} has no command");
+            let gate = c.gate();
+            match gate.need() {
+                Need::Anyone | Need::Member => assert_eq!(gate.what(), None, "{}", c.name()),
+                Need::Manager | Need::OwnUnpaidOrManager => {
+                    let what = gate
+                        .what()
+                        .unwrap_or_else(|| panic!("{} has no words", c.name()));
+                    assert!(!what.get(crate::lang::Lang::En).is_empty(), "{}", c.name());
+                }
             }
         }
+        let gate_of = |name: &str| {
+            samples
+                .iter()
+                .find(|c| c.name() == name)
+                .map(Command::gate)
+                .unwrap()
+        };
+        assert_eq!(gate_of("SaveCard"), Gate::Manager(UiText::WhatSaveCard));
+        assert_eq!(gate_of("CreateLink"), Gate::Member);
+        assert_eq!(gate_of("SignIn"), Gate::Anyone);
+        assert_eq!(
+            gate_of("CancelLink"),
+            Gate::OwnUnpaidOrManager(UiText::WhatCancelLink)
+        );
+        assert_eq!(gate_of("CatalogImport"), Gate::Manager(UiText::WhatCatalog));
     }
 
     #[test]

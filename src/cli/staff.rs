@@ -11,64 +11,65 @@ use super::output::{Exit, Failure, Outcome, from_desk, print_json, read_failure}
 use super::prompt::read_secret_line;
 use super::run::Ctx;
 use super::text::CliText;
-use crate::domain::roles::{self, Need, Permit, Surface};
+use crate::domain::roles::{self, Need, Permit};
 use crate::domain::{Actor, Pin, Role, StaffName};
 use crate::service::{Services, staff_sentence};
 use crate::store::{AuditFilter, ChainCheck, StaffError, StoreError};
 
-/// The role table's key of a parsed command: its path of subcommand names, with `--csv` where
-/// that flag makes `link list` an export.
-pub(super) fn command_path(command: &Command) -> String {
-    let path = match command {
+/// The role table for the command line, as one exhaustive match: a parsed command's path of
+/// subcommand names (with `--csv` where that flag makes `link list` an export), as the
+/// refusals and the audit name it, and what it needs. A new command does not build until it
+/// has its row here.
+pub(super) fn rule(command: &Command) -> (&'static str, Need) {
+    match command {
         Command::Profile(c) => match c {
-            super::args::ProfileCommand::Add { .. } => "profile add",
-            super::args::ProfileCommand::List { .. } => "profile list",
-            super::args::ProfileCommand::Remove { .. } => "profile remove",
-            super::args::ProfileCommand::SetSecret { .. } => "profile set-secret",
+            super::args::ProfileCommand::Add { .. } => ("profile add", Need::Manager),
+            super::args::ProfileCommand::List { .. } => ("profile list", Need::Member),
+            super::args::ProfileCommand::Remove { .. } => ("profile remove", Need::Manager),
+            super::args::ProfileCommand::SetSecret { .. } => ("profile set-secret", Need::Manager),
         },
         Command::Link(c) => match c {
-            LinkCommand::Create(_) => "link create",
-            LinkCommand::List { csv: Some(_), .. } => "link list --csv",
-            LinkCommand::List { .. } => "link list",
-            LinkCommand::Show { .. } => "link show",
-            LinkCommand::Cancel { .. } => "link cancel",
-            LinkCommand::Qr { .. } => "link qr",
-            LinkCommand::Slip { .. } => "link slip",
+            LinkCommand::Create(_) => ("link create", Need::Member),
+            LinkCommand::List { csv: Some(_), .. } => ("link list --csv", Need::Manager),
+            LinkCommand::List { .. } => ("link list", Need::Member),
+            LinkCommand::Show { .. } => ("link show", Need::Member),
+            LinkCommand::Cancel { .. } => ("link cancel", Need::OwnUnpaidOrManager),
+            LinkCommand::Qr { .. } => ("link qr", Need::Member),
+            LinkCommand::Slip { .. } => ("link slip", Need::Member),
         },
         Command::Pending(c) => match c {
-            super::args::PendingCommand::List { .. } => "pending list",
-            super::args::PendingCommand::Retry { .. } => "pending retry",
-            super::args::PendingCommand::Abandon { .. } => "pending abandon",
+            super::args::PendingCommand::List { .. } => ("pending list", Need::Member),
+            super::args::PendingCommand::Retry { .. } => ("pending retry", Need::Member),
+            super::args::PendingCommand::Abandon { .. } => ("pending abandon", Need::Manager),
         },
-        Command::Card(super::args::CardCommand::Save { .. }) => "card save",
-        Command::Installments(_) => "installments",
+        Command::Card(super::args::CardCommand::Save { .. }) => ("card save", Need::Manager),
+        Command::Installments(_) => ("installments", Need::Member),
         Command::Catalog(c) => match c {
-            super::args::CatalogCommand::Import { .. } => "catalog import",
-            super::args::CatalogCommand::List { .. } => "catalog list",
+            super::args::CatalogCommand::Import { .. } => ("catalog import", Need::Manager),
+            super::args::CatalogCommand::List { .. } => ("catalog list", Need::Member),
         },
-        Command::Report(_) => "report",
+        Command::Report(_) => ("report", Need::Manager),
         Command::Staff(c) => match c {
-            StaffCommand::Add { .. } => "staff add",
-            StaffCommand::List { .. } => "staff list",
-            StaffCommand::Disable { .. } => "staff disable",
-            StaffCommand::Enable { .. } => "staff enable",
-            StaffCommand::ResetPin { .. } => "staff reset-pin",
+            StaffCommand::Add { .. } => ("staff add", Need::Manager),
+            StaffCommand::List { .. } => ("staff list", Need::Member),
+            StaffCommand::Disable { .. } => ("staff disable", Need::Manager),
+            StaffCommand::Enable { .. } => ("staff enable", Need::Manager),
+            StaffCommand::ResetPin { .. } => ("staff reset-pin", Need::Manager),
         },
         Command::Audit(c) => match c {
-            AuditCommand::List { .. } => "audit list",
-            AuditCommand::Verify { .. } => "audit verify",
+            AuditCommand::List { .. } => ("audit list", Need::Manager),
+            AuditCommand::Verify { .. } => ("audit verify", Need::Anyone),
         },
         Command::Shop(c) => match c {
-            super::args::ShopCommand::Join { .. } => "shop join",
-            super::args::ShopCommand::Status { .. } => "shop status",
-            super::args::ShopCommand::Sync => "shop sync",
-            super::args::ShopCommand::Leave => "shop leave",
-            super::args::ShopCommand::Name { .. } => "shop name",
+            super::args::ShopCommand::Join { .. } => ("shop join", Need::Manager),
+            super::args::ShopCommand::Status { .. } => ("shop status", Need::Anyone),
+            super::args::ShopCommand::Sync => ("shop sync", Need::Member),
+            super::args::ShopCommand::Leave => ("shop leave", Need::Manager),
+            super::args::ShopCommand::Name { .. } => ("shop name", Need::Manager),
         },
-        Command::Sandbox(_) => "sandbox",
-        Command::Man => "man",
-    };
-    path.to_owned()
+        Command::Sandbox(_) => ("sandbox", Need::Anyone),
+        Command::Man => ("man", Need::Anyone),
+    }
 }
 
 /// A refusal before anything is sent: exit 3.
@@ -82,8 +83,7 @@ impl Ctx {
     /// Refusals exit 3 before anything is sent.
     pub(super) fn sign_in(&self, services: &Services, command: &Command) -> Result<Actor, Failure> {
         let lang = self.lang;
-        let path = command_path(command);
-        let need = roles::need(Surface::Cli, &path);
+        let (path, need) = rule(command);
         let staff_on = services
             .with_store_locked(|s| s.staff_on())
             .map_err(from_desk(lang))?;
@@ -380,45 +380,73 @@ mod tests {
         }
     }
 
+    /// A command line of `leaf` (a path of subcommand names) with each required argument
+    /// given (also those required unless another is present): the first value it accepts of
+    /// a list, else `1`.
+    fn sample(leaf: &str) -> Vec<String> {
+        let mut args = vec!["paydesk".to_owned()];
+        let mut command = Cli::command();
+        for name in leaf.split(' ') {
+            args.push(name.to_owned());
+            command = command
+                .find_subcommand(name)
+                .unwrap_or_else(|| panic!("{leaf}"))
+                .clone();
+        }
+        // Positional arguments too: some are required unless a flag stands in for them.
+        for arg in command
+            .get_arguments()
+            .filter(|a| a.is_required_set() || a.is_positional())
+        {
+            let value = arg
+                .get_possible_values()
+                .first()
+                .map_or_else(|| "1".to_owned(), |v| v.get_name().to_owned());
+            match arg.get_long() {
+                Some(long) => args.extend([format!("--{long}"), value]),
+                None => args.push(value),
+            }
+        }
+        args
+    }
+
     #[test]
-    fn every_cli_command_has_a_row_in_the_role_table() {
+    fn every_cli_command_is_named_by_its_rule() {
         let mut paths = Vec::new();
         leaves(&Cli::command(), "", &mut paths);
         assert!(paths.len() > 20, "{paths:?}");
-        let missing: Vec<&String> = paths
-            .iter()
-            .filter(|p| roles::need_of(Surface::Cli, p).is_none())
-            .collect();
-        assert!(
-            missing.is_empty(),
-            "CLI commands without a role row: {missing:?}"
-        );
-        // And no row names a command that does not exist (`--csv` rows name a flag of one).
-        for (surface, command, _) in roles::ROLE_TABLE {
-            if *surface == Surface::Cli {
-                let base = command.trim_end_matches(" --csv");
-                assert!(
-                    paths.iter().any(|p| p == base),
-                    "row for no command: {command}"
-                );
-            }
+        for leaf in &paths {
+            let args = sample(leaf);
+            let cli = Cli::try_parse_from(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            let (path, _) = rule(&cli.command.expect("a command"));
+            assert_eq!(path, leaf, "the rule names {leaf} otherwise");
         }
     }
 
     #[test]
-    fn a_parsed_command_finds_its_row() {
-        for args in [
-            vec!["paydesk", "link", "list", "--csv", "out.csv"],
-            vec!["paydesk", "link", "cancel", "L1"],
-            vec!["paydesk", "staff", "add", "Ayşe", "--role", "counter"],
-            vec!["paydesk", "audit", "verify"],
-            vec!["paydesk", "report"],
+    fn a_parsed_command_finds_its_rule() {
+        for (args, want) in [
+            (
+                vec!["paydesk", "link", "list", "--csv", "out.csv"],
+                ("link list --csv", Need::Manager),
+            ),
+            (vec!["paydesk", "link", "list"], ("link list", Need::Member)),
+            (
+                vec!["paydesk", "link", "cancel", "L1"],
+                ("link cancel", Need::OwnUnpaidOrManager),
+            ),
+            (
+                vec!["paydesk", "staff", "add", "Ayşe", "--role", "counter"],
+                ("staff add", Need::Manager),
+            ),
+            (
+                vec!["paydesk", "audit", "verify"],
+                ("audit verify", Need::Anyone),
+            ),
+            (vec!["paydesk", "report"], ("report", Need::Manager)),
         ] {
             let cli = Cli::try_parse_from(&args).expect("parses");
-            let path = command_path(&cli.command.expect("a command"));
-            assert!(roles::need_of(Surface::Cli, &path).is_some(), "{path}");
+            assert_eq!(rule(&cli.command.expect("a command")), want, "{args:?}");
         }
-        let csv = Cli::try_parse_from(["paydesk", "link", "list", "--csv", "x"]).expect("parses");
-        assert_eq!(command_path(&csv.command.expect("cmd")), "link list --csv");
     }
 }

@@ -29,5 +29,5 @@ pub use link::{
 };
 pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};
 pub use payment_link::Link;
-pub use roles::{Need, Ownership, Permit, Surface};
+pub use roles::{Need, Ownership, Permit};
 pub use staff::{ActingMember, Actor, Pin, Role, StaffInputError, StaffMember, StaffName};

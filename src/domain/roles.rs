@@ -1,10 +1,10 @@
-//! The one table of who may run what, for the app's commands and the CLI's alike.
+//! Who may run what: the needs a command can have, and the one rule that answers for an actor.
 //!
-//! Every app command (`ui::command::Command::name`) and every CLI command path (`link cancel`,
-//! with a flag where a flag changes what the command is, as `link list --csv`) has exactly one
-//! row. The app asks before it sends, the worker and the CLI refuse from the same row, and the
-//! tests walk the app's command enum and clap's command tree and fail on any command without a
-//! row. docs/design.md §"Staff" gives the reason for each judgement call.
+//! Which command needs what is written where the commands are, as exhaustive matches, so a new
+//! command does not build until it says: the app's in `ui::command::Command::gate` (with the
+//! words of its approval prompt), the command line's in `cli::staff::rule` (with its path of
+//! subcommand names). The app asks before it sends, the worker and the CLI refuse through
+//! [`permit`]. docs/design.md §7 "Roles, in one table" gives the reason for each judgement call.
 
 use super::staff::Actor;
 
@@ -19,116 +19,6 @@ pub enum Need {
     OwnUnpaidOrManager,
     /// A manager, or a clerk with a manager's PIN for this one action.
     Manager,
-}
-
-/// Where a command is typed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Surface {
-    /// The desktop app's `Command`.
-    App,
-    /// A CLI command path.
-    Cli,
-}
-
-/// The table: surface, command, what it needs.
-pub const ROLE_TABLE: &[(Surface, &str, Need)] = &[
-    // The app: selling at the counter.
-    (Surface::App, "Navigate", Need::Member),
-    (Surface::App, "CreateLink", Need::Member),
-    (Surface::App, "NewLink", Need::Member),
-    (Surface::App, "CopyText", Need::Member),
-    (Surface::App, "SaveQrPng", Need::Member),
-    (Surface::App, "PrintSlip", Need::Member),
-    (Surface::App, "OpenUrl", Need::Member),
-    (Surface::App, "RefreshLink", Need::Member),
-    (Surface::App, "CancelLink", Need::OwnUnpaidOrManager),
-    (Surface::App, "CloseShownLink", Need::Member),
-    (Surface::App, "CustomerDisplay", Need::Member),
-    (Surface::App, "ShowBoardLink", Need::Member),
-    (Surface::App, "ListInstallments", Need::Member),
-    (Surface::App, "SearchHistory", Need::Member),
-    (Surface::App, "MoreHistory", Need::Member),
-    (Surface::App, "ShowHistoryLink", Need::Member),
-    (Surface::App, "RefreshStatuses", Need::Member),
-    (Surface::App, "RetryPending", Need::Member),
-    (Surface::App, "CheckSecret", Need::Member),
-    // The app: the back office.
-    (Surface::App, "SaveCard", Need::Manager),
-    (Surface::App, "ExportHistory", Need::Manager),
-    (Surface::App, "LoadReport", Need::Manager),
-    (Surface::App, "RefreshDayClose", Need::Manager),
-    (Surface::App, "AbandonPending", Need::Manager),
-    (Surface::App, "CatalogPreview", Need::Manager),
-    (Surface::App, "CatalogChoose", Need::Manager),
-    (Surface::App, "CatalogImport", Need::Manager),
-    (Surface::App, "SetBarcode", Need::Manager),
-    (Surface::App, "SaveProfile", Need::Manager),
-    (Surface::App, "RemoveProfile", Need::Manager),
-    (Surface::App, "SwitchProfile", Need::Manager),
-    (Surface::App, "StoreSecret", Need::Manager),
-    (Surface::App, "JoinShop", Need::Manager),
-    (Surface::App, "LeaveShop", Need::Manager),
-    (Surface::App, "NameDesk", Need::Manager),
-    (Surface::App, "ReconnectShop", Need::Member),
-    // The app: staff and the record.
-    (Surface::App, "SignIn", Need::Anyone),
-    (Surface::App, "Lock", Need::Anyone),
-    (Surface::App, "AddStaff", Need::Manager),
-    (Surface::App, "ResetPin", Need::Manager),
-    (Surface::App, "SetStaffActive", Need::Manager),
-    (Surface::App, "LoadStaff", Need::Anyone),
-    (Surface::App, "LoadAudit", Need::Manager),
-    (Surface::App, "ExportAudit", Need::Manager),
-    // A manager's PIN for one held command: itself the check.
-    (Surface::App, "Approve", Need::Anyone),
-    // The CLI.
-    (Surface::Cli, "profile add", Need::Manager),
-    (Surface::Cli, "profile list", Need::Member),
-    (Surface::Cli, "profile remove", Need::Manager),
-    (Surface::Cli, "profile set-secret", Need::Manager),
-    (Surface::Cli, "link create", Need::Member),
-    (Surface::Cli, "link list", Need::Member),
-    (Surface::Cli, "link list --csv", Need::Manager),
-    (Surface::Cli, "link show", Need::Member),
-    (Surface::Cli, "link cancel", Need::OwnUnpaidOrManager),
-    (Surface::Cli, "link qr", Need::Member),
-    (Surface::Cli, "link slip", Need::Member),
-    (Surface::Cli, "pending list", Need::Member),
-    (Surface::Cli, "pending retry", Need::Member),
-    (Surface::Cli, "pending abandon", Need::Manager),
-    (Surface::Cli, "card save", Need::Manager),
-    (Surface::Cli, "installments", Need::Member),
-    (Surface::Cli, "catalog import", Need::Manager),
-    (Surface::Cli, "catalog list", Need::Member),
-    (Surface::Cli, "report", Need::Manager),
-    (Surface::Cli, "staff add", Need::Manager),
-    (Surface::Cli, "staff list", Need::Member),
-    (Surface::Cli, "staff disable", Need::Manager),
-    (Surface::Cli, "staff enable", Need::Manager),
-    (Surface::Cli, "staff reset-pin", Need::Manager),
-    (Surface::Cli, "audit list", Need::Manager),
-    (Surface::Cli, "audit verify", Need::Anyone),
-    (Surface::Cli, "shop join", Need::Manager),
-    (Surface::Cli, "shop status", Need::Anyone),
-    (Surface::Cli, "shop sync", Need::Member),
-    (Surface::Cli, "shop leave", Need::Manager),
-    (Surface::Cli, "shop name", Need::Manager),
-    (Surface::Cli, "sandbox", Need::Anyone),
-    (Surface::Cli, "man", Need::Anyone),
-];
-
-/// The row of a command, `None` when the table lacks it (the tests fail on that; callers
-/// treat it as [`Need::Manager`]).
-pub fn need_of(surface: Surface, command: &str) -> Option<Need> {
-    ROLE_TABLE
-        .iter()
-        .find(|(s, c, _)| *s == surface && *c == command)
-        .map(|&(_, _, need)| need)
-}
-
-/// What the command needs, a missing row counting as a manager's.
-pub fn need(surface: Surface, command: &str) -> Need {
-    need_of(surface, command).unwrap_or(Need::Manager)
 }
 
 /// Who owns a link, for [`Need::OwnUnpaidOrManager`].
@@ -179,21 +69,16 @@ mod tests {
     use super::*;
     use crate::domain::staff::Role;
 
-    #[test]
-    fn every_row_is_unique() {
-        for (i, (s, c, _)) in ROLE_TABLE.iter().enumerate() {
-            assert!(
-                ROLE_TABLE[i + 1..]
-                    .iter()
-                    .all(|(s2, c2, _)| (s2, c2) != (s, c)),
-                "{c} twice"
-            );
-        }
-    }
+    const NEEDS: [Need; 4] = [
+        Need::Anyone,
+        Need::Member,
+        Need::OwnUnpaidOrManager,
+        Need::Manager,
+    ];
 
     #[test]
     fn staff_off_runs_everything() {
-        for &(_, _, need) in ROLE_TABLE {
+        for need in NEEDS {
             assert_eq!(permit(need, false, &Actor::nobody(), None), Permit::Allowed);
         }
     }
@@ -221,19 +106,13 @@ mod tests {
     #[test]
     fn nobody_signed_in_runs_only_what_anyone_may() {
         let nobody = Actor::nobody();
-        for &(_, c, need) in ROLE_TABLE {
+        for need in NEEDS {
             let expected = if need == Need::Anyone {
                 Permit::Allowed
             } else {
                 Permit::SignInFirst
             };
-            assert_eq!(permit(need, true, &nobody, None), expected, "{c}");
+            assert_eq!(permit(need, true, &nobody, None), expected, "{need:?}");
         }
-    }
-
-    #[test]
-    fn a_missing_row_counts_as_a_managers() {
-        assert_eq!(need_of(Surface::Cli, "no such command"), None);
-        assert_eq!(need(Surface::Cli, "no such command"), Need::Manager);
     }
 }

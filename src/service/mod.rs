@@ -37,7 +37,7 @@ use crate::clock::{Clock, Zone};
 use crate::domain::card::CardRequest;
 use crate::domain::installment::InstallmentQuery;
 use crate::domain::link::KeyLimits;
-use crate::domain::roles::{self, Need, Ownership, Permit, Surface};
+use crate::domain::roles::{self, Need, Ownership, Permit};
 use crate::domain::{Actor, CatalogVariant, Link};
 use crate::lang::Lang;
 use crate::sandbox::{self, SandboxHandle};
@@ -561,17 +561,16 @@ impl Desk {
         &self.actor
     }
 
-    /// Refuses when the role table's row for `command` does not let this desk's actor run it
-    /// (with staff off, everything runs). `ownership` is the link's for
-    /// [`Need::OwnUnpaidOrManager`].
+    /// Refuses when `need` (the role table's, for the command named `command`) does not let
+    /// this desk's actor run it (with staff off, everything runs). `ownership` is the link's
+    /// for [`Need::OwnUnpaidOrManager`].
     pub fn authorize(
         &self,
-        surface: Surface,
+        need: Need,
         command: &str,
         ownership: Option<&Ownership>,
     ) -> Result<(), DeskError> {
         let staff_on = self.with_store(|s| s.staff_on())?;
-        let need = roles::need(surface, command);
         match roles::permit(need, staff_on, &self.actor, ownership) {
             Permit::Allowed => Ok(()),
             Permit::SignInFirst => Err(DeskError::SignInFirst),

@@ -9,10 +9,45 @@ use zeroize::Zeroizing;
 use crate::clock::Zone;
 use crate::domain::Link;
 use crate::domain::Role;
+use crate::domain::roles::Need;
 use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
 use crate::store::{AuditFilter, Profile};
 use crate::ui::history::HistoryFilter;
 use crate::ui::text::UiText;
+
+/// What a command needs of the member signed in (docs/design.md §7, "Roles"), and the words
+/// the approval prompt names it by when a clerk needs a manager's PIN for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// Runs with nobody signed in: it neither changes nor shows the shop's data.
+    Anyone,
+    /// Any signed-in member.
+    Member,
+    /// A clerk's own unpaid link, else a manager (the words take the link's `{order}`).
+    OwnUnpaidOrManager(UiText),
+    /// A manager, or a clerk with a manager's PIN for this one action.
+    Manager(UiText),
+}
+
+impl Gate {
+    /// The role table's need.
+    pub fn need(self) -> Need {
+        match self {
+            Gate::Anyone => Need::Anyone,
+            Gate::Member => Need::Member,
+            Gate::OwnUnpaidOrManager(_) => Need::OwnUnpaidOrManager,
+            Gate::Manager(_) => Need::Manager,
+        }
+    }
+
+    /// What the approval prompt calls the action; `None` for one no clerk is ever held at.
+    pub fn what(self) -> Option<UiText> {
+        match self {
+            Gate::Anyone | Gate::Member => None,
+            Gate::OwnUnpaidOrManager(what) | Gate::Manager(what) => Some(what),
+        }
+    }
+}
 
 /// A side effect asked for by a view: a navigation, or one feature's command. The app's
 /// logic runs each feature's commands in its own module (`app::link`, `app::history`, ...).
@@ -64,6 +99,28 @@ impl Command {
             Command::Profiles(c) => c.name(),
             Command::Staff(c) => c.name(),
             Command::Shop(c) => c.name(),
+        }
+    }
+
+    /// What the command needs of the member signed in, and its words in the approval prompt
+    /// (the role table for the app, as exhaustive matches: a new command does not build
+    /// until it says).
+    pub fn gate(&self) -> Gate {
+        match self {
+            Command::Navigate { .. }
+            | Command::Board(BoardCommand::Show { .. })
+            | Command::Installments(InstallmentsCommand::List { .. }) => Gate::Member,
+            Command::Link(c) => c.gate(),
+            Command::Card(CardCommand::Save { .. }) => Gate::Manager(UiText::WhatSaveCard),
+            Command::History(c) => c.gate(),
+            Command::Report(ReportCommand::Load { .. } | ReportCommand::RefreshStatuses { .. }) => {
+                Gate::Manager(UiText::WhatDayClose)
+            }
+            Command::Pending(c) => c.gate(),
+            Command::Catalog(c) => c.gate(),
+            Command::Profiles(c) => c.gate(),
+            Command::Staff(c) => c.gate(),
+            Command::Shop(c) => c.gate(),
         }
     }
 }
@@ -146,6 +203,22 @@ impl LinkCommand {
             LinkCommand::CustomerDisplay { .. } => "CustomerDisplay",
         }
     }
+
+    /// See [`Command::gate`].
+    pub fn gate(&self) -> Gate {
+        match self {
+            LinkCommand::Create { .. }
+            | LinkCommand::New
+            | LinkCommand::CopyText { .. }
+            | LinkCommand::SaveQrPng { .. }
+            | LinkCommand::PrintSlip { .. }
+            | LinkCommand::OpenUrl { .. }
+            | LinkCommand::Refresh { .. }
+            | LinkCommand::Close
+            | LinkCommand::CustomerDisplay { .. } => Gate::Member,
+            LinkCommand::Cancel { .. } => Gate::OwnUnpaidOrManager(UiText::WhatCancelLink),
+        }
+    }
 }
 
 /// What the board asks for.
@@ -223,6 +296,17 @@ impl HistoryCommand {
             HistoryCommand::Export { .. } => "ExportHistory",
         }
     }
+
+    /// See [`Command::gate`].
+    pub fn gate(&self) -> Gate {
+        match self {
+            HistoryCommand::Search { .. }
+            | HistoryCommand::More
+            | HistoryCommand::Show { .. }
+            | HistoryCommand::RefreshStatuses { .. } => Gate::Member,
+            HistoryCommand::Export { .. } => Gate::Manager(UiText::WhatExportHistory),
+        }
+    }
 }
 
 /// What the day close asks for.
@@ -274,6 +358,14 @@ impl PendingCommand {
             PendingCommand::Abandon { .. } => "AbandonPending",
         }
     }
+
+    /// See [`Command::gate`].
+    pub fn gate(&self) -> Gate {
+        match self {
+            PendingCommand::Retry { .. } => Gate::Member,
+            PendingCommand::Abandon { .. } => Gate::Manager(UiText::WhatAbandon),
+        }
+    }
 }
 
 /// What the catalog view asks for.
@@ -308,6 +400,16 @@ impl CatalogCommand {
             CatalogCommand::Choose => "CatalogChoose",
             CatalogCommand::Import { .. } => "CatalogImport",
             CatalogCommand::SetBarcode { .. } => "SetBarcode",
+        }
+    }
+
+    /// See [`Command::gate`].
+    pub fn gate(&self) -> Gate {
+        match self {
+            CatalogCommand::Preview { .. }
+            | CatalogCommand::Choose
+            | CatalogCommand::Import { .. } => Gate::Manager(UiText::WhatCatalog),
+            CatalogCommand::SetBarcode { .. } => Gate::Manager(UiText::WhatBarcode),
         }
     }
 }
@@ -373,6 +475,17 @@ impl ProfilesCommand {
             ProfilesCommand::CheckSecret { .. } => "CheckSecret",
         }
     }
+
+    /// See [`Command::gate`].
+    pub fn gate(&self) -> Gate {
+        match self {
+            ProfilesCommand::Save { .. } => Gate::Manager(UiText::WhatSaveProfile),
+            ProfilesCommand::Remove { .. } => Gate::Manager(UiText::WhatRemoveProfile),
+            ProfilesCommand::Switch { .. } => Gate::Manager(UiText::WhatSwitchProfile),
+            ProfilesCommand::StoreSecret { .. } => Gate::Manager(UiText::WhatStoreSecret),
+            ProfilesCommand::CheckSecret { .. } => Gate::Member,
+        }
+    }
 }
 
 /// What Settings' Shop section asks for (a manager's, as the CLI's `shop join`, `shop name`
@@ -417,6 +530,16 @@ impl ShopCommand {
             ShopCommand::Leave => "LeaveShop",
             ShopCommand::NameDesk { .. } => "NameDesk",
             ShopCommand::Reconnect => "ReconnectShop",
+        }
+    }
+
+    /// See [`Command::gate`].
+    pub fn gate(&self) -> Gate {
+        match self {
+            ShopCommand::Join { .. } => Gate::Manager(UiText::WhatJoinShop),
+            ShopCommand::Leave => Gate::Manager(UiText::WhatLeaveShop),
+            ShopCommand::NameDesk { .. } => Gate::Manager(UiText::WhatNameDesk),
+            ShopCommand::Reconnect => Gate::Member,
         }
     }
 }
@@ -498,6 +621,21 @@ impl StaffCommand {
             StaffCommand::LoadAudit { .. } => "LoadAudit",
             StaffCommand::ExportAudit { .. } => "ExportAudit",
             StaffCommand::Approve { .. } => "Approve",
+        }
+    }
+
+    /// See [`Command::gate`]. A manager's PIN for one held command is itself the check.
+    pub fn gate(&self) -> Gate {
+        match self {
+            StaffCommand::SignIn { .. }
+            | StaffCommand::Lock
+            | StaffCommand::LoadStaff
+            | StaffCommand::Approve { .. } => Gate::Anyone,
+            StaffCommand::AddStaff { .. } => Gate::Manager(UiText::WhatAddStaff),
+            StaffCommand::ResetPin { .. } => Gate::Manager(UiText::WhatResetPin),
+            StaffCommand::SetStaffActive { .. } => Gate::Manager(UiText::WhatStaffActive),
+            StaffCommand::LoadAudit { .. } => Gate::Manager(UiText::WhatAudit),
+            StaffCommand::ExportAudit { .. } => Gate::Manager(UiText::WhatExportAudit),
         }
     }
 }

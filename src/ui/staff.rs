@@ -690,8 +690,10 @@ pub fn form_error(form: &MemberForm, lang: Lang) -> Option<String> {
     None
 }
 
-/// A command that needs a manager, in the shop's words (the approval prompt's "for: …" and
-/// the Audit view's approvals); a cancel names its link separately.
+/// An approval as the audit record stored it (the command's name, written by this or an
+/// older paydesk), in the shop's words for the Audit view; [`UiText::WhatOther`] for a name
+/// this version does not know, which the view then shows as stored. What a command needs and
+/// the prompt's words come from `Command::gate`, not from here.
 pub fn what_of(command: &str) -> UiText {
     match command {
         "SaveCard" => UiText::WhatSaveCard,
