@@ -12,12 +12,12 @@
 //!
 //! Everything reaches the app as a [`SessionEvent`] through a mailbox the UI drains without
 //! waiting, and each one calls the waker. Both ways are fixed-size and never wait: the app's
-//! asks are a set ([`Asks`]: asking twice before the session looks is asking once), and the
-//! session's news keeps the latest of each kind ([`News`]: the reach, the push's outcome with
+//! asks are a set (`Asks`: asking twice before the session looks is asking once), and the
+//! session's news keeps the latest of each kind (`News`: the reach, the push's outcome with
 //! its counts summed, the channels that changed, a slow poll, the end), so a window that draws
-//! no frame for a while neither stalls the pusher nor finds a stale state when it comes back. Every call to PostgreSQL has a time limit, so a
-//! server whose port accepts and never answers makes the desk offline, never stuck.
-//! Readers (the shop-wide board) borrow the open connection through a [`ShopReader`].
+//! no frame for a while neither stalls the pusher nor finds a stale state when it comes back.
+//! Every call to PostgreSQL has a time limit, so a server whose port accepts and never
+//! answers makes the desk offline, never stuck. Readers (the shop-wide board) borrow the open connection through a [`ShopReader`].
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
