@@ -88,7 +88,7 @@ impl Drop for Worker {
 
 /// What a [`Pending::poll`] found.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Polled<T> {
+pub enum JobState<T> {
     /// Nothing was asked, or the result was already taken.
     Idle,
     /// Still running.
@@ -139,38 +139,38 @@ impl<T> Pending<T> {
     }
 
     /// Takes the result if it has arrived; never blocks.
-    pub fn poll(&mut self) -> Polled<T> {
+    pub fn poll(&mut self) -> JobState<T> {
         let Some(rx) = &self.rx else {
-            return Polled::Idle;
+            return JobState::Idle;
         };
         match rx.try_recv() {
             Ok(v) => {
                 self.rx = None;
-                Polled::Ready(v)
+                JobState::Ready(v)
             }
-            Err(TryRecvError::Empty) => Polled::Running,
+            Err(TryRecvError::Empty) => JobState::Running,
             Err(TryRecvError::Disconnected) => {
                 self.rx = None;
-                Polled::Lost
+                JobState::Lost
             }
         }
     }
 
     /// Blocks up to `timeout` for the result. The UI never calls it (a frame only polls);
     /// the app's handler tests use it to take a job's answer without a window.
-    pub fn wait(&mut self, timeout: Duration) -> Polled<T> {
+    pub fn wait(&mut self, timeout: Duration) -> JobState<T> {
         let Some(rx) = &self.rx else {
-            return Polled::Idle;
+            return JobState::Idle;
         };
         match rx.recv_timeout(timeout) {
             Ok(v) => {
                 self.rx = None;
-                Polled::Ready(v)
+                JobState::Ready(v)
             }
-            Err(mpsc::RecvTimeoutError::Timeout) => Polled::Running,
+            Err(mpsc::RecvTimeoutError::Timeout) => JobState::Running,
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 self.rx = None;
-                Polled::Lost
+                JobState::Lost
             }
         }
     }
@@ -188,11 +188,11 @@ mod tests {
 
     use super::*;
 
-    fn wait_ready<T>(p: &mut Pending<T>) -> Polled<T> {
+    fn wait_ready<T>(p: &mut Pending<T>) -> JobState<T> {
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
             match p.poll() {
-                Polled::Running if Instant::now() < deadline => {
+                JobState::Running if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(2));
                 }
                 other => return other,
@@ -210,8 +210,8 @@ mod tests {
         .unwrap();
         let mut p = worker.spawn(async { 41 + 1 });
         assert!(p.is_running());
-        assert_eq!(wait_ready(&mut p), Polled::Ready(42));
-        assert_eq!(p.poll(), Polled::Idle);
+        assert_eq!(wait_ready(&mut p), JobState::Ready(42));
+        assert_eq!(p.poll(), JobState::Idle);
         assert!(!p.is_running());
         assert_eq!(wakes.load(Ordering::SeqCst), 1);
     }
@@ -224,16 +224,16 @@ mod tests {
             "done"
         });
         let t = Instant::now();
-        assert_eq!(p.poll(), Polled::Running);
+        assert_eq!(p.poll(), JobState::Running);
         assert!(t.elapsed() < Duration::from_millis(50));
-        assert_eq!(wait_ready(&mut p), Polled::Ready("done"));
+        assert_eq!(wait_ready(&mut p), JobState::Ready("done"));
     }
 
     #[test]
     fn a_panicking_job_is_reported_lost() {
         let worker = Worker::start(Arc::new(|| {})).unwrap();
         let mut p: Pending<u8> = worker.spawn(async { panic!("job failed on purpose") });
-        assert_eq!(wait_ready(&mut p), Polled::Lost);
-        assert_eq!(Pending::<u8>::idle().poll(), Polled::Idle);
+        assert_eq!(wait_ready(&mut p), JobState::Lost);
+        assert_eq!(Pending::<u8>::idle().poll(), JobState::Idle);
     }
 }

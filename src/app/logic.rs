@@ -20,7 +20,7 @@ use super::{App, Command, Connection, View};
 use crate::lang::Lang;
 use crate::service::{Desk, DeskError};
 use crate::ui::text::UiText;
-use crate::worker::Polled;
+use crate::worker::JobState;
 
 pub use super::history::STATUS_REFRESH_GAP;
 pub use super::pending::RowOutcomes;
@@ -68,13 +68,13 @@ impl App {
         let mut arrived = Vec::new();
         let mut lost = false;
         self.jobs.retain_mut(|p| match p.poll() {
-            Polled::Ready(m) => {
+            JobState::Ready(m) => {
                 arrived.push(m);
                 false
             }
-            Polled::Running => true,
-            Polled::Idle => false,
-            Polled::Lost => {
+            JobState::Running => true,
+            JobState::Idle => false,
+            JobState::Lost => {
                 lost = true;
                 false
             }

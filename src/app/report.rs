@@ -58,7 +58,7 @@ impl App {
                     let result =
                         tokio::task::spawn_blocking(move || desk.day_report(first, last, zone))
                             .await
-                            .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+                            .unwrap_or_else(|e| Err(DeskError::from(e)));
                     Msg::Report(ReportResult::Made {
                         days: (first, last),
                         result,
@@ -70,7 +70,7 @@ impl App {
                     let result =
                         tokio::task::spawn_blocking(move || open_links(&desk, first, last, zone))
                             .await
-                            .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+                            .unwrap_or_else(|e| Err(DeskError::from(e)));
                     Msg::Report(ReportResult::OpenLinks { result })
                 });
             }

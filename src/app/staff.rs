@@ -109,7 +109,7 @@ impl StaffDesk {
 
 /// What changed a member.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StaffChange {
+pub enum MemberEdit {
     /// A member was added.
     Added(String),
     /// A member's PIN was changed.
@@ -134,7 +134,7 @@ pub enum StaffResult {
     /// A member was changed; the members after it.
     Changed {
         /// What was asked.
-        change: StaffChange,
+        change: MemberEdit,
         /// The members after the change, or why it was refused.
         result: Result<Vec<StaffMember>, DeskError>,
     },
@@ -285,7 +285,7 @@ impl App {
             // A store read: on the blocking pool, as every store call of a job.
             let check = tokio::task::spawn_blocking(move || desk.authorize(need, command, None))
                 .await
-                .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())));
+                .unwrap_or_else(|e| Err(DeskError::from(e)));
             match check {
                 Ok(()) => job.await,
                 Err(error) => Msg::Staff(StaffResult::Refused { command, error }),
@@ -330,7 +330,7 @@ impl App {
             }
             StaffCommand::AddStaff { name, role, pin } => {
                 let actor = self.acting();
-                self.staff_change(StaffChange::Added(name.clone()), move |s, now| {
+                self.staff_change(MemberEdit::Added(name.clone()), move |s, now| {
                     let name = StaffName::parse(&name).map_err(|e| {
                         crate::store::StoreError::Staff(crate::store::StaffError::Hash(
                             e.to_string(),
@@ -342,14 +342,14 @@ impl App {
             }
             StaffCommand::ResetPin { name, pin } => {
                 let actor = self.acting();
-                self.staff_change(StaffChange::PinReset(name.clone()), move |s, now| {
+                self.staff_change(MemberEdit::PinReset(name.clone()), move |s, now| {
                     let pin = parse_pin_store(&pin)?;
                     s.staff_reset_pin(&actor, &name, &pin, now)
                 });
             }
             StaffCommand::SetStaffActive { name, active } => {
                 let actor = self.acting();
-                self.staff_change(StaffChange::Active(name.clone(), active), move |s, now| {
+                self.staff_change(MemberEdit::Active(name.clone(), active), move |s, now| {
                     s.staff_set_active(&actor, &name, active, now)
                 });
             }
@@ -423,7 +423,7 @@ impl App {
     /// A change of members on the worker, answered with the members after it.
     fn staff_change(
         &mut self,
-        change: StaffChange,
+        change: MemberEdit,
         write: impl FnOnce(
             &mut crate::store::Store,
             DateTime<Utc>,
@@ -467,15 +467,15 @@ impl App {
                 match result {
                     Ok(members) => {
                         let (t, name) = match &change {
-                            StaffChange::Added(n) => (UiText::StaffAdded, n),
-                            StaffChange::PinReset(n) => (UiText::PinChanged, n),
-                            StaffChange::Active(n, true) => (UiText::MemberEnabled, n),
-                            StaffChange::Active(n, false) => (UiText::MemberDisabled, n),
+                            MemberEdit::Added(n) => (UiText::StaffAdded, n),
+                            MemberEdit::PinReset(n) => (UiText::PinChanged, n),
+                            MemberEdit::Active(n, true) => (UiText::MemberEnabled, n),
+                            MemberEdit::Active(n, false) => (UiText::MemberDisabled, n),
                         };
                         let was_on = self.staff.on();
                         self.views.staff.note = Some(Note::Done(t.fill(lang, &[("name", name)])));
                         self.staff_listed(members);
-                        if !was_on && let StaffChange::Added(n) = change {
+                        if !was_on && let MemberEdit::Added(n) = change {
                             // Staff just turned on: the lock screen waits for the first
                             // manager's PIN, the name already chosen.
                             self.views.lock.chosen = Some(n.clone());
@@ -684,7 +684,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, DeskError> {
     tokio::task::spawn_blocking(f)
         .await
-        .unwrap_or_else(|e| Err(DeskError::Sandbox(e.to_string())))
+        .unwrap_or_else(|e| Err(DeskError::from(e)))
 }
 
 /// A typed PIN, refused as a wrong one when it is not 4 to 8 digits.
@@ -1336,7 +1336,7 @@ mod tests {
         assert!(matches!(
             &answer,
             Msg::Staff(StaffResult::Changed {
-                change: StaffChange::PinReset(_),
+                change: MemberEdit::PinReset(_),
                 result: Ok(_)
             })
         ));

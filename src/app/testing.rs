@@ -13,7 +13,7 @@ use crate::notify::RecordingNotifier;
 use crate::secrets::{OsSecrets, SecretStore, WithoutKeyring};
 use crate::service::Services;
 use crate::store::Store;
-use crate::worker::Polled;
+use crate::worker::JobState;
 
 /// How long a job may take before the test fails (a failure, not a pace).
 const GIVE_UP: Duration = Duration::from_secs(20);
@@ -66,10 +66,10 @@ pub(crate) fn answers(app: &mut App) -> Vec<Msg> {
     let mut out = Vec::new();
     for mut job in std::mem::take(&mut app.jobs) {
         match job.wait(deadline.saturating_duration_since(Instant::now())) {
-            Polled::Ready(m) => out.push(m),
-            Polled::Idle => {}
-            Polled::Running => panic!("a job did not end within {GIVE_UP:?}"),
-            Polled::Lost => panic!("a job was lost"),
+            JobState::Ready(m) => out.push(m),
+            JobState::Idle => {}
+            JobState::Running => panic!("a job did not end within {GIVE_UP:?}"),
+            JobState::Lost => panic!("a job was lost"),
         }
     }
     out

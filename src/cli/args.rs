@@ -31,7 +31,7 @@ pub struct Cli {
     pub as_staff: Option<String>,
     /// What to do; nothing opens the desktop app.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<CommandArgs>,
 }
 
 /// The exit codes, shown under `paydesk --help` (and in the man page).
@@ -57,24 +57,24 @@ terminal), never from arguments; `installments --bin` with more than 8 digits is
 
 /// The commands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum CommandArgs {
     /// Manage profiles (a server, an API key, its limits).
     #[command(subcommand)]
-    Profile(ProfileCommand),
+    Profile(ProfileArgs),
     /// Create, list, show, cancel payment links.
     #[command(subcommand)]
-    Link(LinkCommand),
+    Link(LinkArgs),
     /// Link creations whose outcome is not known yet.
     #[command(subcommand)]
-    Pending(PendingCommand),
+    Pending(PendingArgs),
     /// Save a card without a payment (the card number and CVV are read from stdin).
     #[command(subcommand)]
-    Card(CardCommand),
+    Card(CardArgs),
     /// List the installment options of a card BIN.
     Installments(InstallmentsArgs),
     /// The local product catalog.
     #[command(subcommand)]
-    Catalog(CatalogCommand),
+    Catalog(CatalogArgs),
     /// Day close: what the links created over local days came to, per currency.
     ///
     /// For each currency: links created, paid in full (count and sum of paidAmount), partially
@@ -86,17 +86,17 @@ pub enum Command {
     Report(ReportArgs),
     /// Staff members: names, roles (counter, manager) and PINs.
     #[command(subcommand)]
-    Staff(StaffCommand),
+    Staff(StaffArgs),
     /// The audit record of who did what, and its hash chain.
     #[command(subcommand)]
-    Audit(AuditCommand),
+    Audit(AuditArgs),
     /// This desk in a shop: desks sharing one PostgreSQL.
     ///
     /// The shop is a postgres:// URL without a password; the password is read from stdin (a
     /// hidden prompt on a terminal) and kept in the OS keyring, or given on every run in
     /// PAYDESK_SHOP_PASSWORD where no keyring runs.
     #[command(subcommand)]
-    Shop(ShopCommand),
+    Shop(ShopArgs),
     /// Run the local Partner API sandbox in the foreground.
     Sandbox(crate::sandbox::cli::SandboxArgs),
     /// Print the man page (roff) to stdout; used when packaging.
@@ -106,7 +106,7 @@ pub enum Command {
 
 /// `paydesk profile ...`
 #[derive(Debug, Subcommand)]
-pub enum ProfileCommand {
+pub enum ProfileArgs {
     /// Add a profile (a name in use is refused: remove the old profile first).
     Add {
         /// Profile name.
@@ -147,7 +147,7 @@ pub enum ProfileCommand {
 
 /// `paydesk link ...`
 #[derive(Debug, Subcommand)]
-pub enum LinkCommand {
+pub enum LinkArgs {
     /// Create a payment link (exactly once per order number).
     Create(Box<LinkCreateArgs>),
     /// List links of the profile, newest first, or write them all to a CSV file.
@@ -282,7 +282,7 @@ pub struct LinkCreateArgs {
 
 /// `paydesk pending ...`
 #[derive(Debug, Subcommand)]
-pub enum PendingCommand {
+pub enum PendingArgs {
     /// List journal rows that are not completed.
     List {
         /// Print JSON.
@@ -311,7 +311,7 @@ pub enum PendingCommand {
 
 /// `paydesk card ...`
 #[derive(Debug, Subcommand)]
-pub enum CardCommand {
+pub enum CardArgs {
     /// Save a card: the card number, then the optional CVV, are read from stdin (one per line),
     /// never from arguments, which every user of the machine can see.
     Save {
@@ -344,7 +344,7 @@ pub enum CardCommand {
 
 /// `paydesk staff ...`
 #[derive(Debug, Subcommand)]
-pub enum StaffCommand {
+pub enum StaffArgs {
     /// Add a staff member; the PIN (4 to 8 digits) is read from stdin (asked twice on a
     /// terminal, hidden). The first member must be a manager; from then on staff are on.
     Add {
@@ -380,7 +380,7 @@ pub enum StaffCommand {
 
 /// `paydesk shop ...`
 #[derive(Debug, Subcommand)]
-pub enum ShopCommand {
+pub enum ShopArgs {
     /// Join the shop at URL: connect, create or update the shop's schema, register this desk,
     /// keep the password in the keyring and the URL (never the password) in the data file.
     ///
@@ -414,7 +414,7 @@ pub enum ShopCommand {
 
 /// `paydesk audit ...`
 #[derive(Debug, Subcommand)]
-pub enum AuditCommand {
+pub enum AuditArgs {
     /// List the audit record, newest first.
     List {
         /// Only rows of this member (acting or approving).
@@ -484,7 +484,7 @@ pub struct InstallmentsArgs {
 
 /// `paydesk catalog ...`
 #[derive(Debug, Subcommand)]
-pub enum CatalogCommand {
+pub enum CatalogArgs {
     /// Import variants from a CSV file (`id,name,unit_price,currency`).
     Import {
         /// The CSV file.
@@ -712,7 +712,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(cli.profile.as_deref(), Some("shop"));
-        let Some(Command::Link(LinkCommand::Create(args))) = cli.command else {
+        let Some(CommandArgs::Link(LinkArgs::Create(args))) = cli.command else {
             panic!("not link create")
         };
         assert_eq!(args.amount, "150");

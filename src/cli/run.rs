@@ -14,8 +14,8 @@ use std::sync::Arc;
 use zeroize::Zeroizing;
 
 use super::args::{
-    AuditCommand, CardCommand, CatalogCommand, Cli, Command, InstallmentsArgs, LinkCommand,
-    LinkCreateArgs, PendingCommand, ProfileCommand, ReportArgs,
+    AuditArgs, CardArgs, CatalogArgs, Cli, CommandArgs, InstallmentsArgs, LinkArgs, LinkCreateArgs,
+    PendingArgs, ProfileArgs, ReportArgs,
 };
 use super::output::{
     Exit, Failure, Outcome, PendingView, ProfileView, create_failure, export_csv, from_desk,
@@ -62,7 +62,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret, env: EnvSecrets) -> i32 {
     let lang = Lang::from_env();
     let command = match cli.command {
         None => return 2,
-        Some(Command::Sandbox(args)) => {
+        Some(CommandArgs::Sandbox(args)) => {
             return match crate::sandbox::cli::run(&args) {
                 Ok(()) => 0,
                 // A refused `--fault` is a usage error, as clap's own (exit 2).
@@ -76,7 +76,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret, env: EnvSecrets) -> i32 {
                 }
             };
         }
-        Some(Command::Man) => {
+        Some(CommandArgs::Man) => {
             let written =
                 super::args::man_page().and_then(|page| std::io::stdout().write_all(&page));
             return if let Err(e) = written {
@@ -159,10 +159,10 @@ impl Ctx {
             .map_err(from_desk(self.lang))
     }
 
-    async fn dispatch(&mut self, command: Command) -> Outcome {
+    async fn dispatch(&mut self, command: CommandArgs) -> Outcome {
         let services = self.services()?;
         self.actor = self.sign_in(&services, &command)?;
-        let pushes = !matches!(command, Command::Shop(_));
+        let pushes = !matches!(command, CommandArgs::Shop(_));
         let before = services.with_store_locked(|s| s.outbox_last_seq()).ok();
         let outcome = self.run_command(&services, command).await;
         // A command that changed something pushes its own change, even when it then failed
@@ -174,18 +174,18 @@ impl Ctx {
         outcome
     }
 
-    async fn run_command(&mut self, services: &Services, command: Command) -> Outcome {
+    async fn run_command(&mut self, services: &Services, command: CommandArgs) -> Outcome {
         match command {
-            Command::Profile(c) => self.profile_cmd(services, c),
-            Command::Link(c) => self.link_cmd(services, c).await,
-            Command::Pending(c) => self.pending_cmd(services, c).await,
-            Command::Card(c) => self.card_cmd(services, c).await,
-            Command::Installments(a) => self.installments_cmd(services, a).await,
-            Command::Catalog(c) => self.catalog_cmd(services, c),
-            Command::Report(a) => self.report_cmd(services, &a).await,
-            Command::Staff(c) => self.staff_cmd(services, c),
-            Command::Audit(c) => {
-                let verify = matches!(c, AuditCommand::Verify { .. });
+            CommandArgs::Profile(c) => self.profile_cmd(services, c),
+            CommandArgs::Link(c) => self.link_cmd(services, c).await,
+            CommandArgs::Pending(c) => self.pending_cmd(services, c).await,
+            CommandArgs::Card(c) => self.card_cmd(services, c).await,
+            CommandArgs::Installments(a) => self.installments_cmd(services, a).await,
+            CommandArgs::Catalog(c) => self.catalog_cmd(services, c),
+            CommandArgs::Report(a) => self.report_cmd(services, &a).await,
+            CommandArgs::Staff(c) => self.staff_cmd(services, c),
+            CommandArgs::Audit(c) => {
+                let verify = matches!(c, AuditArgs::Verify { .. });
                 self.audit_cmd(services, c)?;
                 if verify {
                     self.shop_audit_verify(services).await
@@ -193,16 +193,16 @@ impl Ctx {
                     Ok(())
                 }
             }
-            Command::Shop(c) => self.shop_cmd(services, c).await,
+            CommandArgs::Shop(c) => self.shop_cmd(services, c).await,
             // Handled in `run`, before a runtime or the store exist.
-            Command::Sandbox(_) | Command::Man => Ok(()),
+            CommandArgs::Sandbox(_) | CommandArgs::Man => Ok(()),
         }
     }
 
-    fn profile_cmd(&self, services: &Services, command: ProfileCommand) -> Outcome {
+    fn profile_cmd(&self, services: &Services, command: ProfileArgs) -> Outcome {
         let lang = self.lang;
         match command {
-            ProfileCommand::Add {
+            ProfileArgs::Add {
                 name,
                 base_url,
                 api_key,
@@ -236,7 +236,7 @@ impl Ctx {
                 println!("{}", CliText::ProfileSaved.fill(lang, &[("name", &name)]));
                 Ok(())
             }
-            ProfileCommand::List { json } => {
+            ProfileArgs::List { json } => {
                 let profiles = services
                     .with_store_locked(|s| s.profile_list())
                     .map_err(from_desk(lang))?;
@@ -253,7 +253,7 @@ impl Ctx {
                 }
                 Ok(())
             }
-            ProfileCommand::Remove { name } => {
+            ProfileArgs::Remove { name } => {
                 services
                     .with_store_locked(|s| {
                         let now = services.clock().now();
@@ -263,7 +263,7 @@ impl Ctx {
                 println!("{}", CliText::ProfileRemoved.fill(lang, &[("name", &name)]));
                 Ok(())
             }
-            ProfileCommand::SetSecret { name } => {
+            ProfileArgs::SetSecret { name } => {
                 let profile = services
                     .with_store_locked(|s| s.profile_get(&name))
                     .map_err(from_desk(lang))?
@@ -300,12 +300,12 @@ impl Ctx {
         }
     }
 
-    async fn link_cmd(&self, services: &Services, command: LinkCommand) -> Outcome {
+    async fn link_cmd(&self, services: &Services, command: LinkArgs) -> Outcome {
         let lang = self.lang;
         let desk = self.desk(services)?;
         match command {
-            LinkCommand::Create(args) => self.link_create(&desk, *args).await,
-            LinkCommand::List {
+            LinkArgs::Create(args) => self.link_create(&desk, *args).await,
+            LinkArgs::List {
                 search,
                 status,
                 from,
@@ -326,7 +326,7 @@ impl Ctx {
                 };
                 self.link_list(services, &desk, args).await
             }
-            LinkCommand::Show { id, refresh, json } => {
+            LinkArgs::Show { id, refresh, json } => {
                 let link = if refresh {
                     desk.link_detail(&id).await
                 } else {
@@ -339,7 +339,7 @@ impl Ctx {
                     print_link(&link, lang)
                 }
             }
-            LinkCommand::Cancel { id, json } => {
+            LinkArgs::Cancel { id, json } => {
                 let link = desk.cancel_link(&id).await.map_err(from_desk(lang))?;
                 if json {
                     print_json(&PaymentLink::from(&link))
@@ -347,14 +347,14 @@ impl Ctx {
                     print_link(&link, lang)
                 }
             }
-            LinkCommand::Qr { id, png } => {
+            LinkArgs::Qr { id, png } => {
                 let link = desk.history_link(&id).map_err(from_desk(lang))?;
                 crate::qr::write_png(link.url(), &png)
                     .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
                 println!("{}", png.display());
                 Ok(())
             }
-            LinkCommand::Slip {
+            LinkArgs::Slip {
                 id,
                 size,
                 out,
@@ -513,11 +513,11 @@ impl Ctx {
         }
     }
 
-    async fn pending_cmd(&self, services: &Services, command: PendingCommand) -> Outcome {
+    async fn pending_cmd(&self, services: &Services, command: PendingArgs) -> Outcome {
         let lang = self.lang;
         let desk = self.desk(services)?;
         match command {
-            PendingCommand::List { json } => {
+            PendingArgs::List { json } => {
                 let rows = desk.pending().map_err(from_desk(lang))?;
                 if json {
                     return print_json(&rows.iter().map(PendingView::from).collect::<Vec<_>>());
@@ -527,7 +527,7 @@ impl Ctx {
                 }
                 Ok(())
             }
-            PendingCommand::Retry { key, all, force } => {
+            PendingArgs::Retry { key, all, force } => {
                 if all {
                     let results = desk.resume_pending().await.map_err(from_desk(lang))?;
                     let mut worst = Exit::Ok;
@@ -569,7 +569,7 @@ impl Ctx {
                 println!("{}\t{}", link.id, link.url());
                 Ok(())
             }
-            PendingCommand::Abandon { key } => {
+            PendingArgs::Abandon { key } => {
                 desk.abandon_pending(&key).map_err(from_desk(lang))?;
                 println!("{}", CliText::Abandoned.fill(lang, &[("key", &key)]));
                 Ok(())
@@ -577,9 +577,9 @@ impl Ctx {
         }
     }
 
-    async fn card_cmd(&self, services: &Services, command: CardCommand) -> Outcome {
+    async fn card_cmd(&self, services: &Services, command: CardArgs) -> Outcome {
         let lang = self.lang;
-        let CardCommand::Save {
+        let CardArgs::Save {
             expiry_month,
             expiry_year,
             holder,
@@ -685,10 +685,10 @@ impl Ctx {
         Ok(())
     }
 
-    fn catalog_cmd(&self, services: &Services, command: CatalogCommand) -> Outcome {
+    fn catalog_cmd(&self, services: &Services, command: CatalogArgs) -> Outcome {
         let lang = self.lang;
         match command {
-            CatalogCommand::Import { file } => {
+            CatalogArgs::Import { file } => {
                 let now = services.clock().now();
                 // Read (at most the limit) before the store is locked.
                 let bytes = crate::store::read_catalog_file(&file)
@@ -714,7 +714,7 @@ impl Ctx {
                     })
                 }
             }
-            CatalogCommand::List { json } => {
+            CatalogArgs::List { json } => {
                 let list = services
                     .with_store_locked(|s| s.catalog_list())
                     .map_err(from_desk(lang))?;

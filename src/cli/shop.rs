@@ -11,7 +11,7 @@
 use serde::Serialize;
 use zeroize::Zeroizing;
 
-use super::args::ShopCommand;
+use super::args::ShopArgs;
 use super::output::{Exit, Failure, Outcome, from_desk, print_json, read_failure};
 use super::prompt::read_secret_line;
 use super::run::Ctx;
@@ -73,13 +73,13 @@ struct StatusView {
 }
 
 impl Ctx {
-    pub(super) async fn shop_cmd(&self, services: &Services, command: ShopCommand) -> Outcome {
+    pub(super) async fn shop_cmd(&self, services: &Services, command: ShopArgs) -> Outcome {
         match command {
-            ShopCommand::Join { url } => self.shop_join(services, &url).await,
-            ShopCommand::Status { json } => self.shop_status(services, json).await,
-            ShopCommand::Sync => self.shop_sync(services).await,
-            ShopCommand::Leave => self.shop_leave(services),
-            ShopCommand::Name { name } => self.shop_name(services, &name).await,
+            ShopArgs::Join { url } => self.shop_join(services, &url).await,
+            ShopArgs::Status { json } => self.shop_status(services, json).await,
+            ShopArgs::Sync => self.shop_sync(services).await,
+            ShopArgs::Leave => self.shop_leave(services),
+            ShopArgs::Name { name } => self.shop_name(services, &name).await,
         }
     }
 

@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use serde::Serialize;
 use zeroize::Zeroizing;
 
-use super::args::{AuditCommand, Command, LinkCommand, StaffCommand};
+use super::args::{AuditArgs, CommandArgs, LinkArgs, StaffArgs};
 use super::output::{Exit, Failure, Outcome, from_desk, print_json, read_failure};
 use super::prompt::read_secret_line;
 use super::run::Ctx;
@@ -20,55 +20,55 @@ use crate::store::{AuditFilter, ChainCheck, StaffError, StoreError};
 /// subcommand names (with `--csv` where that flag makes `link list` an export), as the
 /// refusals and the audit name it, and what it needs. A new command does not build until it
 /// has its row here.
-pub(super) fn rule(command: &Command) -> (&'static str, Need) {
+pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
     match command {
-        Command::Profile(c) => match c {
-            super::args::ProfileCommand::Add { .. } => ("profile add", Need::Manager),
-            super::args::ProfileCommand::List { .. } => ("profile list", Need::Member),
-            super::args::ProfileCommand::Remove { .. } => ("profile remove", Need::Manager),
-            super::args::ProfileCommand::SetSecret { .. } => ("profile set-secret", Need::Manager),
+        CommandArgs::Profile(c) => match c {
+            super::args::ProfileArgs::Add { .. } => ("profile add", Need::Manager),
+            super::args::ProfileArgs::List { .. } => ("profile list", Need::Member),
+            super::args::ProfileArgs::Remove { .. } => ("profile remove", Need::Manager),
+            super::args::ProfileArgs::SetSecret { .. } => ("profile set-secret", Need::Manager),
         },
-        Command::Link(c) => match c {
-            LinkCommand::Create(_) => ("link create", Need::Member),
-            LinkCommand::List { csv: Some(_), .. } => ("link list --csv", Need::Manager),
-            LinkCommand::List { .. } => ("link list", Need::Member),
-            LinkCommand::Show { .. } => ("link show", Need::Member),
-            LinkCommand::Cancel { .. } => ("link cancel", Need::OwnUnpaidOrManager),
-            LinkCommand::Qr { .. } => ("link qr", Need::Member),
-            LinkCommand::Slip { .. } => ("link slip", Need::Member),
+        CommandArgs::Link(c) => match c {
+            LinkArgs::Create(_) => ("link create", Need::Member),
+            LinkArgs::List { csv: Some(_), .. } => ("link list --csv", Need::Manager),
+            LinkArgs::List { .. } => ("link list", Need::Member),
+            LinkArgs::Show { .. } => ("link show", Need::Member),
+            LinkArgs::Cancel { .. } => ("link cancel", Need::OwnUnpaidOrManager),
+            LinkArgs::Qr { .. } => ("link qr", Need::Member),
+            LinkArgs::Slip { .. } => ("link slip", Need::Member),
         },
-        Command::Pending(c) => match c {
-            super::args::PendingCommand::List { .. } => ("pending list", Need::Member),
-            super::args::PendingCommand::Retry { .. } => ("pending retry", Need::Member),
-            super::args::PendingCommand::Abandon { .. } => ("pending abandon", Need::Manager),
+        CommandArgs::Pending(c) => match c {
+            super::args::PendingArgs::List { .. } => ("pending list", Need::Member),
+            super::args::PendingArgs::Retry { .. } => ("pending retry", Need::Member),
+            super::args::PendingArgs::Abandon { .. } => ("pending abandon", Need::Manager),
         },
-        Command::Card(super::args::CardCommand::Save { .. }) => ("card save", Need::Manager),
-        Command::Installments(_) => ("installments", Need::Member),
-        Command::Catalog(c) => match c {
-            super::args::CatalogCommand::Import { .. } => ("catalog import", Need::Manager),
-            super::args::CatalogCommand::List { .. } => ("catalog list", Need::Member),
+        CommandArgs::Card(super::args::CardArgs::Save { .. }) => ("card save", Need::Manager),
+        CommandArgs::Installments(_) => ("installments", Need::Member),
+        CommandArgs::Catalog(c) => match c {
+            super::args::CatalogArgs::Import { .. } => ("catalog import", Need::Manager),
+            super::args::CatalogArgs::List { .. } => ("catalog list", Need::Member),
         },
-        Command::Report(_) => ("report", Need::Manager),
-        Command::Staff(c) => match c {
-            StaffCommand::Add { .. } => ("staff add", Need::Manager),
-            StaffCommand::List { .. } => ("staff list", Need::Member),
-            StaffCommand::Disable { .. } => ("staff disable", Need::Manager),
-            StaffCommand::Enable { .. } => ("staff enable", Need::Manager),
-            StaffCommand::ResetPin { .. } => ("staff reset-pin", Need::Manager),
+        CommandArgs::Report(_) => ("report", Need::Manager),
+        CommandArgs::Staff(c) => match c {
+            StaffArgs::Add { .. } => ("staff add", Need::Manager),
+            StaffArgs::List { .. } => ("staff list", Need::Member),
+            StaffArgs::Disable { .. } => ("staff disable", Need::Manager),
+            StaffArgs::Enable { .. } => ("staff enable", Need::Manager),
+            StaffArgs::ResetPin { .. } => ("staff reset-pin", Need::Manager),
         },
-        Command::Audit(c) => match c {
-            AuditCommand::List { .. } => ("audit list", Need::Manager),
-            AuditCommand::Verify { .. } => ("audit verify", Need::Anyone),
+        CommandArgs::Audit(c) => match c {
+            AuditArgs::List { .. } => ("audit list", Need::Manager),
+            AuditArgs::Verify { .. } => ("audit verify", Need::Anyone),
         },
-        Command::Shop(c) => match c {
-            super::args::ShopCommand::Join { .. } => ("shop join", Need::Manager),
-            super::args::ShopCommand::Status { .. } => ("shop status", Need::Anyone),
-            super::args::ShopCommand::Sync => ("shop sync", Need::Member),
-            super::args::ShopCommand::Leave => ("shop leave", Need::Manager),
-            super::args::ShopCommand::Name { .. } => ("shop name", Need::Manager),
+        CommandArgs::Shop(c) => match c {
+            super::args::ShopArgs::Join { .. } => ("shop join", Need::Manager),
+            super::args::ShopArgs::Status { .. } => ("shop status", Need::Anyone),
+            super::args::ShopArgs::Sync => ("shop sync", Need::Member),
+            super::args::ShopArgs::Leave => ("shop leave", Need::Manager),
+            super::args::ShopArgs::Name { .. } => ("shop name", Need::Manager),
         },
-        Command::Sandbox(_) => ("sandbox", Need::Anyone),
-        Command::Man => ("man", Need::Anyone),
+        CommandArgs::Sandbox(_) => ("sandbox", Need::Anyone),
+        CommandArgs::Man => ("man", Need::Anyone),
     }
 }
 
@@ -81,7 +81,11 @@ impl Ctx {
     /// Who runs `command`: nobody with staff off or for a command anyone may run; else the
     /// member named by `--as`, once the PIN matches and the role table allows the command.
     /// Refusals exit 3 before anything is sent.
-    pub(super) fn sign_in(&self, services: &Services, command: &Command) -> Result<Actor, Failure> {
+    pub(super) fn sign_in(
+        &self,
+        services: &Services,
+        command: &CommandArgs,
+    ) -> Result<Actor, Failure> {
         let lang = self.lang;
         let (path, need) = rule(command);
         let staff_on = services
@@ -150,13 +154,13 @@ impl Ctx {
         Pin::parse(&first).map_err(|_| refused(CliText::PinShape.get(lang).to_owned()))
     }
 
-    pub(super) fn staff_cmd(&self, services: &Services, command: StaffCommand) -> Outcome {
+    pub(super) fn staff_cmd(&self, services: &Services, command: StaffArgs) -> Outcome {
         let lang = self.lang;
         let now = services.clock().now();
         let actor = &self.actor;
         let store_failure = |e| desk_failure(e, lang);
         match command {
-            StaffCommand::Add { name, role } => {
+            StaffArgs::Add { name, role } => {
                 let Some(role) = Role::parse(&role) else {
                     return Err(refused(CliText::RoleShape.get(lang).to_owned()));
                 };
@@ -178,7 +182,7 @@ impl Ctx {
                 );
                 Ok(())
             }
-            StaffCommand::List { json } => {
+            StaffArgs::List { json } => {
                 let list = services
                     .with_store_locked(|s| s.staff_list())
                     .map_err(from_desk(lang))?;
@@ -209,7 +213,7 @@ impl Ctx {
                 }
                 Ok(())
             }
-            StaffCommand::Disable { name } => {
+            StaffArgs::Disable { name } => {
                 services
                     .with_store_locked(|s| s.staff_set_active(actor, &name, false, now))
                     .map_err(store_failure)?;
@@ -219,7 +223,7 @@ impl Ctx {
                 );
                 Ok(())
             }
-            StaffCommand::Enable { name } => {
+            StaffArgs::Enable { name } => {
                 services
                     .with_store_locked(|s| s.staff_set_active(actor, &name, true, now))
                     .map_err(store_failure)?;
@@ -229,7 +233,7 @@ impl Ctx {
                 );
                 Ok(())
             }
-            StaffCommand::ResetPin { name } => {
+            StaffArgs::ResetPin { name } => {
                 let known = services
                     .with_store_locked(|s| s.staff_member(&name))
                     .map_err(from_desk(lang))?
@@ -246,10 +250,10 @@ impl Ctx {
         }
     }
 
-    pub(super) fn audit_cmd(&self, services: &Services, command: AuditCommand) -> Outcome {
+    pub(super) fn audit_cmd(&self, services: &Services, command: AuditArgs) -> Outcome {
         let lang = self.lang;
         match command {
-            AuditCommand::List {
+            AuditArgs::List {
                 staff,
                 action,
                 limit,
@@ -317,7 +321,7 @@ impl Ctx {
                 }
                 Ok(())
             }
-            AuditCommand::Verify { head } => {
+            AuditArgs::Verify { head } => {
                 let check = services
                     .with_store_locked(|s| s.audit_verify(head.as_deref()))
                     .map_err(from_desk(lang))?;

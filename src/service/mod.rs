@@ -111,6 +111,10 @@ pub enum DeskError {
     /// The shop's PostgreSQL refused or failed a read.
     #[error(transparent)]
     Shop(#[from] crate::shop::ShopError),
+    /// A background task of the worker ended before it answered (it panicked, or the worker
+    /// is stopping): what it was doing may or may not have happened.
+    #[error("a background task ended before it answered: {0}")]
+    Interrupted(#[from] tokio::task::JoinError),
 }
 
 impl DeskError {
@@ -875,6 +879,21 @@ impl Desk {
 mod tests {
     use super::*;
     use crate::store::CsvFileProblem;
+
+    #[test]
+    fn a_task_that_ended_without_answering_is_said_as_such_not_as_the_sandbox() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let joined = runtime.block_on(async {
+            let task = tokio::spawn(std::future::pending::<()>());
+            task.abort();
+            task.await.unwrap_err()
+        });
+        let e = DeskError::from(joined);
+        assert!(matches!(e, DeskError::Interrupted(_)), "{e:?}");
+        assert!(!e.sentence(Lang::En).contains("sandbox"), "{e}");
+    }
 
     #[test]
     fn desk_errors_read_in_the_users_language_with_their_values() {

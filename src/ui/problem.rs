@@ -106,6 +106,9 @@ impl Problem {
             DeskError::Sandbox(_) => {
                 Self::with_detail(UiText::SandboxFailed.get(lang), e.to_string())
             }
+            DeskError::Interrupted(_) => {
+                Self::with_detail(UiText::TaskInterrupted.get(lang), e.to_string())
+            }
             DeskError::Shop(shop) => Self::with_detail(shop.sentence(lang), shop.to_string()),
         }
     }

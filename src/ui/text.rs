@@ -172,6 +172,7 @@ crate::sentences! {
     Remaining => "Kalan", "Remaining";
     Created => "Oluşturma", "Created";
     QrError => "QR kodu oluşturulamadı", "The QR code could not be made";
+    TaskInterrupted => "İşlem yarıda kesildi; sonucu görmek için listeyi yenileyin.", "The task stopped before it finished; refresh the list to see what became of it.";
     OpenFailed => "Bu bilgisayarda adresi açacak bir program yok; adresi kopyalayıp gönderin.", "No program on this computer opens the address; copy it and send it yourself.";
     NoPaymentUrl => "Sunucu ödeme adresi göndermedi.", "The server sent no payment address.";
     StatusPending => "Ödeme bekleniyor", "Waiting for payment";
