@@ -8,7 +8,7 @@
 //! arrive), and each kill is timed into one of three phases in turn: before the commit, between
 //! the commit and completion, after completion. Where each kill really landed is read back from
 //! the journal (no row, `pending`, `completed`), and the test asserts every phase was hit.
-//! `cargo test --test core_crash -- --ignored --nocapture` runs 200 kills.
+//! `cargo test --test core crash:: -- --ignored --nocapture` runs 200 kills.
 //!
 //! A second test makes the phase the journal exists for on purpose: a stalled answer (the
 //! server has committed the link, the CLI has not heard of it) during which the CLI is killed,

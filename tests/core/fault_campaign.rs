@@ -11,7 +11,7 @@
 //! campaign goes on. Afterwards every order with a journal row has exactly one link on the
 //! server, the same one in history; an order killed before its row was written has none.
 //!
-//! `cargo test --test core_fault_campaign -- --ignored --nocapture` runs the same campaigns at
+//! `cargo test --test core fault_campaign:: -- --ignored --nocapture` runs the same campaigns at
 //! 10,000 creates and the file-backed one at 2,000 creates and 10 kills, and prints figures.
 
 use std::sync::Arc;

@@ -19,7 +19,7 @@
 //!
 //! A failing sequence's seed is saved in `proptest-regressions/tests/` (committed, so a seed
 //! copied there from a CI log is replayed first by every later run); proptest prints it as a
-//! `cc …` line with the failure. `cargo test --test core_model -- --ignored --nocapture` runs
+//! `cc …` line with the failure. `cargo test --test core model:: -- --ignored --nocapture` runs
 //! 10,000 sequences.
 
 use std::cell::RefCell;
