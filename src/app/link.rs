@@ -510,6 +510,30 @@ mod tests {
     }
 
     #[test]
+    fn new_link_in_the_sidebar_keeps_a_waiting_sale_and_leaves_one_that_is_over() {
+        let mut app = app();
+        make_link(&mut app, "A-1");
+        app.run(Command::Navigate {
+            view: crate::app::View::History,
+        });
+        app.run(Command::Navigate {
+            view: crate::app::View::NewLink,
+        });
+        assert!(
+            app.views.shown.is_some(),
+            "a sale waiting for payment keeps its QR in front"
+        );
+        app.views.shown.as_mut().unwrap().link.status = LinkStatus::Completed;
+        app.views.customer.open = true;
+        app.run(Command::Navigate {
+            view: crate::app::View::NewLink,
+        });
+        assert!(app.views.shown.is_none(), "a paid sale is not brought back");
+        assert!(!app.views.customer.open);
+        assert!(app.views.new_link.draft.amount.is_empty());
+    }
+
+    #[test]
     fn an_order_number_that_cannot_be_read_is_said_under_the_form() {
         let mut app = app();
         app.apply_link(LinkResult::OrderNumber {

@@ -239,6 +239,16 @@ impl App {
         if view == View::Audit {
             self.views.audit.invalidate();
         }
+        // A sale that is over (paid, cancelled, expired) is not brought back: New link is the
+        // next sale's. One still waiting for payment stays in front, its QR on screen.
+        if view == View::NewLink
+            && self.views.shown.as_ref().is_some_and(|s| {
+                s.origin == crate::ui::link_result::Origin::Created && s.is_final()
+            })
+        {
+            self.views.shown = None;
+            self.views.customer.open = false;
+        }
         // An import's approval lasts while the clerk stays on Catalog.
         if view != View::Catalog {
             self.staff.import_approval = None;

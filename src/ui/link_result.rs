@@ -158,27 +158,30 @@ impl ShownLink {
         let status = self.status();
         let url = self.link.payment_url.clone();
         let origin = self.origin;
-        widgets::page_header_ui(
-            ui,
-            UiText::LinkTitle.get(lang),
-            UiText::LinkHelp.get(lang),
-            |ui| {
-                if origin == Origin::Created {
-                    if widgets::Action::secondary(UiText::NewLink.get(lang))
+        // Once the sale is over, "New sale" is the view's main action: no second one here.
+        let over = self.is_final();
+        let help = if self.is_void() {
+            UiText::LinkHelpVoid
+        } else {
+            UiText::LinkHelp
+        };
+        widgets::page_header_ui(ui, UiText::LinkTitle.get(lang), help.get(lang), |ui| {
+            if origin == Origin::Created {
+                if !over
+                    && widgets::Action::secondary(UiText::NewLink.get(lang))
                         .icon(theme::icon::NEW_LINK)
                         .show_ui(ui)
                         .clicked()
-                    {
-                        cx.emit(Command::Link(LinkCommand::New));
-                    }
-                } else if widgets::Action::secondary(UiText::Back.get(lang))
-                    .show_ui(ui)
-                    .clicked()
                 {
-                    cx.emit(Command::Link(LinkCommand::Close));
+                    cx.emit(Command::Link(LinkCommand::New));
                 }
-            },
-        );
+            } else if widgets::Action::secondary(UiText::Back.get(lang))
+                .show_ui(ui)
+                .clicked()
+            {
+                cx.emit(Command::Link(LinkCommand::Close));
+            }
+        });
         if status == LinkStatus::Completed {
             paid_banner_ui(ui, &cx.palette, lang);
             ui.add_space(theme::SPACE_M);
@@ -289,7 +292,7 @@ impl ShownLink {
                 }
             }
         });
-        if let Some(url) = &self.link.payment_url {
+        if let Some(url) = self.link.payment_url.as_ref().filter(|_| !self.is_void()) {
             // Where the customer pays, by host alone: never the whole address.
             let host = host_words(url, lang);
             let spoken = UiText::PayPageOn.fill(lang, &[("host", &host)]);
@@ -423,14 +426,14 @@ impl ShownLink {
         if self.confirm_cancel {
             ui.label(RichText::new(UiText::CancelConfirm.get(lang)).color(cx.palette.warn));
             ui.horizontal(|ui| {
-                if widgets::Action::secondary(UiText::No.get(lang))
+                if widgets::Action::secondary(UiText::KeepLink.get(lang))
                     .show_ui(ui)
                     .clicked()
                 {
                     self.confirm_cancel = false;
                 }
                 ui.add_space(theme::SPACE_L);
-                if widgets::Action::destructive(theme::icon::CANCEL, UiText::Yes.get(lang))
+                if widgets::Action::destructive(theme::icon::CANCEL, UiText::CancelLink.get(lang))
                     .enabled(!self.cancelling)
                     .show_ui(ui)
                     .clicked()

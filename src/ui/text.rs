@@ -160,9 +160,8 @@ crate::sentences! {
     ShareSubject => "Ödeme linkiniz", "Your payment link";
     ShareBody => "Ödemeyi bu adresten yapabilirsiniz:", "You can pay at this address:";
     CancelLink => "Linki iptal et", "Cancel link";
-    CancelConfirm => "Emin misiniz? İptal edilen link ile ödeme alınamaz.", "Are you sure? A cancelled link can no longer be paid.";
-    Yes => "Evet", "Yes";
-    No => "Hayır", "No";
+    CancelConfirm => "İptal edilen link ile ödeme alınamaz.", "A cancelled link can no longer be paid.";
+    KeepLink => "Linki tut", "Keep link";
     NewLink => "Yeni link", "New link";
     Refresh => "Yenile", "Refresh";
     Polling => "Durum birkaç saniyede bir güncelleniyor", "The status refreshes every few seconds";
@@ -195,6 +194,7 @@ crate::sentences! {
     CreateShortcut => "ya da Ctrl+Enter", "or press Ctrl+Enter";
     LinkTitle => "Ödeme linki", "Payment link";
     LinkHelp => "QR'ı müşteriye gösterin; ödeme gelince durum kendiliğinden değişir.", "Show the QR to the customer; the status changes by itself when they pay.";
+    LinkHelpVoid => "Bu link artık ödeme almıyor; ödeme için yeni bir satış başlatın.", "This link takes no payment any more; start a new sale to take the payment.";
     MoreActions => "Diğer", "More";
     PayPageOn => "Ödeme sayfası: {host}", "Payment page: {host}";
     ThisComputer => "bu bilgisayar", "this computer";

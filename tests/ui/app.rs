@@ -59,11 +59,11 @@ impl AppEnv {
             .click_accesskit();
         self.harness.run_steps(2);
         self.harness
-            .get_by_label("Are you sure? A cancelled link can no longer be paid.");
+            .get_by_label("A cancelled link can no longer be paid.");
         // The confirmation sits apart at the bottom of the view, where the customer display
         // may lie over it too.
         self.harness
-            .get_by_role_and_label(Role::Button, "Yes")
+            .get_by_role_and_label(Role::Button, "Cancel link")
             .click_accesskit();
         self.harness.run_steps(2);
         self.until("the cancel is answered", |app| {

@@ -139,17 +139,19 @@ fn the_customer_display_is_the_one_primary_and_cancel_link_sits_apart_in_red() {
         );
     }
 
-    // One click asks; only Yes sends the cancel.
+    // One click asks; only the confirmation's Cancel link sends the cancel.
     h.get_by_label("Cancel link").click();
     h.run_steps(2);
     assert!(h.state().commands.is_empty());
-    h.get_by_label("Are you sure? A cancelled link can no longer be paid.");
-    h.get_by_role_and_label(Role::Button, "No").click();
+    h.get_by_label("A cancelled link can no longer be paid.");
+    // The confirmation names the verbs, never Yes and No.
+    assert!(h.query_by_role_and_label(Role::Button, "Yes").is_none());
+    h.get_by_role_and_label(Role::Button, "Keep link").click();
     h.run_steps(2);
     assert!(h.state().commands.is_empty());
     h.get_by_label("Cancel link").click();
     h.run_steps(2);
-    h.get_by_role_and_label(Role::Button, "Yes").click();
+    h.get_by_role_and_label(Role::Button, "Cancel link").click();
     h.run_steps(2);
     assert!(matches!(
         h.state().commands.as_slice(),

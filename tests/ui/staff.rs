@@ -111,7 +111,7 @@ impl AppEnv {
             .expect("a Cancel link button")
             .click_accesskit();
         self.harness.run_steps(2);
-        self.click("Yes");
+        self.click("Cancel link");
         self.until_label("A manager's PIN is needed for: Cancel link");
         self.harness.run_steps(2);
     }
