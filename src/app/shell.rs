@@ -265,19 +265,39 @@ impl App {
 
     fn top_bar_ui(&mut self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
         let lang = self.saved.lang;
-        ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(UiText::AppName.get(lang)).heading().strong());
-            ui.separator();
-            if self.staff.on() {
-                self.clerk_ui(ui, palette, commands);
+        // Language and theme first, from the right; the rest wraps in what is left of the
+        // row, so a long line (the shop offline, in Turkish, at 1024 px) never runs under them.
+        let row = ui.available_rect_before_wrap();
+        let prefs = ui
+            .scope_builder(
+                egui::UiBuilder::new()
+                    .max_rect(row)
+                    .layout(egui::Layout::right_to_left(egui::Align::Center)),
+                |ui| self.prefs_ui(ui),
+            )
+            .response
+            .rect;
+        let left = egui::Rect::from_min_max(
+            row.min,
+            egui::pos2(prefs.left() - crate::ui::theme::SPACE_M, row.max.y),
+        );
+        ui.scope_builder(
+            egui::UiBuilder::new()
+                .max_rect(left)
+                .layout(egui::Layout::left_to_right(egui::Align::Center).with_main_wrap(true)),
+            |ui| {
+                ui.label(RichText::new(UiText::AppName.get(lang)).heading().strong());
                 ui.separator();
-            }
-            if !self.staff.locked() {
-                self.profile_ui(ui, palette, commands);
-            }
-            self.shop_line_ui(ui, palette);
-            self.prefs_ui(ui);
-        });
+                if self.staff.on() {
+                    self.clerk_ui(ui, palette, commands);
+                    ui.separator();
+                }
+                if !self.staff.locked() {
+                    self.profile_ui(ui, palette, commands);
+                }
+                self.shop_line_ui(ui, palette);
+            },
+        );
     }
 
     /// The profile picker, the sandbox badge, the connection and the Pending badge.
@@ -388,10 +408,10 @@ impl App {
         }
     }
 
-    /// Language and theme, on the right.
+    /// Language and theme, on the right (`ui` lays out right to left).
     fn prefs_ui(&mut self, ui: &mut Ui) {
         let lang = self.saved.lang;
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        ui.horizontal(|ui| {
             let theme_label = |t: ThemeChoice| match t {
                 ThemeChoice::System => UiText::ThemeSystem.get(lang),
                 ThemeChoice::Light => UiText::ThemeLight.get(lang),

@@ -91,6 +91,57 @@ impl AppEnv {
 }
 
 #[test]
+fn the_offline_line_never_runs_under_language_and_theme_in_either_language() {
+    let port = silent_port();
+    let url = format!("postgres://desk@127.0.0.1:{port}/shop");
+    for (lang, width) in [
+        (paydesk::lang::Lang::En, 1280.0),
+        (paydesk::lang::Lang::Tr, 1280.0),
+        (paydesk::lang::Lang::Tr, 1024.0),
+    ] {
+        let mut env = AppEnv::start(
+            Start {
+                size: [width, 768.0],
+                ..Start::default()
+            },
+            |dir| {
+                let mut store = Store::open(dir).expect("the data file");
+                store
+                    .join_shop(&url, chrono::Utc::now())
+                    .expect("the desk joined");
+            },
+            |options, _| {
+                options.env_shop = EnvSecret::new(Some(Zeroizing::new("pw".to_owned())));
+                options.shop_timing = quick();
+            },
+        );
+        env.app_mut().saved.lang = lang;
+        let offline = match lang {
+            paydesk::lang::Lang::Tr => "Dükkâna bağlantı yok",
+            paydesk::lang::Lang::En => "Offline from the shop since",
+        };
+        env.until_shown(offline);
+        env.harness.run_steps(2);
+        let line = env
+            .harness
+            .query_all_by_label_contains(offline)
+            .next()
+            .expect("the offline line")
+            .rect();
+        for what in [
+            paydesk::ui::text::UiText::Language,
+            paydesk::ui::text::UiText::Theme,
+        ] {
+            let r = env.harness.get_by_label(what.get(lang)).rect();
+            assert!(
+                !line.intersects(r),
+                "{lang:?} at {width}: the offline line {line:?} runs under {what:?} {r:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_shop_that_accepts_and_never_answers_leaves_frames_quick_and_the_desk_offline() {
     let port = silent_port();
     let url = format!("postgres://desk@127.0.0.1:{port}/shop");
