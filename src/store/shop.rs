@@ -71,13 +71,25 @@ impl Store {
     /// Records the shop this desk joined (its canonical URL, never a password). What the desk
     /// mirrored of another shop's catalog and staff is forgotten: the next pull reads them.
     pub fn join_shop(&mut self, url: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.conn.execute(
+        let tx = self.conn.transaction()?;
+        tx.execute(
             "INSERT INTO shop_desk (id, shop_url, joined_at, last_push_at) VALUES (1, ?1, ?2, NULL)
              ON CONFLICT (id) DO UPDATE SET shop_url = excluded.shop_url,
                  joined_at = excluded.joined_at, last_push_at = NULL,
                  catalog_snapshot = NULL, staff_version = NULL",
             params![url, to_millis(at)],
         )?;
+        // The desk brings its links along: those made before it joined go to the shop with
+        // the first push, oldest first, so History and Day close lose nothing, on this desk
+        // or shop-wide. Joining again sends them again, which the shop takes as a replay.
+        let links: Vec<(String, String)> = tx
+            .prepare("SELECT profile, id FROM links ORDER BY seq")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        for (profile, id) in &links {
+            super::outbox::enqueue_link(&tx, profile, id, at)?;
+        }
+        tx.commit()?;
         Ok(())
     }
 

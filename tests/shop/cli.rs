@@ -250,8 +250,10 @@ fn a_link_made_while_joined_reaches_the_shop_before_the_command_exits() {
     let Some(pg) = pg::cluster() else { return };
     let (db, url) = shop_url(&pg);
     let mut cli = desk();
-    // A link from before joining stays this desk's own.
-    ok(&cli.link_create("sandbox", &["--amount", "10"]));
+    // A link from before joining: joining brings it along (tests/shop/desks.rs has the day).
+    let before = cli.link_create("sandbox", &["--amount", "10", "--json"]);
+    ok(&before);
+    let before_id = before.json()["id"].as_str().expect("an id").to_owned();
     cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
     ok(&cli.run(&["shop", "join", &url]));
     let created = cli.link_create(
@@ -268,9 +270,9 @@ fn a_link_made_while_joined_reaches_the_shop_before_the_command_exits() {
     assert_eq!(
         pg.admin_sql(
             &db,
-            "SELECT link_id || ' ' || status || ' ' || amount || ' ' || desk_id || ' ' || sandbox_desk FROM links"
+            "SELECT link_id || ' ' || status || ' ' || amount || ' ' || desk_id || ' ' || sandbox_desk FROM links ORDER BY amount"
         ),
-        format!("{link_id} PENDING 150.00 {desk_id} {desk_id}")
+        format!("{before_id} PENDING 10.00 {desk_id} {desk_id}\n{link_id} PENDING 150.00 {desk_id} {desk_id}")
     );
     assert_eq!(
         pg.admin_sql(
@@ -284,11 +286,12 @@ fn a_link_made_while_joined_reaches_the_shop_before_the_command_exits() {
     assert_eq!(
         pg.admin_sql(
             &db,
-            "SELECT status || ' ' || (cancelled_at IS NOT NULL) FROM links"
+            &format!("SELECT status || ' ' || (cancelled_at IS NOT NULL) FROM links WHERE link_id = '{link_id}'")
         ),
         "EXPIRED true"
     );
-    // The first sync reads back the two changes of the link; the next finds nothing new.
+    // The first sync reads back the two links (the one from before joining, and the one made
+    // and cancelled since); the next finds nothing new.
     let synced = cli.run(&["shop", "sync"]);
     ok(&synced);
     assert!(
@@ -300,7 +303,7 @@ fn a_link_made_while_joined_reaches_the_shop_before_the_command_exits() {
     assert!(
         synced
             .stdout
-            .contains("Since the last sync 1 link changed in the shop: 0 at other desks, 0 paid."),
+            .contains("Since the last sync 2 links changed in the shop: 0 at other desks, 0 paid."),
         "{synced:?}"
     );
     let again = cli.run(&["shop", "sync"]);

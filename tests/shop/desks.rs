@@ -197,6 +197,65 @@ fn three_desks_each_list_the_three_desks_links() {
     every_desk_sees_every_desks_links(3);
 }
 
+#[test]
+fn a_desk_that_joins_mid_day_keeps_its_morning_in_history_and_the_day_close() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let server = sandbox();
+    // The morning, alone: three links, one paid.
+    let mut cli = Cli::new();
+    cli.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=/nonexistent/paydesk-bus",
+    )
+    .env("TZ", "Europe/Istanbul")
+    .env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    cli.add_profile(PROFILE, &server);
+    let mut morning = BTreeSet::new();
+    for amount in ["190.00", "45.50", "24.50"] {
+        let (id, _) = create(&cli, &["--amount", amount]);
+        morning.insert(id);
+    }
+    let paid = morning.iter().next().expect("a link").clone();
+    server.admin().pay(&paid, None).expect("paid");
+    ok(&cli.run(&["--profile", PROFILE, "link", "show", &paid, "--refresh"]));
+    let alone = report(&cli, &[], &[]);
+    let before = figures(&alone.json());
+    assert_eq!(before.0, 3);
+
+    // Joined at noon: nothing of the morning disappears, on this desk or shop-wide.
+    ok(&cli.run(&["shop", "join", &url]));
+    settle(&cli);
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT count(DISTINCT link_id) FROM links"),
+        "3",
+        "the morning's links are in the shop"
+    );
+    let shop_wide: BTreeSet<String> = listed(&cli, &[]).into_keys().collect();
+    assert_eq!(shop_wide, morning, "History lists the morning");
+    let this_desk: BTreeSet<String> = listed(&cli, &["--this-desk"]).into_keys().collect();
+    assert_eq!(this_desk, morning, "--this-desk too");
+    assert_eq!(
+        figures(&report(&cli, &[], &[]).json()),
+        before,
+        "the day close"
+    );
+    assert_eq!(
+        figures(&report(&cli, &["--this-desk"], &[]).json()),
+        before,
+        "the day close of this desk"
+    );
+    // An afternoon link joins them; joining again sends nothing twice.
+    create(&cli, &["--amount", "70.00"]);
+    ok(&cli.run(&["shop", "join", &url]));
+    settle(&cli);
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT count(DISTINCT link_id) FROM links"),
+        "4"
+    );
+    assert_eq!(figures(&report(&cli, &[], &[]).json()).0, 4);
+}
+
 /// A report's amount as an exact decimal (JSON numbers are kept as written).
 fn money(v: &Value) -> Decimal {
     Decimal::from_str_exact(&v.to_string()).unwrap_or_else(|e| panic!("{v}: {e}"))

@@ -700,8 +700,10 @@ fn a_desk_that_has_not_joined_writes_no_outbox() {
             now,
         )
         .expect("cancelled");
+    // Joining brought the link along; its cancel follows it.
     let rows = store.outbox_batch(10).expect("the outbox");
-    assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0].link.link_id, "L1");
-    assert_eq!(rows[0].link.cancelled_at, Some(now));
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r.link.link_id == "L1"));
+    assert_eq!(rows[0].link.cancelled_at, None);
+    assert_eq!(rows[1].link.cancelled_at, Some(now));
 }
