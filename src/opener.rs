@@ -112,34 +112,37 @@ impl Opener {
     }
 }
 
+/// A fake opener for tests (this module's and the app's): a script in `dir` that writes
+/// its arguments, one a line, then its environment's `PAYDESK_` names, to the file it
+/// returns, and exits with `code`.
+#[cfg(test)]
+#[cfg(unix)]
+pub(crate) fn fake(dir: &std::path::Path, code: i32) -> (Opener, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let out = dir.join("opened.txt");
+    let script = dir.join("xdg-open");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '{out}'\n\
+             env | grep '^PAYDESK_' >> '{out}'\nexit {code}\n",
+            out = out.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (
+        Opener {
+            program: script.into_os_string(),
+        },
+        out,
+    )
+}
+
 #[cfg(test)]
 #[cfg(unix)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt as _;
-
-    /// A fake opener that writes its arguments, one a line, then its environment's
-    /// `PAYDESK_` names, to `out`, and exits with `code`.
-    fn fake(dir: &std::path::Path, code: i32) -> (Opener, std::path::PathBuf) {
-        let out = dir.join("opened.txt");
-        let script = dir.join("xdg-open");
-        std::fs::write(
-            &script,
-            format!(
-                "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '{out}'\n\
-                 env | grep '^PAYDESK_' >> '{out}'\nexit {code}\n",
-                out = out.display()
-            ),
-        )
-        .unwrap();
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        (
-            Opener {
-                program: script.into_os_string(),
-            },
-            out,
-        )
-    }
 
     #[test]
     fn a_mailto_address_reaches_the_opener_whole_as_one_argument() {

@@ -97,10 +97,7 @@ impl App {
                 self.views.customer.open = open;
                 self.views.customer.fullscreen = open && fullscreen;
             }
-            LinkCommand::Close => {
-                self.views.shown = None;
-                self.views.customer.open = false;
-            }
+            LinkCommand::Close => self.put_shown_away(),
             LinkCommand::SaveQrPng { url, name } => {
                 let dialogs = self.options.file_dialogs.clone();
                 let title = UiText::SaveQr.get(lang).to_owned();
@@ -145,8 +142,7 @@ impl App {
                 if self.desk_or_idle().is_none() {
                     return;
                 }
-                self.views.shown = None;
-                self.views.customer.open = false;
+                self.put_shown_away();
                 self.new_sale();
             }
             LinkCommand::Refresh { id } => {
@@ -278,15 +274,21 @@ impl App {
     /// Empties the form for the next sale (keeping its currency) and asks for the next order
     /// number. No order number until it arrives: the last one may be pending.
     pub(crate) fn new_sale(&mut self) {
+        self.views.new_link.reset(String::new());
         let Some(desk) = self.desk_or_idle() else {
             return;
         };
-        self.views.new_link.reset(String::new());
         self.spawn(async move {
             Msg::Link(LinkResult::OrderNumber {
                 result: desk.next_order_number(),
             })
         });
+    }
+
+    /// Puts the shown link away, and the customer display with it.
+    pub(crate) fn put_shown_away(&mut self) {
+        self.views.shown = None;
+        self.views.customer.open = false;
     }
 
     /// What a link creation's outcome says about the connection.
@@ -558,31 +560,13 @@ mod tests {
         assert!(app.jobs.is_empty(), "no background work");
     }
 
-    /// A fake `xdg-open` that writes its argument to `opened.txt` beside it and exits `code`.
-    #[cfg(unix)]
-    fn fake_opener(dir: &std::path::Path, code: i32) -> crate::opener::Opener {
-        use std::os::unix::fs::PermissionsExt as _;
-        let script = dir.join("xdg-open");
-        std::fs::write(
-            &script,
-            format!(
-                "#!/bin/sh\nprintf '%s' \"$1\" > '{}'\nexit {code}\n",
-                dir.join("opened.txt").display()
-            ),
-        )
-        .unwrap();
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        crate::opener::Opener {
-            program: script.into_os_string(),
-        }
-    }
-
     #[cfg(unix)]
     #[test]
     fn the_mail_share_goes_to_the_desktops_opener_and_a_failure_is_said() {
         let dir = tempfile::tempdir().unwrap();
         let mut app = app();
-        app.options.opener = fake_opener(dir.path(), 0);
+        let (fake_xdg_open, record) = crate::opener::fake(dir.path(), 0);
+        app.options.opener = fake_xdg_open;
         let link = make_link(&mut app, "A-1");
         let url = crate::ui::link_result::mailto(&link, crate::lang::Lang::En);
         let answer = only(run(
@@ -590,12 +574,16 @@ mod tests {
             Command::Link(LinkCommand::OpenUrl { url: url.clone() }),
         ));
         app.on_msg(answer);
-        let opened = std::fs::read_to_string(dir.path().join("opened.txt")).unwrap();
-        assert_eq!(opened, url, "the opener got the whole mailto address");
+        let opened = std::fs::read_to_string(record).unwrap();
+        assert_eq!(
+            opened,
+            format!("{url}\n"),
+            "the opener got the whole mailto address"
+        );
         assert!(app.views.shown.as_ref().unwrap().note.is_none());
 
         // No mail program: the clerk is told to copy the address instead.
-        app.options.opener = fake_opener(dir.path(), 3);
+        app.options.opener = crate::opener::fake(dir.path(), 3).0;
         let answer = only(run(&mut app, Command::Link(LinkCommand::OpenUrl { url })));
         app.on_msg(answer);
         let Some(Note::Failed(problem)) = &app.views.shown.as_ref().unwrap().note else {

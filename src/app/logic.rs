@@ -246,8 +246,7 @@ impl App {
                 s.origin == crate::ui::link_result::Origin::Created && s.is_final()
             })
         {
-            self.views.shown = None;
-            self.views.customer.open = false;
+            self.put_shown_away();
         }
         // An import's approval lasts while the clerk stays on Catalog.
         if view != View::Catalog {

@@ -99,8 +99,7 @@ impl App {
                     interval: self.options.resend_first,
                 };
                 self.views.new_link.sent_key = None;
-                self.views.shown = None;
-                self.views.customer.open = false;
+                self.put_shown_away();
                 self.view = View::NewLink;
                 self.refresher.reset();
                 self.views.board.clear();

@@ -587,16 +587,9 @@ impl App {
         if let Some(name) = self.staff.actor.name().map(str::to_owned)
             && !self.views.new_link.sending
         {
-            let fresh = NewLinkForm::new(String::new());
-            let kept = std::mem::replace(&mut self.views.new_link, fresh);
+            let kept = std::mem::take(&mut self.views.new_link);
             self.staff.kept.insert(name, kept);
-            if let Some(desk) = self.holds.desk.clone() {
-                self.spawn(async move {
-                    Msg::Link(super::link::LinkResult::OrderNumber {
-                        result: desk.next_order_number(),
-                    })
-                });
-            }
+            self.new_sale();
         }
         self.staff.actor = Actor::nobody();
         self.staff.held = None;
