@@ -66,7 +66,7 @@ focus() { xdotool windowfocus --sync "$wid" 2>/dev/null; }
 wait_for "the window takes the focus" focus
 
 # Where things are at 1024×768 (the navigation 180 px wide, as in tests/perf/screenshots.sh).
-NAV_CARD="60 110"
+NAV_CARD="60 110" NAV_NEW_LINK=80x20+12+46 NAV_CARD_ENTRY=80x20+12+104
 NUMBER=214x24+188+136 MONTH=44x24+188+188 YEAR=54x24+253+188 CVV=51x24+332+188
 HOLDER=225x25+188+240
 NUMBER_AT="290 148" SAVE_AT="225 417"
@@ -85,8 +85,19 @@ then_wait_for_focus() {
     wait_for "$what" focused "$region"
 }
 
-then_wait_for_focus "Save card opens, its number field focused" "$NUMBER" \
-    xdotool mousemove $NAV_CARD click 1
+# Is this navigation entry the selected one? egui fills it with the selection colour:
+# #005C80 in the dark theme, #90D1FF in the light one.
+selected() {
+    local fill
+    fill="$(import -window root -crop "$1" txt:- 2>/dev/null | grep -c -i -e '#00005C5C8080' -e '#9090D1D1FFFF' || true)"
+    [ "$fill" -ge 400 ]
+}
+# The navigation is drawn only once the app is open (New link selected); a click before that
+# goes nowhere, and New link's Amount field, focused, would then pass for the card number's.
+wait_for "the navigation is drawn, New link selected" selected "$NAV_NEW_LINK"
+xdotool mousemove $NAV_CARD click 1
+wait_for "Save card is the selected page" selected "$NAV_CARD_ENTRY"
+wait_for "Save card's number field has the focus" focused "$NUMBER"
 # The number, then every way out of the field.
 xdotool type "$PAN"
 xdotool key ctrl+a ctrl+c ctrl+x ctrl+c
