@@ -3,19 +3,12 @@
 //! and of the shown link.
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
 
 use super::logic::Msg;
 use super::{App, View};
 use crate::board::Next;
-use crate::clock::Zone;
-use crate::domain::Link;
-use crate::service::poll::{BUDGET_PATIENCE, Maker, maker_of};
-use crate::service::{Desk, DeskError};
-use crate::shop::lease::{self, Ask};
-use crate::shop::read::{self, Account};
-use crate::shop::session::ShopReader;
-use crate::store::StoredLink;
+use crate::service::shared::{LeaseAnswer, poll_through_lease, shop_board};
+use crate::service::{DeskError, StoredLink};
 use crate::ui::BoardCommand;
 use crate::ui::link_result::Origin;
 use crate::ui::problem::Explain;
@@ -46,170 +39,6 @@ pub enum BoardResult {
         /// What the lease gave.
         answer: Box<LeaseAnswer>,
     },
-}
-
-/// What asking about a link through the shop's lease gave (docs/design.md §8, "One poller
-/// per link").
-#[derive(Debug)]
-pub enum LeaseAnswer {
-    /// The shop granted this desk the link and a token of its budget: the server's answer,
-    /// as any refresh (stored, so in the outbox, which the session pushes).
-    Asked(Result<Link, DeskError>),
-    /// Another desk polls it, or did within this link's interval: the shop's answer.
-    Shared(Option<Link>),
-    /// Nothing this turn: the shop's budget stayed spent, the link is not of this profile's
-    /// account, or the shop did not answer in time.
-    Nothing,
-}
-
-/// What the shop said before anything is asked of the server.
-enum Turn {
-    Ask(Maker),
-    Shared(Box<Option<Link>>),
-    Wait(Duration),
-    Nothing,
-}
-
-/// Asks about link `id` through the shop's lease: the shop's connection is borrowed for the
-/// lease's question only (never across the server's answer), the token waited for up to
-/// [`BUDGET_PATIENCE`].
-pub(super) async fn poll_through_lease(
-    reader: ShopReader,
-    desk: &Desk,
-    desk_id: &str,
-    id: &str,
-    fresh_for: Duration,
-) -> LeaseAnswer {
-    let through = lease::Account::of_profile(desk.profile(), desk_id);
-    let key = lease::LinkKey::new(through.clone(), id);
-    let deadline = Instant::now() + BUDGET_PATIENCE;
-    let limit = reader.query_limit();
-    loop {
-        let turn = {
-            let Some(shop) = reader.connection().await else {
-                return LeaseAnswer::Nothing;
-            };
-            let asked =
-                tokio::time::timeout(limit, lease::ask(&shop, desk_id, &key, &through, fresh_for))
-                    .await;
-            match asked {
-                Ok(Ok(Ask::Granted { .. })) => {
-                    match tokio::time::timeout(limit, maker_of(&shop, desk_id, &key)).await {
-                        Ok(Ok(maker)) => Turn::Ask(maker),
-                        _ => Turn::Nothing,
-                    }
-                }
-                Ok(Ok(Ask::Held { .. } | Ask::Fresh { .. })) => {
-                    match tokio::time::timeout(limit, lease::known(&shop, &key)).await {
-                        Ok(Ok(known)) => Turn::Shared(Box::new(known)),
-                        _ => Turn::Nothing,
-                    }
-                }
-                Ok(Ok(Ask::Spent { retry_after })) => Turn::Wait(retry_after),
-                Ok(Ok(Ask::Foreign)) | Err(_) => Turn::Nothing,
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, "the shop's poll lease could not be asked");
-                    Turn::Nothing
-                }
-            }
-        };
-        match turn {
-            Turn::Ask(maker) => return LeaseAnswer::Asked(desk.poll_granted(id, &maker).await),
-            Turn::Shared(known) => {
-                // Another desk polled this desk's own link meanwhile: history takes its answer.
-                if let Some(link) = known.as_ref()
-                    && let Err(e) = desk.take_shared(link)
-                {
-                    tracing::warn!(error = %e, "the shop's answer could not be kept");
-                }
-                return LeaseAnswer::Shared(*known);
-            }
-            Turn::Nothing => return LeaseAnswer::Nothing,
-            Turn::Wait(after) => {
-                if after > deadline.saturating_duration_since(Instant::now()) {
-                    return LeaseAnswer::Nothing;
-                }
-                tokio::time::sleep(after).await;
-            }
-        }
-    }
-}
-
-/// The board of the whole shop, as read from it.
-struct ShopBoard {
-    rows: Vec<StoredLink>,
-    /// The links of this desk's account: asked about through the lease.
-    polled: HashSet<String>,
-    /// Of those, the ones other desks made.
-    elsewhere: HashSet<String>,
-}
-
-/// The board of the whole shop: the shop's rows (a link of another desk names that desk
-/// beside its clerk), with this desk's rows not pushed yet; `None` when the shop did not
-/// answer in time (the desk's own rows are shown instead).
-async fn shop_board(
-    reader: ShopReader,
-    desk: &Desk,
-    desk_id: &str,
-    zone: Zone,
-) -> Option<ShopBoard> {
-    let now = desk.now();
-    let today = crate::board::local_day_start(now, zone);
-    let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
-    let links = {
-        let shop = reader.connection().await?;
-        let read = read::board(&shop, today, week, crate::board::MAX_ROWS);
-        match tokio::time::timeout(reader.query_limit(), read).await {
-            Ok(Ok(links)) => links,
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "the shop's board could not be read");
-                return None;
-            }
-            Err(_) => return None,
-        }
-    };
-    let profile = desk.profile();
-    let own = Account::of_profile(profile, desk_id);
-    let mut polled = HashSet::new();
-    let mut elsewhere = HashSet::new();
-    let mut rows: Vec<StoredLink> = links
-        .into_iter()
-        .map(|l| {
-            // Every desk of an account follows its links, each ask through the shop's lease
-            // within the shop's one budget: the maker asks while it runs, and when it stops
-            // its lease runs out and another desk asks for it. Another account's links, and
-            // another desk's built-in sandbox's, are never asked about from here.
-            if l.account == own {
-                polled.insert(l.link.id.clone());
-                if l.desk_id != desk_id {
-                    elsewhere.insert(l.link.id.clone());
-                }
-            }
-            let mut row = l.stored(&profile.name);
-            if l.desk_id != desk_id {
-                row.staff = Some(match &l.staff {
-                    Some(member) => format!("{} · {member}", l.desk_name),
-                    None => l.desk_name.clone(),
-                });
-            }
-            row
-        })
-        .collect();
-    // This desk's links still in its outbox are on its board all the same.
-    let known: HashSet<String> = rows.iter().map(|r| r.link.id.clone()).collect();
-    if let Ok(own_rows) = desk.board_links_in(zone) {
-        for r in own_rows.into_iter().filter(|r| !known.contains(&r.link.id)) {
-            polled.insert(r.link.id.clone());
-            rows.push(r);
-        }
-    }
-    rows.sort_by(|a, b| (b.created_at, &b.link.id).cmp(&(a.created_at, &a.link.id)));
-    rows.truncate(crate::board::MAX_ROWS);
-    Some(ShopBoard {
-        rows,
-        polled,
-        elsewhere,
-    })
 }
 
 impl App {

@@ -7,7 +7,7 @@ use super::errors::JobError;
 use super::logic::Msg;
 use crate::domain::CatalogVariant;
 use crate::service::DeskError;
-use crate::store::{CsvImport, CsvParsed};
+use crate::service::StoreError;
 use crate::ui::CatalogCommand;
 use crate::ui::catalog::CsvOutcome;
 use crate::ui::problem::Explain;
@@ -77,14 +77,8 @@ impl App {
                 self.spawn(async move {
                     let id = variant_id.clone();
                     let result = tokio::task::spawn_blocking(move || {
-                        let now = services.clock().now();
                         services
-                            .with_store_locked(|s| {
-                                s.as_actor(&actor, now, |s| {
-                                    s.catalog_set_barcode(&variant_id, barcode.as_ref())
-                                })?;
-                                s.catalog_map()
-                            })
+                            .catalog_set_barcode(&actor, &variant_id, barcode.as_ref())
                             .map_err(JobError::from)
                     })
                     .await
@@ -108,26 +102,21 @@ impl App {
         self.spawn(async move {
             let csv = |result| Msg::Catalog(CatalogResult::Csv { result });
             // At most the catalog limit, read before the store is locked.
-            let bytes = match crate::store::read_catalog_file(std::path::Path::new(&path)) {
+            let bytes = match crate::service::read_catalog_file(std::path::Path::new(&path)) {
                 Ok(b) => b,
-                Err(crate::store::StoreError::Io { source, .. }) => {
+                Err(DeskError::Store(StoreError::Io { source, .. })) => {
                     return csv(Err(JobError::file(&path)(source)));
                 }
-                Err(e) => return csv(Err(JobError::from(DeskError::from(e)))),
+                Err(e) => return csv(Err(JobError::from(e))),
             };
             let r = if import {
-                let now = services.clock().now();
-                services.with_store_locked(|s| {
-                    let done: CsvImport =
-                        s.as_actor(&actor, now, |s| s.catalog_import_csv(&bytes[..]))?;
-                    let map = s.catalog_map()?;
-                    Ok((CsvOutcome::Imported(done), Some(map)))
-                })
+                services
+                    .catalog_import_csv(&actor, &bytes)
+                    .map(|(done, map)| (CsvOutcome::Imported(done), Some(map)))
             } else {
-                services.with_store_locked(|s| {
-                    let parsed: CsvParsed = s.catalog_preview_csv(&bytes[..])?;
-                    Ok((CsvOutcome::Preview(parsed), None))
-                })
+                services
+                    .catalog_preview_csv(&bytes)
+                    .map(|parsed| (CsvOutcome::Preview(parsed), None))
             };
             csv(r.map_err(JobError::from))
         });

@@ -1,7 +1,7 @@
 //! The history of links: pages of a filter, their totals, a link opened from it, the status
 //! refresh of the links shown, and the CSV export.
 
-use crate::shop::session::ShopReader;
+use crate::service::shop::ShopReader;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ use crate::clock::Zone;
 use crate::domain::Link;
 use crate::lang::Lang;
 use crate::service::{Desk, DeskError};
-use crate::store::{LinkCursor, LinkQuery, LinkTotals, StoredLink, TimeRange};
+use crate::service::{LinkCursor, LinkQuery, LinkTotals, StoredLink, TimeRange};
 use crate::ui::HistoryCommand;
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 use crate::ui::link_result::Origin;
@@ -106,11 +106,10 @@ impl App {
                     ) = (&mut msg, services)
                     {
                         if *filter == HistoryFilter::default() {
-                            let profile = desk.profile().name.clone();
-                            *total = services.with_store_locked(|s| s.count_links(&profile)).ok();
+                            *total = desk.history_count().ok();
                         }
                         *staff_names = services
-                            .with_store_locked(|s| s.staff_list())
+                            .staff_list()
                             .ok()
                             .map(|list| list.into_iter().map(|m| m.name).collect());
                     }
@@ -350,7 +349,7 @@ fn export_history(
     zone: Zone,
     path: &Path,
 ) -> Result<usize, JobError> {
-    let file = crate::store::create_private_file(path).map_err(JobError::file(path))?;
+    let file = crate::service::create_private_file(path).map_err(JobError::file(path))?;
     let (query, range) = history_query(filter, zone);
     Ok(desk.export_history_csv(&query, range, zone, file)?)
 }
@@ -408,15 +407,12 @@ mod tests {
         make_link(&mut app, "A-1");
         let services = app.holds.services.clone().expect("services");
         services
-            .with_store_locked(|s| {
-                s.staff_add(
-                    &crate::domain::Actor::nobody(),
-                    &crate::domain::StaffName::parse("Zeynep").expect("name"),
-                    crate::domain::Role::Manager,
-                    &crate::domain::Pin::parse("9999").expect("pin"),
-                    chrono::Utc::now(),
-                )
-            })
+            .staff_add(
+                &crate::domain::Actor::nobody(),
+                &crate::domain::StaffName::parse("Zeynep").expect("name"),
+                crate::domain::Role::Manager,
+                &crate::domain::Pin::parse("9999").expect("pin"),
+            )
             .expect("a manager");
         // Staff are on: History is a member's, so Zeynep signs in first.
         app.run(Command::Staff(crate::ui::command::StaffCommand::LoadStaff));

@@ -48,8 +48,8 @@ use crate::domain::link::KeyLimits;
 use crate::domain::{BarcodeIndex, CatalogVariant};
 use crate::notify::{DesktopNotifier, Notifier};
 use crate::printer::SlipSink;
+use crate::service::Profile;
 use crate::service::{Desk, Services};
-use crate::store::Profile;
 use crate::ui::board::BoardView;
 use crate::ui::card::CardForm;
 use crate::ui::catalog::CatalogView;
@@ -107,7 +107,7 @@ pub struct AppOptions {
     /// `PAYDESK_SHOP_PASSWORD` as read at start-up (none in tests unless set).
     pub env_shop: crate::secrets::EnvSecret,
     /// The shop session's waits and limits.
-    pub shop_timing: crate::shop::session::Timing,
+    pub shop_timing: crate::service::shop::Timing,
 }
 
 impl Default for AppOptions {
@@ -131,7 +131,7 @@ impl Default for AppOptions {
             opener: crate::opener::Opener::default(),
             file_dialogs: files::FileDialogs::off(),
             env_shop: crate::secrets::EnvSecret::default(),
-            shop_timing: crate::shop::session::Timing::default(),
+            shop_timing: crate::service::shop::Timing::default(),
         }
     }
 }
@@ -265,7 +265,7 @@ pub struct App {
     /// on screen are dropped by the result view).
     pub(crate) request_seq: u64,
     pub(crate) resend: Resend,
-    pub(crate) history_next: Option<crate::store::LinkCursor>,
+    pub(crate) history_next: Option<crate::service::LinkCursor>,
     applied_theme: Option<ThemeChoice>,
     first_frame: Option<Instant>,
 }

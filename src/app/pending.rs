@@ -9,7 +9,7 @@ use super::link::server_answered;
 use super::logic::Msg;
 use crate::domain::Link;
 use crate::service::{CreateError, DeskError};
-use crate::store::{JournalRow, JournalState};
+use crate::service::{JournalRow, JournalState};
 use crate::ui::PendingCommand;
 use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;

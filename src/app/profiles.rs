@@ -10,7 +10,7 @@ use super::{App, AppOptions, Connection, Resend, View};
 use crate::domain::CatalogVariant;
 use crate::secrets::SecretError;
 use crate::service::{Desk, SANDBOX_PROFILE, Services};
-use crate::store::{JournalRow, Profile};
+use crate::service::{JournalRow, Profile};
 use crate::ui::ProfilesCommand;
 use crate::ui::problem::{Explain, Note};
 use crate::ui::settings::SecretStatus;
@@ -111,18 +111,8 @@ impl App {
                 };
                 let actor = self.acting();
                 self.spawn(async move {
-                    let now = services.clock().now();
                     let result = services
-                        .with_store_locked(|s| {
-                            s.as_actor(&actor, now, |s| {
-                                if existing {
-                                    s.profile_update(&profile, now)
-                                } else {
-                                    s.profile_add(&profile, now)
-                                }
-                            })?;
-                            s.profile_list()
-                        })
+                        .profile_save(&actor, &profile, existing)
                         .map_err(JobError::from);
                     Msg::Profiles(ProfilesResult::Listed { result })
                 });
@@ -133,12 +123,8 @@ impl App {
                 };
                 let actor = self.acting();
                 self.spawn(async move {
-                    let now = services.clock().now();
                     let result = services
-                        .with_store_locked(|s| {
-                            s.as_actor(&actor, now, |s| s.profile_remove(&name))?;
-                            s.profile_list()
-                        })
+                        .profile_remove(&actor, &name)
                         .map_err(JobError::from);
                     Msg::Profiles(ProfilesResult::Listed { result })
                 });
@@ -279,7 +265,7 @@ fn open_profile(
         let dir = options
             .data_dir
             .clone()
-            .or_else(crate::store::default_data_dir)
+            .or_else(crate::service::default_data_dir)
             .ok_or(JobError::NoDataFolder)?;
         let env = options.env_secret.value();
         let secrets = Arc::clone(&options.secrets);
@@ -298,11 +284,9 @@ fn open_profile(
     };
     let order_number = desk.next_order_number().ok();
     let catalog = desk.catalog().unwrap_or_default();
-    let profiles = services
-        .with_store_locked(|s| s.profile_list())
-        .unwrap_or_default();
+    let profiles = services.profile_list().unwrap_or_default();
     let pending = desk.pending().unwrap_or_default();
-    let staff = services.with_store_locked(|s| s.staff_list()).ok();
+    let staff = services.staff_list().ok();
     let shop = super::shop::read_shop(&services);
     Ok(Boot {
         services,
@@ -323,10 +307,7 @@ fn audit_secret(services: Option<&Services>, actor: &crate::domain::Actor, profi
     let Some(services) = services else {
         return;
     };
-    let now = services.clock().now();
-    let audited = services.with_store_locked(|s| {
-        s.audit_append(actor, crate::store::AuditAction::SecretStore, profile, now)
-    });
+    let audited = services.record_secret_stored(actor, profile);
     if let Err(e) = audited {
         tracing::warn!(error = %e, "the secret's audit row was not written");
     }

@@ -7,8 +7,9 @@ use super::App;
 use super::history::STATUS_REFRESH_GAP;
 use super::logic::Msg;
 use crate::clock::Zone;
+use crate::service::shared::refresh_in_shop;
+use crate::service::{DayReport, LinkQuery, TimeRange};
 use crate::service::{Desk, DeskError};
-use crate::store::{DayReport, LinkQuery, TimeRange};
 use crate::ui::ReportCommand;
 use crate::ui::history::PAGE;
 use crate::ui::problem::Explain;
@@ -103,20 +104,7 @@ impl App {
                         tokio::time::sleep(wait).await;
                         let result = match shop {
                             Some((reader, desk_id)) => {
-                                use super::board::LeaseAnswer;
-                                match super::board::poll_through_lease(
-                                    reader,
-                                    &desk,
-                                    &desk_id,
-                                    &id,
-                                    std::time::Duration::ZERO,
-                                )
-                                .await
-                                {
-                                    LeaseAnswer::Asked(asked) => asked.map(|_| ()),
-                                    LeaseAnswer::Shared(_) => Ok(()),
-                                    LeaseAnswer::Nothing => Err(DeskError::ShopBusy),
-                                }
+                                refresh_in_shop(&reader, &desk, &desk_id, &id).await
                             }
                             None => desk.link_detail(&id).await.map(|_| ()),
                         };

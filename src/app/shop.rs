@@ -13,13 +13,11 @@ use super::errors::JobError;
 use super::logic::Msg;
 use crate::domain::catalog::CatalogVariant;
 use crate::lang::Lang;
+use crate::service::shop::{
+    CatalogPulled, Channel, DeskIdentity, Joined, Kept, MembershipError, Password, SessionConfig,
+    SessionEvent, ShopReader, ShopSession, ShopUrl, StaffPulled, release_leases,
+};
 use crate::service::{Desk, Services};
-use crate::shop::ShopUrl;
-use crate::shop::catalog::{CatalogPulled, pull_catalog};
-use crate::shop::desk::DeskIdentity;
-use crate::shop::membership::{self, Joined, Kept, MembershipError, Password};
-use crate::shop::session::{Channel, SessionConfig, SessionEvent, ShopReader, ShopSession};
-use crate::shop::staff::{StaffPulled, pull_staff};
 use crate::ui::ShopCommand;
 use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::shop::{ShopReach, reach_sentence};
@@ -62,14 +60,14 @@ pub struct ShopBoot {
 
 /// Reads the desk's place in a shop from the data file (on the worker).
 pub(crate) fn read_shop(services: &Services) -> ShopBoot {
-    let url = membership::joined_url(services.store()).unwrap_or_else(|e| {
+    let url = services.joined_shop().unwrap_or_else(|e| {
         tracing::warn!(error = %e, "the joined shop's URL cannot be read");
         None
     });
     ShopBoot {
         url,
-        desk: membership::identity(services.store()).ok(),
-        outbox: services.with_store_locked(|s| s.outbox_len()).ok(),
+        desk: services.desk_identity().ok(),
+        outbox: services.outbox_len().ok(),
     }
 }
 
@@ -113,8 +111,7 @@ async fn pull_shared(reader: ShopReader, services: Arc<Services>, desk: Desk) ->
         return nothing;
     };
     let limit = reader.query_limit();
-    let catalog = match tokio::time::timeout(limit, pull_catalog(&mut shop, services.store())).await
-    {
+    let catalog = match tokio::time::timeout(limit, services.pull_catalog(&mut shop)).await {
         Ok(Ok(CatalogPulled::Mirrored { .. })) => desk.catalog().ok(),
         Ok(Ok(_)) | Err(_) => None,
         Ok(Err(e)) => {
@@ -122,12 +119,7 @@ async fn pull_shared(reader: ShopReader, services: Arc<Services>, desk: Desk) ->
             None
         }
     };
-    let staff = match tokio::time::timeout(
-        limit,
-        pull_staff(&mut shop, services.store(), desk.now()),
-    )
-    .await
-    {
+    let staff = match tokio::time::timeout(limit, services.pull_staff(&mut shop)).await {
         Ok(Ok(StaffPulled::Mirrored { .. })) => true,
         Ok(Ok(StaffPulled::Unchanged)) | Err(_) => false,
         Ok(Err(e)) => {
@@ -288,7 +280,7 @@ impl App {
     }
 
     /// The shop's connection for a reader, with this desk's id, while the shop answers.
-    pub(crate) fn shop_reader(&self) -> Option<(crate::shop::session::ShopReader, String)> {
+    pub(crate) fn shop_reader(&self) -> Option<(ShopReader, String)> {
         if !matches!(self.shop.reach, ShopReach::Online { .. }) {
             return None;
         }
@@ -340,11 +332,7 @@ impl App {
                 self.spawn(async move {
                     let result = match password {
                         None => Err(MembershipError::EmptyPassword),
-                        Some(p) => {
-                            let now = services.clock().now();
-                            membership::join(services.store(), services.secrets(), &url, p, now)
-                                .await
-                        }
+                        Some(p) => services.join_shop(&url, p).await,
                     };
                     Msg::Shop(ShopResult::Joined { result })
                 });
@@ -357,24 +345,22 @@ impl App {
                     if let Some((reader, desk_id)) = shop
                         && let Some(shop) = reader.connection().await
                     {
-                        let release = crate::shop::lease::release_all(&shop, &desk_id);
+                        let release = release_leases(&shop, &desk_id);
                         if let Ok(Err(e)) =
                             tokio::time::timeout(reader.query_limit(), release).await
                         {
                             tracing::warn!(error = %e, "the desk's poll leases were not released");
                         }
                     }
-                    let result = tokio::task::spawn_blocking(move || {
-                        membership::leave(services.store(), &**services.secrets())
-                    })
-                    .await
-                    .unwrap_or_else(|e| Err(MembershipError::Lost(e.to_string())));
+                    let result = tokio::task::spawn_blocking(move || services.leave_shop())
+                        .await
+                        .unwrap_or_else(|e| Err(MembershipError::Lost(e.to_string())));
                     Msg::Shop(ShopResult::Left { result })
                 });
             }
             ShopCommand::NameDesk { name } => {
                 self.spawn(async move {
-                    let result = membership::rename(services.store(), &name);
+                    let result = services.rename_desk(&name);
                     Msg::Shop(ShopResult::Named { result })
                 });
             }

@@ -10,12 +10,9 @@ use chrono::NaiveDate;
 use super::history::{HistoryResult, history_query};
 use crate::clock::Zone;
 use crate::lang::Lang;
-use crate::service::Desk;
-use crate::shop::ShopError;
-use crate::shop::read::{self, Account, ShopQuery};
-use crate::shop::report::{self as shop_report_mod, ReportScope};
-use crate::shop::session::ShopReader;
-use crate::store::{DayReport, LinkCursor, LinkTotals};
+use crate::service::shared::{shop_day_report, shop_link, shop_page, shop_totals};
+use crate::service::shop::{ShopError, ShopLink, ShopQuery, ShopReader};
+use crate::service::{DayReport, Desk, LinkCursor, LinkTotals, StoredLink};
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 
 /// The shop's query of a History filter (every desk's links), after `before`.
@@ -42,16 +39,9 @@ pub(super) async fn shop_history_page(
     lang: Lang,
 ) -> Option<HistoryResult> {
     let (reader, desk_id) = reader?;
-    let shop_query = shop_query(filter, zone, before.clone());
-    let shop = reader.connection().await?;
-    let links = tokio::time::timeout(reader.query_limit(), read::page(&shop, &shop_query))
-        .await
-        .ok()?
-        .inspect_err(|e| tracing::warn!(error = %e, "History read from the shop's PostgreSQL"))
-        .ok()?;
-    drop(shop);
+    let links = shop_page(&reader, &shop_query(filter, zone, before.clone())).await?;
     let next = (links.len() == PAGE)
-        .then(|| links.last().map(read::ShopLink::cursor))
+        .then(|| links.last().map(ShopLink::cursor))
         .flatten();
     let rows = links
         .iter()
@@ -73,23 +63,14 @@ pub(super) async fn shop_history_page(
 
 /// History's totals over the shop's links matching `filter`; `None` when there is no reader
 /// or the shop's connection stayed busy (the caller counts the desk's own then, as its page
-/// is read from the desk's own file too). PostgreSQL ends the count after the reader's limit.
+/// is read from the desk's own file too).
 pub(super) async fn shop_history_totals(
     reader: Option<(ShopReader, String)>,
     filter: &HistoryFilter,
     zone: Zone,
 ) -> Option<Result<LinkTotals, ShopError>> {
     let (reader, _) = reader?;
-    let shop_query = shop_query(filter, zone, None);
-    let limit = reader.query_limit();
-    let mut shop = reader.connection().await?;
-    let counted = tokio::time::timeout(limit * 2, read::totals(&mut shop, &shop_query, limit))
-        .await
-        .ok()?;
-    if let Err(e) = &counted {
-        tracing::warn!(error = %e, "History's totals read from the shop's PostgreSQL");
-    }
-    Some(counted)
+    shop_totals(&reader, &shop_query(filter, zone, None)).await
 }
 
 /// The shop's day close of local days `days`, with this desk's audit head; `None` when there
@@ -97,29 +78,11 @@ pub(super) async fn shop_history_totals(
 pub(super) async fn shop_report(
     reader: Option<(ShopReader, String)>,
     desk: &Desk,
-    (from, to): (NaiveDate, NaiveDate),
+    days: (NaiveDate, NaiveDate),
     zone: Zone,
 ) -> Option<DayReport> {
     let (reader, desk_id) = reader?;
-    let head = desk.audit_head().ok()?;
-    let account = Account::of_profile(desk.profile(), &desk_id).key();
-    let scope = ReportScope {
-        from,
-        to,
-        zone,
-        now: desk.now(),
-        desk: None,
-        account: &account,
-    };
-    let mut shop = reader.connection().await?;
-    tokio::time::timeout(
-        reader.query_limit(),
-        shop_report_mod::day_report(&mut shop, &scope, head),
-    )
-    .await
-    .ok()?
-    .inspect_err(|e| tracing::warn!(error = %e, "Day close read from the shop's PostgreSQL"))
-    .ok()
+    shop_day_report(&reader, desk, &desk_id, days, zone).await
 }
 
 /// A link of another desk, read from the shop for History to open (`None`: no reader, no
@@ -127,14 +90,7 @@ pub(super) async fn shop_report(
 pub(super) async fn shop_entry(
     reader: Option<(ShopReader, String)>,
     id: &str,
-) -> Option<crate::store::StoredLink> {
+) -> Option<StoredLink> {
     let (reader, _) = reader?;
-    let shop = reader.connection().await?;
-    tokio::time::timeout(reader.query_limit(), read::link(&shop, id))
-        .await
-        .ok()?
-        .inspect_err(|e| tracing::warn!(error = %e, "a link read from the shop"))
-        .ok()
-        .flatten()
-        .map(|l| l.stored(""))
+    shop_link(&reader, id).await
 }

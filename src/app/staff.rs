@@ -21,8 +21,8 @@ use super::logic::Msg;
 use super::{App, Command, View};
 use crate::domain::roles::{self, Need, Permit};
 use crate::domain::{Actor, Pin, StaffMember, StaffName};
+use crate::service::{AuditFilter, AuditRow, ChainCheck, StaffError, StoreError};
 use crate::service::{DeskError, Services};
-use crate::store::{AuditFilter, AuditRow, ChainCheck};
 use crate::ui::link_result::Origin;
 use crate::ui::new_link::NewLinkForm;
 use crate::ui::problem::{Explain, Note, Problem};
@@ -310,9 +310,7 @@ impl App {
                 self.spawn(async move {
                     let result = blocking(move || {
                         let pin = parse_pin(&pin)?;
-                        let now = services.clock().now();
-                        services
-                            .with_store_locked(|s| s.staff_sign_in(&name, &pin, APP_SUBJECT, now))
+                        services.staff_sign_in(&name, &pin, APP_SUBJECT)
                     })
                     .await;
                     Msg::Staff(StaffResult::SignedIn { result })
@@ -323,34 +321,31 @@ impl App {
                     return;
                 };
                 self.spawn(async move {
-                    let result =
-                        blocking(move || services.with_store_locked(|s| s.staff_list())).await;
+                    let result = blocking(move || services.staff_list()).await;
                     Msg::Staff(StaffResult::Listed { result })
                 });
             }
             StaffCommand::AddStaff { name, role, pin } => {
                 let actor = self.acting();
-                self.staff_change(MemberEdit::Added(name.clone()), move |s, now| {
+                self.staff_change(MemberEdit::Added(name.clone()), move |s| {
                     let name = StaffName::parse(&name).map_err(|e| {
-                        crate::store::StoreError::Staff(crate::store::StaffError::Hash(
-                            e.to_string(),
-                        ))
+                        DeskError::Store(StoreError::Staff(StaffError::Hash(e.to_string())))
                     })?;
-                    let pin = parse_pin_store(&pin)?;
-                    s.staff_add(&actor, &name, role, &pin, now)
+                    let pin = parse_pin(&pin)?;
+                    s.staff_add(&actor, &name, role, &pin)
                 });
             }
             StaffCommand::ResetPin { name, pin } => {
                 let actor = self.acting();
-                self.staff_change(MemberEdit::PinReset(name.clone()), move |s, now| {
-                    let pin = parse_pin_store(&pin)?;
-                    s.staff_reset_pin(&actor, &name, &pin, now)
+                self.staff_change(MemberEdit::PinReset(name.clone()), move |s| {
+                    let pin = parse_pin(&pin)?;
+                    s.staff_reset_pin(&actor, &name, &pin)
                 });
             }
             StaffCommand::SetStaffActive { name, active } => {
                 let actor = self.acting();
-                self.staff_change(MemberEdit::Active(name.clone(), active), move |s, now| {
-                    s.staff_set_active(&actor, &name, active, now)
+                self.staff_change(MemberEdit::Active(name.clone(), active), move |s| {
+                    s.staff_set_active(&actor, &name, active)
                 });
             }
             StaffCommand::LoadAudit { filter } => {
@@ -360,12 +355,7 @@ impl App {
                 };
                 self.views.audit.loading = true;
                 self.spawn(async move {
-                    let result = blocking(move || {
-                        services.with_store_locked(|s| {
-                            Ok((s.audit_list(&filter)?, s.audit_verify(None)?))
-                        })
-                    })
-                    .await;
+                    let result = blocking(move || services.audit_with_check(&filter)).await;
                     Msg::Staff(StaffResult::Audit { result })
                 });
             }
@@ -408,10 +398,7 @@ impl App {
                 self.spawn(async move {
                     let result = blocking(move || {
                         let pin = parse_pin(&pin)?;
-                        let now = services.clock().now();
-                        services.with_store_locked(|s| {
-                            s.staff_approve(&clerk, &manager, &pin, &what, now)
-                        })
+                        services.staff_approve(&clerk, &manager, &pin, &what)
                     })
                     .await;
                     Msg::Staff(StaffResult::Approved { result })
@@ -424,12 +411,7 @@ impl App {
     fn staff_change(
         &mut self,
         change: MemberEdit,
-        write: impl FnOnce(
-            &mut crate::store::Store,
-            DateTime<Utc>,
-        ) -> Result<(), crate::store::StoreError>
-        + Send
-        + 'static,
+        write: impl FnOnce(&Services) -> Result<(), DeskError> + Send + 'static,
     ) {
         let Some(services) = self.staff_services() else {
             self.views.staff.busy = false;
@@ -437,11 +419,8 @@ impl App {
         };
         self.spawn(async move {
             let result = blocking(move || {
-                let now = services.clock().now();
-                services.with_store_locked(|s| {
-                    write(s, now)?;
-                    s.staff_list()
-                })
+                write(&services)?;
+                services.staff_list()
             })
             .await;
             Msg::Staff(StaffResult::Changed { change, result })
@@ -682,14 +661,10 @@ async fn blocking<T: Send + 'static>(
 
 /// A typed PIN, refused as a wrong one when it is not 4 to 8 digits.
 fn parse_pin(typed: &Zeroizing<String>) -> Result<Pin, DeskError> {
-    parse_pin_store(typed).map_err(DeskError::from)
-}
-
-fn parse_pin_store(typed: &Zeroizing<String>) -> Result<Pin, crate::store::StoreError> {
     Pin::parse(typed).map_err(|_| {
-        crate::store::StoreError::Staff(crate::store::StaffError::Hash(
+        DeskError::Store(StoreError::Staff(StaffError::Hash(
             crate::domain::StaffInputError::PinShape.to_string(),
-        ))
+        )))
     })
 }
 
@@ -713,10 +688,12 @@ fn export_audit(
     filter: &AuditFilter,
     path: &std::path::Path,
 ) -> Result<usize, JobError> {
-    let rows = services.with_store_locked(|s| s.audit_list(filter))?;
-    let file = crate::store::create_private_file(path).map_err(JobError::file(path))?;
-    crate::store::write_audit_csv(file, &rows).map_err(DeskError::from)?;
-    Ok(rows.len())
+    services
+        .export_audit_csv(filter, path)
+        .map_err(|e| match e {
+            DeskError::Store(StoreError::Io { source, .. }) => JobError::file(path)(source),
+            e => JobError::from(e),
+        })
 }
 
 #[cfg(test)]
@@ -726,7 +703,7 @@ mod tests {
     use super::*;
     use crate::app::testing::{answers, app, make_link, only, run, settle};
     use crate::domain::Role;
-    use crate::store::AuditAction;
+    use crate::service::AuditAction;
     use crate::ui::command::Gate;
     use crate::ui::{
         BoardCommand, CardCommand, CatalogCommand, HistoryCommand, InstallmentsCommand,
@@ -741,20 +718,16 @@ mod tests {
     /// app: staff are on and the desk is locked.
     fn staffed(app: &mut App) {
         let services = app.holds.services.clone().unwrap();
-        let now = services.clock().now();
-        services
-            .with_store_locked(|s| {
-                for (name, role, p) in [
-                    ("Zeynep", Role::Manager, "1111"),
-                    ("Ayşe", Role::Counter, "2222"),
-                    ("Mehmet", Role::Counter, "3333"),
-                ] {
-                    let name = StaffName::parse(name).unwrap();
-                    s.staff_add(&Actor::nobody(), &name, role, &Pin::parse(p).unwrap(), now)?;
-                }
-                Ok(())
-            })
-            .unwrap();
+        for (name, role, p) in [
+            ("Zeynep", Role::Manager, "1111"),
+            ("Ayşe", Role::Counter, "2222"),
+            ("Mehmet", Role::Counter, "3333"),
+        ] {
+            let name = StaffName::parse(name).unwrap();
+            services
+                .staff_add(&Actor::nobody(), &name, role, &Pin::parse(p).unwrap())
+                .unwrap();
+        }
         app.run(Command::Staff(StaffCommand::LoadStaff));
         settle(app);
         assert!(app.staff.locked());
@@ -771,9 +744,7 @@ mod tests {
 
     fn audit(app: &App) -> Vec<AuditRow> {
         let services = app.holds.services.clone().unwrap();
-        services
-            .with_store_locked(|s| s.audit_list(&AuditFilter::default()))
-            .unwrap()
+        services.audit_list(&AuditFilter::default()).unwrap()
     }
 
     /// One sample of every app command. The `match` is exhaustive: a new command does not
@@ -808,7 +779,7 @@ mod tests {
     fn every_command() -> Vec<Command> {
         let (link, card, query) = made_samples();
         let day = Utc::now().date_naive();
-        let profile = crate::store::Profile::new("shop", "https://api.example.com", "k");
+        let profile = crate::service::Profile::new("shop", "https://api.example.com", "k");
         let filter = crate::ui::history::HistoryFilter::default;
         let samples = vec![
             Command::Navigate { view: View::Board },
@@ -1449,17 +1420,13 @@ mod tests {
         settle(&mut app);
         // Staff turned on from the command line meanwhile: the worker refuses for itself.
         let services = app.holds.services.clone().unwrap();
-        let now = services.clock().now();
         services
-            .with_store_locked(|s| {
-                s.staff_add(
-                    &Actor::nobody(),
-                    &StaffName::parse("Zeynep").unwrap(),
-                    Role::Manager,
-                    &Pin::parse("1111").unwrap(),
-                    now,
-                )
-            })
+            .staff_add(
+                &Actor::nobody(),
+                &StaffName::parse("Zeynep").unwrap(),
+                Role::Manager,
+                &Pin::parse("1111").unwrap(),
+            )
             .unwrap();
         let answer = only(run(
             &mut app,

@@ -12,7 +12,6 @@ use crate::lang::Lang;
 use crate::notify::RecordingNotifier;
 use crate::secrets::{OsSecrets, SecretStore, WithoutKeyring};
 use crate::service::Services;
-use crate::store::Store;
 use crate::worker::JobState;
 
 /// How long a job may take before the test fails (a failure, not a pace).
@@ -41,9 +40,8 @@ pub(crate) fn app_unbooted() -> App {
         "tests use memory",
     ));
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-    let store = Store::open_in_memory().expect("an in-memory store");
-    let services =
-        Services::with_store(store, None, Arc::clone(&secrets), Arc::clone(&clock), None);
+    let services = Services::open_in_memory(Arc::clone(&secrets), Arc::clone(&clock))
+        .expect("an in-memory store");
     let options = AppOptions {
         services: Some(Arc::new(services)),
         secrets,
@@ -130,23 +128,10 @@ pub(crate) fn make_link(app: &mut App, order: &str) -> crate::domain::Link {
 /// of the Pending view. Returns its idempotency key.
 pub(crate) fn pending_row(app: &App, order: &str) -> String {
     let request = link_request(order, "125.50");
-    let key = request.idempotency_key();
-    let row = crate::store::NewJournalRow {
-        key: crate::store::JournalKey::new(
-            crate::service::SANDBOX_PROFILE,
-            crate::api::endpoints::LINK_CREATE.name,
-            key.clone(),
-        ),
-        body: crate::secrets::Redacted(request.body_bytes()),
-        order_number: Some(order.to_owned()),
-        amount: Some(request.amount()),
-        currency: Some(request.currency()),
-        now: chrono::Utc::now(),
-        began_by: None,
-    };
-    let services = app.holds.services.clone().expect("the profile is open");
-    services
-        .with_store_locked(|s| s.journal_begin(&row))
-        .expect("the row is journaled");
-    key
+    app.holds
+        .desk
+        .as_ref()
+        .expect("the profile is open")
+        .journal_unsent(&request)
+        .expect("the row is journaled")
 }

@@ -16,7 +16,9 @@ use crate::domain::errors::FieldErrors;
 use crate::domain::money::format_amount;
 use crate::lang::Lang;
 use crate::service::{CreateError, Desk, DeskError};
-use crate::store::{DayReport, JournalState, LinkQuery, Profile, TimeRange};
+use crate::service::{
+    DayReport, JournalRow, JournalState, LinkQuery, Profile, StoreError, TimeRange,
+};
 
 /// How a command ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +78,7 @@ pub(super) fn from_desk(lang: Lang) -> impl Fn(DeskError) -> Failure {
             e,
             DeskError::SignInFirst
                 | DeskError::NeedsManager(_)
-                | DeskError::Store(crate::store::StoreError::Staff(_))
+                | DeskError::Store(StoreError::Staff(_))
         ) {
             // Refused before anything was sent.
             return Failure::new(Exit::Invalid, e.sentence(lang));
@@ -214,8 +216,8 @@ impl PendingView {
     }
 }
 
-impl From<&crate::store::JournalRow> for PendingView {
-    fn from(r: &crate::store::JournalRow) -> Self {
+impl From<&JournalRow> for PendingView {
+    fn from(r: &JournalRow) -> Self {
         Self {
             key: r.key.key.clone(),
             order_number: r.order_number.clone().unwrap_or_default(),
@@ -270,7 +272,7 @@ pub(super) fn export_csv(
     zone: Zone,
     lang: Lang,
 ) -> Outcome {
-    let file = crate::store::create_private_file(path)
+    let file = crate::service::create_private_file(path)
         .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
     let rows = desk
         .export_history_csv(query, range, zone, file)

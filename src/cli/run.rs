@@ -35,11 +35,10 @@ use crate::domain::{Actor, Currency, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
+use crate::service::shop::{Account, ReportScope};
 use crate::service::{CreateError, Desk, SANDBOX_PROFILE, Services};
-use crate::shop::read::Account;
-use crate::shop::report::ReportScope;
+use crate::service::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
 use crate::slip::Slip;
-use crate::store::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
 
 /// The secrets `main` takes out of the environment besides the API secret.
 #[derive(Debug, Default)]
@@ -163,11 +162,11 @@ impl Ctx {
         let services = self.services()?;
         self.actor = self.sign_in(&services, &command)?;
         let pushes = !matches!(command, CommandArgs::Shop(_));
-        let before = services.with_store_locked(|s| s.outbox_last_seq()).ok();
+        let before = services.outbox_last_seq().ok();
         let outcome = self.run_command(&services, command).await;
         // A command that changed something pushes its own change, even when it then failed
         // (a create whose answer was refused still stored what it learnt).
-        let after = services.with_store_locked(|s| s.outbox_last_seq()).ok();
+        let after = services.outbox_last_seq().ok();
         if pushes && after > before {
             self.push_own_change(&services).await;
         }
@@ -227,19 +226,14 @@ impl Ctx {
                 if let Some(prefix) = order_prefix {
                     profile.order_prefix = prefix;
                 }
-                let now = services.clock().now();
                 services
-                    .with_store_locked(|s| {
-                        s.as_actor(&self.actor, now, |s| s.profile_add(&profile, now))
-                    })
+                    .profile_save(&self.actor, &profile, false)
                     .map_err(from_desk(lang))?;
                 println!("{}", CliText::ProfileSaved.fill(lang, &[("name", &name)]));
                 Ok(())
             }
             ProfileArgs::List { json } => {
-                let profiles = services
-                    .with_store_locked(|s| s.profile_list())
-                    .map_err(from_desk(lang))?;
+                let profiles = services.profile_list().map_err(from_desk(lang))?;
                 if json {
                     return print_json(&profiles.iter().map(ProfileView::from).collect::<Vec<_>>());
                 }
@@ -255,17 +249,14 @@ impl Ctx {
             }
             ProfileArgs::Remove { name } => {
                 services
-                    .with_store_locked(|s| {
-                        let now = services.clock().now();
-                        s.as_actor(&self.actor, now, |s| s.profile_remove(&name))
-                    })
+                    .profile_remove(&self.actor, &name)
                     .map_err(from_desk(lang))?;
                 println!("{}", CliText::ProfileRemoved.fill(lang, &[("name", &name)]));
                 Ok(())
             }
             ProfileArgs::SetSecret { name } => {
                 let profile = services
-                    .with_store_locked(|s| s.profile_get(&name))
+                    .profile_get(&name)
                     .map_err(from_desk(lang))?
                     .ok_or_else(|| {
                         Failure::new(
@@ -282,17 +273,9 @@ impl Ctx {
                     .secrets()
                     .set(&profile.name, &profile.api_key, &secret)
                     .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
-                let now = services.clock().now();
                 let subject = format!("{} {}", profile.name, profile.api_key);
                 services
-                    .with_store_locked(|s| {
-                        s.audit_append(
-                            &self.actor,
-                            crate::store::AuditAction::SecretStore,
-                            &subject,
-                            now,
-                        )
-                    })
+                    .record_secret_stored(&self.actor, &subject)
                     .map_err(from_desk(lang))?;
                 println!("{}", CliText::SecretStored.get(lang));
                 Ok(())
@@ -689,14 +672,10 @@ impl Ctx {
         let lang = self.lang;
         match command {
             CatalogArgs::Import { file } => {
-                let now = services.clock().now();
                 // Read (at most the limit) before the store is locked.
-                let bytes = crate::store::read_catalog_file(&file)
-                    .map_err(|e| from_desk(lang)(e.into()))?;
-                let report = services
-                    .with_store_locked(|s| {
-                        s.as_actor(&self.actor, now, |s| s.catalog_import_csv(&bytes[..]))
-                    })
+                let bytes = crate::service::read_catalog_file(&file).map_err(from_desk(lang))?;
+                let (report, _) = services
+                    .catalog_import_csv(&self.actor, &bytes)
                     .map_err(from_desk(lang))?;
                 for e in &report.errors {
                     eprintln!("{}:{}: {}", file.display(), e.line, e.message(lang));
@@ -715,9 +694,7 @@ impl Ctx {
                 }
             }
             CatalogArgs::List { json } => {
-                let list = services
-                    .with_store_locked(|s| s.catalog_list())
-                    .map_err(from_desk(lang))?;
+                let list = services.catalog_list().map_err(from_desk(lang))?;
                 if json {
                     return print_json(&list);
                 }

@@ -18,10 +18,10 @@ use super::run::Ctx;
 use super::text::CliText;
 use crate::domain::wire_format::format_time;
 use crate::service::Services;
-use crate::shop::desk::{self, DeskIdentity};
-use crate::shop::membership::{self, Joined, MembershipError, Password};
-use crate::shop::push::PushError;
-use crate::shop::{ShopError, ShopUrl};
+use crate::service::shop::{
+    CONNECT_TIMEOUT, DeskIdentity, Joined, MembershipError, Password, PushError, ShopError,
+    ShopUrl, valid_desk_name,
+};
 
 /// A shop error as the CLI ends with it.
 pub(super) fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
@@ -85,12 +85,14 @@ impl Ctx {
 
     /// The desk's id and shown name.
     pub(super) fn desk_identity(&self, services: &Services) -> Result<DeskIdentity, Failure> {
-        membership::identity(services.store()).map_err(|e| from_desk(self.lang)(e.into()))
+        services.desk_identity().map_err(from_desk(self.lang))
     }
 
     /// The joined shop's URL, when there is one.
     pub(super) fn joined_url(&self, services: &Services) -> Result<Option<ShopUrl>, Failure> {
-        membership::joined_url(services.store()).map_err(|e| membership_failure(e, self.lang))
+        services
+            .joined_shop()
+            .map_err(|e| membership_failure(e, self.lang))
     }
 
     /// The shop's password for a command after `join`: `PAYDESK_SHOP_PASSWORD`, else the
@@ -100,7 +102,7 @@ impl Ctx {
         services: &Services,
         url: &ShopUrl,
     ) -> Result<Zeroizing<String>, ShopError> {
-        membership::stored_password(&**services.secrets(), self.env_shop.value(), url)
+        services.shop_password(self.env_shop.value(), url)
     }
 
     async fn shop_join(&self, services: &Services, text: &str) -> Outcome {
@@ -114,10 +116,10 @@ impl Ctx {
                     .map_err(|e| read_failure(&e, lang))?,
             ),
         };
-        let now = services.clock().now();
         let Joined {
             identity, migrated, ..
-        } = membership::join(services.store(), services.secrets(), &url, password, now)
+        } = services
+            .join_shop(&url, password)
             .await
             .map_err(|e| membership_failure(e, lang))?;
         let canonical = url.to_string();
@@ -145,20 +147,16 @@ impl Ctx {
     async fn shop_status(&self, services: &Services, json: bool) -> Outcome {
         let lang = self.lang;
         let identity = self.desk_identity(services)?;
-        let row = services
-            .with_store_locked(|s| s.shop_desk())
-            .map_err(from_desk(lang))?;
+        let row = services.shop_desk().map_err(from_desk(lang))?;
         let url = self.joined_url(services)?;
         let state = match &url {
             None => None,
             Some(url) => Some(match self.stored_password(services, url) {
-                Ok(pw) => desk::state(url, &pw, &identity.id).await,
+                Ok(pw) => services.shop_state(url, &pw, &identity).await,
                 Err(e) => Err(e),
             }),
         };
-        let outbox = services
-            .with_store_locked(|s| s.outbox_len())
-            .map_err(from_desk(lang))?;
+        let outbox = services.outbox_len().map_err(from_desk(lang))?;
         let last_push = row.last_push_at.map(format_time);
         if json {
             return print_json(&StatusView {
@@ -226,11 +224,11 @@ impl Ctx {
         let password = self
             .stored_password(services, &url)
             .map_err(|e| shop_failure(&e, lang))?;
-        let mut shop = super::whole_shop::open_shop(&url, &password, crate::shop::CONNECT_TIMEOUT)
+        let mut shop = crate::service::shop::open_shop(&url, &password, CONNECT_TIMEOUT)
             .await
             .map_err(|e| shop_failure(&e, lang))?;
-        let clock = services.clock().clone();
-        let pushed = crate::shop::push::push(&mut shop, services.store(), || clock.now())
+        let pushed = services
+            .push_to_shop(&mut shop)
             .await
             .map_err(|e| match e {
                 PushError::Shop(e) => shop_failure(&e, lang),
@@ -257,7 +255,8 @@ impl Ctx {
 
     fn shop_leave(&self, services: &Services) -> Outcome {
         let lang = self.lang;
-        let Some(url) = membership::leave(services.store(), &**services.secrets())
+        let Some(url) = services
+            .leave_shop()
             .map_err(|e| membership_failure(e, lang))?
         else {
             println!("{}", CliText::ShopNotJoined.get(lang));
@@ -273,20 +272,20 @@ impl Ctx {
     async fn shop_name(&self, services: &Services, name: &str) -> Outcome {
         let lang = self.lang;
         let name = name.trim();
-        if !desk::valid_desk_name(name) {
+        if !valid_desk_name(name) {
             return Err(Failure::new(
                 Exit::Invalid,
                 CliText::ShopNameShape.get(lang),
             ));
         }
         services
-            .with_store_locked(|s| s.set_desk_name(Some(name)))
+            .set_desk_name(Some(name))
             .map_err(from_desk(lang))?;
         println!("{}", CliText::ShopNamed.fill(lang, &[("name", &name)]));
         if let Some(url) = self.joined_url(services)? {
             let identity = self.desk_identity(services)?;
             let sent = match self.stored_password(services, &url) {
-                Ok(pw) => desk::rename(&url, &pw, &identity, services.clock().now()).await,
+                Ok(pw) => services.rename_in_shop(&url, &pw, &identity).await,
                 Err(e) => Err(e),
             };
             if let Err(e) = sent {

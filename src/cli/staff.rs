@@ -13,8 +13,8 @@ use super::run::Ctx;
 use super::text::CliText;
 use crate::domain::roles::{self, Need, Permit};
 use crate::domain::{Actor, Pin, Role, StaffName};
+use crate::service::{AuditFilter, ChainCheck, DeskError, StaffError, StoreError};
 use crate::service::{Services, staff_sentence};
-use crate::store::{AuditFilter, ChainCheck, StaffError, StoreError};
 
 /// The role table for the command line, as one exhaustive match: a parsed command's path of
 /// subcommand names (with `--csv` where that flag makes `link list` an export), as the
@@ -88,9 +88,7 @@ impl Ctx {
     ) -> Result<Actor, Failure> {
         let lang = self.lang;
         let (path, need) = rule(command);
-        let staff_on = services
-            .with_store_locked(|s| s.staff_on())
-            .map_err(from_desk(lang))?;
+        let staff_on = services.staff_on().map_err(from_desk(lang))?;
         if !staff_on || need == Need::Anyone {
             return Ok(Actor::nobody());
         }
@@ -100,10 +98,9 @@ impl Ctx {
             ));
         };
         let pin = self.staff_pin(&CliText::PinPrompt.fill(lang, &[("name", &name)]))?;
-        let now = services.clock().now();
         let subject = format!("cli: {path}");
         let member = services
-            .with_store_locked(|s| s.staff_sign_in(name, &pin, &subject, now))
+            .staff_sign_in(name, &pin, &subject)
             .map_err(|e| desk_failure(e, lang))?;
         let actor = Actor::member(&member.name, member.role);
         // `link cancel` of the clerk's own unpaid link is the service's check (it needs the
@@ -156,7 +153,6 @@ impl Ctx {
 
     pub(super) fn staff_cmd(&self, services: &Services, command: StaffArgs) -> Outcome {
         let lang = self.lang;
-        let now = services.clock().now();
         let actor = &self.actor;
         let store_failure = |e| desk_failure(e, lang);
         match command {
@@ -166,15 +162,13 @@ impl Ctx {
                 };
                 let name = StaffName::parse(&name)
                     .map_err(|_| refused(CliText::StaffNameShape.get(lang).to_owned()))?;
-                let first = !services
-                    .with_store_locked(|s| s.staff_on())
-                    .map_err(from_desk(lang))?;
+                let first = !services.staff_on().map_err(from_desk(lang))?;
                 if first && role != Role::Manager {
                     return Err(staff_failure(&StaffError::FirstMustBeManager.into(), lang));
                 }
                 let pin = self.new_pin(name.as_str())?;
                 services
-                    .with_store_locked(|s| s.staff_add(actor, &name, role, &pin, now))
+                    .staff_add(actor, &name, role, &pin)
                     .map_err(store_failure)?;
                 println!(
                     "{}",
@@ -183,9 +177,7 @@ impl Ctx {
                 Ok(())
             }
             StaffArgs::List { json } => {
-                let list = services
-                    .with_store_locked(|s| s.staff_list())
-                    .map_err(from_desk(lang))?;
+                let list = services.staff_list().map_err(from_desk(lang))?;
                 if json {
                     #[derive(Serialize)]
                     struct Member<'a> {
@@ -215,7 +207,7 @@ impl Ctx {
             }
             StaffArgs::Disable { name } => {
                 services
-                    .with_store_locked(|s| s.staff_set_active(actor, &name, false, now))
+                    .staff_set_active(actor, &name, false)
                     .map_err(store_failure)?;
                 println!(
                     "{}",
@@ -225,7 +217,7 @@ impl Ctx {
             }
             StaffArgs::Enable { name } => {
                 services
-                    .with_store_locked(|s| s.staff_set_active(actor, &name, true, now))
+                    .staff_set_active(actor, &name, true)
                     .map_err(store_failure)?;
                 println!(
                     "{}",
@@ -235,14 +227,14 @@ impl Ctx {
             }
             StaffArgs::ResetPin { name } => {
                 let known = services
-                    .with_store_locked(|s| s.staff_member(&name))
+                    .staff_member(&name)
                     .map_err(from_desk(lang))?
                     .ok_or_else(|| {
                         staff_failure(&StaffError::NoMember(name.clone()).into(), lang)
                     })?;
                 let pin = self.new_pin(&known.name)?;
                 services
-                    .with_store_locked(|s| s.staff_reset_pin(actor, &known.name, &pin, now))
+                    .staff_reset_pin(actor, &known.name, &pin)
                     .map_err(store_failure)?;
                 println!("{}", CliText::PinReset.fill(lang, &[("name", &known.name)]));
                 Ok(())
@@ -266,22 +258,22 @@ impl Ctx {
                     limit,
                     ..AuditFilter::default()
                 };
-                let rows = services
-                    .with_store_locked(|s| s.audit_list(&filter))
-                    .map_err(from_desk(lang))?;
                 if let Some(path) = csv {
-                    let file = crate::store::create_private_file(&path).map_err(|e| {
-                        Failure::new(Exit::Failure, format!("{}: {e}", path.display()))
-                    })?;
-                    crate::store::write_audit_csv(file, &rows)
-                        .map_err(|e| Failure::new(Exit::Failure, e.to_string()))?;
+                    let n = services
+                        .export_audit_csv(&filter, &path)
+                        .map_err(|e| match e {
+                            DeskError::Store(StoreError::Io { source, .. }) => {
+                                Failure::new(Exit::Failure, format!("{}: {source}", path.display()))
+                            }
+                            e => Failure::new(Exit::Failure, e.to_string()),
+                        })?;
                     println!(
                         "{}",
-                        CliText::AuditWritten
-                            .fill(lang, &[("n", &rows.len()), ("path", &path.display())])
+                        CliText::AuditWritten.fill(lang, &[("n", &n), ("path", &path.display())])
                     );
                     return Ok(());
                 }
+                let rows = services.audit_list(&filter).map_err(from_desk(lang))?;
                 if json {
                     #[derive(Serialize)]
                     #[serde(rename_all = "camelCase")]
@@ -323,7 +315,7 @@ impl Ctx {
             }
             AuditArgs::Verify { head } => {
                 let check = services
-                    .with_store_locked(|s| s.audit_verify(head.as_deref()))
+                    .audit_verify(head.as_deref())
                     .map_err(from_desk(lang))?;
                 match check {
                     ChainCheck::Whole { rows, head } => {

@@ -14,13 +14,11 @@ use super::text::CliText;
 use crate::api::wire::PaymentLink;
 use crate::domain::LinkStatus;
 use crate::service::Services;
-use crate::shop::audit::verify_shop;
-use crate::shop::catalog::{CatalogPulled, pull_catalog};
-use crate::shop::read::{self, ShopLink, ShopQuery};
-use crate::shop::report::ReportScope;
-use crate::shop::staff::{StaffPulled, pull_staff};
-use crate::shop::{CONNECT_TIMEOUT, Shop, ShopError};
-use crate::store::{ChainCheck, LinkCsvWriter, TimeRange};
+use crate::service::shop::{
+    CONNECT_TIMEOUT, CatalogPulled, PullError, PushError, ReportScope, Shop, ShopError, ShopLink,
+    ShopQuery, StaffPulled, changed_since, day_report, open_shop, read_page, verify_shop,
+};
+use crate::service::{ChainCheck, LinkCsvWriter, TimeRange};
 
 /// How long a changing command waits for the shop before it leaves its change in the outbox.
 pub const OWN_PUSH_BUDGET: Duration = Duration::from_secs(1);
@@ -48,19 +46,6 @@ struct Listed<'a> {
     staff: Option<&'a str>,
     desk: &'a str,
     desk_id: &'a str,
-}
-
-/// Connects to the shop and brings its schema to this build's version, or refuses a newer
-/// one untouched ([`ShopError::SchemaTooNew`]): the command line never writes to, or reads
-/// from, a schema it does not know.
-pub(super) async fn open_shop(
-    url: &crate::shop::ShopUrl,
-    password: &zeroize::Zeroizing<String>,
-    timeout: Duration,
-) -> Result<Shop, ShopError> {
-    let mut shop = crate::shop::connect(url, password, timeout).await?;
-    crate::shop::schema::migrate(shop.client_mut(), url).await?;
-    Ok(shop)
 }
 
 impl Ctx {
@@ -110,7 +95,7 @@ impl Ctx {
             limit: args.limit,
         };
         if let Some(path) = args.csv {
-            let file = crate::store::create_private_file(&path)
+            let file = crate::service::create_private_file(&path)
                 .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
             let failed = |e: &dyn std::fmt::Display| {
                 Failure::new(Exit::Failure, format!("{}: {e}", path.display()))
@@ -120,7 +105,7 @@ impl Ctx {
             // Every matching link, a page at a time.
             query.limit = 1_000;
             loop {
-                let page = read::page(shop, &query).await.map_err(fail)?;
+                let page = read_page(shop, &query).await.map_err(fail)?;
                 for l in &page {
                     writer
                         .write_with_desk(&l.stored(""), &l.desk_name)
@@ -139,7 +124,7 @@ impl Ctx {
             );
             return Ok(());
         }
-        let links = read::page(shop, &query).await.map_err(fail)?;
+        let links = read_page(shop, &query).await.map_err(fail)?;
         if args.json {
             let listed: Vec<Listed<'_>> = links
                 .iter()
@@ -167,10 +152,8 @@ impl Ctx {
         json: bool,
     ) -> Outcome {
         let lang = self.lang;
-        let head = services
-            .with_store_locked(|s| s.audit_head())
-            .map_err(from_desk(lang))?;
-        let report = crate::shop::report::day_report(shop, scope, head)
+        let head = services.audit_head().map_err(from_desk(lang))?;
+        let report = day_report(shop, scope, head)
             .await
             .map_err(|e| shop_failure(&e, lang))?;
         if json {
@@ -186,10 +169,8 @@ impl Ctx {
     pub(super) async fn shop_read_back(&self, services: &Services, shop: &Shop) -> Outcome {
         let lang = self.lang;
         let desk_id = self.desk_identity(services)?.id;
-        let after = services
-            .with_store_locked(|s| s.shop_read_rev())
-            .map_err(from_desk(lang))?;
-        let changed = read::changed_since(shop, after, READ_BACK_MAX)
+        let after = services.shop_read_rev().map_err(from_desk(lang))?;
+        let changed = changed_since(shop, after, READ_BACK_MAX)
             .await
             .map_err(|e| shop_failure(&e, lang))?;
         let others = changed.iter().filter(|l| l.desk_id != desk_id).count();
@@ -198,9 +179,7 @@ impl Ctx {
             .filter(|l| l.link.status == LinkStatus::Completed)
             .count();
         if let Some(last) = changed.iter().map(|l: &ShopLink| l.rev).max() {
-            services
-                .with_store_locked(|s| s.set_shop_read_rev(last))
-                .map_err(from_desk(lang))?;
+            services.set_shop_read_rev(last).map_err(from_desk(lang))?;
         }
         println!(
             "{}",
@@ -216,14 +195,14 @@ impl Ctx {
     /// when they changed, said when they did.
     pub(super) async fn shop_pull_shared(&self, services: &Services, shop: &mut Shop) -> Outcome {
         let lang = self.lang;
-        let pulled = |e: crate::shop::catalog::PullError| {
+        let pulled = |e: PullError| {
             Failure::new(
                 Exit::Failure,
                 e.sentence(lang).unwrap_or_else(|| e.to_string()),
             )
         };
         if let CatalogPulled::Mirrored { variants, .. } =
-            pull_catalog(shop, services.store()).await.map_err(pulled)?
+            services.pull_catalog(shop).await.map_err(pulled)?
         {
             println!(
                 "{}",
@@ -231,9 +210,7 @@ impl Ctx {
             );
         }
         if let StaffPulled::Mirrored { members, .. } =
-            pull_staff(shop, services.store(), services.clock().now())
-                .await
-                .map_err(pulled)?
+            services.pull_staff(shop).await.map_err(pulled)?
         {
             println!(
                 "{}",
@@ -260,7 +237,7 @@ impl Ctx {
             };
         };
         let chains = verify_shop(&shop).await.map_err(|e| match e {
-            crate::shop::push::PushError::Shop(e) => shop_failure(&e, lang),
+            PushError::Shop(e) => shop_failure(&e, lang),
             other => Failure::new(Exit::Failure, other.to_string()),
         })?;
         let mut broken = None;
@@ -296,18 +273,15 @@ impl Ctx {
         let Ok(Some(url)) = self.joined_url(services) else {
             return;
         };
-        let clock = services.clock().clone();
         let pushed = match self.stored_password(services, &url) {
             Err(e) => Err(e.sentence(lang)),
             Ok(pw) => {
                 let attempt = async {
                     let mut shop = open_shop(&url, &pw, OWN_PUSH_BUDGET).await?;
-                    crate::shop::push::push(&mut shop, services.store(), || clock.now())
-                        .await
-                        .map_err(|e| match e {
-                            crate::shop::push::PushError::Shop(e) => e,
-                            other => ShopError::Connection(other.to_string()),
-                        })
+                    services.push_to_shop(&mut shop).await.map_err(|e| match e {
+                        PushError::Shop(e) => e,
+                        other => ShopError::Connection(other.to_string()),
+                    })
                 };
                 match tokio::time::timeout(OWN_PUSH_BUDGET, attempt).await {
                     Ok(Ok(_)) => Ok(()),
@@ -321,7 +295,7 @@ impl Ctx {
             }
         };
         if let Err(reason) = pushed {
-            let n = services.with_store_locked(|s| s.outbox_len()).unwrap_or(0);
+            let n = services.outbox_len().unwrap_or(0);
             eprintln!(
                 "{}",
                 CliText::ShopKeptInOutbox.fill(lang, &[("n", &n), ("reason", &reason)])

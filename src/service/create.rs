@@ -19,6 +19,7 @@
 //!    a server that has forgotten the key, so neither a new create of the same order nor a
 //!    resume sends it; only the user's explicit say (`retry_pending` with `force`) does.
 
+use chrono::{DateTime, Utc};
 use rand::Rng;
 
 use super::messages::ServiceMessage;
@@ -126,15 +127,7 @@ impl Desk {
         }
         // A pending row of this order that is past its time must not be taken as in flight.
         self.with_store(|s| s.journal_mark_stale(now))?;
-        let row = NewJournalRow {
-            key: self.journal_key(&request.idempotency_key()),
-            body: crate::secrets::Redacted(request.body_bytes()),
-            order_number: Some(order),
-            amount: Some(request.amount()),
-            currency: Some(request.currency()),
-            now,
-            began_by: self.actor.name().map(str::to_owned),
-        };
+        let row = self.journal_row(request, now);
         match self.with_store(|s| s.journal_begin(&row))? {
             JournalBegin::Started(row) => {
                 tracing::debug!(key = %row.key.key, "journal row committed");
@@ -142,6 +135,28 @@ impl Desk {
             }
             JournalBegin::AlreadyPending(row) => Err(CreateError::InProgress { key: row.key.key }),
             JournalBegin::AlreadyDone(row) => Err(self.done_error(row)?),
+        }
+    }
+
+    /// Journals `request` as [`Desk::create_link`] does and stops before sending, as a crash
+    /// would between the two; returns its idempotency key. For the tests of what a desk does
+    /// with such a row (the Pending view, a restart's resume).
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn journal_unsent(&self, request: &LinkRequest) -> Result<String, DeskError> {
+        let row = self.journal_row(request, self.now());
+        self.with_store(|s| s.journal_begin(&row))?;
+        Ok(row.key.key)
+    }
+
+    fn journal_row(&self, request: &LinkRequest, now: DateTime<Utc>) -> NewJournalRow {
+        NewJournalRow {
+            key: self.journal_key(&request.idempotency_key()),
+            body: crate::secrets::Redacted(request.body_bytes()),
+            order_number: Some(request.order_number().to_owned()),
+            amount: Some(request.amount()),
+            currency: Some(request.currency()),
+            now,
+            began_by: self.actor.name().map(str::to_owned),
         }
     }
 

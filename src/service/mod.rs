@@ -3,20 +3,28 @@
 //! `Services` owns the local store, the secret store, the clock and the embedded sandbox;
 //! `Services::desk(profile)` gives a `Desk` — a signed client for that profile's server plus the
 //! store — whose methods are the operations: exactly-once link creation (`create`), pending
-//! rows, link detail and cancel, card save, installments, history and catalog.
+//! rows, link detail and cancel, card save, installments, history and catalog. `Services`
+//! names the rest of what the front ends do to the desk's file (`local`: staff, audit,
+//! profiles, catalog) and to its shop ([`shop`]): this module is the only door to the data,
+//! and hands out no store, lock or connection.
 //!
 //! When the desk has joined a shop, [`poll::poll_in_shop`] stands in for `Desk::poll_link`:
-//! the shop's lease and budget decide whether this desk asks the API about a link.
+//! the shop's lease and budget decide whether this desk asks the API about a link; [`shared`]
+//! reads the board, History and the day close from the shop while it answers.
 //!
 //! `DeskError::sentence` and `CreateError::sentence` word a failure for the user from the
 //! layer's catalogue, [`messages::ServiceMessage`].
 //!
-//! The store is synchronous (`SQLite`); its calls are short and run on the caller's thread (the
-//! worker's runtime or the CLI), never on the UI thread.
+//! The store is synchronous (`SQLite`): every call goes through `store::with_locked`, which on
+//! a runtime's worker thread (the app's worker, the CLI) hands the runtime's other tasks to its
+//! blocking pool while `SQLite` works; never on the UI thread.
 
 pub mod create;
+mod local;
 pub mod messages;
 pub mod poll;
+pub mod shared;
+pub mod shop;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,13 +50,18 @@ use crate::domain::{Actor, CatalogVariant, Link};
 use crate::lang::Lang;
 use crate::sandbox::{self, SandboxHandle};
 use crate::secrets::{self, SecretError, SecretStore};
-use crate::store::{
-    DayReport, JournalRow, JournalState, LinkPage, LinkQuery, LinkTotals, Profile, Store,
-    StoreError, StoredCard, StoredLink, TimeRange,
-};
+use crate::store::Store;
 
 /// Name of the built-in sandbox profile (the store's, which creates it).
 pub use crate::store::SANDBOX_PROFILE;
+
+/// What the front ends read and hand back: rows and queries of this desk's file, as values.
+pub use crate::store::{
+    AuditAction, AuditFilter, AuditRow, ChainCheck, CsvImport, CsvParsed, DayReport, JournalRow,
+    JournalState, LinkCsvWriter, LinkCursor, LinkPage, LinkQuery, LinkTotals, Profile, ShopDesk,
+    StaffError, StoreError, StoredCard, StoredLink, TimeRange, default_data_dir,
+};
+pub use local::{create_private_file, read_catalog_file};
 
 /// The port the embedded sandbox prefers, so that `paymentUrl`s in history still open after a
 /// restart; another free port is taken when it is busy.
@@ -264,6 +277,38 @@ impl Services {
         }
     }
 
+    /// Services over a store in memory, gone with them: for tests and trials.
+    pub fn open_in_memory(
+        secrets: Arc<dyn SecretStore>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, DeskError> {
+        Ok(Self::with_store(
+            Store::open_in_memory()?,
+            None,
+            secrets,
+            clock,
+            None,
+        ))
+    }
+
+    /// A look into the desk's file for the integration tests' set-ups and assertions. Only
+    /// with the `inspect` feature, which the crate's dev-dependency on itself turns on for
+    /// test builds: the app and the CLI never reach the store but through named operations.
+    #[cfg(feature = "inspect")]
+    pub fn inspect<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, DeskError> {
+        self.with_store_locked(f)
+    }
+
+    /// The store's lock itself, for tests that drive the shop's pusher by hand (feature
+    /// `inspect`, as [`Services::inspect`]).
+    #[cfg(feature = "inspect")]
+    pub fn inspect_store(&self) -> &Mutex<Store> {
+        &self.store
+    }
+
     /// Uses `policy` for link-create retries (tests use a fast one).
     #[must_use]
     pub fn with_retry_policy(mut self, policy: RetryPolicy) -> Self {
@@ -282,17 +327,17 @@ impl Services {
         self
     }
 
-    /// Runs `f` with the store locked.
-    pub fn with_store_locked<T>(
+    /// Runs `f` with the store locked: the door of this module's operations, never handed out.
+    fn with_store_locked<T>(
         &self,
         f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
     ) -> Result<T, DeskError> {
-        Ok(f(&mut lock(&self.store))?)
+        Ok(crate::store::with_locked(&self.store, f)?)
     }
 
-    /// The store itself, for a caller that locks it call by call between awaits (the shop's
-    /// pusher); never hold the lock across an await.
-    pub fn store(&self) -> &Mutex<Store> {
+    /// The store itself, for the shop's pusher and membership, which lock it call by call
+    /// between awaits; never hold the lock across an await. Not handed out of `service`.
+    pub(crate) fn store(&self) -> &Mutex<Store> {
         &self.store
     }
 
@@ -615,7 +660,7 @@ impl Desk {
         &self,
         f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
     ) -> Result<T, DeskError> {
-        Ok(f(&mut lock(&self.inner.store))?)
+        Ok(crate::store::with_locked(&self.inner.store, f)?)
     }
 
     fn claim(&self, key: &str) -> Option<InflightGuard<'_>> {
@@ -836,6 +881,11 @@ impl Desk {
         self.with_store(|s| s.get_link(self.profile_name(), id))?
             .map(|s| s.link)
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
+    }
+
+    /// How many links the local history holds for this profile.
+    pub fn history_count(&self) -> Result<usize, DeskError> {
+        self.with_store(|s| s.count_links(self.profile_name()))
     }
 
     /// The saved cards of this profile.

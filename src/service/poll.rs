@@ -3,9 +3,13 @@
 //!
 //! A joined desk calls [`poll_in_shop`] where a lone desk calls [`Desk::poll_link`]: it asks
 //! the shop first ([`lease::ask`]); only when the shop grants the lease and a token does it ask
-//! the API, and then it pushes its outbox at once (`shop::push::push`), so every desk reading
-//! the shop sees the answer. Otherwise it reads what the shop knows of the link, and asks
-//! nothing. Day close's Refresh calls [`refresh_for_day_close`], which spends the same budget.
+//! the API (the answer goes into the outbox, which the session, or the CLI, pushes). Otherwise
+//! it reads what the shop knows of the link, and asks nothing. Day close's Refresh calls
+//! [`refresh_for_day_close`], which spends the same budget.
+//!
+//! The shop's connection comes from a [`ShopReader`] and is borrowed for one question at a
+//! time, within the reader's query limit, never across the server's answer: a push or another
+//! read waits no longer than one query.
 //!
 //! A granted desk asks the API for its own link as any refresh (history, then the outbox), and
 //! for a link another desk made on the same account ([`Maker::Other`]: that desk stopped, so
@@ -15,9 +19,9 @@
 //!
 //! # Who calls these
 //!
-//! - **The board** (`app/board.rs`): `poll_through_lease` does what [`poll_in_shop`] does with
-//!   the session's borrowed connection, for every link of the profile's account on the shop's
-//!   board (`fresh_for` the refresher's interval for the link); an alert is the maker's only.
+//! - **The board** (`app/board.rs`): [`poll_in_shop`] through `service::shared::
+//!   poll_through_lease` for every link of the profile's account on the shop's board
+//!   (`fresh_for` the refresher's interval for the link); an alert is the maker's only.
 //! - **Day close's Refresh** (`app/report.rs`): [`refresh_for_day_close`] for each open link,
 //!   one after the other (the shop's budget spaces them).
 //! - **Leaving or shutting down** (`shop leave`, the app closing): `lease::release_all(&shop,
@@ -30,8 +34,8 @@ use super::{Desk, DeskError};
 use crate::domain::Link;
 use crate::lang::Lang;
 use crate::shop::lease::{self, Account, Ask, LinkKey};
-use crate::shop::push::{self, PushError, Pushed};
 use crate::shop::read::{self, ShopLink};
+use crate::shop::session::ShopReader;
 use crate::shop::{Shop, ShopError};
 
 /// How long the board's ask waits for the shop's budget (several desks want the same token)
@@ -45,13 +49,11 @@ pub const DAY_CLOSE_PATIENCE: Duration = Duration::from_secs(30);
 /// What asking about a link in a shop did.
 #[derive(Debug)]
 pub enum Polled {
-    /// This desk asked the API: the answer, stored on the desk, and whether the push that
-    /// shares it with the shop went through (when not, the answer waits in the outbox).
+    /// This desk asked the API: the answer, stored on the desk and waiting in the outbox
+    /// for the next push.
     Asked {
         /// The link as the server answered.
         link: Link,
-        /// The push that followed.
-        pushed: Result<Pushed, PushError>,
     },
     /// Another desk holds the link's lease, or asked about it less than `fresh_for` ago:
     /// nothing was asked; here is what the shop knows.
@@ -95,6 +97,10 @@ pub enum PollError {
     /// The shop failed (before anything was asked of the API).
     #[error(transparent)]
     Shop(#[from] ShopError),
+    /// The shop's connection stayed busy, or a question went unanswered, for the reader's
+    /// query limit (nothing was asked of the API).
+    #[error("the shop did not answer in time")]
+    Unanswered,
     /// The desk failed: its file, or the API's answer.
     #[error(transparent)]
     Desk(#[from] DeskError),
@@ -105,6 +111,7 @@ impl PollError {
     pub fn sentence(&self, lang: Lang) -> String {
         match self {
             PollError::Shop(e) => e.sentence(lang),
+            PollError::Unanswered => DeskError::ShopBusy.sentence(lang),
             PollError::Desk(e) => e.sentence(lang),
         }
     }
@@ -141,16 +148,6 @@ pub async fn maker_of(shop: &Shop, desk_id: &str, key: &LinkKey) -> Result<Maker
     })
 }
 
-/// What the shop knows of the link `key`, taken into `desk`'s history when the link is the
-/// desk's own and the shop's answer is newer (another desk polled it meanwhile).
-async fn shared(shop: &Shop, desk: &Desk, key: &LinkKey) -> Result<Option<Link>, PollError> {
-    let known = lease::known(shop, key).await?;
-    if let Some(link) = &known {
-        desk.take_shared(link)?;
-    }
-    Ok(known)
-}
-
 impl Desk {
     /// Asks the server about the link `id` this desk holds the lease of: its own link as any
     /// refresh (history, then the outbox), another desk's for the shop only
@@ -163,12 +160,36 @@ impl Desk {
     }
 }
 
-/// Asks about the link `key` through `desk` when the desk has joined `shop`: asks the API only
-/// when the shop grants this desk the link's lease and a token of its budget (waiting up to
-/// `patience` for a token), then pushes the answer to the shop; else returns what the shop
-/// knows. `fresh_for`: an answer of another desk younger than this is taken as this desk's.
+/// What the shop said before anything is asked of the server.
+enum Turn {
+    Ask(Maker),
+    Shared {
+        by: String,
+        held: bool,
+        known: Box<Option<Link>>,
+    },
+    Wait(Duration),
+}
+
+/// One question to the shop, within the reader's limit.
+async fn within<T>(
+    limit: Duration,
+    question: impl Future<Output = Result<T, ShopError>>,
+) -> Result<T, PollError> {
+    tokio::time::timeout(limit, question)
+        .await
+        .map_err(|_| PollError::Unanswered)?
+        .map_err(PollError::Shop)
+}
+
+/// Asks about the link `key` through `desk` when the desk has joined the shop of `reader`:
+/// asks the API only when the shop grants this desk the link's lease and a token of its
+/// budget (waiting up to `patience` for a token); else returns what the shop knows, taken
+/// into history when the link is the desk's own and the shop's answer is newer (another desk
+/// polled it meanwhile). `fresh_for`: an answer of another desk younger than this is taken as
+/// this desk's.
 pub async fn poll_in_shop(
-    shop: &mut Shop,
+    reader: &ShopReader,
     desk: &Desk,
     key: &LinkKey,
     fresh_for: Duration,
@@ -177,34 +198,45 @@ pub async fn poll_in_shop(
     let desk_id = desk.with_store(|s| s.device_id())?;
     let through = Account::of_profile(desk.profile(), &desk_id);
     let deadline = Instant::now() + patience;
+    let limit = reader.query_limit();
     loop {
-        match lease::ask(shop, &desk_id, key, &through, fresh_for).await? {
-            Ask::Granted { .. } => {
-                let maker = maker_of(shop, &desk_id, key).await?;
-                let link = desk.poll_granted(&key.link_id, &maker).await?;
-                let pushed = push::push(shop, &desk.inner.store, || desk.now()).await;
-                return Ok(Polled::Asked { link, pushed });
-            }
-            Ask::Held { by, .. } => {
-                let known = shared(shop, desk, key).await?;
-                return Ok(Polled::Shared {
+        let turn = {
+            let shop = reader.connection().await.ok_or(PollError::Unanswered)?;
+            let asked = lease::ask(&shop, &desk_id, key, &through, fresh_for);
+            match within(limit, asked).await? {
+                Ask::Granted { .. } => {
+                    Turn::Ask(within(limit, maker_of(&shop, &desk_id, key)).await?)
+                }
+                Ask::Held { by, .. } => Turn::Shared {
                     by,
                     held: true,
-                    known,
-                });
-            }
-            Ask::Fresh { by, .. } => {
-                let known = shared(shop, desk, key).await?;
-                return Ok(Polled::Shared {
+                    known: Box::new(within(limit, lease::known(&shop, key)).await?),
+                },
+                Ask::Fresh { by, .. } => Turn::Shared {
                     by,
                     held: false,
-                    known,
-                });
+                    known: Box::new(within(limit, lease::known(&shop, key)).await?),
+                },
+                Ask::Spent { retry_after } => Turn::Wait(retry_after),
+                Ask::Foreign => return Ok(Polled::Foreign),
             }
-            Ask::Foreign => return Ok(Polled::Foreign),
-            Ask::Spent { retry_after } => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if retry_after > left {
+        };
+        match turn {
+            Turn::Ask(maker) => {
+                let link = desk.poll_granted(&key.link_id, &maker).await?;
+                return Ok(Polled::Asked { link });
+            }
+            Turn::Shared { by, held, known } => {
+                let known = *known;
+                if let Some(link) = &known
+                    && let Err(e) = desk.take_shared(link)
+                {
+                    tracing::warn!(error = %e, "the shop's answer could not be kept");
+                }
+                return Ok(Polled::Shared { by, held, known });
+            }
+            Turn::Wait(retry_after) => {
+                if retry_after > deadline.saturating_duration_since(Instant::now()) {
                     return Ok(Polled::BudgetSpent { retry_after });
                 }
                 tokio::time::sleep(retry_after).await;
@@ -217,9 +249,9 @@ pub async fn poll_in_shop(
 /// as fresh (the clerk asked for now) and [`DAY_CLOSE_PATIENCE`] for a token of the shop's one
 /// budget. A link another desk polls is read from the shop.
 pub async fn refresh_for_day_close(
-    shop: &mut Shop,
+    reader: &ShopReader,
     desk: &Desk,
     key: &LinkKey,
 ) -> Result<Polled, PollError> {
-    poll_in_shop(shop, desk, key, Duration::ZERO, DAY_CLOSE_PATIENCE).await
+    poll_in_shop(reader, desk, key, Duration::ZERO, DAY_CLOSE_PATIENCE).await
 }

@@ -23,6 +23,7 @@ use chrono::DateTime;
 
 use super::push::{BATCH, PushError};
 use super::{Shop, ShopError};
+use crate::store::with_locked;
 use crate::store::{AuditRow, ChainCheck, ChainWalk, Store, StoreError};
 
 /// Schema step 6: every desk's audit chain.
@@ -107,13 +108,8 @@ async fn fork_of(
     desk_id: &str,
     both: i64,
 ) -> Result<Option<(i64, String, String)>, PushError> {
-    let lock = || {
-        store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
     let differs = async |seq: i64| -> Result<Option<(String, String)>, PushError> {
-        let (mine, _) = lock().audit_hash_at(seq)?;
+        let (mine, _) = with_locked(store, |s| s.audit_hash_at(seq))?;
         let theirs = shop_hash(shop, desk_id, seq).await?;
         Ok(match (mine, theirs) {
             (Some(m), Some(t)) if m != t => Some((m, t)),
@@ -146,11 +142,6 @@ pub async fn push_audit(
     store: &Mutex<Store>,
     desk_id: &str,
 ) -> Result<AuditPushed, PushError> {
-    let lock = || {
-        store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(&e, &url));
     let mut sent = 0;
@@ -167,7 +158,7 @@ pub async fn push_audit(
             .get(0);
         if !checked {
             checked = true;
-            let (_, last) = lock().audit_hash_at(0)?;
+            let (_, last) = with_locked(store, |s| s.audit_hash_at(0))?;
             let both = have.min(last);
             if both > 0
                 && let Some((seq, desk_hash, shop_hash)) =
@@ -187,7 +178,7 @@ pub async fn push_audit(
                 });
             }
         }
-        let rows = lock().audit_after(have, BATCH)?;
+        let rows = with_locked(store, |s| s.audit_after(have, BATCH))?;
         if rows.is_empty() {
             return Ok(AuditPushed {
                 rows: sent,

@@ -29,6 +29,7 @@ use sha2::{Digest as _, Sha256};
 use super::{Shop, ShopError, ShopUrl};
 use crate::domain::{Barcode, CatalogVariant, Currency};
 use crate::lang::Lang;
+use crate::store::with_locked;
 use crate::store::{BarcodeEdit, CatalogOwed, Store, StoreError};
 
 /// The channel a change of the current snapshot is notified on (payload: its number).
@@ -397,19 +398,14 @@ pub async fn pull_catalog(
     shop: &mut Shop,
     store: &Mutex<Store>,
 ) -> Result<CatalogPulled, PullError> {
-    let lock = || {
-        store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
-    let known = lock().catalog_snapshot_mirrored()?;
+    let known = with_locked(store, |s| s.catalog_snapshot_mirrored())?;
     let Some((snapshot, variants)) = current_catalog(shop, known).await? else {
         return Ok(CatalogPulled::NoneShared);
     };
     if known == Some(snapshot) {
         return Ok(CatalogPulled::Unchanged(snapshot));
     }
-    if lock().catalog_mirror(snapshot, &variants)? {
+    if with_locked(store, |s| s.catalog_mirror(snapshot, &variants))? {
         Ok(CatalogPulled::Mirrored {
             snapshot,
             variants: variants.len(),

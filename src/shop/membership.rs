@@ -10,7 +10,7 @@
 //!
 //! Keyring calls may wait on D-Bus, so they run on tokio's blocking pool.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
@@ -19,7 +19,7 @@ use super::desk::{self, DeskIdentity};
 use super::schema::Migrated;
 use super::{KEYRING_PROFILE, ShopError, ShopUrl};
 use crate::secrets::{SecretError, SecretStore};
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, with_locked};
 
 /// Where the password of a join came from.
 pub enum Password {
@@ -88,15 +88,11 @@ pub enum MembershipError {
     Lost(String),
 }
 
-fn lock(store: &Mutex<Store>) -> MutexGuard<'_, Store> {
-    store.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 /// The desk's id and shown name (the host name until it is named).
 pub fn identity(store: &Mutex<Store>) -> Result<DeskIdentity, StoreError> {
-    let s = lock(store);
-    let id = s.device_id()?;
-    let named = s.shop_desk()?.name;
+    let (id, named) = with_locked(store, |s| {
+        Ok::<_, StoreError>((s.device_id()?, s.shop_desk()?.name))
+    })?;
     Ok(DeskIdentity {
         id,
         name: named.unwrap_or_else(desk::host_name),
@@ -105,7 +101,7 @@ pub fn identity(store: &Mutex<Store>) -> Result<DeskIdentity, StoreError> {
 
 /// The joined shop's URL, when there is one.
 pub fn joined_url(store: &Mutex<Store>) -> Result<Option<ShopUrl>, MembershipError> {
-    let stored = lock(store).shop_desk()?.shop_url;
+    let stored = with_locked(store, |s| s.shop_desk())?.shop_url;
     Ok(stored
         .map(|u| ShopUrl::parse(&u).map_err(ShopError::from))
         .transpose()?)
@@ -165,7 +161,7 @@ pub async fn join(
         Kept::FromEnv
     };
     let previous = joined_url(store).unwrap_or(None);
-    lock(store).join_shop(&url.to_string(), now)?;
+    with_locked(store, |s| s.join_shop(&url.to_string(), now))?;
     // A password kept for another shop is no longer needed.
     if let Some(old) = previous.filter(|old| old.keyring_name() != url.keyring_name()) {
         let secrets = Arc::clone(secrets);
@@ -197,7 +193,7 @@ pub fn leave(
         Ok(()) | Err(SecretError::Unavailable(_)) => {}
         Err(e) => return Err(MembershipError::Secret(e)),
     }
-    lock(store).leave_shop()?;
+    with_locked(store, Store::leave_shop)?;
     Ok(Some(url))
 }
 
@@ -208,6 +204,6 @@ pub fn rename(store: &Mutex<Store>, name: &str) -> Result<String, MembershipErro
     if !desk::valid_desk_name(name) {
         return Err(MembershipError::NameShape);
     }
-    lock(store).set_desk_name(Some(name))?;
+    with_locked(store, |s| s.set_desk_name(Some(name)))?;
     Ok(name.to_owned())
 }

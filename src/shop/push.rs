@@ -28,6 +28,7 @@ use super::catalog::apply_catalog;
 use super::schema::UPSERT_LINK;
 use super::staff::apply_staff;
 use super::{Shop, ShopError};
+use crate::store::with_locked;
 use crate::store::{OutboxRow, Store, StoreError};
 
 /// Rows sent in one PostgreSQL transaction.
@@ -254,47 +255,42 @@ pub async fn push(
     store: &Mutex<Store>,
     now: impl Fn() -> DateTime<Utc>,
 ) -> Result<Pushed, PushError> {
-    let lock = || {
-        store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
-    let desk_id = lock().device_id()?;
+    let desk_id = with_locked(store, |s| s.device_id())?;
     let mut done = Pushed::default();
-    let owed = lock().outbox_catalog()?;
+    let owed = with_locked(store, |s| s.outbox_catalog())?;
     if let Some(owed) = owed {
         let applied = apply_catalog(shop, &desk_id, &owed, now()).await?;
         let mirrored = applied.as_on_desk.then_some(applied.snapshot);
-        lock().catalog_pushed(owed.seq, mirrored, now())?;
+        with_locked(store, |s| s.catalog_pushed(owed.seq, mirrored, now()))?;
         done.catalogs += u64::from(applied.made_current);
     }
     loop {
-        let rows = lock().outbox_staff(BATCH)?;
+        let rows = with_locked(store, |s| s.outbox_staff(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };
         let applied = apply_staff(shop, &desk_id, &rows).await?;
-        lock().staff_pushed(last, now())?;
+        with_locked(store, |s| s.staff_pushed(last, now()))?;
         done.staff_rows += rows.len() as u64;
         done.staff_refused += applied.refused;
     }
     loop {
-        let rows = lock().outbox_batch(BATCH)?;
+        let rows = with_locked(store, |s| s.outbox_batch(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };
         done.changed += apply_batch(shop, &desk_id, &rows, now()).await?;
-        lock().outbox_acknowledge(last, now())?;
+        with_locked(store, |s| s.outbox_acknowledge(last, now()))?;
         done.rows += rows.len() as u64;
         done.batches += 1;
     }
     loop {
-        let rows = lock().outbox_cards(BATCH)?;
+        let rows = with_locked(store, |s| s.outbox_cards(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };
         super::cards::apply_cards(shop, &desk_id, &rows).await?;
-        lock().cards_pushed(last, now())?;
+        with_locked(store, |s| s.cards_pushed(last, now()))?;
         done.cards += rows.len() as u64;
     }
     let audit = push_audit(shop, store, &desk_id).await?;

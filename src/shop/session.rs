@@ -387,6 +387,15 @@ impl std::fmt::Debug for ShopReader {
 }
 
 impl ShopReader {
+    /// A reader over a connection of one's own (the command line's, a test's), with
+    /// `timing`'s query limit.
+    pub fn over(shop: Shop, timing: Timing) -> ShopReader {
+        ShopReader {
+            slot: Arc::new(AsyncMutex::new(Some(shop))),
+            timing,
+        }
+    }
+
     /// The connection, when the desk is online; waits at most the query limit for a push or
     /// another read to let it go.
     pub async fn connection(&self) -> Option<OwnedMappedMutexGuard<Option<Shop>, Shop>> {
@@ -767,12 +776,7 @@ async fn ping(config: &SessionConfig, slot: &Slot) -> Result<(), ShopError> {
 /// other failure an event (the rows stay in the outbox).
 async fn push_now(config: &SessionConfig, slot: &Slot, out: &Out) -> Result<(), ShopError> {
     let store = config.store.store();
-    let waiting = {
-        let s = store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        s.outbox_len()
-    };
+    let waiting = crate::store::with_locked(store, |s| s.outbox_len());
     match waiting {
         Ok(0) => return Ok(()),
         Ok(_) => {}

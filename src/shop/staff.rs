@@ -31,6 +31,7 @@ use super::catalog::{Invalid, PullError};
 use super::{Shop, ShopError};
 use crate::domain::Role;
 use crate::domain::staff::wait_after;
+use crate::store::with_locked;
 use crate::store::{StaffChange, StaffMirror, StaffRow, Store};
 
 /// The channel a staff change is notified on (payload: the highest version).
@@ -288,16 +289,11 @@ pub async fn pull_staff(
     store: &Mutex<Store>,
     now: DateTime<Utc>,
 ) -> Result<StaffPulled, PullError> {
-    let lock = || {
-        store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
-    let known = lock().staff_version_mirrored()?;
+    let known = with_locked(store, |s| s.staff_version_mirrored())?;
     let Some((version, members)) = current_staff(shop, known).await? else {
         return Ok(StaffPulled::Unchanged);
     };
-    let written = lock().staff_mirror(version, &members, now)?;
+    let written = with_locked(store, |s| s.staff_mirror(version, &members, now))?;
     Ok(StaffPulled::Mirrored {
         version,
         members: written,

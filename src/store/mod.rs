@@ -413,6 +413,26 @@ pub fn private_sqlite_file(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Runs `f` on the locked store: the one way the rest of paydesk calls its `SQLite` file (the
+/// services, the shop's pusher, mirrors and session). On a worker thread of a multi-threaded
+/// runtime (the app's worker, the CLI) it runs through `tokio::task::block_in_place`, so the
+/// runtime hands that worker's other tasks to a thread of its blocking pool while the file's
+/// lock is waited for and `SQLite` works; anywhere else (a plain thread, a test's
+/// current-thread runtime) it runs right here.
+pub fn with_locked<T>(store: &std::sync::Mutex<Store>, f: impl FnOnce(&mut Store) -> T) -> T {
+    let run = || {
+        f(&mut store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
+    };
+    match tokio::runtime::Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(run)
+        }
+        _ => run(),
+    }
+}
+
 /// Creates (or empties) a file that only its owner can read (0600 on Unix, whatever the umask;
 /// an existing file is set to 0600 too) and opens it for writing: for files paydesk writes
 /// that hold payers' data, such as a History export.

@@ -5,7 +5,9 @@
 //!   Troubleshooting section;
 //! - the exactly-once outcome table lives in one place, docs/design.md;
 //! - every relative link of the README, ARCHITECTURE.md and docs/ leads to a file that exists,
-//!   and to a heading of it when it names one.
+//!   and to a heading of it when it names one;
+//! - the service is the only door to the data (issue 27): no file under `src/app` or `src/cli`
+//!   names the store or the shop's modules, the `Store` type, or a way to the store's lock.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -195,4 +197,65 @@ fn every_relative_link_of_the_documents_leads_to_a_file_and_heading() {
         }
     }
     assert!(broken.is_empty(), "links that lead nowhere: {broken:#?}");
+}
+
+/// What a file under `src/app` or `src/cli` never says: the service is the only door to the
+/// desk's file and to the shop's PostgreSQL.
+const DOORS_LEFT_OPEN: [&str; 5] = [
+    "crate::store",
+    "crate::shop",
+    "with_store_locked",
+    ".store()",
+    "inspect(",
+];
+
+/// Whether `text` names the type `Store`: the word alone, not an error variant such as
+/// `DeskError::Store(…)` nor a longer name (`StoreError`, `StoredLink`).
+fn names_store_type(text: &str) -> bool {
+    text.match_indices("Store").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + "Store".len()..].chars().next();
+        let word_start = !before.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let word_end = !after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let variant = text[..at].ends_with("Error::");
+        word_start && word_end && !variant
+    })
+}
+
+#[test]
+fn no_file_of_the_app_or_the_cli_reaches_the_store_or_the_shop_but_through_the_service() {
+    let src = root().join("src");
+    let mut files = BTreeSet::new();
+    rust_files(&src, &src.join("app"), &mut files);
+    rust_files(&src, &src.join("cli"), &mut files);
+    assert!(files.len() > 20, "the app and the CLI are found: {files:?}");
+    let mut found = Vec::new();
+    for file in &files {
+        let text = read(&src.join(file));
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for door in DOORS_LEFT_OPEN {
+                if code.contains(door) {
+                    found.push(format!("src/{file}:{}: {door}", n + 1));
+                }
+            }
+            if names_store_type(code) {
+                found.push(format!("src/{file}:{}: Store", n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "doors around the service:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_door_check_sees_the_store_type_and_not_an_error_variant() {
+    assert!(names_store_type("fn f(s: &mut Store) {}"));
+    assert!(names_store_type("use crate::service::{Store, Desk};"));
+    assert!(names_store_type("let s: &crate::service::Store = x;"));
+    assert!(!names_store_type("DeskError::Store(StoreError::Io { .. })"));
+    assert!(!names_store_type("let x: StoredLink = y;"));
 }

@@ -298,7 +298,7 @@ async fn an_api_key_id_the_http_library_cannot_send_fails_the_order_and_sends_no
     );
     assert!(server.seen().is_empty(), "nothing reached the server");
     let row = services
-        .with_store_locked(|s| {
+        .inspect(|s| {
             s.journal_get(&JournalKey::new(
                 "test",
                 "link.create",

@@ -184,7 +184,7 @@ async fn library_card_save_and_link_create_leave_no_pan_cvv_or_secret_while_the_
     );
     // A second profile whose secret sits in the (memory) keyring.
     services
-        .with_store_locked(|s| {
+        .inspect(|s| {
             s.profile_add(
                 &Profile::new("other", server.base_url(), "pk_test_no_link"),
                 chrono::Utc::now(),

@@ -177,7 +177,7 @@ fn the_app_path_opens_a_private_folder_database_and_embedded_sandbox_state() {
     let url = services.sandbox_url().expect("the embedded sandbox starts");
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     services
-        .with_store_locked(|s| {
+        .inspect(|s| {
             s.profile_add(
                 &paydesk::store::Profile::new("shop", "https://api.example.com", "pk_1"),
                 chrono::Utc::now(),

@@ -15,8 +15,11 @@ use paydesk::sandbox::SandboxHandle;
 use paydesk::service::poll::{self, BUDGET_PATIENCE, Polled};
 use paydesk::service::{Desk, SANDBOX_PROFILE, Services};
 use paydesk::shop::lease::{self, Ask, LinkKey};
+use paydesk::shop::push::Pushed;
+use paydesk::shop::session::{ShopReader, Timing};
 use paydesk::shop::{self, Shop, ShopUrl, schema};
 use paydesk::store::Store;
+use tokio::sync::OwnedMappedMutexGuard;
 use zeroize::Zeroizing;
 
 /// The shop's password as paydesk holds it.
@@ -38,12 +41,21 @@ async fn new_shop(pg: &Pg) -> ShopUrl {
     url
 }
 
+/// The reader's limits in these tests: a question may take long on a loaded machine.
+fn timing() -> Timing {
+    Timing {
+        query: Duration::from_secs(10),
+        ..Timing::default()
+    }
+}
+
 /// A desk of the shop: its own data folder and services, joined and registered, with the
-/// profile `test` at `base_url` (the demo key) and a session with the shop of its own.
+/// profile `test` at `base_url` (the demo key) and a reader over a connection of its own,
+/// as the session gives the app.
 struct ShopDesk {
     id: String,
     services: Services,
-    shop: Shop,
+    reader: ShopReader,
     _dir: tempfile::TempDir,
 }
 
@@ -71,7 +83,7 @@ impl ShopDesk {
         ShopDesk {
             id,
             services,
-            shop,
+            reader: ShopReader::over(shop, timing()),
             _dir: dir,
         }
     }
@@ -79,8 +91,24 @@ impl ShopDesk {
     /// The link `id` of `profile` in this desk's own history.
     fn local(&self, profile: &str, id: &str) -> Option<paydesk::store::StoredLink> {
         self.services
-            .with_store_locked(|s| s.get_link(profile, id))
+            .inspect(|s| s.get_link(profile, id))
             .expect("the data file answers")
+    }
+
+    /// The desk's connection, for a question of the test's own.
+    async fn conn(&self) -> OwnedMappedMutexGuard<Option<Shop>, Shop> {
+        self.reader
+            .connection()
+            .await
+            .expect("the shop's connection")
+    }
+
+    /// Pushes the desk's outbox to the shop, as its session does after a change.
+    async fn push(&self) -> Pushed {
+        self.services
+            .push_to_shop(&mut *self.conn().await)
+            .await
+            .expect("the outbox reaches the shop")
     }
 
     fn desk(&self, profile: &str) -> Desk {
@@ -97,9 +125,7 @@ impl ShopDesk {
             .create_link(&crate::support::links::link_request(&order, amount))
             .await
             .expect("the link is created");
-        shop::push::push(&mut self.shop, self.services.store(), Utc::now)
-            .await
-            .expect("the link reaches the shop");
+        self.push().await;
         (desk.shop_key(&link.id).expect("its key"), link)
     }
 }
@@ -169,7 +195,7 @@ fn now_ms() -> i64 {
 /// going through the shop ([`poll::poll_in_shop`], fresh for the link's interval), each answer
 /// (the server's, or the shop's) fed back, until `until`.
 async fn run_board(
-    mut desk: ShopDesk,
+    desk: ShopDesk,
     links: Vec<(LinkKey, Link)>,
     until: Instant,
 ) -> (ShopDesk, BoardRun) {
@@ -189,7 +215,7 @@ async fn run_board(
                 let fresh_for = refresher.interval_of(&id).unwrap_or_default();
                 let began = now_ms();
                 let polled = poll::poll_in_shop(
-                    &mut desk.shop,
+                    &desk.reader,
                     &through,
                     &keys[&id],
                     fresh_for,
@@ -198,8 +224,8 @@ async fn run_board(
                 .await
                 .expect("the shop and the sandbox answer");
                 match polled {
-                    Polled::Asked { link, pushed } => {
-                        pushed.expect("the answer reaches the shop");
+                    Polled::Asked { link } => {
+                        desk.push().await;
                         run.asked += 1;
                         run.asked_from.push(began);
                         refresher.answered(&id, seq, Some(&link), Utc::now());
@@ -295,10 +321,10 @@ async fn day_close_refreshes_of_five_desks_at_once_share_one_request_a_second() 
     // Every desk's Refresh at the same moment, each about its own link.
     let runs: Vec<_> = desks
         .into_iter()
-        .map(|(mut d, key)| {
+        .map(|(d, key)| {
             tokio::spawn(async move {
                 let desk = d.desk("test");
-                let polled = poll::refresh_for_day_close(&mut d.shop, &desk, &key)
+                let polled = poll::refresh_for_day_close(&d.reader, &desk, &key)
                     .await
                     .expect("the shop and the sandbox answer");
                 (polled.asked(), d)
@@ -340,11 +366,11 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
         .pay(&link.id, None)
         .expect("the link is paid");
     sandbox.admin().clear_requests();
-    // Counter 2 holds the lease and asks; the answer is pushed with the poll.
+    // Counter 2 holds the lease and asks; the answer is pushed after the poll.
     let holder = desks[1].id.clone();
     let through = desks[1].desk("test");
     let polled = poll::poll_in_shop(
-        &mut desks[1].shop,
+        &desks[1].reader,
         &through,
         &key,
         Duration::ZERO,
@@ -352,15 +378,11 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
     )
     .await
     .expect("polled");
-    let Polled::Asked {
-        link: answer,
-        pushed,
-    } = polled
-    else {
+    let Polled::Asked { link: answer } = polled else {
         panic!("the first desk to ask polls: {polled:?}");
     };
     assert_eq!(answer.status, LinkStatus::Completed);
-    assert_eq!(pushed.expect("pushed").rows, 1);
+    assert_eq!(desks[1].push().await.rows, 1);
     // Counter 2 asked for Counter 1: the link stays out of Counter 2's own history (and so its
     // day close), and the shop keeps it as Counter 1's.
     assert!(
@@ -368,7 +390,7 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
         "not Counter 2's link"
     );
     assert_eq!(
-        shop::read::link(&desks[0].shop, &link.id)
+        shop::read::link(&*desks[0].conn().await, &link.id)
             .await
             .expect("the shop answers")
             .expect("the shop has it")
@@ -377,7 +399,7 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
     );
     // Every desk reads it from the shop, the maker included; asking again polls nothing.
     for d in &mut desks {
-        let known = lease::known(&d.shop, &key)
+        let known = lease::known(&*d.conn().await, &key)
             .await
             .expect("the shop answers")
             .expect("the shop knows the link");
@@ -386,7 +408,7 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
         if d.id != holder {
             let through = d.desk("test");
             let again =
-                poll::poll_in_shop(&mut d.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+                poll::poll_in_shop(&d.reader, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
                     .await
                     .expect("asked");
             match again {
@@ -421,10 +443,9 @@ async fn poll_until_asked(
     let end = Instant::now() + deadline;
     let mut first = None;
     loop {
-        let polled =
-            poll::poll_in_shop(&mut d.shop, &through, key, Duration::ZERO, BUDGET_PATIENCE)
-                .await
-                .expect("asked");
+        let polled = poll::poll_in_shop(&d.reader, &through, key, Duration::ZERO, BUDGET_PATIENCE)
+            .await
+            .expect("asked");
         if polled.asked() {
             return (first.unwrap_or(polled), Instant::now());
         }
@@ -446,7 +467,7 @@ async fn a_desk_that_dies_loses_its_leases_within_ten_seconds_and_another_takes_
     let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
     let (key, _) = a.create("test", "12.00").await;
     let through = a.desk("test");
-    let polled = poll::poll_in_shop(&mut a.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+    let polled = poll::poll_in_shop(&a.reader, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
         .await
         .expect("polled");
     assert!(polled.asked(), "{polled:?}");
@@ -486,12 +507,14 @@ async fn a_desk_that_leaves_cleanly_gives_its_leases_back_at_once() {
     let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
     let (key, _) = a.create("test", "13.00").await;
     let through = a.desk("test");
-    let polled = poll::poll_in_shop(&mut a.shop, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
+    let polled = poll::poll_in_shop(&a.reader, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
         .await
         .expect("polled");
     assert!(polled.asked(), "{polled:?}");
     assert_eq!(
-        lease::release_all(&a.shop, &a.id).await.expect("released"),
+        lease::release_all(&*a.conn().await, &a.id)
+            .await
+            .expect("released"),
         1
     );
     let waited = Instant::now();
@@ -511,33 +534,30 @@ async fn a_desks_sandbox_links_and_another_accounts_links_are_never_granted_else
     let sandbox = crate::support::cli::sandbox();
     let url = new_shop(&pg).await;
     let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
-    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    let b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
     // A link of Counter 1's built-in sandbox, listed shop-wide under Counter 1's id.
     let (own, _) = a.create(SANDBOX_PROFILE, "9.00").await;
     assert_eq!(own.account.sandbox_desk, a.id);
     assert!(
-        lease::known(&b.shop, &own).await.expect("read").is_some(),
+        lease::known(&*b.conn().await, &own)
+            .await
+            .expect("read")
+            .is_some(),
         "listed shop-wide"
     );
     // Counter 2's own sandbox is not Counter 1's: refused before and inside PostgreSQL, even
     // for a desk that claims the link's account.
     let b_sandbox = b.desk(SANDBOX_PROFILE);
-    let polled = poll::poll_in_shop(
-        &mut b.shop,
-        &b_sandbox,
-        &own,
-        Duration::ZERO,
-        BUDGET_PATIENCE,
-    )
-    .await
-    .expect("asked");
+    let polled = poll::poll_in_shop(&b.reader, &b_sandbox, &own, Duration::ZERO, BUDGET_PATIENCE)
+        .await
+        .expect("asked");
     assert!(matches!(polled, Polled::Foreign), "{polled:?}");
-    let claimed = lease::ask(&b.shop, &b.id, &own, &own.account, Duration::ZERO)
+    let claimed = lease::ask(&*b.conn().await, &b.id, &own, &own.account, Duration::ZERO)
         .await
         .expect("asked");
     assert_eq!(claimed, Ask::Foreign);
     // Counter 1 itself is granted.
-    let granted = lease::ask(&a.shop, &a.id, &own, &own.account, Duration::ZERO)
+    let granted = lease::ask(&*a.conn().await, &a.id, &own, &own.account, Duration::ZERO)
         .await
         .expect("asked");
     assert!(matches!(granted, Ask::Granted { .. }), "{granted:?}");
@@ -556,7 +576,7 @@ async fn a_desks_sandbox_links_and_another_accounts_links_are_never_granted_else
         ),
     ] {
         b.services
-            .with_store_locked(|s| {
+            .inspect(|s| {
                 s.profile_add(
                     &paydesk::store::Profile::new(name, base_url, key_id),
                     Utc::now(),
@@ -564,19 +584,14 @@ async fn a_desks_sandbox_links_and_another_accounts_links_are_never_granted_else
             })
             .expect("a profile");
         let other = b.desk(name);
-        let polled = poll::poll_in_shop(
-            &mut b.shop,
-            &other,
-            &shared,
-            Duration::ZERO,
-            BUDGET_PATIENCE,
-        )
-        .await
-        .expect("asked");
+        let polled =
+            poll::poll_in_shop(&b.reader, &other, &shared, Duration::ZERO, BUDGET_PATIENCE)
+                .await
+                .expect("asked");
         assert!(matches!(polled, Polled::Foreign), "{name}: {polled:?}");
     }
     let polled = poll::poll_in_shop(
-        &mut b.shop,
+        &b.reader,
         &b_sandbox,
         &shared,
         Duration::ZERO,
@@ -597,7 +612,7 @@ async fn a_desks_sandbox_links_and_another_accounts_links_are_never_granted_else
     // Through the matching profile, Counter 2 is granted.
     let matching = b.desk("test");
     let polled = poll::poll_in_shop(
-        &mut b.shop,
+        &b.reader,
         &matching,
         &shared,
         Duration::ZERO,

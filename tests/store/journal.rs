@@ -611,7 +611,7 @@ fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_with
         other => panic!("the order must be refused as done: {other:?}"),
     }
     let row = services
-        .with_store_locked(|s| s.journal_get(&journal_key))
+        .inspect(|s| s.journal_get(&journal_key))
         .unwrap()
         .unwrap();
     assert_eq!((row.state, row.attempts), (JournalState::Completed, 0));

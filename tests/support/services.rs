@@ -63,7 +63,7 @@ pub fn open_on_disk(
     )
     .expect("the store opens");
     services
-        .with_store_locked(|s| s.profile_add(&demo_profile(profile, base_url), chrono::Utc::now()))
+        .inspect(|s| s.profile_add(&demo_profile(profile, base_url), chrono::Utc::now()))
         .expect("the profile is stored");
     services
 }
@@ -71,7 +71,7 @@ pub fn open_on_disk(
 /// The journal row of the link create for `order` on profile `test`, if there is one.
 pub fn create_row(services: &Services, order: &str) -> Option<JournalRow> {
     services
-        .with_store_locked(|s| {
+        .inspect(|s| {
             s.journal_get(&JournalKey::new(
                 "test",
                 "link.create",

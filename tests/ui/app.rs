@@ -533,7 +533,7 @@ fn frames_keep_running_while_a_request_is_held_at_the_server() {
             let profile =
                 paydesk::store::Profile::new("gated", &g.url, paydesk::sandbox::DEMO_API_KEY);
             services
-                .with_store_locked(|s| s.profile_add(&profile, now))
+                .inspect(|s| s.profile_add(&profile, now))
                 .expect("test set-up");
             services
                 .secrets()
@@ -838,9 +838,7 @@ fn a_keyring_that_fails_says_what_to_do_instead_of_checking_forever() {
             let now = services.clock().now();
             let profile =
                 paydesk::store::Profile::new("magaza", "https://api.example.com", "pk_live_1");
-            services
-                .with_store_locked(|s| s.profile_add(&profile, now))
-                .unwrap();
+            services.inspect(|s| s.profile_add(&profile, now)).unwrap();
         },
     );
     env.nav(View::Settings);

@@ -224,7 +224,7 @@ fn after_a_network_drop_the_pending_order_completes_by_itself_and_its_qr_shows()
     // History holds it; the server made one link.
     let stored = env
         .services
-        .with_store_locked(|s| {
+        .inspect(|s| {
             s.find_recent_by_order("sandbox", &order, Utc::now() - chrono::Duration::hours(1))
         })
         .expect("history reads");

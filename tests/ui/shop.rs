@@ -246,7 +246,7 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     assert!(env.app().shop.url.is_none(), "nothing recorded");
     assert_eq!(
         env.services
-            .with_store_locked(|s| Ok(s.shop_desk()?.shop_url))
+            .inspect(|s| Ok(s.shop_desk()?.shop_url))
             .expect("the data file"),
         None
     );
@@ -359,7 +359,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
         .clone();
     assert_eq!(
         env.services
-            .with_store_locked(|s| s.outbox_len())
+            .inspect(|s| s.outbox_len())
             .expect("the outbox"),
         1,
         "the link waits in the outbox"
@@ -378,7 +378,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     assert!(!env.shown("Offline from the shop since"));
     assert_eq!(
         env.services
-            .with_store_locked(|s| s.outbox_len())
+            .inspect(|s| s.outbox_len())
             .expect("the outbox"),
         0,
         "the outbox drained"
@@ -521,7 +521,7 @@ fn joined_window_on(url: &str, account: Option<&str>) -> AppEnv {
                 let now = chrono::Utc::now();
                 let profile = Profile::new("shared", &base_url, DEMO_API_KEY);
                 services
-                    .with_store_locked(|s| s.profile_add(&profile, now))
+                    .inspect(|s| s.profile_add(&profile, now))
                     .expect("the profile is added");
                 services
                     .secrets()
@@ -742,7 +742,7 @@ fn a_link_of_a_desk_that_stopped_is_polled_here_and_turns_paid_on_this_board_onl
     assert!(asked >= 1, "this desk polled the link");
     let own = env
         .services
-        .with_store_locked(|s| s.get_link("shared", &id))
+        .inspect(|s| s.get_link("shared", &id))
         .expect("the data file answers");
     assert!(
         own.is_none(),

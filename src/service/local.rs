@@ -1,0 +1,250 @@
+//! This desk's own file, as the front ends reach it: staff and their PINs, the audit, the
+//! profiles, the catalog and the desk's place in a shop.
+//!
+//! Every operation is named here; neither the app nor the CLI gets the store itself, a lock on
+//! it or a closure run under that lock. A write names who does it (`actor`): the audit row
+//! goes with the change in its transaction. "Now" is the services' clock.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::domain::{Actor, Barcode, CatalogVariant, Pin, Role, StaffMember, StaffName};
+use crate::store::{
+    AuditAction, AuditFilter, AuditRow, ChainCheck, CsvImport, CsvParsed, Profile, ShopDesk,
+};
+
+use super::{DeskError, Services};
+
+impl Services {
+    /// Whether staff are on (at least one member).
+    pub fn staff_on(&self) -> Result<bool, DeskError> {
+        self.with_store_locked(|s| s.staff_on())
+    }
+
+    /// The members, by name.
+    pub fn staff_list(&self) -> Result<Vec<StaffMember>, DeskError> {
+        self.with_store_locked(|s| s.staff_list())
+    }
+
+    /// One member, by name (any case).
+    pub fn staff_member(&self, name: &str) -> Result<Option<StaffMember>, DeskError> {
+        self.with_store_locked(|s| s.staff_member(name))
+    }
+
+    /// Checks `name`'s PIN (tries counted, lock-out kept) and records the sign-in on
+    /// `subject` (the app, or the CLI's command line).
+    pub fn staff_sign_in(
+        &self,
+        name: &str,
+        pin: &Pin,
+        subject: &str,
+    ) -> Result<StaffMember, DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.staff_sign_in(name, pin, subject, now))
+    }
+
+    /// A manager's PIN approves what `clerk` may not do alone (`what`, as the audit names it);
+    /// returns the clerk acting with that approval.
+    pub fn staff_approve(
+        &self,
+        clerk: &Actor,
+        manager: &str,
+        pin: &Pin,
+        what: &str,
+    ) -> Result<Actor, DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.staff_approve(clerk, manager, pin, what, now))
+    }
+
+    /// Adds a member (the first one turns staff on).
+    pub fn staff_add(
+        &self,
+        actor: &Actor,
+        name: &StaffName,
+        role: Role,
+        pin: &Pin,
+    ) -> Result<(), DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.staff_add(actor, name, role, pin, now))
+    }
+
+    /// Turns a member off or on again.
+    pub fn staff_set_active(
+        &self,
+        actor: &Actor,
+        name: &str,
+        active: bool,
+    ) -> Result<(), DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.staff_set_active(actor, name, active, now))
+    }
+
+    /// Gives a member a new PIN.
+    pub fn staff_reset_pin(&self, actor: &Actor, name: &str, pin: &Pin) -> Result<(), DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.staff_reset_pin(actor, name, pin, now))
+    }
+
+    /// The audit rows matching `filter`, oldest first.
+    pub fn audit_list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, DeskError> {
+        self.with_store_locked(|s| s.audit_list(filter))
+    }
+
+    /// Walks the audit chain, checking every hash, and its head against `head` when given.
+    pub fn audit_verify(&self, head: Option<&str>) -> Result<ChainCheck, DeskError> {
+        self.with_store_locked(|s| s.audit_verify(head))
+    }
+
+    /// The audit chain's head now.
+    pub fn audit_head(&self) -> Result<String, DeskError> {
+        self.with_store_locked(|s| s.audit_head())
+    }
+
+    /// The rows matching `filter` and the whole chain's check, read together.
+    pub fn audit_with_check(
+        &self,
+        filter: &AuditFilter,
+    ) -> Result<(Vec<AuditRow>, ChainCheck), DeskError> {
+        self.with_store_locked(|s| Ok((s.audit_list(filter)?, s.audit_verify(None)?)))
+    }
+
+    /// Writes the audit rows matching `filter` as CSV to `path`, a file only its owner can
+    /// read; returns how many rows.
+    pub fn export_audit_csv(&self, filter: &AuditFilter, path: &Path) -> Result<usize, DeskError> {
+        let rows = self.audit_list(filter)?;
+        let file = crate::store::create_private_file(path).map_err(|source| {
+            DeskError::Store(crate::store::StoreError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        })?;
+        crate::store::write_audit_csv(file, &rows)?;
+        Ok(rows.len())
+    }
+
+    /// Records that `actor` stored the secret of `subject` (a profile and its key): the
+    /// keyring holds the secret, so no change of the file comes with the row.
+    pub fn record_secret_stored(&self, actor: &Actor, subject: &str) -> Result<(), DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.audit_append(actor, AuditAction::SecretStore, subject, now))
+    }
+
+    /// The profiles, the sandbox first.
+    pub fn profile_list(&self) -> Result<Vec<Profile>, DeskError> {
+        self.with_store_locked(|s| s.profile_list())
+    }
+
+    /// One profile, by name.
+    pub fn profile_get(&self, name: &str) -> Result<Option<Profile>, DeskError> {
+        self.with_store_locked(|s| s.profile_get(name))
+    }
+
+    /// Adds `profile`, or changes the one of its name when `existing`; returns the profiles
+    /// after it.
+    pub fn profile_save(
+        &self,
+        actor: &Actor,
+        profile: &Profile,
+        existing: bool,
+    ) -> Result<Vec<Profile>, DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| {
+            s.as_actor(actor, now, |s| {
+                if existing {
+                    s.profile_update(profile, now)
+                } else {
+                    s.profile_add(profile, now)
+                }
+            })?;
+            s.profile_list()
+        })
+    }
+
+    /// Removes a profile (never the sandbox's); returns the profiles after it.
+    pub fn profile_remove(&self, actor: &Actor, name: &str) -> Result<Vec<Profile>, DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| {
+            s.as_actor(actor, now, |s| s.profile_remove(name))?;
+            s.profile_list()
+        })
+    }
+
+    /// The catalog, by name.
+    pub fn catalog_list(&self) -> Result<Vec<CatalogVariant>, DeskError> {
+        self.with_store_locked(|s| s.catalog_list())
+    }
+
+    /// Gives a variant its barcode (or takes it away); returns the catalog after it.
+    pub fn catalog_set_barcode(
+        &self,
+        actor: &Actor,
+        id: &str,
+        barcode: Option<&Barcode>,
+    ) -> Result<HashMap<String, CatalogVariant>, DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| {
+            s.as_actor(actor, now, |s| s.catalog_set_barcode(id, barcode))?;
+            s.catalog_map()
+        })
+    }
+
+    /// What importing this CSV would do, changing nothing.
+    pub fn catalog_preview_csv(&self, bytes: &[u8]) -> Result<CsvParsed, DeskError> {
+        self.with_store_locked(|s| s.catalog_preview_csv(bytes))
+    }
+
+    /// Imports a catalog CSV (its good lines; the others are reported); returns what it did
+    /// and the catalog after it.
+    pub fn catalog_import_csv(
+        &self,
+        actor: &Actor,
+        bytes: &[u8],
+    ) -> Result<(CsvImport, HashMap<String, CatalogVariant>), DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| {
+            let done = s.as_actor(actor, now, |s| s.catalog_import_csv(bytes))?;
+            Ok((done, s.catalog_map()?))
+        })
+    }
+
+    /// How many changes wait to go to the shop.
+    pub fn outbox_len(&self) -> Result<u64, DeskError> {
+        self.with_store_locked(|s| s.outbox_len())
+    }
+
+    /// The sequence number of the last change queued for the shop (0: none ever).
+    pub fn outbox_last_seq(&self) -> Result<i64, DeskError> {
+        self.with_store_locked(|s| s.outbox_last_seq())
+    }
+
+    /// This desk's place in a shop: its name, the shop joined, when it last pushed.
+    pub fn shop_desk(&self) -> Result<ShopDesk, DeskError> {
+        self.with_store_locked(|s| s.shop_desk())
+    }
+
+    /// Names this desk (shown to the other desks), or takes its name away.
+    pub fn set_desk_name(&self, name: Option<&str>) -> Result<(), DeskError> {
+        self.with_store_locked(|s| s.set_desk_name(name))
+    }
+
+    /// The last shop revision this desk read (its catalog and staff are that new).
+    pub fn shop_read_rev(&self) -> Result<i64, DeskError> {
+        self.with_store_locked(|s| s.shop_read_rev())
+    }
+
+    /// Remembers the last shop revision read.
+    pub fn set_shop_read_rev(&self, rev: i64) -> Result<(), DeskError> {
+        self.with_store_locked(|s| s.set_shop_read_rev(rev))
+    }
+}
+
+/// Reads a catalog file, at most the catalog's limit, before the store is locked.
+pub fn read_catalog_file(path: &Path) -> Result<Vec<u8>, DeskError> {
+    Ok(crate::store::read_catalog_file(path)?)
+}
+
+/// Creates (or empties) a file only its owner can read and write: exports hold payers' and
+/// staff's data.
+pub fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    crate::store::create_private_file(path)
+}
