@@ -28,6 +28,7 @@ use crate::domain::{Currency, Field, FieldErrors, LinkDraft};
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::text::UiText;
+use crate::ui::words::local_time;
 use crate::ui::{theme, widgets};
 
 pub use items::{ICON_ADD_ROW, ICON_MOVE_DOWN, ICON_MOVE_UP, ICON_REMOVE_ROW, PICKER_HEIGHT};
@@ -686,11 +687,6 @@ pub fn parse_local(date: &str, time: &str, zone: Zone) -> Option<DateTime<Utc>> 
     let d = NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()?;
     let t = NaiveTime::parse_from_str(time.trim(), "%H:%M").ok()?;
     zone.instant_of(d.and_time(t))
-}
-
-/// A UTC moment in `zone`'s local time, as the form shows it.
-pub fn local_time(at: DateTime<Utc>, zone: Zone) -> String {
-    zone.local(at).format("%Y-%m-%d %H:%M").to_string()
 }
 
 #[cfg(test)]
