@@ -29,6 +29,9 @@ use crate::ui::theme::{self, StatusMeaning};
 use crate::ui::widgets;
 use crate::ui::words::{ago_text, local_time};
 
+/// The search of the list, defined with the commands that carry it.
+pub use crate::ui::command::HistoryFilter;
+
 /// Rows fetched per page.
 pub const PAGE: usize = 200;
 
@@ -116,21 +119,6 @@ impl HistoryRow {
             foreign: false,
         }
     }
-}
-
-/// The search of the list.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct HistoryFilter {
-    /// Order number / reference prefix or description words.
-    pub text: String,
-    /// Only this status.
-    pub status: Option<LinkStatus>,
-    /// Only links created on or after this local day.
-    pub from: Option<NaiveDate>,
-    /// Only links created on or before this local day.
-    pub to: Option<NaiveDate>,
-    /// Only links this staff member began.
-    pub staff: Option<String>,
 }
 
 /// "Refresh statuses" under way: one detail request per row, a second apart.
