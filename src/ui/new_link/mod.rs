@@ -31,9 +31,10 @@ use crate::ui::text::UiText;
 use crate::ui::words::local_time;
 use crate::ui::{theme, widgets};
 
+pub use crate::ui::FormLock;
 pub use items::{ICON_ADD_ROW, ICON_MOVE_DOWN, ICON_MOVE_UP, ICON_REMOVE_ROW, PICKER_HEIGHT};
 pub use scan::ScanNote;
-pub use sending::{CONFIRM_WIDTH, FormLock, SALE_LINES_MIN, SALE_MARGIN, SALE_RESERVE, SendNote};
+pub use sending::{CONFIRM_WIDTH, SALE_LINES_MIN, SALE_MARGIN, SALE_RESERVE, SendNote};
 
 /// The expiry choices of the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

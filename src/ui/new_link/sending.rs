@@ -16,9 +16,9 @@ use crate::domain::{FieldErrors, format_amount};
 use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
-use crate::ui::ViewCtx;
 use crate::ui::command::{LinkCommand, PendingCommand};
 use crate::ui::text::UiText;
+use crate::ui::{FormLock, ViewCtx};
 use crate::ui::{theme, widgets};
 
 use super::{MARK_STROKE, NewLinkForm, Sale};
@@ -32,20 +32,6 @@ pub enum SendNote {
     Unknown(crate::ui::problem::Problem),
     /// A request for this order is already out.
     AlreadyPending,
-}
-
-/// Why the form cannot be edited: the journal holds its order without a known outcome. Derived
-/// each frame from the journal rows the app already holds (no I/O).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FormLock {
-    /// The order's row is pending: Create re-sends that row (same bytes, same key).
-    Pending {
-        /// The idempotency key of the row.
-        key: String,
-    },
-    /// The row is past the server's key retention: the form does not re-send it; the Pending
-    /// view does, after the user confirmed they checked.
-    Stale,
 }
 
 /// What "This sale" keeps for the total, the state, Create and its reason under the lines, so
