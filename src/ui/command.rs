@@ -7,12 +7,11 @@ use chrono::NaiveDate;
 use zeroize::Zeroizing;
 
 use crate::clock::Zone;
-use crate::domain::Link;
 use crate::domain::Role;
 use crate::domain::roles::Need;
 use crate::domain::{Barcode, CardRequest, InstallmentQuery, LinkRequest};
+use crate::domain::{Link, LinkStatus};
 use crate::store::{AuditFilter, Profile};
-use crate::ui::history::HistoryFilter;
 use crate::ui::text::UiText;
 
 /// What a command needs of the member signed in (docs/design.md §7, "Roles"), and the words
@@ -256,6 +255,22 @@ pub enum InstallmentsCommand {
         /// The BIN and amount.
         query: Box<InstallmentQuery>,
     },
+}
+
+/// The search of the History list: what the view's filter holds, and what its Search and
+/// Export commands carry.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HistoryFilter {
+    /// Order number / reference prefix or description words.
+    pub text: String,
+    /// Only this status.
+    pub status: Option<LinkStatus>,
+    /// Only links created on or after this local day.
+    pub from: Option<NaiveDate>,
+    /// Only links created on or before this local day.
+    pub to: Option<NaiveDate>,
+    /// Only links this staff member began.
+    pub staff: Option<String>,
 }
 
 /// What the history view asks for.

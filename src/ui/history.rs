@@ -23,11 +23,14 @@ use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::command::HistoryCommand;
 use crate::ui::link_result::{status_text, status_with_payment};
-use crate::ui::new_link::local_time;
 use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, StatusMeaning};
 use crate::ui::widgets;
+use crate::ui::words::{ago_text, local_time};
+
+/// The search of the list, defined with the commands that carry it.
+pub use crate::ui::command::HistoryFilter;
 
 /// Rows fetched per page.
 pub const PAGE: usize = 200;
@@ -116,21 +119,6 @@ impl HistoryRow {
             foreign: false,
         }
     }
-}
-
-/// The search of the list.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct HistoryFilter {
-    /// Order number / reference prefix or description words.
-    pub text: String,
-    /// Only this status.
-    pub status: Option<LinkStatus>,
-    /// Only links created on or after this local day.
-    pub from: Option<NaiveDate>,
-    /// Only links created on or before this local day.
-    pub to: Option<NaiveDate>,
-    /// Only links this staff member began.
-    pub staff: Option<String>,
 }
 
 /// "Refresh statuses" under way: one detail request per row, a second apart.
@@ -687,7 +675,7 @@ pub fn known_status_text(row: &HistoryRow, now: DateTime<Utc>, lang: Lang) -> St
     format!(
         "{} · {}",
         row.status_text,
-        crate::ui::board::ago_text(row.known_at, now, lang)
+        ago_text(row.known_at, now, lang)
     )
 }
 
@@ -699,7 +687,7 @@ fn row_ui(
     striped: bool,
 ) -> egui::Response {
     let lang = cx.lang;
-    let age = crate::ui::board::ago_text(row.known_at, cx.now, lang);
+    let age = ago_text(row.known_at, cx.now, lang);
     let stripe_at = ui.painter().add(egui::Shape::Noop);
     let response = ui
         .horizontal(|ui| {

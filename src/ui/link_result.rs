@@ -18,10 +18,10 @@ use crate::lang::Lang;
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::LinkCommand;
-use crate::ui::new_link::local_time;
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, Badge, Palette, StatusMeaning};
 use crate::ui::widgets::{self, QrView};
+use crate::ui::words::local_time;
 
 /// The id of the customer display's window.
 pub fn customer_viewport_id() -> ViewportId {

@@ -48,6 +48,21 @@ pub struct ResendView {
     pub next: Option<DateTime<Utc>>,
 }
 
+/// Why the New link form cannot be edited: the journal holds its order without a known outcome.
+/// Derived
+/// each frame from the journal rows the app already holds (no I/O).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormLock {
+    /// The order's row is pending: Create re-sends that row (same bytes, same key).
+    Pending {
+        /// The idempotency key of the row.
+        key: String,
+    },
+    /// The row is past the server's key retention: the form does not re-send it; the Pending
+    /// view does, after the user confirmed they checked.
+    Stale,
+}
+
 /// What every view needs to draw one frame, and where it puts its commands.
 pub struct ViewCtx<'a> {
     /// Interface language.
@@ -70,7 +85,7 @@ pub struct ViewCtx<'a> {
     /// The background re-send of the journal's pending rows (New link and Pending say it).
     pub resend: ResendView,
     /// The New link form's lock, derived from the journal rows the app holds (no I/O).
-    pub form_lock: Option<new_link::FormLock>,
+    pub form_lock: Option<FormLock>,
     /// Commands emitted during this frame, run by the app's logic after drawing.
     pub commands: &'a mut Vec<Command>,
 }

@@ -339,7 +339,7 @@ pub fn state_text(state: JournalState, lang: Lang) -> &'static str {
 /// How old a row is, as the board says it, in the app's language: "just now", `12 min`,
 /// `3 h 5 min` (Turkish `12 dk`, `3 sa 5 dk`).
 pub fn age(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
-    crate::ui::board::age_text(since, now, lang)
+    crate::ui::words::age_text(since, now, lang)
 }
 
 #[cfg(test)]

@@ -9,9 +9,15 @@
 //!
 //! Where a profile points is said the same way: "built-in sandbox", "this computer" for a
 //! loopback address, else the host alone; never a URL with its port.
+//!
+//! So are times, the same in every view: a moment in the desk's zone (`2026-11-23 18:30`), a
+//! span (`3 h 5 min`, Turkish `3 sa 5 dk`) and an age ("just now", "3 min ago").
 
+use chrono::{DateTime, Utc};
 use egui::{Response, Ui};
 
+use crate::board::{self, Span};
+use crate::clock::Zone;
 use crate::lang::Lang;
 use crate::ui::text::UiText;
 
@@ -167,6 +173,46 @@ pub fn server_place(base_url: &str, sandbox: bool, lang: Lang) -> String {
     .to_owned()
 }
 
+/// A UTC moment in `zone`'s local time, as the views show it: `2026-11-23 18:30`.
+pub fn local_time(at: DateTime<Utc>, zone: Zone) -> String {
+    zone.local(at).format("%Y-%m-%d %H:%M").to_string()
+}
+
+/// A span in the app's language: `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h` (Turkish `45 sn`,
+/// `12 dk`, `3 sa 5 dk`, `2 gün 4 sa`).
+pub fn span_text(span: Span, lang: Lang) -> String {
+    let (sec, min, hour, day) = (
+        UiText::UnitSeconds.get(lang),
+        UiText::UnitMinutes.get(lang),
+        UiText::UnitHours.get(lang),
+        UiText::UnitDays.get(lang),
+    );
+    match span {
+        Span::Seconds(n) => format!("{n} {sec}"),
+        Span::Minutes(n) => format!("{n} {min}"),
+        Span::HoursMinutes(hours, 0) => format!("{hours} {hour}"),
+        Span::HoursMinutes(hours, mins) => format!("{hours} {hour} {mins} {min}"),
+        Span::DaysHours(days, 0) => format!("{days} {day}"),
+        Span::DaysHours(days, hours) => format!("{days} {day} {hours} {hour}"),
+    }
+}
+
+/// How long ago `since` was, as a sentence part: "3 min ago", or "just now" under a minute.
+pub fn ago_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
+    match board::age(since, now) {
+        Span::Seconds(_) => UiText::JustNow.get(lang).to_owned(),
+        span => format!("{} {}", span_text(span, lang), UiText::Ago.get(lang)),
+    }
+}
+
+/// How old a link is, as the board says it ("just now" under a minute).
+pub fn age_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
+    match board::age(since, now) {
+        Span::Seconds(_) => UiText::JustNow.get(lang).to_owned(),
+        span => span_text(span, lang),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,6 +307,26 @@ mod tests {
         assert_eq!(
             server_place("https://api.example.com:8443/v1", false, Lang::En),
             "api.example.com"
+        );
+    }
+
+    #[test]
+    fn spans_read_in_the_apps_language() {
+        let cases = [
+            (Span::Seconds(45), "45 s", "45 sn"),
+            (Span::Minutes(12), "12 min", "12 dk"),
+            (Span::HoursMinutes(3, 5), "3 h 5 min", "3 sa 5 dk"),
+            (Span::HoursMinutes(2, 0), "2 h", "2 sa"),
+            (Span::DaysHours(2, 4), "2 d 4 h", "2 gün 4 sa"),
+        ];
+        for (span, en, tr) in cases {
+            assert_eq!(span_text(span, Lang::En), en);
+            assert_eq!(span_text(span, Lang::Tr), tr);
+        }
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        assert_eq!(
+            age_text(now - chrono::TimeDelta::seconds(20), now, Lang::Tr),
+            "az önce"
         );
     }
 }

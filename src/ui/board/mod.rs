@@ -20,7 +20,7 @@ use egui::text::{LayoutJob, TextWrapping};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, TextStyle, Ui, pos2, vec2};
 use rust_decimal::prelude::ToPrimitive;
 
-use crate::board::{self, Span};
+use crate::board;
 use crate::clock::Zone;
 use crate::domain::Link;
 use crate::domain::{LinkStatus, format_amount};
@@ -32,6 +32,7 @@ use crate::ui::link_result::status_with_payment;
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, Palette, StatusMeaning, icon};
 use crate::ui::widgets;
+use crate::ui::words::{age_text, ago_text, span_text};
 use crate::ui::{Command, View};
 
 mod notice;
@@ -501,41 +502,6 @@ fn small_font(ui: &Ui) -> FontId {
     TextStyle::Small.resolve(ui.style())
 }
 
-/// A span in the app's language: `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h` (Turkish `45 sn`,
-/// `12 dk`, `3 sa 5 dk`, `2 gün 4 sa`).
-pub fn span_text(span: Span, lang: Lang) -> String {
-    let (sec, min, hour, day) = (
-        UiText::UnitSeconds.get(lang),
-        UiText::UnitMinutes.get(lang),
-        UiText::UnitHours.get(lang),
-        UiText::UnitDays.get(lang),
-    );
-    match span {
-        Span::Seconds(n) => format!("{n} {sec}"),
-        Span::Minutes(n) => format!("{n} {min}"),
-        Span::HoursMinutes(hours, 0) => format!("{hours} {hour}"),
-        Span::HoursMinutes(hours, mins) => format!("{hours} {hour} {mins} {min}"),
-        Span::DaysHours(days, 0) => format!("{days} {day}"),
-        Span::DaysHours(days, hours) => format!("{days} {day} {hours} {hour}"),
-    }
-}
-
-/// How long ago `since` was, as a sentence part: "3 min ago", or "just now" under a minute.
-pub fn ago_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
-    match board::age(since, now) {
-        Span::Seconds(_) => UiText::JustNow.get(lang).to_owned(),
-        span => format!("{} {}", span_text(span, lang), UiText::Ago.get(lang)),
-    }
-}
-
-/// How old a link is, as the board says it ("just now" under a minute).
-pub fn age_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String {
-    match board::age(since, now) {
-        Span::Seconds(_) => UiText::JustNow.get(lang).to_owned(),
-        span => span_text(span, lang),
-    }
-}
-
 /// The expiry countdown of a row and when it changes next (`None`: it will not change). A
 /// link that never expires, or is final, says nothing: the status pill says it all.
 fn countdown_text(
@@ -889,26 +855,6 @@ fn panel_row_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn spans_read_in_the_apps_language() {
-        let cases = [
-            (Span::Seconds(45), "45 s", "45 sn"),
-            (Span::Minutes(12), "12 min", "12 dk"),
-            (Span::HoursMinutes(3, 5), "3 h 5 min", "3 sa 5 dk"),
-            (Span::HoursMinutes(2, 0), "2 h", "2 sa"),
-            (Span::DaysHours(2, 4), "2 d 4 h", "2 gün 4 sa"),
-        ];
-        for (span, en, tr) in cases {
-            assert_eq!(span_text(span, Lang::En), en);
-            assert_eq!(span_text(span, Lang::Tr), tr);
-        }
-        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
-        assert_eq!(
-            age_text(now - chrono::TimeDelta::seconds(20), now, Lang::Tr),
-            "az önce"
-        );
-    }
 
     #[test]
     fn a_pending_link_past_its_expiry_reads_expired() {
