@@ -21,9 +21,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
 use rust_decimal::Decimal;
 
-use super::audit::{self, AuditAction};
-use super::tallies::{self, TotalsChange};
-use super::{Store, StoreError, from_millis, items, links, parse_decimal_opt, to_millis};
+use super::{Store, StoreError, changes, from_millis, parse_decimal_opt, to_millis};
 use crate::api::wire::PaymentLink;
 use crate::domain::Currency;
 use crate::secrets::Redacted;
@@ -187,14 +185,6 @@ pub struct JournalRow {
     pub link_id: Option<String>,
     /// The staff member who began it.
     pub began_by: Option<String>,
-}
-
-/// How the audit names a link: its id, and its order number when known.
-pub(crate) fn link_subject(id: &str, order_number: Option<&str>) -> String {
-    match order_number {
-        Some(order) => format!("{id} {order}"),
-        None => id.to_owned(),
-    }
 }
 
 impl JournalRow {
@@ -403,8 +393,8 @@ impl Store {
         )
     }
 
-    /// The server answered with the link: stores it in history (with the request's items, for
-    /// the day report) and marks the row completed, in one transaction.
+    /// The server answered with the link: "a link was created" (`changes::link_created`) and
+    /// the row marked completed, in one transaction.
     pub fn journal_complete(
         &mut self,
         key: &JournalKey,
@@ -412,29 +402,19 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<JournalRow, StoreError> {
         self.journal_transition(key, &[JournalState::Pending], "complete it", |tx, row| {
-            let profile = &row.key.profile;
-            let mut tally = TotalsChange::default();
-            links::upsert_in(tx, &mut tally, profile, link, now)?;
-            tallies::track(tx, &mut tally, profile, &link.id, || {
-                links::set_owner(tx, profile, &link.id, row.began_by.as_deref())?;
-                items::record_request_items(tx, profile, &row.key.endpoint, &row.body, link)
-            })?;
-            tally.write(tx)?;
+            let request = changes::Request {
+                profile: &row.key.profile,
+                endpoint: &row.key.endpoint,
+                body: &row.body,
+                order_number: row.order_number.as_deref(),
+                began_by: row.began_by.as_deref(),
+            };
+            changes::link_created(tx, &request, link, now)?;
             tx.execute(
                 "UPDATE journal SET state = 'completed', link_id = ?2, updated_at = ?3
                  WHERE id = ?1",
                 params![row.id, link.id, to_millis(now)],
             )?;
-            let subject = link_subject(&link.id, row.order_number.as_deref());
-            audit::append_as(
-                tx,
-                row.began_by.as_deref(),
-                None,
-                AuditAction::LinkCreate,
-                &subject,
-                now,
-            )?;
-            super::outbox::enqueue_link(tx, profile, &link.id, now)?;
             Ok(())
         })
     }

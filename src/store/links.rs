@@ -10,8 +10,6 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::{Connection, TransactionBehavior, params};
 
-use super::audit::{self, AuditAction};
-use super::journal::link_subject;
 use super::tallies::{self, TotalsChange};
 use super::{
     Columns, Store, StoreError, col, from_millis, parse_decimal_opt, read_currency, to_millis,
@@ -307,54 +305,6 @@ pub(crate) fn set_owner(
 }
 
 impl Store {
-    /// Stores or refreshes a link in a profile's history (see `upsert_in` for the merge).
-    pub fn upsert_link(
-        &mut self,
-        profile: &str,
-        link: &PaymentLink,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut tally = TotalsChange::default();
-        upsert_in(&tx, &mut tally, profile, link, now)?;
-        tally.write(&tx)?;
-        super::outbox::enqueue_link(&tx, profile, &link.id, now)?;
-        tx.commit()?;
-        Ok(())
-    }
-
-    /// Stores the answer to a cancel made through paydesk and marks the link cancelled (the
-    /// first cancel's time is kept), in one transaction. The server answers a cancel with
-    /// EXPIRED, so this mark is how history tells a cancelled link from an expired one.
-    pub fn record_cancel(
-        &mut self,
-        profile: &str,
-        link: &PaymentLink,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut tally = TotalsChange::default();
-        upsert_in(&tx, &mut tally, profile, link, now)?;
-        tallies::track(&tx, &mut tally, profile, &link.id, || {
-            tx.execute(
-                "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
-                 WHERE profile = ?1 AND id = ?2",
-                params![profile, link.id, to_millis(now)],
-            )?;
-            Ok(())
-        })?;
-        tally.write(&tx)?;
-        let subject = link_subject(&link.id, link.order_number.as_deref());
-        audit::append(&tx, &self.actor, AuditAction::LinkCancel, &subject, now)?;
-        super::outbox::enqueue_link(&tx, profile, &link.id, now)?;
-        tx.commit()?;
-        Ok(())
-    }
-
     /// Stores many links in one transaction, each with its own local `created_at` (imports,
     /// and the synthetic histories of tests and benches). Returns how many were given.
     pub fn insert_links_bulk<I>(&mut self, profile: &str, links: I) -> Result<usize, StoreError>

@@ -23,6 +23,7 @@
 mod audit;
 mod cards;
 mod catalog;
+mod changes;
 mod export;
 mod items;
 mod journal;
