@@ -149,7 +149,8 @@ impl App {
             let reader = desk.clone();
             let zone = self.zone;
             let shop = self.shop_reader();
-            self.spawn(async move {
+            let duty = self.own_duty();
+            self.spawn(&duty, async move {
                 let from_shop = match shop {
                     Some((shop, desk_id)) => shop_board(shop, &reader, &desk_id, zone).await,
                     None => None,
@@ -178,7 +179,8 @@ impl App {
                 // Joined and online: one poller per link and one budget for the whole shop.
                 let shop = self.shop_reader();
                 let fresh_for = self.refresher.interval_of(&id).unwrap_or_default();
-                self.spawn(async move {
+                let duty = self.own_duty();
+                self.spawn(&duty, async move {
                     if let Some((reader, desk_id)) = shop {
                         let answer =
                             poll_through_lease(reader, &desk, &desk_id, &id, fresh_for).await;

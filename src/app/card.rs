@@ -2,6 +2,7 @@
 
 use super::App;
 use super::logic::Msg;
+use super::staff::Duty;
 use crate::api::wire::SavedCard;
 use crate::service::DeskError;
 use crate::ui::CardCommand;
@@ -20,12 +21,12 @@ pub enum CardResult {
 
 impl App {
     /// Runs a card command.
-    pub(crate) fn run_card(&mut self, command: CardCommand) {
+    pub(crate) fn run_card(&mut self, command: CardCommand, duty: &Duty) {
         let CardCommand::Save { request } = command;
-        let Some(desk) = self.desk_or_idle() else {
+        let Some(desk) = self.desk_for(duty) else {
             return;
         };
-        self.spawn(async move {
+        self.spawn(duty, async move {
             let result = desk.save_card(&request).await;
             drop(request);
             Msg::Card(CardResult::Saved { result })

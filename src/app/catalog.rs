@@ -2,9 +2,10 @@
 
 use std::collections::HashMap;
 
-use super::App;
 use super::errors::JobError;
 use super::logic::Msg;
+use super::staff::Duty;
+use super::{App, Command};
 use crate::domain::CatalogVariant;
 use crate::service::DeskError;
 use crate::service::StoreError;
@@ -40,16 +41,16 @@ pub enum CatalogResult {
 
 impl App {
     /// Runs a catalog command.
-    pub(crate) fn run_catalog(&mut self, command: CatalogCommand) {
+    pub(crate) fn run_catalog(&mut self, command: CatalogCommand, duty: &Duty) {
         match command {
             CatalogCommand::Preview { path } => {
-                if self.desk_or_idle().is_some() {
-                    self.catalog_csv(path, false);
+                if self.desk_for(duty).is_some() {
+                    self.catalog_csv(path, false, duty);
                 }
             }
             CatalogCommand::Import { path } => {
-                if self.desk_or_idle().is_some() {
-                    self.catalog_csv(path, true);
+                if self.desk_for(duty).is_some() {
+                    self.catalog_csv(path, true, duty);
                 }
             }
             CatalogCommand::Choose => {
@@ -58,7 +59,7 @@ impl App {
                     .get(self.lang())
                     .to_owned();
                 let dir = crate::printer::save_folder();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let choice = dialogs
                         .open(super::files::FileKind::Csv, &title, dir.as_deref())
                         .await;
@@ -73,8 +74,8 @@ impl App {
                     self.views.catalog.barcode_saving.remove(&variant_id);
                     return;
                 };
-                let actor = self.acting();
-                self.spawn(async move {
+                let actor = duty.actor.clone();
+                self.spawn(duty, async move {
                     let id = variant_id.clone();
                     let result = tokio::task::spawn_blocking(move || {
                         services
@@ -93,13 +94,13 @@ impl App {
         }
     }
 
-    fn catalog_csv(&mut self, path: String, import: bool) {
+    fn catalog_csv(&mut self, path: String, import: bool, duty: &Duty) {
         let Some(services) = self.holds.services.clone() else {
             self.views.catalog.busy = false;
             return;
         };
-        let actor = self.acting();
-        self.spawn(async move {
+        let actor = duty.actor.clone();
+        self.spawn(duty, async move {
             let csv = |result| Msg::Catalog(CatalogResult::Csv { result });
             // At most the catalog limit, read before the store is locked.
             let bytes = match crate::service::read_catalog_file(std::path::Path::new(&path)) {
@@ -152,10 +153,10 @@ impl App {
                         self.import_file_picked(&path);
                         self.views.catalog.path.clone_from(&path);
                         self.views.catalog.no_dialog = false;
-                        if self.desk_or_idle().is_some() {
-                            self.views.catalog.busy = true;
-                            self.catalog_csv(path, false);
-                        }
+                        // The file is previewed at once: the Preview command, under the
+                        // approval the import carries (its duty checked on the worker).
+                        self.views.catalog.busy = true;
+                        self.run(Command::Catalog(CatalogCommand::Preview { path }));
                     }
                     super::files::Choice::NoDialog => self.views.catalog.no_dialog = true,
                     super::files::Choice::Cancelled => {}

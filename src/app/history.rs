@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::errors::JobError;
 use super::files::FileKind;
 use super::logic::Msg;
+use super::staff::Duty;
 use super::{App, View};
 use crate::clock::Zone;
 use crate::domain::Link;
@@ -71,8 +72,8 @@ pub enum HistoryResult {
 
 impl App {
     /// Runs a history command.
-    pub(crate) fn run_history(&mut self, command: HistoryCommand) {
-        let Some(desk) = self.desk_or_idle() else {
+    pub(crate) fn run_history(&mut self, command: HistoryCommand, duty: &Duty) {
+        let Some(desk) = self.desk_for(duty) else {
             return;
         };
         let lang = self.lang();
@@ -86,10 +87,10 @@ impl App {
                 let totals_filter = filter.clone();
                 let reader = self.shop_reader();
                 let totals_reader = reader.clone();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     totals(totals_reader, &totals_desk, totals_filter, zone).await
                 });
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let shop_page =
                         super::shop_reads::shop_history_page(reader, &filter, None, zone, lang)
                             .await;
@@ -125,7 +126,7 @@ impl App {
                     return;
                 };
                 let reader = self.shop_reader();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let shop_page = super::shop_reads::shop_history_page(
                         reader,
                         &filter,
@@ -142,7 +143,7 @@ impl App {
             }
             HistoryCommand::Show { id } => {
                 let reader = self.shop_reader();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let mut result = desk.history_entry(&id);
                     // Another desk's link is in the shop, not in this desk's file.
                     if matches!(result, Err(DeskError::NoLink(_)))
@@ -158,7 +159,7 @@ impl App {
                 for (i, id) in ids.into_iter().enumerate() {
                     let desk = desk.clone();
                     let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
-                    self.spawn(async move {
+                    self.spawn(duty, async move {
                         tokio::time::sleep(wait).await;
                         let result = desk.link_detail(&id).await;
                         Msg::History(HistoryResult::StatusRefreshed { id, result })
@@ -172,7 +173,7 @@ impl App {
                 let title = UiText::ExportWhere.get(lang).to_owned();
                 let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
                 let name = format!("paydesk-history-{stamp}.csv");
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = match dialogs.save_path(FileKind::Csv, &title, dir, &name).await {
                         Ok(Some((path, by_dialog))) => tokio::task::spawn_blocking(move || {
                             export_history(&desk, &filter, zone, &path)
@@ -279,7 +280,11 @@ impl App {
         };
         let zone = self.views.history.zone;
         let reader = self.shop_reader();
-        self.spawn(async move { totals(reader, &desk, filter, zone).await });
+        let duty = self.own_duty();
+        self.spawn(
+            &duty,
+            async move { totals(reader, &desk, filter, zone).await },
+        );
     }
 }
 

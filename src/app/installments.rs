@@ -2,6 +2,7 @@
 
 use super::App;
 use super::logic::Msg;
+use super::staff::Duty;
 use crate::api::wire::InstallmentList;
 use crate::service::DeskError;
 use crate::ui::InstallmentsCommand;
@@ -20,12 +21,12 @@ pub enum InstallmentsResult {
 
 impl App {
     /// Runs an installments command.
-    pub(crate) fn run_installments(&mut self, command: InstallmentsCommand) {
+    pub(crate) fn run_installments(&mut self, command: InstallmentsCommand, duty: &Duty) {
         let InstallmentsCommand::List { query } = command;
-        let Some(desk) = self.desk_or_idle() else {
+        let Some(desk) = self.desk_for(duty) else {
             return;
         };
-        self.spawn(async move {
+        self.spawn(duty, async move {
             let result = desk.installments(&query).await;
             Msg::Installments(InstallmentsResult::Listed { result })
         });

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::errors::JobError;
 use super::logic::Msg;
+use super::staff::Duty;
 use super::{App, Connection, View};
 use crate::api::error::{Disposition, Prior};
 use crate::board::Alert;
@@ -79,13 +80,13 @@ pub enum LinkResult {
 
 impl App {
     /// Runs a link command.
-    pub(crate) fn run_link(&mut self, command: LinkCommand) {
+    pub(crate) fn run_link(&mut self, command: LinkCommand, duty: &Duty) {
         let lang = self.lang();
         match command {
             LinkCommand::CopyText { text } => self.ctx.copy_text(text),
             LinkCommand::OpenUrl { url } => {
                 let opener = self.options.opener.clone();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = tokio::task::spawn_blocking(move || opener.open(&url))
                         .await
                         .map_err(|e| e.to_string())
@@ -101,7 +102,7 @@ impl App {
             LinkCommand::SaveQrPng { url, name } => {
                 let dialogs = self.options.file_dialogs.clone();
                 let title = UiText::SaveQr.get(lang).to_owned();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = super::files::save_qr_png(&dialogs, &title, url, &name).await;
                     Msg::Link(LinkResult::QrSaved { result })
                 });
@@ -119,7 +120,7 @@ impl App {
                 }
                 let paper = self.saved.slip_paper;
                 let sink = self.options.slip_sink.clone();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result =
                         tokio::task::spawn_blocking(move || print_slip(&slip, paper, &sink))
                             .await
@@ -129,31 +130,31 @@ impl App {
                 });
             }
             LinkCommand::Create { request } => {
-                let Some(desk) = self.desk_or_idle() else {
+                let Some(desk) = self.desk_for(duty) else {
                     return;
                 };
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = desk.create_link(&request).await;
                     let pending = desk.pending().ok();
                     Msg::Link(LinkResult::Created { result, pending })
                 });
             }
             LinkCommand::New => {
-                if self.desk_or_idle().is_none() {
+                if self.desk_for(duty).is_none() {
                     return;
                 }
                 self.put_shown_away();
                 self.new_sale();
             }
             LinkCommand::Refresh { id } => {
-                if self.desk_or_idle().is_none() {
+                if self.desk_for(duty).is_none() {
                     return;
                 }
                 // Through the refresh's schedule: due now, still one request at a time.
                 self.refresher.hurry(&id, self.options.clock.now());
             }
             LinkCommand::Cancel { id } => {
-                let Some(desk) = self.desk_or_idle() else {
+                let Some(desk) = self.desk_for(duty) else {
                     return;
                 };
                 let seq = self.next_seq();
@@ -161,7 +162,7 @@ impl App {
                     return;
                 };
                 shown.cancelling = true;
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = desk.cancel_link(&id).await;
                     Msg::Link(LinkResult::Cancelled { id, seq, result })
                 });
@@ -275,10 +276,11 @@ impl App {
     /// number. No order number until it arrives: the last one may be pending.
     pub(crate) fn new_sale(&mut self) {
         self.views.new_link.reset(String::new());
-        let Some(desk) = self.desk_or_idle() else {
+        let duty = self.own_duty();
+        let Some(desk) = self.desk_for(&duty) else {
             return;
         };
-        self.spawn(async move {
+        self.spawn(&duty, async move {
             Msg::Link(LinkResult::OrderNumber {
                 result: desk.next_order_number(),
             })
@@ -417,7 +419,8 @@ impl App {
         tracing::info!(link = %alert.id, kind = ?alert.kind, "payment alert");
         let notice = notice_for(alert, self.lang(), self.saved.alert_sound);
         let notifier = Arc::clone(&self.options.notifier);
-        self.spawn(async move {
+        let duty = self.own_duty();
+        self.spawn(&duty, async move {
             let _ = tokio::task::spawn_blocking(move || notifier.notify(&notice)).await;
             Msg::Link(LinkResult::Notified)
         });

@@ -15,8 +15,9 @@ use super::pending::PendingResult;
 use super::profiles::ProfilesResult;
 use super::report::ReportResult;
 use super::shop::ShopResult;
-use super::staff::StaffResult;
+use super::staff::{Duty, StaffResult};
 use super::{App, Command, Connection, View};
+use crate::domain::Actor;
 use crate::lang::Lang;
 use crate::service::{Desk, DeskError};
 use crate::ui::text::UiText;
@@ -54,11 +55,10 @@ pub enum Msg {
 }
 
 impl App {
-    /// Queues a background job whose result is a [`Msg`].
-    /// A job of a command being run is checked again on the worker against the role table
-    /// (see `app::staff`).
-    pub(crate) fn spawn(&mut self, job: impl Future<Output = Msg> + Send + 'static) {
-        let job = self.checked(job);
+    /// Queues a background job whose result is a [`Msg`], under `duty`: the worker checks it
+    /// again against the role table before it runs (see `app::staff`).
+    pub(crate) fn spawn(&mut self, duty: &Duty, job: impl Future<Output = Msg> + Send + 'static) {
+        let job = self.checked(duty, job);
         let pending = self.worker.spawn(job);
         self.jobs.push(pending);
     }
@@ -117,12 +117,14 @@ impl App {
         self.views.lock.busy = false;
     }
 
-    /// The profile's desk, for a command that needs it; without one (not connected yet) the
-    /// views' busy marks are undone so the user can try again.
-    /// The desk acts as the member signed in (or the clerk a manager approved this command
-    /// for).
-    pub(crate) fn desk_or_idle(&mut self) -> Option<Desk> {
-        let desk = self.holds.desk.as_ref().map(|d| d.acting_as(self.acting()));
+    /// The profile's desk, acting as `duty`'s member, for a job that needs it; without one
+    /// (not connected yet) the views' busy marks are undone so the user can try again.
+    pub(crate) fn desk_for(&mut self, duty: &Duty) -> Option<Desk> {
+        let desk = self
+            .holds
+            .desk
+            .as_ref()
+            .map(|d| d.acting_as(duty.actor.clone()));
         if desk.is_none() {
             self.clear_busy();
         }
@@ -188,39 +190,36 @@ impl App {
     /// Runs one command, once the role table lets the member signed in run it (with staff
     /// on; a command that needs a manager is held for the approval prompt).
     pub(crate) fn run(&mut self, command: Command) {
+        self.run_as(command, None);
+    }
+
+    /// Runs `command` as the clerk a manager `approved` it for, else as the member signed in
+    /// (or the clerk a catalog import's approval still covers). Its jobs carry that duty.
+    pub(crate) fn run_as(&mut self, command: Command, approved: Option<Actor>) {
         tracing::debug!(command = command.name(), "command");
-        let carried = self.carried_approval(&command);
-        let approval_carried = carried.is_some();
-        if approval_carried {
-            self.staff.approved = carried;
-        }
-        if let Some(command) = self.gate(command) {
-            let running = self
-                .staff
-                .running
-                .replace((command.name(), command.gate().need()));
-            self.dispatch(command);
-            self.staff.running = running;
-        }
-        if approval_carried {
-            self.staff.approved = None;
+        let actor = approved
+            .or_else(|| self.carried_approval(&command))
+            .unwrap_or_else(|| self.staff.actor.clone());
+        if let Some(command) = self.gate(command, &actor) {
+            let duty = Duty::of(&command, actor);
+            self.dispatch(command, &duty);
         }
     }
 
-    fn dispatch(&mut self, command: Command) {
+    fn dispatch(&mut self, command: Command, duty: &Duty) {
         match command {
             Command::Navigate { view } => self.navigate(view),
-            Command::Link(c) => self.run_link(c),
+            Command::Link(c) => self.run_link(c, duty),
             Command::Board(c) => self.run_board(c),
-            Command::Card(c) => self.run_card(c),
-            Command::Installments(c) => self.run_installments(c),
-            Command::History(c) => self.run_history(c),
-            Command::Report(c) => self.run_report(c),
-            Command::Pending(c) => self.run_pending(c),
-            Command::Catalog(c) => self.run_catalog(c),
-            Command::Profiles(c) => self.run_profiles(c),
-            Command::Staff(c) => self.run_staff(c),
-            Command::Shop(c) => self.run_shop(c),
+            Command::Card(c) => self.run_card(c, duty),
+            Command::Installments(c) => self.run_installments(c, duty),
+            Command::History(c) => self.run_history(c, duty),
+            Command::Report(c) => self.run_report(c, duty),
+            Command::Pending(c) => self.run_pending(c, duty),
+            Command::Catalog(c) => self.run_catalog(c, duty),
+            Command::Profiles(c) => self.run_profiles(c, duty),
+            Command::Staff(c) => self.run_staff(c, duty),
+            Command::Shop(c) => self.run_shop(c, duty),
         }
     }
 
@@ -253,7 +252,7 @@ impl App {
             self.staff.import_approval = None;
         }
         if view == View::Settings && view != self.view {
-            self.run_staff(crate::ui::StaffCommand::LoadStaff);
+            self.run(Command::Staff(crate::ui::StaffCommand::LoadStaff));
         }
         self.view = view;
     }

@@ -7,6 +7,7 @@ use super::App;
 use super::Connection;
 use super::link::server_answered;
 use super::logic::Msg;
+use super::staff::Duty;
 use crate::domain::Link;
 use crate::service::{CreateError, DeskError};
 use crate::service::{JournalRow, JournalState};
@@ -49,20 +50,20 @@ pub enum PendingResult {
 
 impl App {
     /// Runs a pending command.
-    pub(crate) fn run_pending(&mut self, command: PendingCommand) {
-        let Some(desk) = self.desk_or_idle() else {
+    pub(crate) fn run_pending(&mut self, command: PendingCommand, duty: &Duty) {
+        let Some(desk) = self.desk_for(duty) else {
             return;
         };
         match command {
             PendingCommand::Retry { key, force } => {
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = Box::new(desk.retry_pending(&key, force).await);
                     let rows = desk.pending().ok();
                     Msg::Pending(PendingResult::Retried { key, result, rows })
                 });
             }
             PendingCommand::Abandon { key } => {
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = desk.abandon_pending(&key).and_then(|()| desk.pending());
                     Msg::Pending(PendingResult::Abandoned { key, result })
                 });
@@ -121,7 +122,8 @@ impl App {
         self.resend.due = false;
         self.resend.next = None;
         let profile = desk.profile().name.clone();
-        self.spawn(async move {
+        let duty = self.own_duty();
+        self.spawn(&duty, async move {
             let result = desk.resume_pending().await;
             let rows = desk.pending().ok();
             Msg::Pending(PendingResult::Resumed {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::errors::JobError;
 use super::logic::Msg;
+use super::staff::Duty;
 use super::{App, AppOptions, Connection, Resend, View};
 use crate::domain::CatalogVariant;
 use crate::secrets::SecretError;
@@ -74,7 +75,8 @@ impl App {
             .services
             .clone()
             .or_else(|| options.services.clone());
-        self.spawn(async move {
+        let duty = self.own_duty();
+        self.spawn(&duty, async move {
             let result =
                 tokio::task::spawn_blocking(move || open_profile(&options, services, &wanted))
                     .await
@@ -87,7 +89,7 @@ impl App {
     }
 
     /// Runs a profiles command.
-    pub(crate) fn run_profiles(&mut self, command: ProfilesCommand) {
+    pub(crate) fn run_profiles(&mut self, command: ProfilesCommand, duty: &Duty) {
         match command {
             ProfilesCommand::Switch { name } => {
                 self.options.profile = Some(name);
@@ -109,8 +111,8 @@ impl App {
                 let Some(services) = self.holds.services.clone() else {
                     return;
                 };
-                let actor = self.acting();
-                self.spawn(async move {
+                let actor = duty.actor.clone();
+                self.spawn(duty, async move {
                     let result = services
                         .profile_save(&actor, &profile, existing)
                         .map_err(JobError::from);
@@ -121,8 +123,8 @@ impl App {
                 let Some(services) = self.holds.services.clone() else {
                     return;
                 };
-                let actor = self.acting();
-                self.spawn(async move {
+                let actor = duty.actor.clone();
+                self.spawn(duty, async move {
                     let result = services
                         .profile_remove(&actor, &name)
                         .map_err(JobError::from);
@@ -135,9 +137,9 @@ impl App {
                 secret,
             } => {
                 let secrets = Arc::clone(&self.options.secrets);
-                let actor = self.acting();
+                let actor = duty.actor.clone();
                 let services = self.holds.services.clone();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let name = profile.clone();
                     let status = tokio::task::spawn_blocking(move || {
                         let r = crate::secrets::SecretStore::set(
@@ -164,7 +166,7 @@ impl App {
                     .settings
                     .secrets
                     .insert(profile.clone(), SecretStatus::Checking);
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let name = profile.clone();
                     let status = tokio::task::spawn_blocking(move || {
                         let r = crate::secrets::SecretStore::get(&*secrets, &profile, &api_key)

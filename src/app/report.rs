@@ -6,6 +6,7 @@ use chrono::NaiveDate;
 use super::App;
 use super::history::STATUS_REFRESH_GAP;
 use super::logic::Msg;
+use super::staff::Duty;
 use crate::clock::Zone;
 use crate::service::shared::refresh_in_shop;
 use crate::service::{DayReport, LinkQuery, TimeRange};
@@ -28,6 +29,8 @@ pub enum ReportResult {
     OpenLinks {
         /// Their ids, or why they could not be listed.
         result: Result<Vec<String>, DeskError>,
+        /// The Refresh's duty, which each link's refresh carries on.
+        duty: Duty,
     },
     /// One open link's answer to Refresh.
     StatusRefreshed {
@@ -40,14 +43,14 @@ pub enum ReportResult {
 
 impl App {
     /// Runs a report command.
-    pub(crate) fn run_report(&mut self, command: ReportCommand) {
-        let Some(desk) = self.desk_or_idle() else {
+    pub(crate) fn run_report(&mut self, command: ReportCommand, duty: &Duty) {
+        let Some(desk) = self.desk_for(duty) else {
             return;
         };
         match command {
             ReportCommand::Load { first, last, zone } => {
                 let reader = self.shop_reader();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     if let Some(report) =
                         super::shop_reads::shop_report(reader, &desk, (first, last), zone).await
                     {
@@ -67,12 +70,16 @@ impl App {
                 });
             }
             ReportCommand::RefreshStatuses { first, last, zone } => {
-                self.spawn(async move {
+                let carried = duty.clone();
+                self.spawn(duty, async move {
                     let result =
                         tokio::task::spawn_blocking(move || open_links(&desk, first, last, zone))
                             .await
                             .unwrap_or_else(|e| Err(DeskError::from(e)));
-                    Msg::Report(ReportResult::OpenLinks { result })
+                    Msg::Report(ReportResult::OpenLinks {
+                        result,
+                        duty: carried,
+                    })
                 });
             }
         }
@@ -87,9 +94,12 @@ impl App {
                     .report
                     .set_report(days, result.map_err(|e| e.problem(lang)));
             }
-            ReportResult::OpenLinks { result: Ok(ids) } => {
+            ReportResult::OpenLinks {
+                result: Ok(ids),
+                duty,
+            } => {
                 self.views.report.refresh_counted(ids.len());
-                let Some(desk) = self.desk_or_idle() else {
+                let Some(desk) = self.desk_for(&duty) else {
                     self.views.report.refresh_failed();
                     return;
                 };
@@ -100,7 +110,7 @@ impl App {
                     let desk = desk.clone();
                     let shop = shop.clone();
                     let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
-                    self.spawn(async move {
+                    self.spawn(&duty, async move {
                         tokio::time::sleep(wait).await;
                         let result = match shop {
                             Some((reader, desk_id)) => {
@@ -112,7 +122,7 @@ impl App {
                     });
                 }
             }
-            ReportResult::OpenLinks { result: Err(e) } => {
+            ReportResult::OpenLinks { result: Err(e), .. } => {
                 tracing::warn!(error = %e, "the day close's open links could not be listed");
                 self.views.report.refresh_failed();
             }

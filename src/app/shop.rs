@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::App;
 use super::errors::JobError;
 use super::logic::Msg;
+use super::staff::Duty;
 use crate::domain::catalog::CatalogVariant;
 use crate::lang::Lang;
 use crate::service::shop::{
@@ -276,7 +277,8 @@ impl App {
         ) else {
             return;
         };
-        self.spawn(pull_shared(reader, services, desk));
+        let duty = self.own_duty();
+        self.spawn(&duty, pull_shared(reader, services, desk));
     }
 
     /// The shop's connection for a reader, with this desk's id, while the shop answers.
@@ -307,7 +309,7 @@ impl App {
     }
 
     /// Runs a Shop database command.
-    pub(crate) fn run_shop(&mut self, command: ShopCommand) {
+    pub(crate) fn run_shop(&mut self, command: ShopCommand, duty: &Duty) {
         let Some(services) = self.holds.services.clone() else {
             self.views.shop.busy = false;
             return;
@@ -329,7 +331,7 @@ impl App {
                 } else {
                     Some(Password::Typed(password))
                 };
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = match password {
                         None => Err(MembershipError::EmptyPassword),
                         Some(p) => services.join_shop(&url, p).await,
@@ -340,7 +342,7 @@ impl App {
             ShopCommand::Leave => {
                 self.views.shop.busy = true;
                 let shop = self.shop_reader();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     // The links this desk polls go to the next desk at once, not in 8 s.
                     if let Some((reader, desk_id)) = shop
                         && let Some(shop) = reader.connection().await
@@ -359,7 +361,7 @@ impl App {
                 });
             }
             ShopCommand::NameDesk { name } => {
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = services.rename_desk(&name);
                     Msg::Shop(ShopResult::Named { result })
                 });
@@ -424,7 +426,9 @@ impl App {
                     self.set_catalog(catalog);
                 }
                 if staff {
-                    self.run_staff(crate::ui::StaffCommand::LoadStaff);
+                    self.run(crate::ui::Command::Staff(
+                        crate::ui::StaffCommand::LoadStaff,
+                    ));
                 }
             }
             ShopResult::Joined { result: Err(e) }

@@ -5,8 +5,10 @@
 //! With no staff member defined nothing here changes what the app does. With staff on, every
 //! command goes through [`roles::permit`] with the signed-in member before it runs: a command
 //! a clerk's role does not allow is held and the approval prompt opens; a manager's PIN runs it
-//! once with `actor.approved_by(manager)`. Every PIN check and store call runs on the worker,
-//! and the worker checks the role table again with the desk acting as that member.
+//! once with `actor.approved_by(manager)`. Every PIN check and store call runs on the worker.
+//! Each job carries its [`Duty`] (who acts, under which command's rule) from the command that
+//! spawned it, also through a result that starts the command's next jobs, and the worker checks
+//! the role table again with the desk acting as that member, whoever spawned the job.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -53,16 +55,39 @@ pub struct StaffDesk {
     pub kept: HashMap<String, NewLinkForm>,
     /// The command waiting for a manager's approval.
     pub(crate) held: Option<Command>,
-    /// The approved actor of the command being run (one command only).
-    pub(crate) approved: Option<Actor>,
     /// A manager's approval of a catalog import, which covers its Preview and its Import of
     /// the same file by the same clerk: one PIN for the whole import.
     pub(crate) import_approval: Option<ImportApproval>,
-    /// The command being run (its name, for the log, and what it needs), so its jobs are
-    /// checked again on the worker.
-    pub(crate) running: Option<(&'static str, Need)>,
     /// Why the worker refused the last command (shown in the top bar).
     pub refusal: Option<String>,
+}
+
+/// Whom a job acts for and under which rule of the role table. It travels with the job from
+/// the command that spawned it (and on through a result that spawns the command's next job),
+/// and the worker checks it again before the job runs, whoever spawned it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duty {
+    /// Who acts: the member signed in, or the clerk a manager approved the command for.
+    pub(crate) actor: Actor,
+    /// The command's name (for the log and a refusal) and what it needs; `None` for the app's
+    /// own work (a refresh, a profile's opening, a follow-up read), which any member's desk
+    /// does.
+    rule: Option<(&'static str, Need)>,
+}
+
+impl Duty {
+    /// The duty of `command`, run by `actor`.
+    pub(crate) fn of(command: &Command, actor: Actor) -> Duty {
+        Duty {
+            actor,
+            rule: Some((command.name(), command.gate().need())),
+        }
+    }
+
+    /// The app's own work, done with `actor` at the desk.
+    pub(crate) fn own(actor: Actor) -> Duty {
+        Duty { actor, rule: None }
+    }
 }
 
 /// A manager's approval of one catalog import, while the clerk goes from Preview to Import.
@@ -167,21 +192,14 @@ pub enum StaffResult {
 type Job = PinBox<Box<dyn Future<Output = Msg> + Send + 'static>>;
 
 impl App {
-    /// Who acts for the command being run: the approved clerk of a held command, else the
-    /// member signed in (nobody with staff off).
-    pub(crate) fn acting(&self) -> Actor {
-        self.staff
-            .approved
-            .clone()
-            .unwrap_or_else(|| self.staff.actor.clone())
+    /// The app's own work, with the member signed in at the desk (nobody with staff off).
+    pub(crate) fn own_duty(&self) -> Duty {
+        Duty::own(self.staff.actor.clone())
     }
 
     /// The approval a catalog import carries from its Preview to its Import (same clerk,
     /// same file), for `command`; `None` when it needs its own.
     pub(crate) fn carried_approval(&self, command: &Command) -> Option<Actor> {
-        if self.staff.approved.is_some() {
-            return None;
-        }
         let approval = self.staff.import_approval.as_ref()?;
         if approval.clerk.as_deref() != self.staff.actor.name() {
             return None;
@@ -210,20 +228,19 @@ impl App {
         }
     }
 
-    /// The role table's answer for `command`, before it runs: `Some` to run it; `None` when
-    /// it is held for a manager's approval or refused (nobody signed in).
-    pub(crate) fn gate(&mut self, command: Command) -> Option<Command> {
+    /// The role table's answer for `command` run by `actor`, before it runs: `Some` to run
+    /// it; `None` when it is held for a manager's approval or refused (nobody signed in).
+    pub(crate) fn gate(&mut self, command: Command, actor: &Actor) -> Option<Command> {
         if !self.staff.on() {
             return Some(command);
         }
         let need = command.gate().need();
-        let actor = self.acting();
         // Who owns a link is the file's to say: the desk refuses a cancel that is not the
         // clerk's own unpaid link, and its refusal opens the approval prompt.
         if need == Need::OwnUnpaidOrManager && actor.member.is_some() {
             return Some(command);
         }
-        match roles::permit(need, true, &actor, None) {
+        match roles::permit(need, true, actor, None) {
             Permit::Allowed => Some(command),
             Permit::SignInFirst => {
                 tracing::debug!(command = command.name(), "refused: nobody is signed in");
@@ -268,10 +285,14 @@ impl App {
             .and_then(|s| s.link.order_number.clone())
     }
 
-    /// A job of the command being run, checked again on the worker against the role table
-    /// with the desk acting as the member (a cancel is checked by the desk itself).
-    pub(crate) fn checked(&self, job: impl Future<Output = Msg> + Send + 'static) -> Job {
-        let Some((command, need)) = self.staff.running else {
+    /// A job under `duty`, checked again on the worker against the role table with the desk
+    /// acting as the duty's member (a cancel is checked by the desk itself).
+    pub(crate) fn checked(
+        &self,
+        duty: &Duty,
+        job: impl Future<Output = Msg> + Send + 'static,
+    ) -> Job {
+        let Some((command, need)) = duty.rule else {
             return Box::pin(job);
         };
         let Some(desk) = self.holds.desk.clone() else {
@@ -280,7 +301,7 @@ impl App {
         if matches!(need, Need::Anyone | Need::OwnUnpaidOrManager) {
             return Box::pin(job);
         }
-        let desk = desk.acting_as(self.acting());
+        let desk = desk.acting_as(duty.actor.clone());
         Box::pin(async move {
             // A store read: on the blocking pool, as every store call of a job.
             let check = tokio::task::spawn_blocking(move || desk.authorize(need, command, None))
@@ -299,7 +320,7 @@ impl App {
     }
 
     /// Runs a staff command.
-    pub(crate) fn run_staff(&mut self, command: StaffCommand) {
+    pub(crate) fn run_staff(&mut self, command: StaffCommand, duty: &Duty) {
         match command {
             StaffCommand::Lock => self.lock_desk(),
             StaffCommand::SignIn { name, pin } => {
@@ -307,7 +328,7 @@ impl App {
                     self.views.lock.busy = false;
                     return;
                 };
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = blocking(move || {
                         let pin = parse_pin(&pin)?;
                         services.staff_sign_in(&name, &pin, APP_SUBJECT)
@@ -320,14 +341,14 @@ impl App {
                 let Some(services) = self.staff_services() else {
                     return;
                 };
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = blocking(move || services.staff_list()).await;
                     Msg::Staff(StaffResult::Listed { result })
                 });
             }
             StaffCommand::AddStaff { name, role, pin } => {
-                let actor = self.acting();
-                self.staff_change(MemberEdit::Added(name.clone()), move |s| {
+                let actor = duty.actor.clone();
+                self.staff_change(duty, MemberEdit::Added(name.clone()), move |s| {
                     let name = StaffName::parse(&name).map_err(|e| {
                         DeskError::Store(StoreError::Staff(StaffError::Hash(e.to_string())))
                     })?;
@@ -336,15 +357,15 @@ impl App {
                 });
             }
             StaffCommand::ResetPin { name, pin } => {
-                let actor = self.acting();
-                self.staff_change(MemberEdit::PinReset(name.clone()), move |s| {
+                let actor = duty.actor.clone();
+                self.staff_change(duty, MemberEdit::PinReset(name.clone()), move |s| {
                     let pin = parse_pin(&pin)?;
                     s.staff_reset_pin(&actor, &name, &pin)
                 });
             }
             StaffCommand::SetStaffActive { name, active } => {
-                let actor = self.acting();
-                self.staff_change(MemberEdit::Active(name.clone(), active), move |s| {
+                let actor = duty.actor.clone();
+                self.staff_change(duty, MemberEdit::Active(name.clone(), active), move |s| {
                     s.staff_set_active(&actor, &name, active)
                 });
             }
@@ -354,7 +375,7 @@ impl App {
                     return;
                 };
                 self.views.audit.loading = true;
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = blocking(move || services.audit_with_check(&filter)).await;
                     Msg::Staff(StaffResult::Audit { result })
                 });
@@ -370,7 +391,7 @@ impl App {
                 let title = UiText::ExportWhere.get(self.lang()).to_owned();
                 let stamp = zone.local(services.clock().now()).format("%Y%m%d-%H%M%S");
                 let name = format!("paydesk-audit-{stamp}.csv");
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = match dialogs
                         .save_path(super::files::FileKind::Csv, &title, dir, &name)
                         .await
@@ -395,7 +416,7 @@ impl App {
                 };
                 let what = approval_subject(held, |id| self.shown_order(id));
                 let clerk = self.staff.actor.clone();
-                self.spawn(async move {
+                self.spawn(duty, async move {
                     let result = blocking(move || {
                         let pin = parse_pin(&pin)?;
                         services.staff_approve(&clerk, &manager, &pin, &what)
@@ -410,6 +431,7 @@ impl App {
     /// A change of members on the worker, answered with the members after it.
     fn staff_change(
         &mut self,
+        duty: &Duty,
         change: MemberEdit,
         write: impl FnOnce(&Services) -> Result<(), DeskError> + Send + 'static,
     ) {
@@ -417,7 +439,7 @@ impl App {
             self.views.staff.busy = false;
             return;
         };
-        self.spawn(async move {
+        self.spawn(duty, async move {
             let result = blocking(move || {
                 write(&services)?;
                 services.staff_list()
@@ -482,9 +504,7 @@ impl App {
                         by: actor.clone(),
                         path,
                     });
-                    self.staff.approved = Some(actor);
-                    self.run(held);
-                    self.staff.approved = None;
+                    self.run_as(held, Some(actor));
                 }
             }
             StaffResult::Approved { result: Err(e) } => {
@@ -533,7 +553,7 @@ impl App {
                 self.staff.refusal = Some(error.sentence(lang));
                 if matches!(error, DeskError::SignInFirst) {
                     // Staff were turned on elsewhere (the command line): read them.
-                    self.run_staff(StaffCommand::LoadStaff);
+                    self.run(Command::Staff(StaffCommand::LoadStaff));
                 }
             }
         }
@@ -575,7 +595,7 @@ impl App {
         self.staff.refusal = None;
         self.views.approval = None;
         self.views.lock = LockScreen::fresh();
-        self.run_staff(StaffCommand::LoadStaff);
+        self.run(Command::Staff(StaffCommand::LoadStaff));
     }
 
     /// A member signed in: that clerk's kept form comes back; another clerk than the last
@@ -1159,13 +1179,64 @@ mod tests {
             Actor::member("Ayşe", Role::Counter),
             "not signed in"
         );
-        assert!(app.staff.approved.is_none(), "for one command only");
         settle(&mut app);
         assert!(app.views.report.report.is_some(), "the report ran");
         let rows = audit(&app);
         let approve = rows.iter().find(|r| r.action == "approve").unwrap();
         assert_eq!(approve.staff.as_deref(), Some("Ayşe"));
         assert_eq!(approve.approved_by.as_deref(), Some("Zeynep"));
+        // For that one command only: the next day close asks again.
+        app.run(Command::Report(ReportCommand::Load {
+            first: day,
+            last: day,
+            zone: crate::clock::Zone::Local,
+        }));
+        assert!(app.jobs.is_empty(), "for one command only");
+        assert!(app.staff.held.is_some() && app.views.approval.is_some());
+    }
+
+    #[test]
+    fn a_job_a_result_starts_is_checked_on_the_worker_with_the_duty_it_carries() {
+        let mut app = app();
+        staffed(&mut app);
+        sign_in(&mut app, "Ayşe", "2222");
+        let day = Utc::now().date_naive();
+        let refresh = Command::Report(ReportCommand::RefreshStatuses {
+            first: day,
+            last: day,
+            zone: crate::clock::Zone::Local,
+        });
+        // Day close's Refresh lists the open links, then its result starts one job a link.
+        // Carried by a clerk whom no manager approved, those jobs are refused on the worker.
+        let clerk = Actor::member("Ayşe", Role::Counter);
+        app.apply_report(crate::app::report::ReportResult::OpenLinks {
+            result: Ok(vec!["L1".into()]),
+            duty: Duty::of(&refresh, clerk.clone()),
+        });
+        let answer = only(answers(&mut app));
+        assert!(
+            matches!(
+                answer,
+                Msg::Staff(StaffResult::Refused {
+                    command: "RefreshDayClose",
+                    error: DeskError::NeedsManager(_),
+                })
+            ),
+            "{answer:?}"
+        );
+        // Approved by Zeynep, the same follow-up runs (and asks the server about the link).
+        app.apply_report(crate::app::report::ReportResult::OpenLinks {
+            result: Ok(vec!["L1".into()]),
+            duty: Duty::of(&refresh, clerk.approved_by("Zeynep")),
+        });
+        let answer = only(answers(&mut app));
+        assert!(
+            matches!(
+                answer,
+                Msg::Report(crate::app::report::ReportResult::StatusRefreshed { .. })
+            ),
+            "{answer:?}"
+        );
     }
 
     #[test]
