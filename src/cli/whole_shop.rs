@@ -280,7 +280,10 @@ impl Ctx {
                     let mut shop = open_shop(&url, &pw, OWN_PUSH_BUDGET).await?;
                     services.push_to_shop(&mut shop).await.map_err(|e| match e {
                         PushError::Shop(e) => e,
-                        other => ShopError::Connection(other.to_string()),
+                        PushError::Store(e) => ShopError::DataFile(e),
+                        other @ PushError::Amount { .. } => {
+                            ShopError::Unreadable(other.to_string())
+                        }
                     })
                 };
                 match tokio::time::timeout(OWN_PUSH_BUDGET, attempt).await {

@@ -94,7 +94,7 @@ async fn shop_hash(shop: &Shop, desk_id: &str, seq: i64) -> Result<Option<String
             &[&desk_id, &seq],
         )
         .await
-        .map_err(|e| PushError::Shop(ShopError::from_pg(&e, shop.url())))?
+        .map_err(|e| PushError::Shop(ShopError::from_pg(e, shop.url())))?
         .map(|r| r.get(0)))
 }
 
@@ -143,7 +143,7 @@ pub async fn push_audit(
     desk_id: &str,
 ) -> Result<AuditPushed, PushError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(&e, &url));
+    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(e, &url));
     let mut sent = 0;
     let mut checked = false;
     loop {
@@ -234,7 +234,7 @@ pub struct DeskChain {
 /// row. A desk with no audit row has an empty, whole chain.
 pub async fn verify_shop(shop: &Shop) -> Result<Vec<DeskChain>, PushError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(&e, &url));
+    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(e, &url));
     let desks = shop
         .client()
         .query(

@@ -32,7 +32,7 @@ pub async fn apply_cards(
     rows: &[CardRow],
 ) -> Result<u64, PushError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(&e, &url));
+    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(e, &url));
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
     let upsert = tx
         .prepare(

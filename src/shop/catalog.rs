@@ -210,7 +210,7 @@ pub async fn apply_catalog(
     now: DateTime<Utc>,
 ) -> Result<CatalogApplied, ShopError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
     let on_desk = digest(&owed.variants);
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CATALOG_LOCK])
@@ -320,7 +320,7 @@ async fn read_variants(
             &[&snapshot],
         )
         .await
-        .map_err(|e| PullError::Shop(ShopError::from_pg(&e, url)))?;
+        .map_err(|e| PullError::Shop(ShopError::from_pg(e, url)))?;
     rows.iter()
         .map(|r| {
             let currency: String = r.get(3);
@@ -354,7 +354,7 @@ pub async fn current_catalog(
     known: Option<i64>,
 ) -> Result<Option<(i64, Vec<CatalogVariant>)>, PullError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| PullError::Shop(ShopError::from_pg(&e, &url));
+    let pg = |e: tokio_postgres::Error| PullError::Shop(ShopError::from_pg(e, &url));
     let tx = shop.snapshot().await.map_err(pg)?;
     let current: Option<i64> = tx
         .query_opt("SELECT snapshot FROM catalog_current", &[])

@@ -65,7 +65,7 @@ pub async fn register(
             &[&desk.id, &desk.name, &now],
         )
         .await
-        .map_err(|e| ShopError::from_pg(&e, shop.url()))?;
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
     Ok(())
 }
 
@@ -90,7 +90,7 @@ pub async fn state(
         shop.client()
             .query_opt("SELECT name FROM desks WHERE desk_id = $1", &[&desk_id])
             .await
-            .map_err(|e| ShopError::from_pg(&e, url))?
+            .map_err(|e| ShopError::from_pg(e, url))?
             .map(|r| r.get(0))
     } else {
         None

@@ -255,7 +255,7 @@ pub async fn ask(
             ],
         )
         .await
-        .map_err(|e| ShopError::from_pg(&e, shop.url()))?;
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
     let outcome: String = row.get(0);
     let holder: Option<String> = row.get(1);
     let wait = duration(row.get(2));
@@ -283,7 +283,7 @@ pub async fn ask(
 /// Gives back every lease of desk `desk_id` (a desk leaving the shop or shutting down
 /// cleanly), so another desk can poll its links at once; returns how many ended.
 pub async fn release_all(shop: &Shop, desk_id: &str) -> Result<u64, ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, shop.url());
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, shop.url());
     let ended = shop
         .client()
         .execute(RELEASE, &[&desk_id])
@@ -305,7 +305,7 @@ pub async fn known(shop: &Shop, key: &LinkKey) -> Result<Option<crate::domain::L
             &[&a.base_url, &a.api_key_id, &a.sandbox_desk, &key.link_id],
         )
         .await
-        .map_err(|e| ShopError::from_pg(&e, shop.url()))?;
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
     let Some(row) = row else {
         return Ok(None);
     };

@@ -120,7 +120,7 @@ pub fn stored_password(
     match secrets.get(KEYRING_PROFILE, &url.keyring_name()) {
         Ok(Some(pw)) => Ok(pw),
         Ok(None) | Err(SecretError::Unavailable(_)) => Err(ShopError::NoPassword),
-        Err(e) => Err(ShopError::Keyring(e.to_string())),
+        Err(e) => Err(ShopError::Keyring(e)),
     }
 }
 

@@ -39,6 +39,8 @@ crate::sentences! {
     SchemaTooNew => "Dükkânın veritabanı şema sürümü {found}; bu paydesk en çok {known} sürümünü biliyor. Hiçbir şeye dokunulmadı: bu masadaki paydesk'i güncelleyin.", "The shop's database has schema version {found}, newer than this paydesk knows ({known}). Nothing was touched: update paydesk on this desk.";
     Database => "PostgreSQL {code} yanıtını verdi: {message}", "PostgreSQL answered {code}: {message}";
     Connection => "Dükkâna bağlantı başarısız oldu: {reason}", "The connection to the shop failed: {reason}";
+    Closed => "Dükkâna bağlantı kapandı.", "The connection to the shop was closed.";
+    DataFile => "Bu masanın veri dosyası okunamadı: {reason}", "This desk's data file could not be read: {reason}";
     Unreadable => "Dükkânın veritabanında bu paydesk'in okuyamadığı bir değer var: {reason}", "The shop's database holds a value this paydesk cannot read: {reason}";
 
     // Pulling the shop's catalog and staff (`catalog::PullError`).

@@ -69,7 +69,7 @@ pub enum ShopError {
     },
     /// TLS could not be set up on this side.
     #[error("TLS could not be set up: {0}")]
-    Tls(String),
+    Tls(#[source] rustls::Error),
     /// No password: none in the keyring, and `PAYDESK_SHOP_PASSWORD` unset.
     #[error(
         "no password for the shop: the keyring holds none and PAYDESK_SHOP_PASSWORD is not set"
@@ -77,7 +77,13 @@ pub enum ShopError {
     NoPassword,
     /// The keyring failed while reading the password.
     #[error("the shop's password could not be read from the keyring: {0}")]
-    Keyring(String),
+    Keyring(#[source] crate::secrets::SecretError),
+    /// The keyring's call ended without an answer (its thread panicked or was cancelled).
+    #[error("the keyring call ended without an answer: {0}")]
+    Interrupted(#[source] tokio::task::JoinError),
+    /// This desk's own data file failed (its id, its name) while talking to the shop.
+    #[error("this desk's data file failed: {0}")]
+    DataFile(#[source] crate::store::StoreError),
     /// The server could not be reached (refused, unreachable, reset).
     #[error("the shop's PostgreSQL at {target} cannot be reached: {reason}")]
     Unreachable {
@@ -141,7 +147,10 @@ pub enum ShopError {
     },
     /// The connection broke or failed otherwise.
     #[error("the connection to the shop failed: {0}")]
-    Connection(String),
+    Connection(#[source] tokio_postgres::Error),
+    /// The connection was closed (the session lost it meanwhile).
+    #[error("the connection to the shop was closed")]
+    Closed,
     /// A value in the shop this build cannot read (a damaged or foreign row).
     #[error("the shop's database holds a value this paydesk cannot read: {0}")]
     Unreadable(String),
@@ -156,9 +165,11 @@ impl ShopError {
             ShopError::RootCert { path, reason } => {
                 M::RootCert.fill(lang, &[("path", path), ("reason", reason)])
             }
-            ShopError::Tls(reason) => M::Tls.fill(lang, &[("reason", reason)]),
+            ShopError::Tls(e) => M::Tls.fill(lang, &[("reason", e)]),
             ShopError::NoPassword => M::NoPassword.get(lang).to_owned(),
-            ShopError::Keyring(reason) => M::Keyring.fill(lang, &[("reason", reason)]),
+            ShopError::Keyring(e) => M::Keyring.fill(lang, &[("reason", e)]),
+            ShopError::Interrupted(e) => M::Keyring.fill(lang, &[("reason", e)]),
+            ShopError::DataFile(e) => M::DataFile.fill(lang, &[("reason", e)]),
             ShopError::Unreachable { target, reason } => {
                 M::Unreachable.fill(lang, &[("target", target), ("reason", reason)])
             }
@@ -176,7 +187,8 @@ impl ShopError {
             ShopError::Database { code, message } => {
                 M::Database.fill(lang, &[("code", code), ("message", message)])
             }
-            ShopError::Connection(reason) => M::Connection.fill(lang, &[("reason", reason)]),
+            ShopError::Connection(e) => M::Connection.fill(lang, &[("reason", e)]),
+            ShopError::Closed => M::Closed.get(lang).to_owned(),
             ShopError::Unreadable(reason) => M::Unreadable.fill(lang, &[("reason", reason)]),
         }
     }
@@ -186,7 +198,10 @@ impl ShopError {
     pub fn is_no_answer(&self) -> bool {
         matches!(
             self,
-            ShopError::Unreachable { .. } | ShopError::Timeout { .. } | ShopError::Connection(_)
+            ShopError::Unreachable { .. }
+                | ShopError::Timeout { .. }
+                | ShopError::Connection(_)
+                | ShopError::Closed
         )
     }
 
@@ -205,7 +220,7 @@ impl ShopError {
     }
 
     /// A tokio-postgres error as one of ours. `target` names the server for sentences.
-    pub fn from_pg(e: &tokio_postgres::Error, url: &ShopUrl) -> ShopError {
+    pub fn from_pg(e: tokio_postgres::Error, url: &ShopUrl) -> ShopError {
         use tokio_postgres::error::SqlState;
         if let Some(db) = e.as_db_error() {
             let code = db.code();
@@ -229,7 +244,7 @@ impl ShopError {
             };
         }
         // The cause, with rustls's error found inside the io::Error tokio-rustls wraps it in.
-        let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+        let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(&e);
         while let Some(s) = source {
             if let Some(tls) = s.downcast_ref::<rustls::Error>() {
                 return ShopError::Certificate {
@@ -252,7 +267,7 @@ impl ShopError {
             }
             source = s.source();
         }
-        ShopError::Connection(e.to_string())
+        ShopError::Connection(e)
     }
 }
 
@@ -342,7 +357,7 @@ impl Shop {
                 &[],
             )
             .await
-            .map_err(|e| ShopError::from_pg(&e, &self.url))?;
+            .map_err(|e| ShopError::from_pg(e, &self.url))?;
         Ok(row.get(0))
     }
 }
@@ -415,7 +430,7 @@ async fn open(
                 seconds: timeout.as_secs().max(1),
             });
         }
-        Ok(Err(e)) => return Err(ShopError::from_pg(&e, url)),
+        Ok(Err(e)) => return Err(ShopError::from_pg(e, url)),
         Ok(Ok(pair)) => pair,
     };
     let connection = tokio::spawn(async move {

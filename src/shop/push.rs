@@ -111,7 +111,7 @@ pub async fn apply_batch(
     now: DateTime<Utc>,
 ) -> Result<u64, PushError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(&e, &url));
+    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(e, &url));
     let Some(last) = rows.last().map(|r| r.seq) else {
         return Ok(0);
     };

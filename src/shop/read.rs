@@ -153,7 +153,7 @@ pub async fn board(
     open_since: DateTime<Utc>,
     limit: usize,
 ) -> Result<Vec<ShopLink>, ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, shop.url());
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, shop.url());
     let today_sql = format!(
         "SELECT {COLUMNS} FROM links AS l LEFT JOIN desks AS d USING (desk_id)
          WHERE l.stored_at >= $1 ORDER BY l.stored_at DESC, l.link_id DESC LIMIT $2"
@@ -284,7 +284,7 @@ pub async fn page(shop: &Shop, query: &ShopQuery) -> Result<Vec<ShopLink>, ShopE
             .client()
             .query(&sql, &params(&args))
             .await
-            .map_err(|e| ShopError::from_pg(&e, shop.url()))?,
+            .map_err(|e| ShopError::from_pg(e, shop.url()))?,
     )
 }
 
@@ -299,7 +299,7 @@ pub async fn totals(
     limit: std::time::Duration,
 ) -> Result<LinkTotals, ShopError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
     let (filter, args) = filter_of(query, false);
     let sql = format!(
         "SELECT l.currency, count(*), sum(coalesce(l.amount, 0))::text, sum(l.paid_amount)::text
@@ -348,7 +348,7 @@ pub async fn changed_since(
             .client()
             .query(&sql, &[&after, &limit_of(limit)])
             .await
-            .map_err(|e| ShopError::from_pg(&e, shop.url()))?,
+            .map_err(|e| ShopError::from_pg(e, shop.url()))?,
     )
 }
 
@@ -361,7 +361,7 @@ pub async fn link(shop: &Shop, link_id: &str) -> Result<Option<ShopLink>, ShopEr
     shop.client()
         .query_opt(&sql, &[&link_id])
         .await
-        .map_err(|e| ShopError::from_pg(&e, shop.url()))?
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?
         .as_ref()
         .map(from_row)
         .transpose()
@@ -383,7 +383,7 @@ pub async fn link_of(
             &[&a.base_url, &a.api_key_id, &a.sandbox_desk, &key.link_id],
         )
         .await
-        .map_err(|e| ShopError::from_pg(&e, shop.url()))?
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?
         .as_ref()
         .map(from_row)
         .transpose()
@@ -398,7 +398,7 @@ pub async fn desks(shop: &Shop) -> Result<Vec<(String, String)>, ShopError> {
             &[],
         )
         .await
-        .map_err(|e| ShopError::from_pg(&e, shop.url()))?
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?
         .iter()
         .map(|r| (r.get(0), r.get(1)))
         .collect())

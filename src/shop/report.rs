@@ -51,13 +51,13 @@ pub struct ReportScope<'a> {
 }
 
 /// A failed statement: the server's refusal with its SQLSTATE, or a broken connection.
-fn db_error(e: &tokio_postgres::Error) -> ShopError {
+fn db_error(e: tokio_postgres::Error) -> ShopError {
     match e.as_db_error() {
         Some(db) => ShopError::Database {
             code: db.code().code().to_owned(),
             message: db.message().to_owned(),
         },
-        None => ShopError::Connection(e.to_string()),
+        None => ShopError::Connection(e),
     }
 }
 
@@ -134,7 +134,7 @@ async fn report(
     pieces: Option<&Pieces>,
 ) -> Result<DayReport, ShopError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
     let tx = shop.snapshot().await.map_err(pg)?;
     let mut sheet = Sheet::default();
     let (items, names) = if let Some(pieces) = pieces {
@@ -356,7 +356,7 @@ async fn from_totals(
     pieces: &Pieces,
     sheet: &mut Sheet,
 ) -> Result<(Vec<ItemSales>, Vec<Row>), ShopError> {
-    let pg = |e: tokio_postgres::Error| db_error(&e);
+    let pg = db_error;
     let now = ms(scope.now);
     let whole_shop = "";
     let desk = scope.desk.unwrap_or(whole_shop);
@@ -519,7 +519,7 @@ async fn read_straddling(
     if cells.is_empty() {
         return Ok(());
     }
-    let pg = |e: tokio_postgres::Error| db_error(&e);
+    let pg = db_error;
     let mut froms = Vec::with_capacity(cells.len());
     let mut tos = Vec::with_capacity(cells.len());
     for cell in cells {
@@ -625,7 +625,7 @@ async fn from_links(
     range: TimeRange,
     sheet: &mut Sheet,
 ) -> Result<(), ShopError> {
-    let pg = |e: tokio_postgres::Error| db_error(&e);
+    let pg = db_error;
     let now = ms(scope.now);
     let (sql, params) = scoped(
         "SELECT currency, status, paid_amount::text, amount::text, cancelled_at IS NOT NULL,
@@ -686,7 +686,7 @@ async fn items_from_links(
     scope: &ReportScope<'_>,
     range: TimeRange,
 ) -> Result<Vec<ItemSales>, ShopError> {
-    let pg = |e: tokio_postgres::Error| db_error(&e);
+    let pg = db_error;
     let (sql, params) = scoped(
         "SELECT l.currency, i.variant_id, btrim(i.name), i.quantity::text,
                 (i.unit_price * i.quantity)::text

@@ -656,7 +656,7 @@ pub async fn migrate_to(
     url: &ShopUrl,
     target: i32,
 ) -> Result<Migrated, ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, url);
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, url);
     let tx = client.transaction().await.map_err(pg)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
@@ -710,7 +710,7 @@ pub async fn migrate_to(
 
 /// The shop's schema version now (0 before the first migration).
 pub async fn version(client: &Client, url: &ShopUrl) -> Result<i32, ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, url);
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, url);
     let exists: bool = client
         .query_one("SELECT to_regclass('paydesk_schema') IS NOT NULL", &[])
         .await

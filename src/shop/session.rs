@@ -629,7 +629,7 @@ async fn open(
     let password =
         tokio::task::spawn_blocking(move || membership::stored_password(&*secrets, env, &key_url))
             .await
-            .map_err(|e| ShopError::Keyring(e.to_string()))??;
+            .map_err(ShopError::Interrupted)??;
     let (notes_tx, notes) = tokio::sync::mpsc::channel(super::NOTES);
     let mut shop =
         super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
@@ -649,7 +649,7 @@ async fn open(
         shop.client()
             .batch_execute(&listen)
             .await
-            .map_err(|e| ShopError::from_pg(&e, url))
+            .map_err(|e| ShopError::from_pg(e, url))
     })
     .await?;
     Ok((shop, notes))
@@ -657,8 +657,7 @@ async fn open(
 
 /// Tells the shop the desk's current name, and that it was seen now.
 async fn register(config: &SessionConfig, shop: &Shop) -> Result<(), ShopError> {
-    let identity = membership::identity(config.store.store())
-        .map_err(|e| ShopError::Connection(format!("the data file: {e}")))?;
+    let identity = membership::identity(config.store.store()).map_err(ShopError::DataFile)?;
     limited(
         config.timing.query,
         &config.url,
@@ -695,7 +694,7 @@ async fn serve(
                     }
                     Ok(())
                 }
-                None => Err(ShopError::Connection("the connection closed".to_owned())),
+                None => Err(ShopError::Closed),
             },
             ask = asks.next() => match ask {
                 Ask::Push => push_now(config, slot, out).await,
@@ -767,7 +766,7 @@ async fn ping(config: &SessionConfig, slot: &Slot) -> Result<(), ShopError> {
             .simple_query("SELECT 1")
             .await
             .map(|_| ())
-            .map_err(|e| ShopError::from_pg(&e, &config.url))
+            .map_err(|e| ShopError::from_pg(e, &config.url))
     })
     .await
 }
@@ -841,7 +840,10 @@ mod tests {
         for i in 0..5_000 {
             news.put(SessionEvent::Offline {
                 since: at(9, 0),
-                reason: ShopError::Connection(format!("try {i}")),
+                reason: ShopError::Timeout {
+                    target: format!("try {i}"),
+                    seconds: 1,
+                },
                 retry_in: Duration::from_secs(1),
             });
             news.put(push_of(2, None));

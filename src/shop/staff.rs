@@ -96,7 +96,7 @@ pub async fn apply_staff(
     rows: &[StaffRow],
 ) -> Result<StaffApplied, ShopError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(&e, &url);
+    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
     let mut done = StaffApplied::default();
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&STAFF_LOCK])
@@ -226,7 +226,7 @@ pub async fn current_staff(
     known: Option<i64>,
 ) -> Result<Option<(i64, Vec<StaffMirror>)>, PullError> {
     let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| PullError::Shop(ShopError::from_pg(&e, &url));
+    let pg = |e: tokio_postgres::Error| PullError::Shop(ShopError::from_pg(e, &url));
     let tx = shop.snapshot().await.map_err(pg)?;
     let top: Option<i64> = tx
         .query_one("SELECT max(version) FROM staff", &[])

@@ -48,7 +48,7 @@ pub fn client_config(mode: SslMode, root: Option<&Path>) -> Result<ClientConfig,
     };
     let config = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| ShopError::Tls(e.to_string()))?
+        .map_err(ShopError::Tls)?
         .dangerous()
         .with_custom_certificate_verifier(verifier)
         .with_no_client_auth();
