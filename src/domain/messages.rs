@@ -68,6 +68,8 @@ crate::sentences! {
     BadPhone => "Telefon numarası 4 ile 15 rakam arasında olmalı (boşluk ve tire kullanılabilir).", "The phone number must have 4 to 15 digits (spaces and dashes are fine).";
     BadCountryCode => "Ülke kodu 1 ile 3 rakam olmalı (örn. +90).", "The country code must be 1 to 3 digits (e.g. +90).";
     PhoneIncomplete => "Telefon için hem ülke kodu hem numara gerekli.", "A phone needs both a country code and a number.";
+    NotTurkishMobile => "Türkiye'de cep telefonu numarası 5 ile başlayan 10 rakamdır (örn. 0532 123 45 67).", "A Turkish mobile number has 10 digits beginning with 5 (e.g. 0532 123 45 67).";
+    PhoneLength => "Ülke koduyla birlikte en çok {max} rakam, ülke kodu olmadan en az {min} rakam olmalı.", "It must have at most {max} digits with its country code and at least {min} without it.";
     BadOrderNumber => "Yalnızca harf (A–Z), rakam ve - _ . / kullanılabilir.", "Only letters (A–Z), digits and - _ . / are allowed.";
     TooLong => "En çok {max} karakter olabilir.", "At most {max} characters are allowed.";
     UnknownCode => "`{value}` geçerli bir değer değil; şunlardan biri olmalı: {allowed}.", "`{value}` is not a valid value; use one of: {allowed}.";

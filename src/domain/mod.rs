@@ -12,6 +12,7 @@ pub mod link;
 pub mod messages;
 pub mod money;
 pub mod payment_link;
+pub mod phone;
 pub mod roles;
 pub mod server_text;
 pub mod staff;
@@ -29,5 +30,6 @@ pub use link::{
 };
 pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};
 pub use payment_link::Link;
+pub use phone::{Phone, PhoneError};
 pub use roles::{Need, Ownership, Permit};
 pub use staff::{ActingMember, Actor, Pin, Role, StaffInputError, StaffMember, StaffName};
