@@ -74,6 +74,18 @@ crate::sentences! {
     TooLong => "En çok {max} karakter olabilir.", "At most {max} characters are allowed.";
     UnknownCode => "`{value}` geçerli bir değer değil; şunlardan biri olmalı: {allowed}.", "`{value}` is not a valid value; use one of: {allowed}.";
 
+    // The message that carries a payment link to the payer (`share`).
+    ShareSubject => "{shop}: {amount} tutarında ödeme linkiniz", "{shop}: your payment link for {amount}";
+    ShareGreeting => "Merhaba,", "Hello,";
+    ShareIntro => "{shop} sizin için {amount} tutarında bir ödeme linki hazırladı.", "{shop} has sent you a payment link for {amount}.";
+    ShareFor => "Açıklama", "For";
+    ShareItems => "Ürünler", "Items";
+    ShareExpiry => "Son geçerlilik", "Valid until";
+    SharePay => "Ödemek için bu adresi açın:", "To pay, open this address:";
+    ShareIgnore => "Bu ödemeyi siz istemediyseniz bu iletiyi yok sayabilirsiniz.", "If you did not ask for this payment, you can ignore this message.";
+    ShareNoPaymentUrl => "Sunucu bu link için ödeme adresi göndermedi; gönderilecek bir şey yok.", "The server sent no payment address for this link; there is nothing to send.";
+    ShareNoAmount => "Sunucu bu linkin tutarını göndermedi; ileti tutarsız yazılamaz.", "The server sent no amount for this link; the message cannot be written without one.";
+
     // Why an amount was not accepted (`AmountError`).
     AmountEmpty => "Bir tutar yazın.", "Enter an amount.";
     AmountNotANumber => "Bu bir sayı değil; yalnızca rakam ve ayraç (. ,) kullanın.", "This is not a number; use digits and separators (. ,) only.";

@@ -16,6 +16,7 @@ pub mod payment_link;
 pub mod phone;
 pub mod roles;
 pub mod server_text;
+pub mod share;
 pub mod staff;
 pub mod wire_format;
 
@@ -34,4 +35,5 @@ pub use money::{AmountError, format_amount, format_number, format_plain, parse_a
 pub use payment_link::Link;
 pub use phone::{Phone, PhoneError};
 pub use roles::{Need, Ownership, Permit};
+pub use share::{ItemLine, LinkFacts, LinkMessage, Purpose, ShareError, compose, wa_me_url};
 pub use staff::{ActingMember, Actor, Pin, Role, StaffInputError, StaffMember, StaffName};
