@@ -9,8 +9,9 @@
 #   poppler-utils                            the slip tests read PDFs back
 #   postgresql                               the shop tests (a private cluster per test binary)
 #   sqlite3                                  the tests that edit a data file as a clerk could
+#   python3-aiosmtpd                         the mail tests (a real SMTP server, tests/support/smtp.rs)
 #   desktop-file-utils appstream dpkg-dev curl   packaging checks and the .deb (.ci/run)
-apt_packages=(gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream curl dpkg-dev xvfb xdotool poppler-utils dunst xclip imagemagick libxfixes3 sqlite3 zenity postgresql)
+apt_packages=(gnome-keyring dbus-x11 libsecret-tools desktop-file-utils appstream curl dpkg-dev xvfb xdotool poppler-utils dunst xclip imagemagick libxfixes3 sqlite3 zenity postgresql python3-aiosmtpd)
 
 # Installs the packages of `apt_packages` that are missing: as root with apt-get, else through
 # sudo when it is there; otherwise says what to install and fails.

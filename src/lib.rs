@@ -19,6 +19,7 @@ pub mod cli;
 pub mod clock;
 pub mod domain;
 pub mod lang;
+pub mod mail;
 pub mod notify;
 pub mod opener;
 pub mod printer;

@@ -274,6 +274,15 @@ pub enum FieldProblem {
     BadCountryCode,
     /// Only one half of a phone (country code or number) was given.
     PhoneIncomplete,
+    /// Country code 90 and not a Turkish mobile number (10 digits beginning with 5).
+    NotTurkishMobile,
+    /// Another country's number outside E.164's lengths.
+    PhoneLength {
+        /// Most digits, country code included.
+        max: usize,
+        /// Fewest digits of the national number.
+        min: usize,
+    },
     /// Characters an order number may not hold.
     BadOrderNumber,
     /// Longer than `max` characters.
@@ -345,6 +354,10 @@ impl FieldProblem {
             FieldProblem::BadPhone => DomainMessage::BadPhone,
             FieldProblem::BadCountryCode => DomainMessage::BadCountryCode,
             FieldProblem::PhoneIncomplete => DomainMessage::PhoneIncomplete,
+            FieldProblem::NotTurkishMobile => DomainMessage::NotTurkishMobile,
+            FieldProblem::PhoneLength { max, min } => {
+                return DomainMessage::PhoneLength.fill(lang, &[("max", max), ("min", min)]);
+            }
             FieldProblem::BadOrderNumber => DomainMessage::BadOrderNumber,
             FieldProblem::TooLong { max } => {
                 return DomainMessage::TooLong.fill(lang, &[("max", max)]);
@@ -518,6 +531,8 @@ mod tests {
             FieldProblem::BadPhone,
             FieldProblem::BadCountryCode,
             FieldProblem::PhoneIncomplete,
+            FieldProblem::NotTurkishMobile,
+            FieldProblem::PhoneLength { max: 15, min: 6 },
             FieldProblem::BadOrderNumber,
             FieldProblem::TooLong { max: 64 },
             FieldProblem::UnknownCode(UnknownCode {
@@ -551,6 +566,8 @@ mod tests {
                 | FieldProblem::BadPhone
                 | FieldProblem::BadCountryCode
                 | FieldProblem::PhoneIncomplete
+                | FieldProblem::NotTurkishMobile
+                | FieldProblem::PhoneLength { .. }
                 | FieldProblem::BadOrderNumber
                 | FieldProblem::TooLong { .. }
                 | FieldProblem::UnknownCode(_) => {}

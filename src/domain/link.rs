@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use super::catalog::CatalogLookup;
 use super::codes::Currency;
+use super::email::is_email;
 use super::errors::{Field, FieldError, FieldErrors, FieldProblem, ItemField};
 use super::items::{ItemDraft, ItemKind, LinkItem, MAX_TEXT_CHARS};
 use super::messages::DomainMessage;
@@ -57,7 +58,7 @@ pub const MAX_INSTALLMENT_COUNT: u32 = 12;
 /// The most characters of an order number.
 pub const MAX_ORDER_NUMBER_CHARS: usize = 64;
 /// The most characters of an e-mail address (RFC 5321's path limit).
-pub const MAX_EMAIL_CHARS: usize = 254;
+pub use super::email::MAX_EMAIL_CHARS;
 
 /// The link form as staff fill it in: text as typed.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -804,19 +805,6 @@ pub fn normalize_installments(text: &str) -> Result<Option<String>, FieldProblem
     }
     let texts: Vec<String> = counts.iter().map(u32::to_string).collect();
     Ok(Some(texts.join(",")))
-}
-
-/// A basic e-mail shape check (not RFC 5322; enough to catch typos).
-fn is_email(text: &str) -> bool {
-    let Some((local, domain)) = text.split_once('@') else {
-        return false;
-    };
-    text.chars().count() <= MAX_EMAIL_CHARS
-        && !local.is_empty()
-        && !domain.contains('@')
-        && !text.chars().any(char::is_whitespace)
-        && domain.contains('.')
-        && domain.split('.').all(|label| !label.is_empty())
 }
 
 #[cfg(test)]

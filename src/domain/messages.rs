@@ -68,9 +68,23 @@ crate::sentences! {
     BadPhone => "Telefon numarası 4 ile 15 rakam arasında olmalı (boşluk ve tire kullanılabilir).", "The phone number must have 4 to 15 digits (spaces and dashes are fine).";
     BadCountryCode => "Ülke kodu 1 ile 3 rakam olmalı (örn. +90).", "The country code must be 1 to 3 digits (e.g. +90).";
     PhoneIncomplete => "Telefon için hem ülke kodu hem numara gerekli.", "A phone needs both a country code and a number.";
+    NotTurkishMobile => "Türkiye'de cep telefonu numarası 5 ile başlayan 10 rakamdır (örn. 0532 123 45 67).", "A Turkish mobile number has 10 digits beginning with 5 (e.g. 0532 123 45 67).";
+    PhoneLength => "Ülke koduyla birlikte en çok {max} rakam, ülke kodu olmadan en az {min} rakam olmalı.", "It must have at most {max} digits with its country code and at least {min} without it.";
     BadOrderNumber => "Yalnızca harf (A–Z), rakam ve - _ . / kullanılabilir.", "Only letters (A–Z), digits and - _ . / are allowed.";
     TooLong => "En çok {max} karakter olabilir.", "At most {max} characters are allowed.";
     UnknownCode => "`{value}` geçerli bir değer değil; şunlardan biri olmalı: {allowed}.", "`{value}` is not a valid value; use one of: {allowed}.";
+
+    // The message that carries a payment link to the payer (`share`).
+    ShareSubject => "{shop}: {amount} tutarında ödeme linkiniz", "{shop}: your payment link for {amount}";
+    ShareGreeting => "Merhaba,", "Hello,";
+    ShareIntro => "{shop} sizin için {amount} tutarında bir ödeme linki hazırladı.", "{shop} has sent you a payment link for {amount}.";
+    ShareFor => "Açıklama", "For";
+    ShareItems => "Ürünler", "Items";
+    ShareExpiry => "Son geçerlilik", "Valid until";
+    SharePay => "Ödemek için bu adresi açın:", "To pay, open this address:";
+    ShareIgnore => "Bu ödemeyi siz istemediyseniz bu iletiyi yok sayabilirsiniz.", "If you did not ask for this payment, you can ignore this message.";
+    ShareNoPaymentUrl => "Sunucu bu link için ödeme adresi göndermedi; gönderilecek bir şey yok.", "The server sent no payment address for this link; there is nothing to send.";
+    ShareNoAmount => "Sunucu bu linkin tutarını göndermedi; ileti tutarsız yazılamaz.", "The server sent no amount for this link; the message cannot be written without one.";
 
     // Why an amount was not accepted (`AmountError`).
     AmountEmpty => "Bir tutar yazın.", "Enter an amount.";

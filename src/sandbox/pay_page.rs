@@ -30,21 +30,8 @@ use crate::api::wire::format_time;
 use crate::domain::LinkStatus;
 use crate::lang::Lang;
 
-/// Escapes text for HTML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escapes text for HTML (the one escaping of paydesk's HTML, shared with the link's e-mail).
+pub use crate::domain::share::escape_html as escape;
 
 /// A label in both languages, the English side set off in grey: `Ödendi <span>· Paid</span>`.
 fn both_html(m: SandboxMessage) -> String {

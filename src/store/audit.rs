@@ -26,6 +26,9 @@ pub enum AuditAction {
     LinkCreate,
     /// A link was cancelled.
     LinkCancel,
+    /// A link was sent to its payer: the subject names the link, the channel (`e-mail`,
+    /// `whatsapp`) and the masked address or number (`store::send_subject`).
+    LinkSend,
     /// A card was saved.
     CardSave,
     /// A catalog was imported.
@@ -56,9 +59,10 @@ pub enum AuditAction {
 
 impl AuditAction {
     /// Every action.
-    pub const ALL: [AuditAction; 15] = [
+    pub const ALL: [AuditAction; 16] = [
         AuditAction::LinkCreate,
         AuditAction::LinkCancel,
+        AuditAction::LinkSend,
         AuditAction::CardSave,
         AuditAction::CatalogImport,
         AuditAction::CatalogEdit,
@@ -79,6 +83,7 @@ impl AuditAction {
         match self {
             AuditAction::LinkCreate => "link.create",
             AuditAction::LinkCancel => "link.cancel",
+            AuditAction::LinkSend => "link.send",
             AuditAction::CardSave => "card.save",
             AuditAction::CatalogImport => "catalog.import",
             AuditAction::CatalogEdit => "catalog.edit",

@@ -414,8 +414,33 @@ ALTER TABLE shop_desk ADD COLUMN catalog_snapshot INTEGER;
 ALTER TABLE shop_desk ADD COLUMN staff_version INTEGER;
 ";
 
+/// Step 12: the mail queue (docs/design.md §"The mail queue"): payment links waiting to be
+/// e-mailed, each with the `Message-ID` fixed when it was queued. `to_address` is the only
+/// place the payer's whole address is kept, and only until a week after sending (`wiped_at`:
+/// when it was replaced by its mask). The partial indexes hold only what the sender and the
+/// wipe look for: the unsent rows by due time, and the sent rows not wiped yet.
+const V12: &str = "
+CREATE TABLE mail_queue (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id  TEXT NOT NULL UNIQUE,
+    link_id     TEXT NOT NULL,
+    to_address  TEXT NOT NULL,
+    subject     TEXT NOT NULL,
+    text_body   TEXT NOT NULL,
+    html_body   TEXT NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    queued_at   INTEGER NOT NULL,
+    next_try_at INTEGER NOT NULL,
+    sent_at     INTEGER,
+    last_error  TEXT,
+    wiped_at    INTEGER
+) STRICT;
+CREATE INDEX mail_queue_due ON mail_queue (next_try_at, id) WHERE sent_at IS NULL;
+CREATE INDEX mail_queue_to_wipe ON mail_queue (sent_at) WHERE sent_at IS NOT NULL AND wiped_at IS NULL;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

@@ -28,6 +28,7 @@ mod export;
 mod items;
 mod journal;
 mod links;
+mod mail;
 pub mod messages;
 pub mod migrations;
 mod mirror;
@@ -64,6 +65,10 @@ pub use journal::{
     JournalState, NewJournalRow, STALE_AFTER,
 };
 pub use links::{LinkCursor, StoredLink, TimeRange};
+pub use mail::{
+    MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, NewMail, QueuedMail, SendChannel,
+    mail_backoff, send_subject,
+};
 pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
 pub use outbox::{
     BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush,

@@ -277,6 +277,7 @@ pub fn action_text(a: AuditAction) -> UiText {
     match a {
         AuditAction::LinkCreate => UiText::ActLinkCreate,
         AuditAction::LinkCancel => UiText::ActLinkCancel,
+        AuditAction::LinkSend => UiText::ActLinkSend,
         AuditAction::CardSave => UiText::ActCardSave,
         AuditAction::CatalogImport => UiText::ActCatalogImport,
         AuditAction::CatalogEdit => UiText::ActCatalogEdit,

@@ -597,6 +597,7 @@ crate::sentences! {
     SubjectCli => "komut satırında: {command}", "on the command line: {command}";
     ActLinkCreate => "Link oluşturdu", "Created a link";
     ActLinkCancel => "Link iptal etti", "Cancelled a link";
+    ActLinkSend => "Link gönderdi", "Sent a link";
     ActCardSave => "Kart kaydetti", "Saved a card";
     ActCatalogImport => "Katalog içe aktardı", "Imported the catalog";
     ActCatalogEdit => "Katalog ürünü değiştirdi", "Changed a catalog item";

@@ -11,6 +11,7 @@ mod fault_campaign;
 mod hostile;
 mod hygiene;
 mod lang_catalogues;
+mod mail_send;
 mod model;
 mod packaging;
 mod private_files;

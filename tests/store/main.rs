@@ -8,6 +8,7 @@ mod catalog;
 mod export;
 mod journal;
 mod links;
+mod mail_queue;
 mod open;
 mod profiles;
 mod report;

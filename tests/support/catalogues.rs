@@ -4,7 +4,7 @@
 /// language tests walk this list (and `tests/core/lang_catalogues.rs` finds every catalogue in the
 /// source here). It lives with the tests so that the crate root depends on no layer.
 pub fn every_sentence() -> impl Iterator<Item = &'static paydesk::lang::Entry> {
-    let catalogues: [&'static [paydesk::lang::Entry]; 9] = [
+    let catalogues: [&'static [paydesk::lang::Entry]; 10] = [
         paydesk::ui::text::UiText::ENTRIES,
         paydesk::cli::text::CliText::ENTRIES,
         paydesk::domain::messages::DomainMessage::ENTRIES,
@@ -14,6 +14,7 @@ pub fn every_sentence() -> impl Iterator<Item = &'static paydesk::lang::Entry> {
         paydesk::store::messages::StoreMessage::ENTRIES,
         paydesk::slip::SlipText::ENTRIES,
         paydesk::shop::messages::ShopMessage::ENTRIES,
+        paydesk::mail::messages::MailMessage::ENTRIES,
     ];
     catalogues.into_iter().flatten()
 }

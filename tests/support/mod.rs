@@ -9,6 +9,7 @@
 //! - `pg`: a private PostgreSQL cluster (TLS, a password role) for the shop tests; `shop`: a
 //!   fresh migrated shop on it and desks joined to it in-process;
 //! - `store`: synthetic link histories and the search shapes measured on them;
+//! - `smtp`: a real SMTP server (aiosmtpd) that writes what it accepts to a folder;
 //! - `qr`: QR pictures read back;
 //! - `money`, `time`, `links`: amounts, moments, links and link requests.
 //!
@@ -33,5 +34,6 @@ pub mod sandbox;
 pub mod scripted;
 pub mod services;
 pub mod shop;
+pub mod smtp;
 pub mod store;
 pub mod time;

@@ -1,0 +1,364 @@
+//! The mail queue: payment links waiting to be e-mailed to payers (issue 30, docs/design.md
+//! §"The mail queue").
+//!
+//! A message is queued whole (subject, plain and HTML bodies) with its `Message-ID` fixed at
+//! queue time, in the same transaction as the audit row that records the send
+//! ([`AuditAction::LinkSend`], the masked address and the channel in its subject): a queued
+//! message is always audited, an audited one always queued. The sender
+//! (`mail::send_queued`) takes the due rows, claims each ([`Store::mail_claim`]) so that two
+//! processes never send one row at once, and marks a row sent only after the server's `250`
+//! to the data ([`Store::mail_mark_sent`]); any other outcome leaves it queued with a doubling
+//! wait ([`mail_backoff`]: 30 s, 1 min, 2 min … at most 30 min). A message sent again after a
+//! lost answer carries the same `Message-ID`, so a mail system can tell it is one message.
+//!
+//! The whole address is kept in this table only, and only until [`MAIL_ADDRESS_RETENTION`]
+//! (7 days) after sending: [`Store::mail_wipe_sent`] then replaces it with its mask
+//! (`a***@example.com`); with `secure_delete` on, the old bytes leave the file.
+
+use std::fmt;
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{OptionalExtension, params};
+
+use super::audit::{self, AuditAction};
+use super::{Store, StoreError, from_millis, to_millis};
+use crate::domain::email::mask_email;
+use crate::domain::phone::Phone;
+use crate::domain::server_text;
+use crate::domain::{EmailAddress, LinkMessage};
+
+/// The wait after the first failed attempt; each further failure doubles it.
+pub const MAIL_RETRY_FIRST: Duration = Duration::seconds(30);
+
+/// The longest wait between two attempts.
+pub const MAIL_RETRY_MAX: Duration = Duration::minutes(30);
+
+/// How long after sending the whole address is kept (then only its mask).
+pub const MAIL_ADDRESS_RETENTION: Duration = Duration::days(7);
+
+/// The most characters of a failure's text kept in `last_error`.
+const ERROR_CHARS: usize = 300;
+
+/// How a link went to a payer, as the audit row names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SendChannel {
+    /// By e-mail, through the mail queue.
+    Email,
+    /// By WhatsApp (`wa.me`, opened on the desk).
+    WhatsApp,
+}
+
+impl SendChannel {
+    /// The channel as the audit row's subject spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SendChannel::Email => "e-mail",
+            SendChannel::WhatsApp => "whatsapp",
+        }
+    }
+}
+
+/// The audit subject of a send: the link, the channel and the masked recipient
+/// (`lnk_1 e-mail a***@example.com`).
+pub fn send_subject(link_id: &str, channel: SendChannel, masked_to: &str) -> String {
+    format!("{link_id} {} {masked_to}", channel.as_str())
+}
+
+/// A message to queue.
+#[derive(Debug, Clone, Copy)]
+pub struct NewMail<'a> {
+    /// The link it carries.
+    pub link_id: &'a str,
+    /// The payer.
+    pub to: &'a EmailAddress,
+    /// The sender's address; its domain is the `Message-ID`'s right-hand side.
+    pub from: &'a EmailAddress,
+    /// What it says.
+    pub message: &'a LinkMessage,
+}
+
+/// A queued (or sent) message.
+#[derive(Clone, PartialEq, Eq)]
+pub struct QueuedMail {
+    /// The row's id.
+    pub id: i64,
+    /// `<random@domain-of-from>`, fixed at queue time, the same on every attempt.
+    pub message_id: String,
+    /// The link it carries.
+    pub link_id: String,
+    /// The payer's whole address; its mask once wiped (a week after sending).
+    pub to_address: String,
+    /// The subject.
+    pub subject: String,
+    /// The plain-text body.
+    pub text_body: String,
+    /// The HTML body.
+    pub html_body: String,
+    /// Attempts made so far.
+    pub attempts: u32,
+    /// When it was queued.
+    pub queued_at: DateTime<Utc>,
+    /// When it is due next (unsent rows).
+    pub next_try_at: DateTime<Utc>,
+    /// When the server accepted it.
+    pub sent_at: Option<DateTime<Utc>>,
+    /// Why the last attempt failed.
+    pub last_error: Option<String>,
+    /// When the whole address was replaced by its mask.
+    pub wiped_at: Option<DateTime<Utc>>,
+}
+
+impl fmt::Debug for QueuedMail {
+    /// The address masked, the bodies left out.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QueuedMail")
+            .field("id", &self.id)
+            .field("message_id", &self.message_id)
+            .field("link_id", &self.link_id)
+            .field("to_address", &mask_email(&self.to_address))
+            .field("subject", &self.subject)
+            .field("attempts", &self.attempts)
+            .field("next_try_at", &self.next_try_at)
+            .field("sent_at", &self.sent_at)
+            .field("last_error", &self.last_error)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The wait after `attempts` failed attempts (1 → 30 s, 2 → 1 min, 3 → 2 min …), at most
+/// [`MAIL_RETRY_MAX`].
+pub fn mail_backoff(attempts: u32) -> Duration {
+    let doublings = attempts.saturating_sub(1).min(16);
+    (MAIL_RETRY_FIRST * (1_i32 << doublings)).min(MAIL_RETRY_MAX)
+}
+
+/// A new `Message-ID`: 128 random bits in hex at the sender's domain, in angle brackets.
+fn new_message_id(from: &EmailAddress) -> String {
+    format!(
+        "<{}@{}>",
+        hex::encode(rand::random::<[u8; 16]>()),
+        from.domain()
+    )
+}
+
+const COLUMNS: &str = "id, message_id, link_id, to_address, subject, text_body, html_body,
+    attempts, queued_at, next_try_at, sent_at, last_error, wiped_at";
+
+fn read_mail(r: &rusqlite::Row<'_>) -> Result<QueuedMail, StoreError> {
+    let attempts: i64 = r.get(7)?;
+    Ok(QueuedMail {
+        id: r.get(0)?,
+        message_id: r.get(1)?,
+        link_id: r.get(2)?,
+        to_address: r.get(3)?,
+        subject: r.get(4)?,
+        text_body: r.get(5)?,
+        html_body: r.get(6)?,
+        attempts: u32::try_from(attempts).map_err(|_| StoreError::Corrupt {
+            what: "mail attempts",
+            value: attempts.to_string(),
+        })?,
+        queued_at: from_millis(r.get(8)?)?,
+        next_try_at: from_millis(r.get(9)?)?,
+        sent_at: r.get::<_, Option<i64>>(10)?.map(from_millis).transpose()?,
+        last_error: r.get(11)?,
+        wiped_at: r.get::<_, Option<i64>>(12)?.map(from_millis).transpose()?,
+    })
+}
+
+impl Store {
+    /// Queues a message, due at once, and appends its audit row ([`AuditAction::LinkSend`],
+    /// the masked address) in the same transaction.
+    pub fn mail_enqueue(
+        &mut self,
+        mail: &NewMail<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<QueuedMail, StoreError> {
+        let message_id = new_message_id(mail.from);
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
+            "INSERT INTO mail_queue (message_id, link_id, to_address, subject, text_body,
+                 html_body, attempts, queued_at, next_try_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?7)",
+            params![
+                message_id,
+                mail.link_id,
+                mail.to.as_str(),
+                mail.message.subject,
+                mail.message.text,
+                mail.message.html,
+                to_millis(now),
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        let subject = send_subject(mail.link_id, SendChannel::Email, &mail.to.masked());
+        audit::append(&tx, &self.actor, AuditAction::LinkSend, &subject, now)?;
+        tx.commit()?;
+        self.mail_get(id)?.ok_or_else(|| StoreError::Corrupt {
+            what: "mail queue row",
+            value: id.to_string(),
+        })
+    }
+
+    /// Records a link sent by WhatsApp (the desk opened `wa.me`; nothing is queued): one audit
+    /// row with the masked number.
+    pub fn record_whatsapp_send(
+        &mut self,
+        link_id: &str,
+        phone: &Phone,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let subject = send_subject(link_id, SendChannel::WhatsApp, &phone.masked());
+        let actor = self.actor.clone();
+        self.audit_append(&actor, AuditAction::LinkSend, &subject, now)
+    }
+
+    /// One queued message by id.
+    pub fn mail_get(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM mail_queue WHERE id = ?1"))?;
+        let mut rows = stmt.query([id])?;
+        rows.next()?.map(read_mail).transpose()
+    }
+
+    /// The unsent messages due at `now`, longest waiting first (by due time, then queue order).
+    pub fn mail_due(&self, now: DateTime<Utc>) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM mail_queue
+             WHERE sent_at IS NULL AND next_try_at <= ?1
+             ORDER BY next_try_at, id"
+        ))?;
+        let mut rows = stmt.query([to_millis(now)])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_mail(r)?);
+        }
+        Ok(out)
+    }
+
+    /// The messages not sent yet, due or waiting, in queue order.
+    pub fn mail_unsent(&self) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM mail_queue WHERE sent_at IS NULL ORDER BY id"
+        ))?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_mail(r)?);
+        }
+        Ok(out)
+    }
+
+    /// Claims a due message for one attempt: moves its due time to `until`, so another sender
+    /// (the app and the CLI on one file) passes it by meanwhile. `false` when it is no longer
+    /// due (sent, or claimed by another sender). A sender that dies holding a claim leaves the
+    /// message due again at `until`.
+    pub fn mail_claim(
+        &mut self,
+        id: i64,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let changed = self.conn.execute(
+            "UPDATE mail_queue SET next_try_at = ?3
+             WHERE id = ?1 AND sent_at IS NULL AND next_try_at <= ?2",
+            params![id, to_millis(now), to_millis(until)],
+        )?;
+        Ok(changed == 1)
+    }
+
+    /// Marks a message sent (call only after the server's `250` to its data). Counts the
+    /// attempt and clears the last error. `false` when it was already marked.
+    pub fn mail_mark_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let changed = self.conn.execute(
+            "UPDATE mail_queue SET sent_at = ?2, attempts = attempts + 1, last_error = NULL
+             WHERE id = ?1 AND sent_at IS NULL",
+            params![id, to_millis(now)],
+        )?;
+        Ok(changed == 1)
+    }
+
+    /// Records a failed attempt: counts it, keeps why (cleaned, cut) and makes the message due
+    /// again after [`mail_backoff`]. Returns the new due time (`None` when the row is sent or
+    /// gone).
+    pub fn mail_mark_failed(
+        &mut self,
+        id: i64,
+        error: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let attempts: Option<i64> = tx
+            .query_row(
+                "SELECT attempts FROM mail_queue WHERE id = ?1 AND sent_at IS NULL",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(attempts) = attempts else {
+            return Ok(None);
+        };
+        let attempts = u32::try_from(attempts + 1).unwrap_or(u32::MAX);
+        let next = now + mail_backoff(attempts);
+        let error = server_text::truncate(&server_text::clean(error), ERROR_CHARS);
+        tx.execute(
+            "UPDATE mail_queue SET attempts = ?2, next_try_at = ?3, last_error = ?4 WHERE id = ?1",
+            params![id, attempts, to_millis(next), error],
+        )?;
+        tx.commit()?;
+        Ok(Some(next))
+    }
+
+    /// Replaces the whole address of every message sent at least [`MAIL_ADDRESS_RETENTION`]
+    /// before `now` with its mask; returns how many were wiped.
+    pub fn mail_wipe_sent(&mut self, now: DateTime<Utc>) -> Result<usize, StoreError> {
+        let cutoff = to_millis(now - MAIL_ADDRESS_RETENTION);
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let rows: Vec<(i64, String)> = {
+            let mut stmt = tx.prepare(
+                "SELECT id, to_address FROM mail_queue
+                 WHERE sent_at IS NOT NULL AND sent_at <= ?1 AND wiped_at IS NULL",
+            )?;
+            stmt.query_map([cutoff], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?
+        };
+        for (id, address) in &rows {
+            tx.execute(
+                "UPDATE mail_queue SET to_address = ?2, wiped_at = ?3 WHERE id = ?1",
+                params![id, mask_email(address), to_millis(now)],
+            )?;
+        }
+        tx.commit()?;
+        Ok(rows.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_doubles_from_30_seconds_up_to_30_minutes() {
+        let waits: Vec<i64> = (1..=9).map(|a| mail_backoff(a).num_seconds()).collect();
+        assert_eq!(waits, [30, 60, 120, 240, 480, 960, 1800, 1800, 1800]);
+        assert_eq!(mail_backoff(0), MAIL_RETRY_FIRST);
+        assert_eq!(mail_backoff(u32::MAX), MAIL_RETRY_MAX);
+    }
+
+    #[test]
+    fn a_message_id_is_random_at_the_senders_domain() {
+        let from = EmailAddress::parse("kasa@kuzey.example").expect("address");
+        let a = new_message_id(&from);
+        let b = new_message_id(&from);
+        assert_ne!(a, b);
+        assert!(a.starts_with('<') && a.ends_with("@kuzey.example>"), "{a}");
+        assert_eq!(a.len(), "<@kuzey.example>".len() + 32);
+    }
+}
