@@ -77,14 +77,9 @@ impl App {
                 let actor = duty.actor.clone();
                 self.spawn(duty, async move {
                     let id = variant_id.clone();
-                    let result = tokio::task::spawn_blocking(move || {
-                        services
-                            .catalog_set_barcode(&actor, &variant_id, barcode.as_ref())
-                            .map_err(JobError::from)
-                    })
-                    .await
-                    .map_err(JobError::from)
-                    .and_then(|r| r);
+                    let result = services
+                        .catalog_set_barcode(&actor, &variant_id, barcode.as_ref())
+                        .map_err(JobError::from);
                     Msg::Catalog(CatalogResult::BarcodeSaved {
                         variant_id: id,
                         result,

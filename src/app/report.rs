@@ -59,10 +59,7 @@ impl App {
                             result: Ok(report),
                         });
                     }
-                    let result =
-                        tokio::task::spawn_blocking(move || desk.day_report(first, last, zone))
-                            .await
-                            .unwrap_or_else(|e| Err(DeskError::from(e)));
+                    let result = desk.day_report(first, last, zone);
                     Msg::Report(ReportResult::Made {
                         days: (first, last),
                         result,
@@ -72,10 +69,7 @@ impl App {
             ReportCommand::RefreshStatuses { first, last, zone } => {
                 let carried = duty.clone();
                 self.spawn(duty, async move {
-                    let result =
-                        tokio::task::spawn_blocking(move || open_links(&desk, first, last, zone))
-                            .await
-                            .unwrap_or_else(|e| Err(DeskError::from(e)));
+                    let result = open_links(&desk, first, last, zone);
                     Msg::Report(ReportResult::OpenLinks {
                         result,
                         duty: carried,

@@ -303,10 +303,8 @@ impl App {
         }
         let desk = desk.acting_as(duty.actor.clone());
         Box::pin(async move {
-            // A store read: on the blocking pool, as every store call of a job.
-            let check = tokio::task::spawn_blocking(move || desk.authorize(need, command, None))
-                .await
-                .unwrap_or_else(|e| Err(DeskError::from(e)));
+            // A store read (through `store::with_locked`, as every store call).
+            let check = desk.authorize(need, command, None);
             match check {
                 Ok(()) => job.await,
                 Err(error) => Msg::Staff(StaffResult::Refused { command, error }),
@@ -329,11 +327,8 @@ impl App {
                     return;
                 };
                 self.spawn(duty, async move {
-                    let result = blocking(move || {
-                        let pin = parse_pin(&pin)?;
-                        services.staff_sign_in(&name, &pin, APP_SUBJECT)
-                    })
-                    .await;
+                    let result = parse_pin(&pin)
+                        .and_then(|pin| services.staff_sign_in(&name, &pin, APP_SUBJECT));
                     Msg::Staff(StaffResult::SignedIn { result })
                 });
             }
@@ -342,7 +337,7 @@ impl App {
                     return;
                 };
                 self.spawn(duty, async move {
-                    let result = blocking(move || services.staff_list()).await;
+                    let result = services.staff_list();
                     Msg::Staff(StaffResult::Listed { result })
                 });
             }
@@ -376,7 +371,7 @@ impl App {
                 };
                 self.views.audit.loading = true;
                 self.spawn(duty, async move {
-                    let result = blocking(move || services.audit_with_check(&filter)).await;
+                    let result = services.audit_with_check(&filter);
                     Msg::Staff(StaffResult::Audit { result })
                 });
             }
@@ -417,11 +412,8 @@ impl App {
                 let what = approval_subject(held, |id| self.shown_order(id));
                 let clerk = self.staff.actor.clone();
                 self.spawn(duty, async move {
-                    let result = blocking(move || {
-                        let pin = parse_pin(&pin)?;
-                        services.staff_approve(&clerk, &manager, &pin, &what)
-                    })
-                    .await;
+                    let result = parse_pin(&pin)
+                        .and_then(|pin| services.staff_approve(&clerk, &manager, &pin, &what));
                     Msg::Staff(StaffResult::Approved { result })
                 });
             }
@@ -440,11 +432,7 @@ impl App {
             return;
         };
         self.spawn(duty, async move {
-            let result = blocking(move || {
-                write(&services)?;
-                services.staff_list()
-            })
-            .await;
+            let result = write(&services).and_then(|()| services.staff_list());
             Msg::Staff(StaffResult::Changed { change, result })
         });
     }
@@ -668,15 +656,6 @@ impl App {
             ctx.request_repaint_after(left);
         }
     }
-}
-
-/// Runs `f` on the blocking pool (an Argon2 check takes tens of milliseconds).
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, DeskError> + Send + 'static,
-) -> Result<T, DeskError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .unwrap_or_else(|e| Err(DeskError::from(e)))
 }
 
 /// A typed PIN, refused as a wrong one when it is not 4 to 8 digits.
