@@ -206,6 +206,12 @@ pub enum LinkArgs {
         #[arg(long, value_name = "FILE")]
         png: PathBuf,
     },
+    /// Send the link to a payer who is not at the counter: print the message (subject, then
+    /// the text naming the amount, what it is for, the order number, the expiry and the exact
+    /// payment address) to copy into any channel; with --whatsapp, print (and with --open,
+    /// open) the `https://wa.me/…` address that starts a WhatsApp chat with it. A WhatsApp send
+    /// is recorded in the audit with the number masked.
+    Send(SendArgs),
     /// Print the link's QR slip (shop name, amount, QR, order number, expiry) on the default
     /// CUPS printer (lp); with no default printer, save it as paydesk-slip-ORDER.pdf in
     /// Downloads (else home).
@@ -222,6 +228,32 @@ pub enum LinkArgs {
         #[arg(long, value_name = "NAME")]
         shop: Option<String>,
     },
+}
+
+/// `paydesk link send ...`
+#[derive(Debug, Args)]
+pub struct SendArgs {
+    /// Link id.
+    pub id: String,
+    /// Make the WhatsApp address, to the payer's phone of the link or --phone.
+    #[arg(long)]
+    pub whatsapp: bool,
+    /// The number to send to (`0532 123 45 67`, `+90 532…`, `532…`), else the link's payer
+    /// phone.
+    #[arg(long, value_name = "NUMBER", requires = "whatsapp")]
+    pub phone: Option<String>,
+    /// The country code of a number typed without one.
+    #[arg(long, value_name = "CODE", default_value_t = crate::domain::phone::DEFAULT_COUNTRY_CODE)]
+    pub country_code: u16,
+    /// The message's language: tr or en (default: the command line's).
+    #[arg(long, value_name = "LANG", value_parser = parse_lang)]
+    pub lang: Option<crate::lang::Lang>,
+    /// The shop's name the message opens with.
+    #[arg(long, value_name = "NAME")]
+    pub shop: Option<String>,
+    /// Open the WhatsApp address with the desktop's opener (xdg-open).
+    #[arg(long, requires = "whatsapp")]
+    pub open: bool,
 }
 
 /// `paydesk link create ...`
@@ -537,6 +569,15 @@ pub fn parse_expires_in(text: &str) -> Result<Duration, String> {
         _ => Err(format!(
             "`{t}`: the unit must be s, m, h or d (like 30m, 2h, 7d)"
         )),
+    }
+}
+
+/// `tr` or `en`, as the message language of `link send`.
+fn parse_lang(text: &str) -> Result<crate::lang::Lang, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "tr" => Ok(crate::lang::Lang::Tr),
+        "en" => Ok(crate::lang::Lang::En),
+        _ => Err("tr or en".to_owned()),
     }
 }
 

@@ -15,7 +15,7 @@ use zeroize::Zeroizing;
 
 use super::args::{
     AuditArgs, CardArgs, CatalogArgs, Cli, CommandArgs, InstallmentsArgs, LinkArgs, LinkCreateArgs,
-    PendingArgs, ProfileArgs, ReportArgs,
+    PendingArgs, ProfileArgs, ReportArgs, SendArgs,
 };
 use super::output::{
     Exit, Failure, Outcome, PendingView, ProfileView, create_failure, export_csv, from_desk,
@@ -31,6 +31,8 @@ use crate::domain::installment::InstallmentDraft;
 use crate::domain::items::ItemDraft;
 use crate::domain::link::{LinkContext, LinkDraft};
 use crate::domain::money::{format_amount, parse_amount};
+use crate::domain::phone::Phone;
+use crate::domain::share::{self, LinkFacts};
 use crate::domain::{Actor, Currency, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
@@ -283,6 +285,46 @@ impl Ctx {
         }
     }
 
+    /// `link send`: the message to copy, or the WhatsApp address (opened with --open), the
+    /// send recorded in the audit with the number masked.
+    fn link_send(&self, services: &Services, desk: &Desk, args: SendArgs) -> Outcome {
+        let lang = self.lang;
+        let SendArgs {
+            id,
+            whatsapp,
+            phone,
+            country_code,
+            lang: message_lang,
+            shop,
+            open,
+        } = args;
+        let link = desk.history_link(&id).map_err(from_desk(lang))?;
+        let facts = LinkFacts::of_link(shop.as_deref().unwrap_or_default(), &link, vec![])
+            .map_err(|e| Failure::new(Exit::Invalid, e.message(lang)))?;
+        let message = share::compose(&facts, message_lang.unwrap_or(lang), self.zone);
+        if !whatsapp {
+            println!("{}\n\n{}", message.subject, message.text);
+            return Ok(());
+        }
+        let phone = match &phone {
+            Some(typed) => Phone::parse(typed, country_code),
+            None => Phone::from_api(
+                link.phone_country_code.as_deref().unwrap_or_default(),
+                link.phone_number.as_deref().unwrap_or_default(),
+            ),
+        }
+        .map_err(|e| Failure::new(Exit::Invalid, e.message(lang)))?;
+        let url = share::wa_me_url(&phone, &message.text);
+        if open && let Err(e) = crate::opener::Opener::default().open(&url) {
+            eprintln!("{}", CliText::NotOpened.fill(lang, &[("why", &e)]));
+        }
+        services
+            .record_whatsapp_send(&self.actor, &link.id, &phone)
+            .map_err(from_desk(lang))?;
+        println!("{url}");
+        Ok(())
+    }
+
     async fn link_cmd(&self, services: &Services, command: LinkArgs) -> Outcome {
         let lang = self.lang;
         let desk = self.desk(services)?;
@@ -337,6 +379,7 @@ impl Ctx {
                 println!("{}", png.display());
                 Ok(())
             }
+            LinkArgs::Send(args) => self.link_send(services, &desk, args),
             LinkArgs::Slip {
                 id,
                 size,

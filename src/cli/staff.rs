@@ -36,6 +36,7 @@ pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
             LinkArgs::Cancel { .. } => ("link cancel", Need::OwnUnpaidOrManager),
             LinkArgs::Qr { .. } => ("link qr", Need::Member),
             LinkArgs::Slip { .. } => ("link slip", Need::Member),
+            LinkArgs::Send { .. } => ("link send", Need::Member),
         },
         CommandArgs::Pending(c) => match c {
             super::args::PendingArgs::List { .. } => ("pending list", Need::Member),

@@ -50,6 +50,7 @@ crate::sentences! {
     Stopped => "Durduruldu; hiçbir şey gönderilmedi.", "Stopped; nothing was sent.";
     // `link slip`.
     NoPaymentUrl => "Sunucu ödeme adresi göndermedi.", "The server sent no payment address.";
+    NotOpened => "Adres açılamadı ({why}); kopyalayıp WhatsApp'a yapıştırın:", "The address could not be opened ({why}); copy it into WhatsApp:";
     SlipPrinted => "Fiş yazıcıya gönderildi: {printer}", "Slip sent to the printer {printer}";
     SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi: {path}", "No default printer; the slip was saved as a PDF to {path}";
     SlipFailed => "Fiş yazdırılamadı: {why}", "The slip could not be printed: {why}";

@@ -129,6 +129,20 @@ impl Services {
         self.with_store_locked(|s| s.audit_append(actor, AuditAction::SecretStore, subject, now))
     }
 
+    /// Records that `actor` sent link `link_id` by WhatsApp to `phone` (the desk opened or
+    /// printed its `wa.me` address): one audit row, the number masked.
+    pub fn record_whatsapp_send(
+        &self,
+        actor: &Actor,
+        link_id: &str,
+        phone: &crate::domain::phone::Phone,
+    ) -> Result<(), DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| {
+            s.as_actor(actor, now, |s| s.record_whatsapp_send(link_id, phone, now))
+        })
+    }
+
     /// The profiles, the sandbox first.
     pub fn profile_list(&self) -> Result<Vec<Profile>, DeskError> {
         self.with_store_locked(|s| s.profile_list())

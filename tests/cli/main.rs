@@ -5,4 +5,5 @@ mod support;
 
 mod commands;
 mod secrets;
+mod send;
 mod staff;

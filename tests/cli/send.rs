@@ -1,0 +1,238 @@
+//! `paydesk link send` (issue 30), as the real binary against a sandbox over loopback HTTP: the
+//! message a clerk copies into any channel, in the language asked for; the `wa.me` address to
+//! the link's payer phone or a typed Turkish number, which carries the exact payment address;
+//! the send in the audit with the number masked; a number that is not a mobile refused with a
+//! sentence naming the field and nothing recorded; `--open` handing the address to the
+//! desktop's opener without paydesk's secrets.
+
+use crate::support::cli::{Cli, Out, sandbox};
+use paydesk::domain::phone::Phone;
+use paydesk::domain::share::wa_me_url;
+
+fn ok(out: &Out) {
+    assert_eq!(out.code, 0, "expected success:\n{out:?}");
+}
+
+/// A link of 125.50 TRY for "Doğum günü pastası", its payer's phone 0532 123 45 67; its id
+/// and payment address.
+fn link_with_payer(cli: &Cli) -> (String, String) {
+    let out = cli.link_create(
+        "test",
+        &[
+            "--amount",
+            "125.50",
+            "--order-number",
+            "PKT-7",
+            "--description",
+            "Doğum günü pastası",
+            "--phone-country-code",
+            "90",
+            "--phone",
+            "5321234567",
+            "--json",
+        ],
+    );
+    ok(&out);
+    let link = out.json();
+    (
+        link["id"].as_str().expect("an id").to_owned(),
+        link["paymentUrl"]
+            .as_str()
+            .expect("a payment URL")
+            .to_owned(),
+    )
+}
+
+/// The text of a `wa.me` address, decoded.
+fn text_of(url: &str) -> String {
+    let parsed = url::Url::parse(url).expect("a URL");
+    parsed
+        .query_pairs()
+        .find(|(k, _)| k == "text")
+        .map(|(_, v)| v.into_owned())
+        .expect("a text")
+}
+
+fn audit_subjects(cli: &Cli) -> Vec<String> {
+    let audit = cli.run(&["audit", "list", "--json"]);
+    ok(&audit);
+    audit
+        .json()
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| r["action"] == "link.send")
+        .map(|r| r["subject"].as_str().expect("a subject").to_owned())
+        .collect()
+}
+
+#[test]
+fn the_message_names_the_shop_amount_purpose_order_and_the_exact_payment_address() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let (id, url) = link_with_payer(&cli);
+    let tr = cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "send",
+        &id,
+        "--lang",
+        "tr",
+        "--shop",
+        "Kadıköy Fırın",
+    ]);
+    ok(&tr);
+    for part in [
+        "Kadıköy Fırın",
+        "125,50",
+        "Doğum günü pastası",
+        "PKT-7",
+        &url,
+    ] {
+        assert!(tr.stdout.contains(part), "lacks {part}:\n{}", tr.stdout);
+    }
+    let en = cli.run(&["--profile", "test", "link", "send", &id, "--lang", "en"]);
+    ok(&en);
+    assert!(en.stdout.contains("125.50"), "{}", en.stdout);
+    assert!(en.stdout.lines().any(|l| l.trim() == url), "{}", en.stdout);
+    assert!(
+        audit_subjects(&cli).is_empty(),
+        "printing a message sends nothing"
+    );
+}
+
+#[test]
+fn whatsapp_goes_to_the_payers_phone_or_a_typed_number_and_is_audited_masked() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let (id, url) = link_with_payer(&cli);
+
+    let to_payer = cli.run(&["--profile", "test", "link", "send", &id, "--whatsapp"]);
+    ok(&to_payer);
+    let wa = to_payer.stdout.trim();
+    assert!(wa.starts_with("https://wa.me/905321234567?text="), "{wa}");
+    let text = text_of(wa);
+    assert!(text.contains(&url), "the exact payment address: {text}");
+    assert!(text.contains("PKT-7"), "{text}");
+
+    let typed = cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "send",
+        &id,
+        "--whatsapp",
+        "--phone",
+        "0544 987 65 43",
+    ]);
+    ok(&typed);
+    assert!(
+        typed
+            .stdout
+            .trim()
+            .starts_with("https://wa.me/905449876543?text="),
+        "{}",
+        typed.stdout
+    );
+    let expected = Phone::parse("0544 987 65 43", 90).expect("a mobile");
+    assert_eq!(
+        typed.stdout.trim().split('?').next(),
+        wa_me_url(&expected, "x").split('?').next()
+    );
+
+    let subjects = audit_subjects(&cli);
+    assert_eq!(subjects.len(), 2, "{subjects:?}");
+    for masked in ["0532 *** ** 67", "0544 *** ** 43"] {
+        assert!(
+            subjects
+                .iter()
+                .any(|s| s.ends_with(&format!("whatsapp {masked}"))),
+            "{masked} in {subjects:?}"
+        );
+    }
+    for s in &subjects {
+        assert!(s.starts_with(&id), "names the link: {s}");
+        assert!(
+            !s.contains("5321234567") && !s.contains("987 65"),
+            "masked: {s}"
+        );
+    }
+}
+
+#[test]
+fn a_number_that_is_not_a_mobile_is_refused_naming_the_field_and_nothing_is_recorded() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let (id, _) = link_with_payer(&cli);
+    let landline = cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "send",
+        &id,
+        "--whatsapp",
+        "--phone",
+        "0216 123 45 67",
+    ]);
+    assert_eq!(landline.code, 3, "{landline:?}");
+    assert!(
+        landline.stderr.contains("Phone number"),
+        "{}",
+        landline.stderr
+    );
+    assert!(
+        landline.stdout.is_empty(),
+        "no address: {}",
+        landline.stdout
+    );
+    assert!(audit_subjects(&cli).is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn open_hands_the_address_to_the_desktops_opener_without_paydesks_secrets() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let (id, _) = link_with_payer(&cli);
+    let bin = tempfile::tempdir().expect("a folder");
+    let record = bin.path().join("opened");
+    let script = bin.path().join("xdg-open");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" > '{0}'\nenv | grep -c '^PAYDESK_' >> '{0}'\n",
+            record.display()
+        ),
+    )
+    .expect("the fake opener");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = cli.run_with(
+        &[
+            "--profile",
+            "test",
+            "link",
+            "send",
+            &id,
+            "--whatsapp",
+            "--open",
+        ],
+        None,
+        &[("PATH", &path)],
+    );
+    ok(&out);
+    let opened = std::fs::read_to_string(&record).expect("the opener ran");
+    let mut lines = opened.lines();
+    assert_eq!(lines.next(), Some(out.stdout.trim()), "the same address");
+    assert_eq!(lines.next(), Some("0"), "no PAYDESK_ variable reaches it");
+}
