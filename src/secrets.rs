@@ -36,9 +36,13 @@ pub const SECRET_ENV: &str = "PAYDESK_API_SECRET";
 /// once and removed as [`SECRET_ENV`] is.
 pub const STAFF_PIN_ENV: &str = "PAYDESK_STAFF_PIN";
 
+/// The environment variable that gives the shop's password on every run where no keyring
+/// runs (read once and wiped from the environment by `main`, as [`SECRET_ENV`] is).
+pub const SHOP_PASSWORD_ENV: &str = "PAYDESK_SHOP_PASSWORD";
+
 /// The variables no program paydesk starts may inherit (`main` removes them from the process
 /// too; a child's command removes them again, so a test can see it).
-pub const CHILD_FREE: [&str; 3] = [SECRET_ENV, STAFF_PIN_ENV, crate::shop::SHOP_PASSWORD_ENV];
+pub const CHILD_FREE: [&str; 3] = [SECRET_ENV, STAFF_PIN_ENV, SHOP_PASSWORD_ENV];
 
 /// `PAYDESK_API_SECRET` as read once when paydesk starts (`main` then removes the variable
 /// from the process, so nothing paydesk starts inherits it). Zeroized on drop; `Debug` says

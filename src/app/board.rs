@@ -4,42 +4,13 @@
 
 use std::collections::HashSet;
 
-use super::logic::Msg;
+use super::msg::{BoardResult, LinkResult, Msg};
 use super::{App, View};
 use crate::board::Next;
 use crate::service::shared::{LeaseAnswer, poll_through_lease, shop_board};
-use crate::service::{DeskError, StoredLink};
 use crate::ui::BoardCommand;
 use crate::ui::link_result::Origin;
 use crate::ui::problem::Explain;
-
-/// A background result of the board.
-#[derive(Debug)]
-pub enum BoardResult {
-    /// The board's rows, read from the store.
-    Rows {
-        /// The profile they belong to (a switch meanwhile drops them).
-        profile: String,
-        /// The rows, newest first.
-        result: Result<Vec<StoredLink>, DeskError>,
-        /// Read from the shop: the links of this desk's profile's account, the only ones it
-        /// asks the server about, through the shop's lease (`None`: the desk's own rows, all
-        /// of them its own).
-        polled: Option<HashSet<String>>,
-        /// Of those, the links other desks made: followed for their makers (whose lease runs
-        /// out when they stop), never alerted here.
-        elsewhere: HashSet<String>,
-    },
-    /// A link asked about through the shop's poll lease (the desk online in a shop).
-    Leased {
-        /// The link.
-        id: String,
-        /// The request's number.
-        seq: u64,
-        /// What the lease gave.
-        answer: Box<LeaseAnswer>,
-    },
-}
 
 impl App {
     /// Runs a board command.
@@ -100,7 +71,7 @@ impl App {
     fn apply_leased(&mut self, id: String, seq: u64, answer: LeaseAnswer) {
         match answer {
             LeaseAnswer::Asked(result) => {
-                self.apply_link(super::link::LinkResult::Detail { id, seq, result });
+                self.apply_link(LinkResult::Detail { id, seq, result });
             }
             LeaseAnswer::Shared(known) => {
                 let now = self.options.clock.now();
@@ -191,7 +162,7 @@ impl App {
                         })
                     } else {
                         let result = desk.poll_link(&id).await;
-                        Msg::Link(super::link::LinkResult::Detail { id, seq, result })
+                        Msg::Link(LinkResult::Detail { id, seq, result })
                     }
                 });
             }
@@ -210,6 +181,7 @@ mod tests {
     use super::*;
     use crate::app::Command;
     use crate::app::testing::{answers, app, make_link};
+    use crate::service::DeskError;
     use crate::ui::BoardCommand;
 
     #[test]

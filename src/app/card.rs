@@ -1,23 +1,10 @@
 //! Saving a card.
 
 use super::App;
-use super::logic::Msg;
-use super::staff::Duty;
-use crate::api::wire::SavedCard;
-use crate::service::DeskError;
+use super::msg::{CardResult, Duty, Msg};
 use crate::ui::CardCommand;
 use crate::ui::card::CardOutcome;
 use crate::ui::problem::Explain;
-
-/// A background result of the card form.
-#[derive(Debug)]
-pub enum CardResult {
-    /// A card save's answer.
-    Saved {
-        /// The saved card, or why not.
-        result: Result<SavedCard, DeskError>,
-    },
-}
 
 impl App {
     /// Runs a card command.
@@ -55,6 +42,7 @@ mod tests {
     use crate::app::testing::{app, app_unbooted, only, run};
     use crate::app::{Command, Connection};
     use crate::domain::{CardDraft, CardRequest};
+    use crate::service::DeskError;
     use crate::ui::problem::Problem;
 
     fn request() -> Box<CardRequest> {

@@ -1,43 +1,13 @@
 //! The local catalog: CSV preview and import, and barcode edits.
 
-use std::collections::HashMap;
-
 use super::errors::JobError;
-use super::logic::Msg;
-use super::staff::Duty;
+use super::msg::{CatalogResult, Duty, Msg};
 use super::{App, Command};
-use crate::domain::CatalogVariant;
 use crate::service::DeskError;
 use crate::service::StoreError;
 use crate::ui::CatalogCommand;
 use crate::ui::catalog::CsvOutcome;
 use crate::ui::problem::Explain;
-
-/// The catalog after a change.
-pub type Catalog = HashMap<String, CatalogVariant>;
-
-/// A background result of the catalog view.
-#[derive(Debug)]
-pub enum CatalogResult {
-    /// A CSV preview or import ended (with the catalog after an import), or the file could not
-    /// be read or the store failed.
-    Csv {
-        /// The outcome and, after an import, the catalog.
-        result: Result<(CsvOutcome, Option<Catalog>), JobError>,
-    },
-    /// The file dialog answered (a file, a cancel, or none can open).
-    Chosen {
-        /// What the clerk did.
-        choice: super::files::Choice,
-    },
-    /// A barcode edit ended.
-    BarcodeSaved {
-        /// The variant id.
-        variant_id: String,
-        /// The catalog after it, or why it was not saved.
-        result: Result<Catalog, JobError>,
-    },
-}
 
 impl App {
     /// Runs a catalog command.

@@ -2,73 +2,26 @@
 //! refresh of the links shown, and the CSV export.
 
 use crate::service::shop::ShopReader;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use super::errors::JobError;
 use super::files::FileKind;
-use super::logic::Msg;
-use super::staff::Duty;
+use super::msg::{Duty, HistoryResult, Msg};
+use super::shop_reads::history_query;
 use super::{App, View};
 use crate::clock::Zone;
-use crate::domain::Link;
 use crate::lang::Lang;
+use crate::service::LinkCursor;
 use crate::service::{Desk, DeskError};
-use crate::service::{LinkCursor, LinkQuery, LinkTotals, StoredLink, TimeRange};
 use crate::ui::HistoryCommand;
-use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
+use crate::ui::history::{HistoryFilter, HistoryRow};
 use crate::ui::link_result::Origin;
 use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;
 
 /// The gap between two requests of "Refresh statuses": at most one a second.
 pub const STATUS_REFRESH_GAP: Duration = Duration::from_secs(1);
-
-/// A page of history: the display rows and where the next page starts.
-pub type Page = (Vec<HistoryRow>, Option<LinkCursor>);
-
-/// A background result of the history view.
-#[derive(Debug)]
-pub enum HistoryResult {
-    /// A page of history.
-    Page {
-        /// The filter it answers.
-        filter: HistoryFilter,
-        /// Whether it is the first page.
-        first: bool,
-        /// The links (display rows) and where the next page starts.
-        result: Result<Page, DeskError>,
-        /// How many links the profile has in all (with the first page of an unfiltered list).
-        total: Option<usize>,
-        /// The shop's staff members (with a first page), for the Staff filter and column.
-        staff_names: Option<Vec<String>>,
-    },
-    /// A link of history, to show.
-    Link {
-        /// The stored link, or why it could not be read.
-        result: Result<StoredLink, DeskError>,
-    },
-    /// The totals of a history filter.
-    Totals {
-        /// The filter.
-        filter: HistoryFilter,
-        /// Its totals.
-        result: Result<LinkTotals, DeskError>,
-    },
-    /// One link's answer to "Refresh statuses".
-    StatusRefreshed {
-        /// The link id.
-        id: String,
-        /// The answer.
-        result: Result<Link, DeskError>,
-    },
-    /// A CSV export ended.
-    Exported {
-        /// How many links, the file and whether the desktop's dialog chose it (else it went to
-        /// the usual folder); `None` when the clerk closed the dialog; or why it failed.
-        result: Result<Option<(usize, PathBuf, bool)>, JobError>,
-    },
-}
 
 impl App {
     /// Runs a history command.
@@ -305,18 +258,6 @@ async fn totals(
         desk.history_totals(&query, range)
     };
     Msg::History(HistoryResult::Totals { filter, result })
-}
-
-/// The store's query and date range of a History filter.
-pub(super) fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeRange>) {
-    let query = LinkQuery {
-        text: Some(filter.text.trim().to_owned()).filter(|t| !t.is_empty()),
-        status: filter.status.clone(),
-        limit: PAGE,
-        before: None,
-        staff: filter.staff.clone(),
-    };
-    (query, TimeRange::between(filter.from, filter.to, zone))
 }
 
 fn history_page(

@@ -1,23 +1,10 @@
 //! Installment options for a BIN.
 
 use super::App;
-use super::logic::Msg;
-use super::staff::Duty;
-use crate::api::wire::InstallmentList;
-use crate::service::DeskError;
+use super::msg::{Duty, InstallmentsResult, Msg};
 use crate::ui::InstallmentsCommand;
 use crate::ui::installments::InstallmentOutcome;
 use crate::ui::problem::Explain;
-
-/// A background result of the installments view.
-#[derive(Debug)]
-pub enum InstallmentsResult {
-    /// Installment options.
-    Listed {
-        /// The options, or why there are none.
-        result: Result<InstallmentList, DeskError>,
-    },
-}
 
 impl App {
     /// Runs an installments command.
@@ -51,6 +38,7 @@ mod tests {
     use crate::app::Command;
     use crate::app::testing::{app, only, run};
     use crate::domain::installment::InstallmentDraft;
+    use crate::service::DeskError;
 
     #[test]
     fn list_asks_the_server_and_its_answer_shows_the_options() {

@@ -2,18 +2,15 @@
 //! slip, share, refresh, cancel, customer display), and the answers about one link (its
 //! detail from the background refresh, a cancel, a paid alert).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::errors::JobError;
-use super::logic::Msg;
-use super::staff::Duty;
+use super::msg::{Duty, LinkResult, Msg};
 use super::{App, Connection, View};
 use crate::api::error::{Disposition, Prior};
 use crate::board::Alert;
 use crate::domain::Link;
 use crate::printer::{Delivered, SlipSink};
-use crate::service::JournalRow;
 use crate::service::{CreateError, DeskError};
 use crate::slip::{Paper, Slip};
 use crate::ui::LinkCommand;
@@ -22,61 +19,6 @@ use crate::ui::link_result::{Origin, ShownLink};
 use crate::ui::new_link::SendNote;
 use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::text::UiText;
-
-/// A background result about a link.
-#[derive(Debug)]
-pub enum LinkResult {
-    /// A link creation ended.
-    Created {
-        /// The outcome.
-        result: Result<Link, CreateError>,
-        /// The journal's open rows after it.
-        pending: Option<Vec<JournalRow>>,
-    },
-    /// The next order number.
-    OrderNumber {
-        /// The number, or why there is none.
-        result: Result<String, DeskError>,
-    },
-    /// A link's detail (the background refresh, or the clerk's Refresh).
-    Detail {
-        /// The link id.
-        id: String,
-        /// The request's number.
-        seq: u64,
-        /// The answer.
-        result: Result<Link, DeskError>,
-    },
-    /// A cancel's answer.
-    Cancelled {
-        /// The link id.
-        id: String,
-        /// The request's number.
-        seq: u64,
-        /// The answer.
-        result: Result<Link, DeskError>,
-    },
-    /// The QR PNG was written (or not).
-    QrSaved {
-        /// Where and whether the desktop's dialog chose it (`None`: the dialog was closed),
-        /// or why not.
-        result: Result<Option<(PathBuf, bool)>, JobError>,
-    },
-    /// A link's slip was printed, saved for want of a printer, or neither (the reason).
-    SlipPrinted {
-        /// The link id.
-        id: String,
-        /// Where it went, or why nowhere.
-        result: Result<Delivered, JobError>,
-    },
-    /// A paid alert went to the notifier (shown or not: the notifier logs a failure).
-    Notified,
-    /// An address went to the desktop's opener, or why not.
-    Opened {
-        /// Why the opener did not take it.
-        result: Result<(), String>,
-    },
-}
 
 impl App {
     /// Runs a link command.
@@ -466,6 +408,7 @@ mod tests {
     use crate::board::{AlertKind, Next};
     use crate::domain::{Currency, LinkStatus};
     use crate::notify::RecordingNotifier;
+    use std::path::PathBuf;
 
     #[test]
     fn create_sends_the_request_and_its_link_opens_the_result_view() {

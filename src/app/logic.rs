@@ -5,17 +5,7 @@
 
 use std::future::Future;
 
-use super::board::BoardResult;
-use super::card::CardResult;
-use super::catalog::CatalogResult;
-use super::history::HistoryResult;
-use super::installments::InstallmentsResult;
-use super::link::LinkResult;
-use super::pending::PendingResult;
-use super::profiles::ProfilesResult;
-use super::report::ReportResult;
-use super::shop::ShopResult;
-use super::staff::{Duty, StaffResult};
+use super::msg::{BoardResult, Duty, Msg};
 use super::{App, Command, Connection, View};
 use crate::domain::Actor;
 use crate::lang::Lang;
@@ -24,35 +14,6 @@ use crate::ui::text::UiText;
 use crate::worker::JobState;
 
 pub use super::history::STATUS_REFRESH_GAP;
-pub use super::pending::RowOutcomes;
-pub use super::profiles::Boot;
-
-/// A background result, by feature.
-#[derive(Debug)]
-pub enum Msg {
-    /// About profiles (one opened, the list changed, a secret).
-    Profiles(ProfilesResult),
-    /// About a link.
-    Link(LinkResult),
-    /// Of the open-links board.
-    Board(BoardResult),
-    /// Of the card form.
-    Card(CardResult),
-    /// Of the installments view.
-    Installments(InstallmentsResult),
-    /// Of the history view.
-    History(HistoryResult),
-    /// Of the day close.
-    Report(ReportResult),
-    /// About the journal's open rows.
-    Pending(PendingResult),
-    /// Of the catalog view.
-    Catalog(CatalogResult),
-    /// Of staff: signing in, members, approvals, the audit record.
-    Staff(StaffResult),
-    /// Of Settings' Shop database section.
-    Shop(ShopResult),
-}
 
 impl App {
     /// Queues a background job whose result is a [`Msg`], under `duty`: the worker checks it
@@ -161,7 +122,7 @@ impl App {
                 | Msg::Pending(_)
                 | Msg::History(_)
                 | Msg::Report(_)
-                | Msg::Board(super::board::BoardResult::Leased { .. })
+                | Msg::Board(BoardResult::Leased { .. })
         ) {
             self.push_soon();
         }

@@ -21,6 +21,7 @@ pub mod history;
 pub mod installments;
 pub mod link;
 pub mod logic;
+pub mod msg;
 pub mod pending;
 pub mod profiles;
 pub mod report;
@@ -33,6 +34,7 @@ pub mod state;
 #[cfg(test)]
 mod testing;
 
+use self::msg::Msg;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -63,7 +65,6 @@ use crate::ui::settings::SettingsView;
 use crate::ui::theme::ThemeChoice;
 use crate::worker::{Pending, Worker, WorkerError};
 
-use self::logic::Msg;
 use crate::secrets::{OsSecrets, SecretStore, WithoutKeyring};
 
 /// How the app starts (from the command line, or from a test).

@@ -6,47 +6,12 @@ use std::time::Instant;
 use super::App;
 use super::Connection;
 use super::link::server_answered;
-use super::logic::Msg;
-use super::staff::Duty;
-use crate::domain::Link;
+use super::msg::{Duty, Msg, PendingResult, RowOutcomes};
 use crate::service::{CreateError, DeskError};
 use crate::service::{JournalRow, JournalState};
 use crate::ui::PendingCommand;
 use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;
-
-/// Each re-sent row's key and outcome.
-pub type RowOutcomes = Vec<(String, Result<Link, CreateError>)>;
-
-/// A background result about the journal's open rows.
-#[derive(Debug)]
-pub enum PendingResult {
-    /// A Retry ended.
-    Retried {
-        /// Idempotency key.
-        key: String,
-        /// The outcome (boxed: a link is large beside the other results).
-        result: Box<Result<Link, CreateError>>,
-        /// The journal's open rows after it.
-        rows: Option<Vec<JournalRow>>,
-    },
-    /// An Abandon ended.
-    Abandoned {
-        /// Idempotency key.
-        key: String,
-        /// The journal's open rows after it, or why it failed.
-        result: Result<Vec<JournalRow>, DeskError>,
-    },
-    /// A re-send of every pending row ended.
-    Resumed {
-        /// The profile whose rows were sent (a switch meanwhile drops the answer).
-        profile: String,
-        /// Each row's key and outcome.
-        result: Result<RowOutcomes, DeskError>,
-        /// The journal's open rows after it.
-        rows: Option<Vec<JournalRow>>,
-    },
-}
 
 impl App {
     /// Runs a pending command.

@@ -1,68 +1,17 @@
 //! Profiles: opening one (start-up and switches), adding, updating and removing them, and
 //! their secrets in the keyring.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::errors::JobError;
-use super::logic::Msg;
-use super::staff::Duty;
+use super::msg::{Boot, Duty, Msg, ProfilesResult};
 use super::{App, AppOptions, Connection, Resend, View};
-use crate::domain::CatalogVariant;
 use crate::secrets::SecretError;
-use crate::service::{Desk, SANDBOX_PROFILE, Services};
-use crate::service::{JournalRow, Profile};
+use crate::service::{SANDBOX_PROFILE, Services};
 use crate::ui::ProfilesCommand;
 use crate::ui::problem::{Explain, Note};
 use crate::ui::settings::SecretStatus;
 use crate::ui::text::UiText;
-
-/// What the worker opened for a profile.
-pub struct Boot {
-    pub(crate) services: Arc<Services>,
-    pub(crate) desk: Desk,
-    pub(crate) order_number: Option<String>,
-    pub(crate) catalog: HashMap<String, CatalogVariant>,
-    pub(crate) profiles: Vec<Profile>,
-    pub(crate) pending: Vec<JournalRow>,
-    /// The staff members (`None`: they could not be read).
-    pub(crate) staff: Option<Vec<crate::domain::StaffMember>>,
-    /// The profile asked for could not be opened; the sandbox was opened instead.
-    pub(crate) fallback: Option<JobError>,
-    /// The desk's place in a shop.
-    pub(crate) shop: super::shop::ShopBoot,
-}
-
-impl std::fmt::Debug for Boot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Boot")
-            .field("desk", &self.desk)
-            .field("fallback", &self.fallback)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A background result about profiles.
-#[derive(Debug)]
-pub enum ProfilesResult {
-    /// A profile was opened (start-up or switch).
-    Booted {
-        /// What was opened, or why nothing could be.
-        result: Result<Box<Boot>, JobError>,
-    },
-    /// Profiles changed (or a change failed).
-    Listed {
-        /// The profiles after the change.
-        result: Result<Vec<Profile>, JobError>,
-    },
-    /// Whether a profile's secret is stored (or why that could not be told).
-    Secret {
-        /// Profile name.
-        profile: String,
-        /// What the settings show.
-        status: Result<SecretStatus, JobError>,
-    },
-}
 
 impl App {
     /// Opens the profile (start-up and switches), in the background.
@@ -338,6 +287,7 @@ mod tests {
     use super::*;
     use crate::app::Command;
     use crate::app::testing::{app, only, run, settle};
+    use crate::service::Profile;
 
     fn shop() -> Profile {
         Profile::new("shop", "https://api.example.com", "key-1")

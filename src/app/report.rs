@@ -5,41 +5,14 @@ use chrono::NaiveDate;
 
 use super::App;
 use super::history::STATUS_REFRESH_GAP;
-use super::logic::Msg;
-use super::staff::Duty;
+use super::msg::{Duty, Msg, ReportResult};
 use crate::clock::Zone;
 use crate::service::shared::refresh_in_shop;
-use crate::service::{DayReport, LinkQuery, TimeRange};
 use crate::service::{Desk, DeskError};
+use crate::service::{LinkQuery, TimeRange};
 use crate::ui::ReportCommand;
 use crate::ui::history::PAGE;
 use crate::ui::problem::Explain;
-
-/// A background result of the day close.
-#[derive(Debug)]
-pub enum ReportResult {
-    /// A day report.
-    Made {
-        /// The first and the last day it covers.
-        days: (NaiveDate, NaiveDate),
-        /// The report, or why there is none.
-        result: Result<DayReport, DeskError>,
-    },
-    /// The open links of the days Refresh asks about.
-    OpenLinks {
-        /// Their ids, or why they could not be listed.
-        result: Result<Vec<String>, DeskError>,
-        /// The Refresh's duty, which each link's refresh carries on.
-        duty: Duty,
-    },
-    /// One open link's answer to Refresh.
-    StatusRefreshed {
-        /// The link id.
-        id: String,
-        /// Whether it answered (the desk stored its answer), or why not.
-        result: Result<(), DeskError>,
-    },
-}
 
 impl App {
     /// Runs a report command.

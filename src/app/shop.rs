@@ -4,18 +4,16 @@
 //! and Settings' Shop database section (join, leave, the desk's name) through
 //! `shop::membership`, as the CLI's `shop join`, `shop leave` and `shop name`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::App;
 use super::errors::JobError;
-use super::logic::Msg;
-use super::staff::Duty;
-use crate::domain::catalog::CatalogVariant;
+use super::msg::{Duty, Msg, ShopBoot, ShopResult};
 use crate::lang::Lang;
 use crate::service::shop::{
-    CatalogPulled, Channel, DeskIdentity, Joined, Kept, MembershipError, Password, SessionConfig,
+    CatalogPulled, Channel, DeskIdentity, Kept, MembershipError, Password, SessionConfig,
     SessionEvent, ShopReader, ShopSession, ShopUrl, StaffPulled, release_leases,
 };
 use crate::service::{Desk, Services};
@@ -51,14 +49,6 @@ pub struct ShopHold {
     pub audit_fork: Option<i64>,
 }
 
-/// What the worker read of the shop when the profile opened.
-#[derive(Debug, Clone, Default)]
-pub struct ShopBoot {
-    url: Option<ShopUrl>,
-    desk: Option<DeskIdentity>,
-    outbox: Option<u64>,
-}
-
 /// Reads the desk's place in a shop from the data file (on the worker).
 pub(crate) fn read_shop(services: &Services) -> ShopBoot {
     let url = services.joined_shop().unwrap_or_else(|e| {
@@ -70,34 +60,6 @@ pub(crate) fn read_shop(services: &Services) -> ShopBoot {
         desk: services.desk_identity().ok(),
         outbox: services.outbox_len().ok(),
     }
-}
-
-/// A background result of the Shop database section.
-#[derive(Debug)]
-pub enum ShopResult {
-    /// A join went through or not.
-    Joined {
-        /// What joined, or why not.
-        result: Result<Joined, MembershipError>,
-    },
-    /// The desk left (the shop it left; `None`: it had joined none).
-    Left {
-        /// What happened.
-        result: Result<Option<ShopUrl>, MembershipError>,
-    },
-    /// The desk was named.
-    Named {
-        /// The name, or why not.
-        result: Result<String, MembershipError>,
-    },
-    /// The shop's catalog and staff were mirrored into the desk's file (when they had
-    /// changed).
-    Pulled {
-        /// The desk's catalog after a new snapshot was mirrored; `None`: unchanged.
-        catalog: Option<HashMap<String, CatalogVariant>>,
-        /// Whether the shop's staff were mirrored (the list is read again).
-        staff: bool,
-    },
 }
 
 /// Mirrors the shop's catalog and staff into the desk's file when they changed (on the

@@ -1,4 +1,5 @@
-//! History and Day close over the whole shop (docs/design.md §8): while the shop session is
+//! History's queries (the desk's and the shop's of one filter), and History and Day close over
+//! the whole shop (docs/design.md §8): while the shop session is
 //! online, History's pages and the day close are read from PostgreSQL through the session's
 //! reader, on the worker; each row names the desk that made it, and the day close adds its
 //! table per desk. When the shop does not answer within the reader's limit (or the desk has
@@ -7,13 +8,25 @@
 
 use chrono::NaiveDate;
 
-use super::history::{HistoryResult, history_query};
+use super::msg::HistoryResult;
 use crate::clock::Zone;
 use crate::lang::Lang;
 use crate::service::shared::{shop_day_report, shop_link, shop_page, shop_totals};
 use crate::service::shop::{ShopError, ShopLink, ShopQuery, ShopReader};
-use crate::service::{DayReport, Desk, LinkCursor, LinkTotals, StoredLink};
+use crate::service::{DayReport, Desk, LinkCursor, LinkQuery, LinkTotals, StoredLink, TimeRange};
 use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
+
+/// The store's query and date range of a History filter.
+pub(super) fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeRange>) {
+    let query = LinkQuery {
+        text: Some(filter.text.trim().to_owned()).filter(|t| !t.is_empty()),
+        status: filter.status.clone(),
+        limit: PAGE,
+        before: None,
+        staff: filter.staff.clone(),
+    };
+    (query, TimeRange::between(filter.from, filter.to, zone))
+}
 
 /// The shop's query of a History filter (every desk's links), after `before`.
 fn shop_query(filter: &HistoryFilter, zone: Zone, before: Option<LinkCursor>) -> ShopQuery {

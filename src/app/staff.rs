@@ -12,18 +12,17 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::path::PathBuf;
 use std::pin::Pin as PinBox;
 
 use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
 
 use super::errors::JobError;
-use super::logic::Msg;
+use super::msg::{Duty, MemberEdit, Msg, StaffResult};
 use super::{App, Command, View};
 use crate::domain::roles::{self, Need, Permit};
 use crate::domain::{Actor, Pin, StaffMember, StaffName};
-use crate::service::{AuditFilter, AuditRow, ChainCheck, StaffError, StoreError};
+use crate::service::{AuditFilter, StaffError, StoreError};
 use crate::service::{DeskError, Services};
 use crate::ui::link_result::Origin;
 use crate::ui::new_link::NewLinkForm;
@@ -60,34 +59,6 @@ pub struct StaffDesk {
     pub(crate) import_approval: Option<ImportApproval>,
     /// Why the worker refused the last command (shown in the top bar).
     pub refusal: Option<String>,
-}
-
-/// Whom a job acts for and under which rule of the role table. It travels with the job from
-/// the command that spawned it (and on through a result that spawns the command's next job),
-/// and the worker checks it again before the job runs, whoever spawned it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Duty {
-    /// Who acts: the member signed in, or the clerk a manager approved the command for.
-    pub(crate) actor: Actor,
-    /// The command's name (for the log and a refusal) and what it needs; `None` for the app's
-    /// own work (a refresh, a profile's opening, a follow-up read), which any member's desk
-    /// does.
-    rule: Option<(&'static str, Need)>,
-}
-
-impl Duty {
-    /// The duty of `command`, run by `actor`.
-    pub(crate) fn of(command: &Command, actor: Actor) -> Duty {
-        Duty {
-            actor,
-            rule: Some((command.name(), command.gate().need())),
-        }
-    }
-
-    /// The app's own work, done with `actor` at the desk.
-    pub(crate) fn own(actor: Actor) -> Duty {
-        Duty { actor, rule: None }
-    }
 }
 
 /// A manager's approval of one catalog import, while the clerk goes from Preview to Import.
@@ -130,62 +101,6 @@ impl StaffDesk {
     pub fn names(&self) -> Vec<String> {
         self.members.iter().map(|m| m.name.clone()).collect()
     }
-}
-
-/// What changed a member.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MemberEdit {
-    /// A member was added.
-    Added(String),
-    /// A member's PIN was changed.
-    PinReset(String),
-    /// A member was enabled (`true`) or disabled.
-    Active(String, bool),
-}
-
-/// A background result of the staff features.
-#[derive(Debug)]
-pub enum StaffResult {
-    /// The members, read again.
-    Listed {
-        /// The members, or why they could not be read.
-        result: Result<Vec<StaffMember>, DeskError>,
-    },
-    /// A sign-in was checked.
-    SignedIn {
-        /// The member, or why not (a wrong PIN, a wait, disabled).
-        result: Result<StaffMember, DeskError>,
-    },
-    /// A member was changed; the members after it.
-    Changed {
-        /// What was asked.
-        change: MemberEdit,
-        /// The members after the change, or why it was refused.
-        result: Result<Vec<StaffMember>, DeskError>,
-    },
-    /// A manager's PIN for the held command was checked.
-    Approved {
-        /// The clerk with the approval, or why not.
-        result: Result<Actor, DeskError>,
-    },
-    /// The audit record was read and its chain walked.
-    Audit {
-        /// The rows (newest first) and the walk's finding.
-        result: Result<(Vec<AuditRow>, ChainCheck), DeskError>,
-    },
-    /// The audit rows were written as CSV.
-    AuditExported {
-        /// How many rows, where and whether the desktop's dialog chose it (`None`: the dialog
-        /// was closed), or why not.
-        result: Result<Option<(usize, PathBuf, bool)>, JobError>,
-    },
-    /// The worker's own check of the role table refused a command.
-    Refused {
-        /// The command's name.
-        command: &'static str,
-        /// Why.
-        error: DeskError,
-    },
 }
 
 /// A job's future, boxed so a checked and an unchecked one have one type.
@@ -700,9 +615,11 @@ mod tests {
     use zeroize::Zeroizing;
 
     use super::*;
+    use crate::app::msg::ReportResult;
     use crate::app::testing::{answers, app, make_link, only, run, settle};
     use crate::domain::Role;
     use crate::service::AuditAction;
+    use crate::service::{AuditRow, ChainCheck};
     use crate::ui::command::Gate;
     use crate::ui::{
         BoardCommand, CardCommand, CatalogCommand, HistoryCommand, InstallmentsCommand,
@@ -1188,7 +1105,7 @@ mod tests {
         // Day close's Refresh lists the open links, then its result starts one job a link.
         // Carried by a clerk whom no manager approved, those jobs are refused on the worker.
         let clerk = Actor::member("Ayşe", Role::Counter);
-        app.apply_report(crate::app::report::ReportResult::OpenLinks {
+        app.apply_report(ReportResult::OpenLinks {
             result: Ok(vec!["L1".into()]),
             duty: Duty::of(&refresh, clerk.clone()),
         });
@@ -1204,16 +1121,13 @@ mod tests {
             "{answer:?}"
         );
         // Approved by Zeynep, the same follow-up runs (and asks the server about the link).
-        app.apply_report(crate::app::report::ReportResult::OpenLinks {
+        app.apply_report(ReportResult::OpenLinks {
             result: Ok(vec!["L1".into()]),
             duty: Duty::of(&refresh, clerk.approved_by("Zeynep")),
         });
         let answer = only(answers(&mut app));
         assert!(
-            matches!(
-                answer,
-                Msg::Report(crate::app::report::ReportResult::StatusRefreshed { .. })
-            ),
+            matches!(answer, Msg::Report(ReportResult::StatusRefreshed { .. })),
             "{answer:?}"
         );
     }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::logic::Msg;
+use super::msg::Msg;
 use super::{App, AppOptions, Command, Connection, SavedState};
 use crate::clock::{Clock, SystemClock};
 use crate::lang::Lang;

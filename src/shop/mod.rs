@@ -45,9 +45,8 @@ use messages::ShopMessage;
 /// How long a connection attempt (TCP, TLS, authentication) may take.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The environment variable that gives the shop's password on every run where no keyring
-/// runs (read once and wiped from the environment by `main`, as `PAYDESK_API_SECRET` is).
-pub const SHOP_PASSWORD_ENV: &str = "PAYDESK_SHOP_PASSWORD";
+/// The environment variable of the shop's password (defined with the other secrets').
+pub use crate::secrets::SHOP_PASSWORD_ENV;
 
 /// The keyring "profile" the shop's password is kept under. Profile names cannot hold `:`, so
 /// no API profile's entry can be this one.
