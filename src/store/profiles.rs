@@ -19,7 +19,7 @@
 
 use chrono::NaiveDate;
 use rand::Rng;
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, ToSql, TransactionBehavior, params};
 use rust_decimal::Decimal;
 
 use super::audit::{self, AuditAction};
@@ -204,34 +204,14 @@ impl Store {
         profile: &Profile,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
-        profile.validate()?;
-        let at = now;
-        let now = now.timestamp_millis();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let inserted = tx.execute(
+        self.profile_save(
+            profile,
+            now,
             "INSERT OR IGNORE INTO profiles (name, base_url, api_key, amount_limit, max_items,
                  order_prefix, is_sandbox, created_at, updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-            params![
-                profile.name,
-                profile.base_url,
-                profile.api_key,
-                profile.amount_limit.map(|a| a.to_string()),
-                profile.max_items,
-                profile.order_prefix,
-                profile.is_sandbox,
-                now
-            ],
-        )?;
-        if inserted == 0 {
-            return Err(StoreError::ProfileExists(profile.name.clone()));
-        }
-        let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
-        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, at)?;
-        tx.commit()?;
-        Ok(())
+            StoreError::ProfileExists(profile.name.clone()),
+        )
     }
 
     /// Replaces a profile's fields (found by name) at `now`. The built-in sandbox stays a
@@ -241,33 +221,53 @@ impl Store {
         profile: &Profile,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
-        profile.validate()?;
-        let at = now;
-        let now = now.timestamp_millis();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let changed = tx.execute(
+        self.profile_save(
+            profile,
+            now,
             "UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = ?5,
                  order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
              WHERE name = ?1",
-            params![
-                profile.name,
-                profile.base_url,
-                profile.api_key,
-                profile.amount_limit.map(|a| a.to_string()),
-                profile.max_items,
-                profile.order_prefix,
-                profile.is_sandbox,
-                now,
-                SANDBOX_PROFILE
-            ],
-        )?;
-        if changed == 0 {
-            return Err(StoreError::NoProfile(profile.name.clone()));
+            StoreError::NoProfile(profile.name.clone()),
+        )
+    }
+
+    /// Writes `profile` at `now` with `sql`, audited in the same transaction: its parameters are
+    /// the fields in order (`?1` name … `?7` sandbox, `?8` now), then the built-in sandbox's
+    /// name (`?9`, for a statement that names it). `missing` when `sql` wrote no row.
+    fn profile_save(
+        &mut self,
+        profile: &Profile,
+        now: chrono::DateTime<chrono::Utc>,
+        sql: &str,
+        missing: StoreError,
+    ) -> Result<(), StoreError> {
+        profile.validate()?;
+        let amount_limit = profile.amount_limit.map(|a| a.to_string());
+        let millis = now.timestamp_millis();
+        let fields: [&dyn ToSql; 9] = [
+            &profile.name,
+            &profile.base_url,
+            &profile.api_key,
+            &amount_limit,
+            &profile.max_items,
+            &profile.order_prefix,
+            &profile.is_sandbox,
+            &millis,
+            &SANDBOX_PROFILE,
+        ];
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let written = {
+            let mut statement = tx.prepare(sql)?;
+            let used = statement.parameter_count();
+            statement.execute(&fields[..used])?
+        };
+        if written == 0 {
+            return Err(missing);
         }
         let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
-        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, at)?;
+        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, now)?;
         tx.commit()?;
         Ok(())
     }
