@@ -101,16 +101,7 @@ fn get(conn: &Connection, name: &str) -> Result<Option<Row>, StoreError> {
             "SELECT name, role, pin_hash, active, misses, locked_until FROM staff
              WHERE name = ?1",
             [name.trim()],
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            },
+            |r| r.try_into(),
         )
         .optional()?;
     let Some((name, role, pin_hash, active, misses, locked_until)) = raw else {
