@@ -38,7 +38,7 @@ use std::io::Read;
 use std::path::Path;
 use std::str::FromStr;
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
 use super::audit::{self, AuditAction};
@@ -722,9 +722,7 @@ impl Store {
     /// variant with the same id); invalid lines are reported, not written.
     pub fn catalog_import_csv(&mut self, reader: impl Read) -> Result<CsvImport, StoreError> {
         let parsed = parse_catalog(&read_text(reader)?)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO catalog_variants (id, name, unit_price, currency)
@@ -799,9 +797,7 @@ impl Store {
         id: &str,
         code: Option<&Barcode>,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         if let Some(code) = code {
             let holder: Option<(String, String)> = tx
                 .query_row(

@@ -288,6 +288,13 @@ impl Store {
     }
 }
 
+/// A write transaction on `conn` that takes the file's write lock at its start (`BEGIN
+/// IMMEDIATE`), so what it reads before it writes cannot change under it, nor its first write
+/// wait on another writer's.
+fn write_tx(conn: &mut Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+}
+
 impl fmt::Debug for Store {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Store")

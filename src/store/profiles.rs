@@ -19,7 +19,7 @@
 
 use chrono::NaiveDate;
 use rand::Rng;
-use rusqlite::{Connection, OptionalExtension, ToSql, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, ToSql, params};
 use rust_decimal::Decimal;
 
 use super::audit::{self, AuditAction};
@@ -181,9 +181,7 @@ impl Store {
     /// Creates the rows every install has: the sandbox profile and the device id. Each is an
     /// `INSERT OR IGNORE`, so two processes opening a new file at once agree on one device id.
     pub(super) fn ensure_builtin_rows(&mut self) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         tx.execute(
             "INSERT OR IGNORE INTO profiles (name, base_url, api_key, order_prefix, is_sandbox,
                  created_at, updated_at)
@@ -255,9 +253,7 @@ impl Store {
             &millis,
             &SANDBOX_PROFILE,
         ];
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let written = {
             let mut statement = tx.prepare(sql)?;
             let used = statement.parameter_count();
@@ -279,9 +275,7 @@ impl Store {
         if name == SANDBOX_PROFILE {
             return Err(StoreError::SandboxProfile);
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let pending: i64 = tx.query_row(
             "SELECT count(*) FROM journal WHERE profile = ?1 AND state = 'pending'",
             [name],
@@ -347,9 +341,7 @@ impl Store {
         profile: &str,
         date: NaiveDate,
     ) -> Result<String, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let prefix: String = tx
             .query_row(
                 "SELECT order_prefix FROM profiles WHERE name = ?1",
