@@ -177,6 +177,21 @@ fn device_id_in(conn: &Connection) -> Result<String, StoreError> {
     })
 }
 
+/// Adds a profile. Parameters, as [`UPDATE_PROFILE`]'s: `?1` name, `?2` base URL, `?3` API
+/// key id, `?4` amount limit, `?5` item limit, `?6` order prefix, `?7` sandbox, `?8` now (and
+/// `?9`, the built-in sandbox's name, which only the update names).
+const INSERT_PROFILE: &str = "
+INSERT OR IGNORE INTO profiles (name, base_url, api_key, amount_limit, max_items, order_prefix,
+    is_sandbox, created_at, updated_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)";
+
+/// Replaces a profile's fields, found by name; the built-in sandbox stays a sandbox.
+/// Parameters: [`INSERT_PROFILE`]'s.
+const UPDATE_PROFILE: &str = "
+UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = ?5,
+    order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
+WHERE name = ?1";
+
 impl Store {
     /// Creates the rows every install has: the sandbox profile and the device id. Each is an
     /// `INSERT OR IGNORE`, so two processes opening a new file at once agree on one device id.
@@ -202,14 +217,7 @@ impl Store {
         profile: &Profile,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
-        self.profile_save(
-            profile,
-            now,
-            "INSERT OR IGNORE INTO profiles (name, base_url, api_key, amount_limit, max_items,
-                 order_prefix, is_sandbox, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-            StoreError::ProfileExists(profile.name.clone()),
-        )
+        self.profile_save(profile, now, INSERT_PROFILE, StoreError::ProfileExists)
     }
 
     /// Replaces a profile's fields (found by name) at `now`. The built-in sandbox stays a
@@ -219,25 +227,17 @@ impl Store {
         profile: &Profile,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
-        self.profile_save(
-            profile,
-            now,
-            "UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = ?5,
-                 order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
-             WHERE name = ?1",
-            StoreError::NoProfile(profile.name.clone()),
-        )
+        self.profile_save(profile, now, UPDATE_PROFILE, StoreError::NoProfile)
     }
 
-    /// Writes `profile` at `now` with `sql`, audited in the same transaction: its parameters are
-    /// the fields in order (`?1` name … `?7` sandbox, `?8` now), then the built-in sandbox's
-    /// name (`?9`, for a statement that names it). `missing` when `sql` wrote no row.
+    /// Writes `profile` at `now` with `sql` ([`INSERT_PROFILE`] or [`UPDATE_PROFILE`]), audited
+    /// in the same transaction; `missing` with the profile's name when `sql` wrote no row.
     fn profile_save(
         &mut self,
         profile: &Profile,
         now: chrono::DateTime<chrono::Utc>,
         sql: &str,
-        missing: StoreError,
+        missing: fn(String) -> StoreError,
     ) -> Result<(), StoreError> {
         profile.validate()?;
         let amount_limit = profile.amount_limit.map(|a| a.to_string());
@@ -260,7 +260,7 @@ impl Store {
             statement.execute(&fields[..used])?
         };
         if written == 0 {
-            return Err(missing);
+            return Err(missing(profile.name.clone()));
         }
         let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
         audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, now)?;
