@@ -28,8 +28,8 @@ use crate::api::wire::parse_time;
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
 use crate::store::{
-    Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, TimeRange, Total, cover,
-    cover_in, judged, top,
+    Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, TimeRange, Total, add_sale,
+    cover, cover_in, judged, top,
 };
 
 /// What a shop report covers.
@@ -595,27 +595,6 @@ fn items_from_rows(rows: &[Row]) -> Result<Vec<ItemSales>, ShopError> {
         );
     }
     Ok(top(sales))
-}
-
-/// Adds a line (or a cell of lines) to the best sellers; `sum` `None`: a price unknown.
-fn add_sale(
-    sales: &mut HashMap<(Currency, String), ItemSales>,
-    key: (Currency, String),
-    variant: Option<String>,
-    name: Option<String>,
-    quantity: u64,
-    sum: Option<Total>,
-) {
-    let currency = key.0;
-    let entry = sales.entry(key).or_insert_with(|| ItemSales {
-        currency,
-        name: name.or_else(|| variant.clone()).unwrap_or_default(),
-        variant_id: variant,
-        quantity: 0,
-        sum: Some(Total::zero(currency)),
-    });
-    entry.quantity = entry.quantity.saturating_add(quantity);
-    entry.sum = entry.sum.zip(sum).map(|(a, b)| a + b);
 }
 
 /// The report read from the links of `range`.

@@ -68,7 +68,7 @@ pub use outbox::{
     BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
-pub(crate) use report::{Counted, Sheet, judged, top};
+pub(crate) use report::{Counted, Sheet, add_sale, judged, top};
 pub use report::{
     CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
 };

@@ -453,6 +453,30 @@ pub(crate) fn judged(kind: Kind, expiry: i64, now: i64) -> Kind {
     }
 }
 
+/// Adds a line (or a cell of lines) to the best sellers, shared with the shop's report: `key`
+/// is the item's currency and its variant id or name; a new item is named `name` (the
+/// catalog's, else the name sent), else by its `variant` id; `sum` `None`: a price unknown, and
+/// the item's sum no longer known.
+pub(crate) fn add_sale(
+    sales: &mut HashMap<(Currency, String), ItemSales>,
+    key: (Currency, String),
+    variant: Option<String>,
+    name: Option<String>,
+    quantity: u64,
+    sum: Option<Total>,
+) {
+    let currency = key.0;
+    let entry = sales.entry(key).or_insert_with(|| ItemSales {
+        currency,
+        name: name.or_else(|| variant.clone()).unwrap_or_default(),
+        variant_id: variant,
+        quantity: 0,
+        sum: Some(Total::zero(currency)),
+    });
+    entry.quantity = entry.quantity.saturating_add(quantity);
+    entry.sum = entry.sum.zip(sum).map(|(a, b)| a + b);
+}
+
 /// The best-selling items of a merged list, most sold first, at most [`TOP_ITEMS`].
 pub(crate) fn top(sales: HashMap<(Currency, String), ItemSales>) -> Vec<ItemSales> {
     let mut list: Vec<ItemSales> = sales.into_values().collect();
@@ -683,18 +707,9 @@ impl Store {
                 let quantity = u64::try_from(r.get::<_, i64>(5)?).unwrap_or(0);
                 let sum = Total::parse_stored(text(r, 6)?.unwrap_or("0"), "report item total")?;
                 let priced = r.get::<_, i64>(7)? == 0;
-                let entry = sales.entry((currency, key)).or_insert_with(|| ItemSales {
-                    currency,
-                    name: catalog_name
-                        .or(kept_name)
-                        .or_else(|| variant.clone())
-                        .unwrap_or_default(),
-                    variant_id: variant,
-                    quantity: 0,
-                    sum: Some(Total::zero(currency)),
-                });
-                entry.quantity = entry.quantity.saturating_add(quantity);
-                entry.sum = entry.sum.filter(|_| priced).map(|s| s + sum);
+                let name = catalog_name.or(kept_name);
+                let line = priced.then_some(sum);
+                add_sale(&mut sales, (currency, key), variant, name, quantity, line);
             }
         }
         self.meter(&stmt);
@@ -778,18 +793,8 @@ impl Store {
                 .map(|p| parse_decimal(&p, "item unit price"))
                 .transpose()?
                 .map(|p| Total::product(p, quantity));
-            let entry = sales.entry((currency, key)).or_insert_with(|| ItemSales {
-                currency,
-                name: catalog_name
-                    .or(sent_name)
-                    .or_else(|| variant.clone())
-                    .unwrap_or_default(),
-                variant_id: variant,
-                quantity: 0,
-                sum: Some(Total::zero(currency)),
-            });
-            entry.quantity = entry.quantity.saturating_add(quantity);
-            entry.sum = entry.sum.zip(line).map(|(a, b)| a + b);
+            let name = catalog_name.or(sent_name);
+            add_sale(&mut sales, (currency, key), variant, name, quantity, line);
         }
         drop(rows);
         self.meter(&stmt);
