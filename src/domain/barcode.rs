@@ -334,16 +334,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            // A failure's seed is kept with the tests (tests/proptest-regressions/README.md).
-            failure_persistence: Some(Box::new(
-                proptest::test_runner::FileFailurePersistence::Direct(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/tests/proptest-regressions/barcode.txt"
-                )),
-            )),
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(kept_seeds!("barcode.txt"))]
         #[test]
         fn any_gtin_is_accepted_and_its_canonical_form_reads_back_the_same(code in any_gtin()) {
             let b = Barcode::parse(&code).unwrap();
