@@ -248,13 +248,10 @@ mod tests {
                 expected: 1
             }
         );
-        assert_eq!(
-            err.message(Lang::En),
-            "check digit is 7, expected 1: a digit was misread or mistyped"
-        );
-        assert_eq!(
-            err.message(Lang::Tr),
-            "kontrol hanesi 7, beklenen 1: bir hane yanlış okunmuş ya da yazılmış"
+        crate::lang::assert_says(
+            |lang| err.message(lang),
+            "check digit is 7, expected 1: a digit was misread or mistyped",
+            "kontrol hanesi 7, beklenen 1: bir hane yanlış okunmuş ya da yazılmış",
         );
     }
 
