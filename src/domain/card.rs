@@ -780,9 +780,6 @@ mod tests {
             ("4111", "****"),
             ("", ""),
         ];
-        for (pan, mask) in masks {
-            assert_eq!(mask_pan(pan), *mask, "{pan}");
-        }
         let groups: &[(&str, &str)] = &[
             ("4111111111111111", "4111 1111 1111 1111"),
             ("4111-1111 11", "4111 1111 11"),
@@ -793,8 +790,11 @@ mod tests {
             ("4111111111111111111", "4111 1111 1111 1111 111"),
             ("", ""),
         ];
-        for (input, grouped) in groups {
-            assert_eq!(group_digits(input), *grouped, "{input}");
+        let shape: fn(&str) -> String = mask_pan;
+        for (shape, cases) in [(shape, masks), (group_digits, groups)] {
+            for (input, want) in cases {
+                assert_eq!(shape(input), *want, "{input}");
+            }
         }
         let mut d = draft("378282246310005", "", "");
         d.regroup_number();
