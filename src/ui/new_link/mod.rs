@@ -493,22 +493,21 @@ impl NewLinkForm {
                 let today = cx.zone.date_of(cx.now);
                 let typed_day = NaiveDate::parse_from_str(self.expiry_date.trim(), "%Y-%m-%d").ok();
                 ui.horizontal(|ui| {
-                    let d = ui.label(UiText::ExpiryDate.get(lang));
-                    let rd = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.expiry_date)
-                                .desired_width(theme::field_width_ui(ui, 10)),
-                        )
-                        .labelled_by(d.id);
-                    let t = ui.label(UiText::ExpiryTime.get(lang));
-                    let rt = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.expiry_time)
-                                .desired_width(theme::field_width_ui(ui, 5)),
-                        )
-                        .labelled_by(t.id);
-                    self.touched.track(&rd, Field::ExpiryDate);
-                    self.touched.track(&rt, Field::ExpiryDate);
+                    // The day and the time, each under its own label; both are the expiry.
+                    let parts = [
+                        (UiText::ExpiryDate, 10, &mut self.expiry_date),
+                        (UiText::ExpiryTime, 5, &mut self.expiry_time),
+                    ];
+                    for (name, chars, value) in parts {
+                        let label = ui.label(name.get(lang));
+                        let r = ui
+                            .add(
+                                egui::TextEdit::singleline(value)
+                                    .desired_width(theme::field_width_ui(ui, chars)),
+                            )
+                            .labelled_by(label.id);
+                        self.touched.track(&r, Field::ExpiryDate);
+                    }
                     let mut open = self.calendar.is_some();
                     if ui
                         .toggle_value(&mut open, UiText::Calendar.get(lang))
