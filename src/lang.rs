@@ -185,6 +185,15 @@ macro_rules! sentences {
     };
 }
 
+/// Asserts that `say` words a thing as `en` in English and as `tr` in Turkish (for the unit
+/// tests of every catalogue's sentences).
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn assert_says<S: AsRef<str>>(say: impl Fn(Lang) -> S, en: &str, tr: &str) {
+    assert_eq!(say(Lang::En).as_ref(), en);
+    assert_eq!(say(Lang::Tr).as_ref(), tr);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,26 @@
 //! Only `app` and `ui` import egui, and no code in this root uses a layer. See
 //! ARCHITECTURE.md for the module map and the data flow.
 
+/// The unit tests' proptest configuration: a failing seed is kept in
+/// `tests/proptest-regressions/FILE` (tests/proptest-regressions/README.md); `cases` where the
+/// default number of cases is not enough. Defined before the modules, so every one can use it.
+#[cfg(test)]
+macro_rules! kept_seeds {
+    ($file:literal $(, cases: $cases:expr)?) => {
+        proptest::prelude::ProptestConfig {
+            $(cases: $cases,)?
+            failure_persistence: Some(Box::new(
+                proptest::test_runner::FileFailurePersistence::Direct(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/proptest-regressions/",
+                    $file
+                )),
+            )),
+            ..proptest::prelude::ProptestConfig::default()
+        }
+    };
+}
+
 /// The application id: the desktop entry's and the `AppStream` file's name, the icon's name,
 /// and the window's app id (Wayland) and class (X11), so that the menu, the dock and the
 /// window list all show one app with its icon.

@@ -807,17 +807,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 512,
-            // A failure's seed is kept with the tests (tests/proptest-regressions/README.md).
-            failure_persistence: Some(Box::new(
-                proptest::test_runner::FileFailurePersistence::Direct(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/tests/proptest-regressions/decode.txt"
-                )),
-            )),
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(kept_seeds!("decode.txt", cases: 512))]
 
         #[test]
         fn arbitrary_bytes_never_panic(

@@ -530,13 +530,10 @@ mod tests {
             Some(keys::ITEMS_TOTAL_MISMATCH.into()),
             Some("items total 140.00 does not equal amount 150.00; expected 140.00".into()),
         );
-        assert_eq!(
-            known.sentence(Lang::En),
-            "The items do not add up to the amount. Expected amount: 140.00."
-        );
-        assert_eq!(
-            known.sentence(Lang::Tr),
-            "Ürünlerin toplamı tutara eşit değil. Beklenen tutar: 140,00."
+        crate::lang::assert_says(
+            |lang| known.sentence(lang),
+            "The items do not add up to the amount. Expected amount: 140.00.",
+            "Ürünlerin toplamı tutara eşit değil. Beklenen tutar: 140,00.",
         );
 
         let plain = ApiError::new(404, Some(keys::POS_PROVIDER_NOT_FOUND.into()), None);

@@ -154,75 +154,50 @@ mod tests {
     #[test]
     fn any_change_to_the_signed_parts_breaks_the_signature() {
         let v = &vectors()[0];
-        let body = v.body.as_bytes();
-        let ok = |k: &str, s: &str, t: &str, m: &str, p: &str, b: &[u8]| {
-            verify(k, s, t, m, p, b, &v.signature)
+        let mut changed_body = v.body.as_bytes().to_vec();
+        changed_body.push(b' ');
+        let signed = [
+            v.api_key.as_bytes(),
+            v.api_secret.as_bytes(),
+            v.timestamp.as_bytes(),
+            v.method.as_bytes(),
+            v.path.as_bytes(),
+            v.body.as_bytes(),
+        ];
+        // The parts as signed (key, secret, timestamp, method, path, body), one changed.
+        let ok = |parts: [&[u8]; 6]| {
+            let text = |i: usize| std::str::from_utf8(parts[i]).expect("text");
+            verify(
+                text(0),
+                text(1),
+                text(2),
+                text(3),
+                text(4),
+                parts[5],
+                &v.signature,
+            )
         };
-        assert!(ok(
-            &v.api_key,
-            &v.api_secret,
-            &v.timestamp,
-            &v.method,
-            &v.path,
-            body
-        ));
-        assert!(!ok(
-            "pk_other",
-            &v.api_secret,
-            &v.timestamp,
-            &v.method,
-            &v.path,
-            body
-        ));
-        assert!(!ok(
-            &v.api_key,
-            "wrong",
-            &v.timestamp,
-            &v.method,
-            &v.path,
-            body
-        ));
-        assert!(!ok(
-            &v.api_key,
-            &v.api_secret,
-            "1795435200002",
-            &v.method,
-            &v.path,
-            body
-        ));
-        assert!(!ok(
-            &v.api_key,
-            &v.api_secret,
-            &v.timestamp,
-            "GET",
-            &v.path,
-            body
-        ));
-        assert!(!ok(
-            &v.api_key,
-            &v.api_secret,
-            &v.timestamp,
-            &v.method,
-            "/partner/1.0/card/save",
-            body
-        ));
-        let mut changed = body.to_vec();
-        changed.push(b' ');
-        assert!(!ok(
-            &v.api_key,
-            &v.api_secret,
-            &v.timestamp,
-            &v.method,
-            &v.path,
-            &changed
-        ));
+        assert!(ok(signed));
+        let changes: [(usize, &[u8]); 6] = [
+            (0, b"pk_other"),
+            (1, b"wrong"),
+            (2, b"1795435200002"),
+            (3, b"GET"),
+            (4, b"/partner/1.0/card/save"),
+            (5, &changed_body),
+        ];
+        for (i, change) in changes {
+            let mut parts = signed;
+            parts[i] = change;
+            assert!(!ok(parts), "part {i} changed");
+        }
         assert!(!verify(
             &v.api_key,
             &v.api_secret,
             &v.timestamp,
             &v.method,
             &v.path,
-            body,
+            v.body.as_bytes(),
             "00"
         ));
     }

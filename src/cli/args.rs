@@ -11,6 +11,9 @@ use std::path::PathBuf;
 use chrono::{Duration, NaiveDate};
 use clap::{Args, Parser, Subcommand};
 
+use crate::domain::LinkStatus;
+use crate::service::TimeRange;
+
 /// paydesk: payment links, saved cards and installment look-ups over the Partner Payment API.
 ///
 /// With no command, the desktop app opens. The built-in `sandbox` profile talks to a local
@@ -472,6 +475,17 @@ pub enum AuditArgs {
         #[arg(long, value_name = "HASH")]
         head: Option<String>,
     },
+}
+
+/// What `link list` asks for: [`LinkArgs::List`] with its status and days read.
+pub(super) struct ListArgs {
+    pub(super) search: Option<String>,
+    pub(super) status: Option<LinkStatus>,
+    pub(super) range: Option<TimeRange>,
+    pub(super) limit: usize,
+    pub(super) json: bool,
+    pub(super) csv: Option<PathBuf>,
+    pub(super) this_desk: bool,
 }
 
 /// `paydesk report ...`

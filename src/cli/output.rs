@@ -15,6 +15,7 @@ use crate::domain::Link;
 use crate::domain::errors::FieldErrors;
 use crate::domain::money::format_amount;
 use crate::lang::Lang;
+use crate::service::shop::ShopError;
 use crate::service::{CreateError, Desk, DeskError};
 use crate::service::{
     DayReport, JournalRow, JournalState, LinkQuery, Profile, StoreError, TimeRange,
@@ -118,6 +119,20 @@ pub(super) fn read_failure(e: &std::io::Error, lang: Lang) -> Failure {
         return Failure::new(Exit::Interrupted, CliText::Stopped.get(lang));
     }
     Failure::new(Exit::Failure, e.to_string())
+}
+
+/// A shop error as the CLI ends with it.
+pub(super) fn shop_failure(e: &ShopError, lang: Lang) -> Failure {
+    let exit = if matches!(e, ShopError::Url(_)) {
+        Exit::Invalid
+    } else if e.is_no_answer() {
+        Exit::Unknown
+    } else if e.is_refusal() {
+        Exit::Rejected
+    } else {
+        Exit::Failure
+    };
+    Failure::new(exit, e.sentence(lang))
 }
 
 pub(super) fn create_failure(e: &CreateError, lang: Lang) -> Failure {

@@ -15,7 +15,7 @@ use zeroize::Zeroizing;
 
 use super::args::{
     AuditArgs, CardArgs, CatalogArgs, Cli, CommandArgs, InstallmentsArgs, LinkArgs, LinkCreateArgs,
-    PendingArgs, ProfileArgs, ReportArgs, SendArgs,
+    ListArgs, PendingArgs, ProfileArgs, ReportArgs, SendArgs,
 };
 use super::output::{
     Exit, Failure, Outcome, PendingView, ProfileView, create_failure, export_csv, from_desk,
@@ -23,7 +23,6 @@ use super::output::{
 };
 use super::prompt::read_secret_line;
 use super::text::CliText;
-use super::whole_shop::ListArgs;
 use crate::api::wire::{PaymentLink, parse_time};
 use crate::clock::{Clock, SystemClock, Zone};
 use crate::domain::card::CardDraft;

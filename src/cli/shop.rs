@@ -12,7 +12,7 @@ use serde::Serialize;
 use zeroize::Zeroizing;
 
 use super::args::ShopArgs;
-use super::output::{Exit, Failure, Outcome, from_desk, print_json, read_failure};
+use super::output::{Exit, Failure, Outcome, from_desk, print_json, read_failure, shop_failure};
 use super::prompt::read_secret_line;
 use super::run::Ctx;
 use super::text::CliText;
@@ -22,20 +22,6 @@ use crate::service::shop::{
     CONNECT_TIMEOUT, DeskIdentity, Joined, MembershipError, Password, PushError, ShopError,
     ShopUrl, valid_desk_name,
 };
-
-/// A shop error as the CLI ends with it.
-pub(super) fn shop_failure(e: &ShopError, lang: crate::lang::Lang) -> Failure {
-    let exit = if matches!(e, ShopError::Url(_)) {
-        Exit::Invalid
-    } else if e.is_no_answer() {
-        Exit::Unknown
-    } else if e.is_refusal() {
-        Exit::Rejected
-    } else {
-        Exit::Failure
-    };
-    Failure::new(exit, e.sentence(lang))
-}
 
 /// A join's, leave's or rename's failure as the CLI ends with it.
 fn membership_failure(e: MembershipError, lang: crate::lang::Lang) -> Failure {

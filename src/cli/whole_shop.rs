@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::output::{Exit, Failure, Outcome, from_desk, link_line, print_json, write_report};
+use super::args::ListArgs;
+use super::output::{
+    Exit, Failure, Outcome, from_desk, link_line, print_json, shop_failure, write_report,
+};
 use super::run::Ctx;
-use super::shop::shop_failure;
 use super::text::CliText;
 use crate::api::wire::PaymentLink;
 use crate::domain::LinkStatus;
@@ -18,24 +20,13 @@ use crate::service::shop::{
     CONNECT_TIMEOUT, CatalogPulled, PullError, PushError, ReportScope, Shop, ShopError, ShopLink,
     ShopQuery, StaffPulled, changed_since, day_report, open_shop, read_page, verify_shop,
 };
-use crate::service::{ChainCheck, LinkCsvWriter, TimeRange};
+use crate::service::{ChainCheck, LinkCsvWriter};
 
 /// How long a changing command waits for the shop before it leaves its change in the outbox.
 pub const OWN_PUSH_BUDGET: Duration = Duration::from_secs(1);
 
 /// The most links `shop sync` reads back in one go (it says how many moved, not each).
 const READ_BACK_MAX: usize = 10_000;
-
-/// What `link list` asks for.
-pub(super) struct ListArgs {
-    pub(super) search: Option<String>,
-    pub(super) status: Option<LinkStatus>,
-    pub(super) range: Option<TimeRange>,
-    pub(super) limit: usize,
-    pub(super) json: bool,
-    pub(super) csv: Option<std::path::PathBuf>,
-    pub(super) this_desk: bool,
-}
 
 /// A listed link of the shop: its fields, the member who began it and the desk that made it.
 #[derive(Serialize)]

@@ -248,13 +248,10 @@ mod tests {
                 expected: 1
             }
         );
-        assert_eq!(
-            err.message(Lang::En),
-            "check digit is 7, expected 1: a digit was misread or mistyped"
-        );
-        assert_eq!(
-            err.message(Lang::Tr),
-            "kontrol hanesi 7, beklenen 1: bir hane yanlış okunmuş ya da yazılmış"
+        crate::lang::assert_says(
+            |lang| err.message(lang),
+            "check digit is 7, expected 1: a digit was misread or mistyped",
+            "kontrol hanesi 7, beklenen 1: bir hane yanlış okunmuş ya da yazılmış",
         );
     }
 
@@ -334,16 +331,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            // A failure's seed is kept with the tests (tests/proptest-regressions/README.md).
-            failure_persistence: Some(Box::new(
-                proptest::test_runner::FileFailurePersistence::Direct(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/tests/proptest-regressions/barcode.txt"
-                )),
-            )),
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(kept_seeds!("barcode.txt"))]
         #[test]
         fn any_gtin_is_accepted_and_its_canonical_form_reads_back_the_same(code in any_gtin()) {
             let b = Barcode::parse(&code).unwrap();

@@ -598,13 +598,10 @@ mod tests {
             amount: d("140.00"),
             currency: Currency::Try,
         };
-        assert_eq!(
-            p.message(Lang::En),
-            "The items total (₺150.00) is not the amount (₺140.00); difference ₺10.00."
-        );
-        assert_eq!(
-            p.message(Lang::Tr),
-            "Ürünlerin toplamı (150,00 ₺) tutara (140,00 ₺) eşit değil; fark 10,00 ₺."
+        crate::lang::assert_says(
+            |lang| p.message(lang),
+            "The items total (₺150.00) is not the amount (₺140.00); difference ₺10.00.",
+            "Ürünlerin toplamı (150,00 ₺) tutara (140,00 ₺) eşit değil; fark 10,00 ₺.",
         );
         let p = FieldProblem::OverLimit {
             limit: d("5000.00"),

@@ -633,17 +633,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 512,
-            // A failure's seed is kept with the tests (tests/proptest-regressions/README.md).
-            failure_persistence: Some(Box::new(
-                proptest::test_runner::FileFailurePersistence::Direct(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/tests/proptest-regressions/money.txt"
-                )),
-            )),
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(kept_seeds!("money.txt", cases: 512))]
 
         /// What the form shows, in either language and any currency, reads back exactly.
         #[test]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::faults::FaultError;
 use super::fixture::FixtureError;
+use super::holder::Holder;
 use super::respond::Rejection;
 
 /// Why the sandbox could not start.
@@ -41,7 +42,7 @@ pub enum SandboxError {
         /// The state file.
         state_file: PathBuf,
         /// The holder, as its lock file says (`None` while it is starting).
-        holder: Option<super::lock::Holder>,
+        holder: Option<Holder>,
     },
     /// The background thread ended before the sandbox started.
     #[error("the sandbox thread stopped before the server started")]

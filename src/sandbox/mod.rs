@@ -18,6 +18,7 @@ mod conn;
 mod error;
 pub mod faults;
 pub mod fixture;
+mod holder;
 pub mod idempotency;
 mod index;
 mod installments;

@@ -21,7 +21,7 @@ use std::sync::Mutex;
 
 use chrono::DateTime;
 
-use super::push::{BATCH, PushError};
+use super::batch::{BATCH, PushError};
 use super::{Shop, ShopError};
 use crate::store::with_locked;
 use crate::store::{AuditRow, ChainCheck, ChainWalk, Store, StoreError};

@@ -3,7 +3,7 @@
 //! resend changes nothing; a card saved again (the server answered anew) takes the newer
 //! mask, brand and bank.
 
-use super::push::PushError;
+use super::batch::PushError;
 use super::{Shop, ShopError};
 use crate::store::CardRow;
 

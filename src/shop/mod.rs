@@ -5,6 +5,7 @@
 //! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
 //! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
 //! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
+//! - [`batch`]: what the pushers share: the batch size and [`batch::PushError`];
 //! - [`membership`]: joining and leaving, shared by the CLI and the app's Settings;
 //! - [`session`]: the app's long-lived link (reconnects, pushes, `LISTEN`, offline since);
 //! - [`lease`]: one poller per link for the whole shop, and the shop's one status budget;
@@ -18,6 +19,7 @@
 //! connection's own task is spawned there and ends with the [`Shop`].
 
 pub mod audit;
+pub mod batch;
 pub mod cards;
 pub mod catalog;
 pub mod desk;

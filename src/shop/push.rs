@@ -24,15 +24,13 @@ use rust_decimal::Decimal;
 use tokio_postgres::types::ToSql;
 
 use super::audit::push_audit;
+pub use super::batch::{BATCH, PushError};
 use super::catalog::apply_catalog;
 use super::schema::UPSERT_LINK;
 use super::staff::apply_staff;
 use super::{Shop, ShopError};
 use crate::store::with_locked;
-use crate::store::{OutboxRow, Store, StoreError};
-
-/// Rows sent in one PostgreSQL transaction.
-pub const BATCH: usize = 500;
+use crate::store::{OutboxRow, Store};
 
 /// What a push did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,25 +69,6 @@ impl Pushed {
         self.audit_fork = later.audit_fork;
         self.cards += later.cards;
     }
-}
-
-/// Why a push stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum PushError {
-    /// The shop failed; what was acknowledged before stays acknowledged.
-    #[error(transparent)]
-    Shop(#[from] ShopError),
-    /// The local file failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// An outbox row holds an amount that is not a decimal (a damaged file).
-    #[error("outbox row {seq}: `{value}` is not an amount")]
-    Amount {
-        /// The row.
-        seq: i64,
-        /// The text.
-        value: String,
-    },
 }
 
 fn decimal(seq: i64, text: &str) -> Result<Decimal, PushError> {

@@ -28,8 +28,8 @@ use crate::api::wire::parse_time;
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
 use crate::store::{
-    Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, TimeRange, Total, cover,
-    cover_in, judged, top,
+    Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, TimeRange, Total, add_sale,
+    cover, cover_in, judged, top,
 };
 
 /// What a shop report covers.
@@ -107,9 +107,7 @@ pub async fn day_report(
     scope: &ReportScope<'_>,
     audit_head: String,
 ) -> Result<DayReport, ShopError> {
-    let range = TimeRange::days(scope.from, scope.to, scope.zone);
-    let pieces = Pieces::of(range);
-    report(shop, scope, range, audit_head, pieces.as_ref()).await
+    report(shop, scope, audit_head, true).await
 }
 
 /// The same report read from the links themselves, whatever the zone: what the kept totals
@@ -119,25 +117,27 @@ pub async fn day_report_from_links(
     scope: &ReportScope<'_>,
     audit_head: String,
 ) -> Result<DayReport, ShopError> {
-    let range = TimeRange::days(scope.from, scope.to, scope.zone);
-    report(shop, scope, range, audit_head, None).await
+    report(shop, scope, audit_head, false).await
 }
 
 /// The desks' names, for the table per desk.
 const DESK_NAMES_SQL: &str = "SELECT desk_id, name FROM desks";
 
+/// The report of the scope's days: from the kept totals when `kept` and the range allows (its
+/// ends are whole quarter-hours), else from the links.
 async fn report(
     shop: &mut Shop,
     scope: &ReportScope<'_>,
-    range: TimeRange,
     audit_head: String,
-    pieces: Option<&Pieces>,
+    kept: bool,
 ) -> Result<DayReport, ShopError> {
+    let range = TimeRange::days(scope.from, scope.to, scope.zone);
+    let pieces = Pieces::of(range).filter(|_| kept);
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
     let tx = shop.snapshot().await.map_err(pg)?;
     let mut sheet = Sheet::default();
-    let (items, names) = if let Some(pieces) = pieces {
+    let (items, names) = if let Some(pieces) = &pieces {
         from_totals(&tx, scope, range, pieces, &mut sheet).await?
     } else {
         from_links(&tx, scope, range, &mut sheet).await?;
@@ -595,27 +595,6 @@ fn items_from_rows(rows: &[Row]) -> Result<Vec<ItemSales>, ShopError> {
         );
     }
     Ok(top(sales))
-}
-
-/// Adds a line (or a cell of lines) to the best sellers; `sum` `None`: a price unknown.
-fn add_sale(
-    sales: &mut HashMap<(Currency, String), ItemSales>,
-    key: (Currency, String),
-    variant: Option<String>,
-    name: Option<String>,
-    quantity: u64,
-    sum: Option<Total>,
-) {
-    let currency = key.0;
-    let entry = sales.entry(key).or_insert_with(|| ItemSales {
-        currency,
-        name: name.or_else(|| variant.clone()).unwrap_or_default(),
-        variant_id: variant,
-        quantity: 0,
-        sum: Some(Total::zero(currency)),
-    });
-    entry.quantity = entry.quantity.saturating_add(quantity);
-    entry.sum = entry.sum.zip(sum).map(|(a, b)| a + b);
 }
 
 /// The report read from the links of `range`.

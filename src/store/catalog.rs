@@ -38,7 +38,7 @@ use std::io::Read;
 use std::path::Path;
 use std::str::FromStr;
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
 use super::audit::{self, AuditAction};
@@ -722,9 +722,7 @@ impl Store {
     /// variant with the same id); invalid lines are reported, not written.
     pub fn catalog_import_csv(&mut self, reader: impl Read) -> Result<CsvImport, StoreError> {
         let parsed = parse_catalog(&read_text(reader)?)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO catalog_variants (id, name, unit_price, currency)
@@ -799,9 +797,7 @@ impl Store {
         id: &str,
         code: Option<&Barcode>,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         if let Some(code) = code {
             let holder: Option<(String, String)> = tx
                 .query_row(
@@ -934,6 +930,7 @@ mod tests {
     #[test]
     fn prices_follow_the_separator_and_currency_rules() {
         use Separator::{Comma, Semicolon};
+        type Make = fn(String, Currency) -> CsvProblem;
         let ok = [
             ("12.50", Comma, Currency::Try, "12.50"),
             ("12.5", Comma, Currency::Try, "12.50"),
@@ -952,93 +949,36 @@ mod tests {
                 "{text} {sep:?} {cur}"
             );
         }
-        let p = |t: &str| t.to_owned();
+        // Each problem names the price as typed (and the currency where it matters).
+        let empty: Make = |_, _| CsvProblem::PriceEmpty;
+        let separators: Make = |price, _| CsvProblem::PriceSeparators { price };
+        let ambiguous: Make = |price, _| CsvProblem::PriceAmbiguous { price };
+        let decimals: Make = |price, currency| CsvProblem::PriceDecimals { price, currency };
+        let not_positive: Make = |price, _| CsvProblem::PriceNotPositive { price };
+        let not_plain: Make = |price, _| CsvProblem::PriceNotPlain { price };
+        let too_large: Make = |price, _| CsvProblem::PriceTooLarge { price };
         let bad = [
-            ("", Comma, Currency::Try, CsvProblem::PriceEmpty),
-            (
-                "12,50",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceSeparators { price: p("12,50") },
-            ),
-            (
-                "1.250",
-                Semicolon,
-                Currency::Try,
-                CsvProblem::PriceAmbiguous { price: p("1.250") },
-            ),
-            (
-                "1.250,50",
-                Semicolon,
-                Currency::Try,
-                CsvProblem::PriceSeparators {
-                    price: p("1.250,50"),
-                },
-            ),
-            (
-                "12.345",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceDecimals {
-                    price: p("12.345"),
-                    currency: Currency::Try,
-                },
-            ),
-            (
-                "12.5",
-                Comma,
-                Currency::Jpy,
-                CsvProblem::PriceDecimals {
-                    price: p("12.5"),
-                    currency: Currency::Jpy,
-                },
-            ),
-            (
-                "0",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceNotPositive { price: p("0") },
-            ),
-            (
-                "0.00",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceNotPositive { price: p("0.00") },
-            ),
-            (
-                "-5",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceNotPositive { price: p("-5") },
-            ),
-            (
-                "1e3",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceNotPlain { price: p("1e3") },
-            ),
-            (
-                "12.",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceNotPlain { price: p("12.") },
-            ),
-            (
-                "₺12",
-                Comma,
-                Currency::Try,
-                CsvProblem::PriceNotPlain { price: p("₺12") },
-            ),
+            ("", Comma, Currency::Try, empty),
+            ("12,50", Comma, Currency::Try, separators),
+            ("1.250", Semicolon, Currency::Try, ambiguous),
+            ("1.250,50", Semicolon, Currency::Try, separators),
+            ("12.345", Comma, Currency::Try, decimals),
+            ("12.5", Comma, Currency::Jpy, decimals),
+            ("0", Comma, Currency::Try, not_positive),
+            ("0.00", Comma, Currency::Try, not_positive),
+            ("-5", Comma, Currency::Try, not_positive),
+            ("1e3", Comma, Currency::Try, not_plain),
+            ("12.", Comma, Currency::Try, not_plain),
+            ("₺12", Comma, Currency::Try, not_plain),
             (
                 "123456789012345678901234567890",
                 Comma,
                 Currency::Try,
-                CsvProblem::PriceTooLarge {
-                    price: p("123456789012345678901234567890"),
-                },
+                too_large,
             ),
         ];
-        for (text, sep, cur, want) in bad {
+        for (text, sep, cur, make) in bad {
+            let want = make(text.to_owned(), cur);
             assert_eq!(parse_price(text, sep, cur), Err(want), "{text:?}");
         }
         assert_eq!(

@@ -9,7 +9,7 @@
 //! a change or a PIN try still waiting are left as they are for the same reason.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension as _, TransactionBehavior, params};
+use rusqlite::{OptionalExtension as _, params};
 
 use super::catalog::variant_of;
 use super::outbox::{BarcodeEdit, PinPush, StaffPush};
@@ -182,9 +182,7 @@ impl Store {
         snapshot: i64,
         variants: &[CatalogVariant],
     ) -> Result<bool, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let waiting: bool = tx.query_row(
             "SELECT EXISTS (SELECT 1 FROM shop_outbox WHERE kind = 'catalog')",
             [],
@@ -268,9 +266,7 @@ impl Store {
         members: &[StaffMirror],
         now: DateTime<Utc>,
     ) -> Result<usize, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let mut written = 0;
         let mut skipped = false;
         {

@@ -74,7 +74,7 @@ pub use outbox::{
     BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
-pub(crate) use report::{Counted, Sheet, judged, top};
+pub(crate) use report::{Counted, Sheet, add_sale, judged, top};
 pub use report::{
     CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
 };
@@ -292,6 +292,13 @@ impl Store {
         tx.commit()?;
         Ok(out)
     }
+}
+
+/// A write transaction on `conn` that takes the file's write lock at its start (`BEGIN
+/// IMMEDIATE`), so what it reads before it writes cannot change under it, nor its first write
+/// wait on another writer's.
+fn write_tx(conn: &mut Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
 }
 
 impl fmt::Debug for Store {

@@ -19,7 +19,7 @@
 
 use chrono::NaiveDate;
 use rand::Rng;
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, ToSql, params};
 use rust_decimal::Decimal;
 
 use super::audit::{self, AuditAction};
@@ -177,13 +177,26 @@ fn device_id_in(conn: &Connection) -> Result<String, StoreError> {
     })
 }
 
+/// Adds a profile. Parameters, as [`UPDATE_PROFILE`]'s: `?1` name, `?2` base URL, `?3` API
+/// key id, `?4` amount limit, `?5` item limit, `?6` order prefix, `?7` sandbox, `?8` now (and
+/// `?9`, the built-in sandbox's name, which only the update names).
+const INSERT_PROFILE: &str = "
+INSERT OR IGNORE INTO profiles (name, base_url, api_key, amount_limit, max_items, order_prefix,
+    is_sandbox, created_at, updated_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)";
+
+/// Replaces a profile's fields, found by name; the built-in sandbox stays a sandbox.
+/// Parameters: [`INSERT_PROFILE`]'s.
+const UPDATE_PROFILE: &str = "
+UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = ?5,
+    order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
+WHERE name = ?1";
+
 impl Store {
     /// Creates the rows every install has: the sandbox profile and the device id. Each is an
     /// `INSERT OR IGNORE`, so two processes opening a new file at once agree on one device id.
     pub(super) fn ensure_builtin_rows(&mut self) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         tx.execute(
             "INSERT OR IGNORE INTO profiles (name, base_url, api_key, order_prefix, is_sandbox,
                  created_at, updated_at)
@@ -204,34 +217,7 @@ impl Store {
         profile: &Profile,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
-        profile.validate()?;
-        let at = now;
-        let now = now.timestamp_millis();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let inserted = tx.execute(
-            "INSERT OR IGNORE INTO profiles (name, base_url, api_key, amount_limit, max_items,
-                 order_prefix, is_sandbox, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-            params![
-                profile.name,
-                profile.base_url,
-                profile.api_key,
-                profile.amount_limit.map(|a| a.to_string()),
-                profile.max_items,
-                profile.order_prefix,
-                profile.is_sandbox,
-                now
-            ],
-        )?;
-        if inserted == 0 {
-            return Err(StoreError::ProfileExists(profile.name.clone()));
-        }
-        let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
-        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, at)?;
-        tx.commit()?;
-        Ok(())
+        self.profile_save(profile, now, INSERT_PROFILE, StoreError::ProfileExists)
     }
 
     /// Replaces a profile's fields (found by name) at `now`. The built-in sandbox stays a
@@ -241,33 +227,43 @@ impl Store {
         profile: &Profile,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
+        self.profile_save(profile, now, UPDATE_PROFILE, StoreError::NoProfile)
+    }
+
+    /// Writes `profile` at `now` with `sql` ([`INSERT_PROFILE`] or [`UPDATE_PROFILE`]), audited
+    /// in the same transaction; `missing` with the profile's name when `sql` wrote no row.
+    fn profile_save(
+        &mut self,
+        profile: &Profile,
+        now: chrono::DateTime<chrono::Utc>,
+        sql: &str,
+        missing: fn(String) -> StoreError,
+    ) -> Result<(), StoreError> {
         profile.validate()?;
-        let at = now;
-        let now = now.timestamp_millis();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let changed = tx.execute(
-            "UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = ?5,
-                 order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
-             WHERE name = ?1",
-            params![
-                profile.name,
-                profile.base_url,
-                profile.api_key,
-                profile.amount_limit.map(|a| a.to_string()),
-                profile.max_items,
-                profile.order_prefix,
-                profile.is_sandbox,
-                now,
-                SANDBOX_PROFILE
-            ],
-        )?;
-        if changed == 0 {
-            return Err(StoreError::NoProfile(profile.name.clone()));
+        let amount_limit = profile.amount_limit.map(|a| a.to_string());
+        let millis = now.timestamp_millis();
+        let fields: [&dyn ToSql; 9] = [
+            &profile.name,
+            &profile.base_url,
+            &profile.api_key,
+            &amount_limit,
+            &profile.max_items,
+            &profile.order_prefix,
+            &profile.is_sandbox,
+            &millis,
+            &SANDBOX_PROFILE,
+        ];
+        let tx = super::write_tx(&mut self.conn)?;
+        let written = {
+            let mut statement = tx.prepare(sql)?;
+            let used = statement.parameter_count();
+            statement.execute(&fields[..used])?
+        };
+        if written == 0 {
+            return Err(missing(profile.name.clone()));
         }
         let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
-        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, at)?;
+        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -279,9 +275,7 @@ impl Store {
         if name == SANDBOX_PROFILE {
             return Err(StoreError::SandboxProfile);
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let pending: i64 = tx.query_row(
             "SELECT count(*) FROM journal WHERE profile = ?1 AND state = 'pending'",
             [name],
@@ -347,9 +341,7 @@ impl Store {
         profile: &str,
         date: NaiveDate,
     ) -> Result<String, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let prefix: String = tx
             .query_row(
                 "SELECT order_prefix FROM profiles WHERE name = ?1",

@@ -715,39 +715,32 @@ fn board_sql() -> [String; 2] {
 
 /// A page without a text filter: one walk of the time index.
 fn sql_without_text(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
-    let cols = LINK.list();
-    let mut sql = Sql::default();
-    sql.push(&format!(
-        "SELECT {cols} FROM links AS l INDEXED BY {} WHERE",
-        time_index(q)
-    ));
-    push_common(&mut sql, "l", scope, q);
-    sql.push(" ORDER BY l.created_at DESC, l.id DESC LIMIT ")
-        .arg(limit_value(page_size(q.limit) + 1));
+    let mut sql = sql_walk(scope, q);
+    sql.push(" LIMIT ").arg(limit_value(page_size(q.limit) + 1));
     sql
 }
 
 /// The currency, amount and paid amount of every link without a text filter (for totals).
 fn sql_amounts(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
-    let mut sql = Sql::default();
-    sql.push(&format!(
-        "SELECT l.currency, l.amount, l.paid_amount FROM links AS l INDEXED BY {} WHERE",
-        time_index(q)
-    ));
-    push_common(&mut sql, "l", scope, q);
-    sql
+    sql_filtered("l.currency, l.amount, l.paid_amount", scope, q)
 }
 
 /// Every link without a text filter, newest first: [`sql_without_text`] without its limit.
 fn sql_walk(scope: &Scope<'_>, q: &LinkQuery) -> Sql {
-    let cols = LINK.list();
+    let mut sql = sql_filtered(&LINK.list(), scope, q);
+    sql.push(" ORDER BY l.created_at DESC, l.id DESC");
+    sql
+}
+
+/// `cols` of the links (as `l`) the query's filters other than text keep, through its time
+/// index, in no order.
+fn sql_filtered(cols: &str, scope: &Scope<'_>, q: &LinkQuery) -> Sql {
     let mut sql = Sql::default();
     sql.push(&format!(
         "SELECT {cols} FROM links AS l INDEXED BY {} WHERE",
         time_index(q)
     ));
     push_common(&mut sql, "l", scope, q);
-    sql.push(" ORDER BY l.created_at DESC, l.id DESC");
     sql
 }
 

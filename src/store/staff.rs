@@ -8,7 +8,7 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::audit::{self, AuditAction};
 use super::{Store, StoreError, from_millis, to_millis};
@@ -101,16 +101,7 @@ fn get(conn: &Connection, name: &str) -> Result<Option<Row>, StoreError> {
             "SELECT name, role, pin_hash, active, misses, locked_until FROM staff
              WHERE name = ?1",
             [name.trim()],
-            |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    r.get(5)?,
-                ))
-            },
+            |r| r.try_into(),
         )
         .optional()?;
     let Some((name, role, pin_hash, active, misses, locked_until)) = raw else {
@@ -185,9 +176,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let pin_hash = hash_pin(pin)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let any: bool = tx.query_row("SELECT EXISTS (SELECT 1 FROM staff)", [], |r| r.get(0))?;
         if !any && role != Role::Manager {
             return Err(StaffError::FirstMustBeManager.into());
@@ -215,9 +204,7 @@ impl Store {
         active: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let row = get(&tx, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
         let member = row.member;
         if !active && member.active && member.role == Role::Manager && active_managers(&tx)? <= 1 {
@@ -248,9 +235,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let pin_hash = hash_pin(pin)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let row = get(&tx, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
         tx.execute(
             "UPDATE staff SET pin_hash = ?2, misses = 0, locked_until = NULL, updated_at = ?3
@@ -280,9 +265,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<StaffMember, StoreError> {
         let member = self.check_pin(name, pin, now)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         let actor = Actor::member(&member.name, member.role);
         audit::append(&tx, &actor, AuditAction::SignIn, subject, now)?;
         tx.commit()?;
@@ -304,9 +287,7 @@ impl Store {
             return Err(StaffError::NotManager(member.name).into());
         }
         let approved = clerk.clone().approved_by(&member.name);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         audit::append(&tx, &approved, AuditAction::Approve, what, now)?;
         tx.commit()?;
         Ok(approved)
@@ -331,9 +312,7 @@ impl Store {
         }
         // The slow part, outside any transaction.
         let good = pin_matches(pin, &row.pin_hash);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = super::write_tx(&mut self.conn)?;
         if good {
             tx.execute(
                 "UPDATE staff SET misses = 0, locked_until = NULL WHERE name = ?1",

@@ -47,7 +47,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use rust_decimal::Decimal;
 
 use super::total::Total;
@@ -579,18 +579,7 @@ impl TotalsChange {
                 k.at,
                 k.staff
             ];
-            let stored: Option<StoredCell> = read
-                .query_row(key, |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                })
-                .optional()?;
+            let stored: Option<StoredCell> = read.query_row(key, |r| r.try_into()).optional()?;
             let mut cell = Cell::default();
             if let Some((links, amount, paid, min, max, by_quarter)) = stored {
                 cell.links = links;
@@ -613,22 +602,15 @@ impl TotalsChange {
                 delete.execute(key)?;
             } else {
                 unknown |= d.took_out && cell.out_of_range();
-                put.execute(params![
-                    k.profile,
-                    span,
-                    k.bucket,
-                    k.currency.as_str(),
-                    k.kind.code(),
-                    k.status,
-                    k.at,
-                    k.staff,
+                let values = params![
                     cell.links,
                     cell.amount.stored(),
                     cell.paid.stored(),
                     cell.expiry.map(|e| e.0),
                     cell.expiry.map(|e| e.1),
                     format_quarters(&cell.by_quarter),
-                ])?;
+                ];
+                put.execute(params_from_iter(key.iter().chain(values)))?;
             }
         }
         let mut read = conn.prepare_cached(
@@ -651,18 +633,7 @@ impl TotalsChange {
             }
             let span = span_code(k.span);
             let key = params![k.profile, span, k.bucket, k.currency.as_str(), k.item];
-            let stored: Option<StoredItem> = read
-                .query_row(key, |r| {
-                    Ok((
-                        r.get(0)?,
-                        r.get(1)?,
-                        r.get(2)?,
-                        r.get(3)?,
-                        r.get(4)?,
-                        r.get(5)?,
-                    ))
-                })
-                .optional()?;
+            let stored: Option<StoredItem> = read.query_row(key, |r| r.try_into()).optional()?;
             let mut cell = ItemCell::default();
             if let Some((lines, quantity, sum, unpriced, variant_id, name)) = stored {
                 cell = ItemCell {
@@ -688,19 +659,15 @@ impl TotalsChange {
                 delete.execute(key)?;
             } else {
                 unknown |= d.took_out && cell.sum == Total::OutOfRange;
-                put.execute(params![
-                    k.profile,
-                    span,
-                    k.bucket,
-                    k.currency.as_str(),
-                    k.item,
+                let values = params![
                     cell.lines,
                     cell.quantity,
                     cell.sum.stored(),
                     cell.unpriced,
                     cell.variant_id,
                     cell.name,
-                ])?;
+                ];
+                put.execute(params_from_iter(key.iter().chain(values)))?;
             }
         }
         if unknown {

@@ -219,25 +219,29 @@ impl CardForm {
                 // One label for both parts; each field keeps its own name for screen readers.
                 ui.label(UiText::CardExpiry.get(lang));
                 ui.horizontal(|ui| {
-                    let hint = UiText::HintMonth.get(lang);
-                    let r = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.draft.expiry_month)
-                                .desired_width(theme::field_width_with_hint_ui(ui, 2, hint))
-                                .hint_text(hint),
-                        )
-                        .accessible_name(UiText::ExpiryMonth.get(lang));
-                    self.touched.track(&r, Field::ExpiryMonth);
-                    ui.label("/");
-                    let hint = UiText::HintYear.get(lang);
-                    let r = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.draft.expiry_year)
-                                .desired_width(theme::field_width_with_hint_ui(ui, 4, hint))
-                                .hint_text(hint),
-                        )
-                        .accessible_name(UiText::ExpiryYear.get(lang));
-                    self.touched.track(&r, Field::ExpiryYear);
+                    let draft = &mut self.draft;
+                    // Each part: its field, its width in characters and its value.
+                    let parts = [
+                        (Field::ExpiryMonth, 2, &mut draft.expiry_month),
+                        (Field::ExpiryYear, 4, &mut draft.expiry_year),
+                    ];
+                    for (field, chars, value) in parts {
+                        let (hint, name) = if field == Field::ExpiryMonth {
+                            (UiText::HintMonth, UiText::ExpiryMonth)
+                        } else {
+                            ui.label("/");
+                            (UiText::HintYear, UiText::ExpiryYear)
+                        };
+                        let hint = hint.get(lang);
+                        let r = ui
+                            .add(
+                                egui::TextEdit::singleline(value)
+                                    .desired_width(theme::field_width_with_hint_ui(ui, chars, hint))
+                                    .hint_text(hint),
+                            )
+                            .accessible_name(name.get(lang));
+                        self.touched.track(&r, field);
+                    }
                 });
             });
             ui.add_space(theme::SPACE_M);
@@ -263,14 +267,8 @@ impl CardForm {
 
         let spec = widgets::FormField::new(Field::CardHolderName, UiText::CardHolder.get(lang))
             .width(theme::field_width_ui(ui, 26));
-        widgets::form_field_ui(
-            ui,
-            cx,
-            &mut self.touched,
-            errors,
-            spec,
-            &mut self.draft.card_holder_name,
-        );
+        self.touched
+            .field_ui(ui, cx, errors, spec, &mut self.draft.card_holder_name);
     }
 
     /// Usage and alias; the default flag and the customer id folded (most saves leave them).
@@ -304,14 +302,8 @@ impl CardForm {
             ui.vertical(|ui| {
                 let spec = widgets::FormField::new(Field::Alias, UiText::Alias.get(lang))
                     .width(theme::field_width_ui(ui, 24));
-                widgets::form_field_ui(
-                    ui,
-                    cx,
-                    &mut self.touched,
-                    errors,
-                    spec,
-                    &mut self.draft.alias,
-                );
+                self.touched
+                    .field_ui(ui, cx, errors, spec, &mut self.draft.alias);
             });
         });
         ui.add_space(theme::SPACE_XS);
@@ -327,14 +319,8 @@ impl CardForm {
                 ui.add_space(theme::SPACE_XS);
                 let spec = widgets::FormField::new(Field::CustomerId, UiText::CustomerId.get(lang))
                     .width(theme::field_width_ui(ui, 24));
-                widgets::form_field_ui(
-                    ui,
-                    cx,
-                    &mut self.touched,
-                    errors,
-                    spec,
-                    &mut self.draft.customer_id,
-                );
+                self.touched
+                    .field_ui(ui, cx, errors, spec, &mut self.draft.customer_id);
             });
     }
 

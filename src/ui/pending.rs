@@ -190,19 +190,38 @@ impl PendingView {
                     );
                 }
             });
-        self.confirm_stale_ui(ui, cx);
-        self.confirm_abandon_ui(ui, cx);
+        self.confirm_ui(ui, cx, Confirm::Stale);
+        self.confirm_ui(ui, cx, Confirm::Abandon);
     }
 }
 
+/// What a confirmation asks before it acts on a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Confirm {
+    /// A stale row sent again: what the risk is, and what to check.
+    Stale,
+    /// A row given up: the sale is then not sent again, by the app or the background re-send.
+    Abandon,
+}
+
 impl PendingView {
-    /// The confirmation before a stale row is sent again: what the risk is, and what to check.
-    fn confirm_stale_ui(&mut self, ui: &Ui, cx: &mut ViewCtx<'_>) {
-        let Some(key) = self.confirm_stale.clone() else {
+    /// The row key `kind` waits to confirm.
+    fn confirming(&mut self, kind: Confirm) -> &mut Option<String> {
+        match kind {
+            Confirm::Stale => &mut self.confirm_stale,
+            Confirm::Abandon => &mut self.confirm_abandon,
+        }
+    }
+
+    /// The confirmation `kind` asks before a row is sent again or given up: the row's order,
+    /// amount (and a stale row's age), what the step means, and the two answers; closing the
+    /// dialog answers no.
+    fn confirm_ui(&mut self, ui: &Ui, cx: &mut ViewCtx<'_>, kind: Confirm) {
+        let Some(key) = self.confirming(kind).clone() else {
             return;
         };
         let Some(row) = self.rows.iter().find(|r| r.key.key == key) else {
-            self.confirm_stale = None;
+            *self.confirming(kind) = None;
             return;
         };
         let lang = cx.lang;
@@ -211,101 +230,75 @@ impl PendingView {
             .amount
             .map(|a| format_amount(a, row.currency.unwrap_or_default(), lang))
             .unwrap_or_default();
-        let age = age(row.created_at, cx.now, lang);
-        let mut answer = None;
-        let modal =
-            egui::Modal::new(egui::Id::unique("stale-retry-confirm")).show(ui.ctx(), |ui| {
-                ui.set_max_width(theme::NARROW_COLUMN_WIDTH);
-                ui.label(
-                    RichText::new(UiText::StaleConfirmTitle.get(lang))
-                        .strong()
-                        .color(cx.palette.warn),
-                );
-                ui.label(RichText::new(format!("{order}   {amount}   ({age})")).monospace());
-                ui.label(UiText::StaleConfirm.get(lang));
-                ui.add_space(theme::SPACE_S);
-                ui.horizontal(|ui| {
-                    if widgets::Action::secondary(UiText::SendAnyway.get(lang))
-                        .icon(icon::SEND)
-                        .show_ui(ui)
-                        .clicked()
-                    {
-                        answer = Some(true);
-                    }
-                    if widgets::Action::quiet(UiText::CancelDialog.get(lang))
-                        .show_ui(ui)
-                        .clicked()
-                    {
-                        answer = Some(false);
-                    }
-                });
-            });
-        if modal.should_close() {
-            answer = Some(false);
-        }
-        match answer {
-            Some(true) => {
-                self.confirm_stale = None;
-                self.busy.push(key.clone());
-                cx.emit(Command::Pending(PendingCommand::Retry { key, force: true }));
-            }
-            Some(false) => self.confirm_stale = None,
-            None => {}
-        }
-    }
-}
-
-impl PendingView {
-    /// The confirmation before a row is given up: the sale is then not sent again, by the
-    /// app or the background re-send.
-    fn confirm_abandon_ui(&mut self, ui: &Ui, cx: &mut ViewCtx<'_>) {
-        let Some(key) = self.confirm_abandon.clone() else {
-            return;
+        // Each answer's button and whether it says yes, in order; the gap between them.
+        let (id, title, line, text, answers, gap) = match kind {
+            Confirm::Stale => (
+                "stale-retry-confirm",
+                RichText::new(UiText::StaleConfirmTitle.get(lang))
+                    .strong()
+                    .color(cx.palette.warn),
+                format!(
+                    "{order}   {amount}   ({})",
+                    age(row.created_at, cx.now, lang)
+                ),
+                UiText::StaleConfirm,
+                [
+                    (
+                        widgets::Action::secondary(UiText::SendAnyway.get(lang)).icon(icon::SEND),
+                        true,
+                    ),
+                    (
+                        widgets::Action::quiet(UiText::CancelDialog.get(lang)),
+                        false,
+                    ),
+                ],
+                None,
+            ),
+            Confirm::Abandon => (
+                "abandon-confirm",
+                RichText::new(UiText::AbandonConfirmTitle.get(lang)).strong(),
+                format!("{order}   {amount}"),
+                UiText::AbandonConfirm,
+                [
+                    (widgets::Action::quiet(UiText::KeepIt.get(lang)), false),
+                    (
+                        widgets::Action::destructive(icon::CANCEL, UiText::Abandon.get(lang)),
+                        true,
+                    ),
+                ],
+                Some(theme::SPACE_L),
+            ),
         };
-        let Some(row) = self.rows.iter().find(|r| r.key.key == key) else {
-            self.confirm_abandon = None;
-            return;
-        };
-        let lang = cx.lang;
-        let order = row.order_number.clone().unwrap_or_else(|| key.clone());
-        let amount = row
-            .amount
-            .map(|a| format_amount(a, row.currency.unwrap_or_default(), lang))
-            .unwrap_or_default();
         let mut answer = None;
-        let modal = egui::Modal::new(egui::Id::unique("abandon-confirm")).show(ui.ctx(), |ui| {
+        let modal = egui::Modal::new(egui::Id::unique(id)).show(ui.ctx(), |ui| {
             ui.set_max_width(theme::NARROW_COLUMN_WIDTH);
-            ui.label(RichText::new(UiText::AbandonConfirmTitle.get(lang)).strong());
-            ui.label(RichText::new(format!("{order}   {amount}")).monospace());
-            ui.label(UiText::AbandonConfirm.get(lang));
+            ui.label(title);
+            ui.label(RichText::new(line).monospace());
+            ui.label(text.get(lang));
             ui.add_space(theme::SPACE_S);
             ui.horizontal(|ui| {
-                if widgets::Action::quiet(UiText::KeepIt.get(lang))
-                    .show_ui(ui)
-                    .clicked()
-                {
-                    answer = Some(false);
-                }
-                ui.add_space(theme::SPACE_L);
-                if widgets::Action::destructive(icon::CANCEL, UiText::Abandon.get(lang))
-                    .show_ui(ui)
-                    .clicked()
-                {
-                    answer = Some(true);
+                for (i, (action, yes)) in answers.into_iter().enumerate() {
+                    if let Some(gap) = gap.filter(|_| i > 0) {
+                        ui.add_space(gap);
+                    }
+                    if action.show_ui(ui).clicked() {
+                        answer = Some(yes);
+                    }
                 }
             });
         });
         if modal.should_close() {
             answer = Some(false);
         }
-        match answer {
-            Some(true) => {
-                self.confirm_abandon = None;
-                self.busy.push(key.clone());
-                cx.emit(Command::Pending(PendingCommand::Abandon { key }));
-            }
-            Some(false) => self.confirm_abandon = None,
-            None => {}
+        if answer.is_some() {
+            *self.confirming(kind) = None;
+        }
+        if answer == Some(true) {
+            self.busy.push(key.clone());
+            cx.emit(Command::Pending(match kind {
+                Confirm::Stale => PendingCommand::Retry { key, force: true },
+                Confirm::Abandon => PendingCommand::Abandon { key },
+            }));
         }
     }
 }

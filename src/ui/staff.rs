@@ -208,15 +208,27 @@ impl LockScreen {
             self.focus_pin = Some(false);
             return;
         };
-        if Pin::parse(&self.pin).is_err() {
-            self.refused(UiText::PinShape.get(cx.lang).to_owned());
-            return;
+        match take_pin(&mut self.pin, &mut self.busy, &mut self.error, cx.lang) {
+            Ok(pin) => cx.emit(Command::Staff(StaffCommand::SignIn { name, pin })),
+            Err(sentence) => self.refused(sentence),
         }
-        self.busy = true;
-        self.error = None;
-        let pin = std::mem::replace(&mut self.pin, Zeroizing::new(String::new()));
-        cx.emit(Command::Staff(StaffCommand::SignIn { name, pin }));
     }
+}
+
+/// The typed PIN taken out of its field for a sign-in or an approval, the form marked busy and
+/// its error cleared; or, when it does not have a PIN's shape, the sentence to refuse it with.
+fn take_pin(
+    pin: &mut Zeroizing<String>,
+    busy: &mut bool,
+    error: &mut Option<String>,
+    lang: Lang,
+) -> Result<Zeroizing<String>, String> {
+    if Pin::parse(pin).is_err() {
+        return Err(UiText::PinShape.get(lang).to_owned());
+    }
+    *busy = true;
+    *error = None;
+    Ok(std::mem::replace(pin, Zeroizing::new(String::new())))
 }
 
 /// What the approval prompt decided this frame.
@@ -354,14 +366,10 @@ impl ApprovalPrompt {
             self.error = Some(UiText::ChooseNameFirst.get(cx.lang).to_owned());
             return;
         };
-        if Pin::parse(&self.pin).is_err() {
-            self.refused(UiText::PinShape.get(cx.lang).to_owned());
-            return;
+        match take_pin(&mut self.pin, &mut self.busy, &mut self.error, cx.lang) {
+            Ok(pin) => cx.emit(Command::Staff(StaffCommand::Approve { manager, pin })),
+            Err(sentence) => self.refused(sentence),
         }
-        self.busy = true;
-        self.error = None;
-        let pin = std::mem::replace(&mut self.pin, Zeroizing::new(String::new()));
-        cx.emit(Command::Staff(StaffCommand::Approve { manager, pin }));
     }
 }
 

@@ -483,6 +483,34 @@ pub struct Touched {
 }
 
 impl Touched {
+    /// A form's text field: its label above, the single-line field tied to the label (screen
+    /// readers, kittest), its edits and exits followed here, and its errors under it once
+    /// they show.
+    pub fn field_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &ViewCtx<'_>,
+        errors: &FieldErrors,
+        spec: FormField<'_>,
+        value: &mut String,
+    ) -> Response {
+        let label = ui.label(spec.label);
+        let mut edit = egui::TextEdit::singleline(value);
+        if let Some(width) = spec.width {
+            edit = edit.desired_width(width);
+        }
+        if let Some(hint) = spec.hint {
+            edit = edit.hint_text(hint);
+        }
+        if let Some(style) = spec.style {
+            edit = edit.font(style);
+        }
+        let response = ui.add(edit).labelled_by(label.id);
+        self.track(&response, spec.field);
+        self.errors_ui(ui, cx, errors, &spec.field);
+        response
+    }
+
     /// Follows a field's response: an edit marks it edited, leaving an edited field touches it.
     pub fn track(&mut self, response: &Response, field: Field) {
         self.note(field, response.changed(), response.lost_focus());
@@ -544,7 +572,7 @@ impl Touched {
     }
 }
 
-/// How a [`form_field_ui`] looks: its field, label, width, hint and text style.
+/// How a [`Touched::field_ui`] looks: its field, label, width, hint and text style.
 #[derive(Debug, Clone)]
 pub struct FormField<'a> {
     field: Field,
@@ -586,34 +614,6 @@ impl<'a> FormField<'a> {
         self.style = Some(style);
         self
     }
-}
-
-/// A form's text field: its label above, the single-line field tied to the label (screen
-/// readers, kittest), its edits and exits followed by `touched`, and its errors under it once
-/// `touched` shows them.
-pub fn form_field_ui(
-    ui: &mut Ui,
-    cx: &ViewCtx<'_>,
-    touched: &mut Touched,
-    errors: &FieldErrors,
-    spec: FormField<'_>,
-    value: &mut String,
-) -> Response {
-    let label = ui.label(spec.label);
-    let mut edit = egui::TextEdit::singleline(value);
-    if let Some(width) = spec.width {
-        edit = edit.desired_width(width);
-    }
-    if let Some(hint) = spec.hint {
-        edit = edit.hint_text(hint);
-    }
-    if let Some(style) = spec.style {
-        edit = edit.font(style);
-    }
-    let response = ui.add(edit).labelled_by(label.id);
-    touched.track(&response, spec.field);
-    touched.errors_ui(ui, cx, errors, &spec.field);
-    response
 }
 
 /// A table cell of `size`, its content aligned left (`Align::Min`, text) or right

@@ -386,7 +386,9 @@ impl BoardView {
                                 Sense::click(),
                             );
                             stripe += 1;
-                            let changes = draw(ui, cx, row, rect, &response, stripe % 2 == 0);
+                            let label = row_label(row, cx.now, cx.lang);
+                            row_frame(ui, rect, &response, &label, stripe % 2 == 0);
+                            let changes = draw(ui, cx, row, rect);
                             if response.clicked() {
                                 picked = Some(row.link.id.clone());
                             }
@@ -432,9 +434,9 @@ fn heading_ui(ui: &mut Ui, cx: &ViewCtx<'_>, group: UiText, count: usize, height
         .galley(pos, galley, ui.visuals().strong_text_color());
 }
 
-/// Draws one board row into its rect; returns when what it shows next changes.
-type RowDrawer =
-    fn(&Ui, &ViewCtx<'_>, &BoardRow, Rect, &egui::Response, bool) -> [Option<DateTime<Utc>>; 2];
+/// Draws one board row into its rect (its frame and stripe already drawn by `rows_ui`); returns
+/// when what it shows next changes.
+type RowDrawer = fn(&Ui, &ViewCtx<'_>, &BoardRow, Rect) -> [Option<DateTime<Utc>>; 2];
 
 /// Where each column of the view starts.
 struct Columns {
@@ -696,17 +698,9 @@ fn paint_name(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, left: f32, y: f32, widt
 }
 
 /// One row of the view; returns when its figures change.
-fn row_ui(
-    ui: &Ui,
-    cx: &ViewCtx<'_>,
-    row: &BoardRow,
-    rect: Rect,
-    response: &egui::Response,
-    striped: bool,
-) -> [Option<DateTime<Utc>>; 2] {
+fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<DateTime<Utc>>; 2] {
     let lang = cx.lang;
     let now = cx.now;
-    row_frame(ui, rect, response, &row_label(row, now, lang), striped);
     let c = Columns::of(rect);
     let y = rect.center().y;
     let text = ui.visuals().text_color();
@@ -772,12 +766,9 @@ fn panel_row_ui(
     cx: &ViewCtx<'_>,
     row: &BoardRow,
     rect: Rect,
-    response: &egui::Response,
-    striped: bool,
 ) -> [Option<DateTime<Utc>>; 2] {
     let lang = cx.lang;
     let now = cx.now;
-    row_frame(ui, rect, response, &row_label(row, now, lang), striped);
     let strong = ui.visuals().strong_text_color();
     let muted = cx.palette.muted;
     let inner = rect.shrink2(vec2(theme::SPACE_S, theme::SPACE_XS));

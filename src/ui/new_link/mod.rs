@@ -347,14 +347,9 @@ impl NewLinkForm {
                     .style(theme::amount_style())
                     .width(theme::text_field_width_ui(ui, &theme::amount_style(), 9))
                     .hint("0,00");
-                let amount = widgets::form_field_ui(
-                    ui,
-                    cx,
-                    &mut self.touched,
-                    errors,
-                    spec,
-                    &mut self.draft.amount,
-                );
+                let amount = self
+                    .touched
+                    .field_ui(ui, cx, errors, spec, &mut self.draft.amount);
                 height = amount.rect.height();
                 if self.focus_amount {
                     amount.request_focus();
@@ -381,47 +376,26 @@ impl NewLinkForm {
         });
     }
 
-    /// Order number and description, side by side.
+    /// Order number and description, side by side, each marked while it shows an error.
     fn payment_group_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors) {
-        let lang = cx.lang;
+        let columns = [
+            (Field::OrderNumber, 22, &mut self.draft.order_number),
+            (Field::Description, 28, &mut self.draft.description),
+        ];
+        let touched = &mut self.touched;
         ui.horizontal_top(|ui| {
-            ui.vertical(|ui| {
-                mark_ui(
-                    ui,
-                    &cx.palette,
-                    self.touched.has_error(errors, &Field::OrderNumber),
-                );
-                let label = Field::OrderNumber.label(lang);
-                let spec = widgets::FormField::new(Field::OrderNumber, &label)
-                    .width(theme::field_width_ui(ui, 22));
-                widgets::form_field_ui(
-                    ui,
-                    cx,
-                    &mut self.touched,
-                    errors,
-                    spec,
-                    &mut self.draft.order_number,
-                );
-            });
-            ui.add_space(theme::SPACE_S);
-            ui.vertical(|ui| {
-                mark_ui(
-                    ui,
-                    &cx.palette,
-                    self.touched.has_error(errors, &Field::Description),
-                );
-                let label = Field::Description.label(lang);
-                let spec = widgets::FormField::new(Field::Description, &label)
-                    .width(theme::field_width_ui(ui, 28));
-                widgets::form_field_ui(
-                    ui,
-                    cx,
-                    &mut self.touched,
-                    errors,
-                    spec,
-                    &mut self.draft.description,
-                );
-            });
+            for (i, (field, chars, value)) in columns.into_iter().enumerate() {
+                if i > 0 {
+                    ui.add_space(theme::SPACE_S);
+                }
+                ui.vertical(|ui| {
+                    mark_ui(ui, &cx.palette, touched.has_error(errors, &field));
+                    let label = field.label(cx.lang);
+                    let spec = widgets::FormField::new(field, &label)
+                        .width(theme::field_width_ui(ui, chars));
+                    touched.field_ui(ui, cx, errors, spec, value);
+                });
+            }
         });
     }
 
@@ -519,22 +493,21 @@ impl NewLinkForm {
                 let today = cx.zone.date_of(cx.now);
                 let typed_day = NaiveDate::parse_from_str(self.expiry_date.trim(), "%Y-%m-%d").ok();
                 ui.horizontal(|ui| {
-                    let d = ui.label(UiText::ExpiryDate.get(lang));
-                    let rd = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.expiry_date)
-                                .desired_width(theme::field_width_ui(ui, 10)),
-                        )
-                        .labelled_by(d.id);
-                    let t = ui.label(UiText::ExpiryTime.get(lang));
-                    let rt = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.expiry_time)
-                                .desired_width(theme::field_width_ui(ui, 5)),
-                        )
-                        .labelled_by(t.id);
-                    self.touched.track(&rd, Field::ExpiryDate);
-                    self.touched.track(&rt, Field::ExpiryDate);
+                    // The day and the time, each under its own label; both are the expiry.
+                    let parts = [
+                        (UiText::ExpiryDate, 10, &mut self.expiry_date),
+                        (UiText::ExpiryTime, 5, &mut self.expiry_time),
+                    ];
+                    for (name, chars, value) in parts {
+                        let label = ui.label(name.get(lang));
+                        let r = ui
+                            .add(
+                                egui::TextEdit::singleline(value)
+                                    .desired_width(theme::field_width_ui(ui, chars)),
+                            )
+                            .labelled_by(label.id);
+                        self.touched.track(&r, Field::ExpiryDate);
+                    }
                     let mut open = self.calendar.is_some();
                     if ui
                         .toggle_value(&mut open, UiText::Calendar.get(lang))
@@ -590,14 +563,8 @@ impl NewLinkForm {
         let label = Field::CartAmount.label(lang);
         let spec =
             widgets::FormField::new(Field::CartAmount, &label).width(theme::field_width_ui(ui, 12));
-        widgets::form_field_ui(
-            ui,
-            cx,
-            &mut self.touched,
-            errors,
-            spec,
-            &mut self.draft.cart_amount,
-        );
+        self.touched
+            .field_ui(ui, cx, errors, spec, &mut self.draft.cart_amount);
     }
 
     /// The payer's contact: folded, as a counter sale rarely asks for it.
@@ -619,14 +586,8 @@ impl NewLinkForm {
                     ui.vertical(|ui| {
                         let spec = widgets::FormField::new(Field::Email, UiText::Email.get(lang))
                             .width(theme::field_width_ui(ui, 26));
-                        widgets::form_field_ui(
-                            ui,
-                            cx,
-                            &mut self.touched,
-                            errors,
-                            spec,
-                            &mut self.draft.email,
-                        );
+                        self.touched
+                            .field_ui(ui, cx, errors, spec, &mut self.draft.email);
                     });
                     ui.vertical(|ui| {
                         let spec = widgets::FormField::new(
@@ -635,10 +596,9 @@ impl NewLinkForm {
                         )
                         .width(theme::field_width_with_hint_ui(ui, 4, "+90"))
                         .hint("+90");
-                        widgets::form_field_ui(
+                        self.touched.field_ui(
                             ui,
                             cx,
-                            &mut self.touched,
                             errors,
                             spec,
                             &mut self.draft.phone_country_code,
@@ -650,14 +610,8 @@ impl NewLinkForm {
                             UiText::PhoneNumber.get(lang),
                         )
                         .width(theme::field_width_ui(ui, 14));
-                        widgets::form_field_ui(
-                            ui,
-                            cx,
-                            &mut self.touched,
-                            errors,
-                            spec,
-                            &mut self.draft.phone_number,
-                        );
+                        self.touched
+                            .field_ui(ui, cx, errors, spec, &mut self.draft.phone_number);
                     });
                 });
             },
