@@ -88,9 +88,10 @@ impl App {
                 let secrets = Arc::clone(&self.options.secrets);
                 let actor = duty.actor.clone();
                 let services = self.holds.services.clone();
-                self.spawn(duty, async move {
-                    let name = profile.clone();
-                    let status = tokio::task::spawn_blocking(move || {
+                let name = profile.clone();
+                self.spawn(
+                    duty,
+                    secret_job(name, move || {
                         let r = crate::secrets::SecretStore::set(
                             &*secrets, &profile, &api_key, &secret,
                         );
@@ -99,15 +100,8 @@ impl App {
                             audit_secret(services.as_deref(), &actor, &profile);
                         }
                         secret_status(r.map(|()| true), secrets.unavailable())
-                    })
-                    .await
-                    .map_err(JobError::from)
-                    .and_then(|r| r);
-                    Msg::Profiles(ProfilesResult::Secret {
-                        profile: name,
-                        status,
-                    })
-                });
+                    }),
+                );
             }
             ProfilesCommand::CheckSecret { profile, api_key } => {
                 let secrets = Arc::clone(&self.options.secrets);
@@ -115,21 +109,15 @@ impl App {
                     .settings
                     .secrets
                     .insert(profile.clone(), SecretStatus::Checking);
-                self.spawn(duty, async move {
-                    let name = profile.clone();
-                    let status = tokio::task::spawn_blocking(move || {
+                let name = profile.clone();
+                self.spawn(
+                    duty,
+                    secret_job(name, move || {
                         let r = crate::secrets::SecretStore::get(&*secrets, &profile, &api_key)
                             .map(|s| s.is_some());
                         secret_status(r, secrets.unavailable())
-                    })
-                    .await
-                    .map_err(JobError::from)
-                    .and_then(|r| r);
-                    Msg::Profiles(ProfilesResult::Secret {
-                        profile: name,
-                        status,
-                    })
-                });
+                    }),
+                );
             }
         }
     }
@@ -250,6 +238,19 @@ fn open_profile(
         fallback,
         shop,
     })
+}
+
+/// A keyring job for `profile`'s secret, on the blocking pool (the keyring blocks); answered
+/// with the secret's status.
+async fn secret_job(
+    profile: String,
+    keyring: impl FnOnce() -> Result<SecretStatus, JobError> + Send + 'static,
+) -> Msg {
+    let status = tokio::task::spawn_blocking(keyring)
+        .await
+        .map_err(JobError::from)
+        .and_then(|r| r);
+    Msg::Profiles(ProfilesResult::Secret { profile, status })
 }
 
 /// Records who stored a profile's secret (the keyring holds it, so no database change comes

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
 
-use crate::app::{App, Command, Connection, View};
+use crate::app::{App, Command, Connection, Holdings, View};
 use crate::lang::Lang;
 use crate::ui::board::{PANEL_WIDTH, WIDE};
 use crate::ui::link_result::{Origin, customer_viewport, customer_viewport_id};
@@ -17,6 +17,32 @@ use crate::ui::theme::{Palette, ThemeChoice};
 use crate::ui::widgets;
 use crate::ui::{ProfilesCommand, StaffCommand};
 use crate::ui::{ResendView, ViewCtx};
+
+/// What every view of a frame is drawn with: the palette, now, the re-send and the form's lock.
+type Frame = (Palette, DateTime<Utc>, ResendView, Option<FormLock>);
+
+/// The views' context of a frame: the zone, whether the profile is a sandbox, the language;
+/// the catalog, barcodes and limits the app holds; `frame`; this frame's commands.
+fn view_ctx<'a>(
+    holds: &'a Holdings,
+    (zone, sandbox, lang): (crate::clock::Zone, bool, Lang),
+    (palette, now, resend, form_lock): Frame,
+    commands: &'a mut Vec<Command>,
+) -> ViewCtx<'a> {
+    ViewCtx {
+        lang,
+        palette,
+        now,
+        zone,
+        catalog: &holds.catalog,
+        barcodes: &holds.barcodes,
+        limits: holds.limits,
+        sandbox,
+        resend,
+        form_lock,
+        commands,
+    }
+}
 
 impl App {
     /// Draws the whole window for one frame.
@@ -54,20 +80,11 @@ impl App {
             let parts = (palette, now, resend, form_lock.clone());
             self.board_panel_ui(ui, parts, &mut commands);
         }
+        let sandbox = self.is_sandbox();
         egui::CentralPanel::default().show(ui, |ui| {
-            let mut cx = ViewCtx {
-                lang,
-                palette,
-                now,
-                zone: self.zone,
-                catalog: &self.holds.catalog,
-                barcodes: &self.holds.barcodes,
-                limits: self.holds.limits,
-                sandbox: self.is_sandbox(),
-                resend,
-                form_lock,
-                commands: &mut commands,
-            };
+            let place = (self.zone, sandbox, lang);
+            let frame = (palette, now, resend, form_lock);
+            let mut cx = view_ctx(&self.holds, place, frame, &mut commands);
             if hidden {
                 if locked {
                     self.views
@@ -181,29 +198,13 @@ impl App {
     }
 
     /// Beside the link just made, on a wide window: the open links at a glance.
-    fn board_panel_ui(
-        &mut self,
-        ui: &mut Ui,
-        (palette, now, resend, form_lock): (Palette, DateTime<Utc>, ResendView, Option<FormLock>),
-        commands: &mut Vec<Command>,
-    ) {
+    fn board_panel_ui(&mut self, ui: &mut Ui, frame: Frame, commands: &mut Vec<Command>) {
+        let place = (self.zone, self.is_sandbox(), self.saved.lang);
         egui::Panel::right("board-panel")
             .resizable(false)
             .exact_size(PANEL_WIDTH)
             .show(ui, |ui| {
-                let mut cx = ViewCtx {
-                    lang: self.saved.lang,
-                    palette,
-                    now,
-                    zone: self.zone,
-                    catalog: &self.holds.catalog,
-                    barcodes: &self.holds.barcodes,
-                    limits: self.holds.limits,
-                    sandbox: self.is_sandbox(),
-                    resend,
-                    form_lock,
-                    commands,
-                };
+                let mut cx = view_ctx(&self.holds, place, frame, commands);
                 self.views.board.panel_ui(ui, &mut cx);
             });
     }

@@ -55,9 +55,9 @@ pub async fn apply_cards(
             .execute(
                 &upsert,
                 &[
-                    &c.base_url,
-                    &c.api_key_id,
-                    &c.sandbox_desk,
+                    &c.account.base_url,
+                    &c.account.api_key_id,
+                    &c.account.sandbox_desk,
                     &c.card_id,
                     &desk_id,
                     &c.masked_pan,

@@ -28,7 +28,6 @@
 use std::time::Duration;
 
 use super::{Shop, ShopError};
-use crate::store::Profile;
 
 /// How long a granted lease lasts: renewed by each grant, so a desk that dies loses its
 /// leases within this (and within the issue's 10 s with room for a slow takeover).
@@ -128,43 +127,7 @@ const RELEASE: &str = "UPDATE poll_leases SET expires_at = least(expires_at, clo
 const PRUNE: &str =
     "DELETE FROM poll_leases WHERE polled_at < clock_timestamp() - interval '1 day'";
 
-/// The account a link was made on, or a desk's profile reaches: the profile's base URL and
-/// API key id, and for a desk's built-in sandbox (whose URL and key every desk shares) that
-/// desk's id.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Account {
-    /// The API's base URL (`''` for the built-in sandbox).
-    pub base_url: String,
-    /// The API key id (`''` for the built-in sandbox).
-    pub api_key_id: String,
-    /// The desk whose built-in sandbox it is; `''` for a real account.
-    pub sandbox_desk: String,
-}
-
-impl Account {
-    /// The account as the shop's report totals key it (`paydesk_account` in schema step 2):
-    /// the three parts joined by U+001F, which none of them holds.
-    pub fn key(&self) -> String {
-        format!(
-            "{}\u{1f}{}\u{1f}{}",
-            self.base_url, self.api_key_id, self.sandbox_desk
-        )
-    }
-
-    /// The account `profile` of desk `desk_id` reaches, as the outbox records its links
-    /// (`store::outbox`): a sandbox profile's links are that desk's own.
-    pub fn of_profile(profile: &Profile, desk_id: &str) -> Account {
-        Account {
-            base_url: profile.base_url.clone(),
-            api_key_id: profile.api_key.clone(),
-            sandbox_desk: if profile.is_sandbox {
-                desk_id.to_owned()
-            } else {
-                String::new()
-            },
-        }
-    }
-}
+pub use crate::store::Account;
 
 /// A link of the shop, by its key in `links` (and `poll_leases`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -321,26 +284,6 @@ pub async fn known(shop: &Shop, key: &LinkKey) -> Result<Option<crate::domain::L
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_sandbox_profile_reaches_only_its_own_desks_links() {
-        let sandbox = Profile {
-            is_sandbox: true,
-            ..Profile::new("sandbox", "", "")
-        };
-        let real = Profile::new("shop", "https://api.example", "key-1");
-        let a = Account::of_profile(&sandbox, "AAAA");
-        let b = Account::of_profile(&sandbox, "BBBB");
-        assert_ne!(
-            a, b,
-            "every desk's sandbox has the same URL and key, not the same links"
-        );
-        assert_eq!(a.sandbox_desk, "AAAA");
-        let on_a = Account::of_profile(&real, "AAAA");
-        let on_b = Account::of_profile(&real, "BBBB");
-        assert_eq!(on_a, on_b, "a real account is the same from every desk");
-        assert_eq!(on_a.sandbox_desk, "");
-    }
 
     #[test]
     fn waits_read_from_postgresql_are_never_negative() {

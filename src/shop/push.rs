@@ -136,9 +136,9 @@ pub async fn apply_batch(
         .iter()
         .map(|(l, amount, paid, answer, items)| {
             let link: Params<'_, 15> = [
-                &l.base_url,
-                &l.api_key_id,
-                &l.sandbox_desk,
+                &l.account.base_url,
+                &l.account.api_key_id,
+                &l.account.sandbox_desk,
                 &l.link_id,
                 &l.desk_id,
                 &l.staff,
@@ -156,9 +156,9 @@ pub async fn apply_batch(
                 .iter()
                 .map(|(i, quantity, price)| -> Params<'_, 9> {
                     [
-                        &l.base_url,
-                        &l.api_key_id,
-                        &l.sandbox_desk,
+                        &l.account.base_url,
+                        &l.account.api_key_id,
+                        &l.account.sandbox_desk,
                         &l.link_id,
                         &i.position,
                         &i.name,

@@ -70,9 +70,7 @@ impl ShopLink {
     ) -> Result<LinkPush, StoreError> {
         let link = Link::from(answer.clone());
         Ok(LinkPush {
-            base_url: self.account.base_url.clone(),
-            api_key_id: self.account.api_key_id.clone(),
-            sandbox_desk: self.account.sandbox_desk.clone(),
+            account: self.account.clone(),
             link_id: self.link.id.clone(),
             desk_id: self.desk_id.clone(),
             staff: self.staff.clone(),

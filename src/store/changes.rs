@@ -72,15 +72,7 @@ impl Store {
         link: &PaymentLink,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut tally = TotalsChange::default();
-        upsert_in(&tx, &mut tally, profile, link, now)?;
-        tally.write(&tx)?;
-        outbox::enqueue_link(&tx, profile, &link.id, now)?;
-        tx.commit()?;
-        Ok(())
+        self.link_changed(profile, link, now, Change::Refreshed)
     }
 
     /// Stores the answer to a cancel made through paydesk and marks the link cancelled (the
@@ -92,24 +84,50 @@ impl Store {
         link: &PaymentLink,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        self.link_changed(profile, link, now, Change::Cancelled)
+    }
+
+    /// The server's answer for `link` in history, its totals and its outbox row in one
+    /// transaction; a cancel also marks the link cancelled and writes its audit row in this
+    /// store's actor's name.
+    fn link_changed(
+        &mut self,
+        profile: &str,
+        link: &PaymentLink,
+        now: DateTime<Utc>,
+        change: Change,
+    ) -> Result<(), StoreError> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let mut tally = TotalsChange::default();
         upsert_in(&tx, &mut tally, profile, link, now)?;
-        tallies::track(&tx, &mut tally, profile, &link.id, || {
-            tx.execute(
-                "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
-                 WHERE profile = ?1 AND id = ?2",
-                params![profile, link.id, to_millis(now)],
-            )?;
-            Ok(())
-        })?;
+        if change == Change::Cancelled {
+            tallies::track(&tx, &mut tally, profile, &link.id, || {
+                tx.execute(
+                    "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
+                     WHERE profile = ?1 AND id = ?2",
+                    params![profile, link.id, to_millis(now)],
+                )?;
+                Ok(())
+            })?;
+        }
         tally.write(&tx)?;
-        let subject = link_subject(&link.id, link.order_number.as_deref());
-        audit::append(&tx, &self.actor, AuditAction::LinkCancel, &subject, now)?;
+        if change == Change::Cancelled {
+            let subject = link_subject(&link.id, link.order_number.as_deref());
+            audit::append(&tx, &self.actor, AuditAction::LinkCancel, &subject, now)?;
+        }
         outbox::enqueue_link(&tx, profile, &link.id, now)?;
         tx.commit()?;
         Ok(())
     }
+}
+
+/// What the server's answer did to a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    /// A status refresh (or any answer that is not a cancel).
+    Refreshed,
+    /// A cancel made through paydesk.
+    Cancelled,
 }

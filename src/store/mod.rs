@@ -71,7 +71,7 @@ pub use mail::{
 };
 pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
 pub use outbox::{
-    BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush,
+    Account, BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
 pub(crate) use report::{Counted, Sheet, add_sale, judged, top};

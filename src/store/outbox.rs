@@ -18,20 +18,56 @@ use rusqlite::{Connection, OptionalExtension as _, params};
 use serde::{Deserialize, Serialize};
 
 use super::links::{LINK, read_link};
-use super::{Store, StoreError, from_millis, to_millis};
+use super::{Profile, Store, StoreError, from_millis, to_millis};
 use crate::api::wire::PaymentLink;
+
+/// The account a link was made on, or a desk's profile reaches: the profile's base URL and
+/// API key id, and for a desk's built-in sandbox (whose URL and key every desk shares) that
+/// desk's id.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Account {
+    /// The API's base URL (`''` for the built-in sandbox).
+    pub base_url: String,
+    /// The API key id (`''` for the built-in sandbox).
+    pub api_key_id: String,
+    /// The desk whose built-in sandbox it is; `''` for a real account.
+    pub sandbox_desk: String,
+}
+
+impl Account {
+    /// The account as the shop's report totals key it (`paydesk_account` in schema step 2):
+    /// the three parts joined by U+001F, which none of them holds.
+    pub fn key(&self) -> String {
+        format!(
+            "{}\u{1f}{}\u{1f}{}",
+            self.base_url, self.api_key_id, self.sandbox_desk
+        )
+    }
+
+    /// The account `profile` of desk `desk_id` reaches, as the outbox records its links
+    /// (this module): a sandbox profile's links are that desk's own.
+    pub fn of_profile(profile: &Profile, desk_id: &str) -> Account {
+        Account {
+            base_url: profile.base_url.clone(),
+            api_key_id: profile.api_key.clone(),
+            sandbox_desk: if profile.is_sandbox {
+                desk_id.to_owned()
+            } else {
+                String::new()
+            },
+        }
+    }
+}
 
 /// A link as one outbox row carries it to the shop: everything `shop.links` and
 /// `shop.link_items` hold. Amounts are exact decimal strings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LinkPush {
-    /// The profile's server (`''` for the built-in sandbox).
-    pub base_url: String,
-    /// The profile's API key id (`''` for the built-in sandbox).
-    pub api_key_id: String,
-    /// This desk's device id for a built-in sandbox link, else `''`.
-    pub sandbox_desk: String,
+    /// The account it was made on (its three fields at the top level of the JSON).
+    #[serde(flatten)]
+    pub account: Account,
     /// The link's id.
     pub link_id: String,
     /// The desk that made it: this one, or the maker of a link this desk asked the server
@@ -100,17 +136,8 @@ pub(super) fn joined(conn: &Connection) -> Result<bool, StoreError> {
         .unwrap_or(false))
 }
 
-/// Where a change of `profile` was made, as the shop keys it.
-struct Account {
-    base_url: String,
-    api_key_id: String,
-    /// This desk for a built-in sandbox profile, else `''`.
-    sandbox_desk: String,
-    desk_id: String,
-}
-
 /// The account of `profile` and this desk's device id.
-fn account_of(conn: &Connection, profile: &str) -> Result<Account, StoreError> {
+fn account_of(conn: &Connection, profile: &str) -> Result<(Account, String), StoreError> {
     let (base_url, api_key_id, is_sandbox) = conn.query_row(
         "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
         [profile],
@@ -126,7 +153,7 @@ fn account_of(conn: &Connection, profile: &str) -> Result<Account, StoreError> {
         conn.query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
             r.get(0)
         })?;
-    Ok(Account {
+    let account = Account {
         base_url,
         api_key_id,
         sandbox_desk: if is_sandbox {
@@ -134,8 +161,8 @@ fn account_of(conn: &Connection, profile: &str) -> Result<Account, StoreError> {
         } else {
             String::new()
         },
-        desk_id,
-    })
+    };
+    Ok((account, desk_id))
 }
 
 /// Adds the link `id` of `profile`, as the transaction `conn` now holds it, to the outbox;
@@ -162,12 +189,7 @@ pub(super) fn enqueue_link(
     let Some(stored) = stored else {
         return Ok(());
     };
-    let Account {
-        base_url,
-        api_key_id,
-        sandbox_desk,
-        desk_id,
-    } = account_of(conn, profile)?;
+    let (account, desk_id) = account_of(conn, profile)?;
     let mut stmt = conn.prepare_cached(
         "SELECT position, name, variant_id, unit_price, quantity FROM link_items
          WHERE profile = ?1 AND link_id = ?2 ORDER BY position",
@@ -185,9 +207,7 @@ pub(super) fn enqueue_link(
         .collect::<Result<Vec<_>, _>>()?;
     let link = &stored.link;
     let push = LinkPush {
-        base_url,
-        api_key_id,
-        sandbox_desk,
+        account,
         link_id: link.id.clone(),
         desk_id,
         staff: stored.staff.clone(),
@@ -377,12 +397,9 @@ pub(super) fn enqueue_pin(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CardPush {
-    /// The profile's server (`''` for the built-in sandbox).
-    pub base_url: String,
-    /// The profile's API key id (`''` for the built-in sandbox).
-    pub api_key_id: String,
-    /// This desk's device id for a built-in sandbox card, else `''`.
-    pub sandbox_desk: String,
+    /// The account it was saved on (its three fields at the top level of the JSON).
+    #[serde(flatten)]
+    pub account: Account,
     /// The card's id (the server's token for it).
     pub card_id: String,
     /// The masked number, masked again here.
@@ -417,12 +434,7 @@ pub(super) fn enqueue_card(
     if !joined(conn)? {
         return Ok(());
     }
-    let Account {
-        base_url,
-        api_key_id,
-        sandbox_desk,
-        desk_id: _,
-    } = account_of(conn, profile)?;
+    let (account, _) = account_of(conn, profile)?;
     let card = conn
         .query_row(
             "SELECT masked_pan, brand, card_type, bank_name, stored_at FROM saved_cards
@@ -443,9 +455,7 @@ pub(super) fn enqueue_card(
         return Ok(());
     };
     let push = CardPush {
-        base_url,
-        api_key_id,
-        sandbox_desk,
+        account,
         card_id: id.to_owned(),
         masked_pan: masked_pan
             .as_deref()
@@ -631,4 +641,55 @@ fn kind_list(kinds: &[&'static str]) -> String {
         .map(|k| format!("'{k}'"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row queued by an older paydesk (the account's three fields at the top level) reads
+    /// back whole, and a row queued now is written the same way.
+    #[test]
+    fn a_card_row_keeps_the_accounts_fields_at_the_top_level_of_its_json() {
+        let older = r#"{"baseUrl":"https://api.example","apiKeyId":"key-1","sandboxDesk":"",
+            "cardId":"card_1","maskedPan":"411111******1111","brand":"VISA","cardType":null,
+            "bankName":null,"storedAt":"2026-11-28T09:00:00Z"}"#;
+        let card: CardPush = serde_json::from_str(older).expect("an older row reads");
+        assert_eq!(
+            card.account,
+            Account {
+                base_url: "https://api.example".into(),
+                api_key_id: "key-1".into(),
+                sandbox_desk: String::new(),
+            }
+        );
+        let written = serde_json::to_value(&card).expect("it writes");
+        for key in ["baseUrl", "apiKeyId", "sandboxDesk", "cardId"] {
+            assert!(
+                written.get(key).is_some(),
+                "{key} at the top level: {written}"
+            );
+        }
+        assert!(written.get("account").is_none(), "{written}");
+    }
+
+    #[test]
+    fn a_sandbox_profile_reaches_only_its_own_desks_links() {
+        let sandbox = Profile {
+            is_sandbox: true,
+            ..Profile::new("sandbox", "", "")
+        };
+        let real = Profile::new("shop", "https://api.example", "key-1");
+        let a = Account::of_profile(&sandbox, "AAAA");
+        let b = Account::of_profile(&sandbox, "BBBB");
+        assert_ne!(
+            a, b,
+            "every desk's sandbox has the same URL and key, not the same links"
+        );
+        assert_eq!(a.sandbox_desk, "AAAA");
+        let on_a = Account::of_profile(&real, "AAAA");
+        let on_b = Account::of_profile(&real, "BBBB");
+        assert_eq!(on_a, on_b, "a real account is the same from every desk");
+        assert_eq!(on_a.sandbox_desk, "");
+    }
 }

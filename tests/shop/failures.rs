@@ -16,7 +16,7 @@ use paydesk::clock::Zone;
 use paydesk::domain::{Currency, LinkStatus};
 use paydesk::shop::report::{ReportScope, day_report, day_report_from_links};
 use paydesk::shop::{self, ShopUrl, schema};
-use paydesk::store::{ItemPush, LinkPush, OutboxRow};
+use paydesk::store::{Account, ItemPush, LinkPush, OutboxRow};
 use rust_decimal::Decimal;
 use zeroize::Zeroizing;
 
@@ -131,9 +131,11 @@ impl Seen {
             created_date: Some(self.stored_at),
         };
         LinkPush {
-            base_url: "https://api.example".into(),
-            api_key_id: "key-1".into(),
-            sandbox_desk: String::new(),
+            account: Account {
+                base_url: "https://api.example".into(),
+                api_key_id: "key-1".into(),
+                sandbox_desk: String::new(),
+            },
             link_id: self.id.clone(),
             desk_id: self.desk.to_owned(),
             staff: self.staff.map(str::to_owned),
