@@ -43,6 +43,23 @@ fn link_with_payer(cli: &Cli) -> (String, String) {
     )
 }
 
+/// A sandbox, a CLI with its profile `test`, and a link with a payer phone: its id and payment
+/// address.
+fn a_link_with_payer() -> (paydesk::sandbox::SandboxHandle, Cli, String, String) {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let (id, url) = link_with_payer(&cli);
+    (server, cli, id, url)
+}
+
+/// `paydesk --profile test link send ID ARGS…`.
+fn send(cli: &Cli, id: &str, args: &[&str]) -> Out {
+    let mut all = vec!["--profile", "test", "link", "send", id];
+    all.extend_from_slice(args);
+    cli.run(&all)
+}
+
 /// The text of a `wa.me` address, decoded.
 fn text_of(url: &str) -> String {
     let parsed = url::Url::parse(url).expect("a URL");
@@ -68,21 +85,8 @@ fn audit_subjects(cli: &Cli) -> Vec<String> {
 
 #[test]
 fn the_message_names_the_shop_amount_purpose_order_and_the_exact_payment_address() {
-    let server = sandbox();
-    let mut cli = Cli::new();
-    cli.add_profile("test", &server);
-    let (id, url) = link_with_payer(&cli);
-    let tr = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "send",
-        &id,
-        "--lang",
-        "tr",
-        "--shop",
-        "Kadıköy Fırın",
-    ]);
+    let (_server, cli, id, url) = a_link_with_payer();
+    let tr = send(&cli, &id, &["--lang", "tr", "--shop", "Kadıköy Fırın"]);
     ok(&tr);
     for part in [
         "Kadıköy Fırın",
@@ -93,7 +97,7 @@ fn the_message_names_the_shop_amount_purpose_order_and_the_exact_payment_address
     ] {
         assert!(tr.stdout.contains(part), "lacks {part}:\n{}", tr.stdout);
     }
-    let en = cli.run(&["--profile", "test", "link", "send", &id, "--lang", "en"]);
+    let en = send(&cli, &id, &["--lang", "en"]);
     ok(&en);
     assert!(en.stdout.contains("125.50"), "{}", en.stdout);
     assert!(en.stdout.lines().any(|l| l.trim() == url), "{}", en.stdout);
@@ -105,12 +109,9 @@ fn the_message_names_the_shop_amount_purpose_order_and_the_exact_payment_address
 
 #[test]
 fn whatsapp_goes_to_the_payers_phone_or_a_typed_number_and_is_audited_masked() {
-    let server = sandbox();
-    let mut cli = Cli::new();
-    cli.add_profile("test", &server);
-    let (id, url) = link_with_payer(&cli);
+    let (_server, cli, id, url) = a_link_with_payer();
 
-    let to_payer = cli.run(&["--profile", "test", "link", "send", &id, "--whatsapp"]);
+    let to_payer = send(&cli, &id, &["--whatsapp"]);
     ok(&to_payer);
     let wa = to_payer.stdout.trim();
     assert!(wa.starts_with("https://wa.me/905321234567?text="), "{wa}");
@@ -118,16 +119,7 @@ fn whatsapp_goes_to_the_payers_phone_or_a_typed_number_and_is_audited_masked() {
     assert!(text.contains(&url), "the exact payment address: {text}");
     assert!(text.contains("PKT-7"), "{text}");
 
-    let typed = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "send",
-        &id,
-        "--whatsapp",
-        "--phone",
-        "0544 987 65 43",
-    ]);
+    let typed = send(&cli, &id, &["--whatsapp", "--phone", "0544 987 65 43"]);
     ok(&typed);
     assert!(
         typed
@@ -164,20 +156,8 @@ fn whatsapp_goes_to_the_payers_phone_or_a_typed_number_and_is_audited_masked() {
 
 #[test]
 fn a_number_that_is_not_a_mobile_is_refused_naming_the_field_and_nothing_is_recorded() {
-    let server = sandbox();
-    let mut cli = Cli::new();
-    cli.add_profile("test", &server);
-    let (id, _) = link_with_payer(&cli);
-    let landline = cli.run(&[
-        "--profile",
-        "test",
-        "link",
-        "send",
-        &id,
-        "--whatsapp",
-        "--phone",
-        "0216 123 45 67",
-    ]);
+    let (_server, cli, id, _) = a_link_with_payer();
+    let landline = send(&cli, &id, &["--whatsapp", "--phone", "0216 123 45 67"]);
     assert_eq!(landline.code, 3, "{landline:?}");
     assert!(
         landline.stderr.contains("Phone number"),
@@ -196,10 +176,7 @@ fn a_number_that_is_not_a_mobile_is_refused_naming_the_field_and_nothing_is_reco
 #[test]
 fn open_hands_the_address_to_the_desktops_opener_without_paydesks_secrets() {
     use std::os::unix::fs::PermissionsExt;
-    let server = sandbox();
-    let mut cli = Cli::new();
-    cli.add_profile("test", &server);
-    let (id, _) = link_with_payer(&cli);
+    let (_server, cli, id, _) = a_link_with_payer();
     let bin = tempfile::tempdir().expect("a folder");
     let record = bin.path().join("opened");
     let script = bin.path().join("xdg-open");

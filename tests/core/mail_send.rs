@@ -64,13 +64,20 @@ fn queued(store: &mut Store, clock: &ManualClock) -> i64 {
         .id
 }
 
+/// A store in memory with one queued link message: the store, the message's row id and its
+/// Message-ID.
+fn one_queued(clock: &ManualClock) -> (Store, i64, String) {
+    let mut store = Store::open_in_memory().expect("store");
+    let id = queued(&mut store, clock);
+    let message_id = store.mail_get(id).expect("read").expect("row").message_id;
+    (store, id, message_id)
+}
+
 #[tokio::test]
 async fn a_queued_link_arrives_once_with_its_message_id_subject_and_both_parts() {
     let sink = SmtpSink::start(SinkMode::Accept);
     let clock = ManualClock::new(t0());
-    let mut store = Store::open_in_memory().expect("store");
-    let id = queued(&mut store, &clock);
-    let message_id = store.mail_get(id).expect("read").expect("row").message_id;
+    let (mut store, id, message_id) = one_queued(&clock);
     let s = settings("127.0.0.1", sink.port, Security::None);
 
     let report = send_queued(&mut store, &clock, &s, None)
@@ -115,9 +122,7 @@ async fn a_queued_link_arrives_once_with_its_message_id_subject_and_both_parts()
 async fn a_server_that_is_down_leaves_the_message_queued_until_it_is_up() {
     let port = free_port();
     let clock = ManualClock::new(t0());
-    let mut store = Store::open_in_memory().expect("store");
-    let id = queued(&mut store, &clock);
-    let message_id = store.mail_get(id).expect("read").expect("row").message_id;
+    let (mut store, id, message_id) = one_queued(&clock);
     let s = settings("127.0.0.1", port, Security::None);
 
     let report = send_queued(&mut store, &clock, &s, None)
@@ -154,9 +159,7 @@ async fn a_server_that_is_down_leaves_the_message_queued_until_it_is_up() {
 async fn a_connection_cut_before_the_250_sends_again_with_the_same_message_id() {
     let sink = SmtpSink::start(SinkMode::DropFirst);
     let clock = ManualClock::new(t0());
-    let mut store = Store::open_in_memory().expect("store");
-    let id = queued(&mut store, &clock);
-    let message_id = store.mail_get(id).expect("read").expect("row").message_id;
+    let (mut store, id, message_id) = one_queued(&clock);
     let s = settings("localhost", sink.port, Security::None);
 
     let report = send_queued(&mut store, &clock, &s, None)
