@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::msg::{BoardResult, LinkResult, Msg};
 use super::{App, View};
 use crate::board::Next;
-use crate::service::shared::{LeaseAnswer, poll_through_lease, shop_board};
+use crate::service::shared::LeaseAnswer;
 use crate::ui::BoardCommand;
 use crate::ui::link_result::Origin;
 use crate::ui::problem::Explain;
@@ -117,18 +117,13 @@ impl App {
         if self.views.board.needs_reload(&profile, now) {
             self.views.board.stale = false;
             self.views.board.loading = true;
-            let reader = desk.clone();
+            let reads = self.reads(desk.clone());
             let zone = self.zone;
-            let shop = self.shop_reader();
             let duty = self.own_duty();
             self.spawn(&duty, async move {
-                let from_shop = match shop {
-                    Some((shop, desk_id)) => shop_board(shop, &reader, &desk_id, zone).await,
-                    None => None,
-                };
-                let (result, polled, elsewhere) = match from_shop {
-                    Some(b) => (Ok(b.rows), Some(b.polled), b.elsewhere),
-                    None => (reader.board_links_in(zone), None, HashSet::new()),
+                let (result, polled, elsewhere) = match reads.board(zone).await {
+                    Ok(b) => (Ok(b.rows), b.polled, b.elsewhere),
+                    Err(e) => (Err(e), None, HashSet::new()),
                 };
                 Msg::Board(BoardResult::Rows {
                     profile,
@@ -148,22 +143,16 @@ impl App {
                     shown.polling = Some(seq);
                 }
                 // Joined and online: one poller per link and one budget for the whole shop.
-                let shop = self.shop_reader();
+                let reads = self.reads(desk);
                 let fresh_for = self.refresher.interval_of(&id).unwrap_or_default();
                 let duty = self.own_duty();
                 self.spawn(&duty, async move {
-                    if let Some((reader, desk_id)) = shop {
-                        let answer =
-                            poll_through_lease(reader, &desk, &desk_id, &id, fresh_for).await;
-                        Msg::Board(BoardResult::Leased {
-                            id,
-                            seq,
-                            answer: Box::new(answer),
-                        })
-                    } else {
-                        let result = desk.poll_link(&id).await;
-                        Msg::Link(LinkResult::Detail { id, seq, result })
-                    }
+                    let answer = reads.poll(&id, fresh_for).await;
+                    Msg::Board(BoardResult::Leased {
+                        id,
+                        seq,
+                        answer: Box::new(answer),
+                    })
                 });
             }
             Next::At(at) => wake = Some(wake.map_or(at, |w| w.min(at))),

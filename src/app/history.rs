@@ -1,21 +1,19 @@
 //! The history of links: pages of a filter, their totals, a link opened from it, the status
 //! refresh of the links shown, and the CSV export.
 
-use crate::service::shop::ShopReader;
 use std::path::Path;
 use std::time::Duration;
 
 use super::errors::JobError;
 use super::files::FileKind;
 use super::msg::{Duty, HistoryResult, Msg};
-use super::shop_reads::history_query;
 use super::{App, View};
 use crate::clock::Zone;
 use crate::lang::Lang;
-use crate::service::LinkCursor;
-use crate::service::{Desk, DeskError};
+use crate::service::shared::Reads;
+use crate::service::{Desk, LinkCursor, LinkQuery, TimeRange};
 use crate::ui::HistoryCommand;
-use crate::ui::history::{HistoryFilter, HistoryRow};
+use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
 use crate::ui::link_result::Origin;
 use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;
@@ -36,19 +34,14 @@ impl App {
                 self.history_next = None;
                 let services = self.holds.services.clone();
                 self.views.history.totals = None;
-                let totals_desk = desk.clone();
                 let totals_filter = filter.clone();
-                let reader = self.shop_reader();
-                let totals_reader = reader.clone();
+                let reads = self.reads(desk.clone());
+                let totals_reads = reads.clone();
                 self.spawn(duty, async move {
-                    totals(totals_reader, &totals_desk, totals_filter, zone).await
+                    totals(&totals_reads, totals_filter, zone).await
                 });
                 self.spawn(duty, async move {
-                    let shop_page =
-                        super::shop_reads::shop_history_page(reader, &filter, None, zone, lang)
-                            .await;
-                    let mut msg =
-                        shop_page.unwrap_or_else(|| history_page(&desk, filter, None, zone, lang));
+                    let mut msg = history_page(&reads, filter, None, zone, lang).await;
                     if let (
                         HistoryResult::Page {
                             filter,
@@ -78,32 +71,16 @@ impl App {
                     self.views.history.loading = false;
                     return;
                 };
-                let reader = self.shop_reader();
+                let reads = self.reads(desk);
                 self.spawn(duty, async move {
-                    let shop_page = super::shop_reads::shop_history_page(
-                        reader,
-                        &filter,
-                        Some(next.clone()),
-                        zone,
-                        lang,
-                    )
-                    .await;
-                    Msg::History(
-                        shop_page
-                            .unwrap_or_else(|| history_page(&desk, filter, Some(next), zone, lang)),
-                    )
+                    Msg::History(history_page(&reads, filter, Some(next), zone, lang).await)
                 });
             }
             HistoryCommand::Show { id } => {
-                let reader = self.shop_reader();
+                let reads = self.reads(desk);
                 self.spawn(duty, async move {
-                    let mut result = desk.history_entry(&id);
                     // Another desk's link is in the shop, not in this desk's file.
-                    if matches!(result, Err(DeskError::NoLink(_)))
-                        && let Some(stored) = super::shop_reads::shop_entry(reader, &id).await
-                    {
-                        result = Ok(stored);
-                    }
+                    let result = reads.link(&id).await;
                     Msg::History(HistoryResult::Link { result })
                 });
             }
@@ -232,36 +209,36 @@ impl App {
             return;
         };
         let zone = self.views.history.zone;
-        let reader = self.shop_reader();
+        let reads = self.reads(desk);
         let duty = self.own_duty();
-        self.spawn(
-            &duty,
-            async move { totals(reader, &desk, filter, zone).await },
-        );
+        self.spawn(&duty, async move { totals(&reads, filter, zone).await });
     }
+}
+
+/// The store's query and date range of a History filter.
+fn history_query(filter: &HistoryFilter, zone: Zone) -> (LinkQuery, Option<TimeRange>) {
+    let query = LinkQuery {
+        text: Some(filter.text.trim().to_owned()).filter(|t| !t.is_empty()),
+        status: filter.status.clone(),
+        limit: PAGE,
+        before: None,
+        staff: filter.staff.clone(),
+    };
+    (query, TimeRange::between(filter.from, filter.to, zone))
 }
 
 /// The totals of a filter, as a message: the whole shop's while it answers (History's rows
 /// are the shop's then), else the desk's own.
-async fn totals(
-    reader: Option<(ShopReader, String)>,
-    desk: &Desk,
-    filter: HistoryFilter,
-    zone: Zone,
-) -> Msg {
-    let result = if let Some(counted) =
-        super::shop_reads::shop_history_totals(reader, &filter, zone).await
-    {
-        counted.map_err(DeskError::from)
-    } else {
-        let (query, range) = history_query(&filter, zone);
-        desk.history_totals(&query, range)
-    };
+async fn totals(reads: &Reads, filter: HistoryFilter, zone: Zone) -> Msg {
+    let (query, range) = history_query(&filter, zone);
+    let result = reads.totals(&query, range).await.map(|(totals, _)| totals);
     Msg::History(HistoryResult::Totals { filter, result })
 }
 
-fn history_page(
-    desk: &Desk,
+/// One page of History for `filter`, after `before`: the shop's (each row naming the desk
+/// that made it) while it answers, else the desk's own.
+async fn history_page(
+    reads: &Reads,
     filter: HistoryFilter,
     before: Option<LinkCursor>,
     zone: Zone,
@@ -270,11 +247,18 @@ fn history_page(
     let first = before.is_none();
     let (mut query, range) = history_query(&filter, zone);
     query.before = before;
-    let result = desk.history_in(&query, range).map(|page| {
+    let result = reads.page(&query, range, false).await.map(|page| {
         let rows = page
-            .links
+            .rows
             .iter()
-            .map(|l| HistoryRow::of_stored(l, lang, zone))
+            .map(|listed| {
+                let mut row = HistoryRow::of_stored(&listed.stored, lang, zone);
+                if let Some(desk) = &listed.desk {
+                    row.desk.clone_from(&desk.name);
+                    row.foreign = desk.elsewhere;
+                }
+                row
+            })
             .collect();
         (rows, page.next)
     });
@@ -305,6 +289,7 @@ mod tests {
     use super::*;
     use crate::app::testing::{answers, app, make_link, only, run};
     use crate::app::{Command, Connection};
+    use crate::service::DeskError;
 
     fn search(app: &mut App) {
         app.run(Command::History(HistoryCommand::Search {

@@ -28,7 +28,6 @@ pub mod report;
 pub mod run;
 mod shell;
 pub mod shop;
-mod shop_reads;
 pub mod staff;
 pub mod state;
 #[cfg(test)]

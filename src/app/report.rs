@@ -22,17 +22,12 @@ impl App {
         };
         match command {
             ReportCommand::Load { first, last, zone } => {
-                let reader = self.shop_reader();
+                let reads = self.reads(desk);
                 self.spawn(duty, async move {
-                    if let Some(report) =
-                        super::shop_reads::shop_report(reader, &desk, (first, last), zone).await
-                    {
-                        return Msg::Report(ReportResult::Made {
-                            days: (first, last),
-                            result: Ok(report),
-                        });
-                    }
-                    let result = desk.day_report(first, last, zone);
+                    let result = reads
+                        .day_report((first, last), zone, false)
+                        .await
+                        .map(|(report, _)| report);
                     Msg::Report(ReportResult::Made {
                         days: (first, last),
                         result,

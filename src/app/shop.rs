@@ -253,6 +253,12 @@ impl App {
         Some((session.reader(), desk.id.clone()))
     }
 
+    /// The reads of `desk`: through the shop while this desk is joined and online, else its
+    /// own file (`service::shared::Reads` decides, for every view).
+    pub(crate) fn reads(&self, desk: crate::service::Desk) -> crate::service::shared::Reads {
+        crate::service::shared::Reads::new(desk, self.shop_reader())
+    }
+
     /// The app exits: the session pushes, gives this desk's poll leases back (another desk
     /// polls its links at once) and ends, within [`CLOSE_LIMIT`]. Whether it did.
     pub fn close_shop(&mut self) -> bool {

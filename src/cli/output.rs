@@ -10,16 +10,13 @@ use serde::Serialize;
 
 use super::text::CliText;
 use crate::api::wire::format_time;
-use crate::clock::Zone;
 use crate::domain::Link;
 use crate::domain::errors::FieldErrors;
 use crate::domain::money::format_amount;
 use crate::lang::Lang;
 use crate::service::shop::ShopError;
-use crate::service::{CreateError, Desk, DeskError};
-use crate::service::{
-    DayReport, JournalRow, JournalState, LinkQuery, Profile, StoreError, TimeRange,
-};
+use crate::service::{CreateError, DeskError};
+use crate::service::{DayReport, JournalRow, JournalState, Profile, StoreError};
 
 /// How a command ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,32 +273,6 @@ impl From<&Profile> for ProfileView {
             sandbox: p.is_sandbox,
         }
     }
-}
-
-/// Writes every matching link to `path` as CSV and says how many.
-pub(super) fn export_csv(
-    desk: &Desk,
-    query: &LinkQuery,
-    range: Option<TimeRange>,
-    path: &std::path::Path,
-    zone: Zone,
-    lang: Lang,
-) -> Outcome {
-    let file = crate::service::create_private_file(path)
-        .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
-    let rows = desk
-        .export_history_csv(query, range, zone, file)
-        .map_err(|e| {
-            Failure::new(
-                Exit::Failure,
-                format!("{}: {}", path.display(), e.sentence(lang)),
-            )
-        })?;
-    println!(
-        "{}",
-        CliText::LinksWritten.fill(lang, &[("n", &rows), ("path", &path.display())])
-    );
-    Ok(())
 }
 
 /// The day report as text: a small table per currency, the hours with money, the top items.

@@ -18,8 +18,8 @@ use super::args::{
     ListArgs, PendingArgs, ProfileArgs, ReportArgs, SendArgs,
 };
 use super::output::{
-    Exit, Failure, Outcome, PendingView, ProfileView, create_failure, export_csv, from_desk,
-    invalid, link_line, print_json, print_link, read_failure, write_report,
+    Exit, Failure, Outcome, PendingView, ProfileView, create_failure, from_desk, invalid,
+    link_line, print_json, print_link, read_failure, write_report,
 };
 use super::prompt::read_secret_line;
 use super::text::CliText;
@@ -36,7 +36,6 @@ use crate::domain::{Actor, Currency, LinkStatus};
 use crate::lang::Lang;
 use crate::printer::{Delivered, SlipSink};
 use crate::secrets::{EnvSecret, OsSecrets, SecretStore, WithoutKeyring};
-use crate::service::shop::{Account, ReportScope};
 use crate::service::{CreateError, Desk, SANDBOX_PROFILE, Services};
 use crate::service::{JournalState, LinkQuery, Profile, TimeRange, default_data_dir};
 use crate::slip::Slip;
@@ -423,10 +422,7 @@ impl Ctx {
     /// `link list`: the whole shop's links on a joined desk that reaches it, else this desk's.
     async fn link_list(&self, services: &Services, desk: &Desk, args: ListArgs) -> Outcome {
         let lang = self.lang;
-        if let Some(shop) = self.shop_for_read(services).await? {
-            return self.shop_link_list(services, &shop, args).await;
-        }
-        let range = args.range;
+        let reads = self.reads(services, desk).await?;
         let query = LinkQuery {
             text: args.search,
             status: args.status,
@@ -435,29 +431,57 @@ impl Ctx {
             staff: None,
         };
         if let Some(path) = args.csv {
-            return export_csv(desk, &query, range, &path, self.zone, lang);
+            let failed = |e: &dyn std::fmt::Display| {
+                Failure::new(Exit::Failure, format!("{}: {e}", path.display()))
+            };
+            let file = crate::service::create_private_file(&path).map_err(|e| failed(&e))?;
+            let (rows, source) = reads
+                .export_csv(&query, args.range, args.this_desk, self.zone, file)
+                .await
+                .map_err(|e| failed(&e.sentence(lang)))?;
+            self.say_source(&reads, source);
+            println!(
+                "{}",
+                CliText::LinksWritten.fill(lang, &[("n", &rows), ("path", &path.display())])
+            );
+            return Ok(());
         }
-        let page = desk.history_in(&query, range).map_err(from_desk(lang))?;
+        let page = reads
+            .page(&query, args.range, args.this_desk)
+            .await
+            .map_err(from_desk(lang))?;
+        self.say_source(&reads, page.source);
         if args.json {
-            /// A listed link: its fields, and the member who began it.
+            /// A listed link: its fields, the member who began it and, read from the shop,
+            /// the desk that made it.
             #[derive(serde::Serialize)]
+            #[serde(rename_all = "camelCase")]
             struct Listed<'a> {
                 #[serde(flatten)]
                 link: PaymentLink,
                 staff: Option<&'a str>,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                desk: Option<&'a str>,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                desk_id: Option<&'a str>,
             }
             let links: Vec<Listed<'_>> = page
-                .links
+                .rows
                 .iter()
-                .map(|s| Listed {
-                    link: PaymentLink::from(&s.link),
-                    staff: s.staff.as_deref(),
+                .map(|l| Listed {
+                    link: PaymentLink::from(&l.stored.link),
+                    staff: l.stored.staff.as_deref(),
+                    desk: l.desk.as_ref().map(|d| d.name.as_str()),
+                    desk_id: l.desk.as_ref().map(|d| d.id.as_str()),
                 })
                 .collect();
             return print_json(&links);
         }
-        for s in &page.links {
-            println!("{}", link_line(&s.link, lang));
+        for l in &page.rows {
+            match &l.desk {
+                Some(made_by) => println!("{}\t{}", link_line(&l.stored.link, lang), made_by.name),
+                None => println!("{}", link_line(&l.stored.link, lang)),
+            }
         }
         Ok(())
     }
@@ -767,24 +791,13 @@ impl Ctx {
         if to < from {
             return Err(Failure::new(Exit::Invalid, CliText::ToBeforeFrom.get(lang)));
         }
-        if let Some(mut shop) = self.shop_for_read(services).await? {
-            let desk_id = self.desk_identity(services)?.id;
-            // The open profile's account, as a desk's own report is its profile's.
-            let account = Account::of_profile(self.desk(services)?.profile(), &desk_id).key();
-            let scope = ReportScope {
-                from,
-                to,
-                zone,
-                now: services.clock().now(),
-                desk: args.this_desk.then_some(desk_id.as_str()),
-                account: &account,
-            };
-            return self
-                .shop_report(services, &mut shop, &scope, args.json)
-                .await;
-        }
         let desk = self.desk(services)?;
-        let report = desk.day_report(from, to, zone).map_err(from_desk(lang))?;
+        let reads = self.reads(services, &desk).await?;
+        let (report, source) = reads
+            .day_report((from, to), zone, args.this_desk)
+            .await
+            .map_err(from_desk(lang))?;
+        self.say_source(&reads, source);
         if args.json {
             return print_json(&report);
         }

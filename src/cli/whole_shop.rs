@@ -1,43 +1,27 @@
-//! The command line on a desk in a shop (docs/design.md §8): `link list` and `report` over the
-//! whole shop from PostgreSQL (`--this-desk` narrows them), the desk's own history when the
-//! shop cannot be reached (said on stderr), `shop sync`'s read-back, and a changing command
+//! The command line on a desk in a shop (docs/design.md §8): the reads of `link list` and
+//! `report` through `service::shared::Reads` (the whole shop from PostgreSQL, `--this-desk`
+//! narrows them; the desk's own history when the shop cannot be reached, said on stderr), `shop sync`'s read-back, and a changing command
 //! pushing its own change before it exits when the shop answers within a second.
 
 use std::time::Duration;
 
-use serde::Serialize;
-
-use super::args::ListArgs;
-use super::output::{
-    Exit, Failure, Outcome, from_desk, link_line, print_json, shop_failure, write_report,
-};
+use super::output::{Exit, Failure, Outcome, from_desk, shop_failure};
 use super::run::Ctx;
 use super::text::CliText;
-use crate::api::wire::PaymentLink;
 use crate::domain::LinkStatus;
-use crate::service::Services;
+use crate::service::ChainCheck;
+use crate::service::shared::{Reads, Source};
 use crate::service::shop::{
-    CONNECT_TIMEOUT, CatalogPulled, PullError, PushError, ReportScope, Shop, ShopError, ShopLink,
-    ShopQuery, StaffPulled, changed_since, day_report, open_shop, read_page, verify_shop,
+    CONNECT_TIMEOUT, CatalogPulled, PullError, PushError, Shop, ShopError, ShopLink, ShopReader,
+    StaffPulled, Timing, changed_since, open_shop, verify_shop,
 };
-use crate::service::{ChainCheck, LinkCsvWriter};
+use crate::service::{Desk, DeskError, Services};
 
 /// How long a changing command waits for the shop before it leaves its change in the outbox.
 pub const OWN_PUSH_BUDGET: Duration = Duration::from_secs(1);
 
 /// The most links `shop sync` reads back in one go (it says how many moved, not each).
 const READ_BACK_MAX: usize = 10_000;
-
-/// A listed link of the shop: its fields, the member who began it and the desk that made it.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Listed<'a> {
-    #[serde(flatten)]
-    link: PaymentLink,
-    staff: Option<&'a str>,
-    desk: &'a str,
-    desk_id: &'a str,
-}
 
 impl Ctx {
     /// The joined shop, connected for a read; `Ok(None)` when the desk has not joined, or when
@@ -62,97 +46,31 @@ impl Ctx {
         }
     }
 
-    /// `link list` over the shop.
-    pub(super) async fn shop_link_list(
-        &self,
-        services: &Services,
-        shop: &Shop,
-        args: ListArgs,
-    ) -> Outcome {
-        let lang = self.lang;
-        let fail = |e: ShopError| shop_failure(&e, lang);
-        let desk = if args.this_desk {
-            Some(self.desk_identity(services)?.id)
-        } else {
-            None
+    /// The reads of `desk`: through the joined shop when it answers (each read then falls
+    /// back to this desk's own file on its own, `service::shared::Reads`), else this desk's.
+    pub(super) async fn reads(&self, services: &Services, desk: &Desk) -> Result<Reads, Failure> {
+        let shop = match self.shop_for_read(services).await? {
+            Some(shop) => Some((
+                ShopReader::over(shop, Timing::default()),
+                self.desk_identity(services)?.id,
+            )),
+            None => None,
         };
-        let mut query = ShopQuery {
-            text: args.search,
-            status: args.status,
-            staff: None,
-            desk,
-            range: args.range,
-            before: None,
-            limit: args.limit,
-        };
-        if let Some(path) = args.csv {
-            let file = crate::service::create_private_file(&path)
-                .map_err(|e| Failure::new(Exit::Failure, format!("{}: {e}", path.display())))?;
-            let failed = |e: &dyn std::fmt::Display| {
-                Failure::new(Exit::Failure, format!("{}: {e}", path.display()))
-            };
-            let mut writer =
-                LinkCsvWriter::new_with_desk(file, self.zone).map_err(|e| failed(&e))?;
-            // Every matching link, a page at a time.
-            query.limit = 1_000;
-            loop {
-                let page = read_page(shop, &query).await.map_err(fail)?;
-                for l in &page {
-                    writer
-                        .write_with_desk(&l.stored(""), &l.desk_name)
-                        .map_err(|e| failed(&e))?;
-                }
-                match page.last() {
-                    Some(last) if page.len() == query.limit => query.before = Some(last.cursor()),
-                    _ => break,
-                }
-            }
-            let rows = writer.rows();
-            writer.finish().map_err(|e| failed(&e))?;
-            println!(
-                "{}",
-                CliText::LinksWritten.fill(lang, &[("n", &rows), ("path", &path.display())])
-            );
-            return Ok(());
-        }
-        let links = read_page(shop, &query).await.map_err(fail)?;
-        if args.json {
-            let listed: Vec<Listed<'_>> = links
-                .iter()
-                .map(|l| Listed {
-                    link: PaymentLink::from(&l.link),
-                    staff: l.staff.as_deref(),
-                    desk: &l.desk_name,
-                    desk_id: &l.desk_id,
-                })
-                .collect();
-            return print_json(&listed);
-        }
-        for l in &links {
-            println!("{}\t{}", link_line(&l.link, lang), l.desk_name);
-        }
-        Ok(())
+        Ok(Reads::new(desk.clone(), shop))
     }
 
-    /// `report` over the shop.
-    pub(super) async fn shop_report(
-        &self,
-        services: &Services,
-        shop: &mut Shop,
-        scope: &ReportScope<'_>,
-        json: bool,
-    ) -> Outcome {
-        let lang = self.lang;
-        let head = services.audit_head().map_err(from_desk(lang))?;
-        let report = day_report(shop, scope, head)
-            .await
-            .map_err(|e| shop_failure(&e, lang))?;
-        if json {
-            return print_json(&report);
+    /// Says on stderr that a read of a joined desk that reached its shop came from this desk
+    /// only (the shop did not answer the query in time).
+    pub(super) fn say_source(&self, reads: &Reads, source: Source) {
+        if reads.through_shop() && source == Source::Desk {
+            eprintln!(
+                "{}",
+                CliText::ShopOffline.fill(
+                    self.lang,
+                    &[("reason", &DeskError::ShopStopped.sentence(self.lang))]
+                )
+            );
         }
-        let mut out = std::io::stdout().lock();
-        write_report(&mut out, &report, lang)
-            .map_err(|e| Failure::new(Exit::Failure, e.to_string()))
     }
 
     /// `shop sync`'s second half: reads what changed in the shop since the last sync and

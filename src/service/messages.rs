@@ -28,6 +28,7 @@ crate::sentences! {
     SignInFirst => "Personel tanımlı: önce adınızı seçip PIN'inizi girin.", "Staff are on: sign in first with your name and PIN.";
     NeedsManager => "Bunun için bir yöneticinin PIN'i gerekiyor: {what}", "A manager's PIN is needed for: {what}";
     ShopBusy => "Dükkânın durum sorma sırası diğer masalardaydı; bu link şimdi sorulmadı, birazdan yeniden deneyin.", "The shop's turn to ask was with other desks; this link was not asked about now, try again in a moment.";
+    ShopStopped => "Dükkân dışa aktarma sırasında yanıt vermeyi bıraktı; dosya eksik kaldı, yeniden deneyin.", "The shop stopped answering during the export; the file is incomplete, try again.";
     StaffNameTaken => "`{name}` adında bir personel zaten var.", "A staff member named `{name}` exists already.";
     StaffNoMember => "`{name}` adında bir personel yok.", "No staff member is named `{name}`.";
     StaffFirstManager => "İlk personel yönetici olmalı (--role manager).", "The first staff member must be a manager (--role manager).";

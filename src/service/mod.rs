@@ -121,6 +121,10 @@ pub enum DeskError {
     /// in time): nothing was asked.
     #[error("the shop's status budget was busy: nothing was asked")]
     ShopBusy,
+    /// The shop stopped answering in the middle of a read of many pages (a CSV export): what
+    /// was written is incomplete.
+    #[error("the shop stopped answering during the export; the file is incomplete")]
+    ShopStopped,
     /// The shop's PostgreSQL refused or failed a read.
     #[error(transparent)]
     Shop(#[from] crate::shop::ShopError),
@@ -154,6 +158,7 @@ impl DeskError {
             }
             DeskError::SignInFirst => ServiceMessage::SignInFirst.get(lang).to_owned(),
             DeskError::ShopBusy => ServiceMessage::ShopBusy.get(lang).to_owned(),
+            DeskError::ShopStopped => ServiceMessage::ShopStopped.get(lang).to_owned(),
             DeskError::Shop(e) => e.sentence(lang),
             DeskError::NeedsManager(what) => {
                 ServiceMessage::NeedsManager.fill(lang, &[("what", what)])

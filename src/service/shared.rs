@@ -100,7 +100,7 @@ pub struct ShopBoard {
 /// The board of the whole shop: the shop's rows (a link of another desk names that desk
 /// beside its clerk), with this desk's rows not pushed yet; `None` when the shop did not
 /// answer in time (the desk's own rows are shown instead).
-pub async fn shop_board(
+async fn shop_board(
     reader: ShopReader,
     desk: &Desk,
     desk_id: &str,
@@ -166,7 +166,7 @@ pub async fn shop_board(
 }
 
 /// One page of the shop's links for `query`; `None` when the shop did not answer in time.
-pub async fn shop_page(reader: &ShopReader, query: &ShopQuery) -> Option<Vec<ShopLink>> {
+async fn shop_page(reader: &ShopReader, query: &ShopQuery) -> Option<Vec<ShopLink>> {
     let shop = reader.connection().await?;
     tokio::time::timeout(reader.query_limit(), read::page(&shop, query))
         .await
@@ -177,7 +177,7 @@ pub async fn shop_page(reader: &ShopReader, query: &ShopQuery) -> Option<Vec<Sho
 
 /// How many of the shop's links match `query`, and their sums; `None` when the shop's
 /// connection stayed busy. PostgreSQL ends the count after the reader's limit.
-pub async fn shop_totals(
+async fn shop_totals(
     reader: &ShopReader,
     query: &ShopQuery,
 ) -> Option<Result<LinkTotals, ShopError>> {
@@ -192,14 +192,15 @@ pub async fn shop_totals(
     Some(counted)
 }
 
-/// The shop's day close of local days `from..=to`, with this desk's audit head; `None` when
-/// the shop did not answer in time.
-pub async fn shop_day_report(
+/// The shop's day close of local days `from..=to` (of this desk only with `this_desk`), with
+/// this desk's audit head; `None` when the shop did not answer in time.
+async fn shop_day_report(
     reader: &ShopReader,
     desk: &Desk,
     desk_id: &str,
     (from, to): (NaiveDate, NaiveDate),
     zone: Zone,
+    this_desk: bool,
 ) -> Option<DayReport> {
     let head = desk.audit_head().ok()?;
     let account = Account::of_profile(desk.profile(), desk_id).key();
@@ -208,7 +209,7 @@ pub async fn shop_day_report(
         to,
         zone,
         now: desk.now(),
-        desk: None,
+        desk: this_desk.then_some(desk_id),
         account: &account,
     };
     let mut shop = reader.connection().await?;
@@ -223,7 +224,7 @@ pub async fn shop_day_report(
 }
 
 /// A link of any desk, read from the shop (`None`: no answer in time, or no such link).
-pub async fn shop_link(reader: &ShopReader, id: &str) -> Option<StoredLink> {
+async fn shop_link(reader: &ShopReader, id: &str) -> Option<StoredLink> {
     let shop = reader.connection().await?;
     tokio::time::timeout(reader.query_limit(), read::link(&shop, id))
         .await
@@ -233,3 +234,262 @@ pub async fn shop_link(reader: &ShopReader, id: &str) -> Option<StoredLink> {
         .flatten()
         .map(|l| l.stored(""))
 }
+
+/// Where a read was answered from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The shop's PostgreSQL: every desk's links.
+    Shop,
+    /// This desk's own file: no shop joined, offline, or no answer in time.
+    Desk,
+}
+
+/// The desk that made a link read from the shop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MadeBy {
+    /// Its device id.
+    pub id: String,
+    /// Its shown name.
+    pub name: String,
+    /// Another desk than this one.
+    pub elsewhere: bool,
+}
+
+/// A link as History and `link list` list it: the row, and the desk that made it when the
+/// shop answered.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// The link as stored.
+    pub stored: StoredLink,
+    /// The desk that made it; `None` when read from this desk's own file.
+    pub desk: Option<MadeBy>,
+}
+
+/// One page of links, newest first.
+#[derive(Debug)]
+pub struct ListedPage {
+    /// The links.
+    pub rows: Vec<Listed>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<super::LinkCursor>,
+    /// Where it was read.
+    pub source: Source,
+}
+
+/// The board's rows, with the lease's sets when the shop answered.
+#[derive(Debug)]
+pub struct BoardRead {
+    /// The rows, newest first.
+    pub rows: Vec<StoredLink>,
+    /// The links asked about through the shop's lease; `None`: every row (the desk's own).
+    pub polled: Option<HashSet<String>>,
+    /// Of those, the ones other desks made.
+    pub elsewhere: HashSet<String>,
+}
+
+/// The one place that decides between the shop and this desk (docs/design.md §8): each read
+/// of the board, History's pages and totals, a link, the day close and a CSV export is
+/// answered by the shop while it answers within the reader's limit, else by this desk's own
+/// file; a status poll goes through the shop's lease while joined, else straight to the API.
+/// The window and the terminal both read through it. A shop that fails a read is logged here
+/// once; the caller learns only where the answer came from ([`Source`]).
+#[derive(Debug, Clone)]
+pub struct Reads {
+    desk: Desk,
+    shop: Option<(ShopReader, String)>,
+}
+
+impl Reads {
+    /// Reads for `desk`, through `shop` (the session's or a connection's own reader, and this
+    /// desk's id) when the desk is joined and online.
+    pub fn new(desk: Desk, shop: Option<(ShopReader, String)>) -> Reads {
+        Reads { desk, shop }
+    }
+
+    /// Whether a shop is asked first.
+    pub fn through_shop(&self) -> bool {
+        self.shop.is_some()
+    }
+
+    /// The shop's query of a desk's query, after `query.before`; this desk's links only with
+    /// `this_desk`.
+    fn shop_query(
+        query: &super::LinkQuery,
+        range: Option<super::TimeRange>,
+        desk: Option<&str>,
+    ) -> ShopQuery {
+        ShopQuery {
+            text: query.text.clone(),
+            status: query.status.clone(),
+            staff: query.staff.clone(),
+            desk: desk.map(str::to_owned),
+            range,
+            before: query.before.clone(),
+            limit: query.limit,
+        }
+    }
+
+    /// One page of links matching `query` in `range` (of this desk only with `this_desk`).
+    pub async fn page(
+        &self,
+        query: &super::LinkQuery,
+        range: Option<super::TimeRange>,
+        this_desk: bool,
+    ) -> Result<ListedPage, DeskError> {
+        if let Some((reader, desk_id)) = &self.shop {
+            let shop_query = Self::shop_query(query, range, this_desk.then_some(desk_id));
+            if let Some(links) = shop_page(reader, &shop_query).await {
+                let limit = if query.limit == 0 { 50 } else { query.limit };
+                let next = (links.len() == limit)
+                    .then(|| links.last().map(ShopLink::cursor))
+                    .flatten();
+                let rows = links
+                    .iter()
+                    .map(|l| Listed {
+                        stored: l.stored(""),
+                        desk: Some(MadeBy {
+                            id: l.desk_id.clone(),
+                            name: l.desk_name.clone(),
+                            elsewhere: l.desk_id != *desk_id,
+                        }),
+                    })
+                    .collect();
+                return Ok(ListedPage {
+                    rows,
+                    next,
+                    source: Source::Shop,
+                });
+            }
+        }
+        let page = self.desk.history_in(query, range)?;
+        Ok(ListedPage {
+            rows: page
+                .links
+                .into_iter()
+                .map(|stored| Listed { stored, desk: None })
+                .collect(),
+            next: page.next,
+            source: Source::Desk,
+        })
+    }
+
+    /// How many links match `query` in `range`, and their sums. The shop's count while its
+    /// connection is free (a count the shop ended after its limit is an error, not the desk's
+    /// smaller count), else the desk's own.
+    pub async fn totals(
+        &self,
+        query: &super::LinkQuery,
+        range: Option<super::TimeRange>,
+    ) -> Result<(LinkTotals, Source), DeskError> {
+        if let Some((reader, _)) = &self.shop
+            && let Some(counted) = shop_totals(reader, &Self::shop_query(query, range, None)).await
+        {
+            return Ok((counted?, Source::Shop));
+        }
+        Ok((self.desk.history_totals(query, range)?, Source::Desk))
+    }
+
+    /// A link: this desk's own, else another desk's from the shop.
+    pub async fn link(&self, id: &str) -> Result<StoredLink, DeskError> {
+        match self.desk.history_entry(id) {
+            Err(DeskError::NoLink(_)) if self.shop.is_some() => {
+                let (reader, _) = self.shop.as_ref().expect("checked: a shop");
+                shop_link(reader, id)
+                    .await
+                    .ok_or_else(|| DeskError::NoLink(id.to_owned()))
+            }
+            other => other,
+        }
+    }
+
+    /// The day close of local days `from..=to` in `zone` (of this desk only with
+    /// `this_desk`), with this desk's audit head.
+    pub async fn day_report(
+        &self,
+        (from, to): (NaiveDate, NaiveDate),
+        zone: Zone,
+        this_desk: bool,
+    ) -> Result<(DayReport, Source), DeskError> {
+        if let Some((reader, desk_id)) = &self.shop
+            && let Some(report) =
+                shop_day_report(reader, &self.desk, desk_id, (from, to), zone, this_desk).await
+        {
+            return Ok((report, Source::Shop));
+        }
+        Ok((self.desk.day_report(from, to, zone)?, Source::Desk))
+    }
+
+    /// The board's rows of `zone`'s day (and the week's unpaid).
+    pub async fn board(&self, zone: Zone) -> Result<BoardRead, DeskError> {
+        if let Some((reader, desk_id)) = &self.shop
+            && let Some(board) = shop_board(reader.clone(), &self.desk, desk_id, zone).await
+        {
+            return Ok(BoardRead {
+                rows: board.rows,
+                polled: Some(board.polled),
+                elsewhere: board.elsewhere,
+            });
+        }
+        Ok(BoardRead {
+            rows: self.desk.board_links_in(zone)?,
+            polled: None,
+            elsewhere: HashSet::new(),
+        })
+    }
+
+    /// Asks about link `id`: through the shop's lease while joined ([`poll_through_lease`]),
+    /// else the API straight away (one attempt, as any refresh).
+    pub async fn poll(&self, id: &str, fresh_for: Duration) -> LeaseAnswer {
+        match &self.shop {
+            Some((reader, desk_id)) => {
+                poll_through_lease(reader.clone(), &self.desk, desk_id, id, fresh_for).await
+            }
+            None => LeaseAnswer::Asked(self.desk.poll_link(id).await),
+        }
+    }
+
+    /// Writes the links matching `query` in `range` (of this desk only with `this_desk`) to
+    /// `out` as CSV, every one of them, and says how many and from where: the shop's a page at
+    /// a time with the desk column (a shop that stops answering midway fails the export
+    /// rather than mixing in this desk's rows), else this desk's own in one pass.
+    pub async fn export_csv<W: std::io::Write>(
+        &self,
+        query: &super::LinkQuery,
+        range: Option<super::TimeRange>,
+        this_desk: bool,
+        zone: Zone,
+        out: W,
+    ) -> Result<(usize, Source), DeskError> {
+        let mut shop_query = None;
+        let mut first = None;
+        if let Some((reader, desk_id)) = &self.shop {
+            let mut q = Self::shop_query(query, range, this_desk.then_some(desk_id));
+            q.limit = EXPORT_PAGE;
+            first = shop_page(reader, &q).await;
+            shop_query = Some((reader, q));
+        }
+        let (Some(mut page), Some((reader, mut shop_query))) = (first, shop_query) else {
+            let rows = self.desk.export_history_csv(query, range, zone, out)?;
+            return Ok((rows, Source::Desk));
+        };
+        let mut writer = super::LinkCsvWriter::new_with_desk(out, zone)?;
+        loop {
+            for l in &page {
+                writer.write_with_desk(&l.stored(""), &l.desk_name)?;
+            }
+            match page.last() {
+                Some(last) if page.len() == EXPORT_PAGE => shop_query.before = Some(last.cursor()),
+                _ => break,
+            }
+            page = shop_page(reader, &shop_query)
+                .await
+                .ok_or(DeskError::ShopStopped)?;
+        }
+        let rows = writer.rows();
+        writer.finish()?;
+        Ok((rows, Source::Shop))
+    }
+}
+
+/// The links a CSV export reads from the shop at a time.
+const EXPORT_PAGE: usize = 1_000;

@@ -90,6 +90,7 @@ impl Problem {
             | DeskError::SignInFirst
             | DeskError::NeedsManager(_)
             | DeskError::ShopBusy
+            | DeskError::ShopStopped
             | DeskError::NoProfile(_)
             | DeskError::NoSecret(_)
             | DeskError::NoLink(_)

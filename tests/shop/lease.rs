@@ -622,3 +622,88 @@ async fn a_desks_sandbox_links_and_another_accounts_links_are_never_granted_else
     .expect("asked");
     assert!(polled.asked(), "{polled:?}");
 }
+
+/// The one component that decides shop or desk (`service::shared::Reads`): while the shop
+/// answers, History's pages, the day close and the CSV export are every desk's, each row
+/// naming its desk; while the shop's connection stays busy past the reader's limit, the same
+/// reads are this desk's own file's, and say so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_come_from_the_shop_while_it_answers_and_from_the_desk_when_it_does_not() {
+    use paydesk::service::LinkQuery;
+    use paydesk::service::shared::{Reads, Source};
+
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let mut b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    a.create("test", "10.00").await;
+    a.create("test", "20.00").await;
+    let (_, from_b) = b.create("test", "30.00").await;
+    // A reader of A's own with a short limit, so that holding its connection is "no answer".
+    let conn = shop::connect(&url, &password(), shop::CONNECT_TIMEOUT)
+        .await
+        .expect("the shop connects");
+    let quick = Timing {
+        query: Duration::from_secs(1),
+        ..Timing::default()
+    };
+    let reader = ShopReader::over(conn, quick);
+    let reads = Reads::new(a.desk("test"), Some((reader.clone(), a.id.clone())));
+    let query = LinkQuery {
+        text: None,
+        status: None,
+        limit: 50,
+        before: None,
+        staff: None,
+    };
+    let zone = paydesk::clock::Zone::Local;
+    let today = zone.date_of(Utc::now());
+
+    let page = reads.page(&query, None, false).await.expect("a page");
+    assert_eq!(page.source, Source::Shop);
+    assert_eq!(page.rows.len(), 3, "{page:?}");
+    let b_row = page
+        .rows
+        .iter()
+        .find(|l| l.stored.link.id == from_b.id)
+        .expect("B's link is on A's page");
+    let made_by = b_row.desk.as_ref().expect("a shop row names its desk");
+    assert_eq!(made_by.name, "Counter 2");
+    assert!(made_by.elsewhere);
+    let own = reads.page(&query, None, true).await.expect("a page");
+    assert_eq!((own.source, own.rows.len()), (Source::Shop, 2));
+    let (report, source) = reads
+        .day_report((today, today), zone, false)
+        .await
+        .expect("a report");
+    assert_eq!((source, report.links), (Source::Shop, 3));
+    let mut csv = Vec::new();
+    let (rows, source) = reads
+        .export_csv(&query, None, false, zone, &mut csv)
+        .await
+        .expect("an export");
+    assert_eq!((rows, source), (3, Source::Shop));
+    assert!(String::from_utf8_lossy(&csv).contains("Counter 2"));
+
+    // Another question holds the shop's one connection past the reader's limit.
+    let held = reader.connection().await.expect("the connection");
+    let page = reads.page(&query, None, false).await.expect("a page");
+    assert_eq!(page.source, Source::Desk);
+    assert_eq!(page.rows.len(), 2, "only this desk's own links: {page:?}");
+    assert!(page.rows.iter().all(|l| l.desk.is_none()));
+    let (report, source) = reads
+        .day_report((today, today), zone, false)
+        .await
+        .expect("a report");
+    assert_eq!((source, report.links), (Source::Desk, 2));
+    let mut csv = Vec::new();
+    let (rows, source) = reads
+        .export_csv(&query, None, false, zone, &mut csv)
+        .await
+        .expect("an export");
+    assert_eq!((rows, source), (2, Source::Desk));
+    drop(held);
+    let page = reads.page(&query, None, false).await.expect("a page");
+    assert_eq!((page.source, page.rows.len()), (Source::Shop, 3));
+}
