@@ -14,14 +14,11 @@
 //! client adds beyond its two required commits; the target is ≤ 1 ms). Then criterion runs
 //! each on its own.
 
-#[path = "../support/mod.rs"]
-mod support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::Criterion;
 use paydesk::api::endpoints::LINK_CREATE;
 use paydesk::domain::link::{KeyLimits, LinkContext, LinkDraft};
 use paydesk::sandbox::{Sandbox, SandboxConfig, SandboxHandle};
@@ -79,7 +76,7 @@ impl Bench {
 
         let sandbox = Sandbox::spawn_background(SandboxConfig::default()).expect("sandbox starts");
         let data_dir = disk_dir();
-        let services = support::services::open_on_disk(
+        let services = crate::support::services::open_on_disk(
             data_dir.path(),
             Arc::new(MemoryStore::new()),
             "bench",
@@ -155,7 +152,7 @@ impl Bench {
         );
         let start = Instant::now();
         self.runtime.block_on(async {
-            let r = support::links::signed_create(
+            let r = crate::support::links::signed_create(
                 &self.http,
                 &self.url,
                 body,
@@ -223,5 +220,8 @@ fn link_create(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, link_create);
-criterion_main!(benches);
+/// Runs this suite's benchmarks.
+pub fn run() {
+    let mut c = crate::criterion();
+    link_create(&mut c);
+}

@@ -5,14 +5,11 @@
 //! pool, and every request is a fresh body with a fresh `Idempotency-Key`, signed anew.
 //! Criterion reports the throughput in elements (= link creates) per second.
 
-#[path = "../support/mod.rs"]
-mod support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 use paydesk::api::endpoints::LINK_CREATE;
 use paydesk::sandbox::{Sandbox, SandboxConfig};
 
@@ -44,7 +41,7 @@ impl Bench {
                                 r#"{{"amount":"{}.50","orderNumber":"BENCH-{i}","description":"bench"}}"#,
                                 100 + i % 900
                             );
-                            let r = support::links::signed_create(
+                            let r = crate::support::links::signed_create(
                                 &http,
                                 &url,
                                 body,
@@ -143,5 +140,8 @@ fn link_create(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, link_create);
-criterion_main!(benches);
+/// Runs this suite's benchmarks.
+pub fn run() {
+    let mut c = crate::criterion();
+    link_create(&mut c);
+}

@@ -24,19 +24,16 @@
     reason = "bench setup: a failed unwrap stops the bench with its location"
 )]
 
-#[path = "../support/mod.rs"]
-mod support;
-
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::support::pg::{self, PASSWORD, Pg};
 use chrono::{DateTime, NaiveDate, Utc};
 use paydesk::clock::Zone;
 use paydesk::shop::read::{ShopQuery, board, page, totals};
 use paydesk::shop::report::{ReportScope, day_report};
 use paydesk::shop::{self, Shop, ShopUrl, schema};
 use paydesk::store::{SANDBOX_PROFILE, Store};
-use support::pg::{self, PASSWORD, Pg};
 use zeroize::Zeroizing;
 
 /// Whether `cargo bench` runs this (else `cargo test`: small and quick).
@@ -49,7 +46,7 @@ const DESKS: usize = 10;
 
 /// The newest link's time: the bench's "now".
 fn now() -> DateTime<Utc> {
-    support::time::at("2026-11-27T12:00:00Z")
+    crate::support::time::at("2026-11-27T12:00:00Z")
 }
 
 /// Istanbul, where the shop closes its days.
@@ -214,7 +211,7 @@ async fn explain_with(
 
 // The four figures and their plans, in the order docs/benchmarks.md gives them.
 #[allow(clippy::too_many_lines, reason = "one bench, read top to bottom")]
-async fn run(pg: &Pg) -> bool {
+async fn measure(pg: &Pg) -> bool {
     let big = measuring();
     let links: u64 = if big { 1_000_000 } else { 2_000 };
     let changes: usize = if big { 10_000 } else { 200 };
@@ -340,7 +337,7 @@ async fn run(pg: &Pg) -> bool {
         };
         shop::desk::register(&shop, &identity, now()).await.unwrap();
         for i in 0..changes {
-            let link = support::links::pending_link(&format!("Q{i:06}"), None);
+            let link = crate::support::links::pending_link(&format!("Q{i:06}"), None);
             store.upsert_link(SANDBOX_PROFILE, &link, now()).unwrap();
         }
         assert_eq!(store.outbox_len().unwrap(), changes as u64);
@@ -403,10 +400,11 @@ async fn run(pg: &Pg) -> bool {
     met
 }
 
-fn main() {
+/// Runs this suite (PostgreSQL skipped with a sentence when it is not installed).
+pub fn run() {
     let Some(pg) = pg::cluster() else { return };
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let met = runtime.block_on(run(&pg));
+    let met = runtime.block_on(measure(&pg));
     if measuring() && !met {
         println!("\nA goal was missed: see the figures above.");
     }

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::Criterion;
 use paydesk::domain::Pin;
 use paydesk::store::{hash_pin, pin_matches};
 
@@ -34,5 +34,8 @@ fn pin_check(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pin_check);
-criterion_main!(benches);
+/// Runs this suite's benchmarks.
+pub fn run() {
+    let mut c = crate::criterion();
+    pin_check(&mut c);
+}

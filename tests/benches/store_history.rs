@@ -23,20 +23,19 @@
     reason = "bench setup: a failed unwrap stops the bench with its location"
 )]
 
-#[path = "../support/mod.rs"]
-mod support;
-
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::support::store::{
+    PROFILE, Shape, base_time, search_shapes, synthetic_link, synthetic_links,
+};
 use chrono::{Datelike, TimeDelta};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::Criterion;
 use paydesk::clock::Zone;
 use paydesk::store::{
     DB_FILE, JournalBegin, JournalKey, LinkQuery, NewJournalRow, Store, TimeRange, migrations,
 };
-use support::store::{PROFILE, Shape, base_time, search_shapes, synthetic_link, synthetic_links};
 
 /// 1,000,000 links under `cargo bench`; a smoke-sized history when `cargo test` runs the
 /// bench once (criterion's test mode), so the test suite stays fast.
@@ -641,5 +640,11 @@ fn figures(_: &mut Criterion) {
     println!("now: report:\n{}", store.explain_report().unwrap());
 }
 
-criterion_group!(benches, figures, search, durable_commit, day_close);
-criterion_main!(benches);
+/// Runs this suite's benchmarks.
+pub fn run() {
+    let mut c = crate::criterion();
+    figures(&mut c);
+    search(&mut c);
+    durable_commit(&mut c);
+    day_close(&mut c);
+}

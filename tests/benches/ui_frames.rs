@@ -1,13 +1,13 @@
 //! CPU time of one frame (layout and tessellation, no GPU) of the New link view with 200 item
 //! rows, of History over 1,000,000 links, and of an empty frame as the floor.
 //!
-//! `cargo bench --bench ui_frames`. Target: ≤ 1 ms for each view frame.
+//! `cargo bench --bench benches -- ui_frames`. Target: ≤ 1 ms for each view frame.
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
 use chrono::{DateTime, Utc};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::Criterion;
 use paydesk::api::wire::PaymentLink;
 use paydesk::app::Command;
 use paydesk::domain::{BarcodeIndex, CatalogVariant, Currency, ItemDraft, KeyLimits, LinkStatus};
@@ -172,5 +172,8 @@ fn bench_frames(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_frames);
-criterion_main!(benches);
+/// Runs this suite's benchmarks.
+pub fn run() {
+    let mut c = crate::criterion();
+    bench_frames(&mut c);
+}

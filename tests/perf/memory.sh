@@ -5,8 +5,9 @@
 # - after start-up on a fresh data folder (first start: the built-in sandbox),
 # - after 100 links created through the CLI on that folder's sandbox profile, at start-up
 #   (the board lists them) and after opening History,
-# - after opening History on a 1,000,000-link history: the file `cargo bench --bench
-#   store_history` builds (profile `bench`), copied into a data folder of its own, with a
+# - after opening History on a 1,000,000-link history: the file
+#   `cargo bench --bench benches -- store_history` builds (profile `bench`), copied into a data
+#   folder of its own, with a
 #   `bench` profile added through the CLI.
 # Each figure is read a few seconds after the window's first frame (or the click), so start-up
 # work has settled. Builds both in release first.
@@ -115,5 +116,5 @@ if [[ -n "$BIG" && -f "$BIG" ]]; then
   report "paydesk, 1,000,000 links, History open" "$APP_PID"
   stop_app
 else
-  echo "no 1,000,000-link history file (run cargo bench --bench store_history first)"
+  echo "no 1,000,000-link history file (run cargo bench --bench benches -- store_history first)"
 fi
