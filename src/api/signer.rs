@@ -47,18 +47,34 @@ pub fn string_to_sign(
     )
 }
 
-/// Lowercase hex HMAC-SHA256 of the string to sign, keyed with the secret's UTF-8 bytes.
-pub fn signature(
-    api_key: &str,
-    secret: &str,
-    timestamp: &str,
-    method: &str,
-    path: &str,
-    body: &[u8],
-) -> String {
+/// The parts of a request that its signature covers (the secret apart).
+#[derive(Debug, Clone, Copy)]
+pub struct Signed<'a> {
+    /// The API key id.
+    pub api_key: &'a str,
+    /// Unix milliseconds, decimal, as sent in `X-Timestamp`.
+    pub timestamp: &'a str,
+    /// `POST`.
+    pub method: &'a str,
+    /// The path, `/partner/1.0/…`.
+    pub path: &'a str,
+    /// The exact body bytes.
+    pub body: &'a [u8],
+}
+
+/// Lowercase hex HMAC-SHA256 of the string to sign of `parts`, keyed with the secret's UTF-8
+/// bytes.
+pub fn signature(parts: &Signed<'_>, secret: &str) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes())
         .expect("HMAC accepts a key of any length");
-    mac.update(string_to_sign(api_key, timestamp, method, path, body).as_bytes());
+    let text = string_to_sign(
+        parts.api_key,
+        parts.timestamp,
+        parts.method,
+        parts.path,
+        parts.body,
+    );
+    mac.update(text.as_bytes());
     hex::encode(mac.finalize().into_bytes())
 }
 
@@ -72,7 +88,14 @@ pub fn sign(
     body: &[u8],
 ) -> SignedHeaders {
     let timestamp = timestamp_millis.to_string();
-    let signature = signature(api_key, secret, &timestamp, method, path, body);
+    let parts = Signed {
+        api_key,
+        timestamp: &timestamp,
+        method,
+        path,
+        body,
+    };
+    let signature = signature(&parts, secret);
     SignedHeaders {
         api_key: api_key.to_owned(),
         timestamp,
@@ -80,18 +103,10 @@ pub fn sign(
     }
 }
 
-/// Checks a received signature in constant time (for the sandbox).
-pub fn verify(
-    api_key: &str,
-    secret: &str,
-    timestamp: &str,
-    method: &str,
-    path: &str,
-    body: &[u8],
-    given_hex: &str,
-) -> bool {
+/// Checks a received signature of `parts` in constant time (for the sandbox).
+pub fn verify(parts: &Signed<'_>, secret: &str, given_hex: &str) -> bool {
     use subtle::ConstantTimeEq;
-    let expected = signature(api_key, secret, timestamp, method, path, body);
+    let expected = signature(parts, secret);
     let given = given_hex.trim().to_ascii_lowercase();
     expected.len() == given.len() && bool::from(expected.as_bytes().ct_eq(given.as_bytes()))
 }
@@ -112,6 +127,19 @@ mod tests {
         body_sha256: String,
         string_to_sign: String,
         signature: String,
+    }
+
+    impl Vector {
+        /// The vector's signed parts.
+        fn parts(&self) -> Signed<'_> {
+            Signed {
+                api_key: &self.api_key,
+                timestamp: &self.timestamp,
+                method: &self.method,
+                path: &self.path,
+                body: self.body.as_bytes(),
+            }
+        }
     }
 
     #[derive(serde::Deserialize)]
@@ -139,15 +167,7 @@ mod tests {
             let h = sign(&v.api_key, &v.api_secret, ts, &v.method, &v.path, body);
             assert_eq!(h.signature, v.signature, "{}", v.path);
             assert_eq!(h.timestamp, v.timestamp);
-            assert!(verify(
-                &v.api_key,
-                &v.api_secret,
-                &v.timestamp,
-                &v.method,
-                &v.path,
-                body,
-                &v.signature
-            ));
+            assert!(verify(&v.parts(), &v.api_secret, &v.signature));
         }
     }
 
@@ -167,15 +187,14 @@ mod tests {
         // The parts as signed (key, secret, timestamp, method, path, body), one changed.
         let ok = |parts: [&[u8]; 6]| {
             let text = |i: usize| std::str::from_utf8(parts[i]).expect("text");
-            verify(
-                text(0),
-                text(1),
-                text(2),
-                text(3),
-                text(4),
-                parts[5],
-                &v.signature,
-            )
+            let signed = Signed {
+                api_key: text(0),
+                timestamp: text(2),
+                method: text(3),
+                path: text(4),
+                body: parts[5],
+            };
+            verify(&signed, text(1), &v.signature)
         };
         assert!(ok(signed));
         let changes: [(usize, &[u8]); 6] = [
@@ -191,14 +210,6 @@ mod tests {
             parts[i] = change;
             assert!(!ok(parts), "part {i} changed");
         }
-        assert!(!verify(
-            &v.api_key,
-            &v.api_secret,
-            &v.timestamp,
-            &v.method,
-            &v.path,
-            v.body.as_bytes(),
-            "00"
-        ));
+        assert!(!verify(&v.parts(), &v.api_secret, "00"));
     }
 }

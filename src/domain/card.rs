@@ -218,10 +218,22 @@ pub struct CardDraft {
     pub customer_id: String,
 }
 
+/// The fields a card form and its request show as they are in `Debug` (nothing secret in
+/// them): the holder's name, the usage, the alias, the default flag and the customer.
+macro_rules! holder_fields {
+    ($d:expr, $card:expr) => {
+        $d.field("card_holder_name", &$card.card_holder_name)
+            .field("usage", &$card.usage)
+            .field("alias", &$card.alias)
+            .field("set_as_default", &$card.set_as_default)
+            .field("customer_id", &$card.customer_id)
+    };
+}
+
 impl fmt::Debug for CardDraft {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CardDraft")
-            .field("card_number", &mask_pan(&self.card_number))
+        let mut d = f.debug_struct("CardDraft");
+        d.field("card_number", &mask_pan(&self.card_number))
             .field("expiry_month", &self.expiry_month)
             .field("expiry_year", &self.expiry_year)
             .field(
@@ -231,13 +243,8 @@ impl fmt::Debug for CardDraft {
                 } else {
                     "<redacted>"
                 },
-            )
-            .field("card_holder_name", &self.card_holder_name)
-            .field("usage", &self.usage)
-            .field("alias", &self.alias)
-            .field("set_as_default", &self.set_as_default)
-            .field("customer_id", &self.customer_id)
-            .finish()
+            );
+        holder_fields!(d, self).finish()
     }
 }
 
@@ -514,18 +521,13 @@ impl CardRequest {
 
 impl fmt::Debug for CardRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("CardRequest")
-            .field("card_number", &self.masked_pan())
+        let mut d = f.debug_struct("CardRequest");
+        d.field("card_number", &self.masked_pan())
             .field("brand", &self.brand)
             .field("expiry_month", &self.expiry_month)
             .field("expiry_year", &self.expiry_year)
-            .field("cvv", &self.cvv.as_ref().map(|_| "<redacted>"))
-            .field("card_holder_name", &self.card_holder_name)
-            .field("usage", &self.usage)
-            .field("alias", &self.alias)
-            .field("set_as_default", &self.set_as_default)
-            .field("customer_id", &self.customer_id)
-            .finish()
+            .field("cvv", &self.cvv.as_ref().map(|_| "<redacted>"));
+        holder_fields!(d, self).finish()
     }
 }
 

@@ -12,7 +12,7 @@ use super::fixture::ApiKey;
 use super::index::Index;
 use super::respond::Rejection;
 use crate::api::keys;
-use crate::api::signer::{HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, verify};
+use crate::api::signer::{HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP, Signed, verify};
 
 /// The replay window and the allowed clock skew, both 5 minutes.
 pub const WINDOW_MS: i64 = 5 * 60 * 1000;
@@ -87,15 +87,14 @@ pub fn authenticate<'a>(
     };
     let timestamp = header(headers, HEADER_TIMESTAMP).unwrap_or("");
     let signature = header(headers, HEADER_SIGNATURE).unwrap_or("");
-    if !verify(
-        &key.key,
-        key.secret.expose(),
+    let parts = Signed {
+        api_key: &key.key,
         timestamp,
-        "POST",
+        method: "POST",
         path,
         body,
-        signature,
-    ) {
+    };
+    if !verify(&parts, key.secret.expose(), signature) {
         return unauthorized(
             keys::AUTH_SIGNATURE_INVALID,
             "X-Signature does not match the request",
