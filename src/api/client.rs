@@ -317,7 +317,7 @@ impl ApiClient {
         endpoint: &Endpoint,
         body: &[u8],
         idempotency_key: Option<&str>,
-    ) -> Result<Answer, CallError> {
+    ) -> Result<HttpAnswer, CallError> {
         self.send_wiped(endpoint, Zeroizing::new(body.to_vec()), idempotency_key)
             .await
     }
@@ -329,7 +329,7 @@ impl ApiClient {
         endpoint: &Endpoint,
         body: Zeroizing<Vec<u8>>,
         idempotency_key: Option<&str>,
-    ) -> Result<Answer, CallError> {
+    ) -> Result<HttpAnswer, CallError> {
         let headers = signer::sign(
             &self.api_key,
             &self.secret,
@@ -372,7 +372,7 @@ impl ApiClient {
                         status,
                         limit: MAX_ANSWER_BYTES,
                     })?;
-            Ok::<_, CallError>(Answer {
+            Ok::<_, CallError>(HttpAnswer {
                 status,
                 body,
                 retry_after: retry_after
@@ -437,7 +437,7 @@ impl ApiClient {
 
 /// One answer of the server, as it came.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
+pub struct HttpAnswer {
     /// HTTP status.
     pub status: u16,
     /// The body bytes.

@@ -93,7 +93,7 @@ struct Inner {
 
 /// The idempotency store. Cheap to share: clone the `Arc`.
 #[derive(Debug, Default)]
-pub struct Store {
+pub struct KeyStore {
     inner: Mutex<Inner>,
     sink: Option<Arc<dyn Sink>>,
 }
@@ -131,7 +131,7 @@ pub fn body_digest(value: &Value) -> [u8; 32] {
     hasher.finalize().into()
 }
 
-impl Store {
+impl KeyStore {
     /// An in-memory store.
     pub fn new() -> Self {
         Self::default()
@@ -140,7 +140,7 @@ impl Store {
     /// A store that reports completed keys to `sink`, starting from `records` (loaded from
     /// the state file; expired ones are skipped by the caller or on first use).
     pub fn with_sink(sink: Arc<dyn Sink>, records: Vec<Record>) -> Self {
-        let store = Store {
+        let store = KeyStore {
             inner: Mutex::new(Inner::default()),
             sink: Some(sink),
         };
@@ -256,7 +256,7 @@ fn prune(inner: &mut Inner, now_ms: i64) {
 /// without completing (a failure, or the client went away first) frees the key.
 #[derive(Debug)]
 pub struct Guard {
-    store: Arc<Store>,
+    store: Arc<KeyStore>,
     scope: Option<Scope>,
     generation: u64,
 }
@@ -334,7 +334,7 @@ mod tests {
 
     #[test]
     fn the_six_situations_of_the_spec() {
-        let store = Arc::new(Store::new());
+        let store = Arc::new(KeyStore::new());
         let body: Value = serde_json::from_str(r#"{"amount":10}"#).unwrap();
         let other: Value = serde_json::from_str(r#"{"amount":11}"#).unwrap();
         let Claim::Proceed(first) = store.claim(scope("k"), &body, 0) else {
@@ -371,7 +371,7 @@ mod tests {
 
     #[test]
     fn keys_are_forgotten_after_24_hours() {
-        let store = Arc::new(Store::new());
+        let store = Arc::new(KeyStore::new());
         let body: Value = serde_json::from_str(r#"{"amount":10}"#).unwrap();
         let other: Value = serde_json::from_str(r#"{"amount":11}"#).unwrap();
         let Claim::Proceed(g) = store.claim(scope("k"), &body, 0) else {

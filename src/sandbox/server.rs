@@ -31,7 +31,7 @@ use super::persist::Db;
 use super::requests::RequestLog;
 use super::respond::{MAX_BODY_BYTES, Rejection, envelope_for_too_large, json_response};
 use super::shared::Shared;
-use super::state::{IdGen, Store};
+use super::state::{IdGen, LiveStore};
 use super::{admin, cards, installments, links, pay_page};
 use crate::api::endpoints::{self, Endpoint};
 use crate::api::keys;
@@ -129,14 +129,14 @@ impl Sandbox {
                 let keys = db.idempotency(now_ms - idempotency::RETENTION.num_milliseconds())?;
                 let sink: Arc<dyn idempotency::Sink> = db.clone();
                 (
-                    Store::new(Some(db), links, cards),
-                    idempotency::Store::with_sink(sink, keys),
+                    LiveStore::new(Some(db), links, cards),
+                    idempotency::KeyStore::with_sink(sink, keys),
                     true,
                 )
             }
             None => (
-                Store::new(None, Vec::new(), Vec::new()),
-                idempotency::Store::new(),
+                LiveStore::new(None, Vec::new(), Vec::new()),
+                idempotency::KeyStore::new(),
                 false,
             ),
         };

@@ -11,7 +11,7 @@ use super::fixture::Fixture;
 use super::idempotency;
 use super::index::Index;
 use super::requests::RequestLog;
-use super::state::{IdGen, Store};
+use super::state::{IdGen, LiveStore};
 use crate::clock::Clock;
 
 /// Everything a request handler may use.
@@ -26,9 +26,9 @@ pub struct Shared {
     /// Recently seen signatures.
     pub replay: ReplayCache,
     /// Idempotency keys.
-    pub idem: Arc<idempotency::Store>,
+    pub idem: Arc<idempotency::KeyStore>,
     /// Links and cards.
-    pub store: Store,
+    pub store: LiveStore,
     /// Fault rules.
     pub faults: Board,
     /// Identifiers.

@@ -28,16 +28,16 @@ fn state_failed(e: &rusqlite::Error) -> Rejection {
 
 /// Links and cards, with the optional state file behind them.
 #[derive(Debug, Default)]
-pub struct Store {
+pub struct LiveStore {
     links: Mutex<HashMap<String, LinkRecord>>,
     cards: Mutex<Vec<CardRecord>>,
     db: Option<Arc<Db>>,
 }
 
-impl Store {
+impl LiveStore {
     /// A store starting from what the state file holds (or empty, in memory).
-    pub fn new(db: Option<Arc<Db>>, links: Vec<LinkRecord>, cards: Vec<CardRecord>) -> Store {
-        Store {
+    pub fn new(db: Option<Arc<Db>>, links: Vec<LinkRecord>, cards: Vec<CardRecord>) -> LiveStore {
+        LiveStore {
             links: Mutex::new(links.into_iter().map(|l| (l.id.clone(), l)).collect()),
             cards: Mutex::new(cards),
             db,
