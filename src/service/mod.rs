@@ -630,7 +630,7 @@ impl Desk {
     /// Who owns a stored link, for a cancel (`None` owner: made before staff existed).
     pub fn ownership(&self, id: &str) -> Result<Ownership, DeskError> {
         let stored = self
-            .with_store(|s| s.get_link(self.profile_name(), id))?
+            .with_store(|s| s.links().get(self.profile_name(), id))?
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))?;
         let link = stored.link;
         Ok(Ownership {
@@ -698,7 +698,7 @@ impl Desk {
             JournalState::Stale,
             JournalState::Conflict,
         ];
-        self.with_store(|s| s.journal_list(self.profile_name(), &open))
+        self.with_store(|s| s.journal().list(self.profile_name(), &open))
     }
 
     /// Asks the server for the link and refreshes history (reads are retried).
@@ -741,7 +741,7 @@ impl Desk {
     /// is not taken: it is another desk's.
     pub fn take_shared(&self, link: &Link) -> Result<bool, DeskError> {
         let order = |l: &Link| (l.status.rank(), l.paid.unwrap_or_default());
-        let newer = match self.with_store(|s| s.get_link(self.profile_name(), &link.id))? {
+        let newer = match self.with_store(|s| s.links().get(self.profile_name(), &link.id))? {
             Some(stored) => order(link) > order(&stored.link),
             None => false,
         };
@@ -867,18 +867,18 @@ impl Desk {
 
     /// The audit chain's head now (shown with a day close).
     pub fn audit_head(&self) -> Result<String, DeskError> {
-        self.with_store(|s| s.audit_head())
+        self.with_store(|s| s.audit().head())
     }
 
     /// One link of the local history, with whether it was cancelled through paydesk.
     pub fn history_entry(&self, id: &str) -> Result<StoredLink, DeskError> {
-        self.with_store(|s| s.get_link(self.profile_name(), id))?
+        self.with_store(|s| s.links().get(self.profile_name(), id))?
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
 
     /// One link of the local history.
     pub fn history_link(&self, id: &str) -> Result<Link, DeskError> {
-        self.with_store(|s| s.get_link(self.profile_name(), id))?
+        self.with_store(|s| s.links().get(self.profile_name(), id))?
             .map(|s| s.link)
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }

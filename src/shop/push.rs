@@ -254,7 +254,7 @@ pub async fn push(
         done.staff_refused += applied.refused;
     }
     loop {
-        let rows = with_locked(store, |s| s.outbox_batch(BATCH))?;
+        let rows = with_locked(store, |s| s.outbox().batch(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };
@@ -264,7 +264,7 @@ pub async fn push(
         done.batches += 1;
     }
     loop {
-        let rows = with_locked(store, |s| s.outbox_cards(BATCH))?;
+        let rows = with_locked(store, |s| s.outbox().cards(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };

@@ -9,7 +9,7 @@ use std::str::FromStr;
 use chrono::{DateTime, Utc};
 use rusqlite::params;
 
-use super::audit::{self, AuditAction};
+use super::audit::{Audit, AuditAction};
 use super::{Columns, Store, StoreError, col, from_millis, to_millis};
 use crate::api::wire::{SavedCard, format_time, parse_time};
 use crate::domain::card::safe_masked_pan;
@@ -93,7 +93,7 @@ impl Store {
             || card.id.clone(),
             |pan| format!("{} {}", card.id, safe_masked_pan(pan)),
         );
-        audit::append(&tx, &self.actor, AuditAction::CardSave, &subject, now)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::CardSave, &subject, now)?;
         super::outbox::enqueue_card(&tx, profile, &card.id, now)?;
         tx.commit()?;
         Ok(())

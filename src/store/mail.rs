@@ -20,7 +20,7 @@ use std::fmt;
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::audit::{self, AuditAction};
+use super::audit::{Audit, AuditAction};
 use super::{Store, StoreError, from_millis, to_millis};
 use crate::domain::email::mask_email;
 use crate::domain::phone::Phone;
@@ -194,7 +194,7 @@ impl Store {
         )?;
         let id = tx.last_insert_rowid();
         let subject = send_subject(mail.link_id, SendChannel::Email, &mail.to.masked());
-        audit::append(&tx, &self.actor, AuditAction::LinkSend, &subject, now)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::LinkSend, &subject, now)?;
         tx.commit()?;
         self.mail_get(id)?.ok_or_else(|| StoreError::Corrupt {
             what: "mail queue row",

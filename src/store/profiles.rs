@@ -22,7 +22,9 @@ use rand::Rng;
 use rusqlite::{Connection, OptionalExtension, ToSql, params};
 use rust_decimal::Decimal;
 
-use super::audit::{self, AuditAction};
+use super::audit::{Audit, AuditAction};
+use super::outbox::Account;
+use super::repo::repository;
 use super::{Store, StoreError, parse_decimal_opt};
 
 /// The built-in profile's name.
@@ -192,6 +194,43 @@ UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = 
     order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
 WHERE name = ?1";
 
+repository!(
+    /// The `profiles` table and this install's device id (`meta`).
+    Profiles
+);
+
+impl<A> Profiles<'_, A> {
+    /// The account of `profile` as the shop keys it, and this desk's device id.
+    pub(super) fn account(&self, profile: &str) -> Result<(Account, String), StoreError> {
+        let (base_url, api_key_id, is_sandbox) = self.conn.query_row(
+            "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
+            [profile],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, bool>(2)?,
+                ))
+            },
+        )?;
+        let desk_id: String =
+            self.conn
+                .query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
+                    r.get(0)
+                })?;
+        let account = Account {
+            base_url,
+            api_key_id,
+            sandbox_desk: if is_sandbox {
+                desk_id.clone()
+            } else {
+                String::new()
+            },
+        };
+        Ok((account, desk_id))
+    }
+}
+
 impl Store {
     /// Creates the rows every install has: the sandbox profile and the device id. Each is an
     /// `INSERT OR IGNORE`, so two processes opening a new file at once agree on one device id.
@@ -263,7 +302,7 @@ impl Store {
             return Err(missing(profile.name.clone()));
         }
         let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
-        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, now)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::ProfileSave, &subject, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -291,7 +330,7 @@ impl Store {
             return Err(StoreError::NoProfile(name.to_owned()));
         }
         let at = super::audit_time(self.acting_at);
-        audit::append(&tx, &self.actor, AuditAction::ProfileRemove, name, at)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::ProfileRemove, name, at)?;
         tx.commit()?;
         Ok(())
     }

@@ -10,7 +10,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::audit::{self, AuditAction};
+use super::audit::{Audit, AuditAction};
 use super::{Store, StoreError, from_millis, to_millis};
 use crate::domain::staff::{self, Actor, Pin, Role, StaffMember, StaffName};
 
@@ -190,7 +190,7 @@ impl Store {
             params![name.as_str(), role.as_str(), pin_hash, to_millis(now)],
         )?;
         let subject = format!("{name} ({role})");
-        audit::append(&tx, actor, AuditAction::StaffAdd, &subject, now)?;
+        Audit::write(&tx).append(actor, AuditAction::StaffAdd, &subject, now)?;
         super::outbox::enqueue_staff(&tx, name.as_str(), now)?;
         tx.commit()?;
         Ok(())
@@ -220,7 +220,7 @@ impl Store {
         } else {
             AuditAction::StaffDisable
         };
-        audit::append(&tx, actor, action, &member.name, now)?;
+        Audit::write(&tx).append(actor, action, &member.name, now)?;
         super::outbox::enqueue_staff(&tx, &member.name, now)?;
         tx.commit()?;
         Ok(())
@@ -242,13 +242,7 @@ impl Store {
              WHERE name = ?1",
             params![row.member.name, pin_hash, to_millis(now)],
         )?;
-        audit::append(
-            &tx,
-            actor,
-            AuditAction::StaffResetPin,
-            &row.member.name,
-            now,
-        )?;
+        Audit::write(&tx).append(actor, AuditAction::StaffResetPin, &row.member.name, now)?;
         super::outbox::enqueue_staff(&tx, &row.member.name, now)?;
         tx.commit()?;
         Ok(())
@@ -267,7 +261,7 @@ impl Store {
         let member = self.check_pin(name, pin, now)?;
         let tx = super::write_tx(&mut self.conn)?;
         let actor = Actor::member(&member.name, member.role);
-        audit::append(&tx, &actor, AuditAction::SignIn, subject, now)?;
+        Audit::write(&tx).append(&actor, AuditAction::SignIn, subject, now)?;
         tx.commit()?;
         Ok(member)
     }
@@ -288,7 +282,7 @@ impl Store {
         }
         let approved = clerk.clone().approved_by(&member.name);
         let tx = super::write_tx(&mut self.conn)?;
-        audit::append(&tx, &approved, AuditAction::Approve, what, now)?;
+        Audit::write(&tx).append(&approved, AuditAction::Approve, what, now)?;
         tx.commit()?;
         Ok(approved)
     }
@@ -338,7 +332,7 @@ impl Store {
                 w.num_seconds()
             );
             let who = Actor::member(&row.member.name, row.member.role);
-            audit::append(&tx, &who, AuditAction::Lockout, &subject, now)?;
+            Audit::write(&tx).append(&who, AuditAction::Lockout, &subject, now)?;
         }
         tx.commit()?;
         Err(StaffError::WrongPin {

@@ -343,7 +343,7 @@ async fn run(pg: &Pg) -> bool {
             let link = support::links::pending_link(&format!("Q{i:06}"), None);
             store.upsert_link(SANDBOX_PROFILE, &link, now()).unwrap();
         }
-        assert_eq!(store.outbox_len().unwrap(), changes as u64);
+        assert_eq!(store.outbox().count().unwrap(), changes as u64);
         Mutex::new(store)
     };
     let start = Instant::now();

@@ -188,7 +188,10 @@ fn setup(fake: &Fake) -> (Services, Desk, Arc<ManualClock>) {
 
 fn row(services: &Services, key: &str) -> JournalRow {
     services
-        .inspect(|s| s.journal_get(&JournalKey::new("fake", "link.create", key)))
+        .inspect(|s| {
+            s.journal()
+                .get(&JournalKey::new("fake", "link.create", key))
+        })
         .expect("the journal reads")
         .expect("the row exists")
 }

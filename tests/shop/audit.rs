@@ -40,7 +40,8 @@ fn local_chain(store: &Mutex<Store>) -> ChainCheck {
     store
         .lock()
         .expect("the store")
-        .audit_verify(None)
+        .audit()
+        .verify(None)
         .expect("verified")
 }
 

@@ -91,7 +91,7 @@ impl ShopDesk {
     /// The link `id` of `profile` in this desk's own history.
     fn local(&self, profile: &str, id: &str) -> Option<paydesk::store::StoredLink> {
         self.services
-            .inspect(|s| s.get_link(profile, id))
+            .inspect(|s| s.links().get(profile, id))
             .expect("the data file answers")
     }
 

@@ -74,7 +74,7 @@ fn a_queued_message_is_audited_in_the_same_transaction_with_the_masked_address()
     assert_eq!(queued.attempts, 0);
     assert_eq!(queued.next_try_at, t0());
     assert!(queued.message_id.ends_with("@kuzey.example>"));
-    let audit = store.audit_list(&AuditFilter::default()).expect("audit");
+    let audit = store.audit().list(&AuditFilter::default()).expect("audit");
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].action, "link.send");
     assert_eq!(audit[0].subject, "lnk_7 e-mail a***@example.com");
@@ -84,7 +84,7 @@ fn a_queued_message_is_audited_in_the_same_transaction_with_the_masked_address()
         "the audit holds only the mask"
     );
     assert!(matches!(
-        store.audit_verify(None).expect("verify"),
+        store.audit().verify(None).expect("verify"),
         ChainCheck::Whole { rows: 1, .. }
     ));
 }
@@ -126,7 +126,8 @@ fn when_the_audit_row_cannot_be_written_nothing_is_queued() {
     )
     .expect("trigger");
     let before = store
-        .audit_list(&AuditFilter::default())
+        .audit()
+        .list(&AuditFilter::default())
         .expect("audit")
         .len();
     let refused = store.mail_enqueue(
@@ -141,13 +142,14 @@ fn when_the_audit_row_cannot_be_written_nothing_is_queued() {
     assert!(refused.is_err());
     assert_eq!(
         store
-            .audit_list(&AuditFilter::default())
+            .audit()
+            .list(&AuditFilter::default())
             .expect("audit")
             .len(),
         before
     );
     assert!(matches!(
-        store.audit_verify(None).expect("verify"),
+        store.audit().verify(None).expect("verify"),
         ChainCheck::Whole { rows: 1, .. }
     ));
 }
@@ -297,7 +299,7 @@ fn a_whatsapp_send_is_audited_with_the_masked_number_and_queues_nothing() {
             s.record_whatsapp_send("lnk_9", &phone, clock.now())
         })
         .expect("audited");
-    let audit = store.audit_list(&AuditFilter::default()).expect("audit");
+    let audit = store.audit().list(&AuditFilter::default()).expect("audit");
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].action, "link.send");
     assert_eq!(audit[0].subject, "lnk_9 whatsapp 0532 *** ** 67");

@@ -72,7 +72,7 @@ pub fn open_on_disk(
 pub fn create_row(services: &Services, order: &str) -> Option<JournalRow> {
     services
         .inspect(|s| {
-            s.journal_get(&JournalKey::new(
+            s.journal().get(&JournalKey::new(
                 "test",
                 "link.create",
                 format!("link-{order}"),
