@@ -18,17 +18,17 @@ use super::{DeskError, Services};
 impl Services {
     /// Whether staff are on (at least one member).
     pub fn staff_on(&self) -> Result<bool, DeskError> {
-        self.with_store_locked(|s| s.staff_on())
+        self.with_store_locked(|s| s.staff().on())
     }
 
     /// The members, by name.
     pub fn staff_list(&self) -> Result<Vec<StaffMember>, DeskError> {
-        self.with_store_locked(|s| s.staff_list())
+        self.with_store_locked(|s| s.staff().list())
     }
 
     /// One member, by name (any case).
     pub fn staff_member(&self, name: &str) -> Result<Option<StaffMember>, DeskError> {
-        self.with_store_locked(|s| s.staff_member(name))
+        self.with_store_locked(|s| s.staff().member(name))
     }
 
     /// Checks `name`'s PIN (tries counted, lock-out kept) and records the sign-in on
@@ -145,12 +145,12 @@ impl Services {
 
     /// The profiles, the sandbox first.
     pub fn profile_list(&self) -> Result<Vec<Profile>, DeskError> {
-        self.with_store_locked(|s| s.profile_list())
+        self.with_store_locked(|s| s.profiles().list())
     }
 
     /// One profile, by name.
     pub fn profile_get(&self, name: &str) -> Result<Option<Profile>, DeskError> {
-        self.with_store_locked(|s| s.profile_get(name))
+        self.with_store_locked(|s| s.profiles().get(name))
     }
 
     /// Adds `profile`, or changes the one of its name when `existing`; returns the profiles
@@ -170,7 +170,7 @@ impl Services {
                     s.profile_add(profile, now)
                 }
             })?;
-            s.profile_list()
+            s.profiles().list()
         })
     }
 
@@ -179,7 +179,7 @@ impl Services {
         let now = self.clock().now();
         self.with_store_locked(|s| {
             s.as_actor(actor, now, |s| s.profile_remove(name))?;
-            s.profile_list()
+            s.profiles().list()
         })
     }
 

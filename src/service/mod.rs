@@ -463,7 +463,7 @@ impl Services {
     /// The desk of `profile`: its client (secret resolved) and the store.
     pub fn desk(&self, profile: &str) -> Result<Desk, DeskError> {
         let profile = self
-            .with_store_locked(|s| s.profile_get(profile))?
+            .with_store_locked(|s| s.profiles().get(profile))?
             .ok_or_else(|| DeskError::NoProfile(profile.to_owned()))?;
         let (base_url, secret) = if profile.is_sandbox {
             (
@@ -619,7 +619,7 @@ impl Desk {
         command: &str,
         ownership: Option<&Ownership>,
     ) -> Result<(), DeskError> {
-        let staff_on = self.with_store(|s| s.staff_on())?;
+        let staff_on = self.with_store(|s| s.staff().on())?;
         match roles::permit(need, staff_on, &self.actor, ownership) {
             Permit::Allowed => Ok(()),
             Permit::SignInFirst => Err(DeskError::SignInFirst),
@@ -764,7 +764,7 @@ impl Desk {
     /// Cancels the link and records the server's answer in history, marked as cancelled here
     /// (the server answers EXPIRED; the day report counts it as cancelled).
     pub async fn cancel_link(&self, id: &str) -> Result<Link, DeskError> {
-        if self.with_store(|s| s.staff_on())? {
+        if self.with_store(|s| s.staff().on())? {
             let ownership = match self.ownership(id) {
                 Ok(o) => o,
                 // A link this desk never stored is nobody's: a manager's.
@@ -890,7 +890,7 @@ impl Desk {
 
     /// The saved cards of this profile.
     pub fn saved_cards(&self) -> Result<Vec<StoredCard>, DeskError> {
-        self.with_store(|s| s.list_cards(self.profile_name()))
+        self.with_store(|s| s.cards().list(self.profile_name()))
     }
 
     /// The local catalog, by variant id.

@@ -234,7 +234,7 @@ pub async fn push(
     store: &Mutex<Store>,
     now: impl Fn() -> DateTime<Utc>,
 ) -> Result<Pushed, PushError> {
-    let desk_id = with_locked(store, |s| s.device_id())?;
+    let desk_id = with_locked(store, |s| s.profiles().device_id())?;
     let mut done = Pushed::default();
     let owed = with_locked(store, |s| s.outbox_catalog())?;
     if let Some(owed) = owed {

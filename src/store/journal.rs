@@ -339,6 +339,15 @@ impl<A> Journal<'_, A> {
         collect_rows(stmt.query(params![profile, to_millis(now - STALE_AFTER)])?)
     }
 
+    /// Whether a row of `profile` has exactly this order number.
+    pub(super) fn has_order_number(&self, profile: &str, order: &str) -> Result<bool, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM journal WHERE profile = ?1 AND order_number = ?2)",
+            params![profile, order],
+            |r| r.get(0),
+        )?)
+    }
+
     /// How many pending rows a profile has.
     pub fn pending_count(&self, profile: &str) -> Result<usize, StoreError> {
         let n: i64 = self

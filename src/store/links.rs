@@ -228,6 +228,15 @@ impl<A> Links<'_, A> {
         rows.next()?.map(read_link).transpose()
     }
 
+    /// Whether a link of `profile` has exactly this order number.
+    pub(super) fn has_order_number(&self, profile: &str, order: &str) -> Result<bool, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM links WHERE profile = ?1 AND order_number = ?2)",
+            params![profile, order],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Every link's profile and id, in the order they were first stored.
     pub(super) fn keys_in_order(&self) -> Result<Vec<(String, String)>, StoreError> {
         Ok(self

@@ -17,9 +17,11 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, Transaction, params};
 use serde::{Deserialize, Serialize};
 
+use super::cards::Cards;
 use super::profiles::Profiles;
 use super::repo::{Write, repository};
 use super::shop::Shop;
+use super::staff::Staff;
 use super::{Profile, Store, StoreError, StoredLink, from_millis, to_millis, write_tx};
 use crate::api::wire::PaymentLink;
 
@@ -268,21 +270,7 @@ pub(super) fn enqueue_staff(
     if !Shop::read(tx).joined()? {
         return Ok(());
     }
-    let push = tx
-        .query_row(
-            "SELECT name, role, pin_hash, active FROM staff WHERE name = ?1",
-            [name],
-            |r| {
-                Ok(StaffPush {
-                    name: r.get(0)?,
-                    role: r.get(1)?,
-                    pin_hash: r.get(2)?,
-                    active: r.get(3)?,
-                })
-            },
-        )
-        .optional()?;
-    let Some(push) = push else {
+    let Some(push) = Staff::read(tx).push_of(name)? else {
         return Ok(());
     };
     Outbox::write(tx).push("staff", &push, now)
@@ -349,22 +337,7 @@ pub(super) fn enqueue_card(
         return Ok(());
     }
     let (account, _) = Profiles::read(tx).account(profile)?;
-    let card = tx
-        .query_row(
-            "SELECT masked_pan, brand, card_type, bank_name, stored_at FROM saved_cards
-             WHERE profile = ?1 AND id = ?2",
-            params![profile, id],
-            |r| {
-                Ok((
-                    r.get::<_, Option<String>>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, i64>(4)?,
-                ))
-            },
-        )
-        .optional()?;
+    let card = Cards::read(tx).push_fields(profile, id)?;
     let Some((masked_pan, brand, card_type, bank_name, stored_at)) = card else {
         return Ok(());
     };

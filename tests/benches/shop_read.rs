@@ -335,7 +335,7 @@ async fn run(pg: &Pg) -> bool {
         let mut store = Store::open(dir.path()).unwrap();
         store.join_shop(&url, now()).unwrap();
         let identity = shop::desk::DeskIdentity {
-            id: store.device_id().unwrap(),
+            id: store.profiles().device_id().unwrap(),
             name: "Back office".to_owned(),
         };
         shop::desk::register(&shop, &identity, now()).await.unwrap();

@@ -67,7 +67,7 @@ impl ShopDesk {
         store
             .join_shop(&url.to_string(), now)
             .expect("the join is recorded");
-        let id = store.device_id().expect("a device id");
+        let id = store.profiles().device_id().expect("a device id");
         let identity = shop::desk::DeskIdentity {
             id: id.clone(),
             name: name.to_owned(),

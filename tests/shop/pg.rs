@@ -569,7 +569,7 @@ async fn joined_store(
     store
         .join_shop(&shop.url().to_string(), crate::support::time::t_stored())
         .expect("joined");
-    let id = store.device_id().expect("a device id");
+    let id = store.profiles().device_id().expect("a device id");
     let identity = shop::desk::DeskIdentity {
         id: id.clone(),
         name: "Counter 1".to_owned(),

@@ -38,7 +38,7 @@ fn shop(dir: &std::path::Path, now: DateTime<Utc>) -> Store {
 #[test]
 fn the_first_member_is_a_manager_and_staff_turn_on() {
     let mut store = Store::open_in_memory().expect("store");
-    assert!(!store.staff_on().expect("read"));
+    assert!(!store.staff().on().expect("read"));
     let refused = store.staff_add(
         &Actor::nobody(),
         &name("Ayşe"),
@@ -47,7 +47,7 @@ fn the_first_member_is_a_manager_and_staff_turn_on() {
         t0(),
     );
     assert_eq!(staff_error(refused), StaffError::FirstMustBeManager);
-    assert!(!store.staff_on().expect("read"), "nothing was written");
+    assert!(!store.staff().on().expect("read"), "nothing was written");
     store
         .staff_add(
             &Actor::nobody(),
@@ -57,7 +57,7 @@ fn the_first_member_is_a_manager_and_staff_turn_on() {
             t0(),
         )
         .expect("a manager first");
-    assert!(store.staff_on().expect("read"));
+    assert!(store.staff().on().expect("read"));
     let taken = store.staff_add(
         &Actor::member("Zeynep", Role::Manager),
         &name("ZEYNEP"),
@@ -232,7 +232,7 @@ fn the_pin_and_its_hash_never_reach_the_record_or_the_list() {
     let dir = tempfile::tempdir().expect("dir");
     let store = shop(dir.path(), t0());
     let rows = store.audit().list(&AuditFilter::default()).expect("audit");
-    let text = format!("{rows:?} {:?}", store.staff_list().expect("list"));
+    let text = format!("{rows:?} {:?}", store.staff().list().expect("list"));
     assert!(
         !text.contains("9999") && !text.contains("1234") && !text.contains("argon2"),
         "{text}"

@@ -27,7 +27,8 @@ pub fn demo_profile(name: &str, base_url: &str) -> Profile {
 pub fn library_services(store: Store, base_url: &str, total_timeout: Duration) -> Services {
     let mut store = store;
     let known = store
-        .profile_get("test")
+        .profiles()
+        .get("test")
         .expect("the profiles read")
         .is_some_and(|p| p.base_url == base_url);
     if !known {
