@@ -277,7 +277,7 @@ pub async fn send_queued(
         wiped: store.mail_wipe_sent(clock.now())?,
         ..SendReport::default()
     };
-    for mail in store.mail_due(clock.now())? {
+    for mail in store.mail_queue().due(clock.now())? {
         let now = clock.now();
         if !store.mail_claim(mail.id, now, now + CLAIM)? {
             continue;

@@ -168,7 +168,7 @@ impl Desk {
         self.with_store(|s| s.journal_mark_stale(now))?;
         let key = self.journal_key(key);
         let row = self
-            .with_store(|s| s.journal_get(&key))?
+            .with_store(|s| s.journal().get(&key))?
             .ok_or_else(|| CreateError::NotFound(key.key.clone()))?;
         match row.state {
             JournalState::Pending => self.drive(row, Prior::AfterUnknown).await,
@@ -193,7 +193,7 @@ impl Desk {
     ) -> Result<Vec<(String, Result<Link, CreateError>)>, DeskError> {
         let now = self.now();
         self.with_store(|s| s.journal_mark_stale(now))?;
-        let rows = self.with_store(|s| s.journal_resumable(self.profile_name(), now))?;
+        let rows = self.with_store(|s| s.journal().resumable(self.profile_name(), now))?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let key = row.key.key.clone();
@@ -233,7 +233,7 @@ impl Desk {
     /// The link history holds for the row's order, if any.
     fn linked(&self, row: &JournalRow) -> Result<Option<Link>, DeskError> {
         if let Some(id) = &row.link_id
-            && let Some(stored) = self.with_store(|s| s.get_link(self.profile_name(), id))?
+            && let Some(stored) = self.with_store(|s| s.links().get(self.profile_name(), id))?
         {
             return Ok(Some(stored.link));
         }
@@ -251,7 +251,10 @@ impl Desk {
     ) -> Result<Option<Link>, DeskError> {
         let since = at - IDEMPOTENCY_RETENTION;
         Ok(self
-            .with_store(|s| s.find_recent_by_order(self.profile_name(), order, since))?
+            .with_store(|s| {
+                s.links()
+                    .find_recent_by_order(self.profile_name(), order, since)
+            })?
             .map(|s| s.link))
     }
 
@@ -356,7 +359,7 @@ impl Desk {
             return Err(error.into());
         }
         let row = self
-            .with_store(|s| s.journal_get(key))?
+            .with_store(|s| s.journal().get(key))?
             .ok_or_else(|| CreateError::NotFound(key.key.clone()))?;
         if row.state == JournalState::Completed
             && let Some(link) = self.linked(&row)?

@@ -18,17 +18,17 @@ use super::{DeskError, Services};
 impl Services {
     /// Whether staff are on (at least one member).
     pub fn staff_on(&self) -> Result<bool, DeskError> {
-        self.with_store_locked(|s| s.staff_on())
+        self.with_store_locked(|s| s.staff().on())
     }
 
     /// The members, by name.
     pub fn staff_list(&self) -> Result<Vec<StaffMember>, DeskError> {
-        self.with_store_locked(|s| s.staff_list())
+        self.with_store_locked(|s| s.staff().list())
     }
 
     /// One member, by name (any case).
     pub fn staff_member(&self, name: &str) -> Result<Option<StaffMember>, DeskError> {
-        self.with_store_locked(|s| s.staff_member(name))
+        self.with_store_locked(|s| s.staff().member(name))
     }
 
     /// Checks `name`'s PIN (tries counted, lock-out kept) and records the sign-in on
@@ -87,17 +87,17 @@ impl Services {
 
     /// The audit rows matching `filter`, oldest first.
     pub fn audit_list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, DeskError> {
-        self.with_store_locked(|s| s.audit_list(filter))
+        self.with_store_locked(|s| s.audit().list(filter))
     }
 
     /// Walks the audit chain, checking every hash, and its head against `head` when given.
     pub fn audit_verify(&self, head: Option<&str>) -> Result<ChainCheck, DeskError> {
-        self.with_store_locked(|s| s.audit_verify(head))
+        self.with_store_locked(|s| s.audit().verify(head))
     }
 
     /// The audit chain's head now.
     pub fn audit_head(&self) -> Result<String, DeskError> {
-        self.with_store_locked(|s| s.audit_head())
+        self.with_store_locked(|s| s.audit().head())
     }
 
     /// The rows matching `filter` and the whole chain's check, read together.
@@ -105,7 +105,7 @@ impl Services {
         &self,
         filter: &AuditFilter,
     ) -> Result<(Vec<AuditRow>, ChainCheck), DeskError> {
-        self.with_store_locked(|s| Ok((s.audit_list(filter)?, s.audit_verify(None)?)))
+        self.with_store_locked(|s| Ok((s.audit().list(filter)?, s.audit().verify(None)?)))
     }
 
     /// Writes the audit rows matching `filter` as CSV to `path`, a file only its owner can
@@ -145,12 +145,12 @@ impl Services {
 
     /// The profiles, the sandbox first.
     pub fn profile_list(&self) -> Result<Vec<Profile>, DeskError> {
-        self.with_store_locked(|s| s.profile_list())
+        self.with_store_locked(|s| s.profiles().list())
     }
 
     /// One profile, by name.
     pub fn profile_get(&self, name: &str) -> Result<Option<Profile>, DeskError> {
-        self.with_store_locked(|s| s.profile_get(name))
+        self.with_store_locked(|s| s.profiles().get(name))
     }
 
     /// Adds `profile`, or changes the one of its name when `existing`; returns the profiles
@@ -170,7 +170,7 @@ impl Services {
                     s.profile_add(profile, now)
                 }
             })?;
-            s.profile_list()
+            s.profiles().list()
         })
     }
 
@@ -179,7 +179,7 @@ impl Services {
         let now = self.clock().now();
         self.with_store_locked(|s| {
             s.as_actor(actor, now, |s| s.profile_remove(name))?;
-            s.profile_list()
+            s.profiles().list()
         })
     }
 
@@ -223,12 +223,12 @@ impl Services {
 
     /// How many changes wait to go to the shop.
     pub fn outbox_len(&self) -> Result<u64, DeskError> {
-        self.with_store_locked(|s| s.outbox_len())
+        self.with_store_locked(|s| s.outbox().count())
     }
 
     /// The sequence number of the last change queued for the shop (0: none ever).
     pub fn outbox_last_seq(&self) -> Result<i64, DeskError> {
-        self.with_store_locked(|s| s.outbox_last_seq())
+        self.with_store_locked(|s| s.outbox().last_seq())
     }
 
     /// This desk's place in a shop: its name, the shop joined, when it last pushed.

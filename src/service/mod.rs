@@ -468,7 +468,7 @@ impl Services {
     /// The desk of `profile`: its client (secret resolved) and the store.
     pub fn desk(&self, profile: &str) -> Result<Desk, DeskError> {
         let profile = self
-            .with_store_locked(|s| s.profile_get(profile))?
+            .with_store_locked(|s| s.profiles().get(profile))?
             .ok_or_else(|| DeskError::NoProfile(profile.to_owned()))?;
         let (base_url, secret) = if profile.is_sandbox {
             (
@@ -624,7 +624,7 @@ impl Desk {
         command: &str,
         ownership: Option<&Ownership>,
     ) -> Result<(), DeskError> {
-        let staff_on = self.with_store(|s| s.staff_on())?;
+        let staff_on = self.with_store(|s| s.staff().on())?;
         match roles::permit(need, staff_on, &self.actor, ownership) {
             Permit::Allowed => Ok(()),
             Permit::SignInFirst => Err(DeskError::SignInFirst),
@@ -635,7 +635,7 @@ impl Desk {
     /// Who owns a stored link, for a cancel (`None` owner: made before staff existed).
     pub fn ownership(&self, id: &str) -> Result<Ownership, DeskError> {
         let stored = self
-            .with_store(|s| s.get_link(self.profile_name(), id))?
+            .with_store(|s| s.links().get(self.profile_name(), id))?
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))?;
         let link = stored.link;
         Ok(Ownership {
@@ -703,7 +703,7 @@ impl Desk {
             JournalState::Stale,
             JournalState::Conflict,
         ];
-        self.with_store(|s| s.journal_list(self.profile_name(), &open))
+        self.with_store(|s| s.journal().list(self.profile_name(), &open))
     }
 
     /// Asks the server for the link and refreshes history (reads are retried).
@@ -746,7 +746,7 @@ impl Desk {
     /// is not taken: it is another desk's.
     pub fn take_shared(&self, link: &Link) -> Result<bool, DeskError> {
         let order = |l: &Link| (l.status.rank(), l.paid.unwrap_or_default());
-        let newer = match self.with_store(|s| s.get_link(self.profile_name(), &link.id))? {
+        let newer = match self.with_store(|s| s.links().get(self.profile_name(), &link.id))? {
             Some(stored) => order(link) > order(&stored.link),
             None => false,
         };
@@ -769,7 +769,7 @@ impl Desk {
     /// Cancels the link and records the server's answer in history, marked as cancelled here
     /// (the server answers EXPIRED; the day report counts it as cancelled).
     pub async fn cancel_link(&self, id: &str) -> Result<Link, DeskError> {
-        if self.with_store(|s| s.staff_on())? {
+        if self.with_store(|s| s.staff().on())? {
             let ownership = match self.ownership(id) {
                 Ok(o) => o,
                 // A link this desk never stored is nobody's: a manager's.
@@ -872,18 +872,18 @@ impl Desk {
 
     /// The audit chain's head now (shown with a day close).
     pub fn audit_head(&self) -> Result<String, DeskError> {
-        self.with_store(|s| s.audit_head())
+        self.with_store(|s| s.audit().head())
     }
 
     /// One link of the local history, with whether it was cancelled through paydesk.
     pub fn history_entry(&self, id: &str) -> Result<StoredLink, DeskError> {
-        self.with_store(|s| s.get_link(self.profile_name(), id))?
+        self.with_store(|s| s.links().get(self.profile_name(), id))?
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
 
     /// One link of the local history.
     pub fn history_link(&self, id: &str) -> Result<Link, DeskError> {
-        self.with_store(|s| s.get_link(self.profile_name(), id))?
+        self.with_store(|s| s.links().get(self.profile_name(), id))?
             .map(|s| s.link)
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
@@ -895,7 +895,7 @@ impl Desk {
 
     /// The saved cards of this profile.
     pub fn saved_cards(&self) -> Result<Vec<StoredCard>, DeskError> {
-        self.with_store(|s| s.list_cards(self.profile_name()))
+        self.with_store(|s| s.cards().list(self.profile_name()))
     }
 
     /// The local catalog, by variant id.

@@ -121,7 +121,7 @@ impl Desk {
     /// The account this desk's profile reaches, as the shop keys links: the profile's base URL
     /// and API key id, and this desk's id for its built-in sandbox.
     pub fn shop_account(&self) -> Result<Account, DeskError> {
-        let desk_id = self.with_store(|s| s.device_id())?;
+        let desk_id = self.with_store(|s| s.profiles().device_id())?;
         Ok(Account::of_profile(self.profile(), &desk_id))
     }
 
@@ -195,7 +195,7 @@ pub async fn poll_in_shop(
     fresh_for: Duration,
     patience: Duration,
 ) -> Result<Polled, PollError> {
-    let desk_id = desk.with_store(|s| s.device_id())?;
+    let desk_id = desk.with_store(|s| s.profiles().device_id())?;
     let through = Account::of_profile(desk.profile(), &desk_id);
     let deadline = Instant::now() + patience;
     let limit = reader.query_limit();

@@ -109,7 +109,7 @@ async fn fork_of(
     both: i64,
 ) -> Result<Option<(i64, String, String)>, PushError> {
     let differs = async |seq: i64| -> Result<Option<(String, String)>, PushError> {
-        let (mine, _) = with_locked(store, |s| s.audit_hash_at(seq))?;
+        let (mine, _) = with_locked(store, |s| s.audit().hash_at(seq))?;
         let theirs = shop_hash(shop, desk_id, seq).await?;
         Ok(match (mine, theirs) {
             (Some(m), Some(t)) if m != t => Some((m, t)),
@@ -158,7 +158,7 @@ pub async fn push_audit(
             .get(0);
         if !checked {
             checked = true;
-            let (_, last) = with_locked(store, |s| s.audit_hash_at(0))?;
+            let (_, last) = with_locked(store, |s| s.audit().hash_at(0))?;
             let both = have.min(last);
             if both > 0
                 && let Some((seq, desk_hash, shop_hash)) =
@@ -178,7 +178,7 @@ pub async fn push_audit(
                 });
             }
         }
-        let rows = with_locked(store, |s| s.audit_after(have, BATCH))?;
+        let rows = with_locked(store, |s| s.audit().after(have, BATCH))?;
         if rows.is_empty() {
             return Ok(AuditPushed {
                 rows: sent,

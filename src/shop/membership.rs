@@ -91,7 +91,7 @@ pub enum MembershipError {
 /// The desk's id and shown name (the host name until it is named).
 pub fn identity(store: &Mutex<Store>) -> Result<DeskIdentity, StoreError> {
     let (id, named) = with_locked(store, |s| {
-        Ok::<_, StoreError>((s.device_id()?, s.shop_desk()?.name))
+        Ok::<_, StoreError>((s.profiles().device_id()?, s.shop_desk()?.name))
     })?;
     Ok(DeskIdentity {
         id,

@@ -234,7 +234,7 @@ pub async fn push(
     store: &Mutex<Store>,
     now: impl Fn() -> DateTime<Utc>,
 ) -> Result<Pushed, PushError> {
-    let desk_id = with_locked(store, |s| s.device_id())?;
+    let desk_id = with_locked(store, |s| s.profiles().device_id())?;
     let mut done = Pushed::default();
     let owed = with_locked(store, |s| s.outbox_catalog())?;
     if let Some(owed) = owed {
@@ -254,7 +254,7 @@ pub async fn push(
         done.staff_refused += applied.refused;
     }
     loop {
-        let rows = with_locked(store, |s| s.outbox_batch(BATCH))?;
+        let rows = with_locked(store, |s| s.outbox().batch(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };
@@ -264,7 +264,7 @@ pub async fn push(
         done.batches += 1;
     }
     loop {
-        let rows = with_locked(store, |s| s.outbox_cards(BATCH))?;
+        let rows = with_locked(store, |s| s.outbox().cards(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };

@@ -775,7 +775,7 @@ async fn ping(config: &SessionConfig, slot: &Slot) -> Result<(), ShopError> {
 /// other failure an event (the rows stay in the outbox).
 async fn push_now(config: &SessionConfig, slot: &Slot, out: &Out) -> Result<(), ShopError> {
     let store = config.store.store();
-    let waiting = crate::store::with_locked(store, |s| s.outbox_len());
+    let waiting = crate::store::with_locked(store, |s| s.outbox().count());
     match waiting {
         Ok(0) => return Ok(()),
         Ok(_) => {}

@@ -13,7 +13,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
-use super::{Store, StoreError, from_millis, to_millis};
+use super::repo::{Write, repository};
+use super::{Store, StoreError, from_millis, to_millis, write_tx};
 use crate::domain::Actor;
 
 /// The `prev_hash` of the first row: 64 zeros.
@@ -160,7 +161,7 @@ pub fn row_hash(
 
 /// Appends a row inside the caller's transaction (so it commits or rolls back with the change
 /// it records). Returns the new head hash.
-pub(crate) fn append(
+fn append(
     conn: &Connection,
     actor: &Actor,
     action: AuditAction,
@@ -178,7 +179,7 @@ pub(crate) fn append(
 }
 
 /// [`append`] with the names given apart (a link's create row names the member who began it).
-pub(crate) fn append_as(
+fn append_as(
     conn: &Connection,
     staff: Option<&str>,
     approved_by: Option<&str>,
@@ -268,26 +269,41 @@ fn read_row(r: &rusqlite::Row<'_>) -> Result<AuditRow, StoreError> {
     })
 }
 
-impl Store {
-    /// Appends one audit row on its own (a secret stored in the keyring, where no database
-    /// change comes with it).
-    pub fn audit_append(
-        &mut self,
+repository!(
+    /// The append-only `audit` table: its chain's rows, appended only inside the transaction
+    /// of the change they record.
+    Audit
+);
+
+impl Audit<'_, Write> {
+    /// Appends a row in `actor`'s name (and its approving manager's); returns the new head.
+    pub(crate) fn append(
+        &self,
         actor: &Actor,
         action: AuditAction,
         subject: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        append(&tx, actor, action, subject, now)?;
-        tx.commit()?;
-        Ok(())
+    ) -> Result<String, StoreError> {
+        append(self.conn, actor, action, subject, now)
     }
 
+    /// [`Audit::append`] with the names given apart (a link's create row names the member who
+    /// began it).
+    pub(crate) fn append_as(
+        &self,
+        staff: Option<&str>,
+        approved_by: Option<&str>,
+        action: AuditAction,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, StoreError> {
+        append_as(self.conn, staff, approved_by, action, subject, now)
+    }
+}
+
+impl<A> Audit<'_, A> {
     /// The audit rows matching `filter`, newest first.
-    pub fn audit_list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
+    pub fn list(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         let limit = filter
             .limit
             .map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
@@ -314,7 +330,7 @@ impl Store {
     }
 
     /// The chain's head: the last row's hash, the seed when the record is empty.
-    pub fn audit_head(&self) -> Result<String, StoreError> {
+    pub fn head(&self) -> Result<String, StoreError> {
         Ok(self
             .conn
             .query_row(
@@ -328,7 +344,7 @@ impl Store {
 
     /// Walks the whole chain from the first row (constant memory), and with `head` also checks
     /// that the chain passes through that hash.
-    pub fn audit_verify(&self, head: Option<&str>) -> Result<ChainCheck, StoreError> {
+    pub fn verify(&self, head: Option<&str>) -> Result<ChainCheck, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT seq, at, staff, approved_by, action, subject, prev_hash, hash FROM audit
              ORDER BY seq",
@@ -345,7 +361,7 @@ impl Store {
 
     /// The hash of the row `seq`, and the last row's `seq` (0 when the record is empty): what
     /// the pusher compares with the shop's copy of the chain.
-    pub fn audit_hash_at(&self, seq: i64) -> Result<(Option<String>, i64), StoreError> {
+    pub fn hash_at(&self, seq: i64) -> Result<(Option<String>, i64), StoreError> {
         let hash = self
             .conn
             .query_row("SELECT hash FROM audit WHERE seq = ?1", [seq], |r| r.get(0))
@@ -358,7 +374,7 @@ impl Store {
 
     /// The audit rows after `seq`, in order, at most `limit` (the pusher sends the chain to
     /// the shop from the first row the shop lacks).
-    pub fn audit_after(&self, seq: i64, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
+    pub fn after(&self, seq: i64, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT seq, at, staff, approved_by, action, subject, prev_hash, hash FROM audit
              WHERE seq > ?1 ORDER BY seq LIMIT ?2",
@@ -369,6 +385,28 @@ impl Store {
             out.push(read_row(r)?);
         }
         Ok(out)
+    }
+}
+
+impl Store {
+    /// The audit record's reads.
+    pub fn audit(&self) -> Audit<'_> {
+        Audit::read(&self.conn)
+    }
+
+    /// Appends one audit row on its own (a secret stored in the keyring, where no database
+    /// change comes with it).
+    pub fn audit_append(
+        &mut self,
+        actor: &Actor,
+        action: AuditAction,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        Audit::write(&tx).append(actor, action, subject, now)?;
+        tx.commit()?;
+        Ok(())
     }
 }
 
@@ -527,12 +565,12 @@ mod tests {
                 .audit_append(&ayse, AuditAction::SignIn, "", t(i))
                 .expect("append");
         }
-        let rows = store.audit_list(&AuditFilter::default()).expect("list");
+        let rows = store.audit().list(&AuditFilter::default()).expect("list");
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[2].prev_hash, SEED);
         assert_eq!(rows[1].prev_hash, rows[2].hash);
-        assert_eq!(store.audit_head().expect("head"), rows[0].hash);
-        let whole = store.audit_verify(Some(&rows[1].hash)).expect("verify");
+        assert_eq!(store.audit().head().expect("head"), rows[0].hash);
+        let whole = store.audit().verify(Some(&rows[1].hash)).expect("verify");
         assert!(
             matches!(whole, ChainCheck::Whole { rows: 3, .. }),
             "{whole:?}"
@@ -548,7 +586,7 @@ mod tests {
             .execute("DELETE FROM audit WHERE seq = 2", [])
             .expect_err("the trigger refuses");
         assert_eq!(
-            store.audit_verify(Some("ab")).expect("verify"),
+            store.audit().verify(Some("ab")).expect("verify"),
             ChainCheck::HeadNotFound { rows: 3 }
         );
     }
@@ -569,7 +607,7 @@ mod tests {
             )
             .expect("edit");
         assert_eq!(
-            store.audit_verify(None).expect("verify"),
+            store.audit().verify(None).expect("verify"),
             ChainCheck::Broken {
                 seq: 3,
                 why: "its fields do not match its hash"

@@ -7,10 +7,11 @@
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
-use rusqlite::params;
+use rusqlite::{OptionalExtension as _, params};
 
-use super::audit::{self, AuditAction};
-use super::{Columns, Store, StoreError, col, from_millis, to_millis};
+use super::audit::{Audit, AuditAction};
+use super::repo::{Write, repository};
+use super::{Columns, Store, StoreError, col, from_millis, to_millis, write_tx};
 use crate::api::wire::{SavedCard, format_time, parse_time};
 use crate::domain::card::safe_masked_pan;
 use crate::domain::{CardStatus, CardUsage};
@@ -46,61 +47,14 @@ const CARD: Columns<16> = Columns([
     "stored_at",
 ]);
 
-impl Store {
-    /// Stores (or refreshes) a saved card's response content.
-    pub fn insert_card(
-        &mut self,
-        profile: &str,
-        card: &SavedCard,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute(
-            "INSERT INTO saved_cards (profile, id, masked_pan, alias, card_holder_name, brand,
-                 bank_name, card_type, expiry_month, expiry_year, usage, status, is_default,
-                 customer_id, created_date, stored_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-             ON CONFLICT (profile, id) DO UPDATE SET
-                 masked_pan = excluded.masked_pan, alias = excluded.alias,
-                 card_holder_name = excluded.card_holder_name, brand = excluded.brand,
-                 bank_name = excluded.bank_name, card_type = excluded.card_type,
-                 expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year,
-                 usage = excluded.usage, status = excluded.status,
-                 is_default = excluded.is_default, customer_id = excluded.customer_id,
-                 created_date = excluded.created_date",
-            params![
-                profile,
-                card.id,
-                card.masked_pan.as_deref().map(safe_masked_pan),
-                card.alias.as_deref().map(safe_masked_pan),
-                card.card_holder_name.as_deref().map(safe_masked_pan),
-                card.brand,
-                card.bank_name,
-                card.card_type,
-                card.expiry_month,
-                card.expiry_year,
-                card.usage.map(CardUsage::as_str),
-                card.status.as_ref().map(CardStatus::as_str),
-                card.is_default,
-                card.customer_id,
-                card.created_date.map(format_time),
-                to_millis(now),
-            ],
-        )?;
-        let subject = card.masked_pan.as_deref().map_or_else(
-            || card.id.clone(),
-            |pan| format!("{} {}", card.id, safe_masked_pan(pan)),
-        );
-        audit::append(&tx, &self.actor, AuditAction::CardSave, &subject, now)?;
-        super::outbox::enqueue_card(&tx, profile, &card.id, now)?;
-        tx.commit()?;
-        Ok(())
-    }
+repository!(
+    /// The `saved_cards` table: saved cards as response content (masks only).
+    Cards
+);
 
+impl<A> Cards<'_, A> {
     /// A profile's saved cards, most recently stored first.
-    pub fn list_cards(&self, profile: &str) -> Result<Vec<StoredCard>, StoreError> {
+    pub fn list(&self, profile: &str) -> Result<Vec<StoredCard>, StoreError> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {} FROM saved_cards WHERE profile = ?1 ORDER BY stored_at DESC, id",
             CARD.list()
@@ -147,5 +101,103 @@ impl Store {
             });
         }
         Ok(out)
+    }
+
+    /// What the shop keeps of card `id` of `profile`: its mask, brand, type, bank and when it
+    /// was stored.
+    pub(super) fn push_fields(
+        &self,
+        profile: &str,
+        id: &str,
+    ) -> Result<Option<CardFields>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT masked_pan, brand, card_type, bank_name, stored_at FROM saved_cards
+                 WHERE profile = ?1 AND id = ?2",
+                params![profile, id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()?)
+    }
+}
+
+/// A card's mask, brand, type, bank and storing time (ms), as the outbox reads them.
+pub(super) type CardFields = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    i64,
+);
+
+impl Cards<'_, Write> {
+    /// Stores (or refreshes) a saved card's response content, masked again.
+    fn upsert(
+        &self,
+        profile: &str,
+        card: &SavedCard,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO saved_cards (profile, id, masked_pan, alias, card_holder_name, brand,
+                 bank_name, card_type, expiry_month, expiry_year, usage, status, is_default,
+                 customer_id, created_date, stored_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+             ON CONFLICT (profile, id) DO UPDATE SET
+                 masked_pan = excluded.masked_pan, alias = excluded.alias,
+                 card_holder_name = excluded.card_holder_name, brand = excluded.brand,
+                 bank_name = excluded.bank_name, card_type = excluded.card_type,
+                 expiry_month = excluded.expiry_month, expiry_year = excluded.expiry_year,
+                 usage = excluded.usage, status = excluded.status,
+                 is_default = excluded.is_default, customer_id = excluded.customer_id,
+                 created_date = excluded.created_date",
+            params![
+                profile,
+                card.id,
+                card.masked_pan.as_deref().map(safe_masked_pan),
+                card.alias.as_deref().map(safe_masked_pan),
+                card.card_holder_name.as_deref().map(safe_masked_pan),
+                card.brand,
+                card.bank_name,
+                card.card_type,
+                card.expiry_month,
+                card.expiry_year,
+                card.usage.map(CardUsage::as_str),
+                card.status.as_ref().map(CardStatus::as_str),
+                card.is_default,
+                card.customer_id,
+                card.created_date.map(format_time),
+                to_millis(now),
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// The saved cards' reads.
+    pub fn cards(&self) -> Cards<'_> {
+        Cards::read(&self.conn)
+    }
+
+    /// Stores (or refreshes) a saved card's response content, with its audit row and its
+    /// outbox row, in one transaction.
+    pub fn insert_card(
+        &mut self,
+        profile: &str,
+        card: &SavedCard,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        Cards::write(&tx).upsert(profile, card, now)?;
+        let subject = card.masked_pan.as_deref().map_or_else(
+            || card.id.clone(),
+            |pan| format!("{} {}", card.id, safe_masked_pan(pan)),
+        );
+        Audit::write(&tx).append(&self.actor, AuditAction::CardSave, &subject, now)?;
+        super::outbox::enqueue_card(&tx, profile, &card.id, now)?;
+        tx.commit()?;
+        Ok(())
     }
 }

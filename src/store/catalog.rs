@@ -41,8 +41,9 @@ use std::str::FromStr;
 use rusqlite::{OptionalExtension, params};
 use rust_decimal::Decimal;
 
-use super::audit::{self, AuditAction};
+use super::audit::{Audit, AuditAction};
 use super::messages::StoreMessage;
+use super::repo::repository;
 use super::{Store, StoreError, parse_decimal};
 use crate::domain::{Barcode, BarcodeError, CatalogVariant, Currency, UnknownCode};
 use crate::lang::Lang;
@@ -712,6 +713,27 @@ pub fn read_catalog_file(path: &Path) -> Result<Vec<u8>, StoreError> {
     read_limited(file, Some(path))
 }
 
+repository!(
+    /// The local catalog: `catalog_variants` and their barcodes.
+    Catalog
+);
+
+impl<A> Catalog<'_, A> {
+    /// The name, unit price and currency of variant `id`, as stored.
+    pub(super) fn variant_price(
+        &self,
+        id: &str,
+    ) -> Result<Option<super::items::VariantPrice>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT name, unit_price, currency FROM catalog_variants WHERE id = ?1",
+            )?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?)
+    }
+}
+
 impl Store {
     /// Parses a catalog CSV without writing anything (the import dialog's preview).
     pub fn catalog_preview_csv(&self, reader: impl Read) -> Result<CsvParsed, StoreError> {
@@ -757,7 +779,7 @@ impl Store {
         }
         let subject = format!("{} items", parsed.variants.len());
         let at = super::audit_time(self.acting_at);
-        audit::append(&tx, &self.actor, AuditAction::CatalogImport, &subject, at)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::CatalogImport, &subject, at)?;
         super::outbox::enqueue_catalog(&tx, CatalogChange::Whole, at)?;
         tx.commit()?;
         Ok(CsvImport {
@@ -823,7 +845,7 @@ impl Store {
         }
         let subject = format!("{id} barcode {}", code.map_or("none", Barcode::as_str));
         let at = super::audit_time(self.acting_at);
-        audit::append(&tx, &self.actor, AuditAction::CatalogEdit, &subject, at)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::CatalogEdit, &subject, at)?;
         let change = CatalogChange::Barcode(id, code.map(Barcode::as_str));
         super::outbox::enqueue_catalog(&tx, change, at)?;
         tx.commit()?;

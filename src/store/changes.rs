@@ -1,15 +1,24 @@
 //! What changes a link, each one unit of work in one transaction: a link was created (from
-//! its journal row), a link was refreshed, a link was cancelled. Each writes the link into
-//! history, the totals that follow from it, its audit row and its outbox row together, so the
-//! journal and the link table know nothing of the audit, the totals or the outbox.
+//! its journal row), a link was refreshed, a link was cancelled. Each composes the
+//! repositories of the families a link's change writes, in that one transaction: the journal
+//! row (a create), the link in history ([`Links`]), its items ([`Items`]), the totals that
+//! follow from it ([`Tallies`]), its audit row ([`Audit`]) and its outbox row ([`Outbox`]).
+//! No repository knows of another: the journal knows nothing of the audit, the totals or the
+//! outbox, and the link table nothing of the journal.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, TransactionBehavior, params};
+use rusqlite::Transaction;
 
-use super::audit::{self, AuditAction};
-use super::links::{set_owner, upsert_in};
-use super::tallies::{self, TotalsChange};
-use super::{Store, StoreError, items, outbox, to_millis};
+use super::audit::{Audit, AuditAction};
+use super::catalog::Catalog;
+use super::items::{self, Items};
+use super::journal::{Journal, JournalKey, JournalRow, JournalState};
+use super::links::Links;
+use super::outbox::{LinkPush, Outbox};
+use super::profiles::Profiles;
+use super::shop::Shop;
+use super::tallies::Tallies;
+use super::{Store, StoreError, write_tx};
 use crate::api::wire::PaymentLink;
 
 /// How the audit names a link: its id, and its order number when known.
@@ -20,52 +29,75 @@ pub(crate) fn link_subject(id: &str, order_number: Option<&str>) -> String {
     }
 }
 
-/// The request a link was created from, as its journal row holds it.
-pub(super) struct Request<'a> {
-    /// The profile it was sent on.
-    pub profile: &'a str,
-    /// The endpoint's name.
-    pub endpoint: &'a str,
-    /// The exact bytes sent (the items are read from them).
-    pub body: &'a [u8],
-    /// Its order number.
-    pub order_number: Option<&'a str>,
-    /// The member who began it.
-    pub began_by: Option<&'a str>,
-}
-
-/// A link was created: the server's answer to `request`, on the caller's transaction (the
-/// journal's, which marks its row completed in it): the link in history with the member who
-/// began it and the request's items (for the day report), the totals, the audit row in that
-/// member's name, the outbox row.
-pub(super) fn link_created(
-    tx: &Connection,
-    request: &Request<'_>,
+/// A link was created: the server's answer to the request of the journal row `row`, on the
+/// unit of work's transaction: the link in history with the member who began it and the
+/// request's items (for the day report), the totals, the audit row in that member's name, the
+/// outbox row, and the journal row marked completed.
+fn link_created(
+    tx: &Transaction<'_>,
+    row: &JournalRow,
     link: &PaymentLink,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let profile = request.profile;
-    let mut tally = TotalsChange::default();
-    upsert_in(tx, &mut tally, profile, link, now)?;
-    tallies::track(tx, &mut tally, profile, &link.id, || {
-        set_owner(tx, profile, &link.id, request.began_by)?;
-        items::record_request_items(tx, profile, request.endpoint, request.body, link)
+    let profile = row.key.profile.as_str();
+    let began_by = row.began_by.as_deref();
+    let links = Links::write(tx);
+    let mut tallies = Tallies::write(tx);
+    tallies.track(profile, &link.id, || links.upsert(profile, link, now, now))?;
+    let catalog = Catalog::read(tx);
+    let kept = items::request_items(&row.key.endpoint, &row.body, link, |variant| {
+        catalog.variant_price(variant)
     })?;
-    tally.write(tx)?;
-    let subject = link_subject(&link.id, request.order_number);
-    audit::append_as(
-        tx,
-        request.began_by,
-        None,
-        AuditAction::LinkCreate,
-        &subject,
-        now,
-    )?;
-    outbox::enqueue_link(tx, profile, &link.id, now)
+    tallies.track(profile, &link.id, || {
+        links.set_owner(profile, &link.id, began_by)?;
+        match &kept {
+            Some(rows) => Items::write(tx).replace(profile, &link.id, rows),
+            None => Ok(()),
+        }
+    })?;
+    tallies.finish()?;
+    let subject = link_subject(&link.id, row.order_number.as_deref());
+    Audit::write(tx).append_as(began_by, None, AuditAction::LinkCreate, &subject, now)?;
+    owe_link(tx, profile, &link.id, now)?;
+    Journal::write(tx).completed(row.id, &link.id, now)
+}
+
+/// Adds the link `id` of `profile`, as the transaction `tx` now holds it (its row, its items,
+/// the account it was made on), to the outbox; nothing when the desk has not joined a shop.
+/// Every write of a link does this before its commit (and joining a shop, for every link).
+pub(super) fn owe_link(
+    tx: &Transaction<'_>,
+    profile: &str,
+    id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if !Shop::read(tx).joined()? {
+        return Ok(());
+    }
+    let Some(stored) = Links::read(tx).get(profile, id)? else {
+        return Ok(());
+    };
+    let (account, desk_id) = Profiles::read(tx).account(profile)?;
+    let items = Items::read(tx).of_link(profile, id)?;
+    let push = LinkPush::of(account, desk_id, &stored, items)?;
+    Outbox::write(tx).push("link", &push, now)
 }
 
 impl Store {
-    /// Stores or refreshes a link in a profile's history (see `upsert_in` for the merge).
+    /// The server answered with the link: "a link was created" and the journal row marked
+    /// completed, in one transaction (the row must be pending).
+    pub fn journal_complete(
+        &mut self,
+        key: &JournalKey,
+        link: &PaymentLink,
+        now: DateTime<Utc>,
+    ) -> Result<JournalRow, StoreError> {
+        self.journal_transition(key, &[JournalState::Pending], "complete it", |tx, row| {
+            link_created(tx, row, link, now)
+        })
+    }
+
+    /// Stores or refreshes a link in a profile's history (see `Links::upsert` for the merge).
     pub fn upsert_link(
         &mut self,
         profile: &str,
@@ -97,27 +129,21 @@ impl Store {
         now: DateTime<Utc>,
         change: Change,
     ) -> Result<(), StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut tally = TotalsChange::default();
-        upsert_in(&tx, &mut tally, profile, link, now)?;
+        let tx = write_tx(&mut self.conn)?;
+        let links = Links::write(&tx);
+        let mut tallies = Tallies::write(&tx);
+        tallies.track(profile, &link.id, || links.upsert(profile, link, now, now))?;
         if change == Change::Cancelled {
-            tallies::track(&tx, &mut tally, profile, &link.id, || {
-                tx.execute(
-                    "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
-                     WHERE profile = ?1 AND id = ?2",
-                    params![profile, link.id, to_millis(now)],
-                )?;
-                Ok(())
+            tallies.track(profile, &link.id, || {
+                links.mark_cancelled(profile, &link.id, now)
             })?;
         }
-        tally.write(&tx)?;
+        tallies.finish()?;
         if change == Change::Cancelled {
             let subject = link_subject(&link.id, link.order_number.as_deref());
-            audit::append(&tx, &self.actor, AuditAction::LinkCancel, &subject, now)?;
+            Audit::write(&tx).append(&self.actor, AuditAction::LinkCancel, &subject, now)?;
         }
-        outbox::enqueue_link(&tx, profile, &link.id, now)?;
+        owe_link(&tx, profile, &link.id, now)?;
         tx.commit()?;
         Ok(())
     }

@@ -12,17 +12,17 @@
 //!
 //! Bodies are the exact bytes sent (they may hold payer e-mail and phone, never card data:
 //! card save is not journaled), so `Debug` shows their length only. A finished row keeps its
-//! body [`JOURNAL_BODY_RETENTION`] (7 days), then `journal_prune` clears it and keeps the row.
+//! body [`JOURNAL_BODY_RETENTION`] (7 days), then `Store::journal_prune` clears it and keeps the row.
 
 use std::fmt;
 use std::str::FromStr;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use rusqlite::{Connection, TransactionBehavior, params, params_from_iter};
+use rusqlite::{Transaction, params, params_from_iter};
 use rust_decimal::Decimal;
 
-use super::{Store, StoreError, changes, from_millis, parse_decimal_opt, to_millis};
-use crate::api::wire::PaymentLink;
+use super::repo::{Write, repository};
+use super::{Store, StoreError, from_millis, parse_decimal_opt, to_millis, write_tx};
 use crate::domain::Currency;
 use crate::secrets::Redacted;
 
@@ -264,35 +264,231 @@ fn collect_rows(mut rows: rusqlite::Rows<'_>) -> Result<Vec<JournalRow>, StoreEr
     Ok(out)
 }
 
-fn get_row(conn: &Connection, key: &JournalKey) -> Result<Option<JournalRow>, StoreError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM journal WHERE profile = ?1 AND endpoint = ?2 AND idem_key = ?3"
-    ))?;
-    let mut rows = stmt.query(params![key.profile, key.endpoint, key.key])?;
-    rows.next()?.map(read_row).transpose()
-}
+repository!(
+    /// The `journal` table: its rows and its state changes, each one statement (the units of
+    /// work below decide, in their transaction, which change a row may take).
+    Journal
+);
 
-fn get_by_id(conn: &Connection, id: i64) -> Result<JournalRow, StoreError> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM journal WHERE id = ?1"))?;
-    let mut rows = stmt.query([id])?;
-    match rows.next()? {
-        Some(r) => read_row(r),
-        None => Err(StoreError::Sqlite(rusqlite::Error::QueryReturnedNoRows)),
+impl<A> Journal<'_, A> {
+    /// The row with this key.
+    pub fn get(&self, key: &JournalKey) -> Result<Option<JournalRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM journal WHERE profile = ?1 AND endpoint = ?2 AND idem_key = ?3"
+        ))?;
+        let mut rows = stmt.query(params![key.profile, key.endpoint, key.key])?;
+        rows.next()?.map(read_row).transpose()
+    }
+
+    /// The row with this local id.
+    pub fn by_id(&self, id: i64) -> Result<Option<JournalRow>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM journal WHERE id = ?1"))?;
+        let mut rows = stmt.query([id])?;
+        rows.next()?.map(read_row).transpose()
+    }
+
+    /// The row with this local id, which must exist.
+    fn existing(&self, id: i64) -> Result<JournalRow, StoreError> {
+        self.by_id(id)?
+            .ok_or(StoreError::Sqlite(rusqlite::Error::QueryReturnedNoRows))
+    }
+
+    /// Every row of a profile with this idempotency key, whatever the endpoint (the CLI's
+    /// `pending retry KEY`; keys embed the operation, so this is normally one row).
+    pub fn find(&self, profile: &str, key: &str) -> Result<Vec<JournalRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM journal WHERE profile = ?1 AND idem_key = ?2 ORDER BY id"
+        ))?;
+        collect_rows(stmt.query(params![profile, key])?)
+    }
+
+    /// A profile's rows in the given states (all states when `states` is empty), oldest first.
+    pub fn list(
+        &self,
+        profile: &str,
+        states: &[JournalState],
+    ) -> Result<Vec<JournalRow>, StoreError> {
+        let states: Vec<&str> = if states.is_empty() {
+            JournalState::ALL.iter().map(|s| s.as_str()).collect()
+        } else {
+            states.iter().map(|s| s.as_str()).collect()
+        };
+        let marks = vec!["?"; states.len()].join(", ");
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM journal WHERE profile = ? AND state IN ({marks})
+             ORDER BY created_at, id"
+        ))?;
+        let args = std::iter::once(profile).chain(states);
+        collect_rows(stmt.query(params_from_iter(args))?)
+    }
+
+    /// A profile's pending rows younger than [`STALE_AFTER`], oldest first: the ones to
+    /// resume.
+    pub fn resumable(
+        &self,
+        profile: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<JournalRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM journal
+             WHERE state = 'pending' AND profile = ?1 AND created_at > ?2
+             ORDER BY created_at, id"
+        ))?;
+        collect_rows(stmt.query(params![profile, to_millis(now - STALE_AFTER)])?)
+    }
+
+    /// Whether a row of `profile` has exactly this order number.
+    pub(super) fn has_order_number(&self, profile: &str, order: &str) -> Result<bool, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM journal WHERE profile = ?1 AND order_number = ?2)",
+            params![profile, order],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// How many pending rows a profile has.
+    pub fn pending_count(&self, profile: &str) -> Result<usize, StoreError> {
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM journal WHERE profile = ?1 AND state = 'pending'",
+            )?
+            .query_row([profile], |r| r.get(0))?;
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 }
 
+impl Journal<'_, Write> {
+    /// Inserts `row` as a new pending row; returns it as stored.
+    fn insert(&self, row: &NewJournalRow) -> Result<JournalRow, StoreError> {
+        self.conn.execute(
+            "INSERT INTO journal (profile, endpoint, idem_key, body, order_number, amount,
+                 currency, created_at, updated_at, state, attempts, began_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'pending', 0, ?9)",
+            params![
+                row.key.profile,
+                row.key.endpoint,
+                row.key.key,
+                *row.body,
+                row.order_number,
+                row.amount.map(|a| a.to_string()),
+                row.currency.map(Currency::as_str),
+                to_millis(row.now),
+                row.began_by
+            ],
+        )?;
+        self.existing(self.conn.last_insert_rowid())
+    }
+
+    /// Starts the row `id` over as pending with `row`'s bytes; returns it as stored.
+    fn restart(&self, id: i64, row: &NewJournalRow) -> Result<JournalRow, StoreError> {
+        self.conn.execute(
+            "UPDATE journal SET body = ?2, order_number = ?3, amount = ?4, currency = ?5,
+                 created_at = ?6, updated_at = ?6, state = 'pending', attempts = 0,
+                 last_error = NULL, link_id = NULL, began_by = ?7
+             WHERE id = ?1",
+            params![
+                id,
+                *row.body,
+                row.order_number,
+                row.amount.map(|a| a.to_string()),
+                row.currency.map(Currency::as_str),
+                to_millis(row.now),
+                row.began_by
+            ],
+        )?;
+        self.existing(id)
+    }
+
+    /// Counts one more send of the row `id`, with the error it met.
+    fn attempted(
+        &self,
+        id: i64,
+        error: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE journal SET attempts = attempts + 1, last_error = ?2, updated_at = ?3
+             WHERE id = ?1",
+            params![id, error, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Marks the row `id` completed with the link `link_id`.
+    pub(super) fn completed(
+        &self,
+        id: i64,
+        link_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE journal SET state = 'completed', link_id = ?2, updated_at = ?3
+             WHERE id = ?1",
+            params![id, link_id, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Moves the row `id` to the finished state `to`, keeping its last error unless `error`.
+    fn finished(
+        &self,
+        id: i64,
+        to: JournalState,
+        error: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE journal SET state = ?2, last_error = coalesce(?3, last_error),
+                 updated_at = ?4
+             WHERE id = ?1",
+            params![id, to.as_str(), error, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Makes the row `id` pending again, its clock started at `now`.
+    fn revived(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE journal SET state = 'pending', created_at = ?2, updated_at = ?2
+             WHERE id = ?1",
+            params![id, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Marks pending rows at least [`STALE_AFTER`] old at `now` as stale; returns how many.
+    fn mark_stale(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
+        Ok(self.conn.execute(
+            "UPDATE journal SET state = 'stale', updated_at = ?1
+             WHERE state = 'pending' AND created_at <= ?2",
+            params![to_millis(now), to_millis(now - STALE_AFTER)],
+        )?)
+    }
+
+    /// Clears the bodies of finished rows last changed at or before `cutoff`; returns how many.
+    fn clear_bodies(&self, cutoff: DateTime<Utc>) -> Result<usize, StoreError> {
+        Ok(self.conn.execute(PRUNE_SQL, [to_millis(cutoff)])?)
+    }
+}
+
+/// The units of work of the journal's own rows (the one that completes a row with its link
+/// is "a link was created", `Store::journal_complete` in `store::changes`).
 impl Store {
+    /// The journal's reads.
+    pub fn journal(&self) -> Journal<'_> {
+        Journal::read(&self.conn)
+    }
+
     /// Commits a new pending request durably, or tells why it must not be sent (see
     /// [`JournalBegin`]). One `BEGIN IMMEDIATE` transaction: two callers racing on one key
     /// get one `Started` and one `AlreadyPending`.
     pub fn journal_begin(&mut self, row: &NewJournalRow) -> Result<JournalBegin, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let now = to_millis(row.now);
-        let amount = row.amount.map(|a| a.to_string());
-        let currency = row.currency.map(Currency::as_str);
-        let outcome = match get_row(&tx, &row.key)? {
+        let tx = write_tx(&mut self.conn)?;
+        let journal = Journal::write(&tx);
+        let outcome = match journal.get(&row.key)? {
             Some(existing) if existing.state == JournalState::Pending => {
                 JournalBegin::AlreadyPending(existing)
             }
@@ -304,60 +500,26 @@ impl Store {
             {
                 JournalBegin::AlreadyDone(existing)
             }
-            Some(existing) => {
-                tx.execute(
-                    "UPDATE journal SET body = ?2, order_number = ?3, amount = ?4, currency = ?5,
-                         created_at = ?6, updated_at = ?6, state = 'pending', attempts = 0,
-                         last_error = NULL, link_id = NULL, began_by = ?7
-                     WHERE id = ?1",
-                    params![
-                        existing.id,
-                        *row.body,
-                        row.order_number,
-                        amount,
-                        currency,
-                        now,
-                        row.began_by
-                    ],
-                )?;
-                JournalBegin::Started(get_by_id(&tx, existing.id)?)
-            }
-            None => {
-                tx.execute(
-                    "INSERT INTO journal (profile, endpoint, idem_key, body, order_number, amount,
-                         currency, created_at, updated_at, state, attempts, began_by)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'pending', 0, ?9)",
-                    params![
-                        row.key.profile,
-                        row.key.endpoint,
-                        row.key.key,
-                        *row.body,
-                        row.order_number,
-                        amount,
-                        currency,
-                        now,
-                        row.began_by
-                    ],
-                )?;
-                JournalBegin::Started(get_by_id(&tx, tx.last_insert_rowid())?)
-            }
+            Some(existing) => JournalBegin::Started(journal.restart(existing.id, row)?),
+            None => JournalBegin::Started(journal.insert(row)?),
         };
         tx.commit()?;
         Ok(outcome)
     }
 
-    /// Runs `change` on the row in one transaction if its state is one of `from`.
-    fn journal_transition(
+    /// Runs `change` on the row in one transaction if its state is one of `from`; returns the
+    /// row as `change` left it.
+    pub(super) fn journal_transition(
         &mut self,
         key: &JournalKey,
         from: &[JournalState],
         action: &'static str,
-        change: impl FnOnce(&Connection, &JournalRow) -> Result<(), StoreError>,
+        change: impl FnOnce(&Transaction<'_>, &JournalRow) -> Result<(), StoreError>,
     ) -> Result<JournalRow, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let row = get_row(&tx, key)?.ok_or_else(|| StoreError::NoJournalRow(key.key.clone()))?;
+        let tx = write_tx(&mut self.conn)?;
+        let row = Journal::write(&tx)
+            .get(key)?
+            .ok_or_else(|| StoreError::NoJournalRow(key.key.clone()))?;
         if !from.contains(&row.state) {
             return Err(StoreError::JournalState {
                 key: key.key.clone(),
@@ -366,7 +528,7 @@ impl Store {
             });
         }
         change(&tx, &row)?;
-        let updated = get_by_id(&tx, row.id)?;
+        let updated = Journal::write(&tx).existing(row.id)?;
         tx.commit()?;
         Ok(updated)
     }
@@ -382,41 +544,8 @@ impl Store {
             key,
             &[JournalState::Pending],
             "count an attempt",
-            |tx, row| {
-                tx.execute(
-                    "UPDATE journal SET attempts = attempts + 1, last_error = ?2, updated_at = ?3
-                 WHERE id = ?1",
-                    params![row.id, error, to_millis(now)],
-                )?;
-                Ok(())
-            },
+            |tx, row| Journal::write(tx).attempted(row.id, error, now),
         )
-    }
-
-    /// The server answered with the link: "a link was created" (`changes::link_created`) and
-    /// the row marked completed, in one transaction.
-    pub fn journal_complete(
-        &mut self,
-        key: &JournalKey,
-        link: &PaymentLink,
-        now: DateTime<Utc>,
-    ) -> Result<JournalRow, StoreError> {
-        self.journal_transition(key, &[JournalState::Pending], "complete it", |tx, row| {
-            let request = changes::Request {
-                profile: &row.key.profile,
-                endpoint: &row.key.endpoint,
-                body: &row.body,
-                order_number: row.order_number.as_deref(),
-                began_by: row.began_by.as_deref(),
-            };
-            changes::link_created(tx, &request, link, now)?;
-            tx.execute(
-                "UPDATE journal SET state = 'completed', link_id = ?2, updated_at = ?3
-                 WHERE id = ?1",
-                params![row.id, link.id, to_millis(now)],
-            )?;
-            Ok(())
-        })
     }
 
     fn journal_finish(
@@ -429,13 +558,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<JournalRow, StoreError> {
         self.journal_transition(key, from, action, |tx, row| {
-            tx.execute(
-                "UPDATE journal SET state = ?2, last_error = coalesce(?3, last_error),
-                     updated_at = ?4
-                 WHERE id = ?1",
-                params![row.id, to.as_str(), error, to_millis(now)],
-            )?;
-            Ok(())
+            Journal::write(tx).finished(row.id, to, error, now)
         })
     }
 
@@ -482,12 +605,7 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<JournalRow, StoreError> {
         self.journal_transition(key, &[JournalState::Stale], "send it again", |tx, row| {
-            tx.execute(
-                "UPDATE journal SET state = 'pending', created_at = ?2, updated_at = ?2
-                 WHERE id = ?1",
-                params![row.id, to_millis(now)],
-            )?;
-            Ok(())
+            Journal::write(tx).revived(row.id, now)
         })
     }
 
@@ -507,63 +625,13 @@ impl Store {
         )
     }
 
-    /// The row with this key.
-    pub fn journal_get(&self, key: &JournalKey) -> Result<Option<JournalRow>, StoreError> {
-        get_row(&self.conn, key)
-    }
-
-    /// Every row of a profile with this idempotency key, whatever the endpoint (the CLI's
-    /// `pending retry KEY`; keys embed the operation, so this is normally one row).
-    pub fn journal_find(&self, profile: &str, key: &str) -> Result<Vec<JournalRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM journal WHERE profile = ?1 AND idem_key = ?2 ORDER BY id"
-        ))?;
-        collect_rows(stmt.query(params![profile, key])?)
-    }
-
-    /// A profile's rows in the given states (all states when `states` is empty), oldest first.
-    pub fn journal_list(
-        &self,
-        profile: &str,
-        states: &[JournalState],
-    ) -> Result<Vec<JournalRow>, StoreError> {
-        let states: Vec<&str> = if states.is_empty() {
-            JournalState::ALL.iter().map(|s| s.as_str()).collect()
-        } else {
-            states.iter().map(|s| s.as_str()).collect()
-        };
-        let marks = vec!["?"; states.len()].join(", ");
-        let mut stmt = self.conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM journal WHERE profile = ? AND state IN ({marks})
-             ORDER BY created_at, id"
-        ))?;
-        let args = std::iter::once(profile).chain(states);
-        collect_rows(stmt.query(params_from_iter(args))?)
-    }
-
     /// Marks pending rows (of every profile) at least [`STALE_AFTER`] old as `stale`; returns
     /// how many. Run before any decision to send.
     pub fn journal_mark_stale(&mut self, now: DateTime<Utc>) -> Result<usize, StoreError> {
-        Ok(self.conn.execute(
-            "UPDATE journal SET state = 'stale', updated_at = ?1
-             WHERE state = 'pending' AND created_at <= ?2",
-            params![to_millis(now), to_millis(now - STALE_AFTER)],
-        )?)
-    }
-
-    /// A profile's pending rows younger than [`STALE_AFTER`], oldest first: the ones to
-    /// resume.
-    pub fn journal_resumable(
-        &self,
-        profile: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<JournalRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM journal
-             WHERE state = 'pending' AND profile = ?1 AND created_at > ?2
-             ORDER BY created_at, id"
-        ))?;
-        collect_rows(stmt.query(params![profile, to_millis(now - STALE_AFTER)])?)
+        let tx = write_tx(&mut self.conn)?;
+        let marked = Journal::write(&tx).mark_stale(now)?;
+        tx.commit()?;
+        Ok(marked)
     }
 
     /// Clears the body of every finished row (completed, failed, conflict, abandoned) that
@@ -582,9 +650,9 @@ impl Store {
     /// (`journal_bodies_kept`, migration 7) holds only the rows that still have a body, so a
     /// run with nothing to clear reads nothing.
     pub fn journal_prune(&mut self, now: DateTime<Utc>) -> Result<usize, StoreError> {
-        let cleared = self
-            .conn
-            .execute(PRUNE_SQL, [to_millis(now - JOURNAL_BODY_RETENTION)])?;
+        let tx = write_tx(&mut self.conn)?;
+        let cleared = Journal::write(&tx).clear_bodies(now - JOURNAL_BODY_RETENTION)?;
+        tx.commit()?;
         if cleared > 0 {
             let (busy, _, _): (i64, i64, i64) =
                 self.conn
@@ -598,26 +666,6 @@ impl Store {
             }
         }
         Ok(cleared)
-    }
-
-    /// How many pending rows a profile has.
-    pub fn journal_pending_count(&self, profile: &str) -> Result<usize, StoreError> {
-        let n: i64 = self
-            .conn
-            .prepare_cached(
-                "SELECT count(*) FROM journal WHERE profile = ?1 AND state = 'pending'",
-            )?
-            .query_row([profile], |r| r.get(0))?;
-        Ok(usize::try_from(n).unwrap_or(0))
-    }
-
-    /// The row with this local id.
-    pub fn journal_by_id(&self, id: i64) -> Result<Option<JournalRow>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM journal WHERE id = ?1"))?;
-        let mut rows = stmt.query([id])?;
-        rows.next()?.map(read_row).transpose()
     }
 }
 

@@ -8,11 +8,13 @@
 //! same [`Link`] the service returns for a fresh answer.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use rusqlite::{Connection, TransactionBehavior, params};
+use rusqlite::params;
 
-use super::tallies::{self, TotalsChange};
+use super::repo::{Write, repository};
+use super::tallies::Tallies;
 use super::{
     Columns, Store, StoreError, col, from_millis, parse_decimal_opt, read_currency, to_millis,
+    write_tx,
 };
 use crate::api::wire::{PaymentLink, format_time, parse_time};
 use crate::clock::Zone;
@@ -191,150 +193,15 @@ pub(super) fn collect(mut rows: rusqlite::Rows<'_>) -> Result<Vec<StoredLink>, S
     Ok(out)
 }
 
-/// Stores or refreshes a link. A field the new answer leaves out (null) keeps the value
-/// history has: a partial answer never erases what is known. `created_at` is kept from the
-/// first store.
-///
-/// The link's change of share in the kept report totals goes to `tally`, which the caller
-/// writes in the same transaction (`tallies::TotalsChange::write`).
-pub(crate) fn upsert_in(
-    conn: &Connection,
-    tally: &mut TotalsChange,
-    profile: &str,
-    link: &PaymentLink,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    upsert_at(conn, tally, profile, link, now, now)
-}
+repository!(
+    /// The `links` table (and the full-text indexes its triggers keep): a link's row as
+    /// stored, merged and read back.
+    Links
+);
 
-fn upsert_at(
-    conn: &Connection,
-    tally: &mut TotalsChange,
-    profile: &str,
-    l: &PaymentLink,
-    created_at: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    tallies::track(conn, tally, profile, &l.id, || {
-        upsert_row(conn, profile, l, created_at, now)
-    })
-}
-
-fn upsert_row(
-    conn: &Connection,
-    profile: &str,
-    l: &PaymentLink,
-    created_at: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO links (profile, id, reference_number, order_number, payment_url,
-             transaction_ref, amount, paid_amount, remaining_amount, currency, status, description,
-             allow_partial_payment, enable_installment, available_installments, email,
-             phone_country_code, phone_number, expiry_date, completed_date, created_date,
-             created_at, updated_at, late)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-             ?19, ?20, ?21, ?22, ?23,
-             EXISTS (SELECT 1 FROM links INDEXED BY links_recent
-                     WHERE profile = ?1 AND (created_at, id) > (?22, ?2)))
-         ON CONFLICT (profile, id) DO UPDATE SET
-             reference_number = coalesce(excluded.reference_number, reference_number),
-             order_number = coalesce(excluded.order_number, order_number),
-             payment_url = coalesce(excluded.payment_url, payment_url),
-             transaction_ref = coalesce(excluded.transaction_ref, transaction_ref),
-             amount = coalesce(excluded.amount, amount),
-             paid_amount = coalesce(excluded.paid_amount, paid_amount),
-             remaining_amount = coalesce(excluded.remaining_amount, remaining_amount),
-             currency = coalesce(excluded.currency, currency),
-             status = coalesce(excluded.status, status),
-             description = coalesce(excluded.description, description),
-             allow_partial_payment = coalesce(excluded.allow_partial_payment, allow_partial_payment),
-             enable_installment = coalesce(excluded.enable_installment, enable_installment),
-             available_installments = coalesce(excluded.available_installments, available_installments),
-             email = coalesce(excluded.email, email),
-             phone_country_code = coalesce(excluded.phone_country_code, phone_country_code),
-             phone_number = coalesce(excluded.phone_number, phone_number),
-             expiry_date = coalesce(excluded.expiry_date, expiry_date),
-             completed_date = coalesce(excluded.completed_date, completed_date),
-             created_date = coalesce(excluded.created_date, created_date),
-             updated_at = excluded.updated_at",
-    )?;
-    stmt.execute(params![
-        profile,
-        l.id,
-        l.reference_number,
-        l.order_number,
-        l.payment_url,
-        l.transaction_ref,
-        l.amount.map(|a| a.to_string()),
-        l.paid_amount.map(|a| a.to_string()),
-        l.remaining_amount.map(|a| a.to_string()),
-        l.currency.map(Currency::as_str),
-        l.status.as_ref().map(LinkStatus::as_str),
-        l.description,
-        l.allow_partial_payment,
-        l.enable_installment,
-        l.available_installments,
-        l.email,
-        l.phone_country_code,
-        l.phone_number,
-        time_text(l.expiry_date),
-        time_text(l.completed_date),
-        time_text(l.created_date),
-        to_millis(created_at),
-        to_millis(now),
-    ])?;
-    Ok(())
-}
-
-/// Names the member who began a link, once: a later refresh or another clerk's retry keeps
-/// the first owner.
-pub(crate) fn set_owner(
-    conn: &Connection,
-    profile: &str,
-    id: &str,
-    began_by: Option<&str>,
-) -> Result<(), StoreError> {
-    if let Some(name) = began_by {
-        conn.execute(
-            "UPDATE links SET staff = coalesce(staff, ?3) WHERE profile = ?1 AND id = ?2",
-            params![profile, id, name],
-        )?;
-    }
-    Ok(())
-}
-
-impl Store {
-    /// Stores many links in one transaction, each with its own local `created_at` (imports,
-    /// and the synthetic histories of tests and benches). Returns how many were given.
-    pub fn insert_links_bulk<I>(&mut self, profile: &str, links: I) -> Result<usize, StoreError>
-    where
-        I: IntoIterator<Item = (PaymentLink, DateTime<Utc>)>,
-    {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut n = 0;
-        let mut tally = TotalsChange::default();
-        for (link, created_at) in links {
-            upsert_at(&tx, &mut tally, profile, &link, created_at, created_at)?;
-            n += 1;
-        }
-        tally.write(&tx)?;
-        tx.commit()?;
-        if n >= OPTIMIZE_AFTER {
-            // Merge the full-text index's segments so word search reads one b-tree. Smaller
-            // batches are left to FTS5's automatic merging: optimizing rewrites the whole index.
-            self.conn.execute_batch(
-                "INSERT INTO links_words (links_words) VALUES ('optimize');
-                     INSERT INTO links_codes (links_codes) VALUES ('optimize');",
-            )?;
-        }
-        Ok(n)
-    }
-
+impl<A> Links<'_, A> {
     /// A link of a profile by id.
-    pub fn get_link(&self, profile: &str, id: &str) -> Result<Option<StoredLink>, StoreError> {
+    pub fn get(&self, profile: &str, id: &str) -> Result<Option<StoredLink>, StoreError> {
         let cols = LINK.list();
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {cols} FROM links WHERE profile = ?1 AND id = ?2"
@@ -359,5 +226,173 @@ impl Store {
         ))?;
         let mut rows = stmt.query(params![profile, order_number, to_millis(since)])?;
         rows.next()?.map(read_link).transpose()
+    }
+
+    /// Whether a link of `profile` has exactly this order number.
+    pub(super) fn has_order_number(&self, profile: &str, order: &str) -> Result<bool, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM links WHERE profile = ?1 AND order_number = ?2)",
+            params![profile, order],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Every link's profile and id, in the order they were first stored.
+    pub(super) fn keys_in_order(&self) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .conn
+            .prepare("SELECT profile, id FROM links ORDER BY seq")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?)
+    }
+}
+
+impl Links<'_, Write> {
+    /// Stores or refreshes a link. A field the new answer leaves out (null) keeps the value
+    /// history has: a partial answer never erases what is known. `created_at` is kept from the
+    /// first store. (The kept report totals follow through `Tallies::track`, which the unit
+    /// of work runs this in.)
+    pub(super) fn upsert(
+        &self,
+        profile: &str,
+        l: &PaymentLink,
+        created_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "INSERT INTO links (profile, id, reference_number, order_number, payment_url,
+                 transaction_ref, amount, paid_amount, remaining_amount, currency, status, description,
+                 allow_partial_payment, enable_installment, available_installments, email,
+                 phone_country_code, phone_number, expiry_date, completed_date, created_date,
+                 created_at, updated_at, late)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                 ?19, ?20, ?21, ?22, ?23,
+                 EXISTS (SELECT 1 FROM links INDEXED BY links_recent
+                         WHERE profile = ?1 AND (created_at, id) > (?22, ?2)))
+             ON CONFLICT (profile, id) DO UPDATE SET
+                 reference_number = coalesce(excluded.reference_number, reference_number),
+                 order_number = coalesce(excluded.order_number, order_number),
+                 payment_url = coalesce(excluded.payment_url, payment_url),
+                 transaction_ref = coalesce(excluded.transaction_ref, transaction_ref),
+                 amount = coalesce(excluded.amount, amount),
+                 paid_amount = coalesce(excluded.paid_amount, paid_amount),
+                 remaining_amount = coalesce(excluded.remaining_amount, remaining_amount),
+                 currency = coalesce(excluded.currency, currency),
+                 status = coalesce(excluded.status, status),
+                 description = coalesce(excluded.description, description),
+                 allow_partial_payment = coalesce(excluded.allow_partial_payment, allow_partial_payment),
+                 enable_installment = coalesce(excluded.enable_installment, enable_installment),
+                 available_installments = coalesce(excluded.available_installments, available_installments),
+                 email = coalesce(excluded.email, email),
+                 phone_country_code = coalesce(excluded.phone_country_code, phone_country_code),
+                 phone_number = coalesce(excluded.phone_number, phone_number),
+                 expiry_date = coalesce(excluded.expiry_date, expiry_date),
+                 completed_date = coalesce(excluded.completed_date, completed_date),
+                 created_date = coalesce(excluded.created_date, created_date),
+                 updated_at = excluded.updated_at",
+        )?;
+        stmt.execute(params![
+            profile,
+            l.id,
+            l.reference_number,
+            l.order_number,
+            l.payment_url,
+            l.transaction_ref,
+            l.amount.map(|a| a.to_string()),
+            l.paid_amount.map(|a| a.to_string()),
+            l.remaining_amount.map(|a| a.to_string()),
+            l.currency.map(Currency::as_str),
+            l.status.as_ref().map(LinkStatus::as_str),
+            l.description,
+            l.allow_partial_payment,
+            l.enable_installment,
+            l.available_installments,
+            l.email,
+            l.phone_country_code,
+            l.phone_number,
+            time_text(l.expiry_date),
+            time_text(l.completed_date),
+            time_text(l.created_date),
+            to_millis(created_at),
+            to_millis(now),
+        ])?;
+        Ok(())
+    }
+
+    /// Names the member who began a link, once: a later refresh or another clerk's retry keeps
+    /// the first owner.
+    pub(super) fn set_owner(
+        &self,
+        profile: &str,
+        id: &str,
+        began_by: Option<&str>,
+    ) -> Result<(), StoreError> {
+        if let Some(name) = began_by {
+            self.conn.execute(
+                "UPDATE links SET staff = coalesce(staff, ?3) WHERE profile = ?1 AND id = ?2",
+                params![profile, id, name],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Marks a link cancelled through paydesk at `now` (the first cancel's time is kept).
+    pub(super) fn mark_cancelled(
+        &self,
+        profile: &str,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE links SET cancelled_at = coalesce(cancelled_at, ?3)
+             WHERE profile = ?1 AND id = ?2",
+            params![profile, id, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Merges the full-text indexes' segments, so word search reads one b-tree.
+    fn optimize_words(&self) -> Result<(), StoreError> {
+        self.conn.execute_batch(
+            "INSERT INTO links_words (links_words) VALUES ('optimize');
+                 INSERT INTO links_codes (links_codes) VALUES ('optimize');",
+        )?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// History's link rows (the searches are `Store::search_links` and its kin).
+    pub fn links(&self) -> Links<'_> {
+        Links::read(&self.conn)
+    }
+
+    /// Stores many links in one transaction, each with its own local `created_at` (imports,
+    /// and the synthetic histories of tests and benches), with their totals. Returns how many
+    /// were given.
+    pub fn insert_links_bulk<I>(&mut self, profile: &str, links: I) -> Result<usize, StoreError>
+    where
+        I: IntoIterator<Item = (PaymentLink, DateTime<Utc>)>,
+    {
+        let tx = write_tx(&mut self.conn)?;
+        let rows = Links::write(&tx);
+        let mut tallies = Tallies::write(&tx);
+        let mut n = 0;
+        for (link, created_at) in links {
+            tallies.track(profile, &link.id, || {
+                rows.upsert(profile, &link, created_at, created_at)
+            })?;
+            n += 1;
+        }
+        tallies.finish()?;
+        tx.commit()?;
+        if n >= OPTIMIZE_AFTER {
+            // Merge the full-text index's segments so word search reads one b-tree. Smaller
+            // batches are left to FTS5's automatic merging: optimizing rewrites the whole index.
+            let tx = write_tx(&mut self.conn)?;
+            Links::write(&tx).optimize_words()?;
+            tx.commit()?;
+        }
+        Ok(n)
     }
 }

@@ -20,8 +20,9 @@ use std::fmt;
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{OptionalExtension, params};
 
-use super::audit::{self, AuditAction};
-use super::{Store, StoreError, from_millis, to_millis};
+use super::audit::{Audit, AuditAction};
+use super::repo::{Write, repository};
+use super::{Store, StoreError, from_millis, to_millis, write_tx};
 use crate::domain::email::mask_email;
 use crate::domain::phone::Phone;
 use crate::domain::server_text;
@@ -166,19 +167,83 @@ fn read_mail(r: &rusqlite::Row<'_>) -> Result<QueuedMail, StoreError> {
     })
 }
 
-impl Store {
-    /// Queues a message, due at once, and appends its audit row ([`AuditAction::LinkSend`],
-    /// the masked address) in the same transaction.
-    pub fn mail_enqueue(
-        &mut self,
+repository!(
+    /// The `mail_queue` table: messages waiting to be e-mailed, and those sent.
+    MailQueue
+);
+
+impl<A> MailQueue<'_, A> {
+    /// One queued message by id.
+    pub fn get(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM mail_queue WHERE id = ?1"))?;
+        let mut rows = stmt.query([id])?;
+        rows.next()?.map(read_mail).transpose()
+    }
+
+    /// The unsent messages due at `now`, longest waiting first (by due time, then queue order).
+    pub fn due(&self, now: DateTime<Utc>) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM mail_queue
+             WHERE sent_at IS NULL AND next_try_at <= ?1
+             ORDER BY next_try_at, id"
+        ))?;
+        let mut rows = stmt.query([to_millis(now)])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_mail(r)?);
+        }
+        Ok(out)
+    }
+
+    /// The messages not sent yet, due or waiting, in queue order.
+    pub fn unsent(&self) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM mail_queue WHERE sent_at IS NULL ORDER BY id"
+        ))?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_mail(r)?);
+        }
+        Ok(out)
+    }
+
+    /// The attempts of message `id` so far, `None` when it is sent or gone.
+    fn unsent_attempts(&self, id: i64) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT attempts FROM mail_queue WHERE id = ?1 AND sent_at IS NULL",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The id and whole address of every message sent at or before `cutoff` (ms) and not
+    /// wiped yet.
+    fn sent_unwiped(&self, cutoff: i64) -> Result<Vec<(i64, String)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, to_address FROM mail_queue
+             WHERE sent_at IS NOT NULL AND sent_at <= ?1 AND wiped_at IS NULL",
+        )?;
+        Ok(stmt
+            .query_map([cutoff], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?)
+    }
+}
+
+impl MailQueue<'_, Write> {
+    /// Queues `mail` with `message_id`, due at `now`; returns its id.
+    fn insert(
+        &self,
+        message_id: &str,
         mail: &NewMail<'_>,
         now: DateTime<Utc>,
-    ) -> Result<QueuedMail, StoreError> {
-        let message_id = new_message_id(mail.from);
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute(
+    ) -> Result<i64, StoreError> {
+        self.conn.execute(
             "INSERT INTO mail_queue (message_id, link_id, to_address, subject, text_body,
                  html_body, attempts, queued_at, next_try_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?7)",
@@ -192,14 +257,79 @@ impl Store {
                 to_millis(now),
             ],
         )?;
-        let id = tx.last_insert_rowid();
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Moves the due time of message `id`, due at `now`, to `until`; whether it was due.
+    fn claim(&self, id: i64, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<bool, StoreError> {
+        let changed = self.conn.execute(
+            "UPDATE mail_queue SET next_try_at = ?3
+             WHERE id = ?1 AND sent_at IS NULL AND next_try_at <= ?2",
+            params![id, to_millis(now), to_millis(until)],
+        )?;
+        Ok(changed == 1)
+    }
+
+    /// Marks message `id` sent at `now`; whether it was unsent.
+    fn sent(&self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let changed = self.conn.execute(
+            "UPDATE mail_queue SET sent_at = ?2, attempts = attempts + 1, last_error = NULL
+             WHERE id = ?1 AND sent_at IS NULL",
+            params![id, to_millis(now)],
+        )?;
+        Ok(changed == 1)
+    }
+
+    /// Sets the attempts, next due time and last error of message `id`.
+    fn retry_at(
+        &self,
+        id: i64,
+        attempts: u32,
+        next: DateTime<Utc>,
+        error: &str,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE mail_queue SET attempts = ?2, next_try_at = ?3, last_error = ?4 WHERE id = ?1",
+            params![id, attempts, to_millis(next), error],
+        )?;
+        Ok(())
+    }
+
+    /// Replaces the address of message `id` with `masked`, wiped at `now`.
+    fn wipe(&self, id: i64, masked: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE mail_queue SET to_address = ?2, wiped_at = ?3 WHERE id = ?1",
+            params![id, masked, to_millis(now)],
+        )?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// The mail queue's reads.
+    pub fn mail_queue(&self) -> MailQueue<'_> {
+        MailQueue::read(&self.conn)
+    }
+
+    /// Queues a message, due at once, and appends its audit row ([`AuditAction::LinkSend`],
+    /// the masked address) in the same transaction.
+    pub fn mail_enqueue(
+        &mut self,
+        mail: &NewMail<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<QueuedMail, StoreError> {
+        let message_id = new_message_id(mail.from);
+        let tx = write_tx(&mut self.conn)?;
+        let id = MailQueue::write(&tx).insert(&message_id, mail, now)?;
         let subject = send_subject(mail.link_id, SendChannel::Email, &mail.to.masked());
-        audit::append(&tx, &self.actor, AuditAction::LinkSend, &subject, now)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::LinkSend, &subject, now)?;
         tx.commit()?;
-        self.mail_get(id)?.ok_or_else(|| StoreError::Corrupt {
-            what: "mail queue row",
-            value: id.to_string(),
-        })
+        self.mail_queue()
+            .get(id)?
+            .ok_or_else(|| StoreError::Corrupt {
+                what: "mail queue row",
+                value: id.to_string(),
+            })
     }
 
     /// Records a link sent by WhatsApp (the desk opened `wa.me`; nothing is queued): one audit
@@ -215,43 +345,6 @@ impl Store {
         self.audit_append(&actor, AuditAction::LinkSend, &subject, now)
     }
 
-    /// One queued message by id.
-    pub fn mail_get(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM mail_queue WHERE id = ?1"))?;
-        let mut rows = stmt.query([id])?;
-        rows.next()?.map(read_mail).transpose()
-    }
-
-    /// The unsent messages due at `now`, longest waiting first (by due time, then queue order).
-    pub fn mail_due(&self, now: DateTime<Utc>) -> Result<Vec<QueuedMail>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM mail_queue
-             WHERE sent_at IS NULL AND next_try_at <= ?1
-             ORDER BY next_try_at, id"
-        ))?;
-        let mut rows = stmt.query([to_millis(now)])?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            out.push(read_mail(r)?);
-        }
-        Ok(out)
-    }
-
-    /// The messages not sent yet, due or waiting, in queue order.
-    pub fn mail_unsent(&self) -> Result<Vec<QueuedMail>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM mail_queue WHERE sent_at IS NULL ORDER BY id"
-        ))?;
-        let mut rows = stmt.query([])?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            out.push(read_mail(r)?);
-        }
-        Ok(out)
-    }
-
     /// Claims a due message for one attempt: moves its due time to `until`, so another sender
     /// (the app and the CLI on one file) passes it by meanwhile. `false` when it is no longer
     /// due (sent, or claimed by another sender). A sender that dies holding a claim leaves the
@@ -262,23 +355,19 @@ impl Store {
         now: DateTime<Utc>,
         until: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let changed = self.conn.execute(
-            "UPDATE mail_queue SET next_try_at = ?3
-             WHERE id = ?1 AND sent_at IS NULL AND next_try_at <= ?2",
-            params![id, to_millis(now), to_millis(until)],
-        )?;
-        Ok(changed == 1)
+        let tx = write_tx(&mut self.conn)?;
+        let claimed = MailQueue::write(&tx).claim(id, now, until)?;
+        tx.commit()?;
+        Ok(claimed)
     }
 
     /// Marks a message sent (call only after the server's `250` to its data). Counts the
     /// attempt and clears the last error. `false` when it was already marked.
     pub fn mail_mark_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<bool, StoreError> {
-        let changed = self.conn.execute(
-            "UPDATE mail_queue SET sent_at = ?2, attempts = attempts + 1, last_error = NULL
-             WHERE id = ?1 AND sent_at IS NULL",
-            params![id, to_millis(now)],
-        )?;
-        Ok(changed == 1)
+        let tx = write_tx(&mut self.conn)?;
+        let marked = MailQueue::write(&tx).sent(id, now)?;
+        tx.commit()?;
+        Ok(marked)
     }
 
     /// Records a failed attempt: counts it, keeps why (cleaned, cut) and makes the message due
@@ -290,26 +379,15 @@ impl Store {
         error: &str,
         now: DateTime<Utc>,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let attempts: Option<i64> = tx
-            .query_row(
-                "SELECT attempts FROM mail_queue WHERE id = ?1 AND sent_at IS NULL",
-                [id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let Some(attempts) = attempts else {
+        let tx = write_tx(&mut self.conn)?;
+        let queue = MailQueue::write(&tx);
+        let Some(attempts) = queue.unsent_attempts(id)? else {
             return Ok(None);
         };
         let attempts = u32::try_from(attempts + 1).unwrap_or(u32::MAX);
         let next = now + mail_backoff(attempts);
         let error = server_text::truncate(&server_text::clean(error), ERROR_CHARS);
-        tx.execute(
-            "UPDATE mail_queue SET attempts = ?2, next_try_at = ?3, last_error = ?4 WHERE id = ?1",
-            params![id, attempts, to_millis(next), error],
-        )?;
+        queue.retry_at(id, attempts, next, &error)?;
         tx.commit()?;
         Ok(Some(next))
     }
@@ -318,22 +396,11 @@ impl Store {
     /// before `now` with its mask; returns how many were wiped.
     pub fn mail_wipe_sent(&mut self, now: DateTime<Utc>) -> Result<usize, StoreError> {
         let cutoff = to_millis(now - MAIL_ADDRESS_RETENTION);
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let rows: Vec<(i64, String)> = {
-            let mut stmt = tx.prepare(
-                "SELECT id, to_address FROM mail_queue
-                 WHERE sent_at IS NOT NULL AND sent_at <= ?1 AND wiped_at IS NULL",
-            )?;
-            stmt.query_map([cutoff], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<_, _>>()?
-        };
+        let tx = write_tx(&mut self.conn)?;
+        let queue = MailQueue::write(&tx);
+        let rows = queue.sent_unwiped(cutoff)?;
         for (id, address) in &rows {
-            tx.execute(
-                "UPDATE mail_queue SET to_address = ?2, wiped_at = ?3 WHERE id = ?1",
-                params![id, mask_email(address), to_millis(now)],
-            )?;
+            queue.wipe(*id, &mask_email(address), now)?;
         }
         tx.commit()?;
         Ok(rows.len())

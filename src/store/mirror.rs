@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, params};
 
 use super::catalog::variant_of;
-use super::outbox::{BarcodeEdit, PinPush, StaffPush};
+use super::outbox::{BarcodeEdit, Outbox, PinPush, StaffPush};
 use super::{Store, StoreError, from_millis, to_millis};
 use crate::domain::{Barcode, CatalogVariant};
 
@@ -219,7 +219,8 @@ impl Store {
 
     /// The oldest `limit` staff and PIN rows of the outbox, in order.
     pub fn outbox_staff(&self, limit: usize) -> Result<Vec<StaffRow>, StoreError> {
-        self.outbox_rows(&["staff", "pin"], limit)?
+        Outbox::read(&self.conn)
+            .rows(&["staff", "pin"], limit)?
             .into_iter()
             .map(|r| {
                 let change = if r.kind == "staff" {

@@ -34,6 +34,7 @@ pub mod migrations;
 mod mirror;
 mod outbox;
 mod profiles;
+mod repo;
 mod report;
 mod search;
 mod shop;
@@ -51,29 +52,31 @@ use rusqlite::Connection;
 use rust_decimal::Decimal;
 
 pub use audit::{
-    AUDIT_CSV_HEADER, AuditAction, AuditFilter, AuditRow, ChainCheck, ChainWalk,
+    AUDIT_CSV_HEADER, Audit, AuditAction, AuditFilter, AuditRow, ChainCheck, ChainWalk,
     SEED as AUDIT_SEED, row_hash, write_audit_csv,
 };
-pub use cards::StoredCard;
+pub use cards::{Cards, StoredCard};
 pub use catalog::{
     CATALOG_FILE_LIMIT, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
     QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
 pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
-    IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, JournalBegin, JournalKey, JournalRow,
+    IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, Journal, JournalBegin, JournalKey, JournalRow,
     JournalState, NewJournalRow, STALE_AFTER,
 };
-pub use links::{LinkCursor, StoredLink, TimeRange};
+pub use links::{LinkCursor, Links, StoredLink, TimeRange};
 pub use mail::{
-    MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, NewMail, QueuedMail, SendChannel,
-    mail_backoff, send_subject,
+    MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, MailQueue, NewMail, QueuedMail,
+    SendChannel, mail_backoff, send_subject,
 };
 pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
 pub use outbox::{
-    Account, BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, OutboxRow, PinPush, StaffPush,
+    Account, BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, Outbox, OutboxRow, PinPush,
+    StaffPush,
 };
-pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, SANDBOX_PROFILE};
+pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, Profiles, SANDBOX_PROFILE};
+pub use repo::{Read, Write};
 pub(crate) use report::{Counted, Sheet, add_sale, judged, top};
 pub use report::{
     CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
@@ -82,7 +85,7 @@ pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
 };
 pub use shop::{DESK_NAME_MAX, ShopDesk};
-pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, StaffError, hash_pin, pin_matches};
+pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, Staff, StaffError, hash_pin, pin_matches};
 pub(crate) use tallies::{Kind, QUARTER_MS, SPANS, cover, cover_in};
 pub use total::Total;
 

@@ -14,11 +14,15 @@
 //! for the pusher and writes what the desk pulls from the shop.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, OptionalExtension as _, params};
+use rusqlite::{OptionalExtension as _, Transaction, params};
 use serde::{Deserialize, Serialize};
 
-use super::links::{LINK, read_link};
-use super::{Profile, Store, StoreError, from_millis, to_millis};
+use super::cards::Cards;
+use super::profiles::Profiles;
+use super::repo::{Write, repository};
+use super::shop::Shop;
+use super::staff::Staff;
+use super::{Profile, Store, StoreError, StoredLink, from_millis, to_millis, write_tx};
 use crate::api::wire::PaymentLink;
 
 /// The account a link was made on, or a desk's profile reaches: the profile's base URL and
@@ -124,116 +128,38 @@ pub struct OutboxRow {
     pub link: LinkPush,
 }
 
-/// Whether the desk has joined a shop (only then is there an outbox to write).
-pub(super) fn joined(conn: &Connection) -> Result<bool, StoreError> {
-    Ok(conn
-        .query_row(
-            "SELECT shop_url IS NOT NULL FROM shop_desk WHERE id = 1",
-            [],
-            |r| r.get::<_, bool>(0),
-        )
-        .optional()?
-        .unwrap_or(false))
-}
-
-/// The account of `profile` and this desk's device id.
-fn account_of(conn: &Connection, profile: &str) -> Result<(Account, String), StoreError> {
-    let (base_url, api_key_id, is_sandbox) = conn.query_row(
-        "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
-        [profile],
-        |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, bool>(2)?,
-            ))
-        },
-    )?;
-    let desk_id: String =
-        conn.query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
-            r.get(0)
-        })?;
-    let account = Account {
-        base_url,
-        api_key_id,
-        sandbox_desk: if is_sandbox {
-            desk_id.clone()
-        } else {
-            String::new()
-        },
-    };
-    Ok((account, desk_id))
-}
-
-/// Adds the link `id` of `profile`, as the transaction `conn` now holds it, to the outbox;
-/// nothing when the desk has not joined a shop. Called by every write of a link, before its
-/// commit.
-pub(super) fn enqueue_link(
-    conn: &Connection,
-    profile: &str,
-    id: &str,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    if !joined(conn)? {
-        return Ok(());
+impl LinkPush {
+    /// The link `stored` as the shop takes it, made on `account` by the desk `desk_id`, with
+    /// its `items`.
+    pub(super) fn of(
+        account: Account,
+        desk_id: String,
+        stored: &StoredLink,
+        items: Vec<ItemPush>,
+    ) -> Result<LinkPush, StoreError> {
+        let link = &stored.link;
+        Ok(LinkPush {
+            account,
+            link_id: link.id.clone(),
+            desk_id,
+            staff: stored.staff.clone(),
+            order_number: link.order_number.clone(),
+            status: link.status.as_str().to_owned(),
+            currency: link.currency.as_str().to_owned(),
+            amount: link.amount.map(|a| a.to_string()),
+            paid_amount: link.paid.unwrap_or_default().to_string(),
+            cancelled_at: stored.cancelled_at,
+            stored_at: stored.created_at,
+            observed_at: stored.updated_at,
+            answer: serde_json::to_value(PaymentLink::from(link)).map_err(|e| {
+                StoreError::Corrupt {
+                    what: "link answer",
+                    value: e.to_string(),
+                }
+            })?,
+            items,
+        })
     }
-    let cols = LINK.list();
-    let stored = conn
-        .query_row(
-            &format!("SELECT {cols} FROM links WHERE profile = ?1 AND id = ?2"),
-            params![profile, id],
-            |r| Ok(read_link(r)),
-        )
-        .optional()?
-        .transpose()?;
-    let Some(stored) = stored else {
-        return Ok(());
-    };
-    let (account, desk_id) = account_of(conn, profile)?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT position, name, variant_id, unit_price, quantity FROM link_items
-         WHERE profile = ?1 AND link_id = ?2 ORDER BY position",
-    )?;
-    let items = stmt
-        .query_map(params![profile, id], |r| {
-            Ok(ItemPush {
-                position: r.get(0)?,
-                name: r.get(1)?,
-                variant_id: r.get(2)?,
-                unit_price: r.get(3)?,
-                quantity: r.get(4)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    let link = &stored.link;
-    let push = LinkPush {
-        account,
-        link_id: link.id.clone(),
-        desk_id,
-        staff: stored.staff.clone(),
-        order_number: link.order_number.clone(),
-        status: link.status.as_str().to_owned(),
-        currency: link.currency.as_str().to_owned(),
-        amount: link.amount.map(|a| a.to_string()),
-        paid_amount: link.paid.unwrap_or_default().to_string(),
-        cancelled_at: stored.cancelled_at,
-        stored_at: stored.created_at,
-        observed_at: stored.updated_at,
-        answer: serde_json::to_value(PaymentLink::from(link)).map_err(|e| StoreError::Corrupt {
-            what: "link answer",
-            value: e.to_string(),
-        })?,
-        items,
-    };
-    let payload = serde_json::to_string(&push).map_err(|e| StoreError::Corrupt {
-        what: "outbox row",
-        value: e.to_string(),
-    })?;
-    conn.execute(
-        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, 'link', ?2)",
-        params![to_millis(now), payload],
-    )?;
-    Ok(())
 }
 
 /// A barcode set (or cleared) on one variant by this desk, owed to the shop as that change
@@ -265,20 +191,15 @@ pub(super) enum CatalogChange<'a> {
 ///   applied on top of the shop's current catalog, so an import another desk made meanwhile
 ///   is not undone by this desk's older copy.
 pub(super) fn enqueue_catalog(
-    conn: &Connection,
+    tx: &Transaction<'_>,
     change: CatalogChange<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    if !joined(conn)? {
+    if !Shop::read(tx).joined()? {
         return Ok(());
     }
-    let waiting: Option<String> = conn
-        .query_row(
-            "SELECT payload FROM shop_outbox WHERE kind = 'catalog' ORDER BY seq DESC LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .optional()?;
+    let outbox = Outbox::write(tx);
+    let waiting = outbox.waiting_catalog()?;
     let payload = match (change, waiting) {
         (CatalogChange::Whole, _) => String::new(),
         (CatalogChange::Barcode(..), Some(whole)) if whole.is_empty() => whole,
@@ -300,12 +221,7 @@ pub(super) fn enqueue_catalog(
             })?
         }
     };
-    conn.execute("DELETE FROM shop_outbox WHERE kind = 'catalog'", [])?;
-    conn.execute(
-        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, 'catalog', ?2)",
-        params![to_millis(now), payload],
-    )?;
-    Ok(())
+    outbox.replace_catalog(&payload, now)
 }
 
 /// A staff member as a change left them, on its way to the shop. The PIN hash never shows in
@@ -347,49 +263,35 @@ pub struct PinPush {
 /// Records, in the transaction `conn` of a staff change, the member `name` as it now is;
 /// nothing when the desk has not joined.
 pub(super) fn enqueue_staff(
-    conn: &Connection,
+    tx: &Transaction<'_>,
     name: &str,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    if !joined(conn)? {
+    if !Shop::read(tx).joined()? {
         return Ok(());
     }
-    let push = conn
-        .query_row(
-            "SELECT name, role, pin_hash, active FROM staff WHERE name = ?1",
-            [name],
-            |r| {
-                Ok(StaffPush {
-                    name: r.get(0)?,
-                    role: r.get(1)?,
-                    pin_hash: r.get(2)?,
-                    active: r.get(3)?,
-                })
-            },
-        )
-        .optional()?;
-    let Some(push) = push else {
+    let Some(push) = Staff::read(tx).push_of(name)? else {
         return Ok(());
     };
-    insert_json(conn, "staff", &push, now)
+    Outbox::write(tx).push("staff", &push, now)
 }
 
 /// Records, in the transaction `conn` that counted it, a PIN tried for `name`; nothing when
 /// the desk has not joined.
 pub(super) fn enqueue_pin(
-    conn: &Connection,
+    tx: &Transaction<'_>,
     name: &str,
     right: bool,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    if !joined(conn)? {
+    if !Shop::read(tx).joined()? {
         return Ok(());
     }
     let push = PinPush {
         name: name.to_owned(),
         right,
     };
-    insert_json(conn, "pin", &push, now)
+    Outbox::write(tx).push("pin", &push, now)
 }
 
 /// A saved card as the shop keeps it: its mask and what the server said of its kind, never a
@@ -426,31 +328,16 @@ pub struct CardRow {
 /// Adds the saved card `id` of `profile`, as the transaction `conn` now holds it, to the
 /// outbox (its mask only); nothing when the desk has not joined a shop.
 pub(super) fn enqueue_card(
-    conn: &Connection,
+    tx: &Transaction<'_>,
     profile: &str,
     id: &str,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    if !joined(conn)? {
+    if !Shop::read(tx).joined()? {
         return Ok(());
     }
-    let (account, _) = account_of(conn, profile)?;
-    let card = conn
-        .query_row(
-            "SELECT masked_pan, brand, card_type, bank_name, stored_at FROM saved_cards
-             WHERE profile = ?1 AND id = ?2",
-            params![profile, id],
-            |r| {
-                Ok((
-                    r.get::<_, Option<String>>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, i64>(4)?,
-                ))
-            },
-        )
-        .optional()?;
+    let (account, _) = Profiles::read(tx).account(profile)?;
+    let card = Cards::read(tx).push_fields(profile, id)?;
     let Some((masked_pan, brand, card_type, bank_name, stored_at)) = card else {
         return Ok(());
     };
@@ -465,46 +352,18 @@ pub(super) fn enqueue_card(
         bank_name,
         stored_at: from_millis(stored_at)?,
     };
-    insert_json(conn, "card", &push, now)
+    Outbox::write(tx).push("card", &push, now)
 }
 
-fn insert_json(
-    conn: &Connection,
-    kind: &str,
-    value: &impl Serialize,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let payload = serde_json::to_string(value).map_err(|e| StoreError::Corrupt {
-        what: "outbox row",
-        value: e.to_string(),
-    })?;
-    conn.execute(
-        "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, ?2, ?3)",
-        params![to_millis(now), kind, payload],
-    )?;
-    Ok(())
-}
+repository!(
+    /// The `shop_outbox` table: what this desk still owes the shop, in `seq` order.
+    Outbox
+);
 
-impl Store {
-    /// Queues `push`, another desk's link as this desk saw the server answer it (a desk that
-    /// polls the links of a desk that stopped, docs/design.md §8 "One poller per link"), for
-    /// the shop; nothing else changes: the link stays out of this desk's history and day close.
-    /// Returns whether a row was written (only while the desk has joined a shop).
-    pub fn enqueue_observed(
-        &mut self,
-        push: &LinkPush,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
-        if !joined(&self.conn)? {
-            return Ok(false);
-        }
-        insert_json(&self.conn, "link", push, now)?;
-        Ok(true)
-    }
-
+impl<A> Outbox<'_, A> {
     /// The oldest `limit` card rows of the outbox, in order.
-    pub fn outbox_cards(&self, limit: usize) -> Result<Vec<CardRow>, StoreError> {
-        self.outbox_rows(&["card"], limit)?
+    pub fn cards(&self, limit: usize) -> Result<Vec<CardRow>, StoreError> {
+        self.rows(&["card"], limit)?
             .into_iter()
             .map(|r| {
                 Ok(CardRow {
@@ -515,14 +374,9 @@ impl Store {
             .collect()
     }
 
-    /// The shop committed every card row up to `seq`: they leave the outbox.
-    pub fn cards_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.outbox_done(&["card"], seq, at)
-    }
-
     /// The last sequence number the outbox handed out (0 before the first): it only grows,
     /// also when rows are pushed and deleted, so a change is seen as a new number.
-    pub fn outbox_last_seq(&self) -> Result<i64, StoreError> {
+    pub fn last_seq(&self) -> Result<i64, StoreError> {
         Ok(self
             .conn
             .query_row(
@@ -535,7 +389,7 @@ impl Store {
     }
 
     /// How many changes wait in the outbox.
-    pub fn outbox_len(&self) -> Result<u64, StoreError> {
+    pub fn count(&self) -> Result<u64, StoreError> {
         let n: i64 = self
             .conn
             .query_row("SELECT count(*) FROM shop_outbox", [], |r| r.get(0))?;
@@ -544,8 +398,8 @@ impl Store {
 
     /// The oldest `limit` link rows of the outbox, in order (the shared kinds are read by
     /// `store::mirror`).
-    pub fn outbox_batch(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
-        self.outbox_rows(&["link"], limit)?
+    pub fn batch(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        self.rows(&["link"], limit)?
             .into_iter()
             .map(|r| {
                 Ok(OutboxRow {
@@ -557,14 +411,8 @@ impl Store {
             .collect()
     }
 
-    /// PostgreSQL committed every link row up to `seq`: they leave the outbox, and `at` is the
-    /// last push.
-    pub fn outbox_acknowledge(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.outbox_done(&["link"], seq, at)
-    }
-
     /// The oldest `limit` rows of the kinds `kinds`, in order, as stored.
-    pub(super) fn outbox_rows(
+    pub(super) fn rows(
         &self,
         kinds: &[&'static str],
         limit: usize,
@@ -587,6 +435,97 @@ impl Store {
         Ok(rows)
     }
 
+    /// The payload of the waiting catalog row, if one waits.
+    fn waiting_catalog(&self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT payload FROM shop_outbox WHERE kind = 'catalog' ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+}
+
+impl Outbox<'_, Write> {
+    /// Adds a row of `kind` holding `value` as JSON.
+    pub(super) fn push(
+        &self,
+        kind: &str,
+        value: &impl Serialize,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let payload = serde_json::to_string(value).map_err(|e| StoreError::Corrupt {
+            what: "outbox row",
+            value: e.to_string(),
+        })?;
+        self.conn.execute(
+            "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, ?2, ?3)",
+            params![to_millis(now), kind, payload],
+        )?;
+        Ok(())
+    }
+
+    /// Makes `payload` the one waiting catalog row, with a new `seq`.
+    fn replace_catalog(&self, payload: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.conn
+            .execute("DELETE FROM shop_outbox WHERE kind = 'catalog'", [])?;
+        self.conn.execute(
+            "INSERT INTO shop_outbox (at, kind, payload) VALUES (?1, 'catalog', ?2)",
+            params![to_millis(now), payload],
+        )?;
+        Ok(())
+    }
+
+    /// Deletes the rows of the kinds `kinds` up to `seq`.
+    fn delete_through(&self, kinds: &[&'static str], seq: i64) -> Result<(), StoreError> {
+        self.conn.execute(
+            &format!(
+                "DELETE FROM shop_outbox WHERE kind IN ({}) AND seq <= ?1",
+                kind_list(kinds)
+            ),
+            [seq],
+        )?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// The outbox's reads.
+    pub fn outbox(&self) -> Outbox<'_> {
+        Outbox::read(&self.conn)
+    }
+
+    /// Queues `push`, another desk's link as this desk saw the server answer it (a desk that
+    /// polls the links of a desk that stopped, docs/design.md §8 "One poller per link"), for
+    /// the shop; nothing else changes: the link stays out of this desk's history and day close.
+    /// Returns whether a row was written (only while the desk has joined a shop).
+    pub fn enqueue_observed(
+        &mut self,
+        push: &LinkPush,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        if !Shop::read(&tx).joined()? {
+            return Ok(false);
+        }
+        Outbox::write(&tx).push("link", push, now)?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// The shop committed every card row up to `seq`: they leave the outbox.
+    pub fn cards_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.outbox_done(&["card"], seq, at)
+    }
+
+    /// PostgreSQL committed every link row up to `seq`: they leave the outbox, and `at` is the
+    /// last push.
+    pub fn outbox_acknowledge(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.outbox_done(&["link"], seq, at)
+    }
+
     /// The shop committed every row of the kinds `kinds` up to `seq`: they leave the outbox,
     /// and `at` is the last push.
     pub(super) fn outbox_done(
@@ -595,18 +534,9 @@ impl Store {
         seq: i64,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            &format!(
-                "DELETE FROM shop_outbox WHERE kind IN ({}) AND seq <= ?1",
-                kind_list(kinds)
-            ),
-            [seq],
-        )?;
-        tx.execute(
-            "UPDATE shop_desk SET last_push_at = ?1 WHERE id = 1",
-            [to_millis(at)],
-        )?;
+        let tx = write_tx(&mut self.conn)?;
+        Outbox::write(&tx).delete_through(kinds, seq)?;
+        Shop::write(&tx).pushed_at(at)?;
         tx.commit()?;
         Ok(())
     }

@@ -17,13 +17,17 @@
 //!   it simply grows a digit. A number history or the journal already holds for the profile
 //!   is skipped.
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use rand::Rng;
-use rusqlite::{Connection, OptionalExtension, ToSql, params};
+use rusqlite::{OptionalExtension, ToSql, params};
 use rust_decimal::Decimal;
 
-use super::audit::{self, AuditAction};
-use super::{Store, StoreError, parse_decimal_opt};
+use super::audit::{Audit, AuditAction};
+use super::journal::Journal;
+use super::links::Links;
+use super::outbox::Account;
+use super::repo::{Write, repository};
+use super::{Store, StoreError, parse_decimal_opt, write_tx};
 
 /// The built-in profile's name.
 pub const SANDBOX_PROFILE: &str = "sandbox";
@@ -164,19 +168,6 @@ fn normalize_device_id(id: &str) -> Result<String, StoreError> {
     }
 }
 
-fn device_id_in(conn: &Connection) -> Result<String, StoreError> {
-    conn.query_row(
-        "SELECT value FROM meta WHERE key = ?1",
-        [META_DEVICE_ID],
-        |r| r.get(0),
-    )
-    .optional()?
-    .ok_or(StoreError::Corrupt {
-        what: "device id",
-        value: String::new(),
-    })
-}
-
 /// Adds a profile. Parameters, as [`UPDATE_PROFILE`]'s: `?1` name, `?2` base URL, `?3` API
 /// key id, `?4` amount limit, `?5` item limit, `?6` order prefix, `?7` sandbox, `?8` now (and
 /// `?9`, the built-in sandbox's name, which only the update names).
@@ -192,54 +183,111 @@ UPDATE profiles SET base_url = ?2, api_key = ?3, amount_limit = ?4, max_items = 
     order_prefix = ?6, is_sandbox = (?7 OR name = ?9), updated_at = ?8
 WHERE name = ?1";
 
-impl Store {
-    /// Creates the rows every install has: the sandbox profile and the device id. Each is an
-    /// `INSERT OR IGNORE`, so two processes opening a new file at once agree on one device id.
-    pub(super) fn ensure_builtin_rows(&mut self) -> Result<(), StoreError> {
-        let tx = super::write_tx(&mut self.conn)?;
-        tx.execute(
+repository!(
+    /// The `profiles` table and this install's device id (`meta`).
+    Profiles
+);
+
+impl<A> Profiles<'_, A> {
+    /// The account of `profile` as the shop keys it, and this desk's device id.
+    pub(super) fn account(&self, profile: &str) -> Result<(Account, String), StoreError> {
+        let (base_url, api_key_id, is_sandbox) = self.conn.query_row(
+            "SELECT base_url, api_key, is_sandbox FROM profiles WHERE name = ?1",
+            [profile],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, bool>(2)?,
+                ))
+            },
+        )?;
+        let desk_id: String =
+            self.conn
+                .query_row("SELECT value FROM meta WHERE key = 'device_id'", [], |r| {
+                    r.get(0)
+                })?;
+        let account = Account {
+            base_url,
+            api_key_id,
+            sandbox_desk: if is_sandbox {
+                desk_id.clone()
+            } else {
+                String::new()
+            },
+        };
+        Ok((account, desk_id))
+    }
+
+    /// Every profile, the sandbox first, then by name.
+    pub fn list(&self) -> Result<Vec<Profile>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM profiles ORDER BY name != ?1, name"
+        ))?;
+        let mut rows = stmt.query([SANDBOX_PROFILE])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_profile(r)?);
+        }
+        Ok(out)
+    }
+
+    /// A profile by name.
+    pub fn get(&self, name: &str) -> Result<Option<Profile>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM profiles WHERE name = ?1"))?;
+        let mut rows = stmt.query([name])?;
+        rows.next()?.map(read_profile).transpose()
+    }
+
+    /// This install's device id (4 characters, see the module docs).
+    pub fn device_id(&self) -> Result<String, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [META_DEVICE_ID],
+                |r| r.get(0),
+            )
+            .optional()?
+            .ok_or(StoreError::Corrupt {
+                what: "device id",
+                value: String::new(),
+            })
+    }
+
+    /// The order-number prefix of `profile`, `None` when there is no such profile.
+    fn order_prefix(&self, profile: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT order_prefix FROM profiles WHERE name = ?1",
+                [profile],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+}
+
+impl Profiles<'_, Write> {
+    /// The sandbox profile and a random device id, each unless there already.
+    fn ensure_builtin(&self) -> Result<(), StoreError> {
+        self.conn.execute(
             "INSERT OR IGNORE INTO profiles (name, base_url, api_key, order_prefix, is_sandbox,
                  created_at, updated_at)
              VALUES (?1, '', '', ?2, 1, 0, 0)",
             params![SANDBOX_PROFILE, DEFAULT_ORDER_PREFIX],
         )?;
-        tx.execute(
+        self.conn.execute(
             "INSERT OR IGNORE INTO meta (key, value) VALUES (?1, ?2)",
             params![META_DEVICE_ID, random_device_id()],
         )?;
-        tx.commit()?;
         Ok(())
     }
 
-    /// Adds a profile, created at `now`.
-    pub fn profile_add(
-        &mut self,
-        profile: &Profile,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<(), StoreError> {
-        self.profile_save(profile, now, INSERT_PROFILE, StoreError::ProfileExists)
-    }
-
-    /// Replaces a profile's fields (found by name) at `now`. The built-in sandbox stays a
-    /// sandbox.
-    pub fn profile_update(
-        &mut self,
-        profile: &Profile,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<(), StoreError> {
-        self.profile_save(profile, now, UPDATE_PROFILE, StoreError::NoProfile)
-    }
-
-    /// Writes `profile` at `now` with `sql` ([`INSERT_PROFILE`] or [`UPDATE_PROFILE`]), audited
-    /// in the same transaction; `missing` with the profile's name when `sql` wrote no row.
-    fn profile_save(
-        &mut self,
-        profile: &Profile,
-        now: chrono::DateTime<chrono::Utc>,
-        sql: &str,
-        missing: fn(String) -> StoreError,
-    ) -> Result<(), StoreError> {
-        profile.validate()?;
+    /// Writes `profile` at `now` with `sql` ([`INSERT_PROFILE`] or [`UPDATE_PROFILE`]);
+    /// returns how many rows it wrote.
+    fn save(&self, profile: &Profile, now: DateTime<Utc>, sql: &str) -> Result<usize, StoreError> {
         let amount_limit = profile.amount_limit.map(|a| a.to_string());
         let millis = now.timestamp_millis();
         let fields: [&dyn ToSql; 9] = [
@@ -253,17 +301,87 @@ impl Store {
             &millis,
             &SANDBOX_PROFILE,
         ];
-        let tx = super::write_tx(&mut self.conn)?;
-        let written = {
-            let mut statement = tx.prepare(sql)?;
-            let used = statement.parameter_count();
-            statement.execute(&fields[..used])?
-        };
-        if written == 0 {
+        let mut statement = self.conn.prepare(sql)?;
+        let used = statement.parameter_count();
+        Ok(statement.execute(&fields[..used])?)
+    }
+
+    /// Deletes the profile `name`; whether there was one.
+    fn remove(&self, name: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .execute("DELETE FROM profiles WHERE name = ?1", [name])?
+            > 0)
+    }
+
+    /// Sets the device id (already normalized).
+    fn set_device_id(&self, id: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![META_DEVICE_ID, id],
+        )?;
+        Ok(())
+    }
+
+    /// Counts one more order number of `profile` on `day` (`YYYYMMDD`); returns its number.
+    fn next_counter(&self, profile: &str, day: &str) -> Result<i64, StoreError> {
+        Ok(self.conn.query_row(
+            "INSERT INTO order_counters (profile, day, seq) VALUES (?1, ?2, 1)
+             ON CONFLICT (profile, day) DO UPDATE SET seq = seq + 1
+             RETURNING seq",
+            params![profile, day],
+            |r| r.get(0),
+        )?)
+    }
+}
+
+impl Store {
+    /// The profiles' reads (and the device id).
+    pub fn profiles(&self) -> Profiles<'_> {
+        Profiles::read(&self.conn)
+    }
+
+    /// Creates the rows every install has: the sandbox profile and the device id. Each is an
+    /// `INSERT OR IGNORE`, so two processes opening a new file at once agree on one device id.
+    pub(super) fn ensure_builtin_rows(&mut self) -> Result<(), StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        Profiles::write(&tx).ensure_builtin()?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Adds a profile, created at `now`.
+    pub fn profile_add(&mut self, profile: &Profile, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.profile_save(profile, now, INSERT_PROFILE, StoreError::ProfileExists)
+    }
+
+    /// Replaces a profile's fields (found by name) at `now`. The built-in sandbox stays a
+    /// sandbox.
+    pub fn profile_update(
+        &mut self,
+        profile: &Profile,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.profile_save(profile, now, UPDATE_PROFILE, StoreError::NoProfile)
+    }
+
+    /// Writes `profile` at `now` with `sql` ([`INSERT_PROFILE`] or [`UPDATE_PROFILE`]), audited
+    /// in the same transaction; `missing` with the profile's name when `sql` wrote no row.
+    fn profile_save(
+        &mut self,
+        profile: &Profile,
+        now: DateTime<Utc>,
+        sql: &str,
+        missing: fn(String) -> StoreError,
+    ) -> Result<(), StoreError> {
+        profile.validate()?;
+        let tx = write_tx(&mut self.conn)?;
+        if Profiles::write(&tx).save(profile, now, sql)? == 0 {
             return Err(missing(profile.name.clone()));
         }
         let subject = format!("{} {} {}", profile.name, profile.base_url, profile.api_key);
-        audit::append(&tx, &self.actor, AuditAction::ProfileSave, &subject, now)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::ProfileSave, &subject, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -275,98 +393,52 @@ impl Store {
         if name == SANDBOX_PROFILE {
             return Err(StoreError::SandboxProfile);
         }
-        let tx = super::write_tx(&mut self.conn)?;
-        let pending: i64 = tx.query_row(
-            "SELECT count(*) FROM journal WHERE profile = ?1 AND state = 'pending'",
-            [name],
-            |r| r.get(0),
-        )?;
+        let tx = write_tx(&mut self.conn)?;
+        let pending = Journal::read(&tx).pending_count(name)?;
         if pending > 0 {
             return Err(StoreError::ProfileBusy {
                 profile: name.to_owned(),
-                pending: usize::try_from(pending).unwrap_or(usize::MAX),
+                pending,
             });
         }
-        if tx.execute("DELETE FROM profiles WHERE name = ?1", [name])? == 0 {
+        if !Profiles::write(&tx).remove(name)? {
             return Err(StoreError::NoProfile(name.to_owned()));
         }
         let at = super::audit_time(self.acting_at);
-        audit::append(&tx, &self.actor, AuditAction::ProfileRemove, name, at)?;
+        Audit::write(&tx).append(&self.actor, AuditAction::ProfileRemove, name, at)?;
         tx.commit()?;
         Ok(())
-    }
-
-    /// Every profile, the sandbox first, then by name.
-    pub fn profile_list(&self) -> Result<Vec<Profile>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM profiles ORDER BY name != ?1, name"
-        ))?;
-        let mut rows = stmt.query([SANDBOX_PROFILE])?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            out.push(read_profile(r)?);
-        }
-        Ok(out)
-    }
-
-    /// A profile by name.
-    pub fn profile_get(&self, name: &str) -> Result<Option<Profile>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM profiles WHERE name = ?1"))?;
-        let mut rows = stmt.query([name])?;
-        rows.next()?.map(read_profile).transpose()
-    }
-
-    /// This install's device id (4 characters, see the module docs).
-    pub fn device_id(&self) -> Result<String, StoreError> {
-        device_id_in(&self.conn)
     }
 
     /// Sets this install's device id (case-insensitive; stored in capitals).
     pub fn set_device_id(&mut self, id: &str) -> Result<(), StoreError> {
         let id = normalize_device_id(id)?;
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![META_DEVICE_ID, id],
-        )?;
+        let tx = write_tx(&mut self.conn)?;
+        Profiles::write(&tx).set_device_id(&id)?;
+        tx.commit()?;
         Ok(())
     }
 
     /// The next order number of a profile for `date` (the shop's local date), committed
-    /// durably before it is returned: the same number is never handed out twice.
+    /// durably before it is returned: the same number is never handed out twice (nor one that
+    /// history or the journal holds).
     pub fn next_order_number(
         &mut self,
         profile: &str,
         date: NaiveDate,
     ) -> Result<String, StoreError> {
-        let tx = super::write_tx(&mut self.conn)?;
-        let prefix: String = tx
-            .query_row(
-                "SELECT order_prefix FROM profiles WHERE name = ?1",
-                [profile],
-                |r| r.get(0),
-            )
-            .optional()?
+        let tx = write_tx(&mut self.conn)?;
+        let profiles = Profiles::write(&tx);
+        let prefix = profiles
+            .order_prefix(profile)?
             .ok_or_else(|| StoreError::NoProfile(profile.to_owned()))?;
-        let device = device_id_in(&tx)?;
+        let device = profiles.device_id()?;
         let day = date.format("%Y%m%d").to_string();
         let number = loop {
-            let seq: i64 = tx.query_row(
-                "INSERT INTO order_counters (profile, day, seq) VALUES (?1, ?2, 1)
-                 ON CONFLICT (profile, day) DO UPDATE SET seq = seq + 1
-                 RETURNING seq",
-                params![profile, day],
-                |r| r.get(0),
-            )?;
+            let seq = profiles.next_counter(profile, &day)?;
             let candidate = format!("{prefix}-{day}-{device}{seq:04}");
-            let taken: bool = tx.query_row(
-                "SELECT EXISTS (SELECT 1 FROM links WHERE profile = ?1 AND order_number = ?2)
-                     OR EXISTS (SELECT 1 FROM journal WHERE profile = ?1 AND order_number = ?2)",
-                params![profile, candidate],
-                |r| r.get(0),
-            )?;
+            let taken = Links::read(&tx).has_order_number(profile, &candidate)?
+                || Journal::read(&tx).has_order_number(profile, &candidate)?;
             if !taken {
                 break candidate;
             }

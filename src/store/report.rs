@@ -543,7 +543,7 @@ impl Store {
         let range = TimeRange::days(from, to, zone);
         self.start_meter();
         let (mut sheet, top_items, audit_head) = self
-            .in_one_snapshot(|| Ok((read(range)?, self.audit_head()?)))
+            .in_one_snapshot(|| Ok((read(range)?, self.audit().head()?)))
             .map(|((sheet, items), head)| (sheet, items, head))?;
         Ok(DayReport {
             from,

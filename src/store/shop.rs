@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, params};
 
+use super::repo::{Write, repository};
 use super::{Store, StoreError, from_millis, to_millis};
 
 /// What this file knows of the desk's place in a shop.
@@ -22,6 +23,37 @@ pub struct ShopDesk {
 
 /// The longest desk name, in characters.
 pub const DESK_NAME_MAX: usize = 40;
+
+repository!(
+    /// This desk's place in a shop: the one row of `shop_desk`.
+    Shop
+);
+
+impl<A> Shop<'_, A> {
+    /// Whether the desk has joined a shop (only then is there an outbox to write).
+    pub(super) fn joined(&self) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT shop_url IS NOT NULL FROM shop_desk WHERE id = 1",
+                [],
+                |r| r.get::<_, bool>(0),
+            )
+            .optional()?
+            .unwrap_or(false))
+    }
+}
+
+impl Shop<'_, Write> {
+    /// Notes `at` as the desk's last push to the shop.
+    pub(super) fn pushed_at(&self, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE shop_desk SET last_push_at = ?1 WHERE id = 1",
+            [to_millis(at)],
+        )?;
+        Ok(())
+    }
+}
 
 impl Store {
     /// The desk's row.
@@ -82,12 +114,9 @@ impl Store {
         // The desk brings its links along: those made before it joined go to the shop with
         // the first push, oldest first, so History and Day close lose nothing, on this desk
         // or shop-wide. Joining again sends them again, which the shop takes as a replay.
-        let links: Vec<(String, String)> = tx
-            .prepare("SELECT profile, id FROM links ORDER BY seq")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
+        let links = super::links::Links::read(&tx).keys_in_order()?;
         for (profile, id) in &links {
-            super::outbox::enqueue_link(&tx, profile, id, at)?;
+            super::changes::owe_link(&tx, profile, id, at)?;
         }
         tx.commit()?;
         Ok(())

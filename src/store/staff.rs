@@ -8,10 +8,12 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 
-use super::audit::{self, AuditAction};
-use super::{Store, StoreError, from_millis, to_millis};
+use super::audit::{Audit, AuditAction};
+use super::outbox::{StaffPush, enqueue_pin, enqueue_staff};
+use super::repo::{Write, repository};
+use super::{Store, StoreError, from_millis, to_millis, write_tx};
 use crate::domain::staff::{self, Actor, Pin, Role, StaffMember, StaffName};
 
 /// Argon2id memory in KiB (OWASP's minimum: 19 MiB).
@@ -95,30 +97,6 @@ struct Row {
     locked_until: Option<DateTime<Utc>>,
 }
 
-fn get(conn: &Connection, name: &str) -> Result<Option<Row>, StoreError> {
-    let raw: Option<(String, String, String, bool, i64, Option<i64>)> = conn
-        .query_row(
-            "SELECT name, role, pin_hash, active, misses, locked_until FROM staff
-             WHERE name = ?1",
-            [name.trim()],
-            |r| r.try_into(),
-        )
-        .optional()?;
-    let Some((name, role, pin_hash, active, misses, locked_until)) = raw else {
-        return Ok(None);
-    };
-    Ok(Some(Row {
-        member: StaffMember {
-            name,
-            role: read_role(&role)?,
-            active,
-        },
-        pin_hash,
-        misses: u32::try_from(misses).unwrap_or(u32::MAX),
-        locked_until: locked_until.map(from_millis).transpose()?,
-    }))
-}
-
 pub(super) fn read_role(role: &str) -> Result<Role, StoreError> {
     Role::parse(role).ok_or_else(|| StoreError::Corrupt {
         what: "staff role",
@@ -126,24 +104,21 @@ pub(super) fn read_role(role: &str) -> Result<Role, StoreError> {
     })
 }
 
-fn active_managers(conn: &Connection) -> Result<i64, StoreError> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM staff WHERE role = 'manager' AND active = 1",
-        [],
-        |r| r.get(0),
-    )?)
-}
+repository!(
+    /// The `staff` table: members, their PIN hashes and wrong-PIN counts.
+    Staff
+);
 
-impl Store {
+impl<A> Staff<'_, A> {
     /// Whether staff are on: at least one member is defined.
-    pub fn staff_on(&self) -> Result<bool, StoreError> {
+    pub fn on(&self) -> Result<bool, StoreError> {
         Ok(self
             .conn
             .query_row("SELECT EXISTS (SELECT 1 FROM staff)", [], |r| r.get(0))?)
     }
 
     /// Every member, by name.
-    pub fn staff_list(&self) -> Result<Vec<StaffMember>, StoreError> {
+    pub fn list(&self) -> Result<Vec<StaffMember>, StoreError> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT name, role, active FROM staff ORDER BY name COLLATE NOCASE")?;
@@ -161,8 +136,129 @@ impl Store {
     }
 
     /// One member, by name (any case).
-    pub fn staff_member(&self, name: &str) -> Result<Option<StaffMember>, StoreError> {
-        Ok(get(&self.conn, name)?.map(|r| r.member))
+    pub fn member(&self, name: &str) -> Result<Option<StaffMember>, StoreError> {
+        Ok(self.row(name)?.map(|r| r.member))
+    }
+
+    /// The member `name` (any case) with its PIN hash and wrong-PIN count.
+    fn row(&self, name: &str) -> Result<Option<Row>, StoreError> {
+        let raw: Option<(String, String, String, bool, i64, Option<i64>)> = self
+            .conn
+            .query_row(
+                "SELECT name, role, pin_hash, active, misses, locked_until FROM staff
+             WHERE name = ?1",
+                [name.trim()],
+                |r| r.try_into(),
+            )
+            .optional()?;
+        let Some((name, role, pin_hash, active, misses, locked_until)) = raw else {
+            return Ok(None);
+        };
+        Ok(Some(Row {
+            member: StaffMember {
+                name,
+                role: read_role(&role)?,
+                active,
+            },
+            pin_hash,
+            misses: u32::try_from(misses).unwrap_or(u32::MAX),
+            locked_until: locked_until.map(from_millis).transpose()?,
+        }))
+    }
+
+    fn active_managers(&self) -> Result<i64, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT count(*) FROM staff WHERE role = 'manager' AND active = 1",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The member `name` as the shop takes a staff change (PIN hash included).
+    pub(super) fn push_of(&self, name: &str) -> Result<Option<StaffPush>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT name, role, pin_hash, active FROM staff WHERE name = ?1",
+                [name],
+                |r| {
+                    Ok(StaffPush {
+                        name: r.get(0)?,
+                        role: r.get(1)?,
+                        pin_hash: r.get(2)?,
+                        active: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+}
+
+impl Staff<'_, Write> {
+    fn insert(
+        &self,
+        name: &StaffName,
+        role: Role,
+        pin_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO staff (name, role, pin_hash, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?4)",
+            params![name.as_str(), role.as_str(), pin_hash, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    fn set_active(&self, name: &str, active: bool, now: DateTime<Utc>) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE staff SET active = ?2, misses = 0, locked_until = NULL, updated_at = ?3
+             WHERE name = ?1",
+            params![name, active, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    fn set_pin_hash(
+        &self,
+        name: &str,
+        pin_hash: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE staff SET pin_hash = ?2, misses = 0, locked_until = NULL, updated_at = ?3
+             WHERE name = ?1",
+            params![name, pin_hash, to_millis(now)],
+        )?;
+        Ok(())
+    }
+
+    fn clear_misses(&self, name: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE staff SET misses = 0, locked_until = NULL WHERE name = ?1",
+            [name],
+        )?;
+        Ok(())
+    }
+
+    fn set_misses(
+        &self,
+        name: &str,
+        misses: u32,
+        locked_until: Option<DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE staff SET misses = ?2, locked_until = ?3 WHERE name = ?1",
+            params![name, misses, locked_until.map(to_millis)],
+        )?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// The staff's reads.
+    pub fn staff(&self) -> Staff<'_> {
+        Staff::read(&self.conn)
     }
 
     /// Adds a member. The first must be a manager. Whether `actor` may add staff is the
@@ -176,22 +272,18 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let pin_hash = hash_pin(pin)?;
-        let tx = super::write_tx(&mut self.conn)?;
-        let any: bool = tx.query_row("SELECT EXISTS (SELECT 1 FROM staff)", [], |r| r.get(0))?;
-        if !any && role != Role::Manager {
+        let tx = write_tx(&mut self.conn)?;
+        let staff = Staff::write(&tx);
+        if !staff.on()? && role != Role::Manager {
             return Err(StaffError::FirstMustBeManager.into());
         }
-        if get(&tx, name.as_str())?.is_some() {
+        if staff.row(name.as_str())?.is_some() {
             return Err(StaffError::NameTaken(name.to_string()).into());
         }
-        tx.execute(
-            "INSERT INTO staff (name, role, pin_hash, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?4)",
-            params![name.as_str(), role.as_str(), pin_hash, to_millis(now)],
-        )?;
+        staff.insert(name, role, &pin_hash, now)?;
         let subject = format!("{name} ({role})");
-        audit::append(&tx, actor, AuditAction::StaffAdd, &subject, now)?;
-        super::outbox::enqueue_staff(&tx, name.as_str(), now)?;
+        Audit::write(&tx).append(actor, AuditAction::StaffAdd, &subject, now)?;
+        enqueue_staff(&tx, name.as_str(), now)?;
         tx.commit()?;
         Ok(())
     }
@@ -204,24 +296,24 @@ impl Store {
         active: bool,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let tx = super::write_tx(&mut self.conn)?;
-        let row = get(&tx, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
+        let tx = write_tx(&mut self.conn)?;
+        let staff = Staff::write(&tx);
+        let row = staff
+            .row(name)?
+            .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
         let member = row.member;
-        if !active && member.active && member.role == Role::Manager && active_managers(&tx)? <= 1 {
+        if !active && member.active && member.role == Role::Manager && staff.active_managers()? <= 1
+        {
             return Err(StaffError::LastManager(member.name).into());
         }
-        tx.execute(
-            "UPDATE staff SET active = ?2, misses = 0, locked_until = NULL, updated_at = ?3
-             WHERE name = ?1",
-            params![member.name, active, to_millis(now)],
-        )?;
+        staff.set_active(&member.name, active, now)?;
         let action = if active {
             AuditAction::StaffEnable
         } else {
             AuditAction::StaffDisable
         };
-        audit::append(&tx, actor, action, &member.name, now)?;
-        super::outbox::enqueue_staff(&tx, &member.name, now)?;
+        Audit::write(&tx).append(actor, action, &member.name, now)?;
+        enqueue_staff(&tx, &member.name, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -235,25 +327,17 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let pin_hash = hash_pin(pin)?;
-        let tx = super::write_tx(&mut self.conn)?;
-        let row = get(&tx, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
-        tx.execute(
-            "UPDATE staff SET pin_hash = ?2, misses = 0, locked_until = NULL, updated_at = ?3
-             WHERE name = ?1",
-            params![row.member.name, pin_hash, to_millis(now)],
-        )?;
-        audit::append(
-            &tx,
-            actor,
-            AuditAction::StaffResetPin,
-            &row.member.name,
-            now,
-        )?;
-        super::outbox::enqueue_staff(&tx, &row.member.name, now)?;
+        let tx = write_tx(&mut self.conn)?;
+        let staff = Staff::write(&tx);
+        let row = staff
+            .row(name)?
+            .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
+        staff.set_pin_hash(&row.member.name, &pin_hash, now)?;
+        Audit::write(&tx).append(actor, AuditAction::StaffResetPin, &row.member.name, now)?;
+        enqueue_staff(&tx, &row.member.name, now)?;
         tx.commit()?;
         Ok(())
     }
-
     /// Checks a member's PIN and records the sign-in. A wrong PIN counts a miss; from the
     /// fifth in a row the member waits (30 s, doubling), and a try during the wait is refused
     /// without being counted or checked. `subject` says where (`app`, `cli: report`).
@@ -265,9 +349,9 @@ impl Store {
         now: DateTime<Utc>,
     ) -> Result<StaffMember, StoreError> {
         let member = self.check_pin(name, pin, now)?;
-        let tx = super::write_tx(&mut self.conn)?;
+        let tx = write_tx(&mut self.conn)?;
         let actor = Actor::member(&member.name, member.role);
-        audit::append(&tx, &actor, AuditAction::SignIn, subject, now)?;
+        Audit::write(&tx).append(&actor, AuditAction::SignIn, subject, now)?;
         tx.commit()?;
         Ok(member)
     }
@@ -287,8 +371,8 @@ impl Store {
             return Err(StaffError::NotManager(member.name).into());
         }
         let approved = clerk.clone().approved_by(&member.name);
-        let tx = super::write_tx(&mut self.conn)?;
-        audit::append(&tx, &approved, AuditAction::Approve, what, now)?;
+        let tx = write_tx(&mut self.conn)?;
+        Audit::write(&tx).append(&approved, AuditAction::Approve, what, now)?;
         tx.commit()?;
         Ok(approved)
     }
@@ -299,7 +383,10 @@ impl Store {
         pin: &Pin,
         now: DateTime<Utc>,
     ) -> Result<StaffMember, StoreError> {
-        let row = get(&self.conn, name)?.ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
+        let row = self
+            .staff()
+            .row(name)?
+            .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
         if !row.member.active {
             return Err(StaffError::Disabled(row.member.name).into());
         }
@@ -312,24 +399,19 @@ impl Store {
         }
         // The slow part, outside any transaction.
         let good = pin_matches(pin, &row.pin_hash);
-        let tx = super::write_tx(&mut self.conn)?;
+        let tx = write_tx(&mut self.conn)?;
         if good {
-            tx.execute(
-                "UPDATE staff SET misses = 0, locked_until = NULL WHERE name = ?1",
-                [&row.member.name],
-            )?;
-            super::outbox::enqueue_pin(&tx, &row.member.name, true, now)?;
+            Staff::write(&tx).clear_misses(&row.member.name)?;
+            enqueue_pin(&tx, &row.member.name, true, now)?;
             tx.commit()?;
             return Ok(row.member);
         }
         // Read again: another desk process may have counted a miss meanwhile.
-        let misses = get(&tx, name)?.map_or(row.misses, |r| r.misses) + 1;
+        let staff = Staff::write(&tx);
+        let misses = staff.row(name)?.map_or(row.misses, |r| r.misses) + 1;
         let wait = staff::wait_after(misses);
-        tx.execute(
-            "UPDATE staff SET misses = ?2, locked_until = ?3 WHERE name = ?1",
-            params![row.member.name, misses, wait.map(|w| to_millis(now + w))],
-        )?;
-        super::outbox::enqueue_pin(&tx, &row.member.name, false, now)?;
+        staff.set_misses(&row.member.name, misses, wait.map(|w| now + w))?;
+        enqueue_pin(&tx, &row.member.name, false, now)?;
         if let Some(w) = wait {
             let subject = format!(
                 "{} ({} wrong PINs, {} s)",
@@ -338,7 +420,7 @@ impl Store {
                 w.num_seconds()
             );
             let who = Actor::member(&row.member.name, row.member.role);
-            audit::append(&tx, &who, AuditAction::Lockout, &subject, now)?;
+            Audit::write(&tx).append(&who, AuditAction::Lockout, &subject, now)?;
         }
         tx.commit()?;
         Err(StaffError::WrongPin {

@@ -47,7 +47,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, Transaction, params, params_from_iter};
 use rust_decimal::Decimal;
 
 use super::total::Total;
@@ -683,8 +683,44 @@ impl TotalsChange {
     }
 }
 
+/// The kept report totals (`report_cells`, `report_items` and their `meta` mark) as one unit
+/// of work changes them: each write of a link or its items runs inside [`Tallies::track`],
+/// which reads the link's share (from `links` and `link_items`, the totals' inputs) before and
+/// after it; the change is summed in memory and written once by [`Tallies::finish`], in the
+/// same transaction. Made only from a transaction, like every repository's writes.
+#[derive(Debug)]
+pub(crate) struct Tallies<'t> {
+    conn: &'t Connection,
+    change: TotalsChange,
+}
+
+impl<'t> Tallies<'t> {
+    /// The totals' change inside the unit of work's transaction `tx`, empty so far.
+    pub(crate) fn write(tx: &'t Transaction<'_>) -> Self {
+        Self {
+            conn: tx,
+            change: TotalsChange::default(),
+        }
+    }
+
+    /// Runs `write` on link `id` of `profile` and records the change of its share.
+    pub(crate) fn track<T>(
+        &mut self,
+        profile: &str,
+        id: &str,
+        write: impl FnOnce() -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        track(self.conn, &mut self.change, profile, id, write)
+    }
+
+    /// Writes the summed change (and the `fresh` mark when the totals were fresh before).
+    pub(crate) fn finish(self) -> Result<(), StoreError> {
+        self.change.write(self.conn)
+    }
+}
+
 /// Runs `write` on link `id` of `profile` and records the change of its share in `tally`.
-pub(crate) fn track<T>(
+fn track<T>(
     conn: &Connection,
     tally: &mut TotalsChange,
     profile: &str,

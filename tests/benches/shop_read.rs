@@ -332,7 +332,7 @@ async fn measure(pg: &Pg) -> bool {
         let mut store = Store::open(dir.path()).unwrap();
         store.join_shop(&url, now()).unwrap();
         let identity = shop::desk::DeskIdentity {
-            id: store.device_id().unwrap(),
+            id: store.profiles().device_id().unwrap(),
             name: "Back office".to_owned(),
         };
         shop::desk::register(&shop, &identity, now()).await.unwrap();
@@ -340,7 +340,7 @@ async fn measure(pg: &Pg) -> bool {
             let link = crate::support::links::pending_link(&format!("Q{i:06}"), None);
             store.upsert_link(SANDBOX_PROFILE, &link, now()).unwrap();
         }
-        assert_eq!(store.outbox_len().unwrap(), changes as u64);
+        assert_eq!(store.outbox().count().unwrap(), changes as u64);
         Mutex::new(store)
     };
     let start = Instant::now();

@@ -99,7 +99,8 @@ enum Landed {
 fn landed(cli: &Cli, order: &str) -> Landed {
     let store = Store::open(cli.data_dir()).expect("the store opens after a kill");
     let row = store
-        .journal_get(&JournalKey::new(
+        .journal()
+        .get(&JournalKey::new(
             "test",
             "link.create",
             format!("link-{order}"),
@@ -183,7 +184,8 @@ fn crash_campaign(runs: usize) {
 
     let store = Store::open(cli.data_dir()).expect("the store opens after the crashes");
     let rows: HashMap<String, paydesk::store::JournalRow> = store
-        .journal_list("test", &JournalState::ALL)
+        .journal()
+        .list("test", &JournalState::ALL)
         .expect("the journal reads")
         .into_iter()
         .map(|r| (r.order_number.clone().unwrap_or_default(), r))
@@ -205,7 +207,8 @@ fn crash_campaign(runs: usize) {
                     "{order}"
                 );
                 let local = store
-                    .get_link("test", &held[&order][0].id)
+                    .links()
+                    .get("test", &held[&order][0].id)
                     .expect("history reads");
                 assert!(local.is_some(), "{order}: history lacks the link");
             }
@@ -300,13 +303,18 @@ fn kill_while_the_server_holds_the_answer(runs: usize) {
             "{order}: still one link on the server"
         );
         let row = store
-            .journal_get(&JournalKey::new("test", "link.create", key.clone()))
+            .journal()
+            .get(&JournalKey::new("test", "link.create", key.clone()))
             .expect("the journal reads")
             .expect("the row is kept");
         assert_eq!(row.state, JournalState::Completed, "{order}");
         assert_eq!(row.link_id.as_deref(), Some(id.as_str()), "{order}");
         assert!(
-            store.get_link("test", id).expect("history reads").is_some(),
+            store
+                .links()
+                .get("test", id)
+                .expect("history reads")
+                .is_some(),
             "{order}: history lacks the link"
         );
         // The server answered the retry from the key the first request completed.

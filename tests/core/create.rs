@@ -155,7 +155,12 @@ async fn fake_server() -> Fake {
 /// a 300 ms timeout.
 fn services(store: Store, fake: &Fake, clock: Arc<ManualClock>) -> Services {
     let mut store = store;
-    if store.profile_get("fake").expect("profiles read").is_none() {
+    if store
+        .profiles()
+        .get("fake")
+        .expect("profiles read")
+        .is_none()
+    {
         store
             .profile_add(
                 &Profile::new("fake", fake.base_url.clone(), "pk_fake"),
@@ -188,7 +193,10 @@ fn setup(fake: &Fake) -> (Services, Desk, Arc<ManualClock>) {
 
 fn row(services: &Services, key: &str) -> JournalRow {
     services
-        .inspect(|s| s.journal_get(&JournalKey::new("fake", "link.create", key)))
+        .inspect(|s| {
+            s.journal()
+                .get(&JournalKey::new("fake", "link.create", key))
+        })
         .expect("the journal reads")
         .expect("the row exists")
 }

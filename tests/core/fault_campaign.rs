@@ -266,7 +266,7 @@ fn verify(
 /// row is completed.
 fn unknown_attempts(services: &Services, prefix: &str, orders: usize) -> u64 {
     let rows: Vec<_> = services
-        .inspect(|s| s.journal_list("test", &JournalState::ALL))
+        .inspect(|s| s.journal().list("test", &JournalState::ALL))
         .expect("the journal reads")
         .into_iter()
         .filter(|r| r.key.key.starts_with(&format!("link-{prefix}-")))
@@ -384,7 +384,7 @@ fn open_file_services(dir: &std::path::Path, base_url: &str) -> Services {
 
 fn journal_rows(services: &Services, prefix: &str) -> Vec<JournalRow> {
     services
-        .inspect(|s| s.journal_list("test", &JournalState::ALL))
+        .inspect(|s| s.journal().list("test", &JournalState::ALL))
         .expect("the journal reads")
         .into_iter()
         .filter(|r| r.key.key.starts_with(&format!("link-{prefix}-")))

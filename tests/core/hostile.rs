@@ -299,7 +299,7 @@ async fn an_api_key_id_the_http_library_cannot_send_fails_the_order_and_sends_no
     assert!(server.seen().is_empty(), "nothing reached the server");
     let row = services
         .inspect(|s| {
-            s.journal_get(&JournalKey::new(
+            s.journal().get(&JournalKey::new(
                 "test",
                 "link.create",
                 "link-HOSTILE-KEY-1",

@@ -69,7 +69,12 @@ fn queued(store: &mut Store, clock: &ManualClock) -> i64 {
 fn one_queued(clock: &ManualClock) -> (Store, i64, String) {
     let mut store = Store::open_in_memory().expect("store");
     let id = queued(&mut store, clock);
-    let message_id = store.mail_get(id).expect("read").expect("row").message_id;
+    let message_id = store
+        .mail_queue()
+        .get(id)
+        .expect("read")
+        .expect("row")
+        .message_id;
     (store, id, message_id)
 }
 
@@ -85,7 +90,7 @@ async fn a_queued_link_arrives_once_with_its_message_id_subject_and_both_parts()
         .expect("a pass");
     assert_eq!(report.sent, [id], "{report:?}\n{}", sink.log());
     assert!(report.failed.is_empty());
-    let row = store.mail_get(id).expect("read").expect("row");
+    let row = store.mail_queue().get(id).expect("read").expect("row");
     assert_eq!((row.sent_at, row.attempts), (Some(t0()), 1));
 
     // A second pass finds nothing due: the message arrived once.
@@ -131,7 +136,7 @@ async fn a_server_that_is_down_leaves_the_message_queued_until_it_is_up() {
     assert!(report.sent.is_empty());
     assert_eq!(report.failed.len(), 1, "{report:?}");
     assert_eq!(report.failed[0].2, t0() + Duration::seconds(30));
-    let row = store.mail_get(id).expect("read").expect("row");
+    let row = store.mail_queue().get(id).expect("read").expect("row");
     assert_eq!((row.sent_at, row.attempts), (None, 1));
     assert!(row.last_error.is_some());
 
@@ -151,7 +156,7 @@ async fn a_server_that_is_down_leaves_the_message_queued_until_it_is_up() {
     let received = sink.received();
     assert_eq!(received.len(), 1);
     assert_eq!(received[0].message_id, message_id);
-    let row = store.mail_get(id).expect("read").expect("row");
+    let row = store.mail_queue().get(id).expect("read").expect("row");
     assert_eq!((row.attempts, row.last_error), (2, None));
 }
 
@@ -175,7 +180,12 @@ async fn a_connection_cut_before_the_250_sends_again_with_the_same_message_id() 
     );
     assert!(sink.received().is_empty());
     assert_eq!(
-        store.mail_get(id).expect("read").expect("row").sent_at,
+        store
+            .mail_queue()
+            .get(id)
+            .expect("read")
+            .expect("row")
+            .sent_at,
         None
     );
 
@@ -206,7 +216,7 @@ async fn plain_smtp_to_another_computer_is_refused_before_anything_is_sent() {
         "{e:?}"
     );
     assert!(e.message(Lang::En).contains("only to this computer"), "{e}");
-    let row = store.mail_get(id).expect("read").expect("row");
+    let row = store.mail_queue().get(id).expect("read").expect("row");
     assert_eq!((row.attempts, row.next_try_at), (0, t0()), "untouched");
 }
 
@@ -259,7 +269,7 @@ async fn smtps_is_verified_against_the_ca_file_and_the_server_name() {
     assert!(report.sent.is_empty(), "{report:?}");
     assert_eq!(report.failed.len(), 1, "{report:?}");
     assert!(report.failed[0].1.contains("UnknownIssuer"), "{report:?}");
-    let row = store.mail_get(id).expect("read").expect("row");
+    let row = store.mail_queue().get(id).expect("read").expect("row");
     assert!(row.last_error.is_some_and(|e| e.contains("UnknownIssuer")));
     // With it, but by another name than the certificate's: not sent either.
     clock.advance(Duration::seconds(30));

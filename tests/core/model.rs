@@ -230,7 +230,7 @@ async fn run_case(world: &World, case: &Case) -> Result<JournalState, TestCaseEr
         let stored = world
             .client()
             .services
-            .inspect(|s| s.get_link("test", id))
+            .inspect(|s| s.links().get("test", id))
             .expect("history reads");
         prop_assert!(stored.is_some(), "link {id} on the server, not in history");
         prop_assert_eq!(state, JournalState::Completed);

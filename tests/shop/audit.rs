@@ -40,7 +40,8 @@ fn local_chain(store: &Mutex<Store>) -> ChainCheck {
     store
         .lock()
         .expect("the store")
-        .audit_verify(None)
+        .audit()
+        .verify(None)
         .expect("verified")
 }
 
@@ -58,7 +59,12 @@ async fn every_desks_chain_reaches_the_shop_whole_and_a_resend_changes_nothing()
     }
     let chains = audit::verify_shop(&shop).await.expect("walked");
     let want = |name: &str, store: &Mutex<Store>| {
-        let desk_id = store.lock().expect("the store").device_id().expect("an id");
+        let desk_id = store
+            .lock()
+            .expect("the store")
+            .profiles()
+            .device_id()
+            .expect("an id");
         DeskChain {
             desk_id,
             name: name.to_owned(),
@@ -121,7 +127,12 @@ async fn the_shops_audit_is_append_only_and_an_edit_breaks_only_that_desks_chain
         .expect_err("the trigger refuses");
 
     // Someone with the database's owner rights edits A's second row past the trigger.
-    let a_id = a.lock().expect("the store").device_id().expect("an id");
+    let a_id = a
+        .lock()
+        .expect("the store")
+        .profiles()
+        .device_id()
+        .expect("an id");
     pg.admin_sql(
         url.dbname(),
         &format!(

@@ -321,7 +321,8 @@ async fn a_resent_catalog_push_changes_nothing() {
         a.store
             .lock()
             .expect("the store")
-            .outbox_len()
+            .outbox()
+            .count()
             .expect("len"),
         0
     );
@@ -422,7 +423,8 @@ async fn a_desk_cut_off_from_the_shop_scans_with_its_mirror_and_sends_its_edit_o
         b.store
             .lock()
             .expect("the store")
-            .outbox_len()
+            .outbox()
+            .count()
             .expect("len"),
         1
     );
@@ -446,7 +448,7 @@ fn a_desk_that_has_not_joined_owes_the_shop_no_catalog() {
     store
         .catalog_import_csv(catalog_csv("a", 3, 1_000_000).as_bytes())
         .expect("imported");
-    assert_eq!(store.outbox_len().expect("len"), 0);
+    assert_eq!(store.outbox().count().expect("len"), 0);
     assert_eq!(store.outbox_catalog().expect("read"), None);
     store
         .join_shop(
@@ -459,7 +461,7 @@ fn a_desk_that_has_not_joined_owes_the_shop_no_catalog() {
         .expect("imported");
     store.catalog_set_barcode("a-0000", None).expect("edited");
     // Two changes, one row: the catalog goes whole, as it is when pushed.
-    assert_eq!(store.outbox_len().expect("len"), 1);
+    assert_eq!(store.outbox().count().expect("len"), 1);
     let owed = store.outbox_catalog().expect("read").expect("owed");
     assert_eq!(owed.variants.len(), 4);
     assert_eq!(owed.variants[0].barcode, None);

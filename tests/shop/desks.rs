@@ -579,7 +579,7 @@ fn a_desk_killed_in_the_middle_of_a_push_resumes_and_every_link_arrives_once() {
         store
             .upsert_link(SANDBOX_PROFILE, &paid, now)
             .expect("stored");
-        assert_eq!(store.outbox_len().expect("counted"), LINKS as u64 + 1);
+        assert_eq!(store.outbox().count().expect("counted"), LINKS as u64 + 1);
     }
     // A gate in the shop: writing a link from GATED_FROM on takes a shared advisory lock that
     // a session of ours holds, so the third batch stops in the middle of its transaction.

@@ -67,7 +67,7 @@ impl ShopDesk {
         store
             .join_shop(&url.to_string(), now)
             .expect("the join is recorded");
-        let id = store.device_id().expect("a device id");
+        let id = store.profiles().device_id().expect("a device id");
         let identity = shop::desk::DeskIdentity {
             id: id.clone(),
             name: name.to_owned(),
@@ -91,7 +91,7 @@ impl ShopDesk {
     /// The link `id` of `profile` in this desk's own history.
     fn local(&self, profile: &str, id: &str) -> Option<paydesk::store::StoredLink> {
         self.services
-            .inspect(|s| s.get_link(profile, id))
+            .inspect(|s| s.links().get(profile, id))
             .expect("the data file answers")
     }
 

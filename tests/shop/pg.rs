@@ -569,7 +569,7 @@ async fn joined_store(
     store
         .join_shop(&shop.url().to_string(), crate::support::time::t_stored())
         .expect("joined");
-    let id = store.device_id().expect("a device id");
+    let id = store.profiles().device_id().expect("a device id");
     let identity = shop::desk::DeskIdentity {
         id: id.clone(),
         name: "Counter 1".to_owned(),
@@ -608,14 +608,15 @@ async fn the_outbox_reaches_the_shop_in_batches_and_a_resent_batch_changes_nothi
         paid.status = Some(paydesk::domain::LinkStatus::Completed);
         paid.paid_amount = paid.amount;
         s.upsert_link(profile, &paid, now).expect("stored");
-        assert_eq!(s.outbox_len().expect("counted"), n as u64 + 1);
+        assert_eq!(s.outbox().count().expect("counted"), n as u64 + 1);
     }
     // A desk killed after the shop committed its first batch and before deleting it locally:
     // the batch is sent again and changes nothing.
     let first = store
         .lock()
         .expect("the store")
-        .outbox_batch(shop::push::BATCH)
+        .outbox()
+        .batch(shop::push::BATCH)
         .expect("a batch");
     let changed = shop::push::apply_batch(&mut shop, &desk_id, &first, now)
         .await
@@ -646,7 +647,7 @@ async fn the_outbox_reaches_the_shop_in_batches_and_a_resent_batch_changes_nothi
     assert_eq!(pushed.changed, 20 + 1);
     {
         let s = store.lock().expect("the store");
-        assert_eq!(s.outbox_len().expect("counted"), 0);
+        assert_eq!(s.outbox().count().expect("counted"), 0);
         assert_eq!(s.shop_desk().expect("the row").last_push_at, Some(now));
     }
     assert_eq!(
@@ -689,7 +690,7 @@ fn a_desk_that_has_not_joined_writes_no_outbox() {
             now,
         )
         .expect("stored");
-    assert_eq!(store.outbox_len().expect("counted"), 0);
+    assert_eq!(store.outbox().count().expect("counted"), 0);
     store
         .join_shop("postgres://desk@localhost:5432/shop?sslmode=prefer", now)
         .expect("joined");
@@ -701,7 +702,7 @@ fn a_desk_that_has_not_joined_writes_no_outbox() {
         )
         .expect("cancelled");
     // Joining brought the link along; its cancel follows it.
-    let rows = store.outbox_batch(10).expect("the outbox");
+    let rows = store.outbox().batch(10).expect("the outbox");
     assert_eq!(rows.len(), 2);
     assert!(rows.iter().all(|r| r.link.link_id == "L1"));
     assert_eq!(rows[0].link.cancelled_at, None);

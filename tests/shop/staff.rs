@@ -74,7 +74,8 @@ async fn a_pin_set_on_one_desk_works_on_another_after_a_pull() {
     );
     let names: Vec<(String, Role, bool)> = counter
         .store()
-        .staff_list()
+        .staff()
+        .list()
         .expect("the list")
         .into_iter()
         .map(|m| (m.name, m.role, m.active))
@@ -266,7 +267,8 @@ async fn the_last_active_manager_of_the_shop_cannot_be_disabled_from_two_desks_a
         desk.pull_staff().await;
         let list: Vec<(String, bool)> = desk
             .store()
-            .staff_list()
+            .staff()
+            .list()
             .expect("the list")
             .into_iter()
             .map(|m| (m.name, m.active))

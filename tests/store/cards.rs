@@ -35,16 +35,16 @@ fn cards_round_trip_newest_first_per_profile() {
         .insert_card("shop", &second, t0 + TimeDelta::seconds(1))
         .unwrap();
     store.insert_card("other", &first, t0).unwrap();
-    let list = store.list_cards("shop").unwrap();
+    let list = store.cards().list("shop").unwrap();
     let cards: Vec<&SavedCard> = list.iter().map(|c| &c.card).collect();
     assert_eq!(cards, [&second, &first]);
     assert_eq!(list[1].stored_at, t0);
-    assert_eq!(store.list_cards("other").unwrap().len(), 1);
+    assert_eq!(store.cards().list("other").unwrap().len(), 1);
     // Saving the same card again refreshes it rather than listing it twice.
     let mut renamed = first.clone();
     renamed.alias = Some("Kasa".into());
     store.insert_card("shop", &renamed, t0).unwrap();
-    let list = store.list_cards("shop").unwrap();
+    let list = store.cards().list("shop").unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!(list[1].card.alias.as_deref(), Some("Kasa"));
 }
@@ -100,7 +100,7 @@ fn an_unmasked_number_from_the_server_is_masked_before_it_is_written() {
         .insert_card("shop", &card("card_1", "4111111111111111"), now)
         .unwrap();
     assert_eq!(
-        store.list_cards("shop").unwrap()[0]
+        store.cards().list("shop").unwrap()[0]
             .card
             .masked_pan
             .as_deref(),

@@ -80,7 +80,7 @@ fn row_in(store: &mut Store, state: JournalState) {
             store.journal_abandon(&k, later).unwrap();
         }
     }
-    assert_eq!(store.journal_get(&k).unwrap().unwrap().state, state);
+    assert_eq!(store.journal().get(&k).unwrap().unwrap().state, state);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +145,7 @@ fn a_second_submit_does_what_the_state_allows() {
         if let Some(state) = before {
             row_in(&mut store, state);
         }
-        let before_row = store.journal_get(&key("link-PD-1")).unwrap();
+        let before_row = store.journal().get(&key("link-PD-1")).unwrap();
         let t2 = t_stored() + TimeDelta::hours(30);
         let got = store
             .journal_begin(&new_row("link-PD-1", "v2", t2))
@@ -156,7 +156,7 @@ fn a_second_submit_does_what_the_state_allows() {
             JournalBegin::AlreadyDone(_) => Decision::AlreadyDone,
         };
         assert_eq!(got_decision, decision, "{before:?}");
-        let stored = store.journal_get(&key("link-PD-1")).unwrap().unwrap();
+        let stored = store.journal().get(&key("link-PD-1")).unwrap().unwrap();
         assert_eq!(
             &stored,
             got.row(),
@@ -225,7 +225,7 @@ fn each_state_allows_only_its_transitions() {
                 (Some(w), Ok(g)) => assert_eq!(g, w, "{op:?} from {state}"),
                 (None, Err(StoreError::JournalState { state: s, .. })) => {
                     assert_eq!(s, state, "{op:?} from {state}");
-                    let row = store.journal_get(&key("link-PD-1")).unwrap().unwrap();
+                    let row = store.journal().get(&key("link-PD-1")).unwrap().unwrap();
                     assert_eq!(row.state, state, "{op:?} from {state}: unchanged");
                 }
                 (w, g) => panic!("{op:?} from {state}: wanted {w:?}, got {g:?}"),
@@ -271,7 +271,7 @@ fn completing_stores_the_link_and_the_outcome_together() {
     let row = store.journal_complete(&k, &link("lnk_9"), done_at).unwrap();
     assert_eq!(row.state, JournalState::Completed);
     assert_eq!(row.link_id.as_deref(), Some("lnk_9"));
-    let stored = store.get_link(PROFILE, "lnk_9").unwrap().unwrap();
+    let stored = store.links().get(PROFILE, "lnk_9").unwrap().unwrap();
     assert_eq!(stored.link.amount, Some(Decimal::new(125_050, 2)));
     assert_eq!(stored.link.status, LinkStatus::Pending);
     assert_eq!(stored.created_at, done_at);
@@ -308,7 +308,8 @@ fn the_23_hour_boundary_splits_resumable_from_stale() {
         store.journal_begin(&row).unwrap();
     }
     let resumable: Vec<String> = store
-        .journal_resumable(PROFILE, now)
+        .journal()
+        .resumable(PROFILE, now)
         .unwrap()
         .into_iter()
         .map(|r| r.key.key)
@@ -319,17 +320,18 @@ fn the_23_hour_boundary_splits_resumable_from_stale() {
     );
     assert_eq!(store.journal_mark_stale(now).unwrap(), 2);
     let stale: Vec<String> = store
-        .journal_list(PROFILE, &[JournalState::Stale])
+        .journal()
+        .list(PROFILE, &[JournalState::Stale])
         .unwrap()
         .into_iter()
         .map(|r| r.key.key)
         .collect();
     assert_eq!(stale, ["link-old", "link-exactly-23h"]);
-    assert_eq!(store.journal_pending_count(PROFILE).unwrap(), 3);
-    assert_eq!(store.journal_pending_count("other").unwrap(), 1);
+    assert_eq!(store.journal().pending_count(PROFILE).unwrap(), 3);
+    assert_eq!(store.journal().pending_count("other").unwrap(), 1);
     // Marking again changes nothing.
     assert_eq!(store.journal_mark_stale(now).unwrap(), 0);
-    let old = store.journal_get(&key("link-old")).unwrap().unwrap();
+    let old = store.journal().get(&key("link-old")).unwrap().unwrap();
     assert!(old.is_stale_at(now));
     // An hour inside the server's 24 h: the margin for a server clock ahead of ours.
     assert!(STALE_AFTER + TimeDelta::hours(1) == IDEMPOTENCY_RETENTION);
@@ -353,7 +355,7 @@ fn only_revive_brings_a_stale_row_back_with_its_bytes_and_a_fresh_clock() {
     assert_eq!(revived.state, JournalState::Pending);
     assert_eq!(*revived.body, b"v1", "the exact bytes are kept");
     assert_eq!(revived.created_at, later, "a fresh 23 h clock");
-    assert_eq!(store.journal_resumable(PROFILE, later).unwrap().len(), 1);
+    assert_eq!(store.journal().resumable(PROFILE, later).unwrap().len(), 1);
 }
 
 #[test]
@@ -374,7 +376,8 @@ fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
         .unwrap();
     let names = |store: &Store, states: &[JournalState]| -> Vec<String> {
         store
-            .journal_list(PROFILE, states)
+            .journal()
+            .list(PROFILE, states)
             .unwrap()
             .into_iter()
             .map(|r| r.key.key)
@@ -389,8 +392,8 @@ fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
         names(&store, &[JournalState::Failed, JournalState::Completed]),
         ["link-b", "link-c"]
     );
-    assert_eq!(store.journal_find(PROFILE, "link-b").unwrap().len(), 1);
-    assert!(store.journal_find("other", "link-b").unwrap().is_empty());
+    assert_eq!(store.journal().find(PROFILE, "link-b").unwrap().len(), 1);
+    assert!(store.journal().find("other", "link-b").unwrap().is_empty());
     // Pruning clears the bodies of the finished rows and keeps every row.
     let pruned = store
         .journal_prune(t_stored() + JOURNAL_BODY_RETENTION)
@@ -498,7 +501,12 @@ fn a_finished_row_loses_its_body_after_a_week_and_its_order_is_still_done() {
     assert!(contains(&bytes, "pending.payer@example.com"));
     assert!(contains(&bytes, "stale.payer@example.com"));
     assert_eq!(
-        *store.journal_get(&key("link-PD-3")).unwrap().unwrap().body,
+        *store
+            .journal()
+            .get(&key("link-PD-3"))
+            .unwrap()
+            .unwrap()
+            .body,
         body("pending.payer").as_bytes()
     );
 
@@ -611,7 +619,7 @@ fn opening_the_services_clears_old_bodies_and_a_second_create_gets_the_link_with
         other => panic!("the order must be refused as done: {other:?}"),
     }
     let row = services
-        .inspect(|s| s.journal_get(&journal_key))
+        .inspect(|s| s.journal().get(&journal_key))
         .unwrap()
         .unwrap();
     assert_eq!((row.state, row.attempts), (JournalState::Completed, 0));
@@ -635,7 +643,8 @@ fn a_committed_row_survives_the_process_with_its_exact_bytes() {
     }
     let mut store = Store::open(dir.path()).unwrap();
     let resumable = store
-        .journal_resumable(PROFILE, t_stored() + TimeDelta::minutes(1))
+        .journal()
+        .resumable(PROFILE, t_stored() + TimeDelta::minutes(1))
         .unwrap();
     assert_eq!(resumable.len(), 1);
     assert_eq!(*resumable[0].body, body);

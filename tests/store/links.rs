@@ -233,14 +233,14 @@ fn every_response_field_round_trips_exactly() {
     l.amount = Some("1234.50".parse().unwrap());
     l.status = Some(LinkStatus::Other("PARTIALLY_PAID".into()));
     store.upsert_link("shop", &l, now).unwrap();
-    let got = store.get_link("shop", "lnk_1").unwrap().unwrap();
+    let got = store.links().get("shop", "lnk_1").unwrap().unwrap();
     // The row reads as the service reads the same answer, and gives every field back.
     assert_eq!(got.link, Link::from(l.clone()));
     assert_eq!(PaymentLink::from(&got.link), l);
     assert_eq!(got.link.amount.unwrap().to_string(), "1234.50");
     assert_eq!(got.created_at, now);
     assert_eq!(got.updated_at, now);
-    assert_eq!(store.get_link("other", "lnk_1").unwrap(), None);
+    assert_eq!(store.links().get("other", "lnk_1").unwrap(), None);
 }
 
 #[test]
@@ -275,7 +275,7 @@ fn a_refresh_updates_what_it_carries_and_keeps_the_rest() {
         created_date: None,
     };
     store.upsert_link("shop", &paid, t1).unwrap();
-    let got = store.get_link("shop", "lnk_1").unwrap().unwrap();
+    let got = store.links().get("shop", "lnk_1").unwrap().unwrap();
     assert_eq!(got.link.status, LinkStatus::Completed);
     assert_eq!(got.link.transaction_ref.as_deref(), Some("TX-9"));
     assert_eq!(got.link.remaining, Some(Decimal::ZERO));
@@ -357,6 +357,7 @@ fn an_order_has_a_recent_link_only_within_the_window() {
         .unwrap();
     let find = |order: &str, since: DateTime<Utc>, profile: &str| {
         store
+            .links()
             .find_recent_by_order(profile, order, since)
             .unwrap()
             .map(|l| l.link.id)

@@ -42,7 +42,8 @@ fn enqueue(store: &mut Store, link: &str, to: &str, clock: &ManualClock) -> i64 
 
 fn ids(store: &Store, clock: &ManualClock) -> Vec<i64> {
     store
-        .mail_due(clock.now())
+        .mail_queue()
+        .due(clock.now())
         .expect("due")
         .iter()
         .map(|m| m.id)
@@ -74,7 +75,7 @@ fn a_queued_message_is_audited_in_the_same_transaction_with_the_masked_address()
     assert_eq!(queued.attempts, 0);
     assert_eq!(queued.next_try_at, t0());
     assert!(queued.message_id.ends_with("@kuzey.example>"));
-    let audit = store.audit_list(&AuditFilter::default()).expect("audit");
+    let audit = store.audit().list(&AuditFilter::default()).expect("audit");
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].action, "link.send");
     assert_eq!(audit[0].subject, "lnk_7 e-mail a***@example.com");
@@ -84,7 +85,7 @@ fn a_queued_message_is_audited_in_the_same_transaction_with_the_masked_address()
         "the audit holds only the mask"
     );
     assert!(matches!(
-        store.audit_verify(None).expect("verify"),
+        store.audit().verify(None).expect("verify"),
         ChainCheck::Whole { rows: 1, .. }
     ));
 }
@@ -115,7 +116,7 @@ fn when_the_audit_row_cannot_be_written_nothing_is_queued() {
         clock.now(),
     );
     assert!(refused.is_err(), "{refused:?}");
-    let unsent = store.mail_unsent().expect("unsent");
+    let unsent = store.mail_queue().unsent().expect("unsent");
     assert_eq!(unsent.len(), 1, "only the first message: {unsent:?}");
     assert_eq!(unsent[0].link_id, "lnk_1");
     raw.execute_batch("DROP TRIGGER audit_broken;")
@@ -126,7 +127,8 @@ fn when_the_audit_row_cannot_be_written_nothing_is_queued() {
     )
     .expect("trigger");
     let before = store
-        .audit_list(&AuditFilter::default())
+        .audit()
+        .list(&AuditFilter::default())
         .expect("audit")
         .len();
     let refused = store.mail_enqueue(
@@ -141,13 +143,14 @@ fn when_the_audit_row_cannot_be_written_nothing_is_queued() {
     assert!(refused.is_err());
     assert_eq!(
         store
-            .audit_list(&AuditFilter::default())
+            .audit()
+            .list(&AuditFilter::default())
             .expect("audit")
             .len(),
         before
     );
     assert!(matches!(
-        store.audit_verify(None).expect("verify"),
+        store.audit().verify(None).expect("verify"),
         ChainCheck::Whole { rows: 1, .. }
     ));
 }
@@ -164,7 +167,8 @@ fn due_messages_come_by_due_time_then_queue_order_and_sent_ones_leave() {
     // Not due before it was queued.
     assert_eq!(
         store
-            .mail_due(t0() - Duration::seconds(1))
+            .mail_queue()
+            .due(t0() - Duration::seconds(1))
             .expect("due")
             .len(),
         0
@@ -183,7 +187,7 @@ fn due_messages_come_by_due_time_then_queue_order_and_sent_ones_leave() {
         [third, first],
         "the third was due at t0+1s, the first again at t0+31s"
     );
-    let sent = store.mail_get(second).expect("read").expect("row");
+    let sent = store.mail_queue().get(second).expect("read").expect("row");
     assert_eq!(sent.attempts, 1);
     assert_eq!(sent.sent_at, Some(t0() + Duration::seconds(1)));
 }
@@ -193,7 +197,12 @@ fn failures_wait_30_seconds_doubling_to_30_minutes_with_the_same_message_id() {
     let clock = ManualClock::new(t0());
     let mut store = Store::open_in_memory().expect("store");
     let id = enqueue(&mut store, "lnk_1", "a@example.com", &clock);
-    let message_id = store.mail_get(id).expect("read").expect("row").message_id;
+    let message_id = store
+        .mail_queue()
+        .get(id)
+        .expect("read")
+        .expect("row")
+        .message_id;
     let mut waits = Vec::new();
     for _ in 0..9 {
         assert_eq!(ids(&store, &clock), [id]);
@@ -207,12 +216,12 @@ fn failures_wait_30_seconds_doubling_to_30_minutes_with_the_same_message_id() {
         clock.set(next);
     }
     assert_eq!(waits, [30, 60, 120, 240, 480, 960, 1800, 1800, 1800]);
-    let row = store.mail_get(id).expect("read").expect("row");
+    let row = store.mail_queue().get(id).expect("read").expect("row");
     assert_eq!(row.attempts, 9);
     assert_eq!(row.message_id, message_id, "one Message-ID across attempts");
     assert_eq!(row.last_error.as_deref(), Some("421 try later  [31m"));
     assert!(store.mail_mark_sent(id, clock.now()).expect("sent"));
-    let row = store.mail_get(id).expect("read").expect("row");
+    let row = store.mail_queue().get(id).expect("read").expect("row");
     assert_eq!((row.attempts, row.last_error), (10, None));
     assert_eq!(row.message_id, message_id);
     // A sent message is failed no more.
@@ -255,16 +264,16 @@ fn the_whole_address_is_replaced_by_its_mask_seven_days_after_sending() {
 
     clock.advance(Duration::days(7) - Duration::seconds(1));
     assert_eq!(store.mail_wipe_sent(clock.now()).expect("wipe"), 0);
-    let row = store.mail_get(sent).expect("read").expect("row");
+    let row = store.mail_queue().get(sent).expect("read").expect("row");
     assert_eq!(row.to_address, "ayse.kaya@example.com");
 
     clock.advance(Duration::seconds(1));
     assert_eq!(store.mail_wipe_sent(clock.now()).expect("wipe"), 1);
-    let row = store.mail_get(sent).expect("read").expect("row");
+    let row = store.mail_queue().get(sent).expect("read").expect("row");
     assert_eq!(row.to_address, "a***@example.com");
     assert_eq!(row.wiped_at, Some(clock.now()));
     // An unsent message keeps its address: it is still to be sent.
-    let row = store.mail_get(waiting).expect("read").expect("row");
+    let row = store.mail_queue().get(waiting).expect("read").expect("row");
     assert_eq!(row.to_address, "mehmet.oz@example.com");
     // Wiping again changes nothing, and the file no longer holds the address anywhere.
     assert_eq!(store.mail_wipe_sent(clock.now()).expect("wipe"), 0);
@@ -297,10 +306,10 @@ fn a_whatsapp_send_is_audited_with_the_masked_number_and_queues_nothing() {
             s.record_whatsapp_send("lnk_9", &phone, clock.now())
         })
         .expect("audited");
-    let audit = store.audit_list(&AuditFilter::default()).expect("audit");
+    let audit = store.audit().list(&AuditFilter::default()).expect("audit");
     assert_eq!(audit.len(), 1);
     assert_eq!(audit[0].action, "link.send");
     assert_eq!(audit[0].subject, "lnk_9 whatsapp 0532 *** ** 67");
     assert_eq!(audit[0].staff.as_deref(), Some("Ayşe"));
-    assert!(store.mail_unsent().expect("unsent").is_empty());
+    assert!(store.mail_queue().unsent().expect("unsent").is_empty());
 }

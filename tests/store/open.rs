@@ -53,19 +53,19 @@ fn the_data_folder_and_file_are_private() {
 fn every_install_has_the_sandbox_profile_and_a_lasting_device_id() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
-    let profiles = store.profile_list().unwrap();
+    let profiles = store.profiles().list().unwrap();
     assert_eq!(profiles.len(), 1);
     let sandbox = &profiles[0];
     assert_eq!(sandbox.name, SANDBOX_PROFILE);
     assert!(sandbox.is_sandbox);
     assert_eq!(sandbox.base_url, "");
     assert_eq!(sandbox.order_prefix, "PD");
-    let device = store.device_id().unwrap();
+    let device = store.profiles().device_id().unwrap();
     assert_eq!(device.len(), 4);
     drop(store);
     let reopened = Store::open(dir.path()).unwrap();
-    assert_eq!(reopened.device_id().unwrap(), device);
-    assert_eq!(reopened.profile_list().unwrap().len(), 1);
+    assert_eq!(reopened.profiles().device_id().unwrap(), device);
+    assert_eq!(reopened.profiles().list().unwrap().len(), 1);
 }
 
 #[test]

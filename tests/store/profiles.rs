@@ -40,13 +40,14 @@ fn profiles_are_added_listed_updated_and_removed() {
         .profile_add(&Profile::new("another", "https://b.example", "pk_2"), t())
         .unwrap();
     let names: Vec<String> = store
-        .profile_list()
+        .profiles()
+        .list()
         .unwrap()
         .into_iter()
         .map(|p| p.name)
         .collect();
     assert_eq!(names, [SANDBOX_PROFILE, "another", "shop"]);
-    let got = store.profile_get("shop").unwrap().unwrap();
+    let got = store.profiles().get("shop").unwrap().unwrap();
     assert_eq!(got, shop());
     assert_eq!(got.amount_limit.unwrap().to_string(), "5000.00");
 
@@ -55,7 +56,7 @@ fn profiles_are_added_listed_updated_and_removed() {
     changed.amount_limit = None;
     changed.max_items = None;
     store.profile_update(&changed, t()).unwrap();
-    assert_eq!(store.profile_get("shop").unwrap().unwrap(), changed);
+    assert_eq!(store.profiles().get("shop").unwrap().unwrap(), changed);
 
     assert!(
         matches!(store.profile_add(&shop(), t()), Err(StoreError::ProfileExists(n)) if n == "shop")
@@ -66,7 +67,7 @@ fn profiles_are_added_listed_updated_and_removed() {
         Err(StoreError::NoProfile(_))
     ));
     store.profile_remove("another").unwrap();
-    assert_eq!(store.profile_get("another").unwrap(), None);
+    assert_eq!(store.profiles().get("another").unwrap(), None);
     assert!(matches!(
         store.profile_remove("another"),
         Err(StoreError::NoProfile(_))
@@ -99,18 +100,18 @@ fn invalid_profiles_are_refused_with_the_reason() {
             "{reason}: {err}"
         );
     }
-    assert_eq!(store.profile_list().unwrap().len(), 1);
+    assert_eq!(store.profiles().list().unwrap().len(), 1);
 }
 
 #[test]
 fn the_sandbox_can_be_configured_but_not_removed() {
     let mut store = Store::open_in_memory().unwrap();
-    let mut sandbox = store.profile_get(SANDBOX_PROFILE).unwrap().unwrap();
+    let mut sandbox = store.profiles().get(SANDBOX_PROFILE).unwrap().unwrap();
     sandbox.base_url = "http://127.0.0.1:47011".into();
     sandbox.api_key = "pk_sandbox_demo".into();
     sandbox.is_sandbox = false; // the built-in one stays a sandbox anyway
     store.profile_update(&sandbox, t()).unwrap();
-    let got = store.profile_get(SANDBOX_PROFILE).unwrap().unwrap();
+    let got = store.profiles().get(SANDBOX_PROFILE).unwrap().unwrap();
     assert_eq!(got.base_url, "http://127.0.0.1:47011");
     assert!(got.is_sandbox);
     assert!(matches!(
@@ -157,7 +158,7 @@ fn order_numbers_have_the_documented_shape_and_count_per_day() {
     let mut store = Store::open_in_memory().unwrap();
     store.profile_add(&shop(), t()).unwrap();
     store.set_device_id("7kq3").unwrap();
-    assert_eq!(store.device_id().unwrap(), "7KQ3");
+    assert_eq!(store.profiles().device_id().unwrap(), "7KQ3");
     let n1 = store.next_order_number("shop", day()).unwrap();
     let n2 = store.next_order_number("shop", day()).unwrap();
     assert_eq!(n1, "MAG-20261122-7KQ30001");
@@ -245,7 +246,10 @@ fn two_devices_with_the_same_prefix_never_collide() {
     let mut till_a = Store::open(a.path()).unwrap();
     let mut till_b = Store::open(b.path()).unwrap();
     // Fresh installs draw their own device ids (4 of 32 symbols each).
-    let (da, db) = (till_a.device_id().unwrap(), till_b.device_id().unwrap());
+    let (da, db) = (
+        till_a.profiles().device_id().unwrap(),
+        till_b.profiles().device_id().unwrap(),
+    );
     assert_ne!(
         da, db,
         "two fresh installs drew the same device id (1 in 2^20)"

@@ -894,7 +894,7 @@ fn a_cancel_through_paydesk_is_remembered_and_kept_through_refreshes() {
         .iter()
         .find(|s| s.profile == SHOP && s.cancelled.is_some())
         .unwrap();
-    let stored = store.get_link(SHOP, &s.id).unwrap().unwrap();
+    let stored = store.links().get(SHOP, &s.id).unwrap().unwrap();
     assert_eq!(stored.cancelled_at, s.cancelled);
     // A later detail answer (EXPIRED) does not erase the mark; a second cancel keeps the first
     // moment.
@@ -904,7 +904,7 @@ fn a_cancel_through_paydesk_is_remembered_and_kept_through_refreshes() {
     store
         .record_cancel(SHOP, &s.link(), s.created + TimeDelta::days(2))
         .unwrap();
-    let stored = store.get_link(SHOP, &s.id).unwrap().unwrap();
+    let stored = store.links().get(SHOP, &s.id).unwrap().unwrap();
     assert_eq!(stored.cancelled_at, s.cancelled);
     let never = seeds
         .iter()
@@ -912,7 +912,8 @@ fn a_cancel_through_paydesk_is_remembered_and_kept_through_refreshes() {
         .unwrap();
     assert_eq!(
         store
-            .get_link(SHOP, &never.id)
+            .links()
+            .get(SHOP, &never.id)
             .unwrap()
             .unwrap()
             .cancelled_at,
@@ -1332,7 +1333,7 @@ fn sums_beyond_a_decimal_read_out_of_range_and_lose_no_link() {
         let when = at + TimeDelta::minutes(i64::try_from(i).unwrap() * 10);
         let link = answer(id, HUGE, HUGE, "COMPLETED", when);
         create(&mut store, &link, HUGE, 2, when);
-        let stored = store.get_link(SHOP, id).unwrap().unwrap();
+        let stored = store.links().get(SHOP, id).unwrap().unwrap();
         assert_eq!(stored.link.amount, Some(dec(HUGE)));
     }
     let (report, totals) = figures(&store, None);

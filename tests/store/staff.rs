@@ -38,7 +38,7 @@ fn shop(dir: &std::path::Path, now: DateTime<Utc>) -> Store {
 #[test]
 fn the_first_member_is_a_manager_and_staff_turn_on() {
     let mut store = Store::open_in_memory().expect("store");
-    assert!(!store.staff_on().expect("read"));
+    assert!(!store.staff().on().expect("read"));
     let refused = store.staff_add(
         &Actor::nobody(),
         &name("Ayşe"),
@@ -47,7 +47,7 @@ fn the_first_member_is_a_manager_and_staff_turn_on() {
         t0(),
     );
     assert_eq!(staff_error(refused), StaffError::FirstMustBeManager);
-    assert!(!store.staff_on().expect("read"), "nothing was written");
+    assert!(!store.staff().on().expect("read"), "nothing was written");
     store
         .staff_add(
             &Actor::nobody(),
@@ -57,7 +57,7 @@ fn the_first_member_is_a_manager_and_staff_turn_on() {
             t0(),
         )
         .expect("a manager first");
-    assert!(store.staff_on().expect("read"));
+    assert!(store.staff().on().expect("read"));
     let taken = store.staff_add(
         &Actor::member("Zeynep", Role::Manager),
         &name("ZEYNEP"),
@@ -167,7 +167,7 @@ fn wrong_pins_lock_a_member_out_across_a_reopen_and_the_wait_doubles() {
         );
     }
     // The record names the lock-outs and the sign-in.
-    let rows = store.audit_list(&AuditFilter::default()).expect("audit");
+    let rows = store.audit().list(&AuditFilter::default()).expect("audit");
     let actions: Vec<&str> = rows.iter().rev().map(|r| r.action.as_str()).collect();
     assert_eq!(
         actions,
@@ -215,7 +215,7 @@ fn an_approval_needs_a_managers_pin_and_names_both() {
         .expect("approved");
     assert_eq!(approved.name(), Some("Ayşe"));
     assert_eq!(approved.approved_by.as_deref(), Some("Zeynep"));
-    let last = &store.audit_list(&AuditFilter::default()).expect("audit")[0];
+    let last = &store.audit().list(&AuditFilter::default()).expect("audit")[0];
     assert_eq!(
         (
             last.action.as_str(),
@@ -231,14 +231,14 @@ fn an_approval_needs_a_managers_pin_and_names_both() {
 fn the_pin_and_its_hash_never_reach_the_record_or_the_list() {
     let dir = tempfile::tempdir().expect("dir");
     let store = shop(dir.path(), t0());
-    let rows = store.audit_list(&AuditFilter::default()).expect("audit");
-    let text = format!("{rows:?} {:?}", store.staff_list().expect("list"));
+    let rows = store.audit().list(&AuditFilter::default()).expect("audit");
+    let text = format!("{rows:?} {:?}", store.staff().list().expect("list"));
     assert!(
         !text.contains("9999") && !text.contains("1234") && !text.contains("argon2"),
         "{text}"
     );
     assert!(matches!(
-        store.audit_verify(None).expect("verify"),
+        store.audit().verify(None).expect("verify"),
         ChainCheck::Whole { rows: 2, .. }
     ));
 }

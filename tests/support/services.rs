@@ -27,7 +27,8 @@ pub fn demo_profile(name: &str, base_url: &str) -> Profile {
 pub fn library_services(store: Store, base_url: &str, total_timeout: Duration) -> Services {
     let mut store = store;
     let known = store
-        .profile_get("test")
+        .profiles()
+        .get("test")
         .expect("the profiles read")
         .is_some_and(|p| p.base_url == base_url);
     if !known {
@@ -72,7 +73,7 @@ pub fn open_on_disk(
 pub fn create_row(services: &Services, order: &str) -> Option<JournalRow> {
     services
         .inspect(|s| {
-            s.journal_get(&JournalKey::new(
+            s.journal().get(&JournalKey::new(
                 "test",
                 "link.create",
                 format!("link-{order}"),

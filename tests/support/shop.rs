@@ -38,7 +38,7 @@ pub async fn fresh_shop(pg: &Pg) -> ShopUrl {
 
 /// Registers the desk of `store` in the shop at `url` as `name`; its device id.
 pub async fn register(url: &ShopUrl, store: &Store, name: &str) -> String {
-    let id = store.device_id().expect("a device id");
+    let id = store.profiles().device_id().expect("a device id");
     shop::desk::register(
         &connect(url).await.expect("the shop connects"),
         &shop::desk::DeskIdentity {

@@ -225,7 +225,11 @@ fn after_a_network_drop_the_pending_order_completes_by_itself_and_its_qr_shows()
     let stored = env
         .services
         .inspect(|s| {
-            s.find_recent_by_order("sandbox", &order, Utc::now() - chrono::Duration::hours(1))
+            s.links().find_recent_by_order(
+                "sandbox",
+                &order,
+                Utc::now() - chrono::Duration::hours(1),
+            )
         })
         .expect("history reads");
     assert_eq!(

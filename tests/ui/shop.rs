@@ -359,7 +359,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
         .clone();
     assert_eq!(
         env.services
-            .inspect(|s| s.outbox_len())
+            .inspect(|s| s.outbox().count())
             .expect("the outbox"),
         1,
         "the link waits in the outbox"
@@ -378,7 +378,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     assert!(!env.shown("Offline from the shop since"));
     assert_eq!(
         env.services
-            .inspect(|s| s.outbox_len())
+            .inspect(|s| s.outbox().count())
             .expect("the outbox"),
         0,
         "the outbox drained"
@@ -742,7 +742,7 @@ fn a_link_of_a_desk_that_stopped_is_polled_here_and_turns_paid_on_this_board_onl
     assert!(asked >= 1, "this desk polled the link");
     let own = env
         .services
-        .inspect(|s| s.get_link("shared", &id))
+        .inspect(|s| s.links().get("shared", &id))
         .expect("the data file answers");
     assert!(
         own.is_none(),

@@ -85,7 +85,7 @@ impl AppEnv {
 
     fn audit(&self) -> Vec<paydesk::store::AuditRow> {
         self.services
-            .inspect(|s| s.audit_list(&AuditFilter::default()))
+            .inspect(|s| s.audit().list(&AuditFilter::default()))
             .expect("the audit reads")
     }
 
@@ -275,7 +275,7 @@ fn a_wrong_approval_pin_leaves_the_link_as_it_was() {
     assert!(!env.app().views.shown.as_ref().expect("shown").cancelled);
     let stored = env
         .services
-        .inspect(|s| s.get_link("sandbox", &link.id))
+        .inspect(|s| s.links().get("sandbox", &link.id))
         .expect("the store reads")
         .expect("the link is stored");
     assert!(stored.cancelled_at.is_none(), "not cancelled");
