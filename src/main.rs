@@ -8,18 +8,19 @@ use std::process::ExitCode;
 use clap::Parser;
 use paydesk::cli::args::Cli;
 use paydesk::cli::run::EnvSecrets;
-use paydesk::secrets::{SECRET_ENV, STAFF_PIN_ENV, take_env_secret};
+use paydesk::secrets::{SECRET_ENV, SMTP_PASSWORD_ENV, STAFF_PIN_ENV, take_env_secret};
 use paydesk::shop::SHOP_PASSWORD_ENV;
 
 #[allow(unsafe_code)]
 fn main() -> ExitCode {
     // SAFETY: these are the first statements of `main`: no thread of clap, tokio, the sandbox
     // or eframe exists yet, and nothing of this binary runs before `main`.
-    let (env_secret, env_pin, env_shop) = unsafe {
+    let (env_secret, env_pin, env_shop, env_smtp) = unsafe {
         (
             take_env_secret(SECRET_ENV),
             take_env_secret(STAFF_PIN_ENV),
             take_env_secret(SHOP_PASSWORD_ENV),
+            take_env_secret(SMTP_PASSWORD_ENV),
         )
     };
     let cli = Cli::parse();
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
     let env = EnvSecrets {
         pin: env_pin,
         shop: env_shop,
+        smtp: env_smtp,
     };
     ExitCode::from(u8::try_from(paydesk::cli::run::run(cli, env_secret, env)).unwrap_or(1))
 }

@@ -40,9 +40,18 @@ pub const STAFF_PIN_ENV: &str = "PAYDESK_STAFF_PIN";
 /// runs (read once and wiped from the environment by `main`, as [`SECRET_ENV`] is).
 pub const SHOP_PASSWORD_ENV: &str = "PAYDESK_SHOP_PASSWORD";
 
+/// The environment variable that gives the SMTP account's password where no keyring runs
+/// (read once and wiped from the environment by `main`, as [`SECRET_ENV`] is).
+pub const SMTP_PASSWORD_ENV: &str = "PAYDESK_SMTP_PASSWORD";
+
 /// The variables no program paydesk starts may inherit (`main` removes them from the process
 /// too; a child's command removes them again, so a test can see it).
-pub const CHILD_FREE: [&str; 3] = [SECRET_ENV, STAFF_PIN_ENV, SHOP_PASSWORD_ENV];
+pub const CHILD_FREE: [&str; 4] = [
+    SECRET_ENV,
+    STAFF_PIN_ENV,
+    SHOP_PASSWORD_ENV,
+    SMTP_PASSWORD_ENV,
+];
 
 /// `PAYDESK_API_SECRET` as read once when paydesk starts (`main` then removes the variable
 /// from the process, so nothing paydesk starts inherits it). Zeroized on drop; `Debug` says

@@ -100,6 +100,14 @@ pub enum CommandArgs {
     /// PAYDESK_SHOP_PASSWORD where no keyring runs.
     #[command(subcommand)]
     Shop(ShopArgs),
+    /// E-mail from this desk: the shop's SMTP account and the mail queue of links sent by
+    /// e-mail.
+    ///
+    /// The account's password is read from stdin (a hidden prompt on a terminal; an empty line
+    /// for a server without login) and kept in the OS keyring, or given on every run in
+    /// PAYDESK_SMTP_PASSWORD where no keyring runs.
+    #[command(subcommand)]
+    Mail(MailArgs),
     /// Run the local Partner API sandbox in the foreground.
     Sandbox(crate::sandbox::cli::SandboxArgs),
     /// Print the man page (roff) to stdout; used when packaging.
@@ -233,11 +241,58 @@ pub enum LinkArgs {
     },
 }
 
+/// `paydesk mail ...`
+#[derive(Debug, Subcommand)]
+pub enum MailArgs {
+    /// Set the shop's SMTP account on this desk (the password from stdin; an empty line for a
+    /// server without login).
+    Set {
+        /// The SMTP server's host name or address.
+        #[arg(long, value_name = "HOST")]
+        host: String,
+        /// Its port (default: 587 for starttls, 465 for tls, 25 for none).
+        #[arg(long, value_name = "PORT")]
+        port: Option<u16>,
+        /// The sender's address.
+        #[arg(long, value_name = "ADDRESS")]
+        from: String,
+        /// The sender's shown name (the shop's).
+        #[arg(long, value_name = "NAME", default_value = "")]
+        name: String,
+        /// The login (none: the server takes mail without one).
+        #[arg(long, value_name = "USER")]
+        user: Option<String>,
+        /// starttls, tls, or none (only to this computer).
+        #[arg(long, value_name = "MODE", default_value = "starttls", value_parser = ["starttls", "tls", "none"])]
+        security: String,
+        /// A PEM file of the shop's own CA, trusted in addition to the system's.
+        #[arg(long, value_name = "FILE")]
+        ca: Option<PathBuf>,
+    },
+    /// Send a test message to ADDRESS now (exit 5 when the server does not answer).
+    Test {
+        /// Where to.
+        address: String,
+    },
+    /// The mail queue, newest first: each message's address, state, Message-ID and error.
+    Status {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Send the messages that are due now.
+    Flush,
+}
+
 /// `paydesk link send ...`
 #[derive(Debug, Args)]
 pub struct SendArgs {
     /// Link id.
     pub id: String,
+    /// Send it by e-mail to ADDRESS, else to the link's payer e-mail (queued, and sent now when
+    /// the server answers).
+    #[arg(long, value_name = "ADDRESS", num_args = 0..=1, default_missing_value = "", conflicts_with = "whatsapp")]
+    pub email: Option<String>,
     /// Make the WhatsApp address, to the payer's phone of the link or --phone.
     #[arg(long)]
     pub whatsapp: bool,

@@ -2,6 +2,7 @@
 //! word and print the outcome (`output`, with its sentences in `text`), read secrets (`prompt`), sign staff in for a command and run `staff` and `audit` (`staff`), this desk in a shop (`shop`).
 
 pub mod args;
+mod mail;
 mod output;
 mod prompt;
 pub mod run;

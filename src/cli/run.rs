@@ -47,6 +47,8 @@ pub struct EnvSecrets {
     pub pin: EnvSecret,
     /// `PAYDESK_SHOP_PASSWORD`.
     pub shop: EnvSecret,
+    /// `PAYDESK_SMTP_PASSWORD`.
+    pub smtp: EnvSecret,
 }
 
 /// Runs the CLI command in `cli` (which must have one) and returns the process exit code.
@@ -57,6 +59,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret, env: EnvSecrets) -> i32 {
     let EnvSecrets {
         pin: env_pin,
         shop: env_shop,
+        smtp: env_smtp,
     } = env;
     let lang = Lang::from_env();
     let command = match cli.command {
@@ -108,6 +111,7 @@ pub fn run(cli: Cli, env_secret: EnvSecret, env: EnvSecrets) -> i32 {
         env_secret,
         env_pin,
         env_shop,
+        env_smtp,
         data_dir,
         profile: cli.profile.unwrap_or_else(|| SANDBOX_PROFILE.to_owned()),
         zone: Zone::Local,
@@ -133,6 +137,8 @@ pub(super) struct Ctx {
     pub(super) env_pin: EnvSecret,
     /// `PAYDESK_SHOP_PASSWORD` as `main` read it (and removed it from the environment).
     pub(super) env_shop: EnvSecret,
+    /// `PAYDESK_SMTP_PASSWORD` as `main` read it (and removed it from the environment).
+    pub(super) env_smtp: EnvSecret,
     data_dir: PathBuf,
     profile: String,
     /// The zone local days and times are read and shown in (the machine's).
@@ -193,6 +199,7 @@ impl Ctx {
                 }
             }
             CommandArgs::Shop(c) => self.shop_cmd(services, c).await,
+            CommandArgs::Mail(c) => self.mail_cmd(services, c).await,
             // Handled in `run`, before a runtime or the store exist.
             CommandArgs::Sandbox(_) | CommandArgs::Man => Ok(()),
         }
@@ -283,12 +290,14 @@ impl Ctx {
         }
     }
 
-    /// `link send`: the message to copy, or the WhatsApp address (opened with --open), the
-    /// send recorded in the audit with the number masked.
-    fn link_send(&self, services: &Services, desk: &Desk, args: SendArgs) -> Outcome {
+    /// `link send`: the message to copy, the WhatsApp address (opened with --open), the send
+    /// recorded in the audit with the number masked, or with --email the message queued and
+    /// sent by e-mail.
+    async fn link_send(&self, services: &Services, desk: &Desk, args: SendArgs) -> Outcome {
         let lang = self.lang;
         let SendArgs {
             id,
+            email,
             whatsapp,
             phone,
             country_code,
@@ -300,6 +309,14 @@ impl Ctx {
         let facts = LinkFacts::of_link(shop.as_deref().unwrap_or_default(), &link, vec![])
             .map_err(|e| Failure::new(Exit::Invalid, e.message(lang)))?;
         let message = share::compose(&facts, message_lang.unwrap_or(lang), self.zone);
+        if let Some(address) = email {
+            let to = if address.is_empty() {
+                link.email.clone().unwrap_or_default()
+            } else {
+                address
+            };
+            return self.send_email(services, &link.id, &to, &message).await;
+        }
         if !whatsapp {
             println!("{}\n\n{}", message.subject, message.text);
             return Ok(());
@@ -377,7 +394,7 @@ impl Ctx {
                 println!("{}", png.display());
                 Ok(())
             }
-            LinkArgs::Send(args) => self.link_send(services, &desk, args),
+            LinkArgs::Send(args) => self.link_send(services, &desk, args).await,
             LinkArgs::Slip {
                 id,
                 size,

@@ -68,6 +68,12 @@ pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
             super::args::ShopArgs::Leave => ("shop leave", Need::Manager),
             super::args::ShopArgs::Name { .. } => ("shop name", Need::Manager),
         },
+        CommandArgs::Mail(c) => match c {
+            super::args::MailArgs::Set { .. } => ("mail set", Need::Manager),
+            super::args::MailArgs::Test { .. } => ("mail test", Need::Manager),
+            super::args::MailArgs::Status { .. } => ("mail status", Need::Manager),
+            super::args::MailArgs::Flush => ("mail flush", Need::Manager),
+        },
         CommandArgs::Sandbox(_) => ("sandbox", Need::Anyone),
         CommandArgs::Man => ("man", Need::Anyone),
     }

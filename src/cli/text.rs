@@ -100,6 +100,21 @@ crate::sentences! {
     ShopOffline => "Dükkâna ulaşılamıyor, yalnızca bu masa gösteriliyor: {reason}", "Offline from the shop, showing this desk only: {reason}";
     ShopKeptInOutbox => "Değişiklik bu masada kaydedildi ve dükkâna gönderilmeyi bekliyor ({n} değişiklik): {reason}", "The change is saved on this desk and waits to be sent to the shop ({n} {n:change|changes}): {reason}";
     ByDesk => "Masaya göre", "By desk";
+    // `mail` and `link send --email`.
+    MailPasswordPrompt => "E-posta kullanıcısı {user} için parola (girişsiz sunucu için boş satır):", "Password of the e-mail login {user} (an empty line for a server without login):";
+    MailSet => "E-posta hesabı ayarlandı: {host}:{port} ({security}), gönderen {from}.", "The e-mail account is set: {host}:{port} ({security}), from {from}.";
+    MailNotSetUp => "Bu masada e-posta ayarlı değil: önce bir yönetici `paydesk mail set` çalıştırsın.", "E-mail is not set up on this desk: a manager must run `paydesk mail set` first.";
+    MailNoPassword => "E-posta kullanıcısı {user} için parola yok: `paydesk mail set` ile yeniden verin ya da PAYDESK_SMTP_PASSWORD kullanın.", "There is no password for the e-mail login {user}: give it again with `paydesk mail set`, or use PAYDESK_SMTP_PASSWORD.";
+    MailNoAddress => "E-posta adresi: bu linkte ödeyenin e-postası yok; adresi --email ADRES ile verin.", "E-mail address: this link has no payer e-mail; give the address with --email ADDRESS.";
+    MailTestSubject => "paydesk deneme iletisi", "paydesk test message";
+    MailTestText => "Bu ileti paydesk'in e-posta ayarlarını denemek için {from} adresinden gönderildi.", "This message was sent from {from} to try paydesk's e-mail settings.";
+    MailTestSent => "Deneme iletisi {to} adresine gönderildi; sunucu kabul etti.", "The test message was sent to {to}; the server accepted it.";
+    MailRefused => "E-posta sunucusu iletiyi reddetti: {words}", "The mail server refused the message: {words}";
+    MailNoAnswer => "E-posta sunucusu yanıt vermedi: {words}", "The mail server did not answer: {words}";
+    MailQueueEmpty => "E-posta kuyruğu boş.", "The mail queue is empty.";
+    MailFlushed => "{sent} ileti gönderildi, {waiting} ileti gönderilmeyi bekliyor.", "{sent} {sent:message|messages} sent, {waiting} waiting to be sent.";
+    MailSent => "Link e-postayla gönderildi: {to}", "The link was sent by e-mail: {to}";
+    MailWaiting => "Link gönderilmeyi bekliyor ({to}); sunucu yanıt verince gönderilecek: {why}", "The link is waiting to be sent ({to}); it goes when the server answers: {why}";
     ShopCatalogMirrored => "Dükkânın kataloğu bu masaya alındı: {n} ürün.", "The shop's catalog is now on this desk: {n} {n:item|items}.";
     ShopStaffMirrored => "Dükkânın personeli bu masaya alındı: {n} kişi.", "The shop's staff are now on this desk: {n} {n:member|members}.";
     AuditShopWhole => "{name} masası: denetim zinciri dükkânda sağlam, {n} kayıt, baş {head}", "Desk {name}: the audit chain in the shop is whole, {n} {n:row|rows}, head {head}";

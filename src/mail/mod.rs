@@ -230,6 +230,8 @@ pub enum MailError {
         /// Why.
         reason: String,
     },
+    /// The keyring refused the password.
+    Keyring(String),
     /// The queue could not be read or written.
     Store(#[from] StoreError),
 }
@@ -247,6 +249,7 @@ impl MailError {
                 MailMessage::CaFile.fill(lang, &[("path", &path.display()), ("reason", reason)])
             }
             MailError::Tls { reason } => MailMessage::Tls.fill(lang, &[("reason", reason)]),
+            MailError::Keyring(reason) => MailMessage::Keyring.fill(lang, &[("reason", reason)]),
             MailError::Store(e) => MailMessage::Store.fill(lang, &[("reason", e)]),
         }
     }
@@ -267,19 +270,21 @@ pub struct SendReport {
 /// settings paydesk never uses ([`SmtpSettings::check`]), an unreadable CA file or a queue that
 /// cannot be read; each message's own failure is recorded in the queue and in the report.
 pub async fn send_queued(
-    store: &mut Store,
+    store: &std::sync::Mutex<Store>,
     clock: &dyn Clock,
     settings: &SmtpSettings,
     password: Option<&SmtpPassword>,
 ) -> Result<SendReport, MailError> {
+    use crate::store::with_locked;
     let transport = settings.transport(password)?;
+    // The file is locked for each step only, never across the SMTP dialogue.
     let mut report = SendReport {
-        wiped: store.mail_wipe_sent(clock.now())?,
+        wiped: with_locked(store, |s| s.mail_wipe_sent(clock.now()))?,
         ..SendReport::default()
     };
-    for mail in store.mail_queue().due(clock.now())? {
+    for mail in with_locked(store, |s| s.mail_queue().due(clock.now()))? {
         let now = clock.now();
-        if !store.mail_claim(mail.id, now, now + CLAIM)? {
+        if !with_locked(store, |s| s.mail_claim(mail.id, now, now + CLAIM))? {
             continue;
         }
         let outcome = match build(&mail, settings, now) {
@@ -292,7 +297,7 @@ pub async fn send_queued(
         };
         match outcome {
             Ok(()) => {
-                store.mail_mark_sent(mail.id, clock.now())?;
+                with_locked(store, |s| s.mail_mark_sent(mail.id, clock.now()))?;
                 report.sent.push(mail.id);
             }
             Err(why) => {
@@ -304,13 +309,64 @@ pub async fn send_queued(
                     "mail not sent: {}",
                     crate::domain::server_text::excerpt(&why)
                 );
-                if let Some(next) = store.mail_mark_failed(mail.id, &why, clock.now())? {
+                if let Some(next) =
+                    with_locked(store, |s| s.mail_mark_failed(mail.id, &why, clock.now()))?
+                {
                     report.failed.push((mail.id, why, next));
                 }
             }
         }
     }
     Ok(report)
+}
+
+/// How a test message ended (`paydesk mail test`).
+#[derive(Debug, thiserror::Error)]
+pub enum TestError {
+    /// The settings were refused before anything was sent.
+    #[error(transparent)]
+    Setup(#[from] MailError),
+    /// The server refused the message (its words).
+    #[error("the mail server refused the message: {0}")]
+    Refused(String),
+    /// No answer: no connection, a timeout, a TLS failure, a dropped connection.
+    #[error("the mail server did not answer: {0}")]
+    NoAnswer(String),
+}
+
+/// Sends one test message to `to` now, outside the queue: the settings' whole path (TLS,
+/// login, sender) tried once.
+pub async fn send_test(
+    settings: &SmtpSettings,
+    password: Option<&SmtpPassword>,
+    to: &EmailAddress,
+    subject: &str,
+    text: &str,
+) -> Result<(), TestError> {
+    let transport = settings.transport(password)?;
+    let parse = |a: &EmailAddress| -> Result<Address, TestError> {
+        a.as_str()
+            .parse()
+            .map_err(|e: lettre::address::AddressError| TestError::Refused(e.to_string()))
+    };
+    let name = Some(settings.from_name.clone()).filter(|n| !n.is_empty());
+    let message = Message::builder()
+        .from(Mailbox::new(name, parse(&settings.from)?))
+        .to(Mailbox::new(None, parse(to)?))
+        .subject(subject)
+        .body(text.to_owned())
+        .map_err(|e| TestError::Refused(e.to_string()))?;
+    match transport.send(message).await {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let words = crate::domain::server_text::clean(&e.to_string()).into_owned();
+            if e.is_permanent() || e.is_transient() {
+                Err(TestError::Refused(words))
+            } else {
+                Err(TestError::NoAnswer(words))
+            }
+        }
+    }
 }
 
 /// The message as it goes on the wire: its fixed `Message-ID`, `From` with the shop's name,

@@ -21,6 +21,7 @@
 
 pub mod create;
 mod local;
+pub mod mail;
 pub mod messages;
 pub mod poll;
 pub mod shared;

@@ -30,6 +30,8 @@ pub enum AuditAction {
     /// A link was sent to its payer: the subject names the link, the channel (`e-mail`,
     /// `whatsapp`) and the masked address or number (`store::send_subject`).
     LinkSend,
+    /// The shop's SMTP account was set (host, port, security, sender).
+    MailSettings,
     /// A card was saved.
     CardSave,
     /// A catalog was imported.
@@ -60,10 +62,11 @@ pub enum AuditAction {
 
 impl AuditAction {
     /// Every action.
-    pub const ALL: [AuditAction; 16] = [
+    pub const ALL: [AuditAction; 17] = [
         AuditAction::LinkCreate,
         AuditAction::LinkCancel,
         AuditAction::LinkSend,
+        AuditAction::MailSettings,
         AuditAction::CardSave,
         AuditAction::CatalogImport,
         AuditAction::CatalogEdit,
@@ -85,6 +88,7 @@ impl AuditAction {
             AuditAction::LinkCreate => "link.create",
             AuditAction::LinkCancel => "link.cancel",
             AuditAction::LinkSend => "link.send",
+            AuditAction::MailSettings => "mail.settings",
             AuditAction::CardSave => "card.save",
             AuditAction::CatalogImport => "catalog.import",
             AuditAction::CatalogEdit => "catalog.edit",

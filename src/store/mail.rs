@@ -197,6 +197,19 @@ impl<A> MailQueue<'_, A> {
         Ok(out)
     }
 
+    /// The newest `limit` messages, sent or not, newest first.
+    pub fn newest(&self, limit: usize) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM mail_queue ORDER BY id DESC LIMIT ?1"
+        ))?;
+        let mut rows = stmt.query([i64::try_from(limit).unwrap_or(i64::MAX)])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_mail(r)?);
+        }
+        Ok(out)
+    }
+
     /// The messages not sent yet, due or waiting, in queue order.
     pub fn unsent(&self) -> Result<Vec<QueuedMail>, StoreError> {
         let mut stmt = self.conn.prepare_cached(&format!(
@@ -305,7 +318,75 @@ impl MailQueue<'_, Write> {
     }
 }
 
+/// The shop's SMTP account as the data file keeps it (`meta`, key `smtp`, JSON): where and as
+/// whom the desk sends mail. The password is never here: it is in the OS keyring (or
+/// `PAYDESK_SMTP_PASSWORD`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SmtpAccount {
+    /// The server's host name or address.
+    pub host: String,
+    /// Its port.
+    pub port: u16,
+    /// `starttls`, `tls` or `none`.
+    pub security: String,
+    /// The login; `None`: no `AUTH`.
+    pub user: Option<String>,
+    /// The sender's address.
+    pub from: String,
+    /// The sender's shown name (the shop's).
+    pub from_name: String,
+    /// A PEM file whose certificates are trusted in addition to the system's.
+    pub ca_file: Option<String>,
+}
+
+/// The `meta` key of the SMTP account.
+const SMTP_KEY: &str = "smtp";
+
 impl Store {
+    /// The SMTP account; `None` until e-mail is set up.
+    pub fn smtp_account(&self) -> Result<Option<SmtpAccount>, StoreError> {
+        let json: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [SMTP_KEY], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        json.map(|j| {
+            serde_json::from_str(&j).map_err(|_| StoreError::Corrupt {
+                what: "SMTP account",
+                value: j,
+            })
+        })
+        .transpose()
+    }
+
+    /// Sets the SMTP account and appends its audit row ([`AuditAction::MailSettings`]: host,
+    /// port, security and sender, never a password) in one transaction.
+    pub fn set_smtp_account(
+        &mut self,
+        account: &SmtpAccount,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let json = serde_json::to_string(account).map_err(|e| StoreError::Corrupt {
+            what: "SMTP account",
+            value: e.to_string(),
+        })?;
+        let tx = write_tx(&mut self.conn)?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![SMTP_KEY, json],
+        )?;
+        let subject = format!(
+            "{}:{} {} {}",
+            account.host, account.port, account.security, account.from
+        );
+        Audit::write(&tx).append(&self.actor, AuditAction::MailSettings, &subject, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// The mail queue's reads.
     pub fn mail_queue(&self) -> MailQueue<'_> {
         MailQueue::read(&self.conn)

@@ -68,7 +68,7 @@ pub use journal::{
 pub use links::{LinkCursor, Links, StoredLink, TimeRange};
 pub use mail::{
     MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, MailQueue, NewMail, QueuedMail,
-    SendChannel, mail_backoff, send_subject,
+    SendChannel, SmtpAccount, mail_backoff, send_subject,
 };
 pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
 pub use outbox::{

@@ -278,6 +278,7 @@ pub fn action_text(a: AuditAction) -> UiText {
         AuditAction::LinkCreate => UiText::ActLinkCreate,
         AuditAction::LinkCancel => UiText::ActLinkCancel,
         AuditAction::LinkSend => UiText::ActLinkSend,
+        AuditAction::MailSettings => UiText::ActMailSettings,
         AuditAction::CardSave => UiText::ActCardSave,
         AuditAction::CatalogImport => UiText::ActCatalogImport,
         AuditAction::CatalogEdit => UiText::ActCatalogEdit,

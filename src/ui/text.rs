@@ -598,6 +598,7 @@ crate::sentences! {
     ActLinkCreate => "Link oluşturdu", "Created a link";
     ActLinkCancel => "Link iptal etti", "Cancelled a link";
     ActLinkSend => "Link gönderdi", "Sent a link";
+    ActMailSettings => "E-posta hesabını ayarladı", "Set up the e-mail account";
     ActCardSave => "Kart kaydetti", "Saved a card";
     ActCatalogImport => "Katalog içe aktardı", "Imported the catalog";
     ActCatalogEdit => "Katalog ürünü değiştirdi", "Changed a catalog item";

@@ -4,6 +4,7 @@
 mod support;
 
 mod commands;
+mod mail;
 mod secrets;
 mod send;
 mod staff;

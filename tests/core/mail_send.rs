@@ -78,6 +78,21 @@ fn one_queued(clock: &ManualClock) -> (Store, i64, String) {
     (store, id, message_id)
 }
 
+/// One sending pass over `store` (which `send_queued` takes behind its lock, as the service
+/// holds it), the store given back afterwards.
+async fn pass(
+    store: &mut Store,
+    clock: &ManualClock,
+    settings: &SmtpSettings,
+    password: Option<&paydesk::mail::SmtpPassword>,
+) -> Result<paydesk::mail::SendReport, MailError> {
+    let placeholder = Store::open_in_memory().expect("store");
+    let locked = std::sync::Mutex::new(std::mem::replace(store, placeholder));
+    let report = send_queued(&locked, clock, settings, password).await;
+    *store = locked.into_inner().expect("not poisoned");
+    report
+}
+
 #[tokio::test]
 async fn a_queued_link_arrives_once_with_its_message_id_subject_and_both_parts() {
     let sink = SmtpSink::start(SinkMode::Accept);
@@ -85,18 +100,14 @@ async fn a_queued_link_arrives_once_with_its_message_id_subject_and_both_parts()
     let (mut store, id, message_id) = one_queued(&clock);
     let s = settings("127.0.0.1", sink.port, Security::None);
 
-    let report = send_queued(&mut store, &clock, &s, None)
-        .await
-        .expect("a pass");
+    let report = pass(&mut store, &clock, &s, None).await.expect("a pass");
     assert_eq!(report.sent, [id], "{report:?}\n{}", sink.log());
     assert!(report.failed.is_empty());
     let row = store.mail_queue().get(id).expect("read").expect("row");
     assert_eq!((row.sent_at, row.attempts), (Some(t0()), 1));
 
     // A second pass finds nothing due: the message arrived once.
-    let again = send_queued(&mut store, &clock, &s, None)
-        .await
-        .expect("a pass");
+    let again = pass(&mut store, &clock, &s, None).await.expect("a pass");
     assert!(again.sent.is_empty() && again.failed.is_empty());
     let received = sink.received();
     assert_eq!(received.len(), 1, "{received:?}");
@@ -130,9 +141,7 @@ async fn a_server_that_is_down_leaves_the_message_queued_until_it_is_up() {
     let (mut store, id, message_id) = one_queued(&clock);
     let s = settings("127.0.0.1", port, Security::None);
 
-    let report = send_queued(&mut store, &clock, &s, None)
-        .await
-        .expect("a pass");
+    let report = pass(&mut store, &clock, &s, None).await.expect("a pass");
     assert!(report.sent.is_empty());
     assert_eq!(report.failed.len(), 1, "{report:?}");
     assert_eq!(report.failed[0].2, t0() + Duration::seconds(30));
@@ -143,15 +152,11 @@ async fn a_server_that_is_down_leaves_the_message_queued_until_it_is_up() {
     let sink = SmtpSink::start_on(port, SinkMode::Accept, None);
     // Up now, but the message waits its 30 s.
     clock.advance(Duration::seconds(29));
-    let early = send_queued(&mut store, &clock, &s, None)
-        .await
-        .expect("a pass");
+    let early = pass(&mut store, &clock, &s, None).await.expect("a pass");
     assert!(early.sent.is_empty() && early.failed.is_empty());
     assert!(sink.received().is_empty());
     clock.advance(Duration::seconds(1));
-    let report = send_queued(&mut store, &clock, &s, None)
-        .await
-        .expect("a pass");
+    let report = pass(&mut store, &clock, &s, None).await.expect("a pass");
     assert_eq!(report.sent, [id], "{report:?}\n{}", sink.log());
     let received = sink.received();
     assert_eq!(received.len(), 1);
@@ -167,9 +172,7 @@ async fn a_connection_cut_before_the_250_sends_again_with_the_same_message_id() 
     let (mut store, id, message_id) = one_queued(&clock);
     let s = settings("localhost", sink.port, Security::None);
 
-    let report = send_queued(&mut store, &clock, &s, None)
-        .await
-        .expect("a pass");
+    let report = pass(&mut store, &clock, &s, None).await.expect("a pass");
     assert!(report.sent.is_empty(), "no 250, not sent: {report:?}");
     assert_eq!(report.failed.len(), 1);
     // The server had the whole message when it cut the connection.
@@ -190,9 +193,7 @@ async fn a_connection_cut_before_the_250_sends_again_with_the_same_message_id() 
     );
 
     clock.advance(Duration::seconds(30));
-    let report = send_queued(&mut store, &clock, &s, None)
-        .await
-        .expect("a pass");
+    let report = pass(&mut store, &clock, &s, None).await.expect("a pass");
     assert_eq!(report.sent, [id], "{report:?}\n{}", sink.log());
     let received = sink.received();
     assert_eq!(received.len(), 1);
@@ -208,7 +209,7 @@ async fn plain_smtp_to_another_computer_is_refused_before_anything_is_sent() {
     let mut store = Store::open_in_memory().expect("store");
     let id = queued(&mut store, &clock);
     let s = settings("mail.example.com", 25, Security::None);
-    let e = send_queued(&mut store, &clock, &s, None)
+    let e = pass(&mut store, &clock, &s, None)
         .await
         .expect_err("refused");
     assert!(
@@ -263,7 +264,7 @@ async fn smtps_is_verified_against_the_ca_file_and_the_server_name() {
 
     // Without the CA file the server's certificate is of an unknown issuer: not sent.
     let unknown = settings("localhost", port, Security::Tls);
-    let report = send_queued(&mut store, &clock, &unknown, None)
+    let report = pass(&mut store, &clock, &unknown, None)
         .await
         .expect("a pass");
     assert!(report.sent.is_empty(), "{report:?}");
@@ -275,7 +276,7 @@ async fn smtps_is_verified_against_the_ca_file_and_the_server_name() {
     clock.advance(Duration::seconds(30));
     let mut by_address = settings("127.0.0.1", port, Security::Tls);
     by_address.ca_file = Some(ca.clone());
-    let report = send_queued(&mut store, &clock, &by_address, None)
+    let report = pass(&mut store, &clock, &by_address, None)
         .await
         .expect("a pass");
     assert!(report.sent.is_empty(), "{report:?}");
@@ -288,7 +289,7 @@ async fn smtps_is_verified_against_the_ca_file_and_the_server_name() {
     clock.advance(Duration::seconds(60));
     let mut trusted = settings("localhost", port, Security::Tls);
     trusted.ca_file = Some(ca);
-    let report = send_queued(&mut store, &clock, &trusted, None)
+    let report = pass(&mut store, &clock, &trusted, None)
         .await
         .expect("a pass");
     assert_eq!(report.sent, [id], "{report:?}\n{}", sink.log());
