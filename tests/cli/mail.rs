@@ -98,7 +98,11 @@ fn a_link_sent_by_email_arrives_once_with_the_exact_address_and_the_queue_and_au
     let m = &received[0];
     assert_eq!(m.rcpt, [PAYER]);
     assert_eq!(m.from, "Kuzey Giyim <kasa@kuzey.example>");
-    assert!(m.subject.starts_with("Kuzey Giyim: 125,50 ₺"), "{}", m.subject);
+    assert!(
+        m.subject.starts_with("Kuzey Giyim: 125,50 ₺"),
+        "{}",
+        m.subject
+    );
     let text = &m.parts[0].content;
     assert!(text.contains(&format!("\n{url}\n")), "{text}");
     assert!(text.contains("Doğum günü pastası"), "{text}");
