@@ -306,7 +306,8 @@ impl Ctx {
             open,
         } = args;
         let link = desk.history_link(&id).map_err(from_desk(lang))?;
-        let facts = LinkFacts::of_link(shop.as_deref().unwrap_or_default(), &link, vec![])
+        let items = desk.link_item_lines(&id).map_err(from_desk(lang))?;
+        let facts = LinkFacts::of_link(shop.as_deref().unwrap_or_default(), &link, items)
             .map_err(|e| Failure::new(Exit::Invalid, e.message(lang)))?;
         let message = share::compose(&facts, message_lang.unwrap_or(lang), self.zone);
         if let Some(address) = email {

@@ -889,6 +889,32 @@ impl Desk {
             .ok_or_else(|| DeskError::NoLink(id.to_owned()))
     }
 
+    /// The cart lines of link `id` as a message to its payer names them: each item's name (a
+    /// catalog item without a known name by its variant id), how many, and the line's total
+    /// when its unit price is known. Empty for a link made without items.
+    pub fn link_item_lines(
+        &self,
+        id: &str,
+    ) -> Result<Vec<crate::domain::share::ItemLine>, DeskError> {
+        let items = self.with_store(|s| s.link_items(self.profile_name(), id))?;
+        Ok(items
+            .into_iter()
+            .map(|i| {
+                let quantity = u32::try_from(i.quantity).unwrap_or(0);
+                let line_total = i
+                    .unit_price
+                    .as_deref()
+                    .and_then(|p| p.parse::<rust_decimal::Decimal>().ok())
+                    .and_then(|p| p.checked_mul(rust_decimal::Decimal::from(quantity)));
+                crate::domain::share::ItemLine {
+                    name: i.name.or(i.variant_id).unwrap_or_default(),
+                    quantity,
+                    line_total,
+                }
+            })
+            .collect())
+    }
+
     /// How many links the local history holds for this profile.
     pub fn history_count(&self) -> Result<usize, DeskError> {
         self.with_store(|s| s.count_links(self.profile_name()))

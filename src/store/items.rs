@@ -137,6 +137,14 @@ impl<A> Items<'_, A> {
     }
 }
 
+impl super::Store {
+    /// The items of link `id` of `profile`, in their order (empty: a link made without items,
+    /// or elsewhere).
+    pub fn link_items(&self, profile: &str, id: &str) -> Result<Vec<ItemPush>, StoreError> {
+        Items::read(&self.conn).of_link(profile, id)
+    }
+}
+
 impl Items<'_, Write> {
     /// Makes `rows` the items of link `id` of `profile`, in their order.
     pub(super) fn replace(

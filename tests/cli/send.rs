@@ -213,3 +213,36 @@ fn open_hands_the_address_to_the_desktops_opener_without_paydesks_secrets() {
     assert_eq!(lines.next(), Some(out.stdout.trim()), "the same address");
     assert_eq!(lines.next(), Some("0"), "no PAYDESK_ variable reaches it");
 }
+
+#[test]
+fn a_link_with_items_is_sent_with_its_cart_lines_instead_of_a_description() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let out = cli.link_create(
+        "test",
+        &[
+            "--amount",
+            "170",
+            "--item",
+            "Filtre kahve:75x2",
+            "--item",
+            "Kurabiye:20",
+            "--json",
+        ],
+    );
+    ok(&out);
+    let id = out.json()["id"].as_str().expect("an id").to_owned();
+    let message = send(&cli, &id, &["--lang", "tr"]);
+    ok(&message);
+    assert!(
+        message.stdout.contains("2 × Filtre kahve: 150,00 ₺"),
+        "{}",
+        message.stdout
+    );
+    assert!(
+        message.stdout.contains("1 × Kurabiye: 20,00 ₺"),
+        "{}",
+        message.stdout
+    );
+}
