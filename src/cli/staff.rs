@@ -84,6 +84,63 @@ fn refused(text: String) -> Failure {
     Failure::new(Exit::Invalid, text)
 }
 
+/// Whether `command`, when it succeeds, writes an audit row of its own naming the member who
+/// ran it (then signing in writes no second row). Exhaustive, as [`rule`] is.
+fn records_itself(command: &CommandArgs) -> bool {
+    use super::args::{CardArgs, CatalogArgs, MailArgs, PendingArgs, ProfileArgs, ShopArgs};
+    match command {
+        CommandArgs::Profile(c) => match c {
+            ProfileArgs::Add { .. }
+            | ProfileArgs::Remove { .. }
+            | ProfileArgs::SetSecret { .. } => true,
+            ProfileArgs::List { .. } => false,
+        },
+        CommandArgs::Link(c) => match c {
+            LinkArgs::Create(_) | LinkArgs::Cancel { .. } => true,
+            // Printed for the clerk to paste: nothing was sent, nothing recorded.
+            LinkArgs::Send(args) => args.whatsapp || args.email.is_some(),
+            LinkArgs::List { .. }
+            | LinkArgs::Show { .. }
+            | LinkArgs::Qr { .. }
+            | LinkArgs::Slip { .. } => false,
+        },
+        CommandArgs::Card(CardArgs::Save { .. }) => true,
+        CommandArgs::Catalog(c) => match c {
+            CatalogArgs::Import { .. } => true,
+            CatalogArgs::List { .. } => false,
+        },
+        CommandArgs::Staff(c) => match c {
+            StaffArgs::Add { .. }
+            | StaffArgs::Disable { .. }
+            | StaffArgs::Enable { .. }
+            | StaffArgs::ResetPin { .. } => true,
+            StaffArgs::List { .. } => false,
+        },
+        CommandArgs::Mail(c) => match c {
+            MailArgs::Set { .. } => true,
+            MailArgs::Test { .. } | MailArgs::Status { .. } | MailArgs::Flush => false,
+        },
+        // A retry may end with nothing written; an abandon writes no row.
+        CommandArgs::Pending(c) => match c {
+            PendingArgs::List { .. } | PendingArgs::Retry { .. } | PendingArgs::Abandon { .. } => {
+                false
+            }
+        },
+        CommandArgs::Shop(c) => match c {
+            ShopArgs::Join { .. }
+            | ShopArgs::Status { .. }
+            | ShopArgs::Sync
+            | ShopArgs::Leave
+            | ShopArgs::Name { .. } => false,
+        },
+        CommandArgs::Installments(_)
+        | CommandArgs::Report(_)
+        | CommandArgs::Audit(_)
+        | CommandArgs::Sandbox(_)
+        | CommandArgs::Man => false,
+    }
+}
+
 impl Ctx {
     /// Who runs `command`: nobody with staff off or for a command anyone may run; else the
     /// member named by `--as`, once the PIN matches and the role table allows the command.
@@ -105,10 +162,14 @@ impl Ctx {
             ));
         };
         let pin = self.staff_pin(&CliText::PinPrompt.fill(lang, &[("name", &name)]))?;
-        let subject = format!("cli: {path}");
-        let member = services
-            .staff_sign_in(name, &pin, &subject)
-            .map_err(|e| desk_failure(e, lang))?;
+        // A command that records itself names the member in its own audit row; any other
+        // (a read, an export) has the sign-in row as its only record.
+        let checked = if records_itself(command) {
+            services.staff_check(name, &pin)
+        } else {
+            services.staff_sign_in(name, &pin, &format!("cli: {path}"))
+        };
+        let member = checked.map_err(|e| desk_failure(e, lang))?;
         let actor = Actor::member(&member.name, member.role);
         // `link cancel` of the clerk's own unpaid link is the service's check (it needs the
         // link); here the row's role alone.

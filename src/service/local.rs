@@ -43,6 +43,13 @@ impl Services {
         self.with_store_locked(|s| s.staff_sign_in(name, pin, subject, now))
     }
 
+    /// Checks `name`'s PIN as [`Services::staff_sign_in`] does, with no sign-in row: the
+    /// command that follows writes its own row naming the member.
+    pub fn staff_check(&self, name: &str, pin: &Pin) -> Result<StaffMember, DeskError> {
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.staff_check(name, pin, now))
+    }
+
     /// A manager's PIN approves what `clerk` may not do alone (`what`, as the audit names it);
     /// returns the clerk acting with that approval.
     pub fn staff_approve(

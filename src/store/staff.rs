@@ -356,6 +356,17 @@ impl Store {
         Ok(member)
     }
 
+    /// Checks `name`'s PIN as a sign-in does (misses counted, waits kept) without a sign-in
+    /// row: for a command whose own audit row names the member who ran it.
+    pub fn staff_check(
+        &mut self,
+        name: &str,
+        pin: &Pin,
+        now: DateTime<Utc>,
+    ) -> Result<StaffMember, StoreError> {
+        self.check_pin(name, pin, now)
+    }
+
     /// A manager's PIN approving one action of `clerk` (`what` names it for the record).
     /// Returns the clerk with the approval; misses count as at sign-in.
     pub fn staff_approve(

@@ -408,3 +408,63 @@ fn the_list_and_its_csv_name_each_clerk(cli: &Cli) {
     let last_cells: Vec<&str> = lines.map(|l| l.rsplit(',').next().unwrap_or("")).collect();
     assert_eq!(last_cells, ["Mehmet", "Ayşe"]);
 }
+
+/// A command whose own audit row names the member (a link made, a member added) writes no
+/// second "signed in" row; a read-only one (an export) keeps its sign-in row, its only record.
+#[test]
+fn a_command_that_records_itself_writes_no_second_sign_in_row_and_an_export_keeps_its_own() {
+    let sandbox = sandbox();
+    let mut cli = Cli::new();
+    shop(&mut cli, &sandbox);
+    create_as(&cli, "Ayşe", "1234", "PD-R1");
+    let csv = cli.data_dir().join("links.csv");
+    ok(&cli.run_with(
+        &[
+            "--profile",
+            "shop",
+            "link",
+            "list",
+            "--csv",
+            csv.to_str().expect("a path"),
+            "--as",
+            "Zeynep",
+        ],
+        None,
+        &as_pin("9999"),
+    ));
+    let list = cli.run_with(
+        &["audit", "list", "--json", "--as", "Zeynep"],
+        None,
+        &as_pin("9999"),
+    );
+    ok(&list);
+    let rows = list.json();
+    let rows: Vec<(String, String, String)> = rows
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or("").to_owned();
+            (text("staff"), text("action"), text("subject"))
+        })
+        .collect();
+    let of = |who: &str| -> Vec<&str> {
+        rows.iter()
+            .filter(|(s, ..)| s == who)
+            .map(|(_, a, _)| a.as_str())
+            .collect()
+    };
+    assert_eq!(of("Ayşe"), ["link.create"], "{rows:?}");
+    assert!(
+        rows.iter()
+            .any(|(s, a, subj)| s == "Zeynep" && a == "sign-in" && subj == "cli: link list --csv"),
+        "{rows:?}"
+    );
+    // Adding the two clerks left Zeynep's two staff.add rows and no sign-in row for them.
+    assert!(
+        !rows
+            .iter()
+            .any(|(s, a, subj)| s == "Zeynep" && a == "sign-in" && subj == "cli: staff add"),
+        "{rows:?}"
+    );
+}
