@@ -482,17 +482,21 @@ impl Ctx {
                 desk: Option<&'a str>,
                 #[serde(skip_serializing_if = "Option::is_none")]
                 desk_id: Option<&'a str>,
+                /// Where this desk sent it: `{channel, at, by}`, oldest first.
+                sent: Vec<crate::service::Sent>,
             }
-            let links: Vec<Listed<'_>> = page
-                .rows
-                .iter()
-                .map(|l| Listed {
+            let mut links: Vec<Listed<'_>> = Vec::with_capacity(page.rows.len());
+            for l in &page.rows {
+                links.push(Listed {
                     link: PaymentLink::from(&l.stored.link),
                     staff: l.stored.staff.as_deref(),
                     desk: l.desk.as_ref().map(|d| d.name.as_str()),
                     desk_id: l.desk.as_ref().map(|d| d.id.as_str()),
-                })
-                .collect();
+                    sent: desk
+                        .link_sends(&l.stored.link.id)
+                        .map_err(from_desk(lang))?,
+                });
+            }
             return print_json(&links);
         }
         for l in &page.rows {

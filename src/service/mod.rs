@@ -559,6 +559,17 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// One send of a link to its payer, as the audit recorded it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Sent {
+    /// `e-mail` or `whatsapp`.
+    pub channel: String,
+    /// When.
+    pub at: chrono::DateTime<chrono::Utc>,
+    /// Who (`None`: staff were off).
+    pub by: Option<String>,
+}
+
 /// The operations of one profile. Cheap to clone.
 #[derive(Clone)]
 pub struct Desk {
@@ -911,6 +922,20 @@ impl Desk {
                     quantity,
                     line_total,
                 }
+            })
+            .collect())
+    }
+
+    /// Where link `id` was sent from this desk, oldest first: by which channel (`e-mail`,
+    /// `whatsapp`), when and by whom, as the audit recorded each send.
+    pub fn link_sends(&self, id: &str) -> Result<Vec<Sent>, DeskError> {
+        let rows = self.with_store(|s| s.audit().sends_of(id))?;
+        Ok(rows
+            .into_iter()
+            .map(|r| Sent {
+                channel: r.subject.split(' ').nth(1).unwrap_or_default().to_owned(),
+                at: r.at,
+                by: r.staff,
             })
             .collect())
     }

@@ -333,6 +333,22 @@ impl<A> Audit<'_, A> {
         Ok(out)
     }
 
+    /// The `link.send` rows of link `link_id` (their subject begins with the id and a space),
+    /// oldest first.
+    pub fn sends_of(&self, link_id: &str) -> Result<Vec<AuditRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq, at, staff, approved_by, action, subject, prev_hash, hash FROM audit
+             WHERE action = 'link.send' AND substr(subject, 1, length(?1) + 1) = ?1 || ' '
+             ORDER BY seq",
+        )?;
+        let mut rows = stmt.query([link_id])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(read_row(r)?);
+        }
+        Ok(out)
+    }
+
     /// The chain's head: the last row's hash, the seed when the record is empty.
     pub fn head(&self) -> Result<String, StoreError> {
         Ok(self

@@ -114,6 +114,25 @@ fn a_link_sent_by_email_arrives_once_with_the_exact_address_and_the_queue_and_au
     assert_eq!(queued[0]["to"], PAYER);
     assert_eq!(queued[0]["messageId"].as_str(), Some(m.message_id.as_str()));
 
+    // The link's record of where it went.
+    let listed = cli.run(&["--profile", "test", "link", "list", "--json"]);
+    ok(&listed);
+    let listed = listed.json();
+    let entry = listed
+        .as_array()
+        .expect("links")
+        .iter()
+        .find(|l| l["id"] == id.as_str())
+        .expect("the link is listed")
+        .clone();
+    let sent = entry["sent"].as_array().expect("sent");
+    assert_eq!(sent.len(), 1, "{entry}");
+    assert_eq!(sent[0]["channel"], "e-mail");
+    assert!(
+        sent[0]["at"].is_string() && sent[0]["by"].is_null(),
+        "{entry}"
+    );
+
     let audit = cli.run(&["audit", "list", "--json"]);
     ok(&audit);
     let rows = audit.json();
