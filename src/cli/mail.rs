@@ -1,7 +1,8 @@
 //! `paydesk mail …` and `paydesk link send --email` (issue 30): the shop's SMTP account on this
 //! desk (the password from stdin into the keyring, or `PAYDESK_SMTP_PASSWORD` on every run), a
 //! test message, the queue, a sending pass, and a link queued to its payer and sent now when
-//! the server answers (exit 0 either way: "sent" or "waiting to be sent").
+//! the server answers (exit 0 either way: "sent" or "waiting to be sent"; exit 4 with the
+//! server's words when it refuses the message for good).
 
 use serde::Serialize;
 use zeroize::Zeroizing;
@@ -81,6 +82,8 @@ impl Ctx {
                 let state = |m: &crate::service::mail::QueuedMail| {
                     if m.sent_at.is_some() {
                         "sent"
+                    } else if m.refused_at.is_some() {
+                        "refused"
                     } else {
                         "waiting"
                     }
@@ -247,6 +250,18 @@ impl Ctx {
         match services.send_mail_now(&settings, password.as_ref()).await {
             Ok(report) if report.sent.contains(&queued.id) => {
                 println!("{}", CliText::MailSent.fill(lang, &[("to", &masked)]));
+            }
+            Ok(report) if report.refused.iter().any(|(id, _)| *id == queued.id) => {
+                let words = report
+                    .refused
+                    .iter()
+                    .find(|(id, _)| *id == queued.id)
+                    .map(|(_, words)| words.as_str())
+                    .unwrap_or_default();
+                return Err(Failure::new(
+                    Exit::Rejected,
+                    CliText::MailRefused.fill(lang, &[("words", &words)]),
+                ));
             }
             Ok(report) => {
                 let why = report

@@ -4,9 +4,10 @@
 //! takes the due messages of the queue (`store/mail.rs`), claims each, builds it with its
 //! `Message-ID` fixed at queue time (a plain-text part and an HTML alternative) and sends it
 //! through `lettre`. A message is marked sent only when the server answered `250` to its data;
-//! any other outcome (no connection, a refusal, a connection dropped after the data) leaves it
-//! queued, due again after the queue's doubling wait, and the next pass sends it with the same
-//! `Message-ID`.
+//! a permanent refusal (a 5xx reply, or a message that cannot be built) keeps it with the
+//! server's words, never tried again; any other outcome (no connection, a 4xx, a connection
+//! dropped after the data) leaves it queued, due again after the queue's doubling wait, and
+//! the next pass sends it with the same `Message-ID`.
 //!
 //! Transport rules ([`SmtpSettings::check`]):
 //! - [`Security::StartTls`] (port 587) and [`Security::Tls`] (port 465) verify the server's
@@ -262,6 +263,9 @@ pub struct SendReport {
     pub sent: Vec<i64>,
     /// The messages that stay queued: id, why, when they are due again.
     pub failed: Vec<(i64, String, chrono::DateTime<chrono::Utc>)>,
+    /// The messages the server refused for good (a 5xx): id and the server's words; kept,
+    /// never tried again.
+    pub refused: Vec<(i64, String)>,
     /// How many sent messages had their whole address replaced by its mask.
     pub wiped: usize,
 }
@@ -287,29 +291,35 @@ pub async fn send_queued(
         if !with_locked(store, |s| s.mail_claim(mail.id, now, now + CLAIM))? {
             continue;
         }
+        // The error, and whether the server refused for good (a 5xx reply).
         let outcome = match build(&mail, settings, now) {
             Ok(message) => transport
                 .send(message)
                 .await
                 .map(drop)
-                .map_err(|e| e.to_string()),
-            Err(e) => Err(e),
+                .map_err(|e| (e.to_string(), e.is_permanent())),
+            Err(e) => Err((e, true)),
         };
         match outcome {
             Ok(()) => {
                 with_locked(store, |s| s.mail_mark_sent(mail.id, clock.now()))?;
                 report.sent.push(mail.id);
             }
-            Err(why) => {
+            Err((why, permanent)) => {
                 // A server's words: no control or bidi characters reach the report or a log.
                 let why = crate::domain::server_text::clean(&why).into_owned();
                 tracing::info!(
                     id = mail.id,
                     attempts = mail.attempts + 1,
+                    permanent,
                     "mail not sent: {}",
                     crate::domain::server_text::excerpt(&why)
                 );
-                if let Some(next) =
+                if permanent {
+                    if with_locked(store, |s| s.mail_mark_refused(mail.id, &why, clock.now()))? {
+                        report.refused.push((mail.id, why));
+                    }
+                } else if let Some(next) =
                     with_locked(store, |s| s.mail_mark_failed(mail.id, &why, clock.now()))?
                 {
                     report.failed.push((mail.id, why, next));

@@ -107,6 +107,8 @@ pub struct QueuedMail {
     pub last_error: Option<String>,
     /// When the whole address was replaced by its mask.
     pub wiped_at: Option<DateTime<Utc>>,
+    /// When the server refused it for good (a 5xx): kept with its words, never tried again.
+    pub refused_at: Option<DateTime<Utc>>,
 }
 
 impl fmt::Debug for QueuedMail {
@@ -143,7 +145,7 @@ fn new_message_id(from: &EmailAddress) -> String {
 }
 
 const COLUMNS: &str = "id, message_id, link_id, to_address, subject, text_body, html_body,
-    attempts, queued_at, next_try_at, sent_at, last_error, wiped_at";
+    attempts, queued_at, next_try_at, sent_at, last_error, wiped_at, refused_at";
 
 fn read_mail(r: &rusqlite::Row<'_>) -> Result<QueuedMail, StoreError> {
     let attempts: i64 = r.get(7)?;
@@ -164,6 +166,7 @@ fn read_mail(r: &rusqlite::Row<'_>) -> Result<QueuedMail, StoreError> {
         sent_at: r.get::<_, Option<i64>>(10)?.map(from_millis).transpose()?,
         last_error: r.get(11)?,
         wiped_at: r.get::<_, Option<i64>>(12)?.map(from_millis).transpose()?,
+        refused_at: r.get::<_, Option<i64>>(13)?.map(from_millis).transpose()?,
     })
 }
 
@@ -186,7 +189,7 @@ impl<A> MailQueue<'_, A> {
     pub fn due(&self, now: DateTime<Utc>) -> Result<Vec<QueuedMail>, StoreError> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {COLUMNS} FROM mail_queue
-             WHERE sent_at IS NULL AND next_try_at <= ?1
+             WHERE sent_at IS NULL AND refused_at IS NULL AND next_try_at <= ?1
              ORDER BY next_try_at, id"
         ))?;
         let mut rows = stmt.query([to_millis(now)])?;
@@ -471,6 +474,25 @@ impl Store {
         queue.retry_at(id, attempts, next, &error)?;
         tx.commit()?;
         Ok(Some(next))
+    }
+
+    /// Marks message `id` refused for good at `now` with the server's `error` (cleaned, cut):
+    /// kept and shown, never due again. `false` when it is sent or gone.
+    pub fn mail_mark_refused(
+        &mut self,
+        id: i64,
+        error: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let error = server_text::truncate(&server_text::clean(error), ERROR_CHARS);
+        let tx = write_tx(&mut self.conn)?;
+        let changed = tx.execute(
+            "UPDATE mail_queue SET attempts = attempts + 1, last_error = ?2, refused_at = ?3
+             WHERE id = ?1 AND sent_at IS NULL",
+            params![id, error, to_millis(now)],
+        )?;
+        tx.commit()?;
+        Ok(changed == 1)
     }
 
     /// Replaces the whole address of every message sent at least [`MAIL_ADDRESS_RETENTION`]

@@ -439,8 +439,17 @@ CREATE INDEX mail_queue_due ON mail_queue (next_try_at, id) WHERE sent_at IS NUL
 CREATE INDEX mail_queue_to_wipe ON mail_queue (sent_at) WHERE sent_at IS NOT NULL AND wiped_at IS NULL;
 ";
 
+/// Step 13 (issue 30): a message the SMTP server refused permanently (a 5xx) is kept with the
+/// server's words and never tried again: `refused_at` says when, and such a row is never due.
+const V13: &str = "
+ALTER TABLE mail_queue ADD COLUMN refused_at INTEGER;
+DROP INDEX mail_queue_due;
+CREATE INDEX mail_queue_due ON mail_queue (next_try_at, id)
+    WHERE sent_at IS NULL AND refused_at IS NULL;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

@@ -218,3 +218,27 @@ fn mail_test_reaches_a_real_server_and_exits_5_when_none_answers() {
     let out = down.run(&["mail", "test", "kasa@kuzey.example"]);
     assert_eq!(out.code, 5, "{out:?}");
 }
+
+#[test]
+fn a_message_the_server_refuses_for_good_exits_4_with_its_words_and_is_kept_not_retried() {
+    let sink = SmtpSink::start(SinkMode::Refuse);
+    let (_server, cli, id, _) = a_link_with_payer_email();
+    ok(&mail_set(&cli, sink.port));
+    let out = send_email(&cli, &id, &[]);
+    assert_eq!(out.code, 4, "{out:?}");
+    assert!(out.stderr.contains("sender not allowed"), "{out:?}");
+    let queued = queue(&cli);
+    assert_eq!(queued.len(), 1, "{queued:?}");
+    assert_eq!(queued[0]["state"], "refused");
+    assert!(
+        queued[0]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("sender not allowed")),
+        "{queued:?}"
+    );
+    // A pass now sends nothing again: the refusal is final, not a wait.
+    let flush = cli.run(&["mail", "flush"]);
+    ok(&flush);
+    assert_eq!(queue(&cli)[0]["attempts"], 1, "{:?}", queue(&cli));
+    assert!(sink.received().is_empty());
+}

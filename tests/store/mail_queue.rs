@@ -234,6 +234,47 @@ fn failures_wait_30_seconds_doubling_to_30_minutes_with_the_same_message_id() {
 }
 
 #[test]
+fn a_message_refused_for_good_is_kept_with_the_servers_words_and_never_due_again() {
+    let clock = ManualClock::new(t0());
+    let mut store = Store::open_in_memory().expect("store");
+    let refused = enqueue(&mut store, "lnk_1", "a@example.com", &clock);
+    let waiting = enqueue(&mut store, "lnk_2", "b@example.com", &clock);
+    assert!(
+        store
+            .mail_mark_refused(refused, "550 5.1.1 no such user\u{1b}[31m", clock.now())
+            .expect("marked")
+    );
+    store
+        .mail_mark_failed(waiting, "421 try later", clock.now())
+        .expect("marked");
+    clock.set(t0() + Duration::days(365));
+    assert_eq!(
+        ids(&store, &clock),
+        [waiting],
+        "the refused one is never due"
+    );
+    let row = store
+        .mail_queue()
+        .get(refused)
+        .expect("read")
+        .expect("kept");
+    assert_eq!(row.refused_at, Some(t0()));
+    assert_eq!(row.sent_at, None);
+    let words = row.last_error.expect("the server's words");
+    assert!(
+        words.contains("550 5.1.1 no such user") && !words.contains('\u{1b}'),
+        "{words}"
+    );
+    // A sent message cannot be refused afterwards.
+    store.mail_mark_sent(waiting, clock.now()).expect("sent");
+    assert!(
+        !store
+            .mail_mark_refused(waiting, "550", clock.now())
+            .expect("no-op")
+    );
+}
+
+#[test]
 fn a_claimed_message_is_passed_by_until_its_claim_ends() {
     let clock = ManualClock::new(t0());
     let mut store = Store::open_in_memory().expect("store");

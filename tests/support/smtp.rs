@@ -18,6 +18,8 @@ pub enum SinkMode {
     Accept,
     /// Cut the first message's connection after its data, before any answer; accept the rest.
     DropFirst,
+    /// Refuse every message's data for good (550).
+    Refuse,
 }
 
 /// One message the server accepted, as Python's `email` package read it.
@@ -107,6 +109,7 @@ impl SmtpSink {
         cmd.arg(dir.path()).arg(match mode {
             SinkMode::Accept => "accept",
             SinkMode::DropFirst => "drop-first",
+            SinkMode::Refuse => "refuse",
         });
         let child = cmd
             .env("PYTHONPATH", &fixtures)
