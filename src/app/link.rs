@@ -16,7 +16,6 @@ use crate::slip::{Paper, Slip};
 use crate::ui::LinkCommand;
 use crate::ui::board::notice_for;
 use crate::ui::link_result::{Origin, ShownLink};
-use crate::ui::new_link::SendNote;
 use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::text::UiText;
 
@@ -128,7 +127,7 @@ impl App {
                 ) {
                     // Nothing was journaled by this send: an open row of this order is not
                     // the form's to re-send.
-                    self.views.new_link.sent_key = None;
+                    self.views.new_link.on_send_not_journaled();
                 }
                 self.note_create(&result);
                 if let Ok(link) = &result {
@@ -136,9 +135,9 @@ impl App {
                 }
                 self.form_answer(result);
             }
-            LinkResult::OrderNumber { result: Ok(n) } => self.views.new_link.draft.order_number = n,
+            LinkResult::OrderNumber { result: Ok(n) } => self.views.new_link.on_order_number(n),
             LinkResult::OrderNumber { result: Err(e) } => {
-                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
+                self.views.new_link.on_order_number_failed(&e, lang);
             }
             LinkResult::Detail { id, seq, result } => {
                 self.note_call(result.as_ref().err());
@@ -250,9 +249,7 @@ impl App {
 
     /// The key of the request the New link form sent, while the form still shows its order.
     pub(crate) fn form_key(&self) -> Option<&str> {
-        let key = self.views.new_link.sent_key.as_deref()?;
-        (key.strip_prefix("link-") == Some(self.views.new_link.draft.order_number.trim()))
-            .then_some(key)
+        self.views.new_link.sent_key()
     }
 
     /// The outcome of the form's request, however it was sent (Create, Send again, Retry in
@@ -261,34 +258,19 @@ impl App {
     /// again), an unknown outcome keeps the form locked.
     pub(crate) fn form_answer(&mut self, result: Result<Link, CreateError>) {
         let lang = self.lang();
-        self.views.new_link.sending = false;
-        match result {
-            Ok(link) => {
-                self.show_link(link, Origin::Created);
-                // The sale is made: however the clerk comes back to New link (the sidebar,
-                // Open links, History, a sign-in), the form is the next sale's, never this
-                // one's again with Create enabled.
-                self.new_sale();
-                self.views.history.invalidate();
-                self.views.report.invalidate();
-                // The customer waits for this QR: from Pending (where the clerk may have gone
-                // to look), show it; other work in progress is not interrupted.
-                if self.view == View::Pending {
-                    self.view = View::NewLink;
-                }
-            }
-            Err(CreateError::Rejected(e)) => {
-                self.views.new_link.server_expected = e.expected_amount();
-                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
-            }
-            Err(CreateError::Unknown { error, .. }) => {
-                self.views.new_link.note = Some(SendNote::Unknown(error.problem(lang)));
-            }
-            Err(CreateError::InProgress { .. }) => {
-                self.views.new_link.note = Some(SendNote::AlreadyPending);
-            }
-            Err(e) => {
-                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
+        self.views.new_link.on_created(&result, lang);
+        if let Ok(link) = result {
+            self.show_link(link, Origin::Created);
+            // The sale is made: however the clerk comes back to New link (the sidebar,
+            // Open links, History, a sign-in), the form is the next sale's, never this
+            // one's again with Create enabled.
+            self.new_sale();
+            self.views.history.invalidate();
+            self.views.report.invalidate();
+            // The customer waits for this QR: from Pending (where the clerk may have gone
+            // to look), show it; other work in progress is not interrupted.
+            if self.view == View::Pending {
+                self.view = View::NewLink;
             }
         }
     }
@@ -370,7 +352,7 @@ impl App {
 
     /// The worker is gone: the result view's marks of requests out are undone.
     pub(crate) fn link_lost(&mut self, text: &str) {
-        self.views.new_link.note = Some(SendNote::Error(Problem::plain(text.to_owned())));
+        self.views.new_link.on_worker_lost(text);
         if let Some(s) = &mut self.views.shown {
             s.cancelling = false;
             s.polling = None;
@@ -408,12 +390,13 @@ mod tests {
     use crate::board::{AlertKind, Next};
     use crate::domain::{Currency, LinkStatus};
     use crate::notify::RecordingNotifier;
+    use crate::ui::new_link::SendNote;
     use std::path::PathBuf;
 
     #[test]
     fn create_sends_the_request_and_its_link_opens_the_result_view() {
         let mut app = app();
-        app.views.new_link.sending = true;
+        app.views.new_link.set_sending();
         let answer = only(run(
             &mut app,
             Command::Link(LinkCommand::Create {
@@ -431,7 +414,7 @@ mod tests {
         assert_eq!(pending.as_ref().map(Vec::len), Some(0), "nothing left open");
         app.views.board.stale = false;
         app.on_msg(answer);
-        assert!(!app.views.new_link.sending);
+        assert!(!app.views.new_link.is_sending());
         let shown = app.views.shown.as_ref().expect("the result view shows it");
         assert_eq!(shown.origin, Origin::Created);
         assert!(app.views.board.stale, "the board reads its rows again");
@@ -446,7 +429,8 @@ mod tests {
         assert!(app.views.shown.is_none());
         assert!(!app.views.customer.open);
         assert_eq!(
-            app.views.new_link.draft.order_number, "",
+            app.views.new_link.draft().order_number,
+            "",
             "none until it arrives"
         );
         let Msg::Link(LinkResult::OrderNumber { result: Ok(next) }) = &answer else {
@@ -454,7 +438,7 @@ mod tests {
         };
         let next = next.clone();
         app.on_msg(answer);
-        assert_eq!(app.views.new_link.draft.order_number, next);
+        assert_eq!(app.views.new_link.draft().order_number, next);
     }
 
     #[test]
@@ -478,7 +462,7 @@ mod tests {
         });
         assert!(app.views.shown.is_none(), "a paid sale is not brought back");
         assert!(!app.views.customer.open);
-        assert!(app.views.new_link.draft.amount.is_empty());
+        assert!(app.views.new_link.draft().amount.is_empty());
     }
 
     #[test]
@@ -487,7 +471,10 @@ mod tests {
         app.apply_link(LinkResult::OrderNumber {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(matches!(app.views.new_link.note, Some(SendNote::Error(_))));
+        assert!(matches!(
+            app.views.new_link.note(),
+            Some(SendNote::Error(_))
+        ));
     }
 
     #[test]

@@ -176,7 +176,7 @@ impl App {
     pub(crate) fn schedule_resend(&mut self) {
         if self.resend.running
             || self.holds.desk.is_none()
-            || self.views.new_link.sending
+            || self.views.new_link.is_sending()
             || !self.views.pending.busy.is_empty()
         {
             return;

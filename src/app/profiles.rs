@@ -49,7 +49,7 @@ impl App {
                     next: None,
                     interval: self.options.resend_first,
                 };
-                self.views.new_link.sent_key = None;
+                self.views.new_link.on_send_not_journaled();
                 self.put_shown_away();
                 self.view = View::NewLink;
                 self.refresher.reset();
@@ -180,7 +180,7 @@ impl App {
             self.staff_listed(members);
         }
         if let Some(order) = boot.order_number {
-            self.views.new_link.draft.order_number = order;
+            self.views.new_link.on_order_number(order);
         }
         self.views.history.reset_keeping_filter();
         self.views.report.report = None;

@@ -487,7 +487,7 @@ impl App {
         }
         self.staff.import_approval = None;
         if let Some(name) = self.staff.actor.name().map(str::to_owned)
-            && !self.views.new_link.sending
+            && !self.views.new_link.is_sending()
         {
             let kept = std::mem::take(&mut self.views.new_link);
             self.staff.kept.insert(name, kept);
@@ -510,7 +510,7 @@ impl App {
         self.staff.refusal = None;
         self.views.lock = LockScreen::fresh();
         if let Some(mut form) = self.staff.kept.remove(&member.name) {
-            form.focus_amount = true;
+            form.on_back();
             self.views.new_link = form;
         }
         // The record is a manager's: a clerk back at the desk starts on New link, not on a
@@ -991,20 +991,20 @@ mod tests {
         let mut app = app();
         staffed(&mut app);
         sign_in(&mut app, "Ayşe", "2222");
-        app.views.new_link.draft.amount = "42,50".into();
+        app.views.new_link.draft_mut().amount = "42,50".into();
         app.run(Command::Staff(StaffCommand::Lock));
         assert!(app.staff.locked());
-        assert!(app.views.new_link.draft.amount.is_empty());
+        assert!(app.views.new_link.draft().amount.is_empty());
         settle(&mut app);
         assert!(
-            !app.views.new_link.draft.order_number.is_empty(),
+            !app.views.new_link.draft().order_number.is_empty(),
             "numbered"
         );
         sign_in(&mut app, "Mehmet", "3333");
-        assert!(app.views.new_link.draft.amount.is_empty());
+        assert!(app.views.new_link.draft().amount.is_empty());
         app.run(Command::Staff(StaffCommand::Lock));
         sign_in(&mut app, "Ayşe", "2222");
-        assert_eq!(app.views.new_link.draft.amount, "42,50");
+        assert_eq!(app.views.new_link.draft().amount, "42,50");
     }
 
     #[test]

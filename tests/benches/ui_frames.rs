@@ -76,14 +76,14 @@ fn bench_frames(c: &mut Criterion) {
 
     // New link with 200 item rows (half free, half catalog).
     let mut form = NewLinkForm::new("PD-20261122-A1B20001".into());
-    form.draft.amount = "12345.00".into();
+    form.draft_mut().amount = "12345.00".into();
     for i in 0..200 {
         let item = if i % 2 == 0 {
             ItemDraft::free(format!("Kahve {i}"), "12.50", "2")
         } else {
             ItemDraft::catalog(format!("var_{}", i % 50), "1")
         };
-        form.draft.items.push(item);
+        form.draft_mut().items.push(item);
     }
     let ctx = egui::Context::default();
     paydesk::ui::fonts::install(&ctx);

@@ -84,7 +84,7 @@ impl AppEnv {
 fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_turns_paid() {
     let mut env = start();
     // First start shows New link, with a pre-filled order number.
-    let order = env.app().views.new_link.draft.order_number.clone();
+    let order = env.app().views.new_link.draft().order_number.clone();
     assert!(order.starts_with("PD-"), "{order}");
 
     env.type_into("Amount", "150");
@@ -103,7 +103,7 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     env.harness.get_by_label_contains("Cannot create yet:");
 
     env.click("Use the items total as the amount");
-    assert_eq!(env.app().views.new_link.draft.amount, "140.00");
+    assert_eq!(env.app().views.new_link.draft().amount, "140.00");
     env.harness.get_by_label("✓ Matches the amount");
     assert!(env.create_button_enabled());
 
@@ -137,11 +137,11 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     // "New link" clears the form with the next order number.
     env.click("New link");
     env.until("the next order number arrives", |app| {
-        !app.views.new_link.draft.order_number.is_empty()
-            && app.views.new_link.draft.order_number != order
+        !app.views.new_link.draft().order_number.is_empty()
+            && app.views.new_link.draft().order_number != order
     });
     assert!(env.app().views.shown.is_none());
-    assert_eq!(env.app().views.new_link.draft.amount, "");
+    assert_eq!(env.app().views.new_link.draft().amount, "");
 }
 
 #[test]
@@ -162,7 +162,7 @@ fn a_row_typed_name_tab_quantity_tab_price_matches_the_amount_and_the_link_is_cr
         env.harness.run_steps(2);
     }
     env.leave();
-    assert_eq!(env.app().views.new_link.draft.items[0].quantity, "3");
+    assert_eq!(env.app().views.new_link.draft().items[0].quantity, "3");
     env.harness.get_by_label("✓ Matches the amount");
     assert!(env.create_button_enabled());
     env.harness
@@ -187,9 +187,9 @@ fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
     env.click("Create link");
     env.until_label("The server expects the amount: ₺50.00");
     assert!(env.app().views.shown.is_none(), "the form stays as it was");
-    assert_eq!(env.app().views.new_link.draft.amount, "40");
+    assert_eq!(env.app().views.new_link.draft().amount, "40");
     env.click("Use this amount");
-    assert_eq!(env.app().views.new_link.draft.amount, "50.00");
+    assert_eq!(env.app().views.new_link.draft().amount, "50.00");
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
     let link = &env.app().views.shown.as_ref().unwrap().link;
@@ -350,9 +350,11 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     // Every attempt's answer is lost (the server creates the link, the client never hears).
     env.faults(r#"[{"endpoint":"link.create","kind":"lost","next":50}]"#);
     env.type_into("Amount", "99.90");
-    let order = env.app().views.new_link.draft.order_number.clone();
+    let order = env.app().views.new_link.draft().order_number.clone();
     env.click("Create link");
-    env.until("the create gives up", |app| !app.views.new_link.sending);
+    env.until("the create gives up", |app| {
+        !app.views.new_link.is_sending()
+    });
     env.harness.run_steps(2);
     env.harness.get_by_label_contains("Outcome unknown");
     // One sentence for the clerk; the transport's own words only behind "Details" (closed).
@@ -363,7 +365,7 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     env.click("Details");
     assert!(env.app().views.shown.is_none());
     assert_eq!(
-        env.app().views.new_link.draft.amount,
+        env.app().views.new_link.draft().amount,
         "99.90",
         "the form is kept"
     );
@@ -559,7 +561,7 @@ fn frames_keep_running_while_a_request_is_held_at_the_server() {
     // itself only after its watchdog.
     for _ in 0..30 {
         env.harness.step();
-        assert!(env.app().views.new_link.sending);
+        assert!(env.app().views.new_link.is_sending());
         env.harness.get_by_label("Sending…");
     }
     assert!(!gate.gave_up(), "a frame waited for the held request");
@@ -681,7 +683,7 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
     let first = env.create_link("10.00", "Çay ve simit");
     env.click("New link");
     env.until("the next order number arrives", |app| {
-        app.views.new_link.draft.order_number != first.order_number.clone().unwrap_or_default()
+        app.views.new_link.draft().order_number != first.order_number.clone().unwrap_or_default()
     });
     let second = env.create_link("20.00", "Türk kahvesi");
     env.nav(View::History);

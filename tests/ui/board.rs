@@ -80,7 +80,7 @@ impl AppEnv {
         let link = self.app().views.shown.as_ref().expect("shown").link.clone();
         self.click("New link");
         self.until("the next sale's order number arrives", |app| {
-            app.views.shown.is_none() && !app.views.new_link.draft.order_number.is_empty()
+            app.views.shown.is_none() && !app.views.new_link.draft().order_number.is_empty()
         });
         link
     }
@@ -299,7 +299,7 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
     let first = env.app().views.shown.as_ref().expect("shown").link.clone();
     let sent = first.order_number.clone().expect("an order number");
     env.until("the form has the next sale's order number", |app| {
-        let n = &app.views.new_link.draft.order_number;
+        let n = &app.views.new_link.draft().order_number;
         !n.is_empty() && *n != sent
     });
 
@@ -322,7 +322,7 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
     env.harness.run_steps(2);
 
     // A new sale: empty amount, the next order number, and Create makes a second link.
-    let draft = env.app().views.new_link.draft.clone();
+    let draft = env.app().views.new_link.draft().clone();
     assert!(
         draft.amount.is_empty(),
         "the sent amount came back: {draft:?}"
@@ -345,7 +345,7 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
         Some(draft.order_number.as_str())
     );
     assert!(
-        env.app().views.new_link.note.is_none(),
+        env.app().views.new_link.note().is_none(),
         "no refusal under the form"
     );
 }

@@ -157,7 +157,7 @@ fn the_items_total_fix_and_create_hand_over_the_exact_body() {
 
     h.get_by_label("Use the items total as the amount").click();
     h.run_steps(2);
-    assert_eq!(h.state().view.draft.amount, "140.00");
+    assert_eq!(h.state().view.draft().amount, "140.00");
     h.get_by_label("✓ Matches the amount");
     assert!(create_enabled(&h));
     h.get_by_label("Create link").click();
@@ -179,7 +179,7 @@ fn the_items_total_fix_and_create_hand_over_the_exact_body() {
     );
     assert_eq!(request.idempotency_key(), "link-PD-20261122-A1B20001");
     // While it is out, the button says so and a second press sends nothing.
-    assert!(h.state().view.sending);
+    assert!(h.state().view.is_sending());
     h.get_by_label("Sending…");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     h.run_steps(2);
@@ -194,7 +194,7 @@ fn enter_adds_a_row_and_rows_can_be_duplicated_moved_and_removed() {
     h.get_by_label("Item name, row 1").type_text("Çay");
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
-    assert_eq!(h.state().view.draft.items.len(), 2, "Enter adds a row");
+    assert_eq!(h.state().view.draft().items.len(), 2, "Enter adds a row");
     assert!(h.get_by_label("Item name, row 2").is_focused());
     h.get_by_label("Item name, row 2").type_text("Simit");
     h.run_steps(2);
@@ -202,7 +202,7 @@ fn enter_adds_a_row_and_rows_can_be_duplicated_moved_and_removed() {
     let names = |h: &Harness<'_, Form<NewLinkForm>>| -> Vec<String> {
         h.state()
             .view
-            .draft
+            .draft()
             .items
             .iter()
             .map(|i| match &i.kind {
@@ -248,12 +248,12 @@ fn a_past_expiry_is_refused_under_its_field() {
     let yesterday = (now().with_timezone(&chrono::Local) - chrono::Duration::days(1))
         .format("%Y-%m-%d")
         .to_string();
-    h.state_mut().view.expiry_date = yesterday;
+    h.state_mut().view.type_expiry_date(&yesterday);
     h.run_steps(2);
     h.get_by_label("It cannot be in the past; pick a later moment.");
     assert!(!create_enabled(&h));
     // A date that cannot be read says so.
-    h.state_mut().view.expiry_date = "2026-13-40".into();
+    h.state_mut().view.type_expiry_date("2026-13-40");
     h.run_steps(2);
     h.get_by_label("Date and time could not be read: use YYYY-MM-DD and HH:MM.");
     assert!(!create_enabled(&h));
@@ -308,10 +308,10 @@ fn the_expiry_day_is_picked_on_a_calendar_that_refuses_past_days() {
         h.get_by_label("February 2031");
         h.get_by_label("15").click();
         h.run_steps(2);
-        assert_eq!(h.state().view.expiry_date, "2031-02-15", "day {day}");
+        assert_eq!(h.state().view.expiry_date(), "2031-02-15", "day {day}");
         // The calendar closes on a pick, and the link is valid with that expiry.
         assert!(h.query_by_label("Next month").is_none());
-        assert!(h.state().view.draft.expiry.is_some_and(|e| e > now));
+        assert!(h.state().view.draft().expiry.is_some_and(|e| e > now));
         assert!(create_enabled(&h), "day {day}");
     }
 }
@@ -331,7 +331,7 @@ fn errors_appear_only_after_leaving_the_field_then_follow_typing() {
     h.key_press(egui::Key::End);
     f.type_text(".00");
     h.run_steps(2);
-    assert_eq!(h.state().view.draft.amount, "12,345.00");
+    assert_eq!(h.state().view.draft().amount, "12,345.00");
     assert!(h.query_by_label_contains("ambiguous").is_none());
 }
 
@@ -741,7 +741,7 @@ fn a_field_shows_its_error_only_once_edited_and_left_or_after_a_create_attempt()
     type_into(&mut h, "Amount", "5");
     h.key_press(egui::Key::Backspace);
     leave(&mut h);
-    assert_eq!(h.state().view.draft.amount, "");
+    assert_eq!(h.state().view.draft().amount, "");
     assert_eq!(h.query_all_by_label_contains("required").count(), 2);
 
     // On a fresh form, Ctrl+Enter with the amount never typed in is a create attempt: the
@@ -865,12 +865,12 @@ fn with_ten_items_at_1024_by_768_the_total_and_create_stay_on_screen() {
     for _ in 0..10 {
         h.state_mut()
             .view
-            .draft
+            .draft_mut()
             .items
             .push(paydesk::domain::ItemDraft::catalog("var_simit", "1"));
     }
     h.run_steps(3);
-    assert_eq!(h.state().view.draft.items.len(), 10);
+    assert_eq!(h.state().view.draft().items.len(), 10);
     assert!(create_enabled(&h), "ten simits make the 250.00");
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 768.0));
     let create = h.get_by_label("Create link").rect();
@@ -901,7 +901,7 @@ fn a_row_is_typed_name_tab_quantity_tab_price_and_enter_in_the_note_adds_the_nex
     h.get_by_label("Add item").click();
     h.run_steps(2);
     // A new row's quantity is 1 before anything is typed.
-    assert_eq!(h.state().view.draft.items[0].quantity, "1");
+    assert_eq!(h.state().view.draft().items[0].quantity, "1");
     assert!(h.get_by_label("Item name, row 1").is_focused());
     for (text, field) in [
         ("Espresso", "Item name, row 1"),
@@ -919,7 +919,7 @@ fn a_row_is_typed_name_tab_quantity_tab_price_and_enter_in_the_note_adds_the_nex
         }
         h.run_steps(2);
     }
-    let items = &h.state().view.draft.items;
+    let items = &h.state().view.draft().items;
     // Entering the quantity selected the 1, so the typed 3 replaced it.
     assert_eq!(items[0].quantity, "3");
     let paydesk::domain::ItemKind::Free {

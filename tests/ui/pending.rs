@@ -83,10 +83,10 @@ impl AppEnv {
         self.lose_every_answer();
         self.type_into("Amount", amount);
         self.type_into("Description", "Filtre kahve");
-        let order = self.app().views.new_link.draft.order_number.clone();
+        let order = self.app().views.new_link.draft().order_number.clone();
         self.click(CREATE);
         self.until("the create gives up with the form locked", |app| {
-            !app.views.new_link.sending && app.form_lock().is_some()
+            !app.views.new_link.is_sending() && app.form_lock().is_some()
         });
         self.harness.run_steps(2);
         order
@@ -114,15 +114,15 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
     assert!(env.disabled("Description"), "the description is editable");
     env.type_into("Amount", "5");
     env.type_into("Order number", "X");
-    assert_eq!(env.app().views.new_link.draft.amount, "99.90");
-    assert_eq!(env.app().views.new_link.draft.order_number, order);
+    assert_eq!(env.app().views.new_link.draft().amount, "99.90");
+    assert_eq!(env.app().views.new_link.draft().order_number, order);
 
     // Create is now "Send again"; under the same faults it stays unknown and locked.
     assert!(env.harness.query_by_label(CREATE).is_none());
     let attempts = env.app().views.pending.rows[0].attempts;
     env.click(SEND_AGAIN);
     env.until("the re-send gives up", |app| {
-        !app.views.new_link.sending
+        !app.views.new_link.is_sending()
             && app
                 .views
                 .pending
@@ -163,8 +163,8 @@ fn new_link_asks_first_while_the_order_is_pending() {
     env.harness.get_by_label(NEW_SALE);
     env.click("Cancel");
     assert!(env.harness.query_by_label(NEW_SALE).is_none());
-    assert_eq!(env.app().views.new_link.draft.order_number, order);
-    assert_eq!(env.app().views.new_link.draft.amount, "45.00");
+    assert_eq!(env.app().views.new_link.draft().order_number, order);
+    assert_eq!(env.app().views.new_link.draft().amount, "45.00");
     assert!(env.app().form_lock().is_some());
     env.harness.get_by_label(LOCKED);
 
@@ -172,13 +172,13 @@ fn new_link_asks_first_while_the_order_is_pending() {
     env.click("New link");
     env.click("Start a new sale");
     env.until("the next order number arrives", |app| {
-        let n = &app.views.new_link.draft.order_number;
+        let n = &app.views.new_link.draft().order_number;
         !n.is_empty() && *n != order
     });
     env.harness.run_steps(2);
     let app = env.app();
     assert!(app.form_lock().is_none());
-    assert!(app.views.new_link.draft.amount.is_empty());
+    assert!(app.views.new_link.draft().amount.is_empty());
     assert_eq!(app.views.pending.count(), 1);
     assert!(env.harness.query_by_label(NEW_SALE).is_none());
     assert!(!env.disabled("Amount"));

@@ -80,7 +80,7 @@ impl AppEnv {
             .and_then(|s| s.link.order_number.clone());
         self.click("New link");
         self.until("the form is clear", move |app| {
-            let next = &app.views.new_link.draft.order_number;
+            let next = &app.views.new_link.draft().order_number;
             app.views.shown.is_none() && !next.is_empty() && Some(next) != made.as_ref()
         });
     }

@@ -175,14 +175,18 @@ fn a_clerk_switches_from_the_top_bar_and_each_keeps_a_half_typed_sale() {
     env.sign_in(MEHMET);
     env.harness
         .get_by_role_and_label(Role::Button, "Mehmet Switch clerk or lock (Ctrl+L)");
-    assert_eq!(env.app().views.new_link.draft.amount, "", "an empty form");
+    assert_eq!(env.app().views.new_link.draft().amount, "", "an empty form");
     assert!(
-        !env.app().views.new_link.draft.order_number.is_empty(),
+        !env.app().views.new_link.draft().order_number.is_empty(),
         "with its own order number"
     );
     env.ctrl_l();
     env.sign_in(AYSE);
-    assert_eq!(env.app().views.new_link.draft.amount, "42.50", "hers again");
+    assert_eq!(
+        env.app().views.new_link.draft().amount,
+        "42.50",
+        "hers again"
+    );
 }
 
 #[test]
