@@ -700,7 +700,7 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
         &first_order,
     );
     env.until("the search narrows the list", |app| {
-        app.views.history.rows().len() == 1 && !app.views.history.loading
+        app.views.history.rows().len() == 1 && !app.views.history.is_loading()
     });
     env.harness.run_steps(2);
     env.harness
@@ -738,9 +738,8 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
     env.until("opening the view refreshed the open row", |app| {
         app.views
             .history
-            .refresh
-            .as_ref()
-            .is_some_and(|r| r.ids == [link.id.clone()])
+            .refresh()
+            .is_some_and(|r| r.ids() == [link.id.clone()])
     });
     let order = link.order_number.clone().expect("an order number");
     env.until_label(&format!("{order} ₺42.00 Paid · just now"));
@@ -752,10 +751,10 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
         .app()
         .views
         .history
-        .refresh
-        .clone()
+        .refresh()
+        .cloned()
         .expect("the first refresh");
-    assert_eq!((refresh.ids.len(), refresh.done), (1, 1));
+    assert_eq!((refresh.ids().len(), refresh.done()), (1, 1));
 }
 
 #[test]

@@ -198,9 +198,8 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.until("opening the view refreshed both open rows", |app| {
         app.views
             .history
-            .refresh
-            .as_ref()
-            .is_some_and(|r| r.ids.len() == 2 && r.done == 2)
+            .refresh()
+            .is_some_and(|r| r.ids().len() == 2 && r.done() == 2)
     });
     env.until_label("Filtered links: 2  ·  ₺80.00 (paid ₺0.00)");
 
@@ -208,7 +207,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     let tomorrow = (Local::now().date_naive() + chrono::Duration::days(1)).to_string();
     env.type_into("From day", &tomorrow);
     env.until("the filter empties the list", |app| {
-        app.views.history.rows().is_empty() && !app.views.history.loading
+        app.views.history.rows().is_empty() && !app.views.history.is_loading()
     });
     env.until_label("No links match this filter.");
     env.until_label("Filtered links: 0");
@@ -234,17 +233,11 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.until("both rows answered", |app| {
         app.views
             .history
-            .refresh
-            .as_ref()
-            .is_some_and(|r| r.done == r.ids.len())
+            .refresh()
+            .is_some_and(|r| r.done() == r.ids().len())
     });
     assert_eq!(
-        env.app()
-            .views
-            .history
-            .refresh
-            .as_ref()
-            .map(|r| r.ids.len()),
+        env.app().views.history.refresh().map(|r| r.ids().len()),
         Some(2)
     );
     assert!(
@@ -372,7 +365,7 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
     // History's day fields open the same calendar.
     env.nav(View::History);
     env.until("the empty list is shown", |app| {
-        app.views.history.loaded_filter.is_some() && !app.views.history.loading
+        app.views.history.loaded_filter().is_some() && !app.views.history.is_loading()
     });
     env.click("Calendar: To day");
     env.harness
@@ -381,8 +374,8 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
         .expect("the 15th")
         .click();
     env.harness.run_steps(2);
-    assert_eq!(env.app().views.history.to_text, fifteenth.to_string());
-    assert_eq!(env.app().views.history.filter.to, Some(fifteenth));
+    assert_eq!(env.app().views.history.to_text(), fifteenth.to_string());
+    assert_eq!(env.app().views.history.filter().to, Some(fifteenth));
 }
 
 #[test]
