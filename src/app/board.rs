@@ -10,13 +10,12 @@ use crate::board::Next;
 use crate::service::shared::{LeaseAnswer, poll_through_lease, shop_board};
 use crate::ui::BoardCommand;
 use crate::ui::link_result::Origin;
-use crate::ui::problem::Explain;
 
 impl App {
     /// Runs a board command.
     pub(crate) fn run_board(&mut self, command: BoardCommand) {
         let BoardCommand::Show { id } = command;
-        if let Some(row) = self.views.board.rows.iter().find(|r| r.link.id == id) {
+        if let Some(row) = self.views.board.rows().iter().find(|r| r.link.id == id) {
             let link = row.link.clone();
             self.show_link(link, Origin::Board);
             self.view = View::Board;
@@ -39,7 +38,7 @@ impl App {
         };
         let now = self.options.clock.now();
         if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
-            self.views.board.loading = false;
+            self.views.board.on_rows_of_another_profile();
             return;
         }
         match result {
@@ -52,15 +51,13 @@ impl App {
                         .map(|s| (s.link.clone(), s.updated_at)),
                     now,
                 );
-                self.views.board.set_rows(&profile, rows, now);
+                self.views.board.on_rows(&profile, rows, now);
                 for alert in alerts {
                     self.alert(&alert);
                 }
             }
             Err(e) => {
-                self.views.board.loading = false;
-                self.views.board.loaded_at = Some(now);
-                self.views.board.error = Some(e.problem(self.lang()));
+                self.views.board.on_rows_failed(&e, now, self.lang());
             }
         }
     }
@@ -115,8 +112,7 @@ impl App {
             self.refresher.focus(shown, now);
         }
         if self.views.board.needs_reload(&profile, now) {
-            self.views.board.stale = false;
-            self.views.board.loading = true;
+            self.views.board.on_reload_sent();
             let reader = desk.clone();
             let zone = self.zone;
             let shop = self.shop_reader();
@@ -138,7 +134,7 @@ impl App {
                 })
             });
         }
-        let mut wake = self.views.board.next_change;
+        let mut wake = self.views.board.next_change();
         match self.refresher.next(now) {
             Next::Ask(id) => {
                 let seq = self.next_seq();
@@ -189,9 +185,9 @@ mod tests {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
         app.views.shown = None;
-        app.views.board.stale = true;
+        app.views.board.read_again();
         app.schedule_board();
-        assert!(app.views.board.loading);
+        assert!(app.views.board.is_loading());
         let rows = answers(&mut app)
             .into_iter()
             .find(|m| matches!(m, Msg::Board(_)))
@@ -207,9 +203,9 @@ mod tests {
         assert_eq!(profile, crate::service::SANDBOX_PROFILE);
         assert_eq!(links.len(), 1);
         app.on_msg(rows);
-        assert!(!app.views.board.loading);
-        assert_eq!(app.views.board.rows.len(), 1);
-        assert_eq!(app.views.board.rows[0].link.id, link.id);
+        assert!(!app.views.board.is_loading());
+        assert_eq!(app.views.board.rows().len(), 1);
+        assert_eq!(app.views.board.rows()[0].link.id, link.id);
     }
 
     #[test]
@@ -224,15 +220,15 @@ mod tests {
             .board_links_in(app.zone)
             .unwrap();
         assert_eq!(stored.len(), 1);
-        app.views.board.loading = true;
+        app.views.board.set_loading();
         app.apply_board(BoardResult::Rows {
             profile: "another".into(),
             result: Ok(stored),
             polled: None,
             elsewhere: HashSet::new(),
         });
-        assert!(!app.views.board.loading);
-        assert!(app.views.board.rows.iter().all(|r| r.link.id != link.id));
+        assert!(!app.views.board.is_loading());
+        assert!(app.views.board.rows().iter().all(|r| r.link.id != link.id));
     }
 
     #[test]
@@ -244,8 +240,8 @@ mod tests {
             polled: None,
             elsewhere: HashSet::new(),
         });
-        assert!(app.views.board.error.is_some());
-        assert!(app.views.board.loaded_at.is_some());
+        assert!(app.views.board.error().is_some());
+        assert!(app.views.board.loaded_at().is_some());
     }
 
     #[test]
@@ -279,7 +275,7 @@ mod tests {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
         app.views.shown = None;
-        app.views.board.stale = true;
+        app.views.board.read_again();
         app.schedule_board();
         crate::app::testing::settle(&mut app);
         app.view = View::History;

@@ -295,7 +295,7 @@ impl App {
         if let Some(alert) = self.refresher.observe(link, seq, now).alert {
             self.alert(&alert);
         }
-        self.views.board.stale = true;
+        self.views.board.read_again();
     }
 
     /// A detail or cancel answer (request number `seq`) about a link: into the board's row
@@ -312,7 +312,7 @@ impl App {
         let lang = self.lang();
         if let Ok(link) = &result
             && applied
-            && self.views.board.apply(link)
+            && self.views.board.on_link(link)
         {
             self.views.history.invalidate();
         }
@@ -412,12 +412,12 @@ mod tests {
         };
         assert_eq!(link.order_number.as_deref(), Some("A-1"));
         assert_eq!(pending.as_ref().map(Vec::len), Some(0), "nothing left open");
-        app.views.board.stale = false;
+        app.views.board.set_stale(false);
         app.on_msg(answer);
         assert!(!app.views.new_link.is_sending());
         let shown = app.views.shown.as_ref().expect("the result view shows it");
         assert_eq!(shown.origin, Origin::Created);
-        assert!(app.views.board.stale, "the board reads its rows again");
+        assert!(app.views.board.is_stale(), "the board reads its rows again");
     }
 
     #[test]

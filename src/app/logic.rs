@@ -192,7 +192,7 @@ impl App {
         }
         // Opening the board reads its rows again (links the command line made).
         if view == View::Board {
-            self.views.board.stale = true;
+            self.views.board.read_again();
         }
         // The Audit view reads the record again; Settings the members (the command line may
         // have changed them).
@@ -229,12 +229,12 @@ mod tests {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();
         app.views.report.loaded = Some((day, day));
-        app.views.board.stale = false;
+        app.views.board.set_stale(false);
         app.run(Command::Navigate { view: View::Report });
         assert_eq!(app.view, View::Report);
         assert_eq!(app.views.report.loaded, None, "links may have changed");
         app.run(Command::Navigate { view: View::Board });
         assert_eq!(app.view, View::Board);
-        assert!(app.views.board.stale);
+        assert!(app.views.board.is_stale());
     }
 }

@@ -322,10 +322,7 @@ impl App {
                 history: HistoryView::default(),
                 report: ReportView::default(),
                 pending: PendingView::default(),
-                board: BoardView {
-                    stale: true,
-                    ..BoardView::default()
-                },
+                board: BoardView::new(),
                 catalog: CatalogView::default(),
                 settings: SettingsView::default(),
                 shown: None,

@@ -253,7 +253,7 @@ mod tests {
         app.on_msg(answer);
         assert!(app.views.pending.busy.is_empty());
         assert!(matches!(&app.views.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
-        assert!(app.views.board.stale, "the board shows the new link");
+        assert!(app.views.board.is_stale(), "the board shows the new link");
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl App {
         let form_lock = self.form_lock();
         let resend = self.resend_view(now);
         // Set again by the rows drawn this frame.
-        self.views.board.next_change = None;
+        self.views.board.on_frame_start();
 
         // With staff on and nobody signed in, only the lock screen (the customer display and
         // the board's refresh go on); while the staff list is not read yet, nothing.

@@ -182,14 +182,14 @@ impl App {
         match event {
             SessionEvent::Online { since } => {
                 self.shop.reach = ShopReach::Online { since };
-                self.views.board.stale = true;
+                self.views.board.read_again();
                 self.pull_shared();
             }
             SessionEvent::Offline { since, reason, .. } => {
                 if !matches!(self.shop.reach, ShopReach::Offline { .. }) {
                     tracing::warn!(error = %reason, "the shop cannot be reached");
                     // The board shows this desk's own rows again.
-                    self.views.board.stale = true;
+                    self.views.board.read_again();
                 }
                 self.shop.reach = ShopReach::Offline { since, reason };
             }
@@ -215,10 +215,10 @@ impl App {
             SessionEvent::Changed {
                 channel: Channel::Links,
                 ..
-            } => self.views.board.stale = true,
+            } => self.views.board.read_again(),
             // The slow poll: a notification may have been missed.
             SessionEvent::Poll => {
-                self.views.board.stale = true;
+                self.views.board.read_again();
                 self.pull_shared();
             }
             SessionEvent::Changed {
@@ -365,7 +365,7 @@ impl App {
                 self.shop.session = None;
                 self.shop.url = None;
                 self.shop.reach = ShopReach::NotJoined;
-                self.views.board.stale = true;
+                self.views.board.read_again();
                 if left.is_some() {
                     self.views.shop.note =
                         Some(Note::Done(UiText::ShopLeftNote.get(lang).to_owned()));

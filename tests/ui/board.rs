@@ -99,7 +99,7 @@ impl AppEnv {
         self.app()
             .views
             .board
-            .rows
+            .rows()
             .iter()
             .find(|r| r.link.id == id)
             .map(|r| r.link.status.clone())
@@ -123,7 +123,7 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
     env.click("Show all");
     assert_eq!(env.app().view, View::Board);
     env.until("the board lists the three links", |app| {
-        app.views.board.rows.len() == 3
+        app.views.board.rows().len() == 3
     });
     for (link, amount) in links.iter().zip(["₺10.00", "₺20.00", "₺30.00"]) {
         env.harness.get_by_role_and_label(
@@ -139,7 +139,7 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
         [&links[0], &links[2]].iter().all(|l| {
             app.views
                 .board
-                .rows
+                .rows()
                 .iter()
                 .any(|r| r.link.id == l.id && r.link.status == LinkStatus::Completed)
         })
@@ -209,7 +209,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     env.until("the partial payment is noticed", |app| {
         app.views
             .board
-            .rows
+            .rows()
             .iter()
             .any(|r| r.link.id == link.id && r.link.paid.is_some_and(|p| p.to_string() == "40.00"))
     });
@@ -238,7 +238,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     env.until("the rest is noticed", |app| {
         app.views
             .board
-            .rows
+            .rows()
             .iter()
             .any(|r| r.link.id == link.id && r.link.status == LinkStatus::Completed)
     });
@@ -255,7 +255,7 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
     let link = env.create("12.00", false);
     let row = format!("{} ₺12.00 Waiting for payment", order(&link));
     env.until("the panel lists the link", |app| {
-        app.views.board.rows.len() == 1
+        app.views.board.rows().len() == 1
     });
     env.harness.run_steps(2);
     // New link (the form) is there, and beside it the row.
@@ -306,7 +306,7 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
     // The clerk looks at the sale in Open links, then goes back to New link by the sidebar.
     env.nav(View::Board);
     env.until("the board lists the link", |app| {
-        app.views.board.rows.len() == 1
+        app.views.board.rows().len() == 1
     });
     env.harness.run_steps(2);
     let row = format!("{} ₺30.00 Waiting for payment", order(&first));

@@ -434,7 +434,11 @@ fn another_desks_link_is_on_the_board_within_two_seconds(env: &mut AppEnv, pg: &
     );
     let written = Instant::now();
     env.until("the other desk's link is on the board", |app| {
-        app.views.board.rows.iter().any(|r| r.link.id == "other-1")
+        app.views
+            .board
+            .rows()
+            .iter()
+            .any(|r| r.link.id == "other-1")
     });
     eprintln!(
         "another desk's link on the board after {:?}",
@@ -451,7 +455,7 @@ fn another_desks_link_is_on_the_board_within_two_seconds(env: &mut AppEnv, pg: &
         .app()
         .views
         .board
-        .rows
+        .rows()
         .iter()
         .find(|r| r.link.id == "other-1")
         .expect("the row");
@@ -710,14 +714,14 @@ fn a_link_of_a_desk_that_stopped_is_polled_here_and_turns_paid_on_this_board_onl
     // Counter 2's command has ended: nobody asks about its link, and nobody holds its lease.
     let mut env = joined_window_on(&url, Some(&sandbox.base_url()));
     env.until("Counter 2's link is on this board and followed", |app| {
-        app.views.board.rows.iter().any(|r| r.link.id == id)
+        app.views.board.rows().iter().any(|r| r.link.id == id)
             && app.refresher.interval_of(&id).is_some()
     });
     sandbox.admin().pay(&id, None).expect("the link is paid");
     env.until("the board says it is paid", |app| {
         app.views
             .board
-            .rows
+            .rows()
             .iter()
             .any(|r| r.link.id == id && r.link.status == LinkStatus::Completed)
     });

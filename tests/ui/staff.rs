@@ -94,7 +94,7 @@ impl AppEnv {
     fn open_and_cancel(&mut self, link: &paydesk::domain::Link) {
         let order = link.order_number.clone().expect("an order number");
         self.until("the board lists the link", |app| {
-            app.views.board.rows.iter().any(|r| r.link.id == link.id)
+            app.views.board.rows().iter().any(|r| r.link.id == link.id)
         });
         self.harness.run_steps(2);
         self.harness
