@@ -117,7 +117,7 @@ impl App {
         match result {
             LinkResult::Created { result, pending } => {
                 if let Some(rows) = pending {
-                    self.views.pending.rows = rows;
+                    self.views.pending.on_rows(rows);
                 }
                 if matches!(
                     result,

@@ -175,7 +175,7 @@ impl App {
         self.set_catalog(boot.catalog);
         self.views.settings.profiles = boot.profiles.clone();
         self.holds.profiles = boot.profiles;
-        self.views.pending.rows = boot.pending;
+        self.views.pending.on_rows(boot.pending);
         if let Some(members) = boot.staff {
             self.staff_listed(members);
         }

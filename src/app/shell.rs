@@ -257,7 +257,7 @@ impl App {
     pub fn form_lock(&self) -> Option<FormLock> {
         self.views
             .new_link
-            .lock_of(&self.views.pending.rows, self.options_clock_now())
+            .lock_of(self.views.pending.rows(), self.options_clock_now())
     }
 
     fn options_clock_now(&self) -> chrono::DateTime<chrono::Utc> {

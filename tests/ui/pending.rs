@@ -119,14 +119,14 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
 
     // Create is now "Send again"; under the same faults it stays unknown and locked.
     assert!(env.harness.query_by_label(CREATE).is_none());
-    let attempts = env.app().views.pending.rows[0].attempts;
+    let attempts = env.app().views.pending.rows()[0].attempts;
     env.click(SEND_AGAIN);
     env.until("the re-send gives up", |app| {
         !app.views.new_link.is_sending()
             && app
                 .views
                 .pending
-                .rows
+                .rows()
                 .first()
                 .is_some_and(|r| r.attempts > attempts)
     });
@@ -196,11 +196,11 @@ fn after_a_network_drop_the_pending_order_completes_by_itself_and_its_qr_shows()
 
     // While the server stays silent, the app keeps trying on its own (the row's attempts
     // grow) and the form stays locked.
-    let attempts = env.app().views.pending.rows[0].attempts;
+    let attempts = env.app().views.pending.rows()[0].attempts;
     env.until("a background re-send has run", |app| {
         app.views
             .pending
-            .rows
+            .rows()
             .first()
             .is_some_and(|r| r.attempts > attempts)
             && !app.is_resending()
@@ -279,7 +279,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
     env.until("start-up marked the row stale", |app| {
         app.views
             .pending
-            .rows
+            .rows()
             .iter()
             .any(|r| r.state == JournalState::Stale)
     });
@@ -306,7 +306,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
     );
     env.settle("no re-send is under way or due");
     assert_eq!(env.server_has(order).0, 0, "sent without the confirmation");
-    assert_eq!(env.app().views.pending.rows[0].state, JournalState::Stale);
+    assert_eq!(env.app().views.pending.rows()[0].state, JournalState::Stale);
 
     // Confirmed: sent once, completed.
     env.click(&retry);
