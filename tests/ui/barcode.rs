@@ -250,7 +250,7 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
             .is_none()
     );
     assert_eq!(
-        env.app().views.catalog.barcode_edits["var_filtre_kahve"],
+        env.app().views.catalog.barcode_edits()["var_filtre_kahve"],
         "4006381333937"
     );
 
@@ -260,7 +260,7 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
         .get_by_label("This barcode already belongs to Susamlı Simit.");
     // By its name: the catalog id is not for the clerk.
     assert!(env.harness.query_by_label_contains("var_simit").is_none());
-    assert!(env.app().views.catalog.barcode_saving.is_empty());
+    assert!(env.app().views.catalog.barcode_saving().is_empty());
     assert!(
         env.app().holds.catalog["var_filtre_kahve"]
             .barcode
@@ -280,8 +280,8 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     env.until("Filtre Kahve has the barcode", |app| {
         app.holds.catalog["var_filtre_kahve"].barcode.as_ref() == Some(&simit)
     });
-    assert!(env.app().views.catalog.barcode_errors.is_empty());
-    assert!(env.app().views.catalog.barcode_edits.is_empty());
+    assert!(env.app().views.catalog.barcode_errors().is_empty());
+    assert!(env.app().views.catalog.barcode_edits().is_empty());
     let stored = env
         .services
         .inspect(|s| s.catalog_by_barcode(&simit))

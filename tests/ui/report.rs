@@ -510,7 +510,7 @@ fn without_a_file_dialog_exports_go_to_the_usual_folder_and_the_catalog_path_is_
     env.click("Preview");
     env.until("the preview is shown", |app| {
         matches!(
-            app.views.catalog.outcome,
+            app.views.catalog.outcome(),
             Some(paydesk::ui::catalog::CsvOutcome::Preview(_))
         )
     });
