@@ -228,11 +228,11 @@ mod tests {
     fn navigate_to_the_report_makes_it_again_and_to_the_board_reads_its_rows() {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();
-        app.views.report.loaded = Some((day, day));
+        app.views.report.set_loaded((day, day));
         app.views.board.set_stale(false);
         app.run(Command::Navigate { view: View::Report });
         assert_eq!(app.view, View::Report);
-        assert_eq!(app.views.report.loaded, None, "links may have changed");
+        assert_eq!(app.views.report.loaded(), None, "links may have changed");
         app.run(Command::Navigate { view: View::Board });
         assert_eq!(app.view, View::Board);
         assert!(app.views.board.is_stale());

@@ -183,8 +183,7 @@ impl App {
             self.views.new_link.on_order_number(order);
         }
         self.views.history.reset_keeping_filter();
-        self.views.report.report = None;
-        self.views.report.invalidate();
+        self.views.report.on_profile_opened();
         self.shop_booted(boot.shop);
         // Resume the journal's pending rows of this profile.
         self.start_resend();

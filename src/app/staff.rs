@@ -1031,7 +1031,7 @@ mod tests {
         staffed(&mut app);
         sign_in(&mut app, "Ayşe", "2222");
         let day = Utc::now().date_naive();
-        app.views.report.loading = true;
+        app.views.report.set_loading();
         app.run(Command::Report(ReportCommand::Load {
             first: day,
             last: day,
@@ -1076,7 +1076,7 @@ mod tests {
             "not signed in"
         );
         settle(&mut app);
-        assert!(app.views.report.report.is_some(), "the report ran");
+        assert!(app.views.report.report().is_some(), "the report ran");
         let rows = audit(&app);
         let approve = rows.iter().find(|r| r.action == "approve").unwrap();
         assert_eq!(approve.staff.as_deref(), Some("Ayşe"));
@@ -1373,12 +1373,12 @@ mod tests {
     #[test]
     fn a_worker_refusal_is_said_and_reads_the_staff_again() {
         let mut app = app();
-        app.views.report.loading = true;
+        app.views.report.set_loading();
         app.apply_staff(StaffResult::Refused {
             command: "LoadReport",
             error: DeskError::SignInFirst,
         });
-        assert!(!app.views.report.loading, "no longer busy");
+        assert!(!app.views.report.is_loading(), "no longer busy");
         assert!(app.staff.refusal.is_some());
         assert_eq!(app.jobs.len(), 1, "the staff list is read again");
         settle(&mut app);

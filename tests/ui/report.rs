@@ -114,12 +114,16 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.nav(View::Report);
     assert_eq!(env.app().view, View::Report);
     env.until("the report arrives", |app| {
-        app.views.report.report.is_some()
+        app.views.report.report().is_some()
     });
     env.harness.run_steps(2);
     let today = Local::now().date_naive().to_string();
-    assert_eq!(env.app().views.report.first_text, today, "today by default");
-    let report = env.app().views.report.report.clone().expect("a report");
+    assert_eq!(
+        env.app().views.report.first_text(),
+        today,
+        "today by default"
+    );
+    let report = env.app().views.report.report().cloned().expect("a report");
     assert_eq!(report.links, 3);
     let tr = &report.currencies[0];
     assert_eq!(tr.currency, Currency::Try);
@@ -153,7 +157,7 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.click("Previous day");
     env.until_label("No links were created on these days.");
     let yesterday = (Local::now().date_naive() - chrono::Duration::days(1)).to_string();
-    assert_eq!(env.app().views.report.first_text, yesterday);
+    assert_eq!(env.app().views.report.first_text(), yesterday);
     env.click("Today");
     env.until_label("Collected ₺150.00");
     // A day typed wrong is said plainly.
@@ -315,12 +319,15 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
     let mut env = start();
     env.nav(View::Report);
     env.until("the report arrives", |app| {
-        app.views.report.report.is_some()
+        app.views.report.report().is_some()
     });
     let today = Local::now().date_naive();
     let days = |env: &Env| {
         let report = &env.app().views.report;
-        (report.first_text.clone(), report.last_text.clone())
+        (
+            report.first_text().to_owned(),
+            report.last_text().to_owned(),
+        )
     };
     let text = |a: chrono::NaiveDate, b: chrono::NaiveDate| (a.to_string(), b.to_string());
     let yesterday = today - TimeDelta::days(1);
@@ -336,7 +343,7 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
     assert_eq!(days(&env), text(today, today));
     // The report follows the presets: it was made for the days chosen last.
     env.until("today's report", move |app| {
-        app.views.report.loaded == Some((today, today))
+        app.views.report.loaded() == Some((today, today))
     });
 
     // The calendar opens on the typed day's month; a day picked lands in the field.
@@ -353,14 +360,14 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
         .click();
     env.harness.run_steps(2);
     let fifteenth = today.with_day(15).expect("a 15th");
-    assert_eq!(env.app().views.report.first_text, fifteenth.to_string());
+    assert_eq!(env.app().views.report.first_text(), fifteenth.to_string());
     assert!(
         env.harness.query_by_label("Next month").is_none(),
         "the calendar closes on a pick"
     );
     // Typing stays possible.
     env.retype("First day", &today.to_string());
-    assert_eq!(env.app().views.report.first_text, today.to_string());
+    assert_eq!(env.app().views.report.first_text(), today.to_string());
 
     // History's day fields open the same calendar.
     env.nav(View::History);
@@ -417,17 +424,22 @@ fn refresh_in_the_day_close_asks_the_server_about_the_days_open_links_and_counts
     env.until("the refresh is over", |app| {
         app.views
             .report
-            .refresh
-            .as_ref()
+            .refresh()
             .is_some_and(|r| r.total.is_some_and(|t| r.done >= t))
     });
-    let over = env.app().views.report.refresh.clone().expect("a refresh");
+    let over = env
+        .app()
+        .views
+        .report
+        .refresh()
+        .cloned()
+        .expect("a refresh");
     assert!(
         matches!(over.total, Some(1 | 2)) && over.total == Some(over.done),
         "each open link answered once: {over:?}"
     );
     assert_eq!(
-        env.app().views.report.refresh.as_ref().and_then(|r| r.days),
+        env.app().views.report.refresh().and_then(|r| r.days),
         Some((today, today)),
         "the days shown"
     );

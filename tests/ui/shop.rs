@@ -586,7 +586,7 @@ fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_c
     env.nav(View::Report);
     env.until_label("By desk");
     assert!(env.shown("Figures come from every desk of the shop"));
-    let report = env.app().views.report.report.clone().expect("a report");
+    let report = env.app().views.report.report().cloned().expect("a report");
     assert_eq!(report.links, 1, "{report:?}");
     assert_eq!(report.by_desk.len(), 1, "{report:?}");
     assert_ne!(report.by_desk[0].name, "Counter 2");
@@ -665,19 +665,17 @@ fn day_close_refresh_waits_for_the_shops_one_budget_and_asks_nothing_while_it_is
     env.until("the refresh ended", |app| {
         app.views
             .report
-            .refresh
-            .as_ref()
+            .refresh()
             .is_some_and(|r| r.total.is_some_and(|t| t == r.done))
     });
     assert!(
         env.app()
             .views
             .report
-            .refresh
-            .as_ref()
+            .refresh()
             .is_some_and(|r| r.total == Some(1) && r.failed),
         "the open link was not refreshed: {:?}",
-        env.app().views.report.refresh
+        env.app().views.report.refresh()
     );
     let seen: serde_json::Value =
         serde_json::from_str(&env.admin(reqwest::Method::GET, "/sandbox/requests", ""))
