@@ -228,7 +228,7 @@ fn a_luhn_error_shows_on_the_card_form_and_a_saved_card_is_shown_masked() {
     env.type_into("Card number", "4111111111111112");
     // Grouped as typed, brand shown.
     assert_eq!(
-        env.app().views.card.draft.card_number.as_str(),
+        env.app().views.card.draft().card_number.as_str(),
         "4111 1111 1111 1112"
     );
     env.harness.get_by_label("Brand: Visa");
@@ -247,8 +247,8 @@ fn a_luhn_error_shows_on_the_card_form_and_a_saved_card_is_shown_masked() {
     env.type_into("CVV", "123");
     env.type_into("Cardholder name", "AYŞE YILMAZ");
     env.click("Save card");
-    assert!(env.app().views.card.draft.card_number.is_empty());
-    assert!(env.app().views.card.draft.cvv.is_empty());
+    assert!(env.app().views.card.draft().card_number.is_empty());
+    assert!(env.app().views.card.draft().cvv.is_empty());
     env.until_label("Card saved");
     env.harness.get_by_label("411111******1111");
 }
@@ -258,7 +258,7 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     let mut env = start();
     env.nav(View::Installments);
     env.type_into("BIN (first 6 digits of the card)", "5549 6012 3456 7890");
-    assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
+    assert_eq!(env.app().views.installments.draft().bin.as_str(), "554960");
     env.type_into("Amount (optional)", "1000");
     env.click("Look up");
     env.until_label("Garanti BBVA");
@@ -267,7 +267,7 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     // A row per count: the table's header and the count column, under the fold.
     env.click("Every option (by provider)");
     env.harness.get_by_label("Per installment");
-    let rows = match env.app().views.installments.outcome.as_ref().unwrap() {
+    let rows = match env.app().views.installments.outcome().as_ref().unwrap() {
         paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
         paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e:?}"),
     };
@@ -284,7 +284,7 @@ fn on_the_sandbox_a_test_bin_chip_looks_it_up_and_the_cheapest_single_payment_is
         .get_by_label_contains("Type the first 6 digits of the card");
     env.type_into("Amount (optional)", "1000");
     env.click("Bonus Mastercard");
-    assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
+    assert_eq!(env.app().views.installments.draft().bin.as_str(), "554960");
     env.until_label("Garanti BBVA");
     env.click("Every option (by provider)");
     // The fixture offers a single payment through four providers (the food wallet's 1.20 %

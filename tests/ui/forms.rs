@@ -340,7 +340,7 @@ fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() 
     let mut h = harness(CardForm::default(), CardForm::ui);
     type_into(&mut h, "Card number", "4111111111111112");
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1112"
     );
     h.get_by_label("Brand: Visa");
@@ -359,7 +359,7 @@ fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() 
     h.get_by_label("Card number").type_text("1");
     h.run_steps(2);
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1111"
     );
     assert!(h.query_by_label_contains("check digit").is_none());
@@ -378,9 +378,9 @@ fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() 
         r#"{"cardNumber":"4111111111111111","expiryMonth":"12","expiryYear":"2030","cardHolderName":"AYŞE YILMAZ","cvv":"123","usage":"POS_PAYMENT"}"#
     );
     // Wiped from the form at once; the CVV field never showed the digits.
-    assert!(h.state().view.draft.card_number.is_empty());
-    assert!(h.state().view.draft.cvv.is_empty());
-    assert_eq!(h.state().view.draft.card_holder_name, "AYŞE YILMAZ");
+    assert!(h.state().view.draft().card_number.is_empty());
+    assert!(h.state().view.draft().cvv.is_empty());
+    assert_eq!(h.state().view.draft().card_holder_name, "AYŞE YILMAZ");
     assert!(!format!("{commands:?}").contains("4111111111111111"));
 }
 
@@ -392,7 +392,7 @@ fn a_pasted_card_number_keeps_only_the_bin_and_look_up_sends_the_exact_query() {
         "BIN (first 6 digits of the card)",
         "5549 6012 3456 7890",
     );
-    assert_eq!(h.state().view.draft.bin.as_str(), "554960");
+    assert_eq!(h.state().view.draft().bin.as_str(), "554960");
     type_into(&mut h, "Amount (optional)", "1250.50");
     h.get_by_label("Look up").click();
     h.run_steps(2);
@@ -416,9 +416,7 @@ fn installment_results_show_every_field_and_a_plot() {
     )
     .unwrap();
     let mut form = InstallmentsForm::default();
-    form.outcome = Some(paydesk::ui::installments::InstallmentOutcome::List(
-        Box::new(list),
-    ));
+    form.on_listed(Ok::<_, paydesk::service::DeskError>(list), Lang::En);
     let mut h = harness(form, InstallmentsForm::ui);
     h.run_steps(2);
     h.get_by_label("Ziraat Bankası");
@@ -524,7 +522,7 @@ fn installments_says_what_to_type_and_on_the_sandbox_a_bin_chip_runs_the_query()
     h.get_by_role_and_label(Role::Button, "Bankkart Troy")
         .click();
     h.run_steps(2);
-    assert_eq!(h.state().view.draft.bin.as_str(), "979200");
+    assert_eq!(h.state().view.draft().bin.as_str(), "979200");
     let commands = std::mem::take(&mut h.state_mut().commands);
     let [Command::Installments(InstallmentsCommand::List { query })] = commands.as_slice() else {
         panic!("expected one ListInstallments, got {commands:?}");
@@ -565,9 +563,7 @@ fn installment_money_is_right_aligned_and_the_cheapest_of_a_count_is_marked() {
     )
     .unwrap();
     let mut form = InstallmentsForm::default();
-    form.outcome = Some(paydesk::ui::installments::InstallmentOutcome::List(
-        Box::new(list),
-    ));
+    form.on_listed(Ok::<_, paydesk::service::DeskError>(list), Lang::En);
     let mut h = harness(form, InstallmentsForm::ui);
     h.run_steps(2);
     // The empty state is gone once there is an answer.
@@ -982,7 +978,7 @@ fn the_card_number_shows_as_typed_but_never_reaches_the_clipboard_selection_or_s
     let mut h = harness(CardForm::default(), CardForm::ui);
     type_into(&mut h, "Card number", PAN);
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1111"
     );
     // On screen it reads as typed, grouped (not as password dots).
@@ -1014,7 +1010,7 @@ fn the_card_number_shows_as_typed_but_never_reaches_the_clipboard_selection_or_s
     assert!(out.is_empty(), "handed to the system: {out:?}");
     // Cut took nothing away either (it would have put it nowhere).
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1111"
     );
 
