@@ -48,7 +48,7 @@ impl App {
             let text = UiText::WorkerLost.get(self.saved.lang).to_owned();
             self.clear_busy();
             self.link_lost(&text);
-            self.views.settings.busy = false;
+            self.views.settings.abort_busy();
             self.resend.running = false;
             self.refresher.lost();
             self.holds.connection = Connection::Disconnected(text);
