@@ -71,11 +71,11 @@ impl App {
         self.views.pending.abort_busy();
         self.views.board.abort_busy();
         self.views.audit.abort_busy();
-        self.views.staff.busy = false;
+        self.views.staff.abort_busy();
         if let Some(p) = &mut self.views.approval {
-            p.busy = false;
+            p.abort_busy();
         }
-        self.views.lock.busy = false;
+        self.views.lock.abort_busy();
     }
 
     /// The profile's desk, acting as `duty`'s member, for a job that needs it; without one

@@ -26,7 +26,6 @@ use crate::service::{AuditFilter, StaffError, StoreError};
 use crate::service::{DeskError, Services};
 use crate::ui::link_result::Origin;
 use crate::ui::new_link::NewLinkForm;
-use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::staff::{ApprovalPrompt, LockScreen};
 use crate::ui::text::UiText;
 use crate::ui::{CatalogCommand, LinkCommand, StaffCommand};
@@ -238,7 +237,7 @@ impl App {
             StaffCommand::Lock => self.lock_desk(),
             StaffCommand::SignIn { name, pin } => {
                 let Some(services) = self.staff_services() else {
-                    self.views.lock.busy = false;
+                    self.views.lock.abort_busy();
                     return;
                 };
                 self.spawn(duty, async move {
@@ -284,7 +283,7 @@ impl App {
                     self.views.audit.abort_busy();
                     return;
                 };
-                self.views.audit.loading = true;
+                self.views.audit.on_load_sent();
                 self.spawn(duty, async move {
                     let result = services.audit_with_check(&filter);
                     Msg::Staff(StaffResult::Audit { result })
@@ -343,7 +342,7 @@ impl App {
         write: impl FnOnce(&Services) -> Result<(), DeskError> + Send + 'static,
     ) {
         let Some(services) = self.staff_services() else {
-            self.views.staff.busy = false;
+            self.views.staff.abort_busy();
             return;
         };
         self.spawn(duty, async move {
@@ -367,7 +366,6 @@ impl App {
                 self.views.lock.refused(e.sentence(lang));
             }
             StaffResult::Changed { change, result } => {
-                self.views.staff.busy = false;
                 match result {
                     Ok(members) => {
                         let (t, name) = match &change {
@@ -377,18 +375,16 @@ impl App {
                             MemberEdit::Active(n, false) => (UiText::MemberDisabled, n),
                         };
                         let was_on = self.staff.on();
-                        self.views.staff.note = Some(Note::Done(t.fill(lang, &[("name", name)])));
+                        self.views.staff.on_changed(t, name, lang);
                         self.staff_listed(members);
                         if !was_on && let MemberEdit::Added(n) = change {
                             // Staff just turned on: the lock screen waits for the first
                             // manager's PIN, the name already chosen.
-                            self.views.lock.chosen = Some(n.clone());
-                            self.views.lock.typed = n;
+                            self.views.lock.on_first_member(n);
                         }
                     }
                     Err(e) => {
-                        self.views.staff.note =
-                            Some(Note::Failed(Problem::plain(e.sentence(lang))));
+                        self.views.staff.on_change_refused(e.sentence(lang));
                     }
                 }
             }
@@ -416,42 +412,15 @@ impl App {
                 }
             }
             StaffResult::Audit { result } => {
-                let view = &mut self.views.audit;
-                view.loading = false;
-                match result {
-                    Ok((rows, check)) => {
-                        view.rows = rows;
-                        view.check = Some(check);
-                        view.error = None;
-                    }
-                    Err(e) => view.error = Some(e.problem(lang)),
-                }
+                self.views.audit.on_audit(result, lang);
             }
             StaffResult::AuditExported { result } => {
-                let view = &mut self.views.audit;
-                view.exporting = false;
-                view.note = match result {
-                    Ok(Some((count, path, by_dialog))) => {
-                        let mut note = UiText::AuditExported.fill(
-                            lang,
-                            &[
-                                ("count", &count.to_string()),
-                                ("path", &path.display().to_string()),
-                            ],
-                        );
-                        if !by_dialog {
-                            note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
-                        }
-                        Some(Note::Done(note))
-                    }
-                    Ok(None) => None,
-                    Err(e) => Some(Note::Failed(e.problem(lang))),
-                };
+                self.views.audit.on_exported(result, lang);
             }
             StaffResult::Refused { command, error } => {
                 tracing::info!(command, error = %error, "the worker refused a command");
                 self.clear_busy();
-                self.views.staff.busy = false;
+                self.views.staff.abort_busy();
                 self.views.audit.abort_busy();
                 self.staff.refusal = Some(error.sentence(lang));
                 if matches!(error, DeskError::SignInFirst) {
@@ -621,6 +590,7 @@ mod tests {
     use crate::service::AuditAction;
     use crate::service::{AuditRow, ChainCheck};
     use crate::ui::command::Gate;
+    use crate::ui::problem::Note;
     use crate::ui::{
         BoardCommand, CardCommand, CatalogCommand, HistoryCommand, InstallmentsCommand,
         PendingCommand, ProfilesCommand, ReportCommand, ShopCommand,
@@ -966,7 +936,7 @@ mod tests {
     fn a_wrong_pin_says_so_and_stays_locked() {
         let mut app = app();
         staffed(&mut app);
-        app.views.lock.busy = true;
+        app.views.lock.set_busy();
         let answer = only(run(
             &mut app,
             Command::Staff(StaffCommand::SignIn {
@@ -980,10 +950,10 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(app.staff.locked());
-        assert!(!app.views.lock.busy);
-        let said = app.views.lock.error.clone().unwrap();
+        assert!(!app.views.lock.is_busy());
+        let said = app.views.lock.error().unwrap().to_owned();
         assert!(said.contains("Ayşe"), "{said}");
-        assert!(app.views.lock.pin.is_empty(), "the PIN is cleared");
+        assert!(!app.views.lock.has_pin(), "the PIN is cleared");
     }
 
     #[test]
@@ -1039,12 +1009,8 @@ mod tests {
         }));
         assert!(app.jobs.is_empty(), "nothing sent");
         let prompt = app.views.approval.as_ref().expect("the prompt opens");
-        assert_eq!(prompt.what, "The day close");
-        assert_eq!(
-            prompt.manager.as_deref(),
-            Some("Zeynep"),
-            "the only manager"
-        );
+        assert_eq!(prompt.what(), "The day close");
+        assert_eq!(prompt.manager(), Some("Zeynep"), "the only manager");
         // A wrong PIN leaves it held.
         let answer = only(run(
             &mut app,
@@ -1055,7 +1021,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(app.staff.held.is_some());
-        assert!(app.views.approval.as_ref().unwrap().error.is_some());
+        assert!(app.views.approval.as_ref().unwrap().error().is_some());
         // The right one runs it once, as Ayşe approved by Zeynep.
         let answer = only(run(
             &mut app,
@@ -1218,7 +1184,7 @@ mod tests {
             .approval
             .as_ref()
             .expect("the desk refused: the prompt");
-        assert_eq!(prompt.what, "Cancel link M-1");
+        assert_eq!(prompt.what(), "Cancel link M-1");
         app.run(Command::Staff(StaffCommand::Approve {
             manager: "Zeynep".into(),
             pin: pin("1111"),
@@ -1245,7 +1211,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(app.staff.locked());
-        assert_eq!(app.views.lock.chosen.as_deref(), Some("Zeynep"));
+        assert_eq!(app.views.lock.chosen(), Some("Zeynep"));
         sign_in(&mut app, "Zeynep", "1111");
         app.run(Command::Staff(StaffCommand::AddStaff {
             name: "Ayşe".into(),
@@ -1284,8 +1250,8 @@ mod tests {
                 .any(|m| m.name == "Ayşe" && m.active)
         );
         assert_eq!(
-            app.views.staff.note,
-            Some(Note::Done("Ayşe was disabled.".into()))
+            app.views.staff.note(),
+            Some(&Note::Done("Ayşe was disabled.".into()))
         );
         // The last active manager cannot be disabled: said as a sentence.
         app.run(Command::Staff(StaffCommand::SetStaffActive {
@@ -1293,8 +1259,8 @@ mod tests {
             active: false,
         }));
         settle(&mut app);
-        let Some(Note::Failed(p)) = &app.views.staff.note else {
-            panic!("refused: {:?}", app.views.staff.note);
+        let Some(Note::Failed(p)) = app.views.staff.note() else {
+            panic!("refused: {:?}", app.views.staff.note());
         };
         assert!(p.sentence.contains("Zeynep"), "{}", p.sentence);
         let rows = audit(&app);
@@ -1320,16 +1286,16 @@ mod tests {
         ));
         app.on_msg(answer);
         let view = &app.views.audit;
-        assert!(!view.loading);
-        assert_eq!(view.rows.len(), 1, "Zeynep's sign-in");
+        assert!(!view.is_loading());
+        assert_eq!(view.rows().len(), 1, "Zeynep's sign-in");
         assert!(matches!(
-            view.check,
+            view.check(),
             Some(ChainCheck::Whole { rows: 4, .. })
         ));
         app.apply_staff(StaffResult::Audit {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.views.audit.error.is_some());
+        assert!(app.views.audit.error().is_some());
     }
 
     #[test]
@@ -1339,7 +1305,7 @@ mod tests {
         sign_in(&mut app, "Zeynep", "1111");
         let dir = tempfile::tempdir().unwrap();
         app.export_dir = Some(dir.path().to_owned());
-        app.views.audit.exporting = true;
+        app.views.audit.set_exporting();
         let answer = only(run(
             &mut app,
             Command::Staff(StaffCommand::ExportAudit {
@@ -1362,12 +1328,12 @@ mod tests {
             assert_eq!(mode & 0o777, 0o600);
         }
         app.on_msg(answer);
-        assert!(!app.views.audit.exporting);
-        assert!(matches!(app.views.audit.note, Some(Note::Done(_))));
+        assert!(!app.views.audit.is_exporting());
+        assert!(matches!(app.views.audit.note(), Some(Note::Done(_))));
         app.apply_staff(StaffResult::AuditExported {
             result: Err(JobError::NoSaveFolder),
         });
-        assert!(matches!(app.views.audit.note, Some(Note::Failed(_))));
+        assert!(matches!(app.views.audit.note(), Some(Note::Failed(_))));
     }
 
     #[test]

@@ -142,7 +142,7 @@ fn the_lock_screen_signs_in_from_the_keyboard_alone() {
     assert!(env.harness.get_by_label("Name").is_focused());
     env.harness.event(egui::Event::Text("ay".into()));
     env.harness.run_steps(2);
-    assert_eq!(env.app().views.lock.chosen.as_deref(), Some("Ayşe"));
+    assert_eq!(env.app().views.lock.chosen(), Some("Ayşe"));
     env.harness.event(egui::Event::Text("2222".into()));
     env.harness.run_steps(2);
     assert!(env.harness.get_by_label("PIN").is_focused());
