@@ -9,7 +9,7 @@ use super::{App, View};
 use crate::board::Next;
 use crate::service::shared::{LeaseAnswer, poll_through_lease, shop_board};
 use crate::ui::BoardCommand;
-use crate::ui::link_result::Origin;
+use crate::ui::link_result::{Origin, ShownLink};
 
 impl App {
     /// Runs a board command.
@@ -90,10 +90,8 @@ impl App {
 
     /// The shown link's request `seq` ended without an answer.
     fn stop_polling_shown(&mut self, id: &str, seq: u64) {
-        if let Some(shown) = self.views.shown.as_mut().filter(|s| s.link.id == id)
-            && shown.polling == Some(seq)
-        {
-            shown.polling = None;
+        if let Some(shown) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+            shown.on_poll_ended(seq);
         }
     }
 
@@ -107,7 +105,7 @@ impl App {
         };
         let now = self.options.clock.now();
         let profile = desk.profile().name.clone();
-        let shown = self.views.shown.as_ref().map(|s| &s.link);
+        let shown = self.views.shown.as_ref().map(ShownLink::link);
         if self.refresher.focused() != shown.map(|l| l.id.as_str()) {
             self.refresher.focus(shown, now);
         }
@@ -139,9 +137,9 @@ impl App {
             Next::Ask(id) => {
                 let seq = self.next_seq();
                 if let Some(shown) = &mut self.views.shown
-                    && shown.link.id == id
+                    && shown.link().id == id
                 {
-                    shown.polling = Some(seq);
+                    shown.on_poll_sent(seq);
                 }
                 // Joined and online: one poller per link and one budget for the whole shop.
                 let shop = self.shop_reader();
@@ -248,16 +246,16 @@ mod tests {
     fn a_lease_that_gave_nothing_frees_the_refresher_and_the_shown_link() {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
-        app.views.shown.as_mut().expect("shown").polling = Some(7);
+        app.views.shown.as_mut().expect("shown").on_poll_sent(7);
         app.apply_board(BoardResult::Leased {
             id: link.id.clone(),
             seq: 7,
             answer: Box::new(LeaseAnswer::Nothing),
         });
         assert_eq!(app.refresher.asking(), None);
-        assert_eq!(app.views.shown.as_ref().expect("shown").polling, None);
+        assert_eq!(app.views.shown.as_ref().expect("shown").polling(), None);
         // The shop's answer counts as heard.
-        app.views.shown.as_mut().expect("shown").polling = Some(8);
+        app.views.shown.as_mut().expect("shown").on_poll_sent(8);
         let mut paid = link.clone();
         paid.status = crate::domain::LinkStatus::Completed;
         app.apply_board(BoardResult::Leased {
@@ -266,8 +264,8 @@ mod tests {
             answer: Box::new(LeaseAnswer::Shared(Some(paid))),
         });
         let shown = app.views.shown.as_ref().expect("shown");
-        assert_eq!(shown.polling, None);
-        assert_eq!(shown.link.status, crate::domain::LinkStatus::Completed);
+        assert_eq!(shown.polling(), None);
+        assert_eq!(shown.link().status, crate::domain::LinkStatus::Completed);
     }
 
     #[test]
@@ -283,8 +281,8 @@ mod tests {
             id: link.id.clone(),
         }));
         let shown = app.views.shown.as_ref().expect("shown");
-        assert_eq!(shown.link.id, link.id);
-        assert_eq!(shown.origin, Origin::Board);
+        assert_eq!(shown.link().id, link.id);
+        assert_eq!(shown.origin(), Origin::Board);
         assert_eq!(app.view, View::Board);
     }
 }

@@ -173,7 +173,7 @@ impl App {
                 self.show_link(stored.link, Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
                 if let Some(shown) = &mut self.views.shown {
-                    shown.cancelled = stored.cancelled_at.is_some();
+                    shown.on_known_cancelled(stored.cancelled_at.is_some());
                 }
                 self.view = View::History;
             }
@@ -446,8 +446,8 @@ mod tests {
         ));
         app.on_msg(answer);
         let shown = app.views.shown.as_ref().expect("shown");
-        assert_eq!(shown.origin, Origin::History);
-        assert!(!shown.cancelled);
+        assert_eq!(shown.origin(), Origin::History);
+        assert!(!shown.is_cancelled());
         assert_eq!(app.view, View::History);
     }
 

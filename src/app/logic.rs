@@ -203,7 +203,7 @@ impl App {
         // next sale's. One still waiting for payment stays in front, its QR on screen.
         if view == View::NewLink
             && self.views.shown.as_ref().is_some_and(|s| {
-                s.origin == crate::ui::link_result::Origin::Created && s.is_final()
+                s.origin() == crate::ui::link_result::Origin::Created && s.is_final()
             })
         {
             self.put_shown_away();

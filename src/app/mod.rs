@@ -149,14 +149,8 @@ pub enum Connection {
     Disconnected(String),
 }
 
-/// The customer display's window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CustomerDisplay {
-    /// Shown.
-    pub open: bool,
-    /// Full screen.
-    pub fullscreen: bool,
-}
+/// The customer display's window, kept by its view.
+pub use crate::ui::link_result::CustomerDisplay;
 
 /// The background re-send of the journal's pending rows (after a network drop).
 #[derive(Debug, Clone, Copy)]

@@ -288,12 +288,12 @@ mod tests {
         let mut app = app();
         crate::app::testing::make_link(&mut app, "A-1");
         app.view = View::Board;
-        app.views.customer.open = true;
+        app.views.customer.on_asked(true, false);
         app.run(Command::Profiles(ProfilesCommand::Switch {
             name: SANDBOX_PROFILE.into(),
         }));
         assert!(app.holds.desk.is_none());
-        assert!(app.views.shown.is_none() && !app.views.customer.open);
+        assert!(app.views.shown.is_none() && !app.views.customer.is_open());
         assert_eq!(app.view, View::NewLink);
         assert_eq!(app.holds.connection, Connection::Connecting);
         settle(&mut app);

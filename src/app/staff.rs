@@ -195,8 +195,8 @@ impl App {
         self.views
             .shown
             .as_ref()
-            .filter(|s| s.link.id == id)
-            .and_then(|s| s.link.order_number.clone())
+            .filter(|s| s.link().id == id)
+            .and_then(|s| s.link().order_number.clone())
     }
 
     /// A job under `duty`, checked again on the worker against the role table with the desk
@@ -487,12 +487,12 @@ impl App {
         let audit_closed = self.view == View::Audit && member.role != crate::domain::Role::Manager;
         if audit_closed || self.staff.last_clerk.as_deref() != Some(member.name.as_str()) {
             self.view = View::NewLink;
-            if !self.views.customer.open
+            if !self.views.customer.is_open()
                 && self
                     .views
                     .shown
                     .as_ref()
-                    .is_some_and(|s| s.origin == Origin::Created)
+                    .is_some_and(|s| s.origin() == Origin::Created)
             {
                 self.views.shown = None;
             }
@@ -1190,7 +1190,7 @@ mod tests {
             pin: pin("1111"),
         }));
         settle(&mut app);
-        assert!(app.views.shown.as_ref().unwrap().cancelled);
+        assert!(app.views.shown.as_ref().unwrap().is_cancelled());
         let rows = audit(&app);
         let cancel = rows.iter().find(|r| r.action == "link.cancel").unwrap();
         assert_eq!(cancel.staff.as_deref(), Some("Ayşe"));

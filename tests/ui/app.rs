@@ -67,7 +67,10 @@ impl AppEnv {
             .click_accesskit();
         self.harness.run_steps(2);
         self.until("the cancel is answered", |app| {
-            app.views.shown.as_ref().is_some_and(|s| s.cancelled)
+            app.views
+                .shown
+                .as_ref()
+                .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
         });
     }
 
@@ -111,7 +114,7 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let link = env.app().views.shown.as_ref().unwrap().link.clone();
+    let link = env.app().views.shown.as_ref().unwrap().link().clone();
     assert_eq!(link.amount.unwrap().to_string(), "140.00");
     assert_eq!(link.order_number.as_deref(), Some(order.as_str()));
     env.harness.get_by_label("Waiting for payment");
@@ -168,7 +171,7 @@ fn a_row_typed_name_tab_quantity_tab_price_matches_the_amount_and_the_link_is_cr
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let link = env.app().views.shown.as_ref().unwrap().link.clone();
+    let link = env.app().views.shown.as_ref().unwrap().link().clone();
     assert_eq!(link.amount.unwrap().to_string(), "240.00");
     // The sandbox refuses items whose total is not the amount (items.total.mismatch, see
     // the_servers_expected_amount_is_offered_as_a_one_click_fix), so the row went out as
@@ -192,7 +195,7 @@ fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
     assert_eq!(env.app().views.new_link.draft().amount, "50.00");
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let link = &env.app().views.shown.as_ref().unwrap().link;
+    let link = &env.app().views.shown.as_ref().unwrap().link();
     assert_eq!(link.amount.unwrap().to_string(), "50.00");
 }
 
@@ -327,7 +330,7 @@ fn the_customer_display_names_the_shop_only_when_set_never_the_profile() {
     };
     let before = naming(&env);
     env.click("Customer display");
-    assert!(env.app().views.customer.open);
+    assert!(env.app().views.customer.is_open());
     env.harness.run_steps(2);
     env.harness
         .get_by_role_and_label(Role::Label, "Scan to pay");
@@ -381,7 +384,7 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     // It was the form's order: the customer is waiting, so its QR opens.
     assert_eq!(env.app().view, View::NewLink);
     let shown = env.app().views.shown.as_ref().expect("the link is shown");
-    assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
+    assert_eq!(shown.link().order_number.as_deref(), Some(order.as_str()));
     env.harness.get_by_label("Scan to pay");
     // The server made exactly one link for this order.
     let links = env.admin(reqwest::Method::GET, "/sandbox/links", "");
@@ -398,7 +401,7 @@ fn cancel_can_be_clicked_while_a_status_poll_is_out() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.polling.is_some())
+            .is_some_and(|s| s.polling().is_some())
     });
 
     env.cancel_shown();
@@ -408,7 +411,7 @@ fn cancel_can_be_clicked_while_a_status_poll_is_out() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.polling.is_none())
+            .is_some_and(|s| s.polling().is_none())
     });
     env.harness.run_steps(2);
     assert!(env.app().views.shown.as_ref().unwrap().is_final());
@@ -574,7 +577,7 @@ fn frames_keep_running_while_a_request_is_held_at_the_server() {
             .views
             .shown
             .as_ref()
-            .and_then(|s| s.link.amount)
+            .and_then(|s| s.link().amount)
             .map(|a| a.to_string())
             .as_deref(),
         Some("12.50")
@@ -616,7 +619,13 @@ impl AppEnv {
         }
         self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
-        self.app().views.shown.as_ref().expect("shown").link.clone()
+        self.app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .link()
+            .clone()
     }
 }
 
@@ -625,7 +634,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     let mut env = start();
     let link = env.create_link("64.00", "");
     env.click("Customer display");
-    assert!(env.app().views.customer.open);
+    assert!(env.app().views.customer.is_open());
     // The customer display (embedded in the test harness) shows the amount and the QR.
     env.until_label("Kadıköy Kahve Evi");
     env.harness
@@ -649,7 +658,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     // Esc closes the customer display.
     env.harness.key_press(egui::Key::Escape);
     env.harness.run_steps(2);
-    assert!(!env.app().views.customer.open);
+    assert!(!env.app().views.customer.is_open());
     let _ = link;
 }
 
@@ -658,7 +667,7 @@ fn the_customer_display_flips_to_paid() {
     let mut env = start();
     let link = env.create_link("250.00", "");
     env.click("Full screen");
-    assert!(env.app().views.customer.open && env.app().views.customer.fullscreen);
+    assert!(env.app().views.customer.is_open() && env.app().views.customer.is_fullscreen());
     env.admin(
         reqwest::Method::POST,
         &format!("/sandbox/links/{}/pay", link.id),
@@ -710,7 +719,7 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.link.id == first.id)
+            .is_some_and(|s| s.link().id == first.id)
     });
     env.harness.run_steps(2);
     env.harness

@@ -20,7 +20,7 @@ use paydesk::domain::LinkStatus;
 use paydesk::domain::link::{KeyLimits, LinkContext};
 use paydesk::domain::{CatalogVariant, LinkDraft};
 use paydesk::service::Services;
-use paydesk::ui::link_result::Origin;
+use paydesk::ui::link_result::{Origin, ShownLink};
 use serde_json::Value;
 
 /// Fast paces for flows on the real clock: a link is asked about 100 ms after it is seen,
@@ -77,7 +77,14 @@ impl AppEnv {
         self.harness
             .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
         self.until("the link is shown", |app| app.views.shown.is_some());
-        let link = self.app().views.shown.as_ref().expect("shown").link.clone();
+        let link = self
+            .app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .link()
+            .clone();
         self.click("New link");
         self.until("the next sale's order number arrives", |app| {
             app.views.shown.is_none() && !app.views.new_link.draft().order_number.is_empty()
@@ -267,16 +274,16 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
     let app = env.app();
     assert_eq!(app.view, View::Board);
     let shown = app.views.shown.as_ref().expect("the link opens");
-    assert_eq!(shown.link.id, link.id);
-    assert_eq!(shown.origin, Origin::Board);
+    assert_eq!(shown.link().id, link.id);
+    assert_eq!(shown.origin(), Origin::Board);
     env.harness
         .get_by_role_and_label(Role::Image, "Scan to pay");
     env.harness.get_by_label(&order(&link));
     env.click("Customer display");
-    assert!(env.app().views.customer.open);
+    assert!(env.app().views.customer.is_open());
     env.harness.key_press(egui::Key::Escape);
     env.harness.run_steps(2);
-    assert!(!env.app().views.customer.open);
+    assert!(!env.app().views.customer.is_open());
     env.click("Back");
     assert!(env.app().views.shown.is_none());
     env.harness.get_by_role_and_label(Role::Button, &row);
@@ -296,7 +303,14 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let first = env.app().views.shown.as_ref().expect("shown").link.clone();
+    let first = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link()
+        .clone();
     let sent = first.order_number.clone().expect("an order number");
     env.until("the form has the next sale's order number", |app| {
         let n = &app.views.new_link.draft().order_number;
@@ -315,7 +329,7 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
         .click();
     env.harness.run_steps(2);
     assert_eq!(
-        env.app().views.shown.as_ref().map(|s| s.origin),
+        env.app().views.shown.as_ref().map(ShownLink::origin),
         Some(Origin::Board)
     );
     env.nav(View::NewLink);
@@ -337,9 +351,16 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.link.id != first.id)
+            .is_some_and(|s| s.link().id != first.id)
     });
-    let second = env.app().views.shown.as_ref().expect("shown").link.clone();
+    let second = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link()
+        .clone();
     assert_eq!(
         second.order_number.as_deref(),
         Some(draft.order_number.as_str())

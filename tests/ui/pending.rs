@@ -145,7 +145,7 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
     env.click(SEND_AGAIN);
     env.until("the link is shown", |app| app.views.shown.is_some());
     let shown = env.app().views.shown.as_ref().expect("shown");
-    assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
+    assert_eq!(shown.link().order_number.as_deref(), Some(order.as_str()));
     assert_eq!(env.app().views.pending.count(), 0);
     // One link on the server, under the one key `link-{order}`.
     let (links, keys) = env.server_has(&order);
@@ -214,7 +214,7 @@ fn after_a_network_drop_the_pending_order_completes_by_itself_and_its_qr_shows()
     env.harness.run_steps(2);
     let app = env.app();
     let shown = app.views.shown.as_ref().expect("shown");
-    assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
+    assert_eq!(shown.link().order_number.as_deref(), Some(order.as_str()));
     assert_eq!(app.view, View::NewLink);
     assert_eq!(app.holds.connection, Connection::Connected);
     assert_eq!(app.views.pending.count(), 0);

@@ -66,7 +66,7 @@ impl AppEnv {
             .shown
             .as_ref()
             .expect("shown")
-            .link
+            .link()
             .id
             .clone()
     }
@@ -77,7 +77,7 @@ impl AppEnv {
             .views
             .shown
             .as_ref()
-            .and_then(|s| s.link.order_number.clone());
+            .and_then(|s| s.link().order_number.clone());
         self.click("New link");
         self.until("the form is clear", move |app| {
             let next = &app.views.new_link.draft().order_number;
@@ -104,7 +104,10 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.click("Cancel link");
     env.click("Cancel link");
     env.until("the cancel is answered", |app| {
-        app.views.shown.as_ref().is_some_and(|s| s.cancelled)
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
     });
     env.next_link();
     // Still pending.
@@ -180,11 +183,11 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.origin == paydesk::ui::link_result::Origin::History)
+            .is_some_and(|s| s.origin() == paydesk::ui::link_result::Origin::History)
     });
     let shown = env.app().views.shown.as_ref().expect("shown");
-    assert_eq!(shown.link.amount, Some(dec("25.00")), "the row clicked");
-    assert!(shown.cancelled);
+    assert_eq!(shown.link().amount, Some(dec("25.00")), "the row clicked");
+    assert!(shown.is_cancelled());
 }
 
 #[test]

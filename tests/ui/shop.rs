@@ -279,7 +279,7 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
         .shown
         .as_ref()
         .expect("shown")
-        .link
+        .link()
         .id
         .clone();
     env.until_sql(
@@ -354,7 +354,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
         .shown
         .as_ref()
         .expect("shown")
-        .link
+        .link()
         .id
         .clone();
     assert_eq!(
@@ -575,7 +575,7 @@ fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_c
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.link.description.as_deref() == Some("Table 7 at counter two"))
+            .is_some_and(|s| s.link().description.as_deref() == Some("Table 7 at counter two"))
     });
     env.nav(View::History);
 
