@@ -9,14 +9,13 @@ use super::{App, View};
 use crate::board::Next;
 use crate::service::shared::LeaseAnswer;
 use crate::ui::BoardCommand;
-use crate::ui::link_result::Origin;
-use crate::ui::problem::Explain;
+use crate::ui::link_result::{Origin, ShownLink};
 
 impl App {
     /// Runs a board command.
     pub(crate) fn run_board(&mut self, command: BoardCommand) {
         let BoardCommand::Show { id } = command;
-        if let Some(row) = self.views.board.rows.iter().find(|r| r.link.id == id) {
+        if let Some(row) = self.views.board.rows().iter().find(|r| r.link.id == id) {
             let link = row.link.clone();
             self.show_link(link, Origin::Board);
             self.view = View::Board;
@@ -39,7 +38,7 @@ impl App {
         };
         let now = self.options.clock.now();
         if self.holds.desk.as_ref().map(|d| d.profile().name.as_str()) != Some(profile.as_str()) {
-            self.views.board.loading = false;
+            self.views.board.on_rows_of_another_profile();
             return;
         }
         match result {
@@ -52,15 +51,13 @@ impl App {
                         .map(|s| (s.link.clone(), s.updated_at)),
                     now,
                 );
-                self.views.board.set_rows(&profile, rows, now);
+                self.views.board.on_rows(&profile, rows, now);
                 for alert in alerts {
                     self.alert(&alert);
                 }
             }
             Err(e) => {
-                self.views.board.loading = false;
-                self.views.board.loaded_at = Some(now);
-                self.views.board.error = Some(e.problem(self.lang()));
+                self.views.board.on_rows_failed(&e, now, self.lang());
             }
         }
     }
@@ -93,10 +90,8 @@ impl App {
 
     /// The shown link's request `seq` ended without an answer.
     fn stop_polling_shown(&mut self, id: &str, seq: u64) {
-        if let Some(shown) = self.views.shown.as_mut().filter(|s| s.link.id == id)
-            && shown.polling == Some(seq)
-        {
-            shown.polling = None;
+        if let Some(shown) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+            shown.on_poll_ended(seq);
         }
     }
 
@@ -110,13 +105,12 @@ impl App {
         };
         let now = self.options.clock.now();
         let profile = desk.profile().name.clone();
-        let shown = self.views.shown.as_ref().map(|s| &s.link);
+        let shown = self.views.shown.as_ref().map(ShownLink::link);
         if self.refresher.focused() != shown.map(|l| l.id.as_str()) {
             self.refresher.focus(shown, now);
         }
         if self.views.board.needs_reload(&profile, now) {
-            self.views.board.stale = false;
-            self.views.board.loading = true;
+            self.views.board.on_reload_sent();
             let reads = self.reads(desk.clone());
             let zone = self.zone;
             let duty = self.own_duty();
@@ -133,14 +127,14 @@ impl App {
                 })
             });
         }
-        let mut wake = self.views.board.next_change;
+        let mut wake = self.views.board.next_change();
         match self.refresher.next(now) {
             Next::Ask(id) => {
                 let seq = self.next_seq();
                 if let Some(shown) = &mut self.views.shown
-                    && shown.link.id == id
+                    && shown.link().id == id
                 {
-                    shown.polling = Some(seq);
+                    shown.on_poll_sent(seq);
                 }
                 // Joined and online: one poller per link and one budget for the whole shop.
                 let reads = self.reads(desk);
@@ -178,9 +172,9 @@ mod tests {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
         app.views.shown = None;
-        app.views.board.stale = true;
+        app.views.board.read_again();
         app.schedule_board();
-        assert!(app.views.board.loading);
+        assert!(app.views.board.is_loading());
         let rows = answers(&mut app)
             .into_iter()
             .find(|m| matches!(m, Msg::Board(_)))
@@ -196,9 +190,9 @@ mod tests {
         assert_eq!(profile, crate::service::SANDBOX_PROFILE);
         assert_eq!(links.len(), 1);
         app.on_msg(rows);
-        assert!(!app.views.board.loading);
-        assert_eq!(app.views.board.rows.len(), 1);
-        assert_eq!(app.views.board.rows[0].link.id, link.id);
+        assert!(!app.views.board.is_loading());
+        assert_eq!(app.views.board.rows().len(), 1);
+        assert_eq!(app.views.board.rows()[0].link.id, link.id);
     }
 
     #[test]
@@ -213,15 +207,15 @@ mod tests {
             .board_links_in(app.zone)
             .unwrap();
         assert_eq!(stored.len(), 1);
-        app.views.board.loading = true;
+        app.views.board.set_loading();
         app.apply_board(BoardResult::Rows {
             profile: "another".into(),
             result: Ok(stored),
             polled: None,
             elsewhere: HashSet::new(),
         });
-        assert!(!app.views.board.loading);
-        assert!(app.views.board.rows.iter().all(|r| r.link.id != link.id));
+        assert!(!app.views.board.is_loading());
+        assert!(app.views.board.rows().iter().all(|r| r.link.id != link.id));
     }
 
     #[test]
@@ -233,24 +227,24 @@ mod tests {
             polled: None,
             elsewhere: HashSet::new(),
         });
-        assert!(app.views.board.error.is_some());
-        assert!(app.views.board.loaded_at.is_some());
+        assert!(app.views.board.error().is_some());
+        assert!(app.views.board.loaded_at().is_some());
     }
 
     #[test]
     fn a_lease_that_gave_nothing_frees_the_refresher_and_the_shown_link() {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
-        app.views.shown.as_mut().expect("shown").polling = Some(7);
+        app.views.shown.as_mut().expect("shown").on_poll_sent(7);
         app.apply_board(BoardResult::Leased {
             id: link.id.clone(),
             seq: 7,
             answer: Box::new(LeaseAnswer::Nothing),
         });
         assert_eq!(app.refresher.asking(), None);
-        assert_eq!(app.views.shown.as_ref().expect("shown").polling, None);
+        assert_eq!(app.views.shown.as_ref().expect("shown").polling(), None);
         // The shop's answer counts as heard.
-        app.views.shown.as_mut().expect("shown").polling = Some(8);
+        app.views.shown.as_mut().expect("shown").on_poll_sent(8);
         let mut paid = link.clone();
         paid.status = crate::domain::LinkStatus::Completed;
         app.apply_board(BoardResult::Leased {
@@ -259,8 +253,8 @@ mod tests {
             answer: Box::new(LeaseAnswer::Shared(Some(paid))),
         });
         let shown = app.views.shown.as_ref().expect("shown");
-        assert_eq!(shown.polling, None);
-        assert_eq!(shown.link.status, crate::domain::LinkStatus::Completed);
+        assert_eq!(shown.polling(), None);
+        assert_eq!(shown.link().status, crate::domain::LinkStatus::Completed);
     }
 
     #[test]
@@ -268,7 +262,7 @@ mod tests {
         let mut app = app();
         let link = make_link(&mut app, "A-1");
         app.views.shown = None;
-        app.views.board.stale = true;
+        app.views.board.read_again();
         app.schedule_board();
         crate::app::testing::settle(&mut app);
         app.view = View::History;
@@ -276,8 +270,8 @@ mod tests {
             id: link.id.clone(),
         }));
         let shown = app.views.shown.as_ref().expect("shown");
-        assert_eq!(shown.link.id, link.id);
-        assert_eq!(shown.origin, Origin::Board);
+        assert_eq!(shown.link().id, link.id);
+        assert_eq!(shown.origin(), Origin::Board);
         assert_eq!(app.view, View::Board);
     }
 }

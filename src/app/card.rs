@@ -3,8 +3,6 @@
 use super::App;
 use super::msg::{CardResult, Duty, Msg};
 use crate::ui::CardCommand;
-use crate::ui::card::CardOutcome;
-use crate::ui::problem::Explain;
 
 impl App {
     /// Runs a card command.
@@ -25,12 +23,7 @@ impl App {
         let lang = self.lang();
         let CardResult::Saved { result } = result;
         self.note_call(result.as_ref().err());
-        self.views.card.sending = false;
-        self.views.card.outcome = Some(match result {
-            Ok(card) => CardOutcome::Saved(Box::new(card)),
-            Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.problem(lang)),
-            Err(e) => CardOutcome::Error(e.problem(lang)),
-        });
+        self.views.card.on_saved(result, lang);
     }
 }
 
@@ -43,6 +36,7 @@ mod tests {
     use crate::app::{Command, Connection};
     use crate::domain::{CardDraft, CardRequest};
     use crate::service::DeskError;
+    use crate::ui::card::CardOutcome;
     use crate::ui::problem::Problem;
 
     fn request() -> Box<CardRequest> {
@@ -63,7 +57,7 @@ mod tests {
     #[test]
     fn save_sends_the_card_and_its_answer_shows_the_masked_card() {
         let mut app = app();
-        app.views.card.sending = true;
+        app.views.card.set_sending();
         let answer = only(run(
             &mut app,
             Command::Card(CardCommand::Save { request: request() }),
@@ -84,9 +78,9 @@ mod tests {
                 .contains("11111111")
         );
         app.on_msg(answer);
-        assert!(!app.views.card.sending);
+        assert!(!app.views.card.is_sending());
         assert!(matches!(
-            app.views.card.outcome,
+            app.views.card.outcome(),
             Some(CardOutcome::Saved(_))
         ));
     }
@@ -95,9 +89,12 @@ mod tests {
     fn save_without_a_desk_frees_the_form() {
         let mut app = app_unbooted();
         app.jobs.clear();
-        app.views.card.sending = true;
+        app.views.card.set_sending();
         app.run(Command::Card(CardCommand::Save { request: request() }));
-        assert!(!app.views.card.sending, "the clerk can press Save again");
+        assert!(
+            !app.views.card.is_sending(),
+            "the clerk can press Save again"
+        );
         assert!(app.jobs.is_empty());
     }
 
@@ -109,7 +106,7 @@ mod tests {
             result: Err(DeskError::NoProfile("x".into())),
         });
         assert!(matches!(
-            app.views.card.outcome,
+            app.views.card.outcome(),
             Some(CardOutcome::Error(Problem { .. }))
         ));
         assert_eq!(app.holds.connection, Connection::Connected);

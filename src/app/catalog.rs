@@ -7,7 +7,6 @@ use crate::service::DeskError;
 use crate::service::StoreError;
 use crate::ui::CatalogCommand;
 use crate::ui::catalog::CsvOutcome;
-use crate::ui::problem::Explain;
 
 impl App {
     /// Runs a catalog command.
@@ -41,7 +40,7 @@ impl App {
                 barcode,
             } => {
                 let Some(services) = self.holds.services.clone() else {
-                    self.views.catalog.barcode_saving.remove(&variant_id);
+                    self.views.catalog.on_barcode_not_sent(&variant_id);
                     return;
                 };
                 let actor = duty.actor.clone();
@@ -61,7 +60,7 @@ impl App {
 
     fn catalog_csv(&mut self, path: String, import: bool, duty: &Duty) {
         let Some(services) = self.holds.services.clone() else {
-            self.views.catalog.busy = false;
+            self.views.catalog.on_csv_not_sent();
             return;
         };
         let actor = duty.actor.clone();
@@ -93,54 +92,40 @@ impl App {
         let lang = self.lang();
         match result {
             CatalogResult::Csv { result } => {
-                self.views.catalog.busy = false;
-                match result {
-                    Ok((outcome, catalog)) => {
-                        if matches!(outcome, CsvOutcome::Imported(_)) {
-                            // The approved import is done: the next one asks again.
-                            self.staff.import_approval = None;
-                        }
-                        self.views.catalog.outcome = Some(outcome);
-                        if let Some(c) = catalog {
-                            self.set_catalog(c);
-                        }
-                    }
-                    Err(e) => {
-                        self.views.catalog.outcome = Some(CsvOutcome::Error(e.problem(lang)));
-                    }
+                let (result, catalog) = match result {
+                    Ok((outcome, catalog)) => (Ok(outcome), catalog),
+                    Err(e) => (Err(e), None),
+                };
+                if matches!(result, Ok(CsvOutcome::Imported(_))) {
+                    // The approved import is done: the next one asks again.
+                    self.staff.import_approval = None;
+                }
+                self.views.catalog.on_import(result, lang);
+                if let Some(c) = catalog {
+                    self.set_catalog(c);
                 }
             }
             CatalogResult::Chosen { choice } => {
-                self.views.catalog.busy = false;
                 match choice {
                     super::files::Choice::Picked(path) => {
                         let path = path.display().to_string();
                         self.import_file_picked(&path);
-                        self.views.catalog.path.clone_from(&path);
-                        self.views.catalog.no_dialog = false;
                         // The file is previewed at once: the Preview command, under the
                         // approval the import carries (its duty checked on the worker).
-                        self.views.catalog.busy = true;
+                        self.views.catalog.on_file_picked(&path);
                         self.run(Command::Catalog(CatalogCommand::Preview { path }));
                     }
-                    super::files::Choice::NoDialog => self.views.catalog.no_dialog = true,
-                    super::files::Choice::Cancelled => {}
+                    super::files::Choice::NoDialog => self.views.catalog.on_no_dialog(),
+                    super::files::Choice::Cancelled => self.views.catalog.on_choice_cancelled(),
                 }
             }
-            CatalogResult::BarcodeSaved { variant_id, result } => {
-                self.views.catalog.barcode_saving.remove(&variant_id);
-                match result {
-                    Ok(catalog) => {
-                        self.views.catalog.barcode_edits.remove(&variant_id);
-                        self.views.catalog.barcode_errors.remove(&variant_id);
-                        self.set_catalog(catalog);
-                    }
-                    Err(e) => {
-                        let why = e.problem(lang).sentence;
-                        self.views.catalog.barcode_errors.insert(variant_id, why);
-                    }
+            CatalogResult::BarcodeSaved { variant_id, result } => match result {
+                Ok(catalog) => {
+                    self.views.catalog.on_barcode_saved(&variant_id);
+                    self.set_catalog(catalog);
                 }
-            }
+                Err(e) => self.views.catalog.on_barcode_refused(variant_id, &e, lang),
+            },
         }
     }
 }
@@ -172,7 +157,7 @@ mod tests {
     fn preview_parses_the_file_without_writing() {
         let mut app = app();
         let (_dir, path) = csv_file();
-        app.views.catalog.busy = true;
+        app.views.catalog.set_busy();
         let answer = only(run(
             &mut app,
             Command::Catalog(CatalogCommand::Preview { path }),
@@ -183,9 +168,9 @@ mod tests {
                 if p.variants.len() == 2
         ));
         app.on_msg(answer);
-        assert!(!app.views.catalog.busy);
+        assert!(!app.views.catalog.is_busy());
         assert!(matches!(
-            app.views.catalog.outcome,
+            app.views.catalog.outcome(),
             Some(CsvOutcome::Preview(_))
         ));
         assert!(app.holds.catalog.is_empty(), "nothing imported");
@@ -195,15 +180,15 @@ mod tests {
     fn import_writes_the_catalog_and_the_app_holds_it() {
         let mut app = app();
         let (_dir, path) = csv_file();
-        app.views.catalog.busy = true;
+        app.views.catalog.set_busy();
         let answer = only(run(
             &mut app,
             Command::Catalog(CatalogCommand::Import { path }),
         ));
         app.on_msg(answer);
-        assert!(!app.views.catalog.busy);
+        assert!(!app.views.catalog.is_busy());
         assert!(matches!(
-            &app.views.catalog.outcome,
+            &app.views.catalog.outcome(),
             Some(CsvOutcome::Imported(done)) if done.imported == 2
         ));
         assert_eq!(app.holds.catalog.len(), 2);
@@ -221,7 +206,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(matches!(
-            app.views.catalog.outcome,
+            app.views.catalog.outcome(),
             Some(CsvOutcome::Error(_))
         ));
     }
@@ -231,11 +216,8 @@ mod tests {
         let mut app = app();
         import(&mut app);
         let barcode = Barcode::parse("4006381333931").unwrap();
-        app.views.catalog.barcode_saving.insert("V-1".into());
-        app.views
-            .catalog
-            .barcode_edits
-            .insert("V-1".into(), "4006381333931".into());
+        app.views.catalog.set_barcode_saving("V-1");
+        app.views.catalog.type_barcode("V-1", "4006381333931");
         let answer = only(run(
             &mut app,
             Command::Catalog(CatalogCommand::SetBarcode {
@@ -248,8 +230,8 @@ mod tests {
             Msg::Catalog(CatalogResult::BarcodeSaved { variant_id, result: Ok(_) }) if variant_id == "V-1"
         ));
         app.on_msg(answer);
-        assert!(app.views.catalog.barcode_saving.is_empty());
-        assert!(app.views.catalog.barcode_edits.is_empty());
+        assert!(app.views.catalog.barcode_saving().is_empty());
+        assert!(app.views.catalog.barcode_edits().is_empty());
         assert_eq!(
             app.holds.catalog.get("V-1").and_then(|v| v.barcode.clone()),
             Some(barcode)
@@ -259,12 +241,12 @@ mod tests {
     #[test]
     fn a_barcode_that_was_not_saved_is_said_beside_the_item() {
         let mut app = app();
-        app.views.catalog.barcode_saving.insert("V-1".into());
+        app.views.catalog.set_barcode_saving("V-1");
         app.apply_catalog(CatalogResult::BarcodeSaved {
             variant_id: "V-1".into(),
             result: Err(JobError::NoSaveFolder),
         });
-        assert!(app.views.catalog.barcode_saving.is_empty());
-        assert!(app.views.catalog.barcode_errors.contains_key("V-1"));
+        assert!(app.views.catalog.barcode_saving().is_empty());
+        assert!(app.views.catalog.barcode_errors().contains_key("V-1"));
     }
 }

@@ -13,9 +13,9 @@ use crate::lang::Lang;
 use crate::service::shared::Reads;
 use crate::service::{Desk, LinkCursor, LinkQuery, TimeRange};
 use crate::ui::HistoryCommand;
-use crate::ui::history::{HistoryFilter, HistoryRow, PAGE};
+use crate::ui::history::{HistoryFilter, HistoryPage, HistoryRow, PAGE};
 use crate::ui::link_result::Origin;
-use crate::ui::problem::{Explain, Note};
+use crate::ui::problem::Explain;
 use crate::ui::text::UiText;
 
 /// The gap between two requests of "Refresh statuses": at most one a second.
@@ -28,12 +28,12 @@ impl App {
             return;
         };
         let lang = self.lang();
-        let zone = self.views.history.zone;
+        let zone = self.views.history.zone();
         match command {
             HistoryCommand::Search { filter } => {
                 self.history_next = None;
                 let services = self.holds.services.clone();
-                self.views.history.totals = None;
+                self.views.history.on_search();
                 let totals_filter = filter.clone();
                 let reads = self.reads(desk.clone());
                 let totals_reads = reads.clone();
@@ -65,10 +65,10 @@ impl App {
             }
             HistoryCommand::More => {
                 let (Some(filter), Some(next)) = (
-                    self.views.history.loaded_filter.clone(),
+                    self.views.history.loaded_filter().cloned(),
                     self.history_next.clone(),
                 ) else {
-                    self.views.history.loading = false;
+                    self.views.history.on_no_more_page();
                     return;
                 };
                 let reads = self.reads(desk);
@@ -135,42 +135,35 @@ impl App {
                 Ok((rows, next)) => {
                     let exhausted = next.is_none();
                     self.history_next = next;
-                    if let Some(names) = staff_names {
-                        self.views.history.staff_names = names;
-                    }
-                    if first {
-                        self.views.history.set_first_page(filter, rows, exhausted);
-                        self.views.history.total = total;
-                    } else if self.views.history.loaded_filter.as_ref() == Some(&filter) {
-                        self.views.history.append_page(rows, exhausted);
-                    } else {
-                        self.views.history.loading = false;
-                    }
+                    self.views.history.on_page(HistoryPage {
+                        filter,
+                        first,
+                        rows,
+                        exhausted,
+                        total,
+                        staff_names,
+                    });
                 }
-                Err(e) => {
-                    self.views.history.loading = false;
-                    self.views.history.loaded_filter = Some(filter);
-                    self.views.history.error = Some(e.problem(lang));
-                }
+                Err(e) => self.views.history.on_page_failed(filter, &e, lang),
             },
             HistoryResult::Link { result: Ok(stored) } => {
                 self.show_link(stored.link, Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
                 if let Some(shown) = &mut self.views.shown {
-                    shown.cancelled = stored.cancelled_at.is_some();
+                    shown.on_known_cancelled(stored.cancelled_at.is_some());
                 }
                 self.view = View::History;
             }
             HistoryResult::Link { result: Err(e) } => {
-                self.views.history.error = Some(e.problem(lang));
+                self.views.history.on_link_failed(&e, lang);
             }
             HistoryResult::Totals { filter, result } => {
-                self.views.history.totals = Some((filter, result.map_err(|e| e.problem(lang))));
+                self.views.history.on_totals(filter, result, lang);
             }
             HistoryResult::StatusRefreshed { id, result } => {
                 self.note_call(result.as_ref().err());
                 let now = self.options.clock.now();
-                let over = self.views.history.refreshed(
+                let over = self.views.history.on_status_refreshed(
                     &id,
                     result.map_err(|e| e.problem(lang)),
                     now,
@@ -182,21 +175,7 @@ impl App {
                     self.views.report.invalidate();
                 }
             }
-            HistoryResult::Exported { result } => {
-                self.views.history.exporting = false;
-                self.views.history.note = match result {
-                    Ok(Some((rows, path, by_dialog))) => {
-                        let mut note = UiText::ExportedTo
-                            .fill(lang, &[("n", &rows), ("path", &path.display())]);
-                        if !by_dialog {
-                            note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
-                        }
-                        Some(Note::Done(note))
-                    }
-                    Ok(None) => None,
-                    Err(e) => Some(Note::Failed(e.problem(lang))),
-                };
-            }
+            HistoryResult::Exported { result } => self.views.history.on_exported(result, lang),
         }
     }
 
@@ -204,11 +183,11 @@ impl App {
     pub(crate) fn history_totals(&mut self) {
         let (Some(desk), Some(filter)) = (
             self.holds.desk.clone(),
-            self.views.history.loaded_filter.clone(),
+            self.views.history.loaded_filter().cloned(),
         ) else {
             return;
         };
-        let zone = self.views.history.zone;
+        let zone = self.views.history.zone();
         let reads = self.reads(desk);
         let duty = self.own_duty();
         self.spawn(&duty, async move { totals(&reads, filter, zone).await });
@@ -290,6 +269,7 @@ mod tests {
     use crate::app::testing::{answers, app, make_link, only, run};
     use crate::app::{Command, Connection};
     use crate::service::DeskError;
+    use crate::ui::problem::Note;
 
     fn search(app: &mut App) {
         app.run(Command::History(HistoryCommand::Search {
@@ -305,7 +285,7 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         make_link(&mut app, "A-2");
-        app.views.history.loading = true;
+        app.views.history.set_loading();
         let msgs = run(
             &mut app,
             Command::History(HistoryCommand::Search {
@@ -325,11 +305,11 @@ mod tests {
         for m in msgs {
             app.on_msg(m);
         }
-        assert!(!app.views.history.loading);
+        assert!(!app.views.history.is_loading());
         assert_eq!(app.views.history.rows().len(), 2);
-        assert_eq!(app.views.history.total, Some(2));
-        assert!(matches!(app.views.history.totals, Some((_, Ok(_)))));
-        assert!(app.views.history.exhausted);
+        assert_eq!(app.views.history.total(), Some(2));
+        assert!(matches!(app.views.history.totals(), Some((_, Ok(_)))));
+        assert!(app.views.history.is_exhausted());
     }
 
     #[test]
@@ -354,7 +334,7 @@ mod tests {
         }));
         crate::app::testing::settle(&mut app);
         search(&mut app);
-        assert_eq!(app.views.history.staff_names, ["Zeynep"]);
+        assert_eq!(app.views.history.staff_names(), ["Zeynep"]);
         assert_eq!(app.views.history.rows().len(), 1);
         assert_eq!(
             app.views.history.rows()[0].staff,
@@ -379,9 +359,9 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         search(&mut app);
-        app.views.history.loading = true;
+        app.views.history.set_loading();
         app.run(Command::History(HistoryCommand::More));
-        assert!(!app.views.history.loading);
+        assert!(!app.views.history.is_loading());
         assert!(app.jobs.is_empty(), "nothing to ask");
     }
 
@@ -399,7 +379,7 @@ mod tests {
             staff_names: None,
         });
         assert_eq!(app.views.history.rows().len(), 2);
-        app.views.history.loading = true;
+        app.views.history.set_loading();
         app.apply_history(HistoryResult::Page {
             filter: HistoryFilter {
                 text: "other".into(),
@@ -411,13 +391,13 @@ mod tests {
             staff_names: None,
         });
         assert_eq!(app.views.history.rows().len(), 2);
-        assert!(!app.views.history.loading);
+        assert!(!app.views.history.is_loading());
     }
 
     #[test]
     fn a_page_that_failed_is_said() {
         let mut app = app();
-        app.views.history.loading = true;
+        app.views.history.set_loading();
         app.apply_history(HistoryResult::Page {
             filter: HistoryFilter::default(),
             first: true,
@@ -425,11 +405,11 @@ mod tests {
             total: None,
             staff_names: None,
         });
-        assert!(!app.views.history.loading);
-        assert!(app.views.history.error.is_some());
+        assert!(!app.views.history.is_loading());
+        assert!(app.views.history.error().is_some());
         assert_eq!(
-            app.views.history.loaded_filter,
-            Some(HistoryFilter::default())
+            app.views.history.loaded_filter(),
+            Some(&HistoryFilter::default())
         );
     }
 
@@ -451,8 +431,8 @@ mod tests {
         ));
         app.on_msg(answer);
         let shown = app.views.shown.as_ref().expect("shown");
-        assert_eq!(shown.origin, Origin::History);
-        assert!(!shown.cancelled);
+        assert_eq!(shown.origin(), Origin::History);
+        assert!(!shown.is_cancelled());
         assert_eq!(app.view, View::History);
     }
 
@@ -462,7 +442,7 @@ mod tests {
         app.apply_history(HistoryResult::Link {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.views.history.error.is_some());
+        assert!(app.views.history.error().is_some());
         assert!(app.views.shown.is_none());
     }
 
@@ -492,7 +472,7 @@ mod tests {
         make_link(&mut app, "A-1");
         let dir = tempfile::tempdir().unwrap();
         app.export_dir = Some(dir.path().to_owned());
-        app.views.history.exporting = true;
+        app.views.history.set_exporting();
         let answer = only(run(
             &mut app,
             Command::History(HistoryCommand::Export {
@@ -512,9 +492,9 @@ mod tests {
         assert!(text.contains("A-1"));
         let path = path.clone();
         app.on_msg(answer);
-        assert!(!app.views.history.exporting);
+        assert!(!app.views.history.is_exporting());
         assert!(matches!(
-            &app.views.history.note,
+            &app.views.history.note(),
             Some(Note::Done(t)) if t.contains(&path.display().to_string())
         ));
     }
@@ -527,7 +507,7 @@ mod tests {
             result: Err(DeskError::NoProfile("x".into())),
         });
         assert!(matches!(
-            &app.views.history.totals,
+            &app.views.history.totals(),
             Some((f, Err(_))) if *f == HistoryFilter::default()
         ));
     }

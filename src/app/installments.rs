@@ -3,8 +3,6 @@
 use super::App;
 use super::msg::{Duty, InstallmentsResult, Msg};
 use crate::ui::InstallmentsCommand;
-use crate::ui::installments::InstallmentOutcome;
-use crate::ui::problem::Explain;
 
 impl App {
     /// Runs an installments command.
@@ -24,11 +22,7 @@ impl App {
         let lang = self.lang();
         let InstallmentsResult::Listed { result } = result;
         self.note_call(result.as_ref().err());
-        self.views.installments.loading = false;
-        self.views.installments.outcome = Some(match result {
-            Ok(list) => InstallmentOutcome::List(Box::new(list)),
-            Err(e) => InstallmentOutcome::Error(e.problem(lang)),
-        });
+        self.views.installments.on_listed(result, lang);
     }
 }
 
@@ -39,6 +33,7 @@ mod tests {
     use crate::app::testing::{app, only, run};
     use crate::domain::installment::InstallmentDraft;
     use crate::service::DeskError;
+    use crate::ui::installments::InstallmentOutcome;
 
     #[test]
     fn list_asks_the_server_and_its_answer_shows_the_options() {
@@ -46,7 +41,7 @@ mod tests {
         let mut draft = InstallmentDraft::default();
         draft.set_bin_from_input("979200");
         let query = Box::new(draft.validate().unwrap());
-        app.views.installments.loading = true;
+        app.views.installments.set_loading();
         let answer = only(run(
             &mut app,
             Command::Installments(InstallmentsCommand::List { query }),
@@ -59,9 +54,9 @@ mod tests {
             "{answer:?}"
         );
         app.on_msg(answer);
-        assert!(!app.views.installments.loading);
+        assert!(!app.views.installments.is_loading());
         assert!(matches!(
-            app.views.installments.outcome,
+            app.views.installments.outcome(),
             Some(InstallmentOutcome::List(_))
         ));
     }
@@ -69,13 +64,13 @@ mod tests {
     #[test]
     fn a_failed_listing_is_said() {
         let mut app = app();
-        app.views.installments.loading = true;
+        app.views.installments.set_loading();
         app.apply_installments(InstallmentsResult::Listed {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(!app.views.installments.loading);
+        assert!(!app.views.installments.is_loading());
         assert!(matches!(
-            app.views.installments.outcome,
+            app.views.installments.outcome(),
             Some(InstallmentOutcome::Error(_))
         ));
     }

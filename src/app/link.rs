@@ -16,8 +16,7 @@ use crate::slip::{Paper, Slip};
 use crate::ui::LinkCommand;
 use crate::ui::board::notice_for;
 use crate::ui::link_result::{Origin, ShownLink};
-use crate::ui::new_link::SendNote;
-use crate::ui::problem::{Explain, Note, Problem};
+use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;
 
 impl App {
@@ -37,8 +36,7 @@ impl App {
                 });
             }
             LinkCommand::CustomerDisplay { open, fullscreen } => {
-                self.views.customer.open = open;
-                self.views.customer.fullscreen = open && fullscreen;
+                self.views.customer.on_asked(open, fullscreen);
             }
             LinkCommand::Close => self.put_shown_away(),
             LinkCommand::SaveQrPng { url, name } => {
@@ -56,9 +54,8 @@ impl App {
                 else {
                     return;
                 };
-                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link.id == id) {
-                    s.printing = true;
-                    s.note = Some(Note::Done(UiText::Printing.get(lang).to_owned()));
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+                    s.on_printing(lang);
                 }
                 let paper = self.saved.slip_paper;
                 let sink = self.options.slip_sink.clone();
@@ -103,7 +100,7 @@ impl App {
                 let Some(shown) = &mut self.views.shown else {
                     return;
                 };
-                shown.cancelling = true;
+                shown.on_cancel_sent();
                 self.spawn(duty, async move {
                     let result = desk.cancel_link(&id).await;
                     Msg::Link(LinkResult::Cancelled { id, seq, result })
@@ -118,7 +115,7 @@ impl App {
         match result {
             LinkResult::Created { result, pending } => {
                 if let Some(rows) = pending {
-                    self.views.pending.rows = rows;
+                    self.views.pending.on_rows(rows);
                 }
                 if matches!(
                     result,
@@ -128,7 +125,7 @@ impl App {
                 ) {
                     // Nothing was journaled by this send: an open row of this order is not
                     // the form's to re-send.
-                    self.views.new_link.sent_key = None;
+                    self.views.new_link.on_send_not_journaled();
                 }
                 self.note_create(&result);
                 if let Ok(link) = &result {
@@ -136,9 +133,9 @@ impl App {
                 }
                 self.form_answer(result);
             }
-            LinkResult::OrderNumber { result: Ok(n) } => self.views.new_link.draft.order_number = n,
+            LinkResult::OrderNumber { result: Ok(n) } => self.views.new_link.on_order_number(n),
             LinkResult::OrderNumber { result: Err(e) } => {
-                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
+                self.views.new_link.on_order_number_failed(&e, lang);
             }
             LinkResult::Detail { id, seq, result } => {
                 self.note_call(result.as_ref().err());
@@ -155,8 +152,8 @@ impl App {
                 ..
             } => {
                 // Not this clerk's own unpaid link: a manager's PIN may still cancel it.
-                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link.id == id) {
-                    s.cancelling = false;
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+                    s.on_cancel_held();
                 }
                 self.hold(crate::app::Command::Link(LinkCommand::Cancel { id }));
             }
@@ -174,29 +171,18 @@ impl App {
             }
             LinkResult::QrSaved { result } => {
                 if let Some(s) = &mut self.views.shown {
-                    s.note = match result {
+                    s.on_qr_saved(match result {
                         Ok(Some((path, by_dialog))) => {
                             Some(Note::Done(super::files::saved_note(&path, by_dialog, lang)))
                         }
                         Ok(None) => None,
                         Err(e) => Some(Note::Failed(e.problem(lang))),
-                    };
+                    });
                 }
             }
             LinkResult::SlipPrinted { id, result } => {
-                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link.id == id) {
-                    s.printing = false;
-                    s.note = Some(match result {
-                        Ok(Delivered::Printed { printer }) => {
-                            Note::Done(format!("{} {printer}", UiText::SlipPrinted.get(lang)))
-                        }
-                        Ok(Delivered::Saved(path)) => Note::Done(format!(
-                            "{} {}",
-                            UiText::SlipSaved.get(lang),
-                            path.display()
-                        )),
-                        Err(e) => Note::Failed(e.problem(lang)),
-                    });
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+                    s.on_printed(result, lang);
                 }
             }
             LinkResult::Notified | LinkResult::Opened { result: Ok(()) } => {}
@@ -205,10 +191,7 @@ impl App {
             } => {
                 tracing::warn!(%detail, "the desktop's opener did not take the address");
                 if let Some(s) = &mut self.views.shown {
-                    s.note = Some(Note::Failed(Problem {
-                        sentence: UiText::OpenFailed.get(lang).to_owned(),
-                        detail: Some(detail),
-                    }));
+                    s.on_open_failed(detail, lang);
                 }
             }
         }
@@ -232,7 +215,7 @@ impl App {
     /// Puts the shown link away, and the customer display with it.
     pub(crate) fn put_shown_away(&mut self) {
         self.views.shown = None;
-        self.views.customer.open = false;
+        self.views.customer.close();
     }
 
     /// What a link creation's outcome says about the connection.
@@ -250,9 +233,7 @@ impl App {
 
     /// The key of the request the New link form sent, while the form still shows its order.
     pub(crate) fn form_key(&self) -> Option<&str> {
-        let key = self.views.new_link.sent_key.as_deref()?;
-        (key.strip_prefix("link-") == Some(self.views.new_link.draft.order_number.trim()))
-            .then_some(key)
+        self.views.new_link.sent_key()
     }
 
     /// The outcome of the form's request, however it was sent (Create, Send again, Retry in
@@ -261,34 +242,19 @@ impl App {
     /// again), an unknown outcome keeps the form locked.
     pub(crate) fn form_answer(&mut self, result: Result<Link, CreateError>) {
         let lang = self.lang();
-        self.views.new_link.sending = false;
-        match result {
-            Ok(link) => {
-                self.show_link(link, Origin::Created);
-                // The sale is made: however the clerk comes back to New link (the sidebar,
-                // Open links, History, a sign-in), the form is the next sale's, never this
-                // one's again with Create enabled.
-                self.new_sale();
-                self.views.history.invalidate();
-                self.views.report.invalidate();
-                // The customer waits for this QR: from Pending (where the clerk may have gone
-                // to look), show it; other work in progress is not interrupted.
-                if self.view == View::Pending {
-                    self.view = View::NewLink;
-                }
-            }
-            Err(CreateError::Rejected(e)) => {
-                self.views.new_link.server_expected = e.expected_amount();
-                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
-            }
-            Err(CreateError::Unknown { error, .. }) => {
-                self.views.new_link.note = Some(SendNote::Unknown(error.problem(lang)));
-            }
-            Err(CreateError::InProgress { .. }) => {
-                self.views.new_link.note = Some(SendNote::AlreadyPending);
-            }
-            Err(e) => {
-                self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));
+        self.views.new_link.on_created(&result, lang);
+        if let Ok(link) = result {
+            self.show_link(link, Origin::Created);
+            // The sale is made: however the clerk comes back to New link (the sidebar,
+            // Open links, History, a sign-in), the form is the next sale's, never this
+            // one's again with Create enabled.
+            self.new_sale();
+            self.views.history.invalidate();
+            self.views.report.invalidate();
+            // The customer waits for this QR: from Pending (where the clerk may have gone
+            // to look), show it; other work in progress is not interrupted.
+            if self.view == View::Pending {
+                self.view = View::NewLink;
             }
         }
     }
@@ -313,7 +279,7 @@ impl App {
         if let Some(alert) = self.refresher.observe(link, seq, now).alert {
             self.alert(&alert);
         }
-        self.views.board.stale = true;
+        self.views.board.read_again();
     }
 
     /// A detail or cancel answer (request number `seq`) about a link: into the board's row
@@ -330,20 +296,20 @@ impl App {
         let lang = self.lang();
         if let Ok(link) = &result
             && applied
-            && self.views.board.apply(link)
+            && self.views.board.on_link(link)
         {
             self.views.history.invalidate();
         }
         let Some(shown) = &mut self.views.shown else {
             return;
         };
-        if shown.link.id != id {
+        if shown.link().id != id {
             return;
         }
         let link = match result {
             Ok(link) => Some(link),
             Err(e) => {
-                shown.note = Some(Note::Failed(e.problem(lang)));
+                shown.on_request_failed(e.problem(lang));
                 None
             }
         };
@@ -370,11 +336,9 @@ impl App {
 
     /// The worker is gone: the result view's marks of requests out are undone.
     pub(crate) fn link_lost(&mut self, text: &str) {
-        self.views.new_link.note = Some(SendNote::Error(Problem::plain(text.to_owned())));
+        self.views.new_link.on_worker_lost(text);
         if let Some(s) = &mut self.views.shown {
-            s.cancelling = false;
-            s.polling = None;
-            s.printing = false;
+            s.on_worker_lost();
         }
     }
 }
@@ -408,12 +372,13 @@ mod tests {
     use crate::board::{AlertKind, Next};
     use crate::domain::{Currency, LinkStatus};
     use crate::notify::RecordingNotifier;
+    use crate::ui::new_link::SendNote;
     use std::path::PathBuf;
 
     #[test]
     fn create_sends_the_request_and_its_link_opens_the_result_view() {
         let mut app = app();
-        app.views.new_link.sending = true;
+        app.views.new_link.set_sending();
         let answer = only(run(
             &mut app,
             Command::Link(LinkCommand::Create {
@@ -429,24 +394,25 @@ mod tests {
         };
         assert_eq!(link.order_number.as_deref(), Some("A-1"));
         assert_eq!(pending.as_ref().map(Vec::len), Some(0), "nothing left open");
-        app.views.board.stale = false;
+        app.views.board.set_stale(false);
         app.on_msg(answer);
-        assert!(!app.views.new_link.sending);
+        assert!(!app.views.new_link.is_sending());
         let shown = app.views.shown.as_ref().expect("the result view shows it");
-        assert_eq!(shown.origin, Origin::Created);
-        assert!(app.views.board.stale, "the board reads its rows again");
+        assert_eq!(shown.origin(), Origin::Created);
+        assert!(app.views.board.is_stale(), "the board reads its rows again");
     }
 
     #[test]
     fn new_clears_the_form_and_its_answer_is_the_next_order_number() {
         let mut app = app();
         make_link(&mut app, "A-1");
-        app.views.customer.open = true;
+        app.views.customer.on_asked(true, false);
         let answer = only(run(&mut app, Command::Link(LinkCommand::New)));
         assert!(app.views.shown.is_none());
-        assert!(!app.views.customer.open);
+        assert!(!app.views.customer.is_open());
         assert_eq!(
-            app.views.new_link.draft.order_number, "",
+            app.views.new_link.draft().order_number,
+            "",
             "none until it arrives"
         );
         let Msg::Link(LinkResult::OrderNumber { result: Ok(next) }) = &answer else {
@@ -454,7 +420,7 @@ mod tests {
         };
         let next = next.clone();
         app.on_msg(answer);
-        assert_eq!(app.views.new_link.draft.order_number, next);
+        assert_eq!(app.views.new_link.draft().order_number, next);
     }
 
     #[test]
@@ -471,14 +437,14 @@ mod tests {
             app.views.shown.is_some(),
             "a sale waiting for payment keeps its QR in front"
         );
-        app.views.shown.as_mut().unwrap().link.status = LinkStatus::Completed;
-        app.views.customer.open = true;
+        app.views.shown.as_mut().unwrap().link_mut().status = LinkStatus::Completed;
+        app.views.customer.on_asked(true, false);
         app.run(Command::Navigate {
             view: crate::app::View::NewLink,
         });
         assert!(app.views.shown.is_none(), "a paid sale is not brought back");
-        assert!(!app.views.customer.open);
-        assert!(app.views.new_link.draft.amount.is_empty());
+        assert!(!app.views.customer.is_open());
+        assert!(app.views.new_link.draft().amount.is_empty());
     }
 
     #[test]
@@ -487,7 +453,10 @@ mod tests {
         app.apply_link(LinkResult::OrderNumber {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(matches!(app.views.new_link.note, Some(SendNote::Error(_))));
+        assert!(matches!(
+            app.views.new_link.note(),
+            Some(SendNote::Error(_))
+        ));
     }
 
     #[test]
@@ -526,13 +495,13 @@ mod tests {
             format!("{url}\n"),
             "the opener got the whole mailto address"
         );
-        assert!(app.views.shown.as_ref().unwrap().note.is_none());
+        assert!(app.views.shown.as_ref().unwrap().note().is_none());
 
         // No mail program: the clerk is told to copy the address instead.
         app.options.opener = crate::opener::fake(dir.path(), 3).0;
         let answer = only(run(&mut app, Command::Link(LinkCommand::OpenUrl { url })));
         app.on_msg(answer);
-        let Some(Note::Failed(problem)) = &app.views.shown.as_ref().unwrap().note else {
+        let Some(Note::Failed(problem)) = &app.views.shown.as_ref().unwrap().note() else {
             panic!("the failure is said");
         };
         assert!(problem.sentence.contains("copy it"), "{problem:?}");
@@ -560,7 +529,7 @@ mod tests {
         }
         let ok = result.is_ok();
         app.on_msg(answer);
-        let note = app.views.shown.as_ref().and_then(|s| s.note.clone());
+        let note = app.views.shown.as_ref().and_then(|s| s.note().cloned());
         assert_eq!(matches!(note, Some(Note::Done(_))), ok, "{note:?}");
         assert!(note.is_some());
     }
@@ -578,7 +547,7 @@ mod tests {
         app.run(Command::Link(LinkCommand::PrintSlip {
             link: Box::new(link),
         }));
-        assert!(app.views.shown.as_ref().unwrap().printing);
+        assert!(app.views.shown.as_ref().unwrap().is_printing());
         let answer = only(answers(&mut app));
         let Msg::Link(LinkResult::SlipPrinted {
             result: Ok(Delivered::Saved(path)),
@@ -591,9 +560,9 @@ mod tests {
         assert!(path.starts_with(dir.path()) && path.exists());
         app.on_msg(answer);
         let shown = app.views.shown.as_ref().unwrap();
-        assert!(!shown.printing);
+        assert!(!shown.is_printing());
         assert!(
-            matches!(&shown.note, Some(Note::Done(t)) if t.contains(&path.display().to_string()))
+            matches!(&shown.note(), Some(Note::Done(t)) if t.contains(&path.display().to_string()))
         );
     }
 
@@ -617,7 +586,7 @@ mod tests {
         app.run(Command::Link(LinkCommand::Cancel {
             id: link.id.clone(),
         }));
-        assert!(app.views.shown.as_ref().unwrap().cancelling);
+        assert!(app.views.shown.as_ref().unwrap().is_cancelling());
         let answer = only(answers(&mut app));
         assert!(
             matches!(&answer, Msg::Link(LinkResult::Cancelled { id, result: Ok(_), .. }) if *id == link.id),
@@ -625,19 +594,19 @@ mod tests {
         );
         app.on_msg(answer);
         let shown = app.views.shown.as_ref().unwrap();
-        assert!(!shown.cancelling);
-        assert!(shown.cancelled, "it reads Cancelled, not Expired");
-        assert_eq!(shown.link.status, LinkStatus::Expired);
+        assert!(!shown.is_cancelling());
+        assert!(shown.is_cancelled(), "it reads Cancelled, not Expired");
+        assert_eq!(shown.link().status, LinkStatus::Expired);
     }
 
     #[test]
     fn close_leaves_the_result_view_and_the_customer_display() {
         let mut app = app();
         make_link(&mut app, "A-1");
-        app.views.customer.open = true;
+        app.views.customer.on_asked(true, false);
         app.run(Command::Link(LinkCommand::Close));
         assert!(app.views.shown.is_none());
-        assert!(!app.views.customer.open);
+        assert!(!app.views.customer.is_open());
     }
 
     #[test]
@@ -647,12 +616,12 @@ mod tests {
             open: true,
             fullscreen: true,
         }));
-        assert!(app.views.customer.open && app.views.customer.fullscreen);
+        assert!(app.views.customer.is_open() && app.views.customer.is_fullscreen());
         app.run(Command::Link(LinkCommand::CustomerDisplay {
             open: false,
             fullscreen: true,
         }));
-        assert!(!app.views.customer.open && !app.views.customer.fullscreen);
+        assert!(!app.views.customer.is_open() && !app.views.customer.is_fullscreen());
     }
 
     #[test]
@@ -666,7 +635,7 @@ mod tests {
             result: Err(DeskError::NoProfile("x".into())),
         });
         let shown = app.views.shown.as_ref().unwrap();
-        assert!(matches!(shown.note, Some(Note::Failed(_))));
+        assert!(matches!(shown.note(), Some(Note::Failed(_))));
     }
 
     #[test]
@@ -676,7 +645,7 @@ mod tests {
         app.apply_link(LinkResult::QrSaved {
             result: Ok(Some((PathBuf::from("/tmp/paydesk-qr-A-1.png"), true))),
         });
-        let note = app.views.shown.as_ref().and_then(|s| s.note.clone());
+        let note = app.views.shown.as_ref().and_then(|s| s.note().cloned());
         assert!(
             matches!(&note, Some(Note::Done(t)) if t.contains("/tmp/paydesk-qr-A-1.png")),
             "{note:?}"

@@ -48,7 +48,7 @@ impl App {
             let text = UiText::WorkerLost.get(self.saved.lang).to_owned();
             self.clear_busy();
             self.link_lost(&text);
-            self.views.settings.busy = false;
+            self.views.settings.abort_busy();
             self.resend.running = false;
             self.refresher.lost();
             self.holds.connection = Connection::Disconnected(text);
@@ -71,11 +71,11 @@ impl App {
         self.views.pending.abort_busy();
         self.views.board.abort_busy();
         self.views.audit.abort_busy();
-        self.views.staff.busy = false;
+        self.views.staff.abort_busy();
         if let Some(p) = &mut self.views.approval {
-            p.busy = false;
+            p.abort_busy();
         }
-        self.views.lock.busy = false;
+        self.views.lock.abort_busy();
     }
 
     /// The profile's desk, acting as `duty`'s member, for a job that needs it; without one
@@ -192,7 +192,7 @@ impl App {
         }
         // Opening the board reads its rows again (links the command line made).
         if view == View::Board {
-            self.views.board.stale = true;
+            self.views.board.read_again();
         }
         // The Audit view reads the record again; Settings the members (the command line may
         // have changed them).
@@ -203,7 +203,7 @@ impl App {
         // next sale's. One still waiting for payment stays in front, its QR on screen.
         if view == View::NewLink
             && self.views.shown.as_ref().is_some_and(|s| {
-                s.origin == crate::ui::link_result::Origin::Created && s.is_final()
+                s.origin() == crate::ui::link_result::Origin::Created && s.is_final()
             })
         {
             self.put_shown_away();
@@ -228,13 +228,13 @@ mod tests {
     fn navigate_to_the_report_makes_it_again_and_to_the_board_reads_its_rows() {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();
-        app.views.report.loaded = Some((day, day));
-        app.views.board.stale = false;
+        app.views.report.set_loaded((day, day));
+        app.views.board.set_stale(false);
         app.run(Command::Navigate { view: View::Report });
         assert_eq!(app.view, View::Report);
-        assert_eq!(app.views.report.loaded, None, "links may have changed");
+        assert_eq!(app.views.report.loaded(), None, "links may have changed");
         app.run(Command::Navigate { view: View::Board });
         assert_eq!(app.view, View::Board);
-        assert!(app.views.board.stale);
+        assert!(app.views.board.is_stale());
     }
 }

@@ -148,14 +148,8 @@ pub enum Connection {
     Disconnected(String),
 }
 
-/// The customer display's window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CustomerDisplay {
-    /// Shown.
-    pub open: bool,
-    /// Full screen.
-    pub fullscreen: bool,
-}
+/// The customer display's window, kept by its view.
+pub use crate::ui::link_result::CustomerDisplay;
 
 /// The background re-send of the journal's pending rows (after a network drop).
 #[derive(Debug, Clone, Copy)]
@@ -321,10 +315,7 @@ impl App {
                 history: HistoryView::default(),
                 report: ReportView::default(),
                 pending: PendingView::default(),
-                board: BoardView {
-                    stale: true,
-                    ..BoardView::default()
-                },
+                board: BoardView::new(),
                 catalog: CatalogView::default(),
                 settings: SettingsView::default(),
                 shown: None,

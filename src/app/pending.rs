@@ -10,8 +10,6 @@ use super::msg::{Duty, Msg, PendingResult, RowOutcomes};
 use crate::service::{CreateError, DeskError};
 use crate::service::{JournalRow, JournalState};
 use crate::ui::PendingCommand;
-use crate::ui::problem::{Explain, Note};
-use crate::ui::text::UiText;
 
 impl App {
     /// Runs a pending command.
@@ -42,32 +40,18 @@ impl App {
         match result {
             PendingResult::Retried { key, result, rows } => {
                 let result = *result;
-                self.views.pending.busy.retain(|k| *k != key);
-                if let Some(rows) = rows {
-                    self.views.pending.rows = rows;
-                }
+                self.views.pending.on_retried(&key, rows, &result, lang);
                 self.note_create(&result);
                 if let Ok(link) = &result {
                     self.link_made(link);
+                    self.views.history.invalidate();
                 }
-                self.views.pending.note = Some(match &result {
-                    Ok(link) => {
-                        self.views.history.invalidate();
-                        let order = link.order_or_id();
-                        Note::Done(format!("{order}: {}", UiText::StateCompleted.get(lang)))
-                    }
-                    Err(e) => Note::Failed(e.problem(lang)),
-                });
                 if self.form_key() == Some(key.as_str()) {
                     self.form_answer(result);
                 }
             }
             PendingResult::Abandoned { key, result } => {
-                self.views.pending.busy.retain(|k| *k != key);
-                match result {
-                    Ok(rows) => self.views.pending.rows = rows,
-                    Err(e) => self.views.pending.note = Some(Note::Failed(e.problem(lang))),
-                }
+                self.views.pending.on_abandoned(&key, result, lang);
             }
             PendingResult::Resumed {
                 profile,
@@ -113,12 +97,12 @@ impl App {
         let lang = self.lang();
         self.resend.running = false;
         if let Some(rows) = rows {
-            self.views.pending.rows = rows;
+            self.views.pending.on_rows(rows);
         }
         let outcomes = match result {
             Ok(outcomes) => outcomes,
             Err(e) => {
-                self.views.pending.note = Some(Note::Failed(e.problem(lang)));
+                self.views.pending.on_resend_failed(&e, lang);
                 self.resend_later();
                 return;
             }
@@ -140,11 +124,7 @@ impl App {
             if let Ok(link) = &outcome {
                 self.link_made(link);
                 self.views.history.invalidate();
-                let order = link.order_or_id();
-                self.views.pending.note = Some(Note::Done(format!(
-                    "{order}: {}",
-                    UiText::StateCompleted.get(lang)
-                )));
+                self.views.pending.on_resent(link, lang);
             }
             if self.form_key() == Some(key.as_str()) {
                 self.form_answer(outcome);
@@ -176,8 +156,8 @@ impl App {
     pub(crate) fn schedule_resend(&mut self) {
         if self.resend.running
             || self.holds.desk.is_none()
-            || self.views.new_link.sending
-            || !self.views.pending.busy.is_empty()
+            || self.views.new_link.is_sending()
+            || !self.views.pending.busy().is_empty()
         {
             return;
         }
@@ -185,7 +165,7 @@ impl App {
         let open = self
             .views
             .pending
-            .rows
+            .rows()
             .iter()
             .any(|r| r.state == JournalState::Pending && !r.is_stale_at(now));
         if !open {
@@ -228,7 +208,7 @@ mod tests {
     fn retry_sends_the_row_and_its_link_is_said_done() {
         let mut app = app();
         let key = pending_row(&app, "P-1");
-        app.views.pending.busy.push(key.clone());
+        app.views.pending.set_busy(&key);
         let answer = only(run(
             &mut app,
             Command::Pending(PendingCommand::Retry {
@@ -251,18 +231,20 @@ mod tests {
         assert_eq!(link.order_number.as_deref(), Some("P-1"));
         assert!(rows.iter().all(|r| r.state != JournalState::Pending));
         app.on_msg(answer);
-        assert!(app.views.pending.busy.is_empty());
-        assert!(matches!(&app.views.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
-        assert!(app.views.board.stale, "the board shows the new link");
+        assert!(app.views.pending.busy().is_empty());
+        assert!(matches!(&app.views.pending.note(), Some(Note::Done(t)) if t.starts_with("P-1")));
+        assert!(app.views.board.is_stale(), "the board shows the new link");
     }
 
     #[test]
     fn abandon_gives_up_on_the_row() {
         let mut app = app();
         let key = pending_row(&app, "P-1");
-        app.views.pending.rows = app.holds.desk.clone().unwrap().pending().unwrap();
-        assert_eq!(app.views.pending.rows.len(), 1);
-        app.views.pending.busy.push(key.clone());
+        app.views
+            .pending
+            .on_rows(app.holds.desk.clone().unwrap().pending().unwrap());
+        assert_eq!(app.views.pending.rows().len(), 1);
+        app.views.pending.set_busy(&key);
         let answer = only(run(
             &mut app,
             Command::Pending(PendingCommand::Abandon { key: key.clone() }),
@@ -272,11 +254,11 @@ mod tests {
             Msg::Pending(PendingResult::Abandoned { key: k, result: Ok(_) }) if *k == key
         ));
         app.on_msg(answer);
-        assert!(app.views.pending.busy.is_empty());
+        assert!(app.views.pending.busy().is_empty());
         assert!(
             app.views
                 .pending
-                .rows
+                .rows()
                 .iter()
                 .all(|r| r.state != JournalState::Pending)
         );
@@ -285,13 +267,13 @@ mod tests {
     #[test]
     fn an_abandon_that_failed_is_said() {
         let mut app = app();
-        app.views.pending.busy.push("k".into());
+        app.views.pending.set_busy("k");
         app.apply_pending(PendingResult::Abandoned {
             key: "k".into(),
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.views.pending.busy.is_empty());
-        assert!(matches!(app.views.pending.note, Some(Note::Failed(_))));
+        assert!(app.views.pending.busy().is_empty());
+        assert!(matches!(app.views.pending.note(), Some(Note::Failed(_))));
     }
 
     #[test]
@@ -314,7 +296,7 @@ mod tests {
         app.on_msg(answer);
         assert!(!app.resend.running);
         assert_eq!(app.holds.connection, Connection::Connected);
-        assert!(matches!(&app.views.pending.note, Some(Note::Done(t)) if t.starts_with("P-1")));
+        assert!(matches!(&app.views.pending.note(), Some(Note::Done(t)) if t.starts_with("P-1")));
     }
 
     #[test]
@@ -330,6 +312,6 @@ mod tests {
             app.resend.running,
             "this profile's own re-send is still out"
         );
-        assert!(app.views.pending.note.is_none());
+        assert!(app.views.pending.note().is_none());
     }
 }

@@ -9,7 +9,7 @@ use super::{App, AppOptions, Connection, Resend, View};
 use crate::secrets::SecretError;
 use crate::service::{SANDBOX_PROFILE, Services};
 use crate::ui::ProfilesCommand;
-use crate::ui::problem::{Explain, Note};
+use crate::ui::problem::Explain;
 use crate::ui::settings::SecretStatus;
 use crate::ui::text::UiText;
 
@@ -49,7 +49,7 @@ impl App {
                     next: None,
                     interval: self.options.resend_first,
                 };
-                self.views.new_link.sent_key = None;
+                self.views.new_link.on_send_not_journaled();
                 self.put_shown_away();
                 self.view = View::NewLink;
                 self.refresher.reset();
@@ -105,10 +105,7 @@ impl App {
             }
             ProfilesCommand::CheckSecret { profile, api_key } => {
                 let secrets = Arc::clone(&self.options.secrets);
-                self.views
-                    .settings
-                    .secrets
-                    .insert(profile.clone(), SecretStatus::Checking);
+                self.views.settings.on_checking_secret(profile.clone());
                 let name = profile.clone();
                 self.spawn(
                     duty,
@@ -133,23 +130,15 @@ impl App {
                     Connection::Disconnected(format!("{}: {why}", UiText::StartFailed.get(lang)));
             }
             ProfilesResult::Listed { result } => {
-                self.views.settings.busy = false;
-                match result {
-                    Ok(list) => {
-                        self.views.settings.profiles = list.clone();
-                        self.holds.profiles = list;
-                        self.views.settings.form = None;
-                        self.views.settings.note =
-                            Some(Note::Done(UiText::Saved.get(lang).to_owned()));
-                    }
-                    Err(e) => self.views.settings.note = Some(Note::Failed(e.problem(lang))),
+                if let Ok(list) = &result {
+                    self.holds.profiles.clone_from(list);
                 }
+                self.views.settings.on_saved(result, lang);
             }
             ProfilesResult::Secret { profile, status } => {
-                self.views.settings.busy = false;
                 let status =
                     status.unwrap_or_else(|e| SecretStatus::Failed(e.problem(lang).sentence));
-                self.views.settings.secrets.insert(profile, status);
+                self.views.settings.on_secret(profile, status);
             }
         }
     }
@@ -167,24 +156,23 @@ impl App {
                 let problem = e.problem(lang);
                 let why = problem.sentence.clone();
                 // Said where the user asked for the profile, not only in a tooltip.
-                self.views.settings.note = Some(Note::Failed(problem));
+                self.views.settings.on_profile_failed(problem);
                 Connection::Disconnected(why)
             }
             None => Connection::Connected,
         };
         self.set_catalog(boot.catalog);
-        self.views.settings.profiles = boot.profiles.clone();
+        self.views.settings.on_profiles(boot.profiles.clone());
         self.holds.profiles = boot.profiles;
-        self.views.pending.rows = boot.pending;
+        self.views.pending.on_rows(boot.pending);
         if let Some(members) = boot.staff {
             self.staff_listed(members);
         }
         if let Some(order) = boot.order_number {
-            self.views.new_link.draft.order_number = order;
+            self.views.new_link.on_order_number(order);
         }
         self.views.history.reset_keeping_filter();
-        self.views.report.report = None;
-        self.views.report.invalidate();
+        self.views.report.on_profile_opened();
         self.shop_booted(boot.shop);
         // Resume the journal's pending rows of this profile.
         self.start_resend();
@@ -289,6 +277,7 @@ mod tests {
     use crate::app::Command;
     use crate::app::testing::{app, only, run, settle};
     use crate::service::Profile;
+    use crate::ui::problem::Note;
 
     fn shop() -> Profile {
         Profile::new("shop", "https://api.example.com", "key-1")
@@ -299,12 +288,12 @@ mod tests {
         let mut app = app();
         crate::app::testing::make_link(&mut app, "A-1");
         app.view = View::Board;
-        app.views.customer.open = true;
+        app.views.customer.on_asked(true, false);
         app.run(Command::Profiles(ProfilesCommand::Switch {
             name: SANDBOX_PROFILE.into(),
         }));
         assert!(app.holds.desk.is_none());
-        assert!(app.views.shown.is_none() && !app.views.customer.open);
+        assert!(app.views.shown.is_none() && !app.views.customer.is_open());
         assert_eq!(app.view, View::NewLink);
         assert_eq!(app.holds.connection, Connection::Connecting);
         settle(&mut app);
@@ -333,7 +322,7 @@ mod tests {
         ));
         app.on_msg(booted);
         assert!(matches!(app.holds.connection, Connection::Disconnected(_)));
-        assert!(matches!(app.views.settings.note, Some(Note::Failed(_))));
+        assert!(matches!(app.views.settings.note(), Some(Note::Failed(_))));
         assert_eq!(app.profile_name(), SANDBOX_PROFILE);
     }
 
@@ -352,7 +341,7 @@ mod tests {
     #[test]
     fn save_adds_a_profile_and_remove_takes_it_away() {
         let mut app = app();
-        app.views.settings.busy = true;
+        app.views.settings.set_busy();
         let answer = only(run(
             &mut app,
             Command::Profiles(ProfilesCommand::Save {
@@ -365,10 +354,10 @@ mod tests {
             Msg::Profiles(ProfilesResult::Listed { result: Ok(l) }) if l.len() == 2
         ));
         app.on_msg(answer);
-        assert!(!app.views.settings.busy);
+        assert!(!app.views.settings.is_busy());
         assert_eq!(app.holds.profiles.len(), 2);
-        assert_eq!(app.views.settings.profiles, app.holds.profiles);
-        assert!(matches!(app.views.settings.note, Some(Note::Done(_))));
+        assert_eq!(app.views.settings.profiles(), app.holds.profiles);
+        assert!(matches!(app.views.settings.note(), Some(Note::Done(_))));
         let answer = only(run(
             &mut app,
             Command::Profiles(ProfilesCommand::Remove {
@@ -383,12 +372,12 @@ mod tests {
     #[test]
     fn a_profile_change_that_failed_is_said() {
         let mut app = app();
-        app.views.settings.busy = true;
+        app.views.settings.set_busy();
         app.apply_profiles(ProfilesResult::Listed {
             result: Err(JobError::NoDataFolder),
         });
-        assert!(!app.views.settings.busy);
-        assert!(matches!(app.views.settings.note, Some(Note::Failed(_))));
+        assert!(!app.views.settings.is_busy());
+        assert!(matches!(app.views.settings.note(), Some(Note::Failed(_))));
     }
 
     #[test]
@@ -404,7 +393,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(matches!(
-            app.views.settings.secrets.get("shop"),
+            app.views.settings.secrets().get("shop"),
             Some(SecretStatus::NoKeyring(_))
         ));
     }
@@ -417,7 +406,7 @@ mod tests {
             api_key: "key-1".into(),
         }));
         assert_eq!(
-            app.views.settings.secrets.get("shop"),
+            app.views.settings.secrets().get("shop"),
             Some(&SecretStatus::Checking)
         );
         let answer = only(crate::app::testing::answers(&mut app));
@@ -427,7 +416,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(matches!(
-            app.views.settings.secrets.get("shop"),
+            app.views.settings.secrets().get("shop"),
             Some(SecretStatus::NoKeyring(_))
         ));
     }

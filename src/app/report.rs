@@ -12,7 +12,6 @@ use crate::service::{Desk, DeskError};
 use crate::service::{LinkQuery, TimeRange};
 use crate::ui::ReportCommand;
 use crate::ui::history::PAGE;
-use crate::ui::problem::Explain;
 
 impl App {
     /// Runs a report command.
@@ -52,17 +51,15 @@ impl App {
         let lang = self.lang();
         match result {
             ReportResult::Made { days, result } => {
-                self.views
-                    .report
-                    .set_report(days, result.map_err(|e| e.problem(lang)));
+                self.views.report.on_report(days, result, lang);
             }
             ReportResult::OpenLinks {
                 result: Ok(ids),
                 duty,
             } => {
-                self.views.report.refresh_counted(ids.len());
+                self.views.report.on_open_links(ids.len());
                 let Some(desk) = self.desk_for(&duty) else {
-                    self.views.report.refresh_failed();
+                    self.views.report.on_refresh_failed();
                     return;
                 };
                 // As History's "Refresh statuses": one request a second at most; in a shop,
@@ -86,21 +83,15 @@ impl App {
             }
             ReportResult::OpenLinks { result: Err(e), .. } => {
                 tracing::warn!(error = %e, "the day close's open links could not be listed");
-                self.views.report.refresh_failed();
+                self.views.report.on_refresh_failed();
             }
             ReportResult::StatusRefreshed { id, result } => {
                 self.note_call(result.as_ref().err());
                 if let Err(e) = &result {
                     tracing::warn!(link = %id, error = %e, "a day close refresh failed");
                 }
-                self.views.report.refresh_answered(result.is_ok());
-                if !self
-                    .views
-                    .report
-                    .refresh
-                    .as_ref()
-                    .is_some_and(crate::ui::report::ReportRefresh::running)
-                {
+                self.views.report.on_link_refreshed(result.is_ok());
+                if !self.views.report.is_refreshing() {
                     // History's rows and totals may have changed too.
                     self.views.history.invalidate();
                 }
@@ -151,7 +142,7 @@ mod tests {
     fn load_makes_the_days_report_and_its_answer_is_shown() {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();
-        app.views.report.loading = true;
+        app.views.report.set_loading();
         let answer = only(run(
             &mut app,
             Command::Report(ReportCommand::Load {
@@ -170,9 +161,9 @@ mod tests {
         assert_eq!(*days, (day, day));
         assert_eq!(report.links, 0, "a fresh store has no links");
         app.on_msg(answer);
-        assert!(!app.views.report.loading);
-        assert_eq!(app.views.report.loaded, Some((day, day)));
-        assert!(app.views.report.report.is_some());
+        assert!(!app.views.report.is_loading());
+        assert_eq!(app.views.report.loaded(), Some((day, day)));
+        assert!(app.views.report.report().is_some());
     }
 
     #[test]
@@ -183,7 +174,7 @@ mod tests {
             days: (day, day),
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.views.report.error.is_some());
-        assert!(app.views.report.report.is_none());
+        assert!(app.views.report.error().is_some());
+        assert!(app.views.report.report().is_none());
     }
 }

@@ -55,7 +55,7 @@ impl App {
         let form_lock = self.form_lock();
         let resend = self.resend_view(now);
         // Set again by the rows drawn this frame.
-        self.views.board.next_change = None;
+        self.views.board.on_frame_start();
 
         // With staff on and nobody signed in, only the lock screen (the customer display and
         // the board's refresh go on); while the staff list is not read yet, nothing.
@@ -75,7 +75,7 @@ impl App {
         // On a wide window the open links sit under New link's "This sale" (drawn by the view),
         // and beside the link just made.
         let wide = ui.ctx().content_rect().width() >= WIDE;
-        let sale_shown = matches!(&self.views.shown, Some(s) if s.origin == Origin::Created);
+        let sale_shown = matches!(&self.views.shown, Some(s) if s.origin() == Origin::Created);
         if !hidden && self.view == View::NewLink && wide && sale_shown {
             let parts = (palette, now, resend, form_lock.clone());
             self.board_panel_ui(ui, parts, &mut commands);
@@ -95,8 +95,8 @@ impl App {
             }
             match self.view {
                 View::NewLink => match &mut self.views.shown {
-                    Some(shown) if shown.origin == Origin::Created => {
-                        shown.ui(ui, &mut cx, self.views.customer.open);
+                    Some(shown) if shown.origin() == Origin::Created => {
+                        shown.ui(ui, &mut cx, self.views.customer.is_open());
                     }
                     _ if wide => {
                         let board = &mut self.views.board;
@@ -106,16 +106,16 @@ impl App {
                     _ => self.views.new_link.ui(ui, &mut cx),
                 },
                 View::Board => match &mut self.views.shown {
-                    Some(shown) if shown.origin == Origin::Board => {
-                        shown.ui(ui, &mut cx, self.views.customer.open);
+                    Some(shown) if shown.origin() == Origin::Board => {
+                        shown.ui(ui, &mut cx, self.views.customer.is_open());
                     }
                     _ => self.views.board.ui(ui, &mut cx),
                 },
                 View::Card => self.views.card.ui(ui, &mut cx),
                 View::Installments => self.views.installments.ui(ui, &mut cx),
                 View::History => match &mut self.views.shown {
-                    Some(shown) if shown.origin == Origin::History => {
-                        shown.ui(ui, &mut cx, self.views.customer.open);
+                    Some(shown) if shown.origin() == Origin::History => {
+                        shown.ui(ui, &mut cx, self.views.customer.is_open());
                     }
                     _ => self.views.history.ui(ui, &mut cx),
                 },
@@ -257,7 +257,7 @@ impl App {
     pub fn form_lock(&self) -> Option<FormLock> {
         self.views
             .new_link
-            .lock_of(&self.views.pending.rows, self.options_clock_now())
+            .lock_of(self.views.pending.rows(), self.options_clock_now())
     }
 
     fn options_clock_now(&self) -> chrono::DateTime<chrono::Utc> {
@@ -466,11 +466,11 @@ impl App {
     }
 
     fn customer_display(&mut self, ctx: &egui::Context, palette: &Palette) {
-        if !self.views.customer.open {
+        if !self.views.customer.is_open() {
             return;
         }
         let Some(shown) = &mut self.views.shown else {
-            self.views.customer.open = false;
+            self.views.customer.close();
             return;
         };
         let lang = self.saved.lang;
@@ -481,7 +481,7 @@ impl App {
         let mut close = false;
         ctx.show_viewport_immediate(
             customer_viewport_id(),
-            customer_viewport(lang, self.views.customer.fullscreen),
+            customer_viewport(lang, self.views.customer.is_fullscreen()),
             |ui, _class| {
                 egui::CentralPanel::default()
                     .frame(egui::Frame::new().fill(palette.customer_background))
@@ -495,7 +495,7 @@ impl App {
             },
         );
         if close {
-            self.views.customer = crate::app::CustomerDisplay::default();
+            self.views.customer.on_asked(false, false);
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::service::shop::{
 };
 use crate::service::{Desk, Services};
 use crate::ui::ShopCommand;
-use crate::ui::problem::{Explain, Note, Problem};
+use crate::ui::problem::{Explain, Problem};
 use crate::ui::shop::{ShopReach, reach_sentence};
 use crate::ui::text::UiText;
 
@@ -182,14 +182,14 @@ impl App {
         match event {
             SessionEvent::Online { since } => {
                 self.shop.reach = ShopReach::Online { since };
-                self.views.board.stale = true;
+                self.views.board.read_again();
                 self.pull_shared();
             }
             SessionEvent::Offline { since, reason, .. } => {
                 if !matches!(self.shop.reach, ShopReach::Offline { .. }) {
                     tracing::warn!(error = %reason, "the shop cannot be reached");
                     // The board shows this desk's own rows again.
-                    self.views.board.stale = true;
+                    self.views.board.read_again();
                 }
                 self.shop.reach = ShopReach::Offline { since, reason };
             }
@@ -215,10 +215,10 @@ impl App {
             SessionEvent::Changed {
                 channel: Channel::Links,
                 ..
-            } => self.views.board.stale = true,
+            } => self.views.board.read_again(),
             // The slow poll: a notification may have been missed.
             SessionEvent::Poll => {
-                self.views.board.stale = true;
+                self.views.board.read_again();
                 self.pull_shared();
             }
             SessionEvent::Changed {
@@ -279,7 +279,7 @@ impl App {
     /// Runs a Shop database command.
     pub(crate) fn run_shop(&mut self, command: ShopCommand, duty: &Duty) {
         let Some(services) = self.holds.services.clone() else {
-            self.views.shop.busy = false;
+            self.views.shop.on_not_sent();
             return;
         };
         match command {
@@ -288,9 +288,9 @@ impl App {
                     Ok(u) => u,
                     Err(e) => {
                         let e = MembershipError::Shop(e.into());
-                        self.views.shop.busy = false;
-                        self.views.shop.note =
-                            Some(Note::Failed(membership_problem(&e, self.lang())));
+                        self.views
+                            .shop
+                            .on_refused(membership_problem(&e, self.lang()));
                         return;
                     }
                 };
@@ -308,7 +308,7 @@ impl App {
                 });
             }
             ShopCommand::Leave => {
-                self.views.shop.busy = true;
+                self.views.shop.on_leave_sent();
                 let shop = self.shop_reader();
                 self.spawn(duty, async move {
                     // The links this desk polls go to the next desk at once, not in 8 s.
@@ -345,22 +345,15 @@ impl App {
     /// Takes a Shop database result into the state.
     pub(crate) fn apply_shop(&mut self, result: ShopResult) {
         let lang = self.lang();
-        self.views.shop.busy = false;
+        self.views.shop.on_answer();
         match result {
             ShopResult::Joined { result: Ok(joined) } => {
-                let mut said = UiText::ShopJoinedNote.get(lang).to_owned();
-                match &joined.kept {
-                    Kept::Keyring => {}
-                    Kept::ThisRunOnly(why) => {
-                        tracing::warn!(%why, "no keyring: the shop's password is kept for this run");
-                        said = format!("{said} {}", UiText::ShopKeptThisRun.get(lang));
-                    }
-                    Kept::FromEnv => said = format!("{said} {}", UiText::ShopKeptEnv.get(lang)),
+                if let Kept::ThisRunOnly(why) = &joined.kept {
+                    tracing::warn!(%why, "no keyring: the shop's password is kept for this run");
                 }
-                self.views.shop.note = Some(Note::Done(said));
-                self.views.shop.url.clear();
-                self.views.shop.url_touched = false;
-                self.views.shop.name_saved(&joined.identity.name);
+                self.views
+                    .shop
+                    .on_joined(&joined.kept, &joined.identity.name, lang);
                 self.shop.desk = Some(joined.identity);
                 self.shop.url = Some(joined.url);
                 // A session with another shop (or none) gives way to one with this shop.
@@ -371,17 +364,11 @@ impl App {
                 self.shop.session = None;
                 self.shop.url = None;
                 self.shop.reach = ShopReach::NotJoined;
-                self.views.board.stale = true;
-                if left.is_some() {
-                    self.views.shop.note =
-                        Some(Note::Done(UiText::ShopLeftNote.get(lang).to_owned()));
-                }
+                self.views.board.read_again();
+                self.views.shop.on_left(left.is_some(), lang);
             }
             ShopResult::Named { result: Ok(name) } => {
-                self.views.shop.name_saved(&name);
-                self.views.shop.name.clone_from(&name);
-                self.views.shop.note =
-                    Some(Note::Done(UiText::DeskNamed.fill(lang, &[("name", &name)])));
+                self.views.shop.on_named(&name, lang);
                 if let Some(desk) = &mut self.shop.desk {
                     desk.name = name;
                 }
@@ -403,7 +390,7 @@ impl App {
             | ShopResult::Left { result: Err(e) }
             | ShopResult::Named { result: Err(e) } => {
                 tracing::warn!(error = %e, "shop settings");
-                self.views.shop.note = Some(Note::Failed(membership_problem(&e, lang)));
+                self.views.shop.on_refused(membership_problem(&e, lang));
             }
         }
     }

@@ -26,7 +26,6 @@ use crate::service::{AuditFilter, StaffError, StoreError};
 use crate::service::{DeskError, Services};
 use crate::ui::link_result::Origin;
 use crate::ui::new_link::NewLinkForm;
-use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::staff::{ApprovalPrompt, LockScreen};
 use crate::ui::text::UiText;
 use crate::ui::{CatalogCommand, LinkCommand, StaffCommand};
@@ -196,8 +195,8 @@ impl App {
         self.views
             .shown
             .as_ref()
-            .filter(|s| s.link.id == id)
-            .and_then(|s| s.link.order_number.clone())
+            .filter(|s| s.link().id == id)
+            .and_then(|s| s.link().order_number.clone())
     }
 
     /// A job under `duty`, checked again on the worker against the role table with the desk
@@ -238,7 +237,7 @@ impl App {
             StaffCommand::Lock => self.lock_desk(),
             StaffCommand::SignIn { name, pin } => {
                 let Some(services) = self.staff_services() else {
-                    self.views.lock.busy = false;
+                    self.views.lock.abort_busy();
                     return;
                 };
                 self.spawn(duty, async move {
@@ -284,7 +283,7 @@ impl App {
                     self.views.audit.abort_busy();
                     return;
                 };
-                self.views.audit.loading = true;
+                self.views.audit.on_load_sent();
                 self.spawn(duty, async move {
                     let result = services.audit_with_check(&filter);
                     Msg::Staff(StaffResult::Audit { result })
@@ -343,7 +342,7 @@ impl App {
         write: impl FnOnce(&Services) -> Result<(), DeskError> + Send + 'static,
     ) {
         let Some(services) = self.staff_services() else {
-            self.views.staff.busy = false;
+            self.views.staff.abort_busy();
             return;
         };
         self.spawn(duty, async move {
@@ -367,7 +366,6 @@ impl App {
                 self.views.lock.refused(e.sentence(lang));
             }
             StaffResult::Changed { change, result } => {
-                self.views.staff.busy = false;
                 match result {
                     Ok(members) => {
                         let (t, name) = match &change {
@@ -377,18 +375,16 @@ impl App {
                             MemberEdit::Active(n, false) => (UiText::MemberDisabled, n),
                         };
                         let was_on = self.staff.on();
-                        self.views.staff.note = Some(Note::Done(t.fill(lang, &[("name", name)])));
+                        self.views.staff.on_changed(t, name, lang);
                         self.staff_listed(members);
                         if !was_on && let MemberEdit::Added(n) = change {
                             // Staff just turned on: the lock screen waits for the first
                             // manager's PIN, the name already chosen.
-                            self.views.lock.chosen = Some(n.clone());
-                            self.views.lock.typed = n;
+                            self.views.lock.on_first_member(n);
                         }
                     }
                     Err(e) => {
-                        self.views.staff.note =
-                            Some(Note::Failed(Problem::plain(e.sentence(lang))));
+                        self.views.staff.on_change_refused(e.sentence(lang));
                     }
                 }
             }
@@ -416,42 +412,15 @@ impl App {
                 }
             }
             StaffResult::Audit { result } => {
-                let view = &mut self.views.audit;
-                view.loading = false;
-                match result {
-                    Ok((rows, check)) => {
-                        view.rows = rows;
-                        view.check = Some(check);
-                        view.error = None;
-                    }
-                    Err(e) => view.error = Some(e.problem(lang)),
-                }
+                self.views.audit.on_audit(result, lang);
             }
             StaffResult::AuditExported { result } => {
-                let view = &mut self.views.audit;
-                view.exporting = false;
-                view.note = match result {
-                    Ok(Some((count, path, by_dialog))) => {
-                        let mut note = UiText::AuditExported.fill(
-                            lang,
-                            &[
-                                ("count", &count.to_string()),
-                                ("path", &path.display().to_string()),
-                            ],
-                        );
-                        if !by_dialog {
-                            note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
-                        }
-                        Some(Note::Done(note))
-                    }
-                    Ok(None) => None,
-                    Err(e) => Some(Note::Failed(e.problem(lang))),
-                };
+                self.views.audit.on_exported(result, lang);
             }
             StaffResult::Refused { command, error } => {
                 tracing::info!(command, error = %error, "the worker refused a command");
                 self.clear_busy();
-                self.views.staff.busy = false;
+                self.views.staff.abort_busy();
                 self.views.audit.abort_busy();
                 self.staff.refusal = Some(error.sentence(lang));
                 if matches!(error, DeskError::SignInFirst) {
@@ -487,7 +456,7 @@ impl App {
         }
         self.staff.import_approval = None;
         if let Some(name) = self.staff.actor.name().map(str::to_owned)
-            && !self.views.new_link.sending
+            && !self.views.new_link.is_sending()
         {
             let kept = std::mem::take(&mut self.views.new_link);
             self.staff.kept.insert(name, kept);
@@ -510,7 +479,7 @@ impl App {
         self.staff.refusal = None;
         self.views.lock = LockScreen::fresh();
         if let Some(mut form) = self.staff.kept.remove(&member.name) {
-            form.focus_amount = true;
+            form.on_back();
             self.views.new_link = form;
         }
         // The record is a manager's: a clerk back at the desk starts on New link, not on a
@@ -518,12 +487,12 @@ impl App {
         let audit_closed = self.view == View::Audit && member.role != crate::domain::Role::Manager;
         if audit_closed || self.staff.last_clerk.as_deref() != Some(member.name.as_str()) {
             self.view = View::NewLink;
-            if !self.views.customer.open
+            if !self.views.customer.is_open()
                 && self
                     .views
                     .shown
                     .as_ref()
-                    .is_some_and(|s| s.origin == Origin::Created)
+                    .is_some_and(|s| s.origin() == Origin::Created)
             {
                 self.views.shown = None;
             }
@@ -621,6 +590,7 @@ mod tests {
     use crate::service::AuditAction;
     use crate::service::{AuditRow, ChainCheck};
     use crate::ui::command::Gate;
+    use crate::ui::problem::Note;
     use crate::ui::{
         BoardCommand, CardCommand, CatalogCommand, HistoryCommand, InstallmentsCommand,
         PendingCommand, ProfilesCommand, ReportCommand, ShopCommand,
@@ -920,7 +890,7 @@ mod tests {
     fn a_wrong_pin_says_so_and_stays_locked() {
         let mut app = app();
         staffed(&mut app);
-        app.views.lock.busy = true;
+        app.views.lock.set_busy();
         let answer = only(run(
             &mut app,
             Command::Staff(StaffCommand::SignIn {
@@ -934,10 +904,10 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(app.staff.locked());
-        assert!(!app.views.lock.busy);
-        let said = app.views.lock.error.clone().unwrap();
+        assert!(!app.views.lock.is_busy());
+        let said = app.views.lock.error().unwrap().to_owned();
         assert!(said.contains("Ayşe"), "{said}");
-        assert!(app.views.lock.pin.is_empty(), "the PIN is cleared");
+        assert!(!app.views.lock.has_pin(), "the PIN is cleared");
     }
 
     #[test]
@@ -945,20 +915,20 @@ mod tests {
         let mut app = app();
         staffed(&mut app);
         sign_in(&mut app, "Ayşe", "2222");
-        app.views.new_link.draft.amount = "42,50".into();
+        app.views.new_link.draft_mut().amount = "42,50".into();
         app.run(Command::Staff(StaffCommand::Lock));
         assert!(app.staff.locked());
-        assert!(app.views.new_link.draft.amount.is_empty());
+        assert!(app.views.new_link.draft().amount.is_empty());
         settle(&mut app);
         assert!(
-            !app.views.new_link.draft.order_number.is_empty(),
+            !app.views.new_link.draft().order_number.is_empty(),
             "numbered"
         );
         sign_in(&mut app, "Mehmet", "3333");
-        assert!(app.views.new_link.draft.amount.is_empty());
+        assert!(app.views.new_link.draft().amount.is_empty());
         app.run(Command::Staff(StaffCommand::Lock));
         sign_in(&mut app, "Ayşe", "2222");
-        assert_eq!(app.views.new_link.draft.amount, "42,50");
+        assert_eq!(app.views.new_link.draft().amount, "42,50");
     }
 
     #[test]
@@ -985,7 +955,7 @@ mod tests {
         staffed(&mut app);
         sign_in(&mut app, "Ayşe", "2222");
         let day = Utc::now().date_naive();
-        app.views.report.loading = true;
+        app.views.report.set_loading();
         app.run(Command::Report(ReportCommand::Load {
             first: day,
             last: day,
@@ -993,12 +963,8 @@ mod tests {
         }));
         assert!(app.jobs.is_empty(), "nothing sent");
         let prompt = app.views.approval.as_ref().expect("the prompt opens");
-        assert_eq!(prompt.what, "The day close");
-        assert_eq!(
-            prompt.manager.as_deref(),
-            Some("Zeynep"),
-            "the only manager"
-        );
+        assert_eq!(prompt.what(), "The day close");
+        assert_eq!(prompt.manager(), Some("Zeynep"), "the only manager");
         // A wrong PIN leaves it held.
         let answer = only(run(
             &mut app,
@@ -1009,7 +975,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(app.staff.held.is_some());
-        assert!(app.views.approval.as_ref().unwrap().error.is_some());
+        assert!(app.views.approval.as_ref().unwrap().error().is_some());
         // The right one runs it once, as Ayşe approved by Zeynep.
         let answer = only(run(
             &mut app,
@@ -1030,7 +996,7 @@ mod tests {
             "not signed in"
         );
         settle(&mut app);
-        assert!(app.views.report.report.is_some(), "the report ran");
+        assert!(app.views.report.report().is_some(), "the report ran");
         let rows = audit(&app);
         let approve = rows.iter().find(|r| r.action == "approve").unwrap();
         assert_eq!(approve.staff.as_deref(), Some("Ayşe"));
@@ -1172,13 +1138,13 @@ mod tests {
             .approval
             .as_ref()
             .expect("the desk refused: the prompt");
-        assert_eq!(prompt.what, "Cancel link M-1");
+        assert_eq!(prompt.what(), "Cancel link M-1");
         app.run(Command::Staff(StaffCommand::Approve {
             manager: "Zeynep".into(),
             pin: pin("1111"),
         }));
         settle(&mut app);
-        assert!(app.views.shown.as_ref().unwrap().cancelled);
+        assert!(app.views.shown.as_ref().unwrap().is_cancelled());
         let rows = audit(&app);
         let cancel = rows.iter().find(|r| r.action == "link.cancel").unwrap();
         assert_eq!(cancel.staff.as_deref(), Some("Ayşe"));
@@ -1199,7 +1165,7 @@ mod tests {
         ));
         app.on_msg(answer);
         assert!(app.staff.locked());
-        assert_eq!(app.views.lock.chosen.as_deref(), Some("Zeynep"));
+        assert_eq!(app.views.lock.chosen(), Some("Zeynep"));
         sign_in(&mut app, "Zeynep", "1111");
         app.run(Command::Staff(StaffCommand::AddStaff {
             name: "Ayşe".into(),
@@ -1238,8 +1204,8 @@ mod tests {
                 .any(|m| m.name == "Ayşe" && m.active)
         );
         assert_eq!(
-            app.views.staff.note,
-            Some(Note::Done("Ayşe was disabled.".into()))
+            app.views.staff.note(),
+            Some(&Note::Done("Ayşe was disabled.".into()))
         );
         // The last active manager cannot be disabled: said as a sentence.
         app.run(Command::Staff(StaffCommand::SetStaffActive {
@@ -1247,8 +1213,8 @@ mod tests {
             active: false,
         }));
         settle(&mut app);
-        let Some(Note::Failed(p)) = &app.views.staff.note else {
-            panic!("refused: {:?}", app.views.staff.note);
+        let Some(Note::Failed(p)) = app.views.staff.note() else {
+            panic!("refused: {:?}", app.views.staff.note());
         };
         assert!(p.sentence.contains("Zeynep"), "{}", p.sentence);
         let rows = audit(&app);
@@ -1274,16 +1240,16 @@ mod tests {
         ));
         app.on_msg(answer);
         let view = &app.views.audit;
-        assert!(!view.loading);
-        assert_eq!(view.rows.len(), 1, "Zeynep's sign-in");
+        assert!(!view.is_loading());
+        assert_eq!(view.rows().len(), 1, "Zeynep's sign-in");
         assert!(matches!(
-            view.check,
+            view.check(),
             Some(ChainCheck::Whole { rows: 4, .. })
         ));
         app.apply_staff(StaffResult::Audit {
             result: Err(DeskError::NoProfile("x".into())),
         });
-        assert!(app.views.audit.error.is_some());
+        assert!(app.views.audit.error().is_some());
     }
 
     #[test]
@@ -1293,7 +1259,7 @@ mod tests {
         sign_in(&mut app, "Zeynep", "1111");
         let dir = tempfile::tempdir().unwrap();
         app.export_dir = Some(dir.path().to_owned());
-        app.views.audit.exporting = true;
+        app.views.audit.set_exporting();
         let answer = only(run(
             &mut app,
             Command::Staff(StaffCommand::ExportAudit {
@@ -1316,23 +1282,23 @@ mod tests {
             assert_eq!(mode & 0o777, 0o600);
         }
         app.on_msg(answer);
-        assert!(!app.views.audit.exporting);
-        assert!(matches!(app.views.audit.note, Some(Note::Done(_))));
+        assert!(!app.views.audit.is_exporting());
+        assert!(matches!(app.views.audit.note(), Some(Note::Done(_))));
         app.apply_staff(StaffResult::AuditExported {
             result: Err(JobError::NoSaveFolder),
         });
-        assert!(matches!(app.views.audit.note, Some(Note::Failed(_))));
+        assert!(matches!(app.views.audit.note(), Some(Note::Failed(_))));
     }
 
     #[test]
     fn a_worker_refusal_is_said_and_reads_the_staff_again() {
         let mut app = app();
-        app.views.report.loading = true;
+        app.views.report.set_loading();
         app.apply_staff(StaffResult::Refused {
             command: "LoadReport",
             error: DeskError::SignInFirst,
         });
-        assert!(!app.views.report.loading, "no longer busy");
+        assert!(!app.views.report.is_loading(), "no longer busy");
         assert!(app.staff.refusal.is_some());
         assert_eq!(app.jobs.len(), 1, "the staff list is read again");
         settle(&mut app);

@@ -120,7 +120,7 @@ pub(crate) fn make_link(app: &mut App, order: &str) -> crate::domain::Link {
         .shown
         .as_ref()
         .expect("the link is shown")
-        .link
+        .link()
         .clone()
 }
 

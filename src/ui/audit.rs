@@ -1,13 +1,15 @@
 //! The Audit view (managers): who did what and when at this desk, filtered by member and
 //! action, exported as CSV, with a warning when the record's chain is broken.
 
+use std::path::PathBuf;
+
 use egui::{RichText, Ui};
 
 use crate::lang::Lang;
 use crate::store::{AuditAction, AuditFilter, AuditRow, ChainCheck};
 use crate::ui::ViewCtx;
 use crate::ui::command::{Command, StaffCommand};
-use crate::ui::problem::{Note, Problem, note_ui, problem_ui, warning_ui};
+use crate::ui::problem::{Explain, Note, Problem, note_ui, problem_ui, warning_ui};
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::widgets;
@@ -19,23 +21,23 @@ pub const AUDIT_ROWS: usize = 500;
 #[derive(Debug, Default)]
 pub struct AuditView {
     /// The rows shown, newest first.
-    pub rows: Vec<AuditRow>,
+    rows: Vec<AuditRow>,
     /// What the last walk of the chain found.
-    pub check: Option<ChainCheck>,
+    check: Option<ChainCheck>,
     /// Only this member.
-    pub staff: Option<String>,
+    staff: Option<String>,
     /// Only this action.
-    pub action: Option<AuditAction>,
+    action: Option<AuditAction>,
     /// The filter of the rows shown (`None`: not read yet, or to read again).
-    pub loaded: Option<(Option<String>, Option<AuditAction>)>,
+    loaded: Option<(Option<String>, Option<AuditAction>)>,
     /// A read is out.
-    pub loading: bool,
+    loading: bool,
     /// An export is out.
-    pub exporting: bool,
+    exporting: bool,
     /// Why the last read failed.
-    pub error: Option<Problem>,
+    error: Option<Problem>,
     /// What the last export did.
-    pub note: Option<Note>,
+    note: Option<Note>,
 }
 
 impl AuditView {
@@ -58,6 +60,91 @@ impl AuditView {
     pub fn abort_busy(&mut self) {
         self.loading = false;
         self.exporting = false;
+    }
+
+    /// The rows shown, newest first.
+    pub fn rows(&self) -> &[AuditRow] {
+        &self.rows
+    }
+
+    /// What the chain's walk found.
+    pub fn check(&self) -> Option<&ChainCheck> {
+        self.check.as_ref()
+    }
+
+    /// Whether the rows are being read.
+    pub fn is_loading(&self) -> bool {
+        self.loading
+    }
+
+    /// Whether an export is being written.
+    pub fn is_exporting(&self) -> bool {
+        self.exporting
+    }
+
+    /// Why the last read failed.
+    pub fn error(&self) -> Option<&Problem> {
+        self.error.as_ref()
+    }
+
+    /// What the last export did.
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// The read was sent.
+    pub fn on_load_sent(&mut self) {
+        self.loading = true;
+    }
+
+    /// The rows and the chain's walk arrived, or why they could not be read.
+    pub fn on_audit(
+        &mut self,
+        result: Result<(Vec<AuditRow>, ChainCheck), impl Explain>,
+        lang: Lang,
+    ) {
+        self.loading = false;
+        match result {
+            Ok((rows, check)) => {
+                self.rows = rows;
+                self.check = Some(check);
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e.problem(lang)),
+        }
+    }
+
+    /// The CSV export ended: how many rows went where, nothing when the dialog was closed, or
+    /// why it failed.
+    pub fn on_exported(
+        &mut self,
+        result: Result<Option<(usize, PathBuf, bool)>, impl Explain>,
+        lang: Lang,
+    ) {
+        self.exporting = false;
+        self.note = match result {
+            Ok(Some((count, path, by_dialog))) => {
+                let mut note = UiText::AuditExported.fill(
+                    lang,
+                    &[
+                        ("count", &count.to_string()),
+                        ("path", &path.display().to_string()),
+                    ],
+                );
+                if !by_dialog {
+                    note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
+                }
+                Some(Note::Done(note))
+            }
+            Ok(None) => None,
+            Err(e) => Some(Note::Failed(e.problem(lang))),
+        };
+    }
+
+    /// Test set-up: an export is being written, as after Export CSV.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_exporting(&mut self) {
+        self.exporting = true;
     }
 
     /// Draws the view; `members` are the names the filter offers.

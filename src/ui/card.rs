@@ -20,9 +20,12 @@ use egui::{RichText, Ui};
 
 use crate::api::wire::SavedCard;
 use crate::domain::{CardBrand, CardDraft, CardUsage, Field, FieldErrors};
+use crate::lang::Lang;
+use crate::service::DeskError;
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::CardCommand;
+use crate::ui::problem::Explain;
 use crate::ui::text::UiText;
 use crate::ui::{theme, widgets, words};
 
@@ -41,12 +44,12 @@ pub enum CardOutcome {
 #[derive(Debug, Default)]
 pub struct CardForm {
     /// The form (number and CVV zeroizing).
-    pub draft: CardDraft,
+    draft: CardDraft,
     touched: widgets::Touched,
     /// A save is out.
-    pub sending: bool,
+    sending: bool,
     /// The last outcome.
-    pub outcome: Option<CardOutcome>,
+    outcome: Option<CardOutcome>,
     /// The last frame the form was drawn (the card number takes the focus when it reappears).
     last_frame: Option<u64>,
 }
@@ -56,6 +59,38 @@ impl CardForm {
     /// gone), so nothing stays "working…" for ever.
     pub fn abort_busy(&mut self) {
         self.sending = false;
+    }
+
+    /// The form as typed (number and CVV zeroizing).
+    pub fn draft(&self) -> &CardDraft {
+        &self.draft
+    }
+
+    /// Whether a save is out.
+    pub fn is_sending(&self) -> bool {
+        self.sending
+    }
+
+    /// The last outcome.
+    pub fn outcome(&self) -> Option<&CardOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The save's answer: the card as saved, an outcome not known (the server may hold it),
+    /// or why not.
+    pub fn on_saved(&mut self, result: Result<SavedCard, DeskError>, lang: Lang) {
+        self.sending = false;
+        self.outcome = Some(match result {
+            Ok(card) => CardOutcome::Saved(Box::new(card)),
+            Err(e) if e.is_unknown_outcome() => CardOutcome::Unknown(e.problem(lang)),
+            Err(e) => CardOutcome::Error(e.problem(lang)),
+        });
+    }
+
+    /// Test set-up: a save is out, as after Save.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_sending(&mut self) {
+        self.sending = true;
     }
 
     /// Marks a field as touched, so that its errors show.

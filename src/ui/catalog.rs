@@ -12,10 +12,12 @@ use std::collections::{HashMap, HashSet};
 use egui::{RichText, Ui};
 
 use crate::domain::{Barcode, CatalogVariant, format_amount};
+use crate::lang::Lang;
 use crate::store::{CsvImport, CsvParsed};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::CatalogCommand;
+use crate::ui::problem::Explain;
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, icon};
 use crate::ui::widgets;
@@ -38,19 +40,19 @@ pub enum CsvOutcome {
 #[derive(Debug, Default)]
 pub struct CatalogView {
     /// Path of the CSV file.
-    pub path: String,
+    path: String,
     /// A preview or import is out.
-    pub busy: bool,
+    busy: bool,
     /// The last outcome.
-    pub outcome: Option<CsvOutcome>,
+    outcome: Option<CsvOutcome>,
     /// Barcodes as typed, by variant id, while they differ from the stored one.
-    pub barcode_edits: HashMap<String, String>,
+    barcode_edits: HashMap<String, String>,
     /// Why an item's typed barcode was not saved, by variant id.
-    pub barcode_errors: HashMap<String, String>,
+    barcode_errors: HashMap<String, String>,
     /// Items whose barcode is being saved.
-    pub barcode_saving: HashSet<String>,
+    barcode_saving: HashSet<String>,
     /// "Choose file…" found no file dialog on this desktop: the path is typed.
-    pub no_dialog: bool,
+    no_dialog: bool,
 }
 
 impl CatalogView {
@@ -59,6 +61,106 @@ impl CatalogView {
     pub fn abort_busy(&mut self) {
         self.busy = false;
         self.barcode_saving.clear();
+    }
+
+    /// The path of the CSV file, as typed or chosen.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Whether a preview or import is out.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// The last CSV outcome.
+    pub fn outcome(&self) -> Option<&CsvOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Barcodes as typed, by variant id, while they differ from the stored one.
+    pub fn barcode_edits(&self) -> &HashMap<String, String> {
+        &self.barcode_edits
+    }
+
+    /// Why an item's typed barcode was not saved, by variant id.
+    pub fn barcode_errors(&self) -> &HashMap<String, String> {
+        &self.barcode_errors
+    }
+
+    /// Items whose barcode is being saved.
+    pub fn barcode_saving(&self) -> &HashSet<String> {
+        &self.barcode_saving
+    }
+
+    /// A preview or import ended: what it gave, or why the file could not be read.
+    pub fn on_import(&mut self, result: Result<CsvOutcome, impl Explain>, lang: Lang) {
+        self.busy = false;
+        self.outcome = Some(match result {
+            Ok(outcome) => outcome,
+            Err(e) => CsvOutcome::Error(e.problem(lang)),
+        });
+    }
+
+    /// The preview or import asked for could not be sent (no desk open).
+    pub fn on_csv_not_sent(&mut self) {
+        self.busy = false;
+    }
+
+    /// The file dialog gave a file: it is the path now, and its preview is on its way.
+    pub fn on_file_picked(&mut self, path: &str) {
+        path.clone_into(&mut self.path);
+        self.no_dialog = false;
+        self.busy = true;
+    }
+
+    /// The file dialog was closed without a file.
+    pub fn on_choice_cancelled(&mut self) {
+        self.busy = false;
+    }
+
+    /// No file dialog opens on this desktop: the path is typed.
+    pub fn on_no_dialog(&mut self) {
+        self.busy = false;
+        self.no_dialog = true;
+    }
+
+    /// The item's barcode was saved: the typed one is the stored one now.
+    pub fn on_barcode_saved(&mut self, variant_id: &str) {
+        self.barcode_saving.remove(variant_id);
+        self.barcode_edits.remove(variant_id);
+        self.barcode_errors.remove(variant_id);
+    }
+
+    /// The item's barcode was refused: the reason is said beside what was typed.
+    pub fn on_barcode_refused(&mut self, variant_id: String, error: &impl Explain, lang: Lang) {
+        self.barcode_saving.remove(&variant_id);
+        self.barcode_errors
+            .insert(variant_id, error.problem(lang).sentence);
+    }
+
+    /// The item's barcode could not be sent (no desk open).
+    pub fn on_barcode_not_sent(&mut self, variant_id: &str) {
+        self.barcode_saving.remove(variant_id);
+    }
+
+    /// Test set-up: a preview or import is out, as after its button.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_busy(&mut self) {
+        self.busy = true;
+    }
+
+    /// Test set-up: the item's barcode is being saved, as after Enter in its field.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_barcode_saving(&mut self, variant_id: &str) {
+        self.barcode_saving.insert(variant_id.to_owned());
+    }
+
+    /// Test set-up: a barcode typed into the item's field, not yet saved.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn type_barcode(&mut self, variant_id: &str, text: &str) {
+        self.barcode_edits
+            .insert(variant_id.to_owned(), text.to_owned());
     }
 
     /// Draws the view.

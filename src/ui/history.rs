@@ -9,6 +9,7 @@
 //! count never holds the first page back. Picking a row opens the link result view.
 
 use std::ops::Range;
+use std::path::PathBuf;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use egui::{RichText, Ui};
@@ -23,7 +24,7 @@ use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::command::HistoryCommand;
 use crate::ui::link_result::{status_text, status_with_payment};
-use crate::ui::problem::{Note, Problem, note_ui, problem_ui};
+use crate::ui::problem::{Explain, Note, Problem, note_ui, problem_ui};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, StatusMeaning};
 use crate::ui::widgets;
@@ -125,57 +126,87 @@ impl HistoryRow {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StatusRefresh {
     /// The rows asked about.
-    pub ids: Vec<String>,
+    ids: Vec<String>,
     /// How many have answered.
-    pub done: usize,
+    done: usize,
     /// How many answers changed the row.
-    pub changed: usize,
+    changed: usize,
     /// The first failure, as a sentence.
-    pub failed: Option<Problem>,
+    failed: Option<Problem>,
+}
+
+impl StatusRefresh {
+    /// The rows asked about.
+    pub fn ids(&self) -> &[String] {
+        &self.ids
+    }
+
+    /// How many have answered.
+    pub fn done(&self) -> usize {
+        self.done
+    }
+}
+
+/// A page of History as read for the view: its rows and whether more follow, with what was
+/// read beside a first page.
+#[derive(Debug)]
+pub struct HistoryPage {
+    /// The filter the page was read for.
+    pub filter: HistoryFilter,
+    /// A first page (replaces the rows) or a further one (appended).
+    pub first: bool,
+    /// The rows, newest first.
+    pub rows: Vec<HistoryRow>,
+    /// No page follows.
+    pub exhausted: bool,
+    /// How many links the profile has (unfiltered first pages only).
+    pub total: Option<usize>,
+    /// The staff members' names, when read with the page.
+    pub staff_names: Option<Vec<String>>,
 }
 
 /// The state of the History view.
 #[derive(Debug, Default)]
 pub struct HistoryView {
     /// The shop's staff members, for the Staff filter and column (empty: staff are off).
-    pub staff_names: Vec<String>,
+    staff_names: Vec<String>,
     /// The filter as the user set it.
-    pub filter: HistoryFilter,
+    filter: HistoryFilter,
     /// The filter of the rows shown.
-    pub loaded_filter: Option<HistoryFilter>,
+    loaded_filter: Option<HistoryFilter>,
     /// Rows loaded so far, newest first.
     rows: Vec<HistoryRow>,
     /// Whether any row loaded is the shop's (has a desk): kept with the pages, never scanned
     /// for in a frame (a million rows took 22 ms a frame to scan).
     shop_rows: bool,
     /// No more pages.
-    pub exhausted: bool,
+    exhausted: bool,
     /// A page is being fetched.
-    pub loading: bool,
+    loading: bool,
     /// The last error.
-    pub error: Option<Problem>,
+    error: Option<Problem>,
     /// How many links the profile has (unfiltered lists only).
-    pub total: Option<usize>,
+    total: Option<usize>,
     /// The zone whose local days the date filter means (the machine's unless a test sets one).
-    pub zone: Zone,
+    zone: Zone,
     /// The first day as typed.
-    pub from_text: String,
+    from_text: String,
     /// The last day as typed.
-    pub to_text: String,
+    to_text: String,
     /// The totals of the filtered set, and the filter they count (`None` while counting).
-    pub totals: Option<(HistoryFilter, Result<LinkTotals, Problem>)>,
+    totals: Option<(HistoryFilter, Result<LinkTotals, Problem>)>,
     /// The rows on screen in the last frame.
-    pub visible: Range<usize>,
+    visible: Range<usize>,
     /// A "Refresh statuses" under way or just ended.
-    pub refresh: Option<StatusRefresh>,
+    refresh: Option<StatusRefresh>,
     /// An export is being written.
-    pub exporting: bool,
+    exporting: bool,
     /// The last refresh or export note.
-    pub note: Option<Note>,
+    note: Option<Note>,
     /// The last frame the view was drawn (opening it refreshes the open rows).
-    pub last_frame: Option<u64>,
+    last_frame: Option<u64>,
     /// The view was just opened: refresh its open rows once they are on screen.
-    pub refresh_on_show: bool,
+    refresh_on_show: bool,
 }
 
 impl HistoryView {
@@ -198,13 +229,79 @@ impl HistoryView {
         self.exporting = false;
     }
 
-    /// Replaces the rows with a first page.
-    pub fn set_first_page(
+    /// A page arrived: a first page replaces the rows (with the unfiltered count, if one was
+    /// made), a further page of the filter shown is appended, and one of a filter since left
+    /// is dropped. The staff's names, when read with it, are the Staff filter's.
+    pub fn on_page(&mut self, page: HistoryPage) {
+        if let Some(names) = page.staff_names {
+            self.staff_names = names;
+        }
+        if page.first {
+            self.set_first_page(page.filter, page.rows, page.exhausted);
+            self.total = page.total;
+        } else if self.loaded_filter.as_ref() == Some(&page.filter) {
+            self.append_page(page.rows, page.exhausted);
+        } else {
+            self.loading = false;
+        }
+    }
+
+    /// A page of `filter` could not be read: said instead of the rows.
+    pub fn on_page_failed(&mut self, filter: HistoryFilter, error: &impl Explain, lang: Lang) {
+        self.loading = false;
+        self.loaded_filter = Some(filter);
+        self.error = Some(error.problem(lang));
+    }
+
+    /// "More" was asked with no further page to fetch (or no rows shown): nothing is loading.
+    pub fn on_no_more_page(&mut self) {
+        self.loading = false;
+    }
+
+    /// A search was started: the totals of the last filter are no longer shown.
+    pub fn on_search(&mut self) {
+        self.totals = None;
+    }
+
+    /// A link picked in the list could not be read.
+    pub fn on_link_failed(&mut self, error: &impl Explain, lang: Lang) {
+        self.error = Some(error.problem(lang));
+    }
+
+    /// The totals of `filter` were counted (or could not be).
+    pub fn on_totals(
         &mut self,
         filter: HistoryFilter,
-        rows: Vec<HistoryRow>,
-        exhausted: bool,
+        result: Result<LinkTotals, impl Explain>,
+        lang: Lang,
     ) {
+        self.totals = Some((filter, result.map_err(|e| e.problem(lang))));
+    }
+
+    /// The CSV export ended: how many rows went where (the dialog's choice, else the
+    /// Downloads folder, said so), nothing when the dialog was closed, or why it failed.
+    pub fn on_exported(
+        &mut self,
+        result: Result<Option<(usize, PathBuf, bool)>, impl Explain>,
+        lang: Lang,
+    ) {
+        self.exporting = false;
+        self.note = match result {
+            Ok(Some((rows, path, by_dialog))) => {
+                let mut note =
+                    UiText::ExportedTo.fill(lang, &[("n", &rows), ("path", &path.display())]);
+                if !by_dialog {
+                    note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
+                }
+                Some(Note::Done(note))
+            }
+            Ok(None) => None,
+            Err(e) => Some(Note::Failed(e.problem(lang))),
+        };
+    }
+
+    /// Replaces the rows with a first page.
+    fn set_first_page(&mut self, filter: HistoryFilter, rows: Vec<HistoryRow>, exhausted: bool) {
         self.loaded_filter = Some(filter);
         self.shop_rows = rows.iter().any(|r| !r.desk.is_empty());
         self.rows = rows;
@@ -215,11 +312,88 @@ impl HistoryView {
     }
 
     /// Appends a further page.
-    pub fn append_page(&mut self, rows: Vec<HistoryRow>, exhausted: bool) {
+    fn append_page(&mut self, rows: Vec<HistoryRow>, exhausted: bool) {
         self.shop_rows |= rows.iter().any(|r| !r.desk.is_empty());
         self.rows.extend(rows);
         self.exhausted = exhausted;
         self.loading = false;
+    }
+
+    /// The filter of the rows shown (`None`: none read yet, or forgotten to be read again).
+    pub fn loaded_filter(&self) -> Option<&HistoryFilter> {
+        self.loaded_filter.as_ref()
+    }
+
+    /// The filter as the user set it.
+    pub fn filter(&self) -> &HistoryFilter {
+        &self.filter
+    }
+
+    /// The last day of the filter as typed.
+    pub fn to_text(&self) -> &str {
+        &self.to_text
+    }
+
+    /// The zone whose local days the date filter means.
+    pub fn zone(&self) -> Zone {
+        self.zone
+    }
+
+    /// Whether a page is being fetched.
+    pub fn is_loading(&self) -> bool {
+        self.loading
+    }
+
+    /// Whether every page has been read.
+    pub fn is_exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// How many links the profile has (unfiltered lists only).
+    pub fn total(&self) -> Option<usize> {
+        self.total
+    }
+
+    /// The totals of the filtered set, and the filter they count (`None` while counting).
+    pub fn totals(&self) -> Option<&(HistoryFilter, Result<LinkTotals, Problem>)> {
+        self.totals.as_ref()
+    }
+
+    /// The staff members' names of the Staff filter.
+    pub fn staff_names(&self) -> &[String] {
+        &self.staff_names
+    }
+
+    /// The last error.
+    pub fn error(&self) -> Option<&Problem> {
+        self.error.as_ref()
+    }
+
+    /// Whether an export is being written.
+    pub fn is_exporting(&self) -> bool {
+        self.exporting
+    }
+
+    /// The last refresh or export note.
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// The "Refresh statuses" under way or just ended.
+    pub fn refresh(&self) -> Option<&StatusRefresh> {
+        self.refresh.as_ref()
+    }
+
+    /// Test set-up: a page is being fetched, as after a search.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_loading(&mut self) {
+        self.loading = true;
+    }
+
+    /// Test set-up: an export is being written, as after Export CSV.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_exporting(&mut self) {
+        self.exporting = true;
     }
 
     /// Forgets the rows (after a profile switch or a new link), so they are fetched again.
@@ -239,7 +413,7 @@ impl HistoryView {
     }
 
     /// A refreshed link arrived at `now`; returns whether the refresh is over.
-    pub fn refreshed(
+    pub fn on_status_refreshed(
         &mut self,
         id: &str,
         result: Result<Link, Problem>,

@@ -37,6 +37,7 @@ use crate::lang::Lang;
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::InstallmentsCommand;
+use crate::ui::problem::Explain;
 use crate::ui::text::UiText;
 use crate::ui::{theme, widgets, words};
 
@@ -93,12 +94,12 @@ pub enum InstallmentOutcome {
 #[derive(Debug, Default)]
 pub struct InstallmentsForm {
     /// The lookup form.
-    pub draft: InstallmentDraft,
+    draft: InstallmentDraft,
     bin_touched: bool,
     /// A lookup is out.
-    pub loading: bool,
+    loading: bool,
     /// The last outcome.
-    pub outcome: Option<InstallmentOutcome>,
+    outcome: Option<InstallmentOutcome>,
     /// The last frame the view was drawn (the BIN takes the focus when it reappears).
     last_frame: Option<u64>,
 }
@@ -108,6 +109,36 @@ impl InstallmentsForm {
     /// gone), so nothing stays "working…" for ever.
     pub fn abort_busy(&mut self) {
         self.loading = false;
+    }
+
+    /// The lookup form as typed.
+    pub fn draft(&self) -> &InstallmentDraft {
+        &self.draft
+    }
+
+    /// Whether a lookup is out.
+    pub fn is_loading(&self) -> bool {
+        self.loading
+    }
+
+    /// The last outcome.
+    pub fn outcome(&self) -> Option<&InstallmentOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// The lookup's answer: the options, or why not.
+    pub fn on_listed(&mut self, result: Result<InstallmentList, impl Explain>, lang: Lang) {
+        self.loading = false;
+        self.outcome = Some(match result {
+            Ok(list) => InstallmentOutcome::List(Box::new(list)),
+            Err(e) => InstallmentOutcome::Error(e.problem(lang)),
+        });
+    }
+
+    /// Test set-up: a lookup is out, as after Show options.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_loading(&mut self) {
+        self.loading = true;
     }
 
     /// Sets the BIN field as if `text` was typed or pasted into it.

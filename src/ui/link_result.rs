@@ -15,9 +15,11 @@ use crate::domain::Link;
 use crate::domain::wire_format::percent_encode;
 use crate::domain::{Currency, LinkStatus, format_amount};
 use crate::lang::Lang;
+use crate::printer::Delivered;
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::LinkCommand;
+use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, Badge, Palette, StatusMeaning};
 use crate::ui::widgets::{self, QrView};
@@ -48,34 +50,66 @@ pub enum Origin {
     Board,
 }
 
+/// The customer display's window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CustomerDisplay {
+    /// Shown.
+    open: bool,
+    /// Full screen.
+    fullscreen: bool,
+}
+
+impl CustomerDisplay {
+    /// Whether the window is shown.
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// Whether it fills its screen.
+    pub fn is_fullscreen(&self) -> bool {
+        self.fullscreen
+    }
+
+    /// Staff opened it (full screen or not) or closed it.
+    pub fn on_asked(&mut self, open: bool, fullscreen: bool) {
+        self.open = open;
+        self.fullscreen = open && fullscreen;
+    }
+
+    /// The link it shows was put away, or its window closed: it closes.
+    pub fn close(&mut self) {
+        self.open = false;
+    }
+}
+
 /// A link on screen.
 #[derive(Debug)]
 pub struct ShownLink {
     /// The server's last word on the link.
-    pub link: Link,
+    link: Link,
     /// Whether this app cancelled it (the server reports a cancelled link as EXPIRED).
-    pub cancelled: bool,
+    cancelled: bool,
     /// The QR in the main window.
-    pub qr: QrView,
+    qr: QrView,
     /// The QR on the customer display.
-    pub customer_qr: QrView,
+    customer_qr: QrView,
     /// The cancel confirmation is open.
-    pub confirm_cancel: bool,
+    confirm_cancel: bool,
     /// A short note (copied, saved to ..., an error).
-    pub note: Option<crate::ui::problem::Note>,
+    note: Option<Note>,
     /// A cancel request is out (Refresh and Cancel wait for it).
-    pub cancelling: bool,
+    cancelling: bool,
     /// A slip is being printed (Print slip waits for it, so one click is one slip).
-    pub printing: bool,
+    printing: bool,
     /// The number of the detail request that is out (a status poll or Refresh), if any. It never
     /// disables a button: staff can cancel while the status is being fetched.
-    pub polling: Option<u64>,
+    polling: Option<u64>,
     /// The number of the request whose answer is on screen; an older answer arriving later is
     /// dropped, so a poll sent before a cancel never shows the link as pending again. Requests
     /// are numbered by the app, across links, in the order they are sent.
-    pub applied: u64,
+    applied: u64,
     /// Where it was opened from (History and the board show "Back").
-    pub origin: Origin,
+    origin: Origin,
 }
 
 impl ShownLink {
@@ -94,6 +128,121 @@ impl ShownLink {
             applied: 0,
             origin,
         }
+    }
+
+    /// The server's last word on the link.
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    /// Whether this app cancelled it (the server reports a cancelled link as EXPIRED).
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// Where it was opened from.
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+
+    /// The number of the detail request that is out, if any.
+    pub fn polling(&self) -> Option<u64> {
+        self.polling
+    }
+
+    /// Whether a slip is being printed.
+    pub fn is_printing(&self) -> bool {
+        self.printing
+    }
+
+    /// Whether a cancel request is out.
+    pub fn is_cancelling(&self) -> bool {
+        self.cancelling
+    }
+
+    /// The short note under the actions (copied, saved to ..., an error).
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// Whether this app cancelled the link, as its history says (opened from History).
+    pub fn on_known_cancelled(&mut self, cancelled: bool) {
+        self.cancelled = cancelled;
+    }
+
+    /// The detail request `seq` (a status poll or Refresh) was sent.
+    pub fn on_poll_sent(&mut self, seq: u64) {
+        self.polling = Some(seq);
+    }
+
+    /// The detail request `seq` ended without an answer.
+    pub fn on_poll_ended(&mut self, seq: u64) {
+        if self.polling == Some(seq) {
+            self.polling = None;
+        }
+    }
+
+    /// The cancel request was sent.
+    pub fn on_cancel_sent(&mut self) {
+        self.cancelling = true;
+    }
+
+    /// The cancel needs a manager's approval: nothing is out until it is given.
+    pub fn on_cancel_held(&mut self) {
+        self.cancelling = false;
+    }
+
+    /// A detail or cancel request failed: why, under the actions.
+    pub fn on_request_failed(&mut self, problem: Problem) {
+        self.note = Some(Note::Failed(problem));
+    }
+
+    /// The slip was sent to print.
+    pub fn on_printing(&mut self, lang: Lang) {
+        self.printing = true;
+        self.note = Some(Note::Done(UiText::Printing.get(lang).to_owned()));
+    }
+
+    /// The slip was printed on `printer`, saved as a PDF, or not.
+    pub fn on_printed(&mut self, result: Result<Delivered, impl Explain>, lang: Lang) {
+        self.printing = false;
+        self.note = Some(match result {
+            Ok(Delivered::Printed { printer }) => {
+                Note::Done(format!("{} {printer}", UiText::SlipPrinted.get(lang)))
+            }
+            Ok(Delivered::Saved(path)) => Note::Done(format!(
+                "{} {}",
+                UiText::SlipSaved.get(lang),
+                path.display()
+            )),
+            Err(e) => Note::Failed(e.problem(lang)),
+        });
+    }
+
+    /// The QR was saved (the note says where), the dialog closed (`None`), or it failed.
+    pub fn on_qr_saved(&mut self, note: Option<Note>) {
+        self.note = note;
+    }
+
+    /// The desktop's opener did not take the address.
+    pub fn on_open_failed(&mut self, detail: String, lang: Lang) {
+        self.note = Some(Note::Failed(Problem {
+            sentence: UiText::OpenFailed.get(lang).to_owned(),
+            detail: Some(detail),
+        }));
+    }
+
+    /// The worker is gone: no request of this link is out any more.
+    pub fn on_worker_lost(&mut self) {
+        self.cancelling = false;
+        self.polling = None;
+        self.printing = false;
+    }
+
+    /// Test set-up: the link as the server would have said it.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn link_mut(&mut self) -> &mut Link {
+        &mut self.link
     }
 
     /// The link's status (PENDING when the server did not say).

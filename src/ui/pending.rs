@@ -8,29 +8,37 @@
 use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
 
-use crate::domain::format_amount;
+use crate::domain::{Link, format_amount};
 use crate::lang::Lang;
+use crate::service::CreateError;
 use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::PendingCommand;
+use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, icon};
 use crate::ui::widgets;
+
+/// "ORDER: completed", said when a row's link was made.
+fn completed(link: &Link, lang: Lang) -> Note {
+    let order = link.order_or_id();
+    Note::Done(format!("{order}: {}", UiText::StateCompleted.get(lang)))
+}
 
 /// The state of the Unsent view.
 #[derive(Debug, Default)]
 pub struct PendingView {
     /// The rows, newest first.
-    pub rows: Vec<JournalRow>,
+    rows: Vec<JournalRow>,
     /// Keys with a retry or abandon out.
-    pub busy: Vec<String>,
+    busy: Vec<String>,
     /// The last message (a retry's outcome).
-    pub note: Option<crate::ui::problem::Note>,
+    note: Option<Note>,
     /// The key of the stale row whose re-send waits for the user's confirmation.
-    pub confirm_stale: Option<String>,
+    confirm_stale: Option<String>,
     /// The key of the row the user asked to give up, waiting for the confirmation.
-    pub confirm_abandon: Option<String>,
+    confirm_abandon: Option<String>,
 }
 
 impl PendingView {
@@ -38,6 +46,74 @@ impl PendingView {
     /// gone), so nothing stays "working…" for ever.
     pub fn abort_busy(&mut self) {
         self.busy.clear();
+    }
+
+    /// The journal's open rows, newest first.
+    pub fn rows(&self) -> &[JournalRow] {
+        &self.rows
+    }
+
+    /// The keys with a retry or abandon out.
+    pub fn busy(&self) -> &[String] {
+        &self.busy
+    }
+
+    /// The last message (a retry's outcome).
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// The journal's rows as read again (after a create, a retry, a re-send, a start).
+    pub fn on_rows(&mut self, rows: Vec<JournalRow>) {
+        self.rows = rows;
+    }
+
+    /// A retry of `key` ended, with the rows read after it: its link made, or why not.
+    pub fn on_retried(
+        &mut self,
+        key: &str,
+        rows: Option<Vec<JournalRow>>,
+        result: &Result<Link, CreateError>,
+        lang: Lang,
+    ) {
+        self.busy.retain(|k| k != key);
+        if let Some(rows) = rows {
+            self.rows = rows;
+        }
+        self.note = Some(match result {
+            Ok(link) => completed(link, lang),
+            Err(e) => Note::Failed(e.problem(lang)),
+        });
+    }
+
+    /// Giving up on `key` ended: the rows read after it, or why it failed.
+    pub fn on_abandoned(
+        &mut self,
+        key: &str,
+        result: Result<Vec<JournalRow>, impl Explain>,
+        lang: Lang,
+    ) {
+        self.busy.retain(|k| k != key);
+        match result {
+            Ok(rows) => self.rows = rows,
+            Err(e) => self.note = Some(Note::Failed(e.problem(lang))),
+        }
+    }
+
+    /// The background re-send made this link.
+    pub fn on_resent(&mut self, link: &Link, lang: Lang) {
+        self.note = Some(completed(link, lang));
+    }
+
+    /// The background re-send could not run.
+    pub fn on_resend_failed(&mut self, error: &impl Explain, lang: Lang) {
+        self.note = Some(Note::Failed(error.problem(lang)));
+    }
+
+    /// Test set-up: a retry or abandon of `key` is out, as after its button.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_busy(&mut self, key: &str) {
+        self.busy.push(key.to_owned());
     }
 
     /// How many rows wait for the user (the top bar's badge).

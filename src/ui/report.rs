@@ -18,6 +18,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::command::ReportCommand;
+use crate::ui::problem::Explain;
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, icon::Icon};
 use crate::ui::widgets;
@@ -121,23 +122,23 @@ impl ReportRefresh {
 #[derive(Debug, Default)]
 pub struct ReportView {
     /// The zone whose local days are reported (the machine's own unless a test sets one).
-    pub zone: Zone,
+    zone: Zone,
     /// The first day as typed.
-    pub first_text: String,
+    first_text: String,
     /// The last day as typed.
-    pub last_text: String,
+    last_text: String,
     /// The days of the report shown (or being made).
-    pub loaded: Option<(NaiveDate, NaiveDate)>,
+    loaded: Option<(NaiveDate, NaiveDate)>,
     /// The report shown.
-    pub report: Option<DayReport>,
+    report: Option<DayReport>,
     /// A report is being made.
-    pub loading: bool,
+    loading: bool,
     /// Why the last report failed.
-    pub error: Option<crate::ui::problem::Problem>,
+    error: Option<crate::ui::problem::Problem>,
     /// The currency whose hours the chart shows.
-    pub chart: Option<Currency>,
+    chart: Option<Currency>,
     /// Refresh: the status of the days' open links asked about, then the report made again.
-    pub refresh: Option<ReportRefresh>,
+    refresh: Option<ReportRefresh>,
 }
 
 impl ReportView {
@@ -155,7 +156,7 @@ impl ReportView {
     }
 
     /// The open links of the refreshed days are known: `count` of them will answer.
-    pub fn refresh_counted(&mut self, count: usize) {
+    pub fn on_open_links(&mut self, count: usize) {
         if let Some(r) = &mut self.refresh {
             r.total = Some(count);
         }
@@ -163,7 +164,7 @@ impl ReportView {
     }
 
     /// One open link answered (`ok`: with its status); the report is made again after the last.
-    pub fn refresh_answered(&mut self, ok: bool) {
+    pub fn on_link_refreshed(&mut self, ok: bool) {
         if let Some(r) = &mut self.refresh {
             r.done += 1;
             r.failed |= !ok;
@@ -172,7 +173,7 @@ impl ReportView {
     }
 
     /// The open links could not be looked up: the report is made again from what is known.
-    pub fn refresh_failed(&mut self) {
+    pub fn on_refresh_failed(&mut self) {
         if let Some(r) = &mut self.refresh {
             r.total = Some(r.done);
             r.failed = true;
@@ -190,15 +191,74 @@ impl ReportView {
         self.refresh.as_ref().is_some_and(ReportRefresh::running)
     }
 
-    /// A report arrived for `days`.
-    pub fn set_report(
+    /// The report shown.
+    pub fn report(&self) -> Option<&DayReport> {
+        self.report.as_ref()
+    }
+
+    /// The days of the report shown (or being made).
+    pub fn loaded(&self) -> Option<(NaiveDate, NaiveDate)> {
+        self.loaded
+    }
+
+    /// Whether a report is being made.
+    pub fn is_loading(&self) -> bool {
+        self.loading
+    }
+
+    /// Why the last report failed.
+    pub fn error(&self) -> Option<&crate::ui::problem::Problem> {
+        self.error.as_ref()
+    }
+
+    /// The first day as typed.
+    pub fn first_text(&self) -> &str {
+        &self.first_text
+    }
+
+    /// The last day as typed.
+    pub fn last_text(&self) -> &str {
+        &self.last_text
+    }
+
+    /// The Refresh under way or just ended.
+    pub fn refresh(&self) -> Option<&ReportRefresh> {
+        self.refresh.as_ref()
+    }
+
+    /// Whether a Refresh still waits for answers.
+    pub fn is_refreshing(&self) -> bool {
+        self.refreshing()
+    }
+
+    /// Another profile was opened: its report is made afresh, the last one's not shown.
+    pub fn on_profile_opened(&mut self) {
+        self.report = None;
+        self.invalidate();
+    }
+
+    /// Test set-up: a report is being made, as after the view asked for one.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_loading(&mut self) {
+        self.loading = true;
+    }
+
+    /// Test set-up: the report of `days` is shown.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_loaded(&mut self, days: (NaiveDate, NaiveDate)) {
+        self.loaded = Some(days);
+    }
+
+    /// A report arrived for `days` (or could not be made).
+    pub fn on_report(
         &mut self,
         days: (NaiveDate, NaiveDate),
-        result: Result<DayReport, crate::ui::problem::Problem>,
+        result: Result<DayReport, impl Explain>,
+        lang: Lang,
     ) {
         self.loading = false;
         self.loaded = Some(days);
-        match result {
+        match result.map_err(|e| e.problem(lang)) {
             Ok(report) => {
                 let with_money = |c: &&CurrencyReport| !c.collected.is_zero();
                 if !self.chart.is_some_and(|ch| {

@@ -15,6 +15,7 @@ use crate::store::{DEFAULT_ORDER_PREFIX, Profile};
 use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::ProfilesCommand;
+use crate::ui::problem::{Explain, Note, Problem};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, StatusMeaning};
 use crate::ui::{widgets, words};
@@ -43,21 +44,21 @@ pub enum SecretStatus {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProfileForm {
     /// Name.
-    pub name: String,
+    name: String,
     /// Base URL.
-    pub base_url: String,
+    base_url: String,
     /// API key id.
-    pub api_key: String,
+    api_key: String,
     /// Amount limit; empty means none.
-    pub amount_limit: String,
+    amount_limit: String,
     /// Item limit; empty means none.
-    pub max_items: String,
+    max_items: String,
     /// Order-number prefix.
-    pub order_prefix: String,
+    order_prefix: String,
     /// Editing an existing profile (the name is then fixed).
-    pub existing: bool,
+    existing: bool,
     /// The built-in sandbox profile.
-    pub sandbox: bool,
+    sandbox: bool,
 }
 
 impl ProfileForm {
@@ -113,20 +114,92 @@ impl ProfileForm {
 #[derive(Debug, Default)]
 pub struct SettingsView {
     /// Every profile.
-    pub profiles: Vec<Profile>,
+    profiles: Vec<Profile>,
     /// The form being edited.
-    pub form: Option<ProfileForm>,
+    form: Option<ProfileForm>,
     /// The secret being typed (wiped once handed over).
-    pub secret: Zeroizing<String>,
+    secret: Zeroizing<String>,
     /// Whether each profile's secret is stored.
-    pub secrets: HashMap<String, SecretStatus>,
+    secrets: HashMap<String, SecretStatus>,
     /// The last message.
-    pub note: Option<crate::ui::problem::Note>,
+    note: Option<Note>,
     /// A request is out.
-    pub busy: bool,
+    busy: bool,
 }
 
 impl SettingsView {
+    /// Forgets every request this view waits for (the worker that would have answered is
+    /// gone), so nothing stays "working…" for ever.
+    pub fn abort_busy(&mut self) {
+        self.busy = false;
+    }
+
+    /// Every profile, as listed last.
+    pub fn profiles(&self) -> &[Profile] {
+        &self.profiles
+    }
+
+    /// Whether each profile's secret is stored.
+    pub fn secrets(&self) -> &HashMap<String, SecretStatus> {
+        &self.secrets
+    }
+
+    /// The last message.
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// Whether a request is out.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// Whether a secret is typed and not yet handed over (it is wiped once it is).
+    pub fn has_typed_secret(&self) -> bool {
+        !self.secret.is_empty()
+    }
+
+    /// The profiles as read when a profile opened.
+    pub fn on_profiles(&mut self, profiles: Vec<Profile>) {
+        self.profiles = profiles;
+    }
+
+    /// A profile was saved or deleted: the list as read after it (the form closes), or why
+    /// not.
+    pub fn on_saved(&mut self, result: Result<Vec<Profile>, impl Explain>, lang: Lang) {
+        self.busy = false;
+        match result {
+            Ok(list) => {
+                self.profiles = list;
+                self.form = None;
+                self.note = Some(Note::Done(UiText::Saved.get(lang).to_owned()));
+            }
+            Err(e) => self.note = Some(Note::Failed(e.problem(lang))),
+        }
+    }
+
+    /// Where `profile`'s secret stands after a store or a check.
+    pub fn on_secret(&mut self, profile: String, status: SecretStatus) {
+        self.busy = false;
+        self.secrets.insert(profile, status);
+    }
+
+    /// `profile`'s secret is being looked up.
+    pub fn on_checking_secret(&mut self, profile: String) {
+        self.secrets.insert(profile, SecretStatus::Checking);
+    }
+
+    /// The profile asked for could not be opened as it is: said where it was asked for.
+    pub fn on_profile_failed(&mut self, problem: Problem) {
+        self.note = Some(Note::Failed(problem));
+    }
+
+    /// Test set-up: a request is out, as after Save.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_busy(&mut self) {
+        self.busy = true;
+    }
+
     /// The paid alerts' settings, under the rest: whether the notification asks for a sound.
     pub fn alerts_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, sound: &mut bool) {
         let lang = cx.lang;

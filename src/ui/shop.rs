@@ -12,9 +12,10 @@ use zeroize::Zeroizing;
 
 use crate::clock::Zone;
 use crate::lang::Lang;
+use crate::shop::membership::Kept;
 use crate::shop::{ShopError, ShopUrl};
 use crate::ui::command::ShopCommand;
-use crate::ui::problem::{Note, note_ui};
+use crate::ui::problem::{Note, Problem, note_ui};
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::widgets;
@@ -66,19 +67,19 @@ pub struct ShopShown<'a> {
 #[derive(Debug, Default)]
 pub struct ShopSettings {
     /// The URL as typed.
-    pub url: String,
+    url: String,
     /// The password as typed (wiped once handed over).
-    pub password: Zeroizing<String>,
+    password: Zeroizing<String>,
     /// The desk's name as typed.
-    pub name: String,
+    name: String,
     /// The desk's name as saved (the host name until named): the field starts from it.
-    pub saved_name: String,
+    saved_name: String,
     /// The URL field was left, or Join pressed: its error shows.
-    pub url_touched: bool,
+    url_touched: bool,
     /// The last outcome.
-    pub note: Option<Note>,
+    note: Option<Note>,
     /// A join, leave or rename is out.
-    pub busy: bool,
+    busy: bool,
 }
 
 impl ShopSettings {
@@ -89,6 +90,66 @@ impl ShopSettings {
             name.clone_into(&mut self.name);
         }
         name.clone_into(&mut self.saved_name);
+    }
+
+    /// A join, leave or rename could not be sent (no desk open).
+    pub fn on_not_sent(&mut self) {
+        self.busy = false;
+    }
+
+    /// Leave was sent.
+    pub fn on_leave_sent(&mut self) {
+        self.busy = true;
+    }
+
+    /// An answer of the shop's jobs arrived: nothing of this section is out any more.
+    pub fn on_answer(&mut self) {
+        self.busy = false;
+    }
+
+    /// A join, leave or rename was refused (here, or by the shop): why.
+    pub fn on_refused(&mut self, problem: Problem) {
+        self.busy = false;
+        self.note = Some(Note::Failed(problem));
+    }
+
+    /// The desk joined the shop under `name`, the password `kept` where it is: the form
+    /// empties.
+    pub fn on_joined(&mut self, kept: &Kept, name: &str, lang: Lang) {
+        let mut said = UiText::ShopJoinedNote.get(lang).to_owned();
+        match kept {
+            Kept::Keyring => {}
+            Kept::ThisRunOnly(_) => said = format!("{said} {}", UiText::ShopKeptThisRun.get(lang)),
+            Kept::FromEnv => said = format!("{said} {}", UiText::ShopKeptEnv.get(lang)),
+        }
+        self.note = Some(Note::Done(said));
+        self.url.clear();
+        self.url_touched = false;
+        self.name_saved(name);
+    }
+
+    /// The desk left the shop (`was_joined`: it was in one, and says so).
+    pub fn on_left(&mut self, was_joined: bool, lang: Lang) {
+        if was_joined {
+            self.note = Some(Note::Done(UiText::ShopLeftNote.get(lang).to_owned()));
+        }
+    }
+
+    /// The desk was renamed.
+    pub fn on_named(&mut self, name: &str, lang: Lang) {
+        self.name_saved(name);
+        name.clone_into(&mut self.name);
+        self.note = Some(Note::Done(UiText::DeskNamed.fill(lang, &[("name", &name)])));
+    }
+
+    /// The last outcome.
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// Whether a join, leave or rename is out.
+    pub fn is_busy(&self) -> bool {
+        self.busy
     }
 
     /// Draws the section.

@@ -9,7 +9,7 @@ use zeroize::Zeroizing;
 use crate::domain::{Pin, Role, StaffMember, StaffName};
 use crate::lang::Lang;
 use crate::ui::command::{Command, StaffCommand};
-use crate::ui::problem::{Note, note_ui};
+use crate::ui::problem::{Note, Problem, note_ui};
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::{ViewCtx, widgets};
@@ -48,15 +48,15 @@ pub fn pick_by_prefix(names: &[String], typed: &str) -> Option<String> {
 #[derive(Debug, Default)]
 pub struct LockScreen {
     /// The name chosen (clicked, or picked by its first letters).
-    pub chosen: Option<String>,
+    chosen: Option<String>,
     /// What was typed into the name field.
-    pub typed: String,
+    typed: String,
     /// The PIN as typed (wiped when dropped).
-    pub pin: Zeroizing<String>,
+    pin: Zeroizing<String>,
     /// A sign-in is being checked.
-    pub busy: bool,
+    busy: bool,
     /// Why the last try failed (a wrong PIN, a wait).
-    pub error: Option<String>,
+    error: Option<String>,
     /// Put the keyboard focus on the name field (`Some(false)`) or the PIN field (`Some(true)`)
     /// on the next frame.
     focus_pin: Option<bool>,
@@ -69,6 +69,44 @@ impl LockScreen {
             focus_pin: Some(false),
             ..Self::default()
         }
+    }
+
+    /// The name chosen (clicked, or picked by its first letters).
+    pub fn chosen(&self) -> Option<&str> {
+        self.chosen.as_deref()
+    }
+
+    /// Whether a sign-in is being checked.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// Why the last try failed.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Whether a PIN is typed (it is cleared after a refusal).
+    pub fn has_pin(&self) -> bool {
+        !self.pin.is_empty()
+    }
+
+    /// Forgets the sign-in out (its worker is gone, or it could not be sent).
+    pub fn abort_busy(&mut self) {
+        self.busy = false;
+    }
+
+    /// Staff were just turned on with `name`, the first manager: the lock screen waits for
+    /// that PIN, the name already chosen.
+    pub fn on_first_member(&mut self, name: String) {
+        self.chosen = Some(name.clone());
+        self.typed = name;
+    }
+
+    /// Test set-up: a sign-in is being checked, as after Enter.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_busy(&mut self) {
+        self.busy = true;
     }
 
     /// The answer was a refusal: the PIN is cleared and the focus goes back to it.
@@ -244,17 +282,17 @@ pub enum ApprovalOutcome {
 #[derive(Debug)]
 pub struct ApprovalPrompt {
     /// The action, in plain words ("Cancel link KDK-…").
-    pub what: String,
+    what: String,
     /// The active managers.
-    pub managers: Vec<String>,
+    managers: Vec<String>,
     /// The manager chosen (preselected when there is only one).
-    pub manager: Option<String>,
+    manager: Option<String>,
     /// The manager's PIN as typed (wiped when dropped).
-    pub pin: Zeroizing<String>,
+    pin: Zeroizing<String>,
     /// The PIN is being checked.
-    pub busy: bool,
+    busy: bool,
     /// Why the last try failed.
-    pub error: Option<String>,
+    error: Option<String>,
     focus_pin: bool,
 }
 
@@ -272,6 +310,26 @@ impl ApprovalPrompt {
             error: None,
             focus_pin: true,
         }
+    }
+
+    /// The action, in plain words.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+
+    /// The manager chosen.
+    pub fn manager(&self) -> Option<&str> {
+        self.manager.as_deref()
+    }
+
+    /// Why the last try failed.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Forgets the check out (its worker is gone).
+    pub fn abort_busy(&mut self) {
+        self.busy = false;
     }
 
     /// The answer was a refusal: the PIN is cleared, the prompt stays.
@@ -377,30 +435,59 @@ impl ApprovalPrompt {
 #[derive(Debug, Default)]
 pub struct MemberForm {
     /// The name.
-    pub name: String,
+    name: String,
     /// The role.
-    pub role: Option<Role>,
+    role: Option<Role>,
     /// The PIN.
-    pub pin: Zeroizing<String>,
+    pin: Zeroizing<String>,
     /// The PIN again.
-    pub again: Zeroizing<String>,
+    again: Zeroizing<String>,
 }
 
 /// Settings' Staff section.
 #[derive(Debug, Default)]
 pub struct StaffSettings {
     /// The add-a-member form.
-    pub form: MemberForm,
+    form: MemberForm,
     /// The member whose PIN is being changed, and the new PIN.
-    pub reset: Option<(String, Zeroizing<String>)>,
+    reset: Option<(String, Zeroizing<String>)>,
     /// A change is being saved.
-    pub busy: bool,
+    busy: bool,
     /// What the last change did, or why it was refused.
-    pub note: Option<Note>,
+    note: Option<Note>,
     /// Why the form cannot be sent (checked before sending).
-    pub form_error: Option<String>,
+    form_error: Option<String>,
     /// The member whose disabling waits for a "Yes".
-    pub confirm_disable: Option<String>,
+    confirm_disable: Option<String>,
+}
+
+impl StaffSettings {
+    /// What the last change did, or why it was refused.
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// Whether a change is being saved.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// Forgets the change out (its worker is gone, or it could not be sent).
+    pub fn abort_busy(&mut self) {
+        self.busy = false;
+    }
+
+    /// A change to `name` was saved: `done` says which.
+    pub fn on_changed(&mut self, done: UiText, name: &str, lang: Lang) {
+        self.busy = false;
+        self.note = Some(Note::Done(done.fill(lang, &[("name", &name)])));
+    }
+
+    /// A change was refused.
+    pub fn on_change_refused(&mut self, sentence: String) {
+        self.busy = false;
+        self.note = Some(Note::Failed(Problem::plain(sentence)));
+    }
 }
 
 /// What Settings' Staff section needs to know about the desk.

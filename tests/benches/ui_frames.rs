@@ -13,7 +13,7 @@ use paydesk::app::Command;
 use paydesk::domain::{BarcodeIndex, CatalogVariant, Currency, ItemDraft, KeyLimits, LinkStatus};
 use paydesk::lang::Lang;
 use paydesk::ui::ViewCtx;
-use paydesk::ui::history::{HistoryFilter, HistoryRow, HistoryView};
+use paydesk::ui::history::{HistoryFilter, HistoryPage, HistoryRow, HistoryView};
 use paydesk::ui::new_link::NewLinkForm;
 use paydesk::ui::theme::Palette;
 use rust_decimal::Decimal;
@@ -76,14 +76,14 @@ fn bench_frames(c: &mut Criterion) {
 
     // New link with 200 item rows (half free, half catalog).
     let mut form = NewLinkForm::new("PD-20261122-A1B20001".into());
-    form.draft.amount = "12345.00".into();
+    form.draft_mut().amount = "12345.00".into();
     for i in 0..200 {
         let item = if i % 2 == 0 {
             ItemDraft::free(format!("Kahve {i}"), "12.50", "2")
         } else {
             ItemDraft::catalog(format!("var_{}", i % 50), "1")
         };
-        form.draft.items.push(item);
+        form.draft_mut().items.push(item);
     }
     let ctx = egui::Context::default();
     paydesk::ui::fonts::install(&ctx);
@@ -141,8 +141,15 @@ fn bench_frames(c: &mut Criterion) {
         })
         .collect();
     let mut history = HistoryView::default();
-    history.set_first_page(HistoryFilter::default(), rows, false);
-    history.loading = true; // no page fetches from the bench
+    history.on_page(HistoryPage {
+        filter: HistoryFilter::default(),
+        first: true,
+        rows,
+        exhausted: false,
+        total: None,
+        staff_names: None,
+    });
+    history.set_loading(); // no page fetches from the bench
     let ctx = egui::Context::default();
     paydesk::ui::fonts::install(&ctx);
     paydesk::ui::theme::install(&ctx);

@@ -7,7 +7,10 @@
 //! - every relative link of the README, ARCHITECTURE.md and docs/ leads to a file that exists,
 //!   and to a heading of it when it names one;
 //! - the service is the only door to the data (issue 27): no file under `src/app` or `src/cli`
-//!   names the store or the shop's modules, the `Store` type, or a way to the store's lock.
+//!   names the store or the shop's modules, the `Store` type, or a way to the store's lock;
+//! - views own their state (issue 27): no file under `src/app` writes a field of a view
+//!   (`views.history.loading = …`, `views.pending.busy.push(…)`) outside its test module; it
+//!   hands the result to the view's `on_*` method.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -258,4 +261,168 @@ fn the_door_check_sees_the_store_type_and_not_an_error_variant() {
     assert!(names_store_type("let s: &crate::service::Store = x;"));
     assert!(!names_store_type("DeskError::Store(StoreError::Io { .. })"));
     assert!(!names_store_type("let x: StoredLink = y;"));
+}
+
+/// What changes a field in place when called on it.
+const MUTATORS: [&str; 9] = [
+    ".push(",
+    ".insert(",
+    ".remove(",
+    ".retain(",
+    ".clear()",
+    ".extend(",
+    ".clone_from(",
+    ".take()",
+    ".get_or_insert",
+];
+
+/// `text` without its `#[cfg(test)]` modules (the braces of each skipped whole).
+fn without_test_modules(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        if !after.trim_start().starts_with("mod ") {
+            out.push_str("#[cfg(test)]");
+            rest = after;
+            continue;
+        }
+        let Some(open) = after.find('{') else {
+            return out;
+        };
+        let mut depth = 0usize;
+        let mut end = after.len();
+        for (i, c) in after[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The writes of a view's field in `text` (Rust code), as `views.VIEW.FIELD`: an assignment
+/// (`=`, `+=`, `-=`) or a mutating call (`.push(`, `.insert(`, …) on `views.VIEW.FIELD`, also
+/// when rustfmt broke the chain over lines. Comments are left out; `views.VIEW = …` (the app's
+/// own `Views`) and method calls (`views.VIEW.on_page(…)`) are not writes of a field.
+fn view_field_writes(text: &str) -> Vec<String> {
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    // `self.views\n    .history\n    .loading = x` read as `self.views.history.loading = x`.
+    let mut joined = String::with_capacity(code.len());
+    for c in code.chars() {
+        if c == '.' {
+            while joined.ends_with(char::is_whitespace) {
+                joined.pop();
+            }
+        }
+        joined.push(c);
+    }
+    let ident = |s: &str| -> usize {
+        s.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let mut found = Vec::new();
+    for (at, _) in joined.match_indices("views.") {
+        if joined[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            continue;
+        }
+        let rest = &joined[at + "views.".len()..];
+        let view_len = ident(rest);
+        let Some(rest_field) = rest[view_len..].strip_prefix('.') else {
+            continue;
+        };
+        let field_len = ident(rest_field);
+        if view_len == 0 || field_len == 0 {
+            continue;
+        }
+        let tail = rest_field[field_len..].trim_start();
+        let assigned = (tail.starts_with('=') && !tail.starts_with("=="))
+            || tail.starts_with("+=")
+            || tail.starts_with("-=");
+        if assigned || MUTATORS.iter().any(|m| tail.starts_with(m)) {
+            found.push(format!(
+                "views.{}.{}",
+                &rest[..view_len],
+                &rest_field[..field_len]
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_file_of_the_app_writes_a_field_of_a_view() {
+    let src = root().join("src");
+    let mut files = BTreeSet::new();
+    rust_files(&src, &src.join("app"), &mut files);
+    assert!(files.len() > 15, "the app is found: {files:?}");
+    let mut found = Vec::new();
+    for file in &files {
+        let text = without_test_modules(&read(&src.join(file)));
+        for write in view_field_writes(&text) {
+            found.push(format!("src/{file}: {write}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the app writes a view's state instead of handing it the result (its on_* method):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_view_write_check_sees_the_writes_the_app_used_to_make() {
+    // Lines as they stood in src/app before the views owned their state.
+    let old = [
+        "self.views.history.loading = false;",
+        "app.views.board.stale = true,",
+        "self.views.new_link.note = Some(SendNote::Error(e.problem(lang)));",
+        "self.views.pending.busy.retain(|k| *k != key);",
+        "self.views.catalog.barcode_saving.remove(&variant_id);",
+        "self.views.catalog.barcode_errors.insert(variant_id, why);",
+        "self.views.shop.url.clear();",
+        "self.views.shop.name.clone_from(&name);",
+        "self.views\n            .settings\n            .secrets\n            .insert(p, s);",
+        "self.views.lock.busy = false; // a comment after it",
+    ];
+    for line in old {
+        assert_eq!(view_field_writes(line).len(), 1, "not seen: {line}");
+    }
+    let fine = [
+        "self.views.history.on_page(page);",
+        "self.views.shown = None;",
+        "if self.views.board.is_loading() == loading {}",
+        "assert!(app.views.history.total() == Some(2));",
+        "let n = self.views.pending.count();",
+        "// self.views.history.loading = false;",
+        "previews.history.x = 1;",
+    ];
+    for line in fine {
+        assert!(
+            view_field_writes(line).is_empty(),
+            "taken for a write: {line}"
+        );
+    }
+    let tested = "fn f() {}\n#[cfg(test)]\nmod tests {\n    fn g() { app.views.x.y = 1; }\n}\n";
+    assert!(view_field_writes(&without_test_modules(tested)).is_empty());
+    assert_eq!(view_field_writes(tested).len(), 1);
 }

@@ -67,7 +67,10 @@ impl AppEnv {
             .click_accesskit();
         self.harness.run_steps(2);
         self.until("the cancel is answered", |app| {
-            app.views.shown.as_ref().is_some_and(|s| s.cancelled)
+            app.views
+                .shown
+                .as_ref()
+                .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
         });
     }
 
@@ -84,7 +87,7 @@ impl AppEnv {
 fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_turns_paid() {
     let mut env = start();
     // First start shows New link, with a pre-filled order number.
-    let order = env.app().views.new_link.draft.order_number.clone();
+    let order = env.app().views.new_link.draft().order_number.clone();
     assert!(order.starts_with("PD-"), "{order}");
 
     env.type_into("Amount", "150");
@@ -103,7 +106,7 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     env.harness.get_by_label_contains("Cannot create yet:");
 
     env.click("Use the items total as the amount");
-    assert_eq!(env.app().views.new_link.draft.amount, "140.00");
+    assert_eq!(env.app().views.new_link.draft().amount, "140.00");
     env.harness.get_by_label("✓ Matches the amount");
     assert!(env.create_button_enabled());
 
@@ -111,7 +114,7 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let link = env.app().views.shown.as_ref().unwrap().link.clone();
+    let link = env.app().views.shown.as_ref().unwrap().link().clone();
     assert_eq!(link.amount.unwrap().to_string(), "140.00");
     assert_eq!(link.order_number.as_deref(), Some(order.as_str()));
     env.harness.get_by_label("Waiting for payment");
@@ -137,11 +140,11 @@ fn items_mismatch_is_fixed_with_one_click_then_the_link_is_created_shown_and_tur
     // "New link" clears the form with the next order number.
     env.click("New link");
     env.until("the next order number arrives", |app| {
-        !app.views.new_link.draft.order_number.is_empty()
-            && app.views.new_link.draft.order_number != order
+        !app.views.new_link.draft().order_number.is_empty()
+            && app.views.new_link.draft().order_number != order
     });
     assert!(env.app().views.shown.is_none());
-    assert_eq!(env.app().views.new_link.draft.amount, "");
+    assert_eq!(env.app().views.new_link.draft().amount, "");
 }
 
 #[test]
@@ -162,13 +165,13 @@ fn a_row_typed_name_tab_quantity_tab_price_matches_the_amount_and_the_link_is_cr
         env.harness.run_steps(2);
     }
     env.leave();
-    assert_eq!(env.app().views.new_link.draft.items[0].quantity, "3");
+    assert_eq!(env.app().views.new_link.draft().items[0].quantity, "3");
     env.harness.get_by_label("✓ Matches the amount");
     assert!(env.create_button_enabled());
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let link = env.app().views.shown.as_ref().unwrap().link.clone();
+    let link = env.app().views.shown.as_ref().unwrap().link().clone();
     assert_eq!(link.amount.unwrap().to_string(), "240.00");
     // The sandbox refuses items whose total is not the amount (items.total.mismatch, see
     // the_servers_expected_amount_is_offered_as_a_one_click_fix), so the row went out as
@@ -187,12 +190,12 @@ fn the_servers_expected_amount_is_offered_as_a_one_click_fix() {
     env.click("Create link");
     env.until_label("The server expects the amount: ₺50.00");
     assert!(env.app().views.shown.is_none(), "the form stays as it was");
-    assert_eq!(env.app().views.new_link.draft.amount, "40");
+    assert_eq!(env.app().views.new_link.draft().amount, "40");
     env.click("Use this amount");
-    assert_eq!(env.app().views.new_link.draft.amount, "50.00");
+    assert_eq!(env.app().views.new_link.draft().amount, "50.00");
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let link = &env.app().views.shown.as_ref().unwrap().link;
+    let link = &env.app().views.shown.as_ref().unwrap().link();
     assert_eq!(link.amount.unwrap().to_string(), "50.00");
 }
 
@@ -228,7 +231,7 @@ fn a_luhn_error_shows_on_the_card_form_and_a_saved_card_is_shown_masked() {
     env.type_into("Card number", "4111111111111112");
     // Grouped as typed, brand shown.
     assert_eq!(
-        env.app().views.card.draft.card_number.as_str(),
+        env.app().views.card.draft().card_number.as_str(),
         "4111 1111 1111 1112"
     );
     env.harness.get_by_label("Brand: Visa");
@@ -247,8 +250,8 @@ fn a_luhn_error_shows_on_the_card_form_and_a_saved_card_is_shown_masked() {
     env.type_into("CVV", "123");
     env.type_into("Cardholder name", "AYŞE YILMAZ");
     env.click("Save card");
-    assert!(env.app().views.card.draft.card_number.is_empty());
-    assert!(env.app().views.card.draft.cvv.is_empty());
+    assert!(env.app().views.card.draft().card_number.is_empty());
+    assert!(env.app().views.card.draft().cvv.is_empty());
     env.until_label("Card saved");
     env.harness.get_by_label("411111******1111");
 }
@@ -258,7 +261,7 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     let mut env = start();
     env.nav(View::Installments);
     env.type_into("BIN (first 6 digits of the card)", "5549 6012 3456 7890");
-    assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
+    assert_eq!(env.app().views.installments.draft().bin.as_str(), "554960");
     env.type_into("Amount (optional)", "1000");
     env.click("Look up");
     env.until_label("Garanti BBVA");
@@ -267,7 +270,7 @@ fn a_bin_lookup_keeps_six_digits_and_fills_the_table() {
     // A row per count: the table's header and the count column, under the fold.
     env.click("Every option (by provider)");
     env.harness.get_by_label("Per installment");
-    let rows = match env.app().views.installments.outcome.as_ref().unwrap() {
+    let rows = match env.app().views.installments.outcome().as_ref().unwrap() {
         paydesk::ui::installments::InstallmentOutcome::List(l) => l.installments.len(),
         paydesk::ui::installments::InstallmentOutcome::Error(e) => panic!("{e:?}"),
     };
@@ -284,7 +287,7 @@ fn on_the_sandbox_a_test_bin_chip_looks_it_up_and_the_cheapest_single_payment_is
         .get_by_label_contains("Type the first 6 digits of the card");
     env.type_into("Amount (optional)", "1000");
     env.click("Bonus Mastercard");
-    assert_eq!(env.app().views.installments.draft.bin.as_str(), "554960");
+    assert_eq!(env.app().views.installments.draft().bin.as_str(), "554960");
     env.until_label("Garanti BBVA");
     env.click("Every option (by provider)");
     // The fixture offers a single payment through four providers (the food wallet's 1.20 %
@@ -327,7 +330,7 @@ fn the_customer_display_names_the_shop_only_when_set_never_the_profile() {
     };
     let before = naming(&env);
     env.click("Customer display");
-    assert!(env.app().views.customer.open);
+    assert!(env.app().views.customer.is_open());
     env.harness.run_steps(2);
     env.harness
         .get_by_role_and_label(Role::Label, "Scan to pay");
@@ -350,9 +353,11 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     // Every attempt's answer is lost (the server creates the link, the client never hears).
     env.faults(r#"[{"endpoint":"link.create","kind":"lost","next":50}]"#);
     env.type_into("Amount", "99.90");
-    let order = env.app().views.new_link.draft.order_number.clone();
+    let order = env.app().views.new_link.draft().order_number.clone();
     env.click("Create link");
-    env.until("the create gives up", |app| !app.views.new_link.sending);
+    env.until("the create gives up", |app| {
+        !app.views.new_link.is_sending()
+    });
     env.harness.run_steps(2);
     env.harness.get_by_label_contains("Outcome unknown");
     // One sentence for the clerk; the transport's own words only behind "Details" (closed).
@@ -363,7 +368,7 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     env.click("Details");
     assert!(env.app().views.shown.is_none());
     assert_eq!(
-        env.app().views.new_link.draft.amount,
+        env.app().views.new_link.draft().amount,
         "99.90",
         "the form is kept"
     );
@@ -379,7 +384,7 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
     // It was the form's order: the customer is waiting, so its QR opens.
     assert_eq!(env.app().view, View::NewLink);
     let shown = env.app().views.shown.as_ref().expect("the link is shown");
-    assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
+    assert_eq!(shown.link().order_number.as_deref(), Some(order.as_str()));
     env.harness.get_by_label("Scan to pay");
     // The server made exactly one link for this order.
     let links = env.admin(reqwest::Method::GET, "/sandbox/links", "");
@@ -396,7 +401,7 @@ fn cancel_can_be_clicked_while_a_status_poll_is_out() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.polling.is_some())
+            .is_some_and(|s| s.polling().is_some())
     });
 
     env.cancel_shown();
@@ -406,7 +411,7 @@ fn cancel_can_be_clicked_while_a_status_poll_is_out() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.polling.is_none())
+            .is_some_and(|s| s.polling().is_none())
     });
     env.harness.run_steps(2);
     assert!(env.app().views.shown.as_ref().unwrap().is_final());
@@ -559,7 +564,7 @@ fn frames_keep_running_while_a_request_is_held_at_the_server() {
     // itself only after its watchdog.
     for _ in 0..30 {
         env.harness.step();
-        assert!(env.app().views.new_link.sending);
+        assert!(env.app().views.new_link.is_sending());
         env.harness.get_by_label("Sending…");
     }
     assert!(!gate.gave_up(), "a frame waited for the held request");
@@ -572,7 +577,7 @@ fn frames_keep_running_while_a_request_is_held_at_the_server() {
             .views
             .shown
             .as_ref()
-            .and_then(|s| s.link.amount)
+            .and_then(|s| s.link().amount)
             .map(|a| a.to_string())
             .as_deref(),
         Some("12.50")
@@ -614,7 +619,13 @@ impl AppEnv {
         }
         self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
-        self.app().views.shown.as_ref().expect("shown").link.clone()
+        self.app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .link()
+            .clone()
     }
 }
 
@@ -623,7 +634,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     let mut env = start();
     let link = env.create_link("64.00", "");
     env.click("Customer display");
-    assert!(env.app().views.customer.open);
+    assert!(env.app().views.customer.is_open());
     // The customer display (embedded in the test harness) shows the amount and the QR.
     env.until_label("Kadıköy Kahve Evi");
     env.harness
@@ -647,7 +658,7 @@ fn a_cancelled_link_reads_cancelled_and_the_customer_display_follows_it() {
     // Esc closes the customer display.
     env.harness.key_press(egui::Key::Escape);
     env.harness.run_steps(2);
-    assert!(!env.app().views.customer.open);
+    assert!(!env.app().views.customer.is_open());
     let _ = link;
 }
 
@@ -656,7 +667,7 @@ fn the_customer_display_flips_to_paid() {
     let mut env = start();
     let link = env.create_link("250.00", "");
     env.click("Full screen");
-    assert!(env.app().views.customer.open && env.app().views.customer.fullscreen);
+    assert!(env.app().views.customer.is_open() && env.app().views.customer.is_fullscreen());
     env.admin(
         reqwest::Method::POST,
         &format!("/sandbox/links/{}/pay", link.id),
@@ -681,7 +692,7 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
     let first = env.create_link("10.00", "Çay ve simit");
     env.click("New link");
     env.until("the next order number arrives", |app| {
-        app.views.new_link.draft.order_number != first.order_number.clone().unwrap_or_default()
+        app.views.new_link.draft().order_number != first.order_number.clone().unwrap_or_default()
     });
     let second = env.create_link("20.00", "Türk kahvesi");
     env.nav(View::History);
@@ -698,7 +709,7 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
         &first_order,
     );
     env.until("the search narrows the list", |app| {
-        app.views.history.rows().len() == 1 && !app.views.history.loading
+        app.views.history.rows().len() == 1 && !app.views.history.is_loading()
     });
     env.harness.run_steps(2);
     env.harness
@@ -708,7 +719,7 @@ fn history_finds_a_link_by_order_number_and_opens_it() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.link.id == first.id)
+            .is_some_and(|s| s.link().id == first.id)
     });
     env.harness.run_steps(2);
     env.harness
@@ -736,9 +747,8 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
     env.until("opening the view refreshed the open row", |app| {
         app.views
             .history
-            .refresh
-            .as_ref()
-            .is_some_and(|r| r.ids == [link.id.clone()])
+            .refresh()
+            .is_some_and(|r| r.ids() == [link.id.clone()])
     });
     let order = link.order_number.clone().expect("an order number");
     env.until_label(&format!("{order} ₺42.00 Paid · just now"));
@@ -750,10 +760,10 @@ fn opening_history_refreshes_open_rows_and_each_status_says_how_old_it_is() {
         .app()
         .views
         .history
-        .refresh
-        .clone()
+        .refresh()
+        .cloned()
         .expect("the first refresh");
-    assert_eq!((refresh.ids.len(), refresh.done), (1, 1));
+    assert_eq!((refresh.ids().len(), refresh.done()), (1, 1));
 }
 
 #[test]
@@ -788,7 +798,7 @@ fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
     env.type_into("New secret", "sk_live_very_secret");
     env.click("Store in the keyring");
     assert!(
-        env.app().views.settings.secret.is_empty(),
+        !env.app().views.settings.has_typed_secret(),
         "wiped from the form"
     );
     // The tests' secret store has no keyring: the app says so plainly.

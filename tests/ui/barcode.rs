@@ -73,11 +73,11 @@ impl AppEnv {
     }
 
     fn scan_text(&self) -> String {
-        self.app().views.new_link.scan.clone()
+        self.app().views.new_link.scan_text().to_owned()
     }
 
     fn items(&self) -> Vec<ItemDraft> {
-        self.app().views.new_link.draft.items.clone()
+        self.app().views.new_link.draft().items.clone()
     }
 
     /// Everything the sandbox holds, from its admin route.
@@ -116,7 +116,7 @@ fn f2_takes_the_focus_to_the_scan_field() {
     assert!(env.focused(SCAN));
     assert!(!env.focused("Description"));
     // What was typed stays where it was typed.
-    assert_eq!(env.app().views.new_link.draft.description, "Masa 4");
+    assert_eq!(env.app().views.new_link.draft().description, "Masa 4");
 }
 
 #[test]
@@ -130,7 +130,7 @@ fn a_scan_adds_the_item_and_a_second_scan_adds_one_to_its_quantity() {
     env.harness
         .get_by_label("✓ Added: Susamlı Simit · Quantity 1");
     // The empty amount took the items total; the field is ready for the next scan.
-    assert_eq!(env.app().views.new_link.draft.amount, "25.00");
+    assert_eq!(env.app().views.new_link.draft().amount, "25.00");
     assert_eq!(env.scan_text(), "");
     assert!(env.focused(SCAN));
 
@@ -138,7 +138,7 @@ fn a_scan_adds_the_item_and_a_second_scan_adds_one_to_its_quantity() {
     assert_eq!(env.items(), [ItemDraft::catalog("var_simit", "2")]);
     env.harness
         .get_by_label("✓ Added: Susamlı Simit · Quantity 2");
-    assert_eq!(env.app().views.new_link.draft.amount, "50.00");
+    assert_eq!(env.app().views.new_link.draft().amount, "50.00");
     env.harness.get_by_label("✓ Matches the amount");
 
     // The catalog holds the UPC-A as 12 digits; a scanner sending it as an EAN-13 finds it.
@@ -150,7 +150,7 @@ fn a_scan_adds_the_item_and_a_second_scan_adds_one_to_its_quantity() {
             ItemDraft::catalog("var_turk_kahvesi", "1")
         ]
     );
-    assert_eq!(env.app().views.new_link.draft.amount, "135.00");
+    assert_eq!(env.app().views.new_link.draft().amount, "135.00");
     assert!(env.focused(SCAN));
 
     // The link carries what was scanned.
@@ -184,13 +184,16 @@ fn an_unknown_or_mistyped_barcode_leaves_the_form_as_it_was() {
     env.scan(SIMIT);
     assert_eq!(env.items().len(), 2);
     // The typed amount is the clerk's: a scan does not replace it.
-    assert_eq!(env.app().views.new_link.draft.amount, "80");
-    let before = env.app().views.new_link.draft.clone();
+    assert_eq!(env.app().views.new_link.draft().amount, "80");
+    let before = env.app().views.new_link.draft().clone();
 
     env.scan(UNKNOWN);
     env.harness
         .get_by_label(&format!("No catalog item has this barcode: {UNKNOWN}"));
-    assert!(env.app().views.new_link.draft == before, "the form changed");
+    assert!(
+        *env.app().views.new_link.draft() == before,
+        "the form changed"
+    );
     assert_eq!(env.scan_text(), UNKNOWN, "the code stays in the field");
     assert!(env.focused(SCAN), "the focus stays in the scan field");
 
@@ -198,20 +201,26 @@ fn an_unknown_or_mistyped_barcode_leaves_the_form_as_it_was() {
     env.scan(SIMIT);
     assert_eq!(env.items()[1], ItemDraft::catalog("var_simit", "2"));
     assert_eq!(env.scan_text(), "");
-    let before = env.app().views.new_link.draft.clone();
+    let before = env.app().views.new_link.draft().clone();
 
     // A misread digit: the check digit says so, and nothing changes.
     env.scan("8690000000006");
     env.harness.get_by_label(
         "Barcode 8690000000006: check digit is 6, expected 5: a digit was misread or mistyped",
     );
-    assert!(env.app().views.new_link.draft == before, "the form changed");
+    assert!(
+        *env.app().views.new_link.draft() == before,
+        "the form changed"
+    );
     assert_eq!(env.scan_text(), "8690000000006");
     assert!(env.focused(SCAN));
     env.scan("12");
     env.harness
         .get_by_label_contains("Barcode 12: 2 digits long");
-    assert!(env.app().views.new_link.draft == before, "the form changed");
+    assert!(
+        *env.app().views.new_link.draft() == before,
+        "the form changed"
+    );
     assert!(env.focused(SCAN));
 }
 
@@ -241,7 +250,7 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
             .is_none()
     );
     assert_eq!(
-        env.app().views.catalog.barcode_edits["var_filtre_kahve"],
+        env.app().views.catalog.barcode_edits()["var_filtre_kahve"],
         "4006381333937"
     );
 
@@ -251,7 +260,7 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
         .get_by_label("This barcode already belongs to Susamlı Simit.");
     // By its name: the catalog id is not for the clerk.
     assert!(env.harness.query_by_label_contains("var_simit").is_none());
-    assert!(env.app().views.catalog.barcode_saving.is_empty());
+    assert!(env.app().views.catalog.barcode_saving().is_empty());
     assert!(
         env.app().holds.catalog["var_filtre_kahve"]
             .barcode
@@ -271,8 +280,8 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     env.until("Filtre Kahve has the barcode", |app| {
         app.holds.catalog["var_filtre_kahve"].barcode.as_ref() == Some(&simit)
     });
-    assert!(env.app().views.catalog.barcode_errors.is_empty());
-    assert!(env.app().views.catalog.barcode_edits.is_empty());
+    assert!(env.app().views.catalog.barcode_errors().is_empty());
+    assert!(env.app().views.catalog.barcode_edits().is_empty());
     let stored = env
         .services
         .inspect(|s| s.catalog_by_barcode(&simit))

@@ -20,7 +20,7 @@ use paydesk::domain::LinkStatus;
 use paydesk::domain::link::{KeyLimits, LinkContext};
 use paydesk::domain::{CatalogVariant, LinkDraft};
 use paydesk::service::Services;
-use paydesk::ui::link_result::Origin;
+use paydesk::ui::link_result::{Origin, ShownLink};
 use serde_json::Value;
 
 /// Fast paces for flows on the real clock: a link is asked about 100 ms after it is seen,
@@ -77,10 +77,17 @@ impl AppEnv {
         self.harness
             .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
         self.until("the link is shown", |app| app.views.shown.is_some());
-        let link = self.app().views.shown.as_ref().expect("shown").link.clone();
+        let link = self
+            .app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .link()
+            .clone();
         self.click("New link");
         self.until("the next sale's order number arrives", |app| {
-            app.views.shown.is_none() && !app.views.new_link.draft.order_number.is_empty()
+            app.views.shown.is_none() && !app.views.new_link.draft().order_number.is_empty()
         });
         link
     }
@@ -99,7 +106,7 @@ impl AppEnv {
         self.app()
             .views
             .board
-            .rows
+            .rows()
             .iter()
             .find(|r| r.link.id == id)
             .map(|r| r.link.status.clone())
@@ -123,7 +130,7 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
     env.click("Show all");
     assert_eq!(env.app().view, View::Board);
     env.until("the board lists the three links", |app| {
-        app.views.board.rows.len() == 3
+        app.views.board.rows().len() == 3
     });
     for (link, amount) in links.iter().zip(["₺10.00", "₺20.00", "₺30.00"]) {
         env.harness.get_by_role_and_label(
@@ -139,7 +146,7 @@ fn three_open_links_two_paid_through_the_sandbox_turn_paid_on_the_board_with_a_n
         [&links[0], &links[2]].iter().all(|l| {
             app.views
                 .board
-                .rows
+                .rows()
                 .iter()
                 .any(|r| r.link.id == l.id && r.link.status == LinkStatus::Completed)
         })
@@ -209,7 +216,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     env.until("the partial payment is noticed", |app| {
         app.views
             .board
-            .rows
+            .rows()
             .iter()
             .any(|r| r.link.id == link.id && r.link.paid.is_some_and(|p| p.to_string() == "40.00"))
     });
@@ -238,7 +245,7 @@ fn a_partial_payment_alerts_with_what_came_and_what_is_left_then_the_rest_alerts
     env.until("the rest is noticed", |app| {
         app.views
             .board
-            .rows
+            .rows()
             .iter()
             .any(|r| r.link.id == link.id && r.link.status == LinkStatus::Completed)
     });
@@ -255,7 +262,7 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
     let link = env.create("12.00", false);
     let row = format!("{} ₺12.00 Waiting for payment", order(&link));
     env.until("the panel lists the link", |app| {
-        app.views.board.rows.len() == 1
+        app.views.board.rows().len() == 1
     });
     env.harness.run_steps(2);
     // New link (the form) is there, and beside it the row.
@@ -267,16 +274,16 @@ fn a_wide_window_has_the_board_beside_new_link_and_a_row_opens_the_links_qr() {
     let app = env.app();
     assert_eq!(app.view, View::Board);
     let shown = app.views.shown.as_ref().expect("the link opens");
-    assert_eq!(shown.link.id, link.id);
-    assert_eq!(shown.origin, Origin::Board);
+    assert_eq!(shown.link().id, link.id);
+    assert_eq!(shown.origin(), Origin::Board);
     env.harness
         .get_by_role_and_label(Role::Image, "Scan to pay");
     env.harness.get_by_label(&order(&link));
     env.click("Customer display");
-    assert!(env.app().views.customer.open);
+    assert!(env.app().views.customer.is_open());
     env.harness.key_press(egui::Key::Escape);
     env.harness.run_steps(2);
-    assert!(!env.app().views.customer.open);
+    assert!(!env.app().views.customer.is_open());
     env.click("Back");
     assert!(env.app().views.shown.is_none());
     env.harness.get_by_role_and_label(Role::Button, &row);
@@ -296,17 +303,24 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let first = env.app().views.shown.as_ref().expect("shown").link.clone();
+    let first = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link()
+        .clone();
     let sent = first.order_number.clone().expect("an order number");
     env.until("the form has the next sale's order number", |app| {
-        let n = &app.views.new_link.draft.order_number;
+        let n = &app.views.new_link.draft().order_number;
         !n.is_empty() && *n != sent
     });
 
     // The clerk looks at the sale in Open links, then goes back to New link by the sidebar.
     env.nav(View::Board);
     env.until("the board lists the link", |app| {
-        app.views.board.rows.len() == 1
+        app.views.board.rows().len() == 1
     });
     env.harness.run_steps(2);
     let row = format!("{} ₺30.00 Waiting for payment", order(&first));
@@ -315,14 +329,14 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
         .click();
     env.harness.run_steps(2);
     assert_eq!(
-        env.app().views.shown.as_ref().map(|s| s.origin),
+        env.app().views.shown.as_ref().map(ShownLink::origin),
         Some(Origin::Board)
     );
     env.nav(View::NewLink);
     env.harness.run_steps(2);
 
     // A new sale: empty amount, the next order number, and Create makes a second link.
-    let draft = env.app().views.new_link.draft.clone();
+    let draft = env.app().views.new_link.draft().clone();
     assert!(
         draft.amount.is_empty(),
         "the sent amount came back: {draft:?}"
@@ -337,15 +351,22 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.link.id != first.id)
+            .is_some_and(|s| s.link().id != first.id)
     });
-    let second = env.app().views.shown.as_ref().expect("shown").link.clone();
+    let second = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link()
+        .clone();
     assert_eq!(
         second.order_number.as_deref(),
         Some(draft.order_number.as_str())
     );
     assert!(
-        env.app().views.new_link.note.is_none(),
+        env.app().views.new_link.note().is_none(),
         "no refusal under the form"
     );
 }

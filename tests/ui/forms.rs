@@ -157,7 +157,7 @@ fn the_items_total_fix_and_create_hand_over_the_exact_body() {
 
     h.get_by_label("Use the items total as the amount").click();
     h.run_steps(2);
-    assert_eq!(h.state().view.draft.amount, "140.00");
+    assert_eq!(h.state().view.draft().amount, "140.00");
     h.get_by_label("✓ Matches the amount");
     assert!(create_enabled(&h));
     h.get_by_label("Create link").click();
@@ -179,7 +179,7 @@ fn the_items_total_fix_and_create_hand_over_the_exact_body() {
     );
     assert_eq!(request.idempotency_key(), "link-PD-20261122-A1B20001");
     // While it is out, the button says so and a second press sends nothing.
-    assert!(h.state().view.sending);
+    assert!(h.state().view.is_sending());
     h.get_by_label("Sending…");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     h.run_steps(2);
@@ -194,7 +194,7 @@ fn enter_adds_a_row_and_rows_can_be_duplicated_moved_and_removed() {
     h.get_by_label("Item name, row 1").type_text("Çay");
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
-    assert_eq!(h.state().view.draft.items.len(), 2, "Enter adds a row");
+    assert_eq!(h.state().view.draft().items.len(), 2, "Enter adds a row");
     assert!(h.get_by_label("Item name, row 2").is_focused());
     h.get_by_label("Item name, row 2").type_text("Simit");
     h.run_steps(2);
@@ -202,7 +202,7 @@ fn enter_adds_a_row_and_rows_can_be_duplicated_moved_and_removed() {
     let names = |h: &Harness<'_, Form<NewLinkForm>>| -> Vec<String> {
         h.state()
             .view
-            .draft
+            .draft()
             .items
             .iter()
             .map(|i| match &i.kind {
@@ -248,12 +248,12 @@ fn a_past_expiry_is_refused_under_its_field() {
     let yesterday = (now().with_timezone(&chrono::Local) - chrono::Duration::days(1))
         .format("%Y-%m-%d")
         .to_string();
-    h.state_mut().view.expiry_date = yesterday;
+    h.state_mut().view.type_expiry_date(&yesterday);
     h.run_steps(2);
     h.get_by_label("It cannot be in the past; pick a later moment.");
     assert!(!create_enabled(&h));
     // A date that cannot be read says so.
-    h.state_mut().view.expiry_date = "2026-13-40".into();
+    h.state_mut().view.type_expiry_date("2026-13-40");
     h.run_steps(2);
     h.get_by_label("Date and time could not be read: use YYYY-MM-DD and HH:MM.");
     assert!(!create_enabled(&h));
@@ -308,10 +308,10 @@ fn the_expiry_day_is_picked_on_a_calendar_that_refuses_past_days() {
         h.get_by_label("February 2031");
         h.get_by_label("15").click();
         h.run_steps(2);
-        assert_eq!(h.state().view.expiry_date, "2031-02-15", "day {day}");
+        assert_eq!(h.state().view.expiry_date(), "2031-02-15", "day {day}");
         // The calendar closes on a pick, and the link is valid with that expiry.
         assert!(h.query_by_label("Next month").is_none());
-        assert!(h.state().view.draft.expiry.is_some_and(|e| e > now));
+        assert!(h.state().view.draft().expiry.is_some_and(|e| e > now));
         assert!(create_enabled(&h), "day {day}");
     }
 }
@@ -331,7 +331,7 @@ fn errors_appear_only_after_leaving_the_field_then_follow_typing() {
     h.key_press(egui::Key::End);
     f.type_text(".00");
     h.run_steps(2);
-    assert_eq!(h.state().view.draft.amount, "12,345.00");
+    assert_eq!(h.state().view.draft().amount, "12,345.00");
     assert!(h.query_by_label_contains("ambiguous").is_none());
 }
 
@@ -340,7 +340,7 @@ fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() 
     let mut h = harness(CardForm::default(), CardForm::ui);
     type_into(&mut h, "Card number", "4111111111111112");
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1112"
     );
     h.get_by_label("Brand: Visa");
@@ -359,7 +359,7 @@ fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() 
     h.get_by_label("Card number").type_text("1");
     h.run_steps(2);
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1111"
     );
     assert!(h.query_by_label_contains("check digit").is_none());
@@ -378,9 +378,9 @@ fn the_card_number_is_grouped_its_luhn_error_shown_and_the_form_wiped_on_save() 
         r#"{"cardNumber":"4111111111111111","expiryMonth":"12","expiryYear":"2030","cardHolderName":"AYŞE YILMAZ","cvv":"123","usage":"POS_PAYMENT"}"#
     );
     // Wiped from the form at once; the CVV field never showed the digits.
-    assert!(h.state().view.draft.card_number.is_empty());
-    assert!(h.state().view.draft.cvv.is_empty());
-    assert_eq!(h.state().view.draft.card_holder_name, "AYŞE YILMAZ");
+    assert!(h.state().view.draft().card_number.is_empty());
+    assert!(h.state().view.draft().cvv.is_empty());
+    assert_eq!(h.state().view.draft().card_holder_name, "AYŞE YILMAZ");
     assert!(!format!("{commands:?}").contains("4111111111111111"));
 }
 
@@ -392,7 +392,7 @@ fn a_pasted_card_number_keeps_only_the_bin_and_look_up_sends_the_exact_query() {
         "BIN (first 6 digits of the card)",
         "5549 6012 3456 7890",
     );
-    assert_eq!(h.state().view.draft.bin.as_str(), "554960");
+    assert_eq!(h.state().view.draft().bin.as_str(), "554960");
     type_into(&mut h, "Amount (optional)", "1250.50");
     h.get_by_label("Look up").click();
     h.run_steps(2);
@@ -416,9 +416,7 @@ fn installment_results_show_every_field_and_a_plot() {
     )
     .unwrap();
     let mut form = InstallmentsForm::default();
-    form.outcome = Some(paydesk::ui::installments::InstallmentOutcome::List(
-        Box::new(list),
-    ));
+    form.on_listed(Ok::<_, paydesk::service::DeskError>(list), Lang::En);
     let mut h = harness(form, InstallmentsForm::ui);
     h.run_steps(2);
     h.get_by_label("Ziraat Bankası");
@@ -524,7 +522,7 @@ fn installments_says_what_to_type_and_on_the_sandbox_a_bin_chip_runs_the_query()
     h.get_by_role_and_label(Role::Button, "Bankkart Troy")
         .click();
     h.run_steps(2);
-    assert_eq!(h.state().view.draft.bin.as_str(), "979200");
+    assert_eq!(h.state().view.draft().bin.as_str(), "979200");
     let commands = std::mem::take(&mut h.state_mut().commands);
     let [Command::Installments(InstallmentsCommand::List { query })] = commands.as_slice() else {
         panic!("expected one ListInstallments, got {commands:?}");
@@ -565,9 +563,7 @@ fn installment_money_is_right_aligned_and_the_cheapest_of_a_count_is_marked() {
     )
     .unwrap();
     let mut form = InstallmentsForm::default();
-    form.outcome = Some(paydesk::ui::installments::InstallmentOutcome::List(
-        Box::new(list),
-    ));
+    form.on_listed(Ok::<_, paydesk::service::DeskError>(list), Lang::En);
     let mut h = harness(form, InstallmentsForm::ui);
     h.run_steps(2);
     // The empty state is gone once there is an answer.
@@ -741,7 +737,7 @@ fn a_field_shows_its_error_only_once_edited_and_left_or_after_a_create_attempt()
     type_into(&mut h, "Amount", "5");
     h.key_press(egui::Key::Backspace);
     leave(&mut h);
-    assert_eq!(h.state().view.draft.amount, "");
+    assert_eq!(h.state().view.draft().amount, "");
     assert_eq!(h.query_all_by_label_contains("required").count(), 2);
 
     // On a fresh form, Ctrl+Enter with the amount never typed in is a create attempt: the
@@ -865,12 +861,12 @@ fn with_ten_items_at_1024_by_768_the_total_and_create_stay_on_screen() {
     for _ in 0..10 {
         h.state_mut()
             .view
-            .draft
+            .draft_mut()
             .items
             .push(paydesk::domain::ItemDraft::catalog("var_simit", "1"));
     }
     h.run_steps(3);
-    assert_eq!(h.state().view.draft.items.len(), 10);
+    assert_eq!(h.state().view.draft().items.len(), 10);
     assert!(create_enabled(&h), "ten simits make the 250.00");
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1024.0, 768.0));
     let create = h.get_by_label("Create link").rect();
@@ -901,7 +897,7 @@ fn a_row_is_typed_name_tab_quantity_tab_price_and_enter_in_the_note_adds_the_nex
     h.get_by_label("Add item").click();
     h.run_steps(2);
     // A new row's quantity is 1 before anything is typed.
-    assert_eq!(h.state().view.draft.items[0].quantity, "1");
+    assert_eq!(h.state().view.draft().items[0].quantity, "1");
     assert!(h.get_by_label("Item name, row 1").is_focused());
     for (text, field) in [
         ("Espresso", "Item name, row 1"),
@@ -919,7 +915,7 @@ fn a_row_is_typed_name_tab_quantity_tab_price_and_enter_in_the_note_adds_the_nex
         }
         h.run_steps(2);
     }
-    let items = &h.state().view.draft.items;
+    let items = &h.state().view.draft().items;
     // Entering the quantity selected the 1, so the typed 3 replaced it.
     assert_eq!(items[0].quantity, "3");
     let paydesk::domain::ItemKind::Free {
@@ -982,7 +978,7 @@ fn the_card_number_shows_as_typed_but_never_reaches_the_clipboard_selection_or_s
     let mut h = harness(CardForm::default(), CardForm::ui);
     type_into(&mut h, "Card number", PAN);
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1111"
     );
     // On screen it reads as typed, grouped (not as password dots).
@@ -1014,7 +1010,7 @@ fn the_card_number_shows_as_typed_but_never_reaches_the_clipboard_selection_or_s
     assert!(out.is_empty(), "handed to the system: {out:?}");
     // Cut took nothing away either (it would have put it nowhere).
     assert_eq!(
-        h.state().view.draft.card_number.as_str(),
+        h.state().view.draft().card_number.as_str(),
         "4111 1111 1111 1111"
     );
 

@@ -83,10 +83,10 @@ impl AppEnv {
         self.lose_every_answer();
         self.type_into("Amount", amount);
         self.type_into("Description", "Filtre kahve");
-        let order = self.app().views.new_link.draft.order_number.clone();
+        let order = self.app().views.new_link.draft().order_number.clone();
         self.click(CREATE);
         self.until("the create gives up with the form locked", |app| {
-            !app.views.new_link.sending && app.form_lock().is_some()
+            !app.views.new_link.is_sending() && app.form_lock().is_some()
         });
         self.harness.run_steps(2);
         order
@@ -114,19 +114,19 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
     assert!(env.disabled("Description"), "the description is editable");
     env.type_into("Amount", "5");
     env.type_into("Order number", "X");
-    assert_eq!(env.app().views.new_link.draft.amount, "99.90");
-    assert_eq!(env.app().views.new_link.draft.order_number, order);
+    assert_eq!(env.app().views.new_link.draft().amount, "99.90");
+    assert_eq!(env.app().views.new_link.draft().order_number, order);
 
     // Create is now "Send again"; under the same faults it stays unknown and locked.
     assert!(env.harness.query_by_label(CREATE).is_none());
-    let attempts = env.app().views.pending.rows[0].attempts;
+    let attempts = env.app().views.pending.rows()[0].attempts;
     env.click(SEND_AGAIN);
     env.until("the re-send gives up", |app| {
-        !app.views.new_link.sending
+        !app.views.new_link.is_sending()
             && app
                 .views
                 .pending
-                .rows
+                .rows()
                 .first()
                 .is_some_and(|r| r.attempts > attempts)
     });
@@ -145,7 +145,7 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
     env.click(SEND_AGAIN);
     env.until("the link is shown", |app| app.views.shown.is_some());
     let shown = env.app().views.shown.as_ref().expect("shown");
-    assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
+    assert_eq!(shown.link().order_number.as_deref(), Some(order.as_str()));
     assert_eq!(env.app().views.pending.count(), 0);
     // One link on the server, under the one key `link-{order}`.
     let (links, keys) = env.server_has(&order);
@@ -163,8 +163,8 @@ fn new_link_asks_first_while_the_order_is_pending() {
     env.harness.get_by_label(NEW_SALE);
     env.click("Cancel");
     assert!(env.harness.query_by_label(NEW_SALE).is_none());
-    assert_eq!(env.app().views.new_link.draft.order_number, order);
-    assert_eq!(env.app().views.new_link.draft.amount, "45.00");
+    assert_eq!(env.app().views.new_link.draft().order_number, order);
+    assert_eq!(env.app().views.new_link.draft().amount, "45.00");
     assert!(env.app().form_lock().is_some());
     env.harness.get_by_label(LOCKED);
 
@@ -172,13 +172,13 @@ fn new_link_asks_first_while_the_order_is_pending() {
     env.click("New link");
     env.click("Start a new sale");
     env.until("the next order number arrives", |app| {
-        let n = &app.views.new_link.draft.order_number;
+        let n = &app.views.new_link.draft().order_number;
         !n.is_empty() && *n != order
     });
     env.harness.run_steps(2);
     let app = env.app();
     assert!(app.form_lock().is_none());
-    assert!(app.views.new_link.draft.amount.is_empty());
+    assert!(app.views.new_link.draft().amount.is_empty());
     assert_eq!(app.views.pending.count(), 1);
     assert!(env.harness.query_by_label(NEW_SALE).is_none());
     assert!(!env.disabled("Amount"));
@@ -196,11 +196,11 @@ fn after_a_network_drop_the_pending_order_completes_by_itself_and_its_qr_shows()
 
     // While the server stays silent, the app keeps trying on its own (the row's attempts
     // grow) and the form stays locked.
-    let attempts = env.app().views.pending.rows[0].attempts;
+    let attempts = env.app().views.pending.rows()[0].attempts;
     env.until("a background re-send has run", |app| {
         app.views
             .pending
-            .rows
+            .rows()
             .first()
             .is_some_and(|r| r.attempts > attempts)
             && !app.is_resending()
@@ -214,7 +214,7 @@ fn after_a_network_drop_the_pending_order_completes_by_itself_and_its_qr_shows()
     env.harness.run_steps(2);
     let app = env.app();
     let shown = app.views.shown.as_ref().expect("shown");
-    assert_eq!(shown.link.order_number.as_deref(), Some(order.as_str()));
+    assert_eq!(shown.link().order_number.as_deref(), Some(order.as_str()));
     assert_eq!(app.view, View::NewLink);
     assert_eq!(app.holds.connection, Connection::Connected);
     assert_eq!(app.views.pending.count(), 0);
@@ -283,7 +283,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
     env.until("start-up marked the row stale", |app| {
         app.views
             .pending
-            .rows
+            .rows()
             .iter()
             .any(|r| r.state == JournalState::Stale)
     });
@@ -310,7 +310,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
     );
     env.settle("no re-send is under way or due");
     assert_eq!(env.server_has(order).0, 0, "sent without the confirmation");
-    assert_eq!(env.app().views.pending.rows[0].state, JournalState::Stale);
+    assert_eq!(env.app().views.pending.rows()[0].state, JournalState::Stale);
 
     // Confirmed: sent once, completed.
     env.click(&retry);

@@ -66,7 +66,7 @@ impl AppEnv {
             .shown
             .as_ref()
             .expect("shown")
-            .link
+            .link()
             .id
             .clone()
     }
@@ -77,10 +77,10 @@ impl AppEnv {
             .views
             .shown
             .as_ref()
-            .and_then(|s| s.link.order_number.clone());
+            .and_then(|s| s.link().order_number.clone());
         self.click("New link");
         self.until("the form is clear", move |app| {
-            let next = &app.views.new_link.draft.order_number;
+            let next = &app.views.new_link.draft().order_number;
             app.views.shown.is_none() && !next.is_empty() && Some(next) != made.as_ref()
         });
     }
@@ -104,7 +104,10 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.click("Cancel link");
     env.click("Cancel link");
     env.until("the cancel is answered", |app| {
-        app.views.shown.as_ref().is_some_and(|s| s.cancelled)
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
     });
     env.next_link();
     // Still pending.
@@ -114,12 +117,16 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.nav(View::Report);
     assert_eq!(env.app().view, View::Report);
     env.until("the report arrives", |app| {
-        app.views.report.report.is_some()
+        app.views.report.report().is_some()
     });
     env.harness.run_steps(2);
     let today = Local::now().date_naive().to_string();
-    assert_eq!(env.app().views.report.first_text, today, "today by default");
-    let report = env.app().views.report.report.clone().expect("a report");
+    assert_eq!(
+        env.app().views.report.first_text(),
+        today,
+        "today by default"
+    );
+    let report = env.app().views.report.report().cloned().expect("a report");
     assert_eq!(report.links, 3);
     let tr = &report.currencies[0];
     assert_eq!(tr.currency, Currency::Try);
@@ -153,7 +160,7 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     env.click("Previous day");
     env.until_label("No links were created on these days.");
     let yesterday = (Local::now().date_naive() - chrono::Duration::days(1)).to_string();
-    assert_eq!(env.app().views.report.first_text, yesterday);
+    assert_eq!(env.app().views.report.first_text(), yesterday);
     env.click("Today");
     env.until_label("Collected ₺150.00");
     // A day typed wrong is said plainly.
@@ -176,11 +183,11 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.origin == paydesk::ui::link_result::Origin::History)
+            .is_some_and(|s| s.origin() == paydesk::ui::link_result::Origin::History)
     });
     let shown = env.app().views.shown.as_ref().expect("shown");
-    assert_eq!(shown.link.amount, Some(dec("25.00")), "the row clicked");
-    assert!(shown.cancelled);
+    assert_eq!(shown.link().amount, Some(dec("25.00")), "the row clicked");
+    assert!(shown.is_cancelled());
 }
 
 #[test]
@@ -198,9 +205,8 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.until("opening the view refreshed both open rows", |app| {
         app.views
             .history
-            .refresh
-            .as_ref()
-            .is_some_and(|r| r.ids.len() == 2 && r.done == 2)
+            .refresh()
+            .is_some_and(|r| r.ids().len() == 2 && r.done() == 2)
     });
     env.until_label("Filtered links: 2  ·  ₺80.00 (paid ₺0.00)");
 
@@ -208,7 +214,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     let tomorrow = (Local::now().date_naive() + chrono::Duration::days(1)).to_string();
     env.type_into("From day", &tomorrow);
     env.until("the filter empties the list", |app| {
-        app.views.history.rows().is_empty() && !app.views.history.loading
+        app.views.history.rows().is_empty() && !app.views.history.is_loading()
     });
     env.until_label("No links match this filter.");
     env.until_label("Filtered links: 0");
@@ -234,17 +240,11 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.until("both rows answered", |app| {
         app.views
             .history
-            .refresh
-            .as_ref()
-            .is_some_and(|r| r.done == r.ids.len())
+            .refresh()
+            .is_some_and(|r| r.done() == r.ids().len())
     });
     assert_eq!(
-        env.app()
-            .views
-            .history
-            .refresh
-            .as_ref()
-            .map(|r| r.ids.len()),
+        env.app().views.history.refresh().map(|r| r.ids().len()),
         Some(2)
     );
     assert!(
@@ -322,12 +322,15 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
     let mut env = start();
     env.nav(View::Report);
     env.until("the report arrives", |app| {
-        app.views.report.report.is_some()
+        app.views.report.report().is_some()
     });
     let today = Local::now().date_naive();
     let days = |env: &Env| {
         let report = &env.app().views.report;
-        (report.first_text.clone(), report.last_text.clone())
+        (
+            report.first_text().to_owned(),
+            report.last_text().to_owned(),
+        )
     };
     let text = |a: chrono::NaiveDate, b: chrono::NaiveDate| (a.to_string(), b.to_string());
     let yesterday = today - TimeDelta::days(1);
@@ -343,7 +346,7 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
     assert_eq!(days(&env), text(today, today));
     // The report follows the presets: it was made for the days chosen last.
     env.until("today's report", move |app| {
-        app.views.report.loaded == Some((today, today))
+        app.views.report.loaded() == Some((today, today))
     });
 
     // The calendar opens on the typed day's month; a day picked lands in the field.
@@ -360,19 +363,19 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
         .click();
     env.harness.run_steps(2);
     let fifteenth = today.with_day(15).expect("a 15th");
-    assert_eq!(env.app().views.report.first_text, fifteenth.to_string());
+    assert_eq!(env.app().views.report.first_text(), fifteenth.to_string());
     assert!(
         env.harness.query_by_label("Next month").is_none(),
         "the calendar closes on a pick"
     );
     // Typing stays possible.
     env.retype("First day", &today.to_string());
-    assert_eq!(env.app().views.report.first_text, today.to_string());
+    assert_eq!(env.app().views.report.first_text(), today.to_string());
 
     // History's day fields open the same calendar.
     env.nav(View::History);
     env.until("the empty list is shown", |app| {
-        app.views.history.loaded_filter.is_some() && !app.views.history.loading
+        app.views.history.loaded_filter().is_some() && !app.views.history.is_loading()
     });
     env.click("Calendar: To day");
     env.harness
@@ -381,8 +384,8 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
         .expect("the 15th")
         .click();
     env.harness.run_steps(2);
-    assert_eq!(env.app().views.history.to_text, fifteenth.to_string());
-    assert_eq!(env.app().views.history.filter.to, Some(fifteenth));
+    assert_eq!(env.app().views.history.to_text(), fifteenth.to_string());
+    assert_eq!(env.app().views.history.filter().to, Some(fifteenth));
 }
 
 #[test]
@@ -424,17 +427,22 @@ fn refresh_in_the_day_close_asks_the_server_about_the_days_open_links_and_counts
     env.until("the refresh is over", |app| {
         app.views
             .report
-            .refresh
-            .as_ref()
+            .refresh()
             .is_some_and(|r| r.total.is_some_and(|t| r.done >= t))
     });
-    let over = env.app().views.report.refresh.clone().expect("a refresh");
+    let over = env
+        .app()
+        .views
+        .report
+        .refresh()
+        .cloned()
+        .expect("a refresh");
     assert!(
         matches!(over.total, Some(1 | 2)) && over.total == Some(over.done),
         "each open link answered once: {over:?}"
     );
     assert_eq!(
-        env.app().views.report.refresh.as_ref().and_then(|r| r.days),
+        env.app().views.report.refresh().and_then(|r| r.days),
         Some((today, today)),
         "the days shown"
     );
@@ -517,7 +525,7 @@ fn without_a_file_dialog_exports_go_to_the_usual_folder_and_the_catalog_path_is_
     env.click("Preview");
     env.until("the preview is shown", |app| {
         matches!(
-            app.views.catalog.outcome,
+            app.views.catalog.outcome(),
             Some(paydesk::ui::catalog::CsvOutcome::Preview(_))
         )
     });

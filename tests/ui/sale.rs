@@ -235,7 +235,7 @@ fn a_cancelled_or_expired_link_shows_no_qr_and_hands_out_no_address() {
         let mut over = waiting();
         over.status = paydesk::domain::LinkStatus::Expired;
         let mut h = result_view(over);
-        h.state_mut().shown.cancelled = cancelled;
+        h.state_mut().shown.on_known_cancelled(cancelled);
         h.run_steps(2);
         assert!(
             h.query_by_role_and_label(Role::Image, "Scan to pay")

@@ -279,7 +279,7 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
         .shown
         .as_ref()
         .expect("shown")
-        .link
+        .link()
         .id
         .clone();
     env.until_sql(
@@ -354,7 +354,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
         .shown
         .as_ref()
         .expect("shown")
-        .link
+        .link()
         .id
         .clone();
     assert_eq!(
@@ -434,7 +434,11 @@ fn another_desks_link_is_on_the_board_within_two_seconds(env: &mut AppEnv, pg: &
     );
     let written = Instant::now();
     env.until("the other desk's link is on the board", |app| {
-        app.views.board.rows.iter().any(|r| r.link.id == "other-1")
+        app.views
+            .board
+            .rows()
+            .iter()
+            .any(|r| r.link.id == "other-1")
     });
     eprintln!(
         "another desk's link on the board after {:?}",
@@ -451,7 +455,7 @@ fn another_desks_link_is_on_the_board_within_two_seconds(env: &mut AppEnv, pg: &
         .app()
         .views
         .board
-        .rows
+        .rows()
         .iter()
         .find(|r| r.link.id == "other-1")
         .expect("the row");
@@ -571,7 +575,7 @@ fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_c
         app.views
             .shown
             .as_ref()
-            .is_some_and(|s| s.link.description.as_deref() == Some("Table 7 at counter two"))
+            .is_some_and(|s| s.link().description.as_deref() == Some("Table 7 at counter two"))
     });
     env.nav(View::History);
 
@@ -582,7 +586,7 @@ fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_c
     env.nav(View::Report);
     env.until_label("By desk");
     assert!(env.shown("Figures come from every desk of the shop"));
-    let report = env.app().views.report.report.clone().expect("a report");
+    let report = env.app().views.report.report().cloned().expect("a report");
     assert_eq!(report.links, 1, "{report:?}");
     assert_eq!(report.by_desk.len(), 1, "{report:?}");
     assert_ne!(report.by_desk[0].name, "Counter 2");
@@ -661,19 +665,17 @@ fn day_close_refresh_waits_for_the_shops_one_budget_and_asks_nothing_while_it_is
     env.until("the refresh ended", |app| {
         app.views
             .report
-            .refresh
-            .as_ref()
+            .refresh()
             .is_some_and(|r| r.total.is_some_and(|t| t == r.done))
     });
     assert!(
         env.app()
             .views
             .report
-            .refresh
-            .as_ref()
+            .refresh()
             .is_some_and(|r| r.total == Some(1) && r.failed),
         "the open link was not refreshed: {:?}",
-        env.app().views.report.refresh
+        env.app().views.report.refresh()
     );
     let seen: serde_json::Value =
         serde_json::from_str(&env.admin(reqwest::Method::GET, "/sandbox/requests", ""))
@@ -710,14 +712,14 @@ fn a_link_of_a_desk_that_stopped_is_polled_here_and_turns_paid_on_this_board_onl
     // Counter 2's command has ended: nobody asks about its link, and nobody holds its lease.
     let mut env = joined_window_on(&url, Some(&sandbox.base_url()));
     env.until("Counter 2's link is on this board and followed", |app| {
-        app.views.board.rows.iter().any(|r| r.link.id == id)
+        app.views.board.rows().iter().any(|r| r.link.id == id)
             && app.refresher.interval_of(&id).is_some()
     });
     sandbox.admin().pay(&id, None).expect("the link is paid");
     env.until("the board says it is paid", |app| {
         app.views
             .board
-            .rows
+            .rows()
             .iter()
             .any(|r| r.link.id == id && r.link.status == LinkStatus::Completed)
     });

@@ -80,7 +80,13 @@ impl AppEnv {
         self.type_into("Amount", amount);
         self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
-        self.app().views.shown.as_ref().expect("shown").link.clone()
+        self.app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .link()
+            .clone()
     }
 
     fn audit(&self) -> Vec<paydesk::store::AuditRow> {
@@ -94,7 +100,7 @@ impl AppEnv {
     fn open_and_cancel(&mut self, link: &paydesk::domain::Link) {
         let order = link.order_number.clone().expect("an order number");
         self.until("the board lists the link", |app| {
-            app.views.board.rows.iter().any(|r| r.link.id == link.id)
+            app.views.board.rows().iter().any(|r| r.link.id == link.id)
         });
         self.harness.run_steps(2);
         self.harness
@@ -142,7 +148,7 @@ fn the_lock_screen_signs_in_from_the_keyboard_alone() {
     assert!(env.harness.get_by_label("Name").is_focused());
     env.harness.event(egui::Event::Text("ay".into()));
     env.harness.run_steps(2);
-    assert_eq!(env.app().views.lock.chosen.as_deref(), Some("Ayşe"));
+    assert_eq!(env.app().views.lock.chosen(), Some("Ayşe"));
     env.harness.event(egui::Event::Text("2222".into()));
     env.harness.run_steps(2);
     assert!(env.harness.get_by_label("PIN").is_focused());
@@ -175,14 +181,18 @@ fn a_clerk_switches_from_the_top_bar_and_each_keeps_a_half_typed_sale() {
     env.sign_in(MEHMET);
     env.harness
         .get_by_role_and_label(Role::Button, "Mehmet Switch clerk or lock (Ctrl+L)");
-    assert_eq!(env.app().views.new_link.draft.amount, "", "an empty form");
+    assert_eq!(env.app().views.new_link.draft().amount, "", "an empty form");
     assert!(
-        !env.app().views.new_link.draft.order_number.is_empty(),
+        !env.app().views.new_link.draft().order_number.is_empty(),
         "with its own order number"
     );
     env.ctrl_l();
     env.sign_in(AYSE);
-    assert_eq!(env.app().views.new_link.draft.amount, "42.50", "hers again");
+    assert_eq!(
+        env.app().views.new_link.draft().amount,
+        "42.50",
+        "hers again"
+    );
 }
 
 #[test]
@@ -210,13 +220,13 @@ fn ctrl_l_locks_and_the_customer_display_keeps_its_qr() {
     env.ctrl_l();
     assert!(env.harness.query_by_label("Amount").is_none());
     assert!(
-        env.app().views.customer.open,
+        env.app().views.customer.is_open(),
         "the customer still sees the QR"
     );
     env.harness
         .get_by_role_and_label(Role::Image, "Scan to pay");
     assert_eq!(
-        env.app().views.shown.as_ref().map(|s| s.link.id.clone()),
+        env.app().views.shown.as_ref().map(|s| s.link().id.clone()),
         Some(link.id)
     );
 }
@@ -235,7 +245,10 @@ fn a_clerk_cancels_a_colleagues_link_with_a_managers_pin_and_the_audit_names_bot
     env.harness.run_steps(1);
     env.harness.key_press(egui::Key::Enter);
     env.until("the link is cancelled", |app| {
-        app.views.shown.as_ref().is_some_and(|s| s.cancelled)
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
     });
     // Ayşe is still the one signed in: the manager only approved.
     assert_eq!(env.app().staff.actor.name(), Some("Ayşe"));
@@ -272,7 +285,14 @@ fn a_wrong_approval_pin_leaves_the_link_as_it_was() {
     env.until("the prompt closes", |app| app.views.approval.is_none());
     // The link stays shown and polled; nothing else is sent.
     env.harness.run_steps(4);
-    assert!(!env.app().views.shown.as_ref().expect("shown").cancelled);
+    assert!(
+        !env.app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .is_cancelled()
+    );
     let stored = env
         .services
         .inspect(|s| s.links().get("sandbox", &link.id))

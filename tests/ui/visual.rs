@@ -316,7 +316,7 @@ fn every_navigation_entry_and_primary_button_carries_an_icon() {
             // A list's rows come from the worker: on a loaded machine three frames may not be
             // enough for them, and "Loading" is not the empty state.
             env.until("the view has read its rows", |app| {
-                !app.views.history.loading && !app.views.board.loading
+                !app.views.history.is_loading() && !app.views.board.is_loading()
             });
             env.harness.run_steps(2);
             let shown = widgets::shown(&env.harness.ctx);

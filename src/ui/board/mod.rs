@@ -29,6 +29,7 @@ use crate::store::StoredLink;
 use crate::ui::ViewCtx;
 use crate::ui::command::BoardCommand;
 use crate::ui::link_result::status_with_payment;
+use crate::ui::problem::Explain;
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, Palette, StatusMeaning, icon};
 use crate::ui::widgets;
@@ -116,23 +117,23 @@ impl BoardRow {
 #[derive(Debug, Default)]
 pub struct BoardView {
     /// The rows, newest first.
-    pub rows: Vec<BoardRow>,
+    rows: Vec<BoardRow>,
     /// The profile the rows belong to.
-    pub profile: Option<String>,
+    profile: Option<String>,
     /// When the rows were read from the store.
-    pub loaded_at: Option<DateTime<Utc>>,
+    loaded_at: Option<DateTime<Utc>>,
     /// The local day they were read on ("today" moves at midnight).
-    pub day: Option<NaiveDate>,
+    day: Option<NaiveDate>,
     /// A reload is out.
-    pub loading: bool,
+    loading: bool,
     /// The rows must be read again (a create, the view opened).
-    pub stale: bool,
+    stale: bool,
     /// The last reload's error.
-    pub error: Option<crate::ui::problem::Problem>,
+    error: Option<crate::ui::problem::Problem>,
     /// When the soonest age or countdown drawn this frame changes (the app repaints then).
-    pub next_change: Option<DateTime<Utc>>,
+    next_change: Option<DateTime<Utc>>,
     /// The zone whose local day is the board's "today" (the machine's unless a test sets one).
-    pub zone: Zone,
+    zone: Zone,
 }
 
 /// How long rows read from the store are trusted before a frame that runs anyway reads them
@@ -146,9 +147,80 @@ impl BoardView {
         self.loading = false;
     }
 
+    /// The rows, newest first.
+    pub fn rows(&self) -> &[BoardRow] {
+        &self.rows
+    }
+
+    /// Whether a reload is out.
+    pub fn is_loading(&self) -> bool {
+        self.loading
+    }
+
+    /// Whether the rows are marked to be read again.
+    pub fn is_stale(&self) -> bool {
+        self.stale
+    }
+
+    /// The last reload's error.
+    pub fn error(&self) -> Option<&crate::ui::problem::Problem> {
+        self.error.as_ref()
+    }
+
+    /// When the rows were last read (or failed to be).
+    pub fn loaded_at(&self) -> Option<DateTime<Utc>> {
+        self.loaded_at
+    }
+
+    /// When the soonest age or countdown drawn this frame changes (the app repaints then).
+    pub fn next_change(&self) -> Option<DateTime<Utc>> {
+        self.next_change
+    }
+
+    /// A frame begins: the rows drawn in it say again when their figures next change.
+    pub fn on_frame_start(&mut self) {
+        self.next_change = None;
+    }
+
+    /// Something may have changed the links (a link made, the view opened, the shop's news or
+    /// reach): the rows are read again after this frame.
+    pub fn read_again(&mut self) {
+        self.stale = true;
+    }
+
+    /// The app sent the reload [`BoardView::needs_reload`] asked for.
+    pub fn on_reload_sent(&mut self) {
+        self.stale = false;
+        self.loading = true;
+    }
+
+    /// The reload's rows are another profile's (the profile changed meanwhile): dropped.
+    pub fn on_rows_of_another_profile(&mut self) {
+        self.loading = false;
+    }
+
+    /// The rows could not be read at `now`: said, and read again after [`RELOAD_AFTER`].
+    pub fn on_rows_failed(&mut self, error: &impl Explain, now: DateTime<Utc>, lang: Lang) {
+        self.loading = false;
+        self.loaded_at = Some(now);
+        self.error = Some(error.problem(lang));
+    }
+
+    /// Test set-up: whether the rows are marked to be read again.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_stale(&mut self, stale: bool) {
+        self.stale = stale;
+    }
+
+    /// Test set-up: a reload is out.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_loading(&mut self) {
+        self.loading = true;
+    }
+
     /// Takes the rows read from the store. A link of an earlier day whose expiry has passed
     /// is no longer waiting for anything and is left out.
-    pub fn set_rows(&mut self, profile: &str, links: Vec<StoredLink>, now: DateTime<Utc>) {
+    pub fn on_rows(&mut self, profile: &str, links: Vec<StoredLink>, now: DateTime<Utc>) {
         let today = board::local_day_start(now, self.zone);
         self.rows = links
             .into_iter()
@@ -179,9 +251,9 @@ impl BoardView {
             || self.loaded_at.is_none_or(|at| now - at >= RELOAD_AFTER)
     }
 
-    /// Puts an answer about a link into its row; returns whether its status or paid amount
+    /// An answer about a link, into its row; returns whether its status or paid amount
     /// changed.
-    pub fn apply(&mut self, link: &Link) -> bool {
+    pub fn on_link(&mut self, link: &Link) -> bool {
         let Some(row) = self.rows.iter_mut().find(|r| r.link.id == link.id) else {
             return false;
         };
@@ -190,12 +262,17 @@ impl BoardView {
         changed
     }
 
-    /// Forgets the rows (another profile).
-    pub fn clear(&mut self) {
-        *self = Self {
+    /// A board with no rows yet, to be read after the first frame.
+    pub fn new() -> Self {
+        Self {
             stale: true,
             ..Self::default()
-        };
+        }
+    }
+
+    /// Forgets the rows (another profile).
+    pub fn clear(&mut self) {
+        *self = Self::new();
     }
 
     fn note_change(&mut self, at: Option<DateTime<Utc>>) {

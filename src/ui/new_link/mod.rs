@@ -24,9 +24,12 @@ use egui::{Key, Modifiers, RichText, Ui};
 use rust_decimal::Decimal;
 
 use crate::domain::link::{Check, CheckStatus, LinkContext, LinkFigures};
-use crate::domain::{Currency, Field, FieldErrors, LinkDraft};
+use crate::domain::{Currency, Field, FieldErrors, Link, LinkDraft};
+use crate::lang::Lang;
+use crate::service::CreateError;
 use crate::ui::ViewCtx;
 use crate::ui::calendar;
+use crate::ui::problem::{Explain, Problem};
 use crate::ui::text::UiText;
 use crate::ui::words::local_time;
 use crate::ui::{theme, widgets};
@@ -113,42 +116,42 @@ struct Sale<'a> {
 #[derive(Debug, Default)]
 pub struct NewLinkForm {
     /// The form's content, as typed.
-    pub draft: LinkDraft,
+    draft: LinkDraft,
     /// Fields edited and left, or all after a create attempt (their errors are shown).
     touched: widgets::Touched,
     /// Expiry choice.
-    pub expiry: ExpiryChoice,
+    expiry: ExpiryChoice,
     /// Custom expiry date as typed, local, `YYYY-MM-DD`.
-    pub expiry_date: String,
+    expiry_date: String,
     /// Custom expiry time as typed, local, `HH:MM`.
-    pub expiry_time: String,
+    expiry_time: String,
     /// The month the expiry calendar shows, while it is open.
-    pub calendar: Option<NaiveDate>,
+    calendar: Option<NaiveDate>,
     /// Allowed installment counts 1–12 (index 0 is 1).
-    pub counts: [bool; 12],
+    counts: [bool; 12],
     /// The catalog picker's search text.
-    pub catalog_search: String,
+    catalog_search: String,
     /// The catalog picker is open.
-    pub picker_open: bool,
+    picker_open: bool,
     /// The amount the server said it expects (`items.total.mismatch`).
-    pub server_expected: Option<Decimal>,
+    server_expected: Option<Decimal>,
     /// Whether a create request is out.
-    pub sending: bool,
+    sending: bool,
     /// What the last send said.
-    pub note: Option<SendNote>,
+    note: Option<SendNote>,
     /// The idempotency key of the last request this form sent (its journal row decides the
     /// lock).
-    pub sent_key: Option<String>,
+    sent_key: Option<String>,
     /// "New link" was pressed while the order is pending: the confirmation is open.
-    pub confirm_new: bool,
+    confirm_new: bool,
     /// Focus the amount field on the next frame (first start, after "New link").
-    pub focus_amount: bool,
+    focus_amount: bool,
     /// The scan field's text.
-    pub scan: String,
+    scan: String,
     /// What the last scan did.
-    pub scan_note: Option<ScanNote>,
+    scan_note: Option<ScanNote>,
     /// Focus the scan field on the next frame (F2).
-    pub focus_scan: bool,
+    focus_scan: bool,
     /// Focus the first field of this item row on the next frame (after Enter adds a row).
     focus_row: Option<usize>,
     /// Last measured height of each item row (for laying out only the visible ones).
@@ -161,6 +164,101 @@ impl NewLinkForm {
     /// gone), so nothing stays "working…" for ever.
     pub fn abort_busy(&mut self) {
         self.sending = false;
+    }
+
+    /// The form's content, as typed.
+    pub fn draft(&self) -> &LinkDraft {
+        &self.draft
+    }
+
+    /// Whether a create request is out.
+    pub fn is_sending(&self) -> bool {
+        self.sending
+    }
+
+    /// What the last send said.
+    pub fn note(&self) -> Option<&SendNote> {
+        self.note.as_ref()
+    }
+
+    /// The scan field's text.
+    pub fn scan_text(&self) -> &str {
+        &self.scan
+    }
+
+    /// The key of the request this form sent, while the form still shows its order.
+    pub fn sent_key(&self) -> Option<&str> {
+        let key = self.sent_key.as_deref()?;
+        (key.strip_prefix("link-") == Some(self.draft.order_number.trim())).then_some(key)
+    }
+
+    /// The answer to the form's create request, however it was sent (Create, Send again,
+    /// Retry in Pending, the background re-send): the request is no longer out; a refusal or
+    /// an unknown outcome is said above Create (a refusal's expected amount offered as a
+    /// fix). A link made needs nothing here: the app starts the next sale.
+    pub fn on_created(&mut self, result: &Result<Link, CreateError>, lang: Lang) {
+        self.sending = false;
+        match result {
+            Ok(_) => {}
+            Err(CreateError::Rejected(e)) => {
+                self.server_expected = e.expected_amount();
+                self.note = Some(SendNote::Error(e.problem(lang)));
+            }
+            Err(CreateError::Unknown { error, .. }) => {
+                self.note = Some(SendNote::Unknown(error.problem(lang)));
+            }
+            Err(CreateError::InProgress { .. }) => self.note = Some(SendNote::AlreadyPending),
+            Err(e) => self.note = Some(SendNote::Error(e.problem(lang))),
+        }
+    }
+
+    /// Nothing was journaled by the form's last send (a row of this order already open, stale
+    /// or done), or the profile changed: no open row is the form's to re-send.
+    pub fn on_send_not_journaled(&mut self) {
+        self.sent_key = None;
+    }
+
+    /// The next order number arrived.
+    pub fn on_order_number(&mut self, order_number: String) {
+        self.draft.order_number = order_number;
+    }
+
+    /// The next order number could not be read: said above Create.
+    pub fn on_order_number_failed(&mut self, error: &impl Explain, lang: Lang) {
+        self.note = Some(SendNote::Error(error.problem(lang)));
+    }
+
+    /// The worker is gone: what it would have answered is said above Create.
+    pub fn on_worker_lost(&mut self, text: &str) {
+        self.note = Some(SendNote::Error(Problem::plain(text.to_owned())));
+    }
+
+    /// The form comes back to its clerk after a sign-in: the amount gets the focus.
+    pub fn on_back(&mut self) {
+        self.focus_amount = true;
+    }
+
+    /// The custom expiry date as typed, local, `YYYY-MM-DD`.
+    pub fn expiry_date(&self) -> &str {
+        &self.expiry_date
+    }
+
+    /// Test set-up: the custom expiry date as if typed into its field.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn type_expiry_date(&mut self, text: &str) {
+        text.clone_into(&mut self.expiry_date);
+    }
+
+    /// Test set-up: a create request is out, as after Create.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn set_sending(&mut self) {
+        self.sending = true;
+    }
+
+    /// Test set-up: the draft as a clerk would have typed it.
+    #[cfg(any(test, feature = "inspect"))]
+    pub fn draft_mut(&mut self) -> &mut LinkDraft {
+        &mut self.draft
     }
 
     /// A fresh form with a pre-filled order number; the amount gets the focus.
