@@ -895,7 +895,7 @@ impl Desk {
 
     /// The local catalog, by variant id.
     pub fn catalog(&self) -> Result<HashMap<String, CatalogVariant>, DeskError> {
-        self.with_store(|s| s.catalog_map())
+        self.with_store(|s| s.catalog().map())
     }
 
     /// A read with the read retry policy: retried on unknown outcomes only (never after a

@@ -57,7 +57,7 @@ pub use audit::{
 };
 pub use cards::{Cards, StoredCard};
 pub use catalog::{
-    CATALOG_FILE_LIMIT, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
+    CATALOG_FILE_LIMIT, Catalog, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
     QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
 pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
@@ -84,7 +84,7 @@ pub use report::{
 pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
 };
-pub use shop::{DESK_NAME_MAX, ShopDesk};
+pub use shop::{DESK_NAME_MAX, Shop, ShopDesk};
 pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, Staff, StaffError, hash_pin, pin_matches};
 pub(crate) use tallies::{Kind, QUARTER_MS, SPANS, cover, cover_in};
 pub use total::Total;
