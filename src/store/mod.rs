@@ -82,7 +82,8 @@ pub use report::{
     CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
 };
 pub use search::{
-    CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
+    CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, History, LinkPage, LinkQuery, LinkTotals,
+    MAX_PAGE,
 };
 pub use shop::{DESK_NAME_MAX, Shop, ShopDesk};
 pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, Staff, StaffError, hash_pin, pin_matches};
@@ -245,21 +246,10 @@ pub struct QueryCost {
 }
 
 impl Store {
-    /// The cost of the last [`Store::search_links_in`] (or `search_links`, `board_links`,
+    /// The cost of the last [`History::search_links_in`] (or `search_links`, `board_links`,
     /// `link_totals`, `day_report`).
     pub fn last_query_cost(&self) -> QueryCost {
         self.cost.get()
-    }
-
-    /// Adds a statement's counters to the current query's cost and resets them.
-    fn meter(&self, stmt: &rusqlite::Statement<'_>) {
-        use rusqlite::StatementStatus as S;
-        let take = |s| u64::try_from(stmt.reset_status(s)).unwrap_or(0);
-        let mut c = self.cost.get();
-        c.vm_steps += take(S::VmStep);
-        c.fullscan_steps += take(S::FullscanStep);
-        c.sorts += take(S::Sort);
-        self.cost.set(c);
     }
 
     /// Runs `write` with `actor` named in the audit rows its changes append (in the same
@@ -279,11 +269,6 @@ impl Store {
         out
     }
 
-    /// Starts measuring a new query.
-    fn start_meter(&self) {
-        self.cost.set(QueryCost::default());
-    }
-
     /// Runs the statements of `read` in one read transaction, so that they all see the file
     /// as it was at its first statement, whatever another process writes meanwhile.
     fn in_one_snapshot<T>(
@@ -295,6 +280,17 @@ impl Store {
         tx.commit()?;
         Ok(out)
     }
+}
+
+/// Adds a statement's counters to the current query's cost and resets them.
+fn add_cost(cost: &std::cell::Cell<QueryCost>, stmt: &rusqlite::Statement<'_>) {
+    use rusqlite::StatementStatus as S;
+    let take = |s| u64::try_from(stmt.reset_status(s)).unwrap_or(0);
+    let mut c = cost.get();
+    c.vm_steps += take(S::VmStep);
+    c.fullscan_steps += take(S::FullscanStep);
+    c.sorts += take(S::Sort);
+    cost.set(c);
 }
 
 /// A write transaction on `conn` that takes the file's write lock at its start (`BEGIN

@@ -66,7 +66,7 @@ fn history() -> Store {
     let dir = history_dir();
     if let Ok(store) = Store::open(&dir)
         && store.schema_version().unwrap() == migrations::latest_version()
-        && store.count_links(PROFILE).unwrap() == usize::try_from(links).unwrap()
+        && store.history().count_links(PROFILE).unwrap() == usize::try_from(links).unwrap()
     {
         return store;
     }
@@ -100,10 +100,15 @@ fn search(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
     for Shape { name, query: q, .. } in &search_shapes(links) {
-        let n = store.search_links(PROFILE, q).unwrap().links.len();
+        let n = store
+            .history()
+            .search_links(PROFILE, q)
+            .unwrap()
+            .links
+            .len();
         eprintln!("{name}: {n} links on the first page");
         group.bench_function(*name, |b| {
-            b.iter(|| black_box(store.search_links(PROFILE, black_box(q)).unwrap()));
+            b.iter(|| black_box(store.history().search_links(PROFILE, black_box(q)).unwrap()));
         });
     }
     group.finish();
@@ -164,13 +169,21 @@ fn day_close(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
     group.bench_function("report_one_day", |b| {
-        b.iter(|| black_box(store.day_report(PROFILE, day, day, utc, now).unwrap()));
+        b.iter(|| {
+            black_box(
+                store
+                    .history()
+                    .day_report(PROFILE, day, day, utc, now)
+                    .unwrap(),
+            )
+        });
     });
     let range = TimeRange::days(day, day, utc);
     group.bench_function("first_page_of_a_day", |b| {
         b.iter(|| {
             black_box(
                 store
+                    .history()
                     .search_links_in(PROFILE, &LinkQuery::default(), Some(range))
                     .unwrap(),
             )
@@ -362,13 +375,14 @@ fn figures(_: &mut Criterion) {
     for shape in search_shapes(links) {
         let Some(label) = shape.label else { continue };
         let t = median(|| {
-            black_box(store.search_links(PROFILE, &shape.query).unwrap());
+            black_box(store.history().search_links(PROFILE, &shape.query).unwrap());
         });
         add(label.to_owned(), shape.goal, t);
     }
     let t = median(|| {
         black_box(
             store
+                .history()
                 .search_links_in(PROFILE, &LinkQuery::default(), Some(day_range))
                 .unwrap(),
         );
@@ -381,6 +395,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .search_links_in(PROFILE, &text("kazak"), Some(day_range))
                 .unwrap(),
         );
@@ -393,12 +408,18 @@ fn figures(_: &mut Criterion) {
 
     // The reports.
     let t = median(|| {
-        black_box(store.day_report(PROFILE, day, day, utc, now).unwrap());
+        black_box(
+            store
+                .history()
+                .day_report(PROFILE, day, day, utc, now)
+                .unwrap(),
+        );
     });
     add(format!("day report ({in_day} links)"), "≤ 5 ms", t);
     let t = median(|| {
         black_box(
             store
+                .history()
                 .day_report(PROFILE, month_first, month_last, utc, now)
                 .unwrap(),
         );
@@ -408,12 +429,14 @@ fn figures(_: &mut Criterion) {
     // (their cells are read link by link).
     let this_month = now.date_naive().with_day(1).unwrap();
     let in_this_month = store
+        .history()
         .day_report(PROFILE, this_month, now.date_naive(), utc, now)
         .unwrap()
         .links;
     let t = median(|| {
         black_box(
             store
+                .history()
                 .day_report(PROFILE, this_month, now.date_naive(), utc, now)
                 .unwrap(),
         );
@@ -427,6 +450,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .day_report_from_links(PROFILE, month_first, month_last, utc, now)
                 .unwrap(),
         );
@@ -441,12 +465,14 @@ fn figures(_: &mut Criterion) {
     let today = utc.start_of(now.date_naive());
     let week = now - TimeDelta::days(paydesk::board::PENDING_DAYS);
     let board_rows = store
+        .history()
         .board_links(PROFILE, today, week, paydesk::board::MAX_ROWS)
         .unwrap()
         .len();
     let t = median(|| {
         black_box(
             store
+                .history()
                 .board_links(PROFILE, today, week, paydesk::board::MAX_ROWS)
                 .unwrap(),
         );
@@ -485,6 +511,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .link_totals(PROFILE, &LinkQuery::default(), None)
                 .unwrap(),
         );
@@ -497,6 +524,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .link_totals(PROFILE, &LinkQuery::default(), Some(day_range))
                 .unwrap(),
         );
@@ -553,6 +581,7 @@ fn figures(_: &mut Criterion) {
         let rss_before = status_kb("VmRSS");
         let started = Instant::now();
         exported = store
+            .history()
             .export_links_csv(PROFILE, &LinkQuery::default(), None, utc, std::io::sink())
             .unwrap();
         let spent = started.elapsed();
@@ -628,17 +657,24 @@ fn figures(_: &mut Criterion) {
         println!(
             "now: {}:\n{}",
             shape.label.unwrap_or(shape.name),
-            store.explain_search(PROFILE, &shape.query, None).unwrap()
+            store
+                .history()
+                .explain_search(PROFILE, &shape.query, None)
+                .unwrap()
         );
     }
     println!(
         "now: date-range filter (one day), first page:\n{}",
         store
+            .history()
             .explain_search(PROFILE, &LinkQuery::default(), Some(day_range))
             .unwrap()
     );
-    println!("now: board:\n{}", store.explain_board().unwrap());
-    println!("now: report:\n{}", store.explain_report().unwrap());
+    println!("now: board:\n{}", store.history().explain_board().unwrap());
+    println!(
+        "now: report:\n{}",
+        store.history().explain_report().unwrap()
+    );
 }
 
 criterion_group!(benches, figures, search, durable_commit, day_close);

@@ -193,6 +193,7 @@ fn migration_5_marks_the_links_stored_out_of_order_as_late() {
     let newest_first = ["e", "d", "c", "bb", "z", "a", "b"];
     for text in [None, Some("kazak"), Some("mont kaz"), Some("PD-")] {
         let page = store
+            .history()
             .search_links(
                 "shop",
                 &LinkQuery {
