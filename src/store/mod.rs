@@ -346,7 +346,7 @@ impl Store {
             acting_at: None,
         };
         store.ensure_builtin_rows()?;
-        tallies::rebuild_if_stale(&mut store.conn)?;
+        store.rebuild_totals_if_stale()?;
         Ok(store)
     }
 
