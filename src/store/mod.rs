@@ -20,9 +20,9 @@
 //! (`Journal`, `Links`, `Items`, `Tallies`, `Audit`, `Outbox`, `Staff`, `Cards`, `MailQueue`,
 //! `Profiles`, `Catalog`, `Shop`) holding the SQL of its own tables, and [`History`] reads the
 //! links and the kept totals. The `Store` methods that change the file are the units of work:
-//! each opens one transaction (`write_tx`, `BEGIN IMMEDIATE`) and composes the repositories inside it, so what a
-//! change writes (a link created: journal row, link, items, totals, audit row, outbox row)
-//! commits or rolls back together.
+//! each opens one transaction (`write_tx`, `BEGIN IMMEDIATE`) and composes the repositories
+//! inside it, so what a change writes (a link created: journal row, link, items, totals, audit
+//! row, outbox row) commits or rolls back together.
 //!
 //! Times are stored as Unix milliseconds (`INTEGER`) for ordering, except the server's own
 //! timestamps, which are kept as ISO-8601 text exactly as `wire::format_time` writes them.
