@@ -192,7 +192,7 @@ impl Services {
 
     /// The catalog, by name.
     pub fn catalog_list(&self) -> Result<Vec<CatalogVariant>, DeskError> {
-        self.with_store_locked(|s| s.catalog_list())
+        self.with_store_locked(|s| s.catalog().list())
     }
 
     /// Gives a variant its barcode (or takes it away); returns the catalog after it.
@@ -205,7 +205,7 @@ impl Services {
         let now = self.clock().now();
         self.with_store_locked(|s| {
             s.as_actor(actor, now, |s| s.catalog_set_barcode(id, barcode))?;
-            s.catalog_map()
+            s.catalog().map()
         })
     }
 
@@ -224,7 +224,7 @@ impl Services {
         let now = self.clock().now();
         self.with_store_locked(|s| {
             let done = s.as_actor(actor, now, |s| s.catalog_import_csv(bytes))?;
-            Ok((done, s.catalog_map()?))
+            Ok((done, s.catalog().map()?))
         })
     }
 
@@ -240,7 +240,7 @@ impl Services {
 
     /// This desk's place in a shop: its name, the shop joined, when it last pushed.
     pub fn shop_desk(&self) -> Result<ShopDesk, DeskError> {
-        self.with_store_locked(|s| s.shop_desk())
+        self.with_store_locked(|s| s.shop().desk())
     }
 
     /// Names this desk (shown to the other desks), or takes its name away.
@@ -250,7 +250,7 @@ impl Services {
 
     /// The last shop revision this desk read (its catalog and staff are that new).
     pub fn shop_read_rev(&self) -> Result<i64, DeskError> {
-        self.with_store_locked(|s| s.shop_read_rev())
+        self.with_store_locked(|s| s.shop().read_rev())
     }
 
     /// Remembers the last shop revision read.

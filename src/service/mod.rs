@@ -775,7 +775,10 @@ impl Desk {
         let now = self.now();
         let today = crate::board::local_day_start(now, zone);
         let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
-        self.with_store(|s| s.board_links(self.profile_name(), today, week, crate::board::MAX_ROWS))
+        self.with_store(|s| {
+            s.history()
+                .board_links(self.profile_name(), today, week, crate::board::MAX_ROWS)
+        })
     }
 
     /// Cancels the link and records the server's answer in history, marked as cancelled here
@@ -838,7 +841,7 @@ impl Desk {
 
     /// A page of the local history, newest first.
     pub fn history(&self, query: &LinkQuery) -> Result<LinkPage, DeskError> {
-        self.with_store(|s| s.search_links(self.profile_name(), query))
+        self.with_store(|s| s.history().search_links(self.profile_name(), query))
     }
 
     /// A page of the local history of the links stored in `range` (when given).
@@ -847,7 +850,10 @@ impl Desk {
         query: &LinkQuery,
         range: Option<TimeRange>,
     ) -> Result<LinkPage, DeskError> {
-        self.with_store(|s| s.search_links_in(self.profile_name(), query, range))
+        self.with_store(|s| {
+            s.history()
+                .search_links_in(self.profile_name(), query, range)
+        })
     }
 
     /// How many links of the local history match, and their sums per currency.
@@ -856,7 +862,7 @@ impl Desk {
         query: &LinkQuery,
         range: Option<TimeRange>,
     ) -> Result<LinkTotals, DeskError> {
-        self.with_store(|s| s.link_totals(self.profile_name(), query, range))
+        self.with_store(|s| s.history().link_totals(self.profile_name(), query, range))
     }
 
     /// Writes the matching links of the local history as CSV (see `store::LinkCsvWriter`).
@@ -868,7 +874,10 @@ impl Desk {
         zone: Zone,
         out: W,
     ) -> Result<usize, DeskError> {
-        self.with_store(|s| s.export_links_csv(self.profile_name(), query, range, zone, out))
+        self.with_store(|s| {
+            s.history()
+                .export_links_csv(self.profile_name(), query, range, zone, out)
+        })
     }
 
     /// The day report of local days `from..=to` in `zone`, judged now.
@@ -879,7 +888,10 @@ impl Desk {
         zone: Zone,
     ) -> Result<DayReport, DeskError> {
         let now = self.now();
-        self.with_store(|s| s.day_report(self.profile_name(), from, to, zone, now))
+        self.with_store(|s| {
+            s.history()
+                .day_report(self.profile_name(), from, to, zone, now)
+        })
     }
 
     /// The audit chain's head now (shown with a day close).
@@ -942,7 +954,7 @@ impl Desk {
 
     /// How many links the local history holds for this profile.
     pub fn history_count(&self) -> Result<usize, DeskError> {
-        self.with_store(|s| s.count_links(self.profile_name()))
+        self.with_store(|s| s.history().count_links(self.profile_name()))
     }
 
     /// The saved cards of this profile.
@@ -952,7 +964,7 @@ impl Desk {
 
     /// The local catalog, by variant id.
     pub fn catalog(&self) -> Result<HashMap<String, CatalogVariant>, DeskError> {
-        self.with_store(|s| s.catalog_map())
+        self.with_store(|s| s.catalog().map())
     }
 
     /// A read with the read retry policy: retried on unknown outcomes only (never after a

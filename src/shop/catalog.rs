@@ -398,7 +398,7 @@ pub async fn pull_catalog(
     shop: &mut Shop,
     store: &Mutex<Store>,
 ) -> Result<CatalogPulled, PullError> {
-    let known = with_locked(store, |s| s.catalog_snapshot_mirrored())?;
+    let known = with_locked(store, |s| s.shop().catalog_snapshot())?;
     let Some((snapshot, variants)) = current_catalog(shop, known).await? else {
         return Ok(CatalogPulled::NoneShared);
     };

@@ -91,7 +91,7 @@ pub enum MembershipError {
 /// The desk's id and shown name (the host name until it is named).
 pub fn identity(store: &Mutex<Store>) -> Result<DeskIdentity, StoreError> {
     let (id, named) = with_locked(store, |s| {
-        Ok::<_, StoreError>((s.profiles().device_id()?, s.shop_desk()?.name))
+        Ok::<_, StoreError>((s.profiles().device_id()?, s.shop().desk()?.name))
     })?;
     Ok(DeskIdentity {
         id,
@@ -101,7 +101,7 @@ pub fn identity(store: &Mutex<Store>) -> Result<DeskIdentity, StoreError> {
 
 /// The joined shop's URL, when there is one.
 pub fn joined_url(store: &Mutex<Store>) -> Result<Option<ShopUrl>, MembershipError> {
-    let stored = with_locked(store, |s| s.shop_desk())?.shop_url;
+    let stored = with_locked(store, |s| s.shop().desk())?.shop_url;
     Ok(stored
         .map(|u| ShopUrl::parse(&u).map_err(ShopError::from))
         .transpose()?)

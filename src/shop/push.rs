@@ -244,7 +244,7 @@ pub async fn push(
         done.catalogs += u64::from(applied.made_current);
     }
     loop {
-        let rows = with_locked(store, |s| s.outbox_staff(BATCH))?;
+        let rows = with_locked(store, |s| s.outbox().staff_rows(BATCH))?;
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };

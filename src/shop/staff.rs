@@ -289,7 +289,7 @@ pub async fn pull_staff(
     store: &Mutex<Store>,
     now: DateTime<Utc>,
 ) -> Result<StaffPulled, PullError> {
-    let known = with_locked(store, |s| s.staff_version_mirrored())?;
+    let known = with_locked(store, |s| s.shop().staff_version())?;
     let Some((version, members)) = current_staff(shop, known).await? else {
         return Ok(StaffPulled::Unchanged);
     };

@@ -43,8 +43,8 @@ use rust_decimal::Decimal;
 
 use super::audit::{Audit, AuditAction};
 use super::messages::StoreMessage;
-use super::repo::repository;
-use super::{Store, StoreError, parse_decimal};
+use super::repo::{Write, repository};
+use super::{Store, StoreError, parse_decimal, write_tx};
 use crate::domain::{Barcode, BarcodeError, CatalogVariant, Currency, UnknownCode};
 use crate::lang::Lang;
 
@@ -732,44 +732,93 @@ impl<A> Catalog<'_, A> {
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?)
     }
-}
 
-impl Store {
-    /// Parses a catalog CSV without writing anything (the import dialog's preview).
-    pub fn catalog_preview_csv(&self, reader: impl Read) -> Result<CsvParsed, StoreError> {
-        parse_catalog(&read_text(reader)?)
+    /// Every variant, by name then id.
+    pub fn list(&self) -> Result<Vec<CatalogVariant>, StoreError> {
+        self.variants_by("name, id")
     }
 
-    /// Imports a catalog CSV: every valid line is written in one transaction (replacing a
-    /// variant with the same id); invalid lines are reported, not written.
-    pub fn catalog_import_csv(&mut self, reader: impl Read) -> Result<CsvImport, StoreError> {
-        let parsed = parse_catalog(&read_text(reader)?)?;
-        let tx = super::write_tx(&mut self.conn)?;
-        {
-            let mut stmt = tx.prepare_cached(
-                "INSERT INTO catalog_variants (id, name, unit_price, currency)
-                 VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (id) DO UPDATE SET name = excluded.name,
-                     unit_price = excluded.unit_price, currency = excluded.currency",
-            )?;
-            for v in &parsed.variants {
-                stmt.execute(params![
-                    v.id,
-                    v.name,
-                    v.unit_price.to_string(),
-                    v.currency.as_str()
-                ])?;
-            }
+    /// Every variant, by id (what the shop is owed).
+    pub(super) fn list_by_id(&self) -> Result<Vec<CatalogVariant>, StoreError> {
+        self.variants_by("id")
+    }
+
+    fn variants_by(&self, order: &str) -> Result<Vec<CatalogVariant>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
+             ORDER BY {order}"
+        ))?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(variant_of(r)?);
         }
-        if parsed.barcode_column {
-            // In file order, each barcode taken from whoever had it: a file that swaps two
-            // barcodes imports without tripping the unique index.
-            let mut take = tx.prepare_cached(
+        Ok(out)
+    }
+
+    /// The variant with this barcode, through the barcode index.
+    pub fn by_barcode(&self, code: &Barcode) -> Result<Option<CatalogVariant>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
+             WHERE barcode = ?1",
+        )?;
+        let mut rows = stmt.query([code.as_str()])?;
+        rows.next()?.map(variant_of).transpose()
+    }
+
+    /// Every variant by id (the form's `CatalogLookup`).
+    pub fn map(&self) -> Result<HashMap<String, CatalogVariant>, StoreError> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .map(|v| (v.id.clone(), v))
+            .collect())
+    }
+
+    /// The id and name of the variant other than `id` that has `code`, if one has.
+    fn barcode_holder(
+        &self,
+        code: &Barcode,
+        id: &str,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, name FROM catalog_variants WHERE barcode = ?1 AND id <> ?2",
+                params![code.as_str(), id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+}
+
+impl Catalog<'_, Write> {
+    /// Writes the variants of an import (replacing those with the same id), and with
+    /// `barcodes` their barcodes too, in file order, each taken from whoever had it: a file
+    /// that swaps two barcodes imports without tripping the unique index.
+    fn import(&self, variants: &[CatalogVariant], barcodes: bool) -> Result<(), StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "INSERT INTO catalog_variants (id, name, unit_price, currency)
+             VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                 unit_price = excluded.unit_price, currency = excluded.currency",
+        )?;
+        for v in variants {
+            stmt.execute(params![
+                v.id,
+                v.name,
+                v.unit_price.to_string(),
+                v.currency.as_str()
+            ])?;
+        }
+        if barcodes {
+            let mut take = self.conn.prepare_cached(
                 "UPDATE catalog_variants SET barcode = NULL WHERE barcode = ?1 AND id <> ?2",
             )?;
-            let mut set =
-                tx.prepare_cached("UPDATE catalog_variants SET barcode = ?2 WHERE id = ?1")?;
-            for v in &parsed.variants {
+            let mut set = self
+                .conn
+                .prepare_cached("UPDATE catalog_variants SET barcode = ?2 WHERE id = ?1")?;
+            for v in variants {
                 let code = v.barcode.as_ref().map(Barcode::as_str);
                 if let Some(code) = code {
                     take.execute(params![code, v.id])?;
@@ -777,6 +826,58 @@ impl Store {
                 set.execute(params![v.id, code])?;
             }
         }
+        Ok(())
+    }
+
+    /// Sets (or clears) the barcode of variant `id`; whether there is such a variant.
+    fn set_barcode(&self, id: &str, code: Option<&Barcode>) -> Result<bool, StoreError> {
+        Ok(self.conn.execute(
+            "UPDATE catalog_variants SET barcode = ?2 WHERE id = ?1",
+            params![id, code.map(Barcode::as_str)],
+        )? > 0)
+    }
+
+    /// Replaces every variant with `variants` (the shop's snapshot), prices at their
+    /// currency's scale.
+    pub(super) fn replace_all(&self, variants: &[CatalogVariant]) -> Result<(), StoreError> {
+        self.conn.execute("DELETE FROM catalog_variants", [])?;
+        let mut insert = self.conn.prepare_cached(
+            "INSERT INTO catalog_variants (id, name, unit_price, currency, barcode)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for v in variants {
+            let mut price = v.unit_price;
+            price.rescale(v.currency.minor_units());
+            insert.execute(params![
+                v.id,
+                v.name,
+                price.to_string(),
+                v.currency.as_str(),
+                v.barcode.as_ref().map(Barcode::as_str)
+            ])?;
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// The catalog's reads.
+    pub fn catalog(&self) -> Catalog<'_> {
+        Catalog::read(&self.conn)
+    }
+
+    /// Parses a catalog CSV without writing anything (the import dialog's preview).
+    pub fn catalog_preview_csv(&self, reader: impl Read) -> Result<CsvParsed, StoreError> {
+        parse_catalog(&read_text(reader)?)
+    }
+
+    /// Imports a catalog CSV: every valid line is written in one transaction (replacing a
+    /// variant with the same id), with its audit and outbox rows; invalid lines are reported,
+    /// not written.
+    pub fn catalog_import_csv(&mut self, reader: impl Read) -> Result<CsvImport, StoreError> {
+        let parsed = parse_catalog(&read_text(reader)?)?;
+        let tx = write_tx(&mut self.conn)?;
+        Catalog::write(&tx).import(&parsed.variants, parsed.barcode_column)?;
         let subject = format!("{} items", parsed.variants.len());
         let at = super::audit_time(self.acting_at);
         Audit::write(&tx).append(&self.actor, AuditAction::CatalogImport, &subject, at)?;
@@ -788,30 +889,6 @@ impl Store {
         })
     }
 
-    /// Every variant, by name then id.
-    pub fn catalog_list(&self) -> Result<Vec<CatalogVariant>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
-             ORDER BY name, id",
-        )?;
-        let mut rows = stmt.query([])?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            out.push(variant_of(r)?);
-        }
-        Ok(out)
-    }
-
-    /// The variant with this barcode, through the barcode index.
-    pub fn catalog_by_barcode(&self, code: &Barcode) -> Result<Option<CatalogVariant>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, name, unit_price, currency, barcode FROM catalog_variants
-             WHERE barcode = ?1",
-        )?;
-        let mut rows = stmt.query([code.as_str()])?;
-        rows.next()?.map(variant_of).transpose()
-    }
-
     /// Sets (or with `None` clears) a variant's barcode. A barcode another variant has is
     /// refused, naming that variant; nothing is moved silently.
     pub fn catalog_set_barcode(
@@ -819,28 +896,18 @@ impl Store {
         id: &str,
         code: Option<&Barcode>,
     ) -> Result<(), StoreError> {
-        let tx = super::write_tx(&mut self.conn)?;
-        if let Some(code) = code {
-            let holder: Option<(String, String)> = tx
-                .query_row(
-                    "SELECT id, name FROM catalog_variants WHERE barcode = ?1 AND id <> ?2",
-                    params![code.as_str(), id],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?;
-            if let Some((other, name)) = holder {
-                return Err(StoreError::BarcodeTaken {
-                    barcode: code.to_string(),
-                    id: other,
-                    name,
-                });
-            }
+        let tx = write_tx(&mut self.conn)?;
+        let catalog = Catalog::write(&tx);
+        if let Some(code) = code
+            && let Some((other, name)) = catalog.barcode_holder(code, id)?
+        {
+            return Err(StoreError::BarcodeTaken {
+                barcode: code.to_string(),
+                id: other,
+                name,
+            });
         }
-        let changed = tx.execute(
-            "UPDATE catalog_variants SET barcode = ?2 WHERE id = ?1",
-            params![id, code.map(Barcode::as_str)],
-        )?;
-        if changed == 0 {
+        if !catalog.set_barcode(id, code)? {
             return Err(StoreError::NoVariant(id.to_owned()));
         }
         let subject = format!("{id} barcode {}", code.map_or("none", Barcode::as_str));
@@ -850,15 +917,6 @@ impl Store {
         super::outbox::enqueue_catalog(&tx, change, at)?;
         tx.commit()?;
         Ok(())
-    }
-
-    /// Every variant by id (the form's `CatalogLookup`).
-    pub fn catalog_map(&self) -> Result<HashMap<String, CatalogVariant>, StoreError> {
-        Ok(self
-            .catalog_list()?
-            .into_iter()
-            .map(|v| (v.id.clone(), v))
-            .collect())
     }
 }
 

@@ -21,7 +21,7 @@
 //! amount still reads as a number. The file itself is created by the caller with
 //! [`super::create_private_file`] (0600 on Unix): it holds payers' e-mails and phones.
 //!
-//! Nothing is collected: [`Store::export_links_csv`] hands each row from the query to the
+//! Nothing is collected: [`History::export_links_csv`](super::History::export_links_csv) hands each row from the query to the
 //! writer, so memory stays the same for ten links or a million.
 
 use std::io::Write;
@@ -29,7 +29,7 @@ use std::io::Write;
 use chrono::{DateTime, SecondsFormat, Utc};
 
 use super::links::TimeRange;
-use super::{LinkQuery, Store, StoreError, StoredLink};
+use super::{LinkQuery, StoreError, StoredLink};
 use crate::api::wire::format_time;
 use crate::clock::Zone;
 
@@ -208,9 +208,9 @@ impl<W: Write> LinkCsvWriter<W> {
     }
 }
 
-impl Store {
+impl super::History<'_> {
     /// Writes every link the search matches (`limit` and `before` ignored; `range` as in
-    /// [`Store::search_links_in`]) as CSV to `out`, newest first, one row at a time. Returns
+    /// [`History::search_links_in`](super::History::search_links_in)) as CSV to `out`, newest first, one row at a time. Returns
     /// how many links were written.
     pub fn export_links_csv<W: Write>(
         &self,

@@ -678,7 +678,7 @@ mod tests {
     #[test]
     fn the_prune_reads_only_the_rows_that_still_hold_a_body() {
         let store = Store::open_in_memory().expect("a store");
-        let plan = store.explain(PRUNE_SQL, &[]).expect("a plan");
+        let plan = store.history().explain(PRUNE_SQL, &[]).expect("a plan");
         assert_eq!(
             plan.trim_end(),
             "SEARCH journal USING INDEX journal_bodies_kept (updated_at<?)"

@@ -362,7 +362,7 @@ impl Links<'_, Write> {
 }
 
 impl Store {
-    /// History's link rows (the searches are `Store::search_links` and its kin).
+    /// History's link rows (the searches are `History::search_links` and its kin).
     pub fn links(&self) -> Links<'_> {
         Links::read(&self.conn)
     }

@@ -8,13 +8,13 @@
 //! it to the shop; the pull after it brings back whichever snapshot won). Staff members with
 //! a change or a PIN try still waiting are left as they are for the same reason.
 
-use chrono::{DateTime, Utc};
-use rusqlite::{OptionalExtension as _, params};
-
-use super::catalog::variant_of;
+use super::catalog::Catalog;
 use super::outbox::{BarcodeEdit, Outbox, PinPush, StaffPush};
-use super::{Store, StoreError, from_millis, to_millis};
-use crate::domain::{Barcode, CatalogVariant};
+use super::shop::Shop;
+use super::staff::Staff;
+use super::{Store, StoreError, from_millis, write_tx};
+use crate::domain::CatalogVariant;
+use chrono::{DateTime, Utc};
 
 /// The catalog the shop is owed: the waiting `catalog` row's sequence number and the catalog
 /// as it is now, read in one snapshot of the file.
@@ -97,16 +97,7 @@ impl Store {
     /// the file holds them now, read in one snapshot.
     pub fn outbox_catalog(&self) -> Result<Option<CatalogOwed>, StoreError> {
         self.in_one_snapshot(|| {
-            let row: Option<(i64, i64, String)> = self
-                .conn
-                .query_row(
-                    "SELECT seq, at, payload FROM shop_outbox WHERE kind = 'catalog'
-                     ORDER BY seq DESC LIMIT 1",
-                    [],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
-                .optional()?;
-            let Some((seq, at, payload)) = row else {
+            let Some((seq, at, payload)) = self.outbox().waiting_catalog_row()? else {
                 return Ok(None);
             };
             let edits = if payload.is_empty() {
@@ -119,18 +110,10 @@ impl Store {
                     })?,
                 )
             };
-            let mut stmt = self.conn.prepare_cached(
-                "SELECT id, name, unit_price, currency, barcode FROM catalog_variants ORDER BY id",
-            )?;
-            let mut rows = stmt.query([])?;
-            let mut variants = Vec::new();
-            while let Some(r) = rows.next()? {
-                variants.push(variant_of(r)?);
-            }
             Ok(Some(CatalogOwed {
                 seq,
                 at: from_millis(at)?,
-                variants,
+                variants: self.catalog().list_by_id()?,
                 edits,
             }))
         })
@@ -147,30 +130,11 @@ impl Store {
         snapshot: Option<i64>,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
-        tx.execute(
-            "DELETE FROM shop_outbox WHERE kind = 'catalog' AND seq <= ?1",
-            [seq],
-        )?;
-        tx.execute(
-            "UPDATE shop_desk SET catalog_snapshot = ?1, last_push_at = ?2 WHERE id = 1",
-            params![snapshot, to_millis(at)],
-        )?;
+        let tx = write_tx(&mut self.conn)?;
+        Outbox::write(&tx).delete_through(&["catalog"], seq)?;
+        Shop::write(&tx).catalog_pushed(snapshot, at)?;
         tx.commit()?;
         Ok(())
-    }
-
-    /// The shop's catalog snapshot this desk mirrors (`None`: none yet).
-    pub fn catalog_snapshot_mirrored(&self) -> Result<Option<i64>, StoreError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT catalog_snapshot FROM shop_desk WHERE id = 1",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?
-            .flatten())
     }
 
     /// Replaces the catalog with the shop's snapshot `snapshot`, whole, in one transaction,
@@ -182,77 +146,19 @@ impl Store {
         snapshot: i64,
         variants: &[CatalogVariant],
     ) -> Result<bool, StoreError> {
-        let tx = super::write_tx(&mut self.conn)?;
-        let waiting: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM shop_outbox WHERE kind = 'catalog')",
-            [],
-            |r| r.get(0),
-        )?;
-        if waiting {
+        let tx = write_tx(&mut self.conn)?;
+        if Outbox::read(&tx).catalog_waits()? {
             return Ok(false);
         }
-        tx.execute("DELETE FROM catalog_variants", [])?;
-        {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO catalog_variants (id, name, unit_price, currency, barcode)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for v in variants {
-                let mut price = v.unit_price;
-                price.rescale(v.currency.minor_units());
-                insert.execute(params![
-                    v.id,
-                    v.name,
-                    price.to_string(),
-                    v.currency.as_str(),
-                    v.barcode.as_ref().map(Barcode::as_str)
-                ])?;
-            }
-        }
-        tx.execute(
-            "UPDATE shop_desk SET catalog_snapshot = ?1 WHERE id = 1",
-            [snapshot],
-        )?;
+        Catalog::write(&tx).replace_all(variants)?;
+        Shop::write(&tx).set_catalog_snapshot(snapshot)?;
         tx.commit()?;
         Ok(true)
-    }
-
-    /// The oldest `limit` staff and PIN rows of the outbox, in order.
-    pub fn outbox_staff(&self, limit: usize) -> Result<Vec<StaffRow>, StoreError> {
-        Outbox::read(&self.conn)
-            .rows(&["staff", "pin"], limit)?
-            .into_iter()
-            .map(|r| {
-                let change = if r.kind == "staff" {
-                    StaffChange::Member(r.decode()?)
-                } else {
-                    StaffChange::Pin(r.decode()?)
-                };
-                Ok(StaffRow {
-                    seq: r.seq,
-                    at: from_millis(r.at)?,
-                    change,
-                })
-            })
-            .collect()
     }
 
     /// The shop committed every staff and PIN row up to `seq`: they leave the outbox.
     pub fn staff_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.outbox_done(&["staff", "pin"], seq, at)
-    }
-
-    /// The highest staff version of the shop this desk has mirrored (`None`: none yet).
-    pub fn staff_version_mirrored(&self) -> Result<Option<i64>, StoreError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT staff_version FROM shop_desk WHERE id = 1",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?
-            .flatten())
     }
 
     /// Writes the shop's members into this desk's staff, in one transaction: each is added or
@@ -267,54 +173,29 @@ impl Store {
         members: &[StaffMirror],
         now: DateTime<Utc>,
     ) -> Result<usize, StoreError> {
-        let tx = super::write_tx(&mut self.conn)?;
+        let tx = write_tx(&mut self.conn)?;
         let mut written = 0;
         let mut skipped = false;
-        {
-            let mut waiting = tx
-                .prepare_cached("SELECT payload FROM shop_outbox WHERE kind IN ('staff', 'pin')")?;
-            let waiting: Vec<String> = waiting
-                .query_map([], |r| r.get::<_, String>(0))?
-                .collect::<Result<_, _>>()?;
-            let names: Vec<String> = waiting
-                .iter()
-                .filter_map(|p| {
-                    let v: serde_json::Value = serde_json::from_str(p).ok()?;
-                    Some(v.get("name")?.as_str()?.to_owned())
-                })
-                .collect();
-            let mut upsert = tx.prepare_cached(
-                "INSERT INTO staff (name, role, pin_hash, active, misses, locked_until,
-                     created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
-                 ON CONFLICT (name) DO UPDATE SET role = excluded.role,
-                     pin_hash = excluded.pin_hash, active = excluded.active,
-                     misses = excluded.misses, locked_until = excluded.locked_until,
-                     updated_at = excluded.updated_at",
-            )?;
-            for m in members {
-                super::staff::read_role(&m.role)?;
-                if names.iter().any(|n| n.eq_ignore_ascii_case(&m.name)) {
-                    skipped = true;
-                    continue;
-                }
-                upsert.execute(params![
-                    m.name,
-                    m.role,
-                    m.pin_hash,
-                    m.active,
-                    m.misses,
-                    m.locked_until.map(to_millis),
-                    to_millis(now)
-                ])?;
-                written += 1;
+        let names: Vec<String> = Outbox::read(&tx)
+            .staff_payloads()?
+            .iter()
+            .filter_map(|p| {
+                let v: serde_json::Value = serde_json::from_str(p).ok()?;
+                Some(v.get("name")?.as_str()?.to_owned())
+            })
+            .collect();
+        let staff = Staff::write(&tx);
+        for m in members {
+            super::staff::read_role(&m.role)?;
+            if names.iter().any(|n| n.eq_ignore_ascii_case(&m.name)) {
+                skipped = true;
+                continue;
             }
+            staff.mirror(m, now)?;
+            written += 1;
         }
         if !skipped {
-            tx.execute(
-                "UPDATE shop_desk SET staff_version = ?1 WHERE id = 1",
-                [version],
-            )?;
+            Shop::write(&tx).set_staff_version(version)?;
         }
         tx.commit()?;
         Ok(written)

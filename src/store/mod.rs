@@ -16,6 +16,14 @@
 //! row's body is cleared a week after it finished (`Store::journal_prune`, run when the
 //! services open), and the connection runs `secure_delete`, so freed bytes are zeroed.
 //!
+//! How the code is laid out (issue 27, `repo`): each table family has a repository
+//! (`Journal`, `Links`, `Items`, `Tallies`, `Audit`, `Outbox`, `Staff`, `Cards`, `MailQueue`,
+//! `Profiles`, `Catalog`, `Shop`) holding the SQL of its own tables, and [`History`] reads the
+//! links and the kept totals. The `Store` methods that change the file are the units of work:
+//! each opens one transaction (`write_tx`, `BEGIN IMMEDIATE`) and composes the repositories
+//! inside it, so what a change writes (a link created: journal row, link, items, totals, audit
+//! row, outbox row) commits or rolls back together.
+//!
 //! Times are stored as Unix milliseconds (`INTEGER`) for ordering, except the server's own
 //! timestamps, which are kept as ISO-8601 text exactly as `wire::format_time` writes them.
 //! Amounts are `TEXT` holding the exact decimal.
@@ -57,7 +65,7 @@ pub use audit::{
 };
 pub use cards::{Cards, StoredCard};
 pub use catalog::{
-    CATALOG_FILE_LIMIT, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
+    CATALOG_FILE_LIMIT, Catalog, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
     QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
 pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
@@ -82,9 +90,10 @@ pub use report::{
     CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
 };
 pub use search::{
-    CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, LinkPage, LinkQuery, LinkTotals, MAX_PAGE,
+    CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, History, LinkPage, LinkQuery, LinkTotals,
+    MAX_PAGE,
 };
-pub use shop::{DESK_NAME_MAX, ShopDesk};
+pub use shop::{DESK_NAME_MAX, Shop, ShopDesk};
 pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, Staff, StaffError, hash_pin, pin_matches};
 pub(crate) use tallies::{Kind, QUARTER_MS, SPANS, cover, cover_in};
 pub use total::Total;
@@ -245,21 +254,10 @@ pub struct QueryCost {
 }
 
 impl Store {
-    /// The cost of the last [`Store::search_links_in`] (or `search_links`, `board_links`,
+    /// The cost of the last [`History::search_links_in`] (or `search_links`, `board_links`,
     /// `link_totals`, `day_report`).
     pub fn last_query_cost(&self) -> QueryCost {
         self.cost.get()
-    }
-
-    /// Adds a statement's counters to the current query's cost and resets them.
-    fn meter(&self, stmt: &rusqlite::Statement<'_>) {
-        use rusqlite::StatementStatus as S;
-        let take = |s| u64::try_from(stmt.reset_status(s)).unwrap_or(0);
-        let mut c = self.cost.get();
-        c.vm_steps += take(S::VmStep);
-        c.fullscan_steps += take(S::FullscanStep);
-        c.sorts += take(S::Sort);
-        self.cost.set(c);
     }
 
     /// Runs `write` with `actor` named in the audit rows its changes append (in the same
@@ -279,11 +277,6 @@ impl Store {
         out
     }
 
-    /// Starts measuring a new query.
-    fn start_meter(&self) {
-        self.cost.set(QueryCost::default());
-    }
-
     /// Runs the statements of `read` in one read transaction, so that they all see the file
     /// as it was at its first statement, whatever another process writes meanwhile.
     fn in_one_snapshot<T>(
@@ -295,6 +288,17 @@ impl Store {
         tx.commit()?;
         Ok(out)
     }
+}
+
+/// Adds a statement's counters to the current query's cost and resets them.
+fn add_cost(cost: &std::cell::Cell<QueryCost>, stmt: &rusqlite::Statement<'_>) {
+    use rusqlite::StatementStatus as S;
+    let take = |s| u64::try_from(stmt.reset_status(s)).unwrap_or(0);
+    let mut c = cost.get();
+    c.vm_steps += take(S::VmStep);
+    c.fullscan_steps += take(S::FullscanStep);
+    c.sorts += take(S::Sort);
+    cost.set(c);
 }
 
 /// A write transaction on `conn` that takes the file's write lock at its start (`BEGIN
@@ -350,7 +354,7 @@ impl Store {
             acting_at: None,
         };
         store.ensure_builtin_rows()?;
-        tallies::rebuild_if_stale(&mut store.conn)?;
+        store.rebuild_totals_if_stale()?;
         Ok(store)
     }
 

@@ -18,6 +18,7 @@ use rusqlite::{OptionalExtension as _, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 use super::cards::Cards;
+use super::mirror::{StaffChange, StaffRow};
 use super::profiles::Profiles;
 use super::repo::{Write, repository};
 use super::shop::Shop;
@@ -435,6 +436,57 @@ impl<A> Outbox<'_, A> {
         Ok(rows)
     }
 
+    /// The oldest `limit` staff and PIN rows of the outbox, in order.
+    pub fn staff_rows(&self, limit: usize) -> Result<Vec<StaffRow>, StoreError> {
+        self.rows(&["staff", "pin"], limit)?
+            .into_iter()
+            .map(|r| {
+                let change = if r.kind == "staff" {
+                    StaffChange::Member(r.decode()?)
+                } else {
+                    StaffChange::Pin(r.decode()?)
+                };
+                Ok(StaffRow {
+                    seq: r.seq,
+                    at: from_millis(r.at)?,
+                    change,
+                })
+            })
+            .collect()
+    }
+
+    /// The payloads of the staff and PIN rows waiting.
+    pub(super) fn staff_payloads(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT payload FROM shop_outbox WHERE kind IN ('staff', 'pin')")?;
+        Ok(stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Whether a catalog change waits.
+    pub(super) fn catalog_waits(&self) -> Result<bool, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM shop_outbox WHERE kind = 'catalog')",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// The waiting catalog row's `seq`, time and payload, if one waits.
+    pub(super) fn waiting_catalog_row(&self) -> Result<Option<(i64, i64, String)>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT seq, at, payload FROM shop_outbox WHERE kind = 'catalog'
+                 ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?)
+    }
+
     /// The payload of the waiting catalog row, if one waits.
     fn waiting_catalog(&self) -> Result<Option<String>, StoreError> {
         Ok(self
@@ -479,7 +531,11 @@ impl Outbox<'_, Write> {
     }
 
     /// Deletes the rows of the kinds `kinds` up to `seq`.
-    fn delete_through(&self, kinds: &[&'static str], seq: i64) -> Result<(), StoreError> {
+    pub(super) fn delete_through(
+        &self,
+        kinds: &[&'static str],
+        seq: i64,
+    ) -> Result<(), StoreError> {
         self.conn.execute(
             &format!(
                 "DELETE FROM shop_outbox WHERE kind IN ({}) AND seq <= ?1",

@@ -34,7 +34,7 @@ use serde::Serialize;
 use super::links::TimeRange;
 use super::tallies::{self, Kind};
 use super::total::Total;
-use super::{Store, StoreError, from_millis, parse_decimal, read_currency, to_millis};
+use super::{StoreError, from_millis, parse_decimal, read_currency, to_millis};
 use crate::api::wire::parse_time;
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
@@ -492,7 +492,7 @@ pub(crate) fn top(sales: HashMap<(Currency, String), ItemSales>) -> Vec<ItemSale
     list
 }
 
-impl Store {
+impl super::History<'_> {
     /// The report of the links of `profile` created on local days `from..=to` in `zone`, their
     /// state judged at `now` (see the module docs). It adds up the kept totals of the days
     /// (`tallies`); a zone whose midnights are not whole quarter-hours, or totals marked stale,
@@ -507,7 +507,7 @@ impl Store {
     ) -> Result<DayReport, StoreError> {
         self.report_of_days(from, to, zone, |range| {
             match tallies::cover(to_millis(range.from), to_millis(range.to)) {
-                Some(pieces) if tallies::fresh(&self.conn)? => {
+                Some(pieces) if tallies::fresh(self.conn)? => {
                     self.report_from_totals(profile, &pieces, zone, now)
                 }
                 _ => self.report_from_links(profile, range, zone, now),
@@ -515,7 +515,7 @@ impl Store {
         })
     }
 
-    /// [`Store::day_report`] computed from the links themselves, whatever the zone: what the
+    /// [`History::day_report`] computed from the links themselves, whatever the zone: what the
     /// kept totals must always add up to (the tests compare the two).
     #[doc(hidden)]
     pub fn day_report_from_links(
@@ -543,7 +543,7 @@ impl Store {
         let range = TimeRange::days(from, to, zone);
         self.start_meter();
         let (mut sheet, top_items, audit_head) = self
-            .in_one_snapshot(|| Ok((read(range)?, self.audit().head()?)))
+            .in_one_snapshot(|| Ok((read(range)?, super::Audit::read(self.conn).head()?)))
             .map(|((sheet, items), head)| (sheet, items, head))?;
         Ok(DayReport {
             from,
@@ -803,7 +803,7 @@ impl Store {
 
     /// The `EXPLAIN QUERY PLAN` of the report's statements: the kept totals and item totals
     /// of one piece, then the links and items read when a zone's midnights are not whole
-    /// quarter-hours, as [`Store::explain_search`].
+    /// quarter-hours, as [`History::explain_search`].
     #[doc(hidden)]
     pub fn explain_report(&self) -> Result<String, StoreError> {
         Ok(format!(
@@ -838,9 +838,14 @@ mod tests {
 
     /// Each statement's plan (printed under its label) is as wanted.
     fn check_plans(plans: &[(&str, &str, Want)]) {
-        let store = Store::open_in_memory().unwrap();
+        let store = super::super::Store::open_in_memory().unwrap();
         for (label, sql, want) in plans {
-            let plan = store.explain(sql, &[]).unwrap().trim_end().to_owned();
+            let plan = store
+                .history()
+                .explain(sql, &[])
+                .unwrap()
+                .trim_end()
+                .to_owned();
             println!("{label}:\n{plan}");
             match want {
                 Want::Is(exact) => assert_eq!(plan, *exact, "{label}"),

@@ -310,7 +310,50 @@ fn push_common(sql: &mut Sql, t: &str, scope: &Scope<'_>, q: &LinkQuery) {
     }
 }
 
+/// History's reads: searches, pages, totals, the board, the day report and the export, over
+/// the links and the kept totals. Each metered read starts the store's query meter afresh
+/// ([`Store::last_query_cost`]); reads of several statements run in one read transaction, so
+/// they all see the file as it was at the first.
+#[derive(Debug)]
+pub struct History<'s> {
+    pub(super) conn: &'s rusqlite::Connection,
+    cost: &'s std::cell::Cell<super::QueryCost>,
+}
+
 impl Store {
+    /// History's reads.
+    pub fn history(&self) -> History<'_> {
+        History {
+            conn: &self.conn,
+            cost: &self.cost,
+        }
+    }
+}
+
+impl History<'_> {
+    /// Starts measuring a new query.
+    pub(super) fn start_meter(&self) {
+        self.cost.set(super::QueryCost::default());
+    }
+
+    /// Adds a statement's counters to the current query's cost and resets them.
+    pub(super) fn meter(&self, stmt: &rusqlite::Statement<'_>) {
+        super::add_cost(self.cost, stmt);
+    }
+
+    /// Runs the statements of `read` in one read transaction (see [`History`]).
+    pub(super) fn in_one_snapshot<T>(
+        &self,
+        read: impl FnOnce() -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let tx = self.conn.unchecked_transaction()?;
+        let out = read()?;
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+impl History<'_> {
     /// The links of the open-links board, newest first, at most `limit`: every link stored
     /// at or after `today` and every `PENDING` link stored at or after `pending_since`.
     ///
@@ -364,7 +407,7 @@ impl Store {
         self.search_links_in(profile, q, None)
     }
 
-    /// [`Store::search_links`] restricted to the links stored in `range` (when given): the
+    /// [`History::search_links`] restricted to the links stored in `range` (when given): the
     /// History view's date filter and the export. The range is a range of the same time
     /// indexes, so a page costs what an unrestricted page costs.
     pub fn search_links_in(
@@ -385,7 +428,7 @@ impl Store {
     /// Calls `each` with every link the search matches (its `limit` and `before` are ignored),
     /// newest first, one at a time: memory stays constant whatever the number of links. Without
     /// a text filter it is one walk of the time index; with one, pages of [`MAX_PAGE`] links
-    /// found as [`Store::search_links_in`] finds them. Returns how many links were passed.
+    /// found as [`History::search_links_in`] finds them. Returns how many links were passed.
     pub fn for_each_link<E: From<StoreError>>(
         &self,
         profile: &str,
@@ -447,14 +490,14 @@ impl Store {
         });
         let pieces = tallies::cover_clamped(from, to);
         self.in_one_snapshot(|| match pieces {
-            Some(pieces) if text.is_none() && q.before.is_none() && tallies::fresh(&self.conn)? => {
+            Some(pieces) if text.is_none() && q.before.is_none() && tallies::fresh(self.conn)? => {
                 self.totals_from_cells(profile, q.status.as_ref(), q.staff.as_deref(), &pieces)
             }
             _ => self.link_totals_from_links(profile, q, range),
         })
     }
 
-    /// [`Store::link_totals`] read from the links themselves: what the kept totals must always
+    /// [`History::link_totals`] read from the links themselves: what the kept totals must always
     /// add up to (the tests compare the two).
     #[doc(hidden)]
     pub fn link_totals_from_links(
@@ -614,7 +657,7 @@ impl Store {
         Ok(Some(w))
     }
 
-    /// The `EXPLAIN QUERY PLAN` of the statement that reads [`Store::search_links_in`]'s page
+    /// The `EXPLAIN QUERY PLAN` of the statement that reads [`History::search_links_in`]'s page
     /// (built as the search builds it, on this file's data), one line per plan node, indented
     /// by depth. For the history benchmark (docs/benchmarks.md); the search does not call it.
     #[doc(hidden)]
@@ -636,8 +679,8 @@ impl Store {
         self.explain(&sql.text, &sql.args)
     }
 
-    /// The `EXPLAIN QUERY PLAN` of [`Store::board_links`]'s statement (as
-    /// [`Store::explain_search`]).
+    /// The `EXPLAIN QUERY PLAN` of [`History::board_links`]'s statement (as
+    /// [`History::explain_search`]).
     #[doc(hidden)]
     pub fn explain_board(&self) -> Result<String, StoreError> {
         let [today, pending] = board_sql();
@@ -694,7 +737,7 @@ fn time_index(q: &LinkQuery) -> &'static str {
     }
 }
 
-/// The board's two statements (see `Store::board_links`): today's links (?1 profile, ?2
+/// The board's two statements (see `History::board_links`): today's links (?1 profile, ?2
 /// today's start, ?3 the limit), then the older pending ones (?1 profile, ?2 `PENDING`, ?3 the
 /// pending window's start, ?4 today's start, ?5 the rest of the limit).
 fn board_sql() -> [String; 2] {
@@ -902,6 +945,7 @@ mod tests {
     fn expected(store: &Store, text: &str, status: Option<&LinkStatus>) -> Vec<String> {
         let mut all = Vec::new();
         store
+            .history()
             .for_each_link("p", &LinkQuery::default(), None, |l| {
                 all.push(l);
                 Ok::<_, StoreError>(())
@@ -979,7 +1023,7 @@ mod tests {
                 staff: None,
             };
             loop {
-                let page = store.search_links("p", &q).unwrap();
+                let page = store.history().search_links("p", &q).unwrap();
                 got.extend(ids(&page).into_iter().map(str::to_owned));
                 match page.next {
                     Some(c) => q.before = Some(c),
@@ -995,6 +1039,7 @@ mod tests {
         let store = store();
         let many = |text: &str| {
             store
+                .history()
                 .many_codes("p", &TextFilter::new(text).unwrap())
                 .unwrap()
         };
@@ -1049,7 +1094,10 @@ mod tests {
             assert_eq!(plan, format!("SEARCH l USING INDEX {index} {cond}"));
             let plan = plan_of(&store, &sql_walk(&scope, &q));
             assert_eq!(plan, format!("SEARCH l USING INDEX {index} {cond}"));
-            let page = store.search_links_in("p", &q, Some(range)).unwrap();
+            let page = store
+                .history()
+                .search_links_in("p", &q, Some(range))
+                .unwrap();
             assert!(!page.links.is_empty());
             assert!(page.links.iter().all(|l| {
                 l.created_at >= range.from
@@ -1119,7 +1167,7 @@ mod tests {
             .unwrap();
         let today = t0 + chrono::TimeDelta::seconds(1000);
         let week = t0 + chrono::TimeDelta::seconds(500);
-        let rows = store.board_links("p", today, week, 5000).unwrap();
+        let rows = store.history().board_links("p", today, week, 5000).unwrap();
         let mut want: Vec<(DateTime<Utc>, String)> = (0..3000u32)
             .filter(|i| i / 2 >= 1000 || (i / 2 >= 500 && i % 3 != 0))
             .map(|i| {
@@ -1138,15 +1186,15 @@ mod tests {
         assert_eq!(got, want);
         assert!(rows.iter().all(|r| r.profile == "p"));
         // The limit keeps the newest.
-        let few = store.board_links("p", today, week, 10).unwrap();
+        let few = store.history().board_links("p", today, week, 10).unwrap();
         assert_eq!(few.len(), 10);
         assert_eq!(few[0].link.id, rows[0].link.id);
         // A limit that ends among the older pending links: today's 1,000, then the newest of
         // them.
-        let split = store.board_links("p", today, week, 1005).unwrap();
+        let split = store.history().board_links("p", today, week, 1005).unwrap();
         assert_eq!(split, rows[..1005]);
 
-        let plan = store.explain_board().unwrap();
+        let plan = store.history().explain_board().unwrap();
         println!("board:\n{plan}");
         assert_eq!(
             plan,

@@ -195,6 +195,35 @@ impl<A> Staff<'_, A> {
 }
 
 impl Staff<'_, Write> {
+    /// Adds the shop's member `m`, or brings the member of that name to its role, PIN hash,
+    /// active flag and wrong-PIN count.
+    pub(super) fn mirror(
+        &self,
+        m: &super::mirror::StaffMirror,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO staff (name, role, pin_hash, active, misses, locked_until,
+                     created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+                 ON CONFLICT (name) DO UPDATE SET role = excluded.role,
+                     pin_hash = excluded.pin_hash, active = excluded.active,
+                     misses = excluded.misses, locked_until = excluded.locked_until,
+                     updated_at = excluded.updated_at",
+            )?
+            .execute(params![
+                m.name,
+                m.role,
+                m.pin_hash,
+                m.active,
+                m.misses,
+                m.locked_until.map(to_millis),
+                to_millis(now)
+            ])?;
+        Ok(())
+    }
+
     fn insert(
         &self,
         name: &StaffName,

@@ -43,7 +43,7 @@
 //! `stale` on every write to `links` or `link_items`, and a [`TotalsChange`] written in the same
 //! transaction marks them `fresh` again if they were fresh when its transaction began. While
 //! they are stale, reports read the links ([`fresh`]); opening the store computes them again
-//! ([`rebuild_if_stale`]).
+//! ([`Store::rebuild_totals_if_stale`](super::Store::rebuild_totals_if_stale)).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -432,23 +432,6 @@ fn mark_fresh(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Computes the totals again when a write they did not see has marked them stale (and on the
-/// first open after migration 6), in one transaction.
-pub(crate) fn rebuild_if_stale(conn: &mut Connection) -> Result<(), StoreError> {
-    if fresh(conn)? {
-        return Ok(());
-    }
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    // Read again under the write lock: another process may have rebuilt them meanwhile.
-    if !fresh(&tx)? {
-        let started = std::time::Instant::now();
-        rebuild(&tx)?;
-        tracing::info!(elapsed = ?started.elapsed(), "report totals computed from the links");
-    }
-    tx.commit()?;
-    Ok(())
-}
-
 impl TotalsChange {
     /// Records that a link's share went from `before` to `after`.
     pub(crate) fn change(&mut self, profile: &str, before: Option<&Share>, after: Option<&Share>) {
@@ -717,6 +700,36 @@ impl<'t> Tallies<'t> {
     pub(crate) fn finish(self) -> Result<(), StoreError> {
         self.change.write(self.conn)
     }
+
+    /// Whether the kept totals can be trusted (read under the unit of work's write lock).
+    pub(crate) fn fresh(&self) -> Result<bool, StoreError> {
+        fresh(self.conn)
+    }
+
+    /// Computes every kept total again from the links and their items, and marks them fresh.
+    pub(crate) fn rebuild(&self) -> Result<(), StoreError> {
+        rebuild(self.conn)
+    }
+}
+
+impl super::Store {
+    /// Computes the totals again when a write they did not see has marked them stale (and on
+    /// the first open after migration 6), in one transaction.
+    pub(super) fn rebuild_totals_if_stale(&mut self) -> Result<(), StoreError> {
+        if fresh(&self.conn)? {
+            return Ok(());
+        }
+        let tx = super::write_tx(&mut self.conn)?;
+        let tallies = Tallies::write(&tx);
+        // Read again under the write lock: another process may have rebuilt them meanwhile.
+        if !tallies.fresh()? {
+            let started = std::time::Instant::now();
+            tallies.rebuild()?;
+            tracing::info!(elapsed = ?started.elapsed(), "report totals computed from the links");
+        }
+        tx.commit()?;
+        Ok(())
+    }
 }
 
 /// Runs `write` on link `id` of `profile` and records the change of its share in `tally`.
@@ -739,7 +752,7 @@ fn track<T>(
 
 /// Computes every kept total again from the links and their items, and marks them fresh
 /// (inside the caller's transaction).
-pub(crate) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
+fn rebuild(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch("DELETE FROM report_cells; DELETE FROM report_items;")?;
     let mut tally = TotalsChange::default();
     let mut stmt = conn.prepare(&format!("SELECT {SHARE_COLUMNS} FROM links"))?;

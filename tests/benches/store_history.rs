@@ -65,7 +65,7 @@ fn history() -> Store {
     let dir = history_dir();
     if let Ok(store) = Store::open(&dir)
         && store.schema_version().unwrap() == migrations::latest_version()
-        && store.count_links(PROFILE).unwrap() == usize::try_from(links).unwrap()
+        && store.history().count_links(PROFILE).unwrap() == usize::try_from(links).unwrap()
     {
         return store;
     }
@@ -99,10 +99,15 @@ fn search(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
     for Shape { name, query: q, .. } in &search_shapes(links) {
-        let n = store.search_links(PROFILE, q).unwrap().links.len();
+        let n = store
+            .history()
+            .search_links(PROFILE, q)
+            .unwrap()
+            .links
+            .len();
         eprintln!("{name}: {n} links on the first page");
         group.bench_function(*name, |b| {
-            b.iter(|| black_box(store.search_links(PROFILE, black_box(q)).unwrap()));
+            b.iter(|| black_box(store.history().search_links(PROFILE, black_box(q)).unwrap()));
         });
     }
     group.finish();
@@ -163,13 +168,21 @@ fn day_close(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
     group.bench_function("report_one_day", |b| {
-        b.iter(|| black_box(store.day_report(PROFILE, day, day, utc, now).unwrap()));
+        b.iter(|| {
+            black_box(
+                store
+                    .history()
+                    .day_report(PROFILE, day, day, utc, now)
+                    .unwrap(),
+            )
+        });
     });
     let range = TimeRange::days(day, day, utc);
     group.bench_function("first_page_of_a_day", |b| {
         b.iter(|| {
             black_box(
                 store
+                    .history()
                     .search_links_in(PROFILE, &LinkQuery::default(), Some(range))
                     .unwrap(),
             )
@@ -361,13 +374,14 @@ fn figures(_: &mut Criterion) {
     for shape in search_shapes(links) {
         let Some(label) = shape.label else { continue };
         let t = median(|| {
-            black_box(store.search_links(PROFILE, &shape.query).unwrap());
+            black_box(store.history().search_links(PROFILE, &shape.query).unwrap());
         });
         add(label.to_owned(), shape.goal, t);
     }
     let t = median(|| {
         black_box(
             store
+                .history()
                 .search_links_in(PROFILE, &LinkQuery::default(), Some(day_range))
                 .unwrap(),
         );
@@ -380,6 +394,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .search_links_in(PROFILE, &text("kazak"), Some(day_range))
                 .unwrap(),
         );
@@ -392,12 +407,18 @@ fn figures(_: &mut Criterion) {
 
     // The reports.
     let t = median(|| {
-        black_box(store.day_report(PROFILE, day, day, utc, now).unwrap());
+        black_box(
+            store
+                .history()
+                .day_report(PROFILE, day, day, utc, now)
+                .unwrap(),
+        );
     });
     add(format!("day report ({in_day} links)"), "≤ 5 ms", t);
     let t = median(|| {
         black_box(
             store
+                .history()
                 .day_report(PROFILE, month_first, month_last, utc, now)
                 .unwrap(),
         );
@@ -407,12 +428,14 @@ fn figures(_: &mut Criterion) {
     // (their cells are read link by link).
     let this_month = now.date_naive().with_day(1).unwrap();
     let in_this_month = store
+        .history()
         .day_report(PROFILE, this_month, now.date_naive(), utc, now)
         .unwrap()
         .links;
     let t = median(|| {
         black_box(
             store
+                .history()
                 .day_report(PROFILE, this_month, now.date_naive(), utc, now)
                 .unwrap(),
         );
@@ -426,6 +449,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .day_report_from_links(PROFILE, month_first, month_last, utc, now)
                 .unwrap(),
         );
@@ -440,12 +464,14 @@ fn figures(_: &mut Criterion) {
     let today = utc.start_of(now.date_naive());
     let week = now - TimeDelta::days(paydesk::board::PENDING_DAYS);
     let board_rows = store
+        .history()
         .board_links(PROFILE, today, week, paydesk::board::MAX_ROWS)
         .unwrap()
         .len();
     let t = median(|| {
         black_box(
             store
+                .history()
                 .board_links(PROFILE, today, week, paydesk::board::MAX_ROWS)
                 .unwrap(),
         );
@@ -484,6 +510,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .link_totals(PROFILE, &LinkQuery::default(), None)
                 .unwrap(),
         );
@@ -496,6 +523,7 @@ fn figures(_: &mut Criterion) {
     let t = median(|| {
         black_box(
             store
+                .history()
                 .link_totals(PROFILE, &LinkQuery::default(), Some(day_range))
                 .unwrap(),
         );
@@ -552,6 +580,7 @@ fn figures(_: &mut Criterion) {
         let rss_before = status_kb("VmRSS");
         let started = Instant::now();
         exported = store
+            .history()
             .export_links_csv(PROFILE, &LinkQuery::default(), None, utc, std::io::sink())
             .unwrap();
         let spent = started.elapsed();
@@ -627,17 +656,24 @@ fn figures(_: &mut Criterion) {
         println!(
             "now: {}:\n{}",
             shape.label.unwrap_or(shape.name),
-            store.explain_search(PROFILE, &shape.query, None).unwrap()
+            store
+                .history()
+                .explain_search(PROFILE, &shape.query, None)
+                .unwrap()
         );
     }
     println!(
         "now: date-range filter (one day), first page:\n{}",
         store
+            .history()
             .explain_search(PROFILE, &LinkQuery::default(), Some(day_range))
             .unwrap()
     );
-    println!("now: board:\n{}", store.explain_board().unwrap());
-    println!("now: report:\n{}", store.explain_report().unwrap());
+    println!("now: board:\n{}", store.history().explain_board().unwrap());
+    println!(
+        "now: report:\n{}",
+        store.history().explain_report().unwrap()
+    );
 }
 
 /// Runs this suite's benchmarks.

@@ -38,7 +38,8 @@ impl Desk {
         self.store
             .lock()
             .expect("the store")
-            .catalog_list()
+            .catalog()
+            .list()
             .expect("the catalog")
     }
 
@@ -47,7 +48,8 @@ impl Desk {
         self.store
             .lock()
             .expect("the store")
-            .catalog_by_barcode(&code)
+            .catalog()
+            .by_barcode(&code)
             .expect("a look-up")
             .map(|v| v.id)
     }

@@ -648,7 +648,7 @@ async fn the_outbox_reaches_the_shop_in_batches_and_a_resent_batch_changes_nothi
     {
         let s = store.lock().expect("the store");
         assert_eq!(s.outbox().count().expect("counted"), 0);
-        assert_eq!(s.shop_desk().expect("the row").last_push_at, Some(now));
+        assert_eq!(s.shop().desk().expect("the row").last_push_at, Some(now));
     }
     assert_eq!(
         pg.admin_sql(url.dbname(), "SELECT count(*) FROM links"),

@@ -179,7 +179,7 @@ async fn wrong_pins_on_two_desks_add_up_and_a_resent_push_counts_nothing_twice()
             "{e:?}"
         );
     }
-    let rows = a.store().outbox_staff(100).expect("the outbox");
+    let rows = a.store().outbox().staff_rows(100).expect("the outbox");
     assert_eq!(rows.len(), 3);
     a.push().await;
     // A's push resent (A died before deleting it): nothing is counted twice.

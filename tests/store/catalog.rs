@@ -35,7 +35,7 @@ fn a_comma_file_with_quotes_imports_exactly() {
     let result = store.catalog_import_csv(csv.as_bytes()).unwrap();
     assert_eq!(result.imported, 3);
     assert!(result.errors.is_empty(), "{:?}", result.errors);
-    let list = store.catalog_list().unwrap();
+    let list = store.catalog().list().unwrap();
     assert_eq!(
         list,
         [
@@ -45,7 +45,7 @@ fn a_comma_file_with_quotes_imports_exactly() {
         ]
     );
     assert_eq!(list[1].unit_price.to_string(), "1250.50");
-    let map = store.catalog_map().unwrap();
+    let map = store.catalog().map().unwrap();
     assert_eq!(map.variant("v-3").unwrap().unit_price.to_string(), "100");
     assert!(map.variant("v-9").is_none());
 }
@@ -66,14 +66,14 @@ fn a_turkish_semicolon_file_with_decimal_commas_and_a_bom_imports() {
         ]
     );
     assert!(
-        store.catalog_list().unwrap().is_empty(),
+        store.catalog().list().unwrap().is_empty(),
         "the preview wrote nothing"
     );
     assert_eq!(
         store.catalog_import_csv(csv.as_bytes()).unwrap().imported,
         2
     );
-    assert_eq!(store.catalog_list().unwrap().len(), 2);
+    assert_eq!(store.catalog().list().unwrap().len(), 2);
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn bad_lines_are_reported_with_their_numbers_and_good_lines_still_import() {
         ]
     );
     assert_eq!(
-        store.catalog_list().unwrap(),
+        store.catalog().list().unwrap(),
         [variant("ok-1", "Good", "10.00", Currency::Try)]
     );
 }
@@ -178,7 +178,7 @@ fn importing_again_replaces_variants_by_id() {
         .catalog_import_csv("id,name,unit_price,currency\nv1,New,5.5,EUR\n".as_bytes())
         .unwrap();
     assert_eq!(
-        store.catalog_list().unwrap(),
+        store.catalog().list().unwrap(),
         [
             variant("v2", "Kept", "2.00", Currency::Try),
             variant("v1", "New", "5.50", Currency::Eur),
@@ -324,13 +324,15 @@ fn a_barcode_column_is_found_by_name_checked_per_line_and_looked_up() {
         ]
     );
     let found = store
-        .catalog_by_barcode(&code("4006381333931"))
+        .catalog()
+        .by_barcode(&code("4006381333931"))
         .unwrap()
         .unwrap();
     assert_eq!((found.id.as_str(), found.name.as_str()), ("v1", "Kalem"));
     // Stored in the shortest form: a scan of either form finds it.
     let tissue = store
-        .catalog_by_barcode(&code("036000291452"))
+        .catalog()
+        .by_barcode(&code("036000291452"))
         .unwrap()
         .unwrap();
     assert_eq!(tissue.id, "v2");
@@ -344,18 +346,20 @@ fn a_barcode_column_is_found_by_name_checked_per_line_and_looked_up() {
     );
     assert_eq!(
         store
-            .catalog_by_barcode(&code("1234"))
+            .catalog()
+            .by_barcode(&code("1234"))
             .unwrap()
             .map(|v| v.id),
         Some("v8".to_owned())
     );
     assert!(
         store
-            .catalog_by_barcode(&code("5901234123457"))
+            .catalog()
+            .by_barcode(&code("5901234123457"))
             .unwrap()
             .is_none()
     );
-    let simit = store.catalog_map().unwrap().remove("v3").unwrap();
+    let simit = store.catalog().map().unwrap().remove("v3").unwrap();
     assert_eq!(simit.barcode, None);
 }
 
@@ -364,7 +368,8 @@ fn a_file_without_the_column_keeps_barcodes_and_a_file_with_it_says_what_they_ar
     let mut store = Store::open_in_memory().unwrap();
     let barcodes = |store: &Store| -> Vec<(String, Option<String>)> {
         store
-            .catalog_list()
+            .catalog()
+            .list()
             .unwrap()
             .into_iter()
             .map(|v| (v.id, v.barcode.map(String::from)))
@@ -431,7 +436,8 @@ fn a_barcode_set_by_hand_is_refused_when_another_item_has_it() {
         .unwrap();
     assert_eq!(
         store
-            .catalog_by_barcode(&code("5901234123457"))
+            .catalog()
+            .by_barcode(&code("5901234123457"))
             .unwrap()
             .map(|v| v.id),
         Some("v1".to_owned())
@@ -457,7 +463,7 @@ fn a_barcode_set_by_hand_is_refused_when_another_item_has_it() {
         .catalog_set_barcode("v2", Some(&code("5901234123457")))
         .unwrap();
     assert_eq!(
-        store.catalog_map().unwrap()["v2"].barcode,
+        store.catalog().map().unwrap()["v2"].barcode,
         Some(code("5901234123457"))
     );
 }
@@ -493,7 +499,7 @@ fn quoted_fields_with_separators_and_line_breaks_import_and_later_lines_keep_the
             (7, CsvProblem::PriceNotPositive { price: "-1".into() })
         ]
     );
-    let mut list = store.catalog_list().unwrap();
+    let mut list = store.catalog().list().unwrap();
     list.sort_by(|a, b| a.id.cmp(&b.id));
     assert_eq!(
         list,
@@ -630,7 +636,7 @@ fn a_catalog_file_is_read_up_to_its_limit_and_no_further() {
         ),
         "{err}"
     );
-    assert!(store.catalog_list().unwrap().is_empty());
+    assert!(store.catalog().list().unwrap().is_empty());
     // A missing file names itself.
     let err = read_catalog_file(&dir.path().join("missing.csv")).unwrap_err();
     assert!(err.to_string().contains("missing.csv"), "{err}");

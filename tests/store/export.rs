@@ -92,6 +92,7 @@ fn a_formula_in_a_text_cell_is_written_inert_into_a_private_file() {
     }
     let file = create_private_file(&path).expect("created");
     let n = store
+        .history()
         .export_links_csv("shop", &LinkQuery::default(), None, Zone::hours(3), file)
         .expect("exported");
     assert_eq!(n, 1);
@@ -159,6 +160,7 @@ fn a_field_the_server_never_sent_is_written_as_the_desk_reads_it() {
         .expect("stored");
     let mut out = Vec::new();
     store
+        .history()
         .export_links_csv(
             "shop",
             &LinkQuery::default(),

@@ -85,7 +85,7 @@ fn page_ids(q: &LinkQuery, max_pages: usize) -> (Vec<String>, usize) {
     let mut q = q.clone();
     let mut pages = 0;
     loop {
-        let page = store.search_links(PROFILE, &q).unwrap();
+        let page = store.history().search_links(PROFILE, &q).unwrap();
         pages += 1;
         assert!(page.links.len() <= q.limit.max(1), "page too long");
         for l in &page.links {
@@ -168,7 +168,10 @@ fn search_matches_the_oracle_for_every_filter_shape() {
 #[test]
 fn page_size_defaults_and_caps() {
     let store = history().lock().unwrap();
-    let default = store.search_links(PROFILE, &LinkQuery::default()).unwrap();
+    let default = store
+        .history()
+        .search_links(PROFILE, &LinkQuery::default())
+        .unwrap();
     assert_eq!(default.links.len(), DEFAULT_PAGE);
     let newest = synthetic_link(N - 1).0.id;
     assert_eq!(default.links[0].link.id, newest);
@@ -177,7 +180,12 @@ fn page_size_defaults_and_caps() {
         ..LinkQuery::default()
     };
     assert_eq!(
-        store.search_links(PROFILE, &big).unwrap().links.len(),
+        store
+            .history()
+            .search_links(PROFILE, &big)
+            .unwrap()
+            .links
+            .len(),
         MAX_PAGE
     );
 }
@@ -194,13 +202,13 @@ fn the_last_page_has_no_next_cursor() {
         }),
         ..LinkQuery::default()
     };
-    let page = store.search_links(PROFILE, &q).unwrap();
+    let page = store.history().search_links(PROFILE, &q).unwrap();
     let ids: Vec<&str> = page.links.iter().map(|l| l.link.id.as_str()).collect();
     assert_eq!(ids, ["lnk_00000001", "lnk_00000000"]);
     assert_eq!(page.next, None);
-    assert_eq!(store.count_links(PROFILE).unwrap(), 30_000);
-    assert_eq!(store.count_links("other").unwrap(), 50);
-    assert_eq!(store.count_links("nobody").unwrap(), 0);
+    assert_eq!(store.history().count_links(PROFILE).unwrap(), 30_000);
+    assert_eq!(store.history().count_links("other").unwrap(), 50);
+    assert_eq!(store.history().count_links("nobody").unwrap(), 0);
 }
 
 #[test]
@@ -215,7 +223,7 @@ fn links_stored_in_one_millisecond_page_by_id() {
     };
     let mut seen = Vec::new();
     loop {
-        let page = store.search_links("p", &q).unwrap();
+        let page = store.history().search_links("p", &q).unwrap();
         seen.extend(page.links.iter().map(|l| l.link.id.clone()));
         match page.next {
             Some(c) => q.before = Some(c),
@@ -289,6 +297,7 @@ fn a_refresh_updates_what_it_carries_and_keeps_the_rest() {
     // The description index follows the new description.
     let search = |text: &str| {
         store
+            .history()
             .search_links(
                 "shop",
                 &LinkQuery {
@@ -319,6 +328,7 @@ fn description_search_ignores_case_and_turkish_diacritics() {
     }
     let ids = |text: &str| -> Vec<String> {
         let mut v: Vec<String> = store
+            .history()
             .search_links(
                 "shop",
                 &LinkQuery {

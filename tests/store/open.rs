@@ -103,7 +103,7 @@ fn a_version_2_file_gains_the_barcode_column_and_keeps_its_catalog() {
     let mut store = Store::open(dir.path()).unwrap();
     assert_eq!(store.schema_version().unwrap(), latest_version());
     assert!(latest_version() >= 3);
-    let list = store.catalog_list().unwrap();
+    let list = store.catalog().list().unwrap();
     assert_eq!(list.len(), 1);
     assert_eq!(
         (list[0].name.as_str(), list[0].barcode.as_ref()),
@@ -114,7 +114,7 @@ fn a_version_2_file_gains_the_barcode_column_and_keeps_its_catalog() {
     drop(store);
     let store = Store::open(dir.path()).unwrap();
     assert_eq!(
-        store.catalog_by_barcode(&code).unwrap().map(|v| v.id),
+        store.catalog().by_barcode(&code).unwrap().map(|v| v.id),
         Some("var_simit".to_owned())
     );
     drop(store);
@@ -193,6 +193,7 @@ fn migration_5_marks_the_links_stored_out_of_order_as_late() {
     let newest_first = ["e", "d", "c", "bb", "z", "a", "b"];
     for text in [None, Some("kazak"), Some("mont kaz"), Some("PD-")] {
         let page = store
+            .history()
             .search_links(
                 "shop",
                 &LinkQuery {

@@ -402,6 +402,7 @@ fn expected_items(seeds: &[&Seed]) -> Vec<(Currency, String, u64, Option<Decimal
 
 fn check_report(store: &Store, seeds: &[Seed], first: &str, last: &str, from: &str, to: &str) {
     let report = store
+        .history()
         .day_report(SHOP, day(first), day(last), zone(), now())
         .unwrap();
     let window = in_window(seeds, at(from), at(to));
@@ -474,6 +475,7 @@ fn the_day_report_matches_sums_computed_from_the_seed() {
         "2026-11-21T21:00:00Z",
     );
     let one = store
+        .history()
         .day_report(SHOP, day("2026-11-21"), day("2026-11-21"), zone(), now())
         .unwrap();
     // The edge links: first and last millisecond in, the neighbours out (their 100.00 would
@@ -484,12 +486,14 @@ fn the_day_report_matches_sums_computed_from_the_seed() {
     assert!(exact(tr.collected_by_hour[23]) >= dec("100.00"));
     // A day with no links at all.
     let empty = store
+        .history()
         .day_report(SHOP, day("2026-12-25"), day("2026-12-25"), zone(), now())
         .unwrap();
     assert_eq!(empty.links, 0);
     assert!(empty.currencies.is_empty() && empty.top_items.is_empty());
     // Another profile sees only its own links.
     let other = store
+        .history()
         .day_report(OTHER, day("2026-11-19"), day("2026-11-23"), zone(), now())
         .unwrap();
     assert_eq!(
@@ -540,9 +544,11 @@ fn staff_issued_and_outstanding_match_sums_computed_from_the_seed() {
         }
         for report in [
             store
+                .history()
                 .day_report(SHOP, day("2026-11-20"), day("2026-11-21"), zone(), when)
                 .unwrap(),
             store
+                .history()
                 .day_report_from_links(SHOP, day("2026-11-20"), day("2026-11-21"), zone(), when)
                 .unwrap(),
         ] {
@@ -597,6 +603,7 @@ fn the_report_serializes_with_exact_amounts() {
     let seeds = seeds();
     let store = store_with(&seeds);
     let report = store
+        .history()
         .day_report(SHOP, day("2026-11-21"), day("2026-11-21"), zone(), now())
         .unwrap();
     let json = serde_json::to_value(&report).unwrap();
@@ -708,6 +715,7 @@ fn the_exported_csv_reads_back_as_the_rows() {
     // Everything of the profile.
     let mut out = Vec::new();
     let n = store
+        .history()
         .export_links_csv(SHOP, &LinkQuery::default(), None, zone(), &mut out)
         .unwrap();
     let all = by_newest(seeds.iter().filter(|s| s.profile == SHOP).collect());
@@ -737,6 +745,7 @@ fn the_exported_csv_reads_back_as_the_rows() {
     };
     let mut out = Vec::new();
     store
+        .history()
         .export_links_csv(SHOP, &q, Some(range), zone(), &mut out)
         .unwrap();
     let want: Vec<Vec<String>> = by_newest(
@@ -758,6 +767,7 @@ fn the_exported_csv_reads_back_as_the_rows() {
     };
     let mut out = Vec::new();
     store
+        .history()
         .export_links_csv(SHOP, &q, None, zone(), &mut out)
         .unwrap();
     let words = |d: &str| -> Vec<String> {
@@ -840,6 +850,7 @@ fn history_totals_match_the_seed_for_each_filter_shape() {
     for (q, range, keep) in cases {
         // The page lists exactly the kept links, newest first.
         let page = store
+            .history()
             .search_links_in(
                 SHOP,
                 &LinkQuery {
@@ -862,7 +873,7 @@ fn history_totals_match_the_seed_for_each_filter_shape() {
         if q.text.is_none() {
             assert_eq!(listed, kept, "{q:?}");
         }
-        let totals = store.link_totals(SHOP, &q, range).unwrap();
+        let totals = store.history().link_totals(SHOP, &q, range).unwrap();
         let mut want: Vec<(Currency, usize, Decimal, Decimal)> = Vec::new();
         for s in seeds.iter().filter(|s| s.profile == SHOP && keep(s)) {
             match want.iter_mut().find(|w| w.0 == s.currency) {
@@ -953,6 +964,7 @@ fn an_unreadable_body_completes_its_link_without_items() {
         .unwrap();
     store.journal_complete(&key, &seed.link(), created).unwrap();
     let report = store
+        .history()
         .day_report(SHOP, day("2026-11-21"), day("2026-11-21"), zone(), now())
         .unwrap();
     assert_eq!(report.currencies[0].paid.count, 1);
@@ -1031,9 +1043,11 @@ fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
             for moment in moments {
                 for profile in [SHOP, OTHER] {
                     let kept = store
+                        .history()
                         .day_report(profile, day(first), day(last), z, moment)
                         .unwrap();
                     let read = store
+                        .history()
                         .day_report_from_links(profile, day(first), day(last), z, moment)
                         .unwrap();
                     assert_eq!(
@@ -1076,8 +1090,11 @@ fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
                         status: status.clone(),
                         ..LinkQuery::default()
                     };
-                    let kept = store.link_totals(profile, &q, window).unwrap();
-                    let read = store.link_totals_from_links(profile, &q, window).unwrap();
+                    let kept = store.history().link_totals(profile, &q, window).unwrap();
+                    let read = store
+                        .history()
+                        .link_totals_from_links(profile, &q, window)
+                        .unwrap();
                     assert_eq!(
                         kept, read,
                         "{profile} {status:?} {window:?} in {z:?}: totals differ"
@@ -1092,6 +1109,7 @@ fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
         "only {totals_compared} totals compared"
     );
     let month = store
+        .history()
         .day_report(SHOP, day("2026-11-01"), day("2026-11-30"), zone(), now())
         .unwrap();
     assert_eq!(
@@ -1119,6 +1137,7 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
         fill(&mut store, &seeds);
         refresh_some(&mut store, &seeds);
         store
+            .history()
             .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
             .unwrap()
     };
@@ -1145,6 +1164,7 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
         paydesk::store::migrations::latest_version()
     );
     let reopened = store
+        .history()
         .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
         .unwrap();
     // (A file of version 5 knows no staff and no audit: those two parts start again.)
@@ -1198,6 +1218,7 @@ fn a_write_the_totals_did_not_see_is_caught_and_repaired() {
     assert_eq!(negative, 0);
     let report = |store: &Store| {
         store
+            .history()
             .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
             .unwrap()
     };
@@ -1214,16 +1235,19 @@ fn a_write_the_totals_did_not_see_is_caught_and_repaired() {
     assert!(paid > 10);
     assert_eq!(state(), "stale");
     let read = store
+        .history()
         .day_report_from_links(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
         .unwrap();
     assert_ne!(read, before, "the write changed the report");
     assert_eq!(report(&store), read, "stale totals are not used");
     let totals = store
+        .history()
         .link_totals(SHOP, &LinkQuery::default(), None)
         .unwrap();
     assert_eq!(
         totals,
         store
+            .history()
             .link_totals_from_links(SHOP, &LinkQuery::default(), None)
             .unwrap()
     );
@@ -1236,6 +1260,7 @@ fn a_write_the_totals_did_not_see_is_caught_and_repaired() {
     assert_eq!(
         report(&store),
         store
+            .history()
             .day_report_from_links(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
             .unwrap()
     );
@@ -1298,10 +1323,14 @@ fn figures(
     status: Option<LinkStatus>,
 ) -> (paydesk::store::DayReport, paydesk::store::LinkTotals) {
     let d = day("2026-11-21");
-    let report = store.day_report(SHOP, d, d, zone(), now()).unwrap();
+    let report = store
+        .history()
+        .day_report(SHOP, d, d, zone(), now())
+        .unwrap();
     assert_eq!(
         report,
         store
+            .history()
             .day_report_from_links(SHOP, d, d, zone(), now())
             .unwrap()
     );
@@ -1310,10 +1339,13 @@ fn figures(
         ..LinkQuery::default()
     };
     let range = Some(TimeRange::days(d, d, zone()));
-    let totals = store.link_totals(SHOP, &q, range).unwrap();
+    let totals = store.history().link_totals(SHOP, &q, range).unwrap();
     assert_eq!(
         totals,
-        store.link_totals_from_links(SHOP, &q, range).unwrap()
+        store
+            .history()
+            .link_totals_from_links(SHOP, &q, range)
+            .unwrap()
     );
     (report, totals)
 }

@@ -62,7 +62,7 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
     let ranges = [None, Some(TimeRange::days(day, day, utc))];
     for Shape { name, query: q, .. } in &search_shapes(LINKS) {
         for range in ranges {
-            let first = store.search_links_in(PROFILE, q, range).unwrap();
+            let first = store.history().search_links_in(PROFILE, q, range).unwrap();
             check(
                 &format!("{name} (range {})", range.is_some()),
                 store.last_query_cost(),
@@ -74,7 +74,7 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
                     before: Some(next),
                     ..q.clone()
                 };
-                let second = store.search_links_in(PROFILE, &q, range).unwrap();
+                let second = store.history().search_links_in(PROFILE, &q, range).unwrap();
                 check(
                     &format!("{name} second page (range {})", range.is_some()),
                     store.last_query_cost(),
@@ -89,7 +89,7 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
             staff: Some("Ayşe".into()),
             ..LinkQuery::default()
         };
-        let first = store.search_links_in(PROFILE, &q, range).unwrap();
+        let first = store.history().search_links_in(PROFILE, &q, range).unwrap();
         assert!(
             first
                 .links
@@ -108,6 +108,7 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
     let now = synthetic_link(LINKS - 1).1;
     let today = utc.start_of(now.date_naive());
     let rows = store
+        .history()
         .board_links(PROFILE, today, now - TimeDelta::days(7), 500)
         .unwrap();
     assert_eq!(rows.len(), 500);
@@ -123,12 +124,14 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
     let first = synthetic_link(2_000).1.date_naive();
     let last = first + TimeDelta::days(27);
     let month = store
+        .history()
         .day_report(PROFILE, first, last, istanbul, now)
         .unwrap();
     assert!(month.links > 75_000, "{}", month.links);
     assert_eq!(month.by_staff.len(), 4, "three clerks and nobody known");
     check("four weeks' report", store.last_query_cost(), month.links);
     let read = store
+        .history()
         .day_report_from_links(PROFILE, first, last, istanbul, now)
         .unwrap();
     assert_eq!(read, month);
@@ -136,6 +139,7 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
     println!("four weeks' report from the links: {cost:?}");
     assert!(cost.vm_steps > 10 * MAX_STEPS, "{cost:?}");
     let week = store
+        .history()
         .day_report(
             PROFILE,
             now.date_naive() - TimeDelta::days(6),
@@ -150,6 +154,7 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
 
     // History's totals line over the whole history adds up kept totals too.
     let totals = store
+        .history()
         .link_totals(PROFILE, &LinkQuery::default(), None)
         .unwrap();
     assert_eq!(totals.count, usize::try_from(LINKS).unwrap());

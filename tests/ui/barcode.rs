@@ -284,7 +284,7 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     assert!(env.app().views.catalog.barcode_edits().is_empty());
     let stored = env
         .services
-        .inspect(|s| s.catalog_by_barcode(&simit))
+        .inspect(|s| s.catalog().by_barcode(&simit))
         .expect("the store answers")
         .map(|v| v.id);
     assert_eq!(stored.as_deref(), Some("var_filtre_kahve"));

@@ -246,7 +246,7 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     assert!(env.app().shop.url.is_none(), "nothing recorded");
     assert_eq!(
         env.services
-            .inspect(|s| Ok(s.shop_desk()?.shop_url))
+            .inspect(|s| Ok(s.shop().desk()?.shop_url))
             .expect("the data file"),
         None
     );
