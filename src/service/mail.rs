@@ -93,7 +93,7 @@ impl Services {
         &self,
         env_password: Option<Zeroizing<String>>,
     ) -> Result<(SmtpSettings, Option<SmtpPassword>), MailSetupError> {
-        let account = crate::store::with_locked(self.store(), |s| s.smtp_account())
+        let account = crate::store::with_locked(self.store(), |s| s.mail_queue().smtp_account())
             .map_err(DeskError::from)?
             .ok_or(MailSetupError::NotSetUp)?;
         let security = security_of(&account.security)

@@ -919,7 +919,7 @@ impl Desk {
         &self,
         id: &str,
     ) -> Result<Vec<crate::domain::share::ItemLine>, DeskError> {
-        let items = self.with_store(|s| s.link_items(self.profile_name(), id))?;
+        let items = self.with_store(|s| s.items().of_link(self.profile_name(), id))?;
         Ok(items
             .into_iter()
             .map(|i| {

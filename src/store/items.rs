@@ -116,8 +116,9 @@ repository!(
 );
 
 impl<A> Items<'_, A> {
-    /// The items of link `id` of `profile`, in their order, as the shop takes them.
-    pub(super) fn of_link(&self, profile: &str, id: &str) -> Result<Vec<ItemPush>, StoreError> {
+    /// The items of link `id` of `profile`, in their order, as the shop takes them (empty: a
+    /// link made without items, or elsewhere).
+    pub fn of_link(&self, profile: &str, id: &str) -> Result<Vec<ItemPush>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT position, name, variant_id, unit_price, quantity FROM link_items
              WHERE profile = ?1 AND link_id = ?2 ORDER BY position",
@@ -138,10 +139,9 @@ impl<A> Items<'_, A> {
 }
 
 impl super::Store {
-    /// The items of link `id` of `profile`, in their order (empty: a link made without items,
-    /// or elsewhere).
-    pub fn link_items(&self, profile: &str, id: &str) -> Result<Vec<ItemPush>, StoreError> {
-        Items::read(&self.conn).of_link(profile, id)
+    /// The link items' reads.
+    pub fn items(&self) -> Items<'_> {
+        Items::read(&self.conn)
     }
 }
 

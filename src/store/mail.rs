@@ -176,6 +176,23 @@ repository!(
 );
 
 impl<A> MailQueue<'_, A> {
+    /// The SMTP account; `None` until e-mail is set up.
+    pub fn smtp_account(&self) -> Result<Option<SmtpAccount>, StoreError> {
+        let json: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [SMTP_KEY], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        json.map(|j| {
+            serde_json::from_str(&j).map_err(|_| StoreError::Corrupt {
+                what: "SMTP account",
+                value: j,
+            })
+        })
+        .transpose()
+    }
+
     /// One queued message by id.
     pub fn get(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
         let mut stmt = self
@@ -347,23 +364,6 @@ pub struct SmtpAccount {
 const SMTP_KEY: &str = "smtp";
 
 impl Store {
-    /// The SMTP account; `None` until e-mail is set up.
-    pub fn smtp_account(&self) -> Result<Option<SmtpAccount>, StoreError> {
-        let json: Option<String> = self
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [SMTP_KEY], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        json.map(|j| {
-            serde_json::from_str(&j).map_err(|_| StoreError::Corrupt {
-                what: "SMTP account",
-                value: j,
-            })
-        })
-        .transpose()
-    }
-
     /// Sets the SMTP account and appends its audit row ([`AuditAction::MailSettings`]: host,
     /// port, security and sender, never a password) in one transaction.
     pub fn set_smtp_account(
