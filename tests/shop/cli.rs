@@ -263,7 +263,9 @@ fn a_link_made_while_joined_reaches_the_shop_before_the_command_exits() {
     ok(&created);
     let link_id = created.json()["id"].as_str().expect("an id").to_owned();
     // The create pushed its own change: nothing waits, the shop has it.
-    let status = cli.run(&["shop", "status", "--json"]).json();
+    let status = cli.run(&["shop", "status", "--json"]);
+    ok(&status);
+    let status = status.json();
     assert_eq!(status["outbox"], 0, "{status}");
     assert!(status["lastPush"].is_string(), "{status}");
     let desk_id = status["deskId"].as_str().expect("a desk id").to_owned();
