@@ -277,17 +277,25 @@ impl Store {
         out
     }
 
-    /// Runs the statements of `read` in one read transaction, so that they all see the file
-    /// as it was at its first statement, whatever another process writes meanwhile.
+    /// Runs the statements of `read` in one read transaction ([`in_one_snapshot`]).
     fn in_one_snapshot<T>(
         &self,
         read: impl FnOnce() -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let tx = self.conn.unchecked_transaction()?;
-        let out = read()?;
-        tx.commit()?;
-        Ok(out)
+        in_one_snapshot(&self.conn, read)
     }
+}
+
+/// Runs the statements of `read` on `conn` in one read transaction, so that they all see the
+/// file as it was at its first statement, whatever another process writes meanwhile.
+fn in_one_snapshot<T>(
+    conn: &Connection,
+    read: impl FnOnce() -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let tx = conn.unchecked_transaction()?;
+    let out = read()?;
+    tx.commit()?;
+    Ok(out)
 }
 
 /// Adds a statement's counters to the current query's cost and resets them.

@@ -346,10 +346,7 @@ impl History<'_> {
         &self,
         read: impl FnOnce() -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let tx = self.conn.unchecked_transaction()?;
-        let out = read()?;
-        tx.commit()?;
-        Ok(out)
+        super::in_one_snapshot(self.conn, read)
     }
 }
 
