@@ -11,7 +11,7 @@ use super::{App, View};
 use crate::clock::Zone;
 use crate::lang::Lang;
 use crate::service::shared::Reads;
-use crate::service::{Desk, LinkCursor, LinkQuery, TimeRange};
+use crate::service::{LinkCursor, LinkQuery, TimeRange};
 use crate::ui::HistoryCommand;
 use crate::ui::history::{HistoryFilter, HistoryPage, HistoryRow, PAGE};
 use crate::ui::link_result::Origin;
@@ -103,15 +103,12 @@ impl App {
                 let title = UiText::ExportWhere.get(lang).to_owned();
                 let stamp = zone.local(now).format("%Y%m%d-%H%M%S");
                 let name = format!("paydesk-history-{stamp}.csv");
+                let reads = self.reads(desk);
                 self.spawn(duty, async move {
                     let result = match dialogs.save_path(FileKind::Csv, &title, dir, &name).await {
-                        Ok(Some((path, by_dialog))) => tokio::task::spawn_blocking(move || {
-                            export_history(&desk, &filter, zone, &path)
-                                .map(|rows| Some((rows, path, by_dialog)))
-                        })
-                        .await
-                        .map_err(JobError::from)
-                        .and_then(|r| r),
+                        Ok(Some((path, by_dialog))) => export_history(&reads, &filter, zone, &path)
+                            .await
+                            .map(|rows| Some((rows, path, by_dialog))),
                         Ok(None) => Ok(None),
                         Err(e) => Err(e),
                     };
@@ -252,15 +249,18 @@ async fn history_page(
 
 /// Writes the History links matching `filter` as CSV to `path` (chosen in the desktop's
 /// dialog, else named after the local time in the export folder); returns how many links.
-fn export_history(
-    desk: &Desk,
+/// The rows History shows: the whole shop's (with the desk column) while the shop answers,
+/// else the desk's own.
+async fn export_history(
+    reads: &Reads,
     filter: &HistoryFilter,
     zone: Zone,
     path: &Path,
 ) -> Result<usize, JobError> {
     let file = crate::service::create_private_file(path).map_err(JobError::file(path))?;
     let (query, range) = history_query(filter, zone);
-    Ok(desk.export_history_csv(&query, range, zone, file)?)
+    let (rows, _) = reads.export_csv(&query, range, false, zone, file).await?;
+    Ok(rows)
 }
 
 #[cfg(test)]

@@ -7,7 +7,6 @@ use super::App;
 use super::history::STATUS_REFRESH_GAP;
 use super::msg::{Duty, Msg, ReportResult};
 use crate::clock::Zone;
-use crate::service::shared::refresh_in_shop;
 use crate::service::{Desk, DeskError};
 use crate::service::{LinkQuery, TimeRange};
 use crate::ui::ReportCommand;
@@ -64,19 +63,13 @@ impl App {
                 };
                 // As History's "Refresh statuses": one request a second at most; in a shop,
                 // each through the lease and the shop's one budget (docs/design.md §8).
-                let shop = self.shop_reader();
+                let reads = self.reads(desk);
                 for (i, id) in ids.into_iter().enumerate() {
-                    let desk = desk.clone();
-                    let shop = shop.clone();
+                    let reads = reads.clone();
                     let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
                     self.spawn(&duty, async move {
                         tokio::time::sleep(wait).await;
-                        let result = match shop {
-                            Some((reader, desk_id)) => {
-                                refresh_in_shop(&reader, &desk, &desk_id, &id).await
-                            }
-                            None => desk.link_detail(&id).await.map(|_| ()),
-                        };
+                        let result = reads.refresh_for_day_close(&id).await;
                         Msg::Report(ReportResult::StatusRefreshed { id, result })
                     });
                 }

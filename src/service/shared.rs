@@ -49,7 +49,7 @@ pub async fn poll_through_lease(
 /// Day close's Refresh of link `id` on a desk online in a shop ([`refresh_for_day_close`]):
 /// `Ok` when this desk asked the API or the shop knows the link's status; [`DeskError::ShopBusy`]
 /// when the shop's budget or connection stayed busy.
-pub async fn refresh_in_shop(
+async fn refresh_in_shop(
     reader: &ShopReader,
     desk: &Desk,
     desk_id: &str,
@@ -445,6 +445,15 @@ impl Reads {
                 poll_through_lease(reader.clone(), &self.desk, desk_id, id, fresh_for).await
             }
             None => LeaseAnswer::Asked(self.desk.poll_link(id).await),
+        }
+    }
+
+    /// Day close's Refresh of link `id`: through the shop's lease and its one budget while
+    /// joined ([`refresh_in_shop`]), else the API's link detail, stored as any refresh.
+    pub async fn refresh_for_day_close(&self, id: &str) -> Result<(), DeskError> {
+        match &self.shop {
+            Some((reader, desk_id)) => refresh_in_shop(reader, &self.desk, desk_id, id).await,
+            None => self.desk.link_detail(id).await.map(|_| ()),
         }
     }
 

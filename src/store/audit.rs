@@ -10,7 +10,7 @@
 //! whole is caught by comparing its head with a head noted earlier (the day close prints it).
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::repo::{Write, repository};
@@ -163,64 +163,6 @@ pub fn row_hash(
     hex::encode(h.finalize())
 }
 
-/// Appends a row inside the caller's transaction (so it commits or rolls back with the change
-/// it records). Returns the new head hash.
-fn append(
-    conn: &Connection,
-    actor: &Actor,
-    action: AuditAction,
-    subject: &str,
-    now: DateTime<Utc>,
-) -> Result<String, StoreError> {
-    append_as(
-        conn,
-        actor.name(),
-        actor.approved_by.as_deref(),
-        action,
-        subject,
-        now,
-    )
-}
-
-/// [`append`] with the names given apart (a link's create row names the member who began it).
-fn append_as(
-    conn: &Connection,
-    staff: Option<&str>,
-    approved_by: Option<&str>,
-    action: AuditAction,
-    subject: &str,
-    now: DateTime<Utc>,
-) -> Result<String, StoreError> {
-    let last: Option<(i64, String)> = conn
-        .query_row(
-            "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?;
-    let (seq, prev) = match last {
-        Some((seq, hash)) => (seq + 1, hash),
-        None => (1, SEED.to_owned()),
-    };
-    let at = to_millis(now);
-    let hash = row_hash(seq, at, staff, approved_by, action.as_str(), subject, &prev);
-    conn.execute(
-        "INSERT INTO audit (seq, at, staff, approved_by, action, subject, prev_hash, hash)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
-            seq,
-            at,
-            staff,
-            approved_by,
-            action.as_str(),
-            subject,
-            prev,
-            hash
-        ],
-    )?;
-    Ok(hash)
-}
-
 /// What a walk of the chain found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChainCheck {
@@ -288,7 +230,13 @@ impl Audit<'_, Write> {
         subject: &str,
         now: DateTime<Utc>,
     ) -> Result<String, StoreError> {
-        append(self.conn, actor, action, subject, now)
+        self.append_as(
+            actor.name(),
+            actor.approved_by.as_deref(),
+            action,
+            subject,
+            now,
+        )
     }
 
     /// [`Audit::append`] with the names given apart (a link's create row names the member who
@@ -301,7 +249,35 @@ impl Audit<'_, Write> {
         subject: &str,
         now: DateTime<Utc>,
     ) -> Result<String, StoreError> {
-        append_as(self.conn, staff, approved_by, action, subject, now)
+        let last: Option<(i64, String)> = self
+            .conn
+            .query_row(
+                "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let (seq, prev) = match last {
+            Some((seq, hash)) => (seq + 1, hash),
+            None => (1, SEED.to_owned()),
+        };
+        let at = to_millis(now);
+        let hash = row_hash(seq, at, staff, approved_by, action.as_str(), subject, &prev);
+        self.conn.execute(
+            "INSERT INTO audit (seq, at, staff, approved_by, action, subject, prev_hash, hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                seq,
+                at,
+                staff,
+                approved_by,
+                action.as_str(),
+                subject,
+                prev,
+                hash
+            ],
+        )?;
+        Ok(hash)
     }
 }
 

@@ -239,33 +239,23 @@ impl Staff<'_, Write> {
         Ok(())
     }
 
-    fn set_active(&self, name: &str, active: bool, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.conn.execute(
-            "UPDATE staff SET active = ?2, misses = 0, locked_until = NULL, updated_at = ?3
-             WHERE name = ?1",
-            params![name, active, to_millis(now)],
-        )?;
-        Ok(())
-    }
-
-    fn set_pin_hash(
+    /// Sets member `name`'s `active` flag or PIN hash, and starts their wrong-PIN count afresh.
+    fn set_afresh(
         &self,
         name: &str,
-        pin_hash: &str,
+        change: Afresh<'_>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        let (column, value): (&str, &dyn rusqlite::ToSql) = match &change {
+            Afresh::Active(active) => ("active", active),
+            Afresh::PinHash(hash) => ("pin_hash", hash),
+        };
         self.conn.execute(
-            "UPDATE staff SET pin_hash = ?2, misses = 0, locked_until = NULL, updated_at = ?3
-             WHERE name = ?1",
-            params![name, pin_hash, to_millis(now)],
-        )?;
-        Ok(())
-    }
-
-    fn clear_misses(&self, name: &str) -> Result<(), StoreError> {
-        self.conn.execute(
-            "UPDATE staff SET misses = 0, locked_until = NULL WHERE name = ?1",
-            [name],
+            &format!(
+                "UPDATE staff SET {column} = ?2, misses = 0, locked_until = NULL, updated_at = ?3
+                 WHERE name = ?1"
+            ),
+            params![name, value, to_millis(now)],
         )?;
         Ok(())
     }
@@ -282,6 +272,15 @@ impl Staff<'_, Write> {
         )?;
         Ok(())
     }
+}
+
+/// A change of a member that starts their wrong-PIN count afresh.
+#[derive(Clone, Copy)]
+enum Afresh<'a> {
+    /// Enabled or disabled.
+    Active(bool),
+    /// A new PIN's hash.
+    PinHash(&'a str),
 }
 
 impl Store {
@@ -335,7 +334,7 @@ impl Store {
         {
             return Err(StaffError::LastManager(member.name).into());
         }
-        staff.set_active(&member.name, active, now)?;
+        staff.set_afresh(&member.name, Afresh::Active(active), now)?;
         let action = if active {
             AuditAction::StaffEnable
         } else {
@@ -361,7 +360,7 @@ impl Store {
         let row = staff
             .row(name)?
             .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
-        staff.set_pin_hash(&row.member.name, &pin_hash, now)?;
+        staff.set_afresh(&row.member.name, Afresh::PinHash(&pin_hash), now)?;
         Audit::write(&tx).append(actor, AuditAction::StaffResetPin, &row.member.name, now)?;
         enqueue_staff(&tx, &row.member.name, now)?;
         tx.commit()?;
@@ -441,7 +440,7 @@ impl Store {
         let good = pin_matches(pin, &row.pin_hash);
         let tx = write_tx(&mut self.conn)?;
         if good {
-            Staff::write(&tx).clear_misses(&row.member.name)?;
+            Staff::write(&tx).set_misses(&row.member.name, 0, None)?;
             enqueue_pin(&tx, &row.member.name, true, now)?;
             tx.commit()?;
             return Ok(row.member);
