@@ -449,7 +449,8 @@ impl Reads {
     }
 
     /// Day close's Refresh of link `id`: through the shop's lease and its one budget while
-    /// joined ([`refresh_in_shop`]), else the API's link detail, stored as any refresh.
+    /// joined (`service::poll::refresh_for_day_close`), else the API's link detail, stored as any
+    /// refresh.
     pub async fn refresh_for_day_close(&self, id: &str) -> Result<(), DeskError> {
         match &self.shop {
             Some((reader, desk_id)) => refresh_in_shop(reader, &self.desk, desk_id, id).await,
