@@ -122,23 +122,15 @@ impl AuditView {
         lang: Lang,
     ) {
         self.exporting = false;
-        self.note = match result {
-            Ok(Some((count, path, by_dialog))) => {
-                let mut note = UiText::AuditExported.fill(
-                    lang,
-                    &[
-                        ("count", &count.to_string()),
-                        ("path", &path.display().to_string()),
-                    ],
-                );
-                if !by_dialog {
-                    note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
-                }
-                Some(Note::Done(note))
-            }
-            Ok(None) => None,
-            Err(e) => Some(Note::Failed(e.problem(lang))),
-        };
+        self.note = Note::of_export(result, lang, |count, path| {
+            UiText::AuditExported.fill(
+                lang,
+                &[
+                    ("count", &count.to_string()),
+                    ("path", &path.display().to_string()),
+                ],
+            )
+        });
     }
 
     /// Test set-up: an export is being written, as after Export CSV.

@@ -286,18 +286,9 @@ impl HistoryView {
         lang: Lang,
     ) {
         self.exporting = false;
-        self.note = match result {
-            Ok(Some((rows, path, by_dialog))) => {
-                let mut note =
-                    UiText::ExportedTo.fill(lang, &[("n", &rows), ("path", &path.display())]);
-                if !by_dialog {
-                    note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
-                }
-                Some(Note::Done(note))
-            }
-            Ok(None) => None,
-            Err(e) => Some(Note::Failed(e.problem(lang))),
-        };
+        self.note = Note::of_export(result, lang, |rows, path| {
+            UiText::ExportedTo.fill(lang, &[("n", &rows), ("path", &path.display())])
+        });
     }
 
     /// Replaces the rows with a first page.

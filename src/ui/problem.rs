@@ -170,6 +170,29 @@ pub enum Note {
     Failed(Problem),
 }
 
+impl Note {
+    /// What a CSV export said: `written(rows, path)` when it was written (with "no file dialog,
+    /// saved in Downloads" when no dialog chose the place), nothing when the dialog was closed,
+    /// or why it failed.
+    pub fn of_export(
+        result: Result<Option<(usize, std::path::PathBuf, bool)>, impl Explain>,
+        lang: Lang,
+        written: impl FnOnce(usize, &std::path::Path) -> String,
+    ) -> Option<Note> {
+        match result {
+            Ok(Some((rows, path, by_dialog))) => {
+                let mut note = written(rows, &path);
+                if !by_dialog {
+                    note = format!("{note} {}", UiText::NoDialogSaved.get(lang));
+                }
+                Some(Note::Done(note))
+            }
+            Ok(None) => None,
+            Err(e) => Some(Note::Failed(e.problem(lang))),
+        }
+    }
+}
+
 /// A [`Note`]: the success sentence, or the failure through [`problem_ui`].
 pub fn note_ui(ui: &mut Ui, cx: &ViewCtx<'_>, note: &Note) {
     match note {
