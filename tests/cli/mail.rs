@@ -193,8 +193,7 @@ fn bad_addresses_a_desk_without_email_and_plain_smtp_elsewhere_are_refused_with_
     assert!(bad.stderr.to_lowercase().contains("e-mail"), "{bad:?}");
     // A link without payer e-mail and no address typed.
     let other = cli.link_create("test", &["--amount", "10", "--json"]);
-    ok(&other);
-    let other_id = other.json()["id"].as_str().expect("an id").to_owned();
+    let other_id = other.link_id();
     let none = send_email(&cli, &other_id, &[]);
     assert_eq!(none.code, 3, "{none:?}");
     assert!(none.stderr.contains("--email"), "{none:?}");

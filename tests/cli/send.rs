@@ -231,8 +231,7 @@ fn a_link_with_items_is_sent_with_its_cart_lines_instead_of_a_description() {
             "--json",
         ],
     );
-    ok(&out);
-    let id = out.json()["id"].as_str().expect("an id").to_owned();
+    let id = out.link_id();
     let message = send(&cli, &id, &["--lang", "tr"]);
     ok(&message);
     assert!(

@@ -34,6 +34,12 @@ impl Out {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
     }
+
+    /// The id of the link a successful `link create --json` printed.
+    pub fn link_id(&self) -> String {
+        assert_eq!(self.code, 0, "expected success:\n{self:?}");
+        self.json()["id"].as_str().expect("an id").to_owned()
+    }
 }
 
 /// A `paydesk` command line with its own data directory.
