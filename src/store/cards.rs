@@ -10,7 +10,10 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, params};
 
 use super::audit::{Audit, AuditAction};
+use super::outbox::{Account, CardPush, Outbox};
+use super::profiles::Profiles;
 use super::repo::{Write, repository};
+use super::shop::Shop;
 use super::{Columns, Store, StoreError, col, from_millis, to_millis, write_tx};
 use crate::api::wire::{SavedCard, format_time, parse_time};
 use crate::domain::card::safe_masked_pan;
@@ -103,33 +106,45 @@ impl<A> Cards<'_, A> {
         Ok(out)
     }
 
-    /// What the shop keeps of card `id` of `profile`: its mask, brand, type, bank and when it
-    /// was stored.
-    pub(super) fn push_fields(
+    /// The saved card `id` of `profile` (which reaches `account`) as the shop is sent it: its
+    /// mask and what the server said of its kind, never a holder's name or a customer id.
+    fn push_of(
         &self,
         profile: &str,
+        account: Account,
         id: &str,
-    ) -> Result<Option<CardFields>, StoreError> {
-        Ok(self
+    ) -> Result<Option<CardPush>, StoreError> {
+        let profile_card = self
             .conn
             .query_row(
                 "SELECT masked_pan, brand, card_type, bank_name, stored_at FROM saved_cards
                  WHERE profile = ?1 AND id = ?2",
                 params![profile, id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+                |r| {
+                    Ok((
+                        r.get::<_, Option<String>>(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get::<_, i64>(4)?,
+                    ))
+                },
             )
-            .optional()?)
+            .optional()?;
+        let Some((masked_pan, brand, card_type, bank_name, stored_at)) = profile_card else {
+            return Ok(None);
+        };
+        Ok(Some(CardPush {
+            account,
+            card_id: id.to_owned(),
+            masked_pan: masked_pan.as_deref().map(safe_masked_pan),
+            brand,
+            card_type,
+            bank_name,
+            stored_at: from_millis(stored_at)?,
+        }))
     }
 }
-
-/// A card's mask, brand, type, bank and storing time (ms), as the outbox reads them.
-pub(super) type CardFields = (
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    i64,
-);
 
 impl Cards<'_, Write> {
     /// Stores (or refreshes) a saved card's response content, masked again.
@@ -196,7 +211,12 @@ impl Store {
             |pan| format!("{} {}", card.id, safe_masked_pan(pan)),
         );
         Audit::write(&tx).append(&self.actor, AuditAction::CardSave, &subject, now)?;
-        super::outbox::enqueue_card(&tx, profile, &card.id, now)?;
+        if Shop::read(&tx).joined()? {
+            let (account, _) = Profiles::read(&tx).account(profile)?;
+            if let Some(push) = Cards::read(&tx).push_of(profile, account, &card.id)? {
+                Outbox::write(&tx).push("card", &push, now)?;
+            }
+        }
         tx.commit()?;
         Ok(())
     }

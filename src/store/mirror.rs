@@ -9,9 +9,10 @@
 //! a change or a PIN try still waiting are left as they are for the same reason.
 
 use super::catalog::Catalog;
-use super::outbox::{BarcodeEdit, Outbox, PinPush, StaffPush};
+use super::outbox::{BarcodeEdit, Outbox};
 use super::shop::Shop;
 use super::staff::Staff;
+use super::staff::StaffMirror;
 use super::{Store, StoreError, from_millis, write_tx};
 use crate::domain::CatalogVariant;
 use chrono::{DateTime, Utc};
@@ -29,67 +30,6 @@ pub struct CatalogOwed {
     /// `None`: the whole catalog is owed (an import). Else only these barcode edits, to
     /// apply on top of the shop's current catalog.
     pub edits: Option<Vec<BarcodeEdit>>,
-}
-
-/// A staff change or a PIN try waiting in the outbox.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StaffChange {
-    /// A member as a change left them.
-    Member(StaffPush),
-    /// A PIN tried.
-    Pin(PinPush),
-}
-
-/// One `staff` or `pin` row of the outbox.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StaffRow {
-    /// Its place in the order of changes.
-    pub seq: i64,
-    /// When the change was made (this desk's clock).
-    pub at: DateTime<Utc>,
-    /// What changed.
-    pub change: StaffChange,
-}
-
-impl StaffRow {
-    /// The member's name the row is about.
-    pub fn name(&self) -> &str {
-        match &self.change {
-            StaffChange::Member(m) => &m.name,
-            StaffChange::Pin(p) => &p.name,
-        }
-    }
-}
-
-/// A member as the shop holds them, to mirror on this desk. The PIN hash never shows in
-/// `Debug`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct StaffMirror {
-    /// The name as first written.
-    pub name: String,
-    /// `counter` or `manager`.
-    pub role: String,
-    /// The Argon2id PHC string.
-    pub pin_hash: String,
-    /// Whether the member may sign in.
-    pub active: bool,
-    /// Wrong PINs in a row, counted on every desk.
-    pub misses: u32,
-    /// The end of the current wait, if any.
-    pub locked_until: Option<DateTime<Utc>>,
-}
-
-impl std::fmt::Debug for StaffMirror {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StaffMirror")
-            .field("name", &self.name)
-            .field("role", &self.role)
-            .field("pin_hash", &"<hidden>")
-            .field("active", &self.active)
-            .field("misses", &self.misses)
-            .field("locked_until", &self.locked_until)
-            .finish()
-    }
 }
 
 impl Store {

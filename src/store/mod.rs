@@ -78,10 +78,10 @@ pub use mail::{
     MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, MailQueue, NewMail, QueuedMail,
     SendChannel, SmtpAccount, mail_backoff, send_subject,
 };
-pub use mirror::{CatalogOwed, StaffChange, StaffMirror, StaffRow};
+pub use mirror::CatalogOwed;
 pub use outbox::{
     Account, BarcodeEdit, CardPush, CardRow, ItemPush, LinkPush, Outbox, OutboxRow, PinPush,
-    StaffPush,
+    StaffChange, StaffPush, StaffRow,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, Profiles, SANDBOX_PROFILE};
 pub use repo::{Read, Write};
@@ -94,7 +94,9 @@ pub use search::{
     MAX_PAGE,
 };
 pub use shop::{DESK_NAME_MAX, Shop, ShopDesk};
-pub use staff::{PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, Staff, StaffError, hash_pin, pin_matches};
+pub use staff::{
+    PIN_HASH_MEMORY_KIB, PIN_HASH_PASSES, Staff, StaffError, StaffMirror, hash_pin, pin_matches,
+};
 pub(crate) use tallies::{Kind, QUARTER_MS, SPANS, cover, cover_in};
 pub use total::Total;
 

@@ -17,12 +17,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, Transaction, params};
 use serde::{Deserialize, Serialize};
 
-use super::cards::Cards;
-use super::mirror::{StaffChange, StaffRow};
-use super::profiles::Profiles;
 use super::repo::{Write, repository};
 use super::shop::Shop;
-use super::staff::Staff;
 use super::{Profile, Store, StoreError, StoredLink, from_millis, to_millis, write_tx};
 use crate::api::wire::PaymentLink;
 
@@ -261,19 +257,19 @@ pub struct PinPush {
     pub right: bool,
 }
 
-/// Records, in the transaction `conn` of a staff change, the member `name` as it now is;
-/// nothing when the desk has not joined.
+/// Records, in the transaction `tx` of a staff change, the member as the change left them
+/// (`None`: no such member); nothing when the desk has not joined.
 pub(super) fn enqueue_staff(
     tx: &Transaction<'_>,
-    name: &str,
+    push: Option<StaffPush>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
+    let Some(push) = push else {
+        return Ok(());
+    };
     if !Shop::read(tx).joined()? {
         return Ok(());
     }
-    let Some(push) = Staff::read(tx).push_of(name)? else {
-        return Ok(());
-    };
     Outbox::write(tx).push("staff", &push, now)
 }
 
@@ -326,34 +322,34 @@ pub struct CardRow {
     pub card: CardPush,
 }
 
-/// Adds the saved card `id` of `profile`, as the transaction `conn` now holds it, to the
-/// outbox (its mask only); nothing when the desk has not joined a shop.
-pub(super) fn enqueue_card(
-    tx: &Transaction<'_>,
-    profile: &str,
-    id: &str,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    if !Shop::read(tx).joined()? {
-        return Ok(());
+/// A staff change or a PIN try waiting in the outbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StaffChange {
+    /// A member as a change left them.
+    Member(StaffPush),
+    /// A PIN tried.
+    Pin(PinPush),
+}
+
+/// One `staff` or `pin` row of the outbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaffRow {
+    /// Its place in the order of changes.
+    pub seq: i64,
+    /// When the change was made (this desk's clock).
+    pub at: DateTime<Utc>,
+    /// What changed.
+    pub change: StaffChange,
+}
+
+impl StaffRow {
+    /// The member's name the row is about.
+    pub fn name(&self) -> &str {
+        match &self.change {
+            StaffChange::Member(m) => &m.name,
+            StaffChange::Pin(p) => &p.name,
+        }
     }
-    let (account, _) = Profiles::read(tx).account(profile)?;
-    let card = Cards::read(tx).push_fields(profile, id)?;
-    let Some((masked_pan, brand, card_type, bank_name, stored_at)) = card else {
-        return Ok(());
-    };
-    let push = CardPush {
-        account,
-        card_id: id.to_owned(),
-        masked_pan: masked_pan
-            .as_deref()
-            .map(crate::domain::card::safe_masked_pan),
-        brand,
-        card_type,
-        bank_name,
-        stored_at: from_millis(stored_at)?,
-    };
-    Outbox::write(tx).push("card", &push, now)
 }
 
 repository!(

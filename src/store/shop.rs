@@ -172,7 +172,7 @@ impl Shop<'_, Write> {
     }
 
     /// Notes the shop `url` joined at `at`; what was mirrored of another shop is forgotten.
-    fn join(&self, url: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+    pub(super) fn join(&self, url: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO shop_desk (id, shop_url, joined_at, last_push_at) VALUES (1, ?1, ?2, NULL)
              ON CONFLICT (id) DO UPDATE SET shop_url = excluded.shop_url,
@@ -216,22 +216,6 @@ impl Store {
     pub fn set_desk_name(&mut self, name: Option<&str>) -> Result<(), StoreError> {
         let tx = write_tx(&mut self.conn)?;
         Shop::write(&tx).set_name(name)?;
-        tx.commit()?;
-        Ok(())
-    }
-
-    /// Records the shop this desk joined (its canonical URL, never a password). What the desk
-    /// mirrored of another shop's catalog and staff is forgotten: the next pull reads them.
-    pub fn join_shop(&mut self, url: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-        let tx = write_tx(&mut self.conn)?;
-        Shop::write(&tx).join(url, at)?;
-        // The desk brings its links along: those made before it joined go to the shop with
-        // the first push, oldest first, so History and Day close lose nothing, on this desk
-        // or shop-wide. Joining again sends them again, which the shop takes as a replay.
-        let links = super::links::Links::read(&tx).keys_in_order()?;
-        for (profile, id) in &links {
-            super::changes::owe_link(&tx, profile, id, at)?;
-        }
         tx.commit()?;
         Ok(())
     }

@@ -104,6 +104,37 @@ pub(super) fn read_role(role: &str) -> Result<Role, StoreError> {
     })
 }
 
+/// A member as the shop holds them, to mirror on this desk. The PIN hash never shows in
+/// `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StaffMirror {
+    /// The name as first written.
+    pub name: String,
+    /// `counter` or `manager`.
+    pub role: String,
+    /// The Argon2id PHC string.
+    pub pin_hash: String,
+    /// Whether the member may sign in.
+    pub active: bool,
+    /// Wrong PINs in a row, counted on every desk.
+    pub misses: u32,
+    /// The end of the current wait, if any.
+    pub locked_until: Option<DateTime<Utc>>,
+}
+
+impl std::fmt::Debug for StaffMirror {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StaffMirror")
+            .field("name", &self.name)
+            .field("role", &self.role)
+            .field("pin_hash", &"<hidden>")
+            .field("active", &self.active)
+            .field("misses", &self.misses)
+            .field("locked_until", &self.locked_until)
+            .finish()
+    }
+}
+
 repository!(
     /// The `staff` table: members, their PIN hashes and wrong-PIN counts.
     Staff
@@ -197,11 +228,7 @@ impl<A> Staff<'_, A> {
 impl Staff<'_, Write> {
     /// Adds the shop's member `m`, or brings the member of that name to its role, PIN hash,
     /// active flag and wrong-PIN count.
-    pub(super) fn mirror(
-        &self,
-        m: &super::mirror::StaffMirror,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    pub(super) fn mirror(&self, m: &StaffMirror, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.conn
             .prepare_cached(
                 "INSERT INTO staff (name, role, pin_hash, active, misses, locked_until,
@@ -311,7 +338,7 @@ impl Store {
         staff.insert(name, role, &pin_hash, now)?;
         let subject = format!("{name} ({role})");
         Audit::write(&tx).append(actor, AuditAction::StaffAdd, &subject, now)?;
-        enqueue_staff(&tx, name.as_str(), now)?;
+        enqueue_staff(&tx, Staff::read(&tx).push_of(name.as_str())?, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -341,7 +368,7 @@ impl Store {
             AuditAction::StaffDisable
         };
         Audit::write(&tx).append(actor, action, &member.name, now)?;
-        enqueue_staff(&tx, &member.name, now)?;
+        enqueue_staff(&tx, Staff::read(&tx).push_of(&member.name)?, now)?;
         tx.commit()?;
         Ok(())
     }
@@ -362,7 +389,7 @@ impl Store {
             .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
         staff.set_afresh(&row.member.name, Afresh::PinHash(&pin_hash), now)?;
         Audit::write(&tx).append(actor, AuditAction::StaffResetPin, &row.member.name, now)?;
-        enqueue_staff(&tx, &row.member.name, now)?;
+        enqueue_staff(&tx, Staff::read(&tx).push_of(&row.member.name)?, now)?;
         tx.commit()?;
         Ok(())
     }
