@@ -329,18 +329,11 @@ impl Sheet {
 
     /// Counts links of one bucket.
     pub(crate) fn count(&mut self, n: &Counted<'_>) {
-        let Counted {
-            currency,
-            kind,
-            links,
-            amount,
-            paid,
-            staff,
-        } = *n;
+        let (kind, links, amount, paid) = (n.kind, n.links, n.amount, n.paid);
         self.links += links;
-        let member = self.staff.entry(staff.to_owned()).or_default();
-        part_of(member, currency).add(kind, links, paid);
-        let c = self.currency(currency);
+        let member = self.staff.entry(n.staff.to_owned()).or_default();
+        part_of(member, n.currency).add(kind, links, paid);
+        let c = self.currency(n.currency);
         c.created += links;
         c.issued += amount;
         if kind == Kind::Pending {
@@ -507,7 +500,7 @@ impl super::History<'_> {
     ) -> Result<DayReport, StoreError> {
         self.report_of_days(from, to, zone, |range| {
             match tallies::cover(to_millis(range.from), to_millis(range.to)) {
-                Some(pieces) if tallies::fresh(self.conn)? => {
+                Some(pieces) if self.totals && tallies::fresh(self.conn)? => {
                     self.report_from_totals(profile, &pieces, zone, now)
                 }
                 _ => self.report_from_links(profile, range, zone, now),
@@ -515,20 +508,15 @@ impl super::History<'_> {
         })
     }
 
-    /// [`History::day_report`] computed from the links themselves, whatever the zone: what the
-    /// kept totals must always add up to (the tests compare the two).
+    /// These reads with [`History::day_report`] computed from the links themselves, whatever
+    /// the zone: what the kept totals must always add up to (the tests compare the two).
     #[doc(hidden)]
-    pub fn day_report_from_links(
-        &self,
-        profile: &str,
-        from: NaiveDate,
-        to: NaiveDate,
-        zone: Zone,
-        now: DateTime<Utc>,
-    ) -> Result<DayReport, StoreError> {
-        self.report_of_days(from, to, zone, |range| {
-            self.report_from_links(profile, range, zone, now)
-        })
+    #[must_use]
+    pub fn from_links(self) -> Self {
+        Self {
+            totals: false,
+            ..self
+        }
     }
 
     /// The report of local days `from..=to`, its figures read by `read` over their range in

@@ -317,7 +317,9 @@ fn push_common(sql: &mut Sql, t: &str, scope: &Scope<'_>, q: &LinkQuery) {
 #[derive(Debug)]
 pub struct History<'s> {
     pub(super) conn: &'s rusqlite::Connection,
-    cost: &'s std::cell::Cell<super::QueryCost>,
+    pub(super) cost: &'s std::cell::Cell<super::QueryCost>,
+    /// Whether a day report may add up the kept totals (else it reads the links).
+    pub(super) totals: bool,
 }
 
 impl Store {
@@ -326,6 +328,7 @@ impl Store {
         History {
             conn: &self.conn,
             cost: &self.cost,
+            totals: true,
         }
     }
 }

@@ -450,7 +450,8 @@ fn figures(_: &mut Criterion) {
         black_box(
             store
                 .history()
-                .day_report_from_links(PROFILE, month_first, month_last, utc, now)
+                .from_links()
+                .day_report(PROFILE, month_first, month_last, utc, now)
                 .unwrap(),
         );
     });

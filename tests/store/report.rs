@@ -549,7 +549,8 @@ fn staff_issued_and_outstanding_match_sums_computed_from_the_seed() {
                 .unwrap(),
             store
                 .history()
-                .day_report_from_links(SHOP, day("2026-11-20"), day("2026-11-21"), zone(), when)
+                .from_links()
+                .day_report(SHOP, day("2026-11-20"), day("2026-11-21"), zone(), when)
                 .unwrap(),
         ] {
             for c in &report.currencies {
@@ -1048,7 +1049,8 @@ fn the_kept_totals_add_up_to_the_links_in_every_zone_at_every_moment() {
                         .unwrap();
                     let read = store
                         .history()
-                        .day_report_from_links(profile, day(first), day(last), z, moment)
+                        .from_links()
+                        .day_report(profile, day(first), day(last), z, moment)
                         .unwrap();
                     assert_eq!(
                         kept, read,
@@ -1236,7 +1238,8 @@ fn a_write_the_totals_did_not_see_is_caught_and_repaired() {
     assert_eq!(state(), "stale");
     let read = store
         .history()
-        .day_report_from_links(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
+        .from_links()
+        .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
         .unwrap();
     assert_ne!(read, before, "the write changed the report");
     assert_eq!(report(&store), read, "stale totals are not used");
@@ -1261,7 +1264,8 @@ fn a_write_the_totals_did_not_see_is_caught_and_repaired() {
         report(&store),
         store
             .history()
-            .day_report_from_links(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
+            .from_links()
+            .day_report(SHOP, day("2026-11-19"), day("2026-11-22"), zone(), now())
             .unwrap()
     );
 }
@@ -1331,7 +1335,8 @@ fn figures(
         report,
         store
             .history()
-            .day_report_from_links(SHOP, d, d, zone(), now())
+            .from_links()
+            .day_report(SHOP, d, d, zone(), now())
             .unwrap()
     );
     let q = LinkQuery {

@@ -132,7 +132,8 @@ fn every_first_page_reads_a_few_hundred_rows_at_most() {
     check("four weeks' report", store.last_query_cost(), month.links);
     let read = store
         .history()
-        .day_report_from_links(PROFILE, first, last, istanbul, now)
+        .from_links()
+        .day_report(PROFILE, first, last, istanbul, now)
         .unwrap();
     assert_eq!(read, month);
     let cost = store.last_query_cost();
