@@ -8,7 +8,7 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::audit::{Audit, AuditAction};
 use super::outbox::{StaffPush, enqueue_pin, enqueue_staff};
@@ -171,6 +171,12 @@ impl<A> Staff<'_, A> {
         Ok(self.row(name)?.map(|r| r.member))
     }
 
+    /// The member `name`, or [`StaffError::NoMember`].
+    fn existing(&self, name: &str) -> Result<Row, StoreError> {
+        self.row(name)?
+            .ok_or_else(|| StaffError::NoMember(name.to_owned()).into())
+    }
+
     /// The member `name` (any case) with its PIN hash and wrong-PIN count.
     fn row(&self, name: &str) -> Result<Option<Row>, StoreError> {
         let raw: Option<(String, String, String, bool, i64, Option<i64>)> = self
@@ -301,6 +307,23 @@ impl Staff<'_, Write> {
     }
 }
 
+/// Ends the unit of work `tx` that changed the member `name`: the audit row (`action` on
+/// `subject`) and, while joined, the member as the change left them for the shop, then the
+/// commit.
+fn member_changed(
+    tx: Transaction<'_>,
+    actor: &Actor,
+    action: AuditAction,
+    name: &str,
+    subject: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    Audit::write(&tx).append(actor, action, subject, now)?;
+    enqueue_staff(&tx, Staff::read(&tx).push_of(name)?, now)?;
+    tx.commit()?;
+    Ok(())
+}
+
 /// A change of a member that starts their wrong-PIN count afresh.
 #[derive(Clone, Copy)]
 enum Afresh<'a> {
@@ -337,10 +360,14 @@ impl Store {
         }
         staff.insert(name, role, &pin_hash, now)?;
         let subject = format!("{name} ({role})");
-        Audit::write(&tx).append(actor, AuditAction::StaffAdd, &subject, now)?;
-        enqueue_staff(&tx, Staff::read(&tx).push_of(name.as_str())?, now)?;
-        tx.commit()?;
-        Ok(())
+        member_changed(
+            tx,
+            actor,
+            AuditAction::StaffAdd,
+            name.as_str(),
+            &subject,
+            now,
+        )
     }
 
     /// Disables or enables a member. The last active manager cannot be disabled.
@@ -353,10 +380,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let tx = write_tx(&mut self.conn)?;
         let staff = Staff::write(&tx);
-        let row = staff
-            .row(name)?
-            .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
-        let member = row.member;
+        let member = staff.existing(name)?.member;
         if !active && member.active && member.role == Role::Manager && staff.active_managers()? <= 1
         {
             return Err(StaffError::LastManager(member.name).into());
@@ -367,10 +391,7 @@ impl Store {
         } else {
             AuditAction::StaffDisable
         };
-        Audit::write(&tx).append(actor, action, &member.name, now)?;
-        enqueue_staff(&tx, Staff::read(&tx).push_of(&member.name)?, now)?;
-        tx.commit()?;
-        Ok(())
+        member_changed(tx, actor, action, &member.name, &member.name, now)
     }
 
     /// Gives a member a new PIN and clears the wrong-PIN count.
@@ -383,15 +404,9 @@ impl Store {
     ) -> Result<(), StoreError> {
         let pin_hash = hash_pin(pin)?;
         let tx = write_tx(&mut self.conn)?;
-        let staff = Staff::write(&tx);
-        let row = staff
-            .row(name)?
-            .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
-        staff.set_afresh(&row.member.name, Afresh::PinHash(&pin_hash), now)?;
-        Audit::write(&tx).append(actor, AuditAction::StaffResetPin, &row.member.name, now)?;
-        enqueue_staff(&tx, Staff::read(&tx).push_of(&row.member.name)?, now)?;
-        tx.commit()?;
-        Ok(())
+        let name = Staff::read(&tx).existing(name)?.member.name;
+        Staff::write(&tx).set_afresh(&name, Afresh::PinHash(&pin_hash), now)?;
+        member_changed(tx, actor, AuditAction::StaffResetPin, &name, &name, now)
     }
     /// Checks a member's PIN and records the sign-in. A wrong PIN counts a miss; from the
     /// fifth in a row the member waits (30 s, doubling), and a try during the wait is refused
@@ -449,10 +464,7 @@ impl Store {
         pin: &Pin,
         now: DateTime<Utc>,
     ) -> Result<StaffMember, StoreError> {
-        let row = self
-            .staff()
-            .row(name)?
-            .ok_or_else(|| StaffError::NoMember(name.to_owned()))?;
+        let row = self.staff().existing(name)?;
         if !row.member.active {
             return Err(StaffError::Disabled(row.member.name).into());
         }
