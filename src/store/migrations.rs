@@ -242,6 +242,22 @@ WHEN old.description IS NOT new.description OR old.order_number IS NOT new.order
 END;
 ";
 
+/// The trigger `report_totals_NAME` that marks the kept totals stale after an `EVENT` on
+/// `TABLE` (`SQLite`'s triggers name one event each).
+macro_rules! marks_totals_stale {
+    ($name:literal, $event:literal, $table:literal) => {
+        concat!(
+            "CREATE TRIGGER report_totals_",
+            $name,
+            " AFTER ",
+            $event,
+            " ON ",
+            $table,
+            " BEGIN\n    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';\nEND;\n"
+        )
+    };
+}
+
 /// Version 6: report totals kept as links are stored (see `store::tallies`), so that a report
 /// over a month, or History's totals line over a million links, reads totals instead of every
 /// link. Sums are exact decimals as text.
@@ -252,7 +268,8 @@ END;
 /// before them. So a write paydesk did not make (an older paydesk still running during an
 /// upgrade, a hand edit) leaves it `stale`: reports then read the links until the next open
 /// computes the totals again. The step leaves it `stale`, so the first open fills them.
-const V6: &str = "
+const V6: &str = concat!(
+    "
 CREATE TABLE report_cells (
     profile    TEXT NOT NULL,
     span       INTEGER NOT NULL,
@@ -284,25 +301,14 @@ CREATE TABLE report_items (
     PRIMARY KEY (profile, span, bucket, currency, item)
 ) STRICT, WITHOUT ROWID;
 INSERT OR REPLACE INTO meta (key, value) VALUES ('report_totals', 'stale');
-CREATE TRIGGER report_totals_links_insert AFTER INSERT ON links BEGIN
-    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
-END;
-CREATE TRIGGER report_totals_links_update AFTER UPDATE ON links BEGIN
-    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
-END;
-CREATE TRIGGER report_totals_links_delete AFTER DELETE ON links BEGIN
-    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
-END;
-CREATE TRIGGER report_totals_items_insert AFTER INSERT ON link_items BEGIN
-    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
-END;
-CREATE TRIGGER report_totals_items_update AFTER UPDATE ON link_items BEGIN
-    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
-END;
-CREATE TRIGGER report_totals_items_delete AFTER DELETE ON link_items BEGIN
-    UPDATE meta SET value = 'stale' WHERE key = 'report_totals';
-END;
-";
+",
+    marks_totals_stale!("links_insert", "INSERT", "links"),
+    marks_totals_stale!("links_update", "UPDATE", "links"),
+    marks_totals_stale!("links_delete", "DELETE", "links"),
+    marks_totals_stale!("items_insert", "INSERT", "link_items"),
+    marks_totals_stale!("items_update", "UPDATE", "link_items"),
+    marks_totals_stale!("items_delete", "DELETE", "link_items"),
+);
 
 /// Version 7: the finished journal rows that still hold their request body, by when they
 /// finished, so that `journal_prune` (which clears a body a week after its row finished and

@@ -373,7 +373,7 @@ impl NewLinkForm {
                     .id_salt("new-link-scroll")
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
-                        self.form_ui(ui, cx, &errors, &figures, expiry_readable, false);
+                        self.form_ui(ui, cx, &errors, &sale);
                     });
             });
             ui.scope_builder(egui::UiBuilder::new().max_rect(sale_rect), |ui| {
@@ -389,7 +389,7 @@ impl NewLinkForm {
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
                     ui.set_max_width(ui.available_width().min(theme::CONTENT_MAX_WIDTH));
-                    self.form_ui(ui, cx, &errors, &figures, expiry_readable, true);
+                    self.form_ui(ui, cx, &errors, &sale);
                     ui.add_space(theme::SPACE_M);
                     self.this_sale_ui(ui, cx, sale);
                 });
@@ -398,16 +398,14 @@ impl NewLinkForm {
     }
 
     /// The form: why it is locked, the amount, order and description, the folded options
-    /// and payer, then the items (with their line totals when `line_totals`, that is when
-    /// "This sale" does not list the lines beside them).
+    /// and payer, then the items (with their line totals when "This sale" does not list the
+    /// lines beside them).
     fn form_ui(
         &mut self,
         ui: &mut Ui,
         cx: &mut ViewCtx<'_>,
         errors: &FieldErrors,
-        figures: &LinkFigures,
-        expiry_readable: bool,
-        line_totals: bool,
+        sale: &Sale<'_>,
     ) {
         let lang = cx.lang;
         let lock = cx.form_lock.clone();
@@ -422,11 +420,11 @@ impl NewLinkForm {
             widgets::group_ui(ui, UiText::PaymentGroup.get(lang), |ui| {
                 self.payment_group_ui(ui, cx, errors);
             });
-            self.options_group_ui(ui, cx, errors, figures, expiry_readable);
+            self.options_group_ui(ui, cx, errors, sale);
             self.payer_group_ui(ui, cx, errors);
             ui.add_space(theme::SPACE_S);
             widgets::group_ui(ui, UiText::Items.get(lang), |ui| {
-                self.items_ui(ui, cx, figures, errors, line_totals);
+                self.items_ui(ui, cx, sale.figures, errors, !sale.lines);
             });
         });
     }
@@ -524,15 +522,14 @@ impl NewLinkForm {
         ui: &mut Ui,
         cx: &mut ViewCtx<'_>,
         errors: &FieldErrors,
-        figures: &LinkFigures,
-        expiry_readable: bool,
+        sale: &Sale<'_>,
     ) {
-        let lang = cx.lang;
+        let (lang, expiry_readable) = (cx.lang, sale.expiry_readable);
         let checks = [Check::ExpiryInFuture, Check::InstallmentsShape];
         let must_show = !expiry_readable
             || checks
                 .iter()
-                .any(|c| figures.status(*c) == CheckStatus::Fail)
+                .any(|c| sale.figures.status(*c) == CheckStatus::Fail)
             || [
                 Field::ExpiryDate,
                 Field::AvailableInstallments,
