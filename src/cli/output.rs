@@ -231,19 +231,19 @@ impl PendingView {
 impl From<&JournalRow> for PendingView {
     fn from(r: &JournalRow) -> Self {
         Self {
-            key: r.key.key.clone(),
-            order_number: r.order_number.clone().unwrap_or_default(),
+            key: r.begun.key.key.clone(),
+            order_number: r.begun.order_number.clone().unwrap_or_default(),
             state: match r.state {
                 JournalState::Stale => {
                     "stale (23 h or older: check the server, then retry with --force)".to_owned()
                 }
                 s => s.as_str().to_owned(),
             },
-            amount: r.amount.map(|a| a.to_string()).unwrap_or_default(),
-            currency: r.currency.map(|c| c.to_string()).unwrap_or_default(),
+            amount: r.begun.amount.map(|a| a.to_string()).unwrap_or_default(),
+            currency: r.begun.currency.map(|c| c.to_string()).unwrap_or_default(),
             attempts: r.attempts,
             last_error: r.last_error.clone(),
-            created_at: format_time(r.created_at),
+            created_at: format_time(r.begun.now),
         }
     }
 }

@@ -617,11 +617,11 @@ impl Ctx {
                     let stale = desk.pending().map_err(from_desk(lang))?;
                     for row in stale.iter().filter(|r| r.state == JournalState::Stale) {
                         let e = CreateError::Stale {
-                            key: row.key.key.clone(),
+                            key: row.begun.key.key.clone(),
                         };
                         let f = create_failure(&e, lang);
                         worst = worst.max_code(f.exit);
-                        eprintln!("{}\t{}", row.key.key, f.lines.join(" "));
+                        eprintln!("{}\t{}", row.begun.key.key, f.lines.join(" "));
                     }
                     return if worst == Exit::Ok {
                         Ok(())

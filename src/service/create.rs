@@ -35,7 +35,7 @@ use crate::domain::server_text;
 use crate::lang::Lang;
 use crate::store::{
     IDEMPOTENCY_RETENTION, JournalBegin, JournalKey, JournalRow, JournalState, NewJournalRow,
-    StoreError,
+    Refusal, StoreError,
 };
 
 /// Why a creation did not give a link.
@@ -130,10 +130,12 @@ impl Desk {
         let row = self.journal_row(request, now);
         match self.with_store(|s| s.journal_begin(&row))? {
             JournalBegin::Started(row) => {
-                tracing::debug!(key = %row.key.key, "journal row committed");
+                tracing::debug!(key = %row.begun.key.key, "journal row committed");
                 self.drive(row, Prior::Clean).await
             }
-            JournalBegin::AlreadyPending(row) => Err(CreateError::InProgress { key: row.key.key }),
+            JournalBegin::AlreadyPending(row) => Err(CreateError::InProgress {
+                key: row.begun.key.key,
+            }),
             JournalBegin::AlreadyDone(row) => Err(self.done_error(row)?),
         }
     }
@@ -180,7 +182,9 @@ impl Desk {
                 };
                 self.drive(row, Prior::AfterUnknown).await
             }
-            JournalState::Stale => Err(CreateError::Stale { key: row.key.key }),
+            JournalState::Stale => Err(CreateError::Stale {
+                key: row.begun.key.key,
+            }),
             _ => Err(self.done_error(row)?),
         }
     }
@@ -196,7 +200,7 @@ impl Desk {
         let rows = self.with_store(|s| s.journal().resumable(self.profile_name(), now))?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let key = row.key.key.clone();
+            let key = row.begun.key.key.clone();
             out.push((key, self.drive(row, Prior::AfterUnknown).await));
         }
         Ok(out)
@@ -214,16 +218,20 @@ impl Desk {
             JournalState::Completed => match self.linked(&row)? {
                 Some(link) => CreateError::AlreadyHasLink(Box::new(link)),
                 None => CreateError::Conflict {
-                    key: row.key.key,
+                    key: row.begun.key.key,
                     existing: None,
                 },
             },
-            JournalState::Pending => CreateError::InProgress { key: row.key.key },
-            JournalState::Stale => CreateError::Stale { key: row.key.key },
+            JournalState::Pending => CreateError::InProgress {
+                key: row.begun.key.key,
+            },
+            JournalState::Stale => CreateError::Stale {
+                key: row.begun.key.key,
+            },
             _ => {
                 let existing = self.linked(&row)?.map(Box::new);
                 CreateError::Conflict {
-                    key: row.key.key,
+                    key: row.begun.key.key,
                     existing,
                 }
             }
@@ -237,8 +245,8 @@ impl Desk {
         {
             return Ok(Some(stored.link));
         }
-        match &row.order_number {
-            Some(order) => self.recent_link(order, row.created_at),
+        match &row.begun.order_number {
+            Some(order) => self.recent_link(order, row.begun.now),
             None => Ok(None),
         }
     }
@@ -267,7 +275,7 @@ impl Desk {
     /// earlier attempt may have reached the server unanswered (see the module doc, 5). Only one
     /// driver per key runs in this process; a second one returns `InProgress` without sending.
     async fn drive(&self, row: JournalRow, prior: Prior) -> Result<Link, CreateError> {
-        let key = row.key.key.clone();
+        let key = row.begun.key.key.clone();
         let Some(_guard) = self.claim(&key) else {
             return Err(CreateError::InProgress { key });
         };
@@ -278,11 +286,12 @@ impl Desk {
             attempts_here += 1;
             let result = self
                 .client()
-                .call::<PaymentLink>(&endpoints::LINK_CREATE, &row.body, Some(&key))
+                .call::<PaymentLink>(&endpoints::LINK_CREATE, &row.begun.body, Some(&key))
                 .await;
             match result {
                 Ok(link) => {
-                    match self.with_store(|s| s.journal_complete(&row.key, &link, self.now())) {
+                    match self.with_store(|s| s.journal_complete(&row.begun.key, &link, self.now()))
+                    {
                         Ok(_) => {}
                         Err(e) if finished_elsewhere(&e) => {
                             // Another process sharing the journal (the app and the CLI) finished
@@ -299,10 +308,10 @@ impl Desk {
                 Err(error) => match error.disposition(prior) {
                     Disposition::Rejected => {
                         let text = error.to_string();
-                        if let Err(e) =
-                            self.with_store(|s| s.journal_fail(&row.key, &text, self.now()))
-                        {
-                            return self.settled_elsewhere(&row.key, e);
+                        if let Err(e) = self.with_store(|s| {
+                            s.journal_refused(&row.begun.key, Refusal::Rejected, &text, self.now())
+                        }) {
+                            return self.settled_elsewhere(&row.begun.key, e);
                         }
                         tracing::info!(key = %key, error = %server_text::excerpt(&text), "link create rejected");
                         return Err(match error {
@@ -315,20 +324,20 @@ impl Desk {
                     }
                     Disposition::KeyReused => {
                         let text = error.to_string();
-                        if let Err(e) =
-                            self.with_store(|s| s.journal_conflict(&row.key, &text, self.now()))
-                        {
-                            return self.settled_elsewhere(&row.key, e);
+                        if let Err(e) = self.with_store(|s| {
+                            s.journal_refused(&row.begun.key, Refusal::KeyReused, &text, self.now())
+                        }) {
+                            return self.settled_elsewhere(&row.begun.key, e);
                         }
                         let existing = self.linked(&row)?.map(Box::new);
                         return Err(CreateError::Conflict { key, existing });
                     }
                     held @ (Disposition::Hold | Disposition::Unknown) => {
                         let text = error.to_string();
-                        if let Err(e) = self
-                            .with_store(|s| s.journal_attempt(&row.key, Some(&text), self.now()))
-                        {
-                            return self.settled_elsewhere(&row.key, e);
+                        if let Err(e) = self.with_store(|s| {
+                            s.journal_attempt(&row.begun.key, Some(&text), self.now())
+                        }) {
+                            return self.settled_elsewhere(&row.begun.key, e);
                         }
                         // The server may hold the link from here on; a Hold stops at once (asking
                         // again at once would get the same answer), an Unknown backs off.

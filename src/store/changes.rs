@@ -39,13 +39,13 @@ fn link_created(
     link: &PaymentLink,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let profile = row.key.profile.as_str();
-    let began_by = row.began_by.as_deref();
+    let profile = row.begun.key.profile.as_str();
+    let began_by = row.begun.began_by.as_deref();
     let links = Links::write(tx);
     let mut tallies = Tallies::write(tx);
     tallies.track(profile, &link.id, || links.upsert(profile, link, now, now))?;
     let catalog = Catalog::read(tx);
-    let kept = items::request_items(&row.key.endpoint, &row.body, link, |variant| {
+    let kept = items::request_items(&row.begun.key.endpoint, &row.begun.body, link, |variant| {
         catalog.variant_price(variant)
     })?;
     tallies.track(profile, &link.id, || {
@@ -56,7 +56,7 @@ fn link_created(
         }
     })?;
     tallies.finish()?;
-    let subject = link_subject(&link.id, row.order_number.as_deref());
+    let subject = link_subject(&link.id, row.begun.order_number.as_deref());
     Audit::write(tx).append_as(began_by, None, AuditAction::LinkCreate, &subject, now)?;
     owe_link(tx, profile, &link.id, now)?;
     Journal::write(tx).completed(row.id, &link.id, now)

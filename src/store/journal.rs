@@ -160,19 +160,10 @@ pub struct NewJournalRow {
 pub struct JournalRow {
     /// Local row id.
     pub id: i64,
-    /// Profile, endpoint and idempotency key.
-    pub key: JournalKey,
-    /// The exact body bytes (never shown by `Debug`); empty once a finished row's body is
-    /// cleared ([`Store::journal_prune`]).
-    pub body: Redacted<Vec<u8>>,
-    /// The order number.
-    pub order_number: Option<String>,
-    /// The amount.
-    pub amount: Option<Decimal>,
-    /// The currency.
-    pub currency: Option<Currency>,
-    /// When this request was first committed (the 24-hour clock starts here).
-    pub created_at: DateTime<Utc>,
+    /// The request as it was begun: its `now` is when it was first committed (the 24-hour
+    /// clock starts here), its body empty once a finished row's body is cleared
+    /// ([`Store::journal_prune`]).
+    pub begun: NewJournalRow,
     /// Last change.
     pub updated_at: DateTime<Utc>,
     /// State.
@@ -183,15 +174,22 @@ pub struct JournalRow {
     pub last_error: Option<String>,
     /// The link's id once completed.
     pub link_id: Option<String>,
-    /// The staff member who began it.
-    pub began_by: Option<String>,
 }
 
 impl JournalRow {
     /// Whether a re-send at `now` may reach a server that has forgotten the key.
     pub fn is_stale_at(&self, now: DateTime<Utc>) -> bool {
-        now - self.created_at >= STALE_AFTER
+        now - self.begun.now >= STALE_AFTER
     }
+}
+
+/// How the server refused a request ([`Store::journal_refused`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A business error: the row ends `failed` and the key may be used again.
+    Rejected,
+    /// The key was used for another request: the row ends `conflict`.
+    KeyReused,
 }
 
 /// What `journal_begin` decided.
@@ -227,23 +225,26 @@ fn read_row(r: &rusqlite::Row<'_>) -> Result<JournalRow, StoreError> {
     let attempts: i64 = r.get(11)?;
     Ok(JournalRow {
         id: r.get(0)?,
-        key: JournalKey {
-            profile: r.get(1)?,
-            endpoint: r.get(2)?,
-            key: r.get(3)?,
-        },
-        body: Redacted(r.get(4)?),
-        order_number: r.get(5)?,
-        amount: parse_decimal_opt(r.get(6)?, "journal amount")?,
-        currency: currency
-            .map(|c| {
-                Currency::from_str(&c).map_err(|_| StoreError::Corrupt {
-                    what: "journal currency",
-                    value: c,
+        begun: NewJournalRow {
+            key: JournalKey {
+                profile: r.get(1)?,
+                endpoint: r.get(2)?,
+                key: r.get(3)?,
+            },
+            body: Redacted(r.get(4)?),
+            order_number: r.get(5)?,
+            amount: parse_decimal_opt(r.get(6)?, "journal amount")?,
+            currency: currency
+                .map(|c| {
+                    Currency::from_str(&c).map_err(|_| StoreError::Corrupt {
+                        what: "journal currency",
+                        value: c,
+                    })
                 })
-            })
-            .transpose()?,
-        created_at: from_millis(r.get(8)?)?,
+                .transpose()?,
+            now: from_millis(r.get(8)?)?,
+            began_by: r.get(14)?,
+        },
         updated_at: from_millis(r.get(9)?)?,
         state: state.parse()?,
         attempts: u32::try_from(attempts).map_err(|_| StoreError::Corrupt {
@@ -252,7 +253,6 @@ fn read_row(r: &rusqlite::Row<'_>) -> Result<JournalRow, StoreError> {
         })?,
         last_error: r.get(12)?,
         link_id: r.get(13)?,
-        began_by: r.get(14)?,
     })
 }
 
@@ -361,12 +361,20 @@ impl<A> Journal<'_, A> {
 }
 
 impl Journal<'_, Write> {
-    /// Inserts `row` as a new pending row; returns it as stored.
-    fn insert(&self, row: &NewJournalRow) -> Result<JournalRow, StoreError> {
-        self.conn.execute(
+    /// Commits `row` as pending, new or over the finished row of its key (its bytes, its
+    /// clock and its count start over); returns it as stored.
+    fn start(&self, row: &NewJournalRow) -> Result<JournalRow, StoreError> {
+        let id = self.conn.query_row(
             "INSERT INTO journal (profile, endpoint, idem_key, body, order_number, amount,
                  currency, created_at, updated_at, state, attempts, began_by)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'pending', 0, ?9)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, 'pending', 0, ?9)
+             ON CONFLICT (profile, endpoint, idem_key) DO UPDATE SET
+                 body = excluded.body, order_number = excluded.order_number,
+                 amount = excluded.amount, currency = excluded.currency,
+                 created_at = excluded.created_at, updated_at = excluded.updated_at,
+                 state = 'pending', attempts = 0, last_error = NULL, link_id = NULL,
+                 began_by = excluded.began_by
+             RETURNING id",
             params![
                 row.key.profile,
                 row.key.endpoint,
@@ -378,26 +386,7 @@ impl Journal<'_, Write> {
                 to_millis(row.now),
                 row.began_by
             ],
-        )?;
-        self.existing(self.conn.last_insert_rowid())
-    }
-
-    /// Starts the row `id` over as pending with `row`'s bytes; returns it as stored.
-    fn restart(&self, id: i64, row: &NewJournalRow) -> Result<JournalRow, StoreError> {
-        self.conn.execute(
-            "UPDATE journal SET body = ?2, order_number = ?3, amount = ?4, currency = ?5,
-                 created_at = ?6, updated_at = ?6, state = 'pending', attempts = 0,
-                 last_error = NULL, link_id = NULL, began_by = ?7
-             WHERE id = ?1",
-            params![
-                id,
-                *row.body,
-                row.order_number,
-                row.amount.map(|a| a.to_string()),
-                row.currency.map(Currency::as_str),
-                to_millis(row.now),
-                row.began_by
-            ],
+            |r| r.get(0),
         )?;
         self.existing(id)
     }
@@ -500,8 +489,7 @@ impl Store {
             {
                 JournalBegin::AlreadyDone(existing)
             }
-            Some(existing) => JournalBegin::Started(journal.restart(existing.id, row)?),
-            None => JournalBegin::Started(journal.insert(row)?),
+            _ => JournalBegin::Started(journal.start(row)?),
         };
         tx.commit()?;
         Ok(outcome)
@@ -562,38 +550,20 @@ impl Store {
         })
     }
 
-    /// The server rejected the request (a business error): the key may be used again.
-    pub fn journal_fail(
+    /// The server refused the request: a business error (the key may be used again) or the
+    /// key used for another request.
+    pub fn journal_refused(
         &mut self,
         key: &JournalKey,
+        refusal: Refusal,
         error: &str,
         now: DateTime<Utc>,
     ) -> Result<JournalRow, StoreError> {
-        self.journal_finish(
-            key,
-            &[JournalState::Pending],
-            JournalState::Failed,
-            Some(error),
-            "mark it failed",
-            now,
-        )
-    }
-
-    /// The server says the key was used for another request.
-    pub fn journal_conflict(
-        &mut self,
-        key: &JournalKey,
-        error: &str,
-        now: DateTime<Utc>,
-    ) -> Result<JournalRow, StoreError> {
-        self.journal_finish(
-            key,
-            &[JournalState::Pending],
-            JournalState::Conflict,
-            Some(error),
-            "mark it a conflict",
-            now,
-        )
+        let (to, action) = match refusal {
+            Refusal::Rejected => (JournalState::Failed, "mark it failed"),
+            Refusal::KeyReused => (JournalState::Conflict, "mark it a conflict"),
+        };
+        self.journal_finish(key, &[JournalState::Pending], to, Some(error), action, now)
     }
 
     /// The user checked that the server holds no link for a stale request and wants it sent

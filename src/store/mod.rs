@@ -71,7 +71,7 @@ pub use catalog::{
 pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
 pub use journal::{
     IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, Journal, JournalBegin, JournalKey, JournalRow,
-    JournalState, NewJournalRow, STALE_AFTER,
+    JournalState, NewJournalRow, Refusal, STALE_AFTER,
 };
 pub use links::{LinkCursor, Links, StoredLink, TimeRange};
 pub use mail::{

@@ -171,8 +171,12 @@ impl PendingView {
                         ui.label("");
                         ui.end_row();
                         for row in &self.rows {
-                            let key = row.key.key.clone();
-                            let order = row.order_number.clone().unwrap_or_else(|| key.clone());
+                            let key = row.begun.key.key.clone();
+                            let order = row
+                                .begun
+                                .order_number
+                                .clone()
+                                .unwrap_or_else(|| key.clone());
                             // The sale as staff know it, the order number smaller under it.
                             ui.vertical(|ui| {
                                 // One line each, as wide as they are.
@@ -183,9 +187,14 @@ impl PendingView {
                                 ui.label(RichText::new(&order).small().color(cx.palette.muted));
                             });
                             ui.label(
-                                row.amount
+                                row.begun
+                                    .amount
                                     .map(|a| {
-                                        format_amount(a, row.currency.unwrap_or_default(), lang)
+                                        format_amount(
+                                            a,
+                                            row.begun.currency.unwrap_or_default(),
+                                            lang,
+                                        )
                                     })
                                     .unwrap_or_default(),
                             );
@@ -208,7 +217,7 @@ impl PendingView {
                             }
                             ui.label(row.attempts.to_string());
                             ui.label(
-                                RichText::new(age(row.created_at, cx.now, lang))
+                                RichText::new(age(row.begun.now, cx.now, lang))
                                     .color(cx.palette.muted),
                             );
                             let busy = self.busy.contains(&key);
@@ -296,15 +305,20 @@ impl PendingView {
         let Some(key) = self.confirming(kind).clone() else {
             return;
         };
-        let Some(row) = self.rows.iter().find(|r| r.key.key == key) else {
+        let Some(row) = self.rows.iter().find(|r| r.begun.key.key == key) else {
             *self.confirming(kind) = None;
             return;
         };
         let lang = cx.lang;
-        let order = row.order_number.clone().unwrap_or_else(|| key.clone());
+        let order = row
+            .begun
+            .order_number
+            .clone()
+            .unwrap_or_else(|| key.clone());
         let amount = row
+            .begun
             .amount
-            .map(|a| format_amount(a, row.currency.unwrap_or_default(), lang))
+            .map(|a| format_amount(a, row.begun.currency.unwrap_or_default(), lang))
             .unwrap_or_default();
         // Each answer's button and whether it says yes, in order; the gap between them.
         let (id, title, line, text, answers, gap) = match kind {
@@ -315,7 +329,7 @@ impl PendingView {
                     .color(cx.palette.warn),
                 format!(
                     "{order}   {amount}   ({})",
-                    age(row.created_at, cx.now, lang)
+                    age(row.begun.now, cx.now, lang)
                 ),
                 UiText::StaleConfirm,
                 [
@@ -381,7 +395,7 @@ impl PendingView {
 
 /// The description of the sale a row would create, read from its request body.
 fn description(row: &JournalRow) -> Option<String> {
-    let body: serde_json::Value = serde_json::from_slice(&row.body).ok()?;
+    let body: serde_json::Value = serde_json::from_slice(&row.begun.body).ok()?;
     let text = body.get("description")?.as_str()?.trim();
     (!text.is_empty()).then(|| text.to_owned())
 }

@@ -188,7 +188,7 @@ fn crash_campaign(runs: usize) {
         .list("test", &JournalState::ALL)
         .expect("the journal reads")
         .into_iter()
-        .map(|r| (r.order_number.clone().unwrap_or_default(), r))
+        .map(|r| (r.begun.order_number.clone().unwrap_or_default(), r))
         .collect();
     let held = server_orders(&server);
     for i in 0..runs {

@@ -269,13 +269,13 @@ fn unknown_attempts(services: &Services, prefix: &str, orders: usize) -> u64 {
         .inspect(|s| s.journal().list("test", &JournalState::ALL))
         .expect("the journal reads")
         .into_iter()
-        .filter(|r| r.key.key.starts_with(&format!("link-{prefix}-")))
+        .filter(|r| r.begun.key.key.starts_with(&format!("link-{prefix}-")))
         .collect();
     assert_eq!(rows.len(), orders, "one journal row per order");
     rows.iter()
         .map(|r| {
-            assert_eq!(r.state, JournalState::Completed, "{}", r.key.key);
-            assert!(r.link_id.is_some(), "{}", r.key.key);
+            assert_eq!(r.state, JournalState::Completed, "{}", r.begun.key.key);
+            assert!(r.link_id.is_some(), "{}", r.begun.key.key);
             u64::from(r.attempts)
         })
         .sum()
@@ -387,7 +387,7 @@ fn journal_rows(services: &Services, prefix: &str) -> Vec<JournalRow> {
         .inspect(|s| s.journal().list("test", &JournalState::ALL))
         .expect("the journal reads")
         .into_iter()
-        .filter(|r| r.key.key.starts_with(&format!("link-{prefix}-")))
+        .filter(|r| r.begun.key.key.starts_with(&format!("link-{prefix}-")))
         .collect()
 }
 
@@ -514,7 +514,7 @@ fn verify_journaled(
     let history = history_orders(desk);
     let rows: std::collections::HashMap<String, JournalRow> = journal_rows(services, prefix)
         .into_iter()
-        .map(|r| (r.key.key.clone(), r))
+        .map(|r| (r.begun.key.key.clone(), r))
         .collect();
     let mut unjournaled = 0;
     for i in 0..orders {

@@ -15,7 +15,7 @@ use paydesk::api::wire::PaymentLink;
 use paydesk::domain::{Currency, LinkStatus};
 use paydesk::store::{
     IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, JournalBegin, JournalKey, JournalState,
-    NewJournalRow, STALE_AFTER, Store, StoreError,
+    NewJournalRow, Refusal, STALE_AFTER, Store, StoreError,
 };
 use rust_decimal::Decimal;
 
@@ -64,12 +64,12 @@ fn row_in(store: &mut Store, state: JournalState) {
         }
         JournalState::Failed => {
             store
-                .journal_fail(&k, "items.total.mismatch", later)
+                .journal_refused(&k, Refusal::Rejected, "items.total.mismatch", later)
                 .unwrap();
         }
         JournalState::Conflict => {
             store
-                .journal_conflict(&k, "idempotency.key.reused", later)
+                .journal_refused(&k, Refusal::KeyReused, "idempotency.key.reused", later)
                 .unwrap();
         }
         JournalState::Stale => {
@@ -162,11 +162,11 @@ fn a_second_submit_does_what_the_state_allows() {
             got.row(),
             "{before:?}: the returned row is the stored row"
         );
-        assert_eq!(*stored.body, body.as_bytes(), "{before:?}");
+        assert_eq!(*stored.begun.body, body.as_bytes(), "{before:?}");
         assert_eq!(stored.attempts, attempts, "{before:?}");
         assert_eq!(stored.state, after, "{before:?}");
         if decision == Decision::Started {
-            assert_eq!(stored.created_at, t2, "{before:?}: the 23 h clock restarts");
+            assert_eq!(stored.begun.now, t2, "{before:?}: the 23 h clock restarts");
             assert_eq!(stored.last_error, None, "{before:?}");
             assert_eq!(stored.link_id, None, "{before:?}");
         } else {
@@ -190,8 +190,10 @@ fn apply(store: &mut Store, op: Op) -> Result<JournalState, StoreError> {
     let row = match op {
         Op::Attempt => store.journal_attempt(&k, Some("timeout"), now)?,
         Op::Complete => store.journal_complete(&k, &link("lnk_2"), now)?,
-        Op::Fail => store.journal_fail(&k, "items.invalid", now)?,
-        Op::Conflict => store.journal_conflict(&k, "idempotency.key.reused", now)?,
+        Op::Fail => store.journal_refused(&k, Refusal::Rejected, "items.invalid", now)?,
+        Op::Conflict => {
+            store.journal_refused(&k, Refusal::KeyReused, "idempotency.key.reused", now)?
+        }
         Op::Abandon => store.journal_abandon(&k, now)?,
     };
     Ok(row.state)
@@ -253,8 +255,10 @@ fn attempts_count_and_keep_the_last_error() {
     assert_eq!(row.attempts, 3);
     assert_eq!(row.last_error.as_deref(), Some("timeout"));
     assert_eq!(row.updated_at, t_stored() + TimeDelta::seconds(3));
-    assert_eq!(row.created_at, t_stored());
-    let row = store.journal_fail(&k, "items.invalid", t_stored()).unwrap();
+    assert_eq!(row.begun.now, t_stored());
+    let row = store
+        .journal_refused(&k, Refusal::Rejected, "items.invalid", t_stored())
+        .unwrap();
     assert_eq!(row.last_error.as_deref(), Some("items.invalid"));
     let missing = store.journal_attempt(&key("link-nope"), None, t_stored());
     assert!(matches!(missing, Err(StoreError::NoJournalRow(k)) if k == "link-nope"));
@@ -312,7 +316,7 @@ fn the_23_hour_boundary_splits_resumable_from_stale() {
         .resumable(PROFILE, now)
         .unwrap()
         .into_iter()
-        .map(|r| r.key.key)
+        .map(|r| r.begun.key.key)
         .collect();
     assert_eq!(
         resumable,
@@ -324,7 +328,7 @@ fn the_23_hour_boundary_splits_resumable_from_stale() {
         .list(PROFILE, &[JournalState::Stale])
         .unwrap()
         .into_iter()
-        .map(|r| r.key.key)
+        .map(|r| r.begun.key.key)
         .collect();
     assert_eq!(stale, ["link-old", "link-exactly-23h"]);
     assert_eq!(store.journal().pending_count(PROFILE).unwrap(), 3);
@@ -353,8 +357,8 @@ fn only_revive_brings_a_stale_row_back_with_its_bytes_and_a_fresh_clock() {
     store.journal_mark_stale(later).unwrap();
     let revived = store.journal_revive(&k, later).unwrap();
     assert_eq!(revived.state, JournalState::Pending);
-    assert_eq!(*revived.body, b"v1", "the exact bytes are kept");
-    assert_eq!(revived.created_at, later, "a fresh 23 h clock");
+    assert_eq!(*revived.begun.body, b"v1", "the exact bytes are kept");
+    assert_eq!(revived.begun.now, later, "a fresh 23 h clock");
     assert_eq!(store.journal().resumable(PROFILE, later).unwrap().len(), 1);
 }
 
@@ -369,7 +373,12 @@ fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
         store.journal_begin(&new_row(k, "{}", at)).unwrap();
     }
     store
-        .journal_fail(&key("link-b"), "items.invalid", t_stored())
+        .journal_refused(
+            &key("link-b"),
+            Refusal::Rejected,
+            "items.invalid",
+            t_stored(),
+        )
         .unwrap();
     store
         .journal_complete(&key("link-c"), &link("lnk_c"), t_stored())
@@ -380,7 +389,7 @@ fn lists_filter_by_state_and_prune_keeps_what_is_unresolved() {
             .list(PROFILE, states)
             .unwrap()
             .into_iter()
-            .map(|r| r.key.key)
+            .map(|r| r.begun.key.key)
             .collect()
     };
     assert_eq!(names(&store, &[]), ["link-a", "link-b", "link-c", "link-d"]);
@@ -454,7 +463,12 @@ fn a_finished_row_loses_its_body_after_a_week_and_its_order_is_still_done() {
         .journal_complete(&key("link-PD-1"), &link("lnk_1"), finished)
         .unwrap();
     store
-        .journal_fail(&key("link-PD-2"), "items.invalid", finished)
+        .journal_refused(
+            &key("link-PD-2"),
+            Refusal::Rejected,
+            "items.invalid",
+            finished,
+        )
         .unwrap();
     // Both unfinished rows go stale; the user sends link-PD-3 again, link-PD-4 stays stale.
     store.journal_mark_stale(t_stored() + STALE_AFTER).unwrap();
@@ -506,6 +520,7 @@ fn a_finished_row_loses_its_body_after_a_week_and_its_order_is_still_done() {
             .get(&key("link-PD-3"))
             .unwrap()
             .unwrap()
+            .begun
             .body,
         body("pending.payer").as_bytes()
     );
@@ -520,14 +535,14 @@ fn a_finished_row_loses_its_body_after_a_week_and_its_order_is_still_done() {
     };
     assert_eq!(row.state, JournalState::Completed);
     assert_eq!(row.link_id.as_deref(), Some("lnk_1"));
-    assert!(row.body.is_empty());
+    assert!(row.begun.body.is_empty());
     // The failed one may be sent again, with the new request's bytes.
     let retried = store
         .journal_begin(&new_row("link-PD-2", &body("failed.payer"), later))
         .unwrap();
     assert!(matches!(retried, JournalBegin::Started(_)));
     assert_eq!(
-        *retried.row().body,
+        *retried.row().begun.body,
         body("failed.payer").as_bytes(),
         "a restarted row sends its new body"
     );
@@ -647,10 +662,10 @@ fn a_committed_row_survives_the_process_with_its_exact_bytes() {
         .resumable(PROFILE, t_stored() + TimeDelta::minutes(1))
         .unwrap();
     assert_eq!(resumable.len(), 1);
-    assert_eq!(*resumable[0].body, body);
-    assert_eq!(resumable[0].amount.unwrap().to_string(), "1250.50");
-    assert_eq!(resumable[0].currency, Some(Currency::Try));
-    assert_eq!(resumable[0].order_number.as_deref(), Some("PD-1"));
+    assert_eq!(*resumable[0].begun.body, body);
+    assert_eq!(resumable[0].begun.amount.unwrap().to_string(), "1250.50");
+    assert_eq!(resumable[0].begun.currency, Some(Currency::Try));
+    assert_eq!(resumable[0].begun.order_number.as_deref(), Some("PD-1"));
     // Clicking "create" again for that order sends nothing.
     let again = store
         .journal_begin(&new_row("link-PD-1", "{}", t_stored()))

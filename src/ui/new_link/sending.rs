@@ -53,7 +53,7 @@ impl NewLinkForm {
         if key.strip_prefix("link-") != Some(self.draft.order_number.trim()) {
             return None;
         }
-        let row = rows.iter().find(|r| r.key.key == key)?;
+        let row = rows.iter().find(|r| r.begun.key.key == key)?;
         match row.state {
             JournalState::Pending if !row.is_stale_at(now) => Some(FormLock::Pending {
                 key: key.to_owned(),
@@ -355,18 +355,20 @@ mod tests {
     fn row(key: &str, state: JournalState, created_at: DateTime<Utc>) -> JournalRow {
         JournalRow {
             id: 1,
-            key: JournalKey::new("sandbox", "link.create", key),
-            body: crate::secrets::Redacted(b"{}".to_vec()),
-            order_number: key.strip_prefix("link-").map(str::to_owned),
-            amount: None,
-            currency: None,
-            created_at,
+            begun: crate::store::NewJournalRow {
+                key: JournalKey::new("sandbox", "link.create", key),
+                body: crate::secrets::Redacted(b"{}".to_vec()),
+                order_number: key.strip_prefix("link-").map(str::to_owned),
+                amount: None,
+                currency: None,
+                now: created_at,
+                began_by: None,
+            },
             updated_at: created_at,
             state,
             attempts: 5,
             last_error: None,
             link_id: None,
-            began_by: None,
         }
     }
 
