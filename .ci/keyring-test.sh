@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs tests/desktop/keyring.rs against a real Secret Service: gnome-keyring on a
+# Runs tests/core/desktop/keyring.rs against a real Secret Service: gnome-keyring on a
 # private D-Bus session, with a throw-away HOME and a 0700 XDG_RUNTIME_DIR, so the machine's
 # own keyring is never touched. Installs nothing: .ci/run installs the apt packages
 # gnome-keyring, dbus-x11 and libsecret-tools.
@@ -21,5 +21,5 @@ export PASS
 dbus-run-session -- bash -c '
     set -euo pipefail
     printf %s "$PASS" | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null
-    cargo test --test desktop -- --ignored keyring::
+    cargo test --test core -- --ignored desktop::keyring::
 '

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs tests/desktop/notify.rs against a real notification daemon: dunst under Xvfb on a
+# Runs tests/core/desktop/notify.rs against a real notification daemon: dunst under Xvfb on a
 # private D-Bus session, with a throw-away HOME and a 0700 XDG_RUNTIME_DIR, so the machine's
 # own desktop and notifications are never touched. Then the same notifier with no session bus
 # at all, and on a bus with no notification service (no activation files): an error, no hang.
@@ -19,7 +19,7 @@ source .ci/private-home.sh
 export TMP_DIR="$tmp"
 
 # Build first, outside the session, so the daemons only live while the tests run.
-cargo test --test desktop --no-run
+cargo test --test core --no-run
 
 dbus-run-session -- bash -c '
     set -euo pipefail
@@ -40,13 +40,13 @@ dbus-run-session -- bash -c '
             | grep -q true && break
         sleep 0.05
     done
-    cargo test --test desktop -- --ignored --exact \
-        notify::a_paid_alert_reaches_the_notification_daemon_with_its_amount_order_and_sound
+    cargo test --test core -- --ignored --exact \
+        desktop::notify::a_paid_alert_reaches_the_notification_daemon_with_its_amount_order_and_sound
 '
 
 # No session bus at all.
-DBUS_SESSION_BUS_ADDRESS="unix:path=$tmp/no-bus" cargo test --test desktop -- \
-    --ignored --exact notify::without_a_notification_service_the_notifier_says_so_and_does_not_hang
+DBUS_SESSION_BUS_ADDRESS="unix:path=$tmp/no-bus" cargo test --test core -- \
+    --ignored --exact desktop::notify::without_a_notification_service_the_notifier_says_so_and_does_not_hang
 
 # A session bus that starts no service on demand (no activation files) and has none running.
 cat >"$tmp/bare.conf" <<CONF
@@ -63,5 +63,5 @@ cat >"$tmp/bare.conf" <<CONF
   </policy>
 </busconfig>
 CONF
-dbus-run-session --config-file="$tmp/bare.conf" -- cargo test --test desktop -- \
-    --ignored --exact notify::without_a_notification_service_the_notifier_says_so_and_does_not_hang
+dbus-run-session --config-file="$tmp/bare.conf" -- cargo test --test core -- \
+    --ignored --exact desktop::notify::without_a_notification_service_the_notifier_says_so_and_does_not_hang

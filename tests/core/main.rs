@@ -5,6 +5,7 @@ mod support;
 
 mod crash;
 mod create;
+mod desktop;
 mod docs_architecture;
 mod edges;
 mod fault_campaign;
@@ -16,5 +17,6 @@ mod model;
 mod packaging;
 mod private_files;
 mod qr_decode;
+mod sandbox;
 mod slip_pdf;
 mod slip_print;

@@ -1,7 +1,0 @@
-//! The desktop suites, linked into one test binary (docs/testing.md: where a new suite goes).
-
-#[path = "../support/mod.rs"]
-mod support;
-
-mod keyring;
-mod notify;
