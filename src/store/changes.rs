@@ -1,5 +1,6 @@
 //! What changes a link, each one unit of work in one transaction: a link was created (from
-//! its journal row), a link was refreshed, a link was cancelled. Each composes the
+//! its journal row), a link was refreshed, a link was cancelled, a shop was joined (every link
+//! owed to it). Each composes the
 //! repositories of the families a link's change writes, in that one transaction: the journal
 //! row (a create), the link in history ([`Links`]), its items ([`Items`]), the totals that
 //! follow from it ([`Tallies`]), its audit row ([`Audit`]) and its outbox row ([`Outbox`]).

@@ -12,6 +12,10 @@
 //! `staff` (a member as a change left them, PIN hash included) and `pin` (a PIN tried on this
 //! desk, right or wrong, merged into the shop's count). `store::mirror` reads the shared kinds
 //! for the pusher and writes what the desk pulls from the shop.
+//!
+//! The outbox sits below every family whose changes it carries: a unit of work reads its
+//! change through its own repository and hands this module the finished row, so no file of
+//! `store/` that the outbox imports imports it back.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, Transaction, params};
