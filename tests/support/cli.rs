@@ -230,9 +230,12 @@ pub fn sandbox_process(state: &Path, stderr: Stdio) -> (Child, String) {
         .spawn()
         .expect("the paydesk binary starts");
     let stdout = child.stdout.take().expect("stdout is piped");
+    let mut reader = BufReader::new(stdout);
     let mut first = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut first)
-        .expect("stdout reads");
+    reader.read_line(&mut first).expect("stdout reads");
+    // The server prints more lines after the first (its key, its state file): keep reading
+    // them until it ends, so none of them meets a closed pipe and stops it (a `println!` to
+    // a closed pipe panics, and a loaded machine can schedule those lines after our read).
+    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
     (child, first)
 }
