@@ -160,6 +160,33 @@ mod tests {
     }
 
     #[test]
+    fn links_that_change_while_a_report_is_read_make_it_again_when_it_comes() {
+        let mut app = app();
+        let day = chrono::Utc::now().date_naive();
+        app.views.report.set_loading();
+        let answer = only(run(
+            &mut app,
+            Command::Report(ReportCommand::Load {
+                first: day,
+                last: day,
+                zone: Zone::Local,
+            }),
+        ));
+        // Another desk's link reached the shop after the report was read.
+        app.views.report.invalidate();
+        app.on_msg(answer);
+        assert!(
+            app.views.report.report().is_some(),
+            "the older report is shown"
+        );
+        assert_eq!(
+            app.views.report.loaded(),
+            None,
+            "and made again at the next frame"
+        );
+    }
+
+    #[test]
     fn a_failed_report_is_said() {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();

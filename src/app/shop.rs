@@ -205,6 +205,10 @@ impl App {
                 if let Some(n) = &mut self.shop.outbox {
                     *n = n.saturating_sub(pushed.rows);
                 }
+                if pushed.changed > 0 {
+                    // The day close reads the shop's rows: this desk's link is in them now.
+                    self.views.report.invalidate();
+                }
             }
             SessionEvent::PushFailed { reason } => {
                 if self.shop.push_failed.is_none() {
@@ -215,7 +219,10 @@ impl App {
             SessionEvent::Changed {
                 channel: Channel::Links,
                 ..
-            } => self.views.board.read_again(),
+            } => {
+                self.views.board.read_again();
+                self.views.report.invalidate();
+            }
             // The slow poll: a notification may have been missed.
             SessionEvent::Poll => {
                 self.views.board.read_again();
@@ -393,5 +400,43 @@ impl App {
                 self.views.shop.on_refused(membership_problem(&e, lang));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::testing::app;
+    use crate::service::shop::Pushed;
+
+    #[test]
+    fn the_day_close_is_made_again_when_the_shops_links_change() {
+        let mut app = app();
+        let day = chrono::Utc::now().date_naive();
+        app.views.report.set_loaded((day, day));
+        // A push that changed no link (a replay) leaves the report as it is.
+        app.on_shop_event(SessionEvent::Pushed {
+            pushed: Pushed {
+                rows: 1,
+                ..Pushed::default()
+            },
+        });
+        assert_eq!(app.views.report.loaded(), Some((day, day)));
+        // This desk's new link is in the shop's rows now.
+        app.on_shop_event(SessionEvent::Pushed {
+            pushed: Pushed {
+                rows: 1,
+                changed: 1,
+                ..Pushed::default()
+            },
+        });
+        assert_eq!(app.views.report.loaded(), None);
+        // Another desk's link reached the shop.
+        app.views.report.set_loaded((day, day));
+        app.on_shop_event(SessionEvent::Changed {
+            channel: Channel::Links,
+            desk: "d2".to_owned(),
+        });
+        assert_eq!(app.views.report.loaded(), None);
     }
 }

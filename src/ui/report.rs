@@ -133,6 +133,8 @@ pub struct ReportView {
     report: Option<DayReport>,
     /// A report is being made.
     loading: bool,
+    /// Links changed while the report being made was read: it is made again when it comes.
+    stale: bool,
     /// Why the last report failed.
     error: Option<crate::ui::problem::Problem>,
     /// The currency whose hours the chart shows.
@@ -146,6 +148,7 @@ impl ReportView {
     /// gone), so nothing stays "working…" for ever.
     pub fn abort_busy(&mut self) {
         self.loading = false;
+        self.stale = false;
         self.refresh = None;
     }
 
@@ -153,6 +156,7 @@ impl ReportView {
     /// view opened again after links changed).
     pub fn invalidate(&mut self) {
         self.loaded = None;
+        self.stale = self.loading;
     }
 
     /// The open links of the refreshed days are known: `count` of them will answer.
@@ -257,7 +261,7 @@ impl ReportView {
         lang: Lang,
     ) {
         self.loading = false;
-        self.loaded = Some(days);
+        self.loaded = (!std::mem::take(&mut self.stale)).then_some(days);
         match result.map_err(|e| e.problem(lang)) {
             Ok(report) => {
                 let with_money = |c: &&CurrencyReport| !c.collected.is_zero();
