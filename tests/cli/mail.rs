@@ -7,7 +7,8 @@
 //! with nothing queued; `mail test` reaches a real server, and exits 5 when none answers.
 
 use crate::support::cli::{Cli, Out, sandbox};
-use crate::support::smtp::{SinkMode, SmtpSink, free_port};
+use crate::support::ports::free_port;
+use crate::support::smtp::{SinkMode, SmtpSink};
 
 fn ok(out: &Out) {
     assert_eq!(out.code, 0, "expected success:\n{out:?}");

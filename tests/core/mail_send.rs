@@ -16,7 +16,8 @@ use paydesk::mail::{MailError, Security, SmtpSettings, send_queued};
 use paydesk::store::{NewMail, Store};
 use rust_decimal::Decimal;
 
-use crate::support::smtp::{SinkMode, SmtpSink, free_port};
+use crate::support::ports::free_port;
+use crate::support::smtp::{SinkMode, SmtpSink};
 use crate::support::time::t0;
 
 const URL: &str = "https://pay.example/l/lnk_1?a=1&b=2";

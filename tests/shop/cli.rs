@@ -173,10 +173,7 @@ fn a_wrong_password_exits_4_and_an_unreachable_shop_5_each_with_its_sentence() {
             .contains("PostgreSQL refused the password for the user desk."),
         "{wrong:?}"
     );
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a port")
-        .port();
+    let closed = crate::support::ports::free_port();
     let nowhere = format!("postgres://desk@127.0.0.1:{closed}/shop?sslmode=require");
     let unreachable = cli.run_with(
         &["shop", "join", &nowhere],

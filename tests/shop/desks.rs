@@ -783,10 +783,7 @@ fn a_wrong_password_and_an_unreachable_host_each_get_a_sentence_and_the_desk_wor
     );
 
     // The shop's server moved away: nobody answers at the port the desk knows.
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a port")
-        .port();
+    let closed = crate::support::ports::free_port();
     let gone = format!("postgres://desk@127.0.0.1:{closed}/shop?sslmode=require");
     Store::open(cli.data_dir())
         .expect("the store opens")

@@ -204,10 +204,7 @@ async fn a_wrong_password_and_an_unreachable_port_each_get_their_sentence() {
         "PostgreSQL refused the password for the user desk."
     );
     assert!(e.sentence(Lang::Tr).contains("parolasını kabul etmedi"));
-    let closed = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a port")
-        .port();
+    let closed = crate::support::ports::free_port();
     let url = format!("postgres://{ROLE}@127.0.0.1:{closed}/{db}?sslmode=require");
     let e = connect(&url, PASSWORD).await.expect_err("nobody listens");
     assert!(e.is_no_answer(), "{e:?}");

@@ -10,10 +10,11 @@
 //!   fresh migrated shop on it and desks joined to it in-process;
 //! - `store`: synthetic link histories and the search shapes measured on them;
 //! - `smtp`: a real SMTP server (aiosmtpd) that writes what it accepts to a folder;
+//! - `ports`: loopback ports never handed to two tests of one binary;
 //! - `qr`: QR pictures read back;
 //! - `money`, `time`, `links`: amounts, moments, links and link requests.
 //!
-//! Each test binary (`tests/{cli,core,desktop,sandbox,shop,store,ui}/main.rs`) includes this
+//! Each test binary (`tests/{cli,core,shop,store,ui}/main.rs`) includes this
 //! tree with `#[path = "../support/mod.rs"] mod support;`, and so does a bench under
 //! `tests/benches/`.
 
@@ -28,6 +29,7 @@ pub mod links;
 pub mod money;
 pub mod pg;
 pub mod policy;
+pub mod ports;
 pub mod qr;
 pub mod raw;
 pub mod sandbox;

@@ -28,6 +28,8 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{OnceLock, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+use super::ports::free_port;
+
 /// Where Debian's `postgresql` package puts its binaries.
 pub const BIN_DIR: &str = "/usr/lib/postgresql/15/bin";
 
@@ -165,13 +167,6 @@ fn postgres_ids() -> (u32, u32) {
             .expect("a numeric id")
     };
     (id("-u"), id("-g"))
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free loopback port")
-        .port()
 }
 
 fn check(what: &str, out: &Output) {

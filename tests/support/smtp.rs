@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+use super::ports::free_port;
+
 /// What the server does with a message's data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SinkMode {
@@ -76,14 +78,6 @@ pub fn python_with_aiosmtpd() -> Option<PathBuf> {
                 .status()
                 .is_ok_and(|s| s.success())
         })
-}
-
-/// A loopback port nothing listens on (as far as anyone can know).
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free loopback port")
-        .port()
 }
 
 impl SmtpSink {
