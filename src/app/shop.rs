@@ -12,9 +12,10 @@ use super::App;
 use super::errors::JobError;
 use super::msg::{Duty, Msg, ShopBoot, ShopResult};
 use crate::lang::Lang;
+use crate::service::shop::{Carried, Carry};
 use crate::service::shop::{
     CatalogPulled, Channel, DeskIdentity, Kept, MembershipError, Password, SessionConfig,
-    SessionEvent, ShopReader, ShopSession, ShopUrl, StaffPulled, release_leases,
+    SessionEvent, ShopReader, ShopSession, ShopUrl, StaffPulled, carried_sentences, release_leases,
 };
 use crate::service::{Desk, Services};
 use crate::ui::ShopCommand;
@@ -115,6 +116,9 @@ pub fn membership_problem(e: &MembershipError, lang: Lang) -> Problem {
             Problem::with_detail(UiText::LocalDataFailed.get(lang), s.to_string())
         }
         MembershipError::Lost(why) => JobError::Lost(why.clone()).problem(lang),
+        MembershipError::Invalid { what, value } => {
+            Problem::plain(format!("{} {alone}", what.sentence(value, lang)))
+        }
     }
 }
 
@@ -235,6 +239,23 @@ impl App {
             // Only `close_shop` closes a session, and it takes this event itself.
             SessionEvent::Closed => {}
         }
+    }
+
+    /// The shop's staff or catalog replaced this desk's at the join: the views read them
+    /// again from the file, on the worker.
+    fn mirrored_at_join(&mut self, carried: Carried) {
+        let replaced = |c: Carry| matches!(c, Carry::Replaced { .. });
+        let (catalog, staff) = (replaced(carried.catalog), replaced(carried.staff));
+        let Some(desk) = self.holds.desk.clone().filter(|_| catalog || staff) else {
+            return;
+        };
+        let duty = self.own_duty();
+        self.spawn(&duty, async move {
+            Msg::Shop(ShopResult::Pulled {
+                catalog: if catalog { desk.catalog().ok() } else { None },
+                staff,
+            })
+        });
     }
 
     /// Mirrors the shop's catalog and staff, on the worker, while the shop answers.
@@ -358,9 +379,11 @@ impl App {
                 if let Kept::ThisRunOnly(why) = &joined.kept {
                     tracing::warn!(%why, "no keyring: the shop's password is kept for this run");
                 }
+                let carried = carried_sentences(&joined.carried, lang);
                 self.views
                     .shop
-                    .on_joined(&joined.kept, &joined.identity.name, lang);
+                    .on_joined(&joined.kept, &joined.identity.name, &carried, lang);
+                self.mirrored_at_join(joined.carried);
                 self.shop.desk = Some(joined.identity);
                 self.shop.url = Some(joined.url);
                 // A session with another shop (or none) gives way to one with this shop.

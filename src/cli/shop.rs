@@ -20,7 +20,7 @@ use crate::domain::wire_format::format_time;
 use crate::service::Services;
 use crate::service::shop::{
     CONNECT_TIMEOUT, DeskIdentity, Joined, MembershipError, Password, PushError, ShopError,
-    ShopUrl, valid_desk_name,
+    ShopUrl, carried_sentences, valid_desk_name,
 };
 
 /// A join's, leave's or rename's failure as the CLI ends with it.
@@ -36,6 +36,9 @@ fn membership_failure(e: MembershipError, lang: crate::lang::Lang) -> Failure {
             CliText::ShopNoKeyring.fill(lang, &[("reason", &reason)]),
         ),
         MembershipError::Store(e) => from_desk(lang)(e.into()),
+        MembershipError::Invalid { what, value } => {
+            Failure::new(Exit::Rejected, what.sentence(&value, lang))
+        }
         other @ (MembershipError::Secret(_) | MembershipError::Lost(_)) => {
             Failure::new(Exit::Failure, other.to_string())
         }
@@ -103,7 +106,10 @@ impl Ctx {
             ),
         };
         let Joined {
-            identity, migrated, ..
+            identity,
+            migrated,
+            carried,
+            ..
         } = services
             .join_shop(&url, password)
             .await
@@ -121,6 +127,9 @@ impl Ctx {
                 ]
             )
         );
+        for line in carried_sentences(&carried, lang) {
+            println!("{line}");
+        }
         if from_env.is_some() {
             println!("{}", CliText::ShopPasswordFromEnv.get(lang));
         }

@@ -14,7 +14,7 @@ use crate::shop::{catalog, desk, membership, push, schema, staff};
 pub use crate::shop::audit::{DeskChain, verify_shop};
 pub use crate::shop::catalog::{CatalogPulled, PullError};
 pub use crate::shop::desk::{DeskIdentity, ShopState, valid_desk_name};
-pub use crate::shop::membership::{Joined, Kept, MembershipError, Password};
+pub use crate::shop::membership::{Joined, Kept, MembershipError, Password, carried_sentences};
 pub use crate::shop::push::{PushError, Pushed};
 pub use crate::shop::read::{Account, ShopLink, ShopQuery, changed_since, page as read_page};
 pub use crate::shop::report::{ReportScope, day_report};
@@ -23,6 +23,7 @@ pub use crate::shop::session::{
 };
 pub use crate::shop::staff::StaffPulled;
 pub use crate::shop::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl};
+pub use crate::store::{Carried, Carry};
 
 impl Services {
     /// This desk's id and shown name.

@@ -120,16 +120,21 @@ impl PullError {
         match self {
             PullError::Shop(e) => Some(e.sentence(lang)),
             PullError::Store(_) => None,
-            PullError::Invalid { what, value } => {
-                use super::messages::ShopMessage as M;
-                let m = match what {
-                    Invalid::Currency => M::InvalidCurrency,
-                    Invalid::Barcode => M::InvalidBarcode,
-                    Invalid::Role => M::InvalidRole,
-                };
-                Some(m.fill(lang, &[("value", value)]))
-            }
+            PullError::Invalid { what, value } => Some(what.sentence(value, lang)),
         }
+    }
+}
+
+impl Invalid {
+    /// The shop's unusable `value` of this kind, as a sentence for the user.
+    pub fn sentence(self, value: &str, lang: Lang) -> String {
+        use super::messages::ShopMessage as M;
+        let m = match self {
+            Invalid::Currency => M::InvalidCurrency,
+            Invalid::Barcode => M::InvalidBarcode,
+            Invalid::Role => M::InvalidRole,
+        };
+        m.fill(lang, &[("value", &value)])
     }
 }
 

@@ -39,17 +39,17 @@ pub fn valid_desk_name(name: &str) -> bool {
 
 /// Joins the shop: connects, brings the schema to this build's version (or refuses a newer
 /// one, untouched), and registers the desk (a desk that joins again keeps its row and gets
-/// its current name).
+/// its current name). The connection is handed back, to read what the shop holds.
 pub async fn join(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     desk: &DeskIdentity,
     now: DateTime<Utc>,
-) -> Result<Migrated, ShopError> {
+) -> Result<(Migrated, Shop), ShopError> {
     let mut shop = connect(url, password, CONNECT_TIMEOUT).await?;
     let migrated = schema::migrate(shop.client_mut(), url).await?;
     register(&shop, desk, now).await?;
-    Ok(migrated)
+    Ok((migrated, shop))
 }
 
 /// Writes the desk's row: its name, and that it was seen now.

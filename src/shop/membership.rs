@@ -15,11 +15,14 @@ use std::sync::{Arc, Mutex};
 use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
 
+use super::catalog::{Invalid, PullError, current_catalog};
 use super::desk::{self, DeskIdentity};
 use super::schema::Migrated;
+use super::staff::current_staff;
 use super::{KEYRING_PROFILE, ShopError, ShopUrl};
+use crate::lang::Lang;
 use crate::secrets::{SecretError, SecretStore};
-use crate::store::{Store, StoreError, with_locked};
+use crate::store::{Carried, Carry, ShopHeld, Store, StoreError, with_locked};
 
 /// Where the password of a join came from.
 pub enum Password {
@@ -60,6 +63,8 @@ pub struct Joined {
     pub migrated: Migrated,
     /// Where the password is.
     pub kept: Kept,
+    /// What became of this desk's staff and catalog.
+    pub carried: Carried,
 }
 
 /// Why a join, a leave or a rename did not go through.
@@ -83,9 +88,47 @@ pub enum MembershipError {
     /// The data file failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The shop's staff or catalog holds a value this desk cannot use.
+    #[error("the shop holds an invalid {what:?}: `{value}`")]
+    Invalid {
+        /// What was read.
+        what: Invalid,
+        /// The value.
+        value: String,
+    },
     /// A keyring call ended without an answer (its thread panicked).
     #[error("the keyring call ended without an answer: {0}")]
     Lost(String),
+}
+
+impl From<PullError> for MembershipError {
+    fn from(e: PullError) -> Self {
+        match e {
+            PullError::Shop(e) => Self::Shop(e),
+            PullError::Store(e) => Self::Store(e),
+            PullError::Invalid { what, value } => Self::Invalid { what, value },
+        }
+    }
+}
+
+/// What a join did with this desk's own staff and catalog, a sentence for each that had any
+/// (nothing is said of a kind this desk had none of).
+pub fn carried_sentences(carried: &Carried, lang: Lang) -> Vec<String> {
+    use super::messages::ShopMessage as M;
+    let say = |carry: Carry, (to_shop, replaced): (M, M)| match carry {
+        Carry::ToShop(0) | Carry::Replaced { ours: 0, .. } => None,
+        Carry::ToShop(n) => Some(to_shop.fill(lang, &[("n", &n)])),
+        Carry::Replaced { ours, theirs } => {
+            Some(replaced.fill(lang, &[("ours", &ours), ("theirs", &theirs)]))
+        }
+    };
+    [
+        say(carried.staff, (M::StaffToShop, M::StaffReplaced)),
+        say(carried.catalog, (M::CatalogToShop, M::CatalogReplaced)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The desk's id and shown name (the host name until it is named).
@@ -142,7 +185,12 @@ pub async fn join(
         return Err(MembershipError::EmptyPassword);
     }
     let identity = identity(store)?;
-    let migrated = desk::join(url, &password, &identity, now).await?;
+    let (migrated, mut shop) = desk::join(url, &password, &identity, now).await?;
+    // What the shop holds of the shared kinds decides whether this desk's go to it or the
+    // shop's replace them (read before the keyring is touched: a failure leaves nothing).
+    let staff = current_staff(&mut shop, None).await?;
+    let catalog = current_catalog(&mut shop, None).await?;
+    drop(shop);
     let kept = if typed {
         let secrets = Arc::clone(secrets);
         let user = url.keyring_name();
@@ -161,7 +209,11 @@ pub async fn join(
         Kept::FromEnv
     };
     let previous = joined_url(store).unwrap_or(None);
-    with_locked(store, |s| s.join_shop(&url.to_string(), now))?;
+    let held = ShopHeld {
+        staff: staff.as_ref().map(|(v, m)| (*v, m.as_slice())),
+        catalog: catalog.as_ref().map(|(v, c)| (*v, c.as_slice())),
+    };
+    let carried = with_locked(store, |s| s.join_shop_holding(&url.to_string(), now, held))?;
     // A password kept for another shop is no longer needed.
     if let Some(old) = previous.filter(|old| old.keyring_name() != url.keyring_name()) {
         let secrets = Arc::clone(secrets);
@@ -175,6 +227,7 @@ pub async fn join(
         url: url.clone(),
         migrated,
         kept,
+        carried,
     })
 }
 

@@ -47,5 +47,11 @@ crate::sentences! {
     InvalidCurrency => "Dükkânın kataloğunda geçersiz bir para birimi var: `{value}`. Bu masadaki katalog olduğu gibi kaldı.", "The shop's catalog holds an invalid currency: `{value}`. This desk's catalog was left as it was.";
     InvalidBarcode => "Dükkânın kataloğunda geçersiz bir barkod var: `{value}`. Bu masadaki katalog olduğu gibi kaldı.", "The shop's catalog holds an invalid barcode: `{value}`. This desk's catalog was left as it was.";
     InvalidRole => "Dükkânın personel listesinde geçersiz bir rol var: `{value}`. Bu masadaki personel olduğu gibi kaldı.", "The shop's staff list holds an invalid role: `{value}`. This desk's staff were left as they were.";
+
+    // Joining: what became of the desk's own staff and catalog (`store::Carried`).
+    StaffToShop => "Bu masanın personeli dükkâna gönderiliyor (kişi: {n}); artık her masada geçerliler.", "This desk's staff go to the shop (members: {n}) and count at every desk.";
+    StaffReplaced => "Dükkânın personeli bu masanınkinin yerini aldı (dükkânda: {theirs}, burada önceden: {ours}); burada dükkânınkiler oturum açar.", "The shop's staff replaced this desk's (members in the shop: {theirs}, here before: {ours}); here, the shop's sign in.";
+    CatalogToShop => "Bu masanın kataloğu dükkâna gönderiliyor (ürün: {n}).", "This desk's catalog goes to the shop (items: {n}).";
+    CatalogReplaced => "Dükkânın kataloğu bu masanınkinin yerini aldı (dükkânda: {theirs} ürün, burada önceden: {ours}).", "The shop's catalog replaced this desk's (items in the shop: {theirs}, here before: {ours}).";
     }
 }

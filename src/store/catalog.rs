@@ -738,6 +738,14 @@ impl<A> Catalog<'_, A> {
         self.variants_by("name, id")
     }
 
+    /// How many variants there are.
+    pub(super) fn count(&self) -> Result<usize, StoreError> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM catalog_variants", [], |r| r.get(0))?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
     /// Every variant, by id (what the shop is owed).
     pub(super) fn list_by_id(&self) -> Result<Vec<CatalogVariant>, StoreError> {
         self.variants_by("id")

@@ -1,6 +1,6 @@
 //! What changes a link, each one unit of work in one transaction: a link was created (from
-//! its journal row), a link was refreshed, a link was cancelled, a shop was joined (every link
-//! owed to it). Each composes the
+//! its journal row), a link was refreshed, a link was cancelled (a shop joined, every link owed to
+//! it: `super::join`). Each composes the
 //! repositories of the families a link's change writes, in that one transaction: the journal
 //! row (a create), the link in history ([`Links`]), its items ([`Items`]), the totals that
 //! follow from it ([`Tallies`]), its audit row ([`Audit`]) and its outbox row ([`Outbox`]).
@@ -157,22 +157,4 @@ enum Change {
     Refreshed,
     /// A cancel made through paydesk.
     Cancelled,
-}
-
-impl Store {
-    /// Records the shop this desk joined (its canonical URL, never a password). What the desk
-    /// mirrored of another shop's catalog and staff is forgotten: the next pull reads them.
-    pub fn join_shop(&mut self, url: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-        let tx = write_tx(&mut self.conn)?;
-        Shop::write(&tx).join(url, at)?;
-        // The desk brings its links along: those made before it joined go to the shop with
-        // the first push, oldest first, so History and Day close lose nothing, on this desk
-        // or shop-wide. Joining again sends them again, which the shop takes as a replay.
-        let links = Links::read(&tx).keys_in_order()?;
-        for (profile, id) in &links {
-            owe_link(&tx, profile, id, at)?;
-        }
-        tx.commit()?;
-        Ok(())
-    }
 }

@@ -34,6 +34,7 @@ mod catalog;
 mod changes;
 mod export;
 mod items;
+mod join;
 mod journal;
 mod links;
 mod mail;
@@ -69,6 +70,7 @@ pub use catalog::{
     QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
 pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
+pub use join::{Carried, Carry, ShopHeld};
 pub use journal::{
     IDEMPOTENCY_RETENTION, JOURNAL_BODY_RETENTION, Journal, JournalBegin, JournalKey, JournalRow,
     JournalState, NewJournalRow, Refusal, STALE_AFTER,

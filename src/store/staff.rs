@@ -232,6 +232,12 @@ impl<A> Staff<'_, A> {
 }
 
 impl Staff<'_, Write> {
+    /// Removes every member (the shop's staff replace this desk's at a join).
+    pub(super) fn clear(&self) -> Result<(), StoreError> {
+        self.conn.execute("DELETE FROM staff", [])?;
+        Ok(())
+    }
+
     /// Adds the shop's member `m`, or brings the member of that name to its role, PIN hash,
     /// active flag and wrong-PIN count.
     pub(super) fn mirror(&self, m: &StaffMirror, now: DateTime<Utc>) -> Result<(), StoreError> {

@@ -113,14 +113,17 @@ impl ShopSettings {
         self.note = Some(Note::Failed(problem));
     }
 
-    /// The desk joined the shop under `name`, the password `kept` where it is: the form
-    /// empties.
-    pub fn on_joined(&mut self, kept: &Kept, name: &str, lang: Lang) {
+    /// The desk joined the shop under `name`, the password `kept` where it is, and what
+    /// became of its staff and catalog is said (`carried`): the form empties.
+    pub fn on_joined(&mut self, kept: &Kept, name: &str, carried: &[String], lang: Lang) {
         let mut said = UiText::ShopJoinedNote.get(lang).to_owned();
         match kept {
             Kept::Keyring => {}
             Kept::ThisRunOnly(_) => said = format!("{said} {}", UiText::ShopKeptThisRun.get(lang)),
             Kept::FromEnv => said = format!("{said} {}", UiText::ShopKeptEnv.get(lang)),
+        }
+        for line in carried {
+            said = format!("{said} {line}");
         }
         self.note = Some(Note::Done(said));
         self.url.clear();

@@ -541,3 +541,110 @@ fn audit_verify_with_the_shop_out_of_reach_exits_5_after_the_desks_own_chain() {
         "{verified:?}"
     );
 }
+
+/// `cli` runs `args` signed in as `member` (name, PIN).
+fn signed(cli: &Cli, args: &[&str], member: (&str, &str)) -> Out {
+    let mut args = args.to_vec();
+    args.extend(["--as", member.0]);
+    cli.run_with(&args, None, &[("PAYDESK_STAFF_PIN", member.1)])
+}
+
+#[test]
+fn a_desk_brings_its_staff_and_catalog_to_an_empty_shop_and_the_next_desk_takes_the_shops() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let import = |cli: &Cli, manager: (&str, &str), csv: &str| {
+        let path = cli.data_dir().join("catalog.csv");
+        std::fs::write(&path, csv).expect("the CSV is written");
+        let path = path.to_str().expect("a UTF-8 path");
+        ok(&signed(cli, &["catalog", "import", path], manager));
+    };
+    let shop_staff = "SELECT string_agg(name, ',' ORDER BY name) FROM staff";
+    // The first desk sold alone for a while: a manager, a clerk and two items.
+    let mut first = desk();
+    ok(&first.run_with(
+        &["staff", "add", "Zeynep", "--role", "manager"],
+        Some("9999\n"),
+        &[],
+    ));
+    ok(&first.run_with(
+        &[
+            "staff", "add", "Ayşe", "--role", "counter", "--as", "Zeynep",
+        ],
+        Some("9999\n1234\n"),
+        &[],
+    ));
+    import(
+        &first,
+        ("Zeynep", "9999"),
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    );
+    first.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    let joined = signed(&first, &["shop", "join", &url], ("Zeynep", "9999"));
+    ok(&joined);
+    assert!(
+        joined
+            .stdout
+            .contains("This desk's staff go to the shop (members: 2)"),
+        "{joined:?}"
+    );
+    assert!(
+        joined
+            .stdout
+            .contains("This desk's catalog goes to the shop (items: 2)."),
+        "{joined:?}"
+    );
+    ok(&signed(&first, &["shop", "sync"], ("Ayşe", "1234")));
+    assert_eq!(pg.admin_sql(&db, shop_staff), "Ayşe,Zeynep");
+    let shop_items = "SELECT string_agg(v.name, ',' ORDER BY v.name) FROM catalog_variants v \
+                      JOIN catalog_current c USING (snapshot)";
+    assert_eq!(pg.admin_sql(&db, shop_items), "Simit,Çay");
+
+    // A second desk with its own manager and one item of its own joins: the shop's win.
+    let mut second = desk();
+    ok(&second.run_with(
+        &["staff", "add", "Mehmet", "--role", "manager"],
+        Some("5678\n"),
+        &[],
+    ));
+    import(
+        &second,
+        ("Mehmet", "5678"),
+        "id,name,unit_price,currency\nvar_tost,Tost,60.00,TRY\n",
+    );
+    second.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    let joined = signed(&second, &["shop", "join", &url], ("Mehmet", "5678"));
+    ok(&joined);
+    assert!(
+        joined.stdout.contains(
+            "The shop's staff replaced this desk's (members in the shop: 2, here before: 1)"
+        ),
+        "{joined:?}"
+    );
+    assert!(
+        joined.stdout.contains(
+            "The shop's catalog replaced this desk's (items in the shop: 2, here before: 1)."
+        ),
+        "{joined:?}"
+    );
+    // At once, before any sync: the shop's manager signs in here, this desk's own does not.
+    let list = signed(&second, &["staff", "list", "--json"], ("Zeynep", "9999"));
+    ok(&list);
+    let members = list.json();
+    let names: Vec<&str> = members
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|m| m["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, ["Ayşe", "Zeynep"], "{list:?}");
+    let mehmet = signed(&second, &["staff", "list"], ("Mehmet", "5678"));
+    assert_ne!(mehmet.code, 0, "{mehmet:?}");
+    let items = signed(&second, &["catalog", "list", "--json"], ("Ayşe", "1234"));
+    ok(&items);
+    assert_eq!(items.json().as_array().map(Vec::len), Some(2), "{items:?}");
+    // Nothing of the second desk's own went to the shop.
+    ok(&signed(&second, &["shop", "sync"], ("Ayşe", "1234")));
+    assert_eq!(pg.admin_sql(&db, shop_staff), "Ayşe,Zeynep");
+    assert_eq!(pg.admin_sql(&db, shop_items), "Simit,Çay");
+}

@@ -772,3 +772,50 @@ fn closing_the_window_gives_the_desks_poll_leases_back_at_once() {
         "the lease is free for the next desk now, not in 8 s"
     );
 }
+
+#[test]
+fn joining_a_shop_with_its_own_catalog_says_so_and_sells_from_it_at_once() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_db, url) = shop_url(&pg);
+    // The back office joined first and imported the shop's catalog.
+    let office = other_desk(&url, "Back office");
+    let csv = office.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("the CSV is written");
+    let imported = office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
+    assert_eq!(imported.code, 0, "{imported:?}");
+    // This desk sold alone from a catalog of its own.
+    let mut env = AppEnv::start(
+        Start::default(),
+        |dir| {
+            Store::open(dir)
+                .expect("the data file")
+                .catalog_import_csv(&b"id,name,unit_price,currency\nvar_tost,Tost,60.00,TRY\n"[..])
+                .expect("its own catalog");
+        },
+        |options, _| {
+            options.env_shop = EnvSecret::new(Some(Zeroizing::new(PASSWORD.to_owned())));
+            options.shop_timing = quick();
+        },
+    );
+    env.until("its own catalog is loaded", |app| {
+        app.holds.catalog.contains_key("var_tost")
+    });
+    env.nav(View::Settings);
+    env.until_shown("Shop database");
+    env.replace_text(URL_FIELD, &url);
+    env.click("Join the shop");
+    env.until_shown("This desk joined the shop.");
+    assert!(
+        env.shown(
+            "The shop's catalog replaced this desk's (items in the shop: 2, here before: 1)."
+        ),
+        "the note says what the join replaced"
+    );
+    env.until("the shop's catalog is the one sold from", |app| {
+        app.holds.catalog.contains_key("var_cay") && !app.holds.catalog.contains_key("var_tost")
+    });
+}
