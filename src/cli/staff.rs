@@ -64,7 +64,9 @@ pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
         CommandArgs::Shop(c) => match c {
             super::args::ShopArgs::Join { .. } => ("shop join", Need::Manager),
             super::args::ShopArgs::Status { .. } => ("shop status", Need::Anyone),
-            super::args::ShopArgs::Sync => ("shop sync", Need::Member),
+            // What a desk may push is what its outbox holds, whoever asks; and a desk whose
+            // staff rows were emptied gets the shop's back through it.
+            super::args::ShopArgs::Sync => ("shop sync", Need::Anyone),
             super::args::ShopArgs::Leave => ("shop leave", Need::Manager),
             super::args::ShopArgs::Name { .. } => ("shop name", Need::Manager),
         },

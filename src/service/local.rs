@@ -16,9 +16,9 @@ use crate::store::{
 use super::{DeskError, Services};
 
 impl Services {
-    /// Whether staff are on (at least one member).
+    /// Whether staff are on (a member here, or a shop's staff mirrored: `Store::staff_on`).
     pub fn staff_on(&self) -> Result<bool, DeskError> {
-        self.with_store_locked(|s| s.staff().on())
+        self.with_store_locked(|s| s.staff_on())
     }
 
     /// The members, by name.

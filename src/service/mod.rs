@@ -636,7 +636,7 @@ impl Desk {
         command: &str,
         ownership: Option<&Ownership>,
     ) -> Result<(), DeskError> {
-        let staff_on = self.with_store(|s| s.staff().on())?;
+        let staff_on = self.with_store(|s| s.staff_on())?;
         match roles::permit(need, staff_on, &self.actor, ownership) {
             Permit::Allowed => Ok(()),
             Permit::SignInFirst => Err(DeskError::SignInFirst),
@@ -784,7 +784,7 @@ impl Desk {
     /// Cancels the link and records the server's answer in history, marked as cancelled here
     /// (the server answers EXPIRED; the day report counts it as cancelled).
     pub async fn cancel_link(&self, id: &str) -> Result<Link, DeskError> {
-        if self.with_store(|s| s.staff().on())? {
+        if self.with_store(|s| s.staff_on())? {
             let ownership = match self.ownership(id) {
                 Ok(o) => o,
                 // A link this desk never stored is nobody's: a manager's.

@@ -32,7 +32,7 @@ use super::{Shop, ShopError};
 use crate::domain::Role;
 use crate::domain::staff::wait_after;
 use crate::store::with_locked;
-use crate::store::{StaffChange, StaffMirror, StaffRow, Store};
+use crate::store::{StaffChange, StaffMirror, StaffRow, Store, StoreError};
 
 /// The channel a staff change is notified on (payload: the highest version).
 pub const CHANNEL: &str = "paydesk_staff";
@@ -289,7 +289,15 @@ pub async fn pull_staff(
     store: &Mutex<Store>,
     now: DateTime<Utc>,
 ) -> Result<StaffPulled, PullError> {
-    let known = with_locked(store, |s| s.shop().staff_version())?;
+    // A desk whose staff rows are gone (emptied by hand) reads the shop's members again
+    // whatever version it noted.
+    let known = with_locked(store, |s| {
+        Ok::<_, StoreError>(if s.staff().on()? {
+            s.shop().staff_version()?
+        } else {
+            None
+        })
+    })?;
     let Some((version, members)) = current_staff(shop, known).await? else {
         return Ok(StaffPulled::Unchanged);
     };

@@ -96,6 +96,13 @@ impl Store {
         Ok(true)
     }
 
+    /// Whether staff are on: a member is defined here, or this desk mirrors a shop that has
+    /// staff. On a joined desk, emptying the `staff` table turns nothing off: nobody can sign
+    /// in until the next pull brings the shop's members back (`shop::staff::pull_staff`).
+    pub fn staff_on(&self) -> Result<bool, StoreError> {
+        Ok(self.staff().on()? || self.shop().staff_version()?.is_some())
+    }
+
     /// The shop committed every staff and PIN row up to `seq`: they leave the outbox.
     pub fn staff_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.outbox_done(&["staff", "pin"], seq, at)

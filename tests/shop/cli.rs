@@ -594,7 +594,7 @@ fn a_desk_brings_its_staff_and_catalog_to_an_empty_shop_and_the_next_desk_takes_
             .contains("This desk's catalog goes to the shop (items: 2)."),
         "{joined:?}"
     );
-    ok(&signed(&first, &["shop", "sync"], ("Ayşe", "1234")));
+    ok(&first.run(&["shop", "sync"]));
     assert_eq!(pg.admin_sql(&db, shop_staff), "Ayşe,Zeynep");
     let shop_items = "SELECT string_agg(v.name, ',' ORDER BY v.name) FROM catalog_variants v \
                       JOIN catalog_current c USING (snapshot)";
@@ -644,7 +644,41 @@ fn a_desk_brings_its_staff_and_catalog_to_an_empty_shop_and_the_next_desk_takes_
     ok(&items);
     assert_eq!(items.json().as_array().map(Vec::len), Some(2), "{items:?}");
     // Nothing of the second desk's own went to the shop.
-    ok(&signed(&second, &["shop", "sync"], ("Ayşe", "1234")));
+    ok(&second.run(&["shop", "sync"]));
     assert_eq!(pg.admin_sql(&db, shop_staff), "Ayşe,Zeynep");
     assert_eq!(pg.admin_sql(&db, shop_items), "Simit,Çay");
+}
+
+#[test]
+fn emptying_a_joined_desks_staff_rows_turns_no_pin_off_and_shop_sync_brings_them_back() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_db, url) = shop_url(&pg);
+    let mut cli = desk();
+    ok(&cli.run_with(
+        &["staff", "add", "Zeynep", "--role", "manager"],
+        Some("9999\n"),
+        &[],
+    ));
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&signed(&cli, &["shop", "join", &url], ("Zeynep", "9999")));
+    // Anyone may sync: the manager reaches the shop, and its staff are mirrored here.
+    ok(&cli.run(&["shop", "sync"]));
+    // A clerk at the till empties the staff table of the desk's own file.
+    rusqlite::Connection::open(cli.data_dir().join("paydesk.sqlite3"))
+        .expect("the data file opens")
+        .execute("DELETE FROM staff", [])
+        .expect("the rows are gone");
+    let cancel = cli.run(&["link", "cancel", "lnk_anything"]);
+    assert_eq!(cancel.code, 3, "{cancel:?}");
+    assert!(
+        cancel.stderr.contains("give --as NAME for `link cancel`"),
+        "{cancel:?}"
+    );
+    let list = cli.run(&["staff", "list"]);
+    assert_eq!(list.code, 3, "PINs are still on: {list:?}");
+    // The next sync reads the shop's members again, whatever version the file noted.
+    ok(&cli.run(&["shop", "sync"]));
+    let back = signed(&cli, &["staff", "list", "--json"], ("Zeynep", "9999"));
+    ok(&back);
+    assert_eq!(back.json()[0]["name"], "Zeynep", "{back:?}");
 }
