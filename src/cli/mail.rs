@@ -38,7 +38,10 @@ impl Ctx {
             | MailError::PlainNotLoopback { .. }
             | MailError::NoPassword { .. }
             | MailError::CaFile { .. } => Exit::Invalid,
-            MailError::Tls { .. } | MailError::Keyring(_) | MailError::Store(_) => Exit::Failure,
+            MailError::Tls { .. }
+            | MailError::Keyring(_)
+            | MailError::Relay { .. }
+            | MailError::Store(_) => Exit::Failure,
         };
         Failure::new(exit, e.message(self.lang))
     }

@@ -9,6 +9,7 @@ crate::sentences! {
     NoPassword => "SMTP kullanıcısı {user} için parola verilmedi.", "No password was given for the SMTP user {user}.";
     CaFile => "CA dosyası {path} kullanılamıyor: {reason}", "The CA file {path} cannot be used: {reason}";
     Tls => "TLS ayarları kurulamadı: {reason}", "The TLS settings could not be made: {reason}";
+    Relay => "Posta sunucusuna giden yerel aktarma açılamadı: {reason}", "The local relay to the mail server could not be opened: {reason}";
     Keyring => "SMTP parolası anahtarlığa kaydedilemedi: {reason}", "The SMTP password could not be kept in the keyring: {reason}";
     Store => "E-posta kuyruğu okunamadı ya da yazılamadı: {reason}", "The mail queue could not be read or written: {reason}";
     }

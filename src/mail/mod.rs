@@ -22,6 +22,7 @@
 //!   machine's name is not told to the mail server.
 
 pub mod messages;
+mod relay;
 
 use std::fmt;
 use std::net::IpAddr;
@@ -35,6 +36,8 @@ use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executo
 use zeroize::Zeroizing;
 
 use self::messages::MailMessage;
+pub use self::relay::REPLY_CAP;
+use self::relay::Relay;
 use crate::clock::Clock;
 use crate::domain::EmailAddress;
 use crate::lang::Lang;
@@ -42,7 +45,7 @@ use crate::secrets::Redacted;
 use crate::store::{QueuedMail, Store, StoreError};
 
 /// How long a claimed message is passed by other senders: longer than one attempt can take
-/// ([`SmtpSettings::timeout`] for each of the dialogue's steps).
+/// ([`SmtpSettings::deadline`], the whole dialogue's bound).
 pub const CLAIM: chrono::Duration = chrono::Duration::minutes(2);
 
 /// The most bytes of a CA file read (a bundle of a few certificates is a few KiB).
@@ -106,10 +109,14 @@ pub struct SmtpSettings {
     pub ca_file: Option<PathBuf>,
     /// The longest wait for each step of the SMTP dialogue.
     pub timeout: Duration,
+    /// The longest one message's whole dialogue may take (a server that answers a byte at a
+    /// time passes every step's `timeout`, never this); below [`CLAIM`].
+    pub deadline: Duration,
 }
 
 impl SmtpSettings {
-    /// Settings on the mode's usual port, without login or CA file, 30 s per step.
+    /// Settings on the mode's usual port, without login or CA file, 30 s per step and 90 s
+    /// for a whole message.
     pub fn new(host: &str, security: Security, from: EmailAddress, from_name: &str) -> Self {
         SmtpSettings {
             host: host.trim().to_owned(),
@@ -120,6 +127,7 @@ impl SmtpSettings {
             from_name: from_name.trim().to_owned(),
             ca_file: None,
             timeout: Duration::from_secs(30),
+            deadline: Duration::from_secs(90),
         }
     }
 
@@ -136,19 +144,19 @@ impl SmtpSettings {
         Ok(())
     }
 
-    /// The checked transport for one pass.
+    /// The checked transport for one pass, dialling `relay` (which reaches the server).
     fn transport(
         &self,
         password: Option<&SmtpPassword>,
+        relay: &Relay,
     ) -> Result<AsyncSmtpTransport<Tokio1Executor>, MailError> {
-        self.check()?;
         let tls = match self.security {
             Security::None => Tls::None,
             Security::StartTls => Tls::Required(self.tls_parameters()?),
             Security::Tls => Tls::Wrapper(self.tls_parameters()?),
         };
-        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&self.host)
-            .port(self.port)
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
+            .port(relay.port())
             .tls(tls)
             .timeout(Some(self.timeout));
         if let Some(user) = &self.user {
@@ -157,6 +165,21 @@ impl SmtpSettings {
                 builder.credentials(Credentials::new(user.clone(), password.expose().to_owned()));
         }
         Ok(builder.build())
+    }
+
+    /// The relay to the server and the transport through it, for one pass.
+    async fn connect(
+        &self,
+        password: Option<&SmtpPassword>,
+    ) -> Result<(Relay, AsyncSmtpTransport<Tokio1Executor>), MailError> {
+        self.check()?;
+        let relay = Relay::start(&self.host, self.port, self.timeout)
+            .await
+            .map_err(|e| MailError::Relay {
+                reason: e.to_string(),
+            })?;
+        let transport = self.transport(password, &relay)?;
+        Ok((relay, transport))
     }
 
     /// The TLS parameters: the platform's verifier, with the CA file's certificates added.
@@ -233,6 +256,11 @@ pub enum MailError {
     },
     /// The keyring refused the password.
     Keyring(String),
+    /// The loopback relay to the server could not listen.
+    Relay {
+        /// Why.
+        reason: String,
+    },
     /// The queue could not be read or written.
     Store(#[from] StoreError),
 }
@@ -251,6 +279,7 @@ impl MailError {
             }
             MailError::Tls { reason } => MailMessage::Tls.fill(lang, &[("reason", reason)]),
             MailError::Keyring(reason) => MailMessage::Keyring.fill(lang, &[("reason", reason)]),
+            MailError::Relay { reason } => MailMessage::Relay.fill(lang, &[("reason", reason)]),
             MailError::Store(e) => MailMessage::Store.fill(lang, &[("reason", e)]),
         }
     }
@@ -280,7 +309,7 @@ pub async fn send_queued(
     password: Option<&SmtpPassword>,
 ) -> Result<SendReport, MailError> {
     use crate::store::with_locked;
-    let transport = settings.transport(password)?;
+    let (relay, transport) = settings.connect(password).await?;
     // The file is locked for each step only, never across the SMTP dialogue.
     let mut report = SendReport {
         wiped: with_locked(store, |s| s.mail_wipe_sent(clock.now()))?,
@@ -293,21 +322,18 @@ pub async fn send_queued(
         }
         // The error, and whether the server refused for good (a 5xx reply).
         let outcome = match build(&mail, settings, now) {
-            Ok(message) => transport
-                .send(message)
+            Ok(message) => send_bounded(&transport, &relay, settings, message)
                 .await
-                .map(drop)
-                .map_err(|e| (e.to_string(), e.is_permanent())),
-            Err(e) => Err((e, true)),
+                .map_err(|f| (f.words, f.permanent)),
+            Err(e) => Err((crate::domain::server_text::clean(&e).into_owned(), true)),
         };
         match outcome {
             Ok(()) => {
                 with_locked(store, |s| s.mail_mark_sent(mail.id, clock.now()))?;
                 report.sent.push(mail.id);
             }
+            // A server's words, cleaned: no control or bidi characters reach the report or a log.
             Err((why, permanent)) => {
-                // A server's words: no control or bidi characters reach the report or a log.
-                let why = crate::domain::server_text::clean(&why).into_owned();
                 tracing::info!(
                     id = mail.id,
                     attempts = mail.attempts + 1,
@@ -353,7 +379,7 @@ pub async fn send_test(
     subject: &str,
     text: &str,
 ) -> Result<(), TestError> {
-    let transport = settings.transport(password)?;
+    let (relay, transport) = settings.connect(password).await?;
     let parse = |a: &EmailAddress| -> Result<Address, TestError> {
         a.as_str()
             .parse()
@@ -366,16 +392,50 @@ pub async fn send_test(
         .subject(subject)
         .body(text.to_owned())
         .map_err(|e| TestError::Refused(e.to_string()))?;
-    match transport.send(message).await {
-        Ok(_) => Ok(()),
-        Err(e) => {
-            let words = crate::domain::server_text::clean(&e.to_string()).into_owned();
-            if e.is_permanent() || e.is_transient() {
-                Err(TestError::Refused(words))
-            } else {
-                Err(TestError::NoAnswer(words))
-            }
-        }
+    match send_bounded(&transport, &relay, settings, message).await {
+        Ok(()) => Ok(()),
+        Err(Failed {
+            words,
+            replied: true,
+            ..
+        }) => Err(TestError::Refused(words)),
+        Err(Failed { words, .. }) => Err(TestError::NoAnswer(words)),
+    }
+}
+
+/// Why one message was not sent: the words (cleaned of control and bidi characters), whether
+/// the server refused for good (a 5xx), and whether it replied at all (a 4xx or 5xx).
+struct Failed {
+    words: String,
+    permanent: bool,
+    replied: bool,
+}
+
+/// Sends `message` through `transport` within `settings.deadline`; a connection the relay cut
+/// (the reply cap, the server not reached) or the deadline is said as such.
+async fn send_bounded(
+    transport: &AsyncSmtpTransport<Tokio1Executor>,
+    relay: &Relay,
+    settings: &SmtpSettings,
+    message: Message,
+) -> Result<(), Failed> {
+    relay.take_cut();
+    let clean = |w: &str| crate::domain::server_text::clean(w).into_owned();
+    match tokio::time::timeout(settings.deadline, transport.send(message)).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(Failed {
+            words: clean(&relay.take_cut().unwrap_or_else(|| e.to_string())),
+            permanent: e.is_permanent(),
+            replied: e.is_permanent() || e.is_transient(),
+        }),
+        Err(_) => Err(Failed {
+            words: format!(
+                "the mail server did not finish within {} s",
+                settings.deadline.as_secs()
+            ),
+            permanent: false,
+            replied: false,
+        }),
     }
 }
 
@@ -477,12 +537,12 @@ mod tests {
         assert!(debug.contains("redacted"), "{debug}");
     }
 
-    #[test]
-    fn a_user_without_password_and_a_ca_file_without_certificates_are_refused() {
+    #[tokio::test]
+    async fn a_user_without_password_and_a_ca_file_without_certificates_are_refused() {
         let mut s = settings("mail.example.com", Security::StartTls);
         s.user = Some("kasa".into());
         assert!(matches!(
-            s.transport(None),
+            s.connect(None).await,
             Err(MailError::NoPassword { user }) if user == "kasa"
         ));
         let dir = tempfile::tempdir().expect("dir");
@@ -490,7 +550,8 @@ mod tests {
         std::fs::write(&empty, "not a certificate\n").expect("write");
         s.ca_file = Some(empty);
         let e = s
-            .transport(Some(&SmtpPassword::new(Zeroizing::new("pw".into()))))
+            .connect(Some(&SmtpPassword::new(Zeroizing::new("pw".into()))))
+            .await
             .expect_err("no certificate");
         assert!(matches!(e, MailError::CaFile { .. }), "{e:?}");
         assert!(e.message(Lang::Tr).contains("CA dosyası"));

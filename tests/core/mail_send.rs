@@ -3,7 +3,8 @@
 //! one that cuts the connection after the data and before its 250, leaves the message queued
 //! and it goes again, with the same `Message-ID`, once the wait is over; plain SMTP off this
 //! computer is refused before anything is sent; SMTPS checks the server's certificate against
-//! a CA file and its name.
+//! a CA file and its name; a hostile server (an endless line, a byte at a time) is cut at the
+//! reply cap or given up at the message's deadline.
 
 use std::path::{Path, PathBuf};
 
@@ -295,4 +296,78 @@ async fn smtps_is_verified_against_the_ca_file_and_the_server_name() {
         .expect("a pass");
     assert_eq!(report.sent, [id], "{report:?}\n{}", sink.log());
     assert_eq!(sink.received().len(), 1);
+}
+
+/// A hostile SMTP server on a loopback port: each connection gets `greet`, then `then` is
+/// written again and again, `gap` apart, until the client goes.
+fn hostile_server(greet: &'static [u8], then: &'static [u8], gap: std::time::Duration) -> u16 {
+    use std::io::Write as _;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let port = listener.local_addr().expect("its address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            std::thread::spawn(move || {
+                if stream.write_all(greet).is_err() {
+                    return;
+                }
+                while stream.write_all(then).is_ok() {
+                    std::thread::sleep(gap);
+                }
+            });
+        }
+    });
+    port
+}
+
+#[tokio::test]
+async fn a_server_sending_an_endless_line_is_cut_at_the_reply_cap_and_the_message_waits() {
+    // "220 " and then megabytes of one line with no end: lettre alone would keep reading it.
+    static CHUNK: [u8; 64 * 1024] = [b'A'; 64 * 1024];
+    let port = hostile_server(b"220 ", &CHUNK, std::time::Duration::ZERO);
+    let clock = ManualClock::new(t0());
+    let (mut store, id, _) = one_queued(&clock);
+    let s = settings("127.0.0.1", port, Security::None);
+    let report = pass(&mut store, &clock, &s, None).await.expect("a pass");
+    assert!(report.sent.is_empty(), "{report:?}");
+    assert_eq!(report.failed.len(), 1, "{report:?}");
+    let cap = paydesk::mail::REPLY_CAP / 1024;
+    assert!(
+        report.failed[0]
+            .1
+            .contains(&format!("more than {cap} KiB of replies")),
+        "{report:?}"
+    );
+    let row = store.mail_queue().get(id).expect("read").expect("row");
+    assert_eq!(
+        (row.sent_at, row.attempts),
+        (None, 1),
+        "it waits for the next try"
+    );
+}
+
+#[tokio::test]
+async fn a_server_answering_a_byte_at_a_time_is_given_up_at_the_messages_deadline() {
+    // Each byte comes well within the step timeout, so only the whole message's bound ends it.
+    let port = hostile_server(b"220-", b"x", std::time::Duration::from_millis(50));
+    let clock = ManualClock::new(t0());
+    let (mut store, id, _) = one_queued(&clock);
+    let mut s = settings("127.0.0.1", port, Security::None);
+    s.deadline = std::time::Duration::from_secs(1);
+    let started = std::time::Instant::now();
+    let report = pass(&mut store, &clock, &s, None).await.expect("a pass");
+    let took = started.elapsed();
+    assert_eq!(report.failed.len(), 1, "{report:?}");
+    assert!(
+        report.failed[0]
+            .1
+            .contains("the mail server did not finish within 1 s"),
+        "{report:?}"
+    );
+    assert!(
+        took < std::time::Duration::from_secs(8),
+        "given up near the 1 s deadline, not the 10 s step timeout: {took:?}"
+    );
+    let row = store.mail_queue().get(id).expect("read").expect("row");
+    assert_eq!(row.sent_at, None);
 }
