@@ -131,19 +131,24 @@ mod tests {
     use crate::app::testing::{app, only, run};
     use crate::clock::Zone;
 
-    #[test]
-    fn load_makes_the_days_report_and_its_answer_is_shown() {
-        let mut app = app();
-        let day = chrono::Utc::now().date_naive();
+    /// The view asked for the report of `day`: the worker's answer.
+    fn load(app: &mut App, day: NaiveDate) -> Msg {
         app.views.report.set_loading();
-        let answer = only(run(
-            &mut app,
+        only(run(
+            app,
             Command::Report(ReportCommand::Load {
                 first: day,
                 last: day,
                 zone: Zone::Local,
             }),
-        ));
+        ))
+    }
+
+    #[test]
+    fn load_makes_the_days_report_and_its_answer_is_shown() {
+        let mut app = app();
+        let day = chrono::Utc::now().date_naive();
+        let answer = load(&mut app, day);
         let Msg::Report(ReportResult::Made {
             days,
             result: Ok(report),
@@ -163,15 +168,7 @@ mod tests {
     fn links_that_change_while_a_report_is_read_make_it_again_when_it_comes() {
         let mut app = app();
         let day = chrono::Utc::now().date_naive();
-        app.views.report.set_loading();
-        let answer = only(run(
-            &mut app,
-            Command::Report(ReportCommand::Load {
-                first: day,
-                last: day,
-                zone: Zone::Local,
-            }),
-        ));
+        let answer = load(&mut app, day);
         // Another desk's link reached the shop after the report was read.
         app.views.report.invalidate();
         app.on_msg(answer);

@@ -502,6 +502,18 @@ fn other_desk(url: &str, name: &str) -> Cli {
     other
 }
 
+/// `desk` imports a catalog of two items, Çay and Simit, which reaches the shop.
+fn import_tea_and_simit(desk: &Cli) {
+    let csv = desk.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+    )
+    .expect("the CSV is written");
+    let imported = desk.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
+    assert_eq!(imported.code, 0, "{imported:?}");
+}
+
 /// This desk's window, joined to `url`, online (reads given room on a loaded machine).
 fn joined_window(url: &str) -> AppEnv {
     joined_window_on(url, None)
@@ -600,14 +612,7 @@ fn a_catalog_imported_at_another_desk_reaches_this_window_without_a_restart() {
     let mut env = joined_window(&url);
     assert!(env.app().holds.catalog.is_empty());
     // The back office imports; the shop tells this desk, which mirrors it.
-    let csv = office.data_dir().join("catalog.csv");
-    std::fs::write(
-        &csv,
-        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
-    )
-    .expect("the CSV is written");
-    let imported = office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
-    assert_eq!(imported.code, 0, "{imported:?}");
+    import_tea_and_simit(&office);
     env.until("the shop's catalog is on this desk", |app| {
         app.holds.catalog.len() == 2
     });
@@ -779,14 +784,7 @@ fn joining_a_shop_with_its_own_catalog_says_so_and_sells_from_it_at_once() {
     let (_db, url) = shop_url(&pg);
     // The back office joined first and imported the shop's catalog.
     let office = other_desk(&url, "Back office");
-    let csv = office.data_dir().join("catalog.csv");
-    std::fs::write(
-        &csv,
-        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
-    )
-    .expect("the CSV is written");
-    let imported = office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
-    assert_eq!(imported.code, 0, "{imported:?}");
+    import_tea_and_simit(&office);
     // This desk sold alone from a catalog of its own.
     let mut env = AppEnv::start(
         Start::default(),
