@@ -124,7 +124,7 @@ impl Ctx {
                     .mail_settings(self.env_smtp.value())
                     .map_err(|e| self.setup_failure(e))?;
                 let report = services
-                    .send_mail_now(&settings, password.as_ref())
+                    .flush_mail(&settings, password.as_ref())
                     .await
                     .map_err(|e| self.mail_failure(&e))?;
                 println!(

@@ -155,4 +155,16 @@ impl Services {
     ) -> Result<SendReport, MailError> {
         crate::mail::send_queued(self.store(), &**self.clock(), settings, password).await
     }
+
+    /// `mail flush`: every waiting message made due now, whatever its backoff (never one
+    /// another sender is sending), then one sending pass.
+    pub async fn flush_mail(
+        &self,
+        settings: &SmtpSettings,
+        password: Option<&SmtpPassword>,
+    ) -> Result<SendReport, MailError> {
+        let now = self.clock().now();
+        crate::store::with_locked(self.store(), |s| s.mail_due_now(now))?;
+        self.send_mail_now(settings, password).await
+    }
 }

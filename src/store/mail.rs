@@ -296,7 +296,7 @@ impl MailQueue<'_, Write> {
     /// Moves the due time of message `id`, due at `now`, to `until`; whether it was due.
     fn claim(&self, id: i64, now: DateTime<Utc>, until: DateTime<Utc>) -> Result<bool, StoreError> {
         let changed = self.conn.execute(
-            "UPDATE mail_queue SET next_try_at = ?3
+            "UPDATE mail_queue SET next_try_at = ?3, claimed_until = ?3
              WHERE id = ?1 AND sent_at IS NULL AND next_try_at <= ?2",
             params![id, to_millis(now), to_millis(until)],
         )?;
@@ -322,7 +322,9 @@ impl MailQueue<'_, Write> {
         error: &str,
     ) -> Result<(), StoreError> {
         self.conn.execute(
-            "UPDATE mail_queue SET attempts = ?2, next_try_at = ?3, last_error = ?4 WHERE id = ?1",
+            "UPDATE mail_queue SET attempts = ?2, next_try_at = ?3, last_error = ?4,
+                 claimed_until = NULL
+             WHERE id = ?1",
             params![id, attempts, to_millis(next), error],
         )?;
         Ok(())
@@ -443,6 +445,21 @@ impl Store {
         let claimed = MailQueue::write(&tx).claim(id, now, until)?;
         tx.commit()?;
         Ok(claimed)
+    }
+
+    /// Makes every message that waits out a backoff due at `now` (`mail flush`: the clerk knows
+    /// the server is back); a message another sender holds a claim on stays claimed, so it is
+    /// never sent twice at once. Returns how many were made due.
+    pub fn mail_due_now(&mut self, now: DateTime<Utc>) -> Result<usize, StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        let changed = tx.execute(
+            "UPDATE mail_queue SET next_try_at = ?1
+             WHERE sent_at IS NULL AND refused_at IS NULL AND next_try_at > ?1
+               AND (claimed_until IS NULL OR claimed_until <= ?1)",
+            [to_millis(now)],
+        )?;
+        tx.commit()?;
+        Ok(changed)
     }
 
     /// Marks a message sent (call only after the server's `250` to its data). Counts the

@@ -454,8 +454,15 @@ CREATE INDEX mail_queue_due ON mail_queue (next_try_at, id)
     WHERE sent_at IS NULL AND refused_at IS NULL;
 ";
 
+/// Step 14 (issue 30): `mail flush` sends what waits whatever its backoff, but never a message
+/// another sender is sending right now: a claim is kept apart from a backoff in `claimed_until`
+/// (when the claim ends; cleared by a failed attempt).
+const V14: &str = "
+ALTER TABLE mail_queue ADD COLUMN claimed_until INTEGER;
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

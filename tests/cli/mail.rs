@@ -2,7 +2,8 @@
 //! sandbox and a real SMTP server (aiosmtpd, `tests/support/smtp.rs`) on loopback: the link
 //! arrives once with the exact payment address and its Turkish text intact, the queue says it
 //! was sent under the Message-ID it arrived with, the audit holds the address masked; a server
-//! that is down leaves the link waiting (exit 0, said); a bad address, a link without payer
+//! that is down leaves the link waiting (exit 0, said) and `mail flush` sends it once the
+//! server is back, whatever its wait; a bad address, a link without payer
 //! e-mail, a desk without e-mail set up and plain SMTP off this computer are refused (exit 3)
 //! with nothing queued; `mail test` reaches a real server, and exits 5 when none answers.
 
@@ -164,6 +165,22 @@ fn with_the_mail_server_down_the_link_waits_to_be_sent_and_says_so() {
     assert_eq!(queued[0]["state"], "waiting");
     assert_eq!(queued[0]["to"], "musteri@example.com");
     assert!(queued[0]["error"].as_str().is_some_and(|e| !e.is_empty()));
+
+    // The server is back: `mail flush` sends it now, inside its 30 s wait, and only once.
+    let sink = SmtpSink::start_on(port, SinkMode::Accept, None);
+    let flush = cli.run(&["mail", "flush"]);
+    ok(&flush);
+    assert!(flush.stdout.contains("1 message sent"), "{flush:?}");
+    ok(&cli.run(&["mail", "flush"]));
+    let received = sink.received();
+    assert_eq!(received.len(), 1, "{received:?}\n{}", sink.log());
+    assert_eq!(received[0].rcpt, ["musteri@example.com"]);
+    let queued = queue(&cli);
+    assert_eq!(queued[0]["state"], "sent", "{queued:?}");
+    assert_eq!(
+        queued[0]["messageId"].as_str(),
+        Some(received[0].message_id.as_str())
+    );
 }
 
 #[test]

@@ -292,6 +292,56 @@ fn a_claimed_message_is_passed_by_until_its_claim_ends() {
 }
 
 #[test]
+fn a_flush_makes_waiting_messages_due_at_once_but_never_takes_a_live_claim() {
+    let clock = ManualClock::new(t0());
+    let mut store = Store::open_in_memory().expect("store");
+    let waiting = enqueue(&mut store, "lnk_1", "a@example.com", &clock);
+    let claimed = enqueue(&mut store, "lnk_2", "b@example.com", &clock);
+    let refused = enqueue(&mut store, "lnk_3", "c@example.com", &clock);
+    let sent = enqueue(&mut store, "lnk_4", "d@example.com", &clock);
+    // The first failed twice (a minute's wait); the second is being sent by another process;
+    // the third was refused for good; the fourth went out.
+    for _ in 0..2 {
+        store
+            .mail_mark_failed(waiting, "421 try later", clock.now())
+            .expect("failed");
+    }
+    let until = clock.now() + Duration::minutes(2);
+    assert!(
+        store
+            .mail_claim(claimed, clock.now(), until)
+            .expect("claim")
+    );
+    store
+        .mail_mark_refused(refused, "550 no such user", clock.now())
+        .expect("refused");
+    store.mail_mark_sent(sent, clock.now()).expect("sent");
+    clock.advance(Duration::seconds(5));
+    assert!(ids(&store, &clock).is_empty());
+
+    assert_eq!(store.mail_due_now(clock.now()).expect("flush"), 1);
+    assert_eq!(ids(&store, &clock), [waiting]);
+    let row = store
+        .mail_queue()
+        .get(waiting)
+        .expect("read")
+        .expect("kept");
+    assert_eq!(row.attempts, 2, "a flush is not an attempt");
+
+    // A claim that ended in a failure is a backoff again, which the next flush cuts short.
+    assert!(
+        store
+            .mail_claim(waiting, clock.now(), until)
+            .expect("claim")
+    );
+    store
+        .mail_mark_failed(waiting, "421 try later", clock.now())
+        .expect("failed");
+    assert_eq!(store.mail_due_now(clock.now()).expect("flush"), 1);
+    assert_eq!(ids(&store, &clock), [waiting]);
+}
+
+#[test]
 fn the_whole_address_is_replaced_by_its_mask_seven_days_after_sending() {
     let dir = tempfile::tempdir().expect("dir");
     let clock = ManualClock::new(t0());
