@@ -2,8 +2,9 @@
 //!
 //! Exit codes, as the rest of the CLI: 3 the URL was refused (a password in it, a bad
 //! `sslmode` …) or the name's shape, nothing done; 4 the shop answered and refused (the
-//! password, the certificate, a schema newer than this paydesk); 5 the shop did not answer
-//! (unreachable, no answer in time); 1 a local failure (the data file, the keyring, the CA
+//! password, the certificate, a server that would not bind the password to the TLS channel, a
+//! schema newer than this paydesk); 5 the shop did not answer (unreachable, no answer in time;
+//! `shop status` too, after saying all it knows); 1 a local failure (the data file, the keyring, the CA
 //! file). The password is read from `PAYDESK_SHOP_PASSWORD` (read once by `main` and wiped
 //! from the environment), else from stdin (a hidden prompt on a terminal), and kept in the
 //! keyring: never in the data file, a log or the command line.
@@ -20,7 +21,7 @@ use crate::domain::wire_format::format_time;
 use crate::service::Services;
 use crate::service::shop::{
     CONNECT_TIMEOUT, DeskIdentity, Joined, MembershipError, Password, PushError, ShopError,
-    ShopUrl, carried_sentences, valid_desk_name,
+    ShopUrl, Weakness, carried_sentences, valid_desk_name,
 };
 
 /// A join's, leave's or rename's failure as the CLI ends with it.
@@ -55,6 +56,8 @@ struct StatusView {
     reason: Option<String>,
     schema_version: Option<i32>,
     plain_off_machine: bool,
+    /// What the URL gives up ([`crate::service::shop::Weakness::key`]), each also said in text.
+    weaknesses: Vec<&'static str>,
     desk_id: String,
     desk_name: String,
     outbox: u64,
@@ -133,8 +136,8 @@ impl Ctx {
         if from_env.is_some() {
             println!("{}", CliText::ShopPasswordFromEnv.get(lang));
         }
-        if url.plain_off_machine() {
-            println!("{}", CliText::ShopPlainWarning.get(lang));
+        for weak in url.weaknesses() {
+            println!("{}", weak.sentence(lang));
         }
         Ok(())
     }
@@ -153,8 +156,14 @@ impl Ctx {
         };
         let outbox = services.outbox_len().map_err(from_desk(lang))?;
         let last_push = row.last_push_at.map(format_time);
+        // Said in full first; then a shop that did not answer ends with 5, one that refused
+        // (the password, the certificate, channel binding) with 4, as the other shop commands.
+        let unreached = match &state {
+            Some(Err(e)) if e.is_no_answer() || e.is_refusal() => Some(shop_failure(e, lang)),
+            _ => None,
+        };
         if json {
-            return print_json(&StatusView {
+            print_json(&StatusView {
                 joined: url.is_some(),
                 url: url.as_ref().map(ToString::to_string),
                 connected: matches!(state, Some(Ok(_))),
@@ -167,11 +176,16 @@ impl Ctx {
                     _ => None,
                 },
                 plain_off_machine: url.as_ref().is_some_and(ShopUrl::plain_off_machine),
+                weaknesses: url
+                    .as_ref()
+                    .map(|u| u.weaknesses().into_iter().map(Weakness::key).collect())
+                    .unwrap_or_default(),
                 desk_id: identity.id,
                 desk_name: identity.name,
                 outbox,
                 last_push,
-            });
+            })?;
+            return unreached.map_or(Ok(()), Err);
         }
         match (&url, &state) {
             (Some(url), Some(state)) => {
@@ -189,8 +203,8 @@ impl Ctx {
                         CliText::ShopNotConnected.fill(lang, &[("reason", &e.sentence(lang))])
                     ),
                 }
-                if url.plain_off_machine() {
-                    println!("{}", CliText::ShopPlainWarning.get(lang));
+                for weak in url.weaknesses() {
+                    println!("{}", weak.sentence(lang));
                 }
             }
             _ => println!("{}", CliText::ShopNotJoined.get(lang)),
@@ -205,7 +219,7 @@ impl Ctx {
             "{}",
             CliText::ShopLastPush.fill(lang, &[("when", &last_push.unwrap_or(never))])
         );
-        Ok(())
+        unreached.map_or(Ok(()), Err)
     }
 
     async fn shop_sync(&self, services: &Services) -> Outcome {

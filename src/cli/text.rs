@@ -82,7 +82,6 @@ crate::sentences! {
     ShopPasswordFromEnv => "Parola PAYDESK_SHOP_PASSWORD'dan alındı ve saklanmadı: her çalıştırmada verin.", "The password came from PAYDESK_SHOP_PASSWORD and was not stored: give it on every run.";
     ShopNoKeyring => "Dükkânın parolasını saklayacak bir anahtarlık yok ({reason}); masa dükkâna kaydedilmedi. Onun yerine parolayı her çalıştırmada PAYDESK_SHOP_PASSWORD ile verin.", "No keyring can keep the shop's password ({reason}); this desk's joining was not recorded. Give the password in PAYDESK_SHOP_PASSWORD on every run instead.";
     ShopJoined => "Bu masa ({desk}, {name}) dükkâna katıldı: {url} (şema sürümü {version})", "This desk ({desk}, {name}) joined the shop {url} (schema version {version})";
-    ShopPlainWarning => "Uyarı: dükkâna bağlantı şifresiz (sslmode=disable); parola ve tüm satırlar ağda okunabilir geçer.", "Warning: the connection to the shop is not encrypted (sslmode=disable); the password and every row cross the network readable.";
     ShopNotJoined => "Bu masa bir dükkâna katılmadı (paydesk shop join URL).", "This desk has not joined a shop (paydesk shop join URL).";
     ShopLeft => "Bu masa dükkândan ayrıldı: {url}", "This desk left the shop {url}";
     ShopNamed => "Bu masanın adı artık {name}.", "This desk is now called {name}.";

@@ -22,7 +22,7 @@ pub use crate::shop::session::{
     Channel, SessionConfig, SessionEvent, ShopReader, ShopSession, Timing,
 };
 pub use crate::shop::staff::StaffPulled;
-pub use crate::shop::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl};
+pub use crate::shop::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl, Weakness};
 pub use crate::store::{Carried, Carry};
 
 impl Services {

@@ -17,7 +17,9 @@ crate::sentences! {
     UrlPort => "Dükkân adresindeki `{port}` portu 1 ile 65535 arasında bir sayı değil.", "The shop URL's port `{port}` is not a number from 1 to 65535.";
     UrlSeveralHosts => "Dükkân adresi birden çok sunucu veriyor; bir tane verin.", "The shop URL names several hosts; give one.";
     UrlSocketFolder => "host=`{host}` bir Unix soketinin mutlak klasörü olmalı.", "host=`{host}` must be the absolute folder of a Unix socket.";
-    UrlParameter => "Dükkân adresindeki `{name}` parametresini paydesk okumaz (host, port, sslmode, sslrootcert okunur).", "The shop URL's parameter `{name}` is not one paydesk reads (host, port, sslmode, sslrootcert).";
+    UrlParameter => "Dükkân adresindeki `{name}` parametresini paydesk okumaz (host, port, sslmode, sslrootcert, channel_binding okunur).", "The shop URL's parameter `{name}` is not one paydesk reads (host, port, sslmode, sslrootcert, channel_binding).";
+    UrlChannelBinding => "channel_binding=`{value}` şunlardan biri değil: require, prefer, disable.", "channel_binding=`{value}` is not one of require, prefer, disable.";
+    UrlBindingWithoutTls => "channel_binding=require her zaman TLS olan bir bağlantı ister (sslmode=verify-full, verify-ca ya da require); sslmode={mode} ile olmaz.", "channel_binding=require needs a connection that is always TLS (sslmode=verify-full, verify-ca or require), not sslmode={mode}.";
     UrlTwice => "Dükkân adresi `{name}` değerini iki kez veriyor.", "The shop URL gives `{name}` twice.";
     UrlSslMode => "sslmode=`{mode}` şunlardan biri değil: disable, prefer, require, verify-ca, verify-full.", "sslmode=`{mode}` is not one of disable, prefer, require, verify-ca, verify-full.";
     UrlRootCertNeeded => "sslmode={mode} için sslrootcert=DOSYA gerekli: sunucunun sertifikasını imzalayan CA sertifikası.", "sslmode={mode} needs sslrootcert=FILE, the CA certificate that signed the server's certificate.";
@@ -32,6 +34,7 @@ crate::sentences! {
     Unreachable => "Dükkânın PostgreSQL sunucusuna ({target}) ulaşılamıyor: {reason}", "The shop's PostgreSQL at {target} cannot be reached: {reason}";
     Timeout => "Dükkânın PostgreSQL sunucusu ({target}) {seconds} sn içinde yanıt vermedi.", "The shop's PostgreSQL at {target} did not answer within {seconds} s.";
     Certificate => "Dükkân sunucusunun sertifikası reddedildi: {reason}", "The shop server's certificate was refused: {reason}";
+    NoChannelBinding => "Dükkânın PostgreSQL sunucusu parolayı TLS kanalına bağlı SCRAM ile sormadı (düz metin, MD5 ya da bağlamasız SCRAM istedi); parola gönderilmedi. Sunucuda password_encryption = scram-sha-256 yapıp rolün parolasını yeniden verin; riski kabul ediyorsanız adrese channel_binding=prefer ekleyin.", "The shop's PostgreSQL did not ask for the password by SCRAM bound to the TLS channel (it asked for it in plain text, as MD5 or by SCRAM without binding); the password was not sent. Set password_encryption = scram-sha-256 on the server and give the role its password again, or add channel_binding=prefer to the URL if you accept the risk.";
     NoTlsOffered => "Dükkânın PostgreSQL sunucusu TLS sunmuyor, oysa sslmode bunu istiyor.", "The shop's PostgreSQL does not offer TLS, which sslmode asks for.";
     WrongPassword => "PostgreSQL, {user} kullanıcısının parolasını kabul etmedi.", "PostgreSQL refused the password for the user {user}.";
     Refused => "PostgreSQL bağlantıyı reddetti: {reason}", "PostgreSQL refused the connection: {reason}";
@@ -42,6 +45,12 @@ crate::sentences! {
     Closed => "Dükkâna bağlantı kapandı.", "The connection to the shop was closed.";
     DataFile => "Bu masanın veri dosyası okunamadı: {reason}", "This desk's data file could not be read: {reason}";
     Unreadable => "Dükkânın veritabanında bu paydesk'in okuyamadığı bir değer var: {reason}", "The shop's database holds a value this paydesk cannot read: {reason}";
+
+    // What a shop URL gives up (`super::Weakness`).
+    WeakPlainOffMachine => "Uyarı: dükkâna bağlantı şifresiz (sslmode=disable); parola ve tüm satırlar ağda okunabilir geçer. Sunucunun CA sertifikasıyla sslmode=verify-full kullanın.", "Warning: the connection to the shop is not encrypted (sslmode=disable); the password and every row cross the network readable. Use sslmode=verify-full with the server's CA certificate.";
+    WeakServerUnchecked => "Uyarı: sslmode=require şifreler ama yanıt verenin dükkânın sunucusu olduğunu denetlemez; ağdaki biri onun yerine yanıt verebilir. Sunucunun CA sertifikasıyla sslmode=verify-full kullanın.", "Warning: sslmode=require encrypts but does not check that the shop's server is the one answering; someone on the network could answer in its place. Use sslmode=verify-full with the server's CA certificate.";
+    WeakNameUnchecked => "Uyarı: sslmode=verify-ca, CA'nın imzaladığı her sertifikayı hangi sunucuyu adlandırırsa adlandırsın kabul eder. sslmode=verify-full kullanın.", "Warning: sslmode=verify-ca accepts any certificate the CA signed, whatever server it names. Use sslmode=verify-full.";
+    WeakNoChannelBinding => "Uyarı: channel_binding zorunlu değil; sunucu parolayı düz metin ya da MD5 olarak isteyebilir ve araya giren bir sunucu parola alışverişinde yakalanmaz. Adresten channel_binding'i çıkarın.", "Warning: channel binding is not required; the server may ask for the password in plain text or as MD5, and a server in the middle is not caught by the password exchange. Remove channel_binding from the URL.";
 
     // Pulling the shop's catalog and staff (`catalog::PullError`).
     InvalidCurrency => "Dükkânın kataloğunda geçersiz bir para birimi var: `{value}`. Bu masadaki katalog olduğu gibi kaldı.", "The shop's catalog holds an invalid currency: `{value}`. This desk's catalog was left as it was.";

@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use zeroize::Zeroizing;
 
-pub use url::{ShopHost, ShopUrl, SslMode, UrlError};
+pub use url::{ChannelBinding, ShopHost, ShopUrl, SslMode, UrlError, Weakness};
 
 use crate::lang::Lang;
 use messages::ShopMessage;
@@ -107,6 +107,13 @@ pub enum ShopError {
         /// rustls's reason.
         reason: String,
     },
+    /// The server asked for the password some other way than SCRAM bound to the TLS channel
+    /// (in plain text, as an MD5 hash, or SCRAM without binding) while the URL requires
+    /// binding: refused before anything of the password was sent.
+    #[error(
+        "the shop's PostgreSQL did not use SCRAM with channel binding, which channel_binding=require asks for"
+    )]
+    NoChannelBinding,
     /// The server does not speak TLS although the URL asks for it.
     #[error("the shop's PostgreSQL does not offer TLS, which sslmode asks for")]
     NoTlsOffered,
@@ -179,6 +186,7 @@ impl ShopError {
             }
             ShopError::Certificate { reason } => M::Certificate.fill(lang, &[("reason", reason)]),
             ShopError::NoTlsOffered => M::NoTlsOffered.get(lang).to_owned(),
+            ShopError::NoChannelBinding => M::NoChannelBinding.get(lang).to_owned(),
             ShopError::WrongPassword { user } => M::WrongPassword.fill(lang, &[("user", user)]),
             ShopError::Refused { reason } => M::Refused.fill(lang, &[("reason", reason)]),
             ShopError::NoDatabase { dbname } => M::NoDatabase.fill(lang, &[("dbname", dbname)]),
@@ -215,6 +223,7 @@ impl ShopError {
                 | ShopError::NoDatabase { .. }
                 | ShopError::Certificate { .. }
                 | ShopError::NoTlsOffered
+                | ShopError::NoChannelBinding
                 | ShopError::SchemaTooNew { .. }
                 | ShopError::Database { .. }
         )
@@ -263,8 +272,14 @@ impl ShopError {
                     reason: io.to_string(),
                 };
             }
-            if s.to_string().contains("does not support TLS") {
+            let said = s.to_string();
+            if said.contains("does not support TLS") {
                 return ShopError::NoTlsOffered;
+            }
+            // tokio-postgres's words when the server's way of asking for the password would
+            // skip the binding that `channel_binding=require` asks for.
+            if said.contains("did not use channel binding") {
+                return ShopError::NoChannelBinding;
             }
             source = s.source();
         }
@@ -287,10 +302,35 @@ fn url_sentence(e: &UrlError, lang: Lang) -> String {
         UrlError::Parameter(p) => M::UrlParameter.fill(lang, &[("name", p)]),
         UrlError::Twice(p) => M::UrlTwice.fill(lang, &[("name", p)]),
         UrlError::SslMode(m) => M::UrlSslMode.fill(lang, &[("mode", m)]),
+        UrlError::ChannelBinding(v) => M::UrlChannelBinding.fill(lang, &[("value", v)]),
+        UrlError::BindingWithoutTls(m) => M::UrlBindingWithoutTls.fill(lang, &[("mode", m)]),
         UrlError::RootCertNeeded(m) => M::UrlRootCertNeeded.fill(lang, &[("mode", m)]),
         UrlError::RootCertUnused(m) => M::UrlRootCertUnused.fill(lang, &[("mode", m)]),
         UrlError::PlainOffMachine { mode, host } => {
             M::UrlPlainOffMachine.fill(lang, &[("mode", mode), ("host", host)])
+        }
+    }
+}
+
+impl Weakness {
+    /// The warning shown for it (Settings, `shop status`, `shop join`).
+    pub fn sentence(self, lang: Lang) -> &'static str {
+        use ShopMessage as M;
+        match self {
+            Weakness::PlainOffMachine => M::WeakPlainOffMachine.get(lang),
+            Weakness::ServerUnchecked => M::WeakServerUnchecked.get(lang),
+            Weakness::NameUnchecked => M::WeakNameUnchecked.get(lang),
+            Weakness::NoChannelBinding => M::WeakNoChannelBinding.get(lang),
+        }
+    }
+
+    /// Its name in `shop status --json` (`weaknesses`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Weakness::PlainOffMachine => "plainOffMachine",
+            Weakness::ServerUnchecked => "serverUnchecked",
+            Weakness::NameUnchecked => "nameUnchecked",
+            Weakness::NoChannelBinding => "noChannelBinding",
         }
     }
 }
@@ -397,7 +437,7 @@ async fn open(
     timeout: Duration,
     notes: Option<tokio::sync::mpsc::Sender<tokio_postgres::Notification>>,
 ) -> Result<Shop, ShopError> {
-    use tokio_postgres::config::SslMode as PgMode;
+    use tokio_postgres::config::{ChannelBinding as PgBinding, SslMode as PgMode};
     let mut config = tokio_postgres::Config::new();
     match url.host() {
         ShopHost::Tcp(h) => config.host(h),
@@ -417,6 +457,12 @@ async fn open(
         _ => PgMode::Require,
     };
     config.ssl_mode(mode);
+    // Bound to the TLS channel as the URL says; a plain connection has nothing to bind to.
+    config.channel_binding(match (mode, url.channel_binding()) {
+        (PgMode::Disable, _) | (_, ChannelBinding::Disable) => PgBinding::Disable,
+        (_, ChannelBinding::Prefer) => PgBinding::Prefer,
+        (_, ChannelBinding::Require) => PgBinding::Require,
+    });
     let tls = tokio_postgres_rustls::MakeRustlsConnect::new(tls::client_config(
         url.sslmode(),
         url.sslrootcert(),

@@ -16,6 +16,17 @@
 //!   (loopback, a Unix socket) or with an explicit `sslmode=disable`, which
 //!   [`ShopUrl::plain_off_machine`] flags for Settings to show as a warning.
 //! - No `sslmode`: `disable` on a Unix socket, `prefer` to loopback, else `verify-full`.
+//! - `channel_binding` (`require`, `prefer`, `disable`): whether the password exchange must be
+//!   SCRAM bound to the TLS channel, so that a server that answers in the real one's place
+//!   (with some other certificate) can learn nothing and pass for nothing. `require` by
+//!   default whenever the connection is certain to be TLS (`require`, `verify-ca`,
+//!   `verify-full`): a server that asks for the password in plain text, as an MD5 hash or by
+//!   SCRAM without binding is refused before anything of the password is sent. A connection
+//!   that may be plain (`disable`, `prefer`: this machine only) cannot bind, so it defaults to
+//!   `prefer`, and `channel_binding=require` there is refused as a contradiction.
+//! - [`ShopUrl::weaknesses`] names what a URL gives up (`require`'s unchecked server,
+//!   `verify-ca`'s unchecked name, no channel binding, plain to another machine): Settings and
+//!   `shop status` show each as a warning.
 //! - Unknown parameters are refused, not ignored: a typo in `sslmode` must not weaken TLS.
 
 use crate::domain::wire_format::percent_encode;
@@ -79,6 +90,69 @@ impl SslMode {
     pub fn verifies(self) -> bool {
         matches!(self, SslMode::VerifyCa | SslMode::VerifyFull)
     }
+
+    /// Whether every connection in this mode is TLS (so that it can be bound to its channel).
+    pub fn always_tls(self) -> bool {
+        matches!(
+            self,
+            SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull
+        )
+    }
+}
+
+/// Whether the password exchange must be bound to the TLS channel (SCRAM-SHA-256-PLUS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChannelBinding {
+    /// Only SCRAM bound to the channel: any other way of asking for the password is refused.
+    Require,
+    /// Bound when the server offers it; any password method otherwise.
+    Prefer,
+    /// Never bound; any password method.
+    Disable,
+}
+
+impl ChannelBinding {
+    /// The value as written in a URL.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChannelBinding::Require => "require",
+            ChannelBinding::Prefer => "prefer",
+            ChannelBinding::Disable => "disable",
+        }
+    }
+
+    fn parse(value: &str) -> Result<ChannelBinding, UrlError> {
+        Ok(match value {
+            "require" => ChannelBinding::Require,
+            "prefer" => ChannelBinding::Prefer,
+            "disable" => ChannelBinding::Disable,
+            other => return Err(UrlError::ChannelBinding(other.to_owned())),
+        })
+    }
+
+    /// What a URL that names none gets: `require` where the connection is always TLS, else
+    /// `prefer` (a plain connection has no channel to bind to).
+    pub fn default_for(sslmode: SslMode) -> ChannelBinding {
+        if sslmode.always_tls() {
+            ChannelBinding::Require
+        } else {
+            ChannelBinding::Prefer
+        }
+    }
+}
+
+/// What a shop URL that passed every rule still gives up; each is shown as a warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weakness {
+    /// `sslmode=disable` to another machine: the password and every row cross readable.
+    PlainOffMachine,
+    /// `sslmode=require`: encrypted, but whoever answers is not checked.
+    ServerUnchecked,
+    /// `sslmode=verify-ca`: any certificate of the CA passes, whatever host it names.
+    NameUnchecked,
+    /// TLS without `channel_binding=require`: a server may ask for the password in plain
+    /// text or as MD5, and a server in the middle is not caught by the password exchange.
+    NoChannelBinding,
 }
 
 /// Why a shop URL was refused. Each names the part of the URL at fault.
@@ -110,7 +184,7 @@ pub enum UrlError {
     SocketFolder(String),
     /// A parameter paydesk does not read.
     #[error(
-        "the shop URL's parameter `{0}` is not one paydesk reads (host, port, sslmode, sslrootcert)"
+        "the shop URL's parameter `{0}` is not one paydesk reads (host, port, sslmode, sslrootcert, channel_binding)"
     )]
     Parameter(String),
     /// A parameter given twice.
@@ -119,6 +193,14 @@ pub enum UrlError {
     /// An unknown `sslmode`.
     #[error("sslmode=`{0}` is not one of disable, prefer, require, verify-ca, verify-full")]
     SslMode(String),
+    /// An unknown `channel_binding`.
+    #[error("channel_binding=`{0}` is not one of require, prefer, disable")]
+    ChannelBinding(String),
+    /// `channel_binding=require` with a mode that may connect without TLS.
+    #[error(
+        "channel_binding=require needs a connection that is always TLS (sslmode=verify-full, verify-ca or require), not sslmode={0}"
+    )]
+    BindingWithoutTls(&'static str),
     /// `verify-ca` / `verify-full` without `sslrootcert`.
     #[error("sslmode={0} needs sslrootcert=FILE, the CA certificate that signed the server's")]
     RootCertNeeded(&'static str),
@@ -147,6 +229,7 @@ pub struct ShopUrl {
     dbname: String,
     sslmode: SslMode,
     sslrootcert: Option<PathBuf>,
+    channel_binding: ChannelBinding,
 }
 
 impl std::str::FromStr for ShopUrl {
@@ -177,6 +260,7 @@ impl ShopUrl {
         let mut port_param = None;
         let mut sslmode = None;
         let mut sslrootcert = None;
+        let mut channel_binding = None;
         for (key, value) in url.query_pairs() {
             let slot = match key.as_ref() {
                 "password" => return Err(UrlError::Password("password=")),
@@ -184,6 +268,7 @@ impl ShopUrl {
                 "port" => &mut port_param,
                 "sslmode" => &mut sslmode,
                 "sslrootcert" => &mut sslrootcert,
+                "channel_binding" => &mut channel_binding,
                 other => return Err(UrlError::Parameter(other.to_owned())),
             };
             if slot.replace(value.into_owned()).is_some() {
@@ -243,6 +328,13 @@ impl ShopUrl {
             (false, Some(_)) => return Err(UrlError::RootCertUnused(sslmode.as_str())),
             _ => {}
         }
+        let channel_binding = match channel_binding {
+            Some(b) => ChannelBinding::parse(&b)?,
+            None => ChannelBinding::default_for(sslmode),
+        };
+        if channel_binding == ChannelBinding::Require && !sslmode.always_tls() {
+            return Err(UrlError::BindingWithoutTls(sslmode.as_str()));
+        }
         Ok(ShopUrl {
             host,
             port,
@@ -250,6 +342,7 @@ impl ShopUrl {
             dbname,
             sslmode,
             sslrootcert: sslrootcert.map(PathBuf::from),
+            channel_binding,
         })
     }
 
@@ -281,6 +374,30 @@ impl ShopUrl {
     /// The CA file the server's certificate is checked against (verifying modes only).
     pub fn sslrootcert(&self) -> Option<&std::path::Path> {
         self.sslrootcert.as_deref()
+    }
+
+    /// Whether the password exchange must be bound to the TLS channel.
+    pub fn channel_binding(&self) -> ChannelBinding {
+        self.channel_binding
+    }
+
+    /// What this URL gives up, worst first: each is shown as a warning (Settings, `shop
+    /// status`, `shop join`). A URL to this machine gives up nothing by being plain or unbound.
+    pub fn weaknesses(&self) -> Vec<Weakness> {
+        let mut weak = Vec::new();
+        if self.plain_off_machine() {
+            weak.push(Weakness::PlainOffMachine);
+        }
+        if self.sslmode == SslMode::Require {
+            weak.push(Weakness::ServerUnchecked);
+        }
+        if self.sslmode == SslMode::VerifyCa {
+            weak.push(Weakness::NameUnchecked);
+        }
+        if self.sslmode.always_tls() && self.channel_binding != ChannelBinding::Require {
+            weak.push(Weakness::NoChannelBinding);
+        }
+        weak
     }
 
     /// Whether the server is on this machine (loopback or a Unix socket).
@@ -343,6 +460,11 @@ impl fmt::Display for ShopUrl {
                 "sslrootcert={}",
                 percent_encode(&root.to_string_lossy())
             ));
+        }
+        // Written only when it is not what the mode gives: a URL stored before this parameter
+        // existed reads the same.
+        if self.channel_binding != ChannelBinding::default_for(self.sslmode) {
+            query.push(format!("channel_binding={}", self.channel_binding.as_str()));
         }
         write!(f, "?{}", query.join("&"))
     }
@@ -572,6 +694,8 @@ mod tests {
             "postgres://desk@/shop?host=/run/postgresql",
             "postgres://desk@[::1]:5999/shop?sslmode=disable",
             "postgres://desk@10.1.2.3/shop?sslmode=require",
+            "postgres://desk@10.1.2.3/shop?sslmode=require&channel_binding=disable",
+            "postgres://desk@localhost/shop?channel_binding=disable",
         ] {
             let u = ok(text);
             let canonical = u.to_string();
@@ -581,6 +705,106 @@ mod tests {
         assert_eq!(
             ok("postgres://desk@localhost").to_string(),
             "postgres://desk@localhost:5432/desk?sslmode=prefer"
+        );
+    }
+
+    #[test]
+    fn channel_binding_is_required_wherever_the_connection_is_always_tls() {
+        let root = "sslrootcert=/ca.pem";
+        for (text, wanted) in [
+            (
+                format!("postgres://desk@db.example/shop?{root}"),
+                ChannelBinding::Require,
+            ),
+            (
+                format!("postgres://desk@db.example/shop?sslmode=verify-ca&{root}"),
+                ChannelBinding::Require,
+            ),
+            (
+                "postgres://desk@db.example/shop?sslmode=require".to_owned(),
+                ChannelBinding::Require,
+            ),
+            // A connection that may be plain has no channel to bind to.
+            (
+                "postgres://desk@localhost/shop".to_owned(),
+                ChannelBinding::Prefer,
+            ),
+            (
+                "postgres://desk@/shop?host=/run/postgresql".to_owned(),
+                ChannelBinding::Prefer,
+            ),
+            (
+                "postgres://desk@10.0.0.5/shop?sslmode=disable".to_owned(),
+                ChannelBinding::Prefer,
+            ),
+        ] {
+            assert_eq!(ok(&text).channel_binding(), wanted, "{text}");
+        }
+        // The default is not written into the stored URL; a weaker choice is.
+        let full = ok(&format!("postgres://desk@db.example/shop?{root}"));
+        assert!(!full.to_string().contains("channel_binding"), "{full}");
+        let loose = ok(&format!(
+            "postgres://desk@db.example/shop?channel_binding=prefer&{root}"
+        ));
+        assert_eq!(loose.channel_binding(), ChannelBinding::Prefer);
+        assert!(
+            loose.to_string().ends_with("&channel_binding=prefer"),
+            "{loose}"
+        );
+    }
+
+    #[test]
+    fn a_channel_binding_that_cannot_hold_or_is_misspelt_is_refused() {
+        assert_eq!(
+            err("postgres://desk@localhost/shop?channel_binding=require"),
+            UrlError::BindingWithoutTls("prefer")
+        );
+        assert_eq!(
+            err("postgres://desk@10.0.0.5/shop?sslmode=disable&channel_binding=require"),
+            UrlError::BindingWithoutTls("disable")
+        );
+        assert_eq!(
+            err("postgres://desk@db.example/shop?sslmode=require&channel_binding=requir"),
+            UrlError::ChannelBinding("requir".to_owned())
+        );
+        assert_eq!(
+            err(
+                "postgres://desk@db.example/shop?sslmode=require&channel_binding=disable&channel_binding=require"
+            ),
+            UrlError::Twice("channel_binding".to_owned())
+        );
+    }
+
+    #[test]
+    fn each_weakness_of_a_url_is_named_and_a_strict_one_has_none() {
+        let root = "sslrootcert=/ca.pem";
+        let weak = |text: &str| ok(text).weaknesses();
+        assert_eq!(weak(&format!("postgres://desk@db.example/shop?{root}")), []);
+        assert_eq!(weak("postgres://desk@localhost/shop"), []);
+        assert_eq!(weak("postgres://desk@/shop?host=/run/postgresql"), []);
+        assert_eq!(
+            weak("postgres://desk@db.example/shop?sslmode=require"),
+            [Weakness::ServerUnchecked]
+        );
+        assert_eq!(
+            weak(&format!(
+                "postgres://desk@db.example/shop?sslmode=verify-ca&{root}"
+            )),
+            [Weakness::NameUnchecked]
+        );
+        assert_eq!(
+            weak(&format!(
+                "postgres://desk@db.example/shop?channel_binding=disable&{root}"
+            )),
+            [Weakness::NoChannelBinding]
+        );
+        assert_eq!(
+            weak("postgres://desk@db.example/shop?sslmode=require&channel_binding=prefer"),
+            [Weakness::ServerUnchecked, Weakness::NoChannelBinding]
+        );
+        assert_eq!(
+            weak("postgres://desk@10.0.0.5/shop?sslmode=disable"),
+            [Weakness::PlainOffMachine]
         );
     }
 }

@@ -197,9 +197,8 @@ impl ShopSettings {
         let lang = cx.lang;
         ui.label(UiText::ShopJoinedTo.get(lang));
         ui.label(RichText::new(url.to_string()).monospace());
-        if url.plain_off_machine() {
-            widgets::error_text_ui(ui, &cx.palette, UiText::ShopPlainWarning.get(lang))
-                .on_hover_text(UiText::ShopPlainWhy.get(lang));
+        for weak in url.weaknesses() {
+            widgets::error_text_ui(ui, &cx.palette, weak.sentence(lang));
         }
         ui.add_space(theme::SPACE_XS);
         let mut reconnect = false;
@@ -278,9 +277,10 @@ impl ShopSettings {
                 let sentence = ShopError::Url(e.clone()).sentence(lang);
                 widgets::error_text_ui(ui, &cx.palette, sentence);
             }
-            Some(Ok(url)) if url.plain_off_machine() => {
-                widgets::error_text_ui(ui, &cx.palette, UiText::ShopPlainWarning.get(lang))
-                    .on_hover_text(UiText::ShopPlainWhy.get(lang));
+            Some(Ok(url)) if !url.weaknesses().is_empty() => {
+                for weak in url.weaknesses() {
+                    widgets::error_text_ui(ui, &cx.palette, weak.sentence(lang));
+                }
             }
             _ => {
                 widgets::hint_ui(ui, &cx.palette, UiText::ShopUrlHint.get(lang));

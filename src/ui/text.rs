@@ -524,8 +524,6 @@ crate::sentences! {
     ShopJoin => "Dükkâna katıl", "Join the shop";
     ShopJoinNeedsUrl => "Katılmak için dükkânın adresini yazın.", "Type the shop's address to join.";
     ShopJoinNeedsPassword => "Katılmak için parolayı yazın.", "Type the password to join.";
-    ShopPlainWarning => "Uyarı: sslmode=disable ile başka bir bilgisayardaki sunucuya şifresiz bağlanılıyor; parola ve linkler ağda okunabilir.", "Warning: sslmode=disable connects to another machine unencrypted; the password and the links can be read on the network.";
-    ShopPlainWhy => "Sunucunun CA sertifikasıyla sslmode=verify-full kullanın.", "Use sslmode=verify-full with the server's CA certificate.";
     ShopJoinedTo => "Bu kasa şu dükkâna katıldı:", "This desk has joined the shop:";
     ShopConnecting => "Dükkâna bağlanılıyor…", "Connecting to the shop…";
     ShopBadge => "Dükkân", "Shop";

@@ -3,7 +3,7 @@
 //! PostgreSQL is not installed; a failure under `PAYDESK_REQUIRE_POSTGRES=1`).
 
 use crate::support::cli::{Cli, Out, contains_bytes, files_under};
-use crate::support::pg::{self, PASSWORD, Pg};
+use crate::support::pg::{self, PASSWORD, PLAIN_ROLE, Pg};
 
 /// A data folder whose runs see no keyring (a bus address that leads nowhere).
 fn desk() -> Cli {
@@ -70,6 +70,7 @@ fn a_desk_joins_shows_its_status_is_renamed_and_leaves() {
     assert_eq!(s["outbox"], 0, "{s}");
     assert!(s["lastPush"].is_null(), "{s}");
     assert_eq!(s["plainOffMachine"], false, "{s}");
+    assert_eq!(s["weaknesses"], serde_json::json!([]), "{s}");
     let desk_id = s["deskId"].as_str().expect("a desk id").to_owned();
     let host_name = s["deskName"].as_str().expect("a name").to_owned();
     assert!(!host_name.is_empty());
@@ -217,6 +218,69 @@ fn a_typed_password_without_a_keyring_is_not_kept_and_join_says_to_use_the_envir
 }
 
 #[test]
+fn a_shop_that_asks_for_the_password_in_plain_text_is_not_joined_unless_the_url_says_so() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db_of(PLAIN_ROLE);
+    let url = pg.url_as(
+        PLAIN_ROLE,
+        "localhost",
+        &db,
+        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
+    );
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    let refused = cli.run(&["shop", "join", &url]);
+    assert_eq!(refused.code, 4, "{refused:?}");
+    assert!(
+        refused
+            .stderr
+            .contains("did not ask for the password by SCRAM bound to the TLS channel"),
+        "{refused:?}"
+    );
+    assert_eq!(
+        cli.run(&["shop", "status", "--json"]).json()["joined"],
+        false
+    );
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT to_regclass('desks') IS NULL"),
+        "t"
+    );
+
+    // The owner who accepts the risk says so in the URL; every status then says it too.
+    let loose = format!("{url}&channel_binding=prefer");
+    let joined = cli.run(&["shop", "join", &loose]);
+    ok(&joined);
+    assert!(
+        joined
+            .stdout
+            .contains("Warning: channel binding is not required"),
+        "{joined:?}"
+    );
+    let status = cli.run(&["shop", "status", "--json"]);
+    ok(&status);
+    let s = status.json();
+    assert_eq!(s["connected"], true, "{s}");
+    assert_eq!(
+        s["weaknesses"],
+        serde_json::json!(["noChannelBinding"]),
+        "{s}"
+    );
+    assert!(
+        s["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("&channel_binding=prefer")),
+        "{s}"
+    );
+    let text = cli.run(&["shop", "status"]);
+    ok(&text);
+    assert!(
+        text.stdout
+            .contains("Warning: channel binding is not required"),
+        "{text:?}"
+    );
+}
+
+#[test]
 fn with_the_shop_down_status_says_why_and_the_desk_still_answers() {
     let Some(pg) = pg::alone() else { return };
     let (_, url) = shop_url(&pg);
@@ -225,8 +289,14 @@ fn with_the_shop_down_status_says_why_and_the_desk_still_answers() {
     ok(&cli.run(&["shop", "join", &url]));
     pg.stop_immediate();
     let down = cli.run(&["shop", "status"]);
+    let down_json = cli.run(&["shop", "status", "--json"]);
     pg.start();
-    ok(&down);
+    // Everything it knows is said, then it ends as every shop command does when the shop
+    // does not answer.
+    assert_eq!(down.code, 5, "{down:?}");
+    assert_eq!(down_json.code, 5, "{down_json:?}");
+    assert_eq!(down_json.json()["connected"], false, "{down_json:?}");
+    assert_eq!(down_json.json()["outbox"], 0, "{down_json:?}");
     assert!(
         down.stdout.contains(&format!(
             "not connected: The shop's PostgreSQL at localhost:{} cannot be reached",

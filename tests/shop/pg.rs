@@ -4,9 +4,9 @@
 
 use std::process::Command;
 
-use crate::support::pg::{self, PASSWORD, Pg, ROLE};
+use crate::support::pg::{self, PASSWORD, PLAIN_ROLE, Pg, ROLE};
 use paydesk::lang::Lang;
-use paydesk::shop::{self, ShopError, ShopUrl, schema};
+use paydesk::shop::{self, ShopError, ShopUrl, Weakness, schema};
 use paydesk::store::Store;
 use zeroize::Zeroizing;
 
@@ -46,11 +46,18 @@ fn the_private_cluster_asks_tcp_clients_for_the_password_over_tls() {
     let (ok, out) = psql_tcp(&pg, &db, "not the password", "SELECT 1");
     assert!(!ok);
     assert!(out.contains("password authentication failed"), "{out}");
-    let method = pg.admin_sql(
-        "postgres",
-        "SELECT DISTINCT auth_method FROM pg_hba_file_rules WHERE type = 'host'",
-    );
-    assert_eq!(method, "scram-sha-256");
+    // Every TCP line asks for SCRAM, but PLAIN_ROLE's, which are there to ask in plain text.
+    let method = |role: &str| {
+        pg.admin_sql(
+            "postgres",
+            &format!(
+                "SELECT string_agg(DISTINCT auth_method, ',') FROM pg_hba_file_rules \
+                 WHERE type = 'host' AND ('{PLAIN_ROLE}' = ANY(user_name)) = {role}"
+            ),
+        )
+    };
+    assert_eq!(method("false"), "scram-sha-256");
+    assert_eq!(method("true"), "password");
 }
 
 /// Runs one test of this binary again, in a fresh process, with `env` set.
@@ -215,6 +222,51 @@ async fn a_wrong_password_and_an_unreachable_port_each_get_their_sentence() {
         )),
         "{sentence}"
     );
+}
+
+#[tokio::test]
+async fn a_server_that_asks_for_the_password_in_plain_text_never_gets_it_unless_the_url_allows() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db_of(PLAIN_ROLE);
+    let strict = pg.url_as(
+        PLAIN_ROLE,
+        "localhost",
+        &db,
+        &verifying("verify-full", &pg.ca_pem),
+    );
+    // Under TLS the default is channel binding: the server's plain-text request is refused
+    // before the password leaves, so a wrong one is not even reported by the server.
+    let failed = format!("password authentication failed for user \"{PLAIN_ROLE}\"");
+    assert!(!pg.log_text().contains(&failed));
+    let e = connect(&strict, "a wrong password")
+        .await
+        .expect_err("no channel binding");
+    assert!(matches!(e, ShopError::NoChannelBinding), "{e:?}");
+    assert!(e.is_refusal());
+    assert!(
+        e.sentence(Lang::En).contains("channel_binding=prefer"),
+        "{e}"
+    );
+    assert!(e.sentence(Lang::Tr).contains("parola gönderilmedi"), "{e}");
+    let e = connect(&strict, PASSWORD)
+        .await
+        .expect_err("no channel binding");
+    assert!(matches!(e, ShopError::NoChannelBinding), "{e:?}");
+    assert!(
+        !pg.log_text().contains(&failed),
+        "the server saw a password"
+    );
+
+    // The URL that accepts the risk connects, and says what it gave up.
+    let loose = format!("{strict}&channel_binding=prefer");
+    let shop = connect(&loose, PASSWORD).await.expect("prefer connects");
+    assert!(shop.is_encrypted().await.expect("a query runs"));
+    assert_eq!(shop.url().weaknesses(), [Weakness::NoChannelBinding]);
+    // And there the server does get the password: the same wrong one is now reported.
+    connect(&loose, "a wrong password")
+        .await
+        .expect_err("a wrong password");
+    assert!(pg.log_text().contains(&failed), "{}", pg.log_text());
 }
 
 /// A session as the desk role over verified TLS, to a fresh database.

@@ -9,7 +9,8 @@
 //!   with `rcgen`, plus a second CA that signed nothing (the "wrong root");
 //! - the role [`ROLE`] with the password [`PASSWORD`], authenticated by SCRAM-SHA-256 on every
 //!   TCP line of `pg_hba.conf`, so password handling is really tested; the Unix socket trusts
-//!   the superuser `postgres` (what [`Pg::admin_sql`] uses to set tests up).
+//!   the superuser `postgres` (what [`Pg::admin_sql`] uses to set tests up); and the role
+//!   [`PLAIN_ROLE`], whose lines ask for the password in plain text, as a weak server would;
 //!
 //! Tests share the cluster ([`cluster`]); one that stops it takes it [`alone`] (`pg_ctl stop -m
 //! immediate`, then [`Pg::start`]).
@@ -53,6 +54,11 @@ pub const ROLE: &str = "desk";
 /// Its password: URL-special characters and a space, so a password that leaked into a URL or
 /// was cut at the first space would not authenticate.
 pub const PASSWORD: &str = "pw with:@/?# and spaces";
+
+/// A role (with [`PASSWORD`]) whose `pg_hba.conf` lines ask for the password in plain text
+/// (the `password` method), as a careless or hostile server would: channel binding cannot
+/// happen with it.
+pub const PLAIN_ROLE: &str = "desk_plain";
 
 /// The running cluster.
 #[derive(Debug)]
@@ -252,14 +258,26 @@ impl Pg {
         )
         .expect("postgresql.conf is written");
         drop(conf);
-        pg.start();
-        pg.admin_sql(
-            "postgres",
-            &format!(
-                "CREATE ROLE {ROLE} LOGIN PASSWORD '{}'",
-                PASSWORD.replace('\'', "''")
+        // PLAIN_ROLE's lines come first: pg_hba.conf's first matching line decides.
+        let hba = pg.data.join("pg_hba.conf");
+        let rest = std::fs::read_to_string(&hba).expect("pg_hba.conf");
+        std::fs::write(
+            &hba,
+            format!(
+                "host all {PLAIN_ROLE} 127.0.0.1/32 password\nhost all {PLAIN_ROLE} ::1/128 password\n{rest}"
             ),
-        );
+        )
+        .expect("pg_hba.conf is written");
+        pg.start();
+        for role in [ROLE, PLAIN_ROLE] {
+            pg.admin_sql(
+                "postgres",
+                &format!(
+                    "CREATE ROLE {role} LOGIN PASSWORD '{}'",
+                    PASSWORD.replace('\'', "''")
+                ),
+            );
+        }
         pg
     }
 
@@ -380,9 +398,29 @@ impl Pg {
 
     /// A new empty database owned by [`ROLE`], for one test.
     pub fn fresh_db(&self) -> String {
+        self.fresh_db_of(ROLE)
+    }
+
+    /// A new empty database owned by `owner`, for one test.
+    pub fn fresh_db_of(&self, owner: &str) -> String {
         let name = format!("shop{}", NEXT_DB.fetch_add(1, Ordering::SeqCst));
-        self.admin_sql("postgres", &format!("CREATE DATABASE {name} OWNER {ROLE}"));
+        self.admin_sql("postgres", &format!("CREATE DATABASE {name} OWNER {owner}"));
         name
+    }
+
+    /// What the server has written to its log so far.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// [`Self::url`] as `user` instead of [`ROLE`].
+    pub fn url_as(&self, user: &str, host: &str, db: &str, query: &str) -> String {
+        let url = self.url(host, db, query);
+        url.replacen(
+            &format!("postgres://{ROLE}@"),
+            &format!("postgres://{user}@"),
+            1,
+        )
     }
 
     /// A paydesk shop URL to database `db` over loopback TCP, as [`ROLE`]; `query` is added

@@ -205,7 +205,7 @@ fn a_shop_that_accepts_and_never_answers_leaves_frames_quick_and_the_desk_offlin
 }
 
 #[test]
-fn a_password_in_the_url_is_refused_naming_it_and_plain_to_another_machine_is_a_warning() {
+fn a_password_in_the_url_is_refused_naming_it_and_each_weakness_of_a_url_is_a_warning() {
     let mut env = AppEnv::start(Start::default(), |_| {}, |_, _| {});
     env.nav(View::Settings);
     env.until_shown("Shop database");
@@ -217,9 +217,26 @@ fn a_password_in_the_url_is_refused_naming_it_and_plain_to_another_machine_is_a_
     env.until_shown("The shop URL holds a password");
     assert!(env.disabled("Join the shop"));
     env.replace_text(URL_FIELD, "postgres://desk@db.example/shop?sslmode=disable");
-    env.until_shown("Warning: sslmode=disable connects to another machine unencrypted");
+    env.until_shown("Warning: the connection to the shop is not encrypted (sslmode=disable)");
     assert!(env.shown("Type the password to join."));
     assert!(!env.shown("The shop URL holds a password"));
+    // Each thing a URL gives up is said before joining: an unchecked server, then no
+    // channel binding; a strict URL says nothing of the kind.
+    env.replace_text(URL_FIELD, "postgres://desk@db.example/shop?sslmode=require");
+    env.until_shown("Warning: sslmode=require encrypts but does not check");
+    assert!(!env.shown("Warning: channel binding is not required"));
+    env.replace_text(
+        URL_FIELD,
+        "postgres://desk@db.example/shop?sslmode=verify-full&sslrootcert=/ca.pem&channel_binding=disable",
+    );
+    env.until_shown("Warning: channel binding is not required");
+    assert!(!env.shown("Warning: sslmode=require encrypts but does not check"));
+    env.replace_text(
+        URL_FIELD,
+        "postgres://desk@db.example/shop?sslmode=verify-full&sslrootcert=/ca.pem",
+    );
+    env.until_shown("Type the password to join.");
+    assert!(!env.shown("Warning: channel binding is not required"));
 }
 
 #[test]
