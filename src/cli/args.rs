@@ -471,8 +471,9 @@ pub enum StaffArgs {
 /// `paydesk shop ...`
 #[derive(Debug, Subcommand)]
 pub enum ShopArgs {
-    /// Join the shop at URL: connect, create or update the shop's schema, register this desk,
-    /// keep the password in the keyring and the URL (never the password) in the data file.
+    /// Join the shop at URL with this desk's own login (made by the owner's add-desk): connect,
+    /// check the shop's schema and the login, register this desk, keep the password in the
+    /// keyring and the URL (never the password) in the data file.
     ///
     /// URL: postgres://USER@HOST[:PORT]/DATABASE?sslmode=verify-full&sslrootcert=CA.pem, or
     /// postgres://USER@/DATABASE?host=/run/postgresql for a Unix socket. A URL holding a
@@ -499,6 +500,39 @@ pub enum ShopArgs {
     Name {
         /// 1 to 40 characters.
         name: String,
+    },
+    /// The shop's owner: create or migrate the shop's schema and its desks' role, at
+    /// OWNER_URL (the login that owns the database and may create roles). The owner's
+    /// password is read from stdin (a hidden prompt on a terminal), never from the
+    /// environment, and never kept.
+    Init {
+        /// The shop's postgres:// URL as its owner, without a password.
+        owner_url: String,
+    },
+    /// The shop's owner: make a login for the desk NAME and print it once with its join URL.
+    AddDesk {
+        /// The desk's name (1 to 40 characters).
+        name: String,
+        /// The shop's postgres:// URL as its owner, without a password.
+        owner_url: String,
+        /// Print JSON: {"url": "postgres://…", "password": "…"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The shop's owner: the desk NAME's login may no longer connect; its sessions end now.
+    RemoveDesk {
+        /// The desk's name, as add-desk gave it.
+        name: String,
+        /// The shop's postgres:// URL as its owner, without a password.
+        owner_url: String,
+    },
+    /// The shop's owner: every desk login, with the desk that joined with it.
+    Desks {
+        /// The shop's postgres:// URL as its owner, without a password.
+        owner_url: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 

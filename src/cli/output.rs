@@ -120,7 +120,7 @@ pub(super) fn read_failure(e: &std::io::Error, lang: Lang) -> Failure {
 
 /// A shop error as the CLI ends with it.
 pub(super) fn shop_failure(e: &ShopError, lang: Lang) -> Failure {
-    let exit = if matches!(e, ShopError::Url(_)) {
+    let exit = if e.is_wrong_input() {
         Exit::Invalid
     } else if e.is_no_answer() {
         Exit::Unknown

@@ -20,8 +20,9 @@ use super::text::CliText;
 use crate::domain::wire_format::format_time;
 use crate::service::Services;
 use crate::service::shop::{
-    CONNECT_TIMEOUT, DeskIdentity, Joined, MembershipError, Password, PushError, ShopError,
-    ShopUrl, Weakness, carried_sentences, valid_desk_name,
+    CONNECT_TIMEOUT, DeskIdentity, DeskLogin, Joined, MembershipError, Password, PushError,
+    ShopError, ShopUrl, Weakness, add_desk, carried_sentences, desk_logins, init_shop, remove_desk,
+    valid_desk_name,
 };
 
 /// A join's, leave's or rename's failure as the CLI ends with it.
@@ -64,6 +65,31 @@ struct StatusView {
     last_push: Option<String>,
 }
 
+/// One line of `shop desks --json`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeskView<'a> {
+    name: &'a str,
+    login: &'a str,
+    device: Option<&'a str>,
+    joined_at: Option<String>,
+    last_push_at: Option<String>,
+    removed: bool,
+}
+
+impl<'a> DeskView<'a> {
+    fn of(l: &'a DeskLogin) -> Self {
+        DeskView {
+            name: &l.name,
+            login: &l.login,
+            device: l.device.as_deref(),
+            joined_at: l.joined_at.map(format_time),
+            last_push_at: l.last_push_at.map(format_time),
+            removed: l.removed,
+        }
+    }
+}
+
 impl Ctx {
     pub(super) async fn shop_cmd(&self, services: &Services, command: ShopArgs) -> Outcome {
         match command {
@@ -72,7 +98,143 @@ impl Ctx {
             ShopArgs::Sync => self.shop_sync(services).await,
             ShopArgs::Leave => self.shop_leave(services),
             ShopArgs::Name { name } => self.shop_name(services, &name).await,
+            ShopArgs::Init { owner_url } => self.shop_init(&owner_url).await,
+            ShopArgs::AddDesk {
+                name,
+                owner_url,
+                json,
+            } => self.shop_add_desk(&name, &owner_url, json).await,
+            ShopArgs::RemoveDesk { name, owner_url } => {
+                self.shop_remove_desk(&name, &owner_url).await
+            }
+            ShopArgs::Desks { owner_url, json } => self.shop_desks(&owner_url, json).await,
         }
+    }
+
+    /// The owner's URL and password: the URL checked first, then the password read from stdin
+    /// (a hidden prompt on a terminal). Never from `PAYDESK_SHOP_PASSWORD`: that is a desk's,
+    /// and the owner's password must not sit in a till's environment or keyring.
+    fn owner(&self, text: &str) -> Result<(ShopUrl, Zeroizing<String>), Failure> {
+        let lang = self.lang;
+        let url = ShopUrl::parse(text).map_err(|e| shop_failure(&e.into(), lang))?;
+        let password = read_secret_line(
+            &CliText::ShopOwnerPasswordPrompt.fill(lang, &[("user", &url.user())]),
+        )
+        .map_err(|e| read_failure(&e, lang))?;
+        if password.is_empty() {
+            return Err(Failure::new(
+                Exit::Invalid,
+                CliText::ShopEmptyPassword.get(lang),
+            ));
+        }
+        Ok((url, password))
+    }
+
+    async fn shop_init(&self, owner_url: &str) -> Outcome {
+        let lang = self.lang;
+        let (url, password) = self.owner(owner_url)?;
+        let done = init_shop(&url, &password)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        println!(
+            "{}",
+            CliText::ShopInitialized.fill(
+                lang,
+                &[
+                    ("url", &url.to_string()),
+                    ("from", &done.from),
+                    ("to", &done.to),
+                    ("role", &done.desks_role),
+                ]
+            )
+        );
+        for weak in url.weaknesses() {
+            println!("{}", weak.sentence(lang));
+        }
+        Ok(())
+    }
+
+    async fn shop_add_desk(&self, name: &str, owner_url: &str, json: bool) -> Outcome {
+        let lang = self.lang;
+        let (url, password) = self.owner(owner_url)?;
+        let desk = add_desk(&url, &password, name)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        let join_url = desk.url.to_string();
+        if json {
+            return print_json(&serde_json::json!({
+                "name": desk.name,
+                "login": desk.login,
+                "url": join_url,
+                "password": desk.password.as_str(),
+            }));
+        }
+        println!(
+            "{}",
+            CliText::ShopDeskAdded.fill(lang, &[("name", &desk.name), ("login", &desk.login)])
+        );
+        println!("  paydesk shop join '{join_url}'");
+        println!("{}", CliText::ShopDeskPassword.get(lang));
+        println!("  {}", desk.password.as_str());
+        Ok(())
+    }
+
+    async fn shop_remove_desk(&self, name: &str, owner_url: &str) -> Outcome {
+        let lang = self.lang;
+        let (url, password) = self.owner(owner_url)?;
+        let removed = remove_desk(&url, &password, name)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        println!(
+            "{}",
+            CliText::ShopDeskRemoved.fill(
+                lang,
+                &[
+                    ("name", &name.trim()),
+                    ("login", &removed.login),
+                    ("n", &removed.sessions_ended),
+                ]
+            )
+        );
+        Ok(())
+    }
+
+    async fn shop_desks(&self, owner_url: &str, json: bool) -> Outcome {
+        let lang = self.lang;
+        let (url, password) = self.owner(owner_url)?;
+        let logins = desk_logins(&url, &password)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        if json {
+            return print_json(&logins.iter().map(DeskView::of).collect::<Vec<_>>());
+        }
+        if logins.is_empty() {
+            println!("{}", CliText::ShopNoDesks.get(lang));
+        }
+        let never = CliText::ShopNever.get(lang).to_owned();
+        for l in &logins {
+            let mut line = match (&l.device, l.joined_at) {
+                (Some(device), Some(joined)) => CliText::ShopDeskLine.fill(
+                    lang,
+                    &[
+                        ("name", &l.name),
+                        ("login", &l.login),
+                        ("device", device),
+                        ("joined", &format_time(joined)),
+                        ("push", &l.last_push_at.map_or(never.clone(), format_time)),
+                    ],
+                ),
+                _ => {
+                    CliText::ShopDeskNotJoined.fill(lang, &[("name", &l.name), ("login", &l.login)])
+                }
+            };
+            if l.removed {
+                line.push(' ');
+                line.push_str(CliText::ShopDeskIsRemoved.get(lang));
+            }
+            println!("{line}");
+        }
+        Ok(())
     }
 
     /// The desk's id and shown name.
@@ -110,7 +272,7 @@ impl Ctx {
         };
         let Joined {
             identity,
-            migrated,
+            schema_version,
             carried,
             ..
         } = services
@@ -126,7 +288,7 @@ impl Ctx {
                     ("desk", &identity.id),
                     ("name", &identity.name),
                     ("url", &canonical),
-                    ("version", &migrated.to),
+                    ("version", &schema_version),
                 ]
             )
         );

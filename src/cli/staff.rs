@@ -69,6 +69,11 @@ pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
             super::args::ShopArgs::Sync => ("shop sync", Need::Anyone),
             super::args::ShopArgs::Leave => ("shop leave", Need::Manager),
             super::args::ShopArgs::Name { .. } => ("shop name", Need::Manager),
+            // The owner's password is the authority; nothing of this desk is read or changed.
+            super::args::ShopArgs::Init { .. } => ("shop init", Need::Anyone),
+            super::args::ShopArgs::AddDesk { .. } => ("shop add-desk", Need::Anyone),
+            super::args::ShopArgs::RemoveDesk { .. } => ("shop remove-desk", Need::Anyone),
+            super::args::ShopArgs::Desks { .. } => ("shop desks", Need::Anyone),
         },
         CommandArgs::Mail(c) => match c {
             super::args::MailArgs::Set { .. } => ("mail set", Need::Manager),
@@ -133,7 +138,11 @@ fn records_itself(command: &CommandArgs) -> bool {
             | ShopArgs::Status { .. }
             | ShopArgs::Sync
             | ShopArgs::Leave
-            | ShopArgs::Name { .. } => false,
+            | ShopArgs::Name { .. }
+            | ShopArgs::Init { .. }
+            | ShopArgs::AddDesk { .. }
+            | ShopArgs::RemoveDesk { .. }
+            | ShopArgs::Desks { .. } => false,
         },
         CommandArgs::Installments(_)
         | CommandArgs::Report(_)

@@ -82,6 +82,15 @@ crate::sentences! {
     ShopPasswordFromEnv => "Parola PAYDESK_SHOP_PASSWORD'dan alındı ve saklanmadı: her çalıştırmada verin.", "The password came from PAYDESK_SHOP_PASSWORD and was not stored: give it on every run.";
     ShopNoKeyring => "Dükkânın parolasını saklayacak bir anahtarlık yok ({reason}); masa dükkâna kaydedilmedi. Onun yerine parolayı her çalıştırmada PAYDESK_SHOP_PASSWORD ile verin.", "No keyring can keep the shop's password ({reason}); this desk's joining was not recorded. Give the password in PAYDESK_SHOP_PASSWORD on every run instead.";
     ShopJoined => "Bu masa ({desk}, {name}) dükkâna katıldı: {url} (şema sürümü {version})", "This desk ({desk}, {name}) joined the shop {url} (schema version {version})";
+    ShopOwnerPasswordPrompt => "Dükkânın sahibi {user} için parola (saklanmaz):", "Password of the shop's owner {user} (not kept):";
+    ShopInitialized => "{url} dükkânı hazır (şema sürümü {from} → {to}); masaların rolü {role}. Sırada her masa için: paydesk shop add-desk AD SAHİP_ADRESİ", "The shop at {url} is ready (schema version {from} → {to}); its desks' role is {role}. Next, for each desk: paydesk shop add-desk NAME OWNER_URL";
+    ShopDeskAdded => "{name} masasının kendi girişi var: {login}. O masada şununla katılın:", "The desk {name} has a login of its own: {login}. Join at that desk with:";
+    ShopDeskPassword => "ve sorulduğunda bu parolayı verin (yalnızca şimdi gösterilir, hiçbir yerde saklanmaz):", "and give this password when asked (it is shown only now and kept nowhere):";
+    ShopDeskRemoved => "{name} masasının {login} girişi artık bağlanamaz ({n} oturum kapatıldı). O masa tek başına satışa devam eder.", "The desk {name}'s login {login} may no longer connect ({n} {n:session|sessions} ended). That desk sells on alone.";
+    ShopNoDesks => "Henüz hiçbir masanın girişi yok (paydesk shop add-desk AD SAHİP_ADRESİ).", "No desk has a login yet (paydesk shop add-desk NAME OWNER_URL).";
+    ShopDeskLine => "{name}: {login}; masa {device}, katıldı {joined}, son gönderim {push}", "{name}: {login}; desk {device}, joined {joined}, last push {push}";
+    ShopDeskNotJoined => "{name}: {login}; henüz katılmadı", "{name}: {login}; not joined yet";
+    ShopDeskIsRemoved => "(kaldırıldı)", "(removed)";
     ShopNotJoined => "Bu masa bir dükkâna katılmadı (paydesk shop join URL).", "This desk has not joined a shop (paydesk shop join URL).";
     ShopLeft => "Bu masa dükkândan ayrıldı: {url}", "This desk left the shop {url}";
     ShopNamed => "Bu masanın adı artık {name}.", "This desk is now called {name}.";

@@ -9,12 +9,16 @@ use std::time::Duration;
 use zeroize::Zeroizing;
 
 use super::{DeskError, Services};
-use crate::shop::{catalog, desk, membership, push, schema, staff};
+use crate::shop::{catalog, desk, membership, push, staff};
 
 pub use crate::shop::audit::{DeskChain, verify_shop};
 pub use crate::shop::catalog::{CatalogPulled, PullError};
 pub use crate::shop::desk::{DeskIdentity, ShopState, valid_desk_name};
 pub use crate::shop::membership::{Joined, Kept, MembershipError, Password, carried_sentences};
+pub use crate::shop::owner::{
+    DeskLogin, Initialized, NewDesk, RemovedDesk, add_desk, desks as desk_logins,
+    init as init_shop, remove_desk,
+};
 pub use crate::shop::push::{PushError, Pushed};
 pub use crate::shop::read::{Account, ShopLink, ShopQuery, changed_since, page as read_page};
 pub use crate::shop::report::{ReportScope, day_report};
@@ -104,16 +108,16 @@ impl Services {
     }
 }
 
-/// Connects to the shop and brings its schema to this build's version, or refuses a newer
-/// one untouched ([`ShopError::SchemaTooNew`]): nothing writes to, or reads from, a schema it
-/// does not know.
+/// Connects to the shop and checks that its schema is this build's and that the login is a
+/// desk's own ([`crate::shop::desk::admit`]): nothing writes to, or reads from, a schema it
+/// does not know, and the owner's login never serves at a till.
 pub async fn open_shop(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     timeout: Duration,
 ) -> Result<Shop, ShopError> {
-    let mut shop = crate::shop::connect(url, password, timeout).await?;
-    schema::migrate(shop.client_mut(), url).await?;
+    let shop = crate::shop::connect(url, password, timeout).await?;
+    desk::admit(&shop).await?;
     Ok(shop)
 }
 

@@ -1,12 +1,13 @@
-//! A desk in the shop: joining (connect, migrate, register) and reading the shop's state for
-//! `shop status`. A desk is its per-install device id (two data folders on one host are two
+//! A desk in the shop: joining (connect, check, register) and reading the shop's state for
+//! `shop status`. A desk never migrates the shop's schema (the owner's `shop init` does): it
+//! checks that the schema is this build's and that its login is a desk's own ([`admit`]). A desk is its per-install device id (two data folders on one host are two
 //! desks) and a shown name (the host name until it is named).
 
 use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
 
-use super::schema::{self, Migrated};
-use super::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl, connect};
+use super::schema;
+use super::{CONNECT_TIMEOUT, NotADeskWhy, Shop, ShopError, ShopUrl, connect};
 use crate::store::DESK_NAME_MAX;
 
 /// Who this desk is, to the shop.
@@ -37,19 +38,79 @@ pub fn valid_desk_name(name: &str) -> bool {
         && !name.trim().is_empty()
 }
 
-/// Joins the shop: connects, brings the schema to this build's version (or refuses a newer
-/// one, untouched), and registers the desk (a desk that joins again keeps its row and gets
-/// its current name). The connection is handed back, to read what the shop holds.
+/// Joins the shop: connects, checks the schema and the login ([`admit`]), and registers the
+/// desk (a desk that joins again keeps its row and gets its current name). The schema's
+/// version and the connection are handed back, to read what the shop holds.
 pub async fn join(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     desk: &DeskIdentity,
     now: DateTime<Utc>,
-) -> Result<(Migrated, Shop), ShopError> {
-    let mut shop = connect(url, password, CONNECT_TIMEOUT).await?;
-    let migrated = schema::migrate(shop.client_mut(), url).await?;
+) -> Result<(i32, Shop), ShopError> {
+    let shop = connect(url, password, CONNECT_TIMEOUT).await?;
+    let version = admit(&shop).await?;
     register(&shop, desk, now).await?;
-    Ok((migrated, shop))
+    Ok((version, shop))
+}
+
+/// The shop's schema version, if it is this build's: none ([`ShopError::NoSchema`]), an older
+/// one ([`ShopError::SchemaOld`]: the owner runs `shop init`) and a newer one
+/// ([`ShopError::SchemaTooNew`]) are each refused, with nothing written.
+pub async fn check_schema(shop: &Shop) -> Result<i32, ShopError> {
+    let found = schema::version(shop.client(), shop.url()).await?;
+    let known = schema::latest_version();
+    if found == 0 {
+        Err(ShopError::NoSchema {
+            dbname: shop.url().dbname().to_owned(),
+        })
+    } else if found < known {
+        Err(ShopError::SchemaOld {
+            found,
+            needed: known,
+        })
+    } else if found > known {
+        Err(ShopError::SchemaTooNew { found, known })
+    } else {
+        Ok(found)
+    }
+}
+
+/// What a desk checks before it uses the shop: the schema is this build's ([`check_schema`]),
+/// and its login is a desk's own: not a superuser, not one that may create roles or bypass
+/// row-level security, not the owner of the shop's tables nor a member of their owner. Any of
+/// those is refused ([`ShopError::NotADeskLogin`]), so the owner's password never serves at a
+/// till. The schema's version.
+pub async fn admit(shop: &Shop) -> Result<i32, ShopError> {
+    let version = check_schema(shop).await?;
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT r.rolsuper, r.rolcreaterole, r.rolbypassrls,
+                    pg_has_role(session_user, c.relowner, 'MEMBER')
+             FROM pg_roles AS r, pg_class AS c
+             WHERE r.rolname = session_user AND c.oid = 'paydesk_schema'::regclass",
+            &[],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    let why = if row.get(0) {
+        Some(NotADeskWhy::Superuser)
+    } else if row.get(1) {
+        Some(NotADeskWhy::CreatesRoles)
+    } else if row.get(2) {
+        Some(NotADeskWhy::BypassesRls)
+    } else if row.get(3) {
+        Some(NotADeskWhy::OwnsShop)
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(ShopError::NotADeskLogin {
+            user: shop.url().user().to_owned(),
+            why,
+        }),
+        None => Ok(version),
+    }
 }
 
 /// Writes the desk's row: its name, and that it was seen now.
@@ -72,7 +133,7 @@ pub async fn register(
 /// What `shop status` reads from the shop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShopState {
-    /// The schema's version (0 before any desk migrated).
+    /// The schema's version (this build's: any other is an error).
     pub schema_version: i32,
     /// The name the shop has for this desk (`None`: not registered).
     pub registered_as: Option<String>,
@@ -85,16 +146,13 @@ pub async fn state(
     desk_id: &str,
 ) -> Result<ShopState, ShopError> {
     let shop = connect(url, password, CONNECT_TIMEOUT).await?;
-    let schema_version = schema::version(shop.client(), url).await?;
-    let registered_as = if schema_version > 0 {
-        shop.client()
-            .query_opt("SELECT name FROM desks WHERE desk_id = $1", &[&desk_id])
-            .await
-            .map_err(|e| ShopError::from_pg(e, url))?
-            .map(|r| r.get(0))
-    } else {
-        None
-    };
+    let schema_version = admit(&shop).await?;
+    let registered_as = shop
+        .client()
+        .query_opt("SELECT name FROM desks WHERE desk_id = $1", &[&desk_id])
+        .await
+        .map_err(|e| ShopError::from_pg(e, url))?
+        .map(|r| r.get(0));
     Ok(ShopState {
         schema_version,
         registered_as,

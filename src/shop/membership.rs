@@ -17,7 +17,6 @@ use zeroize::Zeroizing;
 
 use super::catalog::{Invalid, PullError, current_catalog};
 use super::desk::{self, DeskIdentity};
-use super::schema::Migrated;
 use super::staff::current_staff;
 use super::{KEYRING_PROFILE, ShopError, ShopUrl};
 use crate::lang::Lang;
@@ -59,8 +58,8 @@ pub struct Joined {
     pub identity: DeskIdentity,
     /// The shop's URL (its canonical form is what the data file holds).
     pub url: ShopUrl,
-    /// The schema's version before and after.
-    pub migrated: Migrated,
+    /// The shop's schema version.
+    pub schema_version: i32,
     /// Where the password is.
     pub kept: Kept,
     /// What became of this desk's staff and catalog.
@@ -185,7 +184,7 @@ pub async fn join(
         return Err(MembershipError::EmptyPassword);
     }
     let identity = identity(store)?;
-    let (migrated, mut shop) = desk::join(url, &password, &identity, now).await?;
+    let (schema_version, mut shop) = desk::join(url, &password, &identity, now).await?;
     // What the shop holds of the shared kinds decides whether this desk's go to it or the
     // shop's replace them (read before the keyring is touched: a failure leaves nothing).
     let staff = current_staff(&mut shop, None).await?;
@@ -225,7 +224,7 @@ pub async fn join(
     Ok(Joined {
         identity,
         url: url.clone(),
-        migrated,
+        schema_version,
         kept,
         carried,
     })

@@ -2,8 +2,10 @@
 //!
 //! - [`url`]: the shop's `postgres://` URL, the only way to connect ([`ShopUrl`]);
 //! - [`tls`]: paydesk's own reading of `sslmode` (`verify-ca`, `verify-full`) over rustls;
-//! - [`desk`]: joining (connect, migrate, register the desk) and the shop's state for a desk;
-//! - [`schema`]: the PostgreSQL schema paydesk creates and migrates itself, under a version;
+//! - [`desk`]: joining (connect, check the schema and the login, register the desk) and the
+//!   shop's state for a desk;
+//! - [`owner`]: the shop's owner: `shop init`, a login per desk, removing one, listing them;
+//! - [`schema`]: the PostgreSQL schema the owner creates and migrates, under a version;
 //! - [`push`]: the pusher, which drains the desk's outbox to the shop in batches;
 //! - [`batch`]: what the pushers share: the batch size and [`batch::PushError`];
 //! - [`membership`]: joining and leaving, shared by the CLI and the app's Settings;
@@ -26,6 +28,7 @@ pub mod desk;
 pub mod lease;
 pub mod membership;
 pub mod messages;
+pub mod owner;
 pub mod push;
 pub mod read;
 pub mod report;
@@ -135,6 +138,67 @@ pub enum ShopError {
         /// The database.
         dbname: String,
     },
+    /// The database holds no shop schema: the owner has not run `shop init`.
+    #[error("the database {dbname} holds no paydesk shop yet; the owner runs paydesk shop init")]
+    NoSchema {
+        /// The database.
+        dbname: String,
+    },
+    /// The shop's schema is older than this paydesk needs: the owner runs `shop init`.
+    #[error(
+        "the shop's database has schema version {found}; this paydesk needs {needed}, which the owner's paydesk shop init makes"
+    )]
+    SchemaOld {
+        /// The shop's version.
+        found: i32,
+        /// This build's.
+        needed: i32,
+    },
+    /// The login may do more than a desk's: a desk joins with the login `shop add-desk` made.
+    #[error(
+        "{user} is not a desk's login ({why:?}); the owner makes one with paydesk shop add-desk"
+    )]
+    NotADeskLogin {
+        /// The login.
+        user: String,
+        /// What it may do that a desk must not.
+        why: NotADeskWhy,
+    },
+    /// The owner removed this desk's login (`shop remove-desk`).
+    #[error("the shop's owner removed the login {user}")]
+    DeskRemoved {
+        /// The login.
+        user: String,
+    },
+    /// The login cannot act as the shop's owner.
+    #[error("{user} cannot set the shop up ({why:?})")]
+    NotOwner {
+        /// The login.
+        user: String,
+        /// Why not.
+        why: owner::NotOwnerWhy,
+    },
+    /// The database's name leaves no room for the shop's role names.
+    #[error("the database name {dbname} is too long for the shop's role names")]
+    DatabaseNameTooLong {
+        /// The database.
+        dbname: String,
+    },
+    /// A desk's name that is empty, too long or holds control characters.
+    #[error("a desk's name is 1 to 40 characters, none a control character")]
+    DeskNameShape,
+    /// `add-desk` with a name another desk login has.
+    #[error("a desk named {name} has a login already")]
+    DeskNameTaken {
+        /// The name.
+        name: String,
+    },
+    /// `remove-desk` with a name no desk login has.
+    #[error("no desk login is named {name}")]
+    NoSuchDesk {
+        /// The name.
+        name: String,
+    },
     /// The shop's schema is newer than this paydesk knows: nothing was touched.
     #[error(
         "the shop's database has schema version {found}, newer than this paydesk knows ({known}); update paydesk on this desk"
@@ -193,6 +257,33 @@ impl ShopError {
             ShopError::SchemaTooNew { found, known } => {
                 M::SchemaTooNew.fill(lang, &[("found", found), ("known", known)])
             }
+            ShopError::NoSchema { dbname } => M::NoSchema.fill(lang, &[("dbname", dbname)]),
+            ShopError::SchemaOld { found, needed } => {
+                M::SchemaOld.fill(lang, &[("found", found), ("needed", needed)])
+            }
+            ShopError::NotADeskLogin { user, why } => {
+                let why = match why {
+                    NotADeskWhy::Superuser => M::WhySuperuser,
+                    NotADeskWhy::CreatesRoles => M::WhyCreatesRoles,
+                    NotADeskWhy::BypassesRls => M::WhyBypassesRls,
+                    NotADeskWhy::OwnsShop => M::WhyOwnsShop,
+                };
+                M::NotADeskLogin.fill(lang, &[("user", user), ("why", &why.get(lang))])
+            }
+            ShopError::DeskRemoved { user } => M::DeskRemoved.fill(lang, &[("user", user)]),
+            ShopError::NotOwner { user, why } => {
+                let why = match why {
+                    owner::NotOwnerWhy::DoesNotOwnDatabase => M::WhyNotDatabaseOwner,
+                    owner::NotOwnerWhy::CannotCreateRoles => M::WhyNoCreateRole,
+                };
+                M::NotOwner.fill(lang, &[("user", user), ("why", &why.get(lang))])
+            }
+            ShopError::DatabaseNameTooLong { dbname } => {
+                M::DatabaseNameTooLong.fill(lang, &[("dbname", dbname)])
+            }
+            ShopError::DeskNameShape => M::DeskNameShape.get(lang).to_owned(),
+            ShopError::DeskNameTaken { name } => M::DeskNameTaken.fill(lang, &[("name", name)]),
+            ShopError::NoSuchDesk { name } => M::NoSuchDesk.fill(lang, &[("name", name)]),
             ShopError::Database { code, message } => {
                 M::Database.fill(lang, &[("code", code), ("message", message)])
             }
@@ -225,6 +316,11 @@ impl ShopError {
                 | ShopError::NoTlsOffered
                 | ShopError::NoChannelBinding
                 | ShopError::SchemaTooNew { .. }
+                | ShopError::NoSchema { .. }
+                | ShopError::SchemaOld { .. }
+                | ShopError::NotADeskLogin { .. }
+                | ShopError::DeskRemoved { .. }
+                | ShopError::NotOwner { .. }
                 | ShopError::Database { .. }
         )
     }
@@ -236,6 +332,12 @@ impl ShopError {
             let code = db.code();
             return if *code == SqlState::INVALID_PASSWORD {
                 ShopError::WrongPassword {
+                    user: url.user().to_owned(),
+                }
+            } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
+                && db.message().contains("is not permitted to log in")
+            {
+                ShopError::DeskRemoved {
                     user: url.user().to_owned(),
                 }
             } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
@@ -309,6 +411,36 @@ fn url_sentence(e: &UrlError, lang: Lang) -> String {
         UrlError::PlainOffMachine { mode, host } => {
             M::UrlPlainOffMachine.fill(lang, &[("mode", mode), ("host", host)])
         }
+    }
+}
+
+/// What a login may do that a desk's must not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotADeskWhy {
+    /// A superuser.
+    Superuser,
+    /// It may create roles (`CREATEROLE`).
+    CreatesRoles,
+    /// It bypasses row-level security (`BYPASSRLS`).
+    BypassesRls,
+    /// It owns the shop's tables, or is a member of the role that does.
+    OwnsShop,
+}
+
+impl ShopError {
+    /// Whether the error is the caller's to mend before anything is tried again: a URL, a login
+    /// that is not what the command needs, a name (the CLI's exit 3).
+    pub fn is_wrong_input(&self) -> bool {
+        matches!(
+            self,
+            ShopError::Url(_)
+                | ShopError::NotADeskLogin { .. }
+                | ShopError::NotOwner { .. }
+                | ShopError::DatabaseNameTooLong { .. }
+                | ShopError::DeskNameShape
+                | ShopError::DeskNameTaken { .. }
+                | ShopError::NoSuchDesk { .. }
+        )
     }
 }
 

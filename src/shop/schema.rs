@@ -1,9 +1,10 @@
-//! The shop's PostgreSQL schema, which paydesk creates and migrates itself (docs/design.md §8).
+//! The shop's PostgreSQL schema, which the shop's owner creates and migrates with `paydesk shop
+//! init` ([`super::owner::init`]); a desk only checks its version (docs/design.md §8).
 //!
 //! - `paydesk_schema` holds one row, the schema's version: how many of [`MIGRATIONS`] ran.
 //! - [`migrate`] runs in one transaction under a transaction-scoped advisory lock
-//!   ([`MIGRATION_LOCK`]), so two desks joining at once take turns: the second finds the work
-//!   done. A step that fails rolls every step of the run back.
+//!   ([`MIGRATION_LOCK`]), so two runs of `shop init` at once take turns: the second finds the
+//!   work done. A step that fails rolls every step of the run back.
 //! - A version above what this build knows is refused ([`ShopError::SchemaTooNew`]) before
 //!   anything is written: the transaction is rolled back, so an older paydesk touches nothing.
 //! - Migrations are append-only: a released step is never edited; a change is a new step.
@@ -585,7 +586,8 @@ DROP FUNCTION paydesk_add_quarters(numeric[], numeric[]);
 /// every desk's audit chain ([`super::audit::SCHEMA`]), step 7 saved cards' masks
 /// ([`super::cards::SCHEMA`]), step 8 the day close's totals laid out for a month
 /// ([`REPORT_V2`]), step 9 where a desk's audit chain forked from the shop's copy
-/// ([`super::audit::FORKS_SCHEMA`]).
+/// ([`super::audit::FORKS_SCHEMA`]), step 10 the owner's desk logins
+/// ([`super::owner::SCHEMA`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -596,6 +598,7 @@ pub const MIGRATIONS: &[&str] = &[
     super::cards::SCHEMA,
     REPORT_V2,
     super::audit::FORKS_SCHEMA,
+    super::owner::SCHEMA,
 ];
 
 /// The version this build migrates to.

@@ -28,7 +28,7 @@ use tokio::sync::{Mutex as AsyncMutex, Notify, OwnedMappedMutexGuard, OwnedMutex
 use zeroize::Zeroizing;
 
 use super::push::{self, PushError, Pushed};
-use super::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl, desk, membership, schema};
+use super::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl, desk, membership};
 use crate::clock::Clock;
 use crate::secrets::SecretStore;
 use crate::store::Store;
@@ -59,9 +59,6 @@ impl Channel {
         }
     }
 }
-
-/// How long a schema migration may take (schema step 2 reads every link once).
-pub const MIGRATION_LIMIT: Duration = Duration::from_mins(10);
 
 /// The session's waits and limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -617,7 +614,7 @@ async fn limited<T>(
     })
 }
 
-/// Connects, migrates, registers and listens.
+/// Connects, checks the schema and the login, registers and listens.
 async fn open(
     config: &SessionConfig,
     // The notifications of the new connection.
@@ -631,18 +628,11 @@ async fn open(
             .await
             .map_err(ShopError::Interrupted)??;
     let (notes_tx, notes) = tokio::sync::mpsc::channel(super::NOTES);
-    let mut shop =
-        super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
+    let shop = super::connect_listening(url, &password, config.timing.connect, notes_tx).await?;
     drop(password);
     let limit = config.timing.query;
-    // A step that rebuilds totals over every link of a large shop takes minutes, not a
-    // query's limit (a cut migration rolls back and would start again at every reconnect).
-    limited(
-        MIGRATION_LIMIT,
-        url,
-        schema::migrate(shop.client_mut(), url),
-    )
-    .await?;
+    // The schema is the owner's to migrate; a desk checks it and its own login.
+    limited(limit, url, desk::admit(&shop)).await?;
     register(config, &shop).await?;
     let listen = CHANNELS.map(|c| format!("LISTEN {c};")).concat();
     limited(limit, url, async {

@@ -376,6 +376,15 @@ impl ShopUrl {
         self.sslrootcert.as_deref()
     }
 
+    /// The same shop as another login (`add-desk` hands a desk the owner's URL with its own).
+    #[must_use]
+    pub fn with_user(&self, user: &str) -> ShopUrl {
+        ShopUrl {
+            user: user.to_owned(),
+            ..self.clone()
+        }
+    }
+
     /// Whether the password exchange must be bound to the TLS channel.
     pub fn channel_binding(&self) -> ChannelBinding {
         self.channel_binding

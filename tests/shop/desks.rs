@@ -707,11 +707,17 @@ fn a_desk_killed_in_the_middle_of_a_push_resumes_and_every_link_arrives_once() {
     );
 }
 
-/// `shop status` says `reason` and the desk works on alone: `link list` shows its own links
-/// (`own`), saying so, and a new link is saved and waits for the shop (added to `own`).
-fn works_on_alone(cli: &Cli, env: &[(&str, &str)], reason: &str, own: &mut BTreeSet<String>) {
+/// `shop status` says `reason` and ends with `exit` (4 refused, 5 no answer), and the desk
+/// works on alone: `link list` shows its own links (`own`), saying so, and a new link is saved
+/// and waits for the shop (added to `own`).
+fn works_on_alone(
+    cli: &Cli,
+    env: &[(&str, &str)],
+    (reason, exit): (&str, i32),
+    own: &mut BTreeSet<String>,
+) {
     let status = cli.run_with(&["shop", "status"], None, env);
-    ok(&status);
+    assert_eq!(status.code, exit, "{status:?}");
     assert!(
         status.stdout.contains(&format!("not connected: {reason}")),
         "{status:?}"
@@ -778,7 +784,7 @@ fn a_wrong_password_and_an_unreachable_host_each_get_a_sentence_and_the_desk_wor
     works_on_alone(
         &cli,
         &[("PAYDESK_SHOP_PASSWORD", "not the password")],
-        "PostgreSQL refused the password for the user desk.",
+        ("PostgreSQL refused the password for the user desk.", 4),
         &mut own,
     );
 
@@ -792,7 +798,10 @@ fn a_wrong_password_and_an_unreachable_host_each_get_a_sentence_and_the_desk_wor
     works_on_alone(
         &cli,
         &[],
-        &format!("The shop's PostgreSQL at 127.0.0.1:{closed} cannot be reached"),
+        (
+            &format!("The shop's PostgreSQL at 127.0.0.1:{closed} cannot be reached"),
+            5,
+        ),
         &mut own,
     );
 }

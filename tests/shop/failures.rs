@@ -54,17 +54,14 @@ async fn seeded_shop(pg: &Pg) -> shop::Shop {
 
 /// [`seeded_shop`] with the schema brought to `version` only.
 async fn seeded_shop_at(pg: &Pg, version: i32) -> shop::Shop {
-    let db = pg.fresh_db();
+    // The owner's session: it migrates as `shop init` does, then seeds.
+    let db = pg.empty_db();
     // The server's own zone must not matter: every time the shop keeps is absolute.
     pg.admin_sql(
         "postgres",
         &format!("ALTER DATABASE {db} SET timezone = 'Asia/Kolkata'"),
     );
-    let url = pg.url(
-        "localhost",
-        &db,
-        &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
-    );
+    let url = pg.owner_url(&db);
     let url = ShopUrl::parse(&url).expect("a shop URL");
     let mut shop = shop::connect(
         &url,

@@ -9,5 +9,6 @@ mod cli;
 mod desks;
 mod failures;
 mod lease;
+mod owner;
 mod pg;
 mod staff;

@@ -269,11 +269,13 @@ async fn a_server_that_asks_for_the_password_in_plain_text_never_gets_it_unless_
     assert!(pg.log_text().contains(&failed), "{}", pg.log_text());
 }
 
-/// A session as the desk role over verified TLS, to a fresh database.
+/// A session as the shop's owner over verified TLS, to a database with no shop yet: the tests
+/// here migrate it themselves, as `shop init` does.
 async fn fresh_shop(pg: &Pg) -> shop::Shop {
-    let db = pg.fresh_db();
-    let url = pg.url("localhost", &db, &verifying("verify-full", &pg.ca_pem));
-    connect(&url, PASSWORD).await.expect("the shop connects")
+    let db = pg.empty_db();
+    connect(&pg.owner_url(&db), PASSWORD)
+        .await
+        .expect("the shop connects")
 }
 
 /// What a refused migration must leave as it was: every relation and function of the
@@ -346,10 +348,10 @@ async fn the_schema_is_created_once_and_a_second_migration_finds_it_done() {
 }
 
 #[tokio::test]
-async fn desks_joining_at_once_take_turns_under_the_advisory_lock() {
+async fn owners_migrating_at_once_take_turns_under_the_advisory_lock() {
     let Some(pg) = pg::cluster() else { return };
-    let db = pg.fresh_db();
-    let url = pg.url("localhost", &db, &verifying("verify-full", &pg.ca_pem));
+    let db = pg.empty_db();
+    let url = pg.owner_url(&db);
     let mut desks = Vec::new();
     for _ in 0..4 {
         desks.push(connect(&url, PASSWORD).await.expect("connects"));
@@ -361,9 +363,9 @@ async fn desks_joining_at_once_take_turns_under_the_advisory_lock() {
     let results = futures_join_all(runs).await;
     let froms: Vec<i32> = results
         .into_iter()
-        .map(|r| r.expect("every desk migrates").from)
+        .map(|r| r.expect("every run migrates").from)
         .collect();
-    // One desk created the schema; the others found it done.
+    // One run created the schema; the others found it done.
     assert_eq!(froms.iter().filter(|f| **f == 0).count(), 1, "{froms:?}");
     let latest = schema::latest_version();
     assert_eq!(

@@ -55,6 +55,11 @@ pub const ROLE: &str = "desk";
 /// was cut at the first space would not authenticate.
 pub const PASSWORD: &str = "pw with:@/?# and spaces";
 
+/// The login that owns each test database and sets its shop up (`shop init`), with
+/// [`PASSWORD`]: it may create roles and is not a superuser, as a managed PostgreSQL's admin
+/// login.
+pub const OWNER: &str = "shop_owner";
+
 /// A role (with [`PASSWORD`]) whose `pg_hba.conf` lines ask for the password in plain text
 /// (the `password` method), as a careless or hostile server would: channel binding cannot
 /// happen with it.
@@ -269,11 +274,11 @@ impl Pg {
         )
         .expect("pg_hba.conf is written");
         pg.start();
-        for role in [ROLE, PLAIN_ROLE] {
+        for (role, may) in [(ROLE, ""), (PLAIN_ROLE, ""), (OWNER, " CREATEROLE")] {
             pg.admin_sql(
                 "postgres",
                 &format!(
-                    "CREATE ROLE {role} LOGIN PASSWORD '{}'",
+                    "CREATE ROLE {role} LOGIN{may} PASSWORD '{}'",
                     PASSWORD.replace('\'', "''")
                 ),
             );
@@ -396,9 +401,48 @@ impl Pg {
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
-    /// A new empty database owned by [`ROLE`], for one test.
+    /// A new shop for one test: a database owned by [`OWNER`], set up by its `shop init`, with
+    /// [`ROLE`] a member of its desks' role, as a login that `shop add-desk` made is (tests of
+    /// several desks on one login share it: the shop does not bind a login to one desk yet).
     pub fn fresh_db(&self) -> String {
-        self.fresh_db_of(ROLE)
+        let db = self.empty_db();
+        self.init_shop(&db);
+        self.admin_sql("postgres", &format!("GRANT \"{db}_desks\" TO {ROLE}"));
+        db
+    }
+
+    /// A new database owned by [`OWNER`], with no shop in it yet.
+    pub fn empty_db(&self) -> String {
+        self.fresh_db_of(OWNER)
+    }
+
+    /// The URL of database `db` as its owner, over TLS checked in full.
+    pub fn owner_url(&self, db: &str) -> String {
+        self.url_as(OWNER, "localhost", db, &self.verify_full())
+    }
+
+    /// `sslmode=verify-full&sslrootcert=…` with this cluster's CA.
+    pub fn verify_full(&self) -> String {
+        format!("sslmode=verify-full&sslrootcert={}", self.ca_pem.display())
+    }
+
+    /// Runs `shop init` (the library's) as [`OWNER`] on database `db`, on a thread of its own
+    /// (a caller may be inside a tokio runtime already).
+    pub fn init_shop(&self, db: &str) {
+        let url = paydesk::shop::ShopUrl::parse(&self.owner_url(db)).expect("the owner's URL");
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime")
+                .block_on(paydesk::shop::owner::init(
+                    &url,
+                    &zeroize::Zeroizing::new(PASSWORD.to_owned()),
+                ))
+                .expect("shop init")
+        })
+        .join()
+        .expect("the init thread");
     }
 
     /// A new empty database owned by `owner`, for one test.

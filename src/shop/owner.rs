@@ -1,0 +1,434 @@
+//! The shop's owner (issue 28, docs/design.md §8 "The owner and the desks"): the one login that
+//! creates and migrates the shop's schema and makes a login for each desk. No desk migrates,
+//! and no desk joins with the owner's login.
+//!
+//! - [`init`] (`paydesk shop init OWNER_URL`) needs a login that owns the database and may
+//!   create roles (`CREATEROLE`), as a managed PostgreSQL's admin login does; a superuser is
+//!   not needed. It migrates the schema ([`super::schema::migrate`]), creates the desks' group
+//!   role ([`Roles::desks`], named after the database: roles are cluster-wide, so two shops or
+//!   two test databases on one cluster never share one) and sets what that group may do
+//!   ([`grants`]). Run again, it changes nothing that is already so.
+//! - [`add_desk`] makes a login for one desk: `<database>_desk_<n>`, a member of the group,
+//!   with a random password of 142 bits that is printed once and kept nowhere (the server
+//!   receives its SCRAM verifier only, made here), and a connection limit.
+//! - [`remove_desk`] sets that login `NOLOGIN` and ends its sessions at once.
+//! - [`desks`] lists the logins with the desk that registered under each.
+//!
+//! What the desks' group may do today is the tables' own privileges: read every shop table but
+//! the owner's list of logins, insert and update where desks write, delete only expired poll
+//! leases and a replaced catalog's rows; no `TRUNCATE`, no DDL, no trigger changes, no
+//! temporary tables, no `CREATE` in the schema. Writes through functions that check what a desk
+//! sends are the next step of issue 28 (docs/design.md §8 says which).
+
+use chrono::{DateTime, Utc};
+use rand::Rng;
+use zeroize::Zeroizing;
+
+use super::{CONNECT_TIMEOUT, Shop, ShopError, ShopUrl, connect, schema};
+
+/// PostgreSQL's longest name, in bytes (`NAMEDATALEN - 1`): a longer one is cut silently.
+const NAME_MAX: usize = 63;
+
+/// The longest suffix a role name takes after the database's name (`_desk_` and a number).
+const LONGEST_SUFFIX: usize = "_desk_9999999999".len();
+
+/// How many sessions one desk's login may hold at once: the app's session, its readers and a
+/// few command-line runs.
+pub const DESK_CONNECTIONS: i32 = 12;
+
+/// How many characters a desk's password has, each one of 62: 142 bits.
+const PASSWORD_CHARS: usize = 24;
+
+/// Step 10 of the shop's schema: the owner's list of desk logins, and which login registered
+/// each desk (set by the shop from `session_user`, never taken from the desk).
+pub const SCHEMA: &str = "
+CREATE TABLE desk_logins (
+    login      text PRIMARY KEY,
+    name       text NOT NULL UNIQUE CHECK (name <> ''),
+    created_at timestamptz NOT NULL DEFAULT now(),
+    removed_at timestamptz
+);
+CREATE SEQUENCE desk_login_numbers;
+
+ALTER TABLE desks ADD COLUMN login text;
+CREATE FUNCTION paydesk_desks_login() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.login := session_user;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
+    FOR EACH ROW EXECUTE FUNCTION paydesk_desks_login();
+";
+
+/// The shop's role names, all from the database's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Roles {
+    dbname: String,
+}
+
+impl Roles {
+    /// The roles of the shop in database `dbname`; a name too long to leave room for them is
+    /// refused.
+    pub fn of(dbname: &str) -> Result<Roles, ShopError> {
+        if dbname.len() + LONGEST_SUFFIX > NAME_MAX {
+            return Err(ShopError::DatabaseNameTooLong {
+                dbname: dbname.to_owned(),
+            });
+        }
+        Ok(Roles {
+            dbname: dbname.to_owned(),
+        })
+    }
+
+    /// The group every desk login belongs to (`NOLOGIN`).
+    pub fn desks(&self) -> String {
+        format!("{}_desks", self.dbname)
+    }
+
+    /// The `n`-th desk's login.
+    pub fn desk(&self, n: i64) -> String {
+        format!("{}_desk_{n}", self.dbname)
+    }
+}
+
+/// `name` as a quoted SQL identifier.
+fn ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// What [`init`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Initialized {
+    /// The schema's version before.
+    pub from: i32,
+    /// Its version now.
+    pub to: i32,
+    /// The desks' group role.
+    pub desks_role: String,
+    /// Whether the group role was created now (`false`: it was there).
+    pub role_created: bool,
+}
+
+/// Connects as the owner, after checking that this login may set the shop up.
+async fn owner_session(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Shop, ShopError> {
+    let shop = connect(url, password, CONNECT_TIMEOUT).await?;
+    let pg = |e| ShopError::from_pg(e, url);
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT r.rolsuper, r.rolcreaterole,
+                    pg_has_role(current_user, d.datdba, 'MEMBER')
+             FROM pg_roles AS r, pg_database AS d
+             WHERE r.rolname = current_user AND d.datname = current_database()",
+            &[],
+        )
+        .await
+        .map_err(pg)?;
+    let (superuser, createrole, owns): (bool, bool, bool) = (row.get(0), row.get(1), row.get(2));
+    let why = if !owns {
+        Some(NotOwnerWhy::DoesNotOwnDatabase)
+    } else if !createrole && !superuser {
+        Some(NotOwnerWhy::CannotCreateRoles)
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(ShopError::NotOwner {
+            user: url.user().to_owned(),
+            why,
+        }),
+        None => Ok(shop),
+    }
+}
+
+/// Why a login cannot act as the shop's owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotOwnerWhy {
+    /// It does not own the database.
+    DoesNotOwnDatabase,
+    /// It may not create roles.
+    CannotCreateRoles,
+}
+
+/// `paydesk shop init`: creates or migrates the shop's schema, its desks' group role and what
+/// that role may do. Safe to run again.
+pub async fn init(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Initialized, ShopError> {
+    let roles = Roles::of(url.dbname())?;
+    let mut shop = owner_session(url, password).await?;
+    let migrated = schema::migrate(shop.client_mut(), url).await?;
+    let pg = |e| ShopError::from_pg(e, url);
+    let tx = shop.client_mut().transaction().await.map_err(pg)?;
+    let desks = roles.desks();
+    let exists: bool = tx
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)",
+            &[&desks],
+        )
+        .await
+        .map_err(pg)?
+        .get(0);
+    if !exists {
+        tx.batch_execute(&format!("CREATE ROLE {} NOLOGIN", ident(&desks)))
+            .await
+            .map_err(pg)?;
+    }
+    tx.batch_execute(&grants(url.dbname(), &desks))
+        .await
+        .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    Ok(Initialized {
+        from: migrated.from,
+        to: migrated.to,
+        desks_role: desks,
+        role_created: !exists,
+    })
+}
+
+/// What the desks' group may do, set afresh (every grant revoked first, so a table a later step
+/// added gets exactly these).
+pub fn grants(dbname: &str, desks: &str) -> String {
+    let db = ident(dbname);
+    let desks = ident(desks);
+    format!(
+        "REVOKE ALL ON DATABASE {db} FROM PUBLIC;
+         GRANT CONNECT ON DATABASE {db} TO {desks};
+         REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+         GRANT USAGE ON SCHEMA public TO {desks};
+         REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {desks};
+         GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO {desks};
+         REVOKE INSERT, UPDATE ON paydesk_schema FROM {desks};
+         REVOKE ALL ON desk_logins FROM {desks};
+         GRANT DELETE ON poll_leases, catalog_variants TO {desks};
+         REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {desks};
+         GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {desks};
+         REVOKE ALL ON SEQUENCE desk_login_numbers FROM {desks};"
+    )
+}
+
+/// A desk's new login, as `add-desk` prints it once.
+#[derive(Debug)]
+pub struct NewDesk {
+    /// The desk's name.
+    pub name: String,
+    /// Its login.
+    pub login: String,
+    /// The URL it joins with: the owner's, with the desk's login (no password).
+    pub url: ShopUrl,
+    /// Its password (142 bits), kept nowhere.
+    pub password: Zeroizing<String>,
+}
+
+/// A random password of [`PASSWORD_CHARS`] letters and digits.
+fn new_password() -> Zeroizing<String> {
+    let mut rng = rand::rng();
+    Zeroizing::new(
+        (0..PASSWORD_CHARS)
+            .map(|_| char::from(rng.sample(rand::distr::Alphanumeric)))
+            .collect(),
+    )
+}
+
+/// Whether `name` can name a desk: as a desk's own name ([`super::desk::valid_desk_name`]).
+fn check_name(name: &str) -> Result<String, ShopError> {
+    let name = name.trim();
+    if super::desk::valid_desk_name(name) {
+        Ok(name.to_owned())
+    } else {
+        Err(ShopError::DeskNameShape)
+    }
+}
+
+/// `paydesk shop add-desk NAME`: a login of its own for one desk.
+pub async fn add_desk(
+    url: &ShopUrl,
+    password: &Zeroizing<String>,
+    name: &str,
+) -> Result<NewDesk, ShopError> {
+    let name = check_name(name)?;
+    let roles = Roles::of(url.dbname())?;
+    let mut shop = owner_session(url, password).await?;
+    super::desk::check_schema(&shop).await?;
+    let pg = |e| ShopError::from_pg(e, url);
+    let tx = shop.client_mut().transaction().await.map_err(pg)?;
+    let taken: bool = tx
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM desk_logins WHERE name = $1)",
+            &[&name],
+        )
+        .await
+        .map_err(pg)?
+        .get(0);
+    if taken {
+        return Err(ShopError::DeskNameTaken { name });
+    }
+    let n: i64 = tx
+        .query_one("SELECT nextval('desk_login_numbers')", &[])
+        .await
+        .map_err(pg)?
+        .get(0);
+    let login = roles.desk(n);
+    tx.execute(
+        "INSERT INTO desk_logins (login, name) VALUES ($1, $2)",
+        &[&login, &name],
+    )
+    .await
+    .map_err(pg)?;
+    let secret = new_password();
+    // The server gets the SCRAM verifier, made here: the password itself never leaves.
+    let verifier = postgres_protocol::password::scram_sha_256(secret.as_bytes());
+    tx.batch_execute(&format!(
+        "CREATE ROLE {login_id} LOGIN CONNECTION LIMIT {DESK_CONNECTIONS} PASSWORD '{verifier}'
+             IN ROLE {desks};
+         GRANT {login_id} TO CURRENT_USER;",
+        login_id = ident(&login),
+        desks = ident(&roles.desks()),
+        verifier = verifier.replace('\'', "''"),
+    ))
+    .await
+    .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    Ok(NewDesk {
+        name,
+        url: url.with_user(&login),
+        login,
+        password: secret,
+    })
+}
+
+/// What [`remove_desk`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemovedDesk {
+    /// The login that may no longer connect.
+    pub login: String,
+    /// How many of its sessions were ended.
+    pub sessions_ended: i64,
+}
+
+/// `paydesk shop remove-desk NAME`: the desk's login may no longer connect, and its sessions end
+/// now. The desk sells on alone.
+pub async fn remove_desk(
+    url: &ShopUrl,
+    password: &Zeroizing<String>,
+    name: &str,
+) -> Result<RemovedDesk, ShopError> {
+    let name = name.trim().to_owned();
+    let mut shop = owner_session(url, password).await?;
+    super::desk::check_schema(&shop).await?;
+    let pg = |e| ShopError::from_pg(e, url);
+    let tx = shop.client_mut().transaction().await.map_err(pg)?;
+    let Some(row) = tx
+        .query_opt(
+            "UPDATE desk_logins SET removed_at = coalesce(removed_at, now()) WHERE name = $1
+             RETURNING login",
+            &[&name],
+        )
+        .await
+        .map_err(pg)?
+    else {
+        return Err(ShopError::NoSuchDesk { name });
+    };
+    let login: String = row.get(0);
+    tx.batch_execute(&format!("ALTER ROLE {} NOLOGIN", ident(&login)))
+        .await
+        .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    let sessions_ended: i64 = shop
+        .client()
+        .query_one(
+            "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE usename = $1",
+            &[&login],
+        )
+        .await
+        .map_err(pg)?
+        .get(0);
+    Ok(RemovedDesk {
+        login,
+        sessions_ended,
+    })
+}
+
+/// One desk login, as `shop desks` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeskLogin {
+    /// The name `add-desk` gave.
+    pub name: String,
+    /// The login.
+    pub login: String,
+    /// The device id of the desk that registered with it (`None`: not joined yet).
+    pub device: Option<String>,
+    /// When that desk joined.
+    pub joined_at: Option<DateTime<Utc>>,
+    /// When the shop last applied a push of that desk.
+    pub last_push_at: Option<DateTime<Utc>>,
+    /// Whether `remove-desk` removed it.
+    pub removed: bool,
+}
+
+/// `paydesk shop desks`: every desk login, oldest first, with the desk registered under it.
+pub async fn desks(
+    url: &ShopUrl,
+    password: &Zeroizing<String>,
+) -> Result<Vec<DeskLogin>, ShopError> {
+    let shop = owner_session(url, password).await?;
+    super::desk::check_schema(&shop).await?;
+    let rows = shop
+        .client()
+        .query(
+            "SELECT l.name, l.login, d.desk_id, d.joined_at, a.acked_at, l.removed_at IS NOT NULL
+             FROM desk_logins AS l
+             LEFT JOIN desks AS d ON d.login = l.login
+             LEFT JOIN outbox_acks AS a ON a.desk_id = d.desk_id
+             ORDER BY l.created_at, l.login, d.joined_at",
+            &[],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, url))?;
+    Ok(rows
+        .iter()
+        .map(|r| DeskLogin {
+            name: r.get(0),
+            login: r.get(1),
+            device: r.get(2),
+            joined_at: r.get(3),
+            last_push_at: r.get(4),
+            removed: r.get(5),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_names_carry_the_database_and_a_name_too_long_for_them_is_refused() {
+        let roles = Roles::of("kadikoy").expect("a short name");
+        assert_eq!(roles.desks(), "kadikoy_desks");
+        assert_eq!(roles.desk(3), "kadikoy_desk_3");
+        let longest = "d".repeat(NAME_MAX - LONGEST_SUFFIX);
+        assert!(Roles::of(&longest).is_ok());
+        assert!(matches!(
+            Roles::of(&format!("{longest}d")),
+            Err(ShopError::DatabaseNameTooLong { .. })
+        ));
+    }
+
+    #[test]
+    fn a_desk_password_is_24_letters_or_digits_and_never_the_same() {
+        let a = new_password();
+        let b = new_password();
+        assert_eq!(a.chars().count(), PASSWORD_CHARS);
+        assert!(a.chars().all(|c| c.is_ascii_alphanumeric()), "{}", &*a);
+        assert_ne!(*a, *b);
+        // 24 characters of 62: at least 128 bits.
+        let chars = i32::try_from(PASSWORD_CHARS).expect("a small number");
+        assert!(62f64.powi(chars) >= 2f64.powi(128));
+    }
+
+    #[test]
+    fn identifiers_are_quoted_whatever_the_database_is_called() {
+        assert_eq!(ident("shop"), "\"shop\"");
+        assert_eq!(ident("a\"b"), "\"a\"\"b\"");
+    }
+}

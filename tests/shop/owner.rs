@@ -1,0 +1,457 @@
+//! The shop's owner and the desks' own logins (issue 28), end to end: the real binary, the
+//! private cluster of `tests/support/pg.rs`, an owner that is not a superuser (a login that owns
+//! the database and may create roles, as a managed PostgreSQL gives).
+//!
+//! - `shop init` sets the shop up, reads the owner's password from stdin only, and runs again
+//!   changing nothing; two shops on one cluster get roles of their own;
+//! - `shop add-desk` makes a login a desk joins with; `shop desks` lists it with that desk;
+//! - a desk's login reads and writes only what a desk does: no `TRUNCATE`, `DROP`, DDL,
+//!   trigger change, temporary table, and `DELETE` only of expired leases and replaced catalog
+//!   rows;
+//! - `shop join` refuses the owner, a superuser, a login that may create roles and a member of
+//!   the owner (exit 3, naming `shop add-desk`);
+//! - a desk never migrates: no schema, or an older one, is refused with the owner's command
+//!   named, and nothing is written;
+//! - `shop remove-desk` ends the desk's sessions at once; the desk sells on alone and says why.
+
+use crate::support::cli::{Cli, Out};
+use crate::support::pg::{self, OWNER, PASSWORD, Pg, ROLE};
+use paydesk::shop::{self, ShopUrl, schema};
+use zeroize::Zeroizing;
+
+/// A data folder whose runs see no keyring.
+fn desk() -> Cli {
+    let mut cli = Cli::new();
+    cli.env(
+        "DBUS_SESSION_BUS_ADDRESS",
+        "unix:path=/nonexistent/paydesk-bus",
+    );
+    cli
+}
+
+fn ok(out: &Out) {
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+/// The owner's password on stdin, as a script gives it.
+fn owner_stdin() -> String {
+    format!("{PASSWORD}\n")
+}
+
+/// `paydesk shop SUBCOMMAND …` run by the owner from `cli`, the password on stdin.
+fn as_owner(cli: &Cli, args: &[&str]) -> Out {
+    let mut all = vec!["shop"];
+    all.extend_from_slice(args);
+    cli.run_with(&all, Some(&owner_stdin()), &[])
+}
+
+/// A desk login made by `shop add-desk NAME --json` on database `db`: its URL and password.
+fn add_desk(owner: &Cli, pg: &Pg, db: &str, name: &str) -> (String, String) {
+    let out = as_owner(owner, &["add-desk", name, &pg.owner_url(db), "--json"]);
+    ok(&out);
+    let v = out.json();
+    (
+        v["url"].as_str().expect("a URL").to_owned(),
+        v["password"].as_str().expect("a password").to_owned(),
+    )
+}
+
+/// The shop's owner, from a folder of its own.
+fn owner() -> Cli {
+    Cli::in_new_folder("owner")
+}
+
+#[test]
+fn the_owner_sets_the_shop_up_without_superuser_and_a_desk_joins_with_its_own_login() {
+    let Some(pg) = pg::cluster() else { return };
+    assert_eq!(
+        pg.admin_sql(
+            "postgres",
+            &format!("SELECT rolsuper::text || rolcreaterole::text FROM pg_roles WHERE rolname = '{OWNER}'")
+        ),
+        "falsetrue"
+    );
+    let db = pg.empty_db();
+    let owner_url = pg.owner_url(&db);
+    let owner = owner();
+    // The owner's password is never taken from the environment a desk's password comes from.
+    let from_env = owner.run_with(
+        &["shop", "init", &owner_url],
+        Some(""),
+        &[("PAYDESK_SHOP_PASSWORD", PASSWORD)],
+    );
+    assert_eq!(from_env.code, 3, "{from_env:?}");
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT to_regclass('paydesk_schema') IS NULL"),
+        "t"
+    );
+    let latest = schema::latest_version();
+    let init = as_owner(&owner, &["init", &owner_url]);
+    ok(&init);
+    assert!(
+        init.stdout.contains(&format!(
+            "(schema version 0 → {latest}); its desks' role is {db}_desks"
+        )),
+        "{init:?}"
+    );
+    let again = as_owner(&owner, &["init", &owner_url]);
+    ok(&again);
+    assert!(
+        again
+            .stdout
+            .contains(&format!("(schema version {latest} → {latest})")),
+        "{again:?}"
+    );
+
+    let added = as_owner(&owner, &["add-desk", "Kasa 1", &owner_url, "--json"]);
+    ok(&added);
+    let v = added.json();
+    let login = format!("{db}_desk_1");
+    assert_eq!(v["login"], login.as_str(), "{v}");
+    let url = v["url"].as_str().expect("a URL");
+    let password = v["password"].as_str().expect("a password");
+    assert!(
+        url.starts_with(&format!("postgres://{login}@localhost:")),
+        "{url}"
+    );
+    // The URL carries no password; the password is 24 letters and digits (142 bits).
+    assert!(!url.contains(password), "{url}");
+    assert_eq!(password.len(), 24);
+    assert!(
+        password.chars().all(|c| c.is_ascii_alphanumeric()),
+        "{password}"
+    );
+    // The server holds a SCRAM verifier, not the password.
+    assert!(
+        pg.admin_sql(
+            "postgres",
+            &format!("SELECT rolpassword FROM pg_authid WHERE rolname = '{login}'")
+        )
+        .starts_with("SCRAM-SHA-256$")
+    );
+    let taken = as_owner(&owner, &["add-desk", "Kasa 1", &owner_url]);
+    assert_eq!(taken.code, 3, "{taken:?}");
+    assert!(
+        taken
+            .stderr
+            .contains("A desk named Kasa 1 has a login already"),
+        "{taken:?}"
+    );
+
+    let mut kasa = desk();
+    kasa.env("PAYDESK_SHOP_PASSWORD", password);
+    ok(&kasa.run(&["shop", "join", url]));
+    let device = kasa.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("a desk id")
+        .to_owned();
+    ok(&kasa.link_create("sandbox", &["--amount", "45", "--json"]));
+    ok(&kasa.run(&["shop", "sync"]));
+
+    let listed = as_owner(&owner, &["desks", &owner_url, "--json"]);
+    ok(&listed);
+    let rows = listed.json();
+    let rows = rows.as_array().expect("a list");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["name"], "Kasa 1");
+    assert_eq!(rows[0]["login"], login.as_str());
+    assert_eq!(rows[0]["device"], device.as_str());
+    assert!(rows[0]["joinedAt"].is_string(), "{rows:?}");
+    assert!(rows[0]["lastPushAt"].is_string(), "{rows:?}");
+    assert_eq!(rows[0]["removed"], false);
+    // The shop learnt the desk's login from the connection, not from the desk.
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT login FROM desks WHERE desk_id = '{device}'")
+        ),
+        login
+    );
+
+    // A second shop on the same cluster has roles of its own, and this desk's login cannot
+    // even connect to it.
+    let other = pg.empty_db();
+    ok(&as_owner(&owner, &["init", &pg.owner_url(&other)]));
+    assert_eq!(
+        pg.admin_sql(
+            "postgres",
+            &format!(
+                "SELECT count(*) FROM pg_roles WHERE rolname IN ('{db}_desks', '{other}_desks')"
+            )
+        ),
+        "2"
+    );
+    let mut stranger = desk();
+    stranger.env("PAYDESK_SHOP_PASSWORD", password);
+    let elsewhere = url.replace(&format!("/{db}?"), &format!("/{other}?"));
+    let refused = stranger.run(&["shop", "join", &elsewhere]);
+    assert_eq!(refused.code, 4, "{refused:?}");
+    assert!(
+        refused.stderr.contains("permission denied for database"),
+        "{refused:?}"
+    );
+}
+
+/// Connects as `user` with `password` to `db`.
+async fn session(pg: &Pg, user: &str, password: &str, db: &str) -> shop::Shop {
+    let url = ShopUrl::parse(&pg.url_as(user, "localhost", db, &pg.verify_full())).expect("a URL");
+    shop::connect(
+        &url,
+        &Zeroizing::new(password.to_owned()),
+        shop::CONNECT_TIMEOUT,
+    )
+    .await
+    .expect("connects")
+}
+
+/// The SQLSTATE a statement ends with (`None`: it ran).
+async fn state_of(shop: &shop::Shop, sql: &str) -> Option<String> {
+    shop.client().batch_execute(sql).await.err().map(|e| {
+        e.code()
+            .map_or_else(|| e.to_string(), |c| c.code().to_owned())
+    })
+}
+
+#[tokio::test]
+async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_tables() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let owner = owner();
+    let (_, password) = add_desk(&owner, &pg, &db, "Kasa 1");
+    let login = format!("{db}_desk_1");
+    let desk = session(&pg, &login, &password, &db).await;
+    let relations = pg.admin_sql(
+        &db,
+        "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class
+         WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')",
+    );
+    let relations: Vec<&str> = relations.split(',').collect();
+    assert!(relations.len() > 20, "{relations:?}");
+    // What a desk's own work deletes: leases past their day, a replaced catalog's rows.
+    let deletes = ["poll_leases", "catalog_variants"];
+    let denied = Some("42501".to_owned());
+    for table in &relations {
+        for sql in [
+            format!("TRUNCATE {table}"),
+            format!("DROP TABLE {table}"),
+            format!("ALTER TABLE {table} DISABLE TRIGGER ALL"),
+            format!("ALTER TABLE {table} ADD COLUMN x integer"),
+            format!(
+                "CREATE TRIGGER t BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION paydesk_desks_login()"
+            ),
+        ] {
+            assert_eq!(state_of(&desk, &sql).await, denied, "{sql}");
+        }
+        let delete = format!("DELETE FROM {table} WHERE false");
+        let wanted = if deletes.contains(table) {
+            None
+        } else {
+            denied.clone()
+        };
+        assert_eq!(state_of(&desk, &delete).await, wanted, "{delete}");
+    }
+    for sql in [
+        "CREATE TABLE mine (a integer)",
+        "CREATE TEMP TABLE mine (a integer)",
+        "CREATE FUNCTION mine() RETURNS integer LANGUAGE sql AS 'SELECT 1'",
+        "SELECT * FROM desk_logins",
+        "UPDATE paydesk_schema SET version = version",
+        "SELECT nextval('desk_login_numbers')",
+        "CREATE ROLE mine",
+    ] {
+        assert_eq!(state_of(&desk, sql).await, denied, "{sql}");
+    }
+    // The desk's own work still runs: it reads the links and registers.
+    assert_eq!(state_of(&desk, "SELECT count(*) FROM links").await, None);
+}
+
+#[test]
+fn join_refuses_the_owner_a_superuser_and_any_login_that_may_do_more_than_a_desk() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    // A member of the owner, with no rights of its own: it still holds the owner's.
+    let member = format!("{db}_member");
+    pg.admin_sql(
+        "postgres",
+        &format!(
+            "CREATE ROLE {member} LOGIN PASSWORD '{}' IN ROLE {OWNER}",
+            PASSWORD.replace('\'', "''")
+        ),
+    );
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    for (user, why) in [
+        (OWNER, "it may create roles (CREATEROLE)"),
+        ("postgres", "it is a superuser"),
+        (member.as_str(), "it owns the shop's tables"),
+    ] {
+        let url = pg.url_as(user, "localhost", &db, &pg.verify_full());
+        let out = cli.run(&["shop", "join", &url]);
+        assert_eq!(out.code, 3, "{user}: {out:?}");
+        assert!(out.stderr.contains(why), "{user}: {out:?}");
+        assert!(
+            out.stderr.contains("paydesk shop add-desk NAME OWNER_URL"),
+            "{user}: {out:?}"
+        );
+        assert_eq!(
+            cli.run(&["shop", "status", "--json"]).json()["joined"],
+            false
+        );
+    }
+    assert_eq!(pg.admin_sql(&db, "SELECT count(*) FROM desks"), "0");
+    // The tests' desk login is a desk's: it joins.
+    ok(&cli.run(&["shop", "join", &pg.url("localhost", &db, &pg.verify_full())]));
+    assert_eq!(pg.admin_sql(&db, "SELECT login FROM desks"), ROLE);
+}
+
+#[tokio::test]
+async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
+    let Some(pg) = pg::cluster() else { return };
+    let mut cli = desk();
+    cli.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    // No shop in the database at all.
+    let empty = pg.empty_db();
+    let out = cli.run(&[
+        "shop",
+        "join",
+        &pg.url("localhost", &empty, &pg.verify_full()),
+    ]);
+    assert_eq!(out.code, 4, "{out:?}");
+    assert!(
+        out.stderr
+            .contains("holds no paydesk shop yet: the shop's owner first runs `paydesk shop init"),
+        "{out:?}"
+    );
+    assert_eq!(
+        pg.admin_sql(&empty, "SELECT to_regclass('paydesk_schema') IS NULL"),
+        "t"
+    );
+
+    // A shop made before this issue, one step behind this paydesk: its desks joined with the
+    // login that owns the database (here one that may also create roles, as `shop init`
+    // needs), and it holds a desk already.
+    let older = pg.empty_db();
+    let legacy = format!("{older}_legacy");
+    pg.admin_sql(
+        "postgres",
+        &format!(
+            "CREATE ROLE {legacy} LOGIN CREATEROLE PASSWORD '{}';
+             ALTER DATABASE {older} OWNER TO {legacy}",
+            PASSWORD.replace('\'', "''")
+        ),
+    );
+    let latest = schema::latest_version();
+    {
+        let mut shop = session(&pg, &legacy, PASSWORD, &older).await;
+        let url = shop.url().clone();
+        schema::migrate_to(shop.client_mut(), &url, latest - 1)
+            .await
+            .expect("migrates");
+        shop::desk::register(
+            &shop,
+            &shop::desk::DeskIdentity {
+                id: "OLD1".to_owned(),
+                name: "Old counter".to_owned(),
+            },
+            chrono::Utc::now(),
+        )
+        .await
+        .expect("registers");
+    }
+    let legacy_url = pg.url_as(&legacy, "localhost", &older, &pg.verify_full());
+    let out = cli.run(&["shop", "join", &legacy_url]);
+    assert_eq!(out.code, 4, "{out:?}");
+    assert!(
+        out.stderr.contains(&format!(
+            "has schema version {}; this paydesk needs {latest}. This desk sells on alone until the shop's owner runs `paydesk shop init`",
+            latest - 1
+        )),
+        "{out:?}"
+    );
+    assert_eq!(
+        pg.admin_sql(&older, "SELECT version FROM paydesk_schema"),
+        (latest - 1).to_string(),
+        "the desk migrated nothing"
+    );
+    // The owner brings it up to date, losing nothing; the owner's login no longer serves at a
+    // desk, and the desk joins with a login of its own.
+    let owner = owner();
+    let init = cli.run_with(&["shop", "init", &legacy_url], Some(&owner_stdin()), &[]);
+    ok(&init);
+    assert_eq!(
+        pg.admin_sql(&older, "SELECT name FROM desks WHERE desk_id = 'OLD1'"),
+        "Old counter"
+    );
+    let out = cli.run(&["shop", "join", &legacy_url]);
+    assert_eq!(out.code, 3, "{out:?}");
+    assert!(out.stderr.contains("paydesk shop add-desk"), "{out:?}");
+    let added = owner.run_with(
+        &["shop", "add-desk", "Old counter", &legacy_url, "--json"],
+        Some(&owner_stdin()),
+        &[],
+    );
+    ok(&added);
+    let own = added.json();
+    let mut cli = desk();
+    cli.env(
+        "PAYDESK_SHOP_PASSWORD",
+        own["password"].as_str().expect("a password"),
+    );
+    ok(&cli.run(&["shop", "join", own["url"].as_str().expect("a URL")]));
+}
+
+#[tokio::test]
+async fn a_removed_desk_loses_its_sessions_at_once_and_sells_on_alone_saying_why() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let owner = owner();
+    let (url, password) = add_desk(&owner, &pg, &db, "Kasa 2");
+    let login = format!("{db}_desk_1");
+    let mut kasa = desk();
+    kasa.env("PAYDESK_SHOP_PASSWORD", &password);
+    ok(&kasa.run(&["shop", "join", &url]));
+    // A session of the desk that stays open, as the app's does.
+    let held = session(&pg, &login, &password, &db).await;
+    assert_eq!(state_of(&held, "SELECT 1").await, None);
+
+    let removed = as_owner(&owner, &["remove-desk", "Kasa 2", &pg.owner_url(&db)]);
+    ok(&removed);
+    assert!(
+        removed.stdout.contains(&format!(
+            "The desk Kasa 2's login {login} may no longer connect (1 session ended)"
+        )),
+        "{removed:?}"
+    );
+    assert!(
+        state_of(&held, "SELECT 1").await.is_some(),
+        "the session ended"
+    );
+
+    let status = kasa.run(&["shop", "status"]);
+    assert_eq!(status.code, 4, "{status:?}");
+    assert!(
+        status.stdout.contains(&format!(
+            "The shop's owner removed this desk's login {login}: the desk sells on alone"
+        )),
+        "{status:?}"
+    );
+    // It sells on alone: the link is made and waits in the outbox.
+    ok(&kasa.link_create("sandbox", &["--amount", "20", "--json"]));
+    assert_eq!(kasa.run(&["shop", "status", "--json"]).json()["outbox"], 1);
+
+    let listed = as_owner(&owner, &["desks", &pg.owner_url(&db), "--json"]).json();
+    assert_eq!(listed[0]["removed"], true, "{listed}");
+    let text = as_owner(&owner, &["desks", &pg.owner_url(&db)]);
+    ok(&text);
+    assert!(
+        text.stdout.contains(&format!("Kasa 2: {login}; desk ")),
+        "{text:?}"
+    );
+    assert!(text.stdout.contains("(removed)"), "{text:?}");
+    let unknown = as_owner(&owner, &["remove-desk", "Kasa 9", &pg.owner_url(&db)]);
+    assert_eq!(unknown.code, 3, "{unknown:?}");
+    assert!(
+        unknown.stderr.contains("No desk login is named Kasa 9"),
+        "{unknown:?}"
+    );
+}
