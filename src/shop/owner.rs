@@ -9,7 +9,7 @@
 //!   two test databases on one cluster never share one) and sets what that group may do
 //!   ([`grants`]). Run again, it changes nothing that is already so.
 //! - [`add_desk`] makes a login for one desk: `<database>_desk_<n>`, a member of the group,
-//!   with a random password of 142 bits that is printed once and kept nowhere (the server
+//!   with a random password of 139 bits that is printed once and kept nowhere (the server
 //!   receives its SCRAM verifier only, made here), and a connection limit.
 //! - [`remove_desk`] sets that login `NOLOGIN` and ends its sessions at once.
 //! - [`desks`] lists the logins with the desk that registered under each.
@@ -36,8 +36,13 @@ const LONGEST_SUFFIX: usize = "_desk_9999999999".len();
 /// few command-line runs.
 pub const DESK_CONNECTIONS: i32 = 12;
 
-/// How many characters a desk's password has, each one of 62: 142 bits.
+/// How many characters a desk's password has, each one of [`PASSWORD_ALPHABET`]'s 57: 139
+/// bits.
 const PASSWORD_CHARS: usize = 24;
+
+/// The letters and digits a desk's password is made of: all but `0`, `O`, `1`, `l` and `I`,
+/// which look alike when the owner reads the password out or types it at the desk.
+const PASSWORD_ALPHABET: &[u8] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 /// Step 10 of the shop's schema: the owner's list of desk logins, and which login registered
 /// each desk (set by the shop from `session_user`, never taken from the desk).
@@ -214,16 +219,16 @@ pub struct NewDesk {
     pub login: String,
     /// The URL it joins with: the owner's, with the desk's login (no password).
     pub url: ShopUrl,
-    /// Its password (142 bits), kept nowhere.
+    /// Its password (139 bits), kept nowhere.
     pub password: Zeroizing<String>,
 }
 
-/// A random password of [`PASSWORD_CHARS`] letters and digits.
+/// A random password of [`PASSWORD_CHARS`] characters of [`PASSWORD_ALPHABET`].
 fn new_password() -> Zeroizing<String> {
     let mut rng = rand::rng();
     Zeroizing::new(
         (0..PASSWORD_CHARS)
-            .map(|_| char::from(rng.sample(rand::distr::Alphanumeric)))
+            .map(|_| char::from(PASSWORD_ALPHABET[rng.random_range(0..PASSWORD_ALPHABET.len())]))
             .collect(),
     )
 }
@@ -415,15 +420,28 @@ mod tests {
     }
 
     #[test]
-    fn a_desk_password_is_24_letters_or_digits_and_never_the_same() {
+    fn a_desk_password_is_24_unambiguous_letters_or_digits_and_never_the_same() {
+        assert_eq!(PASSWORD_ALPHABET.len(), 57);
         let a = new_password();
         let b = new_password();
         assert_eq!(a.chars().count(), PASSWORD_CHARS);
-        assert!(a.chars().all(|c| c.is_ascii_alphanumeric()), "{}", &*a);
+        assert!(
+            a.chars()
+                .all(|c| c.is_ascii_alphanumeric() && !"0O1lI".contains(c)),
+            "{}",
+            &*a
+        );
         assert_ne!(*a, *b);
-        // 24 characters of 62: at least 128 bits.
+        // Every character of the alphabet turns up: the draw covers it.
+        let many: String = (0..50).map(|_| new_password().to_string()).collect();
+        assert!(
+            PASSWORD_ALPHABET
+                .iter()
+                .all(|c| many.contains(char::from(*c)))
+        );
+        // 24 characters of 57: at least 128 bits.
         let chars = i32::try_from(PASSWORD_CHARS).expect("a small number");
-        assert!(62f64.powi(chars) >= 2f64.powi(128));
+        assert!(57f64.powi(chars) >= 2f64.powi(128));
     }
 
     #[test]

@@ -114,7 +114,7 @@ fn the_owner_sets_the_shop_up_without_superuser_and_a_desk_joins_with_its_own_lo
         url.starts_with(&format!("postgres://{login}@localhost:")),
         "{url}"
     );
-    // The URL carries no password; the password is 24 letters and digits (142 bits).
+    // The URL carries no password; the password is 24 letters and digits (139 bits).
     assert!(!url.contains(password), "{url}");
     assert_eq!(password.len(), 24);
     assert!(
