@@ -208,6 +208,10 @@ impl App {
         {
             self.put_shown_away();
         }
+        // The owner's password is not kept past Settings.
+        if view != View::Settings {
+            self.views.shop.forget_owner();
+        }
         // An import's approval lasts while the clerk stays on Catalog.
         if view != View::Catalog {
             self.staff.import_approval = None;

@@ -16,7 +16,7 @@ use crate::domain::roles::Need;
 use crate::domain::{Actor, CatalogVariant, Link, StaffMember};
 use crate::printer::Delivered;
 use crate::service::shared::LeaseAnswer;
-use crate::service::shop::{DeskIdentity, Joined, MembershipError, ShopUrl};
+use crate::service::shop::{DeskIdentity, DeskLogin, Joined, MembershipError, ShopError, ShopUrl};
 use crate::service::{
     AuditRow, ChainCheck, CreateError, DayReport, Desk, DeskError, JournalRow, LinkCursor,
     LinkTotals, Profile, Services, StoredLink,
@@ -25,6 +25,7 @@ use crate::ui::Command;
 use crate::ui::catalog::CsvOutcome;
 use crate::ui::history::{HistoryFilter, HistoryRow};
 use crate::ui::settings::SecretStatus;
+use crate::ui::shop_owner::OwnerDone;
 
 /// A page of history: the display rows and where the next page starts.
 pub type Page = (Vec<HistoryRow>, Option<LinkCursor>);
@@ -332,6 +333,11 @@ pub enum ShopResult {
     Named {
         /// The name, or why not.
         result: Result<String, MembershipError>,
+    },
+    /// An owner's step answered, with the desks listed after it.
+    Owner {
+        /// What it did and the desks, or why not.
+        result: Result<(OwnerDone, Vec<DeskLogin>), ShopError>,
     },
     /// The shop's catalog and staff were mirrored into the desk's file (when they had
     /// changed).

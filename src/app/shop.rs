@@ -14,13 +14,16 @@ use super::msg::{Duty, Msg, ShopBoot, ShopResult};
 use crate::lang::Lang;
 use crate::service::shop::{Carried, Carry};
 use crate::service::shop::{
-    CatalogPulled, Channel, DeskIdentity, Kept, MembershipError, Password, SessionConfig,
-    SessionEvent, ShopReader, ShopSession, ShopUrl, StaffPulled, carried_sentences, release_leases,
+    CatalogPulled, Channel, DeskIdentity, DeskLogin, Kept, MembershipError, Password,
+    SessionConfig, SessionEvent, ShopError, ShopReader, ShopSession, ShopUrl, StaffPulled,
+    add_desk, carried_sentences, desk_logins, init_shop, release_leases, remove_desk,
 };
 use crate::service::{Desk, Services};
 use crate::ui::ShopCommand;
+use crate::ui::command::OwnerAsk;
 use crate::ui::problem::{Explain, Problem};
 use crate::ui::shop::{ShopReach, reach_sentence};
+use crate::ui::shop_owner::OwnerDone;
 use crate::ui::text::UiText;
 
 /// The longest the app waits at exit for the session to push and give its leases back.
@@ -367,6 +370,22 @@ impl App {
                     s.reconnect_now();
                 }
             }
+            ShopCommand::Owner { url, password, ask } => {
+                let url = match ShopUrl::parse(&url) {
+                    Ok(u) => u,
+                    Err(e) => {
+                        let e = ShopError::Url(e);
+                        self.views
+                            .shop
+                            .on_owner_refused(owner_problem(&e, self.lang()));
+                        return;
+                    }
+                };
+                self.spawn(duty, async move {
+                    let result = owner_step(&url, &password, ask).await;
+                    Msg::Shop(ShopResult::Owner { result })
+                });
+            }
         }
     }
 
@@ -416,6 +435,13 @@ impl App {
                     ));
                 }
             }
+            ShopResult::Owner {
+                result: Ok((done, desks)),
+            } => self.views.shop.on_owner_done(done, desks, lang),
+            ShopResult::Owner { result: Err(e) } => {
+                tracing::warn!(error = %e, "shop owner");
+                self.views.shop.on_owner_refused(owner_problem(&e, lang));
+            }
             ShopResult::Joined { result: Err(e) }
             | ShopResult::Left { result: Err(e) }
             | ShopResult::Named { result: Err(e) } => {
@@ -424,6 +450,30 @@ impl App {
             }
         }
     }
+}
+
+/// One step of the shop's owner, then the desks listed again (each a connection of its own
+/// with the owner's password, which is dropped with the step).
+async fn owner_step(
+    url: &ShopUrl,
+    password: &zeroize::Zeroizing<String>,
+    ask: OwnerAsk,
+) -> Result<(OwnerDone, Vec<DeskLogin>), ShopError> {
+    let done = match ask {
+        OwnerAsk::Init => OwnerDone::Initialized(init_shop(url, password).await?),
+        OwnerAsk::AddDesk { name } => OwnerDone::Added(add_desk(url, password, &name).await?),
+        OwnerAsk::RemoveDesk { name } => {
+            let removed = remove_desk(url, password, &name).await?;
+            OwnerDone::Removed { name, removed }
+        }
+        OwnerAsk::Desks => OwnerDone::Listed,
+    };
+    Ok((done, desk_logins(url, password).await?))
+}
+
+/// An owner's step refused, as Settings says it: the shop's sentence, its own words on hover.
+fn owner_problem(e: &ShopError, lang: Lang) -> Problem {
+    Problem::with_detail(reach_sentence(e, lang), e.to_string())
 }
 
 #[cfg(test)]

@@ -522,6 +522,35 @@ pub enum ShopCommand {
     },
     /// Try to reach the shop now.
     Reconnect,
+    /// The shop's owner, with the owner's URL and password (`shop init`, `add-desk`,
+    /// `remove-desk`, `desks`): the password is used for this one call and dropped.
+    Owner {
+        /// The owner's `postgres://` URL as typed.
+        url: String,
+        /// The owner's password (zeroized when dropped).
+        password: Zeroizing<String>,
+        /// What the owner asks.
+        ask: OwnerAsk,
+    },
+}
+
+/// What the shop's owner asks in Settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OwnerAsk {
+    /// Set the shop up, or bring it to this build's schema.
+    Init,
+    /// A login for the desk of this name.
+    AddDesk {
+        /// The name as typed.
+        name: String,
+    },
+    /// Shut the desk of this name out.
+    RemoveDesk {
+        /// The name.
+        name: String,
+    },
+    /// List the desks.
+    Desks,
 }
 
 impl std::fmt::Debug for ShopCommand {
@@ -531,6 +560,11 @@ impl std::fmt::Debug for ShopCommand {
             ShopCommand::Join { url, .. } => f
                 .debug_struct("JoinShop")
                 .field("url", url)
+                .finish_non_exhaustive(),
+            ShopCommand::Owner { url, ask, .. } => f
+                .debug_struct("ShopOwner")
+                .field("url", url)
+                .field("ask", ask)
                 .finish_non_exhaustive(),
             other => f.write_str(other.name()),
         }
@@ -545,6 +579,7 @@ impl ShopCommand {
             ShopCommand::Leave => "LeaveShop",
             ShopCommand::NameDesk { .. } => "NameDesk",
             ShopCommand::Reconnect => "ReconnectShop",
+            ShopCommand::Owner { .. } => "ShopOwner",
         }
     }
 
@@ -554,7 +589,8 @@ impl ShopCommand {
             ShopCommand::Join { .. } => Gate::Manager(UiText::WhatJoinShop),
             ShopCommand::Leave => Gate::Manager(UiText::WhatLeaveShop),
             ShopCommand::NameDesk { .. } => Gate::Manager(UiText::WhatNameDesk),
-            ShopCommand::Reconnect => Gate::Member,
+            // The owner's steps: the owner's password is the authority, whoever is signed in.
+            ShopCommand::Reconnect | ShopCommand::Owner { .. } => Gate::Member,
         }
     }
 }

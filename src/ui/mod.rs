@@ -19,6 +19,7 @@ pub mod problem;
 pub mod report;
 pub mod settings;
 pub mod shop;
+pub mod shop_owner;
 pub mod staff;
 pub mod text;
 pub mod theme;

@@ -13,9 +13,11 @@ use zeroize::Zeroizing;
 use crate::clock::Zone;
 use crate::lang::Lang;
 use crate::shop::membership::Kept;
+use crate::shop::owner::DeskLogin;
 use crate::shop::{ShopError, ShopUrl};
 use crate::ui::command::ShopCommand;
 use crate::ui::problem::{Note, Problem, note_ui};
+use crate::ui::shop_owner::{OwnerDone, OwnerSettings};
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::widgets;
@@ -80,6 +82,8 @@ pub struct ShopSettings {
     note: Option<Note>,
     /// A join, leave or rename is out.
     busy: bool,
+    /// The shop owner's part.
+    owner: OwnerSettings,
 }
 
 impl ShopSettings {
@@ -150,6 +154,26 @@ impl ShopSettings {
         self.note.as_ref()
     }
 
+    /// An owner's step answered.
+    pub fn on_owner_done(&mut self, done: OwnerDone, desks: Vec<DeskLogin>, lang: Lang) {
+        self.owner.on_done(done, desks, lang);
+    }
+
+    /// An owner's step was refused: why.
+    pub fn on_owner_refused(&mut self, problem: Problem) {
+        self.owner.on_refused(problem);
+    }
+
+    /// Settings was left: the owner's password is dropped.
+    pub fn forget_owner(&mut self) {
+        self.owner.forget();
+    }
+
+    /// The owner part's last outcome.
+    pub fn owner_note(&self) -> Option<&Note> {
+        self.owner.note()
+    }
+
     /// Whether a join, leave or rename is out.
     pub fn is_busy(&self) -> bool {
         self.busy
@@ -183,6 +207,8 @@ impl ShopSettings {
             }
             widgets::hint_ui(ui, &cx.palette, UiText::ShopLeaveHelp.get(lang));
         }
+        ui.add_space(theme::SPACE_L);
+        self.owner.owner_ui(ui, cx);
     }
 
     /// Joined: where, whether it answers, what waits; when the shop wants the password again

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::support::app::{AppEnv, Start};
 use crate::support::cli::{Cli, contains_bytes, files_under};
 use crate::support::pg::{self, PASSWORD, Pg};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use paydesk::app::View;
 use paydesk::domain::LinkStatus;
 use paydesk::sandbox::{DEMO_API_KEY, DEMO_API_SECRET};
@@ -59,6 +59,17 @@ impl AppEnv {
         self.harness
             .key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
         self.harness.get_by_label(label).type_text(text);
+        self.harness.run_steps(2);
+    }
+
+    /// Presses the node labelled `label` through its accessibility action, wherever it is
+    /// (the owner's part is at the foot of Settings, below the window's fold).
+    fn click_below(&mut self, label: &str) {
+        self.harness
+            .get_all_by_label(label)
+            .last()
+            .expect("a node with this label")
+            .click_accesskit();
         self.harness.run_steps(2);
     }
 
@@ -237,6 +248,94 @@ fn a_password_in_the_url_is_refused_naming_it_and_each_weakness_of_a_url_is_a_wa
     );
     env.until_shown("Type the password to join.");
     assert!(!env.shown("Warning: channel binding is not required"));
+}
+
+#[test]
+fn the_owner_sets_the_shop_up_adds_a_desk_and_shuts_it_out_from_settings() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.empty_db();
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, _| options.shop_timing = quick(),
+    );
+    env.nav(View::Settings);
+    env.until_shown("Shop database");
+    env.click_below("Shop owner: set up the shop and its desks");
+    env.until_shown("Owner's address (postgres://OWNER@HOST/DATABASE)");
+    assert!(
+        env.disabled("Set up or update the shop"),
+        "nothing typed yet"
+    );
+    env.replace_text(
+        "Owner's address (postgres://OWNER@HOST/DATABASE)",
+        &pg.owner_url(&db),
+    );
+    env.replace_text("Owner's password", PASSWORD);
+    env.click_below("Set up or update the shop");
+    let latest = paydesk::shop::schema::latest_version();
+    env.until_shown(&format!("The shop is ready (schema version 0 → {latest})."));
+    assert!(env.shown("No desk has a login yet."));
+
+    env.replace_text("New desk's name", "Kasa 3");
+    env.click_below("Add desk");
+    env.until_shown("Kasa 3 joins with this address and password");
+    let login = format!("{db}_desk_1");
+    assert!(env.shown(&format!("postgres://{login}@localhost:")));
+    assert!(env.shown("not joined yet"));
+    // The password is on screen once: 24 letters and digits, and it lets that desk in.
+    let password = env
+        .harness
+        .query_all_by(|n| {
+            n.value()
+                .is_some_and(|l| l.len() == 24 && l.chars().all(|c| c.is_ascii_alphanumeric()))
+        })
+        .next()
+        .and_then(|n| n.accesskit_node().value())
+        .expect("the new desk's password is shown");
+    let mut kasa = Cli::new();
+    kasa.env("PAYDESK_SHOP_PASSWORD", &password);
+    let joined = kasa.run(&[
+        "shop",
+        "join",
+        &pg.url_as(&login, "localhost", &db, &pg.verify_full()),
+    ]);
+    assert_eq!(joined.code, 0, "{joined:?}");
+
+    env.click_below("List desks");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while env.shown("not joined yet") {
+        assert!(
+            Instant::now() < deadline,
+            "the list never showed the desk joined"
+        );
+        env.harness.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !env.shown(&password),
+        "a new desk's password is shown once, until the next step answers"
+    );
+    env.click_below("Remove");
+    env.until_shown("Kasa 3 can no longer connect to the shop");
+    env.click_below("Remove desk");
+    env.until_shown("Kasa 3 can no longer connect (0 sessions ended)");
+    assert!(env.shown("Removed"));
+    assert_eq!(
+        pg.admin_sql(
+            "postgres",
+            &format!("SELECT rolcanlogin FROM pg_roles WHERE rolname = '{login}'")
+        ),
+        "f"
+    );
+    // Leaving Settings drops the owner's password from the form.
+    env.nav(View::Board);
+    env.nav(View::Settings);
+    env.until_shown("Owner's password");
+    assert!(
+        env.disabled("List desks"),
+        "the owner's password was dropped"
+    );
 }
 
 #[test]

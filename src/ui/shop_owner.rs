@@ -1,0 +1,367 @@
+//! Settings' "Shop owner" part, below the Shop database section: what the CLI's `shop init`,
+//! `shop add-desk`, `shop remove-desk` and `shop desks` do, for whoever types the owner's
+//! address and password (docs/design.md §8, "The owner and the desks").
+//!
+//! The owner's password is typed for each step and handed to the worker in a zeroizing buffer
+//! together with the step; the form keeps it until Settings is left, never on disk. A new
+//! desk's address and password are shown once, with a button to copy each, and dropped when
+//! the next step answers.
+
+use chrono::{DateTime, Utc};
+use egui::{RichText, Ui};
+use zeroize::Zeroizing;
+
+use crate::lang::Lang;
+use crate::shop::ShopUrl;
+use crate::shop::owner::{DeskLogin, Initialized, NewDesk, RemovedDesk};
+use crate::ui::command::{LinkCommand, OwnerAsk, ShopCommand};
+use crate::ui::problem::{Note, Problem, note_ui};
+use crate::ui::shop::clock_time;
+use crate::ui::text::UiText;
+use crate::ui::theme;
+use crate::ui::widgets;
+use crate::ui::{Command, ViewCtx};
+
+/// The characters the address field shows.
+const URL_CHARS: usize = 48;
+/// The characters the password and name fields show.
+const SHORT_CHARS: usize = 24;
+
+/// What an owner's step did (the desks are listed again after each).
+#[derive(Debug)]
+pub enum OwnerDone {
+    /// The shop is set up or brought up to date.
+    Initialized(Initialized),
+    /// A desk has a login: shown once.
+    Added(NewDesk),
+    /// A desk was shut out.
+    Removed {
+        /// Its name.
+        name: String,
+        /// What was done.
+        removed: RemovedDesk,
+    },
+    /// Only the list was read.
+    Listed,
+}
+
+/// The owner's part of Settings.
+#[derive(Debug, Default)]
+pub struct OwnerSettings {
+    /// The owner's address as typed.
+    url: String,
+    /// The owner's password as typed (kept until Settings is left).
+    password: Zeroizing<String>,
+    /// A new desk's name as typed.
+    name: String,
+    /// The desks as last listed.
+    desks: Option<Vec<DeskLogin>>,
+    /// The desk just added: its address and password, shown once.
+    added: Option<NewDesk>,
+    /// The desk whose removal waits for a second press.
+    confirm_remove: Option<String>,
+    /// The last outcome.
+    note: Option<Note>,
+    /// A step is out.
+    busy: bool,
+}
+
+impl OwnerSettings {
+    /// A step was sent.
+    pub fn on_sent(&mut self) {
+        self.busy = true;
+        self.note = None;
+        self.added = None;
+        self.confirm_remove = None;
+    }
+
+    /// A step answered.
+    pub fn on_done(&mut self, done: OwnerDone, desks: Vec<DeskLogin>, lang: Lang) {
+        self.busy = false;
+        self.note = match &done {
+            OwnerDone::Initialized(i) => Some(Note::Done(
+                UiText::OwnerInitialized.fill(lang, &[("from", &i.from), ("to", &i.to)]),
+            )),
+            OwnerDone::Removed { name, removed } => Some(Note::Done(
+                UiText::OwnerRemoved.fill(lang, &[("name", name), ("n", &removed.sessions_ended)]),
+            )),
+            OwnerDone::Added(_) | OwnerDone::Listed => None,
+        };
+        if let OwnerDone::Added(desk) = done {
+            self.name.clear();
+            self.added = Some(desk);
+        }
+        self.desks = Some(desks);
+    }
+
+    /// A step was refused (here, or by the shop): why.
+    pub fn on_refused(&mut self, problem: Problem) {
+        self.busy = false;
+        self.note = Some(Note::Failed(problem));
+    }
+
+    /// Settings was left: the owner's password and a new desk's are dropped.
+    pub fn forget(&mut self) {
+        self.password = Zeroizing::default();
+        self.added = None;
+        self.confirm_remove = None;
+    }
+
+    /// The last outcome.
+    pub fn note(&self) -> Option<&Note> {
+        self.note.as_ref()
+    }
+
+    /// Draws the part, folded until opened.
+    pub fn owner_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        egui::CollapsingHeader::new(RichText::new(UiText::OwnerTitle.get(lang)).strong())
+            .id_salt("shop-owner")
+            .show(ui, |ui| {
+                widgets::hint_ui(ui, &cx.palette, UiText::OwnerHelp.get(lang));
+                ui.add_space(theme::SPACE_S);
+                let url = self.address_ui(ui, cx);
+                self.password_ui(ui, cx);
+                ui.add_space(theme::SPACE_S);
+                let ready = url.is_some() && !self.password.is_empty() && !self.busy;
+                let mut ask = None;
+                ui.horizontal(|ui| {
+                    if widgets::Action::secondary(UiText::OwnerInit.get(lang))
+                        .icon(theme::icon::SHOP)
+                        .enabled(ready)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        ask = Some(OwnerAsk::Init);
+                    }
+                    if widgets::Action::secondary(UiText::OwnerList.get(lang))
+                        .icon(theme::icon::REFRESH)
+                        .enabled(ready)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        ask = Some(OwnerAsk::Desks);
+                    }
+                });
+                if !ready && !self.busy {
+                    widgets::hint_ui(ui, &cx.palette, UiText::OwnerNeeds.get(lang));
+                }
+                ui.add_space(theme::SPACE_S);
+                if let Some(name) = self.new_desk_ui(ui, cx, ready) {
+                    ask = Some(OwnerAsk::AddDesk { name });
+                }
+                if self.busy {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(UiText::ShopConnecting.get(lang));
+                    });
+                }
+                if let Some(note) = &self.note {
+                    note_ui(ui, cx, note);
+                }
+                self.added_ui(ui, cx);
+                if let Some(name) = self.desks_ui(ui, cx, ready) {
+                    ask = Some(OwnerAsk::RemoveDesk { name });
+                }
+                if let (Some(ask), Some(url)) = (ask, url) {
+                    self.on_sent();
+                    cx.emit(Command::Shop(ShopCommand::Owner {
+                        url,
+                        password: self.password.clone(),
+                        ask,
+                    }));
+                }
+            });
+    }
+
+    /// The owner's address, checked as typed; the text when it can be used.
+    fn address_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) -> Option<String> {
+        let lang = cx.lang;
+        let width = theme::field_width_ui(ui, URL_CHARS);
+        widgets::labelled_text_width_ui(ui, UiText::OwnerUrl.get(lang), &mut self.url, width);
+        let text = self.url.trim().to_owned();
+        if text.is_empty() {
+            return None;
+        }
+        match ShopUrl::parse(&text) {
+            Ok(url) => {
+                for weak in url.weaknesses() {
+                    widgets::error_text_ui(ui, &cx.palette, weak.sentence(lang));
+                }
+                Some(text)
+            }
+            Err(e) => {
+                let sentence = crate::shop::ShopError::Url(e).sentence(lang);
+                widgets::error_text_ui(ui, &cx.palette, sentence);
+                None
+            }
+        }
+    }
+
+    /// The owner's hidden password field, with nothing kept for undo.
+    fn password_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let l = ui.label(UiText::OwnerPassword.get(cx.lang));
+        let id = ui.make_persistent_id("shop-owner-password");
+        let mut output = egui::TextEdit::singleline(&mut *self.password)
+            .id(id)
+            .password(true)
+            .desired_width(theme::field_width_ui(ui, SHORT_CHARS))
+            .show(ui);
+        let _ = output.response.response.clone().labelled_by(l.id);
+        output.state.clear_undoer();
+        output.state.store(ui.ctx(), id);
+    }
+
+    /// The new desk's name and Add; the name when Add was pressed.
+    fn new_desk_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, ready: bool) -> Option<String> {
+        let lang = cx.lang;
+        let width = theme::field_width_ui(ui, SHORT_CHARS);
+        let l = ui.label(UiText::OwnerDeskName.get(lang));
+        let mut add = false;
+        ui.horizontal(|ui| {
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.name).desired_width(width))
+                .labelled_by(l.id);
+            let named = !self.name.trim().is_empty();
+            add = widgets::Action::secondary(UiText::OwnerAddDesk.get(lang))
+                .icon(theme::icon::NEW_LINK)
+                .enabled(ready && named)
+                .show_ui(ui)
+                .clicked()
+                || (ready
+                    && named
+                    && r.lost_focus()
+                    && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+        });
+        add.then(|| self.name.trim().to_owned())
+    }
+
+    /// The desk just added: its address and password, once, each with Copy.
+    fn added_ui(&self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let Some(desk) = &self.added else { return };
+        let lang = cx.lang;
+        ui.add_space(theme::SPACE_S);
+        widgets::group_ui(
+            ui,
+            &UiText::OwnerAdded.fill(lang, &[("name", &desk.name)]),
+            |ui| {
+                let address = desk.url.to_string();
+                for (label, value, copy) in [
+                    (
+                        UiText::OwnerJoinAddress,
+                        address.as_str(),
+                        UiText::OwnerCopyAddress,
+                    ),
+                    (
+                        UiText::OwnerJoinPassword,
+                        desk.password.as_str(),
+                        UiText::OwnerCopyPassword,
+                    ),
+                ] {
+                    ui.label(RichText::new(label.get(lang)).color(cx.palette.muted));
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(value).monospace());
+                        if widgets::Action::quiet(copy.get(lang))
+                            .icon(theme::icon::COPY)
+                            .show_ui(ui)
+                            .clicked()
+                        {
+                            cx.emit(Command::Link(LinkCommand::CopyText {
+                                text: value.to_owned(),
+                            }));
+                        }
+                    });
+                }
+                widgets::hint_ui(ui, &cx.palette, UiText::OwnerShownOnce.get(lang));
+            },
+        );
+    }
+
+    /// The desks as last listed, each with Remove (pressed twice); the name to remove.
+    fn desks_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, ready: bool) -> Option<String> {
+        let lang = cx.lang;
+        let desks = self.desks.as_ref()?;
+        ui.add_space(theme::SPACE_S);
+        if desks.is_empty() {
+            widgets::hint_ui(ui, &cx.palette, UiText::OwnerNoDesks.get(lang));
+            return None;
+        }
+        let when = |at: Option<DateTime<Utc>>| {
+            at.map_or_else(
+                || UiText::OwnerNever.get(lang).to_owned(),
+                |at| clock_time(at, cx.now, cx.zone),
+            )
+        };
+        let mut remove = None;
+        let mut confirm = self.confirm_remove.clone();
+        egui::Grid::new("shop-owner-desks")
+            .striped(true)
+            .num_columns(5)
+            .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
+            .show(ui, |ui| {
+                for header in [
+                    UiText::OwnerColDesk,
+                    UiText::OwnerColLogin,
+                    UiText::OwnerColJoined,
+                    UiText::OwnerColPush,
+                ] {
+                    ui.label(RichText::new(header.get(lang)).strong());
+                }
+                // The last column holds Remove, or that the desk was removed.
+                ui.label("");
+                ui.end_row();
+                for d in desks {
+                    ui.label(&d.name);
+                    ui.label(RichText::new(&d.login).monospace());
+                    ui.label(if d.device.is_some() {
+                        when(d.joined_at)
+                    } else {
+                        UiText::OwnerNotJoined.get(lang).to_owned()
+                    });
+                    ui.label(when(d.last_push_at));
+                    if d.removed {
+                        ui.label(
+                            RichText::new(UiText::OwnerIsRemoved.get(lang)).color(cx.palette.muted),
+                        );
+                    } else if confirm.as_deref() == Some(d.name.as_str()) {
+                        ui.horizontal(|ui| {
+                            if widgets::Action::destructive(
+                                theme::icon::CANCEL,
+                                UiText::OwnerRemoveConfirm.get(lang),
+                            )
+                            .enabled(ready)
+                            .show_ui(ui)
+                            .clicked()
+                            {
+                                remove = Some(d.name.clone());
+                            }
+                            if widgets::Action::quiet(UiText::OwnerKeep.get(lang))
+                                .show_ui(ui)
+                                .clicked()
+                            {
+                                confirm = None;
+                            }
+                        });
+                    } else if widgets::Action::quiet(UiText::OwnerRemove.get(lang))
+                        .enabled(ready)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        confirm = Some(d.name.clone());
+                    }
+                    ui.end_row();
+                }
+            });
+        if let Some(name) = &confirm
+            && remove.is_none()
+        {
+            widgets::hint_ui(
+                ui,
+                &cx.palette,
+                &UiText::OwnerRemoveHelp.fill(lang, &[("name", name)]),
+            );
+        }
+        self.confirm_remove = confirm;
+        remove
+    }
+}
