@@ -164,6 +164,15 @@ pub enum ShopError {
         /// What it may do that a desk must not.
         why: NotADeskWhy,
     },
+    /// The login belongs to another desk: `add-desk` made it for the device of its first join.
+    #[error("the login {user} belongs to another desk")]
+    LoginBound {
+        /// The login.
+        user: String,
+    },
+    /// This desk's device is another desk login's (a login of its own must be used).
+    #[error("this desk joined the shop with another login of its own")]
+    DeviceTaken,
     /// The owner removed this desk's login (`shop remove-desk`).
     #[error("the shop's owner removed the login {user}")]
     DeskRemoved {
@@ -271,6 +280,8 @@ impl ShopError {
                 M::NotADeskLogin.fill(lang, &[("user", user), ("why", &why.get(lang))])
             }
             ShopError::DeskRemoved { user } => M::DeskRemoved.fill(lang, &[("user", user)]),
+            ShopError::LoginBound { user } => M::LoginBound.fill(lang, &[("user", user)]),
+            ShopError::DeviceTaken => M::DeviceTaken.get(lang).to_owned(),
             ShopError::NotOwner { user, why } => {
                 let why = match why {
                     owner::NotOwnerWhy::DoesNotOwnDatabase => M::WhyNotDatabaseOwner,
@@ -320,6 +331,8 @@ impl ShopError {
                 | ShopError::SchemaOld { .. }
                 | ShopError::NotADeskLogin { .. }
                 | ShopError::DeskRemoved { .. }
+                | ShopError::LoginBound { .. }
+                | ShopError::DeviceTaken
                 | ShopError::NotOwner { .. }
                 | ShopError::Database { .. }
         )
@@ -330,7 +343,13 @@ impl ShopError {
         use tokio_postgres::error::SqlState;
         if let Some(db) = e.as_db_error() {
             let code = db.code();
-            return if *code == SqlState::INVALID_PASSWORD {
+            return if code.code() == owner::LOGIN_BOUND {
+                ShopError::LoginBound {
+                    user: url.user().to_owned(),
+                }
+            } else if code.code() == owner::DEVICE_TAKEN {
+                ShopError::DeviceTaken
+            } else if *code == SqlState::INVALID_PASSWORD {
                 ShopError::WrongPassword {
                     user: url.user().to_owned(),
                 }

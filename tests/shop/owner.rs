@@ -455,3 +455,67 @@ async fn a_removed_desk_loses_its_sessions_at_once_and_sells_on_alone_saying_why
         "{unknown:?}"
     );
 }
+
+#[tokio::test]
+async fn a_login_is_bound_to_its_first_desk_and_no_login_takes_another_desks_device() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let owner = owner();
+    let (url, password) = add_desk(&owner, &pg, &db, "Kasa 1");
+    let mut first = desk();
+    first.env("PAYDESK_SHOP_PASSWORD", &password);
+    ok(&first.run(&["shop", "join", &url]));
+    let device = first.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("a desk id")
+        .to_owned();
+    // The same desk joins again with its login: still its own.
+    ok(&first.run(&["shop", "join", &url]));
+
+    // Another computer given Kasa 1's password cannot join with it.
+    let mut second = desk();
+    second.env("PAYDESK_SHOP_PASSWORD", &password);
+    let refused = second.run(&["shop", "join", &url]);
+    assert_eq!(refused.code, 4, "{refused:?}");
+    assert!(
+        refused.stderr.contains(&format!(
+            "The login {db}_desk_1 belongs to another desk: each login is bound to the desk it first joined with"
+        )),
+        "{refused:?}"
+    );
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT count(*) FROM desks"),
+        "1",
+        "nothing of the second computer reached the shop"
+    );
+
+    // Nor can another desk's login register as Kasa 1's device.
+    let (_, other_password) = add_desk(&owner, &pg, &db, "Kasa 2");
+    let other = session(&pg, &format!("{db}_desk_2"), &other_password, &db).await;
+    let e = shop::desk::register(
+        &other,
+        &shop::desk::DeskIdentity {
+            id: device.clone(),
+            name: "Kasa 1".to_owned(),
+        },
+        chrono::Utc::now(),
+    )
+    .await
+    .expect_err("another desk's device");
+    assert!(matches!(e, shop::ShopError::DeviceTaken), "{e:?}");
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT login FROM desks WHERE desk_id = '{device}'")
+        ),
+        format!("{db}_desk_1")
+    );
+    // Once the owner removes Kasa 1's login, the device may join with a new one.
+    ok(&as_owner(
+        &owner,
+        &["remove-desk", "Kasa 1", &pg.owner_url(&db)],
+    ));
+    let (new_url, new_password) = add_desk(&owner, &pg, &db, "Kasa 1 again");
+    first.env("PAYDESK_SHOP_PASSWORD", &new_password);
+    ok(&first.run(&["shop", "join", &new_url]));
+}
