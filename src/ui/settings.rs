@@ -405,15 +405,8 @@ impl SettingsView {
         }
         let l = ui.label(UiText::NewSecret.get(lang));
         ui.horizontal(|ui| {
-            let id = ui.make_persistent_id("profile-secret");
-            let mut output = egui::TextEdit::singleline(&mut *self.secret)
-                .id(id)
-                .password(true)
-                .desired_width(theme::field_width_ui(ui, SECRET_CHARS))
-                .show(ui);
-            let _ = output.response.response.clone().labelled_by(l.id);
-            output.state.clear_undoer();
-            output.state.store(ui.ctx(), id);
+            let width = theme::field_width_ui(ui, SECRET_CHARS);
+            widgets::secret_field_ui(ui, l.id, &mut self.secret, "profile-secret", width);
             let ready = !self.secret.trim().is_empty() && !self.busy;
             if widgets::Action::secondary(UiText::StoreSecret.get(lang))
                 .icon(theme::icon::LOCK)

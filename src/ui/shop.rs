@@ -354,16 +354,9 @@ impl ShopSettings {
 
     /// The hidden password field, with nothing kept for undo.
     fn password_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let width = theme::field_width_ui(ui, SHORT_CHARS);
         let l = ui.label(UiText::ShopPassword.get(cx.lang));
-        let id = ui.make_persistent_id("shop-password");
-        let mut output = egui::TextEdit::singleline(&mut *self.password)
-            .id(id)
-            .password(true)
-            .desired_width(theme::field_width_ui(ui, SHORT_CHARS))
-            .show(ui);
-        let _ = output.response.response.clone().labelled_by(l.id);
-        output.state.clear_undoer();
-        output.state.store(ui.ctx(), id);
+        widgets::secret_field_ui(ui, l.id, &mut self.password, "shop-password", width);
     }
 
     /// The desk's name (shown on its links everywhere) and its id.

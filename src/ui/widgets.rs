@@ -463,6 +463,28 @@ pub fn error_text_ui(ui: &mut Ui, palette: &Palette, text: impl Into<WidgetText>
     ui.label(text.color(palette.error))
 }
 
+/// A hidden one-line field for a password or a secret, labelled by the widget `label`, kept in
+/// a zeroizing buffer with nothing kept for undo (egui would otherwise hold earlier states of
+/// the text). `id_salt` keeps two such fields apart.
+pub fn secret_field_ui(
+    ui: &mut Ui,
+    label: egui::Id,
+    secret: &mut zeroize::Zeroizing<String>,
+    id_salt: &str,
+    width: f32,
+) -> Response {
+    let id = ui.make_persistent_id(id_salt);
+    let mut output = egui::TextEdit::singleline(&mut **secret)
+        .id(id)
+        .password(true)
+        .desired_width(width)
+        .show(ui);
+    let response = output.response.response.clone().labelled_by(label);
+    output.state.clear_undoer();
+    output.state.store(ui.ctx(), id);
+    response
+}
+
 /// A muted hint.
 pub fn hint_ui(ui: &mut Ui, palette: &Palette, text: &str) -> Response {
     ui.label(RichText::new(text).color(palette.muted).small())

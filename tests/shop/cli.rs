@@ -6,7 +6,7 @@ use crate::support::cli::{Cli, Out, contains_bytes, files_under};
 use crate::support::pg::{self, PASSWORD, PLAIN_ROLE, Pg};
 
 /// A data folder whose runs see no keyring (a bus address that leads nowhere).
-fn desk() -> Cli {
+pub(super) fn desk() -> Cli {
     let mut cli = Cli::new();
     cli.env(
         "DBUS_SESSION_BUS_ADDRESS",
@@ -26,7 +26,7 @@ fn shop_url(pg: &Pg) -> (String, String) {
     (db, url)
 }
 
-fn ok(out: &Out) {
+pub(super) fn ok(out: &Out) {
     assert_eq!(out.code, 0, "{out:?}");
 }
 

@@ -14,24 +14,11 @@
 //!   named, and nothing is written;
 //! - `shop remove-desk` ends the desk's sessions at once; the desk sells on alone and says why.
 
+use super::cli::{desk, ok};
 use crate::support::cli::{Cli, Out};
 use crate::support::pg::{self, OWNER, PASSWORD, Pg, ROLE};
 use paydesk::shop::{self, ShopUrl, schema};
 use zeroize::Zeroizing;
-
-/// A data folder whose runs see no keyring.
-fn desk() -> Cli {
-    let mut cli = Cli::new();
-    cli.env(
-        "DBUS_SESSION_BUS_ADDRESS",
-        "unix:path=/nonexistent/paydesk-bus",
-    );
-    cli
-}
-
-fn ok(out: &Out) {
-    assert_eq!(out.code, 0, "{out:?}");
-}
 
 /// The owner's password on stdin, as a script gives it.
 fn owner_stdin() -> String {
