@@ -1,13 +1,15 @@
 //! `paydesk shop …`: this desk in a shop (docs/design.md §8).
 //!
 //! Exit codes, as the rest of the CLI: 3 the URL was refused (a password in it, a bad
-//! `sslmode` …) or the name's shape, nothing done; 4 the shop answered and refused (the
-//! password, the certificate, a server that would not bind the password to the TLS channel, a
-//! schema newer than this paydesk); 5 the shop did not answer (unreachable, no answer in time;
-//! `shop status` too, after saying all it knows); 1 a local failure (the data file, the keyring, the CA
-//! file). The password is read from `PAYDESK_SHOP_PASSWORD` (read once by `main` and wiped
-//! from the environment), else from stdin (a hidden prompt on a terminal), and kept in the
-//! keyring: never in the data file, a log or the command line.
+//! `sslmode` …), a login that is not what the command needs (the owner's at a desk, a desk's
+//! for `shop init`), or a name, nothing done; 4 the shop answered and refused (the password,
+//! the certificate, a server that would not bind the password to the TLS channel, no shop
+//! schema, an older or newer one, a removed or bound login); 5 the shop did not answer
+//! (unreachable, no answer in time; `shop status` too, after saying all it knows); 1 a local
+//! failure (the data file, the keyring, the CA file). A desk's password is read from
+//! `PAYDESK_SHOP_PASSWORD` (read once by `main` and wiped from the environment), else from stdin
+//! (a hidden prompt on a terminal), and kept in the keyring: never in the data file, a log or
+//! the command line. The owner's password is read from stdin only, and kept nowhere.
 
 use serde::Serialize;
 use zeroize::Zeroizing;

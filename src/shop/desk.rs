@@ -1,7 +1,8 @@
 //! A desk in the shop: joining (connect, check, register) and reading the shop's state for
 //! `shop status`. A desk never migrates the shop's schema (the owner's `shop init` does): it
-//! checks that the schema is this build's and that its login is a desk's own ([`admit`]). A desk is its per-install device id (two data folders on one host are two
-//! desks) and a shown name (the host name until it is named).
+//! checks that the schema is this build's and that its login is a desk's own ([`admit`]). A
+//! desk is its per-install device id (two data folders on one host are two desks) and a shown
+//! name (the host name until it is named).
 
 use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
@@ -167,5 +168,6 @@ pub async fn rename(
     now: DateTime<Utc>,
 ) -> Result<(), ShopError> {
     let shop = connect(url, password, CONNECT_TIMEOUT).await?;
+    admit(&shop).await?;
     register(&shop, desk, now).await
 }
