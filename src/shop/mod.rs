@@ -343,11 +343,11 @@ impl ShopError {
         use tokio_postgres::error::SqlState;
         if let Some(db) = e.as_db_error() {
             let code = db.code();
-            return if code.code() == owner::LOGIN_BOUND {
+            return if code.code() == schema::LOGIN_BOUND {
                 ShopError::LoginBound {
                     user: url.user().to_owned(),
                 }
-            } else if code.code() == owner::DEVICE_TAKEN {
+            } else if code.code() == schema::DEVICE_TAKEN {
                 ShopError::DeviceTaken
             } else if *code == SqlState::INVALID_PASSWORD {
                 ShopError::WrongPassword {

@@ -44,55 +44,6 @@ const PASSWORD_CHARS: usize = 24;
 /// which look alike when the owner reads the password out or types it at the desk.
 const PASSWORD_ALPHABET: &[u8] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
-/// The SQLSTATE the shop raises when a desk login that `add-desk` made registers a second
-/// device.
-pub const LOGIN_BOUND: &str = "PDK01";
-
-/// The SQLSTATE the shop raises when a login registers a device another desk login holds.
-pub const DEVICE_TAKEN: &str = "PDK02";
-
-/// Step 10 of the shop's schema: the owner's list of desk logins, and which login registered
-/// each desk (set by the shop from `session_user`, never taken from the desk). A login that
-/// `add-desk` made is bound to the device of its first join ([`LOGIN_BOUND`]), and a device
-/// registered by such a login, not removed, cannot be taken over by another ([`DEVICE_TAKEN`]).
-/// The trigger runs as the owner (`SECURITY DEFINER`, its `search_path` pinned and ending in
-/// `pg_temp`): desks cannot read `desk_logins`.
-pub const SCHEMA: &str = "
-CREATE TABLE desk_logins (
-    login      text PRIMARY KEY,
-    name       text NOT NULL UNIQUE CHECK (name <> ''),
-    created_at timestamptz NOT NULL DEFAULT now(),
-    removed_at timestamptz
-);
-CREATE SEQUENCE desk_login_numbers;
-
-ALTER TABLE desks ADD COLUMN login text;
-CREATE FUNCTION paydesk_desks_login() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path = pg_catalog, public, pg_temp AS $$
-DECLARE
-    v_other text;
-BEGIN
-    NEW.login := session_user;
-    IF EXISTS (SELECT 1 FROM desk_logins WHERE login = session_user) THEN
-        SELECT desk_id INTO v_other FROM desks
-            WHERE login = session_user AND desk_id <> NEW.desk_id LIMIT 1;
-        IF FOUND THEN
-            RAISE EXCEPTION 'the login % belongs to the desk %', session_user, v_other
-                USING ERRCODE = 'PDK01';
-        END IF;
-    END IF;
-    IF TG_OP = 'UPDATE' AND OLD.login IS DISTINCT FROM session_user
-        AND EXISTS (SELECT 1 FROM desk_logins WHERE login = OLD.login AND removed_at IS NULL)
-    THEN
-        RAISE EXCEPTION 'the desk % joined with the login %', NEW.desk_id, OLD.login
-            USING ERRCODE = 'PDK02';
-    END IF;
-    RETURN NEW;
-END $$;
-CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
-    FOR EACH ROW EXECUTE FUNCTION paydesk_desks_login();
-";
-
 /// The shop's role names, all from the database's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Roles {

@@ -21,6 +21,7 @@ use crate::ui::shop_owner::{OwnerDone, OwnerSettings};
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::widgets;
+use crate::ui::words::clock_time;
 use crate::ui::{Command, ViewCtx};
 
 /// The characters the URL field shows.
@@ -391,16 +392,6 @@ impl ShopSettings {
                 name: self.name.trim().to_owned(),
             }));
         }
-    }
-}
-
-/// A moment as the top bar and Settings give it: the time alone today, else with the day.
-pub fn clock_time(at: DateTime<Utc>, now: DateTime<Utc>, zone: Zone) -> String {
-    let local = zone.local(at);
-    if local.date_naive() == zone.date_of(now) {
-        local.format("%H:%M").to_string()
-    } else {
-        local.format("%Y-%m-%d %H:%M").to_string()
     }
 }
 

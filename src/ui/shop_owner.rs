@@ -16,10 +16,10 @@ use crate::shop::ShopUrl;
 use crate::shop::owner::{DeskLogin, Initialized, NewDesk, RemovedDesk};
 use crate::ui::command::{LinkCommand, OwnerAsk, ShopCommand};
 use crate::ui::problem::{Note, Problem, note_ui};
-use crate::ui::shop::clock_time;
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::widgets;
+use crate::ui::words::clock_time;
 use crate::ui::{Command, ViewCtx};
 
 /// The characters the address field shows.

@@ -213,6 +213,16 @@ pub fn age_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String 
     }
 }
 
+/// A moment as the top bar and Settings give it (the shop's reach, a desk's joining): the time alone today, else with the day.
+pub fn clock_time(at: DateTime<Utc>, now: DateTime<Utc>, zone: Zone) -> String {
+    let local = zone.local(at);
+    if local.date_naive() == zone.date_of(now) {
+        local.format("%H:%M").to_string()
+    } else {
+        local.format("%Y-%m-%d %H:%M").to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
