@@ -77,7 +77,7 @@ impl Services {
         password: &Zeroizing<String>,
         identity: &DeskIdentity,
     ) -> Result<(), ShopError> {
-        desk::rename(url, password, identity, self.clock().now()).await
+        desk::rename(url, password, identity).await
     }
 
     /// What the shop says of the desk `identity` (its schema, the name it has for it);

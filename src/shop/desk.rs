@@ -4,7 +4,6 @@
 //! desk is its per-install device id (two data folders on one host are two desks) and a shown
 //! name (the host name until it is named).
 
-use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
 
 use super::schema;
@@ -46,11 +45,10 @@ pub async fn join(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     desk: &DeskIdentity,
-    now: DateTime<Utc>,
 ) -> Result<(i32, Shop), ShopError> {
     let shop = connect(url, password, CONNECT_TIMEOUT).await?;
     let version = admit(&shop).await?;
-    register(&shop, desk, now).await?;
+    register(&shop, desk).await?;
     Ok((version, shop))
 }
 
@@ -114,18 +112,11 @@ pub async fn admit(shop: &Shop) -> Result<i32, ShopError> {
     }
 }
 
-/// Writes the desk's row: its name, and that it was seen now.
-pub async fn register(
-    shop: &Shop,
-    desk: &DeskIdentity,
-    now: DateTime<Utc>,
-) -> Result<(), ShopError> {
+/// Writes the desk's row through the shop's `paydesk_register`: its name, and that it was seen
+/// now (by the shop's clock; the first time, that it joined).
+pub async fn register(shop: &Shop, desk: &DeskIdentity) -> Result<(), ShopError> {
     shop.client()
-        .execute(
-            "INSERT INTO desks (desk_id, name, joined_at, seen_at) VALUES ($1, $2, $3, $3)
-             ON CONFLICT (desk_id) DO UPDATE SET name = EXCLUDED.name, seen_at = EXCLUDED.seen_at",
-            &[&desk.id, &desk.name, &now],
-        )
+        .execute("SELECT paydesk_register($1, $2)", &[&desk.id, &desk.name])
         .await
         .map_err(|e| ShopError::from_pg(e, shop.url()))?;
     Ok(())
@@ -165,9 +156,8 @@ pub async fn rename(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     desk: &DeskIdentity,
-    now: DateTime<Utc>,
 ) -> Result<(), ShopError> {
     let shop = connect(url, password, CONNECT_TIMEOUT).await?;
     admit(&shop).await?;
-    register(&shop, desk, now).await
+    register(&shop, desk).await
 }

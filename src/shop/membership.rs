@@ -184,7 +184,7 @@ pub async fn join(
         return Err(MembershipError::EmptyPassword);
     }
     let identity = identity(store)?;
-    let (schema_version, mut shop) = desk::join(url, &password, &identity, now).await?;
+    let (schema_version, mut shop) = desk::join(url, &password, &identity).await?;
     // What the shop holds of the shared kinds decides whether this desk's go to it or the
     // shop's replace them (read before the keyring is touched: a failure leaves nothing).
     let staff = current_staff(&mut shop, None).await?;

@@ -2,8 +2,9 @@
 //! batches, one PostgreSQL transaction per batch, and deletes from the outbox what PostgreSQL
 //! committed.
 //!
-//! Every row is applied with [`UPSERT_LINK`] (newer by status order then paid amount)
-//! and its items with `ON CONFLICT DO NOTHING`, so sending a batch twice (a desk killed after
+//! Every row is applied through the shop's function [`PUSH_LINK`] (newer by status order then
+//! paid amount; a new link only as this desk's; no time in the future) and its items through
+//! `paydesk_push_item` (`ON CONFLICT DO NOTHING`), so sending a batch twice (a desk killed after
 //! the commit and before its own delete, two processes of one desk pushing at once) changes
 //! nothing the second time. Rows are never skipped by their `seq` against the shop's
 //! acknowledgement: a data file restored from a backup reuses sequence numbers, and skipping
@@ -26,7 +27,7 @@ use tokio_postgres::types::ToSql;
 use super::audit::push_audit;
 pub use super::batch::{BATCH, PushError};
 use super::catalog::apply_catalog;
-use super::schema::UPSERT_LINK;
+use super::schema::PUSH_LINK;
 use super::staff::apply_staff;
 use super::{Shop, ShopError};
 use crate::store::with_locked;
@@ -87,7 +88,6 @@ pub async fn apply_batch(
     shop: &mut Shop,
     desk_id: &str,
     rows: &[OutboxRow],
-    now: DateTime<Utc>,
 ) -> Result<u64, PushError> {
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(e, &url));
@@ -95,14 +95,9 @@ pub async fn apply_batch(
         return Ok(0);
     };
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
-    let upsert = tx.prepare(UPSERT_LINK).await.map_err(pg)?;
+    let upsert = tx.prepare(PUSH_LINK).await.map_err(pg)?;
     let item = tx
-        .prepare(
-            "INSERT INTO link_items (base_url, api_key_id, sandbox_desk, link_id, position, name,
-                 variant_id, quantity, unit_price)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-             ON CONFLICT DO NOTHING",
-        )
+        .prepare("SELECT paydesk_push_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
         .await
         .map_err(pg)?;
     // Every value read and checked first: a damaged row stops the batch before anything is
@@ -132,10 +127,11 @@ pub async fn apply_batch(
     }
     // Then every statement sent at once, in the outbox's order ([`pipelined`]): PostgreSQL runs
     // them one after another as before, without waiting for a round trip between two.
-    let params: Vec<(Params<'_, 15>, Vec<Params<'_, 9>>)> = values
+    let params: Vec<(Params<'_, 16>, Vec<Params<'_, 10>>)> = values
         .iter()
         .map(|(l, amount, paid, answer, items)| {
-            let link: Params<'_, 15> = [
+            let link: Params<'_, 16> = [
+                &desk_id,
                 &l.account.base_url,
                 &l.account.api_key_id,
                 &l.account.sandbox_desk,
@@ -154,8 +150,9 @@ pub async fn apply_batch(
             ];
             let items = items
                 .iter()
-                .map(|(i, quantity, price)| -> Params<'_, 9> {
+                .map(|(i, quantity, price)| -> Params<'_, 10> {
                     [
+                        &desk_id,
                         &l.account.base_url,
                         &l.account.api_key_id,
                         &l.account.sandbox_desk,
@@ -174,29 +171,24 @@ pub async fn apply_batch(
     let mut calls = Vec::new();
     let mut is_link = Vec::new();
     for (link, items) in &params {
-        calls.push(tx.execute(&upsert, link));
+        calls.push(tx.query_one(&upsert, link));
         is_link.push(true);
         for item_params in items {
-            calls.push(tx.execute(&item, item_params));
+            calls.push(tx.query_one(&item, item_params));
             is_link.push(false);
         }
     }
     let mut changed = 0;
     for (result, is_link) in pipelined(calls).await.into_iter().zip(is_link) {
-        let rows = result.map_err(pg)?;
-        if is_link {
-            changed += rows;
+        let row = result.map_err(pg)?;
+        if is_link && row.get::<_, bool>(0) {
+            changed += 1;
         }
     }
-    tx.execute(
-        "INSERT INTO outbox_acks (desk_id, acked_seq, acked_at) VALUES ($1, $2, $3)
-         ON CONFLICT (desk_id) DO UPDATE SET
-             acked_seq = greatest(outbox_acks.acked_seq, EXCLUDED.acked_seq),
-             acked_at = EXCLUDED.acked_at",
-        &[&desk_id, &last, &now],
-    )
-    .await
-    .map_err(pg)?;
+    // Acknowledged at the shop's time.
+    tx.execute("SELECT paydesk_push_ack($1, $2)", &[&desk_id, &last])
+        .await
+        .map_err(pg)?;
     tx.commit().await.map_err(pg)?;
     Ok(changed)
 }
@@ -258,7 +250,7 @@ pub async fn push(
         let Some(last) = rows.last().map(|r| r.seq) else {
             break;
         };
-        done.changed += apply_batch(shop, &desk_id, &rows, now()).await?;
+        done.changed += apply_batch(shop, &desk_id, &rows).await?;
         with_locked(store, |s| s.outbox_acknowledge(last, now()))?;
         done.rows += rows.len() as u64;
         done.batches += 1;

@@ -62,7 +62,7 @@ impl ShopLink {
     /// This link as the server answered it to a desk that polls it for its maker
     /// (`answer`, seen at `now`), on its way to the shop: the maker, the member, the time it
     /// was stored and the cancel mark stay the shop's; the shop takes the status and paid
-    /// amount only if they are newer (`schema::UPSERT_LINK`). No items: the maker sent them.
+    /// amount only if they are newer (`schema::PUSH_LINK`). No items: the maker sent them.
     pub fn observed(
         &self,
         answer: &PaymentLink,

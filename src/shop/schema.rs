@@ -11,7 +11,8 @@
 //!
 //! # The links rule
 //!
-//! [`UPSERT_LINK`] is how a desk's observation of a link reaches the shop. A link's key is its
+//! [`PUSH_LINK`] (step 11, [`DESK_WRITES`]) is how a desk's observation of a link reaches the
+//! shop. A link's key is its
 //! account (the profile's base URL and API key id; for a desk's built-in sandbox, also that
 //! desk) and its id. An observation replaces the stored one only when it is newer by *status
 //! order, then `paid_amount`* (`paydesk_status_rank`: `PENDING` 0, `UNDER_REVIEW` and unknown 1,
@@ -635,7 +636,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// every desk's audit chain ([`super::audit::SCHEMA`]), step 7 saved cards' masks
 /// ([`super::cards::SCHEMA`]), step 8 the day close's totals laid out for a month
 /// ([`REPORT_V2`]), step 9 where a desk's audit chain forked from the shop's copy
-/// ([`super::audit::FORKS_SCHEMA`]), step 10 the owner's desk logins ([`DESK_LOGINS`]).
+/// ([`super::audit::FORKS_SCHEMA`]), step 10 the owner's desk logins ([`DESK_LOGINS`]), step
+/// 11 a desk's writes of its links through functions ([`DESK_WRITES`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -647,6 +649,7 @@ pub const MIGRATIONS: &[&str] = &[
     REPORT_V2,
     super::audit::FORKS_SCHEMA,
     DESK_LOGINS,
+    DESK_WRITES,
 ];
 
 /// The version this build migrates to.
@@ -654,36 +657,142 @@ pub fn latest_version() -> i32 {
     i32::try_from(MIGRATIONS.len()).expect("fewer than 2 billion migrations")
 }
 
-/// An observation of a link, pushed by a desk. Parameters: `$1` base URL, `$2` API key id,
-/// `$3` sandbox desk (`''` for a real account), `$4` link id, `$5` desk id, `$6` staff,
-/// `$7` order number, `$8` status, `$9` currency, `$10` amount, `$11` paid amount,
-/// `$12` cancelled at, `$13` stored at, `$14` observed at, `$15` the answer as JSON text.
-/// The rule is the module's: newer by status order then paid amount, never by clocks.
-pub const UPSERT_LINK: &str = "
-INSERT INTO links AS l (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
-    order_number, status, currency, amount, paid_amount, cancelled_at, stored_at, observed_at,
-    answer)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text::jsonb)
-ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
-    status = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                     > (paydesk_status_rank(l.status), l.paid_amount)
-             THEN EXCLUDED.status ELSE l.status END,
-    paid_amount = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                     > (paydesk_status_rank(l.status), l.paid_amount)
-             THEN EXCLUDED.paid_amount ELSE l.paid_amount END,
-    observed_at = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                     > (paydesk_status_rank(l.status), l.paid_amount)
-             THEN EXCLUDED.observed_at ELSE l.observed_at END,
-    answer = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                     > (paydesk_status_rank(l.status), l.paid_amount)
-             THEN EXCLUDED.answer ELSE l.answer END,
-    staff = coalesce(l.staff, EXCLUDED.staff),
-    cancelled_at = coalesce(l.cancelled_at, EXCLUDED.cancelled_at)
-WHERE (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-        > (paydesk_status_rank(l.status), l.paid_amount)
-   OR (l.staff IS NULL AND EXCLUDED.staff IS NOT NULL)
-   OR (l.cancelled_at IS NULL AND EXCLUDED.cancelled_at IS NOT NULL)
+/// The SQLSTATE the shop raises when a login acts for a desk it did not register.
+pub const NOT_THIS_DESK: &str = "PDK03";
+
+/// Step 11 (issue 28): a desk writes its links, their items, its acknowledgement and its own
+/// registration through functions only, never through the tables. Each function is `SECURITY
+/// DEFINER` (owned by the owner, `search_path` pinned and ending in `pg_temp`) and acts for a
+/// desk the session's login registered ([`NOT_THIS_DESK`] otherwise), so a login acts as its
+/// own desk and no other. What a desk may push:
+///
+/// - an observation of a link (`paydesk_push_link`): the links rule (newer by *status order,
+///   then `paid_amount`*: `PENDING` 0, `UNDER_REVIEW` and unknown 1, `EXPIRED` and `REJECTED` 2,
+///   `COMPLETED` 3; never by the desks' clocks, so a replay or an older observation changes
+///   nothing and a status never goes back; the maker member and the first cancel only ever
+///   set), plus two rules of the shop: a **new** link only as its own desk's, and no time
+///   (stored, observed, cancelled) more than 5 minutes past the shop's clock. A refused
+///   observation is written to `push_refusals` (when, login, desk, kind, link, what) and
+///   changes nothing; the push goes on, so one bad row cannot stall a desk's outbox;
+/// - a link's items (`paydesk_push_item`), only onto its own links, never changed once there;
+/// - its outbox acknowledgement (`paydesk_push_ack`), timed by the shop's clock;
+/// - its name (`paydesk_register`), its joining and last-seen times the shop's.
+pub const DESK_WRITES: &str = "
+CREATE TABLE push_refusals (
+    id      bigserial PRIMARY KEY,
+    at      timestamptz NOT NULL DEFAULT now(),
+    login   text NOT NULL DEFAULT session_user,
+    desk_id text NOT NULL,
+    kind    text NOT NULL,
+    link_id text,
+    detail  text NOT NULL
+);
+
+CREATE FUNCTION paydesk_acting_desk(p_desk text) RETURNS void LANGUAGE plpgsql STABLE
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM desks WHERE desk_id = p_desk AND login = session_user) THEN
+        RAISE EXCEPTION 'the login % has not registered the desk %', session_user, p_desk
+            USING ERRCODE = 'PDK03';
+    END IF;
+END $$;
+
+CREATE FUNCTION paydesk_register(p_desk text, p_name text) RETURNS void LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    INSERT INTO desks (desk_id, name, joined_at, seen_at) VALUES (p_desk, p_name, now(), now())
+    ON CONFLICT (desk_id) DO UPDATE SET name = EXCLUDED.name, seen_at = EXCLUDED.seen_at;
+END $$;
+
+CREATE FUNCTION paydesk_push_link(p_desk text, p_base_url text, p_api_key_id text,
+    p_sandbox_desk text, p_link_id text, p_link_desk text, p_staff text, p_order_number text,
+    p_status text, p_currency text, p_amount numeric, p_paid numeric,
+    p_cancelled_at timestamptz, p_stored_at timestamptz, p_observed_at timestamptz,
+    p_answer text) RETURNS boolean LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_latest timestamptz := now() + interval '5 minutes';
+    v_changed bigint;
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    IF p_stored_at > v_latest OR p_observed_at > v_latest OR p_cancelled_at > v_latest THEN
+        INSERT INTO push_refusals (desk_id, kind, link_id, detail)
+        VALUES (p_desk, 'time in the future', p_link_id, format(
+            'stored %s, observed %s, cancelled %s', p_stored_at, p_observed_at, p_cancelled_at));
+        RETURN false;
+    END IF;
+    IF p_link_desk <> p_desk AND NOT EXISTS (SELECT 1 FROM links
+        WHERE (base_url, api_key_id, sandbox_desk, link_id)
+            = (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id))
+    THEN
+        INSERT INTO push_refusals (desk_id, kind, link_id, detail)
+        VALUES (p_desk, 'another desk''s new link', p_link_id,
+            format('a link the shop does not have, as desk %s''s', p_link_desk));
+        RETURN false;
+    END IF;
+    INSERT INTO links AS l (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
+        order_number, status, currency, amount, paid_amount, cancelled_at, stored_at,
+        observed_at, answer)
+    VALUES (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_link_desk, p_staff,
+        p_order_number, p_status, p_currency, p_amount, p_paid, p_cancelled_at, p_stored_at,
+        p_observed_at, p_answer::jsonb)
+    ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
+        status = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                         > (paydesk_status_rank(l.status), l.paid_amount)
+                 THEN EXCLUDED.status ELSE l.status END,
+        paid_amount = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                         > (paydesk_status_rank(l.status), l.paid_amount)
+                 THEN EXCLUDED.paid_amount ELSE l.paid_amount END,
+        observed_at = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                         > (paydesk_status_rank(l.status), l.paid_amount)
+                 THEN EXCLUDED.observed_at ELSE l.observed_at END,
+        answer = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                         > (paydesk_status_rank(l.status), l.paid_amount)
+                 THEN EXCLUDED.answer ELSE l.answer END,
+        staff = coalesce(l.staff, EXCLUDED.staff),
+        cancelled_at = coalesce(l.cancelled_at, EXCLUDED.cancelled_at)
+    WHERE (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+            > (paydesk_status_rank(l.status), l.paid_amount)
+       OR (l.staff IS NULL AND EXCLUDED.staff IS NOT NULL)
+       OR (l.cancelled_at IS NULL AND EXCLUDED.cancelled_at IS NOT NULL);
+    GET DIAGNOSTICS v_changed = ROW_COUNT;
+    RETURN v_changed > 0;
+END $$;
+
+CREATE FUNCTION paydesk_push_item(p_desk text, p_base_url text, p_api_key_id text,
+    p_sandbox_desk text, p_link_id text, p_position integer, p_name text, p_variant_id text,
+    p_quantity numeric, p_unit_price numeric) RETURNS void LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    INSERT INTO link_items (base_url, api_key_id, sandbox_desk, link_id, position, name,
+        variant_id, quantity, unit_price)
+    SELECT p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_position, p_name,
+        p_variant_id, p_quantity, p_unit_price
+    WHERE EXISTS (SELECT 1 FROM links
+        WHERE (base_url, api_key_id, sandbox_desk, link_id)
+            = (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id) AND desk_id = p_desk)
+    ON CONFLICT DO NOTHING;
+END $$;
+
+CREATE FUNCTION paydesk_push_ack(p_desk text, p_seq bigint) RETURNS void LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    INSERT INTO outbox_acks (desk_id, acked_seq, acked_at) VALUES (p_desk, p_seq, now())
+    ON CONFLICT (desk_id) DO UPDATE SET
+        acked_seq = greatest(outbox_acks.acked_seq, EXCLUDED.acked_seq),
+        acked_at = EXCLUDED.acked_at;
+END $$;
 ";
+
+/// How a desk sends one observation of a link: `$1` the pushing desk, then `$2` base URL, `$3`
+/// API key id, `$4` sandbox desk (`''` for a real account), `$5` link id, `$6` the link's desk,
+/// `$7` staff, `$8` order number, `$9` status, `$10` currency, `$11` amount, `$12` paid amount,
+/// `$13` cancelled at, `$14` stored at, `$15` observed at, `$16` the answer as JSON text.
+/// Whether the shop's row changed ([`DESK_WRITES`] has the rules).
+pub const PUSH_LINK: &str = "SELECT paydesk_push_link($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+    $11, $12, $13, $14, $15, $16::text)";
 
 /// What [`migrate`] found and left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -651,7 +651,7 @@ async fn register(config: &SessionConfig, shop: &Shop) -> Result<(), ShopError> 
     limited(
         config.timing.query,
         &config.url,
-        desk::register(shop, &identity, config.clock.now()),
+        desk::register(shop, &identity),
     )
     .await
 }

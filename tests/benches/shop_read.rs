@@ -335,7 +335,7 @@ async fn measure(pg: &Pg) -> bool {
             id: store.profiles().device_id().unwrap(),
             name: "Back office".to_owned(),
         };
-        shop::desk::register(&shop, &identity, now()).await.unwrap();
+        shop::desk::register(&shop, &identity).await.unwrap();
         for i in 0..changes {
             let link = crate::support::links::pending_link(&format!("Q{i:06}"), None);
             store.upsert_link(SANDBOX_PROFILE, &link, now()).unwrap();

@@ -73,16 +73,105 @@ async fn seeded_shop_at(pg: &Pg, version: i32) -> shop::Shop {
     schema::migrate_to(shop.client_mut(), &url, version)
         .await
         .expect("migrates");
+    // Registered as the paydesk of that schema did: the owner's own rows.
     for (i, id) in DESKS.iter().enumerate() {
-        let identity = shop::desk::DeskIdentity {
-            id: (*id).to_owned(),
-            name: format!("Counter {}", i + 1),
-        };
-        shop::desk::register(&shop, &identity, at("2026-11-19T08:00:00Z"))
+        shop.client()
+            .execute(
+                "INSERT INTO desks (desk_id, name, joined_at, seen_at) VALUES ($1, $2, now(), now())",
+                &[id, &format!("Counter {}", i + 1)],
+            )
             .await
             .expect("the desk is registered");
     }
     shop
+}
+
+/// How a paydesk from before schema step 11 pushed an observation and an item: straight into
+/// the tables (a shop at that step has no functions to push through).
+const OLD_PUSH_LINK: &str = "
+INSERT INTO links AS l (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
+    order_number, status, currency, amount, paid_amount, cancelled_at, stored_at, observed_at,
+    answer)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text::jsonb)
+ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
+    status = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                     > (paydesk_status_rank(l.status), l.paid_amount)
+             THEN EXCLUDED.status ELSE l.status END,
+    paid_amount = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                     > (paydesk_status_rank(l.status), l.paid_amount)
+             THEN EXCLUDED.paid_amount ELSE l.paid_amount END,
+    observed_at = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                     > (paydesk_status_rank(l.status), l.paid_amount)
+             THEN EXCLUDED.observed_at ELSE l.observed_at END,
+    answer = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+                     > (paydesk_status_rank(l.status), l.paid_amount)
+             THEN EXCLUDED.answer ELSE l.answer END,
+    staff = coalesce(l.staff, EXCLUDED.staff),
+    cancelled_at = coalesce(l.cancelled_at, EXCLUDED.cancelled_at)
+WHERE (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
+        > (paydesk_status_rank(l.status), l.paid_amount)
+   OR (l.staff IS NULL AND EXCLUDED.staff IS NOT NULL)
+   OR (l.cancelled_at IS NULL AND EXCLUDED.cancelled_at IS NOT NULL)";
+const OLD_PUSH_ITEM: &str = "
+INSERT INTO link_items (base_url, api_key_id, sandbox_desk, link_id, position, name,
+    variant_id, quantity, unit_price)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING";
+
+/// `boxes` pushed as a paydesk from before schema step 11 pushed them.
+async fn push_all_as_before(shop: &shop::Shop, boxes: &[(&'static str, Vec<OutboxRow>)]) {
+    let dec = |t: &str| Decimal::from_str_exact(t).expect("an amount");
+    for (_, rows) in boxes {
+        for row in rows {
+            let l = &row.link;
+            let amount = l.amount.as_deref().map(dec);
+            let paid = dec(&l.paid_amount);
+            let answer = l.answer.to_string();
+            let a = &l.account;
+            shop.client()
+                .execute(
+                    OLD_PUSH_LINK,
+                    &[
+                        &a.base_url,
+                        &a.api_key_id,
+                        &a.sandbox_desk,
+                        &l.link_id,
+                        &l.desk_id,
+                        &l.staff,
+                        &l.order_number,
+                        &l.status,
+                        &l.currency,
+                        &amount,
+                        &paid,
+                        &l.cancelled_at,
+                        &l.stored_at,
+                        &l.observed_at,
+                        &answer,
+                    ],
+                )
+                .await
+                .expect("pushed");
+            for i in &l.items {
+                let price = i.unit_price.as_deref().map(dec);
+                shop.client()
+                    .execute(
+                        OLD_PUSH_ITEM,
+                        &[
+                            &a.base_url,
+                            &a.api_key_id,
+                            &a.sandbox_desk,
+                            &l.link_id,
+                            &i.position,
+                            &i.name,
+                            &i.variant_id,
+                            &Decimal::from(i.quantity),
+                            &price,
+                        ],
+                    )
+                    .await
+                    .expect("pushed");
+            }
+        }
+    }
 }
 
 /// One link's observation as a desk pushes it.
@@ -406,11 +495,7 @@ async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
 }
 
 /// Every desk pushes its outbox in small batches, the desks taking turns.
-async fn push_all(
-    shop: &mut shop::Shop,
-    boxes: &[(&'static str, Vec<OutboxRow>)],
-    now: DateTime<Utc>,
-) {
+async fn push_all(shop: &mut shop::Shop, boxes: &[(&'static str, Vec<OutboxRow>)]) {
     let mut cursors = vec![0_usize; boxes.len()];
     loop {
         let mut pushed = false;
@@ -418,7 +503,7 @@ async fn push_all(
             let from = cursors[i];
             if from < rows.len() {
                 let to = (from + 37).min(rows.len());
-                shop::push::apply_batch(shop, desk, &rows[from..to], now)
+                shop::push::apply_batch(shop, desk, &rows[from..to])
                     .await
                     .expect("applied");
                 cursors[i] = to;
@@ -438,7 +523,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
     let histories = histories(600);
     let boxes = outboxes(&histories);
     let now = at("2026-11-25T00:00:00Z");
-    push_all(&mut shop, &boxes, now).await;
+    push_all(&mut shop, &boxes).await;
     let db = shop.url().dbname().to_owned();
     assert_eq!(
         pg.admin_sql(&db, "SELECT count(*) FROM links"),
@@ -504,7 +589,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
     for (desk, rows) in &boxes {
         let reversed: Vec<OutboxRow> = rows.iter().rev().cloned().collect();
         for chunk in reversed.chunks(101) {
-            let changed = shop::push::apply_batch(&mut shop, desk, chunk, now)
+            let changed = shop::push::apply_batch(&mut shop, desk, chunk)
                 .await
                 .expect("applied");
             assert_eq!(changed, 0, "a replayed push changes nothing");
@@ -545,7 +630,7 @@ async fn historys_totals_over_the_shop_equal_the_sum_of_its_pages() {
     let mut shop = seeded_shop(&pg).await;
     let histories = histories(300);
     for (desk, rows) in outboxes(&histories) {
-        shop::push::apply_batch(&mut shop, desk, &rows, at("2026-11-25T00:00:00Z"))
+        shop::push::apply_batch(&mut shop, desk, &rows)
             .await
             .expect("applied");
     }
@@ -631,7 +716,6 @@ async fn the_totals_a_migration_fills_equal_the_report_read_from_the_links() {
     let mut shop = seeded_shop_at(&pg, before).await;
     let histories = histories(600);
     let boxes = outboxes(&histories);
-    let now = at("2026-11-25T00:00:00Z");
     // Half of each desk's outbox before the migration, the rest after it.
     let halves: Vec<_> = boxes
         .iter()
@@ -641,12 +725,22 @@ async fn the_totals_a_migration_fills_equal_the_report_read_from_the_links() {
         })
         .collect();
     let (first, second): (Vec<_>, Vec<_>) = halves.into_iter().unzip();
-    push_all(&mut shop, &first, now).await;
+    push_all_as_before(&shop, &first).await;
     let url = shop.url().clone();
     let migrated = schema::migrate(shop.client_mut(), &url)
         .await
         .expect("migrates");
     assert_eq!(migrated.from, before);
+    // Each desk registers again when it next connects, which names its login.
+    for (i, id) in DESKS.iter().enumerate() {
+        let identity = shop::desk::DeskIdentity {
+            id: (*id).to_owned(),
+            name: format!("Counter {}", i + 1),
+        };
+        shop::desk::register(&shop, &identity)
+            .await
+            .expect("the desk is registered");
+    }
     let db = url.dbname().to_owned();
     assert_eq!(
         pg.admin_sql(&db, "SELECT to_regclass('report_cells') IS NULL"),
@@ -657,6 +751,6 @@ async fn the_totals_a_migration_fills_equal_the_report_read_from_the_links() {
         "0"
     );
     compare(&mut shop, "filled by the migration").await;
-    push_all(&mut shop, &second, now).await;
+    push_all(&mut shop, &second).await;
     compare(&mut shop, "pushed after the migration").await;
 }

@@ -72,7 +72,7 @@ impl ShopDesk {
             id: id.clone(),
             name: name.to_owned(),
         };
-        shop::desk::join(url, &password(), &identity, now)
+        shop::desk::join(url, &password(), &identity)
             .await
             .expect("the desk joins");
         let services =

@@ -245,6 +245,16 @@ async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_ta
         "UPDATE paydesk_schema SET version = version",
         "SELECT nextval('desk_login_numbers')",
         "CREATE ROLE mine",
+        // A desk's links, their items, acknowledgements, desks and kept totals are written by
+        // the shop's functions only: a clerk with psql cannot mark a link paid.
+        "UPDATE links SET status = 'COMPLETED', paid_amount = amount",
+        "INSERT INTO desks (desk_id, name, joined_at, seen_at) VALUES ('X', 'X', now(), now())",
+        "UPDATE desks SET name = 'X'",
+        "UPDATE outbox_acks SET acked_seq = 0",
+        "DELETE FROM link_items",
+        "UPDATE report_sums SET paid = 0",
+        "UPDATE report_money SET paid = 0",
+        "SELECT * FROM push_refusals",
     ] {
         assert_eq!(state_of(&desk, sql).await, denied, "{sql}");
     }
@@ -334,16 +344,15 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
         schema::migrate_to(shop.client_mut(), &url, latest - 1)
             .await
             .expect("migrates");
-        shop::desk::register(
-            &shop,
-            &shop::desk::DeskIdentity {
-                id: "OLD1".to_owned(),
-                name: "Old counter".to_owned(),
-            },
-            chrono::Utc::now(),
-        )
-        .await
-        .expect("registers");
+        // As that paydesk registered: straight into the table.
+        shop.client()
+            .execute(
+                "INSERT INTO desks (desk_id, name, joined_at, seen_at)
+                 VALUES ('OLD1', 'Old counter', now(), now())",
+                &[],
+            )
+            .await
+            .expect("registers");
     }
     let legacy_url = pg.url_as(&legacy, "localhost", &older, &pg.verify_full());
     let out = cli.run(&["shop", "join", &legacy_url]);
@@ -485,7 +494,6 @@ async fn a_login_is_bound_to_its_first_desk_and_no_login_takes_another_desks_dev
             id: device.clone(),
             name: "Kasa 1".to_owned(),
         },
-        chrono::Utc::now(),
     )
     .await
     .expect_err("another desk's device");
@@ -505,4 +513,87 @@ async fn a_login_is_bound_to_its_first_desk_and_no_login_takes_another_desks_dev
     let (new_url, new_password) = add_desk(&owner, &pg, &db, "Kasa 1 again");
     first.env("PAYDESK_SHOP_PASSWORD", &new_password);
     ok(&first.run(&["shop", "join", &new_url]));
+}
+
+#[tokio::test]
+async fn a_desk_pushes_only_as_itself_and_the_shop_refuses_another_desks_new_link_and_future_times()
+{
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let (_, password) = add_desk(&owner(), &pg, &db, "Kasa 1");
+    let login = format!("{db}_desk_1");
+    let desk = session(&pg, &login, &password, &db).await;
+    let identity = shop::desk::DeskIdentity {
+        id: "DA01".to_owned(),
+        name: "Kasa 1".to_owned(),
+    };
+    shop::desk::register(&desk, &identity)
+        .await
+        .expect("registers");
+    let now = chrono::Utc::now();
+    let push = |acting: &'static str, link: &'static str, owner: &'static str, stored| {
+        let desk = &desk;
+        async move {
+            let amount = rust_decimal::Decimal::from(100);
+            let paid = rust_decimal::Decimal::ZERO;
+            let answer = format!(r#"{{"id":"{link}","status":"PENDING"}}"#);
+            let cancelled: Option<chrono::DateTime<chrono::Utc>> = None;
+            desk.client()
+                .query_one(
+                    schema::PUSH_LINK,
+                    &[
+                        &acting,
+                        &"https://api.example",
+                        &"key-1",
+                        &"",
+                        &link,
+                        &owner,
+                        &None::<String>,
+                        &None::<String>,
+                        &"PENDING",
+                        &"TRY",
+                        &Some(amount),
+                        &paid,
+                        &cancelled,
+                        &stored,
+                        &stored,
+                        &answer,
+                    ],
+                )
+                .await
+                .map(|row| row.get::<_, bool>(0))
+        }
+    };
+    assert_eq!(push("DA01", "L1", "DA01", now).await.ok(), Some(true));
+    // Acting as a desk this login did not register is refused outright.
+    let e = push("DB02", "L2", "DB02", now)
+        .await
+        .expect_err("not its desk");
+    assert_eq!(
+        e.code().map(tokio_postgres::error::SqlState::code),
+        Some(schema::NOT_THIS_DESK)
+    );
+    // Another desk's new link, and a time in 2100, are refused and recorded; nothing changes.
+    assert_eq!(push("DA01", "L3", "DB02", now).await.ok(), Some(false));
+    let later = chrono::DateTime::parse_from_rfc3339("2100-01-01T00:00:00Z")
+        .expect("a time")
+        .to_utc();
+    assert_eq!(push("DA01", "L4", "DA01", later).await.ok(), Some(false));
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT string_agg(link_id, ',' ORDER BY link_id) FROM links"
+        ),
+        "L1"
+    );
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT string_agg(login || ' ' || desk_id || ' ' || link_id || ': ' || kind, '; ' ORDER BY id)
+             FROM push_refusals"
+        ),
+        format!(
+            "{login} DA01 L3: another desk's new link; {login} DA01 L4: time in the future"
+        )
+    );
 }

@@ -464,28 +464,32 @@ async fn observe(
         .expect("a time")
         .to_utc();
     let answer = format!(r#"{{"id":"L1","status":"{status}","paidAmount":{paid}}}"#);
-    c.execute(
-        schema::UPSERT_LINK,
-        &[
-            &"https://api.example",
-            &"key-1",
-            &"",
-            &"L1",
-            &"D1",
-            &staff,
-            &"PD-20261126-D10001",
-            &status,
-            &"TRY",
-            &amount,
-            &paid,
-            &cancelled,
-            &stored,
-            &observed_at,
-            &answer,
-        ],
-    )
-    .await
-    .expect("the upsert runs")
+    let changed: bool = c
+        .query_one(
+            schema::PUSH_LINK,
+            &[
+                &"D1",
+                &"https://api.example",
+                &"key-1",
+                &"",
+                &"L1",
+                &"D1",
+                &staff,
+                &"PD-20261126-D10001",
+                &status,
+                &"TRY",
+                &amount,
+                &paid,
+                &cancelled,
+                &stored,
+                &observed_at,
+                &answer,
+            ],
+        )
+        .await
+        .expect("the upsert runs")
+        .get(0);
+    u64::from(changed)
 }
 
 #[tokio::test]
@@ -625,7 +629,7 @@ async fn joined_store(
         id: id.clone(),
         name: "Counter 1".to_owned(),
     };
-    shop::desk::register(shop, &identity, crate::support::time::t_stored())
+    shop::desk::register(shop, &identity)
         .await
         .expect("the desk is registered");
     (std::sync::Mutex::new(store), id)
@@ -669,7 +673,7 @@ async fn the_outbox_reaches_the_shop_in_batches_and_a_resent_batch_changes_nothi
         .outbox()
         .batch(shop::push::BATCH)
         .expect("a batch");
-    let changed = shop::push::apply_batch(&mut shop, &desk_id, &first, now)
+    let changed = shop::push::apply_batch(&mut shop, &desk_id, &first)
         .await
         .expect("applied");
     assert_eq!(changed, shop::push::BATCH as u64);
@@ -677,7 +681,7 @@ async fn the_outbox_reaches_the_shop_in_batches_and_a_resent_batch_changes_nothi
         url.dbname(),
         "SELECT string_agg(xmin::text, ',' ORDER BY link_id) FROM links",
     );
-    let again = shop::push::apply_batch(&mut shop, &desk_id, &first, now)
+    let again = shop::push::apply_batch(&mut shop, &desk_id, &first)
         .await
         .expect("applied again");
     assert_eq!(again, 0, "a replayed batch changes nothing");

@@ -45,7 +45,6 @@ pub async fn register(url: &ShopUrl, store: &Store, name: &str) -> String {
             id: id.clone(),
             name: name.to_owned(),
         },
-        super::time::t_stored(),
     )
     .await
     .expect("registered");
