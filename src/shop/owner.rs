@@ -125,6 +125,14 @@ async fn owner_session(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Sh
     }
 }
 
+/// [`owner_session`] on a shop whose schema is this build's (`add-desk`, `remove-desk`, `desks`;
+/// `init` is what brings it there).
+async fn owner_shop(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Shop, ShopError> {
+    let shop = owner_session(url, password).await?;
+    super::desk::check_schema(&shop).await?;
+    Ok(shop)
+}
+
 /// Why a login cannot act as the shop's owner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotOwnerWhy {
@@ -239,8 +247,7 @@ pub async fn add_desk(
 ) -> Result<NewDesk, ShopError> {
     let name = check_name(name)?;
     let roles = Roles::of(url.dbname())?;
-    let mut shop = owner_session(url, password).await?;
-    super::desk::check_schema(&shop).await?;
+    let mut shop = owner_shop(url, password).await?;
     let pg = |e| ShopError::from_pg(e, url);
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
     let taken: bool = tx
@@ -305,8 +312,7 @@ pub async fn remove_desk(
     name: &str,
 ) -> Result<RemovedDesk, ShopError> {
     let name = name.trim().to_owned();
-    let mut shop = owner_session(url, password).await?;
-    super::desk::check_schema(&shop).await?;
+    let mut shop = owner_shop(url, password).await?;
     let pg = |e| ShopError::from_pg(e, url);
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
     let Some(row) = tx
@@ -363,8 +369,7 @@ pub async fn desks(
     url: &ShopUrl,
     password: &Zeroizing<String>,
 ) -> Result<Vec<DeskLogin>, ShopError> {
-    let shop = owner_session(url, password).await?;
-    super::desk::check_schema(&shop).await?;
+    let shop = owner_shop(url, password).await?;
     let rows = shop
         .client()
         .query(

@@ -170,11 +170,6 @@ impl ShopSettings {
         self.owner.forget();
     }
 
-    /// The owner part's last outcome.
-    pub fn owner_note(&self) -> Option<&Note> {
-        self.owner.note()
-    }
-
     /// Whether a join, leave or rename is out.
     pub fn is_busy(&self) -> bool {
         self.busy

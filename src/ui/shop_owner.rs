@@ -107,11 +107,6 @@ impl OwnerSettings {
         self.confirm_remove = None;
     }
 
-    /// The last outcome.
-    pub fn note(&self) -> Option<&Note> {
-        self.note.as_ref()
-    }
-
     /// Draws the part, folded until opened.
     pub fn owner_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
