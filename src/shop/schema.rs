@@ -712,6 +712,8 @@ CREATE FUNCTION paydesk_push_link(p_desk text, p_base_url text, p_api_key_id tex
     SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_latest timestamptz := now() + interval '5 minutes';
+    v_old record;
+    v_newer boolean;
     v_changed bigint;
 BEGIN
     PERFORM paydesk_acting_desk(p_desk);
@@ -721,40 +723,48 @@ BEGIN
             'stored %s, observed %s, cancelled %s', p_stored_at, p_observed_at, p_cancelled_at));
         RETURN false;
     END IF;
-    IF p_link_desk <> p_desk AND NOT EXISTS (SELECT 1 FROM links
+    SELECT status, paid_amount INTO v_old FROM links
         WHERE (base_url, api_key_id, sandbox_desk, link_id)
-            = (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id))
-    THEN
-        INSERT INTO push_refusals (desk_id, kind, link_id, detail)
-        VALUES (p_desk, 'another desk''s new link', p_link_id,
-            format('a link the shop does not have, as desk %s''s', p_link_desk));
-        RETURN false;
+            = (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id)
+        FOR UPDATE;
+    IF NOT FOUND THEN
+        IF p_link_desk <> p_desk THEN
+            INSERT INTO push_refusals (desk_id, kind, link_id, detail)
+            VALUES (p_desk, 'another desk''s new link', p_link_id,
+                format('a link the shop does not have, as desk %s''s', p_link_desk));
+            RETURN false;
+        END IF;
+        INSERT INTO links (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
+            order_number, status, currency, amount, paid_amount, cancelled_at, stored_at,
+            observed_at, answer)
+        VALUES (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_link_desk, p_staff,
+            p_order_number, p_status, p_currency, p_amount, p_paid, p_cancelled_at,
+            p_stored_at, p_observed_at, p_answer::jsonb)
+        ON CONFLICT DO NOTHING;
+        GET DIAGNOSTICS v_changed = ROW_COUNT;
+        IF v_changed > 0 THEN
+            RETURN true;
+        END IF;
+        -- Another push stored it meanwhile: this observation is weighed against that one.
+        SELECT status, paid_amount INTO v_old FROM links
+            WHERE (base_url, api_key_id, sandbox_desk, link_id)
+                = (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id)
+            FOR UPDATE;
     END IF;
-    INSERT INTO links AS l (base_url, api_key_id, sandbox_desk, link_id, desk_id, staff,
-        order_number, status, currency, amount, paid_amount, cancelled_at, stored_at,
-        observed_at, answer)
-    VALUES (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_link_desk, p_staff,
-        p_order_number, p_status, p_currency, p_amount, p_paid, p_cancelled_at, p_stored_at,
-        p_observed_at, p_answer::jsonb)
-    ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
-        status = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                         > (paydesk_status_rank(l.status), l.paid_amount)
-                 THEN EXCLUDED.status ELSE l.status END,
-        paid_amount = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                         > (paydesk_status_rank(l.status), l.paid_amount)
-                 THEN EXCLUDED.paid_amount ELSE l.paid_amount END,
-        observed_at = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                         > (paydesk_status_rank(l.status), l.paid_amount)
-                 THEN EXCLUDED.observed_at ELSE l.observed_at END,
-        answer = CASE WHEN (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-                         > (paydesk_status_rank(l.status), l.paid_amount)
-                 THEN EXCLUDED.answer ELSE l.answer END,
-        staff = coalesce(l.staff, EXCLUDED.staff),
-        cancelled_at = coalesce(l.cancelled_at, EXCLUDED.cancelled_at)
-    WHERE (paydesk_status_rank(EXCLUDED.status), EXCLUDED.paid_amount)
-            > (paydesk_status_rank(l.status), l.paid_amount)
-       OR (l.staff IS NULL AND EXCLUDED.staff IS NOT NULL)
-       OR (l.cancelled_at IS NULL AND EXCLUDED.cancelled_at IS NOT NULL);
+    v_newer := (paydesk_status_rank(p_status), p_paid)
+        > (paydesk_status_rank(v_old.status), v_old.paid_amount);
+    UPDATE links SET
+        status = CASE WHEN v_newer THEN p_status ELSE status END,
+        paid_amount = CASE WHEN v_newer THEN p_paid ELSE paid_amount END,
+        observed_at = CASE WHEN v_newer THEN p_observed_at ELSE observed_at END,
+        answer = CASE WHEN v_newer THEN p_answer::jsonb ELSE answer END,
+        staff = coalesce(staff, p_staff),
+        cancelled_at = coalesce(cancelled_at, p_cancelled_at)
+    WHERE (base_url, api_key_id, sandbox_desk, link_id)
+            = (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id)
+        AND (v_newer
+            OR (staff IS NULL AND p_staff IS NOT NULL)
+            OR (cancelled_at IS NULL AND p_cancelled_at IS NOT NULL));
     GET DIAGNOSTICS v_changed = ROW_COUNT;
     RETURN v_changed > 0;
 END $$;
