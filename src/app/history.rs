@@ -317,14 +317,13 @@ mod tests {
         let mut app = app();
         make_link(&mut app, "A-1");
         let services = app.holds.services.clone().expect("services");
-        services
-            .staff_add(
-                &crate::domain::Actor::nobody(),
-                &crate::domain::StaffName::parse("Zeynep").expect("name"),
-                crate::domain::Role::Manager,
-                &crate::domain::Pin::parse("9999").expect("pin"),
-            )
-            .expect("a manager");
+        crate::app::testing::block_on(services.staff_add(
+            &crate::domain::Actor::nobody(),
+            &crate::domain::StaffName::parse("Zeynep").expect("name"),
+            crate::domain::Role::Manager,
+            &crate::domain::Pin::parse("9999").expect("pin"),
+        ))
+        .expect("a manager");
         // Staff are on: History is a member's, so Zeynep signs in first.
         app.run(Command::Staff(crate::ui::command::StaffCommand::LoadStaff));
         crate::app::testing::settle(&mut app);

@@ -424,6 +424,8 @@ pub enum StaffResult {
         /// was closed), or why not.
         result: Result<Option<(usize, PathBuf, bool)>, JobError>,
     },
+    /// The managers' sign-ins this desk held in the shop were ended (the desk locked).
+    SignedOut,
     /// The worker's own check of the role table refused a command.
     Refused {
         /// The command's name.

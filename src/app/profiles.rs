@@ -197,12 +197,10 @@ fn open_profile(
         let env = options.env_secret.value();
         let secrets = Arc::clone(&options.secrets);
         std::fs::create_dir_all(&dir).map_err(JobError::file(&dir))?;
-        Arc::new(Services::open(
-            &dir,
-            secrets,
-            Arc::clone(&options.clock),
-            env,
-        )?)
+        Arc::new(
+            Services::open(&dir, secrets, Arc::clone(&options.clock), env)?
+                .with_shop_env(options.env_shop.value()),
+        )
     };
     let (desk, fallback) = match services.desk(wanted) {
         Ok(d) => (d, None),

@@ -241,8 +241,10 @@ impl App {
                     return;
                 };
                 self.spawn(duty, async move {
-                    let result = parse_pin(&pin)
-                        .and_then(|pin| services.staff_sign_in(&name, &pin, APP_SUBJECT));
+                    let result = match parse_pin(&pin) {
+                        Ok(pin) => services.staff_sign_in(&name, &pin, APP_SUBJECT).await,
+                        Err(e) => Err(e),
+                    };
                     Msg::Staff(StaffResult::SignedIn { result })
                 });
             }
@@ -257,26 +259,32 @@ impl App {
             }
             StaffCommand::AddStaff { name, role, pin } => {
                 let actor = duty.actor.clone();
-                self.staff_change(duty, MemberEdit::Added(name.clone()), move |s| {
+                self.staff_change(duty, MemberEdit::Added(name.clone()), move |s| async move {
                     let name = StaffName::parse(&name).map_err(|e| {
                         DeskError::Store(StoreError::Staff(StaffError::Hash(e.to_string())))
                     })?;
                     let pin = parse_pin(&pin)?;
-                    s.staff_add(&actor, &name, role, &pin)
+                    s.staff_add(&actor, &name, role, &pin).await
                 });
             }
             StaffCommand::ResetPin { name, pin } => {
                 let actor = duty.actor.clone();
-                self.staff_change(duty, MemberEdit::PinReset(name.clone()), move |s| {
-                    let pin = parse_pin(&pin)?;
-                    s.staff_reset_pin(&actor, &name, &pin)
-                });
+                self.staff_change(
+                    duty,
+                    MemberEdit::PinReset(name.clone()),
+                    move |s| async move {
+                        let pin = parse_pin(&pin)?;
+                        s.staff_reset_pin(&actor, &name, &pin).await
+                    },
+                );
             }
             StaffCommand::SetStaffActive { name, active } => {
                 let actor = duty.actor.clone();
-                self.staff_change(duty, MemberEdit::Active(name.clone(), active), move |s| {
-                    s.staff_set_active(&actor, &name, active)
-                });
+                self.staff_change(
+                    duty,
+                    MemberEdit::Active(name.clone(), active),
+                    move |s| async move { s.staff_set_active(&actor, &name, active).await },
+                );
             }
             StaffCommand::LoadAudit { filter } => {
                 let Some(services) = self.staff_services() else {
@@ -326,8 +334,10 @@ impl App {
                 let what = approval_subject(held, |id| self.shown_order(id));
                 let clerk = self.staff.actor.clone();
                 self.spawn(duty, async move {
-                    let result = parse_pin(&pin)
-                        .and_then(|pin| services.staff_approve(&clerk, &manager, &pin, &what));
+                    let result = match parse_pin(&pin) {
+                        Ok(pin) => services.staff_approve(&clerk, &manager, &pin, &what).await,
+                        Err(e) => Err(e),
+                    };
                     Msg::Staff(StaffResult::Approved { result })
                 });
             }
@@ -335,18 +345,24 @@ impl App {
     }
 
     /// A change of members on the worker, answered with the members after it.
-    fn staff_change(
+    fn staff_change<F>(
         &mut self,
         duty: &Duty,
         change: MemberEdit,
-        write: impl FnOnce(&Services) -> Result<(), DeskError> + Send + 'static,
-    ) {
+        write: impl FnOnce(std::sync::Arc<Services>) -> F,
+    ) where
+        F: Future<Output = Result<(), DeskError>> + Send + 'static,
+    {
         let Some(services) = self.staff_services() else {
             self.views.staff.abort_busy();
             return;
         };
+        let written = write(std::sync::Arc::clone(&services));
         self.spawn(duty, async move {
-            let result = write(&services).and_then(|()| services.staff_list());
+            let result = match written.await {
+                Ok(()) => services.staff_list(),
+                Err(e) => Err(e),
+            };
             Msg::Staff(StaffResult::Changed { change, result })
         });
     }
@@ -362,6 +378,7 @@ impl App {
                 tracing::warn!(error = %e, "the staff list could not be read");
             }
             StaffResult::SignedIn { result: Ok(member) } => self.signed_in(&member),
+            StaffResult::SignedOut => {}
             StaffResult::SignedIn { result: Err(e) } => {
                 self.views.lock.refused(e.sentence(lang));
             }
@@ -467,6 +484,13 @@ impl App {
         self.staff.refusal = None;
         self.views.approval = None;
         self.views.lock = LockScreen::fresh();
+        // The shop ends the managers' sign-ins this desk held.
+        if let Some(services) = self.staff_services() {
+            self.spawn(&Duty::own(Actor::nobody()), async move {
+                services.staff_sign_out().await;
+                Msg::Staff(StaffResult::SignedOut)
+            });
+        }
         self.run(Command::Staff(StaffCommand::LoadStaff));
     }
 
@@ -610,9 +634,13 @@ mod tests {
             ("Mehmet", Role::Counter, "3333"),
         ] {
             let name = StaffName::parse(name).unwrap();
-            services
-                .staff_add(&Actor::nobody(), &name, role, &Pin::parse(p).unwrap())
-                .unwrap();
+            crate::app::testing::block_on(services.staff_add(
+                &Actor::nobody(),
+                &name,
+                role,
+                &Pin::parse(p).unwrap(),
+            ))
+            .unwrap();
         }
         app.run(Command::Staff(StaffCommand::LoadStaff));
         settle(app);
@@ -1304,14 +1332,13 @@ mod tests {
         settle(&mut app);
         // Staff turned on from the command line meanwhile: the worker refuses for itself.
         let services = app.holds.services.clone().unwrap();
-        services
-            .staff_add(
-                &Actor::nobody(),
-                &StaffName::parse("Zeynep").unwrap(),
-                Role::Manager,
-                &Pin::parse("1111").unwrap(),
-            )
-            .unwrap();
+        crate::app::testing::block_on(services.staff_add(
+            &Actor::nobody(),
+            &StaffName::parse("Zeynep").unwrap(),
+            Role::Manager,
+            &Pin::parse("1111").unwrap(),
+        ))
+        .unwrap();
         let answer = only(run(
             &mut app,
             Command::Report(ReportCommand::Load {

@@ -58,6 +58,15 @@ pub(crate) fn app_unbooted() -> App {
     App::new(&egui::Context::default(), saved, options).expect("the worker starts")
 }
 
+/// Waits for `work` (a services call the test makes itself) on a runtime of its own.
+pub(crate) fn block_on<T>(work: impl Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(work)
+}
+
 /// Takes the answer of every job out, oldest first, without applying it.
 pub(crate) fn answers(app: &mut App) -> Vec<Msg> {
     let deadline = Instant::now() + GIVE_UP;

@@ -526,6 +526,15 @@ pub enum ShopArgs {
         /// The shop's postgres:// URL as its owner, without a password.
         owner_url: String,
     },
+    /// The shop's owner: make NAME a manager of the shop, or set a manager's PIN. Reads the
+    /// owner's password, then the manager's new PIN, from stdin (two lines; hidden prompts
+    /// on a terminal). The shop keeps only a verifier of the PIN and checks it itself.
+    AddManager {
+        /// The manager's name.
+        name: String,
+        /// The shop's postgres:// URL as its owner, without a password.
+        owner_url: String,
+    },
     /// The shop's owner: every desk login, with the desk that joined with it.
     Desks {
         /// The shop's postgres:// URL as its owner, without a password.

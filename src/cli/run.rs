@@ -154,6 +154,7 @@ impl Ctx {
         let secrets: Arc<dyn SecretStore> = Arc::new(OsSecrets::open(WithoutKeyring::Refuse));
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
         Services::open(&self.data_dir, secrets, clock, self.env_secret.value())
+            .map(|s| s.with_shop_env(self.env_shop.value()))
             .map_err(from_desk(self.lang))
     }
 
@@ -166,10 +167,12 @@ impl Ctx {
 
     async fn dispatch(&mut self, command: CommandArgs) -> Outcome {
         let services = self.services()?;
-        self.actor = self.sign_in(&services, &command)?;
+        self.actor = self.sign_in(&services, &command).await?;
         let pushes = !matches!(command, CommandArgs::Shop(_));
         let before = services.outbox_last_seq().ok();
         let outcome = self.run_command(&services, command).await;
+        // A manager's sign-in in the shop lasts this command only.
+        services.staff_sign_out().await;
         // A command that changed something pushes its own change, even when it then failed
         // (a create whose answer was refused still stored what it learnt).
         let after = services.outbox_last_seq().ok();
@@ -188,7 +191,7 @@ impl Ctx {
             CommandArgs::Installments(a) => self.installments_cmd(services, a).await,
             CommandArgs::Catalog(c) => self.catalog_cmd(services, c),
             CommandArgs::Report(a) => self.report_cmd(services, &a).await,
-            CommandArgs::Staff(c) => self.staff_cmd(services, c),
+            CommandArgs::Staff(c) => self.staff_cmd(services, c).await,
             CommandArgs::Audit(c) => {
                 let verify = matches!(c, AuditArgs::Verify { .. });
                 self.audit_cmd(services, c)?;

@@ -22,9 +22,9 @@ use super::text::CliText;
 use crate::domain::wire_format::format_time;
 use crate::service::Services;
 use crate::service::shop::{
-    CONNECT_TIMEOUT, DeskIdentity, DeskLogin, Joined, MembershipError, Password, PushError,
-    ShopError, ShopUrl, Weakness, add_desk, carried_sentences, desk_logins, init_shop, remove_desk,
-    valid_desk_name,
+    CONNECT_TIMEOUT, DeskIdentity, DeskLogin, Joined, ManagerAdded, MembershipError, Password,
+    PushError, ShopError, ShopUrl, Weakness, add_desk, add_manager, carried_sentences, desk_logins,
+    init_shop, remove_desk, valid_desk_name,
 };
 
 /// A join's, leave's or rename's failure as the CLI ends with it.
@@ -110,6 +110,9 @@ impl Ctx {
                 self.shop_remove_desk(&name, &owner_url).await
             }
             ShopArgs::Desks { owner_url, json } => self.shop_desks(&owner_url, json).await,
+            ShopArgs::AddManager { name, owner_url } => {
+                self.shop_add_manager(&name, &owner_url).await
+            }
         }
     }
 
@@ -150,9 +153,33 @@ impl Ctx {
                 ]
             )
         );
+        if !done.managers_without_pin.is_empty() {
+            println!(
+                "{}",
+                CliText::ShopManagersWithoutPin
+                    .fill(lang, &[("names", &done.managers_without_pin.join(", "))])
+            );
+        }
         for weak in url.weaknesses() {
             println!("{}", weak.sentence(lang));
         }
+        Ok(())
+    }
+
+    async fn shop_add_manager(&self, name: &str, owner_url: &str) -> Outcome {
+        let lang = self.lang;
+        let name = crate::domain::StaffName::parse(name)
+            .map_err(|_| super::staff::refused(CliText::StaffNameShape.get(lang).to_owned()))?;
+        let (url, password) = self.owner(owner_url)?;
+        let pin = self.new_pin(name.as_str())?;
+        let done = add_manager(&url, &password, &name, &pin)
+            .await
+            .map_err(|e| shop_failure(&e, lang))?;
+        let text = match done {
+            ManagerAdded::Added => CliText::ShopManagerAdded,
+            ManagerAdded::PinSet => CliText::ShopManagerPinSet,
+        };
+        println!("{}", text.fill(lang, &[("name", &name.as_str())]));
         Ok(())
     }
 

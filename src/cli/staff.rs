@@ -74,6 +74,7 @@ pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
             super::args::ShopArgs::AddDesk { .. } => ("shop add-desk", Need::Anyone),
             super::args::ShopArgs::RemoveDesk { .. } => ("shop remove-desk", Need::Anyone),
             super::args::ShopArgs::Desks { .. } => ("shop desks", Need::Anyone),
+            super::args::ShopArgs::AddManager { .. } => ("shop add-manager", Need::Anyone),
         },
         CommandArgs::Mail(c) => match c {
             super::args::MailArgs::Set { .. } => ("mail set", Need::Manager),
@@ -87,7 +88,7 @@ pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
 }
 
 /// A refusal before anything is sent: exit 3.
-fn refused(text: String) -> Failure {
+pub(super) fn refused(text: String) -> Failure {
     Failure::new(Exit::Invalid, text)
 }
 
@@ -142,7 +143,8 @@ fn records_itself(command: &CommandArgs) -> bool {
             | ShopArgs::Init { .. }
             | ShopArgs::AddDesk { .. }
             | ShopArgs::RemoveDesk { .. }
-            | ShopArgs::Desks { .. } => false,
+            | ShopArgs::Desks { .. }
+            | ShopArgs::AddManager { .. } => false,
         },
         CommandArgs::Installments(_)
         | CommandArgs::Report(_)
@@ -156,15 +158,18 @@ impl Ctx {
     /// Who runs `command`: nobody with staff off or for a command anyone may run; else the
     /// member named by `--as`, once the PIN matches and the role table allows the command.
     /// Refusals exit 3 before anything is sent.
-    pub(super) fn sign_in(
+    pub(super) async fn sign_in(
         &self,
         services: &Services,
         command: &CommandArgs,
     ) -> Result<Actor, Failure> {
         let lang = self.lang;
         let (path, need) = rule(command);
-        let staff_on = services.staff_on().map_err(from_desk(lang))?;
-        if !staff_on || need == Need::Anyone {
+        if need == Need::Anyone {
+            return Ok(Actor::nobody());
+        }
+        let staff_on = services.staff_on_now().await.map_err(from_desk(lang))?;
+        if !staff_on {
             return Ok(Actor::nobody());
         }
         let Some(name) = self.as_staff.as_deref() else {
@@ -175,10 +180,11 @@ impl Ctx {
         let pin = self.staff_pin(&CliText::PinPrompt.fill(lang, &[("name", &name)]))?;
         // A command that records itself names the member in its own audit row; any other
         // (a read, an export) has the sign-in row as its only record.
+        let subject = format!("cli: {path}");
         let checked = if records_itself(command) {
-            services.staff_check(name, &pin)
+            services.staff_check(name, &pin, &subject).await
         } else {
-            services.staff_sign_in(name, &pin, &format!("cli: {path}"))
+            services.staff_sign_in(name, &pin, &subject).await
         };
         let member = checked.map_err(|e| desk_failure(e, lang))?;
         let actor = Actor::member(&member.name, member.role);
@@ -216,7 +222,7 @@ impl Ctx {
     }
 
     /// A new member's PIN from stdin: asked twice on a terminal.
-    fn new_pin(&self, name: &str) -> Result<Pin, Failure> {
+    pub(super) fn new_pin(&self, name: &str) -> Result<Pin, Failure> {
         let lang = self.lang;
         let first = read_secret_line(&CliText::NewPinPrompt.fill(lang, &[("name", &name)]))
             .map_err(|e| read_failure(&e, lang))?;
@@ -230,7 +236,7 @@ impl Ctx {
         Pin::parse(&first).map_err(|_| refused(CliText::PinShape.get(lang).to_owned()))
     }
 
-    pub(super) fn staff_cmd(&self, services: &Services, command: StaffArgs) -> Outcome {
+    pub(super) async fn staff_cmd(&self, services: &Services, command: StaffArgs) -> Outcome {
         let lang = self.lang;
         let actor = &self.actor;
         let store_failure = |e| desk_failure(e, lang);
@@ -248,6 +254,7 @@ impl Ctx {
                 let pin = self.new_pin(name.as_str())?;
                 services
                     .staff_add(actor, &name, role, &pin)
+                    .await
                     .map_err(store_failure)?;
                 println!(
                     "{}",
@@ -287,6 +294,7 @@ impl Ctx {
             StaffArgs::Disable { name } => {
                 services
                     .staff_set_active(actor, &name, false)
+                    .await
                     .map_err(store_failure)?;
                 println!(
                     "{}",
@@ -297,6 +305,7 @@ impl Ctx {
             StaffArgs::Enable { name } => {
                 services
                     .staff_set_active(actor, &name, true)
+                    .await
                     .map_err(store_failure)?;
                 println!(
                     "{}",
@@ -314,6 +323,7 @@ impl Ctx {
                 let pin = self.new_pin(&known.name)?;
                 services
                     .staff_reset_pin(actor, &known.name, &pin)
+                    .await
                     .map_err(store_failure)?;
                 println!("{}", CliText::PinReset.fill(lang, &[("name", &known.name)]));
                 Ok(())

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::domain::{Actor, Barcode, CatalogVariant, Pin, Role, StaffMember, StaffName};
+use crate::domain::{Actor, Barcode, CatalogVariant, StaffMember};
 use crate::store::{
     AuditAction, AuditFilter, AuditRow, ChainCheck, CsvImport, CsvParsed, Profile, ShopDesk,
 };
@@ -29,67 +29,6 @@ impl Services {
     /// One member, by name (any case).
     pub fn staff_member(&self, name: &str) -> Result<Option<StaffMember>, DeskError> {
         self.with_store_locked(|s| s.staff().member(name))
-    }
-
-    /// Checks `name`'s PIN (tries counted, lock-out kept) and records the sign-in on
-    /// `subject` (the app, or the CLI's command line).
-    pub fn staff_sign_in(
-        &self,
-        name: &str,
-        pin: &Pin,
-        subject: &str,
-    ) -> Result<StaffMember, DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| s.staff_sign_in(name, pin, subject, now))
-    }
-
-    /// Checks `name`'s PIN as [`Services::staff_sign_in`] does, with no sign-in row: the
-    /// command that follows writes its own row naming the member.
-    pub fn staff_check(&self, name: &str, pin: &Pin) -> Result<StaffMember, DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| s.staff_check(name, pin, now))
-    }
-
-    /// A manager's PIN approves what `clerk` may not do alone (`what`, as the audit names it);
-    /// returns the clerk acting with that approval.
-    pub fn staff_approve(
-        &self,
-        clerk: &Actor,
-        manager: &str,
-        pin: &Pin,
-        what: &str,
-    ) -> Result<Actor, DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| s.staff_approve(clerk, manager, pin, what, now))
-    }
-
-    /// Adds a member (the first one turns staff on).
-    pub fn staff_add(
-        &self,
-        actor: &Actor,
-        name: &StaffName,
-        role: Role,
-        pin: &Pin,
-    ) -> Result<(), DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| s.staff_add(actor, name, role, pin, now))
-    }
-
-    /// Turns a member off or on again.
-    pub fn staff_set_active(
-        &self,
-        actor: &Actor,
-        name: &str,
-        active: bool,
-    ) -> Result<(), DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| s.staff_set_active(actor, name, active, now))
-    }
-
-    /// Gives a member a new PIN.
-    pub fn staff_reset_pin(&self, actor: &Actor, name: &str, pin: &Pin) -> Result<(), DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| s.staff_reset_pin(actor, name, pin, now))
     }
 
     /// The audit rows matching `filter`, oldest first.

@@ -34,6 +34,12 @@ crate::sentences! {
     StaffFirstManager => "İlk personel yönetici olmalı (--role manager).", "The first staff member must be a manager (--role manager).";
     StaffLastManager => "{name} son etkin yönetici; devre dışı bırakılamaz. Önce başka bir yönetici ekleyin.", "{name} is the last active manager and cannot be disabled. Add another manager first.";
     StaffDisabled => "{name} devre dışı; bir yönetici yeniden etkinleştirebilir.", "{name} is disabled; a manager can enable them again.";
+    StaffManagerNeedsShop => "{name} bir yönetici: yöneticilerin PIN'ini dükkân denetler ve dükkân şu an yanıt vermiyor. Dükkân yeniden yanıt verince tekrar deneyin.", "{name} is a manager: the shop checks managers' PINs, and the shop is not answering. Try again once the shop is back.";
+    StaffNoShopPin => "Dükkân, yönetici {name} için henüz bir PIN tutmuyor: dükkân sahibi `paydesk shop add-manager` komutunu çalıştırmalı.", "The shop holds no PIN for manager {name} yet: the shop's owner runs `paydesk shop add-manager`.";
+    StaffSignInAgain => "Dükkân {name} oturumunu kapattı (uzun süre işlem yok ya da devre dışı). Yeniden giriş yapın.", "The shop ended {name}'s sign-in (idle too long, or disabled). Sign in again.";
+    StaffManagerPinIsOwners => "Yönetici {name} için PIN'i dükkân sahibi değiştirir (`paydesk shop add-manager`).", "Manager {name}'s PIN is reset by the shop's owner (`paydesk shop add-manager`).";
+    StaffOwnerMakesFirst => "Dükkânın ilk yöneticisini dükkân sahibi ekler: `paydesk shop add-manager AD SAHİBİN_ADRESİ`.", "The shop's first manager is added by the shop's owner: `paydesk shop add-manager NAME OWNER_URL`.";
+    StaffChangesNeedShop => "Personel değişiklikleri dükkânda yapılır ve dükkân şu an yanıt vermiyor; hiçbir şey değişmedi. Dükkân yeniden yanıt verince tekrar deneyin.", "Staff changes are made in the shop, and the shop is not answering; nothing changed. Try again once the shop is back.";
     StaffWrongPin => "{name} için PIN yanlış.", "Wrong PIN for {name}.";
     StaffWrongPinWait => "{name} için PIN yanlış. Üst üste çok fazla yanlış PIN: {seconds} sn bekleyin.", "Wrong PIN for {name}. Too many wrong PINs in a row: wait {seconds} s.";
     StaffWaiting => "{name} yanlış PIN'ler yüzünden bekliyor: {seconds} sn sonra yeniden deneyin.", "{name} must wait after wrong PINs: try again in {seconds} s.";

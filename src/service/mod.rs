@@ -26,6 +26,7 @@ pub mod messages;
 pub mod poll;
 pub mod shared;
 pub mod shop;
+mod staff;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -197,6 +198,16 @@ pub fn staff_sentence(e: &crate::store::StaffError, lang: Lang) -> String {
         E::Waiting { name, seconds } => ServiceMessage::StaffWaiting
             .fill(lang, &[("name", name), ("seconds", &seconds.to_string())]),
         E::NotManager(name) => ServiceMessage::StaffNotManager.fill(lang, &[("name", name)]),
+        E::ManagerNeedsShop(name) => {
+            ServiceMessage::StaffManagerNeedsShop.fill(lang, &[("name", name)])
+        }
+        E::NoShopPin(name) => ServiceMessage::StaffNoShopPin.fill(lang, &[("name", name)]),
+        E::SignInAgain(name) => ServiceMessage::StaffSignInAgain.fill(lang, &[("name", name)]),
+        E::ManagerPinIsOwners(name) => {
+            ServiceMessage::StaffManagerPinIsOwners.fill(lang, &[("name", name)])
+        }
+        E::OwnerMakesFirstManager => ServiceMessage::StaffOwnerMakesFirst.get(lang).to_owned(),
+        E::ChangesNeedShop => ServiceMessage::StaffChangesNeedShop.get(lang).to_owned(),
         E::Hash(_) => e.to_string(),
     }
 }
@@ -216,6 +227,10 @@ pub struct Services {
     watching: std::sync::atomic::AtomicBool,
     policy: RetryPolicy,
     timeouts: Option<(std::time::Duration, std::time::Duration)>,
+    /// `PAYDESK_SHOP_PASSWORD` as `main` read it, for the staff's questions to the shop.
+    shop_env: Option<Zeroizing<String>>,
+    /// The shop's tokens of the managers signed in here (`service::staff`).
+    tokens: staff::Tokens,
 }
 
 impl std::fmt::Debug for Services {
@@ -280,6 +295,8 @@ impl Services {
             watching: std::sync::atomic::AtomicBool::new(false),
             policy: create::DEFAULT_POLICY,
             timeouts: None,
+            shop_env: None,
+            tokens: staff::Tokens::default(),
         }
     }
 

@@ -16,8 +16,8 @@ pub use crate::shop::catalog::{CatalogPulled, PullError};
 pub use crate::shop::desk::{DeskIdentity, ShopState, valid_desk_name};
 pub use crate::shop::membership::{Joined, Kept, MembershipError, Password, carried_sentences};
 pub use crate::shop::owner::{
-    DeskLogin, Initialized, NewDesk, RemovedDesk, add_desk, desks as desk_logins,
-    init as init_shop, remove_desk,
+    DeskLogin, Initialized, ManagerAdded, NewDesk, RemovedDesk, add_desk, add_manager,
+    desks as desk_logins, init as init_shop, remove_desk,
 };
 pub use crate::shop::push::{PushError, Pushed};
 pub use crate::shop::read::{Account, ShopLink, ShopQuery, changed_since, page as read_page};

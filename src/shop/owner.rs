@@ -91,6 +91,9 @@ pub struct Initialized {
     pub desks_role: String,
     /// Whether the group role was created now (`false`: it was there).
     pub role_created: bool,
+    /// Active managers the shop holds no PIN for (made before schema step 12, or brought by a
+    /// desk's join): each needs `shop add-manager` before signing in on a joined desk.
+    pub managers_without_pin: Vec<String>,
 }
 
 /// Connects as the owner, after checking that this login may set the shop up.
@@ -167,12 +170,99 @@ pub async fn init(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Initial
     tx.batch_execute(&grants(url.dbname(), &desks))
         .await
         .map_err(pg)?;
+    let managers_without_pin = tx
+        .query(
+            "SELECT name FROM staff
+             WHERE role = 'manager' AND active AND shop_verifier IS NULL ORDER BY folded",
+            &[],
+        )
+        .await
+        .map_err(pg)?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
     tx.commit().await.map_err(pg)?;
     Ok(Initialized {
         from: migrated.from,
         to: migrated.to,
         desks_role: desks,
         role_created: !exists,
+        managers_without_pin,
+    })
+}
+
+/// What [`add_manager`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ManagerAdded {
+    /// A new manager.
+    Added,
+    /// A member of that name is a manager now, with this PIN (a reset, a clerk promoted, a
+    /// disabled member enabled, or a manager from before the shop checked PINs).
+    PinSet,
+}
+
+/// `paydesk shop add-manager NAME`: the owner, the shop's root of trust, makes a manager or
+/// sets a manager's PIN. The shop keeps only a Blowfish verifier of the PIN (`crypt()`, cost
+/// 10); the member's wrong PINs are cleared and their sign-ins ended.
+pub async fn add_manager(
+    url: &ShopUrl,
+    password: &Zeroizing<String>,
+    name: &crate::domain::StaffName,
+    pin: &crate::domain::Pin,
+) -> Result<ManagerAdded, ShopError> {
+    let mut shop = owner_shop(url, password).await?;
+    let pg = |e| ShopError::from_pg(e, url);
+    let digits = Zeroizing::new(String::from_utf8_lossy(pin.expose()).into_owned());
+    let key = super::staff::folded(name.as_str());
+    let tx = shop.client_mut().transaction().await.map_err(pg)?;
+    tx.execute("SELECT 1 FROM staff_turn FOR UPDATE", &[])
+        .await
+        .map_err(pg)?;
+    let existed = tx
+        .execute("SELECT 1 FROM staff WHERE folded = $1", &[&key])
+        .await
+        .map_err(pg)?
+        > 0;
+    tx.execute(
+        "INSERT INTO staff (folded, name, role, pin_hash, shop_verifier, active, misses,
+             locked_until, version, changed_by, changed_at)
+         VALUES ($1, $2, 'manager', NULL, crypt($3, gen_salt('bf', 10)), true, 0, NULL,
+             nextval('staff_versions'), NULL, now())
+         ON CONFLICT (folded) DO UPDATE SET role = 'manager', pin_hash = NULL,
+             shop_verifier = EXCLUDED.shop_verifier, active = true, misses = 0,
+             locked_until = NULL, version = EXCLUDED.version, changed_by = NULL,
+             changed_at = EXCLUDED.changed_at",
+        &[&key, &name.as_str(), &&**digits],
+    )
+    .await
+    .map_err(pg)?;
+    tx.execute(
+        "UPDATE staff_tokens SET ended_at = now() WHERE folded = $1 AND ended_at IS NULL",
+        &[&key],
+    )
+    .await
+    .map_err(pg)?;
+    tx.execute(
+        "INSERT INTO staff_log (manager, action, subject) VALUES (NULL, $1, $2)",
+        &[
+            &if existed {
+                "owner: manager PIN set"
+            } else {
+                "owner: manager added"
+            },
+            &name.as_str(),
+        ],
+    )
+    .await
+    .map_err(pg)?;
+    tx.execute("SELECT paydesk_staff_changed()", &[])
+        .await
+        .map_err(pg)?;
+    tx.commit().await.map_err(pg)?;
+    Ok(if existed {
+        ManagerAdded::PinSet
+    } else {
+        ManagerAdded::Added
     })
 }
 
@@ -180,7 +270,12 @@ pub async fn init(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Initial
 /// until functions take these writes too; links, their items, acknowledgements and the desks'
 /// own rows go through the functions of schema step 11 only.
 const DIRECT_WRITES: &str = "audit, audit_forks, catalog_current, catalog_snapshots, \
-    catalog_variants, poll_budget, poll_leases, saved_cards, staff, staff_applied";
+    catalog_variants, poll_budget, poll_leases, saved_cards";
+
+/// The tables a desk may not even read: the owner's, and the staff's (PIN verifiers, tokens
+/// and what the shop checked), which desks reach through the functions of schema step 12.
+const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staff_tokens, \
+    staff_log, staff_turn";
 
 /// What the desks' group may do, set afresh (every grant revoked first, so a table a later step
 /// added gets exactly these): read the shop's tables but the owner's, write the ones of
@@ -195,12 +290,13 @@ pub fn grants(dbname: &str, desks: &str) -> String {
          GRANT USAGE ON SCHEMA public TO {desks};
          REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {desks};
          GRANT SELECT ON ALL TABLES IN SCHEMA public TO {desks};
-         REVOKE ALL ON desk_logins, push_refusals FROM {desks};
+         REVOKE ALL ON {OWNER_ONLY} FROM {desks};
          GRANT INSERT, UPDATE ON {DIRECT_WRITES} TO {desks};
          GRANT DELETE ON poll_leases, catalog_variants TO {desks};
          REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {desks};
          GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {desks};
-         REVOKE ALL ON SEQUENCE desk_login_numbers, push_refusals_id_seq FROM {desks};
+         REVOKE ALL ON SEQUENCE desk_login_numbers, push_refusals_id_seq, staff_versions,
+             staff_log_id_seq FROM {desks};
          REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
          GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {desks};"
     )

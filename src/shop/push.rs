@@ -241,7 +241,7 @@ pub async fn push(
             break;
         };
         let applied = apply_staff(shop, &desk_id, &rows).await?;
-        with_locked(store, |s| s.staff_pushed(last, now()))?;
+        with_locked(store, |s| s.staff_pushed(last, applied.refused > 0, now()))?;
         done.staff_rows += rows.len() as u64;
         done.staff_refused += applied.refused;
     }

@@ -637,7 +637,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// ([`super::cards::SCHEMA`]), step 8 the day close's totals laid out for a month
 /// ([`REPORT_V2`]), step 9 where a desk's audit chain forked from the shop's copy
 /// ([`super::audit::FORKS_SCHEMA`]), step 10 the owner's desk logins ([`DESK_LOGINS`]), step
-/// 11 a desk's writes of its links through functions ([`DESK_WRITES`]).
+/// 11 a desk's writes of its links through functions ([`DESK_WRITES`]), step 12 the staff
+/// under the shop's authority ([`super::staff::AUTHORITY`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -650,6 +651,7 @@ pub const MIGRATIONS: &[&str] = &[
     super::audit::FORKS_SCHEMA,
     DESK_LOGINS,
     DESK_WRITES,
+    super::staff::AUTHORITY,
 ];
 
 /// The version this build migrates to.

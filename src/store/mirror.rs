@@ -103,17 +103,29 @@ impl Store {
         Ok(self.staff().on()? || self.shop().staff_version()?.is_some())
     }
 
-    /// The shop committed every staff and PIN row up to `seq`: they leave the outbox.
-    pub fn staff_pushed(&mut self, seq: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.outbox_done(&["staff", "pin"], seq, at)
+    /// The shop committed every staff and PIN row up to `seq`: they leave the outbox. When it
+    /// refused some (`refused`), the staff version read is forgotten, so the next pull
+    /// writes the shop's members over what this file made of them.
+    pub fn staff_pushed(
+        &mut self,
+        seq: i64,
+        refused: bool,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.outbox_done(&["staff", "pin"], seq, at)?;
+        if refused {
+            self.conn
+                .execute("UPDATE shop_desk SET staff_version = NULL WHERE id = 1", [])?;
+        }
+        Ok(())
     }
 
     /// Writes the shop's members into this desk's staff, in one transaction: each is added or
     /// brought to the shop's role, PIN hash, active flag and wrong-PIN count. A member with a
     /// change or a PIN try of this desk still in the outbox is left as it is (its push comes
     /// first), and then `version` is not remembered, so the next pull reads them again. A
-    /// member the shop does not know (added here before the desk joined) stays. Returns how
-    /// many members were written. No audit row: the desk that made the change recorded it.
+    /// member the shop does not have and no row of the outbox names goes. Returns how many
+    /// members were written. No audit row: the desk that made the change recorded it.
     pub fn staff_mirror(
         &mut self,
         version: i64,
@@ -140,6 +152,17 @@ impl Store {
             }
             staff.mirror(m, now)?;
             written += 1;
+        }
+        // A member the shop does not have (made in this file by hand, or a change the shop
+        // refused) goes: a joined desk's staff are the shop's.
+        for local in staff.list()? {
+            let known = members
+                .iter()
+                .any(|m| m.name.eq_ignore_ascii_case(&local.name))
+                || names.iter().any(|n| n.eq_ignore_ascii_case(&local.name));
+            if !known {
+                staff.remove(&local.name)?;
+            }
         }
         if !skipped {
             Shop::write(&tx).set_staff_version(version)?;

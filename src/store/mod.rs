@@ -452,16 +452,21 @@ pub fn private_sqlite_file(path: &Path) -> std::io::Result<()> {
 /// lock is waited for and `SQLite` works; anywhere else (a plain thread, a test's
 /// current-thread runtime) it runs right here.
 pub fn with_locked<T>(store: &std::sync::Mutex<Store>, f: impl FnOnce(&mut Store) -> T) -> T {
-    let run = || {
+    run_blocking(|| {
         f(&mut store
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner))
-    };
+    })
+}
+
+/// Runs blocking work `f` (the file, the keyring) as [`with_locked`] does: through
+/// `block_in_place` on a worker of a multi-threaded runtime, right here anywhere else.
+pub fn run_blocking<T>(f: impl FnOnce() -> T) -> T {
     match tokio::runtime::Handle::try_current() {
         Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
-            tokio::task::block_in_place(run)
+            tokio::task::block_in_place(f)
         }
-        _ => run(),
+        _ => f(),
     }
 }
 

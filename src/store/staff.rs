@@ -58,6 +58,24 @@ pub enum StaffError {
     /// The approving member is not a manager.
     #[error("`{0}` is not a manager")]
     NotManager(String),
+    /// On a joined desk a manager's PIN is checked by the shop, which does not answer.
+    #[error("`{0}` is a manager: the shop checks managers' PINs and it does not answer")]
+    ManagerNeedsShop(String),
+    /// The shop holds no PIN for this manager yet (the owner runs `shop add-manager`).
+    #[error("the shop holds no PIN for manager `{0}`: the owner runs `paydesk shop add-manager`")]
+    NoShopPin(String),
+    /// The shop ended the manager's sign-in (idle, disabled, signed out): sign in again.
+    #[error("the shop ended the sign-in of `{0}`: sign in again")]
+    SignInAgain(String),
+    /// A manager's PIN is reset by the shop's owner, not at a desk.
+    #[error("the PIN of manager `{0}` is reset by the shop's owner (`paydesk shop add-manager`)")]
+    ManagerPinIsOwners(String),
+    /// On a joined desk the first manager is made by the shop's owner.
+    #[error("the shop's first manager is made by its owner (`paydesk shop add-manager`)")]
+    OwnerMakesFirstManager,
+    /// On a joined desk staff changes are made in the shop, which does not answer.
+    #[error("staff changes are made in the shop, and it does not answer")]
+    ChangesNeedShop,
     /// Hashing failed (never with the fixed parameters; kept so nothing panics).
     #[error("the PIN could not be hashed: {0}")]
     Hash(String),
@@ -233,6 +251,13 @@ impl<A> Staff<'_, A> {
 
 impl Staff<'_, Write> {
     /// Removes every member (the shop's staff replace this desk's at a join).
+    /// Removes member `name` (a mirror's member the shop does not have).
+    pub(super) fn remove(&self, name: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute("DELETE FROM staff WHERE name = ?1", params![name])?;
+        Ok(())
+    }
+
     pub(super) fn clear(&self) -> Result<(), StoreError> {
         self.conn.execute("DELETE FROM staff", [])?;
         Ok(())
@@ -480,6 +505,10 @@ impl Store {
                 seconds: ceil_seconds(left),
             }
             .into());
+        }
+        // A manager mirrored from a shop: only the shop holds their verifier.
+        if row.pin_hash.is_empty() {
+            return Err(StaffError::ManagerNeedsShop(row.member.name).into());
         }
         // The slow part, outside any transaction.
         let good = pin_matches(pin, &row.pin_hash);

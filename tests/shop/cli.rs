@@ -664,6 +664,27 @@ fn a_desk_brings_its_staff_and_catalog_to_an_empty_shop_and_the_next_desk_takes_
     );
     ok(&first.run(&["shop", "sync"]));
     assert_eq!(pg.admin_sql(&db, shop_staff), "Ayşe,Zeynep");
+    // The clerk came with her PIN; the manager's PIN is the shop's to check, and the shop
+    // holds none for her until the owner sets one.
+    ok(&signed(&first, &["staff", "list"], ("Ayşe", "1234")));
+    let unchecked = signed(&first, &["staff", "list"], ("Zeynep", "9999"));
+    assert_eq!(unchecked.code, 3, "{unchecked:?}");
+    assert!(
+        unchecked
+            .stderr
+            .contains("The shop holds no PIN for manager Zeynep yet"),
+        "{unchecked:?}"
+    );
+    let init = super::owner::as_owner(&super::owner::owner(), &["init", &pg.owner_url(&db)]);
+    ok(&init);
+    assert!(
+        init.stdout
+            .contains("The shop holds no PIN yet for these managers")
+            && init.stdout.contains("— Zeynep"),
+        "{init:?}"
+    );
+    ok(&super::owner::add_manager(&pg, &db, "Zeynep", "9999"));
+    ok(&signed(&first, &["staff", "list"], ("Zeynep", "9999")));
     let shop_items = "SELECT string_agg(v.name, ',' ORDER BY v.name) FROM catalog_variants v \
                       JOIN catalog_current c USING (snapshot)";
     assert_eq!(pg.admin_sql(&db, shop_items), "Simit,Çay");
@@ -720,7 +741,7 @@ fn a_desk_brings_its_staff_and_catalog_to_an_empty_shop_and_the_next_desk_takes_
 #[test]
 fn emptying_a_joined_desks_staff_rows_turns_no_pin_off_and_shop_sync_brings_them_back() {
     let Some(pg) = pg::cluster() else { return };
-    let (_db, url) = shop_url(&pg);
+    let (db, url) = shop_url(&pg);
     let mut cli = desk();
     ok(&cli.run_with(
         &["staff", "add", "Zeynep", "--role", "manager"],
@@ -731,6 +752,7 @@ fn emptying_a_joined_desks_staff_rows_turns_no_pin_off_and_shop_sync_brings_them
     ok(&signed(&cli, &["shop", "join", &url], ("Zeynep", "9999")));
     // Anyone may sync: the manager reaches the shop, and its staff are mirrored here.
     ok(&cli.run(&["shop", "sync"]));
+    ok(&super::owner::add_manager(&pg, &db, "Zeynep", "9999"));
     // A clerk at the till empties the staff table of the desk's own file.
     rusqlite::Connection::open(cli.data_dir().join("paydesk.sqlite3"))
         .expect("the data file opens")

@@ -26,7 +26,7 @@ fn owner_stdin() -> String {
 }
 
 /// `paydesk shop SUBCOMMAND …` run by the owner from `cli`, the password on stdin.
-fn as_owner(cli: &Cli, args: &[&str]) -> Out {
+pub(super) fn as_owner(cli: &Cli, args: &[&str]) -> Out {
     let mut all = vec!["shop"];
     all.extend_from_slice(args);
     cli.run_with(&all, Some(&owner_stdin()), &[])
@@ -43,8 +43,18 @@ fn add_desk(owner: &Cli, pg: &Pg, db: &str, name: &str) -> (String, String) {
     )
 }
 
+/// `paydesk shop add-manager NAME` by the owner of database `db`: the owner's password, then
+/// the manager's PIN, on stdin.
+pub(super) fn add_manager(pg: &Pg, db: &str, name: &str, pin: &str) -> Out {
+    owner().run_with(
+        &["shop", "add-manager", name, &pg.owner_url(db)],
+        Some(&format!("{PASSWORD}\n{pin}\n")),
+        &[],
+    )
+}
+
 /// The shop's owner, from a folder of its own.
-fn owner() -> Cli {
+pub(super) fn owner() -> Cli {
     Cli::in_new_folder("owner")
 }
 
@@ -595,5 +605,89 @@ async fn a_desk_pushes_only_as_itself_and_the_shop_refuses_another_desks_new_lin
         format!(
             "{login} DA01 L3: another desk's new link; {login} DA01 L4: time in the future"
         )
+    );
+}
+
+#[test]
+fn the_owners_manager_signs_in_only_through_the_shop_and_adds_a_clerk_there_from_a_desk() {
+    let Some(pg) = pg::cluster() else { return };
+    let db = pg.fresh_db();
+    let url = pg.url("localhost", &db, &pg.verify_full());
+    let mut till = desk();
+    till.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+    ok(&till.run(&["shop", "join", &url]));
+    let as_member = |args: &[&str], name: &str, pin: &str, stdin: Option<&str>| {
+        let mut all = args.to_vec();
+        all.extend(["--as", name]);
+        till.run_with(&all, stdin, &[("PAYDESK_STAFF_PIN", pin)])
+    };
+
+    let added = add_manager(&pg, &db, "Zeynep", "9999");
+    ok(&added);
+    assert!(
+        added.stdout.contains("Zeynep is now a manager of the shop"),
+        "{added:?}"
+    );
+    // The desk learns of the shop's first manager at once: PINs are on without a sync.
+    let anyone = till.run(&["staff", "list"]);
+    assert_eq!(anyone.code, 3, "{anyone:?}");
+    let clerk = as_member(
+        &["staff", "add", "Ayşe", "--role", "counter"],
+        "Zeynep",
+        "9999",
+        Some("2468\n"),
+    );
+    ok(&clerk);
+    let shop = |sql: &str| pg.admin_sql(&db, sql);
+    assert!(
+        shop("SELECT pin_hash FROM staff WHERE folded = 'ayşe'").starts_with("$argon2id$"),
+        "the clerk's PIN hash was made at the desk"
+    );
+    assert_eq!(
+        shop(
+            "SELECT string_agg(manager || ':' || action || ':' || subject, ' | ' ORDER BY id)
+             FROM staff_log WHERE manager IS NOT NULL"
+        ),
+        "Zeynep:sign-in:cli: staff add | Zeynep:staff add:Ayşe (counter)"
+    );
+    assert_eq!(
+        shop("SELECT count(*) FROM staff_tokens WHERE ended_at IS NULL"),
+        "0",
+        "the command's sign-in ended with it"
+    );
+    let audit = as_member(&["audit", "list", "--json"], "Zeynep", "9999", None);
+    ok(&audit);
+    assert!(
+        audit.json().as_array().expect("rows").iter().any(|r| {
+            r["action"] == "staff.add" && r["staff"] == "Zeynep" && r["subject"] == "Ayşe (counter)"
+        }),
+        "the desk's own record names who added the clerk: {audit:?}"
+    );
+    // A wrong manager PIN is counted in the shop.
+    let wrong = as_member(&["staff", "list"], "Zeynep", "1111", None);
+    assert_eq!(wrong.code, 3, "{wrong:?}");
+    assert!(wrong.stderr.contains("Wrong PIN for Zeynep"), "{wrong:?}");
+    assert_eq!(
+        shop("SELECT misses FROM staff WHERE folded = 'zeynep'"),
+        "1"
+    );
+
+    // The shop stops answering: the clerk sells on, the manager waits for the shop.
+    let dead = crate::support::ports::free_port();
+    let file = rusqlite::Connection::open(till.data_dir().join("paydesk.sqlite3"))
+        .expect("the data file opens");
+    file.execute(
+        "UPDATE shop_desk SET shop_url = replace(shop_url, ?1, ?2)",
+        [format!(":{}/", pg.port()), format!(":{dead}/")],
+    )
+    .expect("the shop's address changed");
+    ok(&as_member(&["staff", "list"], "Ayşe", "2468", None));
+    let offline = as_member(&["staff", "list"], "Zeynep", "9999", None);
+    assert_eq!(offline.code, 3, "{offline:?}");
+    assert!(
+        offline.stderr.contains(
+            "Zeynep is a manager: the shop checks managers' PINs, and the shop is not answering"
+        ),
+        "{offline:?}"
     );
 }

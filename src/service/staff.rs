@@ -1,0 +1,390 @@
+//! Staff as the front ends reach them: PINs checked, members changed (docs/design.md §8
+//! "Staff: the shop's authority").
+//!
+//! On a desk of its own everything is this desk's file, as before. On a joined desk the shop
+//! decides:
+//! - while the shop answers, the staff mirror is read again before a PIN is checked, so a
+//!   clerk added at another desk signs in here at once;
+//! - a clerk's PIN is checked against the mirror (offline too); a manager's only by the shop
+//!   (`shop::staff::manager_check`), whose answer to a sign-in carries a token kept here in
+//!   memory, never on disk;
+//! - staff changes go to the shop with the acting manager's token (or the approving
+//!   manager's), and only while it answers: nothing is queued. The desk's own audit records
+//!   what it asked, the shop's `staff_log` what it checked.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use zeroize::Zeroizing;
+
+use super::{DeskError, Services};
+use crate::domain::{Actor, Pin, Role, StaffMember, StaffName};
+use crate::shop::staff::{self as shop_staff, ManagerChecked, NewPin, folded};
+use crate::shop::{CONNECT_TIMEOUT, Shop, ShopError};
+use crate::store::{AuditAction, StaffError, StoreError, hash_pin};
+
+/// The shop's tokens of the managers signed in at this desk, by folded name.
+#[derive(Default)]
+pub(super) struct Tokens(Mutex<HashMap<String, Zeroizing<String>>>);
+
+impl Tokens {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Zeroizing<String>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// What a PIN is given for.
+enum PinUse<'a> {
+    /// A sign-in, recorded on `subject` (the app, or the command line).
+    SignIn(&'a str),
+    /// A check for a command whose own audit row names the member (`subject` says which, for
+    /// the shop's log).
+    Check(&'a str),
+}
+
+/// The joined shop for a staff question.
+enum StaffShop {
+    /// The desk has not joined: its own file decides.
+    Alone,
+    /// Joined, and the shop answers.
+    Open { shop: Box<Shop>, desk_id: String },
+    /// Joined, and the shop does not answer (or refused this desk).
+    Unreachable(ShopError),
+}
+
+/// A staff refusal as the store gives it.
+fn refusal(e: StaffError) -> DeskError {
+    DeskError::Store(StoreError::Staff(e))
+}
+
+/// The shop's refusal of a change of `name` made by `manager`, as the desk words it.
+fn change_refused(e: ShopError, name: &str, manager: &str) -> DeskError {
+    let code = match &e {
+        ShopError::Database { code, .. } => code.as_str(),
+        _ => "",
+    };
+    match code {
+        shop_staff::NO_MANAGER => refusal(StaffError::SignInAgain(manager.to_owned())),
+        shop_staff::NAME_TAKEN => refusal(StaffError::NameTaken(name.to_owned())),
+        shop_staff::LAST_MANAGER => refusal(StaffError::LastManager(name.to_owned())),
+        shop_staff::NO_MEMBER => refusal(StaffError::NoMember(name.to_owned())),
+        shop_staff::MANAGER_PIN_IS_OWNERS => {
+            refusal(StaffError::ManagerPinIsOwners(name.to_owned()))
+        }
+        _ => DeskError::Shop(e),
+    }
+}
+
+impl Services {
+    /// The shop's password from `PAYDESK_SHOP_PASSWORD` as `main` read it, for the staff's
+    /// questions to the shop (the keyring's entry otherwise).
+    #[must_use]
+    pub fn with_shop_env(mut self, env: Option<Zeroizing<String>>) -> Self {
+        self.shop_env = env;
+        self
+    }
+
+    async fn staff_shop(&self) -> StaffShop {
+        let url = match self.joined_shop() {
+            Ok(Some(url)) => url,
+            Ok(None) => return StaffShop::Alone,
+            Err(e) => {
+                tracing::warn!(error = %e, "the joined shop could not be read");
+                return StaffShop::Alone;
+            }
+        };
+        let opened = async {
+            let password =
+                crate::store::run_blocking(|| self.shop_password(self.shop_env.clone(), &url))?;
+            let desk_id = self.desk_identity().map_err(|e| match e {
+                DeskError::Store(s) => ShopError::DataFile(s),
+                other => ShopError::Refused {
+                    reason: other.to_string(),
+                },
+            })?;
+            let shop = super::shop::open_shop(&url, &password, CONNECT_TIMEOUT).await?;
+            Ok::<_, ShopError>((shop, desk_id.id))
+        };
+        match opened.await {
+            Ok((mut shop, desk_id)) => {
+                // A clerk added, or a PIN reset, at another desk counts here at once.
+                if let Err(e) = self.pull_staff(&mut shop).await {
+                    tracing::warn!(error = %e, "the shop's staff could not be mirrored");
+                }
+                StaffShop::Open {
+                    shop: Box::new(shop),
+                    desk_id,
+                }
+            }
+            Err(e) => StaffShop::Unreachable(e),
+        }
+    }
+
+    /// Whether staff are on, asked of the shop as well on a joined desk whose file has no
+    /// member yet (a manager the owner just added turns PINs on at once).
+    pub async fn staff_on_now(&self) -> Result<bool, DeskError> {
+        if self.staff_on()? {
+            return Ok(true);
+        }
+        if let StaffShop::Unreachable(e) = self.staff_shop().await {
+            tracing::info!(error = %e, "the shop's staff could not be read");
+        }
+        self.staff_on()
+    }
+
+    /// Checks `name`'s PIN (tries counted, lock-out kept) and records the sign-in on
+    /// `subject` (the app, or the CLI's command line).
+    pub async fn staff_sign_in(
+        &self,
+        name: &str,
+        pin: &Pin,
+        subject: &str,
+    ) -> Result<StaffMember, DeskError> {
+        self.staff_pin(name, pin, PinUse::SignIn(subject)).await
+    }
+
+    /// Checks `name`'s PIN as [`Services::staff_sign_in`] does, with no sign-in row: the
+    /// command that follows (`subject`) writes its own row naming the member.
+    pub async fn staff_check(
+        &self,
+        name: &str,
+        pin: &Pin,
+        subject: &str,
+    ) -> Result<StaffMember, DeskError> {
+        self.staff_pin(name, pin, PinUse::Check(subject)).await
+    }
+
+    async fn staff_pin(
+        &self,
+        name: &str,
+        pin: &Pin,
+        use_: PinUse<'_>,
+    ) -> Result<StaffMember, DeskError> {
+        let shop = self.staff_shop().await;
+        let now = self.clock().now();
+        let local = self.with_store_locked(|s| match use_ {
+            PinUse::SignIn(subject) => s.staff_sign_in(name, pin, subject, now),
+            PinUse::Check(_) => s.staff_check(name, pin, now),
+        });
+        let Err(DeskError::Store(StoreError::Staff(StaffError::ManagerNeedsShop(_)))) = local
+        else {
+            return local;
+        };
+        let (PinUse::SignIn(what) | PinUse::Check(what)) = use_;
+        let token = self.manager_pin(shop, name, pin, what).await?;
+        let member = self
+            .staff_member(name)?
+            .ok_or_else(|| refusal(StaffError::NoMember(name.to_owned())))?;
+        self.tokens.lock().insert(folded(&member.name), token);
+        if let PinUse::SignIn(subject) = use_ {
+            let actor = Actor::member(&member.name, member.role);
+            self.with_store_locked(|s| s.audit_append(&actor, AuditAction::SignIn, subject, now))?;
+        }
+        Ok(member)
+    }
+
+    /// A manager's PIN checked by the shop; the sign-in's token.
+    async fn manager_pin(
+        &self,
+        shop: StaffShop,
+        name: &str,
+        pin: &Pin,
+        what: &str,
+    ) -> Result<Zeroizing<String>, DeskError> {
+        let StaffShop::Open { shop, desk_id } = shop else {
+            return Err(refusal(StaffError::ManagerNeedsShop(name.to_owned())));
+        };
+        let checked = shop_staff::manager_check(&shop, &desk_id, name, pin, true, what).await?;
+        match checked {
+            ManagerChecked::Right { token, name } => {
+                token.ok_or_else(|| refusal(StaffError::SignInAgain(name)))
+            }
+            ManagerChecked::Wrong { name, wait_seconds } => {
+                // The shop's count comes back with the next pull.
+                Err(refusal(StaffError::WrongPin { name, wait_seconds }))
+            }
+            ManagerChecked::Waiting { name, seconds } => {
+                Err(refusal(StaffError::Waiting { name, seconds }))
+            }
+            ManagerChecked::Disabled(name) => Err(refusal(StaffError::Disabled(name))),
+            ManagerChecked::Unknown(name) => Err(refusal(StaffError::NoMember(name))),
+            ManagerChecked::NotManager(name) => Err(refusal(StaffError::NotManager(name))),
+            ManagerChecked::NoPin(name) => Err(refusal(StaffError::NoShopPin(name))),
+        }
+    }
+
+    /// A manager's PIN approves what `clerk` may not do alone (`what`, as the audit names it);
+    /// returns the clerk acting with that approval. On a joined desk the shop checks the
+    /// manager's PIN, and its token stays for the approved change.
+    pub async fn staff_approve(
+        &self,
+        clerk: &Actor,
+        manager: &str,
+        pin: &Pin,
+        what: &str,
+    ) -> Result<Actor, DeskError> {
+        let shop = self.staff_shop().await;
+        let now = self.clock().now();
+        let local = self.with_store_locked(|s| s.staff_approve(clerk, manager, pin, what, now));
+        let Err(DeskError::Store(StoreError::Staff(StaffError::ManagerNeedsShop(_)))) = local
+        else {
+            return local;
+        };
+        let token = self
+            .manager_pin(shop, manager, pin, &format!("approval: {what}"))
+            .await?;
+        let member = self
+            .staff_member(manager)?
+            .ok_or_else(|| refusal(StaffError::NoMember(manager.to_owned())))?;
+        self.tokens.lock().insert(folded(&member.name), token);
+        let approved = clerk.clone().approved_by(&member.name);
+        self.with_store_locked(|s| s.audit_append(&approved, AuditAction::Approve, what, now))?;
+        Ok(approved)
+    }
+
+    /// Ends every manager's sign-in this desk holds in the shop (the desk locked, or the
+    /// command ended). Best effort: a token the shop does not hear of ends when idle.
+    pub async fn staff_sign_out(&self) {
+        let tokens: Vec<Zeroizing<String>> = self.tokens.lock().drain().map(|(_, t)| t).collect();
+        if tokens.is_empty() {
+            return;
+        }
+        let StaffShop::Open { shop, desk_id } = self.staff_shop().await else {
+            return;
+        };
+        for token in tokens {
+            if let Err(e) = shop_staff::sign_out(&shop, &desk_id, &token).await {
+                tracing::info!(error = %e, "a manager's sign-in was not ended in the shop");
+            }
+        }
+    }
+
+    /// The token of the manager whose authority `actor` acts with (the approving manager's,
+    /// else the member's own).
+    fn token_of(&self, actor: &Actor) -> Result<(String, Zeroizing<String>), DeskError> {
+        let Some(manager) = actor.approved_by.as_deref().or(actor.name()) else {
+            return Err(refusal(StaffError::OwnerMakesFirstManager));
+        };
+        self.tokens
+            .lock()
+            .get(&folded(manager))
+            .cloned()
+            .map(|t| (manager.to_owned(), t))
+            .ok_or_else(|| refusal(StaffError::SignInAgain(manager.to_owned())))
+    }
+
+    /// A change of members made in the shop with `actor`'s authority: `change` runs there,
+    /// then the mirror is read again and the desk's audit records `action` on `subject`.
+    async fn staff_change_in_shop<F>(
+        &self,
+        actor: &Actor,
+        name: &str,
+        action: AuditAction,
+        subject: &str,
+        change: F,
+    ) -> Result<(), DeskError>
+    where
+        F: AsyncFnOnce(&Shop, &str, &str) -> Result<(), ShopError>,
+    {
+        let (manager, token) = self.token_of(actor)?;
+        let (mut shop, desk_id) = match self.staff_shop().await {
+            StaffShop::Open { shop, desk_id } => (shop, desk_id),
+            StaffShop::Unreachable(e) => {
+                tracing::info!(error = %e, "a staff change found the shop unreachable");
+                return Err(refusal(StaffError::ChangesNeedShop));
+            }
+            StaffShop::Alone => return Err(refusal(StaffError::ChangesNeedShop)),
+        };
+        if let Err(e) = change(&shop, &desk_id, &token).await {
+            let e = change_refused(e, name, &manager);
+            if matches!(
+                &e,
+                DeskError::Store(StoreError::Staff(StaffError::SignInAgain(_)))
+            ) {
+                self.tokens.lock().remove(&folded(&manager));
+            }
+            return Err(e);
+        }
+        if let Err(e) = self.pull_staff(&mut shop).await {
+            tracing::warn!(error = %e, "the shop's staff could not be mirrored");
+        }
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.audit_append(actor, action, subject, now))
+    }
+
+    /// Adds a member (on a desk of its own the first one turns staff on; on a joined desk
+    /// the shop's first manager is the owner's to add).
+    pub async fn staff_add(
+        &self,
+        actor: &Actor,
+        name: &StaffName,
+        role: Role,
+        pin: &Pin,
+    ) -> Result<(), DeskError> {
+        if self.joined_shop().ok().flatten().is_none() {
+            let now = self.clock().now();
+            return self.with_store_locked(|s| s.staff_add(actor, name, role, pin, now));
+        }
+        let new_pin = match role {
+            Role::Counter => NewPin::Clerk(hash_pin(pin).map_err(refusal)?),
+            Role::Manager => NewPin::Manager(pin.clone()),
+        };
+        let subject = format!("{name} ({role})");
+        self.staff_change_in_shop(
+            actor,
+            name.as_str(),
+            AuditAction::StaffAdd,
+            &subject,
+            async |shop, desk, token| {
+                shop_staff::add(shop, desk, token, name.as_str(), &new_pin).await
+            },
+        )
+        .await
+    }
+
+    /// Turns a member off or on again.
+    pub async fn staff_set_active(
+        &self,
+        actor: &Actor,
+        name: &str,
+        active: bool,
+    ) -> Result<(), DeskError> {
+        if self.joined_shop().ok().flatten().is_none() {
+            let now = self.clock().now();
+            return self.with_store_locked(|s| s.staff_set_active(actor, name, active, now));
+        }
+        let action = if active {
+            AuditAction::StaffEnable
+        } else {
+            AuditAction::StaffDisable
+        };
+        self.staff_change_in_shop(actor, name, action, name, async |shop, desk, token| {
+            shop_staff::set_active(shop, desk, token, name, active).await
+        })
+        .await
+    }
+
+    /// Gives a member a new PIN (on a joined desk, a clerk: a manager's is the owner's).
+    pub async fn staff_reset_pin(
+        &self,
+        actor: &Actor,
+        name: &str,
+        pin: &Pin,
+    ) -> Result<(), DeskError> {
+        if self.joined_shop().ok().flatten().is_none() {
+            let now = self.clock().now();
+            return self.with_store_locked(|s| s.staff_reset_pin(actor, name, pin, now));
+        }
+        let hash = hash_pin(pin).map_err(refusal)?;
+        self.staff_change_in_shop(
+            actor,
+            name,
+            AuditAction::StaffResetPin,
+            name,
+            async |shop, desk, token| shop_staff::reset_pin(shop, desk, token, name, &hash).await,
+        )
+        .await
+    }
+}
