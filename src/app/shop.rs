@@ -16,7 +16,7 @@ use crate::service::shop::{Carried, Carry};
 use crate::service::shop::{
     CatalogPulled, Channel, DeskIdentity, DeskLogin, Kept, MembershipError, Password,
     SessionConfig, SessionEvent, ShopError, ShopReader, ShopSession, ShopUrl, StaffPulled,
-    add_desk, carried_sentences, desk_logins, init_shop, release_leases, remove_desk,
+    add_desk, add_manager, carried_sentences, desk_logins, init_shop, release_leases, remove_desk,
 };
 use crate::service::{Desk, Services};
 use crate::ui::ShopCommand;
@@ -467,6 +467,10 @@ async fn owner_step(
             OwnerDone::Removed { name, removed }
         }
         OwnerAsk::Desks => OwnerDone::Listed,
+        OwnerAsk::AddManager { name, pin } => OwnerDone::Manager {
+            added: add_manager(url, password, &name, &pin).await?,
+            name: name.to_string(),
+        },
     };
     Ok((done, desk_logins(url, password).await?))
 }

@@ -535,7 +535,7 @@ pub enum ShopCommand {
 }
 
 /// What the shop's owner asks in Settings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum OwnerAsk {
     /// Set the shop up, or bring it to this build's schema.
     Init,
@@ -551,6 +551,14 @@ pub enum OwnerAsk {
     },
     /// List the desks.
     Desks,
+    /// Make this member a manager of the shop with this PIN, or set a manager's PIN (`Pin`'s
+    /// `Debug` never shows it).
+    AddManager {
+        /// The manager's name.
+        name: crate::domain::StaffName,
+        /// The PIN.
+        pin: crate::domain::Pin,
+    },
 }
 
 impl std::fmt::Debug for ShopCommand {

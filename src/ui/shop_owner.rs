@@ -11,9 +11,10 @@ use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
 use zeroize::Zeroizing;
 
+use crate::domain::{Pin, StaffName};
 use crate::lang::Lang;
 use crate::shop::ShopUrl;
-use crate::shop::owner::{DeskLogin, Initialized, NewDesk, RemovedDesk};
+use crate::shop::owner::{DeskLogin, Initialized, ManagerAdded, NewDesk, RemovedDesk};
 use crate::ui::command::{LinkCommand, OwnerAsk, ShopCommand};
 use crate::ui::problem::{Note, Problem, note_ui};
 use crate::ui::text::UiText;
@@ -43,6 +44,13 @@ pub enum OwnerDone {
     },
     /// Only the list was read.
     Listed,
+    /// A manager was made, or given a new PIN.
+    Manager {
+        /// The manager's name.
+        name: String,
+        /// What was done.
+        added: ManagerAdded,
+    },
 }
 
 /// The owner's part of Settings.
@@ -54,6 +62,10 @@ pub struct OwnerSettings {
     password: Zeroizing<String>,
     /// A new desk's name as typed.
     name: String,
+    /// A manager's name as typed.
+    manager: String,
+    /// The manager's PIN as typed (dropped once sent and when Settings is left).
+    manager_pin: Zeroizing<String>,
     /// The desks as last listed.
     desks: Option<Vec<DeskLogin>>,
     /// The desk just added: its address and password, shown once.
@@ -79,9 +91,19 @@ impl OwnerSettings {
     pub fn on_done(&mut self, done: OwnerDone, desks: Vec<DeskLogin>, lang: Lang) {
         self.busy = false;
         self.note = match &done {
-            OwnerDone::Initialized(i) => Some(Note::Done(
+            OwnerDone::Initialized(i) if i.managers_without_pin.is_empty() => Some(Note::Done(
                 UiText::OwnerInitialized.fill(lang, &[("from", &i.from), ("to", &i.to)]),
             )),
+            OwnerDone::Initialized(i) => Some(Note::Done(format!(
+                "{} {}",
+                UiText::OwnerInitialized.fill(lang, &[("from", &i.from), ("to", &i.to)]),
+                UiText::OwnerManagersWithoutPin
+                    .fill(lang, &[("names", &i.managers_without_pin.join(", "))])
+            ))),
+            OwnerDone::Manager { name, added } => Some(Note::Done(match added {
+                ManagerAdded::Added => UiText::OwnerManagerAdded.fill(lang, &[("name", name)]),
+                ManagerAdded::PinSet => UiText::OwnerManagerPinSet.fill(lang, &[("name", name)]),
+            })),
             OwnerDone::Removed { name, removed } => Some(Note::Done(
                 UiText::OwnerRemoved.fill(lang, &[("name", name), ("n", &removed.sessions_ended)]),
             )),
@@ -100,9 +122,11 @@ impl OwnerSettings {
         self.note = Some(Note::Failed(problem));
     }
 
-    /// Settings was left: the owner's password and a new desk's are dropped.
+    /// Settings was left: the owner's password, a manager's PIN and a new desk's password are
+    /// dropped.
     pub fn forget(&mut self) {
         self.password = Zeroizing::default();
+        self.manager_pin = Zeroizing::default();
         self.added = None;
         self.confirm_remove = None;
     }
@@ -144,6 +168,10 @@ impl OwnerSettings {
                 ui.add_space(theme::SPACE_S);
                 if let Some(name) = self.new_desk_ui(ui, cx, ready) {
                     ask = Some(OwnerAsk::AddDesk { name });
+                }
+                ui.add_space(theme::SPACE_S);
+                if let Some((name, pin)) = self.manager_ui(ui, cx, ready) {
+                    ask = Some(OwnerAsk::AddManager { name, pin });
                 }
                 if self.busy {
                     ui.horizontal(|ui| {
@@ -222,6 +250,52 @@ impl OwnerSettings {
                     && ui.input(|i| i.key_pressed(egui::Key::Enter)));
         });
         add.then(|| self.name.trim().to_owned())
+    }
+
+    /// A manager's name and PIN, each checked as typed, and "Add manager or set PIN"; both,
+    /// validated, when it was pressed (the PIN field is emptied).
+    fn manager_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &ViewCtx<'_>,
+        ready: bool,
+    ) -> Option<(StaffName, Pin)> {
+        let lang = cx.lang;
+        let width = theme::field_width_ui(ui, SHORT_CHARS);
+        widgets::hint_ui(ui, &cx.palette, UiText::OwnerManagerHelp.get(lang));
+        let l = ui.label(UiText::OwnerManagerName.get(lang));
+        ui.add(egui::TextEdit::singleline(&mut self.manager).desired_width(width))
+            .labelled_by(l.id);
+        let name = StaffName::parse(&self.manager);
+        if !self.manager.is_empty() && name.is_err() {
+            widgets::error_text_ui(ui, &cx.palette, UiText::StaffNameShape.get(lang));
+        }
+        let l = ui.label(UiText::OwnerManagerPin.get(lang));
+        let mut set = false;
+        ui.horizontal(|ui| {
+            widgets::secret_field_ui(
+                ui,
+                l.id,
+                &mut self.manager_pin,
+                "shop-owner-manager-pin",
+                width,
+            );
+            let pin = Pin::parse(&self.manager_pin);
+            set = widgets::Action::secondary(UiText::OwnerAddManager.get(lang))
+                .icon(theme::icon::STAFF)
+                .enabled(ready && name.is_ok() && pin.is_ok())
+                .show_ui(ui)
+                .clicked();
+        });
+        let pin = Pin::parse(&self.manager_pin);
+        if !self.manager_pin.is_empty() && pin.is_err() {
+            widgets::error_text_ui(ui, &cx.palette, UiText::PinShape.get(lang));
+        }
+        let (Ok(name), Ok(pin), true) = (name, pin, set) else {
+            return None;
+        };
+        self.manager_pin = Zeroizing::default();
+        Some((name, pin))
     }
 
     /// The desk just added: its address and password, once, each with Copy.

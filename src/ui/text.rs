@@ -535,6 +535,13 @@ crate::sentences! {
     OwnerNoDesks => "Henüz hiçbir kasanın girişi yok.", "No desk has a login yet.";
     OwnerNever => "hiç", "never";
     OwnerNotJoined => "henüz katılmadı", "not joined yet";
+    OwnerManagerHelp => "Dükkânın yöneticileri: PIN'lerini yalnızca dükkân tutar ve denetler. İlk yöneticiyi burada ekleyin; bir yöneticinin PIN'i de burada yenilenir.", "The shop's managers: only the shop keeps and checks their PINs. Add the first manager here; a manager's PIN is also renewed here.";
+    OwnerManagerName => "Yöneticinin adı", "Manager's name";
+    OwnerManagerPin => "Yöneticinin PIN'i (4-8 rakam)", "Manager's PIN (4-8 digits)";
+    OwnerAddManager => "Yönetici ekle ya da PIN ver", "Add manager or set PIN";
+    OwnerManagerAdded => "{name} artık dükkânın yöneticisi; katılmış her kasada giriş yapabilir.", "{name} is now a manager of the shop and can sign in at every joined desk.";
+    OwnerManagerPinSet => "{name} dükkânın yöneticisi, yeni PIN'iyle; yanlış PIN sayısı sıfırlandı, açık oturumları kapandı.", "{name} is a manager of the shop, with the new PIN; their wrong PINs are cleared and their sign-ins ended.";
+    OwnerManagersWithoutPin => "Dükkânın PIN'ini tutmadığı yöneticiler: {names}. Her biri için aşağıdan bir PIN verin.", "Managers the shop holds no PIN for: {names}. Give each a PIN below.";
     OwnerColDesk => "Kasa", "Desk";
     OwnerColLogin => "Giriş", "Login";
     OwnerColJoined => "Katıldı", "Joined";

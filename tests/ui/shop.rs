@@ -277,6 +277,23 @@ fn the_owner_sets_the_shop_up_adds_a_desk_and_shuts_it_out_from_settings() {
     env.until_shown(&format!("The shop is ready (schema version 0 → {latest})."));
     assert!(env.shown("No desk has a login yet."));
 
+    // The shop's first manager: a PIN that is not 4 to 8 digits is named and sends nothing.
+    env.replace_text("Manager's name", "Zeynep");
+    env.replace_text("Manager's PIN (4-8 digits)", "12");
+    assert!(env.shown("The PIN must be 4 to 8 digits."));
+    assert!(env.disabled("Add manager or set PIN"));
+    env.replace_text("Manager's PIN (4-8 digits)", "9999");
+    env.click_below("Add manager or set PIN");
+    env.until_shown("Zeynep is now a manager of the shop and can sign in at every joined desk.");
+    assert!(
+        pg.admin_sql(
+            &db,
+            "SELECT shop_verifier FROM staff WHERE folded = 'zeynep'"
+        )
+        .starts_with("$2a$10$"),
+        "only a verifier of the PIN is in the shop"
+    );
+
     env.replace_text("New desk's name", "Kasa 3");
     env.click_below("Add desk");
     env.until_shown("Kasa 3 joins with this address and password");
