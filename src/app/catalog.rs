@@ -48,6 +48,7 @@ impl App {
                     let id = variant_id.clone();
                     let result = services
                         .catalog_set_barcode(&actor, &variant_id, barcode.as_ref())
+                        .await
                         .map_err(JobError::from);
                     Msg::Catalog(CatalogResult::BarcodeSaved {
                         variant_id: id,
@@ -77,6 +78,7 @@ impl App {
             let r = if import {
                 services
                     .catalog_import_csv(&actor, &bytes)
+                    .await
                     .map(|(done, map)| (CsvOutcome::Imported(done), Some(map)))
             } else {
                 services

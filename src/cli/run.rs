@@ -189,7 +189,7 @@ impl Ctx {
             CommandArgs::Pending(c) => self.pending_cmd(services, c).await,
             CommandArgs::Card(c) => self.card_cmd(services, c).await,
             CommandArgs::Installments(a) => self.installments_cmd(services, a).await,
-            CommandArgs::Catalog(c) => self.catalog_cmd(services, c),
+            CommandArgs::Catalog(c) => self.catalog_cmd(services, c).await,
             CommandArgs::Report(a) => self.report_cmd(services, &a).await,
             CommandArgs::Staff(c) => self.staff_cmd(services, c).await,
             CommandArgs::Audit(c) => {
@@ -759,7 +759,7 @@ impl Ctx {
         Ok(())
     }
 
-    fn catalog_cmd(&self, services: &Services, command: CatalogArgs) -> Outcome {
+    async fn catalog_cmd(&self, services: &Services, command: CatalogArgs) -> Outcome {
         let lang = self.lang;
         match command {
             CatalogArgs::Import { file } => {
@@ -767,6 +767,7 @@ impl Ctx {
                 let bytes = crate::service::read_catalog_file(&file).map_err(from_desk(lang))?;
                 let (report, _) = services
                     .catalog_import_csv(&self.actor, &bytes)
+                    .await
                     .map_err(from_desk(lang))?;
                 for e in &report.errors {
                     eprintln!("{}:{}: {}", file.display(), e.line, e.message(lang));

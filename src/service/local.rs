@@ -5,13 +5,10 @@
 //! it or a closure run under that lock. A write names who does it (`actor`): the audit row
 //! goes with the change in its transaction. "Now" is the services' clock.
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use crate::domain::{Actor, Barcode, CatalogVariant, StaffMember};
-use crate::store::{
-    AuditAction, AuditFilter, AuditRow, ChainCheck, CsvImport, CsvParsed, Profile, ShopDesk,
-};
+use crate::domain::{Actor, CatalogVariant, StaffMember};
+use crate::store::{AuditAction, AuditFilter, AuditRow, ChainCheck, CsvParsed, Profile, ShopDesk};
 
 use super::{DeskError, Services};
 
@@ -134,37 +131,9 @@ impl Services {
         self.with_store_locked(|s| s.catalog().list())
     }
 
-    /// Gives a variant its barcode (or takes it away); returns the catalog after it.
-    pub fn catalog_set_barcode(
-        &self,
-        actor: &Actor,
-        id: &str,
-        barcode: Option<&Barcode>,
-    ) -> Result<HashMap<String, CatalogVariant>, DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| {
-            s.as_actor(actor, now, |s| s.catalog_set_barcode(id, barcode))?;
-            s.catalog().map()
-        })
-    }
-
     /// What importing this CSV would do, changing nothing.
     pub fn catalog_preview_csv(&self, bytes: &[u8]) -> Result<CsvParsed, DeskError> {
         self.with_store_locked(|s| s.catalog_preview_csv(bytes))
-    }
-
-    /// Imports a catalog CSV (its good lines; the others are reported); returns what it did
-    /// and the catalog after it.
-    pub fn catalog_import_csv(
-        &self,
-        actor: &Actor,
-        bytes: &[u8],
-    ) -> Result<(CsvImport, HashMap<String, CatalogVariant>), DeskError> {
-        let now = self.clock().now();
-        self.with_store_locked(|s| {
-            let done = s.as_actor(actor, now, |s| s.catalog_import_csv(bytes))?;
-            Ok((done, s.catalog().map()?))
-        })
     }
 
     /// How many changes wait to go to the shop.

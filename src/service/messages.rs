@@ -40,6 +40,7 @@ crate::sentences! {
     StaffManagerPinIsOwners => "Yönetici {name} için PIN'i dükkân sahibi değiştirir (`paydesk shop add-manager`).", "Manager {name}'s PIN is reset by the shop's owner (`paydesk shop add-manager`).";
     StaffOwnerMakesFirst => "Dükkânın ilk yöneticisini dükkân sahibi ekler: `paydesk shop add-manager AD SAHİBİN_ADRESİ`.", "The shop's first manager is added by the shop's owner: `paydesk shop add-manager NAME OWNER_URL`.";
     StaffChangesNeedShop => "Personel değişiklikleri dükkânda yapılır ve dükkân şu an yanıt vermiyor; hiçbir şey değişmedi. Dükkân yeniden yanıt verince tekrar deneyin.", "Staff changes are made in the shop, and the shop is not answering; nothing changed. Try again once the shop is back.";
+    CatalogNeedsShop => "Katalog değişiklikleri dükkânda yapılır ve dükkân şu an yanıt vermiyor; hiçbir şey değişmedi. Dükkân yeniden yanıt verince tekrar deneyin.", "Catalog changes are made in the shop, and the shop is not answering; nothing changed. Try again once the shop is back.";
     StaffWrongPin => "{name} için PIN yanlış.", "Wrong PIN for {name}.";
     StaffWrongPinWait => "{name} için PIN yanlış. Üst üste çok fazla yanlış PIN: {seconds} sn bekleyin.", "Wrong PIN for {name}. Too many wrong PINs in a row: wait {seconds} s.";
     StaffWaiting => "{name} yanlış PIN'ler yüzünden bekliyor: {seconds} sn sonra yeniden deneyin.", "{name} must wait after wrong PINs: try again in {seconds} s.";

@@ -208,6 +208,7 @@ pub fn staff_sentence(e: &crate::store::StaffError, lang: Lang) -> String {
         }
         E::OwnerMakesFirstManager => ServiceMessage::StaffOwnerMakesFirst.get(lang).to_owned(),
         E::ChangesNeedShop => ServiceMessage::StaffChangesNeedShop.get(lang).to_owned(),
+        E::CatalogNeedsShop => ServiceMessage::CatalogNeedsShop.get(lang).to_owned(),
         E::Hash(_) => e.to_string(),
     }
 }

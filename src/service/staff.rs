@@ -1,5 +1,6 @@
-//! Staff as the front ends reach them: PINs checked, members changed (docs/design.md §8
-//! "Staff: the shop's authority").
+//! Staff as the front ends reach them, and what needs a manager's authority: PINs checked,
+//! members changed, the catalog imported or given barcodes (docs/design.md §8 "Staff: one
+//! list, checked by the shop").
 //!
 //! On a desk of its own everything is this desk's file, as before. On a joined desk the shop
 //! decides:
@@ -8,12 +9,17 @@
 //! - a clerk's PIN is checked against the mirror (offline too); a manager's only by the shop
 //!   (`shop::staff::manager_check`), whose answer to a sign-in carries a token kept here in
 //!   memory, never on disk;
-//! - staff changes go to the shop with the acting manager's token (or the approving
-//!   manager's), and only while it answers: nothing is queued. The desk's own audit records
-//!   what it asked, the shop's `staff_log` what it checked.
+//! - staff and catalog changes go to the shop with the acting manager's token (or the
+//!   approving manager's), and only while it answers: nothing is queued. The desk's own audit
+//!   records what it asked, the shop's `staff_log` what it checked; the mirror is read again
+//!   at once.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+
+use crate::domain::{Barcode, CatalogVariant};
+use crate::shop::catalog as shop_catalog;
+use crate::store::CsvImport;
 
 use zeroize::Zeroizing;
 
@@ -52,6 +58,24 @@ enum StaffShop {
     Open { shop: Box<Shop>, desk_id: String },
     /// Joined, and the shop does not answer (or refused this desk).
     Unreachable(ShopError),
+}
+
+/// Why a change made in the shop did not happen.
+enum InShop {
+    /// Refused on the desk (no manager's sign-in, the shop unreachable).
+    Desk(DeskError),
+    /// Refused or failed in the shop; `manager` is whose authority was used.
+    Shop { error: ShopError, manager: String },
+}
+
+impl InShop {
+    /// As the desk words it, `name` being the member changed (if any).
+    fn refused(self, name: &str) -> DeskError {
+        match self {
+            InShop::Desk(e) => e,
+            InShop::Shop { error, manager } => change_refused(error, name, &manager),
+        }
+    }
 }
 
 /// A staff refusal as the store gives it.
@@ -288,30 +312,130 @@ impl Services {
     where
         F: AsyncFnOnce(&Shop, &str, &str) -> Result<(), ShopError>,
     {
-        let (manager, token) = self.token_of(actor)?;
+        self.change_in_shop(actor, StaffError::ChangesNeedShop, change)
+            .await
+            .map_err(|e| e.refused(name))?;
+        let now = self.clock().now();
+        self.with_store_locked(|s| s.audit_append(actor, action, subject, now))
+    }
+
+    /// A change made in the shop with `actor`'s authority, only while the shop answers
+    /// (`offline` otherwise); the staff and catalog mirrors are read again after it.
+    async fn change_in_shop<T, F>(
+        &self,
+        actor: &Actor,
+        offline: StaffError,
+        change: F,
+    ) -> Result<T, InShop>
+    where
+        F: AsyncFnOnce(&Shop, &str, &str) -> Result<T, ShopError>,
+    {
+        let (manager, token) = self.token_of(actor).map_err(InShop::Desk)?;
         let (mut shop, desk_id) = match self.staff_shop().await {
             StaffShop::Open { shop, desk_id } => (shop, desk_id),
             StaffShop::Unreachable(e) => {
-                tracing::info!(error = %e, "a staff change found the shop unreachable");
-                return Err(refusal(StaffError::ChangesNeedShop));
+                tracing::info!(error = %e, "a manager's change found the shop unreachable");
+                return Err(InShop::Desk(refusal(offline)));
             }
-            StaffShop::Alone => return Err(refusal(StaffError::ChangesNeedShop)),
+            StaffShop::Alone => return Err(InShop::Desk(refusal(offline))),
         };
-        if let Err(e) = change(&shop, &desk_id, &token).await {
-            let e = change_refused(e, name, &manager);
-            if matches!(
-                &e,
-                DeskError::Store(StoreError::Staff(StaffError::SignInAgain(_)))
-            ) {
-                self.tokens.lock().remove(&folded(&manager));
+        let done = match change(&shop, &desk_id, &token).await {
+            Ok(done) => done,
+            Err(e) => {
+                if let ShopError::Database { code, .. } = &e
+                    && code == shop_staff::NO_MANAGER
+                {
+                    self.tokens.lock().remove(&folded(&manager));
+                }
+                return Err(InShop::Shop { error: e, manager });
             }
-            return Err(e);
-        }
+        };
         if let Err(e) = self.pull_staff(&mut shop).await {
             tracing::warn!(error = %e, "the shop's staff could not be mirrored");
         }
+        if let Err(e) = self.pull_catalog(&mut shop).await {
+            tracing::warn!(error = %e, "the shop's catalog could not be mirrored");
+        }
+        Ok(done)
+    }
+
+    /// Imports a catalog CSV (its good lines; the others are reported); returns what it did
+    /// and the catalog after it. On a joined desk the catalog with the CSV's lines goes to
+    /// the shop whole, with a manager's authority, and comes back as the shop's.
+    pub async fn catalog_import_csv(
+        &self,
+        actor: &Actor,
+        bytes: &[u8],
+    ) -> Result<(CsvImport, HashMap<String, CatalogVariant>), DeskError> {
         let now = self.clock().now();
-        self.with_store_locked(|s| s.audit_append(actor, action, subject, now))
+        if self.joined_shop().ok().flatten().is_none() {
+            return self.with_store_locked(|s| {
+                let done = s.as_actor(actor, now, |s| s.catalog_import_csv(bytes))?;
+                Ok((done, s.catalog().map()?))
+            });
+        }
+        let (done, after) = self.with_store_locked(|s| s.catalog_after_import(bytes))?;
+        self.change_in_shop(
+            actor,
+            StaffError::CatalogNeedsShop,
+            async |shop, desk, token| shop_catalog::put(shop, desk, token, &after).await,
+        )
+        .await
+        .map_err(|e| e.refused(""))?;
+        let subject = format!("{} items", done.imported);
+        self.with_store_locked(|s| {
+            s.audit_append(actor, AuditAction::CatalogImport, &subject, now)?;
+            Ok((done, s.catalog().map()?))
+        })
+    }
+
+    /// Gives a variant its barcode (or takes it away); returns the catalog after it. On a
+    /// joined desk the shop makes the change, with a manager's authority, and refuses a barcode
+    /// another item has.
+    pub async fn catalog_set_barcode(
+        &self,
+        actor: &Actor,
+        id: &str,
+        barcode: Option<&Barcode>,
+    ) -> Result<HashMap<String, CatalogVariant>, DeskError> {
+        let now = self.clock().now();
+        if self.joined_shop().ok().flatten().is_none() {
+            return self.with_store_locked(|s| {
+                s.as_actor(actor, now, |s| s.catalog_set_barcode(id, barcode))?;
+                s.catalog().map()
+            });
+        }
+        let refused = |e: InShop| match e {
+            InShop::Shop { error, manager } => match &error {
+                ShopError::Database { code, message } if code == shop_catalog::BARCODE_TAKEN => {
+                    let (other, name) = message.split_once('|').unwrap_or((message, ""));
+                    DeskError::Store(StoreError::BarcodeTaken {
+                        barcode: barcode.map(ToString::to_string).unwrap_or_default(),
+                        id: other.to_owned(),
+                        name: name.to_owned(),
+                    })
+                }
+                ShopError::Database { code, .. } if code == shop_catalog::NO_ITEM => {
+                    DeskError::Store(StoreError::NoVariant(id.to_owned()))
+                }
+                _ => change_refused(error, "", &manager),
+            },
+            InShop::Desk(e) => e,
+        };
+        self.change_in_shop(
+            actor,
+            StaffError::CatalogNeedsShop,
+            async |shop, desk, token| {
+                shop_catalog::set_barcode(shop, desk, token, id, barcode).await
+            },
+        )
+        .await
+        .map_err(refused)?;
+        let subject = format!("{id} barcode {}", barcode.map_or("none", Barcode::as_str));
+        self.with_store_locked(|s| {
+            s.audit_append(actor, AuditAction::CatalogEdit, &subject, now)?;
+            s.catalog().map()
+        })
     }
 
     /// Adds a member (on a desk of its own the first one turns staff on; on a joined desk

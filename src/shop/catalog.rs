@@ -1,19 +1,19 @@
 //! The shop-wide catalog (docs/design.md §8): one current snapshot for the whole shop, which
 //! every desk mirrors into its own file so scanning goes on without the shop.
 //!
-//! - A catalog change on a joined desk leaves one `catalog` row in its outbox. After an import
-//!   the pusher sends the desk's whole catalog as it then is; after barcode edits alone it
-//!   sends the edits, applied on top of the shop's current catalog ([`with_edits`]), so an
-//!   edit made offline never undoes another desk's newer import ([`apply_catalog`]). In one
-//!   PostgreSQL transaction, under the advisory lock [`CATALOG_LOCK`], the result becomes a
-//!   new snapshot and the current one, the previous snapshots' variants are deleted, and
-//!   `NOTIFY paydesk_catalog` (payload: the snapshot's number) is sent on commit. Two desks
-//!   importing at once take turns under the lock: the last to commit wins whole; no snapshot
-//!   is ever a union of two imports, and a reader in one `REPEATABLE READ` transaction never
-//!   sees half of one.
-//! - A resent push (the desk killed after the shop's commit, before its own delete) finds its
-//!   snapshot (a whole catalog by desk, outbox sequence number and digest; edits by desk and
-//!   sequence number) and changes nothing, even when another snapshot became current since.
+//! - Since schema step 13 ([`AUTHORITY`]) the catalog is the shop's to guard: on a joined desk
+//!   an import ([`put`]: the desk's catalog with the CSV's lines, whole) or a barcode edit
+//!   ([`set_barcode`]) is made in the shop with a signed-in manager's token, online only, and
+//!   each makes a new current snapshot. A barcode another item has is refused (a barcode moved
+//!   onto a cheaper item is the classic till fraud), and so is one no desk could read.
+//! - A desk's outbox `catalog` row ([`apply_catalog`]) brings its whole catalog along only into
+//!   a shop that has none (the join); otherwise the shop refuses it and the desk mirrors the
+//!   shop's back. A resent push (the desk killed after the shop's commit, before its own
+//!   delete) finds its snapshot by desk, outbox sequence number and digest and changes nothing.
+//! - Every write makes the new snapshot current, deletes the previous snapshots' variants and
+//!   sends `NOTIFY paydesk_catalog` (payload: the snapshot's number) on commit, taking turns on
+//!   the owner-only row `catalog_turn`: two changes at once never make a union, and a reader
+//!   in one `REPEATABLE READ` transaction never sees half of one.
 //! - [`pull_catalog`] mirrors the current snapshot when it is not the one the desk mirrors:
 //!   one read-only `REPEATABLE READ` transaction in the shop, one `SQLite` transaction on the
 //!   desk (`Store::catalog_mirror`), skipped while a catalog change of the desk still waits
@@ -22,7 +22,6 @@
 use std::str::FromStr as _;
 use std::sync::Mutex;
 
-use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use sha2::{Digest as _, Sha256};
 
@@ -30,13 +29,10 @@ use super::{Shop, ShopError, ShopUrl};
 use crate::domain::{Barcode, CatalogVariant, Currency};
 use crate::lang::Lang;
 use crate::store::with_locked;
-use crate::store::{BarcodeEdit, CatalogOwed, Store, StoreError};
+use crate::store::{CatalogOwed, Store, StoreError};
 
 /// The channel a change of the current snapshot is notified on (payload: its number).
 pub const CHANNEL: &str = "paydesk_catalog";
-
-/// The advisory lock catalog snapshots are made under (`paydesk` in ASCII, then `C`).
-pub const CATALOG_LOCK: i64 = 0x7061_7964_6573_6b43;
 
 /// Schema step 4: catalog snapshots, their variants, and which one is current.
 pub const SCHEMA: &str = "
@@ -172,144 +168,271 @@ fn price_text(v: &CatalogVariant) -> String {
 /// What [`apply_catalog`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CatalogApplied {
-    /// The snapshot that holds the pushed change.
-    pub snapshot: i64,
+    /// The snapshot that holds the pushed catalog; `None` when the shop refused it (it has a
+    /// catalog already, which only a manager's sign-in changes).
+    pub snapshot: Option<i64>,
     /// Whether it is new and became current (a resent push changes nothing).
     pub made_current: bool,
-    /// Whether it holds exactly the desk's catalog (else the desk's edits went on top of
-    /// another desk's newer import, and the desk mirrors the result at its next pull).
-    pub as_on_desk: bool,
 }
 
-/// The catalog `current` with `edits` made on it in order: an edit of a variant the catalog
-/// no longer has is dropped (the import that removed it is newer), and so is one that would
-/// give a variant a barcode another variant holds (nothing is moved silently, as on the desk).
-pub fn with_edits(mut current: Vec<CatalogVariant>, edits: &[BarcodeEdit]) -> Vec<CatalogVariant> {
-    for edit in edits {
-        let code = match edit.barcode.as_deref().map(Barcode::parse) {
-            Some(Ok(code)) => Some(code),
-            Some(Err(_)) => continue,
-            None => None,
-        };
-        if code.as_ref().is_some_and(|c| {
-            current
+/// Schema step 13 (issue 28): the catalog under the shop's authority. Desks lose `INSERT`,
+/// `UPDATE` and `DELETE` on the catalog's tables (`owner::grants`); a signed-in manager's
+/// token makes a new current snapshot (`paydesk_catalog_put` for an import,
+/// `paydesk_catalog_barcode` for one barcode, refused when another item has it), logged in
+/// `staff_log`; a desk's outbox brings its catalog only into a shop that has none
+/// (`paydesk_seed_catalog`), else it is refused in `push_refusals`. Writes take turns on the
+/// owner-only row `catalog_turn`; `paydesk_catalog_make` (the shared part) is not granted to
+/// desks.
+pub const AUTHORITY: &str = r"
+-- Catalog writes take turns on this row (owner-only: a desk can neither lock nor hold it).
+CREATE TABLE catalog_turn (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row));
+INSERT INTO catalog_turn VALUES (true);
+
+-- A snapshot made online with a manager's authority has no outbox row; it names the manager.
+ALTER TABLE catalog_snapshots ALTER COLUMN desk_seq DROP NOT NULL;
+ALTER TABLE catalog_snapshots ADD COLUMN manager text;
+
+-- Makes the variants the shop's current snapshot (the caller holds the turn). Not granted to
+-- desks: they reach it through paydesk_catalog_put, paydesk_catalog_barcode and
+-- paydesk_seed_catalog. PDK09: one barcode on two items (the message holds both ids).
+CREATE FUNCTION paydesk_catalog_make(p_desk text, p_seq bigint, p_digest text,
+    p_at timestamptz, p_manager text, p_ids text[], p_names text[], p_prices numeric[],
+    p_currencies text[], p_barcodes text[]) RETURNS bigint LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_snapshot bigint;
+    v_twice record;
+BEGIN
+    SELECT b, array_agg(i ORDER BY i) AS ids INTO v_twice
+        FROM unnest(p_barcodes, p_ids) AS u(b, i)
+        WHERE b IS NOT NULL GROUP BY b HAVING count(*) > 1 LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'the barcode % is on % and %', v_twice.b, v_twice.ids[1], v_twice.ids[2]
+            USING ERRCODE = 'PDK09';
+    END IF;
+    IF EXISTS (SELECT 1 FROM unnest(p_barcodes) AS b WHERE b !~ '^[0-9]{4,14}$')
+        OR EXISTS (SELECT 1 FROM unnest(p_currencies) AS c WHERE c !~ '^[A-Z]{3}$')
+    THEN
+        RAISE EXCEPTION 'a barcode or currency no desk can read' USING ERRCODE = '22023';
+    END IF;
+    INSERT INTO catalog_snapshots (desk_id, desk_seq, digest, variants, made_at, pushed_at,
+        manager)
+    VALUES (p_desk, p_seq, p_digest, coalesce(cardinality(p_ids), 0), p_at, now(), p_manager)
+    RETURNING snapshot INTO v_snapshot;
+    INSERT INTO catalog_variants (snapshot, variant_id, name, unit_price, currency, barcode)
+    SELECT v_snapshot, * FROM unnest(p_ids, p_names, p_prices, p_currencies, p_barcodes);
+    INSERT INTO catalog_current (snapshot) VALUES (v_snapshot)
+        ON CONFLICT (only_row) DO UPDATE SET snapshot = EXCLUDED.snapshot;
+    DELETE FROM catalog_variants WHERE snapshot <> v_snapshot;
+    PERFORM pg_notify('paydesk_catalog', v_snapshot::text);
+    RETURN v_snapshot;
+END $$;
+
+-- A whole catalog from a signed-in manager (an import on a joined desk): the new current
+-- snapshot, logged in staff_log.
+CREATE FUNCTION paydesk_catalog_put(p_desk text, p_token text, p_digest text, p_ids text[],
+    p_names text[], p_prices numeric[], p_currencies text[], p_barcodes text[])
+    RETURNS bigint LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_by staff;
+    v_snapshot bigint;
+BEGIN
+    v_by := paydesk_manager_of(p_desk, p_token);
+    PERFORM 1 FROM catalog_turn FOR UPDATE;
+    v_snapshot := paydesk_catalog_make(p_desk, NULL, p_digest, now(), v_by.name, p_ids,
+        p_names, p_prices, p_currencies, p_barcodes);
+    INSERT INTO staff_log (desk_id, manager, action, subject)
+    VALUES (p_desk, v_by.name, 'catalog import',
+        format('%s items', coalesce(cardinality(p_ids), 0)));
+    RETURN v_snapshot;
+END $$;
+
+-- One item's barcode set (or, NULL, taken away) by a signed-in manager, on the current
+-- catalog: a new current snapshot. PDK09: another item has that barcode (the message holds
+-- its id, then its name, after the first '|'); PDK10: no such item.
+CREATE FUNCTION paydesk_catalog_barcode(p_desk text, p_token text, p_variant text,
+    p_barcode text) RETURNS bigint LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_by staff;
+    v_current bigint;
+    v_holder record;
+    v_snapshot bigint;
+    v catalog_snapshots%ROWTYPE;
+BEGIN
+    v_by := paydesk_manager_of(p_desk, p_token);
+    PERFORM 1 FROM catalog_turn FOR UPDATE;
+    SELECT snapshot INTO v_current FROM catalog_current;
+    IF v_current IS NULL OR NOT EXISTS (SELECT 1 FROM catalog_variants
+        WHERE snapshot = v_current AND variant_id = p_variant)
+    THEN
+        RAISE EXCEPTION 'no item %', p_variant USING ERRCODE = 'PDK10';
+    END IF;
+    SELECT variant_id, name INTO v_holder FROM catalog_variants
+        WHERE snapshot = v_current AND barcode = p_barcode AND variant_id <> p_variant;
+    IF FOUND THEN
+        RAISE EXCEPTION '%|%', v_holder.variant_id, v_holder.name USING ERRCODE = 'PDK09';
+    END IF;
+    SELECT * INTO v FROM catalog_snapshots WHERE snapshot = v_current;
+    SELECT paydesk_catalog_make(p_desk, NULL, 'edit of ' || v.digest, now(), v_by.name,
+            array_agg(variant_id ORDER BY variant_id), array_agg(name ORDER BY variant_id),
+            array_agg(unit_price ORDER BY variant_id), array_agg(currency ORDER BY variant_id),
+            array_agg(CASE WHEN variant_id = p_variant THEN p_barcode ELSE barcode END
+                ORDER BY variant_id))
+        INTO v_snapshot
+        FROM catalog_variants WHERE snapshot = v_current;
+    INSERT INTO staff_log (desk_id, manager, action, subject)
+    VALUES (p_desk, v_by.name, 'catalog edit',
+        format('%s barcode %s', p_variant, coalesce(p_barcode, 'none')));
+    RETURN v_snapshot;
+END $$;
+
+-- A desk's whole catalog from its outbox: taken only when the shop has no catalog yet (the
+-- join that brings a desk's catalog along), else refused (push_refusals) and NULL. A resend
+-- finds its snapshot and changes nothing.
+CREATE FUNCTION paydesk_seed_catalog(p_desk text, p_seq bigint, p_digest text,
+    p_at timestamptz, p_ids text[], p_names text[], p_prices numeric[], p_currencies text[],
+    p_barcodes text[]) RETURNS TABLE (o_snapshot bigint, o_new boolean) LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_snapshot bigint;
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    PERFORM 1 FROM catalog_turn FOR UPDATE;
+    SELECT snapshot INTO v_snapshot FROM catalog_snapshots
+        WHERE desk_id = p_desk AND desk_seq = p_seq AND digest = p_digest;
+    IF FOUND THEN
+        RETURN QUERY SELECT v_snapshot, false;
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM catalog_current) THEN
+        INSERT INTO push_refusals (desk_id, kind, detail)
+        VALUES (p_desk, 'a catalog pushed by a desk',
+            format('%s items; the shop''s catalog changes only with a manager''s sign-in',
+                coalesce(cardinality(p_ids), 0)));
+        RETURN QUERY SELECT NULL::bigint, false;
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT paydesk_catalog_make(p_desk, p_seq, p_digest, least(p_at, now()),
+        NULL, p_ids, p_names, p_prices, p_currencies, p_barcodes), true;
+END $$;
+";
+
+/// The shop's functions a desk may not call: the parts its public functions share after
+/// their checks.
+pub const INTERNAL_FUNCTIONS: &str = "paydesk_catalog_make(text, bigint, text, timestamptz, \
+    text, text[], text[], numeric[], text[], text[])";
+
+/// The SQLSTATE of a barcode that another item has.
+pub const BARCODE_TAKEN: &str = "PDK09";
+/// The SQLSTATE of a barcode edit of an item the shop's catalog does not have.
+pub const NO_ITEM: &str = "PDK10";
+
+/// A catalog as the functions take it: one array per column, by variant id.
+struct Columns<'a> {
+    ids: Vec<&'a str>,
+    names: Vec<&'a str>,
+    prices: Vec<Decimal>,
+    currencies: Vec<&'a str>,
+    barcodes: Vec<Option<&'a str>>,
+}
+
+impl<'a> Columns<'a> {
+    fn of(variants: &'a [CatalogVariant]) -> Self {
+        Columns {
+            ids: variants.iter().map(|v| v.id.as_str()).collect(),
+            names: variants.iter().map(|v| v.name.as_str()).collect(),
+            prices: variants.iter().map(|v| v.unit_price).collect(),
+            currencies: variants.iter().map(|v| v.currency.as_str()).collect(),
+            barcodes: variants
                 .iter()
-                .any(|v| v.id != edit.id && v.barcode.as_ref() == Some(c))
-        }) {
-            continue;
-        }
-        if let Some(v) = current.iter_mut().find(|v| v.id == edit.id) {
-            v.barcode = code;
+                .map(|v| v.barcode.as_ref().map(Barcode::as_str))
+                .collect(),
         }
     }
-    current
 }
 
-/// Makes the catalog change `owed` by desk `desk_id` the shop's current snapshot, in one
-/// transaction (see the module's doc): the desk's whole catalog after an import, else its
-/// barcode edits on top of the current snapshot.
+/// Sends the desk's catalog `owed` (its outbox's `catalog` row) to the shop, which takes it
+/// only when it has no catalog yet (see [`AUTHORITY`]); edits made offline on a shop's
+/// catalog are refused with it. Nothing is deleted from the outbox here.
 pub async fn apply_catalog(
     shop: &mut Shop,
     desk_id: &str,
     owed: &CatalogOwed,
-    now: DateTime<Utc>,
 ) -> Result<CatalogApplied, ShopError> {
-    let url = shop.url().clone();
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
-    let on_desk = digest(&owed.variants);
-    let tx = shop.client_mut().transaction().await.map_err(pg)?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CATALOG_LOCK])
-        .await
-        .map_err(pg)?;
-    // A resend finds its snapshot: by content for a whole catalog, by the outbox row for edits
-    // (what they gave depends on the snapshot they went on).
-    let resent = tx
-        .query_opt(
-            "SELECT snapshot, digest FROM catalog_snapshots
-             WHERE desk_id = $1 AND desk_seq = $2 AND ($3 OR digest = $4)",
-            &[&desk_id, &owed.seq, &owed.edits.is_some(), &on_desk],
-        )
-        .await
-        .map_err(pg)?;
-    if let Some(row) = resent {
-        tx.commit().await.map_err(pg)?;
-        let digest: String = row.get(1);
-        return Ok(CatalogApplied {
-            snapshot: row.get(0),
-            made_current: false,
-            as_on_desk: digest == on_desk,
-        });
-    }
-    let current: Option<i64> = tx
-        .query_opt("SELECT snapshot FROM catalog_current", &[])
-        .await
-        .map_err(pg)?
-        .map(|r| r.get(0));
-    let merged = match (&owed.edits, current) {
-        (Some(edits), Some(current)) => {
-            let variants = read_variants(&tx, &url, current)
-                .await
-                .map_err(|e| match e {
-                    PullError::Shop(e) => e,
-                    other => ShopError::Unreadable(other.to_string()),
-                })?;
-            Some(with_edits(variants, edits))
-        }
-        // No catalog in the shop yet, or an import: this desk's catalog, whole.
-        _ => None,
-    };
-    let variants = merged.as_deref().unwrap_or(&owed.variants);
-    let digest = digest(variants);
-    let count = i32::try_from(variants.len()).unwrap_or(i32::MAX);
-    let snapshot: i64 = tx
+    let c = Columns::of(&owed.variants);
+    let row = shop
+        .client()
         .query_one(
-            "INSERT INTO catalog_snapshots (desk_id, desk_seq, digest, variants, made_at, pushed_at)
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING snapshot",
-            &[&desk_id, &owed.seq, &digest, &count, &owed.at, &now],
+            "SELECT * FROM paydesk_seed_catalog($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            &[
+                &desk_id,
+                &owed.seq,
+                &digest(&owed.variants),
+                &owed.at,
+                &c.ids,
+                &c.names,
+                &c.prices,
+                &c.currencies,
+                &c.barcodes,
+            ],
         )
         .await
-        .map_err(pg)?
-        .get(0);
-    let ids: Vec<&str> = variants.iter().map(|v| v.id.as_str()).collect();
-    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
-    let prices: Vec<Decimal> = variants.iter().map(|v| v.unit_price).collect();
-    let currencies: Vec<&str> = variants.iter().map(|v| v.currency.as_str()).collect();
-    let barcodes: Vec<Option<&str>> = variants
-        .iter()
-        .map(|v| v.barcode.as_ref().map(Barcode::as_str))
-        .collect();
-    tx.execute(
-        "INSERT INTO catalog_variants (snapshot, variant_id, name, unit_price, currency, barcode)
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::numeric[], $5::text[], $6::text[])",
-        &[&snapshot, &ids, &names, &prices, &currencies, &barcodes],
-    )
-    .await
-    .map_err(pg)?;
-    tx.execute(
-        "INSERT INTO catalog_current (snapshot) VALUES ($1)
-         ON CONFLICT (only_row) DO UPDATE SET snapshot = EXCLUDED.snapshot",
-        &[&snapshot],
-    )
-    .await
-    .map_err(pg)?;
-    tx.execute(
-        "DELETE FROM catalog_variants WHERE snapshot <> $1",
-        &[&snapshot],
-    )
-    .await
-    .map_err(pg)?;
-    tx.execute(
-        "SELECT pg_notify($1, $2)",
-        &[&CHANNEL, &snapshot.to_string()],
-    )
-    .await
-    .map_err(pg)?;
-    tx.commit().await.map_err(pg)?;
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
     Ok(CatalogApplied {
-        snapshot,
-        made_current: true,
-        as_on_desk: digest == on_desk,
+        snapshot: row.get(0),
+        made_current: row.get(1),
     })
+}
+
+/// Makes `variants` the shop's catalog with the authority of the manager signed in with
+/// `token` (an import on a joined desk); the new snapshot.
+pub async fn put(
+    shop: &Shop,
+    desk_id: &str,
+    token: &str,
+    variants: &[CatalogVariant],
+) -> Result<i64, ShopError> {
+    let c = Columns::of(variants);
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT paydesk_catalog_put($1, $2, $3, $4, $5, $6, $7, $8)",
+            &[
+                &desk_id,
+                &token,
+                &digest(variants),
+                &c.ids,
+                &c.names,
+                &c.prices,
+                &c.currencies,
+                &c.barcodes,
+            ],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(row.get(0))
+}
+
+/// Gives item `id` of the shop's catalog the barcode `code` (or takes it away) with the
+/// authority of the manager signed in with `token`; the new snapshot.
+pub async fn set_barcode(
+    shop: &Shop,
+    desk_id: &str,
+    token: &str,
+    id: &str,
+    code: Option<&Barcode>,
+) -> Result<i64, ShopError> {
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT paydesk_catalog_barcode($1, $2, $3, $4)",
+            &[&desk_id, &token, &id, &code.map(Barcode::as_str)],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(row.get(0))
 }
 
 /// The variants of snapshot `snapshot`, by id.
@@ -417,56 +540,5 @@ pub async fn pull_catalog(
         })
     } else {
         Ok(CatalogPulled::Waiting)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn variant(id: &str, barcode: Option<&str>) -> CatalogVariant {
-        CatalogVariant {
-            id: id.to_owned(),
-            name: id.to_uppercase(),
-            unit_price: Decimal::new(1000, 2),
-            currency: Currency::Try,
-            barcode: barcode.map(|b| Barcode::parse(b).expect("a barcode")),
-        }
-    }
-
-    fn edit(id: &str, barcode: Option<&str>) -> BarcodeEdit {
-        BarcodeEdit {
-            id: id.to_owned(),
-            barcode: barcode.map(str::to_owned),
-        }
-    }
-
-    #[test]
-    fn edits_go_on_the_current_catalog_and_never_take_a_barcode_or_bring_a_variant_back() {
-        let current = vec![variant("cay", Some("1000001")), variant("simit", None)];
-        let merged = with_edits(
-            current,
-            &[
-                // Taken by çay in the current catalog: dropped, çay keeps it.
-                edit("simit", Some("1000001")),
-                edit("simit", Some("7777777")),
-                // Removed by the newer import: not brought back.
-                edit("pogaca", Some("5555555")),
-                edit("cay", None),
-            ],
-        );
-        assert_eq!(
-            merged,
-            vec![variant("cay", None), variant("simit", Some("7777777"))]
-        );
-        // In order: a later edit may take the barcode an earlier one freed.
-        let merged = with_edits(
-            vec![variant("cay", Some("1000001")), variant("simit", None)],
-            &[edit("cay", None), edit("simit", Some("1000001"))],
-        );
-        assert_eq!(
-            merged[1].barcode.as_ref().map(Barcode::as_str),
-            Some("1000001")
-        );
     }
 }

@@ -14,11 +14,14 @@
 //! - [`remove_desk`] sets that login `NOLOGIN` and ends its sessions at once.
 //! - [`desks`] lists the logins with the desk that registered under each.
 //!
-//! What the desks' group may do today is the tables' own privileges: read every shop table but
-//! the owner's list of logins, insert and update where desks write, delete only expired poll
-//! leases and a replaced catalog's rows; no `TRUNCATE`, no DDL, no trigger changes, no
-//! temporary tables, no `CREATE` in the schema. Writes through functions that check what a desk
-//! sends are the next step of issue 28 (docs/design.md §8 says which).
+//! - [`add_manager`] makes a manager of the shop, or gives one a new PIN, kept as a verifier
+//!   only the shop holds.
+//!
+//! What the desks' group may do ([`grants`]): call the shop's functions, which check what a
+//! desk sends (links, staff, catalog); read the shop's tables but the owner's and the staff's;
+//! insert and update where desks still write directly (audit, cards, poll leases), delete only
+//! expired poll leases; no `TRUNCATE`, no DDL, no trigger changes, no temporary tables, no
+//! `CREATE` in the schema. docs/design.md §8 says what is still to move into functions.
 
 use chrono::{DateTime, Utc};
 use rand::Rng;
@@ -266,16 +269,15 @@ pub async fn add_manager(
     })
 }
 
-/// The tables a desk still writes directly (its catalog, staff, audit, cards and poll leases),
+/// The tables a desk still writes directly (its audit, cards and poll leases),
 /// until functions take these writes too; links, their items, acknowledgements and the desks'
 /// own rows go through the functions of schema step 11 only.
-const DIRECT_WRITES: &str = "audit, audit_forks, catalog_current, catalog_snapshots, \
-    catalog_variants, poll_budget, poll_leases, saved_cards";
+const DIRECT_WRITES: &str = "audit, audit_forks, poll_budget, poll_leases, saved_cards";
 
 /// The tables a desk may not even read: the owner's, and the staff's (PIN verifiers, tokens
 /// and what the shop checked), which desks reach through the functions of schema step 12.
 const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staff_tokens, \
-    staff_log, staff_turn";
+    staff_log, staff_turn, catalog_turn";
 
 /// What the desks' group may do, set afresh (every grant revoked first, so a table a later step
 /// added gets exactly these): read the shop's tables but the owner's, write the ones of
@@ -283,6 +285,7 @@ const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staf
 pub fn grants(dbname: &str, desks: &str) -> String {
     let db = ident(dbname);
     let desks = ident(desks);
+    let internal = super::catalog::INTERNAL_FUNCTIONS;
     format!(
         "REVOKE ALL ON DATABASE {db} FROM PUBLIC;
          GRANT CONNECT ON DATABASE {db} TO {desks};
@@ -292,13 +295,14 @@ pub fn grants(dbname: &str, desks: &str) -> String {
          GRANT SELECT ON ALL TABLES IN SCHEMA public TO {desks};
          REVOKE ALL ON {OWNER_ONLY} FROM {desks};
          GRANT INSERT, UPDATE ON {DIRECT_WRITES} TO {desks};
-         GRANT DELETE ON poll_leases, catalog_variants TO {desks};
+         GRANT DELETE ON poll_leases TO {desks};
          REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {desks};
          GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {desks};
          REVOKE ALL ON SEQUENCE desk_login_numbers, push_refusals_id_seq, staff_versions,
              staff_log_id_seq FROM {desks};
          REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
-         GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {desks};"
+         GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {desks};
+         REVOKE EXECUTE ON FUNCTION {internal} FROM {desks};"
     )
 }
 

@@ -230,9 +230,11 @@ pub async fn push(
     let mut done = Pushed::default();
     let owed = with_locked(store, |s| s.outbox_catalog())?;
     if let Some(owed) = owed {
-        let applied = apply_catalog(shop, &desk_id, &owed, now()).await?;
-        let mirrored = applied.as_on_desk.then_some(applied.snapshot);
-        with_locked(store, |s| s.catalog_pushed(owed.seq, mirrored, now()))?;
+        let applied = apply_catalog(shop, &desk_id, &owed).await?;
+        // Refused: the desk forgets its snapshot and mirrors the shop's at the next pull.
+        with_locked(store, |s| {
+            s.catalog_pushed(owed.seq, applied.snapshot, now())
+        })?;
         done.catalogs += u64::from(applied.made_current);
     }
     loop {

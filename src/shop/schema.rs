@@ -638,7 +638,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// ([`REPORT_V2`]), step 9 where a desk's audit chain forked from the shop's copy
 /// ([`super::audit::FORKS_SCHEMA`]), step 10 the owner's desk logins ([`DESK_LOGINS`]), step
 /// 11 a desk's writes of its links through functions ([`DESK_WRITES`]), step 12 the staff
-/// under the shop's authority ([`super::staff::AUTHORITY`]).
+/// under the shop's authority ([`super::staff::AUTHORITY`]), step 13 the catalog under it
+/// ([`super::catalog::AUTHORITY`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -652,6 +653,7 @@ pub const MIGRATIONS: &[&str] = &[
     DESK_LOGINS,
     DESK_WRITES,
     super::staff::AUTHORITY,
+    super::catalog::AUTHORITY,
 ];
 
 /// The version this build migrates to.

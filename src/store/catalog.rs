@@ -897,6 +897,28 @@ impl Store {
         })
     }
 
+    /// What the catalog would be after importing this CSV (the import's own rules, a barcode
+    /// column included), with the import's report; nothing is written. A joined desk sends
+    /// this catalog to the shop, which makes it everyone's.
+    pub fn catalog_after_import(
+        &mut self,
+        reader: impl Read,
+    ) -> Result<(CsvImport, Vec<CatalogVariant>), StoreError> {
+        let parsed = parse_catalog(&read_text(reader)?)?;
+        let tx = write_tx(&mut self.conn)?;
+        Catalog::write(&tx).import(&parsed.variants, parsed.barcode_column)?;
+        let after = Catalog::read(&tx).list()?;
+        // Dropped, not committed: the file is as it was.
+        drop(tx);
+        Ok((
+            CsvImport {
+                imported: parsed.variants.len(),
+                errors: parsed.errors,
+            },
+            after,
+        ))
+    }
+
     /// Sets (or with `None` clears) a variant's barcode. A barcode another variant has is
     /// refused, naming that variant; nothing is moved silently.
     pub fn catalog_set_barcode(

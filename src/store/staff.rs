@@ -76,6 +76,9 @@ pub enum StaffError {
     /// On a joined desk staff changes are made in the shop, which does not answer.
     #[error("staff changes are made in the shop, and it does not answer")]
     ChangesNeedShop,
+    /// On a joined desk catalog changes are made in the shop, which does not answer.
+    #[error("catalog changes are made in the shop, and it does not answer")]
+    CatalogNeedsShop,
     /// Hashing failed (never with the fixed parameters; kept so nothing panics).
     #[error("the PIN could not be hashed: {0}")]
     Hash(String),

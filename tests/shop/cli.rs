@@ -412,7 +412,7 @@ fn sync_with_the_shop_down_exits_5_and_keeps_the_outbox() {
 #[test]
 fn a_catalog_imported_at_one_desk_reaches_another_with_shop_sync() {
     let Some(pg) = pg::cluster() else { return };
-    let (_db, url) = shop_url(&pg);
+    let (db, url) = shop_url(&pg);
     let mut office = desk();
     let mut counter = desk();
     for d in [&mut office, &mut counter] {
@@ -425,8 +425,23 @@ fn a_catalog_imported_at_one_desk_reaches_another_with_shop_sync() {
         "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
     )
     .expect("the CSV is written");
-    // The import reaches the shop before the command ends.
-    ok(&office.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]));
+    let csv = csv.to_str().expect("a UTF-8 path");
+    // The shop's catalog is changed with a manager's authority only, and the shop has none yet.
+    let nobody = office.run(&["catalog", "import", csv]);
+    assert_eq!(nobody.code, 3, "{nobody:?}");
+    assert!(
+        nobody
+            .stderr
+            .contains("The shop's first manager is added by the shop's owner"),
+        "{nobody:?}"
+    );
+    ok(&super::owner::add_manager(&pg, &db, "Zeynep", "9999"));
+    // The import is made in the shop before the command ends; nothing waits.
+    ok(&signed(
+        &office,
+        &["catalog", "import", csv],
+        ("Zeynep", "9999"),
+    ));
     assert_eq!(
         office.run(&["shop", "status", "--json"]).json()["outbox"],
         0
@@ -439,7 +454,7 @@ fn a_catalog_imported_at_one_desk_reaches_another_with_shop_sync() {
             .contains("The shop's catalog is now on this desk: 2 items."),
         "{synced:?}"
     );
-    let list = counter.run(&["catalog", "list", "--json"]);
+    let list = signed(&counter, &["catalog", "list", "--json"], ("Zeynep", "9999"));
     ok(&list);
     let names: Vec<String> = list
         .json()

@@ -6,8 +6,8 @@
 //!   changing nothing; two shops on one cluster get roles of their own;
 //! - `shop add-desk` makes a login a desk joins with; `shop desks` lists it with that desk;
 //! - a desk's login reads and writes only what a desk does: no `TRUNCATE`, `DROP`, DDL,
-//!   trigger change, temporary table, and `DELETE` only of expired leases and replaced catalog
-//!   rows;
+//!   trigger change, temporary table, `DELETE` only of expired leases, and no write of the
+//!   staff or the catalog but through the shop's functions;
 //! - `shop join` refuses the owner, a superuser, a login that may create roles and a member of
 //!   the owner (exit 3, naming `shop add-desk`);
 //! - a desk never migrates: no schema, or an older one, is refused with the owner's command
@@ -224,8 +224,8 @@ async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_ta
     );
     let relations: Vec<&str> = relations.split(',').collect();
     assert!(relations.len() > 20, "{relations:?}");
-    // What a desk's own work deletes: leases past their day, a replaced catalog's rows.
-    let deletes = ["poll_leases", "catalog_variants"];
+    // What a desk's own work deletes: leases past their day.
+    let deletes = ["poll_leases"];
     let denied = Some("42501".to_owned());
     for table in &relations {
         for sql in [
@@ -265,6 +265,13 @@ async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_ta
         "UPDATE report_sums SET paid = 0",
         "UPDATE report_money SET paid = 0",
         "SELECT * FROM push_refusals",
+        // The staff and the catalog are changed by the shop's functions only: no clerk made a
+        // manager, no PIN hash read, no item repriced or barcode moved.
+        "SELECT pin_hash FROM staff",
+        "UPDATE staff SET role = 'manager'",
+        "UPDATE catalog_variants SET unit_price = 0.01",
+        "INSERT INTO catalog_current (snapshot) VALUES (1)",
+        "SELECT paydesk_catalog_make('X', NULL, 'x', now(), 'X', '{}', '{}', '{}', '{}', '{}')",
     ] {
         assert_eq!(state_of(&desk, sql).await, denied, "{sql}");
     }
@@ -663,6 +670,33 @@ fn the_owners_manager_signs_in_only_through_the_shop_and_adds_a_clerk_there_from
         }),
         "the desk's own record names who added the clerk: {audit:?}"
     );
+    // The manager's catalog import is made in the shop, whole, and comes back as the shop's.
+    let csv = till.data_dir().join("catalog.csv");
+    std::fs::write(
+        &csv,
+        "id,name,unit_price,currency,barcode\nvar_cay,Çay,15.00,TRY,1000001\n",
+    )
+    .expect("the CSV is written");
+    let csv = csv.to_str().expect("a UTF-8 path");
+    ok(&as_member(
+        &["catalog", "import", csv],
+        "Zeynep",
+        "9999",
+        None,
+    ));
+    assert_eq!(
+        shop(
+            "SELECT string_agg(v.name || ':' || v.unit_price, ',') FROM catalog_variants v
+              JOIN catalog_current c USING (snapshot)"
+        ),
+        "Çay:15.00"
+    );
+    assert_eq!(
+        shop("SELECT manager FROM catalog_snapshots ORDER BY snapshot DESC LIMIT 1"),
+        "Zeynep"
+    );
+    let clerk_import = as_member(&["catalog", "import", csv], "Ayşe", "2468", None);
+    assert_eq!(clerk_import.code, 3, "{clerk_import:?}");
     // A wrong manager PIN is counted in the shop.
     let wrong = as_member(&["staff", "list"], "Zeynep", "1111", None);
     assert_eq!(wrong.code, 3, "{wrong:?}");

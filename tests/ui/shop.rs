@@ -624,27 +624,37 @@ fn shop_url(pg: &Pg) -> (String, String) {
 
 /// Another desk: the real binary on its own data folder, joined to `url` as `name`.
 fn other_desk(url: &str, name: &str) -> Cli {
+    other_desk_with(url, name, |_| {})
+}
+
+/// Another desk that does `before` on its own, then joins `url` as `name` and syncs.
+fn other_desk_with(url: &str, name: &str, before: impl FnOnce(&Cli)) -> Cli {
     let mut other = Cli::new();
     other.env(
         "DBUS_SESSION_BUS_ADDRESS",
         "unix:path=/nonexistent/paydesk-bus",
     );
+    before(&other);
     other.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
     assert_eq!(other.run(&["shop", "join", url]).code, 0);
     assert_eq!(other.run(&["shop", "name", name]).code, 0);
+    assert_eq!(other.run(&["shop", "sync"]).code, 0);
     other
 }
 
-/// `desk` imports a catalog of two items, Çay and Simit, which reaches the shop.
-fn import_tea_and_simit(desk: &Cli) {
-    let csv = desk.data_dir().join("catalog.csv");
-    std::fs::write(
-        &csv,
-        "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
-    )
-    .expect("the CSV is written");
-    let imported = desk.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
-    assert_eq!(imported.code, 0, "{imported:?}");
+/// A desk that sold alone from a catalog of two items, Çay and Simit, and brings it to the
+/// shop at `url`, which has none, by joining it (a manager's import is the other way in).
+fn office_with_tea_and_simit(url: &str) -> Cli {
+    other_desk_with(url, "Back office", |desk| {
+        let csv = desk.data_dir().join("catalog.csv");
+        std::fs::write(
+            &csv,
+            "id,name,unit_price,currency\nvar_cay,Çay,15.00,TRY\nvar_simit,Simit,25.00,TRY\n",
+        )
+        .expect("the CSV is written");
+        let imported = desk.run(&["catalog", "import", csv.to_str().expect("a UTF-8 path")]);
+        assert_eq!(imported.code, 0, "{imported:?}");
+    })
 }
 
 /// This desk's window, joined to `url`, online (reads given room on a loaded machine).
@@ -741,11 +751,10 @@ fn another_desks_link_is_in_history_with_its_desk_but_not_in_this_accounts_day_c
 fn a_catalog_imported_at_another_desk_reaches_this_window_without_a_restart() {
     let Some(pg) = pg::cluster() else { return };
     let (_db, url) = shop_url(&pg);
-    let office = other_desk(&url, "Back office");
     let mut env = joined_window(&url);
     assert!(env.app().holds.catalog.is_empty());
-    // The back office imports; the shop tells this desk, which mirrors it.
-    import_tea_and_simit(&office);
+    // The back office brings its catalog; the shop tells this desk, which mirrors it.
+    office_with_tea_and_simit(&url);
     env.until("the shop's catalog is on this desk", |app| {
         app.holds.catalog.len() == 2
     });
@@ -915,9 +924,8 @@ fn closing_the_window_gives_the_desks_poll_leases_back_at_once() {
 fn joining_a_shop_with_its_own_catalog_says_so_and_sells_from_it_at_once() {
     let Some(pg) = pg::cluster() else { return };
     let (_db, url) = shop_url(&pg);
-    // The back office joined first and imported the shop's catalog.
-    let office = other_desk(&url, "Back office");
-    import_tea_and_simit(&office);
+    // The back office joined first and brought the shop's catalog.
+    office_with_tea_and_simit(&url);
     // This desk sold alone from a catalog of its own.
     let mut env = AppEnv::start(
         Start::default(),
