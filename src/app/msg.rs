@@ -417,6 +417,8 @@ pub enum StaffResult {
     Audit {
         /// The rows (newest first) and the walk's finding.
         result: Result<(Vec<AuditRow>, ChainCheck), DeskError>,
+        /// On a joined desk whose shop answered, the head of the shop's own chain.
+        shop_head: Option<String>,
     },
     /// The audit rows were written as CSV.
     AuditExported {

@@ -187,6 +187,7 @@ fn open_profile(
     wanted: &str,
 ) -> Result<Boot, JobError> {
     let services = if let Some(s) = services {
+        s.set_shop_env(options.env_shop.value());
         s
     } else {
         let dir = options

@@ -30,6 +30,9 @@ use crate::ui::staff::{ApprovalPrompt, LockScreen};
 use crate::ui::text::UiText;
 use crate::ui::{CatalogCommand, LinkCommand, StaffCommand};
 
+/// How long the Audit view waits for the shop's head before it shows its own alone.
+const SHOP_HEAD_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The idle minutes after which the desk locks, unless Settings say otherwise.
 pub const DEFAULT_IDLE_MINUTES: u32 = 5;
 
@@ -294,7 +297,8 @@ impl App {
                 self.views.audit.on_load_sent();
                 self.spawn(duty, async move {
                     let result = services.audit_with_check(&filter);
-                    Msg::Staff(StaffResult::Audit { result })
+                    let shop_head = services.shop_audit_head(SHOP_HEAD_WITHIN).await;
+                    Msg::Staff(StaffResult::Audit { result, shop_head })
                 });
             }
             StaffCommand::ExportAudit { filter } => {
@@ -428,8 +432,8 @@ impl App {
                     p.refused(e.sentence(lang));
                 }
             }
-            StaffResult::Audit { result } => {
-                self.views.audit.on_audit(result, lang);
+            StaffResult::Audit { result, shop_head } => {
+                self.views.audit.on_audit(result, shop_head, lang);
             }
             StaffResult::AuditExported { result } => {
                 self.views.audit.on_exported(result, lang);
@@ -1276,6 +1280,7 @@ mod tests {
         ));
         app.apply_staff(StaffResult::Audit {
             result: Err(DeskError::NoProfile("x".into())),
+            shop_head: None,
         });
         assert!(app.views.audit.error().is_some());
     }

@@ -410,5 +410,13 @@ fn write_staff_table(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::io
         out,
         "{}",
         CliText::AuditHead.fill(lang, &[("head", &r.audit_head)])
-    )
+    )?;
+    if let Some(head) = &r.shop_audit_head {
+        writeln!(
+            out,
+            "{}",
+            CliText::ShopAuditHead.fill(lang, &[("head", head)])
+        )?;
+    }
+    Ok(())
 }

@@ -11,6 +11,9 @@ crate::sentences! {
     NoStaffKnown => "(personel kaydı yok)", "(no clerk recorded)";
     StaffLine => "{created} link, {paid} ödendi, tahsil edilen {collected}", "{created} {created:link|links}, {paid} paid, collected {collected}";
     AuditHead => "Denetim zinciri başı: {head}", "Audit chain head: {head}";
+    ShopAuditHead => "Dükkânın denetim zinciri başı (bütün masalar): {head}", "The shop's audit chain head (every desk): {head}";
+    AuditShopChainWhole => "Dükkânın kendi zinciri (bütün masalar, dükkânın aldığı sırayla) sağlam: {n} kayıt, baş {head}", "The shop's own chain (every desk, in the order the shop took them) is whole: {n} {n:row|rows}, head {head}";
+    AuditShopChainBroken => "Dükkânın kendi zinciri {seq}. kayıtta kırık: {why}", "The shop's own chain is broken at row {seq}: {why}";
     StaffNeedAs => "Personel tanımlı: `{command}` için --as AD verin (PIN: PAYDESK_STAFF_PIN, istem ya da stdin'in ilk satırı).", "Staff are on: give --as NAME for `{command}` (the PIN: PAYDESK_STAFF_PIN, a prompt, or the first line of stdin).";
     StaffRoleRefused => "{name} ({role}) `{command}` komutunu çalıştıramaz: bir yönetici gerekiyor.", "{name} ({role}) may not run `{command}`: it needs a manager.";
     PinPrompt => "{name} için PIN:", "PIN for {name}:";

@@ -13,7 +13,7 @@ use crate::service::ChainCheck;
 use crate::service::shared::{Reads, Source};
 use crate::service::shop::{
     CONNECT_TIMEOUT, CatalogPulled, PullError, PushError, Shop, ShopError, ShopLink, ShopReader,
-    StaffPulled, Timing, changed_since, open_shop, verify_shop,
+    StaffPulled, Timing, changed_since, open_shop, verify_shop, verify_shop_chain,
 };
 use crate::service::{Desk, DeskError, Services};
 
@@ -167,6 +167,23 @@ impl Ctx {
                 }
                 ChainCheck::HeadNotFound { .. } => {}
             }
+        }
+        let own = verify_shop_chain(&shop).await.map_err(|e| match e {
+            PushError::Shop(e) => shop_failure(&e, lang),
+            other => Failure::new(Exit::Failure, other.to_string()),
+        })?;
+        match own {
+            ChainCheck::Whole { rows, head } => println!(
+                "{}",
+                CliText::AuditShopChainWhole.fill(lang, &[("n", &rows), ("head", &head)])
+            ),
+            ChainCheck::Broken { seq, why } => {
+                let line =
+                    CliText::AuditShopChainBroken.fill(lang, &[("seq", &seq), ("why", &why)]);
+                println!("{line}");
+                broken.get_or_insert(line);
+            }
+            ChainCheck::HeadNotFound { .. } => {}
         }
         match broken {
             Some(line) => Err(Failure::new(Exit::Broken, line)),

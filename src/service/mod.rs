@@ -229,7 +229,7 @@ pub struct Services {
     policy: RetryPolicy,
     timeouts: Option<(std::time::Duration, std::time::Duration)>,
     /// `PAYDESK_SHOP_PASSWORD` as `main` read it, for the staff's questions to the shop.
-    shop_env: Option<Zeroizing<String>>,
+    shop_env: Mutex<Option<Zeroizing<String>>>,
     /// The shop's tokens of the managers signed in here (`service::staff`).
     tokens: staff::Tokens,
 }
@@ -296,7 +296,7 @@ impl Services {
             watching: std::sync::atomic::AtomicBool::new(false),
             policy: create::DEFAULT_POLICY,
             timeouts: None,
-            shop_env: None,
+            shop_env: Mutex::new(None),
             tokens: staff::Tokens::default(),
         }
     }

@@ -11,7 +11,7 @@ use zeroize::Zeroizing;
 use super::{DeskError, Services};
 use crate::shop::{catalog, desk, membership, push, staff};
 
-pub use crate::shop::audit::{DeskChain, verify_shop};
+pub use crate::shop::audit::{DeskChain, verify_shop, verify_shop_chain};
 pub use crate::shop::catalog::{CatalogPulled, PullError};
 pub use crate::shop::desk::{DeskIdentity, ShopState, valid_desk_name};
 pub use crate::shop::membership::{Joined, Kept, MembershipError, Password, carried_sentences};
@@ -105,6 +105,24 @@ impl Services {
     /// Mirrors the shop's staff into the desk's file when they changed.
     pub async fn pull_staff(&self, shop: &mut Shop) -> Result<StaffPulled, PullError> {
         staff::pull_staff(shop, self.store(), self.clock().now()).await
+    }
+}
+
+impl Services {
+    /// The head of the shop's own audit chain (every desk), when this desk joined a shop that
+    /// answers within `within`; `None` otherwise (the Audit view then shows only its own).
+    pub async fn shop_audit_head(&self, within: Duration) -> Option<String> {
+        let url = self.joined_shop().ok()??;
+        let password =
+            crate::store::run_blocking(|| self.shop_password(self.shop_env(), &url)).ok()?;
+        let shop = open_shop(&url, &password, within).await.ok()?;
+        match crate::shop::audit::shop_head(&shop).await {
+            Ok(head) => Some(head),
+            Err(e) => {
+                tracing::info!(error = %e, "the shop's audit head could not be read");
+                None
+            }
+        }
     }
 }
 

@@ -105,9 +105,26 @@ impl Services {
     /// The shop's password from `PAYDESK_SHOP_PASSWORD` as `main` read it, for the staff's
     /// questions to the shop (the keyring's entry otherwise).
     #[must_use]
-    pub fn with_shop_env(mut self, env: Option<Zeroizing<String>>) -> Self {
-        self.shop_env = env;
+    pub fn with_shop_env(self, env: Option<Zeroizing<String>>) -> Self {
+        self.set_shop_env(env);
         self
+    }
+
+    /// Sets `PAYDESK_SHOP_PASSWORD` as `main` read it on services already shared (the app's,
+    /// opened before its options were read).
+    pub fn set_shop_env(&self, env: Option<Zeroizing<String>>) {
+        *self
+            .shop_env
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = env;
+    }
+
+    /// `PAYDESK_SHOP_PASSWORD` as `main` read it, if any.
+    pub(super) fn shop_env(&self) -> Option<Zeroizing<String>> {
+        self.shop_env
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     async fn staff_shop(&self) -> StaffShop {
@@ -121,7 +138,7 @@ impl Services {
         };
         let opened = async {
             let password =
-                crate::store::run_blocking(|| self.shop_password(self.shop_env.clone(), &url))?;
+                crate::store::run_blocking(|| self.shop_password(self.shop_env(), &url))?;
             let desk_id = self.desk_identity().map_err(|e| match e {
                 DeskError::Store(s) => ShopError::DataFile(s),
                 other => ShopError::Refused {

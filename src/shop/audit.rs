@@ -16,10 +16,19 @@
 //!   halving, records it in `audit_forks` (schema step 9), and sends nothing more, so the
 //!   shop's record of the desk's past is never overwritten or silently extended from another
 //!   past. [`verify_shop`] reports the fork as the chain's break.
+//! - Since schema step 14 ([`SHOP_CHAIN`]) a desk appends its rows only through
+//!   `paydesk_push_audit`, which takes a row only when it follows the desk's chain as the shop
+//!   holds it (the next number, the previous hash, its own hash), and chains every row it takes
+//!   into the shop's own chain, across desks, in the order it took them ([`shop_link`]). No desk
+//!   can change, delete, truncate or reorder what the shop holds; [`verify_shop_chain`] walks
+//!   that chain. What it proves: the order and presence of every row once pushed. What it
+//!   cannot: the truth of what a desk wrote before it pushed.
 
 use std::sync::Mutex;
 
 use chrono::DateTime;
+
+use sha2::{Digest as _, Sha256};
 
 use super::batch::{BATCH, PushError};
 use super::{Shop, ShopError};
@@ -51,6 +60,241 @@ CREATE FUNCTION paydesk_audit_append_only() RETURNS trigger
 CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit
     FOR EACH ROW EXECUTE FUNCTION paydesk_audit_append_only();
 ";
+
+/// Schema step 14 (issue 28): the shop's own chain over every desk's audit rows, and a desk's
+/// rows appended only through `paydesk_push_audit` (see the module's doc); a fork recorded
+/// through `paydesk_audit_fork`.
+pub const SHOP_CHAIN: &str = r"
+-- The shop's own chain over every desk's audit rows, in the order the shop took them: each
+-- row's link is SHA-256 over `paydesk-shop-audit-1\n`, then the shop's number, the time the
+-- shop took it (Unix ms), the desk, the desk's number, the desk's hash and the previous
+-- link, each as its length in bytes, `:`, the bytes and `\n`; the first previous link is 64
+-- zeros. Rows take turns on the owner-only row audit_turn, so the numbers commit in order.
+CREATE TABLE audit_turn (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row));
+INSERT INTO audit_turn VALUES (true);
+
+ALTER TABLE audit ADD COLUMN shop_seq bigint UNIQUE;
+ALTER TABLE audit ADD COLUMN shop_at_ms bigint;
+ALTER TABLE audit ADD COLUMN shop_prev text;
+ALTER TABLE audit ADD COLUMN shop_hash text;
+
+CREATE FUNCTION paydesk_field(p text) RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path = pg_catalog, public, pg_temp
+    AS $$ SELECT convert_to(octet_length(coalesce(p, ''))::text || ':' || coalesce(p, ''),
+        'UTF8') || '\x0a'::bytea $$;
+
+-- A desk's row hash, as the desk makes it (store::audit::row_hash).
+CREATE FUNCTION paydesk_audit_row_hash(p_seq bigint, p_at bigint, p_staff text,
+    p_approved text, p_action text, p_subject text, p_prev text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, public, pg_temp
+    AS $$ SELECT encode(digest(convert_to('paydesk-audit-1', 'UTF8') || '\x0a'::bytea
+        || paydesk_field(p_seq::text) || paydesk_field(p_at::text) || paydesk_field(p_staff)
+        || paydesk_field(p_approved) || paydesk_field(p_action) || paydesk_field(p_subject)
+        || paydesk_field(p_prev), 'sha256'), 'hex') $$;
+
+-- The shop's link of a row (shop::audit::shop_link).
+CREATE FUNCTION paydesk_shop_link(p_shop_seq bigint, p_shop_at bigint, p_desk text,
+    p_seq bigint, p_hash text, p_prev text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, public, pg_temp
+    AS $$ SELECT encode(digest(convert_to('paydesk-shop-audit-1', 'UTF8') || '\x0a'::bytea
+        || paydesk_field(p_shop_seq::text) || paydesk_field(p_shop_at::text)
+        || paydesk_field(p_desk) || paydesk_field(p_seq::text) || paydesk_field(p_hash)
+        || paydesk_field(p_prev), 'sha256'), 'hex') $$;
+
+-- The rows the shop held before this step, chained in the order of their desks' times.
+ALTER TABLE audit DISABLE TRIGGER audit_append_only;
+DO $$
+DECLARE
+    r record;
+    v_prev text := repeat('0', 64);
+    v_n bigint := 0;
+    v_at bigint := floor(extract(epoch FROM now()) * 1000);
+BEGIN
+    FOR r IN SELECT desk_id, seq, hash FROM audit ORDER BY at_ms, desk_id, seq LOOP
+        v_n := v_n + 1;
+        UPDATE audit SET shop_seq = v_n, shop_at_ms = v_at, shop_prev = v_prev,
+            shop_hash = paydesk_shop_link(v_n, v_at, r.desk_id, r.seq, r.hash, v_prev)
+            WHERE desk_id = r.desk_id AND seq = r.seq
+            RETURNING shop_hash INTO v_prev;
+    END LOOP;
+END $$;
+ALTER TABLE audit ENABLE TRIGGER audit_append_only;
+ALTER TABLE audit ALTER COLUMN shop_seq SET NOT NULL;
+ALTER TABLE audit ALTER COLUMN shop_at_ms SET NOT NULL;
+ALTER TABLE audit ALTER COLUMN shop_prev SET NOT NULL;
+ALTER TABLE audit ALTER COLUMN shop_hash SET NOT NULL;
+
+-- A desk's audit rows after those the shop holds of it, taken in order and chained in the
+-- shop. A row the shop holds already is skipped (a resend); a row that does not follow the
+-- desk's chain in the shop (a gap, another previous hash, a hash that is not its own) stops
+-- the push there, recorded in push_refusals. o_taken: rows taken.
+CREATE FUNCTION paydesk_push_audit(p_desk text, p_seqs bigint[], p_ats bigint[],
+    p_staff text[], p_approved text[], p_actions text[], p_subjects text[], p_prevs text[],
+    p_hashes text[]) RETURNS bigint LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_last_seq bigint;
+    v_last_hash text;
+    v_shop_seq bigint;
+    v_shop_prev text;
+    v_at bigint := floor(extract(epoch FROM clock_timestamp()) * 1000);
+    v_link text;
+    v_taken bigint := 0;
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    PERFORM 1 FROM audit_turn FOR UPDATE;
+    SELECT seq, hash INTO v_last_seq, v_last_hash FROM audit
+        WHERE desk_id = p_desk ORDER BY seq DESC LIMIT 1;
+    v_last_seq := coalesce(v_last_seq, 0);
+    v_last_hash := coalesce(v_last_hash, repeat('0', 64));
+    SELECT shop_seq, shop_hash INTO v_shop_seq, v_shop_prev FROM audit
+        ORDER BY shop_seq DESC LIMIT 1;
+    v_shop_seq := coalesce(v_shop_seq, 0);
+    v_shop_prev := coalesce(v_shop_prev, repeat('0', 64));
+    FOR i IN 1 .. coalesce(cardinality(p_seqs), 0) LOOP
+        CONTINUE WHEN p_seqs[i] <= v_last_seq;
+        IF p_seqs[i] <> v_last_seq + 1 OR p_prevs[i] <> v_last_hash
+            OR p_hashes[i] <> paydesk_audit_row_hash(p_seqs[i], p_ats[i], p_staff[i],
+                p_approved[i], p_actions[i], p_subjects[i], p_prevs[i])
+        THEN
+            INSERT INTO push_refusals (desk_id, kind, detail)
+            VALUES (p_desk, 'an audit row that does not follow',
+                format('row %s after %s', p_seqs[i], v_last_seq));
+            EXIT;
+        END IF;
+        v_shop_seq := v_shop_seq + 1;
+        v_link := paydesk_shop_link(v_shop_seq, v_at, p_desk, p_seqs[i], p_hashes[i],
+            v_shop_prev);
+        INSERT INTO audit (desk_id, seq, at_ms, staff, approved_by, action, subject,
+            prev_hash, hash, shop_seq, shop_at_ms, shop_prev, shop_hash)
+        VALUES (p_desk, p_seqs[i], p_ats[i], p_staff[i], p_approved[i], p_actions[i],
+            p_subjects[i], p_prevs[i], p_hashes[i], v_shop_seq, v_at, v_shop_prev, v_link);
+        v_shop_prev := v_link;
+        v_last_seq := p_seqs[i];
+        v_last_hash := p_hashes[i];
+        v_taken := v_taken + 1;
+    END LOOP;
+    RETURN v_taken;
+END $$;
+
+-- Where this desk's own chain parts from the shop's copy: recorded when the shop's hash of
+-- that row is the one given.
+CREATE FUNCTION paydesk_audit_fork(p_desk text, p_seq bigint, p_desk_hash text,
+    p_shop_hash text) RETURNS void LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    INSERT INTO audit_forks (desk_id, seq, desk_hash, shop_hash)
+    SELECT p_desk, p_seq, p_desk_hash, p_shop_hash
+    WHERE EXISTS (SELECT 1 FROM audit
+        WHERE desk_id = p_desk AND seq = p_seq AND hash = p_shop_hash)
+    ON CONFLICT DO NOTHING;
+END $$;
+";
+
+/// The shop's link of a row: SHA-256 over `paydesk-shop-audit-1\n`, then the shop's number,
+/// the time the shop took it (Unix ms), the desk, the desk's number, the desk's hash and the
+/// previous link, each as its length in bytes, `:`, the bytes and `\n` (as the desk's own
+/// hash is made, `store::row_hash`).
+pub fn shop_link(
+    shop_seq: i64,
+    shop_at_ms: i64,
+    desk_id: &str,
+    seq: i64,
+    hash: &str,
+    prev: &str,
+) -> String {
+    let mut h = Sha256::new();
+    h.update(b"paydesk-shop-audit-1\n");
+    let (shop_seq, shop_at, seq) = (
+        shop_seq.to_string(),
+        shop_at_ms.to_string(),
+        seq.to_string(),
+    );
+    for field in [
+        shop_seq.as_str(),
+        shop_at.as_str(),
+        desk_id,
+        seq.as_str(),
+        hash,
+        prev,
+    ] {
+        h.update(field.len().to_string().as_bytes());
+        h.update(b":");
+        h.update(field.as_bytes());
+        h.update(b"\n");
+    }
+    hex::encode(h.finalize())
+}
+
+/// Walks the shop's own chain from its first row, in pages: each row's link made again and
+/// its previous link compared; `Whole` with the head, or `Broken` at the first shop number
+/// whose link does not hold.
+pub async fn verify_shop_chain(shop: &Shop) -> Result<ChainCheck, PushError> {
+    let url = shop.url().clone();
+    let pg = |e: tokio_postgres::Error| PushError::Shop(ShopError::from_pg(e, &url));
+    let page = shop
+        .client()
+        .prepare(
+            "SELECT shop_seq, shop_at_ms, desk_id, seq, hash, shop_prev, shop_hash FROM audit
+             WHERE shop_seq > $1 ORDER BY shop_seq LIMIT $2",
+        )
+        .await
+        .map_err(pg)?;
+    let mut prev = crate::store::AUDIT_SEED.to_owned();
+    let mut after = 0_i64;
+    let mut rows = 0_u64;
+    loop {
+        let page = shop
+            .client()
+            .query(&page, &[&after, &PAGE])
+            .await
+            .map_err(pg)?;
+        if page.is_empty() {
+            return Ok(ChainCheck::Whole { rows, head: prev });
+        }
+        for r in &page {
+            let shop_seq: i64 = r.get(0);
+            let (desk_id, seq, hash): (String, i64, String) = (r.get(2), r.get(3), r.get(4));
+            let (stored_prev, stored): (String, String) = (r.get(5), r.get(6));
+            let why = if shop_seq != after + 1 {
+                Some(SHOP_GAP)
+            } else if stored_prev != prev {
+                Some(SHOP_NOT_FOLLOWING)
+            } else if shop_link(shop_seq, r.get(1), &desk_id, seq, &hash, &prev) != stored {
+                Some(SHOP_EDITED)
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Ok(ChainCheck::Broken { seq: shop_seq, why });
+            }
+            prev = stored;
+            after = shop_seq;
+            rows += 1;
+        }
+    }
+}
+
+/// The head of the shop's own chain: its last row's link (64 zeros with no row).
+pub async fn shop_head(shop: &Shop) -> Result<String, ShopError> {
+    Ok(shop
+        .client()
+        .query_opt(
+            "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
+            &[],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?
+        .map_or_else(|| crate::store::AUDIT_SEED.to_owned(), |r| r.get(0)))
+}
+
+/// Why the shop's own chain is broken at a row: a number missing before it.
+pub const SHOP_GAP: &str = "a row of the shop's own chain is missing before this one";
+/// Why the shop's own chain is broken at a row: it names another previous link.
+pub const SHOP_NOT_FOLLOWING: &str = "this row does not follow the one before it in the shop";
+/// Why the shop's own chain is broken at a row: its fields are not those it was chained with.
+pub const SHOP_EDITED: &str = "this row was changed after the shop chained it";
 
 /// Schema step 9: where a desk's chain forked from the shop's copy of it.
 pub const FORKS_SCHEMA: &str = "
@@ -166,8 +410,7 @@ pub async fn push_audit(
             {
                 shop.client()
                     .execute(
-                        "INSERT INTO audit_forks (desk_id, seq, desk_hash, shop_hash)
-                         VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                        "SELECT paydesk_audit_fork($1, $2, $3, $4)",
                         &[&desk_id, &seq, &desk_hash, &shop_hash],
                     )
                     .await
@@ -193,24 +436,22 @@ pub async fn push_audit(
         let subjects: Vec<&str> = rows.iter().map(|r| r.subject.as_str()).collect();
         let prevs: Vec<&str> = rows.iter().map(|r| r.prev_hash.as_str()).collect();
         let hashes: Vec<&str> = rows.iter().map(|r| r.hash.as_str()).collect();
-        let tx = shop.client_mut().transaction().await.map_err(pg)?;
-        let n = tx
-            .execute(
-                "INSERT INTO audit (desk_id, seq, at_ms, staff, approved_by, action, subject,
-                     prev_hash, hash)
-                 SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[],
-                     $6::text[], $7::text[], $8::text[], $9::text[])
-                 ON CONFLICT (desk_id, seq) DO NOTHING",
+        let taken: i64 = shop
+            .client()
+            .query_one(
+                "SELECT paydesk_push_audit($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                 &[
                     &desk_id, &seqs, &ats, &staff, &approved, &actions, &subjects, &prevs, &hashes,
                 ],
             )
             .await
-            .map_err(pg)?;
-        tx.commit().await.map_err(pg)?;
+            .map_err(pg)?
+            .get(0);
+        let n = u64::try_from(taken).unwrap_or(0);
         sent += n;
         if n == 0 {
-            // The shop holds these already (a resend): nothing further to send.
+            // The shop holds these already (a resend), or took none (a row that does not
+            // follow its chain there, recorded in the shop): nothing further to send.
             return Ok(AuditPushed {
                 rows: sent,
                 fork: None,

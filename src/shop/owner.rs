@@ -269,15 +269,15 @@ pub async fn add_manager(
     })
 }
 
-/// The tables a desk still writes directly (its audit, cards and poll leases),
+/// The tables a desk still writes directly (its cards and poll leases),
 /// until functions take these writes too; links, their items, acknowledgements and the desks'
 /// own rows go through the functions of schema step 11 only.
-const DIRECT_WRITES: &str = "audit, audit_forks, poll_budget, poll_leases, saved_cards";
+const DIRECT_WRITES: &str = "poll_budget, poll_leases, saved_cards";
 
 /// The tables a desk may not even read: the owner's, and the staff's (PIN verifiers, tokens
 /// and what the shop checked), which desks reach through the functions of schema step 12.
 const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staff_tokens, \
-    staff_log, staff_turn, catalog_turn";
+    staff_log, staff_turn, catalog_turn, audit_turn";
 
 /// What the desks' group may do, set afresh (every grant revoked first, so a table a later step
 /// added gets exactly these): read the shop's tables but the owner's, write the ones of

@@ -146,13 +146,23 @@ async fn report(
         (items, names)
     };
     let names: HashMap<String, String> = names.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let shop_head: Option<String> = tx
+        .query_opt(
+            "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
+            &[],
+        )
+        .await
+        .map_err(pg)?
+        .map(|r| r.get(0));
     tx.commit().await.map_err(pg)?;
-    Ok(sheet.into_report(
+    let mut report = sheet.into_report(
         (scope.from, scope.to, range, scope.zone),
         items,
         audit_head,
         &names,
-    ))
+    );
+    report.shop_audit_head = Some(shop_head.unwrap_or_else(|| crate::store::AUDIT_SEED.to_owned()));
+    Ok(report)
 }
 
 /// `sql` with `AND {column} = $n` for the scope's desk, and its parameters.

@@ -639,7 +639,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// ([`super::audit::FORKS_SCHEMA`]), step 10 the owner's desk logins ([`DESK_LOGINS`]), step
 /// 11 a desk's writes of its links through functions ([`DESK_WRITES`]), step 12 the staff
 /// under the shop's authority ([`super::staff::AUTHORITY`]), step 13 the catalog under it
-/// ([`super::catalog::AUTHORITY`]).
+/// ([`super::catalog::AUTHORITY`]), step 14 the shop's own audit chain
+/// ([`super::audit::SHOP_CHAIN`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -654,6 +655,7 @@ pub const MIGRATIONS: &[&str] = &[
     DESK_WRITES,
     super::staff::AUTHORITY,
     super::catalog::AUTHORITY,
+    super::audit::SHOP_CHAIN,
 ];
 
 /// The version this build migrates to.

@@ -173,6 +173,10 @@ pub struct DayReport {
     pub by_staff: Vec<StaffReport>,
     /// The audit chain's head when the report was made (see `audit verify --head`).
     pub audit_head: String,
+    /// On a joined desk, the head of the shop's own audit chain across every desk when the
+    /// report was read from the shop (left out of JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shop_audit_head: Option<String>,
     /// Per desk, for a shop's report (empty, and left out of JSON, for one desk's own).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_desk: Vec<DeskReport>,
@@ -423,6 +427,7 @@ impl Sheet {
             currencies: self.currencies,
             top_items,
             audit_head,
+            shop_audit_head: None,
             by_desk,
         }
     }
@@ -542,6 +547,7 @@ impl super::History<'_> {
             currencies: sheet.currencies,
             top_items,
             audit_head,
+            shop_audit_head: None,
             by_desk: Vec::new(),
         })
     }

@@ -38,6 +38,22 @@ pub struct AuditView {
     error: Option<Problem>,
     /// What the last export did.
     note: Option<Note>,
+    /// On a joined desk, the head of the shop's own chain when the rows were read.
+    shop_head: Option<String>,
+}
+
+/// One chain's head: what it is, then the hash in small monospace (a manager compares it with
+/// one noted earlier, as `audit verify --head` does).
+fn head_ui(ui: &mut Ui, cx: &ViewCtx<'_>, what: &str, head: &str) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(what).color(cx.palette.muted));
+        ui.label(
+            RichText::new(head)
+                .monospace()
+                .small()
+                .color(cx.palette.muted),
+        );
+    });
 }
 
 impl AuditView {
@@ -101,9 +117,11 @@ impl AuditView {
     pub fn on_audit(
         &mut self,
         result: Result<(Vec<AuditRow>, ChainCheck), impl Explain>,
+        shop_head: Option<String>,
         lang: Lang,
     ) {
         self.loading = false;
+        self.shop_head = shop_head;
         match result {
             Ok((rows, check)) => {
                 self.rows = rows;
@@ -191,13 +209,17 @@ impl AuditView {
                 let sentence = UiText::AuditBroken.fill(lang, &[("seq", &seq.to_string())]);
                 warning_ui(ui, cx, &Problem::with_detail(sentence, *why));
             }
-            Some(ChainCheck::Whole { rows, .. }) => {
+            Some(ChainCheck::Whole { rows, head }) => {
                 ui.label(
                     RichText::new(UiText::AuditWhole.fill(lang, &[("rows", &rows.to_string())]))
                         .color(cx.palette.ok),
                 );
+                head_ui(ui, cx, UiText::AuditDeskHead.get(lang), head);
             }
             Some(ChainCheck::HeadNotFound { .. }) | None => {}
+        }
+        if let Some(head) = &self.shop_head {
+            head_ui(ui, cx, UiText::AuditShopHead.get(lang), head);
         }
     }
 

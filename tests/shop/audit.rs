@@ -111,20 +111,20 @@ async fn the_shops_audit_is_append_only_and_an_edit_breaks_only_that_desks_chain
             .await
             .expect("pushed");
     }
-    let refused = shop
-        .client()
-        .execute("UPDATE audit SET subject = 'other' WHERE seq = 2", &[])
-        .await
-        .expect_err("the trigger refuses");
-    assert!(
-        refused.to_string().contains("append-only")
-            || format!("{refused:?}").contains("append-only"),
-        "{refused:?}"
-    );
-    shop.client()
-        .execute("DELETE FROM audit", &[])
-        .await
-        .expect_err("the trigger refuses");
+    // A desk's login may not write the shop's audit at all (its rows go through the shop's
+    // function); the owner's trigger refuses too.
+    for sql in [
+        "UPDATE audit SET subject = 'other' WHERE seq = 2",
+        "DELETE FROM audit",
+        "INSERT INTO audit_forks (desk_id, seq, desk_hash, shop_hash) VALUES ('x', 1, 'a', 'b')",
+    ] {
+        let refused = shop.client().execute(sql, &[]).await.expect_err(sql);
+        assert_eq!(
+            refused.code(),
+            Some(&tokio_postgres::error::SqlState::INSUFFICIENT_PRIVILEGE),
+            "{sql}: {refused}"
+        );
+    }
 
     // Someone with the database's owner rights edits A's second row past the trigger.
     let a_id = a
@@ -231,4 +231,105 @@ async fn a_desk_put_back_from_an_older_copy_is_named_as_a_fork_and_the_shops_rec
         }
     );
     assert_eq!(chains[1].check, local_chain(&b), "the other desk is whole");
+}
+
+#[tokio::test]
+async fn the_shops_own_chain_holds_every_desks_rows_and_catches_a_desk_chain_rewritten_whole() {
+    let Some(pg) = pg::cluster() else { return };
+    let url = fresh_shop(&pg).await;
+    let (_a_dir, a) = desk(&url, "Back office", "Zeynep").await;
+    // A name of more bytes than letters: the shop makes each row's hash as the desk does.
+    let (_b_dir, b) = desk(&url, "Counter 1", "Şule Ağaoğlu").await;
+    let mut shop = connect(&url).await.expect("the shop connects");
+    for store in [&a, &b] {
+        push::push(&mut shop, store, crate::support::time::t_stored)
+            .await
+            .expect("pushed");
+    }
+    let db = url.dbname();
+    let head = pg.admin_sql(
+        db,
+        "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
+    );
+    assert_eq!(
+        audit::verify_shop_chain(&shop).await.expect("walked"),
+        ChainCheck::Whole { rows: 6, head }
+    );
+    assert_eq!(
+        pg.admin_sql(
+            db,
+            "SELECT string_agg(shop_seq::text, ',' ORDER BY shop_seq) FROM audit"
+        ),
+        "1,2,3,4,5,6",
+        "one order across desks, as the shop took the rows"
+    );
+    // A forged row pushed through the function (not the desk's next row by its hash) is not
+    // taken, and the shop says so.
+    let a_id = a
+        .lock()
+        .expect("the store")
+        .profiles()
+        .device_id()
+        .expect("an id");
+    let taken: i64 = shop
+        .client()
+        .query_one(
+            "SELECT paydesk_push_audit($1, '{4}', '{0}', '{Zeynep}', '{NULL}', '{sign-in}',
+                 '{app}', ARRAY[(SELECT hash FROM audit WHERE desk_id = $1 AND seq = 3)],
+                 '{forged}')",
+            &[&a_id],
+        )
+        .await
+        .expect("answered")
+        .get(0);
+    assert_eq!(taken, 0);
+    assert_eq!(
+        pg.admin_sql(
+            db,
+            "SELECT detail FROM push_refusals WHERE kind LIKE 'an audit%'"
+        ),
+        "row 4 after 3"
+    );
+
+    // Someone with the owner's rights rewrites A's last row whole, its hash made again so
+    // that A's own chain still holds: the shop's chain does not.
+    pg.admin_sql(
+        db,
+        &format!(
+            "ALTER TABLE audit DISABLE TRIGGER audit_append_only;
+             UPDATE audit SET subject = 'nothing happened',
+                 hash = paydesk_audit_row_hash(seq, at_ms, staff, approved_by, action,
+                     'nothing happened', prev_hash)
+             WHERE desk_id = '{a_id}' AND seq = 3;"
+        ),
+    );
+    let chains = audit::verify_shop(&shop).await.expect("walked");
+    let a_chain = chains.iter().find(|c| c.desk_id == a_id).expect("A");
+    assert!(
+        matches!(a_chain.check, ChainCheck::Whole { rows: 3, .. }),
+        "a desk's chain rewritten whole passes its own walk: {a_chain:?}"
+    );
+    let at: i64 = pg
+        .admin_sql(
+            db,
+            &format!("SELECT shop_seq FROM audit WHERE desk_id = '{a_id}' AND seq = 3"),
+        )
+        .parse()
+        .expect("a number");
+    assert_eq!(
+        audit::verify_shop_chain(&shop).await.expect("walked"),
+        ChainCheck::Broken {
+            seq: at,
+            why: audit::SHOP_EDITED
+        }
+    );
+    // A row taken out of the shop's chain leaves a gap there.
+    pg.admin_sql(db, "DELETE FROM audit WHERE shop_seq = 1");
+    assert_eq!(
+        audit::verify_shop_chain(&shop).await.expect("walked"),
+        ChainCheck::Broken {
+            seq: 2,
+            why: audit::SHOP_GAP
+        }
+    );
 }

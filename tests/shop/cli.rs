@@ -494,6 +494,22 @@ fn audit_verify_on_a_joined_desk_walks_every_desks_chain_in_the_shop() {
             "{verified:?}"
         );
     }
+    // The shop's own chain across both desks, and its head in the day close's JSON.
+    let head = pg.admin_sql(
+        &db,
+        "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
+    );
+    assert!(
+        verified.stdout.contains(&format!(
+            "The shop's own chain (every desk, in the order the shop took them) is whole: \
+             {} rows, head {head}",
+            pg.admin_sql(&db, "SELECT count(*) FROM audit")
+        )),
+        "{verified:?}"
+    );
+    let report = one.run(&["report", "--json"]);
+    ok(&report);
+    assert_eq!(report.json()["shopAuditHead"], head.as_str(), "{report:?}");
     // A row edited in the shop behind the trigger's back breaks that desk's chain only.
     let two_id = two.run(&["shop", "status", "--json"]).json()["deskId"]
         .as_str()

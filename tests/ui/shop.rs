@@ -958,3 +958,64 @@ fn joining_a_shop_with_its_own_catalog_says_so_and_sells_from_it_at_once() {
         app.holds.catalog.contains_key("var_cay") && !app.holds.catalog.contains_key("var_tost")
     });
 }
+
+#[test]
+fn a_manager_signs_in_through_the_shop_sees_its_chain_head_and_locking_ends_the_sign_in() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    // Another desk's sale is in the shop's chain.
+    let other = other_desk(&url, "Counter 2");
+    assert_eq!(other.link_create("sandbox", &["--amount", "30"]).code, 0);
+    assert_eq!(other.run(&["shop", "sync"]).code, 0);
+    let mut env = joined_window(&url);
+    // The owner makes the shop's first manager: the window hears it and locks for a PIN.
+    let added = Cli::in_new_folder("owner").run_with(
+        &["shop", "add-manager", "Zeynep", &pg.owner_url(&db)],
+        Some(&format!("{PASSWORD}\n9999\n")),
+        &[],
+    );
+    assert_eq!(added.code, 0, "{added:?}");
+    env.until("the shop's manager turns PINs on", |app| app.staff.locked());
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "Zeynep")
+        .click();
+    env.harness.run_steps(2);
+    env.harness.get_by_label("PIN").type_text("9999");
+    env.harness.run_steps(1);
+    env.harness.key_press(egui::Key::Enter);
+    env.until("the shop signed Zeynep in", |app| {
+        app.staff.actor.name() == Some("Zeynep")
+    });
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT count(*) FROM staff_tokens WHERE ended_at IS NULL"
+        ),
+        "1",
+        "the shop keeps her sign-in"
+    );
+    let head = pg.admin_sql(
+        &db,
+        "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
+    );
+    assert_eq!(head.len(), 64, "{head}");
+    env.nav(View::Audit);
+    env.until_shown("The shop's chain head (every desk):");
+    assert!(env.shown(&head), "the shop's head as the shop holds it");
+    assert!(env.shown("This desk's chain head:"));
+    // Locking the desk ends her sign-in in the shop too.
+    env.harness
+        .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+    env.until("the desk locks", |app| app.staff.locked());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while pg.admin_sql(
+        &db,
+        "SELECT count(*) FROM staff_tokens WHERE ended_at IS NULL",
+    ) != "0"
+    {
+        assert!(Instant::now() < deadline, "the shop's sign-in never ended");
+        env.harness.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
