@@ -485,6 +485,10 @@ impl Ctx {
                 desk: Option<&'a str>,
                 #[serde(skip_serializing_if = "Option::is_none")]
                 desk_id: Option<&'a str>,
+                /// Read from the shop: the payment another desk claims and no second desk's
+                /// own call confirmed yet (`status` is then the last confirmed one).
+                #[serde(skip_serializing_if = "Option::is_none")]
+                unconfirmed_status: Option<&'a str>,
                 /// Where this desk sent it: `{channel, at, by}`, oldest first.
                 sent: Vec<crate::service::Sent>,
             }
@@ -495,6 +499,11 @@ impl Ctx {
                     staff: l.stored.staff.as_deref(),
                     desk: l.desk.as_ref().map(|d| d.name.as_str()),
                     desk_id: l.desk.as_ref().map(|d| d.id.as_str()),
+                    unconfirmed_status: l
+                        .stored
+                        .unconfirmed
+                        .as_ref()
+                        .map(crate::domain::LinkStatus::as_str),
                     sent: desk
                         .link_sends(&l.stored.link.id)
                         .map_err(from_desk(lang))?,
@@ -503,10 +512,23 @@ impl Ctx {
             return print_json(&links);
         }
         for l in &page.rows {
-            match &l.desk {
-                Some(made_by) => println!("{}\t{}", link_line(&l.stored.link, lang), made_by.name),
-                None => println!("{}", link_line(&l.stored.link, lang)),
-            }
+            let claim = l
+                .stored
+                .unconfirmed
+                .as_ref()
+                .map(|s| CliText::Unconfirmed.fill(lang, &[("status", &s.as_str())]));
+            let line = match (&l.desk, claim) {
+                (Some(made_by), Some(claim)) => format!(
+                    "{}\t{}\t{claim}",
+                    link_line(&l.stored.link, lang),
+                    made_by.name
+                ),
+                (Some(made_by), None) => {
+                    format!("{}\t{}", link_line(&l.stored.link, lang), made_by.name)
+                }
+                (None, _) => link_line(&l.stored.link, lang),
+            };
+            println!("{line}");
         }
         Ok(())
     }

@@ -11,6 +11,7 @@ crate::sentences! {
     NoStaffKnown => "(personel kaydı yok)", "(no clerk recorded)";
     StaffLine => "{created} link, {paid} ödendi, tahsil edilen {collected}", "{created} {created:link|links}, {paid} paid, collected {collected}";
     AuditHead => "Denetim zinciri başı: {head}", "Audit chain head: {head}";
+    Unconfirmed => "{status} deniyor, sunucu henüz doğrulamadı", "said to be {status}, not yet confirmed by the server";
     ShopAuditHead => "Dükkânın denetim zinciri başı (bütün masalar): {head}", "The shop's audit chain head (every desk): {head}";
     AuditShopChainWhole => "Dükkânın kendi zinciri (bütün masalar, dükkânın aldığı sırayla) sağlam: {n} kayıt, baş {head}", "The shop's own chain (every desk, in the order the shop took them) is whole: {n} {n:row|rows}, head {head}";
     AuditShopChainBroken => "Dükkânın kendi zinciri {seq}. kayıtta kırık: {why}", "The shop's own chain is broken at row {seq}: {why}";

@@ -772,12 +772,19 @@ impl Desk {
 
     /// Takes `link`, the shop's answer for a link of this desk's history (another desk polled
     /// it while this one could not), into history when it is newer by status order and paid
-    /// amount than what history holds; returns whether it was. A link this desk never stored
-    /// is not taken: it is another desk's.
+    /// amount than what history holds, and not a payment (this desk takes a payment only
+    /// from its own call to the payment API: `shop::confirm`); returns whether it was. A link
+    /// this desk never stored is not taken: it is another desk's.
     pub fn take_shared(&self, link: &Link) -> Result<bool, DeskError> {
         let order = |l: &Link| (l.status.rank(), l.paid.unwrap_or_default());
         let newer = match self.with_store(|s| s.links().get(self.profile_name(), &link.id))? {
-            Some(stored) => order(link) > order(&stored.link),
+            // A payment is never taken from the shop: only from this desk's own call
+            // (`shop::confirm`), whoever claimed it.
+            Some(stored) => {
+                order(link) > order(&stored.link)
+                    && link.status != crate::domain::LinkStatus::Completed
+                    && link.paid.unwrap_or_default() <= stored.link.paid.unwrap_or_default()
+            }
             None => false,
         };
         if newer {

@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use super::{Desk, DeskError};
 use crate::domain::Link;
 use crate::lang::Lang;
+use crate::shop::confirm;
 use crate::shop::lease::{self, Account, Ask, LinkKey};
 use crate::shop::read::{self, ShopLink};
 use crate::shop::session::ShopReader;
@@ -162,11 +163,13 @@ impl Desk {
 
 /// What the shop said before anything is asked of the server.
 enum Turn {
-    Ask(Maker),
+    /// Granted: ask, then hand the answer to the shop as a confirmation when the shop's row
+    /// is another desk's unconfirmed claim of payment.
+    Ask(Maker, Option<Box<ShopLink>>),
     Shared {
         by: String,
         held: bool,
-        known: Box<Option<Link>>,
+        known: Box<Option<ShopLink>>,
     },
     Wait(Duration),
 }
@@ -205,29 +208,48 @@ pub async fn poll_in_shop(
             let asked = lease::ask(&shop, &desk_id, key, &through, fresh_for);
             match within(limit, asked).await? {
                 Ask::Granted { .. } => {
-                    Turn::Ask(within(limit, maker_of(&shop, &desk_id, key)).await?)
+                    let row = within(limit, read::link_of(&shop, key)).await?;
+                    let maker = match &row {
+                        Some(r) if r.desk_id != desk_id => Maker::Other(Box::new(r.clone())),
+                        _ => Maker::Own,
+                    };
+                    Turn::Ask(
+                        maker,
+                        row.filter(|r| r.to_confirm_by(&desk_id)).map(Box::new),
+                    )
                 }
                 Ask::Held { by, .. } => Turn::Shared {
                     by,
                     held: true,
-                    known: Box::new(within(limit, lease::known(&shop, key)).await?),
+                    known: Box::new(within(limit, read::link_of(&shop, key)).await?),
                 },
                 Ask::Fresh { by, .. } => Turn::Shared {
                     by,
                     held: false,
-                    known: Box::new(within(limit, lease::known(&shop, key)).await?),
+                    known: Box::new(within(limit, read::link_of(&shop, key)).await?),
                 },
                 Ask::Spent { retry_after } => Turn::Wait(retry_after),
                 Ask::Foreign => return Ok(Polled::Foreign),
             }
         };
         match turn {
-            Turn::Ask(maker) => {
+            Turn::Ask(maker, claim) => {
                 let link = desk.poll_granted(&key.link_id, &maker).await?;
+                if claim.is_some() {
+                    confirm_with(reader, desk, &desk_id, key, &link).await;
+                }
                 return Ok(Polled::Asked { link });
             }
             Turn::Shared { by, held, known } => {
                 let known = *known;
+                if let Some(row) = &known
+                    && row.to_confirm_by(&desk_id)
+                    && let Some(link) =
+                        confirm_claim(reader, desk, &desk_id, key, row, deadline).await?
+                {
+                    return Ok(Polled::Asked { link });
+                }
+                let known = known.map(|row| row.link);
                 if let Some(link) = &known
                     && let Err(e) = desk.take_shared(link)
                 {
@@ -242,6 +264,59 @@ pub async fn poll_in_shop(
                 tokio::time::sleep(retry_after).await;
             }
         }
+    }
+}
+
+/// Another desk's unconfirmed claim of payment on the link `key` (`row`), confirmed or
+/// contradicted by this desk's own call to the payment API, within the shop's one budget
+/// (a token by `deadline`; no lease: the claiming desk may hold it): the answer, or `None`
+/// when no token came in time. This desk's own link is asked as any refresh (into history);
+/// another desk's is only handed to the shop.
+async fn confirm_claim(
+    reader: &ShopReader,
+    desk: &Desk,
+    desk_id: &str,
+    key: &LinkKey,
+    row: &ShopLink,
+    deadline: Instant,
+) -> Result<Option<Link>, PollError> {
+    let limit = reader.query_limit();
+    loop {
+        let wait = {
+            let shop = reader.connection().await.ok_or(PollError::Unanswered)?;
+            within(limit, confirm::budget_token(&shop)).await?
+        };
+        match wait {
+            None => break,
+            Some(w) if w <= deadline.saturating_duration_since(Instant::now()) => {
+                tokio::time::sleep(w).await;
+            }
+            Some(_) => return Ok(None),
+        }
+    }
+    let link = if row.desk_id == desk_id {
+        desk.poll_link(&key.link_id).await?
+    } else {
+        desk.poll_foreign(row).await?
+    };
+    confirm_with(reader, desk, desk_id, key, &link).await;
+    Ok(Some(link))
+}
+
+/// Hands this desk's own answer `link` about `key` to the shop as a confirmation; a failure
+/// is logged (the answer stays this desk's, and its outbox may still carry it).
+async fn confirm_with(reader: &ShopReader, desk: &Desk, desk_id: &str, key: &LinkKey, link: &Link) {
+    let answer = crate::api::wire::PaymentLink::from(link);
+    let Some(shop) = reader.connection().await else {
+        return;
+    };
+    let confirmed = confirm::confirm(&shop, desk_id, key, &answer, desk.now());
+    match tokio::time::timeout(reader.query_limit(), confirmed).await {
+        Ok(Ok(outcome)) => {
+            tracing::info!(link = %key.link_id, ?outcome, "a claim of payment was checked");
+        }
+        Ok(Err(e)) => tracing::warn!(error = %e, "a confirmation did not reach the shop"),
+        Err(_) => tracing::warn!("a confirmation did not reach the shop in time"),
     }
 }
 

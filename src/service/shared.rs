@@ -138,7 +138,7 @@ async fn shop_board(
                     elsewhere.insert(l.link.id.clone());
                 }
             }
-            let mut row = l.stored(&profile.name);
+            let mut row = l.stored(&profile.name, desk_id);
             if l.desk_id != desk_id {
                 row.staff = Some(match &l.staff {
                     Some(member) => format!("{} · {member}", l.desk_name),
@@ -232,7 +232,7 @@ async fn shop_link(reader: &ShopReader, id: &str) -> Option<StoredLink> {
         .inspect_err(|e| tracing::warn!(error = %e, "a link read from the shop"))
         .ok()
         .flatten()
-        .map(|l| l.stored(""))
+        .map(|l| l.stored("", ""))
 }
 
 /// Where a read was answered from.
@@ -346,7 +346,7 @@ impl Reads {
                 let rows = links
                     .iter()
                     .map(|l| Listed {
-                        stored: l.stored(""),
+                        stored: l.stored("", desk_id),
                         desk: Some(MadeBy {
                             id: l.desk_id.clone(),
                             name: l.desk_name.clone(),
@@ -485,7 +485,7 @@ impl Reads {
         let mut writer = super::LinkCsvWriter::new_with_desk(out, zone)?;
         loop {
             for l in &page {
-                writer.write_with_desk(&l.stored(""), &l.desk_name)?;
+                writer.write_with_desk(&l.stored("", ""), &l.desk_name)?;
             }
             match page.last() {
                 Some(last) if page.len() == EXPORT_PAGE => shop_query.before = Some(last.cursor()),

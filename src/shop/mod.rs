@@ -24,6 +24,7 @@ pub mod audit;
 pub mod batch;
 pub mod cards;
 pub mod catalog;
+pub mod confirm;
 pub mod desk;
 pub mod lease;
 pub mod membership;

@@ -277,7 +277,7 @@ const DIRECT_WRITES: &str = "poll_budget, poll_leases, saved_cards";
 /// The tables a desk may not even read: the owner's, and the staff's (PIN verifiers, tokens
 /// and what the shop checked), which desks reach through the functions of schema step 12.
 const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staff_tokens, \
-    staff_log, staff_turn, catalog_turn, audit_turn";
+    staff_log, staff_turn, catalog_turn, audit_turn, link_contradictions";
 
 /// What the desks' group may do, set afresh (every grant revoked first, so a table a later step
 /// added gets exactly these): read the shop's tables but the owner's, write the ones of

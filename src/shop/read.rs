@@ -43,19 +43,47 @@ pub struct ShopLink {
     pub cancelled_at: Option<DateTime<Utc>>,
     /// The revision of its last change in the shop.
     pub rev: i64,
+    /// The desk whose observation set the status kept (`None`: held before confirmations).
+    pub claim_desk: Option<String>,
+    /// While the status kept is a payment only one desk has seen: the last status and paid
+    /// amount a second desk's own call confirmed (`None`: the status kept is confirmed).
+    pub last_confirmed: Option<(LinkStatus, rust_decimal::Decimal)>,
 }
 
 impl ShopLink {
+    /// Whether the status kept is a claim of payment no second desk's own call to the
+    /// payment API has confirmed yet (docs/design.md §8 "Paid only from the payment API").
+    pub fn unconfirmed(&self) -> bool {
+        self.last_confirmed.is_some()
+    }
+
+    /// Whether desk `desk_id` should confirm this link's claim with a call of its own: it is
+    /// unconfirmed and another desk claimed it.
+    pub fn to_confirm_by(&self, desk_id: &str) -> bool {
+        self.unconfirmed() && self.claim_desk.as_deref() != Some(desk_id)
+    }
+
     /// The link as the desk's views hold a row of history, under `profile` (the desk's
-    /// profile when the link is of its account, else a name the views show as they are).
-    pub fn stored(&self, profile: &str) -> StoredLink {
+    /// profile when the link is of its account, else a name the views show as they are), as
+    /// desk `viewer` reads it: another desk's unconfirmed claim of payment shows the last
+    /// confirmed status, the claim kept in `unconfirmed` (`viewer` `""`: whoever claimed it).
+    pub fn stored(&self, profile: &str, viewer: &str) -> StoredLink {
+        let mut link = self.link.clone();
+        let mut unconfirmed = None;
+        if let Some((status, paid)) = &self.last_confirmed
+            && self.claim_desk.as_deref() != Some(viewer)
+        {
+            unconfirmed = Some(std::mem::replace(&mut link.status, status.clone()));
+            link.paid = Some(*paid);
+        }
         StoredLink {
             profile: profile.to_owned(),
-            link: self.link.clone(),
+            link,
             created_at: self.stored_at,
             updated_at: self.observed_at,
             cancelled_at: self.cancelled_at,
             staff: self.staff.clone(),
+            unconfirmed,
         }
     }
 
@@ -105,7 +133,7 @@ impl ShopLink {
 /// The columns every read selects, in [`from_row`]'s order.
 const COLUMNS: &str = "l.base_url, l.api_key_id, l.sandbox_desk, l.link_id, l.desk_id,
     coalesce(d.name, l.desk_id), l.staff, l.stored_at, l.observed_at, l.cancelled_at,
-    l.answer::text, l.rev";
+    l.answer::text, l.rev, l.claim_desk, l.confirmed_status, l.confirmed_paid";
 
 /// A row of [`COLUMNS`] as a link.
 fn from_row(r: &Row) -> Result<ShopLink, ShopError> {
@@ -131,6 +159,14 @@ fn from_row(r: &Row) -> Result<ShopLink, ShopError> {
         observed_at: r.get(8),
         cancelled_at: r.get(9),
         rev: r.get(11),
+        claim_desk: r.get(12),
+        last_confirmed: r.get::<_, Option<String>>(13).map(|s| {
+            (
+                LinkStatus::from_wire(&s),
+                r.get::<_, Option<rust_decimal::Decimal>>(14)
+                    .unwrap_or_default(),
+            )
+        }),
     })
 }
 

@@ -640,7 +640,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// 11 a desk's writes of its links through functions ([`DESK_WRITES`]), step 12 the staff
 /// under the shop's authority ([`super::staff::AUTHORITY`]), step 13 the catalog under it
 /// ([`super::catalog::AUTHORITY`]), step 14 the shop's own audit chain
-/// ([`super::audit::SHOP_CHAIN`]).
+/// ([`super::audit::SHOP_CHAIN`]), step 15 payments confirmed by a second desk's own call
+/// ([`super::confirm::CONFIRMATIONS`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -656,6 +657,7 @@ pub const MIGRATIONS: &[&str] = &[
     super::staff::AUTHORITY,
     super::catalog::AUTHORITY,
     super::audit::SHOP_CHAIN,
+    super::confirm::CONFIRMATIONS,
 ];
 
 /// The version this build migrates to.

@@ -39,6 +39,10 @@ pub struct StoredLink {
     pub cancelled_at: Option<DateTime<Utc>>,
     /// The staff member who began it (`None`: made before staff existed, or staff are off).
     pub staff: Option<String>,
+    /// Read from a shop: the payment another desk claims for it that no second desk's own call
+    /// to the payment API has confirmed yet (`link` then holds the last confirmed status and
+    /// paid amount). Always `None` for this desk's own history.
+    pub unconfirmed: Option<crate::domain::LinkStatus>,
 }
 
 impl StoredLink {
@@ -150,6 +154,7 @@ pub(super) fn read_link(r: &rusqlite::Row<'_>) -> Result<StoredLink, StoreError>
             .map(from_millis)
             .transpose()?,
         staff: r.get(col!(LINK, "staff"))?,
+        unconfirmed: None,
     })
 }
 

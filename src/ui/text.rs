@@ -624,6 +624,7 @@ crate::sentences! {
     AuditNobody => "—", "—";
     AuditExported => "{count} satır şuraya yazıldı: {path}", "{count} {count:row|rows} written to {path}";
     AuditBroken => "İşlem kaydı paydesk dışından değiştirilmiş: {seq}. satır tutmuyor. Mağaza sahibine haber verin.", "The audit record was changed outside paydesk: row {seq} does not match. Tell the shop's owner.";
+    BoardUnconfirmed => "Ödendi deniyor; sunucu doğrulamadı", "Paid? Not yet confirmed by the server";
     AuditDeskHead => "Bu kasanın zincir başı:", "This desk's chain head:";
     AuditShopHead => "Dükkânın zincir başı (bütün kasalar):", "The shop's chain head (every desk):";
     AuditWhole => "Kayıt bütün: {rows} satır.", "The record is whole: {rows} {rows:row|rows}.";

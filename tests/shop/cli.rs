@@ -803,3 +803,55 @@ fn emptying_a_joined_desks_staff_rows_turns_no_pin_off_and_shop_sync_brings_them
     ok(&back);
     assert_eq!(back.json()[0]["name"], "Zeynep", "{back:?}");
 }
+
+#[test]
+fn a_payment_only_one_desk_claims_is_listed_with_the_last_confirmed_status_beside_it() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let sandbox = crate::support::cli::sandbox();
+    let mut till = desk();
+    let mut office = desk();
+    for d in [&mut till, &mut office] {
+        d.add_profile("shop", &sandbox);
+        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+        ok(&d.run(&["shop", "join", &url]));
+    }
+    let made = till.link_create("shop", &["--amount", "100", "--json"]);
+    ok(&made);
+    let id = made.json()["id"].as_str().expect("an id").to_owned();
+    ok(&till.run(&["shop", "sync"]));
+    // The till's desk claims the payment (as a clerk's hand-edited file would have it pushed);
+    // nobody else has seen it.
+    let till_id = till.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    pg.admin_sql(
+        &db,
+        &format!(
+            "UPDATE links SET status = 'COMPLETED', paid_amount = amount,
+                 answer = jsonb_set(answer, '{{status}}', '\"COMPLETED\"'),
+                 claim_desk = '{till_id}', confirmed_status = 'PENDING', confirmed_paid = 0
+             WHERE link_id = '{id}'"
+        ),
+    );
+    let listed = office.run(&["--profile", "shop", "link", "list", "--json"]);
+    ok(&listed);
+    let rows = listed.json();
+    let row = rows
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|r| r["id"] == id.as_str())
+        .expect("the till's link")
+        .clone();
+    assert_eq!(row["status"], "PENDING", "{row}");
+    assert_eq!(row["unconfirmedStatus"], "COMPLETED", "{row}");
+    let text = office.run(&["--profile", "shop", "link", "list"]);
+    ok(&text);
+    assert!(
+        text.stdout
+            .contains("said to be COMPLETED, not yet confirmed by the server"),
+        "{text:?}"
+    );
+}

@@ -389,15 +389,22 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
         desks[1].local("test", &link.id).is_none(),
         "not Counter 2's link"
     );
+    let claimed = shop_row(&desks[2], &link.id).await;
+    assert_eq!(claimed.desk_id, desks[0].id);
+    // Counter 2's answer is a claim of payment until a second desk's own call confirms it.
+    assert!(claimed.unconfirmed(), "{claimed:?}");
+    assert_eq!(claimed.claim_desk.as_deref(), Some(holder.as_str()));
     assert_eq!(
-        shop::read::link(&*desks[0].conn().await, &link.id)
-            .await
-            .expect("the shop answers")
-            .expect("the shop has it")
-            .desk_id,
-        desks[0].id
+        claimed.stored("test", &desks[2].id).unconfirmed,
+        Some(LinkStatus::Completed),
+        "the other desks read the last confirmed status, the claim beside it"
     );
-    // Every desk reads it from the shop, the maker included; asking again polls nothing.
+    maker_confirms_with_its_own_call(&desks[0], &key, &claimed.link).await;
+    assert!(
+        !shop_row(&desks[2], &link.id).await.unconfirmed(),
+        "confirmed by the maker's own call"
+    );
+    // Every desk reads the confirmed answer from the shop; Back office asks nothing more.
     for d in &mut desks {
         let known = lease::known(&*d.conn().await, &key)
             .await
@@ -405,31 +412,152 @@ async fn a_link_paid_on_the_sandbox_reads_completed_on_every_desk_after_one_poll
             .expect("the shop knows the link");
         assert_eq!(known.status, LinkStatus::Completed, "desk {}", d.id);
         assert_eq!(known.paid_so_far(), link.amount_or_zero());
-        if d.id != holder {
-            let through = d.desk("test");
-            let again =
-                poll::poll_in_shop(&d.reader, &through, &key, Duration::ZERO, BUDGET_PATIENCE)
-                    .await
-                    .expect("asked");
-            match again {
-                Polled::Shared {
-                    by,
-                    held: true,
-                    known: Some(l),
-                } => {
-                    assert_eq!(by, holder);
-                    assert_eq!(l.status, LinkStatus::Completed);
-                }
-                other => panic!("{other:?}"),
-            }
-        }
     }
-    assert_eq!(status_requests(&sandbox).len(), 1, "one poller asked, once");
-    // Counter 1, the maker, asked too and read the shop's answer: its own history took it.
-    let kept = desks[0]
-        .local("test", &link.id)
-        .expect("Counter 1's own link");
-    assert_eq!(kept.link.status, LinkStatus::Completed);
+    let through = desks[2].desk("test");
+    let again = poll::poll_in_shop(
+        &desks[2].reader,
+        &through,
+        &key,
+        Duration::ZERO,
+        BUDGET_PATIENCE,
+    )
+    .await
+    .expect("asked");
+    match again {
+        Polled::Shared {
+            by,
+            held: true,
+            known: Some(l),
+        } => {
+            assert_eq!(by, holder);
+            assert_eq!(l.status, LinkStatus::Completed);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        status_requests(&sandbox).len(),
+        2,
+        "the poller's call and the maker's own, no more"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_one_desk_made_up_is_contradicted_by_another_desks_own_call_and_never_shown_paid()
+{
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut till = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let office = ShopDesk::join(&url, "Back office", &sandbox.base_url()).await;
+    let (key, link) = till.create("test", "100").await;
+    // A clerk at the till marks the link paid in the desk's file; its push reaches the shop
+    // (the shop cannot tell a desk's own answer from one written by hand).
+    let mut answer =
+        serde_json::to_value(paydesk::api::wire::PaymentLink::from(&link)).expect("a body");
+    answer["status"] = "COMPLETED".into();
+    answer["paidAmount"] = serde_json::json!(100);
+    let a = &key.account;
+    let pushed: bool = till
+        .conn()
+        .await
+        .client()
+        .query_one(
+            paydesk::shop::schema::PUSH_LINK,
+            &[
+                &till.id,
+                &a.base_url,
+                &a.api_key_id,
+                &a.sandbox_desk,
+                &link.id,
+                &till.id,
+                &None::<String>,
+                &link.order_number,
+                &"COMPLETED",
+                &"TRY",
+                &link.amount,
+                &rust_decimal::Decimal::from(100),
+                &None::<chrono::DateTime<Utc>>,
+                &Utc::now(),
+                &Utc::now(),
+                &answer.to_string(),
+            ],
+        )
+        .await
+        .expect("pushed")
+        .get(0);
+    assert!(pushed);
+    // Back office reads the claim: paid, not yet confirmed; its views show the link pending.
+    let shown = shop_row(&office, &link.id).await.stored("test", &office.id);
+    assert_eq!(shown.link.status, LinkStatus::Pending);
+    assert_eq!(shown.unconfirmed, Some(LinkStatus::Completed));
+    // Its own call asks the API, which says pending: the claim is contradicted, on record.
+    let through = office.desk("test");
+    let polled = poll_until_asked_with(&office, &through, &key).await;
+    assert!(
+        matches!(&polled, Polled::Asked { link } if link.status == LinkStatus::Pending),
+        "{polled:?}"
+    );
+    assert_eq!(
+        pg.admin_sql(
+            url.dbname(),
+            "SELECT claimed || ' ' || seen || ' ' || (claim_desk = desk_id)::text
+             FROM link_contradictions"
+        ),
+        "COMPLETED PENDING false"
+    );
+    let after = shop_row(&office, &link.id).await;
+    assert!(after.unconfirmed(), "still a claim no desk confirmed");
+    assert_eq!(
+        after.stored("", &office.id).link.status,
+        LinkStatus::Pending
+    );
+    let _ = &mut till;
+}
+
+/// Asks about `key` from `d` until it asks the API itself (a confirming call waits for the
+/// shop's budget), at most 10 tries.
+async fn poll_until_asked_with(d: &ShopDesk, through: &Desk, key: &LinkKey) -> Polled {
+    for _ in 0..10 {
+        let polled = poll::poll_in_shop(&d.reader, through, key, Duration::ZERO, BUDGET_PATIENCE)
+            .await
+            .expect("asked");
+        if polled.asked() {
+            return polled;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("the desk never asked the API");
+}
+
+/// The shop's row of link `id`, read by desk `d`.
+async fn shop_row(d: &ShopDesk, id: &str) -> shop::read::ShopLink {
+    shop::read::link(&*d.conn().await, id)
+        .await
+        .expect("the shop answers")
+        .expect("the shop has it")
+}
+
+/// The maker `d` of the link `key`, which another desk claims paid (`claimed`): it never takes
+/// the payment from the shop into its history, but asks the API itself within the shop's
+/// budget (the lease is the other desk's), and its own answer goes into its history.
+async fn maker_confirms_with_its_own_call(d: &ShopDesk, key: &LinkKey, claimed: &Link) {
+    let through = d.desk("test");
+    let status = || {
+        d.local("test", &key.link_id)
+            .expect("its own link")
+            .link
+            .status
+    };
+    assert!(!through.take_shared(claimed).expect("the file answers"));
+    assert_eq!(status(), LinkStatus::Pending);
+    let polled = poll::poll_in_shop(&d.reader, &through, key, Duration::ZERO, BUDGET_PATIENCE)
+        .await
+        .expect("asked");
+    assert!(
+        matches!(&polled, Polled::Asked { link } if link.status == LinkStatus::Completed),
+        "{polled:?}"
+    );
+    assert_eq!(status(), LinkStatus::Completed);
 }
 
 /// Asks (through the shop) until this desk polls the link, every 100 ms up to `deadline`:

@@ -1019,3 +1019,58 @@ fn a_manager_signs_in_through_the_shop_sees_its_chain_head_and_locking_ends_the_
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_payment_only_another_desk_claims_shows_as_unconfirmed_and_this_desks_own_call_contradicts_it()
+{
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let sandbox = crate::support::cli::sandbox();
+    let mut other = other_desk(&url, "Counter 2");
+    other.add_profile("shared", &sandbox);
+    let made = other.link_create("shared", &["--amount", "80", "--json"]);
+    assert_eq!(made.code, 0, "{made:?}");
+    let id = made.json()["id"].as_str().expect("an id").to_owned();
+    let other_id = other.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    // Counter 2's push says it was paid (its file edited by hand); the server never saw it.
+    pg.admin_sql(
+        &db,
+        &format!(
+            "UPDATE links SET status = 'COMPLETED', paid_amount = amount,
+                 answer = jsonb_set(answer, '{{status}}', '\"COMPLETED\"'),
+                 claim_desk = '{other_id}', confirmed_status = 'PENDING', confirmed_paid = 0
+             WHERE link_id = '{id}'"
+        ),
+    );
+    let mut env = joined_window_on(&url, Some(&sandbox.base_url()));
+    env.until(
+        "the board shows the claim beside the last confirmed status",
+        |app| {
+            app.views.board.rows().iter().any(|r| {
+                r.link.id == id
+                    && r.link.status == LinkStatus::Pending
+                    && r.unconfirmed == Some(LinkStatus::Completed)
+            })
+        },
+    );
+    // This desk asks the server itself: pending, so the claim is contradicted, on record.
+    env.until_sql(
+        &pg,
+        &db,
+        "SELECT claimed || ' ' || seen FROM link_contradictions",
+        "COMPLETED PENDING",
+        "this desk's own call contradicts the claim",
+    );
+    assert!(
+        env.app()
+            .views
+            .board
+            .rows()
+            .iter()
+            .all(|r| r.link.id != id || r.link.status != LinkStatus::Completed),
+        "never shown paid here"
+    );
+}

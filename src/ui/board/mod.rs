@@ -62,6 +62,9 @@ pub struct BoardRow {
     pub cancelled: bool,
     /// The staff member who began it (`None`: unknown).
     pub staff: Option<String>,
+    /// The payment another desk claims, not yet confirmed by the server (`link` holds the
+    /// last confirmed status).
+    pub unconfirmed: Option<LinkStatus>,
 }
 
 impl BoardRow {
@@ -230,6 +233,7 @@ impl BoardView {
                 created_at: s.created_at,
                 cancelled: s.cancelled_at.is_some(),
                 staff: s.staff,
+                unconfirmed: s.unconfirmed,
             })
             .collect();
         self.profile = Some(profile.to_owned());
@@ -819,7 +823,18 @@ fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<Date
         (&status, row.cancelled, row.part_paid().is_some()),
         lang,
     );
-    if let (Some((paid, total)), Some(words)) = (row.part_paid(), paid_left_text(row, lang)) {
+    if row.unconfirmed.is_some() {
+        // Another desk says it was paid; no second desk's own call has confirmed it yet.
+        let width = (c.right - c.bar).max(FIGURE_COLUMN);
+        let words = UiText::BoardUnconfirmed.get(lang);
+        let galley = line(ui, words, small_font(ui), cx.palette.warn, width);
+        ui.painter().galley(
+            pos2(c.bar, y - galley.size().y / 2.0),
+            galley,
+            cx.palette.warn,
+        );
+    } else if let (Some((paid, total)), Some(words)) = (row.part_paid(), paid_left_text(row, lang))
+    {
         let width = (c.right - c.bar).clamp(FIGURE_COLUMN, BAR_WIDTH);
         // "₺200 paid · ₺250 left" over a thin bar of the same.
         let galley = line(ui, &words, small_font(ui), text, width);
@@ -939,6 +954,7 @@ mod tests {
             created_at: now,
             cancelled: false,
             staff: None,
+            unconfirmed: None,
         };
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
@@ -964,6 +980,7 @@ mod tests {
             created_at: now,
             cancelled: false,
             staff: None,
+            unconfirmed: None,
         };
         assert!(row_label(&row, now, Lang::En).ends_with("Partially paid"));
         // Who made it follows the order number.
@@ -979,6 +996,7 @@ mod tests {
             created_at: now,
             cancelled: false,
             staff: None,
+            unconfirmed: None,
         }
     }
 
