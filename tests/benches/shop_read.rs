@@ -9,7 +9,11 @@
 //! - 10,000 queued changes pushed (`shop::push::push`), in changes per second.
 //!
 //! Each read is the median of repeated runs, after warm-up runs; the goal is 10 ms each, and
-//! 2,000 changes a second for the push. `EXPLAIN (ANALYZE, BUFFERS)` of the statements follows
+//! 2,000 changes a second for the push. Each is also given as a multiple of two floors taken in
+//! the same run (issue 28): a `SELECT 1` round trip over the desk's TLS session, and one
+//! durable commit of a one-row insert (the superuser's session over the socket; under `cargo
+//! bench` the cluster is restarted with `fsync` and `synchronous_commit` on), so a figure read
+//! on another machine can be compared by its multiple. `EXPLAIN (ANALYZE, BUFFERS)` of the statements follows
 //! the figures: History's and the board's, and the day close's as `shop::report::statements`
 //! gives them.
 //!
@@ -178,6 +182,60 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// The same run's floors: a `SELECT 1` round trip over the desk's session, and one durable
+/// commit of a one-row insert.
+struct Floors {
+    round_trip: Duration,
+    commit: Duration,
+}
+
+impl Floors {
+    async fn take(pg: &Pg, db: &str, shop: &Shop, runs: usize) -> Floors {
+        let round_trip = timed(runs, || shop.client().query_one("SELECT 1", &[]))
+            .await
+            .0;
+        let (admin, connection) = tokio_postgres::Config::new()
+            .host_path(pg.socket_dir())
+            .port(pg.port())
+            .user("postgres")
+            .dbname(db)
+            .connect(tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        admin
+            .batch_execute("CREATE TABLE bench_floor (a integer)")
+            .await
+            .unwrap();
+        let durable: String = admin
+            .query_one("SELECT current_setting('fsync')", &[])
+            .await
+            .unwrap()
+            .get(0);
+        let commit = timed(runs, || {
+            admin.execute("INSERT INTO bench_floor VALUES (1)", &[])
+        })
+        .await
+        .0;
+        println!(
+            "floors of this run: SELECT 1 round trip {:.3} ms; a one-row insert's commit {:.3} ms \
+             (fsync {durable})",
+            ms(round_trip),
+            ms(commit)
+        );
+        Floors { round_trip, commit }
+    }
+
+    /// Says `what` (a median) as multiples of the floors.
+    fn say(&self, what: &str, median: Duration) {
+        println!(
+            "  {what}: {:.1}× the round trip, {:.1}× the commit",
+            median.as_secs_f64() / self.round_trip.as_secs_f64(),
+            median.as_secs_f64() / self.commit.as_secs_f64()
+        );
+    }
+}
+
 /// Prints one figure and, when measuring, holds it to its goal (returned: met or not).
 fn figure(what: &str, (median, slowest): (Duration, Duration), rows: usize) -> bool {
     println!(
@@ -230,6 +288,9 @@ async fn measure(pg: &Pg) -> bool {
         // The test cluster runs with 16 MB of shared buffers, to stay light beside the test
         // suite; a shop's server has at least PostgreSQL's default, 128 MB.
         pg.admin_sql("postgres", "ALTER SYSTEM SET shared_buffers = '128MB'");
+        // A commit is durable on a shop's server: the test cluster's speed-ups go for the bench.
+        pg.admin_sql("postgres", "ALTER SYSTEM SET fsync = on");
+        pg.admin_sql("postgres", "ALTER SYSTEM SET synchronous_commit = on");
         // Written out first, so the restart has nothing to recover.
         pg.admin_sql("postgres", "CHECKPOINT");
         drop(shop);
@@ -242,15 +303,18 @@ async fn measure(pg: &Pg) -> bool {
         links.to_string()
     );
     let mut met = true;
+    let floors = Floors::take(pg, &db, &shop, runs).await;
 
     let query = ShopQuery::default();
     let first = page(&shop, &query).await.unwrap();
     assert_eq!(first.len(), 50);
+    let first_page = timed(runs, || page(&shop, &query)).await;
     met &= figure(
         "shop History, first page (default query)",
-        timed(runs, || page(&shop, &query)).await,
+        first_page,
         first.len(),
     );
+    floors.say("first page", first_page.0);
 
     let today = paydesk::board::local_day_start(now(), zone());
     let week = now() - chrono::Duration::days(paydesk::board::PENDING_DAYS);
@@ -258,11 +322,13 @@ async fn measure(pg: &Pg) -> bool {
         .await
         .unwrap();
     assert!(!rows.is_empty());
+    let board_time = timed(runs, || board(&shop, today, week, paydesk::board::MAX_ROWS)).await;
     met &= figure(
         "shop board (today, then the week's open links)",
-        timed(runs, || board(&shop, today, week, paydesk::board::MAX_ROWS)).await,
+        board_time,
         rows.len(),
     );
+    floors.say("board", board_time.0);
 
     let month = |d: u32| NaiveDate::from_ymd_opt(2026, 10, d).unwrap();
     let scope = ReportScope {
@@ -274,11 +340,13 @@ async fn measure(pg: &Pg) -> bool {
         account: "https://api.example\u{1f}key-1\u{1f}",
     };
     let report = day_report(&mut shop, &scope, String::new()).await.unwrap();
+    let month_time = timed_report(&mut shop, &scope, runs).await;
     met &= figure(
         "shop day close, October 2026 (+03:00, kept totals)",
-        timed_report(&mut shop, &scope, runs).await,
+        month_time,
         report.links,
     );
+    floors.say("a month's day close", month_time.0);
     // The same month of one desk (`--this-desk`): not a goal of its own, said for the eye.
     let one_desk = ReportScope {
         desk: Some("DK03"),
@@ -355,6 +423,7 @@ async fn measure(pg: &Pg) -> bool {
         pushed.batches
     );
     met &= rate >= 2_000.0;
+    floors.say("one change pushed", took / u32::try_from(changes).unwrap());
 
     if big {
         let cols = "l.base_url, l.api_key_id, l.sandbox_desk, l.link_id, l.desk_id,
