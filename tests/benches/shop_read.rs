@@ -194,15 +194,7 @@ impl Floors {
         let round_trip = timed(runs, || shop.client().query_one("SELECT 1", &[]))
             .await
             .0;
-        let (admin, connection) = tokio_postgres::Config::new()
-            .host_path(pg.socket_dir())
-            .port(pg.port())
-            .user("postgres")
-            .dbname(db)
-            .connect(tokio_postgres::NoTls)
-            .await
-            .unwrap();
-        tokio::spawn(connection);
+        let admin = pg.superuser(db).await;
         admin
             .batch_execute("CREATE TABLE bench_floor (a integer)")
             .await

@@ -152,6 +152,13 @@ impl Desk {
         }
     }
 
+    /// A manager's import of `csv` at this desk with `token`, made in the shop: its snapshot.
+    async fn put_csv(&self, token: &str, csv: &str) -> i64 {
+        catalog::put(&self.shop, &self.id, token, &self.after_import(csv))
+            .await
+            .expect("imported")
+    }
+
     /// The desk's catalog with `csv` imported, as a joined desk sends it; nothing written.
     fn after_import(&self, csv: &str) -> Vec<CatalogVariant> {
         self.store
@@ -174,15 +181,7 @@ fn code_of(e: &ShopError) -> &str {
 /// Holds the catalog's turn (the owner-only row) in a superuser's session until `waiters`
 /// sessions wait for a lock, then lets go: the changes that wait run at once.
 async fn hold_catalog_turn_until(pg: &Pg, db: &str, waiters: i64) -> impl Future<Output = ()> {
-    let (holder, connection) = tokio_postgres::Config::new()
-        .host_path(pg.socket_dir())
-        .port(pg.port())
-        .user("postgres")
-        .dbname(db)
-        .connect(tokio_postgres::NoTls)
-        .await
-        .expect("the holder connects");
-    tokio::spawn(connection);
+    let holder = pg.superuser(db).await;
     holder
         .batch_execute("BEGIN; SELECT 1 FROM catalog_turn FOR UPDATE;")
         .await
@@ -385,14 +384,7 @@ async fn a_barcode_moved_onto_another_item_is_refused_and_an_edit_goes_on_the_cu
     let mut b = Desk::join(&url, "Counter 1").await;
     zeynep(&pg, &url).await;
     let (ta, tb) = (a.manager().await, b.manager().await);
-    catalog::put(
-        &a.shop,
-        &a.id,
-        &ta,
-        &a.after_import(&catalog_csv("a", 20, 1_000_000)),
-    )
-    .await
-    .expect("imported");
+    a.put_csv(&ta, &catalog_csv("a", 20, 1_000_000)).await;
     b.pull_catalog().await;
     // The cheap item's barcode cannot go onto the dear one while the cheap one has it.
     let code = |c: &str| Barcode::parse(c).expect("a barcode");
@@ -411,14 +403,7 @@ async fn a_barcode_moved_onto_another_item_is_refused_and_an_edit_goes_on_the_cu
     assert_eq!(code_of(&e), staff::NO_MANAGER);
 
     // B's edit, made after A imports again, goes on A's newer import.
-    catalog::put(
-        &a.shop,
-        &a.id,
-        &ta,
-        &a.after_import(&catalog_csv("a", 25, 1_000_000)),
-    )
-    .await
-    .expect("imported again");
+    a.put_csv(&ta, &catalog_csv("a", 25, 1_000_000)).await;
     catalog::set_barcode(&b.shop, &b.id, &tb, "a-0003", Some(&code("7777777")))
         .await
         .expect("edited");
@@ -454,14 +439,7 @@ async fn a_desk_cut_off_from_the_shop_scans_with_its_mirror_and_its_edit_never_r
     let mut b = Desk::join(&url, "Counter 1").await;
     zeynep(&pg, &url).await;
     let token = a.manager().await;
-    catalog::put(
-        &a.shop,
-        &a.id,
-        &token,
-        &a.after_import(&catalog_csv("a", 40, 1_000_000)),
-    )
-    .await
-    .expect("imported");
+    a.put_csv(&token, &catalog_csv("a", 40, 1_000_000)).await;
     assert!(matches!(
         b.pull_catalog().await,
         CatalogPulled::Mirrored { variants: 40, .. }
@@ -580,14 +558,7 @@ async fn a_new_current_snapshot_is_notified_with_its_number_and_a_resend_is_not(
         .expect("resent");
     zeynep(&pg, &url).await;
     let token = a.manager().await;
-    catalog::put(
-        &a.shop,
-        &a.id,
-        &token,
-        &a.after_import(&catalog_csv("a", 6, 1_000_000)),
-    )
-    .await
-    .expect("a manager's import");
+    a.put_csv(&token, &catalog_csv("a", 6, 1_000_000)).await;
     let next = tokio::time::timeout(std::time::Duration::from_secs(10), heard.recv())
         .await
         .expect("notified within 10 s")

@@ -826,15 +826,7 @@ fn a_payment_only_one_desk_claims_is_listed_with_the_last_confirmed_status_besid
         .as_str()
         .expect("an id")
         .to_owned();
-    pg.admin_sql(
-        &db,
-        &format!(
-            "UPDATE links SET status = 'COMPLETED', paid_amount = amount,
-                 answer = jsonb_set(answer, '{{status}}', '\"COMPLETED\"'),
-                 claim_desk = '{till_id}', confirmed_status = 'PENDING', confirmed_paid = 0
-             WHERE link_id = '{id}'"
-        ),
-    );
+    pg.claim_paid(&db, &id, &till_id);
     let listed = office.run(&["--profile", "shop", "link", "list", "--json"]);
     ok(&listed);
     let rows = listed.json();

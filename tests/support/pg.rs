@@ -452,6 +452,35 @@ impl Pg {
         name
     }
 
+    /// A superuser's session on database `db` over the socket, its connection driven on
+    /// the current runtime (a test's hand past every grant, or a bench's floor).
+    pub async fn superuser(&self, db: &str) -> tokio_postgres::Client {
+        let (client, connection) = tokio_postgres::Config::new()
+            .host_path(self.socket_dir())
+            .port(self.port())
+            .user("postgres")
+            .dbname(db)
+            .connect(tokio_postgres::NoTls)
+            .await
+            .expect("the superuser connects");
+        tokio::spawn(connection);
+        client
+    }
+
+    /// Makes link `link_id` of database `db` a payment desk `desk_id` claims and nobody
+    /// confirmed (as a push of a desk's hand-edited file leaves it in the shop).
+    pub fn claim_paid(&self, db: &str, link_id: &str, desk_id: &str) {
+        self.admin_sql(
+            db,
+            &format!(
+                "UPDATE links SET status = 'COMPLETED', paid_amount = amount,
+                     answer = jsonb_set(answer, '{{status}}', '\"COMPLETED\"'),
+                     claim_desk = '{desk_id}', confirmed_status = 'PENDING', confirmed_paid = 0
+                 WHERE link_id = '{link_id}'"
+            ),
+        );
+    }
+
     /// What the server has written to its log so far.
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()

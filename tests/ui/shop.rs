@@ -1036,15 +1036,7 @@ fn a_payment_only_another_desk_claims_shows_as_unconfirmed_and_this_desks_own_ca
         .expect("an id")
         .to_owned();
     // Counter 2's push says it was paid (its file edited by hand); the server never saw it.
-    pg.admin_sql(
-        &db,
-        &format!(
-            "UPDATE links SET status = 'COMPLETED', paid_amount = amount,
-                 answer = jsonb_set(answer, '{{status}}', '\"COMPLETED\"'),
-                 claim_desk = '{other_id}', confirmed_status = 'PENDING', confirmed_paid = 0
-             WHERE link_id = '{id}'"
-        ),
-    );
+    pg.claim_paid(&db, &id, &other_id);
     let mut env = joined_window_on(&url, Some(&sandbox.base_url()));
     env.until(
         "the board shows the claim beside the last confirmed status",
