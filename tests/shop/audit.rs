@@ -9,7 +9,7 @@ use crate::support::shop::{connect, fresh_shop, register};
 use paydesk::domain::{Actor, Pin, Role, StaffName};
 use paydesk::shop::audit::{self, DeskChain};
 use paydesk::shop::{ShopUrl, push};
-use paydesk::store::{ChainCheck, Store};
+use paydesk::store::{AuditAction, ChainCheck, Store};
 
 /// A desk with a few audit rows written before it joins and one after.
 async fn desk(url: &ShopUrl, name: &str, manager: &str) -> (tempfile::TempDir, Mutex<Store>) {
@@ -87,10 +87,7 @@ async fn every_desks_chain_reaches_the_shop_whole_and_a_resend_changes_nothing()
     assert_eq!(versions(), before);
 
     // A new row on A goes on its chain; B's is untouched.
-    a.lock()
-        .expect("the store")
-        .staff_sign_in("Zeynep", &Pin::parse("9999").expect("a PIN"), "app", now())
-        .expect("signed in");
+    sign_in(&a, now());
     let pushed = push::push(&mut shop, &a, now).await.expect("pushed");
     assert_eq!(pushed.audit_rows, 1);
     let chains = audit::verify_shop(&shop).await.expect("walked");
@@ -153,12 +150,18 @@ async fn the_shops_audit_is_append_only_and_an_edit_breaks_only_that_desks_chain
     assert!(matches!(chains[1].check, ChainCheck::Whole { rows: 3, .. }));
 }
 
-/// Desk `store`'s manager signs in at `at` (one audit row).
+/// Desk `store`'s manager signs in at `at` (one audit row; on a joined desk the shop checks a
+/// manager's PIN, so the row is written as the sign-in writes it).
 fn sign_in(store: &Mutex<Store>, at: chrono::DateTime<chrono::Utc>) {
     store
         .lock()
         .expect("the store")
-        .staff_sign_in("Zeynep", &Pin::parse("9999").expect("a PIN"), "app", at)
+        .audit_append(
+            &Actor::member("Zeynep", Role::Manager),
+            AuditAction::SignIn,
+            "app",
+            at,
+        )
         .expect("signed in");
 }
 

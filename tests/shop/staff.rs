@@ -444,6 +444,12 @@ async fn what_a_clerk_writes_into_the_outbox_changes_nothing_in_the_shop() {
             .staff_reset_pin(&Actor::nobody(), "Zeynep", &pin("1111"), now())
             .expect("queued on the desk");
     }
+    // The PIN she wrote into the file for the manager signs nobody in: on a joined desk a
+    // manager's PIN is checked by the shop alone.
+    assert_eq!(
+        till.sign_in("Zeynep", "1111", now()),
+        Err(StaffError::ManagerNeedsShop("Zeynep".to_owned()))
+    );
     for i in 0..6 {
         let _ = till.sign_in("Zeynep", "0000", now() + Duration::seconds(i));
     }
