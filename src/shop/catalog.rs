@@ -320,7 +320,7 @@ END $$;
 ";
 
 /// The shop's functions a desk may not call: the parts its public functions share after
-/// their checks.
+/// their checks (`owner::grants` revokes them with the staff's).
 pub const INTERNAL_FUNCTIONS: &str = "paydesk_catalog_make(text, bigint, text, timestamptz, \
     text, text[], text[], numeric[], text[], text[])";
 

@@ -285,7 +285,11 @@ const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staf
 pub fn grants(dbname: &str, desks: &str) -> String {
     let db = ident(dbname);
     let desks = ident(desks);
-    let internal = super::catalog::INTERNAL_FUNCTIONS;
+    let internal = format!(
+        "{}, {}",
+        super::catalog::INTERNAL_FUNCTIONS,
+        super::staff::INTERNAL_FUNCTIONS
+    );
     format!(
         "REVOKE ALL ON DATABASE {db} FROM PUBLIC;
          GRANT CONNECT ON DATABASE {db} TO {desks};

@@ -423,6 +423,10 @@ BEGIN
 END $$;
 ";
 
+/// The shop's functions a desk may not call: the signed-in manager's row (with their
+/// verifier), which the staff's and catalog's functions read after checking the token.
+pub const INTERNAL_FUNCTIONS: &str = "paydesk_manager_of(text, text)";
+
 /// The SQLSTATE of a staff change made with no valid manager's token.
 pub const NO_MANAGER: &str = "PDK04";
 /// The SQLSTATE of a member added under a name that is taken.

@@ -272,6 +272,8 @@ async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_ta
         "UPDATE catalog_variants SET unit_price = 0.01",
         "INSERT INTO catalog_current (snapshot) VALUES (1)",
         "SELECT paydesk_catalog_make('X', NULL, 'x', now(), 'X', '{}', '{}', '{}', '{}', '{}')",
+        // A signed-in manager's row holds their verifier: never handed to a desk.
+        "SELECT shop_verifier FROM paydesk_manager_of('X', 'token')",
     ] {
         assert_eq!(state_of(&desk, sql).await, denied, "{sql}");
     }
