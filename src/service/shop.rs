@@ -112,10 +112,7 @@ impl Services {
     /// The head of the shop's own audit chain (every desk), when this desk joined a shop that
     /// answers within `within`; `None` otherwise (the Audit view then shows only its own).
     pub async fn shop_audit_head(&self, within: Duration) -> Option<String> {
-        let url = self.joined_shop().ok()??;
-        let password =
-            crate::store::run_blocking(|| self.shop_password(self.shop_env(), &url)).ok()?;
-        let shop = open_shop(&url, &password, within).await.ok()?;
+        let (shop, _) = self.open_joined(within).await?.ok()?;
         match crate::shop::audit::shop_head(&shop).await {
             Ok(head) => Some(head),
             Err(e) => {

@@ -127,13 +127,18 @@ impl Services {
             .clone()
     }
 
-    async fn staff_shop(&self) -> StaffShop {
+    /// A session of this desk's own in the shop it joined, opened within `within`, with this
+    /// desk's id; `None` when the desk has not joined.
+    pub(super) async fn open_joined(
+        &self,
+        within: std::time::Duration,
+    ) -> Option<Result<(Shop, String), ShopError>> {
         let url = match self.joined_shop() {
             Ok(Some(url)) => url,
-            Ok(None) => return StaffShop::Alone,
+            Ok(None) => return None,
             Err(e) => {
                 tracing::warn!(error = %e, "the joined shop could not be read");
-                return StaffShop::Alone;
+                return None;
             }
         };
         let opened = async {
@@ -145,10 +150,17 @@ impl Services {
                     reason: other.to_string(),
                 },
             })?;
-            let shop = super::shop::open_shop(&url, &password, CONNECT_TIMEOUT).await?;
-            Ok::<_, ShopError>((shop, desk_id.id))
+            let shop = super::shop::open_shop(&url, &password, within).await?;
+            Ok((shop, desk_id.id))
         };
-        match opened.await {
+        Some(opened.await)
+    }
+
+    async fn staff_shop(&self) -> StaffShop {
+        let Some(opened) = self.open_joined(CONNECT_TIMEOUT).await else {
+            return StaffShop::Alone;
+        };
+        match opened {
             Ok((mut shop, desk_id)) => {
                 // A clerk added, or a PIN reset, at another desk counts here at once.
                 if let Err(e) = self.pull_staff(&mut shop).await {

@@ -28,8 +28,6 @@ use std::sync::Mutex;
 
 use chrono::DateTime;
 
-use sha2::{Digest as _, Sha256};
-
 use super::batch::{BATCH, PushError};
 use super::{Shop, ShopError};
 use crate::store::with_locked;
@@ -204,27 +202,15 @@ pub fn shop_link(
     hash: &str,
     prev: &str,
 ) -> String {
-    let mut h = Sha256::new();
-    h.update(b"paydesk-shop-audit-1\n");
     let (shop_seq, shop_at, seq) = (
         shop_seq.to_string(),
         shop_at_ms.to_string(),
         seq.to_string(),
     );
-    for field in [
-        shop_seq.as_str(),
-        shop_at.as_str(),
-        desk_id,
-        seq.as_str(),
-        hash,
-        prev,
-    ] {
-        h.update(field.len().to_string().as_bytes());
-        h.update(b":");
-        h.update(field.as_bytes());
-        h.update(b"\n");
-    }
-    hex::encode(h.finalize())
+    crate::store::hash_fields(
+        b"paydesk-shop-audit-1\n",
+        &[&shop_seq, &shop_at, desk_id, &seq, hash, prev],
+    )
 }
 
 /// Walks the shop's own chain from its first row, in pages: each row's link made again and

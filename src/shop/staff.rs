@@ -618,13 +618,22 @@ pub async fn manager_check(
     })
 }
 
-/// Ends a manager's token in the shop (the desk locked, or the command ended).
-pub async fn sign_out(shop: &Shop, desk_id: &str, token: &str) -> Result<(), ShopError> {
+/// Runs one of the shop's staff functions, `sql` with `params`.
+async fn call(
+    shop: &Shop,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<(), ShopError> {
     shop.client()
-        .execute("SELECT paydesk_sign_out($1, $2)", &[&desk_id, &token])
+        .execute(sql, params)
         .await
         .map_err(|e| ShopError::from_pg(e, shop.url()))?;
     Ok(())
+}
+
+/// Ends a manager's token in the shop (the desk locked, or the command ended).
+pub async fn sign_out(shop: &Shop, desk_id: &str, token: &str) -> Result<(), ShopError> {
+    call(shop, "SELECT paydesk_sign_out($1, $2)", &[&desk_id, &token]).await
 }
 
 /// A member's new PIN as the shop takes it: a clerk's Argon2id string made on the desk, a
@@ -664,22 +673,20 @@ pub async fn add(
             )),
         ),
     };
-    shop.client()
-        .execute(
-            "SELECT paydesk_staff_add($1, $2, $3, $4, $5, $6, $7)",
-            &[
-                &desk_id,
-                &token,
-                &folded(name),
-                &name.trim(),
-                &role.as_str(),
-                &hash,
-                &digits.as_deref().map(String::as_str),
-            ],
-        )
-        .await
-        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
-    Ok(())
+    call(
+        shop,
+        "SELECT paydesk_staff_add($1, $2, $3, $4, $5, $6, $7)",
+        &[
+            &desk_id,
+            &token,
+            &folded(name),
+            &name.trim(),
+            &role.as_str(),
+            &hash,
+            &digits.as_deref().map(String::as_str),
+        ],
+    )
+    .await
 }
 
 /// Disables or enables member `name` with the authority of the manager signed in with `token`.
@@ -690,14 +697,12 @@ pub async fn set_active(
     name: &str,
     active: bool,
 ) -> Result<(), ShopError> {
-    shop.client()
-        .execute(
-            "SELECT paydesk_staff_set_active($1, $2, $3, $4)",
-            &[&desk_id, &token, &folded(name), &active],
-        )
-        .await
-        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
-    Ok(())
+    call(
+        shop,
+        "SELECT paydesk_staff_set_active($1, $2, $3, $4)",
+        &[&desk_id, &token, &folded(name), &active],
+    )
+    .await
 }
 
 /// Gives clerk `name` the new PIN hash `pin_hash` with the authority of the manager signed in
@@ -709,14 +714,12 @@ pub async fn reset_pin(
     name: &str,
     pin_hash: &str,
 ) -> Result<(), ShopError> {
-    shop.client()
-        .execute(
-            "SELECT paydesk_staff_reset_pin($1, $2, $3, $4)",
-            &[&desk_id, &token, &folded(name), &pin_hash],
-        )
-        .await
-        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
-    Ok(())
+    call(
+        shop,
+        "SELECT paydesk_staff_reset_pin($1, $2, $3, $4)",
+        &[&desk_id, &token, &folded(name), &pin_hash],
+    )
+    .await
 }
 
 /// What [`pull_staff`] did.

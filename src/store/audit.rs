@@ -142,19 +142,27 @@ pub fn row_hash(
     subject: &str,
     prev_hash: &str,
 ) -> String {
+    let (seq, at) = (seq.to_string(), at_millis.to_string());
+    hash_fields(
+        b"paydesk-audit-1\n",
+        &[
+            &seq,
+            &at,
+            staff.unwrap_or(""),
+            approved_by.unwrap_or(""),
+            action,
+            subject,
+            prev_hash,
+        ],
+    )
+}
+
+/// SHA-256, in hex, over `tag` then each field as its length in bytes in decimal, `:`, its
+/// UTF-8 bytes and `\n`: the audit's encoding, the desk's chain and the shop's alike.
+pub fn hash_fields(tag: &[u8], fields: &[&str]) -> String {
     let mut h = Sha256::new();
-    h.update(b"paydesk-audit-1\n");
-    let seq = seq.to_string();
-    let at = at_millis.to_string();
-    for field in [
-        seq.as_str(),
-        at.as_str(),
-        staff.unwrap_or(""),
-        approved_by.unwrap_or(""),
-        action,
-        subject,
-        prev_hash,
-    ] {
+    h.update(tag);
+    for field in fields {
         h.update(field.len().to_string().as_bytes());
         h.update(b":");
         h.update(field.as_bytes());

@@ -62,7 +62,7 @@ use rust_decimal::Decimal;
 
 pub use audit::{
     AUDIT_CSV_HEADER, Audit, AuditAction, AuditFilter, AuditRow, ChainCheck, ChainWalk,
-    SEED as AUDIT_SEED, row_hash, write_audit_csv,
+    SEED as AUDIT_SEED, hash_fields, row_hash, write_audit_csv,
 };
 pub use cards::{Cards, StoredCard};
 pub use catalog::{
