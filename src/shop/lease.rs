@@ -113,19 +113,91 @@ BEGIN
 END $$;
 ";
 
+/// Schema step 16 (issue 28): the leases and the budget are written by the shop's functions
+/// only, as the links are. `paydesk_poll_ask` becomes `SECURITY DEFINER` (owned by the
+/// owner, `search_path` pinned and ending in `pg_temp`) and acts only for a desk the session's
+/// login registered (`PDK03`); the lease and freshness a desk asks for are held to what a desk
+/// can need (a lease of at most a minute, freshness of at most a day), so a desk cannot take a
+/// link's polling for a year. `paydesk_release_leases` ends the calling desk's leases and
+/// prunes the rows nobody asked about for a day. The desks' role then writes no table of the
+/// leases or the budget: a clerk with `psql` cannot spend the shop's budget ahead or keep
+/// another desk from a link.
+pub const AUTHORITY: &str = "
+CREATE OR REPLACE FUNCTION paydesk_poll_ask(
+    p_base_url text, p_api_key_id text, p_sandbox_desk text, p_link_id text,
+    p_desk_id text, p_lease_ms bigint, p_fresh_ms bigint,
+    OUT outcome text, OUT holder text, OUT wait_ms bigint)
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    b poll_budget%ROWTYPE;
+    l poll_leases%ROWTYPE;
+    t timestamptz;
+    v_lease bigint := least(greatest(p_lease_ms, 0), 60000);
+    v_fresh bigint := least(greatest(p_fresh_ms, 0), 86400000);
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk_id);
+    IF p_sandbox_desk <> '' AND p_sandbox_desk <> p_desk_id THEN
+        outcome := 'foreign';
+        RETURN;
+    END IF;
+    SELECT * INTO STRICT b FROM poll_budget FOR UPDATE;
+    t := clock_timestamp();
+    SELECT * INTO l FROM poll_leases
+        WHERE base_url = p_base_url AND api_key_id = p_api_key_id
+          AND sandbox_desk = p_sandbox_desk AND link_id = p_link_id;
+    IF FOUND AND l.desk_id <> p_desk_id AND l.expires_at > t THEN
+        outcome := 'held';
+        holder := l.desk_id;
+        wait_ms := ceil(extract(epoch FROM l.expires_at - t) * 1000)::bigint;
+        RETURN;
+    END IF;
+    IF FOUND AND l.polled_at > t - v_fresh * interval '1 millisecond' THEN
+        outcome := 'fresh';
+        holder := l.desk_id;
+        wait_ms := floor(extract(epoch FROM t - l.polled_at) * 1000)::bigint;
+        RETURN;
+    END IF;
+    IF b.next_at > t THEN
+        outcome := 'spent';
+        wait_ms := ceil(extract(epoch FROM b.next_at - t) * 1000)::bigint;
+        RETURN;
+    END IF;
+    INSERT INTO poll_leases AS x (base_url, api_key_id, sandbox_desk, link_id, desk_id,
+            expires_at, polled_at)
+        VALUES (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_desk_id,
+            t + v_lease * interval '1 millisecond', t)
+        ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
+            desk_id = EXCLUDED.desk_id, expires_at = EXCLUDED.expires_at,
+            polled_at = EXCLUDED.polled_at;
+    UPDATE poll_budget SET next_at = t + b.gap;
+    outcome := 'granted';
+    holder := p_desk_id;
+    wait_ms := v_lease;
+END $$;
+
+-- The desk's leases end now (their polled_at stays, so a link asked a moment ago is still
+-- fresh for the next desk); the rows of links nobody asked about for a day go (a link stays
+-- on the board at most 7 days, and nobody asks about it once it is final).
+CREATE FUNCTION paydesk_release_leases(p_desk text) RETURNS bigint LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_ended bigint;
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    UPDATE poll_leases SET expires_at = least(expires_at, clock_timestamp())
+        WHERE desk_id = p_desk;
+    GET DIAGNOSTICS v_ended = ROW_COUNT;
+    DELETE FROM poll_leases WHERE polled_at < clock_timestamp() - interval '1 day';
+    RETURN v_ended;
+END $$;
+";
+
 /// The statement [`ask`] runs (the rule is the module's).
 pub const ASK_FUNCTION: &str =
     "SELECT outcome, holder, wait_ms FROM paydesk_poll_ask($1, $2, $3, $4, $5, $6, $7)";
 
-/// What [`release_all`] runs: the desk's leases end now (their `polled_at` stays, so a link
-/// asked a moment ago is still fresh for the next desk).
-const RELEASE: &str = "UPDATE poll_leases SET expires_at = least(expires_at, clock_timestamp())
-    WHERE desk_id = $1";
-
-/// What [`release_all`] runs next: the rows of links nobody asked about for a day go (a link
-/// stays on the board at most 7 days, and nobody asks about it once it is final).
-const PRUNE: &str =
-    "DELETE FROM poll_leases WHERE polled_at < clock_timestamp() - interval '1 day'";
+/// What [`release_all`] runs ([`AUTHORITY`] has the rule).
+const RELEASE: &str = "SELECT paydesk_release_leases($1)";
 
 pub use crate::store::Account;
 
@@ -246,14 +318,12 @@ pub async fn ask(
 /// Gives back every lease of desk `desk_id` (a desk leaving the shop or shutting down
 /// cleanly), so another desk can poll its links at once; returns how many ended.
 pub async fn release_all(shop: &Shop, desk_id: &str) -> Result<u64, ShopError> {
-    let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, shop.url());
-    let ended = shop
+    let row = shop
         .client()
-        .execute(RELEASE, &[&desk_id])
+        .query_one(RELEASE, &[&desk_id])
         .await
-        .map_err(pg)?;
-    shop.client().execute(PRUNE, &[]).await.map_err(pg)?;
-    Ok(ended)
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0))
 }
 
 /// What the shop knows of the link `key` now: the last answer any desk pushed (`None`: no

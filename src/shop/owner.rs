@@ -269,19 +269,15 @@ pub async fn add_manager(
     })
 }
 
-/// The tables a desk still writes directly (its cards and poll leases),
-/// until functions take these writes too; links, their items, acknowledgements and the desks'
-/// own rows go through the functions of schema step 11 only.
-const DIRECT_WRITES: &str = "poll_budget, poll_leases, saved_cards";
-
 /// The tables a desk may not even read: the owner's, and the staff's (PIN verifiers, tokens
 /// and what the shop checked), which desks reach through the functions of schema step 12.
 const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staff_tokens, \
     staff_log, staff_turn, catalog_turn, audit_turn, link_contradictions";
 
 /// What the desks' group may do, set afresh (every grant revoked first, so a table a later step
-/// added gets exactly these): read the shop's tables but the owner's, write the ones of
-/// `DIRECT_WRITES`, and execute the shop's functions, which `PUBLIC` no longer may.
+/// added gets exactly these): read the shop's tables but the owner's, write none of them nor
+/// use any sequence (every write is a function's, schema steps 11 to 17), and execute the
+/// shop's functions but the internal ones, which `PUBLIC` no longer may.
 pub fn grants(dbname: &str, desks: &str) -> String {
     let db = ident(dbname);
     let desks = ident(desks);
@@ -298,12 +294,7 @@ pub fn grants(dbname: &str, desks: &str) -> String {
          REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {desks};
          GRANT SELECT ON ALL TABLES IN SCHEMA public TO {desks};
          REVOKE ALL ON {OWNER_ONLY} FROM {desks};
-         GRANT INSERT, UPDATE ON {DIRECT_WRITES} TO {desks};
-         GRANT DELETE ON poll_leases TO {desks};
          REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {desks};
-         GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {desks};
-         REVOKE ALL ON SEQUENCE desk_login_numbers, push_refusals_id_seq, staff_versions,
-             staff_log_id_seq FROM {desks};
          REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
          GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {desks};
          REVOKE EXECUTE ON FUNCTION {internal} FROM {desks};"

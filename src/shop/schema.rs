@@ -641,7 +641,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// under the shop's authority ([`super::staff::AUTHORITY`]), step 13 the catalog under it
 /// ([`super::catalog::AUTHORITY`]), step 14 the shop's own audit chain
 /// ([`super::audit::SHOP_CHAIN`]), step 15 payments confirmed by a second desk's own call
-/// ([`super::confirm::CONFIRMATIONS`]).
+/// ([`super::confirm::CONFIRMATIONS`]), step 16 the leases and the budget written through
+/// functions ([`super::lease::AUTHORITY`]), step 17 the saved cards ([`super::cards::AUTHORITY`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -658,6 +659,8 @@ pub const MIGRATIONS: &[&str] = &[
     super::catalog::AUTHORITY,
     super::audit::SHOP_CHAIN,
     super::confirm::CONFIRMATIONS,
+    super::lease::AUTHORITY,
+    super::cards::AUTHORITY,
 ];
 
 /// The version this build migrates to.

@@ -835,3 +835,98 @@ async fn reads_come_from_the_shop_while_it_answers_and_from_the_desk_when_it_doe
     let page = reads.page(&query, None, false).await.expect("a page");
     assert_eq!((page.source, page.rows.len()), (Source::Shop, 3));
 }
+
+/// `paydesk_poll_ask` for `key` in desk `desk`'s name, asking a lease of `lease_ms`, through
+/// `shop`'s login: the outcome and the wait, or PostgreSQL's refusal.
+async fn ask_as(
+    shop: &Shop,
+    key: &LinkKey,
+    desk: &str,
+    lease_ms: i64,
+) -> Result<(String, i64), tokio_postgres::Error> {
+    let k = &key.account;
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT outcome, wait_ms FROM paydesk_poll_ask($1, $2, $3, $4, $5, $6, 0)",
+            &[
+                &k.base_url,
+                &k.api_key_id,
+                &k.sandbox_desk,
+                &key.link_id,
+                &desk,
+                &lease_ms,
+            ],
+        )
+        .await?;
+    Ok((row.get(0), row.get::<_, Option<i64>>(1).unwrap_or(-1)))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_desk_asks_and_releases_only_as_itself_and_holds_a_link_a_minute_at_most() {
+    let Some(pg) = pg::cluster() else { return };
+    let sandbox = crate::support::cli::sandbox();
+    let url = new_shop(&pg).await;
+    let mut a = ShopDesk::join(&url, "Counter 1", &sandbox.base_url()).await;
+    let b = ShopDesk::join(&url, "Counter 2", &sandbox.base_url()).await;
+    let (key, _) = a.create("test", "12.00").await;
+    // Another desk's login, one of the shop's desks, cannot take a lease or give one back in
+    // Counter 1's name.
+    let db = url.dbname().to_owned();
+    let other = format!("{db}_other");
+    pg.admin_sql(
+        "postgres",
+        &format!(
+            "CREATE ROLE {other} LOGIN PASSWORD '{}' IN ROLE \"{db}_desks\"",
+            PASSWORD.replace('\'', "''")
+        ),
+    );
+    let other_url = ShopUrl::parse(&pg.url_as(&other, "127.0.0.1", &db, "sslmode=disable"))
+        .expect("a shop URL");
+    let stranger = shop::connect(&other_url, &password(), shop::CONNECT_TIMEOUT)
+        .await
+        .expect("connects");
+    let refused = ask_as(&stranger, &key, &a.id, 8000)
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        refused.code().map(tokio_postgres::error::SqlState::code),
+        Some("PDK03"),
+        "{refused}"
+    );
+    let released = stranger
+        .client()
+        .query_one("SELECT paydesk_release_leases($1)", &[&a.id])
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        released.code().map(tokio_postgres::error::SqlState::code),
+        Some("PDK03"),
+        "{released}"
+    );
+    // Asking for a year in its own name gets a minute.
+    let granted = ask_as(&*b.conn().await, &key, &b.id, 365 * 24 * 3600 * 1000)
+        .await
+        .expect("asked");
+    assert_eq!(granted, ("granted".to_owned(), 60_000));
+    let held = lease::ask(&*a.conn().await, &a.id, &key, &key.account, Duration::ZERO)
+        .await
+        .expect("asked");
+    match held {
+        Ask::Held { by, remaining } => {
+            assert_eq!(by, b.id);
+            assert!(remaining <= Duration::from_mins(1), "{remaining:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Counter 2 gives its own back: Counter 1 may ask once the budget's second is up.
+    let ended = lease::release_all(&*b.conn().await, &b.id)
+        .await
+        .expect("released");
+    assert_eq!(ended, 1);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let again = lease::ask(&*a.conn().await, &a.id, &key, &key.account, Duration::ZERO)
+        .await
+        .expect("asked");
+    assert!(matches!(again, Ask::Granted { .. }), "{again:?}");
+}
