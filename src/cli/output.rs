@@ -332,6 +332,15 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
                 total.show(lang, money)
             )?;
         }
+        if c.unconfirmed.count > 0 {
+            writeln!(
+                out,
+                "  {:<32}{:>6}  {:>16}",
+                CliText::UnconfirmedPaid.get(lang),
+                c.unconfirmed.count,
+                c.unconfirmed.sum.show(lang, money)
+            )?;
+        }
         let hours: Vec<String> = c
             .collected_by_hour
             .iter()
@@ -361,6 +370,36 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
         writeln!(out, "  {:<28}{:>6}  {sum:>16}", i.name, i.quantity)?;
     }
     write_staff_table(out, r, lang)
+}
+
+/// A shop's payments counted apart, one line each, with the contradiction when one came.
+fn write_claims_apart(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::io::Result<()> {
+    if r.claims_apart.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", CliText::ClaimsApart.get(lang))?;
+    for c in &r.claims_apart {
+        let show = |t: crate::store::Total| t.show(lang, |d| format_amount(d, c.currency, lang));
+        let mut line = CliText::ClaimLine.fill(
+            lang,
+            &[
+                ("order", &c.order_number.as_deref().unwrap_or(&c.link_id)),
+                ("desk", &c.claimed_by),
+                ("claimed", &show(c.claimed_paid)),
+                ("counted", &show(c.confirmed_paid)),
+            ],
+        );
+        if let Some(x) = &c.contradicted {
+            let seen = show(x.paid);
+            line = format!(
+                "{line} · {}",
+                CliText::ClaimContradicted.fill(lang, &[("desk", &x.by), ("seen", &seen)])
+            );
+        }
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
 }
 
 /// The day close per staff member (when any link has a known member), then the audit head.
@@ -405,6 +444,7 @@ fn write_staff_table(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::io
             }
         }
     }
+    write_claims_apart(out, r, lang)?;
     writeln!(out)?;
     writeln!(
         out,

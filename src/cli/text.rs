@@ -115,6 +115,10 @@ crate::sentences! {
     ShopOffline => "Dükkâna ulaşılamıyor, yalnızca bu masa gösteriliyor: {reason}", "Offline from the shop, showing this desk only: {reason}";
     ShopKeptInOutbox => "Değişiklik bu masada kaydedildi ve dükkâna gönderilmeyi bekliyor ({n} değişiklik): {reason}", "The change is saved on this desk and waits to be sent to the shop ({n} {n:change|changes}): {reason}";
     ByDesk => "Masaya göre", "By desk";
+    UnconfirmedPaid => "Ödendi deniyor, doğrulanmadı", "Said to be paid, not confirmed";
+    ClaimsApart => "Sayılmayan ödemeler (ödeme sistemi başka bir masada doğrulamadı):", "Payments not counted (the payment system has not confirmed them at another desk):";
+    ClaimLine => "{order}: {desk} {claimed} ödendi diyor; sayılan {counted}", "{order}: {desk} says {claimed} was paid; counted {counted}";
+    ClaimContradicted => "ödeme sistemi {desk} masasına yalnızca {seen} ödendiğini söyledi", "the payment system told {desk} only {seen} was paid";
     // `mail` and `link send --email`.
     MailPasswordPrompt => "E-posta kullanıcısı {user} için parola (girişsiz sunucu için boş satır):", "Password of the e-mail login {user} (an empty line for a server without login):";
     MailSet => "E-posta hesabı ayarlandı: {host}:{port} ({security}), gönderen {from}.", "The e-mail account is set: {host}:{port} ({security}), from {from}.";

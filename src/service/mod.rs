@@ -794,6 +794,33 @@ impl Desk {
         Ok(newer)
     }
 
+    /// Records in the audit that this desk's own call to the payment API answered `seen` for
+    /// a link whose payment desk `claimed_by` claimed (`claimed`: its status and paid amount
+    /// in the shop), less than the claim (a joined desk's confirming call,
+    /// `service::poll`).
+    pub fn record_contradiction(
+        &self,
+        seen: &Link,
+        (claimed, claimed_paid): (&crate::domain::LinkStatus, rust_decimal::Decimal),
+        claimed_by: &str,
+    ) -> Result<(), DeskError> {
+        let subject = format!(
+            "{} claimed {claimed} {claimed_paid} by {claimed_by}; the payment API said {} {}",
+            crate::store::link_subject(&seen.id, seen.order_number.as_deref()),
+            seen.status,
+            seen.paid.unwrap_or_default(),
+        );
+        let now = self.now();
+        self.with_store(|s| {
+            s.audit_append(
+                self.actor(),
+                crate::store::AuditAction::LinkContradicted,
+                &subject,
+                now,
+            )
+        })
+    }
+
     /// The links of the open-links board, newest first: every link stored today (in `zone`),
     /// and every link still `PENDING` stored in the last 7 days.
     pub fn board_links_in(&self, zone: Zone) -> Result<Vec<StoredLink>, DeskError> {

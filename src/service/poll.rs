@@ -235,8 +235,8 @@ pub async fn poll_in_shop(
         match turn {
             Turn::Ask(maker, claim) => {
                 let link = desk.poll_granted(&key.link_id, &maker).await?;
-                if claim.is_some() {
-                    confirm_with(reader, desk, &desk_id, key, &link).await;
+                if let Some(claimed) = &claim {
+                    confirm_with(reader, desk, (&desk_id, key), claimed, &link).await;
                 }
                 return Ok(Polled::Asked { link });
             }
@@ -299,13 +299,20 @@ async fn confirm_claim(
     } else {
         desk.poll_foreign(row).await?
     };
-    confirm_with(reader, desk, desk_id, key, &link).await;
+    confirm_with(reader, desk, (desk_id, key), row, &link).await;
     Ok(Some(link))
 }
 
-/// Hands this desk's own answer `link` about `key` to the shop as a confirmation; a failure
-/// is logged (the answer stays this desk's, and its outbox may still carry it).
-async fn confirm_with(reader: &ShopReader, desk: &Desk, desk_id: &str, key: &LinkKey, link: &Link) {
+/// Hands this desk's own answer `link` about `key` to the shop as a confirmation of the claim
+/// `claimed` (the shop's row); a contradiction is written to this desk's audit. A failure is
+/// logged (the answer stays this desk's, and its outbox may still carry it).
+async fn confirm_with(
+    reader: &ShopReader,
+    desk: &Desk,
+    (desk_id, key): (&str, &LinkKey),
+    claimed: &ShopLink,
+    link: &Link,
+) {
     let answer = crate::api::wire::PaymentLink::from(link);
     let Some(shop) = reader.connection().await else {
         return;
@@ -314,6 +321,13 @@ async fn confirm_with(reader: &ShopReader, desk: &Desk, desk_id: &str, key: &Lin
     match tokio::time::timeout(reader.query_limit(), confirmed).await {
         Ok(Ok(outcome)) => {
             tracing::info!(link = %key.link_id, ?outcome, "a claim of payment was checked");
+            if outcome == confirm::Confirmed::Contradicted {
+                let by = claimed.claim_desk.as_deref().unwrap_or(&claimed.desk_id);
+                let claim = (&claimed.link.status, claimed.link.paid.unwrap_or_default());
+                if let Err(e) = desk.record_contradiction(link, claim, by) {
+                    tracing::warn!(error = %e, "a contradicted payment was not written to the audit");
+                }
+            }
         }
         Ok(Err(e)) => tracing::warn!(error = %e, "a confirmation did not reach the shop"),
         Err(_) => tracing::warn!("a confirmation did not reach the shop in time"),

@@ -211,7 +211,9 @@ async fn shop_day_report(
         now: desk.now(),
         desk: this_desk.then_some(desk_id),
         account: &account,
+        viewer: desk_id,
     };
+    confirm_before_close(reader, desk, desk_id, &scope).await;
     let mut shop = reader.connection().await?;
     tokio::time::timeout(
         reader.query_limit(),
@@ -221,6 +223,44 @@ async fn shop_day_report(
     .ok()?
     .inspect_err(|e| tracing::warn!(error = %e, "Day close read from the shop's PostgreSQL"))
     .ok()
+}
+
+/// How many other desks' unconfirmed payments a day close asks the payment API about before
+/// it is read (each takes a token of the shop's one budget, a second apart); the rest stay
+/// counted apart until the board or Day close's Refresh confirms them.
+const CONFIRM_BEFORE_CLOSE: usize = 10;
+
+/// Before a day close is read: the payments other desks claim in its days that no second desk
+/// confirmed, asked about with this desk's own calls (`poll::poll_in_shop` confirms or
+/// contradicts each), so that desks whose payments are real close the same day. A claim that
+/// cannot be asked about (another desk's built-in sandbox, no token in time) stays apart.
+async fn confirm_before_close(
+    reader: &ShopReader,
+    desk: &Desk,
+    desk_id: &str,
+    scope: &ReportScope<'_>,
+) {
+    let ids = {
+        let Some(shop) = reader.connection().await else {
+            return;
+        };
+        let listed = shop_report::claims_of_others(&shop, scope, CONFIRM_BEFORE_CLOSE);
+        match tokio::time::timeout(reader.query_limit(), listed).await {
+            Ok(Ok(ids)) => ids,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "the claims to confirm before Day close");
+                return;
+            }
+            Err(_) => return,
+        }
+    };
+    let account = Account::of_profile(desk.profile(), desk_id);
+    for id in ids {
+        let key = LinkKey::new(account.clone(), id);
+        if let Err(e) = poll_in_shop(reader, desk, &key, Duration::ZERO, BUDGET_PATIENCE).await {
+            tracing::warn!(error = ?e, "a claim asked about before Day close");
+        }
+    }
 }
 
 /// A link of any desk, read from the shop (`None`: no answer in time, or no such link).

@@ -212,6 +212,50 @@ BEGIN
 END $$;
 ";
 
+/// Schema step 18: what Day close counts apart. `paydesk_report_claims` returns the links of
+/// a report's range (its account, and desk when given) whose status is a payment no second
+/// desk has confirmed, each with its last confirmed status, the money's time, its items (as
+/// JSON: variant, name, quantity, line sum) and the latest contradiction another desk's own
+/// call recorded (that desk, what it was told). `SECURITY DEFINER`, since desks cannot read
+/// `link_contradictions`; it returns nothing else of that table. A partial index keeps the
+/// read to the claims themselves, a handful in a month.
+pub const DAY_CLOSE: &str = r"
+CREATE INDEX links_claims ON links (stored_at) WHERE confirmed_status IS NOT NULL;
+CREATE INDEX link_contradictions_by_link ON link_contradictions
+    (base_url, api_key_id, sandbox_desk, link_id);
+
+CREATE FUNCTION paydesk_report_claims(p_from timestamptz, p_to timestamptz, p_account text,
+    p_desk text)
+RETURNS TABLE (link_id text, order_number text, desk_id text, staff text, currency text,
+    amount text, status text, paid text, confirmed_status text, confirmed_paid text,
+    claim_desk text, cancelled boolean, expires_at timestamptz, money_at timestamptz,
+    items text, contradicted_by text, seen text, seen_paid text)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT l.link_id, l.order_number, l.desk_id, coalesce(l.staff, ''), l.currency,
+        coalesce(l.amount, 0)::text, l.status, l.paid_amount::text, l.confirmed_status,
+        coalesce(l.confirmed_paid, 0)::text, coalesce(l.claim_desk, ''),
+        l.cancelled_at IS NOT NULL, l.expires_at,
+        coalesce(paydesk_time(l.answer->>'completedDate'), l.observed_at),
+        (SELECT coalesce(jsonb_agg(jsonb_build_array(i.variant_id, btrim(i.name),
+                i.quantity::text, (i.unit_price * i.quantity)::text) ORDER BY i.position),
+                '[]')::text
+            FROM link_items AS i
+            WHERE (i.base_url, i.api_key_id, i.sandbox_desk, i.link_id)
+                = (l.base_url, l.api_key_id, l.sandbox_desk, l.link_id)),
+        c.desk_id, c.seen, c.seen_paid::text
+    FROM links AS l
+    LEFT JOIN LATERAL (SELECT x.desk_id, x.seen, x.seen_paid FROM link_contradictions AS x
+        WHERE (x.base_url, x.api_key_id, x.sandbox_desk, x.link_id)
+            = (l.base_url, l.api_key_id, l.sandbox_desk, l.link_id)
+            AND (x.claimed, x.claimed_paid) = (l.status, l.paid_amount)
+        ORDER BY x.at DESC, x.id DESC LIMIT 1) AS c ON true
+    WHERE l.confirmed_status IS NOT NULL AND l.stored_at >= p_from AND l.stored_at < p_to
+        AND paydesk_account(l.base_url, l.api_key_id, l.sandbox_desk) = p_account
+        AND (p_desk IS NULL OR l.desk_id = p_desk)
+    ORDER BY l.order_number, l.link_id
+$$;
+";
+
 /// What the shop did with a desk's own answer about a claimed link ([`confirm`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirmed {

@@ -28,9 +28,12 @@ use crate::api::wire::parse_time;
 use crate::clock::Zone;
 use crate::domain::{Currency, LinkStatus};
 use crate::store::{
-    Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, TimeRange, Total, add_sale,
-    cover, cover_in, judged, top,
+    ClaimApart, Contradiction, Counted, DayReport, ItemSales, Kind, QUARTER_MS, SPANS, Sheet, Sign,
+    TimeRange, Total, add_sale, cover, cover_in, judged, remove_sale, top,
 };
+
+/// The best sellers before they are cut to the top: per currency and item key.
+type Sales = HashMap<(Currency, String), ItemSales>;
 
 /// What a shop report covers.
 #[derive(Debug, Clone, Copy)]
@@ -48,6 +51,10 @@ pub struct ReportScope<'a> {
     /// The account reported on ([`super::lease::Account::key`]): the open profile's, as a
     /// desk's own report is its profile's.
     pub account: &'a str,
+    /// The desk reading the report (its device id): its own claims of payment, which its own
+    /// calls to the payment API gave it, count as they are; other desks' unconfirmed ones are
+    /// counted apart ([`super::confirm::DAY_CLOSE`]).
+    pub viewer: &'a str,
 }
 
 /// A failed statement: the server's refusal with its SQLSTATE, or a broken connection.
@@ -137,7 +144,7 @@ async fn report(
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
     let tx = shop.snapshot().await.map_err(pg)?;
     let mut sheet = Sheet::default();
-    let (items, names) = if let Some(pieces) = &pieces {
+    let (mut sales, names) = if let Some(pieces) = &pieces {
         from_totals(&tx, scope, range, pieces, &mut sheet).await?
     } else {
         from_links(&tx, scope, range, &mut sheet).await?;
@@ -146,6 +153,7 @@ async fn report(
         (items, names)
     };
     let names: HashMap<String, String> = names.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let claims = claims_apart(&tx, scope, range, &names, (&mut sheet, &mut sales)).await?;
     let shop_head: Option<String> = tx
         .query_opt(
             "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
@@ -157,10 +165,11 @@ async fn report(
     tx.commit().await.map_err(pg)?;
     let mut report = sheet.into_report(
         (scope.from, scope.to, range, scope.zone),
-        items,
+        top(sales),
         audit_head,
         &names,
     );
+    report.claims_apart = claims;
     report.shop_audit_head = Some(shop_head.unwrap_or_else(|| crate::store::AUDIT_SEED.to_owned()));
     Ok(report)
 }
@@ -365,7 +374,7 @@ async fn from_totals(
     range: TimeRange,
     pieces: &Pieces,
     sheet: &mut Sheet,
-) -> Result<(Vec<ItemSales>, Vec<Row>), ShopError> {
+) -> Result<(Sales, Vec<Row>), ShopError> {
     let pg = db_error;
     let now = ms(scope.now);
     let whole_shop = "";
@@ -586,7 +595,7 @@ async fn read_straddling(
 }
 
 /// The best sellers of [`items_sql`]'s rows.
-fn items_from_rows(rows: &[Row]) -> Result<Vec<ItemSales>, ShopError> {
+fn items_from_rows(rows: &[Row]) -> Result<Sales, ShopError> {
     let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
     for r in rows {
         let cur = currency(r.get(0))?;
@@ -604,7 +613,7 @@ fn items_from_rows(rows: &[Row]) -> Result<Vec<ItemSales>, ShopError> {
             (r.get::<_, i64>(6) == 0).then(|| Total::of_sum(r.get(5))),
         );
     }
-    Ok(top(sales))
+    Ok(sales)
 }
 
 /// The report read from the links of `range`.
@@ -674,7 +683,7 @@ async fn items_from_links(
     tx: &Transaction<'_>,
     scope: &ReportScope<'_>,
     range: TimeRange,
-) -> Result<Vec<ItemSales>, ShopError> {
+) -> Result<Sales, ShopError> {
     let pg = db_error;
     let (sql, params) = scoped(
         "SELECT l.currency, i.variant_id, btrim(i.name), i.quantity::text,
@@ -703,5 +712,162 @@ async fn items_from_links(
         let line = r.get::<_, Option<&str>>(4).map(Total::of_sum);
         add_sale(&mut sales, (cur, key), variant, name, quantity, line);
     }
-    Ok(top(sales))
+    Ok(sales)
+}
+
+/// A decimal of the shop (`numeric::text`).
+fn decimal(text: &str) -> Result<Decimal, ShopError> {
+    Decimal::from_str_exact(text).map_err(|_| unreadable("amount", text))
+}
+
+/// Counts apart, in `sheet` and the best sellers `sales`, the payments of the report's range
+/// that no second desk confirmed: each such link of another desk than the viewer, and any
+/// the payment API contradicted, moves from its claimed status back to its last confirmed
+/// one (what it was counted as by the kept totals or the links is taken back out, as the
+/// links' own reading counts a link), and is listed, by order number.
+async fn claims_apart(
+    tx: &Transaction<'_>,
+    scope: &ReportScope<'_>,
+    range: TimeRange,
+    names: &HashMap<String, String>,
+    (sheet, sales): (&mut Sheet, &mut Sales),
+) -> Result<Vec<ClaimApart>, ShopError> {
+    let rows = tx
+        .query(
+            "SELECT * FROM paydesk_report_claims($1, $2, $3, $4)",
+            &[&range.from, &range.to, &scope.account, &scope.desk],
+        )
+        .await
+        .map_err(db_error)?;
+    let now = ms(scope.now);
+    let name_of = |desk: &str| names.get(desk).cloned().unwrap_or_else(|| desk.to_owned());
+    let mut apart = Vec::new();
+    for r in &rows {
+        let claim_desk: &str = r.get(10);
+        let contradicted_by: Option<&str> = r.get(15);
+        if claim_desk == scope.viewer && contradicted_by.is_none() {
+            continue;
+        }
+        let cur = currency(r.get(4))?;
+        let desk: &str = r.get(2);
+        let staff: &str = r.get(3);
+        let amount = Total::of_sum(r.get(5));
+        let claimed: &str = r.get(6);
+        let claimed_paid = decimal(r.get(7))?;
+        let confirmed: &str = r.get(8);
+        let confirmed_paid = decimal(r.get(9))?;
+        let cancelled: bool = r.get(11);
+        let expiry = r
+            .get::<_, Option<DateTime<Utc>>>(12)
+            .map_or(i64::MAX, |t| t.timestamp_millis());
+        let money_at: DateTime<Utc> = r.get(13);
+        for (status, paid, sign) in [
+            (claimed, claimed_paid, Sign::Out),
+            (confirmed, confirmed_paid, Sign::In),
+        ] {
+            let kind = match Kind::of(Some(status), paid, cancelled) {
+                Kind::Pending => judged(Kind::Pending, expiry, now),
+                kind => kind,
+            };
+            let counted = Counted {
+                currency: cur,
+                kind,
+                links: 1,
+                amount,
+                paid: paid.into(),
+                staff,
+            };
+            sheet.tally_at(&counted, desk, sign);
+            let owed = kind == Kind::PartiallyPaid
+                && !cancelled
+                && status == LinkStatus::Pending.as_str()
+                && now < expiry;
+            let (signed_amount, signed_paid) = match sign {
+                Sign::In => (amount, Total::from(paid)),
+                Sign::Out => (-amount, -Total::from(paid)),
+            };
+            if owed {
+                sheet.owe(cur, signed_amount, signed_paid);
+            }
+            if paid > Decimal::ZERO {
+                sheet.collect(cur, signed_paid, money_at, scope.zone);
+            }
+        }
+        if claimed == LinkStatus::Completed.as_str() && confirmed != claimed {
+            take_back_items(sales, cur, r.get(14))?;
+        }
+        sheet.apart(cur, (claimed_paid - confirmed_paid).into());
+        apart.push(ClaimApart {
+            link_id: r.get(0),
+            order_number: r.get(1),
+            claimed_by: name_of(claim_desk),
+            currency: cur,
+            claimed_status: LinkStatus::from_wire(claimed),
+            claimed_paid: claimed_paid.into(),
+            confirmed_status: LinkStatus::from_wire(confirmed),
+            confirmed_paid: confirmed_paid.into(),
+            contradicted: match contradicted_by {
+                Some(by) => Some(Contradiction {
+                    by: name_of(by),
+                    status: LinkStatus::from_wire(r.get(16)),
+                    paid: decimal(r.get(17))?.into(),
+                }),
+                None => None,
+            },
+        });
+    }
+    Ok(apart)
+}
+
+/// The links of the scope's days whose payment a desk other than the viewer claims, that no
+/// second desk confirmed and none contradicted: what the viewer's own calls to the payment API
+/// may confirm before its day close is read (at most `limit`, by order number).
+pub async fn claims_of_others(
+    shop: &Shop,
+    scope: &ReportScope<'_>,
+    limit: usize,
+) -> Result<Vec<String>, ShopError> {
+    let range = TimeRange::days(scope.from, scope.to, scope.zone);
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = shop
+        .client()
+        .query(
+            "SELECT link_id FROM paydesk_report_claims($1, $2, $3, $4)
+             WHERE claim_desk <> $5 AND contradicted_by IS NULL LIMIT $6",
+            &[
+                &range.from,
+                &range.to,
+                &scope.account,
+                &scope.desk,
+                &scope.viewer,
+                &limit,
+            ],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// Takes the items of a link no longer counted as paid (`items`: the JSON of
+/// `paydesk_report_claims`) out of the best sellers.
+fn take_back_items(sales: &mut Sales, cur: Currency, items: &str) -> Result<(), ShopError> {
+    type Line = (Option<String>, Option<String>, String, Option<String>);
+    let lines: Vec<Line> = serde_json::from_str(items).map_err(|_| unreadable("items", items))?;
+    for (variant, name, quantity, sum) in lines {
+        let key = match &variant {
+            Some(v) => format!("v:{v}"),
+            None => format!("n:{}", name.as_deref().unwrap_or_default()),
+        };
+        let quantity = Decimal::from_str_exact(&quantity)
+            .ok()
+            .and_then(|q| u64::try_from(q).ok())
+            .unwrap_or(0);
+        remove_sale(
+            sales,
+            &(cur, key),
+            quantity,
+            sum.as_deref().map(Total::of_sum),
+        );
+    }
+    Ok(())
 }

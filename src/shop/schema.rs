@@ -642,7 +642,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// ([`super::catalog::AUTHORITY`]), step 14 the shop's own audit chain
 /// ([`super::audit::SHOP_CHAIN`]), step 15 payments confirmed by a second desk's own call
 /// ([`super::confirm::CONFIRMATIONS`]), step 16 the leases and the budget written through
-/// functions ([`super::lease::AUTHORITY`]), step 17 the saved cards ([`super::cards::AUTHORITY`]).
+/// functions ([`super::lease::AUTHORITY`]), step 17 the saved cards ([`super::cards::AUTHORITY`]), step 18 what Day close counts
+/// apart ([`super::confirm::DAY_CLOSE`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -661,6 +662,7 @@ pub const MIGRATIONS: &[&str] = &[
     super::confirm::CONFIRMATIONS,
     super::lease::AUTHORITY,
     super::cards::AUTHORITY,
+    super::confirm::DAY_CLOSE,
 ];
 
 /// The version this build migrates to.

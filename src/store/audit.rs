@@ -58,11 +58,14 @@ pub enum AuditAction {
     SignIn,
     /// A member reached a wait after wrong PINs.
     Lockout,
+    /// This desk's own call to the payment API answered less than another desk claimed (a
+    /// joined desk): the subject names the link, the claim and its desk, and the answer.
+    LinkContradicted,
 }
 
 impl AuditAction {
     /// Every action.
-    pub const ALL: [AuditAction; 17] = [
+    pub const ALL: [AuditAction; 18] = [
         AuditAction::LinkCreate,
         AuditAction::LinkCancel,
         AuditAction::LinkSend,
@@ -80,6 +83,7 @@ impl AuditAction {
         AuditAction::Approve,
         AuditAction::SignIn,
         AuditAction::Lockout,
+        AuditAction::LinkContradicted,
     ];
 
     /// The action as stored and printed.
@@ -102,6 +106,7 @@ impl AuditAction {
             AuditAction::Approve => "approve",
             AuditAction::SignIn => "sign-in",
             AuditAction::Lockout => "lockout",
+            AuditAction::LinkContradicted => "link.contradicted",
         }
     }
 

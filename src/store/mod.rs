@@ -69,6 +69,7 @@ pub use catalog::{
     CATALOG_FILE_LIMIT, Catalog, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
     QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
+pub(crate) use changes::link_subject;
 pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
 pub use join::{Carried, Carry, ShopHeld};
 pub use journal::{
@@ -87,10 +88,11 @@ pub use outbox::{
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, Profiles, SANDBOX_PROFILE};
 pub use repo::{Read, Write};
-pub(crate) use report::{Counted, Sheet, add_sale, judged, top};
 pub use report::{
-    CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency, StaffReport, TOP_ITEMS, Tally,
+    ClaimApart, Contradiction, CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency,
+    StaffReport, TOP_ITEMS, Tally,
 };
+pub(crate) use report::{Counted, Sheet, Sign, add_sale, judged, remove_sale, top};
 pub use search::{
     CANDIDATE_LIMIT, CurrencyTotal, DEFAULT_PAGE, History, LinkPage, LinkQuery, LinkTotals,
     MAX_PAGE,

@@ -80,6 +80,11 @@ pub struct CurrencyReport {
     /// What the links that can still be paid (pending, or partly paid, neither expired nor
     /// cancelled) still wait for: their amount less what was paid on them.
     pub outstanding: Total,
+    /// A shop's report: payments a desk claims that no second desk's own call to the payment
+    /// API has confirmed (or that one contradicted), counted apart: how many links, and what
+    /// they claim beyond their last confirmed paid amount. Those links are counted above by
+    /// that confirmed status. Zero for one desk's own report.
+    pub unconfirmed: Tally,
 }
 
 impl Tally {
@@ -107,6 +112,7 @@ impl CurrencyReport {
             collected_by_hour: [zero; 24],
             issued: zero,
             outstanding: zero,
+            unconfirmed: Tally::zero(currency),
         }
     }
 }
@@ -180,6 +186,47 @@ pub struct DayReport {
     /// Per desk, for a shop's report (empty, and left out of JSON, for one desk's own).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_desk: Vec<DeskReport>,
+    /// A shop's report: each payment counted apart (see [`CurrencyReport::unconfirmed`]), by
+    /// order number (left out of JSON when there is none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub claims_apart: Vec<ClaimApart>,
+}
+
+/// A payment one desk claims that the shop's report does not count as paid: no second desk's
+/// own call to the payment API has confirmed it, or one contradicted it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimApart {
+    /// The link.
+    pub link_id: String,
+    /// Its order number, when it has one.
+    pub order_number: Option<String>,
+    /// The name of the desk whose observation claims the payment.
+    pub claimed_by: String,
+    /// The link's currency.
+    pub currency: Currency,
+    /// The status claimed (`COMPLETED`, or `PENDING` with money paid).
+    pub claimed_status: LinkStatus,
+    /// The paid amount claimed.
+    pub claimed_paid: Total,
+    /// The last status confirmed, which the report counts.
+    pub confirmed_status: LinkStatus,
+    /// The last paid amount confirmed.
+    pub confirmed_paid: Total,
+    /// When another desk's own call answered less: that desk's name and what it was told.
+    pub contradicted: Option<Contradiction>,
+}
+
+/// Another desk's own answer of the payment API that contradicts a claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Contradiction {
+    /// The name of the desk that asked.
+    pub by: String,
+    /// The status the API gave it.
+    pub status: LinkStatus,
+    /// The paid amount the API gave it.
+    pub paid: Total,
 }
 
 /// One desk's links of a shop's report, per currency.
@@ -282,16 +329,42 @@ fn part_of(list: &mut Vec<StaffCurrency>, currency: Currency) -> &mut StaffCurre
     &mut list[at]
 }
 
+/// Whether links are counted in or taken back out (a shop's report moving a claim of payment
+/// back to its last confirmed status).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sign {
+    In,
+    Out,
+}
+
+impl Sign {
+    /// `n` moved by `by` links.
+    fn step(self, n: &mut usize, by: usize) {
+        match self {
+            Sign::In => *n += by,
+            Sign::Out => *n = n.saturating_sub(by),
+        }
+    }
+
+    /// `t` moved by `by`.
+    fn add(self, t: &mut Total, by: Total) {
+        match self {
+            Sign::In => *t += by,
+            Sign::Out => *t += -by,
+        }
+    }
+}
+
 impl StaffCurrency {
-    /// Adds links of one bucket.
-    fn add(&mut self, kind: Kind, links: usize, paid: Total) {
-        self.created += links;
+    /// Adds (or takes back) links of one bucket.
+    fn add(&mut self, kind: Kind, links: usize, paid: Total, sign: Sign) {
+        sign.step(&mut self.created, links);
         if matches!(kind, Kind::Paid | Kind::PartiallyPaid) {
-            self.collected += paid;
+            sign.add(&mut self.collected, paid);
         }
         if kind == Kind::Paid {
-            self.paid.count += links;
-            self.paid.sum += paid;
+            sign.step(&mut self.paid.count, links);
+            sign.add(&mut self.paid.sum, paid);
         }
     }
 }
@@ -326,35 +399,53 @@ impl Sheet {
 
     /// Counts links of one bucket made at desk `desk` (a shop's report).
     pub(crate) fn count_at(&mut self, n: &Counted<'_>, desk: &str) {
+        self.tally_at(n, desk, Sign::In);
+    }
+
+    /// Counts (or takes back) links of one bucket made at desk `desk`.
+    pub(crate) fn tally_at(&mut self, n: &Counted<'_>, desk: &str, sign: Sign) {
         let list = self.desks.entry(desk.to_owned()).or_default();
-        part_of(list, n.currency).add(n.kind, n.links, n.paid);
-        self.count(n);
+        part_of(list, n.currency).add(n.kind, n.links, n.paid, sign);
+        self.tally(n, sign);
     }
 
     /// Counts links of one bucket.
     pub(crate) fn count(&mut self, n: &Counted<'_>) {
+        self.tally(n, Sign::In);
+    }
+
+    /// Counts (or takes back) links of one bucket.
+    fn tally(&mut self, n: &Counted<'_>, sign: Sign) {
         let (kind, links, amount, paid) = (n.kind, n.links, n.amount, n.paid);
-        self.links += links;
+        sign.step(&mut self.links, links);
         let member = self.staff.entry(n.staff.to_owned()).or_default();
-        part_of(member, n.currency).add(kind, links, paid);
+        part_of(member, n.currency).add(kind, links, paid, sign);
         let c = self.currency(n.currency);
-        c.created += links;
-        c.issued += amount;
+        sign.step(&mut c.created, links);
+        sign.add(&mut c.issued, amount);
         if kind == Kind::Pending {
-            c.outstanding += amount;
+            sign.add(&mut c.outstanding, amount);
         }
         let tally = |t: &mut Tally| {
-            t.count += links;
-            t.sum += paid;
+            sign.step(&mut t.count, links);
+            sign.add(&mut t.sum, paid);
         };
         match kind {
             Kind::Paid => tally(&mut c.paid),
             Kind::PartiallyPaid => tally(&mut c.partially_paid),
-            Kind::Cancelled => c.cancelled += links,
-            Kind::Expired => c.expired += links,
-            Kind::Pending => c.pending += links,
-            Kind::Other | Kind::Collected => c.other += links,
+            Kind::Cancelled => sign.step(&mut c.cancelled, links),
+            Kind::Expired => sign.step(&mut c.expired, links),
+            Kind::Pending => sign.step(&mut c.pending, links),
+            Kind::Other | Kind::Collected => sign.step(&mut c.other, links),
         }
+    }
+
+    /// Notes a payment counted apart: `beyond` is what it claims past its last confirmed paid
+    /// amount.
+    pub(crate) fn apart(&mut self, currency: Currency, beyond: Total) {
+        let t = &mut self.currency(currency).unconfirmed;
+        t.count += 1;
+        t.sum += beyond;
     }
 
     /// Adds what partly paid links that can still be paid wait for.
@@ -429,6 +520,7 @@ impl Sheet {
             audit_head,
             shop_audit_head: None,
             by_desk,
+            claims_apart: Vec::new(),
         }
     }
 }
@@ -473,6 +565,24 @@ pub(crate) fn add_sale(
     });
     entry.quantity = entry.quantity.saturating_add(quantity);
     entry.sum = entry.sum.zip(sum).map(|(a, b)| a + b);
+}
+
+/// Takes a line of a link no longer counted as paid back out of `sales` (see [`add_sale`]); an
+/// item left with nothing sold goes.
+pub(crate) fn remove_sale(
+    sales: &mut HashMap<(Currency, String), ItemSales>,
+    key: &(Currency, String),
+    quantity: u64,
+    sum: Option<Total>,
+) {
+    let Some(entry) = sales.get_mut(key) else {
+        return;
+    };
+    entry.quantity = entry.quantity.saturating_sub(quantity);
+    entry.sum = entry.sum.zip(sum).map(|(a, b)| a + (-b));
+    if entry.quantity == 0 {
+        sales.remove(key);
+    }
 }
 
 /// The best-selling items of a merged list, most sold first, at most [`TOP_ITEMS`].
@@ -549,6 +659,7 @@ impl super::History<'_> {
             audit_head,
             shop_audit_head: None,
             by_desk: Vec::new(),
+            claims_apart: Vec::new(),
         })
     }
 

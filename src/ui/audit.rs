@@ -393,6 +393,7 @@ pub fn action_text(a: AuditAction) -> UiText {
         AuditAction::Approve => UiText::ActApprove,
         AuditAction::SignIn => UiText::ActSignIn,
         AuditAction::Lockout => UiText::ActLockout,
+        AuditAction::LinkContradicted => UiText::ActLinkContradicted,
     }
 }
 

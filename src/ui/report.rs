@@ -525,6 +525,7 @@ impl ReportView {
                 ui.add_space(theme::SPACE_M);
                 self.staff_ui(ui, lang);
                 self.desks_ui(ui, lang);
+                self.claims_ui(ui, cx);
                 self.audit_head_ui(ui, cx);
             });
     }
@@ -562,6 +563,43 @@ impl ReportView {
             .iter()
             .map(|d| (d.name.as_str(), d.currencies.as_slice()));
         parties_ui(ui, lang, (UiText::ByDesk, UiText::DeskColumn), rows);
+    }
+
+    /// A shop's payments counted apart, one line each, with the contradiction when one came.
+    fn claims_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let Some(report) = &self.report else {
+            return;
+        };
+        if report.claims_apart.is_empty() {
+            return;
+        }
+        let lang = cx.lang;
+        ui.add_space(theme::SPACE_M);
+        ui.label(section_title(UiText::ClaimsApartTitle.get(lang)).color(cx.palette.warn));
+        widgets::hint_ui(ui, &cx.palette, UiText::ClaimsApartHelp.get(lang));
+        for c in &report.claims_apart {
+            let money = |t: Total| t.show(lang, |d| format_amount(d, c.currency, lang));
+            let order = c.order_number.as_deref().unwrap_or(&c.link_id);
+            ui.label(UiText::ClaimApartLine.fill(
+                lang,
+                &[
+                    ("order", &order),
+                    ("desk", &c.claimed_by),
+                    ("claimed", &money(c.claimed_paid)),
+                    ("counted", &money(c.confirmed_paid)),
+                ],
+            ));
+            if let Some(x) = &c.contradicted {
+                let seen = money(x.paid);
+                ui.label(
+                    RichText::new(
+                        UiText::ClaimApartContradicted
+                            .fill(lang, &[("desk", &x.by), ("seen", &seen)]),
+                    )
+                    .color(cx.palette.error),
+                );
+            }
+        }
     }
 
     /// The audit chain's head when the report was made, to note down at the day close.
@@ -892,6 +930,18 @@ fn card_ui(ui: &mut Ui, c: &CurrencyReport, cx: &ViewCtx<'_>) {
                         ] {
                             ui.label(label.get(lang));
                             right_ui(ui, CARD_MONEY_WIDTH, money(total));
+                            ui.end_row();
+                        }
+                        if c.unconfirmed.count > 0 {
+                            let warn = cx.palette.warn;
+                            let label =
+                                UiText::UnconfirmedPaid.fill(lang, &[("n", &c.unconfirmed.count)]);
+                            ui.label(RichText::new(label).color(warn));
+                            right_ui(
+                                ui,
+                                CARD_MONEY_WIDTH,
+                                RichText::new(money(c.unconfirmed.sum)).color(warn),
+                            );
                             ui.end_row();
                         }
                     });

@@ -323,6 +323,11 @@ crate::sentences! {
     NobodyKnown => "Personel kaydı yok", "No clerk recorded";
     ValueIssued => "Düzenlenen tutar", "Value issued";
     StillOutstanding => "Ödenmesi beklenen", "Still outstanding";
+    UnconfirmedPaid => "Ödendi deniyor, doğrulanmadı ({n})", "Said to be paid, not confirmed ({n})";
+    ClaimsApartTitle => "Sayılmayan ödemeler", "Payments not counted";
+    ClaimsApartHelp => "Bu ödemeleri bir masa bildirdi, ama ödeme sistemi başka bir masada henüz doğrulamadı. Doğrulanan son durumlarıyla sayıldılar.", "A desk reported these payments, but the payment system has not confirmed them at another desk yet. They are counted by their last confirmed state.";
+    ClaimApartLine => "{order} · {desk} {claimed} ödendi diyor · sayılan {counted}", "{order} · {desk} says {claimed} was paid · counted {counted}";
+    ClaimApartContradicted => "Ödeme sistemi {desk} masasına yalnızca {seen} ödendiğini söyledi", "The payment system told {desk} only {seen} was paid";
     AuditHeadAtClose => "Denetim zinciri başı: {head}", "Audit chain head: {head}";
     AuditHeadHelp => "Bu değeri gün sonunda not edin: paydesk audit verify --head ile kaydın sonradan değiştirilmediği kanıtlanır.", "Note this at the day close: paydesk audit verify --head proves later that the record was not rewritten.";
     PaidInFull => "Tamamı ödendi", "Paid in full";
@@ -649,5 +654,7 @@ crate::sentences! {
     ActApprove => "Yönetici onayı", "Manager's approval";
     ActSignIn => "Giriş yaptı", "Signed in";
     ActLockout => "Yanlış PIN'ler yüzünden bekletildi", "Made to wait after wrong PINs";
+    ActLinkContradicted => "Başka kasanın bildirdiği ödemeyi ödeme sistemi doğrulamadı",
+        "The payment system did not confirm another desk's payment";
     }
 }

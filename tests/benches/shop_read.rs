@@ -330,6 +330,7 @@ async fn measure(pg: &Pg) -> bool {
         now: now(),
         desk: None,
         account: "https://api.example\u{1f}key-1\u{1f}",
+        viewer: "DK01",
     };
     let report = day_report(&mut shop, &scope, String::new()).await.unwrap();
     let month_time = timed_report(&mut shop, &scope, runs).await;

@@ -3,6 +3,7 @@
 //! PostgreSQL is not installed; a failure under `PAYDESK_REQUIRE_POSTGRES=1`).
 
 use crate::support::cli::{Cli, Out, contains_bytes, files_under};
+use crate::support::money::{dec, money};
 use crate::support::pg::{self, PASSWORD, PLAIN_ROLE, Pg};
 
 /// A data folder whose runs see no keyring (a bus address that leads nowhere).
@@ -846,4 +847,72 @@ fn a_payment_only_one_desk_claims_is_listed_with_the_last_confirmed_status_besid
             .contains("said to be COMPLETED, not yet confirmed by the server"),
         "{text:?}"
     );
+}
+
+#[test]
+fn day_close_asks_about_another_desks_claim_and_counts_it_apart_items_included() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let sandbox = crate::support::cli::sandbox();
+    let mut till = desk();
+    let mut office = desk();
+    for d in [&mut till, &mut office] {
+        d.add_profile("shop", &sandbox);
+        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+        ok(&d.run(&["shop", "join", &url]));
+    }
+    let made = till.link_create(
+        "shop",
+        &["--amount", "150", "--item", "Filter coffee:75x2", "--json"],
+    );
+    ok(&made);
+    let id = made.json()["id"].as_str().expect("an id").to_owned();
+    let order = made.json()["orderNumber"]
+        .as_str()
+        .expect("an order number")
+        .to_owned();
+    ok(&till.run(&["shop", "sync"]));
+    let till_id = till.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    pg.claim_paid(&db, &id, &till_id);
+    // The office's day close asks the payment API itself first, which says pending: nothing
+    // paid or collected, no coffee sold; the claim apart, contradicted.
+    let report = office.run(&["--profile", "shop", "report", "--json"]);
+    ok(&report);
+    let r = report.json();
+    let try_ = &r["currencies"][0];
+    assert_eq!(try_["paid"]["count"], 0, "{r}");
+    assert_eq!(money(&try_["collected"]), dec("0"), "{r}");
+    assert_eq!(try_["pending"], 1, "{r}");
+    assert_eq!(try_["unconfirmed"]["count"], 1, "{r}");
+    assert_eq!(money(&try_["unconfirmed"]["sum"]), dec("150"), "{r}");
+    assert_eq!(r["topItems"].as_array().map(Vec::len), Some(0), "{r}");
+    let apart = &r["claimsApart"][0];
+    assert_eq!(apart["linkId"], id.as_str());
+    assert_eq!(apart["orderNumber"], order.as_str());
+    assert_eq!(apart["claimedStatus"], "COMPLETED");
+    assert_eq!(apart["confirmedStatus"], "PENDING");
+    assert_eq!(apart["contradicted"]["status"], "PENDING", "{r}");
+    assert_eq!(money(&apart["contradicted"]["paid"]), dec("0"), "{r}");
+    let text = office.run(&["--profile", "shop", "report"]);
+    ok(&text);
+    assert!(
+        text.stdout.contains("Payments not counted")
+            && text.stdout.contains(&format!("{order}: "))
+            && text.stdout.contains("was paid; counted")
+            && text.stdout.contains("the payment system told"),
+        "{text:?}"
+    );
+    let audit = office.run(&["audit", "list", "--json"]);
+    ok(&audit);
+    assert!(
+        audit.stdout.contains("link.contradicted") && audit.stdout.contains(&id),
+        "{audit:?}"
+    );
+    // The till's own claim, once contradicted, is apart at the till too.
+    let own = till.run(&["--profile", "shop", "report", "--json"]).json();
+    assert_eq!(own["currencies"][0]["paid"]["count"], 0, "{own}");
+    assert_eq!(own["claimsApart"][0]["linkId"], id.as_str(), "{own}");
 }

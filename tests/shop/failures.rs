@@ -464,6 +464,7 @@ async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
                         now,
                         desk,
                         account: ACCOUNT,
+                        viewer: DESKS[0],
                     };
                     let kept = day_report(shop, &scope, String::new())
                         .await
@@ -567,6 +568,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
         now,
         desk: None,
         account: ACCOUNT,
+        viewer: DESKS[0],
     };
     let whole = day_report(&mut shop, &week, String::new())
         .await
@@ -606,6 +608,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
         now,
         desk: None,
         account: ACCOUNT,
+        viewer: DESKS[0],
     };
     let kept = day_report(&mut shop, &odd, String::new())
         .await

@@ -452,40 +452,7 @@ async fn a_payment_one_desk_made_up_is_contradicted_by_another_desks_own_call_an
     let (key, link) = till.create("test", "100").await;
     // A clerk at the till marks the link paid in the desk's file; its push reaches the shop
     // (the shop cannot tell a desk's own answer from one written by hand).
-    let mut answer =
-        serde_json::to_value(paydesk::api::wire::PaymentLink::from(&link)).expect("a body");
-    answer["status"] = "COMPLETED".into();
-    answer["paidAmount"] = serde_json::json!(100);
-    let a = &key.account;
-    let pushed: bool = till
-        .conn()
-        .await
-        .client()
-        .query_one(
-            paydesk::shop::schema::PUSH_LINK,
-            &[
-                &till.id,
-                &a.base_url,
-                &a.api_key_id,
-                &a.sandbox_desk,
-                &link.id,
-                &till.id,
-                &None::<String>,
-                &link.order_number,
-                &"COMPLETED",
-                &"TRY",
-                &link.amount,
-                &rust_decimal::Decimal::from(100),
-                &None::<chrono::DateTime<Utc>>,
-                &Utc::now(),
-                &Utc::now(),
-                &answer.to_string(),
-            ],
-        )
-        .await
-        .expect("pushed")
-        .get(0);
-    assert!(pushed);
+    push_paid(&till, &key, &link).await;
     // Back office reads the claim: paid, not yet confirmed; its views show the link pending.
     let shown = shop_row(&office, &link.id).await.stored("test", &office.id);
     assert_eq!(shown.link.status, LinkStatus::Pending);
@@ -511,7 +478,138 @@ async fn a_payment_one_desk_made_up_is_contradicted_by_another_desks_own_call_an
         after.stored("", &office.id).link.status,
         LinkStatus::Pending
     );
-    let _ = &mut till;
+    // The contradiction is on the back office's own audit record, naming claim and answer.
+    let filter = paydesk::store::AuditFilter {
+        action: Some("link.contradicted".to_owned()),
+        ..Default::default()
+    };
+    let rows = office
+        .services
+        .inspect(|s| s.audit().list(&filter))
+        .expect("the audit reads");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(
+        rows[0].subject.starts_with(&link.id)
+            && rows[0]
+                .subject
+                .contains(&format!("claimed COMPLETED 100.00 by {}", till.id))
+            && rows[0]
+                .subject
+                .ends_with("the payment API said PENDING 0.00"),
+        "{rows:?}"
+    );
+
+    // A second link the till claims paid that nobody has asked about yet.
+    let (key2, link2) = till.create("test", "40").await;
+    pg.claim_paid(url.dbname(), &link2.id, &till.id);
+    // Day close at the back office counts neither payment: both apart, by their last
+    // confirmed state (pending), the contradicted one saying what the API told whom.
+    let office_close = day_close(&office, &key, &office.id).await;
+    let try_ = &office_close.currencies[0];
+    assert_eq!(try_.paid.count, 0, "{office_close:?}");
+    assert!(try_.collected.is_zero(), "{office_close:?}");
+    assert_eq!(try_.pending, 2);
+    assert_eq!(try_.unconfirmed.count, 2);
+    assert_eq!(
+        try_.unconfirmed.sum.exact(),
+        Some(rust_decimal::Decimal::from(140))
+    );
+    assert_eq!(office_close.claims_apart.len(), 2);
+    let contradicted = office_close
+        .claims_apart
+        .iter()
+        .find(|c| c.link_id == link.id)
+        .expect("the contradicted claim");
+    assert_eq!(contradicted.claimed_by, "Counter 1");
+    assert_eq!(contradicted.claimed_status, LinkStatus::Completed);
+    assert_eq!(contradicted.confirmed_status, LinkStatus::Pending);
+    let seen = contradicted.contradicted.as_ref().expect("contradicted");
+    assert_eq!(
+        (seen.by.as_str(), &seen.status),
+        ("Back office", &LinkStatus::Pending)
+    );
+    assert!(
+        office_close
+            .claims_apart
+            .iter()
+            .any(|c| c.link_id == link2.id && c.contradicted.is_none())
+    );
+    // At the till, its own uncontradicted claim is what its own call told it (a shop of one
+    // desk counts its payments); the contradicted one stays apart there too.
+    let till_close = day_close(&till, &key2, &till.id).await;
+    let try_ = &till_close.currencies[0];
+    assert_eq!(try_.paid.count, 1, "{till_close:?}");
+    assert_eq!(
+        try_.collected.exact(),
+        Some(rust_decimal::Decimal::from(40))
+    );
+    assert_eq!(try_.unconfirmed.count, 1);
+    assert_eq!(till_close.claims_apart.len(), 1);
+    assert_eq!(till_close.claims_apart[0].link_id, link.id);
+}
+
+/// Today's day close of the shop as desk `viewer` reads it, for the account of `key`, from
+/// the kept totals; the same report read from the links must agree.
+async fn day_close(d: &ShopDesk, key: &LinkKey, viewer: &str) -> paydesk::store::DayReport {
+    let zone = paydesk::clock::Zone::hours(3);
+    let today = zone.date_of(Utc::now());
+    let account = key.account.key();
+    let scope = shop::report::ReportScope {
+        from: today,
+        to: today,
+        zone,
+        now: Utc::now(),
+        desk: None,
+        account: &account,
+        viewer,
+    };
+    let kept = shop::report::day_report(&mut *d.conn().await, &scope, String::new())
+        .await
+        .expect("the day close");
+    let read = shop::report::day_report_from_links(&mut *d.conn().await, &scope, String::new())
+        .await
+        .expect("the day close from the links");
+    assert_eq!(kept, read, "the kept totals and the links disagree");
+    kept
+}
+
+/// Pushes `link` of desk `d` to the shop as paid in full, as a push of the desk's file edited
+/// by hand would.
+async fn push_paid(d: &ShopDesk, key: &LinkKey, link: &Link) {
+    let mut answer =
+        serde_json::to_value(paydesk::api::wire::PaymentLink::from(link)).expect("a body");
+    answer["status"] = "COMPLETED".into();
+    answer["paidAmount"] = answer["amount"].clone();
+    let a = &key.account;
+    let pushed: bool = d
+        .conn()
+        .await
+        .client()
+        .query_one(
+            paydesk::shop::schema::PUSH_LINK,
+            &[
+                &d.id,
+                &a.base_url,
+                &a.api_key_id,
+                &a.sandbox_desk,
+                &link.id,
+                &d.id,
+                &None::<String>,
+                &link.order_number,
+                &"COMPLETED",
+                &"TRY",
+                &link.amount,
+                &link.amount,
+                &None::<chrono::DateTime<Utc>>,
+                &Utc::now(),
+                &Utc::now(),
+                &answer.to_string(),
+            ],
+        )
+        .await
+        .expect("pushed")
+        .get(0);
+    assert!(pushed);
 }
 
 /// Asks about `key` from `d` until it asks the API itself (a confirming call waits for the

@@ -1065,4 +1065,18 @@ fn a_payment_only_another_desk_claims_shows_as_unconfirmed_and_this_desks_own_ca
             .all(|r| r.link.id != id || r.link.status != LinkStatus::Completed),
         "never shown paid here"
     );
+    // Day close counts it apart: not collected, its line saying who claimed what and what
+    // this desk's own call was told.
+    env.nav(View::Report);
+    env.until_label("Payments not counted");
+    let report = env.app().views.report.report().cloned().expect("a report");
+    let try_ = &report.currencies[0];
+    assert_eq!(try_.paid.count, 0, "{report:?}");
+    assert!(try_.collected.is_zero(), "{report:?}");
+    assert_eq!(try_.unconfirmed.count, 1, "{report:?}");
+    assert_eq!(report.claims_apart.len(), 1, "{report:?}");
+    assert_eq!(report.claims_apart[0].claimed_by, "Counter 2");
+    assert!(env.shown("Said to be paid, not confirmed (1)"));
+    assert!(env.shown("Counter 2 says ₺80.00 was paid · counted ₺0.00"));
+    assert!(env.shown("The payment system told"));
 }
