@@ -17,6 +17,9 @@ pub struct DeskIdentity {
     pub id: String,
     /// The name shown on its links everywhere.
     pub name: String,
+    /// Whether the name was given at this desk (`shop name`, Settings) rather than being the
+    /// host name: a desk nobody named takes the name the shop has for it ([`register`]).
+    pub named: bool,
 }
 
 /// The name of a desk nobody named: this machine's host name (at most [`DESK_NAME_MAX`]
@@ -40,16 +43,17 @@ pub fn valid_desk_name(name: &str) -> bool {
 
 /// Joins the shop: connects, checks the schema and the login ([`admit`]), and registers the
 /// desk (a desk that joins again keeps its row and gets its current name). The schema's
-/// version and the connection are handed back, to read what the shop holds.
+/// version, the connection (to read what the shop holds) and the name the shop shows the desk
+/// by ([`register`]) are handed back.
 pub async fn join(
     url: &ShopUrl,
     password: &Zeroizing<String>,
     desk: &DeskIdentity,
-) -> Result<(i32, Shop), ShopError> {
+) -> Result<(i32, Shop, String), ShopError> {
     let shop = connect(url, password, CONNECT_TIMEOUT).await?;
     let version = admit(&shop).await?;
-    register(&shop, desk).await?;
-    Ok((version, shop))
+    let name = register(&shop, desk).await?;
+    Ok((version, shop, name))
 }
 
 /// The shop's schema version, if it is this build's: none ([`ShopError::NoSchema`]), an older
@@ -113,13 +117,19 @@ pub async fn admit(shop: &Shop) -> Result<i32, ShopError> {
 }
 
 /// Writes the desk's row through the shop's `paydesk_register`: its name, and that it was seen
-/// now (by the shop's clock; the first time, that it joined).
-pub async fn register(shop: &Shop, desk: &DeskIdentity) -> Result<(), ShopError> {
-    shop.client()
-        .execute("SELECT paydesk_register($1, $2)", &[&desk.id, &desk.name])
+/// now (by the shop's clock; the first time, that it joined). The name the shop keeps for it:
+/// a desk nobody named here is shown by the shop's name for it, at first the one the owner
+/// gave its login at `shop add-desk` (`schema::DESK_NAMES`).
+pub async fn register(shop: &Shop, desk: &DeskIdentity) -> Result<String, ShopError> {
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT paydesk_register($1, $2, $3)",
+            &[&desk.id, &desk.name, &desk.named],
+        )
         .await
         .map_err(|e| ShopError::from_pg(e, shop.url()))?;
-    Ok(())
+    Ok(row.get(0))
 }
 
 /// What `shop status` reads from the shop.
@@ -159,5 +169,5 @@ pub async fn rename(
 ) -> Result<(), ShopError> {
     let shop = connect(url, password, CONNECT_TIMEOUT).await?;
     admit(&shop).await?;
-    register(&shop, desk).await
+    register(&shop, desk).await.map(drop)
 }

@@ -137,6 +137,7 @@ pub fn identity(store: &Mutex<Store>) -> Result<DeskIdentity, StoreError> {
     })?;
     Ok(DeskIdentity {
         id,
+        named: named.is_some(),
         name: named.unwrap_or_else(desk::host_name),
     })
 }
@@ -183,8 +184,9 @@ pub async fn join(
     if password.is_empty() {
         return Err(MembershipError::EmptyPassword);
     }
-    let identity = identity(store)?;
-    let (schema_version, mut shop) = desk::join(url, &password, &identity).await?;
+    let mut identity = identity(store)?;
+    let (schema_version, mut shop, shown) = desk::join(url, &password, &identity).await?;
+    identity.name = shown;
     // What the shop holds of the shared kinds decides whether this desk's go to it or the
     // shop's replace them (read before the keyring is touched: a failure leaves nothing).
     let staff = current_staff(&mut shop, None).await?;
@@ -212,7 +214,14 @@ pub async fn join(
         staff: staff.as_ref().map(|(v, m)| (*v, m.as_slice())),
         catalog: catalog.as_ref().map(|(v, c)| (*v, c.as_slice())),
     };
-    let carried = with_locked(store, |s| s.join_shop_holding(&url.to_string(), now, held))?;
+    let carried = with_locked(store, |s| {
+        let carried = s.join_shop_holding(&url.to_string(), now, held)?;
+        // A desk nobody named here is named as the shop shows it (its login's name).
+        if !identity.named {
+            s.set_desk_name(Some(&identity.name))?;
+        }
+        Ok::<_, StoreError>(carried)
+    })?;
     // A password kept for another shop is no longer needed.
     if let Some(old) = previous.filter(|old| old.keyring_name() != url.keyring_name()) {
         let secrets = Arc::clone(secrets);

@@ -643,7 +643,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// ([`super::audit::SHOP_CHAIN`]), step 15 payments confirmed by a second desk's own call
 /// ([`super::confirm::CONFIRMATIONS`]), step 16 the leases and the budget written through
 /// functions ([`super::lease::AUTHORITY`]), step 17 the saved cards ([`super::cards::AUTHORITY`]), step 18 what Day close counts
-/// apart ([`super::confirm::DAY_CLOSE`]).
+/// apart ([`super::confirm::DAY_CLOSE`]), step 19 a desk's first name its login's
+/// ([`DESK_NAMES`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -663,7 +664,32 @@ pub const MIGRATIONS: &[&str] = &[
     super::lease::AUTHORITY,
     super::cards::AUTHORITY,
     super::confirm::DAY_CLOSE,
+    DESK_NAMES,
 ];
+
+/// Step 19 (issue 28): a desk's first shown name is the one the owner gave its login at
+/// `shop add-desk`. `paydesk_register` takes whether the desk was named at the desk (`shop
+/// name`, Settings) and answers the name the shop keeps: a desk named there is shown by that
+/// name; one nobody named keeps the name the shop has for it, else its login's, else the host
+/// name it sent. The two-argument function of step 11 goes.
+pub const DESK_NAMES: &str = "
+DROP FUNCTION paydesk_register(text, text);
+CREATE FUNCTION paydesk_register(p_desk text, p_name text, p_named boolean) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_name text := p_name;
+BEGIN
+    IF NOT p_named THEN
+        v_name := coalesce(
+            (SELECT name FROM desks WHERE desk_id = p_desk),
+            (SELECT name FROM desk_logins WHERE login = session_user),
+            p_name);
+    END IF;
+    INSERT INTO desks (desk_id, name, joined_at, seen_at) VALUES (p_desk, v_name, now(), now())
+    ON CONFLICT (desk_id) DO UPDATE SET name = EXCLUDED.name, seen_at = EXCLUDED.seen_at;
+    RETURN v_name;
+END $$;
+";
 
 /// The version this build migrates to.
 pub fn latest_version() -> i32 {

@@ -654,6 +654,7 @@ async fn register(config: &SessionConfig, shop: &Shop) -> Result<(), ShopError> 
         desk::register(shop, &identity),
     )
     .await
+    .map(drop)
 }
 
 /// The connected loop: notifications, asks, the push and the slow poll.

@@ -395,6 +395,7 @@ async fn measure(pg: &Pg) -> bool {
         let identity = shop::desk::DeskIdentity {
             id: store.profiles().device_id().unwrap(),
             name: "Back office".to_owned(),
+            named: true,
         };
         shop::desk::register(&shop, &identity).await.unwrap();
         for i in 0..changes {

@@ -739,6 +739,7 @@ async fn the_totals_a_migration_fills_equal_the_report_read_from_the_links() {
         let identity = shop::desk::DeskIdentity {
             id: (*id).to_owned(),
             name: format!("Counter {}", i + 1),
+            named: true,
         };
         shop::desk::register(&shop, &identity)
             .await

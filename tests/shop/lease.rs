@@ -71,6 +71,7 @@ impl ShopDesk {
         let identity = shop::desk::DeskIdentity {
             id: id.clone(),
             name: name.to_owned(),
+            named: true,
         };
         shop::desk::join(url, &password(), &identity)
             .await

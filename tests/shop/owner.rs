@@ -137,11 +137,20 @@ fn the_owner_sets_the_shop_up_without_superuser_and_a_desk_joins_with_its_own_lo
 
     let mut kasa = desk();
     kasa.env("PAYDESK_SHOP_PASSWORD", password);
-    ok(&kasa.run(&["shop", "join", url]));
-    let device = kasa.run(&["shop", "status", "--json"]).json()["deskId"]
-        .as_str()
-        .expect("a desk id")
-        .to_owned();
+    let joined = kasa.run(&["shop", "join", url]);
+    ok(&joined);
+    // The owner's name for the desk is its first shown name, here and in the shop.
+    assert!(joined.stdout.contains("Kasa 1"), "{joined:?}");
+    let status = kasa.run(&["shop", "status", "--json"]).json();
+    let device = status["deskId"].as_str().expect("a desk id").to_owned();
+    assert_eq!(status["deskName"], "Kasa 1", "{status}");
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            &format!("SELECT name FROM desks WHERE desk_id = '{device}'")
+        ),
+        "Kasa 1"
+    );
     ok(&kasa.link_create("sandbox", &["--amount", "45", "--json"]));
     ok(&kasa.run(&["shop", "sync"]));
 
@@ -165,10 +174,14 @@ fn the_owner_sets_the_shop_up_without_superuser_and_a_desk_joins_with_its_own_lo
         login
     );
 
-    // A second shop on the same cluster has roles of its own, and this desk's login cannot
-    // even connect to it.
+    a_second_shop_is_closed_to_this_desks_login(&pg, &db, url, password);
+}
+
+/// A second shop on the same cluster as database `db` has roles of its own, and the login of
+/// `url` (a desk of `db`) cannot even connect to it.
+fn a_second_shop_is_closed_to_this_desks_login(pg: &Pg, db: &str, url: &str, password: &str) {
     let other = pg.empty_db();
-    ok(&as_owner(&owner, &["init", &pg.owner_url(&other)]));
+    ok(&as_owner(&owner(), &["init", &pg.owner_url(&other)]));
     assert_eq!(
         pg.admin_sql(
             "postgres",
@@ -537,6 +550,7 @@ async fn a_login_is_bound_to_its_first_desk_and_no_login_takes_another_desks_dev
         &shop::desk::DeskIdentity {
             id: device.clone(),
             name: "Kasa 1".to_owned(),
+            named: true,
         },
     )
     .await
@@ -570,6 +584,7 @@ async fn a_desk_pushes_only_as_itself_and_the_shop_refuses_another_desks_new_lin
     let identity = shop::desk::DeskIdentity {
         id: "DA01".to_owned(),
         name: "Kasa 1".to_owned(),
+        named: true,
     };
     shop::desk::register(&desk, &identity)
         .await

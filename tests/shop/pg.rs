@@ -628,6 +628,7 @@ async fn joined_store(
     let identity = shop::desk::DeskIdentity {
         id: id.clone(),
         name: "Counter 1".to_owned(),
+        named: true,
     };
     shop::desk::register(shop, &identity)
         .await

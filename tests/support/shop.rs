@@ -44,6 +44,7 @@ pub async fn register(url: &ShopUrl, store: &Store, name: &str) -> String {
         &shop::desk::DeskIdentity {
             id: id.clone(),
             name: name.to_owned(),
+            named: true,
         },
     )
     .await
