@@ -263,8 +263,9 @@ async fn confirm_before_close(
     }
 }
 
-/// A link of any desk, read from the shop (`None`: no answer in time, or no such link).
-async fn shop_link(reader: &ShopReader, id: &str) -> Option<StoredLink> {
+/// A link of any desk, read from the shop as desk `viewer` sees it (`None`: no answer in time,
+/// or no such link).
+async fn shop_link(reader: &ShopReader, id: &str, viewer: &str) -> Option<StoredLink> {
     let shop = reader.connection().await?;
     tokio::time::timeout(reader.query_limit(), read::link(&shop, id))
         .await
@@ -272,7 +273,7 @@ async fn shop_link(reader: &ShopReader, id: &str) -> Option<StoredLink> {
         .inspect_err(|e| tracing::warn!(error = %e, "a link read from the shop"))
         .ok()
         .flatten()
-        .map(|l| l.stored("", ""))
+        .map(|l| l.stored("", viewer))
 }
 
 /// Where a read was answered from.
@@ -356,7 +357,7 @@ impl Reads {
     fn shop_query(
         query: &super::LinkQuery,
         range: Option<super::TimeRange>,
-        desk: Option<&str>,
+        (desk, viewer): (Option<&str>, &str),
     ) -> ShopQuery {
         ShopQuery {
             text: query.text.clone(),
@@ -366,6 +367,7 @@ impl Reads {
             range,
             before: query.before.clone(),
             limit: query.limit,
+            viewer: viewer.to_owned(),
         }
     }
 
@@ -377,7 +379,8 @@ impl Reads {
         this_desk: bool,
     ) -> Result<ListedPage, DeskError> {
         if let Some((reader, desk_id)) = &self.shop {
-            let shop_query = Self::shop_query(query, range, this_desk.then_some(desk_id));
+            let shop_query =
+                Self::shop_query(query, range, (this_desk.then_some(desk_id), desk_id));
             if let Some(links) = shop_page(reader, &shop_query).await {
                 let limit = if query.limit == 0 { 50 } else { query.limit };
                 let next = (links.len() == limit)
@@ -421,8 +424,9 @@ impl Reads {
         query: &super::LinkQuery,
         range: Option<super::TimeRange>,
     ) -> Result<(LinkTotals, Source), DeskError> {
-        if let Some((reader, _)) = &self.shop
-            && let Some(counted) = shop_totals(reader, &Self::shop_query(query, range, None)).await
+        if let Some((reader, desk_id)) = &self.shop
+            && let Some(counted) =
+                shop_totals(reader, &Self::shop_query(query, range, (None, desk_id))).await
         {
             return Ok((counted?, Source::Shop));
         }
@@ -433,8 +437,8 @@ impl Reads {
     pub async fn link(&self, id: &str) -> Result<StoredLink, DeskError> {
         match self.desk.history_entry(id) {
             Err(DeskError::NoLink(_)) if self.shop.is_some() => {
-                let (reader, _) = self.shop.as_ref().expect("checked: a shop");
-                shop_link(reader, id)
+                let (reader, desk_id) = self.shop.as_ref().expect("checked: a shop");
+                shop_link(reader, id, desk_id)
                     .await
                     .ok_or_else(|| DeskError::NoLink(id.to_owned()))
             }
@@ -513,7 +517,7 @@ impl Reads {
         let mut shop_query = None;
         let mut first = None;
         if let Some((reader, desk_id)) = &self.shop {
-            let mut q = Self::shop_query(query, range, this_desk.then_some(desk_id));
+            let mut q = Self::shop_query(query, range, (this_desk.then_some(desk_id), desk_id));
             q.limit = EXPORT_PAGE;
             first = shop_page(reader, &q).await;
             shop_query = Some((reader, q));
@@ -525,7 +529,7 @@ impl Reads {
         let mut writer = super::LinkCsvWriter::new_with_desk(out, zone)?;
         loop {
             for l in &page {
-                writer.write_with_desk(&l.stored("", ""), &l.desk_name)?;
+                writer.write_with_desk(&l.stored("", &shop_query.viewer), &l.desk_name)?;
             }
             match page.last() {
                 Some(last) if page.len() == EXPORT_PAGE => shop_query.before = Some(last.cursor()),

@@ -236,6 +236,10 @@ pub struct ShopQuery {
     pub before: Option<LinkCursor>,
     /// At most this many (0: 50).
     pub limit: usize,
+    /// The desk reading (its device id): another desk's unconfirmed claim of payment is
+    /// filtered and added up by its last confirmed status and paid amount, as
+    /// [`ShopLink::stored`] shows it to this desk (`""`: no desk's claim is believed).
+    pub viewer: String,
 }
 
 /// A statement's parameters, each boxed with its value.
@@ -251,9 +255,11 @@ fn filter_of(query: &ShopQuery, cursor: bool) -> (String, Args) {
         format!("${}", args.len())
     };
     if let Some(status) = &query.status {
+        let status = arg(Box::new(status.as_str().to_owned()));
+        let viewer = arg(Box::new(query.viewer.clone()));
         filters.push(format!(
-            "l.status = {}",
-            arg(Box::new(status.as_str().to_owned()))
+            "((l.status = {status} AND (l.confirmed_status IS NULL OR l.claim_desk = {viewer}))
+              OR (l.confirmed_status = {status} AND l.claim_desk IS DISTINCT FROM {viewer}))"
         ));
     }
     if let Some(staff) = &query.staff {
@@ -323,7 +329,8 @@ pub async fn page(shop: &Shop, query: &ShopQuery) -> Result<Vec<ShopLink>, ShopE
 }
 
 /// How many links of the shop `query` matches and what they add up to, per currency (its
-/// `before` and `limit` are ignored): History's totals line over the shop's rows. One
+/// `before` and `limit` are ignored; another desk's unconfirmed payment adds its last confirmed
+/// paid amount): History's totals line over the shop's rows. One
 /// aggregate over the matching links, in a read-only transaction that PostgreSQL itself ends
 /// after `limit` (`statement_timeout`), so a slow count never holds the desk's connection
 /// longer than a read may.
@@ -334,10 +341,14 @@ pub async fn totals(
 ) -> Result<LinkTotals, ShopError> {
     let url = shop.url().clone();
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
-    let (filter, args) = filter_of(query, false);
+    let (filter, mut args) = filter_of(query, false);
+    args.push(Box::new(query.viewer.clone()));
     let sql = format!(
-        "SELECT l.currency, count(*), sum(coalesce(l.amount, 0))::text, sum(l.paid_amount)::text
-         FROM links AS l {filter} GROUP BY l.currency"
+        "SELECT l.currency, count(*), sum(coalesce(l.amount, 0))::text,
+             sum(CASE WHEN l.confirmed_status IS NOT NULL AND l.claim_desk IS DISTINCT FROM ${}
+                 THEN l.confirmed_paid ELSE l.paid_amount END)::text
+         FROM links AS l {filter} GROUP BY l.currency",
+        args.len()
     );
     let tx = shop.snapshot().await.map_err(pg)?;
     tx.batch_execute(&format!(

@@ -70,6 +70,9 @@ pub struct HistoryRow {
     pub desk: String,
     /// Made at another desk of the shop: its status is that desk's to ask about.
     pub foreign: bool,
+    /// Read from a shop: another desk says it was paid and no second desk's own call to the
+    /// payment API has confirmed it (the status shown is the last confirmed one).
+    pub unconfirmed: bool,
 }
 
 impl HistoryRow {
@@ -78,6 +81,7 @@ impl HistoryRow {
         let mut row = Self::of(&stored.link, stored.updated_at, lang, zone);
         row.set_cancelled(stored.cancelled_at.is_some(), lang);
         row.staff = stored.staff.clone().unwrap_or_default();
+        row.unconfirmed = stored.unconfirmed.is_some();
         row
     }
 
@@ -118,6 +122,7 @@ impl HistoryRow {
             staff: String::new(),
             desk: String::new(),
             foreign: false,
+            unconfirmed: false,
         }
     }
 }
@@ -884,6 +889,10 @@ fn row_ui(
                     ui.add(egui::Label::new(row.desk.as_str()).truncate());
                 });
             }
+            if row.unconfirmed {
+                let words = UiText::BoardUnconfirmed.get(lang);
+                ui.label(RichText::new(words).small().color(cx.palette.warn));
+            }
             ui.add(egui::Label::new(row.description.as_str()).truncate());
         })
         .response;
@@ -899,12 +908,15 @@ fn row_ui(
     }
     let id = ui.make_persistent_id(("history-row", &row.id));
     let r = ui.interact(rect, id, egui::Sense::click());
-    let label = format!(
+    let mut label = format!(
         "{} {} {}",
         row.order,
         row.amount,
         known_status_text(row, cx.now, lang)
     );
+    if row.unconfirmed {
+        label = format!("{label} · {}", UiText::BoardUnconfirmed.get(lang));
+    }
     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
     if r.hovered() {
         ui.painter().rect_stroke(

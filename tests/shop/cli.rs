@@ -847,6 +847,29 @@ fn a_payment_only_one_desk_claims_is_listed_with_the_last_confirmed_status_besid
             .contains("said to be COMPLETED, not yet confirmed by the server"),
         "{text:?}"
     );
+    // Filtered by status, the office finds it pending, not completed; the till, whose claim
+    // it is, finds it completed.
+    let by_status = |d: &Cli, status: &str| -> Vec<String> {
+        let out = d.run(&[
+            "--profile",
+            "shop",
+            "link",
+            "list",
+            "--status",
+            status,
+            "--json",
+        ]);
+        ok(&out);
+        out.json()
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|r| r["id"].as_str().map(str::to_owned))
+            .collect()
+    };
+    assert!(!by_status(&office, "COMPLETED").contains(&id));
+    assert!(by_status(&office, "PENDING").contains(&id));
+    assert!(by_status(&till, "COMPLETED").contains(&id));
 }
 
 #[test]

@@ -637,31 +637,38 @@ async fn historys_totals_over_the_shop_equal_the_sum_of_its_pages() {
             .await
             .expect("applied");
     }
+    // Read as the first desk reads it: its own claims of payment as they are, the other
+    // desks' by their last confirmed amounts (none was confirmed here).
+    let seen = ShopQuery {
+        viewer: DESKS[0].into(),
+        ..ShopQuery::default()
+    };
     let queries = [
-        ShopQuery::default(),
+        seen.clone(),
         ShopQuery {
             status: Some(LinkStatus::Pending),
-            ..ShopQuery::default()
+            ..seen.clone()
         },
         ShopQuery {
             staff: Some("Ayşe".into()),
-            ..ShopQuery::default()
+            ..seen.clone()
         },
+        // Its own paid links; another desk's unconfirmed ones match no paid filter here.
         ShopQuery {
-            desk: Some(DESKS[1].into()),
+            desk: Some(DESKS[0].into()),
             status: Some(LinkStatus::Completed),
-            ..ShopQuery::default()
+            ..seen.clone()
         },
         ShopQuery {
             range: Some(TimeRange {
                 from: at("2026-11-21T21:00:00Z"),
                 to: at("2026-11-23T21:00:00Z"),
             }),
-            ..ShopQuery::default()
+            ..seen.clone()
         },
         ShopQuery {
             text: Some("pd-l000".into()),
-            ..ShopQuery::default()
+            ..seen.clone()
         },
     ];
     let mut nonempty = 0;
@@ -677,10 +684,11 @@ async fn historys_totals_over_the_shop_equal_the_sum_of_its_pages() {
             };
             let links = page(&shop, &q).await.expect("a page");
             for l in &links {
+                let shown = l.stored("", &q.viewer).link;
                 walked.0 += 1;
                 let sums = walked.1.entry(l.link.currency.as_str()).or_default();
-                sums.0 += l.link.amount.unwrap_or_default();
-                sums.1 += l.link.paid.unwrap_or_default();
+                sums.0 += shown.amount.unwrap_or_default();
+                sums.1 += shown.paid.unwrap_or_default();
             }
             if links.len() < 40 {
                 break;
@@ -703,6 +711,18 @@ async fn historys_totals_over_the_shop_equal_the_sum_of_its_pages() {
         nonempty += usize::from(kept.0 > 0);
     }
     assert_eq!(nonempty, 6, "every filter matched some links");
+    // Another desk's payments, none confirmed by a second desk, are paid to that desk only.
+    let theirs = |viewer: &str| ShopQuery {
+        desk: Some(DESKS[1].into()),
+        status: Some(LinkStatus::Completed),
+        viewer: viewer.into(),
+        ..ShopQuery::default()
+    };
+    let limit = std::time::Duration::from_secs(5);
+    let here = totals(&mut shop, &theirs(DESKS[0]), limit).await;
+    assert_eq!(here.expect("counted").count, 0);
+    let there = totals(&mut shop, &theirs(DESKS[1]), limit).await;
+    assert!(there.expect("counted").count > 0);
 }
 
 /// A shop that kept its totals as schema step 2 laid them out (`report_cells`) before this

@@ -1031,6 +1031,10 @@ fn a_payment_only_another_desk_claims_shows_as_unconfirmed_and_this_desks_own_ca
     let made = other.link_create("shared", &["--amount", "80", "--json"]);
     assert_eq!(made.code, 0, "{made:?}");
     let id = made.json()["id"].as_str().expect("an id").to_owned();
+    let order = made.json()["orderNumber"]
+        .as_str()
+        .expect("an order number")
+        .to_owned();
     let other_id = other.run(&["shop", "status", "--json"]).json()["deskId"]
         .as_str()
         .expect("an id")
@@ -1079,4 +1083,22 @@ fn a_payment_only_another_desk_claims_shows_as_unconfirmed_and_this_desks_own_ca
     assert!(env.shown("Said to be paid, not confirmed (1)"));
     assert!(env.shown("Counter 2 says ₺80.00 was paid · counted ₺0.00"));
     assert!(env.shown("The payment system told"));
+    // History labels the row the same way, read from the shop.
+    env.nav(View::History);
+    env.until_shown(&format!("{order} ₺80.00 Waiting for payment"));
+    let labelled = env
+        .harness
+        .query_all_by(|n| {
+            n.label().is_some_and(|l| {
+                l.starts_with(&format!("{order} ₺80.00 Waiting for payment"))
+                    && l.ends_with(" · Paid? Not yet confirmed by the server")
+            })
+        })
+        .count();
+    assert_eq!(
+        labelled, 1,
+        "History's row says the payment is not confirmed"
+    );
+    // Its totals line adds the last confirmed paid amount.
+    env.until_shown("Filtered links: 1  ·  ₺80.00 (paid ₺0.00)");
 }
