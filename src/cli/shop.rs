@@ -196,12 +196,19 @@ impl Ctx {
                 "login": desk.login,
                 "url": join_url,
                 "password": desk.password.as_str(),
+                "adopted": desk.adopted,
             }));
         }
         println!(
             "{}",
             CliText::ShopDeskAdded.fill(lang, &[("name", &desk.name), ("login", &desk.login)])
         );
+        if let Some(device) = &desk.adopted {
+            println!(
+                "{}",
+                CliText::ShopDeskAdopted.fill(lang, &[("name", &desk.name), ("device", device)])
+            );
+        }
         println!("  paydesk shop join '{join_url}'");
         println!("{}", CliText::ShopDeskPassword.get(lang));
         println!("  {}", desk.password.as_str());

@@ -312,6 +312,9 @@ pub struct NewDesk {
     pub url: ShopUrl,
     /// Its password (139 bits), kept nowhere.
     pub password: Zeroizing<String>,
+    /// The device id of the desk of that name that had joined with the owner's login (before
+    /// desks had logins of their own): the new login is that desk's from now on.
+    pub adopted: Option<String>,
 }
 
 /// A random password of [`PASSWORD_CHARS`] characters of [`PASSWORD_ALPHABET`].
@@ -381,13 +384,43 @@ pub async fn add_desk(
     ))
     .await
     .map_err(pg)?;
+    let adopted = adopt(&tx, &name, &login).await.map_err(pg)?;
     tx.commit().await.map_err(pg)?;
     Ok(NewDesk {
         name,
         url: url.with_user(&login),
         login,
         password: secret,
+        adopted,
     })
+}
+
+/// Binds `login` to the desk named `name` that joined with a login that is no desk's (the
+/// owner's, before desks had their own): from now on only that desk (its device id) may
+/// register with `login`, so its password opens nothing on another computer. The binding
+/// trigger sets a row's login from the session, so it stands aside for this one update, in
+/// the owner's transaction. The adopted desk's device id, if there was one.
+async fn adopt(
+    tx: &tokio_postgres::Transaction<'_>,
+    name: &str,
+    login: &str,
+) -> Result<Option<String>, tokio_postgres::Error> {
+    tx.batch_execute("ALTER TABLE desks DISABLE TRIGGER desks_login")
+        .await?;
+    let row = tx
+        .query_opt(
+            "UPDATE desks SET login = $2
+             WHERE desk_id = (SELECT d.desk_id FROM desks AS d
+                 WHERE d.name = $1 AND (d.login IS NULL
+                     OR NOT EXISTS (SELECT 1 FROM desk_logins AS l WHERE l.login = d.login))
+                 ORDER BY d.seen_at DESC LIMIT 1)
+             RETURNING desk_id",
+            &[&name, &login],
+        )
+        .await?;
+    tx.batch_execute("ALTER TABLE desks ENABLE TRIGGER desks_login")
+        .await?;
+    Ok(row.map(|r| r.get(0)))
 }
 
 /// What [`remove_desk`] did.

@@ -334,6 +334,14 @@ impl OwnerSettings {
                         }
                     });
                 }
+                if let Some(device) = &desk.adopted {
+                    widgets::hint_ui(
+                        ui,
+                        &cx.palette,
+                        &UiText::OwnerAdopted
+                            .fill(lang, &[("name", &desk.name), ("device", device)]),
+                    );
+                }
                 widgets::hint_ui(ui, &cx.palette, UiText::OwnerShownOnce.get(lang));
             },
         );

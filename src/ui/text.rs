@@ -531,6 +531,7 @@ crate::sentences! {
     OwnerAddDesk => "Kasa ekle", "Add desk";
     OwnerInitialized => "Dükkân hazır (şema sürümü {from} → {to}).", "The shop is ready (schema version {from} → {to}).";
     OwnerRemoved => "{name} artık bağlanamaz ({n} oturum kapatıldı); o kasa tek başına satışa devam eder.", "{name} can no longer connect ({n} {n:session|sessions} ended); that desk sells on alone.";
+    OwnerAdopted => "{name} ({device}) dükkâna sahibin girişiyle katılmıştı: bu giriş artık yalnızca o masanın.", "{name} ({device}) had joined the shop with the owner's login: this login is now that desk's alone.";
     OwnerAdded => "{name} bu adres ve parolayla katılır", "{name} joins with this address and password";
     OwnerJoinAddress => "Adres", "Address";
     OwnerJoinPassword => "Parola", "Password";

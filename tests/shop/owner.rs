@@ -395,6 +395,10 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
         ),
     );
     let latest = schema::latest_version();
+    let device = cli.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("a desk id")
+        .to_owned();
     {
         let mut shop = session(&pg, &legacy, PASSWORD, &older).await;
         let url = shop.url().clone();
@@ -405,8 +409,8 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
         shop.client()
             .execute(
                 "INSERT INTO desks (desk_id, name, joined_at, seen_at)
-                 VALUES ('OLD1', 'Old counter', now(), now())",
-                &[],
+                 VALUES ($1, 'Old counter', now(), now())",
+                &[&device],
             )
             .await
             .expect("registers");
@@ -432,7 +436,10 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
     let init = cli.run_with(&["shop", "init", &legacy_url], Some(&owner_stdin()), &[]);
     ok(&init);
     assert_eq!(
-        pg.admin_sql(&older, "SELECT name FROM desks WHERE desk_id = 'OLD1'"),
+        pg.admin_sql(
+            &older,
+            &format!("SELECT name FROM desks WHERE desk_id = '{device}'")
+        ),
         "Old counter"
     );
     let out = cli.run(&["shop", "join", &legacy_url]);
@@ -444,13 +451,31 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
         &[],
     );
     ok(&added);
+    // `add-desk` with the old desk's name makes the new login that desk's: no other computer
+    // joins with it, and the old desk does, keeping its name.
     let own = added.json();
-    let mut cli = desk();
-    cli.env(
-        "PAYDESK_SHOP_PASSWORD",
-        own["password"].as_str().expect("a password"),
+    assert_eq!(own["adopted"], device.as_str(), "{own}");
+    let new_url = own["url"].as_str().expect("a URL");
+    let new_password = own["password"].as_str().expect("a password");
+    let mut stranger = desk();
+    stranger.env("PAYDESK_SHOP_PASSWORD", new_password);
+    let refused = stranger.run(&["shop", "join", new_url]);
+    assert_eq!(refused.code, 4, "{refused:?}");
+    assert!(
+        refused.stderr.contains("belongs to another desk"),
+        "{refused:?}"
     );
-    ok(&cli.run(&["shop", "join", own["url"].as_str().expect("a URL")]));
+    cli.env("PAYDESK_SHOP_PASSWORD", new_password);
+    let joined = cli.run(&["shop", "join", new_url]);
+    ok(&joined);
+    assert!(joined.stdout.contains("Old counter"), "{joined:?}");
+    assert_eq!(
+        pg.admin_sql(
+            &older,
+            &format!("SELECT login FROM desks WHERE desk_id = '{device}'")
+        ),
+        format!("{older}_desk_1")
+    );
 }
 
 #[tokio::test]
