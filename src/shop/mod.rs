@@ -597,6 +597,12 @@ async fn open(
     };
     config
         .port(url.port())
+        // A desk reads the shop through its views (schema step 20), named as the tables are;
+        // the owner's session and every migration set the path back to the tables.
+        .options(format!(
+            "-c search_path={},public",
+            schema::DESK_READ_SCHEMA
+        ))
         .user(url.user())
         .dbname(url.dbname())
         .password(password.as_bytes())

@@ -18,10 +18,10 @@
 //!   only the shop holds.
 //!
 //! What the desks' group may do ([`grants`]): call the shop's functions, which check what a
-//! desk sends (links, staff, catalog); read the shop's tables but the owner's and the staff's;
-//! insert and update where desks still write directly (audit, cards, poll leases), delete only
-//! expired poll leases; no `TRUNCATE`, no DDL, no trigger changes, no temporary tables, no
-//! `CREATE` in the schema. docs/design.md §8 says what is still to move into functions.
+//! desk sends (links, staff, catalog, audit, cards, leases) and take the desk from the
+//! session's login; read the views of `desk_read` (schema step 20), never a table; no
+//! `INSERT`, `UPDATE`, `DELETE` or `TRUNCATE` anywhere, no sequence, no DDL, no trigger
+//! changes, no temporary tables, no `CREATE` in the schema.
 
 use chrono::{DateTime, Utc};
 use rand::Rng;
@@ -103,6 +103,11 @@ pub struct Initialized {
 async fn owner_session(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Shop, ShopError> {
     let shop = connect(url, password, CONNECT_TIMEOUT).await?;
     let pg = |e| ShopError::from_pg(e, url);
+    // The owner works on the tables themselves, not on the desks' views.
+    shop.client()
+        .batch_execute("SET search_path = public")
+        .await
+        .map_err(pg)?;
     let row = shop
         .client()
         .query_one(
@@ -269,18 +274,14 @@ pub async fn add_manager(
     })
 }
 
-/// The tables a desk may not even read: the owner's, and the staff's (PIN verifiers, tokens
-/// and what the shop checked), which desks reach through the functions of schema step 12.
-const OWNER_ONLY: &str = "desk_logins, push_refusals, staff, staff_applied, staff_tokens, \
-    staff_log, staff_turn, catalog_turn, audit_turn, link_contradictions";
-
 /// What the desks' group may do, set afresh (every grant revoked first, so a table a later step
-/// added gets exactly these): read the shop's tables but the owner's, write none of them nor
-/// use any sequence (every write is a function's, schema steps 11 to 17), and execute the
-/// shop's functions but the internal ones, which `PUBLIC` no longer may.
+/// added gets exactly these): no privilege on any table or sequence of the shop (every write
+/// is a function's, schema steps 11 to 17), `SELECT` on the views of `desk_read` (step 20),
+/// and `EXECUTE` on the shop's functions but the internal ones, which `PUBLIC` no longer may.
 pub fn grants(dbname: &str, desks: &str) -> String {
     let db = ident(dbname);
     let desks = ident(desks);
+    let read = super::schema::DESK_READ_SCHEMA;
     let internal = format!(
         "{}, {}",
         super::catalog::INTERNAL_FUNCTIONS,
@@ -292,8 +293,10 @@ pub fn grants(dbname: &str, desks: &str) -> String {
          REVOKE CREATE ON SCHEMA public FROM PUBLIC;
          GRANT USAGE ON SCHEMA public TO {desks};
          REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {desks};
-         GRANT SELECT ON ALL TABLES IN SCHEMA public TO {desks};
-         REVOKE ALL ON {OWNER_ONLY} FROM {desks};
+         REVOKE ALL ON SCHEMA {read} FROM PUBLIC;
+         GRANT USAGE ON SCHEMA {read} TO {desks};
+         REVOKE ALL ON ALL TABLES IN SCHEMA {read} FROM {desks};
+         GRANT SELECT ON ALL TABLES IN SCHEMA {read} TO {desks};
          REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {desks};
          REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC;
          GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {desks};

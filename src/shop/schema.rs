@@ -644,7 +644,7 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// ([`super::confirm::CONFIRMATIONS`]), step 16 the leases and the budget written through
 /// functions ([`super::lease::AUTHORITY`]), step 17 the saved cards ([`super::cards::AUTHORITY`]), step 18 what Day close counts
 /// apart ([`super::confirm::DAY_CLOSE`]), step 19 a desk's first name its login's
-/// ([`DESK_NAMES`]).
+/// ([`DESK_NAMES`]), step 20 the views a desk reads through ([`DESK_READS`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -665,6 +665,7 @@ pub const MIGRATIONS: &[&str] = &[
     super::cards::AUTHORITY,
     super::confirm::DAY_CLOSE,
     DESK_NAMES,
+    DESK_READS,
 ];
 
 /// Step 19 (issue 28): a desk's first shown name is the one the owner gave its login at
@@ -689,6 +690,37 @@ BEGIN
     ON CONFLICT (desk_id) DO UPDATE SET name = EXCLUDED.name, seen_at = EXCLUDED.seen_at;
     RETURN v_name;
 END $$;
+";
+
+/// The schema a desk reads the shop through ([`DESK_READS`]); a desk's connection puts it
+/// first on its `search_path`, so the desk's statements name the same relations as the
+/// owner's and reach the views.
+pub const DESK_READ_SCHEMA: &str = "desk_read";
+
+/// Step 20 (issue 28): a desk reads the shop only through views. Desks lose `SELECT` on every
+/// table (`owner::grants`); they read the relations below, each a view of the same name in
+/// `desk_read` selecting every column of the table, owned by the owner, which PostgreSQL checks with the owner's rights and
+/// plans as the table itself (a simple view is inlined: the month's Day close keeps its
+/// partition pruning and index ranges, which a `SECURITY DEFINER` set-returning function would
+/// hide behind a full read). Nothing a view returns is a verifier, a token or another desk's
+/// secret: the staff's, the owner's and the contradictions' tables have no view and are read
+/// only through functions. A later step that adds a column a desk reads recreates that view.
+pub const DESK_READS: &str = "
+CREATE SCHEMA desk_read;
+CREATE VIEW desk_read.paydesk_schema AS SELECT * FROM public.paydesk_schema;
+CREATE VIEW desk_read.links AS SELECT * FROM public.links;
+CREATE VIEW desk_read.link_items AS SELECT * FROM public.link_items;
+CREATE VIEW desk_read.desks AS SELECT * FROM public.desks;
+CREATE VIEW desk_read.outbox_acks AS SELECT * FROM public.outbox_acks;
+CREATE VIEW desk_read.report_sums AS SELECT * FROM public.report_sums;
+CREATE VIEW desk_read.report_money AS SELECT * FROM public.report_money;
+CREATE VIEW desk_read.report_items AS SELECT * FROM public.report_items;
+CREATE VIEW desk_read.audit AS SELECT * FROM public.audit;
+CREATE VIEW desk_read.audit_forks AS SELECT * FROM public.audit_forks;
+CREATE VIEW desk_read.catalog_snapshots AS SELECT * FROM public.catalog_snapshots;
+CREATE VIEW desk_read.catalog_variants AS SELECT * FROM public.catalog_variants;
+CREATE VIEW desk_read.catalog_current AS SELECT * FROM public.catalog_current;
+CREATE VIEW desk_read.saved_cards AS SELECT * FROM public.saved_cards;
 ";
 
 /// The version this build migrates to.
@@ -868,6 +900,11 @@ pub async fn migrate_to(
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, url);
     let tx = client.transaction().await.map_err(pg)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await
+        .map_err(pg)?;
+    // Every step names the shop's own schema's objects, whatever the session's path (a desk's
+    // connection reads through `desk_read` first: [`DESK_READS`]).
+    tx.batch_execute("SET LOCAL search_path = public")
         .await
         .map_err(pg)?;
     // Read before writing anything: a newer schema is refused with nothing changed.

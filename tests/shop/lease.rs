@@ -31,13 +31,14 @@ fn password() -> Zeroizing<String> {
 async fn new_shop(pg: &Pg) -> ShopUrl {
     let db = pg.fresh_db();
     let url = ShopUrl::parse(&pg.url("127.0.0.1", &db, "sslmode=disable")).expect("a shop URL");
-    let mut shop = shop::connect(&url, &password(), shop::CONNECT_TIMEOUT)
+    let shop = shop::connect(&url, &password(), shop::CONNECT_TIMEOUT)
         .await
         .expect("the shop connects");
-    let migrated = schema::migrate(shop.client_mut(), &url)
+    // The owner's `shop init` made it (a desk never migrates); the desk reads its version.
+    let version = schema::version(shop.client(), &url)
         .await
-        .expect("the schema migrates");
-    assert_eq!(migrated.to, schema::latest_version());
+        .expect("the version reads");
+    assert_eq!(version, schema::latest_version());
     url
 }
 

@@ -273,9 +273,15 @@ async fn a_server_that_asks_for_the_password_in_plain_text_never_gets_it_unless_
 /// here migrate it themselves, as `shop init` does.
 async fn fresh_shop(pg: &Pg) -> shop::Shop {
     let db = pg.empty_db();
-    connect(&pg.owner_url(&db), PASSWORD)
+    let shop = connect(&pg.owner_url(&db), PASSWORD)
         .await
-        .expect("the shop connects")
+        .expect("the shop connects");
+    // The owner works on the tables, as `shop init` does, not on the desks' views.
+    shop.client()
+        .batch_execute("SET search_path = public")
+        .await
+        .expect("the path is set");
+    shop
 }
 
 /// What a refused migration must leave as it was: every relation and function of the

@@ -28,11 +28,12 @@ pub async fn fresh_shop(pg: &Pg) -> ShopUrl {
         &format!("sslmode=verify-full&sslrootcert={}", pg.ca_pem.display()),
     ))
     .expect("a valid URL");
-    let mut shop = connect(&url).await.expect("the shop connects");
-    let migrated = schema::migrate(shop.client_mut(), &url)
+    let shop = connect(&url).await.expect("the shop connects");
+    // The owner's `shop init` made it (a desk never migrates); the desk reads its version.
+    let version = schema::version(shop.client(), &url)
         .await
-        .expect("migrates");
-    assert_eq!(migrated.to, schema::latest_version());
+        .expect("the version reads");
+    assert_eq!(version, schema::latest_version());
     url
 }
 
