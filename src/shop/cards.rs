@@ -26,7 +26,7 @@ CREATE TABLE saved_cards (
 ";
 
 /// Schema step 17 (issue 28): a desk's saved cards reach the shop through
-/// `paydesk_push_card` only (`SECURITY DEFINER`, owned by the owner, `search_path` pinned and
+/// `paydesk_push_card` only (`SECURITY DEFINER`, owned by `<database>_definer`, `search_path` pinned and
 /// ending in `pg_temp`), which acts for a desk the session's login registered (`PDK03`). A
 /// card the shop has not seen is recorded as the pushing desk's; a card saved again (the
 /// server answered anew) takes the newer mask, brand and bank, whoever pushes it, since every

@@ -114,8 +114,8 @@ END $$;
 ";
 
 /// Schema step 16 (issue 28): the leases and the budget are written by the shop's functions
-/// only, as the links are. `paydesk_poll_ask` becomes `SECURITY DEFINER` (owned by the
-/// owner, `search_path` pinned and ending in `pg_temp`) and acts only for a desk the session's
+/// only, as the links are. `paydesk_poll_ask` becomes `SECURITY DEFINER` (owned by
+/// `<database>_definer`, `search_path` pinned and ending in `pg_temp`) and acts only for a desk the session's
 /// login registered (`PDK03`); the lease and freshness a desk asks for are held to what a desk
 /// can need (a lease of at most a minute, freshness of at most a day), so a desk cannot take a
 /// link's polling for a year. `paydesk_release_leases` ends the calling desk's leases and

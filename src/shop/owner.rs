@@ -76,6 +76,12 @@ impl Roles {
     pub fn desk(&self, n: i64) -> String {
         format!("{}_desk_{n}", self.dbname)
     }
+
+    /// The role that owns the shop's `SECURITY DEFINER` functions (`NOLOGIN`): what they do
+    /// runs with its rights, which are the tables' rows and nothing of the owner's login.
+    pub fn definer(&self) -> String {
+        format!("{}_definer", self.dbname)
+    }
 }
 
 /// `name` as a quoted SQL identifier.
@@ -178,6 +184,23 @@ pub async fn init(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Initial
     tx.batch_execute(&grants(url.dbname(), &desks))
         .await
         .map_err(pg)?;
+    let definer = roles.definer();
+    let definer_exists: bool = tx
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)",
+            &[&definer],
+        )
+        .await
+        .map_err(pg)?
+        .get(0);
+    if !definer_exists {
+        tx.batch_execute(&format!("CREATE ROLE {} NOLOGIN", ident(&definer)))
+            .await
+            .map_err(pg)?;
+    }
+    tx.batch_execute(&definer_grants(&definer))
+        .await
+        .map_err(pg)?;
     let managers_without_pin = tx
         .query(
             "SELECT name FROM staff
@@ -197,6 +220,33 @@ pub async fn init(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Initial
         role_created: !exists,
         managers_without_pin,
     })
+}
+
+/// The functions' owner (`NOLOGIN`, [`Roles::definer`]), set afresh: the rows of every table
+/// and sequence of the shop and `EXECUTE` on its functions, which is all a function needs, and
+/// every `SECURITY DEFINER` function of the schema handed to it (a later step's included). The
+/// owner's login becomes a member first, as PostgreSQL asks of whoever hands a function over,
+/// and the `CREATE` on the schema that handing over needs is taken back after.
+fn definer_grants(definer: &str) -> String {
+    let role = ident(definer);
+    let literal = definer.replace('\'', "''");
+    format!(
+        "GRANT {role} TO CURRENT_USER;
+         GRANT USAGE, CREATE ON SCHEMA public TO {role};
+         GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role};
+         GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {role};
+         GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO {role};
+         DO $$
+         DECLARE f regprocedure;
+         BEGIN
+             FOR f IN SELECT p.oid::regprocedure FROM pg_proc AS p
+                 WHERE p.pronamespace = 'public'::regnamespace AND p.prosecdef
+             LOOP
+                 EXECUTE format('ALTER FUNCTION %s OWNER TO %I', f, '{literal}');
+             END LOOP;
+         END $$;
+         REVOKE CREATE ON SCHEMA public FROM {role};"
+    )
 }
 
 /// What [`add_manager`] did.

@@ -733,8 +733,8 @@ pub const NOT_THIS_DESK: &str = "PDK03";
 
 /// Step 11 (issue 28): a desk writes its links, their items, its acknowledgement and its own
 /// registration through functions only, never through the tables. Each function is `SECURITY
-/// DEFINER` (owned by the owner, `search_path` pinned and ending in `pg_temp`) and acts for a
-/// desk the session's login registered ([`NOT_THIS_DESK`] otherwise), so a login acts as its
+/// DEFINER` (owned by `<database>_definer`, `owner::definer_grants`; `search_path` pinned and
+/// ending in `pg_temp`) and acts for a desk the session's login registered ([`NOT_THIS_DESK`] otherwise), so a login acts as its
 /// own desk and no other. What a desk may push:
 ///
 /// - an observation of a link (`paydesk_push_link`): the links rule (newer by *status order,

@@ -319,6 +319,21 @@ async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_ta
     ] {
         assert_eq!(state_of(&desk, sql).await, denied, "{sql}");
     }
+    // Every function that runs with its owner's rights is owned by a role nobody logs in as,
+    // which holds the tables' rows and nothing of the owner's login.
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT count(*) FILTER (WHERE r.rolname <> current_database() || '_definer'
+                                       OR r.rolcanlogin OR r.rolcreaterole)
+                    || ' of ' || count(*)
+             FROM pg_proc AS p JOIN pg_roles AS r ON r.oid = p.proowner
+             WHERE p.pronamespace = 'public'::regnamespace AND p.prosecdef",
+        )
+        .split_once(" of ")
+        .map(|(wrong, all)| (wrong.to_owned(), all.parse::<u32>().unwrap_or(0) > 20)),
+        Some(("0".to_owned(), true))
+    );
     // The desk's own work still runs: it reads the links and registers.
     assert_eq!(state_of(&desk, "SELECT count(*) FROM links").await, None);
 }
