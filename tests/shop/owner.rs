@@ -319,11 +319,48 @@ async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_ta
     ] {
         assert_eq!(state_of(&desk, sql).await, denied, "{sql}");
     }
+    functions_are_the_definers_and_the_ungranted_refused(&pg, &db, &desk).await;
+    // The desk's own work still runs: it reads the links and registers.
+    assert_eq!(state_of(&desk, "SELECT count(*) FROM links").await, None);
+}
+
+/// Every function of the shop the desks' role is not granted, called through `desk`'s login
+/// with arguments of its types, is refused before it runs; every function that runs with its
+/// owner's rights is owned by a role nobody logs in as.
+async fn functions_are_the_definers_and_the_ungranted_refused(
+    pg: &Pg,
+    db: &str,
+    desk: &shop::Shop,
+) {
+    let denied = Some("42501".to_owned());
+    // Every function of the shop a desk is not granted, called through the desk's login with
+    // arguments of its types, is refused before it runs.
+    let ungranted = pg.admin_sql(
+        db,
+        "SELECT string_agg(format('SELECT public.%I(%s)', p.proname,
+                   (SELECT coalesce(string_agg('NULL::' || format_type(a.t, NULL), ', '
+                        ORDER BY a.i), '')
+                    FROM unnest(p.proargtypes) WITH ORDINALITY AS a (t, i))), E'\n'
+                   ORDER BY p.proname)
+         FROM pg_proc AS p
+         WHERE p.pronamespace = 'public'::regnamespace AND p.prokind = 'f'
+             AND p.prorettype <> 'trigger'::regtype
+             AND NOT has_function_privilege(current_database() || '_desks', p.oid, 'EXECUTE')",
+    );
+    let calls: Vec<&str> = ungranted.lines().collect();
+    assert!(
+        calls.iter().any(|c| c.contains("paydesk_manager_of"))
+            && calls.iter().any(|c| c.contains("paydesk_catalog_make")),
+        "{calls:?}"
+    );
+    for call in calls {
+        assert_eq!(state_of(desk, call).await, denied, "{call}");
+    }
     // Every function that runs with its owner's rights is owned by a role nobody logs in as,
     // which holds the tables' rows and nothing of the owner's login.
     assert_eq!(
         pg.admin_sql(
-            &db,
+            db,
             "SELECT count(*) FILTER (WHERE r.rolname <> current_database() || '_definer'
                                        OR r.rolcanlogin OR r.rolcreaterole)
                     || ' of ' || count(*)
@@ -334,8 +371,6 @@ async fn a_desks_login_can_truncate_drop_alter_or_delete_nothing_and_makes_no_ta
         .map(|(wrong, all)| (wrong.to_owned(), all.parse::<u32>().unwrap_or(0) > 20)),
         Some(("0".to_owned(), true))
     );
-    // The desk's own work still runs: it reads the links and registers.
-    assert_eq!(state_of(&desk, "SELECT count(*) FROM links").await, None);
 }
 
 #[test]
