@@ -380,18 +380,18 @@ fn write_claims_apart(out: &mut impl Write, r: &DayReport, lang: Lang) -> std::i
     writeln!(out)?;
     writeln!(out, "{}", CliText::ClaimsApart.get(lang))?;
     for c in &r.claims_apart {
-        let show = |t: crate::store::Total| t.show(lang, |d| format_amount(d, c.currency, lang));
+        let money = |d: Decimal| format_amount(d, c.currency, lang);
         let mut line = CliText::ClaimLine.fill(
             lang,
             &[
                 ("order", &c.order_number.as_deref().unwrap_or(&c.link_id)),
                 ("desk", &c.claimed_by),
-                ("claimed", &show(c.claimed_paid)),
-                ("counted", &show(c.confirmed_paid)),
+                ("claimed", &c.claimed_paid.show(lang, money)),
+                ("counted", &c.confirmed_paid.show(lang, money)),
             ],
         );
         if let Some(x) = &c.contradicted {
-            let seen = show(x.paid);
+            let seen = x.paid.show(lang, money);
             line = format!(
                 "{line} · {}",
                 CliText::ClaimContradicted.fill(lang, &[("desk", &x.by), ("seen", &seen)])
