@@ -38,6 +38,7 @@ fn main() -> ExitCode {
             profile: cli.profile,
             env_secret,
             env_shop,
+            env_smtp,
         };
         return match paydesk::app::run_gui(gui) {
             Ok(()) => ExitCode::SUCCESS,

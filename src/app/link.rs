@@ -38,6 +38,31 @@ impl App {
             LinkCommand::CustomerDisplay { open, fullscreen } => {
                 self.views.customer.on_asked(open, fullscreen);
             }
+            LinkCommand::Send {
+                id,
+                via,
+                lang: message_lang,
+            } => {
+                let (Some(desk), Some(services)) =
+                    (self.desk_for(duty), self.holds.services.clone())
+                else {
+                    return;
+                };
+                let job = super::send::SendJob {
+                    desk,
+                    services,
+                    actor: duty.actor.clone(),
+                    shop_name: self.saved.merchant_name.trim().to_owned(),
+                    zone: self.zone,
+                    opener: self.options.opener.clone(),
+                    env_smtp: self.options.env_smtp.value(),
+                    ui_lang: lang,
+                };
+                self.spawn(duty, async move {
+                    let result = job.run(&id, via, message_lang).await;
+                    Msg::Link(LinkResult::Sent { id, result })
+                });
+            }
             LinkCommand::Close => self.put_shown_away(),
             LinkCommand::SaveQrPng { url, name } => {
                 let dialogs = self.options.file_dialogs.clone();
@@ -186,6 +211,28 @@ impl App {
                 }
             }
             LinkResult::Notified | LinkResult::Opened { result: Ok(()) } => {}
+            LinkResult::MailPassed => self.on_mail_passed(),
+            LinkResult::Sent { id, result } => {
+                let words = result.map(|sent| match sent {
+                    super::send::Sent::Copy { text } => {
+                        self.ctx.copy_text(text);
+                        UiText::SentCopied.get(lang).to_owned()
+                    }
+                    super::send::Sent::WhatsApp { to } => {
+                        UiText::SentWhatsApp.fill(lang, &[("to", &to)])
+                    }
+                    super::send::Sent::Email { to, waiting: None } => {
+                        UiText::SentEmail.fill(lang, &[("to", &to)])
+                    }
+                    super::send::Sent::Email {
+                        to,
+                        waiting: Some(why),
+                    } => UiText::SentEmailWaiting.fill(lang, &[("to", &to), ("why", &why)]),
+                });
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+                    s.on_sent(words);
+                }
+            }
             LinkResult::Opened {
                 result: Err(detail),
             } => {
@@ -505,6 +552,127 @@ mod tests {
             panic!("the failure is said");
         };
         assert!(problem.sentence.contains("copy it"), "{problem:?}");
+    }
+
+    /// Sends link `id`'s message `via` in Turkish and applies the answer; the note it left.
+    fn send(app: &mut App, id: &str, via: crate::ui::command::SendVia) -> Note {
+        let answer = only(run(
+            app,
+            Command::Link(LinkCommand::Send {
+                id: id.to_owned(),
+                via,
+                lang: crate::lang::Lang::Tr,
+            }),
+        ));
+        app.on_msg(answer);
+        app.views
+            .shown
+            .as_ref()
+            .and_then(|s| s.note().cloned())
+            .expect("the send is said")
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn whatsapp_opens_wa_me_with_the_message_and_audits_the_masked_number() {
+        use crate::ui::command::SendVia;
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app();
+        let (fake_xdg_open, record) = crate::opener::fake(dir.path(), 0);
+        app.options.opener = fake_xdg_open;
+        app.saved.merchant_name = "Kahve Dünyası".into();
+        let link = make_link(&mut app, "A-1");
+        let url = link.payment_url.clone().expect("a payment URL");
+
+        // A number that is no mobile: refused naming the field; nothing opened or recorded.
+        let refused = send(
+            &mut app,
+            &link.id,
+            SendVia::WhatsApp {
+                phone: "0212 123 45 67".into(),
+            },
+        );
+        let Note::Failed(problem) = refused else {
+            panic!("{refused:?}");
+        };
+        assert!(problem.sentence.starts_with("Phone number:"), "{problem:?}");
+        assert!(!record.exists());
+
+        let done = send(
+            &mut app,
+            &link.id,
+            SendVia::WhatsApp {
+                phone: "0532 123 45 67".into(),
+            },
+        );
+        assert!(
+            matches!(&done, Note::Done(words) if words.contains("0532 *** ** 67")),
+            "{done:?}"
+        );
+        let opened = std::fs::read_to_string(&record).unwrap();
+        assert!(
+            opened.starts_with("https://wa.me/905321234567?text="),
+            "{opened}"
+        );
+        assert!(
+            opened.contains(&crate::domain::wire_format::percent_encode(&url)),
+            "the exact payment URL travels in the message: {opened}"
+        );
+        assert!(
+            !opened.contains("PAYDESK_"),
+            "no secret reaches the opener: {opened}"
+        );
+        let services = app.holds.services.clone().expect("services");
+        let audit = services
+            .audit_list(&crate::service::AuditFilter {
+                action: Some("link.send".into()),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(audit.len(), 1, "{audit:?}");
+        assert!(
+            audit[0].subject.contains("whatsapp 0532 *** ** 67"),
+            "{audit:?}"
+        );
+    }
+
+    #[test]
+    fn copy_message_puts_the_turkish_message_on_the_clipboard_and_email_needs_setting_up() {
+        use crate::ui::command::SendVia;
+        let mut app = app();
+        app.saved.merchant_name = "Kahve Dünyası".into();
+        let link = make_link(&mut app, "A-1");
+        let done = send(&mut app, &link.id, SendVia::Copy);
+        assert!(matches!(done, Note::Done(_)), "{done:?}");
+        let copied = app.ctx.output(|o| o.commands.clone());
+        let text = copied
+            .iter()
+            .find_map(|c| match c {
+                egui::OutputCommand::CopyText(t) => Some(t.clone()),
+                _ => None,
+            })
+            .expect("copied");
+        assert!(text.starts_with("Kahve Dünyası"), "{text}");
+        assert!(text.contains("125,50"), "{text}");
+        assert!(text.contains(&link.payment_url.clone().unwrap()), "{text}");
+
+        // No address on the link and none typed; then no account on this desk.
+        let none = send(&mut app, &link.id, SendVia::Email { to: String::new() });
+        assert!(
+            matches!(&none, Note::Failed(p) if p.sentence.starts_with("E-mail address:")),
+            "{none:?}"
+        );
+        let unset = send(
+            &mut app,
+            &link.id,
+            SendVia::Email {
+                to: "ayse@example.com".into(),
+            },
+        );
+        assert!(
+            matches!(&unset, Note::Failed(p) if p.sentence.contains("not set up")),
+            "{unset:?}"
+        );
     }
 
     #[test]

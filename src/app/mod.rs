@@ -26,6 +26,7 @@ pub mod pending;
 pub mod profiles;
 pub mod report;
 pub mod run;
+pub mod send;
 mod shell;
 pub mod shop;
 pub mod staff;
@@ -106,6 +107,11 @@ pub struct AppOptions {
     pub file_dialogs: files::FileDialogs,
     /// `PAYDESK_SHOP_PASSWORD` as read at start-up (none in tests unless set).
     pub env_shop: crate::secrets::EnvSecret,
+    /// `PAYDESK_SMTP_PASSWORD` as read at start-up: the e-mail login's password where no
+    /// keyring runs (none in tests unless set).
+    pub env_smtp: crate::secrets::EnvSecret,
+    /// How often the mail queue is looked at for a message due (`send::MAIL_PASS_EVERY`).
+    pub mail_pass_every: Duration,
     /// The shop session's waits and limits.
     pub shop_timing: crate::service::shop::Timing,
 }
@@ -131,6 +137,8 @@ impl Default for AppOptions {
             opener: crate::opener::Opener::default(),
             file_dialogs: files::FileDialogs::off(),
             env_shop: crate::secrets::EnvSecret::default(),
+            env_smtp: crate::secrets::EnvSecret::default(),
+            mail_pass_every: send::MAIL_PASS_EVERY,
             shop_timing: crate::service::shop::Timing::default(),
         }
     }
@@ -259,6 +267,8 @@ pub struct App {
     /// on screen are dropped by the result view).
     pub(crate) request_seq: u64,
     pub(crate) resend: Resend,
+    /// The mail queue's sending passes (`send::MAIL_PASS_EVERY`).
+    pub(crate) mail: send::MailPass,
     pub(crate) history_next: Option<crate::service::LinkCursor>,
     applied_theme: Option<ThemeChoice>,
     first_frame: Option<Instant>,
@@ -304,6 +314,7 @@ impl App {
                 next: None,
                 interval: options.resend_first,
             },
+            mail: send::MailPass::default(),
             options,
             worker,
             ctx: ctx.clone(),
@@ -396,6 +407,7 @@ impl App {
         self.run_commands();
         self.schedule_board();
         self.schedule_resend();
+        self.schedule_mail();
         if let Some(start) = self.first_frame.take() {
             // Read by tests/perf/startup.sh; only with PAYDESK_PERF set.
             eprintln!(

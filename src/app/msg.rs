@@ -203,6 +203,16 @@ pub enum LinkResult {
         /// Why the opener did not take it.
         result: Result<(), String>,
     },
+    /// A sending pass of the mail queue ended.
+    MailPassed,
+    /// A link's message went to its payer, or was made to copy, or why not (a sentence in
+    /// the window's language naming the field or the setting).
+    Sent {
+        /// The link id.
+        id: String,
+        /// What happened.
+        result: Result<super::send::Sent, String>,
+    },
 }
 
 /// A background result about the journal's open rows.

@@ -17,6 +17,8 @@ pub struct GuiOptions {
     pub env_secret: crate::secrets::EnvSecret,
     /// `PAYDESK_SHOP_PASSWORD`, read and removed the same way.
     pub env_shop: crate::secrets::EnvSecret,
+    /// `PAYDESK_SMTP_PASSWORD`, read and removed the same way.
+    pub env_smtp: crate::secrets::EnvSecret,
 }
 
 /// Why the window could not run.
@@ -85,6 +87,7 @@ pub fn run_gui(gui: GuiOptions) -> Result<(), GuiError> {
                 profile: gui.profile,
                 env_secret: gui.env_secret,
                 env_shop: gui.env_shop,
+                env_smtp: gui.env_smtp,
                 perf_start,
                 file_dialogs: super::files::FileDialogs::from_env(),
                 ..AppOptions::default()

@@ -174,6 +174,34 @@ pub enum LinkCommand {
         /// Full screen.
         fullscreen: bool,
     },
+    /// Send the link's message to its payer (or copy it), in `lang`.
+    Send {
+        /// The link id.
+        id: String,
+        /// How.
+        via: SendVia,
+        /// The message's language (the shop's choice per message, not the window's).
+        lang: crate::lang::Lang,
+    },
+}
+
+/// How a link's message goes to its payer (`LinkCommand::Send`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendVia {
+    /// WhatsApp: the desktop opens `wa.me` with the message; the number as typed (empty: the
+    /// link's payer phone), read with the country code of `send::DEFAULT_COUNTRY_CODE` for a
+    /// number typed without one.
+    WhatsApp {
+        /// The number as typed.
+        phone: String,
+    },
+    /// E-mail through the shop's SMTP account, queued first (empty: the payer's e-mail).
+    Email {
+        /// The address as typed.
+        to: String,
+    },
+    /// The subject and text onto the clipboard, for any other channel.
+    Copy,
 }
 
 impl std::fmt::Debug for LinkCommand {
@@ -200,6 +228,7 @@ impl LinkCommand {
             LinkCommand::Cancel { .. } => "CancelLink",
             LinkCommand::Close => "CloseShownLink",
             LinkCommand::CustomerDisplay { .. } => "CustomerDisplay",
+            LinkCommand::Send { .. } => "SendLink",
         }
     }
 
@@ -214,7 +243,8 @@ impl LinkCommand {
             | LinkCommand::OpenUrl { .. }
             | LinkCommand::Refresh { .. }
             | LinkCommand::Close
-            | LinkCommand::CustomerDisplay { .. } => Gate::Member,
+            | LinkCommand::CustomerDisplay { .. }
+            | LinkCommand::Send { .. } => Gate::Member,
             LinkCommand::Cancel { .. } => Gate::OwnUnpaidOrManager(UiText::WhatCancelLink),
         }
     }

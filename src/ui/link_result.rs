@@ -110,6 +110,57 @@ pub struct ShownLink {
     applied: u64,
     /// Where it was opened from (History and the board show "Back").
     origin: Origin,
+    /// The Send form, while open: what was typed stays through a failed send.
+    send: Option<SendForm>,
+    /// A send is out (its button waits for it).
+    sending: bool,
+}
+
+/// How the Send form sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    /// WhatsApp, through the desktop's opener.
+    WhatsApp,
+    /// E-mail, through the shop's SMTP account.
+    Email,
+    /// Onto the clipboard, for any other channel.
+    Copy,
+}
+
+/// What the Send form holds.
+#[derive(Debug, Clone)]
+pub struct SendForm {
+    /// The channel chosen.
+    pub channel: Channel,
+    /// The number, as typed (filled from the link's payer phone).
+    pub phone: String,
+    /// The address, as typed (filled from the link's payer e-mail).
+    pub email: String,
+    /// The message's language.
+    pub lang: Lang,
+}
+
+impl SendForm {
+    /// A form for `link`, its payer's contact filled in, the message in `lang`.
+    fn of(link: &Link, lang: Lang) -> Self {
+        let phone = match (&link.phone_country_code, &link.phone_number) {
+            (Some(cc), Some(n)) if !n.trim().is_empty() => {
+                format!("+{} {}", cc.trim().trim_start_matches('+'), n.trim())
+            }
+            _ => String::new(),
+        };
+        let channel = if phone.is_empty() && link.email.is_some() {
+            Channel::Email
+        } else {
+            Channel::WhatsApp
+        };
+        Self {
+            channel,
+            phone,
+            email: link.email.clone().unwrap_or_default(),
+            lang,
+        }
+    }
 }
 
 impl ShownLink {
@@ -127,7 +178,26 @@ impl ShownLink {
             polling: None,
             applied: 0,
             origin,
+            send: None,
+            sending: false,
         }
+    }
+
+    /// The Send form, while open.
+    pub fn send_form(&self) -> Option<&SendForm> {
+        self.send.as_ref()
+    }
+
+    /// A send ended: its outcome in the note; the form keeps what was typed.
+    pub fn on_sent(&mut self, result: Result<String, String>) {
+        self.sending = false;
+        self.note = Some(match result {
+            Ok(words) => Note::Done(words),
+            Err(sentence) => Note::Failed(Problem {
+                sentence,
+                detail: None,
+            }),
+        });
     }
 
     /// The server's last word on the link.
@@ -452,6 +522,7 @@ impl ShownLink {
         }
         ui.add_space(theme::SPACE_M);
         self.actions_ui(ui, cx, customer_open);
+        self.send_ui(ui, cx);
         if let Some(note) = &self.note {
             crate::ui::problem::note_ui(ui, cx, note);
         }
@@ -529,6 +600,18 @@ impl ShownLink {
                     id: self.link.id.clone(),
                 }));
             }
+            if url.is_some()
+                && !over
+                && widgets::Action::secondary(UiText::SendToCustomer.get(lang))
+                    .icon(theme::icon::SEND)
+                    .show_ui(ui)
+                    .clicked()
+            {
+                self.send = match self.send.take() {
+                    Some(_) => None,
+                    None => Some(SendForm::of(&self.link, lang)),
+                };
+            }
             if let Some(url) = &url {
                 ui.menu_button(UiText::MoreActions.get(lang), |ui| {
                     if widgets::Action::quiet(UiText::CopyUrl.get(lang))
@@ -566,6 +649,96 @@ impl ShownLink {
                 });
             }
         });
+    }
+
+    /// The Send form: the channel, the message's language, the number or address, and the
+    /// one button that sends (or copies).
+    fn send_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        if self.is_void() || self.is_final() {
+            self.send = None;
+        }
+        let lang = cx.lang;
+        let id = self.link.id.clone();
+        let sending = self.sending;
+        let Some(form) = &mut self.send else {
+            return;
+        };
+        let mut send = None;
+        let channel_before = form.channel;
+        ui.add_space(theme::SPACE_S);
+        widgets::group_ui(ui, UiText::SendToCustomer.get(lang), |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for (channel, text) in [
+                    (Channel::WhatsApp, UiText::SendViaWhatsApp),
+                    (Channel::Email, UiText::SendViaEmail),
+                    (Channel::Copy, UiText::SendViaCopy),
+                ] {
+                    ui.selectable_value(&mut form.channel, channel, text.get(lang));
+                }
+            });
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(UiText::SendMessageLang.get(lang)).color(cx.palette.muted));
+                for (choice, text) in [(Lang::Tr, "Türkçe"), (Lang::En, "English")] {
+                    ui.selectable_value(&mut form.lang, choice, text);
+                }
+            });
+            let (field, value, button, icon) = match form.channel {
+                Channel::WhatsApp => (
+                    Some(UiText::SendPhone),
+                    &mut form.phone,
+                    UiText::SendOpenWhatsApp,
+                    theme::icon::SEND,
+                ),
+                Channel::Email => (
+                    Some(UiText::SendEmailAddress),
+                    &mut form.email,
+                    UiText::SendByEmail,
+                    theme::icon::MAIL,
+                ),
+                Channel::Copy => (
+                    None,
+                    &mut form.phone,
+                    UiText::SendViaCopy,
+                    theme::icon::COPY,
+                ),
+            };
+            if let Some(field) = field {
+                let label = ui.label(field.get(lang));
+                ui.add(egui::TextEdit::singleline(value).desired_width(ACTION_WIDTH))
+                    .labelled_by(label.id);
+            }
+            ui.add_space(theme::SPACE_XS);
+            if widgets::Action::secondary(button.get(lang))
+                .icon(icon)
+                .enabled(!sending)
+                .show_ui(ui)
+                .clicked()
+            {
+                send = Some(match form.channel {
+                    Channel::WhatsApp => crate::ui::command::SendVia::WhatsApp {
+                        phone: form.phone.clone(),
+                    },
+                    Channel::Email => crate::ui::command::SendVia::Email {
+                        to: form.email.clone(),
+                    },
+                    Channel::Copy => crate::ui::command::SendVia::Copy,
+                });
+            }
+        });
+        if form.channel != channel_before {
+            // What another channel's send said no longer applies.
+            self.note = None;
+        }
+        if let Some(via) = send {
+            let message_lang = form.lang;
+            self.sending = true;
+            self.note = None;
+            cx.emit(Command::Link(LinkCommand::Send {
+                id,
+                via,
+                lang: message_lang,
+            }));
+        }
     }
 
     /// Cancel link, apart from everything else and asked twice.

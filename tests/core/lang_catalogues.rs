@@ -12,6 +12,8 @@ const SAME_IN_BOTH: &[&str] = &[
     "::UiText::HintYear",
     // A dash where nobody acted (staff were off).
     "::UiText::AuditNobody",
+    // A product's name.
+    "::UiText::SendViaWhatsApp",
 ];
 
 #[test]

@@ -10,6 +10,7 @@ mod forms;
 mod pending;
 mod report;
 mod sale;
+mod send;
 mod shop;
 mod staff;
 mod theme_only;
