@@ -138,6 +138,7 @@ impl App {
             Msg::Catalog(r) => self.apply_catalog(r),
             Msg::Staff(r) => self.apply_staff(r),
             Msg::Shop(r) => self.apply_shop(r),
+            Msg::Mail(r) => self.apply_mail(r),
         }
     }
 
@@ -181,6 +182,7 @@ impl App {
             Command::Profiles(c) => self.run_profiles(c, duty),
             Command::Staff(c) => self.run_staff(c, duty),
             Command::Shop(c) => self.run_shop(c, duty),
+            Command::Mail(c) => self.run_mail(c, duty),
         }
     }
 
@@ -211,6 +213,8 @@ impl App {
         // The owner's password is not kept past Settings.
         if view != View::Settings {
             self.views.shop.forget_owner();
+            // The e-mail password typed and not saved goes too; the account is read again.
+            self.views.mail.on_left();
         }
         // An import's approval lasts while the clerk stays on Catalog.
         if view != View::Catalog {

@@ -21,6 +21,7 @@ pub mod history;
 pub mod installments;
 pub mod link;
 pub mod logic;
+pub mod mail;
 pub mod msg;
 pub mod pending;
 pub mod profiles;
@@ -235,6 +236,8 @@ pub struct Views {
     pub audit: crate::ui::audit::AuditView,
     /// Settings' Shop database section.
     pub shop: crate::ui::shop::ShopSettings,
+    /// Settings → E-mail.
+    pub mail: crate::ui::mail::MailSettings,
 }
 
 /// The application.
@@ -336,6 +339,7 @@ impl App {
                 staff: crate::ui::staff::StaffSettings::default(),
                 audit: crate::ui::audit::AuditView::default(),
                 shop: crate::ui::shop::ShopSettings::default(),
+                mail: crate::ui::mail::MailSettings::default(),
             },
             staff: staff::StaffDesk::default(),
             shop: shop::ShopHold::default(),

@@ -472,4 +472,23 @@ pub enum Msg {
     Staff(StaffResult),
     /// Of Settings' Shop database section.
     Shop(ShopResult),
+    /// Of Settings → E-mail.
+    Mail(MailResult),
+}
+
+/// A background result of Settings → E-mail.
+#[derive(Debug)]
+pub enum MailResult {
+    /// The account kept (`None`: none yet) and the queue in short.
+    Loaded {
+        /// The account as the form holds it.
+        form: Option<crate::ui::mail::MailForm>,
+        /// The queue.
+        queue: crate::ui::mail::QueueSummary,
+    },
+    /// A save or a test ended: what to say, or why not.
+    Done {
+        /// The sentence, or the problem.
+        result: Result<String, crate::ui::problem::Problem>,
+    },
 }

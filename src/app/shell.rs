@@ -152,6 +152,7 @@ impl App {
                                 env_password: self.options.env_shop.value().is_some(),
                             };
                             self.views.shop.shop_settings_ui(ui, &mut cx, shown);
+                            self.views.mail.mail_settings_ui(ui, &mut cx);
                         });
                 }
                 View::Audit => {

@@ -9,8 +9,8 @@ use super::{DeskError, Services};
 use crate::domain::share::LinkMessage;
 use crate::domain::{Actor, EmailAddress};
 use crate::mail::{MailError, Security, SendReport, SmtpPassword, SmtpSettings};
-pub use crate::store::QueuedMail;
-use crate::store::{NewMail, SmtpAccount};
+use crate::store::NewMail;
+pub use crate::store::{QueuedMail, SmtpAccount};
 
 /// The keyring's profile name of the SMTP password (its key is the login).
 const KEYRING_PROFILE: &str = "smtp";
@@ -136,6 +136,13 @@ impl Services {
         };
         Ok(crate::store::with_locked(self.store(), |s| {
             s.as_actor(actor, now, |s| s.mail_enqueue(&mail, now))
+        })?)
+    }
+
+    /// The SMTP account kept on this desk, without its password (`None`: none set).
+    pub fn mail_account(&self) -> Result<Option<SmtpAccount>, DeskError> {
+        Ok(crate::store::with_locked(self.store(), |s| {
+            s.mail_queue().smtp_account()
         })?)
     }
 

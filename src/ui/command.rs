@@ -79,6 +79,8 @@ pub enum Command {
     Staff(StaffCommand),
     /// This desk in a shop: joining, leaving, its name.
     Shop(ShopCommand),
+    /// Settings → E-mail.
+    Mail(crate::ui::mail::MailCommand),
 }
 
 impl Command {
@@ -98,6 +100,7 @@ impl Command {
             Command::Profiles(c) => c.name(),
             Command::Staff(c) => c.name(),
             Command::Shop(c) => c.name(),
+            Command::Mail(c) => c.name(),
         }
     }
 
@@ -120,6 +123,7 @@ impl Command {
             Command::Profiles(c) => c.gate(),
             Command::Staff(c) => c.gate(),
             Command::Shop(c) => c.gate(),
+            Command::Mail(c) => c.gate(),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod fonts;
 pub mod history;
 pub mod installments;
 pub mod link_result;
+pub mod mail;
 pub mod new_link;
 pub mod pending;
 pub mod problem;

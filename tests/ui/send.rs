@@ -92,3 +92,43 @@ fn a_link_sent_by_email_while_the_server_is_down_goes_once_when_it_is_back() {
     }
     assert_eq!(sink.received().len(), 1);
 }
+
+#[test]
+fn settings_email_keeps_an_account_checked_and_sends_a_test_message() {
+    if python_with_aiosmtpd().is_none() {
+        eprintln!("skipped: python3-aiosmtpd is not installed");
+        return;
+    }
+    let sink = SmtpSink::start(SinkMode::Accept);
+    let mut env = AppEnv::start(Start::default(), |_| {}, |_, _| {});
+    // Tall enough for Settings' last section to be on screen, where a click lands.
+    env.harness.set_size(egui::vec2(1280.0, 3000.0));
+    env.nav(paydesk::ui::command::View::Settings);
+    env.until_label("Sender address");
+    env.type_into("Server", "127.0.0.1");
+    env.click("None (this computer only)");
+    env.type_into("Port number", &sink.port.to_string());
+    env.type_into("Sender address", "kasa@kuzey.example");
+    env.type_into("Sender name", "Kuzey Giyim");
+    env.click("Save the e-mail settings");
+    env.until_label("The e-mail settings are saved: 127.0.0.1:");
+    let kept = env
+        .services
+        .mail_account()
+        .expect("read")
+        .expect("an account");
+    assert_eq!((kept.host.as_str(), kept.port), ("127.0.0.1", sink.port));
+    assert_eq!(kept.from, "kasa@kuzey.example");
+    // A test message goes outside the queue and arrives.
+    env.type_into("Test message to", "ayse@example.com");
+    env.click("Send a test message");
+    env.until_label("The test message was sent: a***@example.com");
+    let got = sink.received();
+    assert_eq!(got.len(), 1, "{}", sink.log());
+    assert_eq!(got[0].rcpt, ["ayse@example.com"]);
+    assert!(
+        got[0].from.contains("kasa@kuzey.example"),
+        "{:?}",
+        got[0].from
+    );
+}

@@ -1,0 +1,313 @@
+//! Settings → E-mail (issue 30): the shop's SMTP account on this desk (host, port, security,
+//! login, sender), its password going to the keyring through the worker and wiped from the
+//! form once kept (and when Settings is left), "Send a test message", and the mail queue as it stands (what waits, what the
+//! server refused). Saving and the test are a manager's; the rules (plain SMTP only to this
+//! computer) are `mail::SmtpSettings::check`'s, said in the form's words.
+
+use egui::{RichText, Ui};
+use zeroize::Zeroizing;
+
+use crate::lang::Lang;
+use crate::ui::Command;
+use crate::ui::ViewCtx;
+use crate::ui::problem::{Note, Problem};
+use crate::ui::text::UiText;
+use crate::ui::theme;
+use crate::ui::widgets;
+
+/// How a connection to the mail server is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MailSecurity {
+    /// STARTTLS on the submission port (587).
+    #[default]
+    StartTls,
+    /// TLS from the first byte (465).
+    Tls,
+    /// None: only to a server on this computer.
+    None,
+}
+
+impl MailSecurity {
+    /// The port a server of this kind listens on.
+    pub fn default_port(self) -> u16 {
+        match self {
+            MailSecurity::StartTls => 587,
+            MailSecurity::Tls => 465,
+            MailSecurity::None => 25,
+        }
+    }
+}
+
+/// The account as the form holds it (what the worker checks and keeps).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MailForm {
+    /// The server's host name.
+    pub host: String,
+    /// Its port, as typed.
+    pub port: String,
+    /// How the connection is protected.
+    pub security: MailSecurity,
+    /// The login (empty: a server without one).
+    pub user: String,
+    /// The sender's address.
+    pub from: String,
+    /// The sender's name.
+    pub from_name: String,
+    /// A CA file (PEM) trusted besides the system's, for a server with the shop's own CA.
+    pub ca_file: String,
+}
+
+/// What the mail queue holds, in short.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueueSummary {
+    /// Messages waiting to be sent.
+    pub waiting: usize,
+    /// Messages the server refused for good.
+    pub refused: usize,
+    /// Messages sent.
+    pub sent: usize,
+    /// Why the newest waiting or refused message did not go, masked address first.
+    pub last_problem: Option<String>,
+}
+
+/// What Settings → E-mail asks the worker for.
+pub enum MailCommand {
+    /// Read the account kept and the queue.
+    Load,
+    /// Check and keep the account, and the password typed (none: keep the one stored).
+    Save {
+        /// The account.
+        form: Box<MailForm>,
+        /// The password, wiped after use.
+        password: Option<Zeroizing<String>>,
+    },
+    /// Send one message outside the queue to `to`.
+    Test {
+        /// The address.
+        to: String,
+    },
+}
+
+impl std::fmt::Debug for MailCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The password never prints.
+        f.write_str(self.name())
+    }
+}
+
+impl MailCommand {
+    /// The command's name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MailCommand::Load => "LoadMailSettings",
+            MailCommand::Save { .. } => "SaveMailSettings",
+            MailCommand::Test { .. } => "TestMail",
+        }
+    }
+
+    /// See `Command::gate`: reading is anyone's at the desk, changing and testing a manager's.
+    pub fn gate(&self) -> crate::ui::command::Gate {
+        use crate::ui::command::Gate;
+        match self {
+            MailCommand::Load => Gate::Member,
+            MailCommand::Save { .. } | MailCommand::Test { .. } => {
+                Gate::Manager(UiText::WhatMailSettings)
+            }
+        }
+    }
+}
+
+/// Settings → E-mail.
+#[derive(Debug, Default)]
+pub struct MailSettings {
+    form: MailForm,
+    /// The password as typed (kept in a zeroizing buffer, sent once, then wiped).
+    password: Zeroizing<String>,
+    /// The test message's address.
+    test_to: String,
+    /// Whether the account was read since Settings opened.
+    loaded: bool,
+    /// A request is out.
+    busy: bool,
+    /// What the last step said.
+    note: Option<Note>,
+    /// The queue, as last read.
+    queue: QueueSummary,
+}
+
+impl MailSettings {
+    /// The form as typed.
+    pub fn form(&self) -> &MailForm {
+        &self.form
+    }
+
+    /// Settings was left: the password typed goes, the account is read again next time.
+    pub fn on_left(&mut self) {
+        self.password = Zeroizing::new(String::new());
+        self.loaded = false;
+    }
+
+    /// The account kept (`None`: none yet) and the queue.
+    pub fn on_loaded(&mut self, form: Option<MailForm>, queue: QueueSummary) {
+        self.busy = false;
+        if let Some(form) = form {
+            self.form = form;
+        }
+        self.queue = queue;
+    }
+
+    /// A save or a test ended: what to say (`Ok`) or why not; the form keeps what was typed.
+    pub fn on_done(&mut self, result: Result<String, Problem>) {
+        self.busy = false;
+        self.note = Some(match result {
+            Ok(words) => Note::Done(words),
+            Err(problem) => Note::Failed(problem),
+        });
+    }
+
+    /// A refused or failed request: nothing is out any more.
+    pub fn abort_busy(&mut self) {
+        self.busy = false;
+    }
+
+    /// Draws the section.
+    pub fn mail_settings_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        if !self.loaded {
+            self.loaded = true;
+            self.busy = true;
+            cx.emit(Command::Mail(MailCommand::Load));
+        }
+        ui.add_space(theme::SPACE_L);
+        widgets::group_ui(ui, UiText::MailSection.get(lang), |ui| {
+            widgets::hint_ui(ui, &cx.palette, UiText::MailSectionHelp.get(lang));
+            self.fields_ui(ui, lang);
+            ui.add_space(theme::SPACE_S);
+            ui.horizontal_wrapped(|ui| {
+                if widgets::Action::secondary(UiText::MailSave.get(lang))
+                    .enabled(!self.busy)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    self.busy = true;
+                    self.note = None;
+                    // Kept in the field until the save succeeds: a refusal loses nothing.
+                    let password = (!self.password.is_empty()).then(|| self.password.clone());
+                    cx.emit(Command::Mail(MailCommand::Save {
+                        form: Box::new(self.form.clone()),
+                        password,
+                    }));
+                }
+            });
+            ui.add_space(theme::SPACE_S);
+            let label = ui.label(UiText::MailTestTo.get(lang));
+            ui.horizontal_wrapped(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.test_to)
+                        .desired_width(theme::NAME_BUTTON_WIDTH),
+                )
+                .labelled_by(label.id);
+                if widgets::Action::secondary(UiText::MailTest.get(lang))
+                    .icon(theme::icon::MAIL)
+                    .enabled(!self.busy)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    self.busy = true;
+                    self.note = None;
+                    cx.emit(Command::Mail(MailCommand::Test {
+                        to: self.test_to.clone(),
+                    }));
+                }
+            });
+            if let Some(note) = &self.note {
+                crate::ui::problem::note_ui(ui, cx, note);
+            }
+            self.queue_ui(ui, cx);
+        });
+    }
+
+    /// The account's fields, each tied to its label.
+    fn fields_ui(&mut self, ui: &mut Ui, lang: Lang) {
+        egui::Grid::new("mail-settings")
+            .num_columns(2)
+            .spacing([theme::SPACE_M, theme::SPACE_S])
+            .show(ui, |ui| {
+                let text = |ui: &mut Ui, label: UiText, value: &mut String, hint: &str| {
+                    let l = ui.label(label.get(lang));
+                    ui.add(
+                        egui::TextEdit::singleline(value)
+                            .hint_text(hint)
+                            .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
+                    )
+                    .labelled_by(l.id);
+                    ui.end_row();
+                };
+                text(
+                    ui,
+                    UiText::MailHost,
+                    &mut self.form.host,
+                    "smtp.example.com",
+                );
+                ui.label(UiText::MailSecurity.get(lang));
+                ui.horizontal_wrapped(|ui| {
+                    for (choice, words) in [
+                        (MailSecurity::StartTls, "STARTTLS"),
+                        (MailSecurity::Tls, "TLS"),
+                        (MailSecurity::None, UiText::MailSecurityNone.get(lang)),
+                    ] {
+                        let before = self.form.security;
+                        if ui
+                            .selectable_value(&mut self.form.security, choice, words)
+                            .clicked()
+                            && self.form.port == before.default_port().to_string()
+                        {
+                            self.form.port = choice.default_port().to_string();
+                        }
+                    }
+                });
+                ui.end_row();
+                let port_hint = self.form.security.default_port().to_string();
+                text(ui, UiText::MailPort, &mut self.form.port, &port_hint);
+                text(ui, UiText::MailUser, &mut self.form.user, "");
+                let l = ui.label(UiText::MailPassword.get(lang));
+                ui.add(
+                    egui::TextEdit::singleline(&mut *self.password)
+                        .password(true)
+                        .hint_text(UiText::MailPasswordHint.get(lang))
+                        .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                text(
+                    ui,
+                    UiText::MailFrom,
+                    &mut self.form.from,
+                    "kasa@example.com",
+                );
+                text(ui, UiText::MailFromName, &mut self.form.from_name, "");
+                text(ui, UiText::MailCaFile, &mut self.form.ca_file, "");
+            });
+    }
+
+    /// What the queue holds.
+    fn queue_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        let q = &self.queue;
+        ui.add_space(theme::SPACE_S);
+        ui.label(
+            RichText::new(UiText::MailQueue.fill(
+                lang,
+                &[
+                    ("waiting", &q.waiting),
+                    ("refused", &q.refused),
+                    ("sent", &q.sent),
+                ],
+            ))
+            .color(cx.palette.muted),
+        );
+        if let Some(problem) = &q.last_problem {
+            ui.label(RichText::new(problem).color(cx.palette.warn));
+        }
+    }
+}
