@@ -453,22 +453,7 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
         .as_str()
         .expect("a desk id")
         .to_owned();
-    {
-        let mut shop = session(&pg, &legacy, PASSWORD, &older).await;
-        let url = shop.url().clone();
-        schema::migrate_to(shop.client_mut(), &url, latest - 1)
-            .await
-            .expect("migrates");
-        // As that paydesk registered: straight into the table.
-        shop.client()
-            .execute(
-                "INSERT INTO desks (desk_id, name, joined_at, seen_at)
-                 VALUES ($1, 'Old counter', now(), now())",
-                &[&device],
-            )
-            .await
-            .expect("registers");
-    }
+    an_older_shop_with_two_owner_desks(&pg, (&legacy, &older), &device, latest - 1).await;
     let legacy_url = pg.url_as(&legacy, "localhost", &older, &pg.verify_full());
     let out = cli.run(&["shop", "join", &legacy_url]);
     assert_eq!(out.code, 4, "{out:?}");
@@ -489,6 +474,15 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
     let owner = owner();
     let init = cli.run_with(&["shop", "init", &legacy_url], Some(&owner_stdin()), &[]);
     ok(&init);
+    assert_eq!(
+        pg.admin_sql(
+            &older,
+            "SELECT string_agg(d.name || ':' || l.link_id, ',' ORDER BY d.name)
+             FROM desks AS d JOIN links AS l USING (desk_id)"
+        ),
+        format!("Old counter:lnk_{device},Old counter 2:lnk_OLD2"),
+        "both desks and their links survive the migration"
+    );
     assert_eq!(
         pg.admin_sql(
             &older,
@@ -530,6 +524,62 @@ async fn a_desk_never_migrates_and_names_the_owners_command_until_it_has_run() {
         ),
         format!("{older}_desk_1")
     );
+}
+
+/// Database `older` as a paydesk from before issue 28 left it, at schema `version`, owned by
+/// `legacy` (a login that may create roles): two desks registered with that login, `device`
+/// and `OLD2`, each with a pending link of the morning.
+async fn an_older_shop_with_two_owner_desks(
+    pg: &Pg,
+    (legacy, older): (&str, &str),
+    device: &str,
+    version: i32,
+) {
+    let mut shop = session(pg, legacy, PASSWORD, older).await;
+    let url = shop.url().clone();
+    schema::migrate_to(shop.client_mut(), &url, version)
+        .await
+        .expect("migrates");
+    // Two desks, as that paydesk registered them (straight into the table), each with a
+    // link of the morning.
+    for (desk, name) in [(device, "Old counter"), ("OLD2", "Old counter 2")] {
+        shop.client()
+            .execute(
+                "INSERT INTO desks (desk_id, name, joined_at, seen_at)
+                 VALUES ($1, $2, now(), now())",
+                &[&desk, &name],
+            )
+            .await
+            .expect("registers");
+        let amount = rust_decimal::Decimal::from(25);
+        let now = chrono::Utc::now();
+        let link = format!("lnk_{desk}");
+        let answer = format!(r#"{{"id":"{link}","status":"PENDING","amount":25}}"#);
+        shop.client()
+            .query_one(
+                schema::PUSH_LINK,
+                &[
+                    &desk,
+                    &"https://api.example",
+                    &"key-1",
+                    &"",
+                    &link,
+                    &desk,
+                    &None::<String>,
+                    &format!("PD-{desk}"),
+                    &"PENDING",
+                    &"TRY",
+                    &amount,
+                    &rust_decimal::Decimal::ZERO,
+                    &None::<chrono::DateTime<chrono::Utc>>,
+                    &now,
+                    &now,
+                    &answer,
+                ],
+            )
+            .await
+            .expect("the link is pushed");
+    }
 }
 
 #[tokio::test]
