@@ -11,7 +11,7 @@ use crate::domain::EmailAddress;
 use crate::lang::Lang;
 use crate::mail::{Security, SmtpSettings, TestError};
 use crate::service::Services;
-use crate::service::mail::{MailSetupError, SmtpAccount, security_name};
+use crate::service::mail::{SmtpAccount, security_name};
 use crate::ui::mail::{MailCommand, MailForm, MailSecurity, QueueSummary};
 use crate::ui::problem::Problem;
 use crate::ui::text::UiText;
@@ -84,20 +84,6 @@ fn summary(services: &Services) -> QueueSummary {
         }
     }
     q
-}
-
-/// Why e-mail cannot go, as Settings says it.
-fn setup_problem(e: &MailSetupError, lang: Lang) -> Problem {
-    Problem::plain(match e {
-        MailSetupError::NotSetUp => UiText::SendMailNotSetUp.get(lang).to_owned(),
-        MailSetupError::NoPassword(user) => {
-            UiText::SendMailNoPassword.fill(lang, &[("user", user)])
-        }
-        MailSetupError::Unreadable(what) => {
-            UiText::SendMailUnreadable.fill(lang, &[("what", what)])
-        }
-        MailSetupError::Desk(e) => e.sentence(lang),
-    })
 }
 
 impl App {
@@ -186,7 +172,7 @@ async fn test_message(
     let (settings, password) = tokio::task::spawn_blocking(move || services.mail_settings(env))
         .await
         .map_err(|e| Problem::plain(e.to_string()))?
-        .map_err(|e| setup_problem(&e, lang))?;
+        .map_err(|e| Problem::plain(super::send::setup_sentence(&e, lang)))?;
     let subject = UiText::MailTestSubject.get(lang);
     let text = UiText::MailTestText.fill(lang, &[("from", &settings.from.as_str())]);
     match crate::mail::send_test(&settings, password.as_ref(), &address, subject, &text).await {

@@ -204,7 +204,7 @@ impl SendJob {
 }
 
 /// Why e-mail cannot go from this desk, as the clerk reads it.
-fn setup_sentence(e: &MailSetupError, lang: Lang) -> String {
+pub(crate) fn setup_sentence(e: &MailSetupError, lang: Lang) -> String {
     match e {
         MailSetupError::NotSetUp => UiText::SendMailNotSetUp.get(lang).to_owned(),
         MailSetupError::NoPassword(user) => {

@@ -5,6 +5,7 @@
 use crate::support::cli::{Cli, Out, contains_bytes, files_under};
 use crate::support::money::{dec, money};
 use crate::support::pg::{self, PASSWORD, PLAIN_ROLE, Pg};
+use paydesk::sandbox::SandboxHandle;
 
 /// A data folder whose runs see no keyring (a bus address that leads nowhere).
 pub(super) fn desk() -> Cli {
@@ -808,26 +809,9 @@ fn emptying_a_joined_desks_staff_rows_turns_no_pin_off_and_shop_sync_brings_them
 #[test]
 fn a_payment_only_one_desk_claims_is_listed_with_the_last_confirmed_status_beside_it() {
     let Some(pg) = pg::cluster() else { return };
-    let (db, url) = shop_url(&pg);
-    let sandbox = crate::support::cli::sandbox();
-    let mut till = desk();
-    let mut office = desk();
-    for d in [&mut till, &mut office] {
-        d.add_profile("shop", &sandbox);
-        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
-        ok(&d.run(&["shop", "join", &url]));
-    }
-    let made = till.link_create("shop", &["--amount", "100", "--json"]);
-    ok(&made);
-    let id = made.json()["id"].as_str().expect("an id").to_owned();
-    ok(&till.run(&["shop", "sync"]));
-    // The till's desk claims the payment (as a clerk's hand-edited file would have it pushed);
-    // nobody else has seen it.
-    let till_id = till.run(&["shop", "status", "--json"]).json()["deskId"]
-        .as_str()
-        .expect("an id")
-        .to_owned();
-    pg.claim_paid(&db, &id, &till_id);
+    let (db, _sandbox, till, office) = till_and_office(&pg);
+    let made = made_and_claimed(&pg, &db, &till, &["--amount", "100"]);
+    let id = made["id"].as_str().expect("an id").to_owned();
     let listed = office.run(&["--profile", "shop", "link", "list", "--json"]);
     ok(&listed);
     let rows = listed.json();
@@ -875,31 +859,18 @@ fn a_payment_only_one_desk_claims_is_listed_with_the_last_confirmed_status_besid
 #[test]
 fn day_close_asks_about_another_desks_claim_and_counts_it_apart_items_included() {
     let Some(pg) = pg::cluster() else { return };
-    let (db, url) = shop_url(&pg);
-    let sandbox = crate::support::cli::sandbox();
-    let mut till = desk();
-    let mut office = desk();
-    for d in [&mut till, &mut office] {
-        d.add_profile("shop", &sandbox);
-        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
-        ok(&d.run(&["shop", "join", &url]));
-    }
-    let made = till.link_create(
-        "shop",
-        &["--amount", "150", "--item", "Filter coffee:75x2", "--json"],
+    let (db, _sandbox, till, office) = till_and_office(&pg);
+    let made = made_and_claimed(
+        &pg,
+        &db,
+        &till,
+        &["--amount", "150", "--item", "Filter coffee:75x2"],
     );
-    ok(&made);
-    let id = made.json()["id"].as_str().expect("an id").to_owned();
-    let order = made.json()["orderNumber"]
+    let id = made["id"].as_str().expect("an id").to_owned();
+    let order = made["orderNumber"]
         .as_str()
         .expect("an order number")
         .to_owned();
-    ok(&till.run(&["shop", "sync"]));
-    let till_id = till.run(&["shop", "status", "--json"]).json()["deskId"]
-        .as_str()
-        .expect("an id")
-        .to_owned();
-    pg.claim_paid(&db, &id, &till_id);
     // The office's day close asks the payment API itself first, which says pending: nothing
     // paid or collected, no coffee sold; the claim apart, contradicted.
     let report = office.run(&["--profile", "shop", "report", "--json"]);
@@ -938,4 +909,36 @@ fn day_close_asks_about_another_desks_claim_and_counts_it_apart_items_included()
     let own = till.run(&["--profile", "shop", "report", "--json"]).json();
     assert_eq!(own["currencies"][0]["paid"]["count"], 0, "{own}");
     assert_eq!(own["claimsApart"][0]["linkId"], id.as_str(), "{own}");
+}
+
+/// Two desks of one new shop, a till and a back office, each with the profile `shop` on one
+/// sandbox (kept running by the handle): the database, the sandbox, the till, the office.
+fn till_and_office(pg: &Pg) -> (String, SandboxHandle, Cli, Cli) {
+    let (db, url) = shop_url(pg);
+    let sandbox = crate::support::cli::sandbox();
+    let mut till = desk();
+    let mut office = desk();
+    for d in [&mut till, &mut office] {
+        d.add_profile("shop", &sandbox);
+        d.env("PAYDESK_SHOP_PASSWORD", PASSWORD);
+        ok(&d.run(&["shop", "join", &url]));
+    }
+    (db, sandbox, till, office)
+}
+
+/// A link the till makes with `args` and pushes, whose payment the till's desk then claims in
+/// the shop, as a push of its hand-edited file would (nobody else has seen it): its JSON.
+fn made_and_claimed(pg: &Pg, db: &str, till: &Cli, args: &[&str]) -> serde_json::Value {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let made = till.link_create("shop", &args);
+    ok(&made);
+    let link = made.json();
+    ok(&till.run(&["shop", "sync"]));
+    let till_id = till.run(&["shop", "status", "--json"]).json()["deskId"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
+    pg.claim_paid(db, link["id"].as_str().expect("an id"), &till_id);
+    link
 }
