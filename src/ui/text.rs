@@ -526,8 +526,8 @@ crate::sentences! {
     MailSecurity => "Güvenlik", "Security";
     MailSecurityNone => "Yok (yalnızca bu bilgisayar)", "None (this computer only)";
     MailPort => "Port", "Port number";
-    MailUser => "Kullanıcı adı", "Login";
-    MailPassword => "Parola", "Password";
+    MailUser => "E-posta kullanıcı adı", "E-mail login";
+    MailPassword => "E-posta parolası", "E-mail password";
     MailPasswordHint => "Boş: kayıtlı parola kalır", "Empty: the stored password stays";
     MailFrom => "Gönderen adresi", "Sender address";
     MailFromName => "Gönderen adı", "Sender name";
