@@ -159,6 +159,25 @@ pub enum NotOwnerWhy {
     CannotCreateRoles,
 }
 
+/// Creates the `NOLOGIN` role `role` unless it is there; whether it was created now.
+async fn create_nologin(
+    tx: &tokio_postgres::Transaction<'_>,
+    role: &str,
+) -> Result<bool, tokio_postgres::Error> {
+    let exists: bool = tx
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)",
+            &[&role],
+        )
+        .await?
+        .get(0);
+    if !exists {
+        tx.batch_execute(&format!("CREATE ROLE {} NOLOGIN", ident(role)))
+            .await?;
+    }
+    Ok(!exists)
+}
+
 /// `paydesk shop init`: creates or migrates the shop's schema, its desks' group role and what
 /// that role may do. Safe to run again.
 pub async fn init(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Initialized, ShopError> {
@@ -168,36 +187,12 @@ pub async fn init(url: &ShopUrl, password: &Zeroizing<String>) -> Result<Initial
     let pg = |e| ShopError::from_pg(e, url);
     let tx = shop.client_mut().transaction().await.map_err(pg)?;
     let desks = roles.desks();
-    let exists: bool = tx
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)",
-            &[&desks],
-        )
-        .await
-        .map_err(pg)?
-        .get(0);
-    if !exists {
-        tx.batch_execute(&format!("CREATE ROLE {} NOLOGIN", ident(&desks)))
-            .await
-            .map_err(pg)?;
-    }
+    let exists = !create_nologin(&tx, &desks).await.map_err(pg)?;
     tx.batch_execute(&grants(url.dbname(), &desks))
         .await
         .map_err(pg)?;
     let definer = roles.definer();
-    let definer_exists: bool = tx
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)",
-            &[&definer],
-        )
-        .await
-        .map_err(pg)?
-        .get(0);
-    if !definer_exists {
-        tx.batch_execute(&format!("CREATE ROLE {} NOLOGIN", ident(&definer)))
-            .await
-            .map_err(pg)?;
-    }
+    create_nologin(&tx, &definer).await.map_err(pg)?;
     tx.batch_execute(&definer_grants(&definer))
         .await
         .map_err(pg)?;

@@ -599,11 +599,7 @@ fn items_from_rows(rows: &[Row]) -> Result<Sales, ShopError> {
     let mut sales: HashMap<(Currency, String), ItemSales> = HashMap::new();
     for r in rows {
         let cur = currency(r.get(0))?;
-        let quantity: &str = r.get(4);
-        let quantity = Decimal::from_str_exact(quantity)
-            .ok()
-            .and_then(|q| u64::try_from(q).ok())
-            .unwrap_or(0);
+        let quantity = whole_quantity(r.get(4));
         add_sale(
             &mut sales,
             (cur, r.get(1)),
@@ -700,15 +696,8 @@ async fn items_from_links(
         let cur = currency(r.get(0))?;
         let variant: Option<String> = r.get(1);
         let name: Option<String> = r.get(2);
-        let key = match &variant {
-            Some(v) => format!("v:{v}"),
-            None => format!("n:{}", name.as_deref().unwrap_or_default()),
-        };
-        let quantity: &str = r.get(3);
-        let quantity = Decimal::from_str_exact(quantity)
-            .ok()
-            .and_then(|q| u64::try_from(q).ok())
-            .unwrap_or(0);
+        let key = sale_key(variant.as_deref(), name.as_deref());
+        let quantity = whole_quantity(r.get(3));
         let line = r.get::<_, Option<&str>>(4).map(Total::of_sum);
         add_sale(&mut sales, (cur, key), variant, name, quantity, line);
     }
@@ -854,14 +843,8 @@ fn take_back_items(sales: &mut Sales, cur: Currency, items: &str) -> Result<(), 
     type Line = (Option<String>, Option<String>, String, Option<String>);
     let lines: Vec<Line> = serde_json::from_str(items).map_err(|_| unreadable("items", items))?;
     for (variant, name, quantity, sum) in lines {
-        let key = match &variant {
-            Some(v) => format!("v:{v}"),
-            None => format!("n:{}", name.as_deref().unwrap_or_default()),
-        };
-        let quantity = Decimal::from_str_exact(&quantity)
-            .ok()
-            .and_then(|q| u64::try_from(q).ok())
-            .unwrap_or(0);
+        let key = sale_key(variant.as_deref(), name.as_deref());
+        let quantity = whole_quantity(&quantity);
         remove_sale(
             sales,
             &(cur, key),
@@ -870,4 +853,21 @@ fn take_back_items(sales: &mut Sales, cur: Currency, items: &str) -> Result<(), 
         );
     }
     Ok(())
+}
+
+/// The best sellers' key of a line, as `report_items` keys it: `v:` the catalog variant, else
+/// `n:` the name sent.
+fn sale_key(variant: Option<&str>, name: Option<&str>) -> String {
+    match variant {
+        Some(v) => format!("v:{v}"),
+        None => format!("n:{}", name.unwrap_or_default()),
+    }
+}
+
+/// A line's quantity (`numeric::text`) as whole items; 0 when it is not one.
+fn whole_quantity(text: &str) -> u64 {
+    Decimal::from_str_exact(text)
+        .ok()
+        .and_then(|q| u64::try_from(q).ok())
+        .unwrap_or(0)
 }
