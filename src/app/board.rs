@@ -14,10 +14,17 @@ use crate::ui::link_result::{Origin, ShownLink};
 impl App {
     /// Runs a board command.
     pub(crate) fn run_board(&mut self, command: BoardCommand) {
-        let BoardCommand::Show { id } = command;
+        let (id, send) = match command {
+            BoardCommand::Show { id } => (id, false),
+            BoardCommand::Send { id } => (id, true),
+        };
         if let Some(row) = self.views.board.rows().iter().find(|r| r.link.id == id) {
             let link = row.link.clone();
+            let lang = self.lang();
             self.show_link(link, Origin::Board);
+            if send && let Some(shown) = self.views.shown.as_mut() {
+                shown.open_send(lang);
+            }
             self.view = View::Board;
         }
     }
@@ -25,13 +32,14 @@ impl App {
     /// Takes a board result into the state: the refresh follows the rows' open links (a row
     /// the store changed since, say by the command line, may alert), the view shows them.
     pub(crate) fn apply_board(&mut self, result: BoardResult) {
-        let (profile, result, polled, elsewhere) = match result {
+        let (profile, result, polled, elsewhere, sends) = match result {
             BoardResult::Rows {
                 profile,
                 result,
                 polled,
                 elsewhere,
-            } => (profile, result, polled, elsewhere),
+                sends,
+            } => (profile, result, polled, elsewhere, sends),
             BoardResult::Leased { id, seq, answer } => {
                 return self.apply_leased(id, seq, *answer);
             }
@@ -51,7 +59,7 @@ impl App {
                         .map(|s| (s.link.clone(), s.updated_at)),
                     now,
                 );
-                self.views.board.on_rows(&profile, rows, now);
+                self.views.board.on_rows(&profile, rows, *sends, now);
                 for alert in alerts {
                     self.alert(&alert);
                 }
@@ -115,15 +123,16 @@ impl App {
             let zone = self.zone;
             let duty = self.own_duty();
             self.spawn(&duty, async move {
-                let (result, polled, elsewhere) = match reads.board(zone).await {
-                    Ok(b) => (Ok(b.rows), b.polled, b.elsewhere),
-                    Err(e) => (Err(e), None, HashSet::new()),
+                let (result, polled, elsewhere, sends) = match reads.board(zone).await {
+                    Ok(b) => (Ok(b.rows), b.polled, b.elsewhere, Box::new(b.sends)),
+                    Err(e) => (Err(e), None, HashSet::new(), Box::default()),
                 };
                 Msg::Board(BoardResult::Rows {
                     profile,
                     result,
                     polled,
                     elsewhere,
+                    sends,
                 })
             });
         }
@@ -213,6 +222,7 @@ mod tests {
             result: Ok(stored),
             polled: None,
             elsewhere: HashSet::new(),
+            sends: Box::default(),
         });
         assert!(!app.views.board.is_loading());
         assert!(app.views.board.rows().iter().all(|r| r.link.id != link.id));
@@ -226,6 +236,7 @@ mod tests {
             result: Err(DeskError::NoProfile("x".into())),
             polled: None,
             elsewhere: HashSet::new(),
+            sends: Box::default(),
         });
         assert!(app.views.board.error().is_some());
         assert!(app.views.board.loaded_at().is_some());

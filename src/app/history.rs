@@ -10,8 +10,9 @@ use super::msg::{Duty, HistoryResult, Msg};
 use super::{App, View};
 use crate::clock::Zone;
 use crate::lang::Lang;
+use crate::service::renew::RenewalMarks;
 use crate::service::shared::Reads;
-use crate::service::{LinkCursor, LinkQuery, TimeRange};
+use crate::service::{Desk, LinkCursor, LinkQuery, TimeRange};
 use crate::ui::HistoryCommand;
 use crate::ui::history::{HistoryFilter, HistoryPage, HistoryRow, PAGE};
 use crate::ui::link_result::Origin;
@@ -76,14 +77,8 @@ impl App {
                     Msg::History(history_page(&reads, filter, Some(next), zone, lang).await)
                 });
             }
-            HistoryCommand::Show { id } => {
-                let reads = self.reads(desk);
-                self.spawn(duty, async move {
-                    // Another desk's link is in the shop, not in this desk's file.
-                    let result = reads.link(&id).await;
-                    Msg::History(HistoryResult::Link { result })
-                });
-            }
+            HistoryCommand::Show { id } => self.open_history_link(desk, duty, id, false),
+            HistoryCommand::ShowToSend { id } => self.open_history_link(desk, duty, id, true),
             HistoryCommand::RefreshStatuses { ids } => {
                 // One detail request a second at most: the n-th waits n seconds, then asks.
                 for (i, id) in ids.into_iter().enumerate() {
@@ -118,6 +113,16 @@ impl App {
         }
     }
 
+    /// Reads link `id` of History to show it (with its Send form open when `send`).
+    fn open_history_link(&mut self, desk: Desk, duty: &Duty, id: String, send: bool) {
+        let reads = self.reads(desk);
+        self.spawn(duty, async move {
+            // Another desk's link is in the shop, not in this desk's file.
+            let result = reads.link(&id).await;
+            Msg::History(HistoryResult::Link { send, result })
+        });
+    }
+
     /// Takes a history result into the state.
     pub(crate) fn apply_history(&mut self, result: HistoryResult) {
         let lang = self.lang();
@@ -143,15 +148,21 @@ impl App {
                 }
                 Err(e) => self.views.history.on_page_failed(filter, &e, lang),
             },
-            HistoryResult::Link { result: Ok(stored) } => {
+            HistoryResult::Link {
+                send,
+                result: Ok(stored),
+            } => {
                 self.show_link(stored.link, Origin::History);
                 // A link cancelled here reads "Cancelled" when opened again, not "Expired".
                 if let Some(shown) = &mut self.views.shown {
                     shown.on_known_cancelled(stored.cancelled_at.is_some());
+                    if send {
+                        shown.open_send(lang);
+                    }
                 }
                 self.view = View::History;
             }
-            HistoryResult::Link { result: Err(e) } => {
+            HistoryResult::Link { result: Err(e), .. } => {
                 self.views.history.on_link_failed(&e, lang);
             }
             HistoryResult::Totals { filter, result } => {
@@ -223,21 +234,39 @@ async fn history_page(
     let first = before.is_none();
     let (mut query, range) = history_query(&filter, zone);
     query.before = before;
-    let result = reads.page(&query, range, false).await.map(|page| {
-        let rows = page
-            .rows
-            .iter()
-            .map(|listed| {
-                let mut row = HistoryRow::of_stored(&listed.stored, lang, zone);
-                if let Some(desk) = &listed.desk {
-                    row.desk.clone_from(&desk.name);
-                    row.foreign = desk.elsewhere;
-                }
-                row
-            })
-            .collect();
-        (rows, page.next)
-    });
+    let result = match reads.page(&query, range, false).await {
+        Ok(page) => {
+            let ids: Vec<String> = page.rows.iter().map(|l| l.stored.link.id.clone()).collect();
+            let orders: Vec<String> = page
+                .rows
+                .iter()
+                .map(|l| l.stored.link.order_or_id().to_owned())
+                .collect();
+            // The marks are a line of the row: a page without them is still the page.
+            let mut marks = reads
+                .renewal_marks(&ids, &orders)
+                .await
+                .inspect_err(|e| tracing::warn!(error = %e, "History's renewals were not read"))
+                .unwrap_or_default();
+            let rows = page
+                .rows
+                .iter()
+                .map(|listed| {
+                    let mut row = HistoryRow::of_stored(&listed.stored, lang, zone);
+                    if let Some(desk) = &listed.desk {
+                        row.desk.clone_from(&desk.name);
+                        row.foreign = desk.elsewhere;
+                    }
+                    if let Some(mark) = marks.remove(&listed.stored.link.id) {
+                        row.renewal = renewal_words(&mark, lang);
+                    }
+                    row
+                })
+                .collect();
+            Ok((rows, page.next))
+        }
+        Err(e) => Err(e),
+    };
     HistoryResult::Page {
         filter,
         first,
@@ -245,6 +274,23 @@ async fn history_page(
         total: None,
         staff_names: None,
     }
+}
+
+/// A row's renewals as History says them: "Renews REM-2", "Renewed as REM-2-2", or both.
+fn renewal_words(mark: &RenewalMarks, lang: Lang) -> String {
+    let renews = mark
+        .renews
+        .as_ref()
+        .map(|(order, _)| UiText::Renews.fill(lang, &[("order", order)]));
+    let renewed = mark
+        .renewed_as
+        .as_ref()
+        .map(|(order, _)| UiText::RenewedAs.fill(lang, &[("order", order)]));
+    [renews, renewed]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// Writes the History links matching `filter` as CSV to `path` (chosen in the desktop's
@@ -426,7 +472,7 @@ mod tests {
         ));
         assert!(matches!(
             &answer,
-            Msg::History(HistoryResult::Link { result: Ok(s) }) if s.link.id == link.id
+            Msg::History(HistoryResult::Link { result: Ok(s), send: false }) if s.link.id == link.id
         ));
         app.on_msg(answer);
         let shown = app.views.shown.as_ref().expect("shown");
@@ -439,6 +485,7 @@ mod tests {
     fn a_link_that_cannot_be_read_is_said() {
         let mut app = app();
         app.apply_history(HistoryResult::Link {
+            send: false,
             result: Err(DeskError::NoProfile("x".into())),
         });
         assert!(app.views.history.error().is_some());

@@ -15,7 +15,7 @@ use crate::service::{CreateError, DeskError};
 use crate::slip::{Paper, Slip};
 use crate::ui::LinkCommand;
 use crate::ui::board::notice_for;
-use crate::ui::link_result::{Origin, ShownLink};
+use crate::ui::link_result::{Channel, Origin, ShownLink};
 use crate::ui::problem::{Explain, Note};
 use crate::ui::text::UiText;
 
@@ -63,6 +63,7 @@ impl App {
                     Msg::Link(LinkResult::Sent { id, result })
                 });
             }
+            LinkCommand::Renew { id } => self.renew(id, duty),
             LinkCommand::Close => self.put_shown_away(),
             LinkCommand::SaveQrPng { url, name } => {
                 let dialogs = self.options.file_dialogs.clone();
@@ -233,6 +234,7 @@ impl App {
                     s.on_sent(words);
                 }
             }
+            LinkResult::Renewed { id, result } => self.renewed(&id, result),
             LinkResult::Opened {
                 result: Err(detail),
             } => {
@@ -316,6 +318,67 @@ impl App {
     pub(crate) fn next_seq(&mut self) -> u64 {
         self.request_seq += 1;
         self.request_seq
+    }
+
+    /// "Send a new link": the renewal on the worker (through the shop's claim while joined).
+    fn renew(&mut self, id: String, duty: &Duty) {
+        let Some(desk) = self.desk_for(duty) else {
+            return;
+        };
+        if let Some(s) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+            s.on_renew_sent();
+        }
+        let lang = self.lang();
+        let reads = self.reads(desk);
+        self.spawn(duty, async move {
+            let result = reads
+                .renew(&id)
+                .await
+                .map(Box::new)
+                .map_err(|e| e.sentence(lang));
+            Msg::Link(LinkResult::Renewed { id, result })
+        });
+    }
+
+    /// "Send a new link" ended: the new link shown where the old one was (from the same
+    /// place), its Send form open on the channel the old one last went by; or why not, under
+    /// the old one.
+    fn renewed(&mut self, id: &str, result: Result<Box<crate::service::renew::Renewed>, String>) {
+        let lang = self.lang();
+        match result {
+            Ok(renewed) => {
+                let origin = self
+                    .views
+                    .shown
+                    .as_ref()
+                    .map_or(Origin::Board, ShownLink::origin);
+                self.link_made(&renewed.link);
+                let words = UiText::RenewedFrom.fill(
+                    lang,
+                    &[
+                        ("order", &renewed.link.order_or_id()),
+                        ("old", &renewed.original.order_or_id()),
+                    ],
+                );
+                self.show_link(renewed.link, origin);
+                if let Some(shown) = self.views.shown.as_mut() {
+                    shown.note_done(words);
+                    if let Some(last) = &renewed.last_sent {
+                        let channel = match last.channel {
+                            crate::service::SendChannel::Email => Channel::Email,
+                            crate::service::SendChannel::WhatsApp => Channel::WhatsApp,
+                        };
+                        shown.open_send_by(channel, lang);
+                    }
+                }
+                self.views.history.invalidate();
+            }
+            Err(sentence) => {
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+                    s.on_renew_failed(sentence);
+                }
+            }
+        }
     }
 
     /// A link was made (a create, a retry, a background re-send): the refresh follows it and

@@ -15,6 +15,7 @@ use crate::api::wire::{InstallmentList, SavedCard};
 use crate::domain::roles::Need;
 use crate::domain::{Actor, CatalogVariant, Link, StaffMember};
 use crate::printer::Delivered;
+use crate::service::SendMark;
 use crate::service::shared::LeaseAnswer;
 use crate::service::shop::{DeskIdentity, DeskLogin, Joined, MembershipError, ShopError, ShopUrl};
 use crate::service::{
@@ -52,6 +53,9 @@ pub enum BoardResult {
         /// Of those, the links other desks made: followed for their makers (whose lease runs
         /// out when they stop), never alerted here.
         elsewhere: HashSet<String>,
+        /// The last send of each link to its payer, by link id (boxed: the variant is the
+        /// message's size).
+        sends: Box<HashMap<String, SendMark>>,
     },
     /// A link asked about through the shop's poll lease (the desk online in a shop).
     Leased {
@@ -115,6 +119,8 @@ pub enum HistoryResult {
     },
     /// A link of history, to show.
     Link {
+        /// Open its Send form (the row's menu asked to send it).
+        send: bool,
         /// The stored link, or why it could not be read.
         result: Result<StoredLink, DeskError>,
     },
@@ -212,6 +218,13 @@ pub enum LinkResult {
         id: String,
         /// What happened.
         result: Result<super::send::Sent, String>,
+    },
+    /// "Send a new link": the renewal made, or why not (a sentence in the window's language).
+    Renewed {
+        /// The link renewed.
+        id: String,
+        /// The renewal.
+        result: Result<Box<crate::service::renew::Renewed>, String>,
     },
 }
 

@@ -223,6 +223,11 @@ pub enum LinkArgs {
     /// open) the `https://wa.me/…` address that starts a WhatsApp chat with it. A WhatsApp send
     /// is recorded in the audit with the number masked.
     Send(SendArgs),
+    /// Send a new link for an expired or cancelled link that nobody paid: the same amount,
+    /// items, currency, installments, partial payment and payer, a new expiry as long as the
+    /// old one's, and the order number with the next free -2, -3 … suffix. A link is renewed
+    /// once (across the shop on a joined desk); exactly-once holds as for any new link.
+    Renew(RenewArgs),
     /// Print the link's QR slip (shop name, amount, QR, order number, expiry) on the default
     /// CUPS printer (lp); with no default printer, save it as paydesk-slip-ORDER.pdf in
     /// Downloads (else home).
@@ -312,6 +317,26 @@ pub struct SendArgs {
     /// Open the WhatsApp address with the desktop's opener (xdg-open).
     #[arg(long, requires = "whatsapp")]
     pub open: bool,
+}
+
+/// `paydesk link renew ...`
+#[derive(Debug, Args)]
+pub struct RenewArgs {
+    /// The expired or cancelled link's id.
+    pub id: String,
+    /// Send the new link the way the old one was last sent (e-mail to the payer's address,
+    /// or the WhatsApp address to the payer's phone, printed).
+    #[arg(long)]
+    pub send: bool,
+    /// The message's language: tr or en (default: the command line's).
+    #[arg(long, value_name = "LANG", value_parser = parse_lang)]
+    pub lang: Option<crate::lang::Lang>,
+    /// The shop's name the message opens with.
+    #[arg(long, value_name = "NAME")]
+    pub shop: Option<String>,
+    /// Print the new link as JSON (with `renews`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `paydesk link create ...`

@@ -5,6 +5,7 @@ pub mod args;
 mod mail;
 mod output;
 mod prompt;
+mod renew;
 pub mod run;
 mod shop;
 mod staff;

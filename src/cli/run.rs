@@ -399,6 +399,7 @@ impl Ctx {
                 Ok(())
             }
             LinkArgs::Send(args) => self.link_send(services, &desk, args).await,
+            LinkArgs::Renew(args) => self.link_renew(services, &desk, args).await,
             LinkArgs::Slip {
                 id,
                 size,
@@ -489,11 +490,30 @@ impl Ctx {
                 /// own call confirmed yet (`status` is then the last confirmed one).
                 #[serde(skip_serializing_if = "Option::is_none")]
                 unconfirmed_status: Option<&'a str>,
-                /// Where this desk sent it: `{channel, at, by}`, oldest first.
-                sent: Vec<crate::service::Sent>,
+                /// Where it was sent (by any desk, read from the shop): `{channel, at, by}`,
+                /// oldest first.
+                sent: Vec<crate::service::SendMark>,
+                /// The link this one renews (its id).
+                #[serde(skip_serializing_if = "Option::is_none")]
+                renews: Option<String>,
+                /// This link's renewal: its id once made, else its order number.
+                #[serde(skip_serializing_if = "Option::is_none")]
+                renewed_as: Option<String>,
             }
+            let ids: Vec<String> = page.rows.iter().map(|l| l.stored.link.id.clone()).collect();
+            let orders: Vec<String> = page
+                .rows
+                .iter()
+                .map(|l| l.stored.link.order_or_id().to_owned())
+                .collect();
+            let mut sends = reads.sends_of(&ids).await.map_err(from_desk(lang))?;
+            let mut marks = reads
+                .renewal_marks(&ids, &orders)
+                .await
+                .map_err(from_desk(lang))?;
             let mut links: Vec<Listed<'_>> = Vec::with_capacity(page.rows.len());
             for l in &page.rows {
+                let mark = marks.remove(&l.stored.link.id).unwrap_or_default();
                 links.push(Listed {
                     link: PaymentLink::from(&l.stored.link),
                     staff: l.stored.staff.as_deref(),
@@ -504,9 +524,9 @@ impl Ctx {
                         .unconfirmed
                         .as_ref()
                         .map(crate::domain::LinkStatus::as_str),
-                    sent: desk
-                        .link_sends(&l.stored.link.id)
-                        .map_err(from_desk(lang))?,
+                    sent: sends.remove(&l.stored.link.id).unwrap_or_default(),
+                    renews: mark.renews.map(|(_, id)| id),
+                    renewed_as: mark.renewed_as.map(|(order, id)| id.unwrap_or(order)),
                 });
             }
             return print_json(&links);

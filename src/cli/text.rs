@@ -55,6 +55,7 @@ crate::sentences! {
     // `link slip`.
     NoPaymentUrl => "Sunucu ödeme adresi göndermedi.", "The server sent no payment address.";
     NotOpened => "Adres açılamadı ({why}); kopyalayıp WhatsApp'a yapıştırın:", "The address could not be opened ({why}); copy it into WhatsApp:";
+    RenewNeverSent => "Yeni link oluştu; eski link hiç gönderilmediği için gönderilmedi: `link send` ile gönderin.", "The new link was made; the old one was never sent, so it was not sent: send it with `link send`.";
     SlipPrinted => "Fiş yazıcıya gönderildi: {printer}", "Slip sent to the printer {printer}";
     SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi: {path}", "No default printer; the slip was saved as a PDF to {path}";
     SlipFailed => "Fiş yazdırılamadı: {why}", "The slip could not be printed: {why}";

@@ -28,6 +28,68 @@ use super::wire_format::percent_encode;
 use crate::clock::Zone;
 use crate::lang::Lang;
 
+/// How a link went to a payer, as the audit row names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum SendChannel {
+    /// By e-mail, through the mail queue.
+    #[serde(rename = "e-mail")]
+    Email,
+    /// By WhatsApp (`wa.me`, opened on the desk).
+    #[serde(rename = "whatsapp")]
+    WhatsApp,
+}
+
+impl SendChannel {
+    /// The channel as the audit row's subject spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SendChannel::Email => "e-mail",
+            SendChannel::WhatsApp => "whatsapp",
+        }
+    }
+
+    /// The channel an audit subject spells (`e-mail`, `whatsapp`).
+    pub fn parse(word: &str) -> Option<Self> {
+        match word {
+            "e-mail" => Some(SendChannel::Email),
+            "whatsapp" => Some(SendChannel::WhatsApp),
+            _ => None,
+        }
+    }
+}
+
+/// One send of a link to its payer, as the audit recorded it (on a joined desk, as the shop's
+/// copy of every desk's audit holds it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SendMark {
+    /// The link sent.
+    #[serde(skip)]
+    pub link_id: String,
+    /// By which channel.
+    pub channel: SendChannel,
+    /// When.
+    pub at: DateTime<Utc>,
+    /// Who (`None`: staff were off).
+    pub by: Option<String>,
+}
+
+impl SendMark {
+    /// The send an audit row of action `link.send` records: its subject is the link id, the
+    /// channel and the masked recipient (`lnk_1 e-mail a***@example.com`). `None` for a
+    /// subject of another shape.
+    pub fn of_audit(subject: &str, at: DateTime<Utc>, by: Option<String>) -> Option<Self> {
+        let mut words = subject.split(' ');
+        let link_id = words.next().filter(|w| !w.is_empty())?;
+        let channel = SendChannel::parse(words.next()?)?;
+        Some(SendMark {
+            link_id: link_id.to_owned(),
+            channel,
+            at,
+            by,
+        })
+    }
+}
+
 /// What a link is for, as its message tells it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Purpose {

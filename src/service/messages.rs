@@ -18,6 +18,12 @@ crate::sentences! {
     Stale => "Bu sipariş için 23 saatten eski, sonucu bilinmeyen bir istek var; sunucu anahtarını unutmuş olabilir, bu yüzden hiçbir şey gönderilmedi. Linkin oluşup oluşmadığını kontrol edin, sonra Bekleyenler'den yeniden gönderin ya da yeni bir sipariş numarası kullanın. ({key})", "This order has a request older than 23 hours whose outcome is unknown; the server may have forgotten its key, so nothing was sent. Check whether the link exists, then send it again from Pending or use a new order number. ({key})";
     NotFound => "Bekleyen istek bulunamadı: {key}", "No pending request: {key}";
 
+    // `RenewError`.
+    RenewNotRenewable => "Yalnızca süresi dolmuş ya da iptal edilmiş, hiç ödenmemiş bir link yenilenebilir.", "Only an expired or cancelled link with nothing paid can be renewed.";
+    RenewAlready => "Bu link daha önce yenilendi: {order}", "This link was renewed before: {order}";
+    RenewShopDown => "Dükkân yanıt vermiyor: bir link dükkân genelinde bir kez yenilenir, başka bir masanın yenileyip yenilemediği bilinemez. Dükkân yeniden yanıt verince deneyin.", "The shop is not answering: a link is renewed once across the shop, and whether another desk renewed it cannot be known. Try again once the shop is back.";
+    RenewNoFreeOrder => "{order} için boş bir sipariş numarası bulunamadı.", "No free order number was found after {order}.";
+
     // `DeskError`.
     NoProfile => "Böyle bir profil yok: `{name}`", "No such profile: `{name}`";
     NoSecret => "Bu profilin API anahtarı sırrı kayıtlı değil: `{name}`", "This profile has no API secret stored: `{name}`";

@@ -24,6 +24,7 @@ mod local;
 pub mod mail;
 pub mod messages;
 pub mod poll;
+pub mod renew;
 pub mod shared;
 pub mod shop;
 mod staff;
@@ -577,16 +578,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// One send of a link to its payer, as the audit recorded it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Sent {
-    /// `e-mail` or `whatsapp`.
-    pub channel: String,
-    /// When.
-    pub at: chrono::DateTime<chrono::Utc>,
-    /// Who (`None`: staff were off).
-    pub by: Option<String>,
-}
+pub use crate::domain::share::{SendChannel, SendMark};
 
 /// The operations of one profile. Cheap to clone.
 #[derive(Clone)]
@@ -992,16 +984,17 @@ impl Desk {
 
     /// Where link `id` was sent from this desk, oldest first: by which channel (`e-mail`,
     /// `whatsapp`), when and by whom, as the audit recorded each send.
-    pub fn link_sends(&self, id: &str) -> Result<Vec<Sent>, DeskError> {
+    pub fn link_sends(&self, id: &str) -> Result<Vec<SendMark>, DeskError> {
         let rows = self.with_store(|s| s.audit().sends_of(id))?;
         Ok(rows
             .into_iter()
-            .map(|r| Sent {
-                channel: r.subject.split(' ').nth(1).unwrap_or_default().to_owned(),
-                at: r.at,
-                by: r.staff,
-            })
+            .filter_map(|r| SendMark::of_audit(&r.subject, r.at, r.staff))
             .collect())
+    }
+
+    /// Every send this desk recorded at or after `since`, oldest first.
+    pub fn sends_since(&self, since: DateTime<Utc>) -> Result<Vec<SendMark>, DeskError> {
+        self.with_store(|s| s.audit().sends_since(since))
     }
 
     /// How many links the local history holds for this profile.

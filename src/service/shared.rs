@@ -4,20 +4,23 @@
 //! within the reader's limit, and gives `None` when the shop does not answer in time: the
 //! caller then reads this desk's own file, and the top bar already says the desk is offline.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use chrono::NaiveDate;
 
 use super::poll::{BUDGET_PATIENCE, PollError, Polled, poll_in_shop, refresh_for_day_close};
+use super::renew::{RenewError, RenewalMarks, Renewed};
 use super::{DayReport, Desk, DeskError, LinkTotals, StoredLink};
 use crate::clock::Zone;
 use crate::domain::Link;
-use crate::shop::ShopError;
+use crate::domain::share::SendMark;
 use crate::shop::lease::LinkKey;
+use crate::shop::outreach;
 use crate::shop::read::{self, Account, ShopLink, ShopQuery};
 use crate::shop::report::{self as shop_report, ReportScope};
 use crate::shop::session::ShopReader;
+use crate::shop::{Shop, ShopError};
 
 /// What asking about a link through the shop's lease gave (docs/design.md §8, "One poller
 /// per link").
@@ -95,6 +98,8 @@ pub struct ShopBoard {
     pub polled: HashSet<String>,
     /// Of those, the ones other desks made.
     pub elsewhere: HashSet<String>,
+    /// Every desk's sends of the board's week, oldest first.
+    pub sends: Vec<SendMark>,
 }
 
 /// The board of the whole shop: the shop's rows (a link of another desk names that desk
@@ -109,11 +114,15 @@ async fn shop_board(
     let now = desk.now();
     let today = crate::board::local_day_start(now, zone);
     let week = now - chrono::Duration::days(crate::board::PENDING_DAYS);
-    let links = {
+    let (links, sends) = {
         let shop = reader.connection().await?;
-        let read = read::board(&shop, today, week, crate::board::MAX_ROWS);
+        let read = async {
+            let links = read::board(&shop, today, week, crate::board::MAX_ROWS).await?;
+            let sends = outreach::sends_since(&shop, week).await?;
+            Ok::<_, ShopError>((links, sends))
+        };
         match tokio::time::timeout(reader.query_limit(), read).await {
-            Ok(Ok(links)) => links,
+            Ok(Ok(read)) => read,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "the shop's board could not be read");
                 return None;
@@ -162,6 +171,7 @@ async fn shop_board(
         rows,
         polled,
         elsewhere,
+        sends,
     })
 }
 
@@ -326,6 +336,44 @@ pub struct BoardRead {
     pub polled: Option<HashSet<String>>,
     /// Of those, the ones other desks made.
     pub elsewhere: HashSet<String>,
+    /// The last send of each row's link to its payer (every desk's when the shop answered),
+    /// by link id.
+    pub sends: HashMap<String, SendMark>,
+}
+
+/// Runs `ask` on the shop's connection within the reader's limit; a shop that is busy past
+/// it, silent or refusing is [`RenewError::ShopUnreachable`] (its words logged here).
+async fn in_shop<T>(
+    reader: &ShopReader,
+    ask: impl AsyncFnOnce(&Shop) -> Result<T, ShopError>,
+) -> Result<T, RenewError> {
+    let conn = reader
+        .connection()
+        .await
+        .ok_or(RenewError::ShopUnreachable)?;
+    match tokio::time::timeout(reader.query_limit(), ask(&conn)).await {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "the shop did not answer the renewal");
+            Err(RenewError::ShopUnreachable)
+        }
+        Err(_) => Err(RenewError::ShopUnreachable),
+    }
+}
+
+/// The last send of each link among `sends` (oldest first), this desk's not pushed yet
+/// included.
+fn last_sends(sends: impl IntoIterator<Item = SendMark>) -> HashMap<String, SendMark> {
+    let mut last: HashMap<String, SendMark> = HashMap::new();
+    for mark in sends {
+        match last.get(&mark.link_id) {
+            Some(known) if known.at > mark.at => {}
+            _ => {
+                last.insert(mark.link_id.clone(), mark);
+            }
+        }
+    }
+    last
 }
 
 /// The one place that decides between the shop and this desk (docs/design.md §8): each read
@@ -446,6 +494,109 @@ impl Reads {
         }
     }
 
+    /// Where each of links `ids` was sent, oldest first: every desk's sends from the shop
+    /// while it answers, else this desk's own.
+    pub async fn sends_of(
+        &self,
+        ids: &[String],
+    ) -> Result<HashMap<String, Vec<SendMark>>, DeskError> {
+        let mut by_link: HashMap<String, Vec<SendMark>> = HashMap::new();
+        if let Some((reader, _)) = &self.shop
+            && let Some(shop) = reader.connection().await
+            && let Ok(Ok(sends)) =
+                tokio::time::timeout(reader.query_limit(), outreach::sends_of(&shop, ids)).await
+        {
+            for mark in sends {
+                by_link.entry(mark.link_id.clone()).or_default().push(mark);
+            }
+            return Ok(by_link);
+        }
+        for id in ids {
+            by_link.insert(id.clone(), self.desk.link_sends(id)?);
+        }
+        Ok(by_link)
+    }
+
+    /// What History and `link list` mark of each of links `ids` (with their order numbers
+    /// `orders`): the shop's renewals, every desk's, while it answers, else this desk's own.
+    pub async fn renewal_marks(
+        &self,
+        ids: &[String],
+        orders: &[String],
+    ) -> Result<HashMap<String, RenewalMarks>, DeskError> {
+        let mut marks: HashMap<String, RenewalMarks> = HashMap::new();
+        if let Some((reader, _)) = &self.shop
+            && let Some(shop) = reader.connection().await
+            && let Ok(Ok(renewals)) = tokio::time::timeout(
+                reader.query_limit(),
+                outreach::renewals_of(&shop, ids, orders),
+            )
+            .await
+        {
+            for r in renewals {
+                marks.entry(r.original_id.clone()).or_default().renewed_as =
+                    Some((r.order_id.clone(), r.renewed_as.clone()));
+                if let Some(new) = r.renewed_as {
+                    marks.entry(new).or_default().renews = Some((r.original_order, r.original_id));
+                }
+            }
+            return Ok(marks);
+        }
+        for id in ids {
+            let mark = self.desk.renewal_marks(id)?;
+            if mark != RenewalMarks::default() {
+                marks.insert(id.clone(), mark);
+            }
+        }
+        Ok(marks)
+    }
+
+    /// Renews link `id` of this desk's history ("Send a new link", `service::renew`): while
+    /// the desk is joined, the order number is free in the shop too and the renewal is
+    /// claimed there first, once across the shop; a joined desk whose shop does not answer
+    /// does not renew.
+    pub async fn renew(&self, id: &str) -> Result<Renewed, RenewError> {
+        let desk = &self.desk;
+        let plan = desk.renewal_start(id)?;
+        let shop = match &self.shop {
+            Some((reader, desk_id)) => Some((reader, desk_id.as_str())),
+            None if desk.joined()? => return Err(RenewError::ShopUnreachable),
+            None => None,
+        };
+        let (order, number) = if let Some(order) = plan.order.clone() {
+            (order, plan.number)
+        } else {
+            let taken = |order: String| async move {
+                match shop {
+                    Some((reader, _)) => {
+                        in_shop(reader, async |conn| {
+                            outreach::order_taken(conn, &order).await
+                        })
+                        .await
+                    }
+                    None => Ok(false),
+                }
+            };
+            desk.free_renewal_order(&plan.root, plan.number, taken)
+                .await?
+        };
+        let request = desk.renewal_request(&plan.stored.link, &order)?;
+        if let Some((reader, desk_id)) = shop {
+            let account = Account::of_profile(desk.profile(), desk_id).key();
+            let staff = desk.actor().member.as_ref().map(|m| m.name.clone());
+            let original = (account.as_str(), id, plan.stored.link.order_or_id());
+            let standing = in_shop(reader, async |conn| {
+                outreach::claim_renewal(conn, desk_id, original, &order, staff.as_deref()).await
+            })
+            .await?;
+            if standing != order {
+                return Err(RenewError::AlreadyRenewed { order: standing });
+            }
+        }
+        desk.renew_claimed(&plan.stored, (&plan.root, number, &order), &request)
+            .await
+    }
+
     /// The day close of local days `from..=to` in `zone` (of this desk only with
     /// `this_desk`), with this desk's audit head.
     pub async fn day_report(
@@ -465,6 +616,8 @@ impl Reads {
 
     /// The board's rows of `zone`'s day (and the week's unpaid).
     pub async fn board(&self, zone: Zone) -> Result<BoardRead, DeskError> {
+        let week = self.desk.now() - chrono::Duration::days(crate::board::PENDING_DAYS);
+        let own_sends = self.desk.sends_since(week)?;
         if let Some((reader, desk_id)) = &self.shop
             && let Some(board) = shop_board(reader.clone(), &self.desk, desk_id, zone).await
         {
@@ -472,12 +625,14 @@ impl Reads {
                 rows: board.rows,
                 polled: Some(board.polled),
                 elsewhere: board.elsewhere,
+                sends: last_sends(board.sends.into_iter().chain(own_sends)),
             });
         }
         Ok(BoardRead {
             rows: self.desk.board_links_in(zone)?,
             polled: None,
             elsewhere: HashSet::new(),
+            sends: last_sends(own_sends),
         })
     }
 

@@ -29,6 +29,7 @@ pub mod desk;
 pub mod lease;
 pub mod membership;
 pub mod messages;
+pub mod outreach;
 pub mod owner;
 pub mod push;
 pub mod read;

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use super::repo::{Write, repository};
 use super::{Store, StoreError, from_millis, to_millis, write_tx};
 use crate::domain::Actor;
+use crate::domain::share::SendMark;
 
 /// The `prev_hash` of the first row: 64 zeros.
 pub const SEED: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -334,6 +335,24 @@ impl<A> Audit<'_, A> {
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
             out.push(read_row(r)?);
+        }
+        Ok(out)
+    }
+
+    /// Every send recorded at or after `since`, oldest first, through the partial index of
+    /// the `link.send` rows (step 16): what the board shows as "Sent by …".
+    pub fn sends_since(&self, since: DateTime<Utc>) -> Result<Vec<SendMark>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT subject, at, staff FROM audit INDEXED BY audit_link_sends
+             WHERE action = 'link.send' AND at >= ?1 ORDER BY at, seq",
+        )?;
+        let mut rows = stmt.query([to_millis(since)])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let subject: String = r.get(0)?;
+            if let Some(mark) = SendMark::of_audit(&subject, from_millis(r.get(1)?)?, r.get(2)?) {
+                out.push(mark);
+            }
         }
         Ok(out)
     }

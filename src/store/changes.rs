@@ -17,6 +17,7 @@ use super::journal::{Journal, JournalKey, JournalRow, JournalState};
 use super::links::Links;
 use super::outbox::{LinkPush, Outbox};
 use super::profiles::Profiles;
+use super::renewals::Renewals;
 use super::shop::Shop;
 use super::tallies::Tallies;
 use super::{Store, StoreError, write_tx};
@@ -33,7 +34,8 @@ pub(crate) fn link_subject(id: &str, order_number: Option<&str>) -> String {
 /// A link was created: the server's answer to the request of the journal row `row`, on the
 /// unit of work's transaction: the link in history with the member who began it and the
 /// request's items (for the day report), the totals, the audit row in that member's name, the
-/// outbox row, and the journal row marked completed.
+/// new link of a renewal made under its order number, the outbox row, and the journal row
+/// marked completed.
 fn link_created(
     tx: &Transaction<'_>,
     row: &JournalRow,
@@ -59,6 +61,9 @@ fn link_created(
     tallies.finish()?;
     let subject = link_subject(&link.id, row.begun.order_number.as_deref());
     Audit::write(tx).append_as(began_by, None, AuditAction::LinkCreate, &subject, now)?;
+    if let Some(order) = row.begun.order_number.as_deref() {
+        Renewals::write(tx).created(profile, order, &link.id)?;
+    }
     owe_link(tx, profile, &link.id, now)?;
     Journal::write(tx).completed(row.id, &link.id, now)
 }

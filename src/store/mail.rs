@@ -26,6 +26,7 @@ use super::{Store, StoreError, from_millis, to_millis, write_tx};
 use crate::domain::email::mask_email;
 use crate::domain::phone::Phone;
 use crate::domain::server_text;
+use crate::domain::share::SendChannel;
 use crate::domain::{EmailAddress, LinkMessage};
 
 /// The wait after the first failed attempt; each further failure doubles it.
@@ -39,25 +40,6 @@ pub const MAIL_ADDRESS_RETENTION: Duration = Duration::days(7);
 
 /// The most characters of a failure's text kept in `last_error`.
 const ERROR_CHARS: usize = 300;
-
-/// How a link went to a payer, as the audit row names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SendChannel {
-    /// By e-mail, through the mail queue.
-    Email,
-    /// By WhatsApp (`wa.me`, opened on the desk).
-    WhatsApp,
-}
-
-impl SendChannel {
-    /// The channel as the audit row's subject spells it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SendChannel::Email => "e-mail",
-            SendChannel::WhatsApp => "whatsapp",
-        }
-    }
-}
 
 /// The audit subject of a send: the link, the channel and the masked recipient
 /// (`lnk_1 e-mail a***@example.com`).

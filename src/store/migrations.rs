@@ -461,8 +461,37 @@ const V14: &str = "
 ALTER TABLE mail_queue ADD COLUMN claimed_until INTEGER;
 ";
 
+/// Step 16 (issue 30): the sends the board shows ("Sent by WhatsApp 10:42 · Ayşe") are read
+/// from the audit's `link.send` rows by time, through a partial index of those rows only; and
+/// the renewals: one row per link renewed ("Send a new link"), keyed by the profile and the
+/// link renewed, so a link is renewed at most once from this file. `order_id` is the new
+/// link's order number, `root_order` the order number of the chain's first link and `number`
+/// the suffix (`REM-2` renews as `REM-2-2`, number 2; that one as `REM-2-3`); the new link's
+/// journal key follows from its order number (`link-{order}`), fixed before the request goes,
+/// so a lost answer is retried under the same key; `renewed_as` is the new link's id once the
+/// server made it (set by "a link was created").
+const V16: &str = "
+CREATE INDEX audit_link_sends ON audit (at) WHERE action = 'link.send';
+CREATE TABLE renewals (
+    profile        TEXT NOT NULL,
+    original_id    TEXT NOT NULL,
+    original_order TEXT NOT NULL,
+    root_order     TEXT NOT NULL,
+    number         INTEGER NOT NULL,
+    order_id       TEXT NOT NULL,
+    renewed_as     TEXT,
+    at             INTEGER NOT NULL,
+    staff          TEXT,
+    PRIMARY KEY (profile, original_id),
+    UNIQUE (profile, order_id)
+);
+CREATE INDEX renewals_by_new_link ON renewals (profile, renewed_as);
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14];
+pub const MIGRATIONS: &[&str] = &[
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V16,
+];
 
 /// The schema version this build writes.
 pub fn latest_version() -> u32 {

@@ -43,6 +43,7 @@ pub mod migrations;
 mod mirror;
 mod outbox;
 mod profiles;
+mod renewals;
 mod repo;
 mod report;
 mod search;
@@ -79,7 +80,7 @@ pub use journal::{
 pub use links::{LinkCursor, Links, StoredLink, TimeRange};
 pub use mail::{
     MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, MailQueue, NewMail, QueuedMail,
-    SendChannel, SmtpAccount, mail_backoff, send_subject,
+    SmtpAccount, mail_backoff, send_subject,
 };
 pub use mirror::CatalogOwed;
 pub use outbox::{
@@ -87,6 +88,7 @@ pub use outbox::{
     StaffChange, StaffPush, StaffRow,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, Profiles, SANDBOX_PROFILE};
+pub use renewals::{Renewal, RenewalClaim, Renewals};
 pub use repo::{Read, Write};
 pub use report::{
     ClaimApart, Contradiction, CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency,

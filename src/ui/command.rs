@@ -90,6 +90,7 @@ impl Command {
             Command::Navigate { .. } => "Navigate",
             Command::Link(c) => c.name(),
             Command::Board(BoardCommand::Show { .. }) => "ShowBoardLink",
+            Command::Board(BoardCommand::Send { .. }) => "SendBoardLink",
             Command::Card(CardCommand::Save { .. }) => "SaveCard",
             Command::Installments(InstallmentsCommand::List { .. }) => "ListInstallments",
             Command::History(c) => c.name(),
@@ -110,7 +111,7 @@ impl Command {
     pub fn gate(&self) -> Gate {
         match self {
             Command::Navigate { .. }
-            | Command::Board(BoardCommand::Show { .. })
+            | Command::Board(BoardCommand::Show { .. } | BoardCommand::Send { .. })
             | Command::Installments(InstallmentsCommand::List { .. }) => Gate::Member,
             Command::Link(c) => c.gate(),
             Command::Card(CardCommand::Save { .. }) => Gate::Manager(UiText::WhatSaveCard),
@@ -178,6 +179,11 @@ pub enum LinkCommand {
         /// Full screen.
         fullscreen: bool,
     },
+    /// Make a new link for this expired or cancelled one nobody paid ("Send a new link").
+    Renew {
+        /// The link id.
+        id: String,
+    },
     /// Send the link's message to its payer (or copy it), in `lang`.
     Send {
         /// The link id.
@@ -233,6 +239,7 @@ impl LinkCommand {
             LinkCommand::Close => "CloseShownLink",
             LinkCommand::CustomerDisplay { .. } => "CustomerDisplay",
             LinkCommand::Send { .. } => "SendLink",
+            LinkCommand::Renew { .. } => "RenewLink",
         }
     }
 
@@ -248,7 +255,8 @@ impl LinkCommand {
             | LinkCommand::Refresh { .. }
             | LinkCommand::Close
             | LinkCommand::CustomerDisplay { .. }
-            | LinkCommand::Send { .. } => Gate::Member,
+            | LinkCommand::Send { .. }
+            | LinkCommand::Renew { .. } => Gate::Member,
             LinkCommand::Cancel { .. } => Gate::OwnUnpaidOrManager(UiText::WhatCancelLink),
         }
     }
@@ -259,6 +267,11 @@ impl LinkCommand {
 pub enum BoardCommand {
     /// Show a link of the board in the result view.
     Show {
+        /// The link id.
+        id: String,
+    },
+    /// Show a link of the board with its Send form open.
+    Send {
         /// The link id.
         id: String,
     },
@@ -322,6 +335,11 @@ pub enum HistoryCommand {
         /// The link id.
         id: String,
     },
+    /// Show a link of history with its Send form open (the row's menu).
+    ShowToSend {
+        /// The link id.
+        id: String,
+    },
     /// Ask the server for the status of these links of history, one a second.
     RefreshStatuses {
         /// The link ids.
@@ -341,6 +359,7 @@ impl HistoryCommand {
             HistoryCommand::Search { .. } => "SearchHistory",
             HistoryCommand::More => "MoreHistory",
             HistoryCommand::Show { .. } => "ShowHistoryLink",
+            HistoryCommand::ShowToSend { .. } => "SendHistoryLink",
             HistoryCommand::RefreshStatuses { .. } => "RefreshStatuses",
             HistoryCommand::Export { .. } => "ExportHistory",
         }
@@ -352,6 +371,7 @@ impl HistoryCommand {
             HistoryCommand::Search { .. }
             | HistoryCommand::More
             | HistoryCommand::Show { .. }
+            | HistoryCommand::ShowToSend { .. }
             | HistoryCommand::RefreshStatuses { .. } => Gate::Member,
             HistoryCommand::Export { .. } => Gate::Manager(UiText::WhatExportHistory),
         }

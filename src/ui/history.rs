@@ -73,6 +73,8 @@ pub struct HistoryRow {
     /// Read from a shop: another desk says it was paid and no second desk's own call to the
     /// payment API has confirmed it (the status shown is the last confirmed one).
     pub unconfirmed: bool,
+    /// Its renewals, as words: "Renewed as REM-2-2", "Renews REM-2" (empty: none).
+    pub renewal: String,
 }
 
 impl HistoryRow {
@@ -122,6 +124,7 @@ impl HistoryRow {
             staff: String::new(),
             desk: String::new(),
             foreign: false,
+            renewal: String::new(),
             unconfirmed: false,
         }
     }
@@ -753,9 +756,11 @@ impl HistoryView {
                 self.visible = range.clone();
                 for (i, row) in self.rows[range.clone()].iter().enumerate() {
                     let striped = (range.start + i) % 2 == 1;
-                    if row_ui(ui, cx, row, shown, striped).clicked() {
-                        picked = Some(row.id.clone());
+                    let response = row_ui(ui, cx, row, shown, striped);
+                    if response.clicked() {
+                        picked = Some(HistoryCommand::Show { id: row.id.clone() });
                     }
+                    row_menu_ui(&response, cx, row, &mut picked);
                 }
             });
         // Opening the view asks about its open rows once they are on screen: the statuses
@@ -774,10 +779,36 @@ impl HistoryView {
             self.loading = true;
             cx.emit(Command::History(HistoryCommand::More));
         }
-        if let Some(id) = picked {
-            cx.emit(Command::History(HistoryCommand::Show { id }));
+        if let Some(command) = picked {
+            cx.emit(Command::History(command));
         }
     }
+}
+
+/// A row's menu (a right click, or the menu key on a focused row): open the link, and send an
+/// open one to its payer.
+fn row_menu_ui(
+    response: &egui::Response,
+    cx: &ViewCtx<'_>,
+    row: &HistoryRow,
+    picked: &mut Option<HistoryCommand>,
+) {
+    let lang = cx.lang;
+    response.context_menu(|ui| {
+        if ui.button(UiText::Open.get(lang)).clicked() {
+            *picked = Some(HistoryCommand::Show { id: row.id.clone() });
+            ui.close();
+        }
+        if row.is_open()
+            && !row.foreign
+            && ui
+                .button(format!("{}…", UiText::SendToCustomer.get(lang)))
+                .clicked()
+        {
+            *picked = Some(HistoryCommand::ShowToSend { id: row.id.clone() });
+            ui.close();
+        }
+    });
 }
 
 /// Column widths: created, order number, amount, status, updated.
@@ -893,6 +924,13 @@ fn row_ui(
                 let words = UiText::BoardUnconfirmed.get(lang);
                 ui.label(RichText::new(words).small().color(cx.palette.warn));
             }
+            if !row.renewal.is_empty() {
+                ui.label(
+                    RichText::new(row.renewal.as_str())
+                        .small()
+                        .color(cx.palette.muted),
+                );
+            }
             ui.add(egui::Label::new(row.description.as_str()).truncate());
         })
         .response;
@@ -916,6 +954,9 @@ fn row_ui(
     );
     if row.unconfirmed {
         label = format!("{label} · {}", UiText::BoardUnconfirmed.get(lang));
+    }
+    if !row.renewal.is_empty() {
+        label = format!("{label} · {}", row.renewal);
     }
     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
     if r.hovered() {

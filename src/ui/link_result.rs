@@ -114,6 +114,8 @@ pub struct ShownLink {
     send: Option<SendForm>,
     /// A send is out (its button waits for it).
     sending: bool,
+    /// A renewal ("Send a new link") is out (its button waits for it).
+    renewing: bool,
 }
 
 /// How the Send form sends.
@@ -180,12 +182,46 @@ impl ShownLink {
             origin,
             send: None,
             sending: false,
+            renewing: false,
+        }
+    }
+
+    /// Opens the Send form (the board's and History's row menus).
+    pub fn open_send(&mut self, lang: Lang) {
+        if self.send.is_none() {
+            self.send = Some(SendForm::of(&self.link, lang));
         }
     }
 
     /// The Send form, while open.
     pub fn send_form(&self) -> Option<&SendForm> {
         self.send.as_ref()
+    }
+
+    /// Opens the Send form on `channel` (a renewal goes the way the link it renews went).
+    pub fn open_send_by(&mut self, channel: Channel, lang: Lang) {
+        let mut form = SendForm::of(&self.link, lang);
+        form.channel = channel;
+        self.send = Some(form);
+    }
+
+    /// The renewal was asked for.
+    pub fn on_renew_sent(&mut self) {
+        self.renewing = true;
+    }
+
+    /// The renewal ended without a new link: why, in the note.
+    pub fn on_renew_failed(&mut self, sentence: String) {
+        self.renewing = false;
+        self.note = Some(Note::Failed(Problem {
+            sentence,
+            detail: None,
+        }));
+    }
+
+    /// A note that something went well (a renewal's "Renews …").
+    pub fn note_done(&mut self, words: String) {
+        self.note = Some(Note::Done(words));
     }
 
     /// A send ended: its outcome in the note; the form keeps what was typed.
@@ -547,6 +583,7 @@ impl ShownLink {
         {
             cx.emit(Command::Link(LinkCommand::New));
         }
+        self.renew_ui(ui, cx, width);
         if !void {
             let display = if over {
                 widgets::Action::secondary(UiText::CustomerDisplay.get(lang))
@@ -649,6 +686,23 @@ impl ShownLink {
                 });
             }
         });
+    }
+
+    /// "Send a new link", for a link that can no longer be paid and took nothing.
+    fn renew_ui(&self, ui: &mut Ui, cx: &mut ViewCtx<'_>, width: f32) {
+        let nothing_paid = self.link.paid_so_far() == rust_decimal::Decimal::ZERO;
+        if self.is_void()
+            && nothing_paid
+            && widgets::Action::primary(theme::icon::SEND, UiText::RenewLink.get(cx.lang))
+                .enabled(!self.renewing)
+                .min_width(width)
+                .show_ui(ui)
+                .clicked()
+        {
+            cx.emit(Command::Link(LinkCommand::Renew {
+                id: self.link.id.clone(),
+            }));
+        }
     }
 
     /// The Send form: the channel, the message's language, the number or address, and the

@@ -158,6 +158,10 @@ crate::sentences! {
     SlipNotPrinted => "Fiş yazdırılamadı; yazıcının açık ve bağlı olduğunu kontrol edip yeniden deneyin.", "The slip could not be printed; check that the printer is on and connected, then try again.";
     ShareMail => "E-posta", "E-mail";
     SendToCustomer => "Müşteriye gönder", "Send to customer";
+    RenewLink => "Yeni link gönder", "Send a new link";
+    Renews => "{order} yerine", "Renews {order}";
+    RenewedAs => "{order} olarak yenilendi", "Renewed as {order}";
+    RenewedFrom => "Yeni link {order} için oluşturuldu (eski link: {old}).", "The new link {order} was made (it renews {old}).";
     SendViaWhatsApp => "WhatsApp", "WhatsApp";
     SendViaEmail => "E-posta", "E-mail";
     SendViaCopy => "Mesajı kopyala", "Copy message";
@@ -479,6 +483,10 @@ crate::sentences! {
     BoardWaiting => "Ödeme bekleyenler", "Waiting";
     BoardDoneToday => "Sonuçlananlar", "Done today";
     BoardPaidLeft => "{paid} ödendi · {left} kaldı", "{paid} paid · {left} left";
+    Open => "Aç", "Open";
+    BoardSentFilter => "Müşteriye gönderilenler", "Sent to customers";
+    SentByWhatsApp => "WhatsApp ile gönderildi {time}", "Sent by WhatsApp {time}";
+    SentByEmail => "E-postayla gönderildi {time}", "Sent by e-mail {time}";
     BoardEmptyTitle => "Açık link yok", "No open links";
     BoardEmptyHelp => "Yeni link'te oluşturduğunuz linkler burada görünür ve ödenince kendiliğinden güncellenir.", "Links you make in New link show here and turn paid by themselves.";
     UnsentEmptyHelp => "Bağlantı bir satış sırasında koparsa satış burada bekler ve paydesk onu kendiliğinden yeniden gönderir.", "If the connection drops during a sale, the sale waits here and paydesk sends it again by itself.";

@@ -5,6 +5,7 @@ mod support;
 
 mod commands;
 mod mail;
+mod renew;
 mod secrets;
 mod send;
 mod staff;

@@ -9,7 +9,7 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::cli::{Cli, Out, sandbox};
+use crate::support::cli::{Cli, Out, sandbox, server_orders};
 use crate::support::pg::{self, PASSWORD, Pg};
 use chrono::Utc;
 use paydesk::sandbox::SandboxHandle;
@@ -185,6 +185,115 @@ fn every_desk_sees_every_desks_links(n: usize) {
             .collect();
         assert_eq!(listed_csv(cli), by_name, "{name}: the CSV's desk column");
     }
+}
+
+/// The `sent` list `link list --json` gives for link `id` on desk `cli`: each send's channel
+/// and who sent it.
+fn sent_list(cli: &Cli, id: &str) -> Vec<(String, String)> {
+    let out = cli.run(&[
+        "--profile",
+        PROFILE,
+        "link",
+        "list",
+        "--json",
+        "--limit",
+        "500",
+    ]);
+    ok(&out);
+    out.json()
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|l| l["id"] == id)
+        .expect("the link is listed")["sent"]
+        .as_array()
+        .expect("a sent list")
+        .iter()
+        .map(|s| {
+            (
+                s["channel"].as_str().expect("a channel").to_owned(),
+                s["by"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_send_from_one_desk_is_on_every_desks_list_masked_in_the_shop() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let server = sandbox();
+    let (first, _) = desk(&server, &url, "Counter 1");
+    let (second, _) = desk(&server, &url, "Counter 2");
+    let (link, _) = create(&first, &["--amount", "75.00"]);
+    let sent = first.run(&[
+        "--profile",
+        PROFILE,
+        "link",
+        "send",
+        &link,
+        "--whatsapp",
+        "--phone",
+        "0532 123 45 67",
+    ]);
+    ok(&sent);
+    assert!(
+        sent.stdout.starts_with("https://wa.me/905321234567?text="),
+        "{sent:?}"
+    );
+    settle(&first);
+    // The other desk reads the send from the shop's copy of the first desk's audit; the desk
+    // that made it has no staff, so the send is the desk's by name.
+    let expected = vec![("whatsapp".to_owned(), "Counter 1".to_owned())];
+    assert_eq!(sent_list(&second, &link), expected);
+    assert_eq!(sent_list(&first, &link), expected);
+    // The shop holds the number masked, never whole.
+    let subjects = pg.admin_sql(
+        &db,
+        "SELECT string_agg(subject, '|') FROM audit WHERE action = 'link.send'",
+    );
+    assert_eq!(subjects, format!("{link} whatsapp 0532 *** ** 67"));
+}
+
+#[test]
+fn a_link_is_renewed_once_across_the_shop_and_not_while_the_shop_is_silent() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let server = sandbox();
+    let (first, _) = desk(&server, &url, "Counter 1");
+    let (second, _) = desk(&server, &url, "Counter 2");
+    let (link, _) = create(&first, &["--amount", "64.00", "--order-number", "DEL-9"]);
+    ok(&first.run(&["--profile", PROFILE, "link", "cancel", &link]));
+    // The second desk asks the server about it: the link is in its history too, expired.
+    ok(&second.run(&["--profile", PROFILE, "link", "show", &link, "--refresh"]));
+    let renewed = first.run(&["--profile", PROFILE, "link", "renew", &link, "--json"]);
+    ok(&renewed);
+    assert_eq!(renewed.json()["orderNumber"], "DEL-9-2");
+    // The second desk is told the first one's renewal and asks the server for nothing.
+    let twice = second.run(&["--profile", PROFILE, "link", "renew", &link]);
+    assert_eq!(twice.code, 3, "{twice:?}");
+    assert!(twice.stderr.contains("DEL-9-2"), "{twice:?}");
+    let orders = server_orders(&server);
+    assert_eq!(orders.len(), 2, "{:?}", orders.keys());
+    assert_eq!(
+        pg.admin_sql(&db, "SELECT string_agg(order_id, ',') FROM renewals"),
+        "DEL-9-2"
+    );
+    // A joined desk whose shop is silent cannot know whether another desk renewed a link,
+    // so it does not renew.
+    let (other, _) = create(&second, &["--amount", "12.00", "--order-number", "DEL-10"]);
+    ok(&second.run(&["--profile", PROFILE, "link", "cancel", &other]));
+    let silent = second.run_with(
+        &["--profile", PROFILE, "link", "renew", &other],
+        None,
+        &[("PAYDESK_SHOP_PASSWORD", "not-the-password")],
+    );
+    assert_eq!(silent.code, 3, "{silent:?}");
+    assert!(
+        silent.stderr.contains("renewed once across the shop"),
+        "{silent:?}"
+    );
+    assert!(!server_orders(&server).contains_key("DEL-10-2"));
 }
 
 #[test]

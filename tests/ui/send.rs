@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use egui_kittest::kittest::{NodeT, Queryable};
+
 use crate::support::app::{AppEnv, Start};
 use crate::support::ports::free_port;
 use crate::support::smtp::{SinkMode, SmtpSink, python_with_aiosmtpd};
@@ -130,5 +132,231 @@ fn settings_email_keeps_an_account_checked_and_sends_a_test_message() {
         got[0].from.contains("kasa@kuzey.example"),
         "{:?}",
         got[0].from
+    );
+}
+
+/// A fake `xdg-open` in a folder of its own: it writes the address it is given to `opened`.
+#[cfg(unix)]
+fn fake_opener(dir: &std::path::Path) -> (paydesk::opener::Opener, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let record = dir.join("opened");
+    let script = dir.join("xdg-open");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$1\" > '{}'\n",
+            record.display()
+        ),
+    )
+    .expect("the fake opener");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    (
+        paydesk::opener::Opener {
+            program: script.into_os_string(),
+        },
+        record,
+    )
+}
+
+/// The board's row label of link `id` (its accessible name: what a screen reader reads).
+fn board_label(env: &AppEnv, id: &str) -> Option<String> {
+    let row = env
+        .app()
+        .views
+        .board
+        .rows()
+        .iter()
+        .find(|r| r.link.id == id)?;
+    let order = row.link.order_or_id().to_owned();
+    env.harness
+        .query_all_by(|n| {
+            n.label()
+                .is_some_and(|l| l.contains(&order) && l.contains("Waiting for payment"))
+        })
+        .find_map(|n| n.accesskit_node().label())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_sent_by_whatsapp_says_so_on_the_board_whose_filter_and_row_menu_find_it() {
+    use paydesk::app::View;
+    let bin = tempfile::tempdir().expect("a folder");
+    let (opener, record) = fake_opener(bin.path());
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, _| {
+            options.opener = opener;
+        },
+    );
+    env.harness.set_size(egui::vec2(1280.0, 900.0));
+    let mut ids = Vec::new();
+    for amount in ["40", "55"] {
+        if !ids.is_empty() {
+            env.click("New link");
+        }
+        env.type_into("Amount", amount);
+        env.click("Create link");
+        env.until("the link is shown", |app| {
+            app.views
+                .shown
+                .as_ref()
+                .is_some_and(|s| !ids.contains(&s.link().id))
+        });
+        ids.push(
+            env.app()
+                .views
+                .shown
+                .as_ref()
+                .expect("shown")
+                .link()
+                .id
+                .clone(),
+        );
+    }
+    // The second link goes to the payer by WhatsApp, the number typed as clerks say it.
+    env.click("Send to customer");
+    env.click("WhatsApp");
+    env.type_into("Phone number", "0532 123 45 67");
+    env.click("Open in WhatsApp");
+    env.until_label("WhatsApp opened with the message to 0532 *** ** 67");
+    let handed = std::fs::read_to_string(&record).expect("the opener ran");
+    assert!(
+        handed.starts_with("https://wa.me/905321234567?text="),
+        "{handed}"
+    );
+
+    env.nav(View::Board);
+    env.until("the board shows the send", |app| {
+        app.views.board.rows().iter().any(|r| r.sent.is_some())
+    });
+    env.harness.run_steps(2);
+    let sent = board_label(&env, &ids[1]).expect("the sent row");
+    assert!(sent.contains("· Sent by WhatsApp "), "{sent}");
+    let unsent = board_label(&env, &ids[0]).expect("the other row");
+    assert!(!unsent.contains("Sent by"), "{unsent}");
+
+    // "Sent to customers (1)" keeps only the sent link.
+    env.click("Sent to customers (1)");
+    assert!(board_label(&env, &ids[1]).is_some());
+    assert!(
+        board_label(&env, &ids[0]).is_none(),
+        "the unsent link is filtered out"
+    );
+    env.click("Sent to customers (1)");
+
+    // The row's menu opens the link with its Send form, to send it again.
+    let order = env
+        .app()
+        .views
+        .board
+        .rows()
+        .iter()
+        .find(|r| r.link.id == ids[0])
+        .expect("row")
+        .link
+        .order_or_id()
+        .to_owned();
+    env.harness
+        .query_all_by(|n| {
+            n.label()
+                .is_some_and(|l| l.contains(&order) && l.contains("Waiting"))
+        })
+        .next()
+        .expect("the row")
+        .click_secondary();
+    env.harness.run_steps(2);
+    env.click("Send to customer…");
+    env.until("the link opens with its Send form", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link().id == ids[0] && s.send_form().is_some())
+    });
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cancelled_link_sent_by_whatsapp_is_sent_again_as_a_new_link_that_history_ties_to_it() {
+    use paydesk::app::View;
+    let bin = tempfile::tempdir().expect("a folder");
+    let (opener, _record) = fake_opener(bin.path());
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, _| {
+            options.opener = opener;
+        },
+    );
+    env.harness.set_size(egui::vec2(1280.0, 1400.0));
+    env.type_into("Amount", "85");
+    env.click("Create link");
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let old = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link()
+        .clone();
+    let old_order = old.order_or_id().to_owned();
+    env.click("Send to customer");
+    env.click("WhatsApp");
+    env.type_into("Phone number", "0532 123 45 67");
+    env.click("Open in WhatsApp");
+    env.until_label("WhatsApp opened with the message to 0532 *** ** 67");
+    env.click("Cancel link");
+    env.click("Cancel link");
+    env.until("the cancel is answered", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
+    });
+
+    env.click("Send a new link");
+    env.until("the new link is shown", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link().id != old.id)
+    });
+    let shown = env.app().views.shown.as_ref().expect("shown");
+    let new = shown.link().clone();
+    assert_eq!(new.order_or_id(), format!("{old_order}-2"));
+    assert_eq!(new.amount, old.amount);
+    assert!(!new.status.is_final());
+    // The old one went by WhatsApp: the new one's Send form is open on WhatsApp.
+    let form = shown.send_form().expect("the Send form is open");
+    assert_eq!(form.channel, paydesk::ui::link_result::Channel::WhatsApp);
+    env.until_label(&format!(
+        "The new link {old_order}-2 was made (it renews {old_order})."
+    ));
+
+    // History ties the two together.
+    env.nav(View::History);
+    env.until("History lists both", |app| {
+        app.views.history.rows().len() == 2
+    });
+    let renewal = |id: &str| {
+        env.app()
+            .views
+            .history
+            .rows()
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| r.renewal.clone())
+            .expect("a row")
+    };
+    assert_eq!(renewal(&old.id), format!("Renewed as {old_order}-2"));
+    assert_eq!(renewal(&new.id), format!("Renews {old_order}"));
+    let label = format!("Renewed as {old_order}-2");
+    assert!(
+        env.harness
+            .query_all_by(|n| n.label().is_some_and(|l| l.contains(&label)))
+            .next()
+            .is_some(),
+        "the row says it"
     );
 }

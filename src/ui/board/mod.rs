@@ -15,6 +15,8 @@
 //! order, amount, status); its cells are painted, not separate widgets, so screen readers read a row once.
 //! Clicking a row opens the link's result view (QR, customer display).
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use egui::text::{LayoutJob, TextWrapping};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, TextStyle, Ui, pos2, vec2};
@@ -23,6 +25,7 @@ use rust_decimal::prelude::ToPrimitive;
 use crate::board;
 use crate::clock::Zone;
 use crate::domain::Link;
+use crate::domain::share::{SendChannel, SendMark};
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::store::StoredLink;
@@ -33,7 +36,7 @@ use crate::ui::problem::Explain;
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, Palette, StatusMeaning, icon};
 use crate::ui::widgets;
-use crate::ui::words::{age_text, ago_text, span_text};
+use crate::ui::words::{age_text, ago_text, clock_time, span_text};
 use crate::ui::{Command, View};
 
 mod notice;
@@ -65,6 +68,8 @@ pub struct BoardRow {
     /// The payment another desk claims, not yet confirmed by the server (`link` holds the
     /// last confirmed status).
     pub unconfirmed: Option<LinkStatus>,
+    /// The last time it was sent to its payer (by any desk of a shop).
+    pub sent: Option<SendMark>,
 }
 
 impl BoardRow {
@@ -137,6 +142,8 @@ pub struct BoardView {
     next_change: Option<DateTime<Utc>>,
     /// The zone whose local day is the board's "today" (the machine's unless a test sets one).
     zone: Zone,
+    /// Only the links sent to their payers are listed ("Sent to customers").
+    only_sent: bool,
 }
 
 /// How long rows read from the store are trusted before a frame that runs anyway reads them
@@ -223,12 +230,19 @@ impl BoardView {
 
     /// Takes the rows read from the store. A link of an earlier day whose expiry has passed
     /// is no longer waiting for anything and is left out.
-    pub fn on_rows(&mut self, profile: &str, links: Vec<StoredLink>, now: DateTime<Utc>) {
+    pub fn on_rows(
+        &mut self,
+        profile: &str,
+        links: Vec<StoredLink>,
+        mut sends: HashMap<String, SendMark>,
+        now: DateTime<Utc>,
+    ) {
         let today = board::local_day_start(now, self.zone);
         self.rows = links
             .into_iter()
             .filter(|s| s.created_at >= today || s.link.expiry.is_none_or(|e| e > now))
             .map(|s| BoardRow {
+                sent: sends.remove(&s.link.id),
                 link: s.link,
                 created_at: s.created_at,
                 cancelled: s.cancelled_at.is_some(),
@@ -309,8 +323,9 @@ impl BoardView {
     /// its rows; *Waiting* (open links) first, then *Done today* (paid, expired, cancelled).
     /// A group with no rows has no heading.
     fn entries(&self, now: DateTime<Utc>, headings: bool) -> Vec<Entry> {
-        let (waiting, done): (Vec<usize>, Vec<usize>) =
-            (0..self.rows.len()).partition(|i| !self.rows[*i].status(now).is_final());
+        let (waiting, done): (Vec<usize>, Vec<usize>) = (0..self.rows.len())
+            .filter(|i| !self.only_sent || self.rows[*i].sent.is_some())
+            .partition(|i| !self.rows[*i].status(now).is_final());
         let mut entries = Vec::with_capacity(self.rows.len() + 2);
         for (group, rows) in [
             (UiText::BoardWaiting, waiting),
@@ -330,11 +345,19 @@ impl BoardView {
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
+        let sent = self.rows.iter().filter(|r| r.sent.is_some()).count();
+        let only_sent = &mut self.only_sent;
         widgets::page_header_ui(
             ui,
             UiText::NavBoard.get(lang),
             UiText::BoardExplained.get(lang),
-            |_| {},
+            |ui| {
+                // The filter is there once a link was sent (or while it is on).
+                if sent > 0 || *only_sent {
+                    let words = format!("{} ({sent})", UiText::BoardSentFilter.get(lang));
+                    widgets::toggle_button_ui(ui, only_sent, &words);
+                }
+            },
         );
         if let Some(e) = &self.error {
             crate::ui::problem::problem_ui(ui, cx, e);
@@ -467,12 +490,15 @@ impl BoardView {
                                 Sense::click(),
                             );
                             stripe += 1;
-                            let label = row_label(row, cx.now, cx.lang);
+                            let label = row_label(row, cx.now, cx.zone, cx.lang);
                             row_frame(ui, rect, &response, &label, stripe % 2 == 0);
                             let changes = draw(ui, cx, row, rect);
                             if response.clicked() {
-                                picked = Some(row.link.id.clone());
+                                picked = Some(BoardCommand::Show {
+                                    id: row.link.id.clone(),
+                                });
                             }
+                            row_menu_ui(&response, cx, row, &mut picked);
                             for c in changes {
                                 self.note_change(c);
                             }
@@ -480,9 +506,50 @@ impl BoardView {
                     }
                 }
             });
-        if let Some(id) = picked {
-            cx.emit(Command::Board(BoardCommand::Show { id }));
+        if let Some(command) = picked {
+            cx.emit(Command::Board(command));
         }
+    }
+}
+
+/// A row's menu (a right click, or the menu key on a focused row): open it, and send an open
+/// link to its payer.
+fn row_menu_ui(
+    response: &egui::Response,
+    cx: &ViewCtx<'_>,
+    row: &BoardRow,
+    picked: &mut Option<BoardCommand>,
+) {
+    let lang = cx.lang;
+    let id = &row.link.id;
+    response.context_menu(|ui| {
+        if ui.button(UiText::Open.get(lang)).clicked() {
+            *picked = Some(BoardCommand::Show { id: id.clone() });
+            ui.close();
+        }
+        let open = !row.status(cx.now).is_final() && row.link.payment_url.is_some();
+        if open
+            && ui
+                .button(format!("{}…", UiText::SendToCustomer.get(lang)))
+                .clicked()
+        {
+            *picked = Some(BoardCommand::Send { id: id.clone() });
+            ui.close();
+        }
+    });
+}
+
+/// "Sent by WhatsApp 10:42 · Ayşe": how and when a link last went to its payer (the time
+/// alone today, with its day before), and who sent it when known.
+pub fn sent_text(mark: &SendMark, now: DateTime<Utc>, zone: Zone, lang: Lang) -> String {
+    let words = match mark.channel {
+        SendChannel::WhatsApp => UiText::SentByWhatsApp,
+        SendChannel::Email => UiText::SentByEmail,
+    };
+    let sent = words.fill(lang, &[("time", &clock_time(mark.at, now, zone))]);
+    match &mark.by {
+        Some(who) => format!("{sent} · {who}"),
+        None => sent,
     }
 }
 
@@ -620,7 +687,7 @@ pub fn paid_left_text(row: &BoardRow, lang: Lang) -> Option<String> {
 
 /// The accessible label of a row: what a screen reader (and a test) reads: the description
 /// (when there is one), the order and who made it, the amount, the status.
-pub fn row_label(row: &BoardRow, now: DateTime<Utc>, lang: Lang) -> String {
+pub fn row_label(row: &BoardRow, now: DateTime<Utc>, zone: Zone, lang: Lang) -> String {
     let status = status_with_payment(
         &row.status(now),
         row.cancelled,
@@ -633,7 +700,11 @@ pub fn row_label(row: &BoardRow, now: DateTime<Utc>, lang: Lang) -> String {
     } else {
         format!("{description} · {}", row.order_and_staff())
     };
-    format!("{lead} {} {status}", row.amount_text(lang))
+    let label = format!("{lead} {} {status}", row.amount_text(lang));
+    match &row.sent {
+        Some(mark) => format!("{label} · {}", sent_text(mark, now, zone, lang)),
+        None => label,
+    }
 }
 
 /// Lays out `text` on one line, cut with "…" at `width`.
@@ -843,6 +914,17 @@ fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<Date
         ui.painter()
             .galley(pos2(c.bar, y - galley.size().y), galley, text);
         paint_bar(ui, &cx.palette, bar, paid, total);
+    } else if let Some(mark) = &row.sent {
+        let width = (c.right - c.bar).max(FIGURE_COLUMN);
+        let words = sent_text(mark, now, cx.zone, lang);
+        paint_line(
+            ui,
+            pos2(c.bar, y),
+            &words,
+            small_font(ui),
+            cx.palette.muted,
+            width,
+        );
     }
     [
         Some(board::age_changes_at(row.made_at(), now)),
@@ -955,14 +1037,15 @@ mod tests {
             cancelled: false,
             staff: None,
             unconfirmed: None,
+            sent: None,
         };
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
-        assert!(row_label(&row, now, Lang::En).ends_with("Expired"));
+        assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Expired"));
         // Cancelled through paydesk: the server says EXPIRED, the board says what happened.
         row.cancelled = true;
-        assert!(row_label(&row, now, Lang::En).ends_with("Cancelled"));
-        assert!(row_label(&row, now, Lang::Tr).ends_with("İptal edildi"));
+        assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Cancelled"));
+        assert!(row_label(&row, now, Zone::hours(3), Lang::Tr).ends_with("İptal edildi"));
     }
 
     #[test]
@@ -981,11 +1064,12 @@ mod tests {
             cancelled: false,
             staff: None,
             unconfirmed: None,
+            sent: None,
         };
-        assert!(row_label(&row, now, Lang::En).ends_with("Partially paid"));
+        assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Partially paid"));
         // Who made it follows the order number.
         row.staff = Some("Ayşe".into());
-        assert!(row_label(&row, now, Lang::En).starts_with("l · Ayşe "));
+        assert!(row_label(&row, now, Zone::hours(3), Lang::En).starts_with("l · Ayşe "));
     }
 
     fn row(json: serde_json::Value, now: DateTime<Utc>) -> BoardRow {
@@ -997,6 +1081,7 @@ mod tests {
             cancelled: false,
             staff: None,
             unconfirmed: None,
+            sent: None,
         }
     }
 
@@ -1012,7 +1097,7 @@ mod tests {
             now,
         );
         assert_eq!(
-            row_label(&row, now, Lang::En),
+            row_label(&row, now, Zone::hours(3), Lang::En),
             "Table 12 · KDK-20261123-862F0009 ₺250.00 Partially paid"
         );
         assert_eq!(
@@ -1062,5 +1147,58 @@ mod tests {
         );
         // The narrow panel lists the same rows in the same order, without headings.
         assert_eq!(board.entries(now, false), [Entry::Row(0)]);
+    }
+
+    #[test]
+    fn a_sent_row_says_how_when_and_by_whom_and_the_filter_keeps_only_those() {
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        let istanbul = Zone::hours(3);
+        let mut board = BoardView::default();
+        let links = ["a", "b", "c"].map(|id| StoredLink {
+            profile: "p".into(),
+            link: row(serde_json::json!({"id": id, "status": "PENDING"}), now).link,
+            created_at: now,
+            updated_at: now,
+            cancelled_at: None,
+            staff: None,
+            unconfirmed: None,
+        });
+        let mark = |id: &str, channel, minutes_ago, by: Option<&str>| SendMark {
+            link_id: id.into(),
+            channel,
+            at: now - chrono::TimeDelta::minutes(minutes_ago),
+            by: by.map(str::to_owned),
+        };
+        let sends = HashMap::from([
+            (
+                "b".to_owned(),
+                mark("b", SendChannel::WhatsApp, 5, Some("Ayşe")),
+            ),
+            ("c".to_owned(), mark("c", SendChannel::Email, 60 * 24, None)),
+        ]);
+        board.on_rows("p", links.into(), sends, now);
+        let label = |i: usize, lang| row_label(&board.rows[i], now, istanbul, lang);
+        // 12:00 UTC is 15:00 in Istanbul; a send of another day names its day.
+        assert!(!label(0, Lang::En).contains("Sent"));
+        assert!(
+            label(1, Lang::En).ends_with("· Sent by WhatsApp 14:55 · Ayşe"),
+            "{}",
+            label(1, Lang::En)
+        );
+        assert!(label(1, Lang::Tr).ends_with("· WhatsApp ile gönderildi 14:55 · Ayşe"));
+        assert!(
+            label(2, Lang::En).ends_with("· Sent by e-mail 2026-11-22 15:00"),
+            "{}",
+            label(2, Lang::En)
+        );
+        board.only_sent = true;
+        assert_eq!(
+            board.entries(now, true),
+            [
+                Entry::Heading(UiText::BoardWaiting, 2),
+                Entry::Row(1),
+                Entry::Row(2)
+            ]
+        );
     }
 }

@@ -1,0 +1,202 @@
+//! What reached the shop's payers who were not at the counter (issue 30, docs/design.md
+//! §"Sent, reminded, renewed"): every desk's sends, read from the shop's copy of the desks'
+//! audit, and the renewals, one per link across the shop.
+//!
+//! - **Sends** are not a table of their own: a send is a `link.send` row of the desk's audit
+//!   (link id, channel, masked recipient), which reaches the shop through
+//!   `paydesk_push_audit` with the rest of the chain. [`sends_since`] reads them by time
+//!   through [`SCHEMA`]'s partial index, so the board of every desk shows "Sent by WhatsApp
+//!   10:42 · Ayşe" from the one record that cannot be changed afterwards.
+//! - **Renewals** ("Send a new link" for an expired or cancelled unpaid link) are claimed in
+//!   the shop before the new link is asked of the API: `paydesk_claim_renewal` records the
+//!   link renewed and the new link's order number, and answers the order number of the
+//!   renewal that stands, this one or an earlier one from any desk. A second desk that tries
+//!   to renew the same link is told the first one's number and sends nothing.
+
+use chrono::{DateTime, Utc};
+
+use super::{Shop, ShopError};
+use crate::domain::share::SendMark;
+
+/// Schema step 21 (issue 30): the partial indexes of the sends in the shop's audit (by time,
+/// and by link), the
+/// links by order number (a renewal's next free number), the renewals and the function that
+/// claims one. `account` is the link's account key
+/// (`paydesk_account`'s shape, as the outbox's `Account::key` makes it); a link is renewed at
+/// most once per account and link id, and an order number is a renewal's only once.
+pub const SCHEMA: &str = "
+CREATE INDEX audit_link_sends ON audit (at_ms) WHERE action = 'link.send';
+CREATE INDEX audit_sends_by_link ON audit ((split_part(subject, ' ', 1)))
+    WHERE action = 'link.send';
+CREATE INDEX links_by_order ON links (order_number);
+
+CREATE TABLE renewals (
+    account        text NOT NULL,
+    original_id    text NOT NULL,
+    original_order text NOT NULL,
+    order_id       text NOT NULL UNIQUE,
+    desk_id        text NOT NULL REFERENCES desks (desk_id),
+    staff          text,
+    at             timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (account, original_id)
+);
+
+CREATE FUNCTION paydesk_claim_renewal(p_desk text, p_account text, p_original text,
+    p_original_order text, p_order text, p_staff text) RETURNS text LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_order text;
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    INSERT INTO renewals (account, original_id, original_order, order_id, desk_id, staff)
+    VALUES (p_account, p_original, p_original_order, p_order, p_desk, p_staff)
+    ON CONFLICT (account, original_id) DO NOTHING;
+    SELECT order_id INTO v_order FROM renewals
+        WHERE account = p_account AND original_id = p_original;
+    RETURN v_order;
+END $$;
+
+CREATE VIEW desk_read.renewals AS SELECT * FROM public.renewals;
+";
+
+/// Every send any desk recorded at or after `since`, oldest first, with who sent it: the
+/// member, else (a desk without staff) the desk's shown name.
+pub async fn sends_since(shop: &Shop, since: DateTime<Utc>) -> Result<Vec<SendMark>, ShopError> {
+    let rows = shop
+        .client()
+        .query(
+            "SELECT a.subject, a.at_ms, coalesce(a.staff, d.name, a.desk_id)
+             FROM audit AS a LEFT JOIN desks AS d USING (desk_id)
+             WHERE a.action = 'link.send' AND a.at_ms >= $1
+             ORDER BY a.at_ms, a.desk_id, a.seq",
+            &[&since.timestamp_millis()],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            let at = DateTime::from_timestamp_millis(r.get(1))?;
+            SendMark::of_audit(r.get(0), at, r.get(2))
+        })
+        .collect())
+}
+
+/// The sends of links `ids` (every desk's), oldest first, through the index of the sends by
+/// link.
+pub async fn sends_of(shop: &Shop, ids: &[String]) -> Result<Vec<SendMark>, ShopError> {
+    let rows = shop
+        .client()
+        .query(
+            "SELECT a.subject, a.at_ms, coalesce(a.staff, d.name, a.desk_id)
+             FROM audit AS a LEFT JOIN desks AS d USING (desk_id)
+             WHERE a.action = 'link.send' AND split_part(a.subject, ' ', 1) = ANY($1)
+             ORDER BY a.at_ms, a.desk_id, a.seq",
+            &[&ids],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            let at = DateTime::from_timestamp_millis(r.get(1))?;
+            SendMark::of_audit(r.get(0), at, r.get(2))
+        })
+        .collect())
+}
+
+/// A renewal as the shop records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopRenewal {
+    /// The link renewed.
+    pub original_id: String,
+    /// Its order number.
+    pub original_order: String,
+    /// The new link's order number.
+    pub order_id: String,
+    /// The new link, once the shop has it.
+    pub renewed_as: Option<String>,
+}
+
+/// Claims the renewal of link `original` (of account key `account`) as order `order` for
+/// desk `desk_id`; answers the order number of the renewal that stands: `order` when this
+/// call claimed it, another when the link was renewed before (from any desk).
+///
+/// # Errors
+/// [`ShopError`] when the shop refuses (an order number another renewal holds: a unique
+/// violation) or does not answer.
+pub async fn claim_renewal(
+    shop: &Shop,
+    desk_id: &str,
+    (account, original, original_order): (&str, &str, &str),
+    order: &str,
+    staff: Option<&str>,
+) -> Result<String, ShopError> {
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT paydesk_claim_renewal($1, $2, $3, $4, $5, $6)",
+            &[
+                &desk_id,
+                &account,
+                &original,
+                &original_order,
+                &order,
+                &staff,
+            ],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(row.get(0))
+}
+
+/// Whether `order` is an order number the shop knows: a link's, or a renewal's claimed.
+///
+/// # Errors
+/// [`ShopError`] when the shop does not answer.
+pub async fn order_taken(shop: &Shop, order: &str) -> Result<bool, ShopError> {
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM links WHERE order_number = $1)
+                 OR EXISTS (SELECT 1 FROM renewals WHERE order_id = $1)",
+            &[&order],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(row.get(0))
+}
+
+/// The renewals touching links `ids` (as the link renewed, or as the new link by its order
+/// number among `orders`), each with the new link's id once the shop has it: what History
+/// marks "renewed as …" and "renews …".
+///
+/// # Errors
+/// [`ShopError`] when the shop does not answer.
+pub async fn renewals_of(
+    shop: &Shop,
+    ids: &[String],
+    orders: &[String],
+) -> Result<Vec<ShopRenewal>, ShopError> {
+    let rows = shop
+        .client()
+        .query(
+            "SELECT r.original_id, r.original_order, r.order_id,
+                 (SELECT l.link_id FROM links AS l WHERE l.order_number = r.order_id
+                  ORDER BY l.stored_at LIMIT 1)
+             FROM renewals AS r
+             WHERE r.original_id = ANY($1) OR r.order_id = ANY($2)",
+            &[&ids, &orders],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(rows
+        .iter()
+        .map(|r| ShopRenewal {
+            original_id: r.get(0),
+            original_order: r.get(1),
+            order_id: r.get(2),
+            renewed_as: r.get(3),
+        })
+        .collect())
+}
