@@ -5,6 +5,7 @@ mod support;
 
 mod commands;
 mod mail;
+mod receipt;
 mod secrets;
 mod send;
 mod staff;
