@@ -12,13 +12,15 @@ use crate::lang::Lang;
 use crate::mail::{Security, SmtpSettings, TestError};
 use crate::service::Services;
 use crate::service::mail::{SmtpAccount, security_name};
+use crate::service::receipt::ReceiptSettings;
 use crate::ui::mail::{MailCommand, MailForm, MailSecurity, QueueSummary};
 use crate::ui::problem::Problem;
 use crate::ui::text::UiText;
 
-/// The form of a kept account.
-fn form_of(a: SmtpAccount) -> MailForm {
+/// The form of a kept account, with whether receipts go on their own.
+fn form_of(a: SmtpAccount, receipts: bool) -> MailForm {
     MailForm {
+        receipts,
         security: match a.security.as_str() {
             "tls" => MailSecurity::Tls,
             "none" => MailSecurity::None,
@@ -61,6 +63,19 @@ fn settings_of(form: &MailForm, lang: Lang) -> Result<SmtpSettings, Problem> {
     Ok(settings)
 }
 
+/// Keeps the receipt settings when they changed (a save that changes nothing of them writes
+/// no audit row for them).
+fn save_receipts(
+    services: &Services,
+    actor: &crate::domain::Actor,
+    receipts: ReceiptSettings,
+) -> Result<(), crate::service::DeskError> {
+    if services.receipt_settings()? != receipts {
+        services.set_receipt_settings(actor, receipts)?;
+    }
+    Ok(())
+}
+
 /// The queue in short: counts and the newest problem.
 fn summary(services: &Services) -> QueueSummary {
     let rows = services.mail_status().unwrap_or_default();
@@ -98,7 +113,12 @@ impl App {
             MailCommand::Load => {
                 self.spawn(duty, async move {
                     let loaded = tokio::task::spawn_blocking(move || {
-                        let form = services.mail_account().ok().flatten().map(form_of);
+                        let receipts = services.receipt_settings().unwrap_or_default().on;
+                        let form = services
+                            .mail_account()
+                            .ok()
+                            .flatten()
+                            .map(|a| form_of(a, receipts));
                         (form, summary(&services))
                     })
                     .await;
@@ -113,13 +133,20 @@ impl App {
                         Err(p) => Err(p),
                         Ok(settings) => {
                             let s = Arc::clone(&services);
+                            let receipts = ReceiptSettings {
+                                on: form.receipts,
+                                lang,
+                            };
                             tokio::task::spawn_blocking(move || {
                                 s.set_mail_account(&actor, &settings, password.as_ref())
-                                    .map(|()| settings)
+                                    .map_err(|e| Problem::plain(e.message(lang)))?;
+                                save_receipts(&s, &actor, receipts)
+                                    .map_err(|e| Problem::plain(e.sentence(lang)))?;
+                                Ok(settings)
                             })
                             .await
                             .map_err(|e| Problem::plain(e.to_string()))
-                            .and_then(|r| r.map_err(|e| Problem::plain(e.message(lang))))
+                            .and_then(|r| r)
                             .map(|settings| {
                                 UiText::MailSaved.fill(
                                     lang,
@@ -231,15 +258,19 @@ mod tests {
         )
         .expect("a usable account");
         assert_eq!((ok.port, ok.user.as_deref()), (587, None));
-        let kept = form_of(SmtpAccount {
-            host: ok.host.clone(),
-            port: ok.port,
-            security: security_name(ok.security).to_owned(),
-            user: Some("kasa".into()),
-            from: "a@b.co".into(),
-            from_name: "Kuzey".into(),
-            ca_file: None,
-        });
+        let kept = form_of(
+            SmtpAccount {
+                host: ok.host.clone(),
+                port: ok.port,
+                security: security_name(ok.security).to_owned(),
+                user: Some("kasa".into()),
+                from: "a@b.co".into(),
+                from_name: "Kuzey".into(),
+                ca_file: None,
+            },
+            false,
+        );
+        assert!(!kept.receipts);
         assert_eq!(kept.security, MailSecurity::StartTls);
         assert_eq!((kept.port.as_str(), kept.user.as_str()), ("587", "kasa"));
     }

@@ -141,7 +141,7 @@ impl SendJob {
                     return Err(UiText::SendNoEmail.get(ui).to_owned());
                 }
                 let to = EmailAddress::parse(&typed).map_err(|e| e.message(ui))?;
-                self.email(&link.id, &to, &message).await
+                self.email((&link.id, link.url()), &to, &message).await
             }
         }
     }
@@ -149,7 +149,7 @@ impl SendJob {
     /// Queues the message to `to` and runs one sending pass.
     async fn email(
         self,
-        link_id: &str,
+        (link_id, payment_url): (&str, &str),
         to: &EmailAddress,
         message: &share::LinkMessage,
     ) -> Result<Sent, String> {
@@ -161,15 +161,16 @@ impl SendJob {
             .map_err(|e| e.to_string())?
             .map_err(|e| setup_sentence(&e, ui))?;
         let services = Arc::clone(&self.services);
-        let (actor, id, address, from, msg) = (
+        let (actor, id, url, address, from, msg) = (
             self.actor.clone(),
             link_id.to_owned(),
+            payment_url.to_owned(),
             to.clone(),
             settings.from.clone(),
             message.clone(),
         );
         let queued = tokio::task::spawn_blocking(move || {
-            services.queue_mail(&actor, &id, &address, &from, &msg)
+            services.queue_mail(&actor, (&id, &url), &address, &from, &msg)
         })
         .await
         .map_err(|e| e.to_string())?

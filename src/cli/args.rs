@@ -244,6 +244,23 @@ pub enum LinkArgs {
         #[arg(long, value_name = "NAME")]
         shop: Option<String>,
     },
+    /// E-mail the receipt of a link paid in full to ADDRESS: the shop's name, when it was
+    /// paid, the items (else the description), the total, the amount paid, the order number and
+    /// the transaction reference, with a PDF of the same; queued with its audit row and sent
+    /// now when the server answers (exit 3 when the link is not paid in full).
+    Receipt {
+        /// Link id.
+        id: String,
+        /// Where to.
+        #[arg(long, value_name = "ADDRESS")]
+        email: String,
+        /// The receipt's language: tr or en (default: the command line's).
+        #[arg(long, value_name = "LANG", value_parser = parse_lang)]
+        lang: Option<crate::lang::Lang>,
+        /// The shop's name on the receipt (default: the e-mail account's sender name).
+        #[arg(long, value_name = "NAME")]
+        shop: Option<String>,
+    },
 }
 
 /// `paydesk mail ...`
@@ -273,6 +290,10 @@ pub enum MailArgs {
         /// A PEM file of the shop's own CA, trusted in addition to the system's.
         #[arg(long, value_name = "FILE")]
         ca: Option<PathBuf>,
+        /// E-mail a receipt on its own to the payer of a link this desk hears paid in full
+        /// (default: on), in the command line's language.
+        #[arg(long, value_name = "ON_OFF", value_parser = ["on", "off"])]
+        receipts: Option<String>,
     },
     /// Send a test message to ADDRESS now (exit 5 when the server does not answer).
     Test {

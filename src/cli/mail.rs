@@ -14,9 +14,11 @@ use super::run::Ctx;
 use super::text::CliText;
 use crate::domain::EmailAddress;
 use crate::domain::share::LinkMessage;
+use crate::lang::Lang;
 use crate::mail::{MailError, Security, SmtpSettings, TestError};
-use crate::service::Services;
 use crate::service::mail::MailSetupError;
+use crate::service::receipt::{ReceiptQueueError, ReceiptSettings};
+use crate::service::{Desk, Services};
 
 /// One message of `mail status --json`.
 #[derive(Serialize)]
@@ -78,7 +80,14 @@ impl Ctx {
                 user,
                 security,
                 ca,
-            } => self.mail_set(services, &host, port, &from, &name, user, &security, ca),
+                receipts,
+            } => {
+                self.mail_set(services, &host, port, &from, &name, user, &security, ca)?;
+                match receipts.as_deref() {
+                    Some(on) => self.set_receipts(services, on == "on"),
+                    None => Ok(()),
+                }
+            }
             MailArgs::Test { address } => self.mail_test(services, &address).await,
             MailArgs::Status { json } => {
                 let queue = services.mail_status().map_err(from_desk(lang))?;
@@ -199,6 +208,58 @@ impl Ctx {
         Ok(())
     }
 
+    /// `mail set --receipts on|off`: receipts on their own, in the command line's language.
+    fn set_receipts(&self, services: &Services, on: bool) -> Outcome {
+        let lang = self.lang;
+        services
+            .set_receipt_settings(&self.actor, ReceiptSettings { on, lang })
+            .map_err(from_desk(lang))?;
+        println!(
+            "{}",
+            if on {
+                CliText::ReceiptsOn.get(lang)
+            } else {
+                CliText::ReceiptsOff.get(lang)
+            }
+        );
+        Ok(())
+    }
+
+    /// `link receipt ID --email ADDRESS`: the receipt queued with its audit row, then one
+    /// sending pass, as `link send --email` does; exit 3 for a bad address, e-mail not set up
+    /// or a link not paid in full.
+    pub(super) async fn send_receipt(
+        &self,
+        services: &Services,
+        desk: &Desk,
+        link_id: &str,
+        to: &str,
+        (receipt_lang, shop): (Lang, Option<String>),
+    ) -> Outcome {
+        let lang = self.lang;
+        let to = self.address(to)?;
+        let (settings, password) = services
+            .mail_settings(self.env_smtp.value())
+            .map_err(|e| self.setup_failure(e))?;
+        let shop = shop.unwrap_or_else(|| settings.from_name.clone());
+        let queued = desk
+            .queue_receipt(
+                link_id,
+                &to,
+                &settings.from,
+                &shop,
+                (receipt_lang, self.zone),
+            )
+            .map_err(|e| match e {
+                ReceiptQueueError::NotPaid(e) => Failure::new(Exit::Invalid, e.message(lang)),
+                ReceiptQueueError::Setup(e) => self.setup_failure(e),
+                ReceiptQueueError::Desk(e) => from_desk(lang)(e),
+                e @ ReceiptQueueError::Pdf(_) => Failure::new(Exit::Failure, e.to_string()),
+            })?;
+        self.send_queued_now(services, &queued, &to, &settings, password.as_ref())
+            .await
+    }
+
     /// `mail test ADDRESS`: exit 4 with the server's words when it refuses, 5 when it does not
     /// answer.
     async fn mail_test(&self, services: &Services, address: &str) -> Outcome {
@@ -231,7 +292,7 @@ impl Ctx {
     pub(super) async fn send_email(
         &self,
         services: &Services,
-        link_id: &str,
+        link: (&str, &str),
         to: &str,
         message: &LinkMessage,
     ) -> Outcome {
@@ -247,10 +308,25 @@ impl Ctx {
             .mail_settings(self.env_smtp.value())
             .map_err(|e| self.setup_failure(e))?;
         let queued = services
-            .queue_mail(&self.actor, link_id, &to, &settings.from, message)
+            .queue_mail(&self.actor, link, &to, &settings.from, message)
             .map_err(from_desk(lang))?;
+        self.send_queued_now(services, &queued, &to, &settings, password.as_ref())
+            .await
+    }
+
+    /// One sending pass after `queued` was queued to `to`: "sent" when the server took it,
+    /// exit 4 with its words when it refused it for good, else "waiting to be sent" with why.
+    async fn send_queued_now(
+        &self,
+        services: &Services,
+        queued: &crate::service::mail::QueuedMail,
+        to: &EmailAddress,
+        settings: &SmtpSettings,
+        password: Option<&crate::mail::SmtpPassword>,
+    ) -> Outcome {
+        let lang = self.lang;
         let masked = to.masked();
-        match services.send_mail_now(&settings, password.as_ref()).await {
+        match services.send_mail_now(settings, password).await {
             Ok(report) if report.sent.contains(&queued.id) => {
                 println!("{}", CliText::MailSent.fill(lang, &[("to", &masked)]));
             }

@@ -91,7 +91,8 @@ impl Ctx {
         match last.channel {
             SendChannel::Email => {
                 let to = new.email.clone().unwrap_or_default();
-                self.send_email(services, &new.id, &to, &message).await
+                self.send_email(services, (&new.id, new.url()), &to, &message)
+                    .await
             }
             SendChannel::WhatsApp => {
                 let phone = Phone::from_api(

@@ -319,7 +319,9 @@ impl Ctx {
             } else {
                 address
             };
-            return self.send_email(services, &link.id, &to, &message).await;
+            return self
+                .send_email(services, (&link.id, link.url()), &to, &message)
+                .await;
         }
         if !whatsapp {
             println!("{}\n\n{}", message.subject, message.text);
@@ -400,6 +402,16 @@ impl Ctx {
             }
             LinkArgs::Send(args) => self.link_send(services, &desk, args).await,
             LinkArgs::Renew(args) => self.link_renew(services, &desk, args).await,
+            LinkArgs::Receipt {
+                id,
+                email,
+                lang: receipt_lang,
+                shop,
+            } => {
+                let lang = receipt_lang.unwrap_or(lang);
+                self.send_receipt(services, &desk, &id, &email, (lang, shop))
+                    .await
+            }
             LinkArgs::Slip {
                 id,
                 size,

@@ -38,6 +38,7 @@ pub(super) fn rule(command: &CommandArgs) -> (&'static str, Need) {
             LinkArgs::Slip { .. } => ("link slip", Need::Member),
             LinkArgs::Send { .. } => ("link send", Need::Member),
             LinkArgs::Renew { .. } => ("link renew", Need::Member),
+            LinkArgs::Receipt { .. } => ("link receipt", Need::Member),
         },
         CommandArgs::Pending(c) => match c {
             super::args::PendingArgs::List { .. } => ("pending list", Need::Member),
@@ -105,7 +106,10 @@ fn records_itself(command: &CommandArgs) -> bool {
             ProfileArgs::List { .. } => false,
         },
         CommandArgs::Link(c) => match c {
-            LinkArgs::Create(_) | LinkArgs::Cancel { .. } | LinkArgs::Renew(_) => true,
+            LinkArgs::Create(_)
+            | LinkArgs::Cancel { .. }
+            | LinkArgs::Renew(_)
+            | LinkArgs::Receipt { .. } => true,
             // Printed for the clerk to paste: nothing was sent, nothing recorded.
             LinkArgs::Send(args) => args.whatsapp || args.email.is_some(),
             LinkArgs::List { .. }

@@ -142,5 +142,7 @@ crate::sentences! {
     AuditShopUnchecked => "Diğer masaların zincirleri denetlenemedi: dükkâna ulaşılamıyor.", "The other desks' chains were not checked: the shop cannot be reached.";
     ShopAuditForked => "Bu masanın denetim kaydı {seq}. kayıttan itibaren dükkândakinden farklı (veri dosyası eski bir kopyadan geri mi yüklendi?); bu masanın yeni denetim kayıtları dükkâna gönderilmiyor. Bir yönetici `paydesk audit verify` ile baksın.", "This desk's audit record differs from the shop's from row {seq} on (was the data file put back from an older copy?); its new audit rows are not sent to the shop. A manager should look with `paydesk audit verify`.";
     AuditShopBroken => "{name} masası: dükkândaki denetim zinciri {seq}. kayıtta kırık: {why}", "Desk {name}: the audit chain in the shop is broken at row {seq}: {why}";
+    ReceiptsOn => "Tamamı ödenen linklerin makbuzu ödeyene e-postayla gidecek.", "A receipt will be e-mailed to the payer of each link paid in full.";
+    ReceiptsOff => "Makbuzlar kendiliğinden gönderilmeyecek.", "Receipts will not be sent on their own.";
     }
 }

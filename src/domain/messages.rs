@@ -85,6 +85,18 @@ crate::sentences! {
     ShareIgnore => "Bu ödemeyi siz istemediyseniz bu iletiyi yok sayabilirsiniz.", "If you did not ask for this payment, you can ignore this message.";
     ShareNoPaymentUrl => "Sunucu bu link için ödeme adresi göndermedi; gönderilecek bir şey yok.", "The server sent no payment address for this link; there is nothing to send.";
     ShareNoAmount => "Sunucu bu linkin tutarını göndermedi; ileti tutarsız yazılamaz.", "The server sent no amount for this link; the message cannot be written without one.";
+    ShareQrAlt => "Ödeme linkinin QR kodu: telefonunuzun kamerasıyla okutun", "The payment link's QR code: scan it with your phone's camera";
+
+    // The receipt of a link paid in full (`receipt`).
+    ReceiptSubject => "{shop}: {amount} tutarındaki ödemenizin makbuzu", "{shop}: receipt for your payment of {amount}";
+    ReceiptTitle => "Makbuz", "Receipt";
+    ReceiptIntro => "{shop} ödemenizi aldı. Teşekkür ederiz.", "{shop} has received your payment. Thank you.";
+    ReceiptPaidAt => "Ödeme zamanı", "Paid at";
+    ReceiptTotal => "Toplam", "Total";
+    ReceiptPaid => "Ödenen", "Paid";
+    ReceiptTransaction => "İşlem referansı", "Transaction reference";
+    ReceiptAttached => "Makbuzun PDF'i ektedir.", "The receipt is attached as a PDF.";
+    ReceiptNotPaid => "Bu link tamamen ödenmedi (durumu {status}, ödenen {paid}); makbuz yalnızca tamamı ödenen linke gönderilir.", "This link is not paid in full (status {status}, paid {paid}); a receipt goes only for a link paid in full.";
 
     // Why an amount was not accepted (`AmountError`).
     AmountEmpty => "Bir tutar yazın.", "Enter an amount.";

@@ -14,6 +14,7 @@ pub mod messages;
 pub mod money;
 pub mod payment_link;
 pub mod phone;
+pub mod receipt;
 pub mod roles;
 pub mod server_text;
 pub mod share;
@@ -34,6 +35,7 @@ pub use link::{
 pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};
 pub use payment_link::Link;
 pub use phone::{Phone, PhoneError};
+pub use receipt::{Receipt, ReceiptError, ReceiptFacts, paid_in_full};
 pub use roles::{Need, Ownership, Permit};
 pub use share::{ItemLine, LinkFacts, LinkMessage, Purpose, ShareError, compose, wa_me_url};
 pub use staff::{ActingMember, Actor, Pin, Role, StaffInputError, StaffMember, StaffName};

@@ -187,6 +187,10 @@ impl LinkFacts {
     }
 }
 
+/// The `Content-ID` of the link's QR code in an e-mail: the HTML shows it as
+/// `<img src="cid:…">`, the queue carries the PNG as an inline part under this id.
+pub const QR_CONTENT_ID: &str = "payment-qr@paydesk";
+
 /// One message, ready to send: an e-mail's three parts (WhatsApp takes [`LinkMessage::text`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkMessage {
@@ -300,10 +304,11 @@ pub fn compose(facts: &LinkFacts, lang: Lang, zone: Zone) -> LinkMessage {
     }
     let _ = write!(
         html,
-        "<p>{}<br>\n<a href=\"{}\">{}</a></p>\n<p>{}</p>\n</body>\n</html>\n",
+        "<p>{}<br>\n<a href=\"{}\">{}</a></p>\n<p><img src=\"cid:{QR_CONTENT_ID}\" alt=\"{}\" width=\"240\" height=\"240\"></p>\n<p>{}</p>\n</body>\n</html>\n",
         e(pay),
         e(url),
         e(url),
+        e(DomainMessage::ShareQrAlt.get(lang)),
         e(ignore)
     );
     LinkMessage {

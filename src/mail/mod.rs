@@ -29,7 +29,8 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use lettre::message::{Mailbox, MultiPart};
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -42,7 +43,7 @@ use crate::clock::Clock;
 use crate::domain::EmailAddress;
 use crate::lang::Lang;
 use crate::secrets::Redacted;
-use crate::store::{QueuedMail, Store, StoreError};
+use crate::store::{MailPart, QueuedMail, Store, StoreError};
 
 /// How long a claimed message is passed by other senders: longer than one attempt can take
 /// ([`SmtpSettings::deadline`], the whole dialogue's bound).
@@ -320,8 +321,9 @@ pub async fn send_queued(
         if !with_locked(store, |s| s.mail_claim(mail.id, now, now + CLAIM))? {
             continue;
         }
+        let parts = with_locked(store, |s| s.mail_queue().parts(mail.id))?;
         // The error, and whether the server refused for good (a 5xx reply).
-        let outcome = match build(&mail, settings, now) {
+        let outcome = match build(&mail, &parts, settings, now) {
             Ok(message) => send_bounded(&transport, &relay, settings, message)
                 .await
                 .map_err(|f| (f.words, f.permanent)),
@@ -441,9 +443,11 @@ async fn send_bounded(
 
 /// The message as it goes on the wire: its fixed `Message-ID`, `From` with the shop's name,
 /// `To`, `Subject`, `Date` (the pass's now) and a `multipart/alternative` of the plain text and
-/// the HTML.
+/// the HTML; with inline parts (a `Content-ID` the HTML names as `cid:`), that alternative in a
+/// `multipart/related` with them; with attachments, all of it in a `multipart/mixed` with them.
 fn build(
     mail: &QueuedMail,
+    parts: &[MailPart],
     settings: &SmtpSettings,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<Message, String> {
@@ -463,11 +467,40 @@ fn build(
         .to(Mailbox::new(None, to))
         .subject(mail.subject.clone())
         .date(now.into())
-        .multipart(MultiPart::alternative_plain_html(
-            mail.text_body.clone(),
-            mail.html_body.clone(),
-        ))
+        .multipart(body(mail, parts)?)
         .map_err(|e| e.to_string())
+}
+
+/// The body of `mail` with its `parts` (see [`build`]).
+fn body(mail: &QueuedMail, parts: &[MailPart]) -> Result<MultiPart, String> {
+    let content_type = |p: &MailPart| {
+        ContentType::parse(&p.content_type).map_err(|e| format!("{}: {e}", p.content_type))
+    };
+    let mut body =
+        MultiPart::alternative_plain_html(mail.text_body.clone(), mail.html_body.clone());
+    let (inline, attached): (Vec<&MailPart>, Vec<&MailPart>) =
+        parts.iter().partition(|p| p.content_id.is_some());
+    if !inline.is_empty() {
+        let mut related = MultiPart::related().multipart(body);
+        for p in inline {
+            let cid = p.content_id.clone().unwrap_or_default();
+            related = related.singlepart(
+                Attachment::new_inline_with_name(cid, p.name.clone())
+                    .body(p.bytes.clone(), content_type(p)?),
+            );
+        }
+        body = related;
+    }
+    if !attached.is_empty() {
+        let mut mixed = MultiPart::mixed().multipart(body);
+        for p in attached {
+            mixed = mixed.singlepart(
+                Attachment::new(p.name.clone()).body(p.bytes.clone(), content_type(p)?),
+            );
+        }
+        body = mixed;
+    }
+    Ok(body)
 }
 
 impl fmt::Display for Security {

@@ -6,11 +6,29 @@
 use zeroize::Zeroizing;
 
 use super::{DeskError, Services};
-use crate::domain::share::LinkMessage;
+use crate::domain::share::{LinkMessage, QR_CONTENT_ID};
 use crate::domain::{Actor, EmailAddress};
 use crate::mail::{MailError, Security, SendReport, SmtpPassword, SmtpSettings};
-use crate::store::NewMail;
+use crate::store::{MailKind, MailPart, NewMail};
 pub use crate::store::{QueuedMail, SmtpAccount};
+
+/// Pixels per module of the e-mailed QR code: a link's code (about 40 modules with its quiet
+/// zone) is about 250 px, sharp at the 240 px the HTML shows it.
+const QR_SCALE: usize = 6;
+
+/// The link's QR code as an inline PNG part, `None` when the URL does not fit in a code.
+fn qr_part(payment_url: &str) -> Option<MailPart> {
+    let png = crate::qr::QrImage::of_text(payment_url, QR_SCALE)
+        .and_then(|image| image.to_png())
+        .map_err(|e| tracing::warn!("the e-mail goes without its QR code: {e}"))
+        .ok()?;
+    Some(MailPart {
+        name: "qr.png".to_owned(),
+        content_type: "image/png".to_owned(),
+        content_id: Some(QR_CONTENT_ID.to_owned()),
+        bytes: png,
+    })
+}
 
 /// The keyring's profile name of the SMTP password (its key is the login).
 const KEYRING_PROFILE: &str = "smtp";
@@ -117,12 +135,14 @@ impl Services {
         Ok((settings, password))
     }
 
-    /// Queues `message` for link `link_id` to `to` from `from`, with its audit row naming
-    /// `actor` and the masked address, in one transaction.
+    /// Queues `message` for link `link_id` to `to` from `from`, with the QR code of
+    /// `payment_url` as an inline PNG (its HTML shows it as `cid:` [`QR_CONTENT_ID`]) and its
+    /// audit row naming `actor` and the masked address, in one transaction. A URL too long
+    /// for a QR code goes without the picture (the text and the link carry it).
     pub fn queue_mail(
         &self,
         actor: &Actor,
-        link_id: &str,
+        (link_id, payment_url): (&str, &str),
         to: &EmailAddress,
         from: &EmailAddress,
         message: &LinkMessage,
@@ -134,9 +154,18 @@ impl Services {
             from,
             message,
         };
-        Ok(crate::store::with_locked(self.store(), |s| {
-            s.as_actor(actor, now, |s| s.mail_enqueue(&mail, now))
-        })?)
+        let parts: Vec<MailPart> = qr_part(payment_url).into_iter().collect();
+        crate::store::with_locked(self.store(), |s| {
+            s.as_actor(actor, now, |s| {
+                s.mail_enqueue_with(&mail, MailKind::Link, &parts, now)
+            })
+        })?
+        .ok_or_else(|| {
+            DeskError::Store(crate::store::StoreError::Corrupt {
+                what: "mail queue row",
+                value: link_id.to_owned(),
+            })
+        })
     }
 
     /// The SMTP account kept on this desk, without its password (`None`: none set).

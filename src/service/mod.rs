@@ -24,6 +24,7 @@ mod local;
 pub mod mail;
 pub mod messages;
 pub mod poll;
+pub mod receipt;
 pub mod renew;
 pub mod shared;
 pub mod shop;
@@ -731,8 +732,7 @@ impl Desk {
     /// Asks the server for the link and refreshes history (reads are retried).
     pub async fn link_detail(&self, id: &str) -> Result<Link, DeskError> {
         let link: PaymentLink = self.read(&endpoints::LINK_DETAIL, &id_body(id)).await?;
-        self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
-        Ok(Link::from(link))
+        self.store_own_answer(&link)
     }
 
     /// Asks the server for the link once (no retry) and refreshes history: the app's
@@ -743,8 +743,17 @@ impl Desk {
             .client()
             .call(&endpoints::LINK_DETAIL, &id_body(id), None)
             .await?;
-        self.with_store(|s| s.upsert_link(self.profile_name(), &link, self.now()))?;
-        Ok(Link::from(link))
+        self.store_own_answer(&link)
+    }
+
+    /// Stores the payment API's own answer about a link of this desk in history; when it turns
+    /// the link paid in full, queues its receipt (`service::receipt`).
+    fn store_own_answer(&self, link: &PaymentLink) -> Result<Link, DeskError> {
+        let before = self.with_store(|s| s.links().get(self.profile_name(), &link.id))?;
+        self.with_store(|s| s.upsert_link(self.profile_name(), link, self.now()))?;
+        let answer = Link::from(link.clone());
+        self.receipt_after_answer(before.as_ref().map(|b| &b.link), &answer);
+        Ok(answer)
     }
 
     /// Asks the server once about `row`, a link another desk made on this desk's account

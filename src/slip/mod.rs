@@ -34,6 +34,7 @@ use crate::qr::{QrError, QrMatrix};
 mod font;
 mod layout;
 mod pdf;
+pub mod receipt;
 
 use font::Face;
 use layout::layout;
@@ -246,7 +247,12 @@ pub fn render(slip: &Slip, paper: Paper) -> Result<SlipPdf, SlipError> {
     let face = Face::new()?;
     let matrix = QrMatrix::encode(&slip.url)?;
     let layout = layout(slip, paper, &face, &matrix);
-    let bytes = write_pdf(&layout, &face, &matrix, slip)?;
+    let title = format!(
+        "{} {}",
+        SlipText::ScanToPay.get(slip.lang),
+        slip.order_number
+    );
+    let bytes = write_pdf(&layout, &face, Some(&matrix), &title)?;
     Ok(SlipPdf {
         bytes,
         paper,

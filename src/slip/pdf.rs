@@ -9,7 +9,7 @@ use pdf_writer::{Content, Filter, Finish as _, Name, Pdf, Rect, Ref, Str, TextSt
 
 use super::font::Face;
 use super::layout::{BOLD_STROKE, Layout, line_height_mm};
-use super::{PT_PER_MM, Slip, SlipError, SlipText, font};
+use super::{PT_PER_MM, SlipError, font};
 use crate::qr::{QUIET_ZONE, QrMatrix};
 
 /// zlib-compresses a stream's data (PDF's `FlateDecode`).
@@ -20,13 +20,15 @@ pub(super) fn deflate(data: &[u8]) -> Vec<u8> {
     encoder.finish().unwrap_or_default()
 }
 
+/// The page of `layout` with the code of `matrix` (none on a receipt) and the document's
+/// `title`.
 // Long on purpose: the PDF's objects in file order; each step needs the refs of the ones before.
 #[allow(clippy::too_many_lines)]
 pub(super) fn write_pdf(
     layout: &Layout,
     face: &Face<'_>,
-    matrix: &QrMatrix,
-    slip: &Slip,
+    matrix: Option<&QrMatrix>,
+    title: &str,
 ) -> Result<Vec<u8>, SlipError> {
     // The glyphs used, renumbered from 1 in code-point order (0 stays .notdef).
     let mut by_char: BTreeMap<char, u16> = BTreeMap::new();
@@ -53,34 +55,9 @@ pub(super) fn write_pdf(
     let (ascent, descent, cap_height, bbox) = face.vertical();
 
     let mut content = Content::new();
-    // The code: each run of dark modules in a row is one rectangle, and all of them are one
-    // path filled once, so no hairline seam shows between touching squares.
-    content.save_state().set_fill_gray(0.0);
-    let module = mm(layout.module_mm);
-    let qz = QUIET_ZONE;
-    for y in 0..matrix.width() {
-        let mut x = 0;
-        while x < matrix.width() {
-            if !matrix.is_dark(x, y) {
-                x += 1;
-                continue;
-            }
-            let start = x;
-            while x < matrix.width() && matrix.is_dark(x, y) {
-                x += 1;
-            }
-            let to_f = |n: usize| f32::from(u16::try_from(n).unwrap_or(u16::MAX));
-            let left = mm(layout.qr_x_mm) + to_f(start + qz) * module;
-            let top = mm(layout.qr_top_mm) + to_f(y + qz) * module;
-            content.rect(
-                left,
-                page_h - top - module,
-                to_f(x - start) * module,
-                module,
-            );
-        }
+    if let Some(matrix) = matrix {
+        draw_code(&mut content, layout, matrix, page_h);
     }
-    content.fill_nonzero().restore_state();
     // The text, each line at its baseline.
     for line in &layout.lines {
         let glyphs: Vec<u8> = line
@@ -180,15 +157,42 @@ pub(super) fn write_pdf(
     }
     let cmap = deflate(&cmap.finish());
     pdf.stream(cmap_id, &cmap).filter(Filter::FlateDecode);
-    let title = format!(
-        "{} {}",
-        SlipText::ScanToPay.get(slip.lang),
-        slip.order_number
-    );
     pdf.document_info(info_id)
-        .title(TextStr(&title))
+        .title(TextStr(title))
         .creator(TextStr("paydesk"));
     Ok(pdf.finish())
+}
+
+/// The code: each run of dark modules in a row is one rectangle, and all of them are one path
+/// filled once, so no hairline seam shows between touching squares.
+fn draw_code(content: &mut Content, layout: &Layout, matrix: &QrMatrix, page_h: f32) {
+    let mm = |v: f32| v * PT_PER_MM;
+    content.save_state().set_fill_gray(0.0);
+    let module = mm(layout.module_mm);
+    let qz = QUIET_ZONE;
+    for y in 0..matrix.width() {
+        let mut x = 0;
+        while x < matrix.width() {
+            if !matrix.is_dark(x, y) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < matrix.width() && matrix.is_dark(x, y) {
+                x += 1;
+            }
+            let to_f = |n: usize| f32::from(u16::try_from(n).unwrap_or(u16::MAX));
+            let left = mm(layout.qr_x_mm) + to_f(start + qz) * module;
+            let top = mm(layout.qr_top_mm) + to_f(y + qz) * module;
+            content.rect(
+                left,
+                page_h - top - module,
+                to_f(x - start) * module,
+                module,
+            );
+        }
+    }
+    content.fill_nonzero().restore_state();
 }
 
 /// The six capital letters that name a font subset (`ABCDEF+DejaVuSans`), from its glyphs.

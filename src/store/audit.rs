@@ -62,11 +62,14 @@ pub enum AuditAction {
     /// This desk's own call to the payment API answered less than another desk claimed (a
     /// joined desk): the subject names the link, the claim and its desk, and the answer.
     LinkContradicted,
+    /// A receipt of a link paid in full was queued to its payer: the subject names the link,
+    /// `e-mail` and the masked address (`store::send_subject`).
+    LinkReceipt,
 }
 
 impl AuditAction {
     /// Every action.
-    pub const ALL: [AuditAction; 18] = [
+    pub const ALL: [AuditAction; 19] = [
         AuditAction::LinkCreate,
         AuditAction::LinkCancel,
         AuditAction::LinkSend,
@@ -85,6 +88,7 @@ impl AuditAction {
         AuditAction::SignIn,
         AuditAction::Lockout,
         AuditAction::LinkContradicted,
+        AuditAction::LinkReceipt,
     ];
 
     /// The action as stored and printed.
@@ -108,6 +112,7 @@ impl AuditAction {
             AuditAction::SignIn => "sign-in",
             AuditAction::Lockout => "lockout",
             AuditAction::LinkContradicted => "link.contradicted",
+            AuditAction::LinkReceipt => "link.receipt",
         }
     }
 

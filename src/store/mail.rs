@@ -60,6 +60,62 @@ pub struct NewMail<'a> {
     pub message: &'a LinkMessage,
 }
 
+/// What a queued message is (schema step 15's `kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailKind {
+    /// A payment link to its payer (audited as `link.send`).
+    Link,
+    /// A receipt asked for by staff (`link receipt`; audited as `link.receipt`).
+    Receipt,
+    /// A receipt queued because this desk heard the link paid in full: one per link.
+    AutoReceipt,
+}
+
+impl MailKind {
+    /// The kind as the queue's `kind` column spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailKind::Link => "link",
+            MailKind::Receipt => "receipt",
+            MailKind::AutoReceipt => "auto-receipt",
+        }
+    }
+
+    /// The audit action of queuing a message of this kind.
+    fn action(self) -> AuditAction {
+        match self {
+            MailKind::Link => AuditAction::LinkSend,
+            MailKind::Receipt | MailKind::AutoReceipt => AuditAction::LinkReceipt,
+        }
+    }
+}
+
+/// A part of a message beyond its text and HTML: an inline image (with a `Content-ID` the
+/// HTML names as `cid:`) or an attachment.
+#[derive(Clone, PartialEq, Eq)]
+pub struct MailPart {
+    /// The file name (`receipt-PKT-9.pdf`, `qr.png`).
+    pub name: String,
+    /// Its MIME type (`image/png`, `application/pdf`).
+    pub content_type: String,
+    /// `Some`: shown inline, referenced by the HTML as `cid:` this; `None`: an attachment.
+    pub content_id: Option<String>,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl fmt::Debug for MailPart {
+    /// The bytes counted, not shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MailPart")
+            .field("name", &self.name)
+            .field("content_type", &self.content_type)
+            .field("content_id", &self.content_id)
+            .field("bytes", &self.bytes.len())
+            .finish()
+    }
+}
+
 /// A queued (or sent) message.
 #[derive(Clone, PartialEq, Eq)]
 pub struct QueuedMail {
@@ -225,6 +281,57 @@ impl<A> MailQueue<'_, A> {
         Ok(out)
     }
 
+    /// The parts of message `id` beyond its text and HTML, in the order they were queued (none
+    /// once its address is wiped: a sent message is never sent again).
+    pub fn parts(&self, id: i64) -> Result<Vec<MailPart>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT name, content_type, content_id, bytes FROM mail_parts
+             WHERE mail_id = ?1 ORDER BY seq",
+        )?;
+        Ok(stmt
+            .query_map([id], |r| {
+                Ok(MailPart {
+                    name: r.get(0)?,
+                    content_type: r.get(1)?,
+                    content_id: r.get(2)?,
+                    bytes: r.get(3)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// The receipt settings (`meta`, key `receipts`); receipts are on, in Turkish, until they
+    /// are set.
+    pub fn receipt_settings(&self) -> Result<ReceiptSettings, StoreError> {
+        let json: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = ?1",
+                [RECEIPTS_KEY],
+                |r| r.get(0),
+            )
+            .optional()?;
+        json.map_or(Ok(ReceiptSettings::default()), |j| {
+            serde_json::from_str(&j).map_err(|_| StoreError::Corrupt {
+                what: "receipt settings",
+                value: j,
+            })
+        })
+    }
+
+    /// Whether a receipt for `link_id` is queued (or sent) on this desk, asked for or not.
+    pub fn has_receipt(&self, link_id: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM mail_queue WHERE link_id = ?1 AND kind <> 'link' LIMIT 1",
+                [link_id],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
     /// The attempts of message `id` so far, `None` when it is sent or gone.
     fn unsent_attempts(&self, id: i64) -> Result<Option<i64>, StoreError> {
         Ok(self
@@ -252,16 +359,23 @@ impl<A> MailQueue<'_, A> {
 
 impl MailQueue<'_, Write> {
     /// Queues `mail` with `message_id`, due at `now`; returns its id.
+    /// `None` when `kind` is [`MailKind::AutoReceipt`] and the link has a receipt already.
     fn insert(
         &self,
         message_id: &str,
         mail: &NewMail<'_>,
+        kind: MailKind,
         now: DateTime<Utc>,
-    ) -> Result<i64, StoreError> {
-        self.conn.execute(
+    ) -> Result<Option<i64>, StoreError> {
+        if kind == MailKind::AutoReceipt && self.has_receipt(mail.link_id)? {
+            return Ok(None);
+        }
+        // The unique index on an auto receipt's link is the last word.
+        let changed = self.conn.execute(
             "INSERT INTO mail_queue (message_id, link_id, to_address, subject, text_body,
-                 html_body, attempts, queued_at, next_try_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?7)",
+                 html_body, attempts, queued_at, next_try_at, kind)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, ?7, ?8)
+             ON CONFLICT DO NOTHING",
             params![
                 message_id,
                 mail.link_id,
@@ -270,9 +384,29 @@ impl MailQueue<'_, Write> {
                 mail.message.text,
                 mail.message.html,
                 to_millis(now),
+                kind.as_str(),
             ],
         )?;
-        Ok(self.conn.last_insert_rowid())
+        Ok((changed == 1).then(|| self.conn.last_insert_rowid()))
+    }
+
+    /// Adds `parts` to message `id`, in order.
+    fn insert_parts(&self, id: i64, parts: &[MailPart]) -> Result<(), StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "INSERT INTO mail_parts (mail_id, seq, name, content_type, content_id, bytes)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for (seq, part) in (0_i64..).zip(parts) {
+            stmt.execute(params![
+                id,
+                seq,
+                part.name,
+                part.content_type,
+                part.content_id,
+                part.bytes
+            ])?;
+        }
+        Ok(())
     }
 
     /// Moves the due time of message `id`, due at `now`, to `until`; whether it was due.
@@ -318,6 +452,8 @@ impl MailQueue<'_, Write> {
             "UPDATE mail_queue SET to_address = ?2, wiped_at = ?3 WHERE id = ?1",
             params![id, masked, to_millis(now)],
         )?;
+        self.conn
+            .execute("DELETE FROM mail_parts WHERE mail_id = ?1", [id])?;
         Ok(())
     }
 }
@@ -347,6 +483,29 @@ pub struct SmtpAccount {
 /// The `meta` key of the SMTP account.
 const SMTP_KEY: &str = "smtp";
 
+/// The `meta` key of the receipt settings.
+const RECEIPTS_KEY: &str = "receipts";
+
+/// Whether this desk e-mails a receipt on its own when it hears a link with a payer e-mail
+/// paid in full, and in which language (`meta`, key `receipts`, JSON). On, in Turkish, until
+/// set: receipts go once e-mail is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ReceiptSettings {
+    /// Receipts on.
+    pub on: bool,
+    /// The receipts' language.
+    pub lang: crate::lang::Lang,
+}
+
+impl Default for ReceiptSettings {
+    fn default() -> Self {
+        ReceiptSettings {
+            on: true,
+            lang: crate::lang::Lang::Tr,
+        }
+    }
+}
+
 impl Store {
     /// Sets the SMTP account and appends its audit row ([`AuditAction::MailSettings`]: host,
     /// port, security and sender, never a password) in one transaction.
@@ -374,6 +533,36 @@ impl Store {
         Ok(())
     }
 
+    /// Sets the receipt settings and appends their audit row ([`AuditAction::MailSettings`],
+    /// `receipts on tr`) in one transaction.
+    pub fn set_receipt_settings(
+        &mut self,
+        settings: ReceiptSettings,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let json = serde_json::to_string(&settings).map_err(|e| StoreError::Corrupt {
+            what: "receipt settings",
+            value: e.to_string(),
+        })?;
+        let tx = write_tx(&mut self.conn)?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![RECEIPTS_KEY, json],
+        )?;
+        let subject = format!(
+            "receipts {} {}",
+            if settings.on { "on" } else { "off" },
+            match settings.lang {
+                crate::lang::Lang::Tr => "tr",
+                crate::lang::Lang::En => "en",
+            }
+        );
+        Audit::write(&tx).append(&self.actor, AuditAction::MailSettings, &subject, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// The mail queue's reads.
     pub fn mail_queue(&self) -> MailQueue<'_> {
         MailQueue::read(&self.conn)
@@ -386,18 +575,35 @@ impl Store {
         mail: &NewMail<'_>,
         now: DateTime<Utc>,
     ) -> Result<QueuedMail, StoreError> {
-        let message_id = new_message_id(mail.from);
-        let tx = write_tx(&mut self.conn)?;
-        let id = MailQueue::write(&tx).insert(&message_id, mail, now)?;
-        let subject = send_subject(mail.link_id, SendChannel::Email, &mail.to.masked());
-        Audit::write(&tx).append(&self.actor, AuditAction::LinkSend, &subject, now)?;
-        tx.commit()?;
-        self.mail_queue()
-            .get(id)?
+        self.mail_enqueue_with(mail, MailKind::Link, &[], now)?
             .ok_or_else(|| StoreError::Corrupt {
                 what: "mail queue row",
-                value: id.to_string(),
+                value: mail.link_id.to_owned(),
             })
+    }
+
+    /// Queues a message of `kind` with its `parts`, due at once, and appends its audit row
+    /// (`link.send` for a link, `link.receipt` for a receipt: the link, `e-mail` and the
+    /// masked address) in the same transaction. `None`, and nothing written, for an
+    /// [`MailKind::AutoReceipt`] of a link that has a receipt on this desk already.
+    pub fn mail_enqueue_with(
+        &mut self,
+        mail: &NewMail<'_>,
+        kind: MailKind,
+        parts: &[MailPart],
+        now: DateTime<Utc>,
+    ) -> Result<Option<QueuedMail>, StoreError> {
+        let message_id = new_message_id(mail.from);
+        let tx = write_tx(&mut self.conn)?;
+        let queue = MailQueue::write(&tx);
+        let Some(id) = queue.insert(&message_id, mail, kind, now)? else {
+            return Ok(None);
+        };
+        queue.insert_parts(id, parts)?;
+        let subject = send_subject(mail.link_id, SendChannel::Email, &mail.to.masked());
+        Audit::write(&tx).append(&self.actor, kind.action(), &subject, now)?;
+        tx.commit()?;
+        self.mail_queue().get(id)
     }
 
     /// Records a link sent by WhatsApp (the desk opened `wa.me`; nothing is queued): one audit

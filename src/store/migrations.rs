@@ -461,6 +461,28 @@ const V14: &str = "
 ALTER TABLE mail_queue ADD COLUMN claimed_until INTEGER;
 ";
 
+/// Step 15 (issue 30): a queued message may carry parts beyond its text and HTML: the link's
+/// QR code as an inline image (`content_id` set, referenced by the HTML as `cid:`), a receipt's
+/// PDF as an attachment (`content_id` NULL), written in the transaction of the queue row and
+/// deleted with its address a week after sending. `kind` tells a link's message from a
+/// receipt; a receipt queued because this desk heard a link paid (`auto-receipt`) is one per
+/// link (the unique partial index), so a second answer saying paid queues nothing.
+const V15: &str = "
+ALTER TABLE mail_queue ADD COLUMN kind TEXT NOT NULL DEFAULT 'link'
+    CHECK (kind IN ('link', 'receipt', 'auto-receipt'));
+CREATE UNIQUE INDEX mail_queue_one_auto_receipt ON mail_queue (link_id)
+    WHERE kind = 'auto-receipt';
+CREATE TABLE mail_parts (
+    mail_id      INTEGER NOT NULL REFERENCES mail_queue (id),
+    seq          INTEGER NOT NULL,
+    name         TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    content_id   TEXT,
+    bytes        BLOB NOT NULL,
+    PRIMARY KEY (mail_id, seq)
+) STRICT;
+";
+
 /// Step 16 (issue 30): the sends the board shows ("Sent by WhatsApp 10:42 · Ayşe") are read
 /// from the audit's `link.send` rows by time, through a partial index of those rows only; and
 /// the renewals: one row per link renewed ("Send a new link"), keyed by the profile and the
@@ -490,7 +512,7 @@ CREATE INDEX renewals_by_new_link ON renewals (profile, renewed_as);
 
 /// Every step, in order; step `i` brings a file to version `i + 1`.
 pub const MIGRATIONS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V16,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16,
 ];
 
 /// The schema version this build writes.

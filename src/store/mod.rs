@@ -79,8 +79,8 @@ pub use journal::{
 };
 pub use links::{LinkCursor, Links, StoredLink, TimeRange};
 pub use mail::{
-    MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, MailQueue, NewMail, QueuedMail,
-    SmtpAccount, mail_backoff, send_subject,
+    MAIL_ADDRESS_RETENTION, MAIL_RETRY_FIRST, MAIL_RETRY_MAX, MailKind, MailPart, MailQueue,
+    NewMail, QueuedMail, ReceiptSettings, SmtpAccount, mail_backoff, send_subject,
 };
 pub use mirror::CatalogOwed;
 pub use outbox::{

@@ -394,6 +394,7 @@ pub fn action_text(a: AuditAction) -> UiText {
         AuditAction::SignIn => UiText::ActSignIn,
         AuditAction::Lockout => UiText::ActLockout,
         AuditAction::LinkContradicted => UiText::ActLinkContradicted,
+        AuditAction::LinkReceipt => UiText::ActLinkReceipt,
     }
 }
 

@@ -39,7 +39,7 @@ impl MailSecurity {
 }
 
 /// The account as the form holds it (what the worker checks and keeps).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MailForm {
     /// The server's host name.
     pub host: String,
@@ -55,6 +55,24 @@ pub struct MailForm {
     pub from_name: String,
     /// A CA file (PEM) trusted besides the system's, for a server with the shop's own CA.
     pub ca_file: String,
+    /// Whether a receipt goes on its own to the payer of a link heard paid in full (on until
+    /// turned off).
+    pub receipts: bool,
+}
+
+impl Default for MailForm {
+    fn default() -> Self {
+        MailForm {
+            host: String::new(),
+            port: String::new(),
+            security: MailSecurity::default(),
+            user: String::new(),
+            from: String::new(),
+            from_name: String::new(),
+            ca_file: String::new(),
+            receipts: true,
+        }
+    }
 }
 
 /// What the mail queue holds, in short.
@@ -288,6 +306,9 @@ impl MailSettings {
                 text(ui, UiText::MailFromName, &mut self.form.from_name, "");
                 text(ui, UiText::MailCaFile, &mut self.form.ca_file, "");
             });
+        ui.add_space(theme::SPACE_S);
+        ui.checkbox(&mut self.form.receipts, UiText::MailReceipts.get(lang))
+            .on_hover_text(UiText::MailReceiptsHint.get(lang));
     }
 
     /// What the queue holds.

@@ -707,5 +707,8 @@ crate::sentences! {
     ActLockout => "Yanlış PIN'ler yüzünden bekletildi", "Made to wait after wrong PINs";
     ActLinkContradicted => "Başka kasanın bildirdiği ödemeyi ödeme sistemi doğrulamadı",
         "The payment system did not confirm another desk's payment";
+    ActLinkReceipt => "Makbuz gönderdi", "Sent a receipt";
+    MailReceipts => "Tamamı ödenen linkin makbuzunu ödeyene e-postayla gönder", "E-mail a receipt to the payer when a link is paid in full";
+    MailReceiptsHint => "Makbuz, linkte ödeyenin e-postası varsa ve bu kasa ödemeyi ödeme sisteminden duyduğunda gider; dili bu pencerenin dilidir.", "A receipt goes when the link has the payer's e-mail and this desk hears the payment from the payment system; in this window's language.";
     }
 }

@@ -5,6 +5,7 @@ mod support;
 
 mod commands;
 mod mail;
+mod receipt;
 mod renew;
 mod secrets;
 mod send;

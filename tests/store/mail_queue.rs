@@ -404,3 +404,67 @@ fn a_whatsapp_send_is_audited_with_the_masked_number_and_queues_nothing() {
     assert_eq!(audit[0].staff.as_deref(), Some("Ayşe"));
     assert!(store.mail_queue().unsent().expect("unsent").is_empty());
 }
+
+#[test]
+fn parts_are_queued_with_the_message_an_auto_receipt_once_per_link_and_parts_go_at_the_wipe() {
+    use paydesk::store::{MailKind, MailPart};
+    let clock = ManualClock::new(t0());
+    let mut store = Store::open_in_memory().expect("store");
+    let to = address("ayse.kaya@example.com");
+    let from = address("kasa@kuzey.example");
+    let m = message(1);
+    let mail = NewMail {
+        link_id: "lnk_1",
+        to: &to,
+        from: &from,
+        message: &m,
+    };
+    let pdf = MailPart {
+        name: "makbuz-PKT-9.pdf".into(),
+        content_type: "application/pdf".into(),
+        content_id: None,
+        bytes: b"%PDF-1.7 receipt".to_vec(),
+    };
+    let first = store
+        .mail_enqueue_with(
+            &mail,
+            MailKind::AutoReceipt,
+            std::slice::from_ref(&pdf),
+            clock.now(),
+        )
+        .expect("queued")
+        .expect("the first receipt");
+    assert_eq!(
+        store.mail_queue().parts(first.id).expect("parts"),
+        std::slice::from_ref(&pdf)
+    );
+    // Heard paid again: nothing more, not even an audit row.
+    let again = store
+        .mail_enqueue_with(
+            &mail,
+            MailKind::AutoReceipt,
+            std::slice::from_ref(&pdf),
+            clock.now(),
+        )
+        .expect("no error");
+    assert!(again.is_none());
+    // Asked for: one more.
+    store
+        .mail_enqueue_with(&mail, MailKind::Receipt, &[pdf], clock.now())
+        .expect("queued")
+        .expect("asked for");
+    let audit = store.audit().list(&AuditFilter::default()).expect("audit");
+    let receipts = audit.iter().filter(|r| r.action == "link.receipt").count();
+    assert_eq!(receipts, 2, "{audit:?}");
+    // A week after sending, the address and the parts go.
+    store.mail_mark_sent(first.id, clock.now()).expect("sent");
+    clock.advance(Duration::days(7));
+    store.mail_wipe_sent(clock.now()).expect("wipe");
+    assert!(
+        store
+            .mail_queue()
+            .parts(first.id)
+            .expect("parts")
+            .is_empty()
+    );
+}

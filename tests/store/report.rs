@@ -1145,11 +1145,12 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
     };
     // Back to version 5: no totals tables (nor the journal index of version 7, nor the staff
     // and audit of version 8, nor the shop desk and outbox of versions 9 and 10, nor the mail
-    // queue of version 12).
+    // queue of version 12 and its parts of version 15).
     let path = dir.path().join(paydesk::store::DB_FILE);
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE mail_queue; DROP TABLE renewals; DROP TABLE shop_outbox; DROP TABLE shop_desk;
+        "DROP TABLE mail_parts; DROP TABLE mail_queue; DROP TABLE renewals; DROP TABLE shop_outbox;
+         DROP TABLE shop_desk;
          DROP TABLE staff; DROP TABLE audit; DROP INDEX links_by_staff;
          ALTER TABLE links DROP COLUMN staff; ALTER TABLE journal DROP COLUMN began_by;
          DROP INDEX journal_bodies_kept; DROP TABLE report_cells; DROP TABLE report_items;

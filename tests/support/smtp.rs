@@ -51,8 +51,21 @@ pub struct Part {
     /// `text/plain`, `text/html` …
     #[serde(rename = "type")]
     pub content_type: String,
-    /// The decoded text, line ends as `\n`.
+    /// The decoded text, line ends as `\n`; a part that is not text: its bytes in hex.
     pub content: String,
+    /// Its `Content-ID` (`<…>`), for an inline part.
+    #[serde(default)]
+    pub content_id: Option<String>,
+    /// Its file name, for an attachment or a named inline part.
+    #[serde(default)]
+    pub filename: Option<String>,
+}
+
+impl Part {
+    /// The bytes of a part that is not text (hex in the sink's record).
+    pub fn bytes(&self) -> Vec<u8> {
+        hex::decode(&self.content).expect("a non-text part's hex")
+    }
 }
 
 /// A running aiosmtpd, killed on drop.

@@ -112,8 +112,12 @@ fn settings_email_keeps_an_account_checked_and_sends_a_test_message() {
     env.type_into("Port number", &sink.port.to_string());
     env.type_into("Sender address", "kasa@kuzey.example");
     env.type_into("Sender name", "Kuzey Giyim");
+    // Receipts are on until turned off here.
+    env.click("E-mail a receipt to the payer when a link is paid in full");
     env.click("Save the e-mail settings");
     env.until_label("The e-mail settings are saved: 127.0.0.1:");
+    let receipts = env.services.receipt_settings().expect("read");
+    assert!(!receipts.on, "{receipts:?}");
     let kept = env
         .services
         .mail_account()
