@@ -59,6 +59,79 @@ END $$;
 CREATE VIEW desk_read.renewals AS SELECT * FROM public.renewals;
 ";
 
+/// Schema step 22 (issue 30): one automatic message of a kind per link across the shop (a
+/// receipt, a reminder), whichever desk sends it. `paydesk_claim_mail` records the claim and
+/// answers whether this call made it: `true` for the first desk to claim, `false` for every
+/// other (and for the same desk asking again: the message is queued once, in the claim's
+/// transaction on the desk). Acting for the desk its login registered (`PDK03`).
+pub const CLAIMS: &str = "
+CREATE TABLE mail_claims (
+    account text NOT NULL,
+    link_id text NOT NULL,
+    kind    text NOT NULL CHECK (kind IN ('receipt', 'reminder')),
+    desk_id text NOT NULL REFERENCES desks (desk_id),
+    at      timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (account, link_id, kind)
+);
+
+CREATE FUNCTION paydesk_claim_mail(p_desk text, p_account text, p_link text, p_kind text)
+    RETURNS boolean LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    v_claimed bigint;
+BEGIN
+    PERFORM paydesk_acting_desk(p_desk);
+    INSERT INTO mail_claims (account, link_id, kind, desk_id)
+    VALUES (p_account, p_link, p_kind, p_desk)
+    ON CONFLICT (account, link_id, kind) DO NOTHING;
+    GET DIAGNOSTICS v_claimed = ROW_COUNT;
+    RETURN v_claimed > 0;
+END $$;
+
+CREATE VIEW desk_read.mail_claims AS SELECT * FROM public.mail_claims;
+";
+
+/// What an automatic message is, as the shop's claims name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailClaim {
+    /// The receipt of a link paid in full.
+    Receipt,
+    /// The one reminder of a link sent and not paid.
+    Reminder,
+}
+
+impl MailClaim {
+    fn as_str(self) -> &'static str {
+        match self {
+            MailClaim::Receipt => "receipt",
+            MailClaim::Reminder => "reminder",
+        }
+    }
+}
+
+/// Claims the automatic `kind` message of link `link_id` (of account key `account`) for desk
+/// `desk_id`: `true` when this call claimed it (send it), `false` when a desk claimed it before.
+///
+/// # Errors
+/// [`ShopError`] when the shop refuses or does not answer.
+pub async fn claim_mail(
+    shop: &Shop,
+    desk_id: &str,
+    account: &str,
+    link_id: &str,
+    kind: MailClaim,
+) -> Result<bool, ShopError> {
+    let row = shop
+        .client()
+        .query_one(
+            "SELECT paydesk_claim_mail($1, $2, $3, $4)",
+            &[&desk_id, &account, &link_id, &kind.as_str()],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(row.get(0))
+}
+
 /// Every send any desk recorded at or after `since`, oldest first, with who sent it: the
 /// member, else (a desk without staff) the desk's shown name.
 pub async fn sends_since(shop: &Shop, since: DateTime<Utc>) -> Result<Vec<SendMark>, ShopError> {

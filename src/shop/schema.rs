@@ -645,7 +645,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// functions ([`super::lease::AUTHORITY`]), step 17 the saved cards ([`super::cards::AUTHORITY`]), step 18 what Day close counts
 /// apart ([`super::confirm::DAY_CLOSE`]), step 19 a desk's first name its login's
 /// ([`DESK_NAMES`]), step 20 the views a desk reads through ([`DESK_READS`]), step 21 the
-/// sends and renewals of links for payers not at the counter ([`super::outreach::SCHEMA`]).
+/// sends and renewals of links for payers not at the counter ([`super::outreach::SCHEMA`]),
+/// step 22 one automatic receipt and reminder per link ([`super::outreach::CLAIMS`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -668,6 +669,7 @@ pub const MIGRATIONS: &[&str] = &[
     DESK_NAMES,
     DESK_READS,
     super::outreach::SCHEMA,
+    super::outreach::CLAIMS,
 ];
 
 /// Step 19 (issue 28): a desk's first shown name is the one the owner gave its login at
