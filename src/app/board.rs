@@ -9,21 +9,27 @@ use super::{App, View};
 use crate::board::Next;
 use crate::service::shared::LeaseAnswer;
 use crate::ui::BoardCommand;
+use crate::ui::board::BoardMarks;
 use crate::ui::link_result::{Origin, ShownLink};
 
 impl App {
     /// Runs a board command.
     pub(crate) fn run_board(&mut self, command: BoardCommand) {
-        let (id, send) = match command {
-            BoardCommand::Show { id } => (id, false),
-            BoardCommand::Send { id } => (id, true),
+        let (id, form) = match command {
+            BoardCommand::Show { id } => (id, None),
+            BoardCommand::Send { id } => (id, Some(false)),
+            BoardCommand::Remind { id } => (id, Some(true)),
         };
         if let Some(row) = self.views.board.rows().iter().find(|r| r.link.id == id) {
             let link = row.link.clone();
             let lang = self.lang();
             self.show_link(link, Origin::Board);
-            if send && let Some(shown) = self.views.shown.as_mut() {
-                shown.open_send(lang);
+            if let (Some(reminder), Some(shown)) = (form, self.views.shown.as_mut()) {
+                if reminder {
+                    shown.open_reminder(lang);
+                } else {
+                    shown.open_send(lang);
+                }
             }
             self.view = View::Board;
         }
@@ -32,14 +38,14 @@ impl App {
     /// Takes a board result into the state: the refresh follows the rows' open links (a row
     /// the store changed since, say by the command line, may alert), the view shows them.
     pub(crate) fn apply_board(&mut self, result: BoardResult) {
-        let (profile, result, polled, elsewhere, sends) = match result {
+        let (profile, result, polled, elsewhere, marks) = match result {
             BoardResult::Rows {
                 profile,
                 result,
                 polled,
                 elsewhere,
-                sends,
-            } => (profile, result, polled, elsewhere, sends),
+                marks,
+            } => (profile, result, polled, elsewhere, marks),
             BoardResult::Leased { id, seq, answer } => {
                 return self.apply_leased(id, seq, *answer);
             }
@@ -59,7 +65,7 @@ impl App {
                         .map(|s| (s.link.clone(), s.updated_at)),
                     now,
                 );
-                self.views.board.on_rows(&profile, rows, *sends, now);
+                self.views.board.on_rows(&profile, rows, *marks, now);
                 for alert in alerts {
                     self.alert(&alert);
                 }
@@ -123,8 +129,15 @@ impl App {
             let zone = self.zone;
             let duty = self.own_duty();
             self.spawn(&duty, async move {
-                let (result, polled, elsewhere, sends) = match reads.board(zone).await {
-                    Ok(b) => (Ok(b.rows), b.polled, b.elsewhere, Box::new(b.sends)),
+                let (result, polled, elsewhere, marks) = match reads.board(zone).await {
+                    Ok(b) => {
+                        let marks = BoardMarks {
+                            sends: b.sends,
+                            reminded: b.reminded,
+                            sending: b.sending,
+                        };
+                        (Ok(b.rows), b.polled, b.elsewhere, Box::new(marks))
+                    }
                     Err(e) => (Err(e), None, HashSet::new(), Box::default()),
                 };
                 Msg::Board(BoardResult::Rows {
@@ -132,7 +145,7 @@ impl App {
                     result,
                     polled,
                     elsewhere,
-                    sends,
+                    marks,
                 })
             });
         }
@@ -222,7 +235,7 @@ mod tests {
             result: Ok(stored),
             polled: None,
             elsewhere: HashSet::new(),
-            sends: Box::default(),
+            marks: Box::default(),
         });
         assert!(!app.views.board.is_loading());
         assert!(app.views.board.rows().iter().all(|r| r.link.id != link.id));
@@ -236,7 +249,7 @@ mod tests {
             result: Err(DeskError::NoProfile("x".into())),
             polled: None,
             elsewhere: HashSet::new(),
-            sends: Box::default(),
+            marks: Box::default(),
         });
         assert!(app.views.board.error().is_some());
         assert!(app.views.board.loaded_at().is_some());

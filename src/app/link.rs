@@ -42,27 +42,8 @@ impl App {
                 id,
                 via,
                 lang: message_lang,
-            } => {
-                let (Some(desk), Some(services)) =
-                    (self.desk_for(duty), self.holds.services.clone())
-                else {
-                    return;
-                };
-                let job = super::send::SendJob {
-                    desk,
-                    services,
-                    actor: duty.actor.clone(),
-                    shop_name: self.saved.merchant_name.trim().to_owned(),
-                    zone: self.zone,
-                    opener: self.options.opener.clone(),
-                    env_smtp: self.options.env_smtp.value(),
-                    ui_lang: lang,
-                };
-                self.spawn(duty, async move {
-                    let result = job.run(&id, via, message_lang).await;
-                    Msg::Link(LinkResult::Sent { id, result })
-                });
-            }
+                reminder,
+            } => self.send_link(id, via, (message_lang, reminder), duty),
             LinkCommand::Renew { id } => self.renew(id, duty),
             LinkCommand::Close => self.put_shown_away(),
             LinkCommand::SaveQrPng { url, name } => {
@@ -318,6 +299,36 @@ impl App {
     pub(crate) fn next_seq(&mut self) -> u64 {
         self.request_seq += 1;
         self.request_seq
+    }
+
+    /// Sends link `id`'s message (its reminder with `reminder`) `via`, in `message_lang`, on
+    /// the worker ([`super::send::SendJob`]).
+    fn send_link(
+        &mut self,
+        id: String,
+        via: crate::ui::command::SendVia,
+        (message_lang, reminder): (crate::lang::Lang, bool),
+        duty: &Duty,
+    ) {
+        let (Some(desk), Some(services)) = (self.desk_for(duty), self.holds.services.clone())
+        else {
+            return;
+        };
+        let job = super::send::SendJob {
+            reads: self.reads(desk.clone()),
+            desk,
+            services,
+            actor: duty.actor.clone(),
+            shop_name: self.saved.merchant_name.trim().to_owned(),
+            zone: self.zone,
+            opener: self.options.opener.clone(),
+            env_smtp: self.options.env_smtp.value(),
+            ui_lang: self.lang(),
+        };
+        self.spawn(duty, async move {
+            let result = job.run(&id, via, message_lang, reminder).await;
+            Msg::Link(LinkResult::Sent { id, result })
+        });
     }
 
     /// "Send a new link": the renewal on the worker (through the shop's claim while joined).
@@ -625,6 +636,7 @@ mod tests {
                 id: id.to_owned(),
                 via,
                 lang: crate::lang::Lang::Tr,
+                reminder: false,
             }),
         ));
         app.on_msg(answer);

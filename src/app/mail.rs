@@ -13,7 +13,8 @@ use crate::mail::{Security, SmtpSettings, TestError};
 use crate::service::Services;
 use crate::service::mail::{SmtpAccount, security_name};
 use crate::service::receipt::ReceiptSettings;
-use crate::ui::mail::{MailCommand, MailForm, MailSecurity, QueueSummary};
+use crate::service::{DeskError, SendingSettings};
+use crate::ui::mail::{MailCommand, MailForm, MailSecurity, QueueSummary, SendingForm};
 use crate::ui::problem::Problem;
 use crate::ui::text::UiText;
 
@@ -119,11 +120,16 @@ impl App {
                             .ok()
                             .flatten()
                             .map(|a| form_of(a, receipts));
-                        (form, summary(&services))
+                        let sending = services.sending_settings().unwrap_or_default();
+                        (form, summary(&services), sending_form(sending))
                     })
                     .await;
-                    let (form, queue) = loaded.unwrap_or_default();
-                    Msg::Mail(MailResult::Loaded { form, queue })
+                    let (form, queue, sending) = loaded.unwrap_or_default();
+                    Msg::Mail(MailResult::Loaded {
+                        form,
+                        queue,
+                        sending,
+                    })
                 });
             }
             MailCommand::Save { form, password } => {
@@ -162,6 +168,13 @@ impl App {
                     Msg::Mail(MailResult::Done { result })
                 });
             }
+            MailCommand::SaveSending { form } => {
+                let actor = duty.actor.clone();
+                self.spawn(duty, async move {
+                    let result = save_sending(services, &actor, &form, lang).await;
+                    Msg::Mail(MailResult::SendingSaved { result })
+                });
+            }
             MailCommand::Test { to } => {
                 let env = self.options.env_smtp.value();
                 self.spawn(duty, async move {
@@ -175,7 +188,15 @@ impl App {
     /// Takes a result of Settings → E-mail into its view.
     pub(crate) fn apply_mail(&mut self, result: MailResult) {
         match result {
-            MailResult::Loaded { form, queue } => self.views.mail.on_loaded(form, queue),
+            MailResult::Loaded {
+                form,
+                queue,
+                sending,
+            } => self.views.mail.on_loaded(form, queue, sending),
+            MailResult::SendingSaved { result } => {
+                self.views.mail.on_sending_saved(result);
+                self.views.board.read_again();
+            }
             MailResult::Done { result } => {
                 let done = result.is_ok();
                 self.views.mail.on_done(result);
@@ -186,6 +207,41 @@ impl App {
             }
         }
     }
+}
+
+/// The form of the sending settings kept.
+fn sending_form(s: SendingSettings) -> SendingForm {
+    SendingForm {
+        country_code: s.country_code.to_string(),
+        remind_before_min: s.remind_before_min,
+    }
+}
+
+/// Checks and keeps the sending settings of `form`; the sentence saying what was kept, or
+/// the one naming the field that is wrong.
+async fn save_sending(
+    services: Arc<Services>,
+    actor: &crate::domain::Actor,
+    form: &SendingForm,
+    lang: Lang,
+) -> Result<String, Problem> {
+    let bad = || Problem::plain(DeskError::BadSendingSettings.sentence(lang));
+    let code = form.country_code.trim().trim_start_matches('+');
+    let country_code = code.parse::<u16>().map_err(|_| bad())?;
+    let settings = SendingSettings {
+        country_code,
+        remind_before_min: form.remind_before_min,
+    };
+    let actor = actor.clone();
+    tokio::task::spawn_blocking(move || services.set_sending_settings(&actor, settings))
+        .await
+        .map_err(|e| Problem::plain(e.to_string()))?
+        .map_err(|e| Problem::plain(e.sentence(lang)))?;
+    let remind = settings.remind_before_min.map_or_else(
+        || UiText::SendingRemindOff.get(lang).to_owned(),
+        |m| format!("{m} {}", UiText::UnitMinutes.get(lang)),
+    );
+    Ok(UiText::SendingSaved.fill(lang, &[("code", &country_code), ("remind", &remind)]))
 }
 
 /// One message outside the queue to `to`, with the account kept.

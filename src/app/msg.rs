@@ -15,7 +15,6 @@ use crate::api::wire::{InstallmentList, SavedCard};
 use crate::domain::roles::Need;
 use crate::domain::{Actor, CatalogVariant, Link, StaffMember};
 use crate::printer::Delivered;
-use crate::service::SendMark;
 use crate::service::shared::LeaseAnswer;
 use crate::service::shop::{DeskIdentity, DeskLogin, Joined, MembershipError, ShopError, ShopUrl};
 use crate::service::{
@@ -53,9 +52,9 @@ pub enum BoardResult {
         /// Of those, the links other desks made: followed for their makers (whose lease runs
         /// out when they stop), never alerted here.
         elsewhere: HashSet<String>,
-        /// The last send of each link to its payer, by link id (boxed: the variant is the
+        /// The sends, reminders and reminder time beside the rows (boxed: the variant is the
         /// message's size).
-        sends: Box<HashMap<String, SendMark>>,
+        marks: Box<crate::ui::board::BoardMarks>,
     },
     /// A link asked about through the shop's poll lease (the desk online in a shop).
     Leased {
@@ -498,6 +497,13 @@ pub enum MailResult {
         form: Option<crate::ui::mail::MailForm>,
         /// The queue.
         queue: crate::ui::mail::QueueSummary,
+        /// How this desk sends to customers not at the counter.
+        sending: crate::ui::mail::SendingForm,
+    },
+    /// A save of the sending settings ended: what to say, or why not.
+    SendingSaved {
+        /// The sentence, or the problem.
+        result: Result<String, crate::ui::problem::Problem>,
     },
     /// A save or a test ended: what to say, or why not.
     Done {

@@ -24,13 +24,10 @@ use crate::domain::share::{self, LinkFacts};
 use crate::domain::{Actor, EmailAddress};
 use crate::lang::Lang;
 use crate::service::mail::MailSetupError;
+use crate::service::shared::Reads;
 use crate::service::{Desk, Services};
 use crate::ui::command::SendVia;
 use crate::ui::text::UiText;
-
-/// The country code of a number typed without one: Turkey's, as the CLI's `--country-code`
-/// defaults to.
-pub const DEFAULT_COUNTRY_CODE: u16 = 90;
 
 /// What a send did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +55,8 @@ pub enum Sent {
 pub struct SendJob {
     /// The desk acting as the command's member.
     pub desk: Desk,
+    /// Its reads (a reminder is claimed through the shop while joined).
+    pub reads: Reads,
     /// The services (the audit, the mail queue, the keyring).
     pub services: Arc<Services>,
     /// Who sends.
@@ -85,22 +84,37 @@ impl std::fmt::Debug for SendJob {
 }
 
 impl SendJob {
-    /// Sends link `id`'s message `via`, written in `lang`.
-    pub async fn run(self, id: &str, via: SendVia, lang: Lang) -> Result<Sent, String> {
+    /// Sends link `id`'s message `via`, written in `lang`; with `reminder`, its one reminder
+    /// (claimed across the shop while joined, recorded once).
+    pub async fn run(
+        self,
+        id: &str,
+        via: SendVia,
+        lang: Lang,
+        reminder: bool,
+    ) -> Result<Sent, String> {
         let ui = self.ui_lang;
         let desk = self.desk.clone();
         let key = id.to_owned();
-        let (link, items) = tokio::task::spawn_blocking(move || {
+        let (link, items, settings) = tokio::task::spawn_blocking(move || {
             Ok::<_, crate::service::DeskError>((
                 desk.history_link(&key)?,
                 desk.link_item_lines(&key)?,
+                desk.sending_settings()?,
             ))
         })
         .await
         .map_err(|e| e.to_string())?
         .map_err(|e| e.sentence(ui))?;
         let facts = LinkFacts::of_link(&self.shop_name, &link, items).map_err(|e| e.message(ui))?;
-        let message = share::compose(&facts, lang, self.zone);
+        let message = if reminder {
+            share::compose_reminder(&facts, lang, self.zone)
+        } else {
+            share::compose(&facts, lang, self.zone)
+        };
+        if reminder && !matches!(via, SendVia::Copy) && !self.reads.claim_reminder(id).await {
+            return Err(UiText::RemindedAlready.get(ui).to_owned());
+        }
         match via {
             SendVia::Copy => Ok(Sent::Copy {
                 text: format!("{}\n\n{}", message.subject, message.text),
@@ -112,7 +126,7 @@ impl SendJob {
                         link.phone_number.as_deref().unwrap_or_default(),
                     )
                 } else {
-                    Phone::parse(&phone, DEFAULT_COUNTRY_CODE)
+                    Phone::parse(&phone, settings.country_code)
                 }
                 .map_err(|e| e.message(ui))?;
                 let url = share::wa_me_url(&phone, &message.text);
@@ -123,12 +137,21 @@ impl SendJob {
                     .map_err(|e| UiText::SendNotOpened.fill(ui, &[("why", &e)]))?;
                 let services = Arc::clone(&self.services);
                 let (actor, link_id, number) = (self.actor.clone(), link.id.clone(), phone.clone());
-                tokio::task::spawn_blocking(move || {
-                    services.record_whatsapp_send(&actor, &link_id, &number)
+                let recorded = tokio::task::spawn_blocking(move || {
+                    if reminder {
+                        services.record_whatsapp_reminder(&actor, &link_id, &number)
+                    } else {
+                        services
+                            .record_whatsapp_send(&actor, &link_id, &number)
+                            .map(|()| true)
+                    }
                 })
                 .await
                 .map_err(|e| e.to_string())?
                 .map_err(|e| e.sentence(ui))?;
+                if !recorded {
+                    return Err(UiText::RemindedAlready.get(ui).to_owned());
+                }
                 Ok(Sent::WhatsApp { to: phone.masked() })
             }
             SendVia::Email { to } => {
@@ -141,7 +164,8 @@ impl SendJob {
                     return Err(UiText::SendNoEmail.get(ui).to_owned());
                 }
                 let to = EmailAddress::parse(&typed).map_err(|e| e.message(ui))?;
-                self.email((&link.id, link.url()), &to, &message).await
+                self.email((&link.id, link.url()), &to, (&message, reminder))
+                    .await
             }
         }
     }
@@ -151,7 +175,7 @@ impl SendJob {
         self,
         (link_id, payment_url): (&str, &str),
         to: &EmailAddress,
-        message: &share::LinkMessage,
+        (message, reminder): (&share::LinkMessage, bool),
     ) -> Result<Sent, String> {
         let ui = self.ui_lang;
         let services = Arc::clone(&self.services);
@@ -170,11 +194,18 @@ impl SendJob {
             message.clone(),
         );
         let queued = tokio::task::spawn_blocking(move || {
-            services.queue_mail(&actor, (&id, &url), &address, &from, &msg)
+            if reminder {
+                services.queue_reminder_mail(&actor, (&id, &url), &address, &from, &msg)
+            } else {
+                services
+                    .queue_mail(&actor, (&id, &url), &address, &from, &msg)
+                    .map(Some)
+            }
         })
         .await
         .map_err(|e| e.to_string())?
-        .map_err(|e| e.sentence(ui))?;
+        .map_err(|e| e.sentence(ui))?
+        .ok_or_else(|| UiText::RemindedAlready.get(ui).to_owned())?;
         let masked = to.masked();
         let waiting = match self
             .services
@@ -231,10 +262,19 @@ pub struct MailPass {
     next: Option<Instant>,
 }
 
-/// One sending pass over the queue, when a message is due and e-mail is set up: what the
+/// One sending pass over the queue, when e-mail is set up: the reminders due now queued first
+/// (`reads`: this desk's, claimed in the shop while joined; in the receipts' language, the
+/// account's sender name as the shop's), then, when a message is due, one pass: what the
 /// window's worker runs every [`MAIL_PASS_EVERY`]. A desk without e-mail, or with nothing due,
 /// connects to no server.
-pub async fn mail_pass(services: Arc<Services>, env_smtp: Option<Zeroizing<String>>) {
+pub async fn mail_pass(
+    services: Arc<Services>,
+    env_smtp: Option<Zeroizing<String>>,
+    reads: Option<(Reads, Zone)>,
+) {
+    if let Some((reads, zone)) = reads {
+        queue_reminders(&services, env_smtp.clone(), &reads, zone).await;
+    }
     let now = services.clock().now();
     let reader = Arc::clone(&services);
     let due = tokio::task::spawn_blocking(move || reader.mail_status())
@@ -265,6 +305,29 @@ pub async fn mail_pass(services: Arc<Services>, env_smtp: Option<Zeroizing<Strin
     }
 }
 
+/// Queues the e-mail reminders due now, when e-mail is set up (a failure is logged: the pass
+/// goes on).
+async fn queue_reminders(
+    services: &Services,
+    env_smtp: Option<Zeroizing<String>>,
+    reads: &Reads,
+    zone: Zone,
+) {
+    let Ok((settings, _)) = services.mail_settings(env_smtp) else {
+        return;
+    };
+    let lang = services.receipt_settings().unwrap_or_default().lang;
+    let shop = (settings.from_name.as_str(), lang);
+    match reads
+        .queue_due_reminders(services, &settings.from, shop, zone)
+        .await
+    {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(queued = n, "reminders queued"),
+        Err(e) => tracing::warn!(error = %e, "the reminders could not be queued"),
+    }
+}
+
 impl super::App {
     /// Starts the mail queue's next sending pass when it is due (see [`MailPass`]), and asks
     /// for a repaint then, so an idle window wakes for it.
@@ -285,8 +348,9 @@ impl super::App {
         self.mail.running = true;
         let env = self.options.env_smtp.value();
         let duty = self.own_duty();
+        let reads = self.holds.desk.clone().map(|d| (self.reads(d), self.zone));
         self.spawn(&duty, async move {
-            mail_pass(services, env).await;
+            mail_pass(services, env, reads).await;
             super::msg::Msg::Link(super::msg::LinkResult::MailPassed)
         });
     }

@@ -326,9 +326,10 @@ pub struct SendArgs {
     /// phone.
     #[arg(long, value_name = "NUMBER", requires = "whatsapp")]
     pub phone: Option<String>,
-    /// The country code of a number typed without one.
-    #[arg(long, value_name = "CODE", default_value_t = crate::domain::phone::DEFAULT_COUNTRY_CODE)]
-    pub country_code: u16,
+    /// The country code of a number typed without one (default: the desk's setting, 90
+    /// until a manager changes it in Settings).
+    #[arg(long, value_name = "CODE")]
+    pub country_code: Option<u16>,
     /// The message's language: tr or en (default: the command line's).
     #[arg(long, value_name = "LANG", value_parser = parse_lang)]
     pub lang: Option<crate::lang::Lang>,

@@ -132,6 +132,21 @@ impl Ctx {
                 let (settings, password) = services
                     .mail_settings(self.env_smtp.value())
                     .map_err(|e| self.setup_failure(e))?;
+                // The profile's reminders due now go with what waits (one per link across
+                // the shop).
+                if let Ok(desk) = self.desk(services) {
+                    let reads = self.reads(services, &desk).await?;
+                    let receipts = services.receipt_settings().map_err(from_desk(lang))?;
+                    reads
+                        .queue_due_reminders(
+                            services,
+                            &settings.from,
+                            (&settings.from_name, receipts.lang),
+                            self.zone,
+                        )
+                        .await
+                        .map_err(from_desk(lang))?;
+                }
                 let report = services
                     .flush_mail(&settings, password.as_ref())
                     .await

@@ -158,7 +158,7 @@ impl Ctx {
             .map_err(from_desk(self.lang))
     }
 
-    fn desk(&self, services: &Services) -> Result<Desk, Failure> {
+    pub(super) fn desk(&self, services: &Services) -> Result<Desk, Failure> {
         services
             .desk(&self.profile)
             .map(|d| d.acting_as(self.actor.clone()))
@@ -327,6 +327,14 @@ impl Ctx {
             println!("{}\n\n{}", message.subject, message.text);
             return Ok(());
         }
+        let country_code = match country_code {
+            Some(code) => code,
+            None => {
+                desk.sending_settings()
+                    .map_err(from_desk(lang))?
+                    .country_code
+            }
+        };
         let phone = match &phone {
             Some(typed) => Phone::parse(typed, country_code),
             None => Phone::from_api(

@@ -78,6 +78,9 @@ crate::sentences! {
     ShareSubject => "{shop}: {amount} tutarında ödeme linkiniz", "{shop}: your payment link for {amount}";
     ShareGreeting => "Merhaba,", "Hello,";
     ShareIntro => "{shop} sizin için {amount} tutarında bir ödeme linki hazırladı.", "{shop} has sent you a payment link for {amount}.";
+    ReminderSubject => "Hatırlatma: {subject}", "Reminder: {subject}";
+    ReminderExpires => "{shop} tarafından gönderilen {amount} tutarındaki ödeme linkinizin süresi {expiry} tarihinde doluyor.", "The payment link for {amount} that {shop} sent you expires at {expiry}.";
+    ReminderWaiting => "{shop} tarafından gönderilen {amount} tutarındaki ödeme linkiniz hâlâ ödemenizi bekliyor.", "The payment link for {amount} that {shop} sent you is still waiting for your payment.";
     ShareFor => "Açıklama", "For";
     ShareItems => "Ürünler", "Items";
     ShareExpiry => "Son geçerlilik", "Valid until";

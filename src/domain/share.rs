@@ -210,11 +210,35 @@ struct Row {
 
 /// The message of `facts` in `lang`, times shown in `zone`.
 pub fn compose(facts: &LinkFacts, lang: Lang, zone: Zone) -> LinkMessage {
+    compose_as(facts, lang, zone, false)
+}
+
+/// The one reminder of a link sent and not paid (issue 30): the same message, its subject
+/// and first sentence saying it is a reminder and, when the link expires, when.
+pub fn compose_reminder(facts: &LinkFacts, lang: Lang, zone: Zone) -> LinkMessage {
+    compose_as(facts, lang, zone, true)
+}
+
+fn compose_as(facts: &LinkFacts, lang: Lang, zone: Zone, reminder: bool) -> LinkMessage {
     let shop = server_text::clean(&facts.shop_name).trim().to_owned();
     let amount = format_amount(facts.amount, facts.currency, lang);
     let fill = |m: DomainMessage| m.fill(lang, &[("shop", &shop), ("amount", &amount)]);
-    let subject = fill(DomainMessage::ShareSubject);
-    let intro = fill(DomainMessage::ShareIntro);
+    let mut subject = fill(DomainMessage::ShareSubject);
+    let mut intro = fill(DomainMessage::ShareIntro);
+    if reminder {
+        subject = DomainMessage::ReminderSubject.fill(lang, &[("subject", &subject)]);
+        intro = match facts.expiry {
+            Some(at) => DomainMessage::ReminderExpires.fill(
+                lang,
+                &[
+                    ("shop", &shop),
+                    ("amount", &amount),
+                    ("expiry", &local_time(at, zone)),
+                ],
+            ),
+            None => fill(DomainMessage::ReminderWaiting),
+        };
+    }
 
     let mut rows = Vec::new();
     let mut items: Vec<String> = Vec::new();

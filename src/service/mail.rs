@@ -168,6 +168,29 @@ impl Services {
         })
     }
 
+    /// Queues the one reminder of link `link_id` (see [`Services::queue_mail`]) and records it,
+    /// in one transaction; `None` when the link was reminded already.
+    pub fn queue_reminder_mail(
+        &self,
+        actor: &Actor,
+        (link_id, payment_url): (&str, &str),
+        to: &EmailAddress,
+        from: &EmailAddress,
+        message: &LinkMessage,
+    ) -> Result<Option<QueuedMail>, DeskError> {
+        let now = self.clock().now();
+        let mail = NewMail {
+            link_id,
+            to,
+            from,
+            message,
+        };
+        let parts: Vec<MailPart> = qr_part(payment_url).into_iter().collect();
+        Ok(crate::store::with_locked(self.store(), |s| {
+            s.as_actor(actor, now, |s| s.mail_enqueue_reminder(&mail, &parts, now))
+        })?)
+    }
+
     /// The SMTP account kept on this desk, without its password (`None`: none set).
     pub fn mail_account(&self) -> Result<Option<SmtpAccount>, DeskError> {
         Ok(crate::store::with_locked(self.store(), |s| {

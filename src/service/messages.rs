@@ -25,6 +25,7 @@ crate::sentences! {
     RenewNoFreeOrder => "{order} için boş bir sipariş numarası bulunamadı.", "No free order number was found after {order}.";
 
     // `DeskError`.
+    BadSendingSettings => "Ülke kodu 1-3 haneli olmalı; hatırlatma, süre dolmadan 30 dakika ile 24 saat önce olabilir.", "Country code: 1 to 3 digits; the reminder: from 30 minutes to 24 hours before the expiry.";
     NoProfile => "Böyle bir profil yok: `{name}`", "No such profile: `{name}`";
     NoSecret => "Bu profilin API anahtarı sırrı kayıtlı değil: `{name}`", "This profile has no API secret stored: `{name}`";
     BarcodeTaken => "{barcode} barkodu zaten {name} (`{id}`) ürününde.", "The barcode {barcode} is already the barcode of {name} (`{id}`).";

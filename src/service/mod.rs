@@ -25,6 +25,7 @@ pub mod mail;
 pub mod messages;
 pub mod poll;
 pub mod receipt;
+pub mod remind;
 pub mod renew;
 pub mod shared;
 pub mod shop;
@@ -62,8 +63,9 @@ pub use crate::store::SANDBOX_PROFILE;
 /// What the front ends read and hand back: rows and queries of this desk's file, as values.
 pub use crate::store::{
     AuditAction, AuditFilter, AuditRow, ChainCheck, CsvImport, CsvParsed, DayReport, JournalRow,
-    JournalState, LinkCsvWriter, LinkCursor, LinkPage, LinkQuery, LinkTotals, Profile, ShopDesk,
-    StaffError, StoreError, StoredCard, StoredLink, TimeRange, default_data_dir,
+    JournalState, LinkCsvWriter, LinkCursor, LinkPage, LinkQuery, LinkTotals, Profile,
+    REMIND_BEFORE_MAX, REMIND_BEFORE_MIN, SendingSettings, ShopDesk, StaffError, StoreError,
+    StoredCard, StoredLink, TimeRange, default_data_dir,
 };
 pub use local::{create_private_file, read_catalog_file};
 
@@ -129,6 +131,10 @@ pub enum DeskError {
     /// was written is incomplete.
     #[error("the shop stopped answering during the export; the file is incomplete")]
     ShopStopped,
+    /// Sending settings out of their bounds (a country code of 1 to 3 digits, a reminder from
+    /// 30 minutes to 24 hours before the expiry).
+    #[error("the sending settings are out of their bounds")]
+    BadSendingSettings,
     /// The shop's PostgreSQL refused or failed a read.
     #[error(transparent)]
     Shop(#[from] crate::shop::ShopError),
@@ -163,6 +169,9 @@ impl DeskError {
             DeskError::SignInFirst => ServiceMessage::SignInFirst.get(lang).to_owned(),
             DeskError::ShopBusy => ServiceMessage::ShopBusy.get(lang).to_owned(),
             DeskError::ShopStopped => ServiceMessage::ShopStopped.get(lang).to_owned(),
+            DeskError::BadSendingSettings => {
+                ServiceMessage::BadSendingSettings.get(lang).to_owned()
+            }
             DeskError::Shop(e) => e.sentence(lang),
             DeskError::NeedsManager(what) => {
                 ServiceMessage::NeedsManager.fill(lang, &[("what", what)])

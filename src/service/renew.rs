@@ -49,7 +49,7 @@ pub enum RenewError {
     /// A joined desk whose shop does not answer cannot know whether another desk renewed it.
     #[error("the shop does not answer; a link is renewed once across the shop")]
     ShopUnreachable,
-    /// No free order number within [`SUFFIX_TRIES`] suffixes.
+    /// No free order number within 100 suffixes.
     #[error("no free order number after {0}")]
     NoFreeOrder(String),
     /// The new request does not validate (a catalog item gone, an order number too odd).

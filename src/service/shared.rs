@@ -339,6 +339,10 @@ pub struct BoardRead {
     /// The last send of each row's link to its payer (every desk's when the shop answered),
     /// by link id.
     pub sends: HashMap<String, SendMark>,
+    /// The links reminded (every desk's while the shop answers).
+    pub reminded: HashSet<String>,
+    /// When a reminder is due.
+    pub sending: super::SendingSettings,
 }
 
 /// Runs `ask` on the shop's connection within the reader's limit; a shop that is busy past
@@ -551,6 +555,44 @@ impl Reads {
         Ok(marks)
     }
 
+    /// Queues the e-mail reminders due now (`service::remind`), from `from` in `lang` with
+    /// `shop_name`: on a joined desk each claimed in the shop first, once across the shop (a
+    /// link another desk reminded is passed by); when the shop does not answer, this desk, whose
+    /// history holds the link, sends it. Returns how many were queued.
+    pub async fn queue_due_reminders(
+        &self,
+        services: &super::Services,
+        from: &crate::domain::EmailAddress,
+        (shop_name, lang): (&str, crate::lang::Lang),
+        zone: Zone,
+    ) -> Result<usize, DeskError> {
+        let settings = services.sending_settings()?;
+        let mut queued = 0;
+        for (link, to) in self.desk.email_reminders_due(&settings)? {
+            if !self.claim_reminder(&link.id).await {
+                continue;
+            }
+            let made =
+                self.desk
+                    .queue_reminder(services, (&link, &to), from, (shop_name, lang), zone)?;
+            queued += usize::from(made.is_some());
+        }
+        Ok(queued)
+    }
+
+    /// Claims the one reminder of link `id` across the shop: `true` when this desk may send
+    /// it (it claimed it, or no shop answers), `false` when another desk claimed it.
+    pub async fn claim_reminder(&self, id: &str) -> bool {
+        let Some((reader, desk_id)) = &self.shop else {
+            return true;
+        };
+        let account = Account::of_profile(self.desk.profile(), desk_id).key();
+        let claim = in_shop(reader, async |conn| {
+            outreach::claim_mail(conn, desk_id, &account, id, outreach::MailClaim::Reminder).await
+        });
+        claim.await.unwrap_or(true)
+    }
+
     /// Renews link `id` of this desk's history ("Send a new link", `service::renew`): while
     /// the desk is joined, the order number is free in the shop too and the renewal is
     /// claimed there first, once across the shop; a joined desk whose shop does not answer
@@ -618,6 +660,16 @@ impl Reads {
     pub async fn board(&self, zone: Zone) -> Result<BoardRead, DeskError> {
         let week = self.desk.now() - chrono::Duration::days(crate::board::PENDING_DAYS);
         let own_sends = self.desk.sends_since(week)?;
+        let mut reminded = self.desk.reminded_since(week)?;
+        let sending = self.desk.sending_settings()?;
+        if let Some((reader, _)) = &self.shop
+            && let Ok(shop_reminded) = in_shop(reader, async |conn| {
+                outreach::reminded_since(conn, week).await
+            })
+            .await
+        {
+            reminded.extend(shop_reminded);
+        }
         if let Some((reader, desk_id)) = &self.shop
             && let Some(board) = shop_board(reader.clone(), &self.desk, desk_id, zone).await
         {
@@ -626,6 +678,8 @@ impl Reads {
                 polled: Some(board.polled),
                 elsewhere: board.elsewhere,
                 sends: last_sends(board.sends.into_iter().chain(own_sends)),
+                reminded,
+                sending,
             });
         }
         Ok(BoardRead {
@@ -633,6 +687,8 @@ impl Reads {
             polled: None,
             elsewhere: HashSet::new(),
             sends: last_sends(own_sends),
+            reminded,
+            sending,
         })
     }
 

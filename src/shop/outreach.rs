@@ -132,6 +132,22 @@ pub async fn claim_mail(
     Ok(row.get(0))
 }
 
+/// The links whose reminder a desk claimed at or after `since` (every desk's).
+///
+/// # Errors
+/// [`ShopError`] when the shop does not answer.
+pub async fn reminded_since(shop: &Shop, since: DateTime<Utc>) -> Result<Vec<String>, ShopError> {
+    let rows = shop
+        .client()
+        .query(
+            "SELECT link_id FROM mail_claims WHERE kind = 'reminder' AND at >= $1",
+            &[&since],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
 /// Every send any desk recorded at or after `since`, oldest first, with who sent it: the
 /// member, else (a desk without staff) the desk's shown name.
 pub async fn sends_since(shop: &Shop, since: DateTime<Utc>) -> Result<Vec<SendMark>, ShopError> {

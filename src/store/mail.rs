@@ -21,6 +21,7 @@ use chrono::{DateTime, Duration, Utc};
 use rusqlite::{OptionalExtension, params};
 
 use super::audit::{Audit, AuditAction};
+use super::reminders::Reminders;
 use super::repo::{Write, repository};
 use super::{Store, StoreError, from_millis, to_millis, write_tx};
 use crate::domain::email::mask_email;
@@ -319,6 +320,21 @@ impl<A> MailQueue<'_, A> {
         })
     }
 
+    /// The whole address the newest link message for `link_id` went to, while it is kept
+    /// (a week after sending).
+    pub fn last_address(&self, link_id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT to_address FROM mail_queue
+                 WHERE link_id = ?1 AND kind = 'link' AND wiped_at IS NULL
+                 ORDER BY id DESC LIMIT 1",
+                [link_id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// Whether a receipt for `link_id` is queued (or sent) on this desk, asked for or not.
     pub fn has_receipt(&self, link_id: &str) -> Result<bool, StoreError> {
         Ok(self
@@ -604,6 +620,52 @@ impl Store {
         Audit::write(&tx).append(&self.actor, kind.action(), &subject, now)?;
         tx.commit()?;
         self.mail_queue().get(id)
+    }
+
+    /// Queues the one reminder of a link (a link message, audited as `link.send`) with its
+    /// `parts` and records it in `reminders`, in one transaction; `None`, and nothing written,
+    /// when the link was reminded already.
+    pub fn mail_enqueue_reminder(
+        &mut self,
+        mail: &NewMail<'_>,
+        parts: &[MailPart],
+        now: DateTime<Utc>,
+    ) -> Result<Option<QueuedMail>, StoreError> {
+        let message_id = new_message_id(mail.from);
+        let staff = self.actor.member.as_ref().map(|m| m.name.clone());
+        let tx = write_tx(&mut self.conn)?;
+        if !Reminders::write(&tx).record(mail.link_id, SendChannel::Email, staff.as_deref(), now)? {
+            return Ok(None);
+        }
+        let queue = MailQueue::write(&tx);
+        let Some(id) = queue.insert(&message_id, mail, MailKind::Link, now)? else {
+            return Ok(None);
+        };
+        queue.insert_parts(id, parts)?;
+        let subject = send_subject(mail.link_id, SendChannel::Email, &mail.to.masked());
+        Audit::write(&tx).append(&self.actor, AuditAction::LinkSend, &subject, now)?;
+        tx.commit()?;
+        self.mail_queue().get(id)
+    }
+
+    /// Records a link's reminder sent by WhatsApp: its audit row (`link.send`, the number
+    /// masked) and its `reminders` row in one transaction; `false`, nothing written, when the
+    /// link was reminded already.
+    pub fn record_whatsapp_reminder(
+        &mut self,
+        link_id: &str,
+        phone: &Phone,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let staff = self.actor.member.as_ref().map(|m| m.name.clone());
+        let subject = send_subject(link_id, SendChannel::WhatsApp, &phone.masked());
+        let tx = write_tx(&mut self.conn)?;
+        if !Reminders::write(&tx).record(link_id, SendChannel::WhatsApp, staff.as_deref(), now)? {
+            return Ok(false);
+        }
+        Audit::write(&tx).append(&self.actor, AuditAction::LinkSend, &subject, now)?;
+        tx.commit()?;
+        Ok(true)
     }
 
     /// Records a link sent by WhatsApp (the desk opened `wa.me`; nothing is queued): one audit

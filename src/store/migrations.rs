@@ -510,9 +510,22 @@ CREATE TABLE renewals (
 CREATE INDEX renewals_by_new_link ON renewals (profile, renewed_as);
 ";
 
+/// Step 17 (issue 30): the one reminder of a link sent and not paid: which link, by which
+/// channel (`e-mail`, `whatsapp`), when and by whom; written in the transaction that queues or
+/// records it, so a link is reminded at most once from this file.
+const V17: &str = "
+CREATE TABLE reminders (
+    link_id TEXT PRIMARY KEY,
+    channel TEXT NOT NULL CHECK (channel IN ('e-mail', 'whatsapp')),
+    at      INTEGER NOT NULL,
+    staff   TEXT
+) STRICT;
+CREATE INDEX reminders_by_time ON reminders (at);
+";
+
 /// Every step, in order; step `i` brings a file to version `i + 1`.
 pub const MIGRATIONS: &[&str] = &[
-    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16,
+    V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17,
 ];
 
 /// The schema version this build writes.

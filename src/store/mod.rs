@@ -43,6 +43,7 @@ pub mod migrations;
 mod mirror;
 mod outbox;
 mod profiles;
+mod reminders;
 mod renewals;
 mod repo;
 mod report;
@@ -88,6 +89,9 @@ pub use outbox::{
     StaffChange, StaffPush, StaffRow,
 };
 pub use profiles::{DEFAULT_ORDER_PREFIX, Profile, Profiles, SANDBOX_PROFILE};
+pub use reminders::{
+    DEFAULT_REMIND_BEFORE_MIN, REMIND_BEFORE_MAX, REMIND_BEFORE_MIN, Reminders, SendingSettings,
+};
 pub use renewals::{Renewal, RenewalClaim, Renewals};
 pub use repo::{Read, Write};
 pub use report::{

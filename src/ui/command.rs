@@ -91,6 +91,7 @@ impl Command {
             Command::Link(c) => c.name(),
             Command::Board(BoardCommand::Show { .. }) => "ShowBoardLink",
             Command::Board(BoardCommand::Send { .. }) => "SendBoardLink",
+            Command::Board(BoardCommand::Remind { .. }) => "RemindBoardLink",
             Command::Card(CardCommand::Save { .. }) => "SaveCard",
             Command::Installments(InstallmentsCommand::List { .. }) => "ListInstallments",
             Command::History(c) => c.name(),
@@ -111,7 +112,9 @@ impl Command {
     pub fn gate(&self) -> Gate {
         match self {
             Command::Navigate { .. }
-            | Command::Board(BoardCommand::Show { .. } | BoardCommand::Send { .. })
+            | Command::Board(
+                BoardCommand::Show { .. } | BoardCommand::Send { .. } | BoardCommand::Remind { .. },
+            )
             | Command::Installments(InstallmentsCommand::List { .. }) => Gate::Member,
             Command::Link(c) => c.gate(),
             Command::Card(CardCommand::Save { .. }) => Gate::Manager(UiText::WhatSaveCard),
@@ -192,6 +195,8 @@ pub enum LinkCommand {
         via: SendVia,
         /// The message's language (the shop's choice per message, not the window's).
         lang: crate::lang::Lang,
+        /// The link's one reminder (the board's "Remind"), not a first send.
+        reminder: bool,
     },
 }
 
@@ -199,7 +204,7 @@ pub enum LinkCommand {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendVia {
     /// WhatsApp: the desktop opens `wa.me` with the message; the number as typed (empty: the
-    /// link's payer phone), read with the country code of `send::DEFAULT_COUNTRY_CODE` for a
+    /// link's payer phone), read with the desk's country code (Settings → Sending to customers) for a
     /// number typed without one.
     WhatsApp {
         /// The number as typed.
@@ -272,6 +277,11 @@ pub enum BoardCommand {
     },
     /// Show a link of the board with its Send form open.
     Send {
+        /// The link id.
+        id: String,
+    },
+    /// Show a link of the board with its Send form open for its one reminder (WhatsApp).
+    Remind {
         /// The link id.
         id: String,
     },

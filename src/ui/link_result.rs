@@ -140,6 +140,8 @@ pub struct SendForm {
     pub email: String,
     /// The message's language.
     pub lang: Lang,
+    /// The link's one reminder, not a first send (the board's "Remind").
+    pub reminder: bool,
 }
 
 impl SendForm {
@@ -161,6 +163,7 @@ impl SendForm {
             phone,
             email: link.email.clone().unwrap_or_default(),
             lang,
+            reminder: false,
         }
     }
 }
@@ -196,6 +199,14 @@ impl ShownLink {
     /// The Send form, while open.
     pub fn send_form(&self) -> Option<&SendForm> {
         self.send.as_ref()
+    }
+
+    /// Opens the Send form for the link's one reminder, on WhatsApp (the board's "Remind").
+    pub fn open_reminder(&mut self, lang: Lang) {
+        let mut form = SendForm::of(&self.link, lang);
+        form.channel = Channel::WhatsApp;
+        form.reminder = true;
+        self.send = Some(form);
     }
 
     /// Opens the Send form on `channel` (a renewal goes the way the link it renews went).
@@ -719,8 +730,14 @@ impl ShownLink {
         };
         let mut send = None;
         let channel_before = form.channel;
+        let reminder = form.reminder;
+        let title = if reminder {
+            UiText::RemindCustomer
+        } else {
+            UiText::SendToCustomer
+        };
         ui.add_space(theme::SPACE_S);
-        widgets::group_ui(ui, UiText::SendToCustomer.get(lang), |ui| {
+        widgets::group_ui(ui, title.get(lang), |ui| {
             ui.horizontal_wrapped(|ui| {
                 for (channel, text) in [
                     (Channel::WhatsApp, UiText::SendViaWhatsApp),
@@ -791,6 +808,7 @@ impl ShownLink {
                 id,
                 via,
                 lang: message_lang,
+                reminder,
             }));
         }
     }

@@ -75,6 +75,35 @@ impl Default for MailForm {
     }
 }
 
+/// How this desk sends to customers not at the counter, as the form holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendingForm {
+    /// The country code of a number typed without one, as typed.
+    pub country_code: String,
+    /// Minutes before a link's expiry its reminder is due (`None`: off).
+    pub remind_before_min: Option<u32>,
+}
+
+impl Default for SendingForm {
+    fn default() -> Self {
+        SendingForm {
+            country_code: "90".to_owned(),
+            remind_before_min: Some(120),
+        }
+    }
+}
+
+/// The reminder times Settings offers, in minutes (`None`: off).
+pub const REMIND_CHOICES: [Option<u32>; 7] = [
+    None,
+    Some(30),
+    Some(60),
+    Some(120),
+    Some(240),
+    Some(480),
+    Some(1440),
+];
+
 /// What the mail queue holds, in short.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct QueueSummary {
@@ -104,6 +133,11 @@ pub enum MailCommand {
         /// The address.
         to: String,
     },
+    /// Keep how this desk sends to customers not at the counter.
+    SaveSending {
+        /// The form.
+        form: SendingForm,
+    },
 }
 
 impl std::fmt::Debug for MailCommand {
@@ -120,6 +154,7 @@ impl MailCommand {
             MailCommand::Load => "LoadMailSettings",
             MailCommand::Save { .. } => "SaveMailSettings",
             MailCommand::Test { .. } => "TestMail",
+            MailCommand::SaveSending { .. } => "SaveSendingSettings",
         }
     }
 
@@ -128,9 +163,9 @@ impl MailCommand {
         use crate::ui::command::Gate;
         match self {
             MailCommand::Load => Gate::Member,
-            MailCommand::Save { .. } | MailCommand::Test { .. } => {
-                Gate::Manager(UiText::WhatMailSettings)
-            }
+            MailCommand::Save { .. }
+            | MailCommand::Test { .. }
+            | MailCommand::SaveSending { .. } => Gate::Manager(UiText::WhatMailSettings),
         }
     }
 }
@@ -151,6 +186,10 @@ pub struct MailSettings {
     note: Option<Note>,
     /// The queue, as last read.
     queue: QueueSummary,
+    /// How this desk sends to customers not at the counter.
+    sending: SendingForm,
+    /// What the last save of it said.
+    sending_note: Option<Note>,
 }
 
 impl MailSettings {
@@ -166,12 +205,28 @@ impl MailSettings {
     }
 
     /// The account kept (`None`: none yet) and the queue.
-    pub fn on_loaded(&mut self, form: Option<MailForm>, queue: QueueSummary) {
+    pub fn on_loaded(&mut self, form: Option<MailForm>, queue: QueueSummary, sending: SendingForm) {
         self.busy = false;
         if let Some(form) = form {
             self.form = form;
         }
         self.queue = queue;
+        self.sending = sending;
+    }
+
+    /// The sending settings as typed.
+    pub fn sending(&self) -> &SendingForm {
+        &self.sending
+    }
+
+    /// A save of the sending settings ended: what to say, or why not (the form keeps what
+    /// was typed).
+    pub fn on_sending_saved(&mut self, result: Result<String, Problem>) {
+        self.busy = false;
+        self.sending_note = Some(match result {
+            Ok(words) => Note::Done(words),
+            Err(problem) => Note::Failed(problem),
+        });
     }
 
     /// A save or a test ended: what to say (`Ok`) or why not; the form keeps what was typed.
@@ -243,6 +298,57 @@ impl MailSettings {
             }
             self.queue_ui(ui, cx);
         });
+        ui.add_space(theme::SPACE_L);
+        widgets::group_ui(ui, UiText::SendingSection.get(lang), |ui| {
+            self.sending_ui(ui, cx);
+        });
+    }
+
+    /// The country code of typed numbers and the reminders' time, with their Save.
+    fn sending_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        widgets::hint_ui(ui, &cx.palette, UiText::SendingHelp.get(lang));
+        egui::Grid::new("sending-settings")
+            .num_columns(2)
+            .spacing([theme::SPACE_M, theme::SPACE_S])
+            .show(ui, |ui| {
+                let l = ui.label(UiText::SendingCountryCode.get(lang));
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.sending.country_code)
+                        .desired_width(theme::NAME_BUTTON_WIDTH / 2.0),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                ui.label(UiText::SendingRemind.get(lang));
+                ui.horizontal_wrapped(|ui| {
+                    for choice in REMIND_CHOICES {
+                        let words = match choice {
+                            None => UiText::SendingRemindOff.get(lang).to_owned(),
+                            Some(m) if m % 60 == 0 => {
+                                format!("{} {}", m / 60, UiText::UnitHours.get(lang))
+                            }
+                            Some(m) => format!("{m} {}", UiText::UnitMinutes.get(lang)),
+                        };
+                        ui.selectable_value(&mut self.sending.remind_before_min, choice, words);
+                    }
+                });
+                ui.end_row();
+            });
+        ui.add_space(theme::SPACE_S);
+        if widgets::Action::secondary(UiText::SendingSave.get(lang))
+            .enabled(!self.busy)
+            .show_ui(ui)
+            .clicked()
+        {
+            self.busy = true;
+            self.sending_note = None;
+            cx.emit(Command::Mail(MailCommand::SaveSending {
+                form: self.sending.clone(),
+            }));
+        }
+        if let Some(note) = &self.sending_note {
+            crate::ui::problem::note_ui(ui, cx, note);
+        }
     }
 
     /// The account's fields, each tied to its label.

@@ -91,6 +91,7 @@ impl Problem {
             | DeskError::NeedsManager(_)
             | DeskError::ShopBusy
             | DeskError::ShopStopped
+            | DeskError::BadSendingSettings
             | DeskError::NoProfile(_)
             | DeskError::NoSecret(_)
             | DeskError::NoLink(_)

@@ -159,6 +159,16 @@ crate::sentences! {
     ShareMail => "E-posta", "E-mail";
     SendToCustomer => "Müşteriye gönder", "Send to customer";
     RenewLink => "Yeni link gönder", "Send a new link";
+    SendingSection => "Müşteriye gönderim", "Sending to customers";
+    SendingHelp => "WhatsApp numaraları ve e-posta hatırlatmaları için. Gönderilmiş, ödenmemiş bir link süresi dolmadan bir kez hatırlatılır: e-postayla kendiliğinden, WhatsApp'ta panodaki Hatırlat düğmesiyle.", "For WhatsApp numbers and e-mail reminders. A link sent and not paid is reminded once before it expires: by e-mail on its own, on WhatsApp with the board's Remind button.";
+    SendingCountryCode => "Ülke kodu (kodsuz yazılan numaralar için)", "Country code (for numbers typed without one)";
+    SendingRemind => "Hatırlatma, süre dolmadan önce", "Reminder, before the expiry";
+    SendingRemindOff => "Kapalı", "Off";
+    SendingSave => "Gönderim ayarlarını kaydet", "Save sending settings";
+    SendingSaved => "Kaydedildi: ülke kodu {code}, hatırlatma {remind}.", "Saved: country code {code}, reminder {remind}.";
+    Remind => "Hatırlat", "Remind";
+    RemindCustomer => "Müşteriye hatırlat", "Remind the customer";
+    RemindedAlready => "Bu linkin hatırlatması zaten gönderildi (her link bir kez hatırlatılır).", "This link's reminder was sent already (each link is reminded once).";
     Renews => "{order} yerine", "Renews {order}";
     RenewedAs => "{order} olarak yenilendi", "Renewed as {order}";
     RenewedFrom => "Yeni link {order} için oluşturuldu (eski link: {old}).", "The new link {order} was made (it renews {old}).";

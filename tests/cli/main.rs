@@ -6,6 +6,7 @@ mod support;
 mod commands;
 mod mail;
 mod receipt;
+mod remind;
 mod renew;
 mod secrets;
 mod send;

@@ -297,6 +297,64 @@ fn a_link_is_renewed_once_across_the_shop_and_not_while_the_shop_is_silent() {
 }
 
 #[test]
+fn a_link_both_desks_sent_by_email_is_reminded_once_across_the_shop() {
+    use crate::support::smtp::{SinkMode, SmtpSink};
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let server = sandbox();
+    let sink = SmtpSink::start(SinkMode::Accept);
+    let (first, _) = desk(&server, &url, "Counter 1");
+    let (second, _) = desk(&server, &url, "Counter 2");
+    let port = sink.port.to_string();
+    for cli in [&first, &second] {
+        ok(&cli.run(&[
+            "mail",
+            "set",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &port,
+            "--from",
+            "kasa@kuzey.example",
+            "--security",
+            "none",
+        ]));
+    }
+    // Due at once: it expires in 90 minutes, inside the default 2 hours.
+    let (link, _) = create(
+        &first,
+        &[
+            "--amount",
+            "35.00",
+            "--expires-in",
+            "90m",
+            "--email",
+            "ayse@example.com",
+        ],
+    );
+    ok(&second.run(&["--profile", PROFILE, "link", "show", &link, "--refresh"]));
+    for cli in [&first, &second] {
+        ok(&cli.run(&["--profile", PROFILE, "link", "send", &link, "--email"]));
+    }
+    for cli in [&first, &second, &first, &second] {
+        ok(&cli.run(&["--profile", PROFILE, "mail", "flush"]));
+    }
+    let reminders = sink
+        .received()
+        .into_iter()
+        .filter(|m| m.subject.starts_with("Hatırlatma: "))
+        .count();
+    assert_eq!(reminders, 1, "{}", sink.log());
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT count(*) FROM mail_claims WHERE kind = 'reminder'"
+        ),
+        "1"
+    );
+}
+
+#[test]
 fn two_desks_each_list_both_desks_links() {
     every_desk_sees_every_desks_links(2);
 }

@@ -1149,7 +1149,8 @@ fn an_older_file_gets_its_totals_from_the_links_on_opening() {
     let path = dir.path().join(paydesk::store::DB_FILE);
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP TABLE mail_parts; DROP TABLE mail_queue; DROP TABLE renewals; DROP TABLE shop_outbox;
+        "DROP TABLE mail_parts; DROP TABLE mail_queue; DROP TABLE renewals; DROP TABLE reminders;
+         DROP TABLE shop_outbox;
          DROP TABLE shop_desk;
          DROP TABLE staff; DROP TABLE audit; DROP INDEX links_by_staff;
          ALTER TABLE links DROP COLUMN staff; ALTER TABLE journal DROP COLUMN began_by;

@@ -364,3 +364,78 @@ fn a_cancelled_link_sent_by_whatsapp_is_sent_again_as_a_new_link_that_history_ti
         "the row says it"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_link_sent_by_whatsapp_lights_remind_on_the_board_which_sends_its_one_reminder() {
+    use paydesk::app::View;
+    let bin = tempfile::tempdir().expect("a folder");
+    let (opener, record) = fake_opener(bin.path());
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |options, _| {
+            options.opener = opener;
+        },
+    );
+    env.harness.set_size(egui::vec2(1280.0, 1400.0));
+    // A link without an expiry: no reminder on its own, its Remind is there once it is sent.
+    env.type_into("Amount", "72");
+    env.click("Create link");
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let link = env
+        .app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link()
+        .clone();
+    let order = link.order_or_id().to_owned();
+    env.click("Send to customer");
+    env.click("WhatsApp");
+    env.type_into("Phone number", "0532 123 45 67");
+    env.click("Open in WhatsApp");
+    env.until_label("WhatsApp opened with the message to 0532 *** ** 67");
+
+    env.nav(View::Board);
+    let remind = format!("Remind {order}");
+    env.until("Remind lights up", |app| {
+        app.views.board.rows().iter().any(|r| r.sent.is_some())
+    });
+    env.until_label(&remind);
+    env.click(&remind);
+    env.until("the reminder form opens", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .and_then(|s| s.send_form())
+            .is_some_and(|f| f.reminder)
+    });
+    std::fs::remove_file(&record).expect("the first send's record");
+    // The number is not kept whole (only masked, in the audit): the clerk types it again
+    // unless the link carries the payer's phone.
+    env.type_into("Phone number", "0532 123 45 67");
+    env.click("Open in WhatsApp");
+    env.until_label("WhatsApp opened with the message to 0532 *** ** 67");
+    let handed = std::fs::read_to_string(&record).expect("the opener ran");
+    let text = url::Url::parse(handed.trim())
+        .expect("a URL")
+        .query_pairs()
+        .find(|(k, _)| k == "text")
+        .map(|(_, v)| v.into_owned())
+        .expect("a text");
+    assert!(text.contains("still waiting for your payment"), "{text}");
+
+    // Once: the board reads the reminder and Remind goes out.
+    env.nav(View::Board);
+    env.app_mut().views.board.read_again();
+    env.until("the board is read again", |app| {
+        !app.views.board.is_loading()
+    });
+    env.harness.run_steps(3);
+    assert!(
+        env.harness.query_by_label(&remind).is_none(),
+        "reminded once: no Remind any more"
+    );
+}

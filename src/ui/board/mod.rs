@@ -70,6 +70,35 @@ pub struct BoardRow {
     pub unconfirmed: Option<LinkStatus>,
     /// The last time it was sent to its payer (by any desk of a shop).
     pub sent: Option<SendMark>,
+    /// From when its "Remind" lights up: last sent by WhatsApp, not reminded, reminders on
+    /// (a link without an expiry: at once; `None`: never).
+    pub remind_from: Option<DateTime<Utc>>,
+}
+
+/// What the board shows beside its rows: the sends, the reminders and when one is due.
+#[derive(Debug, Default)]
+pub struct BoardMarks {
+    /// The last send of each link, by id.
+    pub sends: HashMap<String, SendMark>,
+    /// The links reminded (by any desk of a shop).
+    pub reminded: std::collections::HashSet<String>,
+    /// When a reminder is due.
+    pub sending: crate::store::SendingSettings,
+}
+
+impl BoardMarks {
+    /// From when link `link` (last sent `sent`) may be reminded by hand on WhatsApp.
+    fn remind_from(&self, link: &Link, sent: Option<&SendMark>) -> Option<DateTime<Utc>> {
+        let by_whatsapp = sent.is_some_and(|m| m.channel == SendChannel::WhatsApp);
+        if !by_whatsapp || self.reminded.contains(&link.id) {
+            return None;
+        }
+        self.sending.remind_before()?;
+        match link.expiry {
+            None => Some(DateTime::<Utc>::MIN_UTC),
+            expiry => self.sending.due_at(expiry),
+        }
+    }
 }
 
 impl BoardRow {
@@ -105,6 +134,15 @@ impl BoardRow {
 
     fn order(&self) -> &str {
         self.link.order_or_id()
+    }
+
+    /// Whether its "Remind" is lit at `now`: its time has come and the link is still open with
+    /// nothing paid.
+    pub fn remind_lit(&self, now: DateTime<Utc>) -> bool {
+        self.remind_from.is_some_and(|t| t <= now)
+            && self.status(now) == LinkStatus::Pending
+            && !self.cancelled
+            && self.link.paid_so_far().is_zero()
     }
 
     /// The description staff gave the sale ("Table 12"), trimmed; empty when none.
@@ -234,20 +272,24 @@ impl BoardView {
         &mut self,
         profile: &str,
         links: Vec<StoredLink>,
-        mut sends: HashMap<String, SendMark>,
+        mut marks: BoardMarks,
         now: DateTime<Utc>,
     ) {
         let today = board::local_day_start(now, self.zone);
         self.rows = links
             .into_iter()
             .filter(|s| s.created_at >= today || s.link.expiry.is_none_or(|e| e > now))
-            .map(|s| BoardRow {
-                sent: sends.remove(&s.link.id),
-                link: s.link,
-                created_at: s.created_at,
-                cancelled: s.cancelled_at.is_some(),
-                staff: s.staff,
-                unconfirmed: s.unconfirmed,
+            .map(|s| {
+                let sent = marks.sends.remove(&s.link.id);
+                BoardRow {
+                    remind_from: marks.remind_from(&s.link, sent.as_ref()),
+                    sent,
+                    link: s.link,
+                    created_at: s.created_at,
+                    cancelled: s.cancelled_at.is_some(),
+                    staff: s.staff,
+                    unconfirmed: s.unconfirmed,
+                }
             })
             .collect();
         self.profile = Some(profile.to_owned());
@@ -499,6 +541,16 @@ impl BoardView {
                                 });
                             }
                             row_menu_ui(&response, cx, row, &mut picked);
+                            let lights_at = row.remind_from.filter(|at| *at > cx.now);
+                            if headings
+                                && row.remind_lit(cx.now)
+                                && remind_button_ui(ui, cx, row, rect)
+                            {
+                                picked = Some(BoardCommand::Remind {
+                                    id: row.link.id.clone(),
+                                });
+                            }
+                            self.note_change(lights_at);
                             for c in changes {
                                 self.note_change(c);
                             }
@@ -510,6 +562,46 @@ impl BoardView {
             cx.emit(Command::Board(command));
         }
     }
+}
+
+/// The lit "Remind" of a row of the view, at its right end: a button of its own (its
+/// accessible name "Remind", the order number after it); whether it was clicked.
+fn remind_button_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> bool {
+    let words = UiText::Remind.get(cx.lang);
+    let font = TextStyle::Button.resolve(ui.style());
+    let galley = line(ui, words, font, cx.palette.on_accent, f32::INFINITY);
+    let margin = theme::PILL_MARGIN;
+    let size = galley.size() + vec2(margin.sum().x, margin.sum().y);
+    let pill = Rect::from_min_size(
+        pos2(
+            rect.right() - theme::SPACE_S - size.x,
+            rect.center().y - size.y / 2.0,
+        ),
+        size,
+    );
+    let response = ui.interact(
+        pill,
+        ui.make_persistent_id(("remind", &row.link.id)),
+        Sense::click(),
+    );
+    let label = format!("{words} {}", row.order());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
+    ui.painter()
+        .rect_filled(pill, theme::PILL_RADIUS, cx.palette.accent);
+    if response.hovered() || response.has_focus() {
+        ui.painter().rect_stroke(
+            pill,
+            theme::PILL_RADIUS,
+            ui.visuals().widgets.hovered.fg_stroke,
+            egui::StrokeKind::Outside,
+        );
+    }
+    ui.painter().galley(
+        pill.min + vec2(margin.leftf(), margin.topf()),
+        galley,
+        cx.palette.on_accent,
+    );
+    response.clicked()
 }
 
 /// A row's menu (a right click, or the menu key on a focused row): open it, and send an open
@@ -601,6 +693,8 @@ struct Columns {
 const FIRST_COLUMN: f32 = 210.0;
 /// The width of each figure column (amount, age, expiry).
 const FIGURE_COLUMN: f32 = 95.0;
+/// The room a lit "Remind" takes at the end of a row.
+const REMIND_ROOM: f32 = 110.0;
 /// The width of the status column (the longest pill, "Ödeme bekleniyor", fits).
 const STATUS_COLUMN: f32 = 150.0;
 
@@ -915,7 +1009,13 @@ fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<Date
             .galley(pos2(c.bar, y - galley.size().y), galley, text);
         paint_bar(ui, &cx.palette, bar, paid, total);
     } else if let Some(mark) = &row.sent {
-        let width = (c.right - c.bar).max(FIGURE_COLUMN);
+        // Room for a lit "Remind" at the row's end.
+        let remind = if row.remind_lit(now) {
+            REMIND_ROOM
+        } else {
+            0.0
+        };
+        let width = (c.right - c.bar - remind).max(FIGURE_COLUMN);
         let words = sent_text(mark, now, cx.zone, lang);
         paint_line(
             ui,
@@ -1038,6 +1138,7 @@ mod tests {
             staff: None,
             unconfirmed: None,
             sent: None,
+            remind_from: None,
         };
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
@@ -1065,6 +1166,7 @@ mod tests {
             staff: None,
             unconfirmed: None,
             sent: None,
+            remind_from: None,
         };
         assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Partially paid"));
         // Who made it follows the order number.
@@ -1082,6 +1184,7 @@ mod tests {
             staff: None,
             unconfirmed: None,
             sent: None,
+            remind_from: None,
         }
     }
 
@@ -1176,7 +1279,11 @@ mod tests {
             ),
             ("c".to_owned(), mark("c", SendChannel::Email, 60 * 24, None)),
         ]);
-        board.on_rows("p", links.into(), sends, now);
+        let marks = BoardMarks {
+            sends,
+            ..BoardMarks::default()
+        };
+        board.on_rows("p", links.into(), marks, now);
         let label = |i: usize, lang| row_label(&board.rows[i], now, istanbul, lang);
         // 12:00 UTC is 15:00 in Istanbul; a send of another day names its day.
         assert!(!label(0, Lang::En).contains("Sent"));
@@ -1200,5 +1307,69 @@ mod tests {
                 Entry::Row(2)
             ]
         );
+    }
+
+    #[test]
+    fn remind_lights_up_for_a_link_sent_by_whatsapp_at_its_time_and_once() {
+        let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
+        let stored = |id: &str, expires_in: Option<i64>| {
+            let mut link = row(serde_json::json!({"id": id, "status": "PENDING"}), now).link;
+            link.expiry = expires_in.map(|m| now + chrono::TimeDelta::minutes(m));
+            StoredLink {
+                profile: "p".into(),
+                link,
+                created_at: now,
+                updated_at: now,
+                cancelled_at: None,
+                staff: None,
+                unconfirmed: None,
+            }
+        };
+        let whatsapp = |id: &str| SendMark {
+            link_id: id.into(),
+            channel: SendChannel::WhatsApp,
+            at: now - chrono::TimeDelta::hours(1),
+            by: None,
+        };
+        let email = SendMark {
+            channel: SendChannel::Email,
+            ..whatsapp("email")
+        };
+        let marks = BoardMarks {
+            sends: HashMap::from([
+                ("later".to_owned(), whatsapp("later")),
+                ("due".to_owned(), whatsapp("due")),
+                ("never-expires".to_owned(), whatsapp("never-expires")),
+                ("reminded".to_owned(), whatsapp("reminded")),
+                ("email".to_owned(), email),
+            ]),
+            reminded: ["reminded".to_owned()].into(),
+            sending: crate::store::SendingSettings::default(),
+        };
+        let mut board = BoardView::default();
+        let links = vec![
+            stored("later", Some(180)),
+            stored("due", Some(90)),
+            stored("never-expires", None),
+            stored("reminded", Some(90)),
+            stored("email", Some(90)),
+            stored("unsent", Some(90)),
+        ];
+        board.on_rows("p", links, marks, now);
+        let lit: Vec<&str> = board
+            .rows
+            .iter()
+            .filter(|r| r.remind_lit(now))
+            .map(|r| r.link.id.as_str())
+            .collect();
+        // Two hours before the expiry by default; a link that never expires at once; an
+        // e-mail send is reminded by the mail queue on its own, not by hand.
+        assert_eq!(lit, ["due", "never-expires"]);
+        let later = &board.rows[0];
+        assert_eq!(
+            later.remind_from,
+            Some(now + chrono::TimeDelta::minutes(60))
+        );
+        assert!(later.remind_lit(now + chrono::TimeDelta::minutes(60)));
     }
 }
