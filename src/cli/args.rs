@@ -333,7 +333,7 @@ pub struct SendArgs {
     /// The message's language: tr or en (default: the command line's).
     #[arg(long, value_name = "LANG", value_parser = parse_lang)]
     pub lang: Option<crate::lang::Lang>,
-    /// The shop's name the message opens with.
+    /// The shop's name the message opens with (default: the e-mail account's sender name).
     #[arg(long, value_name = "NAME")]
     pub shop: Option<String>,
     /// Open the WhatsApp address with the desktop's opener (xdg-open).
@@ -353,7 +353,7 @@ pub struct RenewArgs {
     /// The message's language: tr or en (default: the command line's).
     #[arg(long, value_name = "LANG", value_parser = parse_lang)]
     pub lang: Option<crate::lang::Lang>,
-    /// The shop's name the message opens with.
+    /// The shop's name the message opens with (default: the e-mail account's sender name).
     #[arg(long, value_name = "NAME")]
     pub shop: Option<String>,
     /// Print the new link as JSON (with `renews`).

@@ -85,7 +85,11 @@ impl Ctx {
             ));
         };
         let items = desk.link_item_lines(&new.id).map_err(from_desk(lang))?;
-        let facts = LinkFacts::of_link(args.shop.as_deref().unwrap_or_default(), new, items)
+        let shop = args
+            .shop
+            .clone()
+            .unwrap_or_else(|| super::run::sender_name(services));
+        let facts = LinkFacts::of_link(&shop, new, items)
             .map_err(|e| Failure::new(Exit::Invalid, e.message(lang)))?;
         let message = share::compose(&facts, args.lang.unwrap_or(lang), self.zone);
         match last.channel {

@@ -310,7 +310,8 @@ impl Ctx {
         } = args;
         let link = desk.history_link(&id).map_err(from_desk(lang))?;
         let items = desk.link_item_lines(&id).map_err(from_desk(lang))?;
-        let facts = LinkFacts::of_link(shop.as_deref().unwrap_or_default(), &link, items)
+        let shop = shop.unwrap_or_else(|| sender_name(services));
+        let facts = LinkFacts::of_link(&shop, &link, items)
             .map_err(|e| Failure::new(Exit::Invalid, e.message(lang)))?;
         let message = share::compose(&facts, message_lang.unwrap_or(lang), self.zone);
         if let Some(address) = email {
@@ -898,3 +899,14 @@ impl Ctx {
 /// The most digits `installments --bin` takes: a BIN is 6 (8 on newer cards), so anything
 /// longer is (part of) a card number.
 const MAX_BIN_ARG_DIGITS: usize = 8;
+
+/// The shop's name a message gives when `--shop` does not: the e-mail account's sender name
+/// (empty when e-mail is not set up: the message then names no shop).
+pub(super) fn sender_name(services: &Services) -> String {
+    services
+        .mail_account()
+        .ok()
+        .flatten()
+        .map(|a| a.from_name)
+        .unwrap_or_default()
+}

@@ -78,6 +78,10 @@ crate::sentences! {
     ShareSubject => "{shop}: {amount} tutarında ödeme linkiniz", "{shop}: your payment link for {amount}";
     ShareGreeting => "Merhaba,", "Hello,";
     ShareIntro => "{shop} sizin için {amount} tutarında bir ödeme linki hazırladı.", "{shop} has sent you a payment link for {amount}.";
+    ShareSubjectNoShop => "{amount} tutarında ödeme linkiniz", "Your payment link for {amount}";
+    ShareIntroNoShop => "Sizin için {amount} tutarında bir ödeme linki hazırlandı.", "A payment link for {amount} has been sent to you.";
+    ReminderExpiresNoShop => "{amount} tutarındaki ödeme linkinizin süresi {expiry} tarihinde doluyor.", "Your payment link for {amount} expires at {expiry}.";
+    ReminderWaitingNoShop => "{amount} tutarındaki ödeme linkiniz hâlâ ödemenizi bekliyor.", "Your payment link for {amount} is still waiting for your payment.";
     ReminderSubject => "Hatırlatma: {subject}", "Reminder: {subject}";
     ReminderExpires => "{shop} tarafından gönderilen {amount} tutarındaki ödeme linkinizin süresi {expiry} tarihinde doluyor.", "The payment link for {amount} that {shop} sent you expires at {expiry}.";
     ReminderWaiting => "{shop} tarafından gönderilen {amount} tutarındaki ödeme linkiniz hâlâ ödemenizi bekliyor.", "The payment link for {amount} that {shop} sent you is still waiting for your payment.";

@@ -219,26 +219,49 @@ pub fn compose_reminder(facts: &LinkFacts, lang: Lang, zone: Zone) -> LinkMessag
     compose_as(facts, lang, zone, true)
 }
 
-fn compose_as(facts: &LinkFacts, lang: Lang, zone: Zone, reminder: bool) -> LinkMessage {
+/// The subject and first sentence of a link's message (its reminder's with `reminder`): the
+/// shop and the amount, and for a reminder when the link expires.
+fn opening(facts: &LinkFacts, lang: Lang, zone: Zone, reminder: bool) -> (String, String) {
     let shop = server_text::clean(&facts.shop_name).trim().to_owned();
     let amount = format_amount(facts.amount, facts.currency, lang);
-    let fill = |m: DomainMessage| m.fill(lang, &[("shop", &shop), ("amount", &amount)]);
-    let mut subject = fill(DomainMessage::ShareSubject);
-    let mut intro = fill(DomainMessage::ShareIntro);
+    // A shop without a name is not named: no sentence starts with a blank.
+    let expiry = facts
+        .expiry
+        .map(|at| local_time(at, zone))
+        .unwrap_or_default();
+    let fill = |named: DomainMessage, unnamed: DomainMessage| {
+        let values: [(&str, &dyn std::fmt::Display); 3] =
+            [("shop", &shop), ("amount", &amount), ("expiry", &expiry)];
+        if shop.is_empty() {
+            unnamed.fill(lang, &values[1..])
+        } else {
+            named.fill(lang, &values)
+        }
+    };
+    let mut subject = fill(
+        DomainMessage::ShareSubject,
+        DomainMessage::ShareSubjectNoShop,
+    );
+    let mut intro = fill(DomainMessage::ShareIntro, DomainMessage::ShareIntroNoShop);
     if reminder {
         subject = DomainMessage::ReminderSubject.fill(lang, &[("subject", &subject)]);
         intro = match facts.expiry {
-            Some(at) => DomainMessage::ReminderExpires.fill(
-                lang,
-                &[
-                    ("shop", &shop),
-                    ("amount", &amount),
-                    ("expiry", &local_time(at, zone)),
-                ],
+            Some(_) => fill(
+                DomainMessage::ReminderExpires,
+                DomainMessage::ReminderExpiresNoShop,
             ),
-            None => fill(DomainMessage::ReminderWaiting),
+            None => fill(
+                DomainMessage::ReminderWaiting,
+                DomainMessage::ReminderWaitingNoShop,
+            ),
         };
     }
+
+    (subject, intro)
+}
+
+fn compose_as(facts: &LinkFacts, lang: Lang, zone: Zone, reminder: bool) -> LinkMessage {
+    let (subject, intro) = opening(facts, lang, zone, reminder);
 
     let mut rows = Vec::new();
     let mut items: Vec<String> = Vec::new();
@@ -561,5 +584,39 @@ mod tests {
         assert_eq!(parsed.fragment(), None);
         let pairs: Vec<(String, String)> = parsed.query_pairs().into_owned().collect();
         assert_eq!(pairs, vec![("text".to_owned(), text.to_owned())]);
+    }
+
+    #[test]
+    fn a_shop_without_a_name_is_not_named_and_a_reminder_says_when_the_link_expires() {
+        let zone = Zone::hours(3);
+        let mut unnamed = facts(Purpose::Unsaid);
+        unnamed.shop_name = "  ".into();
+        let m = compose(&unnamed, Lang::En, zone);
+        assert_eq!(m.subject, "Your payment link for ₺1,234.50");
+        assert!(
+            m.text
+                .contains("\nA payment link for ₺1,234.50 has been sent to you.\n")
+        );
+        assert!(!m.text.contains(" has sent you"), "{}", m.text);
+        let r = compose_reminder(&facts(Purpose::Unsaid), Lang::Tr, zone);
+        assert_eq!(
+            r.subject,
+            "Hatırlatma: Kuzey Giyim: 1.234,50 ₺ tutarında ödeme linkiniz"
+        );
+        assert!(
+            r.text
+                .contains("süresi 2026-11-23 18:30 (UTC+03:00) tarihinde doluyor."),
+            "{}",
+            r.text
+        );
+        assert!(r.text.contains("https://pay.example/l/lnk_1?a=1&b=2"));
+        let mut open_ended = facts(Purpose::Unsaid);
+        open_ended.expiry = None;
+        let r = compose_reminder(&open_ended, Lang::En, zone);
+        assert!(
+            r.text.contains("is still waiting for your payment."),
+            "{}",
+            r.text
+        );
     }
 }
