@@ -81,12 +81,14 @@ impl App {
             HistoryCommand::ShowToSend { id } => self.open_history_link(desk, duty, id, true),
             HistoryCommand::RefreshStatuses { ids } => {
                 // One detail request a second at most: the n-th waits n seconds, then asks.
+                // Through the shop while joined: a link heard paid has its receipt claimed
+                // there, once across the shop.
                 for (i, id) in ids.into_iter().enumerate() {
-                    let desk = desk.clone();
+                    let reads = self.reads(desk.clone());
                     let wait = STATUS_REFRESH_GAP * u32::try_from(i).unwrap_or(u32::MAX);
                     self.spawn(duty, async move {
                         tokio::time::sleep(wait).await;
-                        let result = desk.link_detail(&id).await;
+                        let result = reads.link_detail(&id).await;
                         Msg::History(HistoryResult::StatusRefreshed { id, result })
                     });
                 }

@@ -357,6 +357,14 @@ pub(super) fn write_report(out: &mut impl Write, r: &DayReport, lang: Lang) -> s
         }
     }
     writeln!(out)?;
+    if r.sent.links > 0 {
+        writeln!(
+            out,
+            "{}",
+            CliText::SentLine.fill(lang, &[("n", &r.sent.links), ("paid", &r.sent.paid_after)])
+        )?;
+        writeln!(out)?;
+    }
     if r.top_items.is_empty() {
         writeln!(out, "{}", CliText::NoItemsOnPaid.get(lang))?;
         return write_staff_table(out, r, lang);

@@ -383,7 +383,9 @@ impl Ctx {
             }
             LinkArgs::Show { id, refresh, json } => {
                 let link = if refresh {
-                    desk.link_detail(&id).await
+                    // Through the shop while joined: a receipt is claimed there first.
+                    let reads = self.reads(services, &desk).await?;
+                    reads.link_detail(&id).await
                 } else {
                     desk.history_link(&id)
                 }

@@ -118,6 +118,7 @@ crate::sentences! {
     ShopKeptInOutbox => "Değişiklik bu masada kaydedildi ve dükkâna gönderilmeyi bekliyor ({n} değişiklik): {reason}", "The change is saved on this desk and waits to be sent to the shop ({n} {n:change|changes}): {reason}";
     ByDesk => "Masaya göre", "By desk";
     UnconfirmedPaid => "Ödendi deniyor, doğrulanmadı", "Said to be paid, not confirmed";
+    SentLine => "Müşteriye gönderilen: {n} link, {paid} tanesi gönderildikten sonra ödendi", "Sent to customers: {n} {n:link|links}, {paid} paid after sending";
     ClaimsApart => "Sayılmayan ödemeler (ödeme sistemi başka bir masada doğrulamadı):", "Payments not counted (the payment system has not confirmed them at another desk):";
     ClaimLine => "{order}: {desk} {claimed} ödendi diyor; sayılan {counted}", "{order}: {desk} says {claimed} was paid; counted {counted}";
     ClaimContradicted => "ödeme sistemi {desk} masasına yalnızca {seen} ödendiğini söyledi", "the payment system told {desk} only {seen} was paid";

@@ -738,16 +738,34 @@ impl Desk {
         self.with_store(|s| s.journal().list(self.profile_name(), &open))
     }
 
-    /// Asks the server for the link and refreshes history (reads are retried).
+    /// Asks the server for the link and refreshes history (reads are retried); a link it
+    /// turns paid in full gets its receipt without asking a shop
+    /// (`Desk::receipt_without_shop`; a joined desk reads through `shared::Reads::link_detail`).
     pub async fn link_detail(&self, id: &str) -> Result<Link, DeskError> {
+        let heard = self.detail_heard(id).await?;
+        self.receipt_without_shop(&heard);
+        Ok(heard.link)
+    }
+
+    /// [`Desk::link_detail`] without the receipt: the answer as heard, for the caller to
+    /// decide with the shop.
+    pub(crate) async fn detail_heard(&self, id: &str) -> Result<receipt::Heard, DeskError> {
         let link: PaymentLink = self.read(&endpoints::LINK_DETAIL, &id_body(id)).await?;
         self.store_own_answer(&link)
     }
 
     /// Asks the server for the link once (no retry) and refreshes history: the app's
     /// background refresh, whose own schedule is the retry and whose budget (one request a
-    /// second in all) a retry loop here would break.
+    /// second in all) a retry loop here would break. A link it turns paid in full gets its
+    /// receipt without asking a shop (a joined desk asks through `service::poll`).
     pub async fn poll_link(&self, id: &str) -> Result<Link, DeskError> {
+        let heard = self.poll_heard(id).await?;
+        self.receipt_without_shop(&heard);
+        Ok(heard.link)
+    }
+
+    /// [`Desk::poll_link`] without the receipt: the answer as heard.
+    pub(crate) async fn poll_heard(&self, id: &str) -> Result<receipt::Heard, DeskError> {
         let link: PaymentLink = self
             .client()
             .call(&endpoints::LINK_DETAIL, &id_body(id), None)
@@ -755,21 +773,29 @@ impl Desk {
         self.store_own_answer(&link)
     }
 
-    /// Stores the payment API's own answer about a link of this desk in history; when it turns
-    /// the link paid in full, queues its receipt (`service::receipt`).
-    fn store_own_answer(&self, link: &PaymentLink) -> Result<Link, DeskError> {
+    /// Stores the payment API's own answer about a link of this desk in history; whether it
+    /// turned the link paid in full is the caller's to act on (`service::receipt`).
+    fn store_own_answer(&self, link: &PaymentLink) -> Result<receipt::Heard, DeskError> {
         let before = self.with_store(|s| s.links().get(self.profile_name(), &link.id))?;
         self.with_store(|s| s.upsert_link(self.profile_name(), link, self.now()))?;
         let answer = Link::from(link.clone());
-        self.receipt_after_answer(before.as_ref().map(|b| &b.link), &answer);
-        Ok(answer)
+        let held = before.is_some();
+        Ok(receipt::Heard::of(
+            before.as_ref().map(|b| &b.link),
+            answer,
+            held,
+        ))
     }
 
     /// Asks the server once about `row`, a link another desk made on this desk's account
     /// (this desk holds its lease in the shop: its maker stopped asking), and queues the answer
     /// for the shop under the maker's name. The link stays out of this desk's history, day
-    /// close and alerts: it is the maker's.
-    pub async fn poll_foreign(&self, row: &crate::shop::read::ShopLink) -> Result<Link, DeskError> {
+    /// close and alerts: it is the maker's; whether the answer turned it paid in full is
+    /// judged against the shop's row (`service::poll` then claims its receipt in the shop).
+    pub async fn poll_foreign(
+        &self,
+        row: &crate::shop::read::ShopLink,
+    ) -> Result<receipt::Heard, DeskError> {
         let link: PaymentLink = self
             .client()
             .call(&endpoints::LINK_DETAIL, &id_body(&row.link.id), None)
@@ -777,7 +803,7 @@ impl Desk {
         let now = self.now();
         let push = row.observed(&link, now)?;
         self.with_store(|s| s.enqueue_observed(&push, now))?;
-        Ok(Link::from(link))
+        Ok(receipt::Heard::of(Some(&row.link), Link::from(link), false))
     }
 
     /// Takes `link`, the shop's answer for a link of this desk's history (another desk polled

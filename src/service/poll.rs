@@ -15,7 +15,9 @@
 //! for a link another desk made on the same account ([`Maker::Other`]: that desk stopped, so
 //! its lease ran out) into the outbox only, under its maker ([`Desk::poll_foreign`]). A desk
 //! that reads the shop's answer for its own link takes it into history when it is newer
-//! ([`Desk::take_shared`]).
+//! ([`Desk::take_shared`]). An answer that turns a link paid in full has its automatic receipt
+//! claimed in the shop first (`service::receipt::receipt_in_shop`): one per link across the
+//! shop, from the maker or from the desk that took over its polling.
 //!
 //! # Who calls these
 //!
@@ -30,6 +32,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::receipt::{Heard, receipt_in_shop};
 use super::{Desk, DeskError};
 use crate::domain::Link;
 use crate::lang::Lang;
@@ -152,10 +155,11 @@ pub async fn maker_of(shop: &Shop, desk_id: &str, key: &LinkKey) -> Result<Maker
 impl Desk {
     /// Asks the server about the link `id` this desk holds the lease of: its own link as any
     /// refresh (history, then the outbox), another desk's for the shop only
-    /// ([`Desk::poll_foreign`]).
-    pub async fn poll_granted(&self, id: &str, maker: &Maker) -> Result<Link, DeskError> {
+    /// ([`Desk::poll_foreign`]). The receipt the answer may call for is the caller's, claimed
+    /// in the shop (`service::receipt::receipt_in_shop`).
+    pub async fn poll_granted(&self, id: &str, maker: &Maker) -> Result<Heard, DeskError> {
         match maker {
-            Maker::Own => self.poll_link(id).await,
+            Maker::Own => self.poll_heard(id).await,
             Maker::Other(row) => self.poll_foreign(row).await,
         }
     }
@@ -234,11 +238,12 @@ pub async fn poll_in_shop(
         };
         match turn {
             Turn::Ask(maker, claim) => {
-                let link = desk.poll_granted(&key.link_id, &maker).await?;
+                let heard = desk.poll_granted(&key.link_id, &maker).await?;
                 if let Some(claimed) = &claim {
-                    confirm_with(reader, desk, (&desk_id, key), claimed, &link).await;
+                    confirm_with(reader, desk, (&desk_id, key), claimed, &heard.link).await;
                 }
-                return Ok(Polled::Asked { link });
+                receipt_in_shop(reader, desk, (&desk_id, key), &heard).await;
+                return Ok(Polled::Asked { link: heard.link });
             }
             Turn::Shared { by, held, known } => {
                 let known = *known;
@@ -294,13 +299,14 @@ async fn confirm_claim(
             Some(_) => return Ok(None),
         }
     }
-    let link = if row.desk_id == desk_id {
-        desk.poll_link(&key.link_id).await?
+    let heard = if row.desk_id == desk_id {
+        desk.poll_heard(&key.link_id).await?
     } else {
         desk.poll_foreign(row).await?
     };
-    confirm_with(reader, desk, (desk_id, key), row, &link).await;
-    Ok(Some(link))
+    confirm_with(reader, desk, (desk_id, key), row, &heard.link).await;
+    receipt_in_shop(reader, desk, (desk_id, key), &heard).await;
+    Ok(Some(heard.link))
 }
 
 /// Hands this desk's own answer `link` about `key` to the shop as a confirmation of the claim

@@ -12,6 +12,11 @@
 //!   payer's address, in the receipts' language, at most once per link on this desk (the
 //!   queue's unique index). The next sending pass sends it (the app's every 30 s, `mail
 //!   flush`).
+//!
+//! On a joined desk the heard receipt is claimed in the shop first (`receipt_in_shop`,
+//! `shop::outreach::claim_mail`): one per link across the shop, from the maker or from the
+//! desk that polls the link for it; when the shop does not answer, only the desk that made
+//! the link sends it (`Desk::receipt_without_shop`).
 
 use crate::clock::Zone;
 use crate::domain::share::LinkMessage;
@@ -23,6 +28,9 @@ use crate::store::{MailKind, MailPart, NewMail, QueuedMail};
 
 use super::mail::MailSetupError;
 use super::{Desk, DeskError, Services};
+use crate::shop::lease::LinkKey;
+use crate::shop::outreach::{self, MailClaim};
+use crate::shop::session::ShopReader;
 
 /// Why a receipt was not queued.
 #[derive(Debug, thiserror::Error)]
@@ -100,17 +108,33 @@ impl Desk {
     /// After this desk's own call to the payment API stored `answer` for a link that `before`
     /// (history's copy before the call; `None`: not stored) did not show paid in full: queues
     /// one receipt to the link's payer e-mail when the answer is paid in full, e-mail is set
-    /// up and receipts are on. Returns the queued message, `None` when nothing was due or the
-    /// link has a receipt already. Never fails the poll: the caller logs an error.
+    /// up and receipts are on, without asking any shop (a desk alone). Returns the queued
+    /// message, `None` when nothing was due or the link has a receipt already.
     pub fn receipt_if_heard_paid(
         &self,
         before: Option<&Link>,
         answer: &Link,
     ) -> Result<Option<QueuedMail>, ReceiptQueueError> {
-        if !paid_in_full(answer) || before.is_some_and(paid_in_full) {
+        let heard = Heard::of(before, answer.clone(), before.is_some());
+        let Some(due) = self.receipt_due(&heard)? else {
+            return Ok(None);
+        };
+        let items = self.link_item_lines(&answer.id)?;
+        self.queue_auto_receipt(answer, &due, items)
+    }
+
+    /// The automatic receipt `heard` calls for from this desk: `Some` when the answer turned
+    /// the link paid in full, it has a payer e-mail, e-mail is set up and receipts are on.
+    /// Read before the shop is asked, so a desk that could not send it never claims it.
+    pub(super) fn receipt_due(
+        &self,
+        heard: &Heard,
+    ) -> Result<Option<DueReceipt>, ReceiptQueueError> {
+        if !heard.newly_paid {
             return Ok(None);
         }
-        let Some(to) = answer
+        let Some(to) = heard
+            .link
             .email
             .as_deref()
             .and_then(|e| EmailAddress::parse(e).ok())
@@ -129,20 +153,28 @@ impl Desk {
         }
         let from = EmailAddress::parse(&account.from)
             .map_err(|_| MailSetupError::Unreadable(account.from.clone()))?;
-        let items = self.link_item_lines(&answer.id)?;
+        Ok(Some(DueReceipt {
+            to,
+            from,
+            shop: account.from_name,
+            lang: settings.lang,
+        }))
+    }
+
+    /// Queues the automatic receipt `due` of `link` with `items` (kind `auto-receipt`: once
+    /// per link in this file, `None` when it has one), with its `link.receipt` audit row.
+    pub(super) fn queue_auto_receipt(
+        &self,
+        link: &Link,
+        due: &DueReceipt,
+        items: Vec<crate::domain::ItemLine>,
+    ) -> Result<Option<QueuedMail>, ReceiptQueueError> {
         let now = self.now();
-        let (message, part) = receipt_mail(
-            answer,
-            items,
-            &account.from_name,
-            settings.lang,
-            Zone::Local,
-            now,
-        )?;
+        let (message, part) = receipt_mail(link, items, &due.shop, due.lang, Zone::Local, now)?;
         let mail = NewMail {
-            link_id: &answer.id,
-            to: &to,
-            from: &from,
+            link_id: &link.id,
+            to: &due.to,
+            from: &due.from,
             message: &message,
         };
         Ok(self.with_store(|s| {
@@ -152,14 +184,148 @@ impl Desk {
         })?)
     }
 
-    /// [`Desk::receipt_if_heard_paid`] with its failure logged, never returned.
-    pub(super) fn receipt_after_answer(&self, before: Option<&Link>, answer: &Link) {
-        match self.receipt_if_heard_paid(before, answer) {
-            Ok(Some(queued)) => tracing::info!(id = queued.id, link = %answer.id, "receipt queued"),
-            Ok(None) => {}
-            Err(e) => tracing::warn!(link = %answer.id, "no receipt queued: {e}"),
+    /// The automatic receipt of `heard` when no shop is asked: a desk alone sends it; a
+    /// joined desk whose shop did not answer sends it only for a link its history held before
+    /// the answer (the desk that made it, docs/design.md §"The mail queue"). Its failure is
+    /// logged, never returned: the poll stands.
+    pub(super) fn receipt_without_shop(&self, heard: &Heard) {
+        if !heard.newly_paid {
+            return;
+        }
+        if !heard.held {
+            match self.joined() {
+                Ok(false) => {}
+                Ok(true) => {
+                    tracing::info!(link = %heard.link.id, "no receipt: not this desk's link and the shop did not answer");
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(link = %heard.link.id, "no receipt queued: {e}");
+                    return;
+                }
+            }
+        }
+        let queued = self.receipt_due(heard).and_then(|due| match due {
+            Some(due) => {
+                let items = self.link_item_lines(&heard.link.id)?;
+                self.queue_auto_receipt(&heard.link, &due, items)
+            }
+            None => Ok(None),
+        });
+        log_queued(&heard.link.id, queued);
+    }
+}
+
+/// A queued automatic receipt logged, or why none was.
+fn log_queued(link: &str, queued: Result<Option<QueuedMail>, ReceiptQueueError>) {
+    match queued {
+        Ok(Some(queued)) => tracing::info!(id = queued.id, link, "receipt queued"),
+        Ok(None) => {}
+        Err(e) => tracing::warn!(link, "no receipt queued: {e}"),
+    }
+}
+
+/// A link as this desk's own call to the payment API answered it, stored (this desk's own
+/// link) or handed to the shop (another desk's, `Desk::poll_foreign`).
+#[derive(Debug, Clone)]
+pub struct Heard {
+    /// The answer.
+    pub link: Link,
+    /// The answer turned the link paid in full: what was known of it before (history's copy,
+    /// or the shop's row of another desk's link) was not.
+    pub newly_paid: bool,
+    /// This desk's history held the link before the answer (the desk that made it).
+    pub held: bool,
+}
+
+impl Heard {
+    /// The answer `link` after `before` (what was known of it), `held` in history before.
+    pub(super) fn of(before: Option<&Link>, link: Link, held: bool) -> Heard {
+        Heard {
+            newly_paid: paid_in_full(&link) && !before.is_some_and(paid_in_full),
+            link,
+            held,
         }
     }
+}
+
+/// What an automatic receipt goes with: the payer's address, the account's sender and name,
+/// the receipts' language.
+#[derive(Debug)]
+pub(super) struct DueReceipt {
+    to: EmailAddress,
+    from: EmailAddress,
+    shop: String,
+    lang: Lang,
+}
+
+/// The automatic receipt of `heard` on a desk online in a shop (`key`: the link as the shop
+/// keys it; `desk_id`: this desk): claimed in the shop first (`paydesk_claim_mail`), queued
+/// only when this desk's claim is the one that stands, so one receipt goes per link across
+/// the shop, from the maker or from the desk that took over its polling. Another desk's link
+/// is sent with the items the shop holds of it. A shop that does not answer: the desk that
+/// made the link sends it (its history held it), another sends nothing. Logged, never
+/// returned.
+pub(super) async fn receipt_in_shop(
+    reader: &ShopReader,
+    desk: &Desk,
+    (desk_id, key): (&str, &LinkKey),
+    heard: &Heard,
+) {
+    let link = &heard.link.id;
+    let due = match desk.receipt_due(heard) {
+        Ok(Some(due)) => due,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!(link = %link, "no receipt queued: {e}");
+            return;
+        }
+    };
+    let account = key.account.key();
+    let claimed = match reader.connection().await {
+        Some(shop) => {
+            let claim = outreach::claim_mail(&shop, desk_id, &account, link, MailClaim::Receipt);
+            match tokio::time::timeout(reader.query_limit(), claim).await {
+                Ok(Ok(claimed)) => Some((claimed, shop)),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, link = %link, "the receipt's claim in the shop");
+                    None
+                }
+                Err(_) => None,
+            }
+        }
+        None => None,
+    };
+    let items = match claimed {
+        Some((false, _)) => {
+            tracing::info!(link = %link, "the receipt is another desk's: claimed before");
+            return;
+        }
+        Some((true, shop)) if !heard.held => {
+            let items = outreach::item_lines(&shop, key);
+            match tokio::time::timeout(reader.query_limit(), items).await {
+                Ok(Ok(items)) => Ok(items),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, link = %link, "the link's items from the shop");
+                    Ok(Vec::new())
+                }
+                Err(_) => Ok(Vec::new()),
+            }
+        }
+        Some((true, _)) => desk.link_item_lines(link),
+        None if heard.held => {
+            tracing::info!(link = %link, "the shop did not answer: the receipt goes from the desk that made the link");
+            desk.link_item_lines(link)
+        }
+        None => {
+            tracing::info!(link = %link, "no receipt: not this desk's link and the shop did not answer");
+            return;
+        }
+    };
+    let queued = items
+        .map_err(ReceiptQueueError::from)
+        .and_then(|items| desk.queue_auto_receipt(&heard.link, &due, items));
+    log_queued(link, queued);
 }
 
 impl Services {

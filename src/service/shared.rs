@@ -10,6 +10,7 @@ use std::time::Duration;
 use chrono::NaiveDate;
 
 use super::poll::{BUDGET_PATIENCE, PollError, Polled, poll_in_shop, refresh_for_day_close};
+use super::receipt::receipt_in_shop;
 use super::renew::{RenewError, RenewalMarks, Renewed};
 use super::{DayReport, Desk, DeskError, LinkTotals, StoredLink};
 use crate::clock::Zone;
@@ -701,6 +702,22 @@ impl Reads {
             }
             None => LeaseAnswer::Asked(self.desk.poll_link(id).await),
         }
+    }
+
+    /// Asks the API about link `id` (History's Refresh statuses, `link show --refresh`) and
+    /// stores the answer in history; a link it turns paid in full gets its automatic receipt
+    /// claimed in the shop first while joined and online (`service::receipt`), else as a desk
+    /// without its shop.
+    pub async fn link_detail(&self, id: &str) -> Result<Link, DeskError> {
+        let heard = self.desk.detail_heard(id).await?;
+        match &self.shop {
+            Some((reader, desk_id)) => {
+                let key = LinkKey::new(Account::of_profile(self.desk.profile(), desk_id), id);
+                receipt_in_shop(reader, &self.desk, (desk_id, &key), &heard).await;
+            }
+            None => self.desk.receipt_without_shop(&heard),
+        }
+        Ok(heard.link)
     }
 
     /// Day close's Refresh of link `id`: through the shop's lease and its one budget while

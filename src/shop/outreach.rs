@@ -15,8 +15,11 @@
 
 use chrono::{DateTime, Utc};
 
+use rust_decimal::Decimal;
+
+use super::lease::LinkKey;
 use super::{Shop, ShopError};
-use crate::domain::share::SendMark;
+use crate::domain::share::{ItemLine, SendMark};
 
 /// Schema step 21 (issue 30): the partial indexes of the sends in the shop's audit (by time,
 /// and by link), the
@@ -146,6 +149,42 @@ pub async fn reminded_since(shop: &Shop, since: DateTime<Utc>) -> Result<Vec<Str
         .await
         .map_err(|e| ShopError::from_pg(e, shop.url()))?;
     Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
+/// The items link `key` was made with, as its desk pushed them (the receipt of another
+/// desk's link, sent by the desk that took over its polling), in their order.
+///
+/// # Errors
+/// [`ShopError`] when the shop does not answer.
+pub async fn item_lines(shop: &Shop, key: &LinkKey) -> Result<Vec<ItemLine>, ShopError> {
+    let a = &key.account;
+    let rows = shop
+        .client()
+        .query(
+            "SELECT coalesce(name, variant_id, ''), quantity::text,
+                 (unit_price * quantity)::text
+             FROM link_items
+             WHERE base_url = $1 AND api_key_id = $2 AND sandbox_desk = $3 AND link_id = $4
+             ORDER BY position",
+            &[&a.base_url, &a.api_key_id, &a.sandbox_desk, &key.link_id],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(rows
+        .iter()
+        .map(|r| ItemLine {
+            name: r.get(0),
+            quantity: r
+                .get::<_, &str>(1)
+                .parse::<Decimal>()
+                .ok()
+                .and_then(|q| u32::try_from(q.trunc().mantissa()).ok())
+                .unwrap_or(0),
+            line_total: r
+                .get::<_, Option<&str>>(2)
+                .and_then(|t| t.parse::<Decimal>().ok()),
+        })
+        .collect())
 }
 
 /// Every send any desk recorded at or after `since`, oldest first, with who sent it: the

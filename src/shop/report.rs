@@ -154,6 +154,7 @@ async fn report(
     };
     let names: HashMap<String, String> = names.iter().map(|r| (r.get(0), r.get(1))).collect();
     let claims = claims_apart(&tx, scope, range, &names, (&mut sheet, &mut sales)).await?;
+    let sent = sent_of(&tx, scope, range).await?;
     let shop_head: Option<String> = tx
         .query_opt(
             "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
@@ -170,6 +171,7 @@ async fn report(
         &names,
     );
     report.claims_apart = claims;
+    report.sent = sent;
     report.shop_audit_head = Some(shop_head.unwrap_or_else(|| crate::store::AUDIT_SEED.to_owned()));
     Ok(report)
 }
@@ -672,6 +674,63 @@ async fn from_links(
         }
     }
     Ok(())
+}
+
+/// The sends of `range` (every desk's, from the shop's copy of the audit through its partial
+/// index by time, `outreach::SCHEMA`'s `audit_link_sends`), each with its link looked up by
+/// primary key in the scope's account (`$1`..`$3`), kept when the link was made in the range;
+/// a built-in sandbox's link only by the desk whose sandbox it is. A link's status counts as
+/// the report counts it: another desk's unconfirmed claim of payment (the viewer `$6`'s own
+/// counts) by its last confirmed status. `$7` the desk, or `NULL` for the whole shop.
+const SENT_SQL: &str = "SELECT l.link_id, a.at_ms,
+         CASE WHEN l.confirmed_status IS NULL OR l.claim_desk = $6 THEN l.status
+              ELSE l.confirmed_status END,
+         l.answer->>'completedDate', l.observed_at
+     FROM audit AS a JOIN links AS l ON l.base_url = $1 AND l.api_key_id = $2
+         AND l.sandbox_desk = $3 AND l.link_id = split_part(a.subject, ' ', 1)
+         AND (l.sandbox_desk = '' OR l.sandbox_desk = a.desk_id)
+     WHERE a.action = 'link.send' AND a.at_ms >= $4 AND a.at_ms < $5
+         AND l.stored_at >= $8 AND l.stored_at < $9
+         AND ($7::text IS NULL OR l.desk_id = $7)";
+
+/// The links of the scope's `range` sent to their payers, and how many were paid after it
+/// (see `store::Sent`): one statement, a range of the sends' index and a key look-up each.
+async fn sent_of(
+    tx: &Transaction<'_>,
+    scope: &ReportScope<'_>,
+    range: TimeRange,
+) -> Result<crate::store::Sent, ShopError> {
+    let Some(account) = super::lease::Account::from_key(scope.account) else {
+        return Err(unreadable("account", scope.account));
+    };
+    let (from, to) = (ms(range.from), ms(range.to));
+    let rows = tx
+        .query(
+            SENT_SQL,
+            &[
+                &account.base_url,
+                &account.api_key_id,
+                &account.sandbox_desk,
+                &from,
+                &to,
+                &scope.viewer,
+                &scope.desk,
+                &range.from,
+                &range.to,
+            ],
+        )
+        .await
+        .map_err(db_error)?;
+    let mut sends = Vec::new();
+    for r in rows {
+        let completed = r.get::<_, &str>(2) == LinkStatus::Completed.as_str();
+        let paid_at = match r.get::<_, Option<&str>>(3).and_then(parse_time) {
+            Some(t) => t,
+            None => r.get(4),
+        };
+        sends.push((r.get(0), time(r.get(1))?, completed, paid_at));
+    }
+    Ok(crate::store::Sent::of_sends(sends))
 }
 
 /// The best sellers read from the items of the paid links of `range`.

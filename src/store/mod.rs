@@ -95,8 +95,8 @@ pub use reminders::{
 pub use renewals::{Renewal, RenewalClaim, Renewals};
 pub use repo::{Read, Write};
 pub use report::{
-    ClaimApart, Contradiction, CurrencyReport, DayReport, DeskReport, ItemSales, StaffCurrency,
-    StaffReport, TOP_ITEMS, Tally,
+    ClaimApart, Contradiction, CurrencyReport, DayReport, DeskReport, ItemSales, Sent,
+    StaffCurrency, StaffReport, TOP_ITEMS, Tally,
 };
 pub(crate) use report::{Counted, Sheet, Sign, add_sale, judged, remove_sale, top};
 pub use search::{

@@ -50,6 +50,17 @@ impl Account {
         )
     }
 
+    /// The account of `key` ([`Account::key`]'s three parts); `None` when it has not three.
+    pub fn from_key(key: &str) -> Option<Account> {
+        let mut parts = key.split('\u{1f}');
+        let account = Account {
+            base_url: parts.next()?.to_owned(),
+            api_key_id: parts.next()?.to_owned(),
+            sandbox_desk: parts.next()?.to_owned(),
+        };
+        parts.next().is_none().then_some(account)
+    }
+
     /// The account `profile` of desk `desk_id` reaches, as the outbox records its links
     /// (this module): a sandbox profile's links are that desk's own.
     pub fn of_profile(profile: &Profile, desk_id: &str) -> Account {

@@ -159,6 +159,41 @@ pub struct ItemSales {
     pub sum: Option<Total>,
 }
 
+/// The links of a report's days sent to their payers (issue 30's "links sent, paid after
+/// sending"): by any channel, on a joined desk by any desk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sent {
+    /// Links made in the days with a `link.send` audit row in the days.
+    pub links: usize,
+    /// Of them, paid in full (COMPLETED) after their first send: the payment time
+    /// (`completedDate`, else when the desk heard it) later than that send.
+    pub paid_after: usize,
+}
+
+impl Sent {
+    /// Counts the sends `rows` (a link id, the send's time, and the link's status and payment
+    /// time), a link once, judged against its first send.
+    pub(crate) fn of_sends(
+        rows: impl IntoIterator<Item = (String, DateTime<Utc>, bool, DateTime<Utc>)>,
+    ) -> Sent {
+        let mut first: HashMap<String, (DateTime<Utc>, bool, DateTime<Utc>)> = HashMap::new();
+        for (link, at, completed, paid_at) in rows {
+            first
+                .entry(link)
+                .and_modify(|known| known.0 = known.0.min(at))
+                .or_insert((at, completed, paid_at));
+        }
+        Sent {
+            links: first.len(),
+            paid_after: first
+                .values()
+                .filter(|(sent, completed, paid_at)| *completed && paid_at > sent)
+                .count(),
+        }
+    }
+}
+
 /// A day report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -175,6 +210,8 @@ pub struct DayReport {
     pub currencies: Vec<CurrencyReport>,
     /// The best-selling items, most sold first, at most [`TOP_ITEMS`].
     pub top_items: Vec<ItemSales>,
+    /// The links of the days sent to their payers, and how many were paid after it.
+    pub sent: Sent,
     /// Per staff member who began links in the days, by name (links of nobody known last).
     pub by_staff: Vec<StaffReport>,
     /// The audit chain's head when the report was made (see `audit verify --head`).
@@ -256,6 +293,18 @@ pub(crate) const ITEMS_SQL: &str = "SELECT l.currency, i.variant_id, i.name, c.n
      LEFT JOIN catalog_variants AS c ON c.id = i.variant_id
      WHERE l.profile = ?1 AND l.created_at >= ?2 AND l.created_at < ?3
          AND l.status = 'COMPLETED'";
+
+/// The sends of a report's range (?2..?3) of links of profile ?1 made in it: one range of the
+/// partial index of the sends (`audit_link_sends`, in time order), each send's link (the
+/// subject's first word) by key (`CROSS JOIN` keeps the sends outside: a day has far fewer
+/// sends than links). Columns: the link, the send's time, the link's status,
+/// `completedDate` and last update.
+pub(crate) const SENT_SQL: &str = "SELECT l.id, a.at, l.status, l.completed_date, l.updated_at
+     FROM audit AS a INDEXED BY audit_link_sends
+     CROSS JOIN links AS l ON l.profile = ?1
+         AND l.id = substr(a.subject, 1, instr(a.subject, ' ') - 1)
+     WHERE a.action = 'link.send' AND a.at >= ?2 AND a.at < ?3
+         AND l.created_at >= ?2 AND l.created_at < ?3";
 
 /// The kept totals of one piece of a report's range (see `tallies::cover`): ?1 profile, ?2
 /// span, ?3 first bucket, ?4 the bucket after the last.
@@ -517,6 +566,7 @@ impl Sheet {
             by_staff: self.staff_reports(),
             currencies: self.currencies,
             top_items,
+            sent: Sent::default(),
             audit_head,
             shop_audit_head: None,
             by_desk,
@@ -613,7 +663,7 @@ impl super::History<'_> {
         zone: Zone,
         now: DateTime<Utc>,
     ) -> Result<DayReport, StoreError> {
-        self.report_of_days(from, to, zone, |range| {
+        self.report_of_days(profile, (from, to), zone, |range| {
             match tallies::cover(to_millis(range.from), to_millis(range.to)) {
                 Some(pieces) if self.totals && tallies::fresh(self.conn)? => {
                     self.report_from_totals(profile, &pieces, zone, now)
@@ -638,16 +688,18 @@ impl super::History<'_> {
     /// one snapshot of the file.
     fn report_of_days(
         &self,
-        from: NaiveDate,
-        to: NaiveDate,
+        profile: &str,
+        (from, to): (NaiveDate, NaiveDate),
         zone: Zone,
         read: impl FnOnce(TimeRange) -> Result<(Sheet, Vec<ItemSales>), StoreError>,
     ) -> Result<DayReport, StoreError> {
         let range = TimeRange::days(from, to, zone);
         self.start_meter();
-        let (mut sheet, top_items, audit_head) = self
-            .in_one_snapshot(|| Ok((read(range)?, super::Audit::read(self.conn).head()?)))
-            .map(|((sheet, items), head)| (sheet, items, head))?;
+        let (mut sheet, top_items, sent, audit_head) = self.in_one_snapshot(|| {
+            let (sheet, items) = read(range)?;
+            let sent = self.sent_in(profile, range)?;
+            Ok((sheet, items, sent, super::Audit::read(self.conn).head()?))
+        })?;
         Ok(DayReport {
             from,
             to,
@@ -656,6 +708,7 @@ impl super::History<'_> {
             by_staff: sheet.staff_reports(),
             currencies: sheet.currencies,
             top_items,
+            sent,
             audit_head,
             shop_audit_head: None,
             by_desk: Vec::new(),
@@ -822,6 +875,25 @@ impl super::History<'_> {
     }
 
     /// The report read from the links of `range` and their items.
+    /// The links of `profile` made in `range` and sent in it, and how many were paid after
+    /// their first send: one range of the partial index of the sends, each send's link by key.
+    fn sent_in(&self, profile: &str, range: TimeRange) -> Result<Sent, StoreError> {
+        let mut stmt = self.conn.prepare_cached(SENT_SQL)?;
+        let mut rows = stmt.query(params![profile, to_millis(range.from), to_millis(range.to)])?;
+        let mut sends = Vec::new();
+        while let Some(r) = rows.next()? {
+            let completed = text(r, 2)? == Some(LinkStatus::Completed.as_str());
+            let paid_at = match text(r, 3)?.and_then(parse_time) {
+                Some(t) => t,
+                None => from_millis(r.get(4)?)?,
+            };
+            sends.push((r.get(0)?, from_millis(r.get(1)?)?, completed, paid_at));
+        }
+        drop(rows);
+        self.meter(&stmt);
+        Ok(Sent::of_sends(sends))
+    }
+
     fn report_from_links(
         &self,
         profile: &str,
@@ -912,12 +984,13 @@ impl super::History<'_> {
     #[doc(hidden)]
     pub fn explain_report(&self) -> Result<String, StoreError> {
         Ok(format!(
-            "totals:\n{}item totals:\n{}straddling pending links:\n{}links:\n{}items:\n{}",
+            "totals:\n{}item totals:\n{}straddling pending links:\n{}links:\n{}items:\n{}sends:\n{}",
             self.explain(CELLS_SQL, &[])?,
             self.explain(ITEM_CELLS_SQL, &[])?,
             self.explain(PENDING_SQL, &[])?,
             self.explain(LINKS_SQL, &[])?,
-            self.explain(ITEMS_SQL, &[])?
+            self.explain(ITEMS_SQL, &[])?,
+            self.explain(SENT_SQL, &[])?
         ))
     }
 }
@@ -987,6 +1060,17 @@ mod tests {
                         "SEARCH t USING PRIMARY KEY (profile=? AND span=? AND bucket>? AND bucket<?)",
                     ],
                     &["SCAN"],
+                ),
+            ),
+            (
+                "sends",
+                SENT_SQL,
+                Want::Holds(
+                    &[
+                        "SEARCH a USING INDEX audit_link_sends (at>? AND at<?)",
+                        "SEARCH l USING INDEX sqlite_autoindex_links_1 (profile=? AND id=?)",
+                    ],
+                    &["SCAN", "TEMP B-TREE"],
                 ),
             ),
             (

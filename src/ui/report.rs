@@ -502,6 +502,7 @@ impl ReportView {
                         card_ui(ui, c, cx);
                     }
                 });
+                self.sent_ui(ui, cx);
                 ui.add_space(theme::SPACE_M);
                 if ui.available_width() >= SIDE_BY_SIDE_WIDTH {
                     let chart_width = ui.available_width() * CHART_SHARE;
@@ -528,6 +529,24 @@ impl ReportView {
                 self.claims_ui(ui, cx);
                 self.audit_head_ui(ui, cx);
             });
+    }
+
+    /// One line: the links of the days sent to customers (every desk's in a shop) and how
+    /// many were paid in full after their first send; none when nothing was sent.
+    fn sent_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let Some(report) = &self.report else {
+            return;
+        };
+        if report.sent.links == 0 {
+            return;
+        }
+        let lang = cx.lang;
+        ui.add_space(theme::SPACE_S);
+        ui.label(UiText::SentToCustomers.fill(
+            lang,
+            &[("n", &report.sent.links), ("paid", &report.sent.paid_after)],
+        ))
+        .on_hover_text(UiText::SentToCustomersHelp.get(lang));
     }
 
     /// The table per staff member, when any link of the days has one.

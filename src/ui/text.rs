@@ -357,6 +357,8 @@ crate::sentences! {
     ValueIssued => "Düzenlenen tutar", "Value issued";
     StillOutstanding => "Ödenmesi beklenen", "Still outstanding";
     UnconfirmedPaid => "Ödendi deniyor, doğrulanmadı ({n})", "Said to be paid, not confirmed ({n})";
+    SentToCustomers => "Müşteriye gönderilen: {n} link, {paid} tanesi gönderildikten sonra ödendi", "Sent to customers: {n} {n:link|links}, {paid} paid after sending";
+    SentToCustomersHelp => "Bu günlerde oluşturulup WhatsApp ya da e-postayla gönderilen linkler (dükkândaki her masanınkiler); tamamı ilk gönderimden sonra ödenenler ayrıca sayılır.", "Links made on these days and sent by WhatsApp or e-mail (every desk's in a shop); those paid in full after their first send are counted too.";
     ClaimsApartTitle => "Sayılmayan ödemeler", "Payments not counted";
     ClaimsApartHelp => "Bu ödemeleri bir masa bildirdi, ama ödeme sistemi başka bir masada henüz doğrulamadı. Doğrulanan son durumlarıyla sayıldılar.", "A desk reported these payments, but the payment system has not confirmed them at another desk yet. They are counted by their last confirmed state.";
     ClaimApartLine => "{order} · {desk} {claimed} ödendi diyor · sayılan {counted}", "{order} · {desk} says {claimed} was paid · counted {counted}";

@@ -245,3 +245,60 @@ fn a_link_with_items_is_sent_with_its_cart_lines_instead_of_a_description() {
         message.stdout
     );
 }
+
+/// `link create` of `amount` TRY on profile `test`: the new link's id.
+fn a_link(cli: &Cli, amount: &str) -> String {
+    let out = cli.link_create("test", &["--amount", amount, "--json"]);
+    ok(&out);
+    out.json()["id"].as_str().expect("an id").to_owned()
+}
+
+#[test]
+fn the_day_close_counts_the_links_sent_and_those_paid_after_sending() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let whatsapp = ["--whatsapp", "--phone", "05321234567"];
+    let (paid_after, unpaid, paid_before, never_sent) = (
+        a_link(&cli, "40"),
+        a_link(&cli, "50"),
+        a_link(&cli, "60"),
+        a_link(&cli, "70"),
+    );
+    // Paid, and heard so, before it was sent: sent, not paid after sending.
+    server.admin().pay(&paid_before, None).expect("paid");
+    ok(&cli.run(&[
+        "--profile",
+        "test",
+        "link",
+        "show",
+        &paid_before,
+        "--refresh",
+    ]));
+    for id in [&paid_after, &unpaid, &paid_before] {
+        ok(&send(&cli, id, &whatsapp));
+    }
+    // Sent twice: one link.
+    ok(&send(&cli, &unpaid, &whatsapp));
+    server.admin().pay(&paid_after, None).expect("paid");
+    server.admin().pay(&never_sent, None).expect("paid");
+    for id in [&paid_after, &never_sent] {
+        ok(&cli.run(&["--profile", "test", "link", "show", id, "--refresh"]));
+    }
+    let report = cli.run(&["--profile", "test", "report", "--json"]);
+    ok(&report);
+    let report = report.json();
+    assert_eq!(report["links"], 4, "{report}");
+    assert_eq!(
+        report["sent"],
+        serde_json::json!({"links": 3, "paidAfter": 1}),
+        "{report}"
+    );
+    let text = cli.run(&["--profile", "test", "report"]);
+    ok(&text);
+    assert!(
+        text.stdout
+            .contains("Sent to customers: 3 links, 1 paid after sending"),
+        "{text:?}"
+    );
+}

@@ -256,6 +256,54 @@ fn a_send_from_one_desk_is_on_every_desks_list_masked_in_the_shop() {
 }
 
 #[test]
+fn every_desks_sends_are_counted_in_the_day_close_with_the_links_paid_after_sending() {
+    let Some(pg) = pg::cluster() else { return };
+    let (_, url) = shop_url(&pg);
+    let server = sandbox();
+    let (first, _) = desk(&server, &url, "Counter 1");
+    let (second, _) = desk(&server, &url, "Counter 2");
+    let whatsapp = |cli: &Cli, id: &str| {
+        ok(&cli.run(&[
+            "--profile",
+            PROFILE,
+            "link",
+            "send",
+            id,
+            "--whatsapp",
+            "--phone",
+            "05321234567",
+        ]));
+    };
+    let (own, _) = create(&first, &["--amount", "30.00"]);
+    let (paid, _) = create(&first, &["--amount", "40.00"]);
+    let (theirs, _) = create(&second, &["--amount", "50.00"]);
+    let (_unsent, _) = create(&second, &["--amount", "60.00"]);
+    whatsapp(&first, &own);
+    // The second desk sends a link of the first desk's (after asking the server about it)
+    // and one of its own.
+    ok(&second.run(&["--profile", PROFILE, "link", "show", &paid, "--refresh"]));
+    whatsapp(&second, &paid);
+    whatsapp(&second, &theirs);
+    server.admin().pay(&paid, None).expect("paid");
+    ok(&first.run(&["--profile", PROFILE, "link", "show", &paid, "--refresh"]));
+    settle(&first);
+    settle(&second);
+    let sent = |extra: &[&str]| {
+        let mut args = vec!["--profile", PROFILE, "report", "--json"];
+        args.extend_from_slice(extra);
+        let out = first.run(&args);
+        ok(&out);
+        out.json()["sent"].clone()
+    };
+    assert_eq!(sent(&[]), serde_json::json!({"links": 3, "paidAfter": 1}));
+    assert_eq!(
+        sent(&["--this-desk"]),
+        serde_json::json!({"links": 2, "paidAfter": 1}),
+        "the first desk's links, whoever sent them"
+    );
+}
+
+#[test]
 fn a_link_is_renewed_once_across_the_shop_and_not_while_the_shop_is_silent() {
     let Some(pg) = pg::cluster() else { return };
     let (db, url) = shop_url(&pg);

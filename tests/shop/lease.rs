@@ -28,7 +28,7 @@ fn password() -> Zeroizing<String> {
 }
 
 /// A new shop: a fresh database over loopback (plain: this machine), its schema migrated.
-async fn new_shop(pg: &Pg) -> ShopUrl {
+pub(crate) async fn new_shop(pg: &Pg) -> ShopUrl {
     let db = pg.fresh_db();
     let url = ShopUrl::parse(&pg.url("127.0.0.1", &db, "sslmode=disable")).expect("a shop URL");
     let shop = shop::connect(&url, &password(), shop::CONNECT_TIMEOUT)
@@ -53,15 +53,15 @@ fn timing() -> Timing {
 /// A desk of the shop: its own data folder and services, joined and registered, with the
 /// profile `test` at `base_url` (the demo key) and a reader over a connection of its own,
 /// as the session gives the app.
-struct ShopDesk {
-    id: String,
-    services: Services,
-    reader: ShopReader,
+pub(crate) struct ShopDesk {
+    pub(crate) id: String,
+    pub(crate) services: Services,
+    pub(crate) reader: ShopReader,
     _dir: tempfile::TempDir,
 }
 
 impl ShopDesk {
-    async fn join(url: &ShopUrl, name: &str, base_url: &str) -> ShopDesk {
+    pub(crate) async fn join(url: &ShopUrl, name: &str, base_url: &str) -> ShopDesk {
         let dir = tempfile::tempdir().expect("a temp dir");
         let mut store = Store::open(dir.path()).expect("the store opens");
         let now = Utc::now();
@@ -91,14 +91,14 @@ impl ShopDesk {
     }
 
     /// The link `id` of `profile` in this desk's own history.
-    fn local(&self, profile: &str, id: &str) -> Option<paydesk::store::StoredLink> {
+    pub(crate) fn local(&self, profile: &str, id: &str) -> Option<paydesk::store::StoredLink> {
         self.services
             .inspect(|s| s.links().get(profile, id))
             .expect("the data file answers")
     }
 
     /// The desk's connection, for a question of the test's own.
-    async fn conn(&self) -> OwnedMappedMutexGuard<Option<Shop>, Shop> {
+    pub(crate) async fn conn(&self) -> OwnedMappedMutexGuard<Option<Shop>, Shop> {
         self.reader
             .connection()
             .await
@@ -106,14 +106,14 @@ impl ShopDesk {
     }
 
     /// Pushes the desk's outbox to the shop, as its session does after a change.
-    async fn push(&self) -> Pushed {
+    pub(crate) async fn push(&self) -> Pushed {
         self.services
             .push_to_shop(&mut *self.conn().await)
             .await
             .expect("the outbox reaches the shop")
     }
 
-    fn desk(&self, profile: &str) -> Desk {
+    pub(crate) fn desk(&self, profile: &str) -> Desk {
         self.services
             .desk(profile)
             .expect("the desk of the profile")

@@ -11,4 +11,5 @@ mod failures;
 mod lease;
 mod owner;
 mod pg;
+mod receipts;
 mod staff;

@@ -530,3 +530,29 @@ fn without_a_file_dialog_exports_go_to_the_usual_folder_and_the_catalog_path_is_
         )
     });
 }
+
+#[test]
+fn the_day_close_says_how_many_links_were_sent_and_paid_after_sending() {
+    let mut env = start();
+    let sent = env.create_item_link("Pasta", "120", "1", "120");
+    env.next_link();
+    let unpaid = env.create_item_link("Börek", "40", "1", "40");
+    env.next_link();
+    let phone = paydesk::domain::phone::Phone::parse("05321234567", 90).expect("a mobile");
+    for id in [&sent, &unpaid] {
+        env.services
+            .record_whatsapp_send(&paydesk::domain::Actor::default(), id, &phone)
+            .expect("the send is recorded");
+    }
+    env.pay_amount(&sent, "120.00");
+    env.nav(View::Report);
+    env.until("the report arrives", |app| {
+        app.views.report.report().is_some()
+    });
+    // The payment counts once the desk hears it: Refresh asks the server.
+    env.until_label("Sent to customers: 2 links,");
+    env.click("Refresh");
+    env.until_label("Sent to customers: 2 links, 1 paid after sending");
+    let report = env.app().views.report.report().cloned().expect("a report");
+    assert_eq!((report.sent.links, report.sent.paid_after), (2, 1));
+}
