@@ -298,6 +298,44 @@ async fn smtps_is_verified_against_the_ca_file_and_the_server_name() {
     assert_eq!(sink.received().len(), 1);
 }
 
+#[tokio::test]
+async fn starttls_upgrades_a_plain_connection_checked_against_the_ca_file() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (ca, cert, key) = certificates(dir.path());
+    let port = free_port();
+    let sink = SmtpSink::start_starttls(port, &cert, &key);
+    let clock = ManualClock::new(t0());
+    let mut store = Store::open_in_memory().expect("store");
+    let id = queued(&mut store, &clock);
+
+    // The throw-away certificate's issuer is unknown without the CA file: nothing is sent,
+    // not even in the clear (the upgrade is required before anything is said).
+    let unknown = settings("localhost", port, Security::StartTls);
+    let report = pass(&mut store, &clock, &unknown, None)
+        .await
+        .expect("a pass");
+    assert!(report.sent.is_empty(), "{report:?}");
+    assert!(report.failed[0].1.contains("UnknownIssuer"), "{report:?}");
+    assert!(sink.received().is_empty());
+
+    clock.advance(Duration::seconds(30));
+    let mut trusted = settings("localhost", port, Security::StartTls);
+    trusted.ca_file = Some(ca);
+    let report = pass(&mut store, &clock, &trusted, None)
+        .await
+        .expect("a pass");
+    assert_eq!(report.sent, [id], "{report:?}\n{}", sink.log());
+    let received = sink.received();
+    assert_eq!(received.len(), 1);
+    let text = received[0]
+        .parts
+        .iter()
+        .find(|p| p.content_type == "text/plain")
+        .map(|p| p.content.clone())
+        .unwrap_or_default();
+    assert!(text.contains(URL), "{text}");
+}
+
 /// A hostile SMTP server on a loopback port: each connection gets `greet`, then `then` is
 /// written again and again, `gap` apart, until the client goes.
 fn hostile_server(greet: &'static [u8], then: &'static [u8], gap: std::time::Duration) -> u16 {

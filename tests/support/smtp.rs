@@ -101,6 +101,32 @@ impl SmtpSink {
 
     /// A server on `port`; with `tls` (certificate and key PEM files), SMTPS.
     pub fn start_on(port: u16, mode: SinkMode, tls: Option<(&Path, &Path)>) -> SmtpSink {
+        let args: Vec<std::ffi::OsString> = match tls {
+            Some((cert, key)) => vec![
+                "--smtpscert".into(),
+                cert.into(),
+                "--smtpskey".into(),
+                key.into(),
+            ],
+            None => Vec::new(),
+        };
+        Self::start_with(port, mode, &args)
+    }
+
+    /// A server on `port` that takes plain connections and offers STARTTLS with `cert` and
+    /// `key`, refusing any mail before the client has started TLS (aiosmtpd's
+    /// `require_starttls`).
+    pub fn start_starttls(port: u16, cert: &Path, key: &Path) -> SmtpSink {
+        let args: [std::ffi::OsString; 4] = [
+            "--tlscert".into(),
+            cert.into(),
+            "--tlskey".into(),
+            key.into(),
+        ];
+        Self::start_with(port, SinkMode::Accept, &args)
+    }
+
+    fn start_with(port: u16, mode: SinkMode, tls_args: &[std::ffi::OsString]) -> SmtpSink {
         let python = python_with_aiosmtpd()
             .expect("python3 with aiosmtpd (Debian: apt-get install python3-aiosmtpd)");
         let dir = tempfile::tempdir().expect("a folder for the messages");
@@ -110,9 +136,7 @@ impl SmtpSink {
         cmd.args(["-m", "aiosmtpd", "-n", "-l"])
             .arg(format!("127.0.0.1:{port}"))
             .args(["-c", "paydesk_smtp_sink.Sink"]);
-        if let Some((cert, key)) = tls {
-            cmd.arg("--smtpscert").arg(cert).arg("--smtpskey").arg(key);
-        }
+        cmd.args(tls_args);
         cmd.arg(dir.path()).arg(match mode {
             SinkMode::Accept => "accept",
             SinkMode::DropFirst => "drop-first",
