@@ -135,6 +135,7 @@ impl App {
                             sends: b.sends,
                             reminded: b.reminded,
                             sending: b.sending,
+                            mail: b.mail,
                         };
                         (Ok(b.rows), b.polled, b.elsewhere, Box::new(marks))
                     }

@@ -58,6 +58,15 @@ impl SendChannel {
     }
 }
 
+/// Where an e-mail to a payer stands in this desk's mail queue, while it is not sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailState {
+    /// Queued, waiting for the server (its wait after a failure, or the next pass).
+    Waiting,
+    /// The server refused it for good (a 5xx); kept with its words, never tried again.
+    Refused,
+}
+
 /// One send of a link to its payer, as the audit recorded it (on a joined desk, as the shop's
 /// copy of every desk's audit holds it).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -87,6 +87,24 @@ impl Desk {
         self.with_store(|s| s.reminders().reminded_since(since))
     }
 
+    /// The links whose e-mail waits in this desk's queue or was refused for good, by id.
+    pub fn mail_states(
+        &self,
+    ) -> Result<std::collections::HashMap<String, share::MailState>, DeskError> {
+        let rows = self.with_store(|s| s.mail_queue().unsent())?;
+        Ok(rows
+            .into_iter()
+            .map(|m| {
+                let state = if m.refused_at.is_some() {
+                    share::MailState::Refused
+                } else {
+                    share::MailState::Waiting
+                };
+                (m.link_id, state)
+            })
+            .collect())
+    }
+
     /// The sending settings of this desk's file.
     pub fn sending_settings(&self) -> Result<SendingSettings, DeskError> {
         self.with_store(|s| s.reminders().settings())

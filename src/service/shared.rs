@@ -344,6 +344,8 @@ pub struct BoardRead {
     pub reminded: HashSet<String>,
     /// When a reminder is due.
     pub sending: super::SendingSettings,
+    /// This desk's e-mails still in its queue (waiting, or refused for good), by link id.
+    pub mail: HashMap<String, crate::domain::share::MailState>,
 }
 
 /// Runs `ask` on the shop's connection within the reader's limit; a shop that is busy past
@@ -661,6 +663,7 @@ impl Reads {
     pub async fn board(&self, zone: Zone) -> Result<BoardRead, DeskError> {
         let week = self.desk.now() - chrono::Duration::days(crate::board::PENDING_DAYS);
         let own_sends = self.desk.sends_since(week)?;
+        let mail = self.desk.mail_states()?;
         let mut reminded = self.desk.reminded_since(week)?;
         let sending = self.desk.sending_settings()?;
         if let Some((reader, _)) = &self.shop
@@ -681,6 +684,7 @@ impl Reads {
                 sends: last_sends(board.sends.into_iter().chain(own_sends)),
                 reminded,
                 sending,
+                mail,
             });
         }
         Ok(BoardRead {
@@ -690,6 +694,7 @@ impl Reads {
             sends: last_sends(own_sends),
             reminded,
             sending,
+            mail,
         })
     }
 

@@ -499,6 +499,8 @@ crate::sentences! {
     BoardSentFilter => "Müşteriye gönderilenler", "Sent to customers";
     SentByWhatsApp => "WhatsApp ile gönderildi {time}", "Sent by WhatsApp {time}";
     SentByEmail => "E-postayla gönderildi {time}", "Sent by e-mail {time}";
+    SentEmailWaitingSince => "E-posta gönderilmeyi bekliyor ({time})", "E-mail waiting to be sent ({time})";
+    SentEmailRefused => "E-posta sunucu tarafından reddedildi ({time})", "E-mail refused by the server ({time})";
     BoardEmptyTitle => "Açık link yok", "No open links";
     BoardEmptyHelp => "Yeni link'te oluşturduğunuz linkler burada görünür ve ödenince kendiliğinden güncellenir.", "Links you make in New link show here and turn paid by themselves.";
     UnsentEmptyHelp => "Bağlantı bir satış sırasında koparsa satış burada bekler ve paydesk onu kendiliğinden yeniden gönderir.", "If the connection drops during a sale, the sale waits here and paydesk sends it again by itself.";

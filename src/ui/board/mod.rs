@@ -25,7 +25,7 @@ use rust_decimal::prelude::ToPrimitive;
 use crate::board;
 use crate::clock::Zone;
 use crate::domain::Link;
-use crate::domain::share::{SendChannel, SendMark};
+use crate::domain::share::{MailState, SendChannel, SendMark};
 use crate::domain::{LinkStatus, format_amount};
 use crate::lang::Lang;
 use crate::store::StoredLink;
@@ -70,6 +70,8 @@ pub struct BoardRow {
     pub unconfirmed: Option<LinkStatus>,
     /// The last time it was sent to its payer (by any desk of a shop).
     pub sent: Option<SendMark>,
+    /// Its e-mail, while this desk's queue holds it unsent.
+    pub mail: Option<MailState>,
     /// From when its "Remind" lights up: last sent by WhatsApp, not reminded, reminders on
     /// (a link without an expiry: at once; `None`: never).
     pub remind_from: Option<DateTime<Utc>>,
@@ -84,6 +86,8 @@ pub struct BoardMarks {
     pub reminded: std::collections::HashSet<String>,
     /// When a reminder is due.
     pub sending: crate::store::SendingSettings,
+    /// This desk's e-mails still in its queue, by link id.
+    pub mail: HashMap<String, MailState>,
 }
 
 impl BoardMarks {
@@ -283,6 +287,7 @@ impl BoardView {
                 let sent = marks.sends.remove(&s.link.id);
                 BoardRow {
                     remind_from: marks.remind_from(&s.link, sent.as_ref()),
+                    mail: marks.mail.get(&s.link.id).copied(),
                     sent,
                     link: s.link,
                     created_at: s.created_at,
@@ -633,10 +638,18 @@ fn row_menu_ui(
 
 /// "Sent by WhatsApp 10:42 · Ayşe": how and when a link last went to its payer (the time
 /// alone today, with its day before), and who sent it when known.
-pub fn sent_text(mark: &SendMark, now: DateTime<Utc>, zone: Zone, lang: Lang) -> String {
-    let words = match mark.channel {
-        SendChannel::WhatsApp => UiText::SentByWhatsApp,
-        SendChannel::Email => UiText::SentByEmail,
+pub fn sent_text(
+    row: &BoardRow,
+    mark: &SendMark,
+    now: DateTime<Utc>,
+    zone: Zone,
+    lang: Lang,
+) -> String {
+    let words = match (mark.channel, row.mail) {
+        (SendChannel::WhatsApp, _) => UiText::SentByWhatsApp,
+        (SendChannel::Email, None) => UiText::SentByEmail,
+        (SendChannel::Email, Some(MailState::Waiting)) => UiText::SentEmailWaitingSince,
+        (SendChannel::Email, Some(MailState::Refused)) => UiText::SentEmailRefused,
     };
     let sent = words.fill(lang, &[("time", &clock_time(mark.at, now, zone))]);
     match &mark.by {
@@ -796,7 +809,7 @@ pub fn row_label(row: &BoardRow, now: DateTime<Utc>, zone: Zone, lang: Lang) -> 
     };
     let label = format!("{lead} {} {status}", row.amount_text(lang));
     match &row.sent {
-        Some(mark) => format!("{label} · {}", sent_text(mark, now, zone, lang)),
+        Some(mark) => format!("{label} · {}", sent_text(row, mark, now, zone, lang)),
         None => label,
     }
 }
@@ -1016,15 +1029,15 @@ fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<Date
             0.0
         };
         let width = (c.right - c.bar - remind).max(FIGURE_COLUMN);
-        let words = sent_text(mark, now, cx.zone, lang);
-        paint_line(
-            ui,
-            pos2(c.bar, y),
-            &words,
-            small_font(ui),
-            cx.palette.muted,
-            width,
-        );
+        let words = sent_text(row, mark, now, cx.zone, lang);
+        // An e-mail that has not gone yet (or never will) is said in the warning colour.
+        let waiting = mark.channel == SendChannel::Email && row.mail.is_some();
+        let color = if waiting {
+            cx.palette.warn
+        } else {
+            cx.palette.muted
+        };
+        paint_line(ui, pos2(c.bar, y), &words, small_font(ui), color, width);
     }
     [
         Some(board::age_changes_at(row.made_at(), now)),
@@ -1139,6 +1152,7 @@ mod tests {
             unconfirmed: None,
             sent: None,
             remind_from: None,
+            mail: None,
         };
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
@@ -1167,6 +1181,7 @@ mod tests {
             unconfirmed: None,
             sent: None,
             remind_from: None,
+            mail: None,
         };
         assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Partially paid"));
         // Who made it follows the order number.
@@ -1185,6 +1200,7 @@ mod tests {
             unconfirmed: None,
             sent: None,
             remind_from: None,
+            mail: None,
         }
     }
 
@@ -1298,6 +1314,20 @@ mod tests {
             "{}",
             label(2, Lang::En)
         );
+        // An e-mail still in this desk's queue says so instead.
+        let mut waiting = board.rows[2].clone();
+        waiting.mail = Some(MailState::Waiting);
+        let said = row_label(&waiting, now, istanbul, Lang::En);
+        assert!(
+            said.ends_with("· E-mail waiting to be sent (2026-11-22 15:00)"),
+            "{said}"
+        );
+        waiting.mail = Some(MailState::Refused);
+        let said = row_label(&waiting, now, istanbul, Lang::Tr);
+        assert!(
+            said.contains("E-posta sunucu tarafından reddedildi"),
+            "{said}"
+        );
         board.only_sent = true;
         assert_eq!(
             board.entries(now, true),
@@ -1345,6 +1375,7 @@ mod tests {
             ]),
             reminded: ["reminded".to_owned()].into(),
             sending: crate::store::SendingSettings::default(),
+            mail: HashMap::new(),
         };
         let mut board = BoardView::default();
         let links = vec![
