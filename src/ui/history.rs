@@ -433,6 +433,7 @@ impl HistoryView {
                     fresh.set_cancelled(row.cancelled, lang);
                     fresh.staff.clone_from(&row.staff);
                     fresh.desk.clone_from(&row.desk);
+                    fresh.renewal.clone_from(&row.renewal);
                     if fresh != *row {
                         refresh.changed += 1;
                         *row = fresh;

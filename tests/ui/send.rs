@@ -343,6 +343,13 @@ fn a_cancelled_link_sent_by_whatsapp_is_sent_again_as_a_new_link_that_history_ti
     env.until("History lists both", |app| {
         app.views.history.rows().len() == 2
     });
+    // Opening History asks about its open rows; the marks stay through that refresh.
+    env.until("History's refresh is over", |app| {
+        app.views
+            .history
+            .refresh()
+            .is_some_and(|r| r.done() == r.ids().len())
+    });
     let renewal = |id: &str| {
         env.app()
             .views
