@@ -22,8 +22,13 @@ impl App {
         };
         if let Some(row) = self.views.board.rows().iter().find(|r| r.link.id == id) {
             let link = row.link.clone();
+            let cancelled = row.cancelled;
             let lang = self.lang();
             self.show_link(link, Origin::Board);
+            // A link cancelled here reads "Cancelled", not the server's "Expired".
+            if let Some(shown) = self.views.shown.as_mut() {
+                shown.on_known_cancelled(cancelled);
+            }
             if let (Some(reminder), Some(shown)) = (form, self.views.shown.as_mut()) {
                 if reminder {
                     shown.open_reminder(lang);

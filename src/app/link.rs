@@ -216,6 +216,11 @@ impl App {
                 }
             }
             LinkResult::Renewed { id, result } => self.renewed(&id, result),
+            LinkResult::RenewalKnown { id, renewed_as } => {
+                if let Some(s) = self.views.shown.as_mut().filter(|s| s.link().id == id) {
+                    s.on_renewal_known(renewed_as);
+                }
+            }
             LinkResult::Opened {
                 result: Err(detail),
             } => {
@@ -291,8 +296,31 @@ impl App {
 
     /// Shows a link in the result view. Its refresh is the background refresh's, on the
     /// shown link's pace (see `schedule_board`).
+    /// A link that can no longer be paid and took nothing may have been renewed: its renewal
+    /// is read (the shop's while joined) so the view says "Renewed as …" instead of offering
+    /// "Send a new link" again.
     pub(crate) fn show_link(&mut self, link: Link, origin: Origin) {
+        let over =
+            link.status.is_final() || link.expiry.is_some_and(|e| e <= self.options.clock.now());
+        let ask = over && link.paid_so_far().is_zero();
+        let (id, order) = (link.id.clone(), link.order_or_id().to_owned());
         self.views.shown = Some(ShownLink::new(link, origin));
+        if let (true, Some(desk)) = (ask, self.holds.desk.clone()) {
+            let reads = self.reads(desk);
+            let duty = self.own_duty();
+            self.spawn(&duty, async move {
+                let marks = reads
+                    .renewal_marks(std::slice::from_ref(&id), &[order])
+                    .await
+                    .inspect_err(|e| tracing::warn!(error = %e, "a link's renewal was not read"))
+                    .unwrap_or_default();
+                let renewed_as = marks
+                    .get(&id)
+                    .and_then(|m| m.renewed_as.clone())
+                    .map(|(o, _)| o);
+                Msg::Link(LinkResult::RenewalKnown { id, renewed_as })
+            });
+        }
     }
 
     /// Numbers a link-detail or cancel request.

@@ -218,6 +218,14 @@ pub enum LinkResult {
         /// What happened.
         result: Result<super::send::Sent, String>,
     },
+    /// Whether a shown link that can no longer be paid was renewed: its renewal's order
+    /// number.
+    RenewalKnown {
+        /// The link.
+        id: String,
+        /// The renewal's order number (`None`: not renewed).
+        renewed_as: Option<String>,
+    },
     /// "Send a new link": the renewal made, or why not (a sentence in the window's language).
     Renewed {
         /// The link renewed.

@@ -116,6 +116,8 @@ pub struct ShownLink {
     sending: bool,
     /// A renewal ("Send a new link") is out (its button waits for it).
     renewing: bool,
+    /// The order number of its renewal, once known: no second one is offered.
+    renewed_as: Option<String>,
 }
 
 /// How the Send form sends.
@@ -186,6 +188,7 @@ impl ShownLink {
             send: None,
             sending: false,
             renewing: false,
+            renewed_as: None,
         }
     }
 
@@ -214,6 +217,11 @@ impl ShownLink {
         let mut form = SendForm::of(&self.link, lang);
         form.channel = channel;
         self.send = Some(form);
+    }
+
+    /// Whether the link was renewed, and as which order number.
+    pub fn on_renewal_known(&mut self, renewed_as: Option<String>) {
+        self.renewed_as = renewed_as;
     }
 
     /// The renewal was asked for.
@@ -701,6 +709,11 @@ impl ShownLink {
 
     /// "Send a new link", for a link that can no longer be paid and took nothing.
     fn renew_ui(&self, ui: &mut Ui, cx: &mut ViewCtx<'_>, width: f32) {
+        if let Some(order) = &self.renewed_as {
+            let words = UiText::RenewedAs.fill(cx.lang, &[("order", order)]);
+            ui.label(RichText::new(words).strong());
+            return;
+        }
         let nothing_paid = self.link.paid_so_far() == rust_decimal::Decimal::ZERO;
         if self.is_void()
             && nothing_paid

@@ -370,6 +370,24 @@ fn a_cancelled_link_sent_by_whatsapp_is_sent_again_as_a_new_link_that_history_ti
             .is_some(),
         "the row says it"
     );
+    // Opened again, the old link says so and offers no second renewal.
+    let row = format!("{old_order} ");
+    env.harness
+        .query_all_by(|n| {
+            n.label()
+                .is_some_and(|l| l.starts_with(&row) && l.contains("Cancelled"))
+        })
+        .next()
+        .expect("the old link's row")
+        .click();
+    env.until("the old link opens", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(|s| s.link().id == old.id)
+    });
+    env.until_label(&label);
+    assert!(env.harness.query_by_label("Send a new link").is_none());
 }
 
 #[cfg(unix)]

@@ -576,7 +576,7 @@ fn remind_button_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> bo
     let font = TextStyle::Button.resolve(ui.style());
     let galley = line(ui, words, font, cx.palette.on_accent, f32::INFINITY);
     let margin = theme::PILL_MARGIN;
-    let size = galley.size() + vec2(margin.sum().x, margin.sum().y);
+    let size = remind_pill_size(ui, cx);
     let pill = Rect::from_min_size(
         pos2(
             rect.right() - theme::SPACE_S - size.x,
@@ -607,6 +607,14 @@ fn remind_button_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> bo
         cx.palette.on_accent,
     );
     response.clicked()
+}
+
+/// The size of a row's lit "Remind": its words and the pill's margins.
+fn remind_pill_size(ui: &Ui, cx: &ViewCtx<'_>) -> egui::Vec2 {
+    let font = TextStyle::Button.resolve(ui.style());
+    let words = UiText::Remind.get(cx.lang);
+    let galley = line(ui, words, font, cx.palette.on_accent, f32::INFINITY);
+    galley.size() + theme::PILL_MARGIN.sum()
 }
 
 /// A row's menu (a right click, or the menu key on a focused row): open it, and send an open
@@ -706,8 +714,6 @@ struct Columns {
 const FIRST_COLUMN: f32 = 210.0;
 /// The width of each figure column (amount, age, expiry).
 const FIGURE_COLUMN: f32 = 95.0;
-/// The room a lit "Remind" takes at the end of a row.
-const REMIND_ROOM: f32 = 110.0;
 /// The width of the status column (the longest pill, "Ödeme bekleniyor", fits).
 const STATUS_COLUMN: f32 = 150.0;
 
@@ -1024,7 +1030,7 @@ fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<Date
     } else if let Some(mark) = &row.sent {
         // Room for a lit "Remind" at the row's end.
         let remind = if row.remind_lit(now) {
-            REMIND_ROOM
+            remind_pill_size(ui, cx).x + theme::SPACE_M
         } else {
             0.0
         };
