@@ -523,6 +523,32 @@ impl Default for ReceiptSettings {
 }
 
 impl Store {
+    /// Keeps `value` as JSON under `meta` key `key` and appends its audit row
+    /// ([`AuditAction::MailSettings`], `subject`) in one transaction: a setting of sending to
+    /// payers (the SMTP account, the receipts, the sending settings).
+    pub(super) fn set_mail_setting<T: serde::Serialize>(
+        &mut self,
+        (key, what): (&str, &'static str),
+        value: &T,
+        subject: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let json = serde_json::to_string(value).map_err(|e| StoreError::Corrupt {
+            what,
+            value: e.to_string(),
+        })?;
+        let actor = self.actor.clone();
+        let tx = write_tx(&mut self.conn)?;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, json],
+        )?;
+        Audit::write(&tx).append(&actor, AuditAction::MailSettings, subject, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Sets the SMTP account and appends its audit row ([`AuditAction::MailSettings`]: host,
     /// port, security and sender, never a password) in one transaction.
     pub fn set_smtp_account(
@@ -530,23 +556,11 @@ impl Store {
         account: &SmtpAccount,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let json = serde_json::to_string(account).map_err(|e| StoreError::Corrupt {
-            what: "SMTP account",
-            value: e.to_string(),
-        })?;
-        let tx = write_tx(&mut self.conn)?;
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![SMTP_KEY, json],
-        )?;
         let subject = format!(
             "{}:{} {} {}",
             account.host, account.port, account.security, account.from
         );
-        Audit::write(&tx).append(&self.actor, AuditAction::MailSettings, &subject, now)?;
-        tx.commit()?;
-        Ok(())
+        self.set_mail_setting((SMTP_KEY, "SMTP account"), account, &subject, now)
     }
 
     /// Sets the receipt settings and appends their audit row ([`AuditAction::MailSettings`],
@@ -556,16 +570,6 @@ impl Store {
         settings: ReceiptSettings,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let json = serde_json::to_string(&settings).map_err(|e| StoreError::Corrupt {
-            what: "receipt settings",
-            value: e.to_string(),
-        })?;
-        let tx = write_tx(&mut self.conn)?;
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![RECEIPTS_KEY, json],
-        )?;
         let subject = format!(
             "receipts {} {}",
             if settings.on { "on" } else { "off" },
@@ -574,9 +578,7 @@ impl Store {
                 crate::lang::Lang::En => "en",
             }
         );
-        Audit::write(&tx).append(&self.actor, AuditAction::MailSettings, &subject, now)?;
-        tx.commit()?;
-        Ok(())
+        self.set_mail_setting((RECEIPTS_KEY, "receipt settings"), &settings, &subject, now)
     }
 
     /// The mail queue's reads.

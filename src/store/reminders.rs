@@ -15,7 +15,6 @@ use chrono::{DateTime, Duration, Utc};
 use rusqlite::{OptionalExtension as _, params};
 use serde::{Deserialize, Serialize};
 
-use super::audit::AuditAction;
 use super::repo::{Write, repository};
 use super::{Store, StoreError, to_millis};
 use crate::domain::phone::DEFAULT_COUNTRY_CODE;
@@ -151,10 +150,6 @@ impl Store {
         settings: SendingSettings,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let json = serde_json::to_string(&settings).map_err(|e| StoreError::Corrupt {
-            what: "sending settings",
-            value: e.to_string(),
-        })?;
         let subject = format!(
             "sending country {} remind {}",
             settings.country_code,
@@ -162,15 +157,6 @@ impl Store {
                 .remind_before_min
                 .map_or_else(|| "off".to_owned(), |m| m.to_string())
         );
-        let actor = self.actor.clone();
-        let tx = super::write_tx(&mut self.conn)?;
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![KEY, json],
-        )?;
-        super::audit::Audit::write(&tx).append(&actor, AuditAction::MailSettings, &subject, now)?;
-        tx.commit()?;
-        Ok(())
+        self.set_mail_setting((KEY, "sending settings"), &settings, &subject, now)
     }
 }

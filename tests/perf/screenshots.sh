@@ -3,7 +3,7 @@
 # 1024×768 (the smallest screen paydesk is made for), in English and Turkish, light and dark:
 # assets/screenshots/{en,tr}-{light,dark}-{view}.png, plus first-start.png and link-result.png,
 # the states of {en,tr}-light-{new-link-items,customer-display,customer-display-paid,
-# link-result-paid,create-failed,unsent-rows}.png (SHOT_EXTRAS=0 skips them),
+# link-result-paid,create-failed,unsent-rows,settings-sending}.png (SHOT_EXTRAS=0 skips them),
 # and with staff on (a manager and a clerk added through the CLI afterwards) the lock screen,
 # the top bar with a clerk signed in, the manager's approval prompt, the Audit view,
 # Settings' Staff section and the day close's table per staff member:
@@ -33,11 +33,16 @@ seed_shop
 pay "$(mk --amount 275 --variant var_san_sebastian --variant var_turk_kahvesi --description 'Paket servis')" ''
 pay "$(mk --amount 100 --variant var_simitx4 --description 'Masa 4')" ''
 pay "$(mk --amount 450 --partial --item 'Çekirdek kahve 250 g:450' --description 'Kısmi ödeme')" '{"amount":"200.00"}'
-cli --profile kadikoy link cancel "$(mk --amount 35 --item 'Limonata:35' --description 'Teras')" >/dev/null
+TERAS=$(mk --amount 35 --item 'Limonata:35' --description 'Teras')
+cli --profile kadikoy link cancel "$TERAS" >/dev/null
 pay "$(mk --amount 12.50 --currency EUR --item 'Espresso:3.50x2' --item 'Croissant:5.50' --description Turist)" ''
-mk --amount 170 --variant var_turk_kahvesix2 --description 'Masa 7' >/dev/null
+MASA7=$(mk --amount 170 --variant var_turk_kahvesix2 --description 'Masa 7')
 mk --amount 60 --item 'Çay:15x4' --description 'Bahçe 2' >/dev/null
 mk --amount 140 --item 'Demlik çay:70x2' --description 'Masa 12' >/dev/null
+# Customers not at the counter (issue 30): Masa 7 sent by WhatsApp (it never expires, so the
+# board lights its Remind at once), Teras renewed as a new link (History marks both).
+cli --profile kadikoy link send "$MASA7" --whatsapp --phone '0532 123 45 67' >/dev/null
+cli --profile kadikoy link renew "$TERAS" >/dev/null
 
 XVFB_SCREEN="${W}x${H}x24" start_xvfb
 
@@ -241,6 +246,11 @@ for lang in ${SHOT_LANGS:-en tr}; do
   shot "$p-create-failed"
   nav 6; sleep 1; shot "$p-unsent-rows"
   curl -sf -X DELETE "http://127.0.0.1:$PORT/sandbox/faults" -H 'content-type: application/json' >/dev/null
+  # Settings scrolled to its end: E-mail and Sending to customers (issue 30).
+  nav 9; sleep 1.5
+  xdotool mousemove $((600 * S)) $((500 * S))
+  for _ in $(seq 40); do xdotool click 5; done; sleep 1
+  shot "$p-settings-sending"
   kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 done
 

@@ -180,12 +180,11 @@ fn board_label(env: &AppEnv, id: &str) -> Option<String> {
         .find_map(|n| n.accesskit_node().label())
 }
 
+/// The app on its built-in sandbox, its desktop opener the fake of `dir` (whose record
+/// file is returned), in a window tall enough for the Send form under the result view.
 #[cfg(unix)]
-#[test]
-fn a_link_sent_by_whatsapp_says_so_on_the_board_whose_filter_and_row_menu_find_it() {
-    use paydesk::app::View;
-    let bin = tempfile::tempdir().expect("a folder");
-    let (opener, record) = fake_opener(bin.path());
+fn app_opening_into(dir: &std::path::Path) -> (AppEnv, std::path::PathBuf) {
+    let (opener, record) = fake_opener(dir);
     let mut env = AppEnv::start(
         Start::default(),
         |_| {},
@@ -193,37 +192,47 @@ fn a_link_sent_by_whatsapp_says_so_on_the_board_whose_filter_and_row_menu_find_i
             options.opener = opener;
         },
     );
-    env.harness.set_size(egui::vec2(1280.0, 900.0));
-    let mut ids = Vec::new();
-    for amount in ["40", "55"] {
-        if !ids.is_empty() {
-            env.click("New link");
-        }
-        env.type_into("Amount", amount);
-        env.click("Create link");
-        env.until("the link is shown", |app| {
-            app.views
-                .shown
-                .as_ref()
-                .is_some_and(|s| !ids.contains(&s.link().id))
-        });
-        ids.push(
-            env.app()
-                .views
-                .shown
-                .as_ref()
-                .expect("shown")
-                .link()
-                .id
-                .clone(),
-        );
-    }
-    // The second link goes to the payer by WhatsApp, the number typed as clerks say it.
+    env.harness.set_size(egui::vec2(1280.0, 1400.0));
+    (env, record)
+}
+
+/// Sends the link shown to the payer by WhatsApp, the number typed as clerks say it, and
+/// waits for the view to say so.
+fn send_by_whatsapp(env: &mut AppEnv) {
     env.click("Send to customer");
     env.click("WhatsApp");
     env.type_into("Phone number", "0532 123 45 67");
     env.click("Open in WhatsApp");
     env.until_label("WhatsApp opened with the message to 0532 *** ** 67");
+}
+
+/// Creates a link of `amount` from New link and returns it as shown.
+fn create(env: &mut AppEnv, amount: &str) -> paydesk::domain::Link {
+    env.type_into("Amount", amount);
+    env.click("Create link");
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    env.app()
+        .views
+        .shown
+        .as_ref()
+        .expect("shown")
+        .link()
+        .clone()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_sent_by_whatsapp_says_so_on_the_board_whose_filter_and_row_menu_find_it() {
+    use paydesk::app::View;
+    let bin = tempfile::tempdir().expect("a folder");
+    let (mut env, record) = app_opening_into(bin.path());
+    let first = create(&mut env, "40");
+    env.click("New link");
+    env.until("New link is back", |app| app.views.shown.is_none());
+    let second = create(&mut env, "55");
+    let ids = [first.id, second.id];
+    // The second link goes to the payer by WhatsApp, the number typed as clerks say it.
+    send_by_whatsapp(&mut env);
     let handed = std::fs::read_to_string(&record).expect("the opener ran");
     assert!(
         handed.starts_with("https://wa.me/905321234567?text="),
@@ -284,32 +293,10 @@ fn a_link_sent_by_whatsapp_says_so_on_the_board_whose_filter_and_row_menu_find_i
 fn a_cancelled_link_sent_by_whatsapp_is_sent_again_as_a_new_link_that_history_ties_to_it() {
     use paydesk::app::View;
     let bin = tempfile::tempdir().expect("a folder");
-    let (opener, _record) = fake_opener(bin.path());
-    let mut env = AppEnv::start(
-        Start::default(),
-        |_| {},
-        |options, _| {
-            options.opener = opener;
-        },
-    );
-    env.harness.set_size(egui::vec2(1280.0, 1400.0));
-    env.type_into("Amount", "85");
-    env.click("Create link");
-    env.until("the link is shown", |app| app.views.shown.is_some());
-    let old = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .clone();
+    let (mut env, _record) = app_opening_into(bin.path());
+    let old = create(&mut env, "85");
     let old_order = old.order_or_id().to_owned();
-    env.click("Send to customer");
-    env.click("WhatsApp");
-    env.type_into("Phone number", "0532 123 45 67");
-    env.click("Open in WhatsApp");
-    env.until_label("WhatsApp opened with the message to 0532 *** ** 67");
+    send_by_whatsapp(&mut env);
     env.click("Cancel link");
     env.click("Cancel link");
     env.until("the cancel is answered", |app| {
@@ -395,33 +382,11 @@ fn a_cancelled_link_sent_by_whatsapp_is_sent_again_as_a_new_link_that_history_ti
 fn a_link_sent_by_whatsapp_lights_remind_on_the_board_which_sends_its_one_reminder() {
     use paydesk::app::View;
     let bin = tempfile::tempdir().expect("a folder");
-    let (opener, record) = fake_opener(bin.path());
-    let mut env = AppEnv::start(
-        Start::default(),
-        |_| {},
-        |options, _| {
-            options.opener = opener;
-        },
-    );
-    env.harness.set_size(egui::vec2(1280.0, 1400.0));
+    let (mut env, record) = app_opening_into(bin.path());
     // A link without an expiry: no reminder on its own, its Remind is there once it is sent.
-    env.type_into("Amount", "72");
-    env.click("Create link");
-    env.until("the link is shown", |app| app.views.shown.is_some());
-    let link = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .clone();
+    let link = create(&mut env, "72");
     let order = link.order_or_id().to_owned();
-    env.click("Send to customer");
-    env.click("WhatsApp");
-    env.type_into("Phone number", "0532 123 45 67");
-    env.click("Open in WhatsApp");
-    env.until_label("WhatsApp opened with the message to 0532 *** ** 67");
+    send_by_whatsapp(&mut env);
 
     env.nav(View::Board);
     let remind = format!("Remind {order}");
