@@ -925,14 +925,16 @@ fn row_ui(
                 let words = UiText::BoardUnconfirmed.get(lang);
                 ui.label(RichText::new(words).small().color(cx.palette.warn));
             }
-            if !row.renewal.is_empty() {
-                ui.label(
-                    RichText::new(row.renewal.as_str())
-                        .small()
-                        .color(cx.palette.muted),
-                );
+            // The description first: on a narrow window the renewal's mark is what is cut.
+            if row.renewal.is_empty() {
+                ui.add(egui::Label::new(row.description.as_str()).truncate());
+            } else {
+                ui.label(row.description.as_str());
+                let mark = RichText::new(row.renewal.as_str())
+                    .small()
+                    .color(cx.palette.muted);
+                ui.add(egui::Label::new(mark).truncate());
             }
-            ui.add(egui::Label::new(row.description.as_str()).truncate());
         })
         .response;
     // The full width of the list, so the stripe and the hover reach the right edge.

@@ -169,8 +169,8 @@ crate::sentences! {
     Remind => "Hatırlat", "Remind";
     RemindCustomer => "Müşteriye hatırlat", "Remind the customer";
     RemindedAlready => "Bu linkin hatırlatması zaten gönderildi (her link bir kez hatırlatılır).", "This link's reminder was sent already (each link is reminded once).";
-    Renews => "{order} yerine", "Renews {order}";
-    RenewedAs => "{order} olarak yenilendi", "Renewed as {order}";
+    Renews => "Eskisi: {order}", "Renews {order}";
+    RenewedAs => "Yenisi: {order}", "Renewed as {order}";
     RenewedFrom => "Yeni link {order} için oluşturuldu (eski link: {old}).", "The new link {order} was made (it renews {old}).";
     SendViaWhatsApp => "WhatsApp", "WhatsApp";
     SendViaEmail => "E-posta", "E-mail";
@@ -499,6 +499,8 @@ crate::sentences! {
     BoardSentFilter => "Müşteriye gönderilenler", "Sent to customers";
     SentByWhatsApp => "WhatsApp ile gönderildi {time}", "Sent by WhatsApp {time}";
     SentByEmail => "E-postayla gönderildi {time}", "Sent by e-mail {time}";
+    SentShortWhatsApp => "WhatsApp {time}", "WhatsApp {time}";
+    SentShortEmail => "E-posta {time}", "E-mail {time}";
     SentEmailWaitingSince => "E-posta gönderilmeyi bekliyor ({time})", "E-mail waiting to be sent ({time})";
     SentEmailRefused => "E-posta sunucu tarafından reddedildi ({time})", "E-mail refused by the server ({time})";
     BoardEmptyTitle => "Açık link yok", "No open links";

@@ -14,6 +14,7 @@ const SAME_IN_BOTH: &[&str] = &[
     "::UiText::AuditNobody",
     // A product's name.
     "::UiText::SendViaWhatsApp",
+    "::UiText::SentShortWhatsApp",
 ];
 
 #[test]

@@ -666,6 +666,15 @@ pub fn sent_text(
     }
 }
 
+/// The short form of [`sent_text`] where the row has no room for it: "WhatsApp 10:42".
+fn short_sent_text(mark: &SendMark, now: DateTime<Utc>, zone: Zone, lang: Lang) -> String {
+    let words = match mark.channel {
+        SendChannel::WhatsApp => UiText::SentShortWhatsApp,
+        SendChannel::Email => UiText::SentShortEmail,
+    };
+    words.fill(lang, &[("time", &clock_time(mark.at, now, zone))])
+}
+
 /// One line of the board: a group's heading, or the row at this index of `rows`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Entry {
@@ -1035,9 +1044,14 @@ fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<Date
             0.0
         };
         let width = (c.right - c.bar - remind).max(FIGURE_COLUMN);
-        let words = sent_text(row, mark, now, cx.zone, lang);
-        // An e-mail that has not gone yet (or never will) is said in the warning colour.
+        // An e-mail that has not gone yet (or never will) is said in the warning colour,
+        // whole; a sent one shortly where the whole does not fit.
         let waiting = mark.channel == SendChannel::Email && row.mail.is_some();
+        let mut words = sent_text(row, mark, now, cx.zone, lang);
+        let whole = line(ui, &words, small_font(ui), cx.palette.muted, f32::INFINITY);
+        if !waiting && whole.size().x > width {
+            words = short_sent_text(mark, now, cx.zone, lang);
+        }
         let color = if waiting {
             cx.palette.warn
         } else {
