@@ -141,6 +141,7 @@ impl App {
                             reminded: b.reminded,
                             sending: b.sending,
                             mail: b.mail,
+                            foreign: b.foreign,
                         };
                         (Ok(b.rows), b.polled, b.elsewhere, Box::new(marks))
                     }

@@ -112,9 +112,6 @@ impl SendJob {
         } else {
             share::compose(&facts, lang, self.zone)
         };
-        if reminder && !matches!(via, SendVia::Copy) && !self.reads.claim_reminder(id).await {
-            return Err(UiText::RemindedAlready.get(ui).to_owned());
-        }
         match via {
             SendVia::Copy => Ok(Sent::Copy {
                 text: format!("{}\n\n{}", message.subject, message.text),
@@ -135,6 +132,11 @@ impl SendJob {
                     .await
                     .map_err(|e| e.to_string())?
                     .map_err(|e| UiText::SendNotOpened.fill(ui, &[("why", &e)]))?;
+                // The shop's claim last, after every check: a typo or a failed opener does
+                // not use up the link's one reminder.
+                if reminder && !self.reads.claim_reminder(id).await {
+                    return Err(UiText::RemindedAlready.get(ui).to_owned());
+                }
                 let services = Arc::clone(&self.services);
                 let (actor, link_id, number) = (self.actor.clone(), link.id.clone(), phone.clone());
                 let recorded = tokio::task::spawn_blocking(move || {
@@ -184,6 +186,9 @@ impl SendJob {
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| setup_sentence(&e, ui))?;
+        if reminder && !self.reads.claim_reminder(link_id).await {
+            return Err(UiText::RemindedAlready.get(ui).to_owned());
+        }
         let services = Arc::clone(&self.services);
         let (actor, id, url, address, from, msg) = (
             self.actor.clone(),

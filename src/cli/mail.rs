@@ -136,8 +136,9 @@ impl Ctx {
                 // the shop).
                 if let Ok(desk) = self.desk(services) {
                     let reads = self.reads(services, &desk).await?;
-                    let receipts = services.receipt_settings().map_err(from_desk(lang))?;
-                    reads
+                    let receipts = services.receipt_settings().unwrap_or_default();
+                    // What waits is sent whatever became of the reminders.
+                    if let Err(e) = reads
                         .queue_due_reminders(
                             services,
                             &settings.from,
@@ -145,7 +146,9 @@ impl Ctx {
                             self.zone,
                         )
                         .await
-                        .map_err(from_desk(lang))?;
+                    {
+                        eprintln!("{}", e.sentence(lang));
+                    }
                 }
                 let report = services
                     .flush_mail(&settings, password.as_ref())

@@ -37,6 +37,10 @@ impl Ctx {
         args: RenewArgs,
     ) -> Outcome {
         let lang = self.lang;
+        if args.send {
+            // Whether it can be sent is known before the new link is made: a renewal is once.
+            self.sendable(desk, &args.id)?;
+        }
         let reads = self.reads(services, desk).await?;
         let renewed = reads
             .renew(&args.id)
@@ -65,6 +69,36 @@ impl Ctx {
             self.send_renewal(services, desk, &renewed, &args).await?;
         }
         Ok(())
+    }
+
+    /// Whether link `id` can be sent again the way it last went: it was sent, and the payer's
+    /// e-mail or phone (as it went) is on the link; else the sentence why not, exit 3.
+    fn sendable(&self, desk: &Desk, id: &str) -> Result<(), Failure> {
+        let lang = self.lang;
+        let last = desk.link_sends(id).map_err(from_desk(lang))?.pop();
+        let link = desk.history_link(id).map_err(from_desk(lang))?;
+        let reachable = match last.map(|m| m.channel) {
+            None => {
+                return Err(Failure::new(
+                    Exit::Invalid,
+                    CliText::RenewNeverSent.get(lang),
+                ));
+            }
+            Some(SendChannel::Email) => link.email.as_deref().is_some_and(|e| !e.trim().is_empty()),
+            Some(SendChannel::WhatsApp) => Phone::from_api(
+                link.phone_country_code.as_deref().unwrap_or_default(),
+                link.phone_number.as_deref().unwrap_or_default(),
+            )
+            .is_ok(),
+        };
+        if reachable {
+            Ok(())
+        } else {
+            Err(Failure::new(
+                Exit::Invalid,
+                CliText::RenewNoContact.get(lang),
+            ))
+        }
     }
 
     /// Sends the new link of `renewed` the way the old one last went: the e-mail queue to the

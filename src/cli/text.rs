@@ -55,7 +55,8 @@ crate::sentences! {
     // `link slip`.
     NoPaymentUrl => "Sunucu ödeme adresi göndermedi.", "The server sent no payment address.";
     NotOpened => "Adres açılamadı ({why}); kopyalayıp WhatsApp'a yapıştırın:", "The address could not be opened ({why}); copy it into WhatsApp:";
-    RenewNeverSent => "Yeni link oluştu; eski link hiç gönderilmediği için gönderilmedi: `link send` ile gönderin.", "The new link was made; the old one was never sent, so it was not sent: send it with `link send`.";
+    RenewNeverSent => "Bu link hiç gönderilmedi; --send olmadan yenileyin, sonra `link send` ile gönderin. Yeni link oluşturulmadı.", "This link was never sent: renew it without --send, then send it with `link send`. No new link was made.";
+    RenewNoContact => "Linkte ödeyenin e-postası ya da telefonu yok; --send olmadan yenileyin, sonra `link send` ile adresi yazarak gönderin. Yeni link oluşturulmadı.", "The link has no payer e-mail or phone to send it to: renew it without --send, then send it with `link send` and the address. No new link was made.";
     SlipPrinted => "Fiş yazıcıya gönderildi: {printer}", "Slip sent to the printer {printer}";
     SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi: {path}", "No default printer; the slip was saved as a PDF to {path}";
     SlipFailed => "Fiş yazdırılamadı: {why}", "The slip could not be printed: {why}";

@@ -21,7 +21,8 @@ pub const REMINDER_LOOKBACK: Duration = Duration::days(30);
 /// Whether link `link` (its last send `last`) is due its reminder at `now` under `settings`,
 /// given whether it was `reminded`: sent, still open, nothing paid, not reminded, and either
 /// its time has come (and it has not expired) or, for a link without an expiry (no automatic
-/// reminder), always, for a clerk to remind by hand.
+/// reminder), always, for a clerk to remind by hand. A link last sent at or after its
+/// reminder time gets none: the payer has just had it.
 pub fn remind_due(
     link: &Link,
     last: Option<&SendMark>,
@@ -33,9 +34,15 @@ pub fn remind_due(
     if last.is_none() || reminded || !open || settings.remind_before().is_none() {
         return false;
     }
+    let sent_at = last.map(|m| m.at);
     match link.expiry {
         None => true,
-        Some(expiry) => expiry > now && settings.due_at(Some(expiry)).is_some_and(|due| due <= now),
+        Some(expiry) => {
+            expiry > now
+                && settings
+                    .due_at(Some(expiry))
+                    .is_some_and(|due| due <= now && sent_at.is_some_and(|at| at < due))
+        }
     }
 }
 
@@ -91,16 +98,16 @@ impl Desk {
     pub fn mail_states(
         &self,
     ) -> Result<std::collections::HashMap<String, share::MailState>, DeskError> {
-        let rows = self.with_store(|s| s.mail_queue().unsent())?;
+        let rows = self.with_store(|s| s.mail_queue().link_states())?;
         Ok(rows
             .into_iter()
-            .map(|m| {
-                let state = if m.refused_at.is_some() {
+            .map(|(link, refused)| {
+                let state = if refused {
                     share::MailState::Refused
                 } else {
                     share::MailState::Waiting
                 };
-                (m.link_id, state)
+                (link, state)
             })
             .collect())
     }
@@ -161,8 +168,14 @@ impl Desk {
         zone: crate::clock::Zone,
     ) -> Result<Option<QueuedMail>, DeskError> {
         let items = self.link_item_lines(&link.id)?;
-        let facts = LinkFacts::of_link(shop_name, link, items)
-            .map_err(|_| DeskError::NoLink(link.id.clone()))?;
+        let facts = match LinkFacts::of_link(shop_name, link, items) {
+            Ok(facts) => facts,
+            Err(e) => {
+                // Nothing to send (no payment address, no amount): said once, here.
+                tracing::warn!(link = %link.id, error = ?e, "no reminder for this link");
+                return Ok(None);
+            }
+        };
         let message = share::compose_reminder(&facts, lang, zone);
         let url = link.payment_url.clone().unwrap_or_default();
         services.queue_reminder_mail(self.actor(), (&link.id, &url), to, from, &message)
@@ -198,6 +211,16 @@ mod tests {
             remind_due(&open, Some(&sent), false, &settings, now),
             "2 h before"
         );
+        // A 30-minute link sent 10 minutes ago was sent inside its reminder time (due 90
+        // minutes ago): the payer has just had it.
+        let just_sent = SendMark {
+            at: now - Duration::minutes(10),
+            ..sent.clone()
+        };
+        let mut short = open.clone();
+        short.expiry = Some(now + Duration::minutes(30));
+        assert!(remind_due(&short, Some(&sent), false, &settings, now));
+        assert!(!remind_due(&short, Some(&just_sent), false, &settings, now));
         assert!(
             !remind_due(&open, None, false, &settings, now),
             "never sent"

@@ -126,6 +126,12 @@ pub fn renewal_order(root: &str, number: u32) -> String {
     format!("{base}{suffix}")
 }
 
+/// The number of the renewal of `root`'s chain whose order number is `order` (the inverse of
+/// [`renewal_order`]), when it is one.
+pub fn renewal_number(root: &str, order: &str) -> Option<u32> {
+    (2..2 + SUFFIX_TRIES * 10).find(|n| renewal_order(root, *n) == order)
+}
+
 /// Whether `link` (as stored, `cancelled` when paydesk cancelled it) may be renewed at `now`:
 /// nothing paid, and expired (by the server's word, or past its expiry) or cancelled.
 pub fn renewable(link: &Link, cancelled: bool, now: DateTime<Utc>) -> bool {
@@ -289,6 +295,18 @@ impl Desk {
         {
             return Err(RenewError::AlreadyRenewed {
                 order: standing.order_id,
+            });
+        }
+        // A renewal a manager gave up on (abandoned: whether the server made it is unknown)
+        // is never sent again under its key with a new body.
+        let key = request.idempotency_key();
+        let abandoned = self
+            .with_store(|s| s.journal().find(self.profile_name(), &key))?
+            .iter()
+            .any(|row| row.state == crate::store::JournalState::Abandoned);
+        if abandoned {
+            return Err(RenewError::AlreadyRenewed {
+                order: order.to_owned(),
             });
         }
         let link = self.create_link(request).await?;

@@ -11,7 +11,7 @@ use chrono::NaiveDate;
 
 use super::poll::{BUDGET_PATIENCE, PollError, Polled, poll_in_shop, refresh_for_day_close};
 use super::receipt::receipt_in_shop;
-use super::renew::{RenewError, RenewalMarks, Renewed};
+use super::renew::{RenewError, RenewalMarks, Renewed, renewal_number};
 use super::{DayReport, Desk, DeskError, LinkTotals, StoredLink};
 use crate::clock::Zone;
 use crate::domain::Link;
@@ -101,6 +101,8 @@ pub struct ShopBoard {
     pub elsewhere: HashSet<String>,
     /// Every desk's sends of the board's week, oldest first.
     pub sends: Vec<SendMark>,
+    /// The rows other desks made (of any account).
+    pub foreign: HashSet<String>,
 }
 
 /// The board of the whole shop: the shop's rows (a link of another desk names that desk
@@ -135,6 +137,7 @@ async fn shop_board(
     let own = Account::of_profile(profile, desk_id);
     let mut polled = HashSet::new();
     let mut elsewhere = HashSet::new();
+    let mut foreign = HashSet::new();
     let mut rows: Vec<StoredLink> = links
         .into_iter()
         .map(|l| {
@@ -150,6 +153,7 @@ async fn shop_board(
             }
             let mut row = l.stored(&profile.name, desk_id);
             if l.desk_id != desk_id {
+                foreign.insert(l.link.id.clone());
                 row.staff = Some(match &l.staff {
                     Some(member) => format!("{} · {member}", l.desk_name),
                     None => l.desk_name.clone(),
@@ -173,6 +177,7 @@ async fn shop_board(
         polled,
         elsewhere,
         sends,
+        foreign,
     })
 }
 
@@ -346,6 +351,8 @@ pub struct BoardRead {
     pub sending: super::SendingSettings,
     /// This desk's e-mails still in its queue (waiting, or refused for good), by link id.
     pub mail: HashMap<String, crate::domain::share::MailState>,
+    /// The rows other desks made: sent and reminded from their own desks.
+    pub foreign: HashSet<String>,
 }
 
 /// Runs `ask` on the shop's connection within the reader's limit; a shop that is busy past
@@ -502,7 +509,7 @@ impl Reads {
     }
 
     /// Where each of links `ids` was sent, oldest first: every desk's sends from the shop
-    /// while it answers, else this desk's own.
+    /// while it answers, with this desk's own it has not pushed yet; else this desk's own.
     pub async fn sends_of(
         &self,
         ids: &[String],
@@ -516,10 +523,19 @@ impl Reads {
             for mark in sends {
                 by_link.entry(mark.link_id.clone()).or_default().push(mark);
             }
-            return Ok(by_link);
         }
+        // This desk's own sends the shop does not hold yet (its audit not pushed) too.
         for id in ids {
-            by_link.insert(id.clone(), self.desk.link_sends(id)?);
+            let known = by_link.entry(id.clone()).or_default();
+            for mark in self.desk.link_sends(id)? {
+                if !known
+                    .iter()
+                    .any(|k| k.at == mark.at && k.channel == mark.channel)
+                {
+                    known.push(mark);
+                }
+            }
+            known.sort_by_key(|m| m.at);
         }
         Ok(by_link)
     }
@@ -575,10 +591,15 @@ impl Reads {
             if !self.claim_reminder(&link.id).await {
                 continue;
             }
-            let made =
-                self.desk
-                    .queue_reminder(services, (&link, &to), from, (shop_name, lang), zone)?;
-            queued += usize::from(made.is_some());
+            // One link's failure (the file busy) leaves the others' reminders to go; this
+            // desk's claim stays its own, so the next pass tries again.
+            match self
+                .desk
+                .queue_reminder(services, (&link, &to), from, (shop_name, lang), zone)
+            {
+                Ok(made) => queued += usize::from(made.is_some()),
+                Err(e) => tracing::warn!(link = %link.id, error = %e, "a reminder was not queued"),
+            }
         }
         Ok(queued)
     }
@@ -602,14 +623,34 @@ impl Reads {
     /// does not renew.
     pub async fn renew(&self, id: &str) -> Result<Renewed, RenewError> {
         let desk = &self.desk;
+        // The server's word first: a link paid just before it expired is not renewed.
+        desk.link_detail(id).await?;
         let plan = desk.renewal_start(id)?;
         let shop = match &self.shop {
             Some((reader, desk_id)) => Some((reader, desk_id.as_str())),
             None if desk.joined()? => return Err(RenewError::ShopUnreachable),
             None => None,
         };
-        let (order, number) = if let Some(order) = plan.order.clone() {
-            (order, plan.number)
+        let account = shop.map(|(_, desk_id)| Account::of_profile(desk.profile(), desk_id).key());
+        // A renewal this desk claimed in the shop whose local record was lost (a crash, an
+        // answer lost after the shop committed) is taken up again under its number.
+        let own = match (shop, &account) {
+            (Some((reader, desk_id)), Some(account)) => {
+                let claimed = in_shop(reader, async |conn| {
+                    outreach::renewal_claimed(conn, account, id).await
+                })
+                .await?;
+                match claimed {
+                    Some((order, by)) if by == desk_id => Some(order),
+                    Some((order, _)) => return Err(RenewError::AlreadyRenewed { order }),
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        let (order, number) = if let Some(order) = plan.order.clone().or(own) {
+            let number = renewal_number(&plan.root, &order).unwrap_or(plan.number);
+            (order, number)
         } else {
             let taken = |order: String| async move {
                 match shop {
@@ -626,11 +667,10 @@ impl Reads {
                 .await?
         };
         let request = desk.renewal_request(&plan.stored.link, &order)?;
-        if let Some((reader, desk_id)) = shop {
-            let account = Account::of_profile(desk.profile(), desk_id).key();
+        if let (Some((reader, desk_id)), Some(account)) = (shop, &account) {
             let staff = desk.actor().member.as_ref().map(|m| m.name.clone());
             let original = (account.as_str(), id, plan.stored.link.order_or_id());
-            let standing = in_shop(reader, async |conn| {
+            let (standing, _) = in_shop(reader, async |conn| {
                 outreach::claim_renewal(conn, desk_id, original, &order, staff.as_deref()).await
             })
             .await?;
@@ -685,6 +725,7 @@ impl Reads {
                 reminded,
                 sending,
                 mail,
+                foreign: board.foreign,
             });
         }
         Ok(BoardRead {
@@ -695,6 +736,7 @@ impl Reads {
             reminded,
             sending,
             mail,
+            foreign: HashSet::new(),
         })
     }
 

@@ -44,19 +44,32 @@ CREATE TABLE renewals (
     PRIMARY KEY (account, original_id)
 );
 
+-- A desk claims for its own account only: another desk's built-in sandbox is not its to
+-- renew or write to (the account's third part is empty, or this desk).
+CREATE FUNCTION paydesk_own_account(p_desk text, p_account text) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    IF split_part(p_account, chr(31), 3) NOT IN ('', p_desk) THEN
+        RAISE EXCEPTION 'the account % is not desk %''s', p_account, p_desk
+            USING ERRCODE = 'PDK03';
+    END IF;
+END $$;
+
 CREATE FUNCTION paydesk_claim_renewal(p_desk text, p_account text, p_original text,
-    p_original_order text, p_order text, p_staff text) RETURNS text LANGUAGE plpgsql
-    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-DECLARE
-    v_order text;
+    p_original_order text, p_order text, p_staff text) RETURNS TABLE (order_id text, desk_id text)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 BEGIN
     PERFORM paydesk_acting_desk(p_desk);
-    INSERT INTO renewals (account, original_id, original_order, order_id, desk_id, staff)
-    VALUES (p_account, p_original, p_original_order, p_order, p_desk, p_staff)
+    PERFORM paydesk_own_account(p_desk, p_account);
+    IF length(p_order) NOT BETWEEN 1 AND 64 THEN
+        RAISE EXCEPTION 'an order number of % characters', length(p_order)
+            USING ERRCODE = '22023';
+    END IF;
+    INSERT INTO renewals AS r (account, original_id, original_order, order_id, desk_id, staff)
+    VALUES (p_account, p_original, p_original_order, p_order, p_desk, left(p_staff, 64))
     ON CONFLICT (account, original_id) DO NOTHING;
-    SELECT order_id INTO v_order FROM renewals
-        WHERE account = p_account AND original_id = p_original;
-    RETURN v_order;
+    RETURN QUERY SELECT r.order_id, r.desk_id FROM renewals AS r
+        WHERE r.account = p_account AND r.original_id = p_original;
 END $$;
 
 CREATE VIEW desk_read.renewals AS SELECT * FROM public.renewals;
@@ -64,9 +77,10 @@ CREATE VIEW desk_read.renewals AS SELECT * FROM public.renewals;
 
 /// Schema step 22 (issue 30): one automatic message of a kind per link across the shop (a
 /// receipt, a reminder), whichever desk sends it. `paydesk_claim_mail` records the claim and
-/// answers whether this call made it: `true` for the first desk to claim, `false` for every
-/// other (and for the same desk asking again: the message is queued once, in the claim's
-/// transaction on the desk). Acting for the desk its login registered (`PDK03`).
+/// answers whether this desk holds it: `true` for the first desk to claim (and for that desk
+/// asking again, whose own record keeps it to once: a failure after the claim is tried again),
+/// `false` for every other desk. Acting for the desk its login registered, on its own account
+/// (`PDK03`).
 pub const CLAIMS: &str = "
 CREATE TABLE mail_claims (
     account text NOT NULL,
@@ -80,15 +94,15 @@ CREATE TABLE mail_claims (
 CREATE FUNCTION paydesk_claim_mail(p_desk text, p_account text, p_link text, p_kind text)
     RETURNS boolean LANGUAGE plpgsql
     SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-DECLARE
-    v_claimed bigint;
 BEGIN
     PERFORM paydesk_acting_desk(p_desk);
+    PERFORM paydesk_own_account(p_desk, p_account);
     INSERT INTO mail_claims (account, link_id, kind, desk_id)
     VALUES (p_account, p_link, p_kind, p_desk)
     ON CONFLICT (account, link_id, kind) DO NOTHING;
-    GET DIAGNOSTICS v_claimed = ROW_COUNT;
-    RETURN v_claimed > 0;
+    RETURN EXISTS (SELECT 1 FROM mail_claims AS c
+        WHERE (c.account, c.link_id, c.kind) = (p_account, p_link, p_kind)
+          AND c.desk_id = p_desk);
 END $$;
 
 CREATE VIEW desk_read.mail_claims AS SELECT * FROM public.mail_claims;
@@ -247,8 +261,9 @@ pub struct ShopRenewal {
 }
 
 /// Claims the renewal of link `original` (of account key `account`) as order `order` for
-/// desk `desk_id`; answers the order number of the renewal that stands: `order` when this
-/// call claimed it, another when the link was renewed before (from any desk).
+/// desk `desk_id`; answers the renewal that stands, with the desk that claimed it: `order`
+/// and this desk when this call claimed it (or this desk claimed it before), another when the
+/// link was renewed before.
 ///
 /// # Errors
 /// [`ShopError`] when the shop refuses (an order number another renewal holds: a unique
@@ -259,11 +274,11 @@ pub async fn claim_renewal(
     (account, original, original_order): (&str, &str, &str),
     order: &str,
     staff: Option<&str>,
-) -> Result<String, ShopError> {
+) -> Result<(String, String), ShopError> {
     let row = shop
         .client()
         .query_one(
-            "SELECT paydesk_claim_renewal($1, $2, $3, $4, $5, $6)",
+            "SELECT * FROM paydesk_claim_renewal($1, $2, $3, $4, $5, $6)",
             &[
                 &desk_id,
                 &account,
@@ -275,7 +290,28 @@ pub async fn claim_renewal(
         )
         .await
         .map_err(|e| ShopError::from_pg(e, shop.url()))?;
-    Ok(row.get(0))
+    Ok((row.get(0), row.get(1)))
+}
+
+/// The renewal of link `original` (of account key `account`) the shop holds, if any: its
+/// order number and the desk that claimed it.
+///
+/// # Errors
+/// [`ShopError`] when the shop does not answer.
+pub async fn renewal_claimed(
+    shop: &Shop,
+    account: &str,
+    original: &str,
+) -> Result<Option<(String, String)>, ShopError> {
+    let row = shop
+        .client()
+        .query_opt(
+            "SELECT order_id, desk_id FROM renewals WHERE account = $1 AND original_id = $2",
+            &[&account, &original],
+        )
+        .await
+        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+    Ok(row.map(|r| (r.get(0), r.get(1))))
 }
 
 /// Whether `order` is an order number the shop knows: a link's, or a renewal's claimed.

@@ -320,14 +320,31 @@ impl<A> MailQueue<'_, A> {
         })
     }
 
-    /// The whole address the newest link message for `link_id` went to, while it is kept
-    /// (a week after sending).
+    /// The links whose newest link message has not gone: `true` when the server refused it
+    /// for good, `false` while it waits. A message a later one went after counts no more, nor
+    /// does a receipt.
+    pub fn link_states(&self) -> Result<Vec<(String, bool)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT q.link_id, q.refused_at IS NOT NULL FROM mail_queue AS q
+             WHERE q.sent_at IS NULL AND q.kind = 'link'
+               AND q.id > coalesce((SELECT max(s.id) FROM mail_queue AS s
+                   WHERE s.link_id = q.link_id AND s.kind = 'link' AND s.sent_at IS NOT NULL), 0)",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The whole address the newest link message for `link_id` went to (not one the server
+    /// refused), while it is kept (a week after sending).
     pub fn last_address(&self, link_id: &str) -> Result<Option<String>, StoreError> {
         Ok(self
             .conn
             .query_row(
                 "SELECT to_address FROM mail_queue
                  WHERE link_id = ?1 AND kind = 'link' AND wiped_at IS NULL
+                   AND refused_at IS NULL
                  ORDER BY id DESC LIMIT 1",
                 [link_id],
                 |r| r.get(0),

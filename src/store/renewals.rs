@@ -7,7 +7,9 @@
 //! follows; "a link was created" (`store::changes`) sets `renewed_as` when the server made the
 //! new link, whether on the first answer or on a retry after a lost one. A claim whose journal
 //! row never began (a crash between the two) or failed (the server refused the request, so
-//! the key is free) no longer stands: the next claim takes its place.
+//! the key is free) no longer stands: the next claim takes its place. One whose outcome is
+//! unknown (pending, stale, or abandoned by a manager) still stands: the server may hold the
+//! link, and a new request under its key could make a second one.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension as _, params};
@@ -106,14 +108,14 @@ impl<A> Renewals<'_, A> {
         )?)
     }
 
-    /// Whether the claim `renewal` still stands: its journal row began and did not fail.
+    /// Whether the claim `renewal` still stands: its journal row began and was not refused.
     fn stands(&self, profile: &str, renewal: &Renewal) -> Result<bool, StoreError> {
         if renewal.renewed_as.is_some() {
             return Ok(true);
         }
         Ok(self.conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM journal WHERE profile = ?1 AND order_number = ?2
-                 AND state NOT IN ('failed', 'abandoned'))",
+                 AND state <> 'failed')",
             params![profile, renewal.order_id],
             |r| r.get(0),
         )?)

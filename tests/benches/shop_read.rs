@@ -3,7 +3,9 @@
 //! it, and a desk's outbox of 10,000 changes pushed after an outage.
 //!
 //! - History's first page (`shop::read::page`, the default query: 50 newest links);
-//! - the board (`shop::read::board`: today's links, then the week's open ones, 500 rows);
+//! - the board (`shop::read::board`: today's links, then the week's open ones, 500 rows), and
+//!   the sends beside it (`shop::outreach::sends_since`: the week's `link.send` rows of every
+//!   desk's audit, one link in 20 sent over the year);
 //! - a month's day close (`shop::report::day_report`, +03:00, from the kept totals), and the
 //!   same month of one desk (said, not held to a goal);
 //! - 10,000 queued changes pushed (`shop::push::push`), in changes per second.
@@ -34,6 +36,7 @@ use std::time::{Duration, Instant};
 use crate::support::pg::{self, PASSWORD, Pg};
 use chrono::{DateTime, NaiveDate, Utc};
 use paydesk::clock::Zone;
+use paydesk::shop::outreach::sends_since;
 use paydesk::shop::read::{ShopQuery, board, page, totals};
 use paydesk::shop::report::{ReportScope, day_report};
 use paydesk::shop::{self, Shop, ShopUrl, schema};
@@ -134,6 +137,22 @@ fn seed(pg: &Pg, db: &str, links: u64) {
             started.elapsed().as_secs_f64()
         );
     }
+    // One link in 20 sent to its payer a minute after it was made, a `link.send` row of its
+    // desk's audit (issue 30): what the board's "Sent by …" reads.
+    pg.admin_sql(
+        db,
+        &format!(
+            "INSERT INTO audit (desk_id, seq, at_ms, staff, approved_by, action, subject,
+                 prev_hash, hash)
+             SELECT 'DK' || lpad((i % {DESKS})::text, 2, '0'), 1000000 + i,
+                 (extract(epoch FROM timestamptz '2026-11-27 12:00:00+00'
+                     - i * interval '31.536 s') * 1000)::bigint + 60000,
+                 'Ayşe', NULL, 'link.send',
+                 'L' || lpad(i::text, 7, '0') || ' whatsapp 0532 *** ** 67', '', ''
+             FROM generate_series(0, {last}, 20) AS i",
+            last = links - 1,
+        ),
+    );
     pg.admin_sql(db, "VACUUM ANALYZE");
     eprintln!(
         "seeded {links} links and their kept totals in {:.0} s",
@@ -325,6 +344,15 @@ async fn measure(pg: &Pg) -> bool {
         rows.len(),
     );
     floors.say("board", board_time.0);
+    let sends = sends_since(&shop, week).await.unwrap();
+    assert!(!sends.is_empty());
+    let sends_time = timed(runs, || sends_since(&shop, week)).await;
+    met &= figure(
+        "shop board's sends (the week's link.send rows)",
+        sends_time,
+        sends.len(),
+    );
+    floors.say("sends", sends_time.0);
 
     let month = |d: u32| NaiveDate::from_ymd_opt(2026, 10, d).unwrap();
     let scope = ReportScope {
@@ -439,6 +467,18 @@ async fn measure(pg: &Pg) -> bool {
             &format!(
                 "SELECT {cols} WHERE l.stored_at >= '{today}' \
                  ORDER BY l.stored_at DESC, l.link_id DESC LIMIT 500"
+            ),
+        )
+        .await;
+        explain(
+            &shop,
+            "the board's sends",
+            &format!(
+                "SELECT a.subject, a.at_ms, coalesce(a.staff, d.name, a.desk_id) \
+                 FROM audit AS a LEFT JOIN desks AS d USING (desk_id) \
+                 WHERE a.action = 'link.send' AND a.at_ms >= {} \
+                 ORDER BY a.at_ms, a.desk_id, a.seq",
+                week.timestamp_millis()
             ),
         )
         .await;

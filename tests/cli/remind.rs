@@ -57,15 +57,28 @@ fn a_link_sent_by_email_is_reminded_once_when_its_time_comes_and_a_paid_one_neve
         "--security",
         "none",
     ]));
-    // Due: it expires in 90 minutes, inside the 2 hours before. Not yet: in 5 hours. Paid:
-    // due, but the payer paid.
-    let (due, due_url) = link(&cli, "REM-DUE", "40.00", "90m");
+    // Due: it expires 2 hours and 20 seconds from now, so its reminder time (2 hours before)
+    // comes 20 seconds after it was made (room for the sends on a loaded machine). Not yet: in 5 hours. Paid: due, but the payer paid.
+    // Just had it: sent 90 minutes before it expires, inside its reminder time.
+    let made = std::time::Instant::now();
+    let (due, due_url) = link(&cli, "REM-DUE", "40.00", "7220s");
     let (later, _) = link(&cli, "REM-LATER", "50.00", "5h");
-    let (paid, _) = link(&cli, "REM-PAID", "60.00", "90m");
-    for id in [&due, &later, &paid] {
+    let (paid, _) = link(&cli, "REM-PAID", "60.00", "7220s");
+    let (inside, _) = link(&cli, "REM-INSIDE", "70.00", "90m");
+    for id in [&due, &later, &paid, &inside] {
         ok(&cli.run(&["--profile", "test", "link", "send", id, "--email"]));
     }
-    assert_eq!(sink.received().len(), 3, "{}", sink.log());
+    assert_eq!(sink.received().len(), 4, "{}", sink.log());
+    // Before its time, a pass sends no reminder.
+    ok(&cli.run(&["--profile", "test", "mail", "flush"]));
+    assert!(
+        sink.received()
+            .iter()
+            .all(|m| !m.subject.starts_with("Hatırlatma: ")),
+        "{}",
+        sink.log()
+    );
+    std::thread::sleep(std::time::Duration::from_secs(21).saturating_sub(made.elapsed()));
     server
         .admin()
         .pay(&paid, None)
@@ -114,5 +127,5 @@ fn a_link_sent_by_email_is_reminded_once_when_its_time_comes_and_a_paid_one_neve
         })
         .count();
     assert_eq!(sends_of_due, 2, "the send and its reminder, each on record");
-    let _ = later;
+    let _ = (later, inside);
 }

@@ -185,3 +185,36 @@ fn a_renewal_whose_answer_is_lost_is_finished_under_the_same_key_and_made_once()
     let after = link(&cli, &["renew", &id]);
     assert_eq!(after.code, 3, "renewed once: {after:?}");
 }
+
+#[test]
+fn a_renewal_given_up_on_after_a_lost_answer_is_never_sent_again() {
+    let server = sandbox();
+    let mut cli = Cli::new();
+    cli.add_profile("test", &server);
+    let created = cli.link_create(
+        "test",
+        &["--amount", "41.00", "--order-number", "GIVEN-UP", "--json"],
+    );
+    ok(&created);
+    let id = created.json()["id"].as_str().expect("an id").to_owned();
+    ok(&link(&cli, &["cancel", &id]));
+    server
+        .admin()
+        .add_fault(FaultRule {
+            endpoint: "link.create".into(),
+            kind: FaultKind::Lost,
+            delay_ms: None,
+            next: Some(5),
+            probability: None,
+        })
+        .expect("a valid rule");
+    assert_eq!(link(&cli, &["renew", &id]).code, 5);
+    // A manager gives up on knowing whether the renewal was made (the server did make it).
+    ok(&cli.run(&["--profile", "test", "pending", "abandon", "link-GIVEN-UP-2"]));
+    let again = link(&cli, &["renew", &id]);
+    assert_eq!(again.code, 3, "{again:?}");
+    assert!(again.stderr.contains("GIVEN-UP-2"), "{again:?}");
+    let held = server_orders(&server);
+    assert_eq!(held["GIVEN-UP-2"].len(), 1);
+    assert!(!held.contains_key("GIVEN-UP-3"), "no second renewal");
+}

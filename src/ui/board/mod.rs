@@ -72,6 +72,8 @@ pub struct BoardRow {
     pub sent: Option<SendMark>,
     /// Its e-mail, while this desk's queue holds it unsent.
     pub mail: Option<MailState>,
+    /// Made at another desk of the shop: sent and reminded from there.
+    pub foreign: bool,
     /// From when its "Remind" lights up: last sent by WhatsApp, not reminded, reminders on
     /// (a link without an expiry: at once; `None`: never).
     pub remind_from: Option<DateTime<Utc>>,
@@ -88,19 +90,25 @@ pub struct BoardMarks {
     pub sending: crate::store::SendingSettings,
     /// This desk's e-mails still in its queue, by link id.
     pub mail: HashMap<String, MailState>,
+    /// The rows other desks made: sent and reminded from their own desks.
+    pub foreign: std::collections::HashSet<String>,
 }
 
 impl BoardMarks {
     /// From when link `link` (last sent `sent`) may be reminded by hand on WhatsApp.
     fn remind_from(&self, link: &Link, sent: Option<&SendMark>) -> Option<DateTime<Utc>> {
         let by_whatsapp = sent.is_some_and(|m| m.channel == SendChannel::WhatsApp);
-        if !by_whatsapp || self.reminded.contains(&link.id) {
+        if !by_whatsapp || self.reminded.contains(&link.id) || self.foreign.contains(&link.id) {
             return None;
         }
         self.sending.remind_before()?;
         match link.expiry {
             None => Some(DateTime::<Utc>::MIN_UTC),
-            expiry => self.sending.due_at(expiry),
+            // Sent at or after its reminder time: the payer has just had it.
+            expiry => self
+                .sending
+                .due_at(expiry)
+                .filter(|due| sent.is_some_and(|m| m.at < *due)),
         }
     }
 }
@@ -286,6 +294,7 @@ impl BoardView {
             .map(|s| {
                 let sent = marks.sends.remove(&s.link.id);
                 BoardRow {
+                    foreign: marks.foreign.contains(&s.link.id),
                     remind_from: marks.remind_from(&s.link, sent.as_ref()),
                     mail: marks.mail.get(&s.link.id).copied(),
                     sent,
@@ -632,7 +641,7 @@ fn row_menu_ui(
             *picked = Some(BoardCommand::Show { id: id.clone() });
             ui.close();
         }
-        let open = !row.status(cx.now).is_final() && row.link.payment_url.is_some();
+        let open = !row.status(cx.now).is_final() && row.link.payment_url.is_some() && !row.foreign;
         if open
             && ui
                 .button(format!("{}…", UiText::SendToCustomer.get(lang)))
@@ -1173,6 +1182,7 @@ mod tests {
             sent: None,
             remind_from: None,
             mail: None,
+            foreign: false,
         };
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
@@ -1202,6 +1212,7 @@ mod tests {
             sent: None,
             remind_from: None,
             mail: None,
+            foreign: false,
         };
         assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Partially paid"));
         // Who made it follows the order number.
@@ -1221,6 +1232,7 @@ mod tests {
             sent: None,
             remind_from: None,
             mail: None,
+            foreign: false,
         }
     }
 
@@ -1396,6 +1408,7 @@ mod tests {
             reminded: ["reminded".to_owned()].into(),
             sending: crate::store::SendingSettings::default(),
             mail: HashMap::new(),
+            foreign: std::collections::HashSet::new(),
         };
         let mut board = BoardView::default();
         let links = vec![
