@@ -201,6 +201,17 @@ pub async fn item_lines(shop: &Shop, key: &LinkKey) -> Result<Vec<ItemLine>, Sho
         .collect())
 }
 
+/// The sends of rows holding a `link.send` audit row's subject, its time and who sent it, read as the audit wrote
+/// them.
+fn marks(rows: &[tokio_postgres::Row]) -> Vec<SendMark> {
+    rows.iter()
+        .filter_map(|r| {
+            let at = DateTime::from_timestamp_millis(r.get(1))?;
+            SendMark::of_audit(r.get(0), at, r.get(2))
+        })
+        .collect()
+}
+
 /// Every send any desk recorded at or after `since`, oldest first, with who sent it: the
 /// member, else (a desk without staff) the desk's shown name.
 pub async fn sends_since(shop: &Shop, since: DateTime<Utc>) -> Result<Vec<SendMark>, ShopError> {
@@ -215,13 +226,7 @@ pub async fn sends_since(shop: &Shop, since: DateTime<Utc>) -> Result<Vec<SendMa
         )
         .await
         .map_err(|e| ShopError::from_pg(e, shop.url()))?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| {
-            let at = DateTime::from_timestamp_millis(r.get(1))?;
-            SendMark::of_audit(r.get(0), at, r.get(2))
-        })
-        .collect())
+    Ok(marks(&rows))
 }
 
 /// The sends of links `ids` (every desk's), oldest first, through the index of the sends by
@@ -238,13 +243,7 @@ pub async fn sends_of(shop: &Shop, ids: &[String]) -> Result<Vec<SendMark>, Shop
         )
         .await
         .map_err(|e| ShopError::from_pg(e, shop.url()))?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| {
-            let at = DateTime::from_timestamp_millis(r.get(1))?;
-            SendMark::of_audit(r.get(0), at, r.get(2))
-        })
-        .collect())
+    Ok(marks(&rows))
 }
 
 /// A renewal as the shop records it.

@@ -139,20 +139,23 @@ fn a_cancelled_link_renews_with_every_field_and_its_chain_of_order_numbers() {
     assert!(listed(&cli, &third_id).get("renewedAs").is_none());
 }
 
-#[test]
-fn a_renewal_whose_answer_is_lost_is_finished_under_the_same_key_and_made_once() {
+/// A sandbox, a CLI with its profile `test`, and a cancelled link of order `order`, whose
+/// next five creates' answers the sandbox loses (it makes the link, the desk does not learn
+/// it); the link's id.
+fn cancelled_with_answers_lost(
+    order: &str,
+    amount: &str,
+) -> (paydesk::sandbox::SandboxHandle, Cli, String) {
     let server = sandbox();
     let mut cli = Cli::new();
     cli.add_profile("test", &server);
     let created = cli.link_create(
         "test",
-        &["--amount", "40.00", "--order-number", "LOST-R", "--json"],
+        &["--amount", amount, "--order-number", order, "--json"],
     );
     ok(&created);
     let id = created.json()["id"].as_str().expect("an id").to_owned();
     ok(&link(&cli, &["cancel", &id]));
-    // Every answer of the next five creates is lost: the server makes the link, the desk
-    // does not learn it.
     server
         .admin()
         .add_fault(FaultRule {
@@ -163,6 +166,12 @@ fn a_renewal_whose_answer_is_lost_is_finished_under_the_same_key_and_made_once()
             probability: None,
         })
         .expect("a valid rule");
+    (server, cli, id)
+}
+
+#[test]
+fn a_renewal_whose_answer_is_lost_is_finished_under_the_same_key_and_made_once() {
+    let (server, cli, id) = cancelled_with_answers_lost("LOST-R", "40.00");
     let lost = link(&cli, &["renew", &id]);
     assert_eq!(lost.code, 5, "the outcome is unknown: {lost:?}");
     assert_eq!(
@@ -188,26 +197,7 @@ fn a_renewal_whose_answer_is_lost_is_finished_under_the_same_key_and_made_once()
 
 #[test]
 fn a_renewal_given_up_on_after_a_lost_answer_is_never_sent_again() {
-    let server = sandbox();
-    let mut cli = Cli::new();
-    cli.add_profile("test", &server);
-    let created = cli.link_create(
-        "test",
-        &["--amount", "41.00", "--order-number", "GIVEN-UP", "--json"],
-    );
-    ok(&created);
-    let id = created.json()["id"].as_str().expect("an id").to_owned();
-    ok(&link(&cli, &["cancel", &id]));
-    server
-        .admin()
-        .add_fault(FaultRule {
-            endpoint: "link.create".into(),
-            kind: FaultKind::Lost,
-            delay_ms: None,
-            next: Some(5),
-            probability: None,
-        })
-        .expect("a valid rule");
+    let (server, cli, id) = cancelled_with_answers_lost("GIVEN-UP", "41.00");
     assert_eq!(link(&cli, &["renew", &id]).code, 5);
     // A manager gives up on knowing whether the renewal was made (the server did make it).
     ok(&cli.run(&["--profile", "test", "pending", "abandon", "link-GIVEN-UP-2"]));
