@@ -196,17 +196,17 @@ impl App {
             LinkResult::MailPassed => self.on_mail_passed(),
             LinkResult::Sent { id, result } => {
                 let words = result.map(|sent| match sent {
-                    super::send::Sent::Copy { text } => {
+                    super::msg::Sent::Copy { text } => {
                         self.ctx.copy_text(text);
                         UiText::SentCopied.get(lang).to_owned()
                     }
-                    super::send::Sent::WhatsApp { to } => {
+                    super::msg::Sent::WhatsApp { to } => {
                         UiText::SentWhatsApp.fill(lang, &[("to", &to)])
                     }
-                    super::send::Sent::Email { to, waiting: None } => {
+                    super::msg::Sent::Email { to, waiting: None } => {
                         UiText::SentEmail.fill(lang, &[("to", &to)])
                     }
-                    super::send::Sent::Email {
+                    super::msg::Sent::Email {
                         to,
                         waiting: Some(why),
                     } => UiText::SentEmailWaiting.fill(lang, &[("to", &to), ("why", &why)]),

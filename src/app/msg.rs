@@ -216,7 +216,7 @@ pub enum LinkResult {
         /// The link id.
         id: String,
         /// What happened.
-        result: Result<super::send::Sent, String>,
+        result: Result<Sent, String>,
     },
     /// Whether a shown link that can no longer be paid was renewed: its renewal's order
     /// number.
@@ -517,5 +517,27 @@ pub enum MailResult {
     Done {
         /// The sentence, or the problem.
         result: Result<String, crate::ui::problem::Problem>,
+    },
+}
+
+/// What a send did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sent {
+    /// WhatsApp opened with the message to this (masked) number.
+    WhatsApp {
+        /// The number, masked as the audit holds it.
+        to: String,
+    },
+    /// The message to copy: the subject, a blank line, the text.
+    Copy {
+        /// The text for the clipboard.
+        text: String,
+    },
+    /// The e-mail was queued; whether the server took it at once, else why it waits.
+    Email {
+        /// The address, masked.
+        to: String,
+        /// `None`: sent; else why it waits to be sent.
+        waiting: Option<String>,
     },
 }

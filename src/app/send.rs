@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use zeroize::Zeroizing;
 
+use super::msg::Sent;
 use crate::clock::Zone;
 use crate::domain::phone::Phone;
 use crate::domain::share::{self, LinkFacts};
@@ -28,28 +29,6 @@ use crate::service::shared::Reads;
 use crate::service::{Desk, Services};
 use crate::ui::command::SendVia;
 use crate::ui::text::UiText;
-
-/// What a send did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Sent {
-    /// WhatsApp opened with the message to this (masked) number.
-    WhatsApp {
-        /// The number, masked as the audit holds it.
-        to: String,
-    },
-    /// The message to copy: the subject, a blank line, the text.
-    Copy {
-        /// The text for the clipboard.
-        text: String,
-    },
-    /// The e-mail was queued; whether the server took it at once, else why it waits.
-    Email {
-        /// The address, masked.
-        to: String,
-        /// `None`: sent; else why it waits to be sent.
-        waiting: Option<String>,
-    },
-}
 
 /// Everything a send needs, taken from the app on the UI thread.
 pub struct SendJob {

@@ -1083,6 +1083,13 @@ impl Desk {
     }
 }
 
+
+/// The session reaches the desk's file through the services that hold it.
+impl crate::shop::session::StoreAccess for Services {
+    fn store(&self) -> &Mutex<Store> {
+        Services::store(self)
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

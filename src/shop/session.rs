@@ -362,12 +362,6 @@ pub trait StoreAccess: Send + Sync {
     fn store(&self) -> &Mutex<Store>;
 }
 
-impl StoreAccess for crate::service::Services {
-    fn store(&self) -> &Mutex<Store> {
-        crate::service::Services::store(self)
-    }
-}
-
 type Slot = Arc<AsyncMutex<Option<Shop>>>;
 
 /// The open connection, borrowed by a reader for one query; `None` while offline.

@@ -80,7 +80,7 @@ pub enum Command {
     /// This desk in a shop: joining, leaving, its name.
     Shop(ShopCommand),
     /// Settings → E-mail.
-    Mail(crate::ui::mail::MailCommand),
+    Mail(MailCommand),
 }
 
 impl Command {
@@ -759,6 +759,149 @@ impl StaffCommand {
             StaffCommand::SetStaffActive { .. } => Gate::Manager(UiText::WhatStaffActive),
             StaffCommand::LoadAudit { .. } => Gate::Manager(UiText::WhatAudit),
             StaffCommand::ExportAudit { .. } => Gate::Manager(UiText::WhatExportAudit),
+        }
+    }
+}
+
+/// How a connection to the mail server is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MailSecurity {
+    /// STARTTLS on the submission port (587).
+    #[default]
+    StartTls,
+    /// TLS from the first byte (465).
+    Tls,
+    /// None: only to a server on this computer.
+    None,
+}
+
+impl MailSecurity {
+    /// The port a server of this kind listens on.
+    pub fn default_port(self) -> u16 {
+        match self {
+            MailSecurity::StartTls => 587,
+            MailSecurity::Tls => 465,
+            MailSecurity::None => 25,
+        }
+    }
+}
+
+/// The account as the form holds it (what the worker checks and keeps).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailForm {
+    /// The server's host name.
+    pub host: String,
+    /// Its port, as typed.
+    pub port: String,
+    /// How the connection is protected.
+    pub security: MailSecurity,
+    /// The login (empty: a server without one).
+    pub user: String,
+    /// The sender's address.
+    pub from: String,
+    /// The sender's name.
+    pub from_name: String,
+    /// A CA file (PEM) trusted besides the system's, for a server with the shop's own CA.
+    pub ca_file: String,
+    /// Whether a receipt goes on its own to the payer of a link heard paid in full (on until
+    /// turned off).
+    pub receipts: bool,
+}
+
+impl Default for MailForm {
+    fn default() -> Self {
+        MailForm {
+            host: String::new(),
+            port: String::new(),
+            security: MailSecurity::default(),
+            user: String::new(),
+            from: String::new(),
+            from_name: String::new(),
+            ca_file: String::new(),
+            receipts: true,
+        }
+    }
+}
+
+/// How this desk sends to customers not at the counter, as the form holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendingForm {
+    /// The country code of a number typed without one, as typed.
+    pub country_code: String,
+    /// Minutes before a link's expiry its reminder is due (`None`: off).
+    pub remind_before_min: Option<u32>,
+}
+
+impl Default for SendingForm {
+    fn default() -> Self {
+        SendingForm {
+            country_code: "90".to_owned(),
+            remind_before_min: Some(120),
+        }
+    }
+}
+
+/// What the mail queue holds, in short.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueueSummary {
+    /// Messages waiting to be sent.
+    pub waiting: usize,
+    /// Messages the server refused for good.
+    pub refused: usize,
+    /// Messages sent.
+    pub sent: usize,
+    /// Why the newest waiting or refused message did not go, masked address first.
+    pub last_problem: Option<String>,
+}
+
+/// What Settings → E-mail asks the worker for.
+pub enum MailCommand {
+    /// Read the account kept and the queue.
+    Load,
+    /// Check and keep the account, and the password typed (none: keep the one stored).
+    Save {
+        /// The account.
+        form: Box<MailForm>,
+        /// The password, wiped after use.
+        password: Option<Zeroizing<String>>,
+    },
+    /// Send one message outside the queue to `to`.
+    Test {
+        /// The address.
+        to: String,
+    },
+    /// Keep how this desk sends to customers not at the counter.
+    SaveSending {
+        /// The form.
+        form: SendingForm,
+    },
+}
+
+impl std::fmt::Debug for MailCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The password never prints.
+        f.write_str(self.name())
+    }
+}
+
+impl MailCommand {
+    /// The command's name, for logs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MailCommand::Load => "LoadMailSettings",
+            MailCommand::Save { .. } => "SaveMailSettings",
+            MailCommand::Test { .. } => "TestMail",
+            MailCommand::SaveSending { .. } => "SaveSendingSettings",
+        }
+    }
+
+    /// See `Command::gate`: reading is anyone's at the desk, changing and testing a manager's.
+    pub fn gate(&self) -> Gate {
+        match self {
+            MailCommand::Load => Gate::Member,
+            MailCommand::Save { .. }
+            | MailCommand::Test { .. }
+            | MailCommand::SaveSending { .. } => Gate::Manager(UiText::WhatMailSettings),
         }
     }
 }
