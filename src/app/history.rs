@@ -238,15 +238,9 @@ async fn history_page(
     query.before = before;
     let result = match reads.page(&query, range, false).await {
         Ok(page) => {
-            let ids: Vec<String> = page.rows.iter().map(|l| l.stored.link.id.clone()).collect();
-            let orders: Vec<String> = page
-                .rows
-                .iter()
-                .map(|l| l.stored.link.order_or_id().to_owned())
-                .collect();
             // The marks are a line of the row: a page without them is still the page.
             let mut marks = reads
-                .renewal_marks(&ids, &orders)
+                .renewal_marks_of(&page.rows)
                 .await
                 .inspect_err(|e| tracing::warn!(error = %e, "History's renewals were not read"))
                 .unwrap_or_default();

@@ -287,27 +287,18 @@ mod tests {
     #[test]
     fn a_form_is_checked_as_the_cli_checks_it_and_each_refusal_says_what_is_wrong() {
         let en = Lang::En;
-        let plain = settings_of(
-            &form("mail.example.com", MailSecurity::None, "", "a@b.co"),
-            en,
-        );
-        let e = plain.expect_err("plain SMTP to another computer");
-        assert!(e.sentence.contains("this computer"), "{e:?}");
-        let from = settings_of(&form("127.0.0.1", MailSecurity::None, "", "nobody"), en);
-        assert!(
-            from.expect_err("no address")
+        // What a refused form says, for (host, security, port, sender).
+        let refusal = |(host, security, port, from): (&str, MailSecurity, &str, &str)| {
+            settings_of(&form(host, security, port, from), en)
+                .expect_err("a refused account")
                 .sentence
-                .starts_with("E-mail:")
-        );
-        let port = settings_of(
-            &form("127.0.0.1", MailSecurity::None, "70000", "a@b.co"),
-            en,
-        );
-        assert!(
-            port.expect_err("no port")
-                .sentence
-                .starts_with("Port number:")
-        );
+        };
+        let plain = refusal(("mail.example.com", MailSecurity::None, "", "a@b.co"));
+        assert!(plain.contains("this computer"), "{plain}");
+        let from = refusal(("127.0.0.1", MailSecurity::None, "", "nobody"));
+        assert!(from.starts_with("E-mail:"), "{from}");
+        let port = refusal(("127.0.0.1", MailSecurity::None, "70000", "a@b.co"));
+        assert!(port.starts_with("Port number:"), "{port}");
         let ok = settings_of(
             &form("smtp.example.com", MailSecurity::StartTls, "", "a@b.co"),
             en,

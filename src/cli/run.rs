@@ -524,14 +524,9 @@ impl Ctx {
                 renewed_as: Option<String>,
             }
             let ids: Vec<String> = page.rows.iter().map(|l| l.stored.link.id.clone()).collect();
-            let orders: Vec<String> = page
-                .rows
-                .iter()
-                .map(|l| l.stored.link.order_or_id().to_owned())
-                .collect();
             let mut sends = reads.sends_of(&ids).await.map_err(from_desk(lang))?;
             let mut marks = reads
-                .renewal_marks(&ids, &orders)
+                .renewal_marks_of(&page.rows)
                 .await
                 .map_err(from_desk(lang))?;
             let mut links: Vec<Listed<'_>> = Vec::with_capacity(page.rows.len());

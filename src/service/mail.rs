@@ -3,13 +3,14 @@
 //! to its payer with its audit row, the queue as it stands, and a sending pass now
 //! (`mail::send_queued`, the file locked for each step only).
 
+use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
 
 use super::{DeskError, Services};
 use crate::domain::share::{LinkMessage, QR_CONTENT_ID};
 use crate::domain::{Actor, EmailAddress};
 use crate::mail::{MailError, Security, SendReport, SmtpPassword, SmtpSettings};
-use crate::store::{MailKind, MailPart, NewMail};
+use crate::store::{MailKind, MailPart, NewMail, Store, StoreError};
 pub use crate::store::{QueuedMail, SmtpAccount};
 
 /// Pixels per module of the e-mailed QR code: a link's code (about 40 modules with its quiet
@@ -147,18 +148,14 @@ impl Services {
         from: &EmailAddress,
         message: &LinkMessage,
     ) -> Result<QueuedMail, DeskError> {
-        let now = self.clock().now();
         let mail = NewMail {
             link_id,
             to,
             from,
             message,
         };
-        let parts: Vec<MailPart> = qr_part(payment_url).into_iter().collect();
-        crate::store::with_locked(self.store(), |s| {
-            s.as_actor(actor, now, |s| {
-                s.mail_enqueue_with(&mail, MailKind::Link, &parts, now)
-            })
+        self.enqueue_link_mail(actor, payment_url, |s, parts, now| {
+            s.mail_enqueue_with(&mail, MailKind::Link, parts, now)
         })?
         .ok_or_else(|| {
             DeskError::Store(crate::store::StoreError::Corrupt {
@@ -178,16 +175,29 @@ impl Services {
         from: &EmailAddress,
         message: &LinkMessage,
     ) -> Result<Option<QueuedMail>, DeskError> {
-        let now = self.clock().now();
         let mail = NewMail {
             link_id,
             to,
             from,
             message,
         };
+        self.enqueue_link_mail(actor, payment_url, |s, parts, now| {
+            s.mail_enqueue_reminder(&mail, parts, now)
+        })
+    }
+
+    /// Runs `enqueue` as `actor` in one transaction, with the link's QR code as the message's
+    /// inline part (none for a URL too long for one).
+    fn enqueue_link_mail<T>(
+        &self,
+        actor: &Actor,
+        payment_url: &str,
+        enqueue: impl FnOnce(&mut Store, &[MailPart], DateTime<Utc>) -> Result<T, StoreError>,
+    ) -> Result<T, DeskError> {
+        let now = self.clock().now();
         let parts: Vec<MailPart> = qr_part(payment_url).into_iter().collect();
         Ok(crate::store::with_locked(self.store(), |s| {
-            s.as_actor(actor, now, |s| s.mail_enqueue_reminder(&mail, &parts, now))
+            s.as_actor(actor, now, |s| enqueue(s, &parts, now))
         })?)
     }
 

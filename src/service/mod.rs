@@ -1083,7 +1083,6 @@ impl Desk {
     }
 }
 
-
 /// The session reaches the desk's file through the services that hold it.
 impl crate::shop::session::StoreAccess for Services {
     fn store(&self) -> &Mutex<Store> {

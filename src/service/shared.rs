@@ -540,6 +540,19 @@ impl Reads {
         Ok(by_link)
     }
 
+    /// [`Reads::renewal_marks`] of a page's rows.
+    pub async fn renewal_marks_of(
+        &self,
+        rows: &[Listed],
+    ) -> Result<HashMap<String, RenewalMarks>, DeskError> {
+        let ids: Vec<String> = rows.iter().map(|l| l.stored.link.id.clone()).collect();
+        let orders: Vec<String> = rows
+            .iter()
+            .map(|l| l.stored.link.order_or_id().to_owned())
+            .collect();
+        self.renewal_marks(&ids, &orders).await
+    }
+
     /// What History and `link list` mark of each of links `ids` (with their order numbers
     /// `orders`): the shop's renewals, every desk's, while it answers, else this desk's own.
     pub async fn renewal_marks(

@@ -682,7 +682,11 @@ async fn from_links(
 /// a built-in sandbox's link only by the desk whose sandbox it is. A link's status counts as
 /// the report counts it: another desk's unconfirmed claim of payment (the viewer `$6`'s own
 /// counts) by its last confirmed status. `$7` the desk, or `NULL` for the whole shop.
-const SENT_SQL: &str = "SELECT l.link_id, a.at_ms,
+/// The links of a range sent to their payers, one row per send (read by `sent_of`; public for
+/// the shop bench's `EXPLAIN`). Parameters: the account's base URL, key id and sandbox desk,
+/// the range in milliseconds (from, to), the viewing desk, the desk scoped to (or `NULL`), and
+/// the range as times (from, to).
+pub const SENT_SQL: &str = "SELECT l.link_id, a.at_ms,
          CASE WHEN l.confirmed_status IS NULL OR l.claim_desk = $6 THEN l.status
               ELSE l.confirmed_status END,
          l.answer->>'completedDate', l.observed_at
