@@ -12,6 +12,7 @@ mod fault_campaign;
 mod hostile;
 mod hygiene;
 mod lang_catalogues;
+mod migrations_frozen;
 mod mail_send;
 mod model;
 mod packaging;
