@@ -38,8 +38,57 @@ pub const LEASE: Duration = Duration::from_secs(8);
 /// budget whatever its version.
 pub const BUDGET_GAP: Duration = Duration::from_secs(1);
 
+/// `paydesk_poll_ask`'s body from the look-up of the link's lease on, as steps 3 and 16 write
+/// it: `$lease` and `$fresh` name what holds the lease's and the freshness' milliseconds.
+macro_rules! poll_ask_rest {
+    ($lease:literal, $fresh:literal) => {
+        concat!(
+            "    SELECT * INTO l FROM poll_leases
+        WHERE base_url = p_base_url AND api_key_id = p_api_key_id
+          AND sandbox_desk = p_sandbox_desk AND link_id = p_link_id;
+    IF FOUND AND l.desk_id <> p_desk_id AND l.expires_at > t THEN
+        outcome := 'held';
+        holder := l.desk_id;
+        wait_ms := ceil(extract(epoch FROM l.expires_at - t) * 1000)::bigint;
+        RETURN;
+    END IF;
+    IF FOUND AND l.polled_at > t - ",
+            $fresh,
+            " * interval '1 millisecond' THEN
+        outcome := 'fresh';
+        holder := l.desk_id;
+        wait_ms := floor(extract(epoch FROM t - l.polled_at) * 1000)::bigint;
+        RETURN;
+    END IF;
+    IF b.next_at > t THEN
+        outcome := 'spent';
+        wait_ms := ceil(extract(epoch FROM b.next_at - t) * 1000)::bigint;
+        RETURN;
+    END IF;
+    INSERT INTO poll_leases AS x (base_url, api_key_id, sandbox_desk, link_id, desk_id,
+            expires_at, polled_at)
+        VALUES (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_desk_id,
+            t + ",
+            $lease,
+            " * interval '1 millisecond', t)
+        ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
+            desk_id = EXCLUDED.desk_id, expires_at = EXCLUDED.expires_at,
+            polled_at = EXCLUDED.polled_at;
+    UPDATE poll_budget SET next_at = t + b.gap;
+    outcome := 'granted';
+    holder := p_desk_id;
+    wait_ms := ",
+            $lease,
+            ";
+END $$;
+"
+        )
+    };
+}
+
 /// The schema step of this module: the leases, the one-row budget and the ask function.
-pub const SCHEMA: &str = "
+pub const SCHEMA: &str = concat!(
+    "
 -- Who asks the API about a link now: one desk at a time, until expires_at (PostgreSQL's
 -- clock). polled_at is when the shop last granted an ask about the link, to any desk.
 CREATE TABLE poll_leases (
@@ -79,39 +128,9 @@ BEGIN
     -- Every ask of the shop takes its turn here; now is read once the turn came.
     SELECT * INTO STRICT b FROM poll_budget FOR UPDATE;
     t := clock_timestamp();
-    SELECT * INTO l FROM poll_leases
-        WHERE base_url = p_base_url AND api_key_id = p_api_key_id
-          AND sandbox_desk = p_sandbox_desk AND link_id = p_link_id;
-    IF FOUND AND l.desk_id <> p_desk_id AND l.expires_at > t THEN
-        outcome := 'held';
-        holder := l.desk_id;
-        wait_ms := ceil(extract(epoch FROM l.expires_at - t) * 1000)::bigint;
-        RETURN;
-    END IF;
-    IF FOUND AND l.polled_at > t - p_fresh_ms * interval '1 millisecond' THEN
-        outcome := 'fresh';
-        holder := l.desk_id;
-        wait_ms := floor(extract(epoch FROM t - l.polled_at) * 1000)::bigint;
-        RETURN;
-    END IF;
-    IF b.next_at > t THEN
-        outcome := 'spent';
-        wait_ms := ceil(extract(epoch FROM b.next_at - t) * 1000)::bigint;
-        RETURN;
-    END IF;
-    INSERT INTO poll_leases AS x (base_url, api_key_id, sandbox_desk, link_id, desk_id,
-            expires_at, polled_at)
-        VALUES (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_desk_id,
-            t + p_lease_ms * interval '1 millisecond', t)
-        ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
-            desk_id = EXCLUDED.desk_id, expires_at = EXCLUDED.expires_at,
-            polled_at = EXCLUDED.polled_at;
-    UPDATE poll_budget SET next_at = t + b.gap;
-    outcome := 'granted';
-    holder := p_desk_id;
-    wait_ms := p_lease_ms;
-END $$;
-";
+",
+    poll_ask_rest!("p_lease_ms", "p_fresh_ms")
+);
 
 /// Schema step 16 (issue 28): the leases and the budget are written by the shop's functions
 /// only, as the links are. `paydesk_poll_ask` becomes `SECURITY DEFINER` (owned by
@@ -122,7 +141,8 @@ END $$;
 /// prunes the rows nobody asked about for a day. The desks' role then writes no table of the
 /// leases or the budget: a clerk with `psql` cannot spend the shop's budget ahead or keep
 /// another desk from a link.
-pub const AUTHORITY: &str = "
+pub const AUTHORITY: &str = concat!(
+    "
 CREATE OR REPLACE FUNCTION paydesk_poll_ask(
     p_base_url text, p_api_key_id text, p_sandbox_desk text, p_link_id text,
     p_desk_id text, p_lease_ms bigint, p_fresh_ms bigint,
@@ -142,39 +162,9 @@ BEGIN
     END IF;
     SELECT * INTO STRICT b FROM poll_budget FOR UPDATE;
     t := clock_timestamp();
-    SELECT * INTO l FROM poll_leases
-        WHERE base_url = p_base_url AND api_key_id = p_api_key_id
-          AND sandbox_desk = p_sandbox_desk AND link_id = p_link_id;
-    IF FOUND AND l.desk_id <> p_desk_id AND l.expires_at > t THEN
-        outcome := 'held';
-        holder := l.desk_id;
-        wait_ms := ceil(extract(epoch FROM l.expires_at - t) * 1000)::bigint;
-        RETURN;
-    END IF;
-    IF FOUND AND l.polled_at > t - v_fresh * interval '1 millisecond' THEN
-        outcome := 'fresh';
-        holder := l.desk_id;
-        wait_ms := floor(extract(epoch FROM t - l.polled_at) * 1000)::bigint;
-        RETURN;
-    END IF;
-    IF b.next_at > t THEN
-        outcome := 'spent';
-        wait_ms := ceil(extract(epoch FROM b.next_at - t) * 1000)::bigint;
-        RETURN;
-    END IF;
-    INSERT INTO poll_leases AS x (base_url, api_key_id, sandbox_desk, link_id, desk_id,
-            expires_at, polled_at)
-        VALUES (p_base_url, p_api_key_id, p_sandbox_desk, p_link_id, p_desk_id,
-            t + v_lease * interval '1 millisecond', t)
-        ON CONFLICT (base_url, api_key_id, sandbox_desk, link_id) DO UPDATE SET
-            desk_id = EXCLUDED.desk_id, expires_at = EXCLUDED.expires_at,
-            polled_at = EXCLUDED.polled_at;
-    UPDATE poll_budget SET next_at = t + b.gap;
-    outcome := 'granted';
-    holder := p_desk_id;
-    wait_ms := v_lease;
-END $$;
-
+",
+    poll_ask_rest!("v_lease", "v_fresh"),
+    "
 -- The desk's leases end now (their polled_at stays, so a link asked a moment ago is still
 -- fresh for the next desk); the rows of links nobody asked about for a day go (a link stays
 -- on the board at most 7 days, and nobody asks about it once it is final).
@@ -190,7 +180,8 @@ BEGIN
     DELETE FROM poll_leases WHERE polled_at < clock_timestamp() - interval '1 day';
     RETURN v_ended;
 END $$;
-";
+"
+);
 
 /// The statement [`ask`] runs (the rule is the module's).
 pub const ASK_FUNCTION: &str =
