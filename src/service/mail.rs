@@ -3,14 +3,13 @@
 //! to its payer with its audit row, the queue as it stands, and a sending pass now
 //! (`mail::send_queued`, the file locked for each step only).
 
-use chrono::{DateTime, Utc};
 use zeroize::Zeroizing;
 
 use super::{DeskError, Services};
 use crate::domain::share::{LinkMessage, QR_CONTENT_ID};
 use crate::domain::{Actor, EmailAddress};
 use crate::mail::{MailError, Security, SendReport, SmtpPassword, SmtpSettings};
-use crate::store::{MailKind, MailPart, NewMail, Store, StoreError};
+use crate::store::{MailKind, MailPart, NewMail};
 pub use crate::store::{QueuedMail, SmtpAccount};
 
 /// Pixels per module of the e-mailed QR code: a link's code (about 40 modules with its quiet
@@ -148,21 +147,13 @@ impl Services {
         from: &EmailAddress,
         message: &LinkMessage,
     ) -> Result<QueuedMail, DeskError> {
-        let mail = NewMail {
-            link_id,
-            to,
-            from,
-            message,
-        };
-        self.enqueue_link_mail(actor, payment_url, |s, parts, now| {
-            s.mail_enqueue_with(&mail, MailKind::Link, parts, now)
-        })?
-        .ok_or_else(|| {
-            DeskError::Store(crate::store::StoreError::Corrupt {
-                what: "mail queue row",
-                value: link_id.to_owned(),
+        self.queue_link_mail(actor, (link_id, payment_url), (to, from), message, false)?
+            .ok_or_else(|| {
+                DeskError::Store(crate::store::StoreError::Corrupt {
+                    what: "mail queue row",
+                    value: link_id.to_owned(),
+                })
             })
-        })
     }
 
     /// Queues the one reminder of link `link_id` (see [`Services::queue_mail`]) and records it,
@@ -170,34 +161,39 @@ impl Services {
     pub fn queue_reminder_mail(
         &self,
         actor: &Actor,
-        (link_id, payment_url): (&str, &str),
+        link: (&str, &str),
         to: &EmailAddress,
         from: &EmailAddress,
         message: &LinkMessage,
     ) -> Result<Option<QueuedMail>, DeskError> {
+        self.queue_link_mail(actor, link, (to, from), message, true)
+    }
+
+    /// [`Services::queue_mail`], or as the link's one reminder when `reminder`.
+    fn queue_link_mail(
+        &self,
+        actor: &Actor,
+        (link_id, payment_url): (&str, &str),
+        (to, from): (&EmailAddress, &EmailAddress),
+        message: &LinkMessage,
+        reminder: bool,
+    ) -> Result<Option<QueuedMail>, DeskError> {
+        let now = self.clock().now();
         let mail = NewMail {
             link_id,
             to,
             from,
             message,
         };
-        self.enqueue_link_mail(actor, payment_url, |s, parts, now| {
-            s.mail_enqueue_reminder(&mail, parts, now)
-        })
-    }
-
-    /// Runs `enqueue` as `actor` in one transaction, with the link's QR code as the message's
-    /// inline part (none for a URL too long for one).
-    fn enqueue_link_mail<T>(
-        &self,
-        actor: &Actor,
-        payment_url: &str,
-        enqueue: impl FnOnce(&mut Store, &[MailPart], DateTime<Utc>) -> Result<T, StoreError>,
-    ) -> Result<T, DeskError> {
-        let now = self.clock().now();
         let parts: Vec<MailPart> = qr_part(payment_url).into_iter().collect();
         Ok(crate::store::with_locked(self.store(), |s| {
-            s.as_actor(actor, now, |s| enqueue(s, &parts, now))
+            s.as_actor(actor, now, |s| {
+                if reminder {
+                    s.mail_enqueue_reminder(&mail, &parts, now)
+                } else {
+                    s.mail_enqueue_with(&mail, MailKind::Link, &parts, now)
+                }
+            })
         })?)
     }
 
