@@ -646,7 +646,8 @@ CREATE TRIGGER desks_login BEFORE INSERT OR UPDATE ON desks
 /// apart ([`super::confirm::DAY_CLOSE`]), step 19 a desk's first name its login's
 /// ([`DESK_NAMES`]), step 20 the views a desk reads through ([`DESK_READS`]), step 21 the
 /// sends and renewals of links for payers not at the counter ([`super::outreach::SCHEMA`]),
-/// step 22 one automatic receipt and reminder per link ([`super::outreach::CLAIMS`]).
+/// step 22 one automatic receipt and reminder per link ([`super::outreach::CLAIMS`]), step 23
+/// each link's first send kept on it for Day close ([`super::outreach::SENT_MARKS`]).
 pub const MIGRATIONS: &[&str] = &[
     V1,
     V2,
@@ -670,6 +671,7 @@ pub const MIGRATIONS: &[&str] = &[
     DESK_READS,
     super::outreach::SCHEMA,
     super::outreach::CLAIMS,
+    super::outreach::SENT_MARKS,
 ];
 
 /// Step 19 (issue 28): a desk's first shown name is the one the owner gave its login at

@@ -504,6 +504,26 @@ async fn measure(pg: &Pg) -> bool {
             };
             explain_with(&shop, &format!("the day close: {what}"), &sql, &params).await;
         }
+        let range = paydesk::store::TimeRange::days(scope.from, scope.to, scope.zone);
+        let (from_ms, to_ms) = (range.from.timestamp_millis(), range.to.timestamp_millis());
+        let no_desk: Option<&str> = None;
+        explain_with(
+            &shop,
+            "the day close: the links sent to their payers",
+            paydesk::shop::report::SENT_SQL,
+            &[
+                &"https://api.example",
+                &"key-1",
+                &"",
+                &from_ms,
+                &to_ms,
+                &scope.viewer,
+                &no_desk,
+                &range.from,
+                &range.to,
+            ],
+        )
+        .await;
     }
     met
 }

@@ -469,7 +469,7 @@ async fn compare(shop: &mut shop::Shop, label: &str) -> usize {
                     let kept = day_report(shop, &scope, String::new())
                         .await
                         .expect("the kept totals");
-                    let read = day_report_from_links(shop, &scope, String::new())
+                    let read = day_report_from_links(shop, &scope)
                         .await
                         .expect("the links");
                     assert_eq!(
@@ -613,7 +613,7 @@ async fn the_kept_totals_equal_the_report_read_from_the_links() {
     let kept = day_report(&mut shop, &odd, String::new())
         .await
         .expect("a report");
-    let read = day_report_from_links(&mut shop, &odd, String::new())
+    let read = day_report_from_links(&mut shop, &odd)
         .await
         .expect("a report");
     assert_eq!(kept, read);
@@ -777,4 +777,79 @@ async fn the_totals_a_migration_fills_equal_the_report_read_from_the_links() {
     compare(&mut shop, "filled by the migration").await;
     push_all(&mut shop, &second).await;
     compare(&mut shop, "pushed after the migration").await;
+}
+
+/// Writes a `link.send` row of desk `desk` for link `link` at `at_ms` straight into the shop's
+/// audit (the chain's hashes are not what this checks; its time is its shop number too).
+fn send_row(pg: &Pg, db: &str, (desk, seq): (&str, i64), link: &str, at_ms: i64) {
+    pg.admin_sql(
+        db,
+        &format!(
+            "INSERT INTO audit (desk_id, seq, at_ms, staff, approved_by, action, subject,
+                 prev_hash, hash, shop_seq, shop_at_ms, shop_prev, shop_hash)
+             VALUES ('{desk}', {seq}, {at_ms}, 'Ayşe', NULL, 'link.send',
+                 '{link} whatsapp 0532 *** ** 67', '', '', {at_ms}, {at_ms}, '', '')"
+        ),
+    );
+}
+
+/// Writes link `link` of desk `desk` (on the built-in sandbox of `sandbox`, '' for a real
+/// account) straight into the shop's links.
+fn link_row(pg: &Pg, db: &str, desk: &str, sandbox: &str, link: &str) {
+    pg.admin_sql(
+        db,
+        &format!(
+            "INSERT INTO links (base_url, api_key_id, sandbox_desk, link_id, desk_id, status,
+                 currency, amount, stored_at, observed_at, answer)
+             VALUES ('https://api.example', 'key-1', '{sandbox}', '{link}', '{desk}', 'PENDING',
+                 'TRY', 10, now(), now(), '{{}}')"
+        ),
+    );
+}
+
+/// Each link's first send as the shop keeps it (step 23), `-` for none.
+fn first_sends(pg: &Pg, db: &str) -> String {
+    pg.admin_sql(
+        db,
+        "SELECT string_agg(link_id || '=' || coalesce(first_sent_ms::text, '-'), ' '
+             ORDER BY link_id) FROM links",
+    )
+}
+
+#[tokio::test]
+async fn a_links_first_send_is_kept_on_it_whichever_reaches_the_shop_first() {
+    let Some(pg) = pg::cluster() else { return };
+    let sent_marks = schema::MIGRATIONS
+        .iter()
+        .position(|step| *step == shop::outreach::SENT_MARKS)
+        .expect("the step is in the list");
+    let mut shop = seeded_shop_at(&pg, i32::try_from(sent_marks).expect("a few steps")).await;
+    let url = shop.url().clone();
+    let db = url.dbname().to_owned();
+    let [one, two, _] = DESKS;
+    // Before the step: a link sent twice, one never sent.
+    link_row(&pg, &db, one, "", "L1");
+    link_row(&pg, &db, one, "", "L2");
+    send_row(&pg, &db, (one, 1), "L1", 5_000);
+    send_row(&pg, &db, (two, 1), "L1", 3_000);
+    schema::migrate(shop.client_mut(), &url)
+        .await
+        .expect("migrates");
+    assert_eq!(
+        first_sends(&pg, &db),
+        "L1=3000 L2=-",
+        "filled by the migration"
+    );
+    // After it: a send that reaches the shop before its link, and one after it.
+    send_row(&pg, &db, (two, 2), "L3", 7_000);
+    link_row(&pg, &db, two, "", "L3");
+    link_row(&pg, &db, one, "", "L4");
+    send_row(&pg, &db, (one, 2), "L4", 9_000);
+    // A later send keeps the first; a send pushed late but made earlier becomes the first.
+    send_row(&pg, &db, (two, 3), "L4", 9_500);
+    send_row(&pg, &db, (one, 3), "L1", 2_000);
+    // Another desk's built-in sandbox link of the same id is not the sender's.
+    link_row(&pg, &db, one, one, "L5");
+    send_row(&pg, &db, (two, 4), "L5", 11_000);
+    assert_eq!(first_sends(&pg, &db), "L1=2000 L2=- L3=7000 L4=9000 L5=-");
 }

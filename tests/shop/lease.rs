@@ -568,7 +568,7 @@ async fn day_close(d: &ShopDesk, key: &LinkKey, viewer: &str) -> paydesk::store:
     let kept = shop::report::day_report(&mut *d.conn().await, &scope, String::new())
         .await
         .expect("the day close");
-    let read = shop::report::day_report_from_links(&mut *d.conn().await, &scope, String::new())
+    let read = shop::report::day_report_from_links(&mut *d.conn().await, &scope)
         .await
         .expect("the day close from the links");
     assert_eq!(kept, read, "the kept totals and the links disagree");
