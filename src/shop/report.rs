@@ -143,25 +143,29 @@ async fn report(
     let pg = |e: tokio_postgres::Error| ShopError::from_pg(e, &url);
     let tx = shop.snapshot().await.map_err(pg)?;
     let mut sheet = Sheet::default();
-    let (mut sales, names) = if let Some(pieces) = &pieces {
-        from_totals(&tx, scope, range, pieces, &mut sheet).await?
-    } else {
-        from_links(&tx, scope, range, &mut sheet).await?;
-        let items = items_from_links(&tx, scope, range).await?;
-        let names = tx.query(DESK_NAMES_SQL, &[]).await.map_err(pg)?;
-        (items, names)
+    // The sends and the audit head go out with the totals' statements, so the server reads
+    // them while this side adds the totals up (one connection: they run one after another).
+    let counted = async {
+        let (mut sales, names) = if let Some(pieces) = &pieces {
+            from_totals(&tx, scope, range, pieces, &mut sheet).await?
+        } else {
+            from_links(&tx, scope, range, &mut sheet).await?;
+            let items = items_from_links(&tx, scope, range).await?;
+            let names = tx.query(DESK_NAMES_SQL, &[]).await.map_err(pg)?;
+            (items, names)
+        };
+        let names: HashMap<String, String> = names.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let claims = claims_apart(&tx, scope, range, &names, (&mut sheet, &mut sales)).await?;
+        Ok::<_, ShopError>((sales, names, claims))
     };
-    let names: HashMap<String, String> = names.iter().map(|r| (r.get(0), r.get(1))).collect();
-    let claims = claims_apart(&tx, scope, range, &names, (&mut sheet, &mut sales)).await?;
-    let sent = sent_of(&tx, scope, range).await?;
-    let shop_head: Option<String> = tx
-        .query_opt(
-            "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
-            &[],
-        )
-        .await
-        .map_err(pg)?
-        .map(|r| r.get(0));
+    let head = tx.query_opt(
+        "SELECT shop_hash FROM audit ORDER BY shop_seq DESC LIMIT 1",
+        &[],
+    );
+    let (counted, sent, head) = tokio::join!(counted, sent_of(&tx, scope, range), head);
+    let (sales, names, claims) = counted?;
+    let sent = sent?;
+    let shop_head: Option<String> = head.map_err(pg)?.map(|r| r.get(0));
     tx.commit().await.map_err(pg)?;
     let mut report = sheet.into_report(
         (scope.from, scope.to, range, scope.zone),
@@ -681,16 +685,20 @@ async fn from_links(
 /// a built-in sandbox's link only by the desk whose sandbox it is. A link's status counts as
 /// the report counts it: another desk's unconfirmed claim of payment (the viewer `$6`'s own
 /// counts) by its last confirmed status. `$7` the desk, or `NULL` for the whole shop.
-/// The links of a range sent to their payers in it, one row per link with its first send (read
-/// by `sent_of`; public for the shop bench's `EXPLAIN`): one range of the partial index
-/// `links_sent` (schema step 23). The payment time is read only for a paid link. Parameters:
-/// the account's base URL, key id and sandbox desk, the range in milliseconds (from, to), the
-/// viewing desk, the desk scoped to (or `NULL`), and the range as times (from, to).
-pub const SENT_SQL: &str = "SELECT l.link_id, l.first_sent_ms, s.status,
-         CASE WHEN s.status = 'COMPLETED' THEN l.answer->>'completedDate' END, l.observed_at
+/// The links of a range sent to their payers in it (read by `sent_of`; public for the shop
+/// bench's `EXPLAIN`): one range of the partial index `links_sent` (schema step 23), as one
+/// row of their count and, for the paid ones only, their first sends, payment times and the
+/// times the desk heard them (so the payment time is parsed as the desk parses it, in
+/// `sent_of`). Parameters: the account's base URL, key id and sandbox desk, the range in
+/// milliseconds (from, to), the viewing desk, the desk scoped to (or `NULL`), and the range as
+/// times (from, to).
+pub const SENT_SQL: &str = "SELECT count(*),
+         coalesce(array_agg(l.first_sent_ms) FILTER (WHERE s.paid), '{}'),
+         coalesce(array_agg(l.answer->>'completedDate') FILTER (WHERE s.paid), '{}'),
+         coalesce(array_agg(l.observed_at) FILTER (WHERE s.paid), '{}')
      FROM links AS l CROSS JOIN LATERAL (SELECT
          CASE WHEN l.confirmed_status IS NULL OR l.claim_desk = $6 THEN l.status
-              ELSE l.confirmed_status END AS status) AS s
+              ELSE l.confirmed_status END = 'COMPLETED' AS paid) AS s
      WHERE l.first_sent_ms IS NOT NULL AND l.stored_at >= $8 AND l.stored_at < $9
          AND l.first_sent_ms >= $4 AND l.first_sent_ms < $5
          AND l.base_url = $1 AND l.api_key_id = $2 AND l.sandbox_desk = $3
@@ -707,8 +715,8 @@ async fn sent_of(
         return Err(unreadable("account", scope.account));
     };
     let (from, to) = (ms(range.from), ms(range.to));
-    let rows = tx
-        .query(
+    let row = tx
+        .query_one(
             SENT_SQL,
             &[
                 &account.base_url,
@@ -724,16 +732,20 @@ async fn sent_of(
         )
         .await
         .map_err(db_error)?;
-    let mut sends = Vec::new();
-    for r in rows {
-        let completed = r.get::<_, &str>(2) == LinkStatus::Completed.as_str();
-        let paid_at = match r.get::<_, Option<&str>>(3).and_then(parse_time) {
-            Some(t) => t,
-            None => r.get(4),
-        };
-        sends.push((r.get(0), time(r.get(1))?, completed, paid_at));
+    let sent: Vec<i64> = row.get(1);
+    let completed: Vec<Option<&str>> = row.get(2);
+    let heard: Vec<DateTime<Utc>> = row.get(3);
+    let mut paid_after = 0;
+    for ((sent, completed), heard) in sent.into_iter().zip(completed).zip(heard) {
+        let paid_at = completed.and_then(parse_time).unwrap_or(heard);
+        if paid_at > time(sent)? {
+            paid_after += 1;
+        }
     }
-    Ok(crate::store::Sent::of_sends(sends))
+    Ok(crate::store::Sent {
+        links: usize::try_from(row.get::<_, i64>(0)).unwrap_or(0),
+        paid_after,
+    })
 }
 
 /// The best sellers read from the items of the paid links of `range`.
