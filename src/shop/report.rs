@@ -582,14 +582,12 @@ async fn read_straddling(
             .map_or(i64::MAX, |t| t.timestamp_millis());
         if cell.pending && !is_paid && expiry != i64::MAX {
             sheet.count_at(
-                &Counted {
-                    currency: cell.currency,
-                    kind: judged(Kind::Pending, expiry, now),
-                    links: 1,
-                    amount,
-                    paid,
-                    staff: &cell.staff,
-                },
+                &Counted::link(
+                    cell.currency,
+                    judged(Kind::Pending, expiry, now),
+                    (amount, paid),
+                    &cell.staff,
+                ),
                 &cell.desk,
             );
         } else if cell.partly && is_paid && now < expiry {
@@ -646,19 +644,9 @@ async fn from_links(
             .map_or(i64::MAX, |t| t.timestamp_millis());
         let staff: &str = r.get(8);
         let desk: &str = r.get(9);
-        let kind = match Kind::of(Some(status), paid, cancelled) {
-            Kind::Pending => judged(Kind::Pending, expiry, now),
-            kind => kind,
-        };
+        let kind = judged(Kind::of(Some(status), paid, cancelled), expiry, now);
         sheet.count_at(
-            &Counted {
-                currency: cur,
-                kind,
-                links: 1,
-                amount,
-                paid: paid.into(),
-                staff,
-            },
+            &Counted::link(cur, kind, (amount, paid.into()), staff),
             desk,
         );
         if kind == Kind::PartiallyPaid
@@ -828,19 +816,12 @@ async fn claims_apart(
             (claimed, claimed_paid, Sign::Out),
             (confirmed, confirmed_paid, Sign::In),
         ] {
-            let kind = match Kind::of(Some(status), paid, cancelled) {
-                Kind::Pending => judged(Kind::Pending, expiry, now),
-                kind => kind,
-            };
-            let counted = Counted {
-                currency: cur,
-                kind,
-                links: 1,
-                amount,
-                paid: paid.into(),
-                staff,
-            };
-            sheet.tally_at(&counted, desk, sign);
+            let kind = judged(Kind::of(Some(status), paid, cancelled), expiry, now);
+            sheet.tally_at(
+                &Counted::link(cur, kind, (amount, paid.into()), staff),
+                desk,
+                sign,
+            );
             let owed = kind == Kind::PartiallyPaid
                 && !cancelled
                 && status == LinkStatus::Pending.as_str()

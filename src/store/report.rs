@@ -362,6 +362,25 @@ pub(crate) struct Counted<'a> {
     pub(crate) staff: &'a str,
 }
 
+impl<'a> Counted<'a> {
+    /// One link of `kind`, for `amount` with `paid` on it, made by `staff`.
+    pub(crate) fn link(
+        currency: Currency,
+        kind: Kind,
+        (amount, paid): (Total, Total),
+        staff: &'a str,
+    ) -> Self {
+        Counted {
+            currency,
+            kind,
+            links: 1,
+            amount,
+            paid,
+            staff,
+        }
+    }
+}
+
 /// The part of `currency` in a per-currency list, kept in currency order.
 fn part_of(list: &mut Vec<StaffCurrency>, currency: Currency) -> &mut StaffCurrency {
     let at = match list.iter().position(|c| c.currency >= currency) {
@@ -826,14 +845,12 @@ impl super::History<'_> {
                 match (cell.kind, kind) {
                     // (Links that never expire are in a cell of their own, counted already.)
                     (Kind::Pending, Kind::Pending) if expiry != i64::MAX => {
-                        sheet.count(&Counted {
-                            currency: cell.currency,
-                            kind: judged(kind, expiry, now_ms),
-                            links: 1,
-                            amount: amount.into(),
-                            paid: paid.into(),
-                            staff: &cell.staff,
-                        });
+                        sheet.count(&Counted::link(
+                            cell.currency,
+                            judged(kind, expiry, now_ms),
+                            (amount.into(), paid.into()),
+                            &cell.staff,
+                        ));
                     }
                     (Kind::PartiallyPaid, Kind::PartiallyPaid) if now_ms < expiry => {
                         sheet.owe(cell.currency, amount.into(), paid.into());
@@ -918,14 +935,12 @@ impl super::History<'_> {
                 Kind::Pending => judged(kind, tallies::expiry_millis(text(r, 3)?), now_ms),
                 _ => kind,
             };
-            sheet.count(&Counted {
+            sheet.count(&Counted::link(
                 currency,
                 kind,
-                links: 1,
-                amount: amount.into(),
-                paid: paid.into(),
-                staff: text(r, 8)?.unwrap_or_default(),
-            });
+                (amount.into(), paid.into()),
+                text(r, 8)?.unwrap_or_default(),
+            ));
             if kind == Kind::PartiallyPaid
                 && !cancelled
                 && status == Some(LinkStatus::Pending.as_str())
