@@ -109,26 +109,22 @@ CREATE VIEW desk_read.mail_claims AS SELECT * FROM public.mail_claims;
 ";
 
 /// Schema step 23: each link keeps the time of its first send (`first_sent_ms`, the earliest
-/// `link.send` row of the shop's audit for it), so that Day close counts the sent links of a
-/// month with one range of a partial index over the month's links (`links_sent`), whose rows
-/// lie together, instead of looking up the link of each send by key (4,246 look-ups made a
-/// month's day close at 1,000,000 links 22 ms; docs/benchmarks.md).
+/// `link.send` row of the shop's audit for it) and, once a sent link is paid in full, when it
+/// was paid (`sent_paid_at`: its `completedDate`, else when the desk heard it, read as the desk
+/// reads it: a time without a zone is UTC). Day close counts a month's sent links, and those
+/// paid after sending, from one range of a partial index over the month's links
+/// (`links_sent`), whose rows lie together, instead of looking up the link of each send by key
+/// (4,246 look-ups made a month's day close at 1,000,000 links 22 ms; docs/benchmarks.md).
 ///
-/// Two triggers keep it, whichever arrives first: a send pushed after its link marks the link
-/// (`audit_marks_sent`); a link pushed after its send reads the send (`links_read_sent`). A
-/// desk pushes its own link before or after its own audit, never at once, and sends another
-/// desk's link only after reading it from the shop, so the two cannot miss each other. The
-/// mark is a write of the link, so its `rev` moves and desks read it again, as for any change.
+/// Triggers keep them, whichever arrives first: a send pushed after its link marks the link
+/// (`audit_marks_sent`); a link pushed after its send reads the send (`links_read_sent`); and
+/// every write of a sent link sets its payment time again (`links_sent_paid`, after
+/// `links_read_sent` as triggers fire by name). A desk pushes its own link before or after its
+/// own audit, never at once, and sends another desk's link only after reading it from the
+/// shop, so the two cannot miss each other. The mark is a write of the link, so its `rev`
+/// moves and desks read it again, as for any change.
 pub const SENT_MARKS: &str = "
-ALTER TABLE links ADD COLUMN first_sent_ms bigint;
-
-UPDATE links AS l SET first_sent_ms = (SELECT min(a.at_ms) FROM audit AS a
-        WHERE a.action = 'link.send' AND split_part(a.subject, ' ', 1) = l.link_id
-          AND (l.sandbox_desk = '' OR l.sandbox_desk = a.desk_id))
-    WHERE l.link_id IN (SELECT split_part(subject, ' ', 1) FROM audit
-        WHERE action = 'link.send');
-
-CREATE INDEX links_sent ON links (stored_at) WHERE first_sent_ms IS NOT NULL;
+ALTER TABLE links ADD COLUMN first_sent_ms bigint, ADD COLUMN sent_paid_at timestamptz;
 
 CREATE FUNCTION paydesk_mark_sent() RETURNS trigger LANGUAGE plpgsql
     SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
@@ -152,6 +148,26 @@ BEGIN
 END $$;
 CREATE TRIGGER links_read_sent BEFORE INSERT ON links
     FOR EACH ROW EXECUTE FUNCTION paydesk_read_sent();
+
+CREATE FUNCTION paydesk_sent_paid() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp SET timezone = 'UTC' AS $$
+BEGIN
+    NEW.sent_paid_at := CASE
+        WHEN NEW.first_sent_ms IS NOT NULL
+            AND 'COMPLETED' IN (NEW.status, NEW.confirmed_status)
+        THEN coalesce(paydesk_time(NEW.answer->>'completedDate'), NEW.observed_at) END;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER links_sent_paid BEFORE INSERT OR UPDATE ON links
+    FOR EACH ROW EXECUTE FUNCTION paydesk_sent_paid();
+
+UPDATE links AS l SET first_sent_ms = (SELECT min(a.at_ms) FROM audit AS a
+        WHERE a.action = 'link.send' AND split_part(a.subject, ' ', 1) = l.link_id
+          AND (l.sandbox_desk = '' OR l.sandbox_desk = a.desk_id))
+    WHERE l.link_id IN (SELECT split_part(subject, ' ', 1) FROM audit
+        WHERE action = 'link.send');
+
+CREATE INDEX links_sent ON links (stored_at) WHERE first_sent_ms IS NOT NULL;
 
 CREATE OR REPLACE VIEW desk_read.links AS SELECT * FROM public.links;
 ";

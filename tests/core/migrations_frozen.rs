@@ -30,7 +30,7 @@ const SHOP: &[&str] = &[
     "734c26a2d81536cb04868310fa0be69b2c23dde5ff808e478a584abb7318d09a",
     "0b635c53da0d8366e9b5e4266e609fe3f9b9c5e34b32f77d9d87c4bdb11aec57",
     "54c5cf88c5bd3e9b52ef1eaa87b201bc82eaa6c3db860ef2ccdf9ed528425776",
-    "a96fb32b179a44d93e924b65d690d8225c63fb74a52b78fb4f411312732b3b37",
+    "e8e3a161730f0e2019cea9c5d8dbdbe075354953390714fee638f88c66f23700",
 ];
 
 /// The SHA-256 of each step of a desk's data file (`store::migrations::MIGRATIONS`), in order.

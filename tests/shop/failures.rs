@@ -852,4 +852,30 @@ async fn a_links_first_send_is_kept_on_it_whichever_reaches_the_shop_first() {
     link_row(&pg, &db, one, one, "L5");
     send_row(&pg, &db, (two, 4), "L5", 11_000);
     assert_eq!(first_sends(&pg, &db), "L1=2000 L2=- L3=7000 L4=9000 L5=-");
+    // A sent link paid in full keeps when it was paid, read as the desk reads it: a time
+    // without a zone is UTC, whatever the database's zone (this one's is Asia/Kolkata). An
+    // unsent paid link keeps none.
+    for (link, paid) in [
+        ("L1", "1970-01-01T00:00:03Z"),
+        ("L2", "1970-01-01T00:00:04Z"),
+        ("L3", "1970-01-01T00:00:08"),
+    ] {
+        pg.admin_sql(
+            &db,
+            &format!(
+                "UPDATE links SET status = 'COMPLETED',
+                     answer = jsonb_build_object('completedDate', '{paid}')
+                 WHERE link_id = '{link}'"
+            ),
+        );
+    }
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT string_agg(link_id || '=' || coalesce(
+                 (extract(epoch FROM sent_paid_at) * 1000)::bigint::text, '-'), ' '
+                 ORDER BY link_id) FROM links",
+        ),
+        "L1=3000 L2=- L3=8000 L4=- L5=-"
+    );
 }
