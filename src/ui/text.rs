@@ -495,6 +495,12 @@ crate::sentences! {
     BoardWaiting => "Ödeme bekleyenler", "Waiting";
     BoardDoneToday => "Sonuçlananlar", "Done today";
     BoardPaidLeft => "{paid} ödendi · {left} kaldı", "{paid} paid · {left} left";
+    // The one table (issue 29): column titles and the summary strip of Open links and History.
+    BoardProgress => "Ödeme ve gönderim", "Payment and sending";
+    SummaryWaiting => "Bekleyen {amount}", "Waiting {amount}";
+    SummaryCollected => "Tahsil edilen {amount}", "Collected {amount}";
+    SummaryAsked => "İstenen {amount}", "Asked {amount}";
+    SummaryLinks => "{n} link", "{n} {n:link|links}";
     Open => "Aç", "Open";
     BoardSentFilter => "Müşteriye gönderilenler", "Sent to customers";
     SentByWhatsApp => "WhatsApp ile gönderildi {time}", "Sent by WhatsApp {time}";
