@@ -746,7 +746,6 @@ impl HistoryView {
         let mut menu_pick = None;
         let (mut table, cols) = self.table(ui, lang, shown);
         table.header_ui(ui);
-        let want_more;
         let rows = &self.rows;
         let (picked, visible) = table.rows_ui(
             ui,
@@ -755,7 +754,7 @@ impl HistoryView {
             |row, i| row_ui(row, cx, &rows[i], cols),
             |response, i| row_menu_ui(response, cx, &rows[i], &mut menu_pick),
         );
-        want_more = visible.end + PAGE / 2 >= count;
+        let want_more = visible.end + PAGE / 2 >= count;
         self.visible = visible;
         let picked = picked
             .map(|i| HistoryCommand::Show {
@@ -962,6 +961,16 @@ fn row_ui(
     }
     if !row.renewal.is_empty() {
         label = format!("{label} · {}", row.renewal);
+    }
+    for who in [&row.staff, &row.desk] {
+        if !who.is_empty() {
+            label = format!("{label} · {who}");
+        }
+    }
+    // The description is painted first on the row, and read last (after what identifies
+    // the link and its state).
+    if !row.description.is_empty() {
+        label = format!("{label} · {}", row.description);
     }
     label
 }

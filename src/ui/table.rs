@@ -57,6 +57,8 @@ struct Column {
     width: f32,
     /// Takes the room the others leave.
     fill: bool,
+    /// The least width of a fill column on a narrow window.
+    least: f32,
     /// Its left edge, once placed.
     left: f32,
 }
@@ -66,10 +68,15 @@ struct Column {
 #[derive(Debug, Clone, Default)]
 pub struct Table {
     columns: Vec<Column>,
+    /// Rows are read, not opened: no click, and read as rows, not buttons.
+    read_only: bool,
 }
 
 /// The space between two columns.
 const GAP: f32 = theme::SPACE_M;
+
+/// The least width of a fill column when the window is too narrow for its wish.
+const FILL_LEAST: f32 = 4.0 * theme::SPACE_L;
 
 /// The width of `text` in `font`.
 fn width_of(ui: &Ui, text: &str, font: FontId) -> f32 {
@@ -128,6 +135,7 @@ impl Table {
             align,
             width: width.max(title_width),
             fill,
+            least: title_width.max(FILL_LEAST),
             left: 0.0,
         });
     }
@@ -180,6 +188,13 @@ impl Table {
         self
     }
 
+    /// Rows that are read, not opened (the Audit's): they take no click.
+    #[must_use]
+    pub fn read_only(mut self) -> Self {
+        self.read_only = true;
+        self
+    }
+
     /// How many columns it has.
     pub fn len(&self) -> usize {
         self.columns.len()
@@ -190,21 +205,24 @@ impl Table {
         self.columns.is_empty()
     }
 
-    /// The width of every column and the gaps between them, the fill column at its least.
+    /// The width of every column and the gaps between them (once placed, as placed).
     pub fn content_width(&self) -> f32 {
         let widths: f32 = self.columns.iter().map(|c| c.width).sum();
-        widths + GAP * self.columns.len().saturating_sub(1) as f32 + 2.0 * theme::SPACE_S
+        let gaps: f32 = self.columns.iter().skip(1).map(|_| GAP).sum();
+        widths + gaps + 2.0 * theme::SPACE_S
     }
 
     /// Places the columns in `rect` (a row's or the header's): left to right, the fill
     /// column given what is left over.
     fn place(&mut self, rect: Rect) {
-        let spare = (rect.width() - self.content_width()).max(0.0);
+        // A narrow window takes from the fill column first (down to its title's width, or
+        // a few characters), so the other columns stay whole.
+        let spare = rect.width() - self.content_width();
         let mut x = rect.left() + theme::SPACE_S;
         for c in &mut self.columns {
             c.left = x;
             if c.fill {
-                c.width += spare;
+                c.width = (c.width + spare).max(c.least);
             }
             x += c.width + GAP;
         }
@@ -220,7 +238,7 @@ impl Table {
     /// places the columns in that width.
     pub fn header_ui(&mut self, ui: &mut Ui) {
         let height = ui.spacing().interact_size.y;
-        let width = ui.available_width().max(self.content_width());
+        let width = ui.available_width();
         let (rect, _) = ui.allocate_exact_size(vec2(width, height), Sense::hover());
         self.place(rect);
         let font = small_font(ui);
@@ -235,6 +253,16 @@ impl Table {
             };
             let y = rect.bottom() - galley.size().y - theme::SPACE_XS;
             ui.painter().galley(pos2(x, y), galley, muted);
+            // The title is painted; assistive technologies (and tests) read it as the
+            // column's header.
+            if !c.title.is_empty() {
+                let title = c.title.clone();
+                let id = ui.scope_id().with(("table-header", i));
+                let response = ui.interact(cell, id, Sense::hover());
+                response.widget_info(|| {
+                    egui::WidgetInfo::labeled(egui::Role::ColumnHeader, true, &title)
+                });
+            }
         }
         ui.painter().hline(
             rect.x_range(),
@@ -262,15 +290,32 @@ impl Table {
             .auto_shrink([false, false])
             .show_rows(ui, height, count, |ui, range| {
                 visible = range.clone();
+                let sense = if self.read_only {
+                    Sense::hover()
+                } else {
+                    Sense::click()
+                };
                 for i in range {
                     let (rect, response) = ui.allocate_exact_size(
                         vec2(ui.available_width().max(self.content_width()), height),
-                        Sense::click(),
+                        sense,
                     );
                     let frame_at = ui.painter().add(egui::Shape::Noop);
                     let mut row = Row::new(ui, self, rect);
                     let label = draw(&mut row, i);
-                    row_frame(ui, (rect, frame_at), &response, &label, i % 2 == 1);
+                    if self.read_only {
+                        response.widget_info(|| {
+                            egui::WidgetInfo::labeled(egui::Role::Row, true, &label)
+                        });
+                        if i % 2 == 1 {
+                            let stripe = ui.visuals().faint_bg_color;
+                            let shape =
+                                egui::Shape::rect_filled(rect, theme::CORNER_RADIUS, stripe);
+                            ui.painter().set(frame_at, shape);
+                        }
+                    } else {
+                        row_frame(ui, (rect, frame_at), &response, &label, i % 2 == 1);
+                    }
                     row.finish(&response);
                     if response.clicked() {
                         picked = Some(i);
@@ -295,6 +340,7 @@ impl Table {
             .striped(true)
             .num_columns(self.columns.len())
             .spacing(vec2(GAP, theme::SPACE_XS))
+            .min_col_width(0.0)
             .min_row_height(row_height)
             .show(ui, |ui| {
                 // The grid starts at the header's left edge; the first cell gives back the
@@ -419,6 +465,8 @@ pub struct Row<'a> {
     pub rect: Rect,
     /// The cells cut short, and their whole text.
     cut: Vec<(Rect, String)>,
+    /// The cells with a hover text of their own.
+    hover: Vec<(Rect, String)>,
 }
 
 impl std::fmt::Debug for Row<'_> {
@@ -437,6 +485,7 @@ impl<'a> Row<'a> {
             table,
             rect,
             cut: Vec::new(),
+            hover: Vec::new(),
         }
     }
 
@@ -590,13 +639,25 @@ impl<'a> Row<'a> {
         rect.right()
     }
 
+    /// Column `i`'s hover text (a value's raw form, kept off the row), shown under the
+    /// pointer when nothing there was cut.
+    pub fn hover(&mut self, i: usize, text: &str) {
+        let cell = self.cell(i);
+        self.hover.push((cell, text.to_owned()));
+    }
+
     /// The row is painted: under the pointer, a cell that was cut shows its whole text.
     pub fn finish(self, response: &Response) {
         let Some(pointer) = response.hover_pos() else {
             return;
         };
-        if let Some((_, whole)) = self.cut.iter().find(|(r, _)| r.contains(pointer)) {
-            response.clone().on_hover_text_at_pointer(whole.as_str());
+        let under = |list: &[(Rect, String)]| {
+            list.iter()
+                .find(|(r, _)| r.contains(pointer))
+                .map(|(_, t)| t.clone())
+        };
+        if let Some(text) = under(&self.cut).or_else(|| under(&self.hover)) {
+            response.clone().on_hover_text_at_pointer(text);
         }
     }
 }
@@ -648,7 +709,7 @@ mod tests {
     #[test]
     fn the_fill_column_takes_the_room_left_and_the_others_their_content() {
         let ctx = egui::Context::default();
-        let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             let mut table = Table::new()
                 .fill(ui, "Description", 100.0)
                 .column(ui, "Amount", Align::Right, ["₺1.250,00"])
@@ -660,6 +721,14 @@ mod tests {
             let amount = table.cell(1, rect);
             assert!(amount.width() >= width_of(ui, "₺1.250,00", body_font(ui)));
             assert!(table.cell(2, rect).right() <= rect.right());
+            // A window too narrow: the fill column gives way, down to its least width.
+            let narrow = Rect::from_min_size(pos2(0.0, 0.0), vec2(content - 200.0, 40.0));
+            let mut table = Table::new()
+                .fill(ui, "Description", 100.0)
+                .column(ui, "Amount", Align::Right, ["₺1.250,00"]);
+            table.place(narrow);
+            assert!((table.cell(0, narrow).width() - FILL_LEAST).abs() < 0.5);
         });
+        output.textures_delta.clear();
     }
 }

@@ -242,20 +242,19 @@ impl BoardFacts {
             facts.progress |=
                 r.sent.is_some() || r.unconfirmed.is_some() || r.part_paid().is_some();
             facts.sent += usize::from(r.sent.is_some());
-            let at = match facts
+            let at = if let Some(i) = facts
                 .summary
                 .iter()
                 .position(|s| s.currency == link.currency)
             {
-                Some(i) => i,
-                None => {
-                    facts.summary.push(CurrencySummary {
-                        currency: link.currency,
-                        waiting: rust_decimal::Decimal::ZERO,
-                        collected: rust_decimal::Decimal::ZERO,
-                    });
-                    facts.summary.len() - 1
-                }
+                i
+            } else {
+                facts.summary.push(CurrencySummary {
+                    currency: link.currency,
+                    waiting: rust_decimal::Decimal::ZERO,
+                    collected: rust_decimal::Decimal::ZERO,
+                });
+                facts.summary.len() - 1
             };
             let paid = link.paid_so_far();
             let s = &mut facts.summary[at];
