@@ -186,8 +186,8 @@ for lang in ${SHOT_LANGS:-en tr}; do
 done
 
 if [ -z "${SHOT_ONLY_STAFF:-}" ]; then
-cp "$GALLERY/${SHOT_LANGS%% *}-light-link-result.png" "$GALLERY/link-result.png" 2>/dev/null \
-  || cp "$GALLERY/en-light-link-result.png" "$GALLERY/link-result.png" 2>/dev/null || true
+FIRST_LANG="${SHOT_LANGS:-en tr}"; FIRST_LANG="${FIRST_LANG%% *}"
+cp "$GALLERY/$FIRST_LANG-light-link-result.png" "$GALLERY/link-result.png" 2>/dev/null || true
 # The first start: a fresh data folder, the built-in sandbox profile, New link.
 rm -f "$XDG_DATA_HOME/io.github.paydesk.paydesk/app.ron"
 LANG=en_US.UTF-8 launch first-start --data-dir "$WORK/fresh"
@@ -326,7 +326,7 @@ done
 # the cluster stops and the same board says the shop is out of reach.
 if [ "${SHOT_SHOP:-1}" != 0 ]; then
   PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
-  [ -x "$PG_BIN/initdb" ] || fail "${SHOT_LANGS%% *}-light-shop-connected" \
+  [ -x "$PG_BIN/initdb" ] || fail "the shop's pictures" \
     "no PostgreSQL binaries under /usr/lib/postgresql (apt install postgresql, or SHOT_SHOP=0)"
   PG_PORT="${PAYDESK_SCREENSHOT_PG_PORT:-47199}" PGDIR="$WORK/pg" PGSOCK="$WORK/pgsock"
   mkdir -p "$PGDIR" "$PGSOCK"
