@@ -956,21 +956,15 @@ fn row_ui(
         row.amount,
         known_status_text(row, cx.now, lang)
     );
-    if row.unconfirmed {
-        label = format!("{label} · {}", UiText::BoardUnconfirmed.get(lang));
-    }
-    if !row.renewal.is_empty() {
-        label = format!("{label} · {}", row.renewal);
-    }
-    for who in [&row.staff, &row.desk] {
-        if !who.is_empty() {
-            label = format!("{label} · {who}");
+    // Then who made it, the description (painted first on the row, read after what
+    // identifies the link and its state), its renewal, and last a payment not confirmed.
+    for part in [&row.staff, &row.desk, &row.description, &row.renewal] {
+        if !part.is_empty() {
+            label = format!("{label} · {part}");
         }
     }
-    // The description is painted first on the row, and read last (after what identifies
-    // the link and its state).
-    if !row.description.is_empty() {
-        label = format!("{label} · {}", row.description);
+    if row.unconfirmed {
+        label = format!("{label} · {}", UiText::BoardUnconfirmed.get(lang));
     }
     label
 }

@@ -723,9 +723,12 @@ mod tests {
             assert!(table.cell(2, rect).right() <= rect.right());
             // A window too narrow: the fill column gives way, down to its least width.
             let narrow = Rect::from_min_size(pos2(0.0, 0.0), vec2(content - 200.0, 40.0));
-            let mut table = Table::new()
-                .fill(ui, "Description", 100.0)
-                .column(ui, "Amount", Align::Right, ["₺1.250,00"]);
+            let mut table = Table::new().fill(ui, "Description", 100.0).column(
+                ui,
+                "Amount",
+                Align::Right,
+                ["₺1.250,00"],
+            );
             table.place(narrow);
             assert!((table.cell(0, narrow).width() - FILL_LEAST).abs() < 0.5);
         });
