@@ -494,6 +494,7 @@ crate::sentences! {
     BoardPaidLeft => "{paid} ödendi · {left} kaldı", "{paid} paid · {left} left";
     // The one table (issue 29): column titles and the summary strip of Open links and History.
     BoardProgress => "Ödeme ve gönderim", "Payment and sending";
+    BoardLeftOnly => "{left} kaldı", "{left} left";
     SummaryWaiting => "Bekleyen {amount}", "Waiting {amount}";
     SummaryCollected => "Tahsil edilen {amount}", "Collected {amount}";
     SummaryAsked => "İstenen {amount}", "Asked {amount}";

@@ -932,13 +932,6 @@ fn line(
     ui.painter().layout_job(job)
 }
 
-/// Paints `text` from `at` (its left edge, centred on `at.y`).
-fn paint_line(ui: &Ui, at: egui::Pos2, text: &str, font: FontId, color: Color32, width: f32) {
-    let galley = line(ui, text, font, color, width);
-    let pos = pos2(at.x, at.y - galley.size().y / 2.0);
-    ui.painter().galley(pos, galley, color);
-}
-
 /// Paints `text` ending at `right` (centred on `y`); returns its width.
 fn paint_right(ui: &Ui, right: f32, y: f32, text: &str, font: FontId, color: Color32) -> f32 {
     let galley = line(ui, text, font, color, f32::INFINITY);
@@ -1141,7 +1134,10 @@ fn panel_row_ui(
     } else {
         description
     };
-    paint_line(ui, pos2(inner.left(), top), first, body, strong, name_width);
+    // What is cut short shows whole in the row's tooltip (the table's `Row::paint`).
+    let name_cell =
+        Rect::from_x_y_ranges(inner.left()..=inner.left() + name_width, inner.y_range());
+    painted.paint(name_cell, top, first, (body, strong), Align::Left);
     let status = row.status(now);
     let (countdown, countdown_change) = countdown_text(row, now, lang);
     // An open link that expires shows its countdown ("14 min left"); any other its age
@@ -1159,14 +1155,10 @@ fn panel_row_ui(
     };
     let right_width = paint_right(ui, inner.right(), middle, &right_text, small.clone(), muted);
     if !description.is_empty() {
-        paint_line(
-            ui,
-            pos2(inner.left(), middle),
-            row.order(),
-            FontId::monospace(theme::SMALL_SIZE),
-            muted,
-            inner.width() - right_width - theme::SPACE_S,
-        );
+        let width = inner.width() - right_width - theme::SPACE_S;
+        let cell = Rect::from_x_y_ranges(inner.left()..=inner.left() + width, inner.y_range());
+        let order_font = FontId::monospace(theme::SMALL_SIZE);
+        painted.paint(cell, middle, row.order(), (order_font, muted), Align::Left);
     }
     let pill_right = paint_badge(
         ui,
@@ -1176,15 +1168,20 @@ fn panel_row_ui(
         (&status, row.cancelled, row.part_paid().is_some()),
         lang,
     );
-    if let Some(words) = paid_left_text(row, lang) {
-        let width = inner.right() - pill_right - theme::SPACE_S;
-        let galley = line(ui, &words, small, muted, width);
-        let size = galley.size();
-        ui.painter().galley(
-            pos2(inner.right() - size.x, bottom - size.y / 2.0),
-            galley,
-            muted,
-        );
+    if let (Some(mut words), Some((paid, total))) = (paid_left_text(row, lang), row.part_paid()) {
+        let cell =
+            Rect::from_x_y_ranges(pill_right + theme::SPACE_S..=inner.right(), inner.y_range());
+        // Where "₺200 paid · ₺250 left" does not fit beside the pill (Turkish, mostly), what
+        // is left to pay says it: the pill already says part of it was paid.
+        if line(ui, &words, small.clone(), muted, f32::INFINITY)
+            .size()
+            .x
+            > cell.width()
+        {
+            let left = format_amount(total - paid, row.link.currency, lang);
+            words = UiText::BoardLeftOnly.fill(lang, &[("left", &left)]);
+        }
+        painted.paint(cell, bottom, &words, (small, muted), Align::Right);
     }
     [change, None]
 }
