@@ -10,6 +10,7 @@ use crate::store::{AuditAction, AuditFilter, AuditRow, ChainCheck};
 use crate::ui::ViewCtx;
 use crate::ui::command::{Command, StaffCommand};
 use crate::ui::problem::{Explain, Note, Problem, note_ui, problem_ui, warning_ui};
+use crate::ui::table::{self, Align, Table};
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::widgets;
@@ -40,6 +41,8 @@ pub struct AuditView {
     note: Option<Note>,
     /// On a joined desk, the head of the shop's own chain when the rows were read.
     shop_head: Option<String>,
+    /// The actions the rows record (what the Action column is measured by), kept with them.
+    actions: Vec<AuditAction>,
 }
 
 /// One chain's head: what it is, then the hash in small monospace (a manager compares it with
@@ -124,6 +127,10 @@ impl AuditView {
         self.shop_head = shop_head;
         match result {
             Ok((rows, check)) => {
+                self.actions = AuditAction::ALL
+                    .into_iter()
+                    .filter(|a| rows.iter().any(|r| r.action == a.as_str()))
+                    .collect();
                 self.rows = rows;
                 self.check = Some(check);
                 self.error = None;
@@ -199,7 +206,7 @@ impl AuditView {
             problem_ui(ui, cx, e);
         }
         ui.add_space(theme::SPACE_S);
-        self.rows_ui(ui, cx);
+        self.rows_ui(ui, cx, members);
     }
 
     fn chain_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
@@ -259,7 +266,7 @@ impl AuditView {
         });
     }
 
-    fn rows_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+    fn rows_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, members: &[String]) {
         let lang = cx.lang;
         if self.rows.is_empty() {
             if self.loading {
@@ -280,50 +287,66 @@ impl AuditView {
             )
             .color(cx.palette.muted),
         );
-        egui::ScrollArea::both()
-            .id_salt("audit-rows")
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                egui::Grid::new("audit-grid")
-                    .striped(true)
-                    .num_columns(5)
-                    .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
-                    .show(ui, |ui| {
-                        for t in [
-                            UiText::AuditWhen,
-                            UiText::AuditStaff,
-                            UiText::AuditApprovedBy,
-                            UiText::AuditAction,
-                            UiText::AuditSubject,
-                        ] {
-                            ui.label(RichText::new(t.get(lang)).strong());
-                        }
-                        ui.end_row();
-                        let nobody = UiText::AuditNobody.get(lang);
-                        for r in &self.rows {
-                            let at = cx.zone.local(r.at).format("%Y-%m-%d %H:%M:%S");
-                            ui.label(at.to_string());
-                            ui.label(r.staff.as_deref().unwrap_or(nobody));
-                            ui.label(r.approved_by.as_deref().unwrap_or(nobody));
-                            match AuditAction::parse(&r.action) {
-                                Some(a) => {
-                                    ui.label(action_text(a).get(lang))
-                                        .on_hover_text(r.action.as_str());
-                                }
-                                None => {
-                                    ui.label(r.action.as_str());
-                                }
-                            }
-                            let shown = subject_text(r, lang);
-                            if shown == r.subject {
-                                ui.label(shown);
-                            } else {
-                                ui.label(shown).on_hover_text(r.subject.as_str());
-                            }
-                            ui.end_row();
-                        }
-                    });
-            });
+        let nobody = UiText::AuditNobody.get(lang);
+        let when = |r: &AuditRow| cx.zone.local(r.at).format("%Y-%m-%d %H:%M:%S").to_string();
+        let first = self.rows.first().map(when).unwrap_or_default();
+        let names: Vec<&str> = members.iter().map(String::as_str).chain([nobody]).collect();
+        let actions: Vec<&str> = self
+            .actions
+            .iter()
+            .map(|a| action_text(*a).get(lang))
+            .collect();
+        let mut table = Table::new()
+            .read_only()
+            .column(
+                ui,
+                UiText::AuditWhen.get(lang),
+                Align::Left,
+                [first.as_str()],
+            )
+            .column(
+                ui,
+                UiText::AuditStaff.get(lang),
+                Align::Left,
+                names.iter().copied(),
+            )
+            .column(
+                ui,
+                UiText::AuditApprovedBy.get(lang),
+                Align::Left,
+                names.iter().copied(),
+            )
+            .column(ui, UiText::AuditAction.get(lang), Align::Left, actions)
+            .fill(ui, UiText::AuditSubject.get(lang), theme::NAME_BUTTON_WIDTH);
+        table.header_ui(ui);
+        let rows = &self.rows;
+        let height = table::one_line_row(ui);
+        table.rows_ui(
+            ui,
+            "audit-rows",
+            (height, rows.len()),
+            |row, i| {
+                let r = &rows[i];
+                let at = when(r);
+                let staff = r.staff.as_deref().unwrap_or(nobody);
+                let approved = r.approved_by.as_deref().unwrap_or(nobody);
+                let action = AuditAction::parse(&r.action)
+                    .map_or(r.action.as_str(), |a| action_text(a).get(lang));
+                let subject = subject_text(r, lang);
+                row.text(0, &at);
+                row.text(1, staff);
+                row.text(2, approved);
+                row.text(3, action);
+                row.text(4, &subject);
+                // The stored forms on hover (and in the CSV), never on the row.
+                row.hover(3, &r.action);
+                if subject != r.subject {
+                    row.hover(4, &r.subject);
+                }
+                format!("{at} · {staff} · {approved} · {action} · {subject}")
+            },
+            |_, _| {},
+        );
     }
 }
 

@@ -12,7 +12,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use egui::{RichText, Ui};
+use egui::Ui;
 
 use crate::clock::Zone;
 use crate::domain::Link;
@@ -25,10 +25,11 @@ use crate::ui::calendar;
 use crate::ui::command::HistoryCommand;
 use crate::ui::link_result::{status_text, status_with_payment};
 use crate::ui::problem::{Explain, Note, Problem, note_ui, problem_ui};
+use crate::ui::table::{self, Align, Table, Widest};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, StatusMeaning};
 use crate::ui::widgets;
-use crate::ui::words::{ago_text, local_time};
+use crate::ui::words::{ago_text, local_time, span_text};
 
 /// The search of the list, defined with the commands that carry it.
 pub use crate::ui::command::HistoryFilter;
@@ -37,7 +38,7 @@ pub use crate::ui::command::HistoryFilter;
 pub const PAGE: usize = 200;
 
 /// Height of one row, in points.
-pub const ROW_HEIGHT: f32 = 26.0;
+pub const ROW_HEIGHT: f32 = table::TWO_LINE_ROW;
 
 /// One row of the list, with its text ready to draw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,6 +208,8 @@ pub struct HistoryView {
     visible: Range<usize>,
     /// A "Refresh statuses" under way or just ended.
     refresh: Option<StatusRefresh>,
+    /// The widest text of each measured column, kept with the pages.
+    widest: HistoryWidest,
     /// An export is being written.
     exporting: bool,
     /// The last refresh or export note.
@@ -303,6 +306,8 @@ impl HistoryView {
     fn set_first_page(&mut self, filter: HistoryFilter, rows: Vec<HistoryRow>, exhausted: bool) {
         self.loaded_filter = Some(filter);
         self.shop_rows = rows.iter().any(|r| !r.desk.is_empty());
+        self.widest = HistoryWidest::default();
+        self.widest.see(&rows);
         self.rows = rows;
         self.exhausted = exhausted;
         self.loading = false;
@@ -313,6 +318,7 @@ impl HistoryView {
     /// Appends a further page.
     fn append_page(&mut self, rows: Vec<HistoryRow>, exhausted: bool) {
         self.shop_rows |= rows.iter().any(|r| !r.desk.is_empty());
+        self.widest.see(&rows);
         self.rows.extend(rows);
         self.exhausted = exhausted;
         self.loading = false;
@@ -496,24 +502,21 @@ impl HistoryView {
         &self.rows
     }
 
+    /// The summary strip: how many links the filter finds and, per currency, what they
+    /// asked and what was collected ("12 links · Asked ₺1.250,00 · Collected ₺800,00"),
+    /// from the totals counted beside the pages.
     fn totals_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
         let lang = cx.lang;
-        let text = match &self.totals {
+        let parts = match &self.totals {
             Some((filter, Ok(totals))) if Some(filter) == self.loaded_filter.as_ref() => {
-                let mut parts = vec![format!(
-                    "{} {}",
-                    UiText::FilteredLinks.get(lang),
-                    totals.count
-                )];
+                let mut parts = vec![UiText::SummaryLinks.fill(lang, &[("n", &totals.count)])];
                 for t in &totals.by_currency {
-                    parts.push(format!(
-                        "{} ({} {})",
-                        t.amount.show(lang, |d| format_amount(d, t.currency, lang)),
-                        UiText::PaidLower.get(lang),
-                        t.paid.show(lang, |d| format_amount(d, t.currency, lang))
-                    ));
+                    let asked = t.amount.show(lang, |d| format_amount(d, t.currency, lang));
+                    let paid = t.paid.show(lang, |d| format_amount(d, t.currency, lang));
+                    parts.push(UiText::SummaryAsked.fill(lang, &[("amount", &asked)]));
+                    parts.push(UiText::SummaryCollected.fill(lang, &[("amount", &paid)]));
                 }
-                parts.join("  ·  ")
+                parts
             }
             Some((filter, Err(e))) if Some(filter) == self.loaded_filter.as_ref() => {
                 let problem = Problem {
@@ -523,13 +526,9 @@ impl HistoryView {
                 problem_ui(ui, cx, &problem);
                 return;
             }
-            _ => format!(
-                "{} {}",
-                UiText::FilteredLinks.get(lang),
-                UiText::Counting.get(lang)
-            ),
+            _ => vec![UiText::Counting.get(lang).to_owned()],
         };
-        ui.label(RichText::new(text).strong());
+        table::summary_ui(ui, &parts);
     }
 
     /// "Refresh statuses" of these rows: one detail job per row, a second apart (the app's
@@ -744,26 +743,24 @@ impl HistoryView {
             staff: !self.staff_names.is_empty(),
             desk: self.shop_rows,
         };
-        header_ui(ui, lang, shown);
-        let mut want_more = false;
-        let mut picked = None;
-        egui::ScrollArea::vertical()
-            .id_salt("history-rows")
-            .auto_shrink([false, false])
-            .show_rows(ui, ROW_HEIGHT, count, |ui, range| {
-                if range.end + PAGE / 2 >= count {
-                    want_more = true;
-                }
-                self.visible = range.clone();
-                for (i, row) in self.rows[range.clone()].iter().enumerate() {
-                    let striped = (range.start + i) % 2 == 1;
-                    let response = row_ui(ui, cx, row, shown, striped);
-                    if response.clicked() {
-                        picked = Some(HistoryCommand::Show { id: row.id.clone() });
-                    }
-                    row_menu_ui(&response, cx, row, &mut picked);
-                }
-            });
+        let mut menu_pick = None;
+        let (mut table, cols) = self.table(ui, lang, shown);
+        table.header_ui(ui);
+        let rows = &self.rows;
+        let (picked, visible) = table.rows_ui(
+            ui,
+            "history-rows",
+            (ROW_HEIGHT, count),
+            |row, i| row_ui(row, cx, &rows[i], cols),
+            |response, i| row_menu_ui(response, cx, &rows[i], &mut menu_pick),
+        );
+        let want_more = visible.end + PAGE / 2 >= count;
+        self.visible = visible;
+        let picked = picked
+            .map(|i| HistoryCommand::Show {
+                id: self.rows[i].id.clone(),
+            })
+            .or(menu_pick);
         // Opening the view asks about its open rows once they are on screen: the statuses
         // shown are then as fresh as the board's.
         if self.refresh_on_show
@@ -812,28 +809,11 @@ fn row_menu_ui(
     });
 }
 
-/// Column widths: created, order number, amount, status, updated.
-const COLUMNS: [f32; 5] = [128.0, 176.0, 112.0, 150.0, 96.0];
-
 /// The search field's width, in characters.
 const SEARCH_CHARS: usize = 28;
 
-/// A row's cell of `width`.
-fn cell_ui(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut Ui)) {
-    widgets::cell_ui(ui, egui::vec2(width, ROW_HEIGHT), align, add);
-}
-
-/// The alignment of each column: the amount right, the rest left.
-const ALIGN: [egui::Align; 5] = [
-    egui::Align::Min,
-    egui::Align::Min,
-    egui::Align::Max,
-    egui::Align::Min,
-    egui::Align::Min,
-];
-
-/// The Staff column's width, shown with staff on; the Desk column's, on a desk in a shop.
-const STAFF_COLUMN: f32 = 96.0;
+/// The least width of the description column.
+const DESCRIPTION_COLUMN: f32 = 160.0;
 
 /// The columns shown only sometimes.
 #[derive(Debug, Clone, Copy)]
@@ -844,32 +824,83 @@ struct Optional {
     desk: bool,
 }
 
-fn header_ui(ui: &mut Ui, lang: Lang, shown: Optional) {
-    ui.horizontal(|ui| {
-        let titles = [
-            UiText::Created,
-            UiText::OrderNumber,
-            UiText::Amount,
-            UiText::Status,
-            UiText::Updated,
-        ];
-        for ((w, t), align) in COLUMNS.iter().zip(titles).zip(ALIGN) {
-            cell_ui(ui, *w, align, |ui| {
-                ui.label(RichText::new(t.get(lang)).strong());
-            });
+/// Which column of the table holds what (Staff and Desk only when shown).
+#[derive(Debug, Clone, Copy)]
+struct HistoryColumns {
+    staff: Option<usize>,
+    desk: Option<usize>,
+}
+
+/// The widest text of each measured column of the rows loaded, kept with the pages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct HistoryWidest {
+    amount: Widest,
+    created: Widest,
+    staff: Widest,
+    desk: Widest,
+}
+
+impl HistoryWidest {
+    fn see(&mut self, rows: &[HistoryRow]) {
+        for r in rows {
+            self.amount.see(&r.amount);
+            self.created.see(&r.created);
+            self.staff.see(&r.staff);
+            self.desk.see(&r.desk);
         }
+    }
+}
+
+impl HistoryView {
+    /// The table's columns: the description (the order number under it) takes the room
+    /// left; the others are as wide as the widest of the rows loaded.
+    fn table(&self, ui: &Ui, lang: Lang, shown: Optional) -> (Table, HistoryColumns) {
+        let w = &self.widest;
+        let age = format!(
+            "{} {}",
+            span_text(crate::board::Span::HoursMinutes(23, 59), lang),
+            UiText::Ago.get(lang)
+        );
+        let statuses = crate::ui::board::status_samples(lang);
+        let mut table = Table::new()
+            .fill(ui, UiText::Description.get(lang), DESCRIPTION_COLUMN)
+            .column(ui, UiText::Amount.get(lang), Align::Right, [w.amount.get()])
+            .pill_column(
+                ui,
+                UiText::Status.get(lang),
+                statuses.iter().map(String::as_str),
+            )
+            .column(
+                ui,
+                UiText::Created.get(lang),
+                Align::Left,
+                [w.created.get()],
+            )
+            .column(ui, UiText::Updated.get(lang), Align::Left, [age.as_str()]);
+        let mut cols = HistoryColumns {
+            staff: None,
+            desk: None,
+        };
         if shown.staff {
-            cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
-                ui.label(RichText::new(UiText::StaffColumn.get(lang)).strong());
-            });
+            cols.staff = Some(table.len());
+            table = table.column(
+                ui,
+                UiText::StaffColumn.get(lang),
+                Align::Left,
+                [w.staff.get()],
+            );
         }
         if shown.desk {
-            cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
-                ui.label(RichText::new(UiText::DeskColumn.get(lang)).strong());
-            });
+            cols.desk = Some(table.len());
+            table = table.column(
+                ui,
+                UiText::DeskColumn.get(lang),
+                Align::Left,
+                [w.desk.get()],
+            );
         }
-        ui.label(RichText::new(UiText::Description.get(lang)).strong());
-    });
+        (table, cols)
+    }
 }
 
 /// A row's status as last known, with its age: "Paid · 3 min ago".
@@ -881,96 +912,61 @@ pub fn known_status_text(row: &HistoryRow, now: DateTime<Utc>, lang: Lang) -> St
     )
 }
 
+/// Paints one row; returns its accessible label (the whole line).
 fn row_ui(
-    ui: &mut Ui,
+    painted: &mut table::Row<'_>,
     cx: &ViewCtx<'_>,
     row: &HistoryRow,
-    shown: Optional,
-    striped: bool,
-) -> egui::Response {
+    cols: HistoryColumns,
+) -> String {
     let lang = cx.lang;
     let age = ago_text(row.known_at, cx.now, lang);
-    let stripe_at = ui.painter().add(egui::Shape::Noop);
-    let response = ui
-        .horizontal(|ui| {
-            ui.set_height(ROW_HEIGHT);
-            let cells = [&row.created, &row.order, &row.amount];
-            for ((w, text), align) in COLUMNS.iter().zip(cells).zip(ALIGN) {
-                cell_ui(ui, *w, align, |ui| {
-                    ui.add(egui::Label::new(text.as_str()).truncate());
-                });
-            }
-            let badge = cx.palette.pill(StatusMeaning::of(
-                &row.status,
-                row.cancelled,
-                row.partly_paid,
-            ));
-            cell_ui(ui, COLUMNS[3], egui::Align::Min, |ui| {
-                widgets::badge_ui(ui, row.status_text.as_str(), badge);
-            });
-            cell_ui(ui, COLUMNS[4], egui::Align::Min, |ui| {
-                ui.add(egui::Label::new(RichText::new(age).color(cx.palette.muted)).truncate());
-            });
-            if shown.staff {
-                cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
-                    ui.add(egui::Label::new(row.staff.as_str()).truncate());
-                });
-            }
-            if shown.desk {
-                cell_ui(ui, STAFF_COLUMN, egui::Align::Min, |ui| {
-                    ui.add(egui::Label::new(row.desk.as_str()).truncate());
-                });
-            }
-            if row.unconfirmed {
-                let words = UiText::BoardUnconfirmed.get(lang);
-                ui.label(RichText::new(words).small().color(cx.palette.warn));
-            }
-            // The description first: on a narrow window the renewal's mark is what is cut.
-            if row.renewal.is_empty() {
-                ui.add(egui::Label::new(row.description.as_str()).truncate());
-            } else {
-                ui.label(row.description.as_str());
-                let mark = RichText::new(row.renewal.as_str())
-                    .small()
-                    .color(cx.palette.muted);
-                ui.add(egui::Label::new(mark).truncate());
-            }
-        })
-        .response;
-    // The full width of the list, so the stripe and the hover reach the right edge.
-    let rect = response
-        .rect
-        .with_max_x(ui.max_rect().right().max(response.rect.right()));
-    if striped {
-        ui.painter().set(
-            stripe_at,
-            egui::Shape::rect_filled(rect, 0.0, ui.visuals().faint_bg_color),
-        );
+    // The order number under the description, its renewal and an unconfirmed payment after
+    // it (in the warning colour).
+    let mut second = row.order.clone();
+    if !row.renewal.is_empty() {
+        second = format!("{second} · {}", row.renewal);
     }
-    let id = ui.make_persistent_id(("history-row", &row.id));
-    let r = ui.interact(rect, id, egui::Sense::click());
+    let mut second_color = cx.palette.muted;
+    if row.unconfirmed {
+        second = format!("{second} · {}", UiText::BoardUnconfirmed.get(lang));
+        second_color = cx.palette.warn;
+    }
+    painted.name(0, &row.description, &second, second_color);
+    let strong = painted.strong_color();
+    let body = painted.body_font();
+    painted.styled(1, &row.amount, (body.clone(), strong));
+    let badge = cx.palette.pill(StatusMeaning::of(
+        &row.status,
+        row.cancelled,
+        row.partly_paid,
+    ));
+    painted.pill(2, &row.status_text, badge);
+    painted.text(3, &row.created);
+    painted.styled(4, &age, (body, cx.palette.muted));
+    if let Some(i) = cols.staff {
+        painted.text(i, &row.staff);
+    }
+    if let Some(i) = cols.desk {
+        painted.text(i, &row.desk);
+    }
     let mut label = format!(
         "{} {} {}",
         row.order,
         row.amount,
         known_status_text(row, cx.now, lang)
     );
+    // Then who made it, the description (painted first on the row, read after what
+    // identifies the link and its state), its renewal, and last a payment not confirmed.
+    for part in [&row.staff, &row.desk, &row.description, &row.renewal] {
+        if !part.is_empty() {
+            label = format!("{label} · {part}");
+        }
+    }
     if row.unconfirmed {
         label = format!("{label} · {}", UiText::BoardUnconfirmed.get(lang));
     }
-    if !row.renewal.is_empty() {
-        label = format!("{label} · {}", row.renewal);
-    }
-    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
-    if r.hovered() {
-        ui.painter().rect_stroke(
-            r.rect,
-            theme::CORNER_RADIUS,
-            ui.visuals().widgets.hovered.bg_stroke,
-            egui::StrokeKind::Inside,
-        );
-    }
-    r
+    label
 }
 
 #[cfg(test)]

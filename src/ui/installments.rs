@@ -23,10 +23,8 @@
 
 use std::sync::OnceLock;
 
-use egui::{Align, RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoints, Points};
+use egui::{RichText, Ui};
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
 use zeroize::Zeroizing;
 
 use crate::api::wire::InstallmentList;
@@ -38,16 +36,12 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::InstallmentsCommand;
 use crate::ui::problem::Explain;
+use crate::ui::table::{Align, Table};
 use crate::ui::text::UiText;
 use crate::ui::{theme, widgets, words};
 
 /// The characters a POS filter shows ("Online (virtual POS)").
 const FILTER_CHARS: usize = 14;
-/// The height of the plot of the total cost by installment count.
-const PLOT_HEIGHT: f32 = 220.0;
-/// The plot's line width and point radius.
-const PLOT_LINE: f32 = 2.0;
-const PLOT_POINT: f32 = 3.0;
 
 /// A BIN of the built-in sandbox, offered as a chip on a sandbox profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -418,13 +412,10 @@ fn list_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
         return;
     }
     ui.add_space(theme::SPACE_S);
-    // Above the fold: a line per count and, beside it, the plot of the same.
+    // Above the fold: a line per count, the lowest total marked. (The chart of the same
+    // figures went: the table says every count exactly, the chart only a slope.)
     let lines = count_lines(list);
-    ui.horizontal_top(|ui| {
-        ui.vertical(|ui| summary_ui(ui, cx, &lines));
-        ui.add_space(theme::SPACE_M);
-        ui.vertical(|ui| plot_ui(ui, cx, &lines));
-    });
+    summary_ui(ui, cx, &lines);
     ui.add_space(theme::SPACE_S);
     let extra_keys: Vec<String> = {
         let mut keys: Vec<String> = list
@@ -480,8 +471,9 @@ fn bin_info_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList) {
     });
 }
 
-/// A line per installment count: "3 installments   ₺357.30 a month   ₺1,071.90 in all", the
-/// lowest total marked; money right-aligned in its column.
+/// A row per installment count under one header (Installments · Per month · In all): the
+/// count, its cheapest option's monthly amount and total (figures only, the currency in the
+/// header), the lowest total marked.
 fn summary_ui(ui: &mut Ui, cx: &ViewCtx<'_>, lines: &[CountLine]) {
     let lang = cx.lang;
     let count_text = |l: &CountLine| {
@@ -491,98 +483,56 @@ fn summary_ui(ui: &mut Ui, cx: &ViewCtx<'_>, lines: &[CountLine]) {
             UiText::InstallmentsN.fill(lang, &[("count", &l.count)])
         }
     };
+    // A single payment has no months: its total says it all.
     let monthly_text = |l: &CountLine| {
-        // A single payment has no months: its total says it all.
-        let monthly = l.monthly.filter(|_| l.count > 1);
-        monthly.map_or_else(String::new, |m| {
-            UiText::PerMonth.fill(lang, &[("amount", &money(Some(m), lang))])
-        })
+        l.monthly
+            .filter(|_| l.count > 1)
+            .map_or_else(String::new, |m| figure(m, lang))
     };
     let total_text = |l: &CountLine| match (l.total, l.rate) {
-        (Some(t), _) => UiText::InAll.fill(lang, &[("amount", &money(Some(t), lang))]),
+        (Some(t), _) => figure(t, lang),
         (None, Some(r)) => UiText::RateOnly.fill(lang, &[("rate", &rate(r, lang))]),
         (None, None) => String::new(),
     };
-    let widest = |text: &dyn Fn(&CountLine) -> String| {
-        lines
-            .iter()
-            .map(|l| widgets::text_width(ui, &text(l)))
-            .fold(0.0, f32::max)
-    };
-    let widths = [
-        widest(&count_text),
-        widest(&monthly_text),
-        widest(&total_text),
-    ];
-    let height = ui.spacing().interact_size.y;
-    egui::Grid::new("installment-summary")
-        .striped(true)
-        .num_columns(4)
-        .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
-        .show(ui, |ui| {
-            for l in lines {
-                let cells = [
-                    (count_text(l), Align::Min),
-                    (monthly_text(l), Align::Max),
-                    (total_text(l), Align::Max),
-                ];
-                for ((text, align), width) in cells.into_iter().zip(widths) {
-                    widgets::cell_ui(ui, egui::vec2(width, height), align, |ui| {
-                        if align == Align::Min {
-                            ui.label(RichText::new(text).strong());
-                        } else {
-                            ui.label(text);
-                        }
-                    });
-                }
-                if l.lowest {
-                    widgets::badge_ui(ui, UiText::LowestTotal.get(lang), cx.palette.lowest);
-                } else {
-                    ui.label("");
-                }
-                ui.end_row();
+    let cells: Vec<[String; 3]> = lines
+        .iter()
+        .map(|l| [count_text(l), monthly_text(l), total_text(l)])
+        .collect();
+    let column = |i: usize| cells.iter().map(move |c| c[i].as_str());
+    let symbol = Currency::Try.symbol();
+    let per_month = format!("{} ({symbol})", UiText::PerMonthColumn.get(lang));
+    let in_all = format!("{} ({symbol})", UiText::InAllColumn.get(lang));
+    let lowest = UiText::LowestTotal.get(lang);
+    let any_lowest = lines.iter().any(|l| l.lowest);
+    let mut table = Table::new()
+        .column(
+            ui,
+            UiText::InstallmentCount.get(lang),
+            Align::Left,
+            column(0),
+        )
+        .column(ui, &per_month, Align::Right, column(1))
+        .column(ui, &in_all, Align::Right, column(2));
+    if any_lowest {
+        table = table.pill_column(ui, "", [lowest]);
+    }
+    table.widget_rows_ui(ui, "installment-summary", |t| {
+        for (l, [count, monthly, total]) in lines.iter().zip(&cells) {
+            t.text(RichText::new(count).strong());
+            t.text(monthly.as_str());
+            t.text(total.as_str());
+            if l.lowest {
+                t.pill(lowest, cx.palette.lowest);
             }
-        });
+            t.end_row();
+        }
+    });
 }
 
-/// The lowest total at each count (or the rate when no amount was asked), one point per
-/// count, so several providers of one count draw no vertical zigzag.
-fn plot_ui(ui: &mut Ui, cx: &ViewCtx<'_>, lines: &[CountLine]) {
-    let lang = cx.lang;
-    let points: Vec<[f64; 2]> = lines
-        .iter()
-        // Display only: plot coordinates are screen positions; no amount is computed from
-        // them, sent or stored.
-        .filter_map(|l| Some([f64::from(l.count), l.total.or(l.rate)?.to_f64()?]))
-        .collect();
-    if points.len() < 2 {
-        return;
-    }
-    ui.label(RichText::new(UiText::TotalByCount.get(lang)).strong());
-    let color = cx.palette.plot_line();
-    let plot = Plot::new("installment-plot")
-        .height(PLOT_HEIGHT)
-        .width(ui.available_width())
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .x_axis_label(UiText::InstallmentCount.get(lang))
-        .y_axis_label(UiText::Total.get(lang))
-        .show(ui, |p| {
-            p.line(
-                Line::new(UiText::Total.get(lang), PlotPoints::from(points.clone()))
-                    .stroke((PLOT_LINE, color)),
-            );
-            p.points(
-                Points::new(UiText::Total.get(lang), PlotPoints::from(points))
-                    .radius(PLOT_POINT)
-                    .color(color),
-            );
-        });
-    // A picture with a name, for assistive technologies (and the tests that look for it).
-    let name = UiText::TotalByCount.get(lang);
-    plot.response
-        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, name));
+/// An amount in Turkish lira as a figure without its symbol ("1.071,90"): the column's
+/// header names the currency.
+fn figure(d: Decimal, lang: Lang) -> String {
+    crate::domain::format_number(d, Currency::Try, lang)
 }
 
 /// For each option of `list`, whether it is the cheapest of its installment count among
@@ -677,62 +627,45 @@ fn options_table_ui(ui: &mut Ui, cx: &ViewCtx<'_>, list: &InstallmentList, extra
         })
         .collect();
 
-    let text_width = widgets::text_width;
-    let pill_margin = theme::PILL_MARGIN.sum().x / 2.0;
-    let mut widths: Vec<f32> = headers.iter().map(|(h, _)| text_width(ui, h)).collect();
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = w.max(text_width(ui, cell));
-        }
-    }
-    if lowest.iter().any(|l| *l) {
-        widths[MARK] = text_width(ui, UiText::Lowest.get(lang)) + 2.0 * pill_margin;
-    }
-    let height = ui.spacing().interact_size.y;
-
-    let cell_ui = |ui: &mut Ui, width: f32, align: CellAlign, add: &mut dyn FnMut(&mut Ui)| {
+    let mut table = Table::new();
+    for (i, (h, align)) in headers.iter().enumerate() {
         let align = match align {
-            CellAlign::Left => Align::Min,
-            CellAlign::Right => Align::Max,
+            CellAlign::Left => Align::Left,
+            CellAlign::Right => Align::Right,
         };
-        widgets::cell_ui(ui, egui::vec2(width, height), align, add);
-    };
-
-    egui::Grid::new("installment-table")
-        .striped(true)
-        .num_columns(headers.len())
-        .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
-        .show(ui, |ui| {
-            for ((h, align), w) in headers.iter().zip(&widths) {
-                cell_ui(ui, *w, *align, &mut |ui| {
-                    ui.label(RichText::new(h.as_str()).strong());
-                });
-            }
-            ui.end_row();
-            for ((row, low), option) in rows.iter().zip(&lowest).zip(&list.installments) {
-                for (i, (cell, w)) in row.iter().zip(&widths).enumerate() {
-                    let align = headers[i].1;
-                    // The POS columns in words; the server's spelling on hover.
-                    let raw = match i {
-                        POS_TYPE => option.pos_type.as_deref(),
-                        POS_SUB_TYPE => option.pos_sub_type.as_deref(),
-                        _ => None,
-                    };
-                    cell_ui(ui, *w, align, &mut |ui| {
-                        if i == MARK {
-                            if *low {
-                                widgets::badge_ui(ui, UiText::Lowest.get(lang), cx.palette.lowest);
-                            }
-                        } else if let Some(raw) = raw {
-                            ui.label(cell.as_str()).on_hover_text(raw);
-                        } else {
-                            ui.label(cell.as_str());
-                        }
+        table = if i == MARK {
+            let marked = lowest.iter().any(|l| *l);
+            table.pill_column(ui, h, marked.then(|| UiText::Lowest.get(lang)))
+        } else {
+            table.column(ui, h, align, rows.iter().map(|r| r[i].as_str()))
+        };
+    }
+    table.widget_rows_ui(ui, "installment-table", |t| {
+        for ((row, low), option) in rows.iter().zip(&lowest).zip(&list.installments) {
+            for (i, cell) in row.iter().enumerate() {
+                // The POS columns in words; the server's spelling on hover.
+                let raw = match i {
+                    POS_TYPE => option.pos_type.as_deref(),
+                    POS_SUB_TYPE => option.pos_sub_type.as_deref(),
+                    _ => None,
+                };
+                if i == MARK {
+                    if *low {
+                        t.pill(UiText::Lowest.get(lang), cx.palette.lowest);
+                    } else {
+                        t.cell(|_| {});
+                    }
+                } else if let Some(raw) = raw {
+                    t.cell(|ui| {
+                        ui.label(cell.as_str()).on_hover_text(raw);
                     });
+                } else {
+                    t.text(cell.as_str());
                 }
-                ui.end_row();
             }
-        });
+            t.end_row();
+        }
+    });
     if lowest.iter().any(|l| *l) {
         widgets::hint_ui(ui, &cx.palette, UiText::LowestExplained.get(lang));
     }

@@ -22,6 +22,7 @@ pub mod settings;
 pub mod shop;
 pub mod shop_owner;
 pub mod staff;
+pub mod table;
 pub mod text;
 pub mod theme;
 pub mod widgets;

@@ -16,6 +16,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::PendingCommand;
 use crate::ui::problem::{Explain, Note};
+use crate::ui::table::{Align, Table, WidgetRows};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, icon};
 use crate::ui::widgets;
@@ -154,120 +155,7 @@ impl PendingView {
             .id_salt("pending-rows")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                egui::Grid::new("pending-grid")
-                    .striped(true)
-                    .num_columns(6)
-                    .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
-                    .show(ui, |ui| {
-                        for h in [
-                            UiText::Description,
-                            UiText::Amount,
-                            UiText::State,
-                            UiText::Attempts,
-                            UiText::Age,
-                        ] {
-                            ui.label(RichText::new(h.get(lang)).color(cx.palette.muted));
-                        }
-                        ui.label("");
-                        ui.end_row();
-                        for row in &self.rows {
-                            let key = row.begun.key.key.clone();
-                            let order = row
-                                .begun
-                                .order_number
-                                .clone()
-                                .unwrap_or_else(|| key.clone());
-                            // The sale as staff know it, the order number smaller under it.
-                            ui.vertical(|ui| {
-                                // One line each, as wide as they are.
-                                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                                if let Some(d) = description(row) {
-                                    ui.label(RichText::new(d).strong());
-                                }
-                                ui.label(RichText::new(&order).small().color(cx.palette.muted));
-                            });
-                            ui.label(
-                                row.begun
-                                    .amount
-                                    .map(|a| {
-                                        format_amount(
-                                            a,
-                                            row.begun.currency.unwrap_or_default(),
-                                            lang,
-                                        )
-                                    })
-                                    .unwrap_or_default(),
-                            );
-                            let stale = is_stale(row, cx.now);
-                            let shown_state = if stale {
-                                JournalState::Stale
-                            } else {
-                                row.state
-                            };
-                            let text = state_text(shown_state, lang);
-                            // The technical reason only on hover, never in the row.
-                            let why = row.last_error.as_deref().unwrap_or_default();
-                            if stale {
-                                ui.label(RichText::new(text).color(cx.palette.warn))
-                                    .on_hover_text(UiText::StaleExplained.get(lang));
-                            } else if why.is_empty() {
-                                ui.label(text);
-                            } else {
-                                ui.label(text).on_hover_text(why);
-                            }
-                            ui.label(row.attempts.to_string());
-                            ui.label(
-                                RichText::new(age(row.begun.now, cx.now, lang))
-                                    .color(cx.palette.muted),
-                            );
-                            let busy = self.busy.contains(&key);
-                            let open =
-                                matches!(row.state, JournalState::Pending | JournalState::Stale);
-                            let (retry, abandon) = ui
-                                .horizontal(|ui| {
-                                    let retry = widgets::Action::secondary(UiText::Retry.get(lang))
-                                        .icon(icon::SEND)
-                                        .enabled(open && !busy)
-                                        .show_ui(ui);
-                                    // Apart from Retry (space and a separator between), red, and
-                                    // asked again.
-                                    ui.add_space(theme::SPACE_L);
-                                    ui.separator();
-                                    let abandon = widgets::Action::destructive(
-                                        icon::CANCEL,
-                                        UiText::Abandon.get(lang),
-                                    )
-                                    .enabled(open && !busy)
-                                    .show_ui(ui);
-                                    (retry, abandon)
-                                })
-                                .inner;
-                            let label = format!("{} {order}", UiText::Retry.get(lang));
-                            retry.widget_info(|| {
-                                egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
-                            });
-                            if retry.clicked() {
-                                if stale {
-                                    // Never one click: say what could go wrong first.
-                                    self.confirm_stale = Some(key.clone());
-                                } else {
-                                    self.busy.push(key.clone());
-                                    cx.emit(Command::Pending(PendingCommand::Retry {
-                                        key: key.clone(),
-                                        force: false,
-                                    }));
-                                }
-                            }
-                            let label = format!("{} {order}", UiText::Abandon.get(lang));
-                            abandon.widget_info(|| {
-                                egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
-                            });
-                            if abandon.clicked() {
-                                self.confirm_abandon = Some(key);
-                            }
-                            ui.end_row();
-                        }
-                    });
+                self.table_ui(ui, cx);
                 if self.rows.iter().any(|r| is_stale(r, cx.now)) {
                     ui.add_space(theme::SPACE_S);
                     ui.label(
@@ -278,6 +166,156 @@ impl PendingView {
         self.confirm_ui(ui, cx, Confirm::Stale);
         self.confirm_ui(ui, cx, Confirm::Abandon);
     }
+}
+
+impl PendingView {
+    /// The rows as a table: the sale (its description over the order number), the amount,
+    /// the state, the attempts, the age, and Retry and Abandon.
+    fn table_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        let amounts: Vec<String> = self.rows.iter().map(|r| amount_text(r, lang)).collect();
+        let states: Vec<&str> = [
+            JournalState::Pending,
+            JournalState::Stale,
+            JournalState::Failed,
+        ]
+        .into_iter()
+        .map(|s| state_text(s, lang))
+        .collect();
+        let ages: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| age(r.begun.now, cx.now, lang))
+            .collect();
+        let actions = widgets::text_width(ui, UiText::Retry.get(lang))
+            + widgets::text_width(ui, UiText::Abandon.get(lang))
+            + 3.0 * theme::SPACE_L
+            + 4.0 * ui.spacing().button_padding.x
+            + 2.0 * ui.spacing().icon_width;
+        let mut table = Table::new()
+            .fill(ui, UiText::Description.get(lang), theme::NAME_BUTTON_WIDTH)
+            .column(
+                ui,
+                UiText::Amount.get(lang),
+                Align::Right,
+                amounts.iter().map(String::as_str),
+            )
+            .column(ui, UiText::State.get(lang), Align::Left, states)
+            .column(ui, UiText::Attempts.get(lang), Align::Right, ["00"])
+            .column(
+                ui,
+                UiText::Age.get(lang),
+                Align::Left,
+                ages.iter().map(String::as_str),
+            )
+            .fixed(ui, "", Align::Left, actions);
+        let rows = std::mem::take(&mut self.rows);
+        table.widget_rows_ui(ui, "pending-grid", |t| {
+            for (row, amount) in rows.iter().zip(&amounts) {
+                self.row_ui(t, cx, row, amount);
+            }
+        });
+        self.rows = rows;
+    }
+
+    /// One row of the table.
+    fn row_ui(
+        &mut self,
+        t: &mut WidgetRows<'_>,
+        cx: &mut ViewCtx<'_>,
+        row: &JournalRow,
+        amount: &str,
+    ) {
+        let lang = cx.lang;
+        let key = row.begun.key.key.clone();
+        let order = row
+            .begun
+            .order_number
+            .clone()
+            .unwrap_or_else(|| key.clone());
+        // The sale as staff know it, the order number smaller under it.
+        t.cell(|ui| {
+            ui.vertical(|ui| {
+                if let Some(d) = description(row) {
+                    ui.add(egui::Label::new(RichText::new(d).strong()).truncate());
+                }
+                ui.add(
+                    egui::Label::new(RichText::new(&order).small().color(cx.palette.muted))
+                        .truncate(),
+                );
+            });
+        });
+        t.text(amount);
+        let stale = is_stale(row, cx.now);
+        let shown_state = if stale {
+            JournalState::Stale
+        } else {
+            row.state
+        };
+        let text = state_text(shown_state, lang);
+        // The technical reason only on hover, never in the row.
+        let why = row.last_error.as_deref().unwrap_or_default();
+        t.cell(|ui| {
+            if stale {
+                ui.label(RichText::new(text).color(cx.palette.warn))
+                    .on_hover_text(UiText::StaleExplained.get(lang));
+            } else if why.is_empty() {
+                ui.label(text);
+            } else {
+                ui.label(text).on_hover_text(why);
+            }
+        });
+        t.text(row.attempts.to_string());
+        t.text(RichText::new(age(row.begun.now, cx.now, lang)).color(cx.palette.muted));
+        let busy = self.busy.contains(&key);
+        let open = matches!(row.state, JournalState::Pending | JournalState::Stale);
+        let mut clicked = (false, false);
+        t.cell(|ui| {
+            let retry = widgets::Action::secondary(UiText::Retry.get(lang))
+                .icon(icon::SEND)
+                .enabled(open && !busy)
+                .show_ui(ui);
+            // Apart from Retry (space and a separator between), red, and asked again.
+            ui.add_space(theme::SPACE_S);
+            ui.separator();
+            let abandon = widgets::Action::destructive(icon::CANCEL, UiText::Abandon.get(lang))
+                .enabled(open && !busy)
+                .show_ui(ui);
+            let label = format!("{} {order}", UiText::Retry.get(lang));
+            retry.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
+            });
+            let label = format!("{} {order}", UiText::Abandon.get(lang));
+            abandon.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Button, open && !busy, &label)
+            });
+            clicked = (retry.clicked(), abandon.clicked());
+        });
+        t.end_row();
+        if clicked.0 {
+            if stale {
+                // Never one click: say what could go wrong first.
+                self.confirm_stale = Some(key.clone());
+            } else {
+                self.busy.push(key.clone());
+                cx.emit(Command::Pending(PendingCommand::Retry {
+                    key: key.clone(),
+                    force: false,
+                }));
+            }
+        }
+        if clicked.1 {
+            self.confirm_abandon = Some(key);
+        }
+    }
+}
+
+/// A row's amount with its currency (empty when the sale had none).
+fn amount_text(row: &JournalRow, lang: Lang) -> String {
+    row.begun
+        .amount
+        .map(|a| format_amount(a, row.begun.currency.unwrap_or_default(), lang))
+        .unwrap_or_default()
 }
 
 /// What a confirmation asks before it acts on a row.

@@ -19,6 +19,7 @@ use crate::ui::ViewCtx;
 use crate::ui::calendar;
 use crate::ui::command::ReportCommand;
 use crate::ui::problem::Explain;
+use crate::ui::table::{Align, Table};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, icon::Icon};
 use crate::ui::widgets;
@@ -42,13 +43,8 @@ const CHART_SHARE: f32 = 0.5;
 const BAR_OUTLINE: f32 = 1.0;
 /// Width of a bar, in hours.
 const BAR_WIDTH: f64 = 0.8;
-/// Widths of the best sellers' number columns: quantity, total.
-const QUANTITY_WIDTH: f32 = 56.0;
-const ITEM_TOTAL_WIDTH: f32 = 104.0;
-/// Widths of a card's count and amount columns, and of its money lines' amounts.
+/// The least width of a card's first column.
 const CARD_COUNT_WIDTH: f32 = 40.0;
-const CARD_SUM_WIDTH: f32 = 110.0;
-const CARD_MONEY_WIDTH: f32 = 166.0;
 
 /// A quick choice of days in the toolbar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -764,52 +760,60 @@ impl ReportView {
             ui.label(UiText::NoItemsSold.get(lang));
             return;
         }
-        egui::Grid::new("report-items")
-            .num_columns(3)
-            .striped(true)
-            .spacing([theme::SPACE_M, theme::SPACE_XS])
-            .show(ui, |ui| {
-                ui.label(RichText::new(UiText::ItemName.get(lang)).strong());
-                right_ui(
+        // One table per currency (₺ and € never share a column), its symbol in the header;
+        // the server's order (best first) kept within each.
+        let mut currencies: Vec<crate::domain::Currency> = Vec::new();
+        for item in &report.top_items {
+            if !currencies.contains(&item.currency) {
+                currencies.push(item.currency);
+            }
+        }
+        currencies.sort_by_key(|c| crate::domain::Currency::ALL.iter().position(|a| a == c));
+        // Every currency's table has the same columns, measured over all the items.
+        let sum_text = |i: &crate::store::ItemSales| {
+            i.sum.map_or_else(
+                || "—".to_owned(),
+                |s| s.show(lang, |d| crate::domain::format_number(d, i.currency, lang)),
+            )
+        };
+        let all = &report.top_items;
+        let sums: Vec<String> = all.iter().map(sum_text).collect();
+        let quantities: Vec<String> = all.iter().map(|i| i.quantity.to_string()).collect();
+        for currency in currencies {
+            let total = format!("{} ({})", UiText::Total.get(lang), currency.symbol());
+            let mut table = Table::new()
+                .column(
                     ui,
-                    QUANTITY_WIDTH,
-                    RichText::new(UiText::Quantity.get(lang)).strong(),
-                );
-                right_ui(
+                    UiText::ItemName.get(lang),
+                    Align::Left,
+                    all.iter().map(|i| i.name.as_str()),
+                )
+                .column(
                     ui,
-                    ITEM_TOTAL_WIDTH,
-                    RichText::new(UiText::Total.get(lang)).strong(),
-                );
-                ui.end_row();
-                for item in &report.top_items {
-                    ui.label(item.name.as_str());
-                    right_ui(ui, QUANTITY_WIDTH, item.quantity.to_string());
-                    match item.sum {
-                        Some(sum) => {
-                            let text = sum.show(lang, |d| format_amount(d, item.currency, lang));
-                            right_ui(ui, ITEM_TOTAL_WIDTH, text);
-                        }
-                        None => {
-                            right_ui(ui, ITEM_TOTAL_WIDTH, "—")
-                                .on_hover_text(UiText::PriceUnknown.get(lang));
-                        }
+                    UiText::Quantity.get(lang),
+                    Align::Right,
+                    quantities.iter().map(String::as_str),
+                )
+                .column(ui, &total, Align::Right, sums.iter().map(String::as_str));
+            table.widget_rows_ui(ui, ("report-items", currency.as_str()), |t| {
+                let items = all.iter().zip(&quantities).zip(&sums);
+                for ((item, quantity), sum) in items.filter(|((i, _), _)| i.currency == currency) {
+                    t.text(item.name.as_str());
+                    t.text(quantity.as_str());
+                    if item.sum.is_some() {
+                        t.text(sum.as_str());
+                    } else {
+                        t.cell(|ui| {
+                            ui.label("—").on_hover_text(UiText::PriceUnknown.get(lang));
+                        });
                     }
-                    ui.end_row();
+                    t.end_row();
                 }
             });
+            ui.add_space(theme::SPACE_S);
+        }
     }
 }
-
-/// The day close's staff table: column widths, alignment (numbers on the right), row height.
-const STAFF_COLUMNS: [f32; 5] = [170.0, 90.0, 110.0, 120.0, 130.0];
-const STAFF_ALIGN: [egui::Align; 5] = [
-    egui::Align::Min,
-    egui::Align::Min,
-    egui::Align::Max,
-    egui::Align::Max,
-    egui::Align::Max,
-];
-const STAFF_ROW: f32 = 24.0;
 
 /// The smallest of 1, 2, 5 × 10ⁿ at least `at_least` (a round axis step).
 fn nice_step(at_least: f64) -> f64 {
@@ -844,43 +848,35 @@ fn parties_ui<'a>(
     rows: impl Iterator<Item = (&'a str, &'a [StaffCurrency])>,
 ) {
     ui.label(section_title(title.get(lang)));
-    let row_ui = |ui: &mut Ui, cells: [egui::WidgetText; 5]| {
-        ui.horizontal(|ui| {
-            for ((text, width), align) in cells.into_iter().zip(STAFF_COLUMNS).zip(STAFF_ALIGN) {
-                widgets::cell_ui(ui, egui::vec2(width, STAFF_ROW), align, |ui| {
-                    ui.label(text);
-                });
-            }
-        });
-    };
-    let strong = |t: UiText| egui::WidgetText::from(RichText::new(t.get(lang)).strong());
-    row_ui(
-        ui,
-        [
-            strong(column),
-            strong(UiText::Currency),
-            strong(UiText::LinksMade),
-            strong(UiText::PaidInFull),
-            strong(UiText::Collected),
-        ],
-    );
-    for (name, currencies) in rows {
-        for (i, c) in currencies.iter().enumerate() {
-            let collected = c
-                .collected
-                .show(lang, |d| format_amount(d, c.currency, lang));
-            row_ui(
-                ui,
+    let lines: Vec<[String; 5]> = rows
+        .flat_map(|(name, currencies)| {
+            currencies.iter().enumerate().map(move |(i, c)| {
                 [
-                    (if i == 0 { name } else { "" }).into(),
-                    c.currency.as_str().into(),
-                    c.created.to_string().into(),
-                    c.paid.count.to_string().into(),
-                    collected.into(),
-                ],
-            );
+                    (if i == 0 { name } else { "" }).to_owned(),
+                    c.currency.as_str().to_owned(),
+                    c.created.to_string(),
+                    c.paid.count.to_string(),
+                    c.collected
+                        .show(lang, |d| format_amount(d, c.currency, lang)),
+                ]
+            })
+        })
+        .collect();
+    let cells = |i: usize| lines.iter().map(move |l| l[i].as_str());
+    let mut table = Table::new()
+        .column(ui, column.get(lang), Align::Left, cells(0))
+        .column(ui, UiText::Currency.get(lang), Align::Left, cells(1))
+        .column(ui, UiText::LinksMade.get(lang), Align::Right, cells(2))
+        .column(ui, UiText::PaidInFull.get(lang), Align::Right, cells(3))
+        .column(ui, UiText::Collected.get(lang), Align::Right, cells(4));
+    table.widget_rows_ui(ui, ("report-parties", title.get(lang)), |t| {
+        for line in &lines {
+            for cell in line {
+                t.text(cell.as_str());
+            }
+            t.end_row();
         }
-    }
+    });
 }
 
 fn card_ui(ui: &mut Ui, c: &CurrencyReport, cx: &ViewCtx<'_>) {
@@ -903,69 +899,107 @@ fn card_ui(ui: &mut Ui, c: &CurrencyReport, cx: &ViewCtx<'_>) {
                     .strong(),
                 );
                 ui.add_space(theme::SPACE_S);
-                egui::Grid::new(("report-card", c.currency.as_str()))
-                    .num_columns(3)
-                    .min_col_width(CARD_COUNT_WIDTH)
-                    .spacing([theme::SPACE_M, theme::SPACE_XS])
-                    .show(ui, |ui| {
-                        let mut row = |label: UiText, count: usize, sum: Option<Total>| {
-                            let zero = count == 0;
-                            let tone = |t: RichText| if zero { t.color(muted) } else { t };
-                            ui.label(tone(RichText::new(label.get(lang))));
-                            right_ui(
-                                ui,
-                                CARD_COUNT_WIDTH,
-                                tone(RichText::new(count.to_string()).strong()),
-                            );
-                            right_ui(
-                                ui,
-                                CARD_SUM_WIDTH,
-                                tone(RichText::new(sum.map(money).unwrap_or_default())),
-                            );
-                            ui.end_row();
-                        };
-                        row(UiText::LinksCreated, c.created, None);
-                        row(UiText::PaidInFull, c.paid.count, Some(c.paid.sum));
-                        row(
-                            UiText::PartiallyPaid,
-                            c.partially_paid.count,
-                            Some(c.partially_paid.sum),
-                        );
-                        row(UiText::StillPending, c.pending, None);
-                        row(UiText::StatusExpired, c.expired, None);
-                        row(UiText::StatusCancelled, c.cancelled, None);
-                        if c.other > 0 {
-                            row(UiText::OtherStatuses, c.other, None);
-                        }
-                    });
-                ui.add_space(theme::SPACE_S);
-                egui::Grid::new(("report-card-money", c.currency.as_str()))
-                    .num_columns(2)
-                    .spacing([theme::SPACE_M, theme::SPACE_XS])
-                    .show(ui, |ui| {
-                        for (label, total) in [
-                            (UiText::ValueIssued, c.issued),
-                            (UiText::StillOutstanding, c.outstanding),
-                        ] {
-                            ui.label(label.get(lang));
-                            right_ui(ui, CARD_MONEY_WIDTH, money(total));
-                            ui.end_row();
-                        }
-                        if c.unconfirmed.count > 0 {
-                            let warn = cx.palette.warn;
-                            let label =
-                                UiText::UnconfirmedPaid.fill(lang, &[("n", &c.unconfirmed.count)]);
-                            ui.label(RichText::new(label).color(warn));
-                            right_ui(
-                                ui,
-                                CARD_MONEY_WIDTH,
-                                RichText::new(money(c.unconfirmed.sum)).color(warn),
-                            );
-                            ui.end_row();
-                        }
-                    });
+                card_table_ui(ui, c, cx);
             });
         });
+}
+
+/// A card's table under one header (what · links · amount): the counts by status with
+/// their sums, then the money issued and still outstanding (a zero muted).
+fn card_table_ui(ui: &mut Ui, c: &CurrencyReport, cx: &ViewCtx<'_>) {
+    let lang = cx.lang;
+    let muted = cx.palette.muted;
+    let money = |t: Total| t.show(lang, |d| format_amount(d, c.currency, lang));
+    let mut counts = vec![
+        (
+            UiText::LinksCreated.get(lang).to_owned(),
+            Some(c.created),
+            None,
+        ),
+        (
+            UiText::PaidInFull.get(lang).to_owned(),
+            Some(c.paid.count),
+            Some(money(c.paid.sum)),
+        ),
+        (
+            UiText::PartiallyPaid.get(lang).to_owned(),
+            Some(c.partially_paid.count),
+            Some(money(c.partially_paid.sum)),
+        ),
+        (
+            UiText::StillPending.get(lang).to_owned(),
+            Some(c.pending),
+            None,
+        ),
+        (
+            UiText::StatusExpired.get(lang).to_owned(),
+            Some(c.expired),
+            None,
+        ),
+        (
+            UiText::StatusCancelled.get(lang).to_owned(),
+            Some(c.cancelled),
+            None,
+        ),
+    ];
+    if c.other > 0 {
+        counts.push((
+            UiText::OtherStatuses.get(lang).to_owned(),
+            Some(c.other),
+            None,
+        ));
+    }
+    counts.push((
+        UiText::ValueIssued.get(lang).to_owned(),
+        None,
+        Some(money(c.issued)),
+    ));
+    counts.push((
+        UiText::StillOutstanding.get(lang).to_owned(),
+        None,
+        Some(money(c.outstanding)),
+    ));
+    let unconfirmed = (c.unconfirmed.count > 0).then(|| {
+        (
+            UiText::UnconfirmedPaid.fill(lang, &[("n", &c.unconfirmed.count)]),
+            money(c.unconfirmed.sum),
+        )
+    });
+    let numbers: Vec<String> = counts
+        .iter()
+        .map(|(_, n, _)| n.map(|n| n.to_string()).unwrap_or_default())
+        .collect();
+    let mut table = Table::new()
+        .fill(ui, "", CARD_COUNT_WIDTH)
+        .column(
+            ui,
+            UiText::LinksColumn.get(lang),
+            Align::Right,
+            numbers.iter().map(String::as_str),
+        )
+        .column(
+            ui,
+            UiText::Amount.get(lang),
+            Align::Right,
+            counts.iter().filter_map(|(_, _, m)| m.as_deref()),
+        );
+    table.widget_rows_ui(ui, ("report-card", c.currency.as_str()), |t| {
+        for ((label, count, sum), number) in counts.iter().zip(&numbers) {
+            let zero = *count == Some(0);
+            let tone = |t: RichText| if zero { t.color(muted) } else { t };
+            t.text(tone(RichText::new(label)));
+            t.text(tone(RichText::new(number).strong()));
+            t.text(tone(RichText::new(sum.clone().unwrap_or_default())));
+            t.end_row();
+        }
+        if let Some((label, sum)) = &unconfirmed {
+            let warn = cx.palette.warn;
+            t.text(RichText::new(label).color(warn));
+            t.text("");
+            t.text(RichText::new(sum).color(warn));
+            t.end_row();
+        }
+    });
 }
 
 /// A step arrow: the icon alone on screen, heard and hovered as `text`.
@@ -976,19 +1010,4 @@ fn step_ui(ui: &mut Ui, icon: Icon, text: &str, enabled: bool) -> egui::Response
     let owned = text.to_owned();
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &owned));
     response
-}
-
-/// A grid cell with its text on the right (numbers line up on their last digit), at least
-/// `width` wide.
-fn right_ui(ui: &mut Ui, width: f32, text: impl Into<egui::WidgetText>) -> egui::Response {
-    let height = ui.spacing().interact_size.y;
-    ui.allocate_ui_with_layout(
-        egui::vec2(width, height),
-        egui::Layout::right_to_left(egui::Align::Center),
-        |ui| {
-            ui.set_min_width(width);
-            ui.label(text)
-        },
-    )
-    .inner
 }

@@ -10,6 +10,7 @@ use crate::domain::{Pin, Role, StaffMember, StaffName};
 use crate::lang::Lang;
 use crate::ui::command::{Command, StaffCommand};
 use crate::ui::problem::{Note, Problem, note_ui};
+use crate::ui::table::{Align, Table};
 use crate::ui::text::UiText;
 use crate::ui::theme;
 use crate::ui::{ViewCtx, widgets};
@@ -543,28 +544,40 @@ impl StaffSettings {
 
     fn members_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, members: &[StaffMember]) {
         let lang = cx.lang;
-        egui::Grid::new("staff-members")
-            .striped(true)
-            .num_columns(6)
-            .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
-            .show(ui, |ui| {
-                for t in [UiText::Name, UiText::StaffRole, UiText::Status] {
-                    ui.label(RichText::new(t.get(lang)).strong());
-                }
-                // The buttons' columns need no title.
-                ui.label("");
-                ui.label("");
-                ui.label("");
-                ui.end_row();
-                for m in members {
-                    ui.label(&m.name);
-                    ui.label(role_text(m.role).get(lang));
-                    let status = if m.active {
-                        RichText::new(UiText::StaffActive.get(lang)).color(cx.palette.ok)
-                    } else {
-                        RichText::new(UiText::StaffDisabled.get(lang)).color(cx.palette.muted)
-                    };
-                    ui.label(status);
+        let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+        let roles = [
+            role_text(Role::Counter).get(lang),
+            role_text(Role::Manager).get(lang),
+        ];
+        let statuses = [
+            UiText::StaffActive.get(lang),
+            UiText::StaffDisabled.get(lang),
+        ];
+        let button = |t: UiText| {
+            widgets::text_width(ui, t.get(lang))
+                + 2.0 * ui.spacing().button_padding.x
+                + ui.spacing().icon_width
+                + theme::SPACE_S
+        };
+        let change = button(UiText::ResetPin);
+        let able = button(UiText::DisableMember).max(button(UiText::EnableMember));
+        let mut table = Table::new()
+            .column(ui, UiText::Name.get(lang), Align::Left, names)
+            .column(ui, UiText::StaffRole.get(lang), Align::Left, roles)
+            .column(ui, UiText::Status.get(lang), Align::Left, statuses)
+            .fixed(ui, "", Align::Left, change)
+            .fixed(ui, "", Align::Left, able);
+        table.widget_rows_ui(ui, "staff-members", |t| {
+            for m in members {
+                t.text(m.name.as_str());
+                t.text(role_text(m.role).get(lang));
+                let status = if m.active {
+                    RichText::new(UiText::StaffActive.get(lang)).color(cx.palette.ok)
+                } else {
+                    RichText::new(UiText::StaffDisabled.get(lang)).color(cx.palette.muted)
+                };
+                t.text(status);
+                t.cell(|ui| {
                     let change = format!("{} {}", UiText::ResetPin.get(lang), m.name);
                     let r = widgets::Action::secondary(UiText::ResetPin.get(lang))
                         .enabled(!self.busy)
@@ -573,15 +586,16 @@ impl StaffSettings {
                     if r.clicked() {
                         self.reset = Some((m.name.clone(), Zeroizing::new(String::new())));
                     }
+                });
+                t.cell(|ui| {
                     let (t, active) = if m.active {
                         (UiText::DisableMember, false)
                     } else {
                         (UiText::EnableMember, true)
                     };
                     let label = format!("{} {}", t.get(lang), m.name);
-                    // Disabling stands apart from "Change PIN" (a spacer column) and asks
-                    // first; enabling is harmless and acts at once.
-                    ui.label("");
+                    // Disabling stands apart from "Change PIN" (a column of its own) and
+                    // asks first; enabling is harmless and acts at once.
                     let action = if active {
                         widgets::Action::secondary(t.get(lang))
                     } else {
@@ -601,9 +615,10 @@ impl StaffSettings {
                             self.confirm_disable = Some(m.name.clone());
                         }
                     }
-                    ui.end_row();
-                }
-            });
+                });
+                t.end_row();
+            }
+        });
         self.confirm_disable_ui(ui, cx);
         self.reset_ui(ui, cx);
     }

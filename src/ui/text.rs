@@ -294,7 +294,6 @@ crate::sentences! {
     Rate => "Komisyon (%)", "Rate (%)";
     PerInstallment => "Taksit tutarı", "Per installment";
     Total => "Toplam", "Total";
-    TotalByCount => "Taksit sayısına göre toplam maliyet", "Total cost by installment count";
     OtherFields => "Diğer alanlar", "Other fields";
     NoOptions => "Bu BIN için taksit seçeneği yok.", "No installment options for this BIN.";
     InstallmentsEmpty => "Kartın ilk 6 hanesini (BIN) yazıp Sorgula'ya basın; müşterinin ödeyeceği toplamı görmek için tutarı da yazın.", "Type the first 6 digits of the card (its BIN) and press Look up; add an amount to see what the customer pays in total.";
@@ -319,9 +318,7 @@ crate::sentences! {
     HistoryTo => "Bitiş günü", "To day";
     BadDay => "Günü YYYY-AA-GG biçiminde yazın, örneğin 2026-11-21.", "Write the day as YYYY-MM-DD, for example 2026-11-21.";
     DaysBackwards => "Bitiş günü, başlangıç gününden önce olamaz.", "The last day cannot be before the first.";
-    FilteredLinks => "Seçili linkler:", "Filtered links:";
     Counting => "Sayılıyor…", "Counting…";
-    PaidLower => "ödenen", "paid";
     TotalsFailed => "Toplamlar hesaplanamadı:", "The totals could not be counted:";
     RefreshStatuses => "Durumları yenile", "Refresh statuses";
     RefreshStatusesHelp => "Ekranda görünen ve henüz sonuçlanmamış linklerin durumunu sunucuya sorar, saniyede en çok bir istekle.", "Asks the server for the status of the unfinished links on screen, at most one request per second.";
@@ -495,6 +492,13 @@ crate::sentences! {
     BoardWaiting => "Ödeme bekleyenler", "Waiting";
     BoardDoneToday => "Sonuçlananlar", "Done today";
     BoardPaidLeft => "{paid} ödendi · {left} kaldı", "{paid} paid · {left} left";
+    // The one table (issue 29): column titles and the summary strip of Open links and History.
+    BoardProgress => "Ödeme ve gönderim", "Payment and sending";
+    BoardLeftOnly => "{left} kaldı", "{left} left";
+    SummaryWaiting => "Bekleyen {amount}", "Waiting {amount}";
+    SummaryCollected => "Tahsil edilen {amount}", "Collected {amount}";
+    SummaryAsked => "İstenen {amount}", "Asked {amount}";
+    SummaryLinks => "{n} link", "{n} {n:link|links}";
     Open => "Aç", "Open";
     BoardSentFilter => "Müşteriye gönderilenler", "Sent to customers";
     SentByWhatsApp => "WhatsApp ile gönderildi {time}", "Sent by WhatsApp {time}";
@@ -514,10 +518,11 @@ crate::sentences! {
     InstallmentsHelp => "Müşterinin kartıyla kaç taksitte ne ödeyeceği.", "What a customer pays with their card, per number of installments.";
     SinglePayment => "Tek çekim", "Single payment";
     InstallmentsN => "{count} taksit", "{count} {count:installment|installments}";
-    PerMonth => "{amount} / ay", "{amount} a month";
-    InAll => "toplam {amount}", "{amount} in all";
     RateOnly => "komisyon %{rate}", "{rate} % commission";
     LowestTotal => "✓ en düşük toplam", "✓ lowest total";
+    PerMonthColumn => "Aylık", "Per month";
+    LinksColumn => "Link", "Links";
+    InAllColumn => "Toplam", "In all";
     EveryOption => "Bütün seçenekler (sağlayıcıya göre)", "Every option (by provider)";
     SettingsHelp => "Mağaza adı, fiş kâğıdı, sunucu profilleri ve bildirimler.", "Shop name, slip paper, server profiles and notifications.";
     ShopGroup => "Mağaza", "Shop";

@@ -25,12 +25,32 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Starts Xvfb on $DISPLAY_NUM and waits until it answers; tries three times (a display still
+# being torn down by an earlier run, or a stale lock file, makes the first try fail).
 start_xvfb() {
-  Xvfb "$DISPLAY_NUM" -screen 0 "${XVFB_SCREEN:-1280x860x24}" -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
-  XVFB_PID=$!
   export DISPLAY="$DISPLAY_NUM"
-  for _ in $(seq 100); do xdpyinfo >/dev/null 2>&1 && return 0; sleep 0.05; done
+  for try in 1 2 3; do
+    Xvfb "$DISPLAY_NUM" -screen 0 "${XVFB_SCREEN:-1280x860x24}" -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+    XVFB_PID=$!
+    for _ in $(seq 100); do
+      if xdpyinfo >/dev/null 2>&1 && kill -0 "$XVFB_PID" 2>/dev/null; then return 0; fi
+      sleep 0.05
+    done
+    echo "Xvfb did not answer (try $try): $(tail -n 2 "$WORK/xvfb.log")" >&2
+    stop_xvfb
+    sleep 1
+  done
   echo "Xvfb did not start" >&2; exit 1
+}
+
+# Stops the Xvfb this script started, and its lock file if it left one.
+stop_xvfb() {
+  [[ -n "$XVFB_PID" ]] && { kill "$XVFB_PID" 2>/dev/null || true; wait "$XVFB_PID" 2>/dev/null || true; }
+  XVFB_PID=""
+  local n="${DISPLAY_NUM#:}"
+  if [[ -e "/tmp/.X$n-lock" ]] && ! kill -0 "$(tr -d ' ' <"/tmp/.X$n-lock" 2>/dev/null)" 2>/dev/null; then
+    rm -f "/tmp/.X$n-lock" "/tmp/.X11-unix/X$n"
+  fi
 }
 
 # Starts the app on a fresh data folder (first start: the sandbox profile, New link).

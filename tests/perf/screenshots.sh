@@ -16,8 +16,46 @@
 # Installments asks the sandbox about a test BIN. The language and theme are the saved
 # preferences (eframe's app.ron), written before each start. Needs imagemagick's `import`,
 # curl and python3; pngquant or optipng make the files smaller when installed.
+#
+# The gallery is evidence: every picture is listed by name below (EXPECTED), and the run fails
+# (non-zero, naming the picture) when one cannot be made, is empty, or is black or blank; the
+# pictures are written to a folder of the run's own and copied to $OUT only when every one was
+# made, so a failed run leaves the last good gallery as it was. The X connection is retried:
+# Xvfb is started again (three tries) when the app cannot open its window. With a shop
+# (SHOT_SHOP=0 skips it; needs Debian's postgresql binaries): a private PostgreSQL cluster, two
+# desks joined, and {en,tr}-light-{shop-connected,shop-settings,shop-offline}.png.
 source "$(dirname "$0")/common.sh"
-need import; need curl; need python3
+need import; need curl; need python3; need convert
+
+# Every picture, by name: the views in each language and theme, then the states.
+VIEWS=(new-link link-result board card installments history report pending catalog settings)
+STAFF_STATES=(lock clerk approval audit settings-staff report-staff)
+EXTRA_STATES=(new-link-items customer-display customer-display-paid link-result-paid create-failed unsent-rows settings-sending)
+SHOP_STATES=(shop-connected shop-settings shop-offline)
+expected() {
+  local l t v
+  if [ -z "${SHOT_ONLY_STAFF:-}" ]; then
+    for l in ${SHOT_LANGS:-en tr}; do
+      for t in ${SHOT_THEMES:-light dark}; do
+        for v in "${VIEWS[@]}"; do echo "$l-$t-$v"; done
+      done
+    done
+    echo first-start; echo link-result
+  fi
+  for l in ${SHOT_LANGS:-en tr}; do
+    for v in "${STAFF_STATES[@]}"; do echo "$l-light-$v"; done
+    if [ "${SHOT_EXTRAS:-1}" != 0 ]; then
+      for v in "${EXTRA_STATES[@]}"; do echo "$l-light-$v"; done
+    fi
+    if [ "${SHOT_SHOP:-1}" != 0 ]; then
+      for v in "${SHOP_STATES[@]}"; do echo "$l-light-$v"; done
+    fi
+  done
+}
+fail() { echo "screenshots.sh: could not make $1: $2" >&2; exit 1; }
+# Any other command that fails stops the run, naming the picture being made.
+NOW="the set-up"
+trap 'echo "screenshots.sh: could not make $NOW: line $LINENO failed" >&2' ERR
 # SHOT_W, SHOT_H and SHOT_SCALE check other screens (e.g. 1920×1080, or 2048×1536 at scale 2)
 # into SHOT_OUT without touching the committed pictures.
 OUT="${SHOT_OUT:-$ROOT/assets/screenshots}"
@@ -26,7 +64,8 @@ W="${SHOT_W:-1024}" H="${SHOT_H:-768}" S="${SHOT_SCALE:-1}"
 export WINIT_X11_SCALE_FACTOR="$S"
 export TZ=Europe/Istanbul PAYDESK_API_SECRET=sk_test_paydesk_demo_secret
 export HOME="$WORK/home" XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config"
-mkdir -p "$HOME" "$OUT"
+GALLERY="$WORK/gallery"
+mkdir -p "$HOME" "$OUT" "$GALLERY"
 DATA="$WORK/paydesk"
 
 seed_shop
@@ -59,11 +98,60 @@ NAV_X=$((40 * S))
 nav_y() { echo $(((NAV_TOP + $1 * NAV_STEP) * S)); }
 NAV_TOP=52 NAV_STEP=29
 # Where the staff pictures click (at scale 1): the board's first row, the result view's Cancel
-# link and its confirmation's Yes.
+# link and its confirmation's Cancel link (right of Keep link).
 BOARD_ROW_X=${BOARD_ROW_X:-300} BOARD_ROW_Y=${BOARD_ROW_Y:-145} BOARD_ROW_STEP=34
 CANCEL_Y=${CANCEL_Y:-605} YES_Y=${YES_Y:-625}
 nav() { xdotool mousemove "$NAV_X" "$(nav_y "$1")" click 1; sleep 1.2; }
-shot() { import -window root -crop "${W}x${H}+0+0" "$OUT/$1.png"; }
+
+# Grabs the screen's top-left W×H (or $2, e.g. 900x760+0+0) as picture $1, three tries;
+# fails naming the picture when none worked.
+shot() {
+  local f="$GALLERY/$1.png" crop="${2:-${W}x${H}+0+0}"
+  NOW="the picture after $1"
+  for _ in 1 2 3; do
+    if import -window root -crop "$crop" "$f" 2>>"$WORK/import.log" && [ -s "$f" ]; then return 0; fi
+    xdpyinfo >/dev/null 2>&1 || fail "$1" "the X server went away"
+    sleep 1
+  done
+  fail "$1" "import failed: $(tail -n 1 "$WORK/import.log")"
+}
+
+# The app's window, once it is mapped (fails when the app has exited or after 10 s).
+find_window() {
+  local id=""
+  for _ in $(seq 400); do
+    id="$(xdotool search --pid "$APP_PID" --name paydesk 2>/dev/null | head -n1 || true)"
+    [[ -n "$id" ]] && { echo "$id"; return 0; }
+    kill -0 "$APP_PID" 2>/dev/null || return 1
+    sleep 0.025
+  done
+  return 1
+}
+
+# Starts the app with arguments "$@" for the pictures named $1 and waits for its window,
+# moved to the top left at W×H and focused; sets APP_PID and wid. When no window opens (the
+# app could not connect to the X server: "Failed to open connection to X server"), Xvfb is
+# started again and the app with it, three tries in all.
+launch() {
+  local what="$1"; shift
+  NOW="$what"
+  for try in 1 2 3; do
+    "$BIN" "$@" >"$WORK/app.out" 2>"$WORK/app.log" &
+    APP_PID=$!
+    if wid=$(find_window); then
+      xdotool windowsize --sync "$wid" "$W" "$H" || true
+      xdotool windowmove --sync "$wid" 0 0 || true
+      sleep 3
+      xdotool windowfocus --sync "$wid" || true
+      return 0
+    fi
+    echo "screenshots.sh: $what: no window (try $try): $(tail -n 2 "$WORK/app.log")" >&2
+    kill "$APP_PID" 2>/dev/null || true; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+    stop_xvfb; sleep 1; XVFB_SCREEN="${W}x${H}x24" start_xvfb
+  done
+  fail "$what" "the app's window never opened"
+}
+quit_app() { kill "$APP_PID" 2>/dev/null || true; wait "$APP_PID" 2>/dev/null || true; APP_PID=""; }
 
 for lang in ${SHOT_LANGS:-en tr}; do
   [ -n "${SHOT_ONLY_STAFF:-}" ] && break
@@ -71,14 +159,8 @@ for lang in ${SHOT_LANGS:-en tr}; do
     case $lang in en) L=En; export LANG=en_US.UTF-8 ;; tr) L=Tr; export LANG=tr_TR.UTF-8 ;; esac
     case $theme in light) TH=Light ;; dark) TH=Dark ;; esac
     prefs "$L" "$TH"
-    "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
-    APP_PID=$!
-    wid=$(wait_window)
-    xdotool windowsize --sync "$wid" "$W" "$H" || true
-    xdotool windowmove --sync "$wid" 0 0 || true
-    sleep 3
-    xdotool windowfocus --sync "$wid"
     p="$lang-$theme"
+    launch "$p-new-link" --data-dir "$DATA" --profile kadikoy
     # New link with an amount typed as at the counter, then the link it makes.
     xdotool type --delay 40 "240"
     sleep 0.5
@@ -99,22 +181,18 @@ for lang in ${SHOT_LANGS:-en tr}; do
     nav 6; shot "$p-pending"
     nav 7; shot "$p-catalog"
     nav 8; shot "$p-settings"
-    kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+    quit_app
   done
 done
 
 if [ -z "${SHOT_ONLY_STAFF:-}" ]; then
-cp "$OUT/en-light-link-result.png" "$OUT/link-result.png" 2>/dev/null || true
+FIRST_LANG="${SHOT_LANGS:-en tr}"; FIRST_LANG="${FIRST_LANG%% *}"
+cp "$GALLERY/$FIRST_LANG-light-link-result.png" "$GALLERY/link-result.png" 2>/dev/null || true
 # The first start: a fresh data folder, the built-in sandbox profile, New link.
 rm -f "$XDG_DATA_HOME/io.github.paydesk.paydesk/app.ron"
-LANG=en_US.UTF-8 "$BIN" --data-dir "$WORK/fresh" >"$WORK/app.out" 2>"$WORK/app.log" &
-APP_PID=$!
-wid=$(wait_window)
-xdotool windowsize --sync "$wid" "$W" "$H" || true
-xdotool windowmove --sync "$wid" 0 0 || true
-sleep 3
+LANG=en_US.UTF-8 launch first-start --data-dir "$WORK/fresh"
 shot first-start
-kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+quit_app
 fi
 
 # Staff: Zeynep the manager (PIN 1111) and Ayşe at the counter (PIN 2222), added through the
@@ -140,18 +218,12 @@ pay_as_manager "$(PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 50 --variant va
 PAYDESK_STAFF_PIN=3333 mk --as Mehmet --amount 120 --item 'Demlik çay:60x2' --description 'Bahçe 5' >/dev/null
 for lang in ${SHOT_LANGS:-en tr}; do
   case $lang in
-    en) L=En CANCEL_X=418 YES_X=250 ROW=4; export LANG=en_US.UTF-8 ;;
-    tr) L=Tr CANCEL_X=395 YES_X=250 ROW=5; export LANG=tr_TR.UTF-8 ;;
+    en) L=En CANCEL_X=418 YES_X=${YES_X:-370} ROW=4; export LANG=en_US.UTF-8 ;;
+    tr) L=Tr CANCEL_X=395 YES_X=${YES_X:-370} ROW=5; export LANG=tr_TR.UTF-8 ;;
   esac
   prefs "$L" Light
-  "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
-  APP_PID=$!
-  wid=$(wait_window)
-  xdotool windowsize --sync "$wid" "$W" "$H" || true
-  xdotool windowmove --sync "$wid" 0 0 || true
-  sleep 3
-  xdotool windowfocus --sync "$wid"
   p="$lang-light"
+  launch "$p-lock" --data-dir "$DATA" --profile kadikoy
   shot "$p-lock"
   xdotool type --delay 60 "ay2222"; xdotool key Return; sleep 2
   xdotool type --delay 40 "240"; sleep 0.5
@@ -174,7 +246,7 @@ for lang in ${SHOT_LANGS:-en tr}; do
   xdotool mousemove $((600 * S)) $((500 * S))
   for _ in $(seq 15); do xdotool click 5; done; sleep 1
   shot "$p-report-staff"
-  kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+  quit_app
 done
 
 # The states a clerk meets that the views alone do not show (SHOT_EXTRAS=0 skips them), in
@@ -184,7 +256,7 @@ done
 # answers lost while the link was being made).
 # Where they click, at scale 1 (the result view's Customer display, the error's Details).
 DISPLAY_BTN=${DISPLAY_BTN:-"812 324"} DETAILS_AT=${DETAILS_AT:-"240 194"}
-ADD_ITEM_X=${ADD_ITEM_X:-233} ADD_ITEM_Y=${ADD_ITEM_Y:-438} NEW_LINK_AT=${NEW_LINK_AT:-"972 59"}
+ADD_ITEM_X=${ADD_ITEM_X:-233} ADD_ITEM_Y=${ADD_ITEM_Y:-438}
 newest_link() {
   curl -sf "http://127.0.0.1:$PORT/sandbox/links" | python3 -c '
 import json, sys
@@ -198,13 +270,7 @@ for lang in ${SHOT_LANGS:-en tr}; do
   case $lang in en) L=En; export LANG=en_US.UTF-8 ;; tr) L=Tr; export LANG=tr_TR.UTF-8 ;; esac
   p="$lang-light"
   prefs "$L" Light
-  "$BIN" --data-dir "$DATA" --profile kadikoy >"$WORK/app.out" 2>"$WORK/app.log" &
-  APP_PID=$!
-  wid=$(wait_window)
-  xdotool windowsize --sync "$wid" "$W" "$H" || true
-  xdotool windowmove --sync "$wid" 0 0 || true
-  sleep 3
-  xdotool windowfocus --sync "$wid"
+  launch "$p-new-link-items" --data-dir "$DATA" --profile kadikoy
   # (Staff are on by now: Zeynep signs in first.)
   xdotool type --delay 60 "ze1111"; xdotool key Return; sleep 2
   # The amount, then five items typed at the counter: Add item, then name, quantity and
@@ -230,7 +296,7 @@ for lang in ${SHOT_LANGS:-en tr}; do
   # (The app's other window; a GL window grabs black on its own under Xvfb, so the screen is
   # grabbed where the window lies: 900×760 at the top left.)
   cwid=$(xdotool search --pid "$APP_PID" --name . | grep -vx "$wid" | head -n1)
-  customer() { import -window root -crop 900x760+0+0 "$OUT/$1.png"; }
+  customer() { shot "$1" 900x760+0+0; }
   customer "$p-customer-display"
   pay_now "$(newest_link)" ''; sleep 8
   customer "$p-customer-display-paid"
@@ -239,7 +305,7 @@ for lang in ${SHOT_LANGS:-en tr}; do
   shot "$p-link-result-paid"
   # A link the server keeps failing to make (a 500 on every try while the pictures are
   # taken): the error with its Details open, and the sale waiting in Unsent.
-  xdotool mousemove $NEW_LINK_AT click 1; sleep 1
+  nav 0; sleep 1
   fault '{"endpoint":"link.create","kind":"error500","next":40}'
   xdotool type --delay 40 "75"; sleep 0.3; xdotool key ctrl+Return; sleep 6
   xdotool mousemove $DETAILS_AT click 1; sleep 1
@@ -251,16 +317,121 @@ for lang in ${SHOT_LANGS:-en tr}; do
   xdotool mousemove $((600 * S)) $((500 * S))
   for _ in $(seq 40); do xdotool click 5; done; sleep 1
   shot "$p-settings-sending"
-  kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+  quit_app
 done
+
+# A shop of two desks on a private PostgreSQL cluster (SHOT_SHOP=0 skips it): Kasa 1 (a data
+# folder of its own, no staff) and Kasa 2 join it; each makes links, some paid. Kasa 1 opens
+# with the shop connected (Open links lists both desks' links; Settings' shop section), then
+# the cluster stops and the same board says the shop is out of reach.
+if [ "${SHOT_SHOP:-1}" != 0 ]; then
+  PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
+  [ -x "$PG_BIN/initdb" ] || fail "the shop's pictures" \
+    "no PostgreSQL binaries under /usr/lib/postgresql (apt install postgresql, or SHOT_SHOP=0)"
+  PG_PORT="${PAYDESK_SCREENSHOT_PG_PORT:-47199}" PGDIR="$WORK/pg" PGSOCK="$WORK/pgsock"
+  mkdir -p "$PGDIR" "$PGSOCK"
+  as_pg=(env LC_ALL=C LANG=C)
+  if [ "$(id -u)" = 0 ]; then
+    # PostgreSQL refuses to run as root: the cluster is the postgres user's.
+    chmod o+x "$WORK"; chown postgres "$PGDIR" "$PGSOCK"
+    as_pg=(runuser -u postgres -- env LC_ALL=C LANG=C)
+  fi
+  pg_up() {
+    "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$PGDIR" -l "$PGDIR/server.log" -w \
+      -o "-p $PG_PORT -k $PGSOCK -c listen_addresses=127.0.0.1" start >/dev/null
+  }
+  pg_down() { "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$PGDIR" -m immediate -w stop >/dev/null || true; }
+  "${as_pg[@]}" "$PG_BIN/initdb" -D "$PGDIR" -U postgres --auth=trust -E UTF8 >/dev/null
+  pg_up
+  trap 'pg_down; kill $SANDBOX_PID 2>/dev/null || true; cleanup' EXIT
+  "${as_pg[@]}" "$PG_BIN/createdb" -h "$PGSOCK" -p "$PG_PORT" -U postgres paydesk
+  OWNER="postgres://postgres@127.0.0.1:$PG_PORT/paydesk?sslmode=disable"
+  echo owner | "$BIN" --data-dir "$WORK/owner" shop init "$OWNER" >/dev/null
+  desk_login() {
+    echo owner | "$BIN" --data-dir "$WORK/owner" shop add-desk "$1" "$OWNER" --json \
+      | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["url"], d["password"])'
+  }
+  read -r URL1 PW1 < <(desk_login "Kasa 1")
+  read -r URL2 PW2 < <(desk_login "Kasa 2")
+  SHOP1="$WORK/kasa1" SHOP2="$WORK/kasa2"
+  for d in 1 2; do
+    dir="$WORK/kasa$d"; url="URL$d"; pw="PW$d"
+    "$BIN" --data-dir "$dir" profile add kadikoy --base-url "http://127.0.0.1:$PORT" \
+      --api-key pk_test_paydesk_demo --order-prefix "K$d" >/dev/null
+    PAYDESK_SHOP_PASSWORD="${!pw}" "$BIN" --data-dir "$dir" shop join "${!url}" >/dev/null
+  done
+  shop_mk() {
+    local dir="$WORK/kasa$1" pw="PW$1"; shift
+    PAYDESK_SHOP_PASSWORD="${!pw}" "$BIN" --data-dir "$dir" --profile kadikoy link create --json "$@" \
+      | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])'
+  }
+  shop_pay() {
+    curl -sf -X POST "http://127.0.0.1:$PORT/sandbox/links/$2/pay" -H 'content-type: application/json' -d '' >/dev/null
+    PAYDESK_SHOP_PASSWORD="$([ "$1" = 1 ] && echo "$PW1" || echo "$PW2")" \
+      "$BIN" --data-dir "$WORK/kasa$1" --profile kadikoy link show "$2" --refresh >/dev/null
+  }
+  shop_pay 1 "$(shop_mk 1 --amount 190 --item 'San Sebastian:190' --description 'Masa 2')"
+  shop_mk 1 --amount 85 --item 'Türk kahvesi:85' --description 'Masa 5' >/dev/null
+  shop_pay 2 "$(shop_mk 2 --amount 120 --item 'Demlik çay:60x2' --description 'Bahçe 1')"
+  shop_mk 2 --amount 45 --item 'Simit:15x3' --description 'Paket' >/dev/null
+  for lang in ${SHOT_LANGS:-en tr}; do
+    case $lang in en) L=En; export LANG=en_US.UTF-8 ;; tr) L=Tr; export LANG=tr_TR.UTF-8 ;; esac
+    p="$lang-light"
+    prefs "$L" Light
+    PAYDESK_SHOP_PASSWORD="$PW1" launch "$p-shop-connected" --data-dir "$SHOP1" --profile kadikoy
+    nav 1; sleep 2; shot "$p-shop-connected"
+    # Settings scrolled to its shop section.
+    nav 8; sleep 1.5
+    xdotool mousemove $((600 * S)) $((500 * S))
+    for _ in $(seq "${SHOT_SHOP_SCROLL:-18}"); do xdotool click 5; done; sleep 1
+    shot "$p-shop-settings"
+    # The shop out of reach: the board says so and keeps the last rows.
+    nav 1; sleep 1
+    pg_down
+    sleep "${SHOT_OFFLINE_WAIT:-12}"
+    shot "$p-shop-offline"
+    quit_app
+    pg_up
+  done
+fi
+
+# Every picture listed, made, and neither black nor blank (a GL window grabbed black, a
+# window that never drew): else the run fails naming each, and $OUT is left as it was.
+bad=()
+while read -r name; do
+  f="$GALLERY/$name.png"
+  if [ ! -s "$f" ]; then bad+=("$name: not made"); continue; fi
+  read -r mean deviation < <(convert "$f" -colorspace Gray -format '%[fx:mean] %[fx:standard_deviation]\n' info:)
+  if awk -v m="$mean" -v d="$deviation" 'BEGIN { exit !(m < 0.03 || d < 0.01) }'; then
+    bad+=("$name: black or blank (mean $mean, deviation $deviation)")
+  fi
+done < <(expected)
+# Two states pictured the same (a click that missed leaves the screen as it was): the later
+# one was not made.
+declare -A seen=()
+while read -r name; do
+  f="$GALLERY/$name.png"
+  [ -s "$f" ] || continue
+  [ "$name" = link-result ] && continue # a copy of the first language's, by design
+  sum=$(identify -format '%#' "$f")
+  if [ -n "${seen[$sum]:-}" ]; then
+    bad+=("$name: the same picture as ${seen[$sum]} (the state never showed)")
+  else
+    seen[$sum]="$name"
+  fi
+done < <(expected)
+if [ "${#bad[@]}" -gt 0 ]; then
+  printf 'screenshots.sh: could not make %s\n' "${bad[@]}" >&2
+  exit 1
+fi
 
 # Smaller files: palette quantisation when available, else lossless recompression.
 shopt -s nullglob
-for f in "$OUT"/{en,tr}-*.png "$OUT"/first-start.png "$OUT"/link-result.png; do
-  [ -f "$f" ] || continue
+for f in "$GALLERY"/*.png; do
   if command -v pngquant >/dev/null; then pngquant --force --skip-if-larger --output "$f" -- "$f" || true
   elif command -v optipng >/dev/null; then optipng -quiet -o2 "$f"
   else convert "$f" -strip "$f"; fi
 done
-shots=("$OUT"/{en,tr}-*.png)
+shots=("$GALLERY"/*.png)
+cp "${shots[@]}" "$OUT"/
 echo "wrote ${#shots[@]} screenshots to $OUT"

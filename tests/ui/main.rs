@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod accessible;
 mod app;
 mod barcode;
 mod board;

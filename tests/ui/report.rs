@@ -208,7 +208,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
             .refresh()
             .is_some_and(|r| r.ids().len() == 2 && r.done() == 2)
     });
-    env.until_label("Filtered links: 2  ·  ₺80.00 (paid ₺0.00)");
+    env.until_label("2 links  ·  Asked ₺80.00  ·  Collected ₺0.00");
 
     // A day with no links: an empty list that says so, and totals of nothing.
     let tomorrow = (Local::now().date_naive() + chrono::Duration::days(1)).to_string();
@@ -217,7 +217,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
         app.views.history.rows().is_empty() && !app.views.history.is_loading()
     });
     env.until_label("No links match this filter.");
-    env.until_label("Filtered links: 0");
+    env.until_label("0 links");
     // Today only: both again.
     let today = Local::now().date_naive().to_string();
     env.retype("From day", &today);
@@ -225,7 +225,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     env.until("today's links are listed", |app| {
         app.views.history.rows().len() == 2
     });
-    env.until_label("Filtered links: 2");
+    env.until_label("2 links");
     // A day typed wrong keeps the last good filter and says why.
     env.retype("To day", "23.11.2026");
     env.harness
@@ -266,7 +266,7 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     };
     assert_eq!(row(&first), LinkStatus::Completed);
     assert_eq!(row(&second), LinkStatus::Pending);
-    env.until_label("Filtered links: 2  ·  ₺80.00 (paid ₺30.00)");
+    env.until_label("2 links  ·  Asked ₺80.00  ·  Collected ₺30.00");
 
     // Export: every link of the filter, read back with the csv crate.
     let out = env.dir.path().join("exports");

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use egui::text::{LayoutJob, TextWrapping};
-use egui::{Align2, Color32, FontId, Rect, RichText, Sense, TextFormat, TextStyle, Ui, pos2, vec2};
+use egui::{Color32, FontId, Rect, RichText, Sense, TextFormat, TextStyle, Ui, pos2, vec2};
 use rust_decimal::prelude::ToPrimitive;
 
 use crate::board;
@@ -33,6 +33,7 @@ use crate::ui::ViewCtx;
 use crate::ui::command::BoardCommand;
 use crate::ui::link_result::status_with_payment;
 use crate::ui::problem::Explain;
+use crate::ui::table::{self, Align, Table};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, Palette, StatusMeaning, icon};
 use crate::ui::widgets;
@@ -194,6 +195,82 @@ pub struct BoardView {
     zone: Zone,
     /// Only the links sent to their payers are listed ("Sent to customers").
     only_sent: bool,
+    /// What the rows say as a whole, kept with them (worked out when rows arrive or change,
+    /// never by a scan in a frame).
+    facts: BoardFacts,
+}
+
+/// What the board's rows say as a whole: the widest amount (the amount column's width),
+/// whether a row can expire or has a payment's progress to show (else those columns are
+/// left out), how many were sent, and the summary strip's money per currency.
+#[derive(Debug, Default)]
+struct BoardFacts {
+    widest_amount: Option<(rust_decimal::Decimal, crate::domain::Currency)>,
+    expiring: bool,
+    progress: bool,
+    sent: usize,
+    summary: Vec<CurrencySummary>,
+}
+
+/// The money of one currency on the board: what open links still wait for, and what was
+/// paid on its links.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CurrencySummary {
+    /// The currency.
+    pub currency: crate::domain::Currency,
+    /// Left to pay on the open links.
+    pub waiting: rust_decimal::Decimal,
+    /// Paid on the board's links.
+    pub collected: rust_decimal::Decimal,
+}
+
+impl BoardFacts {
+    fn of(rows: &[BoardRow]) -> Self {
+        let mut facts = Self::default();
+        let mut widest_len = 0;
+        for r in rows {
+            let link = &r.link;
+            if let Some(a) = link.amount {
+                let len = format_amount(a, link.currency, Lang::En).chars().count();
+                if len > widest_len {
+                    widest_len = len;
+                    facts.widest_amount = Some((a, link.currency));
+                }
+            }
+            let open = !link.status.is_final() && !r.cancelled;
+            facts.expiring |= open && link.expiry.is_some();
+            facts.progress |=
+                r.sent.is_some() || r.unconfirmed.is_some() || r.part_paid().is_some();
+            facts.sent += usize::from(r.sent.is_some());
+            let at = if let Some(i) = facts
+                .summary
+                .iter()
+                .position(|s| s.currency == link.currency)
+            {
+                i
+            } else {
+                facts.summary.push(CurrencySummary {
+                    currency: link.currency,
+                    waiting: rust_decimal::Decimal::ZERO,
+                    collected: rust_decimal::Decimal::ZERO,
+                });
+                facts.summary.len() - 1
+            };
+            let paid = link.paid_so_far();
+            let s = &mut facts.summary[at];
+            s.collected += paid;
+            if open {
+                s.waiting +=
+                    (link.amount.unwrap_or_default() - paid).max(rust_decimal::Decimal::ZERO);
+            }
+        }
+        facts.summary.sort_by_key(|s| {
+            crate::domain::Currency::ALL
+                .iter()
+                .position(|c| *c == s.currency)
+        });
+        facts
+    }
 }
 
 /// How long rows read from the store are trusted before a frame that runs anyway reads them
@@ -311,6 +388,7 @@ impl BoardView {
         self.day = Some(self.zone.date_of(now));
         self.loading = false;
         self.error = None;
+        self.facts = BoardFacts::of(&self.rows);
     }
 
     /// Whether the rows should be read again: marked stale, another profile, another day, or
@@ -333,6 +411,9 @@ impl BoardView {
         };
         let changed = row.link.status != link.status || row.link.paid != link.paid;
         row.link = link.clone();
+        if changed {
+            self.facts = BoardFacts::of(&self.rows);
+        }
         changed
     }
 
@@ -401,7 +482,7 @@ impl BoardView {
     /// Draws the view.
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
-        let sent = self.rows.iter().filter(|r| r.sent.is_some()).count();
+        let sent = self.facts.sent;
         let only_sent = &mut self.only_sent;
         widgets::page_header_ui(
             ui,
@@ -422,36 +503,69 @@ impl BoardView {
             self.empty_ui(ui, cx);
             return;
         }
-        let header = ui.allocate_exact_size(
-            vec2(ui.available_width(), ui.spacing().interact_size.y),
-            Sense::hover(),
+        summary_ui(ui, cx, &self.facts.summary);
+        let (mut table, cols) = self.table(ui, cx);
+        table.header_ui(ui);
+        let picked = self.rows_ui(
+            ui,
+            cx,
+            ("board-rows", true),
+            (ROW_HEIGHT, &table),
+            &mut |row, cx, link| row_ui(row, cx, link, cols),
         );
-        let columns = Columns::of(header.0);
-        let font = small_font(ui);
-        let muted = cx.palette.muted;
-        // No link expires: no column header that every row leaves empty.
-        let expiring = self.rows.iter().any(|r| r.link.expiry.is_some());
-        for (x, t) in columns.headers() {
-            if t == UiText::ExpiresIn && !expiring {
-                continue;
-            }
-            // Amounts are right-aligned (digits under digits), and so is their header.
-            let (x, align) = if t == UiText::Amount {
-                (columns.amount_right(), Align2::RIGHT_CENTER)
-            } else {
-                (x, Align2::LEFT_CENTER)
-            };
-            ui.painter().text(
-                pos2(x, header.0.center().y),
-                align,
-                t.get(lang),
-                font.clone(),
-                muted,
-            );
+        if let Some(command) = picked {
+            cx.emit(Command::Board(command));
         }
-        self.rows_ui(ui, cx, ("board-rows", true), ROW_HEIGHT, row_ui);
     }
 
+    /// The view's columns: the description takes the room left; the amount, the age, the
+    /// status and (when a row has something to say there) the expiry and the payment's
+    /// progress are as wide as their content. A column no row fills is left out.
+    fn table(&self, ui: &Ui, cx: &ViewCtx<'_>) -> (Table, BoardColumns) {
+        let lang = cx.lang;
+        let amount = self
+            .facts
+            .widest_amount
+            .map(|(a, c)| format_amount(a, c, lang))
+            .unwrap_or_default();
+        // The widest age and countdown a row can show: "23 h 59 min".
+        let span = span_text(crate::board::Span::HoursMinutes(23, 59), lang);
+        let statuses = status_samples(lang);
+        let mut table = Table::new()
+            .fill(ui, UiText::Description.get(lang), FIRST_COLUMN)
+            .column(
+                ui,
+                UiText::Amount.get(lang),
+                Align::Right,
+                [amount.as_str()],
+            )
+            .column(ui, UiText::BoardAge.get(lang), Align::Left, [span.as_str()]);
+        let mut cols = BoardColumns {
+            expires: None,
+            status: 3,
+            progress: None,
+        };
+        if self.facts.expiring {
+            table = table.column(
+                ui,
+                UiText::ExpiresIn.get(lang),
+                Align::Left,
+                [span.as_str()],
+            );
+            cols.expires = Some(3);
+            cols.status = 4;
+        }
+        table = table.pill_column(
+            ui,
+            UiText::Status.get(lang),
+            statuses.iter().map(String::as_str),
+        );
+        if self.facts.progress {
+            cols.progress = Some(table.len());
+            table = table.fixed(ui, UiText::BoardProgress.get(lang), Align::Left, BAR_WIDTH);
+        }
+        (table, cols)
+    }
     /// The board with no rows: what will be here, and the way to make the first link.
     fn empty_ui(&self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
@@ -506,28 +620,34 @@ impl BoardView {
         }
         // The narrow panel: the same order, no headings (a heading as tall as a row would
         // take a row's room; the pills say which is which).
-        self.rows_ui(
+        let table = Table::new();
+        let picked = self.rows_ui(
             ui,
             cx,
             ("board-panel-rows", false),
-            PANEL_ROW_HEIGHT,
-            panel_row_ui,
+            (PANEL_ROW_HEIGHT, &table),
+            &mut panel_row_ui,
         );
+        if let Some(command) = picked {
+            cx.emit(Command::Board(command));
+        }
     }
 
-    /// The groups and their rows, `height` points each (a heading too), drawn by `draw`; only
-    /// the visible ones are laid out. A click opens the row's result view; what each drawn row
-    /// says about when it next changes (an age, a countdown) decides the next repaint.
+    /// The groups and their rows, `height` points each (a heading too), in `table`'s
+    /// columns, drawn by `draw`; only the visible ones are laid out. A click opens the row's
+    /// result view (returned); what each drawn row says about when it next changes (an age,
+    /// a countdown) decides the next repaint.
     fn rows_ui(
         &mut self,
         ui: &mut Ui,
-        cx: &mut ViewCtx<'_>,
+        cx: &ViewCtx<'_>,
         (id_salt, headings): (&str, bool),
-        height: f32,
-        draw: RowDrawer,
-    ) {
+        (height, table): (f32, &Table),
+        draw: &mut RowDrawer<'_>,
+    ) -> Option<BoardCommand> {
         let mut picked = None;
         let entries = self.entries(cx.now, headings);
+        let width = table.content_width();
         egui::ScrollArea::vertical()
             .id_salt(id_salt)
             .auto_shrink([false, false])
@@ -542,13 +662,22 @@ impl BoardView {
                         Entry::Row(i) => {
                             let row = &self.rows[i];
                             let (rect, response) = ui.allocate_exact_size(
-                                vec2(ui.available_width(), height),
+                                vec2(ui.available_width().max(width), height),
                                 Sense::click(),
                             );
                             stripe += 1;
+                            let frame_at = ui.painter().add(egui::Shape::Noop);
                             let label = row_label(row, cx.now, cx.zone, cx.lang);
-                            row_frame(ui, rect, &response, &label, stripe % 2 == 0);
-                            let changes = draw(ui, cx, row, rect);
+                            let mut painted = table::Row::new(ui, table, rect);
+                            let changes = draw(&mut painted, cx, row);
+                            table::row_frame(
+                                ui,
+                                (rect, frame_at),
+                                &response,
+                                &label,
+                                stripe % 2 == 0,
+                            );
+                            painted.finish(&response);
                             if response.clicked() {
                                 picked = Some(BoardCommand::Show {
                                     id: row.link.id.clone(),
@@ -572,9 +701,7 @@ impl BoardView {
                     }
                 }
             });
-        if let Some(command) = picked {
-            cx.emit(Command::Board(command));
-        }
+        picked
     }
 }
 
@@ -713,70 +840,24 @@ fn heading_ui(ui: &mut Ui, cx: &ViewCtx<'_>, group: UiText, count: usize, height
         .galley(pos, galley, ui.visuals().strong_text_color());
 }
 
-/// Draws one board row into its rect (its frame and stripe already drawn by `rows_ui`); returns
-/// when what it shows next changes.
-type RowDrawer = fn(&Ui, &ViewCtx<'_>, &BoardRow, Rect) -> [Option<DateTime<Utc>>; 2];
+/// Draws one board row (its frame and stripe drawn by `rows_ui`); returns when what it
+/// shows next changes.
+type RowDrawer<'a> =
+    dyn FnMut(&mut table::Row<'_>, &ViewCtx<'_>, &BoardRow) -> [Option<DateTime<Utc>>; 2] + 'a;
 
-/// Where each column of the view starts.
-struct Columns {
-    order: f32,
-    amount: f32,
-    age: f32,
-    expires: f32,
-    status: f32,
-    bar: f32,
-    right: f32,
+/// Which column of the view's table holds what (the expiry and the progress only when a row
+/// has something to show there).
+#[derive(Debug, Clone, Copy)]
+struct BoardColumns {
+    expires: Option<usize>,
+    status: usize,
+    progress: Option<usize>,
 }
 
-/// The width of the board's first column (the description and the order number).
-const FIRST_COLUMN: f32 = 210.0;
-/// The width of each figure column (amount, age, expiry).
-const FIGURE_COLUMN: f32 = 95.0;
-/// The width of the status column (the longest pill, "Ödeme bekleniyor", fits).
+/// The least width of the board's first column (the description and the order number).
+const FIRST_COLUMN: f32 = 160.0;
+/// The width of the status column of the narrow panel's pills.
 const STATUS_COLUMN: f32 = 150.0;
-
-impl Columns {
-    fn of(rect: Rect) -> Self {
-        let x = rect.left() + theme::SPACE_S;
-        // A wide window gives the first column what the bar does not use (up to twice its
-        // width), so the order number and who made it (on a shop's board, the desk too) fit.
-        let fixed = FIRST_COLUMN
-            + 3.0 * FIGURE_COLUMN
-            + theme::SPACE_M
-            + STATUS_COLUMN
-            + BAR_WIDTH
-            + 2.0 * theme::SPACE_S;
-        let first = (FIRST_COLUMN + (rect.width() - fixed).max(0.0)).min(2.0 * FIRST_COLUMN);
-        let amount = x + first;
-        let age = amount + FIGURE_COLUMN + theme::SPACE_M;
-        let expires = age + FIGURE_COLUMN;
-        let status = expires + FIGURE_COLUMN;
-        Self {
-            order: x,
-            amount,
-            age,
-            expires,
-            status,
-            bar: status + STATUS_COLUMN,
-            right: rect.right() - theme::SPACE_S,
-        }
-    }
-
-    /// Where the amount column's figures end.
-    fn amount_right(&self) -> f32 {
-        self.age - theme::SPACE_M
-    }
-
-    fn headers(&self) -> [(f32, UiText); 5] {
-        [
-            (self.order, UiText::Description),
-            (self.amount, UiText::Amount),
-            (self.age, UiText::BoardAge),
-            (self.expires, UiText::ExpiresIn),
-            (self.status, UiText::Status),
-        ]
-    }
-}
 
 /// The font of secondary text on a row (the order number, ages, headers).
 fn small_font(ui: &Ui) -> FontId {
@@ -851,13 +932,6 @@ fn line(
     ui.painter().layout_job(job)
 }
 
-/// Paints `text` from `at` (its left edge, centred on `at.y`).
-fn paint_line(ui: &Ui, at: egui::Pos2, text: &str, font: FontId, color: Color32, width: f32) {
-    let galley = line(ui, text, font, color, width);
-    let pos = pos2(at.x, at.y - galley.size().y / 2.0);
-    ui.painter().galley(pos, galley, color);
-}
-
 /// Paints `text` ending at `right` (centred on `y`); returns its width.
 fn paint_right(ui: &Ui, right: f32, y: f32, text: &str, font: FontId, color: Color32) -> f32 {
     let galley = line(ui, text, font, color, f32::INFINITY);
@@ -925,148 +999,43 @@ fn paint_bar(
     );
 }
 
-/// The row's accessible label, its stripe (every other row) and its hover or focus frame.
-fn row_frame(ui: &Ui, rect: Rect, response: &egui::Response, label: &str, striped: bool) {
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label));
-    let radius = theme::CORNER_RADIUS;
-    if striped {
-        ui.painter()
-            .rect_filled(rect, radius, ui.visuals().faint_bg_color);
-    }
-    if response.hovered() || response.has_focus() {
-        ui.painter()
-            .rect_filled(rect, radius, ui.visuals().widgets.hovered.weak_bg_fill);
-        ui.painter().rect_stroke(
-            rect,
-            radius,
-            ui.visuals().widgets.hovered.bg_stroke,
-            egui::StrokeKind::Inside,
-        );
-    }
-}
-
-/// The description over the order number (and who made it), left at `left`, in `width`:
-/// how staff know an order first ("Table 12"), the number smaller under it. A link without
-/// a description shows its order number alone, centred on `y`.
-fn paint_name(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, left: f32, y: f32, width: f32) {
-    let text = ui.visuals().text_color();
-    let order_font = FontId::monospace(theme::SMALL_SIZE);
-    let description = row.description();
-    if description.is_empty() {
-        paint_line(
-            ui,
-            pos2(left, y),
-            &row.order_and_staff(),
-            order_font,
-            text,
-            width,
-        );
-        return;
-    }
-    let strong = ui.visuals().strong_text_color();
-    let body = TextStyle::Body.resolve(ui.style());
-    let name = line(ui, description, body, strong, width);
-    let order = line(
-        ui,
-        &row.order_and_staff(),
-        order_font,
-        cx.palette.muted,
-        width,
-    );
-    let top = y - f32::midpoint(name.size().y, order.size().y);
-    let name_height = name.size().y;
-    ui.painter().galley(pos2(left, top), name, strong);
-    ui.painter()
-        .galley(pos2(left, top + name_height), order, cx.palette.muted);
-}
-
 /// One row of the view; returns when its figures change.
-fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<DateTime<Utc>>; 2] {
+fn row_ui(
+    painted: &mut table::Row<'_>,
+    cx: &ViewCtx<'_>,
+    row: &BoardRow,
+    cols: BoardColumns,
+) -> [Option<DateTime<Utc>>; 2] {
     let lang = cx.lang;
     let now = cx.now;
-    let c = Columns::of(rect);
-    let y = rect.center().y;
-    let text = ui.visuals().text_color();
-    let body = TextStyle::Body.resolve(ui.style());
+    let ui_text = painted.text_color();
+    let strong = painted.strong_color();
+    let body = painted.body_font();
     let status = row.status(now);
-    paint_name(ui, cx, row, c.order, y, c.amount - c.order - theme::SPACE_S);
-    paint_right(
-        ui,
-        c.amount_right(),
-        y,
-        &row.amount_text(lang),
-        body.clone(),
-        ui.visuals().strong_text_color(),
-    );
-    let age = age_text(row.made_at(), now, lang);
-    let gap = theme::SPACE_S;
-    paint_line(
-        ui,
-        pos2(c.age, y),
-        &age,
-        body.clone(),
+    painted.name(
+        0,
+        row.description(),
+        &row.order_and_staff(),
         cx.palette.muted,
-        c.expires - c.age - gap,
     );
+    painted.styled(1, &row.amount_text(lang), (body.clone(), strong));
+    let age = age_text(row.made_at(), now, lang);
+    painted.styled(2, &age, (body.clone(), cx.palette.muted));
     let (countdown, countdown_change) = countdown_text(row, now, lang);
-    paint_line(
-        ui,
-        pos2(c.expires, y),
-        &countdown,
-        body,
-        text,
-        c.status - c.expires - gap,
+    if let Some(i) = cols.expires {
+        painted.styled(i, &countdown, (body, ui_text));
+    }
+    let partly_paid = row.part_paid().is_some();
+    let badge = cx
+        .palette
+        .pill(StatusMeaning::of(&status, row.cancelled, partly_paid));
+    painted.pill(
+        cols.status,
+        &status_with_payment(&status, row.cancelled, partly_paid, lang),
+        badge,
     );
-    paint_badge(
-        ui,
-        &cx.palette,
-        c.status,
-        y,
-        (&status, row.cancelled, row.part_paid().is_some()),
-        lang,
-    );
-    if row.unconfirmed.is_some() {
-        // Another desk says it was paid; no second desk's own call has confirmed it yet.
-        let width = (c.right - c.bar).max(FIGURE_COLUMN);
-        let words = UiText::BoardUnconfirmed.get(lang);
-        let galley = line(ui, words, small_font(ui), cx.palette.warn, width);
-        ui.painter().galley(
-            pos2(c.bar, y - galley.size().y / 2.0),
-            galley,
-            cx.palette.warn,
-        );
-    } else if let (Some((paid, total)), Some(words)) = (row.part_paid(), paid_left_text(row, lang))
-    {
-        let width = (c.right - c.bar).clamp(FIGURE_COLUMN, BAR_WIDTH);
-        // "₺200 paid · ₺250 left" over a thin bar of the same.
-        let galley = line(ui, &words, small_font(ui), text, width);
-        let bar_height = theme::SPACE_XS;
-        let bar = Rect::from_min_size(pos2(c.bar, y + theme::SPACE_XS), vec2(width, bar_height));
-        ui.painter()
-            .galley(pos2(c.bar, y - galley.size().y), galley, text);
-        paint_bar(ui, &cx.palette, bar, paid, total);
-    } else if let Some(mark) = &row.sent {
-        // Room for a lit "Remind" at the row's end.
-        let remind = if row.remind_lit(now) {
-            remind_pill_size(ui, cx).x + theme::SPACE_M
-        } else {
-            0.0
-        };
-        let width = (c.right - c.bar - remind).max(FIGURE_COLUMN);
-        // An e-mail that has not gone yet (or never will) is said in the warning colour,
-        // whole; a sent one shortly where the whole does not fit.
-        let waiting = mark.channel == SendChannel::Email && row.mail.is_some();
-        let mut words = sent_text(row, mark, now, cx.zone, lang);
-        let whole = line(ui, &words, small_font(ui), cx.palette.muted, f32::INFINITY);
-        if !waiting && whole.size().x > width {
-            words = short_sent_text(mark, now, cx.zone, lang);
-        }
-        let color = if waiting {
-            cx.palette.warn
-        } else {
-            cx.palette.muted
-        };
-        paint_line(ui, pos2(c.bar, y), &words, small_font(ui), color, width);
+    if let Some(i) = cols.progress {
+        progress_ui(painted, cx, row, i);
     }
     [
         Some(board::age_changes_at(row.made_at(), now)),
@@ -1074,15 +1043,69 @@ fn row_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> [Option<Date
     ]
 }
 
+/// The progress column of a row: "₺200 paid · ₺250 left" over a bar, or how and when it
+/// was sent, or that another desk's payment is not confirmed yet.
+fn progress_ui(painted: &mut table::Row<'_>, cx: &ViewCtx<'_>, row: &BoardRow, i: usize) {
+    let lang = cx.lang;
+    let now = cx.now;
+    let cell = painted.cell(i);
+    let y = painted.rect.center().y;
+    let small = painted.small_font();
+    let text = painted.text_color();
+    if row.unconfirmed.is_some() {
+        // Another desk says it was paid; no second desk's own call has confirmed it yet.
+        let words = UiText::BoardUnconfirmed.get(lang);
+        painted.paint(cell, y, words, (small, cx.palette.warn), Align::Left);
+    } else if let (Some((paid, total)), Some(words)) = (row.part_paid(), paid_left_text(row, lang))
+    {
+        // "₺200 paid · ₺250 left" over a thin bar of the same.
+        let height = painted.row_height(&small);
+        painted.paint(cell, y - height / 2.0, &words, (small, text), Align::Left);
+        let bar = Rect::from_min_size(
+            pos2(cell.left(), y + theme::SPACE_XS),
+            vec2(cell.width(), theme::SPACE_XS),
+        );
+        paint_bar(painted.ui(), &cx.palette, bar, paid, total);
+    } else if let Some(mark) = &row.sent {
+        // Room for a lit "Remind" at the row's end.
+        let mut cell = cell;
+        if row.remind_lit(now) {
+            let remind = remind_pill_size(painted.ui(), cx).x + theme::SPACE_M;
+            cell.set_right((painted.rect.right() - remind).max(cell.left() + theme::SPACE_L));
+        }
+        // An e-mail that has not gone yet (or never will) is said in the warning colour,
+        // whole; a sent one shortly where the whole does not fit.
+        let waiting = mark.channel == SendChannel::Email && row.mail.is_some();
+        let mut words = sent_text(row, mark, now, cx.zone, lang);
+        let whole = line(
+            painted.ui(),
+            &words,
+            small.clone(),
+            cx.palette.muted,
+            f32::INFINITY,
+        );
+        if !waiting && whole.size().x > cell.width() {
+            words = short_sent_text(mark, now, cx.zone, lang);
+        }
+        let color = if waiting {
+            cx.palette.warn
+        } else {
+            cx.palette.muted
+        };
+        painted.paint(cell, y, &words, (small, color), Align::Left);
+    }
+}
+
 /// One row of the narrow panel: the description (or the order number) and the amount; the
 /// order number and the countdown (or the age) smaller under it; the status pill and, for a
 /// partly paid link, what is paid and left.
 fn panel_row_ui(
-    ui: &Ui,
+    painted: &mut table::Row<'_>,
     cx: &ViewCtx<'_>,
     row: &BoardRow,
-    rect: Rect,
 ) -> [Option<DateTime<Utc>>; 2] {
+    let ui = painted.ui();
+    let rect = painted.rect;
     let lang = cx.lang;
     let now = cx.now;
     let strong = ui.visuals().strong_text_color();
@@ -1111,7 +1134,10 @@ fn panel_row_ui(
     } else {
         description
     };
-    paint_line(ui, pos2(inner.left(), top), first, body, strong, name_width);
+    // What is cut short shows whole in the row's tooltip (the table's `Row::paint`).
+    let name_cell =
+        Rect::from_x_y_ranges(inner.left()..=inner.left() + name_width, inner.y_range());
+    painted.paint(name_cell, top, first, (body, strong), Align::Left);
     let status = row.status(now);
     let (countdown, countdown_change) = countdown_text(row, now, lang);
     // An open link that expires shows its countdown ("14 min left"); any other its age
@@ -1129,14 +1155,10 @@ fn panel_row_ui(
     };
     let right_width = paint_right(ui, inner.right(), middle, &right_text, small.clone(), muted);
     if !description.is_empty() {
-        paint_line(
-            ui,
-            pos2(inner.left(), middle),
-            row.order(),
-            FontId::monospace(theme::SMALL_SIZE),
-            muted,
-            inner.width() - right_width - theme::SPACE_S,
-        );
+        let width = inner.width() - right_width - theme::SPACE_S;
+        let cell = Rect::from_x_y_ranges(inner.left()..=inner.left() + width, inner.y_range());
+        let order_font = FontId::monospace(theme::SMALL_SIZE);
+        painted.paint(cell, middle, row.order(), (order_font, muted), Align::Left);
     }
     let pill_right = paint_badge(
         ui,
@@ -1146,17 +1168,55 @@ fn panel_row_ui(
         (&status, row.cancelled, row.part_paid().is_some()),
         lang,
     );
-    if let Some(words) = paid_left_text(row, lang) {
-        let width = inner.right() - pill_right - theme::SPACE_S;
-        let galley = line(ui, &words, small, muted, width);
-        let size = galley.size();
-        ui.painter().galley(
-            pos2(inner.right() - size.x, bottom - size.y / 2.0),
-            galley,
-            muted,
-        );
+    if let (Some(mut words), Some((paid, total))) = (paid_left_text(row, lang), row.part_paid()) {
+        let cell =
+            Rect::from_x_y_ranges(pill_right + theme::SPACE_S..=inner.right(), inner.y_range());
+        // Where "₺200 paid · ₺250 left" does not fit beside the pill (Turkish, mostly), what
+        // is left to pay says it: the pill already says part of it was paid.
+        if line(ui, &words, small.clone(), muted, f32::INFINITY)
+            .size()
+            .x
+            > cell.width()
+        {
+            let left = format_amount(total - paid, row.link.currency, lang);
+            words = UiText::BoardLeftOnly.fill(lang, &[("left", &left)]);
+        }
+        painted.paint(cell, bottom, &words, (small, muted), Align::Right);
     }
     [change, None]
+}
+
+/// The statuses a row can show, in `lang` (what the status column is measured by).
+pub fn status_samples(lang: Lang) -> Vec<String> {
+    let mut all: Vec<String> = LinkStatus::KNOWN
+        .iter()
+        .map(|s| status_with_payment(s, false, false, lang))
+        .collect();
+    all.push(status_with_payment(&LinkStatus::Expired, true, false, lang));
+    all.push(status_with_payment(&LinkStatus::Pending, false, true, lang));
+    all
+}
+
+/// The summary strip over the rows: "Waiting ₺1.250,00 · Collected ₺3.400,00", a part per
+/// currency.
+fn summary_ui(ui: &mut Ui, cx: &ViewCtx<'_>, summary: &[CurrencySummary]) {
+    let lang = cx.lang;
+    let parts: Vec<String> = summary
+        .iter()
+        .flat_map(|s| {
+            // Nothing waiting (or nothing collected) in a currency is not said.
+            let waiting = (!s.waiting.is_zero()).then(|| {
+                let amount = format_amount(s.waiting, s.currency, lang);
+                UiText::SummaryWaiting.fill(lang, &[("amount", &amount)])
+            });
+            let collected = (!s.collected.is_zero()).then(|| {
+                let amount = format_amount(s.collected, s.currency, lang);
+                UiText::SummaryCollected.fill(lang, &[("amount", &amount)])
+            });
+            [waiting, collected].into_iter().flatten()
+        })
+        .collect();
+    table::summary_ui(ui, &parts);
 }
 
 #[cfg(test)]
