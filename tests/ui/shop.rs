@@ -1102,3 +1102,70 @@ fn a_payment_only_another_desk_claims_shows_as_unconfirmed_and_this_desks_own_ca
     // Its totals line adds the last confirmed paid amount.
     env.until_shown("Filtered links: 1  ·  ₺80.00 (paid ₺0.00)");
 }
+
+/// On a joined desk a catalog item is added through the shop, with the signed-in manager's
+/// authority: the shop's current catalog holds it (an `own:` item, its name and price) and the
+/// shop's staff log names her; the desk's mirror has it back.
+#[test]
+fn a_manager_adds_a_catalog_item_through_the_shop() {
+    let Some(pg) = pg::cluster() else { return };
+    let (db, url) = shop_url(&pg);
+    let mut env = joined_window(&url);
+    let added = Cli::in_new_folder("owner").run_with(
+        &["shop", "add-manager", "Zeynep", &pg.owner_url(&db)],
+        Some(&format!("{PASSWORD}\n9999\n")),
+        &[],
+    );
+    assert_eq!(added.code, 0, "{added:?}");
+    env.until("the shop's manager turns PINs on", |app| app.staff.locked());
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "Zeynep")
+        .click();
+    env.harness.run_steps(2);
+    env.harness.get_by_label("PIN").type_text("9999");
+    env.harness.run_steps(1);
+    env.harness.key_press(egui::Key::Enter);
+    env.until("the shop signed Zeynep in", |app| {
+        app.staff.actor.name() == Some("Zeynep")
+    });
+    env.nav(View::Catalog);
+    env.harness
+        .get_all_by_role_and_label(egui::accesskit::Role::Button, "Add item")
+        .last()
+        .expect("Catalog's Add item")
+        .click();
+    env.harness.run_steps(2);
+    for (label, text) in [("Item name", "Demlik çay"), ("Unit price", "70")] {
+        let field = env.harness.get_by_label(label);
+        field.focus();
+        field.type_text(text);
+        env.harness.run_steps(2);
+    }
+    env.harness
+        .get_by_role_and_label(egui::accesskit::Role::Button, "Save item")
+        .click();
+    env.until("the desk's mirror has the item", |app| {
+        app.holds
+            .catalog
+            .values()
+            .any(|v| v.name == "Demlik çay" && v.is_own())
+    });
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT count(*) FROM catalog_variants JOIN catalog_current USING (snapshot) \
+             WHERE name = 'Demlik çay' AND unit_price = 70 AND variant_id LIKE 'own:%'"
+        ),
+        "1",
+        "the shop's current catalog holds it"
+    );
+    assert_eq!(
+        pg.admin_sql(
+            &db,
+            "SELECT count(*) FROM staff_log WHERE manager = 'Zeynep' AND action LIKE 'catalog%'"
+        ),
+        "1",
+        "the shop's log names the manager"
+    );
+}
