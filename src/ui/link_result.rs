@@ -448,6 +448,8 @@ impl ShownLink {
             UiText::LinkHelp
         };
         widgets::page_header_ui(ui, UiText::LinkTitle.get(lang), help.get(lang), |ui| {
+            // The way to the next sale, at touch height.
+            ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
             if origin == Origin::Created {
                 if !over
                     && widgets::Action::secondary(UiText::NewLink.get(lang))
@@ -596,6 +598,8 @@ impl ShownLink {
     /// the address of a link that takes no payment.
     fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
         let lang = cx.lang;
+        // Every action here at touch height.
+        ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
         let void = self.is_void();
         let url = self.link.payment_url.clone().filter(|_| !void);
         // The two main actions one above the other, as wide as each other.
@@ -885,8 +889,8 @@ impl ShownLink {
             return;
         }
         // The words centred on the button beside them (a row is as tall as the interact size
-        // when it starts).
-        ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+        // when it starts), at touch height.
+        ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
         ui.horizontal(|ui| {
             ui.label(RichText::new(UiText::CancelApart.get(lang)).color(cx.palette.muted));
             if widgets::Action::destructive(theme::icon::CANCEL, UiText::CancelLink.get(lang))

@@ -17,9 +17,9 @@ xdotool windowmove --sync "$wid" 0 0 || true
 sleep 3
 xdotool windowfocus --sync "$wid" || true
 # Where "New link" sits on the result view's header (at 1024×768, English).
-NEW_X="${NEW_X:-960}" NEW_Y="${NEW_Y:-56}"
+NEW_X="${NEW_X:-972}" NEW_Y="${NEW_Y:-56}"
 # The amount field of New link (it has the first focus; a click gives it back).
-AMOUNT_X="${AMOUNT_X:-260}" AMOUNT_Y="${AMOUNT_Y:-120}"
+AMOUNT_X="${AMOUNT_X:-260}" AMOUNT_Y="${AMOUNT_Y:-140}"
 lines() { grep -c "paydesk-perf:" "$WORK/app.log" || true; }
 for i in $(seq "$SALES"); do
   before=$(lines)
