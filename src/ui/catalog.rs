@@ -372,7 +372,7 @@ impl CatalogView {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 variants_grid_ui(ui, "catalog-grid", all, lang, |ui, v| {
-                    ui.horizontal_top(|ui| {
+                    ui.horizontal(|ui| {
                         self.barcode_cell_ui(ui, cx, catalog, v);
                         let open = self.editor.as_ref().is_some_and(|e| e.id == v.id);
                         if !open

@@ -448,23 +448,26 @@ impl ShownLink {
             UiText::LinkHelp
         };
         widgets::page_header_ui(ui, UiText::LinkTitle.get(lang), help.get(lang), |ui| {
-            // The way to the next sale, at touch height.
+            // The way to the next sale, at touch height, its words on its middle line.
             ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
-            if origin == Origin::Created {
-                if !over
-                    && widgets::Action::secondary(UiText::NewLink.get(lang))
-                        .icon(theme::icon::NEW_LINK)
-                        .show_ui(ui)
-                        .clicked()
+            let row = egui::vec2(0.0, theme::TOUCH_HEIGHT);
+            ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(Align::Center), |ui| {
+                if origin == Origin::Created {
+                    if !over
+                        && widgets::Action::secondary(UiText::NewLink.get(lang))
+                            .icon(theme::icon::NEW_LINK)
+                            .show_ui(ui)
+                            .clicked()
+                    {
+                        cx.emit(Command::Link(LinkCommand::New));
+                    }
+                } else if widgets::Action::secondary(UiText::Back.get(lang))
+                    .show_ui(ui)
+                    .clicked()
                 {
-                    cx.emit(Command::Link(LinkCommand::New));
+                    cx.emit(Command::Link(LinkCommand::Close));
                 }
-            } else if widgets::Action::secondary(UiText::Back.get(lang))
-                .show_ui(ui)
-                .clicked()
-            {
-                cx.emit(Command::Link(LinkCommand::Close));
-            }
+            });
         });
         if status == LinkStatus::Completed {
             paid_banner_ui(ui, &cx.palette, lang);

@@ -511,7 +511,7 @@ crate::sentences! {
     UnsentEmptyHelp => "Bağlantı bir satış sırasında koparsa satış burada bekler ve paydesk onu kendiliğinden yeniden gönderir.", "If the connection drops during a sale, the sale waits here and paydesk sends it again by itself.";
     CatalogHelp => "Yeni link'in fiyatlandırdığı ve barkodla bulduğu ürünler.", "The items New link prices and finds by barcode.";
     CatalogEmptyTitle => "Katalog boş", "The catalog is empty";
-    CatalogEmptyHelp => "Ürünlerinizi yukarıdan bir CSV dosyasıyla içe aktarın.", "Import your items from a CSV file above.";
+    CatalogEmptyHelp => "Ürünlerinizi yukarıdan bir CSV dosyasıyla içe aktarın ya da Ürün ekle ile tek tek ekleyin.", "Import your items from a CSV file above, or add them one by one with Add item.";
     CatalogIdTip => "Katalog kimliği: {id}", "Catalog id: {id}";
     CardHelp => "Ödeme almadan bir kartı saklayın; kart numarası bu bilgisayarda tutulmaz.", "Store a card without taking a payment; the card number is not kept on this computer.";
     InstallmentsHelp => "Müşterinin kartıyla kaç taksitte ne ödeyeceği.", "What a customer pays with their card, per number of installments.";

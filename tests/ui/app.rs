@@ -1166,7 +1166,10 @@ fn an_item_added_in_catalog_is_sold_by_its_name_and_price() {
             .expect("the sandbox's state");
     let text = state.to_string();
     assert!(!text.contains(&item.id), "the own id went to the server");
-    let links = state["content"]["links"].as_array().cloned().unwrap_or_default();
+    let links = state["content"]["links"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let link = links
         .iter()
         .find(|l| l["id"] == id.as_str())

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use paydesk::app::Command;
 use paydesk::domain::{BarcodeIndex, Link};
 use paydesk::lang::Lang;

@@ -245,6 +245,7 @@ impl NewLinkForm {
         // Item: the name typed in, or the catalog item's name.
         cell_ui(ui, cols.item, egui::Align::Min, |ui| match &mut item.kind {
             ItemKind::Catalog { variant_id } => {
+                label_at_field_height(ui);
                 if let Some(v) = cx.catalog.variant(variant_id) {
                     ui.label(RichText::new(&v.name).strong());
                     if v.currency != currency {
@@ -336,6 +337,7 @@ impl NewLinkForm {
             match &mut item.kind {
                 ItemKind::Catalog { variant_id } => {
                     if let Some(v) = cx.catalog.variant(variant_id) {
+                        label_at_field_height(ui);
                         ui.label(format_amount(v.unit_price, v.currency, lang));
                     }
                 }
@@ -356,6 +358,7 @@ impl NewLinkForm {
 
         if let Some(width) = cols.total {
             cell_ui(ui, width, egui::Align::Max, |ui| {
+                label_at_field_height(ui);
                 ui.label(
                     line_total.map_or_else(|| "–".to_owned(), |t| format_amount(t, currency, lang)),
                 );
@@ -606,6 +609,12 @@ fn cell_ui<R>(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut
         },
     )
     .inner
+}
+
+/// Space above a label in a row of touch-height fields, so its text sits on their middle line.
+fn label_at_field_height(ui: &mut Ui) {
+    let text = ui.text_style_height(&egui::TextStyle::Body);
+    ui.add_space(((theme::TOUCH_HEIGHT - text) / 2.0).max(0.0));
 }
 
 /// The item table's one header row.
