@@ -378,6 +378,12 @@ impl CatalogView {
                         if !open
                             && widgets::Action::quiet(UiText::EditItem.get(lang))
                                 .show_ui(ui)
+                                // Named with its item: a list of "Edit" says nothing.
+                                .accessible_name(format!(
+                                    "{} {}",
+                                    UiText::EditItem.get(lang),
+                                    v.name
+                                ))
                                 .on_hover_text(&v.name)
                                 .clicked()
                         {
@@ -428,13 +434,21 @@ impl CatalogView {
                                         .align(egui::Align2::RIGHT_CENTER),
                                 )
                                 .labelled_by(l.id);
-                                egui::ComboBox::from_id_salt("catalog-item-currency")
-                                    .selected_text(e.currency.as_str())
-                                    .show_ui(ui, |ui| {
-                                        for c in crate::domain::Currency::ALL {
-                                            ui.selectable_value(&mut e.currency, *c, c.as_str());
-                                        }
-                                    });
+                                let currency =
+                                    egui::ComboBox::from_id_salt("catalog-item-currency")
+                                        .selected_text(e.currency.as_str())
+                                        .show_ui(ui, |ui| {
+                                            for c in crate::domain::Currency::ALL {
+                                                ui.selectable_value(
+                                                    &mut e.currency,
+                                                    *c,
+                                                    c.as_str(),
+                                                );
+                                            }
+                                        });
+                                let _ = currency
+                                    .response
+                                    .accessible_name(crate::domain::Field::Currency.label(lang));
                             });
                         } else {
                             let shown = crate::domain::parse_amount(&e.price, e.currency)

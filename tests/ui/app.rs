@@ -1144,6 +1144,10 @@ fn an_item_added_in_catalog_is_sold_by_its_name_and_price() {
         .cloned()
         .expect("the item");
     assert!(item.is_own(), "{item:?}");
+    // Each row's Edit is named with its item.
+    env.harness.run_steps(2);
+    env.harness
+        .get_by_role_and_label(Role::Button, "Edit Demlik çay");
 
     env.nav(View::NewLink);
     env.click("Add from catalog");
