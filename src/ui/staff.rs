@@ -121,20 +121,41 @@ impl LockScreen {
     /// field on the left, the PIN with its keypad (digits, erase, OK) on the right; on a
     /// narrow window one under the other. Keys typed work as before.
     pub fn lock_screen_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, members: &[StaffMember]) {
-        let lang = cx.lang;
         let names = active_names(members, None);
         let area = ui.available_rect_before_wrap();
-        let two = area.width() >= 2.0 * LOCK_WIDTH + theme::SPACE_L;
+        // Two columns as wide as the window allows (each at most the narrow column), when
+        // the keypad and a name tile fit in each; else one under the other.
+        let column = ((area.width() - theme::SPACE_L) / 2.0).min(LOCK_WIDTH);
+        let two = column >= LOCK_MIN_COLUMN;
         let width = if two {
-            2.0 * LOCK_WIDTH + theme::SPACE_L
+            2.0 * column + theme::SPACE_L
         } else {
             LOCK_WIDTH.min(area.width())
         };
         // Centred on last frame's height (kept by egui across lock screens; the first one is
-        // measured in a sizing pass, drawn on the next frame).
+        // measured in a sizing pass, drawn on the next frame). Taller than the window: it
+        // scrolls, from the top.
         let key = egui::Id::unique("lock-screen-height");
         let known: Option<f32> = ui.ctx().data(|d| d.get_temp(key));
-        let height = known.unwrap_or_default().min(area.height());
+        if known.is_some_and(|h| h > area.height()) {
+            let drawn = egui::ScrollArea::vertical()
+                .id_salt("lock-scroll")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    let left = (ui.available_width() - width) / 2.0;
+                    ui.horizontal_top(|ui| {
+                        ui.add_space(left.max(0.0));
+                        ui.vertical(|ui| {
+                            ui.set_width(width);
+                            self.lock_body_ui(ui, cx, &names, two.then_some(column));
+                        });
+                    });
+                    ui.min_rect().height()
+                });
+            ui.ctx().data_mut(|d| d.insert_temp(key, drawn.inner));
+            return;
+        }
+        let height = known.unwrap_or_default();
         let top = area.top() + ((area.height() - height) / 2.0).max(0.0);
         let left = area.center().x - width / 2.0;
         let rect = egui::Rect::from_min_size(egui::pos2(left, top), egui::vec2(width, height));
@@ -143,28 +164,7 @@ impl LockScreen {
             builder = builder.sizing_pass();
         }
         let drawn = ui.scope_builder(builder, |ui| {
-            if names.is_empty() {
-                ui.vertical_centered(|ui| {
-                    ui.heading(RichText::new(UiText::LockTitle.get(lang)).strong());
-                    widgets::error_text_ui(ui, &cx.palette, UiText::NoOneCanSignIn.get(lang));
-                });
-                return;
-            }
-            if two {
-                ui.horizontal_top(|ui| {
-                    ui.allocate_ui(egui::vec2(LOCK_WIDTH, 0.0), |ui| {
-                        self.who_ui(ui, cx, &names);
-                    });
-                    ui.add_space(theme::SPACE_L);
-                    ui.allocate_ui(egui::vec2(LOCK_WIDTH, 0.0), |ui| {
-                        ui.vertical_centered(|ui| self.pin_ui(ui, cx));
-                    });
-                });
-            } else {
-                self.who_ui(ui, cx, &names);
-                ui.add_space(theme::SPACE_M);
-                ui.vertical_centered(|ui| self.pin_ui(ui, cx));
-            }
+            self.lock_body_ui(ui, cx, &names, two.then_some(column));
         });
         let drawn_height = drawn.response.rect.height();
         if known.is_none_or(|h| (drawn_height - h).abs() > 0.5) {
@@ -173,11 +173,45 @@ impl LockScreen {
         }
     }
 
+    /// The lock screen's content: who (title, help, name tiles, name field) and the PIN with
+    /// its keypad, side by side in two columns of `columns` width, or one under the other.
+    fn lock_body_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        names: &[String],
+        columns: Option<f32>,
+    ) {
+        let lang = cx.lang;
+        if names.is_empty() {
+            ui.vertical_centered(|ui| {
+                ui.heading(RichText::new(UiText::LockTitle.get(lang)).strong());
+                widgets::error_text_ui(ui, &cx.palette, UiText::NoOneCanSignIn.get(lang));
+            });
+            return;
+        }
+        if let Some(column) = columns {
+            ui.horizontal_top(|ui| {
+                ui.allocate_ui(egui::vec2(column, 0.0), |ui| {
+                    self.who_ui(ui, cx, names);
+                });
+                ui.add_space(theme::SPACE_L);
+                ui.allocate_ui(egui::vec2(column, 0.0), |ui| {
+                    ui.vertical_centered(|ui| self.pin_ui(ui, cx));
+                });
+            });
+        } else {
+            self.who_ui(ui, cx, names);
+            ui.add_space(theme::SPACE_M);
+            ui.vertical_centered(|ui| self.pin_ui(ui, cx));
+        }
+    }
+
     /// The title, the help, the name tiles and the name field.
     fn who_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, names: &[String]) {
         let lang = cx.lang;
         ui.vertical_centered(|ui| {
-            ui.set_max_width(LOCK_WIDTH);
+            ui.set_max_width(ui.available_width().min(LOCK_WIDTH));
             ui.heading(RichText::new(UiText::LockTitle.get(lang)).strong());
             ui.label(RichText::new(UiText::LockHelp.get(lang)).color(cx.palette.muted));
             ui.add_space(theme::SPACE_M);
@@ -895,6 +929,10 @@ pub fn role_text(role: Role) -> UiText {
 }
 
 /// A labelled PIN field: hidden, at most 8 characters, digits only (anything else typed is
+/// The narrowest a lock screen column may be for two of them side by side: a name tile, or
+/// the keypad with room around it.
+const LOCK_MIN_COLUMN: f32 = 320.0;
+
 /// The most digits a PIN field takes.
 const PIN_MAX: usize = 8;
 
