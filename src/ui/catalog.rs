@@ -408,10 +408,10 @@ impl CatalogView {
         let mut close = false;
         let mut send = None;
         egui::Frame::group(ui.style()).show(ui, |ui| {
-            let title = if e.id.is_empty() {
-                UiText::NewCatalogItem
-            } else {
-                UiText::EditCatalogItem
+            let title = match (e.id.is_empty(), e.own) {
+                (true, _) => UiText::NewCatalogItem,
+                (false, true) => UiText::EditOwnItem,
+                (false, false) => UiText::EditCatalogItem,
             };
             ui.label(RichText::new(title.get(lang)).strong());
             ui.add_enabled_ui(!e.saving, |ui| {
