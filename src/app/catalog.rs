@@ -35,6 +35,20 @@ impl App {
                     Msg::Catalog(CatalogResult::Chosen { choice })
                 });
             }
+            CatalogCommand::Edit { edit } => {
+                let Some(services) = self.holds.services.clone() else {
+                    self.views.catalog.on_edit_not_sent();
+                    return;
+                };
+                let actor = duty.actor.clone();
+                self.spawn(duty, async move {
+                    let result = services
+                        .catalog_edit(&actor, &edit)
+                        .await
+                        .map_err(JobError::from);
+                    Msg::Catalog(CatalogResult::Edited { result })
+                });
+            }
             CatalogCommand::SetBarcode {
                 variant_id,
                 barcode,
@@ -121,6 +135,13 @@ impl App {
                     super::files::Choice::Cancelled => self.views.catalog.on_choice_cancelled(),
                 }
             }
+            CatalogResult::Edited { result } => match result {
+                Ok(catalog) => {
+                    self.views.catalog.on_edited();
+                    self.set_catalog(catalog);
+                }
+                Err(e) => self.views.catalog.on_edit_refused(&e, lang),
+            },
             CatalogResult::BarcodeSaved { variant_id, result } => match result {
                 Ok(catalog) => {
                     self.views.catalog.on_barcode_saved(&variant_id);

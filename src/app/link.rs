@@ -79,6 +79,7 @@ impl App {
                 let Some(desk) = self.desk_for(duty) else {
                     return;
                 };
+                self.perf_sent();
                 self.spawn(duty, async move {
                     let result = desk.create_link(&request).await;
                     let pending = desk.pending().ok();
@@ -121,6 +122,7 @@ impl App {
         let lang = self.lang();
         match result {
             LinkResult::Created { result, pending } => {
+                self.perf_answered();
                 if let Some(rows) = pending {
                     self.views.pending.on_rows(rows);
                 }

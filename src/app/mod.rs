@@ -58,7 +58,7 @@ use crate::ui::card::CardForm;
 use crate::ui::catalog::CatalogView;
 use crate::ui::history::HistoryView;
 use crate::ui::installments::InstallmentsForm;
-use crate::ui::link_result::ShownLink;
+use crate::ui::link_result::{Origin, ShownLink};
 use crate::ui::new_link::NewLinkForm;
 use crate::ui::pending::PendingView;
 use crate::ui::report::ReportView;
@@ -275,6 +275,8 @@ pub struct App {
     pub(crate) history_next: Option<crate::service::LinkCursor>,
     applied_theme: Option<ThemeChoice>,
     first_frame: Option<Instant>,
+    /// The counter's speed, measured with `PAYDESK_PERF` set (`tests/perf/counter_speed.sh`).
+    counter_perf: Option<CounterPerf>,
 }
 
 impl std::fmt::Debug for App {
@@ -349,8 +351,14 @@ impl App {
             history_next: None,
             applied_theme: None,
             first_frame: None,
+            counter_perf: None,
         };
         app.first_frame = app.options.perf_start;
+        app.counter_perf = app.options.perf_start.map(|_| CounterPerf {
+            frame: (0, Instant::now()),
+            sent: None,
+            answered: None,
+        });
         app.boot();
         Ok(app)
     }
@@ -401,6 +409,9 @@ impl App {
     /// One whole frame: results in, draw, commands out. eframe calls it through
     /// [`eframe::App::ui`]; tests call it from a kittest harness.
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(perf) = &mut self.counter_perf {
+            perf.frame = (ui.ctx().cumulative_frame_nr(), Instant::now());
+        }
         if self.applied_theme != Some(self.saved.theme) {
             ui.ctx().set_theme(self.saved.theme.preference());
             self.applied_theme = Some(self.saved.theme);
@@ -408,6 +419,7 @@ impl App {
         self.drain();
         self.watch_idle(&ui.ctx().clone());
         self.draw_ui(ui);
+        self.perf_qr_painted();
         self.run_commands();
         self.schedule_board();
         self.schedule_resend();
@@ -419,6 +431,70 @@ impl App {
                 start.elapsed().as_secs_f64() * 1000.0
             );
         }
+    }
+}
+
+/// With `PAYDESK_PERF` set: when the frame that sent a create began (the one that received
+/// Ctrl+Enter), and the frame its answer arrived in, each as (frame number, time); logged when
+/// the first frame that paints the link's QR is drawn.
+#[derive(Debug)]
+struct CounterPerf {
+    /// The frame being drawn: its number and when it began.
+    frame: (u64, Instant),
+    /// The frame that sent the create.
+    sent: Option<(u64, Instant)>,
+    /// The frame the server's answer arrived in.
+    answered: Option<(u64, Instant)>,
+}
+
+impl App {
+    /// A create was sent in this frame (`PAYDESK_PERF`).
+    pub(crate) fn perf_sent(&mut self) {
+        if let Some(perf) = &mut self.counter_perf {
+            perf.sent = Some(perf.frame);
+            perf.answered = None;
+        }
+    }
+
+    /// The server's answer to a create arrived in this frame (`PAYDESK_PERF`).
+    pub(crate) fn perf_answered(&mut self) {
+        if let Some(perf) = &mut self.counter_perf
+            && perf.sent.is_some()
+        {
+            perf.answered = Some((perf.frame.0, Instant::now()));
+        }
+    }
+
+    /// After drawing: when this frame painted the QR of the link just made, one line on
+    /// stderr (read by `tests/perf/counter_speed.sh`): frames and milliseconds from the frame
+    /// that received Ctrl+Enter, and from the answer, to this frame.
+    fn perf_qr_painted(&mut self) {
+        let Some(perf) = &mut self.counter_perf else {
+            return;
+        };
+        let (Some(sent), Some(answered)) = (perf.sent, perf.answered) else {
+            return;
+        };
+        let painted = self.view == View::NewLink
+            && self
+                .views
+                .shown
+                .as_ref()
+                .is_some_and(|s| s.origin() == Origin::Created && s.qr_drawn());
+        if !painted {
+            return;
+        }
+        let (frame, now) = (perf.frame.0, Instant::now());
+        let ms = |since: Instant| now.duration_since(since).as_secs_f64() * 1000.0;
+        eprintln!(
+            "paydesk-perf: ctrl_enter_to_qr frames={} ms={:.1} answer_to_qr frames={} ms={:.1}",
+            frame - sent.0,
+            ms(sent.1),
+            frame - answered.0,
+            ms(answered.1)
+        );
+        perf.sent = None;
+        perf.answered = None;
     }
 }
 

@@ -91,6 +91,11 @@ pub enum CatalogResult {
         /// What the clerk did.
         choice: Choice,
     },
+    /// An item's add, edit or removal ended.
+    Edited {
+        /// The catalog after it, or why nothing changed.
+        result: Result<Catalog, JobError>,
+    },
     /// A barcode edit ended.
     BarcodeSaved {
         /// The variant id.

@@ -26,6 +26,24 @@ pub struct CatalogVariant {
     pub barcode: Option<Barcode>,
 }
 
+/// How the id of an item the shop added itself begins. Such an item is the shop's own: it has
+/// no `productVariantId` on the server, so a sale sends it as a typed item (its name and unit
+/// price), never with this id. Every other id is the server's variant, whose price is the
+/// server's (an import brings it; the app edits only its name shown and its barcode).
+pub const OWN_PREFIX: &str = "own:";
+
+impl CatalogVariant {
+    /// Whether this is an item the shop added itself (not a server variant).
+    pub fn is_own(&self) -> bool {
+        is_own_id(&self.id)
+    }
+}
+
+/// Whether `id` is the id of an item the shop added itself.
+pub fn is_own_id(id: &str) -> bool {
+    id.starts_with(OWN_PREFIX)
+}
+
 /// Variant ids by barcode: built from the catalog the app holds in memory, so a scan is
 /// looked up without touching the database.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

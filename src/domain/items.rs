@@ -42,6 +42,24 @@ pub enum ItemKind {
     },
 }
 
+/// The wire item of catalog row `id`, `quantity` of it: the shop's own item (`own`) as a
+/// typed item, its name and unit price (it has no variant on the server); a server variant
+/// by its id alone, which the server prices.
+fn wire_item(id: &str, own: Option<&super::CatalogVariant>, quantity: u32) -> LinkItem {
+    match own {
+        Some(v) => LinkItem::Free {
+            name: v.name.clone(),
+            unit_price: v.unit_price,
+            quantity,
+            special_note: None,
+        },
+        None => LinkItem::Catalog {
+            product_variant_id: id.to_owned(),
+            quantity,
+        },
+    }
+}
+
 /// One item row as the form holds it (text as typed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ItemDraft {
@@ -186,15 +204,15 @@ impl ItemDraft {
                         ));
                     }
                 }
-                quantity.map(|q| {
-                    (
-                        LinkItem::Catalog {
-                            product_variant_id: id.to_owned(),
-                            quantity: q,
-                        },
-                        price,
-                    )
-                })
+                let own = catalog.variant(id).filter(|v| v.is_own());
+                if own.is_none() && super::catalog::is_own_id(id) {
+                    // The shop's own item, gone from the catalog: nothing to send for it.
+                    errors.push(FieldError::new(
+                        at(ItemField::Variant),
+                        FieldProblem::Required,
+                    ));
+                }
+                quantity.map(|q| (wire_item(id, own, q), price))
             }
             ItemKind::Free {
                 name,

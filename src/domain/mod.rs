@@ -23,7 +23,7 @@ pub mod wire_format;
 
 pub use barcode::{Barcode, BarcodeError, BarcodeKind};
 pub use card::{CardBrand, CardDraft, CardRequest, group_digits, mask_pan};
-pub use catalog::{BarcodeIndex, CatalogLookup, CatalogVariant};
+pub use catalog::{BarcodeIndex, CatalogLookup, CatalogVariant, OWN_PREFIX, is_own_id};
 pub use codes::{CardStatus, CardUsage, Currency, LinkStatus, PosSubType, PosType, UnknownCode};
 pub use email::{EmailAddress, EmailError, mask_email};
 pub use errors::{Field, FieldError, FieldErrors, FieldProblem, ItemField};

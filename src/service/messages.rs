@@ -30,6 +30,8 @@ crate::sentences! {
     NoSecret => "Bu profilin API anahtarı sırrı kayıtlı değil: `{name}`", "This profile has no API secret stored: `{name}`";
     BarcodeTaken => "{barcode} barkodu zaten {name} (`{id}`) ürününde.", "The barcode {barcode} is already the barcode of {name} (`{id}`).";
     NoVariant => "Katalogda böyle bir ürün yok: `{id}`", "No such catalog item: `{id}`";
+    PriceFromServer => "Bu ürünün fiyatı ödeme sisteminden gelir; burada yalnızca görünen adı ve barkodu değişir.", "This item's price comes from the payment system; only its name shown and its barcode change here.";
+    BadItem => "Ürünün bir adı ve sıfırdan büyük bir fiyatı olmalı.", "An item needs a name and a price above zero.";
     NoLink => "Geçmişte böyle bir link yok: {id}", "No such link in the history: {id}";
     CsvFile => "CSV dosyası içe aktarılamadı: {problem}", "CSV: {problem}";
     SignInFirst => "Personel tanımlı: önce adınızı seçip PIN'inizi girin.", "Staff are on: sign in first with your name and PIN.";

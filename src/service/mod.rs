@@ -62,8 +62,8 @@ pub use crate::store::SANDBOX_PROFILE;
 
 /// What the front ends read and hand back: rows and queries of this desk's file, as values.
 pub use crate::store::{
-    AuditAction, AuditFilter, AuditRow, ChainCheck, CsvImport, CsvParsed, DayReport, JournalRow,
-    JournalState, LinkCsvWriter, LinkCursor, LinkPage, LinkQuery, LinkTotals, Profile,
+    AuditAction, AuditFilter, AuditRow, CatalogEdit, ChainCheck, CsvImport, CsvParsed, DayReport,
+    JournalRow, JournalState, LinkCsvWriter, LinkCursor, LinkPage, LinkQuery, LinkTotals, Profile,
     REMIND_BEFORE_MAX, REMIND_BEFORE_MIN, SendingSettings, ShopDesk, StaffError, StoreError,
     StoredCard, StoredLink, TimeRange, default_data_dir,
 };
@@ -159,6 +159,10 @@ impl DeskError {
             DeskError::Store(StoreError::NoVariant(id)) => {
                 ServiceMessage::NoVariant.fill(lang, &[("id", id)])
             }
+            DeskError::Store(StoreError::PriceFromServer(_)) => {
+                ServiceMessage::PriceFromServer.get(lang).to_owned()
+            }
+            DeskError::Store(StoreError::BadItem) => ServiceMessage::BadItem.get(lang).to_owned(),
             DeskError::Store(StoreError::Csv(problem)) => {
                 ServiceMessage::CsvFile.fill(lang, &[("problem", &problem.message(lang))])
             }

@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 use crate::domain::{Barcode, CatalogVariant};
 use crate::shop::catalog as shop_catalog;
-use crate::store::CsvImport;
+use crate::store::{CatalogEdit, CsvImport};
 
 use zeroize::Zeroizing;
 
@@ -415,6 +415,40 @@ impl Services {
         self.with_store_locked(|s| {
             s.audit_append(actor, AuditAction::CatalogImport, &subject, now)?;
             Ok((done, s.catalog().map()?))
+        })
+    }
+
+    /// Adds, edits or removes one catalog item ([`CatalogEdit`]); returns the catalog after
+    /// it. The server's variants keep the server's price (only their name shown and barcode
+    /// change); items the shop adds are its own. On a joined desk the catalog after the change
+    /// goes to the shop whole, with a manager's authority (online only: with the shop away,
+    /// [`StaffError::CatalogNeedsShop`] and nothing changes), and comes back as the shop's.
+    pub async fn catalog_edit(
+        &self,
+        actor: &Actor,
+        edit: &CatalogEdit,
+    ) -> Result<HashMap<String, CatalogVariant>, DeskError> {
+        let now = self.clock().now();
+        if self.joined_shop().ok().flatten().is_none() {
+            return self.with_store_locked(|s| {
+                s.as_actor(actor, now, |s| match edit {
+                    CatalogEdit::Put(item) => s.catalog_put_item(item).map(drop),
+                    CatalogEdit::Remove(id) => s.catalog_remove(id),
+                })?;
+                s.catalog().map()
+            });
+        }
+        let (subject, after) = self.with_store_locked(|s| s.catalog_after_edit(edit))?;
+        self.change_in_shop(
+            actor,
+            StaffError::CatalogNeedsShop,
+            async |shop, desk, token| shop_catalog::put(shop, desk, token, &after).await,
+        )
+        .await
+        .map_err(|e| e.refused(""))?;
+        self.with_store_locked(|s| {
+            s.audit_append(actor, AuditAction::CatalogEdit, &subject, now)?;
+            s.catalog().map()
         })
     }
 

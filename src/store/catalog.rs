@@ -837,6 +837,66 @@ impl Catalog<'_, Write> {
         Ok(())
     }
 
+    /// Writes `item` (see [`Store::catalog_put_item`]) and returns its id; nothing is
+    /// committed here.
+    fn put_item(&self, item: &CatalogVariant) -> Result<String, StoreError> {
+        let name = item.name.trim();
+        if name.is_empty() || item.unit_price <= Decimal::ZERO {
+            return Err(StoreError::BadItem);
+        }
+        let id = if item.id.trim().is_empty() {
+            new_own_id()
+        } else {
+            item.id.trim().to_owned()
+        };
+        let read = Catalog::read(self.conn);
+        let stored = read.variant_price(&id)?;
+        if !crate::domain::is_own_id(&id) {
+            // A server variant: its price and currency stay the server's, by any path.
+            let Some((_, price, currency)) = stored else {
+                return Err(StoreError::NoVariant(id));
+            };
+            let same_price = Decimal::from_str(&price).is_ok_and(|p| p == item.unit_price);
+            if !same_price || currency != item.currency.as_str() {
+                return Err(StoreError::PriceFromServer(id));
+            }
+        }
+        if let Some(code) = &item.barcode
+            && let Some((other, other_name)) = read.barcode_holder(code, &id)?
+        {
+            return Err(StoreError::BarcodeTaken {
+                barcode: code.to_string(),
+                id: other,
+                name: other_name,
+            });
+        }
+        let mut price = item.unit_price;
+        price.rescale(item.currency.minor_units());
+        self.conn.execute(
+            "INSERT INTO catalog_variants (id, name, unit_price, currency, barcode)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (id) DO UPDATE SET name = excluded.name,
+                 unit_price = excluded.unit_price, currency = excluded.currency,
+                 barcode = excluded.barcode",
+            params![
+                id,
+                name,
+                price.to_string(),
+                item.currency.as_str(),
+                item.barcode.as_ref().map(Barcode::as_str)
+            ],
+        )?;
+        Ok(id)
+    }
+
+    /// Removes item `id`; whether there was such an item.
+    fn remove(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .execute("DELETE FROM catalog_variants WHERE id = ?1", [id])?
+            > 0)
+    }
+
     /// Sets (or clears) the barcode of variant `id`; whether there is such a variant.
     fn set_barcode(&self, id: &str, code: Option<&Barcode>) -> Result<bool, StoreError> {
         Ok(self.conn.execute(
@@ -919,6 +979,69 @@ impl Store {
         ))
     }
 
+    /// Adds an item of the shop's own (`item.id` empty: it gets a new [`OWN_PREFIX`] id) or
+    /// edits one. A server variant's price and currency cannot change here (the server is the
+    /// price authority: [`StoreError::PriceFromServer`]); its name shown and barcode can. A
+    /// barcode another item has is refused, naming it. Audited as a catalog edit; returns the
+    /// item's id.
+    ///
+    /// [`OWN_PREFIX`]: crate::domain::OWN_PREFIX
+    pub fn catalog_put_item(&mut self, item: &CatalogVariant) -> Result<String, StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        let id = Catalog::write(&tx).put_item(item)?;
+        let at = super::audit_time(self.acting_at);
+        let subject = item_subject(&id, item);
+        Audit::write(&tx).append(&self.actor, AuditAction::CatalogEdit, &subject, at)?;
+        super::outbox::enqueue_catalog(&tx, CatalogChange::Whole, at)?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Removes item `id` from the catalog (audited as a catalog edit).
+    pub fn catalog_remove(&mut self, id: &str) -> Result<(), StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        if !Catalog::write(&tx).remove(id)? {
+            return Err(StoreError::NoVariant(id.to_owned()));
+        }
+        let at = super::audit_time(self.acting_at);
+        Audit::write(&tx).append(
+            &self.actor,
+            AuditAction::CatalogEdit,
+            &format!("{id} removed"),
+            at,
+        )?;
+        super::outbox::enqueue_catalog(&tx, CatalogChange::Whole, at)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// What the catalog would be after [`Store::catalog_put_item`] (with `Some(item)`) or
+    /// [`Store::catalog_remove`] of `id`, under the same rules; nothing is written. A joined
+    /// desk sends this catalog to the shop, which makes it everyone's.
+    pub fn catalog_after_edit(
+        &mut self,
+        edit: &CatalogEdit,
+    ) -> Result<(String, Vec<CatalogVariant>), StoreError> {
+        let tx = write_tx(&mut self.conn)?;
+        let catalog = Catalog::write(&tx);
+        let subject = match edit {
+            CatalogEdit::Put(item) => {
+                let id = catalog.put_item(item)?;
+                item_subject(&id, item)
+            }
+            CatalogEdit::Remove(id) => {
+                if !catalog.remove(id)? {
+                    return Err(StoreError::NoVariant(id.clone()));
+                }
+                format!("{id} removed")
+            }
+        };
+        let after = Catalog::read(&tx).list()?;
+        // Dropped, not committed: the file is as it was.
+        drop(tx);
+        Ok((subject, after))
+    }
+
     /// Sets (or with `None` clears) a variant's barcode. A barcode another variant has is
     /// refused, naming that variant; nothing is moved silently.
     pub fn catalog_set_barcode(
@@ -948,6 +1071,32 @@ impl Store {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// A change to one catalog item, as the Catalog view makes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogEdit {
+    /// Add (an empty id) or edit an item.
+    Put(CatalogVariant),
+    /// Remove the item with this id.
+    Remove(String),
+}
+
+/// The audit's subject of an item added or edited: its id, name and price.
+fn item_subject(id: &str, item: &CatalogVariant) -> String {
+    format!(
+        "{id} {} {} {}",
+        item.name.trim(),
+        item.unit_price,
+        item.currency.as_str()
+    )
+}
+
+/// A new id for an item of the shop's own: [`crate::domain::OWN_PREFIX`] and 12 random hex
+/// digits (never a server variant's id, never sent).
+fn new_own_id() -> String {
+    let bytes: [u8; 6] = rand::random();
+    format!("{}{}", crate::domain::OWN_PREFIX, hex::encode(bytes))
 }
 
 #[cfg(test)]

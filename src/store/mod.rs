@@ -68,8 +68,8 @@ pub use audit::{
 };
 pub use cards::{Cards, StoredCard};
 pub use catalog::{
-    CATALOG_FILE_LIMIT, Catalog, CsvFileProblem, CsvImport, CsvLineError, CsvParsed, CsvProblem,
-    QuoteMistake, Separator, parse_csv_records, read_catalog_file,
+    CATALOG_FILE_LIMIT, Catalog, CatalogEdit, CsvFileProblem, CsvImport, CsvLineError, CsvParsed,
+    CsvProblem, QuoteMistake, Separator, parse_csv_records, read_catalog_file,
 };
 pub(crate) use changes::link_subject;
 pub use export::{DESK_CSV_COLUMN, LINK_CSV_HEADER, LinkCsvWriter};
@@ -196,6 +196,13 @@ pub enum StoreError {
     /// No catalog variant has this id.
     #[error("no catalog item with id `{0}`")]
     NoVariant(String),
+    /// A server variant's price (or currency) was to change outside an import: the server's
+    /// variant is the price authority, so only its name shown and its barcode are edited.
+    #[error("the price of catalog item `{0}` is the payment system's")]
+    PriceFromServer(String),
+    /// A catalog item without a name, or without a price above zero.
+    #[error("a catalog item needs a name and a price above zero")]
+    BadItem,
     /// Another catalog variant has this barcode.
     #[error("the barcode {barcode} is already the barcode of {name} (`{id}`)")]
     BarcodeTaken {

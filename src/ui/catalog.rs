@@ -53,9 +53,89 @@ pub struct CatalogView {
     barcode_saving: HashSet<String>,
     /// "Choose file…" found no file dialog on this desktop: the path is typed.
     no_dialog: bool,
+    /// The item being added or edited, while its editor is open.
+    editor: Option<ItemEditor>,
+}
+
+/// The item editor's state: a new item of the shop's own (`id` empty), or an item of the
+/// catalog. A server variant's price and currency are shown, not edited (the server is the
+/// price authority).
+#[derive(Debug, Clone, Default)]
+pub struct ItemEditor {
+    /// The item's id; empty for a new one.
+    id: String,
+    /// Whether the price is the shop's (a new item, or one the shop added).
+    own: bool,
+    /// The name as typed.
+    name: String,
+    /// The unit price as typed.
+    price: String,
+    /// The currency.
+    currency: crate::domain::Currency,
+    /// The barcode as typed.
+    barcode: String,
+    /// The change is out.
+    saving: bool,
+    /// "Remove item" was pressed: its confirmation is open.
+    confirm_remove: bool,
+    /// Why the last try was refused.
+    error: Option<String>,
+}
+
+impl ItemEditor {
+    /// The editor of a new item of the shop's own.
+    fn new_own() -> Self {
+        Self {
+            own: true,
+            ..Self::default()
+        }
+    }
+
+    /// The editor of catalog item `v`.
+    fn of(v: &CatalogVariant) -> Self {
+        Self {
+            id: v.id.clone(),
+            own: v.is_own(),
+            name: v.name.clone(),
+            price: crate::domain::format_plain(v.unit_price, v.currency),
+            currency: v.currency,
+            barcode: v
+                .barcode
+                .as_ref()
+                .map(|b| b.as_str().to_owned())
+                .unwrap_or_default(),
+            ..Self::default()
+        }
+    }
 }
 
 impl CatalogView {
+    /// The item editor, while it is open.
+    pub fn editor(&self) -> Option<&ItemEditor> {
+        self.editor.as_ref()
+    }
+
+    /// The item's change is made: the editor closes.
+    pub fn on_edited(&mut self) {
+        self.editor = None;
+    }
+
+    /// The item's change was refused: why, in the editor.
+    pub fn on_edit_refused(&mut self, error: &impl Explain, lang: Lang) {
+        if let Some(e) = &mut self.editor {
+            e.saving = false;
+            e.confirm_remove = false;
+            e.error = Some(error.problem(lang).sentence);
+        }
+    }
+
+    /// The item's change could not be sent (no desk open).
+    pub fn on_edit_not_sent(&mut self) {
+        if let Some(e) = &mut self.editor {
+            e.saving = false;
+        }
+    }
+
     /// Forgets every request this view waits for (the worker that would have answered is
     /// gone), so nothing stays "working…" for ever.
     pub fn abort_busy(&mut self) {
@@ -244,6 +324,29 @@ impl CatalogView {
             None => {}
         }
         ui.separator();
+        if self.editor.is_none()
+            && widgets::Action::secondary(UiText::AddCatalogOwn.get(lang))
+                .icon(icon::NEW_LINK)
+                .show_ui(ui)
+                .clicked()
+        {
+            self.editor = Some(ItemEditor::new_own());
+        }
+        if self.editor.is_some() {
+            self.editor_ui(ui, cx);
+            ui.separator();
+        }
+        self.list_ui(ui, cx, catalog);
+    }
+
+    /// The catalog's items, each with its barcode field and Edit; or the empty state.
+    fn list_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        catalog: &HashMap<String, CatalogVariant>,
+    ) {
+        let lang = cx.lang;
         if catalog.is_empty() {
             widgets::empty_state_ui(
                 ui,
@@ -269,9 +372,164 @@ impl CatalogView {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 variants_grid_ui(ui, "catalog-grid", all, lang, |ui, v| {
-                    self.barcode_cell_ui(ui, cx, catalog, v);
+                    ui.horizontal(|ui| {
+                        self.barcode_cell_ui(ui, cx, catalog, v);
+                        let open = self.editor.as_ref().is_some_and(|e| e.id == v.id);
+                        if !open
+                            && widgets::Action::quiet(UiText::EditItem.get(lang))
+                                .show_ui(ui)
+                                // Named with its item: a list of "Edit" says nothing.
+                                .accessible_name(format!(
+                                    "{} {}",
+                                    UiText::EditItem.get(lang),
+                                    v.name
+                                ))
+                                .on_hover_text(&v.name)
+                                .clicked()
+                        {
+                            self.editor = Some(ItemEditor::of(v));
+                        }
+                    });
                 });
             });
+    }
+
+    /// The item editor: name, unit price and currency (the shop's own items only: a server
+    /// variant's price is the server's, shown and not edited), barcode; Save, Cancel, and for
+    /// an item of the catalog Remove, confirmed.
+    // One form's fields and buttons, in reading order.
+    #[allow(clippy::too_many_lines)]
+    fn editor_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        let palette = cx.palette;
+        let Some(e) = &mut self.editor else {
+            return;
+        };
+        let mut close = false;
+        let mut send = None;
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            let title = match (e.id.is_empty(), e.own) {
+                (true, _) => UiText::NewCatalogItem,
+                (false, true) => UiText::EditOwnItem,
+                (false, false) => UiText::EditCatalogItem,
+            };
+            ui.label(RichText::new(title.get(lang)).strong());
+            ui.add_enabled_ui(!e.saving, |ui| {
+                ui.horizontal_top(|ui| {
+                    ui.vertical(|ui| {
+                        widgets::labelled_text_width_ui(
+                            ui,
+                            UiText::CatalogItemName.get(lang),
+                            &mut e.name,
+                            theme::field_width_ui(ui, 28),
+                        );
+                    });
+                    ui.vertical(|ui| {
+                        let l = ui.label(UiText::UnitPrice.get(lang));
+                        if e.own {
+                            ui.horizontal(|ui| {
+                                ui.add(
+                                    egui::TextEdit::singleline(&mut e.price)
+                                        .desired_width(theme::field_width_ui(ui, 10))
+                                        .align(egui::Align2::RIGHT_CENTER),
+                                )
+                                .labelled_by(l.id);
+                                let currency =
+                                    egui::ComboBox::from_id_salt("catalog-item-currency")
+                                        .selected_text(e.currency.as_str())
+                                        .show_ui(ui, |ui| {
+                                            for c in crate::domain::Currency::ALL {
+                                                ui.selectable_value(
+                                                    &mut e.currency,
+                                                    *c,
+                                                    c.as_str(),
+                                                );
+                                            }
+                                        });
+                                let _ = currency
+                                    .response
+                                    .accessible_name(crate::domain::Field::Currency.label(lang));
+                            });
+                        } else {
+                            let shown = crate::domain::parse_amount(&e.price, e.currency)
+                                .map_or_else(
+                                    |_| e.price.clone(),
+                                    |p| format_amount(p, e.currency, lang),
+                                );
+                            ui.label(shown).labelled_by(l.id);
+                            widgets::hint_ui(ui, &palette, UiText::PriceFromServer.get(lang));
+                        }
+                    });
+                    ui.vertical(|ui| {
+                        widgets::labelled_text_width_ui(
+                            ui,
+                            UiText::Barcode.get(lang),
+                            &mut e.barcode,
+                            theme::field_width_ui(ui, BARCODE_CHARS),
+                        );
+                    });
+                });
+            });
+            if let Some(why) = &e.error {
+                widgets::error_text_ui(ui, &palette, why.as_str());
+            }
+            if e.saving {
+                widgets::hint_ui(ui, &palette, UiText::Working.get(lang));
+            }
+            ui.horizontal(|ui| {
+                if widgets::Action::secondary(UiText::SaveItem.get(lang))
+                    .icon(icon::SAVE)
+                    .enabled(!e.saving)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    match item_of(e, lang) {
+                        Ok(item) => send = Some(crate::service::CatalogEdit::Put(item)),
+                        Err(why) => e.error = Some(why),
+                    }
+                }
+                if widgets::Action::quiet(UiText::CancelDialog.get(lang))
+                    .enabled(!e.saving)
+                    .show_ui(ui)
+                    .clicked()
+                {
+                    close = true;
+                }
+                if !e.id.is_empty() && !e.confirm_remove {
+                    if widgets::Action::quiet(UiText::RemoveItem.get(lang))
+                        .icon(icon::CANCEL)
+                        .enabled(!e.saving)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        e.confirm_remove = true;
+                    }
+                } else if e.confirm_remove {
+                    ui.label(UiText::RemoveItemConfirm.get(lang));
+                    if widgets::Action::destructive(icon::CANCEL, UiText::RemoveItem.get(lang))
+                        .enabled(!e.saving)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        send = Some(crate::service::CatalogEdit::Remove(e.id.clone()));
+                    }
+                    if widgets::Action::secondary(UiText::KeepItem.get(lang))
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        e.confirm_remove = false;
+                    }
+                }
+            });
+        });
+        if let Some(edit) = send {
+            e.saving = true;
+            e.error = None;
+            cx.emit(Command::Catalog(CatalogCommand::Edit { edit }));
+        }
+        if close {
+            self.editor = None;
+        }
     }
 
     /// An item's barcode field, with the reason under it when the typed text was refused.
@@ -364,6 +622,35 @@ impl CatalogView {
             barcode: code,
         }));
     }
+}
+
+/// The item the editor holds, checked here (a name, a price above zero in its currency, a
+/// valid barcode); or why not, in a sentence.
+fn item_of(e: &ItemEditor, lang: Lang) -> Result<CatalogVariant, String> {
+    let name = e.name.trim();
+    let price = crate::domain::parse_amount(&e.price, e.currency).ok();
+    let Some(price) = price.filter(|p| *p > rust_decimal::Decimal::ZERO && !name.is_empty()) else {
+        return Err(UiText::ItemNeedsNamePrice.get(lang).to_owned());
+    };
+    let typed = e.barcode.trim();
+    let barcode = if typed.is_empty() {
+        None
+    } else {
+        Some(Barcode::parse(typed).map_err(|err| {
+            format!(
+                "{} {typed}: {}",
+                UiText::Barcode.get(lang),
+                err.message(lang)
+            )
+        })?)
+    };
+    Ok(CatalogVariant {
+        id: e.id.clone(),
+        name: name.to_owned(),
+        unit_price: price,
+        currency: e.currency,
+        barcode,
+    })
 }
 
 /// A table of catalog items: name (the catalog id in its tooltip, never a column of its

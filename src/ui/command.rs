@@ -462,6 +462,11 @@ pub enum CatalogCommand {
         /// The file.
         path: String,
     },
+    /// Add, edit or remove one catalog item (the server's variants keep the server's price).
+    Edit {
+        /// The change.
+        edit: crate::service::CatalogEdit,
+    },
     /// Set (or with `None` remove) a catalog item's barcode.
     SetBarcode {
         /// The variant id.
@@ -479,6 +484,7 @@ impl CatalogCommand {
             CatalogCommand::Choose => "CatalogChoose",
             CatalogCommand::Import { .. } => "CatalogImport",
             CatalogCommand::SetBarcode { .. } => "SetBarcode",
+            CatalogCommand::Edit { .. } => "CatalogEdit",
         }
     }
 
@@ -489,6 +495,7 @@ impl CatalogCommand {
             | CatalogCommand::Choose
             | CatalogCommand::Import { .. } => Gate::Manager(UiText::WhatCatalog),
             CatalogCommand::SetBarcode { .. } => Gate::Manager(UiText::WhatBarcode),
+            CatalogCommand::Edit { .. } => Gate::Manager(UiText::WhatCatalogItem),
         }
     }
 }

@@ -406,6 +406,14 @@ impl ShownLink {
         self.status().is_final()
     }
 
+    /// Whether the result view's QR shows this link's payment page (it was drawn).
+    pub fn qr_drawn(&self) -> bool {
+        self.link
+            .payment_url
+            .as_deref()
+            .is_some_and(|u| self.qr.text() == u)
+    }
+
     /// Whether the link can no longer be paid at all (cancelled, expired, refused): its QR
     /// and address are not shown to anyone any more.
     pub fn is_void(&self) -> bool {
@@ -440,21 +448,26 @@ impl ShownLink {
             UiText::LinkHelp
         };
         widgets::page_header_ui(ui, UiText::LinkTitle.get(lang), help.get(lang), |ui| {
-            if origin == Origin::Created {
-                if !over
-                    && widgets::Action::secondary(UiText::NewLink.get(lang))
-                        .icon(theme::icon::NEW_LINK)
-                        .show_ui(ui)
-                        .clicked()
+            // The way to the next sale, at touch height, its words on its middle line.
+            ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
+            let row = egui::vec2(0.0, theme::TOUCH_HEIGHT);
+            ui.allocate_ui_with_layout(row, egui::Layout::right_to_left(Align::Center), |ui| {
+                if origin == Origin::Created {
+                    if !over
+                        && widgets::Action::secondary(UiText::NewLink.get(lang))
+                            .icon(theme::icon::NEW_LINK)
+                            .show_ui(ui)
+                            .clicked()
+                    {
+                        cx.emit(Command::Link(LinkCommand::New));
+                    }
+                } else if widgets::Action::secondary(UiText::Back.get(lang))
+                    .show_ui(ui)
+                    .clicked()
                 {
-                    cx.emit(Command::Link(LinkCommand::New));
+                    cx.emit(Command::Link(LinkCommand::Close));
                 }
-            } else if widgets::Action::secondary(UiText::Back.get(lang))
-                .show_ui(ui)
-                .clicked()
-            {
-                cx.emit(Command::Link(LinkCommand::Close));
-            }
+            });
         });
         if status == LinkStatus::Completed {
             paid_banner_ui(ui, &cx.palette, lang);
@@ -588,6 +601,8 @@ impl ShownLink {
     /// the address of a link that takes no payment.
     fn actions_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, customer_open: bool) {
         let lang = cx.lang;
+        // Every action here at touch height.
+        ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
         let void = self.is_void();
         let url = self.link.payment_url.clone().filter(|_| !void);
         // The two main actions one above the other, as wide as each other.
@@ -634,8 +649,8 @@ impl ShownLink {
         }
         ui.add_space(theme::SPACE_S);
         ui.horizontal_wrapped(|ui| {
-            // "More" as tall as the buttons beside it.
-            ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+            // Every button here at touch height, "More" as tall as the others.
+            ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
             if !void
                 && widgets::Action::secondary(UiText::FullScreen.get(lang))
                     .show_ui(ui)
@@ -656,6 +671,16 @@ impl ShownLink {
                     id: self.link.id.clone(),
                 }));
             }
+            // On the sandbox, the test link is paid in a browser here (the README's first
+            // sale): its page opens through the desktop's opener.
+            if let Some(url) = url.as_ref().filter(|_| cx.sandbox && !over)
+                && widgets::Action::secondary(UiText::OpenPayPage.get(lang))
+                    .icon(theme::icon::PAYMENTS)
+                    .show_ui(ui)
+                    .clicked()
+            {
+                cx.emit(Command::Link(LinkCommand::OpenUrl { url: url.clone() }));
+            }
             if url.is_some()
                 && !over
                 && widgets::Action::secondary(UiText::SendToCustomer.get(lang))
@@ -669,40 +694,47 @@ impl ShownLink {
                 };
             }
             if let Some(url) = &url {
-                ui.menu_button(UiText::MoreActions.get(lang), |ui| {
-                    if widgets::Action::quiet(UiText::CopyUrl.get(lang))
-                        .icon(theme::icon::COPY)
-                        .show_ui(ui)
-                        .clicked()
-                    {
-                        cx.emit(Command::Link(LinkCommand::CopyText { text: url.clone() }));
-                        self.note = Some(crate::ui::problem::Note::Done(
-                            UiText::Copied.get(lang).to_owned(),
-                        ));
-                        ui.close();
-                    }
-                    if widgets::Action::quiet(UiText::SaveQr.get(lang))
-                        .icon(theme::icon::DOWNLOAD)
-                        .show_ui(ui)
-                        .clicked()
-                    {
-                        cx.emit(Command::Link(LinkCommand::SaveQrPng {
-                            url: url.clone(),
-                            name: self.link.order_or_id().to_owned(),
-                        }));
-                        ui.close();
-                    }
-                    if widgets::Action::quiet(UiText::ShareMail.get(lang))
-                        .icon(theme::icon::MAIL)
-                        .show_ui(ui)
-                        .clicked()
-                    {
-                        cx.emit(Command::Link(LinkCommand::OpenUrl {
-                            url: mailto(&self.link, lang),
-                        }));
-                        ui.close();
-                    }
-                });
+                self.more_menu_ui(ui, cx, url);
+            }
+        });
+    }
+
+    /// "More": copy the address, save the QR, e-mail it.
+    fn more_menu_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, url: &str) {
+        let lang = cx.lang;
+        let url = url.to_owned();
+        ui.menu_button(UiText::MoreActions.get(lang), |ui| {
+            if widgets::Action::quiet(UiText::CopyUrl.get(lang))
+                .icon(theme::icon::COPY)
+                .show_ui(ui)
+                .clicked()
+            {
+                cx.emit(Command::Link(LinkCommand::CopyText { text: url.clone() }));
+                self.note = Some(crate::ui::problem::Note::Done(
+                    UiText::Copied.get(lang).to_owned(),
+                ));
+                ui.close();
+            }
+            if widgets::Action::quiet(UiText::SaveQr.get(lang))
+                .icon(theme::icon::DOWNLOAD)
+                .show_ui(ui)
+                .clicked()
+            {
+                cx.emit(Command::Link(LinkCommand::SaveQrPng {
+                    url: url.clone(),
+                    name: self.link.order_or_id().to_owned(),
+                }));
+                ui.close();
+            }
+            if widgets::Action::quiet(UiText::ShareMail.get(lang))
+                .icon(theme::icon::MAIL)
+                .show_ui(ui)
+                .clicked()
+            {
+                cx.emit(Command::Link(LinkCommand::OpenUrl {
+                    url: mailto(&self.link, lang),
+                }));
+                ui.close();
             }
         });
     }
@@ -715,9 +747,15 @@ impl ShownLink {
             return;
         }
         let nothing_paid = self.link.paid_so_far() == rust_decimal::Decimal::ZERO;
+        // "New sale" is the main action of a sale just made: then this one is secondary.
+        let action = if self.origin == Origin::Created {
+            widgets::Action::secondary(UiText::RenewLink.get(cx.lang)).icon(theme::icon::SEND)
+        } else {
+            widgets::Action::primary(theme::icon::SEND, UiText::RenewLink.get(cx.lang))
+        };
         if self.is_void()
             && nothing_paid
-            && widgets::Action::primary(theme::icon::SEND, UiText::RenewLink.get(cx.lang))
+            && action
                 .enabled(!self.renewing)
                 .min_width(width)
                 .show_ui(ui)
@@ -854,8 +892,8 @@ impl ShownLink {
             return;
         }
         // The words centred on the button beside them (a row is as tall as the interact size
-        // when it starts).
-        ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+        // when it starts), at touch height.
+        ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
         ui.horizontal(|ui| {
             ui.label(RichText::new(UiText::CancelApart.get(lang)).color(cx.palette.muted));
             if widgets::Action::destructive(theme::icon::CANCEL, UiText::CancelLink.get(lang))
@@ -868,13 +906,15 @@ impl ShownLink {
         });
     }
 
-    /// Draws the customer display's content (inside its own window). `merchant` is the shop
-    /// name from Settings; when it is empty the display shows no name line (never a profile's
-    /// name). While the link waits, its status shows in the pill of its meaning (waiting, or
-    /// partly paid with what is left); a final state fills the screen.
+    /// Draws the customer display's content (inside its own window), centred both ways.
+    /// `merchant` is the shop name from Settings; when it is empty the display shows no name
+    /// line (never a profile's name). While the link waits, its status shows in the pill of
+    /// its meaning (waiting, or partly paid with what is left) above the QR; a final state
+    /// fills the screen in its colour, in type sized to the window so a customer a few
+    /// metres away reads it: a paid link says "Paid" with a tick, the amount and the shop.
+    /// Nothing here speaks of keys: the screen faces the customer.
     pub fn customer_ui(&mut self, ui: &mut Ui, palette: &Palette, lang: Lang, merchant: &str) {
         let status = self.status();
-        let currency = self.link.currency;
         let rect = ui.max_rect();
         let final_badge = if status.is_final() {
             Some(palette.customer_final(&status))
@@ -883,77 +923,148 @@ impl ShownLink {
         };
         let background = final_badge.map_or(palette.customer_background, |b| b.fill);
         let text_color = final_badge.map_or(palette.customer_text, |b| b.text);
-        let partly_paid = self.partly_paid();
         ui.painter().rect_filled(rect, 0.0, background);
-        ui.with_layout(Layout::top_down(Align::Center), |ui| {
-            ui.add_space(theme::SPACE_M);
-            // The shop's name when set; no line at all otherwise.
-            if !merchant.trim().is_empty() {
-                ui.label(
-                    RichText::new(merchant)
-                        .size(CUSTOMER_NAME_SIZE)
-                        .color(text_color),
-                );
-            }
-            if let Some(amount) = self.link.amount {
-                ui.label(
-                    RichText::new(format_amount(amount, currency, lang))
-                        .size(CUSTOMER_AMOUNT_SIZE)
-                        .strong()
-                        .color(text_color),
-                );
-            }
+        // Centred on last frame's height (kept by egui across links and states; the first
+        // one is measured in a sizing pass, drawn on the next frame).
+        let key = egui::Id::unique(("customer-display-height", status.is_final()));
+        let known: Option<f32> = ui.ctx().data(|d| d.get_temp(key));
+        let height = known.unwrap_or_default().min(rect.height());
+        let top = ((rect.height() - height) / 2.0).max(0.0);
+        let inner = egui::Rect::from_min_max(rect.min + egui::vec2(0.0, top), rect.max);
+        let mut builder = egui::UiBuilder::new()
+            .max_rect(inner)
+            .layout(Layout::top_down(Align::Center));
+        if known.is_none() {
+            builder = builder.sizing_pass();
+        }
+        let drawn = ui.scope_builder(builder, |ui| {
             if status.is_final() {
-                let text = if status == LinkStatus::Completed {
-                    UiText::PaidCheck.get(lang).to_owned()
-                } else {
-                    status_text(&status, self.cancelled, lang)
-                };
-                ui.add_space(theme::SPACE_L);
-                ui.label(
-                    RichText::new(text)
-                        .size(CUSTOMER_FINAL_SIZE)
-                        .strong()
-                        .color(text_color),
-                );
-            } else if let Some(url) = self.link.payment_url.clone() {
-                let meaning = StatusMeaning::of(&status, self.cancelled, partly_paid);
-                let words = status_with_payment(&status, self.cancelled, partly_paid, lang);
-                pill_ui(ui, &words, palette.pill(meaning), CUSTOMER_STATUS_SIZE);
-                if partly_paid && let Some(left) = self.link.remaining {
-                    let paid = format_amount(self.link.paid_so_far(), currency, lang);
-                    let left = format_amount(left, currency, lang);
-                    ui.label(
-                        RichText::new(
-                            UiText::PaidOf.fill(lang, &[("paid", &paid), ("left", &left)]),
-                        )
-                        .size(CUSTOMER_STATUS_SIZE)
-                        .color(text_color),
-                    );
-                }
-                ui.add_space(theme::SPACE_S);
-                ui.label(
-                    RichText::new(UiText::ScanToPay.get(lang))
-                        .size(CUSTOMER_PROMPT_SIZE)
-                        .color(text_color),
-                );
-                let side = (ui.available_height() - CUSTOMER_QR_ROOM)
-                    .min(ui.available_width() - CUSTOMER_QR_ROOM);
-                self.customer_qr.show_ui(
-                    ui,
-                    &url,
-                    side.max(CUSTOMER_QR_MIN_SIDE),
-                    UiText::ScanToPay.get(lang),
-                );
+                self.customer_final_ui(ui, text_color, lang, merchant, rect);
+            } else {
+                self.customer_waiting_ui(ui, palette, text_color, lang, merchant, rect);
             }
-            ui.with_layout(Layout::bottom_up(Align::Center), |ui| {
-                ui.label(
-                    RichText::new(UiText::EscCloses.get(lang))
-                        .small()
-                        .color(text_color),
-                );
-            });
         });
+        let drawn = drawn.response.rect.height();
+        if known.is_none_or(|h| (drawn - h).abs() > 0.5) {
+            ui.ctx().data_mut(|d| d.insert_temp(key, drawn));
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// The customer display while the link waits: the shop, the amount, the status, "Scan to
+    /// pay" and the QR as large as the window leaves it.
+    fn customer_waiting_ui(
+        &mut self,
+        ui: &mut Ui,
+        palette: &Palette,
+        text_color: egui::Color32,
+        lang: Lang,
+        merchant: &str,
+        window: egui::Rect,
+    ) {
+        let status = self.status();
+        let currency = self.link.currency;
+        let partly_paid = self.partly_paid();
+        let top = ui.cursor().top();
+        if !merchant.trim().is_empty() {
+            ui.label(
+                RichText::new(merchant)
+                    .size(CUSTOMER_NAME_SIZE)
+                    .color(text_color),
+            );
+        }
+        if let Some(amount) = self.link.amount {
+            ui.label(
+                RichText::new(format_amount(amount, currency, lang))
+                    .size(CUSTOMER_AMOUNT_SIZE)
+                    .strong()
+                    .color(text_color),
+            );
+        }
+        let Some(url) = self.link.payment_url.clone() else {
+            return;
+        };
+        let meaning = StatusMeaning::of(&status, self.cancelled, partly_paid);
+        let words = status_with_payment(&status, self.cancelled, partly_paid, lang);
+        pill_ui(ui, &words, palette.pill(meaning), CUSTOMER_STATUS_SIZE);
+        if partly_paid && let Some(left) = self.link.remaining {
+            let paid = format_amount(self.link.paid_so_far(), currency, lang);
+            let left = format_amount(left, currency, lang);
+            ui.label(
+                RichText::new(UiText::PaidOf.fill(lang, &[("paid", &paid), ("left", &left)]))
+                    .size(CUSTOMER_STATUS_SIZE)
+                    .color(text_color),
+            );
+        }
+        ui.add_space(theme::SPACE_S);
+        ui.label(
+            RichText::new(UiText::ScanToPay.get(lang))
+                .size(CUSTOMER_PROMPT_SIZE)
+                .color(text_color),
+        );
+        // The QR takes what the window has left under the words above it.
+        let above = ui.cursor().top() - top;
+        let side = (window.height() - above - 2.0 * CUSTOMER_QR_ROOM)
+            .min(window.width() - 2.0 * CUSTOMER_QR_ROOM);
+        self.customer_qr.show_ui(
+            ui,
+            &url,
+            side.max(CUSTOMER_QR_MIN_SIDE),
+            UiText::ScanToPay.get(lang),
+        );
+    }
+
+    /// The customer display once the link is over: a paid link's tick and "Paid", the amount
+    /// and the shop; another end's status in words. Sized to the window.
+    fn customer_final_ui(
+        &self,
+        ui: &mut Ui,
+        text_color: egui::Color32,
+        lang: Lang,
+        merchant: &str,
+        window: egui::Rect,
+    ) {
+        let status = self.status();
+        // Read across a room: the sizes grow with the window (its first size is 1).
+        let scale = (window.height() / CUSTOMER_WINDOW[1]).clamp(0.6, 2.5);
+        if status == LinkStatus::Completed {
+            ui.label(
+                theme::icon::CHECK
+                    .rich_text()
+                    .size(CUSTOMER_FINAL_SIZE * 1.5 * scale)
+                    .color(text_color),
+            );
+            ui.label(
+                RichText::new(UiText::PaidWord.get(lang))
+                    .size(CUSTOMER_FINAL_SIZE * scale)
+                    .strong()
+                    .color(text_color),
+            );
+        } else {
+            ui.label(
+                RichText::new(status_text(&status, self.cancelled, lang))
+                    .size(CUSTOMER_FINAL_SIZE * 0.75 * scale)
+                    .strong()
+                    .color(text_color),
+            );
+        }
+        if let Some(amount) = self.link.amount {
+            ui.add_space(theme::SPACE_M * scale);
+            ui.label(
+                RichText::new(format_amount(amount, self.link.currency, lang))
+                    .size(CUSTOMER_AMOUNT_SIZE * scale)
+                    .strong()
+                    .color(text_color),
+            );
+        }
+        if !merchant.trim().is_empty() {
+            ui.add_space(theme::SPACE_L * scale);
+            ui.label(
+                RichText::new(merchant)
+                    .size(CUSTOMER_NAME_SIZE * scale)
+                    .color(text_color),
+            );
+        }
     }
 }
 

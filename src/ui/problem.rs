@@ -85,6 +85,8 @@ impl Problem {
             DeskError::Store(
                 crate::store::StoreError::BarcodeTaken { .. }
                 | crate::store::StoreError::NoVariant(_)
+                | crate::store::StoreError::PriceFromServer(_)
+                | crate::store::StoreError::BadItem
                 | crate::store::StoreError::Staff(_),
             )
             | DeskError::SignInFirst

@@ -118,23 +118,107 @@ impl LockScreen {
         self.focus_pin = Some(true);
     }
 
-    /// Draws the lock screen.
+    /// Draws the lock screen, centred both ways: the names as large tiles and the name
+    /// field on the left, the PIN with its keypad (digits, erase, OK) on the right; on a
+    /// narrow window one under the other. Keys typed work as before.
     pub fn lock_screen_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, members: &[StaffMember]) {
-        let lang = cx.lang;
         let names = active_names(members, None);
+        let area = ui.available_rect_before_wrap();
+        // Two columns as wide as the window allows (each at most the narrow column), when
+        // the keypad and a name tile fit in each; else one under the other.
+        let column = ((area.width() - theme::SPACE_L) / 2.0).min(LOCK_WIDTH);
+        let two = column >= LOCK_MIN_COLUMN;
+        let width = if two {
+            2.0 * column + theme::SPACE_L
+        } else {
+            LOCK_WIDTH.min(area.width())
+        };
+        // Centred on last frame's height (kept by egui across lock screens; the first one is
+        // measured in a sizing pass, drawn on the next frame). Taller than the window: it
+        // scrolls, from the top.
+        let key = egui::Id::unique("lock-screen-height");
+        let known: Option<f32> = ui.ctx().data(|d| d.get_temp(key));
+        if known.is_some_and(|h| h > area.height()) {
+            let drawn = egui::ScrollArea::vertical()
+                .id_salt("lock-scroll")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    let left = (ui.available_width() - width) / 2.0;
+                    ui.horizontal_top(|ui| {
+                        ui.add_space(left.max(0.0));
+                        ui.vertical(|ui| {
+                            ui.set_width(width);
+                            self.lock_body_ui(ui, cx, &names, two.then_some(column));
+                        });
+                    });
+                    ui.min_rect().height()
+                });
+            ui.ctx().data_mut(|d| d.insert_temp(key, drawn.inner));
+            return;
+        }
+        let height = known.unwrap_or_default();
+        let top = area.top() + ((area.height() - height) / 2.0).max(0.0);
+        let left = area.center().x - width / 2.0;
+        let rect = egui::Rect::from_min_size(egui::pos2(left, top), egui::vec2(width, height));
+        let mut builder = egui::UiBuilder::new().max_rect(rect.with_max_y(area.bottom()));
+        if known.is_none() {
+            builder = builder.sizing_pass();
+        }
+        let drawn = ui.scope_builder(builder, |ui| {
+            self.lock_body_ui(ui, cx, &names, two.then_some(column));
+        });
+        let drawn_height = drawn.response.rect.height();
+        if known.is_none_or(|h| (drawn_height - h).abs() > 0.5) {
+            ui.ctx().data_mut(|d| d.insert_temp(key, drawn_height));
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// The lock screen's content: who (title, help, name tiles, name field) and the PIN with
+    /// its keypad, side by side in two columns of `columns` width, or one under the other.
+    fn lock_body_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut ViewCtx<'_>,
+        names: &[String],
+        columns: Option<f32>,
+    ) {
+        let lang = cx.lang;
+        if names.is_empty() {
+            ui.vertical_centered(|ui| {
+                ui.heading(RichText::new(UiText::LockTitle.get(lang)).strong());
+                widgets::error_text_ui(ui, &cx.palette, UiText::NoOneCanSignIn.get(lang));
+            });
+            return;
+        }
+        if let Some(column) = columns {
+            ui.horizontal_top(|ui| {
+                ui.allocate_ui(egui::vec2(column, 0.0), |ui| {
+                    self.who_ui(ui, cx, names);
+                });
+                ui.add_space(theme::SPACE_L);
+                ui.allocate_ui(egui::vec2(column, 0.0), |ui| {
+                    ui.vertical_centered(|ui| self.pin_ui(ui, cx));
+                });
+            });
+        } else {
+            self.who_ui(ui, cx, names);
+            ui.add_space(theme::SPACE_M);
+            ui.vertical_centered(|ui| self.pin_ui(ui, cx));
+        }
+    }
+
+    /// The title, the help, the name tiles and the name field.
+    fn who_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, names: &[String]) {
+        let lang = cx.lang;
         ui.vertical_centered(|ui| {
-            ui.set_max_width(LOCK_WIDTH);
-            ui.add_space(theme::SPACE_L);
+            ui.set_max_width(ui.available_width().min(LOCK_WIDTH));
             ui.heading(RichText::new(UiText::LockTitle.get(lang)).strong());
             ui.label(RichText::new(UiText::LockHelp.get(lang)).color(cx.palette.muted));
             ui.add_space(theme::SPACE_M);
-            if names.is_empty() {
-                widgets::error_text_ui(ui, &cx.palette, UiText::NoOneCanSignIn.get(lang));
-                return;
-            }
-            self.name_buttons_ui(ui, &names);
+            self.name_buttons_ui(ui, names);
             ui.add_space(theme::SPACE_M);
-            self.fields_ui(ui, cx, &names);
+            self.name_field_ui(ui, cx, names);
         });
     }
 
@@ -163,7 +247,7 @@ impl LockScreen {
             let text = RichText::new(name).heading();
             let button = egui::Button::new(text)
                 .selected(selected)
-                .min_size(egui::vec2(NAME_BUTTON_WIDTH, BIG_BUTTON_HEIGHT));
+                .min_size(egui::vec2(NAME_BUTTON_WIDTH, theme::NAME_TILE_HEIGHT));
             if ui.add(button).clicked() {
                 self.chosen = Some(name.clone());
                 self.typed.clone_from(name);
@@ -173,72 +257,94 @@ impl LockScreen {
         }
     }
 
-    /// The name field (first letters pick a name; a digit moves on to the PIN), the PIN field
-    /// (Enter signs in) and the Sign in button.
-    fn fields_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, names: &[String]) {
+    /// The name field: first letters pick a name; a digit moves on to the PIN.
+    fn name_field_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, names: &[String]) {
         let lang = cx.lang;
         let width = theme::field_width_ui(ui, 24);
-        ui.with_layout(egui::Layout::top_down(egui::Align::Center), |ui| {
-            let l = ui.label(UiText::Name.get(lang));
-            let name_field = ui.add(
-                egui::TextEdit::singleline(&mut self.typed)
-                    .desired_width(width)
-                    .id_salt("lock-name"),
-            );
-            let name_field = name_field.labelled_by(l.id);
-            if name_field.changed() {
-                // Digits typed after the letters are the PIN's first digits.
-                if let Some(at) = self.typed.find(|c: char| c.is_ascii_digit()) {
-                    let digits: String = self.typed[at..]
-                        .chars()
-                        .filter(char::is_ascii_digit)
-                        .collect();
-                    self.typed.truncate(at);
-                    self.pin.push_str(&digits);
-                    self.focus_pin = Some(true);
-                }
-                self.chosen = pick_by_prefix(names, &self.typed);
-                self.error = None;
-            }
-            if name_field.lost_focus()
-                && ui.input(|i| i.key_pressed(egui::Key::Enter))
-                && self.chosen.is_some()
-            {
+        let l = ui.label(UiText::Name.get(lang));
+        let name_field = ui.add(
+            egui::TextEdit::singleline(&mut self.typed)
+                .desired_width(width)
+                .min_size(egui::vec2(0.0, theme::TOUCH_HEIGHT))
+                .align(egui::Align2::LEFT_CENTER)
+                .id_salt("lock-name"),
+        );
+        let name_field = name_field.labelled_by(l.id);
+        if name_field.changed() {
+            // Digits typed after the letters are the PIN's first digits.
+            if let Some(at) = self.typed.find(|c: char| c.is_ascii_digit()) {
+                let digits: String = self.typed[at..]
+                    .chars()
+                    .filter(char::is_ascii_digit)
+                    .collect();
+                self.typed.truncate(at);
+                self.pin.push_str(&digits);
                 self.focus_pin = Some(true);
             }
-            if self.focus_pin == Some(false) {
-                name_field.request_focus();
-                self.focus_pin = None;
-            }
-            ui.add_space(theme::SPACE_S);
-            let pin_field = pin_field_ui(ui, &mut self.pin, "lock-pin", lang);
-            if pin_field.changed() {
+            self.chosen = pick_by_prefix(names, &self.typed);
+            self.error = None;
+        }
+        if name_field.lost_focus()
+            && ui.input(|i| i.key_pressed(egui::Key::Enter))
+            && self.chosen.is_some()
+        {
+            self.focus_pin = Some(true);
+        }
+        if self.focus_pin == Some(false) {
+            name_field.request_focus();
+            self.focus_pin = None;
+        }
+    }
+
+    /// The PIN field (Enter signs in), the keypad under it (each key back to the PIN field,
+    /// so typing goes on where a finger left off), and what the last try said.
+    fn pin_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        // The name chosen, its line kept while none is (nothing moves when one is).
+        ui.label(
+            RichText::new(self.chosen.as_deref().unwrap_or(" "))
+                .heading()
+                .strong(),
+        );
+        let pin_field = pin_field_ui(ui, &mut self.pin, "lock-pin", lang);
+        if pin_field.changed() {
+            self.error = None;
+        }
+        if self.focus_pin == Some(true) {
+            pin_field.request_focus();
+            self.focus_pin = None;
+        }
+        let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        ui.add_space(theme::SPACE_S);
+        let key = keypad_ui(ui, lang, !self.busy);
+        let mut ok = false;
+        match key {
+            Some(Key::Digit(d)) => {
+                if self.pin.len() < PIN_MAX {
+                    self.pin.push(d);
+                }
                 self.error = None;
+                self.focus_pin = Some(true);
             }
-            if self.focus_pin == Some(true) {
-                pin_field.request_focus();
-                self.focus_pin = None;
+            Some(Key::Erase) => {
+                self.pin.pop();
+                self.focus_pin = Some(true);
             }
-            let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.add_space(theme::SPACE_M);
-            let clicked = widgets::Action::primary(theme::icon::PERSON, UiText::SignIn.get(lang))
-                .min_width(NAME_BUTTON_WIDTH)
-                .enabled(!self.busy)
-                .show_ui(ui)
-                .clicked();
-            if self.busy {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    ui.label(UiText::CheckingPin.get(lang));
-                });
-            }
-            if let Some(e) = &self.error {
-                widgets::error_text_ui(ui, &cx.palette, e.as_str());
-            }
-            if (enter || clicked) && !self.busy {
-                self.submit(cx);
-            }
-        });
+            Some(Key::Ok) => ok = true,
+            None => {}
+        }
+        if self.busy {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(UiText::CheckingPin.get(lang));
+            });
+        }
+        if let Some(e) = &self.error {
+            widgets::error_text_ui(ui, &cx.palette, e.as_str());
+        }
+        if (enter || ok) && !self.busy {
+            self.submit(cx);
+        }
     }
 
     fn submit(&mut self, cx: &mut ViewCtx<'_>) {
@@ -812,6 +918,7 @@ pub fn what_of(command: &str) -> UiText {
         "AbandonPending" => UiText::WhatAbandon,
         "CatalogPreview" | "CatalogChoose" | "CatalogImport" => UiText::WhatCatalog,
         "SetBarcode" => UiText::WhatBarcode,
+        "CatalogEdit" => UiText::WhatCatalogItem,
         "SaveProfile" => UiText::WhatSaveProfile,
         "RemoveProfile" => UiText::WhatRemoveProfile,
         "SwitchProfile" => UiText::WhatSwitchProfile,
@@ -837,6 +944,83 @@ pub fn role_text(role: Role) -> UiText {
 }
 
 /// A labelled PIN field: hidden, at most 8 characters, digits only (anything else typed is
+/// The narrowest a lock screen column may be for two of them side by side: a name tile, or
+/// the keypad with room around it.
+const LOCK_MIN_COLUMN: f32 = 320.0;
+
+/// The most digits a PIN field takes.
+const PIN_MAX: usize = 8;
+
+/// A key of the lock screen's keypad.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Digit(char),
+    Erase,
+    Ok,
+}
+
+/// The on-screen PIN keypad: 1–9, then Erase, 0, OK; each key large enough for a finger and
+/// named for assistive technologies. Returns the key pressed (by touch, mouse or a screen
+/// reader's action).
+fn keypad_ui(ui: &mut Ui, lang: Lang, enabled: bool) -> Option<Key> {
+    let keys = [
+        Key::Digit('1'),
+        Key::Digit('2'),
+        Key::Digit('3'),
+        Key::Digit('4'),
+        Key::Digit('5'),
+        Key::Digit('6'),
+        Key::Digit('7'),
+        Key::Digit('8'),
+        Key::Digit('9'),
+        Key::Erase,
+        Key::Digit('0'),
+        Key::Ok,
+    ];
+    let gap = theme::SPACE_S;
+    let width = 3.0 * theme::KEYPAD_KEY.x + 2.0 * gap;
+    let mut pressed = None;
+    ui.allocate_ui(egui::vec2(width, 0.0), |ui| {
+        egui::Grid::new("lock-keypad")
+            .spacing(egui::vec2(gap, gap))
+            .show(ui, |ui| {
+                for (i, key) in keys.into_iter().enumerate() {
+                    let palette = theme::Palette::of(ui.visuals());
+                    let (text, name) = match key {
+                        Key::Digit(d) => (RichText::new(d.to_string()).heading(), d.to_string()),
+                        Key::Erase => (
+                            theme::icon::ERASE.rich_text().heading(),
+                            UiText::KeyErase.get(lang).to_owned(),
+                        ),
+                        Key::Ok => (
+                            RichText::new(UiText::KeyOk.get(lang))
+                                .heading()
+                                .color(palette.button(theme::ButtonKind::Primary, enabled).text),
+                            UiText::KeyOk.get(lang).to_owned(),
+                        ),
+                    };
+                    let mut button = egui::Button::new(text)
+                        .min_size(theme::KEYPAD_KEY)
+                        .corner_radius(theme::CORNER_RADIUS);
+                    if key == Key::Ok
+                        && let Some(fill) = palette.button(theme::ButtonKind::Primary, enabled).fill
+                    {
+                        button = button.fill(fill).stroke(egui::Stroke::NONE);
+                    }
+                    let r = ui.add_enabled(enabled, button);
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, &name));
+                    if r.clicked() {
+                        pressed = Some(key);
+                    }
+                    if i % 3 == 2 {
+                        ui.end_row();
+                    }
+                }
+            });
+    });
+    pressed
+}
+
 /// dropped as it comes).
 fn pin_field_ui(ui: &mut Ui, pin: &mut String, salt: &str, lang: Lang) -> egui::Response {
     let label = ui.label(UiText::StaffPin.get(lang));
@@ -845,7 +1029,10 @@ fn pin_field_ui(ui: &mut Ui, pin: &mut String, salt: &str, lang: Lang) -> egui::
             egui::TextEdit::singleline(pin)
                 .password(true)
                 .desired_width(theme::field_width_ui(ui, 8))
-                .char_limit(8)
+                .min_size(egui::vec2(0.0, theme::TOUCH_HEIGHT))
+                .font(egui::TextStyle::Heading)
+                .align(egui::Align2::CENTER_CENTER)
+                .char_limit(PIN_MAX)
                 .id_salt(salt),
         )
         .labelled_by(label.id);

@@ -106,7 +106,11 @@ crate::sentences! {
     MoveDown => "Aşağı taşı", "Move down";
     LineTotal => "Satır toplamı", "Line total";
     ItemsTotal => "Ürün toplamı", "Items total";
-    TotalsMatch => "✓ Tutarla eşit", "✓ Matches the amount";
+    OpenPayPage => "Ödeme sayfasını aç", "Open payment page";
+    QtyFewer => "Bir eksik", "One fewer";
+    QtyMore => "Bir fazla", "One more";
+    RowActions => "Satır işlemleri", "Row actions";
+    AmountOfItems => "Ürünlerin toplamı", "The items' total";
     TotalsDiffer => "Fark", "Difference";
     TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
     Details => "Ayrıntılar", "Details";
@@ -122,7 +126,6 @@ crate::sentences! {
     PaymentGroup => "Ödeme", "Payment";
     OptionsGroup => "Seçenekler", "Options";
     PayerGroup => "Ödeyen", "Payer";
-    UseItemsTotal => "Ürün toplamını tutar yap", "Use the items total as the amount";
     Create => "Link oluştur", "Create link";
     CannotCreate => "Henüz oluşturulamaz:", "Cannot create yet:";
     Sending => "Gönderiliyor…", "Sending…";
@@ -215,7 +218,7 @@ crate::sentences! {
     StatusCancelled => "İptal edildi", "Cancelled";
     ScanToPay => "Ödemek için okutun", "Scan to pay";
     PaidCheck => "Ödendi ✓", "Paid ✓";
-    EscCloses => "Esc: kapat", "Esc: close";
+    PaidWord => "Ödendi", "Paid";
     NothingToShow => "Gösterilecek link yok.", "No link to show.";
     // Issue 20, the sale screen, the result view and the customer display (h20-sale).
     NewLinkHelp => "Tutarı yazın ya da ürünleri okutun, sonra linki oluşturup QR'ı müşteriye gösterin.", "Type the amount or scan the items, then create the link and show its QR to the customer.";
@@ -512,7 +515,7 @@ crate::sentences! {
     UnsentEmptyHelp => "Bağlantı bir satış sırasında koparsa satış burada bekler ve paydesk onu kendiliğinden yeniden gönderir.", "If the connection drops during a sale, the sale waits here and paydesk sends it again by itself.";
     CatalogHelp => "Yeni link'in fiyatlandırdığı ve barkodla bulduğu ürünler.", "The items New link prices and finds by barcode.";
     CatalogEmptyTitle => "Katalog boş", "The catalog is empty";
-    CatalogEmptyHelp => "Ürünlerinizi yukarıdan bir CSV dosyasıyla içe aktarın.", "Import your items from a CSV file above.";
+    CatalogEmptyHelp => "Ürünlerinizi yukarıdan bir CSV dosyasıyla içe aktarın ya da Ürün ekle ile tek tek ekleyin.", "Import your items from a CSV file above, or add them one by one with Add item.";
     CatalogIdTip => "Katalog kimliği: {id}", "Catalog id: {id}";
     CardHelp => "Ödeme almadan bir kartı saklayın; kart numarası bu bilgisayarda tutulmaz.", "Store a card without taking a payment; the card number is not kept on this computer.";
     InstallmentsHelp => "Müşterinin kartıyla kaç taksitte ne ödeyeceği.", "What a customer pays with their card, per number of installments.";
@@ -532,7 +535,9 @@ crate::sentences! {
     KeepIt => "Vazgeçme", "Keep it";
     // Staff: the lock screen, the top bar, the approval prompt.
     LockTitle => "Kasada kim var?", "Who is at the till?";
-    LockHelp => "Adınıza tıklayın ya da ilk harflerini yazın, sonra PIN'inizi yazıp Enter'a basın.", "Click your name or type its first letters, then type your PIN and press Enter.";
+    LockHelp => "Adınıza dokunun ya da ilk harflerini yazın, sonra PIN'inizi girip Tamam'a basın.", "Touch your name or type its first letters, then enter your PIN and press OK.";
+    KeyErase => "Sil", "Erase";
+    KeyOk => "Tamam", "OK";
     StaffPin => "PIN kodu", "PIN";
     SignIn => "Giriş yap", "Sign in";
     ChooseNameFirst => "Önce adınızı seçin.", "Choose your name first.";
@@ -576,6 +581,19 @@ crate::sentences! {
     WhatAbandon => "Gönderilemeyen linkten vazgeçme", "Give up an unsent link";
     WhatCatalog => "Katalog içe aktarımı", "Import the catalog";
     WhatBarcode => "Barkod değişikliği", "Change a barcode";
+    CatalogItemName => "Ürün adı", "Item name";
+    AddCatalogOwn => "Ürün ekle", "Add item";
+    EditItem => "Düzenle", "Edit";
+    NewCatalogItem => "Yeni ürün (dükkânın kendi ürünü: adı ve fiyatıyla gönderilir)", "New item (the shop's own: sent by its name and price)";
+    EditCatalogItem => "Ürünü düzenle", "Edit item";
+    EditOwnItem => "Ürünü düzenle (dükkânın kendi ürünü: adı ve fiyatıyla gönderilir)", "Edit item (the shop's own: sent by its name and price)";
+    PriceFromServer => "Fiyat ödeme sisteminden gelir; burada değişmez.", "The price comes from the payment system and cannot change here.";
+    SaveItem => "Ürünü kaydet", "Save item";
+    RemoveItem => "Ürünü kaldır", "Remove item";
+    KeepItem => "Ürünü tut", "Keep item";
+    RemoveItemConfirm => "Ürün katalogdan kaldırılsın mı?", "Remove the item from the catalog?";
+    ItemNeedsNamePrice => "Ürünün bir adı ve sıfırdan büyük bir fiyatı olmalı.", "An item needs a name and a price above zero.";
+    WhatCatalogItem => "Katalog ürünü değişikliği", "Change a catalog item";
     WhatSaveProfile => "Profil kaydı", "Save a profile";
     WhatRemoveProfile => "Profil silme", "Remove a profile";
     WhatSwitchProfile => "Profil değişikliği", "Switch the profile";

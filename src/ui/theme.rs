@@ -378,6 +378,7 @@ pub mod icon {
     pub const SYNC: Icon = m::ICON_SYNC;
     pub const OFFLINE: Icon = m::ICON_CLOUD_OFF;
     pub const PAYMENTS: Icon = m::ICON_PAYMENTS;
+    pub const ERASE: Icon = m::ICON_BACKSPACE;
 }
 
 /// The name of the money style ([`amount_style`]).
@@ -441,6 +442,13 @@ pub const SPACE_L: f32 = 24.0;
 
 /// The height of a counter button: a primary action, a name on the lock screen (44–48 px).
 pub const COUNTER_BUTTON_HEIGHT: f32 = 48.0;
+/// The least height (and width) of anything a finger presses at the counter: an item row's
+/// buttons and fields, the lock screen's keys.
+pub const TOUCH_HEIGHT: f32 = 40.0;
+/// A key of the lock screen's PIN keypad.
+pub const KEYPAD_KEY: egui::Vec2 = egui::vec2(88.0, 56.0);
+/// The height of a member's name tile on the lock screen.
+pub const NAME_TILE_HEIGHT: f32 = 64.0;
 /// The height of a secondary, quiet or destructive button.
 pub const BUTTON_HEIGHT: f32 = 32.0;
 /// The roundness of a button's and a pill's corners.

@@ -660,3 +660,106 @@ fn catalog_import_refuses_a_file_over_the_limit_and_imports_nothing() {
         assert_eq!(list.json(), serde_json::json!([]), "nothing imported");
     }
 }
+
+/// The server's variant is the price authority: in the app a manager edits its name shown and
+/// its barcode, never its price or currency (by an edit, or by the edit a joined desk sends);
+/// items the shop adds are its own, with an `own:` id, edited and removed freely. Each change
+/// is audited.
+#[test]
+fn own_items_are_added_edited_and_removed_and_a_variants_price_never_changes_by_an_edit() {
+    let mut store = Store::open_in_memory().unwrap();
+    store
+        .catalog_import_csv("id,name,unit_price,currency\nvar_simit,Simit,25.00,TRY\n".as_bytes())
+        .unwrap();
+    let audited = |store: &Store| {
+        store
+            .audit()
+            .list(&paydesk::store::AuditFilter::default())
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.action == paydesk::store::AuditAction::CatalogEdit.as_str())
+            .count()
+    };
+
+    // A new item of the shop's own: an id of its own, never the server's.
+    let mut tea = variant("", "Demlik çay", "70", Currency::Try);
+    tea.barcode = Some(code("4006381333931"));
+    let id = store.catalog_put_item(&tea).unwrap();
+    assert!(id.starts_with(paydesk::domain::OWN_PREFIX), "{id}");
+    let stored = store.catalog().map().unwrap()[&id].clone();
+    assert!(stored.is_own());
+    assert_eq!(stored.unit_price.to_string(), "70.00");
+    assert_eq!(audited(&store), 1);
+    // Its price is the shop's: it changes.
+    let mut dearer = stored.clone();
+    dearer.unit_price = "75.50".parse().unwrap();
+    store.catalog_put_item(&dearer).unwrap();
+    assert_eq!(
+        store.catalog().map().unwrap()[&id].unit_price.to_string(),
+        "75.50"
+    );
+
+    // The server's variant: a name shown and a barcode change…
+    let mut simit = store.catalog().map().unwrap()["var_simit"].clone();
+    simit.name = "Susamlı simit".into();
+    simit.barcode = Some(code("8690000000012"));
+    store.catalog_put_item(&simit).unwrap();
+    let now = store.catalog().map().unwrap()["var_simit"].clone();
+    assert_eq!(
+        (now.name.as_str(), now.unit_price.to_string()),
+        ("Susamlı simit", "25.00".to_owned())
+    );
+    // …its price and currency never, and the refused edit changes nothing.
+    for (price, currency) in [("30.00", Currency::Try), ("25.00", Currency::Eur)] {
+        let mut changed = now.clone();
+        changed.name = "Renamed".into();
+        changed.unit_price = price.parse().unwrap();
+        changed.currency = currency;
+        assert!(matches!(
+            store.catalog_put_item(&changed),
+            Err(StoreError::PriceFromServer(v)) if v == "var_simit"
+        ));
+        assert!(matches!(
+            store.catalog_after_edit(&paydesk::store::CatalogEdit::Put(changed)),
+            Err(StoreError::PriceFromServer(_))
+        ));
+    }
+    assert_eq!(store.catalog().map().unwrap()["var_simit"], now);
+    // An id the catalog does not have is no way in for a made-up variant.
+    let made_up = variant("var_made_up", "Made up", "1", Currency::Try);
+    assert!(matches!(
+        store.catalog_put_item(&made_up),
+        Err(StoreError::NoVariant(_))
+    ));
+    // Nameless or free: refused.
+    assert!(matches!(
+        store.catalog_put_item(&variant("", " ", "10", Currency::Try)),
+        Err(StoreError::BadItem)
+    ));
+    assert!(matches!(
+        store.catalog_put_item(&variant("", "Free", "0", Currency::Try)),
+        Err(StoreError::BadItem)
+    ));
+    // A barcode another item has is refused, naming it.
+    let mut clash = variant("", "Clash", "5", Currency::Try);
+    clash.barcode = Some(code("8690000000012"));
+    assert!(matches!(
+        store.catalog_put_item(&clash),
+        Err(StoreError::BarcodeTaken { id, .. }) if id == "var_simit"
+    ));
+
+    // What a joined desk would send: the catalog after the change, nothing written.
+    let (_, after) = store
+        .catalog_after_edit(&paydesk::store::CatalogEdit::Remove(id.clone()))
+        .unwrap();
+    assert!(after.iter().all(|v| v.id != id));
+    assert!(store.catalog().map().unwrap().contains_key(&id));
+
+    store.catalog_remove(&id).unwrap();
+    assert!(!store.catalog().map().unwrap().contains_key(&id));
+    assert!(matches!(
+        store.catalog_remove(&id),
+        Err(StoreError::NoVariant(_))
+    ));
+    assert_eq!(audited(&store), 4, "added, priced, renamed, removed");
+}

@@ -348,6 +348,46 @@ fn the_customer_display_shows_waiting_and_part_paid_in_their_pills() {
     paid.status = paydesk::domain::LinkStatus::Completed;
     let mut h = customer_display(paid);
     h.run_steps(2);
-    h.get_by_label("Paid ✓");
+    h.get_by_label("Paid");
     assert!(h.query_by_label("Waiting for payment").is_none());
+}
+
+/// The customer display faces the customer: centred both ways, not a word about keys, and
+/// once paid, "Paid", the amount and the shop in type read from across the room, filling
+/// the middle of the screen rather than its top.
+#[test]
+fn the_customer_display_is_centred_says_nothing_of_keys_and_its_paid_screen_reads_from_afar() {
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 760.0));
+    let mut h = customer_display(waiting());
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("Esc").is_none());
+    let qr = h.get_by_role_and_label(Role::Image, "Scan to pay").rect();
+    let name = h.get_by_label("Kadıköy Kahve Evi").rect();
+    let (top, bottom) = (name.top(), qr.bottom());
+    assert!(
+        (top - (window.height() - bottom)).abs() <= 24.0,
+        "as much room above ({top}) as below ({})",
+        window.height() - bottom
+    );
+    assert!((qr.center().x - window.center().x).abs() <= 2.0, "{qr:?}");
+
+    let mut paid = waiting();
+    paid.status = paydesk::domain::LinkStatus::Completed;
+    let mut h = customer_display(paid);
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("Esc").is_none());
+    let word = h.get_by_label("Paid").rect();
+    let shop = h.get_by_label("Kadıköy Kahve Evi").rect();
+    // Large: "Paid" at least 96 points high on a 760-point window.
+    assert!(word.height() >= 96.0, "{word:?}");
+    // The tick, "Paid", the amount and the shop sit in the middle, as much room above as below.
+    let top = h
+        .query_all_by(|n| n.role() == Role::Label)
+        .map(|n| n.rect().top())
+        .fold(f32::INFINITY, f32::min);
+    let below = window.height() - shop.bottom();
+    assert!(
+        (top - below).abs() <= 24.0 && top > window.height() * 0.15,
+        "the paid screen sits in the middle, not at the top: {top} above, {below} below"
+    );
 }

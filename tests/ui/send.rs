@@ -429,3 +429,25 @@ fn a_link_sent_by_whatsapp_lights_remind_on_the_board_which_sends_its_one_remind
         "reminded once: no Remind any more"
     );
 }
+
+/// README's first sale: on the sandbox, the result view opens the link's payment page through
+/// the desktop's opener, so a newcomer pays the test link in a browser.
+#[cfg(unix)]
+#[test]
+fn on_the_sandbox_the_result_view_opens_the_payment_page() {
+    let bin = tempfile::tempdir().expect("a folder");
+    let (mut env, record) = app_opening_into(bin.path());
+    let link = create(&mut env, "25");
+    env.click("Open payment page");
+    let url = link.payment_url.clone().expect("a payment page");
+    let mut handed = String::new();
+    for _ in 0..200 {
+        env.harness.run_steps(1);
+        handed = std::fs::read_to_string(&record).unwrap_or_default();
+        if !handed.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(handed.trim(), url);
+}

@@ -368,3 +368,113 @@ fn disabling_a_clerk_asks_first_and_cancel_leaves_them_able_to_sign_in() {
     assert!(active(&env, "Ayşe"));
     env.until_shown("Enable Mehmet");
 }
+
+impl AppEnv {
+    /// A finger's tap on the button named `label`, as egui-winit hands a touch screen's tap
+    /// to egui: the touch itself, and the pointer it stands for (pressed, then released and
+    /// gone, so nothing stays hovered).
+    fn tap(&mut self, label: &str) {
+        let pos = self
+            .harness
+            .get_by_role_and_label(Role::Button, label)
+            .rect()
+            .center();
+        let touch = |phase| egui::Event::Touch {
+            device_id: egui::TouchDeviceId(1),
+            id: egui::TouchId(0),
+            phase,
+            pos,
+            force: None,
+        };
+        let button = |pressed| egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        self.harness.event(touch(egui::TouchPhase::Start));
+        self.harness.event(egui::Event::PointerMoved(pos));
+        self.harness.event(button(true));
+        self.harness.run_steps(1);
+        self.harness.event(touch(egui::TouchPhase::End));
+        self.harness.event(button(false));
+        self.harness.event(egui::Event::PointerGone);
+        self.harness.run_steps(2);
+    }
+}
+
+#[test]
+fn a_pin_tapped_on_the_keypad_signs_in() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.tap(AYSE.0);
+    for digit in ["2", "2", "2"] {
+        env.tap(digit);
+    }
+    assert!(env.app().staff.locked(), "three digits sign nobody in");
+    // A wrong digit, erased by a tap.
+    env.tap("9");
+    env.tap("Erase");
+    env.tap("2");
+    env.tap("OK");
+    env.until("Ayşe is signed in", |app| {
+        app.staff.actor.name() == Some(AYSE.0)
+    });
+}
+
+#[test]
+fn a_pin_clicked_on_the_keypad_signs_in_and_typed_keys_still_count() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.harness
+        .get_by_role_and_label(Role::Button, MEHMET.0)
+        .click();
+    env.harness.run_steps(2);
+    for digit in ["3", "3"] {
+        env.harness
+            .get_by_role_and_label(Role::Button, digit)
+            .click();
+        env.harness.run_steps(2);
+    }
+    // The keyboard goes on where the mouse left off: the PIN field has the focus back.
+    assert!(env.harness.get_by_label("PIN").is_focused());
+    env.harness.event(egui::Event::Text("33".into()));
+    env.harness.run_steps(1);
+    env.harness
+        .get_by_role_and_label(Role::Button, "OK")
+        .click();
+    env.harness.run_steps(2);
+    env.until("Mehmet is signed in", |app| {
+        app.staff.actor.name() == Some(MEHMET.0)
+    });
+}
+
+/// A sale made, the desk locked at once (before the next order number arrives), and the
+/// same clerk back: New link is a new sale, not the one sent; another clerk gets one too.
+#[test]
+fn a_sign_in_after_a_sale_comes_back_to_a_new_sale() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(AYSE);
+    let link = env.sell("35.00");
+    let sent = link.order_number.clone().expect("an order number");
+    env.ctrl_l();
+    for who in [AYSE, MEHMET] {
+        env.sign_in(who);
+        env.until("New link holds the next order number", |app| {
+            let d = app.views.new_link.draft();
+            !d.order_number.is_empty() && d.order_number != sent
+        });
+        let draft = env.app().views.new_link.draft().clone();
+        assert!(draft.amount.is_empty(), "{who:?}: {draft:?}");
+        assert!(env.app().form_lock().is_none());
+        env.ctrl_l();
+    }
+    env.sign_in(AYSE);
+    env.until("New link holds the next order number", |app| {
+        let d = app.views.new_link.draft();
+        !d.order_number.is_empty() && d.order_number != sent
+    });
+    if env.app().views.shown.is_some() {
+        env.click("New link");
+    }
+    let second = env.sell("20.00");
+    assert_ne!(second.order_number.as_deref(), Some(sent.as_str()));
+}

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use egui::{Key, Response, RichText, Ui};
 use rust_decimal::Decimal;
 
-use crate::domain::link::{LinkContext, LinkFigures};
+use crate::domain::link::LinkFigures;
 use crate::domain::{
     CatalogLookup, CatalogVariant, Field, FieldErrors, FieldProblem, ItemDraft, ItemField,
     ItemKind, format_amount,
@@ -78,13 +78,10 @@ impl NewLinkForm {
         }
     }
 
-    /// Whether the items add up to the amount, in words, with the one-click fix.
-    pub(super) fn items_state_ui(
-        &mut self,
-        ui: &mut Ui,
-        cx: &mut ViewCtx<'_>,
-        figures: &LinkFigures,
-    ) {
+    /// What "This sale" says of the items: nothing to add while the amount is their total;
+    /// when a row's price is not known here (the server prices it), that the total is
+    /// unknown; when the amount typed differs from them, by how much.
+    pub(super) fn items_state_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, figures: &LinkFigures) {
         let lang = cx.lang;
         let currency = self.draft.currency;
         if !self.draft.items.iter().any(is_typed) {
@@ -92,8 +89,9 @@ impl NewLinkForm {
             return;
         }
         if figures.totals_match {
-            ui.label(RichText::new(UiText::TotalsMatch.get(lang)).color(cx.palette.ok));
-        } else if let Some(diff) = figures.difference {
+            return;
+        }
+        if let Some(diff) = figures.difference {
             let words = if diff.is_sign_negative() {
                 UiText::ItemsUnder
             } else {
@@ -104,29 +102,6 @@ impl NewLinkForm {
         } else if figures.items_total.is_none() && self.catalog_price_missing(figures) {
             // (A typed row without its price is said under its field, not here.)
             widgets::hint_ui(ui, &cx.palette, UiText::TotalUnknown.get(lang));
-        }
-        if let Some(total) = figures.items_total.filter(|_| figures.amount.is_none()) {
-            ui.label(format!(
-                "{}: {}",
-                UiText::ItemsTotal.get(lang),
-                format_amount(total, currency, lang)
-            ));
-        }
-        if figures.items_total.is_some()
-            && !figures.totals_match
-            && !self.is_read_only(cx.form_lock.as_ref())
-            && widgets::Action::secondary(UiText::UseItemsTotal.get(lang))
-                .full_width(ui)
-                .show_ui(ui)
-                .clicked()
-        {
-            let ctx = LinkContext {
-                now: cx.now,
-                catalog: cx.catalog,
-                limits: cx.limits,
-            };
-            self.draft.use_items_total_as_amount(&ctx);
-            self.server_expected = None;
         }
     }
 
@@ -176,8 +151,8 @@ impl NewLinkForm {
         }
 
         ui.scope(|ui| {
-            // The catalog's toggle as tall as Add item beside it.
-            ui.spacing_mut().interact_size.y = theme::BUTTON_HEIGHT;
+            // Add item and the catalog's toggle at touch height.
+            ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
             ui.horizontal(|ui| {
                 if widgets::Action::secondary(UiText::AddFreeItem.get(lang))
                     .icon(ICON_ADD_ROW)
@@ -270,6 +245,7 @@ impl NewLinkForm {
         // Item: the name typed in, or the catalog item's name.
         cell_ui(ui, cols.item, egui::Align::Min, |ui| match &mut item.kind {
             ItemKind::Catalog { variant_id } => {
+                label_at_field_height(ui);
                 if let Some(v) = cx.catalog.variant(variant_id) {
                     ui.label(RichText::new(&v.name).strong());
                     if v.currency != currency {
@@ -287,7 +263,12 @@ impl NewLinkForm {
             }
             ItemKind::Free { name, .. } => {
                 let r = ui
-                    .add(egui::TextEdit::singleline(name).desired_width(f32::INFINITY))
+                    .add(
+                        egui::TextEdit::singleline(name)
+                            .desired_width(f32::INFINITY)
+                            .min_size(egui::vec2(0.0, theme::TOUCH_HEIGHT))
+                            .align(egui::Align2::LEFT_CENTER),
+                    )
                     .accessible_name(named(UiText::ItemName));
                 if focus_here {
                     r.request_focus();
@@ -314,15 +295,31 @@ impl NewLinkForm {
                 select_all(ui, &item.quantity);
                 qty_focus = Some(row);
             }
+            let mut step = None;
             let r = ui
-                .add(
-                    egui::TextEdit::singleline(&mut item.quantity)
-                        .id(qty_id)
-                        .desired_width(f32::INFINITY)
-                        .align(egui::Align2::RIGHT_TOP)
-                        .hint_text("1"),
-                )
-                .accessible_name(named(UiText::Quantity));
+                .with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    if step_button_ui(ui, ICON_FEWER, &named(UiText::QtyFewer)).clicked() {
+                        step = Some(-1);
+                    }
+                    let field = ui
+                        .add(
+                            egui::TextEdit::singleline(&mut item.quantity)
+                                .id(qty_id)
+                                .desired_width(cols.qty_field)
+                                .min_size(egui::vec2(0.0, theme::TOUCH_HEIGHT))
+                                .align(egui::Align2::RIGHT_CENTER)
+                                .hint_text("1"),
+                        )
+                        .accessible_name(named(UiText::Quantity));
+                    if step_button_ui(ui, ICON_MORE, &named(UiText::QtyMore)).clicked() {
+                        step = Some(1);
+                    }
+                    field
+                })
+                .inner;
+            if let Some(step) = step {
+                item.quantity = step_quantity(&item.quantity, step);
+            }
             if r.has_focus() {
                 if qty_focus != Some(row) {
                     select_all(ui, &item.quantity);
@@ -340,6 +337,7 @@ impl NewLinkForm {
             match &mut item.kind {
                 ItemKind::Catalog { variant_id } => {
                     if let Some(v) = cx.catalog.variant(variant_id) {
+                        label_at_field_height(ui);
                         ui.label(format_amount(v.unit_price, v.currency, lang));
                     }
                 }
@@ -348,7 +346,8 @@ impl NewLinkForm {
                         .add(
                             egui::TextEdit::singleline(unit_price)
                                 .desired_width(f32::INFINITY)
-                                .align(egui::Align2::RIGHT_TOP),
+                                .min_size(egui::vec2(0.0, theme::TOUCH_HEIGHT))
+                                .align(egui::Align2::RIGHT_CENTER),
                         )
                         .accessible_name(named(UiText::UnitPrice));
                     track(ui, &r, ItemField::UnitPrice);
@@ -359,6 +358,7 @@ impl NewLinkForm {
 
         if let Some(width) = cols.total {
             cell_ui(ui, width, egui::Align::Max, |ui| {
+                label_at_field_height(ui);
                 ui.label(
                     line_total.map_or_else(|| "–".to_owned(), |t| format_amount(t, currency, lang)),
                 );
@@ -369,32 +369,52 @@ impl NewLinkForm {
         cell_ui(ui, cols.note, egui::Align::Min, |ui| {
             if let ItemKind::Free { note, .. } = &mut item.kind {
                 let r = ui
-                    .add(egui::TextEdit::singleline(note).desired_width(f32::INFINITY))
+                    .add(
+                        egui::TextEdit::singleline(note)
+                            .desired_width(f32::INFINITY)
+                            .min_size(egui::vec2(0.0, theme::TOUCH_HEIGHT))
+                            .align(egui::Align2::LEFT_CENTER),
+                    )
                     .accessible_name(named(UiText::Note));
                 track(ui, &r, ItemField::Note);
                 widgets::error_lines_ui(ui, palette, note_err.iter().map(String::as_str));
             }
         });
 
+        // The row's actions at touch height: the rarer ones (move, duplicate) in a menu, Remove
+        // beside it.
         ui.horizontal(|ui| {
-            if icon_button_ui(ui, ICON_MOVE_UP, &named(UiText::MoveUp), row > 0).clicked() {
-                action = Some(RowAction::Up(row));
-            }
-            if icon_button_ui(ui, ICON_MOVE_DOWN, &named(UiText::MoveDown), row + 1 < rows)
-                .clicked()
-            {
-                action = Some(RowAction::Down(row));
-            }
-            if icon_button_ui(
-                ui,
-                theme::icon::COPY,
-                &format!("{} {n}", UiText::DuplicateRow.get(lang)),
-                true,
-            )
-            .clicked()
-            {
-                action = Some(RowAction::Duplicate(row));
-            }
+            let menu = egui::containers::menu::MenuButton::from_button(
+                egui::Button::new(ICON_ROW_MENU.rich_text().size(theme::HEADING_SIZE))
+                    .min_size(egui::vec2(theme::TOUCH_HEIGHT, theme::TOUCH_HEIGHT)),
+            );
+            let (r, _) = menu.ui(ui, |ui| {
+                let entries = [
+                    (named(UiText::MoveUp), row > 0, RowAction::Up(row)),
+                    (
+                        named(UiText::MoveDown),
+                        row + 1 < rows,
+                        RowAction::Down(row),
+                    ),
+                    (
+                        format!("{} {n}", UiText::DuplicateRow.get(lang)),
+                        true,
+                        RowAction::Duplicate(row),
+                    ),
+                ];
+                for (text, enabled, what) in entries {
+                    if widgets::Action::quiet(&text)
+                        .enabled(enabled)
+                        .show_ui(ui)
+                        .clicked()
+                    {
+                        action = Some(what);
+                        ui.close();
+                    }
+                }
+            });
+            let label = named(UiText::RowActions);
+            r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
             if icon_button_ui(
                 ui,
                 ICON_REMOVE_ROW,
@@ -421,6 +441,8 @@ impl NewLinkForm {
     fn picker_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         egui::Frame::group(ui.style()).show(ui, |ui| {
+            // Each item a button a finger can press.
+            ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
             let l = ui.label(UiText::CatalogSearch.get(lang));
             ui.add(
                 egui::TextEdit::singleline(&mut self.catalog_search)
@@ -523,7 +545,10 @@ enum RowAction {
 #[derive(Debug, Clone, Copy)]
 struct Columns {
     item: f32,
+    /// The quantity cell: its − and + buttons and the field between them.
     qty: f32,
+    /// The quantity field alone.
+    qty_field: f32,
     price: f32,
     /// The line total, when "This sale" does not list it beside the table.
     total: Option<f32>,
@@ -534,16 +559,19 @@ impl Columns {
     fn measure(ui: &Ui, line_totals: bool) -> Self {
         let digit = theme::digit_width_ui(ui, &egui::TextStyle::Body);
         let gap = ui.spacing().item_spacing.x;
-        let qty = 5.0 * digit;
+        let qty_field = 4.0 * digit;
+        let qty = qty_field + 2.0 * (theme::TOUCH_HEIGHT + gap);
         let price = 10.0 * digit;
         let total = line_totals.then_some(12.0 * digit);
-        // The row's four small buttons (a symbol each, framed) and the gaps between cells.
-        let buttons = 4.0 * (2.0 * digit + 2.0 * ui.spacing().button_padding.x) + 3.0 * gap;
+        // The row's two buttons (its menu and Remove), square at touch height, and the gaps
+        // between cells.
+        let buttons = 2.0 * theme::TOUCH_HEIGHT + gap;
         let fixed = qty + price + total.unwrap_or_default() + buttons + 6.0 * gap;
         let free = (ui.available_width() - fixed - 2.0 * ROW_MARGIN).max(0.0);
         Columns {
             item: (free * 0.6).max(12.0 * digit),
             qty,
+            qty_field,
             price,
             total,
             note: (free * 0.4).max(8.0 * digit),
@@ -581,6 +609,12 @@ fn cell_ui<R>(ui: &mut Ui, width: f32, align: egui::Align, add: impl FnOnce(&mut
         },
     )
     .inner
+}
+
+/// Space above a label in a row of touch-height fields, so its text sits on their middle line.
+fn label_at_field_height(ui: &mut Ui) {
+    let text = ui.text_style_height(&egui::TextStyle::Body);
+    ui.add_space(((theme::TOUCH_HEIGHT - text) / 2.0).max(0.0));
 }
 
 /// The item table's one header row.
@@ -624,7 +658,7 @@ fn line_name(item: &ItemDraft, cx: &ViewCtx<'_>) -> Option<String> {
 }
 
 /// Whether something was typed in or picked for the row (a row Enter just added is not).
-fn is_typed(item: &ItemDraft) -> bool {
+pub(super) fn is_typed(item: &ItemDraft) -> bool {
     match &item.kind {
         ItemKind::Catalog { .. } => true,
         ItemKind::Free {
@@ -647,12 +681,43 @@ pub const ICON_REMOVE_ROW: theme::icon::Icon = egui_material_icons::icons::ICON_
 /// Adds an item row.
 pub const ICON_ADD_ROW: theme::icon::Icon = egui_material_icons::icons::ICON_ADD;
 
-/// A small frameless button with an icon, whose accessible name and tooltip is `label`.
+/// One less of an item.
+pub const ICON_FEWER: theme::icon::Icon = egui_material_icons::icons::ICON_REMOVE;
+/// One more of an item.
+pub const ICON_MORE: theme::icon::Icon = egui_material_icons::icons::ICON_ADD;
+/// A row's menu (move, duplicate).
+pub const ICON_ROW_MENU: theme::icon::Icon = egui_material_icons::icons::ICON_MORE_VERT;
+
+/// The quantity one `step` up or down from `typed`, never under 1; a quantity that cannot be
+/// read becomes 1.
+fn step_quantity(typed: &str, step: i64) -> String {
+    let now = typed.trim().parse::<i64>().unwrap_or(1);
+    (now + step).clamp(1, i64::from(u32::MAX)).to_string()
+}
+
+/// A quantity's − or + at touch height, for a finger or the mouse: not a Tab stop (the keyboard
+/// types the quantity), named `label` for assistive technologies.
+fn step_button_ui(ui: &mut Ui, icon: theme::icon::Icon, label: &str) -> Response {
+    let r = ui
+        .add(
+            egui::Button::new(icon.rich_text().size(theme::HEADING_SIZE))
+                .min_size(egui::vec2(theme::TOUCH_HEIGHT, theme::TOUCH_HEIGHT))
+                .sense(egui::Sense::CLICK),
+        )
+        .on_hover_text(label);
+    let text = label.to_owned();
+    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &text));
+    r
+}
+
+/// A square framed button with an icon at touch height, whose accessible name and tooltip is
+/// `label`.
 fn icon_button_ui(ui: &mut Ui, icon: theme::icon::Icon, label: &str, enabled: bool) -> Response {
     let r = ui
         .add_enabled(
             enabled,
-            egui::Button::new(icon.rich_text().size(theme::BODY_SIZE)).frame(false),
+            egui::Button::new(icon.rich_text().size(theme::HEADING_SIZE))
+                .min_size(egui::vec2(theme::TOUCH_HEIGHT, theme::TOUCH_HEIGHT)),
         )
         .on_hover_text(label);
     let text = label.to_owned();

@@ -158,6 +158,12 @@ pub struct NewLinkForm {
     row_heights: Vec<f32>,
     /// The row whose quantity field had the focus last frame (entering it selects the text).
     qty_focus: Option<usize>,
+    /// The amount is the items' total (set each frame while the items have one); cleared
+    /// with the last item.
+    amount_follows: bool,
+    /// The server's expected amount was taken for these items: the amount stays it until
+    /// the items change.
+    amount_held_for: Option<Vec<crate::domain::ItemDraft>>,
 }
 impl NewLinkForm {
     /// Forgets every request this view waits for (the worker that would have answered is
@@ -334,6 +340,9 @@ impl NewLinkForm {
             catalog: cx.catalog,
             limits: cx.limits,
         };
+        if !self.is_read_only(cx.form_lock.as_ref()) {
+            self.follow_items_total(&ctx);
+        }
         let figures = self.draft.figures(&ctx);
         let validation = self.draft.validate(&ctx);
         let errors = validation.as_ref().err().cloned().unwrap_or_default();
@@ -415,6 +424,15 @@ impl NewLinkForm {
         }
         // What was sent is what a re-send sends: nothing here may change meanwhile.
         ui.add_enabled_ui(!self.is_read_only(lock.as_ref()), |ui| {
+            // With a catalog, the sale is scanned: the items come first, and the amount
+            // under them is their total.
+            let items_first = !cx.catalog.is_empty();
+            if items_first {
+                widgets::group_ui(ui, UiText::Items.get(lang), |ui| {
+                    self.items_ui(ui, cx, sale.figures, errors, !sale.lines);
+                });
+                ui.add_space(theme::SPACE_S);
+            }
             self.amount_ui(ui, cx, errors);
             ui.add_space(theme::SPACE_M);
             widgets::group_ui(ui, UiText::PaymentGroup.get(lang), |ui| {
@@ -422,23 +440,68 @@ impl NewLinkForm {
             });
             self.options_group_ui(ui, cx, errors, sale);
             self.payer_group_ui(ui, cx, errors);
-            ui.add_space(theme::SPACE_S);
-            widgets::group_ui(ui, UiText::Items.get(lang), |ui| {
-                self.items_ui(ui, cx, sale.figures, errors, !sale.lines);
-            });
+            if !items_first {
+                ui.add_space(theme::SPACE_S);
+                widgets::group_ui(ui, UiText::Items.get(lang), |ui| {
+                    self.items_ui(ui, cx, sale.figures, errors, !sale.lines);
+                });
+            }
         });
     }
 
+    /// The amount follows the items: while they have a total it is theirs (the clerk types
+    /// no second figure that could disagree); with the last item gone it is empty again. A
+    /// sale without items keeps the amount typed.
+    fn follow_items_total(&mut self, ctx: &LinkContext<'_>) {
+        if let Some(held) = &self.amount_held_for {
+            if *held == self.draft.items {
+                self.amount_follows = false;
+                return;
+            }
+            self.amount_held_for = None;
+        }
+        if self.draft.items.iter().any(items::is_typed) {
+            self.amount_follows = self.draft.use_items_total_as_amount(ctx);
+        } else if self.amount_follows {
+            self.draft.amount.clear();
+            self.amount_follows = false;
+        }
+    }
+
     /// The amount, the largest field on screen (the `Amount` text style), with the currency
-    /// beside it; its failed checks beside both once the amount shows its errors.
+    /// beside it; its failed checks beside both once the amount shows its errors. While it is
+    /// the items' total, it says so and is not typed in.
     fn amount_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>, errors: &FieldErrors) {
         let lang = cx.lang;
         let marked = self.touched.has_error(errors, &Field::Amount);
+        let follows = self.amount_follows;
+        let currency = self.draft.currency;
         ui.horizontal_top(|ui| {
             let mut height = 0.0;
             ui.vertical(|ui| {
                 mark_ui(ui, &cx.palette, marked);
                 let label = Field::Amount.label(lang);
+                if follows {
+                    // The items' total, as large as the field it replaces; not typed in.
+                    let label = ui.label(&label);
+                    let shown = ui
+                        .label(
+                            RichText::new(
+                                crate::domain::parse_amount(&self.draft.amount, currency)
+                                    .map_or_else(
+                                        |_| self.draft.amount.clone(),
+                                        |a| crate::domain::format_number(a, currency, lang),
+                                    ),
+                            )
+                            .text_style(theme::amount_style())
+                            .strong(),
+                        )
+                        .labelled_by(label.id);
+                    height = shown.rect.height();
+                    widgets::hint_ui(ui, &cx.palette, UiText::AmountOfItems.get(lang));
+                    self.focus_amount = false;
+                    return;
+                }
                 let spec = widgets::FormField::new(Field::Amount, &label)
                     .style(theme::amount_style())
                     .width(theme::text_field_width_ui(ui, &theme::amount_style(), 9))

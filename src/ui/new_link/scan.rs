@@ -47,6 +47,8 @@ impl NewLinkForm {
         ui.horizontal_wrapped(|ui| {
             let mut output = egui::TextEdit::singleline(&mut self.scan)
                 .desired_width(theme::field_width_ui(ui, 20))
+                .min_size(egui::vec2(0.0, theme::TOUCH_HEIGHT))
+                .align(egui::Align2::LEFT_CENTER)
                 .char_limit(32)
                 .hint_text("F2")
                 .return_key(None)
