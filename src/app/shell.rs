@@ -388,7 +388,7 @@ impl App {
             }
             ShopReach::Online { since } => {
                 ui.separator();
-                let at = crate::ui::words::clock_time(*since, now, self.zone);
+                let at = crate::ui::words::clock_time(*since, now, self.zone, lang);
                 ui.label(
                     RichText::new(format!("● {}", UiText::ShopBadge.get(lang))).color(palette.ok),
                 )

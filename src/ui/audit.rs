@@ -288,7 +288,7 @@ impl AuditView {
             .color(cx.palette.muted),
         );
         let nobody = UiText::AuditNobody.get(lang);
-        let when = |r: &AuditRow| cx.zone.local(r.at).format("%Y-%m-%d %H:%M:%S").to_string();
+        let when = |r: &AuditRow| crate::ui::words::local_time(r.at, cx.zone, lang);
         let first = self.rows.first().map(when).unwrap_or_default();
         let names: Vec<&str> = members.iter().map(String::as_str).chain([nobody]).collect();
         let actions: Vec<&str> = self

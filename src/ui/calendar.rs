@@ -4,7 +4,9 @@
 //! language; the date picker of `egui_extras` is English only, so paydesk draws its own.
 //!
 //! [`date_field_ui`] is a day field as History and Day close use it: the label above, the day
-//! typed as `YYYY-MM-DD`, and a calendar button beside it whose pick lands in the field.
+//! typed as people write it in the app's language (`28.11.2026`, `28 Nov 2026`; ISO is read
+//! too, see [`words::parse_day`]), and a calendar button beside it whose pick lands in the
+//! field.
 
 use chrono::{Datelike, Months, NaiveDate};
 use egui::{Button, Ui, Vec2, WidgetInfo};
@@ -12,13 +14,14 @@ use egui::{Button, Ui, Vec2, WidgetInfo};
 use crate::lang::Lang;
 use crate::ui::text::UiText;
 use crate::ui::theme;
+use crate::ui::words;
 
 /// One day's button in the calendar.
 const DAY_CELL: Vec2 = Vec2::new(38.0, 26.0);
 /// The gap between two days.
 const DAY_GAP: f32 = 2.0;
-/// The width of a typed day (`2026-11-21` and a little air), in characters.
-const DAY_FIELD_CHARS: usize = 11;
+/// The width of a typed day (`28 Nov 2026` and a little air), in characters.
+const DAY_FIELD_CHARS: usize = 12;
 
 const MONTHS_TR: [&str; 12] = [
     "Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim",
@@ -131,7 +134,7 @@ pub fn calendar_ui(
     picked
 }
 
-/// A day field: `label` above, the day typed as `YYYY-MM-DD` into `text`, and a calendar button
+/// A day field: `label` above, the day typed into `text` (as [`words::day_text`] writes it), and a calendar button
 /// beside it (heard as "Calendar: `label`") that opens the month of the typed day (else of
 /// `today`); a day picked there is written into the field and the calendar closes. Returns the
 /// text field's response.
@@ -147,13 +150,9 @@ pub fn date_field_ui(
         ui.horizontal(|ui| {
             let width = theme::field_width_ui(ui, DAY_FIELD_CHARS);
             let field = ui
-                .add(
-                    egui::TextEdit::singleline(text)
-                        .hint_text(UiText::DayHint.get(lang))
-                        .desired_width(width),
-                )
+                .add(egui::TextEdit::singleline(text).desired_width(width))
                 .labelled_by(l.id);
-            let typed = NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").ok();
+            let typed = words::parse_day(text);
             let button_label = UiText::CalendarFor.fill(lang, &[("field", &label)]);
             let button = ui
                 .add(Button::new(theme::icon::DATE.rich_text()))
@@ -177,7 +176,7 @@ pub fn date_field_ui(
                 })
                 .and_then(|inner| inner.inner);
             if let Some(day) = picked {
-                *text = day.format("%Y-%m-%d").to_string();
+                *text = words::day_text(day, lang);
                 egui::Popup::close_id(ui.ctx(), popup_id);
             }
             field

@@ -11,7 +11,7 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use egui::Ui;
 
 use crate::clock::Zone;
@@ -108,7 +108,7 @@ impl HistoryRow {
             id: link.id.clone(),
             created: link
                 .created
-                .map(|at| local_time(at, zone))
+                .map(|at| local_time(at, zone, lang))
                 .unwrap_or_default(),
             order: link.order_text().to_owned(),
             reference: link.reference_text().to_owned(),
@@ -476,9 +476,9 @@ impl HistoryView {
             if t.is_empty() {
                 Ok(None)
             } else {
-                NaiveDate::parse_from_str(t, "%Y-%m-%d")
+                crate::ui::words::parse_day(t)
                     .map(Some)
-                    .map_err(|_| UiText::BadDay)
+                    .ok_or(UiText::BadDay)
             }
         };
         match (parse(&self.from_text), parse(&self.to_text)) {

@@ -564,11 +564,11 @@ impl ShownLink {
                 (UiText::Reference, self.link.reference_number.clone()),
                 (
                     UiText::Expiry,
-                    self.link.expiry.map(|at| local_time(at, cx.zone)),
+                    self.link.expiry.map(|at| local_time(at, cx.zone, lang)),
                 ),
                 (
                     UiText::Created,
-                    self.link.created.map(|at| local_time(at, cx.zone)),
+                    self.link.created.map(|at| local_time(at, cx.zone, lang)),
                 ),
             ];
             for (label, value) in facts {

@@ -286,8 +286,7 @@ impl ReportView {
 
     /// The days typed, or the sentence saying what is wrong with them.
     fn days(&self) -> Result<(NaiveDate, NaiveDate), UiText> {
-        let parse =
-            |t: &str| NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").map_err(|_| UiText::BadDay);
+        let parse = |t: &str| crate::ui::words::parse_day(t).ok_or(UiText::BadDay);
         let first = parse(&self.first_text)?;
         let last = if self.last_text.trim().is_empty() {
             first
@@ -300,9 +299,9 @@ impl ReportView {
         Ok((first, last))
     }
 
-    fn set_days(&mut self, first: NaiveDate, last: NaiveDate) {
-        self.first_text = first.to_string();
-        self.last_text = last.to_string();
+    fn set_days(&mut self, first: NaiveDate, last: NaiveDate, lang: Lang) {
+        self.first_text = crate::ui::words::day_text(first, lang);
+        self.last_text = crate::ui::words::day_text(last, lang);
     }
 
     /// Refresh: asks about the days' open links (the app makes the report again after the
@@ -352,7 +351,7 @@ impl ReportView {
                             .min_size(egui::vec2(0.0, theme::BUTTON_HEIGHT));
                         if ui.add(button).clicked() {
                             let (a, b) = preset.days(today);
-                            self.set_days(a, b);
+                            self.set_days(a, b, cx.lang);
                         }
                     }
                     ui.separator();
@@ -370,7 +369,7 @@ impl ReportView {
                             && let Ok(d) = days
                         {
                             let (a, b) = shift(d, sign);
-                            self.set_days(a, b);
+                            self.set_days(a, b, cx.lang);
                         }
                     }
                 });
@@ -383,7 +382,7 @@ impl ReportView {
         let lang = cx.lang;
         let today = self.zone.date_of(cx.now);
         if self.first_text.is_empty() && self.last_text.is_empty() {
-            self.set_days(today, today);
+            self.set_days(today, today, cx.lang);
         }
         let busy = self.loading || self.refreshing();
         let mut refresh = false;

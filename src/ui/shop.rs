@@ -232,7 +232,7 @@ impl ShopSettings {
                 });
             }
             ShopReach::Online { since } => {
-                let at = clock_time(*since, cx.now, cx.zone);
+                let at = clock_time(*since, cx.now, cx.zone, lang);
                 ui.label(
                     RichText::new(format!(
                         "● {}",
@@ -392,7 +392,7 @@ impl ShopSettings {
 
 /// "Offline from the shop since 10:42, showing this desk only".
 pub fn offline_line(lang: Lang, since: DateTime<Utc>, now: DateTime<Utc>, zone: Zone) -> String {
-    UiText::ShopOfflineSince.fill(lang, &[("time", &clock_time(since, now, zone))])
+    UiText::ShopOfflineSince.fill(lang, &[("time", &clock_time(since, now, zone, lang))])
 }
 
 /// Why the shop cannot be used, in one sentence: for "no answer" the server named and what to

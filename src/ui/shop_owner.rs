@@ -359,7 +359,7 @@ impl OwnerSettings {
         let when = |at: Option<DateTime<Utc>>| {
             at.map_or_else(
                 || UiText::OwnerNever.get(lang).to_owned(),
-                |at| clock_time(at, cx.now, cx.zone),
+                |at| clock_time(at, cx.now, cx.zone, lang),
             )
         };
         let mut remove = None;

@@ -62,13 +62,13 @@ crate::sentences! {
     Expiry24Hours => "24 saat", "24 h";
     Expiry7Days => "7 gün", "7 d";
     ExpiryCustom => "Tarih ve saat", "Date and time";
-    ExpiryDate => "Tarih (YYYY-AA-GG)", "Date (YYYY-MM-DD)";
-    ExpiryTime => "Saat (SS:DD)", "Time (HH:MM)";
+    ExpiryDate => "Tarih", "Date";
+    ExpiryTime => "Saat", "Time";
     ExpiryLocal => "Yerel saat", "Local time";
     Calendar => "Takvim", "Calendar";
     PreviousMonth => "Önceki ay", "Previous month";
     NextMonth => "Sonraki ay", "Next month";
-    ExpiryBadDate => "Tarih ve saat okunamadı: YYYY-AA-GG ve SS:DD biçiminde yazın.", "Date and time could not be read: use YYYY-MM-DD and HH:MM.";
+    ExpiryBadDate => "Tarih ve saat okunamadı: örneğin 28.11.2026 ve 14:05 yazın ya da takvimden seçin.", "Date and time could not be read: write them as, for example, 28 Nov 2026 and 14:05, or pick the day in the calendar.";
     EnableInstallment => "Taksit açık", "Installments allowed";
     AllowedCounts => "İzin verilen taksit sayıları (hiçbiri seçili değilse sınır yok)", "Allowed installment counts (none selected: no restriction)";
     PartialPayment => "Kısmi ödemeye izin ver", "Allow partial payment";
@@ -319,7 +319,7 @@ crate::sentences! {
     Back => "Geri", "Back";
     HistoryFrom => "Başlangıç günü", "From day";
     HistoryTo => "Bitiş günü", "To day";
-    BadDay => "Günü YYYY-AA-GG biçiminde yazın, örneğin 2026-11-21.", "Write the day as YYYY-MM-DD, for example 2026-11-21.";
+    BadDay => "Günü örneğin 21.11.2026 biçiminde yazın ya da takvimden seçin.", "Write the day as, for example, 21 Nov 2026, or pick it in the calendar.";
     DaysBackwards => "Bitiş günü, başlangıç gününden önce olamaz.", "The last day cannot be before the first.";
     Counting => "Sayılıyor…", "Counting…";
     TotalsFailed => "Toplamlar hesaplanamadı:", "The totals could not be counted:";
@@ -383,7 +383,6 @@ crate::sentences! {
     NoLinksHelp => "Yeni link'te oluşturduğunuz linkler burada listelenir.", "The links you create on New link are listed here.";
     NoMatchingHelp => "Aramayı, durumu ya da günleri değiştirin.", "Change the search, the status or the days.";
     Updated => "Güncel", "Updated";
-    DayHint => "YYYY-AA-GG", "YYYY-MM-DD";
     CalendarFor => "Takvim: {field}", "Calendar: {field}";
     ReportHelp => "Seçilen günlerde oluşturulan linklerin tahsilatı ve satışları.", "What the links of the chosen days collected and sold.";
     ReportEmptyHelp => "Başka günler seçin ya da Yeni link'te bir satış başlatın.", "Pick other days, or start a sale on New link.";

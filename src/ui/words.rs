@@ -10,10 +10,14 @@
 //! Where a profile points is said the same way: "built-in sandbox", "this computer" for a
 //! loopback address, else the host alone; never a URL with its port.
 //!
-//! So are times, the same in every view: a moment in the desk's zone (`2026-11-23 18:30`), a
-//! span (`3 h 5 min`, Turkish `3 sa 5 dk`) and an age ("just now", "3 min ago").
+//! So are times, the same in every view: a day as people write it in the app's language
+//! ([`day_text`]: Turkish `28.11.2026`, English `28 Nov 2026`), a moment in the desk's zone
+//! ([`moment_text`]: `28.11.2026 14:05`, `28 Nov 2026, 14:05`), a span (`3 h 5 min`, Turkish
+//! `3 sa 5 dk`) and an age ("just now", "3 min ago"). A typed day is read back by
+//! [`parse_day`], in either language's form or ISO (`2026-11-28`). Files, JSON and the CLI keep
+//! ISO; only the window speaks like this.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
 use egui::{Response, Ui};
 
 use crate::board::{self, Span};
@@ -173,9 +177,72 @@ pub fn server_place(base_url: &str, sandbox: bool, lang: Lang) -> String {
     .to_owned()
 }
 
-/// A UTC moment in `zone`'s local time, as the views show it: `2026-11-23 18:30`.
-pub fn local_time(at: DateTime<Utc>, zone: Zone) -> String {
-    zone.local(at).format("%Y-%m-%d %H:%M").to_string()
+/// English month names as a date shows them (`28 Nov 2026`).
+const MONTHS_EN: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+/// Turkish month names as a typed day may hold them (`28 Kas 2026`, `28 Kasım 2026`).
+const MONTHS_TR: [&str; 12] = [
+    "oca", "şub", "mar", "nis", "may", "haz", "tem", "ağu", "eyl", "eki", "kas", "ara",
+];
+
+/// A day as people write it: Turkish `28.11.2026`, English `28 Nov 2026`.
+pub fn day_text(day: NaiveDate, lang: Lang) -> String {
+    match lang {
+        Lang::Tr => day.format("%d.%m.%Y").to_string(),
+        Lang::En => format!(
+            "{} {} {}",
+            day.day(),
+            MONTHS_EN[day.month0() as usize],
+            day.year()
+        ),
+    }
+}
+
+/// A local moment as people write it: Turkish `28.11.2026 14:05`, English
+/// `28 Nov 2026, 14:05`.
+pub fn moment_text(local: NaiveDateTime, lang: Lang) -> String {
+    let day = day_text(local.date(), lang);
+    let time = local.format("%H:%M");
+    match lang {
+        Lang::Tr => format!("{day} {time}"),
+        Lang::En => format!("{day}, {time}"),
+    }
+}
+
+/// A typed day, in either language's form (`28.11.2026`, `28/11/2026`, `28 Nov 2026`,
+/// `28 Kasım 2026`) or ISO (`2026-11-28`); `None` when it names no day.
+pub fn parse_day(typed: &str) -> Option<NaiveDate> {
+    let t = typed.trim().trim_end_matches(',');
+    if let Ok(d) = NaiveDate::parse_from_str(t, "%Y-%m-%d") {
+        return Some(d);
+    }
+    let numeric: Vec<&str> = t.split(['.', '/', '-']).map(str::trim).collect();
+    if let [d, m, y] = numeric.as_slice()
+        && let (Ok(d), Ok(m), Ok(y)) = (d.parse::<u32>(), m.parse::<u32>(), y.parse::<i32>())
+        && y >= 1000
+    {
+        return NaiveDate::from_ymd_opt(y, m, d);
+    }
+    let words: Vec<&str> = t.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let [d, month, y] = words.as_slice() else {
+        return None;
+    };
+    let month = month.trim_end_matches('.').to_lowercase();
+    let named = |names: &[&str; 12]| {
+        names.iter().position(|n| {
+            let n = n.to_lowercase();
+            month.starts_with(&n) || (month.chars().count() >= 3 && n.starts_with(&month))
+        })
+    };
+    let m = named(&MONTHS_EN).or_else(|| named(&MONTHS_TR))?;
+    let y = y.parse::<i32>().ok().filter(|y| *y >= 1000)?;
+    NaiveDate::from_ymd_opt(y, u32::try_from(m).ok()? + 1, d.parse().ok()?)
+}
+
+/// A UTC moment in `zone`'s local time, as the views show it ([`moment_text`]).
+pub fn local_time(at: DateTime<Utc>, zone: Zone, lang: Lang) -> String {
+    moment_text(zone.local(at).naive_local(), lang)
 }
 
 /// A span in the app's language: `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h` (Turkish `45 sn`,
@@ -214,12 +281,12 @@ pub fn age_text(since: DateTime<Utc>, now: DateTime<Utc>, lang: Lang) -> String 
 }
 
 /// A moment as the top bar and Settings give it (the shop's reach, a desk's joining): the time alone today, else with the day.
-pub fn clock_time(at: DateTime<Utc>, now: DateTime<Utc>, zone: Zone) -> String {
+pub fn clock_time(at: DateTime<Utc>, now: DateTime<Utc>, zone: Zone, lang: Lang) -> String {
     let local = zone.local(at);
     if local.date_naive() == zone.date_of(now) {
         local.format("%H:%M").to_string()
     } else {
-        local.format("%Y-%m-%d %H:%M").to_string()
+        moment_text(local.naive_local(), lang)
     }
 }
 
@@ -318,6 +385,68 @@ mod tests {
             server_place("https://api.example.com:8443/v1", false, Lang::En),
             "api.example.com"
         );
+    }
+
+    #[test]
+    fn days_and_moments_read_as_people_write_them() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 28).unwrap();
+        assert_eq!(day_text(day, Lang::Tr), "28.11.2026");
+        assert_eq!(day_text(day, Lang::En), "28 Nov 2026");
+        let early = NaiveDate::from_ymd_opt(2026, 3, 5).unwrap();
+        assert_eq!(day_text(early, Lang::Tr), "05.03.2026");
+        assert_eq!(day_text(early, Lang::En), "5 Mar 2026");
+        let at = day.and_hms_opt(14, 5, 9).unwrap();
+        assert_eq!(moment_text(at, Lang::Tr), "28.11.2026 14:05");
+        assert_eq!(moment_text(at, Lang::En), "28 Nov 2026, 14:05");
+        let utc = DateTime::parse_from_rfc3339("2026-11-28T11:05:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(
+            local_time(utc, Zone::hours(3), Lang::Tr),
+            "28.11.2026 14:05"
+        );
+        assert_eq!(
+            clock_time(utc, utc, Zone::hours(3), Lang::En),
+            "14:05",
+            "today: the time alone"
+        );
+        let later = utc + chrono::TimeDelta::days(2);
+        assert_eq!(
+            clock_time(utc, later, Zone::hours(3), Lang::En),
+            "28 Nov 2026, 14:05"
+        );
+    }
+
+    #[test]
+    fn a_typed_day_is_read_in_either_language_or_iso() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 28);
+        for typed in [
+            "28.11.2026",
+            " 28/11/2026 ",
+            "28-11-2026",
+            "2026-11-28",
+            "28 Nov 2026",
+            "28 November 2026",
+            "28 nov 2026,",
+            "28 Kas 2026",
+            "28 Kasım 2026",
+        ] {
+            assert_eq!(parse_day(typed), day, "{typed}");
+        }
+        for lang in [Lang::Tr, Lang::En] {
+            let d = NaiveDate::from_ymd_opt(2027, 2, 3).unwrap();
+            assert_eq!(parse_day(&day_text(d, lang)), Some(d), "{lang:?}");
+        }
+        for typed in [
+            "",
+            "31.02.2026",
+            "28.11.26",
+            "28 Foo 2026",
+            "2026",
+            "tomorrow",
+        ] {
+            assert_eq!(parse_day(typed), None, "{typed}");
+        }
     }
 
     #[test]

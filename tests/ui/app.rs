@@ -200,16 +200,16 @@ fn a_past_expiry_is_refused_in_the_form() {
     env.type_into("Amount", "75");
     env.open_options();
     env.click("Date and time");
-    let yesterday = (chrono::Local::now() - chrono::Duration::days(1))
-        .format("%Y-%m-%d")
-        .to_string();
-    let date = env.harness.get_by_label("Date (YYYY-MM-DD)");
+    // Typed as the clerk writes a day ("27 Nov 2026"), not ISO.
+    let yesterday = paydesk::ui::words::day_text(
+        (chrono::Local::now() - chrono::Duration::days(1)).date_naive(),
+        paydesk::lang::Lang::En,
+    );
+    let date = env.harness.get_by_label("Date");
     date.focus();
     env.harness
         .key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
-    env.harness
-        .get_by_label("Date (YYYY-MM-DD)")
-        .type_text(&yesterday);
+    env.harness.get_by_label("Date").type_text(&yesterday);
     env.harness.run_steps(2);
     env.leave();
     env.harness

@@ -258,7 +258,9 @@ fn a_past_expiry_is_refused_under_its_field() {
     // A date that cannot be read says so.
     h.state_mut().view.type_expiry_date("2026-13-40");
     h.run_steps(2);
-    h.get_by_label("Date and time could not be read: use YYYY-MM-DD and HH:MM.");
+    h.get_by_label(
+        "Date and time could not be read: write them as, for example, 28 Nov 2026 and 14:05, or pick the day in the calendar.",
+    );
     assert!(!create_enabled(&h));
 }
 
@@ -311,7 +313,7 @@ fn the_expiry_day_is_picked_on_a_calendar_that_refuses_past_days() {
         h.get_by_label("February 2031");
         h.get_by_label("15").click();
         h.run_steps(2);
-        assert_eq!(h.state().view.expiry_date(), "2031-02-15", "day {day}");
+        assert_eq!(h.state().view.expiry_date(), "15 Feb 2031", "day {day}");
         // The calendar closes on a pick, and the link is valid with that expiry.
         assert!(h.query_by_label("Next month").is_none());
         assert!(h.state().view.draft().expiry.is_some_and(|e| e > now));

@@ -120,7 +120,8 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
         app.views.report.report().is_some()
     });
     env.harness.run_steps(2);
-    let today = Local::now().date_naive().to_string();
+    // The day reads as the clerk writes it (issue 29), not ISO.
+    let today = paydesk::ui::words::day_text(Local::now().date_naive(), paydesk::lang::Lang::En);
     assert_eq!(
         env.app().views.report.first_text(),
         today,
@@ -159,14 +160,17 @@ fn the_day_close_shows_todays_links_per_currency_with_hours_and_items() {
     // The day before had nothing; Today comes back.
     env.click("Previous day");
     env.until_label("No links were created on these days.");
-    let yesterday = (Local::now().date_naive() - chrono::Duration::days(1)).to_string();
+    let yesterday = paydesk::ui::words::day_text(
+        Local::now().date_naive() - chrono::Duration::days(1),
+        paydesk::lang::Lang::En,
+    );
     assert_eq!(env.app().views.report.first_text(), yesterday);
     env.click("Today");
     env.until_label("Collected ₺150.00");
     // A day typed wrong is said plainly.
     env.retype("Last day", "2026-13-40");
     env.harness
-        .get_by_label("Write the day as YYYY-MM-DD, for example 2026-11-21.");
+        .get_by_label("Write the day as, for example, 21 Nov 2026, or pick it in the calendar.");
 
     // History knows the cancel too: the row, and the link opened from it, read "Cancelled".
     env.nav(View::History);
@@ -227,9 +231,9 @@ fn history_filters_by_day_totals_the_set_refreshes_open_rows_and_exports_csv() {
     });
     env.until_label("2 links");
     // A day typed wrong keeps the last good filter and says why.
-    env.retype("To day", "23.11.2026");
+    env.retype("To day", "23.13.2026");
     env.harness
-        .get_by_label("Write the day as YYYY-MM-DD, for example 2026-11-21.");
+        .get_by_label("Write the day as, for example, 21 Nov 2026, or pick it in the calendar.");
     assert_eq!(env.app().views.history.rows().len(), 2);
     env.retype("To day", &today);
 
@@ -332,7 +336,8 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
             report.last_text().to_owned(),
         )
     };
-    let text = |a: chrono::NaiveDate, b: chrono::NaiveDate| (a.to_string(), b.to_string());
+    let shown = |d: chrono::NaiveDate| paydesk::ui::words::day_text(d, paydesk::lang::Lang::En);
+    let text = |a: chrono::NaiveDate, b: chrono::NaiveDate| (shown(a), shown(b));
     let yesterday = today - TimeDelta::days(1);
     env.click("Yesterday");
     assert_eq!(days(&env), text(yesterday, yesterday));
@@ -363,14 +368,17 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
         .click();
     env.harness.run_steps(2);
     let fifteenth = today.with_day(15).expect("a 15th");
-    assert_eq!(env.app().views.report.first_text(), fifteenth.to_string());
+    assert_eq!(env.app().views.report.first_text(), shown(fifteenth));
     assert!(
         env.harness.query_by_label("Next month").is_none(),
         "the calendar closes on a pick"
     );
-    // Typing stays possible.
+    // Typing stays possible, ISO too.
     env.retype("First day", &today.to_string());
     assert_eq!(env.app().views.report.first_text(), today.to_string());
+    env.until("the typed day's report", move |app| {
+        app.views.report.loaded() == Some((today, today))
+    });
 
     // History's day fields open the same calendar.
     env.nav(View::History);
@@ -384,7 +392,7 @@ fn the_day_close_presets_set_the_range_and_a_day_picked_on_the_calendar_lands_in
         .expect("the 15th")
         .click();
     env.harness.run_steps(2);
-    assert_eq!(env.app().views.history.to_text(), fifteenth.to_string());
+    assert_eq!(env.app().views.history.to_text(), shown(fifteenth));
     assert_eq!(env.app().views.history.filter().to, Some(fifteenth));
 }
 

@@ -795,7 +795,7 @@ pub fn sent_text(
         (SendChannel::Email, Some(MailState::Waiting)) => UiText::SentEmailWaitingSince,
         (SendChannel::Email, Some(MailState::Refused)) => UiText::SentEmailRefused,
     };
-    let sent = words.fill(lang, &[("time", &clock_time(mark.at, now, zone))]);
+    let sent = words.fill(lang, &[("time", &clock_time(mark.at, now, zone, lang))]);
     match &mark.by {
         Some(who) => format!("{sent} · {who}"),
         None => sent,
@@ -808,7 +808,7 @@ fn short_sent_text(mark: &SendMark, now: DateTime<Utc>, zone: Zone, lang: Lang) 
         SendChannel::WhatsApp => UiText::SentShortWhatsApp,
         SendChannel::Email => UiText::SentShortEmail,
     };
-    words.fill(lang, &[("time", &clock_time(mark.at, now, zone))])
+    words.fill(lang, &[("time", &clock_time(mark.at, now, zone, lang))])
 }
 
 /// One line of the board: a group's heading, or the row at this index of `rows`.

@@ -121,7 +121,7 @@ pub struct NewLinkForm {
     touched: widgets::Touched,
     /// Expiry choice.
     expiry: ExpiryChoice,
-    /// Custom expiry date as typed, local, `YYYY-MM-DD`.
+    /// Custom expiry date as typed, local (`28.11.2026`, `28 Nov 2026`, ISO).
     expiry_date: String,
     /// Custom expiry time as typed, local, `HH:MM`.
     expiry_time: String,
@@ -244,7 +244,7 @@ impl NewLinkForm {
         self.focus_amount = true;
     }
 
-    /// The custom expiry date as typed, local, `YYYY-MM-DD`.
+    /// The custom expiry date as typed, local (`28.11.2026`, `28 Nov 2026`, ISO).
     pub fn expiry_date(&self) -> &str {
         &self.expiry_date
     }
@@ -317,10 +317,10 @@ impl NewLinkForm {
     }
 
     /// Sets the custom expiry fields from a UTC moment (shown in `zone`'s local time).
-    pub fn set_custom_expiry(&mut self, at: DateTime<Utc>, zone: Zone) {
+    pub fn set_custom_expiry(&mut self, at: DateTime<Utc>, zone: Zone, lang: Lang) {
         let local = zone.local(at);
         self.expiry = ExpiryChoice::Custom;
-        self.expiry_date = local.format("%Y-%m-%d").to_string();
+        self.expiry_date = crate::ui::words::day_text(local.date_naive(), lang);
         self.expiry_time = local.format("%H:%M").to_string();
     }
 
@@ -640,7 +640,7 @@ impl NewLinkForm {
             if choice != self.expiry {
                 if choice == ExpiryChoice::Custom && self.expiry_date.is_empty() {
                     // Start from an hour ahead, in local time.
-                    self.set_custom_expiry(cx.now + Duration::hours(1), cx.zone);
+                    self.set_custom_expiry(cx.now + Duration::hours(1), cx.zone, lang);
                 }
                 self.expiry = choice;
                 self.touched.touch(Field::ExpiryDate);
@@ -649,11 +649,11 @@ impl NewLinkForm {
         match self.expiry {
             ExpiryChoice::Custom => {
                 let today = cx.zone.date_of(cx.now);
-                let typed_day = NaiveDate::parse_from_str(self.expiry_date.trim(), "%Y-%m-%d").ok();
+                let typed_day = crate::ui::words::parse_day(&self.expiry_date);
                 ui.horizontal(|ui| {
                     // The day and the time, each under its own label; both are the expiry.
                     let parts = [
-                        (UiText::ExpiryDate, 10, &mut self.expiry_date),
+                        (UiText::ExpiryDate, 12, &mut self.expiry_date),
                         (UiText::ExpiryTime, 5, &mut self.expiry_time),
                     ];
                     for (name, chars, value) in parts {
@@ -678,7 +678,7 @@ impl NewLinkForm {
                 if let Some(month) = &mut self.calendar
                     && let Some(day) = calendar::calendar_ui(ui, month, typed_day, today, lang)
                 {
-                    self.expiry_date = day.format("%Y-%m-%d").to_string();
+                    self.expiry_date = crate::ui::words::day_text(day, lang);
                     self.calendar = None;
                 }
                 if !expiry_readable {
@@ -687,7 +687,7 @@ impl NewLinkForm {
             }
             ExpiryChoice::In(_) => {
                 if let Some(at) = self.draft.expiry {
-                    widgets::hint_ui(ui, &cx.palette, &local_time(at, cx.zone));
+                    widgets::hint_ui(ui, &cx.palette, &local_time(at, cx.zone, lang));
                 }
             }
             ExpiryChoice::None => {}
@@ -795,9 +795,10 @@ fn currency_text(c: Currency) -> String {
     format!("{} {}", c.as_str(), c.symbol())
 }
 
-/// Reads a date (`YYYY-MM-DD`) and time (`HH:MM`) of `zone` into UTC.
+/// Reads a date (as [`crate::ui::words::parse_day`] reads it: `28.11.2026`, `28 Nov 2026`,
+/// ISO) and time (`HH:MM`) of `zone` into UTC.
 pub fn parse_local(date: &str, time: &str, zone: Zone) -> Option<DateTime<Utc>> {
-    let d = NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()?;
+    let d = crate::ui::words::parse_day(date)?;
     let t = NaiveTime::parse_from_str(time.trim(), "%H:%M").ok()?;
     zone.instant_of(d.and_time(t))
 }
@@ -811,13 +812,16 @@ mod tests {
         let istanbul = Zone::hours(3);
         let at = parse_local("2026-11-23", "18:30", istanbul).expect("a valid moment");
         assert_eq!(at.to_rfc3339(), "2026-11-23T15:30:00+00:00");
-        assert_eq!(local_time(at, istanbul), "2026-11-23 18:30");
-        assert_eq!(local_time(at, Zone::hours(-5)), "2026-11-23 10:30");
+        assert_eq!(local_time(at, istanbul, Lang::Tr), "23.11.2026 18:30");
+        assert_eq!(
+            local_time(at, Zone::hours(-5), Lang::En),
+            "23 Nov 2026, 10:30"
+        );
         let mut form = NewLinkForm::new(String::new());
-        form.set_custom_expiry(at, Zone::hours(-5));
+        form.set_custom_expiry(at, Zone::hours(-5), Lang::Tr);
         assert_eq!(
             (form.expiry_date.as_str(), form.expiry_time.as_str()),
-            ("2026-11-23", "10:30")
+            ("23.11.2026", "10:30")
         );
         assert!(form.sync(at, Zone::hours(-5)));
         assert_eq!(form.draft.expiry, Some(at));
