@@ -49,6 +49,30 @@ impl App {
                     Msg::Catalog(CatalogResult::Edited { result })
                 });
             }
+            CatalogCommand::SaveSample => {
+                let dialogs = self.options.file_dialogs.clone();
+                let title = crate::ui::text::UiText::SampleWhere
+                    .get(self.lang())
+                    .to_owned();
+                let dir = self.export_dir.clone();
+                self.spawn(duty, async move {
+                    let name = "paydesk-catalog-sample.csv";
+                    let result = match dialogs
+                        .save_path(super::files::FileKind::Csv, &title, dir, name)
+                        .await
+                    {
+                        Ok(Some((path, by_dialog))) => {
+                            match crate::service::write_catalog_sample(&path) {
+                                Ok(items) => Ok(Some((items, path, by_dialog))),
+                                Err(e) => Err(JobError::file(&path)(e)),
+                            }
+                        }
+                        Ok(None) => Ok(None),
+                        Err(e) => Err(e),
+                    };
+                    Msg::Catalog(CatalogResult::SampleSaved { result })
+                });
+            }
             CatalogCommand::SetBarcode {
                 variant_id,
                 barcode,
@@ -142,6 +166,9 @@ impl App {
                 }
                 Err(e) => self.views.catalog.on_edit_refused(&e, lang),
             },
+            CatalogResult::SampleSaved { result } => {
+                self.views.catalog.on_sample_saved(result, lang);
+            }
             CatalogResult::BarcodeSaved { variant_id, result } => match result {
                 Ok(catalog) => {
                     self.views.catalog.on_barcode_saved(&variant_id);
@@ -271,5 +298,40 @@ mod tests {
         });
         assert!(app.views.catalog.barcode_saving().is_empty());
         assert!(app.views.catalog.barcode_errors().contains_key("V-1"));
+    }
+
+    #[test]
+    fn the_sample_file_is_written_and_previews_as_three_items_without_errors() {
+        let mut app = app();
+        let dir = tempfile::tempdir().unwrap();
+        app.export_dir = Some(dir.path().to_owned());
+        let answer = only(run(&mut app, Command::Catalog(CatalogCommand::SaveSample)));
+        let Msg::Catalog(CatalogResult::SampleSaved {
+            result: Ok(Some((items, path, false))),
+        }) = &answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(*items, 3);
+        assert!(path.starts_with(dir.path()));
+        // What it holds is what an import reads: previewed, three items and no error.
+        let path = path.display().to_string();
+        app.on_msg(answer);
+        assert!(matches!(
+            app.views.catalog.sample_note(),
+            Some(crate::ui::problem::Note::Done(text)) if text.contains(&path)
+        ));
+        let preview = only(run(
+            &mut app,
+            Command::Catalog(CatalogCommand::Preview { path }),
+        ));
+        let Msg::Catalog(CatalogResult::Csv {
+            result: Ok((CsvOutcome::Preview(parsed), None)),
+        }) = &preview
+        else {
+            panic!("{preview:?}");
+        };
+        assert_eq!(parsed.variants.len(), 3);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
     }
 }

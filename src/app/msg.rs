@@ -96,6 +96,12 @@ pub enum CatalogResult {
         /// The catalog after it, or why nothing changed.
         result: Result<Catalog, JobError>,
     },
+    /// The sample catalog file was written (its items, where, whether a dialog chose the
+    /// place), the dialog was closed, or why it was not.
+    SampleSaved {
+        /// What happened.
+        result: Result<Option<(usize, std::path::PathBuf, bool)>, JobError>,
+    },
     /// A barcode edit ended.
     BarcodeSaved {
         /// The variant id.

@@ -172,6 +172,23 @@ pub fn read_catalog_file(path: &Path) -> Result<Vec<u8>, DeskError> {
     Ok(crate::store::read_catalog_file(path)?)
 }
 
+/// A catalog file to start from, as Catalog's "Save a sample file" writes it: the header the
+/// import reads (`id`, `name`, `unit_price`, `currency`, and `barcode` optional), `;`-separated
+/// with decimal commas as a Turkish spreadsheet saves it, and three items.
+pub const CATALOG_SAMPLE_CSV: &str = "id;name;unit_price;currency;barcode\n\
+simit;Susamlı simit;25,00;TRY;8690000000012\n\
+turk-kahvesi;Türk kahvesi;85,00;TRY;\n\
+cheesecake;San Sebastian cheesecake;190,00;TRY;\n";
+
+/// Writes [`CATALOG_SAMPLE_CSV`] to `path`; returns how many items it holds.
+pub fn write_catalog_sample(path: &Path) -> std::io::Result<usize> {
+    use std::io::Write as _;
+    let mut file = std::fs::File::create(path)?;
+    file.write_all(CATALOG_SAMPLE_CSV.as_bytes())?;
+    file.sync_all()?;
+    Ok(CATALOG_SAMPLE_CSV.lines().count() - 1)
+}
+
 /// Creates (or empties) a file only its owner can read and write: exports hold payers' and
 /// staff's data.
 pub fn create_private_file(path: &Path) -> std::io::Result<std::fs::File> {

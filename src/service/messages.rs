@@ -10,18 +10,18 @@ crate::sentences! {
     pub enum ServiceMessage {
     // `CreateError`.
     AlreadyHasLink => "Bu sipariş numarasının son 24 saatte oluşturulmuş bir linki var: {link} (yeni bir sipariş numarası seçebilirsiniz)", "This order number already has a link from the last 24 hours: {link} (you can pick a new order number)";
-    InProgress => "Bu siparişin linki hâlâ oluşturuluyor; ikinci bir istek gönderilmedi. Bekleyenler listesine bakın.", "This order's link is still being created; no second request was sent. See Pending.";
+    InProgress => "Bu siparişin linki hâlâ oluşturuluyor; ikinci bir istek gönderilmedi. Gönderilemeyenler listesine bakın.", "This order's link is still being created; no second request was sent. See Unsent.";
     ConflictWithLink => "Bu sipariş numarası sunucuda başka bir istek için kullanılmış. {link}", "This order number was already used on the server for another request. {link}";
     Conflict => "Bu sipariş numarası sunucuda başka bir istek için kullanılmış. Yeni bir sipariş numarası seçin.", "This order number was already used on the server for another request. Pick a new order number.";
-    UnknownAnswered => "{error} Bu yanıt linkin oluşup oluşmadığını göstermiyor. İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "{error} This answer does not show whether the link was made. The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
-    UnknownNoAnswer => "{error} İstek Bekleyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "{error} The request is kept in Pending; Retry sends the same request again and cannot create a second link.";
-    Stale => "Bu sipariş için 23 saatten eski, sonucu bilinmeyen bir istek var; sunucu anahtarını unutmuş olabilir, bu yüzden hiçbir şey gönderilmedi. Linkin oluşup oluşmadığını kontrol edin, sonra Bekleyenler'den yeniden gönderin ya da yeni bir sipariş numarası kullanın. ({key})", "This order has a request older than 23 hours whose outcome is unknown; the server may have forgotten its key, so nothing was sent. Check whether the link exists, then send it again from Pending or use a new order number. ({key})";
+    UnknownAnswered => "{error} Bu yanıt linkin oluşup oluşmadığını göstermiyor. İstek Gönderilemeyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "{error} This answer does not show whether the link was made. The request is kept under Unsent; Retry sends the same request again and cannot create a second link.";
+    UnknownNoAnswer => "{error} İstek Gönderilemeyenler listesinde; Yeniden dene aynı isteği gönderir, çift link oluşmaz.", "{error} The request is kept under Unsent; Retry sends the same request again and cannot create a second link.";
+    Stale => "Bu sipariş için 23 saatten eski, sonucu bilinmeyen bir istek var; sunucu anahtarını unutmuş olabilir, bu yüzden hiçbir şey gönderilmedi. Linkin oluşup oluşmadığını kontrol edin, sonra Gönderilemeyenler'den yeniden gönderin ya da yeni bir sipariş numarası kullanın. ({key})", "This order has a request older than 23 hours whose outcome is unknown; the server may have forgotten its key, so nothing was sent. Check whether the link exists, then send it again from Unsent or use a new order number. ({key})";
     NotFound => "Bekleyen istek bulunamadı: {key}", "No pending request: {key}";
 
     // `RenewError`.
     RenewNotRenewable => "Yalnızca süresi dolmuş ya da iptal edilmiş, hiç ödenmemiş bir link yenilenebilir.", "Only an expired or cancelled link with nothing paid can be renewed.";
     RenewAlready => "Bu link daha önce yenilendi: {order}", "This link was renewed before: {order}";
-    RenewShopDown => "Dükkân yanıt vermiyor: bir link dükkân genelinde bir kez yenilenir, başka bir masanın yenileyip yenilemediği bilinemez. Dükkân yeniden yanıt verince deneyin.", "The shop is not answering: a link is renewed once across the shop, and whether another desk renewed it cannot be known. Try again once the shop is back.";
+    RenewShopDown => "Mağaza yanıt vermiyor: bir link mağaza genelinde bir kez yenilenir, başka bir masanın yenileyip yenilemediği bilinemez. Mağaza yeniden yanıt verince deneyin.", "The shop is not answering: a link is renewed once across the shop, and whether another desk renewed it cannot be known. Try again once the shop is back.";
     RenewNoFreeOrder => "{order} için boş bir sipariş numarası bulunamadı.", "No free order number was found after {order}.";
 
     // `DeskError`.
@@ -36,20 +36,20 @@ crate::sentences! {
     CsvFile => "CSV dosyası içe aktarılamadı: {problem}", "CSV: {problem}";
     SignInFirst => "Personel tanımlı: önce adınızı seçip PIN'inizi girin.", "Staff are on: sign in first with your name and PIN.";
     NeedsManager => "Bunun için bir yöneticinin PIN'i gerekiyor: {what}", "A manager's PIN is needed for: {what}";
-    ShopBusy => "Dükkânın durum sorma sırası diğer masalardaydı; bu link şimdi sorulmadı, birazdan yeniden deneyin.", "The shop's turn to ask was with other desks; this link was not asked about now, try again in a moment.";
-    ShopStopped => "Dükkân dışa aktarma sırasında yanıt vermeyi bıraktı; dosya eksik kaldı, yeniden deneyin.", "The shop stopped answering during the export; the file is incomplete, try again.";
+    ShopBusy => "Mağazanın durum sorma sırası diğer masalardaydı; bu link şimdi sorulmadı, birazdan yeniden deneyin.", "The shop's turn to ask was with other desks; this link was not asked about now, try again in a moment.";
+    ShopStopped => "Mağaza dışa aktarma sırasında yanıt vermeyi bıraktı; dosya eksik kaldı, yeniden deneyin.", "The shop stopped answering during the export; the file is incomplete, try again.";
     StaffNameTaken => "`{name}` adında bir personel zaten var.", "A staff member named `{name}` exists already.";
     StaffNoMember => "`{name}` adında bir personel yok.", "No staff member is named `{name}`.";
     StaffFirstManager => "İlk personel yönetici olmalı (--role manager).", "The first staff member must be a manager (--role manager).";
     StaffLastManager => "{name} son etkin yönetici; devre dışı bırakılamaz. Önce başka bir yönetici ekleyin.", "{name} is the last active manager and cannot be disabled. Add another manager first.";
     StaffDisabled => "{name} devre dışı; bir yönetici yeniden etkinleştirebilir.", "{name} is disabled; a manager can enable them again.";
-    StaffManagerNeedsShop => "{name} bir yönetici: yöneticilerin PIN'ini dükkân denetler ve dükkân şu an yanıt vermiyor. Dükkân yeniden yanıt verince tekrar deneyin.", "{name} is a manager: the shop checks managers' PINs, and the shop is not answering. Try again once the shop is back.";
-    StaffNoShopPin => "Dükkân, yönetici {name} için henüz bir PIN tutmuyor: dükkân sahibi `paydesk shop add-manager` komutunu çalıştırmalı.", "The shop holds no PIN for manager {name} yet: the shop's owner runs `paydesk shop add-manager`.";
-    StaffSignInAgain => "Dükkân {name} oturumunu kapattı (uzun süre işlem yok ya da devre dışı). Yeniden giriş yapın.", "The shop ended {name}'s sign-in (idle too long, or disabled). Sign in again.";
-    StaffManagerPinIsOwners => "Yönetici {name} için PIN'i dükkân sahibi değiştirir (`paydesk shop add-manager`).", "Manager {name}'s PIN is reset by the shop's owner (`paydesk shop add-manager`).";
-    StaffOwnerMakesFirst => "Dükkânın ilk yöneticisini dükkân sahibi ekler: `paydesk shop add-manager AD SAHİBİN_ADRESİ`.", "The shop's first manager is added by the shop's owner: `paydesk shop add-manager NAME OWNER_URL`.";
-    StaffChangesNeedShop => "Personel değişiklikleri dükkânda yapılır ve dükkân şu an yanıt vermiyor; hiçbir şey değişmedi. Dükkân yeniden yanıt verince tekrar deneyin.", "Staff changes are made in the shop, and the shop is not answering; nothing changed. Try again once the shop is back.";
-    CatalogNeedsShop => "Katalog değişiklikleri dükkânda yapılır ve dükkân şu an yanıt vermiyor; hiçbir şey değişmedi. Dükkân yeniden yanıt verince tekrar deneyin.", "Catalog changes are made in the shop, and the shop is not answering; nothing changed. Try again once the shop is back.";
+    StaffManagerNeedsShop => "{name} bir yönetici: yöneticilerin PIN'ini mağaza denetler ve mağaza şu an yanıt vermiyor. Mağaza yeniden yanıt verince tekrar deneyin.", "{name} is a manager: the shop checks managers' PINs, and the shop is not answering. Try again once the shop is back.";
+    StaffNoShopPin => "Mağaza, yönetici {name} için henüz bir PIN tutmuyor: mağaza sahibi `paydesk shop add-manager` komutunu çalıştırmalı.", "The shop holds no PIN for manager {name} yet: the shop's owner runs `paydesk shop add-manager`.";
+    StaffSignInAgain => "Mağaza {name} oturumunu kapattı (uzun süre işlem yok ya da devre dışı). Yeniden giriş yapın.", "The shop ended {name}'s sign-in (idle too long, or disabled). Sign in again.";
+    StaffManagerPinIsOwners => "Yönetici {name} için PIN'i mağaza sahibi değiştirir (`paydesk shop add-manager`).", "Manager {name}'s PIN is reset by the shop's owner (`paydesk shop add-manager`).";
+    StaffOwnerMakesFirst => "Mağazanın ilk yöneticisini mağaza sahibi ekler: `paydesk shop add-manager AD SAHİBİN_ADRESİ`.", "The shop's first manager is added by the shop's owner: `paydesk shop add-manager NAME OWNER_URL`.";
+    StaffChangesNeedShop => "Personel değişiklikleri mağazada yapılır ve mağaza şu an yanıt vermiyor; hiçbir şey değişmedi. Mağaza yeniden yanıt verince tekrar deneyin.", "Staff changes are made in the shop, and the shop is not answering; nothing changed. Try again once the shop is back.";
+    CatalogNeedsShop => "Katalog değişiklikleri mağazada yapılır ve mağaza şu an yanıt vermiyor; hiçbir şey değişmedi. Mağaza yeniden yanıt verince tekrar deneyin.", "Catalog changes are made in the shop, and the shop is not answering; nothing changed. Try again once the shop is back.";
     StaffWrongPin => "{name} için PIN yanlış.", "Wrong PIN for {name}.";
     StaffWrongPinWait => "{name} için PIN yanlış. Üst üste çok fazla yanlış PIN: {seconds} sn bekleyin.", "Wrong PIN for {name}. Too many wrong PINs in a row: wait {seconds} s.";
     StaffWaiting => "{name} yanlış PIN'ler yüzünden bekliyor: {seconds} sn sonra yeniden deneyin.", "{name} must wait after wrong PINs: try again in {seconds} s.";

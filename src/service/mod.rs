@@ -67,7 +67,7 @@ pub use crate::store::{
     REMIND_BEFORE_MAX, REMIND_BEFORE_MIN, SendingSettings, ShopDesk, StaffError, StoreError,
     StoredCard, StoredLink, TimeRange, default_data_dir,
 };
-pub use local::{create_private_file, read_catalog_file};
+pub use local::{CATALOG_SAMPLE_CSV, create_private_file, read_catalog_file, write_catalog_sample};
 
 /// The port the embedded sandbox prefers, so that `paymentUrl`s in history still open after a
 /// restart; another free port is taken when it is busy.

@@ -53,6 +53,8 @@ pub struct CatalogView {
     barcode_saving: HashSet<String>,
     /// "Choose file…" found no file dialog on this desktop: the path is typed.
     no_dialog: bool,
+    /// What "Save a sample file" said last.
+    sample_note: Option<crate::ui::problem::Note>,
     /// The item being added or edited, while its editor is open.
     editor: Option<ItemEditor>,
 }
@@ -182,6 +184,23 @@ impl CatalogView {
         });
     }
 
+    /// "Save a sample file" answered: written (how many items, where), the dialog closed, or
+    /// why it failed.
+    pub fn on_sample_saved(
+        &mut self,
+        result: Result<Option<(usize, std::path::PathBuf, bool)>, impl Explain>,
+        lang: Lang,
+    ) {
+        self.sample_note = crate::ui::problem::Note::of_export(result, lang, |_, path| {
+            UiText::SampleSaved.fill(lang, &[("path", &path.display())])
+        });
+    }
+
+    /// What "Save a sample file" said last.
+    pub fn sample_note(&self) -> Option<&crate::ui::problem::Note> {
+        self.sample_note.as_ref()
+    }
+
     /// The preview or import asked for could not be sent (no desk open).
     pub fn on_csv_not_sent(&mut self) {
         self.busy = false;
@@ -298,7 +317,21 @@ impl CatalogView {
         if self.no_dialog {
             ui.label(UiText::NoFileDialog.get(lang));
         }
-        widgets::hint_ui(ui, &cx.palette, UiText::CsvHelp.get(lang));
+        // One sentence, and a file to start from rather than the raw header (issue 29).
+        ui.horizontal_wrapped(|ui| {
+            widgets::hint_ui(ui, &cx.palette, UiText::CsvHelp.get(lang));
+            if widgets::Action::secondary(UiText::SaveSample.get(lang))
+                .icon(crate::ui::theme::icon::DOWNLOAD)
+                .show_ui(ui)
+                .clicked()
+            {
+                self.sample_note = None;
+                cx.emit(Command::Catalog(CatalogCommand::SaveSample));
+            }
+        });
+        if let Some(note) = &self.sample_note {
+            crate::ui::problem::note_ui(ui, cx, note);
+        }
         match &self.outcome {
             Some(CsvOutcome::Preview(p)) => {
                 ui.label(format!(

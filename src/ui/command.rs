@@ -467,6 +467,8 @@ pub enum CatalogCommand {
         /// The change.
         edit: crate::service::CatalogEdit,
     },
+    /// Save a sample catalog file (where the file dialog says, else in Downloads).
+    SaveSample,
     /// Set (or with `None` remove) a catalog item's barcode.
     SetBarcode {
         /// The variant id.
@@ -485,6 +487,7 @@ impl CatalogCommand {
             CatalogCommand::Import { .. } => "CatalogImport",
             CatalogCommand::SetBarcode { .. } => "SetBarcode",
             CatalogCommand::Edit { .. } => "CatalogEdit",
+            CatalogCommand::SaveSample => "CatalogSaveSample",
         }
     }
 
@@ -496,6 +499,8 @@ impl CatalogCommand {
             | CatalogCommand::Import { .. } => Gate::Manager(UiText::WhatCatalog),
             CatalogCommand::SetBarcode { .. } => Gate::Manager(UiText::WhatBarcode),
             CatalogCommand::Edit { .. } => Gate::Manager(UiText::WhatCatalogItem),
+            // A file of made-up items: it neither shows nor changes the shop's data.
+            CatalogCommand::SaveSample => Gate::Member,
         }
     }
 }

@@ -561,7 +561,6 @@ impl ShownLink {
             let facts = [
                 (UiText::Description, self.link.description.clone()),
                 (UiText::OrderNumber, self.link.order_number.clone()),
-                (UiText::Reference, self.link.reference_number.clone()),
                 (
                     UiText::Expiry,
                     self.link.expiry.map(|at| local_time(at, cx.zone, lang)),
@@ -579,11 +578,27 @@ impl ShownLink {
                 }
             }
         });
-        if let Some(url) = self.link.payment_url.as_ref().filter(|_| !self.is_void()) {
-            // Where the customer pays, by host alone: never the whole address.
-            let host = host_words(url, lang);
-            let spoken = UiText::PayPageOn.fill(lang, &[("host", &host)]);
-            widgets::hint_ui(ui, &cx.palette, &spoken);
+        // What a clerk does not act on (the provider's reference, where the page is) waits
+        // behind Details, for a call to the provider.
+        let reference = self.link.reference_number.clone().filter(|r| !r.is_empty());
+        let page = self
+            .link
+            .payment_url
+            .as_ref()
+            .filter(|_| !self.is_void())
+            .map(|url| UiText::PayPageOn.fill(lang, &[("host", &host_words(url, lang))]));
+        if reference.is_some() || page.is_some() {
+            egui::CollapsingHeader::new(UiText::Details.get(lang))
+                .id_salt("link-details")
+                .default_open(false)
+                .show(ui, |ui| {
+                    if let Some(r) = &reference {
+                        ui.label(format!("{}: {r}", UiText::Reference.get(lang)));
+                    }
+                    if let Some(page) = &page {
+                        widgets::hint_ui(ui, &cx.palette, page);
+                    }
+                });
         }
         if !self.is_final() {
             widgets::hint_ui(ui, &cx.palette, UiText::Polling.get(lang));

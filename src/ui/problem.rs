@@ -221,7 +221,9 @@ fn sentence_and_details_ui(ui: &mut Ui, cx: &ViewCtx<'_>, problem: &Problem, col
     ui.label(RichText::new(&problem.sentence).color(color));
     if let Some(detail) = &problem.detail {
         egui::CollapsingHeader::new(UiText::Details.get(cx.lang))
-            .id_salt(("problem-details", &problem.sentence, detail))
+            // By the sentence alone: a detail that moves (the next try's time) keeps the fold
+            // as the clerk left it.
+            .id_salt(("problem-details", &problem.sentence))
             .default_open(false)
             .show(ui, |ui| {
                 ui.add(

@@ -521,8 +521,10 @@ impl ReportView {
                 ui.add_space(theme::SPACE_M);
                 self.staff_ui(ui, lang);
                 self.desks_ui(ui, lang);
+                // No audit chain head here (issue 29): a clerk cannot act on a hash; the Audit
+                // view shows the desk's and the shop's, the printed report and `report --json`
+                // keep them.
                 self.claims_ui(ui, cx);
-                self.audit_head_ui(ui, cx);
             });
     }
 
@@ -614,20 +616,6 @@ impl ReportView {
                 );
             }
         }
-    }
-
-    /// The audit chain's head when the report was made, to note down at the day close.
-    fn audit_head_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>) {
-        let Some(report) = &self.report else {
-            return;
-        };
-        ui.add_space(theme::SPACE_M);
-        let text = UiText::AuditHeadAtClose.fill(cx.lang, &[("head", &report.audit_head)]);
-        ui.add(
-            egui::Label::new(RichText::new(text).monospace().color(cx.palette.muted))
-                .selectable(true),
-        )
-        .on_hover_text(UiText::AuditHeadHelp.get(cx.lang));
     }
 
     fn hours_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {

@@ -355,7 +355,8 @@ fn a_lost_response_leaves_a_pending_row_that_retry_completes() {
         !app.views.new_link.is_sending()
     });
     env.harness.run_steps(2);
-    env.harness.get_by_label_contains("Outcome unknown");
+    env.harness
+        .get_by_label_contains("The server has not confirmed this sale yet");
     // One sentence for the clerk; the transport's own words only behind "Details" (closed).
     let technical = "no answer from the server";
     assert!(env.harness.query_by_label_contains(technical).is_none());

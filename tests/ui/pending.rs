@@ -98,9 +98,13 @@ fn an_unknown_outcome_locks_the_form_and_create_sends_the_same_request_again() {
     let mut env = start(NEVER, NEVER);
     let order = env.create_with_unknown_outcome("99.90");
 
-    // Said plainly, with the reason the fields cannot be changed.
-    env.harness.get_by_label_contains("Outcome unknown");
-    env.harness.get_by_label(LOCKED);
+    // Said in one sentence with its action (issue 29); the reason the fields cannot be
+    // changed, and what the server said, behind Details.
+    env.harness
+        .get_by_label("The server has not confirmed this sale yet; press Send again, it cannot make a second link.");
+    assert!(env.harness.query_by_label(LOCKED).is_none(), "folded");
+    env.click("Details");
+    env.harness.get_by_label_contains(LOCKED);
     assert!(env.app().views.shown.is_none());
     assert_eq!(env.app().views.pending.count(), 1);
     assert!(matches!(
@@ -166,7 +170,8 @@ fn new_link_asks_first_while_the_order_is_pending() {
     assert_eq!(env.app().views.new_link.draft().order_number, order);
     assert_eq!(env.app().views.new_link.draft().amount, "45.00");
     assert!(env.app().form_lock().is_some());
-    env.harness.get_by_label(LOCKED);
+    env.harness
+        .get_by_label("The server has not confirmed this sale yet; press Send again, it cannot make a second link.");
 
     // Confirmed: a fresh form with the next order number; the old row stays in Pending.
     env.click("New link");

@@ -161,15 +161,25 @@ fn the_customer_display_is_the_one_primary_and_cancel_link_sits_apart_in_red() {
 
 #[test]
 fn the_payment_page_is_named_by_host_and_a_loopback_one_reads_this_computer() {
-    let mut h = result_view(waiting());
+    let mut referenced = waiting();
+    referenced.reference_number = Some("SBX000000009".into());
+    let mut h = result_view(referenced);
+    h.run_steps(2);
+    // Where the page is and the provider's reference wait behind Details (issue 29).
+    assert_eq!(saying(&h, "Payment page"), 0, "folded at first");
+    assert_eq!(saying(&h, "SBX"), 0, "no reference on the working view");
+    h.get_by_label("Details").click();
     h.run_steps(2);
     h.get_by_label("Payment page: this computer");
+    h.get_by_label("Reference: SBX000000009");
     assert_eq!(saying(&h, "127.0.0.1"), 0, "no loopback address on screen");
     assert_eq!(saying(&h, "http"), 0, "no address at all");
 
     let mut real = waiting();
     real.payment_url = Some("https://pay.example.com.tr/l/abc?token=secret".into());
     let mut h = result_view(real);
+    h.run_steps(2);
+    h.get_by_label("Details").click();
     h.run_steps(2);
     h.get_by_label("Payment page: pay.example.com.tr");
     assert_eq!(saying(&h, "token"), 0);

@@ -128,7 +128,7 @@ fn the_offline_line_never_runs_under_language_and_theme_in_either_language() {
         );
         env.app_mut().saved.lang = lang;
         let offline = match lang {
-            paydesk::lang::Lang::Tr => "Dükkâna bağlantı yok",
+            paydesk::lang::Lang::Tr => "Mağazaya bağlantı yok",
             paydesk::lang::Lang::En => "Offline from the shop since",
         };
         env.until_shown(offline);

@@ -140,39 +140,41 @@ impl NewLinkForm {
         }
     }
 
-    /// Why the fields cannot be edited, above them.
+    /// Why the fields cannot be edited, above them: one sentence in one colour (issue 29), what
+    /// the server said, the HTTP status and the automatic re-send's next try behind Details.
     pub(super) fn lock_banner_ui(&self, ui: &mut Ui, cx: &ViewCtx<'_>, lock: &FormLock) {
         let lang = cx.lang;
         egui::Frame::group(ui.style())
             .stroke(egui::Stroke::new(MARK_STROKE, cx.palette.warn))
             .show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.label(
-                    RichText::new(UiText::UnknownOutcome.get(lang))
-                        .color(cx.palette.warn)
-                        .strong(),
-                );
-                match lock {
+                let (sentence, details) = match lock {
                     FormLock::Pending { .. } => {
-                        ui.label(UiText::FormLocked.get(lang));
-                        if let Some(SendNote::Unknown(why)) = &self.note {
-                            crate::ui::problem::warning_ui(ui, cx, why);
-                        }
-                        if cx.resend.running {
-                            ui.label(UiText::ResendingNow.get(lang));
+                        let sentence = if cx.resend.running {
+                            UiText::ResendingNow
                         } else {
-                            let mut text = UiText::ResendsByItself.get(lang).to_owned();
-                            if let Some(at) = cx.resend.next {
-                                let at = cx.zone.local(at).format("%H:%M:%S");
-                                let _ = write!(text, " {} {at}.", UiText::NextTry.get(lang));
-                            }
-                            ui.label(text);
+                            UiText::UnknownOutcome
+                        };
+                        let mut details = vec![UiText::FormLocked.get(lang).to_owned()];
+                        if let Some(SendNote::Unknown(why)) = &self.note {
+                            details.push(why.sentence.clone());
+                            details.extend(why.detail.clone());
                         }
+                        let mut again = UiText::ResendsByItself.get(lang).to_owned();
+                        if let Some(at) = cx.resend.next {
+                            let at = cx.zone.local(at).format("%H:%M:%S");
+                            let _ = write!(again, " {} {at}.", UiText::NextTry.get(lang));
+                        }
+                        details.push(again);
+                        (sentence, details)
                     }
-                    FormLock::Stale => {
-                        ui.label(UiText::FormStale.get(lang));
-                    }
-                }
+                    FormLock::Stale => (UiText::FormStale, Vec::new()),
+                };
+                let problem = crate::ui::problem::Problem {
+                    sentence: sentence.get(lang).to_owned(),
+                    detail: (!details.is_empty()).then(|| details.join("\n")),
+                };
+                crate::ui::problem::warning_ui(ui, cx, &problem);
             });
     }
 
@@ -293,8 +295,13 @@ impl NewLinkForm {
                 crate::ui::problem::problem_ui(ui, cx, problem);
             }
             Some(SendNote::Unknown(problem)) => {
-                ui.label(RichText::new(UiText::UnknownOutcome.get(lang)).color(cx.palette.warn));
-                crate::ui::problem::warning_ui(ui, cx, problem);
+                // One sentence; what the server said goes behind Details with its status.
+                let detail = [Some(problem.sentence.clone()), problem.detail.clone()];
+                let folded = crate::ui::problem::Problem {
+                    sentence: UiText::UnknownOutcome.get(lang).to_owned(),
+                    detail: Some(detail.into_iter().flatten().collect::<Vec<_>>().join("\n")),
+                };
+                crate::ui::problem::warning_ui(ui, cx, &folded);
             }
             Some(SendNote::AlreadyPending) => {
                 ui.label(RichText::new(UiText::AlreadyPending.get(lang)).color(cx.palette.warn));
