@@ -303,7 +303,8 @@ impl CatalogView {
             }
             let can_import = has_path
                 && matches!(&self.outcome, Some(CsvOutcome::Preview(p)) if !p.variants.is_empty());
-            if widgets::Action::primary(crate::ui::theme::icon::DOWNLOAD, UiText::Import.get(lang))
+            if widgets::Action::secondary(UiText::Import.get(lang))
+                .icon(crate::ui::theme::icon::DOWNLOAD)
                 .enabled(can_import)
                 .show_ui(ui)
                 .clicked()

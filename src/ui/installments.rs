@@ -289,7 +289,9 @@ impl InstallmentsForm {
                     } else {
                         UiText::LookUp.get(lang)
                     };
-                    let clicked = widgets::Action::primary(theme::icon::SEARCH, label)
+                    // A toolbar's button: the normal size (issue 29), its icon kept.
+                    let clicked = widgets::Action::secondary(label)
+                        .icon(theme::icon::SEARCH)
                         .enabled(ready)
                         .show_ui(ui)
                         .clicked();

@@ -375,10 +375,7 @@ impl PendingView {
                         widgets::Action::secondary(UiText::SendAnyway.get(lang)).icon(icon::SEND),
                         true,
                     ),
-                    (
-                        widgets::Action::quiet(UiText::CancelDialog.get(lang)),
-                        false,
-                    ),
+                    (widgets::Action::quiet(UiText::DontSend.get(lang)), false),
                 ],
                 None,
             ),

@@ -391,7 +391,8 @@ impl ReportView {
             UiText::NavReport.get(lang),
             UiText::ReportHelp.get(lang),
             |ui| {
-                refresh = widgets::Action::primary(theme::icon::REFRESH, UiText::Refresh.get(lang))
+                refresh = widgets::Action::secondary(UiText::Refresh.get(lang))
+                    .icon(theme::icon::REFRESH)
                     .enabled(!busy && self.days().is_ok())
                     .show_ui(ui)
                     .on_hover_text(UiText::ReportRefreshHelp.get(lang))

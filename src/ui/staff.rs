@@ -498,7 +498,10 @@ impl ApprovalPrompt {
                             .show_ui(ui)
                             .clicked();
                     ui.add_space(theme::SPACE_L);
-                    if widgets::Action::secondary(UiText::CancelDialog.get(lang))
+                    // Back, not "Cancel" (which reads like "Cancel link"), as large as Approve.
+                    if widgets::Action::secondary(UiText::ApprovalBack.get(lang))
+                        .tall()
+                        .min_width(NAME_BUTTON_WIDTH)
                         .show_ui(ui)
                         .clicked()
                     {
@@ -513,7 +516,7 @@ impl ApprovalPrompt {
                 });
                 return;
             }
-            if widgets::Action::secondary(UiText::CancelDialog.get(lang))
+            if widgets::Action::secondary(UiText::ApprovalBack.get(lang))
                 .show_ui(ui)
                 .clicked()
             {
@@ -702,12 +705,26 @@ impl StaffSettings {
                     let label = format!("{} {}", t.get(lang), m.name);
                     // Disabling stands apart from "Change PIN" (a column of its own) and
                     // asks first; enabling is harmless and acts at once.
+                    // Quiet, outlined (issue 29): no row of red buttons; the confirmation is
+                    // where the red one is. The only active manager cannot be disabled.
+                    let only_manager = !active
+                        && m.role == crate::domain::Role::Manager
+                        && members
+                            .iter()
+                            .filter(|o| o.active && o.role == crate::domain::Role::Manager)
+                            .count()
+                            == 1;
                     let action = if active {
                         widgets::Action::secondary(t.get(lang))
                     } else {
-                        widgets::Action::destructive(ICON_DISABLE, t.get(lang))
+                        widgets::Action::secondary(t.get(lang)).icon(ICON_DISABLE)
                     };
-                    let r = action.enabled(!self.busy).show_ui(ui);
+                    let r = action.enabled(!self.busy && !only_manager).show_ui(ui);
+                    let r = if only_manager {
+                        r.on_disabled_hover_text(UiText::OnlyManager.get(lang))
+                    } else {
+                        r
+                    };
                     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
                     if r.clicked() {
                         if active {
@@ -729,7 +746,7 @@ impl StaffSettings {
         self.reset_ui(ui, cx);
     }
 
-    /// "Disable NAME? …" with the destructive Yes, set apart from Cancel.
+    /// "Disable NAME? …" with the destructive "Disable NAME", set apart from Keep.
     fn confirm_disable_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         let Some(name) = self.confirm_disable.clone() else {
@@ -741,7 +758,7 @@ impl StaffSettings {
                 .color(cx.palette.error),
         );
         ui.horizontal(|ui| {
-            if widgets::Action::secondary(UiText::CancelDialog.get(lang))
+            if widgets::Action::secondary(UiText::KeepMember.get(lang))
                 .show_ui(ui)
                 .clicked()
             {
@@ -750,7 +767,8 @@ impl StaffSettings {
             ui.add_space(theme::SPACE_L);
             ui.separator();
             ui.add_space(theme::SPACE_L);
-            if widgets::Action::destructive(ICON_DISABLE, UiText::DisableYes.get(lang))
+            let verb = UiText::DisableYes.fill(lang, &[("name", &name)]);
+            if widgets::Action::destructive(ICON_DISABLE, &verb)
                 .enabled(!self.busy)
                 .show_ui(ui)
                 .clicked()

@@ -192,6 +192,7 @@ pub struct Action<'a> {
     text: &'a str,
     enabled: bool,
     width: Option<f32>,
+    tall: bool,
 }
 
 impl<'a> Action<'a> {
@@ -202,7 +203,15 @@ impl<'a> Action<'a> {
             text,
             enabled: true,
             width: None,
+            tall: false,
         }
+    }
+
+    /// At counter height like the primary action beside it (the approval's Back next to
+    /// Approve), in its own kind's colours.
+    pub fn tall(mut self) -> Self {
+        self.tall = true;
+        self
     }
 
     /// The view's one main action: filled accent, counter height, always with an icon.
@@ -253,7 +262,7 @@ impl<'a> Action<'a> {
     pub fn show_ui(self, ui: &mut Ui) -> Response {
         let palette = Palette::of(ui.visuals());
         let look = palette.button(self.kind, self.enabled);
-        let height = if self.kind == ButtonKind::Primary {
+        let height = if self.kind == ButtonKind::Primary || self.tall {
             theme::COUNTER_BUTTON_HEIGHT
         } else {
             theme::BUTTON_HEIGHT
@@ -281,7 +290,14 @@ impl<'a> Action<'a> {
             Some(fill) => button.fill(fill).stroke(egui::Stroke::NONE),
             None => button.frame(false),
         };
-        let response = ui.add_enabled(self.enabled, button);
+        // The palette's disabled look is drawn as it is: egui's own fade on top of it made a
+        // disabled primary vanish in dark (1.1:1); the theme keeps its label at 3:1 or more.
+        let response = ui
+            .scope(|ui| {
+                ui.visuals_mut().disabled_alpha = 1.0;
+                ui.add_enabled(self.enabled, button)
+            })
+            .inner;
         let (text, enabled) = (self.text.to_owned(), self.enabled);
         response
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, text.clone()));
@@ -356,13 +372,31 @@ pub fn shown(ctx: &egui::Context) -> Vec<Shown> {
         .unwrap_or_default()
 }
 
-/// An entry of the navigation: an icon and a caption, filled in the accent while selected.
-pub fn nav_entry_ui(ui: &mut Ui, icon: Icon, text: &str, selected: bool) -> Response {
+/// An entry of the navigation: an icon, a caption and a count in its badge, filled in the
+/// accent while selected; heard as "Unsent (2)".
+pub fn nav_entry_ui(
+    ui: &mut Ui,
+    icon: Icon,
+    text: &str,
+    count: Option<(usize, theme::Badge)>,
+    selected: bool,
+) -> Response {
     let mut atoms = egui::Atoms::default();
     atoms.push_right(icon.rich_text());
     atoms.push_right(text);
+    if let Some((n, badge)) = count {
+        atoms.push_right(
+            RichText::new(format!(" {n} "))
+                .strong()
+                .color(badge.text)
+                .background_color(badge.fill),
+        );
+    }
     let response = ui.add(egui::Button::selectable(selected, atoms));
-    let owned = text.to_owned();
+    let owned = match count {
+        Some((n, _)) => format!("{text} ({n})"),
+        None => text.to_owned(),
+    };
     response.widget_info(|| {
         egui::WidgetInfo::selected(egui::Role::Button, true, selected, owned.clone())
     });
@@ -377,6 +411,17 @@ pub fn nav_entry_ui(ui: &mut Ui, icon: Icon, text: &str, selected: bool) -> Resp
         },
     );
     response
+}
+
+/// The width a navigation entry needs: its icon, its caption and its count, with the gaps.
+pub fn nav_entry_width(ui: &Ui, icon: Icon, text: &str, count: Option<usize>) -> f32 {
+    let icon = egui::WidgetText::from(icon.rich_text())
+        .into_galley(ui, None, f32::INFINITY, egui::TextStyle::Button)
+        .size()
+        .x;
+    let gap = ui.spacing().icon_spacing.max(ui.spacing().item_spacing.x);
+    let count = count.map_or(0.0, |n| gap + text_width(ui, &format!(" {n} ")));
+    icon + gap + text_width(ui, text) + count
 }
 
 /// A view's header: its title in the text colour, one line of help under it, and the view's

@@ -165,7 +165,8 @@ fn new_link_asks_first_while_the_order_is_pending() {
     // Cancel keeps everything as it was.
     env.click("New link");
     env.harness.get_by_label(NEW_SALE);
-    env.click("Cancel");
+    // The answers name the verbs (issue 29), never Yes/No or Cancel.
+    env.click("Keep this sale");
     assert!(env.harness.query_by_label(NEW_SALE).is_none());
     assert_eq!(env.app().views.new_link.draft().order_number, order);
     assert_eq!(env.app().views.new_link.draft().amount, "45.00");
@@ -306,8 +307,8 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
     env.settle("the click's work, if any, is done");
     assert_eq!(env.server_has(order).0, 0, "sent before the confirmation");
 
-    // Cancel: still nothing sent, and the background re-send leaves stale rows alone.
-    env.click("Cancel");
+    // Don't send: still nothing sent, and the background re-send leaves stale rows alone.
+    env.click("Don't send");
     assert!(
         env.harness
             .query_by_label_contains("the server may have forgotten it")

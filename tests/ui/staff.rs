@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::support::app::{AppEnv, Start};
 use chrono::{Duration, Utc};
 use egui::accesskit::Role;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use paydesk::clock::{Clock, ManualClock, SystemClock};
 use paydesk::domain::{Actor, Pin, Role as StaffRole, StaffName};
 use paydesk::service::Services;
@@ -157,8 +157,11 @@ fn the_lock_screen_signs_in_from_the_keyboard_alone() {
         app.staff.actor.name() == Some("Ayşe")
     });
     env.until_shown("Amount");
-    env.harness
-        .get_by_role_and_label(Role::Button, "Ayşe Switch clerk or lock (Ctrl+L)");
+    // The member's menu carries the clerk's name (issue 29: it opens Language, Theme, Lock).
+    env.harness.get_by_role_and_label(
+        Role::Button,
+        "Ayşe · Counter clerk: Language, theme and lock",
+    );
     // A wrong PIN is said plainly and signs nobody in.
     env.ctrl_l();
     env.harness.event(egui::Event::Text("me9999".into()));
@@ -173,14 +176,21 @@ fn a_clerk_switches_from_the_top_bar_and_each_keeps_a_half_typed_sale() {
     let mut env = start_staffed(Arc::new(SystemClock));
     env.sign_in(AYSE);
     env.type_into("Amount", "42.50");
-    // Switching: the name in the top bar locks the desk.
+    // Switching: the member's menu in the top bar locks the desk.
     env.harness
-        .get_by_role_and_label(Role::Button, "Ayşe Switch clerk or lock (Ctrl+L)")
+        .get_by_role_and_label(
+            Role::Button,
+            "Ayşe · Counter clerk: Language, theme and lock",
+        )
         .click();
+    env.harness.run_steps(2);
+    env.click("Lock (Ctrl+L)");
     env.until_label(LOCKED);
     env.sign_in(MEHMET);
-    env.harness
-        .get_by_role_and_label(Role::Button, "Mehmet Switch clerk or lock (Ctrl+L)");
+    env.harness.get_by_role_and_label(
+        Role::Button,
+        "Mehmet · Counter clerk: Language, theme and lock",
+    );
     assert_eq!(env.app().views.new_link.draft().amount, "", "an empty form");
     assert!(
         !env.app().views.new_link.draft().order_number.is_empty(),
@@ -281,7 +291,26 @@ fn a_wrong_approval_pin_leaves_the_link_as_it_was() {
     env.harness.key_press(egui::Key::Enter);
     env.until_label("Wrong PIN for Zeynep");
     assert!(env.app().views.approval.is_some(), "the prompt stays");
-    env.click("Cancel");
+    // Dismissed with "Back" (issue 29: "Cancel" read like "Cancel link"), as tall as Approve.
+    // (The result view behind the prompt has a Back of its own: the prompt's is on Approve's
+    // row.)
+    let approve = env
+        .harness
+        .get_by_role_and_label(Role::Button, "Approve")
+        .rect();
+    let back = env
+        .harness
+        .get_all_by_role_and_label(Role::Button, "Back")
+        .find(|n| (n.rect().center().y - approve.center().y).abs() < 1.0)
+        .expect("Back beside Approve");
+    assert!(
+        (back.rect().height() - approve.height()).abs() < 0.5,
+        "{:?} {approve:?}",
+        back.rect()
+    );
+    assert!(env.harness.query_by_label("Cancel").is_none());
+    back.click();
+    env.harness.run_steps(2);
     env.until("the prompt closes", |app| app.views.approval.is_none());
     // The link stays shown and polled; nothing else is sent.
     env.harness.run_steps(4);
@@ -344,10 +373,30 @@ fn disabling_a_clerk_asks_first_and_cancel_leaves_them_able_to_sign_in() {
             .find(|m| m.name == name)
             .is_some_and(|m| m.active)
     };
-    // The row's Disable only asks; Cancel leaves Mehmet as he was.
+    // The row's Disable is quiet (no red filled button in the table) and only asks; the
+    // confirmation names the verbs (issue 29), and Keep leaves Mehmet as he was.
+    let red = paydesk::ui::widgets::shown(&env.harness.ctx)
+        .into_iter()
+        .filter(|s| {
+            s.what
+                == paydesk::ui::widgets::ShownWhat::Button(
+                    paydesk::ui::theme::ButtonKind::Destructive,
+                )
+        })
+        .count();
+    assert_eq!(red, 0, "no destructive button before the confirmation");
+    // The only manager cannot be disabled, and says why.
+    assert!(
+        env.harness
+            .get_by_role_and_label(Role::Button, "Disable Zeynep")
+            .accesskit_node()
+            .is_disabled()
+    );
     env.click("Disable Mehmet");
     env.until_shown("Disable Mehmet? They can no longer sign in; their records stay.");
-    env.click("Cancel");
+    assert!(env.harness.query_by_label("Yes").is_none());
+    assert!(env.harness.query_by_label("No").is_none());
+    env.click("Keep");
     assert!(
         env.harness
             .query_by_label_contains("They can no longer sign in")
@@ -356,9 +405,15 @@ fn disabling_a_clerk_asks_first_and_cancel_leaves_them_able_to_sign_in() {
     );
     env.settle("nothing was sent");
     assert!(active(&env, "Mehmet"));
-    // Asked again, "Yes, disable" disables him (and him alone).
+    // Asked again, the confirmation's "Disable Mehmet" disables him (and him alone).
     env.click("Disable Mehmet");
-    env.click("Yes, disable");
+    env.harness.run_steps(2);
+    env.harness
+        .get_all_by_role_and_label(Role::Button, "Disable Mehmet")
+        .last()
+        .expect("the confirmation's verb")
+        .click();
+    env.harness.run_steps(2);
     env.until("Mehmet is disabled", |app| {
         app.staff
             .members

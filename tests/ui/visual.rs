@@ -224,14 +224,16 @@ fn each_kind_of_button_is_drawn_in_its_own_colours_and_reads_in_both_themes() {
 }
 
 #[test]
-fn a_disabled_button_reads_at_most_half_as_strongly_and_cannot_be_pressed() {
+fn a_disabled_button_stays_legible_reads_weaker_and_cannot_be_pressed() {
     for dark in [false, true] {
         let on = painted(true, dark);
         let off = painted(false, dark);
         for ((kind, fill_on, text_on, _), (_, fill_off, text_off, _)) in on.iter().zip(&off) {
             let (c_on, c_off) = (contrast(*fill_on, *text_on), contrast(*fill_off, *text_off));
+            // Issue 29: a disabled label at least 3:1 against its button as painted (it used
+            // to vanish in dark), and still weaker than the enabled one.
             assert!(
-                c_off <= c_on / 2.0,
+                c_off >= 3.0 && c_off < c_on,
                 "{kind:?} dark={dark}: disabled {c_off:.2} against enabled {c_on:.2}"
             );
         }
@@ -321,7 +323,14 @@ fn every_navigation_entry_and_primary_button_carries_an_icon() {
             env.harness.run_steps(2);
             let shown = widgets::shown(&env.harness.ctx);
             let nav: Vec<_> = shown.iter().filter(|s| s.what == ShownWhat::Nav).collect();
-            assert_eq!(nav.len(), View::ALL.len() - 1, "{view:?} {lang:?}: {nav:?}");
+            // Audit is off without staff; Unsent is there only while a sale waits, or while
+            // it is the view open (issue 29).
+            let hidden = if view == View::Pending { 1 } else { 2 };
+            assert_eq!(
+                nav.len(),
+                View::ALL.len() - hidden,
+                "{view:?} {lang:?}: {nav:?}"
+            );
             assert!(nav.iter().all(|s| s.icon), "{view:?} {lang:?}");
             let primary: Vec<_> = shown
                 .iter()

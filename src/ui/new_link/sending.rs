@@ -252,7 +252,7 @@ impl NewLinkForm {
                     self.confirm_new = false;
                     cx.emit(Command::Link(LinkCommand::New));
                 }
-                if ui.button(UiText::CancelDialog.get(lang)).clicked() {
+                if ui.button(UiText::KeepSale.get(lang)).clicked() {
                     self.confirm_new = false;
                 }
             });
