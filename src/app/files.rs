@@ -32,6 +32,8 @@ pub enum FileKind {
     Csv,
     /// A PNG picture (the QR).
     Png,
+    /// A certificate in PEM (the shop's CA file).
+    Pem,
 }
 
 impl FileKind {
@@ -39,6 +41,7 @@ impl FileKind {
         match self {
             FileKind::Csv => ("CSV", &["csv", "CSV"]),
             FileKind::Png => ("PNG", &["png", "PNG"]),
+            FileKind::Pem => ("PEM", &["pem", "crt", "PEM", "CRT"]),
         }
     }
 }

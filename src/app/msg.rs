@@ -365,6 +365,16 @@ pub enum ShopResult {
         /// What joined, or why not.
         result: Result<Joined, MembershipError>,
     },
+    /// A connection test answered: the shop was reached, or why not.
+    Tested {
+        /// Reached, or why not.
+        result: Result<(), ShopError>,
+    },
+    /// The file dialog for the shop's CA file answered.
+    CaChosen {
+        /// What the manager did.
+        choice: super::files::Choice,
+    },
     /// The desk left (the shop it left; `None`: it had joined none).
     Left {
         /// What happened.

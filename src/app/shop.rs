@@ -338,6 +338,48 @@ impl App {
                     Msg::Shop(ShopResult::Joined { result })
                 });
             }
+            ShopCommand::Test { url, password } => {
+                let url = match ShopUrl::parse(&url) {
+                    Ok(u) => u,
+                    Err(e) => {
+                        let e = MembershipError::Shop(e.into());
+                        self.views
+                            .shop
+                            .on_refused(membership_problem(&e, self.lang()));
+                        return;
+                    }
+                };
+                let password = if password.is_empty() {
+                    self.options.env_shop.value()
+                } else {
+                    Some(password)
+                };
+                self.spawn(duty, async move {
+                    let result = match password {
+                        None => Err(ShopError::NoPassword),
+                        Some(p) => match services.desk_identity() {
+                            Ok(identity) => {
+                                services.shop_state(&url, &p, &identity).await.map(|_| ())
+                            }
+                            Err(e) => Err(ShopError::Unreachable {
+                                target: url.host_text(),
+                                reason: e.to_string(),
+                            }),
+                        },
+                    };
+                    Msg::Shop(ShopResult::Tested { result })
+                });
+            }
+            ShopCommand::ChooseCa => {
+                let dialogs = self.options.file_dialogs.clone();
+                let title = UiText::ShopCaChoose.get(self.lang()).to_owned();
+                self.spawn(duty, async move {
+                    let choice = dialogs
+                        .open(super::files::FileKind::Pem, &title, None)
+                        .await;
+                    Msg::Shop(ShopResult::CaChosen { choice })
+                });
+            }
             ShopCommand::Leave => {
                 self.views.shop.on_leave_sent();
                 let shop = self.shop_reader();
@@ -408,6 +450,16 @@ impl App {
                 // A session with another shop (or none) gives way to one with this shop.
                 self.shop.session = None;
                 self.start_session();
+            }
+            ShopResult::Tested { result } => {
+                self.views
+                    .shop
+                    .on_tested(result.map_err(|e| reach_sentence(&e, lang)), lang);
+            }
+            ShopResult::CaChosen { choice } => {
+                if let super::files::Choice::Picked(path) = choice {
+                    self.views.shop.on_ca_picked(&path.display().to_string());
+                }
             }
             ShopResult::Left { result: Ok(left) } => {
                 self.shop.session = None;

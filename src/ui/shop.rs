@@ -2,9 +2,14 @@
 //! leaves and names the desk, as with the CLI's `shop join`, `shop leave` and `shop name`),
 //! and the top bar's line while the shop cannot be reached.
 //!
-//! The section checks the URL as it is typed (a password in it is refused naming the field;
-//! `sslmode=disable` to another machine is a warning), never shows the password, and sends
-//! it to the worker in a zeroizing buffer that the form no longer holds.
+//! A shop owner is asked for fields, not a URL (issue 29): the server, its port, the database,
+//! the desk's login and password, and the CA file `verify-full` checks the server against
+//! (with the file dialog), "Test connection" (through the worker, the shop's answer or the
+//! failure's one sentence), and "Paste join URL" to fill them from what the owner's Add desk
+//! printed. The URL they make ([`url_from_fields`]) is under the "Advanced" fold only, where it
+//! can be edited too (a password in it is refused naming the field; each weakness is a
+//! warning). The password is never shown and goes to the worker in a zeroizing buffer the
+//! form no longer holds.
 
 use chrono::{DateTime, Utc};
 use egui::{RichText, Ui};
@@ -26,6 +31,112 @@ use crate::ui::{Command, ViewCtx};
 
 /// The characters the URL field shows.
 const URL_CHARS: usize = 48;
+/// The characters the port field shows.
+const PORT_CHARS: usize = 6;
+
+/// The shop's connection as a shop owner gives it: each part in its own field. A mode or
+/// channel binding that a pasted URL named, other than what the fields give, is kept.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ShopFields {
+    /// The server's host name or address (a Unix socket's folder, from `/`).
+    pub server: String,
+    /// Its port (empty: 5432).
+    pub port: String,
+    /// The database.
+    pub database: String,
+    /// The desk's login.
+    pub login: String,
+    /// The CA file (PEM) the server's certificate is checked against.
+    pub ca_file: String,
+    /// `sslmode`, when a URL named one other than the fields give.
+    pub mode: Option<String>,
+    /// `channel_binding`, when a URL named one other than the mode gives.
+    pub binding: Option<String>,
+}
+
+impl ShopFields {
+    /// Whether nothing is typed.
+    pub fn is_empty(&self) -> bool {
+        [
+            &self.server,
+            &self.port,
+            &self.database,
+            &self.login,
+            &self.ca_file,
+        ]
+        .iter()
+        .all(|f| f.trim().is_empty())
+    }
+
+    /// The fields of a URL: a mode or binding kept only where the fields would give another.
+    pub fn of(url: &ShopUrl) -> Self {
+        let mut fields = ShopFields {
+            server: url.host_text(),
+            port: url.port().to_string(),
+            database: url.dbname().to_owned(),
+            login: url.user().to_owned(),
+            ca_file: url
+                .sslrootcert()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            mode: None,
+            binding: None,
+        };
+        let plain = ShopUrl::parse(&url_from_fields(&fields)).ok();
+        if plain.as_ref().map(ShopUrl::sslmode) != Some(url.sslmode()) {
+            fields.mode = Some(url.sslmode().as_str().to_owned());
+        }
+        if url.channel_binding() != crate::shop::ChannelBinding::default_for(url.sslmode()) {
+            fields.binding = Some(url.channel_binding().as_str().to_owned());
+        }
+        fields
+    }
+}
+
+/// The `postgres://` URL the fields make: the login and database percent-encoded, the port
+/// 5432 when none is typed, `sslmode=verify-full` with the CA file when one is given (else
+/// the mode a pasted URL named, else the default: `prefer` on this machine, `verify-full`
+/// elsewhere); empty when nothing is typed.
+pub fn url_from_fields(f: &ShopFields) -> String {
+    use crate::domain::wire_format::percent_encode;
+    if f.is_empty() {
+        return String::new();
+    }
+    let host = f.server.trim();
+    let port = match f.port.trim() {
+        "" => crate::shop::url::DEFAULT_PORT.to_string(),
+        p => p.to_owned(),
+    };
+    let login = percent_encode(f.login.trim());
+    let db = percent_encode(f.database.trim());
+    let mut query = Vec::new();
+    let mut url = if host.starts_with('/') {
+        query.push(format!("host={}", percent_encode(host)));
+        query.push(format!("port={port}"));
+        format!("postgres://{login}@/{db}")
+    } else if host.contains(':') {
+        format!("postgres://{login}@[{host}]:{port}/{db}")
+    } else {
+        format!("postgres://{login}@{host}:{port}/{db}")
+    };
+    let ca = f.ca_file.trim();
+    match (&f.mode, ca.is_empty()) {
+        (Some(mode), _) => query.push(format!("sslmode={mode}")),
+        (None, false) => query.push("sslmode=verify-full".to_owned()),
+        (None, true) => {}
+    }
+    if !ca.is_empty() {
+        query.push(format!("sslrootcert={}", percent_encode(ca)));
+    }
+    if let Some(binding) = &f.binding {
+        query.push(format!("channel_binding={binding}"));
+    }
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(&query.join("&"));
+    }
+    url
+}
 /// The characters the password and name fields show.
 const SHORT_CHARS: usize = 24;
 
@@ -69,8 +180,18 @@ pub struct ShopShown<'a> {
 /// The Shop database section's form.
 #[derive(Debug, Default)]
 pub struct ShopSettings {
-    /// The URL as typed.
+    /// The connection's fields as typed.
+    fields: ShopFields,
+    /// The URL: made from the fields, or as typed under Advanced.
     url: String,
+    /// The URL under Advanced was typed and does not read yet: the fields do not overwrite it.
+    url_typed: bool,
+    /// "Paste join URL" is open, with what was pasted.
+    paste: Option<String>,
+    /// What "Test connection" said last.
+    test_note: Option<Note>,
+    /// A connection test is out.
+    testing: bool,
     /// The password as typed (wiped once handed over).
     password: Zeroizing<String>,
     /// The desk's name as typed.
@@ -110,6 +231,7 @@ impl ShopSettings {
     /// An answer of the shop's jobs arrived: nothing of this section is out any more.
     pub fn on_answer(&mut self) {
         self.busy = false;
+        self.testing = false;
     }
 
     /// A join, leave or rename was refused (here, or by the shop): why.
@@ -132,8 +254,29 @@ impl ShopSettings {
         }
         self.note = Some(Note::Done(said));
         self.url.clear();
+        self.fields = ShopFields::default();
+        self.test_note = None;
         self.url_touched = false;
         self.name_saved(name);
+    }
+
+    /// "Test connection" answered: the shop was reached, or the failure's sentence.
+    pub fn on_tested(&mut self, result: Result<(), String>, lang: Lang) {
+        self.testing = false;
+        self.test_note = Some(match result {
+            Ok(()) => Note::Done(UiText::ShopTestOk.get(lang).to_owned()),
+            Err(sentence) => Note::Failed(Problem::plain(sentence)),
+        });
+    }
+
+    /// The CA file was picked in the file dialog.
+    pub fn on_ca_picked(&mut self, path: &str) {
+        path.clone_into(&mut self.fields.ca_file);
+    }
+
+    /// The connection's fields as typed.
+    pub fn fields(&self) -> &ShopFields {
+        &self.fields
     }
 
     /// The desk left the shop (`was_joined`: it was in one, and says so).
@@ -218,10 +361,32 @@ impl ShopSettings {
     ) {
         let lang = cx.lang;
         ui.label(UiText::ShopJoinedTo.get(lang));
-        ui.label(RichText::new(url.to_string()).monospace());
+        // Where, in words (the database on its server, as this desk's login); the URL itself
+        // only under Advanced.
+        ui.label(
+            RichText::new(UiText::ShopJoinedWhere.fill(
+                lang,
+                &[
+                    ("database", &url.dbname()),
+                    ("server", &url.host_text()),
+                    ("login", &url.user()),
+                ],
+            ))
+            .strong(),
+        );
         for weak in url.weaknesses() {
             widgets::error_text_ui(ui, &cx.palette, weak.sentence(lang));
         }
+        egui::CollapsingHeader::new(UiText::Advanced.get(lang))
+            .id_salt("shop-joined-advanced")
+            .default_open(false)
+            .show(ui, |ui| {
+                ui.add(
+                    egui::Label::new(RichText::new(url.to_string()).monospace())
+                        .selectable(true)
+                        .wrap(),
+                );
+            });
         ui.add_space(theme::SPACE_XS);
         let mut reconnect = false;
         match shown.reach {
@@ -283,14 +448,15 @@ impl ShopSettings {
         }
     }
 
-    /// Not joined: the URL, the password, Join.
+    /// Not joined: the connection's fields, the password, the CA file, Test connection and
+    /// Paste join URL; the URL under Advanced; Join.
     fn join_form_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>, env_password: bool) {
         let lang = cx.lang;
-        let width = theme::field_width_ui(ui, URL_CHARS);
-        let r =
-            widgets::labelled_text_width_ui(ui, UiText::ShopUrl.get(lang), &mut self.url, width);
-        if r.lost_focus() {
-            self.url_touched = true;
+        self.fields_ui(ui, cx);
+        // The URL follows the fields, unless it is being typed under Advanced.
+        let built = url_from_fields(&self.fields);
+        if !self.url_typed && self.url != built {
+            self.url = built;
         }
         let text = self.url.trim().to_owned();
         let parsed = (!text.is_empty()).then(|| ShopUrl::parse(&text));
@@ -299,14 +465,12 @@ impl ShopSettings {
                 let sentence = ShopError::Url(e.clone()).sentence(lang);
                 widgets::error_text_ui(ui, &cx.palette, sentence);
             }
-            Some(Ok(url)) if !url.weaknesses().is_empty() => {
+            Some(Ok(url)) => {
                 for weak in url.weaknesses() {
                     widgets::error_text_ui(ui, &cx.palette, weak.sentence(lang));
                 }
             }
-            _ => {
-                widgets::hint_ui(ui, &cx.palette, UiText::ShopUrlHint.get(lang));
-            }
+            _ => {}
         }
         ui.add_space(theme::SPACE_S);
         self.password_ui(ui, cx);
@@ -315,12 +479,49 @@ impl ShopSettings {
         }
         ui.add_space(theme::SPACE_S);
         let has_password = !self.password.is_empty() || env_password;
-        let ready = matches!(parsed, Some(Ok(_))) && has_password && !self.busy;
+        let readable = matches!(parsed, Some(Ok(_)));
+        ui.horizontal(|ui| {
+            let can_test = readable && has_password && !self.testing && !self.busy;
+            if widgets::Action::secondary(UiText::ShopTest.get(lang))
+                .icon(theme::icon::SYNC)
+                .enabled(can_test)
+                .show_ui(ui)
+                .clicked()
+            {
+                self.testing = true;
+                self.test_note = None;
+                cx.emit(Command::Shop(ShopCommand::Test {
+                    url: text.clone(),
+                    password: self.password.clone(),
+                }));
+            }
+            if widgets::Action::secondary(UiText::ShopPasteJoinUrl.get(lang))
+                .icon(theme::icon::COPY)
+                .show_ui(ui)
+                .clicked()
+            {
+                self.paste = if self.paste.is_some() {
+                    None
+                } else {
+                    Some(String::new())
+                };
+            }
+            if self.testing {
+                ui.spinner();
+            }
+        });
+        self.paste_ui(ui, cx);
+        if let Some(note) = &self.test_note {
+            note_ui(ui, cx, note);
+        }
+        self.advanced_ui(ui, cx);
+        ui.add_space(theme::SPACE_S);
+        let ready = readable && has_password && !self.busy;
         let join = widgets::Action::primary(theme::icon::SHOP, UiText::ShopJoin.get(lang))
             .enabled(ready)
             .show_ui(ui)
             .clicked();
-        // Why Join waits; a refused address says so under its field already.
+        // Why Join waits; a refused address says so already.
         let why = match &parsed {
             _ if ready || self.busy => None,
             None => Some(UiText::ShopJoinNeedsUrl),
@@ -346,6 +547,114 @@ impl ShopSettings {
         } else if join {
             self.url_touched = true;
         }
+    }
+
+    /// Server and port, database and login, the CA file with its Choose button; a field left
+    /// marks the URL touched (its error shows).
+    fn fields_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
+        let lang = cx.lang;
+        let wide = theme::field_width_ui(ui, SHORT_CHARS);
+        let mut edited = false;
+        let mut left = false;
+        let mut field = |ui: &mut Ui, label: UiText, value: &mut String, width: f32| {
+            ui.vertical(|ui| {
+                let r = widgets::labelled_text_width_ui(ui, label.get(lang), value, width);
+                edited |= r.changed();
+                left |= r.lost_focus();
+            });
+        };
+        ui.horizontal(|ui| {
+            field(ui, UiText::ShopServer, &mut self.fields.server, wide);
+            let port = theme::field_width_ui(ui, PORT_CHARS);
+            field(ui, UiText::ShopPort, &mut self.fields.port, port);
+        });
+        ui.horizontal(|ui| {
+            field(ui, UiText::ShopDatabase, &mut self.fields.database, wide);
+            field(ui, UiText::ShopLogin, &mut self.fields.login, wide);
+        });
+        let mut choose = false;
+        ui.horizontal(|ui| {
+            field(ui, UiText::ShopCaFile, &mut self.fields.ca_file, wide);
+            ui.vertical(|ui| {
+                ui.label("");
+                choose = widgets::Action::secondary(UiText::ChooseFile.get(lang))
+                    .icon(theme::icon::UPLOAD)
+                    .show_ui(ui)
+                    .clicked();
+            });
+        });
+        widgets::hint_ui(ui, &cx.palette, UiText::ShopCaHelp.get(lang));
+        if choose {
+            cx.emit(Command::Shop(ShopCommand::ChooseCa));
+        }
+        if edited {
+            // The fields speak again: what was typed under Advanced gives way.
+            self.url_typed = false;
+            self.test_note = None;
+        }
+        if left {
+            self.url_touched = true;
+        }
+    }
+
+    /// "Paste join URL": what the owner's Add desk printed, read into the fields as soon as it
+    /// reads as a shop URL.
+    fn paste_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        let Some(pasted) = &mut self.paste else {
+            return;
+        };
+        let width = theme::field_width_ui(ui, URL_CHARS);
+        widgets::labelled_text_width_ui(ui, UiText::ShopJoinUrl.get(lang), pasted, width);
+        let text = pasted.trim().to_owned();
+        if text.is_empty() {
+            widgets::hint_ui(ui, &cx.palette, UiText::ShopJoinUrlHelp.get(lang));
+            return;
+        }
+        match ShopUrl::parse(&text) {
+            Ok(url) => {
+                self.fields = ShopFields::of(&url);
+                self.url_typed = false;
+                self.paste = None;
+                self.test_note = Some(Note::Done(UiText::ShopFieldsFilled.get(lang).to_owned()));
+            }
+            Err(e) => {
+                let sentence = ShopError::Url(e).sentence(lang);
+                widgets::error_text_ui(ui, &cx.palette, sentence);
+            }
+        }
+    }
+
+    /// The URL the fields make, under "Advanced", where it can be typed too (and fills the
+    /// fields once it reads).
+    fn advanced_ui(&mut self, ui: &mut Ui, cx: &ViewCtx<'_>) {
+        let lang = cx.lang;
+        egui::CollapsingHeader::new(UiText::Advanced.get(lang))
+            .id_salt("shop-advanced")
+            .default_open(false)
+            .show(ui, |ui| {
+                let width = theme::field_width_ui(ui, URL_CHARS);
+                let r = widgets::labelled_text_width_ui(
+                    ui,
+                    UiText::ShopUrl.get(lang),
+                    &mut self.url,
+                    width,
+                );
+                if r.lost_focus() {
+                    self.url_touched = true;
+                }
+                if r.changed() {
+                    match ShopUrl::parse(self.url.trim()) {
+                        Ok(url) => {
+                            self.fields = ShopFields::of(&url);
+                            // The fields now make the same shop; what was typed stays shown.
+                            self.url_typed = url_from_fields(&self.fields) != self.url.trim();
+                        }
+                        Err(_) => self.url_typed = true,
+                    }
+                }
+                widgets::hint_ui(ui, &cx.palette, UiText::ShopUrlHint.get(lang));
+            });
     }
 
     /// The hidden password field, with nothing kept for undo.
@@ -413,6 +722,61 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_fields_make_the_shops_url_and_a_url_fills_the_fields_back() {
+        let fields = ShopFields {
+            server: "db.example.com".into(),
+            port: String::new(),
+            database: "kahve evi".into(),
+            login: "kasa_2".into(),
+            ca_file: "/etc/paydesk/shop-ca.pem".into(),
+            ..ShopFields::default()
+        };
+        let text = url_from_fields(&fields);
+        let url = ShopUrl::parse(&text).expect("a shop URL");
+        assert_eq!(url.host_text(), "db.example.com");
+        assert_eq!(url.port(), 5432, "no port typed: PostgreSQL's");
+        assert_eq!(url.dbname(), "kahve evi");
+        assert_eq!(url.user(), "kasa_2");
+        assert_eq!(url.sslmode(), crate::shop::SslMode::VerifyFull);
+        assert_eq!(
+            url.sslrootcert(),
+            Some(std::path::Path::new("/etc/paydesk/shop-ca.pem"))
+        );
+        assert!(url.weaknesses().is_empty(), "{:?}", url.weaknesses());
+        // Back again: the same fields (the port spelled out).
+        let back = ShopFields::of(&url);
+        assert_eq!(
+            back,
+            ShopFields {
+                port: "5432".into(),
+                ..fields
+            }
+        );
+        // What a pasted URL named beyond the fields is kept.
+        let weak = ShopUrl::parse("postgres://kasa@db.example.com/shop?sslmode=require")
+            .expect("a shop URL");
+        let kept = ShopFields::of(&weak);
+        assert_eq!(kept.mode.as_deref(), Some("require"));
+        assert_eq!(
+            ShopUrl::parse(&url_from_fields(&kept)).expect("a shop URL"),
+            weak
+        );
+        // Nothing typed: no URL; this machine without a CA file: the default mode.
+        assert_eq!(url_from_fields(&ShopFields::default()), "");
+        let local = ShopFields {
+            server: "127.0.0.1".into(),
+            port: "5433".into(),
+            database: "shop".into(),
+            login: "desk".into(),
+            ..ShopFields::default()
+        };
+        assert_eq!(
+            url_from_fields(&local),
+            "postgres://desk@127.0.0.1:5433/shop"
+        );
+    }
+
+    #[test]
     fn the_offline_line_gives_the_time_in_the_desks_zone_and_the_day_when_not_today() {
         let since = Utc.with_ymd_and_hms(2026, 11, 27, 7, 42, 0).unwrap();
         let now = Utc.with_ymd_and_hms(2026, 11, 27, 9, 0, 0).unwrap();
@@ -425,7 +789,7 @@ mod tests {
         assert!(tr.contains("10:42"), "{tr}");
         let tomorrow = now + chrono::Duration::days(1);
         assert!(
-            offline_line(Lang::En, since, tomorrow, istanbul).contains("2026-11-27 10:42"),
+            offline_line(Lang::En, since, tomorrow, istanbul).contains("27 Nov 2026, 10:42"),
             "an outage from yesterday names its day"
         );
     }

@@ -25,8 +25,8 @@ use paydesk::store::{Profile, Store};
 use paydesk::ui::shop::ShopReach;
 use zeroize::Zeroizing;
 
-/// The URL field's label.
-const URL_FIELD: &str = "Address (postgres://USER@HOST/DATABASE)";
+/// The URL field's label (under "Advanced" since issue 29: a shop owner fills fields).
+const URL_FIELD: &str = "Connection URL";
 
 /// Short waits, so a test sees several attempts.
 fn quick() -> Timing {
@@ -53,6 +53,25 @@ fn silent_port() -> u16 {
 
 impl AppEnv {
     /// Replaces the text of the field labelled `label`.
+    /// Types a whole URL under "Advanced" (opened first when closed).
+    fn replace_url(&mut self, url: &str) {
+        if self.harness.query_by_label(URL_FIELD).is_none() {
+            self.harness.get_by_label("Advanced").click();
+            self.harness.run_steps(2);
+        }
+        self.replace_text(URL_FIELD, url);
+    }
+
+    /// Pastes what the owner's Add desk printed into "Paste join URL": the fields fill.
+    fn paste_join_url(&mut self, url: &str) {
+        self.harness
+            .get_by_label("Paste join URL")
+            .click_accesskit();
+        self.harness.run_steps(2);
+        self.replace_text("The address the owner's Add desk gave", url);
+        self.until_shown("The fields were filled from the pasted address.");
+    }
+
     fn replace_text(&mut self, label: &str, text: &str) {
         let field = self.harness.get_by_label(label);
         field.focus();
@@ -139,16 +158,22 @@ fn the_offline_line_never_runs_under_language_and_theme_in_either_language() {
             .next()
             .expect("the offline line")
             .rect();
-        for what in [
-            paydesk::ui::text::UiText::Language,
-            paydesk::ui::text::UiText::Theme,
-        ] {
-            let r = env.harness.get_by_label(what.get(lang)).rect();
-            assert!(
-                !line.intersects(r),
-                "{lang:?} at {width}: the offline line {line:?} runs under {what:?} {r:?}"
-            );
-        }
+        // Language and Theme live in the member's menu now (issue 29): its button is what
+        // the line must not run under.
+        let menu = paydesk::ui::text::UiText::MemberMenuHelp.get(lang);
+        let r = env
+            .harness
+            .query_all_by(|n| {
+                n.role() == egui::accesskit::Role::Button
+                    && n.label().is_some_and(|l| l.ends_with(menu))
+            })
+            .next()
+            .expect("the member's menu")
+            .rect();
+        assert!(
+            !line.intersects(r),
+            "{lang:?} at {width}: the offline line {line:?} runs under the menu {r:?}"
+        );
     }
 }
 
@@ -221,31 +246,27 @@ fn a_password_in_the_url_is_refused_naming_it_and_each_weakness_of_a_url_is_a_wa
     env.nav(View::Settings);
     env.until_shown("Shop database");
     assert!(env.disabled("Join the shop"), "nothing typed yet");
-    env.replace_text(URL_FIELD, "postgres://desk:hunter2@db.example/shop");
+    env.replace_url("postgres://desk:hunter2@db.example/shop");
     // The error shows once the field is left.
     env.harness.get_by_label("Password").focus();
     env.harness.run_steps(2);
     env.until_shown("The shop URL holds a password");
     assert!(env.disabled("Join the shop"));
-    env.replace_text(URL_FIELD, "postgres://desk@db.example/shop?sslmode=disable");
+    env.replace_url("postgres://desk@db.example/shop?sslmode=disable");
     env.until_shown("Warning: the connection to the shop is not encrypted (sslmode=disable)");
     assert!(env.shown("Type the password to join."));
     assert!(!env.shown("The shop URL holds a password"));
     // Each thing a URL gives up is said before joining: an unchecked server, then no
     // channel binding; a strict URL says nothing of the kind.
-    env.replace_text(URL_FIELD, "postgres://desk@db.example/shop?sslmode=require");
+    env.replace_url("postgres://desk@db.example/shop?sslmode=require");
     env.until_shown("Warning: sslmode=require encrypts but does not check");
     assert!(!env.shown("Warning: channel binding is not required"));
-    env.replace_text(
-        URL_FIELD,
+    env.replace_url(
         "postgres://desk@db.example/shop?sslmode=verify-full&sslrootcert=/ca.pem&channel_binding=disable",
     );
     env.until_shown("Warning: channel binding is not required");
     assert!(!env.shown("Warning: sslmode=require encrypts but does not check"));
-    env.replace_text(
-        URL_FIELD,
-        "postgres://desk@db.example/shop?sslmode=verify-full&sslrootcert=/ca.pem",
-    );
+    env.replace_url("postgres://desk@db.example/shop?sslmode=verify-full&sslrootcert=/ca.pem");
     env.until_shown("Type the password to join.");
     assert!(!env.shown("Warning: channel binding is not required"));
 }
@@ -371,11 +392,32 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     );
     env.nav(View::Settings);
     env.until_shown("Shop database");
-    env.replace_text(URL_FIELD, &url);
+    // A shop owner fills fields (issue 29), never a postgres:// URL on the main screen.
+    assert!(!env.shown("postgres://"));
+    let port = url
+        .split_once("@localhost:")
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .map(|(port, _)| port.to_owned())
+        .expect("the cluster's port");
+    env.replace_text("Shop server", "localhost");
+    env.replace_text("Server port", &port);
+    env.replace_text("Database", &db);
+    env.replace_text("This desk's login", pg::ROLE);
+    env.replace_text("CA file (certificate)", &pg.ca_pem.display().to_string());
+    // The URL the fields make is the shop's, under Advanced.
+    let built = paydesk::ui::shop::url_from_fields(env.app().views.shop.fields());
+    assert_eq!(
+        paydesk::shop::ShopUrl::parse(&built).expect("the fields make a URL"),
+        paydesk::shop::ShopUrl::parse(&url).expect("the cluster's URL")
+    );
     env.replace_text("Password", "not the password");
-    env.click("Join the shop");
+    // Test connection asks the shop through the worker, joins nothing, says why not.
+    env.click_below("Test connection");
     env.until_shown("PostgreSQL refused the password for the user desk.");
-    assert!(env.shown("This desk goes on working alone meanwhile."));
+    assert!(env.app().shop.url.is_none(), "a test joins nothing");
+    env.click_below("Join the shop");
+    env.until_shown("This desk goes on working alone meanwhile.");
+    assert!(env.shown("PostgreSQL refused the password for the user desk."));
     assert!(env.app().shop.url.is_none(), "nothing recorded");
     assert_eq!(
         env.services
@@ -384,8 +426,14 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
         None
     );
     env.replace_text("Password", PASSWORD);
-    env.click("Join the shop");
+    env.click_below("Test connection");
+    env.until_shown("The shop answered: the login and password work.");
+    assert!(env.app().shop.url.is_none(), "a test joins nothing");
+    env.click_below("Join the shop");
     env.until_shown("This desk joined the shop.");
+    // Joined: where, in words; the URL only under Advanced.
+    assert!(env.shown(&format!("{db} on localhost, as desk")));
+    assert!(!env.shown("postgres://"));
     // The tests' secret store has no keyring: kept for this run, and said so.
     assert!(env.shown("the password is kept only until paydesk closes"));
     env.until("the session is online", |app| {
@@ -470,9 +518,9 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     );
     env.nav(View::Settings);
     env.until_shown("PAYDESK_SHOP_PASSWORD gives the password for this run");
-    env.replace_text(URL_FIELD, &url);
+    env.paste_join_url(&url);
     // The field left empty: the environment's password, not stored.
-    env.click("Join the shop");
+    env.click_below("Join the shop");
     env.until_shown("The password came from PAYDESK_SHOP_PASSWORD and was not stored");
     env.until("the session is online", |app| {
         matches!(app.shop.reach, ShopReach::Online { .. })
@@ -949,8 +997,8 @@ fn joining_a_shop_with_its_own_catalog_says_so_and_sells_from_it_at_once() {
     });
     env.nav(View::Settings);
     env.until_shown("Shop database");
-    env.replace_text(URL_FIELD, &url);
-    env.click("Join the shop");
+    env.paste_join_url(&url);
+    env.click_below("Join the shop");
     env.until_shown("This desk joined the shop.");
     assert!(
         env.shown(
