@@ -1,5 +1,7 @@
-//! The frame around the views: the top bar (profile picker with the sandbox badge, connection
-//! state, the Pending badge, language, theme), the navigation, the view itself, the narrow
+//! The frame around the views: the top bar (the shop's name, the desk or the profile picker
+//! with the sandbox badge, the connection, the shop's reach, and on the right the member's menu
+//! with Language, Theme and Lock), the navigation in groups (the counter, the back office, the
+//! shop; as wide as its longest entry in the current language), the view itself, the narrow
 //! open-links board beside New link on a wide window, and the customer display window.
 
 use chrono::{DateTime, Utc};
@@ -17,6 +19,37 @@ use crate::ui::theme::{Palette, ThemeChoice};
 use crate::ui::widgets;
 use crate::ui::{ProfilesCommand, StaffCommand};
 use crate::ui::{ResendView, ViewCtx};
+
+/// One entry of the navigation: its view, and the count beside it (with whether it asks for
+/// attention: the sales waiting under Unsent do, the open links do not).
+struct NavEntry {
+    view: View,
+    count: Option<(usize, bool)>,
+}
+
+/// The navigation's width: its longest possible entry in the current language (icon, words, a
+/// two-digit count; Unsent and Audit counted even while hidden, so the views never move when
+/// a sale starts waiting), or its group's heading, measured with the font; at least the
+/// theme's least width.
+fn nav_width(ui: &Ui, lang: Lang) -> f32 {
+    let widest = View::GROUPS
+        .iter()
+        .flat_map(|(heading, views)| {
+            let heading = widgets::text_width(ui, heading.get(lang));
+            views
+                .iter()
+                .map(move |v| {
+                    let count = matches!(v, View::Pending | View::Board).then_some(NAV_COUNT_ROOM);
+                    widgets::nav_entry_width(ui, v.icon(), v.title().get(lang), count)
+                })
+                .chain(std::iter::once(heading))
+        })
+        .fold(0.0_f32, f32::max);
+    crate::ui::theme::nav_width_for(widest)
+}
+
+/// The count the navigation keeps room for beside Unsent and Open links.
+const NAV_COUNT_ROOM: usize = 99;
 
 /// What every view of a frame is drawn with: the palette, now, the re-send and the form's lock.
 type Frame = (Palette, DateTime<Utc>, ResendView, Option<FormLock>);
@@ -67,10 +100,12 @@ impl App {
             self.top_bar_ui(ui, &palette, &mut commands);
         });
         if !hidden {
+            let entries = self.nav_entries(now);
+            let width = nav_width(ui, lang);
             egui::Panel::left("nav")
                 .resizable(false)
-                .exact_size(crate::ui::theme::NAV_WIDTH)
-                .show(ui, |ui| self.nav_ui(ui, now, &mut commands));
+                .exact_size(width)
+                .show(ui, |ui| self.nav_ui(ui, &palette, &entries, &mut commands));
         }
         // On a wide window the open links sit under New link's "This sale" (drawn by the view),
         // and beside the link just made.
@@ -210,34 +245,80 @@ impl App {
             });
     }
 
-    /// The navigation: every view, with the counts of pending rows and open links.
-    fn nav_ui(&self, ui: &mut Ui, now: DateTime<Utc>, commands: &mut Vec<Command>) {
+    /// The navigation's entries this frame, by group: each view shown, with its count (the
+    /// open links; the sales waiting under Unsent, which is left out while none waits; Audit
+    /// only with staff on).
+    fn nav_entries(&self, now: DateTime<Utc>) -> Vec<(UiText, Vec<NavEntry>)> {
+        // The board's rows count every desk's open links on a shop's board; the refresher's,
+        // the links followed before the rows are read.
+        let open = self
+            .refresher
+            .counts(now)
+            .1
+            .max(self.views.board.open_count(now));
+        let unsent = self.views.pending.count();
+        View::GROUPS
+            .iter()
+            .map(|(heading, views)| {
+                let entries = views
+                    .iter()
+                    .filter_map(|&view| {
+                        let count = match view {
+                            View::Audit if !self.staff.on() => return None,
+                            View::Pending if unsent == 0 && self.view != View::Pending => {
+                                return None;
+                            }
+                            View::Pending => Some((unsent, true)),
+                            View::Board => Some((open, false)),
+                            _ => None,
+                        }
+                        .filter(|(n, _)| *n > 0);
+                        Some(NavEntry { view, count })
+                    })
+                    .collect();
+                (*heading, entries)
+            })
+            .collect()
+    }
+
+    /// The navigation: the groups under their small headings, each entry with its count.
+    fn nav_ui(
+        &self,
+        ui: &mut Ui,
+        palette: &Palette,
+        groups: &[(UiText, Vec<NavEntry>)],
+        commands: &mut Vec<Command>,
+    ) {
         let lang = self.saved.lang;
-        // The panel has one width on every page; an entry longer than it (a name with a count
-        // of thousands) is cut with "…" rather than wrapped.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-        ui.add_space(crate::ui::theme::SPACE_S);
-        for v in View::ALL {
-            // The record of who did what exists for a shop with staff.
-            if v == View::Audit && !self.staff.on() {
+        for (heading, entries) in groups {
+            if entries.is_empty() {
                 continue;
             }
-            let mut text = v.title().get(lang).to_owned();
-            if v == View::Pending && self.views.pending.count() > 0 {
-                text = format!("{text} ({})", self.views.pending.count());
-            }
-            // The board's rows count every desk's open links on a shop's board; the
-            // refresher's, the links followed before the rows are read.
-            let open = self
-                .refresher
-                .counts(now)
-                .1
-                .max(self.views.board.open_count(now));
-            if v == View::Board && open > 0 {
-                text = format!("{text} ({open})");
-            }
-            if crate::ui::widgets::nav_entry_ui(ui, v.icon(), &text, self.view == v).clicked() {
-                commands.push(Command::Navigate { view: v });
+            ui.add_space(crate::ui::theme::SPACE_S);
+            ui.label(
+                RichText::new(heading.get(lang))
+                    .small()
+                    .strong()
+                    .color(palette.muted),
+            );
+            for entry in entries {
+                let v = entry.view;
+                let badge = entry.count.map(|(n, alert)| {
+                    (
+                        n,
+                        if alert {
+                            palette.pending
+                        } else {
+                            palette.neutral_badge()
+                        },
+                    )
+                });
+                if widgets::nav_entry_ui(ui, v.icon(), v.title().get(lang), badge, self.view == v)
+                    .clicked()
+                {
+                    commands.push(Command::Navigate { view: v });
+                }
             }
         }
     }
@@ -267,32 +348,48 @@ impl App {
 
     fn top_bar_ui(&mut self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
         let lang = self.saved.lang;
-        // Language and theme first, from the right; the rest wraps in what is left of the
-        // row, so a long line (the shop offline, in Turkish, at 1024 px) never runs under them.
+        // The member's menu first, from the right; the rest wraps in what is left of the row,
+        // so a long line (the shop offline, in Turkish, at 1024 px) never runs under it.
         let row = ui.available_rect_before_wrap();
-        let prefs = ui
+        let menu = ui
             .scope_builder(
                 egui::UiBuilder::new()
                     .max_rect(row)
                     .layout(egui::Layout::right_to_left(egui::Align::Center)),
-                |ui| self.prefs_ui(ui),
+                |ui| self.member_menu_ui(ui, palette, commands),
             )
             .response
             .rect;
         let left = egui::Rect::from_min_max(
             row.min,
-            egui::pos2(prefs.left() - crate::ui::theme::SPACE_M, row.max.y),
+            egui::pos2(menu.left() - crate::ui::theme::SPACE_M, row.max.y),
         );
         ui.scope_builder(
             egui::UiBuilder::new()
                 .max_rect(left)
                 .layout(egui::Layout::left_to_right(egui::Align::Center).with_main_wrap(true)),
             |ui| {
-                ui.label(RichText::new(UiText::AppName.get(lang)).heading().strong());
+                // The shop's name (Settings'), else the profile's: whose till this is.
+                let merchant = self.saved.merchant_name.trim();
+                let shop = if merchant.is_empty() {
+                    self.profile_name()
+                } else {
+                    merchant.to_owned()
+                };
+                ui.label(
+                    RichText::new(format!(
+                        "{} {shop}",
+                        String::from(crate::ui::theme::icon::SHOP)
+                    ))
+                    .strong()
+                    .color(ui.visuals().strong_text_color()),
+                );
                 ui.separator();
-                if self.staff.on() {
-                    self.clerk_ui(ui, palette, commands);
-                    ui.separator();
+                if let Some(desk) = self.shop.desk.as_ref().filter(|_| self.shop.url.is_some()) {
+                    ui.label(
+                        RichText::new(UiText::TopBarDesk.fill(lang, &[("name", &desk.name)]))
+                            .color(palette.muted),
+                    );
                 }
                 if !self.staff.locked() {
                     self.profile_ui(ui, palette, commands);
@@ -302,7 +399,7 @@ impl App {
         );
     }
 
-    /// The profile picker, the sandbox badge, the connection and the Pending badge.
+    /// The profile picker (the account this desk works on), the sandbox badge, the connection.
     fn profile_ui(&self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
         let lang = self.saved.lang;
         let current = self.profile_name();
@@ -342,20 +439,6 @@ impl App {
                         .color(palette.error),
                 )
                 .on_hover_text(why.as_str());
-            }
-        }
-        let count = self.views.pending.count();
-        if count > 0 {
-            let r = widgets::badge_ui(
-                ui,
-                format!("{} {count}", UiText::PendingBadge.get(lang)),
-                palette.pending,
-            )
-            .interact(egui::Sense::click());
-            if r.clicked() {
-                commands.push(Command::Navigate {
-                    view: View::Pending,
-                });
             }
         }
     }
@@ -410,60 +493,73 @@ impl App {
         }
     }
 
-    /// Language and theme, on the right (`ui` lays out right to left).
-    fn prefs_ui(&mut self, ui: &mut Ui) {
+    /// The member's menu, on the right: a button with the clerk's name and role (with staff
+    /// off, "Language and theme") that opens Language, Theme and, for a member signed in, Lock;
+    /// every signed-in member reaches it, Settings stays a manager's. With the desk locked,
+    /// "Desk locked" and the worker's last refusal.
+    fn member_menu_ui(&mut self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
         let lang = self.saved.lang;
-        ui.horizontal(|ui| {
-            let theme_label = |t: ThemeChoice| match t {
-                ThemeChoice::System => UiText::ThemeSystem.get(lang),
-                ThemeChoice::Light => UiText::ThemeLight.get(lang),
-                ThemeChoice::Dark => UiText::ThemeDark.get(lang),
-            };
-            let combo = egui::ComboBox::from_id_salt("theme-picker")
-                .selected_text(theme_label(self.saved.theme))
-                .show_ui(ui, |ui| {
-                    for t in ThemeChoice::ALL {
-                        ui.selectable_value(&mut self.saved.theme, t, theme_label(t));
-                    }
-                });
-            let l = ui.label(UiText::Theme.get(lang));
-            let _ = combo.response.labelled_by(l.id);
-            let combo = egui::ComboBox::from_id_salt("language-picker")
-                .selected_text(self.saved.lang.native_name())
-                .show_ui(ui, |ui| {
-                    for l in Lang::ALL {
-                        ui.selectable_value(&mut self.saved.lang, l, l.native_name());
-                    }
-                });
-            let l = ui.label(UiText::Language.get(lang));
-            let _ = combo.response.labelled_by(l.id);
-        });
-    }
-
-    /// The clerk signed in, as a button that locks the desk to switch clerks; or "Desk
-    /// locked"; and the worker's last refusal.
-    fn clerk_ui(&self, ui: &mut Ui, palette: &Palette, commands: &mut Vec<Command>) {
-        let lang = self.saved.lang;
-        match &self.staff.actor.member {
-            Some(m) => {
-                let text =
-                    RichText::new(format!("{} · {}", m.name, role_text(m.role).get(lang))).strong();
-                let r = ui
-                    .add(egui::Button::new(text))
-                    .on_hover_text(UiText::SwitchClerk.get(lang));
-                let spoken = format!("{} {}", m.name, UiText::SwitchClerk.get(lang));
-                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+        let member = self.staff.actor.member.clone();
+        let caption = match &member {
+            Some(m) => format!("{} · {}", m.name, role_text(m.role).get(lang)),
+            None if self.staff.on() => {
+                ui.label(RichText::new(UiText::DeskLocked.get(lang)).strong());
+                UiText::DeskMenu.get(lang).to_owned()
+            }
+            None => UiText::DeskMenu.get(lang).to_owned(),
+        };
+        let mut atoms = egui::Atoms::default();
+        atoms.push_right(crate::ui::theme::icon::PERSON.rich_text());
+        atoms.push_right(RichText::new(caption.clone()).strong());
+        atoms.push_right("▾");
+        let (response, _) = egui::containers::menu::MenuButton::from_button(egui::Button::new(
+            atoms,
+        ))
+        .ui(ui, |ui| {
+            ui.set_min_width(crate::ui::theme::MENU_MIN_WIDTH);
+            ui.label(
+                RichText::new(UiText::Language.get(lang))
+                    .small()
+                    .color(palette.muted),
+            );
+            for l in Lang::ALL {
+                ui.selectable_value(&mut self.saved.lang, l, l.native_name());
+            }
+            ui.separator();
+            ui.label(
+                RichText::new(UiText::Theme.get(lang))
+                    .small()
+                    .color(palette.muted),
+            );
+            for t in ThemeChoice::ALL {
+                let words = match t {
+                    ThemeChoice::System => UiText::ThemeSystem,
+                    ThemeChoice::Light => UiText::ThemeLight,
+                    ThemeChoice::Dark => UiText::ThemeDark,
+                };
+                ui.selectable_value(&mut self.saved.theme, t, words.get(lang));
+            }
+            if member.is_some() {
+                ui.separator();
+                let mut lock = egui::Atoms::default();
+                lock.push_right(crate::ui::theme::icon::LOCK.rich_text());
+                lock.push_right(UiText::LockDesk.get(lang));
+                let r = ui.button(lock);
+                let spoken = UiText::LockDesk.get(lang);
+                r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, spoken));
                 if r.clicked() {
                     commands.push(Command::Staff(StaffCommand::Lock));
+                    ui.close();
                 }
             }
-            None => {
-                ui.label(RichText::new(UiText::DeskLocked.get(lang)).strong());
-            }
-        }
+        });
+        let spoken = format!("{caption}: {}", UiText::MemberMenuHelp.get(lang));
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
+        let response = response.on_hover_text(UiText::MemberMenuHelp.get(lang));
         if let Some(why) = &self.staff.refusal {
             widgets::error_text_ui(ui, palette, why.as_str());
         }
+        let _ = response;
     }
 
     fn customer_display(&mut self, ctx: &egui::Context, palette: &Palette) {

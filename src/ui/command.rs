@@ -589,6 +589,16 @@ pub enum ShopCommand {
         /// The password (zeroized when dropped).
         password: Zeroizing<String>,
     },
+    /// Try the connection to the shop at `url` with `password` (empty:
+    /// `PAYDESK_SHOP_PASSWORD`) without joining: what the shop says, or why it cannot.
+    Test {
+        /// The `postgres://` URL made from the fields.
+        url: String,
+        /// The password (zeroized when dropped).
+        password: Zeroizing<String>,
+    },
+    /// Choose the shop's CA file in the desktop's file dialog.
+    ChooseCa,
     /// Leave the shop (its password out of the keyring).
     Leave,
     /// Name the desk.
@@ -660,6 +670,8 @@ impl ShopCommand {
     pub fn name(&self) -> &'static str {
         match self {
             ShopCommand::Join { .. } => "JoinShop",
+            ShopCommand::Test { .. } => "TestShop",
+            ShopCommand::ChooseCa => "ChooseShopCa",
             ShopCommand::Leave => "LeaveShop",
             ShopCommand::NameDesk { .. } => "NameDesk",
             ShopCommand::Reconnect => "ReconnectShop",
@@ -670,11 +682,16 @@ impl ShopCommand {
     /// See [`Command::gate`].
     pub fn gate(&self) -> Gate {
         match self {
-            ShopCommand::Join { .. } => Gate::Manager(UiText::WhatJoinShop),
+            ShopCommand::Join { .. } | ShopCommand::Test { .. } => {
+                Gate::Manager(UiText::WhatJoinShop)
+            }
             ShopCommand::Leave => Gate::Manager(UiText::WhatLeaveShop),
             ShopCommand::NameDesk { .. } => Gate::Manager(UiText::WhatNameDesk),
-            // The owner's steps: the owner's password is the authority, whoever is signed in.
-            ShopCommand::Reconnect | ShopCommand::Owner { .. } => Gate::Member,
+            // The owner's steps: the owner's password is the authority, whoever is signed in;
+            // choosing the CA file picks a file name, nothing is read or changed.
+            ShopCommand::Reconnect | ShopCommand::Owner { .. } | ShopCommand::ChooseCa => {
+                Gate::Member
+            }
         }
     }
 }
@@ -957,6 +974,27 @@ impl View {
         View::Catalog,
         View::Audit,
         View::Settings,
+    ];
+
+    /// The navigation's groups, top to bottom: the counter, the back office, the shop; each
+    /// with its small heading. Unsent sits with the counter and is shown only while a sale
+    /// waits; Audit only with staff on.
+    pub const GROUPS: [(UiText, &'static [View]); 3] = [
+        (
+            UiText::NavGroupCounter,
+            &[View::NewLink, View::Board, View::Pending],
+        ),
+        (
+            UiText::NavGroupBackOffice,
+            &[
+                View::History,
+                View::Report,
+                View::Installments,
+                View::Card,
+                View::Catalog,
+            ],
+        ),
+        (UiText::NavGroupShop, &[View::Audit, View::Settings]),
     ];
 
     /// The navigation label.

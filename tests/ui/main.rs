@@ -16,3 +16,4 @@ mod shop;
 mod staff;
 mod theme_only;
 mod visual;
+mod words;

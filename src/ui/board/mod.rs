@@ -1402,7 +1402,7 @@ mod tests {
         );
         assert!(label(1, Lang::Tr).ends_with("· WhatsApp ile gönderildi 14:55 · Ayşe"));
         assert!(
-            label(2, Lang::En).ends_with("· Sent by e-mail 2026-11-22 15:00"),
+            label(2, Lang::En).ends_with("· Sent by e-mail 22 Nov 2026, 15:00"),
             "{}",
             label(2, Lang::En)
         );
@@ -1411,7 +1411,7 @@ mod tests {
         waiting.mail = Some(MailState::Waiting);
         let said = row_label(&waiting, now, istanbul, Lang::En);
         assert!(
-            said.ends_with("· E-mail waiting to be sent (2026-11-22 15:00)"),
+            said.ends_with("· E-mail waiting to be sent (22 Nov 2026, 15:00)"),
             "{said}"
         );
         waiting.mail = Some(MailState::Refused);
