@@ -176,9 +176,6 @@ impl App {
                             self.views
                                 .settings
                                 .alerts_ui(ui, &cx, &mut self.saved.alert_sound);
-                            let (desk, idle) =
-                                (self.staff.settings_ctx(), &mut self.saved.idle_lock_minutes);
-                            self.views.staff.staff_settings_ui(ui, &mut cx, desk, idle);
                             let shown = ShopShown {
                                 joined: self.shop.url.as_ref(),
                                 desk_id: self.shop.desk.as_ref().map(|d| d.id.as_str()),
@@ -188,6 +185,17 @@ impl App {
                             };
                             self.views.shop.shop_settings_ui(ui, &mut cx, shown);
                             self.views.mail.mail_settings_ui(ui, &mut cx);
+                        });
+                }
+                View::Staff => {
+                    // The shop's people, in the shop group (issue 29): no longer inside
+                    // Settings.
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            let (desk, idle) =
+                                (self.staff.settings_ctx(), &mut self.saved.idle_lock_minutes);
+                            self.views.staff.staff_settings_ui(ui, &mut cx, desk, idle);
                         });
                 }
                 View::Audit => {

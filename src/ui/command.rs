@@ -955,6 +955,8 @@ pub enum View {
     Pending,
     /// The local catalog and CSV import.
     Catalog,
+    /// The shop's staff: members, PINs, the idle lock (managers change them).
+    Staff,
     /// Who did what and when (managers; listed only with staff on).
     Audit,
     /// Profiles and secrets.
@@ -963,7 +965,7 @@ pub enum View {
 
 impl View {
     /// Every view, in navigation order.
-    pub const ALL: [View; 10] = [
+    pub const ALL: [View; 11] = [
         View::NewLink,
         View::Board,
         View::Card,
@@ -972,6 +974,7 @@ impl View {
         View::Report,
         View::Pending,
         View::Catalog,
+        View::Staff,
         View::Audit,
         View::Settings,
     ];
@@ -994,7 +997,10 @@ impl View {
                 View::Catalog,
             ],
         ),
-        (UiText::NavGroupShop, &[View::Audit, View::Settings]),
+        (
+            UiText::NavGroupShop,
+            &[View::Staff, View::Audit, View::Settings],
+        ),
     ];
 
     /// The navigation label.
@@ -1008,6 +1014,7 @@ impl View {
             View::Report => UiText::NavReport,
             View::Pending => UiText::NavPending,
             View::Catalog => UiText::NavCatalog,
+            View::Staff => UiText::StaffTitle,
             View::Audit => UiText::NavAudit,
             View::Settings => UiText::NavSettings,
         }
@@ -1025,6 +1032,7 @@ impl View {
             View::Report => icon::REPORT,
             View::Pending => icon::PENDING,
             View::Catalog => icon::CATALOG,
+            View::Staff => icon::STAFF,
             View::Audit => icon::AUDIT,
             View::Settings => icon::SETTINGS,
         }

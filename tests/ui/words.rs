@@ -180,6 +180,7 @@ fn the_navigation_is_grouped_and_unsent_shows_only_while_a_sale_waits() {
             "Installments",
             "Save card",
             "Catalog",
+            "Staff",
             "Settings"
         ],
         "the counter, the back office, the shop; no Unsent while nothing waits"
