@@ -392,6 +392,26 @@ pub fn subject_text(row: &AuditRow, lang: Lang) -> String {
             }
             subject.to_owned()
         }
+        // `N items`: the count in the shop's words (issue 29: no English in Turkish rows).
+        Some(AuditAction::CatalogImport) => subject
+            .strip_suffix(" items")
+            .or_else(|| subject.strip_suffix(" item"))
+            .and_then(|n| n.parse::<usize>().ok())
+            .map_or_else(
+                || subject.to_owned(),
+                |n| UiText::SubjectItems.fill(lang, &[("n", &n)]),
+            ),
+        // `NAME URL KEY_ID`: the profile and where it points, in words; no address, no key.
+        Some(AuditAction::ProfileSave) => {
+            let mut words = subject.split(' ');
+            match (words.next(), words.next()) {
+                (Some(name), Some(url)) if url.contains("://") => format!(
+                    "{name} · {}",
+                    crate::ui::words::server_place(url, false, lang)
+                ),
+                _ => subject.to_owned(),
+            }
+        }
         _ => subject.to_owned(),
     }
 }
@@ -460,6 +480,25 @@ mod tests {
         assert_eq!(
             subject_text(&row(AuditAction::CatalogImport, "3 items"), en),
             "3 items"
+        );
+        // No English inside a Turkish row; plurals right in both (issue 29).
+        assert_eq!(
+            subject_text(&row(AuditAction::CatalogImport, "3 items"), Lang::Tr),
+            "3 ürün"
+        );
+        assert_eq!(
+            subject_text(&row(AuditAction::CatalogImport, "1 items"), en),
+            "1 item"
+        );
+        assert_eq!(
+            subject_text(
+                &row(
+                    AuditAction::ProfileSave,
+                    "kadikoy http://127.0.0.1:47291 pk_test_paydesk_demo"
+                ),
+                Lang::Tr
+            ),
+            "kadikoy · bu bilgisayar"
         );
     }
 }

@@ -752,6 +752,7 @@ crate::sentences! {
     AuditEmpty => "Henüz kayıt yok.", "Nothing is recorded yet.";
     AuditShown => "{count} satır gösteriliyor (en yenisi üstte).", "{count} {count:row|rows} shown (newest first).";
     SubjectApp => "uygulamada", "in the app";
+    SubjectItems => "{n} ürün", "{n} {n:item|items}";
     SubjectCli => "komut satırında: {command}", "on the command line: {command}";
     ActLinkCreate => "Link oluşturdu", "Created a link";
     ActLinkCancel => "Link iptal etti", "Cancelled a link";
