@@ -558,7 +558,20 @@ impl ShopSettings {
         let mut left = false;
         let mut field = |ui: &mut Ui, label: UiText, value: &mut String, width: f32| {
             ui.vertical(|ui| {
-                let r = widgets::labelled_text_width_ui(ui, label.get(lang), value, width);
+                let l = ui.label(label.get(lang));
+                // The port's hint is PostgreSQL's own, used when it is left empty.
+                let hint = if label == UiText::ShopPort {
+                    crate::shop::url::DEFAULT_PORT.to_string()
+                } else {
+                    String::new()
+                };
+                let r = ui
+                    .add(
+                        egui::TextEdit::singleline(value)
+                            .hint_text(hint)
+                            .desired_width(width),
+                    )
+                    .labelled_by(l.id);
                 edited |= r.changed();
                 left |= r.lost_focus();
             });
