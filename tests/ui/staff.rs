@@ -533,4 +533,32 @@ fn a_sign_in_after_a_sale_comes_back_to_a_new_sale() {
     }
     let second = env.sell("20.00");
     assert_ne!(second.order_number.as_deref(), Some(sent.as_str()));
+#[test]
+fn a_clerk_reaches_language_and_theme_from_the_member_menu_and_the_top_bar_names_the_shop() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(AYSE);
+    env.until_shown("Amount");
+    // The top bar: the shop's name and the clerk's (issue 29); no Language or Theme in it.
+    env.harness.get_by_label_contains(crate::support::app::SHOP);
+    assert!(env.harness.query_by_label("Language").is_none());
+    let menu = "Ayşe · Counter clerk: Language, theme and lock";
+    env.harness
+        .get_by_role_and_label(Role::Button, menu)
+        .click();
+    env.harness.run_steps(2);
+    env.harness.get_by_label("Dark").click();
+    env.harness.run_steps(2);
+    assert_eq!(env.app().saved.theme, paydesk::ui::theme::ThemeChoice::Dark);
+    env.harness
+        .get_by_role_and_label(Role::Button, menu)
+        .click();
+    env.harness.run_steps(2);
+    env.harness.get_by_label("Türkçe").click();
+    env.harness.run_steps(2);
+    assert_eq!(env.app().saved.lang, paydesk::lang::Lang::Tr);
+    // Still Ayşe, and she reached it without a manager.
+    assert_eq!(env.app().staff.actor.name(), Some("Ayşe"));
+    assert!(env.app().views.approval.is_none());
+    env.harness
+        .get_by_role_and_label(Role::Button, "Ayşe · Kasiyer: Dil, tema ve kilit");
 }
