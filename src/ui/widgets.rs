@@ -267,7 +267,7 @@ impl<'a> Action<'a> {
         } else {
             theme::BUTTON_HEIGHT
         };
-        let style = if self.kind == ButtonKind::Primary {
+        let style = if self.kind == ButtonKind::Primary || self.tall {
             egui::TextStyle::Heading
         } else {
             egui::TextStyle::Button
