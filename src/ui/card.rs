@@ -427,10 +427,14 @@ impl CardForm {
             }
             Some(CardOutcome::Unknown(text)) => {
                 ui.separator();
-                ui.label(
-                    RichText::new(UiText::CardUnknownOutcome.get(lang)).color(cx.palette.warn),
-                );
-                crate::ui::problem::warning_ui(ui, cx, text);
+                // One sentence with its action; what the server or the network said behind
+                // Details (issue 29).
+                let detail = [Some(text.sentence.clone()), text.detail.clone()];
+                let folded = crate::ui::problem::Problem {
+                    sentence: UiText::CardUnknownOutcome.get(lang).to_owned(),
+                    detail: Some(detail.into_iter().flatten().collect::<Vec<_>>().join("\n")),
+                };
+                crate::ui::problem::warning_ui(ui, cx, &folded);
                 widgets::hint_ui(ui, &cx.palette, UiText::CardWiped.get(lang));
             }
             None => {}
