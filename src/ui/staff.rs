@@ -622,14 +622,14 @@ impl StaffSettings {
         idle_minutes: &mut u32,
     ) {
         let lang = cx.lang;
-        ui.separator();
-        ui.label(RichText::new(UiText::StaffTitle.get(lang)).strong());
+        // A view of its own now (the navigation's shop group): its page header.
         let help = if desk.on {
             UiText::StaffOnHelp
         } else {
             UiText::StaffOffHelp
         };
-        ui.label(RichText::new(help.get(lang)).color(cx.palette.muted));
+        widgets::page_header_ui(ui, UiText::StaffTitle.get(lang), help.get(lang), |_| {});
+        ui.add_space(theme::SPACE_S);
         if desk.on {
             self.members_ui(ui, cx, desk.members);
             ui.horizontal(|ui| {
