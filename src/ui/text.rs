@@ -595,9 +595,9 @@ crate::sentences! {
     CatalogItemName => "Ürün adı", "Item name";
     AddCatalogOwn => "Ürün ekle", "Add item";
     EditItem => "Düzenle", "Edit";
-    NewCatalogItem => "Yeni ürün (dükkânın kendi ürünü: adı ve fiyatıyla gönderilir)", "New item (the shop's own: sent by its name and price)";
+    NewCatalogItem => "Yeni ürün (mağazanın kendi ürünü: adı ve fiyatıyla gönderilir)", "New item (the shop's own: sent by its name and price)";
     EditCatalogItem => "Ürünü düzenle", "Edit item";
-    EditOwnItem => "Ürünü düzenle (dükkânın kendi ürünü: adı ve fiyatıyla gönderilir)", "Edit item (the shop's own: sent by its name and price)";
+    EditOwnItem => "Ürünü düzenle (mağazanın kendi ürünü: adı ve fiyatıyla gönderilir)", "Edit item (the shop's own: sent by its name and price)";
     PriceFromServer => "Fiyat ödeme sisteminden gelir; burada değişmez.", "The price comes from the payment system and cannot change here.";
     SaveItem => "Ürünü kaydet", "Save item";
     RemoveItem => "Ürünü kaldır", "Remove item";

@@ -533,6 +533,8 @@ fn a_sign_in_after_a_sale_comes_back_to_a_new_sale() {
     }
     let second = env.sell("20.00");
     assert_ne!(second.order_number.as_deref(), Some(sent.as_str()));
+}
+
 #[test]
 fn a_clerk_reaches_language_and_theme_from_the_member_menu_and_the_top_bar_names_the_shop() {
     let mut env = start_staffed(Arc::new(SystemClock));
