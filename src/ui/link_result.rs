@@ -578,8 +578,17 @@ impl ShownLink {
                 }
             }
         });
+        if !self.is_final() {
+            widgets::hint_ui(ui, &cx.palette, UiText::Polling.get(lang));
+        }
+        ui.add_space(theme::SPACE_M);
+        self.actions_ui(ui, cx, customer_open);
+        self.send_ui(ui, cx);
+        if let Some(note) = &self.note {
+            crate::ui::problem::note_ui(ui, cx, note);
+        }
         // What a clerk does not act on (the provider's reference, where the page is) waits
-        // behind Details, for a call to the provider.
+        // behind Details, for a call to the provider: last, under the actions.
         let reference = self.link.reference_number.clone().filter(|r| !r.is_empty());
         let page = self
             .link
@@ -599,15 +608,6 @@ impl ShownLink {
                         widgets::hint_ui(ui, &cx.palette, page);
                     }
                 });
-        }
-        if !self.is_final() {
-            widgets::hint_ui(ui, &cx.palette, UiText::Polling.get(lang));
-        }
-        ui.add_space(theme::SPACE_M);
-        self.actions_ui(ui, cx, customer_open);
-        self.send_ui(ui, cx);
-        if let Some(note) = &self.note {
-            crate::ui::problem::note_ui(ui, cx, note);
         }
     }
 

@@ -292,12 +292,12 @@ impl<'a> Action<'a> {
         };
         // The palette's disabled look is drawn as it is: egui's own fade on top of it made a
         // disabled primary vanish in dark (1.1:1); the theme keeps its label at 3:1 or more.
-        let response = ui
-            .scope(|ui| {
-                ui.visuals_mut().disabled_alpha = 1.0;
-                ui.add_enabled(self.enabled, button)
-            })
-            .inner;
+        // (Set on this `Ui` and put back, not in a child scope: a scope would be placed
+        // before the layout could wrap the button onto the next row.)
+        let alpha = ui.visuals().disabled_alpha;
+        ui.visuals_mut().disabled_alpha = 1.0;
+        let response = ui.add_enabled(self.enabled, button);
+        ui.visuals_mut().disabled_alpha = alpha;
         let (text, enabled) = (self.text.to_owned(), self.enabled);
         response
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, text.clone()));

@@ -90,7 +90,14 @@ fn every_view_names_what_can_be_acted_on() {
     env.until("the link is shown", |app| app.views.shown.is_some());
     check(&mut env, "Link result", &mut missing);
     for (name, view) in VIEWS {
-        env.nav(view);
+        if view == View::Pending && env.app().views.pending.count() == 0 {
+            // Unsent is in the navigation only while a sale waits (issue 29): opened as the
+            // app opens it, its empty state walked all the same.
+            env.app_mut().view = view;
+            env.harness.run_steps(2);
+        } else {
+            env.nav(view);
+        }
         match view {
             View::History => env.until("History lists the link", |app| {
                 !app.views.history.rows().is_empty()
@@ -146,7 +153,8 @@ fn with_staff_the_lock_screen_audit_and_staff_name_what_can_be_acted_on() {
     check(&mut env, "Link result (a manager's sale)", &mut missing);
     for (name, view) in [
         ("Audit", View::Audit),
-        ("Settings with Staff", View::Settings),
+        ("Staff", View::Staff),
+        ("Settings with staff on", View::Settings),
         ("Open links (staff on)", View::Board),
     ] {
         env.nav(view);
