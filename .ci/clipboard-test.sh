@@ -65,11 +65,12 @@ xdotool windowmove --sync "$wid" 0 0 || true
 focus() { xdotool windowfocus --sync "$wid" 2>/dev/null; }
 wait_for "the window takes the focus" focus
 
-# Where things are at 1024×768 (the navigation 180 px wide, as in tests/perf/screenshots.sh).
-NAV_CARD="60 110" NAV_NEW_LINK=80x20+12+46 NAV_CARD_ENTRY=80x20+12+104
-NUMBER=214x24+188+136 MONTH=44x24+188+188 YEAR=54x24+253+188 CVV=51x24+332+188
-HOLDER=225x25+188+240
-NUMBER_AT="290 148" SAVE_AT="225 417"
+# Where things are at 1024×768 (the navigation in its three groups, its width that of the
+# longest English entry).
+NAV_CARD="60 242" NAV_NEW_LINK=80x14+12+64 NAV_CARD_ENTRY=80x14+12+235
+NUMBER=214x24+174+136 MONTH=44x24+174+188 YEAR=54x24+239+188 CVV=51x24+318+188
+HOLDER=225x25+174+240
+NUMBER_AT="276 148" SAVE_AT="235 430"
 
 # Is a field's focus ring drawn in this part of the screen? egui draws the focused field's
 # frame in the selection stroke colour: #C0DEFF in the dark theme, #00537D in the light one.

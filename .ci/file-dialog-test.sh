@@ -53,11 +53,12 @@ xdotool windowmove --sync "$wid" 0 0 || true
 focus() { xdotool windowfocus --sync "$wid" 2>/dev/null; }
 wait_for "the window takes the focus" focus
 
-# Where things are at 1024×768: the navigation (180 px wide, an entry every 29 px from y 52,
-# as in tests/perf/screenshots.sh) and the buttons at the right of History's header and
-# in the row under the catalog's "CSV file" label.
-nav() { xdotool mousemove 60 $((52 + $1 * 29)) click 1; }
-EXPORT_AT="963 52" CHOOSE_AT="614 128" IMPORT_AT="805 136"
+# Where things are at 1024×768: the navigation's History and Catalog entries (in the Back
+# office group), and the buttons at the right of History's header and in the row under the
+# catalog's "CSV file" label.
+nav() { xdotool mousemove 60 "$1" click 1; }
+NAV_HISTORY=155 NAV_CATALOG=271
+EXPORT_AT="963 52" CHOOSE_AT="600 129" IMPORT_AT="779 129"
 
 zenity_window() { xdotool search --onlyvisible --class zenity 2>/dev/null | head -n1; }
 has_zenity() { [ -n "$(zenity_window)" ]; }
@@ -70,7 +71,7 @@ in_zenity() {
     xdotool "$@"
 }
 
-# Opens the view of navigation entry `entry` and clicks at `at` until a zenity window shows
+# Opens the view of the navigation entry at height `entry` and clicks at `at` until a zenity window shows
 # (the window may take a moment to take clicks, the view a frame or two to be drawn).
 click_until_zenity() {
     local entry=$1 at=$2
@@ -85,7 +86,7 @@ click_until_zenity() {
 }
 
 # History's export through the dialog: another name than the one offered.
-click_until_zenity 4 "$EXPORT_AT"
+click_until_zenity "$NAV_HISTORY" "$EXPORT_AT"
 chosen="$tmp/chosen-by-the-clerk.csv"
 in_zenity key ctrl+a
 xdotool type --delay 20 "$chosen"
@@ -101,7 +102,7 @@ wait_for "the dialog closed" no_zenity
 csv="$tmp/catalog.csv"
 printf 'id,name,unit_price,currency\nvar_dialog_test,Dialog test item,12.50,TRY\n' >"$csv"
 focus
-click_until_zenity 7 "$CHOOSE_AT"
+click_until_zenity "$NAV_CATALOG" "$CHOOSE_AT"
 in_zenity key ctrl+l
 xdotool type --delay 20 "$csv"
 # The first Return may only close the location's completion list.
