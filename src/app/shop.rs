@@ -307,6 +307,20 @@ impl App {
         }
     }
 
+    /// The shop's URL as typed, or `None` with the Shop view told why it is refused.
+    fn shop_url_typed(&mut self, url: &str) -> Option<ShopUrl> {
+        match ShopUrl::parse(url) {
+            Ok(u) => Some(u),
+            Err(e) => {
+                let e = MembershipError::Shop(e.into());
+                self.views
+                    .shop
+                    .on_refused(membership_problem(&e, self.lang()));
+                None
+            }
+        }
+    }
+
     /// Runs a Shop database command.
     pub(crate) fn run_shop(&mut self, command: ShopCommand, duty: &Duty) {
         let Some(services) = self.holds.services.clone() else {
@@ -315,15 +329,8 @@ impl App {
         };
         match command {
             ShopCommand::Join { url, password } => {
-                let url = match ShopUrl::parse(&url) {
-                    Ok(u) => u,
-                    Err(e) => {
-                        let e = MembershipError::Shop(e.into());
-                        self.views
-                            .shop
-                            .on_refused(membership_problem(&e, self.lang()));
-                        return;
-                    }
+                let Some(url) = self.shop_url_typed(&url) else {
+                    return;
                 };
                 let password = if password.is_empty() {
                     self.options.env_shop.value().map(Password::FromEnv)
@@ -339,15 +346,8 @@ impl App {
                 });
             }
             ShopCommand::Test { url, password } => {
-                let url = match ShopUrl::parse(&url) {
-                    Ok(u) => u,
-                    Err(e) => {
-                        let e = MembershipError::Shop(e.into());
-                        self.views
-                            .shop
-                            .on_refused(membership_problem(&e, self.lang()));
-                        return;
-                    }
+                let Some(url) = self.shop_url_typed(&url) else {
+                    return;
                 };
                 let password = if password.is_empty() {
                     self.options.env_shop.value()

@@ -404,17 +404,32 @@ impl Services {
             });
         }
         let (done, after) = self.with_store_locked(|s| s.catalog_after_import(bytes))?;
+        let subject = format!("{} items", done.imported);
+        let map = self
+            .catalog_to_shop(actor, &after, (AuditAction::CatalogImport, &subject))
+            .await?;
+        Ok((done, map))
+    }
+
+    /// Sends the catalog `after` a change to the shop whole, with a manager's authority
+    /// (online only), then records the change on this desk; the catalog as it then stands.
+    async fn catalog_to_shop(
+        &self,
+        actor: &Actor,
+        after: &[CatalogVariant],
+        (action, subject): (AuditAction, &str),
+    ) -> Result<HashMap<String, CatalogVariant>, DeskError> {
+        let now = self.clock().now();
         self.change_in_shop(
             actor,
             StaffError::CatalogNeedsShop,
-            async |shop, desk, token| shop_catalog::put(shop, desk, token, &after).await,
+            async |shop, desk, token| shop_catalog::put(shop, desk, token, after).await,
         )
         .await
         .map_err(|e| e.refused(""))?;
-        let subject = format!("{} items", done.imported);
         self.with_store_locked(|s| {
-            s.audit_append(actor, AuditAction::CatalogImport, &subject, now)?;
-            Ok((done, s.catalog().map()?))
+            s.audit_append(actor, action, subject, now)?;
+            s.catalog().map()
         })
     }
 
@@ -439,17 +454,8 @@ impl Services {
             });
         }
         let (subject, after) = self.with_store_locked(|s| s.catalog_after_edit(edit))?;
-        self.change_in_shop(
-            actor,
-            StaffError::CatalogNeedsShop,
-            async |shop, desk, token| shop_catalog::put(shop, desk, token, &after).await,
-        )
-        .await
-        .map_err(|e| e.refused(""))?;
-        self.with_store_locked(|s| {
-            s.audit_append(actor, AuditAction::CatalogEdit, &subject, now)?;
-            s.catalog().map()
-        })
+        self.catalog_to_shop(actor, &after, (AuditAction::CatalogEdit, &subject))
+            .await
     }
 
     /// Gives a variant its barcode (or takes it away); returns the catalog after it. On a
