@@ -351,6 +351,31 @@ impl<'a> Columns<'a> {
                 .collect(),
         }
     }
+
+    /// Calls `function` with the parameters `first` and then the five columns; its one row.
+    async fn call(
+        &self,
+        shop: &Shop,
+        function: &str,
+        first: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<tokio_postgres::Row, ShopError> {
+        let mut params = first.to_vec();
+        params.extend_from_slice(&[
+            &self.ids,
+            &self.names,
+            &self.prices,
+            &self.currencies,
+            &self.barcodes,
+        ]);
+        let placeholders: Vec<String> = (1..=params.len()).map(|i| format!("${i}")).collect();
+        shop.client()
+            .query_one(
+                &format!("SELECT * FROM {function}({})", placeholders.join(", ")),
+                &params,
+            )
+            .await
+            .map_err(|e| ShopError::from_pg(e, shop.url()))
+    }
 }
 
 /// Sends the desk's catalog `owed` (its outbox's `catalog` row) to the shop, which takes it
@@ -361,25 +386,13 @@ pub async fn apply_catalog(
     desk_id: &str,
     owed: &CatalogOwed,
 ) -> Result<CatalogApplied, ShopError> {
-    let c = Columns::of(&owed.variants);
-    let row = shop
-        .client()
-        .query_one(
-            "SELECT * FROM paydesk_seed_catalog($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            &[
-                &desk_id,
-                &owed.seq,
-                &digest(&owed.variants),
-                &owed.at,
-                &c.ids,
-                &c.names,
-                &c.prices,
-                &c.currencies,
-                &c.barcodes,
-            ],
+    let row = Columns::of(&owed.variants)
+        .call(
+            shop,
+            "paydesk_seed_catalog",
+            &[&desk_id, &owed.seq, &digest(&owed.variants), &owed.at],
         )
-        .await
-        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+        .await?;
     Ok(CatalogApplied {
         snapshot: row.get(0),
         made_current: row.get(1),
@@ -394,24 +407,13 @@ pub async fn put(
     token: &str,
     variants: &[CatalogVariant],
 ) -> Result<i64, ShopError> {
-    let c = Columns::of(variants);
-    let row = shop
-        .client()
-        .query_one(
-            "SELECT paydesk_catalog_put($1, $2, $3, $4, $5, $6, $7, $8)",
-            &[
-                &desk_id,
-                &token,
-                &digest(variants),
-                &c.ids,
-                &c.names,
-                &c.prices,
-                &c.currencies,
-                &c.barcodes,
-            ],
+    let row = Columns::of(variants)
+        .call(
+            shop,
+            "paydesk_catalog_put",
+            &[&desk_id, &token, &digest(variants)],
         )
-        .await
-        .map_err(|e| ShopError::from_pg(e, shop.url()))?;
+        .await?;
     Ok(row.get(0))
 }
 

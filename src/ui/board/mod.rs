@@ -1226,24 +1226,8 @@ mod tests {
     #[test]
     fn a_pending_link_past_its_expiry_reads_expired() {
         let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
-        let mut link = Link::from(
-            serde_json::from_value::<crate::api::wire::PaymentLink>(
-                serde_json::json!({"id": "l", "status": "PENDING"}),
-            )
-            .unwrap(),
-        );
-        link.expiry = Some(now - chrono::TimeDelta::seconds(1));
-        let mut row = BoardRow {
-            link,
-            created_at: now,
-            cancelled: false,
-            staff: None,
-            unconfirmed: None,
-            sent: None,
-            remind_from: None,
-            mail: None,
-            foreign: false,
-        };
+        let mut row = row(serde_json::json!({"id": "l", "status": "PENDING"}), now);
+        row.link.expiry = Some(now - chrono::TimeDelta::seconds(1));
         assert_eq!(row.status(now), LinkStatus::Expired);
         assert_eq!(countdown_text(&row, now, Lang::En).0, "Expired");
         assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Expired"));
@@ -1256,24 +1240,13 @@ mod tests {
     #[test]
     fn an_open_link_with_money_on_it_reads_partially_paid_as_in_history() {
         let now = DateTime::from_timestamp(1_795_435_200, 0).unwrap();
-        let link = Link::from(
-            serde_json::from_value::<crate::api::wire::PaymentLink>(serde_json::json!({
+        let mut row = row(
+            serde_json::json!({
                 "id": "l", "status": "PENDING", "amount": "450.00", "paidAmount": "200.00",
                 "currency": "TRY"
-            }))
-            .unwrap(),
+            }),
+            now,
         );
-        let mut row = BoardRow {
-            link,
-            created_at: now,
-            cancelled: false,
-            staff: None,
-            unconfirmed: None,
-            sent: None,
-            remind_from: None,
-            mail: None,
-            foreign: false,
-        };
         assert!(row_label(&row, now, Zone::hours(3), Lang::En).ends_with("Partially paid"));
         // Who made it follows the order number.
         row.staff = Some("Ayşe".into());
