@@ -667,17 +667,14 @@ async fn from_links(
     Ok(())
 }
 
-/// The sends of `range` (every desk's, from the shop's copy of the audit through its partial
-/// index by time, `outreach::SCHEMA`'s `audit_link_sends`), each with its link looked up by
-/// primary key in the scope's account (`$1`..`$3`), kept when the link was made in the range;
-/// a built-in sandbox's link only by the desk whose sandbox it is. A link's status counts as
-/// the report counts it: another desk's unconfirmed claim of payment (the viewer `$6`'s own
-/// counts) by its last confirmed status. `$7` the desk, or `NULL` for the whole shop.
-/// The links of a range sent to their payers in it, and of them those paid in full after
-/// their first send (read by `sent_of`; public for the shop bench's `EXPLAIN`): one range of
-/// the partial index `links_sent` (schema step 23), counted in PostgreSQL. Parameters: the
-/// account's base URL, key id and sandbox desk, the range in milliseconds (from, to), the
-/// viewing desk, the desk scoped to (or `NULL`), and the range as times (from, to).
+/// The links of a range sent to their payers in it (by any desk: a link's first send, which
+/// `outreach::SENT_MARKS` keeps on it), and of them those paid in full after that send (read
+/// by `sent_of`; public for the shop bench's `EXPLAIN`): one range of the partial index
+/// `links_sent` (schema step 23), counted in PostgreSQL. A link's status counts as the report
+/// counts it: another desk's unconfirmed claim of payment (the viewer `$6`'s own counts) by
+/// its last confirmed status. Parameters: the account's base URL, key id and sandbox desk,
+/// the range in milliseconds (from, to), the viewing desk, the desk scoped to (or `NULL` for
+/// the whole shop), and the range as times (from, to).
 pub const SENT_SQL: &str = "SELECT count(*), count(*) FILTER (WHERE
              CASE WHEN l.confirmed_status IS NULL OR l.claim_desk = $6 THEN l.status
                   ELSE l.confirmed_status END = 'COMPLETED'
