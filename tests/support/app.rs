@@ -245,6 +245,27 @@ impl AppEnv {
         self.until_ui(what, |h| done(h.state().as_ref().expect("test set-up")));
     }
 
+    /// Runs frames until the result view shows a link other than `previous`; that link.
+    pub fn until_another_link_shown(
+        &mut self,
+        what: &str,
+        previous: &str,
+    ) -> paydesk::domain::Link {
+        self.until(what, |app| {
+            app.views
+                .shown
+                .as_ref()
+                .is_some_and(|s| s.link().id != previous)
+        });
+        self.app()
+            .views
+            .shown
+            .as_ref()
+            .expect("shown")
+            .link()
+            .clone()
+    }
+
     /// Runs frames until a node whose label contains `label` is drawn.
     pub fn until_label(&mut self, label: &str) {
         self.until_ui(&format!("`{label}` is drawn"), |h| {

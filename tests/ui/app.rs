@@ -1098,20 +1098,7 @@ fn new_link_after_a_sale_opened_from_history_is_a_new_sale() {
     assert!(is_a_new_sale(&env, &sent));
     env.type_into("Amount", "45.00");
     env.click("Create link");
-    env.until("the second sale's link is shown", |app| {
-        app.views
-            .shown
-            .as_ref()
-            .is_some_and(|s| s.link().id != first.id)
-    });
-    let second = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .clone();
+    let second = env.until_another_link_shown("the second sale's link is shown", &first.id);
     assert!(env.app().views.new_link.note().is_none(), "no refusal");
     assert_ne!(second.order_number.as_deref(), Some(sent.as_str()));
 }

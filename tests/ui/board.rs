@@ -347,20 +347,7 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
     env.type_into("Amount", "45.00");
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
-    env.until("the second link is shown", |app| {
-        app.views
-            .shown
-            .as_ref()
-            .is_some_and(|s| s.link().id != first.id)
-    });
-    let second = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .clone();
+    let second = env.until_another_link_shown("the second link is shown", &first.id);
     assert_eq!(
         second.order_number.as_deref(),
         Some(draft.order_number.as_str())
