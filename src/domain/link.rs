@@ -92,6 +92,22 @@ pub struct LinkDraft {
     pub phone_number: String,
     /// Cart items.
     pub items: Vec<ItemDraft>,
+    /// The items' total as the server priced them, set by [`LinkDraft::expected_amount_fix`]
+    /// and used only while the items are the ones it priced. Only that call makes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_priced: Option<ServerPriced>,
+}
+
+/// The total the server computed for a list of items (its `items.total.mismatch` answer).
+///
+/// The server is the price authority for catalog variants (a catalog row sends no price), so
+/// a local catalog that is behind it must not refuse the server's own figure: while the items
+/// are exactly these, the draft's items total is this one, and the form's "items match the
+/// amount" check passes with the amount the server expects. Any change to the items drops it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerPriced {
+    items: Vec<ItemDraft>,
+    total: Decimal,
 }
 
 impl Default for LinkDraft {
@@ -112,6 +128,7 @@ impl Default for LinkDraft {
             phone_country_code: String::new(),
             phone_number: String::new(),
             items: Vec::new(),
+            server_priced: None,
         }
     }
 }
@@ -143,6 +160,7 @@ impl fmt::Debug for LinkDraft {
             .field("phone_country_code", &self.phone_country_code)
             .field("phone_number", &redacted(&self.phone_number))
             .field("items", &self.items)
+            .field("server_priced", &self.server_priced)
             .finish()
     }
 }
@@ -554,6 +572,7 @@ impl LinkDraft {
         if !all_valid {
             return None;
         }
+        let total = self.server_total().or(total);
         if let (false, Some(items_total), Some(amount)) = (items.is_empty(), total, amount)
             && items_total != amount
         {
@@ -633,9 +652,11 @@ impl LinkDraft {
         let items_total = if line_totals.is_empty() {
             None
         } else {
-            line_totals
-                .iter()
-                .try_fold(Decimal::ZERO, |sum, l| l.and_then(|l| sum.checked_add(l)))
+            self.server_total().or_else(|| {
+                line_totals
+                    .iter()
+                    .try_fold(Decimal::ZERO, |sum, l| l.and_then(|l| sum.checked_add(l)))
+            })
         };
         let difference = items_total.zip(amount).map(|(t, a)| t - a);
         let totals_match = difference.is_some_and(|d| d.is_zero());
@@ -749,9 +770,23 @@ impl LinkDraft {
         Ok(row)
     }
 
-    /// Sets the amount to the value the server expects (its `items.total.mismatch` answer).
+    /// Sets the amount to the value the server expects (its `items.total.mismatch` answer),
+    /// and takes it as these items' total for as long as they stay as they are (see
+    /// [`ServerPriced`]).
     pub fn expected_amount_fix(&mut self, expected: Decimal) {
         self.amount = format_plain(expected, self.currency);
+        self.server_priced = (!self.items.is_empty()).then(|| ServerPriced {
+            items: self.items.clone(),
+            total: expected,
+        });
+    }
+
+    /// The server's total for the items, while they are the ones it priced.
+    fn server_total(&self) -> Option<Decimal> {
+        self.server_priced
+            .as_ref()
+            .filter(|p| p.items == self.items)
+            .map(|p| p.total)
     }
 }
 
@@ -928,6 +963,7 @@ mod tests {
                 ItemDraft::catalog("v-latte", "3"),
                 ItemDraft::free("Cake", "978", "1").with_note("no nuts"),
             ],
+            server_priced: None,
         };
         let req = draft.validate(&ctx(&cat)).unwrap();
         assert_eq!(
@@ -1411,6 +1447,47 @@ mod tests {
         draft.expected_amount_fix(dec("1500"));
         assert_eq!(draft.amount, "1500");
         assert_eq!(parse_amount(&draft.amount, Currency::Jpy), Ok(dec("1500")));
+    }
+
+    #[test]
+    fn the_servers_price_for_catalog_items_stands_until_the_items_change() {
+        // The local catalog says 85.50 a latte; the server prices it at 90.00.
+        let cat = catalog();
+        let mut draft = LinkDraft {
+            amount: "171.00".into(),
+            items: vec![ItemDraft::catalog("v-latte", "2")],
+            ..base()
+        };
+        assert!(draft.validate(&ctx(&cat)).is_ok());
+        draft.expected_amount_fix(dec("180"));
+        assert_eq!(draft.amount, "180.00");
+        let f = draft.figures(&ctx(&cat));
+        assert_eq!(f.items_total, Some(dec("180")));
+        assert_eq!(f.status(Check::ItemsMatchAmount), CheckStatus::Pass);
+        let request = draft
+            .validate(&ctx(&cat))
+            .expect("the server's figure is accepted");
+        assert_eq!(request.amount(), dec("180.00"));
+        // The follow-the-items rule keeps the server's figure too.
+        assert!(draft.use_items_total_as_amount(&ctx(&cat)));
+        assert_eq!(draft.amount, "180.00");
+
+        // A third latte: the server's figure was for two, so the local price counts again.
+        draft.items[0].quantity = "3".into();
+        assert_eq!(draft.figures(&ctx(&cat)).items_total, Some(dec("256.50")));
+        assert_eq!(
+            draft.figures(&ctx(&cat)).status(Check::ItemsMatchAmount),
+            CheckStatus::Fail
+        );
+        assert!(draft.validate(&ctx(&cat)).is_err());
+        // Back to two: the same items as the server priced, its figure again.
+        draft.items[0].quantity = "2".into();
+        assert!(draft.validate(&ctx(&cat)).is_ok());
+
+        // Without items there is nothing for the server's figure to price.
+        let mut bare = base();
+        bare.expected_amount_fix(dec("99"));
+        assert_eq!(bare.server_priced, None);
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub use installment::{InstallmentDraft, InstallmentQuery};
 pub use items::{ItemDraft, ItemKind, LinkItem, ValidItem};
 pub use link::{
     Check, CheckResult, CheckStatus, KeyLimits, LinkContext, LinkDraft, LinkFigures, LinkRequest,
+    ServerPriced,
 };
 pub use money::{AmountError, format_amount, format_number, format_plain, parse_amount};
 pub use payment_link::Link;

@@ -325,6 +325,15 @@ impl AppEnv {
         self.harness.run_steps(2);
     }
 
+    /// Whether New link's Create button can be pressed.
+    pub fn create_button_enabled(&self) -> bool {
+        !self
+            .harness
+            .get_by_role_and_label(egui::accesskit::Role::Button, "Create link")
+            .accesskit_node()
+            .is_disabled()
+    }
+
     /// Clicks the widget labelled `label`; when the navigation has an entry of the same
     /// name ("New link", "Save card"), the one in the view (drawn last) is meant.
     pub fn click(&mut self, label: &str) {

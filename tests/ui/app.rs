@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::support::app::{AppEnv, Start};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use paydesk::app::View;
 use paydesk::domain::LinkStatus;
 use paydesk::lang::Lang;
@@ -72,14 +72,6 @@ impl AppEnv {
                 .as_ref()
                 .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
         });
-    }
-
-    fn create_button_enabled(&self) -> bool {
-        !self
-            .harness
-            .get_by_role_and_label(Role::Button, "Create link")
-            .accesskit_node()
-            .is_disabled()
     }
 }
 

@@ -30,13 +30,19 @@ fn start() -> Env {
 }
 
 fn import_catalog(dir: &Path) {
-    let mut store = Store::open(dir).expect("test set-up");
-    let csv = format!(
-        "id;name;unit_price;currency;barcode\n\
-         var_simit;Susamlı Simit;25,00;TRY;{SIMIT}\n\
-         var_turk_kahvesi;Türk Kahvesi;85,00;TRY;0{TURK_KAHVESI}\n\
-         var_filtre_kahve;Filtre Kahve;110,00;TRY;\n"
+    import_csv(
+        dir,
+        &format!(
+            "id;name;unit_price;currency;barcode\n\
+             var_simit;Susamlı Simit;25,00;TRY;{SIMIT}\n\
+             var_turk_kahvesi;Türk Kahvesi;85,00;TRY;0{TURK_KAHVESI}\n\
+             var_filtre_kahve;Filtre Kahve;110,00;TRY;\n"
+        ),
     );
+}
+
+fn import_csv(dir: &Path, csv: &str) {
+    let mut store = Store::open(dir).expect("test set-up");
     let done = store
         .catalog_import_csv(csv.as_bytes())
         .expect("test set-up");
@@ -294,4 +300,41 @@ fn a_barcode_typed_in_the_catalog_view_is_checked_saved_by_the_worker_and_then_s
     env.harness.run_steps(2);
     env.scan(SIMIT);
     assert_eq!(env.items(), [ItemDraft::catalog("var_filtre_kahve", "1")]);
+}
+
+#[test]
+fn a_scanned_item_priced_higher_by_the_server_is_sold_at_its_price_after_one_click() {
+    // This desk's catalog is behind: Simit is 20,00 here and 25.00 on the server, which is
+    // the price authority for a catalog row.
+    let mut env = AppEnv::start(
+        Start::default(),
+        |dir| {
+            import_csv(
+                dir,
+                &format!(
+                    "id;name;unit_price;currency;barcode\nvar_simit;Susamlı Simit;20,00;TRY;{SIMIT}\n"
+                ),
+            );
+        },
+        |_, _| {},
+    );
+    env.until("the catalog is loaded", |app| app.holds.catalog.len() == 1);
+    env.harness.key_press(egui::Key::F2);
+    env.harness.run_steps(2);
+    env.scan(SIMIT);
+    env.scan(SIMIT);
+    assert_eq!(env.app().views.new_link.draft().amount, "40.00");
+    env.click("Create link");
+    env.until_label("The server expects the amount: ₺50.00");
+    assert!(env.app().views.shown.is_none(), "the form stays as it was");
+    env.click("Use this amount");
+    assert_eq!(env.app().views.new_link.draft().amount, "50.00");
+    assert!(
+        env.create_button_enabled(),
+        "the server's own figure must not be refused by this desk's older price"
+    );
+    env.click("Create link");
+    env.until("the link is shown", |app| app.views.shown.is_some());
+    let link = env.app().views.shown.as_ref().unwrap().link().clone();
+    assert_eq!(link.amount.unwrap().to_string(), "50.00");
 }

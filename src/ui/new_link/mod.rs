@@ -161,9 +161,6 @@ pub struct NewLinkForm {
     /// The amount is the items' total (set each frame while the items have one); cleared
     /// with the last item.
     amount_follows: bool,
-    /// The server's expected amount was taken for these items: the amount stays it until
-    /// the items change.
-    amount_held_for: Option<Vec<crate::domain::ItemDraft>>,
 }
 impl NewLinkForm {
     /// Forgets every request this view waits for (the worker that would have answered is
@@ -452,14 +449,9 @@ impl NewLinkForm {
     /// The amount follows the items: while they have a total it is theirs (the clerk types
     /// no second figure that could disagree); with the last item gone it is empty again. A
     /// sale without items keeps the amount typed.
+    /// After "Use this amount" the items' total is the server's (see
+    /// [`crate::domain::ServerPriced`]) until the items change.
     fn follow_items_total(&mut self, ctx: &LinkContext<'_>) {
-        if let Some(held) = &self.amount_held_for {
-            if *held == self.draft.items {
-                self.amount_follows = false;
-                return;
-            }
-            self.amount_held_for = None;
-        }
         if self.draft.items.iter().any(items::is_typed) {
             self.amount_follows = self.draft.use_items_total_as_amount(ctx);
         } else if self.amount_follows {

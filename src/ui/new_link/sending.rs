@@ -281,10 +281,9 @@ impl NewLinkForm {
                     .show_ui(ui)
                     .clicked()
                 {
+                    // The server prices the items (the catalog here may be behind): its
+                    // total stands while the items do.
                     self.draft.expected_amount_fix(expected);
-                    // The server prices the items (the catalog here may be behind): its amount
-                    // stays while the items do.
-                    self.amount_held_for = Some(self.draft.items.clone());
                     self.server_expected = None;
                     self.note = None;
                 }
