@@ -11,7 +11,6 @@ crate::sentences! {
     /// A sentence or label of the user interface.
     pub enum UiText {
     // Top bar and navigation.
-    AppName => "paydesk", "paydesk";
     Profile => "Profil", "Profile";
     SandboxBadge => "Sandbox: gerçek para yok", "Sandbox: no real money";
     Connected => "Bağlı", "Connected";
@@ -103,7 +102,6 @@ crate::sentences! {
     ItemColumn => "Ürün", "Item";
     QtyColumn => "Adet", "Qty";
     RowWord => "satır", "row";
-    CatalogItem => "Katalog ürünü", "Catalog item";
     UnknownVariant => "Bu ürün yerel katalogda yok; fiyatını sunucu belirler.", "This item is not in the local catalog; the server sets its price.";
     OtherCurrency => "Farklı para birimi", "Other currency";
     RemoveRow => "Satırı sil", "Remove row";
@@ -111,17 +109,13 @@ crate::sentences! {
     MoveUp => "Yukarı taşı", "Move up";
     MoveDown => "Aşağı taşı", "Move down";
     LineTotal => "Satır toplamı", "Line total";
-    ItemsTotal => "Ürün toplamı", "Items total";
     OpenPayPage => "Ödeme sayfasını aç", "Open payment page";
     QtyFewer => "Bir eksik", "One fewer";
     QtyMore => "Bir fazla", "One more";
     RowActions => "Satır işlemleri", "Row actions";
     AmountOfItems => "Ürünlerin toplamı", "The items' total";
-    TotalsDiffer => "Fark", "Difference";
     TotalUnknown => "Toplam bilinmiyor (katalog fiyatı eksik)", "Total unknown (catalog price missing)";
     Details => "Ayrıntılar", "Details";
-    FileUnreadable => "Dosya okunamadı; yolu ve dosyanın izinlerini kontrol edin.", "The file could not be read; check its path and permissions.";
-    QrSaveFailed => "QR resmi kaydedilemedi; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The QR image could not be saved; check that the folder can be written to and try again.";
     Redirected => "Sunucu isteği başka bir adrese yönlendirdi ve oraya hiçbir şey gönderilmedi; sonuç bilinmiyor, profilin sunucu adresini kontrol edin.", "The server sent the request to another address and nothing was sent there; the outcome is unknown, so check the profile's server address.";
     Unreadable => "Sunucunun yanıtı okunamadı; biraz sonra yeniden deneyin, sürerse destekle görüşün.", "The server's answer could not be read; try again shortly and call support if it goes on.";
     LocalDataFailed => "Bu bilgisayardaki kayıtlar okunamadı ya da yazılamadı; paydesk'i yeniden başlatın, sürerse destekle görüşün.", "The records on this computer could not be read or written; restart paydesk and call support if it goes on.";
@@ -154,7 +148,6 @@ crate::sentences! {
     // Link result.
     Reference => "Referans", "Reference";
     Status => "Durum", "Status";
-    PaymentUrl => "Ödeme adresi", "Payment address";
     CopyUrl => "Linki kopyala", "Copy link";
     Copied => "Kopyalandı", "Copied";
     SaveQr => "QR'ı kaydet", "Save QR";
@@ -164,7 +157,6 @@ crate::sentences! {
     SlipPrinted => "Fiş yazıcıya gönderildi:", "Slip sent to the printer";
     SlipSaved => "Varsayılan yazıcı yok; fiş PDF olarak kaydedildi:", "No default printer; the slip was saved as a PDF to";
     SlipFailed => "Fiş yazdırılamadı:", "The slip could not be printed:";
-    SlipNotPrinted => "Fiş yazdırılamadı; yazıcının açık ve bağlı olduğunu kontrol edip yeniden deneyin.", "The slip could not be printed; check that the printer is on and connected, then try again.";
     ShareMail => "E-posta", "E-mail";
     SendToCustomer => "Müşteriye gönder", "Send to customer";
     RenewLink => "Yeni link gönder", "Send a new link";
@@ -225,7 +217,6 @@ crate::sentences! {
     ScanToPay => "Ödemek için okutun", "Scan to pay";
     PaidCheck => "Ödendi ✓", "Paid ✓";
     PaidWord => "Ödendi", "Paid";
-    NothingToShow => "Gösterilecek link yok.", "No link to show.";
     // Issue 20, the sale screen, the result view and the customer display (h20-sale).
     NewLinkHelp => "Tutarı yazın ya da ürünleri okutun, sonra linki oluşturup QR'ı müşteriye gösterin.", "Type the amount or scan the items, then create the link and show its QR to the customer.";
     ThisSale => "Bu satış", "This sale";
@@ -247,14 +238,11 @@ crate::sentences! {
     NavBoard => "Açık linkler", "Open links";
     BoardExplained => "Bugünün bütün linkleri ve son 7 günden hâlâ ödeme bekleyenler. Açık linklerin durumu arka planda kendiliğinden güncellenir.", "Every link of today, and those of the last 7 days still waiting for payment. Open links refresh in the background by themselves.";
     BoardEmpty => "Bugün link yok, ödeme bekleyen link de yok.", "No links today, and none waiting for payment.";
-    BoardOpen => "Açık", "Open";
     BoardAge => "Geçen süre", "Age";
     ExpiresIn => "Kalan süre", "Expires in";
-    NoExpiry => "süresiz", "never";
     JustNow => "az önce", "just now";
     Left => "kaldı", "left";
     Ago => "önce", "ago";
-    PaidRemaining => "Ödenen / kalan", "Paid / remaining";
     UnitSeconds => "sn", "s";
     UnitMinutes => "dk", "min";
     UnitHours => "sa", "h";
@@ -303,13 +291,11 @@ crate::sentences! {
     Rate => "Komisyon (%)", "Rate (%)";
     PerInstallment => "Taksit tutarı", "Per installment";
     Total => "Toplam", "Total";
-    OtherFields => "Diğer alanlar", "Other fields";
     NoOptions => "Bu BIN için taksit seçeneği yok.", "No installment options for this BIN.";
     InstallmentsEmpty => "Kartın ilk 6 hanesini (BIN) yazıp Sorgula'ya basın; müşterinin ödeyeceği toplamı görmek için tutarı da yazın.", "Type the first 6 digits of the card (its BIN) and press Look up; add an amount to see what the customer pays in total.";
     SandboxBins => "Sandbox test kartları:", "Sandbox test cards:";
     Lowest => "✓ en düşük", "✓ lowest";
     LowestExplained => "✓ en düşük: aynı taksit sayısındaki seçenekler arasında müşteriye en az maliyetli olan.", "✓ lowest: the option that costs the customer least among those with the same number of installments.";
-    CardFamily => "Kart programı", "Card program";
 
     // History.
     Search => "Ara (sipariş no, referans, açıklama)", "Search (order number, reference, description)";
@@ -318,7 +304,6 @@ crate::sentences! {
     StaffFilter => "Personel", "Staff";
     AllStaff => "Herkes", "Everyone";
     StaffColumn => "Personel", "Staff";
-    LinksShown => "link", "links";
     Loading => "Yükleniyor…", "Loading…";
     NoLinks => "Henüz link yok.", "No links yet.";
     NoMatchingLinks => "Bu filtreye uyan link yok.", "No links match this filter.";
@@ -339,7 +324,6 @@ crate::sentences! {
     ExportCsvHelp => "Bu filtreye uyan tüm linkler, tüm alanlarıyla, İndirilenler klasörüne yazılır.", "Every link matching this filter, with every field, is written to the Downloads folder.";
     Exporting => "Dışa aktarılıyor…", "Exporting…";
     ExportedTo => "{n} link dışa aktarıldı: {path}", "{n} {n:link|links} exported to {path}";
-    ExportFailed => "Dışa aktarılamadı; klasörün yazılabilir olduğunu kontrol edip yeniden deneyin.", "The export failed; check that the folder can be written to and try again.";
 
     // Day close.
     FirstDay => "İlk gün", "First day";
@@ -414,7 +398,6 @@ crate::sentences! {
     // Pending.
     State => "Durum", "State";
     Attempts => "Deneme", "Attempts";
-    LastError => "Son hata", "Last error";
     Age => "Yaş", "Age";
     Retry => "Yeniden dene", "Retry";
     Abandon => "Vazgeç", "Abandon";
@@ -554,7 +537,6 @@ crate::sentences! {
     ChooseNameFirst => "Önce adınızı seçin.", "Choose your name first.";
     CheckingPin => "PIN kontrol ediliyor…", "Checking the PIN…";
     NoOneCanSignIn => "Giriş yapabilecek personel yok. Bir yönetici komut satırından birini açabilir: paydesk staff enable AD", "No staff member can sign in. A manager can enable one from the command line: paydesk staff enable NAME";
-    SwitchClerk => "Kasiyer değiştir ya da kilitle (Ctrl+L)", "Switch clerk or lock (Ctrl+L)";
     DeskLocked => "Kasa kilitli", "Desk locked";
     ApprovalTitle => "Yönetici onayı", "Manager approval";
     ApprovalNeeded => "Bir yöneticinin PIN'i gerekiyor: {what}", "A manager's PIN is needed for: {what}";
