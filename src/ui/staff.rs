@@ -316,7 +316,7 @@ impl LockScreen {
         }
         let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         ui.add_space(theme::SPACE_S);
-        let key = keypad_ui(ui, lang, !self.busy);
+        let key = keypad_ui(ui, lang, !self.busy, true);
         let mut ok = false;
         match key {
             Some(Key::Digit(d)) => {
@@ -486,6 +486,22 @@ impl ApprovalPrompt {
                     self.focus_pin = false;
                 }
                 let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                // A touch till has no keyboard: the lock screen's keypad, Approve below it.
+                ui.add_space(theme::SPACE_S);
+                match keypad_ui(ui, lang, !self.busy, false) {
+                    Some(Key::Digit(d)) => {
+                        if self.pin.len() < PIN_MAX {
+                            self.pin.push(d);
+                        }
+                        self.error = None;
+                        self.focus_pin = true;
+                    }
+                    Some(Key::Erase) => {
+                        self.pin.pop();
+                        self.focus_pin = true;
+                    }
+                    Some(Key::Ok) | None => {}
+                }
                 if let Some(e) = &self.error {
                     widgets::error_text_ui(ui, &cx.palette, e.as_str());
                 }
@@ -961,7 +977,6 @@ pub fn role_text(role: Role) -> UiText {
     }
 }
 
-/// A labelled PIN field: hidden, at most 8 characters, digits only (anything else typed is
 /// The narrowest a lock screen column may be for two of them side by side: a name tile, or
 /// the keypad with room around it.
 const LOCK_MIN_COLUMN: f32 = 320.0;
@@ -977,10 +992,11 @@ enum Key {
     Ok,
 }
 
-/// The on-screen PIN keypad: 1–9, then Erase, 0, OK; each key large enough for a finger and
+/// The on-screen PIN keypad: 1–9, then Erase, 0 and OK (`with_ok`; else the place is left
+/// empty, for a prompt whose own button confirms); each key large enough for a finger and
 /// named for assistive technologies. Returns the key pressed (by touch, mouse or a screen
 /// reader's action).
-fn keypad_ui(ui: &mut Ui, lang: Lang, enabled: bool) -> Option<Key> {
+fn keypad_ui(ui: &mut Ui, lang: Lang, enabled: bool, with_ok: bool) -> Option<Key> {
     let keys = [
         Key::Digit('1'),
         Key::Digit('2'),
@@ -1003,6 +1019,9 @@ fn keypad_ui(ui: &mut Ui, lang: Lang, enabled: bool) -> Option<Key> {
             .spacing(egui::vec2(gap, gap))
             .show(ui, |ui| {
                 for (i, key) in keys.into_iter().enumerate() {
+                    if key == Key::Ok && !with_ok {
+                        break;
+                    }
                     let palette = theme::Palette::of(ui.visuals());
                     let (text, name) = match key {
                         Key::Digit(d) => (RichText::new(d.to_string()).heading(), d.to_string()),
@@ -1039,6 +1058,7 @@ fn keypad_ui(ui: &mut Ui, lang: Lang, enabled: bool) -> Option<Key> {
     pressed
 }
 
+/// A labelled PIN field: hidden, at most 8 characters, digits only (anything else typed is
 /// dropped as it comes).
 fn pin_field_ui(ui: &mut Ui, pin: &mut String, salt: &str, lang: Lang) -> egui::Response {
     let label = ui.label(UiText::StaffPin.get(lang));

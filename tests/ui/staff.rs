@@ -503,6 +503,41 @@ fn a_pin_clicked_on_the_keypad_signs_in_and_typed_keys_still_count() {
     });
 }
 
+#[test]
+fn a_manager_approves_on_the_keypad_of_a_till_without_a_keyboard() {
+    let mut env = start_staffed(Arc::new(SystemClock));
+    env.sign_in(MEHMET);
+    let link = env.sell("18.00");
+    env.ctrl_l();
+    env.sign_in(AYSE);
+    env.open_and_cancel(&link);
+    // A wrong digit erased, then the manager's PIN, all by finger; Approve sends it.
+    env.tap("7");
+    env.tap("Erase");
+    for digit in MANAGER.1.chars() {
+        env.tap(&digit.to_string());
+    }
+    assert!(
+        env.harness
+            .query_by_role_and_label(Role::Button, "OK")
+            .is_none(),
+        "the prompt's own Approve confirms, not a second OK"
+    );
+    env.tap("Approve");
+    env.until("the link is cancelled", |app| {
+        app.views
+            .shown
+            .as_ref()
+            .is_some_and(paydesk::ui::link_result::ShownLink::is_cancelled)
+    });
+    let rows = env.audit();
+    let cancel = rows
+        .iter()
+        .find(|r| r.action == "link.cancel")
+        .expect("the cancel is recorded");
+    assert_eq!(cancel.approved_by.as_deref(), Some("Zeynep"));
+}
+
 /// A sale made, the desk locked at once (before the next order number arrives), and the
 /// same clerk back: New link is a new sale, not the one sent; another clerk gets one too.
 #[test]
