@@ -911,7 +911,9 @@ impl ShownLink {
         ui.spacing_mut().interact_size.y = theme::TOUCH_HEIGHT;
         ui.horizontal(|ui| {
             ui.label(RichText::new(UiText::CancelApart.get(lang)).color(cx.palette.muted));
-            if widgets::Action::destructive(theme::icon::CANCEL, UiText::CancelLink.get(lang))
+            // Quiet until asked again: the red button is the confirmation's.
+            if widgets::Action::quiet(UiText::CancelLink.get(lang))
+                .icon(theme::icon::CANCEL)
                 .enabled(!self.cancelling)
                 .show_ui(ui)
                 .clicked()

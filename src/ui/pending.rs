@@ -275,10 +275,11 @@ impl PendingView {
                 .icon(icon::SEND)
                 .enabled(open && !busy)
                 .show_ui(ui);
-            // Apart from Retry (space and a separator between), red, and asked again.
+            // Apart from Retry (space and a separator between), quiet, and asked again.
             ui.add_space(theme::SPACE_S);
             ui.separator();
-            let abandon = widgets::Action::destructive(icon::CANCEL, UiText::Abandon.get(lang))
+            let abandon = widgets::Action::quiet(UiText::Abandon.get(lang))
+                .icon(icon::CANCEL)
                 .enabled(open && !busy)
                 .show_ui(ui);
             let label = format!("{} {order}", UiText::Retry.get(lang));

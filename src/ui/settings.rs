@@ -125,6 +125,8 @@ pub struct SettingsView {
     note: Option<Note>,
     /// A request is out.
     busy: bool,
+    /// "Remove profile" was pressed once: its question is asked.
+    asking_remove: bool,
 }
 
 impl SettingsView {
@@ -343,20 +345,19 @@ impl SettingsView {
                 .enabled(!self.busy)
                 .show_ui(ui)
                 .clicked();
-            if form.existing && !form.sandbox {
-                // Far from Save, past a separator.
-                ui.add_space(theme::SPACE_L);
-                ui.separator();
-                ui.add_space(theme::SPACE_L);
-                remove = widgets::Action::destructive(
-                    theme::icon::CANCEL,
-                    UiText::RemoveProfile.get(lang),
-                )
-                .enabled(!self.busy)
-                .show_ui(ui)
-                .clicked();
-            }
         });
+        if form.existing && !form.sandbox {
+            // Below Save, quiet, and asked again.
+            ui.add_space(theme::SPACE_S);
+            let question = UiText::RemoveProfileConfirm.fill(lang, &[("name", &form.name)]);
+            remove = widgets::AskedTwice {
+                icon: theme::icon::CANCEL,
+                verb: UiText::RemoveProfile.get(lang),
+                question: &question,
+                keep: UiText::KeepProfile.get(lang),
+            }
+            .show_ui(ui, &cx.palette, &mut self.asking_remove, !self.busy);
+        }
         if save {
             match form.to_profile(lang) {
                 Ok(p) => {

@@ -180,6 +180,8 @@ pub struct ShopShown<'a> {
 /// The Shop database section's form.
 #[derive(Debug, Default)]
 pub struct ShopSettings {
+    /// "Leave the shop" was pressed once: its question is asked.
+    asking_leave: bool,
     /// The connection's fields as typed.
     fields: ShopFields,
     /// The URL: made from the fields, or as typed under Advanced.
@@ -337,14 +339,15 @@ impl ShopSettings {
         // Leaving is far from everything else, at the end of the section.
         if shown.joined.is_some() {
             ui.add_space(theme::SPACE_L);
-            if widgets::Action::destructive(theme::icon::CANCEL, UiText::ShopLeave.get(lang))
-                .enabled(!self.busy)
-                .show_ui(ui)
-                .clicked()
-            {
+            let leave = widgets::AskedTwice {
+                icon: theme::icon::CANCEL,
+                verb: UiText::ShopLeave.get(lang),
+                question: UiText::ShopLeaveHelp.get(lang),
+                keep: UiText::ShopStay.get(lang),
+            };
+            if leave.show_ui(ui, &cx.palette, &mut self.asking_leave, !self.busy) {
                 cx.emit(Command::Shop(ShopCommand::Leave));
             }
-            widgets::hint_ui(ui, &cx.palette, UiText::ShopLeaveHelp.get(lang));
         }
         ui.add_space(theme::SPACE_L);
         self.owner.owner_ui(ui, cx);

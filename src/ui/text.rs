@@ -440,6 +440,8 @@ crate::sentences! {
     AddProfile => "Profil ekle", "Add profile";
     EditProfile => "Profili düzenle", "Edit profile";
     RemoveProfile => "Profili sil", "Remove profile";
+    RemoveProfileConfirm => "{name} profili bu kasadan silinir. Bu profille yapılan linkler bu kasanın dosyasında kalır.", "The profile {name} is removed from this desk. The links made with it stay in this desk's file.";
+    KeepProfile => "Profili tut", "Keep profile";
     ProfileName => "Profil adı", "Profile name";
     BaseUrl => "Temel adres", "Base URL";
     ApiKeyId => "API anahtar kimliği", "API key id";
@@ -674,6 +676,7 @@ crate::sentences! {
     ShopRejoin => "Parolayı kaydet ve bağlan", "Keep the password and connect";
     ShopOutboxWaiting => "Mağazaya gönderilmeyi bekleyen değişiklik: {n}", "Changes waiting for the shop: {n}";
     ShopLeave => "Mağazadan ayrıl", "Leave the shop";
+    ShopStay => "Mağazada kal", "Stay in the shop";
     ShopLeaveHelp => "Parola anahtarlıktan silinir; bu kasanın linkleri ve gönderilmemiş değişiklikleri kalır.", "The password is removed from the keyring; this desk's links and unsent changes stay.";
     DeskName => "Bu kasanın adı (linklerinde her yerde görünür)", "This desk's name (shown on its links everywhere)";
     SaveDeskName => "Adı kaydet", "Save name";

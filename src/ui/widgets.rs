@@ -315,6 +315,57 @@ impl<'a> Action<'a> {
     }
 }
 
+/// A destructive action asked twice: first a quiet entry (its icon and caption, no fill,
+/// nothing red to press by mistake); once pressed, the question, then "keep" (framed) and the
+/// verb itself (red). Never Yes/No: each answer names what it does.
+#[derive(Debug, Clone, Copy)]
+#[must_use]
+pub struct AskedTwice<'a> {
+    /// The action's icon.
+    pub icon: Icon,
+    /// The verb, on the entry and on the red answer ("Leave the shop").
+    pub verb: &'a str,
+    /// What it costs, asked before it is done.
+    pub question: &'a str,
+    /// The answer that keeps things as they are ("Stay joined").
+    pub keep: &'a str,
+}
+
+impl AskedTwice<'_> {
+    /// Draws the entry, or the question with its two answers while `asking`; returns whether
+    /// the verb was pressed (then `asking` is false again).
+    pub fn show_ui(self, ui: &mut Ui, palette: &Palette, asking: &mut bool, enabled: bool) -> bool {
+        if !*asking {
+            if Action::quiet(self.verb)
+                .icon(self.icon)
+                .enabled(enabled)
+                .show_ui(ui)
+                .clicked()
+            {
+                *asking = true;
+            }
+            return false;
+        }
+        ui.label(RichText::new(self.question).color(palette.warn));
+        let mut done = false;
+        ui.horizontal(|ui| {
+            if Action::secondary(self.keep).show_ui(ui).clicked() {
+                *asking = false;
+            }
+            ui.add_space(theme::SPACE_L);
+            if Action::destructive(self.icon, self.verb)
+                .enabled(enabled)
+                .show_ui(ui)
+                .clicked()
+            {
+                *asking = false;
+                done = true;
+            }
+        });
+        done
+    }
+}
+
 /// What a frame showed that the visual system's tests look at: each button drawn with
 /// [`Action`], each navigation entry and each empty state, with its caption and whether it
 /// carried an icon. Kept for the last frame only, in the context's temporary memory.

@@ -814,6 +814,41 @@ fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
     );
 }
 
+#[test]
+fn removing_a_profile_is_asked_again_and_keep_changes_nothing() {
+    let mut env = AppEnv::start(
+        Start::default(),
+        |_| {},
+        |_, services| {
+            let now = services.clock().now();
+            let profile =
+                paydesk::store::Profile::new("magaza", "https://api.example.com", "pk_live_1");
+            services.inspect(|s| s.profile_add(&profile, now)).unwrap();
+        },
+    );
+    env.nav(View::Settings);
+    env.until_label("Edit profile magaza");
+    env.harness
+        .get_by_label("Edit profile magaza")
+        .click_accesskit();
+    env.harness.run_steps(2);
+    let question = "The profile magaza is removed from this desk. The links made with it stay in this desk's file.";
+    // The first press only asks; "Keep profile" leaves it as it was.
+    env.click("Remove profile");
+    env.until_shown(question);
+    env.click("Keep profile");
+    env.harness.run_steps(4);
+    assert!(env.harness.query_by_label(question).is_none());
+    assert!(env.app().holds.profiles.iter().any(|p| p.name == "magaza"));
+    // Asked again and answered with the verb: removed.
+    env.click("Remove profile");
+    env.until_shown(question);
+    env.click("Remove profile");
+    env.until("the profile is removed", |app| {
+        !app.holds.profiles.iter().any(|p| p.name == "magaza")
+    });
+}
+
 /// A keyring that answers, but with two secrets for one entry.
 #[derive(Debug)]
 struct AmbiguousKeyring;

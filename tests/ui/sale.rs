@@ -103,7 +103,7 @@ fn saying(h: &Harness<'_, Result>, needle: &str) -> usize {
 }
 
 #[test]
-fn the_customer_display_is_the_one_primary_and_cancel_link_sits_apart_in_red() {
+fn the_customer_display_is_the_one_primary_and_cancel_link_sits_apart_quiet_until_asked() {
     let mut h = result_view(waiting());
     h.run_steps(2);
     let all = buttons(&h);
@@ -125,9 +125,10 @@ fn the_customer_display_is_the_one_primary_and_cancel_link_sits_apart_in_red() {
     let display = button(&h, "Customer display").rect;
     assert!(amount.bottom() <= status.top() && status.bottom() <= display.top());
 
-    // Cancel link: red, in a row of its own below every other button, with room between.
+    // Cancel link: quiet (issue 29: nothing red to press by mistake), in a row of its own
+    // below every other button, with room between; red only in its confirmation.
     let cancel = button(&h, "Cancel link");
-    assert_eq!(cancel.what, ShownWhat::Button(ButtonKind::Destructive));
+    assert_eq!(cancel.what, ShownWhat::Button(ButtonKind::Quiet));
     assert!(cancel.icon);
     for other in all.iter().filter(|s| s.text != "Cancel link") {
         assert!(
@@ -151,6 +152,10 @@ fn the_customer_display_is_the_one_primary_and_cancel_link_sits_apart_in_red() {
     assert!(h.state().commands.is_empty());
     h.get_by_label("Cancel link").click();
     h.run_steps(2);
+    assert_eq!(
+        button(&h, "Cancel link").what,
+        ShownWhat::Button(ButtonKind::Destructive)
+    );
     h.get_by_role_and_label(Role::Button, "Cancel link").click();
     h.run_steps(2);
     assert!(matches!(

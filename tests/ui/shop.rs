@@ -482,6 +482,16 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     assert_no_file_holds(env.dir.path(), PASSWORD);
     // Leaving stops the session and forgets the shop; the desk works alone.
     env.nav(View::Settings);
+    // Asked again first, saying what leaving costs; staying changes nothing.
+    let question =
+        "The password is removed from the keyring; this desk's links and unsent changes stay.";
+    env.click("Leave the shop");
+    env.until_shown(question);
+    env.click("Stay in the shop");
+    env.harness.run_steps(4);
+    assert!(env.app().shop.url.is_some(), "still joined");
+    env.click("Leave the shop");
+    env.until_shown(question);
     env.click("Leave the shop");
     env.until_shown("This desk left the shop and works alone now.");
     assert!(matches!(env.app().shop.reach, ShopReach::NotJoined));
