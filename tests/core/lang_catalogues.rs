@@ -34,44 +34,53 @@ fn every_sentence_is_in_both_languages_with_the_same_placeholders() {
     }
 }
 
-#[test]
-fn every_catalogue_in_the_source_is_listed() {
-    // Every `sentences!` invocation in src/, found by reading the files, must be walked.
-    fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+/// Every Rust file under src/, with its text.
+fn src_files() -> Vec<(std::path::PathBuf, String)> {
+    fn walk(dir: &std::path::Path, found: &mut Vec<(std::path::PathBuf, String)>) {
         for entry in std::fs::read_dir(dir).expect("src is readable") {
             let path = entry.expect("src is readable").path();
             if path.is_dir() {
                 walk(&path, found);
-                continue;
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("src is readable");
+                found.push((path, text));
             }
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            // An invocation starts a line (a mention in a string or a comment does not).
-            let Some(at) = text.find("\ncrate::sentences! {") else {
-                continue;
-            };
-            let after = &text[at..];
-            let name = after[after.find("enum ").expect("an enum") + 5..]
-                .split(|c: char| !c.is_alphanumeric())
-                .next()
-                .expect("a name")
-                .to_owned();
-            let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-            let module = path
-                .strip_prefix(&src)
-                .expect("under src")
-                .with_extension("")
-                .to_string_lossy()
-                .replace(std::path::MAIN_SEPARATOR, "::")
-                .trim_end_matches("::mod")
-                .to_owned();
-            found.push(format!("paydesk::{module}::{name}::"));
         }
     }
-    let mut catalogues = Vec::new();
+    let mut found = Vec::new();
     walk(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut catalogues,
+        &mut found,
     );
+    found
+}
+
+#[test]
+fn every_catalogue_in_the_source_is_listed() {
+    // Every `sentences!` invocation in src/, found by reading the files, must be walked.
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut catalogues = Vec::new();
+    for (path, text) in src_files() {
+        // An invocation starts a line (a mention in a string or a comment does not).
+        let Some(at) = text.find("\ncrate::sentences! {") else {
+            continue;
+        };
+        let after = &text[at..];
+        let name = after[after.find("enum ").expect("an enum") + 5..]
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .expect("a name")
+            .to_owned();
+        let module = path
+            .strip_prefix(&src)
+            .expect("under src")
+            .with_extension("")
+            .to_string_lossy()
+            .replace(std::path::MAIN_SEPARATOR, "::")
+            .trim_end_matches("::mod")
+            .to_owned();
+        catalogues.push(format!("paydesk::{module}::{name}::"));
+    }
     assert!(catalogues.len() >= 7, "{catalogues:?}");
     for c in catalogues {
         assert!(
@@ -96,22 +105,10 @@ fn every_sentence_is_said_somewhere() {
     // A sentence nothing names is one nobody reads: it rots (an untranslated plural, an old
     // word) while looking like part of the product. Its name must appear in src/ other than
     // on the line that declares it.
-    fn read(dir: &std::path::Path, lines: &mut Vec<String>) {
-        for entry in std::fs::read_dir(dir).expect("src is readable") {
-            let path = entry.expect("src is readable").path();
-            if path.is_dir() {
-                read(&path, lines);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).expect("src is readable");
-                lines.extend(text.lines().map(str::to_owned));
-            }
-        }
-    }
-    let mut lines = Vec::new();
-    read(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut lines,
-    );
+    let lines: Vec<String> = src_files()
+        .iter()
+        .flat_map(|(_, text)| text.lines().map(str::to_owned))
+        .collect();
     let is_word_at = |line: &str, at: usize, word: &str| {
         let ident = |c: char| c.is_alphanumeric() || c == '_';
         !line[..at].ends_with(ident) && !line[at + word.len()..].starts_with(ident)

@@ -814,24 +814,35 @@ fn a_secret_typed_in_settings_goes_to_the_secret_store_and_is_only_reported() {
     );
 }
 
-#[test]
-fn removing_a_profile_is_asked_again_and_keep_changes_nothing() {
+/// The app with a second profile, `magaza`, added before start (`options` set as given), and
+/// its form open in Settings.
+fn with_profile_magaza_open(options: impl FnOnce(&mut paydesk::app::AppOptions)) -> AppEnv {
     let mut env = AppEnv::start(
         Start::default(),
         |_| {},
-        |_, services| {
+        |app_options, services| {
+            options(app_options);
             let now = services.clock().now();
             let profile =
                 paydesk::store::Profile::new("magaza", "https://api.example.com", "pk_live_1");
-            services.inspect(|s| s.profile_add(&profile, now)).unwrap();
+            services
+                .inspect(|s| s.profile_add(&profile, now))
+                .expect("test set-up");
         },
     );
     env.nav(View::Settings);
     env.until_label("Edit profile magaza");
+    // (An AccessKit click: the entry is found by its accessible name.)
     env.harness
         .get_by_label("Edit profile magaza")
         .click_accesskit();
     env.harness.run_steps(2);
+    env
+}
+
+#[test]
+fn removing_a_profile_is_asked_again_and_keep_changes_nothing() {
+    let mut env = with_profile_magaza_open(|_| {});
     let question = "The profile magaza is removed from this desk. The links made with it stay in this desk's file.";
     // The first press only asks; "Keep profile" leaves it as it was.
     env.click("Remove profile");
@@ -874,23 +885,9 @@ impl paydesk::secrets::SecretStore for AmbiguousKeyring {
 
 #[test]
 fn a_keyring_that_fails_says_what_to_do_instead_of_checking_forever() {
-    let mut env = AppEnv::start(
-        Start::default(),
-        |_| {},
-        |options, services| {
-            options.secrets = std::sync::Arc::new(AmbiguousKeyring);
-            let now = services.clock().now();
-            let profile =
-                paydesk::store::Profile::new("magaza", "https://api.example.com", "pk_live_1");
-            services.inspect(|s| s.profile_add(&profile, now)).unwrap();
-        },
-    );
-    env.nav(View::Settings);
-    env.until_label("Edit profile magaza");
-    env.harness
-        .get_by_label("Edit profile magaza")
-        .click_accesskit();
-    env.harness.run_steps(2);
+    let mut env = with_profile_magaza_open(|options| {
+        options.secrets = std::sync::Arc::new(AmbiguousKeyring);
+    });
     env.until_label(
         "The keyring holds more than one secret for this profile. Remove the extra ones with your keyring tool.",
     );

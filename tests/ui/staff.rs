@@ -95,6 +95,17 @@ impl AppEnv {
             .expect("the audit reads")
     }
 
+    /// Mehmet sells for `amount` and locks the desk; Ayşe signs in and asks to cancel his
+    /// link, which her role does not allow: the manager's approval prompt opens.
+    fn clerk_asks_to_cancel_a_colleagues_sale(&mut self, amount: &str) -> paydesk::domain::Link {
+        self.sign_in(MEHMET);
+        let link = self.sell(amount);
+        self.ctrl_l();
+        self.sign_in(AYSE);
+        self.open_and_cancel(&link);
+        link
+    }
+
     /// Opens `link` from the board beside New link (its row begins with the order number),
     /// and asks to cancel it.
     fn open_and_cancel(&mut self, link: &paydesk::domain::Link) {
@@ -244,11 +255,7 @@ fn ctrl_l_locks_and_the_customer_display_keeps_its_qr() {
 #[test]
 fn a_clerk_cancels_a_colleagues_link_with_a_managers_pin_and_the_audit_names_both() {
     let mut env = start_staffed(Arc::new(SystemClock));
-    env.sign_in(MEHMET);
-    let link = env.sell("35.00");
-    env.ctrl_l();
-    env.sign_in(AYSE);
-    env.open_and_cancel(&link);
+    let link = env.clerk_asks_to_cancel_a_colleagues_sale("35.00");
     // The only manager is chosen; the PIN field has the focus.
     assert!(env.harness.get_by_label("PIN").is_focused());
     env.harness.event(egui::Event::Text(MANAGER.1.into()));
@@ -281,11 +288,7 @@ fn a_clerk_cancels_a_colleagues_link_with_a_managers_pin_and_the_audit_names_bot
 #[test]
 fn a_wrong_approval_pin_leaves_the_link_as_it_was() {
     let mut env = start_staffed(Arc::new(SystemClock));
-    env.sign_in(MEHMET);
-    let link = env.sell("22.00");
-    env.ctrl_l();
-    env.sign_in(AYSE);
-    env.open_and_cancel(&link);
+    let link = env.clerk_asks_to_cancel_a_colleagues_sale("22.00");
     env.harness.event(egui::Event::Text("9999".into()));
     env.harness.run_steps(1);
     env.harness.key_press(egui::Key::Enter);
@@ -506,11 +509,7 @@ fn a_pin_clicked_on_the_keypad_signs_in_and_typed_keys_still_count() {
 #[test]
 fn a_manager_approves_on_the_keypad_of_a_till_without_a_keyboard() {
     let mut env = start_staffed(Arc::new(SystemClock));
-    env.sign_in(MEHMET);
-    let link = env.sell("18.00");
-    env.ctrl_l();
-    env.sign_in(AYSE);
-    env.open_and_cancel(&link);
+    env.clerk_asks_to_cancel_a_colleagues_sale("18.00");
     // A wrong digit erased, then the manager's PIN, all by finger; Approve sends it.
     env.tap("7");
     env.tap("Erase");
