@@ -319,18 +319,12 @@ impl LockScreen {
         let key = keypad_ui(ui, lang, !self.busy, true);
         let mut ok = false;
         match key {
-            Some(Key::Digit(d)) => {
-                if self.pin.len() < PIN_MAX {
-                    self.pin.push(d);
-                }
+            Some(Key::Ok) => ok = true,
+            Some(key) => {
+                key.type_into(&mut self.pin);
                 self.error = None;
                 self.focus_pin = Some(true);
             }
-            Some(Key::Erase) => {
-                self.pin.pop();
-                self.focus_pin = Some(true);
-            }
-            Some(Key::Ok) => ok = true,
             None => {}
         }
         if self.busy {
@@ -488,19 +482,10 @@ impl ApprovalPrompt {
                 let enter = pin_field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 // A touch till has no keyboard: the lock screen's keypad, Approve below it.
                 ui.add_space(theme::SPACE_S);
-                match keypad_ui(ui, lang, !self.busy, false) {
-                    Some(Key::Digit(d)) => {
-                        if self.pin.len() < PIN_MAX {
-                            self.pin.push(d);
-                        }
-                        self.error = None;
-                        self.focus_pin = true;
-                    }
-                    Some(Key::Erase) => {
-                        self.pin.pop();
-                        self.focus_pin = true;
-                    }
-                    Some(Key::Ok) | None => {}
+                if let Some(key) = keypad_ui(ui, lang, !self.busy, false) {
+                    key.type_into(&mut self.pin);
+                    self.error = None;
+                    self.focus_pin = true;
                 }
                 if let Some(e) = &self.error {
                     widgets::error_text_ui(ui, &cx.palette, e.as_str());
@@ -990,6 +975,20 @@ enum Key {
     Digit(char),
     Erase,
     Ok,
+}
+
+impl Key {
+    /// A digit typed into `pin` (at most [`PIN_MAX`] of them), or its last digit erased; OK
+    /// changes nothing.
+    fn type_into(self, pin: &mut String) {
+        match self {
+            Key::Digit(d) if pin.len() < PIN_MAX => pin.push(d),
+            Key::Erase => {
+                pin.pop();
+            }
+            Key::Digit(_) | Key::Ok => {}
+        }
+    }
 }
 
 /// The on-screen PIN keypad: 1–9, then Erase, 0 and OK (`with_ok`; else the place is left

@@ -449,6 +449,7 @@ impl NewLinkForm {
     /// The amount follows the items: while they have a total it is theirs (the clerk types
     /// no second figure that could disagree); with the last item gone it is empty again. A
     /// sale without items keeps the amount typed.
+    ///
     /// After "Use this amount" the items' total is the server's (see
     /// [`crate::domain::ServerPriced`]) until the items change.
     fn follow_items_total(&mut self, ctx: &LinkContext<'_>) {
