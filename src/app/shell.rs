@@ -48,6 +48,14 @@ fn nav_width(ui: &Ui, lang: Lang) -> f32 {
     crate::ui::theme::nav_width_for(widest)
 }
 
+/// A separator between the top bar's parts, as tall as a button: in the bar's wrapping row a
+/// plain separator takes all the height left, so once a long line wrapped (the shop offline)
+/// the bar grew with its separators, frame after frame.
+fn bar_separator(ui: &mut Ui) {
+    let height = ui.spacing().interact_size.y;
+    ui.add_sized([0.0, height], egui::Separator::default().vertical());
+}
+
 /// The count the navigation keeps room for beside Unsent and Open links.
 const NAV_COUNT_ROOM: usize = 99;
 
@@ -368,9 +376,15 @@ impl App {
             )
             .response
             .rect;
+        // One row high: the parts are centred on the first row and a wrapped line goes under
+        // it. (Centred in all the height left, the bar grew with every frame once a line
+        // wrapped.)
         let left = egui::Rect::from_min_max(
             row.min,
-            egui::pos2(menu.left() - crate::ui::theme::SPACE_M, row.max.y),
+            egui::pos2(
+                menu.left() - crate::ui::theme::SPACE_M,
+                row.min.y + ui.spacing().interact_size.y,
+            ),
         );
         ui.scope_builder(
             egui::UiBuilder::new()
@@ -392,7 +406,7 @@ impl App {
                     .strong()
                     .color(ui.visuals().strong_text_color()),
                 );
-                ui.separator();
+                bar_separator(ui);
                 if let Some(desk) = self.shop.desk.as_ref().filter(|_| self.shop.url.is_some()) {
                     ui.label(
                         RichText::new(UiText::TopBarDesk.fill(lang, &[("name", &desk.name)]))
@@ -459,12 +473,12 @@ impl App {
         match &self.shop.reach {
             ShopReach::NotJoined => {}
             ShopReach::Connecting => {
-                ui.separator();
+                bar_separator(ui);
                 ui.spinner();
                 ui.label(UiText::ShopConnecting.get(lang));
             }
             ShopReach::Online { .. } if self.shop.push_failed.is_some() => {
-                ui.separator();
+                bar_separator(ui);
                 let why = self.shop.push_failed.as_deref().unwrap_or_default();
                 ui.label(
                     RichText::new(format!(
@@ -478,7 +492,7 @@ impl App {
                 .on_hover_text(why);
             }
             ShopReach::Online { since } => {
-                ui.separator();
+                bar_separator(ui);
                 let at = crate::ui::words::clock_time(*since, now, self.zone, lang);
                 ui.label(
                     RichText::new(format!("● {}", UiText::ShopBadge.get(lang))).color(palette.ok),
@@ -486,7 +500,7 @@ impl App {
                 .on_hover_text(UiText::ShopOnlineSince.fill(lang, &[("time", &at)]));
             }
             ShopReach::Offline { since, reason } => {
-                ui.separator();
+                bar_separator(ui);
                 let line = crate::ui::shop::offline_line(lang, *since, now, self.zone);
                 ui.label(
                     RichText::new(format!(
@@ -533,7 +547,7 @@ impl App {
             for l in Lang::ALL {
                 ui.selectable_value(&mut self.saved.lang, l, l.native_name());
             }
-            ui.separator();
+            bar_separator(ui);
             ui.label(
                 RichText::new(UiText::Theme.get(lang))
                     .small()
@@ -548,7 +562,7 @@ impl App {
                 ui.selectable_value(&mut self.saved.theme, t, words.get(lang));
             }
             if member.is_some() {
-                ui.separator();
+                bar_separator(ui);
                 let mut lock = egui::Atoms::default();
                 lock.push_right(crate::ui::theme::icon::LOCK.rich_text());
                 lock.push_right(UiText::LockDesk.get(lang));
