@@ -18,6 +18,7 @@ use crate::ui::Command;
 use crate::ui::ViewCtx;
 use crate::ui::command::CatalogCommand;
 use crate::ui::problem::Explain;
+use crate::ui::table::{Align, Table};
 use crate::ui::text::UiText;
 use crate::ui::theme::{self, icon};
 use crate::ui::widgets;
@@ -340,9 +341,21 @@ impl CatalogView {
                     UiText::WillImport.get(lang),
                     p.variants.len()
                 ));
-                variants_grid_ui(ui, "csv-preview", p.variants.iter(), lang, |ui, v| {
-                    ui.label(v.barcode.as_ref().map_or("–", Barcode::as_str));
-                });
+                let widest = p
+                    .variants
+                    .iter()
+                    .filter_map(|v| v.barcode.as_ref().map(Barcode::as_str))
+                    .map(|b| widgets::text_width(ui, b))
+                    .fold(0.0, f32::max);
+                variants_grid_ui(
+                    ui,
+                    "csv-preview",
+                    p.variants.iter(),
+                    (lang, widest),
+                    |ui, v| {
+                        ui.label(v.barcode.as_ref().map_or("–", Barcode::as_str));
+                    },
+                );
                 line_errors_ui(ui, cx, &p.errors);
             }
             Some(CsvOutcome::Imported(i)) => {
@@ -405,25 +418,25 @@ impl CatalogView {
             .id_salt("catalog-list")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                variants_grid_ui(ui, "catalog-grid", all, lang, |ui, v| {
-                    ui.horizontal(|ui| {
-                        self.barcode_cell_ui(ui, cx, catalog, v);
-                        let open = self.editor.as_ref().is_some_and(|e| e.id == v.id);
-                        if !open
-                            && widgets::Action::quiet(UiText::EditItem.get(lang))
-                                .show_ui(ui)
-                                // Named with its item: a list of "Edit" says nothing.
-                                .accessible_name(format!(
-                                    "{} {}",
-                                    UiText::EditItem.get(lang),
-                                    v.name
-                                ))
-                                .on_hover_text(&v.name)
-                                .clicked()
-                        {
-                            self.editor = Some(ItemEditor::of(v));
-                        }
-                    });
+                // The field, then Edit beside it.
+                let edit = widgets::text_width(ui, UiText::EditItem.get(lang))
+                    + 2.0 * ui.spacing().button_padding.x;
+                let barcode_width =
+                    theme::field_width_ui(ui, BARCODE_CHARS) + ui.spacing().item_spacing.x + edit;
+                variants_grid_ui(ui, "catalog-grid", all, (lang, barcode_width), |ui, v| {
+                    // (The cell lays out left to right, centred: no row of its own.)
+                    self.barcode_cell_ui(ui, cx, catalog, v);
+                    let open = self.editor.as_ref().is_some_and(|e| e.id == v.id);
+                    if !open
+                        && widgets::Action::quiet(UiText::EditItem.get(lang))
+                            .show_ui(ui)
+                            // Named with its item: a list of "Edit" says nothing.
+                            .accessible_name(format!("{} {}", UiText::EditItem.get(lang), v.name))
+                            .on_hover_text(&v.name)
+                            .clicked()
+                    {
+                        self.editor = Some(ItemEditor::of(v));
+                    }
                 });
             });
     }
@@ -582,7 +595,12 @@ impl CatalogView {
             .get(&v.id)
             .cloned()
             .unwrap_or_else(|| stored.to_owned());
+        // The field on the row's centre line with the name and Edit, a note (saving, a
+        // refusal) under it. (Always a column: a layout that changed with the note would
+        // lose the field's focus.)
+        let pad = ((ui.available_height() - theme::BUTTON_HEIGHT) / 2.0).max(0.0);
         ui.vertical(|ui| {
+            ui.add_space(pad);
             let r = ui
                 .add_enabled(
                     !saving,
@@ -590,6 +608,9 @@ impl CatalogView {
                         // Tied to the item, not to its place in the sorted list.
                         .id_salt(("catalog-barcode", v.id.as_str()))
                         .desired_width(theme::field_width_ui(ui, BARCODE_CHARS))
+                        // As tall as Edit beside it, so the two sit on one line.
+                        .min_size(egui::vec2(0.0, theme::BUTTON_HEIGHT))
+                        .align(egui::Align2::LEFT_CENTER)
                         .char_limit(32),
                 )
                 .accessible_name(format!("{}: {}", UiText::Barcode.get(lang), v.name));
@@ -687,67 +708,48 @@ fn item_of(e: &ItemEditor, lang: Lang) -> Result<CatalogVariant, String> {
     })
 }
 
-/// A table of catalog items: name (the catalog id in its tooltip, never a column of its
-/// own), price (right-aligned, with its currency), and the barcode cell `barcode_ui` draws
-/// (plain text in a preview, an editable field in the catalog).
+/// A table of catalog items in the one table of paydesk ([`Table`]): name (the catalog id in
+/// its tooltip, never a column of its own), price (right-aligned, with its currency), and the
+/// barcode cell `barcode_ui` draws in `barcode_width` (plain text in a preview, an editable
+/// field with its Edit in the catalog).
 fn variants_grid_ui<'a>(
     ui: &mut Ui,
     id: &str,
     variants: impl IntoIterator<Item = &'a CatalogVariant>,
-    lang: crate::lang::Lang,
+    (lang, barcode_width): (crate::lang::Lang, f32),
     mut barcode_ui: impl FnMut(&mut Ui, &'a CatalogVariant),
 ) {
     let variants: Vec<&CatalogVariant> = variants.into_iter().collect();
-    egui::Grid::new(id)
-        .striped(true)
-        .num_columns(3)
-        .spacing(egui::vec2(theme::SPACE_M, theme::SPACE_XS))
-        .show(ui, |ui| {
-            let price_width = price_column_width(ui, variants.iter().copied(), lang);
-            for h in [UiText::Name, UiText::Price, UiText::Barcode] {
-                let header = RichText::new(h.get(lang)).strong();
-                if h == UiText::Price {
-                    // Over right-aligned figures, the header is right-aligned too.
-                    let height = ui.spacing().interact_size.y;
-                    widgets::cell_ui(
-                        ui,
-                        egui::vec2(price_width, height),
-                        egui::Align::Max,
-                        |ui| {
-                            ui.label(header);
-                        },
-                    );
-                } else {
-                    ui.label(header);
-                }
-            }
-            ui.end_row();
-            for v in variants {
-                ui.label(&v.name)
+    let prices: Vec<String> = variants
+        .iter()
+        .map(|v| format_amount(v.unit_price, v.currency, lang))
+        .collect();
+    let mut table = Table::new()
+        .column(
+            ui,
+            UiText::Name.get(lang),
+            Align::Left,
+            variants.iter().map(|v| v.name.as_str()),
+        )
+        .column(
+            ui,
+            UiText::Price.get(lang),
+            Align::Right,
+            prices.iter().map(String::as_str),
+        )
+        .fixed(ui, UiText::Barcode.get(lang), Align::Left, barcode_width)
+        .rows_at_least(theme::BUTTON_HEIGHT);
+    table.widget_rows_ui(ui, id, |t| {
+        for (v, price) in variants.into_iter().zip(&prices) {
+            t.cell(|ui| {
+                // The row's main text, as the board's description is.
+                ui.add(egui::Label::new(RichText::new(&v.name).strong()).truncate())
                     .on_hover_text(UiText::CatalogIdTip.fill(lang, &[("id", &v.id)]));
-                price_cell_ui(ui, price_width, v, lang);
-                barcode_ui(ui, v);
-                ui.end_row();
-            }
-        });
-}
-
-/// The width of the price column: its widest price (or its header).
-fn price_column_width<'a>(
-    ui: &Ui,
-    variants: impl Iterator<Item = &'a CatalogVariant>,
-    lang: crate::lang::Lang,
-) -> f32 {
-    variants
-        .map(|v| widgets::text_width(ui, &format_amount(v.unit_price, v.currency, lang)))
-        .fold(widgets::text_width(ui, UiText::Price.get(lang)), f32::max)
-}
-
-/// A price, right-aligned in its column so the figures line up.
-fn price_cell_ui(ui: &mut Ui, width: f32, v: &CatalogVariant, lang: crate::lang::Lang) {
-    let height = ui.spacing().interact_size.y;
-    widgets::cell_ui(ui, egui::vec2(width, height), egui::Align::Max, |ui| {
-        ui.label(format_amount(v.unit_price, v.currency, lang));
+            });
+            t.text(price.as_str());
+            t.cell(|ui| barcode_ui(ui, v));
+            t.end_row();
+        }
     });
 }
 

@@ -1,4 +1,4 @@
-//! The one table of paydesk (issue 29): the board, History, Unsent, Audit, Staff,
+//! The one table of paydesk (issue 29): the board, History, Unsent, Audit, Staff, Catalog,
 //! Installments and Day close draw their lists with it, so every list reads the same way.
 //!
 //! - One header row, its titles small and muted, each over its column (money right-aligned,
@@ -70,6 +70,8 @@ pub struct Table {
     columns: Vec<Column>,
     /// Rows are read, not opened: no click, and read as rows, not buttons.
     read_only: bool,
+    /// The least height of a row of widgets (a field and a button beside text).
+    row_floor: f32,
 }
 
 /// The space between two columns.
@@ -185,6 +187,14 @@ impl Table {
     #[must_use]
     pub fn fill(mut self, ui: &Ui, title: &str, min: f32) -> Self {
         self.push(ui, title, Align::Left, min, true);
+        self
+    }
+
+    /// Rows of widgets at least `height` high (before the gap), so the text of a row sits on
+    /// the centre line of the fields and buttons beside it.
+    #[must_use]
+    pub fn rows_at_least(mut self, height: f32) -> Self {
+        self.row_floor = height;
         self
     }
 
@@ -335,7 +345,13 @@ impl Table {
         add: impl FnOnce(&mut WidgetRows<'_>),
     ) {
         self.header_ui(ui);
-        let row_height = ui.spacing().interact_size.y.max(pill_height(ui)) + theme::SPACE_XS;
+        let row_height = ui
+            .spacing()
+            .interact_size
+            .y
+            .max(pill_height(ui))
+            .max(self.row_floor)
+            + theme::SPACE_XS;
         egui::Grid::new(id_salt)
             .striped(true)
             .num_columns(self.columns.len())
