@@ -204,7 +204,7 @@ impl PendingView {
             .column(ui, UiText::Attempts.get(lang), Align::Right, ["00"])
             .column(
                 ui,
-                UiText::Age.get(lang),
+                UiText::BoardAge.get(lang),
                 Align::Left,
                 ages.iter().map(String::as_str),
             )

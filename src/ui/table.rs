@@ -729,7 +729,7 @@ mod tests {
             let mut table = Table::new()
                 .fill(ui, "Description", 100.0)
                 .column(ui, "Amount", Align::Right, ["₺1.250,00"])
-                .pill_column(ui, "Status", ["Ödeme bekleniyor"]);
+                .pill_column(ui, "Status", ["Ödeme bekliyor"]);
             let content = table.content_width();
             let rect = Rect::from_min_size(pos2(0.0, 0.0), vec2(content + 300.0, 40.0));
             table.place(rect);

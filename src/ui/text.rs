@@ -208,7 +208,7 @@ crate::sentences! {
     TaskInterrupted => "İşlem yarıda kesildi; sonucu görmek için listeyi yenileyin.", "The task stopped before it finished; refresh the list to see what became of it.";
     OpenFailed => "Bu bilgisayarda adresi açacak bir program yok; adresi kopyalayıp gönderin.", "No program on this computer opens the address; copy it and send it yourself.";
     NoPaymentUrl => "Sunucu ödeme adresi göndermedi.", "The server sent no payment address.";
-    StatusPending => "Ödeme bekleniyor", "Waiting for payment";
+    StatusPending => "Ödeme bekliyor", "Waiting for payment";
     StatusCompleted => "Ödendi", "Paid";
     StatusRejected => "Reddedildi", "Rejected";
     StatusExpired => "Süresi doldu", "Expired";
@@ -355,7 +355,7 @@ crate::sentences! {
     ClaimApartContradicted => "Ödeme sistemi {desk} masasına yalnızca {seen} ödendiğini söyledi", "The payment system told {desk} only {seen} was paid";
     PaidInFull => "Tamamı ödendi", "Paid in full";
     PartiallyPaid => "Kısmen ödendi", "Partially paid";
-    StillPending => "Ödeme bekliyor", "Still pending";
+    StillPending => "Ödeme bekliyor", "Waiting for payment";
     OtherStatuses => "Diğer (reddedilen, incelemede)", "Other (rejected, under review)";
     Collected => "Tahsil edilen", "Collected";
     CollectedPerHour => "Saat saat tahsilat", "Collected per hour";
@@ -384,7 +384,7 @@ crate::sentences! {
     DisableYes => "{name}: devre dışı bırak", "Disable {name}";
     KeepMember => "Etkin kalsın", "Keep";
     OnlyManager => "Tek yönetici devre dışı bırakılamaz; önce başka bir yönetici ekleyin.", "The only manager cannot be disabled; add another manager first.";
-    ApprovalBack => "Vazgeç", "Back";
+    ApprovalBack => "Geri", "Back";
     DontSend => "Gönderme", "Don't send";
     KeepSale => "Bu satışta kal", "Keep this sale";
     AuditEmptyHelp => "Giriş, onay, iptal ve ayar değişiklikleri burada, kimin yaptığıyla birlikte listelenir.", "Sign-ins, approvals, cancels and changes of settings are listed here with who did them.";
@@ -398,7 +398,6 @@ crate::sentences! {
     // Pending.
     State => "Durum", "State";
     Attempts => "Deneme", "Attempts";
-    Age => "Yaş", "Age";
     Retry => "Yeniden dene", "Retry";
     Abandon => "Vazgeç", "Abandon";
     NoPending => "Gönderilemeyen satış yok.", "Nothing unsent.";
@@ -407,12 +406,12 @@ crate::sentences! {
     StaleConfirmTitle => "23 saatten eski istek yeniden gönderilsin mi?", "Send a request 23 hours old again?";
     StaleConfirm => "Sunucu bir isteği 24 saat hatırlar. Bu istek 23 saatten eski, sunucu onu unutmuş olabilir: link o zaman oluştuysa, yeniden göndermek aynı satış için ikinci bir link oluşturur. Önce bu siparişin linki olmadığını kontrol edin (Geçmiş ya da iş ortağı paneli).", "The server remembers a request for 24 hours. This one is 23 hours old or more, so the server may have forgotten it: if the link was made back then, sending it again makes a second link for the same sale. First check that this order has no link (History, or the partner panel).";
     SendAnyway => "Kontrol ettim, yeniden gönder", "I checked, send it again";
-    StatePending => "yeniden gönderilecek", "to be sent again";
-    StateStale => "çok eski", "too old";
-    StateFailed => "reddedildi", "refused";
-    StateConflict => "kontrol gerekli", "needs a check";
-    StateCompleted => "link oluşturuldu", "link made";
-    StateAbandoned => "vazgeçildi", "given up";
+    StatePending => "Yeniden gönderilecek", "To be sent again";
+    StateStale => "Çok eski", "Too old";
+    StateFailed => "Reddedildi", "Refused";
+    StateConflict => "Kontrol gerekli", "Needs a check";
+    StateCompleted => "Link oluşturuldu", "Link made";
+    StateAbandoned => "Vazgeçildi", "Given up";
 
     // Catalog.
     CatalogList => "Yerel katalog", "Local catalog";
@@ -639,7 +638,7 @@ crate::sentences! {
     OwnerIsRemoved => "Kaldırıldı", "Removed";
     OwnerRemove => "Kaldır", "Remove";
     OwnerRemoveConfirm => "Kasayı kaldır", "Remove desk";
-    OwnerKeep => "Vazgeç", "Keep";
+    OwnerKeep => "Kalsın", "Keep";
     OwnerRemoveHelp => "{name} mağazaya artık bağlanamaz ve açık oturumları hemen kapanır; yeni bir girişle katılana dek tek başına satışa devam eder.", "{name} can no longer connect to the shop and its open sessions end at once; it sells on alone until it joins with a new login.";
     ShopDbTitle => "Mağaza veritabanı", "Shop database";
     ShopDbHelp => "Bir mağazanın kasaları linklerini, gün sonunu, kataloğu ve personeli mağazanın PostgreSQL veritabanında paylaşır. Bir yönetici bu kasayı, mağazanın sahibinin ona verdiği girişle bir kez katar; parola bu bilgisayarın anahtarlığında kalır.", "A shop's desks share their links, day close, catalog and staff through the shop's PostgreSQL database. A manager joins this desk once, with the login the shop's owner made for it; the password stays in this computer's keyring.";

@@ -295,7 +295,7 @@ fn a_stale_row_is_sent_again_only_after_the_pending_views_confirmation() {
     });
     env.nav(View::Pending);
     env.harness.get_by_label(order);
-    env.harness.get_by_label("too old");
+    env.harness.get_by_label("Too old");
 
     // Retry first says what could go wrong; nothing is sent.
     let retry = format!("Retry {order}");
