@@ -279,8 +279,8 @@ impl SettingsView {
                             );
                         } else {
                             let use_label = format!("{} {}", UiText::UseProfile.get(lang), p.name);
-                            let r =
-                                widgets::Action::quiet(UiText::UseProfile.get(lang)).show_ui(ui);
+                            let r = widgets::Action::secondary(UiText::UseProfile.get(lang))
+                                .show_ui(ui);
                             r.widget_info(|| {
                                 egui::WidgetInfo::labeled(egui::Role::Button, true, &use_label)
                             });

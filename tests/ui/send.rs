@@ -394,6 +394,12 @@ fn a_link_sent_by_whatsapp_lights_remind_on_the_board_which_sends_its_one_remind
         app.views.board.rows().iter().any(|r| r.sent.is_some())
     });
     env.until_label(&remind);
+    // A touch till's finger finds it: its target is touch height, though the pill is small.
+    let target = env.harness.get_by_label(&remind).rect();
+    assert!(
+        target.height() >= paydesk::ui::theme::TOUCH_HEIGHT,
+        "{target:?}"
+    );
     env.click(&remind);
     env.until("the reminder form opens", |app| {
         app.views

@@ -720,8 +720,16 @@ fn remind_button_ui(ui: &Ui, cx: &ViewCtx<'_>, row: &BoardRow, rect: Rect) -> bo
         ),
         size,
     );
+    // A finger's target: the pill, and the row's height around it up to touch height.
+    let target = Rect::from_center_size(
+        pill.center(),
+        vec2(
+            pill.width() + theme::SPACE_S,
+            theme::TOUCH_HEIGHT.min(rect.height()).max(pill.height()),
+        ),
+    );
     let response = ui.interact(
-        pill,
+        target,
         ui.make_persistent_id(("remind", &row.link.id)),
         Sense::click(),
     );
