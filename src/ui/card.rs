@@ -19,7 +19,7 @@ use egui::text::{CCursor, CCursorRange};
 use egui::{RichText, Ui};
 
 use crate::api::wire::SavedCard;
-use crate::domain::{CardBrand, CardDraft, CardUsage, Field, FieldErrors};
+use crate::domain::{CardBrand, CardDraft, CardUsage, Field, FieldErrors, FieldProblem};
 use crate::lang::Lang;
 use crate::service::DeskError;
 use crate::ui::Command;
@@ -139,11 +139,15 @@ impl CardForm {
                     && !self.sending
                     && let Some(first) = errors.iter().next()
                 {
-                    widgets::hint_ui(
-                        ui,
-                        &cx.palette,
-                        &format!("{} {}", UiText::CannotSave.get(lang), first.message(lang)),
-                    );
+                    // A form not begun is not wrong: it says what comes first.
+                    let text = if first.field == Field::CardNumber
+                        && first.problem == FieldProblem::Required
+                    {
+                        UiText::SaveNeedsNumber.get(lang).to_owned()
+                    } else {
+                        format!("{} {}", UiText::CannotSave.get(lang), first.message(lang))
+                    };
+                    widgets::hint_ui(ui, &cx.palette, &text);
                 }
                 if clicked && let Ok(request) = validation {
                     self.sending = true;

@@ -128,6 +128,7 @@ crate::sentences! {
     PayerGroup => "Ödeyen", "Payer";
     Create => "Link oluştur", "Create link";
     CannotCreate => "Henüz oluşturulamaz:", "Cannot create yet:";
+    CreateNeedsAmount => "Linki oluşturmak için tutarı yazın ya da ürünleri okutun.", "Type the amount or scan the items to create the link.";
     Sending => "Gönderiliyor…", "Sending…";
     ServerExpects => "Sunucunun beklediği tutar:", "The server expects the amount:";
     UseExpected => "Bu tutarı kullan", "Use this amount";
@@ -261,6 +262,7 @@ crate::sentences! {
     CardExpiry => "Son kullanma (AA / YYYY)", "Expiry (MM / YYYY)";
     CardMoreOptions => "Varsayılan kart ve müşteri kimliği", "Default card and customer id";
     CannotSave => "Henüz kaydedilemez:", "Cannot save yet:";
+    SaveNeedsNumber => "Kartı kaydetmek için kart numarasını yazın.", "Type the card number to save the card.";
     HintMonth => "AA", "MM";
     HintYear => "YYYY", "YYYY";
     CardNumber => "Kart numarası", "Card number";

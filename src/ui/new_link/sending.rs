@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use chrono::{DateTime, Utc};
 use egui::{Key, KeyboardShortcut, Modifiers, RichText, Ui};
 
-use crate::domain::{FieldErrors, format_amount};
+use crate::domain::{Field, FieldErrors, FieldProblem, format_amount};
 use crate::lang::Lang;
 use crate::store::{JournalRow, JournalState};
 use crate::ui::Command;
@@ -327,18 +327,20 @@ impl NewLinkForm {
         }
         if !ready && !self.sending {
             // One plain reason, the first in the form's order; each field says its own.
-            let reason = match &validation {
-                Err(errors) => errors
-                    .iter()
-                    .next()
-                    .map(|e| e.message(lang))
-                    .unwrap_or_default(),
-                Ok(_) => UiText::ExpiryBadDate.get(lang).to_owned(),
+            let first = validation.as_ref().err().and_then(|e| e.iter().next());
+            // A form not begun is not wrong: it says what comes first, not "required".
+            let text = match first {
+                Some(e) if e.field == Field::Amount && e.problem == FieldProblem::Required => {
+                    UiText::CreateNeedsAmount.get(lang).to_owned()
+                }
+                Some(e) => format!("{} {}", UiText::CannotCreate.get(lang), e.message(lang)),
+                None => format!(
+                    "{} {}",
+                    UiText::CannotCreate.get(lang),
+                    UiText::ExpiryBadDate.get(lang)
+                ),
             };
-            ui.label(
-                RichText::new(format!("{} {reason}", UiText::CannotCreate.get(lang)))
-                    .color(cx.palette.muted),
-            );
+            ui.label(RichText::new(text).color(cx.palette.muted));
         } else if !self.sending {
             widgets::hint_ui(ui, &cx.palette, UiText::CreateShortcut.get(lang));
         }
