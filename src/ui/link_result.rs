@@ -662,6 +662,31 @@ impl ShownLink {
                 link: Box::new(self.link.clone()),
             }));
         }
+        // Sending to a customer not at the counter, and on the sandbox the test link's page
+        // (the README's first sale pays it in a browser, through the desktop's opener): as
+        // wide as the slip's button, so the row under them never wraps.
+        if url.is_some()
+            && !over
+            && widgets::Action::secondary(UiText::SendToCustomer.get(lang))
+                .icon(theme::icon::SEND)
+                .min_width(width)
+                .show_ui(ui)
+                .clicked()
+        {
+            self.send = match self.send.take() {
+                Some(_) => None,
+                None => Some(SendForm::of(&self.link, lang)),
+            };
+        }
+        if let Some(url) = url.as_ref().filter(|_| cx.sandbox && !over)
+            && widgets::Action::secondary(UiText::OpenPayPage.get(lang))
+                .icon(theme::icon::PAYMENTS)
+                .min_width(width)
+                .show_ui(ui)
+                .clicked()
+        {
+            cx.emit(Command::Link(LinkCommand::OpenUrl { url: url.clone() }));
+        }
         ui.add_space(theme::SPACE_S);
         ui.horizontal_wrapped(|ui| {
             // Every button here at touch height, "More" as tall as the others.
@@ -685,28 +710,6 @@ impl ShownLink {
                 cx.emit(Command::Link(LinkCommand::Refresh {
                     id: self.link.id.clone(),
                 }));
-            }
-            // On the sandbox, the test link is paid in a browser here (the README's first
-            // sale): its page opens through the desktop's opener.
-            if let Some(url) = url.as_ref().filter(|_| cx.sandbox && !over)
-                && widgets::Action::secondary(UiText::OpenPayPage.get(lang))
-                    .icon(theme::icon::PAYMENTS)
-                    .show_ui(ui)
-                    .clicked()
-            {
-                cx.emit(Command::Link(LinkCommand::OpenUrl { url: url.clone() }));
-            }
-            if url.is_some()
-                && !over
-                && widgets::Action::secondary(UiText::SendToCustomer.get(lang))
-                    .icon(theme::icon::SEND)
-                    .show_ui(ui)
-                    .clicked()
-            {
-                self.send = match self.send.take() {
-                    Some(_) => None,
-                    None => Some(SendForm::of(&self.link, lang)),
-                };
             }
             if let Some(url) = &url {
                 self.more_menu_ui(ui, cx, url);
