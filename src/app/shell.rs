@@ -524,10 +524,6 @@ impl App {
         let member = self.staff.actor.member.clone();
         let caption = match &member {
             Some(m) => format!("{} · {}", m.name, role_text(m.role).get(lang)),
-            None if self.staff.on() => {
-                ui.label(RichText::new(UiText::DeskLocked.get(lang)).strong());
-                UiText::DeskMenu.get(lang).to_owned()
-            }
             None => UiText::DeskMenu.get(lang).to_owned(),
         };
         let mut atoms = egui::Atoms::default();
@@ -578,6 +574,10 @@ impl App {
         let spoken = format!("{caption}: {}", UiText::MemberMenuHelp.get(lang));
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &spoken));
         let response = response.on_hover_text(UiText::MemberMenuHelp.get(lang));
+        // (Right to left: drawn after the menu, so the menu keeps the bar's edge.)
+        if member.is_none() && self.staff.on() {
+            ui.label(RichText::new(UiText::DeskLocked.get(lang)).strong());
+        }
         if let Some(why) = &self.staff.refusal {
             widgets::error_text_ui(ui, palette, why.as_str());
         }

@@ -165,32 +165,27 @@ impl MailSettings {
     fn sending_ui(&mut self, ui: &mut Ui, cx: &mut ViewCtx<'_>) {
         let lang = cx.lang;
         widgets::hint_ui(ui, &cx.palette, UiText::SendingHelp.get(lang));
-        egui::Grid::new("sending-settings")
-            .num_columns(2)
-            .spacing([theme::SPACE_M, theme::SPACE_S])
-            .show(ui, |ui| {
-                let l = ui.label(UiText::SendingCountryCode.get(lang));
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.sending.country_code)
-                        .desired_width(theme::NAME_BUTTON_WIDTH / 2.0),
-                )
-                .labelled_by(l.id);
-                ui.end_row();
-                ui.label(UiText::SendingRemind.get(lang));
-                ui.horizontal_wrapped(|ui| {
-                    for choice in REMIND_CHOICES {
-                        let words = match choice {
-                            None => UiText::SendingRemindOff.get(lang).to_owned(),
-                            Some(m) if m % 60 == 0 => {
-                                format!("{} {}", m / 60, UiText::UnitHours.get(lang))
-                            }
-                            Some(m) => format!("{m} {}", UiText::UnitMinutes.get(lang)),
-                        };
-                        ui.selectable_value(&mut self.sending.remind_before_min, choice, words);
+        // Each under its label, as every form of the app has them.
+        let l = ui.label(UiText::SendingCountryCode.get(lang));
+        ui.add(
+            egui::TextEdit::singleline(&mut self.sending.country_code)
+                .desired_width(theme::NAME_BUTTON_WIDTH / 2.0),
+        )
+        .labelled_by(l.id);
+        ui.add_space(theme::SPACE_XS);
+        ui.label(UiText::SendingRemind.get(lang));
+        ui.horizontal_wrapped(|ui| {
+            for choice in REMIND_CHOICES {
+                let words = match choice {
+                    None => UiText::SendingRemindOff.get(lang).to_owned(),
+                    Some(m) if m % 60 == 0 => {
+                        format!("{} {}", m / 60, UiText::UnitHours.get(lang))
                     }
-                });
-                ui.end_row();
-            });
+                    Some(m) => format!("{m} {}", UiText::UnitMinutes.get(lang)),
+                };
+                ui.selectable_value(&mut self.sending.remind_before_min, choice, words);
+            }
+        });
         ui.add_space(theme::SPACE_S);
         if widgets::Action::secondary(UiText::SendingSave.get(lang))
             .enabled(!self.busy)
@@ -208,67 +203,63 @@ impl MailSettings {
         }
     }
 
-    /// The account's fields, each tied to its label.
+    /// The account's fields, each under its label (as every form of the app has them) and
+    /// tied to it.
     fn fields_ui(&mut self, ui: &mut Ui, lang: Lang) {
-        egui::Grid::new("mail-settings")
-            .num_columns(2)
-            .spacing([theme::SPACE_M, theme::SPACE_S])
-            .show(ui, |ui| {
-                let text = |ui: &mut Ui, label: UiText, value: &mut String, hint: &str| {
-                    let l = ui.label(label.get(lang));
-                    ui.add(
-                        egui::TextEdit::singleline(value)
-                            .hint_text(hint)
-                            .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
-                    )
-                    .labelled_by(l.id);
-                    ui.end_row();
-                };
-                text(
-                    ui,
-                    UiText::MailHost,
-                    &mut self.form.host,
-                    "smtp.example.com",
-                );
-                ui.label(UiText::MailSecurity.get(lang));
-                ui.horizontal_wrapped(|ui| {
-                    for (choice, words) in [
-                        (MailSecurity::StartTls, "STARTTLS"),
-                        (MailSecurity::Tls, "TLS"),
-                        (MailSecurity::None, UiText::MailSecurityNone.get(lang)),
-                    ] {
-                        let before = self.form.security;
-                        if ui
-                            .selectable_value(&mut self.form.security, choice, words)
-                            .clicked()
-                            && self.form.port == before.default_port().to_string()
-                        {
-                            self.form.port = choice.default_port().to_string();
-                        }
-                    }
-                });
-                ui.end_row();
-                let port_hint = self.form.security.default_port().to_string();
-                text(ui, UiText::MailPort, &mut self.form.port, &port_hint);
-                text(ui, UiText::MailUser, &mut self.form.user, "");
-                let l = ui.label(UiText::MailPassword.get(lang));
-                ui.add(
-                    egui::TextEdit::singleline(&mut *self.password)
-                        .password(true)
-                        .hint_text(UiText::MailPasswordHint.get(lang))
-                        .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
-                )
-                .labelled_by(l.id);
-                ui.end_row();
-                text(
-                    ui,
-                    UiText::MailFrom,
-                    &mut self.form.from,
-                    "kasa@example.com",
-                );
-                text(ui, UiText::MailFromName, &mut self.form.from_name, "");
-                text(ui, UiText::MailCaFile, &mut self.form.ca_file, "");
-            });
+        let text = |ui: &mut Ui, label: UiText, value: &mut String, hint: &str| {
+            let l = ui.label(label.get(lang));
+            ui.add(
+                egui::TextEdit::singleline(value)
+                    .hint_text(hint)
+                    .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
+            )
+            .labelled_by(l.id);
+            ui.add_space(theme::SPACE_XS);
+        };
+        text(
+            ui,
+            UiText::MailHost,
+            &mut self.form.host,
+            "smtp.example.com",
+        );
+        ui.label(UiText::MailSecurity.get(lang));
+        ui.horizontal_wrapped(|ui| {
+            for (choice, words) in [
+                (MailSecurity::StartTls, "STARTTLS"),
+                (MailSecurity::Tls, "TLS"),
+                (MailSecurity::None, UiText::MailSecurityNone.get(lang)),
+            ] {
+                let before = self.form.security;
+                if ui
+                    .selectable_value(&mut self.form.security, choice, words)
+                    .clicked()
+                    && self.form.port == before.default_port().to_string()
+                {
+                    self.form.port = choice.default_port().to_string();
+                }
+            }
+        });
+        ui.add_space(theme::SPACE_XS);
+        let port_hint = self.form.security.default_port().to_string();
+        text(ui, UiText::MailPort, &mut self.form.port, &port_hint);
+        text(ui, UiText::MailUser, &mut self.form.user, "");
+        let l = ui.label(UiText::MailPassword.get(lang));
+        ui.add(
+            egui::TextEdit::singleline(&mut *self.password)
+                .password(true)
+                .hint_text(UiText::MailPasswordHint.get(lang))
+                .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
+        )
+        .labelled_by(l.id);
+        ui.add_space(theme::SPACE_XS);
+        text(
+            ui,
+            UiText::MailFrom,
+            &mut self.form.from,
+            "kasa@example.com",
+        );
+        text(ui, UiText::MailFromName, &mut self.form.from_name, "");
+        text(ui, UiText::MailCaFile, &mut self.form.ca_file, "");
         ui.add_space(theme::SPACE_S);
         ui.checkbox(&mut self.form.receipts, UiText::MailReceipts.get(lang))
             .on_hover_text(UiText::MailReceiptsHint.get(lang));

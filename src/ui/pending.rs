@@ -208,7 +208,9 @@ impl PendingView {
                 Align::Left,
                 ages.iter().map(String::as_str),
             )
-            .fixed(ui, "", Align::Left, actions);
+            .fixed(ui, "", Align::Left, actions)
+            // Text on the centre line of the row's buttons.
+            .rows_at_least(theme::BUTTON_HEIGHT);
         let rows = std::mem::take(&mut self.rows);
         table.widget_rows_ui(ui, "pending-grid", |t| {
             for (row, amount) in rows.iter().zip(&amounts) {

@@ -633,6 +633,8 @@ impl StaffSettings {
         ui.add_space(theme::SPACE_S);
         if desk.on {
             self.members_ui(ui, cx, desk.members);
+            // Apart from the table: a setting of the desk, not a member's row.
+            ui.add_space(theme::SPACE_M);
             ui.horizontal(|ui| {
                 let l = ui.label(UiText::IdleLockMinutes.get(lang));
                 let r = ui.add_enabled(
@@ -676,7 +678,9 @@ impl StaffSettings {
             .column(ui, UiText::StaffRole.get(lang), Align::Left, roles)
             .column(ui, UiText::Status.get(lang), Align::Left, statuses)
             .fixed(ui, "", Align::Left, change)
-            .fixed(ui, "", Align::Left, able);
+            .fixed(ui, "", Align::Left, able)
+            // Text on the centre line of the row's buttons.
+            .rows_at_least(theme::BUTTON_HEIGHT);
         table.widget_rows_ui(ui, "staff-members", |t| {
             for m in members {
                 t.text(m.name.as_str());

@@ -274,8 +274,15 @@ impl Table {
                 });
             }
         }
+        // Under the columns only: a table without a column that takes the room left ends
+        // where its last column does, and so does its line.
+        let end = match self.columns.len() {
+            0 => rect.right(),
+            _ if self.columns.iter().any(|c| c.fill) => rect.right(),
+            n => (self.cell(n - 1, rect).right() + theme::SPACE_S).min(rect.right()),
+        };
         ui.painter().hline(
-            rect.x_range(),
+            rect.left()..=end,
             rect.bottom(),
             ui.visuals().widgets.noninteractive.bg_stroke,
         );
