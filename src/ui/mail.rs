@@ -206,15 +206,19 @@ impl MailSettings {
     /// The account's fields, each under its label (as every form of the app has them) and
     /// tied to it.
     fn fields_ui(&mut self, ui: &mut Ui, lang: Lang) {
-        let text = |ui: &mut Ui, label: UiText, value: &mut String, hint: &str| {
+        let field = |ui: &mut Ui, label: UiText, value: &mut String, hint: &str, secret: bool| {
             let l = ui.label(label.get(lang));
             ui.add(
                 egui::TextEdit::singleline(value)
+                    .password(secret)
                     .hint_text(hint)
                     .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
             )
             .labelled_by(l.id);
             ui.add_space(theme::SPACE_XS);
+        };
+        let text = |ui: &mut Ui, label: UiText, value: &mut String, hint: &str| {
+            field(ui, label, value, hint, false);
         };
         text(
             ui,
@@ -243,15 +247,13 @@ impl MailSettings {
         let port_hint = self.form.security.default_port().to_string();
         text(ui, UiText::MailPort, &mut self.form.port, &port_hint);
         text(ui, UiText::MailUser, &mut self.form.user, "");
-        let l = ui.label(UiText::MailPassword.get(lang));
-        ui.add(
-            egui::TextEdit::singleline(&mut *self.password)
-                .password(true)
-                .hint_text(UiText::MailPasswordHint.get(lang))
-                .desired_width(theme::NAME_BUTTON_WIDTH * 1.5),
-        )
-        .labelled_by(l.id);
-        ui.add_space(theme::SPACE_XS);
+        field(
+            ui,
+            UiText::MailPassword,
+            &mut self.password,
+            UiText::MailPasswordHint.get(lang),
+            true,
+        );
         text(
             ui,
             UiText::MailFrom,
