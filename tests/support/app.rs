@@ -257,11 +257,16 @@ impl AppEnv {
                 .as_ref()
                 .is_some_and(|s| s.link().id != previous)
         });
+        self.shown_link()
+    }
+
+    /// The link the result view shows (a copy); panics when it shows none.
+    pub fn shown_link(&self) -> paydesk::domain::Link {
         self.app()
             .views
             .shown
             .as_ref()
-            .expect("shown")
+            .expect("the result view shows a link")
             .link()
             .clone()
     }

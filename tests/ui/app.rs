@@ -614,13 +614,7 @@ impl AppEnv {
         }
         self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
-        self.app()
-            .views
-            .shown
-            .as_ref()
-            .expect("shown")
-            .link()
-            .clone()
+        self.shown_link()
     }
 }
 
@@ -1185,15 +1179,7 @@ fn an_item_added_in_catalog_is_sold_by_its_name_and_price() {
     assert_eq!(env.app().views.new_link.draft().amount, "70.00");
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let id = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .id
-        .clone();
+    let id = env.shown_link().id;
     let state: serde_json::Value =
         serde_json::from_str(&env.admin(reqwest::Method::GET, "/sandbox/state", ""))
             .expect("the sandbox's state");

@@ -77,14 +77,7 @@ impl AppEnv {
         self.harness
             .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
         self.until("the link is shown", |app| app.views.shown.is_some());
-        let link = self
-            .app()
-            .views
-            .shown
-            .as_ref()
-            .expect("shown")
-            .link()
-            .clone();
+        let link = self.shown_link();
         self.click("New link");
         self.until("the next sale's order number arrives", |app| {
             app.views.shown.is_none() && !app.views.new_link.draft().order_number.is_empty()
@@ -303,14 +296,7 @@ fn a_sale_made_is_never_brought_back_to_new_link_with_create_enabled() {
     env.harness
         .key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let first = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .clone();
+    let first = env.shown_link();
     let sent = first.order_number.clone().expect("an order number");
     env.until("the form has the next sale's order number", |app| {
         let n = &app.views.new_link.draft().order_number;

@@ -61,14 +61,7 @@ impl AppEnv {
         self.type_into("Quantity, row 1", quantity);
         self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
-        self.app()
-            .views
-            .shown
-            .as_ref()
-            .expect("shown")
-            .link()
-            .id
-            .clone()
+        self.shown_link().id
     }
 
     fn next_link(&mut self) {

@@ -41,15 +41,7 @@ fn a_link_sent_by_email_while_the_server_is_down_goes_once_when_it_is_back() {
     env.type_into("Amount", "40");
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
-    let url = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .payment_url
-        .clone();
+    let url = env.shown_link().payment_url;
     let url = url.expect("a payment URL");
 
     // Nobody answers on the port yet: the message waits, and the form keeps the address.
@@ -211,13 +203,7 @@ fn create(env: &mut AppEnv, amount: &str) -> paydesk::domain::Link {
     env.type_into("Amount", amount);
     env.click("Create link");
     env.until("the link is shown", |app| app.views.shown.is_some());
-    env.app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .clone()
+    env.shown_link()
 }
 
 #[cfg(unix)]

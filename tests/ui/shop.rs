@@ -454,15 +454,7 @@ fn settings_join_a_real_shop_after_a_wrong_password_and_keep_the_password_out_of
     // A link made now is in the outbox, and the session pushes it.
     env.nav(View::NewLink);
     env.create_link_of("40");
-    let id = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .id
-        .clone();
+    let id = env.shown_link().id;
     env.until_sql(
         &pg,
         &db,
@@ -539,15 +531,7 @@ fn links_made_while_the_shop_is_down_reach_it_when_it_is_back() {
     env.until_shown("Offline from the shop since");
     env.nav(View::NewLink);
     env.create_link_of("40");
-    let id = env
-        .app()
-        .views
-        .shown
-        .as_ref()
-        .expect("shown")
-        .link()
-        .id
-        .clone();
+    let id = env.shown_link().id;
     assert_eq!(
         env.services
             .inspect(|s| s.outbox().count())
@@ -1031,24 +1015,7 @@ fn a_manager_signs_in_through_the_shop_sees_its_chain_head_and_locking_ends_the_
     assert_eq!(other.run(&["shop", "sync"]).code, 0);
     let mut env = joined_window(&url);
     // The owner makes the shop's first manager: the window hears it and locks for a PIN.
-    let added = Cli::in_new_folder("owner").run_with(
-        &["shop", "add-manager", "Zeynep", &pg.owner_url(&db)],
-        Some(&format!("{PASSWORD}\n9999\n")),
-        &[],
-    );
-    assert_eq!(added.code, 0, "{added:?}");
-    env.until("the shop's manager turns PINs on", |app| app.staff.locked());
-    env.harness.run_steps(2);
-    env.harness
-        .get_by_role_and_label(egui::accesskit::Role::Button, "Zeynep")
-        .click();
-    env.harness.run_steps(2);
-    env.harness.get_by_label("PIN").type_text("9999");
-    env.harness.run_steps(1);
-    env.harness.key_press(egui::Key::Enter);
-    env.until("the shop signed Zeynep in", |app| {
-        app.staff.actor.name() == Some("Zeynep")
-    });
+    owner_makes_zeynep_manager_and_she_signs_in(&mut env, &pg, &db);
     assert_eq!(
         pg.admin_sql(
             &db,
@@ -1165,9 +1132,9 @@ fn a_payment_only_another_desk_claims_shows_as_unconfirmed_and_this_desks_own_ca
     env.until_shown("1 link  ·  Asked ₺80.00  ·  Collected ₺0.00");
 }
 
-/// The shop's first manager, Zeynep (PIN 9999), added by the owner, signed in at this window
-/// through the shop; then Catalog's item editor with `name` and `price` typed and saved.
-fn zeynep_adds_an_item(env: &mut AppEnv, pg: &Pg, db: &str, (name, price): (&str, &str)) {
+/// The owner makes Zeynep (PIN 9999) the shop's first manager: the window hears it and locks
+/// for a PIN, and she signs in at it through the shop.
+fn owner_makes_zeynep_manager_and_she_signs_in(env: &mut AppEnv, pg: &Pg, db: &str) {
     let added = Cli::in_new_folder("owner").run_with(
         &["shop", "add-manager", "Zeynep", &pg.owner_url(db)],
         Some(&format!("{PASSWORD}\n9999\n")),
@@ -1186,6 +1153,12 @@ fn zeynep_adds_an_item(env: &mut AppEnv, pg: &Pg, db: &str, (name, price): (&str
     env.until("the shop signed Zeynep in", |app| {
         app.staff.actor.name() == Some("Zeynep")
     });
+}
+
+/// The shop's first manager, Zeynep (PIN 9999), added by the owner, signed in at this window
+/// through the shop; then Catalog's item editor with `name` and `price` typed and saved.
+fn zeynep_adds_an_item(env: &mut AppEnv, pg: &Pg, db: &str, (name, price): (&str, &str)) {
+    owner_makes_zeynep_manager_and_she_signs_in(env, pg, db);
     env.nav(View::Catalog);
     type_item(env, name, price);
 }

@@ -80,13 +80,7 @@ impl AppEnv {
         self.type_into("Amount", amount);
         self.click("Create link");
         self.until("the link is shown", |app| app.views.shown.is_some());
-        self.app()
-            .views
-            .shown
-            .as_ref()
-            .expect("shown")
-            .link()
-            .clone()
+        self.shown_link()
     }
 
     fn audit(&self) -> Vec<paydesk::store::AuditRow> {

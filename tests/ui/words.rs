@@ -137,16 +137,7 @@ fn day_close_shows_no_audit_hash_and_its_day_fields_read_the_clerks_day() {
 #[test]
 fn a_failed_create_is_one_sentence_and_its_http_status_only_behind_details() {
     let mut env = AppEnv::start(Start::default(), |_| {}, |_, _| {});
-    env.admin(
-        reqwest::Method::POST,
-        "/sandbox/faults",
-        r#"[{"endpoint":"link.create","kind":"error500","next":100000}]"#,
-    );
-    env.type_into("Amount", "75");
-    env.click("Create link");
-    env.until("the create gives up", |app| {
-        !app.views.new_link.is_sending() && app.views.pending.count() == 1
-    });
+    a_sale_the_server_does_not_confirm(&mut env, "error500");
     env.harness.run_steps(2);
     env.harness.get_by_label(
         "The server has not confirmed this sale yet; press Send again, it cannot make a second link.",
@@ -192,16 +183,7 @@ fn the_navigation_is_grouped_and_unsent_shows_only_while_a_sale_waits() {
     assert!(env.harness.query_by_label_contains("Unsent").is_none());
 
     // A sale the server does not confirm: Unsent appears with its count, with the counter.
-    env.admin(
-        reqwest::Method::POST,
-        "/sandbox/faults",
-        r#"[{"endpoint":"link.create","kind":"lost","next":100000}]"#,
-    );
-    env.type_into("Amount", "75");
-    env.click("Create link");
-    env.until("the sale waits under Unsent", |app| {
-        !app.views.new_link.is_sending() && app.views.pending.count() == 1
-    });
+    a_sale_the_server_does_not_confirm(&mut env, "lost");
     env.harness.run_steps(2);
     let unsent = env
         .harness
@@ -266,4 +248,19 @@ fn the_top_bar_names_the_shop_and_the_language_is_in_the_members_menu() {
     env.harness.run_steps(2);
     assert_eq!(env.app().saved.lang, Lang::Tr);
     env.harness.get_by_role_and_label(Role::Button, "Yeni link");
+}
+
+/// A sale of 75 whose every create the sandbox answers with fault `kind` (`error500`, `lost`):
+/// the form gives up and the sale waits under Unsent.
+fn a_sale_the_server_does_not_confirm(env: &mut AppEnv, kind: &str) {
+    env.admin(
+        reqwest::Method::POST,
+        "/sandbox/faults",
+        &format!(r#"[{{"endpoint":"link.create","kind":"{kind}","next":100000}}]"#),
+    );
+    env.type_into("Amount", "75");
+    env.click("Create link");
+    env.until("the sale waits under Unsent", |app| {
+        !app.views.new_link.is_sending() && app.views.pending.count() == 1
+    });
 }
